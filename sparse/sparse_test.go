@@ -1,0 +1,217 @@
+package sparse
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+func randomSparse(rng *rand.Rand, r, c int, density float64) (*CSR, *mat.Dense) {
+	d := mat.NewDense(r, c, nil)
+	for i := 0; i < r; i++ {
+		for j := 0; j < c; j++ {
+			if rng.Float64() < density {
+				d.Set(i, j, rng.Float64())
+			}
+		}
+	}
+	return FromDense(d), d
+}
+
+func randomDense(rng *rand.Rand, r, c int) *mat.Dense {
+	d := mat.NewDense(r, c, nil)
+	for i := 0; i < r; i++ {
+		for j := 0; j < c; j++ {
+			d.Set(i, j, rng.Float64())
+		}
+	}
+	return d
+}
+
+func assertClose(t *testing.T, what string, got, want mat.Matrix, tol float64) {
+	t.Helper()
+	if !mat.EqualApprox(got, want, tol) {
+		t.Fatalf("%s: got\n%v\nwant\n%v", what, mat.Formatted(got), mat.Formatted(want))
+	}
+}
+
+func TestBuilderDuplicates(t *testing.T) {
+	for _, tc := range []struct {
+		dup  Duplicates
+		want float64
+	}{{SumDuplicates, 5}, {MaxDuplicates, 3}, {LastDuplicates, 2}} {
+		b := NewBuilder(2, 3)
+		for _, v := range []float64{3, 2} {
+			if err := b.Add(1, 2, v); err != nil {
+				t.Fatal(err)
+			}
+		}
+		a := b.CSR(tc.dup)
+		if a.NNZ() != 1 || a.At(1, 2) != tc.want || a.At(0, 0) != 0 {
+			t.Errorf("dup %d: nnz %d, value %v, want %v", tc.dup, a.NNZ(), a.At(1, 2), tc.want)
+		}
+	}
+	if err := NewBuilder(2, 2).Add(2, 0, 1); err == nil {
+		t.Error("out-of-range entry accepted")
+	}
+}
+
+func TestNewCSRValidates(t *testing.T) {
+	for name, tc := range map[string]struct {
+		ptr, ind []int
+		val      []float64
+	}{
+		"short ptr":      {[]int{0, 1}, []int{0}, []float64{1}},
+		"decreasing ptr": {[]int{0, 2, 1}, []int{0, 1}, []float64{1, 1}},
+		"col range":      {[]int{0, 1, 1}, []int{5}, []float64{1}},
+		"unsorted":       {[]int{0, 2, 2}, []int{1, 0}, []float64{1, 1}},
+		"len mismatch":   {[]int{0, 1, 1}, []int{0}, []float64{1, 2}},
+	} {
+		if _, err := NewCSR(2, 2, tc.ptr, tc.ind, tc.val); err == nil {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+	if _, err := NewCSR(2, 2, []int{0, 1, 2}, []int{1, 0}, []float64{1, 1}); err != nil {
+		t.Errorf("valid matrix rejected: %v", err)
+	}
+}
+
+func TestTransposeAndReductions(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	a, d := randomSparse(rng, 7, 5, 0.4)
+	assertClose(t, "T", a.T().Dense(), d.T(), 0)
+	var sum, sq float64
+	for i := 0; i < 7; i++ {
+		for j := 0; j < 5; j++ {
+			sum += d.At(i, j)
+			sq += d.At(i, j) * d.At(i, j)
+		}
+	}
+	if math.Abs(a.Sum()-sum) > 1e-12 || math.Abs(a.SumSq()-sq) > 1e-12 {
+		t.Errorf("Sum/SumSq %v %v, want %v %v", a.Sum(), a.SumSq(), sum, sq)
+	}
+	cs, rs := a.ColSums(), a.RowSums()
+	for j := range cs {
+		if math.Abs(cs[j]-mat.Sum(d.ColView(j))) > 1e-12 {
+			t.Errorf("ColSums[%d]", j)
+		}
+	}
+	for i := range rs {
+		if math.Abs(rs[i]-mat.Sum(d.RowView(i))) > 1e-12 {
+			t.Errorf("RowSums[%d]", i)
+		}
+	}
+}
+
+// denseMaskedGram is (U Uᵀ ⊙ W) U written with n×n matrices.
+func denseMaskedGram(w *CSR, u *mat.Dense) *mat.Dense {
+	n, k := u.Dims()
+	var uut mat.Dense
+	uut.Mul(u, u.T())
+	for i := 0; i < n; i++ {
+		for j := 0; j < n; j++ {
+			if w.At(i, j) == 0 && !hasEntry(w, i, j) {
+				uut.Set(i, j, 0)
+			}
+		}
+	}
+	out := mat.NewDense(n, k, nil)
+	out.Mul(&uut, u)
+	return out
+}
+
+func hasEntry(w *CSR, i, j int) bool {
+	cols, _ := w.Row(i)
+	for _, c := range cols {
+		if c == j {
+			return true
+		}
+	}
+	return false
+}
+
+func TestKernelsMatchDense(t *testing.T) {
+	for _, threads := range []int{1, 3} {
+		prev := SetThreads(threads)
+		rng := rand.New(rand.NewPCG(3, uint64(threads)))
+		for trial := 0; trial < 5; trial++ {
+			n, m, k := 20+trial*200, 13, 4
+			a, ad := randomSparse(rng, n, m, 0.2)
+			b := randomDense(rng, m, k)
+			got := mat.NewDense(n, k, nil)
+			MulDense(got, a, b)
+			var want mat.Dense
+			want.Mul(ad, b)
+			assertClose(t, "MulDense", got, &want, 1e-12)
+
+			w, _ := randomSparse(rng, n, n, 0.05)
+			u := randomDense(rng, n, k)
+			g := mat.NewDense(n, k, nil)
+			PatternGramMul(g, w, u)
+			assertClose(t, "PatternGramMul", g, denseMaskedGram(w, u), 1e-9)
+
+			sum, sq := PatternDots(w, u)
+			var ws, wq float64
+			for i := 0; i < n; i++ {
+				cols, _ := w.Row(i)
+				for _, j := range cols {
+					z := mat.Dot(u.RowView(i), u.RowView(j))
+					ws += z
+					wq += z * z
+				}
+			}
+			if math.Abs(sum-ws) > 1e-9*ws || math.Abs(sq-wq) > 1e-9*wq {
+				t.Errorf("PatternDots %v %v, want %v %v", sum, sq, ws, wq)
+			}
+		}
+		SetThreads(prev)
+	}
+}
+
+func TestDotDense(t *testing.T) {
+	a := FromDense(mat.NewDense(2, 2, []float64{1, 0, 2, 3}))
+	b := mat.NewDense(2, 2, []float64{5, 7, 11, 13})
+	if got := DotDense(a, b); got != 1*5+2*11+3*13 {
+		t.Errorf("DotDense = %v", got)
+	}
+}
+
+func TestThreadsBitIdentical(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 9))
+	n, k := 3000, 5
+	w, _ := randomSparse(rng, n, n, 0.003)
+	u := randomDense(rng, n, k)
+	run := func(th int) (*mat.Dense, float64) {
+		prev := SetThreads(th)
+		defer SetThreads(prev)
+		g := mat.NewDense(n, k, nil)
+		PatternGramMul(g, w, u)
+		_, q := PatternDots(w, u)
+		return g, q
+	}
+	g1, q1 := run(1)
+	g4, q4 := run(4)
+	if !mat.Equal(g1, g4) || q1 != q4 {
+		t.Error("kernel results depend on the thread count")
+	}
+}
+
+func TestScalingHelpers(t *testing.T) {
+	a := FromDense(mat.NewDense(2, 3, []float64{1, 0, 4, 0, 2, 8}))
+	if cm := a.ColMax(); cm[0] != 1 || cm[1] != 2 || cm[2] != 8 {
+		t.Errorf("ColMax %v", cm)
+	}
+	s := a.ScaleColumns([]float64{1, 0.5, 0.125})
+	assertClose(t, "ScaleColumns", s.Dense(), mat.NewDense(2, 3, []float64{1, 0, 0.5, 0, 1, 1}), 0)
+	r := a.ScaleRows([]float64{2, 0.5})
+	assertClose(t, "ScaleRows", r.Dense(), mat.NewDense(2, 3, []float64{2, 0, 8, 0, 1, 4}), 0)
+	sq := FromDense(mat.NewDense(2, 2, []float64{1, 1, 1, 0}))
+	if nd := sq.WithoutDiagonal(); nd.NNZ() != 2 || nd.At(0, 0) != 0 {
+		t.Errorf("WithoutDiagonal kept the diagonal")
+	}
+	if got := a.Scaled(2).Sum(); got != 30 {
+		t.Errorf("Scaled sum %v", got)
+	}
+}
