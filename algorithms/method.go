@@ -1,0 +1,178 @@
+// Package algorithms holds the clustering methods of the NAGC paper behind one interface:
+// a method takes the graph's matrices, the number of clusters, its own options and a seed,
+// and returns labels plus what it recorded. Methods know nothing of sweeps, flags or plots.
+//
+// Every method works on sparse matrices (package sparse) and never forms an n×n dense
+// matrix; each method's doc comment states its objective, update rule, cost per iteration
+// and every default it assumes.
+package algorithms
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"time"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/nagc-harness/nagc/sparse"
+)
+
+// Input is what a method sees of an attributed graph.
+type Input struct {
+	// Adj is the n×n symmetric 0/1 adjacency (self-loops on the diagonal where the data
+	// has them).
+	Adj *sparse.CSR
+	// X is the n×m non-negative attribute matrix.
+	X *sparse.CSR
+	// Truth holds the true class of each vertex. Methods ignore it, except options that
+	// are documented as reading the labels (NAGC's kmeans-median-ari initialisation).
+	Truth []int
+}
+
+// N returns the number of vertices.
+func (in Input) N() int {
+	if in.Adj != nil {
+		r, _ := in.Adj.Dims()
+		return r
+	}
+	if in.X != nil {
+		r, _ := in.X.Dims()
+		return r
+	}
+	return 0
+}
+
+// validate checks the shapes that every method relies on.
+func (in Input) validate(needAdj, needX bool, k int) error {
+	if needAdj && in.Adj == nil {
+		return errors.New("input has no adjacency matrix")
+	}
+	if needX && in.X == nil {
+		return errors.New("input has no attribute matrix")
+	}
+	n := in.N()
+	if in.Adj != nil {
+		if r, c := in.Adj.Dims(); r != c {
+			return fmt.Errorf("adjacency is %d×%d, not square", r, c)
+		}
+	}
+	if in.X != nil && in.Adj != nil {
+		if r, _ := in.X.Dims(); r != n {
+			return fmt.Errorf("attributes have %d rows for %d vertices", r, n)
+		}
+	}
+	if needX {
+		if _, m := in.X.Dims(); m == 0 {
+			return errors.New("the graph has no attributes")
+		}
+	}
+	if k < 1 || k > n {
+		return fmt.Errorf("k = %d clusters for %d vertices", k, n)
+	}
+	return nil
+}
+
+// Result is what a fit returns.
+type Result struct {
+	Labels     []int         // cluster of each vertex, in [0, k)
+	Iterations int           // iterations (or sweeps) run
+	Objective  []float64     // objective after each iteration, where the method has one
+	FitTime    time.Duration // wall time of the fit, initialisation included
+	// Factors holds the learnt matrices by name (NAGC: "U", "V", "H"), where the method
+	// has them.
+	Factors map[string]*mat.Dense
+	// Info describes the variant that ran (solver, initialisation, …) for the record.
+	Info map[string]string
+}
+
+// Method is a clustering method with its options fixed.
+type Method interface {
+	// Name returns the method's registry name, such as "nagc".
+	Name() string
+	// Fit clusters the graph into k clusters. Every random draw comes from seed, so the
+	// same input, options and seed give the same result. Fit stops early with ctx's error
+	// when ctx is cancelled.
+	Fit(ctx context.Context, in Input, k int, seed uint64) (*Result, error)
+}
+
+// newRand returns the generator a method draws from for seed.
+func newRand(seed uint64) *rand.Rand {
+	return rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15))
+}
+
+// uniformDense returns an r×c matrix of uniform [0, 1) draws, row by row.
+func uniformDense(r, c int, rng *rand.Rand) *mat.Dense {
+	d := mat.NewDense(r, c, nil)
+	raw := d.RawMatrix().Data
+	for i := range raw {
+		raw[i] = rng.Float64()
+	}
+	return d
+}
+
+// ArgmaxRows returns, for each row of u, the index of its largest entry (the first one on
+// ties, as numpy's argmax). Cost O(n·k).
+func ArgmaxRows(u *mat.Dense) []int {
+	n, _ := u.Dims()
+	labels := make([]int, n)
+	for i := 0; i < n; i++ {
+		row := u.RawRowView(i)
+		best := 0
+		for j, v := range row {
+			if v > row[best] {
+				best = j
+			}
+		}
+		labels[i] = best
+	}
+	return labels
+}
+
+// nanToEps replaces every NaN entry of d by machine epsilon, as the authors' code does
+// after each multiplicative update (0/0 → ε).
+func nanToEps(d *mat.Dense) {
+	raw := d.RawMatrix()
+	r, c := d.Dims()
+	for i := 0; i < r; i++ {
+		row := raw.Data[i*raw.Stride : i*raw.Stride+c]
+		for j, v := range row {
+			if v != v {
+				row[j] = eps
+			}
+		}
+	}
+}
+
+// eps is float64 machine epsilon (numpy's np.finfo(float).eps).
+const eps = 2.220446049250313e-16
+
+// allFinite reports whether d has no NaN or Inf entry.
+func allFinite(d *mat.Dense) bool {
+	for _, v := range d.RawMatrix().Data {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// multiplicativeStep sets x ← x ⊙ num ⊘ den entry-wise, then NaN → ε.
+func multiplicativeStep(x, num, den *mat.Dense) {
+	xr, nr, dr := x.RawMatrix(), num.RawMatrix(), den.RawMatrix()
+	r, c := x.Dims()
+	for i := 0; i < r; i++ {
+		xs := xr.Data[i*xr.Stride : i*xr.Stride+c]
+		ns := nr.Data[i*nr.Stride : i*nr.Stride+c]
+		ds := dr.Data[i*dr.Stride : i*dr.Stride+c]
+		for j := range xs {
+			v := xs[j] * ns[j] / ds[j]
+			if v != v {
+				v = eps
+			}
+			xs[j] = v
+		}
+	}
+}
