@@ -53,14 +53,14 @@ const (
 //
 // Defaults (zero values): Iterations 100, Init "kmeans". K2 defaults to k1.
 type NAGC struct {
-	K2         int     // attribute clusters; 0 means k1
-	Lambda     float64 // weight of the attribute term, ≥ 0
-	Rho        float64 // PU weight in [0, 1]; 0.5 selects the authors' "w/o PU" rule
-	Iterations int     // number of iterations t; 0 means 100 (no convergence test)
-	Init       string  // InitRandom, InitKMeans (default) or InitKMeansMedianARI
+	K2         int     `yaml:"k2"`         // attribute clusters; 0 means k1
+	Lambda     float64 `yaml:"lambda"`     // weight of the attribute term, ≥ 0
+	Rho        float64 `yaml:"rho"`        // PU weight in [0, 1]; 0.5 selects the authors' "w/o PU" rule
+	Iterations int     `yaml:"iterations"` // number of iterations t; 0 means 100 (no convergence test)
+	Init       string  `yaml:"init"`       // InitRandom, InitKMeans (default) or InitKMeansMedianARI
 	// InitU, InitV, InitH, when all set, are used as the initial factors instead of Init
 	// (copied, not modified).
-	InitU, InitV, InitH *mat.Dense
+	InitU, InitV, InitH *mat.Dense `yaml:"-"`
 }
 
 // Name returns "nagc".

@@ -1,0 +1,49 @@
+package metrics
+
+import (
+	"errors"
+
+	"github.com/nagc-harness/nagc/sparse"
+)
+
+// Scores holds the five evaluation measures of one clustering.
+type Scores struct {
+	ARI        float64 `json:"ari"`        // adjusted Rand index, see ARI
+	NMI        float64 `json:"nmi"`        // normalized mutual information, see NMI
+	ACC        float64 `json:"acc"`        // clustering accuracy, see Accuracy
+	Modularity float64 `json:"modularity"` // see Modularity
+	Entropy    float64 `json:"entropy"`    // average attribute entropy, see AverageEntropy
+}
+
+// Evaluate computes all five measures of the predicted labels pred: ARI, NMI and ACC
+// against the ground truth truth, Modularity on the adjacency adj and AverageEntropy on
+// the attribute matrix x (both computed from pred). adj and x are required: a nil matrix
+// is an error, as is any error of the individual measures (length or dimension mismatch,
+// negative label, zero-weight graph, empty attribute matrix). Cost O(n + nnz(adj) +
+// nnz(x) + m + k1·k2 + min(k1,k2)²·max(k1,k2)).
+func Evaluate(truth, pred []int, adj, x *sparse.CSR) (Scores, error) {
+	var s Scores
+	if adj == nil {
+		return s, errors.New("metrics: Evaluate: nil adjacency")
+	}
+	if x == nil {
+		return s, errors.New("metrics: Evaluate: nil attribute matrix")
+	}
+	var err error
+	if s.ARI, err = ARI(truth, pred); err != nil {
+		return Scores{}, err
+	}
+	if s.NMI, err = NMI(truth, pred); err != nil {
+		return Scores{}, err
+	}
+	if s.ACC, err = Accuracy(truth, pred); err != nil {
+		return Scores{}, err
+	}
+	if s.Modularity, err = Modularity(adj, pred); err != nil {
+		return Scores{}, err
+	}
+	if s.Entropy, err = AverageEntropy(x, pred); err != nil {
+		return Scores{}, err
+	}
+	return s, nil
+}

@@ -1,0 +1,63 @@
+package metrics
+
+import (
+	"encoding/json"
+	"math"
+	"testing"
+
+	"github.com/nagc-harness/nagc/sparse"
+)
+
+func TestEvaluate(t *testing.T) {
+	adj := undirected(6, [][2]int{{0, 1}, {1, 2}, {0, 2}, {3, 4}, {4, 5}, {3, 5}, {2, 3}})
+	b := sparse.NewBuilder(6, 3)
+	for _, e := range [][2]int{{0, 0}, {1, 0}, {2, 0}, {2, 1}, {3, 1}, {4, 1}, {5, 2}} {
+		_ = b.Add(e[0], e[1], 1)
+	}
+	x := b.CSR(sparse.SumDuplicates)
+	truth := []int{0, 0, 0, 1, 1, 1}
+	pred := []int{5, 5, 2, 2, 2, 2}
+
+	s, err := Evaluate(truth, pred, adj, x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ari, _ := ARI(truth, pred)
+	nmi, _ := NMI(truth, pred)
+	acc, _ := Accuracy(truth, pred)
+	q, _ := Modularity(adj, pred)
+	e, _ := AverageEntropy(x, pred)
+	want := Scores{ARI: ari, NMI: nmi, ACC: acc, Modularity: q, Entropy: e}
+	if s != want {
+		t.Errorf("Evaluate = %+v, want %+v", s, want)
+	}
+	if math.Abs(s.ACC-5.0/6) > tol {
+		t.Errorf("ACC = %v, want 5/6", s.ACC)
+	}
+
+	got, err := json.Marshal(Scores{ARI: 1, NMI: 2, ACC: 3, Modularity: 4, Entropy: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if wantJSON := `{"ari":1,"nmi":2,"acc":3,"modularity":4,"entropy":5}`; string(got) != wantJSON {
+		t.Errorf("JSON = %s, want %s", got, wantJSON)
+	}
+
+	for _, tc := range []struct {
+		name        string
+		truth, pred []int
+		adj, x      *sparse.CSR
+	}{
+		{"nil adj", truth, pred, nil, x},
+		{"nil x", truth, pred, adj, nil},
+		{"length", truth, pred[:5], adj, x},
+		{"negative", truth, []int{0, 0, 0, 1, 1, -1}, adj, x},
+		{"adj size", truth[:3], pred[:3], adj, x},
+	} {
+		if s, err := Evaluate(tc.truth, tc.pred, tc.adj, tc.x); err == nil {
+			t.Errorf("%s: no error", tc.name)
+		} else if s != (Scores{}) {
+			t.Errorf("%s: non-zero scores %+v with error", tc.name, s)
+		}
+	}
+}
