@@ -1,0 +1,74 @@
+package algorithms
+
+import (
+	"bytes"
+	"fmt"
+	"reflect"
+	"sort"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// registry maps each method's name to a constructor of its zero-valued options.
+var registry = map[string]func() any{
+	"nagc":   func() any { return &NAGC{} },
+	"kmeans": func() any { return &KMeans{} },
+	"metis":  func() any { return &METIS{} },
+}
+
+// Names returns the registered method names in sorted order.
+func Names() []string {
+	names := make([]string, 0, len(registry))
+	for n := range registry {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Params returns the option keys method name accepts (its fields' yaml names), sorted.
+func Params(name string) ([]string, error) {
+	mk, ok := registry[name]
+	if !ok {
+		return nil, unknownMethod(name)
+	}
+	t := reflect.TypeOf(mk()).Elem()
+	var keys []string
+	for i := 0; i < t.NumField(); i++ {
+		if tag := strings.Split(t.Field(i).Tag.Get("yaml"), ",")[0]; tag != "" && tag != "-" {
+			keys = append(keys, tag)
+		}
+	}
+	sort.Strings(keys)
+	return keys, nil
+}
+
+func unknownMethod(name string) error {
+	return fmt.Errorf("unknown method %q (known: %s)", name, strings.Join(Names(), ", "))
+}
+
+// New returns method name with its options set from params (keys as listed by Params;
+// values as YAML would decode them). An unknown key or a value of the wrong type is an
+// error; values are range-checked when the method fits.
+func New(name string, params map[string]any) (Method, error) {
+	mk, ok := registry[name]
+	if !ok {
+		return nil, unknownMethod(name)
+	}
+	opts := mk()
+	if len(params) > 0 {
+		raw, err := yaml.Marshal(params)
+		if err != nil {
+			return nil, fmt.Errorf("%s: options: %w", name, err)
+		}
+		dec := yaml.NewDecoder(bytes.NewReader(raw))
+		dec.KnownFields(true)
+		if err := dec.Decode(opts); err != nil {
+			keys, _ := Params(name)
+			return nil, fmt.Errorf("%s: options: %v (known options: %s)", name,
+				strings.TrimPrefix(err.Error(), "yaml: unmarshal errors:\n  "), strings.Join(keys, ", "))
+		}
+	}
+	return reflect.ValueOf(opts).Elem().Interface().(Method), nil
+}

@@ -1,0 +1,40 @@
+package algorithms
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestRegistry(t *testing.T) {
+	m, err := New("nagc", map[string]any{"k2": 5, "lambda": 0.01, "rho": 0.95, "init": "random"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := m.(NAGC)
+	if got.K2 != 5 || got.Lambda != 0.01 || got.Rho != 0.95 || got.Init != "random" {
+		t.Errorf("decoded %+v", got)
+	}
+	for _, tc := range []struct {
+		name   string
+		params map[string]any
+		want   string
+	}{
+		{"nosuch", nil, "unknown method"},
+		{"nagc", map[string]any{"lamda": 1}, "lamda"},
+		{"nagc", map[string]any{"k2": "many"}, "k2"},
+		{"metis", map[string]any{"ptype": []int{1}}, "ptype"},
+	} {
+		if _, err := New(tc.name, tc.params); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s %v: error %v, want mention of %q", tc.name, tc.params, err, tc.want)
+		}
+	}
+	for _, name := range Names() {
+		m, err := New(name, nil)
+		if err != nil || m.Name() != name {
+			t.Errorf("%s: %v, name %q", name, err, m.Name())
+		}
+		if _, err := Params(name); err != nil {
+			t.Error(err)
+		}
+	}
+}

@@ -1,0 +1,212 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/nagc-harness/nagc/algorithms"
+	"github.com/nagc-harness/nagc/datasets"
+	"github.com/nagc-harness/nagc/metrics"
+)
+
+// setDataRoot points dataset look-ups at dir: a LINQS folder itself becomes the only
+// dataset when none is named; any other folder becomes the data root.
+func setDataRoot(dir string, names *[]string) error {
+	if m, _ := filepath.Glob(filepath.Join(dir, "*.content")); len(m) > 0 {
+		if len(*names) == 0 {
+			*names = []string{dir}
+		}
+		return nil
+	}
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		return fmt.Errorf("--data %s: not a folder", dir)
+	}
+	return os.Setenv("NAGC_DATA", dir)
+}
+
+// kvFlag collects repeated --opt key=value flags.
+type kvFlag map[string]any
+
+func (kv kvFlag) String() string { return fmt.Sprint(map[string]any(kv)) }
+
+func (kv kvFlag) Set(s string) error {
+	k, v, ok := strings.Cut(s, "=")
+	if !ok || k == "" {
+		return fmt.Errorf("want key=value, got %q", s)
+	}
+	kv[k] = parseScalar(v)
+	return nil
+}
+
+// parseScalar reads a command-line value as a bool, int, float or string.
+func parseScalar(v string) any {
+	if b, err := strconv.ParseBool(v); err == nil && (v == "true" || v == "false") {
+		return b
+	}
+	if i, err := strconv.Atoi(v); err == nil {
+		return i
+	}
+	if f, err := strconv.ParseFloat(v, 64); err == nil {
+		return f
+	}
+	return v
+}
+
+// clusterOutput is what `nagc cluster --json` prints.
+type clusterOutput struct {
+	Dataset    string            `json:"dataset"`
+	Method     string            `json:"method"`
+	K1         int               `json:"k1"`
+	Params     map[string]any    `json:"params"`
+	Seed       uint64            `json:"seed"`
+	Metrics    metrics.Scores    `json:"metrics"`
+	Iterations int               `json:"iterations"`
+	Objective  *float64          `json:"final_objective,omitempty"`
+	FitSeconds float64           `json:"fit_seconds"`
+	Info       map[string]string `json:"info,omitempty"`
+}
+
+func runCluster(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	const usageLine = "cluster --data NAME|DIR --method METHOD [--k1 K] [--k2 K] [--lambda L] [--rho R] [--init I] [--seed S] [--iterations T] [--opt key=value]… [--json] [--labels-out FILE] [--init-u/--init-v/--init-h FILE] [--factors-out DIR]"
+	fs := newFlagSet("cluster", usageLine, stderr)
+	data := fs.String("data", "synthetic", "dataset: webkb, citeseer, cora, polblog, synthetic, or a LINQS folder")
+	method := fs.String("method", "nagc", "method: "+strings.Join(algorithms.Names(), ", "))
+	k1 := fs.Int("k1", 0, "number of clusters (default: the number of classes)")
+	fs.Int("k2", 0, "NAGC: number of attribute clusters (default k1)")
+	fs.Float64("lambda", 0, "NAGC/JWNMF: weight of the attribute term")
+	fs.Float64("rho", 0, "NAGC: PU weight ρ in [0,1] (0.5 = the authors' w/o-PU rule)")
+	fs.String("init", "", "NAGC/JWNMF: initialisation (random, kmeans, kmeans-median-ari)")
+	fs.Int("iterations", 0, "number of iterations (method default if 0)")
+	seed := fs.Uint64("seed", 1, "random seed")
+	opts := kvFlag{}
+	fs.Var(opts, "opt", "any other method option as key=value (repeatable)")
+	asJSON := fs.Bool("json", false, "print the result as JSON")
+	labelsOut := fs.String("labels-out", "", "write 'id<TAB>cluster' lines to FILE")
+	initU := fs.String("init-u", "", "NAGC: initial U from a CSV file (with --init-v and --init-h)")
+	initV := fs.String("init-v", "", "NAGC: initial V from a CSV file")
+	initH := fs.String("init-h", "", "NAGC: initial H from a CSV file")
+	factorsOut := fs.String("factors-out", "", "write the learnt factors (U.csv, V.csv, H.csv, …) into DIR")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return fmt.Errorf("unexpected argument %q", pos[0])
+	}
+	params := map[string]any{}
+	for k, v := range opts {
+		params[k] = v
+	}
+	fs.Visit(func(f *flag.Flag) {
+		switch f.Name {
+		case "k2", "iterations":
+			params[f.Name], _ = strconv.Atoi(f.Value.String())
+		case "lambda", "rho":
+			params[f.Name], _ = strconv.ParseFloat(f.Value.String(), 64)
+		case "init":
+			params[f.Name] = f.Value.String()
+		}
+	})
+	m, err := algorithms.New(*method, params)
+	if err != nil {
+		return err
+	}
+	if *initU != "" || *initV != "" || *initH != "" {
+		nm, ok := m.(algorithms.NAGC)
+		if !ok {
+			return errors.New("--init-u/--init-v/--init-h apply to --method nagc only")
+		}
+		if nm.InitU, nm.InitV, nm.InitH, err = readFactors(*initU, *initV, *initH); err != nil {
+			return err
+		}
+		m = nm
+	}
+	g, err := datasets.Load(*data)
+	if err != nil {
+		return err
+	}
+	k := *k1
+	if k == 0 {
+		k = g.K()
+	}
+	in := algorithms.Input{Adj: g.Adj, X: g.X, Truth: g.Labels}
+	res, err := m.Fit(ctx, in, k, *seed)
+	if err != nil {
+		return err
+	}
+	scores, err := metrics.Evaluate(g.Labels, res.Labels, g.Adj, g.X)
+	if err != nil {
+		return err
+	}
+	if *labelsOut != "" {
+		if err := writeLabels(*labelsOut, g.IDs, res.Labels); err != nil {
+			return err
+		}
+	}
+	if *factorsOut != "" {
+		if err := os.MkdirAll(*factorsOut, 0o755); err != nil {
+			return err
+		}
+		for name, f := range res.Factors {
+			if err := algorithms.WriteDenseCSV(filepath.Join(*factorsOut, name+".csv"), f); err != nil {
+				return err
+			}
+		}
+	}
+	out := clusterOutput{Dataset: g.Name, Method: m.Name(), K1: k, Params: params, Seed: *seed,
+		Metrics: scores, Iterations: res.Iterations, FitSeconds: res.FitTime.Seconds(), Info: res.Info}
+	if len(res.Objective) > 0 {
+		out.Objective = &res.Objective[len(res.Objective)-1]
+	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(out)
+	}
+	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "dataset\t%s (n=%d, k1=%d)\n", g.Name, g.N(), k)
+	fmt.Fprintf(tw, "method\t%s %v seed=%d\n", m.Name(), params, *seed)
+	fmt.Fprintf(tw, "ARI\t%.4f\nNMI\t%.4f\nACC\t%.4f\nmodularity\t%.4f\nentropy\t%.4f\n",
+		scores.ARI, scores.NMI, scores.ACC, scores.Modularity, scores.Entropy)
+	fmt.Fprintf(tw, "iterations\t%d\nfit time\t%.3fs\n", res.Iterations, res.FitTime.Seconds())
+	if out.Objective != nil {
+		fmt.Fprintf(tw, "objective\t%.6g\n", *out.Objective)
+	}
+	return tw.Flush()
+}
+
+// readFactors reads the three initial NAGC factors; all three must be given.
+func readFactors(u, v, h string) (du, dv, dh *mat.Dense, err error) {
+	if u == "" || v == "" || h == "" {
+		return nil, nil, nil, errors.New("--init-u, --init-v and --init-h go together")
+	}
+	if du, err = algorithms.ReadDenseCSV(u); err != nil {
+		return nil, nil, nil, err
+	}
+	if dv, err = algorithms.ReadDenseCSV(v); err != nil {
+		return nil, nil, nil, err
+	}
+	if dh, err = algorithms.ReadDenseCSV(h); err != nil {
+		return nil, nil, nil, err
+	}
+	return du, dv, dh, nil
+}
+
+func writeLabels(path string, ids []string, labels []int) error {
+	var b strings.Builder
+	for i, id := range ids {
+		fmt.Fprintf(&b, "%s\t%d\n", id, labels[i])
+	}
+	return os.WriteFile(path, []byte(b.String()), 0o644)
+}
