@@ -83,10 +83,10 @@ func (a NAGC) validate(in Input, k1 int) error {
 	if err := in.validate(true, true, k1); err != nil {
 		return fmt.Errorf("nagc: %w", err)
 	}
-	_, m := in.X.Dims()
+	n, m := in.X.Dims()
 	switch {
-	case a.K2 < 1 || a.K2 > m:
-		return fmt.Errorf("nagc: k2 = %d, need 1 ≤ k2 ≤ m = %d", a.K2, m)
+	case a.K2 < 1 || a.K2 > n:
+		return fmt.Errorf("nagc: k2 = %d, need 1 ≤ k2 ≤ n = %d", a.K2, n)
 	case !(a.Lambda >= 0) || math.IsInf(a.Lambda, 0):
 		return fmt.Errorf("nagc: λ = %v, need a finite λ ≥ 0", a.Lambda)
 	case !(a.Rho >= 0 && a.Rho <= 1):
@@ -98,7 +98,6 @@ func (a NAGC) validate(in Input, k1 int) error {
 		if a.InitU == nil || a.InitV == nil || a.InitH == nil {
 			return errors.New("nagc: explicit initialisation needs all of U, V and H")
 		}
-		n := in.N()
 		for _, c := range []struct {
 			name string
 			d    *mat.Dense

@@ -315,7 +315,7 @@ func TestNAGCRejectsBadOptions(t *testing.T) {
 		"rho>1":            {Rho: 1.5},
 		"rho NaN":          {Rho: math.NaN()},
 		"lambda<0":         {Lambda: -1, Rho: 0.6},
-		"k2>m":             {K2: 7, Rho: 0.6},
+		"k2>n":             {K2: 21, Rho: 0.6},
 		"unknown init":     {Rho: 0.6, Init: "spectral"},
 		"median w/o truth": {Rho: 0.6, Init: InitKMeansMedianARI},
 		"partial factors":  {Rho: 0.6, InitU: mat.NewDense(20, 2, nil)},
