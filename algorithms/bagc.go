@@ -64,7 +64,7 @@ import (
 // edge terms are replaced by an assortative warm start, E log φ_kk = log min(0.9, K·ρ) and
 // E log φ_kl = log(ρ/2) for k ≠ l (with E log(1−φ) = log(1−p) alike), ρ = |E|/(n(n−1)/2)
 // the edge density; L may decrease during these sweeps. The warm start is skipped on a
-// graph without edges. Stop when |ΔL| ≤ Tol·|L| after the warm-start sweeps, or after
+// graph without edges. Stop when |ΔL| < Tol·|L_prev| after the warm-start sweeps, or after
 // MaxSweeps sweeps. Cluster of vertex i = argmax_k τ_ik; some clusters may end up empty.
 // With Restarts > 1 the fit is repeated from fresh draws of the same generator and the
 // restart with the highest final L is kept (the first on ties).
@@ -78,13 +78,14 @@ import (
 // unknown), MaxSweeps 200, Tol 1e-6, WarmSweeps 3 (a negative value disables the warm
 // start), Restarts 1. Result.Factors["tau"] holds the final τ (n×K).
 type BAGC struct {
-	Xi         float64 // Dirichlet prior on the cluster proportions; 0 means 1
-	Gamma      float64 // Beta(γ, γ) prior on each attribute probability; 0 means 1
-	Mu, Nu     float64 // Beta(μ, ν) prior on each block's edge probability; 0 means 1
-	MaxSweeps  int     // sweeps per restart at most; 0 means 200
-	Tol        float64 // relative ELBO change that stops; 0 means 1e-6
-	WarmSweeps int     // sweeps with the assortative warm start; 0 means 3, negative none
-	Restarts   int     // independent restarts, best final ELBO kept; 0 means 1
+	Xi         float64 `yaml:"xi"`          // Dirichlet prior on the cluster proportions; 0 means 1
+	Gamma      float64 `yaml:"gamma"`       // Beta(γ, γ) prior on each attribute probability; 0 means 1
+	Mu         float64 `yaml:"mu"`          // Beta(μ, ν) prior on each block's edge probability; 0 means 1
+	Nu         float64 `yaml:"nu"`          // see Mu; 0 means 1
+	MaxSweeps  int     `yaml:"max_sweeps"`  // sweeps per restart at most; 0 means 200
+	Tol        float64 `yaml:"tol"`         // relative ELBO change that stops; 0 means 1e-6
+	WarmSweeps int     `yaml:"warm_sweeps"` // sweeps with the assortative warm start; 0 means 3, negative none
+	Restarts   int     `yaml:"restarts"`    // independent restarts, best final ELBO kept; 0 means 1
 }
 
 // Name returns "bagc".
@@ -231,7 +232,7 @@ func (mdl *bagcModel) run(ctx context.Context, a BAGC, rng *rand.Rand) (*bagcRun
 		out.elbo = append(out.elbo, l)
 		if sweep > a.WarmSweeps && sweep > 1 {
 			prev := out.elbo[len(out.elbo)-2]
-			if math.Abs(l-prev) <= a.Tol*math.Abs(prev) {
+			if math.Abs(l-prev) < a.Tol*math.Abs(prev) {
 				out.converged = true
 				break
 			}

@@ -388,20 +388,39 @@ func TestBAGCNoEdges(t *testing.T) {
 	}
 }
 
-// BenchmarkBAGC fits a 3000-vertex planted graph: 5 classes, average degree ≈ 20, 500
-// binary attributes at ≈ 5% density, defaults (≤ 200 sweeps, one restart).
+// BenchmarkBAGC fits 3000-vertex planted graphs with 5 classes, average degree ≈ 20 and
+// 500 binary attributes at ≈ 5% density, with the defaults (≤ 200 sweeps, one restart):
+// "clear" has within-class degree 16 of 20 and attributes at 15% in the owner class
+// against 3%; "noisy" has within-class degree 8 of 20 and attributes at 6% against 4%.
+// On "noisy" the ELBO of the collapsed, one-cluster labelling is above that of the truth
+// (the K·m attribute Beta terms cost more than the weak signal gains), so the fit drifts
+// towards fewer clusters, ARI ≈ 0, and usually runs to the 200-sweep cap: it measures
+// the cost of a long fit, not accuracy.
 func BenchmarkBAGC(b *testing.B) {
-	rng := rand.New(rand.NewPCG(19, 20))
 	n, k, m := 3000, 5, 500
-	in := bagcPlanted(rng, n, k, m, 16.0/(float64(n)/float64(k)), 4.0/float64(n), 0.15, 0.03)
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		res, err := BAGC{}.Fit(context.Background(), in, k, uint64(i))
-		if err != nil {
-			b.Fatal(err)
-		}
-		ari, _ := metrics.ARI(in.Truth, res.Labels)
-		b.ReportMetric(float64(res.Iterations), "sweeps")
-		b.ReportMetric(ari, "ARI")
+	for _, c := range []struct {
+		name            string
+		degIn, degOut   float64
+		attrIn, attrOut float64
+	}{
+		{"clear", 16, 4, 0.15, 0.03},
+		{"noisy", 8, 12, 0.06, 0.04},
+	} {
+		rng := rand.New(rand.NewPCG(19, 20))
+		in := bagcPlanted(rng, n, k, m, c.degIn/(float64(n)/float64(k)), c.degOut/float64(n), c.attrIn, c.attrOut)
+		b.Run(c.name, func(b *testing.B) {
+			sweeps := 0
+			for i := 0; i < b.N; i++ {
+				res, err := BAGC{}.Fit(context.Background(), in, k, uint64(i))
+				if err != nil {
+					b.Fatal(err)
+				}
+				ari, _ := metrics.ARI(in.Truth, res.Labels)
+				sweeps += res.Iterations
+				b.ReportMetric(ari, "ARI")
+			}
+			b.ReportMetric(float64(sweeps)/float64(b.N), "sweeps/op")
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(sweeps)/1e6, "ms/sweep")
+		})
 	}
 }

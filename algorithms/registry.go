@@ -15,6 +15,7 @@ var registry = map[string]func() any{
 	"nagc":   func() any { return &NAGC{} },
 	"kmeans": func() any { return &KMeans{} },
 	"metis":  func() any { return &METIS{} },
+	"bagc":   func() any { return &BAGC{} },
 }
 
 // Names returns the registered method names in sorted order.
