@@ -30,6 +30,9 @@ type Input struct {
 	// Truth holds the true class of each vertex. Methods ignore it, except options that
 	// are documented as reading the labels (NAGC's kmeans-median-ari initialisation).
 	Truth []int
+	// Cache, when set, memoises label-free initialisations across fits of this graph
+	// (see Cache). Results are identical with and without it.
+	Cache *Cache
 }
 
 // N returns the number of vertices.

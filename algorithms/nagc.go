@@ -5,14 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"math/rand/v2"
-	"sort"
 	"time"
 
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/nagc-harness/nagc/algorithms/kmeans"
-	"github.com/nagc-harness/nagc/metrics"
 	"github.com/nagc-harness/nagc/sparse"
 )
 
@@ -133,8 +129,7 @@ func (a NAGC) Fit(ctx context.Context, in Input, k int, seed uint64) (*Result, e
 	if err := a.validate(in, k); err != nil {
 		return nil, err
 	}
-	rng := newRand(seed)
-	u, v, h, initInfo, err := a.initialise(in, k, rng)
+	u, v, h, initInfo, err := a.initialise(in, k, seed)
 	if err != nil {
 		return nil, err
 	}
@@ -163,111 +158,6 @@ func (a NAGC) Fit(ctx context.Context, in Input, k int, seed uint64) (*Result, e
 			"objective": "½·L_ρ(S−UUᵀ) + (λ/2)‖X−f(UH)Vᵀ‖²",
 		},
 	}, nil
-}
-
-// initialise returns the initial U, V, H and a description of how they were made.
-func (a NAGC) initialise(in Input, k1 int, rng *rand.Rand) (u, v, h *mat.Dense, info string, err error) {
-	n := in.N()
-	_, m := in.X.Dims()
-	if a.InitU != nil {
-		return mat.DenseCopyOf(a.InitU), mat.DenseCopyOf(a.InitV), mat.DenseCopyOf(a.InitH), "given", nil
-	}
-	switch a.Init {
-	case InitRandom:
-		u = uniformDense(n, k1, rng)
-		v = uniformDense(m, a.K2, rng)
-		h = uniformDense(k1, a.K2, rng)
-		return u, v, h, InitRandom, nil
-	case InitKMeans:
-		u, v, _, err = KMeansFactors(in.X, k1, a.K2, rng)
-		if err != nil {
-			return nil, nil, nil, "", fmt.Errorf("nagc: k-means initialisation: %w", err)
-		}
-	case InitKMeansMedianARI:
-		u, v, err = medianARIFactors(in, k1, a.K2, rng)
-		if err != nil {
-			return nil, nil, nil, "", fmt.Errorf("nagc: k-means initialisation: %w", err)
-		}
-	}
-	h = uniformDense(k1, a.K2, rng)
-	return u, v, h, a.Init, nil
-}
-
-// KMeansFactors builds the authors' k-means initial U (n×k1) and V (m×k2): the attribute
-// columns are divided by their maxima; k-means (k-means++, 10 starts, best inertia) is run
-// with k1 and with k2 clusters; U[i,j] = (Σ_l dᵢₗ − dᵢⱼ)/Σ_l dᵢₗ with dᵢⱼ the distance of
-// vertex i to centroid j of the k1 run, each row then divided by its sum; V is the k2 run's
-// centroids transposed. It also returns the k1 run's labels. Cost: two k-means fits.
-func KMeansFactors(x *sparse.CSR, k1, k2 int, rng *rand.Rand) (u, v *mat.Dense, labels []int, err error) {
-	xn := ColumnMaxNormalised(x)
-	r1, err := kmeans.Fit(xn, kmeans.Config{K: k1}, rng)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	r2, err := kmeans.Fit(xn, kmeans.Config{K: k2}, rng)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	n, _ := x.Dims()
-	u = mat.NewDense(n, k1, nil)
-	kmeans.Distances(u, xn, r1.Centers)
-	for i := 0; i < n; i++ {
-		row := u.RawRowView(i)
-		var total float64
-		for _, d := range row {
-			total += d
-		}
-		var rowSum float64
-		for j, d := range row {
-			row[j] = (total - d) / total
-			rowSum += row[j]
-		}
-		for j := range row {
-			row[j] /= rowSum
-			if row[j] != row[j] { // a vertex on every centroid, or k1 = 1
-				row[j] = 1 / float64(k1)
-			}
-		}
-	}
-	v = mat.DenseCopyOf(r2.Centers.T())
-	return u, v, r1.Labels, nil
-}
-
-// ColumnMaxNormalised returns x with every column divided by its largest value (columns
-// of zeros left as they are). Cost O(nnz + m).
-func ColumnMaxNormalised(x *sparse.CSR) *sparse.CSR {
-	cm := x.ColMax()
-	for j, v := range cm {
-		if v > 0 {
-			cm[j] = 1 / v
-		} else {
-			cm[j] = 1
-		}
-	}
-	return x.ScaleColumns(cm)
-}
-
-// medianARIFactors runs KMeansFactors five times and keeps the run whose k1 labels have the
-// median ARI against in.Truth (the authors' protocol).
-func medianARIFactors(in Input, k1, k2 int, rng *rand.Rand) (u, v *mat.Dense, err error) {
-	type run struct {
-		u, v *mat.Dense
-		ari  float64
-	}
-	runs := make([]run, 5)
-	for r := range runs {
-		u, v, labels, err := KMeansFactors(in.X, k1, k2, rng)
-		if err != nil {
-			return nil, nil, err
-		}
-		ari, err := metrics.ARI(in.Truth, labels)
-		if err != nil {
-			return nil, nil, err
-		}
-		runs[r] = run{u, v, ari}
-	}
-	sort.SliceStable(runs, func(i, j int) bool { return runs[i].ari < runs[j].ari })
-	return runs[2].u, runs[2].v, nil
 }
 
 // NAGCSolver holds NAGC's factors and the work buffers of its multiplicative updates, so
