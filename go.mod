@@ -3,6 +3,14 @@ module github.com/nagc-harness/nagc
 go 1.26.8
 
 require (
-	gonum.org/v1/gonum v0.17.0 // indirect
-	gopkg.in/yaml.v3 v3.0.1 // indirect
+	github.com/schollz/progressbar/v3 v3.19.1
+	golang.org/x/term v0.47.0
+	gonum.org/v1/gonum v0.17.0
+	gopkg.in/yaml.v3 v3.0.1
+)
+
+require (
+	github.com/mitchellh/colorstring v0.0.0-20190213212951-d06e56a500db // indirect
+	github.com/rivo/uniseg v0.4.7 // indirect
+	golang.org/x/sys v0.49.0 // indirect
 )

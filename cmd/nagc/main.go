@@ -5,6 +5,9 @@
 //
 //	nagc datasets stats [--data DIR] [NAME…]
 //	nagc cluster --data NAME|DIR --method METHOD [options]
+//	nagc run CONFIG [--results DIR] [--workers N] [--shard I/N]
+//	nagc merge --out DIR SRC…
+//	nagc results summary DIR [--rule modularity|objective]
 //
 // Run `nagc help` or `nagc COMMAND -h` for the options of each command.
 package main
@@ -31,6 +34,9 @@ func commands() []command {
 	return []command{
 		{"datasets", "datasets stats [--json] [NAME|DIR…]", "print the statistics of datasets", runDatasets},
 		{"cluster", "cluster --data NAME|DIR --method METHOD [options]", "cluster one graph with one method and score it", runCluster},
+		{"run", "run CONFIG [--results DIR] [--workers N] [--shard I/N]", "run (or resume) an experiment config, recording every run", runRun},
+		{"merge", "merge --out DIR SRC…", "join results folders (shards) refusing conflicting duplicates", runMerge},
+		{"results", "results summary DIR [--rule modularity|objective]", "best grid point per dataset and method", runResults},
 	}
 }
 

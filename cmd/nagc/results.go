@@ -1,0 +1,106 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"sort"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/nagc-harness/nagc/experiments"
+)
+
+func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("merge", "merge --out DIR SRC…", stderr)
+	out := fs.String("out", "", "folder receiving the merged results (its own records take part)")
+	srcs, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if *out == "" || len(srcs) == 0 {
+		fs.Usage()
+		return errUsage
+	}
+	n, err := experiments.Merge(*out, srcs)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "merged %d runs from %s into %s\n", n, strings.Join(srcs, ", "), *out)
+	return nil
+}
+
+func runResults(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 || args[0] != "summary" {
+		fmt.Fprintln(stderr, "usage: nagc results summary DIR [--rule modularity|objective]")
+		return errUsage
+	}
+	fs := newFlagSet("results summary", "results summary DIR [--rule modularity|objective]", stderr)
+	rule := fs.String("rule", experiments.SelectModularity, "label-free selection rule shown beside the paper's (modularity or objective)")
+	pos, err := parseFlags(fs, args[1:])
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		fs.Usage()
+		return errUsage
+	}
+	recs, err := experiments.LoadResults(pos[0])
+	if err != nil {
+		return err
+	}
+	points := experiments.Aggregate(recs)
+	paper, err := experiments.Best(points, experiments.SelectARI)
+	if err != nil {
+		return err
+	}
+	free, err := experiments.Best(points, *rule)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "Selection: 'paper' = grid point with the best mean ARI over restarts (reads the labels, as the paper does);\n")
+	fmt.Fprintf(stdout, "'label-free' = best mean %s (reads no labels). ARI mean ± std (population std) over restarts.\n\n", *rule)
+	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "dataset\tmethod\tpaper rule ARI\trestarts\tparams\tlabel-free ARI\tparams\t")
+	for i, p := range paper {
+		f := free[i]
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", p.Dataset, p.Method, meanStd(p, "ari"),
+			restarts(p), params(p), meanStd(f, "ari"), params(f))
+	}
+	return tw.Flush()
+}
+
+func meanStd(p *experiments.PointStats, metric string) string {
+	if p.Runs == 0 {
+		return "— (all failed)"
+	}
+	m, s := p.Mean[metric], p.Std[metric]
+	if math.IsNaN(m) {
+		return "—"
+	}
+	return fmt.Sprintf("%.3f ± %.3f", m, s)
+}
+
+func restarts(p *experiments.PointStats) string {
+	if p.Failed > 0 {
+		return fmt.Sprintf("%d (+%d failed)", p.Runs, p.Failed)
+	}
+	return fmt.Sprint(p.Runs)
+}
+
+// params prints a grid point's parameters compactly, in sorted order.
+func params(p *experiments.PointStats) string {
+	keys := make([]string, 0, len(p.Params))
+	for k := range p.Params {
+		if k != "iterations" {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%s=%v", k, p.Params[k])
+	}
+	return strings.Join(parts, " ")
+}

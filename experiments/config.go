@@ -1,0 +1,409 @@
+// Package experiments turns a YAML experiment config into runs, executes them on a worker
+// pool deterministically and resumably, records every run as one JSON line, and
+// summarises recorded runs by the paper's and a label-free selection rule.
+package experiments
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/nagc-harness/nagc/algorithms"
+)
+
+// Config is an experiment as declared in a YAML file. See configs/paper.yaml for a
+// complete example.
+type Config struct {
+	// Name labels the experiment in reports.
+	Name string `yaml:"name"`
+	// Seed is the base seed every run's seed is derived from.
+	Seed uint64 `yaml:"seed"`
+	// Restarts is the number of runs per grid point (default 1).
+	Restarts int `yaml:"restarts"`
+	// Iterations, when set, is passed as the "iterations" option to every method that has
+	// one and does not set it itself.
+	Iterations int `yaml:"iterations"`
+	// Metrics lists the metrics to record (default: all of ari, nmi, acc, modularity,
+	// entropy).
+	Metrics []string `yaml:"metrics"`
+	// Datasets lists dataset names (webkb, citeseer, cora, polblog, synthetic) or LINQS
+	// folder paths (relative paths are taken from the config file's folder).
+	Datasets []posString `yaml:"datasets"`
+	// Methods lists the rows of the experiment.
+	Methods []MethodSpec `yaml:"methods"`
+
+	// File is the path the config was read from, and Hash the SHA-256 of its bytes.
+	File string `yaml:"-"`
+	Hash string `yaml:"-"`
+}
+
+// MethodSpec is one row of an experiment: a display name, the algorithm behind it, its
+// fixed options and the grid of options searched.
+type MethodSpec struct {
+	// Name is the display name, such as "Prop." or "JWNMF*".
+	Name posString `yaml:"name"`
+	// Algorithm is a registered method name (see algorithms.Names).
+	Algorithm posString `yaml:"algorithm"`
+	// Options are fixed options of the algorithm.
+	Options map[string]yaml.Node `yaml:"options"`
+	// Grid maps an option to the list of values searched. The value "k1" stands for the
+	// dataset's number of classes.
+	Grid map[string]yaml.Node `yaml:"grid"`
+	// Datasets, when set, restricts the row to these datasets (names as in Config).
+	Datasets []posString `yaml:"datasets"`
+}
+
+// posString is a YAML string that remembers its line.
+type posString struct {
+	Value string
+	Line  int
+}
+
+// UnmarshalYAML records the node's line and decodes its string value.
+func (p *posString) UnmarshalYAML(n *yaml.Node) error {
+	p.Line = n.Line
+	if n.Kind != yaml.ScalarNode {
+		return fmt.Errorf("line %d: want a string", n.Line)
+	}
+	return n.Decode(&p.Value)
+}
+
+// MarshalYAML writes the plain string.
+func (p posString) MarshalYAML() (any, error) { return p.Value, nil }
+
+// AllMetrics lists the metrics a run can record, in table order.
+var AllMetrics = []string{"ari", "nmi", "acc", "modularity", "entropy"}
+
+// ConfigError is a problem with a config file, located by line and key.
+type ConfigError struct {
+	File string
+	Line int
+	Key  string
+	Msg  string
+}
+
+func (e *ConfigError) Error() string {
+	loc := e.File
+	if e.Line > 0 {
+		loc = fmt.Sprintf("%s:%d", e.File, e.Line)
+	}
+	if e.Key != "" {
+		return fmt.Sprintf("%s: %s: %s", loc, e.Key, e.Msg)
+	}
+	return fmt.Sprintf("%s: %s", loc, e.Msg)
+}
+
+// LoadConfig reads and validates the experiment config at path. Unknown keys, wrong
+// types, unknown methods or options, empty grids, ρ outside [0, 1] and negative λ are
+// errors naming the file, line and key; nothing runs on a bad config.
+func LoadConfig(path string) (*Config, error) {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return ParseConfig(path, raw)
+}
+
+// ParseConfig parses and validates config bytes read from file (used in messages and to
+// resolve relative dataset paths).
+func ParseConfig(file string, raw []byte) (*Config, error) {
+	var c Config
+	dec := yaml.NewDecoder(bytes.NewReader(raw))
+	dec.KnownFields(true)
+	if err := dec.Decode(&c); err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, err
+		}
+		msg := strings.TrimPrefix(err.Error(), "yaml: ")
+		msg = strings.TrimPrefix(msg, "unmarshal errors:\n  ")
+		line := 0
+		if _, err := fmt.Sscanf(msg, "line %d:", &line); err == nil {
+			msg = strings.TrimSpace(msg[strings.Index(msg, ":")+1:])
+		}
+		if err.Error() == "EOF" {
+			msg = "empty config"
+		}
+		return nil, &ConfigError{File: file, Line: line, Key: keyAtLine(raw, line), Msg: msg}
+	}
+	sum := sha256.Sum256(raw)
+	c.File, c.Hash = file, hex.EncodeToString(sum[:])
+	if err := c.validate(); err != nil {
+		return nil, err
+	}
+	return &c, nil
+}
+
+// keyAtLine returns the mapping key whose value starts on line, for messages of the YAML
+// decoder that give a line but no key.
+func keyAtLine(raw []byte, line int) string {
+	var root yaml.Node
+	if line == 0 || yaml.Unmarshal(raw, &root) != nil {
+		return ""
+	}
+	var find func(n *yaml.Node) string
+	find = func(n *yaml.Node) string {
+		if n.Kind == yaml.MappingNode {
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				k, v := n.Content[i], n.Content[i+1]
+				if v.Line == line && v.Kind == yaml.ScalarNode {
+					return k.Value
+				}
+			}
+		}
+		for _, c := range n.Content {
+			if key := find(c); key != "" {
+				return key
+			}
+		}
+		return ""
+	}
+	return find(&root)
+}
+
+func (c *Config) errf(line int, key, format string, args ...any) error {
+	return &ConfigError{File: c.File, Line: line, Key: key, Msg: fmt.Sprintf(format, args...)}
+}
+
+func (c *Config) validate() error {
+	if c.Restarts == 0 {
+		c.Restarts = 1
+	}
+	if c.Restarts < 0 {
+		return c.errf(0, "restarts", "must be positive, got %d", c.Restarts)
+	}
+	if c.Iterations < 0 {
+		return c.errf(0, "iterations", "must be positive, got %d", c.Iterations)
+	}
+	if len(c.Metrics) == 0 {
+		c.Metrics = AllMetrics
+	}
+	for _, m := range c.Metrics {
+		if !contains(AllMetrics, m) {
+			return c.errf(0, "metrics", "unknown metric %q (known: %s)", m, strings.Join(AllMetrics, ", "))
+		}
+	}
+	if len(c.Datasets) == 0 {
+		return c.errf(0, "datasets", "no datasets")
+	}
+	if len(c.Methods) == 0 {
+		return c.errf(0, "methods", "no methods")
+	}
+	seen := map[string]bool{}
+	for _, d := range c.Datasets {
+		if d.Value == "" {
+			return c.errf(d.Line, "datasets", "empty dataset name")
+		}
+		if seen[d.Value] {
+			return c.errf(d.Line, "datasets", "dataset %q listed twice", d.Value)
+		}
+		seen[d.Value] = true
+	}
+	names := map[string]bool{}
+	for _, m := range c.Methods {
+		if err := c.validateMethod(m); err != nil {
+			return err
+		}
+		if names[m.Name.Value] {
+			return c.errf(m.Name.Line, "name", "method name %q used twice", m.Name.Value)
+		}
+		names[m.Name.Value] = true
+	}
+	return nil
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func (c *Config) validateMethod(m MethodSpec) error {
+	if m.Name.Value == "" {
+		return c.errf(m.Algorithm.Line, "name", "a method needs a display name")
+	}
+	params, err := algorithms.Params(m.Algorithm.Value)
+	if err != nil {
+		return c.errf(m.Algorithm.Line, "algorithm", "%v", err)
+	}
+	for _, d := range m.Datasets {
+		if !c.hasDataset(d.Value) {
+			return c.errf(d.Line, "datasets", "method %q names dataset %q, which the config does not list", m.Name.Value, d.Value)
+		}
+	}
+	check := func(key string, n *yaml.Node, isGrid bool) error {
+		if !contains(params, key) {
+			return c.errf(n.Line, key, "%s has no option %q (known: %s)", m.Algorithm.Value, key, strings.Join(params, ", "))
+		}
+		if _, dup := m.Options[key]; dup && isGrid {
+			return c.errf(n.Line, key, "set both as a fixed option and in the grid")
+		}
+		values := []*yaml.Node{n}
+		if isGrid {
+			if n.Kind != yaml.SequenceNode {
+				return c.errf(n.Line, key, "a grid entry must be a list of values")
+			}
+			if len(n.Content) == 0 {
+				return c.errf(n.Line, key, "empty grid")
+			}
+			values = n.Content
+		}
+		for _, v := range values {
+			val, err := scalar(v)
+			if err != nil {
+				return c.errf(v.Line, key, "%v", err)
+			}
+			if err := checkRange(key, val); err != nil {
+				return c.errf(v.Line, key, "%v", err)
+			}
+			// Let the algorithm's own decoder check the type.
+			probe := map[string]any{key: val}
+			if val == "k1" {
+				probe[key] = 2
+			}
+			if _, err := algorithms.New(m.Algorithm.Value, probe); err != nil {
+				return c.errf(v.Line, key, "%v", err)
+			}
+		}
+		return nil
+	}
+	for _, key := range sortedKeys(m.Options) {
+		n := m.Options[key]
+		if err := check(key, &n, false); err != nil {
+			return err
+		}
+	}
+	for _, key := range sortedKeys(m.Grid) {
+		n := m.Grid[key]
+		if err := check(key, &n, true); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (c *Config) hasDataset(name string) bool {
+	for _, d := range c.Datasets {
+		if d.Value == name {
+			return true
+		}
+	}
+	return false
+}
+
+// checkRange applies the ranges the paper's parameters must respect.
+func checkRange(key string, v any) error {
+	f, isNum := toFloat(v)
+	switch key {
+	case "rho":
+		if !isNum || !(f >= 0 && f <= 1) {
+			return fmt.Errorf("ρ must be a number in [0, 1], got %v", v)
+		}
+	case "lambda":
+		if !isNum || !(f >= 0) || math.IsInf(f, 0) {
+			return fmt.Errorf("λ must be a finite number ≥ 0, got %v", v)
+		}
+	case "k2", "iterations":
+		if s, ok := v.(string); ok && s == "k1" && key == "k2" {
+			return nil
+		}
+		if !isNum || f < 1 || f != math.Trunc(f) {
+			return fmt.Errorf("must be a positive integer (or k1 for k2), got %v", v)
+		}
+	}
+	return nil
+}
+
+func toFloat(v any) (float64, bool) {
+	switch x := v.(type) {
+	case int:
+		return float64(x), true
+	case float64:
+		return x, true
+	}
+	return 0, false
+}
+
+// scalar decodes a YAML scalar into an int, float64, bool or string.
+func scalar(n *yaml.Node) (any, error) {
+	if n.Kind != yaml.ScalarNode {
+		return nil, errors.New("want a single value (number, string or boolean)")
+	}
+	switch n.Tag {
+	case "!!int":
+		var i int
+		if err := n.Decode(&i); err != nil {
+			return nil, err
+		}
+		return i, nil
+	case "!!float":
+		var f float64
+		if err := n.Decode(&f); err != nil {
+			return nil, err
+		}
+		return f, nil
+	case "!!bool":
+		var b bool
+		if err := n.Decode(&b); err != nil {
+			return nil, err
+		}
+		return b, nil
+	case "!!str":
+		// YAML 1.2 reads 1e-4 as a string; accept it as the number it means.
+		var f float64
+		if _, err := fmt.Sscanf(n.Value, "%g", &f); err == nil && looksNumeric(n.Value) {
+			return f, nil
+		}
+		return n.Value, nil
+	case "!!null":
+		return nil, errors.New("missing value")
+	}
+	return nil, fmt.Errorf("unsupported value %q", n.Value)
+}
+
+func looksNumeric(s string) bool {
+	for _, r := range s {
+		if !strings.ContainsRune("0123456789.eE+-", r) {
+			return false
+		}
+	}
+	return s != ""
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// DatasetPath returns where dataset d of the config is loaded from: a bare name is kept
+// (datasets.Load resolves it); a relative path is taken from the config file's folder.
+func (c *Config) DatasetPath(d string) string {
+	if !strings.ContainsAny(d, `/\`) || filepath.IsAbs(d) {
+		return d
+	}
+	return filepath.Join(filepath.Dir(c.File), d)
+}
+
+// DatasetNames returns the datasets in config order.
+func (c *Config) DatasetNames() []string {
+	out := make([]string, len(c.Datasets))
+	for i, d := range c.Datasets {
+		out[i] = d.Value
+	}
+	return out
+}

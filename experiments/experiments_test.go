@@ -1,0 +1,348 @@
+package experiments
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+)
+
+const smallConfig = `name: small
+seed: 7
+restarts: 2
+iterations: 15
+datasets: [synthetic]
+methods:
+  - name: "Prop."
+    algorithm: nagc
+    options: {init: kmeans}
+    grid:
+      lambda: [1.0e-2, 1]
+      k2: [k1, 4, 6]
+      rho: [0.5, 0.9]
+  - name: "Prop. (w/o PU)"
+    algorithm: nagc
+    options: {init: kmeans, rho: 0.5}
+    grid:
+      lambda: [1.0e-2, 1]
+      k2: [k1, 4, 6]
+  - name: "k-means"
+    algorithm: kmeans
+`
+
+func writeConfig(t *testing.T, text string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "config.yaml")
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func mustLoad(t *testing.T, text string) *Config {
+	t.Helper()
+	cfg, err := LoadConfig(writeConfig(t, text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg
+}
+
+func TestConfigErrors(t *testing.T) {
+	base := "datasets: [synthetic]\nmethods:\n  - name: P\n    algorithm: nagc\n"
+	for _, tc := range []struct {
+		name, text string
+		line       int
+		want       string
+	}{
+		{"unknown top key", "restart: 5\n" + base, 1, "field restart not found"},
+		{"wrong type", "restarts: many\n" + base, 1, "restarts"},
+		{"rho above 1", base + "    grid:\n      rho: [0.5, 1.5]\n", 6, "rho: ρ must be a number in [0, 1]"},
+		{"rho negative option", base + "    options: {rho: -0.1}\n", 5, "rho"},
+		{"negative lambda", base + "    grid:\n      lambda: [-1]\n", 6, "lambda: λ must be a finite number ≥ 0"},
+		{"empty grid", base + "    grid:\n      lambda: []\n", 6, "lambda: empty grid"},
+		{"grid not a list", base + "    grid:\n      lambda: 3\n", 6, "must be a list"},
+		{"unknown method", "datasets: [synthetic]\nmethods:\n  - name: P\n    algorithm: spectral\n", 4, "unknown method \"spectral\""},
+		{"unknown option", base + "    options: {lamda: 1}\n", 5, "nagc has no option \"lamda\""},
+		{"option wrong type", base + "    options: {k2: many}\n", 5, "k2"},
+		{"unknown method key", "datasets: [synthetic]\nmethods:\n  - name: P\n    algorithm: nagc\n    grids: {}\n", 5, "field grids not found"},
+		{"no datasets", "methods:\n  - name: P\n    algorithm: nagc\n", 0, "no datasets"},
+		{"no methods", "datasets: [synthetic]\n", 0, "no methods"},
+		{"duplicate name", base + "  - name: P\n    algorithm: kmeans\n", 5, "used twice"},
+		{"unknown metric", "metrics: [purity]\n" + base, 0, "unknown metric"},
+		{"k2 not integer", base + "    grid:\n      k2: [2.5]\n", 6, "positive integer"},
+		{"empty file", "", 0, "empty config"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := writeConfig(t, tc.text)
+			_, err := LoadConfig(path)
+			if err == nil {
+				t.Fatal("accepted")
+			}
+			msg := err.Error()
+			if !strings.Contains(msg, path) || !strings.Contains(msg, tc.want) {
+				t.Errorf("error %q: want file name and %q", msg, tc.want)
+			}
+			if ce, ok := err.(*ConfigError); !ok || ce.Line != tc.line {
+				t.Errorf("error %q: want line %d", msg, tc.line)
+			}
+		})
+	}
+}
+
+func TestExpandCounts(t *testing.T) {
+	cfg := mustLoad(t, smallConfig)
+	// k1 = 4 on the default synthetic graph: k2 ∈ {k1, 4, 6} = {4, 6}.
+	runs, err := cfg.Expand(map[string]int{"synthetic": 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Prop.: 2 λ × 2 k2 × 2 ρ = 8 points; w/o PU: 4 points, all shared with Prop.'s ρ = 0.5;
+	// k-means: 1 point. 9 points × 2 restarts.
+	if len(runs) != 18 {
+		t.Fatalf("%d runs, want 18", len(runs))
+	}
+	shared := 0
+	for _, r := range runs {
+		if len(r.Methods) == 2 {
+			shared++
+			if r.Params["rho"] != 0.5 {
+				t.Errorf("shared run at ρ = %v", r.Params["rho"])
+			}
+		}
+		if r.Algorithm == "nagc" && r.Params["iterations"] != 15 {
+			t.Errorf("iterations not passed: %v", r.Params)
+		}
+		if r.Seed != RunSeed(7, "synthetic", r.Restart) {
+			t.Error("seed not derived from base seed, dataset and restart")
+		}
+	}
+	if shared != 8 {
+		t.Errorf("%d shared runs, want 8", shared)
+	}
+	// With k1 = 6, k2 ∈ {6, 4, 6} collapses to 2 values as well; with k1 = 3, 3 values.
+	runs3, _ := cfg.Expand(map[string]int{"synthetic": 3})
+	if len(runs3) != 2*(12+1) {
+		t.Errorf("k1=3: %d runs, want 26", len(runs3))
+	}
+	ids := map[string]bool{}
+	for _, r := range runs3 {
+		if ids[r.ID] {
+			t.Fatalf("duplicate id %s", r.ID)
+		}
+		ids[r.ID] = true
+	}
+	// Shards partition the runs.
+	var union []string
+	for i := 0; i < 3; i++ {
+		for _, r := range Shard(runs3, i, 3) {
+			union = append(union, r.ID)
+		}
+	}
+	if len(union) != len(runs3) {
+		t.Errorf("3 shards hold %d runs of %d", len(union), len(runs3))
+	}
+}
+
+func TestPaperConfigLoads(t *testing.T) {
+	cfg, err := LoadConfig(filepath.Join("..", "configs", "paper.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	k1 := map[string]int{"webkb": 4, "citeseer": 6, "cora": 7, "polblog": 2}
+	runs, err := cfg.Expand(k1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Per dataset: Prop. 12 λ × |k2| × 5 ρ, Prop.* the same, JWNMF and JWNMF* 12 each,
+	// five single-point baselines; w/o PU shares Prop.'s ρ = 0.5 runs.
+	want := 0
+	for _, k := range k1 {
+		k2 := map[int]bool{k: true, 5: true, 7: true, 10: true, 15: true, 20: true}
+		want += 5 * (2*12*len(k2)*5 + 2*12 + 5)
+	}
+	if len(runs) != want {
+		t.Errorf("paper config: %d runs, want %d", len(runs), want)
+	}
+	if _, err := LoadConfig(filepath.Join("..", "configs", "quick.yaml")); err != nil {
+		t.Error(err)
+	}
+}
+
+// metricRecords returns the records of a results folder reduced to what must not depend
+// on scheduling: run id, parameters, seed, status, metrics, iterations, objective.
+func metricRecords(t *testing.T, dir string) []string {
+	t.Helper()
+	recs, torn, err := ReadRecords(filepath.Join(dir, RunsFile))
+	if err != nil || torn {
+		t.Fatalf("%s: %v (torn %v)", dir, err, torn)
+	}
+	var out []string
+	for _, r := range recs {
+		b, _ := json.Marshal([]any{r.RunID, r.Dataset, r.Methods, r.Algorithm, r.Params, r.Seed,
+			r.Restart, r.Status, r.Metrics, r.Iterations, r.FinalObjective, r.Objective})
+		out = append(out, string(b))
+	}
+	sort.Strings(out)
+	return out
+}
+
+func TestDeterministicAcrossWorkersAndShards(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a sweep four times")
+	}
+	cfg := mustLoad(t, smallConfig)
+	ctx := context.Background()
+	one, four := t.TempDir(), t.TempDir()
+	if _, err := Execute(ctx, cfg, Options{ResultsDir: one, Workers: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Execute(ctx, cfg, Options{ResultsDir: four, Workers: 4}); err != nil {
+		t.Fatal(err)
+	}
+	a, b := metricRecords(t, one), metricRecords(t, four)
+	if len(a) != 18 || !reflect.DeepEqual(a, b) {
+		t.Fatalf("1 worker and 4 workers differ (%d vs %d records)", len(a), len(b))
+	}
+	var shards []string
+	for i := 0; i < 3; i++ {
+		d := t.TempDir()
+		if _, err := Execute(ctx, cfg, Options{ResultsDir: d, Workers: 2, Shard: i, Shards: 3}); err != nil {
+			t.Fatal(err)
+		}
+		shards = append(shards, d)
+	}
+	merged := t.TempDir()
+	n, err := Merge(merged, shards)
+	if err != nil || n != 18 {
+		t.Fatalf("merge: %d runs, %v", n, err)
+	}
+	if c := metricRecords(t, merged); !reflect.DeepEqual(a, c) {
+		t.Error("3 shards merged differ from one run")
+	}
+	// Merging a conflicting duplicate is refused.
+	bad := t.TempDir()
+	recs, _, _ := ReadRecords(filepath.Join(one, RunsFile))
+	recs[0].Metrics["ari"] += 0.5
+	if err := writeLines(filepath.Join(bad, RunsFile), recs[:1]); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Merge(t.TempDir(), []string{one, bad}); err == nil || !strings.Contains(err.Error(), "conflicting") {
+		t.Errorf("conflicting duplicate merged: %v", err)
+	}
+}
+
+func TestResumeAfterTornLine(t *testing.T) {
+	cfg := mustLoad(t, smallConfig)
+	ctx := context.Background()
+	dir := t.TempDir()
+	sum, err := Execute(ctx, cfg, Options{ResultsDir: dir, Workers: 2, Limit: 7})
+	if err != nil || sum.Done != 7 {
+		t.Fatalf("first part: %+v, %v", sum, err)
+	}
+	path := filepath.Join(dir, RunsFile)
+	before, _, _ := ReadRecords(path)
+	// Simulate a crash mid-write: half a line at the end.
+	f, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString(`{"run_id":"deadbeef","sta`)
+	f.Close()
+	if _, torn, err := ReadRecords(path); err != nil || !torn {
+		t.Fatalf("torn line not detected: torn=%v err=%v", torn, err)
+	}
+	sum, err = Execute(ctx, cfg, Options{ResultsDir: dir, Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Skipped != 7 || sum.Done != 11 {
+		t.Errorf("resume: skipped %d, ran %d; want 7 and 11", sum.Skipped, sum.Done)
+	}
+	after, torn, err := ReadRecords(path)
+	if err != nil || torn || len(after) != 18 {
+		t.Fatalf("after resume: %d records, torn %v, %v", len(after), torn, err)
+	}
+	for i := range before {
+		if !reflect.DeepEqual(before[i], after[i]) {
+			t.Errorf("record %d changed on resume", i)
+		}
+	}
+	seen := map[string]bool{}
+	for _, r := range after {
+		if seen[r.RunID] {
+			t.Errorf("run %s recorded twice", r.RunID)
+		}
+		seen[r.RunID] = true
+	}
+	// A third run has nothing left to do.
+	sum, _ = Execute(ctx, cfg, Options{ResultsDir: dir})
+	if sum.Done+sum.Failed != 0 || sum.Skipped != 18 {
+		t.Errorf("third run: %+v", sum)
+	}
+	prov, _ := ReadProvenance(dir)
+	if len(prov) != 3 || prov[0].ConfigHash != cfg.Hash || prov[0].GoVersion == "" {
+		t.Errorf("provenance: %+v", prov)
+	}
+}
+
+func TestFailedRunRecordedAndSweepGoesOn(t *testing.T) {
+	// k2 = 700 > n = 600: NAGC fails; k-means still runs.
+	cfg := mustLoad(t, `datasets: [synthetic]
+methods:
+  - name: bad
+    algorithm: nagc
+    options: {k2: 700, iterations: 3}
+  - name: good
+    algorithm: kmeans
+`)
+	dir := t.TempDir()
+	sum, err := Execute(context.Background(), cfg, Options{ResultsDir: dir})
+	if err != nil || sum.Failed != 1 || sum.Done != 1 {
+		t.Fatalf("%+v %v", sum, err)
+	}
+	recs, _ := LoadResults(dir)
+	points := Aggregate(recs)
+	best, _ := Best(points, SelectARI)
+	if best[0].Runs != 0 || best[0].Failed != 1 || !strings.Contains(best[0].Errors[0], "k2") {
+		t.Errorf("failed point: %+v", best[0])
+	}
+	if best[1].Runs != 1 || best[1].Mean["ari"] <= 0 {
+		t.Errorf("good point: %+v", best[1])
+	}
+}
+
+func TestAggregateAndBest(t *testing.T) {
+	mk := func(id string, rho float64, restart int, ari, mod float64) Record {
+		return Record{RunID: id, Dataset: "d", Methods: []string{"M"}, Algorithm: "nagc",
+			Params: map[string]any{"rho": rho}, Restart: restart, Status: StatusDone,
+			Metrics: map[string]float64{"ari": ari, "modularity": mod}}
+	}
+	recs := []Record{
+		mk("a0", 0.5, 0, 0.2, 0.9), mk("a1", 0.5, 1, 0.4, 0.7),
+		mk("b0", 0.9, 0, 0.6, 0.1), mk("b1", 0.9, 1, 0.6, 0.3),
+	}
+	points := Aggregate(recs)
+	if len(points) != 2 {
+		t.Fatalf("%d points", len(points))
+	}
+	if m, s := points[0].Mean["ari"], points[0].Std["ari"]; abs(m-0.3) > 1e-12 || abs(s-0.1) > 1e-12 {
+		t.Errorf("ρ=0.5: mean %v std %v, want 0.3 ± 0.1", m, s)
+	}
+	byARI, _ := Best(points, SelectARI)
+	byMod, _ := Best(points, SelectModularity)
+	if byARI[0].Params["rho"] != 0.9 || byMod[0].Params["rho"] != 0.5 {
+		t.Errorf("selection: ARI picks %v, modularity picks %v", byARI[0].Params, byMod[0].Params)
+	}
+	if _, err := Best(points, "purity"); err == nil {
+		t.Error("unknown rule accepted")
+	}
+}
+
+func abs(x float64) float64 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}

@@ -1,0 +1,95 @@
+package experiments
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+)
+
+// Merge joins the results folders srcs (shards of one sweep, or resumed pieces) into dst:
+// the latest record of every run, and every sweep's provenance. The same run recorded as
+// done in two places must agree on its metrics and parameters, else Merge refuses with an
+// error naming the run; a done record wins over a failed one. dst's own records, if any,
+// take part. It returns the number of runs written.
+func Merge(dst string, srcs []string) (int, error) {
+	all := append([]string{dst}, srcs...)
+	var merged []Record
+	index := map[string]int{}
+	from := map[string]string{}
+	var prov []Provenance
+	for _, dir := range all {
+		recs, torn, err := ReadRecords(filepath.Join(dir, RunsFile))
+		if err != nil {
+			return 0, err
+		}
+		if torn {
+			fmt.Fprintf(os.Stderr, "merge: %s: discarding a torn last line\n", filepath.Join(dir, RunsFile))
+		}
+		for _, r := range Latest(recs) {
+			i, seen := index[r.RunID]
+			if !seen {
+				index[r.RunID] = len(merged)
+				merged = append(merged, r)
+				from[r.RunID] = dir
+				continue
+			}
+			cur := merged[i]
+			switch {
+			case cur.Status == StatusDone && r.Status == StatusDone:
+				if !reflect.DeepEqual(cur.Metrics, r.Metrics) || canonicalParams(cur.Params) != canonicalParams(r.Params) {
+					return 0, fmt.Errorf("run %s (%s, %s %s, restart %d) has conflicting results in %s and %s",
+						r.RunID, r.Dataset, r.Algorithm, r.GridPoint(), r.Restart, from[r.RunID], dir)
+				}
+			case r.Status == StatusDone:
+				merged[i], from[r.RunID] = r, dir
+			}
+		}
+		p, err := ReadProvenance(dir)
+		if err != nil {
+			return 0, err
+		}
+		prov = append(prov, p...)
+	}
+	if err := os.MkdirAll(dst, 0o755); err != nil {
+		return 0, err
+	}
+	if err := writeLines(filepath.Join(dst, RunsFile), merged); err != nil {
+		return 0, err
+	}
+	seen := map[string]bool{}
+	var uniq []Provenance
+	for _, p := range prov {
+		if !seen[p.Sweep] {
+			seen[p.Sweep] = true
+			uniq = append(uniq, p)
+		}
+	}
+	if err := writeLines(filepath.Join(dst, SweepsFile), uniq); err != nil {
+		return 0, err
+	}
+	return len(merged), nil
+}
+
+// writeLines replaces path atomically by one JSON line per element of items.
+func writeLines[T any](path string, items []T) error {
+	tmp := path + ".tmp"
+	f, err := os.Create(tmp)
+	if err != nil {
+		return err
+	}
+	for i := range items {
+		if err := appendJSONLine(f, &items[i]); err != nil {
+			f.Close()
+			return err
+		}
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}

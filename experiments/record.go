@@ -1,0 +1,197 @@
+package experiments
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// File names inside a results folder.
+const (
+	RunsFile   = "runs.jsonl"   // one Record per finished run
+	SweepsFile = "sweeps.jsonl" // one Provenance per start of `nagc run`
+)
+
+// Run statuses.
+const (
+	StatusDone   = "done"
+	StatusFailed = "failed"
+)
+
+// Record is what the runner writes for one finished run: one JSON line of RunsFile.
+type Record struct {
+	RunID     string         `json:"run_id"`
+	Sweep     string         `json:"sweep"`
+	Dataset   string         `json:"dataset"`
+	Methods   []string       `json:"methods"`
+	Algorithm string         `json:"algorithm"`
+	Params    map[string]any `json:"params"`
+	K1        int            `json:"k1"`
+	Restart   int            `json:"restart"`
+	Seed      uint64         `json:"seed"`
+	Status    string         `json:"status"`
+	Error     string         `json:"error,omitempty"`
+	// Metrics maps a metric name (ari, nmi, acc, modularity, entropy) to its value.
+	Metrics        map[string]float64 `json:"metrics,omitempty"`
+	Iterations     int                `json:"iterations"`
+	FinalObjective *float64           `json:"final_objective,omitempty"`
+	// Objective is the loss curve: the objective after each iteration.
+	Objective  []float64         `json:"objective,omitempty"`
+	FitSeconds float64           `json:"fit_seconds"`
+	Finished   time.Time         `json:"finished"`
+	Info       map[string]string `json:"info,omitempty"`
+}
+
+// GridPoint returns the record's parameters as a canonical string (see Run.GridPoint).
+func (r *Record) GridPoint() string { return canonicalParams(r.Params) }
+
+// Provenance describes one start of a sweep: one JSON line of SweepsFile.
+type Provenance struct {
+	Sweep      string    `json:"sweep"`
+	Config     string    `json:"config"`
+	ConfigHash string    `json:"config_sha256"`
+	Name       string    `json:"name"`
+	GitCommit  string    `json:"git_commit"`
+	GoVersion  string    `json:"go_version"`
+	Host       string    `json:"host"`
+	CPU        string    `json:"cpu"`
+	Started    time.Time `json:"started"`
+	Workers    int       `json:"workers"`
+	Shard      string    `json:"shard"`
+	RunsTotal  int       `json:"runs_total"`
+	RunsToDo   int       `json:"runs_to_do"`
+}
+
+// RecordError locates a bad line of a results file.
+type RecordError struct {
+	File string
+	Line int
+	Msg  string
+}
+
+func (e *RecordError) Error() string { return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg) }
+
+// ReadRecords reads every record of a runs file. A missing file gives no records. A
+// malformed line is an error naming file and line, except a last line without its
+// newline, which is what a crash mid-write leaves: it is reported by torn = true and not
+// returned. Cost O(size of the file).
+func ReadRecords(path string) (recs []Record, torn bool, err error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	line := 0
+	for len(data) > 0 {
+		line++
+		nl := bytes.IndexByte(data, '\n')
+		if nl < 0 {
+			return recs, true, nil
+		}
+		text := bytes.TrimSpace(data[:nl])
+		data = data[nl+1:]
+		if len(text) == 0 {
+			continue
+		}
+		var r Record
+		if err := json.Unmarshal(text, &r); err != nil {
+			return nil, false, &RecordError{File: path, Line: line, Msg: "not a run record: " + err.Error()}
+		}
+		if r.RunID == "" || (r.Status != StatusDone && r.Status != StatusFailed) {
+			return nil, false, &RecordError{File: path, Line: line, Msg: "record without run_id or with unknown status"}
+		}
+		recs = append(recs, r)
+	}
+	return recs, false, nil
+}
+
+// repairTorn truncates a runs file after its last complete line, discarding what a crash
+// mid-write left. It returns whether anything was discarded.
+func repairTorn(path string) (bool, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) || (err == nil && (len(data) == 0 || data[len(data)-1] == '\n')) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	keep := bytes.LastIndexByte(data, '\n') + 1
+	return true, os.Truncate(path, int64(keep))
+}
+
+// Latest returns, for each run ID, its last record (a failed run retried later is
+// superseded by the retry), in first-seen order.
+func Latest(recs []Record) []Record {
+	pos := map[string]int{}
+	var out []Record
+	for _, r := range recs {
+		if i, ok := pos[r.RunID]; ok {
+			out[i] = r
+			continue
+		}
+		pos[r.RunID] = len(out)
+		out = append(out, r)
+	}
+	return out
+}
+
+// LoadResults reads the latest record of every run in a results folder.
+func LoadResults(dir string) ([]Record, error) {
+	recs, _, err := ReadRecords(filepath.Join(dir, RunsFile))
+	if err != nil {
+		return nil, err
+	}
+	if recs == nil {
+		if _, err := os.Stat(filepath.Join(dir, RunsFile)); err != nil {
+			return nil, fmt.Errorf("%s: no %s (run `nagc run CONFIG --results %s` first)", dir, RunsFile, dir)
+		}
+	}
+	return Latest(recs), nil
+}
+
+// ReadProvenance reads every sweep start recorded in a results folder.
+func ReadProvenance(dir string) ([]Provenance, error) {
+	f, err := os.Open(filepath.Join(dir, SweepsFile))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var out []Provenance
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64<<10), 16<<20)
+	for line := 1; sc.Scan(); line++ {
+		if len(bytes.TrimSpace(sc.Bytes())) == 0 {
+			continue
+		}
+		var p Provenance
+		if err := json.Unmarshal(sc.Bytes(), &p); err != nil {
+			// A torn last line of provenance loses nothing a report needs.
+			continue
+		}
+		out = append(out, p)
+	}
+	return out, sc.Err()
+}
+
+// appendJSONLine appends v as one line with a single write, so that a killed process
+// leaves either the whole line or (rarely) a torn tail that repairTorn removes.
+func appendJSONLine(w io.Writer, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b = append(b, '\n')
+	_, err = w.Write(b)
+	return err
+}

@@ -1,0 +1,319 @@
+package experiments
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/nagc-harness/nagc/algorithms"
+	"github.com/nagc-harness/nagc/datasets"
+	"github.com/nagc-harness/nagc/metrics"
+	"github.com/nagc-harness/nagc/sparse"
+)
+
+// Options control one execution of a config.
+type Options struct {
+	// ResultsDir is the folder records are appended to (created if missing).
+	ResultsDir string
+	// Workers is the number of runs executed at once; < 1 means all cores.
+	Workers int
+	// Shard and Shards select a deterministic 1/Shards slice of the runs (Shard is
+	// 0-based). Shards ≤ 1 runs everything.
+	Shard, Shards int
+	// Progress receives progress reports (nil: none).
+	Progress Progress
+	// Limit, when positive, stops after that many runs have been executed (for tests and
+	// trial runs); the sweep can be resumed later.
+	Limit int
+}
+
+// Progress is told about the sweep as it goes.
+type Progress interface {
+	Start(total, done int)
+	Finished(r *Record)
+	Stop()
+}
+
+// Summary counts what one execution did.
+type Summary struct {
+	Total, Skipped, Done, Failed int
+	Sweep                        string
+	Elapsed                      time.Duration
+	Interrupted                  bool
+}
+
+// Execute runs every run of cfg that the results folder does not yet hold as done,
+// appending one record per finished run. It loads each dataset once, runs on a worker
+// pool, records failed runs and goes on, and stops cleanly when ctx is cancelled (runs in
+// flight are abandoned, finished ones are already on disk). Running it again resumes.
+func Execute(ctx context.Context, cfg *Config, opt Options) (*Summary, error) {
+	start := time.Now()
+	if opt.Workers < 1 {
+		opt.Workers = runtime.GOMAXPROCS(0)
+	}
+	if opt.Shards > 1 && (opt.Shard < 0 || opt.Shard >= opt.Shards) {
+		return nil, fmt.Errorf("shard %d of %d", opt.Shard+1, opt.Shards)
+	}
+	graphs := map[string]*datasets.Graph{}
+	k1 := map[string]int{}
+	for _, d := range cfg.DatasetNames() {
+		g, err := datasets.Load(cfg.DatasetPath(d))
+		if err != nil {
+			return nil, fmt.Errorf("dataset %s: %w", d, err)
+		}
+		graphs[d], k1[d] = g, g.K()
+	}
+	runs, err := cfg.Expand(k1)
+	if err != nil {
+		return nil, err
+	}
+	total := len(runs)
+	runs = Shard(runs, opt.Shard, opt.Shards)
+
+	if err := os.MkdirAll(opt.ResultsDir, 0o755); err != nil {
+		return nil, err
+	}
+	runsPath := filepath.Join(opt.ResultsDir, RunsFile)
+	if _, err := repairTorn(runsPath); err != nil {
+		return nil, err
+	}
+	recs, _, err := ReadRecords(runsPath)
+	if err != nil {
+		return nil, err
+	}
+	done := map[string]bool{}
+	for _, r := range recs {
+		done[r.RunID] = r.Status == StatusDone
+	}
+	var todo []Run
+	for _, r := range runs {
+		if !done[r.ID] {
+			todo = append(todo, r)
+		}
+	}
+	if opt.Limit > 0 && len(todo) > opt.Limit {
+		todo = todo[:opt.Limit]
+	}
+	sum := &Summary{Total: len(runs), Skipped: len(runs) - len(todo), Sweep: newSweepID()}
+
+	shard := "1/1"
+	if opt.Shards > 1 {
+		shard = fmt.Sprintf("%d/%d", opt.Shard+1, opt.Shards)
+	}
+	prov := Provenance{
+		Sweep: sum.Sweep, Config: cfg.File, ConfigHash: cfg.Hash, Name: cfg.Name,
+		GitCommit: gitCommit(), GoVersion: runtime.Version(), Host: hostname(), CPU: cpuModel(),
+		Started: start.UTC(), Workers: opt.Workers, Shard: shard, RunsTotal: total, RunsToDo: len(todo),
+	}
+	if err := appendFile(filepath.Join(opt.ResultsDir, SweepsFile), prov); err != nil {
+		return nil, err
+	}
+	out, err := os.OpenFile(runsPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	defer out.Close()
+
+	// Kernels run single-threaded: the pool parallelises across runs.
+	defer sparse.SetThreads(sparse.SetThreads(1))
+	caches := map[string]*algorithms.Cache{}
+	for d := range graphs {
+		caches[d] = algorithms.NewCache()
+	}
+	if opt.Progress != nil {
+		opt.Progress.Start(len(runs), sum.Skipped)
+		defer opt.Progress.Stop()
+	}
+
+	jobs := make(chan Run)
+	results := make(chan *Record)
+	var wg sync.WaitGroup
+	for w := 0; w < opt.Workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for r := range jobs {
+				g := graphs[r.Dataset]
+				in := algorithms.Input{Adj: g.Adj, X: g.X, Truth: g.Labels, Cache: caches[r.Dataset]}
+				rec := execute(ctx, r, in, cfg.Metrics)
+				if rec == nil { // cancelled
+					continue
+				}
+				rec.Sweep = sum.Sweep
+				results <- rec
+			}
+		}()
+	}
+	go func() {
+		defer close(jobs)
+		for _, r := range todo {
+			select {
+			case jobs <- r:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	go func() { wg.Wait(); close(results) }()
+
+	var writeErr error
+	for rec := range results {
+		if writeErr != nil {
+			continue
+		}
+		if err := appendJSONLine(out, rec); err != nil {
+			writeErr = fmt.Errorf("%s: %w", runsPath, err)
+			continue
+		}
+		if rec.Status == StatusDone {
+			sum.Done++
+		} else {
+			sum.Failed++
+		}
+		if opt.Progress != nil {
+			opt.Progress.Finished(rec)
+		}
+	}
+	if err := out.Sync(); err != nil && writeErr == nil {
+		writeErr = err
+	}
+	sum.Elapsed = time.Since(start)
+	sum.Interrupted = ctx.Err() != nil
+	return sum, writeErr
+}
+
+// execute fits one run and scores it. It returns nil when ctx was cancelled mid-run.
+func execute(ctx context.Context, r Run, in algorithms.Input, want []string) (rec *Record) {
+	rec = &Record{
+		RunID: r.ID, Dataset: r.Dataset, Methods: r.Methods, Algorithm: r.Algorithm,
+		Params: r.Params, K1: r.K1, Restart: r.Restart, Seed: r.Seed,
+	}
+	fail := func(err error) *Record {
+		rec.Status, rec.Error = StatusFailed, err.Error()
+		rec.Metrics, rec.Objective, rec.FinalObjective = nil, nil, nil
+		rec.Finished = time.Now().UTC()
+		return rec
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			rec = fail(fmt.Errorf("panic: %v\n%s", p, debug.Stack()))
+		}
+	}()
+	m, err := algorithms.New(r.Algorithm, r.Params)
+	if err != nil {
+		return fail(err)
+	}
+	res, err := m.Fit(ctx, in, r.K1, r.Seed)
+	if ctx.Err() != nil {
+		return nil
+	}
+	if err != nil {
+		return fail(err)
+	}
+	rec.Iterations = res.Iterations
+	rec.FitSeconds = res.FitTime.Seconds()
+	rec.Info = res.Info
+	if len(res.Objective) > 0 {
+		for _, v := range res.Objective {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return fail(fmt.Errorf("objective diverged (%v)", v))
+			}
+		}
+		rec.Objective = res.Objective
+		last := res.Objective[len(res.Objective)-1]
+		rec.FinalObjective = &last
+	}
+	scores, err := metrics.Evaluate(in.Truth, res.Labels, in.Adj, in.X)
+	if err != nil {
+		return fail(err)
+	}
+	all := map[string]float64{"ari": scores.ARI, "nmi": scores.NMI, "acc": scores.ACC,
+		"modularity": scores.Modularity, "entropy": scores.Entropy}
+	rec.Metrics = map[string]float64{}
+	for _, k := range want {
+		v := all[k]
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fail(fmt.Errorf("metric %s is %v", k, v))
+		}
+		rec.Metrics[k] = v
+	}
+	rec.Status = StatusDone
+	rec.Finished = time.Now().UTC()
+	return rec
+}
+
+func appendFile(path string, v any) error {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return err
+	}
+	if err := appendJSONLine(f, v); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+func newSweepID() string {
+	var b [4]byte
+	_, _ = rand.Read(b[:])
+	return time.Now().UTC().Format("20060102T150405Z") + "-" + hex.EncodeToString(b[:])
+}
+
+// gitCommit returns the commit of the working tree's repository, or "unknown".
+func gitCommit() string {
+	out, err := exec.Command("git", "rev-parse", "HEAD").Output()
+	if err != nil {
+		if bi, ok := debug.ReadBuildInfo(); ok {
+			for _, s := range bi.Settings {
+				if s.Key == "vcs.revision" {
+					return s.Value
+				}
+			}
+		}
+		return "unknown"
+	}
+	commit := strings.TrimSpace(string(out))
+	if st, err := exec.Command("git", "status", "--porcelain", "--untracked-files=no").Output(); err == nil && len(st) > 0 {
+		commit += "-dirty"
+	}
+	return commit
+}
+
+func hostname() string {
+	h, err := os.Hostname()
+	if err != nil {
+		return "unknown"
+	}
+	return h
+}
+
+// cpuModel returns the processor model and core count, for the runtime table.
+func cpuModel() string {
+	model := runtime.GOARCH
+	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
+		for _, line := range strings.Split(string(b), "\n") {
+			if strings.HasPrefix(line, "model name") {
+				if _, v, ok := strings.Cut(line, ":"); ok {
+					model = strings.TrimSpace(v)
+				}
+				break
+			}
+		}
+	}
+	return fmt.Sprintf("%s, %d cores", model, runtime.NumCPU())
+}
+
+// ErrInterrupted is returned by callers when a sweep stopped on a signal.
+var ErrInterrupted = errors.New("interrupted: finished runs are recorded; run the same command again to resume")

@@ -1,0 +1,190 @@
+package experiments
+
+import (
+	"fmt"
+	"math"
+	"sort"
+)
+
+// Selection rules for the grid point reported per dataset and method.
+const (
+	// SelectARI is the paper's rule: the grid point with the best mean ARI over restarts.
+	// It reads the true labels.
+	SelectARI = "ari"
+	// SelectModularity is the default label-free rule: the grid point with the best mean
+	// modularity of the clustering on the graph. It reads no labels.
+	SelectModularity = "modularity"
+	// SelectObjective picks the lowest mean final objective. It reads no labels, but
+	// objectives of different λ, ρ or k2 measure different things, so it is only
+	// meaningful within one objective; prefer SelectModularity across a grid.
+	SelectObjective = "objective"
+)
+
+// SelectionRules lists the rules, the paper's first.
+var SelectionRules = []string{SelectARI, SelectModularity, SelectObjective}
+
+// PointStats aggregates the restarts of one grid point of one method on one dataset.
+type PointStats struct {
+	Dataset string
+	Method  string
+	Params  map[string]any
+	// Runs is the number of finished restarts aggregated; Failed counts failed ones.
+	Runs, Failed int
+	// Errors holds the distinct error texts of failed runs.
+	Errors []string
+	// Mean and Std map each metric to its mean and population standard deviation
+	// (ddof = 0, as numpy's std) over finished restarts.
+	Mean, Std map[string]float64
+	// FitSeconds is the mean fit time; Objective the mean final objective (NaN if none).
+	FitSeconds, Objective float64
+	// Records are the finished restarts, in restart order.
+	Records []Record
+}
+
+// GridPoint returns the canonical string of the point's parameters.
+func (p *PointStats) GridPoint() string { return canonicalParams(p.Params) }
+
+// Aggregate groups the latest record of every run by dataset, method display name and
+// grid point. A run shared by several rows counts for each. The result is ordered by
+// dataset and method in first-seen order, then by grid point.
+func Aggregate(recs []Record) []*PointStats {
+	recs = Latest(recs)
+	type key struct{ d, m, p string }
+	index := map[key]*PointStats{}
+	var order []key
+	for _, r := range recs {
+		for _, m := range r.Methods {
+			k := key{r.Dataset, m, r.GridPoint()}
+			ps, ok := index[k]
+			if !ok {
+				ps = &PointStats{Dataset: r.Dataset, Method: m, Params: r.Params}
+				index[k] = ps
+				order = append(order, k)
+			}
+			if r.Status != StatusDone {
+				ps.Failed++
+				if !containsStr(ps.Errors, r.Error) {
+					ps.Errors = append(ps.Errors, r.Error)
+				}
+				continue
+			}
+			ps.Records = append(ps.Records, r)
+		}
+	}
+	dsOrder, mOrder := map[string]int{}, map[string]int{}
+	for _, k := range order {
+		if _, ok := dsOrder[k.d]; !ok {
+			dsOrder[k.d] = len(dsOrder)
+		}
+		if _, ok := mOrder[k.m]; !ok {
+			mOrder[k.m] = len(mOrder)
+		}
+	}
+	sort.SliceStable(order, func(a, b int) bool {
+		x, y := order[a], order[b]
+		if x.d != y.d {
+			return dsOrder[x.d] < dsOrder[y.d]
+		}
+		if x.m != y.m {
+			return mOrder[x.m] < mOrder[y.m]
+		}
+		return x.p < y.p
+	})
+	out := make([]*PointStats, len(order))
+	for i, k := range order {
+		ps := index[k]
+		ps.finish()
+		out[i] = ps
+	}
+	return out
+}
+
+func (ps *PointStats) finish() {
+	sort.SliceStable(ps.Records, func(a, b int) bool { return ps.Records[a].Restart < ps.Records[b].Restart })
+	ps.Runs = len(ps.Records)
+	ps.Mean, ps.Std = map[string]float64{}, map[string]float64{}
+	ps.Objective = math.NaN()
+	if ps.Runs == 0 {
+		return
+	}
+	sums := map[string][]float64{}
+	var fit, obj float64
+	nObj := 0
+	for _, r := range ps.Records {
+		for m, v := range r.Metrics {
+			sums[m] = append(sums[m], v)
+		}
+		fit += r.FitSeconds
+		if r.FinalObjective != nil {
+			obj += *r.FinalObjective
+			nObj++
+		}
+	}
+	for m, vs := range sums {
+		ps.Mean[m], ps.Std[m] = MeanStd(vs)
+	}
+	ps.FitSeconds = fit / float64(ps.Runs)
+	if nObj > 0 {
+		ps.Objective = obj / float64(nObj)
+	}
+}
+
+// MeanStd returns the mean and population standard deviation (ddof = 0) of xs.
+func MeanStd(xs []float64) (mean, std float64) {
+	if len(xs) == 0 {
+		return math.NaN(), math.NaN()
+	}
+	for _, x := range xs {
+		mean += x
+	}
+	mean /= float64(len(xs))
+	for _, x := range xs {
+		std += (x - mean) * (x - mean)
+	}
+	return mean, math.Sqrt(std / float64(len(xs)))
+}
+
+// Best returns, for each dataset and method, the grid point chosen by rule among points
+// with at least one finished run (nil entries are never returned; a dataset/method whose
+// runs all failed gets the point with its errors and Runs = 0). Ties keep the first point
+// in canonical order.
+func Best(points []*PointStats, rule string) ([]*PointStats, error) {
+	better, err := ruleOrder(rule)
+	if err != nil {
+		return nil, err
+	}
+	type key struct{ d, m string }
+	index := map[key]int{}
+	var out []*PointStats
+	for _, p := range points {
+		k := key{p.Dataset, p.Method}
+		i, ok := index[k]
+		if !ok {
+			index[k] = len(out)
+			out = append(out, p)
+			continue
+		}
+		cur := out[i]
+		switch {
+		case p.Runs == 0:
+		case cur.Runs == 0 || better(p, cur):
+			out[i] = p
+		}
+	}
+	return out, nil
+}
+
+// ruleOrder returns "a is strictly better than b" for a selection rule.
+func ruleOrder(rule string) (func(a, b *PointStats) bool, error) {
+	switch rule {
+	case SelectARI:
+		return func(a, b *PointStats) bool { return a.Mean["ari"] > b.Mean["ari"] }, nil
+	case SelectModularity:
+		return func(a, b *PointStats) bool { return a.Mean["modularity"] > b.Mean["modularity"] }, nil
+	case SelectObjective:
+		return func(a, b *PointStats) bool {
+			return !math.IsNaN(a.Objective) && (math.IsNaN(b.Objective) || a.Objective < b.Objective)
+		}, nil
+	}
+	return nil, fmt.Errorf("unknown selection rule %q (known: ari, modularity, objective)", rule)
+}
