@@ -346,3 +346,15 @@ func abs(x float64) float64 {
 	}
 	return x
 }
+
+func TestLabelsRoundTrip(t *testing.T) {
+	for _, labels := range [][]int{{}, {0, 1, 61, 5}, {0, 62, 100, 3}, {7}} {
+		got, err := DecodeLabels(EncodeLabels(labels))
+		if err != nil || !reflect.DeepEqual(got, labels) && len(labels) > 0 {
+			t.Errorf("%v: round trip gave %v, %v", labels, got, err)
+		}
+	}
+	if _, err := DecodeLabels("01#"); err == nil {
+		t.Error("bad character accepted")
+	}
+}

@@ -9,7 +9,11 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"time"
+
+	"github.com/nagc-harness/nagc/datasets"
 )
 
 // File names inside a results folder.
@@ -46,6 +50,61 @@ type Record struct {
 	FitSeconds float64           `json:"fit_seconds"`
 	Finished   time.Time         `json:"finished"`
 	Info       map[string]string `json:"info,omitempty"`
+	// Labels is the clustering, one character per vertex in dataset order (see
+	// EncodeLabels), so that a report can draw or re-score it without re-running.
+	Labels string `json:"labels,omitempty"`
+}
+
+// labelDigits are the characters EncodeLabels uses for clusters 0…61.
+const labelDigits = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+// EncodeLabels writes cluster labels compactly: one character per vertex when every label
+// is below 62, else the labels in decimal separated by commas. Cost O(n).
+func EncodeLabels(labels []int) string {
+	small := true
+	for _, l := range labels {
+		if l < 0 || l >= len(labelDigits) {
+			small = false
+			break
+		}
+	}
+	b := make([]byte, 0, len(labels))
+	for i, l := range labels {
+		if small {
+			b = append(b, labelDigits[l])
+			continue
+		}
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, int64(l), 10)
+	}
+	return string(b)
+}
+
+// DecodeLabels reverses EncodeLabels.
+func DecodeLabels(s string) ([]int, error) {
+	if strings.Contains(s, ",") {
+		parts := strings.Split(s, ",")
+		out := make([]int, len(parts))
+		for i, p := range parts {
+			v, err := strconv.Atoi(p)
+			if err != nil {
+				return nil, fmt.Errorf("labels: %q is not a cluster number", p)
+			}
+			out[i] = v
+		}
+		return out, nil
+	}
+	out := make([]int, len(s))
+	for i := 0; i < len(s); i++ {
+		v := strings.IndexByte(labelDigits, s[i])
+		if v < 0 {
+			return nil, fmt.Errorf("labels: bad character %q at vertex %d", s[i], i)
+		}
+		out[i] = v
+	}
+	return out, nil
 }
 
 // GridPoint returns the record's parameters as a canonical string (see Run.GridPoint).
@@ -66,6 +125,8 @@ type Provenance struct {
 	Shard      string    `json:"shard"`
 	RunsTotal  int       `json:"runs_total"`
 	RunsToDo   int       `json:"runs_to_do"`
+	// Datasets holds the loader's statistics of every dataset of the config.
+	Datasets []datasets.Stats `json:"datasets"`
 }
 
 // RecordError locates a bad line of a results file.

@@ -116,6 +116,11 @@ func Execute(ctx context.Context, cfg *Config, opt Options) (*Summary, error) {
 		GitCommit: gitCommit(), GoVersion: runtime.Version(), Host: hostname(), CPU: cpuModel(),
 		Started: start.UTC(), Workers: opt.Workers, Shard: shard, RunsTotal: total, RunsToDo: len(todo),
 	}
+	for _, d := range cfg.DatasetNames() {
+		st := graphs[d].Stats()
+		st.Name = d
+		prov.Datasets = append(prov.Datasets, st)
+	}
 	if err := appendFile(filepath.Join(opt.ResultsDir, SweepsFile), prov); err != nil {
 		return nil, err
 	}
@@ -248,6 +253,7 @@ func execute(ctx context.Context, r Run, in algorithms.Input, want []string) (re
 		}
 		rec.Metrics[k] = v
 	}
+	rec.Labels = EncodeLabels(res.Labels)
 	rec.Status = StatusDone
 	rec.Finished = time.Now().UTC()
 	return rec
