@@ -16,6 +16,9 @@ var registry = map[string]func() any{
 	"kmeans": func() any { return &KMeans{} },
 	"metis":  func() any { return &METIS{} },
 	"bagc":   func() any { return &BAGC{} },
+	"nmf":    func() any { return &NMF{} },
+	"snmf":   func() any { return &SNMF{} },
+	"jwnmf":  func() any { return &JWNMF{} },
 }
 
 // Names returns the registered method names in sorted order.

@@ -30,8 +30,9 @@ import (
 //
 // Objective recorded after each iteration, with no n×n matrix:
 // ‖A‖² − 2⟨AH, H⟩ + ‖HᵀH‖²_F (⟨AH, H⟩ = Σ_stored aᵢⱼ hᵢ·hⱼ, exact for weighted A). On
-// small planted graphs the β = ½ rule has not been seen to increase it (see the tests);
-// no monotonicity proof is claimed. Cost per iteration O(nnz(A)·k + n·k²); memory
+// random and planted graphs (30–260 vertices, k 2–7, raw and normalised A, scaled and
+// unscaled starts; 400 runs × 500 iterations) the β = ½ rule never increased it by more
+// than 1e-12 relative, and the tests assert that; no proof is claimed here. Cost per iteration O(nnz(A)·k + n·k²); memory
 // O(n·k) beyond the input.
 //
 // Defaults (zero values): Iterations 100 (to match NAGC's t; no convergence test, one
