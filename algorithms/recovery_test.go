@@ -12,7 +12,7 @@ import (
 // the reverse, and the methods that use both a graph where both carry the signal.
 func TestEachMethodRecoversWhatItSees(t *testing.T) {
 	const n, m, k = 150, 30, 3
-	topology, _ := plantedGraph(21, n, m, k, 0.3, 0.01, 0.1, 0.1)   // attributes: noise
+	topology, _ := plantedGraph(21, n, m, k, 0.3, 0.01, 0.1, 0.1)     // attributes: noise
 	attributes, _ := plantedGraph(22, n, m, k, 0.02, 0.02, 0.6, 0.05) // edges: noise
 	both, _ := plantedGraph(23, n, m, k, 0.2, 0.02, 0.5, 0.05)
 	cases := []struct {
