@@ -207,15 +207,29 @@ func (c *Config) validate() error {
 		}
 		seen[d.Value] = true
 	}
-	names := map[string]bool{}
+	// A display name may be used by several rows only when each restricts itself to
+	// datasets no other row of that name covers (per-dataset settings of one method).
+	covered := map[string]map[string]bool{}
 	for _, m := range c.Methods {
 		if err := c.validateMethod(m); err != nil {
 			return err
 		}
-		if names[m.Name.Value] {
-			return c.errf(m.Name.Line, "name", "method name %q used twice", m.Name.Value)
+		ds := c.DatasetNames()
+		if len(m.Datasets) > 0 {
+			ds = ds[:0:0]
+			for _, d := range m.Datasets {
+				ds = append(ds, d.Value)
+			}
 		}
-		names[m.Name.Value] = true
+		if covered[m.Name.Value] == nil {
+			covered[m.Name.Value] = map[string]bool{}
+		}
+		for _, d := range ds {
+			if covered[m.Name.Value][d] {
+				return c.errf(m.Name.Line, "name", "method name %q used twice for dataset %s", m.Name.Value, d)
+			}
+			covered[m.Name.Value][d] = true
+		}
 	}
 	return nil
 }

@@ -102,10 +102,10 @@ func Execute(ctx context.Context, cfg *Config, opt Options) (*Summary, error) {
 			todo = append(todo, r)
 		}
 	}
+	sum := &Summary{Total: len(runs), Skipped: len(runs) - len(todo), Sweep: newSweepID()}
 	if opt.Limit > 0 && len(todo) > opt.Limit {
 		todo = todo[:opt.Limit]
 	}
-	sum := &Summary{Total: len(runs), Skipped: len(runs) - len(todo), Sweep: newSweepID()}
 
 	shard := "1/1"
 	if opt.Shards > 1 {
