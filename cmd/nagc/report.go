@@ -1,0 +1,96 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+
+	"github.com/nagc-harness/nagc/experiments"
+	"github.com/nagc-harness/nagc/report"
+)
+
+const reportUsage = "report RESULTS_DIR [--out DIR] [--formats md,tex,csv] [--figures png,pdf] [--rule modularity|objective] [--data DIR]"
+
+func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("report", reportUsage, stderr)
+	out := fs.String("out", "", "folder receiving the report (default RESULTS_DIR/report)")
+	formats := fs.String("formats", "md,tex,csv", "table formats, comma-separated: md, tex, csv")
+	figures := fs.String("figures", "png,pdf", "figure formats, comma-separated: png, pdf (\"none\" for no figures)")
+	rule := fs.String("rule", experiments.SelectModularity, "label-free selection rule shown beside the paper's (modularity or objective)")
+	data := fs.String("data", "", "folder holding the named datasets, for the WebKB layout figure (overrides $NAGC_DATA)")
+	paper := fs.String("paper", "", "published-results YAML (default: the copy built into nagc)")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		fs.Usage()
+		return errUsage
+	}
+	if *data != "" {
+		var names []string
+		if err := setDataRoot(*data, &names); err != nil {
+			return err
+		}
+		if len(names) > 0 {
+			return fmt.Errorf("--data %s: want the folder holding the dataset folders (webkb, cora, …), not one dataset", *data)
+		}
+	}
+	opt := report.Options{
+		ResultsDir: pos[0],
+		OutDir:     *out,
+		Formats:    splitList(*formats),
+		FreeRule:   *rule,
+		Command:    reportCommand(args),
+	}
+	if opt.Formats == nil {
+		opt.Formats = []string{}
+	}
+	switch f := strings.TrimSpace(*figures); f {
+	case "", "none":
+		opt.NoFigures = true
+	default:
+		opt.Figures = splitList(f)
+	}
+	if *paper != "" {
+		p, err := report.LoadPublished(*paper)
+		if err != nil {
+			return err
+		}
+		opt.Paper = p
+	}
+	rep, err := report.Generate(opt)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "wrote %d files to %s: %s\n", len(rep.Files), rep.Dir, filepath.Join(rep.Dir, report.ReportFile))
+	for _, s := range rep.Skipped {
+		fmt.Fprintln(stderr, "note:", s)
+	}
+	return nil
+}
+
+// splitList splits a comma-separated list, dropping empty items.
+func splitList(s string) []string {
+	var out []string
+	for _, x := range strings.Split(s, ",") {
+		if x = strings.TrimSpace(x); x != "" {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// reportCommand returns the command line that regenerates the report.
+func reportCommand(args []string) string {
+	q := make([]string, len(args))
+	for i, a := range args {
+		if strings.ContainsAny(a, " \t'\"$") {
+			a = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		}
+		q[i] = a
+	}
+	return "nagc report " + strings.Join(q, " ")
+}

@@ -1,0 +1,320 @@
+package report
+
+import (
+	"fmt"
+	"image/color"
+	"math"
+	"sort"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/nagc-harness/nagc/experiments"
+)
+
+// SweepSeries is one line of a parameter-sweep figure: the ARI of Prop. against one
+// parameter at a fixed ρ, the other parameters at their best (by mean ARI) for each x.
+type SweepSeries struct {
+	Rho float64
+	// X are the parameter values, ascending; Mean and Std the ARI over restarts there;
+	// Params the chosen grid point of each x.
+	X, Mean, Std []float64
+	Params       []string
+}
+
+// noRho stands for "no ρ recorded" (the method's default) as a map key.
+const noRho = -1
+
+// Sweep returns, for a dataset and a parameter (lambda or k2), one series per ρ of the
+// Prop. grid points with finished runs, ordered by ρ (points without a recorded ρ form a
+// series with Rho NaN, first). For each x the point with the best mean ARI over the other
+// parameters is taken (the paper's figures show ARI at the best other parameters). Points
+// without the parameter are ignored.
+func (r *Results) Sweep(dataset, param string) []SweepSeries {
+	byRho := map[float64]map[float64]*experiments.PointStats{}
+	for _, p := range r.PointsOf(dataset, PropMethod) {
+		rho, x := ParamFloat(p.Params, "rho"), ParamFloat(p.Params, param)
+		ari, ok := p.Mean["ari"]
+		if p.Runs == 0 || !ok || math.IsNaN(x) {
+			continue
+		}
+		if math.IsNaN(rho) {
+			rho = noRho
+		}
+		if byRho[rho] == nil {
+			byRho[rho] = map[float64]*experiments.PointStats{}
+		}
+		if cur := byRho[rho][x]; cur == nil || ari > cur.Mean["ari"] {
+			byRho[rho][x] = p
+		}
+	}
+	var rhos []float64
+	for rho := range byRho {
+		rhos = append(rhos, rho)
+	}
+	sort.Float64s(rhos)
+	var out []SweepSeries
+	for _, rho := range rhos {
+		s := SweepSeries{Rho: rho}
+		if rho == noRho {
+			s.Rho = math.NaN()
+		}
+		for x := range byRho[rho] {
+			s.X = append(s.X, x)
+		}
+		sort.Float64s(s.X)
+		for _, x := range s.X {
+			p := byRho[rho][x]
+			s.Mean = append(s.Mean, p.Mean["ari"])
+			s.Std = append(s.Std, p.Std["ari"])
+			s.Params = append(s.Params, ParamString(p.Params))
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// BestBaseline returns the non-Prop method with the highest mean ARI on a dataset (at
+// the grid point selected by the paper's rule), its mean ARI, and false if there is none.
+func (r *Results) BestBaseline(dataset string) (string, float64, bool) {
+	name, best := "", math.Inf(-1)
+	for _, m := range r.Methods {
+		if strings.HasPrefix(m, "Prop") {
+			continue
+		}
+		if mean, _ := metricOf(r.Selected(PaperRule, dataset, m), "ari"); !math.IsNaN(mean) && mean > best {
+			name, best = m, mean
+		}
+	}
+	return name, best, name != ""
+}
+
+// sweepNames are the axis labels and titles of the sweep figures.
+var sweepNames = map[string]struct{ symbol, axis string }{
+	"lambda": {"λ", "λ (log scale)"},
+	"k2":     {"k2", "k2 (number of attribute clusters)"},
+}
+
+// SweepFigure draws the ARI of Prop. against param ("lambda", log x axis, or "k2") on a
+// dataset, one line per ρ with error bars (std over restarts), the best baseline as a
+// dashed horizontal line and the paper's stated mark (if any) as a dotted vertical line.
+// It writes dir/<param>_<dataset>.<format> and returns nil if there is nothing to draw.
+func SweepFigure(r *Results, dataset, param, dir string, formats []string) (*Figure, error) {
+	series := r.Sweep(dataset, param)
+	if len(series) == 0 {
+		return nil, nil
+	}
+	names, ok := sweepNames[param]
+	if !ok {
+		return nil, fmt.Errorf("sweep figure: unknown parameter %q (known: lambda, k2)", param)
+	}
+	logX := param == "lambda"
+	p := newPlot(fmt.Sprintf("%s: ARI of Prop. against %s", DatasetTitle(dataset), names.symbol), names.axis, "ARI")
+	leg := newLegend()
+	xmin, xmax := math.Inf(1), math.Inf(-1)
+	ymin, ymax := 0.0, math.Inf(-1)
+	for i, s := range series {
+		if logX {
+			var keep SweepSeries
+			keep.Rho = s.Rho
+			for j, x := range s.X {
+				if x > 0 {
+					keep.X, keep.Mean, keep.Std = append(keep.X, x), append(keep.Mean, s.Mean[j]), append(keep.Std, s.Std[j])
+				}
+			}
+			s = keep
+			if len(s.X) == 0 {
+				continue
+			}
+		}
+		st := LineStyle(i)
+		off := float64(i) - float64(len(series)-1)/2
+		pts := make(plotter.XYs, len(s.X))
+		errs := make(plotter.YErrors, len(s.X))
+		for j, x := range s.X {
+			xmin, xmax = math.Min(xmin, x), math.Max(xmax, x)
+			// Offset the lines slightly in x so that their error bars do not overlap.
+			if logX {
+				x *= math.Pow(10, 0.04*off)
+			} else {
+				x += 0.12 * off
+			}
+			pts[j] = plotter.XY{X: x, Y: s.Mean[j]}
+			errs[j].Low, errs[j].High = s.Std[j], s.Std[j]
+			ymin = math.Min(ymin, s.Mean[j]-s.Std[j])
+			ymax = math.Max(ymax, s.Mean[j]+s.Std[j])
+		}
+		line, scatter, err := plotter.NewLinePoints(pts)
+		if err != nil {
+			return nil, err
+		}
+		line.Color, line.Dashes, line.Width = st.Color, st.Dashes, vg.Points(1.5)
+		scatter.GlyphStyle = draw.GlyphStyle{Color: st.Color, Shape: st.Glyph, Radius: vg.Points(3.5)}
+		eb, err := plotter.NewYErrorBars(struct {
+			plotter.XYs
+			plotter.YErrors
+		}{pts, errs})
+		if err != nil {
+			return nil, err
+		}
+		eb.Color, eb.Width, eb.CapWidth = st.Color, vg.Points(0.8), vg.Points(5)
+		p.Add(eb, line, scatter)
+		name := "ρ = " + fmtParam(s.Rho)
+		if math.IsNaN(s.Rho) {
+			name = "ρ: method default"
+		}
+		leg.Add(name, line, scatter)
+	}
+	if math.IsInf(xmin, 1) {
+		return nil, nil
+	}
+	if name, v, ok := r.BestBaseline(dataset); ok {
+		ymax = math.Max(ymax, v)
+		ymin = math.Min(ymin, v)
+		bl := horizontal(v)
+		bl.Color, bl.Dashes, bl.Width = color.Gray{0x55}, []vg.Length{vg.Points(8), vg.Points(4)}, vg.Points(1.2)
+		p.Add(bl)
+		leg.Add(fmt.Sprintf("best baseline: %s (%.3f)", name, v), bl)
+	}
+	var marks []Mark
+	if r.Paper != nil {
+		if mk, ok := StatedMarks(r.Paper.StatedInText)[param][strings.ToLower(dataset)]; ok && (!logX || mk.X > 0) {
+			marks = append(marks, mk)
+			xmin, xmax = math.Min(xmin, mk.X), math.Max(xmax, mk.X)
+			if !math.IsNaN(mk.Y) {
+				ymax = math.Max(ymax, mk.Y)
+			}
+		}
+	}
+	if logX {
+		p.X.Scale = plot.LogScale{}
+		p.X.Tick.Marker = plot.TickerFunc(logTicks)
+		p.X.Min, p.X.Max = xmin/math.Pow(10, 0.3), xmax*math.Pow(10, 0.3)
+	} else {
+		p.X.Min, p.X.Max = xmin-0.8, xmax+0.8
+		p.X.Tick.Marker = integerTicks(series, marks, r.K1(dataset))
+	}
+	if ymax < ymin+0.1 {
+		ymax = ymin + 0.1
+	}
+	p.Y.Min, p.Y.Max = ymin-0.02, math.Min(ymax+0.05, 1.05)
+	if p.Y.Max < ymax {
+		p.Y.Max = ymax + 0.02
+	}
+	for _, mk := range marks {
+		// A stated peak is a dotted vertical line; a stated value a black diamond.
+		if math.IsNaN(mk.Y) {
+			vl := vertical(mk.X, p.Y.Min, p.Y.Max)
+			vl.Color, vl.Dashes, vl.Width = color.Black, []vg.Length{vg.Points(1), vg.Points(3)}, vg.Points(1.2)
+			p.Add(vl)
+			leg.Add(mk.Label, vl)
+			continue
+		}
+		sc, err := plotter.NewScatter(plotter.XYs{{X: mk.X, Y: mk.Y}})
+		if err != nil {
+			return nil, err
+		}
+		sc.GlyphStyle = draw.GlyphStyle{Color: color.Black, Shape: diamondGlyph{}, Radius: vg.Points(5)}
+		p.Add(sc)
+		leg.Add(mk.Label, sc)
+	}
+	leg.Add("error bars: std over restarts")
+	p.Add(plotter.NewGrid())
+	fig := &Figure{
+		Name:  param + "_" + dataset,
+		Title: fmt.Sprintf("Effect of %s on ARI, %s", names.symbol, DatasetTitle(dataset)),
+		Caption: fmt.Sprintf("ARI (mean over restarts; error bars: population std over restarts) of Prop. (k-means init) "+
+			"against %s on %s, one line per ρ; for each %s the other parameters are at their best mean ARI. "+
+			"Lines are offset slightly in x so that error bars do not overlap. Dashed grey: best baseline (highest mean ARI "+
+			"of a non-Prop. method at its selected grid point); dotted black line or black diamond: the paper's stated peak or value.",
+			names.symbol, DatasetTitle(dataset), names.symbol),
+	}
+	files, err := saveCanvas(dir, fig.Name, formats, 7*vg.Inch, 3.8*vg.Inch, func(c draw.Canvas) {
+		withLegend(c, p, leg, 2.3*vg.Inch)
+	})
+	fig.Files = files
+	return fig, err
+}
+
+// integerTicks labels every k2 value of the series and marks, the value equal to k1
+// (the paper's "k1" grid value) as "4 (k1)".
+func integerTicks(series []SweepSeries, marks []Mark, k1 int) plot.Ticker {
+	var xs []float64
+	for _, s := range series {
+		for _, x := range s.X {
+			if !containsFloat(xs, x) {
+				xs = append(xs, x)
+			}
+		}
+	}
+	for _, m := range marks {
+		if !containsFloat(xs, m.X) {
+			xs = append(xs, m.X)
+		}
+	}
+	sort.Float64s(xs)
+	return plot.TickerFunc(func(min, max float64) []plot.Tick {
+		var t []plot.Tick
+		for _, x := range xs {
+			label := fmtParam(x)
+			if k1 > 0 && x == float64(k1) {
+				label += " (k1)"
+			}
+			t = append(t, plot.Tick{Value: x, Label: label})
+		}
+		return t
+	})
+}
+
+// refLine is a line across the whole plot: horizontal at Y, or vertical at X from Y0 to Y1.
+type refLine struct {
+	draw.LineStyle
+	horizontal bool
+	X, Y       float64
+	Y0, Y1     float64
+}
+
+func horizontal(y float64) *refLine {
+	return &refLine{LineStyle: plotter.DefaultLineStyle, horizontal: true, Y: y}
+}
+
+func vertical(x, y0, y1 float64) *refLine {
+	return &refLine{LineStyle: plotter.DefaultLineStyle, X: x, Y0: y0, Y1: y1}
+}
+
+// Plot implements plot.Plotter.
+func (l *refLine) Plot(c draw.Canvas, p *plot.Plot) {
+	tx, ty := p.Transforms(&c)
+	if l.horizontal {
+		y := ty(l.Y)
+		c.StrokeLine2(l.LineStyle, c.Min.X, y, c.Max.X, y)
+		return
+	}
+	x := tx(l.X)
+	c.StrokeLine2(l.LineStyle, x, ty(l.Y0), x, ty(l.Y1))
+}
+
+// Thumbnail implements plot.Thumbnailer: a horizontal stroke in the line's style.
+func (l *refLine) Thumbnail(c *draw.Canvas) {
+	y := c.Center().Y
+	c.StrokeLine2(l.LineStyle, c.Min.X, y, c.Max.X, y)
+}
+
+// diamondGlyph is a filled diamond, the marker of a value stated by the paper.
+type diamondGlyph struct{}
+
+// DrawGlyph implements draw.GlyphDrawer.
+func (diamondGlyph) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
+	c.SetColor(sty.Color)
+	r := sty.Radius
+	var p vg.Path
+	p.Move(vg.Point{X: pt.X, Y: pt.Y + r})
+	p.Line(vg.Point{X: pt.X + r, Y: pt.Y})
+	p.Line(vg.Point{X: pt.X, Y: pt.Y - r})
+	p.Line(vg.Point{X: pt.X - r, Y: pt.Y})
+	p.Close()
+	c.Fill(p)
+}

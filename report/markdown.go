@@ -1,0 +1,422 @@
+package report
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/nagc-harness/nagc/experiments"
+)
+
+// paperFig1 is what the paper's Fig. 1 caption and text state (quoted, not a number of
+// published-results.yaml, which lists tables only).
+const paperFig1 = "The paper (Fig. 1 and its text, drawn with Gephi): both methods assign the vertices near the centre " +
+	"correctly, JWNMF misassigns many surrounding vertices, and \"our method assigns only two vertices to the wrong " +
+	"clusters out of 877 vertices\"."
+
+// writeReport writes REPORT.md: provenance, regeneration commands, then every table and
+// figure in the paper's order with a paragraph comparing it with the paper.
+func writeReport(b *bytes.Buffer, rep *Report, opt Options) {
+	r := rep.Results
+	total, done, failed := r.Counts()
+	fmt.Fprintf(b, "# Reproduction report: NAGC\n\n")
+	fmt.Fprintf(b, "Reproduction of \"Non-linear Attributed Graph Clustering by Symmetric NMF with PU Learning\" (NAGC) "+
+		"from the recorded runs in `%s`: %d runs (%d done, %d failed) on %s; methods %s. "+
+		"This report only reads recorded runs; nothing was re-run.\n\n",
+		opt.ResultsDir, total, done, failed, datasetList(r.Datasets), strings.Join(r.Methods, ", "))
+	fmt.Fprintf(b, "**Selection rule.** Each table cell is at the grid point chosen per dataset and method by the "+
+		"paper's rule, %s. Because that rule reads the labels it is optimistic for every tuned method; beside it, each "+
+		"table gives the numbers chosen by the label-free rule, %s. Mean ± std are over the restarts of the chosen grid "+
+		"point (population std, ddof = 0). Agreement means within %.2f of the paper's value.\n\n",
+		RuleText(PaperRule), RuleText(r.FreeRule), Tolerance)
+
+	writeProvenance(b, rep, opt)
+
+	tables := map[string]*Table{}
+	for _, t := range rep.Tables {
+		tables[t.Name] = t
+	}
+	figs := map[string][]*Figure{}
+	for _, f := range rep.Figures {
+		kind, _, _ := strings.Cut(f.Name, "_")
+		figs[kind] = append(figs[kind], f)
+	}
+
+	b.WriteString("## Fig. 1 — WebKB clusterings on a graph layout\n\n")
+	b.WriteString(paperFig1 + "\n\n")
+	writeFigures(b, figs["layout"])
+	writeSkipped(b, rep.Skipped, "Fig. 1")
+
+	if t := tables["datasets"]; t != nil {
+		writeTable(b, t, opt, "Table 1 — Datasets", DatasetsParagraph(t))
+	}
+	if t := tables["ari"]; t != nil {
+		writeTable(b, t, opt, "Table 2 — ARI", ARIParagraph(t, r))
+	}
+	if t := tables["modularity"]; t != nil {
+		writeTable(b, t, opt, "Table 3 — WebKB modularity, average entropy and ARI", ModularityParagraph(t, r))
+	}
+
+	stated := []string(nil)
+	if r.Paper != nil {
+		stated = r.Paper.StatedInText
+	}
+	b.WriteString("## Fig. 2 — Effect of λ on ARI\n\n")
+	writeStated(b, StatedFor(stated, "0_lambda", "lambda peak"))
+	writeSweepFacts(figs["lambda"], r, "lambda")
+	writeFigures(b, figs["lambda"])
+	writeSkipped(b, rep.Skipped, "lambda figure")
+
+	b.WriteString("## Fig. 3 — Effect of k2 on ARI\n\n")
+	writeStated(b, StatedFor(stated, "0_k2"))
+	writeSweepFacts(figs["k2"], r, "k2")
+	writeFigures(b, figs["k2"])
+	writeSkipped(b, rep.Skipped, "k2 figure")
+
+	if t := tables["rho"]; t != nil {
+		writeTable(b, t, opt, "Table 4 — Effect of ρ", RhoParagraph(t, r))
+	}
+	if t := tables["runtime"]; t != nil {
+		writeTable(b, t, opt, "Table 5 — Runtime", RuntimeParagraph(t, r))
+	}
+
+	b.WriteString("## Objective against iteration (not in the paper)\n\n")
+	writeFigures(b, figs["objective"])
+	writeSkipped(b, rep.Skipped, "objective figure")
+
+	writeOtherStatements(b, r, stated)
+	writeSelected(b, r)
+
+	b.WriteString("## Files\n\n")
+	for _, f := range rep.Files {
+		fmt.Fprintf(b, "[%s](%s) ", f, f)
+	}
+	b.WriteString("\n")
+}
+
+// writeProvenance writes where the runs come from and how to regenerate the report.
+func writeProvenance(b *bytes.Buffer, rep *Report, opt Options) {
+	r := rep.Results
+	b.WriteString("## Provenance\n\n")
+	var configs, commits, machines, gos, hashes []string
+	for _, p := range r.Provenance {
+		configs = appendNew(configs, p.Config)
+		hashes = appendNew(hashes, fmt.Sprintf("`%s` (sha256 `%s`)", p.Config, p.ConfigHash))
+		commits = appendNew(commits, "`"+p.GitCommit+"`")
+		machines = appendNew(machines, fmt.Sprintf("%s, %s, %d workers", p.Host, p.CPU, p.Workers))
+		gos = appendNew(gos, p.GoVersion)
+	}
+	if len(r.Provenance) == 0 {
+		b.WriteString("No provenance (sweeps.jsonl) was recorded in the results folder.\n\n")
+	} else {
+		fmt.Fprintf(b, "- sweeps (starts of `nagc run`): %d, first %s, last %s\n", len(r.Provenance),
+			r.Provenance[0].Started.UTC().Format("2006-01-02 15:04 MST"), r.Provenance[len(r.Provenance)-1].Started.UTC().Format("2006-01-02 15:04 MST"))
+		fmt.Fprintf(b, "- config: %s\n", strings.Join(hashes, "; "))
+		fmt.Fprintf(b, "- git commit: %s\n", strings.Join(commits, ", "))
+		fmt.Fprintf(b, "- machine: %s\n", strings.Join(machines, "; "))
+		fmt.Fprintf(b, "- Go version: %s\n", strings.Join(gos, ", "))
+	}
+	total, done, failed := r.Counts()
+	fmt.Fprintf(b, "- runs: %d recorded, %d done, %d failed; %d grid points\n", total, done, failed, len(r.Points))
+	if failed > 0 {
+		errs := map[string]int{}
+		var order []string
+		for _, rec := range r.Records {
+			if rec.Status == experiments.StatusFailed {
+				e := shorten(rec.Error, 100)
+				if errs[e] == 0 {
+					order = append(order, e)
+				}
+				errs[e]++
+			}
+		}
+		for _, e := range order {
+			fmt.Fprintf(b, "  - %d× %s\n", errs[e], e)
+		}
+	}
+	if len(configs) == 0 {
+		configs = []string{"CONFIG"}
+	}
+	b.WriteString("\nTo regenerate (the run resumes: recorded runs are skipped):\n\n```sh\n")
+	for _, c := range configs {
+		fmt.Fprintf(b, "nagc run %s --results %s\n", c, opt.ResultsDir)
+	}
+	fmt.Fprintf(b, "%s\n```\n\n", opt.Command)
+}
+
+// writeTable writes a table section: links to its files, the comparison paragraph and
+// the Markdown table.
+func writeTable(b *bytes.Buffer, t *Table, opt Options, heading, paragraph string) {
+	fmt.Fprintf(b, "## %s\n\n", heading)
+	var links []string
+	for _, f := range opt.Formats {
+		links = append(links, fmt.Sprintf("[%s](%s.%s)", f, t.Name, f))
+	}
+	if len(links) > 0 {
+		fmt.Fprintf(b, "Files: %s.\n\n", strings.Join(links, " · "))
+	}
+	fmt.Fprintf(b, "%s\n\n", paragraph)
+	b.WriteString(t.Markdown())
+	b.WriteString("\n")
+}
+
+// writeFigures embeds each figure's PNG (or links its files) with its caption and facts.
+func writeFigures(b *bytes.Buffer, figs []*Figure) {
+	for _, f := range figs {
+		fmt.Fprintf(b, "### %s\n\n", f.Title)
+		for _, file := range f.Files {
+			if strings.HasSuffix(file, ".png") {
+				fmt.Fprintf(b, "![%s](%s)\n\n", f.Title, file)
+			}
+		}
+		var links []string
+		for _, file := range f.Files {
+			links = append(links, fmt.Sprintf("[%s](%s)", strings.TrimPrefix(filepathExt(file), "."), file))
+		}
+		fmt.Fprintf(b, "%s Files: %s.\n\n", f.Caption, strings.Join(links, " · "))
+		for _, fact := range f.Facts {
+			fmt.Fprintf(b, "- %s\n", fact)
+		}
+		if len(f.Facts) > 0 {
+			b.WriteString("\n")
+		}
+	}
+}
+
+func filepathExt(name string) string {
+	if i := strings.LastIndexByte(name, '.'); i >= 0 {
+		return name[i:]
+	}
+	return ""
+}
+
+// writeSkipped lists the skipped figures whose note starts with prefix.
+func writeSkipped(b *bytes.Buffer, skipped []string, prefix string) {
+	for _, s := range skipped {
+		if strings.HasPrefix(s, prefix) {
+			fmt.Fprintf(b, "*Not drawn: %s*\n\n", s)
+		}
+	}
+}
+
+// writeStated writes the paper's stated facts about a figure.
+func writeStated(b *bytes.Buffer, facts []string) {
+	if len(facts) == 0 {
+		return
+	}
+	b.WriteString("The paper's figure is not available as an image; its text states:\n\n")
+	for _, f := range facts {
+		fmt.Fprintf(b, "- %s\n", f)
+	}
+	b.WriteString("\n")
+}
+
+// writeSweepFacts adds to each sweep figure our peak per ρ and the overall peak, beside
+// the paper's stated mark.
+func writeSweepFacts(figs []*Figure, r *Results, param string) {
+	for _, f := range figs {
+		d := strings.TrimPrefix(f.Name, param+"_")
+		series := r.Sweep(d, param)
+		sym := sweepNames[param].symbol
+		bestX, bestRho, bestV := math.NaN(), math.NaN(), math.Inf(-1)
+		var per []string
+		for _, s := range series {
+			j := argmax(s.Mean)
+			if j < 0 {
+				continue
+			}
+			per = append(per, fmt.Sprintf("ρ = %s: peak at %s = %s (ARI %s)", fmtParam(s.Rho), sym, fmtParam(s.X[j]), fmtMeanStd(s.Mean[j], s.Std[j])))
+			if s.Mean[j] > bestV {
+				bestX, bestRho, bestV = s.X[j], s.Rho, s.Mean[j]
+			}
+		}
+		if len(per) == 0 {
+			continue
+		}
+		fact := fmt.Sprintf("Here (%s): %s. Overall peak %s = %s at ρ = %s (ARI %s).", DatasetTitle(d), strings.Join(per, "; "),
+			sym, fmtParam(bestX), fmtParam(bestRho), fmt3(bestV))
+		if r.Paper != nil {
+			if mk, ok := StatedMarks(r.Paper.StatedInText)[param][strings.ToLower(d)]; ok {
+				fact += " " + strings.ToUpper(mk.Label[:1]) + mk.Label[1:] + ": "
+				if sameFloat(mk.X, bestX) {
+					fact += "the overall peak here is at the same " + sym + "."
+				} else {
+					fact += "the overall peak here is elsewhere."
+				}
+				atRho, atV, atStd := math.NaN(), math.Inf(-1), 0.0
+				for _, s := range series {
+					for j, x := range s.X {
+						if sameFloat(x, mk.X) && s.Mean[j] > atV && (math.IsNaN(mk.Rho) || sameFloat(s.Rho, mk.Rho)) {
+							atRho, atV, atStd = s.Rho, s.Mean[j], s.Std[j]
+						}
+					}
+				}
+				if !math.IsNaN(atRho) {
+					fact += fmt.Sprintf(" Here at %s = %s: ARI %s (ρ = %s).", sym, fmtParam(mk.X), fmtMeanStd(atV, atStd), fmtParam(atRho))
+				} else {
+					fact += fmt.Sprintf(" %s = %s is not in the recorded grid.", sym, fmtParam(mk.X))
+				}
+			}
+		}
+		if name, v, ok := r.BestBaseline(d); ok {
+			fact += fmt.Sprintf(" Best baseline: %s (%s).", name, fmt3(v))
+		}
+		f.Facts = append(f.Facts, fact)
+	}
+}
+
+func argmax(v []float64) int {
+	j := -1
+	for i, x := range v {
+		if !math.IsNaN(x) && (j < 0 || x > v[j]) {
+			j = i
+		}
+	}
+	return j
+}
+
+var (
+	kvPattern     = regexp.MustCompile(`\b(lambda|k2|rho|k1)\s*=\s*([0-9.eE+-]+|k1)`)
+	metricPattern = regexp.MustCompile(`\b(ARI|modularity|entropy)\s+([0-9.]+)`)
+)
+
+// writeOtherStatements checks the paper's stated facts that name a parameter setting
+// against the recorded Prop. runs at that setting.
+func writeOtherStatements(b *bytes.Buffer, r *Results, stated []string) {
+	var other []string
+	for _, s := range stated {
+		if !strings.Contains(s, "0_lambda") && !strings.Contains(s, "0_k2") {
+			other = append(other, s)
+		}
+	}
+	if len(other) == 0 {
+		return
+	}
+	b.WriteString("## Other statements of the paper\n\n")
+	for _, s := range other {
+		fmt.Fprintf(b, "- Paper: \"%s\".", s)
+		kv := kvPattern.FindAllStringSubmatch(s, -1)
+		if len(kv) == 0 {
+			b.WriteString(" (No parameter setting to check against the runs.)\n")
+			continue
+		}
+		want := map[string]string{}
+		for _, m := range kv {
+			want[m[1]] = m[2]
+		}
+		var ds []string
+		for _, d := range r.Datasets {
+			if strings.HasPrefix(strings.ToLower(s), "the authors' example run") && !strings.Contains(strings.ToLower(s), strings.ToLower(d)) {
+				continue
+			}
+			ds = append(ds, d)
+		}
+		var found []string
+		for _, d := range ds {
+			if p := r.matchingProp(d, want); p != nil {
+				found = append(found, fmt.Sprintf("%s at %s: ARI %s, modularity %s, entropy %s", DatasetTitle(d), ParamString(p.Params),
+					fmtMeanStd(p.Mean["ari"], p.Std["ari"]), fmt3(p.Mean["modularity"]), fmt3(p.Mean["entropy"])))
+			}
+		}
+		if exp := metricPattern.FindAllStringSubmatch(s, -1); len(exp) > 0 && len(found) > 0 {
+			var e []string
+			for _, m := range exp {
+				e = append(e, m[1]+" "+m[2])
+			}
+			found[len(found)-1] += " (paper: " + strings.Join(e, ", ") + ")"
+		}
+		if len(found) == 0 {
+			b.WriteString(" Here: no finished Prop. run at this setting.\n")
+			continue
+		}
+		fmt.Fprintf(b, " Here (best over the parameters it leaves free): %s.\n", strings.Join(found, "; "))
+	}
+	b.WriteString("\n")
+}
+
+// matchingProp returns the Prop. grid point on a dataset whose parameters match want
+// (values compared as numbers; "k1" is the dataset's number of classes), the best by
+// mean ARI if several match, or nil.
+func (r *Results) matchingProp(dataset string, want map[string]string) *experiments.PointStats {
+	var best *experiments.PointStats
+	for _, p := range r.PointsOf(dataset, PropMethod) {
+		if p.Runs == 0 {
+			continue
+		}
+		ok := true
+		for k, v := range want {
+			if k == "k1" {
+				continue
+			}
+			got := ParamFloat(p.Params, k)
+			var w float64
+			if v == "k1" {
+				w = float64(p.Records[0].K1)
+			} else {
+				var err error
+				if w, err = strconv.ParseFloat(v, 64); err != nil {
+					ok = false
+					break
+				}
+			}
+			if !sameFloat(got, w) {
+				ok = false
+				break
+			}
+		}
+		if k1, has := want["k1"]; has && ok {
+			if w, err := strconv.Atoi(k1); err == nil && p.Records[0].K1 != w {
+				ok = false
+			}
+		}
+		if ok && (best == nil || p.Mean["ari"] > best.Mean["ari"]) {
+			best = p
+		}
+	}
+	return best
+}
+
+// writeSelected lists the grid point selected per dataset and method under both rules.
+func writeSelected(b *bytes.Buffer, r *Results) {
+	b.WriteString("## Appendix: selected grid points\n\n")
+	fmt.Fprintf(b, "| Dataset | Method | %s | runs | %s | runs |\n|---|---|---|---:|---|---:|\n",
+		mdEscape(RuleShort(PaperRule)), mdEscape(RuleShort(r.FreeRule)))
+	for _, d := range r.Datasets {
+		for _, m := range r.Methods {
+			if len(r.PointsOf(d, m)) == 0 {
+				continue
+			}
+			cells := []string{DatasetTitle(d), mdEscape(m)}
+			for _, rule := range []string{PaperRule, r.FreeRule} {
+				p := r.Selected(rule, d, m)
+				if p == nil || p.Runs == 0 {
+					cells = append(cells, mdEscape(Dash+" "+r.Missing(d, m)), "0")
+					continue
+				}
+				ps := ParamString(p.Params)
+				if ps == "" {
+					ps = "(no parameters)"
+				}
+				runs := strconv.Itoa(p.Runs)
+				if p.Failed > 0 {
+					runs += fmt.Sprintf(" (+%d failed)", p.Failed)
+				}
+				cells = append(cells, mdEscape(ps), runs)
+			}
+			fmt.Fprintf(b, "| %s |\n", strings.Join(cells, " | "))
+		}
+	}
+	b.WriteString("\n")
+}
+
+// datasetList prints dataset names in the paper's spelling.
+func datasetList(ds []string) string {
+	out := make([]string, len(ds))
+	for i, d := range ds {
+		out[i] = DatasetTitle(d)
+	}
+	return strings.Join(out, ", ")
+}

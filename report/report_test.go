@@ -1,0 +1,216 @@
+package report
+
+import (
+	"bytes"
+	"errors"
+	"github.com/nagc-harness/nagc/configs"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/nagc-harness/nagc/datasets"
+	"github.com/nagc-harness/nagc/experiments"
+)
+
+// TestGenerate writes a whole report from the fixture (a failed method, methods not
+// run, a graph that cannot be loaded) and checks its files and REPORT.md.
+func TestGenerate(t *testing.T) {
+	dir := writeFixtureDir(t, fixtureRuns())
+	out := filepath.Join(t.TempDir(), "rep")
+	rep, err := Generate(Options{
+		ResultsDir: dir, OutDir: out, Figures: []string{FormatPNG},
+		LoadGraph: func(string) (*datasets.Graph, error) { return nil, errors.New("no data here") },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"REPORT.md", "ari.md", "ari.tex", "ari.csv", "datasets.tex", "rho.csv", "runtime.md",
+		"modularity.tex", "tables.csv", "lambda_webkb.png", "k2_webkb.png", "objective_webkb.png"} {
+		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
+			t.Errorf("missing %s: %v", f, err)
+		}
+	}
+	b, err := os.ReadFile(filepath.Join(out, ReportFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	md := string(b)
+	for _, want := range []string{
+		"Prop. on WebKB: 0.950 ± 0.050 vs the paper's 0.995 (−0.045)",
+		"Under the paper's rule 2 of 2 cells that have a paper value are within 0.05 of it",
+		"all 2 runs failed: boom: diverged",
+		"not run",
+		"the graph could not be loaded (no data here)",
+		"git commit: `abc123`",
+		"config: `cfg.yaml` (sha256 `deadbeef`)",
+		"machine: testhost, TestCPU, 4 cores, 4 workers",
+		"nagc run cfg.yaml --results " + dir,
+		"nagc report " + dir,
+		"lambda peak: 1e-4 on WebKB, 1e-2 on Cora",
+		"Paper's peak: λ = 1e-4: the overall peak here is at the same λ. Here at λ = 1e-4: ARI 0.950 ± 0.050 (ρ = 0.5).",
+		"![Effect of λ on ARI, WebKB](lambda_webkb.png)",
+		"runs: 11 recorded, 9 done, 2 failed",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("REPORT.md lacks %q", want)
+		}
+	}
+	// The paper's order: Fig. 1, datasets, ARI, modularity, λ, k2, ρ, runtime.
+	last := -1
+	for _, h := range []string{"## Fig. 1", "## Table 1", "## Table 2", "## Table 3", "## Fig. 2", "## Fig. 3", "## Table 4", "## Table 5"} {
+		i := strings.Index(md, h)
+		if i <= last {
+			t.Errorf("%q out of order", h)
+		}
+		last = i
+	}
+	if len(rep.Skipped) == 0 || !strings.HasPrefix(rep.Skipped[0], "Fig. 1") {
+		t.Errorf("skipped %v, want the layout figure first", rep.Skipped)
+	}
+}
+
+// TestAllFailed renders every table from results where a method's runs all failed and a
+// dataset of the provenance has no run at all.
+func TestAllFailed(t *testing.T) {
+	runs := []run{
+		{"webkb", "Prop.", map[string]any{"lambda": 1e-4, "rho": 0.5}, 0, 0, 0, 0, 0, "out of memory"},
+		{"webkb", "Prop.", map[string]any{"lambda": 1e-4, "rho": 0.5}, 1, 0, 0, 0, 0, "out of memory"},
+		{"webkb", "METIS", map[string]any{}, 0, 0.8, 0.7, 0.1, 0.1, ""},
+	}
+	recs := fixtureRecords(t, runs)
+	prov := fixtureProvenance()
+	prov[0].Datasets = append(prov[0].Datasets, datasets.Stats{Name: "cora", N: 2708, Edges: 5278, M: 1433, K: 7, Density: 5278.0 / 2708 / 2708})
+	paper, _ := DefaultPublished()
+	r, err := NewResults(recs, prov, paper, experiments.SelectObjective)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := r.Missing("webkb", "Prop."); got != "all 2 runs failed: out of memory" {
+		t.Errorf("Missing = %q", got)
+	}
+	if got := r.Missing("cora", "METIS"); got != "not run" {
+		t.Errorf("Missing = %q", got)
+	}
+	for _, tb := range BuildTables(r) {
+		md := tb.Markdown()
+		if tb.Name != "datasets" && !strings.Contains(md, "— [") {
+			t.Errorf("%s: no dash with a note:\n%s", tb.Name, md)
+		}
+		if tb.Name == "ari" || tb.Name == "runtime" {
+			for _, want := range []string{"all 2 runs failed: out of memory", "not run"} {
+				if !strings.Contains(md, want) {
+					t.Errorf("%s lacks %q:\n%s", tb.Name, want, md)
+				}
+			}
+		}
+		_ = tb.LaTeX()
+	}
+	if s := r.Sweep("webkb", "lambda"); len(s) != 0 {
+		t.Errorf("sweep of failed runs: %+v", s)
+	}
+}
+
+// TestNewResultsRejectsARIAsFreeRule checks that the label-free rule cannot be the ARI.
+func TestNewResultsRejectsARIAsFreeRule(t *testing.T) {
+	if _, err := NewResults(nil, nil, nil, experiments.SelectARI); err == nil {
+		t.Error("no error")
+	}
+	if _, err := Generate(Options{ResultsDir: t.TempDir()}); err == nil {
+		t.Error("no error for a folder without runs")
+	}
+	if _, err := Generate(Options{ResultsDir: writeFixtureDir(t, fixtureRuns()), Formats: []string{"docx"}}); err == nil {
+		t.Error("no error for an unknown format")
+	}
+}
+
+// TestPublished checks the embedded paper values.
+func TestPublished(t *testing.T) {
+	p, err := DefaultPublished()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m, s, ok := p.PaperARI("Prop.", "Cora"); !ok || m != 0.348 || s != 0.022 {
+		t.Errorf("ARI of Prop. on Cora = %v ± %v (%v)", m, s, ok)
+	}
+	if v, ok := p.PaperRho(0.95, "webkb"); !ok || v != 0.512 {
+		t.Errorf("rho 0.95 webkb = %v (%v)", v, ok)
+	}
+	if got := p.PaperRhos(); len(got) != 5 || got[0] != 0.5 || got[4] != 0.995 {
+		t.Errorf("rhos %v", got)
+	}
+	if v, ok := p.PaperRuntime("JWNMF", "citeseer"); !ok || v != 60.71 {
+		t.Errorf("runtime = %v (%v)", v, ok)
+	}
+	if _, err := ParsePublished([]byte("ari: {Prop.: {webkb: [1]}}")); err == nil {
+		t.Error("no error for an ARI without std")
+	}
+}
+
+// TestStatedMarks checks the marks parsed from the paper's stated facts.
+func TestStatedMarks(t *testing.T) {
+	p, _ := DefaultPublished()
+	m := StatedMarks(p.StatedInText)
+	tests := []struct {
+		param, dataset string
+		x, y, rho      float64
+	}{
+		{"lambda", "webkb", 1e-4, math.NaN(), math.NaN()},
+		{"lambda", "cora", 1e-2, math.NaN(), math.NaN()},
+		{"k2", "webkb", 20, 1.0, math.NaN()},
+		{"k2", "cora", 10, math.NaN(), 0.95},
+	}
+	same := func(a, b float64) bool { return a == b || (math.IsNaN(a) && math.IsNaN(b)) }
+	for _, tc := range tests {
+		mk, ok := m[tc.param][tc.dataset]
+		if !ok {
+			t.Errorf("no %s mark for %s", tc.param, tc.dataset)
+			continue
+		}
+		if !same(mk.X, tc.x) || !same(mk.Y, tc.y) || !same(mk.Rho, tc.rho) {
+			t.Errorf("%s %s: %+v, want x=%v y=%v rho=%v", tc.param, tc.dataset, mk, tc.x, tc.y, tc.rho)
+		}
+	}
+}
+
+// TestFormat checks the number formats of the tables.
+func TestFormat(t *testing.T) {
+	tests := []struct{ got, want string }{
+		{fmtMeanStd(0.3226, 0.0251), "0.323 ± 0.025"},
+		{fmtMeanStd(-0.01, 0.002), "−0.010 ± 0.002"},
+		{fmtMeanStd(math.NaN(), 0), "—"},
+		{fmtDiff(-0.025), "−0.025"},
+		{fmtDiff(0.0123), "+0.012"},
+		{fmtDiff(-0.0001), "0.000"},
+		{fmtDiff(math.NaN()), ""},
+		{fmtParam(1e-4), "1e-4"},
+		{fmtParam(0.01), "0.01"},
+		{fmtParam(1e-10), "1e-10"},
+		{fmtParam(100), "100"},
+		{fmtParam(0.995), "0.995"},
+		{fmtSeconds(2.615), "2.62"},
+		{fmtSeconds(0.0012), "0.0012"},
+		{ParamString(map[string]any{"lambda": 1e-4, "k2": 20.0, "init": "kmeans", "iterations": 100.0}), "k2=20 lambda=1e-4"},
+	}
+	for i, tc := range tests {
+		if tc.got != tc.want {
+			t.Errorf("case %d: %q, want %q", i, tc.got, tc.want)
+		}
+	}
+}
+
+// TestPublishedCopyCurrent checks that configs/published-results.yaml equals the shared
+// original.
+func TestPublishedCopyCurrent(t *testing.T) {
+	shared, err := os.ReadFile(filepath.Join("..", "..", "shared", "paper", "published-results.yaml"))
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal(err)
+		}
+		t.Skip("no shared folder:", err)
+	}
+	if !bytes.Equal(shared, configs.PublishedResults) {
+		t.Error("configs/published-results.yaml differs from shared/paper/published-results.yaml: copy it again")
+	}
+}

@@ -1,0 +1,315 @@
+package report
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/nagc-harness/nagc/datasets"
+	"github.com/nagc-harness/nagc/experiments"
+)
+
+// PaperRule is the paper's selection rule: the grid point with the best mean ARI over
+// restarts. It reads the ground-truth labels.
+const PaperRule = experiments.SelectARI
+
+// Results is what a report is built from: the recorded runs of a results folder,
+// aggregated per grid point, with the grid point selected per dataset and method by the
+// paper's rule and by a label-free rule.
+type Results struct {
+	// Records are the latest record of every run.
+	Records []experiments.Record
+	// Points aggregate the records per dataset, method and grid point.
+	Points []*experiments.PointStats
+	// Provenance lists every start of `nagc run` on the folder.
+	Provenance []experiments.Provenance
+	// Paper holds the paper's published numbers.
+	Paper *Published
+	// FreeRule is the label-free selection rule (experiments.SelectModularity or
+	// experiments.SelectObjective).
+	FreeRule string
+	// Datasets lists the datasets of the results (records or provenance): the paper's
+	// first in its order, then the others in first-seen order.
+	Datasets []string
+	// Methods lists the display names of the recorded methods: the paper's first in its
+	// order, then the others in first-seen order.
+	Methods []string
+
+	sel     map[string]map[cellKey]*experiments.PointStats // rule → selection
+	byCell  map[cellKey][]*experiments.PointStats
+	failed  map[cellKey]int
+	errText map[cellKey]string
+}
+
+// cellKey names one dataset × method cell.
+type cellKey struct{ dataset, method string }
+
+// NewResults aggregates records and selects grid points by the paper's rule and by
+// freeRule. paper may be nil (no paper values are then shown).
+func NewResults(recs []experiments.Record, prov []experiments.Provenance, paper *Published, freeRule string) (*Results, error) {
+	if freeRule == PaperRule {
+		return nil, fmt.Errorf("label-free rule: %q reads the labels; use %q or %q", freeRule,
+			experiments.SelectModularity, experiments.SelectObjective)
+	}
+	recs = experiments.Latest(recs)
+	r := &Results{
+		Records: recs, Provenance: prov, Paper: paper, FreeRule: freeRule,
+		Points: experiments.Aggregate(recs),
+		sel:    map[string]map[cellKey]*experiments.PointStats{},
+		byCell: map[cellKey][]*experiments.PointStats{}, failed: map[cellKey]int{}, errText: map[cellKey]string{},
+	}
+	for _, rule := range []string{PaperRule, freeRule} {
+		best, err := experiments.Best(r.Points, rule)
+		if err != nil {
+			return nil, err
+		}
+		m := map[cellKey]*experiments.PointStats{}
+		for _, p := range best {
+			m[cellKey{p.Dataset, p.Method}] = p
+		}
+		r.sel[rule] = m
+	}
+	var ds, ms []string
+	for _, p := range prov {
+		for _, s := range p.Datasets {
+			ds = appendNew(ds, s.Name)
+		}
+	}
+	for _, p := range r.Points {
+		k := cellKey{p.Dataset, p.Method}
+		r.byCell[k] = append(r.byCell[k], p)
+		r.failed[k] += p.Failed
+		if len(p.Errors) > 0 && r.errText[k] == "" {
+			r.errText[k] = p.Errors[0]
+		}
+		ds = appendNew(ds, p.Dataset)
+		ms = appendNew(ms, p.Method)
+	}
+	r.Datasets = paperOrder(ds, PaperDatasets, strings.ToLower)
+	r.Methods = paperOrder(ms, PaperMethods, func(s string) string { return s })
+	return r, nil
+}
+
+// LoadResults reads a results folder (runs.jsonl and sweeps.jsonl) into Results.
+func LoadResults(dir string, paper *Published, freeRule string) (*Results, error) {
+	recs, err := experiments.LoadResults(dir)
+	if err != nil {
+		return nil, err
+	}
+	prov, err := experiments.ReadProvenance(dir)
+	if err != nil {
+		return nil, err
+	}
+	return NewResults(recs, prov, paper, freeRule)
+}
+
+// Selected returns the grid point selected by rule (PaperRule or the label-free rule)
+// for a dataset and method, or nil if the method has no recorded run on the dataset. The
+// point has Runs == 0 when every run of the method failed.
+func (r *Results) Selected(rule, dataset, method string) *experiments.PointStats {
+	return r.sel[rule][cellKey{dataset, method}]
+}
+
+// PointsOf returns the grid points of a method on a dataset, in canonical order.
+func (r *Results) PointsOf(dataset, method string) []*experiments.PointStats {
+	return r.byCell[cellKey{dataset, method}]
+}
+
+// Missing returns why a method has no result on a dataset ("not run", "all 5 runs
+// failed: …"), or "" if it has at least one finished run.
+func (r *Results) Missing(dataset, method string) string {
+	k := cellKey{dataset, method}
+	pts := r.byCell[k]
+	if len(pts) == 0 {
+		return "not run"
+	}
+	for _, p := range pts {
+		if p.Runs > 0 {
+			return ""
+		}
+	}
+	return fmt.Sprintf("all %d runs failed: %s", r.failed[k], shorten(r.errText[k], 120))
+}
+
+// FailedNote returns a note on failed restarts of a selected point ("2 of 5 restarts
+// failed: …"), or "" if none failed.
+func FailedNote(p *experiments.PointStats) string {
+	if p == nil || p.Failed == 0 || p.Runs == 0 {
+		return ""
+	}
+	e := ""
+	if len(p.Errors) > 0 {
+		e = ": " + shorten(p.Errors[0], 120)
+	}
+	return fmt.Sprintf("%d of %d restarts failed%s", p.Failed, p.Failed+p.Runs, e)
+}
+
+// DatasetStats returns the loader's statistics of a dataset as recorded in the
+// provenance (the latest sweep that has them).
+func (r *Results) DatasetStats(dataset string) (datasets.Stats, bool) {
+	for i := len(r.Provenance) - 1; i >= 0; i-- {
+		for _, s := range r.Provenance[i].Datasets {
+			if s.Name == dataset {
+				return s, true
+			}
+		}
+	}
+	return datasets.Stats{}, false
+}
+
+// K1 returns the number of classes of a dataset as recorded in its runs (else in the
+// provenance), 0 if unknown.
+func (r *Results) K1(dataset string) int {
+	for _, rec := range r.Records {
+		if rec.Dataset == dataset && rec.K1 > 0 {
+			return rec.K1
+		}
+	}
+	if s, ok := r.DatasetStats(dataset); ok {
+		return s.K
+	}
+	return 0
+}
+
+// HasDataset reports whether the results contain a dataset.
+func (r *Results) HasDataset(dataset string) bool {
+	for _, d := range r.Datasets {
+		if d == dataset {
+			return true
+		}
+	}
+	return false
+}
+
+// Counts returns the number of runs recorded, finished and failed.
+func (r *Results) Counts() (total, done, failed int) {
+	for _, rec := range r.Records {
+		total++
+		if rec.Status == experiments.StatusDone {
+			done++
+		} else {
+			failed++
+		}
+	}
+	return total, done, failed
+}
+
+// RuleText describes a selection rule for captions.
+func RuleText(rule string) string {
+	switch rule {
+	case experiments.SelectARI:
+		return "best mean ARI over restarts (the paper's rule; reads the ground-truth labels)"
+	case experiments.SelectModularity:
+		return "best mean modularity over restarts (label-free: reads no labels)"
+	case experiments.SelectObjective:
+		return "lowest mean final objective (label-free: reads no labels)"
+	}
+	return rule
+}
+
+// RuleShort names a selection rule in table headers.
+func RuleShort(rule string) string {
+	switch rule {
+	case experiments.SelectARI:
+		return "paper's rule (best mean ARI)"
+	case experiments.SelectModularity:
+		return "label-free rule (best mean modularity)"
+	case experiments.SelectObjective:
+		return "label-free rule (lowest mean objective)"
+	}
+	return rule
+}
+
+// DatasetTitle returns the paper's spelling of a dataset name (WebKB, Citeseer, Cora,
+// polblog); other names are returned as they are.
+func DatasetTitle(d string) string {
+	switch strings.ToLower(d) {
+	case "webkb":
+		return "WebKB"
+	case "citeseer":
+		return "Citeseer"
+	case "cora":
+		return "Cora"
+	case "polblog":
+		return "polblog"
+	}
+	return d
+}
+
+// ParamFloat returns a numeric parameter of a grid point, NaN if absent or not a number.
+func ParamFloat(params map[string]any, key string) float64 {
+	switch v := params[key].(type) {
+	case float64:
+		return v
+	case int:
+		return float64(v)
+	case int64:
+		return float64(v)
+	case uint64:
+		return float64(v)
+	}
+	return math.NaN()
+}
+
+// ParamString prints a grid point's parameters compactly in sorted order, leaving out
+// "iterations" and "init" (fixed per row).
+func ParamString(params map[string]any) string {
+	keys := make([]string, 0, len(params))
+	for k := range params {
+		if k != "iterations" && k != "init" {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		if v := ParamFloat(params, k); !math.IsNaN(v) {
+			parts[i] = k + "=" + fmtParam(v)
+		} else {
+			parts[i] = fmt.Sprintf("%s=%v", k, params[k])
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// paperOrder puts the elements of s that are in ref first, in ref's order (compared by
+// key), then the others in their order.
+func paperOrder(s, ref []string, key func(string) string) []string {
+	var out []string
+	used := map[string]bool{}
+	for _, r := range ref {
+		for _, x := range s {
+			if key(x) == r && !used[x] {
+				out = append(out, x)
+				used[x] = true
+			}
+		}
+	}
+	for _, x := range s {
+		if !used[x] {
+			out = append(out, x)
+			used[x] = true
+		}
+	}
+	return out
+}
+
+func appendNew(s []string, x string) []string {
+	for _, y := range s {
+		if y == x {
+			return s
+		}
+	}
+	return append(s, x)
+}
+
+// shorten cuts s to at most n runes, marking the cut with "…", and puts it on one line.
+func shorten(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}

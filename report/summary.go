@@ -1,0 +1,308 @@
+package report
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+)
+
+// Tolerance is the distance from the paper's value within which a reproduced cell counts
+// as agreeing in the report's paragraphs.
+const Tolerance = 0.05
+
+// agreement counts the tidy rows of a selection with both a mean and a paper value, and
+// how many of them are within Tolerance of the paper.
+func agreement(rows []TidyRow, selection string) (within, compared int) {
+	for _, tr := range rows {
+		if tr.Selection != selection || math.IsNaN(tr.Mean) || math.IsNaN(tr.Paper) {
+			continue
+		}
+		compared++
+		if math.Abs(tr.Mean-tr.Paper) <= Tolerance+1e-12 {
+			within++
+		}
+	}
+	return within, compared
+}
+
+// DatasetsParagraph says where the loader's statistics agree with the paper's.
+func DatasetsParagraph(t *Table) string {
+	var diffs []string
+	compared := 0
+	for _, tr := range t.Tidy {
+		if math.IsNaN(tr.Mean) || math.IsNaN(tr.Paper) {
+			continue
+		}
+		compared++
+		if math.Abs(tr.Diff) > 1e-9 {
+			if tr.Metric == "density_percent" {
+				diffs = append(diffs, fmt.Sprintf("%s %s: %.2f vs the paper's %.2f", DatasetTitle(tr.Dataset), tr.Metric, tr.Mean, tr.Paper))
+			} else {
+				diffs = append(diffs, fmt.Sprintf("%s %s: %g vs the paper's %g", DatasetTitle(tr.Dataset), tr.Metric, tr.Mean, tr.Paper))
+			}
+		}
+	}
+	switch {
+	case compared == 0:
+		return "No dataset of these results is in the paper's table (or no loader statistics were recorded)."
+	case len(diffs) == 0:
+		return fmt.Sprintf("All %d compared values equal the paper's.", compared)
+	}
+	return fmt.Sprintf("%d of %d compared values equal the paper's; they differ in: %s.", compared-len(diffs), compared, strings.Join(diffs, "; "))
+}
+
+// ARIParagraph summarises the ARI table: cells within Tolerance of the paper under both
+// rules, Prop. per dataset against the paper, the best method per dataset, the largest
+// differences and the cells without results.
+func ARIParagraph(t *Table, r *Results) string {
+	var b strings.Builder
+	w, c := agreement(t.Tidy, PaperRule)
+	wf, cf := agreement(t.Tidy, r.FreeRule)
+	if c+cf == 0 {
+		b.WriteString("No cell has both a result and a paper value (the datasets or methods run are not in the paper's table).")
+	} else {
+		fmt.Fprintf(&b, "Under the paper's rule %d of %d cells that have a paper value are within %.2f of it; "+
+			"under the label-free rule (%s) %d of %d.", w, c, Tolerance, r.FreeRule, wf, cf)
+	}
+	var props []string
+	for _, tr := range t.Tidy {
+		if tr.Selection == PaperRule && tr.Method == PropMethod && !math.IsNaN(tr.Mean) && !math.IsNaN(tr.Paper) {
+			props = append(props, fmt.Sprintf("%s on %s: %s vs the paper's %s (%s)", tr.Method, DatasetTitle(tr.Dataset),
+				fmtMeanStd(tr.Mean, tr.Std), fmt3(tr.Paper), fmtDiff(tr.Diff)))
+		}
+	}
+	if len(props) > 0 {
+		b.WriteString(" " + strings.Join(props, "; ") + ".")
+	}
+	var bests []string
+	for _, d := range r.Datasets {
+		om, ov := bestOf(t.Tidy, PaperRule, d, false)
+		pm, pv := "", math.Inf(-1)
+		for _, m := range PaperMethods {
+			if v, _, ok := r.Paper.PaperARI(m, d); ok && v > pv {
+				pm, pv = m, v
+			}
+		}
+		switch {
+		case om == "":
+		case pm == "":
+			bests = append(bests, fmt.Sprintf("%s: %s (%s)", DatasetTitle(d), om, fmt3(ov)))
+		case om == pm:
+			bests = append(bests, fmt.Sprintf("%s: %s (%s), as in the paper (%s)", DatasetTitle(d), om, fmt3(ov), fmt3(pv)))
+		default:
+			bests = append(bests, fmt.Sprintf("%s: %s (%s) here, %s (%s) in the paper", DatasetTitle(d), om, fmt3(ov), pm, fmt3(pv)))
+		}
+	}
+	if len(bests) > 0 {
+		b.WriteString(" Best method per dataset under the paper's rule — " + strings.Join(bests, "; ") + ".")
+	}
+	if big := largestDiffs(t.Tidy, PaperRule, 3); len(big) > 0 {
+		b.WriteString(" Largest differences: " + strings.Join(big, ", ") + ".")
+	}
+	b.WriteString(missingSentence(t.Tidy, PaperRule))
+	return b.String()
+}
+
+// ModularityParagraph summarises the WebKB modularity table per measure.
+func ModularityParagraph(t *Table, r *Results) string {
+	var parts []string
+	for _, metric := range []string{"modularity", "entropy", "ari"} {
+		var rows []TidyRow
+		for _, tr := range t.Tidy {
+			if tr.Metric == metric {
+				rows = append(rows, tr)
+			}
+		}
+		w, c := agreement(rows, PaperRule)
+		s := fmt.Sprintf("%s: %d of %d within %.2f", metric, w, c, Tolerance)
+		for _, tr := range rows {
+			if tr.Selection == PaperRule && tr.Method == PropMethod && !math.IsNaN(tr.Mean) && !math.IsNaN(tr.Paper) {
+				s += fmt.Sprintf(" (Prop. %s vs %s)", fmt3(tr.Mean), fmt3(tr.Paper))
+			}
+		}
+		parts = append(parts, s)
+	}
+	out := "Under the paper's rule — " + strings.Join(parts, "; ") + "."
+	if !r.HasDataset("webkb") {
+		out = "WebKB is not in these results, so this table has no reproduced value."
+	}
+	if m, v := bestOf(t.Tidy, PaperRule, "", false, "modularity"); m != "" {
+		out += fmt.Sprintf(" Highest modularity here: %s (%s)", m, fmt3(v))
+		pm, pv := "", math.Inf(-1)
+		if r.Paper != nil {
+			for _, name := range PaperMethods {
+				if x, ok := r.Paper.ModularityEntropy[name]; ok && x[0] > pv {
+					pm, pv = name, x[0]
+				}
+			}
+		}
+		if pm != "" {
+			out += fmt.Sprintf("; in the paper: %s (%s)", pm, fmt3(pv))
+		}
+		out += "."
+	}
+	return out + missingSentence(t.Tidy, PaperRule)
+}
+
+// RhoParagraph compares the best ρ per dataset with the paper's.
+func RhoParagraph(t *Table, r *Results) string {
+	w, c := agreement(t.Tidy, PaperRule)
+	out := fmt.Sprintf("Under the paper's rule %d of %d cells with a paper value are within %.2f of it.", w, c, Tolerance)
+	if c == 0 {
+		out = "No cell has both a result and a paper value."
+	}
+	var parts []string
+	for _, d := range r.Datasets {
+		bestRho, bestV := math.NaN(), math.Inf(-1)
+		for _, tr := range t.Tidy {
+			if tr.Dataset == d && tr.Selection == PaperRule && !math.IsNaN(tr.Mean) && tr.Mean > bestV {
+				bestRho, bestV = tr.Rho, tr.Mean
+			}
+		}
+		if math.IsNaN(bestRho) {
+			continue
+		}
+		s := fmt.Sprintf("%s: best ρ = %s (%s)", DatasetTitle(d), fmtParam(bestRho), fmt3(bestV))
+		pRho, pV := math.NaN(), math.Inf(-1)
+		for _, rho := range r.Paper.PaperRhos() {
+			if v, ok := r.Paper.PaperRho(rho, d); ok && v > pV {
+				pRho, pV = rho, v
+			}
+		}
+		if !math.IsNaN(pRho) {
+			s += fmt.Sprintf(", the paper's ρ = %s (%s)", fmtParam(pRho), fmt3(pV))
+		}
+		parts = append(parts, s)
+	}
+	if len(parts) > 0 {
+		out += " " + strings.Join(parts, "; ") + "."
+	}
+	var absent []string
+	for _, rho := range r.RhoValues() {
+		found := false
+		for _, tr := range t.Tidy {
+			if sameFloat(tr.Rho, rho) && !math.IsNaN(tr.Mean) {
+				found = true
+			}
+		}
+		if !found {
+			absent = append(absent, fmtParam(rho))
+		}
+	}
+	if len(absent) > 0 {
+		out += " ρ not in the recorded grid: " + strings.Join(absent, ", ") + "."
+	}
+	return out
+}
+
+// RuntimeParagraph compares times relative to Prop. (the paper's machine differs, so
+// only ratios compare).
+func RuntimeParagraph(t *Table, r *Results) string {
+	var parts []string
+	for _, d := range r.Datasets {
+		prop := lookupTidy(t.Tidy, d, PropMethod, PaperRule)
+		if prop == nil || math.IsNaN(prop.Mean) {
+			continue
+		}
+		s := fmt.Sprintf("%s: Prop. %s s per fit", DatasetTitle(d), fmtSeconds(prop.Mean))
+		if !math.IsNaN(prop.Paper) {
+			s += fmt.Sprintf(" (paper %s s)", fmtSeconds(prop.Paper))
+		}
+		for _, m := range r.methodRows() {
+			if m == PropMethod {
+				continue
+			}
+			o := lookupTidy(t.Tidy, d, m, PaperRule)
+			if o == nil || math.IsNaN(o.Mean) || prop.Mean <= 0 {
+				continue
+			}
+			s += fmt.Sprintf("; %s/Prop. %.2f×", m, o.Mean/prop.Mean)
+			if !math.IsNaN(o.Paper) && !math.IsNaN(prop.Paper) && prop.Paper > 0 {
+				s += fmt.Sprintf(" (paper %.2f×)", o.Paper/prop.Paper)
+			}
+		}
+		parts = append(parts, s)
+	}
+	if len(parts) == 0 {
+		return "Prop. has no finished run, so no time ratio can be given."
+	}
+	return "Times at the paper-rule grid point, as ratios to Prop. (the machines differ): " + strings.Join(parts, ". ") + "."
+}
+
+// bestOf returns the method with the highest (lowest if low) mean of a selection's tidy
+// rows on a dataset ("" = any dataset), optionally restricted to a metric.
+func bestOf(rows []TidyRow, selection, dataset string, low bool, metric ...string) (string, float64) {
+	name, best := "", math.NaN()
+	for _, tr := range rows {
+		if tr.Selection != selection || (dataset != "" && tr.Dataset != dataset) || math.IsNaN(tr.Mean) {
+			continue
+		}
+		if len(metric) > 0 && tr.Metric != metric[0] {
+			continue
+		}
+		if math.IsNaN(best) || (low && tr.Mean < best) || (!low && tr.Mean > best) {
+			name, best = tr.Method, tr.Mean
+		}
+	}
+	return name, best
+}
+
+// largestDiffs lists the n largest |diff| cells of a selection.
+func largestDiffs(rows []TidyRow, selection string, n int) []string {
+	var cand []TidyRow
+	for _, tr := range rows {
+		if tr.Selection == selection && !math.IsNaN(tr.Diff) {
+			cand = append(cand, tr)
+		}
+	}
+	sort.SliceStable(cand, func(a, b int) bool { return math.Abs(cand[a].Diff) > math.Abs(cand[b].Diff) })
+	var out []string
+	for i := 0; i < len(cand) && i < n; i++ {
+		if math.Abs(cand[i].Diff) <= Tolerance {
+			break
+		}
+		out = append(out, fmt.Sprintf("%s on %s (%s vs %s, %s)", cand[i].Method, DatasetTitle(cand[i].Dataset),
+			fmt3(cand[i].Mean), fmt3(cand[i].Paper), fmtDiff(cand[i].Diff)))
+	}
+	return out
+}
+
+// missingSentence counts the cells of a selection without a result, by reason.
+func missingSentence(rows []TidyRow, selection string) string {
+	reasons := map[string]int{}
+	var order []string
+	for _, tr := range rows {
+		if tr.Selection != selection || !math.IsNaN(tr.Mean) {
+			continue
+		}
+		why := tr.Note
+		if why == "" {
+			why = "no value"
+		}
+		if strings.HasPrefix(why, "all ") && strings.Contains(why, "runs failed") {
+			why = "all runs failed"
+		}
+		if reasons[why] == 0 {
+			order = append(order, why)
+		}
+		reasons[why]++
+	}
+	if len(order) == 0 {
+		return ""
+	}
+	var parts []string
+	for _, w := range order {
+		parts = append(parts, fmt.Sprintf("%d %s", reasons[w], w))
+	}
+	return " Cells without a result: " + strings.Join(parts, ", ") + " (see the table's notes)."
+}
+
+func lookupTidy(rows []TidyRow, dataset, method, selection string) *TidyRow {
+	for i := range rows {
+		if rows[i].Dataset == dataset && rows[i].Method == method && rows[i].Selection == selection {
+			return &rows[i]
+		}
+	}
+	return nil
+}

@@ -1,0 +1,99 @@
+package report
+
+import (
+	"math"
+)
+
+// metricCell returns the cell of a metric at the grid point selected by rule for a
+// dataset and method, its tidy row, and its mean (NaN when there is none). A missing
+// result renders Dash with a note saying why.
+func (r *Results) metricCell(table, rule, dataset, method, metric string) (Cell, TidyRow, float64) {
+	tr := newTidy(table, dataset, method, metric, rule)
+	if why := r.Missing(dataset, method); why != "" {
+		tr.Note = why
+		return Cell{Text: Dash, Note: why}, tr, math.NaN()
+	}
+	p := r.Selected(rule, dataset, method)
+	mean, std := metricOf(p, metric)
+	tr.Runs, tr.Failed, tr.Params = p.Runs, p.Failed, ParamString(p.Params)
+	if math.IsNaN(mean) {
+		tr.Note = metric + " not recorded"
+		return Cell{Text: Dash, Note: tr.Note}, tr, math.NaN()
+	}
+	tr.Mean, tr.Std, tr.Note = mean, std, FailedNote(p)
+	return Cell{Text: fmtMeanStd(mean, std), Note: tr.Note}, tr, mean
+}
+
+// methodRows returns the methods a method × dataset table lists: the paper's rows in its
+// order, then the other recorded methods.
+func (r *Results) methodRows() []string {
+	return paperOrder(append(append([]string{}, PaperMethods...), r.Methods...), PaperMethods, func(s string) string { return s })
+}
+
+// methodLabel is a method's row label: its name, marked when the paper has no such row.
+func methodLabel(m string) string {
+	if InPaper(m) {
+		return m
+	}
+	return m + " (not in the paper)"
+}
+
+// ARITable builds the ARI table (the paper's table/ari.tex): every method × dataset, ARI
+// mean ± std over the restarts of the grid point selected by the paper's rule, the best
+// per dataset in bold, the paper's value and the difference beside each; then a second
+// block with the grid points selected by the label-free rule.
+func ARITable(r *Results) *Table {
+	t := &Table{
+		Name:  "ari",
+		Title: "ARI (mean ± std over restarts)",
+		Caption: "ARI mean ± population std over the restarts of the selected grid point; Δ = ours − paper. " +
+			"First block: " + RuleText(PaperRule) + ". Second block: " + RuleText(r.FreeRule) +
+			". Bold: best mean per dataset within a block.",
+		Columns: []Column{{"Method", 'l'}},
+	}
+	for _, d := range r.Datasets {
+		t.Groups = append(t.Groups, Group{DatasetTitle(d), 3})
+		t.Columns = append(t.Columns, Column{"ours", 'r'}, Column{"paper", 'r'}, Column{"Δ", 'r'})
+	}
+	methods := r.methodRows()
+	for _, rule := range []string{PaperRule, r.FreeRule} {
+		t.Rows = append(t.Rows, Row{Section: "Selection: " + RuleShort(rule)})
+		first := len(t.Rows)
+		best := make([]float64, len(r.Datasets))
+		for i := range best {
+			best[i] = math.Inf(-1)
+		}
+		means := make([][]float64, len(methods))
+		for mi, m := range methods {
+			row := Row{Cells: []Cell{{Text: methodLabel(m)}}}
+			means[mi] = make([]float64, len(r.Datasets))
+			for di, d := range r.Datasets {
+				c, tr, mean := r.metricCell(t.Name, rule, d, m, "ari")
+				means[mi][di] = mean
+				if mean > best[di] {
+					best[di] = mean
+				}
+				pc, dc := Cell{Text: Dash}, Cell{}
+				if pm, ps, ok := r.Paper.PaperARI(m, d); ok {
+					pc.Text = fmtMeanStd(pm, ps)
+					tr.Paper, tr.PaperStd = pm, ps
+					if !math.IsNaN(mean) {
+						tr.Diff = mean - pm
+						dc.Text = fmtDiff(tr.Diff)
+					}
+				}
+				row.Cells = append(row.Cells, c, pc, dc)
+				t.Tidy = append(t.Tidy, tr)
+			}
+			t.Rows = append(t.Rows, row)
+		}
+		for mi := range methods {
+			for di := range r.Datasets {
+				if !math.IsNaN(means[mi][di]) && means[mi][di] == best[di] {
+					t.Rows[first+mi].Cells[1+3*di].Bold = true
+				}
+			}
+		}
+	}
+	return t
+}
