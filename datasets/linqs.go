@@ -45,7 +45,9 @@ func (e *ParseError) Error() string {
 // in a space, and the 88 edge lines naming it read as "atrios.blogspot.com/", no vertex.
 //
 // Every attribute line must have as many attribute columns as the first one, and every
-// attribute value must be a finite non-negative number; vertex ids must be unique. An edge
+// attribute value must be a number from 0 to MaxAttribute (2⁵³, the largest integer a
+// float64 holds exactly: larger counts are not exact anyway, and the methods' products
+// of such values would overflow to Inf); vertex ids must be unique. An edge
 // line naming an unknown id is dropped and counted in Graph.Dangling. Duplicate and
 // reversed edges are stored once; self-loops are kept on the diagonal.
 //
@@ -77,11 +79,17 @@ func LoadLINQS(dir string) (*Graph, error) {
 	if len(cites) == 0 {
 		return nil, &ParseError{File: dir, Msg: "no .cites file in folder"}
 	}
+	return parseLINQS(dir, contents, cites, os.ReadFile)
+}
 
+// parseLINQS parses the .content files contents and the .cites files cites of the LINQS
+// folder dir, in the order given, reading each through read. LoadLINQS reads from disk;
+// the fuzz tests pass bytes held in memory. Errors are as LoadLINQS documents.
+func parseLINQS(dir string, contents, cites []string, read func(string) ([]byte, error)) (*Graph, error) {
 	p := &linqsParser{m: -1, index: make(map[string]int)}
 	p.xptr = append(p.xptr, 0)
 	for _, f := range contents {
-		data, err := os.ReadFile(f)
+		data, err := read(f)
 		if err != nil {
 			return nil, fmt.Errorf("datasets: %w", err)
 		}
@@ -93,7 +101,7 @@ func LoadLINQS(dir string) (*Graph, error) {
 		return nil, &ParseError{File: dir, Msg: fmt.Sprintf("%d vertices exceed the supported 2³¹−1", len(p.ids))}
 	}
 	for _, f := range cites {
-		data, err := os.ReadFile(f)
+		data, err := read(f)
 		if err != nil {
 			return nil, fmt.Errorf("datasets: %w", err)
 		}
@@ -124,6 +132,9 @@ type linqsParser struct {
 
 	fields []int // reusable field boundaries: start, end, start, end, ...
 }
+
+// MaxAttribute is the largest attribute value LoadLINQS accepts: 2⁵³.
+const MaxAttribute = 1 << 53
 
 // bom is the UTF-8 byte-order mark.
 var bom = []byte{0xEF, 0xBB, 0xBF}
@@ -265,6 +276,9 @@ func (p *linqsParser) content(path string, data []byte) error {
 				case v == 0:
 					continue
 				}
+			}
+			if v > MaxAttribute {
+				return perr(ln, "attribute column %d: value %q is too large (at most 2⁵³ = %d)", a+1, tok, int64(MaxAttribute))
 			}
 			p.xind = append(p.xind, a)
 			p.xval = append(p.xval, v)

@@ -9,6 +9,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -44,6 +45,9 @@ type Config struct {
 	// File is the path the config was read from, and Hash the SHA-256 of its bytes.
 	File string `yaml:"-"`
 	Hash string `yaml:"-"`
+
+	// keyLines holds the line of each top-level key, for errors about its value.
+	keyLines map[string]int
 }
 
 // MethodSpec is one row of an experiment: a display name, the algorithm behind it, its
@@ -79,6 +83,15 @@ func (p *posString) UnmarshalYAML(n *yaml.Node) error {
 
 // MarshalYAML writes the plain string.
 func (p posString) MarshalYAML() (any, error) { return p.Value, nil }
+
+// Bounds that keep a mistyped config from exhausting memory before anything runs: a
+// config may declare at most MaxRuns runs, MaxRestarts restarts and MaxIterations
+// iterations per run (the paper's whole protocol is about 10⁴ runs of 100 iterations).
+const (
+	MaxRuns       = 1_000_000
+	MaxRestarts   = 10_000
+	MaxIterations = 1_000_000
+)
 
 // AllMetrics lists the metrics a run can record, in table order.
 var AllMetrics = []string{"ari", "nmi", "acc", "modularity", "entropy"}
@@ -134,12 +147,51 @@ func ParseConfig(file string, raw []byte) (*Config, error) {
 		}
 		return nil, &ConfigError{File: file, Line: line, Key: keyAtLine(raw, line), Msg: msg}
 	}
+	// A second document would be silently ignored: refuse it.
+	var extra yaml.Node
+	if err := dec.Decode(&extra); err != io.EOF && !emptyDocument(&extra, err) {
+		line := extra.Line
+		msg := "a second YAML document (after ---), which would be ignored"
+		if err != nil {
+			msg = "after the first document: " + strings.TrimPrefix(err.Error(), "yaml: ")
+		}
+		return nil, &ConfigError{File: file, Line: line, Msg: msg}
+	}
+	c.keyLines = topKeyLines(raw)
 	sum := sha256.Sum256(raw)
 	c.File, c.Hash = file, hex.EncodeToString(sum[:])
 	if err := c.validate(); err != nil {
 		return nil, err
 	}
 	return &c, nil
+}
+
+// emptyDocument reports whether a document decoded without error holds nothing (a
+// trailing "---" followed by nothing or comments).
+func emptyDocument(doc *yaml.Node, err error) bool {
+	if err != nil || doc.Kind != yaml.DocumentNode {
+		return false
+	}
+	for _, n := range doc.Content {
+		if n.Kind != yaml.ScalarNode || n.Tag != "!!null" || n.Value != "" {
+			return false
+		}
+	}
+	return true
+}
+
+// topKeyLines returns the line of every top-level key of the config's mapping.
+func topKeyLines(raw []byte) map[string]int {
+	lines := map[string]int{}
+	var root yaml.Node
+	if yaml.Unmarshal(raw, &root) != nil || len(root.Content) == 0 || root.Content[0].Kind != yaml.MappingNode {
+		return lines
+	}
+	m := root.Content[0]
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		lines[m.Content[i].Value] = m.Content[i].Line
+	}
+	return lines
 }
 
 // keyAtLine returns the mapping key whose value starts on line, for messages of the YAML
@@ -177,25 +229,25 @@ func (c *Config) validate() error {
 	if c.Restarts == 0 {
 		c.Restarts = 1
 	}
-	if c.Restarts < 0 {
-		return c.errf(0, "restarts", "must be positive, got %d", c.Restarts)
+	if c.Restarts < 0 || c.Restarts > MaxRestarts {
+		return c.errf(c.keyLines["restarts"], "restarts", "must be in 1…%d, got %d", MaxRestarts, c.Restarts)
 	}
-	if c.Iterations < 0 {
-		return c.errf(0, "iterations", "must be positive, got %d", c.Iterations)
+	if c.Iterations < 0 || c.Iterations > MaxIterations {
+		return c.errf(c.keyLines["iterations"], "iterations", "must be in 1…%d, got %d", MaxIterations, c.Iterations)
 	}
 	if len(c.Metrics) == 0 {
 		c.Metrics = AllMetrics
 	}
 	for _, m := range c.Metrics {
 		if !contains(AllMetrics, m) {
-			return c.errf(0, "metrics", "unknown metric %q (known: %s)", m, strings.Join(AllMetrics, ", "))
+			return c.errf(c.keyLines["metrics"], "metrics", "unknown metric %q (known: %s)", m, strings.Join(AllMetrics, ", "))
 		}
 	}
 	if len(c.Datasets) == 0 {
-		return c.errf(0, "datasets", "no datasets")
+		return c.errf(c.keyLines["datasets"], "datasets", "no datasets")
 	}
 	if len(c.Methods) == 0 {
-		return c.errf(0, "methods", "no methods")
+		return c.errf(c.keyLines["methods"], "methods", "no methods")
 	}
 	seen := map[string]bool{}
 	for _, d := range c.Datasets {
@@ -210,6 +262,7 @@ func (c *Config) validate() error {
 	// A display name may be used by several rows only when each restricts itself to
 	// datasets no other row of that name covers (per-dataset settings of one method).
 	covered := map[string]map[string]bool{}
+	runs := 0
 	for _, m := range c.Methods {
 		if err := c.validateMethod(m); err != nil {
 			return err
@@ -229,6 +282,17 @@ func (c *Config) validate() error {
 				return c.errf(m.Name.Line, "name", "method name %q used twice for dataset %s", m.Name.Value, d)
 			}
 			covered[m.Name.Value][d] = true
+		}
+		// Count the row's runs (before duplicates merge) without overflowing.
+		rowRuns := c.Restarts * len(ds)
+		for _, n := range m.Grid {
+			if rowRuns > MaxRuns {
+				break
+			}
+			rowRuns *= len(n.Content)
+		}
+		if runs += rowRuns; rowRuns > MaxRuns || runs > MaxRuns {
+			return c.errf(m.Name.Line, "grid", "the config declares more than %d runs", MaxRuns)
 		}
 	}
 	return nil
@@ -334,6 +398,9 @@ func checkRange(key string, v any) error {
 		}
 		if !isNum || f < 1 || f != math.Trunc(f) {
 			return fmt.Errorf("must be a positive integer (or k1 for k2), got %v", v)
+		}
+		if key == "iterations" && f > MaxIterations {
+			return fmt.Errorf("must be at most %d, got %v", MaxIterations, v)
 		}
 	}
 	return nil

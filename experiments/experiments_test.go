@@ -74,7 +74,7 @@ func TestConfigErrors(t *testing.T) {
 		{"no methods", "datasets: [synthetic]\n", 0, "no methods"},
 		{"duplicate name", base + "  - name: P\n    algorithm: kmeans\n", 5, "used twice"},
 		{"duplicate name on a dataset", "datasets: [synthetic, webkb]\nmethods:\n  - name: P\n    algorithm: nagc\n    datasets: [webkb]\n  - name: P\n    algorithm: kmeans\n", 6, "used twice for dataset webkb"},
-		{"unknown metric", "metrics: [purity]\n" + base, 0, "unknown metric"},
+		{"unknown metric", "metrics: [purity]\n" + base, 1, "unknown metric"},
 		{"k2 not integer", base + "    grid:\n      k2: [2.5]\n", 6, "positive integer"},
 		{"empty file", "", 0, "empty config"},
 	} {

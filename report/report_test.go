@@ -3,13 +3,13 @@ package report
 import (
 	"bytes"
 	"errors"
-	"github.com/nagc-harness/nagc/configs"
 	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/nagc-harness/nagc/configs"
 	"github.com/nagc-harness/nagc/datasets"
 	"github.com/nagc-harness/nagc/experiments"
 )

@@ -23,6 +23,7 @@ type CSR struct {
 	ptr  []int
 	ind  []int
 	val  []float64
+	unit int32 // whether every value is 1: unitUnknown, unitYes or unitNo (see UnitValues)
 }
 
 // NewCSR returns a CSR built from its three arrays, after checking that they describe a

@@ -6,8 +6,11 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 )
+
+//go:generate go run gen_kernels.go
 
 var threads atomic.Int32
 
@@ -41,6 +44,23 @@ func parallelRows(n int, fn func(lo, hi int)) {
 	}
 	blocks := min(t*4, (n+minRowsPerTask-1)/minRowsPerTask)
 	size := (n + blocks - 1) / blocks
+	parallelTasks(blocks, t, func(b int) {
+		if lo := b * size; lo < n {
+			fn(lo, min(lo+size, n))
+		}
+	})
+}
+
+// parallelTasks calls fn(0), …, fn(tasks−1) on up to t goroutines, each taking the next
+// task not yet taken, and returns when all are done.
+func parallelTasks(tasks, t int, fn func(task int)) {
+	t = min(t, tasks)
+	if t <= 1 {
+		for b := 0; b < tasks; b++ {
+			fn(b)
+		}
+		return
+	}
 	var wg sync.WaitGroup
 	var next atomic.Int64
 	for w := 0; w < t; w++ {
@@ -49,11 +69,10 @@ func parallelRows(n int, fn func(lo, hi int)) {
 			defer wg.Done()
 			for {
 				b := int(next.Add(1)) - 1
-				lo := b * size
-				if lo >= n {
+				if b >= tasks {
 					return
 				}
-				fn(lo, min(lo+size, n))
+				fn(b)
 			}
 		}()
 	}
@@ -66,89 +85,222 @@ func mustDims(what string, gotR, gotC, wantR, wantC int) {
 	}
 }
 
+// chunkWidth returns the width of chunk q when k columns are cut into the fewest chunks of
+// at most widest columns, as equal as possible (the first k mod nc chunks one wider).
+func chunkWidth(k, widest, q int) int {
+	nc := (k + widest - 1) / widest
+	w := k / nc
+	if q < k%nc {
+		w++
+	}
+	return w
+}
+
 // MulDense sets dst = a·b, where a is r×c sparse, b is c×k dense and dst is r×k.
-// dst must not alias b. Cost O(nnz(a)·k).
+// dst must not alias b. Cost O(nnz(a)·k). Each row of dst is summed over the row's stored
+// entries in order, with the partial sums of up to 8 columns (12 when every stored value
+// of a is 1, which skips the multiplications) held in registers.
 func MulDense(dst *mat.Dense, a *CSR, b *mat.Dense) {
 	br, k := b.Dims()
 	dr, dc := dst.Dims()
 	mustDims("b", br, k, a.c, k)
 	mustDims("dst", dr, dc, a.r, k)
+	if k == 0 || a.r == 0 {
+		return
+	}
 	braw, draw := b.RawMatrix(), dst.RawMatrix()
-	parallelRows(a.r, func(lo, hi int) {
-		for i := lo; i < hi; i++ {
-			out := draw.Data[i*draw.Stride : i*draw.Stride+k]
-			clear(out)
-			for p := a.ptr[i]; p < a.ptr[i+1]; p++ {
-				v := a.val[p]
-				row := braw.Data[a.ind[p]*braw.Stride : a.ind[p]*braw.Stride+k]
-				for l, x := range row {
-					out[l] += v * x
-				}
-			}
-		}
-	})
+	unit := a.UnitValues()
+	if serial(a.r) {
+		mulDenseRows(draw, a, braw, k, unit, 0, a.r)
+		return
+	}
+	parallelRows(a.r, func(lo, hi int) { mulDenseRows(draw, a, braw, k, unit, lo, hi) })
 }
+
+// serial reports whether a row-parallel kernel over n rows runs on the calling goroutine.
+func serial(n int) bool { return Threads() <= 1 || n < 2*minRowsPerTask }
+
+func mulDenseRows(dst blas64.General, a *CSR, b blas64.General, k int, unit bool, lo, hi int) {
+	widest := maxWeighted
+	if unit {
+		widest = maxUnit
+	}
+	nc := (k + widest - 1) / widest
+	for i := lo; i < hi; i++ {
+		out := dst.Data[i*dst.Stride : i*dst.Stride+k]
+		p0, p1 := a.ptr[i], a.ptr[i+1]
+		cols := a.ind[p0:p1]
+		for q, c := 0, 0; q < nc; q++ {
+			w := chunkWidth(k, widest, q)
+			if unit {
+				gatherUnit(w, out[c:], cols, b.Data[c:], b.Stride)
+			} else {
+				gather(w, out[c:], cols, a.val[p0:p1], b.Data[c:], b.Stride)
+			}
+			c += w
+		}
+	}
+}
+
+// UnitValues reports whether every stored value is exactly 1 (a 0/1 matrix such as an
+// adjacency or binary attributes). It is computed once, in O(nnz), and then remembered.
+func (a *CSR) UnitValues() bool {
+	switch atomic.LoadInt32(&a.unit) {
+	case unitYes:
+		return true
+	case unitNo:
+		return false
+	}
+	u := int32(unitYes)
+	for _, v := range a.val {
+		if v != 1 {
+			u = unitNo
+			break
+		}
+	}
+	atomic.StoreInt32(&a.unit, u)
+	return u == unitYes
+}
+
+// States of CSR.unit.
+const (
+	unitUnknown = iota
+	unitYes
+	unitNo
+)
 
 // PatternGramMul sets dst = (U Uᵀ ⊙ W) U, where W is the 0/1 pattern of w's stored entries
 // (its values are ignored), U is n×k and dst is n×k: row i of dst is
 // Σ_{j stored in row i} (uᵢ·uⱼ) uⱼ. dst must not alias u. Cost O(nnz(w)·k); no n×n matrix
 // is formed.
 func PatternGramMul(dst *mat.Dense, w *CSR, u *mat.Dense) {
+	PatternSumGramMul(nil, dst, w, u)
+}
+
+// PatternSumGramMul sets sum = W U (if sum is not nil) and gram = (U Uᵀ ⊙ W) U (if gram is
+// not nil) in one pass over w, where W is the 0/1 pattern of w's stored entries (its
+// values are ignored), U is n×k and sum, gram are n×k: row i of sum is Σ_{j stored in row
+// i} uⱼ and row i of gram is Σ_{j stored in row i} (uᵢ·uⱼ) uⱼ. Neither may alias u.
+// Cost O(nnz(w)·k).
+func PatternSumGramMul(sum, gram *mat.Dense, w *CSR, u *mat.Dense) {
 	n, k := u.Dims()
-	dr, dc := dst.Dims()
 	mustDims("w", w.r, w.c, n, n)
-	mustDims("dst", dr, dc, n, k)
-	uraw, draw := u.RawMatrix(), dst.RawMatrix()
-	parallelRows(n, func(lo, hi int) {
-		for i := lo; i < hi; i++ {
-			ui := uraw.Data[i*uraw.Stride : i*uraw.Stride+k]
-			out := draw.Data[i*draw.Stride : i*draw.Stride+k]
-			clear(out)
-			for p := w.ptr[i]; p < w.ptr[i+1]; p++ {
-				uj := uraw.Data[w.ind[p]*uraw.Stride : w.ind[p]*uraw.Stride+k]
-				var z float64
-				for l, x := range ui {
-					z += x * uj[l]
-				}
-				for l, x := range uj {
-					out[l] += z * x
+	var sraw, graw blas64.General
+	if sum != nil {
+		r, c := sum.Dims()
+		mustDims("sum", r, c, n, k)
+		sraw = sum.RawMatrix()
+	}
+	if gram != nil {
+		r, c := gram.Dims()
+		mustDims("gram", r, c, n, k)
+		graw = gram.RawMatrix()
+	}
+	if k == 0 || n == 0 {
+		return
+	}
+	uraw := u.RawMatrix()
+	if serial(n) {
+		patternRows(sraw, graw, w, uraw, k, 0, n)
+		return
+	}
+	parallelRows(n, func(lo, hi int) { patternRows(sraw, graw, w, uraw, k, lo, hi) })
+}
+
+// patternRows computes rows [lo, hi) of PatternSumGramMul; a destination with nil Data is
+// skipped.
+func patternRows(sum, gram blas64.General, w *CSR, u blas64.General, k, lo, hi int) {
+	for i := lo; i < hi; i++ {
+		ui := u.Data[i*u.Stride : i*u.Stride+k]
+		cols := w.ind[w.ptr[i]:w.ptr[i+1]]
+		if sum.Data != nil {
+			out := sum.Data[i*sum.Stride : i*sum.Stride+k]
+			if k <= maxUnit {
+				gatherUnit(k, out, cols, u.Data, u.Stride)
+			} else {
+				clear(out)
+				for _, j := range cols {
+					uj := u.Data[j*u.Stride : j*u.Stride+k]
+					uj = uj[:len(out)]
+					for l := range out {
+						out[l] += uj[l]
+					}
 				}
 			}
 		}
-	})
+		if gram.Data == nil {
+			continue
+		}
+		out := gram.Data[i*gram.Stride : i*gram.Stride+k]
+		clear(out)
+		for _, j := range cols {
+			uj := u.Data[j*u.Stride : j*u.Stride+k]
+			uj = uj[:len(ui)]
+			z := dot(ui, uj)
+			uj = uj[:len(out)]
+			for l := range out {
+				out[l] += z * uj[l]
+			}
+		}
+	}
+}
+
+// dot returns x·y for len(y) ≥ len(x), summed in four interleaved partial sums.
+func dot(x, y []float64) float64 {
+	y = y[:len(x)]
+	var s0, s1, s2, s3 float64
+	l := 0
+	for ; l+4 <= len(x); l += 4 {
+		s0 += x[l] * y[l]
+		s1 += x[l+1] * y[l+1]
+		s2 += x[l+2] * y[l+2]
+		s3 += x[l+3] * y[l+3]
+	}
+	for ; l < len(x); l++ {
+		s0 += x[l] * y[l]
+	}
+	return (s0 + s1) + (s2 + s3)
 }
 
 // PatternDots returns, over the stored positions (i, j) of w (values ignored), the sums
 // Σ zᵢⱼ and Σ zᵢⱼ², where zᵢⱼ = uᵢ·uⱼ is the entry of U Uᵀ. Cost O(nnz(w)·k).
-// The sums are accumulated per row and then in row order, so they do not depend on the
-// thread count.
+// The sums are accumulated per block of rows and then in block order, the blocks being
+// fixed by n alone, so they do not depend on the thread count. It allocates nothing when
+// it runs on one goroutine.
 func PatternDots(w *CSR, u *mat.Dense) (sum, sumSq float64) {
 	n, k := u.Dims()
 	mustDims("w", w.r, w.c, n, n)
 	uraw := u.RawMatrix()
-	rowSum := make([]float64, n)
-	rowSq := make([]float64, n)
-	parallelRows(n, func(lo, hi int) {
-		for i := lo; i < hi; i++ {
-			ui := uraw.Data[i*uraw.Stride : i*uraw.Stride+k]
-			var s, q float64
-			for p := w.ptr[i]; p < w.ptr[i+1]; p++ {
-				uj := uraw.Data[w.ind[p]*uraw.Stride : w.ind[p]*uraw.Stride+k]
-				var z float64
-				for l, x := range ui {
-					z += x * uj[l]
-				}
-				s += z
-				q += z * z
-			}
-			rowSum[i], rowSq[i] = s, q
+	nb := (n + minRowsPerTask - 1) / minRowsPerTask
+	if serial(n) {
+		for b := 0; b < nb; b++ {
+			s, q := patternDotRows(w, uraw, k, b*minRowsPerTask, min((b+1)*minRowsPerTask, n))
+			sum += s
+			sumSq += q
 		}
+		return sum, sumSq
+	}
+	part := make([]float64, 2*nb)
+	parallelTasks(nb, Threads(), func(b int) {
+		part[2*b], part[2*b+1] = patternDotRows(w, uraw, k, b*minRowsPerTask, min((b+1)*minRowsPerTask, n))
 	})
-	for i := range rowSum {
-		sum += rowSum[i]
-		sumSq += rowSq[i]
+	for b := 0; b < nb; b++ {
+		sum += part[2*b]
+		sumSq += part[2*b+1]
 	}
 	return sum, sumSq
+}
+
+func patternDotRows(w *CSR, u blas64.General, k, lo, hi int) (s, q float64) {
+	for i := lo; i < hi; i++ {
+		ui := u.Data[i*u.Stride : i*u.Stride+k]
+		for _, j := range w.ind[w.ptr[i]:w.ptr[i+1]] {
+			z := dot(ui, u.Data[j*u.Stride:j*u.Stride+k])
+			s += z
+			q += z * z
+		}
+	}
+	return s, q
 }
 
 // DotDense returns Σ aᵢⱼ·bᵢⱼ over the stored entries of a, for a dense b of the same
