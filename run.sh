@@ -3,7 +3,8 @@
 # results/paper/ when the four datasets are found ($NAGC_DATA, default ../shared/datasets),
 # else configs/quick.yaml on the built-in synthetic graph into results/quick/. Interrupted
 # runs resume where they stopped when run.sh is started again. It ends by printing the
-# summary table (best grid point per dataset and method, paper's and label-free rules).
+# summary table (best grid point per dataset and method, paper's and label-free rules) and
+# rendering the report (tables, figures, REPORT.md) into RESULTS/report/.
 #
 # Environment: NAGC_DATA (dataset folder), NAGC_WORKERS (parallel runs; default all cores).
 set -euo pipefail
@@ -23,3 +24,4 @@ fi
 bin/nagc datasets stats $( [ "$config" = configs/quick.yaml ] && echo synthetic )
 bin/nagc run "$config" --results "$results" --workers "${NAGC_WORKERS:-0}"
 bin/nagc results summary "$results"
+bin/nagc report "$results"
