@@ -37,6 +37,7 @@ func commands() []command {
 		{"run", "run CONFIG [--results DIR] [--workers N] [--shard I/N]", "run (or resume) an experiment config, recording every run", runRun},
 		{"merge", "merge --out DIR SRC…", "join results folders (shards) refusing conflicting duplicates", runMerge},
 		{"results", "results summary DIR [--rule modularity|objective]", "best grid point per dataset and method", runResults},
+		{"bench", "bench [--data …] [--sizes …] [--methods …]", "time methods on the paper's graphs and a growing synthetic series", runBench},
 		{"report", "report RESULTS_DIR [--out DIR] [--rule R] [options]", "tables, figures and REPORT.md beside the paper's", runReport},
 	}
 }

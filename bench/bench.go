@@ -1,0 +1,233 @@
+// Package bench measures how fast the clustering methods run: the median wall time of a
+// fit and of one iteration over repeated runs, the peak heap during a fit (from the Go
+// runtime's own accounting), and the growth exponent of fit time in the input size
+// |E| + nnz(X) over a series of synthetic graphs. It reads graphs and runs methods; it
+// records nothing in a results folder (see package experiments for that).
+package bench
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"runtime"
+	"runtime/metrics"
+	"sort"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/nagc-harness/nagc/algorithms"
+	"github.com/nagc-harness/nagc/datasets"
+	"github.com/nagc-harness/nagc/sparse"
+)
+
+// Case is one graph to time methods on.
+type Case struct {
+	Name  string
+	Graph *datasets.Graph
+	// Synthetic marks a graph of the growth series (fitted for the exponent).
+	Synthetic bool
+}
+
+// Method is one method to time, with its options.
+type Method struct {
+	Name   string         // label in the output, e.g. "nagc"
+	Algo   string         // registry name
+	Params map[string]any // options (NAGC: k2, lambda, rho, init, iterations)
+}
+
+// Result is the timing of one method on one graph.
+type Result struct {
+	Case, Method string
+	N, Edges     int
+	NNZX         int
+	// Work is |E| + nnz(X), the size the per-iteration cost is linear in.
+	Work int
+	// Seconds holds every repetition's fit time; Median is their median.
+	Seconds []float64
+	Median  float64
+	// PerIteration is Median divided by the iterations the fit ran (NaN if none).
+	PerIteration float64
+	Iterations   int
+	// PeakHeapBytes is the largest live heap seen during the fits (the graph included).
+	PeakHeapBytes uint64
+	Synthetic     bool
+	Err           string
+}
+
+// Options control a benchmark.
+type Options struct {
+	Repeats int // fits per method and graph; the median is reported (default 3)
+	// Threads sets the sparse kernels' thread count (default 1: one core).
+	Threads int
+	// Progress, when set, is called after each method/graph pair.
+	Progress func(r Result)
+}
+
+// Run times every method on every case. A method that fails on a case is reported with
+// its error and the benchmark goes on. It stops early when ctx is cancelled.
+func Run(ctx context.Context, cases []Case, methods []Method, opt Options) ([]Result, error) {
+	if opt.Repeats < 1 {
+		opt.Repeats = 3
+	}
+	if opt.Threads < 1 {
+		opt.Threads = 1
+	}
+	defer sparse.SetThreads(sparse.SetThreads(opt.Threads))
+	var out []Result
+	for _, c := range cases {
+		for _, m := range methods {
+			if err := ctx.Err(); err != nil {
+				return out, err
+			}
+			r := timeOne(ctx, c, m, opt)
+			out = append(out, r)
+			if opt.Progress != nil {
+				opt.Progress(r)
+			}
+		}
+	}
+	return out, nil
+}
+
+func timeOne(ctx context.Context, c Case, m Method, opt Options) Result {
+	g := c.Graph
+	r := Result{Case: c.Name, Method: m.Name, N: g.N(), Edges: g.Edges(), Synthetic: c.Synthetic}
+	if g.X != nil {
+		r.NNZX = g.X.NNZ()
+	}
+	r.Work = r.Edges + r.NNZX
+	r.PerIteration = math.NaN()
+	r.Median = math.NaN()
+	method, err := algorithms.New(m.Algo, m.Params)
+	if err != nil {
+		r.Err = err.Error()
+		return r
+	}
+	in := algorithms.Input{Adj: g.Adj, X: g.X, Truth: g.Labels}
+	stopPeak := watchPeakHeap()
+	for rep := 0; rep < opt.Repeats; rep++ {
+		runtime.GC()
+		res, err := method.Fit(ctx, in, g.K(), uint64(rep+1))
+		if err != nil {
+			r.Err = err.Error()
+			break
+		}
+		r.Seconds = append(r.Seconds, res.FitTime.Seconds())
+		r.Iterations = res.Iterations
+	}
+	r.PeakHeapBytes = stopPeak()
+	if len(r.Seconds) > 0 {
+		r.Median = Median(r.Seconds)
+		if r.Iterations > 0 {
+			r.PerIteration = r.Median / float64(r.Iterations)
+		}
+	}
+	return r
+}
+
+// Median returns the median of xs (the mean of the two middle values for an even count).
+func Median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return math.NaN()
+	}
+	s := append([]float64(nil), xs...)
+	sort.Float64s(s)
+	n := len(s)
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[n/2-1] + s[n/2]) / 2
+}
+
+// watchPeakHeap samples the live heap every few milliseconds until the returned function
+// is called, which returns the largest value seen.
+func watchPeakHeap() func() uint64 {
+	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	var peak atomic.Uint64
+	read := func() {
+		metrics.Read(sample)
+		if sample[0].Value.Kind() == metrics.KindUint64 {
+			if v := sample[0].Value.Uint64(); v > peak.Load() {
+				peak.Store(v)
+			}
+		}
+	}
+	read()
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		t := time.NewTicker(2 * time.Millisecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				read()
+			}
+		}
+	}()
+	return func() uint64 {
+		close(done)
+		wg.Wait()
+		read()
+		return peak.Load()
+	}
+}
+
+// GrowthExponent fits log(seconds) = a + b·log(work) by least squares over the finished
+// synthetic results of one method and returns b (1 means linear growth). It needs at
+// least two sizes.
+func GrowthExponent(results []Result, method string) (float64, error) {
+	var xs, ys []float64
+	for _, r := range results {
+		if r.Method == method && r.Synthetic && r.Err == "" && r.Median > 0 {
+			xs = append(xs, math.Log(float64(r.Work)))
+			ys = append(ys, math.Log(r.Median))
+		}
+	}
+	if len(xs) < 2 {
+		return math.NaN(), errors.New("bench: fewer than two synthetic sizes to fit")
+	}
+	return slope(xs, ys), nil
+}
+
+func slope(xs, ys []float64) float64 {
+	var mx, my float64
+	for i := range xs {
+		mx += xs[i]
+		my += ys[i]
+	}
+	mx /= float64(len(xs))
+	my /= float64(len(xs))
+	var sxy, sxx float64
+	for i := range xs {
+		sxy += (xs[i] - mx) * (ys[i] - my)
+		sxx += (xs[i] - mx) * (xs[i] - mx)
+	}
+	return sxy / sxx
+}
+
+// SyntheticSeries returns the growth series graphs: n vertices for each n in sizes,
+// average degree 10, m = 1000 attributes, 20 non-zero attributes per vertex, k1 = k2 =
+// 10 (10 vertex and attribute clusters), seeded.
+func SyntheticSeries(sizes []int, seed uint64) ([]Case, error) {
+	var cases []Case
+	for _, n := range sizes {
+		cfg := datasets.SyntheticConfig{
+			N: n, M: 1000, K1: 10, K2: 10,
+			AvgDegree: 10, PIn: 0.8, AttrPerVertex: 20, AttrSignal: 0.6, Seed: seed,
+		}
+		g, err := datasets.Synthetic(cfg)
+		if err != nil {
+			return nil, fmt.Errorf("bench: synthetic n=%d: %w", n, err)
+		}
+		g.Name = fmt.Sprintf("synthetic-%d", n)
+		cases = append(cases, Case{Name: g.Name, Graph: g, Synthetic: true})
+	}
+	return cases, nil
+}

@@ -1,0 +1,100 @@
+package bench
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"image/png"
+	"math"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func TestMedian(t *testing.T) {
+	for _, tc := range []struct {
+		in   []float64
+		want float64
+	}{{[]float64{3, 1, 2}, 2}, {[]float64{4, 1, 3, 2}, 2.5}, {[]float64{7}, 7}} {
+		if got := Median(tc.in); got != tc.want {
+			t.Errorf("Median(%v) = %v, want %v", tc.in, got, tc.want)
+		}
+	}
+	if !math.IsNaN(Median(nil)) {
+		t.Error("Median of nothing is not NaN")
+	}
+}
+
+func TestGrowthExponent(t *testing.T) {
+	// time = 2e-6 · work^1.5 exactly: the fitted slope is 1.5.
+	var rs []Result
+	for _, w := range []int{1000, 10000, 100000} {
+		rs = append(rs, Result{Method: "m", Work: w, Median: 2e-6 * math.Pow(float64(w), 1.5), Synthetic: true})
+	}
+	rs = append(rs, Result{Method: "m", Work: 50, Median: 100}) // a paper graph: not fitted
+	b, err := GrowthExponent(rs, "m")
+	if err != nil || math.Abs(b-1.5) > 1e-12 {
+		t.Errorf("exponent %v, %v; want 1.5", b, err)
+	}
+	if _, err := GrowthExponent(rs[:1], "m"); err == nil {
+		t.Error("one size fitted")
+	}
+}
+
+func TestRunWritesCSVAndPlot(t *testing.T) {
+	cases, err := SyntheticSeries([]int{200, 400}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	methods := []Method{
+		{Name: "nagc", Algo: "nagc", Params: map[string]any{"init": "random", "rho": 0.9, "lambda": 0.01, "iterations": 5}},
+		{Name: "bad", Algo: "nagc", Params: map[string]any{"k2": 100000}},
+	}
+	var seen int
+	results, err := Run(context.Background(), cases, methods, Options{Repeats: 2, Progress: func(Result) { seen++ }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(results) != 4 || seen != 4 {
+		t.Fatalf("%d results, %d progress calls", len(results), seen)
+	}
+	for _, r := range results {
+		switch r.Method {
+		case "nagc":
+			if r.Err != "" || len(r.Seconds) != 2 || r.Iterations != 5 || !(r.PerIteration > 0) || r.PeakHeapBytes == 0 {
+				t.Errorf("nagc result %+v", r)
+			}
+			if r.Work != r.Edges+r.NNZX || r.N != map[string]int{"synthetic-200": 200, "synthetic-400": 400}[r.Case] {
+				t.Errorf("sizes %+v", r)
+			}
+		case "bad":
+			if r.Err == "" {
+				t.Error("failing method reported no error")
+			}
+		}
+	}
+	var buf bytes.Buffer
+	if err := WriteCSV(&buf, results); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(&buf).ReadAll()
+	if err != nil || len(rows) != 5 || len(rows[0]) != len(CSVHeader) {
+		t.Fatalf("csv: %d rows, %v", len(rows), err)
+	}
+	path := filepath.Join(t.TempDir(), "growth.png")
+	if err := PlotGrowth(path, results); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := img.Bounds(); b.Dx() < 500 || b.Dy() < 300 {
+		t.Errorf("plot is %v", b)
+	}
+}
