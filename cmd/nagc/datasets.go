@@ -11,6 +11,9 @@ import (
 )
 
 func runDatasets(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) > 0 && args[0] == "fetch" {
+		return runFetch(ctx, args[1:], stdout, stderr)
+	}
 	if len(args) == 0 || args[0] != "stats" {
 		fmt.Fprintln(stderr, "usage: nagc datasets stats [--data DIR] [--json] [NAME|DIR…]")
 		return errUsage
