@@ -213,7 +213,7 @@ type bagcRun struct {
 func (mdl *bagcModel) run(ctx context.Context, a BAGC, rng *rand.Rand) (*bagcRun, error) {
 	mdl.refresh()
 	mdl.updateGlobal()
-	out := &bagcRun{elbo: make([]float64, 0, a.MaxSweeps)}
+	out := &bagcRun{elbo: make([]float64, 0, min(a.MaxSweeps, maxPrealloc))}
 	order := make([]int, mdl.n)
 	for sweep := 1; sweep <= a.MaxSweeps; sweep++ {
 		if err := ctx.Err(); err != nil {

@@ -123,7 +123,7 @@ func (a JWNMF) Fit(ctx context.Context, in Input, k int, seed uint64) (*Result, 
 		return nil, err
 	}
 	sol := newJWNMFSolver(s, x, u, v, a.Lambda, a.Damped)
-	obj := make([]float64, 0, a.Iterations)
+	obj := make([]float64, 0, min(a.Iterations, maxPrealloc))
 	for it := 0; it < a.Iterations; it++ {
 		if err := ctx.Err(); err != nil {
 			return nil, err

@@ -38,7 +38,7 @@ func (a KMeans) Fit(ctx context.Context, in Input, k int, seed uint64) (*Result,
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	res, err := kmeans.Fit(x, kmeans.Config{K: k, NInit: a.NInit, MaxIter: a.MaxIter, Tol: a.Tol}, newRand(seed))
+	res, err := kmeans.FitContext(ctx, x, kmeans.Config{K: k, NInit: a.NInit, MaxIter: a.MaxIter, Tol: a.Tol}, newRand(seed))
 	if err != nil {
 		return nil, err
 	}

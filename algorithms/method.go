@@ -179,3 +179,7 @@ func multiplicativeStep(x, num, den *mat.Dense) {
 		}
 	}
 }
+
+// maxPrealloc caps the capacity preallocated for per-iteration records, so that an absurd
+// iteration count fails by running long (and can be cancelled), not by allocating.
+const maxPrealloc = 1 << 12

@@ -123,7 +123,7 @@ func (a NMF) Fit(ctx context.Context, in Input, k int, seed uint64) (*Result, er
 		w, h = nmfRandomInit(in.X, k, rng)
 	}
 	s := newNMFSolver(in.X, w, h, a.Solver == NMFSolverHALS)
-	obj := make([]float64, 0, a.Iterations)
+	obj := make([]float64, 0, min(a.Iterations, maxPrealloc))
 	for it := 0; it < a.Iterations; it++ {
 		if err := ctx.Err(); err != nil {
 			return nil, err

@@ -69,7 +69,7 @@ func (a SNMF) Fit(ctx context.Context, in Input, k int, seed uint64) (*Result, e
 	rng := newRand(seed)
 	h := nmfScaledUniform(n, k, 2*math.Sqrt(adj.Sum()/(float64(n)*float64(n))/float64(k)), rng)
 	s := newSymNMFSolver(adj, h)
-	obj := make([]float64, 0, a.Iterations)
+	obj := make([]float64, 0, min(a.Iterations, maxPrealloc))
 	for it := 0; it < a.Iterations; it++ {
 		if err := ctx.Err(); err != nil {
 			return nil, err

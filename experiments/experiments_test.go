@@ -359,3 +359,9 @@ func TestLabelsRoundTrip(t *testing.T) {
 		t.Error("bad character accepted")
 	}
 }
+
+func TestMergeRefusesMissingSource(t *testing.T) {
+	if _, err := Merge(t.TempDir(), []string{filepath.Join(t.TempDir(), "nope")}); err == nil || !strings.Contains(err.Error(), "nope") {
+		t.Errorf("missing source: %v", err)
+	}
+}

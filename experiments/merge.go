@@ -18,6 +18,11 @@ func Merge(dst string, srcs []string) (int, error) {
 	index := map[string]int{}
 	from := map[string]string{}
 	var prov []Provenance
+	for _, dir := range srcs {
+		if _, err := os.Stat(filepath.Join(dir, RunsFile)); err != nil {
+			return 0, fmt.Errorf("merge: %s has no %s: %w", dir, RunsFile, err)
+		}
+	}
 	for _, dir := range all {
 		recs, torn, err := ReadRecords(filepath.Join(dir, RunsFile))
 		if err != nil {

@@ -6,6 +6,7 @@
 package kmeans
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -49,6 +50,12 @@ type Result struct {
 // number from rng. Cost per Lloyd iteration O(nnz(x)·K + K·m); seeding O(nnz(x)·K·log K).
 // Memory O((n + m)·K).
 func Fit(x *sparse.CSR, cfg Config, rng *rand.Rand) (*Result, error) {
+	return FitContext(context.Background(), x, cfg, rng)
+}
+
+// FitContext is Fit that stops with ctx's error, checked before every restart and Lloyd
+// iteration, when ctx is cancelled.
+func FitContext(ctx context.Context, x *sparse.CSR, cfg Config, rng *rand.Rand) (*Result, error) {
 	cfg = cfg.withDefaults()
 	n, m := x.Dims()
 	switch {
@@ -65,8 +72,14 @@ func Fit(x *sparse.CSR, cfg Config, rng *rand.Rand) (*Result, error) {
 	tol := cfg.Tol * meanVariance(x)
 	var best *Result
 	for run := 0; run < cfg.NInit; run++ {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		w.seed(rng)
-		res := w.lloyd(cfg.MaxIter, tol)
+		res, err := w.lloyd(ctx, cfg.MaxIter, tol)
+		if err != nil {
+			return nil, err
+		}
 		if best == nil || res.Inertia < best.Inertia {
 			best = res
 		}
@@ -303,12 +316,15 @@ func (w *workspace) relocate(c int, old *mat.Dense) {
 	w.counts[c] = 1
 }
 
-func (w *workspace) lloyd(maxIter int, tol float64) *Result {
+func (w *workspace) lloyd(ctx context.Context, maxIter int, tol float64) (*Result, error) {
 	_, m := w.x.Dims()
 	old := mat.NewDense(w.k, m, nil)
 	prev := make([]int, len(w.labels))
 	iter := 0
 	for iter < maxIter {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		iter++
 		w.assign()
 		shift := w.update(old)
@@ -326,7 +342,7 @@ func (w *workspace) lloyd(maxIter int, tol float64) *Result {
 		Centers:    mat.DenseCopyOf(w.centers),
 		Inertia:    inertia,
 		Iterations: iter,
-	}
+	}, nil
 }
 
 func equalInts(a, b []int) bool {

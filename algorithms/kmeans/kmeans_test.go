@@ -1,6 +1,7 @@
 package kmeans
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -144,4 +145,14 @@ func ExampleFit() {
 	// Output:
 	// true true true
 	// inertia 1.0
+}
+
+func TestFitContextCancelled(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 5))
+	x, _ := blobs(rng, 100, 8, 4, 6)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := FitContext(ctx, x, Config{K: 4}, rng); err != context.Canceled {
+		t.Errorf("cancelled fit returned %v", err)
+	}
 }
