@@ -16,6 +16,7 @@ func runDatasets(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	}
 	if len(args) == 0 || args[0] != "stats" {
 		fmt.Fprintln(stderr, "usage: nagc datasets stats [--data DIR] [--json] [NAME|DIR…]")
+		fmt.Fprintln(stderr, "       nagc datasets fetch NAME…|all [--dir DIR]")
 		return errUsage
 	}
 	fs := newFlagSet("datasets stats", "datasets stats [--data DIR] [--json] [NAME|DIR…]", stderr)

@@ -32,7 +32,7 @@ type command struct {
 
 func commands() []command {
 	return []command{
-		{"datasets", "datasets stats [--json] [NAME|DIR…]", "print the statistics of datasets", runDatasets},
+		{"datasets", "datasets stats|fetch [NAME|DIR…]", "print the statistics of datasets, or download them", runDatasets},
 		{"cluster", "cluster --data NAME|DIR --method METHOD [options]", "cluster one graph with one method and score it", runCluster},
 		{"run", "run CONFIG [--results DIR] [--workers N] [--shard I/N]", "run (or resume) an experiment config, recording every run", runRun},
 		{"merge", "merge --out DIR SRC…", "join results folders (shards) refusing conflicting duplicates", runMerge},
