@@ -12,13 +12,14 @@ import (
 
 // registry maps each method's name to a constructor of its zero-valued options.
 var registry = map[string]func() any{
-	"nagc":   func() any { return &NAGC{} },
-	"kmeans": func() any { return &KMeans{} },
-	"metis":  func() any { return &METIS{} },
-	"bagc":   func() any { return &BAGC{} },
-	"nmf":    func() any { return &NMF{} },
-	"snmf":   func() any { return &SNMF{} },
-	"jwnmf":  func() any { return &JWNMF{} },
+	"nagc":       func() any { return &NAGC{} },
+	"kmeans":     func() any { return &KMeans{} },
+	"metis":      func() any { return &METIS{} },
+	"bagc":       func() any { return &BAGC{} },
+	"nmf":        func() any { return &NMF{} },
+	"snmf":       func() any { return &SNMF{} },
+	"jwnmf":      func() any { return &JWNMF{} },
+	"sgc-kmeans": func() any { return &SGCKMeans{} },
 }
 
 // Names returns the registered method names in sorted order.
