@@ -53,7 +53,7 @@ type kmeansFactors struct {
 // CachedKMeansFactors returns copies of KMeansFactors(in.X, k1, k2, rng) for the k-means
 // stream of seed, computed once per in.Cache.
 func CachedKMeansFactors(in Input, k1, k2 int, seed uint64) (u, v *mat.Dense, labels []int, err error) {
-	key := fmt.Sprintf("kmeans-factors/%d/%d/%d", k1, k2, seed)
+	key := fmt.Sprintf("kmeans-factors/%s/%d/%d/%d", in.xKey, k1, k2, seed)
 	val, err := in.Cache.Do(key, func() (any, error) {
 		rng := rand.New(rand.NewPCG(seed, streamKMeansInit))
 		u, v, labels, err := KMeansFactors(in.X, k1, k2, rng)

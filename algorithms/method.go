@@ -33,6 +33,25 @@ type Input struct {
 	// Cache, when set, memoises label-free initialisations across fits of this graph
 	// (see Cache). Results are identical with and without it.
 	Cache *Cache
+
+	// xKey names the attribute matrix in cache keys when X is not the graph's own (for
+	// example graph-filtered attributes); empty for the original X.
+	xKey string
+}
+
+// WithFilteredAttributes returns a copy of in whose X is the graph-filtered attributes of
+// o (in.X itself for o.P = 0), so that a method factorises them instead of X. Cached
+// initialisations are kept apart from those of the original X.
+func (in Input) WithFilteredAttributes(o GraphFilterOptions) (Input, error) {
+	if o.P == 0 {
+		return in, nil
+	}
+	x, err := FilteredAttributes(in, o)
+	if err != nil {
+		return in, err
+	}
+	in.X, in.xKey = x, o.key()
+	return in, nil
 }
 
 // N returns the number of vertices.
