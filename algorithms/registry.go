@@ -38,15 +38,25 @@ func Params(name string) ([]string, error) {
 	if !ok {
 		return nil, unknownMethod(name)
 	}
-	t := reflect.TypeOf(mk()).Elem()
-	var keys []string
-	for i := 0; i < t.NumField(); i++ {
-		if tag := strings.Split(t.Field(i).Tag.Get("yaml"), ",")[0]; tag != "" && tag != "-" {
-			keys = append(keys, tag)
-		}
-	}
+	keys := yamlKeys(reflect.TypeOf(mk()).Elem())
 	sort.Strings(keys)
 	return keys, nil
+}
+
+// yamlKeys lists the yaml names of a struct's fields, descending into inline structs.
+func yamlKeys(t reflect.Type) []string {
+	var keys []string
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		parts := strings.Split(f.Tag.Get("yaml"), ",")
+		switch {
+		case len(parts) > 1 && parts[1] == "inline" && f.Type.Kind() == reflect.Struct:
+			keys = append(keys, yamlKeys(f.Type)...)
+		case parts[0] != "" && parts[0] != "-":
+			keys = append(keys, parts[0])
+		}
+	}
+	return keys
 }
 
 func unknownMethod(name string) error {

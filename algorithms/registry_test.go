@@ -38,3 +38,20 @@ func TestRegistry(t *testing.T) {
 		}
 	}
 }
+
+func TestParamsIncludeInlineOptions(t *testing.T) {
+	for _, name := range []string{"nagc", "sgc-kmeans"} {
+		keys, _ := Params(name)
+		found := map[string]bool{}
+		for _, k := range keys {
+			found[k] = true
+		}
+		if !found["p"] || !found["norm"] || !found["self_loop"] {
+			t.Errorf("%s: options %v lack the filter's", name, keys)
+		}
+	}
+	m, err := New("nagc", map[string]any{"p": 2, "lambda": 0.1})
+	if err != nil || m.(NAGC).Filter.P != 2 {
+		t.Errorf("inline option not decoded: %+v %v", m, err)
+	}
+}
