@@ -2,10 +2,14 @@ package algorithms
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"testing"
 
+	"gonum.org/v1/gonum/mat"
+
 	"github.com/nagc-harness/nagc/datasets"
+	"github.com/nagc-harness/nagc/sparse"
 )
 
 // benchGraph loads a paper dataset for a benchmark, skipping where the data is missing
@@ -52,5 +56,89 @@ func BenchmarkNAGCKMeansInit(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// BenchmarkNAGCStep times one NAGC iteration (Step and Objective) at k2 = 10, λ = 0.01,
+// ρ = 0.95 from a random initialisation, on one thread, and reports allocations (there
+// should be none).
+func BenchmarkNAGCStep(b *testing.B) {
+	defer sparse.SetThreads(sparse.SetThreads(1))
+	for _, name := range datasets.PaperNames() {
+		b.Run(name, func(b *testing.B) {
+			g := benchGraph(b, name)
+			rng := newRand(1)
+			_, m := g.X.Dims()
+			k1 := g.K()
+			s := NewNAGCSolver(g.Adj, g.X, uniformDense(g.N(), k1, rng), uniformDense(m, 10, rng),
+				uniformDense(k1, 10, rng), 0.01, 0.95)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				s.Step()
+				_ = s.Objective()
+			}
+		})
+	}
+}
+
+// BenchmarkNAGCStepThreads times one NAGC iteration on Citeseer with the kernels on 1, 2
+// and 4 threads.
+func BenchmarkNAGCStepThreads(b *testing.B) {
+	g := benchGraph(b, "citeseer")
+	for _, threads := range []int{1, 2, 4} {
+		b.Run(fmt.Sprintf("threads=%d", threads), func(b *testing.B) {
+			defer sparse.SetThreads(sparse.SetThreads(threads))
+			rng := newRand(1)
+			_, m := g.X.Dims()
+			k1 := g.K()
+			s := NewNAGCSolver(g.Adj, g.X, uniformDense(g.N(), k1, rng), uniformDense(m, 10, rng),
+				uniformDense(k1, 10, rng), 0.01, 0.95)
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				s.Step()
+				_ = s.Objective()
+			}
+		})
+	}
+}
+
+// TestNAGCStepAllocatesNothing checks that an iteration (Step and Objective) allocates
+// nothing on one thread, for both U rules.
+func TestNAGCStepAllocatesNothing(t *testing.T) {
+	defer sparse.SetThreads(sparse.SetThreads(1))
+	rng := newRand(5)
+	adj, x := randomGraph(rng, 300, 40, 0.03, 0.1)
+	for _, rho := range []float64{0.5, 0.9} {
+		s := NewNAGCSolver(adj, x, uniformDense(300, 3, rng), uniformDense(40, 10, rng), uniformDense(3, 10, rng), 0.1, rho)
+		if allocs := testing.AllocsPerRun(5, func() { s.Step(); _ = s.Objective() }); allocs != 0 {
+			t.Errorf("ρ = %v: %v allocations per iteration, want 0", rho, allocs)
+		}
+	}
+}
+
+// TestNAGCThreadsBitIdentical checks that the factors and objective after a few
+// iterations are the same bits on 1 and on several kernel threads.
+func TestNAGCThreadsBitIdentical(t *testing.T) {
+	rng := newRand(6)
+	n, m, k1, k2 := 700, 60, 4, 7
+	adj, x := randomGraph(rng, n, m, 0.01, 0.1)
+	u, v, h := uniformDense(n, k1, rng), uniformDense(m, k2, rng), uniformDense(k1, k2, rng)
+	run := func(threads int) (*NAGCSolver, float64) {
+		defer sparse.SetThreads(sparse.SetThreads(threads))
+		s := NewNAGCSolver(adj, x, mat.DenseCopyOf(u), mat.DenseCopyOf(v), mat.DenseCopyOf(h), 0.3, 0.8)
+		var obj float64
+		for it := 0; it < 5; it++ {
+			s.Step()
+			obj = s.Objective()
+		}
+		return s, obj
+	}
+	s1, o1 := run(1)
+	for _, threads := range []int{2, 5} {
+		s, o := run(threads)
+		if !mat.Equal(s.U, s1.U) || !mat.Equal(s.V, s1.V) || !mat.Equal(s.H, s1.H) || o != o1 {
+			t.Errorf("%d threads: factors or objective differ from 1 thread", threads)
+		}
 	}
 }

@@ -85,17 +85,6 @@ func mustDims(what string, gotR, gotC, wantR, wantC int) {
 	}
 }
 
-// chunkWidth returns the width of chunk q when k columns are cut into the fewest chunks of
-// at most widest columns, as equal as possible (the first k mod nc chunks one wider).
-func chunkWidth(k, widest, q int) int {
-	nc := (k + widest - 1) / widest
-	w := k / nc
-	if q < k%nc {
-		w++
-	}
-	return w
-}
-
 // MulDense sets dst = a·b, where a is r×c sparse, b is c×k dense and dst is r×k.
 // dst must not alias b. Cost O(nnz(a)·k). Each row of dst is summed over the row's stored
 // entries in order, with the partial sums of up to 8 columns (12 when every stored value
@@ -121,17 +110,23 @@ func MulDense(dst *mat.Dense, a *CSR, b *mat.Dense) {
 func serial(n int) bool { return Threads() <= 1 || n < 2*minRowsPerTask }
 
 func mulDenseRows(dst blas64.General, a *CSR, b blas64.General, k int, unit bool, lo, hi int) {
+	// The k columns are cut into the fewest chunks of at most widest columns, as equal as
+	// possible: the first rem chunks are w0+1 wide, the others w0.
 	widest := maxWeighted
 	if unit {
 		widest = maxUnit
 	}
 	nc := (k + widest - 1) / widest
+	w0, rem := k/nc, k%nc
 	for i := lo; i < hi; i++ {
 		out := dst.Data[i*dst.Stride : i*dst.Stride+k]
 		p0, p1 := a.ptr[i], a.ptr[i+1]
 		cols := a.ind[p0:p1]
 		for q, c := 0, 0; q < nc; q++ {
-			w := chunkWidth(k, widest, q)
+			w := w0
+			if q < rem {
+				w++
+			}
 			if unit {
 				gatherUnit(w, out[c:], cols, b.Data[c:], b.Stride)
 			} else {
@@ -232,6 +227,10 @@ func patternRows(sum, gram blas64.General, w *CSR, u blas64.General, k, lo, hi i
 			continue
 		}
 		out := gram.Data[i*gram.Stride : i*gram.Stride+k]
+		if k <= maxPattern {
+			patternGram(k, out, ui, cols, u.Data, u.Stride)
+			continue
+		}
 		clear(out)
 		for _, j := range cols {
 			uj := u.Data[j*u.Stride : j*u.Stride+k]
@@ -245,21 +244,15 @@ func patternRows(sum, gram blas64.General, w *CSR, u blas64.General, k, lo, hi i
 	}
 }
 
-// dot returns x·y for len(y) ≥ len(x), summed in four interleaved partial sums.
+// dot returns x·y for len(y) ≥ len(x), summed in order (as the unrolled pattern kernels
+// do).
 func dot(x, y []float64) float64 {
 	y = y[:len(x)]
-	var s0, s1, s2, s3 float64
-	l := 0
-	for ; l+4 <= len(x); l += 4 {
-		s0 += x[l] * y[l]
-		s1 += x[l+1] * y[l+1]
-		s2 += x[l+2] * y[l+2]
-		s3 += x[l+3] * y[l+3]
+	var z float64
+	for l, v := range x {
+		z += v * y[l]
 	}
-	for ; l < len(x); l++ {
-		s0 += x[l] * y[l]
-	}
-	return (s0 + s1) + (s2 + s3)
+	return z
 }
 
 // PatternDots returns, over the stored positions (i, j) of w (values ignored), the sums
@@ -270,6 +263,9 @@ func dot(x, y []float64) float64 {
 func PatternDots(w *CSR, u *mat.Dense) (sum, sumSq float64) {
 	n, k := u.Dims()
 	mustDims("w", w.r, w.c, n, n)
+	if n == 0 || k == 0 {
+		return 0, 0
+	}
 	uraw := u.RawMatrix()
 	nb := (n + minRowsPerTask - 1) / minRowsPerTask
 	if serial(n) {
@@ -294,7 +290,14 @@ func PatternDots(w *CSR, u *mat.Dense) (sum, sumSq float64) {
 func patternDotRows(w *CSR, u blas64.General, k, lo, hi int) (s, q float64) {
 	for i := lo; i < hi; i++ {
 		ui := u.Data[i*u.Stride : i*u.Stride+k]
-		for _, j := range w.ind[w.ptr[i]:w.ptr[i+1]] {
+		cols := w.ind[w.ptr[i]:w.ptr[i+1]]
+		if k <= maxPattern {
+			ps, pq := patternDots(k, ui, cols, u.Data, u.Stride)
+			s += ps
+			q += pq
+			continue
+		}
+		for _, j := range cols {
 			z := dot(ui, u.Data[j*u.Stride:j*u.Stride+k])
 			s += z
 			q += z * z

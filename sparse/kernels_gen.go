@@ -2,11 +2,303 @@
 
 package sparse
 
-// maxWeighted and maxUnit are the widest gatherW and gatherUnitW kernels.
+// maxWeighted, maxUnit and maxPattern are the widest gather, gatherUnit and pattern
+// kernels.
 const (
 	maxWeighted = 8
 	maxUnit     = 12
+	maxPattern  = 8
 )
+
+// patternGram sets out[:k] = Σ_{j∈cols} (ui·uⱼ)·uⱼ with uⱼ = u[j·us : j·us+k], for
+// 1 ≤ k ≤ maxPattern.
+func patternGram(k int, out, ui []float64, cols []int, u []float64, us int) {
+	switch k {
+	case 1:
+		patternGram1(out, ui, cols, u, us)
+	case 2:
+		patternGram2(out, ui, cols, u, us)
+	case 3:
+		patternGram3(out, ui, cols, u, us)
+	case 4:
+		patternGram4(out, ui, cols, u, us)
+	case 5:
+		patternGram5(out, ui, cols, u, us)
+	case 6:
+		patternGram6(out, ui, cols, u, us)
+	case 7:
+		patternGram7(out, ui, cols, u, us)
+	case 8:
+		patternGram8(out, ui, cols, u, us)
+	default:
+		panic("sparse: pattern width out of range")
+	}
+}
+
+// patternDots returns Σ_{j∈cols} zⱼ and Σ_{j∈cols} zⱼ² for zⱼ = ui·u[j·us : j·us+k], for
+// 1 ≤ k ≤ maxPattern.
+func patternDots(k int, ui []float64, cols []int, u []float64, us int) (s, q float64) {
+	switch k {
+	case 1:
+		return patternDots1(ui, cols, u, us)
+	case 2:
+		return patternDots2(ui, cols, u, us)
+	case 3:
+		return patternDots3(ui, cols, u, us)
+	case 4:
+		return patternDots4(ui, cols, u, us)
+	case 5:
+		return patternDots5(ui, cols, u, us)
+	case 6:
+		return patternDots6(ui, cols, u, us)
+	case 7:
+		return patternDots7(ui, cols, u, us)
+	case 8:
+		return patternDots8(ui, cols, u, us)
+	default:
+		panic("sparse: pattern width out of range")
+	}
+}
+
+func patternGram1(out, ui []float64, cols []int, u []float64, us int) {
+	x := ui[:1:1]
+	var s0 float64
+	for _, j := range cols {
+		r := u[j*us : j*us+1 : j*us+1]
+		z := x[0] * r[0]
+		s0 += z * r[0]
+	}
+	o := out[:1:1]
+	o[0] = s0
+}
+
+func patternGram2(out, ui []float64, cols []int, u []float64, us int) {
+	x := ui[:2:2]
+	var s0, s1 float64
+	for _, j := range cols {
+		r := u[j*us : j*us+2 : j*us+2]
+		z := x[0]*r[0] + x[1]*r[1]
+		s0 += z * r[0]
+		s1 += z * r[1]
+	}
+	o := out[:2:2]
+	o[0] = s0
+	o[1] = s1
+}
+
+func patternGram3(out, ui []float64, cols []int, u []float64, us int) {
+	x := ui[:3:3]
+	var s0, s1, s2 float64
+	for _, j := range cols {
+		r := u[j*us : j*us+3 : j*us+3]
+		z := x[0]*r[0] + x[1]*r[1] + x[2]*r[2]
+		s0 += z * r[0]
+		s1 += z * r[1]
+		s2 += z * r[2]
+	}
+	o := out[:3:3]
+	o[0] = s0
+	o[1] = s1
+	o[2] = s2
+}
+
+func patternGram4(out, ui []float64, cols []int, u []float64, us int) {
+	x := ui[:4:4]
+	var s0, s1, s2, s3 float64
+	for _, j := range cols {
+		r := u[j*us : j*us+4 : j*us+4]
+		z := x[0]*r[0] + x[1]*r[1] + x[2]*r[2] + x[3]*r[3]
+		s0 += z * r[0]
+		s1 += z * r[1]
+		s2 += z * r[2]
+		s3 += z * r[3]
+	}
+	o := out[:4:4]
+	o[0] = s0
+	o[1] = s1
+	o[2] = s2
+	o[3] = s3
+}
+
+func patternGram5(out, ui []float64, cols []int, u []float64, us int) {
+	x := ui[:5:5]
+	var s0, s1, s2, s3, s4 float64
+	for _, j := range cols {
+		r := u[j*us : j*us+5 : j*us+5]
+		z := x[0]*r[0] + x[1]*r[1] + x[2]*r[2] + x[3]*r[3] + x[4]*r[4]
+		s0 += z * r[0]
+		s1 += z * r[1]
+		s2 += z * r[2]
+		s3 += z * r[3]
+		s4 += z * r[4]
+	}
+	o := out[:5:5]
+	o[0] = s0
+	o[1] = s1
+	o[2] = s2
+	o[3] = s3
+	o[4] = s4
+}
+
+func patternGram6(out, ui []float64, cols []int, u []float64, us int) {
+	x := ui[:6:6]
+	var s0, s1, s2, s3, s4, s5 float64
+	for _, j := range cols {
+		r := u[j*us : j*us+6 : j*us+6]
+		z := x[0]*r[0] + x[1]*r[1] + x[2]*r[2] + x[3]*r[3] + x[4]*r[4] + x[5]*r[5]
+		s0 += z * r[0]
+		s1 += z * r[1]
+		s2 += z * r[2]
+		s3 += z * r[3]
+		s4 += z * r[4]
+		s5 += z * r[5]
+	}
+	o := out[:6:6]
+	o[0] = s0
+	o[1] = s1
+	o[2] = s2
+	o[3] = s3
+	o[4] = s4
+	o[5] = s5
+}
+
+func patternGram7(out, ui []float64, cols []int, u []float64, us int) {
+	x := ui[:7:7]
+	var s0, s1, s2, s3, s4, s5, s6 float64
+	for _, j := range cols {
+		r := u[j*us : j*us+7 : j*us+7]
+		z := x[0]*r[0] + x[1]*r[1] + x[2]*r[2] + x[3]*r[3] + x[4]*r[4] + x[5]*r[5] + x[6]*r[6]
+		s0 += z * r[0]
+		s1 += z * r[1]
+		s2 += z * r[2]
+		s3 += z * r[3]
+		s4 += z * r[4]
+		s5 += z * r[5]
+		s6 += z * r[6]
+	}
+	o := out[:7:7]
+	o[0] = s0
+	o[1] = s1
+	o[2] = s2
+	o[3] = s3
+	o[4] = s4
+	o[5] = s5
+	o[6] = s6
+}
+
+func patternGram8(out, ui []float64, cols []int, u []float64, us int) {
+	x := ui[:8:8]
+	var s0, s1, s2, s3, s4, s5, s6, s7 float64
+	for _, j := range cols {
+		r := u[j*us : j*us+8 : j*us+8]
+		z := x[0]*r[0] + x[1]*r[1] + x[2]*r[2] + x[3]*r[3] + x[4]*r[4] + x[5]*r[5] + x[6]*r[6] + x[7]*r[7]
+		s0 += z * r[0]
+		s1 += z * r[1]
+		s2 += z * r[2]
+		s3 += z * r[3]
+		s4 += z * r[4]
+		s5 += z * r[5]
+		s6 += z * r[6]
+		s7 += z * r[7]
+	}
+	o := out[:8:8]
+	o[0] = s0
+	o[1] = s1
+	o[2] = s2
+	o[3] = s3
+	o[4] = s4
+	o[5] = s5
+	o[6] = s6
+	o[7] = s7
+}
+
+func patternDots1(ui []float64, cols []int, u []float64, us int) (s, q float64) {
+	x := ui[:1:1]
+	for _, j := range cols {
+		r := u[j*us : j*us+1 : j*us+1]
+		z := x[0] * r[0]
+		s += z
+		q += z * z
+	}
+	return s, q
+}
+
+func patternDots2(ui []float64, cols []int, u []float64, us int) (s, q float64) {
+	x := ui[:2:2]
+	for _, j := range cols {
+		r := u[j*us : j*us+2 : j*us+2]
+		z := x[0]*r[0] + x[1]*r[1]
+		s += z
+		q += z * z
+	}
+	return s, q
+}
+
+func patternDots3(ui []float64, cols []int, u []float64, us int) (s, q float64) {
+	x := ui[:3:3]
+	for _, j := range cols {
+		r := u[j*us : j*us+3 : j*us+3]
+		z := x[0]*r[0] + x[1]*r[1] + x[2]*r[2]
+		s += z
+		q += z * z
+	}
+	return s, q
+}
+
+func patternDots4(ui []float64, cols []int, u []float64, us int) (s, q float64) {
+	x := ui[:4:4]
+	for _, j := range cols {
+		r := u[j*us : j*us+4 : j*us+4]
+		z := x[0]*r[0] + x[1]*r[1] + x[2]*r[2] + x[3]*r[3]
+		s += z
+		q += z * z
+	}
+	return s, q
+}
+
+func patternDots5(ui []float64, cols []int, u []float64, us int) (s, q float64) {
+	x := ui[:5:5]
+	for _, j := range cols {
+		r := u[j*us : j*us+5 : j*us+5]
+		z := x[0]*r[0] + x[1]*r[1] + x[2]*r[2] + x[3]*r[3] + x[4]*r[4]
+		s += z
+		q += z * z
+	}
+	return s, q
+}
+
+func patternDots6(ui []float64, cols []int, u []float64, us int) (s, q float64) {
+	x := ui[:6:6]
+	for _, j := range cols {
+		r := u[j*us : j*us+6 : j*us+6]
+		z := x[0]*r[0] + x[1]*r[1] + x[2]*r[2] + x[3]*r[3] + x[4]*r[4] + x[5]*r[5]
+		s += z
+		q += z * z
+	}
+	return s, q
+}
+
+func patternDots7(ui []float64, cols []int, u []float64, us int) (s, q float64) {
+	x := ui[:7:7]
+	for _, j := range cols {
+		r := u[j*us : j*us+7 : j*us+7]
+		z := x[0]*r[0] + x[1]*r[1] + x[2]*r[2] + x[3]*r[3] + x[4]*r[4] + x[5]*r[5] + x[6]*r[6]
+		s += z
+		q += z * z
+	}
+	return s, q
+}
+
+func patternDots8(ui []float64, cols []int, u []float64, us int) (s, q float64) {
+	x := ui[:8:8]
+	for _, j := range cols {
+		r := u[j*us : j*us+8 : j*us+8]
+		z := x[0]*r[0] + x[1]*r[1] + x[2]*r[2] + x[3]*r[3] + x[4]*r[4] + x[5]*r[5] + x[6]*r[6] + x[7]*r[7]
+		s += z
+		q += z * z
+	}
+	return s, q
+}
 
 // gather sets out[:w] = Σ_p vals[p]·b[cols[p]·bs : cols[p]·bs+w], for 1 ≤ w ≤ maxWeighted.
 func gather(w int, out []float64, cols []int, vals []float64, b []float64, bs int) {

@@ -132,41 +132,119 @@ func hasEntry(w *CSR, i, j int) bool {
 	return false
 }
 
+// unitSparse returns a random 0/1 r×c matrix.
+func unitSparse(rng *rand.Rand, r, c int, density float64) (*CSR, *mat.Dense) {
+	d := mat.NewDense(r, c, nil)
+	for i := 0; i < r; i++ {
+		for j := 0; j < c; j++ {
+			if rng.Float64() < density {
+				d.Set(i, j, 1)
+			}
+		}
+	}
+	return FromDense(d), d
+}
+
+// kernelWidths covers every unrolled width of the weighted (≤ 8), unit (≤ 12) and pattern
+// (≤ 8) kernels, and splits into several chunks beyond them.
+var kernelWidths = []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 13, 17, 20, 25}
+
 func TestKernelsMatchDense(t *testing.T) {
 	for _, threads := range []int{1, 3} {
 		prev := SetThreads(threads)
 		rng := rand.New(rand.NewPCG(3, uint64(threads)))
-		for trial := 0; trial < 5; trial++ {
-			n, m, k := 20+trial*200, 13, 4
-			a, ad := randomSparse(rng, n, m, 0.2)
-			b := randomDense(rng, m, k)
-			got := mat.NewDense(n, k, nil)
-			MulDense(got, a, b)
-			var want mat.Dense
-			want.Mul(ad, b)
-			assertClose(t, "MulDense", got, &want, 1e-12)
-
-			w, _ := randomSparse(rng, n, n, 0.05)
-			u := randomDense(rng, n, k)
-			g := mat.NewDense(n, k, nil)
-			PatternGramMul(g, w, u)
-			assertClose(t, "PatternGramMul", g, denseMaskedGram(w, u), 1e-9)
-
-			sum, sq := PatternDots(w, u)
-			var ws, wq float64
-			for i := 0; i < n; i++ {
-				cols, _ := w.Row(i)
-				for _, j := range cols {
-					z := mat.Dot(u.RowView(i), u.RowView(j))
-					ws += z
-					wq += z * z
+		for trial := 0; trial < 3; trial++ {
+			n, m := 20+trial*150, 13
+			for _, k := range kernelWidths {
+				a, ad := randomSparse(rng, n, m, 0.2)
+				au, aud := unitSparse(rng, n, m, 0.2)
+				if a.UnitValues() || !au.UnitValues() {
+					t.Fatal("UnitValues is wrong")
 				}
-			}
-			if math.Abs(sum-ws) > 1e-9*ws || math.Abs(sq-wq) > 1e-9*wq {
-				t.Errorf("PatternDots %v %v, want %v %v", sum, sq, ws, wq)
+				b := randomDense(rng, m, k)
+				got := mat.NewDense(n, k, nil)
+				var want mat.Dense
+				MulDense(got, a, b)
+				want.Mul(ad, b)
+				assertClose(t, "MulDense", got, &want, 1e-12)
+				MulDense(got, au, b)
+				want.Mul(aud, b)
+				assertClose(t, "MulDense (unit values)", got, &want, 1e-12)
+
+				w, wd := randomSparse(rng, n, n, 0.05)
+				u := randomDense(rng, n, k)
+				g := mat.NewDense(n, k, nil)
+				PatternGramMul(g, w, u)
+				assertClose(t, "PatternGramMul", g, denseMaskedGram(w, u), 1e-9)
+				sum := mat.NewDense(n, k, nil)
+				PatternSumGramMul(sum, g, w, u)
+				assertClose(t, "PatternSumGramMul gram", g, denseMaskedGram(w, u), 1e-9)
+				var pattern mat.Dense
+				pattern.Apply(func(_, _ int, v float64) float64 {
+					if v != 0 {
+						return 1
+					}
+					return 0
+				}, wd)
+				want.Mul(&pattern, u)
+				assertClose(t, "PatternSumGramMul sum", sum, &want, 1e-12)
+
+				s, sq := PatternDots(w, u)
+				var ws, wq float64
+				for i := 0; i < n; i++ {
+					cols, _ := w.Row(i)
+					for _, j := range cols {
+						z := mat.Dot(u.RowView(i), u.RowView(j))
+						ws += z
+						wq += z * z
+					}
+				}
+				if math.Abs(s-ws) > 1e-9*ws || math.Abs(sq-wq) > 1e-9*wq {
+					t.Errorf("PatternDots %v %v, want %v %v", s, sq, ws, wq)
+				}
 			}
 		}
 		SetThreads(prev)
+	}
+}
+
+// TestStridedOperands runs the kernels on views whose stride exceeds their width, with NaN
+// in the columns outside the view, and checks that nothing outside is read or written.
+func TestStridedOperands(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 5))
+	n, m := 300, 40
+	a, ad := unitSparse(rng, n, m, 0.1)
+	w, _ := randomSparse(rng, n, n, 0.02)
+	view := func(r, c int) (*mat.Dense, *mat.Dense) {
+		big := randomDense(rng, r, c+3)
+		for i := 0; i < r; i++ {
+			for j := c; j < c+3; j++ {
+				big.Set(i, j, math.NaN())
+			}
+		}
+		return big.Slice(0, r, 0, c).(*mat.Dense), big
+	}
+	for _, k := range []int{3, 10, 13} {
+		b, _ := view(m, k)
+		dst, dstBig := view(n, k)
+		MulDense(dst, a, b)
+		var want mat.Dense
+		want.Mul(ad, b)
+		assertClose(t, "MulDense on views", dst, &want, 1e-12)
+		u, _ := view(n, k)
+		PatternSumGramMul(dst, nil, w, u)
+		PatternGramMul(dst, w, u)
+		assertClose(t, "PatternGramMul on views", dst, denseMaskedGram(w, u), 1e-9)
+		if s, q := PatternDots(w, u); math.IsNaN(s) || math.IsNaN(q) {
+			t.Error("PatternDots read outside its view")
+		}
+		for i := 0; i < n; i++ {
+			for j := k; j < k+3; j++ {
+				if !math.IsNaN(dstBig.At(i, j)) {
+					t.Fatalf("k = %d: column %d outside the view was written", k, j)
+				}
+			}
+		}
 	}
 }
 
@@ -182,19 +260,51 @@ func TestThreadsBitIdentical(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 9))
 	n, k := 3000, 5
 	w, _ := randomSparse(rng, n, n, 0.003)
+	x, _ := unitSparse(rng, n, 50, 0.05)
+	xv, _ := randomSparse(rng, n, 50, 0.05)
 	u := randomDense(rng, n, k)
-	run := func(th int) (*mat.Dense, float64) {
+	v := randomDense(rng, 50, 10)
+	type result struct {
+		g, s, xv, xw *mat.Dense
+		sum, q       float64
+	}
+	run := func(th int) result {
 		prev := SetThreads(th)
 		defer SetThreads(prev)
-		g := mat.NewDense(n, k, nil)
-		PatternGramMul(g, w, u)
-		_, q := PatternDots(w, u)
-		return g, q
+		r := result{g: mat.NewDense(n, k, nil), s: mat.NewDense(n, k, nil),
+			xv: mat.NewDense(n, 10, nil), xw: mat.NewDense(n, 10, nil)}
+		PatternSumGramMul(r.s, r.g, w, u)
+		r.sum, r.q = PatternDots(w, u)
+		MulDense(r.xv, x, v)
+		MulDense(r.xw, xv, v)
+		return r
 	}
-	g1, q1 := run(1)
-	g4, q4 := run(4)
-	if !mat.Equal(g1, g4) || q1 != q4 {
-		t.Error("kernel results depend on the thread count")
+	r1 := run(1)
+	for _, th := range []int{2, 4, 7} {
+		r := run(th)
+		if !mat.Equal(r1.g, r.g) || !mat.Equal(r1.s, r.s) || !mat.Equal(r1.xv, r.xv) || !mat.Equal(r1.xw, r.xw) ||
+			r1.sum != r.sum || r1.q != r.q {
+			t.Errorf("kernel results with %d threads differ from 1 thread", th)
+		}
+	}
+}
+
+func TestNoAllocationsOnOneThread(t *testing.T) {
+	prev := SetThreads(1)
+	defer SetThreads(prev)
+	rng := rand.New(rand.NewPCG(4, 4))
+	n := 1000
+	w, _ := randomSparse(rng, n, n, 0.01)
+	x, _ := unitSparse(rng, n, 50, 0.05)
+	u, v := randomDense(rng, n, 6), randomDense(rng, 50, 10)
+	g, s, xv := mat.NewDense(n, 6, nil), mat.NewDense(n, 6, nil), mat.NewDense(n, 10, nil)
+	if allocs := testing.AllocsPerRun(10, func() {
+		PatternSumGramMul(s, g, w, u)
+		PatternGramMul(g, w, u)
+		_, _ = PatternDots(w, u)
+		MulDense(xv, x, v)
+	}); allocs != 0 {
+		t.Errorf("%v allocations per run, want 0", allocs)
 	}
 }
 

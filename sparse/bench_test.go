@@ -1,0 +1,88 @@
+package sparse
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// citeseerLike returns a random 0/1 matrix of Citeseer's attribute size (3312×3703 with
+// about 105 000 stored entries), the same pattern with random weights, and a random
+// symmetric 0/1 adjacency of Citeseer's size (about 9 300 stored entries).
+func citeseerLike() (x, xw, adj *CSR) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	n, m := 3312, 3703
+	b := NewBuilder(n, m)
+	for t := 0; t < 105165; t++ {
+		_ = b.Add(rng.IntN(n), rng.IntN(m), 1)
+	}
+	x = b.CSR(MaxDuplicates)
+	w := make([]float64, x.NNZ())
+	for i := range w {
+		w[i] = rng.Float64()
+	}
+	xw = &CSR{r: x.r, c: x.c, ptr: x.ptr, ind: x.ind, val: w}
+	g := NewBuilder(n, n)
+	for t := 0; t < 4660; t++ {
+		i, j := rng.IntN(n), rng.IntN(n)
+		_ = g.Add(i, j, 1)
+		_ = g.Add(j, i, 1)
+	}
+	return x, xw, g.CSR(MaxDuplicates)
+}
+
+// BenchmarkMulDense times X·V and Xᵀ·F at Citeseer's size on one thread, for 0/1 and for
+// weighted values, at NAGC's widths (k1 = 6, k2 = 10) and a wider k = 20.
+func BenchmarkMulDense(b *testing.B) {
+	defer SetThreads(SetThreads(1))
+	x, xw, _ := citeseerLike()
+	rng := rand.New(rand.NewPCG(3, 3))
+	for _, c := range []struct {
+		name string
+		a    *CSR
+	}{{"unit", x}, {"unit-T", x.T()}, {"weighted", xw}} {
+		for _, k := range []int{6, 10, 20} {
+			r, cc := c.a.Dims()
+			v := randomDense(rng, cc, k)
+			dst := mat.NewDense(r, k, nil)
+			b.Run(fmt.Sprintf("%s/k=%d", c.name, k), func(b *testing.B) {
+				b.ReportAllocs()
+				for i := 0; i < b.N; i++ {
+					MulDense(dst, c.a, v)
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkPattern times the edge-masked kernels on a Citeseer-sized adjacency, one thread.
+func BenchmarkPattern(b *testing.B) {
+	defer SetThreads(SetThreads(1))
+	_, _, adj := citeseerLike()
+	n, _ := adj.Dims()
+	rng := rand.New(rand.NewPCG(4, 4))
+	for _, k := range []int{2, 6, 10} {
+		u := randomDense(rng, n, k)
+		sum, gram := mat.NewDense(n, k, nil), mat.NewDense(n, k, nil)
+		b.Run(fmt.Sprintf("PatternGramMul/k=%d", k), func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				PatternGramMul(gram, adj, u)
+			}
+		})
+		b.Run(fmt.Sprintf("PatternSumGramMul/k=%d", k), func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				PatternSumGramMul(sum, gram, adj, u)
+			}
+		})
+		b.Run(fmt.Sprintf("PatternDots/k=%d", k), func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				_, _ = PatternDots(adj, u)
+			}
+		})
+	}
+}
