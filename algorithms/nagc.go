@@ -9,6 +9,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/nagc-harness/nagc/dense"
 	"github.com/nagc-harness/nagc/sparse"
 )
 
@@ -57,6 +58,10 @@ type NAGC struct {
 	// InitU, InitV, InitH, when all set, are used as the initial factors instead of Init
 	// (copied, not modified).
 	InitU, InitV, InitH *mat.Dense `yaml:"-"`
+	// Filter, when its order p > 0, makes NAGC factorise the graph-filtered attributes
+	// (see GraphFilterOptions) instead of X, k-means initialisation included. Not in the
+	// paper; p = 0, the default, is the paper's method bit for bit.
+	Filter GraphFilterOptions `yaml:",inline"`
 }
 
 // Name returns "nagc".
@@ -129,12 +134,16 @@ func (a NAGC) Fit(ctx context.Context, in Input, k int, seed uint64) (*Result, e
 	if err := a.validate(in, k); err != nil {
 		return nil, err
 	}
+	in, err := in.WithFilteredAttributes(a.Filter)
+	if err != nil {
+		return nil, fmt.Errorf("nagc: %w", err)
+	}
 	u, v, h, initInfo, err := a.initialise(in, k, seed)
 	if err != nil {
 		return nil, err
 	}
 	s := NewNAGCSolver(in.Adj, in.X, u, v, h, a.Lambda, a.Rho)
-	obj := make([]float64, 0, a.Iterations)
+	obj := make([]float64, 0, min(a.Iterations, maxPrealloc))
 	for it := 0; it < a.Iterations; it++ {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -162,24 +171,31 @@ func (a NAGC) Fit(ctx context.Context, in Input, k int, seed uint64) (*Result, e
 
 // NAGCSolver holds NAGC's factors and the work buffers of its multiplicative updates, so
 // that iterations allocate nothing. Use NewNAGCSolver, then Step repeatedly.
+//
+// Besides the factors it keeps what the next update or the objective needs and is already
+// known: UᵀU and VᵀV (recomputed once after each update of U, V), Hᵀ, X·V, and, for the
+// current U, V, H, the attribute terms of the next U update, λ-free:
+// ((XV)⊙f')Hᵀ and ((f VᵀV)⊙f')Hᵀ, with ⟨XV, f⟩ and ⟨f VᵀV, f⟩ for the objective. The
+// tall-skinny products run on package dense, the sparse ones on package sparse; both
+// follow sparse.Threads and give the same bits for any thread count.
 type NAGCSolver struct {
 	// U (n×k1), V (m×k2) and H (k1×k2) are the current factors.
 	U, V, H *mat.Dense
 
-	adj, s, x, xt  *sparse.CSR
+	adj, x, xt     *sparse.CSR
 	lambda, rho    float64
 	scale, xNormSq float64
 
-	f, fp, xv   *mat.Dense // n×k2: f(UH), f'(UH), XV
-	t2          *mat.Dense // n×k2 scratch
-	su, g, uutu *mat.Dense // n×k1: SU, (UUᵀ⊙W)U, U(UᵀU)
-	num, den    *mat.Dense // n×k1
-	t1          *mat.Dense // n×k1 scratch
-	xtf, vden   *mat.Dense // m×k2
-	utu         *mat.Dense // k1×k1
-	vtv, ftf    *mat.Dense // k2×k2
-	hnum, hden  *mat.Dense // k1×k2
-	hk          *mat.Dense // k1×k2 scratch
+	f, fp, xv, fvtv *mat.Dense // n×k2: f(UH), f'(UH), XV, f(UH)·VᵀV
+	su, g, uutu     *mat.Dense // n×k1: AU (A the 0/1 adjacency, so SU = scale·AU), (UUᵀ⊙W)U, U(UᵀU)
+	anum, aden      *mat.Dense // n×k1: ((XV)⊙f')Hᵀ, ((f VᵀV)⊙f')Hᵀ at the current factors
+	xtf, vden       *mat.Dense // m×k2
+	utu             *mat.Dense // k1×k1: UᵀU of the current U
+	vtv             *mat.Dense // k2×k2: VᵀV of the current V
+	ftf             *mat.Dense // k2×k2
+	ht              *mat.Dense // k2×k1: Hᵀ of the current H
+	hnum, hk, hden  *mat.Dense // k1×k2
+	cross, tr       float64    // ⟨XV, f⟩ and ⟨f VᵀV, f⟩ at the current factors
 }
 
 // NewNAGCSolver prepares the updates for adjacency adj (0/1, n×n), attributes x (n×m) and
@@ -195,16 +211,19 @@ func NewNAGCSolver(adj, x *sparse.CSR, u, v, h *mat.Dense, lambda, rho float64) 
 	d := func(r, c int) *mat.Dense { return mat.NewDense(r, c, nil) }
 	s := &NAGCSolver{
 		U: u, V: v, H: h,
-		adj: adj, s: adj.Scaled(scale), x: x, xt: x.T(),
+		adj: adj, x: x, xt: x.T(),
 		lambda: lambda, rho: rho, scale: scale, xNormSq: x.SumSq(),
-		f: d(n, k2), fp: d(n, k2), xv: d(n, k2), t2: d(n, k2),
-		su: d(n, k1), g: d(n, k1), uutu: d(n, k1), num: d(n, k1), den: d(n, k1), t1: d(n, k1),
+		f: d(n, k2), fp: d(n, k2), xv: d(n, k2), fvtv: d(n, k2),
+		su: d(n, k1), g: d(n, k1), uutu: d(n, k1), anum: d(n, k1), aden: d(n, k1),
 		xtf: d(m, k2), vden: d(m, k2),
-		utu: d(k1, k1), vtv: d(k2, k2), ftf: d(k2, k2),
-		hnum: d(k1, k2), hden: d(k1, k2), hk: d(k1, k2),
+		utu: d(k1, k1), vtv: d(k2, k2), ftf: d(k2, k2), ht: d(k2, k1),
+		hnum: d(k1, k2), hk: d(k1, k2), hden: d(k1, k2),
 	}
-	s.sigmoid()
+	dense.Gram(s.utu, s.U)
+	dense.Gram(s.vtv, s.V)
+	s.transposeH()
 	sparse.MulDense(s.xv, s.x, s.V)
+	s.attributeTerms()
 	return s
 }
 
@@ -215,97 +234,118 @@ func (s *NAGCSolver) ruleName() string {
 	return "PU (paper's Eq. update of U)"
 }
 
-// sigmoid sets f = f(UH) and fp = f'(UH) = e^{-x}/(1+e^{-x})², the authors' form.
-func (s *NAGCSolver) sigmoid() {
-	s.f.Mul(s.U, s.H)
-	fr, pr := s.f.RawMatrix().Data, s.fp.RawMatrix().Data
-	for i, x := range fr {
-		e := math.Exp(-x)
-		d := 1 + e
-		fr[i] = 1 / d
-		pr[i] = e / (d * d)
-	}
-}
-
-// mulHadamard sets dst = a ⊙ b entry-wise (all r×c, contiguous).
-func mulHadamard(dst, a, b *mat.Dense) {
-	d, x, y := dst.RawMatrix().Data, a.RawMatrix().Data, b.RawMatrix().Data
-	for i := range d {
-		d[i] = x[i] * y[i]
-	}
-}
-
 // Step runs one iteration: U, then V, then H, each by its multiplicative rule using the
 // newest values. Cost O((|E| + nnz(X))·k + (n + m)·k² + n·k1·k2).
 func (s *NAGCSolver) Step() {
 	s.stepU()
-	s.sigmoid()
+	dense.Gram(s.utu, s.U)
+	dense.SigmoidMul(s.f, s.fp, s.U, s.H)
 	s.stepV()
+	dense.Gram(s.vtv, s.V)
 	sparse.MulDense(s.xv, s.x, s.V)
 	s.stepH()
-	s.sigmoid()
+	s.transposeH()
+	s.attributeTerms()
 }
 
-// stepU applies the U rule; f, fp and xv hold f(UH), f'(UH) and XV of the current U, V, H.
-func (s *NAGCSolver) stepU() {
-	// Attribute terms: λ((XV)⊙f')Hᵀ and λ((f VᵀV)⊙f')Hᵀ.
-	mulHadamard(s.t2, s.xv, s.fp)
-	s.num.Mul(s.t2, s.H.T())
-	s.vtv.Mul(s.V.T(), s.V)
-	s.t2.Mul(s.f, s.vtv)
-	mulHadamard(s.t2, s.t2, s.fp)
-	s.den.Mul(s.t2, s.H.T())
-
-	sparse.MulDense(s.su, s.s, s.U)
-	s.utu.Mul(s.U.T(), s.U)
-	s.uutu.Mul(s.U, s.utu)
-	num, den := s.num.RawMatrix().Data, s.den.RawMatrix().Data
-	su, uutu := s.su.RawMatrix().Data, s.uutu.RawMatrix().Data
-	lam := s.lambda
-	if s.rho == 0.5 {
-		for i := range num {
-			num[i] = 2*su[i] + lam*num[i]
-			den[i] = 2*uutu[i] + lam*den[i]
-		}
-	} else {
-		sparse.PatternGramMul(s.g, s.adj, s.U)
-		g := s.g.RawMatrix().Data
-		r2, q2 := 2*s.rho, 2*(1-s.rho)
-		for i := range num {
-			num[i] = r2*su[i] + lam*num[i]
-			den[i] = r2*g[i] + q2*(uutu[i]-g[i]) + lam*den[i]
+// transposeH sets ht = Hᵀ (without the allocation of mat.Dense.Copy(H.T())).
+func (s *NAGCSolver) transposeH() {
+	k1, k2 := s.H.Dims()
+	for p := 0; p < k1; p++ {
+		for j := 0; j < k2; j++ {
+			s.ht.Set(j, p, s.H.At(p, j))
 		}
 	}
-	multiplicativeStep(s.U, s.num, s.den)
+}
+
+// attributeTerms sets f, f', f·VᵀV, the attribute terms of the U rule and the objective's
+// inner products from the current U, V, H, with xv = XV and vtv = VᵀV already current.
+func (s *NAGCSolver) attributeTerms() {
+	dense.SigmoidMul(s.f, s.fp, s.U, s.H)
+	dense.MulHadamard(s.anum, s.xv, s.fp, s.ht) // ((XV)⊙f')Hᵀ
+	dense.Mul(s.fvtv, s.f, s.vtv)
+	dense.MulHadamard(s.aden, s.fvtv, s.fp, s.ht) // ((f VᵀV)⊙f')Hᵀ
+	s.cross = dense.Dot(s.xv, s.f)
+	s.tr = dense.Dot(s.fvtv, s.f) // tr((FᵀF)(VᵀV))
+}
+
+// stepU applies the U rule. anum and aden hold the attribute terms and utu holds UᵀU of the
+// current U, V, H (as Step and NewNAGCSolver leave them).
+func (s *NAGCSolver) stepU() {
+	// SU = scale·AU and, for the PU rule, (UUᵀ⊙W)U in one pass over the edges.
+	g := s.g
+	if s.rho == 0.5 {
+		g = nil
+	}
+	sparse.PatternSumGramMul(s.su, g, s.adj, s.U)
+	dense.Mul(s.uutu, s.U, s.utu)
+	lam := s.lambda
+	// ρ = 0.5: num = 2·SU + λ·anum, den = 2·U(UᵀU) + λ·aden; otherwise
+	// num = 2ρ·SU + λ·anum, den = 2ρ·g + 2(1−ρ)·(U(UᵀU) − g) + λ·aden, with
+	// (UUᵀ⊙W')U = U(UᵀU) − (UUᵀ⊙W)U.
+	cs, r2, q2 := 2*s.scale, 2.0, 0.0
+	if g != nil {
+		cs, r2, q2 = 2*s.rho*s.scale, 2*s.rho, 2*(1-s.rho)
+	}
+	ur := s.U.RawMatrix()
+	n, k1 := s.U.Dims()
+	su, gr, uutu := s.su.RawMatrix().Data, s.g.RawMatrix().Data, s.uutu.RawMatrix().Data
+	an, ad := s.anum.RawMatrix().Data, s.aden.RawMatrix().Data
+	for i := 0; i < n; i++ {
+		u := ur.Data[i*ur.Stride : i*ur.Stride+k1]
+		o := i * k1
+		su, uutu, an, ad := su[o:o+len(u)], uutu[o:o+len(u)], an[o:o+len(u)], ad[o:o+len(u)]
+		if g == nil {
+			for j, x := range u {
+				num := cs*su[j] + lam*an[j]
+				den := r2*uutu[j] + lam*ad[j]
+				if v := x * num / den; v == v {
+					u[j] = v
+				} else {
+					u[j] = eps
+				}
+			}
+			continue
+		}
+		gi := gr[o : o+len(u)]
+		for j, x := range u {
+			num := cs*su[j] + lam*an[j]
+			den := r2*gi[j] + q2*(uutu[j]-gi[j]) + lam*ad[j]
+			if v := x * num / den; v == v {
+				u[j] = v
+			} else {
+				u[j] = eps
+			}
+		}
+	}
 }
 
 // stepV applies V ← V ⊙ [Xᵀf(UH)] ⊘ [V f(UH)ᵀf(UH)]; f holds f(UH) of the new U.
 func (s *NAGCSolver) stepV() {
 	sparse.MulDense(s.xtf, s.xt, s.f)
-	s.ftf.Mul(s.f.T(), s.f)
-	s.vden.Mul(s.V, s.ftf)
+	dense.Gram(s.ftf, s.f)
+	dense.Mul(s.vden, s.V, s.ftf)
 	multiplicativeStep(s.V, s.xtf, s.vden)
 }
 
-// stepH applies H ← H ⊙ [Uᵀ(f'⊙XV)] ⊘ [Uᵀ(f'⊙f)VᵀV]; xv holds X·V of the new V.
+// stepH applies H ← H ⊙ [Uᵀ(f'⊙XV)] ⊘ [Uᵀ(f'⊙f)VᵀV]; f, fp hold f(UH), f'(UH) of the new U,
+// xv and vtv hold XV and VᵀV of the new V.
 func (s *NAGCSolver) stepH() {
-	mulHadamard(s.t2, s.fp, s.xv)
-	s.hnum.Mul(s.U.T(), s.t2)
-	mulHadamard(s.t2, s.fp, s.f)
-	s.hk.Mul(s.U.T(), s.t2)
-	s.vtv.Mul(s.V.T(), s.V)
-	s.hden.Mul(s.hk, s.vtv)
+	dense.TMulHadamard(s.hnum, s.U, s.fp, s.xv)
+	dense.TMulHadamard(s.hk, s.U, s.fp, s.f)
+	dense.Mul(s.hden, s.hk, s.vtv)
 	multiplicativeStep(s.H, s.hnum, s.hden)
 }
 
 // Objective returns the objective at the current factors (see NAGC): for ρ ≠ 0.5,
 // ½[ρ Σ_E (sᵢⱼ − zᵢⱼ)² + (1−ρ) Σ_{∉E} zᵢⱼ²] + (λ/2)‖X − f(UH)Vᵀ‖²; for ρ = 0.5,
-// ½‖S − UUᵀ‖² + (λ/2)‖X − f(UH)Vᵀ‖². Cost O(|E|·k1 + n·(k1² + k2²) + nnz(X)) using the
-// f(UH) and XV that Step leaves behind.
+// ½‖S − UUᵀ‖² + (λ/2)‖X − f(UH)Vᵀ‖². Cost O(|E|·k1 + k1² + k2²): UᵀU and the attribute
+// inner products are those Step (or NewNAGCSolver) left behind for the current factors.
 func (s *NAGCSolver) Objective() float64 {
-	s.utu.Mul(s.U.T(), s.U)
-	allSq := mat.Norm(s.utu, 2) // Frobenius norm of UᵀU: ‖UUᵀ‖²_F = ‖UᵀU‖²_F
-	allSq *= allSq
+	var allSq float64 // ‖UUᵀ‖²_F = ‖UᵀU‖²_F
+	for _, v := range s.utu.RawMatrix().Data {
+		allSq += v * v
+	}
 	sumE, sumESq := sparse.PatternDots(s.adj, s.U)
 	nnz := float64(s.adj.NNZ())
 	c := s.scale
@@ -317,20 +357,6 @@ func (s *NAGCSolver) Objective() float64 {
 		topo = 0.5 * (s.rho*fitE + (1-s.rho)*(allSq-sumESq))
 	}
 	// ‖X − FVᵀ‖² = ‖X‖² − 2⟨XV, F⟩ + tr((FᵀF)(VᵀV)).
-	var cross float64
-	xv, f := s.xv.RawMatrix().Data, s.f.RawMatrix().Data
-	for i := range xv {
-		cross += xv[i] * f[i]
-	}
-	s.ftf.Mul(s.f.T(), s.f)
-	s.vtv.Mul(s.V.T(), s.V)
-	var tr float64
-	k2, _ := s.ftf.Dims()
-	for i := 0; i < k2; i++ {
-		for j := 0; j < k2; j++ {
-			tr += s.ftf.At(i, j) * s.vtv.At(j, i)
-		}
-	}
-	attr := s.xNormSq - 2*cross + tr
+	attr := s.xNormSq - 2*s.cross + s.tr
 	return topo + 0.5*s.lambda*attr
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"testing"
 
+	"gonum.org/v1/gonum/mat"
+
 	"github.com/nagc-harness/nagc/metrics"
 )
 
@@ -53,4 +55,46 @@ func ExampleSGCKMeans() {
 	ari, _ := metrics.ARI(truth, res.Labels)
 	fmt.Printf("ARI %.2f\n", ari)
 	// Output: ARI 0.81
+}
+
+func TestNAGCFilterZeroIsPlainNAGC(t *testing.T) {
+	in, _ := plantedGraph(34, 60, 15, 3, 0.2, 0.02, 0.3, 0.1)
+	plain, err := NAGC{K2: 4, Lambda: 0.1, Rho: 0.9, Iterations: 20}.Fit(context.Background(), in, 3, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	zero, err := NAGC{K2: 4, Lambda: 0.1, Rho: 0.9, Iterations: 20, Filter: GraphFilterOptions{P: 0, Norm: NormL2, SelfLoop: 2}}.Fit(context.Background(), in, 3, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"U", "V", "H"} {
+		if !mat.Equal(plain.Factors[f], zero.Factors[f]) {
+			t.Errorf("p = 0: %s differs from plain NAGC", f)
+		}
+	}
+}
+
+func TestNAGCFilteredFactorisesFilteredX(t *testing.T) {
+	in, _ := plantedGraph(35, 60, 15, 3, 0.2, 0.02, 0.3, 0.1)
+	in.Cache = NewCache()
+	o := GraphFilterOptions{P: 3}
+	got, err := NAGC{K2: 4, Lambda: 0.1, Rho: 0.9, Iterations: 20, Filter: o}.Fit(context.Background(), in, 3, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	z, err := FilteredAttributes(in, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The same fit on an input whose X is the filtered matrix, with no cache.
+	want, err := NAGC{K2: 4, Lambda: 0.1, Rho: 0.9, Iterations: 20}.Fit(context.Background(), Input{Adj: in.Adj, X: z}, 3, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !mat.Equal(got.Factors["U"], want.Factors["U"]) {
+		t.Error("NAGC with a filter differs from NAGC on the filtered attributes")
+	}
+	if _, m := got.Factors["V"].Dims(); m != 4 {
+		t.Errorf("V has %d columns", m)
+	}
 }
