@@ -4,7 +4,7 @@
 # else configs/quick.yaml on the built-in synthetic graph into results/quick/. Interrupted
 # runs resume where they stopped when run.sh is started again. It ends by printing the
 # summary table (best grid point per dataset and method, paper's and label-free rules) and
-# rendering the report (tables, figures, REPORT.md) into RESULTS/report/.
+# rendering the report (RESULTS/REPORT.md with its tables and figures).
 #
 # Environment: NAGC_DATA (dataset folder), NAGC_WORKERS (parallel runs; default all cores).
 set -euo pipefail
@@ -24,4 +24,4 @@ fi
 bin/nagc datasets stats $( [ "$config" = configs/quick.yaml ] && echo synthetic )
 bin/nagc run "$config" --results "$results" --workers "${NAGC_WORKERS:-0}"
 bin/nagc results summary "$results"
-bin/nagc report "$results"
+bin/nagc report "$results" --out "$results"
