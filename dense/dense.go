@@ -22,7 +22,6 @@ package dense
 import (
 	"fmt"
 	"sync"
-	"sync/atomic"
 
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
@@ -432,27 +431,8 @@ func forBlocks(n int, fn func(lo, hi int)) {
 	})
 }
 
-// parallelBlocks calls fn(0), …, fn(nb−1) on up to sparse.Threads() goroutines, each
-// taking the next block not yet taken, and returns when all are done.
-func parallelBlocks(nb int, fn func(b int)) {
-	t := min(sparse.Threads(), nb)
-	var wg sync.WaitGroup
-	var next atomic.Int64
-	for w := 0; w < t; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				b := int(next.Add(1)) - 1
-				if b >= nb {
-					return
-				}
-				fn(b)
-			}
-		}()
-	}
-	wg.Wait()
-}
+// parallelBlocks calls fn(0), …, fn(nb−1) on up to sparse.Threads() goroutines.
+func parallelBlocks(nb int, fn func(b int)) { sparse.ParallelTasks(nb, fn) }
 
 // reduceBlocks sets d (r×c) to the sum of block(part, lo, hi) over the blocks of
 // BlockRows rows of [0, n), where block sets part (r×c) to its block's sum; the blocks

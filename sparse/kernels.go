@@ -79,6 +79,11 @@ func parallelTasks(tasks, t int, fn func(task int)) {
 	wg.Wait()
 }
 
+// ParallelTasks calls fn(0), …, fn(tasks−1) on up to Threads() goroutines, each taking
+// the next task not yet taken, and returns when all are done. Kernels that split their
+// output into fixed blocks use it, so their results do not depend on the thread count.
+func ParallelTasks(tasks int, fn func(task int)) { parallelTasks(tasks, Threads(), fn) }
+
 func mustDims(what string, gotR, gotC, wantR, wantC int) {
 	if gotR != wantR || gotC != wantC {
 		panic(fmt.Sprintf("sparse: %s is %d×%d, want %d×%d", what, gotR, gotC, wantR, wantC))
