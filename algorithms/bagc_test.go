@@ -20,35 +20,7 @@ import (
 // class t%k) is present with probability aIn for vertices of its owner class and aOut
 // otherwise. A fifth of the vertices get a self-loop, which BAGC must ignore.
 func bagcPlanted(rng *rand.Rand, n, k, m int, pIn, pOut, aIn, aOut float64) Input {
-	b := sparse.NewBuilder(n, n)
-	xb := sparse.NewBuilder(n, m)
-	truth := make([]int, n)
-	for i := 0; i < n; i++ {
-		truth[i] = i % k
-		if rng.Float64() < 0.2 {
-			_ = b.Add(i, i, 1)
-		}
-		for j := i + 1; j < n; j++ {
-			p := pOut
-			if i%k == j%k {
-				p = pIn
-			}
-			if rng.Float64() < p {
-				_ = b.Add(i, j, 1)
-				_ = b.Add(j, i, 1)
-			}
-		}
-		for t := 0; t < m; t++ {
-			p := aOut
-			if t%k == i%k {
-				p = aIn
-			}
-			if rng.Float64() < p {
-				_ = xb.Add(i, t, 1)
-			}
-		}
-	}
-	return Input{Adj: b.CSR(sparse.MaxDuplicates), X: xb.CSR(sparse.SumDuplicates), Truth: truth}
+	return plantedFrom(rng, n, m, k, pIn, pOut, aIn, aOut, 0.2)
 }
 
 // bagcNewModel builds the model Fit would build for in.

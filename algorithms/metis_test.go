@@ -2,49 +2,12 @@ package algorithms
 
 import (
 	"context"
-	"math/rand/v2"
 	"os"
 	"strings"
 	"testing"
 
 	"github.com/nagc-harness/nagc/metrics"
-	"github.com/nagc-harness/nagc/sparse"
 )
-
-// plantedGraph returns a graph with k planted clusters of size n/k: edges inside a cluster
-// with probability pIn, across with pOut; attribute j of vertex i is 1 with probability
-// aIn where j ≡ cluster (mod k), else aOut.
-func plantedGraph(seed uint64, n, m, k int, pIn, pOut, aIn, aOut float64) (Input, []int) {
-	rng := rand.New(rand.NewPCG(seed, 3))
-	b := sparse.NewBuilder(n, n)
-	xb := sparse.NewBuilder(n, m)
-	truth := make([]int, n)
-	for i := 0; i < n; i++ {
-		truth[i] = i % k
-	}
-	for i := 0; i < n; i++ {
-		for j := i + 1; j < n; j++ {
-			p := pOut
-			if truth[i] == truth[j] {
-				p = pIn
-			}
-			if rng.Float64() < p {
-				_ = b.Add(i, j, 1)
-				_ = b.Add(j, i, 1)
-			}
-		}
-		for j := 0; j < m; j++ {
-			p := aOut
-			if j%k == truth[i] {
-				p = aIn
-			}
-			if rng.Float64() < p {
-				_ = xb.Add(i, j, 1)
-			}
-		}
-	}
-	return Input{Adj: b.CSR(sparse.MaxDuplicates), X: xb.CSR(sparse.SumDuplicates), Truth: truth}, truth
-}
 
 func requireGPMetis(t *testing.T) {
 	t.Helper()

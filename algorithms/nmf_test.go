@@ -43,33 +43,7 @@ func nmfFamilyRandomInput(rng *rand.Rand, n, m int, pEdge, pAttr float64) Input 
 // edge probability pIn within a class, pOut across; attribute j "belongs" to class j%k and
 // is on with probability aIn for its class's vertices, aOut for the others.
 func nmfFamilyPlanted(seed uint64, n, m, k int, pIn, pOut, aIn, aOut float64) Input {
-	rng := rand.New(rand.NewPCG(seed, 77))
-	b := sparse.NewBuilder(n, n)
-	xb := sparse.NewBuilder(n, m)
-	truth := make([]int, n)
-	for i := 0; i < n; i++ {
-		truth[i] = i % k
-		for j := i + 1; j < n; j++ {
-			p := pOut
-			if i%k == j%k {
-				p = pIn
-			}
-			if rng.Float64() < p {
-				_ = b.Add(i, j, 1)
-				_ = b.Add(j, i, 1)
-			}
-		}
-		for j := 0; j < m; j++ {
-			p := aOut
-			if j%k == i%k {
-				p = aIn
-			}
-			if rng.Float64() < p {
-				_ = xb.Add(i, j, 1)
-			}
-		}
-	}
-	return Input{Adj: b.CSR(sparse.MaxDuplicates), X: xb.CSR(sparse.SumDuplicates), Truth: truth}
+	return plantedFrom(rand.New(rand.NewPCG(seed, 77)), n, m, k, pIn, pOut, aIn, aOut, 0)
 }
 
 func nmfFamilyARI(t *testing.T, truth, pred []int) float64 {
