@@ -123,13 +123,9 @@ func (a JWNMF) Fit(ctx context.Context, in Input, k int, seed uint64) (*Result, 
 		return nil, err
 	}
 	sol := newJWNMFSolver(s, x, u, v, a.Lambda, a.Damped)
-	obj := make([]float64, 0, min(a.Iterations, maxPrealloc))
-	for it := 0; it < a.Iterations; it++ {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		sol.step()
-		obj = append(obj, sol.objective())
+	obj, err := iterate(ctx, a.Iterations, sol.step, sol.objective)
+	if err != nil {
+		return nil, err
 	}
 	if !allFinite(sol.U) || !allFinite(sol.V) {
 		return nil, errors.New("jwnmf: factors diverged (Inf or NaN after the updates)")

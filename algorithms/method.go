@@ -202,3 +202,17 @@ func multiplicativeStep(x, num, den *mat.Dense) {
 // maxPrealloc caps the capacity preallocated for per-iteration records, so that an absurd
 // iteration count fails by running long (and can be cancelled), not by allocating.
 const maxPrealloc = 1 << 12
+
+// iterate runs step then objective t times, checking ctx before each step, and returns
+// the objective after every iteration: the loop every fixed-iteration method shares.
+func iterate(ctx context.Context, t int, step func(), objective func() float64) ([]float64, error) {
+	obj := make([]float64, 0, min(t, maxPrealloc))
+	for it := 0; it < t; it++ {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		step()
+		obj = append(obj, objective())
+	}
+	return obj, nil
+}

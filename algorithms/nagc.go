@@ -143,13 +143,9 @@ func (a NAGC) Fit(ctx context.Context, in Input, k int, seed uint64) (*Result, e
 		return nil, err
 	}
 	s := NewNAGCSolver(in.Adj, in.X, u, v, h, a.Lambda, a.Rho)
-	obj := make([]float64, 0, min(a.Iterations, maxPrealloc))
-	for it := 0; it < a.Iterations; it++ {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		s.Step()
-		obj = append(obj, s.Objective())
+	obj, err := iterate(ctx, a.Iterations, s.Step, s.Objective)
+	if err != nil {
+		return nil, err
 	}
 	if !allFinite(s.U) || !allFinite(s.V) || !allFinite(s.H) {
 		return nil, errors.New("nagc: factors diverged (Inf or NaN after the updates)")

@@ -123,13 +123,9 @@ func (a NMF) Fit(ctx context.Context, in Input, k int, seed uint64) (*Result, er
 		w, h = nmfRandomInit(in.X, k, rng)
 	}
 	s := newNMFSolver(in.X, w, h, a.Solver == NMFSolverHALS)
-	obj := make([]float64, 0, min(a.Iterations, maxPrealloc))
-	for it := 0; it < a.Iterations; it++ {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		s.step()
-		obj = append(obj, s.objective())
+	obj, err := iterate(ctx, a.Iterations, s.step, s.objective)
+	if err != nil {
+		return nil, err
 	}
 	if !allFinite(s.W) || !allFinite(s.H) {
 		return nil, errors.New("nmf: factors diverged (Inf or NaN after the updates)")

@@ -69,13 +69,9 @@ func (a SNMF) Fit(ctx context.Context, in Input, k int, seed uint64) (*Result, e
 	rng := newRand(seed)
 	h := nmfScaledUniform(n, k, 2*math.Sqrt(adj.Sum()/(float64(n)*float64(n))/float64(k)), rng)
 	s := newSymNMFSolver(adj, h)
-	obj := make([]float64, 0, min(a.Iterations, maxPrealloc))
-	for it := 0; it < a.Iterations; it++ {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		s.step()
-		obj = append(obj, s.objective())
+	obj, err := iterate(ctx, a.Iterations, s.step, s.objective)
+	if err != nil {
+		return nil, err
 	}
 	if !allFinite(s.H) {
 		return nil, errors.New("snmf: factor diverged (Inf or NaN after the updates)")

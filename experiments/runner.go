@@ -85,12 +85,14 @@ func Execute(ctx context.Context, cfg *Config, opt Options) (*Summary, error) {
 		return nil, err
 	}
 	runsPath := filepath.Join(opt.ResultsDir, RunsFile)
-	if _, err := repairTorn(runsPath); err != nil {
-		return nil, err
-	}
-	recs, _, err := ReadRecords(runsPath)
+	recs, torn, err := ReadRecords(runsPath)
 	if err != nil {
 		return nil, err
+	}
+	if torn { // a crash mid-write: drop the partial line before appending
+		if _, err := repairTorn(runsPath); err != nil {
+			return nil, err
+		}
 	}
 	done := map[string]bool{}
 	for _, r := range recs {
