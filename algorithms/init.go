@@ -36,12 +36,80 @@ func (a NAGC) initialise(in Input, k1 int, seed uint64) (u, v, h *mat.Dense, inf
 		u, v, _, err = CachedKMeansFactors(in, k1, a.K2, seed)
 	case InitKMeansMedianARI:
 		u, v, err = cachedMedianARIFactors(in, k1, a.K2, seed)
+	case InitSGC:
+		u, v, err = SGCFactors(in, k1, a.K2, a.InitRank, seed)
 	}
 	if err != nil {
 		return nil, nil, nil, "", fmt.Errorf("nagc: k-means initialisation: %w", err)
 	}
 	h = uniformDense(k1, a.K2, rng)
 	return u, v, h, a.Init, nil
+}
+
+// Random stream of the k-means runs of the SGC initialisation.
+const streamSGCInit = 0x736763 // "sgc"
+
+// sgcInitFloor is the value SGCFactors gives U outside a vertex's own cluster (1 inside):
+// small enough that argmax U starts at the clustering, non-zero so that multiplicative
+// updates can still move a vertex.
+const sgcInitFloor = 0.1
+
+// SGCFactors builds NAGC's "sgc" initial U (n×k1) and V (m×k2) from in.X, the attributes
+// NAGC factorises (graph-filtered ones when its filter is on): k-means (k-means++, 10
+// starts) with k1 and with k2 clusters on the rank-r spectral embedding of in.X
+// (SpectralEmbedding; in.X itself for rank 0), both drawn from seed's SGC stream.
+// U[i,c] = 1 for the k1-cluster c of vertex i and sgcInitFloor elsewhere; column c of V is
+// the mean of in.X's rows in k2-cluster c. Label-free. The labels are computed once per
+// in.Cache. Cost: two k-means fits (plus the embedding once per graph) and O(nnz(X)).
+func SGCFactors(in Input, k1, k2, rank int, seed uint64) (u, v *mat.Dense, err error) {
+	pts, err := embeddingPoints(in, rank)
+	if err != nil {
+		return nil, nil, err
+	}
+	key := fmt.Sprintf("sgc-labels/%s/%d/%d/%d/%d", in.xKey, rank, k1, k2, seed)
+	val, err := in.Cache.Do(key, func() (any, error) {
+		rng := rand.New(rand.NewPCG(seed, streamSGCInit))
+		r1, err := kmeans.Fit(pts, kmeans.Config{K: k1}, rng)
+		if err != nil {
+			return nil, err
+		}
+		r2, err := kmeans.Fit(pts, kmeans.Config{K: k2}, rng)
+		if err != nil {
+			return nil, err
+		}
+		return [2][]int{r1.Labels, r2.Labels}, nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	labels := val.([2][]int)
+	n, m := in.X.Dims()
+	u = mat.NewDense(n, k1, nil)
+	for i, c := range labels[0] {
+		row := u.RawRowView(i)
+		for j := range row {
+			row[j] = sgcInitFloor
+		}
+		row[c] = 1
+	}
+	v = mat.NewDense(m, k2, nil)
+	size := make([]float64, k2)
+	for i, c := range labels[1] {
+		size[c]++
+		cols, vals := in.X.Row(i)
+		for t, j := range cols {
+			v.Set(j, c, v.At(j, c)+vals[t])
+		}
+	}
+	for j := 0; j < m; j++ {
+		row := v.RawRowView(j)
+		for c := range row {
+			if size[c] > 0 {
+				row[c] /= size[c]
+			}
+		}
+	}
+	return u, v, nil
 }
 
 // kmeansFactors is a cached KMeansFactors result.

@@ -24,6 +24,10 @@ const (
 	// the one whose k1-cluster k-means has the median ARI against the true labels. It
 	// reads the labels.
 	InitKMeansMedianARI = "kmeans-median-ari"
+	// InitSGC starts from the SGC k-means clustering of the attributes NAGC factorises
+	// (see SGCFactors): U one-hot (floor 0.1) on the k1 clusters, V the centroids of the
+	// k2 clusters; label-free. Not in the paper; meant for graph-filtered attributes.
+	InitSGC = "sgc"
 )
 
 // NAGC is Non-linear Attributed Graph Clustering (Maekawa et al.): symmetric NMF of the
@@ -54,7 +58,8 @@ type NAGC struct {
 	Lambda     float64 `yaml:"lambda"`     // weight of the attribute term, ≥ 0
 	Rho        float64 `yaml:"rho"`        // PU weight in [0, 1]; 0.5 selects the authors' "w/o PU" rule
 	Iterations int     `yaml:"iterations"` // number of iterations t; 0 means 100 (no convergence test)
-	Init       string  `yaml:"init"`       // InitRandom, InitKMeans (default) or InitKMeansMedianARI
+	Init       string  `yaml:"init"`       // InitRandom, InitKMeans (default), InitKMeansMedianARI or InitSGC
+	InitRank   int     `yaml:"init_rank"`  // InitSGC: rank of the spectral embedding, capped at min(n, m) (0: the attributes themselves)
 	// InitU, InitV, InitH, when all set, are used as the initial factors instead of Init
 	// (copied, not modified).
 	InitU, InitV, InitH *mat.Dense `yaml:"-"`
@@ -117,12 +122,16 @@ func (a NAGC) validate(in Input, k1 int) error {
 	}
 	switch a.Init {
 	case InitRandom, InitKMeans:
+	case InitSGC:
+		if a.InitRank < 0 {
+			return fmt.Errorf("nagc: init_rank %d < 0", a.InitRank)
+		}
 	case InitKMeansMedianARI:
 		if len(in.Truth) != in.N() {
 			return errors.New("nagc: init kmeans-median-ari reads the true labels, and the input has none")
 		}
 	default:
-		return fmt.Errorf("nagc: unknown init %q (want random, kmeans or kmeans-median-ari)", a.Init)
+		return fmt.Errorf("nagc: unknown init %q (want random, kmeans, kmeans-median-ari or sgc)", a.Init)
 	}
 	return nil
 }

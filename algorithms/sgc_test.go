@@ -3,11 +3,16 @@ package algorithms
 import (
 	"context"
 	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/nagc-harness/nagc/algorithms/kmeans"
 	"github.com/nagc-harness/nagc/metrics"
+	"github.com/nagc-harness/nagc/sparse"
 )
 
 func TestFilteredAttributesZeroIsX(t *testing.T) {
@@ -96,5 +101,145 @@ func TestNAGCFilteredFactorisesFilteredX(t *testing.T) {
 	}
 	if _, m := got.Factors["V"].Dims(); m != 4 {
 		t.Errorf("V has %d columns", m)
+	}
+}
+
+func TestSpectralEmbeddingEqualsDenseSVD(t *testing.T) {
+	// With m ≤ r + 10 the randomised range finder spans all of X's row space, so the
+	// embedding must equal the one from a dense SVD up to column signs: compare the
+	// sign-free Gram matrices E Eᵀ.
+	rng := rand.New(rand.NewPCG(41, 1))
+	const n, m, r = 30, 12, 4
+	b := sparse.NewBuilder(n, m)
+	xd := mat.NewDense(n, m, nil)
+	for i := 0; i < n; i++ {
+		for j := 0; j < m; j++ {
+			if rng.Float64() < 0.6 {
+				v := rng.Float64()
+				_ = b.Add(i, j, v)
+				xd.Set(i, j, v)
+			}
+		}
+	}
+	e := SpectralEmbedding(b.CSR(sparse.SumDuplicates), r, rand.New(rand.NewPCG(1, 2)))
+	var svd mat.SVD
+	if !svd.Factorize(xd, mat.SVDThin) {
+		t.Fatal("dense SVD failed")
+	}
+	var u mat.Dense
+	svd.UTo(&u)
+	sigma := svd.Values(nil)
+	want := mat.NewDense(n, r, nil)
+	for i := 0; i < n; i++ {
+		var norm float64
+		for j := 0; j < r; j++ {
+			want.Set(i, j, u.At(i, j)*sigma[j])
+			norm += want.At(i, j) * want.At(i, j)
+		}
+		for j := 0; j < r; j++ {
+			want.Set(i, j, want.At(i, j)/math.Sqrt(norm))
+		}
+	}
+	got := mat.NewDense(n, r, nil)
+	for i := 0; i < n; i++ {
+		cols, vals := e.Row(i)
+		var norm float64
+		for k, j := range cols {
+			got.Set(i, j, vals[k])
+			norm += vals[k] * vals[k]
+		}
+		if math.Abs(norm-1) > 1e-12 {
+			t.Fatalf("row %d has squared norm %v, want 1", i, norm)
+		}
+	}
+	var gg, gw mat.Dense
+	gg.Mul(got, got.T())
+	gw.Mul(want, want.T())
+	if !mat.EqualApprox(&gg, &gw, 1e-8) {
+		t.Error("embedding differs from the dense SVD's (beyond column signs)")
+	}
+}
+
+func TestSGCKMeansSpectralRank(t *testing.T) {
+	in, truth := plantedGraph(32, 180, 60, 3, 0.15, 0.005, 0.12, 0.05)
+	in.Cache = NewCache()
+	for seed := uint64(1); seed <= 3; seed++ {
+		res, err := SGCKMeans{GraphFilterOptions: GraphFilterOptions{P: 4}, Rank: 6}.Fit(context.Background(), in, 3, seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a, _ := metrics.ARI(truth, res.Labels); a < 0.9 {
+			t.Errorf("seed %d: ARI %.3f on the rank-6 embedding, want ≥ 0.9", seed, a)
+		}
+	}
+	// A rank above min(n, m) = 60 is capped at it.
+	capped, err := SGCKMeans{GraphFilterOptions: GraphFilterOptions{P: 4}, Rank: 61}.Fit(context.Background(), in, 3, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	full, _ := SGCKMeans{GraphFilterOptions: GraphFilterOptions{P: 4}, Rank: 60}.Fit(context.Background(), in, 3, 1)
+	if !slices.Equal(capped.Labels, full.Labels) {
+		t.Error("rank 61 > min(n, m) = 60 not capped at 60")
+	}
+	if _, err := (SGCKMeans{GraphFilterOptions: GraphFilterOptions{P: 1}, Rank: -1}).Fit(context.Background(), in, 3, 1); err == nil {
+		t.Error("negative rank accepted")
+	}
+}
+
+func TestSGCFactors(t *testing.T) {
+	in, _ := plantedGraph(36, 90, 30, 3, 0.2, 0.01, 0.3, 0.05)
+	in.Cache = NewCache()
+	u, v, err := SGCFactors(in, 3, 5, 0, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Recompute the clusterings with the same stream: U one-hot with the floor, V the
+	// k2 clusters' attribute means.
+	rng := rand.New(rand.NewPCG(7, streamSGCInit))
+	r1, _ := kmeans.Fit(in.X, kmeans.Config{K: 3}, rng)
+	r2, _ := kmeans.Fit(in.X, kmeans.Config{K: 5}, rng)
+	for i, c := range r1.Labels {
+		for j := 0; j < 3; j++ {
+			want := sgcInitFloor
+			if j == c {
+				want = 1
+			}
+			if u.At(i, j) != want {
+				t.Fatalf("U[%d,%d] = %v, want %v", i, j, u.At(i, j), want)
+			}
+		}
+	}
+	_, m := in.X.Dims()
+	for c := 0; c < 5; c++ {
+		var size float64
+		sum := make([]float64, m)
+		for i, l := range r2.Labels {
+			if l == c {
+				size++
+				for j := 0; j < m; j++ {
+					sum[j] += in.X.At(i, j)
+				}
+			}
+		}
+		for j := 0; j < m; j++ {
+			if math.Abs(v.At(j, c)-sum[j]/size) > 1e-12 {
+				t.Fatalf("V[%d,%d] = %v, want the mean %v", j, c, v.At(j, c), sum[j]/size)
+			}
+		}
+	}
+	// NAGC with this initialisation on filtered attributes gives the same factors with and
+	// without the cache.
+	a := NAGC{K2: 5, Lambda: 1, Rho: 0.9, Iterations: 10, Init: InitSGC, InitRank: 6, Filter: GraphFilterOptions{P: 2}}
+	r, err := a.Fit(context.Background(), in, 3, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, _ := a.Fit(context.Background(), Input{Adj: in.Adj, X: in.X}, 3, 2)
+	if !mat.Equal(r.Factors["U"], again.Factors["U"]) {
+		t.Error("the cached SGC initialisation changed the result")
+	}
+	a.InitRank = -1
+	if _, err := a.Fit(context.Background(), in, 3, 2); err == nil {
+		t.Error("negative init_rank accepted")
 	}
 }
