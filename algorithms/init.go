@@ -21,7 +21,7 @@ const streamKMeansInit = 0x6b6d65616e73 // "kmeans"
 // k-means initialisation from newRand(seed).
 func (a NAGC) initialise(in Input, k1 int, seed uint64) (u, v, h *mat.Dense, info string, err error) {
 	n := in.N()
-	_, m := in.X.Dims()
+	_, m := in.Attributes().Dims()
 	if a.InitU != nil {
 		return mat.DenseCopyOf(a.InitU), mat.DenseCopyOf(a.InitV), mat.DenseCopyOf(a.InitH), "given", nil
 	}
@@ -54,13 +54,14 @@ const streamSGCInit = 0x736763 // "sgc"
 // updates can still move a vertex.
 const sgcInitFloor = 0.1
 
-// SGCFactors builds NAGC's "sgc" initial U (n×k1) and V (m×k2) from in.X, the attributes
-// NAGC factorises (graph-filtered ones when its filter is on): k-means (k-means++, 10
-// starts) with k1 and with k2 clusters on the rank-r spectral embedding of in.X
-// (SpectralEmbedding; in.X itself for rank 0), both drawn from seed's SGC stream.
-// U[i,c] = 1 for the k1-cluster c of vertex i and sgcInitFloor elsewhere; column c of V is
-// the mean of in.X's rows in k2-cluster c. Label-free. The labels are computed once per
-// in.Cache. Cost: two k-means fits (plus the embedding once per graph) and O(nnz(X)).
+// SGCFactors builds NAGC's "sgc" initial U (n×k1) and V (m×k2) from the attributes NAGC
+// factorises, Z = in.Attributes() (graph-filtered ones when its filter is on): k-means
+// (k-means++, 10 starts) with k1 and with k2 clusters on the rank-r spectral embedding of
+// Z (SpectralEmbedding; Z's rows themselves for rank 0), both drawn from seed's SGC
+// stream. U[i,c] = 1 for the k1-cluster c of vertex i and sgcInitFloor elsewhere; column c
+// of V is the mean of Z's rows in k2-cluster c. Label-free. The labels are computed once
+// per in.Cache. Cost: two k-means fits (plus the embedding once per graph) and one
+// product Zᵀ·M.
 func SGCFactors(in Input, k1, k2, rank int, seed uint64) (u, v *mat.Dense, err error) {
 	pts, err := embeddingPoints(in, rank)
 	if err != nil {
@@ -83,7 +84,8 @@ func SGCFactors(in Input, k1, k2, rank int, seed uint64) (u, v *mat.Dense, err e
 		return nil, nil, err
 	}
 	labels := val.([2][]int)
-	n, m := in.X.Dims()
+	x := in.Attributes()
+	n, m := x.Dims()
 	u = mat.NewDense(n, k1, nil)
 	for i, c := range labels[0] {
 		row := u.RawRowView(i)
@@ -92,23 +94,17 @@ func SGCFactors(in Input, k1, k2, rank int, seed uint64) (u, v *mat.Dense, err e
 		}
 		row[c] = 1
 	}
-	v = mat.NewDense(m, k2, nil)
+	// V = Xᵀ·M with M[i,c] = 1/|cluster c| for vertex i in k2-cluster c.
 	size := make([]float64, k2)
-	for i, c := range labels[1] {
+	for _, c := range labels[1] {
 		size[c]++
-		cols, vals := in.X.Row(i)
-		for t, j := range cols {
-			v.Set(j, c, v.At(j, c)+vals[t])
-		}
 	}
-	for j := 0; j < m; j++ {
-		row := v.RawRowView(j)
-		for c := range row {
-			if size[c] > 0 {
-				row[c] /= size[c]
-			}
-		}
+	mean := mat.NewDense(n, k2, nil)
+	for i, c := range labels[1] {
+		mean.Set(i, c, 1/size[c])
 	}
+	v = mat.NewDense(m, k2, nil)
+	x.TMulDense(v, mean)
 	return u, v, nil
 }
 
@@ -118,13 +114,18 @@ type kmeansFactors struct {
 	labels []int
 }
 
-// CachedKMeansFactors returns copies of KMeansFactors(in.X, k1, k2, rng) for the k-means
-// stream of seed, computed once per in.Cache.
+// CachedKMeansFactors returns copies of KMeansFactors(X, k1, k2, rng), X the attributes
+// in factorises (ExplicitAttributes), for the k-means stream of seed, computed once per
+// in.Cache.
 func CachedKMeansFactors(in Input, k1, k2 int, seed uint64) (u, v *mat.Dense, labels []int, err error) {
 	key := fmt.Sprintf("kmeans-factors/%s/%d/%d/%d", in.xKey, k1, k2, seed)
 	val, err := in.Cache.Do(key, func() (any, error) {
+		x, err := in.ExplicitAttributes()
+		if err != nil {
+			return nil, err
+		}
 		rng := rand.New(rand.NewPCG(seed, streamKMeansInit))
-		u, v, labels, err := KMeansFactors(in.X, k1, k2, rng)
+		u, v, labels, err := KMeansFactors(x, k1, k2, rng)
 		return kmeansFactors{u, v, labels}, err
 	})
 	if err != nil {

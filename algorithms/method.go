@@ -37,20 +37,47 @@ type Input struct {
 	// xKey names the attribute matrix in cache keys when X is not the graph's own (for
 	// example graph-filtered attributes); empty for the original X.
 	xKey string
+	// attr, when set, is the attribute matrix a method factorises instead of X (X is then
+	// nil), known through its products; explicit forms it when rows are needed.
+	attr     sparse.Operator
+	explicit func() (*sparse.CSR, error)
 }
 
-// WithFilteredAttributes returns a copy of in whose X is the graph-filtered attributes of
-// o (in.X itself for o.P = 0), so that a method factorises them instead of X. Cached
+// Attributes returns the attribute matrix to factorise as an Operator: the implicit
+// filtered matrix of an input made by WithFilteredAttributes, else X.
+func (in Input) Attributes() sparse.Operator {
+	if in.attr != nil {
+		return in.attr
+	}
+	return sparse.NewCSROperator(in.X)
+}
+
+// ExplicitAttributes returns the attribute matrix to factorise as a stored matrix: X, or
+// for an input made by WithFilteredAttributes the filtered matrix formed once per
+// in.Cache (it fills in; see sparse.FilteredMatrix.CSR).
+func (in Input) ExplicitAttributes() (*sparse.CSR, error) {
+	if in.explicit != nil {
+		return in.explicit()
+	}
+	return in.X, nil
+}
+
+// WithFilteredAttributes returns a copy of in whose attributes are the graph-filtered
+// attributes of o, so that a method factorises them instead of X: Attributes returns the
+// implicit filtered matrix (FilteredOperator), ExplicitAttributes the stored one
+// (FilteredAttributes), and X is nil. For o.P = 0 it returns in unchanged. Cached
 // initialisations are kept apart from those of the original X.
 func (in Input) WithFilteredAttributes(o GraphFilterOptions) (Input, error) {
 	if o.P == 0 {
 		return in, nil
 	}
-	x, err := FilteredAttributes(in, o)
+	z, err := FilteredOperator(in, o)
 	if err != nil {
 		return in, err
 	}
-	in.X, in.xKey = x, o.key()
+	orig := in
+	in.X, in.xKey, in.attr = nil, o.key(), z
+	in.explicit = func() (*sparse.CSR, error) { return FilteredAttributes(orig, o) }
 	return in, nil
 }
 
@@ -62,6 +89,10 @@ func (in Input) N() int {
 	}
 	if in.X != nil {
 		r, _ := in.X.Dims()
+		return r
+	}
+	if in.attr != nil {
+		r, _ := in.attr.Dims()
 		return r
 	}
 	return 0

@@ -151,7 +151,7 @@ func (a NAGC) Fit(ctx context.Context, in Input, k int, seed uint64) (*Result, e
 	if err != nil {
 		return nil, err
 	}
-	s := NewNAGCSolver(in.Adj, in.X, u, v, h, a.Lambda, a.Rho)
+	s := NewNAGCSolverOp(in.Adj, in.Attributes(), u, v, h, a.Lambda, a.Rho)
 	obj, err := iterate(ctx, a.Iterations, s.Step, s.Objective)
 	if err != nil {
 		return nil, err
@@ -187,7 +187,8 @@ type NAGCSolver struct {
 	// U (n×k1), V (m×k2) and H (k1×k2) are the current factors.
 	U, V, H *mat.Dense
 
-	adj, x, xt     *sparse.CSR
+	adj            *sparse.CSR
+	x              sparse.Operator
 	lambda, rho    float64
 	scale, xNormSq float64
 
@@ -207,6 +208,13 @@ type NAGCSolver struct {
 // the initial factors, which it takes over (they are updated in place). S is adj scaled
 // by sum(x)/sum(adj).
 func NewNAGCSolver(adj, x *sparse.CSR, u, v, h *mat.Dense, lambda, rho float64) *NAGCSolver {
+	return NewNAGCSolverOp(adj, sparse.NewCSROperator(x), u, v, h, lambda, rho)
+}
+
+// NewNAGCSolverOp is NewNAGCSolver for attributes known through their products (for
+// example the implicit graph-filtered matrix, sparse.FilteredMatrix). The attribute
+// products XV and Xᵀf(UH) then cost what x's MulDense and TMulDense cost.
+func NewNAGCSolverOp(adj *sparse.CSR, x sparse.Operator, u, v, h *mat.Dense, lambda, rho float64) *NAGCSolver {
 	n, k1 := u.Dims()
 	m, k2 := v.Dims()
 	scale := 1.0
@@ -216,7 +224,7 @@ func NewNAGCSolver(adj, x *sparse.CSR, u, v, h *mat.Dense, lambda, rho float64) 
 	d := func(r, c int) *mat.Dense { return mat.NewDense(r, c, nil) }
 	s := &NAGCSolver{
 		U: u, V: v, H: h,
-		adj: adj, x: x, xt: x.T(),
+		adj: adj, x: x,
 		lambda: lambda, rho: rho, scale: scale, xNormSq: x.SumSq(),
 		f: d(n, k2), fp: d(n, k2), xv: d(n, k2), fvtv: d(n, k2),
 		su: d(n, k1), g: d(n, k1), uutu: d(n, k1), anum: d(n, k1), aden: d(n, k1),
@@ -227,7 +235,7 @@ func NewNAGCSolver(adj, x *sparse.CSR, u, v, h *mat.Dense, lambda, rho float64) 
 	dense.Gram(s.utu, s.U)
 	dense.Gram(s.vtv, s.V)
 	s.transposeH()
-	sparse.MulDense(s.xv, s.x, s.V)
+	s.x.MulDense(s.xv, s.V)
 	s.attributeTerms()
 	return s
 }
@@ -247,7 +255,7 @@ func (s *NAGCSolver) Step() {
 	dense.SigmoidMul(s.f, s.fp, s.U, s.H)
 	s.stepV()
 	dense.Gram(s.vtv, s.V)
-	sparse.MulDense(s.xv, s.x, s.V)
+	s.x.MulDense(s.xv, s.V)
 	s.stepH()
 	s.transposeH()
 	s.attributeTerms()
@@ -327,7 +335,7 @@ func (s *NAGCSolver) stepU() {
 
 // stepV applies V ← V ⊙ [Xᵀf(UH)] ⊘ [V f(UH)ᵀf(UH)]; f holds f(UH) of the new U.
 func (s *NAGCSolver) stepV() {
-	sparse.MulDense(s.xtf, s.xt, s.f)
+	s.x.TMulDense(s.xtf, s.f)
 	dense.Gram(s.ftf, s.f)
 	dense.Mul(s.vden, s.V, s.ftf)
 	multiplicativeStep(s.V, s.xtf, s.vden)

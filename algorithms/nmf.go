@@ -225,26 +225,25 @@ func nmfDot(a, b []float64) float64 {
 // nmfTruncatedSVD returns the leading k singular triplets of the sparse x (n×m) by a
 // randomised subspace iteration (Halko, Martinsson & Tropp 2011): oversampling 10, 4
 // power iterations. u is n×k, v is m×k, sigma descending. Needs k ≤ min(n, m).
-func nmfTruncatedSVD(x *sparse.CSR, k int, rng *rand.Rand) (u, v *mat.Dense, sigma []float64) {
+func nmfTruncatedSVD(x sparse.Operator, k int, rng *rand.Rand) (u, v *mat.Dense, sigma []float64) {
 	n, m := x.Dims()
 	l := min(k+10, n, m)
-	xt := x.T()
 	omega := mat.NewDense(m, l, nil)
 	for i, raw := 0, omega.RawMatrix().Data; i < len(raw); i++ {
 		raw[i] = rng.NormFloat64()
 	}
 	q := mat.NewDense(n, l, nil)
 	z := mat.NewDense(m, l, nil)
-	sparse.MulDense(q, x, omega)
+	x.MulDense(q, omega)
 	nmfOrthonormalise(q)
 	for it := 0; it < 4; it++ {
-		sparse.MulDense(z, xt, q)
+		x.TMulDense(z, q)
 		nmfOrthonormalise(z)
-		sparse.MulDense(q, x, z)
+		x.MulDense(q, z)
 		nmfOrthonormalise(q)
 	}
 	// Bᵀ = XᵀQ (m×l); X ≈ Q B = (Q V_b) Σ U_bᵀ with Bᵀ = U_b Σ V_bᵀ.
-	sparse.MulDense(z, xt, q)
+	x.TMulDense(z, q)
 	var svd mat.SVD
 	if !svd.Factorize(z, mat.SVDThin) {
 		// Does not happen for finite input; fall back to the subspace itself.
@@ -262,7 +261,7 @@ func nmfTruncatedSVD(x *sparse.CSR, k int, rng *rand.Rand) (u, v *mat.Dense, sig
 // nmfNNDSVDa returns scikit-learn's "nndsvda" initial W (n×k) and H (m×k) for x.
 func nmfNNDSVDa(x *sparse.CSR, k int, rng *rand.Rand) (w, h *mat.Dense) {
 	n, m := x.Dims()
-	u, v, sigma := nmfTruncatedSVD(x, k, rng)
+	u, v, sigma := nmfTruncatedSVD(sparse.NewCSROperator(x), k, rng)
 	w, h = mat.NewDense(n, k, nil), mat.NewDense(m, k, nil)
 	ucol, vcol := make([]float64, n), make([]float64, m)
 	split := func(s []float64) (pos, neg []float64, np, nn float64) {

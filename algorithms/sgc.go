@@ -59,17 +59,20 @@ func (o GraphFilterOptions) norm() string {
 	return o.Norm
 }
 
-// FilteredAttributes returns the graph-filtered attribute matrix of in (computed once per
-// in.Cache). With P = 0 it returns in.X unchanged. Cost O(p·flops) of sparse–sparse
-// products; the result fills in with p-hop neighbourhoods' attributes.
-func FilteredAttributes(in Input, o GraphFilterOptions) (*sparse.CSR, error) {
+// FilteredOperator returns the graph-filtered attribute matrix of in, Z = F·Xn, or R·F·Xn
+// with NormAfter, where Xn is X L2-row-normalised (Norm "l2") or as read, computed once
+// per in.Cache. It is the implicit sparse.FilteredMatrix, whose products cost
+// O((nnz(X) + p·(|E| + n))·k) — unless Z has so few columns that storing it is cheaper
+// (n·m ≤ that cost, as on polblog's 7 attributes), when it is Z formed once. Building it
+// costs O(p·(|E| + n)·m) for the row norms. For P = 0 it is X itself.
+func FilteredOperator(in Input, o GraphFilterOptions) (sparse.Operator, error) {
 	if err := o.validate(); err != nil {
 		return nil, err
 	}
 	if o.P == 0 {
-		return in.X, nil
+		return in.Attributes(), nil
 	}
-	v, err := in.Cache.Do(o.key(), func() (any, error) {
+	v, err := in.Cache.Do("op/"+o.key(), func() (any, error) {
 		f, err := sparse.NewLowPassFilter(in.Adj, o.P, o.selfLoop())
 		if err != nil {
 			return nil, err
@@ -78,11 +81,41 @@ func FilteredAttributes(in Input, o GraphFilterOptions) (*sparse.CSR, error) {
 		if o.norm() == NormL2 {
 			x = x.RowNormalized()
 		}
-		z := f.ApplyCSR(x)
-		if o.NormAfter {
-			z = z.RowNormalized()
+		z := sparse.NewFilteredMatrix(f, x, o.NormAfter)
+		if n, m := z.Dims(); n*m <= z.ImplicitCost() {
+			return sparse.NewCSROperator(z.CSR()), nil
 		}
 		return z, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return v.(sparse.Operator), nil
+}
+
+// FilteredAttributes returns the graph-filtered attribute matrix of in (FilteredOperator)
+// as a stored sparse matrix, computed once per in.Cache. With P = 0 it returns in.X
+// unchanged. Cost O(p·flops) of sparse–sparse products; the result fills in with p-hop
+// neighbourhoods' attributes, so use it only where rows are needed (k-means).
+func FilteredAttributes(in Input, o GraphFilterOptions) (*sparse.CSR, error) {
+	if err := o.validate(); err != nil {
+		return nil, err
+	}
+	if o.P == 0 {
+		return in.X, nil
+	}
+	z, err := FilteredOperator(in, o)
+	if err != nil {
+		return nil, err
+	}
+	v, err := in.Cache.Do(o.key(), func() (any, error) {
+		switch z := z.(type) {
+		case *sparse.FilteredMatrix:
+			return z.CSR(), nil
+		case *sparse.CSROperator:
+			return z.CSR(), nil
+		}
+		return nil, fmt.Errorf("filtered attributes of unexpected type %T", z)
 	})
 	if err != nil {
 		return nil, err
@@ -122,10 +155,6 @@ func (a SGCKMeans) Fit(ctx context.Context, in Input, k int, seed uint64) (*Resu
 		return nil, fmt.Errorf("sgc-kmeans: %w", err)
 	}
 	o := a.GraphFilterOptions
-	z, err := FilteredAttributes(in, o)
-	if err != nil {
-		return nil, fmt.Errorf("sgc-kmeans: %w", err)
-	}
 	e, err := sgcPoints(in, o, a.Rank)
 	if err != nil {
 		return nil, fmt.Errorf("sgc-kmeans: %w", err)
@@ -140,7 +169,7 @@ func (a SGCKMeans) Fit(ctx context.Context, in Input, k int, seed uint64) (*Resu
 		Objective:  []float64{res.Inertia},
 		FitTime:    time.Since(start),
 		Info: map[string]string{"p": fmt.Sprint(o.P), "norm": o.norm(), "norm_after": fmt.Sprint(o.NormAfter),
-			"self_loop": fmt.Sprint(o.selfLoop()), "nnz_filtered": fmt.Sprint(z.NNZ()), "rank": fmt.Sprint(a.Rank)},
+			"self_loop": fmt.Sprint(o.selfLoop()), "rank": fmt.Sprint(a.Rank)},
 	}, nil
 }
 
@@ -154,19 +183,21 @@ func sgcPoints(in Input, o GraphFilterOptions, rank int) (*sparse.CSR, error) {
 	return embeddingPoints(fin, rank)
 }
 
-// embeddingPoints returns in.X for rank 0, else SpectralEmbedding(in.X, min(rank, n, m)),
-// computed once per in.Cache.
+// embeddingPoints returns the attributes in factorises (ExplicitAttributes) for rank 0,
+// else their SpectralEmbedding of rank min(rank, n, m), computed once per in.Cache from
+// products only.
 func embeddingPoints(in Input, rank int) (*sparse.CSR, error) {
 	if rank == 0 {
-		return in.X, nil
+		return in.ExplicitAttributes()
 	}
-	n, m := in.X.Dims()
+	x := in.Attributes()
+	n, m := x.Dims()
 	if rank < 0 {
 		return nil, fmt.Errorf("rank %d < 0", rank)
 	}
 	rank = min(rank, n, m)
 	v, err := in.Cache.Do(fmt.Sprintf("spectral/%s/%d", in.xKey, rank), func() (any, error) {
-		return SpectralEmbedding(in.X, rank, rand.New(rand.NewPCG(0, streamSpectral))), nil
+		return SpectralEmbedding(x, rank, rand.New(rand.NewPCG(0, streamSpectral))), nil
 	})
 	if err != nil {
 		return nil, err
@@ -182,8 +213,8 @@ const streamSpectral = 0x73706563 // "spec"
 // leading right singular vectors (an uncentred PCA, by randomised subspace iteration:
 // oversampling 10, 4 power iterations), each scaled to unit Euclidean length (rows of
 // zeros stay zero), as an n×r matrix stored densely in CSR form for package kmeans.
-// Cost O(nnz(z)·(r + 10)·10 + (n + m)·(r + 10)²).
-func SpectralEmbedding(z *sparse.CSR, r int, rng *rand.Rand) *sparse.CSR {
+// Cost: 10 products of z with (r + 10) columns, plus O((n + m)·(r + 10)²).
+func SpectralEmbedding(z sparse.Operator, r int, rng *rand.Rand) *sparse.CSR {
 	u, _, sigma := nmfTruncatedSVD(z, r, rng)
 	n, _ := z.Dims()
 	b := sparse.NewBuilder(n, r)

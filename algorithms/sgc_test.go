@@ -49,8 +49,8 @@ func TestSGCKMeansSmoothsNoisyAttributes(t *testing.T) {
 	if filtered < 0.9 || filtered <= raw {
 		t.Errorf("ARI raw %.3f, filtered %.3f: want filtered ≥ 0.9 and above raw", raw, filtered)
 	}
-	if cache.Len() != 1 {
-		t.Errorf("filtered matrix computed %d times for one setting", cache.Len())
+	if cache.Len() != 2 { // the implicit filtered matrix and its stored form, once each
+		t.Errorf("%d cache entries for one filter setting, want 2", cache.Len())
 	}
 }
 
@@ -80,27 +80,47 @@ func TestNAGCFilterZeroIsPlainNAGC(t *testing.T) {
 }
 
 func TestNAGCFilteredFactorisesFilteredX(t *testing.T) {
-	in, _ := plantedGraph(35, 60, 15, 3, 0.2, 0.02, 0.3, 0.1)
-	in.Cache = NewCache()
-	o := GraphFilterOptions{P: 3}
-	got, err := NAGC{K2: 4, Lambda: 0.1, Rho: 0.9, Iterations: 20, Filter: o}.Fit(context.Background(), in, 3, 3)
-	if err != nil {
-		t.Fatal(err)
-	}
-	z, err := FilteredAttributes(in, o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// The same fit on an input whose X is the filtered matrix, with no cache.
-	want, err := NAGC{K2: 4, Lambda: 0.1, Rho: 0.9, Iterations: 20}.Fit(context.Background(), Input{Adj: in.Adj, X: z}, 3, 3)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !mat.Equal(got.Factors["U"], want.Factors["U"]) {
-		t.Error("NAGC with a filter differs from NAGC on the filtered attributes")
-	}
-	if _, m := got.Factors["V"].Dims(); m != 4 {
-		t.Errorf("V has %d columns", m)
+	// With 15 attributes the filtered matrix is cheaper stored; with 150 NAGC works on the
+	// implicit one (products R·F·(X·B)). Either way the fit equals NAGC on an input whose X
+	// is the stored filtered matrix, up to rounding.
+	for _, c := range []struct {
+		m        int
+		implicit bool
+	}{{15, false}, {150, true}} {
+		in, _ := plantedGraph(35, 60, c.m, 3, 0.2, 0.02, 0.3, 0.1)
+		in.Cache = NewCache()
+		for _, o := range []GraphFilterOptions{{P: 3}, {P: 2, NormAfter: true, SelfLoop: 2}} {
+			op, err := FilteredOperator(in, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, ok := op.(*sparse.FilteredMatrix); ok != c.implicit {
+				t.Errorf("m = %d: filtered matrix is %T, want implicit = %v", c.m, op, c.implicit)
+			}
+			a := NAGC{K2: 4, Lambda: 0.1, Rho: 0.9, Iterations: 20, Filter: o}
+			for _, init := range []string{InitKMeans, InitSGC} {
+				a.Init, a.InitRank = init, 5
+				got, err := a.Fit(context.Background(), in, 3, 3)
+				if err != nil {
+					t.Fatal(err)
+				}
+				z, err := FilteredAttributes(in, o)
+				if err != nil {
+					t.Fatal(err)
+				}
+				plain := a
+				plain.Filter = GraphFilterOptions{}
+				want, err := plain.Fit(context.Background(), Input{Adj: in.Adj, X: z}, 3, 3)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, f := range []string{"U", "V", "H"} {
+					if !mat.EqualApprox(got.Factors[f], want.Factors[f], 1e-9) {
+						t.Errorf("m = %d, %+v, init %s: %s differs from NAGC on the stored filtered attributes", c.m, o, init, f)
+					}
+				}
+			}
+		}
 	}
 }
 
@@ -121,7 +141,7 @@ func TestSpectralEmbeddingEqualsDenseSVD(t *testing.T) {
 			}
 		}
 	}
-	e := SpectralEmbedding(b.CSR(sparse.SumDuplicates), r, rand.New(rand.NewPCG(1, 2)))
+	e := SpectralEmbedding(sparse.NewCSROperator(b.CSR(sparse.SumDuplicates)), r, rand.New(rand.NewPCG(1, 2)))
 	var svd mat.SVD
 	if !svd.Factorize(xd, mat.SVDThin) {
 		t.Fatal("dense SVD failed")
