@@ -169,8 +169,23 @@ func TestPaperConfigLoads(t *testing.T) {
 	if len(runs) != want {
 		t.Errorf("paper config: %d runs, want %d", len(runs), want)
 	}
-	if _, err := LoadConfig(filepath.Join("..", "configs", "quick.yaml")); err != nil {
-		t.Error(err)
+	for _, name := range []string{"quick.yaml", "baselines.yaml"} {
+		if _, err := LoadConfig(filepath.Join("..", "configs", name)); err != nil {
+			t.Error(err)
+		}
+	}
+	filtered, err := LoadConfig(filepath.Join("..", "configs", "filtered.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs, err = filtered.Expand(k1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Per dataset: Prop. + filter 2 inits × 5 p × 7 λ × 2 ρ (k2 = k1), SGC k-means 5 p ×
+	// 3 ranks × 2 normalisations; five restarts.
+	if want := 4 * 5 * (2*5*7*2 + 5*3*2); len(runs) != want {
+		t.Errorf("filtered config: %d runs, want %d", len(runs), want)
 	}
 }
 
