@@ -34,7 +34,7 @@ type Config struct {
 	// one and does not set it itself.
 	Iterations int `yaml:"iterations"`
 	// Metrics lists the metrics to record (default: all of ari, nmi, acc, modularity,
-	// entropy).
+	// entropy, attr_modularity).
 	Metrics []string `yaml:"metrics"`
 	// Datasets lists dataset names (webkb, citeseer, cora, polblog, synthetic) or LINQS
 	// folder paths (relative paths are taken from the config file's folder).
@@ -94,7 +94,7 @@ const (
 )
 
 // AllMetrics lists the metrics a run can record, in table order.
-var AllMetrics = []string{"ari", "nmi", "acc", "modularity", "entropy"}
+var AllMetrics = []string{"ari", "nmi", "acc", "modularity", "entropy", "attr_modularity"}
 
 // ConfigError is a problem with a config file, located by line and key.
 type ConfigError struct {

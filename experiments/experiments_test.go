@@ -1,6 +1,7 @@
 package experiments
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"os"
@@ -354,6 +355,18 @@ func TestAggregateAndBest(t *testing.T) {
 	if _, err := Best(points, "purity"); err == nil {
 		t.Error("unknown rule accepted")
 	}
+
+	// Two-view: ρ = 0.5 has modularity 0.8 + attribute modularity 0.05, ρ = 0.9 has
+	// 0.2 + 0.7; a third point without attribute modularity is never chosen.
+	for i := range recs {
+		recs[i].Metrics["attr_modularity"] = map[bool]float64{true: 0.05, false: 0.7}[recs[i].Params["rho"] == 0.5]
+	}
+	recs = append(recs, Record{RunID: "c0", Dataset: "d", Methods: []string{"M"}, Algorithm: "nagc",
+		Params: map[string]any{"rho": 0.7}, Status: StatusDone, Metrics: map[string]float64{"ari": 0, "modularity": 5}})
+	byTwoView, err := Best(Aggregate(recs), SelectTwoView)
+	if err != nil || byTwoView[0].Params["rho"] != 0.9 {
+		t.Errorf("two-view picks %v (%v), want ρ = 0.9", byTwoView[0].Params, err)
+	}
 }
 
 func abs(x float64) float64 {
@@ -378,5 +391,64 @@ func TestLabelsRoundTrip(t *testing.T) {
 func TestMergeRefusesMissingSource(t *testing.T) {
 	if _, err := Merge(t.TempDir(), []string{filepath.Join(t.TempDir(), "nope")}); err == nil || !strings.Contains(err.Error(), "nope") {
 		t.Errorf("missing source: %v", err)
+	}
+}
+
+func TestRescoreAddsMetricWithoutRerunning(t *testing.T) {
+	cfg := mustLoad(t, `datasets: [synthetic]
+restarts: 2
+methods:
+  - name: km
+    algorithm: kmeans
+  - name: bad
+    algorithm: nagc
+    options: {k2: 700, iterations: 3}
+`)
+	dir := t.TempDir()
+	if _, err := Execute(context.Background(), cfg, Options{ResultsDir: dir}); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, RunsFile)
+	orig, _, _ := ReadRecords(path)
+	// Records made before attr_modularity existed: drop it.
+	old := make([]Record, len(orig))
+	for i, r := range orig {
+		old[i] = r
+		old[i].Metrics = map[string]float64{}
+		for k, v := range r.Metrics {
+			if k != "attr_modularity" {
+				old[i].Metrics[k] = v
+			}
+		}
+	}
+	if err := writeLines(path, old); err != nil {
+		t.Fatal(err)
+	}
+	n, err := Rescore(dir, nil)
+	if err != nil || n != 2 {
+		t.Fatalf("rescored %d (%v), want the 2 finished runs", n, err)
+	}
+	got, _, _ := ReadRecords(path)
+	for i := range got {
+		if !reflect.DeepEqual(got[i].Metrics, orig[i].Metrics) || got[i].Labels != orig[i].Labels {
+			t.Errorf("run %s: rescored metrics %v, recorded at run time %v", got[i].RunID, got[i].Metrics, orig[i].Metrics)
+		}
+	}
+	// A recorded metric that the data does not reproduce stops it, file untouched.
+	for i := range got {
+		if got[i].Status == StatusDone {
+			got[i].Metrics["modularity"] += 0.01
+			break
+		}
+	}
+	if err := writeLines(path, got); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := os.ReadFile(path)
+	if _, err := Rescore(dir, nil); err == nil || !strings.Contains(err.Error(), "modularity") {
+		t.Errorf("tampered modularity: error %v", err)
+	}
+	if after, _ := os.ReadFile(path); !bytes.Equal(before, after) {
+		t.Error("a failed rescore changed the runs file")
 	}
 }

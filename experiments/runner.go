@@ -245,8 +245,7 @@ func execute(ctx context.Context, r Run, in algorithms.Input, want []string) (re
 	if err != nil {
 		return fail(err)
 	}
-	all := map[string]float64{"ari": scores.ARI, "nmi": scores.NMI, "acc": scores.ACC,
-		"modularity": scores.Modularity, "entropy": scores.Entropy}
+	all := scoreMap(scores)
 	rec.Metrics = map[string]float64{}
 	for _, k := range want {
 		v := all[k]

@@ -18,10 +18,17 @@ const (
 	// objectives of different λ, ρ or k2 measure different things, so it is only
 	// meaningful within one objective; prefer SelectModularity across a grid.
 	SelectObjective = "objective"
+	// SelectTwoView is a label-free rule for attributed graphs: the grid point with the
+	// best mean modularity + attribute modularity (metrics.AttributeModularity), i.e. the
+	// modularity of the clustering on the graph and on the attributes' cosine-similarity
+	// graph, each layer weighted equally (a two-layer multiplex modularity). It reads no
+	// labels. Points whose records lack attr_modularity are never chosen over points that
+	// have it.
+	SelectTwoView = "two-view"
 )
 
 // SelectionRules lists the rules, the paper's first.
-var SelectionRules = []string{SelectARI, SelectModularity, SelectObjective}
+var SelectionRules = []string{SelectARI, SelectModularity, SelectObjective, SelectTwoView}
 
 // PointStats aggregates the restarts of one grid point of one method on one dataset.
 type PointStats struct {
@@ -185,6 +192,19 @@ func ruleOrder(rule string) (func(a, b *PointStats) bool, error) {
 		return func(a, b *PointStats) bool {
 			return !math.IsNaN(a.Objective) && (math.IsNaN(b.Objective) || a.Objective < b.Objective)
 		}, nil
+	case SelectTwoView:
+		return func(a, b *PointStats) bool { return twoView(a) > twoView(b) }, nil
 	}
-	return nil, fmt.Errorf("unknown selection rule %q (known: ari, modularity, objective)", rule)
+	return nil, fmt.Errorf("unknown selection rule %q (known: ari, modularity, objective, two-view)", rule)
+}
+
+// twoView is SelectTwoView's score: mean modularity + mean attribute modularity, −Inf
+// when either is missing.
+func twoView(p *PointStats) float64 {
+	q, ok := p.Mean["modularity"]
+	qx, okx := p.Mean["attr_modularity"]
+	if !ok || !okx {
+		return math.Inf(-1)
+	}
+	return q + qx
 }

@@ -6,18 +6,19 @@ import (
 	"github.com/nagc-harness/nagc/sparse"
 )
 
-// Scores holds the five evaluation measures of one clustering.
+// Scores holds the evaluation measures of one clustering.
 type Scores struct {
-	ARI        float64 `json:"ari"`        // adjusted Rand index, see ARI
-	NMI        float64 `json:"nmi"`        // normalized mutual information, see NMI
-	ACC        float64 `json:"acc"`        // clustering accuracy, see Accuracy
-	Modularity float64 `json:"modularity"` // see Modularity
-	Entropy    float64 `json:"entropy"`    // average attribute entropy, see AverageEntropy
+	ARI            float64 `json:"ari"`             // adjusted Rand index, see ARI
+	NMI            float64 `json:"nmi"`             // normalized mutual information, see NMI
+	ACC            float64 `json:"acc"`             // clustering accuracy, see Accuracy
+	Modularity     float64 `json:"modularity"`      // see Modularity
+	Entropy        float64 `json:"entropy"`         // average attribute entropy, see AverageEntropy
+	AttrModularity float64 `json:"attr_modularity"` // see AttributeModularity
 }
 
-// Evaluate computes all five measures of the predicted labels pred: ARI, NMI and ACC
-// against the ground truth truth, Modularity on the adjacency adj and AverageEntropy on
-// the attribute matrix x (both computed from pred). adj and x are required: a nil matrix
+// Evaluate computes all six measures of the predicted labels pred: ARI, NMI and ACC
+// against the ground truth truth, Modularity on the adjacency adj, and AverageEntropy and
+// AttributeModularity on the attribute matrix x (all three computed from pred). adj and x are required: a nil matrix
 // is an error, as is any error of the individual measures (length or dimension mismatch,
 // negative label, zero-weight graph, empty attribute matrix). Cost O(n + nnz(adj) +
 // nnz(x) + m + k1·k2 + min(k1,k2)²·max(k1,k2)).
@@ -43,6 +44,9 @@ func Evaluate(truth, pred []int, adj, x *sparse.CSR) (Scores, error) {
 		return Scores{}, err
 	}
 	if s.Entropy, err = AverageEntropy(x, pred); err != nil {
+		return Scores{}, err
+	}
+	if s.AttrModularity, err = AttributeModularity(x, pred); err != nil {
 		return Scores{}, err
 	}
 	return s, nil

@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"gonum.org/v1/gonum/mat"
+
 	"github.com/nagc-harness/nagc/sparse"
 )
 
@@ -282,5 +284,94 @@ func TestAverageEntropyErrors(t *testing.T) {
 		} else if errors.Is(err, errLength) != tc.length {
 			t.Errorf("%s: unexpected error %v", tc.name, err)
 		}
+	}
+}
+
+// bruteAttributeModularity forms the n×n cosine-similarity graph (diagonal excluded) and
+// applies Modularity to it.
+func bruteAttributeModularity(x *sparse.CSR, labels []int) (float64, error) {
+	xd := x.Dense()
+	n, m := xd.Dims()
+	b := sparse.NewBuilder(n, n)
+	norm := func(i int) float64 {
+		var s float64
+		for j := 0; j < m; j++ {
+			s += xd.At(i, j) * xd.At(i, j)
+		}
+		return math.Sqrt(s)
+	}
+	for i := 0; i < n; i++ {
+		for j := 0; j < n; j++ {
+			if i == j || norm(i) == 0 || norm(j) == 0 {
+				continue
+			}
+			var d float64
+			for t := 0; t < m; t++ {
+				d += xd.At(i, t) * xd.At(j, t)
+			}
+			if d != 0 {
+				_ = b.Add(i, j, d/(norm(i)*norm(j)))
+			}
+		}
+	}
+	return Modularity(b.CSR(sparse.SumDuplicates), labels)
+}
+
+func TestAttributeModularityEqualsBruteForce(t *testing.T) {
+	rng := rand.New(rand.NewPCG(17, 4))
+	for trial := 0; trial < 30; trial++ {
+		n, m, k := 5+rng.IntN(30), 1+rng.IntN(12), 1+rng.IntN(5)
+		b := sparse.NewBuilder(n, m)
+		for i := 0; i < n; i++ {
+			for j := 0; j < m; j++ {
+				switch r := rng.Float64(); {
+				case r < 0.3:
+					_ = b.Add(i, j, rng.Float64()*3)
+				case r < 0.35:
+					_ = b.Add(i, j, 0) // a stored zero
+				}
+			}
+		}
+		x := b.CSR(sparse.SumDuplicates)
+		labels := make([]int, n)
+		for i := range labels {
+			labels[i] = 10 * rng.IntN(k) // arbitrary label values
+		}
+		want, werr := bruteAttributeModularity(x, labels)
+		if werr != nil { // a similarity graph without weight
+			want = 0
+		}
+		got, err := AttributeModularity(x, labels)
+		if err != nil {
+			t.Fatalf("trial %d: %v", trial, err)
+		}
+		if math.Abs(got-want) > 1e-12 {
+			t.Fatalf("trial %d (n %d, m %d, k %d): %v, brute force %v", trial, n, m, k, got, want)
+		}
+	}
+}
+
+func TestAttributeModularityByHand(t *testing.T) {
+	// Two vertices with attribute a, two with b: the similarity graph is two edges of
+	// weight 1, {0,1} and {2,3}; clustering them apart gives Q = 2·(1/2 − 1/4) = 1/2,
+	// together Q = 1 − 1 = 0.
+	x := sparse.FromDense(mat.NewDense(4, 2, []float64{1, 0, 2, 0, 0, 1, 0, 5}))
+	for _, c := range []struct {
+		labels []int
+		want   float64
+	}{{[]int{0, 0, 1, 1}, 0.5}, {[]int{0, 0, 0, 0}, 0}, {[]int{0, 1, 0, 1}, -0.5}} {
+		got, err := AttributeModularity(x, c.labels)
+		if err != nil || math.Abs(got-c.want) > 1e-15 {
+			t.Errorf("labels %v: %v (%v), want %v", c.labels, got, err, c.want)
+		}
+	}
+	if _, err := AttributeModularity(x, []int{0, 1}); err == nil {
+		t.Error("length mismatch accepted")
+	}
+	if q, err := AttributeModularity(sparse.FromDense(mat.NewDense(2, 2, []float64{1, 0, 0, 1})), []int{0, 1}); q != 0 || err != nil {
+		t.Errorf("similarity graph without weight: %v (%v), want 0", q, err)
+	}
+	if _, err := AttributeModularity(sparse.FromDense(mat.NewDense(2, 1, []float64{1, -1})), []int{0, 1}); err == nil {
+		t.Error("negative attribute accepted")
 	}
 }

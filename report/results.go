@@ -49,8 +49,8 @@ type cellKey struct{ dataset, method string }
 // freeRule. paper may be nil (no paper values are then shown).
 func NewResults(recs []experiments.Record, prov []experiments.Provenance, paper *Published, freeRule string) (*Results, error) {
 	if freeRule == PaperRule {
-		return nil, fmt.Errorf("label-free rule: %q reads the labels; use %q or %q", freeRule,
-			experiments.SelectModularity, experiments.SelectObjective)
+		return nil, fmt.Errorf("label-free rule: %q reads the labels; use %q, %q or %q", freeRule,
+			experiments.SelectModularity, experiments.SelectTwoView, experiments.SelectObjective)
 	}
 	recs = experiments.Latest(recs)
 	r := &Results{
@@ -204,6 +204,8 @@ func RuleText(rule string) string {
 		return "best mean modularity over restarts (label-free: reads no labels)"
 	case experiments.SelectObjective:
 		return "lowest mean final objective (label-free: reads no labels)"
+	case experiments.SelectTwoView:
+		return "best mean modularity + attribute modularity over restarts (modularity on the graph plus modularity on the attributes' cosine-similarity graph; label-free: reads no labels)"
 	}
 	return rule
 }
@@ -217,6 +219,8 @@ func RuleShort(rule string) string {
 		return "label-free rule (best mean modularity)"
 	case experiments.SelectObjective:
 		return "label-free rule (lowest mean objective)"
+	case experiments.SelectTwoView:
+		return "label-free rule (best mean graph + attribute modularity)"
 	}
 	return rule
 }

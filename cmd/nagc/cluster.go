@@ -177,8 +177,8 @@ func runCluster(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "dataset\t%s (n=%d, k1=%d)\n", g.Name, g.N(), k)
 	fmt.Fprintf(tw, "method\t%s %v seed=%d\n", m.Name(), params, *seed)
-	fmt.Fprintf(tw, "ARI\t%.4f\nNMI\t%.4f\nACC\t%.4f\nmodularity\t%.4f\nentropy\t%.4f\n",
-		scores.ARI, scores.NMI, scores.ACC, scores.Modularity, scores.Entropy)
+	fmt.Fprintf(tw, "ARI\t%.4f\nNMI\t%.4f\nACC\t%.4f\nmodularity\t%.4f\nentropy\t%.4f\nattribute modularity\t%.4f\n",
+		scores.ARI, scores.NMI, scores.ACC, scores.Modularity, scores.Entropy, scores.AttrModularity)
 	fmt.Fprintf(tw, "iterations\t%d\nfit time\t%.3fs\n", res.Iterations, res.FitTime.Seconds())
 	if out.Objective != nil {
 		fmt.Fprintf(tw, "objective\t%.6g\n", *out.Objective)

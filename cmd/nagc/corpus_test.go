@@ -394,8 +394,8 @@ func checkClusterCase(t *testing.T, c corpusCase) {
 		}
 	}
 	sort.Strings(keys)
-	if len(keys) != 5 {
-		t.Errorf("metrics %v, want all five", keys)
+	if len(keys) != 6 {
+		t.Errorf("metrics %v, want all six", keys)
 	}
 	raw, err := os.ReadFile(labelsOut)
 	if err != nil {

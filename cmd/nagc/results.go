@@ -32,12 +32,15 @@ func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 }
 
 func runResults(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) > 0 && args[0] == "rescore" {
+		return runRescore(args[1:], stdout, stderr)
+	}
 	if len(args) == 0 || args[0] != "summary" {
-		fmt.Fprintln(stderr, "usage: nagc results summary DIR [--rule modularity|objective]")
+		fmt.Fprintln(stderr, "usage: nagc results summary DIR [--rule modularity|two-view|objective]\n       nagc results rescore DIR [--data DIR]")
 		return errUsage
 	}
-	fs := newFlagSet("results summary", "results summary DIR [--rule modularity|objective]", stderr)
-	rule := fs.String("rule", experiments.SelectModularity, "label-free selection rule shown beside the paper's (modularity or objective)")
+	fs := newFlagSet("results summary", "results summary DIR [--rule modularity|two-view|objective]", stderr)
+	rule := fs.String("rule", experiments.SelectModularity, "label-free selection rule shown beside the paper's (modularity, two-view or objective)")
 	pos, err := parseFlags(fs, args[1:])
 	if err != nil {
 		return err
@@ -103,4 +106,31 @@ func params(p *experiments.PointStats) string {
 		parts[i] = fmt.Sprintf("%s=%v", k, p.Params[k])
 	}
 	return strings.Join(parts, " ")
+}
+
+// runRescore recomputes the metrics of recorded runs from their labels (see
+// experiments.Rescore).
+func runRescore(args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("results rescore", "results rescore DIR [--data DIR]", stderr)
+	data := fs.String("data", "", "folder holding the named datasets (overrides $NAGC_DATA)")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		fs.Usage()
+		return errUsage
+	}
+	if *data != "" {
+		var names []string
+		if err := setDataRoot(*data, &names); err != nil {
+			return err
+		}
+	}
+	n, err := experiments.Rescore(pos[0], nil)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "rescored %d runs in %s (metrics: %s)\n", n, pos[0], strings.Join(experiments.AllMetrics, ", "))
+	return nil
 }
