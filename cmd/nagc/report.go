@@ -29,14 +29,8 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		fs.Usage()
 		return errUsage
 	}
-	if *data != "" {
-		var names []string
-		if err := setDataRoot(*data, &names); err != nil {
-			return err
-		}
-		if len(names) > 0 {
-			return fmt.Errorf("--data %s: want the folder holding the dataset folders (webkb, cora, …), not one dataset", *data)
-		}
+	if err := setDataFolder(*data); err != nil {
+		return err
 	}
 	opt := report.Options{
 		ResultsDir: pos[0],
@@ -93,4 +87,20 @@ func reportCommand(args []string) string {
 		q[i] = a
 	}
 	return "nagc report " + strings.Join(q, " ")
+}
+
+// setDataFolder applies a --data flag naming the folder that holds the named datasets
+// (nothing for ""); a folder that is itself one dataset is an error.
+func setDataFolder(data string) error {
+	if data == "" {
+		return nil
+	}
+	var names []string
+	if err := setDataRoot(data, &names); err != nil {
+		return err
+	}
+	if len(names) > 0 {
+		return fmt.Errorf("--data %s: want the folder holding the dataset folders (webkb, cora, …), not one dataset", data)
+	}
+	return nil
 }

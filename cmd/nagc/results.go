@@ -121,11 +121,8 @@ func runRescore(args []string, stdout, stderr io.Writer) error {
 		fs.Usage()
 		return errUsage
 	}
-	if *data != "" {
-		var names []string
-		if err := setDataRoot(*data, &names); err != nil {
-			return err
-		}
+	if err := setDataFolder(*data); err != nil {
+		return err
 	}
 	n, err := experiments.Rescore(pos[0], nil)
 	if err != nil {
