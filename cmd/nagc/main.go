@@ -104,6 +104,20 @@ func newFlagSet(name, usageLine string, stderr io.Writer) *flag.FlagSet {
 	return fs
 }
 
+// parseOneArg is parseFlags for commands taking exactly one positional argument, which
+// it returns; any other count prints the usage and is errUsage.
+func parseOneArg(fs *flag.FlagSet, args []string) (string, error) {
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return "", err
+	}
+	if len(pos) != 1 {
+		fs.Usage()
+		return "", errUsage
+	}
+	return pos[0], nil
+}
+
 // parseFlags parses args, allowing flags after positional arguments, and returns the
 // positional arguments.
 func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {

@@ -21,19 +21,15 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	rule := fs.String("rule", experiments.SelectModularity, "label-free selection rule shown beside the paper's (modularity, two-view or objective)")
 	data := fs.String("data", "", "folder holding the named datasets, for the WebKB layout figure (overrides $NAGC_DATA)")
 	paper := fs.String("paper", "", "published-results YAML (default: the copy built into nagc)")
-	pos, err := parseFlags(fs, args)
+	arg, err := parseOneArg(fs, args)
 	if err != nil {
 		return err
-	}
-	if len(pos) != 1 {
-		fs.Usage()
-		return errUsage
 	}
 	if err := setDataFolder(*data); err != nil {
 		return err
 	}
 	opt := report.Options{
-		ResultsDir: pos[0],
+		ResultsDir: arg,
 		OutDir:     *out,
 		Formats:    splitList(*formats),
 		FreeRule:   *rule,

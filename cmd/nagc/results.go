@@ -41,15 +41,11 @@ func runResults(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	fs := newFlagSet("results summary", "results summary DIR [--rule modularity|two-view|objective]", stderr)
 	rule := fs.String("rule", experiments.SelectModularity, "label-free selection rule shown beside the paper's (modularity, two-view or objective)")
-	pos, err := parseFlags(fs, args[1:])
+	arg, err := parseOneArg(fs, args[1:])
 	if err != nil {
 		return err
 	}
-	if len(pos) != 1 {
-		fs.Usage()
-		return errUsage
-	}
-	recs, err := experiments.LoadResults(pos[0])
+	recs, err := experiments.LoadResults(arg)
 	if err != nil {
 		return err
 	}
@@ -113,21 +109,17 @@ func params(p *experiments.PointStats) string {
 func runRescore(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("results rescore", "results rescore DIR [--data DIR]", stderr)
 	data := fs.String("data", "", "folder holding the named datasets (overrides $NAGC_DATA)")
-	pos, err := parseFlags(fs, args)
+	arg, err := parseOneArg(fs, args)
 	if err != nil {
 		return err
-	}
-	if len(pos) != 1 {
-		fs.Usage()
-		return errUsage
 	}
 	if err := setDataFolder(*data); err != nil {
 		return err
 	}
-	n, err := experiments.Rescore(pos[0], nil)
+	n, err := experiments.Rescore(arg, nil)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "rescored %d runs in %s (metrics: %s)\n", n, pos[0], strings.Join(experiments.AllMetrics, ", "))
+	fmt.Fprintf(stdout, "rescored %d runs in %s (metrics: %s)\n", n, arg, strings.Join(experiments.AllMetrics, ", "))
 	return nil
 }

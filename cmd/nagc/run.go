@@ -23,15 +23,11 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	workers := fs.Int("workers", 0, "runs executed at once (default: all cores)")
 	shard := fs.String("shard", "", "run only slice I of N (1 ≤ I ≤ N), for sharing a sweep between machines")
 	limit := fs.Int("limit", 0, "stop after this many runs (resume later)")
-	pos, err := parseFlags(fs, args)
+	arg, err := parseOneArg(fs, args)
 	if err != nil {
 		return err
 	}
-	if len(pos) != 1 {
-		fs.Usage()
-		return errUsage
-	}
-	cfg, err := experiments.LoadConfig(pos[0])
+	cfg, err := experiments.LoadConfig(arg)
 	if err != nil {
 		return err
 	}
@@ -39,7 +35,7 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if opt.ResultsDir == "" {
 		name := cfg.Name
 		if name == "" {
-			name = strings.TrimSuffix(filepath.Base(pos[0]), filepath.Ext(pos[0]))
+			name = strings.TrimSuffix(filepath.Base(arg), filepath.Ext(arg))
 		}
 		opt.ResultsDir = filepath.Join("results", name)
 	}
