@@ -175,7 +175,9 @@ func (a NAGC) Fit(ctx context.Context, in Input, k int, seed uint64) (*Result, e
 }
 
 // NAGCSolver holds NAGC's factors and the work buffers of its multiplicative updates, so
-// that iterations allocate nothing. Use NewNAGCSolver, then Step repeatedly.
+// that iterations allocate nothing (with a stored attribute matrix; the products of an
+// implicit sparse.FilteredMatrix allocate their n×k temporaries). Use NewNAGCSolver (or
+// NewNAGCSolverOp), then Step repeatedly.
 //
 // Besides the factors it keeps what the next update or the objective needs and is already
 // known: UᵀU and VᵀV (recomputed once after each update of U, V), Hᵀ, X·V, and, for the

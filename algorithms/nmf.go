@@ -222,10 +222,10 @@ func nmfDot(a, b []float64) float64 {
 	return s
 }
 
-// nmfTruncatedSVD returns the leading k singular triplets of the sparse x (n×m) by a
+// truncatedSVD returns the leading k singular triplets of the sparse x (n×m) by a
 // randomised subspace iteration (Halko, Martinsson & Tropp 2011): oversampling 10, 4
 // power iterations. u is n×k, v is m×k, sigma descending. Needs k ≤ min(n, m).
-func nmfTruncatedSVD(x sparse.Operator, k int, rng *rand.Rand) (u, v *mat.Dense, sigma []float64) {
+func truncatedSVD(x sparse.Operator, k int, rng *rand.Rand) (u, v *mat.Dense, sigma []float64) {
 	n, m := x.Dims()
 	l := min(k+10, n, m)
 	omega := mat.NewDense(m, l, nil)
@@ -261,7 +261,7 @@ func nmfTruncatedSVD(x sparse.Operator, k int, rng *rand.Rand) (u, v *mat.Dense,
 // nmfNNDSVDa returns scikit-learn's "nndsvda" initial W (n×k) and H (m×k) for x.
 func nmfNNDSVDa(x *sparse.CSR, k int, rng *rand.Rand) (w, h *mat.Dense) {
 	n, m := x.Dims()
-	u, v, sigma := nmfTruncatedSVD(sparse.NewCSROperator(x), k, rng)
+	u, v, sigma := truncatedSVD(sparse.NewCSROperator(x), k, rng)
 	w, h = mat.NewDense(n, k, nil), mat.NewDense(m, k, nil)
 	ucol, vcol := make([]float64, n), make([]float64, m)
 	split := func(s []float64) (pos, neg []float64, np, nn float64) {

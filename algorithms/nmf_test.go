@@ -223,7 +223,7 @@ func TestNMFTruncatedSVD(t *testing.T) {
 		t.Fatal("dense SVD failed")
 	}
 	want := svd.Values(nil)
-	u, v, sigma := nmfTruncatedSVD(sparse.NewCSROperator(x), 3, rng)
+	u, v, sigma := truncatedSVD(sparse.NewCSROperator(x), 3, rng)
 	for j := 0; j < 3; j++ {
 		if math.Abs(sigma[j]-want[j]) > 1e-9*want[0] {
 			t.Errorf("σ%d = %.15g, dense %.15g", j, sigma[j], want[j])
@@ -241,7 +241,7 @@ func TestNMFTruncatedSVD(t *testing.T) {
 	// even when m ≫ k + 10.
 	a, b := uniformDense(50, 3, rng), uniformDense(3, 40, rng)
 	low := sparse.FromDense(nmfFamilyMul(a, b))
-	u, v, sigma = nmfTruncatedSVD(sparse.NewCSROperator(low), 3, rng)
+	u, v, sigma = truncatedSVD(sparse.NewCSROperator(low), 3, rng)
 	var us mat.Dense
 	us.Apply(func(_, j int, x float64) float64 { return x * sigma[j] }, u)
 	if d := nmfFamilyRel(nmfFamilyMul(&us, v.T()), low.Dense()); d > 1e-8 {
@@ -254,7 +254,7 @@ func TestNMFTruncatedSVD(t *testing.T) {
 	if mat.Min(w) <= 0 || mat.Min(h) <= 0 {
 		t.Errorf("nndsvda factors not positive: min W %g, min H %g", mat.Min(w), mat.Min(h))
 	}
-	_, _, sigma = nmfTruncatedSVD(sparse.NewCSROperator(low), 3, rand.New(rand.NewPCG(8, 9)))
+	_, _, sigma = truncatedSVD(sparse.NewCSROperator(low), 3, rand.New(rand.NewPCG(8, 9)))
 	xd := low.Dense()
 	xNorm := math.Pow(mat.Norm(xd, 2), 2)
 	got := nmfFamilySqDist(xd, nmfFamilyMul(w.Slice(0, 50, 0, 1), h.Slice(0, 40, 0, 1).T()))

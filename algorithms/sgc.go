@@ -215,7 +215,7 @@ const streamSpectral = 0x73706563 // "spec"
 // zeros stay zero), as an n×r matrix stored densely in CSR form for package kmeans.
 // Cost: 10 products of z with (r + 10) columns, plus O((n + m)·(r + 10)²).
 func SpectralEmbedding(z sparse.Operator, r int, rng *rand.Rand) *sparse.CSR {
-	u, _, sigma := nmfTruncatedSVD(z, r, rng)
+	u, _, sigma := truncatedSVD(z, r, rng)
 	n, _ := z.Dims()
 	b := sparse.NewBuilder(n, r)
 	row := make([]float64, r)

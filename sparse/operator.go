@@ -130,7 +130,9 @@ func (z *FilteredMatrix) ImplicitCost() int {
 // Dims returns n, m.
 func (z *FilteredMatrix) Dims() (r, c int) { return z.x.Dims() }
 
-// MulDense sets dst = R·F·(X·b). Cost O((nnz(X) + p·(nnz(Â) + n))·k).
+// MulDense sets dst = R·F·(X·b). Cost O((nnz(X) + p·(nnz(Â) + n))·k) and an n×k
+// temporary (the filter's). A FilteredMatrix holds no buffers, so that goroutines can
+// share it.
 func (z *FilteredMatrix) MulDense(dst, b *mat.Dense) {
 	MulDense(dst, z.x, b)
 	z.f.ApplyDense(dst, dst)
