@@ -29,3 +29,7 @@ if [ -n "$extra" ]; then
 fi
 bin/nagc results summary "$results"
 bin/nagc report "$results" --out "$results"
+if [ -n "$extra" ]; then
+	# The same tables under the second label-free rule (graph + attribute modularity).
+	bin/nagc report "$results" --rule two-view --out "$results/two-view" --figures none --formats md,csv
+fi
