@@ -57,11 +57,17 @@ const nmfEpsRel = 1e-12
 // each iteration: ‖X‖² − 2⟨XH, W⟩ + tr((WᵀW)(HᵀH)), with no n×m matrix formed. Cost per
 // iteration O(nnz(X)·k + (n+m)·k²); memory O((n+m)·k) beyond the input.
 //
+// Filter, when its order p > 0, makes NMF factorise the graph-filtered attributes Z (see
+// GraphFilterOptions; not in the paper) instead of X, through products with the implicit
+// Z (FilteredOperator): the same updates and costs with nnz(X)·k replaced by the cost of a
+// product with Z. p = 0, the default, is plain NMF bit for bit.
+//
 // Defaults (zero values): Iterations 200 (no convergence test), Init "random", Solver "mu".
 type NMF struct {
-	Iterations int    `yaml:"iterations"` // 0 means 200
-	Init       string `yaml:"init"`       // InitRandom (default) or NMFInitNNDSVDa
-	Solver     string `yaml:"solver"`     // NMFSolverMU (default) or NMFSolverHALS
+	Iterations int                `yaml:"iterations"` // 0 means 200
+	Init       string             `yaml:"init"`       // InitRandom (default) or NMFInitNNDSVDa
+	Solver     string             `yaml:"solver"`     // NMFSolverMU (default) or NMFSolverHALS
+	Filter     GraphFilterOptions `yaml:",inline"`
 }
 
 // Name returns "nmf".
@@ -81,7 +87,10 @@ func (a NMF) withDefaults() NMF {
 }
 
 func (a NMF) validate(in Input, k int) error {
-	if err := in.validate(false, true, k); err != nil {
+	if err := in.validate(a.Filter.P > 0, true, k); err != nil {
+		return fmt.Errorf("nmf: %w", err)
+	}
+	if err := a.Filter.validate(); err != nil {
 		return fmt.Errorf("nmf: %w", err)
 	}
 	if err := nmfCheckNonNegative("attribute matrix", in.X); err != nil {
@@ -108,21 +117,27 @@ func (a NMF) validate(in Input, k int) error {
 	return nil
 }
 
-// Fit factorises in.X with rank k. See the type's documentation.
+// Fit factorises in.X (or its graph-filtered form) with rank k. See the type's
+// documentation.
 func (a NMF) Fit(ctx context.Context, in Input, k int, seed uint64) (*Result, error) {
 	start := time.Now()
 	a = a.withDefaults()
 	if err := a.validate(in, k); err != nil {
 		return nil, err
 	}
+	in, err := in.WithFilteredAttributes(a.Filter)
+	if err != nil {
+		return nil, fmt.Errorf("nmf: %w", err)
+	}
+	x := in.Attributes()
 	rng := newRand(seed)
 	var w, h *mat.Dense
 	if a.Init == NMFInitNNDSVDa {
-		w, h = nmfNNDSVDa(in.X, k, rng)
+		w, h = nmfNNDSVDa(x, k, rng)
 	} else {
-		w, h = nmfRandomInit(in.X, k, rng)
+		w, h = nmfRandomInit(x, k, rng)
 	}
-	s := newNMFSolver(in.X, w, h, a.Solver == NMFSolverHALS)
+	s := newNMFSolver(x, w, h, a.Solver == NMFSolverHALS)
 	obj, err := iterate(ctx, a.Iterations, s.step, s.objective)
 	if err != nil {
 		return nil, err
@@ -173,7 +188,7 @@ func nmfScaledUniform(r, c int, scale float64, rng *rand.Rand) *mat.Dense {
 }
 
 // nmfRandomInit draws W (n×k) then H (m×k) as 2·sqrt(mean(X)/k)·U(0,1).
-func nmfRandomInit(x *sparse.CSR, k int, rng *rand.Rand) (w, h *mat.Dense) {
+func nmfRandomInit(x sparse.Operator, k int, rng *rand.Rand) (w, h *mat.Dense) {
 	n, m := x.Dims()
 	scale := 2 * math.Sqrt(x.Sum()/(float64(n)*float64(m))/float64(k))
 	return nmfScaledUniform(n, k, scale, rng), nmfScaledUniform(m, k, scale, rng)
@@ -259,9 +274,9 @@ func truncatedSVD(x sparse.Operator, k int, rng *rand.Rand) (u, v *mat.Dense, si
 }
 
 // nmfNNDSVDa returns scikit-learn's "nndsvda" initial W (n×k) and H (m×k) for x.
-func nmfNNDSVDa(x *sparse.CSR, k int, rng *rand.Rand) (w, h *mat.Dense) {
+func nmfNNDSVDa(x sparse.Operator, k int, rng *rand.Rand) (w, h *mat.Dense) {
 	n, m := x.Dims()
-	u, v, sigma := truncatedSVD(sparse.NewCSROperator(x), k, rng)
+	u, v, sigma := truncatedSVD(x, k, rng)
 	w, h = mat.NewDense(n, k, nil), mat.NewDense(m, k, nil)
 	ucol, vcol := make([]float64, n), make([]float64, m)
 	split := func(s []float64) (pos, neg []float64, np, nn float64) {
@@ -322,7 +337,7 @@ func nmfNNDSVDa(x *sparse.CSR, k int, rng *rand.Rand) (w, h *mat.Dense) {
 // nmfSolver holds NMF's factors and work buffers. Invariant between steps: xh = X·H.
 type nmfSolver struct {
 	W, H    *mat.Dense // n×k, m×k
-	x, xt   *sparse.CSR
+	x       sparse.Operator
 	xNormSq float64
 	hals    bool
 
@@ -333,17 +348,17 @@ type nmfSolver struct {
 }
 
 // newNMFSolver takes over w and h (updated in place).
-func newNMFSolver(x *sparse.CSR, w, h *mat.Dense, hals bool) *nmfSolver {
+func newNMFSolver(x sparse.Operator, w, h *mat.Dense, hals bool) *nmfSolver {
 	n, k := w.Dims()
 	m, _ := h.Dims()
 	s := &nmfSolver{
-		W: w, H: h, x: x, xt: x.T(), xNormSq: x.SumSq(), hals: hals,
+		W: w, H: h, x: x, xNormSq: x.SumSq(), hals: hals,
 		xh: mat.NewDense(n, k, nil), wden: mat.NewDense(n, k, nil),
 		xtw: mat.NewDense(m, k, nil), hden: mat.NewDense(m, k, nil),
 		wtw: mat.NewDense(k, k, nil), hth: mat.NewDense(k, k, nil),
 		col: make([]float64, max(n, m)),
 	}
-	sparse.MulDense(s.xh, s.x, s.H)
+	s.x.MulDense(s.xh, s.H)
 	return s
 }
 
@@ -356,7 +371,7 @@ func (s *nmfSolver) step() {
 		s.wden.Mul(s.W, s.hth)
 		nmfMultiplicative(s.W, s.xh, s.wden, 1)
 	}
-	sparse.MulDense(s.xtw, s.xt, s.W)
+	s.x.TMulDense(s.xtw, s.W)
 	s.wtw.Mul(s.W.T(), s.W)
 	if s.hals {
 		nmfHALSUpdate(s.H, s.xtw, s.wtw, s.col)
@@ -364,7 +379,7 @@ func (s *nmfSolver) step() {
 		s.hden.Mul(s.H, s.wtw)
 		nmfMultiplicative(s.H, s.xtw, s.hden, 1)
 	}
-	sparse.MulDense(s.xh, s.x, s.H)
+	s.x.MulDense(s.xh, s.H)
 }
 
 // objective returns ‖X − WHᵀ‖² = ‖X‖² − 2⟨XH, W⟩ + tr((WᵀW)(HᵀH)). Cost O((n+m)·k²).

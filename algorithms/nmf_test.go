@@ -159,9 +159,9 @@ func TestNMFSparseEqualsDense(t *testing.T) {
 				n, m, k := 20+7*trial, 10+3*trial, 2+trial%3
 				in := nmfFamilyRandomInput(rng, n, m, 0.1, 0.3)
 				x := in.X.Scaled(1 + float64(trial)) // non-0/1 values
-				w, h := nmfRandomInit(x, k, rng)
+				w, h := nmfRandomInit(sparse.NewCSROperator(x), k, rng)
 				ref := &nmfFamilyDenseNMF{x: x.Dense(), w: mat.DenseCopyOf(w), h: mat.DenseCopyOf(h), hals: solver == NMFSolverHALS}
-				s := newNMFSolver(x, w, h, solver == NMFSolverHALS)
+				s := newNMFSolver(sparse.NewCSROperator(x), w, h, solver == NMFSolverHALS)
 				for it := 0; it <= 6; it++ {
 					if it > 0 {
 						s.step()
@@ -192,11 +192,11 @@ func TestNMFObjectiveNeverIncreases(t *testing.T) {
 				x := in.X
 				var w, h *mat.Dense
 				if init == InitRandom {
-					w, h = nmfRandomInit(x, 4, rng)
+					w, h = nmfRandomInit(sparse.NewCSROperator(x), 4, rng)
 				} else {
-					w, h = nmfNNDSVDa(x, 4, rng)
+					w, h = nmfNNDSVDa(sparse.NewCSROperator(x), 4, rng)
 				}
-				s := newNMFSolver(x, w, h, solver == NMFSolverHALS)
+				s := newNMFSolver(sparse.NewCSROperator(x), w, h, solver == NMFSolverHALS)
 				obj := []float64{s.objective()}
 				for it := 0; it < 200; it++ {
 					s.step()
@@ -250,7 +250,7 @@ func TestNMFTruncatedSVD(t *testing.T) {
 	// NNDSVDa: W, H positive; for a positive X the first pair is sqrt(σ₁)|u₁|, sqrt(σ₁)|v₁|
 	// with no entry filled, so w₁h₁ᵀ is the best rank-one fit: ‖X − w₁h₁ᵀ‖² = ‖X‖² − σ₁².
 	rng2 := rand.New(rand.NewPCG(8, 9))
-	w, h := nmfNNDSVDa(low, 3, rng2)
+	w, h := nmfNNDSVDa(sparse.NewCSROperator(low), 3, rng2)
 	if mat.Min(w) <= 0 || mat.Min(h) <= 0 {
 		t.Errorf("nndsvda factors not positive: min W %g, min H %g", mat.Min(w), mat.Min(h))
 	}

@@ -263,3 +263,47 @@ func TestSGCFactors(t *testing.T) {
 		t.Error("negative init_rank accepted")
 	}
 }
+
+func TestNMFFilter(t *testing.T) {
+	// p = 0 is plain NMF bit for bit; p > 0 equals NMF on the stored filtered matrix (the
+	// implicit products differ by rounding only), for both inits and solvers.
+	in, _ := plantedGraph(37, 60, 150, 3, 0.2, 0.02, 0.3, 0.1)
+	in.Cache = NewCache()
+	for _, c := range []NMF{{}, {Init: NMFInitNNDSVDa, Solver: NMFSolverHALS}} {
+		c.Iterations = 30
+		plain, err := c.Fit(context.Background(), in, 3, 4)
+		if err != nil {
+			t.Fatal(err)
+		}
+		zero := c
+		zero.Filter = GraphFilterOptions{Norm: NormNone, SelfLoop: 3}
+		got, err := zero.Fit(context.Background(), in, 3, 4)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !mat.Equal(got.Factors["W"], plain.Factors["W"]) || !mat.Equal(got.Factors["H"], plain.Factors["H"]) {
+			t.Errorf("%+v: p = 0 differs from plain NMF", c)
+		}
+		o := GraphFilterOptions{P: 3, NormAfter: true}
+		filtered := c
+		filtered.Filter = o
+		got, err = filtered.Fit(context.Background(), in, 3, 4)
+		if err != nil {
+			t.Fatal(err)
+		}
+		z, err := FilteredAttributes(in, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := c.Fit(context.Background(), Input{Adj: in.Adj, X: z}, 3, 4)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !mat.EqualApprox(got.Factors["W"], want.Factors["W"], 1e-9) || !mat.EqualApprox(got.Factors["H"], want.Factors["H"], 1e-9) {
+			t.Errorf("%+v: NMF with a filter differs from NMF on the stored filtered attributes", c)
+		}
+	}
+	if _, err := (NMF{Filter: GraphFilterOptions{P: 2}}).Fit(context.Background(), Input{X: in.X}, 3, 1); err == nil {
+		t.Error("a filter without an adjacency accepted")
+	}
+}
