@@ -130,15 +130,15 @@ func FilteredAttributes(in Input, o GraphFilterOptions) (*sparse.CSR, error) {
 //
 // With Rank r > 0 the rows of Z are first projected on Z's r leading right singular
 // vectors (an uncentred PCA: the rows of U_r·Σ_r; r capped at min(n, m)) and scaled to
-// unit length, and k-means
-// runs on that n×r embedding (SpectralEmbedding) — the low-rank, cosine-geometry step that
-// spectral variants of the family (AGC's spectral clustering of ZZᵀ) take. Rank 0 clusters
-// Z itself.
+// unit length, and k-means runs on that n×r embedding (SpectralEmbedding): the low-rank,
+// cosine-geometry step that spectral variants of the family (AGC's spectral clustering of
+// ZZᵀ) take. Rank 0 clusters Z itself.
 //
 // Defaults: self-loop weight 1, L2 row normalisation before filtering, rank 0. Set p: p = 0
 // (the zero value) is k-means on the attributes as read.
-// Cost: the filter, O(p·flops) once per graph; the embedding, O(nnz(Z)·(r + 10)·10) once
-// per graph; then O(nnz(Z)·k) (rank 0) or O(n·r·k) per Lloyd iteration.
+// Cost, once per graph: the embedding, 10 products of the implicit Z (FilteredOperator)
+// with r + 10 columns (rank > 0), or Z formed by sparse–sparse products (rank 0); then
+// O(n·r·k) (rank > 0) or O(nnz(Z)·k) (rank 0) per Lloyd iteration.
 type SGCKMeans struct {
 	GraphFilterOptions `yaml:",inline"`
 	NInit              int `yaml:"n_init"`
