@@ -67,17 +67,9 @@ func BenchmarkNAGCStep(b *testing.B) {
 	for _, name := range datasets.PaperNames() {
 		b.Run(name, func(b *testing.B) {
 			g := benchGraph(b, name)
-			rng := newRand(1)
-			_, m := g.X.Dims()
-			k1 := g.K()
-			s := NewNAGCSolver(g.Adj, g.X, uniformDense(g.N(), k1, rng), uniformDense(m, 10, rng),
-				uniformDense(k1, 10, rng), 0.01, 0.95)
+			s := randomSolver(g.Adj, sparse.NewCSROperator(g.X), g.K(), 10, 0.01, 0.95)
 			b.ReportAllocs()
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				s.Step()
-				_ = s.Objective()
-			}
+			benchSteps(b, s)
 		})
 	}
 }
@@ -89,16 +81,7 @@ func BenchmarkNAGCStepThreads(b *testing.B) {
 	for _, threads := range []int{1, 2, 4} {
 		b.Run(fmt.Sprintf("threads=%d", threads), func(b *testing.B) {
 			defer sparse.SetThreads(sparse.SetThreads(threads))
-			rng := newRand(1)
-			_, m := g.X.Dims()
-			k1 := g.K()
-			s := NewNAGCSolver(g.Adj, g.X, uniformDense(g.N(), k1, rng), uniformDense(m, 10, rng),
-				uniformDense(k1, 10, rng), 0.01, 0.95)
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				s.Step()
-				_ = s.Objective()
-			}
+			benchSteps(b, randomSolver(g.Adj, sparse.NewCSROperator(g.X), g.K(), 10, 0.01, 0.95))
 		})
 	}
 }
@@ -167,17 +150,25 @@ func BenchmarkNAGCFilteredStep(b *testing.B) {
 			x    sparse.Operator
 		}{{"stored", sparse.NewCSROperator(stored)}, {"nagc", op}} {
 			b.Run(name+"/"+c.kind, func(b *testing.B) {
-				rng := newRand(1)
-				_, m := g.X.Dims()
-				k := g.K()
-				s := NewNAGCSolverOp(g.Adj, c.x, uniformDense(g.N(), k, rng), uniformDense(m, k, rng),
-					uniformDense(k, k, rng), 100, 0.95)
-				b.ResetTimer()
-				for i := 0; i < b.N; i++ {
-					s.Step()
-					_ = s.Objective()
-				}
+				benchSteps(b, randomSolver(g.Adj, c.x, g.K(), g.K(), 100, 0.95))
 			})
 		}
+	}
+}
+
+// randomSolver returns a NAGC solver on adj and x from uniform random factors (seed 1)
+// with k1 vertex and k2 attribute clusters.
+func randomSolver(adj *sparse.CSR, x sparse.Operator, k1, k2 int, lambda, rho float64) *NAGCSolver {
+	rng := newRand(1)
+	n, m := x.Dims()
+	return NewNAGCSolverOp(adj, x, uniformDense(n, k1, rng), uniformDense(m, k2, rng), uniformDense(k1, k2, rng), lambda, rho)
+}
+
+// benchSteps times b.N iterations (Step and Objective) of s.
+func benchSteps(b *testing.B, s *NAGCSolver) {
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		s.Step()
+		_ = s.Objective()
 	}
 }

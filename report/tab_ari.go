@@ -52,8 +52,7 @@ func ARITable(r *Results) *Table {
 		Columns: []Column{{"Method", 'l'}},
 	}
 	for _, d := range r.Datasets {
-		t.Groups = append(t.Groups, Group{DatasetTitle(d), 3})
-		t.Columns = append(t.Columns, Column{"ours", 'r'}, Column{"paper", 'r'}, Column{"Δ", 'r'})
+		t.addComparisonGroup(DatasetTitle(d))
 	}
 	methods := r.methodRows()
 	for _, rule := range []string{PaperRule, r.FreeRule} {

@@ -56,8 +56,7 @@ func RhoTable(r *Results) *Table {
 		Columns: []Column{{"ρ", 'l'}},
 	}
 	for _, d := range r.Datasets {
-		t.Groups = append(t.Groups, Group{DatasetTitle(d), 3})
-		t.Columns = append(t.Columns, Column{"ours", 'r'}, Column{"paper", 'r'}, Column{"Δ", 'r'})
+		t.addComparisonGroup(DatasetTitle(d))
 	}
 	rhos := r.RhoValues()
 	for _, rule := range []string{PaperRule, r.FreeRule} {

@@ -278,3 +278,10 @@ func wrap(text string, width int) []string {
 	}
 	return lines
 }
+
+// addComparisonGroup appends a column group titled title with the three columns every
+// comparison with the paper uses: ours, paper, Δ.
+func (t *Table) addComparisonGroup(title string) {
+	t.Groups = append(t.Groups, Group{title, 3})
+	t.Columns = append(t.Columns, Column{"ours", 'r'}, Column{"paper", 'r'}, Column{"Δ", 'r'})
+}
