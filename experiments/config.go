@@ -36,6 +36,12 @@ type Config struct {
 	// Metrics lists the metrics to record (default: all of ari, nmi, acc, modularity,
 	// entropy, attr_modularity).
 	Metrics []string `yaml:"metrics"`
+	// Holdout, when in (0, 1), makes every run also fit its method on the graph with that
+	// fraction of its edges held out (datasets.HoldOutEdges, one split per dataset and
+	// restart, drawn from the run's seed) and record the modularity of that clustering on
+	// the held-out edges as the metric MetricHeldOut: edge cross-validation for the
+	// label-free rule SelectHeldOut. 0 (the default) fits once.
+	Holdout float64 `yaml:"holdout"`
 	// Datasets lists dataset names (webkb, citeseer, cora, polblog, synthetic) or LINQS
 	// folder paths (relative paths are taken from the config file's folder).
 	Datasets []posString `yaml:"datasets"`
@@ -93,8 +99,12 @@ const (
 	MaxIterations = 1_000_000
 )
 
-// AllMetrics lists the metrics a run can record, in table order.
+// AllMetrics lists the metrics a run can record from its clustering, in table order.
 var AllMetrics = []string{"ari", "nmi", "acc", "modularity", "entropy", "attr_modularity"}
+
+// MetricHeldOut names the metric of a config with Holdout > 0: the modularity, on the
+// held-out edges alone, of the clustering fitted to the graph without them.
+const MetricHeldOut = "heldout_modularity"
 
 // ConfigError is a problem with a config file, located by line and key.
 type ConfigError struct {
@@ -234,6 +244,9 @@ func (c *Config) validate() error {
 	}
 	if c.Iterations < 0 || c.Iterations > MaxIterations {
 		return c.errf(c.keyLines["iterations"], "iterations", "must be in 1…%d, got %d", MaxIterations, c.Iterations)
+	}
+	if !(c.Holdout >= 0 && c.Holdout < 1) {
+		return c.errf(c.keyLines["holdout"], "holdout", "must be a fraction of the edges in [0, 1) (0: no held-out fit), got %v", c.Holdout)
 	}
 	if len(c.Metrics) == 0 {
 		c.Metrics = AllMetrics

@@ -76,6 +76,8 @@ func TestConfigErrors(t *testing.T) {
 		{"duplicate name", base + "  - name: P\n    algorithm: kmeans\n", 5, "used twice"},
 		{"duplicate name on a dataset", "datasets: [synthetic, webkb]\nmethods:\n  - name: P\n    algorithm: nagc\n    datasets: [webkb]\n  - name: P\n    algorithm: kmeans\n", 6, "used twice for dataset webkb"},
 		{"unknown metric", "metrics: [purity]\n" + base, 1, "unknown metric"},
+		{"holdout of 1", "holdout: 1\n" + base, 1, "holdout: must be a fraction of the edges in [0, 1)"},
+		{"negative holdout", base + "holdout: -0.1\n", 5, "holdout: must be a fraction"},
 		{"k2 not integer", base + "    grid:\n      k2: [2.5]\n", 6, "positive integer"},
 		{"empty file", "", 0, "empty config"},
 	} {

@@ -41,7 +41,7 @@ type Record struct {
 	Seed      uint64         `json:"seed"`
 	Status    string         `json:"status"`
 	Error     string         `json:"error,omitempty"`
-	// Metrics maps a metric name (ari, nmi, acc, modularity, entropy) to its value.
+	// Metrics maps a metric name (AllMetrics, and MetricHeldOut) to its value.
 	Metrics        map[string]float64 `json:"metrics,omitempty"`
 	Iterations     int                `json:"iterations"`
 	FinalObjective *float64           `json:"final_objective,omitempty"`
@@ -53,6 +53,11 @@ type Record struct {
 	// Labels is the clustering, one character per vertex in dataset order (see
 	// EncodeLabels), so that a report can draw or re-score it without re-running.
 	Labels string `json:"labels,omitempty"`
+	// Holdout is the fraction of edges held out when the run was also fitted on the graph
+	// without them (Config.Holdout; 0: it was not), and HeldOutLabels that fit's
+	// clustering (EncodeLabels). Its score is Metrics[MetricHeldOut].
+	Holdout       float64 `json:"holdout,omitempty"`
+	HeldOutLabels string  `json:"heldout_labels,omitempty"`
 }
 
 // labelDigits are the characters EncodeLabels uses for clusters 0…61.

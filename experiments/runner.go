@@ -3,9 +3,12 @@ package experiments
 import (
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"os"
 	"os/exec"
@@ -94,14 +97,22 @@ func Execute(ctx context.Context, cfg *Config, opt Options) (*Summary, error) {
 			return nil, err
 		}
 	}
+	// A run is done when its latest record is done and has the held-out fit the config
+	// asks for; a done record lacking it gets only that fit (its own fit is kept).
 	done := map[string]bool{}
-	for _, r := range recs {
-		done[r.RunID] = r.Status == StatusDone
+	prior := map[string]*Record{}
+	for i := range recs {
+		r := &recs[i]
+		done[r.RunID] = r.Status == StatusDone && hasHeldOut(r, cfg.Holdout)
+		delete(prior, r.RunID)
+		if r.Status == StatusDone && !done[r.RunID] {
+			prior[r.RunID] = r
+		}
 	}
-	var todo []Run
+	var todo []job
 	for _, r := range runs {
 		if !done[r.ID] {
-			todo = append(todo, r)
+			todo = append(todo, job{Run: r, prior: prior[r.ID]})
 		}
 	}
 	sum := &Summary{Total: len(runs), Skipped: len(runs) - len(todo), Sweep: newSweepID()}
@@ -138,22 +149,34 @@ func Execute(ctx context.Context, cfg *Config, opt Options) (*Summary, error) {
 	for d := range graphs {
 		caches[d] = algorithms.NewCache()
 	}
+	splits := algorithms.NewCache() // held-out splits, one per dataset and run seed
 	if opt.Progress != nil {
 		opt.Progress.Start(len(runs), sum.Skipped)
 		defer opt.Progress.Stop()
 	}
 
-	jobs := make(chan Run)
+	jobs := make(chan job)
 	results := make(chan *Record)
 	var wg sync.WaitGroup
 	for w := 0; w < opt.Workers; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for r := range jobs {
+			for j := range jobs {
+				r := j.Run
 				g := graphs[r.Dataset]
 				in := algorithms.Input{Adj: g.Adj, X: g.X, Truth: g.Labels, Cache: caches[r.Dataset]}
-				rec := execute(ctx, r, in, cfg.Metrics)
+				rec := j.prior
+				if rec == nil {
+					rec = execute(ctx, r, in, cfg.Metrics)
+				} else {
+					cp := *rec
+					cp.Metrics = maps.Clone(rec.Metrics)
+					rec = &cp
+				}
+				if rec != nil && rec.Status == StatusDone && cfg.Holdout > 0 {
+					rec = executeHeldOut(ctx, r, rec, g, cfg.Holdout, splits)
+				}
 				if rec == nil { // cancelled
 					continue
 				}
@@ -198,6 +221,92 @@ func Execute(ctx context.Context, cfg *Config, opt Options) (*Summary, error) {
 	sum.Elapsed = time.Since(start)
 	sum.Interrupted = ctx.Err() != nil
 	return sum, writeErr
+}
+
+// job is a run to execute; prior, when set, is its done record, which lacks only the
+// held-out fit.
+type job struct {
+	Run
+	prior *Record
+}
+
+// hasHeldOut reports whether r carries the held-out fit of fraction holdout (always true
+// for holdout 0).
+func hasHeldOut(r *Record, holdout float64) bool {
+	if holdout == 0 {
+		return true
+	}
+	_, ok := r.Metrics[MetricHeldOut]
+	return ok && r.Holdout == holdout
+}
+
+// heldOutSplit is a dataset with part of its edges held out: the input the method is
+// fitted on and the held-out edges it is scored on.
+type heldOutSplit struct {
+	in   algorithms.Input
+	test *sparse.CSR
+}
+
+// HeldOutSeed returns the seed of the held-out split used with run seed seed: all grid
+// points of one restart share the split.
+func HeldOutSeed(seed uint64) uint64 {
+	h := sha256.New()
+	fmt.Fprintf(h, "nagc-holdout\x00%d", seed)
+	return binary.LittleEndian.Uint64(h.Sum(nil))
+}
+
+// executeHeldOut fits run r again on g with the fraction holdout of its edges held out and
+// adds the clustering's modularity on the held-out edges to rec (MetricHeldOut), or marks
+// rec failed. splits caches the split and the preprocessing of each (dataset, seed). It
+// returns nil when ctx was cancelled mid-run.
+func executeHeldOut(ctx context.Context, r Run, rec *Record, g *datasets.Graph, holdout float64, splits *algorithms.Cache) (out *Record) {
+	fail := func(err error) *Record {
+		rec.Status, rec.Error = StatusFailed, "held-out fit: "+err.Error()
+		rec.Metrics, rec.Objective, rec.FinalObjective = nil, nil, nil
+		rec.Finished = time.Now().UTC()
+		return rec
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			out = fail(fmt.Errorf("panic: %v\n%s", p, debug.Stack()))
+		}
+	}()
+	seed := HeldOutSeed(r.Seed)
+	v, err := splits.Do(fmt.Sprintf("%s/%v/%d", r.Dataset, holdout, seed), func() (any, error) {
+		train, test, err := datasets.HoldOutEdges(g.Adj, holdout, seed)
+		if err != nil {
+			return nil, err
+		}
+		in := algorithms.Input{Adj: train, X: g.X, Truth: g.Labels, Cache: algorithms.NewCache()}
+		return &heldOutSplit{in: in, test: test}, nil
+	})
+	if err != nil {
+		return fail(err)
+	}
+	sp := v.(*heldOutSplit)
+	m, err := algorithms.New(r.Algorithm, r.Params)
+	if err != nil {
+		return fail(err)
+	}
+	res, err := m.Fit(ctx, sp.in, r.K1, r.Seed)
+	if ctx.Err() != nil {
+		return nil
+	}
+	if err != nil {
+		return fail(err)
+	}
+	q, err := metrics.Modularity(sp.test, res.Labels)
+	if err != nil {
+		return fail(err)
+	}
+	if math.IsNaN(q) || math.IsInf(q, 0) {
+		return fail(fmt.Errorf("metric %s is %v", MetricHeldOut, q))
+	}
+	rec.Metrics[MetricHeldOut] = q
+	rec.Holdout = holdout
+	rec.HeldOutLabels = EncodeLabels(res.Labels)
+	rec.Finished = time.Now().UTC()
+	return rec
 }
 
 // execute fits one run and scores it. It returns nil when ctx was cancelled mid-run.

@@ -27,8 +27,17 @@ const (
 	SelectTwoView = "two-view"
 )
 
+// SelectHeldOut is a label-free rule by edge cross-validation: the grid point with the
+// best mean MetricHeldOut, the modularity on held-out edges of the clustering fitted to
+// the graph without them (Config.Holdout). Modularity on the edges a method was fitted
+// to rewards fitting those edges; on held-out edges it measures how well the clustering
+// predicts edges it has not seen, which attributes help with on homophilous graphs. It
+// reads no labels. Only points whose records carry the metric can be chosen; a method
+// with none gets no selection.
+const SelectHeldOut = "heldout"
+
 // SelectionRules lists the rules, the paper's first.
-var SelectionRules = []string{SelectARI, SelectModularity, SelectObjective, SelectTwoView}
+var SelectionRules = []string{SelectARI, SelectModularity, SelectObjective, SelectTwoView, SelectHeldOut}
 
 // PointStats aggregates the restarts of one grid point of one method on one dataset.
 type PointStats struct {
@@ -153,8 +162,9 @@ func MeanStd(xs []float64) (mean, std float64) {
 
 // Best returns, for each dataset and method, the grid point chosen by rule among points
 // with at least one finished run (nil entries are never returned; a dataset/method whose
-// runs all failed gets the point with its errors and Runs = 0). Ties keep the first point
-// in canonical order.
+// runs all failed gets the point with its errors and Runs = 0; under SelectHeldOut a
+// dataset/method none of whose points has the held-out score is left out). Ties keep the
+// first point in canonical order.
 func Best(points []*PointStats, rule string) ([]*PointStats, error) {
 	better, err := ruleOrder(rule)
 	if err != nil {
@@ -163,6 +173,15 @@ func Best(points []*PointStats, rule string) ([]*PointStats, error) {
 	type key struct{ d, m string }
 	index := map[key]int{}
 	var out []*PointStats
+	if rule == SelectHeldOut { // a point without the held-out fit cannot be chosen
+		var with []*PointStats
+		for _, p := range points {
+			if _, ok := p.Mean[MetricHeldOut]; ok || p.Runs == 0 {
+				with = append(with, p)
+			}
+		}
+		points = with
+	}
 	for _, p := range points {
 		k := key{p.Dataset, p.Method}
 		i, ok := index[k]
@@ -194,8 +213,10 @@ func ruleOrder(rule string) (func(a, b *PointStats) bool, error) {
 		}, nil
 	case SelectTwoView:
 		return func(a, b *PointStats) bool { return twoView(a) > twoView(b) }, nil
+	case SelectHeldOut:
+		return func(a, b *PointStats) bool { return a.Mean[MetricHeldOut] > b.Mean[MetricHeldOut] }, nil
 	}
-	return nil, fmt.Errorf("unknown selection rule %q (known: ari, modularity, objective, two-view)", rule)
+	return nil, fmt.Errorf("unknown selection rule %q (known: ari, modularity, objective, two-view, heldout)", rule)
 }
 
 // twoView is SelectTwoView's score: mean modularity + mean attribute modularity, −Inf

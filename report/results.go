@@ -49,8 +49,8 @@ type cellKey struct{ dataset, method string }
 // freeRule. paper may be nil (no paper values are then shown).
 func NewResults(recs []experiments.Record, prov []experiments.Provenance, paper *Published, freeRule string) (*Results, error) {
 	if freeRule == PaperRule {
-		return nil, fmt.Errorf("label-free rule: %q reads the labels; use %q, %q or %q", freeRule,
-			experiments.SelectModularity, experiments.SelectTwoView, experiments.SelectObjective)
+		return nil, fmt.Errorf("label-free rule: %q reads the labels; use %q, %q, %q or %q", freeRule,
+			experiments.SelectModularity, experiments.SelectTwoView, experiments.SelectHeldOut, experiments.SelectObjective)
 	}
 	recs = experiments.Latest(recs)
 	r := &Results{
@@ -206,6 +206,8 @@ func RuleText(rule string) string {
 		return "lowest mean final objective (label-free: reads no labels)"
 	case experiments.SelectTwoView:
 		return "best mean modularity + attribute modularity over restarts (modularity on the graph plus modularity on the attributes' cosine-similarity graph; label-free: reads no labels)"
+	case experiments.SelectHeldOut:
+		return "best mean held-out modularity over restarts (each run fitted again with a fraction of the edges held out, and its clustering scored by modularity on the held-out edges alone: edge cross-validation; label-free: reads no labels; only rows whose config sets holdout are selected)"
 	}
 	return rule
 }
@@ -221,6 +223,8 @@ func RuleShort(rule string) string {
 		return "label-free rule (lowest mean objective)"
 	case experiments.SelectTwoView:
 		return "label-free rule (best mean graph + attribute modularity)"
+	case experiments.SelectHeldOut:
+		return "label-free rule (best mean held-out modularity)"
 	}
 	return rule
 }

@@ -11,14 +11,14 @@ import (
 	"github.com/nagc-harness/nagc/report"
 )
 
-const reportUsage = "report RESULTS_DIR [--out DIR] [--formats md,tex,csv] [--figures png,pdf] [--rule modularity|two-view|objective] [--data DIR]"
+const reportUsage = "report RESULTS_DIR [--out DIR] [--formats md,tex,csv] [--figures png,pdf] [--rule modularity|two-view|heldout|objective] [--data DIR]"
 
 func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("report", reportUsage, stderr)
 	out := fs.String("out", "", "folder receiving the report (default RESULTS_DIR/report)")
 	formats := fs.String("formats", "md,tex,csv", "table formats, comma-separated: md, tex, csv")
 	figures := fs.String("figures", "png,pdf", "figure formats, comma-separated: png, pdf (\"none\" for no figures)")
-	rule := fs.String("rule", experiments.SelectModularity, "label-free selection rule shown beside the paper's (modularity, two-view or objective)")
+	rule := fs.String("rule", experiments.SelectModularity, "label-free selection rule shown beside the paper's (modularity, two-view, heldout or objective)")
 	data := fs.String("data", "", "folder holding the named datasets, for the WebKB layout figure (overrides $NAGC_DATA)")
 	paper := fs.String("paper", "", "published-results YAML (default: the copy built into nagc)")
 	arg, err := parseOneArg(fs, args)

@@ -36,11 +36,11 @@ func runResults(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return runRescore(args[1:], stdout, stderr)
 	}
 	if len(args) == 0 || args[0] != "summary" {
-		fmt.Fprintln(stderr, "usage: nagc results summary DIR [--rule modularity|two-view|objective]\n       nagc results rescore DIR [--data DIR]")
+		fmt.Fprintln(stderr, "usage: nagc results summary DIR [--rule modularity|two-view|heldout|objective]\n       nagc results rescore DIR [--data DIR]")
 		return errUsage
 	}
-	fs := newFlagSet("results summary", "results summary DIR [--rule modularity|two-view|objective]", stderr)
-	rule := fs.String("rule", experiments.SelectModularity, "label-free selection rule shown beside the paper's (modularity, two-view or objective)")
+	fs := newFlagSet("results summary", "results summary DIR [--rule modularity|two-view|heldout|objective]", stderr)
+	rule := fs.String("rule", experiments.SelectModularity, "label-free selection rule shown beside the paper's (modularity, two-view, heldout or objective)")
 	arg, err := parseOneArg(fs, args[1:])
 	if err != nil {
 		return err
