@@ -75,6 +75,11 @@ type JWNMF struct {
 	Init       string  `yaml:"init"`       // InitKMeans (default) or InitRandom
 	Damped     bool    `yaml:"damped"`     // U ← U ⊙ (½ + ½·ratio)
 	SelfLoops  bool    `yaml:"self_loops"` // keep the adjacency's stored diagonal
+	// Filter, when its order p > 0, makes JWNMF weight and factorise the graph-filtered
+	// attributes Z (see GraphFilterOptions; not in the paper) instead of X, k-means
+	// initialisation included. Z is stored (FilteredAttributes): the closed-form weights
+	// read its columns. p = 0, the default, is plain JWNMF bit for bit.
+	Filter GraphFilterOptions `yaml:",inline"`
 }
 
 // Name returns "jwnmf".
@@ -89,6 +94,9 @@ func (a JWNMF) validate(in Input, k int) error {
 		return fmt.Errorf("jwnmf: λ = %v, need a finite λ > 0 (or 0 for the default)", a.Lambda)
 	case a.Iterations < 0:
 		return fmt.Errorf("jwnmf: %d iterations", a.Iterations)
+	}
+	if err := a.Filter.validate(); err != nil {
+		return fmt.Errorf("jwnmf: %w", err)
 	}
 	switch a.Init {
 	case InitKMeans, InitRandom:
@@ -117,8 +125,16 @@ func (a JWNMF) Fit(ctx context.Context, in Input, k int, seed uint64) (*Result, 
 	if err := nmfCheckNonNegative("adjacency", adj); err != nil {
 		return nil, fmt.Errorf("jwnmf: %w", err)
 	}
-	s, x := adj.Scaled(1/adj.Sum()), in.X.Scaled(1/in.X.Sum())
-	u, v, err := a.initialise(in, k, seed)
+	in, err := in.WithFilteredAttributes(a.Filter)
+	if err != nil {
+		return nil, fmt.Errorf("jwnmf: %w", err)
+	}
+	xin, err := in.ExplicitAttributes()
+	if err != nil {
+		return nil, fmt.Errorf("jwnmf: %w", err)
+	}
+	s, x := adj.Scaled(1/adj.Sum()), xin.Scaled(1/xin.Sum())
+	u, v, err := a.initialise(in, xin, k, seed)
 	if err != nil {
 		return nil, err
 	}
@@ -152,11 +168,10 @@ func (a JWNMF) Fit(ctx context.Context, in Input, k int, seed uint64) (*Result, 
 	}, nil
 }
 
-func (a JWNMF) initialise(in Input, k int, seed uint64) (u, v *mat.Dense, err error) {
+func (a JWNMF) initialise(in Input, x *sparse.CSR, k int, seed uint64) (u, v *mat.Dense, err error) {
 	if a.Init == InitRandom {
 		rng := newRand(seed)
-		n := in.N()
-		_, m := in.X.Dims()
+		n, m := x.Dims()
 		u = uniformDense(n, k, rng)
 		return u, uniformDense(m, k, rng), nil
 	}

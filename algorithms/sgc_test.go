@@ -307,3 +307,54 @@ func TestNMFFilter(t *testing.T) {
 		t.Error("a filter without an adjacency accepted")
 	}
 }
+
+func TestJWNMFFilter(t *testing.T) {
+	// p = 0 is plain JWNMF bit for bit; p > 0 equals JWNMF on the stored filtered matrix,
+	// for both inits.
+	in, _ := plantedGraph(41, 60, 150, 3, 0.2, 0.02, 0.3, 0.1)
+	in.Cache = NewCache()
+	for _, c := range []JWNMF{{Init: InitKMeans}, {Init: InitRandom, Damped: true}} {
+		c.Iterations = 30
+		plain, err := c.Fit(context.Background(), in, 3, 4)
+		if err != nil {
+			t.Fatal(err)
+		}
+		zero := c
+		zero.Filter = GraphFilterOptions{Norm: NormNone, SelfLoop: 3}
+		got, err := zero.Fit(context.Background(), in, 3, 4)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range []string{"U", "V", "w"} {
+			if !mat.Equal(got.Factors[f], plain.Factors[f]) {
+				t.Errorf("%+v: p = 0 differs from plain JWNMF in %s", c, f)
+			}
+		}
+		o := GraphFilterOptions{P: 3, NormAfter: true}
+		filtered := c
+		filtered.Filter = o
+		got, err = filtered.Fit(context.Background(), in, 3, 4)
+		if err != nil {
+			t.Fatal(err)
+		}
+		z, err := FilteredAttributes(in, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := c.Fit(context.Background(), Input{Adj: in.Adj, X: z}, 3, 4)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range []string{"U", "V", "w"} {
+			if !mat.EqualApprox(got.Factors[f], want.Factors[f], 1e-12) {
+				t.Errorf("%+v: JWNMF with a filter differs from JWNMF on the stored filtered attributes in %s", c, f)
+			}
+		}
+		if mat.EqualApprox(got.Factors["U"], plain.Factors["U"], 1e-6) {
+			t.Errorf("%+v: the filter changed nothing", c)
+		}
+	}
+	if _, err := (JWNMF{Filter: GraphFilterOptions{P: -1}}).Fit(context.Background(), in, 3, 1); err == nil {
+		t.Error("a negative filter order accepted")
+	}
+}
