@@ -16,6 +16,7 @@ import (
 // metric already recorded must come out the same (within 1e-9): otherwise the dataset is
 // not the one the runs saw, and Rescore stops with an error naming the run, leaving the
 // file as it was. A torn last line is an error (run `nagc run` to repair it first).
+// MetricHeldOut, which scores a second fit on another graph, is kept as recorded.
 // It returns the number of records rescored. Cost: one metrics.Evaluate per record.
 func Rescore(dir string, load func(name string) (*datasets.Graph, error)) (int, error) {
 	if load == nil {
