@@ -393,7 +393,7 @@ func writeSelected(b *bytes.Buffer, r *Results) {
 			for _, rule := range []string{PaperRule, r.FreeRule} {
 				p := r.Selected(rule, d, m)
 				if p == nil || p.Runs == 0 {
-					cells = append(cells, mdEscape(Dash+" "+r.Missing(d, m)), "0")
+					cells = append(cells, mdEscape(Dash+" "+r.Missing(d, m)+r.Unselected(rule, d, m)), "0")
 					continue
 				}
 				ps := ParamString(p.Params)

@@ -214,3 +214,44 @@ func TestPublishedCopyCurrent(t *testing.T) {
 		t.Error("configs/published-results.yaml differs from shared/paper/published-results.yaml: copy it again")
 	}
 }
+
+// TestHeldOutRuleWithoutHeldOutFits checks that under the heldout rule a method whose
+// runs have no held-out fit renders a dash saying so (and nothing panics), while a
+// method whose runs have it is selected by it.
+func TestHeldOutRuleWithoutHeldOutFits(t *testing.T) {
+	runs := []run{
+		{"webkb", "METIS", map[string]any{}, 0, 0.8, 0.7, 0.1, 0.1, ""},
+		{"webkb", "Prop. + filter", map[string]any{"p": 2}, 0, 0.9, 0.7, 0.1, 0.1, ""},
+		{"webkb", "Prop. + filter", map[string]any{"p": 8}, 0, 0.5, 0.7, 0.1, 0.1, ""},
+	}
+	recs := fixtureRecords(t, runs)
+	recs[1].Metrics[experiments.MetricHeldOut] = 0.4
+	recs[2].Metrics[experiments.MetricHeldOut] = 0.6
+	paper, _ := DefaultPublished()
+	r, err := NewResults(recs, fixtureProvenance(), paper, experiments.SelectHeldOut)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := r.Selected(experiments.SelectHeldOut, "webkb", "Prop. + filter"); p == nil || p.Params["p"] != float64(8) {
+		t.Errorf("heldout rule chose %+v, want the point with the larger held-out modularity (p = 8)", p)
+	}
+	want := "no held-out fit recorded"
+	if got := r.Unselected(experiments.SelectHeldOut, "webkb", "METIS"); !strings.Contains(got, want) {
+		t.Errorf("Unselected = %q, want %q", got, want)
+	}
+	if got := r.Unselected(PaperRule, "webkb", "METIS"); got != "" {
+		t.Errorf("Unselected under the paper's rule = %q", got)
+	}
+	for _, tb := range BuildTables(r) {
+		if tb.Name == "ari" || tb.Name == "runtime" {
+			if md := tb.Markdown(); !strings.Contains(md, want) {
+				t.Errorf("%s lacks %q:\n%s", tb.Name, want, md)
+			}
+		}
+	}
+	var b bytes.Buffer
+	writeSelected(&b, r)
+	if !strings.Contains(b.String(), want) {
+		t.Errorf("selected points lack %q:\n%s", want, b.String())
+	}
+}

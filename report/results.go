@@ -111,6 +111,18 @@ func (r *Results) Selected(rule, dataset, method string) *experiments.PointStats
 	return r.sel[rule][cellKey{dataset, method}]
 }
 
+// Unselected returns why rule selects no grid point of a method that has finished runs on
+// a dataset (under experiments.SelectHeldOut: none has the held-out score), or "".
+func (r *Results) Unselected(rule, dataset, method string) string {
+	if r.Missing(dataset, method) != "" || r.Selected(rule, dataset, method) != nil {
+		return ""
+	}
+	if rule == experiments.SelectHeldOut {
+		return "no held-out fit recorded (the config sets no holdout)"
+	}
+	return "no grid point selected"
+}
+
 // PointsOf returns the grid points of a method on a dataset, in canonical order.
 func (r *Results) PointsOf(dataset, method string) []*experiments.PointStats {
 	return r.byCell[cellKey{dataset, method}]

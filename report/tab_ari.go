@@ -9,7 +9,7 @@ import (
 // result renders Dash with a note saying why.
 func (r *Results) metricCell(table, rule, dataset, method, metric string) (Cell, TidyRow, float64) {
 	tr := newTidy(table, dataset, method, metric, rule)
-	if why := r.Missing(dataset, method); why != "" {
+	if why := r.Missing(dataset, method) + r.Unselected(rule, dataset, method); why != "" {
 		tr.Note = why
 		return Cell{Text: Dash, Note: why}, tr, math.NaN()
 	}

@@ -75,8 +75,8 @@ func RuntimeTable(r *Results) *Table {
 			pv, inPaper := r.Paper.PaperRuntime(m, d)
 			for _, rule := range []string{PaperRule, r.FreeRule} {
 				tr := newTidy(t.Name, d, m, "fit_seconds", rule)
-				c := Cell{Text: Dash, Note: why}
-				if why == "" {
+				c := Cell{Text: Dash, Note: why + r.Unselected(rule, d, m)}
+				if c.Note == "" {
 					p := r.Selected(rule, d, m)
 					tr.Mean, tr.Runs, tr.Failed, tr.Params = p.FitSeconds, p.Runs, p.Failed, ParamString(p.Params)
 					_, tr.Std = experiments.MeanStd(fitTimes(p))

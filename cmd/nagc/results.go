@@ -62,10 +62,18 @@ func runResults(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	fmt.Fprintf(stdout, "'label-free' = best mean %s (reads no labels). ARI mean ± std (population std) over restarts.\n\n", *rule)
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "dataset\tmethod\tpaper rule ARI\trestarts\tparams\tlabel-free ARI\tparams\t")
-	for i, p := range paper {
-		f := free[i]
+	type cell struct{ d, m string }
+	chosen := map[cell]*experiments.PointStats{}
+	for _, f := range free {
+		chosen[cell{f.Dataset, f.Method}] = f
+	}
+	for _, p := range paper {
+		freeARI, freeParams := "— (no "+experiments.MetricHeldOut+")", ""
+		if f := chosen[cell{p.Dataset, p.Method}]; f != nil {
+			freeARI, freeParams = meanStd(f, "ari"), params(f)
+		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", p.Dataset, p.Method, meanStd(p, "ari"),
-			restarts(p), params(p), meanStd(f, "ari"), params(f))
+			restarts(p), params(p), freeARI, freeParams)
 	}
 	return tw.Flush()
 }

@@ -1,0 +1,59 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestResultsSummaryHeldOut runs two sweeps into one folder, one with held-out fits and
+// one without, and checks that the summary under the heldout rule selects the first and
+// says the second has no held-out score, under both the summary and the report.
+func TestResultsSummaryHeldOut(t *testing.T) {
+	dir := t.TempDir()
+	results := filepath.Join(dir, "results")
+	for name, text := range map[string]string{
+		"with.yaml":    "datasets: [synthetic]\nrestarts: 2\nholdout: 0.2\nmethods:\n  - name: KM\n    algorithm: kmeans\n    grid:\n      n_init: [1, 3]\n",
+		"without.yaml": "datasets: [synthetic]\nmethods:\n  - name: SNMF\n    algorithm: snmf\n    options: {iterations: 5}\n",
+	} {
+		cfg := filepath.Join(dir, name)
+		if err := os.WriteFile(cfg, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var out, errb bytes.Buffer
+		if code := run(context.Background(), []string{"run", cfg, "--results", results, "--workers", "2"}, &out, &errb); code != 0 {
+			t.Fatalf("run %s: exit %d: %s", name, code, errb.String())
+		}
+	}
+	var out, errb bytes.Buffer
+	if code := run(context.Background(), []string{"results", "summary", results, "--rule", "heldout"}, &out, &errb); code != 0 {
+		t.Fatalf("summary: exit %d: %s", code, errb.String())
+	}
+	lines := strings.Split(out.String(), "\n")
+	var km, snmf string
+	for _, l := range lines {
+		switch {
+		case strings.Contains(l, "KM"):
+			km = l
+		case strings.Contains(l, "SNMF"):
+			snmf = l
+		}
+	}
+	if !strings.Contains(snmf, "no heldout_modularity") {
+		t.Errorf("SNMF row %q: want it to say it has no held-out score", snmf)
+	}
+	if strings.Count(km, "n_init=") != 2 {
+		t.Errorf("KM row %q: want a grid point under both rules", km)
+	}
+	report := filepath.Join(dir, "report")
+	if code := run(context.Background(), []string{"report", results, "--rule", "heldout", "--out", report, "--figures", "none", "--formats", "md"}, &out, &errb); code != 0 {
+		t.Fatalf("report: exit %d: %s", code, errb.String())
+	}
+	b, err := os.ReadFile(filepath.Join(report, "REPORT.md"))
+	if err != nil || !strings.Contains(string(b), "no held-out fit recorded") {
+		t.Errorf("report under heldout: %v; want the missing held-out fit explained", err)
+	}
+}
