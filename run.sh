@@ -32,4 +32,6 @@ bin/nagc report "$results" --out "$results"
 if [ -n "$extra" ]; then
 	# The same tables under the second label-free rule (graph + attribute modularity).
 	bin/nagc report "$results" --rule two-view --out "$results/two-view" --figures none --formats md,csv
+	# And under edge cross-validation (configs/filtered.yaml's held-out fits; its rows only).
+	bin/nagc report "$results" --rule heldout --out "$results/heldout" --figures none --formats md,csv
 fi
