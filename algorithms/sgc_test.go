@@ -264,44 +264,55 @@ func TestSGCFactors(t *testing.T) {
 	}
 }
 
+// checkFilterOption checks a method's graph-filter option on in: with p = 0 (and other
+// filter settings) fit must give the plain method's factors bit for bit, and with p > 0
+// those of the plain method on the stored filtered attributes (to 1e-9: the implicit
+// products differ by rounding only), which must differ from the plain ones.
+func checkFilterOption(t *testing.T, name string, in Input, factors []string, fit func(GraphFilterOptions, Input) (*Result, error)) {
+	t.Helper()
+	plain, err := fit(GraphFilterOptions{}, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	zero, err := fit(GraphFilterOptions{Norm: NormNone, SelfLoop: 3}, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := GraphFilterOptions{P: 3, NormAfter: true}
+	got, err := fit(o, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	z, err := FilteredAttributes(in, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := fit(GraphFilterOptions{}, Input{Adj: in.Adj, X: z})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range factors {
+		if !mat.Equal(zero.Factors[f], plain.Factors[f]) {
+			t.Errorf("%s: p = 0 differs from the plain method in %s", name, f)
+		}
+		if !mat.EqualApprox(got.Factors[f], want.Factors[f], 1e-9) {
+			t.Errorf("%s: with a filter, %s differs from the plain method on the stored filtered attributes", name, f)
+		}
+	}
+	if mat.EqualApprox(got.Factors[factors[0]], plain.Factors[factors[0]], 1e-6) {
+		t.Errorf("%s: the filter changed nothing", name)
+	}
+}
+
 func TestNMFFilter(t *testing.T) {
-	// p = 0 is plain NMF bit for bit; p > 0 equals NMF on the stored filtered matrix (the
-	// implicit products differ by rounding only), for both inits and solvers.
 	in, _ := plantedGraph(37, 60, 150, 3, 0.2, 0.02, 0.3, 0.1)
 	in.Cache = NewCache()
 	for _, c := range []NMF{{}, {Init: NMFInitNNDSVDa, Solver: NMFSolverHALS}} {
 		c.Iterations = 30
-		plain, err := c.Fit(context.Background(), in, 3, 4)
-		if err != nil {
-			t.Fatal(err)
-		}
-		zero := c
-		zero.Filter = GraphFilterOptions{Norm: NormNone, SelfLoop: 3}
-		got, err := zero.Fit(context.Background(), in, 3, 4)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !mat.Equal(got.Factors["W"], plain.Factors["W"]) || !mat.Equal(got.Factors["H"], plain.Factors["H"]) {
-			t.Errorf("%+v: p = 0 differs from plain NMF", c)
-		}
-		o := GraphFilterOptions{P: 3, NormAfter: true}
-		filtered := c
-		filtered.Filter = o
-		got, err = filtered.Fit(context.Background(), in, 3, 4)
-		if err != nil {
-			t.Fatal(err)
-		}
-		z, err := FilteredAttributes(in, o)
-		if err != nil {
-			t.Fatal(err)
-		}
-		want, err := c.Fit(context.Background(), Input{Adj: in.Adj, X: z}, 3, 4)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !mat.EqualApprox(got.Factors["W"], want.Factors["W"], 1e-9) || !mat.EqualApprox(got.Factors["H"], want.Factors["H"], 1e-9) {
-			t.Errorf("%+v: NMF with a filter differs from NMF on the stored filtered attributes", c)
-		}
+		checkFilterOption(t, fmt.Sprintf("nmf %+v", c), in, []string{"W", "H"}, func(f GraphFilterOptions, in Input) (*Result, error) {
+			c.Filter = f
+			return c.Fit(context.Background(), in, 3, 4)
+		})
 	}
 	if _, err := (NMF{Filter: GraphFilterOptions{P: 2}}).Fit(context.Background(), Input{X: in.X}, 3, 1); err == nil {
 		t.Error("a filter without an adjacency accepted")
@@ -309,50 +320,14 @@ func TestNMFFilter(t *testing.T) {
 }
 
 func TestJWNMFFilter(t *testing.T) {
-	// p = 0 is plain JWNMF bit for bit; p > 0 equals JWNMF on the stored filtered matrix,
-	// for both inits.
 	in, _ := plantedGraph(41, 60, 150, 3, 0.2, 0.02, 0.3, 0.1)
 	in.Cache = NewCache()
 	for _, c := range []JWNMF{{Init: InitKMeans}, {Init: InitRandom, Damped: true}} {
 		c.Iterations = 30
-		plain, err := c.Fit(context.Background(), in, 3, 4)
-		if err != nil {
-			t.Fatal(err)
-		}
-		zero := c
-		zero.Filter = GraphFilterOptions{Norm: NormNone, SelfLoop: 3}
-		got, err := zero.Fit(context.Background(), in, 3, 4)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, f := range []string{"U", "V", "w"} {
-			if !mat.Equal(got.Factors[f], plain.Factors[f]) {
-				t.Errorf("%+v: p = 0 differs from plain JWNMF in %s", c, f)
-			}
-		}
-		o := GraphFilterOptions{P: 3, NormAfter: true}
-		filtered := c
-		filtered.Filter = o
-		got, err = filtered.Fit(context.Background(), in, 3, 4)
-		if err != nil {
-			t.Fatal(err)
-		}
-		z, err := FilteredAttributes(in, o)
-		if err != nil {
-			t.Fatal(err)
-		}
-		want, err := c.Fit(context.Background(), Input{Adj: in.Adj, X: z}, 3, 4)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, f := range []string{"U", "V", "w"} {
-			if !mat.EqualApprox(got.Factors[f], want.Factors[f], 1e-12) {
-				t.Errorf("%+v: JWNMF with a filter differs from JWNMF on the stored filtered attributes in %s", c, f)
-			}
-		}
-		if mat.EqualApprox(got.Factors["U"], plain.Factors["U"], 1e-6) {
-			t.Errorf("%+v: the filter changed nothing", c)
-		}
+		checkFilterOption(t, fmt.Sprintf("jwnmf %+v", c), in, []string{"U", "V", "w"}, func(f GraphFilterOptions, in Input) (*Result, error) {
+			c.Filter = f
+			return c.Fit(context.Background(), in, 3, 4)
+		})
 	}
 	if _, err := (JWNMF{Filter: GraphFilterOptions{P: -1}}).Fit(context.Background(), in, 3, 1); err == nil {
 		t.Error("a negative filter order accepted")

@@ -260,12 +260,7 @@ func HeldOutSeed(seed uint64) uint64 {
 // rec failed. splits caches the split and the preprocessing of each (dataset, seed). It
 // returns nil when ctx was cancelled mid-run.
 func executeHeldOut(ctx context.Context, r Run, rec *Record, g *datasets.Graph, holdout float64, splits *algorithms.Cache) (out *Record) {
-	fail := func(err error) *Record {
-		rec.Status, rec.Error = StatusFailed, "held-out fit: "+err.Error()
-		rec.Metrics, rec.Objective, rec.FinalObjective = nil, nil, nil
-		rec.Finished = time.Now().UTC()
-		return rec
-	}
+	fail := func(err error) *Record { return rec.markFailed(fmt.Errorf("held-out fit: %w", err)) }
 	defer func() {
 		if p := recover(); p != nil {
 			out = fail(fmt.Errorf("panic: %v\n%s", p, debug.Stack()))
@@ -309,18 +304,22 @@ func executeHeldOut(ctx context.Context, r Run, rec *Record, g *datasets.Graph, 
 	return rec
 }
 
+// markFailed turns rec into the record of a failed run (no metrics, no loss curve) and
+// returns it.
+func (rec *Record) markFailed(err error) *Record {
+	rec.Status, rec.Error = StatusFailed, err.Error()
+	rec.Metrics, rec.Objective, rec.FinalObjective = nil, nil, nil
+	rec.Finished = time.Now().UTC()
+	return rec
+}
+
 // execute fits one run and scores it. It returns nil when ctx was cancelled mid-run.
 func execute(ctx context.Context, r Run, in algorithms.Input, want []string) (rec *Record) {
 	rec = &Record{
 		RunID: r.ID, Dataset: r.Dataset, Methods: r.Methods, Algorithm: r.Algorithm,
 		Params: r.Params, K1: r.K1, Restart: r.Restart, Seed: r.Seed,
 	}
-	fail := func(err error) *Record {
-		rec.Status, rec.Error = StatusFailed, err.Error()
-		rec.Metrics, rec.Objective, rec.FinalObjective = nil, nil, nil
-		rec.Finished = time.Now().UTC()
-		return rec
-	}
+	fail := rec.markFailed
 	defer func() {
 		if p := recover(); p != nil {
 			rec = fail(fmt.Errorf("panic: %v\n%s", p, debug.Stack()))
