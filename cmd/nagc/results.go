@@ -96,13 +96,12 @@ func restarts(p *experiments.PointStats) string {
 	return fmt.Sprint(p.Runs)
 }
 
-// params prints a grid point's parameters compactly, in sorted order.
+// params prints a grid point's parameters compactly, in sorted order (iterations too:
+// a grid may choose it).
 func params(p *experiments.PointStats) string {
 	keys := make([]string, 0, len(p.Params))
 	for k := range p.Params {
-		if k != "iterations" {
-			keys = append(keys, k)
-		}
+		keys = append(keys, k)
 	}
 	sort.Strings(keys)
 	parts := make([]string, len(keys))
