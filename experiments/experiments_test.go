@@ -185,9 +185,9 @@ func TestPaperConfigLoads(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Per dataset: Prop. + filter 2 inits × 6 p × 7 λ × 2 ρ (k2 = k1), NMF + filter 5 p ×
-	// 2 inits, SGC k-means 6 p × 3 ranks × 2 normalisations; five restarts.
-	if want := 4 * 5 * (2*6*7*2 + 5*2 + 6*3*2); len(runs) != want {
+	// Per dataset: Prop. + filter 2 inits × 6 p × 7 λ × 2 ρ × 3 t (k2 = k1), NMF + filter
+	// 5 p × 2 inits, SGC k-means 6 p × 3 ranks × 2 normalisations; five restarts.
+	if want := 4 * 5 * (2*6*7*2*3 + 5*2 + 6*3*2); len(runs) != want {
 		t.Errorf("filtered config: %d runs, want %d", len(runs), want)
 	}
 }
