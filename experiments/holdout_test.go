@@ -5,6 +5,7 @@ import (
 	"maps"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/nagc-harness/nagc/algorithms"
@@ -112,6 +113,22 @@ func TestHeldOutFit(t *testing.T) {
 	}
 	if a, b := heldOut(latest), heldOut(mustRecords(t, fresh)); !reflect.DeepEqual(a, b) {
 		t.Errorf("held-out scores depend on workers or resumption: %v vs %v", a, b)
+	}
+	// Rescore recomputes the held-out score from the recorded held-out labels, and stops
+	// on a tampered one.
+	if _, err := Rescore(dir, nil); err != nil {
+		t.Fatalf("rescore: %v", err)
+	}
+	if got := heldOut(mustRecords(t, dir)); !reflect.DeepEqual(got, heldOut(latest)) {
+		t.Errorf("rescored held-out scores %v, recorded %v", got, heldOut(latest))
+	}
+	tampered := mustRecords(t, dir)
+	tampered[len(tampered)-1].Metrics[MetricHeldOut] += 0.01 // a record with a held-out fit
+	if err := writeLines(filepath.Join(dir, RunsFile), tampered); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Rescore(dir, nil); err == nil || !strings.Contains(err.Error(), MetricHeldOut) {
+		t.Errorf("tampered held-out score: rescore error %v", err)
 	}
 	// The rule picks by the held-out score.
 	best, err := Best(Aggregate(latest), SelectHeldOut)

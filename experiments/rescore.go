@@ -7,6 +7,7 @@ import (
 
 	"github.com/nagc-harness/nagc/datasets"
 	"github.com/nagc-harness/nagc/metrics"
+	"github.com/nagc-harness/nagc/sparse"
 )
 
 // Rescore recomputes every metric of AllMetrics for the finished runs recorded in dir,
@@ -16,8 +17,10 @@ import (
 // metric already recorded must come out the same (within 1e-9): otherwise the dataset is
 // not the one the runs saw, and Rescore stops with an error naming the run, leaving the
 // file as it was. A torn last line is an error (run `nagc run` to repair it first).
-// MetricHeldOut, which scores a second fit on another graph, is kept as recorded.
-// It returns the number of records rescored. Cost: one metrics.Evaluate per record.
+// MetricHeldOut is recomputed from the recorded held-out labels on the same split
+// (HoldOutEdges with HeldOutSeed of the run's seed), and checked the same way.
+// It returns the number of records rescored. Cost: one metrics.Evaluate per record, plus
+// one split per dataset and restart for records with a held-out fit.
 func Rescore(dir string, load func(name string) (*datasets.Graph, error)) (int, error) {
 	if load == nil {
 		load = datasets.Load
@@ -34,6 +37,7 @@ func Rescore(dir string, load func(name string) (*datasets.Graph, error)) (int, 
 		return 0, fmt.Errorf("%s: no records", path)
 	}
 	graphs := map[string]*datasets.Graph{}
+	splits := map[string]*sparse.CSR{} // held-out edges by dataset, fraction and seed
 	n := 0
 	for i := range recs {
 		r := &recs[i]
@@ -62,7 +66,14 @@ func Rescore(dir string, load func(name string) (*datasets.Graph, error)) (int, 
 		if r.Metrics == nil {
 			r.Metrics = map[string]float64{}
 		}
-		for _, k := range AllMetrics {
+		names := AllMetrics
+		if r.Holdout > 0 {
+			if all[MetricHeldOut], err = heldOutScore(r, g, splits); err != nil {
+				return 0, fmt.Errorf("rescore run %s: %w", r.RunID, err)
+			}
+			names = append(names[:len(names):len(names)], MetricHeldOut)
+		}
+		for _, k := range names {
 			if old, ok := r.Metrics[k]; ok && math.Abs(old-all[k]) > 1e-9*math.Max(1, math.Abs(old)) {
 				return 0, fmt.Errorf("rescore run %s on %s: recorded %s %v, recomputed %v: the dataset differs from the one the run saw",
 					r.RunID, r.Dataset, k, old, all[k])
@@ -75,6 +86,25 @@ func Rescore(dir string, load func(name string) (*datasets.Graph, error)) (int, 
 		return 0, err
 	}
 	return n, nil
+}
+
+// heldOutScore recomputes MetricHeldOut of r: the modularity of its held-out labels on
+// the edges its held-out fit did not see. splits caches the held-out edges.
+func heldOutScore(r *Record, g *datasets.Graph, splits map[string]*sparse.CSR) (float64, error) {
+	labels, err := DecodeLabels(r.HeldOutLabels)
+	if err != nil {
+		return 0, fmt.Errorf("held-out labels: %w", err)
+	}
+	seed := HeldOutSeed(r.Seed)
+	key := fmt.Sprintf("%s/%v/%d", r.Dataset, r.Holdout, seed)
+	test, ok := splits[key]
+	if !ok {
+		if _, test, err = datasets.HoldOutEdges(g.Adj, r.Holdout, seed); err != nil {
+			return 0, err
+		}
+		splits[key] = test
+	}
+	return metrics.Modularity(test, labels)
 }
 
 // scoreMap names the measures of s as records do.

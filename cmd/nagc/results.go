@@ -127,6 +127,6 @@ func runRescore(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "rescored %d runs in %s (metrics: %s)\n", n, arg, strings.Join(experiments.AllMetrics, ", "))
+	fmt.Fprintf(stdout, "rescored %d runs in %s (metrics: %s; %s where a held-out fit is recorded)\n", n, arg, strings.Join(experiments.AllMetrics, ", "), experiments.MetricHeldOut)
 	return nil
 }
