@@ -37,6 +37,7 @@ func HoldOutEdges(adj *sparse.CSR, frac float64, seed uint64) (train, heldOut *s
 	}
 	var edges []edge
 	lower := 0
+	tb, hb := sparse.NewBuilder(n, n), sparse.NewBuilder(n, n)
 	for i := 0; i < n; i++ {
 		cols, vals := adj.Row(i)
 		for t, j := range cols {
@@ -45,6 +46,10 @@ func HoldOutEdges(adj *sparse.CSR, frac float64, seed uint64) (train, heldOut *s
 				edges = append(edges, edge{i, j, vals[t]})
 			case j < i:
 				lower++
+			default: // self-loops stay in training
+				if err := tb.Add(i, i, vals[t]); err != nil {
+					return nil, nil, err
+				}
 			}
 		}
 	}
@@ -65,17 +70,6 @@ func HoldOutEdges(adj *sparse.CSR, frac float64, seed uint64) (train, heldOut *s
 	for t := 0; t < h; t++ {                             // partial Fisher–Yates: edges[:h] are held out
 		s := t + rng.IntN(len(edges)-t)
 		edges[t], edges[s] = edges[s], edges[t]
-	}
-	tb, hb := sparse.NewBuilder(n, n), sparse.NewBuilder(n, n)
-	for i := 0; i < n; i++ { // self-loops stay in training
-		cols, vals := adj.Row(i)
-		for t, j := range cols {
-			if j == i {
-				if err := tb.Add(i, i, vals[t]); err != nil {
-					return nil, nil, err
-				}
-			}
-		}
 	}
 	for t, e := range edges {
 		b := tb

@@ -95,11 +95,10 @@ func heldOutScore(r *Record, g *datasets.Graph, splits map[string]*sparse.CSR) (
 	if err != nil {
 		return 0, fmt.Errorf("held-out labels: %w", err)
 	}
-	seed := HeldOutSeed(r.Seed)
-	key := fmt.Sprintf("%s/%v/%d", r.Dataset, r.Holdout, seed)
+	key, split := heldOutSplit(g, r.Dataset, r.Holdout, r.Seed)
 	test, ok := splits[key]
 	if !ok {
-		if _, test, err = datasets.HoldOutEdges(g.Adj, r.Holdout, seed); err != nil {
+		if _, test, err = split(); err != nil {
 			return 0, err
 		}
 		splits[key] = test

@@ -240,9 +240,9 @@ func hasHeldOut(r *Record, holdout float64) bool {
 	return ok && r.Holdout == holdout
 }
 
-// heldOutSplit is a dataset with part of its edges held out: the input the method is
+// heldOutInput is a dataset with part of its edges held out: the input the method is
 // fitted on and the held-out edges it is scored on.
-type heldOutSplit struct {
+type heldOutInput struct {
 	in   algorithms.Input
 	test *sparse.CSR
 }
@@ -253,6 +253,15 @@ func HeldOutSeed(seed uint64) uint64 {
 	h := sha256.New()
 	fmt.Fprintf(h, "nagc-holdout\x00%d", seed)
 	return binary.LittleEndian.Uint64(h.Sum(nil))
+}
+
+// heldOutSplit draws the split of g's edges that the held-out fit of a run with seed
+// runSeed uses, and the key that identifies it among a sweep's splits.
+func heldOutSplit(g *datasets.Graph, dataset string, holdout float64, runSeed uint64) (key string, split func() (train, test *sparse.CSR, err error)) {
+	seed := HeldOutSeed(runSeed)
+	return fmt.Sprintf("%s/%v/%d", dataset, holdout, seed), func() (*sparse.CSR, *sparse.CSR, error) {
+		return datasets.HoldOutEdges(g.Adj, holdout, seed)
+	}
 }
 
 // executeHeldOut fits run r again on g with the fraction holdout of its edges held out and
@@ -266,19 +275,19 @@ func executeHeldOut(ctx context.Context, r Run, rec *Record, g *datasets.Graph, 
 			out = fail(fmt.Errorf("panic: %v\n%s", p, debug.Stack()))
 		}
 	}()
-	seed := HeldOutSeed(r.Seed)
-	v, err := splits.Do(fmt.Sprintf("%s/%v/%d", r.Dataset, holdout, seed), func() (any, error) {
-		train, test, err := datasets.HoldOutEdges(g.Adj, holdout, seed)
+	key, split := heldOutSplit(g, r.Dataset, holdout, r.Seed)
+	v, err := splits.Do(key, func() (any, error) {
+		train, test, err := split()
 		if err != nil {
 			return nil, err
 		}
 		in := algorithms.Input{Adj: train, X: g.X, Truth: g.Labels, Cache: algorithms.NewCache()}
-		return &heldOutSplit{in: in, test: test}, nil
+		return &heldOutInput{in: in, test: test}, nil
 	})
 	if err != nil {
 		return fail(err)
 	}
-	sp := v.(*heldOutSplit)
+	sp := v.(*heldOutInput)
 	m, err := algorithms.New(r.Algorithm, r.Params)
 	if err != nil {
 		return fail(err)

@@ -25,16 +25,15 @@ const (
 	// labels. Points whose records lack attr_modularity are never chosen over points that
 	// have it.
 	SelectTwoView = "two-view"
+	// SelectHeldOut is a label-free rule by edge cross-validation: the grid point with the
+	// best mean MetricHeldOut, the modularity on held-out edges of the clustering fitted
+	// to the graph without them (Config.Holdout). Modularity on the edges a method was
+	// fitted to rewards fitting those edges; on held-out edges it measures how well the
+	// clustering predicts edges it has not seen, which attributes help with on homophilous
+	// graphs. It reads no labels. Only points whose records carry the metric can be
+	// chosen; a method with none gets no selection.
+	SelectHeldOut = "heldout"
 )
-
-// SelectHeldOut is a label-free rule by edge cross-validation: the grid point with the
-// best mean MetricHeldOut, the modularity on held-out edges of the clustering fitted to
-// the graph without them (Config.Holdout). Modularity on the edges a method was fitted
-// to rewards fitting those edges; on held-out edges it measures how well the clustering
-// predicts edges it has not seen, which attributes help with on homophilous graphs. It
-// reads no labels. Only points whose records carry the metric can be chosen; a method
-// with none gets no selection.
-const SelectHeldOut = "heldout"
 
 // SelectionRules lists the rules, the paper's first.
 var SelectionRules = []string{SelectARI, SelectModularity, SelectObjective, SelectTwoView, SelectHeldOut}
