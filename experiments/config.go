@@ -34,7 +34,7 @@ type Config struct {
 	// one and does not set it itself.
 	Iterations int `yaml:"iterations"`
 	// Metrics lists the metrics to record (default: all of ari, nmi, acc, modularity,
-	// entropy, attr_modularity).
+	// entropy, attr_modularity, ari_connected).
 	Metrics []string `yaml:"metrics"`
 	// Holdout, when in (0, 1), makes every run also fit its method on the graph with that
 	// fraction of its edges held out (datasets.HoldOutEdges, one split per dataset and
@@ -100,7 +100,7 @@ const (
 )
 
 // AllMetrics lists the metrics a run can record from its clustering, in table order.
-var AllMetrics = []string{"ari", "nmi", "acc", "modularity", "entropy", "attr_modularity"}
+var AllMetrics = []string{"ari", "nmi", "acc", "modularity", "entropy", "attr_modularity", "ari_connected"}
 
 // MetricHeldOut names the metric of a config with Holdout > 0: the modularity, on the
 // held-out edges alone, of the clustering fitted to the graph without them.

@@ -109,5 +109,6 @@ func heldOutScore(r *Record, g *datasets.Graph, splits map[string]*sparse.CSR) (
 // scoreMap names the measures of s as records do.
 func scoreMap(s metrics.Scores) map[string]float64 {
 	return map[string]float64{"ari": s.ARI, "nmi": s.NMI, "acc": s.ACC,
-		"modularity": s.Modularity, "entropy": s.Entropy, "attr_modularity": s.AttrModularity}
+		"modularity": s.Modularity, "entropy": s.Entropy, "attr_modularity": s.AttrModularity,
+		"ari_connected": s.ARIConnected}
 }

@@ -14,11 +14,13 @@ type Scores struct {
 	Modularity     float64 `json:"modularity"`      // see Modularity
 	Entropy        float64 `json:"entropy"`         // average attribute entropy, see AverageEntropy
 	AttrModularity float64 `json:"attr_modularity"` // see AttributeModularity
+	ARIConnected   float64 `json:"ari_connected"`   // ARI without isolated vertices, see ARIConnected
 }
 
-// Evaluate computes all six measures of the predicted labels pred: ARI, NMI and ACC
-// against the ground truth truth, Modularity on the adjacency adj, and AverageEntropy and
-// AttributeModularity on the attribute matrix x (all three computed from pred). adj and x are required: a nil matrix
+// Evaluate computes all seven measures of the predicted labels pred: ARI, NMI and ACC
+// against the ground truth truth, ARIConnected against it on the vertices of adj that
+// have an edge, Modularity on the adjacency adj, and AverageEntropy and
+// AttributeModularity on the attribute matrix x (all computed from pred). adj and x are required: a nil matrix
 // is an error, as is any error of the individual measures (length or dimension mismatch,
 // negative label, zero-weight graph, empty attribute matrix). Cost O(n + nnz(adj) +
 // nnz(x) + m + k1·k2 + min(k1,k2)²·max(k1,k2)).
@@ -47,6 +49,9 @@ func Evaluate(truth, pred []int, adj, x *sparse.CSR) (Scores, error) {
 		return Scores{}, err
 	}
 	if s.AttrModularity, err = AttributeModularity(x, pred); err != nil {
+		return Scores{}, err
+	}
+	if s.ARIConnected, err = ARIConnected(truth, pred, adj); err != nil {
 		return Scores{}, err
 	}
 	return s, nil

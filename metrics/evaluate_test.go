@@ -28,7 +28,8 @@ func TestEvaluate(t *testing.T) {
 	q, _ := Modularity(adj, pred)
 	e, _ := AverageEntropy(x, pred)
 	qx, _ := AttributeModularity(x, pred)
-	want := Scores{ARI: ari, NMI: nmi, ACC: acc, Modularity: q, Entropy: e, AttrModularity: qx}
+	// No vertex of adj is isolated, so ARIConnected is the ARI.
+	want := Scores{ARI: ari, NMI: nmi, ACC: acc, Modularity: q, Entropy: e, AttrModularity: qx, ARIConnected: ari}
 	if s != want {
 		t.Errorf("Evaluate = %+v, want %+v", s, want)
 	}
@@ -36,11 +37,11 @@ func TestEvaluate(t *testing.T) {
 		t.Errorf("ACC = %v, want 5/6", s.ACC)
 	}
 
-	got, err := json.Marshal(Scores{ARI: 1, NMI: 2, ACC: 3, Modularity: 4, Entropy: 5, AttrModularity: 6})
+	got, err := json.Marshal(Scores{ARI: 1, NMI: 2, ACC: 3, Modularity: 4, Entropy: 5, AttrModularity: 6, ARIConnected: 7})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if wantJSON := `{"ari":1,"nmi":2,"acc":3,"modularity":4,"entropy":5,"attr_modularity":6}`; string(got) != wantJSON {
+	if wantJSON := `{"ari":1,"nmi":2,"acc":3,"modularity":4,"entropy":5,"attr_modularity":6,"ari_connected":7}`; string(got) != wantJSON {
 		t.Errorf("JSON = %s, want %s", got, wantJSON)
 	}
 

@@ -149,3 +149,26 @@ func ExampleEvaluate() {
 	// Output:
 	// ARI 0.3243  NMI 0.4787  ACC 0.8333  Q 0.1224  E 0.1874
 }
+
+func ExampleARIConnected() {
+	// Two triangles and two isolated vertices, one of each class.
+	b := sparse.NewBuilder(8, 8)
+	for _, e := range [][2]int{{0, 1}, {1, 2}, {0, 2}, {3, 4}, {4, 5}, {3, 5}} {
+		_ = b.Add(e[0], e[1], 1)
+		_ = b.Add(e[1], e[0], 1)
+	}
+	adj := b.CSR(sparse.SumDuplicates)
+	truth := []int{0, 0, 0, 1, 1, 1, 0, 1}
+	// The triangles are found; nothing tells where the isolated vertices go. By hand: the
+	// contingency cells 4, 1, 3 give Σ C(n_ij, 2) = 9, classes Σ C(a, 2) = 12, clusters
+	// Σ C(b, 2) = 13 over 28 pairs: ARI = (9 − 12·13/28) / (12.5 − 12·13/28) = 0.494845.
+	pred := []int{0, 0, 0, 1, 1, 1, 0, 0}
+	all, _ := metrics.ARI(truth, pred)
+	conn, err := metrics.ARIConnected(truth, pred, adj)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("ARI over all vertices = %.6f, over those with an edge = %.6f\n", all, conn)
+	// Output:
+	// ARI over all vertices = 0.494845, over those with an edge = 1.000000
+}

@@ -56,6 +56,9 @@ func writeReport(b *bytes.Buffer, rep *Report, opt Options) {
 	if t := tables["ari"]; t != nil {
 		writeTable(b, t, opt, "Table 2 — ARI", ARIParagraph(t, r))
 	}
+	if t := tables["ari_connected"]; t != nil {
+		writeTable(b, t, opt, "ARI without isolated vertices (not in the paper)", ARIConnectedParagraph(t, r))
+	}
 	if t := tables["modularity"]; t != nil {
 		writeTable(b, t, opt, "Table 3 — WebKB modularity, average entropy and ARI", ModularityParagraph(t, r))
 	}

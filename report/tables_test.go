@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/nagc-harness/nagc/experiments"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files of the table tests")
@@ -173,5 +175,59 @@ func TestTexEscape(t *testing.T) {
 		if got := texEscape(tc.in); got != tc.want {
 			t.Errorf("texEscape(%q) = %q, want %q", tc.in, got, tc.want)
 		}
+	}
+}
+
+func TestARIConnectedTable(t *testing.T) {
+	paper, err := DefaultPublished()
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs := fixtureRecords(t, fixtureRuns())
+	// Prop.'s runs gain ari_connected = ari + 0.02 at restart 0, ari − 0.02 at restart 1;
+	// METIS's records predate it.
+	for i := range recs {
+		if recs[i].Methods[0] == "Prop." && recs[i].Status == experiments.StatusDone {
+			recs[i].Metrics["ari_connected"] = recs[i].Metrics["ari"] + 0.02 - 0.04*float64(recs[i].Restart)
+		}
+	}
+	r, err := NewResults(recs, fixtureProvenance(), paper, experiments.SelectModularity)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb := ARIConnectedTable(r)
+	md := tb.Markdown()
+	for _, line := range []string{
+		"| Method | WebKB all | WebKB with an edge |",
+		"| **Selection: paper's rule (best mean ARI)** | | |",
+		"| Prop. | 0.950 ± 0.050 | 0.950 ± 0.030 |", // 0.9 + 0.02 and 1.0 − 0.02
+		"| METIS | 0.850 ± 0.000 | — [3] |",
+		"| **Selection: label-free rule (best mean modularity)** | | |",
+		"| Prop. | 0.800 ± 0.000 | 0.800 ± 0.020 |", // 0.8 + 0.02 and 0.8 − 0.02
+	} {
+		if !strings.Contains(md, line+"\n") {
+			t.Errorf("missing line %q in\n%s", line, md)
+		}
+	}
+	if !strings.Contains(md, "[3] ari\\_connected not recorded") {
+		t.Errorf("no note for records without ari_connected:\n%s", md)
+	}
+	if got, want := len(tb.Tidy), 2*len(r.methodRows())*len(r.Datasets)*2; got != want {
+		t.Errorf("%d tidy rows, want %d", got, want)
+	}
+	// Under the paper's rule no method moves by more than Tolerance on WebKB.
+	if p := ARIConnectedParagraph(tb, r); !strings.Contains(p, "It moves no method's ARI by more than 0.05 on WebKB.") {
+		t.Errorf("paragraph %q", p)
+	}
+	// Prop.'s selected point 20 points higher without isolated vertices: named, with numbers.
+	for i := range recs {
+		if recs[i].Methods[0] == "Prop." && recs[i].Status == experiments.StatusDone {
+			recs[i].Metrics["ari_connected"] = recs[i].Metrics["ari"] + 0.2
+		}
+	}
+	r, _ = NewResults(recs, fixtureProvenance(), paper, experiments.SelectModularity)
+	want := "leaving them out moves the ARI by more than 0.05 on WebKB (at most +0.200, Prop.: 0.950 over all vertices, 1.150 over those with an edge)."
+	if p := ARIConnectedParagraph(ARIConnectedTable(r), r); !strings.Contains(p, want) {
+		t.Errorf("paragraph %q\nwant it to contain %q", p, want)
 	}
 }

@@ -394,8 +394,8 @@ func checkClusterCase(t *testing.T, c corpusCase) {
 		}
 	}
 	sort.Strings(keys)
-	if len(keys) != 6 {
-		t.Errorf("metrics %v, want all six", keys)
+	if len(keys) != 7 {
+		t.Errorf("metrics %v, want all seven", keys)
 	}
 	raw, err := os.ReadFile(labelsOut)
 	if err != nil {
