@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -172,6 +173,10 @@ func TestPaperConfigLoads(t *testing.T) {
 	if len(runs) != want {
 		t.Errorf("paper config: %d runs, want %d", len(runs), want)
 	}
+	// The committed report reads every metric and the held-out fits of both configs.
+	if !slices.Equal(cfg.Metrics, AllMetrics) || cfg.Holdout != 0.2 {
+		t.Errorf("paper config: metrics %v, holdout %v; want all metrics and 0.2", cfg.Metrics, cfg.Holdout)
+	}
 	for _, name := range []string{"quick.yaml", "baselines.yaml"} {
 		if _, err := LoadConfig(filepath.Join("..", "configs", name)); err != nil {
 			t.Error(err)
@@ -189,6 +194,9 @@ func TestPaperConfigLoads(t *testing.T) {
 	// 5 p × 2 inits, SGC k-means 6 p × 3 ranks × 2 normalisations; five restarts.
 	if want := 4 * 5 * (2*6*7*2*3 + 5*2 + 6*3*2); len(runs) != want {
 		t.Errorf("filtered config: %d runs, want %d", len(runs), want)
+	}
+	if !slices.Equal(filtered.Metrics, AllMetrics) || filtered.Holdout != 0.2 {
+		t.Errorf("filtered config: metrics %v, holdout %v; want all metrics and 0.2", filtered.Metrics, filtered.Holdout)
 	}
 }
 
