@@ -311,41 +311,25 @@ func lookupTidy(rows []TidyRow, dataset, method, selection string) *TidyRow {
 // datasets leaving the isolated vertices out moves a method's ARI by more than Tolerance
 // under the paper's rule, and by how much at most.
 func ARIConnectedParagraph(t *Table, r *Results) string {
-	type cell struct{ all, conn float64 }
-	cells := map[[2]string]*cell{}
-	for _, tr := range t.Tidy {
-		if tr.Selection != PaperRule || math.IsNaN(tr.Mean) {
+	// The table's tidy rows come in pairs: "ari", then "ari_connected" of the same cell.
+	worst := map[string][2]TidyRow{} // by dataset: the pair that moves most
+	for i := 0; i+1 < len(t.Tidy); i += 2 {
+		all, conn := t.Tidy[i], t.Tidy[i+1]
+		if all.Selection != PaperRule || math.IsNaN(all.Mean) || math.IsNaN(conn.Mean) {
 			continue
 		}
-		k := [2]string{tr.Dataset, tr.Method}
-		if cells[k] == nil {
-			cells[k] = &cell{math.NaN(), math.NaN()}
-		}
-		if tr.Metric == "ari" {
-			cells[k].all = tr.Mean
-		} else {
-			cells[k].conn = tr.Mean
+		if w, ok := worst[all.Dataset]; !ok || math.Abs(conn.Mean-all.Mean) > math.Abs(w[1].Mean-w[0].Mean) {
+			worst[all.Dataset] = [2]TidyRow{all, conn}
 		}
 	}
 	var moved, same []string
 	for _, d := range r.Datasets {
-		worst, wm, have := 0.0, "", false
-		for _, m := range r.methodRows() {
-			c := cells[[2]string{d, m}]
-			if c == nil || math.IsNaN(c.all) || math.IsNaN(c.conn) {
-				continue
-			}
-			have = true
-			if diff := c.conn - c.all; math.Abs(diff) > math.Abs(worst) {
-				worst, wm = diff, m
-			}
-		}
+		w, ok := worst[d]
 		switch {
-		case !have:
-		case math.Abs(worst) > Tolerance:
-			c := cells[[2]string{d, wm}]
+		case !ok:
+		case math.Abs(w[1].Mean-w[0].Mean) > Tolerance:
 			moved = append(moved, fmt.Sprintf("%s (at most %s, %s: %s over all vertices, %s over those with an edge)",
-				DatasetTitle(d), fmtDiff(worst), wm, fmt3(c.all), fmt3(c.conn)))
+				DatasetTitle(d), fmtDiff(w[1].Mean-w[0].Mean), w[0].Method, fmt3(w[0].Mean), fmt3(w[1].Mean)))
 		default:
 			same = append(same, DatasetTitle(d))
 		}
