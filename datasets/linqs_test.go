@@ -33,22 +33,23 @@ func TestLoadPaperDatasets(t *testing.T) {
 		m, k, nnzX int
 		selfLoops  int
 		dangling   int
+		isolated   int    // vertices without an edge to another vertex (counted in Python from the files)
 		density    string // percent, two decimals, as in the paper's table
 		classes    map[string]int
 	}{
 		{
 			name: "webkb", n: 877, edges: 1480, m: 1703, k: 4, nnzX: 79365,
-			selfLoops: 92, dangling: 0, density: "0.18",
+			selfLoops: 92, dangling: 0, isolated: 18, density: "0.18",
 			classes: map[string]int{"cornell": 195, "texas": 187, "washington": 230, "wisconsin": 265},
 		},
 		{
 			name: "citeseer", n: 3312, edges: 4660, m: 3703, k: 6, nnzX: 105165,
-			selfLoops: 124, dangling: 0, density: "0.04",
+			selfLoops: 124, dangling: 0, isolated: 48, density: "0.04",
 			classes: map[string]int{"DB": 701, "IR": 668, "Agents": 596, "ML": 590, "HCI": 508, "AI": 249},
 		},
 		{
 			name: "cora", n: 2708, edges: 5278, m: 1433, k: 7, nnzX: 49216,
-			selfLoops: 0, dangling: 0, density: "0.07",
+			selfLoops: 0, dangling: 0, isolated: 0, density: "0.07",
 			classes: map[string]int{"Neural_Networks": 818, "Probabilistic_Methods": 426,
 				"Genetic_Algorithms": 418, "Theory": 351, "Case_Based": 298,
 				"Reinforcement_Learning": 217, "Rule_Learning": 180},
@@ -58,7 +59,7 @@ func TestLoadPaperDatasets(t *testing.T) {
 			// incite1.blogspot.com) are in the data though the README names only
 			// WebKB and Citeseer.
 			name: "polblog", n: 1490, edges: 16630, m: 7, k: 2, nnzX: 1798,
-			selfLoops: 3, dangling: 88, density: "0.75",
+			selfLoops: 3, dangling: 88, isolated: 267, density: "0.75",
 			classes: map[string]int{"0": 758, "1": 732},
 		},
 	} {
@@ -94,6 +95,16 @@ func TestLoadPaperDatasets(t *testing.T) {
 			}
 			checkAdjacency(t, g)
 			checkDiagonal(t, g, dir)
+			isolated := 0
+			for v := range g.N() {
+				cols, _ := g.Adj.Row(v)
+				if len(cols) == 0 || len(cols) == 1 && cols[0] == v {
+					isolated++
+				}
+			}
+			if isolated != test.isolated {
+				t.Errorf("%d isolated vertices, want %d", isolated, test.isolated)
+			}
 		})
 	}
 }
