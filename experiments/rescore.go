@@ -62,7 +62,7 @@ func Rescore(dir string, load func(name string) (*datasets.Graph, error)) (int, 
 		if err != nil {
 			return 0, fmt.Errorf("rescore run %s: %w", r.RunID, err)
 		}
-		all := scoreMap(s)
+		all := s.Named()
 		if r.Metrics == nil {
 			r.Metrics = map[string]float64{}
 		}
@@ -104,11 +104,4 @@ func heldOutScore(r *Record, g *datasets.Graph, splits map[string]*sparse.CSR) (
 		splits[key] = test
 	}
 	return metrics.Modularity(test, labels)
-}
-
-// scoreMap names the measures of s as records do.
-func scoreMap(s metrics.Scores) map[string]float64 {
-	return map[string]float64{"ari": s.ARI, "nmi": s.NMI, "acc": s.ACC,
-		"modularity": s.Modularity, "entropy": s.Entropy, "attr_modularity": s.AttrModularity,
-		"ari_connected": s.ARIConnected}
 }

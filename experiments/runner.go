@@ -362,7 +362,7 @@ func execute(ctx context.Context, r Run, in algorithms.Input, want []string) (re
 	if err != nil {
 		return fail(err)
 	}
-	all := scoreMap(scores)
+	all := scores.Named()
 	rec.Metrics = map[string]float64{}
 	for _, k := range want {
 		v := all[k]

@@ -2,6 +2,7 @@ package metrics
 
 import (
 	"errors"
+	"reflect"
 
 	"github.com/nagc-harness/nagc/sparse"
 )
@@ -55,4 +56,16 @@ func Evaluate(truth, pred []int, adj, x *sparse.CSR) (Scores, error) {
 		return Scores{}, err
 	}
 	return s, nil
+}
+
+// Named returns the measures of s by their JSON names (ari, nmi, acc, modularity,
+// entropy, attr_modularity, ari_connected), the names records use: the struct tags are
+// the one list of them. Cost O(number of measures).
+func (s Scores) Named() map[string]float64 {
+	v := reflect.ValueOf(s)
+	named := make(map[string]float64, v.NumField())
+	for i := range v.NumField() {
+		named[v.Type().Field(i).Tag.Get("json")] = v.Field(i).Float()
+	}
+	return named
 }
