@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Main job. Builds bin/nagc, then runs the paper's whole protocol (configs/paper.yaml) and
 # the beyond-the-paper graph-filter rows (configs/filtered.yaml) into results/paper/ when
-# the four datasets are found ($NAGC_DATA, default ../shared/datasets),
+# the four datasets are found (`bin/nagc datasets where`: $NAGC_DATA, the download folder of
+# `nagc datasets fetch`, ../shared/datasets beside the checkout),
 # else configs/quick.yaml on the built-in synthetic graph into results/quick/. Interrupted
 # runs resume where they stopped when run.sh is started again. It ends by printing the
 # summary table (best grid point per dataset and method, paper's and label-free rules) and
@@ -12,13 +13,14 @@ set -euo pipefail
 cd "$(dirname "$0")"
 ./scripts/install-deps.sh
 mkdir -p bin
-go build -o bin/nagc ./cmd/nagc
+# -buildvcs=auto: stamp the commit into the binary for provenance even where GOFLAGS turns it off.
+go build -buildvcs=auto -o bin/nagc ./cmd/nagc
 
-root="${NAGC_DATA:-../shared/datasets}"
-if [ -d "$root/webkb" ] && [ -d "$root/citeseer" ] && [ -d "$root/cora" ] && [ -d "$root/polblog" ]; then
+if bin/nagc datasets where webkb citeseer cora polblog >/dev/null 2>&1; then
 	config=configs/paper.yaml results=results/paper extra=configs/filtered.yaml
 else
-	echo "run.sh: the four datasets are not under $root; running configs/quick.yaml on the synthetic graph" >&2
+	echo "run.sh: the paper's four datasets were not found (bin/nagc datasets where says where it looked;" >&2
+	echo "run.sh: bin/nagc datasets fetch all downloads them); running configs/quick.yaml on the synthetic graph" >&2
 	config=configs/quick.yaml results=results/quick extra=
 fi
 

@@ -2,9 +2,11 @@ package algorithms
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"os"
 	"testing"
+
+	"github.com/nagc-harness/nagc/internal/testenv"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -13,15 +15,15 @@ import (
 )
 
 // benchGraph loads a paper dataset for a benchmark, skipping where the data is missing
-// (failing under CI, which has it).
+// (failing under NAGC_REQUIRE_DATA=1, see testenv).
 func benchGraph(b *testing.B, name string) *datasets.Graph {
 	b.Helper()
 	g, err := datasets.Load(name)
+	if errors.Is(err, datasets.ErrNotFound) {
+		testenv.Missing(b, "the "+name+" dataset", testenv.FetchHint)
+	}
 	if err != nil {
-		if os.Getenv("CI") != "" {
-			b.Fatal(err)
-		}
-		b.Skip(err)
+		b.Fatal(err)
 	}
 	return g
 }

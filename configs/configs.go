@@ -1,12 +1,50 @@
-// Package configs holds the project's experiment configs (YAML files beside this one) and
-// embeds the paper's published numbers, so that the binary can put them beside every
-// reproduced number without the shared folder.
+// Package configs holds the project's experiment configs (YAML files beside this one),
+// embedded in the binary so that an installed nagc can run them by name (`nagc run
+// quick`) and print them for a user to copy and edit (`nagc configs show quick`), and the
+// paper's published numbers, so that the binary can put them beside every reproduced
+// number without the shared folder.
 package configs
 
-import _ "embed"
+import (
+	"embed"
+	"io/fs"
+	"slices"
+	"strings"
+)
 
 // PublishedResults is published-results.yaml: every number the NAGC paper publishes, as
 // data (a copy of shared/paper/published-results.yaml).
 //
 //go:embed published-results.yaml
 var PublishedResults []byte
+
+//go:embed *.yaml
+var files embed.FS
+
+// notExperiments lists the embedded YAML files that are data, not experiment configs.
+var notExperiments = []string{"published-results"}
+
+// Names returns the names of the shipped experiment configs (file names without .yaml),
+// sorted: baselines, filtered, paper, quick.
+func Names() []string {
+	entries, _ := fs.ReadDir(files, ".")
+	var names []string
+	for _, e := range entries {
+		name := strings.TrimSuffix(e.Name(), ".yaml")
+		if !slices.Contains(notExperiments, name) {
+			names = append(names, name)
+		}
+	}
+	return names
+}
+
+// Lookup returns the bytes of the shipped experiment config called name ("quick", or
+// "quick.yaml"), and whether there is one.
+func Lookup(name string) ([]byte, bool) {
+	name = strings.TrimSuffix(name, ".yaml")
+	if !slices.Contains(Names(), name) {
+		return nil, false
+	}
+	b, err := files.ReadFile(name + ".yaml")
+	return b, err == nil
+}

@@ -22,10 +22,7 @@ func BenchmarkSynthetic1M(b *testing.B) {
 func BenchmarkLoadLINQS(b *testing.B) {
 	for _, name := range PaperNames() {
 		b.Run(name, func(b *testing.B) {
-			dir, err := Locate(name)
-			if err != nil {
-				b.Skip(err)
-			}
+			dir := paperDir(b, name)
 			b.ReportAllocs()
 			for b.Loop() {
 				if _, err := LoadLINQS(dir); err != nil {

@@ -25,8 +25,8 @@ func ExampleSynthetic() {
 }
 
 func ExampleLoad() {
-	// Load finds "cora" under DataRoot() ($NAGC_DATA or ../shared/datasets next to
-	// the module root); a folder path works too.
+	// Load finds "cora" in the places of SearchPath ($NAGC_DATA, the download folder of
+	// `nagc datasets fetch`, ../shared/datasets beside a checkout); a folder path works too.
 	g, err := datasets.Load("cora")
 	if err != nil {
 		log.Fatal(err)

@@ -100,10 +100,10 @@ func FetchSources() []FetchSource {
 	}
 }
 
-// FetchOptions control Fetch. The zero value fetches into DataRoot() from the public
+// FetchOptions control Fetch. The zero value fetches into DefaultDir() from the public
 // sources.
 type FetchOptions struct {
-	// Dir is the folder the dataset folder is created in (default DataRoot()).
+	// Dir is the folder the dataset folder is created in (default DefaultDir()).
 	Dir string
 	// BaseURL, when set, replaces the scheme and host of every source URL (a mirror, or
 	// a test server): "http://127.0.0.1:8080" fetches
@@ -144,9 +144,13 @@ func (e *FetchError) Error() string { return fmt.Sprintf("fetch %s: %v", e.Name,
 func (e *FetchError) Unwrap() error { return e.Err }
 
 // fetchDefaults returns opt with its defaults filled in.
-func fetchDefaults(opt FetchOptions) FetchOptions {
+func fetchDefaults(opt FetchOptions) (FetchOptions, error) {
 	if opt.Dir == "" {
-		opt.Dir = DataRoot()
+		d, err := DefaultDir()
+		if err != nil {
+			return opt, err
+		}
+		opt.Dir = d
 	}
 	if opt.Client == nil {
 		opt.Client = &http.Client{Timeout: 10 * time.Minute}
@@ -163,7 +167,7 @@ func fetchDefaults(opt FetchOptions) FetchOptions {
 	if opt.Log == nil {
 		opt.Log = io.Discard
 	}
-	return opt
+	return opt, nil
 }
 
 // Fetch downloads the paper's dataset name (see FetchSources) into opt.Dir/name.
@@ -181,12 +185,17 @@ func fetchDefaults(opt FetchOptions) FetchOptions {
 // have the paper's statistics (n, edges, m, class sizes), else it is deleted and the
 // error says which statistic differs.
 //
+// The folder opt.Dir is created if missing (with its parents).
+//
 // When opt.Dir/name already exists, Fetch downloads nothing: it returns the folder
 // with Present set if it holds the paper's dataset, else an error (it never replaces
 // a folder it did not create). Two fetches of the same dataset into the same folder
 // must not run at once.
 func Fetch(ctx context.Context, name string, opt FetchOptions) (*FetchResult, error) {
-	opt = fetchDefaults(opt)
+	opt, err := fetchDefaults(opt)
+	if err != nil {
+		return nil, &FetchError{name, err}
+	}
 	var src *FetchSource
 	for _, s := range FetchSources() {
 		if s.Name == name {

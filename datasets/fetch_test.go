@@ -353,13 +353,13 @@ func TestFetchRefusesCorruptDownloads(t *testing.T) {
 	cases := []struct {
 		name    string
 		dataset string
-		setup   func(f *fakeSources)
+		setup   func(t *testing.T, f *fakeSources)
 		want    []string
 		tries   int // requests of the broken path
 	}{
 		{
 			name: "corrupt pinned file", dataset: "webkb",
-			setup: func(f *fakeSources) {
+			setup: func(t *testing.T, f *fakeSources) {
 				f.serveFiles(t, "webkb")
 				b := paperFiles(t, "webkb")["texas.content"]
 				b = append([]byte(nil), b...)
@@ -371,7 +371,7 @@ func TestFetchRefusesCorruptDownloads(t *testing.T) {
 		},
 		{
 			name: "truncated every time", dataset: "polblog",
-			setup: func(f *fakeSources) {
+			setup: func(t *testing.T, f *fakeSources) {
 				f.serveFiles(t, "polblog")
 				b := paperFiles(t, "polblog")["polblog.cites"]
 				f.handlers[urlPath(t, nagcBase+"polblog/polblog.cites")] = func(w http.ResponseWriter, r *http.Request, n int) {
@@ -384,7 +384,7 @@ func TestFetchRefusesCorruptDownloads(t *testing.T) {
 		},
 		{
 			name: "missing file", dataset: "polblog",
-			setup: func(f *fakeSources) {
+			setup: func(t *testing.T, f *fakeSources) {
 				f.serve(urlPath(t, nagcBase+"polblog/polblog.cites"), paperFiles(t, "polblog")["polblog.cites"])
 			},
 			want:  []string{"polblog.content", "404"},
@@ -392,7 +392,7 @@ func TestFetchRefusesCorruptDownloads(t *testing.T) {
 		},
 		{
 			name: "a vertex short", dataset: "cora",
-			setup: func(f *fakeSources) {
+			setup: func(t *testing.T, f *fakeSources) {
 				f.serve(urlPath(t, linqsBase+"cora.tgz"), paperTgz(t, "cora", func(c []byte) []byte {
 					return c[:bytes.LastIndexByte(c[:len(c)-1], '\n')+1]
 				}))
@@ -402,7 +402,7 @@ func TestFetchRefusesCorruptDownloads(t *testing.T) {
 		},
 		{
 			name: "another graph", dataset: "citeseer",
-			setup: func(f *fakeSources) {
+			setup: func(t *testing.T, f *fakeSources) {
 				f.serve(urlPath(t, linqsBase+"citeseer.tgz"), tgz(t,
 					tarEntry{name: "citeseer/citeseer.content", body: []byte("a 1 0 X\nb 0 1 Y\n")},
 					tarEntry{name: "citeseer/citeseer.cites", body: []byte("a b\n")}))
@@ -412,7 +412,7 @@ func TestFetchRefusesCorruptDownloads(t *testing.T) {
 		},
 		{
 			name: "not LINQS", dataset: "cora",
-			setup: func(f *fakeSources) {
+			setup: func(t *testing.T, f *fakeSources) {
 				f.serve(urlPath(t, linqsBase+"cora.tgz"), tgz(t,
 					tarEntry{name: "cora/cora.content", body: []byte("a 1 0 X\nb 0 Y\n")},
 					tarEntry{name: "cora/cora.cites", body: []byte("a b\n")}))
@@ -422,7 +422,7 @@ func TestFetchRefusesCorruptDownloads(t *testing.T) {
 		},
 		{
 			name: "not gzip", dataset: "cora",
-			setup: func(f *fakeSources) {
+			setup: func(t *testing.T, f *fakeSources) {
 				f.serve(urlPath(t, linqsBase+"cora.tgz"), []byte("<html>moved</html>"))
 			},
 			want:  []string{"not a gzip archive"},
@@ -430,7 +430,7 @@ func TestFetchRefusesCorruptDownloads(t *testing.T) {
 		},
 		{
 			name: "truncated archive", dataset: "cora",
-			setup: func(f *fakeSources) {
+			setup: func(t *testing.T, f *fakeSources) {
 				a := paperTgz(t, "cora", nil)
 				f.serve(urlPath(t, linqsBase+"cora.tgz"), a[:len(a)*2/3])
 			},
@@ -441,7 +441,7 @@ func TestFetchRefusesCorruptDownloads(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			f := newFakeSources(t)
-			c.setup(f)
+			c.setup(t, f)
 			parent := t.TempDir()
 			root := filepath.Join(parent, "data")
 			_, err := Fetch(context.Background(), c.dataset, f.options(root))

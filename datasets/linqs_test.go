@@ -10,18 +10,17 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/nagc-harness/nagc/internal/testenv"
 )
 
 // paperDir returns the folder of a paper dataset, skipping the test when it is missing
-// (failing instead when the CI environment variable is set).
-func paperDir(t *testing.T, name string) string {
+// (failing instead under NAGC_REQUIRE_DATA=1, see testenv).
+func paperDir(t testing.TB, name string) string {
 	t.Helper()
-	dir := filepath.Join(DataRoot(), name)
-	if !isDir(dir) {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("dataset folder %s missing (CI is set)", dir)
-		}
-		t.Skipf("dataset folder %s missing", dir)
+	dir, err := Locate(name)
+	if err != nil {
+		testenv.Missing(t, "the "+name+" dataset", testenv.FetchHint)
 	}
 	return dir
 }

@@ -1,9 +1,13 @@
 package datasets
 
 import (
+	"bufio"
+	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -13,55 +17,130 @@ func PaperNames() []string {
 	return []string{"webkb", "citeseer", "cora", "polblog"}
 }
 
-// DataRoot returns the folder that holds the datasets: $NAGC_DATA if it is set and not
-// empty, else ../shared/datasets relative to the module root, the nearest directory at or
-// above the working directory that contains go.mod (relative to the working directory if
-// there is none). The folder need not exist. Cost: one stat per parent directory.
-func DataRoot() string {
-	if d := os.Getenv("NAGC_DATA"); d != "" {
-		return d
+// DataVar is the environment variable naming the folder that holds the datasets; the
+// command line's --data sets it.
+const DataVar = "NAGC_DATA"
+
+// ModulePath is this project's module path: a go.mod declaring it marks a checkout of the
+// nagc repository, beside which ../shared/datasets is looked at.
+const ModulePath = "github.com/nagc-harness/nagc"
+
+// Place is one folder where datasets are looked up, and why it is looked at.
+type Place struct {
+	Dir string // the folder holding dataset folders
+	Why string // where it comes from, for messages: "$NAGC_DATA", "download folder", …
+}
+
+// DefaultDir returns the folder that `nagc datasets fetch` installs into when not told
+// otherwise: $NAGC_DATA where it is set, else nagc/datasets in the user's cache folder
+// (os.UserCacheDir: $XDG_CACHE_HOME or ~/.cache on Linux, ~/Library/Caches on macOS,
+// %LocalAppData% on Windows). The folder need not exist.
+func DefaultDir() (string, error) {
+	if d := os.Getenv(DataVar); d != "" {
+		return d, nil
 	}
-	cwd, err := os.Getwd()
+	return downloadDir()
+}
+
+// downloadDir returns nagc/datasets in the user's cache folder.
+func downloadDir() (string, error) {
+	c, err := os.UserCacheDir()
 	if err != nil {
-		return filepath.Join("..", "shared", "datasets")
+		return "", fmt.Errorf("no folder to keep datasets in (%v): set %s to one", err, DataVar)
 	}
-	base := cwd
-	for d := cwd; ; {
-		if fi, err := os.Stat(filepath.Join(d, "go.mod")); err == nil && !fi.IsDir() {
-			base = d
-			break
+	return filepath.Join(c, "nagc", "datasets"), nil
+}
+
+// SearchPath returns, in order, the places where a dataset named by a bare name is looked
+// for: $NAGC_DATA when set; the folder `nagc datasets fetch` installs into by default
+// (see DefaultDir); and, only when the working directory is inside a checkout of this
+// repository, the folder shared/datasets beside the checkout. None of them need exist.
+// Cost: one stat and one small read per parent folder of the working directory.
+func SearchPath() []Place {
+	var places []Place
+	if d := os.Getenv(DataVar); d != "" {
+		places = append(places, Place{d, "$" + DataVar})
+	}
+	if d, err := downloadDir(); err == nil {
+		places = append(places, Place{d, "the download folder of `nagc datasets fetch`"})
+	}
+	if root, ok := CheckoutRoot(); ok {
+		places = append(places, Place{filepath.Join(root, "..", "shared", "datasets"), "beside this nagc checkout"})
+	}
+	return places
+}
+
+// CheckoutRoot returns the root of the nagc repository checkout that holds the working
+// directory: the nearest folder at or above it whose go.mod declares ModulePath. ok is
+// false outside such a checkout (another Go project's go.mod does not count). Cost: one
+// stat and at most one small read per parent folder.
+func CheckoutRoot() (root string, ok bool) {
+	d, err := os.Getwd()
+	if err != nil {
+		return "", false
+	}
+	for {
+		if declaresModule(filepath.Join(d, "go.mod"), ModulePath) {
+			return d, true
 		}
 		parent := filepath.Dir(d)
 		if parent == d {
-			break
+			return "", false
 		}
 		d = parent
 	}
-	return filepath.Join(base, "..", "shared", "datasets")
 }
 
-// Locate returns the folder of the dataset called name. A bare name (no path separator)
-// is looked up as DataRoot()/name first; failing that, or for a name with a separator,
-// name itself is used if it is an existing directory. Otherwise Locate returns an error
-// listing the known names and the places it looked.
+// declaresModule reports whether the go.mod file at path declares module mod.
+func declaresModule(path, mod string) bool {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return false
+	}
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	for sc.Scan() {
+		f := strings.Fields(sc.Text())
+		if len(f) >= 2 && f[0] == "module" {
+			return strings.Trim(f[1], `"`) == mod
+		}
+	}
+	return false
+}
+
+// ErrNotFound is returned (wrapped) by Locate when no folder holds the dataset.
+var ErrNotFound = errors.New("dataset not found")
+
+// Locate returns the folder of the dataset called name. A name that is an existing folder
+// as written (relative to the working directory) is that folder; a path that is not one
+// is an error. A bare name (no path separator) that is not a folder here is looked up in
+// each place of SearchPath in turn. An error wraps ErrNotFound and lists every place
+// looked at and how to get the paper's datasets.
 func Locate(name string) (dir string, err error) {
 	if name == "" {
-		return "", fmt.Errorf("datasets: empty dataset name (known: %s)", knownNames())
-	}
-	var tried []string
-	if !filepath.IsAbs(name) && !strings.ContainsAny(name, `/\`) {
-		d := filepath.Join(DataRoot(), name)
-		if isDir(d) {
-			return d, nil
-		}
-		tried = append(tried, d)
+		return "", fmt.Errorf("empty dataset name (known: %s)", knownNames())
 	}
 	if isDir(name) {
 		return name, nil
 	}
-	tried = append(tried, name)
-	return "", fmt.Errorf("datasets: no dataset %q: looked in %s (known names: %s; set NAGC_DATA to the folder holding them)",
-		name, strings.Join(tried, ", "), knownNames())
+	if filepath.IsAbs(name) || strings.ContainsAny(name, `/\`) {
+		return "", fmt.Errorf("%w: no folder %s", ErrNotFound, name)
+	}
+	places := SearchPath()
+	var tried []string
+	for _, p := range places {
+		d := filepath.Join(p.Dir, name)
+		if isDir(d) {
+			return d, nil
+		}
+		tried = append(tried, fmt.Sprintf("  %s (%s)", d, p.Why))
+	}
+	tried = append(tried, fmt.Sprintf("  %s (the working folder)", name))
+	how := fmt.Sprintf("the paper's datasets (%s) are downloaded by `nagc datasets fetch all`", knownNames())
+	if slices.Contains(PaperNames(), name) {
+		how = fmt.Sprintf("download it with `nagc datasets fetch %s`", name)
+	}
+	return "", fmt.Errorf("%w: no dataset %q; looked in:\n%s\n%s, or set %s (or pass --data DIR) to a folder holding it; 'synthetic' is built in",
+		ErrNotFound, name, strings.Join(tried, "\n"), how, DataVar)
 }
 
 // isDir reports whether path is an existing directory.

@@ -1,6 +1,7 @@
 package datasets
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -8,24 +9,81 @@ import (
 	"testing"
 )
 
-func TestDataRoot(t *testing.T) {
-	t.Setenv("NAGC_DATA", "/some/where")
-	if got := DataRoot(); got != "/some/where" {
-		t.Errorf("DataRoot with NAGC_DATA = %q", got)
-	}
-	t.Setenv("NAGC_DATA", "")
-	cwd, err := os.Getwd()
-	if err != nil {
+// isolate makes the search path of this test its own: no $NAGC_DATA, a fresh cache
+// folder, and a working folder outside any checkout. It returns the cache folder's
+// dataset folder and the working folder.
+func isolate(t *testing.T) (download, work string) {
+	t.Helper()
+	cache := t.TempDir()
+	t.Setenv(DataVar, "")
+	t.Setenv("XDG_CACHE_HOME", cache)
+	t.Setenv("HOME", t.TempDir())
+	work = t.TempDir()
+	t.Chdir(work)
+	return filepath.Join(cache, "nagc", "datasets"), work
+}
+
+// writeGoMod writes a go.mod declaring module mod into dir.
+func writeGoMod(t *testing.T, dir, mod string) {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("// a module\nmodule "+mod+"\n\ngo 1.26\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	// Tests run in the package folder, one below the module root.
-	want := filepath.Join(filepath.Dir(cwd), "..", "shared", "datasets")
-	if got := DataRoot(); got != want {
-		t.Errorf("DataRoot = %q, want %q", got, want)
+}
+
+func TestSearchPath(t *testing.T) {
+	download, work := isolate(t)
+	dirs := func() []string {
+		var d []string
+		for _, p := range SearchPath() {
+			d = append(d, p.Dir)
+		}
+		return d
+	}
+	if got := dirs(); !slices.Equal(got, []string{download}) {
+		t.Errorf("outside a checkout: %q, want only the download folder %q", got, download)
+	}
+	if got, err := DefaultDir(); err != nil || got != download {
+		t.Errorf("DefaultDir() = %q, %v; want %q", got, err, download)
+	}
+
+	// Inside another Go project: still only the download folder.
+	other := filepath.Join(work, "other")
+	sub := filepath.Join(other, "pkg")
+	if err := os.MkdirAll(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeGoMod(t, other, "example.com/other")
+	t.Chdir(sub)
+	if got := dirs(); !slices.Equal(got, []string{download}) {
+		t.Errorf("inside another Go project: %q, want only %q", got, download)
+	}
+
+	// Inside a nagc checkout (a sub-folder of it): its ../shared/datasets comes last.
+	checkout := filepath.Join(work, "nagc")
+	sub = filepath.Join(checkout, "cmd", "nagc")
+	if err := os.MkdirAll(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeGoMod(t, checkout, ModulePath)
+	t.Chdir(sub)
+	shared := filepath.Join(checkout, "..", "shared", "datasets")
+	if got := dirs(); !slices.Equal(got, []string{download, shared}) {
+		t.Errorf("inside a checkout: %q, want %q", got, []string{download, shared})
+	}
+
+	// $NAGC_DATA comes first, and is where fetch installs.
+	t.Setenv(DataVar, "/some/where")
+	if got := dirs(); !slices.Equal(got, []string{"/some/where", download, shared}) {
+		t.Errorf("with %s: %q", DataVar, got)
+	}
+	if got, err := DefaultDir(); err != nil || got != "/some/where" {
+		t.Errorf("DefaultDir() with %s = %q, %v", DataVar, got, err)
 	}
 }
 
 func TestLocate(t *testing.T) {
+	download, work := isolate(t)
 	root := t.TempDir()
 	for _, d := range []string{"webkb", "mine"} {
 		if err := os.Mkdir(filepath.Join(root, d), 0o755); err != nil {
@@ -36,15 +94,26 @@ func TestLocate(t *testing.T) {
 		t.Fatal(err)
 	}
 	other := t.TempDir()
+	// A folder in the working folder is taken as written, before the search path.
+	for _, d := range []string{"here", "webkb"} {
+		if err := os.Mkdir(filepath.Join(work, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Mkdir(filepath.Join(root, "here"), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	t.Setenv("NAGC_DATA", root)
 	for _, test := range []struct {
 		name, want string
 		errHas     []string
 	}{
-		{name: "webkb", want: filepath.Join(root, "webkb")},
+		{name: "webkb", want: "webkb"},
 		{name: "mine", want: filepath.Join(root, "mine")},
 		{name: other, want: other},
-		{name: "cora", errHas: []string{`"cora"`, filepath.Join(root, "cora"), "webkb, citeseer, cora, polblog", "NAGC_DATA"}},
+		{name: "cora", errHas: []string{`"cora"`, filepath.Join(root, "cora"), filepath.Join(download, "cora"), "nagc datasets fetch cora", "NAGC_DATA", "--data"}},
+		{name: "mygraph", errHas: []string{`"mygraph"`, filepath.Join(root, "mygraph"), "nagc datasets fetch all", "webkb, citeseer, cora, polblog"}},
+		{name: "here", want: "here"},
 		{name: "file", errHas: []string{filepath.Join(root, "file")}},
 		{name: filepath.Join(other, "nope"), errHas: []string{filepath.Join(other, "nope")}},
 		{name: "", errHas: []string{"empty"}},
@@ -60,6 +129,9 @@ func TestLocate(t *testing.T) {
 			t.Errorf("Locate(%q) = %q, want an error", test.name, got)
 			continue
 		}
+		if test.name != "" && !errors.Is(err, ErrNotFound) {
+			t.Errorf("Locate(%q) error %q is not ErrNotFound", test.name, err)
+		}
 		for _, s := range test.errHas {
 			if !strings.Contains(err.Error(), s) {
 				t.Errorf("Locate(%q) error %q does not mention %q", test.name, err, s)
@@ -69,6 +141,7 @@ func TestLocate(t *testing.T) {
 }
 
 func TestLoad(t *testing.T) {
+	isolate(t)
 	g, err := Load("synthetic")
 	if err != nil {
 		t.Fatal(err)

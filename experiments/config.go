@@ -19,6 +19,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/nagc-harness/nagc/algorithms"
+	"github.com/nagc-harness/nagc/configs"
 )
 
 // Config is an experiment as declared in a YAML file. See configs/paper.yaml for a
@@ -134,6 +135,23 @@ func LoadConfig(path string) (*Config, error) {
 		return nil, err
 	}
 	return ParseConfig(path, raw)
+}
+
+// OpenConfig reads and validates the experiment config named by nameOrPath: the file at
+// that path where one exists, else the shipped config of that name (package configs:
+// "quick", "paper", …), whose File reads "NAME.yaml (built in)" and whose relative
+// dataset paths are taken from the working folder. An error for a name that is neither
+// lists the shipped names.
+func OpenConfig(nameOrPath string) (*Config, error) {
+	if _, err := os.Stat(nameOrPath); err == nil || strings.ContainsAny(nameOrPath, `/\`) {
+		return LoadConfig(nameOrPath)
+	}
+	raw, ok := configs.Lookup(nameOrPath)
+	if !ok {
+		return nil, fmt.Errorf("no config file %s, and no shipped config of that name (shipped: %s; `nagc configs show NAME` prints one to copy)",
+			nameOrPath, strings.Join(configs.Names(), ", "))
+	}
+	return ParseConfig(strings.TrimSuffix(nameOrPath, ".yaml")+".yaml (built in)", raw)
 }
 
 // ParseConfig parses and validates config bytes read from file (used in messages and to

@@ -14,9 +14,20 @@ func runDatasets(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if len(args) > 0 && args[0] == "fetch" {
 		return runFetch(ctx, args[1:], stdout, stderr)
 	}
+	if len(args) > 0 && args[0] == "where" {
+		return runWhere(args[1:], stdout, stderr)
+	}
 	if len(args) == 0 || args[0] != "stats" {
-		fmt.Fprintln(stderr, "usage: nagc datasets stats [--data DIR] [--json] [NAME|DIR…]")
-		fmt.Fprintln(stderr, "       nagc datasets fetch NAME…|all [--dir DIR]")
+		w := stderr
+		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
+			w = stdout
+		}
+		fmt.Fprintln(w, "usage: nagc datasets stats [--data DIR] [--json] [NAME|DIR…]   n, edges, m, k1, nnz(X), density, self-loops, dangling edges")
+		fmt.Fprintln(w, "       nagc datasets fetch NAME…|all [--dir DIR]               download the paper's datasets (default into $NAGC_DATA or ~/.cache/nagc/datasets)")
+		fmt.Fprintln(w, "       nagc datasets where [NAME…]                             the places datasets are looked up in, and where each named one is found")
+		if w == stdout {
+			return nil
+		}
 		return errUsage
 	}
 	fs := newFlagSet("datasets stats", "datasets stats [--data DIR] [--json] [NAME|DIR…]", stderr)
@@ -53,4 +64,45 @@ func runDatasets(ctx context.Context, args []string, stdout, stderr io.Writer) e
 			s.Name, s.N, s.Edges, s.M, s.K, s.NNZX, 100*s.Density, s.SelfLoops, s.Dangling)
 	}
 	return tw.Flush()
+}
+
+// runWhere implements `nagc datasets where [NAME…]`: the search path, then the folder of
+// each named dataset (default: the paper's four). It fails when one is not found.
+func runWhere(args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("datasets where", "datasets where [--data DIR] [NAME…]", stderr)
+	data := fs.String("data", "", "folder holding the named datasets (overrides $NAGC_DATA)")
+	names, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if *data != "" {
+		if err := setDataRoot(*data, &names); err != nil {
+			return err
+		}
+	}
+	if len(names) == 0 {
+		names = datasets.PaperNames()
+	}
+	fmt.Fprintln(stdout, "datasets are looked up by name in:")
+	for _, p := range datasets.SearchPath() {
+		fmt.Fprintf(stdout, "  %s (%s)\n", p.Dir, p.Why)
+	}
+	missing := 0
+	for _, name := range names {
+		if name == "synthetic" {
+			fmt.Fprintf(stdout, "%s: built in\n", name)
+			continue
+		}
+		dir, err := datasets.Locate(name)
+		if err != nil {
+			missing++
+			fmt.Fprintf(stdout, "%s: not found\n", name)
+			continue
+		}
+		fmt.Fprintf(stdout, "%s: %s\n", name, dir)
+	}
+	if missing > 0 {
+		return fmt.Errorf("%d of %d datasets not found: `nagc datasets fetch all` downloads the paper's four", missing, len(names))
+	}
+	return nil
 }

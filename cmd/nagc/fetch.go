@@ -13,7 +13,7 @@ import (
 func runFetch(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	const usageLine = "datasets fetch NAME…|all [--dir DIR]"
 	fs := newFlagSet("datasets fetch", usageLine, stderr)
-	dir := fs.String("dir", "", "folder to create the dataset folders in (default: $NAGC_DATA, else ../shared/datasets beside the module root)")
+	dir := fs.String("dir", "", "folder to create the dataset folders in (default: $NAGC_DATA, else nagc/datasets in your cache folder, e.g. ~/.cache/nagc/datasets)")
 	base := fs.String("base-url", "", "download from this server (a mirror) instead of the public sources, keeping their paths")
 	names, err := parseFlags(fs, args)
 	if err != nil {

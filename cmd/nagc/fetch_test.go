@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nagc-harness/nagc/internal/testenv"
+
 	"github.com/nagc-harness/nagc/datasets"
 )
 
@@ -80,11 +82,14 @@ func TestDatasetsFetchCommand(t *testing.T) {
 		t.Errorf("unknown name: exit %d, stderr %q", code, stderr)
 	}
 
-	shared := filepath.Join(datasets.DataRoot(), "cora")
+	shared, err := datasets.Locate("cora")
+	if err != nil {
+		testenv.Missing(t, "the cora dataset (a copy to serve)", testenv.FetchHint)
+	}
 	content, err1 := os.ReadFile(filepath.Join(shared, "cora.content"))
 	cites, err2 := os.ReadFile(filepath.Join(shared, "cora.cites"))
 	if err1 != nil || err2 != nil {
-		t.Skipf("no copy of cora at %s to serve", shared)
+		t.Fatalf("cora at %s is unreadable: %v, %v", shared, err1, err2)
 	}
 	archives[coraPath] = tarGz(t, map[string][]byte{
 		"cora/README": []byte("cora\n"), "cora/cora.content": content, "cora/cora.cites": cites,

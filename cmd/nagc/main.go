@@ -5,7 +5,8 @@
 //
 //	nagc datasets stats [--data DIR] [NAME…]
 //	nagc cluster --data NAME|DIR --method METHOD [options]
-//	nagc run CONFIG [--results DIR] [--workers N] [--shard I/N]
+//	nagc run CONFIG|NAME [--results DIR] [--workers N] [--shard I/N] [--limit N]
+//	nagc configs list | configs show NAME
 //	nagc merge --out DIR SRC…
 //	nagc results summary DIR [--rule modularity|two-view|heldout|objective]
 //	nagc results rescore DIR [--data DIR]
@@ -35,7 +36,8 @@ func commands() []command {
 	return []command{
 		{"datasets", "datasets stats|fetch [NAME|DIR…]", "print the statistics of datasets, or download them", runDatasets},
 		{"cluster", "cluster --data NAME|DIR --method METHOD [options]", "cluster one graph with one method and score it", runCluster},
-		{"run", "run CONFIG [--results DIR] [--workers N] [--shard I/N]", "run (or resume) an experiment config, recording every run", runRun},
+		{"run", "run CONFIG|NAME [--results DIR] [--workers N] [--shard I/N] [--limit N]", "run (or resume) an experiment config file or a shipped one, recording every run", runRun},
+		{"configs", "configs list | configs show NAME", "list the shipped experiment configs, or print one to copy and edit", runConfigs},
 		{"merge", "merge --out DIR SRC…", "join results folders (shards) refusing conflicting duplicates", runMerge},
 		{"results", "results summary DIR [--rule modularity|two-view|heldout|objective] | results rescore DIR", "best grid point per dataset and method; recompute recorded metrics", runResults},
 		{"bench", "bench [--data …] [--sizes …] [--methods …]", "time methods on the paper's graphs and a growing synthetic series", runBench},
@@ -47,11 +49,13 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w, "nagc: reproduce and sweep the NAGC paper's attributed graph clustering experiments.")
 	fmt.Fprintln(w, "\nCommands:")
 	for _, c := range commands() {
-		fmt.Fprintf(w, "  nagc %-52s %s\n", c.usage, c.summary)
+		fmt.Fprintf(w, "  nagc %s\n      %s\n", c.usage, c.summary)
 	}
-	fmt.Fprintln(w, "\nDatasets: webkb, citeseer, cora, polblog are looked up under $NAGC_DATA")
-	fmt.Fprintln(w, "(default ../shared/datasets beside the module root); 'synthetic' is the built-in generator;")
-	fmt.Fprintln(w, "any other value is a folder of LINQS *.content and *.cites files.")
+	fmt.Fprintln(w, "\nDatasets: 'synthetic' is the built-in generator. A folder path is read as it is. The paper's")
+	fmt.Fprintln(w, "webkb, citeseer, cora, polblog are looked up by name in $NAGC_DATA (or --data DIR), then in the")
+	fmt.Fprintln(w, "folder `nagc datasets fetch all` downloads them into, then in ../shared/datasets beside a")
+	fmt.Fprintln(w, "checkout of the nagc repository.")
+	fmt.Fprintln(w, "\nConfigs: `nagc configs list` names the shipped experiment configs; `nagc run quick` runs one.")
 }
 
 func main() {

@@ -17,7 +17,7 @@ import (
 )
 
 func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	const usageLine = "run CONFIG [--results DIR] [--workers N] [--shard I/N] [--limit N]"
+	const usageLine = "run CONFIG|NAME [--results DIR] [--workers N] [--shard I/N] [--limit N]\n\nCONFIG is a YAML file; NAME a shipped config (`nagc configs list`)"
 	fs := newFlagSet("run", usageLine, stderr)
 	results := fs.String("results", "", "results folder (default results/<config name>)")
 	workers := fs.Int("workers", 0, "runs executed at once (default: all cores)")
@@ -27,7 +27,7 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
-	cfg, err := experiments.LoadConfig(arg)
+	cfg, err := experiments.OpenConfig(arg)
 	if err != nil {
 		return err
 	}
