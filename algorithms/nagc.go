@@ -52,7 +52,9 @@ const (
 // (UUᵀ⊙W)U is a sum over stored edges and (UUᵀ⊙W')U = U(UᵀU) − (UUᵀ⊙W)U, so no n×n
 // matrix is formed. Memory O((n + m)·k) beyond the inputs.
 //
-// Defaults (zero values): Iterations 100, Init "kmeans". K2 defaults to k1.
+// Defaults (zero values): Iterations 100, Init "kmeans". K2 defaults to k1. New (and so
+// configs and the command line) also sets λ = DefaultNAGCLambda and ρ = DefaultNAGCRho
+// where they are not given: the zero ρ = 0 would give the edges no weight.
 type NAGC struct {
 	K2         int     `yaml:"k2"`         // attribute clusters; 0 means k1
 	Lambda     float64 `yaml:"lambda"`     // weight of the attribute term, ≥ 0

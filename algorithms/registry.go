@@ -1,25 +1,28 @@
 package algorithms
 
 import (
-	"bytes"
 	"fmt"
 	"reflect"
 	"sort"
 	"strings"
 
-	"gopkg.in/yaml.v3"
+	"github.com/nagc-harness/nagc/internal/suggest"
 )
 
-// registry maps each method's name to a constructor of its zero-valued options.
+// registry maps each method's name to a constructor of its options at their defaults:
+// the zero values, except where a zero would make the method degenerate (see the Default
+// constants).
 var registry = map[string]func() any{
-	"nagc":       func() any { return &NAGC{} },
-	"kmeans":     func() any { return &KMeans{} },
-	"metis":      func() any { return &METIS{} },
-	"bagc":       func() any { return &BAGC{} },
-	"nmf":        func() any { return &NMF{} },
-	"snmf":       func() any { return &SNMF{} },
-	"jwnmf":      func() any { return &JWNMF{} },
-	"sgc-kmeans": func() any { return &SGCKMeans{} },
+	"nagc":   func() any { return &NAGC{Lambda: DefaultNAGCLambda, Rho: DefaultNAGCRho} },
+	"kmeans": func() any { return &KMeans{} },
+	"metis":  func() any { return &METIS{} },
+	"bagc":   func() any { return &BAGC{} },
+	"nmf":    func() any { return &NMF{} },
+	"snmf":   func() any { return &SNMF{} },
+	"jwnmf":  func() any { return &JWNMF{} },
+	"sgc-kmeans": func() any {
+		return &SGCKMeans{GraphFilterOptions: GraphFilterOptions{P: DefaultSGCOrder}, Rank: DefaultSGCRank}
+	},
 }
 
 // Names returns the registered method names in sorted order.
@@ -60,30 +63,5 @@ func yamlKeys(t reflect.Type) []string {
 }
 
 func unknownMethod(name string) error {
-	return fmt.Errorf("unknown method %q (known: %s)", name, strings.Join(Names(), ", "))
-}
-
-// New returns method name with its options set from params (keys as listed by Params;
-// values as YAML would decode them). An unknown key or a value of the wrong type is an
-// error; values are range-checked when the method fits.
-func New(name string, params map[string]any) (Method, error) {
-	mk, ok := registry[name]
-	if !ok {
-		return nil, unknownMethod(name)
-	}
-	opts := mk()
-	if len(params) > 0 {
-		raw, err := yaml.Marshal(params)
-		if err != nil {
-			return nil, fmt.Errorf("%s: options: %w", name, err)
-		}
-		dec := yaml.NewDecoder(bytes.NewReader(raw))
-		dec.KnownFields(true)
-		if err := dec.Decode(opts); err != nil {
-			keys, _ := Params(name)
-			return nil, fmt.Errorf("%s: options: %v (known options: %s)", name,
-				strings.TrimPrefix(err.Error(), "yaml: unmarshal errors:\n  "), strings.Join(keys, ", "))
-		}
-	}
-	return reflect.ValueOf(opts).Elem().Interface().(Method), nil
+	return fmt.Errorf("unknown method %q%s (known: %s)", name, suggest.DidYouMean(name, Names()), strings.Join(Names(), ", "))
 }

@@ -199,11 +199,13 @@ func TestKOutOfRangeIsAnError(t *testing.T) {
 			}
 		}
 	}
-	for _, k2 := range []int{-1, n + 1} {
-		m, _ := New("nagc", map[string]any{"k2": k2, "init": InitRandom})
-		if _, err := m.Fit(context.Background(), in, 3, 1); err == nil || !strings.Contains(err.Error(), "k2") {
-			t.Errorf("k2 = %d: error %v, want one naming k2", k2, err)
-		}
+	// A negative k2 is refused before any graph is seen; one above n when fitting.
+	if _, err := New("nagc", map[string]any{"k2": -1, "init": InitRandom}); err == nil || !strings.Contains(err.Error(), "k2") {
+		t.Errorf("k2 = -1: error %v, want one naming k2", err)
+	}
+	m, _ := New("nagc", map[string]any{"k2": n + 1, "init": InitRandom})
+	if _, err := m.Fit(context.Background(), in, 3, 1); err == nil || !strings.Contains(err.Error(), "k2") {
+		t.Errorf("k2 = %d: error %v, want one naming k2", n+1, err)
 	}
 	zero, _ := New("nagc", map[string]any{"k2": 0, "init": InitRandom, "iterations": 3})
 	res, err := zero.Fit(context.Background(), in, 3, 1)

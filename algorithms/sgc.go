@@ -135,7 +135,8 @@ func FilteredAttributes(in Input, o GraphFilterOptions) (*sparse.CSR, error) {
 // ZZᵀ) take. Rank 0 clusters Z itself.
 //
 // Defaults: self-loop weight 1, L2 row normalisation before filtering, rank 0. Set p: p = 0
-// (the zero value) is k-means on the attributes as read.
+// (the zero value) is k-means on the attributes as read. New (and so configs and the
+// command line) sets p = DefaultSGCOrder and rank = DefaultSGCRank where not given.
 // Cost, once per graph: the embedding, 10 products of the implicit Z (FilteredOperator)
 // with r + 10 columns (rank > 0), or Z formed by sparse–sparse products (rank 0); then
 // O(n·r·k) (rank > 0) or O(nnz(Z)·k) (rank 0) per Lloyd iteration.
