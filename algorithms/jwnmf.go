@@ -109,15 +109,22 @@ func (a JWNMF) validate(in Input, k int) error {
 	return nil
 }
 
-// Fit clusters the graph into k clusters. See the type's documentation.
-func (a JWNMF) Fit(ctx context.Context, in Input, k int, seed uint64) (*Result, error) {
-	start := time.Now()
+// withDefaults returns a with its zero iterations and initialisation at their defaults
+// (100, kmeans); λ = 0 is resolved from the graph when fitting.
+func (a JWNMF) withDefaults() JWNMF {
 	if a.Iterations == 0 {
 		a.Iterations = 100
 	}
 	if a.Init == "" {
 		a.Init = InitKMeans
 	}
+	return a
+}
+
+// Fit clusters the graph into k clusters. See the type's documentation.
+func (a JWNMF) Fit(ctx context.Context, in Input, k int, seed uint64) (*Result, error) {
+	start := time.Now()
+	a = a.withDefaults()
 	if err := a.validate(in, k); err != nil {
 		return nil, err
 	}

@@ -12,6 +12,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/nagc-harness/nagc/algorithms/kmeans"
 	"github.com/nagc-harness/nagc/internal/suggest"
 )
 
@@ -40,7 +41,7 @@ const (
 type OptionError struct {
 	Method string // method name, as registered
 	Key    string // option name
-	Value  any    // the value given, nil for an unknown option
+	Value  any    // the value given
 	Msg    string // what is wrong, in the user's words
 }
 
@@ -68,7 +69,7 @@ func New(name string, params map[string]any) (Method, error) {
 	for _, key := range sortedParamKeys(params) {
 		val := params[key]
 		if !slices.Contains(keys, key) {
-			return nil, &OptionError{Method: name, Key: key,
+			return nil, &OptionError{Method: name, Key: key, Value: val,
 				Msg: fmt.Sprintf("%s has no option %s%s (its options: %s)", name, key, suggest.DidYouMean(key, keys), strings.Join(keys, ", "))}
 		}
 		raw, err := yaml.Marshal(map[string]any{key: val})
@@ -202,6 +203,66 @@ func Settings(m Method) []Setting {
 		out = append(out, Setting{Key: mapping[i].Value, Value: v})
 	}
 	return out
+}
+
+// resolver is implemented by methods that read some zero options as defaults: resolved
+// returns the method with those zeros replaced by the values a fit uses.
+type resolver interface {
+	resolved(k1 int) Method
+}
+
+// Effective returns every option of m with the value a fit with k1 clusters uses: as
+// Settings, but with each zero that the method reads as a default replaced by that
+// default (NAGC's k2 = 0 by k1, iterations 0 by 100, …). Values that depend on the graph
+// (JWNMF's λ = 0) stay as stored.
+func Effective(m Method, k1 int) []Setting {
+	if r, ok := m.(resolver); ok {
+		m = r.resolved(k1)
+	}
+	return Settings(m)
+}
+
+func (o GraphFilterOptions) resolved() GraphFilterOptions {
+	o.SelfLoop, o.Norm = o.selfLoop(), o.norm()
+	return o
+}
+
+func (a NAGC) resolved(k1 int) Method {
+	a = a.withDefaults(k1)
+	a.Filter = a.Filter.resolved()
+	return a
+}
+
+func (a JWNMF) resolved(int) Method {
+	a = a.withDefaults()
+	a.Filter = a.Filter.resolved()
+	return a
+}
+
+func (a NMF) resolved(int) Method {
+	a = a.withDefaults()
+	a.Filter = a.Filter.resolved()
+	return a
+}
+
+func (a SNMF) resolved(int) Method { return a.withDefaults() }
+func (a BAGC) resolved(int) Method { return a.withDefaults() }
+
+func (a METIS) resolved(int) Method {
+	a.PType, a.ObjType = or(a.PType, "kway"), or(a.ObjType, "cut")
+	return a
+}
+
+func (a KMeans) resolved(int) Method {
+	c := kmeans.Config{NInit: a.NInit, MaxIter: a.MaxIter, Tol: a.Tol}.WithDefaults()
+	a.NInit, a.MaxIter, a.Tol = c.NInit, c.MaxIter, c.Tol
+	return a
+}
+
+func (a SGCKMeans) resolved(int) Method {
+	a.GraphFilterOptions = a.GraphFilterOptions.resolved()
+	a.NInit = kmeans.Config{NInit: a.NInit}.WithDefaults().NInit
+	return a
 }
 
 // oneOf returns an error unless v is one of allowed ("" always passes: the default).

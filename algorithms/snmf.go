@@ -46,12 +46,18 @@ type SNMF struct {
 // Name returns "snmf".
 func (SNMF) Name() string { return "snmf" }
 
-// Fit factorises the adjacency with rank k. See the type's documentation.
-func (a SNMF) Fit(ctx context.Context, in Input, k int, seed uint64) (*Result, error) {
-	start := time.Now()
+// withDefaults returns a with zero iterations at the default, 100.
+func (a SNMF) withDefaults() SNMF {
 	if a.Iterations == 0 {
 		a.Iterations = 100
 	}
+	return a
+}
+
+// Fit factorises the adjacency with rank k. See the type's documentation.
+func (a SNMF) Fit(ctx context.Context, in Input, k int, seed uint64) (*Result, error) {
+	start := time.Now()
+	a = a.withDefaults()
 	if err := in.validate(true, false, k); err != nil {
 		return nil, fmt.Errorf("snmf: %w", err)
 	}

@@ -25,6 +25,10 @@ type Config struct {
 	Tol     float64 // relative tolerance on the squared centre shift; default 1e-4
 }
 
+// WithDefaults returns c with every zero field at its default (NInit 10, MaxIter 300,
+// Tol 1e-4).
+func (c Config) WithDefaults() Config { return c.withDefaults() }
+
 func (c Config) withDefaults() Config {
 	if c.NInit == 0 {
 		c.NInit = 10

@@ -68,7 +68,8 @@ type clusterOutput struct {
 	Dataset    string            `json:"dataset"`
 	Method     string            `json:"method"`
 	K1         int               `json:"k1"`
-	Params     map[string]any    `json:"params"`
+	Params     map[string]any    `json:"params"`   // the options given
+	Settings   map[string]any    `json:"settings"` // every option the fit used, defaults included
 	Seed       uint64            `json:"seed"`
 	Metrics    metrics.Scores    `json:"metrics"`
 	Iterations int               `json:"iterations"`
@@ -83,11 +84,11 @@ func runCluster(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	data := fs.String("data", "synthetic", "dataset: webkb, citeseer, cora, polblog, synthetic, or a LINQS folder")
 	method := fs.String("method", "nagc", "method: "+strings.Join(algorithms.Names(), ", "))
 	k1 := fs.Int("k1", 0, "number of clusters (default: the number of classes)")
-	fs.Int("k2", 0, "NAGC: number of attribute clusters (default k1)")
-	fs.Float64("lambda", 0, "NAGC/JWNMF: weight of the attribute term")
-	fs.Float64("rho", 0, "NAGC: PU weight ρ in [0,1] (0.5 = the authors' w/o-PU rule)")
-	fs.String("init", "", "NAGC/JWNMF: initialisation (random, kmeans, kmeans-median-ari)")
-	fs.Int("iterations", 0, "number of iterations (method default if 0)")
+	fs.Int("k2", 0, "NAGC: number of attribute clusters (default: k1)")
+	fs.Float64("lambda", 0, "NAGC/JWNMF: weight of the attribute term (default: NAGC 0.01; JWNMF 0.1·‖S‖²/‖X‖²)")
+	fs.Float64("rho", 0, "NAGC: PU weight ρ, 0 < ρ ≤ 1 (default 0.75; 0.5 = the authors' w/o-PU rule)")
+	fs.String("init", "", "NAGC: random, kmeans (default), kmeans-median-ari (reads the labels), sgc; JWNMF: kmeans (default), random; NMF: random (default), nndsvda")
+	fs.Int("iterations", 0, "number of iterations, for methods that have the option (default: the method's)")
 	seed := fs.Uint64("seed", 1, "random seed")
 	opts := kvFlag{}
 	fs.Var(opts, "opt", "any other method option as key=value (repeatable)")
@@ -108,6 +109,7 @@ func runCluster(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	for k, v := range opts {
 		params[k] = v
 	}
+	fromFlag := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) {
 		switch f.Name {
 		case "k2", "iterations":
@@ -116,11 +118,17 @@ func runCluster(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			params[f.Name], _ = strconv.ParseFloat(f.Value.String(), 64)
 		case "init":
 			params[f.Name] = f.Value.String()
+		default:
+			return
 		}
+		fromFlag[f.Name] = true
 	})
 	m, err := algorithms.New(*method, params)
 	if err != nil {
-		return err
+		return optionFlagError(err, fromFlag)
+	}
+	if *factorsOut != "" && !hasFactors(m) {
+		return fmt.Errorf("--factors-out: %s learns no factors to write (nagc, jwnmf, nmf and snmf do)", m.Name())
 	}
 	if *initU != "" || *initV != "" || *initH != "" {
 		nm, ok := m.(algorithms.NAGC)
@@ -164,7 +172,11 @@ func runCluster(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			}
 		}
 	}
-	out := clusterOutput{Dataset: g.Name, Method: m.Name(), K1: k, Params: params, Seed: *seed,
+	used := map[string]any{}
+	for _, st := range algorithms.Effective(m, k) {
+		used[st.Key] = st.Value
+	}
+	out := clusterOutput{Dataset: g.Name, Method: m.Name(), K1: k, Params: params, Settings: used, Seed: *seed,
 		Metrics: scores, Iterations: res.Iterations, FitSeconds: res.FitTime.Seconds(), Info: res.Info}
 	if len(res.Objective) > 0 {
 		out.Objective = &res.Objective[len(res.Objective)-1]
@@ -176,7 +188,14 @@ func runCluster(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "dataset\t%s (n=%d, k1=%d)\n", g.Name, g.N(), k)
-	fmt.Fprintf(tw, "method\t%s %v seed=%d\n", m.Name(), params, *seed)
+	fmt.Fprintf(tw, "method\t%s, seed %d\n", m.Name(), *seed)
+	for _, st := range algorithms.Effective(m, k) {
+		note := ""
+		if _, given := params[st.Key]; !given {
+			note = "  (default)"
+		}
+		fmt.Fprintf(tw, "  %s\t%s%s\n", st.Key, settingValue(m, st, k), note)
+	}
 	fmt.Fprintf(tw, "ARI\t%.4f\nNMI\t%.4f\nACC\t%.4f\nmodularity\t%.4f\nentropy\t%.4f\nattribute modularity\t%.4f\n",
 		scores.ARI, scores.NMI, scores.ACC, scores.Modularity, scores.Entropy, scores.AttrModularity)
 	fmt.Fprintf(tw, "iterations\t%d\nfit time\t%.3fs\n", res.Iterations, res.FitTime.Seconds())
@@ -209,4 +228,41 @@ func writeLabels(path string, ids []string, labels []int) error {
 		fmt.Fprintf(&b, "%s\t%d\n", id, labels[i])
 	}
 	return os.WriteFile(path, []byte(b.String()), 0o644)
+}
+
+// optionFlagError rewords an option error for the command line: an option given as its
+// own flag is named --key, one given with --opt as --opt key=value.
+func optionFlagError(err error, fromFlag map[string]bool) error {
+	var oe *algorithms.OptionError
+	if !errors.As(err, &oe) {
+		return err
+	}
+	if fromFlag[oe.Key] && oe.Value != nil {
+		return fmt.Errorf("--%s %v: %s", oe.Key, oe.Value, oe.Msg)
+	}
+	if oe.Value == nil {
+		return fmt.Errorf("%s", oe.Msg)
+	}
+	return fmt.Errorf("--opt %s=%v: %s", oe.Key, oe.Value, oe.Msg)
+}
+
+// hasFactors reports whether method m learns factor matrices that --factors-out can write.
+func hasFactors(m algorithms.Method) bool {
+	switch m.Name() {
+	case "nagc", "jwnmf", "nmf", "snmf":
+		return true
+	}
+	return false
+}
+
+// settingValue formats one option of m for the plain output, naming what a zero stands
+// for where the graph decides it.
+func settingValue(m algorithms.Method, st algorithms.Setting, k1 int) string {
+	if m.Name() == "nagc" && st.Key == "k2" && st.Value == k1 {
+		return fmt.Sprintf("%d (k1)", k1)
+	}
+	if m.Name() == "jwnmf" && st.Key == "lambda" && st.Value == 0 {
+		return "0.1·‖S‖²/‖X‖² of this graph"
+	}
+	return fmt.Sprint(st.Value)
 }

@@ -27,6 +27,12 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
+	if *workers < 0 {
+		return fmt.Errorf("--workers %d: give the number of runs to execute at once, or 0 for one per core", *workers)
+	}
+	if *limit < 0 {
+		return fmt.Errorf("--limit %d: give the number of runs after which to stop, or 0 for no limit", *limit)
+	}
 	cfg, err := experiments.OpenConfig(arg)
 	if err != nil {
 		return err
