@@ -13,10 +13,14 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
+	"regexp"
 	"sort"
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/nagc-harness/nagc/internal/suggest"
 
 	"github.com/nagc-harness/nagc/algorithms"
 	"github.com/nagc-harness/nagc/configs"
@@ -164,16 +168,7 @@ func ParseConfig(file string, raw []byte) (*Config, error) {
 		if errors.Is(err, os.ErrNotExist) {
 			return nil, err
 		}
-		msg := strings.TrimPrefix(err.Error(), "yaml: ")
-		msg = strings.TrimPrefix(msg, "unmarshal errors:\n  ")
-		line := 0
-		if _, err := fmt.Sscanf(msg, "line %d:", &line); err == nil {
-			msg = strings.TrimSpace(msg[strings.Index(msg, ":")+1:])
-		}
-		if err.Error() == "EOF" {
-			msg = "empty config"
-		}
-		return nil, &ConfigError{File: file, Line: line, Key: keyAtLine(raw, line), Msg: msg}
+		return nil, yamlConfigError(file, raw, err)
 	}
 	// A second document would be silently ignored: refuse it.
 	var extra yaml.Node
@@ -192,6 +187,106 @@ func ParseConfig(file string, raw []byte) (*Config, error) {
 		return nil, err
 	}
 	return &c, nil
+}
+
+// yamlConfigError turns an error of the YAML decoder into a ConfigError in the user's
+// words: the first fault with its file, line and key, and every further fault on a line of
+// its own, with no Go type names or YAML tags.
+func yamlConfigError(file string, raw []byte, err error) error {
+	if err.Error() == "EOF" {
+		return &ConfigError{File: file, Msg: "empty config"}
+	}
+	msg := strings.TrimPrefix(err.Error(), "yaml: ")
+	msg = strings.TrimPrefix(msg, "unmarshal errors:\n")
+	var first *ConfigError
+	var more []string
+	for _, part := range strings.Split(msg, "\n") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		line := 0
+		if _, err := fmt.Sscanf(part, "line %d:", &line); err == nil {
+			part = strings.TrimSpace(part[strings.Index(part, ":")+1:])
+		}
+		ce := &ConfigError{File: file, Line: line, Key: keyAtLine(raw, line), Msg: plainYAMLMessage(part)}
+		if first == nil {
+			first = ce
+		} else {
+			more = append(more, ce.Error())
+		}
+	}
+	if first == nil {
+		return &ConfigError{File: file, Msg: plainYAMLMessage(msg)}
+	}
+	if len(more) > 0 {
+		first.Msg += "\n" + strings.Join(more, "\n")
+	}
+	return first
+}
+
+var (
+	yamlUnknownField = regexp.MustCompile(`^field (\S+) not found in type (\S+)$`)
+	yamlWrongKind    = regexp.MustCompile("^cannot unmarshal !!(\\w+)(?: `(.*)`)? into (\\S+)$")
+)
+
+// configKeys lists the keys of each part of a config, for "did you mean" suggestions.
+var configKeys = map[string][]string{
+	"experiments.Config":     yamlFieldNames(reflect.TypeOf(Config{})),
+	"experiments.MethodSpec": yamlFieldNames(reflect.TypeOf(MethodSpec{})),
+}
+
+// yamlFieldNames returns the yaml keys of struct type t.
+func yamlFieldNames(t reflect.Type) []string {
+	var keys []string
+	for i := 0; i < t.NumField(); i++ {
+		if name, _, _ := strings.Cut(t.Field(i).Tag.Get("yaml"), ","); name != "" && name != "-" {
+			keys = append(keys, name)
+		}
+	}
+	return keys
+}
+
+// plainYAMLMessage rewrites one fault of the YAML decoder in the user's words.
+func plainYAMLMessage(msg string) string {
+	if m := yamlUnknownField.FindStringSubmatch(msg); m != nil {
+		keys := configKeys[m[2]]
+		out := fmt.Sprintf("unknown key '%s'%s", m[1], suggest.DidYouMean(m[1], keys))
+		if len(keys) > 0 {
+			out += " (keys here: " + strings.Join(keys, ", ") + ")"
+		}
+		return out
+	}
+	if m := yamlWrongKind.FindStringSubmatch(msg); m != nil {
+		got := map[string]string{"seq": "a list", "map": "a mapping", "str": "text", "int": "a whole number",
+			"float": "a number", "bool": "true or false", "null": "nothing"}[m[1]]
+		if m[2] != "" {
+			got = "'" + m[2] + "'"
+		}
+		return fmt.Sprintf("want %s, got %s", goTypeWords(m[3]), got)
+	}
+	return msg
+}
+
+// goTypeWords says in words what a value of the Go type named t looks like.
+func goTypeWords(t string) string {
+	switch {
+	case strings.HasPrefix(t, "[]"):
+		return "a list such as [a, b]"
+	case strings.HasPrefix(t, "map["):
+		return "a mapping (key: value)"
+	case strings.HasPrefix(t, "uint"):
+		return "a whole number ≥ 0"
+	case strings.HasPrefix(t, "int"):
+		return "a whole number"
+	case strings.HasPrefix(t, "float"):
+		return "a number"
+	case t == "bool":
+		return "true or false"
+	case t == "string", strings.HasSuffix(t, "posString"):
+		return "a single value"
+	}
+	return "another kind of value"
 }
 
 // emptyDocument reports whether a document decoded without error holds nothing (a
@@ -353,7 +448,8 @@ func (c *Config) validateMethod(m MethodSpec) error {
 	}
 	check := func(key string, n *yaml.Node, isGrid bool) error {
 		if !contains(params, key) {
-			return c.errf(n.Line, key, "%s has no option %q (known: %s)", m.Algorithm.Value, key, strings.Join(params, ", "))
+			return c.errf(n.Line, key, "%s has no option %s%s (its options: %s)", m.Algorithm.Value, key,
+				suggest.DidYouMean(key, params), strings.Join(params, ", "))
 		}
 		if _, dup := m.Options[key]; dup && isGrid {
 			return c.errf(n.Line, key, "set both as a fixed option and in the grid")

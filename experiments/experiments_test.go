@@ -61,17 +61,22 @@ func TestConfigErrors(t *testing.T) {
 		line       int
 		want       string
 	}{
-		{"unknown top key", "restart: 5\n" + base, 1, "field restart not found"},
-		{"wrong type", "restarts: many\n" + base, 1, "restarts"},
+		{"unknown top key", "restart: 5\n" + base, 1, "restart: unknown key 'restart' (did you mean 'restarts'?)"},
+		{"wrong type", "restarts: many\n" + base, 1, "restarts: want a whole number, got 'many'"},
+		{"typo in a method", "datasets: [synthetic]\nmethods:\n  - name: P\n    algoritm: nagc\n", 4, "unknown key 'algoritm' (did you mean 'algorithm'?)"},
+		{"several faults", "sed: 1\nrestart: 2\n" + base, 1, "restart: unknown key 'restart'"},
+		{"datasets not a list", "datasets: synthetic\nmethods:\n  - name: P\n    algorithm: nagc\n", 1, "datasets: want a list such as [a, b], got 'synthetic'"},
+		{"option value misspelt", base + "    options: {init: kmean}\n", 5, `init "kmean" is not one of random, kmeans, kmeans-median-ari, sgc (did you mean 'kmeans'?)`},
+		{"rho zero", base + "    options: {rho: 0}\n", 5, "rho = 0 gives the graph's edges no weight"},
 		{"rho above 1", base + "    grid:\n      rho: [0.5, 1.5]\n", 6, "rho: ρ must be a number in [0, 1]"},
 		{"rho negative option", base + "    options: {rho: -0.1}\n", 5, "rho"},
 		{"negative lambda", base + "    grid:\n      lambda: [-1]\n", 6, "lambda: λ must be a finite number ≥ 0"},
 		{"empty grid", base + "    grid:\n      lambda: []\n", 6, "lambda: empty grid"},
 		{"grid not a list", base + "    grid:\n      lambda: 3\n", 6, "must be a list"},
 		{"unknown method", "datasets: [synthetic]\nmethods:\n  - name: P\n    algorithm: spectral\n", 4, "unknown method \"spectral\""},
-		{"unknown option", base + "    options: {lamda: 1}\n", 5, "nagc has no option \"lamda\""},
-		{"option wrong type", base + "    options: {k2: many}\n", 5, "k2"},
-		{"unknown method key", "datasets: [synthetic]\nmethods:\n  - name: P\n    algorithm: nagc\n    grids: {}\n", 5, "field grids not found"},
+		{"unknown option", base + "    options: {lamda: 1}\n", 5, "nagc has no option lamda (did you mean 'lambda'?)"},
+		{"option wrong type", base + "    options: {k2: many}\n", 5, "k2: must be a positive integer (or k1 for k2), got many"},
+		{"unknown method key", "datasets: [synthetic]\nmethods:\n  - name: P\n    algorithm: nagc\n    grids: {}\n", 5, "unknown key 'grids' (did you mean 'grid'?)"},
 		{"no datasets", "methods:\n  - name: P\n    algorithm: nagc\n", 0, "no datasets"},
 		{"no methods", "datasets: [synthetic]\n", 0, "no methods"},
 		{"duplicate name", base + "  - name: P\n    algorithm: kmeans\n", 5, "used twice"},
@@ -94,6 +99,11 @@ func TestConfigErrors(t *testing.T) {
 			}
 			if ce, ok := err.(*ConfigError); !ok || ce.Line != tc.line {
 				t.Errorf("error %q: want line %d", msg, tc.line)
+			}
+			for _, w := range []string{"experiments.", "algorithms.", "!!", "unmarshal", "float64", "uint64", "posString", "not found in type"} {
+				if strings.Contains(msg, w) {
+					t.Errorf("error %q speaks Go or YAML (%q)", msg, w)
+				}
 			}
 		})
 	}
