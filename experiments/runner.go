@@ -53,6 +53,33 @@ type Summary struct {
 	Sweep                        string
 	Elapsed                      time.Duration
 	Interrupted                  bool
+	// Failures holds the distinct errors of the failed runs, in the order first seen,
+	// each with how many runs it ended and one of them (at most maxFailureKinds).
+	Failures []Failure
+}
+
+// Failure is one distinct error of a sweep's failed runs.
+type Failure struct {
+	Error   string // the error, as recorded
+	Runs    int    // how many runs ended with it
+	Example string // one of them: dataset, row and parameters
+}
+
+// maxFailureKinds bounds Summary.Failures.
+const maxFailureKinds = 5
+
+// noteFailure counts rec's error among the distinct failures.
+func (s *Summary) noteFailure(rec *Record) {
+	for i := range s.Failures {
+		if s.Failures[i].Error == rec.Error {
+			s.Failures[i].Runs++
+			return
+		}
+	}
+	if len(s.Failures) < maxFailureKinds {
+		s.Failures = append(s.Failures, Failure{Error: rec.Error, Runs: 1,
+			Example: fmt.Sprintf("%s, %s %s restart %d", rec.Dataset, strings.Join(rec.Methods, "/"), rec.GridPoint(), rec.Restart)})
+	}
 }
 
 // Execute runs every run of cfg that the results folder does not yet hold as done,
@@ -209,6 +236,7 @@ func Execute(ctx context.Context, cfg *Config, opt Options) (*Summary, error) {
 			sum.Done++
 		} else {
 			sum.Failed++
+			sum.noteFailure(rec)
 		}
 		if opt.Progress != nil {
 			opt.Progress.Finished(rec)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -61,6 +62,14 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		cfg.File, sum.Total, sum.Skipped, sum.Done, sum.Failed, sum.Elapsed.Round(time.Millisecond), opt.ResultsDir)
 	if sum.Interrupted {
 		return experiments.ErrInterrupted
+	}
+	if sum.Failed > 0 {
+		var b strings.Builder
+		fmt.Fprintf(&b, "%d of %d runs failed (recorded as failed; a new `nagc run` of the same config retries them):", sum.Failed, sum.Done+sum.Failed)
+		for _, f := range sum.Failures {
+			fmt.Fprintf(&b, "\n  %d× %s\n     e.g. %s", f.Runs, f.Error, f.Example)
+		}
+		return errors.New(b.String())
 	}
 	return nil
 }

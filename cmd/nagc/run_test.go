@@ -1,0 +1,40 @@
+package main
+
+import (
+	"os"
+	"strings"
+	"testing"
+)
+
+// TestRunReportsFailedRuns checks that a sweep whose runs fail exits non-zero, saying how
+// many failed and why, and that a bad value is refused before anything runs.
+func TestRunReportsFailedRuns(t *testing.T) {
+	t.Chdir(t.TempDir())
+	cfg := "name: f\nseed: 1\nrestarts: 2\niterations: 2\ndatasets: [synthetic]\nmethods:\n" +
+		"  - {name: Big, algorithm: nagc, options: {k2: 5000, init: random}}\n" +
+		"  - {name: KM, algorithm: kmeans}\n"
+	if err := os.WriteFile("f.yaml", []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := cli(t, "run", "f.yaml", "--results", "r", "--workers", "1")
+	if code != 1 {
+		t.Fatalf("exit %d, want 1; stdout %q, stderr %q", code, stdout, stderr)
+	}
+	for _, want := range []string{"2 of 4 runs failed", "2× nagc: k2 = 5000, need 1 ≤ k2 ≤ n = 600", "e.g. synthetic, Big", "retries them"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr %q lacks %q", stderr, want)
+		}
+	}
+
+	bad := strings.Replace(cfg, "k2: 5000, init: random", "init: kmean", 1)
+	if err := os.WriteFile("bad.yaml", []byte(bad), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr = cli(t, "run", "bad.yaml", "--results", "b")
+	if code != 1 || !strings.Contains(stderr, "bad.yaml:7: init:") || !strings.Contains(stderr, "did you mean 'kmeans'") {
+		t.Errorf("init kmean: exit %d, %q", code, stderr)
+	}
+	if _, err := os.Stat("b"); err == nil {
+		t.Error("a refused config created its results folder")
+	}
+}
