@@ -3,6 +3,7 @@ package metrics
 import (
 	"errors"
 	"reflect"
+	"slices"
 
 	"github.com/nagc-harness/nagc/sparse"
 )
@@ -16,9 +17,21 @@ type Scores struct {
 	Entropy        float64 `json:"entropy"`         // average attribute entropy, see AverageEntropy
 	AttrModularity float64 `json:"attr_modularity"` // see AttributeModularity
 	ARIConnected   float64 `json:"ari_connected"`   // ARI without isolated vertices, see ARIConnected
+
+	// unlabelled is set by Evaluate for a graph without ground truth: the label-reading
+	// measures (LabelMetrics) are then absent, not zero.
+	unlabelled bool
 }
 
-// Evaluate computes all seven measures of the predicted labels pred: ARI, NMI and ACC
+// LabelMetrics names the measures that read the ground-truth labels; a graph without
+// labels has none of them.
+var LabelMetrics = []string{"ari", "nmi", "acc", "ari_connected"}
+
+// Labelled reports whether s holds the label-reading measures (LabelMetrics).
+func (s Scores) Labelled() bool { return !s.unlabelled }
+
+// Evaluate computes all seven measures (for truth == nil, a graph without labels, only the
+// four that read no labels: see Labelled and Named) of the predicted labels pred: ARI, NMI and ACC
 // against the ground truth truth, ARIConnected against it on the vertices of adj that
 // have an edge, Modularity on the adjacency adj, and AverageEntropy and
 // AttributeModularity on the attribute matrix x (all computed from pred). adj and x are required: a nil matrix
@@ -34,6 +47,19 @@ func Evaluate(truth, pred []int, adj, x *sparse.CSR) (Scores, error) {
 		return s, errors.New("metrics: Evaluate: nil attribute matrix")
 	}
 	var err error
+	if truth == nil {
+		s.unlabelled = true
+		if s.Modularity, err = Modularity(adj, pred); err != nil {
+			return Scores{}, err
+		}
+		if s.Entropy, err = AverageEntropy(x, pred); err != nil {
+			return Scores{}, err
+		}
+		if s.AttrModularity, err = AttributeModularity(x, pred); err != nil {
+			return Scores{}, err
+		}
+		return s, nil
+	}
 	if s.ARI, err = ARI(truth, pred); err != nil {
 		return Scores{}, err
 	}
@@ -61,11 +87,17 @@ func Evaluate(truth, pred []int, adj, x *sparse.CSR) (Scores, error) {
 // Named returns the measures of s by their JSON names (ari, nmi, acc, modularity,
 // entropy, attr_modularity, ari_connected), the names records use: the struct tags are
 // the one list of them. Cost O(number of measures).
+//
+// For scores of a graph without labels the label-reading measures are left out.
 func (s Scores) Named() map[string]float64 {
 	v := reflect.ValueOf(s)
 	named := make(map[string]float64, v.NumField())
 	for i := range v.NumField() {
-		named[v.Type().Field(i).Tag.Get("json")] = v.Field(i).Float()
+		name := v.Type().Field(i).Tag.Get("json")
+		if name == "" || (s.unlabelled && slices.Contains(LabelMetrics, name)) {
+			continue
+		}
+		named[name] = v.Field(i).Float()
 	}
 	return named
 }

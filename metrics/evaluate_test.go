@@ -37,6 +37,27 @@ func TestEvaluate(t *testing.T) {
 		t.Errorf("ACC = %v, want 5/6", s.ACC)
 	}
 
+	// Without labels: the label-reading measures are absent, the others as with labels.
+	u, err := Evaluate(nil, pred, adj, x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if u.Labelled() || !s.Labelled() {
+		t.Errorf("Labelled: %v without truth, %v with", u.Labelled(), s.Labelled())
+	}
+	named := u.Named()
+	for _, m := range LabelMetrics {
+		if _, ok := named[m]; ok {
+			t.Errorf("unlabelled Named() has %s", m)
+		}
+	}
+	if len(named) != 3 || named["modularity"] != q || named["entropy"] != e || named["attr_modularity"] != qx {
+		t.Errorf("unlabelled Named() = %v, want modularity %v, entropy %v, attr_modularity %v", named, q, e, qx)
+	}
+	if len(s.Named()) != 7 {
+		t.Errorf("labelled Named() = %v, want all seven", s.Named())
+	}
+
 	got, err := json.Marshal(Scores{ARI: 1, NMI: 2, ACC: 3, Modularity: 4, Entropy: 5, AttrModularity: 6, ARIConnected: 7})
 	if err != nil {
 		t.Fatal(err)
