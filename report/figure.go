@@ -14,7 +14,6 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
-	"gonum.org/v1/plot/vg/vgpdf"
 )
 
 // Figure file formats.
@@ -108,7 +107,7 @@ func saveCanvas(dir, stem string, formats []string, w, h vg.Length, paint func(d
 			paint(draw.New(c))
 			err = writeFile(path, vgimg.PngCanvas{Canvas: c})
 		case FormatPDF:
-			c := vgpdf.New(w, h)
+			c := NewPDFCanvas(w, h)
 			dc := draw.New(c)
 			dc.SetColor(color.White)
 			dc.Fill(dc.Rectangle.Path())
