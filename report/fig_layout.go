@@ -129,7 +129,7 @@ func LayoutFigure(r *Results, dataset string, g *datasets.Graph, dir string, for
 	edges := EdgesOf(g.Adj)
 	pos := ForceLayout(g.N(), edges, LayoutIterations, LayoutSeed)
 	fig := &Figure{
-		Name:  "layout_" + dataset,
+		Name: "layout_" + r.Slug(dataset), Kind: "layout", Dataset: dataset,
 		Title: fmt.Sprintf("%s clusterings drawn on a force-directed layout", DatasetTitle(dataset)),
 		Caption: fmt.Sprintf("%s (%d vertices, %d edges without self-loops), Fruchterman–Reingold layout (%d iterations, seed %d) of the "+
 			"graph only. Colour and marker: the class each vertex's cluster is matched to (Hungarian matching of "+
