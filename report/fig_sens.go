@@ -165,7 +165,7 @@ func SensitivityFigure(r *Results, dataset, method, param, dir string, formats [
 	caption += fmt.Sprintf("; the other parameters at the grid point chosen by %s. Dashed grey: the best other row at the "+
 		"grid point that rule selects.", RuleText(rule))
 	fig := &Figure{
-		Name: fmt.Sprintf("sens_%s_%s_%s", r.Slug(dataset), Slug(method), Slug(param)),
+		Name: fmt.Sprintf("sens_%s_%s_%s", r.Slug(dataset), r.MethodSlug(method), Slug(param)),
 		Kind: "sensitivity", Dataset: dataset, Method: method, Params: []string{param},
 		Title: fmt.Sprintf("%s on %s: sensitivity to %s", method, DatasetTitle(dataset), sym), Caption: caption,
 	}
@@ -264,7 +264,7 @@ func HeatmapFigure(r *Results, dataset, method, px, py, dir string, formats []st
 	}
 	p.X.Tick.Marker, p.Y.Tick.Marker = plot.ConstantTicks(xt), plot.ConstantTicks(yt)
 	fig := &Figure{
-		Name: fmt.Sprintf("heat_%s_%s_%s_%s", r.Slug(dataset), Slug(method), Slug(px), Slug(py)),
+		Name: fmt.Sprintf("heat_%s_%s_%s_%s", r.Slug(dataset), r.MethodSlug(method), Slug(px), Slug(py)),
 		Kind: "heatmap", Dataset: dataset, Method: method, Params: []string{px, py},
 		Title: fmt.Sprintf("%s on %s: %s × %s", method, DatasetTitle(dataset), paramSymbol(px), paramSymbol(py)),
 		Caption: fmt.Sprintf("%s (mean over restarts) of %s on %s at each %s × %s, the other parameters at the grid point "+

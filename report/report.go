@@ -151,6 +151,13 @@ func Generate(opt Options) (*Report, error) {
 	if err := rep.write(opt); err != nil {
 		return nil, err
 	}
+	seen := map[string]bool{}
+	for _, f := range rep.Files {
+		if seen[f] {
+			return nil, fmt.Errorf("report: two outputs named %s (nothing was written)", f)
+		}
+		seen[f] = true
+	}
 	for _, f := range rep.Files {
 		if err := os.Rename(filepath.Join(tmp, f), filepath.Join(final, f)); err != nil {
 			return nil, err

@@ -47,8 +47,9 @@ type Results struct {
 	byCell  map[cellKey][]*experiments.PointStats
 	failed  map[cellKey]int
 	errText map[cellKey]string
-	labeled map[string]bool
-	slugs   map[string]string
+	labeled     map[string]bool
+	slugs       map[string]string
+	methodSlugs map[string]string
 }
 
 // cellKey names one dataset × method cell.
@@ -116,6 +117,11 @@ func NewResults(recs []experiments.Record, prov []experiments.Provenance, paper 
 	for _, d := range r.Datasets {
 		r.slugs[d] = uniqueSlug(d, used)
 	}
+	r.methodSlugs = map[string]string{}
+	usedM := map[string]bool{}
+	for _, m := range r.Methods {
+		r.methodSlugs[m] = uniqueSlug(m, usedM)
+	}
 	return r, nil
 }
 
@@ -145,8 +151,17 @@ func (r *Results) Slug(dataset string) string {
 	return Slug(dataset)
 }
 
+// MethodSlug returns the file-name form of a row's name, unique among the rows.
+func (r *Results) MethodSlug(method string) string {
+	if s, ok := r.methodSlugs[method]; ok {
+		return s
+	}
+	return Slug(method)
+}
+
 // Slug returns a file-name-safe form of a name: lower-case ASCII letters and digits, runs
-// of anything else turned into one '-', no leading or trailing '-'; "x" if nothing is left.
+// of anything else turned into one '-' ('*' and '+' spelt "star" and "plus"), no leading or
+// trailing '-'; "x" if nothing is left. "JWNMF*" → "jwnmf-star", "../own/x" → "own-x".
 func Slug(name string) string {
 	var b strings.Builder
 	dash := false
@@ -158,6 +173,12 @@ func Slug(name string) string {
 			}
 			dash = false
 			b.WriteRune(c)
+		case c == '*' || c == '+':
+			if b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			dash = true
+			b.WriteString(map[rune]string{'*': "star", '+': "plus"}[c])
 		default:
 			dash = true
 		}

@@ -296,9 +296,6 @@ func RowsTable(r *Results, dataset string) *Table {
 		t.Notes = append(t.Notes, "No run on "+DatasetTitle(dataset)+" recorded ARI (no labels): only the label-free rule selects.")
 	}
 	for _, method := range r.Methods {
-		if len(r.PointsOf(dataset, method)) == 0 {
-			continue
-		}
 		for _, rule := range r.Rules(dataset) {
 			row := Row{Cells: []Cell{{Text: method}, {Text: ruleName(rule)}}}
 			why := r.Missing(dataset, method) + r.Unselected(rule, dataset, method)
