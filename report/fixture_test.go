@@ -112,9 +112,15 @@ func fixtureResults(t *testing.T, runs []run) *Results {
 // writeFixtureDir writes runs and provenance as a results folder and returns its path.
 func writeFixtureDir(t *testing.T, runs []run) string {
 	t.Helper()
+	return writeResultsDir(t, fixtureRecords(t, runs), fixtureProvenance())
+}
+
+// writeResultsDir writes records and provenance as a results folder and returns its path.
+func writeResultsDir(t *testing.T, recs []experiments.Record, prov []experiments.Provenance) string {
+	t.Helper()
 	dir := t.TempDir()
 	var b bytes.Buffer
-	for _, rec := range fixtureRecords(t, runs) {
+	for _, rec := range recs {
 		line, _ := json.Marshal(rec)
 		b.Write(append(line, '\n'))
 	}
@@ -122,7 +128,7 @@ func writeFixtureDir(t *testing.T, runs []run) string {
 		t.Fatal(err)
 	}
 	b.Reset()
-	for _, p := range fixtureProvenance() {
+	for _, p := range prov {
 		line, _ := json.Marshal(p)
 		b.Write(append(line, '\n'))
 	}
