@@ -141,6 +141,13 @@ func ObjectiveFigure(r *Results, dataset, dir string, formats []string) (*Figure
 			}
 		}
 		p.Legend.Top, p.Legend.TextStyle.Font.Size = true, vg.Points(8)
+		if osc { // leave an empty band at the top for the legend
+			if _, isLog := p.Y.Scale.(plot.LogScale); isLog {
+				p.Y.Max = hi * math.Pow(hi/lo, 0.35)
+			} else {
+				p.Y.Max = hi + 0.35*(hi-lo)
+			}
+		}
 		plots[i] = p
 		fig.Facts = append(fig.Facts, curveFact(cv, osc))
 	}

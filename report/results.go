@@ -43,10 +43,10 @@ type Results struct {
 	// or asked for by Options.Compare. It needs Paper.
 	Compare bool
 
-	sel     map[string]map[cellKey]*experiments.PointStats // rule → selection
-	byCell  map[cellKey][]*experiments.PointStats
-	failed  map[cellKey]int
-	errText map[cellKey]string
+	sel         map[string]map[cellKey]*experiments.PointStats // rule → selection
+	byCell      map[cellKey][]*experiments.PointStats
+	failed      map[cellKey]int
+	errText     map[cellKey]string
 	labeled     map[string]bool
 	slugs       map[string]string
 	methodSlugs map[string]string
