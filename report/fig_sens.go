@@ -152,7 +152,11 @@ func SensitivityFigure(r *Results, dataset, method, param, dir string, formats [
 		if span == 0 {
 			span = 1
 		}
-		p.X.Min, p.X.Max = xpos(0)-0.06*span, xpos(len(xv)-1)+0.06*span
+		pad := 0.06 * span
+		if !numX {
+			pad = 0.4 // categories sit at 0, 1, …: half a step of room at each end
+		}
+		p.X.Min, p.X.Max = xpos(0)-pad, xpos(len(xv)-1)+pad
 	}
 	caption := fmt.Sprintf("%s (mean over restarts", m.Label)
 	if !math.IsNaN(m.Lo) {

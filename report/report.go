@@ -134,6 +134,7 @@ func Generate(opt Options) (*Report, error) {
 	}
 	if !res.Compare {
 		res.Paper = nil // a report of the sweep alone shows no paper number
+		res.SweepOrder()
 	}
 	// Everything is written into a temporary folder inside the report folder and moved
 	// into place at the end, so that a failure leaves no partial report behind.

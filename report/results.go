@@ -50,6 +50,14 @@ type Results struct {
 	labeled     map[string]bool
 	slugs       map[string]string
 	methodSlugs map[string]string
+	// sweepDatasets and sweepMethods are in the sweep's order (first seen).
+	sweepDatasets, sweepMethods []string
+}
+
+// SweepOrder lists datasets and methods in the order the sweep recorded them (the
+// config's) instead of the paper's: for a report of the sweep alone.
+func (r *Results) SweepOrder() {
+	r.Datasets, r.Methods = r.sweepDatasets, r.sweepMethods
 }
 
 // cellKey names one dataset × method cell.
@@ -110,6 +118,7 @@ func NewResults(recs []experiments.Record, prov []experiments.Provenance, paper 
 		ds = appendNew(ds, p.Dataset)
 		ms = appendNew(ms, p.Method)
 	}
+	r.sweepDatasets, r.sweepMethods = ds, ms
 	r.Datasets = paperOrder(ds, PaperDatasets, strings.ToLower)
 	r.Methods = paperOrder(ms, PaperMethods, func(s string) string { return s })
 	r.slugs = map[string]string{}

@@ -208,3 +208,47 @@ func TestPDFGreek(t *testing.T) {
 		}
 	}
 }
+
+// TestRowsTables checks the rows tables and the datasets table of a report of the sweep
+// alone against golden Markdown and LaTeX: the fixture's WebKB (labels: both rules, every
+// parameter of the chosen point) and the unlabeled sweep's "../own/x" (the label-free rule
+// alone, no paper column).
+func TestRowsTables(t *testing.T) {
+	labeled := fixtureResults(t, fixtureRuns())
+	labeled.Paper = nil
+	recs, prov := unlabeledSweep(t)
+	unlabeled, err := NewResults(recs, prov, nil, experiments.SelectModularity)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		golden string
+		table  *Table
+		lines  []string
+	}{
+		{"rows_webkb", RowsTable(labeled, "webkb"), []string{
+			"| Prop. | best ari (reads the labels) | init=kmeans k2=4 lambda=1e-4 rho=0.5 | 0.950 ± 0.050 | 0.710 ± 0.010 | 0.150 ± 0.000 | 2.00 | 2 |",
+			"| Prop. | best modularity (label-free) | init=kmeans k2=4 lambda=0.01 rho=0.5 | 0.800 ± 0.000 | 0.740 ± 0.000 | 0.160 ± 0.000 | 1.00 | 2 |",
+			"| JWNMF | best ari (reads the labels) | — [1] | — | — | — | — | 0 |",
+		}},
+		{"rows_own-x", RowsTable(unlabeled, "../own/x"), []string{
+			"| NAGC | best modularity (label-free) | init=kmeans iterations=40 lambda=0.01 rho=0.95 | 0.700 ± 0.005 | 0.350 ± 0.003 | 0.10 | 2 |",
+		}},
+		{"datasets_sweep", DatasetsTable(unlabeled), []string{
+			"| ../own/x | 10 | 20 | 5 | 2 | 0.00 |",
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.golden, func(t *testing.T) {
+			md, tex := tc.table.Markdown(), tc.table.LaTeX()
+			checkGolden(t, filepath.Join("testdata", tc.golden+".md.golden"), md)
+			checkGolden(t, filepath.Join("testdata", tc.golden+".tex.golden"), tex)
+			lines := strings.Split(md, "\n")
+			for _, want := range tc.lines {
+				if !containsLine(lines, want) {
+					t.Errorf("Markdown lacks the line\n%s\ngot:\n%s", want, md)
+				}
+			}
+		})
+	}
+}
