@@ -159,6 +159,7 @@ func LayoutFigure(r *Results, dataset string, g *datasets.Graph, dir string, for
 	}
 	k := g.K()
 	files, err := saveCanvas(dir, fig.Name, formats, 9*vg.Inch, 5*vg.Inch, func(c draw.Canvas) {
+		c = draw.Crop(c, figureMargin, -figureMargin, figureMargin, -figureMargin)
 		legH := vg.Points(22)
 		body := draw.Crop(c, 0, 0, legH, 0)
 		tiles := draw.Tiles{Rows: 1, Cols: len(plots), PadX: vg.Points(12), PadTop: vg.Points(4), PadLeft: vg.Points(4), PadRight: vg.Points(4)}

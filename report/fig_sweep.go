@@ -114,7 +114,7 @@ func (r *Results) PaperBaseline(dataset string) (string, float64, bool) {
 func (r *Results) baselineLine(dataset string) (string, float64, bool) {
 	if r.Paper != nil {
 		name, v, ok := r.PaperBaseline(dataset)
-		return fmt.Sprintf("paper's best competitor: %s (%.3f, published)", name, v), v, ok
+		return fmt.Sprintf("best competitor (paper): %s %.3f", name, v), v, ok
 	}
 	name, v, ok := r.BestBaseline(dataset)
 	return fmt.Sprintf("best other row here: %s (%.3f)", name, v), v, ok

@@ -284,7 +284,7 @@ func (rep *Report) drawFigures(opt Options) error {
 	}
 	for _, d := range r.Datasets {
 		for _, m := range r.Methods {
-			swept, _ := r.Swept(d, m)
+			swept, vals := r.Swept(d, m)
 			for _, param := range swept {
 				if r.Compare && m == PropMethod && (param == "lambda" || param == "k2") {
 					continue // drawn as the paper's figure
@@ -297,7 +297,11 @@ func (rep *Report) drawFigures(opt Options) error {
 			for i := 0; i < len(swept) && pairs < 3; i++ {
 				for j := i + 1; j < len(swept) && pairs < 3; j++ {
 					pairs++
-					if err := add(HeatmapFigure(r, d, m, swept[i], swept[j], opt.OutDir, opt.Figures)); err != nil {
+					px, py := swept[i], swept[j]
+					if len(vals[px]) < len(vals[py]) { // the longer grid across
+						px, py = py, px
+					}
+					if err := add(HeatmapFigure(r, d, m, px, py, opt.OutDir, opt.Figures)); err != nil {
 						return err
 					}
 				}
