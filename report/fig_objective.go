@@ -93,9 +93,10 @@ func ObjectiveFigure(r *Results, dataset, dir string, formats []string) (*Figure
 		if cv.Swept != "" {
 			title += "\n" + cv.Swept
 		}
-		ylabel := "objective (minimised)"
+		// The figure's title says "objective"; the axis says which way it is optimised.
+		ylabel := "minimised"
 		if cv.Maximised {
-			ylabel = "objective (maximised)"
+			ylabel = "maximised"
 		}
 		p := newPlot(title, "iteration", ylabel)
 		p.Title.TextStyle.Font.Size = vg.Points(10)
@@ -105,8 +106,8 @@ func ObjectiveFigure(r *Results, dataset, dir string, formats []string) (*Figure
 		}
 		if lo > 0 && hi/lo > 10 {
 			p.Y.Scale = plot.LogScale{}
-			p.Y.Tick.Marker = plot.TickerFunc(logTicks)
-			p.Y.Label.Text += ", log scale"
+			p.Y.Tick.Marker = sparseLogTicks(5)
+			p.Y.Label.Text += " (log scale)"
 		}
 		osc := Oscillates(cv.Objective)
 		parts := [][]float64{nil}

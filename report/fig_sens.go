@@ -9,6 +9,8 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/nagc-harness/nagc/experiments"
 )
 
 // paramSymbol is how a parameter is written in figures: λ, ρ, or its name.
@@ -121,7 +123,8 @@ func SensitivityFigure(r *Results, dataset, method, param, dir string, formats [
 		}
 		leg.add(name, line, scatter)
 	}
-	if name, v, ok := r.bestOtherRow(dataset, method, rule, m); ok {
+	// Objectives of different rows measure different things: no comparison line then.
+	if name, v, ok := r.bestOtherRow(dataset, method, rule, m); ok && rule != experiments.SelectObjective {
 		ymin, ymax = math.Min(ymin, v), math.Max(ymax, v)
 		bl := horizontal(v)
 		bl.Color, bl.Dashes, bl.Width = color.Gray{0x55}, []vg.Length{vg.Points(8), vg.Points(4)}, vg.Points(1.2)
@@ -166,8 +169,10 @@ func SensitivityFigure(r *Results, dataset, method, param, dir string, formats [
 	if by != "" {
 		caption += fmt.Sprintf(", one line per %s", paramSymbol(by))
 	}
-	caption += fmt.Sprintf("; the other parameters at the grid point chosen by %s. Dashed grey: the best other row at the "+
-		"grid point that rule selects.", RuleText(rule))
+	caption += fmt.Sprintf("; the other parameters at the grid point chosen by %s.", RuleText(rule))
+	if rule != experiments.SelectObjective {
+		caption += " Dashed grey: the best other row at the grid point that rule selects."
+	}
 	fig := &Figure{
 		Name: fmt.Sprintf("sens_%s_%s_%s", r.Slug(dataset), r.MethodSlug(method), Slug(param)),
 		Kind: "sensitivity", Dataset: dataset, Method: method, Params: []string{param},
@@ -175,7 +180,7 @@ func SensitivityFigure(r *Results, dataset, method, param, dir string, formats [
 	}
 	for _, s := range series {
 		j := argmax(s.Mean)
-		if rule == "objective" {
+		if rule == experiments.SelectObjective {
 			j = argmin(s.Mean)
 		}
 		if j < 0 {
@@ -221,7 +226,7 @@ func (r *Results) bestOtherRow(dataset, method, rule string, m measure) (string,
 		if !ok {
 			continue
 		}
-		if math.IsNaN(best) || (rule == "objective" && v < best) || (rule != "objective" && v > best) {
+		if math.IsNaN(best) || v > best {
 			name, best = o, v
 		}
 	}

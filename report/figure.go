@@ -281,6 +281,24 @@ func logTicks(min, max float64) []plot.Tick {
 	return ticks
 }
 
+// sparseLogTicks returns a ticker with a tick at every power of ten but labels on at most
+// about n of them (every k-th decade), for short axes spanning many decades.
+func sparseLogTicks(n int) plot.Ticker {
+	return plot.TickerFunc(func(min, max float64) []plot.Tick {
+		ticks := logTicks(min, max)
+		if len(ticks) <= n {
+			return ticks
+		}
+		k := (len(ticks) + n - 1) / n
+		for i := range ticks {
+			if i%k != 0 {
+				ticks[i].Label = ""
+			}
+		}
+		return ticks
+	})
+}
+
 // powerLabel labels 10^e: "0.1", "1", "10", "100" near one, else "1e-4".
 func powerLabel(e float64) string {
 	if e >= -1 && e <= 2 {
