@@ -178,7 +178,7 @@ func (l *legendBox) width() vg.Length {
 func withLegend(c draw.Canvas, p *plot.Plot, leg *legendBox) {
 	c = draw.Crop(c, figureMargin, -figureMargin, figureMargin, -figureMargin)
 	legW := min(leg.width(), c.Size().X/2)
-	p.Draw(draw.Crop(c, 0, -legW-vg.Points(10), 0, 0))
+	p.Draw(draw.Crop(c, 0, -legW-vg.Points(16), 0, 0))
 	right := draw.Crop(c, c.Size().X-legW, 0, 0, -vg.Points(20))
 	leg.Left, leg.Top = true, true
 	leg.Draw(right)

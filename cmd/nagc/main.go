@@ -7,7 +7,7 @@
 //	nagc cluster --data NAME|DIR --method METHOD [options]
 //	nagc run CONFIG [--results DIR] [--workers N] [--shard I/N]
 //	nagc merge --out DIR SRC…
-//	nagc results summary DIR [--rule modularity|two-view|heldout|objective]
+//	nagc results summary DIR [--rule modularity|two-view|heldout|objective|ari] [--format text|csv|json]
 //	nagc results rescore DIR [--data DIR]
 //
 // Run `nagc help` or `nagc COMMAND -h` for the options of each command.
@@ -37,9 +37,9 @@ func commands() []command {
 		{"cluster", "cluster --data NAME|DIR --method METHOD [options]", "cluster one graph with one method and score it", runCluster},
 		{"run", "run CONFIG [--results DIR] [--workers N] [--shard I/N]", "run (or resume) an experiment config, recording every run", runRun},
 		{"merge", "merge --out DIR SRC…", "join results folders (shards) refusing conflicting duplicates", runMerge},
-		{"results", "results summary DIR [--rule modularity|two-view|heldout|objective] | results rescore DIR", "best grid point per dataset and method; recompute recorded metrics", runResults},
+		{"results", "results summary DIR [--rule R] [--format text|csv|json] | results rescore DIR", "best grid point per dataset and method; recompute recorded metrics", runResults},
 		{"bench", "bench [--data …] [--sizes …] [--methods …]", "time methods on the paper's graphs and a growing synthetic series", runBench},
-		{"report", "report RESULTS_DIR [--out DIR] [--rule R] [options]", "tables, figures and REPORT.md beside the paper's", runReport},
+		{"report", "report RESULTS_DIR [--out DIR] [--rule R] [options]", "tables, figures and REPORT.md of a sweep (beside the paper's with compare: paper)", runReport},
 	}
 }
 
