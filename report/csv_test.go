@@ -111,15 +111,7 @@ func TestGenerateCSVFiles(t *testing.T) {
 		}
 		total += len(tb.Tidy)
 	}
-	f, err := os.Open(filepath.Join(rep.Dir, AllTablesCSV))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	rows := readCSVFile(t, filepath.Join(rep.Dir, AllTablesCSV))
 	if len(rows)-1 != total {
 		t.Errorf("%s: %d rows, want %d", AllTablesCSV, len(rows)-1, total)
 	}

@@ -2,10 +2,12 @@ package report
 
 import (
 	"bytes"
+	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -136,4 +138,44 @@ func writeResultsDir(t *testing.T, recs []experiments.Record, prov []experiments
 		t.Fatal(err)
 	}
 	return dir
+}
+
+// readText returns a file's contents, failing the test if it cannot be read.
+func readText(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// readCSVFile returns a CSV file's records, failing the test if it cannot be read.
+func readCSVFile(t *testing.T, path string) [][]string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rows
+}
+
+// checkTable compares a table's Markdown and LaTeX with the golden files
+// testdata/<golden>.{md,tex}.golden and checks that its Markdown has the given lines.
+func checkTable(t *testing.T, golden string, tb *Table, lines []string) {
+	t.Helper()
+	md, tex := tb.Markdown(), tb.LaTeX()
+	checkGolden(t, filepath.Join("testdata", golden+".md.golden"), md)
+	checkGolden(t, filepath.Join("testdata", golden+".tex.golden"), tex)
+	got := strings.Split(md, "\n")
+	for _, want := range lines {
+		if !containsLine(got, want) {
+			t.Errorf("Markdown lacks the line\n%s\ngot:\n%s", want, md)
+		}
+	}
 }

@@ -32,11 +32,7 @@ func TestGenerate(t *testing.T) {
 			t.Errorf("missing %s: %v", f, err)
 		}
 	}
-	b, err := os.ReadFile(filepath.Join(out, ReportFile))
-	if err != nil {
-		t.Fatal(err)
-	}
-	md := string(b)
+	md := readText(t, filepath.Join(out, ReportFile))
 	for _, want := range []string{
 		"Prop. on WebKB: 0.950 ± 0.050 vs the paper's 0.995 (−0.045)",
 		"Under the paper's rule 2 of 2 cells that have a paper value are within 0.05 of it",

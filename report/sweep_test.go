@@ -3,7 +3,6 @@ package report
 import (
 	"bytes"
 	"compress/zlib"
-	"encoding/csv"
 	"errors"
 	"io"
 	"os"
@@ -82,11 +81,7 @@ func TestGenerateSweepReport(t *testing.T) {
 	if len(rep.Files) != len(entries) {
 		t.Errorf("%d files reported, %d in the folder", len(rep.Files), len(entries))
 	}
-	b, err := os.ReadFile(filepath.Join(out, ReportFile))
-	if err != nil {
-		t.Fatal(err)
-	}
-	md := string(b)
+	md := readText(t, filepath.Join(out, ReportFile))
 	for _, want := range []string{
 		"# Sweep report: my sweep",
 		"## ../own/x", "## data/y",
@@ -105,15 +100,7 @@ func TestGenerateSweepReport(t *testing.T) {
 			t.Errorf("REPORT.md of an unlabeled sweep without the paper says %q", bad)
 		}
 	}
-	f, err := os.Open(filepath.Join(out, GridFile))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	rows := readCSVFile(t, filepath.Join(out, GridFile))
 	// 2 datasets × 9 grid points × 3 metrics (modularity, attr_modularity, fit_seconds:
 	// no final objective is recorded) + header.
 	if want := 1 + 2*9*3; len(rows) != want {
@@ -239,16 +226,6 @@ func TestRowsTables(t *testing.T) {
 		}},
 	}
 	for _, tc := range tests {
-		t.Run(tc.golden, func(t *testing.T) {
-			md, tex := tc.table.Markdown(), tc.table.LaTeX()
-			checkGolden(t, filepath.Join("testdata", tc.golden+".md.golden"), md)
-			checkGolden(t, filepath.Join("testdata", tc.golden+".tex.golden"), tex)
-			lines := strings.Split(md, "\n")
-			for _, want := range tc.lines {
-				if !containsLine(lines, want) {
-					t.Errorf("Markdown lacks the line\n%s\ngot:\n%s", want, md)
-				}
-			}
-		})
+		t.Run(tc.golden, func(t *testing.T) { checkTable(t, tc.golden, tc.table, tc.lines) })
 	}
 }
