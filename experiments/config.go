@@ -52,6 +52,11 @@ type Config struct {
 	Datasets []posString `yaml:"datasets"`
 	// Methods lists the rows of the experiment.
 	Methods []MethodSpec `yaml:"methods"`
+	// Compare, when ComparePaper, asks the report for the NAGC paper's comparison: rows
+	// named like the paper's rows ("Prop.", "JWNMF", …) are set beside its published
+	// numbers, in its tables and figures. Empty (the default): a report of the sweep
+	// alone. It is recorded in sweeps.jsonl (Provenance.Compare).
+	Compare string `yaml:"compare"`
 
 	// File is the path the config was read from, and Hash the SHA-256 of its bytes.
 	File string `yaml:"-"`
@@ -110,6 +115,9 @@ var AllMetrics = []string{"ari", "nmi", "acc", "modularity", "entropy", "attr_mo
 // MetricHeldOut names the metric of a config with Holdout > 0: the modularity, on the
 // held-out edges alone, of the clustering fitted to the graph without them.
 const MetricHeldOut = "heldout_modularity"
+
+// ComparePaper is the value of Config.Compare asking for the NAGC paper's comparison.
+const ComparePaper = "paper"
 
 // ConfigError is a problem with a config file, located by line and key.
 type ConfigError struct {
@@ -360,6 +368,9 @@ func (c *Config) validate() error {
 	}
 	if !(c.Holdout >= 0 && c.Holdout < 1) {
 		return c.errf(c.keyLines["holdout"], "holdout", "must be a fraction of the edges in [0, 1) (0: no held-out fit), got %v", c.Holdout)
+	}
+	if c.Compare != "" && c.Compare != ComparePaper {
+		return c.errf(c.keyLines["compare"], "compare", "unknown comparison %q (known: %s; leave it out for a report of the sweep alone)", c.Compare, ComparePaper)
 	}
 	if len(c.Metrics) == 0 {
 		c.Metrics = AllMetrics

@@ -130,6 +130,8 @@ type Provenance struct {
 	Shard      string    `json:"shard"`
 	RunsTotal  int       `json:"runs_total"`
 	RunsToDo   int       `json:"runs_to_do"`
+	// Compare is the config's comparison (Config.Compare): "paper" or "".
+	Compare string `json:"compare,omitempty"`
 	// Datasets holds the loader's statistics of every dataset of the config.
 	Datasets []datasets.Stats `json:"datasets"`
 }

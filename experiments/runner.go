@@ -154,6 +154,7 @@ func Execute(ctx context.Context, cfg *Config, opt Options) (*Summary, error) {
 		Sweep: sum.Sweep, Config: cfg.File, ConfigHash: cfg.Hash, Name: cfg.Name,
 		GitCommit: gitCommit(), GoVersion: runtime.Version(), Host: hostname(), CPU: cpuModel(),
 		Started: start.UTC(), Workers: opt.Workers, Shard: shard, RunsTotal: total, RunsToDo: len(todo),
+		Compare: cfg.Compare,
 	}
 	for _, d := range cfg.DatasetNames() {
 		st := graphs[d].Stats()

@@ -228,3 +228,72 @@ func twoView(p *PointStats) float64 {
 	}
 	return q + qx
 }
+
+// ReadsLabels reports whether a selection rule reads the ground-truth labels (only
+// SelectARI does); a rule that reads them is never called label-free.
+func ReadsLabels(rule string) bool { return rule == SelectARI }
+
+// Labeled returns the datasets on which some finished run recorded ARI, i.e. whose
+// ground-truth labels were available; only there can SelectARI choose a grid point.
+func Labeled(points []*PointStats) map[string]bool {
+	out := map[string]bool{}
+	for _, p := range points {
+		if _, ok := p.Mean["ari"]; ok && p.Runs > 0 {
+			out[p.Dataset] = true
+		}
+	}
+	return out
+}
+
+// Selection is the grid point a rule chose for one dataset and method, or why it chose
+// none (Point nil, Missing set).
+type Selection struct {
+	Dataset, Method, Rule string
+	Point                 *PointStats
+	Missing               string
+}
+
+// Summarize returns, for each dataset and method in the order of points, the grid point
+// chosen by each rule in turn. A label-reading rule chooses nothing on datasets without
+// labels (see Labeled), and SelectHeldOut nothing for a method without held-out scores;
+// their entries say so in Missing.
+func Summarize(points []*PointStats, rules []string) ([]Selection, error) {
+	labeled := Labeled(points)
+	type key struct{ d, m, rule string }
+	chosen := map[key]*PointStats{}
+	for _, rule := range rules {
+		best, err := Best(points, rule)
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range best {
+			if ReadsLabels(rule) && !labeled[p.Dataset] {
+				continue
+			}
+			chosen[key{p.Dataset, p.Method, rule}] = p
+		}
+	}
+	var out []Selection
+	seen := map[key]bool{}
+	for _, p := range points {
+		cell := key{p.Dataset, p.Method, ""}
+		if seen[cell] {
+			continue
+		}
+		seen[cell] = true
+		for _, rule := range rules {
+			s := Selection{Dataset: p.Dataset, Method: p.Method, Rule: rule, Point: chosen[key{p.Dataset, p.Method, rule}]}
+			switch {
+			case s.Point != nil:
+			case ReadsLabels(rule):
+				s.Missing = "no labels (no ARI recorded)"
+			case rule == SelectHeldOut:
+				s.Missing = "no " + MetricHeldOut + " recorded (the config sets no holdout)"
+			default:
+				s.Missing = "no grid point selected"
+			}
+			out = append(out, s)
+		}
+	}
+	return out, nil
+}

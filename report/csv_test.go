@@ -53,8 +53,8 @@ func TestCSVCells(t *testing.T) {
 		want              map[string]string
 	}{
 		{"Prop.", PaperRule, map[string]string{"mean": "0.95", "std": "0.05", "runs": "2", "paper": "0.995",
-			"paper_std": "0.002", "params": "k2=4 lambda=1e-4 rho=0.5", "note": ""}},
-		{"Prop.", "modularity", map[string]string{"mean": "0.8", "std": "0", "params": "k2=4 lambda=0.01 rho=0.5"}},
+			"paper_std": "0.002", "params": "init=kmeans k2=4 lambda=1e-4 rho=0.5", "note": ""}},
+		{"Prop.", "modularity", map[string]string{"mean": "0.8", "std": "0", "params": "init=kmeans k2=4 lambda=0.01 rho=0.5"}},
 		{"JWNMF", PaperRule, map[string]string{"mean": "", "std": "", "runs": "0", "paper": "0.906",
 			"diff": "", "note": "all 2 runs failed: boom: diverged"}},
 		{"BAGC", PaperRule, map[string]string{"mean": "", "note": "not run"}},
@@ -111,15 +111,7 @@ func TestGenerateCSVFiles(t *testing.T) {
 		}
 		total += len(tb.Tidy)
 	}
-	f, err := os.Open(filepath.Join(rep.Dir, AllTablesCSV))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	rows := readCSVFile(t, filepath.Join(rep.Dir, AllTablesCSV))
 	if len(rows)-1 != total {
 		t.Errorf("%s: %d rows, want %d", AllTablesCSV, len(rows)-1, total)
 	}

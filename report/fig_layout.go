@@ -129,7 +129,7 @@ func LayoutFigure(r *Results, dataset string, g *datasets.Graph, dir string, for
 	edges := EdgesOf(g.Adj)
 	pos := ForceLayout(g.N(), edges, LayoutIterations, LayoutSeed)
 	fig := &Figure{
-		Name:  "layout_" + dataset,
+		Name: "layout_" + r.Slug(dataset), Kind: "layout", Dataset: dataset,
 		Title: fmt.Sprintf("%s clusterings drawn on a force-directed layout", DatasetTitle(dataset)),
 		Caption: fmt.Sprintf("%s (%d vertices, %d edges without self-loops), Fruchterman–Reingold layout (%d iterations, seed %d) of the "+
 			"graph only. Colour and marker: the class each vertex's cluster is matched to (Hungarian matching of "+
@@ -159,6 +159,7 @@ func LayoutFigure(r *Results, dataset string, g *datasets.Graph, dir string, for
 	}
 	k := g.K()
 	files, err := saveCanvas(dir, fig.Name, formats, 9*vg.Inch, 5*vg.Inch, func(c draw.Canvas) {
+		c = draw.Crop(c, figureMargin, -figureMargin, figureMargin, -figureMargin)
 		legH := vg.Points(22)
 		body := draw.Crop(c, 0, 0, legH, 0)
 		tiles := draw.Tiles{Rows: 1, Cols: len(plots), PadX: vg.Points(12), PadTop: vg.Points(4), PadLeft: vg.Points(4), PadRight: vg.Points(4)}

@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -13,28 +14,64 @@ import (
 // Curve is the objective against iteration of one selected run.
 type Curve struct {
 	Method, Params string
-	Restart        int
-	Objective      []float64
+	// Swept are the row's swept parameters at this point ("k2=7 lambda=0.01").
+	Swept     string
+	Restart   int
+	Objective []float64
+	// Maximised is whether the method maximises its objective (an ELBO or likelihood),
+	// Formula the objective as the method describes it ("" if it does not).
+	Maximised bool
+	Formula   string
 }
 
-// Curves returns, for a dataset, the objective curve of the selected (paper's rule) grid
-// point's restart-0 run of every method whose record has a curve of more than one value.
+// Curves returns, for a dataset, the objective curve of the selected grid point's
+// restart-0 run of every method whose record has a curve of more than one value (the
+// point chosen by the dataset's first rule: the paper's where the dataset has labels).
 func (r *Results) Curves(dataset string) []Curve {
 	var out []Curve
+	rule := r.Rules(dataset)[0]
 	for _, m := range r.Methods {
-		rec := restartZero(r.Selected(PaperRule, dataset, m))
+		rec := restartZero(r.Selected(rule, dataset, m))
 		if rec == nil || len(rec.Objective) < 2 {
 			continue
 		}
-		out = append(out, Curve{Method: m, Params: ParamString(rec.Params), Restart: rec.Restart, Objective: rec.Objective})
+		swept, _ := r.Swept(dataset, m)
+		sp := map[string]any{}
+		for _, k := range swept {
+			if v, ok := rec.Params[k]; ok {
+				sp[k] = v
+			}
+		}
+		formula := rec.Info["objective"]
+		lower := strings.ToLower(formula)
+		out = append(out, Curve{Method: m, Params: ParamString(rec.Params), Swept: ParamString(sp), Restart: rec.Restart,
+			Objective: rec.Objective, Formula: formula,
+			Maximised: strings.Contains(lower, "elbo") || strings.Contains(lower, "likelihood")})
 	}
 	return out
 }
 
+// Oscillates reports whether a curve alternates up and down in at least 60 % of its
+// steps (the period-2 oscillation of multiplicative updates), over at least 6 values.
+func Oscillates(curve []float64) bool {
+	if len(curve) < 6 {
+		return false
+	}
+	alt := 0
+	for i := 2; i < len(curve); i++ {
+		d0, d1 := curve[i-1]-curve[i-2], curve[i]-curve[i-1]
+		if d0*d1 < 0 {
+			alt++
+		}
+	}
+	return float64(alt) >= 0.6*float64(len(curve)-2)
+}
+
 // ObjectiveFigure draws the objective against iteration of each iterative method's
 // selected run on a dataset, one panel per method (objectives of different methods have
-// different scales). It writes dir/objective_<dataset>.<format> and returns nil if no
-// method recorded a curve.
+// different scales), on a log axis where the curve spans more than a decade; a curve that
+// oscillates with period 2 is drawn as two lines, its odd and its even iterates. It writes
+// dir/objective_<dataset>.<format> and returns nil if no method recorded a curve.
 func ObjectiveFigure(r *Results, dataset, dir string, formats []string) (*Figure, error) {
 	curves := r.Curves(dataset)
 	if len(curves) == 0 {
@@ -44,50 +81,83 @@ func ObjectiveFigure(r *Results, dataset, dir string, formats []string) (*Figure
 	rows := (len(curves) + cols - 1) / cols
 	plots := make([]*plot.Plot, len(curves))
 	fig := &Figure{
-		Name:  "objective_" + dataset,
+		Name: "objective_" + r.Slug(dataset), Kind: "objective", Dataset: dataset,
 		Title: fmt.Sprintf("Objective against iteration, %s", DatasetTitle(dataset)),
 		Caption: fmt.Sprintf("Objective after each iteration of the restart-0 run at the grid point selected by %s, "+
-			"one panel per iterative method (the methods' objectives are on different scales).", RuleText(PaperRule)),
+			"one panel per iterative method (the methods' objectives are on different scales; each panel says whether "+
+			"its method minimises or maximises). A curve alternating up and down (period 2) is drawn as two lines, odd "+
+			"and even iterates.", RuleText(r.Rules(dataset)[0])),
 	}
 	for i, cv := range curves {
 		title := cv.Method
-		if cv.Params != "" {
-			title += " (" + cv.Params + ")"
+		if cv.Swept != "" {
+			title += "\n" + cv.Swept
 		}
-		p := newPlot(title, "iteration", "objective")
+		// The figure's title says "objective"; the axis says which way it is optimised.
+		ylabel := "minimised"
+		if cv.Maximised {
+			ylabel = "maximised"
+		}
+		p := newPlot(title, "iteration", ylabel)
 		p.Title.TextStyle.Font.Size = vg.Points(10)
-		pts := make(plotter.XYs, len(cv.Objective))
 		lo, hi := math.Inf(1), math.Inf(-1)
-		for j, v := range cv.Objective {
-			pts[j] = plotter.XY{X: float64(j + 1), Y: v}
+		for _, v := range cv.Objective {
 			lo, hi = math.Min(lo, v), math.Max(hi, v)
 		}
-		if lo > 0 && hi/lo > 100 {
+		if lo > 0 && hi/lo > 10 {
 			p.Y.Scale = plot.LogScale{}
-			p.Y.Tick.Marker = plot.TickerFunc(logTicks)
-			p.Y.Label.Text = "objective (log scale)"
+			p.Y.Tick.Marker = sparseLogTicks(5)
+			p.Y.Label.Text += " (log scale)"
 		}
-		l, err := plotter.NewLine(pts)
-		if err != nil {
-			return nil, fmt.Errorf("objective of %s: %w", cv.Method, err)
+		osc := Oscillates(cv.Objective)
+		parts := [][]float64{nil}
+		names := []string{""}
+		if osc {
+			parts, names = [][]float64{nil, nil}, []string{"odd iterations", "even iterations"}
 		}
-		l.Color, l.Width = LineStyle(0).Color, vg.Points(1.2)
-		p.Add(plotter.NewGrid(), l)
+		xs := make([][]float64, len(parts))
+		for j, v := range cv.Objective {
+			k := 0
+			if osc {
+				k = j % 2 // iteration j+1: odd iterates in part 0
+			}
+			parts[k] = append(parts[k], v)
+			xs[k] = append(xs[k], float64(j+1))
+		}
+		p.Add(plotter.NewGrid())
+		for k, ys := range parts {
+			pts := make(plotter.XYs, len(ys))
+			for j := range ys {
+				pts[j] = plotter.XY{X: xs[k][j], Y: ys[j]}
+			}
+			l, err := plotter.NewLine(pts)
+			if err != nil {
+				return nil, fmt.Errorf("objective of %s: %w", cv.Method, err)
+			}
+			st := LineStyle(k)
+			l.Color, l.Dashes, l.Width = st.Color, st.Dashes, vg.Points(1.2)
+			p.Add(l)
+			if names[k] != "" {
+				p.Legend.Add(names[k], l)
+			}
+		}
+		p.Legend.Top, p.Legend.TextStyle.Font.Size = true, vg.Points(8)
+		if osc { // leave an empty band at the top for the legend
+			if _, isLog := p.Y.Scale.(plot.LogScale); isLog {
+				p.Y.Max = hi * math.Pow(hi/lo, 0.35)
+			} else {
+				p.Y.Max = hi + 0.35*(hi-lo)
+			}
+		}
 		plots[i] = p
-		fact := fmt.Sprintf("%s (%s, restart %d): %d iterations, objective %s → %s", cv.Method, cv.Params, cv.Restart,
-			len(cv.Objective), fmtObjective(cv.Objective[0]), fmtObjective(cv.Objective[len(cv.Objective)-1]))
-		if up := Increases(cv.Objective); up > 0 {
-			fact += fmt.Sprintf("; it increased in %d of %d iterations (not monotone)", up, len(cv.Objective)-1)
-		} else {
-			fact += "; monotone non-increasing"
-		}
-		fig.Facts = append(fig.Facts, fact+".")
+		fig.Facts = append(fig.Facts, curveFact(cv, osc))
 	}
-	w := vg.Length(cols) * 3.2 * vg.Inch
-	h := vg.Length(rows) * 2.6 * vg.Inch
+	w := vg.Length(cols) * 3.4 * vg.Inch
+	h := vg.Length(rows) * 2.8 * vg.Inch
 	files, err := saveCanvas(dir, fig.Name, formats, w, h, func(c draw.Canvas) {
-		tiles := draw.Tiles{Rows: rows, Cols: cols, PadX: vg.Points(14), PadY: vg.Points(14),
-			PadTop: vg.Points(6), PadBottom: vg.Points(6), PadLeft: vg.Points(6), PadRight: vg.Points(10)}
+		c = draw.Crop(c, figureMargin, -figureMargin, figureMargin, -figureMargin)
+		tiles := draw.Tiles{Rows: rows, Cols: cols, PadX: vg.Points(18), PadY: vg.Points(18),
+			PadTop: vg.Points(4), PadBottom: vg.Points(4), PadLeft: vg.Points(4), PadRight: vg.Points(10)}
 		for i, p := range plots {
 			p.Draw(tiles.At(c, i%cols, i/cols))
 		}
@@ -96,9 +166,48 @@ func ObjectiveFigure(r *Results, dataset, dir string, formats []string) (*Figure
 	return fig, err
 }
 
+// curveFact describes a curve: its run, direction of optimisation, start and end, how
+// often it moved against its direction, and its oscillation.
+func curveFact(cv Curve, osc bool) string {
+	who := cv.Method
+	if cv.Params != "" {
+		who += fmt.Sprintf(" (%s, restart %d)", cv.Params, cv.Restart)
+	} else {
+		who += fmt.Sprintf(" (restart %d)", cv.Restart)
+	}
+	obj := cv.Objective
+	dir := "minimised"
+	if cv.Maximised {
+		dir = "maximised"
+	}
+	what := "objective"
+	if cv.Formula != "" {
+		what += " " + cv.Formula
+	}
+	fact := fmt.Sprintf("%s: %s, %s; %d iterations, %s → %s", who, what, dir, len(obj), fmtObjective(obj[0]), fmtObjective(obj[len(obj)-1]))
+	steps := len(obj) - 1
+	up, down := Increases(obj), Decreases(obj)
+	switch {
+	case cv.Maximised && down == 0:
+		fact += fmt.Sprintf("; it never decreased (rose in %d of %d iterations): monotone, as an exact ascent method must be", up, steps)
+	case cv.Maximised:
+		fact += fmt.Sprintf("; it decreased in %d of %d iterations (not monotone)", down, steps)
+	case up == 0:
+		fact += "; monotone non-increasing"
+	default:
+		fact += fmt.Sprintf("; it increased in %d of %d iterations (not monotone)", up, steps)
+	}
+	if osc {
+		fact += fmt.Sprintf("; it oscillates with period 2: odd iterates %s → %s, even iterates %s → %s",
+			fmtObjective(obj[0]), fmtObjective(obj[len(obj)-1-(len(obj)-1)%2]),
+			fmtObjective(obj[1]), fmtObjective(obj[len(obj)-1-len(obj)%2]))
+	}
+	return fact + "."
+}
+
 // fmtObjective prints an objective value with four significant digits.
 func fmtObjective(v float64) string {
-	return minus(fmt.Sprintf("%.4g", v))
+	return fmtTick(v)
 }
 
 // Increases counts the steps where an objective curve goes up by more than a relative
@@ -107,6 +216,18 @@ func Increases(curve []float64) int {
 	n := 0
 	for i := 1; i < len(curve); i++ {
 		if curve[i] > curve[i-1]+1e-9*math.Abs(curve[i-1]) {
+			n++
+		}
+	}
+	return n
+}
+
+// Decreases counts the steps where an objective curve goes down by more than a relative
+// 1e-9 (rounding).
+func Decreases(curve []float64) int {
+	n := 0
+	for i := 1; i < len(curve); i++ {
+		if curve[i] < curve[i-1]-1e-9*math.Abs(curve[i-1]) {
 			n++
 		}
 	}

@@ -92,6 +92,42 @@ func (r *Results) BestBaseline(dataset string) (string, float64, bool) {
 	return name, best, name != ""
 }
 
+// PaperBaseline returns the paper's competitor with the highest published ARI on a
+// dataset (a row of the paper's ARI table that is not a variant of Prop.), its published
+// mean, and false if the paper has none.
+func (r *Results) PaperBaseline(dataset string) (string, float64, bool) {
+	name, best := "", math.Inf(-1)
+	for _, m := range PaperMethods {
+		if strings.HasPrefix(m, "Prop") {
+			continue
+		}
+		if v, _, ok := r.Paper.PaperARI(m, dataset); ok && v > best {
+			name, best = m, v
+		}
+	}
+	return name, best, name != ""
+}
+
+// baselineLine returns the legend text and height of the sweep figure's comparison
+// line: the paper's best published competitor with the paper's comparison, else the best
+// recorded non-Prop. row.
+func (r *Results) baselineLine(dataset string) (string, float64, bool) {
+	if r.Paper != nil {
+		name, v, ok := r.PaperBaseline(dataset)
+		return fmt.Sprintf("best competitor (paper): %s %.3f", name, v), v, ok
+	}
+	name, v, ok := r.BestBaseline(dataset)
+	return fmt.Sprintf("best other row here: %s (%.3f)", name, v), v, ok
+}
+
+// baselineCaption says what the sweep figure's dashed grey line is.
+func (r *Results) baselineCaption() string {
+	if r.Paper != nil {
+		return "Dashed grey: the highest ARI the paper publishes for a competitor of Prop. on this dataset (its Table 2)"
+	}
+	return "Dashed grey: the best other recorded row (highest mean ARI of a non-Prop. row at its paper-rule grid point)"
+}
+
 // sweepNames are the axis labels and titles of the sweep figures.
 var sweepNames = map[string]struct{ symbol, axis string }{
 	"lambda": {"λ", "λ (log scale)"},
@@ -113,7 +149,8 @@ func SweepFigure(r *Results, dataset, param, dir string, formats []string) (*Fig
 	}
 	logX := param == "lambda"
 	p := newPlot(fmt.Sprintf("%s: ARI of Prop. against %s", DatasetTitle(dataset), names.symbol), names.axis, "ARI")
-	leg := newLegend()
+	leg := newLegendBox()
+	ari := metricMeasure("ari")
 	xmin, xmax := math.Inf(1), math.Inf(-1)
 	ymin, ymax := 0.0, math.Inf(-1)
 	for i, s := range series {
@@ -133,7 +170,6 @@ func SweepFigure(r *Results, dataset, param, dir string, formats []string) (*Fig
 		st := LineStyle(i)
 		off := float64(i) - float64(len(series)-1)/2
 		pts := make(plotter.XYs, len(s.X))
-		errs := make(plotter.YErrors, len(s.X))
 		for j, x := range s.X {
 			xmin, xmax = math.Min(xmin, x), math.Max(xmax, x)
 			// Offset the lines slightly in x so that their error bars do not overlap.
@@ -143,10 +179,10 @@ func SweepFigure(r *Results, dataset, param, dir string, formats []string) (*Fig
 				x += 0.12 * off
 			}
 			pts[j] = plotter.XY{X: x, Y: s.Mean[j]}
-			errs[j].Low, errs[j].High = s.Std[j], s.Std[j]
 			ymin = math.Min(ymin, s.Mean[j]-s.Std[j])
 			ymax = math.Max(ymax, s.Mean[j]+s.Std[j])
 		}
+		errs := clippedErrors(s.Mean, s.Std, ari.Lo, ari.Hi)
 		line, scatter, err := plotter.NewLinePoints(pts)
 		if err != nil {
 			return nil, err
@@ -166,18 +202,18 @@ func SweepFigure(r *Results, dataset, param, dir string, formats []string) (*Fig
 		if math.IsNaN(s.Rho) {
 			name = "ρ: method default"
 		}
-		leg.Add(name, line, scatter)
+		leg.add(name, line, scatter)
 	}
 	if math.IsInf(xmin, 1) {
 		return nil, nil
 	}
-	if name, v, ok := r.BestBaseline(dataset); ok {
+	if name, v, ok := r.baselineLine(dataset); ok {
 		ymax = math.Max(ymax, v)
 		ymin = math.Min(ymin, v)
 		bl := horizontal(v)
 		bl.Color, bl.Dashes, bl.Width = color.Gray{0x55}, []vg.Length{vg.Points(8), vg.Points(4)}, vg.Points(1.2)
 		p.Add(bl)
-		leg.Add(fmt.Sprintf("best baseline: %s (%.3f)", name, v), bl)
+		leg.add(name, bl)
 	}
 	var marks []Mark
 	if r.Paper != nil {
@@ -200,17 +236,14 @@ func SweepFigure(r *Results, dataset, param, dir string, formats []string) (*Fig
 	if ymax < ymin+0.1 {
 		ymax = ymin + 0.1
 	}
-	p.Y.Min, p.Y.Max = ymin-0.02, math.Min(ymax+0.05, 1.05)
-	if p.Y.Max < ymax {
-		p.Y.Max = ymax + 0.02
-	}
+	p.Y.Min, p.Y.Max = math.Max(ymin-0.02, ari.Lo), math.Min(ymax+0.05, ari.Hi)
 	for _, mk := range marks {
 		// A stated peak is a dotted vertical line; a stated value a black diamond.
 		if math.IsNaN(mk.Y) {
 			vl := vertical(mk.X, p.Y.Min, p.Y.Max)
 			vl.Color, vl.Dashes, vl.Width = color.Black, []vg.Length{vg.Points(1), vg.Points(3)}, vg.Points(1.2)
 			p.Add(vl)
-			leg.Add(mk.Label, vl)
+			leg.add(mk.Label, vl)
 			continue
 		}
 		sc, err := plotter.NewScatter(plotter.XYs{{X: mk.X, Y: mk.Y}})
@@ -219,21 +252,22 @@ func SweepFigure(r *Results, dataset, param, dir string, formats []string) (*Fig
 		}
 		sc.GlyphStyle = draw.GlyphStyle{Color: color.Black, Shape: diamondGlyph{}, Radius: vg.Points(5)}
 		p.Add(sc)
-		leg.Add(mk.Label, sc)
+		leg.add(mk.Label, sc)
 	}
-	leg.Add("error bars: std over restarts")
+	leg.add("error bars: std over restarts")
 	p.Add(plotter.NewGrid())
 	fig := &Figure{
-		Name:  param + "_" + dataset,
+		Name: param + "_" + r.Slug(dataset),
+		Kind: param, Dataset: dataset, Method: PropMethod, Params: []string{param},
 		Title: fmt.Sprintf("Effect of %s on ARI, %s", names.symbol, DatasetTitle(dataset)),
 		Caption: fmt.Sprintf("ARI (mean over restarts; error bars: population std over restarts) of Prop. (k-means init) "+
 			"against %s on %s, one line per ρ; for each %s the other parameters are at their best mean ARI. "+
-			"Lines are offset slightly in x so that error bars do not overlap. Dashed grey: best baseline (highest mean ARI "+
-			"of a non-Prop. method at its selected grid point); dotted black line or black diamond: the paper's stated peak or value.",
+			"Lines are offset slightly in x so that error bars do not overlap; error bars are cut at the axis. "+
+			r.baselineCaption()+"; dotted black line or black diamond: the paper's stated peak or value.",
 			names.symbol, DatasetTitle(dataset), names.symbol),
 	}
-	files, err := saveCanvas(dir, fig.Name, formats, 7*vg.Inch, 3.8*vg.Inch, func(c draw.Canvas) {
-		withLegend(c, p, leg, 2.3*vg.Inch)
+	files, err := saveCanvas(dir, fig.Name, formats, 7.5*vg.Inch, 3.8*vg.Inch, func(c draw.Canvas) {
+		withLegend(c, p, leg)
 	})
 	fig.Files = files
 	return fig, err

@@ -8,13 +8,14 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
+	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
-	"gonum.org/v1/plot/vg/vgpdf"
 )
 
 // Figure file formats.
@@ -30,6 +31,10 @@ const PNGDPI = 150
 type Figure struct {
 	// Name is the file stem, e.g. "lambda_webkb".
 	Name string
+	// Kind is what the figure shows: "layout", "lambda", "k2" (the paper's), "objective",
+	// "sensitivity" or "heatmap"; Dataset, Method and Params what it is about.
+	Kind, Dataset, Method string
+	Params                []string
 	// Title is the heading of the figure in REPORT.md.
 	Title string
 	// Caption describes what is drawn.
@@ -108,7 +113,7 @@ func saveCanvas(dir, stem string, formats []string, w, h vg.Length, paint func(d
 			paint(draw.New(c))
 			err = writeFile(path, vgimg.PngCanvas{Canvas: c})
 		case FormatPDF:
-			c := vgpdf.New(w, h)
+			c := NewPDFCanvas(w, h)
 			dc := draw.New(c)
 			dc.SetColor(color.White)
 			dc.Fill(dc.Rectangle.Path())
@@ -138,14 +143,95 @@ func writeFile(path string, c io.WriterTo) error {
 	return f.Close()
 }
 
-// withLegend draws p on the left of c and leg in a column of width legW on the right, so
-// that the legend never hides data.
-func withLegend(c draw.Canvas, p *plot.Plot, leg plot.Legend, legW vg.Length) {
-	left := draw.Crop(c, 0, -legW, 0, 0)
-	p.Draw(left)
-	right := draw.Crop(c, c.Size().X-legW+vg.Points(8), 0, 0, -vg.Points(24))
+// figureMargin is the blank border around every figure, so that titles and tick labels
+// never touch the edge.
+const figureMargin = vg.Length(8)
+
+// legendBox is a legend that knows its entries' names, so that its width can be
+// measured and the legend kept inside the canvas.
+type legendBox struct {
+	plot.Legend
+	names []string
+}
+
+// newLegendBox returns a legend with the report's font size.
+func newLegendBox() *legendBox { return &legendBox{Legend: newLegend()} }
+
+// add adds an entry (a name without thumbnails is a line of text).
+func (l *legendBox) add(name string, thumbs ...plot.Thumbnailer) {
+	l.names = append(l.names, name)
+	l.Add(name, thumbs...)
+}
+
+// width is the width the legend needs: its longest name, the thumbnail and padding.
+func (l *legendBox) width() vg.Length {
+	w := vg.Length(0)
+	for _, n := range l.names {
+		w = max(w, l.TextStyle.Width(n))
+	}
+	return w + l.ThumbnailWidth + 2*l.Padding + vg.Points(10)
+}
+
+// withLegend draws p on the left of c and the legend in a column on the right as wide as
+// its longest entry, so that the legend never hides data nor runs off the canvas; a
+// margin is left around both.
+func withLegend(c draw.Canvas, p *plot.Plot, leg *legendBox) {
+	c = draw.Crop(c, figureMargin, -figureMargin, figureMargin, -figureMargin)
+	legW := min(leg.width(), c.Size().X/2)
+	p.Draw(draw.Crop(c, 0, -legW-vg.Points(16), 0, 0))
+	right := draw.Crop(c, c.Size().X-legW, 0, 0, -vg.Points(20))
 	leg.Left, leg.Top = true, true
 	leg.Draw(right)
+}
+
+// withMargin draws p inside a blank margin.
+func withMargin(c draw.Canvas, p *plot.Plot) {
+	p.Draw(draw.Crop(c, figureMargin, -figureMargin, figureMargin, -figureMargin))
+}
+
+// clippedErrors returns error bars of ± std around each mean, cut at [lo, hi] (the
+// axis range), so that no bar runs past a metric's range (an ARI above 1).
+func clippedErrors(mean, std []float64, lo, hi float64) plotter.YErrors {
+	errs := make(plotter.YErrors, len(mean))
+	for i, m := range mean {
+		s := std[i]
+		if math.IsNaN(s) {
+			s = 0
+		}
+		errs[i].Low = max(0, min(s, m-lo))
+		errs[i].High = max(0, min(s, hi-m))
+	}
+	return errs
+}
+
+// compactTicks is plot.DefaultTicks with labels printed compactly: at most four
+// significant digits, powers of ten as 1.2e6 rather than 1175000.00.
+type compactTicks struct{}
+
+// Ticks implements plot.Ticker.
+func (compactTicks) Ticks(min, max float64) []plot.Tick {
+	ticks := plot.DefaultTicks{}.Ticks(min, max)
+	for i := range ticks {
+		if ticks[i].Label != "" {
+			ticks[i].Label = fmtTick(ticks[i].Value)
+		}
+	}
+	return ticks
+}
+
+// fmtTick prints a tick value with at most four significant digits: 0.25, 1200, 1.2e6.
+func fmtTick(v float64) string {
+	if v == 0 {
+		return "0"
+	}
+	if a := math.Abs(v); a >= 1e4 || a < 1e-3 {
+		s := strconv.FormatFloat(v, 'e', 3, 64)
+		mant, exp, _ := strings.Cut(s, "e")
+		mant = strings.TrimRight(strings.TrimRight(mant, "0"), ".")
+		e, _ := strconv.Atoi(exp)
+		return minus(fmt.Sprintf("%se%d", mant, e))
+	}
+	return minus(strconv.FormatFloat(v, 'g', 4, 64))
 }
 
 // newPlot returns a plot with the report's font sizes.
@@ -153,12 +239,15 @@ func newPlot(title, xlabel, ylabel string) *plot.Plot {
 	p := plot.New()
 	p.Title.Text = title
 	p.Title.TextStyle.Font.Size = vg.Points(11)
+	p.Title.Padding = vg.Points(6)
 	p.X.Label.Text = xlabel
 	p.Y.Label.Text = ylabel
 	p.X.Label.TextStyle.Font.Size = vg.Points(10)
 	p.Y.Label.TextStyle.Font.Size = vg.Points(10)
 	p.X.Tick.Label.Font.Size = vg.Points(9)
 	p.Y.Tick.Label.Font.Size = vg.Points(9)
+	p.X.Tick.Marker = compactTicks{}
+	p.Y.Tick.Marker = compactTicks{}
 	return p
 }
 
@@ -171,26 +260,43 @@ func newLegend() plot.Legend {
 	return l
 }
 
-// logTicks returns ticks at the powers of ten in [min, max], labelled like 1e-4.
+// logTicks returns a labelled tick at every power of ten in [min, max] (1e-4, 0.1, 1,
+// 10); when the range spans less than two decades, also labelled ticks at 2× and 5× each
+// power, so that at least two labels show.
 func logTicks(min, max float64) []plot.Tick {
 	var ticks []plot.Tick
 	lo, hi := math.Floor(math.Log10(min)), math.Ceil(math.Log10(max))
-	step := 1.0
-	if hi-lo > 8 {
-		step = 2
-	}
+	in := func(v float64) bool { return v >= min*(1-1e-9) && v <= max*(1+1e-9) }
 	for e := lo; e <= hi; e++ {
 		v := math.Pow(10, e)
-		if v < min*(1-1e-9) || v > max*(1+1e-9) {
-			continue
+		if in(v) {
+			ticks = append(ticks, plot.Tick{Value: v, Label: powerLabel(e)})
 		}
-		t := plot.Tick{Value: v}
-		if math.Mod(e-lo, step) == 0 {
-			t.Label = powerLabel(e)
+		for _, f := range []float64{2, 5} {
+			if in(f*v) && hi-lo <= 2 {
+				ticks = append(ticks, plot.Tick{Value: f * v, Label: fmtTick(f * v)})
+			}
 		}
-		ticks = append(ticks, t)
 	}
 	return ticks
+}
+
+// sparseLogTicks returns a ticker with a tick at every power of ten but labels on at most
+// about n of them (every k-th decade), for short axes spanning many decades.
+func sparseLogTicks(n int) plot.Ticker {
+	return plot.TickerFunc(func(min, max float64) []plot.Tick {
+		ticks := logTicks(min, max)
+		if len(ticks) <= n {
+			return ticks
+		}
+		k := (len(ticks) + n - 1) / n
+		for i := range ticks {
+			if i%k != 0 {
+				ticks[i].Label = ""
+			}
+		}
+		return ticks
+	})
 }
 
 // powerLabel labels 10^e: "0.1", "1", "10", "100" near one, else "1e-4".

@@ -71,7 +71,7 @@ func TestSweepFigure(t *testing.T) {
 			if fig == nil || len(fig.Files) != 2 {
 				t.Fatalf("figure %+v, want two files", fig)
 			}
-			checkPNG(t, filepath.Join(dir, tc.param+"_webkb.png"), 7*PNGDPI, int(3.8*PNGDPI))
+			checkPNG(t, filepath.Join(dir, tc.param+"_webkb.png"), int(7.5*PNGDPI), int(3.8*PNGDPI))
 			checkPDF(t, filepath.Join(dir, tc.param+"_webkb.pdf"))
 			if !strings.Contains(fig.Caption, "error bars: population std over restarts") {
 				t.Errorf("caption does not explain the error bars: %s", fig.Caption)
@@ -109,8 +109,8 @@ func TestObjectiveFigure(t *testing.T) {
 	if err != nil || fig == nil {
 		t.Fatalf("%v, %v", fig, err)
 	}
-	// Prop., METIS and Foo have curves: 3 panels in one row of 3.2 × 2.6 inches.
-	checkPNG(t, filepath.Join(dir, "objective_webkb.png"), int(3*3.2*PNGDPI), int(2.6*PNGDPI))
+	// Prop., METIS and Foo have curves: 3 panels in one row of 3.4 × 2.8 inches.
+	checkPNG(t, filepath.Join(dir, "objective_webkb.png"), int(3*3.4*PNGDPI), int(2.8*PNGDPI))
 	if got := Increases([]float64{3, 2, 2.5, 1, 1}); got != 1 {
 		t.Errorf("Increases = %d, want 1", got)
 	}

@@ -2,10 +2,12 @@ package report
 
 import (
 	"bytes"
+	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -112,9 +114,15 @@ func fixtureResults(t *testing.T, runs []run) *Results {
 // writeFixtureDir writes runs and provenance as a results folder and returns its path.
 func writeFixtureDir(t *testing.T, runs []run) string {
 	t.Helper()
+	return writeResultsDir(t, fixtureRecords(t, runs), fixtureProvenance())
+}
+
+// writeResultsDir writes records and provenance as a results folder and returns its path.
+func writeResultsDir(t *testing.T, recs []experiments.Record, prov []experiments.Provenance) string {
+	t.Helper()
 	dir := t.TempDir()
 	var b bytes.Buffer
-	for _, rec := range fixtureRecords(t, runs) {
+	for _, rec := range recs {
 		line, _ := json.Marshal(rec)
 		b.Write(append(line, '\n'))
 	}
@@ -122,7 +130,7 @@ func writeFixtureDir(t *testing.T, runs []run) string {
 		t.Fatal(err)
 	}
 	b.Reset()
-	for _, p := range fixtureProvenance() {
+	for _, p := range prov {
 		line, _ := json.Marshal(p)
 		b.Write(append(line, '\n'))
 	}
@@ -130,4 +138,44 @@ func writeFixtureDir(t *testing.T, runs []run) string {
 		t.Fatal(err)
 	}
 	return dir
+}
+
+// readText returns a file's contents, failing the test if it cannot be read.
+func readText(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// readCSVFile returns a CSV file's records, failing the test if it cannot be read.
+func readCSVFile(t *testing.T, path string) [][]string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rows
+}
+
+// checkTable compares a table's Markdown and LaTeX with the golden files
+// testdata/<golden>.{md,tex}.golden and checks that its Markdown has the given lines.
+func checkTable(t *testing.T, golden string, tb *Table, lines []string) {
+	t.Helper()
+	md, tex := tb.Markdown(), tb.LaTeX()
+	checkGolden(t, filepath.Join("testdata", golden+".md.golden"), md)
+	checkGolden(t, filepath.Join("testdata", golden+".tex.golden"), tex)
+	got := strings.Split(md, "\n")
+	for _, want := range lines {
+		if !containsLine(got, want) {
+			t.Errorf("Markdown lacks the line\n%s\ngot:\n%s", want, md)
+		}
+	}
 }

@@ -17,21 +17,30 @@ const paperFig1 = "The paper (Fig. 1 and its text, drawn with Gephi): both metho
 	"correctly, JWNMF misassigns many surrounding vertices, and \"our method assigns only two vertices to the wrong " +
 	"clusters out of 877 vertices\"."
 
-// writeReport writes REPORT.md: provenance, regeneration commands, then every table and
-// figure in the paper's order with a paragraph comparing it with the paper.
+// writeReport writes REPORT.md: title, provenance and regeneration commands; with the
+// paper's comparison, every table and figure of the paper in its order with a paragraph
+// comparing it with the paper; then per dataset the rows at their selected grid points and
+// the sensitivity figures of the whole sweep.
 func writeReport(b *bytes.Buffer, rep *Report, opt Options) {
 	r := rep.Results
 	total, done, failed := r.Counts()
-	fmt.Fprintf(b, "# Reproduction report: NAGC\n\n")
-	fmt.Fprintf(b, "Reproduction of \"Non-linear Attributed Graph Clustering by Symmetric NMF with PU Learning\" (NAGC) "+
-		"from the recorded runs in `%s`: %d runs (%d done, %d failed) on %s; methods %s. "+
-		"This report only reads recorded runs; nothing was re-run.\n\n",
-		opt.ResultsDir, total, done, failed, datasetList(r.Datasets), strings.Join(r.Methods, ", "))
-	fmt.Fprintf(b, "**Selection rule.** Each table cell is at the grid point chosen per dataset and method by the "+
-		"paper's rule, %s. Because that rule reads the labels it is optimistic for every tuned method; beside it, each "+
-		"table gives the numbers chosen by the label-free rule, %s. Mean ± std are over the restarts of the chosen grid "+
-		"point (population std, ddof = 0). Agreement means within %.2f of the paper's value.\n\n",
-		RuleText(PaperRule), RuleText(r.FreeRule), Tolerance)
+	fmt.Fprintf(b, "# %s\n\n", r.Title())
+	if r.Compare {
+		fmt.Fprintf(b, "Reproduction of \"Non-linear Attributed Graph Clustering by Symmetric NMF with PU Learning\" (NAGC) "+
+			"from the recorded runs in `%s`: %d runs (%d done, %d failed) on %s; methods %s. "+
+			"This report only reads recorded runs; nothing was re-run.\n\n",
+			opt.ResultsDir, total, done, failed, datasetList(r.Datasets), strings.Join(r.Methods, ", "))
+		fmt.Fprintf(b, "**Selection rule.** Each table cell is at the grid point chosen per dataset and method by the "+
+			"paper's rule, %s. Because that rule reads the labels it is optimistic for every tuned method; beside it, each "+
+			"table gives the numbers chosen by the label-free rule, %s. Mean ± std are over the restarts of the chosen grid "+
+			"point (population std, ddof = 0). Agreement means within %.2f of the paper's value.\n\n",
+			RuleText(PaperRule), RuleText(r.FreeRule), Tolerance)
+	} else {
+		fmt.Fprintf(b, "Report of the sweep from the recorded runs in `%s`: %d runs (%d done, %d failed) on %s; rows %s. "+
+			"This report only reads recorded runs; nothing was re-run.\n\n",
+			opt.ResultsDir, total, done, failed, datasetList(r.Datasets), strings.Join(r.Methods, ", "))
+		b.WriteString(selectionParagraph(r) + "\n\n")
+	}
 
 	writeProvenance(b, rep, opt)
 
@@ -41,10 +50,81 @@ func writeReport(b *bytes.Buffer, rep *Report, opt Options) {
 	}
 	figs := map[string][]*Figure{}
 	for _, f := range rep.Figures {
-		kind, _, _ := strings.Cut(f.Name, "_")
-		figs[kind] = append(figs[kind], f)
+		figs[f.Kind] = append(figs[f.Kind], f)
 	}
+	if r.Compare {
+		writePaperSections(b, rep, opt, tables, figs)
+	} else if t := tables["datasets"]; t != nil {
+		writeTable(b, t, opt, "Datasets", "")
+	}
+	for _, d := range r.Datasets {
+		fmt.Fprintf(b, "## %s\n\n", DatasetTitle(d))
+		if t := tables["rows_"+r.Slug(d)]; t != nil {
+			writeTableBody(b, t, opt, "")
+		}
+		var sens, heat []*Figure
+		for _, f := range figs["sensitivity"] {
+			if f.Dataset == d {
+				sens = append(sens, f)
+			}
+		}
+		for _, f := range figs["heatmap"] {
+			if f.Dataset == d {
+				heat = append(heat, f)
+			}
+		}
+		writeFigures(b, sens)
+		writeFigures(b, heat)
+		if !r.Compare {
+			for _, f := range figs["objective"] {
+				if f.Dataset == d {
+					writeFigures(b, []*Figure{f})
+				}
+			}
+			writeSkipped(b, rep.Skipped, "objective figure on "+DatasetTitle(d)+":")
+		}
+	}
+	fmt.Fprintf(b, "## Every grid point\n\n[%s](%s) holds every grid point of every row on every dataset, one line per "+
+		"metric: the parameters, the mean and population std over the finished restarts and their number n.\n\n", GridFile, GridFile)
+	if r.Compare {
+		writeSelected(b, r)
+	}
+	b.WriteString("## Files\n\n")
+	for _, f := range rep.Files {
+		fmt.Fprintf(b, "[%s](%s) ", f, f)
+	}
+	b.WriteString("\n")
+}
 
+// selectionParagraph says which rules select the grid points of a report of the sweep
+// alone, and on which datasets the labels were missing.
+func selectionParagraph(r *Results) string {
+	var labeled, unlabeled []string
+	for _, d := range r.Datasets {
+		if r.Labeled(d) {
+			labeled = append(labeled, DatasetTitle(d))
+		} else {
+			unlabeled = append(unlabeled, DatasetTitle(d))
+		}
+	}
+	s := "**Selection rules.** Each row is shown at the grid point chosen per dataset"
+	if len(labeled) > 0 {
+		s += fmt.Sprintf(" by %s — optimistic for every tuned row, since it reads the labels — and by %s", RuleText(PaperRule), RuleText(r.FreeRule))
+	} else {
+		s += " by " + RuleText(r.FreeRule)
+	}
+	s += ". Mean ± std are over the restarts of the chosen grid point (population std, ddof = 0)."
+	if len(unlabeled) > 0 {
+		s += fmt.Sprintf(" No run recorded ARI on %s (no labels): there, only the label-free rule selects, and the figures "+
+			"plot its score.", strings.Join(unlabeled, ", "))
+	}
+	return s
+}
+
+// writePaperSections writes the paper's tables and figures in its order, each with a
+// paragraph comparing it with the paper.
+func writePaperSections(b *bytes.Buffer, rep *Report, opt Options, tables map[string]*Table, figs map[string][]*Figure) {
+	r := rep.Results
 	b.WriteString("## Fig. 1 — WebKB clusterings on a graph layout\n\n")
 	b.WriteString(paperFig1 + "\n\n")
 	writeFigures(b, figs["layout"])
@@ -91,13 +171,9 @@ func writeReport(b *bytes.Buffer, rep *Report, opt Options) {
 	writeSkipped(b, rep.Skipped, "objective figure")
 
 	writeOtherStatements(b, r, stated)
-	writeSelected(b, r)
-
-	b.WriteString("## Files\n\n")
-	for _, f := range rep.Files {
-		fmt.Fprintf(b, "[%s](%s) ", f, f)
-	}
-	b.WriteString("\n")
+	b.WriteString("## The whole sweep, per dataset (beyond the paper's tables)\n\n" +
+		"Every row at the grid points its rules select, with every parameter, and the sensitivity of every row to every " +
+		"parameter it sweeps (Prop.'s λ and k2 are the figures above).\n\n")
 }
 
 // writeProvenance writes where the runs come from and how to regenerate the report.
@@ -154,6 +230,12 @@ func writeProvenance(b *bytes.Buffer, rep *Report, opt Options) {
 // the Markdown table.
 func writeTable(b *bytes.Buffer, t *Table, opt Options, heading, paragraph string) {
 	fmt.Fprintf(b, "## %s\n\n", heading)
+	writeTableBody(b, t, opt, paragraph)
+}
+
+// writeTableBody writes links to a table's files, a paragraph (if any) and the Markdown
+// table.
+func writeTableBody(b *bytes.Buffer, t *Table, opt Options, paragraph string) {
 	var links []string
 	for _, f := range opt.Formats {
 		links = append(links, fmt.Sprintf("[%s](%s.%s)", f, t.Name, f))
@@ -161,7 +243,9 @@ func writeTable(b *bytes.Buffer, t *Table, opt Options, heading, paragraph strin
 	if len(links) > 0 {
 		fmt.Fprintf(b, "Files: %s.\n\n", strings.Join(links, " · "))
 	}
-	fmt.Fprintf(b, "%s\n\n", paragraph)
+	if paragraph != "" {
+		fmt.Fprintf(b, "%s\n\n", paragraph)
+	}
 	b.WriteString(t.Markdown())
 	b.WriteString("\n")
 }
@@ -221,7 +305,7 @@ func writeStated(b *bytes.Buffer, facts []string) {
 // the paper's stated mark.
 func writeSweepFacts(figs []*Figure, r *Results, param string) {
 	for _, f := range figs {
-		d := strings.TrimPrefix(f.Name, param+"_")
+		d := f.Dataset
 		series := r.Sweep(d, param)
 		sym := sweepNames[param].symbol
 		bestX, bestRho, bestV := math.NaN(), math.NaN(), math.Inf(-1)
@@ -264,8 +348,11 @@ func writeSweepFacts(figs []*Figure, r *Results, param string) {
 				}
 			}
 		}
+		if name, v, ok := r.PaperBaseline(d); ok && r.Paper != nil {
+			fact += fmt.Sprintf(" The paper's best competitor: %s (%s published).", name, fmt3(v))
+		}
 		if name, v, ok := r.BestBaseline(d); ok {
-			fact += fmt.Sprintf(" Best baseline: %s (%s).", name, fmt3(v))
+			fact += fmt.Sprintf(" Best other row here: %s (%s).", name, fmt3(v))
 		}
 		f.Facts = append(f.Facts, fact)
 	}

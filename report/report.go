@@ -40,8 +40,14 @@ type Options struct {
 	// FreeRule is the label-free selection rule shown beside the paper's (default
 	// modularity).
 	FreeRule string
-	// Paper holds the paper's numbers (default: DefaultPublished).
+	// Paper holds the paper's numbers (default: DefaultPublished unless NoPaper).
 	Paper *Published
+	// NoPaper leaves the paper's numbers out: no comparison is possible.
+	NoPaper bool
+	// Compare is the comparison: "" as recorded in sweeps.jsonl (a config with compare:
+	// paper), "paper" to set the rows beside the paper's numbers whatever was recorded
+	// (results recorded before the key existed), "none" for a report of the sweep alone.
+	Compare string
 	// LoadGraph loads a dataset for the layout figure (default datasets.Load).
 	LoadGraph func(name string) (*datasets.Graph, error)
 	// Command is the command line that regenerates the report, printed in REPORT.md
@@ -95,7 +101,9 @@ func Generate(opt Options) (*Report, error) {
 	if opt.FreeRule == "" {
 		opt.FreeRule = experiments.SelectModularity
 	}
-	if opt.Paper == nil {
+	if opt.NoPaper {
+		opt.Paper = nil
+	} else if opt.Paper == nil {
 		p, err := DefaultPublished()
 		if err != nil {
 			return nil, err
@@ -112,16 +120,62 @@ func Generate(opt Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	switch opt.Compare {
+	case "":
+	case experiments.ComparePaper:
+		if opt.Paper == nil {
+			return nil, fmt.Errorf("report: the paper's comparison needs the paper's numbers (drop --paper none)")
+		}
+		res.Compare = true
+	case "none":
+		res.Compare = false
+	default:
+		return nil, fmt.Errorf("report: unknown comparison %q (known: paper, none)", opt.Compare)
+	}
+	if !res.Compare {
+		res.Paper = nil // a report of the sweep alone shows no paper number
+		res.SweepOrder()
+	}
+	// Everything is written into a temporary folder inside the report folder and moved
+	// into place at the end, so that a failure leaves no partial report behind.
 	if err := os.MkdirAll(opt.OutDir, 0o755); err != nil {
 		return nil, err
 	}
-	rep := &Report{Dir: opt.OutDir, Results: res}
+	tmp, err := os.MkdirTemp(opt.OutDir, ".report-tmp-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp)
+	final := opt.OutDir
+	opt.OutDir = tmp
+	rep := &Report{Dir: final, Results: res}
+	if err := rep.write(opt); err != nil {
+		return nil, err
+	}
+	seen := map[string]bool{}
+	for _, f := range rep.Files {
+		if seen[f] {
+			return nil, fmt.Errorf("report: two outputs named %s (nothing was written)", f)
+		}
+		seen[f] = true
+	}
+	for _, f := range rep.Files {
+		if err := os.Rename(filepath.Join(tmp, f), filepath.Join(final, f)); err != nil {
+			return nil, err
+		}
+	}
+	return rep, nil
+}
+
+// write writes every file of the report into opt.OutDir.
+func (rep *Report) write(opt Options) error {
+	res := rep.Results
 	rep.Tables = BuildTables(res)
 	for _, t := range rep.Tables {
 		files, err := WriteTable(opt.OutDir, t, opt.Formats)
 		rep.Files = append(rep.Files, files...)
 		if err != nil {
-			return rep, err
+			return err
 		}
 	}
 	if containsStr(opt.Formats, FormatCSV) {
@@ -130,28 +184,45 @@ func Generate(opt Options) (*Report, error) {
 			all = append(all, t.Tidy...)
 		}
 		if err := writeCSVFile(filepath.Join(opt.OutDir, AllTablesCSV), all); err != nil {
-			return rep, err
+			return err
 		}
 		rep.Files = append(rep.Files, AllTablesCSV)
 	}
+	var grid bytes.Buffer
+	if err := WriteGridCSV(&grid, res); err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(opt.OutDir, GridFile), grid.Bytes(), 0o644); err != nil {
+		return err
+	}
+	rep.Files = append(rep.Files, GridFile)
 	if len(opt.Figures) > 0 {
 		if err := rep.drawFigures(opt); err != nil {
-			return rep, err
+			return err
 		}
 	}
 	var md bytes.Buffer
 	writeReport(&md, rep, opt)
 	if err := os.WriteFile(filepath.Join(opt.OutDir, ReportFile), md.Bytes(), 0o644); err != nil {
-		return rep, err
+		return err
 	}
 	rep.Files = append(rep.Files, ReportFile)
-	return rep, nil
+	return nil
 }
 
-// BuildTables builds every table in the paper's order: datasets, ARI (then ARI without
-// isolated vertices, not in the paper), WebKB modularity, ρ, runtime.
+// BuildTables builds every table: with the paper's comparison, the paper's in its order
+// (datasets, ARI, then ARI without isolated vertices, not in the paper, WebKB modularity,
+// ρ, runtime); without it, the datasets table alone; then per dataset the table of every
+// row at its selected grid points (RowsTable).
 func BuildTables(r *Results) []*Table {
-	return []*Table{DatasetsTable(r), ARITable(r), ARIConnectedTable(r), ModularityTable(r), RhoTable(r), RuntimeTable(r)}
+	out := []*Table{DatasetsTable(r)}
+	if r.Compare {
+		out = append(out, ARITable(r), ARIConnectedTable(r), ModularityTable(r), RhoTable(r), RuntimeTable(r))
+	}
+	for _, d := range r.Datasets {
+		out = append(out, RowsTable(r, d))
+	}
+	return out
 }
 
 // WriteTable writes a table in each format to dir/<name>.<format> and returns the file
@@ -191,8 +262,10 @@ func writeCSVFile(path string, rows []TidyRow) error {
 // layoutDataset is the dataset of the paper's Fig. 1.
 const layoutDataset = "webkb"
 
-// drawFigures draws the figures in the paper's order: the WebKB layout, then per dataset
-// the λ and k2 sweeps, then the objective curves.
+// drawFigures draws the figures: with the paper's comparison, the paper's first (the
+// WebKB layout, then per dataset the λ and k2 sweeps of Prop.); then per dataset a
+// sensitivity figure for every swept parameter of every row and a heatmap for each pair
+// of swept parameters (the first three pairs), and the objective curves.
 func (rep *Report) drawFigures(opt Options) error {
 	r := rep.Results
 	add := func(f *Figure, err error) error {
@@ -204,6 +277,51 @@ func (rep *Report) drawFigures(opt Options) error {
 		}
 		return err
 	}
+	if r.Compare {
+		if err := rep.drawPaperFigures(opt, add); err != nil {
+			return err
+		}
+	}
+	for _, d := range r.Datasets {
+		for _, m := range r.Methods {
+			swept, vals := r.Swept(d, m)
+			for _, param := range swept {
+				if r.Compare && m == PropMethod && (param == "lambda" || param == "k2") {
+					continue // drawn as the paper's figure
+				}
+				if err := add(SensitivityFigure(r, d, m, param, opt.OutDir, opt.Figures)); err != nil {
+					return err
+				}
+			}
+			pairs := 0
+			for i := 0; i < len(swept) && pairs < 3; i++ {
+				for j := i + 1; j < len(swept) && pairs < 3; j++ {
+					pairs++
+					px, py := swept[i], swept[j]
+					if len(vals[px]) < len(vals[py]) { // the longer grid across
+						px, py = py, px
+					}
+					if err := add(HeatmapFigure(r, d, m, px, py, opt.OutDir, opt.Figures)); err != nil {
+						return err
+					}
+				}
+			}
+		}
+		f, err := ObjectiveFigure(r, d, opt.OutDir, opt.Figures)
+		if f == nil && err == nil {
+			rep.Skipped = append(rep.Skipped, fmt.Sprintf("objective figure on %s: no selected run recorded an objective curve.", DatasetTitle(d)))
+		}
+		if err := add(f, err); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// drawPaperFigures draws the paper's figures: the WebKB layout, then per dataset the λ
+// and k2 sweeps of Prop.
+func (rep *Report) drawPaperFigures(opt Options, add func(*Figure, error) error) error {
+	r := rep.Results
 	var ds string
 	for _, d := range r.Datasets {
 		if strings.EqualFold(d, layoutDataset) {
@@ -234,15 +352,6 @@ func (rep *Report) drawFigures(opt Options) error {
 			if err := add(f, err); err != nil {
 				return err
 			}
-		}
-	}
-	for _, d := range r.Datasets {
-		f, err := ObjectiveFigure(r, d, opt.OutDir, opt.Figures)
-		if f == nil && err == nil {
-			rep.Skipped = append(rep.Skipped, fmt.Sprintf("objective figure on %s: no selected run recorded an objective curve.", DatasetTitle(d)))
-		}
-		if err := add(f, err); err != nil {
-			return err
 		}
 	}
 	return nil

@@ -22,7 +22,7 @@ func TestGenerate(t *testing.T) {
 	dir := writeFixtureDir(t, fixtureRuns())
 	out := filepath.Join(t.TempDir(), "rep")
 	rep, err := Generate(Options{
-		ResultsDir: dir, OutDir: out, Figures: []string{FormatPNG},
+		ResultsDir: dir, OutDir: out, Figures: []string{FormatPNG}, Compare: experiments.ComparePaper,
 		LoadGraph: func(string) (*datasets.Graph, error) { return nil, errors.New("no data here") },
 	})
 	if err != nil {
@@ -34,11 +34,7 @@ func TestGenerate(t *testing.T) {
 			t.Errorf("missing %s: %v", f, err)
 		}
 	}
-	b, err := os.ReadFile(filepath.Join(out, ReportFile))
-	if err != nil {
-		t.Fatal(err)
-	}
-	md := string(b)
+	md := readText(t, filepath.Join(out, ReportFile))
 	for _, want := range []string{
 		"Prop. on WebKB: 0.950 ± 0.050 vs the paper's 0.995 (−0.045)",
 		"Under the paper's rule 2 of 2 cells that have a paper value are within 0.05 of it",
@@ -89,6 +85,7 @@ func TestAllFailed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	r.Compare = true
 	if got := r.Missing("webkb", "Prop."); got != "all 2 runs failed: out of memory" {
 		t.Errorf("Missing = %q", got)
 	}
@@ -193,7 +190,7 @@ func TestFormat(t *testing.T) {
 		{fmtParam(0.995), "0.995"},
 		{fmtSeconds(2.615), "2.62"},
 		{fmtSeconds(0.0012), "0.0012"},
-		{ParamString(map[string]any{"lambda": 1e-4, "k2": 20.0, "init": "kmeans", "iterations": 100.0}), "k2=20 lambda=1e-4"},
+		{ParamString(map[string]any{"lambda": 1e-4, "k2": 20.0, "init": "kmeans", "iterations": 100.0}), "init=kmeans iterations=100 k2=20 lambda=1e-4"},
 	}
 	for i, tc := range tests {
 		if tc.got != tc.want {

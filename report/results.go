@@ -35,11 +35,29 @@ type Results struct {
 	// Methods lists the display names of the recorded methods: the paper's first in its
 	// order, then the others in first-seen order.
 	Methods []string
+	// Name is the configs' names as recorded in the provenance, joined by " + " when
+	// several configs ran into the folder, "" if none.
+	Name string
+	// Compare is whether the report sets the rows beside the NAGC paper's published
+	// numbers: recorded by a config with compare: paper (experiments.Config.Compare),
+	// or asked for by Options.Compare. It needs Paper.
+	Compare bool
 
-	sel     map[string]map[cellKey]*experiments.PointStats // rule → selection
-	byCell  map[cellKey][]*experiments.PointStats
-	failed  map[cellKey]int
-	errText map[cellKey]string
+	sel         map[string]map[cellKey]*experiments.PointStats // rule → selection
+	byCell      map[cellKey][]*experiments.PointStats
+	failed      map[cellKey]int
+	errText     map[cellKey]string
+	labeled     map[string]bool
+	slugs       map[string]string
+	methodSlugs map[string]string
+	// sweepDatasets and sweepMethods are in the sweep's order (first seen).
+	sweepDatasets, sweepMethods []string
+}
+
+// SweepOrder lists datasets and methods in the order the sweep recorded them (the
+// config's) instead of the paper's: for a report of the sweep alone.
+func (r *Results) SweepOrder() {
+	r.Datasets, r.Methods = r.sweepDatasets, r.sweepMethods
 }
 
 // cellKey names one dataset × method cell.
@@ -59,6 +77,7 @@ func NewResults(recs []experiments.Record, prov []experiments.Provenance, paper 
 		sel:    map[string]map[cellKey]*experiments.PointStats{},
 		byCell: map[cellKey][]*experiments.PointStats{}, failed: map[cellKey]int{}, errText: map[cellKey]string{},
 	}
+	r.labeled = experiments.Labeled(r.Points)
 	for _, rule := range []string{PaperRule, freeRule} {
 		best, err := experiments.Best(r.Points, rule)
 		if err != nil {
@@ -66,10 +85,23 @@ func NewResults(recs []experiments.Record, prov []experiments.Provenance, paper 
 		}
 		m := map[cellKey]*experiments.PointStats{}
 		for _, p := range best {
+			if experiments.ReadsLabels(rule) && !r.labeled[p.Dataset] {
+				continue // no labels: a label-reading rule cannot choose
+			}
 			m[cellKey{p.Dataset, p.Method}] = p
 		}
 		r.sel[rule] = m
 	}
+	var names []string
+	for _, p := range prov {
+		if p.Name != "" {
+			names = appendNew(names, p.Name)
+		}
+		if p.Compare == experiments.ComparePaper {
+			r.Compare = paper != nil
+		}
+	}
+	r.Name = strings.Join(names, " + ")
 	var ds, ms []string
 	for _, p := range prov {
 		for _, s := range p.Datasets {
@@ -86,9 +118,95 @@ func NewResults(recs []experiments.Record, prov []experiments.Provenance, paper 
 		ds = appendNew(ds, p.Dataset)
 		ms = appendNew(ms, p.Method)
 	}
+	r.sweepDatasets, r.sweepMethods = ds, ms
 	r.Datasets = paperOrder(ds, PaperDatasets, strings.ToLower)
 	r.Methods = paperOrder(ms, PaperMethods, func(s string) string { return s })
+	r.slugs = map[string]string{}
+	used := map[string]bool{}
+	for _, d := range r.Datasets {
+		r.slugs[d] = uniqueSlug(d, used)
+	}
+	r.methodSlugs = map[string]string{}
+	usedM := map[string]bool{}
+	for _, m := range r.Methods {
+		r.methodSlugs[m] = uniqueSlug(m, usedM)
+	}
 	return r, nil
+}
+
+// Labeled reports whether some finished run on a dataset recorded ARI, i.e. the
+// dataset's labels were available; without them only the label-free rule selects.
+func (r *Results) Labeled(dataset string) bool { return r.labeled[dataset] }
+
+// Rules returns the selection rules of a dataset: the paper's (which reads the labels)
+// where the dataset has labels, then the label-free rule.
+func (r *Results) Rules(dataset string) []string {
+	if r.labeled[dataset] {
+		return []string{PaperRule, r.FreeRule}
+	}
+	return []string{r.FreeRule}
+}
+
+// AnyLabeled reports whether some dataset of the results has labels.
+func (r *Results) AnyLabeled() bool { return len(r.labeled) > 0 }
+
+// Slug returns the file-name form of a dataset name: unique among the datasets of the
+// results, made of lower-case letters, digits, '-' and '_' only (a dataset given as a
+// path such as "../own/x" becomes "own-x").
+func (r *Results) Slug(dataset string) string {
+	if s, ok := r.slugs[dataset]; ok {
+		return s
+	}
+	return Slug(dataset)
+}
+
+// MethodSlug returns the file-name form of a row's name, unique among the rows.
+func (r *Results) MethodSlug(method string) string {
+	if s, ok := r.methodSlugs[method]; ok {
+		return s
+	}
+	return Slug(method)
+}
+
+// Slug returns a file-name-safe form of a name: lower-case ASCII letters and digits, runs
+// of anything else turned into one '-' ('*' and '+' spelt "star" and "plus"), no leading or
+// trailing '-'; "x" if nothing is left. "JWNMF*" → "jwnmf-star", "../own/x" → "own-x".
+func Slug(name string) string {
+	var b strings.Builder
+	dash := false
+	for _, c := range strings.ToLower(name) {
+		switch {
+		case c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_':
+			if dash && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			dash = false
+			b.WriteRune(c)
+		case c == '*' || c == '+':
+			if b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			dash = true
+			b.WriteString(map[rune]string{'*': "star", '+': "plus"}[c])
+		default:
+			dash = true
+		}
+	}
+	if b.Len() == 0 {
+		return "x"
+	}
+	return b.String()
+}
+
+// uniqueSlug returns Slug(name), suffixed "-2", "-3", … if used already, and marks it used.
+func uniqueSlug(name string, used map[string]bool) string {
+	base := Slug(name)
+	s := base
+	for i := 2; used[s]; i++ {
+		s = fmt.Sprintf("%s-%d", base, i)
+	}
+	used[s] = true
+	return s
 }
 
 // LoadResults reads a results folder (runs.jsonl and sweeps.jsonl) into Results.
@@ -119,6 +237,9 @@ func (r *Results) Unselected(rule, dataset, method string) string {
 	}
 	if rule == experiments.SelectHeldOut {
 		return "no held-out fit recorded (the config sets no holdout)"
+	}
+	if experiments.ReadsLabels(rule) && !r.labeled[dataset] {
+		return "no labels: the paper's rule cannot choose"
 	}
 	return "no grid point selected"
 }
@@ -257,6 +378,20 @@ func DatasetTitle(d string) string {
 	return d
 }
 
+// Title returns the report's title: the config's name (as recorded), or "Sweep report"
+// when none was recorded; with the paper's comparison, "Reproduction report: NAGC".
+func (r *Results) Title() string {
+	switch {
+	case r.Compare && r.Name != "":
+		return "Reproduction report: NAGC (" + r.Name + ")"
+	case r.Compare:
+		return "Reproduction report: NAGC"
+	case r.Name != "":
+		return "Sweep report: " + r.Name
+	}
+	return "Sweep report"
+}
+
 // ParamFloat returns a numeric parameter of a grid point, NaN if absent or not a number.
 func ParamFloat(params map[string]any, key string) float64 {
 	switch v := params[key].(type) {
@@ -272,14 +407,13 @@ func ParamFloat(params map[string]any, key string) float64 {
 	return math.NaN()
 }
 
-// ParamString prints a grid point's parameters compactly in sorted order, leaving out
-// "iterations" and "init" (fixed per row).
+// ParamString prints every parameter of a grid point (swept and fixed, "init" and
+// "iterations" included) compactly in sorted order, e.g. "init=kmeans iterations=100
+// k2=20 lambda=1e-4 rho=0.95".
 func ParamString(params map[string]any) string {
 	keys := make([]string, 0, len(params))
 	for k := range params {
-		if k != "iterations" && k != "init" {
-			keys = append(keys, k)
-		}
+		keys = append(keys, k)
 	}
 	sort.Strings(keys)
 	parts := make([]string, len(keys))

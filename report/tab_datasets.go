@@ -19,6 +19,11 @@ func DatasetsTable(r *Results) *Table {
 			{"ours", 'r'}, {"paper", 'r'}, {"ours", 'r'}, {"paper", 'r'}, {"ours", 'r'}, {"paper", 'r'},
 			{"ours", 'r'}, {"paper", 'r'}, {"ours", 'r'}, {"paper", 'r'}},
 	}
+	if r.Paper == nil {
+		t.Caption = "Statistics as measured by the loader (recorded in sweeps.jsonl); density = (edges − self-loops)/n²."
+		t.Groups = nil
+		t.Columns = []Column{{"Dataset", 'l'}, {"n", 'r'}, {"edges", 'r'}, {"m", 'r'}, {"k1", 'r'}, {"density (%)", 'r'}}
+	}
 	for _, d := range r.Datasets {
 		s, have := r.DatasetStats(d)
 		p, inPaper := r.Paper.PaperDatasetRow(d)
@@ -40,6 +45,11 @@ func DatasetsTable(r *Results) *Table {
 			} else {
 				tr.Note = oc.Note
 			}
+			if r.Paper == nil {
+				row.Cells = append(row.Cells, oc)
+				t.Tidy = append(t.Tidy, tr)
+				continue
+			}
 			pc := Cell{Text: Dash}
 			if inPaper {
 				pc.Text = fmtv(paper[i])
@@ -59,7 +69,9 @@ func DatasetsTable(r *Results) *Table {
 		}
 		t.Rows = append(t.Rows, row)
 	}
-	t.Notes = append(t.Notes, "Bold: the loader's value differs from the paper's (density compared at the paper's two decimals).")
+	if r.Paper != nil {
+		t.Notes = append(t.Notes, "Bold: the loader's value differs from the paper's (density compared at the paper's two decimals).")
+	}
 	return t
 }
 

@@ -8,7 +8,7 @@
 //	nagc run CONFIG|NAME [--results DIR] [--workers N] [--shard I/N] [--limit N]
 //	nagc configs list | configs show NAME
 //	nagc merge --out DIR SRC…
-//	nagc results summary DIR [--rule modularity|two-view|heldout|objective]
+//	nagc results summary DIR [--rule modularity|two-view|heldout|objective|ari] [--format text|csv|json]
 //	nagc results rescore DIR [--data DIR]
 //
 // Run `nagc help` or `nagc COMMAND -h` for the options of each command.
@@ -39,9 +39,9 @@ func commands() []command {
 		{"run", "run CONFIG|NAME [--results DIR] [--workers N] [--shard I/N] [--limit N]", "run (or resume) an experiment config file or a shipped one, recording every run", runRun},
 		{"configs", "configs list | configs show NAME", "list the shipped experiment configs, or print one to copy and edit", runConfigs},
 		{"merge", "merge --out DIR SRC…", "join results folders (shards) refusing conflicting duplicates", runMerge},
-		{"results", "results summary DIR [--rule modularity|two-view|heldout|objective] | results rescore DIR", "best grid point per dataset and method; recompute recorded metrics", runResults},
+		{"results", "results summary DIR [--rule R] [--format text|csv|json] | results rescore DIR", "best grid point per dataset and method; recompute recorded metrics", runResults},
 		{"bench", "bench [--data …] [--sizes …] [--methods …]", "time methods on the paper's graphs and a growing synthetic series", runBench},
-		{"report", "report RESULTS_DIR [--out DIR] [--rule R] [options]", "tables, figures and REPORT.md beside the paper's", runReport},
+		{"report", "report RESULTS_DIR [--out DIR] [--rule R] [options]", "tables, figures and REPORT.md of a sweep (beside the paper's with compare: paper)", runReport},
 	}
 }
 

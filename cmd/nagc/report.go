@@ -11,7 +11,7 @@ import (
 	"github.com/nagc-harness/nagc/report"
 )
 
-const reportUsage = "report RESULTS_DIR [--out DIR] [--formats md,tex,csv] [--figures png,pdf] [--rule modularity|two-view|heldout|objective] [--data DIR]"
+const reportUsage = "report RESULTS_DIR [--out DIR] [--formats md,tex,csv] [--figures png,pdf] [--rule modularity|two-view|heldout|objective] [--compare paper|none] [--paper FILE|none] [--data DIR]"
 
 func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("report", reportUsage, stderr)
@@ -20,7 +20,8 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	figures := fs.String("figures", "png,pdf", "figure formats, comma-separated: png, pdf (\"none\" for no figures)")
 	rule := fs.String("rule", experiments.SelectModularity, "label-free selection rule shown beside the paper's (modularity, two-view, heldout or objective)")
 	data := fs.String("data", "", "folder holding the named datasets, for the WebKB layout figure (overrides $NAGC_DATA)")
-	paper := fs.String("paper", "", "published-results YAML (default: the copy built into nagc)")
+	paper := fs.String("paper", "", "published-results YAML (default: the copy built into nagc; \"none\": no paper numbers)")
+	compare := fs.String("compare", "", "comparison: paper (set the rows beside the NAGC paper's numbers) or none (the sweep alone); default: as the config's compare key recorded it")
 	arg, err := parseOneArg(fs, args)
 	if err != nil {
 		return err
@@ -34,6 +35,7 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		Formats:    splitList(*formats),
 		FreeRule:   *rule,
 		Command:    reportCommand(args),
+		Compare:    *compare,
 	}
 	if opt.Formats == nil {
 		opt.Formats = []string{}
@@ -44,7 +46,11 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	default:
 		opt.Figures = splitList(f)
 	}
-	if *paper != "" {
+	switch *paper {
+	case "":
+	case "none":
+		opt.NoPaper = true
+	default:
 		p, err := report.LoadPublished(*paper)
 		if err != nil {
 			return err

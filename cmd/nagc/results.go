@@ -2,14 +2,18 @@ package main
 
 import (
 	"context"
+	"encoding/csv"
+	"encoding/json"
 	"fmt"
 	"io"
 	"math"
 	"sort"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/nagc-harness/nagc/experiments"
+	"github.com/nagc-harness/nagc/report"
 )
 
 func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -31,59 +35,169 @@ func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	return nil
 }
 
+const summaryUsage = "results summary DIR [--rule modularity|two-view|heldout|objective|ari] [--format text|csv|json]"
+
 func runResults(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) > 0 && args[0] == "rescore" {
 		return runRescore(args[1:], stdout, stderr)
 	}
 	if len(args) == 0 || args[0] != "summary" {
-		fmt.Fprintln(stderr, "usage: nagc results summary DIR [--rule modularity|two-view|heldout|objective]\n       nagc results rescore DIR [--data DIR]")
+		fmt.Fprintln(stderr, "usage: nagc "+summaryUsage+"\n       nagc results rescore DIR [--data DIR]")
 		return errUsage
 	}
-	fs := newFlagSet("results summary", "results summary DIR [--rule modularity|two-view|heldout|objective]", stderr)
-	rule := fs.String("rule", experiments.SelectModularity, "label-free selection rule shown beside the paper's (modularity, two-view, heldout or objective)")
+	fs := newFlagSet("results summary", summaryUsage, stderr)
+	rule := fs.String("rule", experiments.SelectModularity, "selection rule shown beside the paper's (modularity, two-view, heldout, objective: label-free; ari reads the labels)")
+	format := fs.String("format", "text", "output format: text, csv or json")
 	arg, err := parseOneArg(fs, args[1:])
 	if err != nil {
 		return err
+	}
+	if *format != "text" && *format != "csv" && *format != "json" {
+		return fmt.Errorf("--format %s: unknown format (known: text, csv, json)", *format)
 	}
 	recs, err := experiments.LoadResults(arg)
 	if err != nil {
 		return err
 	}
 	points := experiments.Aggregate(recs)
-	paper, err := experiments.Best(points, experiments.SelectARI)
+	labeled := experiments.Labeled(points)
+	var rules []string
+	if len(labeled) > 0 && *rule != experiments.SelectARI {
+		rules = append(rules, experiments.SelectARI)
+	}
+	if *rule == experiments.SelectARI && len(labeled) == 0 {
+		return fmt.Errorf("--rule ari: no run in %s recorded ARI (the datasets have no labels); use a label-free rule: modularity, two-view, heldout or objective", arg)
+	}
+	rules = append(rules, *rule)
+	sel, err := experiments.Summarize(points, rules)
 	if err != nil {
 		return err
 	}
-	free, err := experiments.Best(points, *rule)
-	if err != nil {
-		return err
+	switch *format {
+	case "csv":
+		return summaryCSV(stdout, sel)
+	case "json":
+		return summaryJSON(stdout, sel)
 	}
-	fmt.Fprintf(stdout, "Selection: 'paper' = grid point with the best mean ARI over restarts (reads the labels, as the paper does);\n")
-	fmt.Fprintf(stdout, "'label-free' = best mean %s (reads no labels). ARI mean ± std (population std) over restarts.\n\n", *rule)
-	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "dataset\tmethod\tpaper rule ARI\trestarts\tparams\tlabel-free ARI\tparams\t")
-	type cell struct{ d, m string }
-	chosen := map[cell]*experiments.PointStats{}
-	for _, f := range free {
-		chosen[cell{f.Dataset, f.Method}] = f
+	for _, r := range rules {
+		fmt.Fprintf(stdout, "rule %s: %s\n", r, report.RuleText(r))
 	}
-	for _, p := range paper {
-		freeARI, freeParams := "— (no "+experiments.MetricHeldOut+")", ""
-		if f := chosen[cell{p.Dataset, p.Method}]; f != nil {
-			freeARI, freeParams = meanStd(f, "ari"), params(f)
+	var unlabeled []string
+	for _, p := range points {
+		if !labeled[p.Dataset] && !containsString(unlabeled, p.Dataset) {
+			unlabeled = append(unlabeled, p.Dataset)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", p.Dataset, p.Method, meanStd(p, "ari"),
-			restarts(p), params(p), freeARI, freeParams)
+	}
+	if len(unlabeled) > 0 {
+		fmt.Fprintf(stdout, "no labels (no ARI recorded) on %s: only the label-free rule selects there\n", strings.Join(unlabeled, ", "))
+	}
+	fmt.Fprintf(stdout, "Mean ± population std over restarts.\n\n")
+	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "dataset\tmethod\trule\tARI\tmodularity\trestarts\tparams\t")
+	for _, s := range sel {
+		p := s.Point
+		if p == nil {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t— (%s)\t\t\t\t\n", s.Dataset, s.Method, ruleLabel(s.Rule), s.Missing)
+			continue
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", p.Dataset, p.Method, ruleLabel(s.Rule), meanStd(p, "ari"),
+			meanStd(p, "modularity"), restarts(p), params(p))
 	}
 	return tw.Flush()
+}
+
+// ruleLabel names a rule in a summary's rows, saying whether it reads the labels.
+func ruleLabel(rule string) string {
+	if experiments.ReadsLabels(rule) {
+		return rule + " (reads labels)"
+	}
+	return rule + " (label-free)"
+}
+
+func containsString(s []string, x string) bool {
+	for _, y := range s {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+// summaryMetrics lists the metrics of a selection's point in a fixed order: the
+// recorded ones of experiments.AllMetrics, then the held-out score.
+func summaryMetrics(p *experiments.PointStats) []string {
+	var out []string
+	for _, m := range append(append([]string{}, experiments.AllMetrics...), experiments.MetricHeldOut) {
+		if _, ok := p.Mean[m]; ok {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// summaryCSV writes the selections as tidy CSV: one line per dataset, method, rule and
+// metric (mean, population std and number of finished restarts).
+func summaryCSV(w io.Writer, sel []experiments.Selection) error {
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"dataset", "method", "rule", "reads_labels", "params", "metric", "mean", "std", "n", "failed"})
+	for _, s := range sel {
+		p := s.Point
+		if p == nil {
+			continue
+		}
+		for _, m := range summaryMetrics(p) {
+			cw.Write([]string{p.Dataset, p.Method, s.Rule, strconv.FormatBool(experiments.ReadsLabels(s.Rule)), params(p), m,
+				strconv.FormatFloat(p.Mean[m], 'g', -1, 64), strconv.FormatFloat(p.Std[m], 'g', -1, 64),
+				strconv.Itoa(p.Runs), strconv.Itoa(p.Failed)})
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// summaryJSON writes the selections as a JSON array.
+func summaryJSON(w io.Writer, sel []experiments.Selection) error {
+	type stat struct {
+		Mean float64 `json:"mean"`
+		Std  float64 `json:"std"`
+	}
+	type row struct {
+		Dataset     string          `json:"dataset"`
+		Method      string          `json:"method"`
+		Rule        string          `json:"rule"`
+		ReadsLabels bool            `json:"reads_labels"`
+		Params      map[string]any  `json:"params,omitempty"`
+		Runs        int             `json:"runs"`
+		Failed      int             `json:"failed"`
+		Metrics     map[string]stat `json:"metrics,omitempty"`
+		Missing     string          `json:"missing,omitempty"`
+	}
+	rows := make([]row, 0, len(sel))
+	for _, s := range sel {
+		p := s.Point
+		if p == nil {
+			rows = append(rows, row{Dataset: s.Dataset, Method: s.Method, Rule: s.Rule, ReadsLabels: experiments.ReadsLabels(s.Rule), Missing: s.Missing})
+			continue
+		}
+		r := row{Dataset: p.Dataset, Method: p.Method, Rule: s.Rule, ReadsLabels: experiments.ReadsLabels(s.Rule),
+			Params: p.Params, Runs: p.Runs, Failed: p.Failed, Metrics: map[string]stat{}}
+		for _, m := range summaryMetrics(p) {
+			r.Metrics[m] = stat{p.Mean[m], p.Std[m]}
+		}
+		rows = append(rows, r)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(rows)
 }
 
 func meanStd(p *experiments.PointStats, metric string) string {
 	if p.Runs == 0 {
 		return "— (all failed)"
 	}
-	m, s := p.Mean[metric], p.Std[metric]
-	if math.IsNaN(m) {
+	m, ok := p.Mean[metric]
+	s := p.Std[metric]
+	if !ok || math.IsNaN(m) {
 		return "—"
 	}
 	return fmt.Sprintf("%.3f ± %.3f", m, s)
