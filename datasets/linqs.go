@@ -63,15 +63,18 @@ func LoadLINQS(dir string) (*Graph, error) {
 // file.
 func openLINQS(s Spec) (*Graph, *LoadReport, error) {
 	noLabel := s.Labels == LabelsNone || s.Labels == LabelsFile
+	f := ""
+	if s.Labels == LabelsFile {
+		var err error
+		if f, err = labelFileFor(s, s.Path); err != nil {
+			return nil, nil, err
+		}
+	}
 	g, rep, err := loadLINQS(s.Path, noLabel)
 	if err != nil {
 		return nil, nil, err
 	}
-	if s.Labels == LabelsFile {
-		f, err := labelFileFor(s, s.Path)
-		if err != nil {
-			return nil, nil, err
-		}
+	if f != "" {
 		if err := applyLabelFile(g, rep, f); err != nil {
 			return nil, nil, err
 		}
@@ -317,7 +320,9 @@ func (p *linqsParser) content(path string, data []byte) error {
 					// A range error still yields ±Inf, reported below.
 					if ne, ok := err.(*strconv.NumError); !ok || ne.Err != strconv.ErrRange {
 						hint := ""
-						if p.m == na && p.mFile == fi && p.mLine == ln && len(p.ids) == 0 {
+						if p.noLabel && a == na-1 {
+							hint = " (with labels: none every column after the id must be a number; this last column looks like labels)"
+						} else if p.m == na && p.mFile == fi && p.mLine == ln && len(p.ids) == 0 {
 							hint = " (the first line looks like a header row of column names; LINQS files have none: remove it)"
 						}
 						return perr(ln, "attribute column %d: %q is not a number%s", a+1, tok, hint)
