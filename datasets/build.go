@@ -138,10 +138,10 @@ func classIndex(raw []string) (labels []int, names []string) {
 var headerWords = map[string]bool{
 	"id": true, "ids": true, "node": true, "nodes": true, "node_id": true, "nodeid": true,
 	"vertex": true, "vertex_id": true, "paper_id": true, "name": true, "label": true,
-	"labels": true, "class": true, "y": true, "target": true, "category": true,
+	"labels": true, "class": true, "target": true, "category": true,
 	"source": true, "src": true, "from": true, "to": true, "dst": true, "destination": true,
 	"weight": true, "value": true, "feature": true, "column": true, "col": true,
-	"u": true, "v": true, "node1": true, "node2": true,
+	"node1": true, "node2": true,
 }
 
 // isHeaderWord reports whether tok reads like a column name ("id", "label", ...).

@@ -269,8 +269,8 @@ func (e *edgeListParser) edges(path string, data []byte, newVertices bool) error
 	for nf := t.next(); nf >= 0; nf = t.next() {
 		if first {
 			first = false
-			if nf >= 2 && (isHeaderWord(t.field(0)) && isHeaderWord(t.field(1)) ||
-				nf == 3 && !isNumber(t.field(2))) {
+			if nf == 2 && isHeaderWord(t.field(0)) && isHeaderWord(t.field(1)) ||
+				nf == 3 && !isNumber(t.field(2)) {
 				e.rep.note("%s:%d read as a header row (%q)", path, t.ln, truncate(t.line))
 				continue
 			}
@@ -295,14 +295,12 @@ func (e *edgeListParser) edges(path string, data []byte, newVertices bool) error
 			}
 		}
 		a, okA := e.index[string(t.field(0))]
+		if newVertices && !okA {
+			a, okA = e.addVertex(string(t.field(0))), true
+		}
 		b, okB := e.index[string(t.field(1))]
-		if newVertices {
-			if !okA {
-				a, okA = e.addVertex(string(t.field(0))), true
-			}
-			if !okB {
-				b, okB = e.addVertex(string(t.field(1))), true
-			}
+		if newVertices && !okB {
+			b, okB = e.addVertex(string(t.field(1))), true
 		}
 		if !okA || !okB {
 			e.dangling++

@@ -493,3 +493,6 @@ func checkParseError(t *testing.T, err error, file string, line int, msg ...stri
 		}
 	}
 }
+
+// asParseError is errors.As for a *ParseError.
+func asParseError(err error, pe **ParseError) bool { return errors.As(err, pe) }
