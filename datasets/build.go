@@ -176,7 +176,7 @@ func checkLabels(rep *LoadReport, what string, labels []int, names []string) {
 	switch {
 	case numeric && !integer:
 		rep.warn("labels from %s are fractional numbers (%d distinct): this looks like an attribute column, not classes; %s", what, k, hint)
-	case k > 1 && (k > 1000 || k*2 > n):
+	case k > 1000 || n >= 50 && k*2 > n:
 		rep.warn("labels from %s take %d distinct values for %d vertices: this looks like an attribute or id column, not classes; %s", what, k, n, hint)
 	case numeric && k == 2 && (names[0] == "0" && names[1] == "1"):
 		sizes := [2]int{}
