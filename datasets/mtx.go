@@ -312,7 +312,7 @@ func (m *mtxMatrix) symmetricAdjacency(rep *LoadReport) (*sparse.CSR, error) {
 			return nil, fmt.Errorf("datasets: %s: adjacency: %w", m.path, err)
 		}
 		if d := asymmetry(directed, adj); d > 0 {
-			rep.warn("%s is declared general and is not symmetric (%d entries (i, j) have no equal entry (j, i)); the graph is undirected, so A[i,j] and A[j,i] were both set to the larger of the two", m.path, d)
+			rep.warn("the adjacency in %s is not symmetric (%d entries (i, j) have no equal entry (j, i)); the graph is undirected, so A[i,j] and A[j,i] were both set to the larger of the two", m.path, d)
 		}
 	}
 	return adj, nil
