@@ -155,8 +155,11 @@ func isHeaderWord(tok []byte) bool {
 // checkLabels adds to rep the warnings about a label column that looks misread: numeric
 // labels that are not integers, very many classes, or 0/1 labels with a tiny minority
 // class (the signature of a 0/1 attribute read as labels). what names the source, e.g.
-// "the last column of cora.content".
-func checkLabels(rep *LoadReport, what string, labels []int, names []string) {
+// "the last column of cora.content". When column, the labels were read from the last
+// column of a table whose other columns are numbers; then integer labels get a note even
+// when nothing else looks wrong, since an attribute column of small counts or 0/1 values
+// cannot be told from a class column.
+func checkLabels(rep *LoadReport, what string, labels []int, names []string, column bool) {
 	n, k := len(labels), len(names)
 	if n == 0 {
 		return
@@ -185,9 +188,13 @@ func checkLabels(rep *LoadReport, what string, labels []int, names []string) {
 		}
 		if small := min(sizes[0], sizes[1]); small*20 < n {
 			rep.warn("labels from %s are 0/1 with only %d vertices in the smaller class: this looks like a 0/1 attribute read as labels; %s", what, small, hint)
+		} else if column {
+			rep.note("labels from %s are the numbers 0 and 1; if the file has no label column, set labels: none", what)
 		}
 	case k == 1:
 		rep.warn("labels from %s name a single class for every vertex; %s", what, hint)
+	case numeric && column:
+		rep.note("labels from %s are numbers (%d classes); if the file has no label column, set labels: none", what, k)
 	}
 }
 

@@ -99,7 +99,7 @@ func openEdgeList(s Spec) (*Graph, *LoadReport, error) {
 	}
 	if labelColumn {
 		g.Labels, g.ClassNames = classIndex(e.labels)
-		checkLabels(rep, "the last column of "+filepath.Base(features), g.Labels, g.ClassNames)
+		checkLabels(rep, "the last column of "+filepath.Base(features), g.Labels, g.ClassNames, true)
 	}
 	if labelFile != "" && s.Labels != LabelsColumn {
 		if err := applyLabelFile(g, rep, labelFile); err != nil {

@@ -153,7 +153,7 @@ func parseLINQSReport(dir string, contents, cites []string, read func(string) ([
 		return nil, nil, err
 	}
 	if g.Labels != nil {
-		checkLabels(p.rep, "the last column of the .content files", g.Labels, g.ClassNames)
+		checkLabels(p.rep, "the last column of the .content files", g.Labels, g.ClassNames, true)
 	}
 	p.rep.fill(g)
 	return g, p.rep, nil

@@ -579,6 +579,6 @@ func (a *npzArchive) labels(g *Graph, rep *LoadReport) error {
 		}
 	}
 	g.Labels, g.ClassNames = classIndex(raw)
-	checkLabels(rep, a.path+" labels", g.Labels, g.ClassNames)
+	checkLabels(rep, a.path+" labels", g.Labels, g.ClassNames, false)
 	return nil
 }

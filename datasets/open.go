@@ -260,7 +260,7 @@ func applyLabelFile(g *Graph, rep *LoadReport, path string) error {
 			missing, n, g.IDs[firstMissing])}
 	}
 	g.Labels, g.ClassNames = classIndex(raw)
-	checkLabels(rep, path, g.Labels, g.ClassNames)
+	checkLabels(rep, path, g.Labels, g.ClassNames, false)
 	return nil
 }
 
