@@ -252,42 +252,46 @@ func (t *textFile) split() int {
 	if t.sep == 0 {
 		i, n := 0, len(line)
 		for {
-			for i < n && isSpace(line[i]) {
+			for i < n && spaces[line[i]] {
 				i++
 			}
 			if i == n {
 				break
 			}
 			s := i
-			for i < n && !isSpace(line[i]) {
+			for i < n && !spaces[line[i]] {
 				i++
 			}
-			f = append(f, s, i)
-		}
-	} else {
-		hi := len(line)
-		for hi > 0 && isSpace(line[hi-1]) {
-			hi--
-		}
-		start := 0
-		for i := 0; i <= hi; i++ {
-			if i == hi || line[i] == t.sep {
-				s, e := start, i
-				for s < e && isSpace(line[s]) {
-					s++
-				}
-				for e > s && isSpace(line[e-1]) {
-					e--
-				}
-				f = append(f, s, e)
-				start = i + 1
+			e := i
+			if e-s >= 2 && line[s] == '"' && line[e-1] == '"' {
+				s, e = s+1, e-1
 			}
+			f = append(f, s, e)
 		}
+		t.fields = f
+		return len(f) / 2
 	}
-	for k := 0; k < len(f); k += 2 {
-		if s, e := f[k], f[k+1]; e-s >= 2 && line[s] == '"' && line[e-1] == '"' {
-			f[k], f[k+1] = s+1, e-1
+	hi := len(line)
+	for hi > 0 && spaces[line[hi-1]] {
+		hi--
+	}
+	sep, start := t.sep, 0
+	for i := 0; i <= hi; i++ {
+		if i < hi && line[i] != sep {
+			continue
 		}
+		s, e := start, i
+		for s < e && spaces[line[s]] {
+			s++
+		}
+		for e > s && spaces[line[e-1]] {
+			e--
+		}
+		if e-s >= 2 && line[s] == '"' && line[e-1] == '"' {
+			s, e = s+1, e-1
+		}
+		f = append(f, s, e)
+		start = i + 1
 	}
 	t.fields = f
 	return len(f) / 2
@@ -301,13 +305,20 @@ func (t *textFile) errorf(format string, args ...any) error {
 	return &ParseError{File: t.path, Line: t.ln, Msg: fmt.Sprintf(format, args...)}
 }
 
-// parseValue parses tok as a finite number ≥ 0 (an attribute value or edge weight).
-// what names the value in an error, e.g. "attribute column 3" or "weight".
-func parseValue(tok []byte, what string, maxValue float64) (float64, error) {
+// parseValue parses tok as a finite number ≥ 0 (an attribute value or edge weight) of
+// at most maxValue. what names the value in an error, e.g. "weight", followed by col when
+// col > 0 ("attribute column 3"). It allocates only for an error.
+func parseValue(tok []byte, what string, col int, maxValue float64) (float64, error) {
 	if len(tok) == 1 && (tok[0] == '0' || tok[0] == '1') {
 		return float64(tok[0] - '0'), nil
 	}
 	v, err := strconv.ParseFloat(string(tok), 64)
+	if err == nil && v >= 0 && v <= maxValue {
+		return v + 0, nil // +0 turns −0 into 0
+	}
+	if col > 0 {
+		what = fmt.Sprintf("%s %d", what, col)
+	}
 	if err != nil {
 		if ne, ok := err.(*strconv.NumError); !ok || ne.Err != strconv.ErrRange {
 			return 0, fmt.Errorf("%s: %q is not a number", what, tok)

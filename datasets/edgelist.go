@@ -167,13 +167,22 @@ func (e *edgeListParser) dense(path string, data []byte, labelColumn bool) error
 		if k, dup := e.index[string(id)]; dup {
 			return t.errorf("duplicate vertex id %q (first at line %d); if this file holds one (id, column, value) triplet a line, set the feature layout to sparse", id, lines[k])
 		}
+		line, f := t.line, t.fields
 		for a := 0; a < na; a++ {
-			v, err := parseValue(t.field(1+a), fmt.Sprintf("attribute column %d", a+1), MaxAttribute)
-			if err != nil {
-				return t.errorf("%v", err)
-			}
-			if v == 0 {
+			tok := line[f[2+2*a]:f[3+2*a]]
+			v := 1.0
+			switch {
+			case len(tok) == 1 && tok[0] == '0':
 				continue
+			case len(tok) == 1 && tok[0] == '1':
+			default:
+				var err error
+				if v, err = parseValue(tok, "attribute column", a+1, MaxAttribute); err != nil {
+					return t.errorf("%v", err)
+				}
+				if v == 0 {
+					continue
+				}
 			}
 			e.xind = append(e.xind, a)
 			e.xval = append(e.xval, v)
@@ -235,7 +244,7 @@ func (e *edgeListParser) sparse(path string, data []byte) error {
 		if err != nil || col < 0 || col == math.MaxInt32 {
 			return t.errorf("column %q is not a whole number from 0 to %d", t.field(1), math.MaxInt32-1)
 		}
-		v, err := parseValue(t.field(2), "value", MaxAttribute)
+		v, err := parseValue(t.field(2), "value", 0, MaxAttribute)
 		if err != nil {
 			return t.errorf("%v", err)
 		}
@@ -286,7 +295,7 @@ func (e *edgeListParser) edges(path string, data []byte, newVertices bool) error
 		w := 1.0
 		if nf == 3 {
 			var err error
-			if w, err = parseValue(t.field(2), "weight", MaxAttribute); err != nil {
+			if w, err = parseValue(t.field(2), "weight", 0, MaxAttribute); err != nil {
 				return t.errorf("%v", err)
 			}
 			if w == 0 {

@@ -212,7 +212,7 @@ func readMTX(path string, rep *LoadReport, adjacency bool) (*mtxMatrix, error) {
 		}
 		v := 1.0
 		if wantFields == 3 {
-			if v, err = parseValue(t.field(2), what, MaxAttribute); err != nil {
+			if v, err = parseValue(t.field(2), what, 0, MaxAttribute); err != nil {
 				return nil, t.errorf("%v", err)
 			}
 		}
@@ -249,7 +249,7 @@ func (m *mtxMatrix) readArray(t *textFile, what string, adjacency bool, rep *Loa
 			return t.errorf("more values than the %d a %d×%d array holds", total, m.r, m.c)
 		}
 		got++
-		v, err := parseValue(t.field(0), what, MaxAttribute)
+		v, err := parseValue(t.field(0), what, 0, MaxAttribute)
 		if err != nil {
 			return t.errorf("%v", err)
 		}

@@ -45,7 +45,7 @@ func crossGraph(weighted bool) testGraph {
 func fmtNum(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 
 // writeLINQS writes g as a LINQS folder (unweighted only).
-func (g testGraph) writeLINQS(t *testing.T, dir string) {
+func (g testGraph) writeLINQS(t testing.TB, dir string) {
 	t.Helper()
 	var c, e strings.Builder
 	for i, id := range g.ids {
@@ -66,7 +66,7 @@ func (g testGraph) writeLINQS(t *testing.T, dir string) {
 
 // writeEdgeList writes g as a folder holding edges.csv, features.csv (with a header)
 // and labels.tsv.
-func (g testGraph) writeEdgeList(t *testing.T, dir string) {
+func (g testGraph) writeEdgeList(t testing.TB, dir string) {
 	t.Helper()
 	var f, e, l strings.Builder
 	f.WriteString("id")
@@ -97,7 +97,7 @@ func (g testGraph) writeEdgeList(t *testing.T, dir string) {
 
 // writeMTX writes g as a folder holding adj.mtx (symmetric, lower triangle),
 // features.mtx and labels.txt (one label a line).
-func (g testGraph) writeMTX(t *testing.T, dir string) {
+func (g testGraph) writeMTX(t testing.TB, dir string) {
 	t.Helper()
 	n, m := len(g.ids), len(g.x[0])
 	var a, f, l strings.Builder
@@ -136,7 +136,7 @@ func (g testGraph) writeMTX(t *testing.T, dir string) {
 // writeNPZ writes g as an .npz archive in the scipy-CSR layout: int32 indices, float32
 // attribute values, unsorted columns within adjacency rows, node_names and, when
 // labelled, labels and class_names.
-func (g testGraph) writeNPZ(t *testing.T, path string) {
+func (g testGraph) writeNPZ(t testing.TB, path string) {
 	t.Helper()
 	n, m := len(g.ids), len(g.x[0])
 	rows := make([][]int32, n)
@@ -198,7 +198,7 @@ func (g testGraph) writeNPZ(t *testing.T, path string) {
 }
 
 // writeFiles writes the given files into dir, creating it.
-func writeFiles(t *testing.T, dir string, files map[string]string) {
+func writeFiles(t testing.TB, dir string, files map[string]string) {
 	t.Helper()
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
