@@ -2,9 +2,14 @@
 // LINQS-format graphs of the NAGC paper (WebKB, Citeseer, Cora, polblog) and a seeded
 // synthetic generator with planted vertex and attribute clusters.
 //
-// A Graph holds a symmetric 0/1 adjacency matrix, a non-negative attribute matrix, and a
-// ground-truth class per vertex. Everything is stored sparse: no function of this package
-// allocates an n×n or n×m dense matrix.
+// A Graph holds a symmetric non-negative adjacency matrix (0/1 for an unweighted graph),
+// a non-negative attribute matrix, and, when the data has them, a ground-truth class per
+// vertex. Everything is stored sparse: no function of this package allocates an n×n or
+// n×m dense matrix.
+//
+// Open reads a graph in any of the supported formats (LINQS, edge list with features,
+// Matrix Market, NumPy .npz); see Spec and the file doc.go for the formats and how each
+// clustering method uses edge weights.
 package datasets
 
 import (
@@ -14,8 +19,8 @@ import (
 	"github.com/nagc-harness/nagc/sparse"
 )
 
-// Graph is an attributed graph with a ground-truth class per vertex, as a clustering
-// method sees it.
+// Graph is an attributed graph, with a ground-truth class per vertex when the data has
+// labels, as a clustering method sees it.
 type Graph struct {
 	// Name is the dataset name: the base name of the folder it was read from,
 	// or "synthetic".
@@ -26,13 +31,17 @@ type Graph struct {
 	IDs []string
 
 	// Labels holds the class index of each vertex, an index into ClassNames.
+	// It is nil for an unlabeled graph.
 	Labels []int
 
-	// ClassNames maps a class index to its name. Classes are sorted by name.
+	// ClassNames maps a class index to its name. Classes are sorted by name
+	// (numerically when every name is an integer). It is nil for an unlabeled
+	// graph, so K() is 0.
 	ClassNames []string
 
-	// Adj is the n×n symmetric 0/1 adjacency matrix. Self-loops are stored on
-	// the diagonal with value 1.
+	// Adj is the n×n symmetric adjacency matrix: 1 per edge for an unweighted
+	// graph, the edge weight (> 0) for a weighted one. Self-loops are stored on
+	// the diagonal.
 	Adj *sparse.CSR
 
 	// X is the n×m attribute matrix; only non-zero values are stored.
@@ -55,8 +64,33 @@ func (g *Graph) M() int {
 	return m
 }
 
-// K returns the number of classes.
+// K returns the number of classes, 0 for an unlabeled graph.
 func (g *Graph) K() int { return len(g.ClassNames) }
+
+// Labeled reports whether the graph has a ground-truth class per vertex.
+func (g *Graph) Labeled() bool { return g.Labels != nil }
+
+// Isolated returns the number of vertices without an edge to another vertex (a vertex
+// whose only edge is a self-loop counts as isolated). Cost O(n).
+func (g *Graph) Isolated() int {
+	if g.Adj == nil {
+		return g.N()
+	}
+	r, _ := g.Adj.Dims()
+	s := 0
+	for i := 0; i < r; i++ {
+		cols, _ := g.Adj.Row(i)
+		if len(cols) == 0 || len(cols) == 1 && cols[0] == i {
+			s++
+		}
+	}
+	return s
+}
+
+// Weighted reports whether some stored adjacency value differs from 1. Cost O(nnz).
+func (g *Graph) Weighted() bool {
+	return g.Adj != nil && !g.Adj.UnitValues()
+}
 
 // SelfLoops returns the number of vertices with a self-loop, that is the number of
 // stored diagonal entries of Adj. Cost O(n log d) for maximum degree d.

@@ -54,9 +54,39 @@ func (e *ParseError) Error() string {
 // Malformed input gives a *ParseError naming the file and line. The cost is linear in the
 // total size of the files, plus O(d log d) per vertex of degree d.
 func LoadLINQS(dir string) (*Graph, error) {
+	g, _, err := loadLINQS(dir, false)
+	return g, err
+}
+
+// openLINQS reads the LINQS folder of s for Open. Labels "none" reads every column after
+// the id as an attribute; "file" does the same and then takes the labels from the label
+// file.
+func openLINQS(s Spec) (*Graph, *LoadReport, error) {
+	noLabel := s.Labels == LabelsNone || s.Labels == LabelsFile
+	f := ""
+	if s.Labels == LabelsFile {
+		var err error
+		if f, err = labelFileFor(s, s.Path); err != nil {
+			return nil, nil, err
+		}
+	}
+	g, rep, err := loadLINQS(s.Path, noLabel)
+	if err != nil {
+		return nil, nil, err
+	}
+	if f != "" {
+		if err := applyLabelFile(g, rep, f); err != nil {
+			return nil, nil, err
+		}
+	}
+	return g, rep, nil
+}
+
+// loadLINQS reads the LINQS folder dir, with no label column when noLabel.
+func loadLINQS(dir string, noLabel bool) (*Graph, *LoadReport, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
-		return nil, fmt.Errorf("datasets: %w", err)
+		return nil, nil, fmt.Errorf("datasets: %w", err)
 	}
 	var contents, cites []string
 	for _, e := range entries {
@@ -74,42 +104,59 @@ func LoadLINQS(dir string) (*Graph, error) {
 	sort.Strings(contents)
 	sort.Strings(cites)
 	if len(contents) == 0 {
-		return nil, &ParseError{File: dir, Msg: "no .content file in folder"}
+		return nil, nil, &ParseError{File: dir, Msg: "no .content file in folder"}
 	}
 	if len(cites) == 0 {
-		return nil, &ParseError{File: dir, Msg: "no .cites file in folder"}
+		return nil, nil, &ParseError{File: dir, Msg: "no .cites file in folder"}
 	}
-	return parseLINQS(dir, contents, cites, os.ReadFile)
+	return parseLINQSReport(dir, contents, cites, os.ReadFile, noLabel)
 }
 
 // parseLINQS parses the .content files contents and the .cites files cites of the LINQS
 // folder dir, in the order given, reading each through read. LoadLINQS reads from disk;
 // the fuzz tests pass bytes held in memory. Errors are as LoadLINQS documents.
 func parseLINQS(dir string, contents, cites []string, read func(string) ([]byte, error)) (*Graph, error) {
-	p := &linqsParser{m: -1, index: make(map[string]int)}
+	g, _, err := parseLINQSReport(dir, contents, cites, read, false)
+	return g, err
+}
+
+// parseLINQSReport is parseLINQS with a load report, reading no label column when
+// noLabel.
+func parseLINQSReport(dir string, contents, cites []string, read func(string) ([]byte, error), noLabel bool) (*Graph, *LoadReport, error) {
+	p := &linqsParser{m: -1, index: make(map[string]int), noLabel: noLabel, rep: &LoadReport{Format: FormatLINQS}}
 	p.xptr = append(p.xptr, 0)
 	for _, f := range contents {
 		data, err := read(f)
 		if err != nil {
-			return nil, fmt.Errorf("datasets: %w", err)
+			return nil, nil, fmt.Errorf("datasets: %w", err)
 		}
+		p.rep.Files = append(p.rep.Files, f)
 		if err := p.content(f, data); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	if len(p.ids) > math.MaxInt32 {
-		return nil, &ParseError{File: dir, Msg: fmt.Sprintf("%d vertices exceed the supported 2³¹−1", len(p.ids))}
+		return nil, nil, &ParseError{File: dir, Msg: fmt.Sprintf("%d vertices exceed the supported 2³¹−1", len(p.ids))}
 	}
 	for _, f := range cites {
 		data, err := read(f)
 		if err != nil {
-			return nil, fmt.Errorf("datasets: %w", err)
+			return nil, nil, fmt.Errorf("datasets: %w", err)
 		}
+		p.rep.Files = append(p.rep.Files, f)
 		if err := p.cites(f, data); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
-	return p.graph(filepath.Base(filepath.Clean(dir)))
+	g, err := p.graph(filepath.Base(filepath.Clean(dir)))
+	if err != nil {
+		return nil, nil, err
+	}
+	if g.Labels != nil {
+		checkLabels(p.rep, "the last column of the .content files", g.Labels, g.ClassNames, true)
+	}
+	p.rep.fill(g)
+	return g, p.rep, nil
 }
 
 // linqsParser accumulates the vertices and edges of a LINQS folder.
@@ -129,6 +176,9 @@ type linqsParser struct {
 
 	src, dst []int32
 	dangling int
+
+	noLabel bool        // no label column: every field after the id is an attribute
+	rep     *LoadReport // dropped lines and warnings
 
 	fields []int // reusable field boundaries: start, end, start, end, ...
 }
@@ -233,16 +283,22 @@ func (p *linqsParser) content(path string, data []byte) error {
 		if nf == 0 {
 			continue
 		}
-		if nf < 2 {
-			return perr(ln, "vertex line needs at least 2 fields (id and label), got %d", nf)
+		minFields, na := 2, nf-2
+		if p.noLabel {
+			minFields, na = 1, nf-1
+		}
+		if nf < minFields {
+			return perr(ln, "vertex line needs at least 2 fields (id and label), got %d (if the file has no label column, set labels: none)", nf)
 		}
 		f := p.fields
+		if p.m < 0 {
+			p.headerCheck(path, ln, line, nf)
+		}
 		id := string(line[f[0]:f[1]])
 		if k, dup := p.index[id]; dup {
 			at := p.seenAt[k]
 			return perr(ln, "duplicate vertex id %q (first seen at %s:%d)", id, p.files[at[0]], at[1])
 		}
-		na := nf - 2
 		if p.m < 0 {
 			p.m, p.mFile, p.mLine = na, fi, ln
 		} else if na != p.m {
@@ -263,7 +319,13 @@ func (p *linqsParser) content(path string, data []byte) error {
 				if err != nil {
 					// A range error still yields ±Inf, reported below.
 					if ne, ok := err.(*strconv.NumError); !ok || ne.Err != strconv.ErrRange {
-						return perr(ln, "attribute column %d: %q is not a number", a+1, tok)
+						hint := ""
+						if p.noLabel && a == na-1 {
+							hint = " (with labels: none every column after the id must be a number; this last column looks like labels)"
+						} else if p.m == na && p.mFile == fi && p.mLine == ln && len(p.ids) == 0 {
+							hint = " (the first line looks like a header row of column names; LINQS files have none: remove it)"
+						}
+						return perr(ln, "attribute column %d: %q is not a number%s", a+1, tok, hint)
 					}
 				}
 				switch {
@@ -287,7 +349,9 @@ func (p *linqsParser) content(path string, data []byte) error {
 		p.index[id] = len(p.ids)
 		p.ids = append(p.ids, id)
 		p.seenAt = append(p.seenAt, [2]int{fi, ln})
-		p.labels = append(p.labels, string(line[f[2*nf-2]:f[2*nf-1]]))
+		if !p.noLabel {
+			p.labels = append(p.labels, string(line[f[2*nf-2]:f[2*nf-1]]))
+		}
 	}
 	if len(p.ids) == before {
 		return &ParseError{File: path, Msg: "no vertices (empty .content file)"}
@@ -315,6 +379,7 @@ func (p *linqsParser) cites(path string, data []byte) error {
 		b, okB := p.index[string(line[f[2]:f[3]])]
 		if !okA || !okB {
 			p.dangling++
+			p.rep.drop("edge names an id with no vertex line", path, ln)
 			continue
 		}
 		p.src = append(p.src, int32(a), int32(b))
@@ -334,21 +399,10 @@ func (p *linqsParser) graph(name string) (*Graph, error) {
 	if err != nil {
 		return nil, fmt.Errorf("datasets: %s: attributes: %w", name, err)
 	}
-	classes := make(map[string]int)
-	for _, l := range p.labels {
-		classes[l] = 0
-	}
-	names := make([]string, 0, len(classes))
-	for c := range classes {
-		names = append(names, c)
-	}
-	sort.Strings(names)
-	for k, c := range names {
-		classes[c] = k
-	}
-	labels := make([]int, n)
-	for i, l := range p.labels {
-		labels[i] = classes[l]
+	var labels []int
+	var names []string
+	if !p.noLabel {
+		labels, names = classIndex(p.labels)
 	}
 	return &Graph{
 		Name:       name,
@@ -359,6 +413,17 @@ func (p *linqsParser) graph(name string) (*Graph, error) {
 		X:          x,
 		Dangling:   p.dangling,
 	}, nil
+}
+
+// headerCheck warns when the first vertex line, line ln of path, reads like a header row
+// of column names: an id or label such as "id", "node", "label" or "class".
+func (p *linqsParser) headerCheck(path string, ln int, line []byte, nf int) {
+	f := p.fields
+	id := line[f[0]:f[1]]
+	last := line[f[2*nf-2]:f[2*nf-1]]
+	if isHeaderWord(id) || !p.noLabel && isHeaderWord(last) {
+		p.rep.warn("%s:%d looks like a header row of column names (%q …); LINQS files have none, so it was read as a vertex: remove the line", path, ln, id)
+	}
 }
 
 // knownNames lists the dataset names Load accepts without a path.

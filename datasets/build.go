@@ -1,0 +1,396 @@
+package datasets
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/nagc-harness/nagc/sparse"
+)
+
+// edgeSet accumulates the undirected edges of a graph with n vertices and builds its
+// symmetric adjacency. An edge {i, j} given more than once, in either direction, keeps
+// the largest weight given, so an unweighted list stays 0/1 and a list holding both
+// directions of each edge with equal weights reads as given.
+type edgeSet struct {
+	src, dst []int32
+	w        []float64 // nil while every weight is 1
+}
+
+// add records the edge {i, j} with weight w > 0.
+func (e *edgeSet) add(i, j int, w float64) {
+	if w != 1 && e.w == nil {
+		e.w = make([]float64, len(e.src), cap(e.src))
+		for k := range e.w {
+			e.w[k] = 1
+		}
+	}
+	e.src = append(e.src, int32(i), int32(j))
+	e.dst = append(e.dst, int32(j), int32(i))
+	if e.w != nil {
+		e.w = append(e.w, w, w)
+	}
+}
+
+// csr returns the symmetric n×n adjacency. Cost O(n + t + Σ d log d) for t edges.
+func (e *edgeSet) csr(n int) (*sparse.CSR, error) {
+	if e.w == nil {
+		return patternCSR(n, n, e.src, e.dst)
+	}
+	return weightedCSR(n, n, e.src, e.dst, e.w)
+}
+
+// weightedCSR returns the r×c matrix with value vals[k] at (rows[k], cols[k]); a
+// repeated position keeps the largest of its values. Cost O(r + t + Σ_i d_i log d_i).
+func weightedCSR(r, c int, rows, cols []int32, vals []float64) (*sparse.CSR, error) {
+	ptr := make([]int, r+1)
+	for _, i := range rows {
+		ptr[i+1]++
+	}
+	for i := 0; i < r; i++ {
+		ptr[i+1] += ptr[i]
+	}
+	next := make([]int, r)
+	copy(next, ptr[:r])
+	ind := make([]int, len(rows))
+	val := make([]float64, len(rows))
+	for k, i := range rows {
+		ind[next[i]] = int(cols[k])
+		val[next[i]] = vals[k]
+		next[i]++
+	}
+	w := 0
+	for i := 0; i < r; i++ {
+		lo, hi := ptr[i], ptr[i+1]
+		sort.Sort(rowEntries{ind[lo:hi], val[lo:hi]})
+		ptr[i] = w
+		for k := lo; k < hi; k++ {
+			if w > ptr[i] && ind[w-1] == ind[k] {
+				val[w-1] = max(val[w-1], val[k])
+				continue
+			}
+			ind[w], val[w] = ind[k], val[k]
+			w++
+		}
+	}
+	ptr[r] = w
+	return sparse.NewCSR(r, c, ptr, ind[:w:w], val[:w:w])
+}
+
+// rowEntries sorts a row's columns, carrying the values along.
+type rowEntries struct {
+	ind []int
+	val []float64
+}
+
+func (s rowEntries) Len() int           { return len(s.ind) }
+func (s rowEntries) Less(a, b int) bool { return s.ind[a] < s.ind[b] }
+func (s rowEntries) Swap(a, b int) {
+	s.ind[a], s.ind[b] = s.ind[b], s.ind[a]
+	s.val[a], s.val[b] = s.val[b], s.val[a]
+}
+
+// classIndex turns one class name per vertex into class indices and the sorted class
+// names: sorted numerically when every name is an integer, else by string. Cost
+// O(n + K log K).
+func classIndex(raw []string) (labels []int, names []string) {
+	classes := make(map[string]int)
+	for _, l := range raw {
+		if _, ok := classes[l]; !ok {
+			classes[l] = 0
+			names = append(names, l)
+		}
+	}
+	numeric := true
+	nums := make(map[string]int64, len(names))
+	for _, c := range names {
+		v, err := strconv.ParseInt(c, 10, 64)
+		if err != nil {
+			numeric = false
+			break
+		}
+		nums[c] = v
+	}
+	if numeric {
+		sort.Slice(names, func(a, b int) bool {
+			if nums[names[a]] != nums[names[b]] {
+				return nums[names[a]] < nums[names[b]]
+			}
+			return names[a] < names[b]
+		})
+	} else {
+		sort.Strings(names)
+	}
+	for k, c := range names {
+		classes[c] = k
+	}
+	labels = make([]int, len(raw))
+	for i, l := range raw {
+		labels[i] = classes[l]
+	}
+	return labels, names
+}
+
+// headerWords are column names that mark a header row.
+var headerWords = map[string]bool{
+	"id": true, "ids": true, "node": true, "nodes": true, "node_id": true, "nodeid": true,
+	"vertex": true, "vertex_id": true, "paper_id": true, "name": true, "label": true,
+	"labels": true, "class": true, "target": true, "category": true,
+	"source": true, "src": true, "from": true, "to": true, "dst": true, "destination": true,
+	"weight": true, "value": true, "feature": true, "column": true, "col": true,
+	"node1": true, "node2": true,
+}
+
+// isHeaderWord reports whether tok reads like a column name ("id", "label", ...).
+func isHeaderWord(tok []byte) bool {
+	if len(tok) > 16 {
+		return false
+	}
+	return headerWords[strings.ToLower(string(tok))]
+}
+
+// checkLabels adds to rep the warnings about a label column that looks misread: numeric
+// labels that are not integers, very many classes, or 0/1 labels with a tiny minority
+// class (the signature of a 0/1 attribute read as labels). what names the source, e.g.
+// "the last column of cora.content". When column, the labels were read from the last
+// column of a table whose other columns are numbers; then integer labels get a note even
+// when nothing else looks wrong, since an attribute column of small counts or 0/1 values
+// cannot be told from a class column.
+func checkLabels(rep *LoadReport, what string, labels []int, names []string, column bool) {
+	n, k := len(labels), len(names)
+	if n == 0 {
+		return
+	}
+	numeric, integer := true, true
+	for _, c := range names {
+		v, err := strconv.ParseFloat(c, 64)
+		if err != nil {
+			numeric = false
+			break
+		}
+		if v != math.Trunc(v) {
+			integer = false
+		}
+	}
+	hint := "if the data has no labels, set labels: none"
+	switch {
+	case numeric && !integer:
+		rep.warn("labels from %s are fractional numbers (%d distinct): this looks like an attribute column, not classes; %s", what, k, hint)
+	case k > 1000 || n >= 50 && k*2 > n:
+		rep.warn("labels from %s take %d distinct values for %d vertices: this looks like an attribute or id column, not classes; %s", what, k, n, hint)
+	case numeric && k == 2 && (names[0] == "0" && names[1] == "1"):
+		sizes := [2]int{}
+		for _, l := range labels {
+			sizes[l]++
+		}
+		if small := min(sizes[0], sizes[1]); small*20 < n {
+			rep.warn("labels from %s are 0/1 with only %d vertices in the smaller class: this looks like a 0/1 attribute read as labels; %s", what, small, hint)
+		} else if column {
+			rep.note("labels from %s are the numbers 0 and 1; if the file has no label column, set labels: none", what)
+		}
+	case k == 1:
+		rep.warn("labels from %s name a single class for every vertex; %s", what, hint)
+	case numeric && column:
+		rep.note("labels from %s are numbers (%d classes); if the file has no label column, set labels: none", what, k)
+	}
+}
+
+// textFile walks the data lines of a delimited text file, skipping blank lines and
+// comment lines (first non-blank byte '#' or '%'), and splits them into fields.
+// The separator is fixed by the first data line: a tab if it holds one, else a comma if
+// it holds one, else runs of spaces. Fields are trimmed of surrounding spaces and of one
+// pair of enclosing double quotes; quoted fields may not contain the separator.
+type textFile struct {
+	path   string
+	data   []byte
+	ln     int    // number of the current line
+	sep    byte   // '\t', ',' or 0 for whitespace; set by the first data line
+	fields []int  // field boundaries of the current line: start, end, ...
+	line   []byte // the current line
+	sepSet bool
+}
+
+// newTextFile returns a textFile over data, which was read from path.
+func newTextFile(path string, data []byte) *textFile {
+	return &textFile{path: path, data: bytes.TrimPrefix(data, bom)}
+}
+
+// next advances to the next data line and returns its number of fields, or -1 at the
+// end of the file.
+func (t *textFile) next() int {
+	for len(t.data) > 0 {
+		t.ln++
+		t.line, t.data = nextLine(t.data)
+		lo := 0
+		for lo < len(t.line) && isSpace(t.line[lo]) {
+			lo++
+		}
+		if lo == len(t.line) || t.line[lo] == '#' || t.line[lo] == '%' {
+			continue
+		}
+		if !t.sepSet {
+			t.sepSet = true
+			switch {
+			case bytes.IndexByte(t.line, '\t') >= 0:
+				t.sep = '\t'
+			case bytes.IndexByte(t.line, ',') >= 0:
+				t.sep = ','
+			}
+		}
+		return t.split()
+	}
+	return -1
+}
+
+// split fills t.fields for t.line and returns the number of fields.
+func (t *textFile) split() int {
+	line := t.line
+	f := t.fields[:0]
+	if t.sep == 0 {
+		i, n := 0, len(line)
+		for {
+			for i < n && spaces[line[i]] {
+				i++
+			}
+			if i == n {
+				break
+			}
+			s := i
+			for i < n && !spaces[line[i]] {
+				i++
+			}
+			e := i
+			if e-s >= 2 && line[s] == '"' && line[e-1] == '"' {
+				s, e = s+1, e-1
+			}
+			f = append(f, s, e)
+		}
+		t.fields = f
+		return len(f) / 2
+	}
+	hi := len(line)
+	for hi > 0 && spaces[line[hi-1]] {
+		hi--
+	}
+	sep, start := t.sep, 0
+	for i := 0; i <= hi; i++ {
+		if i < hi && line[i] != sep {
+			continue
+		}
+		s, e := start, i
+		for s < e && spaces[line[s]] {
+			s++
+		}
+		for e > s && spaces[line[e-1]] {
+			e--
+		}
+		if e-s >= 2 && line[s] == '"' && line[e-1] == '"' {
+			s, e = s+1, e-1
+		}
+		f = append(f, s, e)
+		start = i + 1
+	}
+	t.fields = f
+	return len(f) / 2
+}
+
+// field returns field k of the current line.
+func (t *textFile) field(k int) []byte { return t.line[t.fields[2*k]:t.fields[2*k+1]] }
+
+// errorf returns a *ParseError at the current line.
+func (t *textFile) errorf(format string, args ...any) error {
+	return &ParseError{File: t.path, Line: t.ln, Msg: fmt.Sprintf(format, args...)}
+}
+
+// parseValue parses tok as a finite number ≥ 0 (an attribute value or edge weight) of
+// at most maxValue. what names the value in an error, e.g. "weight", followed by col when
+// col > 0 ("attribute column 3"). It allocates only for an error.
+func parseValue(tok []byte, what string, col int, maxValue float64) (float64, error) {
+	if len(tok) == 1 && (tok[0] == '0' || tok[0] == '1') {
+		return float64(tok[0] - '0'), nil
+	}
+	v, err := strconv.ParseFloat(string(tok), 64)
+	if err == nil && v >= 0 && v <= maxValue {
+		return v + 0, nil // +0 turns −0 into 0
+	}
+	if col > 0 {
+		what = fmt.Sprintf("%s %d", what, col)
+	}
+	if err != nil {
+		if ne, ok := err.(*strconv.NumError); !ok || ne.Err != strconv.ErrRange {
+			return 0, fmt.Errorf("%s: %q is not a number", what, tok)
+		}
+	}
+	switch {
+	case math.IsNaN(v):
+		return 0, fmt.Errorf("%s: value %q is NaN", what, tok)
+	case math.IsInf(v, 0):
+		return 0, fmt.Errorf("%s: value %q is infinite", what, tok)
+	case v < 0:
+		return 0, fmt.Errorf("%s: value %q is negative", what, tok)
+	case v > maxValue:
+		return 0, fmt.Errorf("%s: value %q is too large (at most 2⁵³ = %d)", what, tok, int64(maxValue))
+	}
+	return v + 0, nil // +0 turns −0 into 0
+}
+
+// isNumber reports whether tok parses as a number.
+func isNumber(tok []byte) bool {
+	_, err := strconv.ParseFloat(string(tok), 64)
+	return err == nil || err.(*strconv.NumError).Err == strconv.ErrRange
+}
+
+// tripletCSR returns the r×c matrix with value vals[k] at (rows[k], cols[k]), or a
+// *ParseError naming path and the second line of a repeated position (lines[k] is the
+// line of entry k); where(i, j) names position (i, j) in that message. Cost O(r + t + Σ_i d_i log d_i) for t entries.
+func tripletCSR(path string, r, c int, rows, cols []int32, vals []float64, lines []int32, where func(i, j int) string) (*sparse.CSR, error) {
+	t := len(rows)
+	ptr := make([]int, r+1)
+	for _, i := range rows {
+		ptr[i+1]++
+	}
+	for i := 0; i < r; i++ {
+		ptr[i+1] += ptr[i]
+	}
+	next := make([]int, r)
+	copy(next, ptr[:r])
+	ind := make([]int, t)
+	val := make([]float64, t)
+	ln := make([]int32, t)
+	for k, i := range rows {
+		p := next[i]
+		ind[p], val[p], ln[p] = int(cols[k]), vals[k], lines[k]
+		next[i]++
+	}
+	for i := 0; i < r; i++ {
+		lo, hi := ptr[i], ptr[i+1]
+		sort.Sort(lineEntries{ind[lo:hi], val[lo:hi], ln[lo:hi]})
+		for p := lo + 1; p < hi; p++ {
+			if ind[p] == ind[p-1] {
+				return nil, &ParseError{File: path, Line: int(ln[p]),
+					Msg: fmt.Sprintf("second value for %s (first at line %d)", where(i, ind[p]), ln[p-1])}
+			}
+		}
+	}
+	return sparse.NewCSR(r, c, ptr, ind, val)
+}
+
+// lineEntries sorts a row's entries by column and then line.
+type lineEntries struct {
+	ind []int
+	val []float64
+	ln  []int32
+}
+
+func (s lineEntries) Len() int { return len(s.ind) }
+func (s lineEntries) Less(a, b int) bool {
+	return s.ind[a] < s.ind[b] || s.ind[a] == s.ind[b] && s.ln[a] < s.ln[b]
+}
+func (s lineEntries) Swap(a, b int) {
+	s.ind[a], s.ind[b] = s.ind[b], s.ind[a]
+	s.val[a], s.val[b] = s.val[b], s.val[a]
+	s.ln[a], s.ln[b] = s.ln[b], s.ln[a]
+}

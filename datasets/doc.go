@@ -1,0 +1,57 @@
+package datasets
+
+// This file holds no code: it documents the dataset formats Open reads and what the
+// clustering methods do with what the readers produce.
+//
+// # Formats
+//
+// Open(Spec) reads four formats; Spec.Format names one, or Open infers it from Path.
+//
+//   - linqs: a folder of *.content files ("id v1 … vm label" a line) and *.cites files
+//     ("id_a id_b" a line), as the paper's four graphs are distributed (see LoadLINQS).
+//     Labels "none" reads a file without a label column: every field after the id is an
+//     attribute. A first line of column names, or a last column that looks like an
+//     attribute rather than a class, is warned about in the LoadReport.
+//   - edgelist: an edge file ("a b" or "a b weight" a line; CSV, TSV or spaces) with an
+//     optional feature file, dense ("id v1 … vm", optionally with a label column) or
+//     sparse ("id column value" triplets), and an optional label file ("id label").
+//     Name it by its edge file (Spec.Path, with Spec.Features and Spec.LabelFile) or by a
+//     folder holding edges.csv, features.csv and labels.csv (.tsv or .txt work too).
+//   - mtx: Matrix Market adjacency (adj.mtx) and attributes (features.mtx), coordinate or
+//     array, real, integer or pattern, general or symmetric; labels from a label file.
+//   - npz: a NumPy archive in the scipy-CSR layout of PyG, DGL and the GNN benchmarks
+//     (adj_data, adj_indices, adj_indptr, adj_shape, attr_*, labels, node_names,
+//     class_names), read with github.com/sbinet/npyio.
+//
+// Vertex order is file order: the vertex lines of a LINQS folder, the lines of an edge
+// list's feature file (or, without one, the ids of the edge file in order of first
+// appearance), the rows of a Matrix Market or npz matrix. The same graph written in the
+// four formats with its vertices in the same order loads to identical matrices and the
+// same Graph.Fingerprint.
+//
+// # Edge weights
+//
+// Adj is symmetric. An edge given more than once, in either direction, keeps the largest
+// weight given; an unweighted graph is 0/1. Attribute values are kept as read (tf-idf
+// and counts stay real numbers). What each method does with the values of Adj, as the
+// algorithms package implements them:
+//
+//   - nagc: uses the pattern of stored entries only, in its updates and its objective
+//     (the PU mask W and the target S = c·W with one constant c, computed by
+//     sparse.PatternSumGramMul and PatternDots, which ignore values); but the constant
+//     c = ΣX/ΣA sums the weights, so on a weighted graph the weights only rescale the
+//     graph term as a whole (heavier weights make it lighter). On a 0/1 graph this is
+//     the paper's S = A·ΣX/ΣA exactly.
+//   - snmf and jwnmf: factorise the weighted A (jwnmf after scaling by 1/ΣA; snmf's
+//     normalize option uses weighted degrees).
+//   - sgc-kmeans: the low-pass filter uses weighted degrees and weights.
+//   - bagc and metis: use the pattern only (an edge is an edge, whatever its weight).
+//   - kmeans and nmf: use the attributes only.
+//
+// Among the metrics, modularity and the other graph scores weigh edges by their values;
+// a vertex counts as connected (ARIConnected) when it has any stored edge to another.
+//
+// # Unlabeled graphs
+//
+// A graph without labels has Labels and ClassNames nil and K() = 0; Stats, ClassSizes,
+// HoldOutEdges and Fingerprint work on it unchanged.

@@ -1,0 +1,321 @@
+package datasets
+
+import (
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestOpenEdgeListSmall(t *testing.T) {
+	for _, test := range []struct {
+		name   string
+		files  map[string]string
+		spec   Spec // Path, Features and LabelFile relative to the folder
+		ids    []string
+		edges  map[[2]int]float64 // upper triangle with diagonal
+		x      [][]float64
+		labels []string // class name per vertex; nil for unlabeled
+		drops  int
+		notes  int
+	}{
+		{
+			name: "tsv no header string ids",
+			files: map[string]string{
+				"e.tsv": "alice\tbob\nbob\tcarol\ncarol\talice\nbob\talice\ndave\tdave\n",
+			},
+			spec:  Spec{Path: "e.tsv"},
+			ids:   []string{"alice", "bob", "carol", "dave"},
+			edges: map[[2]int]float64{{0, 1}: 1, {1, 2}: 1, {0, 2}: 1, {3, 3}: 1},
+			x:     [][]float64{{}, {}, {}, {}},
+		},
+		{
+			name: "space separated comments and weights",
+			files: map[string]string{
+				"g.edges": "# a SNAP-style comment\n% another\n\nu v 2.5\nv w 1\nv u 4\nw w 0.5\nu w 0\n",
+			},
+			spec:  Spec{Path: "g.edges"},
+			ids:   []string{"u", "v", "w"},
+			edges: map[[2]int]float64{{0, 1}: 4, {1, 2}: 1, {2, 2}: 0.5},
+			x:     [][]float64{{}, {}, {}},
+			drops: 1,
+		},
+		{
+			name: "csv header dense features with label column and dangling",
+			files: map[string]string{
+				"edges.csv":    "source,target\nb,a\r\nc,zz\r\na,c\r\n",
+				"features.csv": "\xEF\xBB\xBFid,f1,f2,label\na,0.5,0,x\nb,0,1e-3,y\nc,2,3,x\n",
+			},
+			spec:   Spec{Path: ".", Labels: LabelsColumn},
+			ids:    []string{"a", "b", "c"},
+			edges:  map[[2]int]float64{{0, 1}: 1, {0, 2}: 1},
+			x:      [][]float64{{0.5, 0}, {0, 1e-3}, {2, 3}},
+			labels: []string{"x", "y", "x"},
+			drops:  1,
+			notes:  2,
+		},
+		{
+			name: "sparse features and label file with header",
+			files: map[string]string{
+				"edges.txt":  "1 2\n2 3\n",
+				"feat.txt":   "node column value\n3 0 1\n1 4 0.25\n2 2 7\n1 0 2\n4 1 0\n",
+				"labels.csv": "id,label\n1,A\n2,B\n3,A\n4,B\n",
+			},
+			spec:   Spec{Path: "edges.txt", Features: "feat.txt", FeatureLayout: LayoutSparse, LabelFile: "labels.csv"},
+			ids:    []string{"3", "1", "2", "4"},
+			edges:  map[[2]int]float64{{1, 2}: 1, {0, 2}: 1},
+			x:      [][]float64{{1, 0, 0, 0, 0}, {2, 0, 0, 0, 0.25}, {0, 0, 7, 0, 0}, {0, 0, 0, 0, 0}},
+			labels: []string{"A", "A", "B", "B"},
+			notes:  2,
+		},
+	} {
+		t.Run(test.name, func(t *testing.T) {
+			dir := t.TempDir()
+			writeFiles(t, dir, test.files)
+			s := test.spec
+			s.Path = filepath.Join(dir, s.Path)
+			for _, p := range []*string{&s.Features, &s.LabelFile} {
+				if *p != "" {
+					*p = filepath.Join(dir, *p)
+				}
+			}
+			g, rep := mustOpen(t, s)
+			if rep.Format != FormatEdgeList {
+				t.Errorf("format %q", rep.Format)
+			}
+			if !slices.Equal(g.IDs, test.ids) {
+				t.Fatalf("ids %q, want %q", g.IDs, test.ids)
+			}
+			n := len(test.ids)
+			nnz := 0
+			for i := 0; i < n; i++ {
+				for j := 0; j < n; j++ {
+					w := test.edges[[2]int{min(i, j), max(i, j)}]
+					if w != 0 {
+						nnz++
+					}
+					if got := g.Adj.At(i, j); got != w {
+						t.Errorf("A[%d,%d] = %v, want %v", i, j, got, w)
+					}
+				}
+			}
+			if g.Adj.NNZ() != nnz {
+				t.Errorf("nnz(A) = %d, want %d", g.Adj.NNZ(), nnz)
+			}
+			if _, m := g.X.Dims(); m != len(test.x[0]) {
+				t.Errorf("m = %d, want %d", m, len(test.x[0]))
+			}
+			for i, row := range test.x {
+				for j, v := range row {
+					if got := g.X.At(i, j); got != v {
+						t.Errorf("X[%d,%d] = %v, want %v", i, j, got, v)
+					}
+				}
+			}
+			var names []string
+			for _, l := range g.Labels {
+				names = append(names, g.ClassNames[l])
+			}
+			if !slices.Equal(names, test.labels) {
+				t.Errorf("labels %q, want %q", names, test.labels)
+			}
+			if rep.DroppedTotal() != test.drops || len(rep.Notes) != test.notes {
+				t.Errorf("dropped %d (want %d), notes %q (want %d)", rep.DroppedTotal(), test.drops, rep.Notes, test.notes)
+			}
+			if rep.N != n || rep.Edges != g.Edges() {
+				t.Errorf("report %s", rep)
+			}
+		})
+	}
+}
+
+func TestOpenEdgeListErrors(t *testing.T) {
+	for _, test := range []struct {
+		name  string
+		files map[string]string
+		spec  Spec
+		file  string
+		line  int
+		msg   []string
+	}{
+		{
+			name:  "one field",
+			files: map[string]string{"e.csv": "a,b\nc\n"},
+			spec:  Spec{Path: "e.csv"}, file: "e.csv", line: 2,
+			msg: []string{"edge line needs 2 fields", "got 1"},
+		},
+		{
+			name:  "mixed widths",
+			files: map[string]string{"e.csv": "a,b,1\nc,d\n"},
+			spec:  Spec{Path: "e.csv"}, file: "e.csv", line: 2,
+			msg: []string{"2 fields where earlier lines have 3"},
+		},
+		{
+			name:  "bad weight",
+			files: map[string]string{"e.csv": "a,b,1\nc,d,heavy\n"},
+			spec:  Spec{Path: "e.csv"}, file: "e.csv", line: 2,
+			msg: []string{"weight", `"heavy" is not a number`},
+		},
+		{
+			name:  "negative weight",
+			files: map[string]string{"e.csv": "a b -2\n"},
+			spec:  Spec{Path: "e.csv"}, file: "e.csv", line: 1,
+			msg: []string{"weight", "negative"},
+		},
+		{
+			name:  "ragged features",
+			files: map[string]string{"e.csv": "a,b\n", "f.csv": "a,1,2\nb,1\n"},
+			spec:  Spec{Path: "e.csv", Features: "f.csv"}, file: "f.csv", line: 2,
+			msg: []string{"expected 2 values (as at line 1), got 1"},
+		},
+		{
+			name:  "feature not a number",
+			files: map[string]string{"e.csv": "a,b\n", "f.csv": "a,1,2\nb,1,x\n"},
+			spec:  Spec{Path: "e.csv", Features: "f.csv"}, file: "f.csv", line: 2,
+			msg: []string{"attribute column 2", `"x" is not a number`},
+		},
+		{
+			name:  "triplets read as dense",
+			files: map[string]string{"e.csv": "a,b\n", "f.csv": "a,0,1\nb,1,1\na,2,1\n"},
+			spec:  Spec{Path: "e.csv", Features: "f.csv"}, file: "f.csv", line: 3,
+			msg: []string{`duplicate vertex id "a"`, "set the feature layout to sparse"},
+		},
+		{
+			name:  "sparse duplicate entry",
+			files: map[string]string{"e.csv": "a,b\n", "f.csv": "a,0,1\nb,1,1\na,0,2\n"},
+			spec:  Spec{Path: "e.csv", Features: "f.csv", FeatureLayout: LayoutSparse}, file: "f.csv", line: 3,
+			msg: []string{`second value for vertex "a", column 0 (first at line 1)`},
+		},
+		{
+			name:  "sparse bad column",
+			files: map[string]string{"e.csv": "a,b\n", "f.csv": "a,0,1\nb,-1,1\n"},
+			spec:  Spec{Path: "e.csv", Features: "f.csv", FeatureLayout: LayoutSparse}, file: "f.csv", line: 2,
+			msg: []string{`column "-1" is not a whole number`},
+		},
+		{
+			name:  "missing label",
+			files: map[string]string{"e.csv": "a,b\nb,c\n", "l.csv": "a,x\nc,y\n"},
+			spec:  Spec{Path: "e.csv", LabelFile: "l.csv"}, file: "l.csv",
+			msg: []string{`1 of 3 vertices have no label, the first "b"`, "labels: none"},
+		},
+		{
+			name:  "second label",
+			files: map[string]string{"e.csv": "a,b\n", "l.csv": "a,x\nb,y\na,z\n"},
+			spec:  Spec{Path: "e.csv", LabelFile: "l.csv"}, file: "l.csv", line: 3,
+			msg: []string{`second label for vertex "a" (first at line 1)`},
+		},
+		{
+			name:  "empty edge file",
+			files: map[string]string{"e.csv": "# nothing\n"},
+			spec:  Spec{Path: "e.csv"}, file: "e.csv",
+			msg: []string{"no edges"},
+		},
+		{
+			name:  "empty feature file",
+			files: map[string]string{"e.csv": "a,b\n", "f.csv": "\n"},
+			spec:  Spec{Path: "e.csv", Features: "f.csv"}, file: "f.csv",
+			msg: []string{"no vertices"},
+		},
+	} {
+		t.Run(test.name, func(t *testing.T) {
+			dir := t.TempDir()
+			writeFiles(t, dir, test.files)
+			s := test.spec
+			s.Path = filepath.Join(dir, s.Path)
+			for _, p := range []*string{&s.Features, &s.LabelFile} {
+				if *p != "" {
+					*p = filepath.Join(dir, *p)
+				}
+			}
+			_, _, err := Open(s)
+			checkParseError(t, err, filepath.Join(dir, test.file), test.line, test.msg...)
+		})
+	}
+}
+
+// FuzzOpenEdgeList checks that no edge, feature or label file makes the edge-list reader
+// panic, that every error is a *ParseError naming one of the files, and that an accepted
+// graph is well formed.
+//
+//	go test ./datasets -run '^$' -fuzz FuzzOpenEdgeList -fuzztime 1m
+func FuzzOpenEdgeList(f *testing.F) {
+	f.Add("a,b\nb,c,\n", "id,x\na,1\nb,0\nc,2\n", "a 1\nb 2\nc 1\n", false)
+	f.Add("source\ttarget\tweight\na\tb\t2\nb\ta\t0\n", "a\t0\t1\nb\t3\t0.5\n", "", true)
+	f.Add("\xEF\xBB\xBF\"a\" \"b\"\r\n", "", "label\nx\ny\n", false)
+	f.Fuzz(func(t *testing.T, edges, features, labels string, sparseLayout bool) {
+		dir := t.TempDir()
+		files := map[string]string{"e.csv": edges}
+		s := Spec{Path: filepath.Join(dir, "e.csv")}
+		if features != "" {
+			files["f.csv"] = features
+			s.Features = filepath.Join(dir, "f.csv")
+		}
+		if labels != "" {
+			files["l.csv"] = labels
+			s.LabelFile = filepath.Join(dir, "l.csv")
+		}
+		if sparseLayout {
+			s.FeatureLayout = LayoutSparse
+		}
+		writeFiles(t, dir, files)
+		g, rep, err := Open(s)
+		if err != nil {
+			checkFuzzFileError(t, err, dir)
+			return
+		}
+		checkOpened(t, g, rep)
+	})
+}
+
+// checkFuzzFileError checks that err is a *ParseError naming a file of dir (or dir) and
+// a line no larger than that file's line count.
+func checkFuzzFileError(t *testing.T, err error, dir string) {
+	t.Helper()
+	var pe *ParseError
+	if !asParseError(err, &pe) {
+		if strings.HasPrefix(err.Error(), "datasets: ") && !strings.Contains(err.Error(), "datasets.") {
+			return // a plain error about the spec, e.g. labels: column without features
+		}
+		t.Fatalf("error %v is not a *ParseError", err)
+	}
+	if pe.File != dir && filepath.Dir(pe.File) != dir {
+		t.Fatalf("error names %q, outside %s", pe.File, dir)
+	}
+}
+
+// checkOpened checks the invariants of a graph Open accepted.
+func checkOpened(t *testing.T, g *Graph, rep *LoadReport) {
+	t.Helper()
+	n := g.N()
+	if r, c := g.Adj.Dims(); r != n || c != n {
+		t.Fatalf("Adj %d×%d for %d vertices", r, c, n)
+	}
+	for i := 0; i < n; i++ {
+		cols, vals := g.Adj.Row(i)
+		for k, j := range cols {
+			if !(vals[k] > 0) || g.Adj.At(j, i) != vals[k] {
+				t.Fatalf("A[%d,%d] = %v, A[%d,%d] = %v", i, j, vals[k], j, i, g.Adj.At(j, i))
+			}
+		}
+		_, xv := g.X.Row(i)
+		for _, v := range xv {
+			if !(v > 0) {
+				t.Fatalf("X row %d stores %v", i, v)
+			}
+		}
+	}
+	if r, _ := g.X.Dims(); r != n {
+		t.Fatalf("X has %d rows for %d vertices", r, n)
+	}
+	if g.Labels != nil && len(g.Labels) != n || g.Labels == nil && g.ClassNames != nil {
+		t.Fatalf("%d labels, %d classes for %d vertices", len(g.Labels), len(g.ClassNames), n)
+	}
+	for _, l := range g.Labels {
+		if l < 0 || l >= g.K() {
+			t.Fatalf("label %d of %d classes", l, g.K())
+		}
+	}
+	if rep.N != n || rep.Edges != g.Edges() || rep.K != g.K() {
+		t.Fatalf("report %s disagrees with the graph", rep)
+	}
+}

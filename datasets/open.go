@@ -1,0 +1,275 @@
+package datasets
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// Formats Open reads, as Spec.Format names them.
+const (
+	FormatLINQS    = "linqs"
+	FormatEdgeList = "edgelist"
+	FormatMTX      = "mtx"
+	FormatNPZ      = "npz"
+)
+
+// Label sources, as Spec.Labels names them.
+const (
+	LabelsNone   = "none"   // no labels: the graph is unlabeled (K() = 0)
+	LabelsColumn = "column" // the last column of the vertex/feature file (LINQS, dense features); the labels array of an .npz
+	LabelsFile   = "file"   // a separate file of "id label" lines (or one label a line, in vertex order)
+)
+
+// Spec names a dataset on disk and how to read it. Only Path is required; the zero value
+// of every other field picks what the format and the files make obvious.
+type Spec struct {
+	// Name is the dataset's name in reports. Default: the base name of Path (a
+	// folder's name, a file's name without its extension).
+	Name string
+	// Path is the dataset: a folder or a file. See Format.
+	Path string
+	// Format is one of "linqs", "edgelist", "mtx", "npz", or "" to infer it
+	// from Path: a file ending in .npz is npz, .mtx is mtx, .csv, .tsv, .txt,
+	// .edges or .edgelist is edgelist, .content or .cites is the LINQS folder
+	// holding it. A folder is linqs when it holds *.content files, else edgelist
+	// when it holds edges.{csv,tsv,txt,edges}, else mtx when it holds
+	// adj.mtx or adjacency.mtx, else npz when it holds exactly one .npz file.
+	Format string
+	// Features is the feature (attribute) file of an edge list or Matrix Market
+	// adjacency. In a folder it defaults to features.{csv,tsv,txt} (edgelist) or
+	// features.mtx (mtx). Without one the graph has no attributes (M() = 0).
+	Features string
+	// FeatureLayout is the layout of an edge list's feature file: "dense" (the
+	// default: an id then one value per column on each line) or "sparse" (one
+	// "id column value" triplet a line, columns numbered from 0).
+	FeatureLayout string
+	// Labels is where the classes come from: "none", "column" or "file" (see
+	// the Labels… constants), or "" for the format's default: the last column
+	// for LINQS, the labels array for npz when present, "file" when LabelFile is
+	// set or a folder holds labels.{csv,tsv,txt}, else none.
+	Labels string
+	// LabelFile is the labels file for Labels "file": "id label" lines, or one
+	// label a line in vertex order.
+	LabelFile string
+}
+
+// Open reads the dataset spec describes, in any supported format, and returns the graph
+// with a report of what was read, dropped and looks misread (show report.String() to the
+// user). Vertex order is file order: the order of the vertex lines of a LINQS folder or
+// of an edge list's feature file, the row order of a Matrix Market or npz matrix.
+//
+// Malformed input gives a *ParseError naming the file, line and fault. Cost linear in
+// the size of the files plus O(d log d) per vertex of degree d.
+func Open(spec Spec) (*Graph, *LoadReport, error) {
+	if spec.Path == "" {
+		return nil, nil, fmt.Errorf("datasets: no dataset path given")
+	}
+	fi, err := os.Stat(spec.Path)
+	if err != nil {
+		return nil, nil, fmt.Errorf("datasets: %w", err)
+	}
+	s := spec
+	if !fi.IsDir() {
+		switch strings.ToLower(filepath.Ext(s.Path)) {
+		case ".content", ".cites":
+			if s.Format == "" || s.Format == FormatLINQS {
+				s.Path, s.Format = filepath.Dir(s.Path), FormatLINQS
+			}
+		}
+	}
+	if s.Format == "" {
+		if s.Format, err = inferFormat(s.Path, fi.IsDir()); err != nil {
+			return nil, nil, err
+		}
+	}
+	if s.Name == "" {
+		base := filepath.Base(filepath.Clean(s.Path))
+		if !fi.IsDir() {
+			base = strings.TrimSuffix(base, filepath.Ext(base))
+		}
+		s.Name = base
+	}
+	switch s.Labels {
+	case "", LabelsNone, LabelsColumn, LabelsFile:
+	default:
+		return nil, nil, fmt.Errorf("datasets: %s: labels %q: want none, column or file", s.Path, s.Labels)
+	}
+	if s.LabelFile != "" && s.Labels == "" {
+		s.Labels = LabelsFile
+	}
+	var g *Graph
+	var rep *LoadReport
+	switch s.Format {
+	case FormatLINQS:
+		g, rep, err = openLINQS(s)
+	case FormatEdgeList:
+		g, rep, err = openEdgeList(s)
+	case FormatMTX:
+		g, rep, err = openMTX(s)
+	case FormatNPZ:
+		g, rep, err = openNPZ(s)
+	default:
+		return nil, nil, fmt.Errorf("datasets: %s: unknown format %q (known: linqs, edgelist, mtx, npz)", s.Path, s.Format)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	g.Name = s.Name
+	rep.Format = s.Format
+	rep.fill(g)
+	if g.M() == 0 {
+		rep.warn("the graph has no attributes (m = 0): attribute-based methods cannot use it")
+	}
+	if g.Edges() == g.SelfLoops() {
+		rep.warn("the graph has no edges between distinct vertices")
+	}
+	return g, rep, nil
+}
+
+// inferFormat returns the format of the file or folder path.
+func inferFormat(path string, dir bool) (string, error) {
+	if !dir {
+		switch strings.ToLower(filepath.Ext(path)) {
+		case ".npz":
+			return FormatNPZ, nil
+		case ".mtx":
+			return FormatMTX, nil
+		case ".csv", ".tsv", ".txt", ".edges", ".edgelist":
+			return FormatEdgeList, nil
+		}
+		return "", fmt.Errorf("datasets: %s: cannot tell the format from the file name; set format to linqs, edgelist, mtx or npz", path)
+	}
+	if m, _ := filepath.Glob(filepath.Join(path, "*.content")); len(m) > 0 {
+		return FormatLINQS, nil
+	}
+	if findFile(path, "edges", edgeExts) != "" {
+		return FormatEdgeList, nil
+	}
+	if findFile(path, "adj", []string{".mtx"}) != "" || findFile(path, "adjacency", []string{".mtx"}) != "" {
+		return FormatMTX, nil
+	}
+	if m, _ := filepath.Glob(filepath.Join(path, "*.npz")); len(m) == 1 {
+		return FormatNPZ, nil
+	}
+	return "", fmt.Errorf("datasets: %s: cannot tell the format of this folder: it holds no *.content files (linqs), no edges.csv/.tsv/.txt (edgelist), no adj.mtx (mtx) and not exactly one .npz file; set format and path", path)
+}
+
+// edgeExts and tableExts are the extensions of edge-list and table files.
+var (
+	edgeExts  = []string{".csv", ".tsv", ".txt", ".edges", ".edgelist"}
+	tableExts = []string{".csv", ".tsv", ".txt"}
+)
+
+// findFile returns dir/base+ext for the first ext of exts naming an existing file, or "".
+func findFile(dir, base string, exts []string) string {
+	for _, e := range exts {
+		p := filepath.Join(dir, base+e)
+		if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
+			return p
+		}
+	}
+	return ""
+}
+
+// labelFileFor returns the label file of s, looking for labels.{csv,tsv,txt} in dir when
+// s does not name one, or an error when s.Labels is "file" and there is none.
+func labelFileFor(s Spec, dir string) (string, error) {
+	if s.LabelFile != "" || s.Labels == LabelsNone {
+		return s.LabelFile, nil
+	}
+	f := ""
+	if dir != "" {
+		f = findFile(dir, "labels", tableExts)
+	}
+	if f == "" && s.Labels == LabelsFile {
+		return "", fmt.Errorf("datasets: %s: labels: file needs a label file (label_file), and the folder holds no labels.csv/.tsv/.txt", s.Path)
+	}
+	return f, nil
+}
+
+// applyLabelFile reads the label file path and sets g's labels. A line is "id label"
+// (matched to g.IDs; a line naming an unknown id is dropped and counted) or a single
+// label (the i-th such line labels vertex i; then there must be one per vertex). A
+// first line of column names ("id", "label", ...) is skipped. Every vertex must get a
+// label.
+func applyLabelFile(g *Graph, rep *LoadReport, path string) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("datasets: %w", err)
+	}
+	rep.Files = append(rep.Files, path)
+	n := g.N()
+	index := make(map[string]int, n)
+	for i, id := range g.IDs {
+		index[id] = i
+	}
+	raw := make([]string, n)
+	has := make([]bool, n)
+	at := make([]int, n)
+	t := newTextFile(path, data)
+	layout, pos, first := 0, 0, true
+	for nf := t.next(); nf >= 0; nf = t.next() {
+		if first {
+			first = false
+			if isHeaderWord(t.field(0)) || nf == 2 && isHeaderWord(t.field(1)) {
+				rep.note("%s:%d read as a header row (%q)", path, t.ln, t.line)
+				continue
+			}
+		}
+		if nf != 1 && nf != 2 {
+			return t.errorf("label line needs 2 fields (id, label) or 1 (a label per vertex, in order), got %d", nf)
+		}
+		if layout == 0 {
+			layout = nf
+		} else if nf != layout {
+			return t.errorf("label line has %d fields where earlier lines have %d", nf, layout)
+		}
+		if nf == 1 {
+			if pos >= n {
+				return t.errorf("more labels than the %d vertices", n)
+			}
+			raw[pos], has[pos], at[pos] = string(t.field(0)), true, t.ln
+			pos++
+			continue
+		}
+		i, ok := index[string(t.field(0))]
+		if !ok {
+			rep.drop("label line names an id that is not a vertex", path, t.ln)
+			continue
+		}
+		if has[i] {
+			return t.errorf("second label for vertex %q (first at line %d)", g.IDs[i], at[i])
+		}
+		raw[i], has[i], at[i] = string(t.field(1)), true, t.ln
+	}
+	missing := 0
+	firstMissing := -1
+	for i, h := range has {
+		if !h {
+			missing++
+			if firstMissing < 0 {
+				firstMissing = i
+			}
+		}
+	}
+	if missing > 0 {
+		return &ParseError{File: path, Msg: fmt.Sprintf("%d of %d vertices have no label, the first %q; every vertex needs one (or set labels: none)",
+			missing, n, g.IDs[firstMissing])}
+	}
+	g.Labels, g.ClassNames = classIndex(raw)
+	checkLabels(rep, path, g.Labels, g.ClassNames, false)
+	return nil
+}
+
+// sortedKeys returns the keys of m in increasing order.
+func sortedKeys(m map[string]bool) []string {
+	k := make([]string, 0, len(m))
+	for s := range m {
+		k = append(k, s)
+	}
+	sort.Strings(k)
+	return k
+}
