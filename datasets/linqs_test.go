@@ -104,6 +104,10 @@ func TestLoadPaperDatasets(t *testing.T) {
 			if isolated != test.isolated {
 				t.Errorf("%d isolated vertices, want %d", isolated, test.isolated)
 			}
+			// The pinned fingerprint recognises the graph wherever it is read from.
+			if id := Identity(g, "other"); id != test.name {
+				t.Errorf("Identity = %q, want %q (fingerprint %s)", id, test.name, g.Fingerprint())
+			}
 		})
 	}
 }

@@ -110,26 +110,26 @@ func declaresModule(path, mod string) bool {
 // ErrNotFound is returned (wrapped) by Locate when no folder holds the dataset.
 var ErrNotFound = errors.New("dataset not found")
 
-// Locate returns the folder of the dataset called name. A name that is an existing folder
-// as written (relative to the working directory) is that folder; a path that is not one
-// is an error. A bare name (no path separator) that is not a folder here is looked up in
-// each place of SearchPath in turn. An error wraps ErrNotFound and lists every place
-// looked at and how to get the paper's datasets.
-func Locate(name string) (dir string, err error) {
+// Locate returns the folder or file of the dataset called name. A name that exists as
+// written (relative to the working directory) is that path; a path that does not is an
+// error. A bare name (no path separator) that is not here is looked up in each place of
+// SearchPath in turn. An error wraps ErrNotFound and lists every place looked at and how
+// to get the paper's datasets.
+func Locate(name string) (path string, err error) {
 	if name == "" {
 		return "", fmt.Errorf("empty dataset name (known: %s)", knownNames())
 	}
-	if isDir(name) {
+	if exists(name) {
 		return name, nil
 	}
 	if filepath.IsAbs(name) || strings.ContainsAny(name, `/\`) {
-		return "", fmt.Errorf("%w: no folder %s", ErrNotFound, name)
+		return "", fmt.Errorf("%w: no file or folder %s", ErrNotFound, name)
 	}
 	places := SearchPath()
 	var tried []string
 	for _, p := range places {
 		d := filepath.Join(p.Dir, name)
-		if isDir(d) {
+		if exists(d) {
 			return d, nil
 		}
 		tried = append(tried, fmt.Sprintf("  %s (%s)", d, p.Why))
@@ -143,21 +143,75 @@ func Locate(name string) (dir string, err error) {
 		ErrNotFound, name, strings.Join(tried, "\n"), how, DataVar)
 }
 
+// exists reports whether path names an existing file or folder.
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
+
 // isDir reports whether path is an existing directory.
 func isDir(path string) bool {
 	fi, err := os.Stat(path)
 	return err == nil && fi.IsDir()
 }
 
-// Load returns the dataset called name: "synthetic" gives Synthetic(DefaultSynthetic()),
-// anything else is found by Locate and read by LoadLINQS.
+// Load returns the dataset called name, in any format Open reads: "synthetic" gives
+// Synthetic(DefaultSynthetic()), anything else is found by Locate and read by Open with
+// the format inferred and the labels at the format's default.
 func Load(name string) (*Graph, error) {
-	if name == "synthetic" {
-		return Synthetic(DefaultSynthetic())
+	g, _, err := LoadSpec(Spec{Path: name})
+	return g, err
+}
+
+// LoadSpec is Load for a dataset described by spec: spec.Path is a name or path as Load
+// takes it (found by Locate), the other fields as Open reads them. It returns Open's report
+// (nil for the built-in synthetic graph).
+func LoadSpec(spec Spec) (*Graph, *LoadReport, error) {
+	if spec.Path == "synthetic" {
+		g, err := Synthetic(DefaultSynthetic())
+		if err == nil && spec.Name != "" {
+			g.Name = spec.Name
+		}
+		return g, nil, err
 	}
-	dir, err := Locate(name)
+	path, err := Locate(spec.Path)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return LoadLINQS(dir)
+	spec.Path = path
+	return Open(spec)
+}
+
+// paperFingerprints maps the Fingerprint of each of the paper's graphs, as the loader
+// reads the published files, to its name.
+var paperFingerprints = map[string]string{
+	"3869ddae71343d3262cabcbe82e2d2a99d8ec2f060dd8f977228eb5095b99e39": "webkb",
+	"af4fffabd61cfd47bc23ae3e1d3f7406c2f2b0bfabb824fed127c07bacdc6ac7": "citeseer",
+	"06b0746f743f8f7cb1f97d01e465a7130859dc745015bc69b857f3830a2f90fa": "cora",
+	"e837acbc659bd8b181126b5d674c10a083fae123236bff7d525a3bac9ed95026": "polblog",
+}
+
+// syntheticFingerprint is the Fingerprint of Synthetic(DefaultSynthetic()).
+const syntheticFingerprint = "f29d70ebdf5687542b4745c5fe1b9a922df1eb9c5ca61cb96d6f2ea2aeaa6b7a"
+
+// Identity returns the identity experiments derive run ids and seeds from, for the graph
+// g that a config names given (empty when it gives no name): the paper's graphs and the
+// built-in synthetic graph are recognised by their content, wherever and however they
+// are read, and keep their names (so "cora" and ../shared/datasets/cora are the same
+// runs, with the seeds of every earlier sweep); any other graph is its content,
+// "sha256:" + Fingerprint, behind the given name where there is one ("name@sha256:…").
+// So a graph moved, renamed or converted to another format keeps its identity, and a
+// changed graph gets a new one. Cost: one Fingerprint.
+func Identity(g *Graph, given string) string {
+	fp := g.Fingerprint()
+	if name, ok := paperFingerprints[fp]; ok {
+		return name
+	}
+	if fp == syntheticFingerprint {
+		return "synthetic"
+	}
+	if given != "" {
+		return given + "@sha256:" + fp
+	}
+	return "sha256:" + fp
 }

@@ -114,7 +114,7 @@ func TestLocate(t *testing.T) {
 		{name: "cora", errHas: []string{`"cora"`, filepath.Join(root, "cora"), filepath.Join(download, "cora"), "nagc datasets fetch cora", "NAGC_DATA", "--data"}},
 		{name: "mygraph", errHas: []string{`"mygraph"`, filepath.Join(root, "mygraph"), "nagc datasets fetch all", "webkb, citeseer, cora, polblog"}},
 		{name: "here", want: "here"},
-		{name: "file", errHas: []string{filepath.Join(root, "file")}},
+		{name: "file", want: filepath.Join(root, "file")}, // a file dataset (npz, mtx, edge list)
 		{name: filepath.Join(other, "nope"), errHas: []string{filepath.Join(other, "nope")}},
 		{name: "", errHas: []string{"empty"}},
 	} {
@@ -171,5 +171,51 @@ func TestLoad(t *testing.T) {
 func TestPaperNames(t *testing.T) {
 	if got := PaperNames(); !slices.Equal(got, []string{"webkb", "citeseer", "cora", "polblog"}) {
 		t.Errorf("PaperNames() = %q", got)
+	}
+}
+
+func TestIdentity(t *testing.T) {
+	isolate(t)
+	syn, err := Load("synthetic")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := Identity(syn, ""); got != "synthetic" {
+		t.Errorf("Identity(synthetic) = %q", got)
+	}
+	if got := Identity(syn, "mine"); got != "synthetic" {
+		t.Errorf("Identity(synthetic named mine) = %q, want synthetic (recognised by content)", got)
+	}
+	// The same small graph in two folders with different names, and in another format:
+	// one identity; a changed graph: another.
+	files := map[string]string{"x.content": "a 1 0 L\nb 0 1 M\nc 1 1 L\n", "x.cites": "a b\nb c\n"}
+	one, two := writeDir(t, files), writeDir(t, files)
+	g1, err := Load(one)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g2, err := Load(two)
+	if err != nil {
+		t.Fatal(err)
+	}
+	el := writeDir(t, map[string]string{"edges.csv": "a,b\nb,c\n", "features.csv": "a,1,0\nb,0,1\nc,1,1\n", "labels.csv": "a,L\nb,M\nc,L\n"})
+	g3, err := Load(el)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := Identity(g1, "")
+	if !strings.HasPrefix(id, "sha256:") || Identity(g2, "") != id || Identity(g3, "") != id {
+		t.Errorf("identities %q, %q, %q: want one sha256: identity", id, Identity(g2, ""), Identity(g3, ""))
+	}
+	if got := Identity(g1, "mine"); got != "mine@"+id {
+		t.Errorf("named: %q", got)
+	}
+	files["x.cites"] = "a b\n"
+	g4, err := Load(writeDir(t, files))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if Identity(g4, "") == id {
+		t.Error("a changed graph kept its identity")
 	}
 }
