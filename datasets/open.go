@@ -154,7 +154,7 @@ func inferFormat(path string, dir bool) (string, error) {
 	if m, _ := filepath.Glob(filepath.Join(path, "*.npz")); len(m) == 1 {
 		return FormatNPZ, nil
 	}
-	return "", fmt.Errorf("datasets: %s: cannot tell the format of this folder: it holds no *.content files (linqs), no edges.csv/.tsv/.txt (edgelist), no adj.mtx (mtx) and not exactly one .npz file; set format and path", path)
+	return "", fmt.Errorf("datasets: %s: cannot tell the format of this folder: no .content file in folder (linqs), no edges.csv/.tsv/.txt (edgelist), no adj.mtx (mtx) and not exactly one .npz file; set format and path", path)
 }
 
 // edgeExts and tableExts are the extensions of edge-list and table files.
