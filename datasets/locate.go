@@ -135,7 +135,7 @@ func Locate(name string) (path string, err error) {
 		tried = append(tried, fmt.Sprintf("  %s (%s)", d, p.Why))
 	}
 	tried = append(tried, fmt.Sprintf("  %s (the working folder)", name))
-	how := fmt.Sprintf("the paper's datasets (%s) are downloaded by `nagc datasets fetch all`", knownNames())
+	how := fmt.Sprintf("the paper's datasets (%s) are downloaded by `nagc datasets fetch all`", strings.Join(PaperNames(), ", "))
 	if slices.Contains(PaperNames(), name) {
 		how = fmt.Sprintf("download it with `nagc datasets fetch %s`", name)
 	}

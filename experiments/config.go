@@ -12,7 +12,6 @@ import (
 	"io"
 	"math"
 	"os"
-	"path/filepath"
 	"reflect"
 	"regexp"
 	"sort"
@@ -20,6 +19,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/nagc-harness/nagc/datasets"
 	"github.com/nagc-harness/nagc/internal/suggest"
 
 	"github.com/nagc-harness/nagc/algorithms"
@@ -47,9 +47,11 @@ type Config struct {
 	// the held-out edges as the metric MetricHeldOut: edge cross-validation for the
 	// label-free rule SelectHeldOut. 0 (the default) fits once.
 	Holdout float64 `yaml:"holdout"`
-	// Datasets lists dataset names (webkb, citeseer, cora, polblog, synthetic) or LINQS
-	// folder paths (relative paths are taken from the config file's folder).
-	Datasets []posString `yaml:"datasets"`
+	// Datasets lists the datasets: names (webkb, citeseer, cora, polblog, synthetic, or a
+	// folder or file found where datasets are looked up), paths (relative paths are taken
+	// from the config file's folder), or mappings naming the path, format and labels of a
+	// graph (see DatasetEntry).
+	Datasets []DatasetEntry `yaml:"datasets"`
 	// Methods lists the rows of the experiment.
 	Methods []MethodSpec `yaml:"methods"`
 	// Compare, when ComparePaper, asks the report for the NAGC paper's comparison: rows
@@ -388,13 +390,28 @@ func (c *Config) validate() error {
 	}
 	seen := map[string]bool{}
 	for _, d := range c.Datasets {
-		if d.Value == "" {
+		if d.Path == "" {
 			return c.errf(d.Line, "datasets", "empty dataset name")
 		}
-		if seen[d.Value] {
-			return c.errf(d.Line, "datasets", "dataset %q listed twice", d.Value)
+		name := d.DisplayName()
+		if seen[name] {
+			return c.errf(d.Line, "datasets", "dataset %q listed twice (give one of them another name: {name: …, path: …})", name)
 		}
-		seen[d.Value] = true
+		seen[name] = true
+		if d.K1 < 0 {
+			return c.errf(d.Line, "datasets", "%s: k1 = %d, need a number of clusters ≥ 1", name, d.K1)
+		}
+		switch d.Labels {
+		case "", datasets.LabelsNone, datasets.LabelsColumn, datasets.LabelsFile:
+		default:
+			return c.errf(d.Line, "datasets", "%s: labels %q: want none, column or file", name, d.Labels)
+		}
+		switch d.Format {
+		case "", datasets.FormatLINQS, datasets.FormatEdgeList, datasets.FormatMTX, datasets.FormatNPZ:
+		default:
+			return c.errf(d.Line, "datasets", "%s: format %q: want linqs, edgelist, mtx or npz%s", name, d.Format,
+				suggest.DidYouMean(d.Format, []string{datasets.FormatLINQS, datasets.FormatEdgeList, datasets.FormatMTX, datasets.FormatNPZ}))
+		}
 	}
 	// A display name may be used by several rows only when each restricts itself to
 	// datasets no other row of that name covers (per-dataset settings of one method).
@@ -511,7 +528,7 @@ func (c *Config) validateMethod(m MethodSpec) error {
 
 func (c *Config) hasDataset(name string) bool {
 	for _, d := range c.Datasets {
-		if d.Value == name {
+		if d.DisplayName() == name {
 			return true
 		}
 	}
@@ -609,20 +626,11 @@ func sortedKeys[V any](m map[string]V) []string {
 	return keys
 }
 
-// DatasetPath returns where dataset d of the config is loaded from: a bare name is kept
-// (datasets.Load resolves it); a relative path is taken from the config file's folder.
-func (c *Config) DatasetPath(d string) string {
-	if !strings.ContainsAny(d, `/\`) || filepath.IsAbs(d) {
-		return d
-	}
-	return filepath.Join(filepath.Dir(c.File), d)
-}
-
 // DatasetNames returns the datasets in config order.
 func (c *Config) DatasetNames() []string {
 	out := make([]string, len(c.Datasets))
 	for i, d := range c.Datasets {
-		out[i] = d.Value
+		out[i] = d.DisplayName()
 	}
 	return out
 }

@@ -62,12 +62,33 @@ func runID(dataset, algorithm string, params map[string]any, k1, restart int) st
 // grid point with options in sorted order, then restart), each run once. k1 gives the
 // number of classes of each dataset, for "k1" grid values and the number of clusters.
 func (c *Config) Expand(k1 map[string]int) ([]Run, error) {
+	return c.expand(k1, nil)
+}
+
+// ExpandLoaded is Expand for the config's datasets as LoadDataset read them: each
+// dataset's number of clusters is its K1, and its run ids and seeds derive from its
+// Identity rather than its display name (which records keep as Dataset).
+func (c *Config) ExpandLoaded(ds []*LoadedDataset) ([]Run, error) {
+	k1, identity := map[string]int{}, map[string]string{}
+	for _, d := range ds {
+		k1[d.Name], identity[d.Name] = d.K1, d.Identity
+	}
+	return c.expand(k1, identity)
+}
+
+// expand lists the runs; identity maps a dataset to the name its run ids and seeds
+// derive from (the dataset's own name where it has none).
+func (c *Config) expand(k1 map[string]int, identity map[string]string) ([]Run, error) {
 	var runs []Run
 	index := map[string]int{}
 	for _, d := range c.DatasetNames() {
 		k, ok := k1[d]
 		if !ok {
 			return nil, fmt.Errorf("no k1 for dataset %q", d)
+		}
+		id := d
+		if v, ok := identity[d]; ok {
+			id = v
 		}
 		for _, m := range c.Methods {
 			if len(m.Datasets) > 0 && !hasPos(m.Datasets, d) {
@@ -79,18 +100,18 @@ func (c *Config) Expand(k1 map[string]int) ([]Run, error) {
 			}
 			for _, p := range points {
 				for r := 0; r < c.Restarts; r++ {
-					id := runID(d, m.Algorithm.Value, p, k, r)
-					if i, dup := index[id]; dup {
+					rid := runID(id, m.Algorithm.Value, p, k, r)
+					if i, dup := index[rid]; dup {
 						if !containsStr(runs[i].Methods, m.Name.Value) {
 							runs[i].Methods = append(runs[i].Methods, m.Name.Value)
 						}
 						continue
 					}
-					index[id] = len(runs)
+					index[rid] = len(runs)
 					runs = append(runs, Run{
-						ID: id, Dataset: d, Methods: []string{m.Name.Value},
+						ID: rid, Dataset: d, Methods: []string{m.Name.Value},
 						Algorithm: m.Algorithm.Value, Params: p, K1: k, Restart: r,
-						Seed: RunSeed(c.Seed, d, r),
+						Seed: RunSeed(c.Seed, id, r),
 					})
 				}
 			}

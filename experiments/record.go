@@ -134,6 +134,9 @@ type Provenance struct {
 	Compare string `json:"compare,omitempty"`
 	// Datasets holds the loader's statistics of every dataset of the config.
 	Datasets []datasets.Stats `json:"datasets"`
+	// Sources says where each dataset was read from and how (paths absolute), and its
+	// identity, so that rescore and report read the same graphs wherever they run.
+	Sources []DatasetSource `json:"sources,omitempty"`
 }
 
 // RecordError locates a bad line of a results file.
@@ -262,4 +265,12 @@ func appendJSONLine(w io.Writer, v any) error {
 	b = append(b, '\n')
 	_, err = w.Write(b)
 	return err
+}
+
+// DatasetSource is how a sweep read one of its datasets.
+type DatasetSource struct {
+	Name     string        `json:"name"`     // display name, as records give it
+	Identity string        `json:"identity"` // what run ids and seeds derive from
+	K1       int           `json:"k1"`       // number of clusters
+	Spec     datasets.Spec `json:"spec"`     // path (absolute), format, labels, …
 }

@@ -3,7 +3,9 @@ package experiments
 import (
 	"fmt"
 	"math"
+	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/nagc-harness/nagc/datasets"
 	"github.com/nagc-harness/nagc/metrics"
@@ -11,7 +13,8 @@ import (
 )
 
 // Rescore recomputes every metric of AllMetrics for the finished runs recorded in dir,
-// from their recorded labels and the datasets (loaded by load, datasets.Load when nil),
+// from their recorded labels and the datasets (loaded by load; when nil, by SourceLoader(dir):
+// as the sweep read them),
 // and rewrites dir's runs file with them, atomically (temporary file, then rename). It
 // lets records made before a metric existed gain it without re-running any method. A
 // metric already recorded must come out the same (within 1e-9): otherwise the dataset is
@@ -23,7 +26,7 @@ import (
 // one split per dataset and restart for records with a held-out fit.
 func Rescore(dir string, load func(name string) (*datasets.Graph, error)) (int, error) {
 	if load == nil {
-		load = datasets.Load
+		load = SourceLoader(dir)
 	}
 	path := filepath.Join(dir, RunsFile)
 	recs, torn, err := ReadRecords(path)
@@ -104,4 +107,51 @@ func heldOutScore(r *Record, g *datasets.Graph, splits map[string]*sparse.CSR) (
 		splits[key] = test
 	}
 	return metrics.Modularity(test, labels)
+}
+
+// SourceLoader returns a loader of the datasets recorded in results folder dir, by the
+// name records give them: each is read as the sweeps of dir read it (their Sources:
+// absolute path, format, labels), so that a config-relative path resolves as it did for
+// the sweep wherever the command runs. A dataset moved or renamed since is read from where
+// a later sweep found the same graph (same identity); where no recorded path exists, or
+// the folder records no source (sweeps made before sources were recorded), the name is
+// looked up as datasets.Load looks it up. A graph read by a recorded source must have the
+// recorded identity, else the loader says the dataset differs.
+func SourceLoader(dir string) func(name string) (*datasets.Graph, error) {
+	var sources []DatasetSource
+	if provs, err := ReadProvenance(dir); err == nil {
+		for _, p := range provs {
+			sources = append(sources, p.Sources...)
+		}
+	}
+	return func(name string) (*datasets.Graph, error) {
+		identity := ""
+		for _, s := range sources {
+			if s.Name == name {
+				identity = s.Identity
+			}
+		}
+		if identity == "" {
+			return datasets.Load(name)
+		}
+		// The latest source of that identity whose path still exists.
+		for i := len(sources) - 1; i >= 0; i-- {
+			s := sources[i]
+			if s.Identity != identity {
+				continue
+			}
+			if _, err := os.Stat(s.Spec.Path); err != nil && s.Spec.Path != "synthetic" {
+				continue
+			}
+			g, _, err := datasets.LoadSpec(s.Spec)
+			if err != nil {
+				return nil, fmt.Errorf("dataset %s (read from %s): %w", name, s.Spec.Path, err)
+			}
+			if id := datasets.Identity(g, ""); id != identity && !strings.HasSuffix(identity, "@"+id) {
+				return nil, fmt.Errorf("dataset %s read from %s is not the graph the sweep saw (its content differs)", name, s.Spec.Path)
+			}
+			return g, nil
+		}
+		return datasets.Load(name)
+	}
 }

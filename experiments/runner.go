@@ -95,15 +95,16 @@ func Execute(ctx context.Context, cfg *Config, opt Options) (*Summary, error) {
 		return nil, fmt.Errorf("shard %d of %d", opt.Shard+1, opt.Shards)
 	}
 	graphs := map[string]*datasets.Graph{}
-	k1 := map[string]int{}
-	for _, d := range cfg.DatasetNames() {
-		g, err := datasets.Load(cfg.DatasetPath(d))
+	var loaded []*LoadedDataset
+	for _, d := range cfg.Datasets {
+		ld, err := LoadDataset(d, cfg.File)
 		if err != nil {
-			return nil, fmt.Errorf("dataset %s: %w", d, err)
+			return nil, fmt.Errorf("dataset %s: %w", d.DisplayName(), err)
 		}
-		graphs[d], k1[d] = g, g.K()
+		graphs[ld.Name] = ld.Graph
+		loaded = append(loaded, ld)
 	}
-	runs, err := cfg.Expand(k1)
+	runs, err := cfg.ExpandLoaded(loaded)
 	if err != nil {
 		return nil, err
 	}
@@ -156,10 +157,11 @@ func Execute(ctx context.Context, cfg *Config, opt Options) (*Summary, error) {
 		Started: start.UTC(), Workers: opt.Workers, Shard: shard, RunsTotal: total, RunsToDo: len(todo),
 		Compare: cfg.Compare,
 	}
-	for _, d := range cfg.DatasetNames() {
-		st := graphs[d].Stats()
-		st.Name = d
+	for _, ld := range loaded {
+		st := ld.Graph.Stats()
+		st.Name = ld.Name
 		prov.Datasets = append(prov.Datasets, st)
+		prov.Sources = append(prov.Sources, DatasetSource{Name: ld.Name, Identity: ld.Identity, K1: ld.K1, Spec: ld.Spec})
 	}
 	if err := appendFile(filepath.Join(opt.ResultsDir, SweepsFile), prov); err != nil {
 		return nil, err

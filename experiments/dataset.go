@@ -1,0 +1,192 @@
+package experiments
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/nagc-harness/nagc/datasets"
+	"github.com/nagc-harness/nagc/internal/suggest"
+)
+
+// DatasetEntry is one dataset of a config: either a bare string (a name such as cora or
+// synthetic, found as datasets.Locate finds it, or a path to a folder or file), or a
+// mapping with the keys
+//
+//	name:           the dataset's name in records and reports (default: the string, or
+//	                the base name of path)
+//	path:           folder or file (relative paths are taken from the config's folder)
+//	format:         linqs, edgelist, mtx or npz (default: from the path)
+//	features:       an edge list's or Matrix Market adjacency's feature file
+//	feature_layout: dense or sparse (edge-list features)
+//	labels:         none, column or file (default: the format's)
+//	label_file:     the labels file for labels: file
+//	k1:             the number of clusters, required for a graph without labels
+type DatasetEntry struct {
+	Name          string `yaml:"name"`
+	Path          string `yaml:"path"`
+	Format        string `yaml:"format"`
+	Features      string `yaml:"features"`
+	FeatureLayout string `yaml:"feature_layout"`
+	Labels        string `yaml:"labels"`
+	LabelFile     string `yaml:"label_file"`
+	K1            int    `yaml:"k1"`
+
+	// Line is the entry's line in the config.
+	Line int `yaml:"-"`
+}
+
+// datasetKeys lists the keys of a dataset mapping.
+var datasetKeys = yamlFieldNames(reflect.TypeFor[DatasetEntry]())
+
+// UnmarshalYAML reads a bare string as a name or path, or a mapping of the keys above.
+func (d *DatasetEntry) UnmarshalYAML(n *yaml.Node) error {
+	d.Line = n.Line
+	switch n.Kind {
+	case yaml.ScalarNode:
+		var s string
+		if err := n.Decode(&s); err != nil {
+			return err
+		}
+		if isPathLike(s) {
+			d.Path = s
+		} else {
+			d.Name, d.Path = s, s
+		}
+		return nil
+	case yaml.MappingNode:
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if k := n.Content[i].Value; !contains(datasetKeys, k) {
+				return fmt.Errorf("line %d: unknown dataset key '%s'%s (keys: %s)", n.Content[i].Line, k,
+					suggest.DidYouMean(k, datasetKeys), strings.Join(datasetKeys, ", "))
+			}
+		}
+		type plain DatasetEntry
+		var p plain
+		if err := n.Decode(&p); err != nil {
+			return err
+		}
+		*d = DatasetEntry(p)
+		d.Line = n.Line
+		if d.Path == "" {
+			d.Path = d.Name
+		}
+		if d.Name == "" && !isPathLike(d.Path) {
+			d.Name = d.Path
+		}
+		return nil
+	}
+	return fmt.Errorf("line %d: a dataset is a name, a path, or a mapping with name, path, format, labels, …", n.Line)
+}
+
+// MarshalYAML writes a plain entry back as its string.
+func (d DatasetEntry) MarshalYAML() (any, error) {
+	if d == (DatasetEntry{Name: d.Name, Path: d.Path, Line: d.Line}) && (d.Name == d.Path || d.Name == "") {
+		return d.Path, nil
+	}
+	type plain DatasetEntry
+	return plain(d), nil
+}
+
+// isPathLike reports whether s names a file or folder rather than a dataset name: it has
+// a path separator or a file extension of a format Open reads.
+func isPathLike(s string) bool {
+	if strings.ContainsAny(s, `/\`) || filepath.IsAbs(s) {
+		return true
+	}
+	switch strings.ToLower(filepath.Ext(s)) {
+	case ".npz", ".mtx", ".csv", ".tsv", ".txt", ".edges", ".edgelist":
+		return true
+	}
+	return false
+}
+
+// DisplayName returns the dataset's name in records and reports: Name, else the base name
+// of Path (a file's without its extension).
+func (d DatasetEntry) DisplayName() string {
+	if d.Name != "" {
+		return d.Name
+	}
+	base := filepath.Base(filepath.Clean(d.Path))
+	if ext := filepath.Ext(base); ext != "" && isPathLike(base) {
+		base = strings.TrimSuffix(base, ext)
+	}
+	return base
+}
+
+// Spec returns the entry as datasets.LoadSpec reads it, with relative paths taken from
+// the folder of configFile: a path that exists there is that file or folder; a bare name
+// that does not is left for datasets.Locate (the paper's graphs, $NAGC_DATA, …).
+func (d DatasetEntry) Spec(configFile string) datasets.Spec {
+	dir := filepath.Dir(configFile)
+	resolve := func(p string) string {
+		if p == "" || filepath.IsAbs(p) || p == "synthetic" {
+			return p
+		}
+		if q := filepath.Join(dir, p); isPathLike(p) || exists(q) {
+			return q
+		}
+		return p
+	}
+	return datasets.Spec{
+		Name: d.DisplayName(), Path: resolve(d.Path), Format: d.Format,
+		Features: resolve(d.Features), FeatureLayout: d.FeatureLayout,
+		Labels: d.Labels, LabelFile: resolve(d.LabelFile),
+	}
+}
+
+// LoadedDataset is a config's dataset read from disk.
+type LoadedDataset struct {
+	Name     string          // display name (DatasetEntry.DisplayName)
+	Identity string          // what run ids and seeds derive from (datasets.Identity)
+	K1       int             // number of clusters: the entry's k1, else the number of classes
+	Graph    *datasets.Graph // the graph
+	Report   *datasets.LoadReport
+	Spec     datasets.Spec // how it was read, paths resolved
+}
+
+// ErrNoK1 is returned (wrapped) for a graph without labels whose entry gives no k1.
+var ErrNoK1 = errors.New("no number of clusters")
+
+// LoadDataset reads dataset entry d of the config read from configFile: its graph, its
+// identity (the name a config gives it enters only when the entry has a name key of its
+// own, see datasets.Identity) and its number of clusters. Cost: reading the files, plus
+// one fingerprint of the graph.
+func LoadDataset(d DatasetEntry, configFile string) (*LoadedDataset, error) {
+	spec := d.Spec(configFile)
+	g, rep, err := datasets.LoadSpec(spec)
+	if err != nil {
+		return nil, err
+	}
+	if abs, err := filepath.Abs(spec.Path); err == nil && spec.Path != "synthetic" && isPathLike(spec.Path) {
+		spec.Path = abs
+	}
+	given := ""
+	if d.Name != "" && d.Name != d.Path {
+		given = d.Name
+	}
+	ld := &LoadedDataset{Name: d.DisplayName(), Identity: datasets.Identity(g, given), K1: d.K1,
+		Graph: g, Report: rep, Spec: spec}
+	if ld.K1 == 0 {
+		ld.K1 = g.K()
+	}
+	if ld.K1 == 0 {
+		return nil, fmt.Errorf("%w: %s has no labels to count classes from; give its number of clusters as k1 (datasets: - {path: %s, k1: 5})",
+			ErrNoK1, ld.Name, d.Path)
+	}
+	if ld.K1 > g.N() {
+		return nil, fmt.Errorf("%s: k1 = %d clusters for %d vertices", ld.Name, ld.K1, g.N())
+	}
+	return ld, nil
+}
+
+// exists reports whether path names an existing file or folder.
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}

@@ -1,0 +1,151 @@
+package experiments
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// ownGraph writes a small labelled LINQS graph (two triangles joined by an edge) into a
+// new folder dir/name and returns its path.
+func ownGraph(t *testing.T, dir, name string, labels bool) string {
+	t.Helper()
+	path := filepath.Join(dir, name)
+	if err := os.MkdirAll(path, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var content strings.Builder
+	for i, row := range []string{"1 1 0 0", "1 0 1 0", "0 1 1 0", "0 0 1 1", "0 1 0 1", "1 0 0 1"} {
+		content.WriteString("v" + string(rune('a'+i)) + " " + row)
+		if labels {
+			content.WriteString([]string{" A", " A", " A", " B", " B", " B"}[i])
+		}
+		content.WriteString("\n")
+	}
+	cites := "va vb\nvb vc\nva vc\nvd ve\nve vf\nvd vf\nvc vd\n"
+	if err := os.WriteFile(filepath.Join(path, "g.content"), []byte(content.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(path, "g.cites"), []byte(cites), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func runConfig(t *testing.T, path, results string) *Summary {
+	t.Helper()
+	cfg, err := LoadConfig(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum, err := Execute(context.Background(), cfg, Options{ResultsDir: results, Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sum
+}
+
+// TestDatasetIdentity checks that a dataset's runs follow its content, not the path
+// naming it: the same folder named two ways is one set of runs, a moved or renamed
+// folder resumes, a changed graph runs anew; and rescore reads config-relative paths as
+// the sweep did, from any working folder.
+func TestDatasetIdentity(t *testing.T) {
+	root := t.TempDir()
+	ownGraph(t, filepath.Join(root, "data"), "mine", true)
+	write := func(name, datasets string) string {
+		p := filepath.Join(root, name)
+		text := "name: own\nseed: 7\nrestarts: 2\ndatasets: " + datasets + "\nmethods:\n  - {name: KM, algorithm: kmeans}\n  - {name: SNMF, algorithm: snmf}\n"
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	results := filepath.Join(root, "results")
+	t.Chdir(t.TempDir()) // paths resolve against the config, not the working folder
+	sum := runConfig(t, write("a.yaml", "[data/mine]"), results)
+	if sum.Done != 4 || sum.Skipped != 0 {
+		t.Fatalf("first sweep: %+v", sum)
+	}
+	// The same folder named another way, then moved and renamed: nothing re-runs.
+	if sum := runConfig(t, write("b.yaml", "[./data/../data/mine]"), results); sum.Done != 0 || sum.Skipped != 4 {
+		t.Errorf("same folder, other path: %+v", sum)
+	}
+	if err := os.Rename(filepath.Join(root, "data", "mine"), filepath.Join(root, "moved")); err != nil {
+		t.Fatal(err)
+	}
+	if sum := runConfig(t, write("c.yaml", "["+filepath.Join(root, "moved")+"]"), results); sum.Done != 0 || sum.Skipped != 4 {
+		t.Errorf("moved and renamed folder: %+v", sum)
+	}
+	// Rescore reads the moved folder as the last sweep recorded it.
+	if n, err := Rescore(results, nil); err != nil || n != 4 {
+		t.Errorf("rescore: %d, %v", n, err)
+	}
+	// A changed graph is another dataset: its runs run.
+	cites := filepath.Join(root, "moved", "g.cites")
+	if err := os.WriteFile(cites, []byte("va vb\nvb vc\nva vc\nvd ve\nve vf\nvd vf\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if sum := runConfig(t, write("d.yaml", "["+filepath.Join(root, "moved")+"]"), results); sum.Done != 4 {
+		t.Errorf("changed graph: %+v", sum)
+	}
+}
+
+// TestUnlabeledDataset checks that a graph without labels needs k1, records no
+// label-reading metric, and runs.
+func TestUnlabeledDataset(t *testing.T) {
+	root := t.TempDir()
+	ownGraph(t, root, "plain", false)
+	cfgPath := filepath.Join(root, "u.yaml")
+	text := "name: u\nseed: 1\ndatasets: [{path: plain, labels: none}]\nmethods:\n  - {name: KM, algorithm: kmeans}\n"
+	if err := os.WriteFile(cfgPath, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := LoadConfig(cfgPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Execute(context.Background(), cfg, Options{ResultsDir: filepath.Join(root, "r0"), Workers: 1})
+	if err == nil || !strings.Contains(err.Error(), "has no labels to count classes from; give its number of clusters as k1") {
+		t.Errorf("no k1: %v", err)
+	}
+	text = strings.Replace(text, "labels: none}", "labels: none, k1: 2}", 1)
+	if err := os.WriteFile(cfgPath, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	results := filepath.Join(root, "r")
+	if sum := runConfig(t, cfgPath, results); sum.Done != 1 || sum.Failed != 0 {
+		t.Fatalf("unlabelled sweep: %+v", sum)
+	}
+	recs, _, err := ReadRecords(filepath.Join(results, RunsFile))
+	if err != nil || len(recs) != 1 {
+		t.Fatal(recs, err)
+	}
+	if recs[0].Dataset != "plain" || recs[0].K1 != 2 {
+		t.Errorf("record: dataset %q, k1 %d", recs[0].Dataset, recs[0].K1)
+	}
+	for _, m := range []string{"ari", "nmi", "acc", "ari_connected"} {
+		if _, ok := recs[0].Metrics[m]; ok {
+			t.Errorf("an unlabelled run recorded %s", m)
+		}
+	}
+	if _, ok := recs[0].Metrics["modularity"]; !ok {
+		t.Errorf("no modularity recorded: %v", recs[0].Metrics)
+	}
+}
+
+func TestDatasetEntryErrors(t *testing.T) {
+	base := "methods:\n  - {name: KM, algorithm: kmeans}\n"
+	for _, c := range []struct{ text, want string }{
+		{"datasets: [{path: x, fromat: npz}]\n" + base, "unknown dataset key 'fromat' (did you mean 'format'?)"},
+		{"datasets: [{path: x, format: npy}]\n" + base, `format "npy": want linqs, edgelist, mtx or npz (did you mean 'npz'?)`},
+		{"datasets: [{path: x, labels: some}]\n" + base, `labels "some": want none, column or file`},
+		{"datasets: [a/x, b/x]\n" + base, `dataset "x" listed twice`},
+	} {
+		_, err := LoadConfig(writeConfig(t, c.text))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: error %v, want %q", c.text, err, c.want)
+		}
+	}
+}
