@@ -65,25 +65,28 @@ func parseScalar(v string) any {
 
 // clusterOutput is what `nagc cluster --json` prints.
 type clusterOutput struct {
-	Dataset    string            `json:"dataset"`
-	Method     string            `json:"method"`
-	K1         int               `json:"k1"`
-	Params     map[string]any    `json:"params"`   // the options given
-	Settings   map[string]any    `json:"settings"` // every option the fit used, defaults included
-	Seed       uint64            `json:"seed"`
-	Metrics    metrics.Scores    `json:"metrics"`
-	Iterations int               `json:"iterations"`
-	Objective  *float64          `json:"final_objective,omitempty"`
-	FitSeconds float64           `json:"fit_seconds"`
-	Info       map[string]string `json:"info,omitempty"`
+	Dataset    string             `json:"dataset"`
+	Method     string             `json:"method"`
+	K1         int                `json:"k1"`
+	Params     map[string]any     `json:"params"`   // the options given
+	Settings   map[string]any     `json:"settings"` // every option the fit used, defaults included
+	Seed       uint64             `json:"seed"`
+	Metrics    map[string]float64 `json:"metrics"` // label-reading measures absent for a graph without labels
+	Iterations int                `json:"iterations"`
+	Objective  *float64           `json:"final_objective,omitempty"`
+	FitSeconds float64            `json:"fit_seconds"`
+	Info       map[string]string  `json:"info,omitempty"`
 }
 
 func runCluster(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	const usageLine = "cluster --data NAME|DIR --method METHOD [--k1 K] [--k2 K] [--lambda L] [--rho R] [--init I] [--seed S] [--iterations T] [--opt key=value]… [--json] [--labels-out FILE] [--init-u/--init-v/--init-h FILE] [--factors-out DIR]"
 	fs := newFlagSet("cluster", usageLine, stderr)
-	data := fs.String("data", "synthetic", "dataset: webkb, citeseer, cora, polblog, synthetic, or a LINQS folder")
+	data := fs.String("data", "synthetic", "dataset: webkb, citeseer, cora, polblog, synthetic, or a folder or file (LINQS folder, edge list, .mtx, .npz)")
+	format := fs.String("format", "", "the dataset's format: linqs, edgelist, mtx or npz (default: from the path)")
+	features := fs.String("features", "", "feature file of an edge list or Matrix Market adjacency (default: features.* beside it)")
+	labels := fs.String("labels", "", "where the classes are: none, column, or a file of 'id label' lines (default: the format's)")
 	method := fs.String("method", "nagc", "method: "+strings.Join(algorithms.Names(), ", "))
-	k1 := fs.Int("k1", 0, "number of clusters (default: the number of classes)")
+	k1 := fs.Int("k1", 0, "number of clusters (default: the number of classes; required for a graph without labels)")
 	fs.Int("k2", 0, "NAGC: number of attribute clusters (default: k1)")
 	fs.Float64("lambda", 0, "NAGC/JWNMF: weight of the attribute term (default: NAGC 0.01; JWNMF 0.1·‖S‖²/‖X‖²)")
 	fs.Float64("rho", 0, "NAGC: PU weight ρ, 0 < ρ ≤ 1 (default 0.75; 0.5 = the authors' w/o-PU rule)")
@@ -140,13 +143,25 @@ func runCluster(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		}
 		m = nm
 	}
-	g, err := datasets.Load(*data)
+	spec := datasets.Spec{Path: *data, Format: *format, Features: *features, Labels: *labels}
+	if *labels != "" && *labels != datasets.LabelsNone && *labels != datasets.LabelsColumn && *labels != datasets.LabelsFile {
+		spec.Labels, spec.LabelFile = datasets.LabelsFile, *labels
+	}
+	g, rep, err := datasets.LoadSpec(spec)
 	if err != nil {
 		return err
+	}
+	if rep != nil {
+		for _, w := range rep.Warnings {
+			fmt.Fprintf(stderr, "warning: %s: %s\n", g.Name, w)
+		}
 	}
 	k := *k1
 	if k == 0 {
 		k = g.K()
+	}
+	if k == 0 {
+		return fmt.Errorf("--k1 is required: %s has no labels to count classes from", g.Name)
 	}
 	in := algorithms.Input{Adj: g.Adj, X: g.X, Truth: g.Labels}
 	res, err := m.Fit(ctx, in, k, *seed)
@@ -177,7 +192,7 @@ func runCluster(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		used[st.Key] = st.Value
 	}
 	out := clusterOutput{Dataset: g.Name, Method: m.Name(), K1: k, Params: params, Settings: used, Seed: *seed,
-		Metrics: scores, Iterations: res.Iterations, FitSeconds: res.FitTime.Seconds(), Info: res.Info}
+		Metrics: scores.Named(), Iterations: res.Iterations, FitSeconds: res.FitTime.Seconds(), Info: res.Info}
 	if len(res.Objective) > 0 {
 		out.Objective = &res.Objective[len(res.Objective)-1]
 	}
@@ -196,8 +211,13 @@ func runCluster(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		}
 		fmt.Fprintf(tw, "  %s\t%s%s\n", st.Key, settingValue(m, st, k), note)
 	}
-	fmt.Fprintf(tw, "ARI\t%.4f\nNMI\t%.4f\nACC\t%.4f\nmodularity\t%.4f\nentropy\t%.4f\nattribute modularity\t%.4f\n",
-		scores.ARI, scores.NMI, scores.ACC, scores.Modularity, scores.Entropy, scores.AttrModularity)
+	if scores.Labelled() {
+		fmt.Fprintf(tw, "ARI\t%.4f\nNMI\t%.4f\nACC\t%.4f\n", scores.ARI, scores.NMI, scores.ACC)
+	} else {
+		fmt.Fprintf(tw, "ARI, NMI, ACC\tnone: the graph has no labels\n")
+	}
+	fmt.Fprintf(tw, "modularity\t%.4f\nentropy\t%.4f\nattribute modularity\t%.4f\n",
+		scores.Modularity, scores.Entropy, scores.AttrModularity)
 	fmt.Fprintf(tw, "iterations\t%d\nfit time\t%.3fs\n", res.Iterations, res.FitTime.Seconds())
 	if out.Objective != nil {
 		fmt.Fprintf(tw, "objective\t%.6g\n", *out.Objective)

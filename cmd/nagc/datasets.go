@@ -50,9 +50,17 @@ func runDatasets(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		fmt.Fprintln(tw, "dataset\tn\tedges\tm\tk1\tnnz(X)\tdensity %\tself-loops\tdangling\t")
 	}
 	for _, name := range names {
-		g, err := datasets.Load(name)
+		g, rep, err := datasets.LoadSpec(datasets.Spec{Path: name})
 		if err != nil {
 			return err
+		}
+		if rep != nil && !*asJSON {
+			for _, line := range append(rep.Notes, rep.Warnings...) {
+				fmt.Fprintf(stderr, "%s: %s\n", g.Name, line)
+			}
+			for _, d := range rep.Dropped {
+				fmt.Fprintf(stderr, "%s: dropped %d× %s (%s)\n", g.Name, d.Count, d.Reason, d.File)
+			}
 		}
 		s := g.Stats()
 		if *asJSON {
