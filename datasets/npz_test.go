@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"math"
 	"os"
 	"path/filepath"
@@ -174,3 +175,32 @@ func TestOpenNPZErrors(t *testing.T) {
 }
 
 func nan() float64 { return math.NaN() }
+
+// FuzzOpenNPZ feeds arbitrary bytes as the adj_indptr array of an otherwise valid
+// archive and checks that the npz reader never panics, that every error is a
+// *ParseError naming the archive, and that an accepted graph is well formed.
+//
+//	go test ./datasets -run '^$' -fuzz FuzzOpenNPZ -fuzztime 1m
+func FuzzOpenNPZ(f *testing.F) {
+	var ok bytes.Buffer
+	npy.Write(&ok, []int32{0, 1, 4, 5})
+	f.Add(ok.Bytes())
+	f.Add(rawNPY("<i8", "(4,)", make([]byte, 32)))
+	f.Add(rawNPY(">i4", "(4,)", []byte{0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 4, 0, 0, 0, 5}))
+	f.Add([]byte("\x93NUMPY\x01\x00\x10\x00{'descr': '<i4'\n"))
+	f.Fuzz(func(t *testing.T, indptr []byte) {
+		p := filepath.Join(t.TempDir(), "g.npz")
+		arrays := smallNPZ()
+		delete(arrays, "adj_indptr")
+		writeNPZArrays(t, p, arrays, map[string][]byte{"adj_indptr": indptr})
+		g, rep, err := Open(Spec{Path: p})
+		if err != nil {
+			var pe *ParseError
+			if !errors.As(err, &pe) || pe.File != p {
+				t.Fatalf("error %v is not a *ParseError naming the archive", err)
+			}
+			return
+		}
+		checkOpened(t, g, rep)
+	})
+}

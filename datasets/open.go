@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 )
 
@@ -262,14 +261,4 @@ func applyLabelFile(g *Graph, rep *LoadReport, path string) error {
 	g.Labels, g.ClassNames = classIndex(raw)
 	checkLabels(rep, path, g.Labels, g.ClassNames, false)
 	return nil
-}
-
-// sortedKeys returns the keys of m in increasing order.
-func sortedKeys(m map[string]bool) []string {
-	k := make([]string, 0, len(m))
-	for s := range m {
-		k = append(k, s)
-	}
-	sort.Strings(k)
-	return k
 }
