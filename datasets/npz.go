@@ -575,8 +575,20 @@ func (a *npzArchive) labels(g *Graph, rep *LoadReport) error {
 	if len(shape) != 1 {
 		return a.errorf("labels", "has shape %v; want one class per vertex (multi-label or one-hot labels are not supported; set labels: none)", shape)
 	}
-	lab, err := a.ints("labels")
-	if err != nil {
+	var lab []int64
+	if dtypeKind(r.Header.Descr.Type) == 'f' {
+		fl, err := a.floats("labels")
+		if err != nil {
+			return err
+		}
+		lab = make([]int64, len(fl))
+		for i, v := range fl {
+			if v != math.Trunc(v) || math.Abs(v) > 1<<53 {
+				return a.errorf("labels", "vertex %d has label %v, not a whole number", i, v)
+			}
+			lab[i] = int64(v)
+		}
+	} else if lab, err = a.ints("labels"); err != nil {
 		return err
 	}
 	n := g.N()
