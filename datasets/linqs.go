@@ -53,6 +53,10 @@ func (e *ParseError) Error() string {
 //
 // Malformed input gives a *ParseError naming the file and line. The cost is linear in the
 // total size of the files, plus O(d log d) per vertex of degree d.
+//
+// LoadLINQS always reads a label column. Open reads LINQS folders too, with Labels
+// "none" for files without a label column, and returns a LoadReport that warns about a
+// header row or a label column that looks like an attribute.
 func LoadLINQS(dir string) (*Graph, error) {
 	g, _, err := loadLINQS(dir, false)
 	return g, err
@@ -183,7 +187,8 @@ type linqsParser struct {
 	fields []int // reusable field boundaries: start, end, start, end, ...
 }
 
-// MaxAttribute is the largest attribute value LoadLINQS accepts: 2⁵³.
+// MaxAttribute is the largest attribute value (or edge weight) any reader accepts: 2⁵³,
+// the largest integer a float64 holds exactly.
 const MaxAttribute = 1 << 53
 
 // bom is the UTF-8 byte-order mark.

@@ -124,6 +124,17 @@ func (f fullReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
+// safeNewReader is npy.NewReader, with a panic on a malformed header (npyio v0.6 slices
+// the header text without checking it) turned into an error.
+func safeNewReader(r io.Reader) (rd *npy.Reader, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			rd, err = nil, errors.New("malformed header")
+		}
+	}()
+	return npy.NewReader(r)
+}
+
 // errPickled marks an array stored as pickled Python objects.
 var errPickled = errors.New("pickled")
 
@@ -139,8 +150,21 @@ func (a *npzArchive) open(name string) (*npy.Reader, io.Reader, io.Closer, int, 
 	if err != nil {
 		return nil, nil, nil, 0, a.errorf(name, "cannot be read (%v)", err)
 	}
-	data := fullReader{bufio.NewReaderSize(rc, 1<<16)}
-	r, err := npy.NewReader(data)
+	br := bufio.NewReaderSize(rc, 1<<16)
+	// npyio allocates the header length the file states before checking it: refuse
+	// one longer than the entry.
+	if pre, _ := br.Peek(12); len(pre) == 12 && string(pre[:6]) == "\x93NUMPY" {
+		hl := uint64(binary.LittleEndian.Uint16(pre[8:10]))
+		if pre[6] >= 2 {
+			hl = uint64(binary.LittleEndian.Uint32(pre[8:12]))
+		}
+		if hl > f.UncompressedSize64 {
+			rc.Close()
+			return nil, nil, nil, 0, a.errorf(name, "not a NumPy array (its header length %d exceeds the %d bytes stored)", hl, f.UncompressedSize64)
+		}
+	}
+	data := fullReader{br}
+	r, err := safeNewReader(data)
 	if err != nil {
 		rc.Close()
 		return nil, nil, nil, 0, a.errorf(name, "not a NumPy array (%v)", err)
@@ -169,7 +193,8 @@ func (a *npzArchive) open(name string) (*npy.Reader, io.Reader, io.Closer, int, 
 			size *= 4
 		}
 	}
-	if uint64(count)*uint64(size) > f.UncompressedSize64 {
+	// Deflate expands at most about 1032 times: a larger stated size is a lie.
+	if need := uint64(count) * uint64(size); need > f.UncompressedSize64 || need > 1100*f.CompressedSize64+1024 {
 		rc.Close()
 		return nil, nil, nil, 0, a.errorf(name, "header announces %d values of %d bytes, more than the %d bytes stored", count, size, f.UncompressedSize64)
 	}
@@ -243,7 +268,12 @@ func dtypeKind(t string) byte {
 
 // readArray reads the whole array into *dst, with a plain message for a type or read
 // error.
-func readArray[T any](r *npy.Reader, dst *[]T) error {
+func readArray[T any](r *npy.Reader, dst *[]T) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("cannot be read (malformed array: %v)", p)
+		}
+	}()
 	if err := r.Read(dst); err != nil {
 		if err == io.ErrUnexpectedEOF {
 			return errors.New("the array data is truncated")
@@ -545,8 +575,20 @@ func (a *npzArchive) labels(g *Graph, rep *LoadReport) error {
 	if len(shape) != 1 {
 		return a.errorf("labels", "has shape %v; want one class per vertex (multi-label or one-hot labels are not supported; set labels: none)", shape)
 	}
-	lab, err := a.ints("labels")
-	if err != nil {
+	var lab []int64
+	if dtypeKind(r.Header.Descr.Type) == 'f' {
+		fl, err := a.floats("labels")
+		if err != nil {
+			return err
+		}
+		lab = make([]int64, len(fl))
+		for i, v := range fl {
+			if v != math.Trunc(v) || math.Abs(v) > 1<<53 {
+				return a.errorf("labels", "vertex %d has label %v, not a whole number", i, v)
+			}
+			lab[i] = int64(v)
+		}
+	} else if lab, err = a.ints("labels"); err != nil {
 		return err
 	}
 	n := g.N()

@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"math"
 	"os"
 	"path/filepath"
@@ -105,9 +106,10 @@ func TestOpenNPZSmall(t *testing.T) {
 		t.Errorf("report %s", rep)
 	}
 
-	// Pickled node and class names are skipped with a warning; labels keep numbers.
+	// Pickled node and class names are skipped with a warning; labels keep numbers
+	// (float labels holding whole numbers are accepted).
 	arrays = smallNPZ()
-	arrays["labels"] = []uint8{2, 0, 2}
+	arrays["labels"] = []float64{2, 0, 2}
 	writeNPZArrays(t, p, arrays, map[string][]byte{
 		"node_names":  rawNPY("|O", "(3,)", []byte("\x80\x02pickle")),
 		"class_names": rawNPY("|O", "(3,)", []byte("\x80\x02pickle")),
@@ -154,6 +156,7 @@ func TestOpenNPZErrors(t *testing.T) {
 		{"attr rows", with(func(a map[string]any) { a["attr_shape"] = []int64{2, 2}; a["attr_indptr"] = []int64{0, 1, 4} }), nil, []string{"attributes have 2 rows", "3 vertices"}},
 		{"float indices", with(func(a map[string]any) { a["adj_indices"] = []float64{1, 2, 0, 2, 1} }), nil, []string{"adj_indices", "want integers"}},
 		{"label count", with(func(a map[string]any) { a["labels"] = []int64{0, 1} }), nil, []string{"labels: has 2 entries for 3 vertices"}},
+		{"fractional label", with(func(a map[string]any) { a["labels"] = []float32{0, 1.5, 1} }), nil, []string{"vertex 1 has label 1.5, not a whole number"}},
 		{"negative label", with(func(a map[string]any) { a["labels"] = []int64{0, -1, 1} }), nil, []string{"vertex 1 has label -1", "labels: none"}},
 		{"one-hot labels", with(func(a map[string]any) {}), map[string][]byte{"labels": rawNPY("<i8", "(3, 2)", make([]byte, 48))}, []string{"has shape [3 2]", "multi-label"}},
 		{"pickled adjacency", with(func(a map[string]any) { delete(a, "adj_data") }), map[string][]byte{"adj_data": rawNPY("|O", "(5,)", nil)}, []string{"adj_data: stored as pickled"}},
@@ -174,3 +177,32 @@ func TestOpenNPZErrors(t *testing.T) {
 }
 
 func nan() float64 { return math.NaN() }
+
+// FuzzOpenNPZ feeds arbitrary bytes as the adj_indptr array of an otherwise valid
+// archive and checks that the npz reader never panics, that every error is a
+// *ParseError naming the archive, and that an accepted graph is well formed.
+//
+//	go test ./datasets -run '^$' -fuzz FuzzOpenNPZ -fuzztime 1m
+func FuzzOpenNPZ(f *testing.F) {
+	var ok bytes.Buffer
+	npy.Write(&ok, []int32{0, 1, 4, 5})
+	f.Add(ok.Bytes())
+	f.Add(rawNPY("<i8", "(4,)", make([]byte, 32)))
+	f.Add(rawNPY(">i4", "(4,)", []byte{0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 4, 0, 0, 0, 5}))
+	f.Add([]byte("\x93NUMPY\x01\x00\x10\x00{'descr': '<i4'\n"))
+	f.Fuzz(func(t *testing.T, indptr []byte) {
+		p := filepath.Join(t.TempDir(), "g.npz")
+		arrays := smallNPZ()
+		delete(arrays, "adj_indptr")
+		writeNPZArrays(t, p, arrays, map[string][]byte{"adj_indptr": indptr})
+		g, rep, err := Open(Spec{Path: p})
+		if err != nil {
+			var pe *ParseError
+			if !errors.As(err, &pe) || pe.File != p {
+				t.Fatalf("error %v is not a *ParseError naming the archive", err)
+			}
+			return
+		}
+		checkOpened(t, g, rep)
+	})
+}

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 )
 
@@ -24,36 +23,38 @@ const (
 )
 
 // Spec names a dataset on disk and how to read it. Only Path is required; the zero value
-// of every other field picks what the format and the files make obvious.
+// of every other field picks what the format and the files make obvious. The YAML keys
+// (name, path, format, features, feature_layout, labels, label_file) are those a config
+// file's dataset entry may use.
 type Spec struct {
 	// Name is the dataset's name in reports. Default: the base name of Path (a
 	// folder's name, a file's name without its extension).
-	Name string
+	Name string `yaml:"name,omitempty" json:"name,omitempty"`
 	// Path is the dataset: a folder or a file. See Format.
-	Path string
+	Path string `yaml:"path,omitempty" json:"path,omitempty"`
 	// Format is one of "linqs", "edgelist", "mtx", "npz", or "" to infer it
 	// from Path: a file ending in .npz is npz, .mtx is mtx, .csv, .tsv, .txt,
 	// .edges or .edgelist is edgelist, .content or .cites is the LINQS folder
 	// holding it. A folder is linqs when it holds *.content files, else edgelist
 	// when it holds edges.{csv,tsv,txt,edges}, else mtx when it holds
 	// adj.mtx or adjacency.mtx, else npz when it holds exactly one .npz file.
-	Format string
+	Format string `yaml:"format,omitempty" json:"format,omitempty"`
 	// Features is the feature (attribute) file of an edge list or Matrix Market
 	// adjacency. In a folder it defaults to features.{csv,tsv,txt} (edgelist) or
 	// features.mtx (mtx). Without one the graph has no attributes (M() = 0).
-	Features string
+	Features string `yaml:"features,omitempty" json:"features,omitempty"`
 	// FeatureLayout is the layout of an edge list's feature file: "dense" (the
 	// default: an id then one value per column on each line) or "sparse" (one
 	// "id column value" triplet a line, columns numbered from 0).
-	FeatureLayout string
+	FeatureLayout string `yaml:"feature_layout,omitempty" json:"feature_layout,omitempty"`
 	// Labels is where the classes come from: "none", "column" or "file" (see
 	// the Labels… constants), or "" for the format's default: the last column
 	// for LINQS, the labels array for npz when present, "file" when LabelFile is
 	// set or a folder holds labels.{csv,tsv,txt}, else none.
-	Labels string
+	Labels string `yaml:"labels,omitempty" json:"labels,omitempty"`
 	// LabelFile is the labels file for Labels "file": "id label" lines, or one
 	// label a line in vertex order.
-	LabelFile string
+	LabelFile string `yaml:"label_file,omitempty" json:"label_file,omitempty"`
 }
 
 // Open reads the dataset spec describes, in any supported format, and returns the graph
@@ -262,14 +263,4 @@ func applyLabelFile(g *Graph, rep *LoadReport, path string) error {
 	g.Labels, g.ClassNames = classIndex(raw)
 	checkLabels(rep, path, g.Labels, g.ClassNames, false)
 	return nil
-}
-
-// sortedKeys returns the keys of m in increasing order.
-func sortedKeys(m map[string]bool) []string {
-	k := make([]string, 0, len(m))
-	for s := range m {
-		k = append(k, s)
-	}
-	sort.Strings(k)
-	return k
 }

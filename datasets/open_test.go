@@ -496,3 +496,18 @@ func checkParseError(t *testing.T, err error, file string, line int, msg ...stri
 
 // asParseError is errors.As for a *ParseError.
 func asParseError(err error, pe **ParseError) bool { return errors.As(err, pe) }
+
+func TestNewLoadReport(t *testing.T) {
+	g, err := Synthetic(DefaultSynthetic())
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := NewLoadReport(g, "synthetic")
+	if r.N != 600 || r.K != 4 || r.M != 300 || r.Edges != g.Edges() || r.Isolated != g.Isolated() || r.DroppedTotal() != 0 {
+		t.Errorf("report %s", r)
+	}
+	g.Dangling = 3
+	if r := NewLoadReport(g, "linqs"); r.DroppedTotal() != 3 || !strings.HasSuffix(r.String(), "\n  dropped 3 entries: edge names an unknown id") {
+		t.Errorf("report %s", r)
+	}
+}

@@ -17,39 +17,57 @@ import (
 // every graph; show its String to the user.
 type LoadReport struct {
 	// Name is the dataset name and Format the format it was read as
-	// ("linqs", "edgelist", "mtx", "npz" or "synthetic").
-	Name, Format string
+	// ("linqs", "edgelist", "mtx", "npz", or what NewLoadReport was given).
+	Name   string `json:"name"`
+	Format string `json:"format"`
 	// Files lists the files read, in the order they were read.
-	Files []string
+	Files []string `json:"files,omitempty"`
 
 	// N is the number of vertices, Edges the number of distinct undirected edges
 	// (self-loops included), M the number of attribute columns, NNZ the number
 	// of stored attribute values, K the number of classes (0 when unlabeled).
-	N, Edges, M, NNZ, K int
+	N     int `json:"n"`
+	Edges int `json:"edges"`
+	M     int `json:"m"`
+	NNZ   int `json:"nnz"`
+	K     int `json:"k"`
 	// SelfLoops counts the vertices with a self-loop and Isolated the vertices
 	// without an edge to another vertex.
-	SelfLoops, Isolated int
+	SelfLoops int `json:"self_loops"`
+	Isolated  int `json:"isolated"`
 	// Weighted reports whether some edge weight differs from 1.
-	Weighted bool
+	Weighted bool `json:"weighted"`
 
 	// Dropped lists the kinds of input that were skipped, with counts.
-	Dropped []Dropped
+	Dropped []Dropped `json:"dropped,omitempty"`
 	// Warnings lists what looks misread, in plain words.
-	Warnings []string
+	Warnings []string `json:"warnings,omitempty"`
 	// Notes lists choices the reader made that the user should know about, such
 	// as a first line taken as a header row.
-	Notes []string
+	Notes []string `json:"notes,omitempty"`
 }
 
 // Dropped counts the input lines (or entries) of one kind that a reader skipped.
 type Dropped struct {
 	// Reason says why, e.g. "edge names an id with no feature line".
-	Reason string
+	Reason string `json:"reason"`
 	// Count is the number of lines or entries skipped.
-	Count int
+	Count int `json:"count"`
 	// File and Line locate the first of them (Line 0 when not line-based).
-	File string
-	Line int
+	File string `json:"file"`
+	Line int    `json:"line,omitempty"`
+}
+
+// NewLoadReport returns the report of a graph that was not read by Open (for example
+// one from Synthetic or LoadLINQS): its sizes, and its dangling edge lines, if any, as
+// one Dropped entry. Cost O(n log d).
+func NewLoadReport(g *Graph, format string) *LoadReport {
+	r := &LoadReport{Format: format}
+	r.fill(g)
+	if g.Dangling > 0 {
+		r.Dropped = append(r.Dropped, Dropped{Reason: "edge names an unknown id", Count: g.Dangling})
+	}
+	return r
 }
 
 // DroppedTotal returns the number of lines or entries dropped for any reason.
@@ -122,6 +140,10 @@ func (r *LoadReport) String() string {
 			what = "entries"
 		case d.Count != 1:
 			what = "lines"
+		}
+		if at == "" {
+			fmt.Fprintf(&b, "\n  dropped %d %s: %s", d.Count, what, d.Reason)
+			continue
 		}
 		fmt.Fprintf(&b, "\n  dropped %d %s: %s (first at %s)", d.Count, what, d.Reason, at)
 	}
