@@ -65,7 +65,7 @@ func openEdgeList(s Spec) (*Graph, *LoadReport, error) {
 	if features != "" {
 		data, err := os.ReadFile(features)
 		if err != nil {
-			return nil, nil, fmt.Errorf("datasets: %w", err)
+			return nil, nil, err
 		}
 		rep.Files = append(rep.Files, features)
 		switch s.FeatureLayout {
@@ -73,21 +73,21 @@ func openEdgeList(s Spec) (*Graph, *LoadReport, error) {
 			err = e.dense(features, data, labelColumn)
 		case LayoutSparse:
 			if labelColumn {
-				return nil, nil, fmt.Errorf("datasets: %s: labels: column needs dense features (a sparse feature file has no label column); use a label file", features)
+				return nil, nil, fmt.Errorf("%s: labels: column needs dense features (a sparse feature file has no label column); use a label file", features)
 			}
 			err = e.sparse(features, data)
 		default:
-			return nil, nil, fmt.Errorf("datasets: %s: feature layout %q: want dense or sparse", features, s.FeatureLayout)
+			return nil, nil, fmt.Errorf("%s: feature layout %q: want dense or sparse", features, s.FeatureLayout)
 		}
 		if err != nil {
 			return nil, nil, err
 		}
 	} else if labelColumn {
-		return nil, nil, fmt.Errorf("datasets: %s: labels: column needs a feature file whose last column holds the labels", s.Path)
+		return nil, nil, fmt.Errorf("%s: labels: column needs a feature file whose last column holds the labels", s.Path)
 	}
 	data, err := os.ReadFile(edges)
 	if err != nil {
-		return nil, nil, fmt.Errorf("datasets: %w", err)
+		return nil, nil, err
 	}
 	rep.Files = append(rep.Files, edges)
 	if err := e.edges(edges, data, features == ""); err != nil {
@@ -198,7 +198,7 @@ func (e *edgeListParser) dense(path string, data []byte, labelColumn bool) error
 	}
 	x, err := sparse.NewCSR(len(e.ids), e.m, e.xptr, e.xind, e.xval)
 	if err != nil {
-		return fmt.Errorf("datasets: %s: attributes: %w", path, err)
+		return fmt.Errorf("%s: attributes: %w", path, err)
 	}
 	e.x = x
 	return nil
@@ -332,7 +332,7 @@ func (e *edgeListParser) graph() (*Graph, error) {
 	n := len(e.ids)
 	adj, err := e.es.csr(n)
 	if err != nil {
-		return nil, fmt.Errorf("datasets: adjacency: %w", err)
+		return nil, fmt.Errorf("adjacency: %w", err)
 	}
 	x := e.x
 	if x == nil {

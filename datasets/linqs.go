@@ -90,7 +90,7 @@ func openLINQS(s Spec) (*Graph, *LoadReport, error) {
 func loadLINQS(dir string, noLabel bool) (*Graph, *LoadReport, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
-		return nil, nil, fmt.Errorf("datasets: %w", err)
+		return nil, nil, err
 	}
 	var contents, cites []string
 	for _, e := range entries {
@@ -132,7 +132,7 @@ func parseLINQSReport(dir string, contents, cites []string, read func(string) ([
 	for _, f := range contents {
 		data, err := read(f)
 		if err != nil {
-			return nil, nil, fmt.Errorf("datasets: %w", err)
+			return nil, nil, err
 		}
 		p.rep.Files = append(p.rep.Files, f)
 		if err := p.content(f, data); err != nil {
@@ -145,7 +145,7 @@ func parseLINQSReport(dir string, contents, cites []string, read func(string) ([
 	for _, f := range cites {
 		data, err := read(f)
 		if err != nil {
-			return nil, nil, fmt.Errorf("datasets: %w", err)
+			return nil, nil, err
 		}
 		p.rep.Files = append(p.rep.Files, f)
 		if err := p.cites(f, data); err != nil {
@@ -398,11 +398,11 @@ func (p *linqsParser) graph(name string) (*Graph, error) {
 	n := len(p.ids)
 	adj, err := patternCSR(n, n, p.src, p.dst)
 	if err != nil {
-		return nil, fmt.Errorf("datasets: %s: adjacency: %w", name, err)
+		return nil, fmt.Errorf("%s: adjacency: %w", name, err)
 	}
 	x, err := sparse.NewCSR(n, p.m, p.xptr, p.xind, p.xval)
 	if err != nil {
-		return nil, fmt.Errorf("datasets: %s: attributes: %w", name, err)
+		return nil, fmt.Errorf("%s: attributes: %w", name, err)
 	}
 	var labels []int
 	var names []string

@@ -44,7 +44,7 @@ func openMTX(s Spec) (*Graph, *LoadReport, error) {
 		}
 	}
 	if s.Labels == LabelsColumn {
-		return nil, nil, fmt.Errorf("datasets: %s: labels: column is not available for Matrix Market data; use a label file", s.Path)
+		return nil, nil, fmt.Errorf("%s: labels: column is not available for Matrix Market data; use a label file", s.Path)
 	}
 	labelFile, err := labelFileFor(s, dir)
 	if err != nil {
@@ -118,7 +118,7 @@ type mtxMatrix struct {
 func readMTX(path string, rep *LoadReport, adjacency bool) (*mtxMatrix, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("datasets: %w", err)
+		return nil, err
 	}
 	rep.Files = append(rep.Files, path)
 	data = bytes.TrimPrefix(data, bom)
@@ -304,12 +304,12 @@ func (m *mtxMatrix) symmetricAdjacency(rep *LoadReport) (*sparse.CSR, error) {
 	}
 	adj, err := es.csr(m.r)
 	if err != nil {
-		return nil, fmt.Errorf("datasets: %s: adjacency: %w", m.path, err)
+		return nil, fmt.Errorf("%s: adjacency: %w", m.path, err)
 	}
 	if !m.symmetric {
 		directed, err := weightedCSR(m.r, m.c, m.rows, m.cols, m.vals)
 		if err != nil {
-			return nil, fmt.Errorf("datasets: %s: adjacency: %w", m.path, err)
+			return nil, fmt.Errorf("%s: adjacency: %w", m.path, err)
 		}
 		if d := asymmetry(directed, adj); d > 0 {
 			rep.warn("the adjacency in %s is not symmetric (%d entries (i, j) have no equal entry (j, i)); the graph is undirected, so A[i,j] and A[j,i] were both set to the larger of the two", m.path, d)

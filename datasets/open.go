@@ -66,11 +66,11 @@ type Spec struct {
 // the size of the files plus O(d log d) per vertex of degree d.
 func Open(spec Spec) (*Graph, *LoadReport, error) {
 	if spec.Path == "" {
-		return nil, nil, fmt.Errorf("datasets: no dataset path given")
+		return nil, nil, fmt.Errorf("no dataset path given")
 	}
 	fi, err := os.Stat(spec.Path)
 	if err != nil {
-		return nil, nil, fmt.Errorf("datasets: %w", err)
+		return nil, nil, err
 	}
 	s := spec
 	if !fi.IsDir() {
@@ -96,7 +96,7 @@ func Open(spec Spec) (*Graph, *LoadReport, error) {
 	switch s.Labels {
 	case "", LabelsNone, LabelsColumn, LabelsFile:
 	default:
-		return nil, nil, fmt.Errorf("datasets: %s: labels %q: want none, column or file", s.Path, s.Labels)
+		return nil, nil, fmt.Errorf("%s: labels %q: want none, column or file", s.Path, s.Labels)
 	}
 	if s.LabelFile != "" && s.Labels == "" {
 		s.Labels = LabelsFile
@@ -113,7 +113,7 @@ func Open(spec Spec) (*Graph, *LoadReport, error) {
 	case FormatNPZ:
 		g, rep, err = openNPZ(s)
 	default:
-		return nil, nil, fmt.Errorf("datasets: %s: unknown format %q (known: linqs, edgelist, mtx, npz)", s.Path, s.Format)
+		return nil, nil, fmt.Errorf("%s: unknown format %q (known: linqs, edgelist, mtx, npz)", s.Path, s.Format)
 	}
 	if err != nil {
 		return nil, nil, err
@@ -141,7 +141,7 @@ func inferFormat(path string, dir bool) (string, error) {
 		case ".csv", ".tsv", ".txt", ".edges", ".edgelist":
 			return FormatEdgeList, nil
 		}
-		return "", fmt.Errorf("datasets: %s: cannot tell the format from the file name; set format to linqs, edgelist, mtx or npz", path)
+		return "", fmt.Errorf("%s: cannot tell the format from the file name; set format to linqs, edgelist, mtx or npz", path)
 	}
 	if m, _ := filepath.Glob(filepath.Join(path, "*.content")); len(m) > 0 {
 		return FormatLINQS, nil
@@ -155,7 +155,7 @@ func inferFormat(path string, dir bool) (string, error) {
 	if m, _ := filepath.Glob(filepath.Join(path, "*.npz")); len(m) == 1 {
 		return FormatNPZ, nil
 	}
-	return "", fmt.Errorf("datasets: %s: cannot tell the format of this folder: no .content file in folder (linqs), no edges.csv/.tsv/.txt (edgelist), no adj.mtx (mtx) and not exactly one .npz file; set format and path", path)
+	return "", fmt.Errorf("%s: cannot tell the format of this folder: no .content file in folder (linqs), no edges.csv/.tsv/.txt (edgelist), no adj.mtx (mtx) and not exactly one .npz file; set format and path", path)
 }
 
 // edgeExts and tableExts are the extensions of edge-list and table files.
@@ -186,7 +186,7 @@ func labelFileFor(s Spec, dir string) (string, error) {
 		f = findFile(dir, "labels", tableExts)
 	}
 	if f == "" && s.Labels == LabelsFile {
-		return "", fmt.Errorf("datasets: %s: labels: file needs a label file (label_file), and the folder holds no labels.csv/.tsv/.txt", s.Path)
+		return "", fmt.Errorf("%s: labels: file needs a label file (label_file), and the folder holds no labels.csv/.tsv/.txt", s.Path)
 	}
 	return f, nil
 }
@@ -199,7 +199,7 @@ func labelFileFor(s Spec, dir string) (string, error) {
 func applyLabelFile(g *Graph, rep *LoadReport, path string) error {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return fmt.Errorf("datasets: %w", err)
+		return err
 	}
 	rep.Files = append(rep.Files, path)
 	n := g.N()
