@@ -159,7 +159,7 @@ func Execute(ctx context.Context, cfg *Config, opt Options) (*Summary, error) {
 	}
 	for _, ld := range loaded {
 		st := ld.Graph.Stats()
-		st.Name = ld.Name
+		st.Name, st.K = ld.Name, ld.K1 // for a graph without labels, the config's k1
 		prov.Datasets = append(prov.Datasets, st)
 		prov.Sources = append(prov.Sources, DatasetSource{Name: ld.Name, Identity: ld.Identity, K1: ld.K1, Spec: ld.Spec})
 	}
