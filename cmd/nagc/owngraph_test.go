@@ -1,0 +1,110 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// writeOwnGraph writes a small edge-list graph of two dense groups with string ids, a
+// header row, weights and real-valued features, and no labels, into dir.
+func writeOwnGraph(t *testing.T, dir string) {
+	t.Helper()
+	var edges, feats strings.Builder
+	edges.WriteString("source,target,weight\n")
+	feats.WriteString("id,w0,w1,w2,w3\n")
+	for g := 0; g < 2; g++ {
+		for i := 0; i < 10; i++ {
+			for j := i + 1; j < 10; j++ {
+				if (i+j)%3 != 0 {
+					fmt.Fprintf(&edges, "n%d_%d,n%d_%d,%d\n", g, i, g, j, 1+(i+j)%2)
+				}
+			}
+			v := []float64{0.1, 0.1, 0.1, 0.1}
+			v[2*g] += 0.8
+			v[2*g+1] += 0.5 * float64(i%2)
+			fmt.Fprintf(&feats, "n%d_%d,%g,%g,%g,%g\n", g, i, v[0], v[1], v[2], v[3])
+		}
+	}
+	edges.WriteString("n0_0,n1_0,1\n")
+	for name, text := range map[string]string{"edges.csv": edges.String(), "features.csv": feats.String()} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestUnlabeledGraphEndToEnd takes a graph of one's own without labels through cluster,
+// run, results summary and report, as a user would type them.
+func TestUnlabeledGraphEndToEnd(t *testing.T) {
+	root := t.TempDir()
+	graph := filepath.Join(root, "mine")
+	if err := os.Mkdir(graph, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeOwnGraph(t, graph)
+	t.Chdir(root)
+
+	code, _, stderr := cli(t, "cluster", "--data", "mine", "--method", "nagc")
+	if code != 1 || !strings.Contains(stderr, "--k1 is required: mine has no labels") {
+		t.Errorf("cluster without --k1: exit %d, %q", code, stderr)
+	}
+	code, stdout, stderr := cli(t, "cluster", "--data", "mine", "--method", "nagc", "--k1", "2", "--json")
+	if code != 0 {
+		t.Fatalf("cluster: exit %d, %s", code, stderr)
+	}
+	var out struct {
+		Metrics  map[string]float64 `json:"metrics"`
+		Settings map[string]any     `json:"settings"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &out); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := out.Metrics["ari"]; ok || out.Metrics["modularity"] < 0.3 {
+		t.Errorf("cluster metrics %v: want no ARI and the two groups found (modularity ≥ 0.3)", out.Metrics)
+	}
+	if out.Settings["lambda"] != 0.01 || out.Settings["rho"] != 0.75 || out.Settings["k2"] != float64(2) {
+		t.Errorf("settings %v: want every option used, defaults included", out.Settings)
+	}
+	code, _, stderr = cli(t, "cluster", "--data", "mine", "--k1", "2", "--opt", "rho=abc")
+	if code != 1 || !strings.Contains(stderr, "--opt rho=abc: rho must be a number") {
+		t.Errorf("--opt rho=abc: exit %d, %q", code, stderr)
+	}
+	for _, w := range []string{"float64", "!!str", "unmarshal", "algorithms."} {
+		if strings.Contains(stderr, w) {
+			t.Errorf("error %q speaks Go (%q)", stderr, w)
+		}
+	}
+
+	cfg := "name: mine-sweep\nseed: 3\nrestarts: 2\ndatasets:\n  - {path: mine, k1: 2}\nmethods:\n" +
+		"  - name: NAGC\n    algorithm: nagc\n    options: {iterations: 20}\n    grid:\n      lambda: [0.01, 1]\n      rho: [0.55, 0.95]\n" +
+		"  - {name: SGC, algorithm: sgc-kmeans}\n"
+	if err := os.WriteFile("sweep.yaml", []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := cli(t, "run", "sweep.yaml", "--results", "res", "--workers", "1"); code != 0 {
+		t.Fatalf("run: exit %d, %s", code, stderr)
+	}
+	code, stdout, stderr = cli(t, "results", "summary", "res")
+	if code != 0 || !strings.Contains(stdout, "label-free") || strings.Contains(stdout, "reads labels") {
+		t.Errorf("summary: exit %d, %q, %q", code, stdout, stderr)
+	}
+	if code, _, stderr := cli(t, "report", "res", "--out", "rep"); code != 0 {
+		t.Fatalf("report: exit %d, %s", code, stderr)
+	}
+	md, err := os.ReadFile(filepath.Join("rep", "REPORT.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"mine-sweep", "NAGC", "SGC", "label-free"} {
+		if !strings.Contains(string(md), want) {
+			t.Errorf("REPORT.md lacks %q", want)
+		}
+	}
+	if strings.Contains(string(md), "Prop.") {
+		t.Error("REPORT.md of a user's sweep speaks of Prop.")
+	}
+}
