@@ -62,6 +62,22 @@ func (e *BusyError) Error() string {
 		want, e.Dir, h.Command, h.PID, h.Host, h.Started.Local().Format("2006-01-02 15:04:05"))
 }
 
+// lockGrace is how long taking a lock retries before refusing, so that a command probing
+// a lock for an instant (nagc status, see Holder) never makes a starting command fail.
+const lockGrace = 300 * time.Millisecond
+
+// tryLockGrace is tryLock retried for up to lockGrace while the lock is busy.
+func tryLockGrace(f *os.File, exclusive bool) (bool, error) {
+	deadline := time.Now().Add(lockGrace)
+	for {
+		ok, err := tryLock(f, exclusive)
+		if ok || err != nil || time.Now().After(deadline) {
+			return ok, err
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
 // Lock is a held lock on a results folder; Unlock releases it.
 type Lock struct {
 	write, read *os.File // nil when not held
@@ -69,12 +85,12 @@ type Lock struct {
 
 // LockAppend takes the write lock of the results folder dir (created if missing) for a
 // command that only appends records (`nagc run`): a second writer is refused with a
-// *BusyError naming this process, while readers may go on. It does not wait.
+// *BusyError naming this process, while readers may go on. It waits no more than a moment.
 func LockAppend(dir string) (*Lock, error) { return lockWrite(dir, false) }
 
 // LockRewrite takes the write lock and the read lock of the results folder dir (created
 // if missing) exclusively, for a command that replaces its files (rescore, merge into
-// dir): any other writer or reader is refused with a *BusyError. It does not wait.
+// dir): any other writer or reader is refused with a *BusyError. It waits no more than a moment.
 func LockRewrite(dir string) (*Lock, error) { return lockWrite(dir, true) }
 
 // LockRead takes the read lock of the results folder dir shared, for a command that reads
@@ -89,7 +105,7 @@ func LockRead(dir string) (*Lock, error) {
 		}
 		return nil, err
 	}
-	ok, err := tryLock(f, false)
+	ok, err := tryLockGrace(f, false)
 	if err != nil {
 		f.Close()
 		return nil, fmt.Errorf("lock %s: %w", f.Name(), err)
@@ -109,7 +125,7 @@ func lockWrite(dir string, rewrite bool) (*Lock, error) {
 	if err != nil {
 		return nil, err
 	}
-	ok, err := tryLock(w, true)
+	ok, err := tryLockGrace(w, true)
 	if err != nil {
 		w.Close()
 		return nil, fmt.Errorf("lock %s: %w", w.Name(), err)
@@ -134,7 +150,7 @@ func lockWrite(dir string, rewrite bool) (*Lock, error) {
 		return l, nil
 	}
 	l.read = r
-	if ok, err = tryLock(r, true); err != nil || !ok {
+	if ok, err = tryLockGrace(r, true); err != nil || !ok {
 		l.read = nil
 		r.Close()
 		l.Unlock()

@@ -45,7 +45,12 @@ func runResults(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
+	lock, err := experiments.LockRead(arg)
+	if err != nil {
+		return err
+	}
 	recs, err := experiments.LoadResults(arg)
+	lock.Unlock()
 	if err != nil {
 		return err
 	}
