@@ -52,6 +52,7 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w, "\nDatasets: webkb, citeseer, cora, polblog are looked up under $NAGC_DATA")
 	fmt.Fprintln(w, "(default ../shared/datasets beside the module root); 'synthetic' is the built-in generator;")
 	fmt.Fprintln(w, "any other value is a folder of LINQS *.content and *.cites files.")
+	fmt.Fprintln(w, "\n"+exitCodes)
 }
 
 func main() {
@@ -72,17 +73,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	for _, c := range commands() {
 		if c.name == args[0] {
 			err := c.run(ctx, args[1:], stdout, stderr)
-			switch {
-			case err == nil:
-				return 0
-			case errors.Is(err, flag.ErrHelp):
-				return 0
-			case errors.Is(err, errUsage):
-				return 2
-			default:
+			code := exitCode(err)
+			if code != exitOK && code != exitUsage {
 				fmt.Fprintln(stderr, "nagc "+c.name+":", err)
-				return 1
 			}
+			return code
 		}
 	}
 	fmt.Fprintf(stderr, "nagc: unknown command %q\n\n", args[0])

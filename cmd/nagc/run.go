@@ -17,11 +17,11 @@ import (
 )
 
 func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	const usageLine = "run CONFIG [--results DIR] [--workers N] [--shard I/N] [--limit N]"
+	const usageLine = "run CONFIG [--results DIR] [--workers N] [--shard I/N|auto] [--limit N]"
 	fs := newFlagSet("run", usageLine, stderr)
 	results := fs.String("results", "", "results folder (default results/<config name>)")
-	workers := fs.Int("workers", 0, "runs executed at once (default: all cores)")
-	shard := fs.String("shard", "", "run only slice I of N (1 ≤ I ≤ N), for sharing a sweep between machines")
+	workers := fs.Int("workers", 0, "runs executed at once (default: $SLURM_CPUS_PER_TASK in a Slurm job, else all cores)")
+	shard := fs.String("shard", "", "run only slice I of N (1 ≤ I ≤ N), for sharing a sweep between machines, each into its own results folder;\n\"auto\" takes I and N from the Slurm job array this runs in")
 	limit := fs.Int("limit", 0, "stop after this many runs (resume later)")
 	arg, err := parseOneArg(fs, args)
 	if err != nil {
@@ -32,6 +32,9 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return err
 	}
 	opt := experiments.Options{ResultsDir: *results, Workers: *workers, Limit: *limit}
+	if opt.Workers == 0 {
+		opt.Workers = slurmWorkers(os.Getenv)
+	}
 	if opt.ResultsDir == "" {
 		name := cfg.Name
 		if name == "" {
@@ -40,12 +43,15 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		opt.ResultsDir = filepath.Join("results", name)
 	}
 	if *shard != "" {
-		var i, n int
-		if _, err := fmt.Sscanf(*shard, "%d/%d", &i, &n); err != nil || n < 1 || i < 1 || i > n {
-			return fmt.Errorf("--shard %q: want I/N with 1 ≤ I ≤ N", *shard)
+		if opt.Shard, opt.Shards, err = parseShard(*shard, os.Getenv); err != nil {
+			return err
 		}
-		opt.Shard, opt.Shards = i-1, n
 	}
+	lock, err := experiments.LockAppend(opt.ResultsDir)
+	if err != nil {
+		return err
+	}
+	defer lock.Unlock()
 	opt.Progress = newProgress(stderr)
 	sum, err := experiments.Execute(ctx, cfg, opt)
 	if err != nil {
@@ -53,10 +59,7 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	fmt.Fprintf(stdout, "%s: %d runs in this slice, %d already recorded, %d done, %d failed, in %s → %s\n",
 		cfg.File, sum.Total, sum.Skipped, sum.Done, sum.Failed, sum.Elapsed.Round(time.Millisecond), opt.ResultsDir)
-	if sum.Interrupted {
-		return experiments.ErrInterrupted
-	}
-	return nil
+	return sum.Err()
 }
 
 // newProgress returns a progress bar on a terminal and periodic plain lines otherwise.
