@@ -6,11 +6,17 @@
 //	nagc datasets stats [--data DIR] [NAME…]
 //	nagc cluster --data NAME|DIR --method METHOD [options]
 //	nagc run CONFIG [--results DIR] [--workers N] [--shard I/N]
-//	nagc merge --out DIR SRC…
+//	nagc merge --out DIR [--config CONFIG] [--allow-incomplete] SRC…
+//	nagc status CONFIG --results DIR [--tasks N]
+//	nagc slurm CONFIG --results DIR --tasks N [--cpus-per-task C] [--time T] [--mem M] [--partition P] [--account A] [--submit|--resubmit]
 //	nagc results summary DIR [--rule modularity|two-view|heldout|objective]
 //	nagc results rescore DIR [--data DIR]
 //
 // Run `nagc help` or `nagc COMMAND -h` for the options of each command.
+//
+// Exit codes: 0 done; 1 error; 2 bad command line; 3 interrupted (finished runs are
+// recorded: run the same command to resume); 4 finished with some runs recorded as
+// failed.
 package main
 
 import (
@@ -36,7 +42,9 @@ func commands() []command {
 		{"datasets", "datasets stats|fetch [NAME|DIR…]", "print the statistics of datasets, or download them", runDatasets},
 		{"cluster", "cluster --data NAME|DIR --method METHOD [options]", "cluster one graph with one method and score it", runCluster},
 		{"run", "run CONFIG [--results DIR] [--workers N] [--shard I/N]", "run (or resume) an experiment config, recording every run", runRun},
-		{"merge", "merge --out DIR SRC…", "join results folders (shards) refusing conflicting duplicates", runMerge},
+		{"merge", mergeUsage, "join results folders (shards), refusing conflicting duplicates and missing runs", runMerge},
+		{"status", statusUsage, "runs expected, done, failed and missing (per shard), and what finishes the rest", runStatus},
+		{"slurm", slurmUsage, "write (and submit) a Slurm job array running a sweep in shards, then merging it", runSlurm},
 		{"results", "results summary DIR [--rule modularity|two-view|heldout|objective] | results rescore DIR", "best grid point per dataset and method; recompute recorded metrics", runResults},
 		{"bench", "bench [--data …] [--sizes …] [--methods …]", "time methods on the paper's graphs and a growing synthetic series", runBench},
 		{"report", "report RESULTS_DIR [--out DIR] [--rule R] [options]", "tables, figures and REPORT.md beside the paper's", runReport},

@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 	"time"
 
@@ -36,11 +35,7 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		opt.Workers = slurmWorkers(os.Getenv)
 	}
 	if opt.ResultsDir == "" {
-		name := cfg.Name
-		if name == "" {
-			name = strings.TrimSuffix(filepath.Base(arg), filepath.Ext(arg))
-		}
-		opt.ResultsDir = filepath.Join("results", name)
+		opt.ResultsDir = filepath.Join("results", configName(cfg, arg))
 	}
 	if *shard != "" {
 		if opt.Shard, opt.Shards, err = parseShard(*shard, os.Getenv); err != nil {
