@@ -85,18 +85,20 @@ type Lock struct {
 
 // LockAppend takes the write lock of the results folder dir (created if missing) for a
 // command that only appends records (`nagc run`): a second writer is refused with a
-// *BusyError naming this process, while readers may go on. It waits no more than a moment.
+// *BusyError naming this process, while readers may go on. It waits no more than a
+// moment (lockGrace).
 func LockAppend(dir string) (*Lock, error) { return lockWrite(dir, false) }
 
 // LockRewrite takes the write lock and the read lock of the results folder dir (created
 // if missing) exclusively, for a command that replaces its files (rescore, merge into
-// dir): any other writer or reader is refused with a *BusyError. It waits no more than a moment.
+// dir): any other writer or reader is refused with a *BusyError. It waits no more than
+// a moment (lockGrace).
 func LockRewrite(dir string) (*Lock, error) { return lockWrite(dir, true) }
 
 // LockRead takes the read lock of the results folder dir shared, for a command that reads
 // it: it is refused with a *BusyError only while another process rewrites the folder. A
 // folder that does not exist, or that this user cannot write to (a read-only copy), is
-// read without a lock: nothing can be rewriting it through this user's lock.
+// read without a lock (this process cannot take one there).
 func LockRead(dir string) (*Lock, error) {
 	f, err := os.OpenFile(filepath.Join(dir, ReadLockFile), os.O_CREATE|os.O_RDWR, 0o644)
 	if err != nil {
