@@ -103,13 +103,11 @@ func (j *Job) Array() string {
 	fmt.Fprintf(&b, "# Submit: sbatch %s (then the merge job with --dependency=afterok:JOBID).\n", filepath.Join(j.Results, Dir, ArrayScript))
 	j.header(&b, j.Name, "task-%a-of-"+n+"-job-%A.out")
 	fmt.Fprintf(&b, "#SBATCH --array=1-%s\n", n)
-	workers := `"${SLURM_CPUS_PER_TASK:-1}"`
 	if j.CPUsPerTask > 0 {
 		fmt.Fprintf(&b, "#SBATCH --cpus-per-task=%d\n", j.CPUsPerTask)
-		workers = strconv.Itoa(j.CPUsPerTask)
 	}
-	fmt.Fprintf(&b, "\n%s run %s --shard \"${SLURM_ARRAY_TASK_ID}/%s\" --results \"%s\" --workers %s\n",
-		j.Nagc, j.Config, n, j.TaskResults("${SLURM_ARRAY_TASK_ID}"), workers)
+	fmt.Fprintf(&b, "\n%s run %s --shard \"${SLURM_ARRAY_TASK_ID}/%s\" --results \"%s\" --workers \"${SLURM_CPUS_PER_TASK:-1}\"\n",
+		j.Nagc, j.Config, n, j.TaskResults("${SLURM_ARRAY_TASK_ID}"))
 	b.WriteString(`code=$?
 # 4: every run finished, some recorded as failed: they are results, the merge goes on.
 # 3: interrupted (time limit, scancel): finished runs are recorded; resubmit with

@@ -56,7 +56,7 @@ func TestScripts(t *testing.T) {
 		"#SBATCH --time=2:00:00\n",
 		"#SBATCH --partition=short\n",
 		"#SBATCH --output=/scratch/me/quick/slurm/logs/task-%a-of-3-job-%A.out\n",
-		`/opt/bin/nagc run /home/me/quick.yaml --shard "${SLURM_ARRAY_TASK_ID}/3" --results "/scratch/me/quick/shards/${SLURM_ARRAY_TASK_ID}-of-3" --workers 2`,
+		`/opt/bin/nagc run /home/me/quick.yaml --shard "${SLURM_ARRAY_TASK_ID}/3" --results "/scratch/me/quick/shards/${SLURM_ARRAY_TASK_ID}-of-3" --workers "${SLURM_CPUS_PER_TASK:-1}"`,
 		`if [ "$code" -eq 4 ]; then exit 0; fi`,
 	} {
 		if !strings.Contains(a, want) {
@@ -129,7 +129,7 @@ func ExampleJob_Array() {
 	// #SBATCH --array=1-3
 	// #SBATCH --cpus-per-task=2
 	//
-	// /opt/bin/nagc run /home/me/quick.yaml --shard "${SLURM_ARRAY_TASK_ID}/3" --results "/scratch/me/quick/shards/${SLURM_ARRAY_TASK_ID}-of-3" --workers 2
+	// /opt/bin/nagc run /home/me/quick.yaml --shard "${SLURM_ARRAY_TASK_ID}/3" --results "/scratch/me/quick/shards/${SLURM_ARRAY_TASK_ID}-of-3" --workers "${SLURM_CPUS_PER_TASK:-1}"
 	// code=$?
 	// # 4: every run finished, some recorded as failed: they are results, the merge goes on.
 	// # 3: interrupted (time limit, scancel): finished runs are recorded; resubmit with

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -26,12 +27,21 @@ func runSlurm(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	account := fs.String("account", "", "Slurm account to charge")
 	name := fs.String("job-name", "", "name of the jobs in the queue (default nagc-<config name>)")
 	submit := fs.Bool("submit", false, "submit the array and the merge job with sbatch")
-	resubmit := fs.Bool("resubmit", false, "submit only the tasks whose shard is unfinished, and a new merge job")
+	resubmit := fs.Bool("resubmit", false, "submit only the tasks whose shard is unfinished, and a new merge job; --time, --mem, --cpus-per-task, --partition or --account given with it override the first submission's")
 	arg, err := parseOneArg(fs, args)
 	if err != nil {
 		return err
 	}
-	if *results == "" || *tasks == 0 || (*submit && *resubmit) {
+	if *results == "" || (*submit && *resubmit) {
+		fs.Usage()
+		return errUsage
+	}
+	if *resubmit && *tasks == 0 {
+		if *tasks, err = shardCount(*results, 0); err != nil {
+			return err
+		}
+	}
+	if *tasks == 0 {
 		fs.Usage()
 		return errUsage
 	}
@@ -52,13 +62,28 @@ func runSlurm(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if job.Results, err = filepath.Abs(*results); err != nil {
 		return err
 	}
+	if *resubmit {
+		// The scripts of the first submission stay; options given now override theirs.
+		if _, err := os.Stat(filepath.Join(job.Results, slurm.Dir, slurm.ArrayScript)); err != nil {
+			return fmt.Errorf("%s holds no earlier submission to complete: submit with --submit first", *results)
+		}
+		if err := job.Check(); err != nil {
+			return err
+		}
+		var opts []string
+		fs.Visit(func(f *flag.Flag) {
+			switch f.Name {
+			case "cpus-per-task", "time", "mem", "partition", "account":
+				opts = append(opts, "--"+f.Name+"="+f.Value.String())
+			}
+		})
+		return resubmitSlurm(ctx, job, cfg, opts, stdout)
+	}
 	array, merge, err := job.Write()
 	if err != nil {
 		return err
 	}
 	switch {
-	case *resubmit:
-		return resubmitSlurm(ctx, job, cfg, arg, *results, stdout)
 	case *submit:
 		id, err := job.Submit(ctx, "array", array)
 		if err != nil {
@@ -89,13 +114,13 @@ func configName(cfg *experiments.Config, path string) string {
 // resubmitSlurm submits the tasks of job whose shard has missing runs and a new merge job
 // after them, cancelling the merge job left waiting for the earlier tasks. It refuses
 // while tasks of an earlier submission are queued or running.
-func resubmitSlurm(ctx context.Context, job *slurm.Job, cfg *experiments.Config, config, dir string, stdout io.Writer) error {
+func resubmitSlurm(ctx context.Context, job *slurm.Job, cfg *experiments.Config, opts []string, stdout io.Writer) error {
 	counts, err := experiments.ShardCounts(job.Results)
 	if err != nil {
 		return err
 	}
 	if len(counts) > 0 && !slices.Contains(counts, job.Tasks) {
-		return fmt.Errorf("%s holds shards of %v tasks, not %d: pass the --tasks of the first submission", filepath.Join(dir, experiments.ShardsDir), counts, job.Tasks)
+		return fmt.Errorf("%s holds shards of %v tasks, not %d: pass the --tasks of the first submission", filepath.Join(job.Results, experiments.ShardsDir), counts, job.Tasks)
 	}
 	arrays, err := job.Jobs("array")
 	if err != nil {
@@ -140,12 +165,18 @@ func resubmitSlurm(ctx context.Context, job *slurm.Job, cfg *experiments.Config,
 		}
 	}
 	merge := filepath.Join(job.Results, slurm.Dir, slurm.MergeScript)
+	var mergeOpts []string // the merge job runs on one CPU
+	for _, o := range opts {
+		if !strings.HasPrefix(o, "--cpus-per-task=") {
+			mergeOpts = append(mergeOpts, o)
+		}
+	}
 	if len(todo) == 0 {
 		if st.Merged == st.Done {
-			fmt.Fprintf(stdout, "nothing to resubmit: all %d runs are recorded and merged into %s\n", st.Expected, dir)
+			fmt.Fprintf(stdout, "nothing to resubmit: all %d runs are recorded and merged into %s\n", st.Expected, job.Results)
 			return nil
 		}
-		mid, err := job.Submit(ctx, "merge", merge)
+		mid, err := job.Submit(ctx, "merge", merge, mergeOpts...)
 		if err != nil {
 			return err
 		}
@@ -153,11 +184,11 @@ func resubmitSlurm(ctx context.Context, job *slurm.Job, cfg *experiments.Config,
 		return nil
 	}
 	list := slurm.Tasks(todo)
-	id, err := job.Submit(ctx, "array", filepath.Join(job.Results, slurm.Dir, slurm.ArrayScript), "--array="+list)
+	id, err := job.Submit(ctx, "array", filepath.Join(job.Results, slurm.Dir, slurm.ArrayScript), append(opts, "--array="+list)...)
 	if err != nil {
 		return err
 	}
-	mid, err := job.Submit(ctx, "merge", merge, "--dependency=afterok:"+id)
+	mid, err := job.Submit(ctx, "merge", merge, append(mergeOpts, "--dependency=afterok:"+id)...)
 	if err != nil {
 		return err
 	}

@@ -123,7 +123,7 @@ func TestSlurmLocalCluster(t *testing.T) {
 		t.Errorf("status with task 2 cancelled: want shard 2 not started and the --resubmit command")
 	}
 
-	out = nagc(nil, "slurm", config, "--results", results, "--tasks", "3", "--resubmit")
+	out = nagc(nil, "slurm", config, "--results", results, "--resubmit", "--time", "5:00")
 	if !strings.Contains(out, "resubmitted tasks 2 of 3") || !strings.Contains(out, "cancelled merge job "+merges[0]) {
 		t.Errorf("--resubmit: want task 2 resubmitted and merge job %s cancelled", merges[0])
 	}
