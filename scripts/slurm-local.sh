@@ -132,6 +132,9 @@ start() {
 	if pid_alive "$STATE/slurmctld.pid" || pid_alive "$STATE/slurmd.pid"; then
 		die "already running (stop it first: $0 stop)"
 	fi
+	if [ -e "$CONF" ] && timeout 10 scontrol ping >/dev/null 2>&1; then
+		die "a Slurm controller already answers for $CONF (started from another state folder?): stop it first"
+	fi
 	start_munge
 	write_conf
 	# -c: start with no jobs left from an earlier run.

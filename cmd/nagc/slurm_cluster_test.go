@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nagc-harness/nagc/experiments"
 	"github.com/nagc-harness/nagc/slurm"
 )
 
@@ -61,6 +62,13 @@ func TestSlurmLocalCluster(t *testing.T) {
 		return string(out)
 	}
 
+	// One such test per machine at a time: the cluster's configuration and ports are the
+	// machine's.
+	guard, err := experiments.LockAppend(filepath.Join(os.TempDir(), "nagc-slurm-test"))
+	if err != nil {
+		t.Skipf("another local-cluster test runs on this machine: %v", err)
+	}
+	defer guard.Unlock()
 	start := time.Now()
 	state := t.TempDir()
 	t.Setenv("NAGC_SLURM_DIR", state) // the daemons' state and logs
