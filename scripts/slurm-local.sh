@@ -116,6 +116,8 @@ AccountingStorageType=accounting_storage/none
 MpiDefault=none
 ReturnToService=2
 SchedulerType=sched/backfill
+# A small cluster for trying things: look at pending jobs (dependencies) every 2 s, not 60.
+SchedulerParameters=sched_interval=2,bf_interval=2
 $line NodeAddr=127.0.0.1 State=UNKNOWN
 PartitionName=local Nodes=$node Default=YES MaxTime=INFINITE State=UP
 EOF
