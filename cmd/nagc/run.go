@@ -18,7 +18,7 @@ import (
 func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	const usageLine = "run CONFIG [--results DIR] [--workers N] [--shard I/N|auto] [--limit N]"
 	fs := newFlagSet("run", usageLine, stderr)
-	results := fs.String("results", "", "results folder (default results/<config name>)")
+	results := fs.String("results", "", "results folder (default results/<config name>, and results/<config name>/shards/I-of-N for --shard I/N)")
 	workers := fs.Int("workers", 0, "runs executed at once (default: $SLURM_CPUS_PER_TASK in a Slurm job, else all cores)")
 	shard := fs.String("shard", "", "run only slice I of N (1 ≤ I ≤ N), for sharing a sweep between machines, each into its own results folder;\n\"auto\" takes I and N from the Slurm job array this runs in")
 	limit := fs.Int("limit", 0, "stop after this many runs (resume later)")
@@ -34,12 +34,15 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if opt.Workers == 0 {
 		opt.Workers = slurmWorkers(os.Getenv)
 	}
-	if opt.ResultsDir == "" {
-		opt.ResultsDir = filepath.Join("results", configName(cfg, arg))
-	}
 	if *shard != "" {
 		if opt.Shard, opt.Shards, err = parseShard(*shard, os.Getenv); err != nil {
 			return err
+		}
+	}
+	if opt.ResultsDir == "" {
+		opt.ResultsDir = filepath.Join("results", configName(cfg, arg))
+		if opt.Shards > 1 { // each shard its own folder: one writer per folder
+			opt.ResultsDir = experiments.ShardDir(opt.ResultsDir, opt.Shard+1, opt.Shards)
 		}
 	}
 	lock, err := experiments.LockAppend(opt.ResultsDir)
