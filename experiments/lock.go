@@ -100,21 +100,17 @@ func LockRewrite(dir string) (*Lock, error) { return lockWrite(dir, true) }
 // folder that does not exist, or that this user cannot write to (a read-only copy), is
 // read without a lock (this process cannot take one there).
 func LockRead(dir string) (*Lock, error) {
-	f, err := os.OpenFile(filepath.Join(dir, ReadLockFile), os.O_CREATE|os.O_RDWR, 0o644)
-	if err != nil {
-		if errors.Is(err, os.ErrNotExist) || errors.Is(err, os.ErrPermission) || isReadOnly(err) {
-			return &Lock{}, nil
-		}
+	f, err := lockFile(filepath.Join(dir, ReadLockFile), false, func() error {
+		return &BusyError{Dir: dir, Holder: readHolder(dir), Reading: true}
+	})
+	var busy *BusyError
+	switch {
+	case errors.As(err, &busy):
 		return nil, err
-	}
-	ok, err := tryLockGrace(f, false)
-	if err != nil {
-		f.Close()
-		return nil, fmt.Errorf("lock %s: %w", f.Name(), err)
-	}
-	if !ok {
-		f.Close()
-		return nil, &BusyError{Dir: dir, Holder: readHolder(dir), Reading: true}
+	case errors.Is(err, os.ErrNotExist) || errors.Is(err, os.ErrPermission) || (err != nil && isReadOnly(err)):
+		return &Lock{}, nil
+	case err != nil:
+		return nil, err
 	}
 	return &Lock{read: f}, nil
 }
@@ -123,45 +119,51 @@ func lockWrite(dir string, rewrite bool) (*Lock, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
-	w, err := os.OpenFile(filepath.Join(dir, LockFile), os.O_CREATE|os.O_RDWR, 0o644)
+	w, err := lockFile(filepath.Join(dir, LockFile), true, func() error {
+		return &BusyError{Dir: dir, Holder: readHolder(dir)}
+	})
 	if err != nil {
 		return nil, err
-	}
-	ok, err := tryLockGrace(w, true)
-	if err != nil {
-		w.Close()
-		return nil, fmt.Errorf("lock %s: %w", w.Name(), err)
-	}
-	if !ok {
-		w.Close()
-		return nil, &BusyError{Dir: dir, Holder: readHolder(dir)}
 	}
 	l := &Lock{write: w}
 	if err := writeHolder(w); err != nil {
 		l.Unlock()
 		return nil, fmt.Errorf("lock %s: %w", w.Name(), err)
 	}
-	// Appenders create the read lock too, so that a reader finds it from the start.
-	r, err := os.OpenFile(filepath.Join(dir, ReadLockFile), os.O_CREATE|os.O_RDWR, 0o644)
-	if err != nil {
+	readPath := filepath.Join(dir, ReadLockFile)
+	if !rewrite {
+		// Appenders create the read lock too, so that a reader finds it from the start.
+		r, err := os.OpenFile(readPath, os.O_CREATE|os.O_RDWR, 0o644)
+		if err != nil {
+			l.Unlock()
+			return nil, err
+		}
+		return l, r.Close()
+	}
+	if l.read, err = lockFile(readPath, true, func() error { return &BusyError{Dir: dir} }); err != nil {
 		l.Unlock()
 		return nil, err
 	}
-	if !rewrite {
-		r.Close()
-		return l, nil
-	}
-	l.read = r
-	if ok, err = tryLockGrace(r, true); err != nil || !ok {
-		l.read = nil
-		r.Close()
-		l.Unlock()
-		if err != nil {
-			return nil, fmt.Errorf("lock %s: %w", r.Name(), err)
-		}
-		return nil, &BusyError{Dir: dir}
-	}
 	return l, nil
+}
+
+// lockFile opens the lock file path (created if missing) and locks it, exclusive or
+// shared, retrying for lockGrace; when another process holds it, the error is busy().
+func lockFile(path string, exclusive bool, busy func() error) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	ok, err := tryLockGrace(f, exclusive)
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("lock %s: %w", path, err)
+	}
+	if !ok {
+		f.Close()
+		return nil, busy()
+	}
+	return f, nil
 }
 
 // Unlock releases the lock (the write lock's file is emptied first, so that it names no
