@@ -151,6 +151,9 @@ func LoadConfig(path string) (*Config, error) {
 	return ParseConfig(path, raw)
 }
 
+// builtInSuffix marks the File of a shipped config.
+const builtInSuffix = " (built in)"
+
 // OpenConfig reads and validates the experiment config named by nameOrPath: the file at
 // that path where one exists, else the shipped config of that name (package configs:
 // "quick", "paper", …), whose File reads "NAME.yaml (built in)" and whose relative
@@ -160,12 +163,14 @@ func OpenConfig(nameOrPath string) (*Config, error) {
 	if _, err := os.Stat(nameOrPath); err == nil || strings.ContainsAny(nameOrPath, `/\`) {
 		return LoadConfig(nameOrPath)
 	}
+	// A shipped config as a sweep records it ("quick.yaml (built in)").
+	nameOrPath = strings.TrimSuffix(nameOrPath, builtInSuffix)
 	raw, ok := configs.Lookup(nameOrPath)
 	if !ok {
 		return nil, fmt.Errorf("no config file %s, and no shipped config of that name (shipped: %s; `nagc configs show NAME` prints one to copy)",
 			nameOrPath, strings.Join(configs.Names(), ", "))
 	}
-	return ParseConfig(strings.TrimSuffix(nameOrPath, ".yaml")+".yaml (built in)", raw)
+	return ParseConfig(strings.TrimSuffix(nameOrPath, ".yaml")+".yaml"+builtInSuffix, raw)
 }
 
 // ParseConfig parses and validates config bytes read from file (used in messages and to

@@ -190,3 +190,16 @@ func exists(path string) bool {
 	_, err := os.Stat(path)
 	return err == nil
 }
+
+// LoadDatasets reads every dataset of cfg (see LoadDataset), in config order.
+func LoadDatasets(cfg *Config) ([]*LoadedDataset, error) {
+	var loaded []*LoadedDataset
+	for _, d := range cfg.Datasets {
+		ld, err := LoadDataset(d, cfg.File)
+		if err != nil {
+			return nil, fmt.Errorf("dataset %s: %w", d.DisplayName(), err)
+		}
+		loaded = append(loaded, ld)
+	}
+	return loaded, nil
+}

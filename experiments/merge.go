@@ -11,7 +11,11 @@ import (
 // the latest record of every run, and every sweep's provenance. The same run recorded as
 // done in two places must agree on its metrics and parameters, else Merge refuses with an
 // error naming the run; a done record wins over a failed one. dst's own records, if any,
-// take part. It returns the number of runs written.
+// take part. dst is held under its rewrite lock and every source under its read lock
+// (see LockRewrite): a merge never replaces a folder that a sweep appends to and never
+// reads one being rewritten; a source that a sweep still appends to is read up to its
+// last whole record. It returns the number of runs written. Merge does not check that
+// the runs form a whole sweep: StatusOf does.
 func Merge(dst string, srcs []string) (int, error) {
 	all := append([]string{dst}, srcs...)
 	var merged []Record
@@ -22,6 +26,21 @@ func Merge(dst string, srcs []string) (int, error) {
 		if _, err := os.Stat(filepath.Join(dir, RunsFile)); err != nil {
 			return 0, fmt.Errorf("merge: %s has no %s: %w", dir, RunsFile, err)
 		}
+	}
+	lock, err := LockRewrite(dst)
+	if err != nil {
+		return 0, err
+	}
+	defer lock.Unlock()
+	for _, dir := range srcs {
+		if sameDir(dir, dst) {
+			continue // locked already
+		}
+		l, err := LockRead(dir)
+		if err != nil {
+			return 0, err
+		}
+		defer l.Unlock()
 	}
 	for _, dir := range all {
 		recs, torn, err := ReadRecords(filepath.Join(dir, RunsFile))
@@ -55,9 +74,6 @@ func Merge(dst string, srcs []string) (int, error) {
 			return 0, err
 		}
 		prov = append(prov, p...)
-	}
-	if err := os.MkdirAll(dst, 0o755); err != nil {
-		return 0, err
 	}
 	if err := writeLines(filepath.Join(dst, RunsFile), merged); err != nil {
 		return 0, err
@@ -97,4 +113,11 @@ func writeLines[T any](path string, items []T) error {
 		return err
 	}
 	return os.Rename(tmp, path)
+}
+
+// sameDir reports whether the paths a and b name one folder.
+func sameDir(a, b string) bool {
+	fa, errA := os.Stat(a)
+	fb, errB := os.Stat(b)
+	return errA == nil && errB == nil && os.SameFile(fa, fb)
 }

@@ -29,6 +29,14 @@ func Rescore(dir string, load func(name string) (*datasets.Graph, error)) (int, 
 		load = SourceLoader(dir)
 	}
 	path := filepath.Join(dir, RunsFile)
+	if _, err := os.Stat(path); err != nil {
+		return 0, fmt.Errorf("%s: no %s to rescore (run `nagc run CONFIG --results %s` first)", dir, RunsFile, dir)
+	}
+	lock, err := LockRewrite(dir)
+	if err != nil {
+		return 0, err
+	}
+	defer lock.Unlock()
 	recs, torn, err := ReadRecords(path)
 	if err != nil {
 		return 0, err

@@ -94,15 +94,13 @@ func Execute(ctx context.Context, cfg *Config, opt Options) (*Summary, error) {
 	if opt.Shards > 1 && (opt.Shard < 0 || opt.Shard >= opt.Shards) {
 		return nil, fmt.Errorf("shard %d of %d", opt.Shard+1, opt.Shards)
 	}
+	loaded, err := LoadDatasets(cfg)
+	if err != nil {
+		return nil, err
+	}
 	graphs := map[string]*datasets.Graph{}
-	var loaded []*LoadedDataset
-	for _, d := range cfg.Datasets {
-		ld, err := LoadDataset(d, cfg.File)
-		if err != nil {
-			return nil, fmt.Errorf("dataset %s: %w", d.DisplayName(), err)
-		}
+	for _, ld := range loaded {
 		graphs[ld.Name] = ld.Graph
-		loaded = append(loaded, ld)
 	}
 	runs, err := cfg.ExpandLoaded(loaded)
 	if err != nil {

@@ -5,13 +5,19 @@
 //
 //	nagc datasets stats [--data DIR] [NAME…]
 //	nagc cluster --data NAME|DIR --method METHOD [options]
-//	nagc run CONFIG|NAME [--results DIR] [--workers N] [--shard I/N] [--limit N]
+//	nagc run CONFIG|NAME [--results DIR] [--workers N] [--shard I/N|auto] [--limit N]
 //	nagc configs list | configs show NAME
-//	nagc merge --out DIR SRC…
+//	nagc merge --out DIR [--config CONFIG] [--allow-incomplete] SRC…
+//	nagc status CONFIG --results DIR [--tasks N]
+//	nagc slurm CONFIG --results DIR --tasks N [--cpus-per-task C] [--time T] [--mem M] [--partition P] [--account A] [--submit|--resubmit]
 //	nagc results summary DIR [--rule modularity|two-view|heldout|objective|ari] [--format text|csv|json]
 //	nagc results rescore DIR [--data DIR]
 //
 // Run `nagc help` or `nagc COMMAND -h` for the options of each command.
+//
+// Exit codes: 0 done; 1 error; 2 bad command line; 3 interrupted (finished runs are
+// recorded: run the same command to resume); 4 finished with some runs recorded as
+// failed.
 package main
 
 import (
@@ -36,9 +42,11 @@ func commands() []command {
 	return []command{
 		{"datasets", "datasets stats|fetch [NAME|DIR…]", "print the statistics of datasets, or download them", runDatasets},
 		{"cluster", "cluster --data NAME|DIR --method METHOD [options]", "cluster one graph with one method and score it", runCluster},
-		{"run", "run CONFIG|NAME [--results DIR] [--workers N] [--shard I/N] [--limit N]", "run (or resume) an experiment config file or a shipped one, recording every run", runRun},
+		{"run", "run CONFIG|NAME [--results DIR] [--workers N] [--shard I/N|auto] [--limit N]", "run (or resume) an experiment config file or a shipped one, recording every run", runRun},
 		{"configs", "configs list | configs show NAME", "list the shipped experiment configs, or print one to copy and edit", runConfigs},
-		{"merge", "merge --out DIR SRC…", "join results folders (shards) refusing conflicting duplicates", runMerge},
+		{"merge", "merge --out DIR [--config CONFIG] [--allow-incomplete] SRC…", "join results folders (shards), refusing conflicting duplicates and missing runs", runMerge},
+		{"status", statusUsage, "runs expected, done, failed and missing (per shard), and what finishes the rest", runStatus},
+		{"slurm", "slurm CONFIG --results DIR --tasks N [options]", "write (and submit) a Slurm job array running a sweep in shards, then merging it", runSlurm},
 		{"results", "results summary DIR [--rule R] [--format text|csv|json] | results rescore DIR", "best grid point per dataset and method; recompute recorded metrics", runResults},
 		{"bench", "bench [--data …] [--sizes …] [--methods …]", "time methods on the paper's graphs and a growing synthetic series", runBench},
 		{"report", "report RESULTS_DIR [--out DIR] [--rule R] [options]", "tables, figures and REPORT.md of a sweep (beside the paper's with compare: paper)", runReport},
@@ -56,6 +64,7 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w, "folder `nagc datasets fetch all` downloads them into, then in ../shared/datasets beside a")
 	fmt.Fprintln(w, "checkout of the nagc repository.")
 	fmt.Fprintln(w, "\nConfigs: `nagc configs list` names the shipped experiment configs; `nagc run quick` runs one.")
+	fmt.Fprintln(w, "\n"+exitCodes)
 }
 
 func main() {
@@ -76,17 +85,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	for _, c := range commands() {
 		if c.name == args[0] {
 			err := c.run(ctx, args[1:], stdout, stderr)
-			switch {
-			case err == nil:
-				return 0
-			case errors.Is(err, flag.ErrHelp):
-				return 0
-			case errors.Is(err, errUsage):
-				return 2
-			default:
+			code := exitCode(err)
+			if code != exitOK && code != exitUsage {
 				fmt.Fprintln(stderr, "nagc "+c.name+":", err)
-				return 1
 			}
+			return code
 		}
 	}
 	fmt.Fprintf(stderr, "nagc: unknown command %q\n\n", args[0])

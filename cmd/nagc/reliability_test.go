@@ -244,8 +244,8 @@ func TestCrashSafetyAndDeterminism(t *testing.T) {
 		}
 		code := s.wait(t)
 		stderr := s.stderr.String()
-		if code == 0 || !strings.Contains(stderr, "interrupted") || !strings.Contains(stderr, "resume") {
-			t.Fatalf("after SIGINT: exit %d, stderr %q; want non-zero and the interrupted … resume message", code, stderr)
+		if code != exitInterrupted || !strings.Contains(stderr, "interrupted") || !strings.Contains(stderr, "resume") {
+			t.Fatalf("after SIGINT: exit %d, stderr %q; want exit 3 (interrupted) and the interrupted … resume message", code, stderr)
 		}
 		if strings.Contains(stderr, "goroutine ") {
 			t.Errorf("stack trace on SIGINT: %s", stderr)

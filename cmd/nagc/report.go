@@ -57,7 +57,12 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		}
 		opt.Paper = p
 	}
+	lock, err := experiments.LockRead(arg)
+	if err != nil {
+		return err
+	}
 	rep, err := report.Generate(opt)
+	lock.Unlock()
 	if err != nil {
 		return err
 	}

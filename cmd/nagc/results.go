@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -16,9 +18,13 @@ import (
 	"github.com/nagc-harness/nagc/report"
 )
 
+const mergeUsage = "merge --out DIR [--config CONFIG] [--allow-incomplete] SRC…"
+
 func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("merge", "merge --out DIR SRC…", stderr)
+	fs := newFlagSet("merge", mergeUsage, stderr)
 	out := fs.String("out", "", "folder receiving the merged results (its own records take part)")
+	config := fs.String("config", "", "config whose runs must all be recorded (default: the configs the sources' sweeps record)")
+	allow := fs.Bool("allow-incomplete", false, "merge even when runs are missing (a source never started, a shard stopped)")
 	srcs, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -27,15 +33,79 @@ func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		fs.Usage()
 		return errUsage
 	}
-	n, err := experiments.Merge(*out, srcs)
+	var present []string
+	for _, src := range srcs {
+		if _, err := os.Stat(filepath.Join(src, experiments.RunsFile)); err == nil || !*allow {
+			present = append(present, src)
+		} else {
+			fmt.Fprintf(stderr, "note: %s holds no runs: left out\n", src)
+		}
+	}
+	gaps, err := mergeGaps(*config, *out, present)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "merged %d runs from %s into %s\n", n, strings.Join(srcs, ", "), *out)
+	if len(gaps) > 0 && !*allow {
+		return fmt.Errorf("refusing to merge an incomplete sweep:\n  %s\n`nagc status CONFIG --results DIR` shows what is left; --allow-incomplete merges anyway", strings.Join(gaps, "\n  "))
+	}
+	n, err := experiments.Merge(*out, present)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "merged %d runs from %s into %s\n", n, strings.Join(present, ", "), *out)
+	for _, g := range gaps {
+		fmt.Fprintln(stderr, "note: incomplete:", g)
+	}
 	return nil
 }
 
 const summaryUsage = "results summary DIR [--rule modularity|two-view|heldout|objective|ari] [--format text|csv|json]"
+
+// mergeGaps checks that the folders dst and srcs together record every run of config
+// (of every config their sweeps record when config is ""), and describes what they lack,
+// one line per config.
+func mergeGaps(config, dst string, srcs []string) ([]string, error) {
+	configs := []string{config}
+	if config == "" {
+		configs = nil
+		seen := map[string]bool{}
+		for _, dir := range append([]string{dst}, srcs...) {
+			prov, err := experiments.ReadProvenance(dir)
+			if err != nil {
+				return nil, err
+			}
+			for _, p := range prov {
+				if !seen[p.Config] {
+					seen[p.Config] = true
+					configs = append(configs, p.Config)
+				}
+			}
+		}
+	}
+	dirs := append([]string{dst}, srcs...)
+	var gaps []string
+	for _, c := range configs {
+		cfg, err := experiments.OpenConfig(c)
+		if err != nil {
+			return nil, fmt.Errorf("checking that the sweep is complete: %w (pass --config CONFIG, or --allow-incomplete)", err)
+		}
+		runs, err := experiments.Plan(cfg)
+		if err != nil {
+			return nil, err
+		}
+		st, err := experiments.StatusIn(cfg, runs, dirs)
+		if err != nil {
+			return nil, err
+		}
+		if st.Missing == 0 {
+			continue
+		}
+		r := st.MissingRuns[0]
+		gaps = append(gaps, fmt.Sprintf("%s: %d of %d runs are not recorded (%d done, %d failed), among them run %s (%s, %s %s, restart %d)",
+			c, st.Missing, st.Expected, st.Done, st.Failed, r.ID, r.Dataset, r.Algorithm, r.GridPoint(), r.Restart))
+	}
+	return gaps, nil
+}
 
 func runResults(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) > 0 && args[0] == "rescore" {
@@ -55,7 +125,12 @@ func runResults(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if *format != "text" && *format != "csv" && *format != "json" {
 		return fmt.Errorf("--format %s: unknown format (known: text, csv, json)", *format)
 	}
+	lock, err := experiments.LockRead(arg)
+	if err != nil {
+		return err
+	}
 	recs, err := experiments.LoadResults(arg)
+	lock.Unlock()
 	if err != nil {
 		return err
 	}

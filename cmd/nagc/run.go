@@ -2,12 +2,10 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 	"time"
 
@@ -18,11 +16,11 @@ import (
 )
 
 func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	const usageLine = "run CONFIG|NAME [--results DIR] [--workers N] [--shard I/N] [--limit N]\n\nCONFIG is a YAML file; NAME a shipped config (`nagc configs list`)"
+	const usageLine = "run CONFIG|NAME [--results DIR] [--workers N] [--shard I/N|auto] [--limit N]\n\nCONFIG is a YAML file; NAME a shipped config (`nagc configs list`)"
 	fs := newFlagSet("run", usageLine, stderr)
-	results := fs.String("results", "", "results folder (default results/<config name>)")
-	workers := fs.Int("workers", 0, "runs executed at once (default: all cores)")
-	shard := fs.String("shard", "", "run only slice I of N (1 ≤ I ≤ N), for sharing a sweep between machines")
+	results := fs.String("results", "", "results folder (default results/<config name>, and results/<config name>/shards/I-of-N for --shard I/N)")
+	workers := fs.Int("workers", 0, "runs executed at once (default: $SLURM_CPUS_PER_TASK in a Slurm job, else all cores)")
+	shard := fs.String("shard", "", "run only slice I of N (1 ≤ I ≤ N), for sharing a sweep between machines, each into its own results folder;\n\"auto\" takes I and N from the Slurm job array this runs in")
 	limit := fs.Int("limit", 0, "stop after this many runs (resume later)")
 	arg, err := parseOneArg(fs, args)
 	if err != nil {
@@ -39,20 +37,25 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return err
 	}
 	opt := experiments.Options{ResultsDir: *results, Workers: *workers, Limit: *limit}
-	if opt.ResultsDir == "" {
-		name := cfg.Name
-		if name == "" {
-			name = strings.TrimSuffix(filepath.Base(arg), filepath.Ext(arg))
-		}
-		opt.ResultsDir = filepath.Join("results", name)
+	if opt.Workers == 0 {
+		opt.Workers = slurmWorkers(os.Getenv)
 	}
 	if *shard != "" {
-		var i, n int
-		if _, err := fmt.Sscanf(*shard, "%d/%d", &i, &n); err != nil || n < 1 || i < 1 || i > n {
-			return fmt.Errorf("--shard %q: want I/N with 1 ≤ I ≤ N", *shard)
+		if opt.Shard, opt.Shards, err = parseShard(*shard, os.Getenv); err != nil {
+			return err
 		}
-		opt.Shard, opt.Shards = i-1, n
 	}
+	if opt.ResultsDir == "" {
+		opt.ResultsDir = filepath.Join("results", configName(cfg, arg))
+		if opt.Shards > 1 { // each shard its own folder: one writer per folder
+			opt.ResultsDir = experiments.ShardDir(opt.ResultsDir, opt.Shard+1, opt.Shards)
+		}
+	}
+	lock, err := experiments.LockAppend(opt.ResultsDir)
+	if err != nil {
+		return err
+	}
+	defer lock.Unlock()
 	opt.Progress = newProgress(stderr)
 	sum, err := experiments.Execute(ctx, cfg, opt)
 	if err != nil {
@@ -60,18 +63,7 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	fmt.Fprintf(stdout, "%s: %d runs in this slice, %d already recorded, %d done, %d failed, in %s → %s\n",
 		cfg.File, sum.Total, sum.Skipped, sum.Done, sum.Failed, sum.Elapsed.Round(time.Millisecond), opt.ResultsDir)
-	if sum.Interrupted {
-		return experiments.ErrInterrupted
-	}
-	if sum.Failed > 0 {
-		var b strings.Builder
-		fmt.Fprintf(&b, "%d of %d runs failed (recorded as failed; a new `nagc run` of the same config retries them):", sum.Failed, sum.Done+sum.Failed)
-		for _, f := range sum.Failures {
-			fmt.Fprintf(&b, "\n  %d× %s\n     e.g. %s", f.Runs, f.Error, f.Example)
-		}
-		return errors.New(b.String())
-	}
-	return nil
+	return sum.Err()
 }
 
 // newProgress returns a progress bar on a terminal and periodic plain lines otherwise.

@@ -1,0 +1,206 @@
+package experiments
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+)
+
+// ShardsDir is the folder of a results folder that holds one sub-folder per shard of a
+// sweep shared between machines or cluster tasks (see ShardDir).
+const ShardsDir = "shards"
+
+// ShardDir returns the folder that shard i of n (1-based, as `--shard I/N` numbers them)
+// of a sweep into the results folder dir records into: dir/shards/I-of-N.
+func ShardDir(dir string, i, n int) string {
+	return filepath.Join(dir, ShardsDir, fmt.Sprintf("%d-of-%d", i, n))
+}
+
+var shardDirName = regexp.MustCompile(`^([0-9]+)-of-([0-9]+)$`)
+
+// ShardCounts lists the shard counts N of the shard folders (ShardDir) found under dir,
+// in increasing order.
+func ShardCounts(dir string) ([]int, error) {
+	ents, err := os.ReadDir(filepath.Join(dir, ShardsDir))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	seen := map[int]bool{}
+	var out []int
+	for _, e := range ents {
+		m := shardDirName.FindStringSubmatch(e.Name())
+		if m == nil || !e.IsDir() {
+			continue
+		}
+		n, _ := strconv.Atoi(m[2])
+		if i, _ := strconv.Atoi(m[1]); i >= 1 && i <= n && !seen[n] {
+			seen[n] = true
+			out = append(out, n)
+		}
+	}
+	sort.Ints(out)
+	return out, nil
+}
+
+// Plan returns every run of cfg, in config order, loading each dataset to learn its
+// number of clusters and identity. Cost: loading the config's datasets.
+func Plan(cfg *Config) ([]Run, error) {
+	loaded, err := LoadDatasets(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return cfg.ExpandLoaded(loaded)
+}
+
+// Progress of a sweep, as StatusOf counts it.
+type SweepStatus struct {
+	// Expected, Done, Failed and Missing count the config's runs: recorded as done (with
+	// the held-out fit the config asks for), recorded only as failed, and not recorded.
+	Expected, Done, Failed, Missing int
+	// Merged counts the runs recorded as done in the results folder itself.
+	Merged int
+	// Shards holds one entry per shard when the sweep is sharded (nil otherwise).
+	Shards []ShardStatus
+	// MissingRuns lists the runs neither done nor failed, in config order.
+	MissingRuns []Run
+	// FailedRuns lists the latest record of each run recorded only as failed.
+	FailedRuns []Record
+}
+
+// ShardStatus is the progress of one shard of a sweep.
+type ShardStatus struct {
+	// Shard is the shard's number (1-based) of Shards, and Dir its folder.
+	Shard, Shards int
+	Dir           string
+	// Started reports that Dir holds a runs file.
+	Started bool
+	// Holder names the process recording into Dir now, nil when none is (as far as the
+	// folder's lock tells: see LockAppend).
+	Holder *LockHolder
+	// Expected, Done, Failed and Missing count the shard's runs as SweepStatus does.
+	Expected, Done, Failed, Missing int
+}
+
+// Complete reports whether every run is recorded, as done or failed.
+func (s *SweepStatus) Complete() bool { return s.Missing == 0 }
+
+// StatusOf counts how far the sweep of cfg into the results folder dir has come: runs are
+// looked up in dir and in its shard folders (ShardDir) for n shards (n ≤ 1: none), a run
+// done in any of them being done. runs is Plan(cfg). It only reads, without taking
+// locks: the files a sweep appends to are read up to their last whole record. Cost:
+// reading every runs file once.
+func StatusOf(cfg *Config, runs []Run, dir string, n int) (*SweepStatus, error) {
+	dirs := []string{dir}
+	for i := 1; i <= n && n > 1; i++ {
+		dirs = append(dirs, ShardDir(dir, i, n))
+	}
+	t, err := tallyRuns(cfg, dirs)
+	if err != nil {
+		return nil, err
+	}
+	st := t.status(runs)
+	for i := 1; i <= n && n > 1; i++ {
+		sh := ShardStatus{Shard: i, Shards: n, Dir: dirs[i], Started: t.started[dirs[i]]}
+		if sh.Started {
+			sh.Holder = Holder(sh.Dir)
+		}
+		sub := t.status(Shard(runs, i-1, n))
+		sh.Expected, sh.Done, sh.Failed, sh.Missing = sub.Expected, sub.Done, sub.Failed, sub.Missing
+		st.Shards = append(st.Shards, sh)
+	}
+	return st, nil
+}
+
+// StatusIn counts the runs of cfg (runs is Plan(cfg)) recorded in the results folders
+// dirs together, a run done in any of them being done; Merged counts those done in
+// dirs[0]. It reads as StatusOf does.
+func StatusIn(cfg *Config, runs []Run, dirs []string) (*SweepStatus, error) {
+	t, err := tallyRuns(cfg, dirs)
+	if err != nil {
+		return nil, err
+	}
+	return t.status(runs), nil
+}
+
+// runTally is what the runs files of some results folders record about each run.
+type runTally struct {
+	done    map[string]bool    // recorded as done, with the held-out fit the config asks for
+	merged  map[string]bool    // so recorded in the first folder
+	failed  map[string]*Record // the latest failed record
+	started map[string]bool    // folders holding a runs file
+}
+
+func tallyRuns(cfg *Config, dirs []string) (*runTally, error) {
+	t := &runTally{done: map[string]bool{}, merged: map[string]bool{}, failed: map[string]*Record{}, started: map[string]bool{}}
+	for k, d := range dirs {
+		path := filepath.Join(d, RunsFile)
+		recs, _, err := ReadRecords(path)
+		if err != nil {
+			return nil, err
+		}
+		if _, err := os.Stat(path); err == nil {
+			t.started[d] = true
+		}
+		for i := range recs {
+			r := &recs[i]
+			switch {
+			case r.Status == StatusDone && hasHeldOut(r, cfg.Holdout):
+				t.done[r.RunID] = true
+				t.merged[r.RunID] = t.merged[r.RunID] || k == 0
+			case r.Status == StatusFailed:
+				t.failed[r.RunID] = r
+			}
+		}
+	}
+	return t, nil
+}
+
+// status counts runs against the tally.
+func (t *runTally) status(runs []Run) *SweepStatus {
+	st := &SweepStatus{Expected: len(runs)}
+	for _, r := range runs {
+		switch {
+		case t.done[r.ID]:
+			st.Done++
+			if t.merged[r.ID] {
+				st.Merged++
+			}
+		case t.failed[r.ID] != nil:
+			st.Failed++
+			st.FailedRuns = append(st.FailedRuns, *t.failed[r.ID])
+		default:
+			st.Missing++
+			st.MissingRuns = append(st.MissingRuns, r)
+		}
+	}
+	return st
+}
+
+// Holder returns the process holding the write lock of the results folder dir, or nil
+// when none does. It creates nothing.
+func Holder(dir string) *LockHolder {
+	f, err := os.OpenFile(filepath.Join(dir, LockFile), os.O_RDWR, 0)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	ok, err := tryLock(f, true) // held for an instant: writers retry for a moment (lockGrace)
+	if err != nil {
+		return nil
+	}
+	if ok {
+		unlock(f)
+		return nil
+	}
+	if h := readHolder(dir); h != nil {
+		return h
+	}
+	return &LockHolder{}
+}
