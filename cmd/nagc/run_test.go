@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// TestRunReportsFailedRuns checks that a sweep whose runs fail exits non-zero, saying how
+// TestRunReportsFailedRuns checks that a sweep whose runs fail exits 4, saying how
 // many failed and why, and that a bad value is refused before anything runs.
 func TestRunReportsFailedRuns(t *testing.T) {
 	t.Chdir(t.TempDir())
@@ -17,8 +17,8 @@ func TestRunReportsFailedRuns(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, stdout, stderr := cli(t, "run", "f.yaml", "--results", "r", "--workers", "1")
-	if code != 1 {
-		t.Fatalf("exit %d, want 1; stdout %q, stderr %q", code, stdout, stderr)
+	if code != exitFailedRuns {
+		t.Fatalf("exit %d, want %d; stdout %q, stderr %q", code, exitFailedRuns, stdout, stderr)
 	}
 	for _, want := range []string{"2 of 4 runs failed", "2× nagc: k2 = 5000, need 1 ≤ k2 ≤ n = 600", "e.g. synthetic, Big", "retries them"} {
 		if !strings.Contains(stderr, want) {

@@ -10,7 +10,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/nagc-harness/nagc/configs"
 	"github.com/nagc-harness/nagc/experiments"
 	"github.com/nagc-harness/nagc/slurm"
 )
@@ -61,10 +60,7 @@ func runSlurm(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	if _, err := os.Stat(arg); err != nil {
-		job.Config = cfg.Name // a shipped config, inside the binary the tasks run
-		if b, ok := configs.Lookup(arg); ok && len(b) > 0 {
-			job.Config = strings.TrimSuffix(arg, ".yaml")
-		}
+		job.Config = arg // a shipped config (OpenConfig found it): the tasks' nagc has it too
 	}
 	if job.Results, err = filepath.Abs(*results); err != nil {
 		return err
