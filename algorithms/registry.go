@@ -19,7 +19,7 @@ var registry = map[string]func() any{
 	"bagc":   func() any { return &BAGC{} },
 	"nmf":    func() any { return &NMF{} },
 	"snmf":   func() any { return &SNMF{} },
-	"jwnmf":  func() any { return &JWNMF{} },
+	"jwnmf":  func() any { return &JWNMF{Lambda: DefaultJWNMFLambda} },
 	"sgc-kmeans": func() any {
 		return &SGCKMeans{GraphFilterOptions: GraphFilterOptions{P: DefaultSGCOrder}, Rank: DefaultSGCRank}
 	},

@@ -88,7 +88,7 @@ func runCluster(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	method := fs.String("method", "nagc", "method: "+strings.Join(algorithms.Names(), ", "))
 	k1 := fs.Int("k1", 0, "number of clusters (default: the number of classes; required for a graph without labels)")
 	fs.Int("k2", 0, "NAGC: number of attribute clusters (default: k1)")
-	fs.Float64("lambda", 0, "NAGC/JWNMF: weight of the attribute term (default: NAGC 0.01; JWNMF 0.1·‖S‖²/‖X‖²)")
+	fs.Float64("lambda", 0, "NAGC/JWNMF: weight of the attribute term (default: NAGC 0.01; JWNMF 1e-5, 0 for 0.1·‖S‖²/‖X‖²)")
 	fs.Float64("rho", 0, "NAGC: PU weight ρ, 0 < ρ ≤ 1 (default 0.75; 0.5 = the authors' w/o-PU rule)")
 	fs.String("init", "", "NAGC: random, kmeans (default), kmeans-median-ari (reads the labels), sgc; JWNMF: kmeans (default), random; NMF: random (default), nndsvda")
 	fs.Int("iterations", 0, "number of iterations, for methods that have the option (default: the method's)")
