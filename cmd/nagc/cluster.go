@@ -79,7 +79,7 @@ type clusterOutput struct {
 }
 
 func runCluster(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	const usageLine = "cluster --data NAME|DIR --method METHOD [--k1 K] [--k2 K] [--lambda L] [--rho R] [--init I] [--seed S] [--iterations T] [--opt key=value]… [--json] [--labels-out FILE] [--init-u/--init-v/--init-h FILE] [--factors-out DIR]"
+	const usageLine = "cluster --data NAME|PATH [--format F] [--features FILE] [--labels none|column|FILE] --method METHOD [--k1 K] [--k2 K] [--lambda L] [--rho R] [--init I] [--seed S] [--iterations T] [--opt key=value]… [--json] [--labels-out FILE] [--init-u/--init-v/--init-h FILE] [--factors-out DIR]"
 	fs := newFlagSet("cluster", usageLine, stderr)
 	data := fs.String("data", "synthetic", "dataset: webkb, citeseer, cora, polblog, synthetic, or a folder or file (LINQS folder, edge list, .mtx, .npz)")
 	format := fs.String("format", "", "the dataset's format: linqs, edgelist, mtx or npz (default: from the path)")

@@ -19,7 +19,7 @@ func runDatasets(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	}
 	if len(args) == 0 || args[0] != "stats" {
 		w := stderr
-		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
+		if isHelp(args) {
 			w = stdout
 		}
 		fmt.Fprintln(w, "usage: nagc datasets stats [--data DIR] [--json] [NAME|DIR…]   n, edges, m, k1, nnz(X), density, self-loops, dangling edges")

@@ -97,6 +97,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return 2
 }
 
+// isHelp reports whether args asks for help: -h, --help or help.
+func isHelp(args []string) bool {
+	return len(args) > 0 && (args[0] == "-h" || args[0] == "-help" || args[0] == "--help" || args[0] == "help")
+}
+
 // errUsage marks an error already reported together with the usage text.
 var errUsage = errors.New("usage")
 

@@ -112,7 +112,14 @@ func runResults(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return runRescore(args[1:], stdout, stderr)
 	}
 	if len(args) == 0 || args[0] != "summary" {
-		fmt.Fprintln(stderr, "usage: nagc "+summaryUsage+"\n       nagc results rescore DIR [--data DIR]")
+		w := stderr
+		if isHelp(args) {
+			w = stdout
+		}
+		fmt.Fprintln(w, "usage: nagc "+summaryUsage+"\n       nagc results rescore DIR [--data DIR]")
+		if w == stdout {
+			return nil
+		}
 		return errUsage
 	}
 	fs := newFlagSet("results summary", summaryUsage, stderr)
