@@ -14,7 +14,7 @@ import (
 	"github.com/nagc-harness/nagc/slurm"
 )
 
-const slurmUsage = "slurm CONFIG --results DIR --tasks N [--cpus-per-task C] [--time T] [--mem M] [--partition P] [--account A] [--submit|--resubmit]"
+const slurmUsage = "slurm CONFIG --results DIR --tasks N [--cpus-per-task C] [--time T] [--mem M] [--partition P] [--account A] [--submit [--hold]|--resubmit]"
 
 func runSlurm(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("slurm", slurmUsage, stderr)
@@ -27,6 +27,7 @@ func runSlurm(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	account := fs.String("account", "", "Slurm account to charge")
 	name := fs.String("job-name", "", "name of the jobs in the queue (default nagc-<config name>)")
 	submit := fs.Bool("submit", false, "submit the array and the merge job with sbatch")
+	hold := fs.Bool("hold", false, "with --submit: submit both jobs held (sbatch --hold), to start them with scontrol release JOBID")
 	resubmit := fs.Bool("resubmit", false, "submit only the tasks whose shard is unfinished, and a new merge job; --time, --mem, --cpus-per-task, --partition or --account given with it override the first submission's")
 	arg, err := parseOneArg(fs, args)
 	if err != nil {
@@ -88,15 +89,22 @@ func runSlurm(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	switch {
 	case *submit:
-		id, err := job.Submit(ctx, "array", array)
+		var held []string
+		if *hold {
+			held = []string{"--hold"}
+		}
+		id, err := job.Submit(ctx, "array", array, held...)
 		if err != nil {
 			return err
 		}
-		mid, err := job.Submit(ctx, "merge", merge, "--dependency=afterok:"+id)
+		mid, err := job.Submit(ctx, "merge", merge, append(held, "--dependency=afterok:"+id)...)
 		if err != nil {
 			return err
 		}
 		fmt.Fprintf(stdout, "submitted job array %s (%d tasks) and merge job %s (runs when every task has succeeded)\n", id, job.Tasks, mid)
+		if *hold {
+			fmt.Fprintf(stdout, "both are held: start them with scontrol release %s %s\n", id, mid)
+		}
 		fmt.Fprintf(stdout, "follow it: squeue --jobs %s,%s; nagc status %s --results %s\n", id, mid, arg, *results)
 		return nil
 	}

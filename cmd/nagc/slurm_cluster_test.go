@@ -110,9 +110,9 @@ func TestSlurmLocalCluster(t *testing.T) {
 		t.Logf("nagc %s:\n%s", strings.Join(args, " "), out)
 		return string(out)
 	}
-	// Submitted held (sbatch reads SBATCH_HOLD), so that task 2 is cancelled before it
-	// can start, whatever the timing.
-	nagc([]string{"SBATCH_HOLD=1"}, "slurm", config, "--results", results, "--tasks", "3", "--submit")
+	// Submitted held (--hold), so that task 2 is cancelled before it can start, whatever
+	// the timing. (Slurm 22.05's sbatch ignores the SBATCH_HOLD variable.)
+	nagc(nil, "slurm", config, "--results", results, "--tasks", "3", "--submit", "--hold")
 	job := &slurm.Job{Results: results}
 	arrays, _ := job.Jobs("array")
 	merges, _ := job.Jobs("merge")
