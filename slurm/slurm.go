@@ -38,7 +38,8 @@ type Job struct {
 	// Name names the jobs in the queue (the merge job gets a "-merge" suffix).
 	Name string
 	// Nagc, Config and Results are the absolute paths of the nagc program the tasks run,
-	// of the experiment config and of the results folder.
+	// of the experiment config and of the results folder. Config may instead be the name
+	// of a config shipped inside nagc ("quick", "paper"; no path separator).
 	Nagc, Config, Results string
 	// Tasks is the number of array tasks, hence of shards.
 	Tasks int
@@ -58,6 +59,9 @@ func (j *Job) Check() error {
 		return fmt.Errorf("--cpus-per-task %d: want at least 1", j.CPUsPerTask)
 	}
 	for _, p := range []struct{ what, path string }{{"nagc program", j.Nagc}, {"config", j.Config}, {"results folder", j.Results}} {
+		if p.what == "config" && p.path != "" && !strings.ContainsAny(p.path, `/\`) && !strings.ContainsAny(p.path, " \t\n'\"$`%") {
+			continue // a shipped config, by name
+		}
 		if !filepath.IsAbs(p.path) {
 			return fmt.Errorf("the %s path %q must be absolute", p.what, p.path)
 		}

@@ -31,7 +31,8 @@ func TestCheck(t *testing.T) {
 		{func(j *Job) {}, ""},
 		{func(j *Job) { j.Tasks = 0 }, "--tasks 0"},
 		{func(j *Job) { j.CPUsPerTask = -1 }, "--cpus-per-task"},
-		{func(j *Job) { j.Config = "quick.yaml" }, "must be absolute"},
+		{func(j *Job) { j.Config = "configs/quick.yaml" }, "must be absolute"},
+		{func(j *Job) { j.Config = "quick" }, ""}, // a shipped config, by name
 		{func(j *Job) { j.Results = "/scratch/my results" }, "holds a space"},
 		{func(j *Job) { j.Results = "/scratch/100%" }, "holds a space"},
 		{func(j *Job) { j.Time = "1:00:00; rm" }, "--time"},
