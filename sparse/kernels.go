@@ -115,6 +115,10 @@ func MulDense(dst *mat.Dense, a *CSR, b *mat.Dense) {
 func serial(n int) bool { return Threads() <= 1 || n < 2*minRowsPerTask }
 
 func mulDenseRows(dst blas64.General, a *CSR, b blas64.General, k int, unit bool, lo, hi int) {
+	if useAVX2 {
+		gatherRowsAVX2Range(dst, a, b, k, unit, lo, hi)
+		return
+	}
 	// The k columns are cut into the fewest chunks of at most widest columns, as equal as
 	// possible: the first rem chunks are w0+1 wide, the others w0.
 	widest := maxWeighted
@@ -210,6 +214,10 @@ func PatternSumGramMul(sum, gram *mat.Dense, w *CSR, u *mat.Dense) {
 // patternRows computes rows [lo, hi) of PatternSumGramMul; a destination with nil Data is
 // skipped.
 func patternRows(sum, gram blas64.General, w *CSR, u blas64.General, k, lo, hi int) {
+	if useAVX2 && sum.Data != nil {
+		gatherRowsAVX2Range(sum, w, u, k, true, lo, hi)
+		sum.Data = nil
+	}
 	for i := lo; i < hi; i++ {
 		ui := u.Data[i*u.Stride : i*u.Stride+k]
 		cols := w.ind[w.ptr[i]:w.ptr[i+1]]
