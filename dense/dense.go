@@ -169,9 +169,13 @@ func mulBTRows(d, a, b blas64.General, k, l, lo, hi int) {
 	}
 }
 
-// dot returns x·y for len(y) ≥ len(x), summed in four interleaved partial sums.
+// dot returns x·y for len(y) ≥ len(x), summed in four interleaved partial sums (the
+// AVX2 kernel, where useAVX2, keeps them in the lanes of one register: same result).
 func dot(x, y []float64) float64 {
 	y = y[:len(x)]
+	if useAVX2 {
+		return dotAVX2(x, y)
+	}
 	var s0, s1, s2, s3 float64
 	l := 0
 	for ; l+4 <= len(x); l += 4 {

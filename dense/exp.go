@@ -84,8 +84,25 @@ const (
 // exponential is written out and interleaved over pairs of entries, so that the processor
 // overlaps their long dependency chains. Elsewhere it evaluates 1/(1+e) and
 // e/((1+e)·(1+e)) literally, so that where (1+e)² overflows σ' is 0 as that expression
-// gives. len(fp) must be at least len(f).
+// gives. len(fp) must be at least len(f). Where useAVX2, the AVX2 kernel does the
+// groups of 4 entries within the fast path, with the same results.
 func sigmoid(f, fp []float64) {
+	fp = fp[:len(f)]
+	for useAVX2 && len(f) >= 4 {
+		n := sigmoidAVX2(f, fp, &exp2Table)
+		if n+4 > len(f) {
+			f, fp = f[n:], fp[n:]
+			break
+		}
+		// f[n:n+4] has an entry outside the fast path.
+		sigmoidGo(f[n:n+4], fp[n:n+4])
+		f, fp = f[n+4:], fp[n+4:]
+	}
+	sigmoidGo(f, fp)
+}
+
+// sigmoidGo is sigmoid in Go.
+func sigmoidGo(f, fp []float64) {
 	fp = fp[:len(f)]
 	j := 0
 	for ; j+2 <= len(f); j += 2 {

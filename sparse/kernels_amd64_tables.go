@@ -9,15 +9,15 @@ const maxGatherAVX2 = 16
 
 // gatherUnitRowsAVX2[w] is the AVX2 kernel of width w.
 var gatherUnitRowsAVX2 = [maxGatherAVX2 + 1]func(out []float64, os int, ptr []int, ind []int, b []float64, bs int){
-	1: gatherUnitRows1AVX2,
-	2: gatherUnitRows2AVX2,
-	3: gatherUnitRows3AVX2,
-	4: gatherUnitRows4AVX2,
-	5: gatherUnitRows5AVX2,
-	6: gatherUnitRows6AVX2,
-	7: gatherUnitRows7AVX2,
-	8: gatherUnitRows8AVX2,
-	9: gatherUnitRows9AVX2,
+	1:  gatherUnitRows1AVX2,
+	2:  gatherUnitRows2AVX2,
+	3:  gatherUnitRows3AVX2,
+	4:  gatherUnitRows4AVX2,
+	5:  gatherUnitRows5AVX2,
+	6:  gatherUnitRows6AVX2,
+	7:  gatherUnitRows7AVX2,
+	8:  gatherUnitRows8AVX2,
+	9:  gatherUnitRows9AVX2,
 	10: gatherUnitRows10AVX2,
 	11: gatherUnitRows11AVX2,
 	12: gatherUnitRows12AVX2,
@@ -29,15 +29,15 @@ var gatherUnitRowsAVX2 = [maxGatherAVX2 + 1]func(out []float64, os int, ptr []in
 
 // gatherRowsAVX2[w] is the AVX2 kernel of width w.
 var gatherRowsAVX2 = [maxGatherAVX2 + 1]func(out []float64, os int, ptr []int, ind []int, val []float64, b []float64, bs int){
-	1: gatherRows1AVX2,
-	2: gatherRows2AVX2,
-	3: gatherRows3AVX2,
-	4: gatherRows4AVX2,
-	5: gatherRows5AVX2,
-	6: gatherRows6AVX2,
-	7: gatherRows7AVX2,
-	8: gatherRows8AVX2,
-	9: gatherRows9AVX2,
+	1:  gatherRows1AVX2,
+	2:  gatherRows2AVX2,
+	3:  gatherRows3AVX2,
+	4:  gatherRows4AVX2,
+	5:  gatherRows5AVX2,
+	6:  gatherRows6AVX2,
+	7:  gatherRows7AVX2,
+	8:  gatherRows8AVX2,
+	9:  gatherRows9AVX2,
 	10: gatherRows10AVX2,
 	11: gatherRows11AVX2,
 	12: gatherRows12AVX2,
@@ -46,4 +46,3 @@ var gatherRowsAVX2 = [maxGatherAVX2 + 1]func(out []float64, os int, ptr []int, i
 	15: gatherRows15AVX2,
 	16: gatherRows16AVX2,
 }
-

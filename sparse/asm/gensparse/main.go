@@ -12,6 +12,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"go/format"
 	"log"
 	"os"
 	"strings"
@@ -170,7 +171,11 @@ func writeTables(path string) {
 		}
 		b.WriteString("}\n\n")
 	}
-	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+	src, err := format.Source([]byte(b.String()))
+	if err != nil {
+		log.Fatal(err)
+	}
+	if err := os.WriteFile(path, src, 0o644); err != nil {
 		log.Fatal(err)
 	}
 }
