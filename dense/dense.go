@@ -389,13 +389,17 @@ func sigmoidRows(f, fp, a, b blas64.General, k, l, lo, hi int) {
 	}
 }
 
-// colSplit cuts l columns into nc = ⌈l/widest⌉ chunks for the kernels, as equal as
-// possible: the first rem chunks are w+1 wide, the others w.
+// colSplit cuts l columns into nc = ⌈l/widest⌉ chunks for the kernels (widestAVX2 for the
+// AVX2 kernels), as equal as possible: the first rem chunks are w+1 wide, the others w.
 type colSplit struct{ nc, w, rem int }
 
 func splitCols(l int) colSplit {
 	if l == 0 {
 		return colSplit{}
+	}
+	widest := widest
+	if useAVX2 {
+		widest = widestAVX2 // any split gives the same bits: each column is summed alone
 	}
 	nc := (l + widest - 1) / widest
 	return colSplit{nc, l / nc, l % nc}

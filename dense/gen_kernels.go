@@ -169,9 +169,9 @@ func main() {
 	p("// widest is the widest kernel of each family.\nconst widest = %d\n\n", widest)
 	p("// maxInner is the largest inner dimension k of the row kernels.\nconst maxInner = %d\n\n", maxInner)
 	for _, f := range families {
-		p("// %s %s\n// It dispatches on 1 ≤ w ≤ widest, to the AVX2 kernel (same results) where\n// useAVX2.\n", f.name, f.doc)
+		p("// %s %s\n// It dispatches to the AVX2 kernel (same results; 1 ≤ w ≤ widestAVX2) where\n// useAVX2, else on 1 ≤ w ≤ widest.\n", f.name, f.doc)
 		p("func %s(w int, %s) {\n", f.name, f.params)
-		p("\tif useAVX2 && 1 <= w && w <= widest {\n%s\n\t\t%sAVX2[w](%s)\n\t\treturn\n\t}\n", f.checks, f.name, f.args)
+		p("\tif useAVX2 && 1 <= w && w <= widestAVX2 {\n%s\n\t\t%sAVX2[w](%s)\n\t\treturn\n\t}\n", f.checks, f.name, f.args)
 		p("\tswitch w {\n")
 		for w := 1; w <= widest; w++ {
 			p("\tcase %d:\n\t\t%s%d(%s)\n", w, f.name, w, f.args)

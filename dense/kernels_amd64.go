@@ -164,6 +164,86 @@ func colAcc8AVX2(out []float64, ds int, x []float64, xs int, k int, b []float64,
 //go:noescape
 func colAccHadamard8AVX2(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, c []float64, cs int, n int, add bool)
 
+// rowMul9AVX2 is the AVX2 form of rowMul9, with the same results.
+//
+//go:noescape
+func rowMul9AVX2(out []float64, ds int, a []float64, as int, b []float64, bs int, k int, rows int)
+
+// rowMulHadamard9AVX2 is the AVX2 form of rowMulHadamard9, with the same results.
+//
+//go:noescape
+func rowMulHadamard9AVX2(out []float64, ds int, a []float64, as int, c []float64, cs int, b []float64, bs int, k int, rows int)
+
+// colAcc9AVX2 is the AVX2 form of colAcc9, with the same results.
+//
+//go:noescape
+func colAcc9AVX2(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, n int, add bool)
+
+// colAccHadamard9AVX2 is the AVX2 form of colAccHadamard9, with the same results.
+//
+//go:noescape
+func colAccHadamard9AVX2(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, c []float64, cs int, n int, add bool)
+
+// rowMul10AVX2 is the AVX2 form of rowMul10, with the same results.
+//
+//go:noescape
+func rowMul10AVX2(out []float64, ds int, a []float64, as int, b []float64, bs int, k int, rows int)
+
+// rowMulHadamard10AVX2 is the AVX2 form of rowMulHadamard10, with the same results.
+//
+//go:noescape
+func rowMulHadamard10AVX2(out []float64, ds int, a []float64, as int, c []float64, cs int, b []float64, bs int, k int, rows int)
+
+// colAcc10AVX2 is the AVX2 form of colAcc10, with the same results.
+//
+//go:noescape
+func colAcc10AVX2(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, n int, add bool)
+
+// colAccHadamard10AVX2 is the AVX2 form of colAccHadamard10, with the same results.
+//
+//go:noescape
+func colAccHadamard10AVX2(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, c []float64, cs int, n int, add bool)
+
+// rowMul11AVX2 is the AVX2 form of rowMul11, with the same results.
+//
+//go:noescape
+func rowMul11AVX2(out []float64, ds int, a []float64, as int, b []float64, bs int, k int, rows int)
+
+// rowMulHadamard11AVX2 is the AVX2 form of rowMulHadamard11, with the same results.
+//
+//go:noescape
+func rowMulHadamard11AVX2(out []float64, ds int, a []float64, as int, c []float64, cs int, b []float64, bs int, k int, rows int)
+
+// colAcc11AVX2 is the AVX2 form of colAcc11, with the same results.
+//
+//go:noescape
+func colAcc11AVX2(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, n int, add bool)
+
+// colAccHadamard11AVX2 is the AVX2 form of colAccHadamard11, with the same results.
+//
+//go:noescape
+func colAccHadamard11AVX2(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, c []float64, cs int, n int, add bool)
+
+// rowMul12AVX2 is the AVX2 form of rowMul12, with the same results.
+//
+//go:noescape
+func rowMul12AVX2(out []float64, ds int, a []float64, as int, b []float64, bs int, k int, rows int)
+
+// rowMulHadamard12AVX2 is the AVX2 form of rowMulHadamard12, with the same results.
+//
+//go:noescape
+func rowMulHadamard12AVX2(out []float64, ds int, a []float64, as int, c []float64, cs int, b []float64, bs int, k int, rows int)
+
+// colAcc12AVX2 is the AVX2 form of colAcc12, with the same results.
+//
+//go:noescape
+func colAcc12AVX2(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, n int, add bool)
+
+// colAccHadamard12AVX2 is the AVX2 form of colAccHadamard12, with the same results.
+//
+//go:noescape
+func colAccHadamard12AVX2(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, c []float64, cs int, n int, add bool)
+
 // sigmoidAVX2 does what sigmoid does, with the same results, for the entries of f
 // before the first group of 4 (f[4g:4g+4]) with an entry outside sigmoid's fast path,
 // and returns how many entries it did (a multiple of 4). len(fp) must be at least len(f).

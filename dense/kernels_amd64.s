@@ -97,19 +97,18 @@ group:
 	JZ     storeR
 
 tR:
-	VMOVSD       (R9), X4
-	VBROADCASTSD (DX), Y5
-	VMULSD       X4, X5, X5
-	VADDSD       X5, X0, X0
-	VBROADCASTSD (DX)(BX*1), Y5
-	VMULSD       X4, X5, X5
-	VADDSD       X5, X1, X1
-	VBROADCASTSD (DX)(BX*2), Y5
-	VMULSD       X4, X5, X5
-	VADDSD       X5, X2, X2
-	VBROADCASTSD (DX)(SI*1), Y5
-	VMULSD       X4, X5, X5
-	VADDSD       X5, X3, X3
+	VBROADCASTSD (DX), Y4
+	VMULSD       (R9), X4, X4
+	VADDSD       X4, X0, X0
+	VBROADCASTSD (DX)(BX*1), Y4
+	VMULSD       (R9), X4, X4
+	VADDSD       X4, X1, X1
+	VBROADCASTSD (DX)(BX*2), Y4
+	VMULSD       (R9), X4, X4
+	VADDSD       X4, X2, X2
+	VBROADCASTSD (DX)(SI*1), Y4
+	VMULSD       (R9), X4, X4
+	VADDSD       X4, X3, X3
 	ADDQ         $0x08, DX
 	ADDQ         DI, R9
 	DECQ         R10
@@ -148,16 +147,15 @@ rest:
 	JZ     store3
 
 t3:
-	VMOVSD       (R9), X4
-	VBROADCASTSD (DX), Y5
-	VMULSD       X4, X5, X5
-	VADDSD       X5, X0, X0
-	VBROADCASTSD (DX)(BX*1), Y5
-	VMULSD       X4, X5, X5
-	VADDSD       X5, X1, X1
-	VBROADCASTSD (DX)(BX*2), Y5
-	VMULSD       X4, X5, X5
-	VADDSD       X5, X2, X2
+	VBROADCASTSD (DX), Y4
+	VMULSD       (R9), X4, X4
+	VADDSD       X4, X0, X0
+	VBROADCASTSD (DX)(BX*1), Y4
+	VMULSD       (R9), X4, X4
+	VADDSD       X4, X1, X1
+	VBROADCASTSD (DX)(BX*2), Y4
+	VMULSD       (R9), X4, X4
+	VADDSD       X4, X2, X2
 	ADDQ         $0x08, DX
 	ADDQ         DI, R9
 	DECQ         R10
@@ -191,13 +189,12 @@ not3:
 	JZ     store2
 
 t2:
-	VMOVSD       (R9), X4
-	VBROADCASTSD (DX), Y5
-	VMULSD       X4, X5, X5
-	VADDSD       X5, X0, X0
-	VBROADCASTSD (DX)(BX*1), Y5
-	VMULSD       X4, X5, X5
-	VADDSD       X5, X1, X1
+	VBROADCASTSD (DX), Y4
+	VMULSD       (R9), X4, X4
+	VADDSD       X4, X0, X0
+	VBROADCASTSD (DX)(BX*1), Y4
+	VMULSD       (R9), X4, X4
+	VADDSD       X4, X1, X1
 	ADDQ         $0x08, DX
 	ADDQ         DI, R9
 	DECQ         R10
@@ -227,10 +224,9 @@ not2:
 	JZ     store1
 
 t1:
-	VMOVSD       (R9), X4
-	VBROADCASTSD (DX), Y5
-	VMULSD       X4, X5, X5
-	VADDSD       X5, X0, X0
+	VBROADCASTSD (DX), Y4
+	VMULSD       (R9), X4, X4
+	VADDSD       X4, X0, X0
 	ADDQ         $0x08, DX
 	ADDQ         DI, R9
 	DECQ         R10
@@ -283,27 +279,26 @@ group:
 	JZ     storeR
 
 tR:
-	VMOVSD       (R12), X4
-	VMOVSD       (DX), X5
-	VMULSD       (DI), X5, X5
-	VBROADCASTSD X5, Y5
-	VMULSD       X4, X5, X5
-	VADDSD       X5, X0, X0
-	VMOVSD       (DX)(BX*1), X5
-	VMULSD       (DI)(R8*1), X5, X5
-	VBROADCASTSD X5, Y5
-	VMULSD       X4, X5, X5
-	VADDSD       X5, X1, X1
-	VMOVSD       (DX)(BX*2), X5
-	VMULSD       (DI)(R8*2), X5, X5
-	VBROADCASTSD X5, Y5
-	VMULSD       X4, X5, X5
-	VADDSD       X5, X2, X2
-	VMOVSD       (DX)(SI*1), X5
-	VMULSD       (DI)(R9*1), X5, X5
-	VBROADCASTSD X5, Y5
-	VMULSD       X4, X5, X5
-	VADDSD       X5, X3, X3
+	VMOVSD       (DX), X4
+	VMULSD       (DI), X4, X4
+	VBROADCASTSD X4, Y4
+	VMULSD       (R12), X4, X4
+	VADDSD       X4, X0, X0
+	VMOVSD       (DX)(BX*1), X4
+	VMULSD       (DI)(R8*1), X4, X4
+	VBROADCASTSD X4, Y4
+	VMULSD       (R12), X4, X4
+	VADDSD       X4, X1, X1
+	VMOVSD       (DX)(BX*2), X4
+	VMULSD       (DI)(R8*2), X4, X4
+	VBROADCASTSD X4, Y4
+	VMULSD       (R12), X4, X4
+	VADDSD       X4, X2, X2
+	VMOVSD       (DX)(SI*1), X4
+	VMULSD       (DI)(R9*1), X4, X4
+	VBROADCASTSD X4, Y4
+	VMULSD       (R12), X4, X4
+	VADDSD       X4, X3, X3
 	ADDQ         $0x08, DX
 	ADDQ         $0x08, DI
 	ADDQ         R10, R12
@@ -348,22 +343,21 @@ rest:
 	JZ     store3
 
 t3:
-	VMOVSD       (R12), X4
-	VMOVSD       (DX), X5
-	VMULSD       (DI), X5, X5
-	VBROADCASTSD X5, Y5
-	VMULSD       X4, X5, X5
-	VADDSD       X5, X0, X0
-	VMOVSD       (DX)(BX*1), X5
-	VMULSD       (DI)(R8*1), X5, X5
-	VBROADCASTSD X5, Y5
-	VMULSD       X4, X5, X5
-	VADDSD       X5, X1, X1
-	VMOVSD       (DX)(BX*2), X5
-	VMULSD       (DI)(R8*2), X5, X5
-	VBROADCASTSD X5, Y5
-	VMULSD       X4, X5, X5
-	VADDSD       X5, X2, X2
+	VMOVSD       (DX), X4
+	VMULSD       (DI), X4, X4
+	VBROADCASTSD X4, Y4
+	VMULSD       (R12), X4, X4
+	VADDSD       X4, X0, X0
+	VMOVSD       (DX)(BX*1), X4
+	VMULSD       (DI)(R8*1), X4, X4
+	VBROADCASTSD X4, Y4
+	VMULSD       (R12), X4, X4
+	VADDSD       X4, X1, X1
+	VMOVSD       (DX)(BX*2), X4
+	VMULSD       (DI)(R8*2), X4, X4
+	VBROADCASTSD X4, Y4
+	VMULSD       (R12), X4, X4
+	VADDSD       X4, X2, X2
 	ADDQ         $0x08, DX
 	ADDQ         $0x08, DI
 	ADDQ         R10, R12
@@ -402,17 +396,16 @@ not3:
 	JZ     store2
 
 t2:
-	VMOVSD       (R12), X4
-	VMOVSD       (DX), X5
-	VMULSD       (DI), X5, X5
-	VBROADCASTSD X5, Y5
-	VMULSD       X4, X5, X5
-	VADDSD       X5, X0, X0
-	VMOVSD       (DX)(BX*1), X5
-	VMULSD       (DI)(R8*1), X5, X5
-	VBROADCASTSD X5, Y5
-	VMULSD       X4, X5, X5
-	VADDSD       X5, X1, X1
+	VMOVSD       (DX), X4
+	VMULSD       (DI), X4, X4
+	VBROADCASTSD X4, Y4
+	VMULSD       (R12), X4, X4
+	VADDSD       X4, X0, X0
+	VMOVSD       (DX)(BX*1), X4
+	VMULSD       (DI)(R8*1), X4, X4
+	VBROADCASTSD X4, Y4
+	VMULSD       (R12), X4, X4
+	VADDSD       X4, X1, X1
 	ADDQ         $0x08, DX
 	ADDQ         $0x08, DI
 	ADDQ         R10, R12
@@ -446,12 +439,11 @@ not2:
 	JZ     store1
 
 t1:
-	VMOVSD       (R12), X4
-	VMOVSD       (DX), X5
-	VMULSD       (DI), X5, X5
-	VBROADCASTSD X5, Y5
-	VMULSD       X4, X5, X5
-	VADDSD       X5, X0, X0
+	VMOVSD       (DX), X4
+	VMULSD       (DI), X4, X4
+	VBROADCASTSD X4, Y4
+	VMULSD       (R12), X4, X4
+	VADDSD       X4, X0, X0
 	ADDQ         $0x08, DX
 	ADDQ         $0x08, DI
 	ADDQ         R10, R12
@@ -915,19 +907,18 @@ group:
 	JZ     storeR
 
 tR:
-	VMOVUPD      (R9), X4
-	VBROADCASTSD (DX), Y5
-	VMULPD       X4, X5, X5
-	VADDPD       X5, X0, X0
-	VBROADCASTSD (DX)(BX*1), Y5
-	VMULPD       X4, X5, X5
-	VADDPD       X5, X1, X1
-	VBROADCASTSD (DX)(BX*2), Y5
-	VMULPD       X4, X5, X5
-	VADDPD       X5, X2, X2
-	VBROADCASTSD (DX)(SI*1), Y5
-	VMULPD       X4, X5, X5
-	VADDPD       X5, X3, X3
+	VBROADCASTSD (DX), Y4
+	VMULPD       (R9), X4, X4
+	VADDPD       X4, X0, X0
+	VBROADCASTSD (DX)(BX*1), Y4
+	VMULPD       (R9), X4, X4
+	VADDPD       X4, X1, X1
+	VBROADCASTSD (DX)(BX*2), Y4
+	VMULPD       (R9), X4, X4
+	VADDPD       X4, X2, X2
+	VBROADCASTSD (DX)(SI*1), Y4
+	VMULPD       (R9), X4, X4
+	VADDPD       X4, X3, X3
 	ADDQ         $0x08, DX
 	ADDQ         DI, R9
 	DECQ         R10
@@ -966,16 +957,15 @@ rest:
 	JZ     store3
 
 t3:
-	VMOVUPD      (R9), X4
-	VBROADCASTSD (DX), Y5
-	VMULPD       X4, X5, X5
-	VADDPD       X5, X0, X0
-	VBROADCASTSD (DX)(BX*1), Y5
-	VMULPD       X4, X5, X5
-	VADDPD       X5, X1, X1
-	VBROADCASTSD (DX)(BX*2), Y5
-	VMULPD       X4, X5, X5
-	VADDPD       X5, X2, X2
+	VBROADCASTSD (DX), Y4
+	VMULPD       (R9), X4, X4
+	VADDPD       X4, X0, X0
+	VBROADCASTSD (DX)(BX*1), Y4
+	VMULPD       (R9), X4, X4
+	VADDPD       X4, X1, X1
+	VBROADCASTSD (DX)(BX*2), Y4
+	VMULPD       (R9), X4, X4
+	VADDPD       X4, X2, X2
 	ADDQ         $0x08, DX
 	ADDQ         DI, R9
 	DECQ         R10
@@ -1009,13 +999,12 @@ not3:
 	JZ     store2
 
 t2:
-	VMOVUPD      (R9), X4
-	VBROADCASTSD (DX), Y5
-	VMULPD       X4, X5, X5
-	VADDPD       X5, X0, X0
-	VBROADCASTSD (DX)(BX*1), Y5
-	VMULPD       X4, X5, X5
-	VADDPD       X5, X1, X1
+	VBROADCASTSD (DX), Y4
+	VMULPD       (R9), X4, X4
+	VADDPD       X4, X0, X0
+	VBROADCASTSD (DX)(BX*1), Y4
+	VMULPD       (R9), X4, X4
+	VADDPD       X4, X1, X1
 	ADDQ         $0x08, DX
 	ADDQ         DI, R9
 	DECQ         R10
@@ -1045,10 +1034,9 @@ not2:
 	JZ     store1
 
 t1:
-	VMOVUPD      (R9), X4
-	VBROADCASTSD (DX), Y5
-	VMULPD       X4, X5, X5
-	VADDPD       X5, X0, X0
+	VBROADCASTSD (DX), Y4
+	VMULPD       (R9), X4, X4
+	VADDPD       X4, X0, X0
 	ADDQ         $0x08, DX
 	ADDQ         DI, R9
 	DECQ         R10
@@ -1101,27 +1089,26 @@ group:
 	JZ     storeR
 
 tR:
-	VMOVUPD      (R12), X4
-	VMOVSD       (DX), X5
-	VMULSD       (DI), X5, X5
-	VBROADCASTSD X5, Y5
-	VMULPD       X4, X5, X5
-	VADDPD       X5, X0, X0
-	VMOVSD       (DX)(BX*1), X5
-	VMULSD       (DI)(R8*1), X5, X5
-	VBROADCASTSD X5, Y5
-	VMULPD       X4, X5, X5
-	VADDPD       X5, X1, X1
-	VMOVSD       (DX)(BX*2), X5
-	VMULSD       (DI)(R8*2), X5, X5
-	VBROADCASTSD X5, Y5
-	VMULPD       X4, X5, X5
-	VADDPD       X5, X2, X2
-	VMOVSD       (DX)(SI*1), X5
-	VMULSD       (DI)(R9*1), X5, X5
-	VBROADCASTSD X5, Y5
-	VMULPD       X4, X5, X5
-	VADDPD       X5, X3, X3
+	VMOVSD       (DX), X4
+	VMULSD       (DI), X4, X4
+	VBROADCASTSD X4, Y4
+	VMULPD       (R12), X4, X4
+	VADDPD       X4, X0, X0
+	VMOVSD       (DX)(BX*1), X4
+	VMULSD       (DI)(R8*1), X4, X4
+	VBROADCASTSD X4, Y4
+	VMULPD       (R12), X4, X4
+	VADDPD       X4, X1, X1
+	VMOVSD       (DX)(BX*2), X4
+	VMULSD       (DI)(R8*2), X4, X4
+	VBROADCASTSD X4, Y4
+	VMULPD       (R12), X4, X4
+	VADDPD       X4, X2, X2
+	VMOVSD       (DX)(SI*1), X4
+	VMULSD       (DI)(R9*1), X4, X4
+	VBROADCASTSD X4, Y4
+	VMULPD       (R12), X4, X4
+	VADDPD       X4, X3, X3
 	ADDQ         $0x08, DX
 	ADDQ         $0x08, DI
 	ADDQ         R10, R12
@@ -1166,22 +1153,21 @@ rest:
 	JZ     store3
 
 t3:
-	VMOVUPD      (R12), X4
-	VMOVSD       (DX), X5
-	VMULSD       (DI), X5, X5
-	VBROADCASTSD X5, Y5
-	VMULPD       X4, X5, X5
-	VADDPD       X5, X0, X0
-	VMOVSD       (DX)(BX*1), X5
-	VMULSD       (DI)(R8*1), X5, X5
-	VBROADCASTSD X5, Y5
-	VMULPD       X4, X5, X5
-	VADDPD       X5, X1, X1
-	VMOVSD       (DX)(BX*2), X5
-	VMULSD       (DI)(R8*2), X5, X5
-	VBROADCASTSD X5, Y5
-	VMULPD       X4, X5, X5
-	VADDPD       X5, X2, X2
+	VMOVSD       (DX), X4
+	VMULSD       (DI), X4, X4
+	VBROADCASTSD X4, Y4
+	VMULPD       (R12), X4, X4
+	VADDPD       X4, X0, X0
+	VMOVSD       (DX)(BX*1), X4
+	VMULSD       (DI)(R8*1), X4, X4
+	VBROADCASTSD X4, Y4
+	VMULPD       (R12), X4, X4
+	VADDPD       X4, X1, X1
+	VMOVSD       (DX)(BX*2), X4
+	VMULSD       (DI)(R8*2), X4, X4
+	VBROADCASTSD X4, Y4
+	VMULPD       (R12), X4, X4
+	VADDPD       X4, X2, X2
 	ADDQ         $0x08, DX
 	ADDQ         $0x08, DI
 	ADDQ         R10, R12
@@ -1220,17 +1206,16 @@ not3:
 	JZ     store2
 
 t2:
-	VMOVUPD      (R12), X4
-	VMOVSD       (DX), X5
-	VMULSD       (DI), X5, X5
-	VBROADCASTSD X5, Y5
-	VMULPD       X4, X5, X5
-	VADDPD       X5, X0, X0
-	VMOVSD       (DX)(BX*1), X5
-	VMULSD       (DI)(R8*1), X5, X5
-	VBROADCASTSD X5, Y5
-	VMULPD       X4, X5, X5
-	VADDPD       X5, X1, X1
+	VMOVSD       (DX), X4
+	VMULSD       (DI), X4, X4
+	VBROADCASTSD X4, Y4
+	VMULPD       (R12), X4, X4
+	VADDPD       X4, X0, X0
+	VMOVSD       (DX)(BX*1), X4
+	VMULSD       (DI)(R8*1), X4, X4
+	VBROADCASTSD X4, Y4
+	VMULPD       (R12), X4, X4
+	VADDPD       X4, X1, X1
 	ADDQ         $0x08, DX
 	ADDQ         $0x08, DI
 	ADDQ         R10, R12
@@ -1264,12 +1249,11 @@ not2:
 	JZ     store1
 
 t1:
-	VMOVUPD      (R12), X4
-	VMOVSD       (DX), X5
-	VMULSD       (DI), X5, X5
-	VBROADCASTSD X5, Y5
-	VMULPD       X4, X5, X5
-	VADDPD       X5, X0, X0
+	VMOVSD       (DX), X4
+	VMULSD       (DI), X4, X4
+	VBROADCASTSD X4, Y4
+	VMULPD       (R12), X4, X4
+	VADDPD       X4, X0, X0
 	ADDQ         $0x08, DX
 	ADDQ         $0x08, DI
 	ADDQ         R10, R12
@@ -1737,28 +1721,26 @@ group:
 	JZ     storeR
 
 tR:
-	VMOVUPD      (R9), X8
-	VMOVSD       16(R9), X9
-	VBROADCASTSD (DX), Y10
-	VMULPD       X8, X10, X11
-	VADDPD       X11, X0, X0
-	VMULSD       X9, X10, X11
-	VADDSD       X11, X1, X1
-	VBROADCASTSD (DX)(BX*1), Y10
-	VMULPD       X8, X10, X11
-	VADDPD       X11, X2, X2
-	VMULSD       X9, X10, X11
-	VADDSD       X11, X3, X3
-	VBROADCASTSD (DX)(BX*2), Y10
-	VMULPD       X8, X10, X11
-	VADDPD       X11, X4, X4
-	VMULSD       X9, X10, X11
-	VADDSD       X11, X5, X5
-	VBROADCASTSD (DX)(SI*1), Y10
-	VMULPD       X8, X10, X11
-	VADDPD       X11, X6, X6
-	VMULSD       X9, X10, X11
-	VADDSD       X11, X7, X7
+	VBROADCASTSD (DX), Y8
+	VMULPD       (R9), X8, X9
+	VADDPD       X9, X0, X0
+	VMULSD       16(R9), X8, X9
+	VADDSD       X9, X1, X1
+	VBROADCASTSD (DX)(BX*1), Y8
+	VMULPD       (R9), X8, X9
+	VADDPD       X9, X2, X2
+	VMULSD       16(R9), X8, X9
+	VADDSD       X9, X3, X3
+	VBROADCASTSD (DX)(BX*2), Y8
+	VMULPD       (R9), X8, X9
+	VADDPD       X9, X4, X4
+	VMULSD       16(R9), X8, X9
+	VADDSD       X9, X5, X5
+	VBROADCASTSD (DX)(SI*1), Y8
+	VMULPD       (R9), X8, X9
+	VADDPD       X9, X6, X6
+	VMULSD       16(R9), X8, X9
+	VADDSD       X9, X7, X7
 	ADDQ         $0x08, DX
 	ADDQ         DI, R9
 	DECQ         R10
@@ -1804,23 +1786,21 @@ rest:
 	JZ     store3
 
 t3:
-	VMOVUPD      (R9), X8
-	VMOVSD       16(R9), X9
-	VBROADCASTSD (DX), Y10
-	VMULPD       X8, X10, X11
-	VADDPD       X11, X0, X0
-	VMULSD       X9, X10, X11
-	VADDSD       X11, X1, X1
-	VBROADCASTSD (DX)(BX*1), Y10
-	VMULPD       X8, X10, X11
-	VADDPD       X11, X2, X2
-	VMULSD       X9, X10, X11
-	VADDSD       X11, X3, X3
-	VBROADCASTSD (DX)(BX*2), Y10
-	VMULPD       X8, X10, X11
-	VADDPD       X11, X4, X4
-	VMULSD       X9, X10, X11
-	VADDSD       X11, X5, X5
+	VBROADCASTSD (DX), Y8
+	VMULPD       (R9), X8, X9
+	VADDPD       X9, X0, X0
+	VMULSD       16(R9), X8, X9
+	VADDSD       X9, X1, X1
+	VBROADCASTSD (DX)(BX*1), Y8
+	VMULPD       (R9), X8, X9
+	VADDPD       X9, X2, X2
+	VMULSD       16(R9), X8, X9
+	VADDSD       X9, X3, X3
+	VBROADCASTSD (DX)(BX*2), Y8
+	VMULPD       (R9), X8, X9
+	VADDPD       X9, X4, X4
+	VMULSD       16(R9), X8, X9
+	VADDSD       X9, X5, X5
 	ADDQ         $0x08, DX
 	ADDQ         DI, R9
 	DECQ         R10
@@ -1859,18 +1839,16 @@ not3:
 	JZ     store2
 
 t2:
-	VMOVUPD      (R9), X8
-	VMOVSD       16(R9), X9
-	VBROADCASTSD (DX), Y10
-	VMULPD       X8, X10, X11
-	VADDPD       X11, X0, X0
-	VMULSD       X9, X10, X11
-	VADDSD       X11, X1, X1
-	VBROADCASTSD (DX)(BX*1), Y10
-	VMULPD       X8, X10, X11
-	VADDPD       X11, X2, X2
-	VMULSD       X9, X10, X11
-	VADDSD       X11, X3, X3
+	VBROADCASTSD (DX), Y8
+	VMULPD       (R9), X8, X9
+	VADDPD       X9, X0, X0
+	VMULSD       16(R9), X8, X9
+	VADDSD       X9, X1, X1
+	VBROADCASTSD (DX)(BX*1), Y8
+	VMULPD       (R9), X8, X9
+	VADDPD       X9, X2, X2
+	VMULSD       16(R9), X8, X9
+	VADDSD       X9, X3, X3
 	ADDQ         $0x08, DX
 	ADDQ         DI, R9
 	DECQ         R10
@@ -1903,13 +1881,11 @@ not2:
 	JZ     store1
 
 t1:
-	VMOVUPD      (R9), X8
-	VMOVSD       16(R9), X9
-	VBROADCASTSD (DX), Y10
-	VMULPD       X8, X10, X11
-	VADDPD       X11, X0, X0
-	VMULSD       X9, X10, X11
-	VADDSD       X11, X1, X1
+	VBROADCASTSD (DX), Y8
+	VMULPD       (R9), X8, X9
+	VADDPD       X9, X0, X0
+	VMULSD       16(R9), X8, X9
+	VADDSD       X9, X1, X1
 	ADDQ         $0x08, DX
 	ADDQ         DI, R9
 	DECQ         R10
@@ -1967,36 +1943,34 @@ group:
 	JZ     storeR
 
 tR:
-	VMOVUPD      (R12), X8
-	VMOVSD       16(R12), X9
-	VMOVSD       (DX), X10
-	VMULSD       (DI), X10, X10
-	VBROADCASTSD X10, Y10
-	VMULPD       X8, X10, X11
-	VADDPD       X11, X0, X0
-	VMULSD       X9, X10, X11
-	VADDSD       X11, X1, X1
-	VMOVSD       (DX)(BX*1), X10
-	VMULSD       (DI)(R8*1), X10, X10
-	VBROADCASTSD X10, Y10
-	VMULPD       X8, X10, X11
-	VADDPD       X11, X2, X2
-	VMULSD       X9, X10, X11
-	VADDSD       X11, X3, X3
-	VMOVSD       (DX)(BX*2), X10
-	VMULSD       (DI)(R8*2), X10, X10
-	VBROADCASTSD X10, Y10
-	VMULPD       X8, X10, X11
-	VADDPD       X11, X4, X4
-	VMULSD       X9, X10, X11
-	VADDSD       X11, X5, X5
-	VMOVSD       (DX)(SI*1), X10
-	VMULSD       (DI)(R9*1), X10, X10
-	VBROADCASTSD X10, Y10
-	VMULPD       X8, X10, X11
-	VADDPD       X11, X6, X6
-	VMULSD       X9, X10, X11
-	VADDSD       X11, X7, X7
+	VMOVSD       (DX), X8
+	VMULSD       (DI), X8, X8
+	VBROADCASTSD X8, Y8
+	VMULPD       (R12), X8, X9
+	VADDPD       X9, X0, X0
+	VMULSD       16(R12), X8, X9
+	VADDSD       X9, X1, X1
+	VMOVSD       (DX)(BX*1), X8
+	VMULSD       (DI)(R8*1), X8, X8
+	VBROADCASTSD X8, Y8
+	VMULPD       (R12), X8, X9
+	VADDPD       X9, X2, X2
+	VMULSD       16(R12), X8, X9
+	VADDSD       X9, X3, X3
+	VMOVSD       (DX)(BX*2), X8
+	VMULSD       (DI)(R8*2), X8, X8
+	VBROADCASTSD X8, Y8
+	VMULPD       (R12), X8, X9
+	VADDPD       X9, X4, X4
+	VMULSD       16(R12), X8, X9
+	VADDSD       X9, X5, X5
+	VMOVSD       (DX)(SI*1), X8
+	VMULSD       (DI)(R9*1), X8, X8
+	VBROADCASTSD X8, Y8
+	VMULPD       (R12), X8, X9
+	VADDPD       X9, X6, X6
+	VMULSD       16(R12), X8, X9
+	VADDSD       X9, X7, X7
 	ADDQ         $0x08, DX
 	ADDQ         $0x08, DI
 	ADDQ         R10, R12
@@ -2048,29 +2022,27 @@ rest:
 	JZ     store3
 
 t3:
-	VMOVUPD      (R12), X8
-	VMOVSD       16(R12), X9
-	VMOVSD       (DX), X10
-	VMULSD       (DI), X10, X10
-	VBROADCASTSD X10, Y10
-	VMULPD       X8, X10, X11
-	VADDPD       X11, X0, X0
-	VMULSD       X9, X10, X11
-	VADDSD       X11, X1, X1
-	VMOVSD       (DX)(BX*1), X10
-	VMULSD       (DI)(R8*1), X10, X10
-	VBROADCASTSD X10, Y10
-	VMULPD       X8, X10, X11
-	VADDPD       X11, X2, X2
-	VMULSD       X9, X10, X11
-	VADDSD       X11, X3, X3
-	VMOVSD       (DX)(BX*2), X10
-	VMULSD       (DI)(R8*2), X10, X10
-	VBROADCASTSD X10, Y10
-	VMULPD       X8, X10, X11
-	VADDPD       X11, X4, X4
-	VMULSD       X9, X10, X11
-	VADDSD       X11, X5, X5
+	VMOVSD       (DX), X8
+	VMULSD       (DI), X8, X8
+	VBROADCASTSD X8, Y8
+	VMULPD       (R12), X8, X9
+	VADDPD       X9, X0, X0
+	VMULSD       16(R12), X8, X9
+	VADDSD       X9, X1, X1
+	VMOVSD       (DX)(BX*1), X8
+	VMULSD       (DI)(R8*1), X8, X8
+	VBROADCASTSD X8, Y8
+	VMULPD       (R12), X8, X9
+	VADDPD       X9, X2, X2
+	VMULSD       16(R12), X8, X9
+	VADDSD       X9, X3, X3
+	VMOVSD       (DX)(BX*2), X8
+	VMULSD       (DI)(R8*2), X8, X8
+	VBROADCASTSD X8, Y8
+	VMULPD       (R12), X8, X9
+	VADDPD       X9, X4, X4
+	VMULSD       16(R12), X8, X9
+	VADDSD       X9, X5, X5
 	ADDQ         $0x08, DX
 	ADDQ         $0x08, DI
 	ADDQ         R10, R12
@@ -2114,22 +2086,20 @@ not3:
 	JZ     store2
 
 t2:
-	VMOVUPD      (R12), X8
-	VMOVSD       16(R12), X9
-	VMOVSD       (DX), X10
-	VMULSD       (DI), X10, X10
-	VBROADCASTSD X10, Y10
-	VMULPD       X8, X10, X11
-	VADDPD       X11, X0, X0
-	VMULSD       X9, X10, X11
-	VADDSD       X11, X1, X1
-	VMOVSD       (DX)(BX*1), X10
-	VMULSD       (DI)(R8*1), X10, X10
-	VBROADCASTSD X10, Y10
-	VMULPD       X8, X10, X11
-	VADDPD       X11, X2, X2
-	VMULSD       X9, X10, X11
-	VADDSD       X11, X3, X3
+	VMOVSD       (DX), X8
+	VMULSD       (DI), X8, X8
+	VBROADCASTSD X8, Y8
+	VMULPD       (R12), X8, X9
+	VADDPD       X9, X0, X0
+	VMULSD       16(R12), X8, X9
+	VADDSD       X9, X1, X1
+	VMOVSD       (DX)(BX*1), X8
+	VMULSD       (DI)(R8*1), X8, X8
+	VBROADCASTSD X8, Y8
+	VMULPD       (R12), X8, X9
+	VADDPD       X9, X2, X2
+	VMULSD       16(R12), X8, X9
+	VADDSD       X9, X3, X3
 	ADDQ         $0x08, DX
 	ADDQ         $0x08, DI
 	ADDQ         R10, R12
@@ -2166,15 +2136,13 @@ not2:
 	JZ     store1
 
 t1:
-	VMOVUPD      (R12), X8
-	VMOVSD       16(R12), X9
-	VMOVSD       (DX), X10
-	VMULSD       (DI), X10, X10
-	VBROADCASTSD X10, Y10
-	VMULPD       X8, X10, X11
-	VADDPD       X11, X0, X0
-	VMULSD       X9, X10, X11
-	VADDSD       X11, X1, X1
+	VMOVSD       (DX), X8
+	VMULSD       (DI), X8, X8
+	VBROADCASTSD X8, Y8
+	VMULPD       (R12), X8, X9
+	VADDPD       X9, X0, X0
+	VMULSD       16(R12), X8, X9
+	VADDSD       X9, X1, X1
 	ADDQ         $0x08, DX
 	ADDQ         $0x08, DI
 	ADDQ         R10, R12
@@ -2751,19 +2719,18 @@ group:
 	JZ     storeR
 
 tR:
-	VMOVUPD      (R9), Y4
-	VBROADCASTSD (DX), Y5
-	VMULPD       Y4, Y5, Y5
-	VADDPD       Y5, Y0, Y0
-	VBROADCASTSD (DX)(BX*1), Y5
-	VMULPD       Y4, Y5, Y5
-	VADDPD       Y5, Y1, Y1
-	VBROADCASTSD (DX)(BX*2), Y5
-	VMULPD       Y4, Y5, Y5
-	VADDPD       Y5, Y2, Y2
-	VBROADCASTSD (DX)(SI*1), Y5
-	VMULPD       Y4, Y5, Y5
-	VADDPD       Y5, Y3, Y3
+	VBROADCASTSD (DX), Y4
+	VMULPD       (R9), Y4, Y4
+	VADDPD       Y4, Y0, Y0
+	VBROADCASTSD (DX)(BX*1), Y4
+	VMULPD       (R9), Y4, Y4
+	VADDPD       Y4, Y1, Y1
+	VBROADCASTSD (DX)(BX*2), Y4
+	VMULPD       (R9), Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VBROADCASTSD (DX)(SI*1), Y4
+	VMULPD       (R9), Y4, Y4
+	VADDPD       Y4, Y3, Y3
 	ADDQ         $0x08, DX
 	ADDQ         DI, R9
 	DECQ         R10
@@ -2802,16 +2769,15 @@ rest:
 	JZ     store3
 
 t3:
-	VMOVUPD      (R9), Y4
-	VBROADCASTSD (DX), Y5
-	VMULPD       Y4, Y5, Y5
-	VADDPD       Y5, Y0, Y0
-	VBROADCASTSD (DX)(BX*1), Y5
-	VMULPD       Y4, Y5, Y5
-	VADDPD       Y5, Y1, Y1
-	VBROADCASTSD (DX)(BX*2), Y5
-	VMULPD       Y4, Y5, Y5
-	VADDPD       Y5, Y2, Y2
+	VBROADCASTSD (DX), Y4
+	VMULPD       (R9), Y4, Y4
+	VADDPD       Y4, Y0, Y0
+	VBROADCASTSD (DX)(BX*1), Y4
+	VMULPD       (R9), Y4, Y4
+	VADDPD       Y4, Y1, Y1
+	VBROADCASTSD (DX)(BX*2), Y4
+	VMULPD       (R9), Y4, Y4
+	VADDPD       Y4, Y2, Y2
 	ADDQ         $0x08, DX
 	ADDQ         DI, R9
 	DECQ         R10
@@ -2845,13 +2811,12 @@ not3:
 	JZ     store2
 
 t2:
-	VMOVUPD      (R9), Y4
-	VBROADCASTSD (DX), Y5
-	VMULPD       Y4, Y5, Y5
-	VADDPD       Y5, Y0, Y0
-	VBROADCASTSD (DX)(BX*1), Y5
-	VMULPD       Y4, Y5, Y5
-	VADDPD       Y5, Y1, Y1
+	VBROADCASTSD (DX), Y4
+	VMULPD       (R9), Y4, Y4
+	VADDPD       Y4, Y0, Y0
+	VBROADCASTSD (DX)(BX*1), Y4
+	VMULPD       (R9), Y4, Y4
+	VADDPD       Y4, Y1, Y1
 	ADDQ         $0x08, DX
 	ADDQ         DI, R9
 	DECQ         R10
@@ -2881,10 +2846,9 @@ not2:
 	JZ     store1
 
 t1:
-	VMOVUPD      (R9), Y4
-	VBROADCASTSD (DX), Y5
-	VMULPD       Y4, Y5, Y5
-	VADDPD       Y5, Y0, Y0
+	VBROADCASTSD (DX), Y4
+	VMULPD       (R9), Y4, Y4
+	VADDPD       Y4, Y0, Y0
 	ADDQ         $0x08, DX
 	ADDQ         DI, R9
 	DECQ         R10
@@ -2937,27 +2901,26 @@ group:
 	JZ     storeR
 
 tR:
-	VMOVUPD      (R12), Y4
-	VMOVSD       (DX), X5
-	VMULSD       (DI), X5, X5
-	VBROADCASTSD X5, Y5
-	VMULPD       Y4, Y5, Y5
-	VADDPD       Y5, Y0, Y0
-	VMOVSD       (DX)(BX*1), X5
-	VMULSD       (DI)(R8*1), X5, X5
-	VBROADCASTSD X5, Y5
-	VMULPD       Y4, Y5, Y5
-	VADDPD       Y5, Y1, Y1
-	VMOVSD       (DX)(BX*2), X5
-	VMULSD       (DI)(R8*2), X5, X5
-	VBROADCASTSD X5, Y5
-	VMULPD       Y4, Y5, Y5
-	VADDPD       Y5, Y2, Y2
-	VMOVSD       (DX)(SI*1), X5
-	VMULSD       (DI)(R9*1), X5, X5
-	VBROADCASTSD X5, Y5
-	VMULPD       Y4, Y5, Y5
-	VADDPD       Y5, Y3, Y3
+	VMOVSD       (DX), X4
+	VMULSD       (DI), X4, X4
+	VBROADCASTSD X4, Y4
+	VMULPD       (R12), Y4, Y4
+	VADDPD       Y4, Y0, Y0
+	VMOVSD       (DX)(BX*1), X4
+	VMULSD       (DI)(R8*1), X4, X4
+	VBROADCASTSD X4, Y4
+	VMULPD       (R12), Y4, Y4
+	VADDPD       Y4, Y1, Y1
+	VMOVSD       (DX)(BX*2), X4
+	VMULSD       (DI)(R8*2), X4, X4
+	VBROADCASTSD X4, Y4
+	VMULPD       (R12), Y4, Y4
+	VADDPD       Y4, Y2, Y2
+	VMOVSD       (DX)(SI*1), X4
+	VMULSD       (DI)(R9*1), X4, X4
+	VBROADCASTSD X4, Y4
+	VMULPD       (R12), Y4, Y4
+	VADDPD       Y4, Y3, Y3
 	ADDQ         $0x08, DX
 	ADDQ         $0x08, DI
 	ADDQ         R10, R12
@@ -3002,22 +2965,21 @@ rest:
 	JZ     store3
 
 t3:
-	VMOVUPD      (R12), Y4
-	VMOVSD       (DX), X5
-	VMULSD       (DI), X5, X5
-	VBROADCASTSD X5, Y5
-	VMULPD       Y4, Y5, Y5
-	VADDPD       Y5, Y0, Y0
-	VMOVSD       (DX)(BX*1), X5
-	VMULSD       (DI)(R8*1), X5, X5
-	VBROADCASTSD X5, Y5
-	VMULPD       Y4, Y5, Y5
-	VADDPD       Y5, Y1, Y1
-	VMOVSD       (DX)(BX*2), X5
-	VMULSD       (DI)(R8*2), X5, X5
-	VBROADCASTSD X5, Y5
-	VMULPD       Y4, Y5, Y5
-	VADDPD       Y5, Y2, Y2
+	VMOVSD       (DX), X4
+	VMULSD       (DI), X4, X4
+	VBROADCASTSD X4, Y4
+	VMULPD       (R12), Y4, Y4
+	VADDPD       Y4, Y0, Y0
+	VMOVSD       (DX)(BX*1), X4
+	VMULSD       (DI)(R8*1), X4, X4
+	VBROADCASTSD X4, Y4
+	VMULPD       (R12), Y4, Y4
+	VADDPD       Y4, Y1, Y1
+	VMOVSD       (DX)(BX*2), X4
+	VMULSD       (DI)(R8*2), X4, X4
+	VBROADCASTSD X4, Y4
+	VMULPD       (R12), Y4, Y4
+	VADDPD       Y4, Y2, Y2
 	ADDQ         $0x08, DX
 	ADDQ         $0x08, DI
 	ADDQ         R10, R12
@@ -3056,17 +3018,16 @@ not3:
 	JZ     store2
 
 t2:
-	VMOVUPD      (R12), Y4
-	VMOVSD       (DX), X5
-	VMULSD       (DI), X5, X5
-	VBROADCASTSD X5, Y5
-	VMULPD       Y4, Y5, Y5
-	VADDPD       Y5, Y0, Y0
-	VMOVSD       (DX)(BX*1), X5
-	VMULSD       (DI)(R8*1), X5, X5
-	VBROADCASTSD X5, Y5
-	VMULPD       Y4, Y5, Y5
-	VADDPD       Y5, Y1, Y1
+	VMOVSD       (DX), X4
+	VMULSD       (DI), X4, X4
+	VBROADCASTSD X4, Y4
+	VMULPD       (R12), Y4, Y4
+	VADDPD       Y4, Y0, Y0
+	VMOVSD       (DX)(BX*1), X4
+	VMULSD       (DI)(R8*1), X4, X4
+	VBROADCASTSD X4, Y4
+	VMULPD       (R12), Y4, Y4
+	VADDPD       Y4, Y1, Y1
 	ADDQ         $0x08, DX
 	ADDQ         $0x08, DI
 	ADDQ         R10, R12
@@ -3100,12 +3061,11 @@ not2:
 	JZ     store1
 
 t1:
-	VMOVUPD      (R12), Y4
-	VMOVSD       (DX), X5
-	VMULSD       (DI), X5, X5
-	VBROADCASTSD X5, Y5
-	VMULPD       Y4, Y5, Y5
-	VADDPD       Y5, Y0, Y0
+	VMOVSD       (DX), X4
+	VMULSD       (DI), X4, X4
+	VBROADCASTSD X4, Y4
+	VMULPD       (R12), Y4, Y4
+	VADDPD       Y4, Y0, Y0
 	ADDQ         $0x08, DX
 	ADDQ         $0x08, DI
 	ADDQ         R10, R12
@@ -3573,28 +3533,26 @@ group:
 	JZ     storeR
 
 tR:
-	VMOVUPD      (R9), Y8
-	VMOVSD       32(R9), X9
-	VBROADCASTSD (DX), Y10
-	VMULPD       Y8, Y10, Y11
-	VADDPD       Y11, Y0, Y0
-	VMULSD       X9, X10, X11
-	VADDSD       X11, X1, X1
-	VBROADCASTSD (DX)(BX*1), Y10
-	VMULPD       Y8, Y10, Y11
-	VADDPD       Y11, Y2, Y2
-	VMULSD       X9, X10, X11
-	VADDSD       X11, X3, X3
-	VBROADCASTSD (DX)(BX*2), Y10
-	VMULPD       Y8, Y10, Y11
-	VADDPD       Y11, Y4, Y4
-	VMULSD       X9, X10, X11
-	VADDSD       X11, X5, X5
-	VBROADCASTSD (DX)(SI*1), Y10
-	VMULPD       Y8, Y10, Y11
-	VADDPD       Y11, Y6, Y6
-	VMULSD       X9, X10, X11
-	VADDSD       X11, X7, X7
+	VBROADCASTSD (DX), Y8
+	VMULPD       (R9), Y8, Y9
+	VADDPD       Y9, Y0, Y0
+	VMULSD       32(R9), X8, X9
+	VADDSD       X9, X1, X1
+	VBROADCASTSD (DX)(BX*1), Y8
+	VMULPD       (R9), Y8, Y9
+	VADDPD       Y9, Y2, Y2
+	VMULSD       32(R9), X8, X9
+	VADDSD       X9, X3, X3
+	VBROADCASTSD (DX)(BX*2), Y8
+	VMULPD       (R9), Y8, Y9
+	VADDPD       Y9, Y4, Y4
+	VMULSD       32(R9), X8, X9
+	VADDSD       X9, X5, X5
+	VBROADCASTSD (DX)(SI*1), Y8
+	VMULPD       (R9), Y8, Y9
+	VADDPD       Y9, Y6, Y6
+	VMULSD       32(R9), X8, X9
+	VADDSD       X9, X7, X7
 	ADDQ         $0x08, DX
 	ADDQ         DI, R9
 	DECQ         R10
@@ -3640,23 +3598,21 @@ rest:
 	JZ     store3
 
 t3:
-	VMOVUPD      (R9), Y8
-	VMOVSD       32(R9), X9
-	VBROADCASTSD (DX), Y10
-	VMULPD       Y8, Y10, Y11
-	VADDPD       Y11, Y0, Y0
-	VMULSD       X9, X10, X11
-	VADDSD       X11, X1, X1
-	VBROADCASTSD (DX)(BX*1), Y10
-	VMULPD       Y8, Y10, Y11
-	VADDPD       Y11, Y2, Y2
-	VMULSD       X9, X10, X11
-	VADDSD       X11, X3, X3
-	VBROADCASTSD (DX)(BX*2), Y10
-	VMULPD       Y8, Y10, Y11
-	VADDPD       Y11, Y4, Y4
-	VMULSD       X9, X10, X11
-	VADDSD       X11, X5, X5
+	VBROADCASTSD (DX), Y8
+	VMULPD       (R9), Y8, Y9
+	VADDPD       Y9, Y0, Y0
+	VMULSD       32(R9), X8, X9
+	VADDSD       X9, X1, X1
+	VBROADCASTSD (DX)(BX*1), Y8
+	VMULPD       (R9), Y8, Y9
+	VADDPD       Y9, Y2, Y2
+	VMULSD       32(R9), X8, X9
+	VADDSD       X9, X3, X3
+	VBROADCASTSD (DX)(BX*2), Y8
+	VMULPD       (R9), Y8, Y9
+	VADDPD       Y9, Y4, Y4
+	VMULSD       32(R9), X8, X9
+	VADDSD       X9, X5, X5
 	ADDQ         $0x08, DX
 	ADDQ         DI, R9
 	DECQ         R10
@@ -3695,18 +3651,16 @@ not3:
 	JZ     store2
 
 t2:
-	VMOVUPD      (R9), Y8
-	VMOVSD       32(R9), X9
-	VBROADCASTSD (DX), Y10
-	VMULPD       Y8, Y10, Y11
-	VADDPD       Y11, Y0, Y0
-	VMULSD       X9, X10, X11
-	VADDSD       X11, X1, X1
-	VBROADCASTSD (DX)(BX*1), Y10
-	VMULPD       Y8, Y10, Y11
-	VADDPD       Y11, Y2, Y2
-	VMULSD       X9, X10, X11
-	VADDSD       X11, X3, X3
+	VBROADCASTSD (DX), Y8
+	VMULPD       (R9), Y8, Y9
+	VADDPD       Y9, Y0, Y0
+	VMULSD       32(R9), X8, X9
+	VADDSD       X9, X1, X1
+	VBROADCASTSD (DX)(BX*1), Y8
+	VMULPD       (R9), Y8, Y9
+	VADDPD       Y9, Y2, Y2
+	VMULSD       32(R9), X8, X9
+	VADDSD       X9, X3, X3
 	ADDQ         $0x08, DX
 	ADDQ         DI, R9
 	DECQ         R10
@@ -3739,13 +3693,11 @@ not2:
 	JZ     store1
 
 t1:
-	VMOVUPD      (R9), Y8
-	VMOVSD       32(R9), X9
-	VBROADCASTSD (DX), Y10
-	VMULPD       Y8, Y10, Y11
-	VADDPD       Y11, Y0, Y0
-	VMULSD       X9, X10, X11
-	VADDSD       X11, X1, X1
+	VBROADCASTSD (DX), Y8
+	VMULPD       (R9), Y8, Y9
+	VADDPD       Y9, Y0, Y0
+	VMULSD       32(R9), X8, X9
+	VADDSD       X9, X1, X1
 	ADDQ         $0x08, DX
 	ADDQ         DI, R9
 	DECQ         R10
@@ -3803,36 +3755,34 @@ group:
 	JZ     storeR
 
 tR:
-	VMOVUPD      (R12), Y8
-	VMOVSD       32(R12), X9
-	VMOVSD       (DX), X10
-	VMULSD       (DI), X10, X10
-	VBROADCASTSD X10, Y10
-	VMULPD       Y8, Y10, Y11
-	VADDPD       Y11, Y0, Y0
-	VMULSD       X9, X10, X11
-	VADDSD       X11, X1, X1
-	VMOVSD       (DX)(BX*1), X10
-	VMULSD       (DI)(R8*1), X10, X10
-	VBROADCASTSD X10, Y10
-	VMULPD       Y8, Y10, Y11
-	VADDPD       Y11, Y2, Y2
-	VMULSD       X9, X10, X11
-	VADDSD       X11, X3, X3
-	VMOVSD       (DX)(BX*2), X10
-	VMULSD       (DI)(R8*2), X10, X10
-	VBROADCASTSD X10, Y10
-	VMULPD       Y8, Y10, Y11
-	VADDPD       Y11, Y4, Y4
-	VMULSD       X9, X10, X11
-	VADDSD       X11, X5, X5
-	VMOVSD       (DX)(SI*1), X10
-	VMULSD       (DI)(R9*1), X10, X10
-	VBROADCASTSD X10, Y10
-	VMULPD       Y8, Y10, Y11
-	VADDPD       Y11, Y6, Y6
-	VMULSD       X9, X10, X11
-	VADDSD       X11, X7, X7
+	VMOVSD       (DX), X8
+	VMULSD       (DI), X8, X8
+	VBROADCASTSD X8, Y8
+	VMULPD       (R12), Y8, Y9
+	VADDPD       Y9, Y0, Y0
+	VMULSD       32(R12), X8, X9
+	VADDSD       X9, X1, X1
+	VMOVSD       (DX)(BX*1), X8
+	VMULSD       (DI)(R8*1), X8, X8
+	VBROADCASTSD X8, Y8
+	VMULPD       (R12), Y8, Y9
+	VADDPD       Y9, Y2, Y2
+	VMULSD       32(R12), X8, X9
+	VADDSD       X9, X3, X3
+	VMOVSD       (DX)(BX*2), X8
+	VMULSD       (DI)(R8*2), X8, X8
+	VBROADCASTSD X8, Y8
+	VMULPD       (R12), Y8, Y9
+	VADDPD       Y9, Y4, Y4
+	VMULSD       32(R12), X8, X9
+	VADDSD       X9, X5, X5
+	VMOVSD       (DX)(SI*1), X8
+	VMULSD       (DI)(R9*1), X8, X8
+	VBROADCASTSD X8, Y8
+	VMULPD       (R12), Y8, Y9
+	VADDPD       Y9, Y6, Y6
+	VMULSD       32(R12), X8, X9
+	VADDSD       X9, X7, X7
 	ADDQ         $0x08, DX
 	ADDQ         $0x08, DI
 	ADDQ         R10, R12
@@ -3884,29 +3834,27 @@ rest:
 	JZ     store3
 
 t3:
-	VMOVUPD      (R12), Y8
-	VMOVSD       32(R12), X9
-	VMOVSD       (DX), X10
-	VMULSD       (DI), X10, X10
-	VBROADCASTSD X10, Y10
-	VMULPD       Y8, Y10, Y11
-	VADDPD       Y11, Y0, Y0
-	VMULSD       X9, X10, X11
-	VADDSD       X11, X1, X1
-	VMOVSD       (DX)(BX*1), X10
-	VMULSD       (DI)(R8*1), X10, X10
-	VBROADCASTSD X10, Y10
-	VMULPD       Y8, Y10, Y11
-	VADDPD       Y11, Y2, Y2
-	VMULSD       X9, X10, X11
-	VADDSD       X11, X3, X3
-	VMOVSD       (DX)(BX*2), X10
-	VMULSD       (DI)(R8*2), X10, X10
-	VBROADCASTSD X10, Y10
-	VMULPD       Y8, Y10, Y11
-	VADDPD       Y11, Y4, Y4
-	VMULSD       X9, X10, X11
-	VADDSD       X11, X5, X5
+	VMOVSD       (DX), X8
+	VMULSD       (DI), X8, X8
+	VBROADCASTSD X8, Y8
+	VMULPD       (R12), Y8, Y9
+	VADDPD       Y9, Y0, Y0
+	VMULSD       32(R12), X8, X9
+	VADDSD       X9, X1, X1
+	VMOVSD       (DX)(BX*1), X8
+	VMULSD       (DI)(R8*1), X8, X8
+	VBROADCASTSD X8, Y8
+	VMULPD       (R12), Y8, Y9
+	VADDPD       Y9, Y2, Y2
+	VMULSD       32(R12), X8, X9
+	VADDSD       X9, X3, X3
+	VMOVSD       (DX)(BX*2), X8
+	VMULSD       (DI)(R8*2), X8, X8
+	VBROADCASTSD X8, Y8
+	VMULPD       (R12), Y8, Y9
+	VADDPD       Y9, Y4, Y4
+	VMULSD       32(R12), X8, X9
+	VADDSD       X9, X5, X5
 	ADDQ         $0x08, DX
 	ADDQ         $0x08, DI
 	ADDQ         R10, R12
@@ -3950,22 +3898,20 @@ not3:
 	JZ     store2
 
 t2:
-	VMOVUPD      (R12), Y8
-	VMOVSD       32(R12), X9
-	VMOVSD       (DX), X10
-	VMULSD       (DI), X10, X10
-	VBROADCASTSD X10, Y10
-	VMULPD       Y8, Y10, Y11
-	VADDPD       Y11, Y0, Y0
-	VMULSD       X9, X10, X11
-	VADDSD       X11, X1, X1
-	VMOVSD       (DX)(BX*1), X10
-	VMULSD       (DI)(R8*1), X10, X10
-	VBROADCASTSD X10, Y10
-	VMULPD       Y8, Y10, Y11
-	VADDPD       Y11, Y2, Y2
-	VMULSD       X9, X10, X11
-	VADDSD       X11, X3, X3
+	VMOVSD       (DX), X8
+	VMULSD       (DI), X8, X8
+	VBROADCASTSD X8, Y8
+	VMULPD       (R12), Y8, Y9
+	VADDPD       Y9, Y0, Y0
+	VMULSD       32(R12), X8, X9
+	VADDSD       X9, X1, X1
+	VMOVSD       (DX)(BX*1), X8
+	VMULSD       (DI)(R8*1), X8, X8
+	VBROADCASTSD X8, Y8
+	VMULPD       (R12), Y8, Y9
+	VADDPD       Y9, Y2, Y2
+	VMULSD       32(R12), X8, X9
+	VADDSD       X9, X3, X3
 	ADDQ         $0x08, DX
 	ADDQ         $0x08, DI
 	ADDQ         R10, R12
@@ -4002,15 +3948,13 @@ not2:
 	JZ     store1
 
 t1:
-	VMOVUPD      (R12), Y8
-	VMOVSD       32(R12), X9
-	VMOVSD       (DX), X10
-	VMULSD       (DI), X10, X10
-	VBROADCASTSD X10, Y10
-	VMULPD       Y8, Y10, Y11
-	VADDPD       Y11, Y0, Y0
-	VMULSD       X9, X10, X11
-	VADDSD       X11, X1, X1
+	VMOVSD       (DX), X8
+	VMULSD       (DI), X8, X8
+	VBROADCASTSD X8, Y8
+	VMULPD       (R12), Y8, Y9
+	VADDPD       Y9, Y0, Y0
+	VMULSD       32(R12), X8, X9
+	VADDSD       X9, X1, X1
 	ADDQ         $0x08, DX
 	ADDQ         $0x08, DI
 	ADDQ         R10, R12
@@ -4591,28 +4535,26 @@ group:
 	JZ     storeR
 
 tR:
-	VMOVUPD      (R9), Y8
-	VMOVUPD      32(R9), X9
-	VBROADCASTSD (DX), Y10
-	VMULPD       Y8, Y10, Y11
-	VADDPD       Y11, Y0, Y0
-	VMULPD       X9, X10, X11
-	VADDPD       X11, X1, X1
-	VBROADCASTSD (DX)(BX*1), Y10
-	VMULPD       Y8, Y10, Y11
-	VADDPD       Y11, Y2, Y2
-	VMULPD       X9, X10, X11
-	VADDPD       X11, X3, X3
-	VBROADCASTSD (DX)(BX*2), Y10
-	VMULPD       Y8, Y10, Y11
-	VADDPD       Y11, Y4, Y4
-	VMULPD       X9, X10, X11
-	VADDPD       X11, X5, X5
-	VBROADCASTSD (DX)(SI*1), Y10
-	VMULPD       Y8, Y10, Y11
-	VADDPD       Y11, Y6, Y6
-	VMULPD       X9, X10, X11
-	VADDPD       X11, X7, X7
+	VBROADCASTSD (DX), Y8
+	VMULPD       (R9), Y8, Y9
+	VADDPD       Y9, Y0, Y0
+	VMULPD       32(R9), X8, X9
+	VADDPD       X9, X1, X1
+	VBROADCASTSD (DX)(BX*1), Y8
+	VMULPD       (R9), Y8, Y9
+	VADDPD       Y9, Y2, Y2
+	VMULPD       32(R9), X8, X9
+	VADDPD       X9, X3, X3
+	VBROADCASTSD (DX)(BX*2), Y8
+	VMULPD       (R9), Y8, Y9
+	VADDPD       Y9, Y4, Y4
+	VMULPD       32(R9), X8, X9
+	VADDPD       X9, X5, X5
+	VBROADCASTSD (DX)(SI*1), Y8
+	VMULPD       (R9), Y8, Y9
+	VADDPD       Y9, Y6, Y6
+	VMULPD       32(R9), X8, X9
+	VADDPD       X9, X7, X7
 	ADDQ         $0x08, DX
 	ADDQ         DI, R9
 	DECQ         R10
@@ -4658,23 +4600,21 @@ rest:
 	JZ     store3
 
 t3:
-	VMOVUPD      (R9), Y8
-	VMOVUPD      32(R9), X9
-	VBROADCASTSD (DX), Y10
-	VMULPD       Y8, Y10, Y11
-	VADDPD       Y11, Y0, Y0
-	VMULPD       X9, X10, X11
-	VADDPD       X11, X1, X1
-	VBROADCASTSD (DX)(BX*1), Y10
-	VMULPD       Y8, Y10, Y11
-	VADDPD       Y11, Y2, Y2
-	VMULPD       X9, X10, X11
-	VADDPD       X11, X3, X3
-	VBROADCASTSD (DX)(BX*2), Y10
-	VMULPD       Y8, Y10, Y11
-	VADDPD       Y11, Y4, Y4
-	VMULPD       X9, X10, X11
-	VADDPD       X11, X5, X5
+	VBROADCASTSD (DX), Y8
+	VMULPD       (R9), Y8, Y9
+	VADDPD       Y9, Y0, Y0
+	VMULPD       32(R9), X8, X9
+	VADDPD       X9, X1, X1
+	VBROADCASTSD (DX)(BX*1), Y8
+	VMULPD       (R9), Y8, Y9
+	VADDPD       Y9, Y2, Y2
+	VMULPD       32(R9), X8, X9
+	VADDPD       X9, X3, X3
+	VBROADCASTSD (DX)(BX*2), Y8
+	VMULPD       (R9), Y8, Y9
+	VADDPD       Y9, Y4, Y4
+	VMULPD       32(R9), X8, X9
+	VADDPD       X9, X5, X5
 	ADDQ         $0x08, DX
 	ADDQ         DI, R9
 	DECQ         R10
@@ -4713,18 +4653,16 @@ not3:
 	JZ     store2
 
 t2:
-	VMOVUPD      (R9), Y8
-	VMOVUPD      32(R9), X9
-	VBROADCASTSD (DX), Y10
-	VMULPD       Y8, Y10, Y11
-	VADDPD       Y11, Y0, Y0
-	VMULPD       X9, X10, X11
-	VADDPD       X11, X1, X1
-	VBROADCASTSD (DX)(BX*1), Y10
-	VMULPD       Y8, Y10, Y11
-	VADDPD       Y11, Y2, Y2
-	VMULPD       X9, X10, X11
-	VADDPD       X11, X3, X3
+	VBROADCASTSD (DX), Y8
+	VMULPD       (R9), Y8, Y9
+	VADDPD       Y9, Y0, Y0
+	VMULPD       32(R9), X8, X9
+	VADDPD       X9, X1, X1
+	VBROADCASTSD (DX)(BX*1), Y8
+	VMULPD       (R9), Y8, Y9
+	VADDPD       Y9, Y2, Y2
+	VMULPD       32(R9), X8, X9
+	VADDPD       X9, X3, X3
 	ADDQ         $0x08, DX
 	ADDQ         DI, R9
 	DECQ         R10
@@ -4757,13 +4695,11 @@ not2:
 	JZ     store1
 
 t1:
-	VMOVUPD      (R9), Y8
-	VMOVUPD      32(R9), X9
-	VBROADCASTSD (DX), Y10
-	VMULPD       Y8, Y10, Y11
-	VADDPD       Y11, Y0, Y0
-	VMULPD       X9, X10, X11
-	VADDPD       X11, X1, X1
+	VBROADCASTSD (DX), Y8
+	VMULPD       (R9), Y8, Y9
+	VADDPD       Y9, Y0, Y0
+	VMULPD       32(R9), X8, X9
+	VADDPD       X9, X1, X1
 	ADDQ         $0x08, DX
 	ADDQ         DI, R9
 	DECQ         R10
@@ -4821,36 +4757,34 @@ group:
 	JZ     storeR
 
 tR:
-	VMOVUPD      (R12), Y8
-	VMOVUPD      32(R12), X9
-	VMOVSD       (DX), X10
-	VMULSD       (DI), X10, X10
-	VBROADCASTSD X10, Y10
-	VMULPD       Y8, Y10, Y11
-	VADDPD       Y11, Y0, Y0
-	VMULPD       X9, X10, X11
-	VADDPD       X11, X1, X1
-	VMOVSD       (DX)(BX*1), X10
-	VMULSD       (DI)(R8*1), X10, X10
-	VBROADCASTSD X10, Y10
-	VMULPD       Y8, Y10, Y11
-	VADDPD       Y11, Y2, Y2
-	VMULPD       X9, X10, X11
-	VADDPD       X11, X3, X3
-	VMOVSD       (DX)(BX*2), X10
-	VMULSD       (DI)(R8*2), X10, X10
-	VBROADCASTSD X10, Y10
-	VMULPD       Y8, Y10, Y11
-	VADDPD       Y11, Y4, Y4
-	VMULPD       X9, X10, X11
-	VADDPD       X11, X5, X5
-	VMOVSD       (DX)(SI*1), X10
-	VMULSD       (DI)(R9*1), X10, X10
-	VBROADCASTSD X10, Y10
-	VMULPD       Y8, Y10, Y11
-	VADDPD       Y11, Y6, Y6
-	VMULPD       X9, X10, X11
-	VADDPD       X11, X7, X7
+	VMOVSD       (DX), X8
+	VMULSD       (DI), X8, X8
+	VBROADCASTSD X8, Y8
+	VMULPD       (R12), Y8, Y9
+	VADDPD       Y9, Y0, Y0
+	VMULPD       32(R12), X8, X9
+	VADDPD       X9, X1, X1
+	VMOVSD       (DX)(BX*1), X8
+	VMULSD       (DI)(R8*1), X8, X8
+	VBROADCASTSD X8, Y8
+	VMULPD       (R12), Y8, Y9
+	VADDPD       Y9, Y2, Y2
+	VMULPD       32(R12), X8, X9
+	VADDPD       X9, X3, X3
+	VMOVSD       (DX)(BX*2), X8
+	VMULSD       (DI)(R8*2), X8, X8
+	VBROADCASTSD X8, Y8
+	VMULPD       (R12), Y8, Y9
+	VADDPD       Y9, Y4, Y4
+	VMULPD       32(R12), X8, X9
+	VADDPD       X9, X5, X5
+	VMOVSD       (DX)(SI*1), X8
+	VMULSD       (DI)(R9*1), X8, X8
+	VBROADCASTSD X8, Y8
+	VMULPD       (R12), Y8, Y9
+	VADDPD       Y9, Y6, Y6
+	VMULPD       32(R12), X8, X9
+	VADDPD       X9, X7, X7
 	ADDQ         $0x08, DX
 	ADDQ         $0x08, DI
 	ADDQ         R10, R12
@@ -4902,29 +4836,27 @@ rest:
 	JZ     store3
 
 t3:
-	VMOVUPD      (R12), Y8
-	VMOVUPD      32(R12), X9
-	VMOVSD       (DX), X10
-	VMULSD       (DI), X10, X10
-	VBROADCASTSD X10, Y10
-	VMULPD       Y8, Y10, Y11
-	VADDPD       Y11, Y0, Y0
-	VMULPD       X9, X10, X11
-	VADDPD       X11, X1, X1
-	VMOVSD       (DX)(BX*1), X10
-	VMULSD       (DI)(R8*1), X10, X10
-	VBROADCASTSD X10, Y10
-	VMULPD       Y8, Y10, Y11
-	VADDPD       Y11, Y2, Y2
-	VMULPD       X9, X10, X11
-	VADDPD       X11, X3, X3
-	VMOVSD       (DX)(BX*2), X10
-	VMULSD       (DI)(R8*2), X10, X10
-	VBROADCASTSD X10, Y10
-	VMULPD       Y8, Y10, Y11
-	VADDPD       Y11, Y4, Y4
-	VMULPD       X9, X10, X11
-	VADDPD       X11, X5, X5
+	VMOVSD       (DX), X8
+	VMULSD       (DI), X8, X8
+	VBROADCASTSD X8, Y8
+	VMULPD       (R12), Y8, Y9
+	VADDPD       Y9, Y0, Y0
+	VMULPD       32(R12), X8, X9
+	VADDPD       X9, X1, X1
+	VMOVSD       (DX)(BX*1), X8
+	VMULSD       (DI)(R8*1), X8, X8
+	VBROADCASTSD X8, Y8
+	VMULPD       (R12), Y8, Y9
+	VADDPD       Y9, Y2, Y2
+	VMULPD       32(R12), X8, X9
+	VADDPD       X9, X3, X3
+	VMOVSD       (DX)(BX*2), X8
+	VMULSD       (DI)(R8*2), X8, X8
+	VBROADCASTSD X8, Y8
+	VMULPD       (R12), Y8, Y9
+	VADDPD       Y9, Y4, Y4
+	VMULPD       32(R12), X8, X9
+	VADDPD       X9, X5, X5
 	ADDQ         $0x08, DX
 	ADDQ         $0x08, DI
 	ADDQ         R10, R12
@@ -4968,22 +4900,20 @@ not3:
 	JZ     store2
 
 t2:
-	VMOVUPD      (R12), Y8
-	VMOVUPD      32(R12), X9
-	VMOVSD       (DX), X10
-	VMULSD       (DI), X10, X10
-	VBROADCASTSD X10, Y10
-	VMULPD       Y8, Y10, Y11
-	VADDPD       Y11, Y0, Y0
-	VMULPD       X9, X10, X11
-	VADDPD       X11, X1, X1
-	VMOVSD       (DX)(BX*1), X10
-	VMULSD       (DI)(R8*1), X10, X10
-	VBROADCASTSD X10, Y10
-	VMULPD       Y8, Y10, Y11
-	VADDPD       Y11, Y2, Y2
-	VMULPD       X9, X10, X11
-	VADDPD       X11, X3, X3
+	VMOVSD       (DX), X8
+	VMULSD       (DI), X8, X8
+	VBROADCASTSD X8, Y8
+	VMULPD       (R12), Y8, Y9
+	VADDPD       Y9, Y0, Y0
+	VMULPD       32(R12), X8, X9
+	VADDPD       X9, X1, X1
+	VMOVSD       (DX)(BX*1), X8
+	VMULSD       (DI)(R8*1), X8, X8
+	VBROADCASTSD X8, Y8
+	VMULPD       (R12), Y8, Y9
+	VADDPD       Y9, Y2, Y2
+	VMULPD       32(R12), X8, X9
+	VADDPD       X9, X3, X3
 	ADDQ         $0x08, DX
 	ADDQ         $0x08, DI
 	ADDQ         R10, R12
@@ -5020,15 +4950,13 @@ not2:
 	JZ     store1
 
 t1:
-	VMOVUPD      (R12), Y8
-	VMOVUPD      32(R12), X9
-	VMOVSD       (DX), X10
-	VMULSD       (DI), X10, X10
-	VBROADCASTSD X10, Y10
-	VMULPD       Y8, Y10, Y11
-	VADDPD       Y11, Y0, Y0
-	VMULPD       X9, X10, X11
-	VADDPD       X11, X1, X1
+	VMOVSD       (DX), X8
+	VMULSD       (DI), X8, X8
+	VBROADCASTSD X8, Y8
+	VMULPD       (R12), Y8, Y9
+	VADDPD       Y9, Y0, Y0
+	VMULPD       32(R12), X8, X9
+	VADDPD       X9, X1, X1
 	ADDQ         $0x08, DX
 	ADDQ         $0x08, DI
 	ADDQ         R10, R12
@@ -5588,12 +5516,12 @@ TEXT ·rowMul7AVX2(SB), NOSPLIT, $0-112
 	MOVQ as+56(FP), BX
 	SHLQ $0x03, BX
 	LEAQ (BX)(BX*2), SI
-	MOVQ bs+88(FP), SI
-	SHLQ $0x03, SI
-	MOVQ rows+104(FP), DI
+	MOVQ bs+88(FP), DI
+	SHLQ $0x03, DI
+	MOVQ rows+104(FP), R8
 
 group:
-	CMPQ   DI, $0x03
+	CMPQ   R8, $0x04
 	JLT    rest
 	VXORPD Y0, Y0, Y0
 	VXORPD X1, X1, X1
@@ -5604,67 +5532,146 @@ group:
 	VXORPD Y6, Y6, Y6
 	VXORPD X7, X7, X7
 	VXORPD X8, X8, X8
-	MOVQ   b_base+64(FP), R8
-	MOVQ   k+96(FP), R9
-	TESTQ  R9, R9
+	VXORPD Y9, Y9, Y9
+	VXORPD X10, X10, X10
+	VXORPD X11, X11, X11
+	MOVQ   b_base+64(FP), R9
+	MOVQ   k+96(FP), R10
+	TESTQ  R10, R10
 	JZ     storeR
 
 tR:
-	VMOVUPD      (R8), Y9
-	VMOVUPD      32(R8), X10
-	VMOVSD       48(R8), X11
 	VBROADCASTSD (DX), Y12
-	VMULPD       Y9, Y12, Y13
+	VMULPD       (R9), Y12, Y13
 	VADDPD       Y13, Y0, Y0
-	VMULPD       X10, X12, X13
+	VMULPD       32(R9), X12, X13
 	VADDPD       X13, X1, X1
-	VMULSD       X11, X12, X13
+	VMULSD       48(R9), X12, X13
 	VADDSD       X13, X2, X2
 	VBROADCASTSD (DX)(BX*1), Y12
-	VMULPD       Y9, Y12, Y13
+	VMULPD       (R9), Y12, Y13
 	VADDPD       Y13, Y3, Y3
-	VMULPD       X10, X12, X13
+	VMULPD       32(R9), X12, X13
 	VADDPD       X13, X4, X4
-	VMULSD       X11, X12, X13
+	VMULSD       48(R9), X12, X13
 	VADDSD       X13, X5, X5
 	VBROADCASTSD (DX)(BX*2), Y12
-	VMULPD       Y9, Y12, Y13
+	VMULPD       (R9), Y12, Y13
 	VADDPD       Y13, Y6, Y6
-	VMULPD       X10, X12, X13
+	VMULPD       32(R9), X12, X13
 	VADDPD       X13, X7, X7
-	VMULSD       X11, X12, X13
+	VMULSD       48(R9), X12, X13
 	VADDSD       X13, X8, X8
+	VBROADCASTSD (DX)(SI*1), Y12
+	VMULPD       (R9), Y12, Y13
+	VADDPD       Y13, Y9, Y9
+	VMULPD       32(R9), X12, X13
+	VADDPD       X13, X10, X10
+	VMULSD       48(R9), X12, X13
+	VADDSD       X13, X11, X11
 	ADDQ         $0x08, DX
-	ADDQ         SI, R8
-	DECQ         R9
+	ADDQ         DI, R9
+	DECQ         R10
 	JNZ          tR
 
 storeR:
-	MOVQ    AX, R8
-	VMOVUPD Y0, (R8)
-	VMOVUPD X1, 32(R8)
-	VMOVSD  X2, 48(R8)
-	ADDQ    CX, R8
-	VMOVUPD Y3, (R8)
-	VMOVUPD X4, 32(R8)
-	VMOVSD  X5, 48(R8)
-	ADDQ    CX, R8
-	VMOVUPD Y6, (R8)
-	VMOVUPD X7, 32(R8)
-	VMOVSD  X8, 48(R8)
-	ADDQ    CX, R8
-	MOVQ    R8, AX
-	MOVQ    k+96(FP), R9
-	SHLQ    $0x03, R9
-	SUBQ    R9, DX
+	MOVQ    AX, R9
+	VMOVUPD Y0, (R9)
+	VMOVUPD X1, 32(R9)
+	VMOVSD  X2, 48(R9)
+	ADDQ    CX, R9
+	VMOVUPD Y3, (R9)
+	VMOVUPD X4, 32(R9)
+	VMOVSD  X5, 48(R9)
+	ADDQ    CX, R9
+	VMOVUPD Y6, (R9)
+	VMOVUPD X7, 32(R9)
+	VMOVSD  X8, 48(R9)
+	ADDQ    CX, R9
+	VMOVUPD Y9, (R9)
+	VMOVUPD X10, 32(R9)
+	VMOVSD  X11, 48(R9)
+	ADDQ    CX, R9
+	MOVQ    R9, AX
+	MOVQ    k+96(FP), R10
+	SHLQ    $0x03, R10
+	SUBQ    R10, DX
 	ADDQ    BX, DX
 	ADDQ    BX, DX
 	ADDQ    BX, DX
-	SUBQ    $0x03, DI
+	ADDQ    BX, DX
+	SUBQ    $0x04, R8
 	JMP     group
 
 rest:
-	CMPQ   DI, $0x02
+	CMPQ   R8, $0x03
+	JNE    not3
+	VXORPD Y0, Y0, Y0
+	VXORPD X1, X1, X1
+	VXORPD X2, X2, X2
+	VXORPD Y3, Y3, Y3
+	VXORPD X4, X4, X4
+	VXORPD X5, X5, X5
+	VXORPD Y6, Y6, Y6
+	VXORPD X7, X7, X7
+	VXORPD X8, X8, X8
+	MOVQ   b_base+64(FP), R9
+	MOVQ   k+96(FP), R10
+	TESTQ  R10, R10
+	JZ     store3
+
+t3:
+	VBROADCASTSD (DX), Y12
+	VMULPD       (R9), Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       32(R9), X12, X13
+	VADDPD       X13, X1, X1
+	VMULSD       48(R9), X12, X13
+	VADDSD       X13, X2, X2
+	VBROADCASTSD (DX)(BX*1), Y12
+	VMULPD       (R9), Y12, Y13
+	VADDPD       Y13, Y3, Y3
+	VMULPD       32(R9), X12, X13
+	VADDPD       X13, X4, X4
+	VMULSD       48(R9), X12, X13
+	VADDSD       X13, X5, X5
+	VBROADCASTSD (DX)(BX*2), Y12
+	VMULPD       (R9), Y12, Y13
+	VADDPD       Y13, Y6, Y6
+	VMULPD       32(R9), X12, X13
+	VADDPD       X13, X7, X7
+	VMULSD       48(R9), X12, X13
+	VADDSD       X13, X8, X8
+	ADDQ         $0x08, DX
+	ADDQ         DI, R9
+	DECQ         R10
+	JNZ          t3
+
+store3:
+	MOVQ    AX, R9
+	VMOVUPD Y0, (R9)
+	VMOVUPD X1, 32(R9)
+	VMOVSD  X2, 48(R9)
+	ADDQ    CX, R9
+	VMOVUPD Y3, (R9)
+	VMOVUPD X4, 32(R9)
+	VMOVSD  X5, 48(R9)
+	ADDQ    CX, R9
+	VMOVUPD Y6, (R9)
+	VMOVUPD X7, 32(R9)
+	VMOVSD  X8, 48(R9)
+	ADDQ    CX, R9
+	MOVQ    R9, AX
+	MOVQ    k+96(FP), R10
+	SHLQ    $0x03, R10
+	SUBQ    R10, DX
+	ADDQ    BX, DX
+	ADDQ    BX, DX
+	ADDQ    BX, DX
+	JMP     done
+
+not3:
+	CMPQ   R8, $0x02
 	JNE    not2
 	VXORPD Y0, Y0, Y0
 	VXORPD X1, X1, X1
@@ -5672,89 +5679,83 @@ rest:
 	VXORPD Y3, Y3, Y3
 	VXORPD X4, X4, X4
 	VXORPD X5, X5, X5
-	MOVQ   b_base+64(FP), R8
-	MOVQ   k+96(FP), R9
-	TESTQ  R9, R9
+	MOVQ   b_base+64(FP), R9
+	MOVQ   k+96(FP), R10
+	TESTQ  R10, R10
 	JZ     store2
 
 t2:
-	VMOVUPD      (R8), Y9
-	VMOVUPD      32(R8), X10
-	VMOVSD       48(R8), X11
 	VBROADCASTSD (DX), Y12
-	VMULPD       Y9, Y12, Y13
+	VMULPD       (R9), Y12, Y13
 	VADDPD       Y13, Y0, Y0
-	VMULPD       X10, X12, X13
+	VMULPD       32(R9), X12, X13
 	VADDPD       X13, X1, X1
-	VMULSD       X11, X12, X13
+	VMULSD       48(R9), X12, X13
 	VADDSD       X13, X2, X2
 	VBROADCASTSD (DX)(BX*1), Y12
-	VMULPD       Y9, Y12, Y13
+	VMULPD       (R9), Y12, Y13
 	VADDPD       Y13, Y3, Y3
-	VMULPD       X10, X12, X13
+	VMULPD       32(R9), X12, X13
 	VADDPD       X13, X4, X4
-	VMULSD       X11, X12, X13
+	VMULSD       48(R9), X12, X13
 	VADDSD       X13, X5, X5
 	ADDQ         $0x08, DX
-	ADDQ         SI, R8
-	DECQ         R9
+	ADDQ         DI, R9
+	DECQ         R10
 	JNZ          t2
 
 store2:
-	MOVQ    AX, R8
-	VMOVUPD Y0, (R8)
-	VMOVUPD X1, 32(R8)
-	VMOVSD  X2, 48(R8)
-	ADDQ    CX, R8
-	VMOVUPD Y3, (R8)
-	VMOVUPD X4, 32(R8)
-	VMOVSD  X5, 48(R8)
-	ADDQ    CX, R8
-	MOVQ    R8, AX
-	MOVQ    k+96(FP), R9
-	SHLQ    $0x03, R9
-	SUBQ    R9, DX
+	MOVQ    AX, R9
+	VMOVUPD Y0, (R9)
+	VMOVUPD X1, 32(R9)
+	VMOVSD  X2, 48(R9)
+	ADDQ    CX, R9
+	VMOVUPD Y3, (R9)
+	VMOVUPD X4, 32(R9)
+	VMOVSD  X5, 48(R9)
+	ADDQ    CX, R9
+	MOVQ    R9, AX
+	MOVQ    k+96(FP), R10
+	SHLQ    $0x03, R10
+	SUBQ    R10, DX
 	ADDQ    BX, DX
 	ADDQ    BX, DX
 	JMP     done
 
 not2:
-	CMPQ   DI, $0x01
+	CMPQ   R8, $0x01
 	JNE    not1
 	VXORPD Y0, Y0, Y0
 	VXORPD X1, X1, X1
 	VXORPD X2, X2, X2
-	MOVQ   b_base+64(FP), R8
-	MOVQ   k+96(FP), R9
-	TESTQ  R9, R9
+	MOVQ   b_base+64(FP), R9
+	MOVQ   k+96(FP), R10
+	TESTQ  R10, R10
 	JZ     store1
 
 t1:
-	VMOVUPD      (R8), Y9
-	VMOVUPD      32(R8), X10
-	VMOVSD       48(R8), X11
 	VBROADCASTSD (DX), Y12
-	VMULPD       Y9, Y12, Y13
+	VMULPD       (R9), Y12, Y13
 	VADDPD       Y13, Y0, Y0
-	VMULPD       X10, X12, X13
+	VMULPD       32(R9), X12, X13
 	VADDPD       X13, X1, X1
-	VMULSD       X11, X12, X13
+	VMULSD       48(R9), X12, X13
 	VADDSD       X13, X2, X2
 	ADDQ         $0x08, DX
-	ADDQ         SI, R8
-	DECQ         R9
+	ADDQ         DI, R9
+	DECQ         R10
 	JNZ          t1
 
 store1:
-	MOVQ    AX, R8
-	VMOVUPD Y0, (R8)
-	VMOVUPD X1, 32(R8)
-	VMOVSD  X2, 48(R8)
-	ADDQ    CX, R8
-	MOVQ    R8, AX
-	MOVQ    k+96(FP), R9
-	SHLQ    $0x03, R9
-	SUBQ    R9, DX
+	MOVQ    AX, R9
+	VMOVUPD Y0, (R9)
+	VMOVUPD X1, 32(R9)
+	VMOVSD  X2, 48(R9)
+	ADDQ    CX, R9
+	MOVQ    R9, AX
+	MOVQ    k+96(FP), R10
+	SHLQ    $0x03, R10
+	SUBQ    R10, DX
 	ADDQ    BX, DX
 	JMP     done
 
@@ -5773,16 +5774,16 @@ TEXT ·rowMulHadamard7AVX2(SB), NOSPLIT, $0-144
 	MOVQ as+56(FP), BX
 	SHLQ $0x03, BX
 	LEAQ (BX)(BX*2), SI
-	MOVQ c_base+64(FP), SI
-	MOVQ cs+88(FP), DI
-	SHLQ $0x03, DI
-	LEAQ (DI)(DI*2), R8
-	MOVQ bs+120(FP), R8
+	MOVQ c_base+64(FP), DI
+	MOVQ cs+88(FP), R8
 	SHLQ $0x03, R8
-	MOVQ rows+136(FP), R9
+	LEAQ (R8)(R8*2), R9
+	MOVQ bs+120(FP), R10
+	SHLQ $0x03, R10
+	MOVQ rows+136(FP), R11
 
 group:
-	CMPQ   R9, $0x03
+	CMPQ   R11, $0x04
 	JLT    rest
 	VXORPD Y0, Y0, Y0
 	VXORPD X1, X1, X1
@@ -5793,78 +5794,171 @@ group:
 	VXORPD Y6, Y6, Y6
 	VXORPD X7, X7, X7
 	VXORPD X8, X8, X8
-	MOVQ   b_base+96(FP), R10
-	MOVQ   k+128(FP), R11
-	TESTQ  R11, R11
+	VXORPD Y9, Y9, Y9
+	VXORPD X10, X10, X10
+	VXORPD X11, X11, X11
+	MOVQ   b_base+96(FP), R12
+	MOVQ   k+128(FP), R13
+	TESTQ  R13, R13
 	JZ     storeR
 
 tR:
-	VMOVUPD      (R10), Y9
-	VMOVUPD      32(R10), X10
-	VMOVSD       48(R10), X11
 	VMOVSD       (DX), X12
-	VMULSD       (SI), X12, X12
+	VMULSD       (DI), X12, X12
 	VBROADCASTSD X12, Y12
-	VMULPD       Y9, Y12, Y13
+	VMULPD       (R12), Y12, Y13
 	VADDPD       Y13, Y0, Y0
-	VMULPD       X10, X12, X13
+	VMULPD       32(R12), X12, X13
 	VADDPD       X13, X1, X1
-	VMULSD       X11, X12, X13
+	VMULSD       48(R12), X12, X13
 	VADDSD       X13, X2, X2
 	VMOVSD       (DX)(BX*1), X12
-	VMULSD       (SI)(DI*1), X12, X12
+	VMULSD       (DI)(R8*1), X12, X12
 	VBROADCASTSD X12, Y12
-	VMULPD       Y9, Y12, Y13
+	VMULPD       (R12), Y12, Y13
 	VADDPD       Y13, Y3, Y3
-	VMULPD       X10, X12, X13
+	VMULPD       32(R12), X12, X13
 	VADDPD       X13, X4, X4
-	VMULSD       X11, X12, X13
+	VMULSD       48(R12), X12, X13
 	VADDSD       X13, X5, X5
 	VMOVSD       (DX)(BX*2), X12
-	VMULSD       (SI)(DI*2), X12, X12
+	VMULSD       (DI)(R8*2), X12, X12
 	VBROADCASTSD X12, Y12
-	VMULPD       Y9, Y12, Y13
+	VMULPD       (R12), Y12, Y13
 	VADDPD       Y13, Y6, Y6
-	VMULPD       X10, X12, X13
+	VMULPD       32(R12), X12, X13
 	VADDPD       X13, X7, X7
-	VMULSD       X11, X12, X13
+	VMULSD       48(R12), X12, X13
 	VADDSD       X13, X8, X8
+	VMOVSD       (DX)(SI*1), X12
+	VMULSD       (DI)(R9*1), X12, X12
+	VBROADCASTSD X12, Y12
+	VMULPD       (R12), Y12, Y13
+	VADDPD       Y13, Y9, Y9
+	VMULPD       32(R12), X12, X13
+	VADDPD       X13, X10, X10
+	VMULSD       48(R12), X12, X13
+	VADDSD       X13, X11, X11
 	ADDQ         $0x08, DX
-	ADDQ         $0x08, SI
-	ADDQ         R8, R10
-	DECQ         R11
+	ADDQ         $0x08, DI
+	ADDQ         R10, R12
+	DECQ         R13
 	JNZ          tR
 
 storeR:
-	MOVQ    AX, R10
-	VMOVUPD Y0, (R10)
-	VMOVUPD X1, 32(R10)
-	VMOVSD  X2, 48(R10)
-	ADDQ    CX, R10
-	VMOVUPD Y3, (R10)
-	VMOVUPD X4, 32(R10)
-	VMOVSD  X5, 48(R10)
-	ADDQ    CX, R10
-	VMOVUPD Y6, (R10)
-	VMOVUPD X7, 32(R10)
-	VMOVSD  X8, 48(R10)
-	ADDQ    CX, R10
-	MOVQ    R10, AX
-	MOVQ    k+128(FP), R11
-	SHLQ    $0x03, R11
-	SUBQ    R11, DX
-	SUBQ    R11, SI
+	MOVQ    AX, R12
+	VMOVUPD Y0, (R12)
+	VMOVUPD X1, 32(R12)
+	VMOVSD  X2, 48(R12)
+	ADDQ    CX, R12
+	VMOVUPD Y3, (R12)
+	VMOVUPD X4, 32(R12)
+	VMOVSD  X5, 48(R12)
+	ADDQ    CX, R12
+	VMOVUPD Y6, (R12)
+	VMOVUPD X7, 32(R12)
+	VMOVSD  X8, 48(R12)
+	ADDQ    CX, R12
+	VMOVUPD Y9, (R12)
+	VMOVUPD X10, 32(R12)
+	VMOVSD  X11, 48(R12)
+	ADDQ    CX, R12
+	MOVQ    R12, AX
+	MOVQ    k+128(FP), R13
+	SHLQ    $0x03, R13
+	SUBQ    R13, DX
+	SUBQ    R13, DI
 	ADDQ    BX, DX
-	ADDQ    DI, SI
+	ADDQ    R8, DI
 	ADDQ    BX, DX
-	ADDQ    DI, SI
+	ADDQ    R8, DI
 	ADDQ    BX, DX
-	ADDQ    DI, SI
-	SUBQ    $0x03, R9
+	ADDQ    R8, DI
+	ADDQ    BX, DX
+	ADDQ    R8, DI
+	SUBQ    $0x04, R11
 	JMP     group
 
 rest:
-	CMPQ   R9, $0x02
+	CMPQ   R11, $0x03
+	JNE    not3
+	VXORPD Y0, Y0, Y0
+	VXORPD X1, X1, X1
+	VXORPD X2, X2, X2
+	VXORPD Y3, Y3, Y3
+	VXORPD X4, X4, X4
+	VXORPD X5, X5, X5
+	VXORPD Y6, Y6, Y6
+	VXORPD X7, X7, X7
+	VXORPD X8, X8, X8
+	MOVQ   b_base+96(FP), R12
+	MOVQ   k+128(FP), R13
+	TESTQ  R13, R13
+	JZ     store3
+
+t3:
+	VMOVSD       (DX), X12
+	VMULSD       (DI), X12, X12
+	VBROADCASTSD X12, Y12
+	VMULPD       (R12), Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       32(R12), X12, X13
+	VADDPD       X13, X1, X1
+	VMULSD       48(R12), X12, X13
+	VADDSD       X13, X2, X2
+	VMOVSD       (DX)(BX*1), X12
+	VMULSD       (DI)(R8*1), X12, X12
+	VBROADCASTSD X12, Y12
+	VMULPD       (R12), Y12, Y13
+	VADDPD       Y13, Y3, Y3
+	VMULPD       32(R12), X12, X13
+	VADDPD       X13, X4, X4
+	VMULSD       48(R12), X12, X13
+	VADDSD       X13, X5, X5
+	VMOVSD       (DX)(BX*2), X12
+	VMULSD       (DI)(R8*2), X12, X12
+	VBROADCASTSD X12, Y12
+	VMULPD       (R12), Y12, Y13
+	VADDPD       Y13, Y6, Y6
+	VMULPD       32(R12), X12, X13
+	VADDPD       X13, X7, X7
+	VMULSD       48(R12), X12, X13
+	VADDSD       X13, X8, X8
+	ADDQ         $0x08, DX
+	ADDQ         $0x08, DI
+	ADDQ         R10, R12
+	DECQ         R13
+	JNZ          t3
+
+store3:
+	MOVQ    AX, R12
+	VMOVUPD Y0, (R12)
+	VMOVUPD X1, 32(R12)
+	VMOVSD  X2, 48(R12)
+	ADDQ    CX, R12
+	VMOVUPD Y3, (R12)
+	VMOVUPD X4, 32(R12)
+	VMOVSD  X5, 48(R12)
+	ADDQ    CX, R12
+	VMOVUPD Y6, (R12)
+	VMOVUPD X7, 32(R12)
+	VMOVSD  X8, 48(R12)
+	ADDQ    CX, R12
+	MOVQ    R12, AX
+	MOVQ    k+128(FP), R13
+	SHLQ    $0x03, R13
+	SUBQ    R13, DX
+	SUBQ    R13, DI
+	ADDQ    BX, DX
+	ADDQ    R8, DI
+	ADDQ    BX, DX
+	ADDQ    R8, DI
+	ADDQ    BX, DX
+	ADDQ    R8, DI
+	JMP     done
+
+not3:
+	CMPQ   R11, $0x02
 	JNE    not2
 	VXORPD Y0, Y0, Y0
 	VXORPD X1, X1, X1
@@ -5872,103 +5966,97 @@ rest:
 	VXORPD Y3, Y3, Y3
 	VXORPD X4, X4, X4
 	VXORPD X5, X5, X5
-	MOVQ   b_base+96(FP), R10
-	MOVQ   k+128(FP), R11
-	TESTQ  R11, R11
+	MOVQ   b_base+96(FP), R12
+	MOVQ   k+128(FP), R13
+	TESTQ  R13, R13
 	JZ     store2
 
 t2:
-	VMOVUPD      (R10), Y9
-	VMOVUPD      32(R10), X10
-	VMOVSD       48(R10), X11
 	VMOVSD       (DX), X12
-	VMULSD       (SI), X12, X12
+	VMULSD       (DI), X12, X12
 	VBROADCASTSD X12, Y12
-	VMULPD       Y9, Y12, Y13
+	VMULPD       (R12), Y12, Y13
 	VADDPD       Y13, Y0, Y0
-	VMULPD       X10, X12, X13
+	VMULPD       32(R12), X12, X13
 	VADDPD       X13, X1, X1
-	VMULSD       X11, X12, X13
+	VMULSD       48(R12), X12, X13
 	VADDSD       X13, X2, X2
 	VMOVSD       (DX)(BX*1), X12
-	VMULSD       (SI)(DI*1), X12, X12
+	VMULSD       (DI)(R8*1), X12, X12
 	VBROADCASTSD X12, Y12
-	VMULPD       Y9, Y12, Y13
+	VMULPD       (R12), Y12, Y13
 	VADDPD       Y13, Y3, Y3
-	VMULPD       X10, X12, X13
+	VMULPD       32(R12), X12, X13
 	VADDPD       X13, X4, X4
-	VMULSD       X11, X12, X13
+	VMULSD       48(R12), X12, X13
 	VADDSD       X13, X5, X5
 	ADDQ         $0x08, DX
-	ADDQ         $0x08, SI
-	ADDQ         R8, R10
-	DECQ         R11
+	ADDQ         $0x08, DI
+	ADDQ         R10, R12
+	DECQ         R13
 	JNZ          t2
 
 store2:
-	MOVQ    AX, R10
-	VMOVUPD Y0, (R10)
-	VMOVUPD X1, 32(R10)
-	VMOVSD  X2, 48(R10)
-	ADDQ    CX, R10
-	VMOVUPD Y3, (R10)
-	VMOVUPD X4, 32(R10)
-	VMOVSD  X5, 48(R10)
-	ADDQ    CX, R10
-	MOVQ    R10, AX
-	MOVQ    k+128(FP), R11
-	SHLQ    $0x03, R11
-	SUBQ    R11, DX
-	SUBQ    R11, SI
+	MOVQ    AX, R12
+	VMOVUPD Y0, (R12)
+	VMOVUPD X1, 32(R12)
+	VMOVSD  X2, 48(R12)
+	ADDQ    CX, R12
+	VMOVUPD Y3, (R12)
+	VMOVUPD X4, 32(R12)
+	VMOVSD  X5, 48(R12)
+	ADDQ    CX, R12
+	MOVQ    R12, AX
+	MOVQ    k+128(FP), R13
+	SHLQ    $0x03, R13
+	SUBQ    R13, DX
+	SUBQ    R13, DI
 	ADDQ    BX, DX
-	ADDQ    DI, SI
+	ADDQ    R8, DI
 	ADDQ    BX, DX
-	ADDQ    DI, SI
+	ADDQ    R8, DI
 	JMP     done
 
 not2:
-	CMPQ   R9, $0x01
+	CMPQ   R11, $0x01
 	JNE    not1
 	VXORPD Y0, Y0, Y0
 	VXORPD X1, X1, X1
 	VXORPD X2, X2, X2
-	MOVQ   b_base+96(FP), R10
-	MOVQ   k+128(FP), R11
-	TESTQ  R11, R11
+	MOVQ   b_base+96(FP), R12
+	MOVQ   k+128(FP), R13
+	TESTQ  R13, R13
 	JZ     store1
 
 t1:
-	VMOVUPD      (R10), Y9
-	VMOVUPD      32(R10), X10
-	VMOVSD       48(R10), X11
 	VMOVSD       (DX), X12
-	VMULSD       (SI), X12, X12
+	VMULSD       (DI), X12, X12
 	VBROADCASTSD X12, Y12
-	VMULPD       Y9, Y12, Y13
+	VMULPD       (R12), Y12, Y13
 	VADDPD       Y13, Y0, Y0
-	VMULPD       X10, X12, X13
+	VMULPD       32(R12), X12, X13
 	VADDPD       X13, X1, X1
-	VMULSD       X11, X12, X13
+	VMULSD       48(R12), X12, X13
 	VADDSD       X13, X2, X2
 	ADDQ         $0x08, DX
-	ADDQ         $0x08, SI
-	ADDQ         R8, R10
-	DECQ         R11
+	ADDQ         $0x08, DI
+	ADDQ         R10, R12
+	DECQ         R13
 	JNZ          t1
 
 store1:
-	MOVQ    AX, R10
-	VMOVUPD Y0, (R10)
-	VMOVUPD X1, 32(R10)
-	VMOVSD  X2, 48(R10)
-	ADDQ    CX, R10
-	MOVQ    R10, AX
-	MOVQ    k+128(FP), R11
-	SHLQ    $0x03, R11
-	SUBQ    R11, DX
-	SUBQ    R11, SI
+	MOVQ    AX, R12
+	VMOVUPD Y0, (R12)
+	VMOVUPD X1, 32(R12)
+	VMOVSD  X2, 48(R12)
+	ADDQ    CX, R12
+	MOVQ    R12, AX
+	MOVQ    k+128(FP), R13
+	SHLQ    $0x03, R13
+	SUBQ    R13, DX
+	SUBQ    R13, DI
 	ADDQ    BX, DX
-	ADDQ    DI, SI
+	ADDQ    R8, DI
 	JMP     done
 
 not1:
@@ -6440,28 +6528,26 @@ group:
 	JZ     storeR
 
 tR:
-	VMOVUPD      (R9), Y8
-	VMOVUPD      32(R9), Y9
-	VBROADCASTSD (DX), Y10
-	VMULPD       Y8, Y10, Y11
-	VADDPD       Y11, Y0, Y0
-	VMULPD       Y9, Y10, Y11
-	VADDPD       Y11, Y1, Y1
-	VBROADCASTSD (DX)(BX*1), Y10
-	VMULPD       Y8, Y10, Y11
-	VADDPD       Y11, Y2, Y2
-	VMULPD       Y9, Y10, Y11
-	VADDPD       Y11, Y3, Y3
-	VBROADCASTSD (DX)(BX*2), Y10
-	VMULPD       Y8, Y10, Y11
-	VADDPD       Y11, Y4, Y4
-	VMULPD       Y9, Y10, Y11
-	VADDPD       Y11, Y5, Y5
-	VBROADCASTSD (DX)(SI*1), Y10
-	VMULPD       Y8, Y10, Y11
-	VADDPD       Y11, Y6, Y6
-	VMULPD       Y9, Y10, Y11
-	VADDPD       Y11, Y7, Y7
+	VBROADCASTSD (DX), Y8
+	VMULPD       (R9), Y8, Y9
+	VADDPD       Y9, Y0, Y0
+	VMULPD       32(R9), Y8, Y9
+	VADDPD       Y9, Y1, Y1
+	VBROADCASTSD (DX)(BX*1), Y8
+	VMULPD       (R9), Y8, Y9
+	VADDPD       Y9, Y2, Y2
+	VMULPD       32(R9), Y8, Y9
+	VADDPD       Y9, Y3, Y3
+	VBROADCASTSD (DX)(BX*2), Y8
+	VMULPD       (R9), Y8, Y9
+	VADDPD       Y9, Y4, Y4
+	VMULPD       32(R9), Y8, Y9
+	VADDPD       Y9, Y5, Y5
+	VBROADCASTSD (DX)(SI*1), Y8
+	VMULPD       (R9), Y8, Y9
+	VADDPD       Y9, Y6, Y6
+	VMULPD       32(R9), Y8, Y9
+	VADDPD       Y9, Y7, Y7
 	ADDQ         $0x08, DX
 	ADDQ         DI, R9
 	DECQ         R10
@@ -6507,23 +6593,21 @@ rest:
 	JZ     store3
 
 t3:
-	VMOVUPD      (R9), Y8
-	VMOVUPD      32(R9), Y9
-	VBROADCASTSD (DX), Y10
-	VMULPD       Y8, Y10, Y11
-	VADDPD       Y11, Y0, Y0
-	VMULPD       Y9, Y10, Y11
-	VADDPD       Y11, Y1, Y1
-	VBROADCASTSD (DX)(BX*1), Y10
-	VMULPD       Y8, Y10, Y11
-	VADDPD       Y11, Y2, Y2
-	VMULPD       Y9, Y10, Y11
-	VADDPD       Y11, Y3, Y3
-	VBROADCASTSD (DX)(BX*2), Y10
-	VMULPD       Y8, Y10, Y11
-	VADDPD       Y11, Y4, Y4
-	VMULPD       Y9, Y10, Y11
-	VADDPD       Y11, Y5, Y5
+	VBROADCASTSD (DX), Y8
+	VMULPD       (R9), Y8, Y9
+	VADDPD       Y9, Y0, Y0
+	VMULPD       32(R9), Y8, Y9
+	VADDPD       Y9, Y1, Y1
+	VBROADCASTSD (DX)(BX*1), Y8
+	VMULPD       (R9), Y8, Y9
+	VADDPD       Y9, Y2, Y2
+	VMULPD       32(R9), Y8, Y9
+	VADDPD       Y9, Y3, Y3
+	VBROADCASTSD (DX)(BX*2), Y8
+	VMULPD       (R9), Y8, Y9
+	VADDPD       Y9, Y4, Y4
+	VMULPD       32(R9), Y8, Y9
+	VADDPD       Y9, Y5, Y5
 	ADDQ         $0x08, DX
 	ADDQ         DI, R9
 	DECQ         R10
@@ -6562,18 +6646,16 @@ not3:
 	JZ     store2
 
 t2:
-	VMOVUPD      (R9), Y8
-	VMOVUPD      32(R9), Y9
-	VBROADCASTSD (DX), Y10
-	VMULPD       Y8, Y10, Y11
-	VADDPD       Y11, Y0, Y0
-	VMULPD       Y9, Y10, Y11
-	VADDPD       Y11, Y1, Y1
-	VBROADCASTSD (DX)(BX*1), Y10
-	VMULPD       Y8, Y10, Y11
-	VADDPD       Y11, Y2, Y2
-	VMULPD       Y9, Y10, Y11
-	VADDPD       Y11, Y3, Y3
+	VBROADCASTSD (DX), Y8
+	VMULPD       (R9), Y8, Y9
+	VADDPD       Y9, Y0, Y0
+	VMULPD       32(R9), Y8, Y9
+	VADDPD       Y9, Y1, Y1
+	VBROADCASTSD (DX)(BX*1), Y8
+	VMULPD       (R9), Y8, Y9
+	VADDPD       Y9, Y2, Y2
+	VMULPD       32(R9), Y8, Y9
+	VADDPD       Y9, Y3, Y3
 	ADDQ         $0x08, DX
 	ADDQ         DI, R9
 	DECQ         R10
@@ -6606,13 +6688,11 @@ not2:
 	JZ     store1
 
 t1:
-	VMOVUPD      (R9), Y8
-	VMOVUPD      32(R9), Y9
-	VBROADCASTSD (DX), Y10
-	VMULPD       Y8, Y10, Y11
-	VADDPD       Y11, Y0, Y0
-	VMULPD       Y9, Y10, Y11
-	VADDPD       Y11, Y1, Y1
+	VBROADCASTSD (DX), Y8
+	VMULPD       (R9), Y8, Y9
+	VADDPD       Y9, Y0, Y0
+	VMULPD       32(R9), Y8, Y9
+	VADDPD       Y9, Y1, Y1
 	ADDQ         $0x08, DX
 	ADDQ         DI, R9
 	DECQ         R10
@@ -6670,36 +6750,34 @@ group:
 	JZ     storeR
 
 tR:
-	VMOVUPD      (R12), Y8
-	VMOVUPD      32(R12), Y9
-	VMOVSD       (DX), X10
-	VMULSD       (DI), X10, X10
-	VBROADCASTSD X10, Y10
-	VMULPD       Y8, Y10, Y11
-	VADDPD       Y11, Y0, Y0
-	VMULPD       Y9, Y10, Y11
-	VADDPD       Y11, Y1, Y1
-	VMOVSD       (DX)(BX*1), X10
-	VMULSD       (DI)(R8*1), X10, X10
-	VBROADCASTSD X10, Y10
-	VMULPD       Y8, Y10, Y11
-	VADDPD       Y11, Y2, Y2
-	VMULPD       Y9, Y10, Y11
-	VADDPD       Y11, Y3, Y3
-	VMOVSD       (DX)(BX*2), X10
-	VMULSD       (DI)(R8*2), X10, X10
-	VBROADCASTSD X10, Y10
-	VMULPD       Y8, Y10, Y11
-	VADDPD       Y11, Y4, Y4
-	VMULPD       Y9, Y10, Y11
-	VADDPD       Y11, Y5, Y5
-	VMOVSD       (DX)(SI*1), X10
-	VMULSD       (DI)(R9*1), X10, X10
-	VBROADCASTSD X10, Y10
-	VMULPD       Y8, Y10, Y11
-	VADDPD       Y11, Y6, Y6
-	VMULPD       Y9, Y10, Y11
-	VADDPD       Y11, Y7, Y7
+	VMOVSD       (DX), X8
+	VMULSD       (DI), X8, X8
+	VBROADCASTSD X8, Y8
+	VMULPD       (R12), Y8, Y9
+	VADDPD       Y9, Y0, Y0
+	VMULPD       32(R12), Y8, Y9
+	VADDPD       Y9, Y1, Y1
+	VMOVSD       (DX)(BX*1), X8
+	VMULSD       (DI)(R8*1), X8, X8
+	VBROADCASTSD X8, Y8
+	VMULPD       (R12), Y8, Y9
+	VADDPD       Y9, Y2, Y2
+	VMULPD       32(R12), Y8, Y9
+	VADDPD       Y9, Y3, Y3
+	VMOVSD       (DX)(BX*2), X8
+	VMULSD       (DI)(R8*2), X8, X8
+	VBROADCASTSD X8, Y8
+	VMULPD       (R12), Y8, Y9
+	VADDPD       Y9, Y4, Y4
+	VMULPD       32(R12), Y8, Y9
+	VADDPD       Y9, Y5, Y5
+	VMOVSD       (DX)(SI*1), X8
+	VMULSD       (DI)(R9*1), X8, X8
+	VBROADCASTSD X8, Y8
+	VMULPD       (R12), Y8, Y9
+	VADDPD       Y9, Y6, Y6
+	VMULPD       32(R12), Y8, Y9
+	VADDPD       Y9, Y7, Y7
 	ADDQ         $0x08, DX
 	ADDQ         $0x08, DI
 	ADDQ         R10, R12
@@ -6751,29 +6829,27 @@ rest:
 	JZ     store3
 
 t3:
-	VMOVUPD      (R12), Y8
-	VMOVUPD      32(R12), Y9
-	VMOVSD       (DX), X10
-	VMULSD       (DI), X10, X10
-	VBROADCASTSD X10, Y10
-	VMULPD       Y8, Y10, Y11
-	VADDPD       Y11, Y0, Y0
-	VMULPD       Y9, Y10, Y11
-	VADDPD       Y11, Y1, Y1
-	VMOVSD       (DX)(BX*1), X10
-	VMULSD       (DI)(R8*1), X10, X10
-	VBROADCASTSD X10, Y10
-	VMULPD       Y8, Y10, Y11
-	VADDPD       Y11, Y2, Y2
-	VMULPD       Y9, Y10, Y11
-	VADDPD       Y11, Y3, Y3
-	VMOVSD       (DX)(BX*2), X10
-	VMULSD       (DI)(R8*2), X10, X10
-	VBROADCASTSD X10, Y10
-	VMULPD       Y8, Y10, Y11
-	VADDPD       Y11, Y4, Y4
-	VMULPD       Y9, Y10, Y11
-	VADDPD       Y11, Y5, Y5
+	VMOVSD       (DX), X8
+	VMULSD       (DI), X8, X8
+	VBROADCASTSD X8, Y8
+	VMULPD       (R12), Y8, Y9
+	VADDPD       Y9, Y0, Y0
+	VMULPD       32(R12), Y8, Y9
+	VADDPD       Y9, Y1, Y1
+	VMOVSD       (DX)(BX*1), X8
+	VMULSD       (DI)(R8*1), X8, X8
+	VBROADCASTSD X8, Y8
+	VMULPD       (R12), Y8, Y9
+	VADDPD       Y9, Y2, Y2
+	VMULPD       32(R12), Y8, Y9
+	VADDPD       Y9, Y3, Y3
+	VMOVSD       (DX)(BX*2), X8
+	VMULSD       (DI)(R8*2), X8, X8
+	VBROADCASTSD X8, Y8
+	VMULPD       (R12), Y8, Y9
+	VADDPD       Y9, Y4, Y4
+	VMULPD       32(R12), Y8, Y9
+	VADDPD       Y9, Y5, Y5
 	ADDQ         $0x08, DX
 	ADDQ         $0x08, DI
 	ADDQ         R10, R12
@@ -6817,22 +6893,20 @@ not3:
 	JZ     store2
 
 t2:
-	VMOVUPD      (R12), Y8
-	VMOVUPD      32(R12), Y9
-	VMOVSD       (DX), X10
-	VMULSD       (DI), X10, X10
-	VBROADCASTSD X10, Y10
-	VMULPD       Y8, Y10, Y11
-	VADDPD       Y11, Y0, Y0
-	VMULPD       Y9, Y10, Y11
-	VADDPD       Y11, Y1, Y1
-	VMOVSD       (DX)(BX*1), X10
-	VMULSD       (DI)(R8*1), X10, X10
-	VBROADCASTSD X10, Y10
-	VMULPD       Y8, Y10, Y11
-	VADDPD       Y11, Y2, Y2
-	VMULPD       Y9, Y10, Y11
-	VADDPD       Y11, Y3, Y3
+	VMOVSD       (DX), X8
+	VMULSD       (DI), X8, X8
+	VBROADCASTSD X8, Y8
+	VMULPD       (R12), Y8, Y9
+	VADDPD       Y9, Y0, Y0
+	VMULPD       32(R12), Y8, Y9
+	VADDPD       Y9, Y1, Y1
+	VMOVSD       (DX)(BX*1), X8
+	VMULSD       (DI)(R8*1), X8, X8
+	VBROADCASTSD X8, Y8
+	VMULPD       (R12), Y8, Y9
+	VADDPD       Y9, Y2, Y2
+	VMULPD       32(R12), Y8, Y9
+	VADDPD       Y9, Y3, Y3
 	ADDQ         $0x08, DX
 	ADDQ         $0x08, DI
 	ADDQ         R10, R12
@@ -6869,15 +6943,13 @@ not2:
 	JZ     store1
 
 t1:
-	VMOVUPD      (R12), Y8
-	VMOVUPD      32(R12), Y9
-	VMOVSD       (DX), X10
-	VMULSD       (DI), X10, X10
-	VBROADCASTSD X10, Y10
-	VMULPD       Y8, Y10, Y11
-	VADDPD       Y11, Y0, Y0
-	VMULPD       Y9, Y10, Y11
-	VADDPD       Y11, Y1, Y1
+	VMOVSD       (DX), X8
+	VMULSD       (DI), X8, X8
+	VBROADCASTSD X8, Y8
+	VMULPD       (R12), Y8, Y9
+	VADDPD       Y9, Y0, Y0
+	VMULPD       32(R12), Y8, Y9
+	VADDPD       Y9, Y1, Y1
 	ADDQ         $0x08, DX
 	ADDQ         $0x08, DI
 	ADDQ         R10, R12
@@ -7418,6 +7490,3709 @@ store1:
 set1:
 	VMOVUPD Y0, (AX)
 	VMOVUPD Y1, 32(AX)
+	ADDQ    CX, AX
+	ADDQ    $0x08, DX
+	JMP     done
+
+not1:
+done:
+	VZEROUPPER
+	RET
+
+// func rowMul9AVX2(out []float64, ds int, a []float64, as int, b []float64, bs int, k int, rows int)
+// Requires: AVX
+TEXT ·rowMul9AVX2(SB), NOSPLIT, $0-112
+	MOVQ out_base+0(FP), AX
+	MOVQ ds+24(FP), CX
+	SHLQ $0x03, CX
+	MOVQ a_base+32(FP), DX
+	MOVQ as+56(FP), BX
+	SHLQ $0x03, BX
+	LEAQ (BX)(BX*2), SI
+	MOVQ bs+88(FP), DI
+	SHLQ $0x03, DI
+	MOVQ rows+104(FP), R8
+
+group:
+	CMPQ   R8, $0x04
+	JLT    rest
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD X2, X2, X2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD X5, X5, X5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+	VXORPD X8, X8, X8
+	VXORPD Y9, Y9, Y9
+	VXORPD Y10, Y10, Y10
+	VXORPD X11, X11, X11
+	MOVQ   b_base+64(FP), R9
+	MOVQ   k+96(FP), R10
+	TESTQ  R10, R10
+	JZ     storeR
+
+tR:
+	VBROADCASTSD (DX), Y12
+	VMULPD       (R9), Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       32(R9), Y12, Y13
+	VADDPD       Y13, Y1, Y1
+	VMULSD       64(R9), X12, X13
+	VADDSD       X13, X2, X2
+	VBROADCASTSD (DX)(BX*1), Y12
+	VMULPD       (R9), Y12, Y13
+	VADDPD       Y13, Y3, Y3
+	VMULPD       32(R9), Y12, Y13
+	VADDPD       Y13, Y4, Y4
+	VMULSD       64(R9), X12, X13
+	VADDSD       X13, X5, X5
+	VBROADCASTSD (DX)(BX*2), Y12
+	VMULPD       (R9), Y12, Y13
+	VADDPD       Y13, Y6, Y6
+	VMULPD       32(R9), Y12, Y13
+	VADDPD       Y13, Y7, Y7
+	VMULSD       64(R9), X12, X13
+	VADDSD       X13, X8, X8
+	VBROADCASTSD (DX)(SI*1), Y12
+	VMULPD       (R9), Y12, Y13
+	VADDPD       Y13, Y9, Y9
+	VMULPD       32(R9), Y12, Y13
+	VADDPD       Y13, Y10, Y10
+	VMULSD       64(R9), X12, X13
+	VADDSD       X13, X11, X11
+	ADDQ         $0x08, DX
+	ADDQ         DI, R9
+	DECQ         R10
+	JNZ          tR
+
+storeR:
+	MOVQ    AX, R9
+	VMOVUPD Y0, (R9)
+	VMOVUPD Y1, 32(R9)
+	VMOVSD  X2, 64(R9)
+	ADDQ    CX, R9
+	VMOVUPD Y3, (R9)
+	VMOVUPD Y4, 32(R9)
+	VMOVSD  X5, 64(R9)
+	ADDQ    CX, R9
+	VMOVUPD Y6, (R9)
+	VMOVUPD Y7, 32(R9)
+	VMOVSD  X8, 64(R9)
+	ADDQ    CX, R9
+	VMOVUPD Y9, (R9)
+	VMOVUPD Y10, 32(R9)
+	VMOVSD  X11, 64(R9)
+	ADDQ    CX, R9
+	MOVQ    R9, AX
+	MOVQ    k+96(FP), R10
+	SHLQ    $0x03, R10
+	SUBQ    R10, DX
+	ADDQ    BX, DX
+	ADDQ    BX, DX
+	ADDQ    BX, DX
+	ADDQ    BX, DX
+	SUBQ    $0x04, R8
+	JMP     group
+
+rest:
+	CMPQ   R8, $0x03
+	JNE    not3
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD X2, X2, X2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD X5, X5, X5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+	VXORPD X8, X8, X8
+	MOVQ   b_base+64(FP), R9
+	MOVQ   k+96(FP), R10
+	TESTQ  R10, R10
+	JZ     store3
+
+t3:
+	VBROADCASTSD (DX), Y12
+	VMULPD       (R9), Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       32(R9), Y12, Y13
+	VADDPD       Y13, Y1, Y1
+	VMULSD       64(R9), X12, X13
+	VADDSD       X13, X2, X2
+	VBROADCASTSD (DX)(BX*1), Y12
+	VMULPD       (R9), Y12, Y13
+	VADDPD       Y13, Y3, Y3
+	VMULPD       32(R9), Y12, Y13
+	VADDPD       Y13, Y4, Y4
+	VMULSD       64(R9), X12, X13
+	VADDSD       X13, X5, X5
+	VBROADCASTSD (DX)(BX*2), Y12
+	VMULPD       (R9), Y12, Y13
+	VADDPD       Y13, Y6, Y6
+	VMULPD       32(R9), Y12, Y13
+	VADDPD       Y13, Y7, Y7
+	VMULSD       64(R9), X12, X13
+	VADDSD       X13, X8, X8
+	ADDQ         $0x08, DX
+	ADDQ         DI, R9
+	DECQ         R10
+	JNZ          t3
+
+store3:
+	MOVQ    AX, R9
+	VMOVUPD Y0, (R9)
+	VMOVUPD Y1, 32(R9)
+	VMOVSD  X2, 64(R9)
+	ADDQ    CX, R9
+	VMOVUPD Y3, (R9)
+	VMOVUPD Y4, 32(R9)
+	VMOVSD  X5, 64(R9)
+	ADDQ    CX, R9
+	VMOVUPD Y6, (R9)
+	VMOVUPD Y7, 32(R9)
+	VMOVSD  X8, 64(R9)
+	ADDQ    CX, R9
+	MOVQ    R9, AX
+	MOVQ    k+96(FP), R10
+	SHLQ    $0x03, R10
+	SUBQ    R10, DX
+	ADDQ    BX, DX
+	ADDQ    BX, DX
+	ADDQ    BX, DX
+	JMP     done
+
+not3:
+	CMPQ   R8, $0x02
+	JNE    not2
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD X2, X2, X2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD X5, X5, X5
+	MOVQ   b_base+64(FP), R9
+	MOVQ   k+96(FP), R10
+	TESTQ  R10, R10
+	JZ     store2
+
+t2:
+	VBROADCASTSD (DX), Y12
+	VMULPD       (R9), Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       32(R9), Y12, Y13
+	VADDPD       Y13, Y1, Y1
+	VMULSD       64(R9), X12, X13
+	VADDSD       X13, X2, X2
+	VBROADCASTSD (DX)(BX*1), Y12
+	VMULPD       (R9), Y12, Y13
+	VADDPD       Y13, Y3, Y3
+	VMULPD       32(R9), Y12, Y13
+	VADDPD       Y13, Y4, Y4
+	VMULSD       64(R9), X12, X13
+	VADDSD       X13, X5, X5
+	ADDQ         $0x08, DX
+	ADDQ         DI, R9
+	DECQ         R10
+	JNZ          t2
+
+store2:
+	MOVQ    AX, R9
+	VMOVUPD Y0, (R9)
+	VMOVUPD Y1, 32(R9)
+	VMOVSD  X2, 64(R9)
+	ADDQ    CX, R9
+	VMOVUPD Y3, (R9)
+	VMOVUPD Y4, 32(R9)
+	VMOVSD  X5, 64(R9)
+	ADDQ    CX, R9
+	MOVQ    R9, AX
+	MOVQ    k+96(FP), R10
+	SHLQ    $0x03, R10
+	SUBQ    R10, DX
+	ADDQ    BX, DX
+	ADDQ    BX, DX
+	JMP     done
+
+not2:
+	CMPQ   R8, $0x01
+	JNE    not1
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD X2, X2, X2
+	MOVQ   b_base+64(FP), R9
+	MOVQ   k+96(FP), R10
+	TESTQ  R10, R10
+	JZ     store1
+
+t1:
+	VBROADCASTSD (DX), Y12
+	VMULPD       (R9), Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       32(R9), Y12, Y13
+	VADDPD       Y13, Y1, Y1
+	VMULSD       64(R9), X12, X13
+	VADDSD       X13, X2, X2
+	ADDQ         $0x08, DX
+	ADDQ         DI, R9
+	DECQ         R10
+	JNZ          t1
+
+store1:
+	MOVQ    AX, R9
+	VMOVUPD Y0, (R9)
+	VMOVUPD Y1, 32(R9)
+	VMOVSD  X2, 64(R9)
+	ADDQ    CX, R9
+	MOVQ    R9, AX
+	MOVQ    k+96(FP), R10
+	SHLQ    $0x03, R10
+	SUBQ    R10, DX
+	ADDQ    BX, DX
+	JMP     done
+
+not1:
+done:
+	VZEROUPPER
+	RET
+
+// func rowMulHadamard9AVX2(out []float64, ds int, a []float64, as int, c []float64, cs int, b []float64, bs int, k int, rows int)
+// Requires: AVX, AVX2
+TEXT ·rowMulHadamard9AVX2(SB), NOSPLIT, $0-144
+	MOVQ out_base+0(FP), AX
+	MOVQ ds+24(FP), CX
+	SHLQ $0x03, CX
+	MOVQ a_base+32(FP), DX
+	MOVQ as+56(FP), BX
+	SHLQ $0x03, BX
+	LEAQ (BX)(BX*2), SI
+	MOVQ c_base+64(FP), DI
+	MOVQ cs+88(FP), R8
+	SHLQ $0x03, R8
+	LEAQ (R8)(R8*2), R9
+	MOVQ bs+120(FP), R10
+	SHLQ $0x03, R10
+	MOVQ rows+136(FP), R11
+
+group:
+	CMPQ   R11, $0x04
+	JLT    rest
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD X2, X2, X2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD X5, X5, X5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+	VXORPD X8, X8, X8
+	VXORPD Y9, Y9, Y9
+	VXORPD Y10, Y10, Y10
+	VXORPD X11, X11, X11
+	MOVQ   b_base+96(FP), R12
+	MOVQ   k+128(FP), R13
+	TESTQ  R13, R13
+	JZ     storeR
+
+tR:
+	VMOVSD       (DX), X12
+	VMULSD       (DI), X12, X12
+	VBROADCASTSD X12, Y12
+	VMULPD       (R12), Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       32(R12), Y12, Y13
+	VADDPD       Y13, Y1, Y1
+	VMULSD       64(R12), X12, X13
+	VADDSD       X13, X2, X2
+	VMOVSD       (DX)(BX*1), X12
+	VMULSD       (DI)(R8*1), X12, X12
+	VBROADCASTSD X12, Y12
+	VMULPD       (R12), Y12, Y13
+	VADDPD       Y13, Y3, Y3
+	VMULPD       32(R12), Y12, Y13
+	VADDPD       Y13, Y4, Y4
+	VMULSD       64(R12), X12, X13
+	VADDSD       X13, X5, X5
+	VMOVSD       (DX)(BX*2), X12
+	VMULSD       (DI)(R8*2), X12, X12
+	VBROADCASTSD X12, Y12
+	VMULPD       (R12), Y12, Y13
+	VADDPD       Y13, Y6, Y6
+	VMULPD       32(R12), Y12, Y13
+	VADDPD       Y13, Y7, Y7
+	VMULSD       64(R12), X12, X13
+	VADDSD       X13, X8, X8
+	VMOVSD       (DX)(SI*1), X12
+	VMULSD       (DI)(R9*1), X12, X12
+	VBROADCASTSD X12, Y12
+	VMULPD       (R12), Y12, Y13
+	VADDPD       Y13, Y9, Y9
+	VMULPD       32(R12), Y12, Y13
+	VADDPD       Y13, Y10, Y10
+	VMULSD       64(R12), X12, X13
+	VADDSD       X13, X11, X11
+	ADDQ         $0x08, DX
+	ADDQ         $0x08, DI
+	ADDQ         R10, R12
+	DECQ         R13
+	JNZ          tR
+
+storeR:
+	MOVQ    AX, R12
+	VMOVUPD Y0, (R12)
+	VMOVUPD Y1, 32(R12)
+	VMOVSD  X2, 64(R12)
+	ADDQ    CX, R12
+	VMOVUPD Y3, (R12)
+	VMOVUPD Y4, 32(R12)
+	VMOVSD  X5, 64(R12)
+	ADDQ    CX, R12
+	VMOVUPD Y6, (R12)
+	VMOVUPD Y7, 32(R12)
+	VMOVSD  X8, 64(R12)
+	ADDQ    CX, R12
+	VMOVUPD Y9, (R12)
+	VMOVUPD Y10, 32(R12)
+	VMOVSD  X11, 64(R12)
+	ADDQ    CX, R12
+	MOVQ    R12, AX
+	MOVQ    k+128(FP), R13
+	SHLQ    $0x03, R13
+	SUBQ    R13, DX
+	SUBQ    R13, DI
+	ADDQ    BX, DX
+	ADDQ    R8, DI
+	ADDQ    BX, DX
+	ADDQ    R8, DI
+	ADDQ    BX, DX
+	ADDQ    R8, DI
+	ADDQ    BX, DX
+	ADDQ    R8, DI
+	SUBQ    $0x04, R11
+	JMP     group
+
+rest:
+	CMPQ   R11, $0x03
+	JNE    not3
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD X2, X2, X2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD X5, X5, X5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+	VXORPD X8, X8, X8
+	MOVQ   b_base+96(FP), R12
+	MOVQ   k+128(FP), R13
+	TESTQ  R13, R13
+	JZ     store3
+
+t3:
+	VMOVSD       (DX), X12
+	VMULSD       (DI), X12, X12
+	VBROADCASTSD X12, Y12
+	VMULPD       (R12), Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       32(R12), Y12, Y13
+	VADDPD       Y13, Y1, Y1
+	VMULSD       64(R12), X12, X13
+	VADDSD       X13, X2, X2
+	VMOVSD       (DX)(BX*1), X12
+	VMULSD       (DI)(R8*1), X12, X12
+	VBROADCASTSD X12, Y12
+	VMULPD       (R12), Y12, Y13
+	VADDPD       Y13, Y3, Y3
+	VMULPD       32(R12), Y12, Y13
+	VADDPD       Y13, Y4, Y4
+	VMULSD       64(R12), X12, X13
+	VADDSD       X13, X5, X5
+	VMOVSD       (DX)(BX*2), X12
+	VMULSD       (DI)(R8*2), X12, X12
+	VBROADCASTSD X12, Y12
+	VMULPD       (R12), Y12, Y13
+	VADDPD       Y13, Y6, Y6
+	VMULPD       32(R12), Y12, Y13
+	VADDPD       Y13, Y7, Y7
+	VMULSD       64(R12), X12, X13
+	VADDSD       X13, X8, X8
+	ADDQ         $0x08, DX
+	ADDQ         $0x08, DI
+	ADDQ         R10, R12
+	DECQ         R13
+	JNZ          t3
+
+store3:
+	MOVQ    AX, R12
+	VMOVUPD Y0, (R12)
+	VMOVUPD Y1, 32(R12)
+	VMOVSD  X2, 64(R12)
+	ADDQ    CX, R12
+	VMOVUPD Y3, (R12)
+	VMOVUPD Y4, 32(R12)
+	VMOVSD  X5, 64(R12)
+	ADDQ    CX, R12
+	VMOVUPD Y6, (R12)
+	VMOVUPD Y7, 32(R12)
+	VMOVSD  X8, 64(R12)
+	ADDQ    CX, R12
+	MOVQ    R12, AX
+	MOVQ    k+128(FP), R13
+	SHLQ    $0x03, R13
+	SUBQ    R13, DX
+	SUBQ    R13, DI
+	ADDQ    BX, DX
+	ADDQ    R8, DI
+	ADDQ    BX, DX
+	ADDQ    R8, DI
+	ADDQ    BX, DX
+	ADDQ    R8, DI
+	JMP     done
+
+not3:
+	CMPQ   R11, $0x02
+	JNE    not2
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD X2, X2, X2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD X5, X5, X5
+	MOVQ   b_base+96(FP), R12
+	MOVQ   k+128(FP), R13
+	TESTQ  R13, R13
+	JZ     store2
+
+t2:
+	VMOVSD       (DX), X12
+	VMULSD       (DI), X12, X12
+	VBROADCASTSD X12, Y12
+	VMULPD       (R12), Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       32(R12), Y12, Y13
+	VADDPD       Y13, Y1, Y1
+	VMULSD       64(R12), X12, X13
+	VADDSD       X13, X2, X2
+	VMOVSD       (DX)(BX*1), X12
+	VMULSD       (DI)(R8*1), X12, X12
+	VBROADCASTSD X12, Y12
+	VMULPD       (R12), Y12, Y13
+	VADDPD       Y13, Y3, Y3
+	VMULPD       32(R12), Y12, Y13
+	VADDPD       Y13, Y4, Y4
+	VMULSD       64(R12), X12, X13
+	VADDSD       X13, X5, X5
+	ADDQ         $0x08, DX
+	ADDQ         $0x08, DI
+	ADDQ         R10, R12
+	DECQ         R13
+	JNZ          t2
+
+store2:
+	MOVQ    AX, R12
+	VMOVUPD Y0, (R12)
+	VMOVUPD Y1, 32(R12)
+	VMOVSD  X2, 64(R12)
+	ADDQ    CX, R12
+	VMOVUPD Y3, (R12)
+	VMOVUPD Y4, 32(R12)
+	VMOVSD  X5, 64(R12)
+	ADDQ    CX, R12
+	MOVQ    R12, AX
+	MOVQ    k+128(FP), R13
+	SHLQ    $0x03, R13
+	SUBQ    R13, DX
+	SUBQ    R13, DI
+	ADDQ    BX, DX
+	ADDQ    R8, DI
+	ADDQ    BX, DX
+	ADDQ    R8, DI
+	JMP     done
+
+not2:
+	CMPQ   R11, $0x01
+	JNE    not1
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD X2, X2, X2
+	MOVQ   b_base+96(FP), R12
+	MOVQ   k+128(FP), R13
+	TESTQ  R13, R13
+	JZ     store1
+
+t1:
+	VMOVSD       (DX), X12
+	VMULSD       (DI), X12, X12
+	VBROADCASTSD X12, Y12
+	VMULPD       (R12), Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       32(R12), Y12, Y13
+	VADDPD       Y13, Y1, Y1
+	VMULSD       64(R12), X12, X13
+	VADDSD       X13, X2, X2
+	ADDQ         $0x08, DX
+	ADDQ         $0x08, DI
+	ADDQ         R10, R12
+	DECQ         R13
+	JNZ          t1
+
+store1:
+	MOVQ    AX, R12
+	VMOVUPD Y0, (R12)
+	VMOVUPD Y1, 32(R12)
+	VMOVSD  X2, 64(R12)
+	ADDQ    CX, R12
+	MOVQ    R12, AX
+	MOVQ    k+128(FP), R13
+	SHLQ    $0x03, R13
+	SUBQ    R13, DX
+	SUBQ    R13, DI
+	ADDQ    BX, DX
+	ADDQ    R8, DI
+	JMP     done
+
+not1:
+done:
+	VZEROUPPER
+	RET
+
+// func colAcc9AVX2(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, n int, add bool)
+// Requires: AVX
+TEXT ·colAcc9AVX2(SB), NOSPLIT, $0-113
+	MOVQ out_base+0(FP), AX
+	MOVQ ds+24(FP), CX
+	SHLQ $0x03, CX
+	MOVQ x_base+32(FP), DX
+	MOVQ xs+56(FP), BX
+	SHLQ $0x03, BX
+	MOVQ k+64(FP), SI
+	MOVQ bs+96(FP), DI
+	SHLQ $0x03, DI
+
+group:
+	CMPQ   SI, $0x03
+	JLT    rest
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD X2, X2, X2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD X5, X5, X5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+	VXORPD X8, X8, X8
+	MOVQ   DX, R8
+	MOVQ   b_base+72(FP), R9
+	MOVQ   n+104(FP), R10
+	TESTQ  R10, R10
+	JZ     storeP
+
+tP:
+	VMOVUPD      (R9), Y9
+	VMOVUPD      32(R9), Y10
+	VMOVSD       64(R9), X11
+	VBROADCASTSD (R8), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y1, Y1
+	VMULSD       X11, X12, X13
+	VADDSD       X13, X2, X2
+	VBROADCASTSD 8(R8), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y3, Y3
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y4, Y4
+	VMULSD       X11, X12, X13
+	VADDSD       X13, X5, X5
+	VBROADCASTSD 16(R8), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y6, Y6
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y7, Y7
+	VMULSD       X11, X12, X13
+	VADDSD       X13, X8, X8
+	ADDQ         BX, R8
+	ADDQ         DI, R9
+	DECQ         R10
+	JNZ          tP
+
+storeP:
+	CMPB   add+112(FP), $0x00
+	JE     setP
+	MOVQ   AX, R9
+	VADDPD (R9), Y0, Y0
+	VADDPD 32(R9), Y1, Y1
+	VADDSD 64(R9), X2, X2
+	ADDQ   CX, R9
+	VADDPD (R9), Y3, Y3
+	VADDPD 32(R9), Y4, Y4
+	VADDSD 64(R9), X5, X5
+	ADDQ   CX, R9
+	VADDPD (R9), Y6, Y6
+	VADDPD 32(R9), Y7, Y7
+	VADDSD 64(R9), X8, X8
+	ADDQ   CX, R9
+
+setP:
+	VMOVUPD Y0, (AX)
+	VMOVUPD Y1, 32(AX)
+	VMOVSD  X2, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPD Y3, (AX)
+	VMOVUPD Y4, 32(AX)
+	VMOVSD  X5, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPD Y6, (AX)
+	VMOVUPD Y7, 32(AX)
+	VMOVSD  X8, 64(AX)
+	ADDQ    CX, AX
+	ADDQ    $0x18, DX
+	SUBQ    $0x03, SI
+	JMP     group
+
+rest:
+	CMPQ   SI, $0x02
+	JNE    not2
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD X2, X2, X2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD X5, X5, X5
+	MOVQ   DX, R8
+	MOVQ   b_base+72(FP), R9
+	MOVQ   n+104(FP), R10
+	TESTQ  R10, R10
+	JZ     store2
+
+t2:
+	VMOVUPD      (R9), Y9
+	VMOVUPD      32(R9), Y10
+	VMOVSD       64(R9), X11
+	VBROADCASTSD (R8), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y1, Y1
+	VMULSD       X11, X12, X13
+	VADDSD       X13, X2, X2
+	VBROADCASTSD 8(R8), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y3, Y3
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y4, Y4
+	VMULSD       X11, X12, X13
+	VADDSD       X13, X5, X5
+	ADDQ         BX, R8
+	ADDQ         DI, R9
+	DECQ         R10
+	JNZ          t2
+
+store2:
+	CMPB   add+112(FP), $0x00
+	JE     set2
+	MOVQ   AX, R9
+	VADDPD (R9), Y0, Y0
+	VADDPD 32(R9), Y1, Y1
+	VADDSD 64(R9), X2, X2
+	ADDQ   CX, R9
+	VADDPD (R9), Y3, Y3
+	VADDPD 32(R9), Y4, Y4
+	VADDSD 64(R9), X5, X5
+	ADDQ   CX, R9
+
+set2:
+	VMOVUPD Y0, (AX)
+	VMOVUPD Y1, 32(AX)
+	VMOVSD  X2, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPD Y3, (AX)
+	VMOVUPD Y4, 32(AX)
+	VMOVSD  X5, 64(AX)
+	ADDQ    CX, AX
+	ADDQ    $0x10, DX
+	JMP     done
+
+not2:
+	CMPQ   SI, $0x01
+	JNE    not1
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD X2, X2, X2
+	MOVQ   DX, R8
+	MOVQ   b_base+72(FP), R9
+	MOVQ   n+104(FP), R10
+	TESTQ  R10, R10
+	JZ     store1
+
+t1:
+	VMOVUPD      (R9), Y9
+	VMOVUPD      32(R9), Y10
+	VMOVSD       64(R9), X11
+	VBROADCASTSD (R8), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y1, Y1
+	VMULSD       X11, X12, X13
+	VADDSD       X13, X2, X2
+	ADDQ         BX, R8
+	ADDQ         DI, R9
+	DECQ         R10
+	JNZ          t1
+
+store1:
+	CMPB   add+112(FP), $0x00
+	JE     set1
+	MOVQ   AX, R9
+	VADDPD (R9), Y0, Y0
+	VADDPD 32(R9), Y1, Y1
+	VADDSD 64(R9), X2, X2
+	ADDQ   CX, R9
+
+set1:
+	VMOVUPD Y0, (AX)
+	VMOVUPD Y1, 32(AX)
+	VMOVSD  X2, 64(AX)
+	ADDQ    CX, AX
+	ADDQ    $0x08, DX
+	JMP     done
+
+not1:
+done:
+	VZEROUPPER
+	RET
+
+// func colAccHadamard9AVX2(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, c []float64, cs int, n int, add bool)
+// Requires: AVX
+TEXT ·colAccHadamard9AVX2(SB), NOSPLIT, $0-145
+	MOVQ out_base+0(FP), AX
+	MOVQ ds+24(FP), CX
+	SHLQ $0x03, CX
+	MOVQ x_base+32(FP), DX
+	MOVQ xs+56(FP), BX
+	SHLQ $0x03, BX
+	MOVQ k+64(FP), SI
+	MOVQ bs+96(FP), DI
+	SHLQ $0x03, DI
+	MOVQ cs+128(FP), R8
+	SHLQ $0x03, R8
+
+group:
+	CMPQ   SI, $0x03
+	JLT    rest
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD X2, X2, X2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD X5, X5, X5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+	VXORPD X8, X8, X8
+	MOVQ   DX, R10
+	MOVQ   b_base+72(FP), R11
+	MOVQ   c_base+104(FP), R9
+	MOVQ   n+136(FP), R12
+	TESTQ  R12, R12
+	JZ     storeP
+
+tP:
+	VMOVUPD      (R11), Y9
+	VMOVUPD      32(R11), Y10
+	VMOVSD       64(R11), X11
+	VMULPD       (R9), Y9, Y9
+	VMULPD       32(R9), Y10, Y10
+	VMULSD       64(R9), X11, X11
+	ADDQ         R8, R9
+	VBROADCASTSD (R10), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y1, Y1
+	VMULSD       X11, X12, X13
+	VADDSD       X13, X2, X2
+	VBROADCASTSD 8(R10), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y3, Y3
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y4, Y4
+	VMULSD       X11, X12, X13
+	VADDSD       X13, X5, X5
+	VBROADCASTSD 16(R10), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y6, Y6
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y7, Y7
+	VMULSD       X11, X12, X13
+	VADDSD       X13, X8, X8
+	ADDQ         BX, R10
+	ADDQ         DI, R11
+	DECQ         R12
+	JNZ          tP
+
+storeP:
+	CMPB   add+144(FP), $0x00
+	JE     setP
+	MOVQ   AX, R11
+	VADDPD (R11), Y0, Y0
+	VADDPD 32(R11), Y1, Y1
+	VADDSD 64(R11), X2, X2
+	ADDQ   CX, R11
+	VADDPD (R11), Y3, Y3
+	VADDPD 32(R11), Y4, Y4
+	VADDSD 64(R11), X5, X5
+	ADDQ   CX, R11
+	VADDPD (R11), Y6, Y6
+	VADDPD 32(R11), Y7, Y7
+	VADDSD 64(R11), X8, X8
+	ADDQ   CX, R11
+
+setP:
+	VMOVUPD Y0, (AX)
+	VMOVUPD Y1, 32(AX)
+	VMOVSD  X2, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPD Y3, (AX)
+	VMOVUPD Y4, 32(AX)
+	VMOVSD  X5, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPD Y6, (AX)
+	VMOVUPD Y7, 32(AX)
+	VMOVSD  X8, 64(AX)
+	ADDQ    CX, AX
+	ADDQ    $0x18, DX
+	SUBQ    $0x03, SI
+	JMP     group
+
+rest:
+	CMPQ   SI, $0x02
+	JNE    not2
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD X2, X2, X2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD X5, X5, X5
+	MOVQ   DX, R10
+	MOVQ   b_base+72(FP), R11
+	MOVQ   c_base+104(FP), R9
+	MOVQ   n+136(FP), R12
+	TESTQ  R12, R12
+	JZ     store2
+
+t2:
+	VMOVUPD      (R11), Y9
+	VMOVUPD      32(R11), Y10
+	VMOVSD       64(R11), X11
+	VMULPD       (R9), Y9, Y9
+	VMULPD       32(R9), Y10, Y10
+	VMULSD       64(R9), X11, X11
+	ADDQ         R8, R9
+	VBROADCASTSD (R10), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y1, Y1
+	VMULSD       X11, X12, X13
+	VADDSD       X13, X2, X2
+	VBROADCASTSD 8(R10), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y3, Y3
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y4, Y4
+	VMULSD       X11, X12, X13
+	VADDSD       X13, X5, X5
+	ADDQ         BX, R10
+	ADDQ         DI, R11
+	DECQ         R12
+	JNZ          t2
+
+store2:
+	CMPB   add+144(FP), $0x00
+	JE     set2
+	MOVQ   AX, R11
+	VADDPD (R11), Y0, Y0
+	VADDPD 32(R11), Y1, Y1
+	VADDSD 64(R11), X2, X2
+	ADDQ   CX, R11
+	VADDPD (R11), Y3, Y3
+	VADDPD 32(R11), Y4, Y4
+	VADDSD 64(R11), X5, X5
+	ADDQ   CX, R11
+
+set2:
+	VMOVUPD Y0, (AX)
+	VMOVUPD Y1, 32(AX)
+	VMOVSD  X2, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPD Y3, (AX)
+	VMOVUPD Y4, 32(AX)
+	VMOVSD  X5, 64(AX)
+	ADDQ    CX, AX
+	ADDQ    $0x10, DX
+	JMP     done
+
+not2:
+	CMPQ   SI, $0x01
+	JNE    not1
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD X2, X2, X2
+	MOVQ   DX, R10
+	MOVQ   b_base+72(FP), R11
+	MOVQ   c_base+104(FP), R9
+	MOVQ   n+136(FP), R12
+	TESTQ  R12, R12
+	JZ     store1
+
+t1:
+	VMOVUPD      (R11), Y9
+	VMOVUPD      32(R11), Y10
+	VMOVSD       64(R11), X11
+	VMULPD       (R9), Y9, Y9
+	VMULPD       32(R9), Y10, Y10
+	VMULSD       64(R9), X11, X11
+	ADDQ         R8, R9
+	VBROADCASTSD (R10), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y1, Y1
+	VMULSD       X11, X12, X13
+	VADDSD       X13, X2, X2
+	ADDQ         BX, R10
+	ADDQ         DI, R11
+	DECQ         R12
+	JNZ          t1
+
+store1:
+	CMPB   add+144(FP), $0x00
+	JE     set1
+	MOVQ   AX, R11
+	VADDPD (R11), Y0, Y0
+	VADDPD 32(R11), Y1, Y1
+	VADDSD 64(R11), X2, X2
+	ADDQ   CX, R11
+
+set1:
+	VMOVUPD Y0, (AX)
+	VMOVUPD Y1, 32(AX)
+	VMOVSD  X2, 64(AX)
+	ADDQ    CX, AX
+	ADDQ    $0x08, DX
+	JMP     done
+
+not1:
+done:
+	VZEROUPPER
+	RET
+
+// func rowMul10AVX2(out []float64, ds int, a []float64, as int, b []float64, bs int, k int, rows int)
+// Requires: AVX
+TEXT ·rowMul10AVX2(SB), NOSPLIT, $0-112
+	MOVQ out_base+0(FP), AX
+	MOVQ ds+24(FP), CX
+	SHLQ $0x03, CX
+	MOVQ a_base+32(FP), DX
+	MOVQ as+56(FP), BX
+	SHLQ $0x03, BX
+	LEAQ (BX)(BX*2), SI
+	MOVQ bs+88(FP), DI
+	SHLQ $0x03, DI
+	MOVQ rows+104(FP), R8
+
+group:
+	CMPQ   R8, $0x04
+	JLT    rest
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD X2, X2, X2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD X5, X5, X5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+	VXORPD X8, X8, X8
+	VXORPD Y9, Y9, Y9
+	VXORPD Y10, Y10, Y10
+	VXORPD X11, X11, X11
+	MOVQ   b_base+64(FP), R9
+	MOVQ   k+96(FP), R10
+	TESTQ  R10, R10
+	JZ     storeR
+
+tR:
+	VBROADCASTSD (DX), Y12
+	VMULPD       (R9), Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       32(R9), Y12, Y13
+	VADDPD       Y13, Y1, Y1
+	VMULPD       64(R9), X12, X13
+	VADDPD       X13, X2, X2
+	VBROADCASTSD (DX)(BX*1), Y12
+	VMULPD       (R9), Y12, Y13
+	VADDPD       Y13, Y3, Y3
+	VMULPD       32(R9), Y12, Y13
+	VADDPD       Y13, Y4, Y4
+	VMULPD       64(R9), X12, X13
+	VADDPD       X13, X5, X5
+	VBROADCASTSD (DX)(BX*2), Y12
+	VMULPD       (R9), Y12, Y13
+	VADDPD       Y13, Y6, Y6
+	VMULPD       32(R9), Y12, Y13
+	VADDPD       Y13, Y7, Y7
+	VMULPD       64(R9), X12, X13
+	VADDPD       X13, X8, X8
+	VBROADCASTSD (DX)(SI*1), Y12
+	VMULPD       (R9), Y12, Y13
+	VADDPD       Y13, Y9, Y9
+	VMULPD       32(R9), Y12, Y13
+	VADDPD       Y13, Y10, Y10
+	VMULPD       64(R9), X12, X13
+	VADDPD       X13, X11, X11
+	ADDQ         $0x08, DX
+	ADDQ         DI, R9
+	DECQ         R10
+	JNZ          tR
+
+storeR:
+	MOVQ    AX, R9
+	VMOVUPD Y0, (R9)
+	VMOVUPD Y1, 32(R9)
+	VMOVUPD X2, 64(R9)
+	ADDQ    CX, R9
+	VMOVUPD Y3, (R9)
+	VMOVUPD Y4, 32(R9)
+	VMOVUPD X5, 64(R9)
+	ADDQ    CX, R9
+	VMOVUPD Y6, (R9)
+	VMOVUPD Y7, 32(R9)
+	VMOVUPD X8, 64(R9)
+	ADDQ    CX, R9
+	VMOVUPD Y9, (R9)
+	VMOVUPD Y10, 32(R9)
+	VMOVUPD X11, 64(R9)
+	ADDQ    CX, R9
+	MOVQ    R9, AX
+	MOVQ    k+96(FP), R10
+	SHLQ    $0x03, R10
+	SUBQ    R10, DX
+	ADDQ    BX, DX
+	ADDQ    BX, DX
+	ADDQ    BX, DX
+	ADDQ    BX, DX
+	SUBQ    $0x04, R8
+	JMP     group
+
+rest:
+	CMPQ   R8, $0x03
+	JNE    not3
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD X2, X2, X2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD X5, X5, X5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+	VXORPD X8, X8, X8
+	MOVQ   b_base+64(FP), R9
+	MOVQ   k+96(FP), R10
+	TESTQ  R10, R10
+	JZ     store3
+
+t3:
+	VBROADCASTSD (DX), Y12
+	VMULPD       (R9), Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       32(R9), Y12, Y13
+	VADDPD       Y13, Y1, Y1
+	VMULPD       64(R9), X12, X13
+	VADDPD       X13, X2, X2
+	VBROADCASTSD (DX)(BX*1), Y12
+	VMULPD       (R9), Y12, Y13
+	VADDPD       Y13, Y3, Y3
+	VMULPD       32(R9), Y12, Y13
+	VADDPD       Y13, Y4, Y4
+	VMULPD       64(R9), X12, X13
+	VADDPD       X13, X5, X5
+	VBROADCASTSD (DX)(BX*2), Y12
+	VMULPD       (R9), Y12, Y13
+	VADDPD       Y13, Y6, Y6
+	VMULPD       32(R9), Y12, Y13
+	VADDPD       Y13, Y7, Y7
+	VMULPD       64(R9), X12, X13
+	VADDPD       X13, X8, X8
+	ADDQ         $0x08, DX
+	ADDQ         DI, R9
+	DECQ         R10
+	JNZ          t3
+
+store3:
+	MOVQ    AX, R9
+	VMOVUPD Y0, (R9)
+	VMOVUPD Y1, 32(R9)
+	VMOVUPD X2, 64(R9)
+	ADDQ    CX, R9
+	VMOVUPD Y3, (R9)
+	VMOVUPD Y4, 32(R9)
+	VMOVUPD X5, 64(R9)
+	ADDQ    CX, R9
+	VMOVUPD Y6, (R9)
+	VMOVUPD Y7, 32(R9)
+	VMOVUPD X8, 64(R9)
+	ADDQ    CX, R9
+	MOVQ    R9, AX
+	MOVQ    k+96(FP), R10
+	SHLQ    $0x03, R10
+	SUBQ    R10, DX
+	ADDQ    BX, DX
+	ADDQ    BX, DX
+	ADDQ    BX, DX
+	JMP     done
+
+not3:
+	CMPQ   R8, $0x02
+	JNE    not2
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD X2, X2, X2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD X5, X5, X5
+	MOVQ   b_base+64(FP), R9
+	MOVQ   k+96(FP), R10
+	TESTQ  R10, R10
+	JZ     store2
+
+t2:
+	VBROADCASTSD (DX), Y12
+	VMULPD       (R9), Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       32(R9), Y12, Y13
+	VADDPD       Y13, Y1, Y1
+	VMULPD       64(R9), X12, X13
+	VADDPD       X13, X2, X2
+	VBROADCASTSD (DX)(BX*1), Y12
+	VMULPD       (R9), Y12, Y13
+	VADDPD       Y13, Y3, Y3
+	VMULPD       32(R9), Y12, Y13
+	VADDPD       Y13, Y4, Y4
+	VMULPD       64(R9), X12, X13
+	VADDPD       X13, X5, X5
+	ADDQ         $0x08, DX
+	ADDQ         DI, R9
+	DECQ         R10
+	JNZ          t2
+
+store2:
+	MOVQ    AX, R9
+	VMOVUPD Y0, (R9)
+	VMOVUPD Y1, 32(R9)
+	VMOVUPD X2, 64(R9)
+	ADDQ    CX, R9
+	VMOVUPD Y3, (R9)
+	VMOVUPD Y4, 32(R9)
+	VMOVUPD X5, 64(R9)
+	ADDQ    CX, R9
+	MOVQ    R9, AX
+	MOVQ    k+96(FP), R10
+	SHLQ    $0x03, R10
+	SUBQ    R10, DX
+	ADDQ    BX, DX
+	ADDQ    BX, DX
+	JMP     done
+
+not2:
+	CMPQ   R8, $0x01
+	JNE    not1
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD X2, X2, X2
+	MOVQ   b_base+64(FP), R9
+	MOVQ   k+96(FP), R10
+	TESTQ  R10, R10
+	JZ     store1
+
+t1:
+	VBROADCASTSD (DX), Y12
+	VMULPD       (R9), Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       32(R9), Y12, Y13
+	VADDPD       Y13, Y1, Y1
+	VMULPD       64(R9), X12, X13
+	VADDPD       X13, X2, X2
+	ADDQ         $0x08, DX
+	ADDQ         DI, R9
+	DECQ         R10
+	JNZ          t1
+
+store1:
+	MOVQ    AX, R9
+	VMOVUPD Y0, (R9)
+	VMOVUPD Y1, 32(R9)
+	VMOVUPD X2, 64(R9)
+	ADDQ    CX, R9
+	MOVQ    R9, AX
+	MOVQ    k+96(FP), R10
+	SHLQ    $0x03, R10
+	SUBQ    R10, DX
+	ADDQ    BX, DX
+	JMP     done
+
+not1:
+done:
+	VZEROUPPER
+	RET
+
+// func rowMulHadamard10AVX2(out []float64, ds int, a []float64, as int, c []float64, cs int, b []float64, bs int, k int, rows int)
+// Requires: AVX, AVX2
+TEXT ·rowMulHadamard10AVX2(SB), NOSPLIT, $0-144
+	MOVQ out_base+0(FP), AX
+	MOVQ ds+24(FP), CX
+	SHLQ $0x03, CX
+	MOVQ a_base+32(FP), DX
+	MOVQ as+56(FP), BX
+	SHLQ $0x03, BX
+	LEAQ (BX)(BX*2), SI
+	MOVQ c_base+64(FP), DI
+	MOVQ cs+88(FP), R8
+	SHLQ $0x03, R8
+	LEAQ (R8)(R8*2), R9
+	MOVQ bs+120(FP), R10
+	SHLQ $0x03, R10
+	MOVQ rows+136(FP), R11
+
+group:
+	CMPQ   R11, $0x04
+	JLT    rest
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD X2, X2, X2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD X5, X5, X5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+	VXORPD X8, X8, X8
+	VXORPD Y9, Y9, Y9
+	VXORPD Y10, Y10, Y10
+	VXORPD X11, X11, X11
+	MOVQ   b_base+96(FP), R12
+	MOVQ   k+128(FP), R13
+	TESTQ  R13, R13
+	JZ     storeR
+
+tR:
+	VMOVSD       (DX), X12
+	VMULSD       (DI), X12, X12
+	VBROADCASTSD X12, Y12
+	VMULPD       (R12), Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       32(R12), Y12, Y13
+	VADDPD       Y13, Y1, Y1
+	VMULPD       64(R12), X12, X13
+	VADDPD       X13, X2, X2
+	VMOVSD       (DX)(BX*1), X12
+	VMULSD       (DI)(R8*1), X12, X12
+	VBROADCASTSD X12, Y12
+	VMULPD       (R12), Y12, Y13
+	VADDPD       Y13, Y3, Y3
+	VMULPD       32(R12), Y12, Y13
+	VADDPD       Y13, Y4, Y4
+	VMULPD       64(R12), X12, X13
+	VADDPD       X13, X5, X5
+	VMOVSD       (DX)(BX*2), X12
+	VMULSD       (DI)(R8*2), X12, X12
+	VBROADCASTSD X12, Y12
+	VMULPD       (R12), Y12, Y13
+	VADDPD       Y13, Y6, Y6
+	VMULPD       32(R12), Y12, Y13
+	VADDPD       Y13, Y7, Y7
+	VMULPD       64(R12), X12, X13
+	VADDPD       X13, X8, X8
+	VMOVSD       (DX)(SI*1), X12
+	VMULSD       (DI)(R9*1), X12, X12
+	VBROADCASTSD X12, Y12
+	VMULPD       (R12), Y12, Y13
+	VADDPD       Y13, Y9, Y9
+	VMULPD       32(R12), Y12, Y13
+	VADDPD       Y13, Y10, Y10
+	VMULPD       64(R12), X12, X13
+	VADDPD       X13, X11, X11
+	ADDQ         $0x08, DX
+	ADDQ         $0x08, DI
+	ADDQ         R10, R12
+	DECQ         R13
+	JNZ          tR
+
+storeR:
+	MOVQ    AX, R12
+	VMOVUPD Y0, (R12)
+	VMOVUPD Y1, 32(R12)
+	VMOVUPD X2, 64(R12)
+	ADDQ    CX, R12
+	VMOVUPD Y3, (R12)
+	VMOVUPD Y4, 32(R12)
+	VMOVUPD X5, 64(R12)
+	ADDQ    CX, R12
+	VMOVUPD Y6, (R12)
+	VMOVUPD Y7, 32(R12)
+	VMOVUPD X8, 64(R12)
+	ADDQ    CX, R12
+	VMOVUPD Y9, (R12)
+	VMOVUPD Y10, 32(R12)
+	VMOVUPD X11, 64(R12)
+	ADDQ    CX, R12
+	MOVQ    R12, AX
+	MOVQ    k+128(FP), R13
+	SHLQ    $0x03, R13
+	SUBQ    R13, DX
+	SUBQ    R13, DI
+	ADDQ    BX, DX
+	ADDQ    R8, DI
+	ADDQ    BX, DX
+	ADDQ    R8, DI
+	ADDQ    BX, DX
+	ADDQ    R8, DI
+	ADDQ    BX, DX
+	ADDQ    R8, DI
+	SUBQ    $0x04, R11
+	JMP     group
+
+rest:
+	CMPQ   R11, $0x03
+	JNE    not3
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD X2, X2, X2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD X5, X5, X5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+	VXORPD X8, X8, X8
+	MOVQ   b_base+96(FP), R12
+	MOVQ   k+128(FP), R13
+	TESTQ  R13, R13
+	JZ     store3
+
+t3:
+	VMOVSD       (DX), X12
+	VMULSD       (DI), X12, X12
+	VBROADCASTSD X12, Y12
+	VMULPD       (R12), Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       32(R12), Y12, Y13
+	VADDPD       Y13, Y1, Y1
+	VMULPD       64(R12), X12, X13
+	VADDPD       X13, X2, X2
+	VMOVSD       (DX)(BX*1), X12
+	VMULSD       (DI)(R8*1), X12, X12
+	VBROADCASTSD X12, Y12
+	VMULPD       (R12), Y12, Y13
+	VADDPD       Y13, Y3, Y3
+	VMULPD       32(R12), Y12, Y13
+	VADDPD       Y13, Y4, Y4
+	VMULPD       64(R12), X12, X13
+	VADDPD       X13, X5, X5
+	VMOVSD       (DX)(BX*2), X12
+	VMULSD       (DI)(R8*2), X12, X12
+	VBROADCASTSD X12, Y12
+	VMULPD       (R12), Y12, Y13
+	VADDPD       Y13, Y6, Y6
+	VMULPD       32(R12), Y12, Y13
+	VADDPD       Y13, Y7, Y7
+	VMULPD       64(R12), X12, X13
+	VADDPD       X13, X8, X8
+	ADDQ         $0x08, DX
+	ADDQ         $0x08, DI
+	ADDQ         R10, R12
+	DECQ         R13
+	JNZ          t3
+
+store3:
+	MOVQ    AX, R12
+	VMOVUPD Y0, (R12)
+	VMOVUPD Y1, 32(R12)
+	VMOVUPD X2, 64(R12)
+	ADDQ    CX, R12
+	VMOVUPD Y3, (R12)
+	VMOVUPD Y4, 32(R12)
+	VMOVUPD X5, 64(R12)
+	ADDQ    CX, R12
+	VMOVUPD Y6, (R12)
+	VMOVUPD Y7, 32(R12)
+	VMOVUPD X8, 64(R12)
+	ADDQ    CX, R12
+	MOVQ    R12, AX
+	MOVQ    k+128(FP), R13
+	SHLQ    $0x03, R13
+	SUBQ    R13, DX
+	SUBQ    R13, DI
+	ADDQ    BX, DX
+	ADDQ    R8, DI
+	ADDQ    BX, DX
+	ADDQ    R8, DI
+	ADDQ    BX, DX
+	ADDQ    R8, DI
+	JMP     done
+
+not3:
+	CMPQ   R11, $0x02
+	JNE    not2
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD X2, X2, X2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD X5, X5, X5
+	MOVQ   b_base+96(FP), R12
+	MOVQ   k+128(FP), R13
+	TESTQ  R13, R13
+	JZ     store2
+
+t2:
+	VMOVSD       (DX), X12
+	VMULSD       (DI), X12, X12
+	VBROADCASTSD X12, Y12
+	VMULPD       (R12), Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       32(R12), Y12, Y13
+	VADDPD       Y13, Y1, Y1
+	VMULPD       64(R12), X12, X13
+	VADDPD       X13, X2, X2
+	VMOVSD       (DX)(BX*1), X12
+	VMULSD       (DI)(R8*1), X12, X12
+	VBROADCASTSD X12, Y12
+	VMULPD       (R12), Y12, Y13
+	VADDPD       Y13, Y3, Y3
+	VMULPD       32(R12), Y12, Y13
+	VADDPD       Y13, Y4, Y4
+	VMULPD       64(R12), X12, X13
+	VADDPD       X13, X5, X5
+	ADDQ         $0x08, DX
+	ADDQ         $0x08, DI
+	ADDQ         R10, R12
+	DECQ         R13
+	JNZ          t2
+
+store2:
+	MOVQ    AX, R12
+	VMOVUPD Y0, (R12)
+	VMOVUPD Y1, 32(R12)
+	VMOVUPD X2, 64(R12)
+	ADDQ    CX, R12
+	VMOVUPD Y3, (R12)
+	VMOVUPD Y4, 32(R12)
+	VMOVUPD X5, 64(R12)
+	ADDQ    CX, R12
+	MOVQ    R12, AX
+	MOVQ    k+128(FP), R13
+	SHLQ    $0x03, R13
+	SUBQ    R13, DX
+	SUBQ    R13, DI
+	ADDQ    BX, DX
+	ADDQ    R8, DI
+	ADDQ    BX, DX
+	ADDQ    R8, DI
+	JMP     done
+
+not2:
+	CMPQ   R11, $0x01
+	JNE    not1
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD X2, X2, X2
+	MOVQ   b_base+96(FP), R12
+	MOVQ   k+128(FP), R13
+	TESTQ  R13, R13
+	JZ     store1
+
+t1:
+	VMOVSD       (DX), X12
+	VMULSD       (DI), X12, X12
+	VBROADCASTSD X12, Y12
+	VMULPD       (R12), Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       32(R12), Y12, Y13
+	VADDPD       Y13, Y1, Y1
+	VMULPD       64(R12), X12, X13
+	VADDPD       X13, X2, X2
+	ADDQ         $0x08, DX
+	ADDQ         $0x08, DI
+	ADDQ         R10, R12
+	DECQ         R13
+	JNZ          t1
+
+store1:
+	MOVQ    AX, R12
+	VMOVUPD Y0, (R12)
+	VMOVUPD Y1, 32(R12)
+	VMOVUPD X2, 64(R12)
+	ADDQ    CX, R12
+	MOVQ    R12, AX
+	MOVQ    k+128(FP), R13
+	SHLQ    $0x03, R13
+	SUBQ    R13, DX
+	SUBQ    R13, DI
+	ADDQ    BX, DX
+	ADDQ    R8, DI
+	JMP     done
+
+not1:
+done:
+	VZEROUPPER
+	RET
+
+// func colAcc10AVX2(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, n int, add bool)
+// Requires: AVX
+TEXT ·colAcc10AVX2(SB), NOSPLIT, $0-113
+	MOVQ out_base+0(FP), AX
+	MOVQ ds+24(FP), CX
+	SHLQ $0x03, CX
+	MOVQ x_base+32(FP), DX
+	MOVQ xs+56(FP), BX
+	SHLQ $0x03, BX
+	MOVQ k+64(FP), SI
+	MOVQ bs+96(FP), DI
+	SHLQ $0x03, DI
+
+group:
+	CMPQ   SI, $0x03
+	JLT    rest
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD X2, X2, X2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD X5, X5, X5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+	VXORPD X8, X8, X8
+	MOVQ   DX, R8
+	MOVQ   b_base+72(FP), R9
+	MOVQ   n+104(FP), R10
+	TESTQ  R10, R10
+	JZ     storeP
+
+tP:
+	VMOVUPD      (R9), Y9
+	VMOVUPD      32(R9), Y10
+	VMOVUPD      64(R9), X11
+	VBROADCASTSD (R8), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y1, Y1
+	VMULPD       X11, X12, X13
+	VADDPD       X13, X2, X2
+	VBROADCASTSD 8(R8), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y3, Y3
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y4, Y4
+	VMULPD       X11, X12, X13
+	VADDPD       X13, X5, X5
+	VBROADCASTSD 16(R8), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y6, Y6
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y7, Y7
+	VMULPD       X11, X12, X13
+	VADDPD       X13, X8, X8
+	ADDQ         BX, R8
+	ADDQ         DI, R9
+	DECQ         R10
+	JNZ          tP
+
+storeP:
+	CMPB   add+112(FP), $0x00
+	JE     setP
+	MOVQ   AX, R9
+	VADDPD (R9), Y0, Y0
+	VADDPD 32(R9), Y1, Y1
+	VADDPD 64(R9), X2, X2
+	ADDQ   CX, R9
+	VADDPD (R9), Y3, Y3
+	VADDPD 32(R9), Y4, Y4
+	VADDPD 64(R9), X5, X5
+	ADDQ   CX, R9
+	VADDPD (R9), Y6, Y6
+	VADDPD 32(R9), Y7, Y7
+	VADDPD 64(R9), X8, X8
+	ADDQ   CX, R9
+
+setP:
+	VMOVUPD Y0, (AX)
+	VMOVUPD Y1, 32(AX)
+	VMOVUPD X2, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPD Y3, (AX)
+	VMOVUPD Y4, 32(AX)
+	VMOVUPD X5, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPD Y6, (AX)
+	VMOVUPD Y7, 32(AX)
+	VMOVUPD X8, 64(AX)
+	ADDQ    CX, AX
+	ADDQ    $0x18, DX
+	SUBQ    $0x03, SI
+	JMP     group
+
+rest:
+	CMPQ   SI, $0x02
+	JNE    not2
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD X2, X2, X2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD X5, X5, X5
+	MOVQ   DX, R8
+	MOVQ   b_base+72(FP), R9
+	MOVQ   n+104(FP), R10
+	TESTQ  R10, R10
+	JZ     store2
+
+t2:
+	VMOVUPD      (R9), Y9
+	VMOVUPD      32(R9), Y10
+	VMOVUPD      64(R9), X11
+	VBROADCASTSD (R8), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y1, Y1
+	VMULPD       X11, X12, X13
+	VADDPD       X13, X2, X2
+	VBROADCASTSD 8(R8), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y3, Y3
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y4, Y4
+	VMULPD       X11, X12, X13
+	VADDPD       X13, X5, X5
+	ADDQ         BX, R8
+	ADDQ         DI, R9
+	DECQ         R10
+	JNZ          t2
+
+store2:
+	CMPB   add+112(FP), $0x00
+	JE     set2
+	MOVQ   AX, R9
+	VADDPD (R9), Y0, Y0
+	VADDPD 32(R9), Y1, Y1
+	VADDPD 64(R9), X2, X2
+	ADDQ   CX, R9
+	VADDPD (R9), Y3, Y3
+	VADDPD 32(R9), Y4, Y4
+	VADDPD 64(R9), X5, X5
+	ADDQ   CX, R9
+
+set2:
+	VMOVUPD Y0, (AX)
+	VMOVUPD Y1, 32(AX)
+	VMOVUPD X2, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPD Y3, (AX)
+	VMOVUPD Y4, 32(AX)
+	VMOVUPD X5, 64(AX)
+	ADDQ    CX, AX
+	ADDQ    $0x10, DX
+	JMP     done
+
+not2:
+	CMPQ   SI, $0x01
+	JNE    not1
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD X2, X2, X2
+	MOVQ   DX, R8
+	MOVQ   b_base+72(FP), R9
+	MOVQ   n+104(FP), R10
+	TESTQ  R10, R10
+	JZ     store1
+
+t1:
+	VMOVUPD      (R9), Y9
+	VMOVUPD      32(R9), Y10
+	VMOVUPD      64(R9), X11
+	VBROADCASTSD (R8), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y1, Y1
+	VMULPD       X11, X12, X13
+	VADDPD       X13, X2, X2
+	ADDQ         BX, R8
+	ADDQ         DI, R9
+	DECQ         R10
+	JNZ          t1
+
+store1:
+	CMPB   add+112(FP), $0x00
+	JE     set1
+	MOVQ   AX, R9
+	VADDPD (R9), Y0, Y0
+	VADDPD 32(R9), Y1, Y1
+	VADDPD 64(R9), X2, X2
+	ADDQ   CX, R9
+
+set1:
+	VMOVUPD Y0, (AX)
+	VMOVUPD Y1, 32(AX)
+	VMOVUPD X2, 64(AX)
+	ADDQ    CX, AX
+	ADDQ    $0x08, DX
+	JMP     done
+
+not1:
+done:
+	VZEROUPPER
+	RET
+
+// func colAccHadamard10AVX2(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, c []float64, cs int, n int, add bool)
+// Requires: AVX
+TEXT ·colAccHadamard10AVX2(SB), NOSPLIT, $0-145
+	MOVQ out_base+0(FP), AX
+	MOVQ ds+24(FP), CX
+	SHLQ $0x03, CX
+	MOVQ x_base+32(FP), DX
+	MOVQ xs+56(FP), BX
+	SHLQ $0x03, BX
+	MOVQ k+64(FP), SI
+	MOVQ bs+96(FP), DI
+	SHLQ $0x03, DI
+	MOVQ cs+128(FP), R8
+	SHLQ $0x03, R8
+
+group:
+	CMPQ   SI, $0x03
+	JLT    rest
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD X2, X2, X2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD X5, X5, X5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+	VXORPD X8, X8, X8
+	MOVQ   DX, R10
+	MOVQ   b_base+72(FP), R11
+	MOVQ   c_base+104(FP), R9
+	MOVQ   n+136(FP), R12
+	TESTQ  R12, R12
+	JZ     storeP
+
+tP:
+	VMOVUPD      (R11), Y9
+	VMOVUPD      32(R11), Y10
+	VMOVUPD      64(R11), X11
+	VMULPD       (R9), Y9, Y9
+	VMULPD       32(R9), Y10, Y10
+	VMULPD       64(R9), X11, X11
+	ADDQ         R8, R9
+	VBROADCASTSD (R10), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y1, Y1
+	VMULPD       X11, X12, X13
+	VADDPD       X13, X2, X2
+	VBROADCASTSD 8(R10), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y3, Y3
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y4, Y4
+	VMULPD       X11, X12, X13
+	VADDPD       X13, X5, X5
+	VBROADCASTSD 16(R10), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y6, Y6
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y7, Y7
+	VMULPD       X11, X12, X13
+	VADDPD       X13, X8, X8
+	ADDQ         BX, R10
+	ADDQ         DI, R11
+	DECQ         R12
+	JNZ          tP
+
+storeP:
+	CMPB   add+144(FP), $0x00
+	JE     setP
+	MOVQ   AX, R11
+	VADDPD (R11), Y0, Y0
+	VADDPD 32(R11), Y1, Y1
+	VADDPD 64(R11), X2, X2
+	ADDQ   CX, R11
+	VADDPD (R11), Y3, Y3
+	VADDPD 32(R11), Y4, Y4
+	VADDPD 64(R11), X5, X5
+	ADDQ   CX, R11
+	VADDPD (R11), Y6, Y6
+	VADDPD 32(R11), Y7, Y7
+	VADDPD 64(R11), X8, X8
+	ADDQ   CX, R11
+
+setP:
+	VMOVUPD Y0, (AX)
+	VMOVUPD Y1, 32(AX)
+	VMOVUPD X2, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPD Y3, (AX)
+	VMOVUPD Y4, 32(AX)
+	VMOVUPD X5, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPD Y6, (AX)
+	VMOVUPD Y7, 32(AX)
+	VMOVUPD X8, 64(AX)
+	ADDQ    CX, AX
+	ADDQ    $0x18, DX
+	SUBQ    $0x03, SI
+	JMP     group
+
+rest:
+	CMPQ   SI, $0x02
+	JNE    not2
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD X2, X2, X2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD X5, X5, X5
+	MOVQ   DX, R10
+	MOVQ   b_base+72(FP), R11
+	MOVQ   c_base+104(FP), R9
+	MOVQ   n+136(FP), R12
+	TESTQ  R12, R12
+	JZ     store2
+
+t2:
+	VMOVUPD      (R11), Y9
+	VMOVUPD      32(R11), Y10
+	VMOVUPD      64(R11), X11
+	VMULPD       (R9), Y9, Y9
+	VMULPD       32(R9), Y10, Y10
+	VMULPD       64(R9), X11, X11
+	ADDQ         R8, R9
+	VBROADCASTSD (R10), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y1, Y1
+	VMULPD       X11, X12, X13
+	VADDPD       X13, X2, X2
+	VBROADCASTSD 8(R10), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y3, Y3
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y4, Y4
+	VMULPD       X11, X12, X13
+	VADDPD       X13, X5, X5
+	ADDQ         BX, R10
+	ADDQ         DI, R11
+	DECQ         R12
+	JNZ          t2
+
+store2:
+	CMPB   add+144(FP), $0x00
+	JE     set2
+	MOVQ   AX, R11
+	VADDPD (R11), Y0, Y0
+	VADDPD 32(R11), Y1, Y1
+	VADDPD 64(R11), X2, X2
+	ADDQ   CX, R11
+	VADDPD (R11), Y3, Y3
+	VADDPD 32(R11), Y4, Y4
+	VADDPD 64(R11), X5, X5
+	ADDQ   CX, R11
+
+set2:
+	VMOVUPD Y0, (AX)
+	VMOVUPD Y1, 32(AX)
+	VMOVUPD X2, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPD Y3, (AX)
+	VMOVUPD Y4, 32(AX)
+	VMOVUPD X5, 64(AX)
+	ADDQ    CX, AX
+	ADDQ    $0x10, DX
+	JMP     done
+
+not2:
+	CMPQ   SI, $0x01
+	JNE    not1
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD X2, X2, X2
+	MOVQ   DX, R10
+	MOVQ   b_base+72(FP), R11
+	MOVQ   c_base+104(FP), R9
+	MOVQ   n+136(FP), R12
+	TESTQ  R12, R12
+	JZ     store1
+
+t1:
+	VMOVUPD      (R11), Y9
+	VMOVUPD      32(R11), Y10
+	VMOVUPD      64(R11), X11
+	VMULPD       (R9), Y9, Y9
+	VMULPD       32(R9), Y10, Y10
+	VMULPD       64(R9), X11, X11
+	ADDQ         R8, R9
+	VBROADCASTSD (R10), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y1, Y1
+	VMULPD       X11, X12, X13
+	VADDPD       X13, X2, X2
+	ADDQ         BX, R10
+	ADDQ         DI, R11
+	DECQ         R12
+	JNZ          t1
+
+store1:
+	CMPB   add+144(FP), $0x00
+	JE     set1
+	MOVQ   AX, R11
+	VADDPD (R11), Y0, Y0
+	VADDPD 32(R11), Y1, Y1
+	VADDPD 64(R11), X2, X2
+	ADDQ   CX, R11
+
+set1:
+	VMOVUPD Y0, (AX)
+	VMOVUPD Y1, 32(AX)
+	VMOVUPD X2, 64(AX)
+	ADDQ    CX, AX
+	ADDQ    $0x08, DX
+	JMP     done
+
+not1:
+done:
+	VZEROUPPER
+	RET
+
+// func rowMul11AVX2(out []float64, ds int, a []float64, as int, b []float64, bs int, k int, rows int)
+// Requires: AVX
+TEXT ·rowMul11AVX2(SB), NOSPLIT, $0-112
+	MOVQ out_base+0(FP), AX
+	MOVQ ds+24(FP), CX
+	SHLQ $0x03, CX
+	MOVQ a_base+32(FP), DX
+	MOVQ as+56(FP), BX
+	SHLQ $0x03, BX
+	LEAQ (BX)(BX*2), SI
+	MOVQ bs+88(FP), SI
+	SHLQ $0x03, SI
+	MOVQ rows+104(FP), DI
+
+group:
+	CMPQ   DI, $0x03
+	JLT    rest
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD X2, X2, X2
+	VXORPD X3, X3, X3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD X6, X6, X6
+	VXORPD X7, X7, X7
+	VXORPD Y8, Y8, Y8
+	VXORPD Y9, Y9, Y9
+	VXORPD X10, X10, X10
+	VXORPD X11, X11, X11
+	MOVQ   b_base+64(FP), R8
+	MOVQ   k+96(FP), R9
+	TESTQ  R9, R9
+	JZ     storeR
+
+tR:
+	VBROADCASTSD (DX), Y12
+	VMULPD       (R8), Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       32(R8), Y12, Y13
+	VADDPD       Y13, Y1, Y1
+	VMULPD       64(R8), X12, X13
+	VADDPD       X13, X2, X2
+	VMULSD       80(R8), X12, X13
+	VADDSD       X13, X3, X3
+	VBROADCASTSD (DX)(BX*1), Y12
+	VMULPD       (R8), Y12, Y13
+	VADDPD       Y13, Y4, Y4
+	VMULPD       32(R8), Y12, Y13
+	VADDPD       Y13, Y5, Y5
+	VMULPD       64(R8), X12, X13
+	VADDPD       X13, X6, X6
+	VMULSD       80(R8), X12, X13
+	VADDSD       X13, X7, X7
+	VBROADCASTSD (DX)(BX*2), Y12
+	VMULPD       (R8), Y12, Y13
+	VADDPD       Y13, Y8, Y8
+	VMULPD       32(R8), Y12, Y13
+	VADDPD       Y13, Y9, Y9
+	VMULPD       64(R8), X12, X13
+	VADDPD       X13, X10, X10
+	VMULSD       80(R8), X12, X13
+	VADDSD       X13, X11, X11
+	ADDQ         $0x08, DX
+	ADDQ         SI, R8
+	DECQ         R9
+	JNZ          tR
+
+storeR:
+	MOVQ    AX, R8
+	VMOVUPD Y0, (R8)
+	VMOVUPD Y1, 32(R8)
+	VMOVUPD X2, 64(R8)
+	VMOVSD  X3, 80(R8)
+	ADDQ    CX, R8
+	VMOVUPD Y4, (R8)
+	VMOVUPD Y5, 32(R8)
+	VMOVUPD X6, 64(R8)
+	VMOVSD  X7, 80(R8)
+	ADDQ    CX, R8
+	VMOVUPD Y8, (R8)
+	VMOVUPD Y9, 32(R8)
+	VMOVUPD X10, 64(R8)
+	VMOVSD  X11, 80(R8)
+	ADDQ    CX, R8
+	MOVQ    R8, AX
+	MOVQ    k+96(FP), R9
+	SHLQ    $0x03, R9
+	SUBQ    R9, DX
+	ADDQ    BX, DX
+	ADDQ    BX, DX
+	ADDQ    BX, DX
+	SUBQ    $0x03, DI
+	JMP     group
+
+rest:
+	CMPQ   DI, $0x02
+	JNE    not2
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD X2, X2, X2
+	VXORPD X3, X3, X3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD X6, X6, X6
+	VXORPD X7, X7, X7
+	MOVQ   b_base+64(FP), R8
+	MOVQ   k+96(FP), R9
+	TESTQ  R9, R9
+	JZ     store2
+
+t2:
+	VBROADCASTSD (DX), Y12
+	VMULPD       (R8), Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       32(R8), Y12, Y13
+	VADDPD       Y13, Y1, Y1
+	VMULPD       64(R8), X12, X13
+	VADDPD       X13, X2, X2
+	VMULSD       80(R8), X12, X13
+	VADDSD       X13, X3, X3
+	VBROADCASTSD (DX)(BX*1), Y12
+	VMULPD       (R8), Y12, Y13
+	VADDPD       Y13, Y4, Y4
+	VMULPD       32(R8), Y12, Y13
+	VADDPD       Y13, Y5, Y5
+	VMULPD       64(R8), X12, X13
+	VADDPD       X13, X6, X6
+	VMULSD       80(R8), X12, X13
+	VADDSD       X13, X7, X7
+	ADDQ         $0x08, DX
+	ADDQ         SI, R8
+	DECQ         R9
+	JNZ          t2
+
+store2:
+	MOVQ    AX, R8
+	VMOVUPD Y0, (R8)
+	VMOVUPD Y1, 32(R8)
+	VMOVUPD X2, 64(R8)
+	VMOVSD  X3, 80(R8)
+	ADDQ    CX, R8
+	VMOVUPD Y4, (R8)
+	VMOVUPD Y5, 32(R8)
+	VMOVUPD X6, 64(R8)
+	VMOVSD  X7, 80(R8)
+	ADDQ    CX, R8
+	MOVQ    R8, AX
+	MOVQ    k+96(FP), R9
+	SHLQ    $0x03, R9
+	SUBQ    R9, DX
+	ADDQ    BX, DX
+	ADDQ    BX, DX
+	JMP     done
+
+not2:
+	CMPQ   DI, $0x01
+	JNE    not1
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD X2, X2, X2
+	VXORPD X3, X3, X3
+	MOVQ   b_base+64(FP), R8
+	MOVQ   k+96(FP), R9
+	TESTQ  R9, R9
+	JZ     store1
+
+t1:
+	VBROADCASTSD (DX), Y12
+	VMULPD       (R8), Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       32(R8), Y12, Y13
+	VADDPD       Y13, Y1, Y1
+	VMULPD       64(R8), X12, X13
+	VADDPD       X13, X2, X2
+	VMULSD       80(R8), X12, X13
+	VADDSD       X13, X3, X3
+	ADDQ         $0x08, DX
+	ADDQ         SI, R8
+	DECQ         R9
+	JNZ          t1
+
+store1:
+	MOVQ    AX, R8
+	VMOVUPD Y0, (R8)
+	VMOVUPD Y1, 32(R8)
+	VMOVUPD X2, 64(R8)
+	VMOVSD  X3, 80(R8)
+	ADDQ    CX, R8
+	MOVQ    R8, AX
+	MOVQ    k+96(FP), R9
+	SHLQ    $0x03, R9
+	SUBQ    R9, DX
+	ADDQ    BX, DX
+	JMP     done
+
+not1:
+done:
+	VZEROUPPER
+	RET
+
+// func rowMulHadamard11AVX2(out []float64, ds int, a []float64, as int, c []float64, cs int, b []float64, bs int, k int, rows int)
+// Requires: AVX, AVX2
+TEXT ·rowMulHadamard11AVX2(SB), NOSPLIT, $0-144
+	MOVQ out_base+0(FP), AX
+	MOVQ ds+24(FP), CX
+	SHLQ $0x03, CX
+	MOVQ a_base+32(FP), DX
+	MOVQ as+56(FP), BX
+	SHLQ $0x03, BX
+	LEAQ (BX)(BX*2), SI
+	MOVQ c_base+64(FP), SI
+	MOVQ cs+88(FP), DI
+	SHLQ $0x03, DI
+	LEAQ (DI)(DI*2), R8
+	MOVQ bs+120(FP), R8
+	SHLQ $0x03, R8
+	MOVQ rows+136(FP), R9
+
+group:
+	CMPQ   R9, $0x03
+	JLT    rest
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD X2, X2, X2
+	VXORPD X3, X3, X3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD X6, X6, X6
+	VXORPD X7, X7, X7
+	VXORPD Y8, Y8, Y8
+	VXORPD Y9, Y9, Y9
+	VXORPD X10, X10, X10
+	VXORPD X11, X11, X11
+	MOVQ   b_base+96(FP), R10
+	MOVQ   k+128(FP), R11
+	TESTQ  R11, R11
+	JZ     storeR
+
+tR:
+	VMOVSD       (DX), X12
+	VMULSD       (SI), X12, X12
+	VBROADCASTSD X12, Y12
+	VMULPD       (R10), Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       32(R10), Y12, Y13
+	VADDPD       Y13, Y1, Y1
+	VMULPD       64(R10), X12, X13
+	VADDPD       X13, X2, X2
+	VMULSD       80(R10), X12, X13
+	VADDSD       X13, X3, X3
+	VMOVSD       (DX)(BX*1), X12
+	VMULSD       (SI)(DI*1), X12, X12
+	VBROADCASTSD X12, Y12
+	VMULPD       (R10), Y12, Y13
+	VADDPD       Y13, Y4, Y4
+	VMULPD       32(R10), Y12, Y13
+	VADDPD       Y13, Y5, Y5
+	VMULPD       64(R10), X12, X13
+	VADDPD       X13, X6, X6
+	VMULSD       80(R10), X12, X13
+	VADDSD       X13, X7, X7
+	VMOVSD       (DX)(BX*2), X12
+	VMULSD       (SI)(DI*2), X12, X12
+	VBROADCASTSD X12, Y12
+	VMULPD       (R10), Y12, Y13
+	VADDPD       Y13, Y8, Y8
+	VMULPD       32(R10), Y12, Y13
+	VADDPD       Y13, Y9, Y9
+	VMULPD       64(R10), X12, X13
+	VADDPD       X13, X10, X10
+	VMULSD       80(R10), X12, X13
+	VADDSD       X13, X11, X11
+	ADDQ         $0x08, DX
+	ADDQ         $0x08, SI
+	ADDQ         R8, R10
+	DECQ         R11
+	JNZ          tR
+
+storeR:
+	MOVQ    AX, R10
+	VMOVUPD Y0, (R10)
+	VMOVUPD Y1, 32(R10)
+	VMOVUPD X2, 64(R10)
+	VMOVSD  X3, 80(R10)
+	ADDQ    CX, R10
+	VMOVUPD Y4, (R10)
+	VMOVUPD Y5, 32(R10)
+	VMOVUPD X6, 64(R10)
+	VMOVSD  X7, 80(R10)
+	ADDQ    CX, R10
+	VMOVUPD Y8, (R10)
+	VMOVUPD Y9, 32(R10)
+	VMOVUPD X10, 64(R10)
+	VMOVSD  X11, 80(R10)
+	ADDQ    CX, R10
+	MOVQ    R10, AX
+	MOVQ    k+128(FP), R11
+	SHLQ    $0x03, R11
+	SUBQ    R11, DX
+	SUBQ    R11, SI
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	SUBQ    $0x03, R9
+	JMP     group
+
+rest:
+	CMPQ   R9, $0x02
+	JNE    not2
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD X2, X2, X2
+	VXORPD X3, X3, X3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD X6, X6, X6
+	VXORPD X7, X7, X7
+	MOVQ   b_base+96(FP), R10
+	MOVQ   k+128(FP), R11
+	TESTQ  R11, R11
+	JZ     store2
+
+t2:
+	VMOVSD       (DX), X12
+	VMULSD       (SI), X12, X12
+	VBROADCASTSD X12, Y12
+	VMULPD       (R10), Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       32(R10), Y12, Y13
+	VADDPD       Y13, Y1, Y1
+	VMULPD       64(R10), X12, X13
+	VADDPD       X13, X2, X2
+	VMULSD       80(R10), X12, X13
+	VADDSD       X13, X3, X3
+	VMOVSD       (DX)(BX*1), X12
+	VMULSD       (SI)(DI*1), X12, X12
+	VBROADCASTSD X12, Y12
+	VMULPD       (R10), Y12, Y13
+	VADDPD       Y13, Y4, Y4
+	VMULPD       32(R10), Y12, Y13
+	VADDPD       Y13, Y5, Y5
+	VMULPD       64(R10), X12, X13
+	VADDPD       X13, X6, X6
+	VMULSD       80(R10), X12, X13
+	VADDSD       X13, X7, X7
+	ADDQ         $0x08, DX
+	ADDQ         $0x08, SI
+	ADDQ         R8, R10
+	DECQ         R11
+	JNZ          t2
+
+store2:
+	MOVQ    AX, R10
+	VMOVUPD Y0, (R10)
+	VMOVUPD Y1, 32(R10)
+	VMOVUPD X2, 64(R10)
+	VMOVSD  X3, 80(R10)
+	ADDQ    CX, R10
+	VMOVUPD Y4, (R10)
+	VMOVUPD Y5, 32(R10)
+	VMOVUPD X6, 64(R10)
+	VMOVSD  X7, 80(R10)
+	ADDQ    CX, R10
+	MOVQ    R10, AX
+	MOVQ    k+128(FP), R11
+	SHLQ    $0x03, R11
+	SUBQ    R11, DX
+	SUBQ    R11, SI
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	JMP     done
+
+not2:
+	CMPQ   R9, $0x01
+	JNE    not1
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD X2, X2, X2
+	VXORPD X3, X3, X3
+	MOVQ   b_base+96(FP), R10
+	MOVQ   k+128(FP), R11
+	TESTQ  R11, R11
+	JZ     store1
+
+t1:
+	VMOVSD       (DX), X12
+	VMULSD       (SI), X12, X12
+	VBROADCASTSD X12, Y12
+	VMULPD       (R10), Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       32(R10), Y12, Y13
+	VADDPD       Y13, Y1, Y1
+	VMULPD       64(R10), X12, X13
+	VADDPD       X13, X2, X2
+	VMULSD       80(R10), X12, X13
+	VADDSD       X13, X3, X3
+	ADDQ         $0x08, DX
+	ADDQ         $0x08, SI
+	ADDQ         R8, R10
+	DECQ         R11
+	JNZ          t1
+
+store1:
+	MOVQ    AX, R10
+	VMOVUPD Y0, (R10)
+	VMOVUPD Y1, 32(R10)
+	VMOVUPD X2, 64(R10)
+	VMOVSD  X3, 80(R10)
+	ADDQ    CX, R10
+	MOVQ    R10, AX
+	MOVQ    k+128(FP), R11
+	SHLQ    $0x03, R11
+	SUBQ    R11, DX
+	SUBQ    R11, SI
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	JMP     done
+
+not1:
+done:
+	VZEROUPPER
+	RET
+
+// func colAcc11AVX2(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, n int, add bool)
+// Requires: AVX
+TEXT ·colAcc11AVX2(SB), NOSPLIT, $0-113
+	MOVQ out_base+0(FP), AX
+	MOVQ ds+24(FP), CX
+	SHLQ $0x03, CX
+	MOVQ x_base+32(FP), DX
+	MOVQ xs+56(FP), BX
+	SHLQ $0x03, BX
+	MOVQ k+64(FP), SI
+	MOVQ bs+96(FP), DI
+	SHLQ $0x03, DI
+
+group:
+	CMPQ   SI, $0x02
+	JLT    rest
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD X2, X2, X2
+	VXORPD X3, X3, X3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD X6, X6, X6
+	VXORPD X7, X7, X7
+	MOVQ   DX, R8
+	MOVQ   b_base+72(FP), R9
+	MOVQ   n+104(FP), R10
+	TESTQ  R10, R10
+	JZ     storeP
+
+tP:
+	VMOVUPD      (R9), Y8
+	VMOVUPD      32(R9), Y9
+	VMOVUPD      64(R9), X10
+	VMOVSD       80(R9), X11
+	VBROADCASTSD (R8), Y12
+	VMULPD       Y8, Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y1, Y1
+	VMULPD       X10, X12, X13
+	VADDPD       X13, X2, X2
+	VMULSD       X11, X12, X13
+	VADDSD       X13, X3, X3
+	VBROADCASTSD 8(R8), Y12
+	VMULPD       Y8, Y12, Y13
+	VADDPD       Y13, Y4, Y4
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y5, Y5
+	VMULPD       X10, X12, X13
+	VADDPD       X13, X6, X6
+	VMULSD       X11, X12, X13
+	VADDSD       X13, X7, X7
+	ADDQ         BX, R8
+	ADDQ         DI, R9
+	DECQ         R10
+	JNZ          tP
+
+storeP:
+	CMPB   add+112(FP), $0x00
+	JE     setP
+	MOVQ   AX, R9
+	VADDPD (R9), Y0, Y0
+	VADDPD 32(R9), Y1, Y1
+	VADDPD 64(R9), X2, X2
+	VADDSD 80(R9), X3, X3
+	ADDQ   CX, R9
+	VADDPD (R9), Y4, Y4
+	VADDPD 32(R9), Y5, Y5
+	VADDPD 64(R9), X6, X6
+	VADDSD 80(R9), X7, X7
+	ADDQ   CX, R9
+
+setP:
+	VMOVUPD Y0, (AX)
+	VMOVUPD Y1, 32(AX)
+	VMOVUPD X2, 64(AX)
+	VMOVSD  X3, 80(AX)
+	ADDQ    CX, AX
+	VMOVUPD Y4, (AX)
+	VMOVUPD Y5, 32(AX)
+	VMOVUPD X6, 64(AX)
+	VMOVSD  X7, 80(AX)
+	ADDQ    CX, AX
+	ADDQ    $0x10, DX
+	SUBQ    $0x02, SI
+	JMP     group
+
+rest:
+	CMPQ   SI, $0x01
+	JNE    not1
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD X2, X2, X2
+	VXORPD X3, X3, X3
+	MOVQ   DX, R8
+	MOVQ   b_base+72(FP), R9
+	MOVQ   n+104(FP), R10
+	TESTQ  R10, R10
+	JZ     store1
+
+t1:
+	VMOVUPD      (R9), Y8
+	VMOVUPD      32(R9), Y9
+	VMOVUPD      64(R9), X10
+	VMOVSD       80(R9), X11
+	VBROADCASTSD (R8), Y12
+	VMULPD       Y8, Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y1, Y1
+	VMULPD       X10, X12, X13
+	VADDPD       X13, X2, X2
+	VMULSD       X11, X12, X13
+	VADDSD       X13, X3, X3
+	ADDQ         BX, R8
+	ADDQ         DI, R9
+	DECQ         R10
+	JNZ          t1
+
+store1:
+	CMPB   add+112(FP), $0x00
+	JE     set1
+	MOVQ   AX, R9
+	VADDPD (R9), Y0, Y0
+	VADDPD 32(R9), Y1, Y1
+	VADDPD 64(R9), X2, X2
+	VADDSD 80(R9), X3, X3
+	ADDQ   CX, R9
+
+set1:
+	VMOVUPD Y0, (AX)
+	VMOVUPD Y1, 32(AX)
+	VMOVUPD X2, 64(AX)
+	VMOVSD  X3, 80(AX)
+	ADDQ    CX, AX
+	ADDQ    $0x08, DX
+	JMP     done
+
+not1:
+done:
+	VZEROUPPER
+	RET
+
+// func colAccHadamard11AVX2(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, c []float64, cs int, n int, add bool)
+// Requires: AVX
+TEXT ·colAccHadamard11AVX2(SB), NOSPLIT, $0-145
+	MOVQ out_base+0(FP), AX
+	MOVQ ds+24(FP), CX
+	SHLQ $0x03, CX
+	MOVQ x_base+32(FP), DX
+	MOVQ xs+56(FP), BX
+	SHLQ $0x03, BX
+	MOVQ k+64(FP), SI
+	MOVQ bs+96(FP), DI
+	SHLQ $0x03, DI
+	MOVQ cs+128(FP), R8
+	SHLQ $0x03, R8
+
+group:
+	CMPQ   SI, $0x02
+	JLT    rest
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD X2, X2, X2
+	VXORPD X3, X3, X3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD X6, X6, X6
+	VXORPD X7, X7, X7
+	MOVQ   DX, R10
+	MOVQ   b_base+72(FP), R11
+	MOVQ   c_base+104(FP), R9
+	MOVQ   n+136(FP), R12
+	TESTQ  R12, R12
+	JZ     storeP
+
+tP:
+	VMOVUPD      (R11), Y8
+	VMOVUPD      32(R11), Y9
+	VMOVUPD      64(R11), X10
+	VMOVSD       80(R11), X11
+	VMULPD       (R9), Y8, Y8
+	VMULPD       32(R9), Y9, Y9
+	VMULPD       64(R9), X10, X10
+	VMULSD       80(R9), X11, X11
+	ADDQ         R8, R9
+	VBROADCASTSD (R10), Y12
+	VMULPD       Y8, Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y1, Y1
+	VMULPD       X10, X12, X13
+	VADDPD       X13, X2, X2
+	VMULSD       X11, X12, X13
+	VADDSD       X13, X3, X3
+	VBROADCASTSD 8(R10), Y12
+	VMULPD       Y8, Y12, Y13
+	VADDPD       Y13, Y4, Y4
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y5, Y5
+	VMULPD       X10, X12, X13
+	VADDPD       X13, X6, X6
+	VMULSD       X11, X12, X13
+	VADDSD       X13, X7, X7
+	ADDQ         BX, R10
+	ADDQ         DI, R11
+	DECQ         R12
+	JNZ          tP
+
+storeP:
+	CMPB   add+144(FP), $0x00
+	JE     setP
+	MOVQ   AX, R11
+	VADDPD (R11), Y0, Y0
+	VADDPD 32(R11), Y1, Y1
+	VADDPD 64(R11), X2, X2
+	VADDSD 80(R11), X3, X3
+	ADDQ   CX, R11
+	VADDPD (R11), Y4, Y4
+	VADDPD 32(R11), Y5, Y5
+	VADDPD 64(R11), X6, X6
+	VADDSD 80(R11), X7, X7
+	ADDQ   CX, R11
+
+setP:
+	VMOVUPD Y0, (AX)
+	VMOVUPD Y1, 32(AX)
+	VMOVUPD X2, 64(AX)
+	VMOVSD  X3, 80(AX)
+	ADDQ    CX, AX
+	VMOVUPD Y4, (AX)
+	VMOVUPD Y5, 32(AX)
+	VMOVUPD X6, 64(AX)
+	VMOVSD  X7, 80(AX)
+	ADDQ    CX, AX
+	ADDQ    $0x10, DX
+	SUBQ    $0x02, SI
+	JMP     group
+
+rest:
+	CMPQ   SI, $0x01
+	JNE    not1
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD X2, X2, X2
+	VXORPD X3, X3, X3
+	MOVQ   DX, R10
+	MOVQ   b_base+72(FP), R11
+	MOVQ   c_base+104(FP), R9
+	MOVQ   n+136(FP), R12
+	TESTQ  R12, R12
+	JZ     store1
+
+t1:
+	VMOVUPD      (R11), Y8
+	VMOVUPD      32(R11), Y9
+	VMOVUPD      64(R11), X10
+	VMOVSD       80(R11), X11
+	VMULPD       (R9), Y8, Y8
+	VMULPD       32(R9), Y9, Y9
+	VMULPD       64(R9), X10, X10
+	VMULSD       80(R9), X11, X11
+	ADDQ         R8, R9
+	VBROADCASTSD (R10), Y12
+	VMULPD       Y8, Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y1, Y1
+	VMULPD       X10, X12, X13
+	VADDPD       X13, X2, X2
+	VMULSD       X11, X12, X13
+	VADDSD       X13, X3, X3
+	ADDQ         BX, R10
+	ADDQ         DI, R11
+	DECQ         R12
+	JNZ          t1
+
+store1:
+	CMPB   add+144(FP), $0x00
+	JE     set1
+	MOVQ   AX, R11
+	VADDPD (R11), Y0, Y0
+	VADDPD 32(R11), Y1, Y1
+	VADDPD 64(R11), X2, X2
+	VADDSD 80(R11), X3, X3
+	ADDQ   CX, R11
+
+set1:
+	VMOVUPD Y0, (AX)
+	VMOVUPD Y1, 32(AX)
+	VMOVUPD X2, 64(AX)
+	VMOVSD  X3, 80(AX)
+	ADDQ    CX, AX
+	ADDQ    $0x08, DX
+	JMP     done
+
+not1:
+done:
+	VZEROUPPER
+	RET
+
+// func rowMul12AVX2(out []float64, ds int, a []float64, as int, b []float64, bs int, k int, rows int)
+// Requires: AVX
+TEXT ·rowMul12AVX2(SB), NOSPLIT, $0-112
+	MOVQ out_base+0(FP), AX
+	MOVQ ds+24(FP), CX
+	SHLQ $0x03, CX
+	MOVQ a_base+32(FP), DX
+	MOVQ as+56(FP), BX
+	SHLQ $0x03, BX
+	LEAQ (BX)(BX*2), SI
+	MOVQ bs+88(FP), DI
+	SHLQ $0x03, DI
+	MOVQ rows+104(FP), R8
+
+group:
+	CMPQ   R8, $0x04
+	JLT    rest
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+	VXORPD Y8, Y8, Y8
+	VXORPD Y9, Y9, Y9
+	VXORPD Y10, Y10, Y10
+	VXORPD Y11, Y11, Y11
+	MOVQ   b_base+64(FP), R9
+	MOVQ   k+96(FP), R10
+	TESTQ  R10, R10
+	JZ     storeR
+
+tR:
+	VBROADCASTSD (DX), Y12
+	VMULPD       (R9), Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       32(R9), Y12, Y13
+	VADDPD       Y13, Y1, Y1
+	VMULPD       64(R9), Y12, Y13
+	VADDPD       Y13, Y2, Y2
+	VBROADCASTSD (DX)(BX*1), Y12
+	VMULPD       (R9), Y12, Y13
+	VADDPD       Y13, Y3, Y3
+	VMULPD       32(R9), Y12, Y13
+	VADDPD       Y13, Y4, Y4
+	VMULPD       64(R9), Y12, Y13
+	VADDPD       Y13, Y5, Y5
+	VBROADCASTSD (DX)(BX*2), Y12
+	VMULPD       (R9), Y12, Y13
+	VADDPD       Y13, Y6, Y6
+	VMULPD       32(R9), Y12, Y13
+	VADDPD       Y13, Y7, Y7
+	VMULPD       64(R9), Y12, Y13
+	VADDPD       Y13, Y8, Y8
+	VBROADCASTSD (DX)(SI*1), Y12
+	VMULPD       (R9), Y12, Y13
+	VADDPD       Y13, Y9, Y9
+	VMULPD       32(R9), Y12, Y13
+	VADDPD       Y13, Y10, Y10
+	VMULPD       64(R9), Y12, Y13
+	VADDPD       Y13, Y11, Y11
+	ADDQ         $0x08, DX
+	ADDQ         DI, R9
+	DECQ         R10
+	JNZ          tR
+
+storeR:
+	MOVQ    AX, R9
+	VMOVUPD Y0, (R9)
+	VMOVUPD Y1, 32(R9)
+	VMOVUPD Y2, 64(R9)
+	ADDQ    CX, R9
+	VMOVUPD Y3, (R9)
+	VMOVUPD Y4, 32(R9)
+	VMOVUPD Y5, 64(R9)
+	ADDQ    CX, R9
+	VMOVUPD Y6, (R9)
+	VMOVUPD Y7, 32(R9)
+	VMOVUPD Y8, 64(R9)
+	ADDQ    CX, R9
+	VMOVUPD Y9, (R9)
+	VMOVUPD Y10, 32(R9)
+	VMOVUPD Y11, 64(R9)
+	ADDQ    CX, R9
+	MOVQ    R9, AX
+	MOVQ    k+96(FP), R10
+	SHLQ    $0x03, R10
+	SUBQ    R10, DX
+	ADDQ    BX, DX
+	ADDQ    BX, DX
+	ADDQ    BX, DX
+	ADDQ    BX, DX
+	SUBQ    $0x04, R8
+	JMP     group
+
+rest:
+	CMPQ   R8, $0x03
+	JNE    not3
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+	VXORPD Y8, Y8, Y8
+	MOVQ   b_base+64(FP), R9
+	MOVQ   k+96(FP), R10
+	TESTQ  R10, R10
+	JZ     store3
+
+t3:
+	VBROADCASTSD (DX), Y12
+	VMULPD       (R9), Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       32(R9), Y12, Y13
+	VADDPD       Y13, Y1, Y1
+	VMULPD       64(R9), Y12, Y13
+	VADDPD       Y13, Y2, Y2
+	VBROADCASTSD (DX)(BX*1), Y12
+	VMULPD       (R9), Y12, Y13
+	VADDPD       Y13, Y3, Y3
+	VMULPD       32(R9), Y12, Y13
+	VADDPD       Y13, Y4, Y4
+	VMULPD       64(R9), Y12, Y13
+	VADDPD       Y13, Y5, Y5
+	VBROADCASTSD (DX)(BX*2), Y12
+	VMULPD       (R9), Y12, Y13
+	VADDPD       Y13, Y6, Y6
+	VMULPD       32(R9), Y12, Y13
+	VADDPD       Y13, Y7, Y7
+	VMULPD       64(R9), Y12, Y13
+	VADDPD       Y13, Y8, Y8
+	ADDQ         $0x08, DX
+	ADDQ         DI, R9
+	DECQ         R10
+	JNZ          t3
+
+store3:
+	MOVQ    AX, R9
+	VMOVUPD Y0, (R9)
+	VMOVUPD Y1, 32(R9)
+	VMOVUPD Y2, 64(R9)
+	ADDQ    CX, R9
+	VMOVUPD Y3, (R9)
+	VMOVUPD Y4, 32(R9)
+	VMOVUPD Y5, 64(R9)
+	ADDQ    CX, R9
+	VMOVUPD Y6, (R9)
+	VMOVUPD Y7, 32(R9)
+	VMOVUPD Y8, 64(R9)
+	ADDQ    CX, R9
+	MOVQ    R9, AX
+	MOVQ    k+96(FP), R10
+	SHLQ    $0x03, R10
+	SUBQ    R10, DX
+	ADDQ    BX, DX
+	ADDQ    BX, DX
+	ADDQ    BX, DX
+	JMP     done
+
+not3:
+	CMPQ   R8, $0x02
+	JNE    not2
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	MOVQ   b_base+64(FP), R9
+	MOVQ   k+96(FP), R10
+	TESTQ  R10, R10
+	JZ     store2
+
+t2:
+	VBROADCASTSD (DX), Y12
+	VMULPD       (R9), Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       32(R9), Y12, Y13
+	VADDPD       Y13, Y1, Y1
+	VMULPD       64(R9), Y12, Y13
+	VADDPD       Y13, Y2, Y2
+	VBROADCASTSD (DX)(BX*1), Y12
+	VMULPD       (R9), Y12, Y13
+	VADDPD       Y13, Y3, Y3
+	VMULPD       32(R9), Y12, Y13
+	VADDPD       Y13, Y4, Y4
+	VMULPD       64(R9), Y12, Y13
+	VADDPD       Y13, Y5, Y5
+	ADDQ         $0x08, DX
+	ADDQ         DI, R9
+	DECQ         R10
+	JNZ          t2
+
+store2:
+	MOVQ    AX, R9
+	VMOVUPD Y0, (R9)
+	VMOVUPD Y1, 32(R9)
+	VMOVUPD Y2, 64(R9)
+	ADDQ    CX, R9
+	VMOVUPD Y3, (R9)
+	VMOVUPD Y4, 32(R9)
+	VMOVUPD Y5, 64(R9)
+	ADDQ    CX, R9
+	MOVQ    R9, AX
+	MOVQ    k+96(FP), R10
+	SHLQ    $0x03, R10
+	SUBQ    R10, DX
+	ADDQ    BX, DX
+	ADDQ    BX, DX
+	JMP     done
+
+not2:
+	CMPQ   R8, $0x01
+	JNE    not1
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	MOVQ   b_base+64(FP), R9
+	MOVQ   k+96(FP), R10
+	TESTQ  R10, R10
+	JZ     store1
+
+t1:
+	VBROADCASTSD (DX), Y12
+	VMULPD       (R9), Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       32(R9), Y12, Y13
+	VADDPD       Y13, Y1, Y1
+	VMULPD       64(R9), Y12, Y13
+	VADDPD       Y13, Y2, Y2
+	ADDQ         $0x08, DX
+	ADDQ         DI, R9
+	DECQ         R10
+	JNZ          t1
+
+store1:
+	MOVQ    AX, R9
+	VMOVUPD Y0, (R9)
+	VMOVUPD Y1, 32(R9)
+	VMOVUPD Y2, 64(R9)
+	ADDQ    CX, R9
+	MOVQ    R9, AX
+	MOVQ    k+96(FP), R10
+	SHLQ    $0x03, R10
+	SUBQ    R10, DX
+	ADDQ    BX, DX
+	JMP     done
+
+not1:
+done:
+	VZEROUPPER
+	RET
+
+// func rowMulHadamard12AVX2(out []float64, ds int, a []float64, as int, c []float64, cs int, b []float64, bs int, k int, rows int)
+// Requires: AVX, AVX2
+TEXT ·rowMulHadamard12AVX2(SB), NOSPLIT, $0-144
+	MOVQ out_base+0(FP), AX
+	MOVQ ds+24(FP), CX
+	SHLQ $0x03, CX
+	MOVQ a_base+32(FP), DX
+	MOVQ as+56(FP), BX
+	SHLQ $0x03, BX
+	LEAQ (BX)(BX*2), SI
+	MOVQ c_base+64(FP), DI
+	MOVQ cs+88(FP), R8
+	SHLQ $0x03, R8
+	LEAQ (R8)(R8*2), R9
+	MOVQ bs+120(FP), R10
+	SHLQ $0x03, R10
+	MOVQ rows+136(FP), R11
+
+group:
+	CMPQ   R11, $0x04
+	JLT    rest
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+	VXORPD Y8, Y8, Y8
+	VXORPD Y9, Y9, Y9
+	VXORPD Y10, Y10, Y10
+	VXORPD Y11, Y11, Y11
+	MOVQ   b_base+96(FP), R12
+	MOVQ   k+128(FP), R13
+	TESTQ  R13, R13
+	JZ     storeR
+
+tR:
+	VMOVSD       (DX), X12
+	VMULSD       (DI), X12, X12
+	VBROADCASTSD X12, Y12
+	VMULPD       (R12), Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       32(R12), Y12, Y13
+	VADDPD       Y13, Y1, Y1
+	VMULPD       64(R12), Y12, Y13
+	VADDPD       Y13, Y2, Y2
+	VMOVSD       (DX)(BX*1), X12
+	VMULSD       (DI)(R8*1), X12, X12
+	VBROADCASTSD X12, Y12
+	VMULPD       (R12), Y12, Y13
+	VADDPD       Y13, Y3, Y3
+	VMULPD       32(R12), Y12, Y13
+	VADDPD       Y13, Y4, Y4
+	VMULPD       64(R12), Y12, Y13
+	VADDPD       Y13, Y5, Y5
+	VMOVSD       (DX)(BX*2), X12
+	VMULSD       (DI)(R8*2), X12, X12
+	VBROADCASTSD X12, Y12
+	VMULPD       (R12), Y12, Y13
+	VADDPD       Y13, Y6, Y6
+	VMULPD       32(R12), Y12, Y13
+	VADDPD       Y13, Y7, Y7
+	VMULPD       64(R12), Y12, Y13
+	VADDPD       Y13, Y8, Y8
+	VMOVSD       (DX)(SI*1), X12
+	VMULSD       (DI)(R9*1), X12, X12
+	VBROADCASTSD X12, Y12
+	VMULPD       (R12), Y12, Y13
+	VADDPD       Y13, Y9, Y9
+	VMULPD       32(R12), Y12, Y13
+	VADDPD       Y13, Y10, Y10
+	VMULPD       64(R12), Y12, Y13
+	VADDPD       Y13, Y11, Y11
+	ADDQ         $0x08, DX
+	ADDQ         $0x08, DI
+	ADDQ         R10, R12
+	DECQ         R13
+	JNZ          tR
+
+storeR:
+	MOVQ    AX, R12
+	VMOVUPD Y0, (R12)
+	VMOVUPD Y1, 32(R12)
+	VMOVUPD Y2, 64(R12)
+	ADDQ    CX, R12
+	VMOVUPD Y3, (R12)
+	VMOVUPD Y4, 32(R12)
+	VMOVUPD Y5, 64(R12)
+	ADDQ    CX, R12
+	VMOVUPD Y6, (R12)
+	VMOVUPD Y7, 32(R12)
+	VMOVUPD Y8, 64(R12)
+	ADDQ    CX, R12
+	VMOVUPD Y9, (R12)
+	VMOVUPD Y10, 32(R12)
+	VMOVUPD Y11, 64(R12)
+	ADDQ    CX, R12
+	MOVQ    R12, AX
+	MOVQ    k+128(FP), R13
+	SHLQ    $0x03, R13
+	SUBQ    R13, DX
+	SUBQ    R13, DI
+	ADDQ    BX, DX
+	ADDQ    R8, DI
+	ADDQ    BX, DX
+	ADDQ    R8, DI
+	ADDQ    BX, DX
+	ADDQ    R8, DI
+	ADDQ    BX, DX
+	ADDQ    R8, DI
+	SUBQ    $0x04, R11
+	JMP     group
+
+rest:
+	CMPQ   R11, $0x03
+	JNE    not3
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+	VXORPD Y8, Y8, Y8
+	MOVQ   b_base+96(FP), R12
+	MOVQ   k+128(FP), R13
+	TESTQ  R13, R13
+	JZ     store3
+
+t3:
+	VMOVSD       (DX), X12
+	VMULSD       (DI), X12, X12
+	VBROADCASTSD X12, Y12
+	VMULPD       (R12), Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       32(R12), Y12, Y13
+	VADDPD       Y13, Y1, Y1
+	VMULPD       64(R12), Y12, Y13
+	VADDPD       Y13, Y2, Y2
+	VMOVSD       (DX)(BX*1), X12
+	VMULSD       (DI)(R8*1), X12, X12
+	VBROADCASTSD X12, Y12
+	VMULPD       (R12), Y12, Y13
+	VADDPD       Y13, Y3, Y3
+	VMULPD       32(R12), Y12, Y13
+	VADDPD       Y13, Y4, Y4
+	VMULPD       64(R12), Y12, Y13
+	VADDPD       Y13, Y5, Y5
+	VMOVSD       (DX)(BX*2), X12
+	VMULSD       (DI)(R8*2), X12, X12
+	VBROADCASTSD X12, Y12
+	VMULPD       (R12), Y12, Y13
+	VADDPD       Y13, Y6, Y6
+	VMULPD       32(R12), Y12, Y13
+	VADDPD       Y13, Y7, Y7
+	VMULPD       64(R12), Y12, Y13
+	VADDPD       Y13, Y8, Y8
+	ADDQ         $0x08, DX
+	ADDQ         $0x08, DI
+	ADDQ         R10, R12
+	DECQ         R13
+	JNZ          t3
+
+store3:
+	MOVQ    AX, R12
+	VMOVUPD Y0, (R12)
+	VMOVUPD Y1, 32(R12)
+	VMOVUPD Y2, 64(R12)
+	ADDQ    CX, R12
+	VMOVUPD Y3, (R12)
+	VMOVUPD Y4, 32(R12)
+	VMOVUPD Y5, 64(R12)
+	ADDQ    CX, R12
+	VMOVUPD Y6, (R12)
+	VMOVUPD Y7, 32(R12)
+	VMOVUPD Y8, 64(R12)
+	ADDQ    CX, R12
+	MOVQ    R12, AX
+	MOVQ    k+128(FP), R13
+	SHLQ    $0x03, R13
+	SUBQ    R13, DX
+	SUBQ    R13, DI
+	ADDQ    BX, DX
+	ADDQ    R8, DI
+	ADDQ    BX, DX
+	ADDQ    R8, DI
+	ADDQ    BX, DX
+	ADDQ    R8, DI
+	JMP     done
+
+not3:
+	CMPQ   R11, $0x02
+	JNE    not2
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	MOVQ   b_base+96(FP), R12
+	MOVQ   k+128(FP), R13
+	TESTQ  R13, R13
+	JZ     store2
+
+t2:
+	VMOVSD       (DX), X12
+	VMULSD       (DI), X12, X12
+	VBROADCASTSD X12, Y12
+	VMULPD       (R12), Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       32(R12), Y12, Y13
+	VADDPD       Y13, Y1, Y1
+	VMULPD       64(R12), Y12, Y13
+	VADDPD       Y13, Y2, Y2
+	VMOVSD       (DX)(BX*1), X12
+	VMULSD       (DI)(R8*1), X12, X12
+	VBROADCASTSD X12, Y12
+	VMULPD       (R12), Y12, Y13
+	VADDPD       Y13, Y3, Y3
+	VMULPD       32(R12), Y12, Y13
+	VADDPD       Y13, Y4, Y4
+	VMULPD       64(R12), Y12, Y13
+	VADDPD       Y13, Y5, Y5
+	ADDQ         $0x08, DX
+	ADDQ         $0x08, DI
+	ADDQ         R10, R12
+	DECQ         R13
+	JNZ          t2
+
+store2:
+	MOVQ    AX, R12
+	VMOVUPD Y0, (R12)
+	VMOVUPD Y1, 32(R12)
+	VMOVUPD Y2, 64(R12)
+	ADDQ    CX, R12
+	VMOVUPD Y3, (R12)
+	VMOVUPD Y4, 32(R12)
+	VMOVUPD Y5, 64(R12)
+	ADDQ    CX, R12
+	MOVQ    R12, AX
+	MOVQ    k+128(FP), R13
+	SHLQ    $0x03, R13
+	SUBQ    R13, DX
+	SUBQ    R13, DI
+	ADDQ    BX, DX
+	ADDQ    R8, DI
+	ADDQ    BX, DX
+	ADDQ    R8, DI
+	JMP     done
+
+not2:
+	CMPQ   R11, $0x01
+	JNE    not1
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	MOVQ   b_base+96(FP), R12
+	MOVQ   k+128(FP), R13
+	TESTQ  R13, R13
+	JZ     store1
+
+t1:
+	VMOVSD       (DX), X12
+	VMULSD       (DI), X12, X12
+	VBROADCASTSD X12, Y12
+	VMULPD       (R12), Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       32(R12), Y12, Y13
+	VADDPD       Y13, Y1, Y1
+	VMULPD       64(R12), Y12, Y13
+	VADDPD       Y13, Y2, Y2
+	ADDQ         $0x08, DX
+	ADDQ         $0x08, DI
+	ADDQ         R10, R12
+	DECQ         R13
+	JNZ          t1
+
+store1:
+	MOVQ    AX, R12
+	VMOVUPD Y0, (R12)
+	VMOVUPD Y1, 32(R12)
+	VMOVUPD Y2, 64(R12)
+	ADDQ    CX, R12
+	MOVQ    R12, AX
+	MOVQ    k+128(FP), R13
+	SHLQ    $0x03, R13
+	SUBQ    R13, DX
+	SUBQ    R13, DI
+	ADDQ    BX, DX
+	ADDQ    R8, DI
+	JMP     done
+
+not1:
+done:
+	VZEROUPPER
+	RET
+
+// func colAcc12AVX2(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, n int, add bool)
+// Requires: AVX
+TEXT ·colAcc12AVX2(SB), NOSPLIT, $0-113
+	MOVQ out_base+0(FP), AX
+	MOVQ ds+24(FP), CX
+	SHLQ $0x03, CX
+	MOVQ x_base+32(FP), DX
+	MOVQ xs+56(FP), BX
+	SHLQ $0x03, BX
+	MOVQ k+64(FP), SI
+	MOVQ bs+96(FP), DI
+	SHLQ $0x03, DI
+
+group:
+	CMPQ   SI, $0x03
+	JLT    rest
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+	VXORPD Y8, Y8, Y8
+	MOVQ   DX, R8
+	MOVQ   b_base+72(FP), R9
+	MOVQ   n+104(FP), R10
+	TESTQ  R10, R10
+	JZ     storeP
+
+tP:
+	VMOVUPD      (R9), Y9
+	VMOVUPD      32(R9), Y10
+	VMOVUPD      64(R9), Y11
+	VBROADCASTSD (R8), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y1, Y1
+	VMULPD       Y11, Y12, Y13
+	VADDPD       Y13, Y2, Y2
+	VBROADCASTSD 8(R8), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y3, Y3
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y4, Y4
+	VMULPD       Y11, Y12, Y13
+	VADDPD       Y13, Y5, Y5
+	VBROADCASTSD 16(R8), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y6, Y6
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y7, Y7
+	VMULPD       Y11, Y12, Y13
+	VADDPD       Y13, Y8, Y8
+	ADDQ         BX, R8
+	ADDQ         DI, R9
+	DECQ         R10
+	JNZ          tP
+
+storeP:
+	CMPB   add+112(FP), $0x00
+	JE     setP
+	MOVQ   AX, R9
+	VADDPD (R9), Y0, Y0
+	VADDPD 32(R9), Y1, Y1
+	VADDPD 64(R9), Y2, Y2
+	ADDQ   CX, R9
+	VADDPD (R9), Y3, Y3
+	VADDPD 32(R9), Y4, Y4
+	VADDPD 64(R9), Y5, Y5
+	ADDQ   CX, R9
+	VADDPD (R9), Y6, Y6
+	VADDPD 32(R9), Y7, Y7
+	VADDPD 64(R9), Y8, Y8
+	ADDQ   CX, R9
+
+setP:
+	VMOVUPD Y0, (AX)
+	VMOVUPD Y1, 32(AX)
+	VMOVUPD Y2, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPD Y3, (AX)
+	VMOVUPD Y4, 32(AX)
+	VMOVUPD Y5, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPD Y6, (AX)
+	VMOVUPD Y7, 32(AX)
+	VMOVUPD Y8, 64(AX)
+	ADDQ    CX, AX
+	ADDQ    $0x18, DX
+	SUBQ    $0x03, SI
+	JMP     group
+
+rest:
+	CMPQ   SI, $0x02
+	JNE    not2
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	MOVQ   DX, R8
+	MOVQ   b_base+72(FP), R9
+	MOVQ   n+104(FP), R10
+	TESTQ  R10, R10
+	JZ     store2
+
+t2:
+	VMOVUPD      (R9), Y9
+	VMOVUPD      32(R9), Y10
+	VMOVUPD      64(R9), Y11
+	VBROADCASTSD (R8), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y1, Y1
+	VMULPD       Y11, Y12, Y13
+	VADDPD       Y13, Y2, Y2
+	VBROADCASTSD 8(R8), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y3, Y3
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y4, Y4
+	VMULPD       Y11, Y12, Y13
+	VADDPD       Y13, Y5, Y5
+	ADDQ         BX, R8
+	ADDQ         DI, R9
+	DECQ         R10
+	JNZ          t2
+
+store2:
+	CMPB   add+112(FP), $0x00
+	JE     set2
+	MOVQ   AX, R9
+	VADDPD (R9), Y0, Y0
+	VADDPD 32(R9), Y1, Y1
+	VADDPD 64(R9), Y2, Y2
+	ADDQ   CX, R9
+	VADDPD (R9), Y3, Y3
+	VADDPD 32(R9), Y4, Y4
+	VADDPD 64(R9), Y5, Y5
+	ADDQ   CX, R9
+
+set2:
+	VMOVUPD Y0, (AX)
+	VMOVUPD Y1, 32(AX)
+	VMOVUPD Y2, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPD Y3, (AX)
+	VMOVUPD Y4, 32(AX)
+	VMOVUPD Y5, 64(AX)
+	ADDQ    CX, AX
+	ADDQ    $0x10, DX
+	JMP     done
+
+not2:
+	CMPQ   SI, $0x01
+	JNE    not1
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	MOVQ   DX, R8
+	MOVQ   b_base+72(FP), R9
+	MOVQ   n+104(FP), R10
+	TESTQ  R10, R10
+	JZ     store1
+
+t1:
+	VMOVUPD      (R9), Y9
+	VMOVUPD      32(R9), Y10
+	VMOVUPD      64(R9), Y11
+	VBROADCASTSD (R8), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y1, Y1
+	VMULPD       Y11, Y12, Y13
+	VADDPD       Y13, Y2, Y2
+	ADDQ         BX, R8
+	ADDQ         DI, R9
+	DECQ         R10
+	JNZ          t1
+
+store1:
+	CMPB   add+112(FP), $0x00
+	JE     set1
+	MOVQ   AX, R9
+	VADDPD (R9), Y0, Y0
+	VADDPD 32(R9), Y1, Y1
+	VADDPD 64(R9), Y2, Y2
+	ADDQ   CX, R9
+
+set1:
+	VMOVUPD Y0, (AX)
+	VMOVUPD Y1, 32(AX)
+	VMOVUPD Y2, 64(AX)
+	ADDQ    CX, AX
+	ADDQ    $0x08, DX
+	JMP     done
+
+not1:
+done:
+	VZEROUPPER
+	RET
+
+// func colAccHadamard12AVX2(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, c []float64, cs int, n int, add bool)
+// Requires: AVX
+TEXT ·colAccHadamard12AVX2(SB), NOSPLIT, $0-145
+	MOVQ out_base+0(FP), AX
+	MOVQ ds+24(FP), CX
+	SHLQ $0x03, CX
+	MOVQ x_base+32(FP), DX
+	MOVQ xs+56(FP), BX
+	SHLQ $0x03, BX
+	MOVQ k+64(FP), SI
+	MOVQ bs+96(FP), DI
+	SHLQ $0x03, DI
+	MOVQ cs+128(FP), R8
+	SHLQ $0x03, R8
+
+group:
+	CMPQ   SI, $0x03
+	JLT    rest
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+	VXORPD Y8, Y8, Y8
+	MOVQ   DX, R10
+	MOVQ   b_base+72(FP), R11
+	MOVQ   c_base+104(FP), R9
+	MOVQ   n+136(FP), R12
+	TESTQ  R12, R12
+	JZ     storeP
+
+tP:
+	VMOVUPD      (R11), Y9
+	VMOVUPD      32(R11), Y10
+	VMOVUPD      64(R11), Y11
+	VMULPD       (R9), Y9, Y9
+	VMULPD       32(R9), Y10, Y10
+	VMULPD       64(R9), Y11, Y11
+	ADDQ         R8, R9
+	VBROADCASTSD (R10), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y1, Y1
+	VMULPD       Y11, Y12, Y13
+	VADDPD       Y13, Y2, Y2
+	VBROADCASTSD 8(R10), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y3, Y3
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y4, Y4
+	VMULPD       Y11, Y12, Y13
+	VADDPD       Y13, Y5, Y5
+	VBROADCASTSD 16(R10), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y6, Y6
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y7, Y7
+	VMULPD       Y11, Y12, Y13
+	VADDPD       Y13, Y8, Y8
+	ADDQ         BX, R10
+	ADDQ         DI, R11
+	DECQ         R12
+	JNZ          tP
+
+storeP:
+	CMPB   add+144(FP), $0x00
+	JE     setP
+	MOVQ   AX, R11
+	VADDPD (R11), Y0, Y0
+	VADDPD 32(R11), Y1, Y1
+	VADDPD 64(R11), Y2, Y2
+	ADDQ   CX, R11
+	VADDPD (R11), Y3, Y3
+	VADDPD 32(R11), Y4, Y4
+	VADDPD 64(R11), Y5, Y5
+	ADDQ   CX, R11
+	VADDPD (R11), Y6, Y6
+	VADDPD 32(R11), Y7, Y7
+	VADDPD 64(R11), Y8, Y8
+	ADDQ   CX, R11
+
+setP:
+	VMOVUPD Y0, (AX)
+	VMOVUPD Y1, 32(AX)
+	VMOVUPD Y2, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPD Y3, (AX)
+	VMOVUPD Y4, 32(AX)
+	VMOVUPD Y5, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPD Y6, (AX)
+	VMOVUPD Y7, 32(AX)
+	VMOVUPD Y8, 64(AX)
+	ADDQ    CX, AX
+	ADDQ    $0x18, DX
+	SUBQ    $0x03, SI
+	JMP     group
+
+rest:
+	CMPQ   SI, $0x02
+	JNE    not2
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	MOVQ   DX, R10
+	MOVQ   b_base+72(FP), R11
+	MOVQ   c_base+104(FP), R9
+	MOVQ   n+136(FP), R12
+	TESTQ  R12, R12
+	JZ     store2
+
+t2:
+	VMOVUPD      (R11), Y9
+	VMOVUPD      32(R11), Y10
+	VMOVUPD      64(R11), Y11
+	VMULPD       (R9), Y9, Y9
+	VMULPD       32(R9), Y10, Y10
+	VMULPD       64(R9), Y11, Y11
+	ADDQ         R8, R9
+	VBROADCASTSD (R10), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y1, Y1
+	VMULPD       Y11, Y12, Y13
+	VADDPD       Y13, Y2, Y2
+	VBROADCASTSD 8(R10), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y3, Y3
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y4, Y4
+	VMULPD       Y11, Y12, Y13
+	VADDPD       Y13, Y5, Y5
+	ADDQ         BX, R10
+	ADDQ         DI, R11
+	DECQ         R12
+	JNZ          t2
+
+store2:
+	CMPB   add+144(FP), $0x00
+	JE     set2
+	MOVQ   AX, R11
+	VADDPD (R11), Y0, Y0
+	VADDPD 32(R11), Y1, Y1
+	VADDPD 64(R11), Y2, Y2
+	ADDQ   CX, R11
+	VADDPD (R11), Y3, Y3
+	VADDPD 32(R11), Y4, Y4
+	VADDPD 64(R11), Y5, Y5
+	ADDQ   CX, R11
+
+set2:
+	VMOVUPD Y0, (AX)
+	VMOVUPD Y1, 32(AX)
+	VMOVUPD Y2, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPD Y3, (AX)
+	VMOVUPD Y4, 32(AX)
+	VMOVUPD Y5, 64(AX)
+	ADDQ    CX, AX
+	ADDQ    $0x10, DX
+	JMP     done
+
+not2:
+	CMPQ   SI, $0x01
+	JNE    not1
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	MOVQ   DX, R10
+	MOVQ   b_base+72(FP), R11
+	MOVQ   c_base+104(FP), R9
+	MOVQ   n+136(FP), R12
+	TESTQ  R12, R12
+	JZ     store1
+
+t1:
+	VMOVUPD      (R11), Y9
+	VMOVUPD      32(R11), Y10
+	VMOVUPD      64(R11), Y11
+	VMULPD       (R9), Y9, Y9
+	VMULPD       32(R9), Y10, Y10
+	VMULPD       64(R9), Y11, Y11
+	ADDQ         R8, R9
+	VBROADCASTSD (R10), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y1, Y1
+	VMULPD       Y11, Y12, Y13
+	VADDPD       Y13, Y2, Y2
+	ADDQ         BX, R10
+	ADDQ         DI, R11
+	DECQ         R12
+	JNZ          t1
+
+store1:
+	CMPB   add+144(FP), $0x00
+	JE     set1
+	MOVQ   AX, R11
+	VADDPD (R11), Y0, Y0
+	VADDPD 32(R11), Y1, Y1
+	VADDPD 64(R11), Y2, Y2
+	ADDQ   CX, R11
+
+set1:
+	VMOVUPD Y0, (AX)
+	VMOVUPD Y1, 32(AX)
+	VMOVUPD Y2, 64(AX)
 	ADDQ    CX, AX
 	ADDQ    $0x08, DX
 	JMP     done

@@ -4,50 +4,69 @@
 
 package dense
 
+// widestAVX2 is the widest AVX2 row and column kernel.
+const widestAVX2 = 12
+
 // rowMulAVX2[w] is the AVX2 kernel of width w.
-var rowMulAVX2 = [widest + 1]func(out []float64, ds int, a []float64, as int, b []float64, bs, k, rows int){
-	1: rowMul1AVX2,
-	2: rowMul2AVX2,
-	3: rowMul3AVX2,
-	4: rowMul4AVX2,
-	5: rowMul5AVX2,
-	6: rowMul6AVX2,
-	7: rowMul7AVX2,
-	8: rowMul8AVX2,
+var rowMulAVX2 = [widestAVX2 + 1]func(out []float64, ds int, a []float64, as int, b []float64, bs, k, rows int){
+	1:  rowMul1AVX2,
+	2:  rowMul2AVX2,
+	3:  rowMul3AVX2,
+	4:  rowMul4AVX2,
+	5:  rowMul5AVX2,
+	6:  rowMul6AVX2,
+	7:  rowMul7AVX2,
+	8:  rowMul8AVX2,
+	9:  rowMul9AVX2,
+	10: rowMul10AVX2,
+	11: rowMul11AVX2,
+	12: rowMul12AVX2,
 }
 
 // rowMulHadamardAVX2[w] is the AVX2 kernel of width w.
-var rowMulHadamardAVX2 = [widest + 1]func(out []float64, ds int, a []float64, as int, c []float64, cs int, b []float64, bs, k, rows int){
-	1: rowMulHadamard1AVX2,
-	2: rowMulHadamard2AVX2,
-	3: rowMulHadamard3AVX2,
-	4: rowMulHadamard4AVX2,
-	5: rowMulHadamard5AVX2,
-	6: rowMulHadamard6AVX2,
-	7: rowMulHadamard7AVX2,
-	8: rowMulHadamard8AVX2,
+var rowMulHadamardAVX2 = [widestAVX2 + 1]func(out []float64, ds int, a []float64, as int, c []float64, cs int, b []float64, bs, k, rows int){
+	1:  rowMulHadamard1AVX2,
+	2:  rowMulHadamard2AVX2,
+	3:  rowMulHadamard3AVX2,
+	4:  rowMulHadamard4AVX2,
+	5:  rowMulHadamard5AVX2,
+	6:  rowMulHadamard6AVX2,
+	7:  rowMulHadamard7AVX2,
+	8:  rowMulHadamard8AVX2,
+	9:  rowMulHadamard9AVX2,
+	10: rowMulHadamard10AVX2,
+	11: rowMulHadamard11AVX2,
+	12: rowMulHadamard12AVX2,
 }
 
 // colAccAVX2[w] is the AVX2 kernel of width w.
-var colAccAVX2 = [widest + 1]func(out []float64, ds int, x []float64, xs, k int, b []float64, bs, n int, add bool){
-	1: colAcc1AVX2,
-	2: colAcc2AVX2,
-	3: colAcc3AVX2,
-	4: colAcc4AVX2,
-	5: colAcc5AVX2,
-	6: colAcc6AVX2,
-	7: colAcc7AVX2,
-	8: colAcc8AVX2,
+var colAccAVX2 = [widestAVX2 + 1]func(out []float64, ds int, x []float64, xs, k int, b []float64, bs, n int, add bool){
+	1:  colAcc1AVX2,
+	2:  colAcc2AVX2,
+	3:  colAcc3AVX2,
+	4:  colAcc4AVX2,
+	5:  colAcc5AVX2,
+	6:  colAcc6AVX2,
+	7:  colAcc7AVX2,
+	8:  colAcc8AVX2,
+	9:  colAcc9AVX2,
+	10: colAcc10AVX2,
+	11: colAcc11AVX2,
+	12: colAcc12AVX2,
 }
 
 // colAccHadamardAVX2[w] is the AVX2 kernel of width w.
-var colAccHadamardAVX2 = [widest + 1]func(out []float64, ds int, x []float64, xs, k int, b []float64, bs int, c []float64, cs, n int, add bool){
-	1: colAccHadamard1AVX2,
-	2: colAccHadamard2AVX2,
-	3: colAccHadamard3AVX2,
-	4: colAccHadamard4AVX2,
-	5: colAccHadamard5AVX2,
-	6: colAccHadamard6AVX2,
-	7: colAccHadamard7AVX2,
-	8: colAccHadamard8AVX2,
+var colAccHadamardAVX2 = [widestAVX2 + 1]func(out []float64, ds int, x []float64, xs, k int, b []float64, bs int, c []float64, cs, n int, add bool){
+	1:  colAccHadamard1AVX2,
+	2:  colAccHadamard2AVX2,
+	3:  colAccHadamard3AVX2,
+	4:  colAccHadamard4AVX2,
+	5:  colAccHadamard5AVX2,
+	6:  colAccHadamard6AVX2,
+	7:  colAccHadamard7AVX2,
+	8:  colAccHadamard8AVX2,
+	9:  colAccHadamard9AVX2,
+	10: colAccHadamard10AVX2,
+	11: colAccHadamard11AVX2,
+	12: colAccHadamard12AVX2,
 }

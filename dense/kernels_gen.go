@@ -11,10 +11,10 @@ const maxInner = 32
 // rowMul sets, for each row i < rows, out[i·ds : i·ds+w] = Σ_{t<k} a[i·as+t]·b[t·bs : t·bs+w]:
 // w columns of rows of a·b, for k ≤ maxInner. It copies the k×w block of b to the stack
 // first, so that the inner loop has no bounds check and few live registers.
-// It dispatches on 1 ≤ w ≤ widest, to the AVX2 kernel (same results) where
-// useAVX2.
+// It dispatches to the AVX2 kernel (same results; 1 ≤ w ≤ widestAVX2) where
+// useAVX2, else on 1 ≤ w ≤ widest.
 func rowMul(w int, out []float64, ds int, a []float64, as int, b []float64, bs, k, rows int) {
-	if useAVX2 && 1 <= w && w <= widest {
+	if useAVX2 && 1 <= w && w <= widestAVX2 {
 		if rows > 0 {
 			_ = out[(rows-1)*ds+w-1]
 			if k > 0 {
@@ -302,10 +302,10 @@ func rowMul8(out []float64, ds int, a []float64, as int, b []float64, bs, k, row
 // rowMulHadamard sets, for each row i < rows, out[i·ds : i·ds+w] =
 // Σ_{t<k} a[i·as+t]·c[i·cs+t]·b[t·bs : t·bs+w]: w columns of rows of (a⊙c)·b, for
 // k ≤ maxInner. Like rowMul it works from a copy of b on the stack.
-// It dispatches on 1 ≤ w ≤ widest, to the AVX2 kernel (same results) where
-// useAVX2.
+// It dispatches to the AVX2 kernel (same results; 1 ≤ w ≤ widestAVX2) where
+// useAVX2, else on 1 ≤ w ≤ widest.
 func rowMulHadamard(w int, out []float64, ds int, a []float64, as int, c []float64, cs int, b []float64, bs, k, rows int) {
-	if useAVX2 && 1 <= w && w <= widest {
+	if useAVX2 && 1 <= w && w <= widestAVX2 {
 		if rows > 0 {
 			_ = out[(rows-1)*ds+w-1]
 			if k > 0 {
@@ -610,10 +610,10 @@ func rowMulHadamard8(out []float64, ds int, a []float64, as int, c []float64, cs
 // colAcc sets, for each p < k, out[p·ds : p·ds+w] (add: adds to it)
 // Σ_{t<n} x[t·xs+p]·b[t·bs : t·bs+w]: w columns of xᵀ·b over a block of n ≤ BlockRows rows.
 // It copies the n×w block of b to the stack first.
-// It dispatches on 1 ≤ w ≤ widest, to the AVX2 kernel (same results) where
-// useAVX2.
+// It dispatches to the AVX2 kernel (same results; 1 ≤ w ≤ widestAVX2) where
+// useAVX2, else on 1 ≤ w ≤ widest.
 func colAcc(w int, out []float64, ds int, x []float64, xs, k int, b []float64, bs, n int, add bool) {
-	if useAVX2 && 1 <= w && w <= widest {
+	if useAVX2 && 1 <= w && w <= widestAVX2 {
 		if k > 0 {
 			_ = out[(k-1)*ds+w-1]
 			if n > 0 {
@@ -961,10 +961,10 @@ func colAcc8(out []float64, ds int, x []float64, xs, k int, b []float64, bs, n i
 // colAccHadamard sets, for each p < k, out[p·ds : p·ds+w] (add: adds to it)
 // Σ_{t<n} x[t·xs+p]·(b[t·bs : t·bs+w] ⊙ c[t·cs : t·cs+w]): w columns of xᵀ·(b⊙c) over a
 // block of n ≤ BlockRows rows. It copies the n×w block of b⊙c to the stack first.
-// It dispatches on 1 ≤ w ≤ widest, to the AVX2 kernel (same results) where
-// useAVX2.
+// It dispatches to the AVX2 kernel (same results; 1 ≤ w ≤ widestAVX2) where
+// useAVX2, else on 1 ≤ w ≤ widest.
 func colAccHadamard(w int, out []float64, ds int, x []float64, xs, k int, b []float64, bs int, c []float64, cs, n int, add bool) {
-	if useAVX2 && 1 <= w && w <= widest {
+	if useAVX2 && 1 <= w && w <= widestAVX2 {
 		if k > 0 {
 			_ = out[(k-1)*ds+w-1]
 			if n > 0 {
