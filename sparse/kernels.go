@@ -218,6 +218,13 @@ func patternRows(sum, gram blas64.General, w *CSR, u blas64.General, k, lo, hi i
 		gatherRowsAVX2Range(sum, w, u, k, true, lo, hi)
 		sum.Data = nil
 	}
+	if useAVX2 && gram.Data != nil && k <= maxPattern {
+		patternGramRowsAVX2Range(gram, w, u, k, lo, hi)
+		gram.Data = nil
+	}
+	if sum.Data == nil && gram.Data == nil {
+		return
+	}
 	for i := lo; i < hi; i++ {
 		ui := u.Data[i*u.Stride : i*u.Stride+k]
 		cols := w.ind[w.ptr[i]:w.ptr[i+1]]
@@ -301,6 +308,9 @@ func PatternDots(w *CSR, u *mat.Dense) (sum, sumSq float64) {
 }
 
 func patternDotRows(w *CSR, u blas64.General, k, lo, hi int) (s, q float64) {
+	if useAVX2 && k <= maxPattern {
+		return patternDotsRowsAVX2Range(w, u, k, lo, hi)
+	}
 	for i := lo; i < hi; i++ {
 		ui := u.Data[i*u.Stride : i*u.Stride+k]
 		cols := w.ind[w.ptr[i]:w.ptr[i+1]]

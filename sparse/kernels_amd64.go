@@ -163,3 +163,83 @@ func gatherUnitRows16AVX2(out []float64, os int, ptr []int, ind []int, b []float
 //
 //go:noescape
 func gatherRows16AVX2(out []float64, os int, ptr []int, ind []int, val []float64, b []float64, bs int)
+
+// patternGramRows1AVX2 sets patternGram for the rows of ptr, for x's rows, into out's rows.
+//
+//go:noescape
+func patternGramRows1AVX2(out []float64, os int, ptr []int, ind []int, x []float64, u []float64, us int)
+
+// patternDotsRows1AVX2 returns patternDots summed over the rows of ptr (each row from 0, then in row order), for x's rows.
+//
+//go:noescape
+func patternDotsRows1AVX2(ptr []int, ind []int, x []float64, u []float64, us int) (s float64, q float64)
+
+// patternGramRows2AVX2 sets patternGram for the rows of ptr, for x's rows, into out's rows.
+//
+//go:noescape
+func patternGramRows2AVX2(out []float64, os int, ptr []int, ind []int, x []float64, u []float64, us int)
+
+// patternDotsRows2AVX2 returns patternDots summed over the rows of ptr (each row from 0, then in row order), for x's rows.
+//
+//go:noescape
+func patternDotsRows2AVX2(ptr []int, ind []int, x []float64, u []float64, us int) (s float64, q float64)
+
+// patternGramRows3AVX2 sets patternGram for the rows of ptr, for x's rows, into out's rows.
+//
+//go:noescape
+func patternGramRows3AVX2(out []float64, os int, ptr []int, ind []int, x []float64, u []float64, us int)
+
+// patternDotsRows3AVX2 returns patternDots summed over the rows of ptr (each row from 0, then in row order), for x's rows.
+//
+//go:noescape
+func patternDotsRows3AVX2(ptr []int, ind []int, x []float64, u []float64, us int) (s float64, q float64)
+
+// patternGramRows4AVX2 sets patternGram for the rows of ptr, for x's rows, into out's rows.
+//
+//go:noescape
+func patternGramRows4AVX2(out []float64, os int, ptr []int, ind []int, x []float64, u []float64, us int)
+
+// patternDotsRows4AVX2 returns patternDots summed over the rows of ptr (each row from 0, then in row order), for x's rows.
+//
+//go:noescape
+func patternDotsRows4AVX2(ptr []int, ind []int, x []float64, u []float64, us int) (s float64, q float64)
+
+// patternGramRows5AVX2 sets patternGram for the rows of ptr, for x's rows, into out's rows.
+//
+//go:noescape
+func patternGramRows5AVX2(out []float64, os int, ptr []int, ind []int, x []float64, u []float64, us int)
+
+// patternDotsRows5AVX2 returns patternDots summed over the rows of ptr (each row from 0, then in row order), for x's rows.
+//
+//go:noescape
+func patternDotsRows5AVX2(ptr []int, ind []int, x []float64, u []float64, us int) (s float64, q float64)
+
+// patternGramRows6AVX2 sets patternGram for the rows of ptr, for x's rows, into out's rows.
+//
+//go:noescape
+func patternGramRows6AVX2(out []float64, os int, ptr []int, ind []int, x []float64, u []float64, us int)
+
+// patternDotsRows6AVX2 returns patternDots summed over the rows of ptr (each row from 0, then in row order), for x's rows.
+//
+//go:noescape
+func patternDotsRows6AVX2(ptr []int, ind []int, x []float64, u []float64, us int) (s float64, q float64)
+
+// patternGramRows7AVX2 sets patternGram for the rows of ptr, for x's rows, into out's rows.
+//
+//go:noescape
+func patternGramRows7AVX2(out []float64, os int, ptr []int, ind []int, x []float64, u []float64, us int)
+
+// patternDotsRows7AVX2 returns patternDots summed over the rows of ptr (each row from 0, then in row order), for x's rows.
+//
+//go:noescape
+func patternDotsRows7AVX2(ptr []int, ind []int, x []float64, u []float64, us int) (s float64, q float64)
+
+// patternGramRows8AVX2 sets patternGram for the rows of ptr, for x's rows, into out's rows.
+//
+//go:noescape
+func patternGramRows8AVX2(out []float64, os int, ptr []int, ind []int, x []float64, u []float64, us int)
+
+// patternDotsRows8AVX2 returns patternDots summed over the rows of ptr (each row from 0, then in row order), for x's rows.
+//
+//go:noescape
+func patternDotsRows8AVX2(ptr []int, ind []int, x []float64, u []float64, us int) (s float64, q float64)

@@ -6,90 +6,135 @@
 
 // func gatherUnitRows1AVX2(out []float64, os int, ptr []int, ind []int, b []float64, bs int)
 // Requires: AVX, CMOV
-TEXT ·gatherUnitRows1AVX2(SB), NOSPLIT, $0-112
-	MOVQ out_base+0(FP), AX
-	MOVQ os+24(FP), CX
-	SHLQ $0x03, CX
-	MOVQ ptr_base+32(FP), DX
-	MOVQ ptr_len+40(FP), BX
-	DECQ BX
-	MOVQ ind_base+56(FP), SI
-	MOVQ b_base+80(FP), DI
-	MOVQ bs+104(FP), R8
-	SHLQ $0x03, R8
-
-pair:
-	CMPQ    BX, $0x02
-	JLT     single
-	VXORPD  X0, X0, X0
-	VXORPD  X1, X1, X1
-	MOVQ    (DX), R10
-	MOVQ    8(DX), R11
-	MOVQ    R11, R12
-	SUBQ    R10, R12
-	MOVQ    16(DX), R9
-	SUBQ    R11, R9
-	CMPQ    R9, R12
-	CMOVQLT R9, R12
-	TESTQ   R12, R12
-	JZ      tail0
-
-both:
-	MOVQ   (SI)(R10*8), R9
-	IMULQ  R8, R9
-	VADDSD (DI)(R9*1), X0, X0
-	MOVQ   (SI)(R11*8), R9
-	IMULQ  R8, R9
-	VADDSD (DI)(R9*1), X1, X1
-	INCQ   R10
-	INCQ   R11
-	DECQ   R12
-	JNZ    both
-
-tail0:
-	CMPQ   R10, 8(DX)
-	JGE    tail1
-	MOVQ   (SI)(R10*8), R9
-	IMULQ  R8, R9
-	VADDSD (DI)(R9*1), X0, X0
-	INCQ   R10
-	JMP    tail0
-
-tail1:
-	CMPQ   R11, 16(DX)
-	JGE    store2
-	MOVQ   (SI)(R11*8), R9
-	IMULQ  R8, R9
-	VADDSD (DI)(R9*1), X1, X1
-	INCQ   R11
-	JMP    tail1
-
-store2:
-	VMOVSD X0, (AX)
-	ADDQ   CX, AX
-	VMOVSD X1, (AX)
-	ADDQ   CX, AX
-	ADDQ   $0x10, DX
-	SUBQ   $0x02, BX
-	JMP    pair
-
-single:
+TEXT ·gatherUnitRows1AVX2(SB), NOSPLIT, $24-112
+	MOVQ   out_base+0(FP), AX
+	MOVQ   AX, 16(SP)
+	MOVQ   os+24(FP), CX
+	SHLQ   $0x03, CX
+	MOVQ   ptr_base+32(FP), DX
+	MOVQ   ptr_len+40(FP), BX
+	DECQ   BX
+	MOVQ   ind_base+56(FP), SI
+	MOVQ   b_base+80(FP), DI
+	MOVQ   bs+104(FP), R8
+	SHLQ   $0x03, R8
+	VXORPD X0, X0, X0
+	VXORPD X1, X1, X1
 	TESTQ  BX, BX
 	JZ     done
-	VXORPD X0, X0, X0
-	MOVQ   (DX), R10
+	MOVQ   (DX), R9
+	MOVQ   8(DX), R10
+	SUBQ   R9, R10
+	MOVQ   16(SP), AX
+	MOVQ   AX, (SP)
+	ADDQ   CX, AX
+	MOVQ   AX, 16(SP)
+	ADDQ   $0x08, DX
+	DECQ   BX
+	TESTQ  BX, BX
+	JZ     drainA
+	MOVQ   (DX), R11
+	MOVQ   8(DX), R12
+	SUBQ   R11, R12
+	MOVQ   16(SP), AX
+	MOVQ   AX, 8(SP)
+	ADDQ   CX, AX
+	MOVQ   AX, 16(SP)
+	ADDQ   $0x08, DX
+	DECQ   BX
 
-one:
-	CMPQ   R10, 8(DX)
-	JGE    store1
-	MOVQ   (SI)(R10*8), R9
-	IMULQ  R8, R9
-	VADDSD (DI)(R9*1), X0, X0
-	INCQ   R10
-	JMP    one
+main:
+	MOVQ    R10, R13
+	CMPQ    R12, R13
+	CMOVQLT R12, R13
+	SUBQ    R13, R10
+	SUBQ    R13, R12
+	TESTQ   R13, R13
+	JZ      checkA
 
-store1:
+both:
+	MOVQ   (SI)(R9*8), AX
+	IMULQ  R8, AX
+	VADDSD (DI)(AX*1), X0, X0
+	MOVQ   (SI)(R11*8), AX
+	IMULQ  R8, AX
+	VADDSD (DI)(AX*1), X1, X1
+	INCQ   R9
+	INCQ   R11
+	DECQ   R13
+	JNZ    both
+
+checkA:
+	TESTQ  R10, R10
+	JNZ    checkB
+	MOVQ   (SP), AX
 	VMOVSD X0, (AX)
+	VXORPD X0, X0, X0
+	TESTQ  BX, BX
+	JZ     drainB
+	MOVQ   (DX), R9
+	MOVQ   8(DX), R10
+	SUBQ   R9, R10
+	MOVQ   16(SP), AX
+	MOVQ   AX, (SP)
+	ADDQ   CX, AX
+	MOVQ   AX, 16(SP)
+	ADDQ   $0x08, DX
+	DECQ   BX
+
+checkB:
+	TESTQ  R12, R12
+	JNZ    main
+	MOVQ   8(SP), AX
+	VMOVSD X1, (AX)
+	VXORPD X1, X1, X1
+	TESTQ  BX, BX
+	JZ     drainA
+	MOVQ   (DX), R11
+	MOVQ   8(DX), R12
+	SUBQ   R11, R12
+	MOVQ   16(SP), AX
+	MOVQ   AX, 8(SP)
+	ADDQ   CX, AX
+	MOVQ   AX, 16(SP)
+	ADDQ   $0x08, DX
+	DECQ   BX
+	JMP    main
+
+drainA:
+	TESTQ R10, R10
+	JZ    storeA
+
+oneA:
+	MOVQ   (SI)(R9*8), AX
+	IMULQ  R8, AX
+	VADDSD (DI)(AX*1), X0, X0
+	INCQ   R9
+	DECQ   R10
+	JNZ    oneA
+
+storeA:
+	MOVQ   (SP), AX
+	VMOVSD X0, (AX)
+	VXORPD X0, X0, X0
+	JMP    done
+
+drainB:
+	TESTQ R12, R12
+	JZ    storeB
+
+oneB:
+	MOVQ   (SI)(R11*8), AX
+	IMULQ  R8, AX
+	VADDSD (DI)(AX*1), X1, X1
+	INCQ   R11
+	DECQ   R12
+	JNZ    oneB
+
+storeB:
+	MOVQ   8(SP), AX
+	VMOVSD X1, (AX)
+	VXORPD X1, X1, X1
 
 done:
 	VZEROUPPER
@@ -97,101 +142,144 @@ done:
 
 // func gatherRows1AVX2(out []float64, os int, ptr []int, ind []int, val []float64, b []float64, bs int)
 // Requires: AVX, CMOV
-TEXT ·gatherRows1AVX2(SB), NOSPLIT, $0-136
-	MOVQ out_base+0(FP), AX
-	MOVQ os+24(FP), CX
-	SHLQ $0x03, CX
-	MOVQ ptr_base+32(FP), DX
-	MOVQ ptr_len+40(FP), BX
-	DECQ BX
-	MOVQ ind_base+56(FP), SI
-	MOVQ val_base+80(FP), DI
-	MOVQ b_base+104(FP), R8
-	MOVQ bs+128(FP), R9
-	SHLQ $0x03, R9
-
-pair:
-	CMPQ    BX, $0x02
-	JLT     single
-	VXORPD  X0, X0, X0
-	VXORPD  X1, X1, X1
-	MOVQ    (DX), R11
-	MOVQ    8(DX), R12
-	MOVQ    R12, R13
-	SUBQ    R11, R13
-	MOVQ    16(DX), R10
-	SUBQ    R12, R10
-	CMPQ    R10, R13
-	CMOVQLT R10, R13
-	TESTQ   R13, R13
-	JZ      tail0
-
-both:
-	MOVQ         (SI)(R11*8), R10
-	IMULQ        R9, R10
-	VBROADCASTSD (DI)(R11*8), Y2
-	VMULSD       (R8)(R10*1), X2, X2
-	VADDSD       X2, X0, X0
-	MOVQ         (SI)(R12*8), R10
-	IMULQ        R9, R10
-	VBROADCASTSD (DI)(R12*8), Y2
-	VMULSD       (R8)(R10*1), X2, X2
-	VADDSD       X2, X1, X1
-	INCQ         R11
-	INCQ         R12
-	DECQ         R13
-	JNZ          both
-
-tail0:
-	CMPQ         R11, 8(DX)
-	JGE          tail1
-	MOVQ         (SI)(R11*8), R10
-	IMULQ        R9, R10
-	VBROADCASTSD (DI)(R11*8), Y2
-	VMULSD       (R8)(R10*1), X2, X2
-	VADDSD       X2, X0, X0
-	INCQ         R11
-	JMP          tail0
-
-tail1:
-	CMPQ         R12, 16(DX)
-	JGE          store2
-	MOVQ         (SI)(R12*8), R10
-	IMULQ        R9, R10
-	VBROADCASTSD (DI)(R12*8), Y2
-	VMULSD       (R8)(R10*1), X2, X2
-	VADDSD       X2, X1, X1
-	INCQ         R12
-	JMP          tail1
-
-store2:
-	VMOVSD X0, (AX)
-	ADDQ   CX, AX
-	VMOVSD X1, (AX)
-	ADDQ   CX, AX
-	ADDQ   $0x10, DX
-	SUBQ   $0x02, BX
-	JMP    pair
-
-single:
+TEXT ·gatherRows1AVX2(SB), NOSPLIT, $24-136
+	MOVQ   out_base+0(FP), AX
+	MOVQ   AX, 16(SP)
+	MOVQ   os+24(FP), CX
+	SHLQ   $0x03, CX
+	MOVQ   ptr_base+32(FP), DX
+	MOVQ   ptr_len+40(FP), BX
+	DECQ   BX
+	MOVQ   ind_base+56(FP), SI
+	MOVQ   val_base+80(FP), DI
+	MOVQ   b_base+104(FP), R8
+	MOVQ   bs+128(FP), R9
+	SHLQ   $0x03, R9
+	VXORPD X0, X0, X0
+	VXORPD X1, X1, X1
 	TESTQ  BX, BX
 	JZ     done
-	VXORPD X0, X0, X0
-	MOVQ   (DX), R11
+	MOVQ   (DX), R10
+	MOVQ   8(DX), R11
+	SUBQ   R10, R11
+	MOVQ   16(SP), AX
+	MOVQ   AX, (SP)
+	ADDQ   CX, AX
+	MOVQ   AX, 16(SP)
+	ADDQ   $0x08, DX
+	DECQ   BX
+	TESTQ  BX, BX
+	JZ     drainA
+	MOVQ   (DX), R12
+	MOVQ   8(DX), R13
+	SUBQ   R12, R13
+	MOVQ   16(SP), AX
+	MOVQ   AX, 8(SP)
+	ADDQ   CX, AX
+	MOVQ   AX, 16(SP)
+	ADDQ   $0x08, DX
+	DECQ   BX
 
-one:
-	CMPQ         R11, 8(DX)
-	JGE          store1
-	MOVQ         (SI)(R11*8), R10
-	IMULQ        R9, R10
-	VBROADCASTSD (DI)(R11*8), Y2
-	VMULSD       (R8)(R10*1), X2, X2
+main:
+	MOVQ    R11, R14
+	CMPQ    R13, R14
+	CMOVQLT R13, R14
+	SUBQ    R14, R11
+	SUBQ    R14, R13
+	TESTQ   R14, R14
+	JZ      checkA
+
+both:
+	MOVQ         (SI)(R10*8), AX
+	IMULQ        R9, AX
+	VBROADCASTSD (DI)(R10*8), Y2
+	VMULSD       (R8)(AX*1), X2, X2
 	VADDSD       X2, X0, X0
-	INCQ         R11
-	JMP          one
+	MOVQ         (SI)(R12*8), AX
+	IMULQ        R9, AX
+	VBROADCASTSD (DI)(R12*8), Y2
+	VMULSD       (R8)(AX*1), X2, X2
+	VADDSD       X2, X1, X1
+	INCQ         R10
+	INCQ         R12
+	DECQ         R14
+	JNZ          both
 
-store1:
+checkA:
+	TESTQ  R11, R11
+	JNZ    checkB
+	MOVQ   (SP), AX
 	VMOVSD X0, (AX)
+	VXORPD X0, X0, X0
+	TESTQ  BX, BX
+	JZ     drainB
+	MOVQ   (DX), R10
+	MOVQ   8(DX), R11
+	SUBQ   R10, R11
+	MOVQ   16(SP), AX
+	MOVQ   AX, (SP)
+	ADDQ   CX, AX
+	MOVQ   AX, 16(SP)
+	ADDQ   $0x08, DX
+	DECQ   BX
+
+checkB:
+	TESTQ  R13, R13
+	JNZ    main
+	MOVQ   8(SP), AX
+	VMOVSD X1, (AX)
+	VXORPD X1, X1, X1
+	TESTQ  BX, BX
+	JZ     drainA
+	MOVQ   (DX), R12
+	MOVQ   8(DX), R13
+	SUBQ   R12, R13
+	MOVQ   16(SP), AX
+	MOVQ   AX, 8(SP)
+	ADDQ   CX, AX
+	MOVQ   AX, 16(SP)
+	ADDQ   $0x08, DX
+	DECQ   BX
+	JMP    main
+
+drainA:
+	TESTQ R11, R11
+	JZ    storeA
+
+oneA:
+	MOVQ         (SI)(R10*8), AX
+	IMULQ        R9, AX
+	VBROADCASTSD (DI)(R10*8), Y2
+	VMULSD       (R8)(AX*1), X2, X2
+	VADDSD       X2, X0, X0
+	INCQ         R10
+	DECQ         R11
+	JNZ          oneA
+
+storeA:
+	MOVQ   (SP), AX
+	VMOVSD X0, (AX)
+	VXORPD X0, X0, X0
+	JMP    done
+
+drainB:
+	TESTQ R13, R13
+	JZ    storeB
+
+oneB:
+	MOVQ         (SI)(R12*8), AX
+	IMULQ        R9, AX
+	VBROADCASTSD (DI)(R12*8), Y2
+	VMULSD       (R8)(AX*1), X2, X2
+	VADDSD       X2, X1, X1
+	INCQ         R12
+	DECQ         R13
+	JNZ          oneB
+
+storeB:
+	MOVQ   8(SP), AX
+	VMOVSD X1, (AX)
+	VXORPD X1, X1, X1
 
 done:
 	VZEROUPPER
@@ -199,90 +287,135 @@ done:
 
 // func gatherUnitRows2AVX2(out []float64, os int, ptr []int, ind []int, b []float64, bs int)
 // Requires: AVX, CMOV
-TEXT ·gatherUnitRows2AVX2(SB), NOSPLIT, $0-112
-	MOVQ out_base+0(FP), AX
-	MOVQ os+24(FP), CX
-	SHLQ $0x03, CX
-	MOVQ ptr_base+32(FP), DX
-	MOVQ ptr_len+40(FP), BX
-	DECQ BX
-	MOVQ ind_base+56(FP), SI
-	MOVQ b_base+80(FP), DI
-	MOVQ bs+104(FP), R8
-	SHLQ $0x03, R8
-
-pair:
-	CMPQ    BX, $0x02
-	JLT     single
-	VXORPD  X0, X0, X0
-	VXORPD  X1, X1, X1
-	MOVQ    (DX), R10
-	MOVQ    8(DX), R11
-	MOVQ    R11, R12
-	SUBQ    R10, R12
-	MOVQ    16(DX), R9
-	SUBQ    R11, R9
-	CMPQ    R9, R12
-	CMOVQLT R9, R12
-	TESTQ   R12, R12
-	JZ      tail0
-
-both:
-	MOVQ   (SI)(R10*8), R9
-	IMULQ  R8, R9
-	VADDPD (DI)(R9*1), X0, X0
-	MOVQ   (SI)(R11*8), R9
-	IMULQ  R8, R9
-	VADDPD (DI)(R9*1), X1, X1
-	INCQ   R10
-	INCQ   R11
-	DECQ   R12
-	JNZ    both
-
-tail0:
-	CMPQ   R10, 8(DX)
-	JGE    tail1
-	MOVQ   (SI)(R10*8), R9
-	IMULQ  R8, R9
-	VADDPD (DI)(R9*1), X0, X0
-	INCQ   R10
-	JMP    tail0
-
-tail1:
-	CMPQ   R11, 16(DX)
-	JGE    store2
-	MOVQ   (SI)(R11*8), R9
-	IMULQ  R8, R9
-	VADDPD (DI)(R9*1), X1, X1
-	INCQ   R11
-	JMP    tail1
-
-store2:
-	VMOVUPD X0, (AX)
-	ADDQ    CX, AX
-	VMOVUPD X1, (AX)
-	ADDQ    CX, AX
-	ADDQ    $0x10, DX
-	SUBQ    $0x02, BX
-	JMP     pair
-
-single:
+TEXT ·gatherUnitRows2AVX2(SB), NOSPLIT, $24-112
+	MOVQ   out_base+0(FP), AX
+	MOVQ   AX, 16(SP)
+	MOVQ   os+24(FP), CX
+	SHLQ   $0x03, CX
+	MOVQ   ptr_base+32(FP), DX
+	MOVQ   ptr_len+40(FP), BX
+	DECQ   BX
+	MOVQ   ind_base+56(FP), SI
+	MOVQ   b_base+80(FP), DI
+	MOVQ   bs+104(FP), R8
+	SHLQ   $0x03, R8
+	VXORPD X0, X0, X0
+	VXORPD X1, X1, X1
 	TESTQ  BX, BX
 	JZ     done
-	VXORPD X0, X0, X0
-	MOVQ   (DX), R10
+	MOVQ   (DX), R9
+	MOVQ   8(DX), R10
+	SUBQ   R9, R10
+	MOVQ   16(SP), AX
+	MOVQ   AX, (SP)
+	ADDQ   CX, AX
+	MOVQ   AX, 16(SP)
+	ADDQ   $0x08, DX
+	DECQ   BX
+	TESTQ  BX, BX
+	JZ     drainA
+	MOVQ   (DX), R11
+	MOVQ   8(DX), R12
+	SUBQ   R11, R12
+	MOVQ   16(SP), AX
+	MOVQ   AX, 8(SP)
+	ADDQ   CX, AX
+	MOVQ   AX, 16(SP)
+	ADDQ   $0x08, DX
+	DECQ   BX
 
-one:
-	CMPQ   R10, 8(DX)
-	JGE    store1
-	MOVQ   (SI)(R10*8), R9
-	IMULQ  R8, R9
-	VADDPD (DI)(R9*1), X0, X0
-	INCQ   R10
-	JMP    one
+main:
+	MOVQ    R10, R13
+	CMPQ    R12, R13
+	CMOVQLT R12, R13
+	SUBQ    R13, R10
+	SUBQ    R13, R12
+	TESTQ   R13, R13
+	JZ      checkA
 
-store1:
+both:
+	MOVQ   (SI)(R9*8), AX
+	IMULQ  R8, AX
+	VADDPD (DI)(AX*1), X0, X0
+	MOVQ   (SI)(R11*8), AX
+	IMULQ  R8, AX
+	VADDPD (DI)(AX*1), X1, X1
+	INCQ   R9
+	INCQ   R11
+	DECQ   R13
+	JNZ    both
+
+checkA:
+	TESTQ   R10, R10
+	JNZ     checkB
+	MOVQ    (SP), AX
 	VMOVUPD X0, (AX)
+	VXORPD  X0, X0, X0
+	TESTQ   BX, BX
+	JZ      drainB
+	MOVQ    (DX), R9
+	MOVQ    8(DX), R10
+	SUBQ    R9, R10
+	MOVQ    16(SP), AX
+	MOVQ    AX, (SP)
+	ADDQ    CX, AX
+	MOVQ    AX, 16(SP)
+	ADDQ    $0x08, DX
+	DECQ    BX
+
+checkB:
+	TESTQ   R12, R12
+	JNZ     main
+	MOVQ    8(SP), AX
+	VMOVUPD X1, (AX)
+	VXORPD  X1, X1, X1
+	TESTQ   BX, BX
+	JZ      drainA
+	MOVQ    (DX), R11
+	MOVQ    8(DX), R12
+	SUBQ    R11, R12
+	MOVQ    16(SP), AX
+	MOVQ    AX, 8(SP)
+	ADDQ    CX, AX
+	MOVQ    AX, 16(SP)
+	ADDQ    $0x08, DX
+	DECQ    BX
+	JMP     main
+
+drainA:
+	TESTQ R10, R10
+	JZ    storeA
+
+oneA:
+	MOVQ   (SI)(R9*8), AX
+	IMULQ  R8, AX
+	VADDPD (DI)(AX*1), X0, X0
+	INCQ   R9
+	DECQ   R10
+	JNZ    oneA
+
+storeA:
+	MOVQ    (SP), AX
+	VMOVUPD X0, (AX)
+	VXORPD  X0, X0, X0
+	JMP     done
+
+drainB:
+	TESTQ R12, R12
+	JZ    storeB
+
+oneB:
+	MOVQ   (SI)(R11*8), AX
+	IMULQ  R8, AX
+	VADDPD (DI)(AX*1), X1, X1
+	INCQ   R11
+	DECQ   R12
+	JNZ    oneB
+
+storeB:
+	MOVQ    8(SP), AX
+	VMOVUPD X1, (AX)
+	VXORPD  X1, X1, X1
 
 done:
 	VZEROUPPER
@@ -290,101 +423,144 @@ done:
 
 // func gatherRows2AVX2(out []float64, os int, ptr []int, ind []int, val []float64, b []float64, bs int)
 // Requires: AVX, CMOV
-TEXT ·gatherRows2AVX2(SB), NOSPLIT, $0-136
-	MOVQ out_base+0(FP), AX
-	MOVQ os+24(FP), CX
-	SHLQ $0x03, CX
-	MOVQ ptr_base+32(FP), DX
-	MOVQ ptr_len+40(FP), BX
-	DECQ BX
-	MOVQ ind_base+56(FP), SI
-	MOVQ val_base+80(FP), DI
-	MOVQ b_base+104(FP), R8
-	MOVQ bs+128(FP), R9
-	SHLQ $0x03, R9
-
-pair:
-	CMPQ    BX, $0x02
-	JLT     single
-	VXORPD  X0, X0, X0
-	VXORPD  X1, X1, X1
-	MOVQ    (DX), R11
-	MOVQ    8(DX), R12
-	MOVQ    R12, R13
-	SUBQ    R11, R13
-	MOVQ    16(DX), R10
-	SUBQ    R12, R10
-	CMPQ    R10, R13
-	CMOVQLT R10, R13
-	TESTQ   R13, R13
-	JZ      tail0
-
-both:
-	MOVQ         (SI)(R11*8), R10
-	IMULQ        R9, R10
-	VBROADCASTSD (DI)(R11*8), Y2
-	VMULPD       (R8)(R10*1), X2, X2
-	VADDPD       X2, X0, X0
-	MOVQ         (SI)(R12*8), R10
-	IMULQ        R9, R10
-	VBROADCASTSD (DI)(R12*8), Y2
-	VMULPD       (R8)(R10*1), X2, X2
-	VADDPD       X2, X1, X1
-	INCQ         R11
-	INCQ         R12
-	DECQ         R13
-	JNZ          both
-
-tail0:
-	CMPQ         R11, 8(DX)
-	JGE          tail1
-	MOVQ         (SI)(R11*8), R10
-	IMULQ        R9, R10
-	VBROADCASTSD (DI)(R11*8), Y2
-	VMULPD       (R8)(R10*1), X2, X2
-	VADDPD       X2, X0, X0
-	INCQ         R11
-	JMP          tail0
-
-tail1:
-	CMPQ         R12, 16(DX)
-	JGE          store2
-	MOVQ         (SI)(R12*8), R10
-	IMULQ        R9, R10
-	VBROADCASTSD (DI)(R12*8), Y2
-	VMULPD       (R8)(R10*1), X2, X2
-	VADDPD       X2, X1, X1
-	INCQ         R12
-	JMP          tail1
-
-store2:
-	VMOVUPD X0, (AX)
-	ADDQ    CX, AX
-	VMOVUPD X1, (AX)
-	ADDQ    CX, AX
-	ADDQ    $0x10, DX
-	SUBQ    $0x02, BX
-	JMP     pair
-
-single:
+TEXT ·gatherRows2AVX2(SB), NOSPLIT, $24-136
+	MOVQ   out_base+0(FP), AX
+	MOVQ   AX, 16(SP)
+	MOVQ   os+24(FP), CX
+	SHLQ   $0x03, CX
+	MOVQ   ptr_base+32(FP), DX
+	MOVQ   ptr_len+40(FP), BX
+	DECQ   BX
+	MOVQ   ind_base+56(FP), SI
+	MOVQ   val_base+80(FP), DI
+	MOVQ   b_base+104(FP), R8
+	MOVQ   bs+128(FP), R9
+	SHLQ   $0x03, R9
+	VXORPD X0, X0, X0
+	VXORPD X1, X1, X1
 	TESTQ  BX, BX
 	JZ     done
-	VXORPD X0, X0, X0
-	MOVQ   (DX), R11
+	MOVQ   (DX), R10
+	MOVQ   8(DX), R11
+	SUBQ   R10, R11
+	MOVQ   16(SP), AX
+	MOVQ   AX, (SP)
+	ADDQ   CX, AX
+	MOVQ   AX, 16(SP)
+	ADDQ   $0x08, DX
+	DECQ   BX
+	TESTQ  BX, BX
+	JZ     drainA
+	MOVQ   (DX), R12
+	MOVQ   8(DX), R13
+	SUBQ   R12, R13
+	MOVQ   16(SP), AX
+	MOVQ   AX, 8(SP)
+	ADDQ   CX, AX
+	MOVQ   AX, 16(SP)
+	ADDQ   $0x08, DX
+	DECQ   BX
 
-one:
-	CMPQ         R11, 8(DX)
-	JGE          store1
-	MOVQ         (SI)(R11*8), R10
-	IMULQ        R9, R10
-	VBROADCASTSD (DI)(R11*8), Y2
-	VMULPD       (R8)(R10*1), X2, X2
+main:
+	MOVQ    R11, R14
+	CMPQ    R13, R14
+	CMOVQLT R13, R14
+	SUBQ    R14, R11
+	SUBQ    R14, R13
+	TESTQ   R14, R14
+	JZ      checkA
+
+both:
+	MOVQ         (SI)(R10*8), AX
+	IMULQ        R9, AX
+	VBROADCASTSD (DI)(R10*8), Y2
+	VMULPD       (R8)(AX*1), X2, X2
 	VADDPD       X2, X0, X0
-	INCQ         R11
-	JMP          one
+	MOVQ         (SI)(R12*8), AX
+	IMULQ        R9, AX
+	VBROADCASTSD (DI)(R12*8), Y2
+	VMULPD       (R8)(AX*1), X2, X2
+	VADDPD       X2, X1, X1
+	INCQ         R10
+	INCQ         R12
+	DECQ         R14
+	JNZ          both
 
-store1:
+checkA:
+	TESTQ   R11, R11
+	JNZ     checkB
+	MOVQ    (SP), AX
 	VMOVUPD X0, (AX)
+	VXORPD  X0, X0, X0
+	TESTQ   BX, BX
+	JZ      drainB
+	MOVQ    (DX), R10
+	MOVQ    8(DX), R11
+	SUBQ    R10, R11
+	MOVQ    16(SP), AX
+	MOVQ    AX, (SP)
+	ADDQ    CX, AX
+	MOVQ    AX, 16(SP)
+	ADDQ    $0x08, DX
+	DECQ    BX
+
+checkB:
+	TESTQ   R13, R13
+	JNZ     main
+	MOVQ    8(SP), AX
+	VMOVUPD X1, (AX)
+	VXORPD  X1, X1, X1
+	TESTQ   BX, BX
+	JZ      drainA
+	MOVQ    (DX), R12
+	MOVQ    8(DX), R13
+	SUBQ    R12, R13
+	MOVQ    16(SP), AX
+	MOVQ    AX, 8(SP)
+	ADDQ    CX, AX
+	MOVQ    AX, 16(SP)
+	ADDQ    $0x08, DX
+	DECQ    BX
+	JMP     main
+
+drainA:
+	TESTQ R11, R11
+	JZ    storeA
+
+oneA:
+	MOVQ         (SI)(R10*8), AX
+	IMULQ        R9, AX
+	VBROADCASTSD (DI)(R10*8), Y2
+	VMULPD       (R8)(AX*1), X2, X2
+	VADDPD       X2, X0, X0
+	INCQ         R10
+	DECQ         R11
+	JNZ          oneA
+
+storeA:
+	MOVQ    (SP), AX
+	VMOVUPD X0, (AX)
+	VXORPD  X0, X0, X0
+	JMP     done
+
+drainB:
+	TESTQ R13, R13
+	JZ    storeB
+
+oneB:
+	MOVQ         (SI)(R12*8), AX
+	IMULQ        R9, AX
+	VBROADCASTSD (DI)(R12*8), Y2
+	VMULPD       (R8)(AX*1), X2, X2
+	VADDPD       X2, X1, X1
+	INCQ         R12
+	DECQ         R13
+	JNZ          oneB
+
+storeB:
+	MOVQ    8(SP), AX
+	VMOVUPD X1, (AX)
+	VXORPD  X1, X1, X1
 
 done:
 	VZEROUPPER
@@ -392,101 +568,149 @@ done:
 
 // func gatherUnitRows3AVX2(out []float64, os int, ptr []int, ind []int, b []float64, bs int)
 // Requires: AVX, CMOV
-TEXT ·gatherUnitRows3AVX2(SB), NOSPLIT, $0-112
-	MOVQ out_base+0(FP), AX
-	MOVQ os+24(FP), CX
-	SHLQ $0x03, CX
-	MOVQ ptr_base+32(FP), DX
-	MOVQ ptr_len+40(FP), BX
-	DECQ BX
-	MOVQ ind_base+56(FP), SI
-	MOVQ b_base+80(FP), DI
-	MOVQ bs+104(FP), R8
-	SHLQ $0x03, R8
-
-pair:
-	CMPQ    BX, $0x02
-	JLT     single
-	VXORPD  X0, X0, X0
-	VXORPD  X1, X1, X1
-	VXORPD  X2, X2, X2
-	VXORPD  X3, X3, X3
-	MOVQ    (DX), R10
-	MOVQ    8(DX), R11
-	MOVQ    R11, R12
-	SUBQ    R10, R12
-	MOVQ    16(DX), R9
-	SUBQ    R11, R9
-	CMPQ    R9, R12
-	CMOVQLT R9, R12
-	TESTQ   R12, R12
-	JZ      tail0
-
-both:
-	MOVQ   (SI)(R10*8), R9
-	IMULQ  R8, R9
-	VADDPD (DI)(R9*1), X0, X0
-	VADDSD 16(DI)(R9*1), X1, X1
-	MOVQ   (SI)(R11*8), R9
-	IMULQ  R8, R9
-	VADDPD (DI)(R9*1), X2, X2
-	VADDSD 16(DI)(R9*1), X3, X3
-	INCQ   R10
-	INCQ   R11
-	DECQ   R12
-	JNZ    both
-
-tail0:
-	CMPQ   R10, 8(DX)
-	JGE    tail1
-	MOVQ   (SI)(R10*8), R9
-	IMULQ  R8, R9
-	VADDPD (DI)(R9*1), X0, X0
-	VADDSD 16(DI)(R9*1), X1, X1
-	INCQ   R10
-	JMP    tail0
-
-tail1:
-	CMPQ   R11, 16(DX)
-	JGE    store2
-	MOVQ   (SI)(R11*8), R9
-	IMULQ  R8, R9
-	VADDPD (DI)(R9*1), X2, X2
-	VADDSD 16(DI)(R9*1), X3, X3
-	INCQ   R11
-	JMP    tail1
-
-store2:
-	VMOVUPD X0, (AX)
-	VMOVSD  X1, 16(AX)
-	ADDQ    CX, AX
-	VMOVUPD X2, (AX)
-	VMOVSD  X3, 16(AX)
-	ADDQ    CX, AX
-	ADDQ    $0x10, DX
-	SUBQ    $0x02, BX
-	JMP     pair
-
-single:
-	TESTQ  BX, BX
-	JZ     done
+TEXT ·gatherUnitRows3AVX2(SB), NOSPLIT, $24-112
+	MOVQ   out_base+0(FP), AX
+	MOVQ   AX, 16(SP)
+	MOVQ   os+24(FP), CX
+	SHLQ   $0x03, CX
+	MOVQ   ptr_base+32(FP), DX
+	MOVQ   ptr_len+40(FP), BX
+	DECQ   BX
+	MOVQ   ind_base+56(FP), SI
+	MOVQ   b_base+80(FP), DI
+	MOVQ   bs+104(FP), R8
+	SHLQ   $0x03, R8
 	VXORPD X0, X0, X0
 	VXORPD X1, X1, X1
-	MOVQ   (DX), R10
+	VXORPD X2, X2, X2
+	VXORPD X3, X3, X3
+	TESTQ  BX, BX
+	JZ     done
+	MOVQ   (DX), R9
+	MOVQ   8(DX), R10
+	SUBQ   R9, R10
+	MOVQ   16(SP), AX
+	MOVQ   AX, (SP)
+	ADDQ   CX, AX
+	MOVQ   AX, 16(SP)
+	ADDQ   $0x08, DX
+	DECQ   BX
+	TESTQ  BX, BX
+	JZ     drainA
+	MOVQ   (DX), R11
+	MOVQ   8(DX), R12
+	SUBQ   R11, R12
+	MOVQ   16(SP), AX
+	MOVQ   AX, 8(SP)
+	ADDQ   CX, AX
+	MOVQ   AX, 16(SP)
+	ADDQ   $0x08, DX
+	DECQ   BX
 
-one:
-	CMPQ   R10, 8(DX)
-	JGE    store1
-	MOVQ   (SI)(R10*8), R9
-	IMULQ  R8, R9
-	VADDPD (DI)(R9*1), X0, X0
-	VADDSD 16(DI)(R9*1), X1, X1
-	INCQ   R10
-	JMP    one
+main:
+	MOVQ    R10, R13
+	CMPQ    R12, R13
+	CMOVQLT R12, R13
+	SUBQ    R13, R10
+	SUBQ    R13, R12
+	TESTQ   R13, R13
+	JZ      checkA
 
-store1:
+both:
+	MOVQ   (SI)(R9*8), AX
+	IMULQ  R8, AX
+	VADDPD (DI)(AX*1), X0, X0
+	VADDSD 16(DI)(AX*1), X1, X1
+	MOVQ   (SI)(R11*8), AX
+	IMULQ  R8, AX
+	VADDPD (DI)(AX*1), X2, X2
+	VADDSD 16(DI)(AX*1), X3, X3
+	INCQ   R9
+	INCQ   R11
+	DECQ   R13
+	JNZ    both
+
+checkA:
+	TESTQ   R10, R10
+	JNZ     checkB
+	MOVQ    (SP), AX
 	VMOVUPD X0, (AX)
 	VMOVSD  X1, 16(AX)
+	VXORPD  X0, X0, X0
+	VXORPD  X1, X1, X1
+	TESTQ   BX, BX
+	JZ      drainB
+	MOVQ    (DX), R9
+	MOVQ    8(DX), R10
+	SUBQ    R9, R10
+	MOVQ    16(SP), AX
+	MOVQ    AX, (SP)
+	ADDQ    CX, AX
+	MOVQ    AX, 16(SP)
+	ADDQ    $0x08, DX
+	DECQ    BX
+
+checkB:
+	TESTQ   R12, R12
+	JNZ     main
+	MOVQ    8(SP), AX
+	VMOVUPD X2, (AX)
+	VMOVSD  X3, 16(AX)
+	VXORPD  X2, X2, X2
+	VXORPD  X3, X3, X3
+	TESTQ   BX, BX
+	JZ      drainA
+	MOVQ    (DX), R11
+	MOVQ    8(DX), R12
+	SUBQ    R11, R12
+	MOVQ    16(SP), AX
+	MOVQ    AX, 8(SP)
+	ADDQ    CX, AX
+	MOVQ    AX, 16(SP)
+	ADDQ    $0x08, DX
+	DECQ    BX
+	JMP     main
+
+drainA:
+	TESTQ R10, R10
+	JZ    storeA
+
+oneA:
+	MOVQ   (SI)(R9*8), AX
+	IMULQ  R8, AX
+	VADDPD (DI)(AX*1), X0, X0
+	VADDSD 16(DI)(AX*1), X1, X1
+	INCQ   R9
+	DECQ   R10
+	JNZ    oneA
+
+storeA:
+	MOVQ    (SP), AX
+	VMOVUPD X0, (AX)
+	VMOVSD  X1, 16(AX)
+	VXORPD  X0, X0, X0
+	VXORPD  X1, X1, X1
+	JMP     done
+
+drainB:
+	TESTQ R12, R12
+	JZ    storeB
+
+oneB:
+	MOVQ   (SI)(R11*8), AX
+	IMULQ  R8, AX
+	VADDPD (DI)(AX*1), X2, X2
+	VADDSD 16(DI)(AX*1), X3, X3
+	INCQ   R11
+	DECQ   R12
+	JNZ    oneB
+
+storeB:
+	MOVQ    8(SP), AX
+	VMOVUPD X2, (AX)
+	VMOVSD  X3, 16(AX)
+	VXORPD  X2, X2, X2
+	VXORPD  X3, X3, X3
 
 done:
 	VZEROUPPER
@@ -494,117 +718,162 @@ done:
 
 // func gatherRows3AVX2(out []float64, os int, ptr []int, ind []int, val []float64, b []float64, bs int)
 // Requires: AVX, CMOV
-TEXT ·gatherRows3AVX2(SB), NOSPLIT, $0-136
-	MOVQ out_base+0(FP), AX
-	MOVQ os+24(FP), CX
-	SHLQ $0x03, CX
-	MOVQ ptr_base+32(FP), DX
-	MOVQ ptr_len+40(FP), BX
-	DECQ BX
-	MOVQ ind_base+56(FP), SI
-	MOVQ val_base+80(FP), DI
-	MOVQ b_base+104(FP), R8
-	MOVQ bs+128(FP), R9
-	SHLQ $0x03, R9
-
-pair:
-	CMPQ    BX, $0x02
-	JLT     single
-	VXORPD  X0, X0, X0
-	VXORPD  X1, X1, X1
-	VXORPD  X2, X2, X2
-	VXORPD  X3, X3, X3
-	MOVQ    (DX), R11
-	MOVQ    8(DX), R12
-	MOVQ    R12, R13
-	SUBQ    R11, R13
-	MOVQ    16(DX), R10
-	SUBQ    R12, R10
-	CMPQ    R10, R13
-	CMOVQLT R10, R13
-	TESTQ   R13, R13
-	JZ      tail0
-
-both:
-	MOVQ         (SI)(R11*8), R10
-	IMULQ        R9, R10
-	VBROADCASTSD (DI)(R11*8), Y4
-	VMULPD       (R8)(R10*1), X4, X5
-	VADDPD       X5, X0, X0
-	VMULSD       16(R8)(R10*1), X4, X5
-	VADDSD       X5, X1, X1
-	MOVQ         (SI)(R12*8), R10
-	IMULQ        R9, R10
-	VBROADCASTSD (DI)(R12*8), Y4
-	VMULPD       (R8)(R10*1), X4, X5
-	VADDPD       X5, X2, X2
-	VMULSD       16(R8)(R10*1), X4, X5
-	VADDSD       X5, X3, X3
-	INCQ         R11
-	INCQ         R12
-	DECQ         R13
-	JNZ          both
-
-tail0:
-	CMPQ         R11, 8(DX)
-	JGE          tail1
-	MOVQ         (SI)(R11*8), R10
-	IMULQ        R9, R10
-	VBROADCASTSD (DI)(R11*8), Y4
-	VMULPD       (R8)(R10*1), X4, X5
-	VADDPD       X5, X0, X0
-	VMULSD       16(R8)(R10*1), X4, X5
-	VADDSD       X5, X1, X1
-	INCQ         R11
-	JMP          tail0
-
-tail1:
-	CMPQ         R12, 16(DX)
-	JGE          store2
-	MOVQ         (SI)(R12*8), R10
-	IMULQ        R9, R10
-	VBROADCASTSD (DI)(R12*8), Y4
-	VMULPD       (R8)(R10*1), X4, X5
-	VADDPD       X5, X2, X2
-	VMULSD       16(R8)(R10*1), X4, X5
-	VADDSD       X5, X3, X3
-	INCQ         R12
-	JMP          tail1
-
-store2:
-	VMOVUPD X0, (AX)
-	VMOVSD  X1, 16(AX)
-	ADDQ    CX, AX
-	VMOVUPD X2, (AX)
-	VMOVSD  X3, 16(AX)
-	ADDQ    CX, AX
-	ADDQ    $0x10, DX
-	SUBQ    $0x02, BX
-	JMP     pair
-
-single:
-	TESTQ  BX, BX
-	JZ     done
+TEXT ·gatherRows3AVX2(SB), NOSPLIT, $24-136
+	MOVQ   out_base+0(FP), AX
+	MOVQ   AX, 16(SP)
+	MOVQ   os+24(FP), CX
+	SHLQ   $0x03, CX
+	MOVQ   ptr_base+32(FP), DX
+	MOVQ   ptr_len+40(FP), BX
+	DECQ   BX
+	MOVQ   ind_base+56(FP), SI
+	MOVQ   val_base+80(FP), DI
+	MOVQ   b_base+104(FP), R8
+	MOVQ   bs+128(FP), R9
+	SHLQ   $0x03, R9
 	VXORPD X0, X0, X0
 	VXORPD X1, X1, X1
-	MOVQ   (DX), R11
+	VXORPD X2, X2, X2
+	VXORPD X3, X3, X3
+	TESTQ  BX, BX
+	JZ     done
+	MOVQ   (DX), R10
+	MOVQ   8(DX), R11
+	SUBQ   R10, R11
+	MOVQ   16(SP), AX
+	MOVQ   AX, (SP)
+	ADDQ   CX, AX
+	MOVQ   AX, 16(SP)
+	ADDQ   $0x08, DX
+	DECQ   BX
+	TESTQ  BX, BX
+	JZ     drainA
+	MOVQ   (DX), R12
+	MOVQ   8(DX), R13
+	SUBQ   R12, R13
+	MOVQ   16(SP), AX
+	MOVQ   AX, 8(SP)
+	ADDQ   CX, AX
+	MOVQ   AX, 16(SP)
+	ADDQ   $0x08, DX
+	DECQ   BX
 
-one:
-	CMPQ         R11, 8(DX)
-	JGE          store1
-	MOVQ         (SI)(R11*8), R10
-	IMULQ        R9, R10
-	VBROADCASTSD (DI)(R11*8), Y4
-	VMULPD       (R8)(R10*1), X4, X5
+main:
+	MOVQ    R11, R14
+	CMPQ    R13, R14
+	CMOVQLT R13, R14
+	SUBQ    R14, R11
+	SUBQ    R14, R13
+	TESTQ   R14, R14
+	JZ      checkA
+
+both:
+	MOVQ         (SI)(R10*8), AX
+	IMULQ        R9, AX
+	VBROADCASTSD (DI)(R10*8), Y4
+	VMULPD       (R8)(AX*1), X4, X5
 	VADDPD       X5, X0, X0
-	VMULSD       16(R8)(R10*1), X4, X5
+	VMULSD       16(R8)(AX*1), X4, X5
 	VADDSD       X5, X1, X1
-	INCQ         R11
-	JMP          one
+	MOVQ         (SI)(R12*8), AX
+	IMULQ        R9, AX
+	VBROADCASTSD (DI)(R12*8), Y4
+	VMULPD       (R8)(AX*1), X4, X5
+	VADDPD       X5, X2, X2
+	VMULSD       16(R8)(AX*1), X4, X5
+	VADDSD       X5, X3, X3
+	INCQ         R10
+	INCQ         R12
+	DECQ         R14
+	JNZ          both
 
-store1:
+checkA:
+	TESTQ   R11, R11
+	JNZ     checkB
+	MOVQ    (SP), AX
 	VMOVUPD X0, (AX)
 	VMOVSD  X1, 16(AX)
+	VXORPD  X0, X0, X0
+	VXORPD  X1, X1, X1
+	TESTQ   BX, BX
+	JZ      drainB
+	MOVQ    (DX), R10
+	MOVQ    8(DX), R11
+	SUBQ    R10, R11
+	MOVQ    16(SP), AX
+	MOVQ    AX, (SP)
+	ADDQ    CX, AX
+	MOVQ    AX, 16(SP)
+	ADDQ    $0x08, DX
+	DECQ    BX
+
+checkB:
+	TESTQ   R13, R13
+	JNZ     main
+	MOVQ    8(SP), AX
+	VMOVUPD X2, (AX)
+	VMOVSD  X3, 16(AX)
+	VXORPD  X2, X2, X2
+	VXORPD  X3, X3, X3
+	TESTQ   BX, BX
+	JZ      drainA
+	MOVQ    (DX), R12
+	MOVQ    8(DX), R13
+	SUBQ    R12, R13
+	MOVQ    16(SP), AX
+	MOVQ    AX, 8(SP)
+	ADDQ    CX, AX
+	MOVQ    AX, 16(SP)
+	ADDQ    $0x08, DX
+	DECQ    BX
+	JMP     main
+
+drainA:
+	TESTQ R11, R11
+	JZ    storeA
+
+oneA:
+	MOVQ         (SI)(R10*8), AX
+	IMULQ        R9, AX
+	VBROADCASTSD (DI)(R10*8), Y4
+	VMULPD       (R8)(AX*1), X4, X5
+	VADDPD       X5, X0, X0
+	VMULSD       16(R8)(AX*1), X4, X5
+	VADDSD       X5, X1, X1
+	INCQ         R10
+	DECQ         R11
+	JNZ          oneA
+
+storeA:
+	MOVQ    (SP), AX
+	VMOVUPD X0, (AX)
+	VMOVSD  X1, 16(AX)
+	VXORPD  X0, X0, X0
+	VXORPD  X1, X1, X1
+	JMP     done
+
+drainB:
+	TESTQ R13, R13
+	JZ    storeB
+
+oneB:
+	MOVQ         (SI)(R12*8), AX
+	IMULQ        R9, AX
+	VBROADCASTSD (DI)(R12*8), Y4
+	VMULPD       (R8)(AX*1), X4, X5
+	VADDPD       X5, X2, X2
+	VMULSD       16(R8)(AX*1), X4, X5
+	VADDSD       X5, X3, X3
+	INCQ         R12
+	DECQ         R13
+	JNZ          oneB
+
+storeB:
+	MOVQ    8(SP), AX
+	VMOVUPD X2, (AX)
+	VMOVSD  X3, 16(AX)
+	VXORPD  X2, X2, X2
+	VXORPD  X3, X3, X3
 
 done:
 	VZEROUPPER
@@ -612,90 +881,135 @@ done:
 
 // func gatherUnitRows4AVX2(out []float64, os int, ptr []int, ind []int, b []float64, bs int)
 // Requires: AVX, CMOV
-TEXT ·gatherUnitRows4AVX2(SB), NOSPLIT, $0-112
-	MOVQ out_base+0(FP), AX
-	MOVQ os+24(FP), CX
-	SHLQ $0x03, CX
-	MOVQ ptr_base+32(FP), DX
-	MOVQ ptr_len+40(FP), BX
-	DECQ BX
-	MOVQ ind_base+56(FP), SI
-	MOVQ b_base+80(FP), DI
-	MOVQ bs+104(FP), R8
-	SHLQ $0x03, R8
-
-pair:
-	CMPQ    BX, $0x02
-	JLT     single
-	VXORPD  Y0, Y0, Y0
-	VXORPD  Y1, Y1, Y1
-	MOVQ    (DX), R10
-	MOVQ    8(DX), R11
-	MOVQ    R11, R12
-	SUBQ    R10, R12
-	MOVQ    16(DX), R9
-	SUBQ    R11, R9
-	CMPQ    R9, R12
-	CMOVQLT R9, R12
-	TESTQ   R12, R12
-	JZ      tail0
-
-both:
-	MOVQ   (SI)(R10*8), R9
-	IMULQ  R8, R9
-	VADDPD (DI)(R9*1), Y0, Y0
-	MOVQ   (SI)(R11*8), R9
-	IMULQ  R8, R9
-	VADDPD (DI)(R9*1), Y1, Y1
-	INCQ   R10
-	INCQ   R11
-	DECQ   R12
-	JNZ    both
-
-tail0:
-	CMPQ   R10, 8(DX)
-	JGE    tail1
-	MOVQ   (SI)(R10*8), R9
-	IMULQ  R8, R9
-	VADDPD (DI)(R9*1), Y0, Y0
-	INCQ   R10
-	JMP    tail0
-
-tail1:
-	CMPQ   R11, 16(DX)
-	JGE    store2
-	MOVQ   (SI)(R11*8), R9
-	IMULQ  R8, R9
-	VADDPD (DI)(R9*1), Y1, Y1
-	INCQ   R11
-	JMP    tail1
-
-store2:
-	VMOVUPD Y0, (AX)
-	ADDQ    CX, AX
-	VMOVUPD Y1, (AX)
-	ADDQ    CX, AX
-	ADDQ    $0x10, DX
-	SUBQ    $0x02, BX
-	JMP     pair
-
-single:
+TEXT ·gatherUnitRows4AVX2(SB), NOSPLIT, $24-112
+	MOVQ   out_base+0(FP), AX
+	MOVQ   AX, 16(SP)
+	MOVQ   os+24(FP), CX
+	SHLQ   $0x03, CX
+	MOVQ   ptr_base+32(FP), DX
+	MOVQ   ptr_len+40(FP), BX
+	DECQ   BX
+	MOVQ   ind_base+56(FP), SI
+	MOVQ   b_base+80(FP), DI
+	MOVQ   bs+104(FP), R8
+	SHLQ   $0x03, R8
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
 	TESTQ  BX, BX
 	JZ     done
-	VXORPD Y0, Y0, Y0
-	MOVQ   (DX), R10
+	MOVQ   (DX), R9
+	MOVQ   8(DX), R10
+	SUBQ   R9, R10
+	MOVQ   16(SP), AX
+	MOVQ   AX, (SP)
+	ADDQ   CX, AX
+	MOVQ   AX, 16(SP)
+	ADDQ   $0x08, DX
+	DECQ   BX
+	TESTQ  BX, BX
+	JZ     drainA
+	MOVQ   (DX), R11
+	MOVQ   8(DX), R12
+	SUBQ   R11, R12
+	MOVQ   16(SP), AX
+	MOVQ   AX, 8(SP)
+	ADDQ   CX, AX
+	MOVQ   AX, 16(SP)
+	ADDQ   $0x08, DX
+	DECQ   BX
 
-one:
-	CMPQ   R10, 8(DX)
-	JGE    store1
-	MOVQ   (SI)(R10*8), R9
-	IMULQ  R8, R9
-	VADDPD (DI)(R9*1), Y0, Y0
-	INCQ   R10
-	JMP    one
+main:
+	MOVQ    R10, R13
+	CMPQ    R12, R13
+	CMOVQLT R12, R13
+	SUBQ    R13, R10
+	SUBQ    R13, R12
+	TESTQ   R13, R13
+	JZ      checkA
 
-store1:
+both:
+	MOVQ   (SI)(R9*8), AX
+	IMULQ  R8, AX
+	VADDPD (DI)(AX*1), Y0, Y0
+	MOVQ   (SI)(R11*8), AX
+	IMULQ  R8, AX
+	VADDPD (DI)(AX*1), Y1, Y1
+	INCQ   R9
+	INCQ   R11
+	DECQ   R13
+	JNZ    both
+
+checkA:
+	TESTQ   R10, R10
+	JNZ     checkB
+	MOVQ    (SP), AX
 	VMOVUPD Y0, (AX)
+	VXORPD  Y0, Y0, Y0
+	TESTQ   BX, BX
+	JZ      drainB
+	MOVQ    (DX), R9
+	MOVQ    8(DX), R10
+	SUBQ    R9, R10
+	MOVQ    16(SP), AX
+	MOVQ    AX, (SP)
+	ADDQ    CX, AX
+	MOVQ    AX, 16(SP)
+	ADDQ    $0x08, DX
+	DECQ    BX
+
+checkB:
+	TESTQ   R12, R12
+	JNZ     main
+	MOVQ    8(SP), AX
+	VMOVUPD Y1, (AX)
+	VXORPD  Y1, Y1, Y1
+	TESTQ   BX, BX
+	JZ      drainA
+	MOVQ    (DX), R11
+	MOVQ    8(DX), R12
+	SUBQ    R11, R12
+	MOVQ    16(SP), AX
+	MOVQ    AX, 8(SP)
+	ADDQ    CX, AX
+	MOVQ    AX, 16(SP)
+	ADDQ    $0x08, DX
+	DECQ    BX
+	JMP     main
+
+drainA:
+	TESTQ R10, R10
+	JZ    storeA
+
+oneA:
+	MOVQ   (SI)(R9*8), AX
+	IMULQ  R8, AX
+	VADDPD (DI)(AX*1), Y0, Y0
+	INCQ   R9
+	DECQ   R10
+	JNZ    oneA
+
+storeA:
+	MOVQ    (SP), AX
+	VMOVUPD Y0, (AX)
+	VXORPD  Y0, Y0, Y0
+	JMP     done
+
+drainB:
+	TESTQ R12, R12
+	JZ    storeB
+
+oneB:
+	MOVQ   (SI)(R11*8), AX
+	IMULQ  R8, AX
+	VADDPD (DI)(AX*1), Y1, Y1
+	INCQ   R11
+	DECQ   R12
+	JNZ    oneB
+
+storeB:
+	MOVQ    8(SP), AX
+	VMOVUPD Y1, (AX)
+	VXORPD  Y1, Y1, Y1
 
 done:
 	VZEROUPPER
@@ -703,101 +1017,144 @@ done:
 
 // func gatherRows4AVX2(out []float64, os int, ptr []int, ind []int, val []float64, b []float64, bs int)
 // Requires: AVX, CMOV
-TEXT ·gatherRows4AVX2(SB), NOSPLIT, $0-136
-	MOVQ out_base+0(FP), AX
-	MOVQ os+24(FP), CX
-	SHLQ $0x03, CX
-	MOVQ ptr_base+32(FP), DX
-	MOVQ ptr_len+40(FP), BX
-	DECQ BX
-	MOVQ ind_base+56(FP), SI
-	MOVQ val_base+80(FP), DI
-	MOVQ b_base+104(FP), R8
-	MOVQ bs+128(FP), R9
-	SHLQ $0x03, R9
-
-pair:
-	CMPQ    BX, $0x02
-	JLT     single
-	VXORPD  Y0, Y0, Y0
-	VXORPD  Y1, Y1, Y1
-	MOVQ    (DX), R11
-	MOVQ    8(DX), R12
-	MOVQ    R12, R13
-	SUBQ    R11, R13
-	MOVQ    16(DX), R10
-	SUBQ    R12, R10
-	CMPQ    R10, R13
-	CMOVQLT R10, R13
-	TESTQ   R13, R13
-	JZ      tail0
-
-both:
-	MOVQ         (SI)(R11*8), R10
-	IMULQ        R9, R10
-	VBROADCASTSD (DI)(R11*8), Y2
-	VMULPD       (R8)(R10*1), Y2, Y2
-	VADDPD       Y2, Y0, Y0
-	MOVQ         (SI)(R12*8), R10
-	IMULQ        R9, R10
-	VBROADCASTSD (DI)(R12*8), Y2
-	VMULPD       (R8)(R10*1), Y2, Y2
-	VADDPD       Y2, Y1, Y1
-	INCQ         R11
-	INCQ         R12
-	DECQ         R13
-	JNZ          both
-
-tail0:
-	CMPQ         R11, 8(DX)
-	JGE          tail1
-	MOVQ         (SI)(R11*8), R10
-	IMULQ        R9, R10
-	VBROADCASTSD (DI)(R11*8), Y2
-	VMULPD       (R8)(R10*1), Y2, Y2
-	VADDPD       Y2, Y0, Y0
-	INCQ         R11
-	JMP          tail0
-
-tail1:
-	CMPQ         R12, 16(DX)
-	JGE          store2
-	MOVQ         (SI)(R12*8), R10
-	IMULQ        R9, R10
-	VBROADCASTSD (DI)(R12*8), Y2
-	VMULPD       (R8)(R10*1), Y2, Y2
-	VADDPD       Y2, Y1, Y1
-	INCQ         R12
-	JMP          tail1
-
-store2:
-	VMOVUPD Y0, (AX)
-	ADDQ    CX, AX
-	VMOVUPD Y1, (AX)
-	ADDQ    CX, AX
-	ADDQ    $0x10, DX
-	SUBQ    $0x02, BX
-	JMP     pair
-
-single:
+TEXT ·gatherRows4AVX2(SB), NOSPLIT, $24-136
+	MOVQ   out_base+0(FP), AX
+	MOVQ   AX, 16(SP)
+	MOVQ   os+24(FP), CX
+	SHLQ   $0x03, CX
+	MOVQ   ptr_base+32(FP), DX
+	MOVQ   ptr_len+40(FP), BX
+	DECQ   BX
+	MOVQ   ind_base+56(FP), SI
+	MOVQ   val_base+80(FP), DI
+	MOVQ   b_base+104(FP), R8
+	MOVQ   bs+128(FP), R9
+	SHLQ   $0x03, R9
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
 	TESTQ  BX, BX
 	JZ     done
-	VXORPD Y0, Y0, Y0
-	MOVQ   (DX), R11
+	MOVQ   (DX), R10
+	MOVQ   8(DX), R11
+	SUBQ   R10, R11
+	MOVQ   16(SP), AX
+	MOVQ   AX, (SP)
+	ADDQ   CX, AX
+	MOVQ   AX, 16(SP)
+	ADDQ   $0x08, DX
+	DECQ   BX
+	TESTQ  BX, BX
+	JZ     drainA
+	MOVQ   (DX), R12
+	MOVQ   8(DX), R13
+	SUBQ   R12, R13
+	MOVQ   16(SP), AX
+	MOVQ   AX, 8(SP)
+	ADDQ   CX, AX
+	MOVQ   AX, 16(SP)
+	ADDQ   $0x08, DX
+	DECQ   BX
 
-one:
-	CMPQ         R11, 8(DX)
-	JGE          store1
-	MOVQ         (SI)(R11*8), R10
-	IMULQ        R9, R10
-	VBROADCASTSD (DI)(R11*8), Y2
-	VMULPD       (R8)(R10*1), Y2, Y2
+main:
+	MOVQ    R11, R14
+	CMPQ    R13, R14
+	CMOVQLT R13, R14
+	SUBQ    R14, R11
+	SUBQ    R14, R13
+	TESTQ   R14, R14
+	JZ      checkA
+
+both:
+	MOVQ         (SI)(R10*8), AX
+	IMULQ        R9, AX
+	VBROADCASTSD (DI)(R10*8), Y2
+	VMULPD       (R8)(AX*1), Y2, Y2
 	VADDPD       Y2, Y0, Y0
-	INCQ         R11
-	JMP          one
+	MOVQ         (SI)(R12*8), AX
+	IMULQ        R9, AX
+	VBROADCASTSD (DI)(R12*8), Y2
+	VMULPD       (R8)(AX*1), Y2, Y2
+	VADDPD       Y2, Y1, Y1
+	INCQ         R10
+	INCQ         R12
+	DECQ         R14
+	JNZ          both
 
-store1:
+checkA:
+	TESTQ   R11, R11
+	JNZ     checkB
+	MOVQ    (SP), AX
 	VMOVUPD Y0, (AX)
+	VXORPD  Y0, Y0, Y0
+	TESTQ   BX, BX
+	JZ      drainB
+	MOVQ    (DX), R10
+	MOVQ    8(DX), R11
+	SUBQ    R10, R11
+	MOVQ    16(SP), AX
+	MOVQ    AX, (SP)
+	ADDQ    CX, AX
+	MOVQ    AX, 16(SP)
+	ADDQ    $0x08, DX
+	DECQ    BX
+
+checkB:
+	TESTQ   R13, R13
+	JNZ     main
+	MOVQ    8(SP), AX
+	VMOVUPD Y1, (AX)
+	VXORPD  Y1, Y1, Y1
+	TESTQ   BX, BX
+	JZ      drainA
+	MOVQ    (DX), R12
+	MOVQ    8(DX), R13
+	SUBQ    R12, R13
+	MOVQ    16(SP), AX
+	MOVQ    AX, 8(SP)
+	ADDQ    CX, AX
+	MOVQ    AX, 16(SP)
+	ADDQ    $0x08, DX
+	DECQ    BX
+	JMP     main
+
+drainA:
+	TESTQ R11, R11
+	JZ    storeA
+
+oneA:
+	MOVQ         (SI)(R10*8), AX
+	IMULQ        R9, AX
+	VBROADCASTSD (DI)(R10*8), Y2
+	VMULPD       (R8)(AX*1), Y2, Y2
+	VADDPD       Y2, Y0, Y0
+	INCQ         R10
+	DECQ         R11
+	JNZ          oneA
+
+storeA:
+	MOVQ    (SP), AX
+	VMOVUPD Y0, (AX)
+	VXORPD  Y0, Y0, Y0
+	JMP     done
+
+drainB:
+	TESTQ R13, R13
+	JZ    storeB
+
+oneB:
+	MOVQ         (SI)(R12*8), AX
+	IMULQ        R9, AX
+	VBROADCASTSD (DI)(R12*8), Y2
+	VMULPD       (R8)(AX*1), Y2, Y2
+	VADDPD       Y2, Y1, Y1
+	INCQ         R12
+	DECQ         R13
+	JNZ          oneB
+
+storeB:
+	MOVQ    8(SP), AX
+	VMOVUPD Y1, (AX)
+	VXORPD  Y1, Y1, Y1
 
 done:
 	VZEROUPPER
@@ -805,101 +1162,149 @@ done:
 
 // func gatherUnitRows5AVX2(out []float64, os int, ptr []int, ind []int, b []float64, bs int)
 // Requires: AVX, CMOV
-TEXT ·gatherUnitRows5AVX2(SB), NOSPLIT, $0-112
-	MOVQ out_base+0(FP), AX
-	MOVQ os+24(FP), CX
-	SHLQ $0x03, CX
-	MOVQ ptr_base+32(FP), DX
-	MOVQ ptr_len+40(FP), BX
-	DECQ BX
-	MOVQ ind_base+56(FP), SI
-	MOVQ b_base+80(FP), DI
-	MOVQ bs+104(FP), R8
-	SHLQ $0x03, R8
-
-pair:
-	CMPQ    BX, $0x02
-	JLT     single
-	VXORPD  Y0, Y0, Y0
-	VXORPD  X1, X1, X1
-	VXORPD  Y2, Y2, Y2
-	VXORPD  X3, X3, X3
-	MOVQ    (DX), R10
-	MOVQ    8(DX), R11
-	MOVQ    R11, R12
-	SUBQ    R10, R12
-	MOVQ    16(DX), R9
-	SUBQ    R11, R9
-	CMPQ    R9, R12
-	CMOVQLT R9, R12
-	TESTQ   R12, R12
-	JZ      tail0
-
-both:
-	MOVQ   (SI)(R10*8), R9
-	IMULQ  R8, R9
-	VADDPD (DI)(R9*1), Y0, Y0
-	VADDSD 32(DI)(R9*1), X1, X1
-	MOVQ   (SI)(R11*8), R9
-	IMULQ  R8, R9
-	VADDPD (DI)(R9*1), Y2, Y2
-	VADDSD 32(DI)(R9*1), X3, X3
-	INCQ   R10
-	INCQ   R11
-	DECQ   R12
-	JNZ    both
-
-tail0:
-	CMPQ   R10, 8(DX)
-	JGE    tail1
-	MOVQ   (SI)(R10*8), R9
-	IMULQ  R8, R9
-	VADDPD (DI)(R9*1), Y0, Y0
-	VADDSD 32(DI)(R9*1), X1, X1
-	INCQ   R10
-	JMP    tail0
-
-tail1:
-	CMPQ   R11, 16(DX)
-	JGE    store2
-	MOVQ   (SI)(R11*8), R9
-	IMULQ  R8, R9
-	VADDPD (DI)(R9*1), Y2, Y2
-	VADDSD 32(DI)(R9*1), X3, X3
-	INCQ   R11
-	JMP    tail1
-
-store2:
-	VMOVUPD Y0, (AX)
-	VMOVSD  X1, 32(AX)
-	ADDQ    CX, AX
-	VMOVUPD Y2, (AX)
-	VMOVSD  X3, 32(AX)
-	ADDQ    CX, AX
-	ADDQ    $0x10, DX
-	SUBQ    $0x02, BX
-	JMP     pair
-
-single:
-	TESTQ  BX, BX
-	JZ     done
+TEXT ·gatherUnitRows5AVX2(SB), NOSPLIT, $24-112
+	MOVQ   out_base+0(FP), AX
+	MOVQ   AX, 16(SP)
+	MOVQ   os+24(FP), CX
+	SHLQ   $0x03, CX
+	MOVQ   ptr_base+32(FP), DX
+	MOVQ   ptr_len+40(FP), BX
+	DECQ   BX
+	MOVQ   ind_base+56(FP), SI
+	MOVQ   b_base+80(FP), DI
+	MOVQ   bs+104(FP), R8
+	SHLQ   $0x03, R8
 	VXORPD Y0, Y0, Y0
 	VXORPD X1, X1, X1
-	MOVQ   (DX), R10
+	VXORPD Y2, Y2, Y2
+	VXORPD X3, X3, X3
+	TESTQ  BX, BX
+	JZ     done
+	MOVQ   (DX), R9
+	MOVQ   8(DX), R10
+	SUBQ   R9, R10
+	MOVQ   16(SP), AX
+	MOVQ   AX, (SP)
+	ADDQ   CX, AX
+	MOVQ   AX, 16(SP)
+	ADDQ   $0x08, DX
+	DECQ   BX
+	TESTQ  BX, BX
+	JZ     drainA
+	MOVQ   (DX), R11
+	MOVQ   8(DX), R12
+	SUBQ   R11, R12
+	MOVQ   16(SP), AX
+	MOVQ   AX, 8(SP)
+	ADDQ   CX, AX
+	MOVQ   AX, 16(SP)
+	ADDQ   $0x08, DX
+	DECQ   BX
 
-one:
-	CMPQ   R10, 8(DX)
-	JGE    store1
-	MOVQ   (SI)(R10*8), R9
-	IMULQ  R8, R9
-	VADDPD (DI)(R9*1), Y0, Y0
-	VADDSD 32(DI)(R9*1), X1, X1
-	INCQ   R10
-	JMP    one
+main:
+	MOVQ    R10, R13
+	CMPQ    R12, R13
+	CMOVQLT R12, R13
+	SUBQ    R13, R10
+	SUBQ    R13, R12
+	TESTQ   R13, R13
+	JZ      checkA
 
-store1:
+both:
+	MOVQ   (SI)(R9*8), AX
+	IMULQ  R8, AX
+	VADDPD (DI)(AX*1), Y0, Y0
+	VADDSD 32(DI)(AX*1), X1, X1
+	MOVQ   (SI)(R11*8), AX
+	IMULQ  R8, AX
+	VADDPD (DI)(AX*1), Y2, Y2
+	VADDSD 32(DI)(AX*1), X3, X3
+	INCQ   R9
+	INCQ   R11
+	DECQ   R13
+	JNZ    both
+
+checkA:
+	TESTQ   R10, R10
+	JNZ     checkB
+	MOVQ    (SP), AX
 	VMOVUPD Y0, (AX)
 	VMOVSD  X1, 32(AX)
+	VXORPD  Y0, Y0, Y0
+	VXORPD  X1, X1, X1
+	TESTQ   BX, BX
+	JZ      drainB
+	MOVQ    (DX), R9
+	MOVQ    8(DX), R10
+	SUBQ    R9, R10
+	MOVQ    16(SP), AX
+	MOVQ    AX, (SP)
+	ADDQ    CX, AX
+	MOVQ    AX, 16(SP)
+	ADDQ    $0x08, DX
+	DECQ    BX
+
+checkB:
+	TESTQ   R12, R12
+	JNZ     main
+	MOVQ    8(SP), AX
+	VMOVUPD Y2, (AX)
+	VMOVSD  X3, 32(AX)
+	VXORPD  Y2, Y2, Y2
+	VXORPD  X3, X3, X3
+	TESTQ   BX, BX
+	JZ      drainA
+	MOVQ    (DX), R11
+	MOVQ    8(DX), R12
+	SUBQ    R11, R12
+	MOVQ    16(SP), AX
+	MOVQ    AX, 8(SP)
+	ADDQ    CX, AX
+	MOVQ    AX, 16(SP)
+	ADDQ    $0x08, DX
+	DECQ    BX
+	JMP     main
+
+drainA:
+	TESTQ R10, R10
+	JZ    storeA
+
+oneA:
+	MOVQ   (SI)(R9*8), AX
+	IMULQ  R8, AX
+	VADDPD (DI)(AX*1), Y0, Y0
+	VADDSD 32(DI)(AX*1), X1, X1
+	INCQ   R9
+	DECQ   R10
+	JNZ    oneA
+
+storeA:
+	MOVQ    (SP), AX
+	VMOVUPD Y0, (AX)
+	VMOVSD  X1, 32(AX)
+	VXORPD  Y0, Y0, Y0
+	VXORPD  X1, X1, X1
+	JMP     done
+
+drainB:
+	TESTQ R12, R12
+	JZ    storeB
+
+oneB:
+	MOVQ   (SI)(R11*8), AX
+	IMULQ  R8, AX
+	VADDPD (DI)(AX*1), Y2, Y2
+	VADDSD 32(DI)(AX*1), X3, X3
+	INCQ   R11
+	DECQ   R12
+	JNZ    oneB
+
+storeB:
+	MOVQ    8(SP), AX
+	VMOVUPD Y2, (AX)
+	VMOVSD  X3, 32(AX)
+	VXORPD  Y2, Y2, Y2
+	VXORPD  X3, X3, X3
 
 done:
 	VZEROUPPER
@@ -907,117 +1312,162 @@ done:
 
 // func gatherRows5AVX2(out []float64, os int, ptr []int, ind []int, val []float64, b []float64, bs int)
 // Requires: AVX, CMOV
-TEXT ·gatherRows5AVX2(SB), NOSPLIT, $0-136
-	MOVQ out_base+0(FP), AX
-	MOVQ os+24(FP), CX
-	SHLQ $0x03, CX
-	MOVQ ptr_base+32(FP), DX
-	MOVQ ptr_len+40(FP), BX
-	DECQ BX
-	MOVQ ind_base+56(FP), SI
-	MOVQ val_base+80(FP), DI
-	MOVQ b_base+104(FP), R8
-	MOVQ bs+128(FP), R9
-	SHLQ $0x03, R9
-
-pair:
-	CMPQ    BX, $0x02
-	JLT     single
-	VXORPD  Y0, Y0, Y0
-	VXORPD  X1, X1, X1
-	VXORPD  Y2, Y2, Y2
-	VXORPD  X3, X3, X3
-	MOVQ    (DX), R11
-	MOVQ    8(DX), R12
-	MOVQ    R12, R13
-	SUBQ    R11, R13
-	MOVQ    16(DX), R10
-	SUBQ    R12, R10
-	CMPQ    R10, R13
-	CMOVQLT R10, R13
-	TESTQ   R13, R13
-	JZ      tail0
-
-both:
-	MOVQ         (SI)(R11*8), R10
-	IMULQ        R9, R10
-	VBROADCASTSD (DI)(R11*8), Y4
-	VMULPD       (R8)(R10*1), Y4, Y5
-	VADDPD       Y5, Y0, Y0
-	VMULSD       32(R8)(R10*1), X4, X5
-	VADDSD       X5, X1, X1
-	MOVQ         (SI)(R12*8), R10
-	IMULQ        R9, R10
-	VBROADCASTSD (DI)(R12*8), Y4
-	VMULPD       (R8)(R10*1), Y4, Y5
-	VADDPD       Y5, Y2, Y2
-	VMULSD       32(R8)(R10*1), X4, X5
-	VADDSD       X5, X3, X3
-	INCQ         R11
-	INCQ         R12
-	DECQ         R13
-	JNZ          both
-
-tail0:
-	CMPQ         R11, 8(DX)
-	JGE          tail1
-	MOVQ         (SI)(R11*8), R10
-	IMULQ        R9, R10
-	VBROADCASTSD (DI)(R11*8), Y4
-	VMULPD       (R8)(R10*1), Y4, Y5
-	VADDPD       Y5, Y0, Y0
-	VMULSD       32(R8)(R10*1), X4, X5
-	VADDSD       X5, X1, X1
-	INCQ         R11
-	JMP          tail0
-
-tail1:
-	CMPQ         R12, 16(DX)
-	JGE          store2
-	MOVQ         (SI)(R12*8), R10
-	IMULQ        R9, R10
-	VBROADCASTSD (DI)(R12*8), Y4
-	VMULPD       (R8)(R10*1), Y4, Y5
-	VADDPD       Y5, Y2, Y2
-	VMULSD       32(R8)(R10*1), X4, X5
-	VADDSD       X5, X3, X3
-	INCQ         R12
-	JMP          tail1
-
-store2:
-	VMOVUPD Y0, (AX)
-	VMOVSD  X1, 32(AX)
-	ADDQ    CX, AX
-	VMOVUPD Y2, (AX)
-	VMOVSD  X3, 32(AX)
-	ADDQ    CX, AX
-	ADDQ    $0x10, DX
-	SUBQ    $0x02, BX
-	JMP     pair
-
-single:
-	TESTQ  BX, BX
-	JZ     done
+TEXT ·gatherRows5AVX2(SB), NOSPLIT, $24-136
+	MOVQ   out_base+0(FP), AX
+	MOVQ   AX, 16(SP)
+	MOVQ   os+24(FP), CX
+	SHLQ   $0x03, CX
+	MOVQ   ptr_base+32(FP), DX
+	MOVQ   ptr_len+40(FP), BX
+	DECQ   BX
+	MOVQ   ind_base+56(FP), SI
+	MOVQ   val_base+80(FP), DI
+	MOVQ   b_base+104(FP), R8
+	MOVQ   bs+128(FP), R9
+	SHLQ   $0x03, R9
 	VXORPD Y0, Y0, Y0
 	VXORPD X1, X1, X1
-	MOVQ   (DX), R11
+	VXORPD Y2, Y2, Y2
+	VXORPD X3, X3, X3
+	TESTQ  BX, BX
+	JZ     done
+	MOVQ   (DX), R10
+	MOVQ   8(DX), R11
+	SUBQ   R10, R11
+	MOVQ   16(SP), AX
+	MOVQ   AX, (SP)
+	ADDQ   CX, AX
+	MOVQ   AX, 16(SP)
+	ADDQ   $0x08, DX
+	DECQ   BX
+	TESTQ  BX, BX
+	JZ     drainA
+	MOVQ   (DX), R12
+	MOVQ   8(DX), R13
+	SUBQ   R12, R13
+	MOVQ   16(SP), AX
+	MOVQ   AX, 8(SP)
+	ADDQ   CX, AX
+	MOVQ   AX, 16(SP)
+	ADDQ   $0x08, DX
+	DECQ   BX
 
-one:
-	CMPQ         R11, 8(DX)
-	JGE          store1
-	MOVQ         (SI)(R11*8), R10
-	IMULQ        R9, R10
-	VBROADCASTSD (DI)(R11*8), Y4
-	VMULPD       (R8)(R10*1), Y4, Y5
+main:
+	MOVQ    R11, R14
+	CMPQ    R13, R14
+	CMOVQLT R13, R14
+	SUBQ    R14, R11
+	SUBQ    R14, R13
+	TESTQ   R14, R14
+	JZ      checkA
+
+both:
+	MOVQ         (SI)(R10*8), AX
+	IMULQ        R9, AX
+	VBROADCASTSD (DI)(R10*8), Y4
+	VMULPD       (R8)(AX*1), Y4, Y5
 	VADDPD       Y5, Y0, Y0
-	VMULSD       32(R8)(R10*1), X4, X5
+	VMULSD       32(R8)(AX*1), X4, X5
 	VADDSD       X5, X1, X1
-	INCQ         R11
-	JMP          one
+	MOVQ         (SI)(R12*8), AX
+	IMULQ        R9, AX
+	VBROADCASTSD (DI)(R12*8), Y4
+	VMULPD       (R8)(AX*1), Y4, Y5
+	VADDPD       Y5, Y2, Y2
+	VMULSD       32(R8)(AX*1), X4, X5
+	VADDSD       X5, X3, X3
+	INCQ         R10
+	INCQ         R12
+	DECQ         R14
+	JNZ          both
 
-store1:
+checkA:
+	TESTQ   R11, R11
+	JNZ     checkB
+	MOVQ    (SP), AX
 	VMOVUPD Y0, (AX)
 	VMOVSD  X1, 32(AX)
+	VXORPD  Y0, Y0, Y0
+	VXORPD  X1, X1, X1
+	TESTQ   BX, BX
+	JZ      drainB
+	MOVQ    (DX), R10
+	MOVQ    8(DX), R11
+	SUBQ    R10, R11
+	MOVQ    16(SP), AX
+	MOVQ    AX, (SP)
+	ADDQ    CX, AX
+	MOVQ    AX, 16(SP)
+	ADDQ    $0x08, DX
+	DECQ    BX
+
+checkB:
+	TESTQ   R13, R13
+	JNZ     main
+	MOVQ    8(SP), AX
+	VMOVUPD Y2, (AX)
+	VMOVSD  X3, 32(AX)
+	VXORPD  Y2, Y2, Y2
+	VXORPD  X3, X3, X3
+	TESTQ   BX, BX
+	JZ      drainA
+	MOVQ    (DX), R12
+	MOVQ    8(DX), R13
+	SUBQ    R12, R13
+	MOVQ    16(SP), AX
+	MOVQ    AX, 8(SP)
+	ADDQ    CX, AX
+	MOVQ    AX, 16(SP)
+	ADDQ    $0x08, DX
+	DECQ    BX
+	JMP     main
+
+drainA:
+	TESTQ R11, R11
+	JZ    storeA
+
+oneA:
+	MOVQ         (SI)(R10*8), AX
+	IMULQ        R9, AX
+	VBROADCASTSD (DI)(R10*8), Y4
+	VMULPD       (R8)(AX*1), Y4, Y5
+	VADDPD       Y5, Y0, Y0
+	VMULSD       32(R8)(AX*1), X4, X5
+	VADDSD       X5, X1, X1
+	INCQ         R10
+	DECQ         R11
+	JNZ          oneA
+
+storeA:
+	MOVQ    (SP), AX
+	VMOVUPD Y0, (AX)
+	VMOVSD  X1, 32(AX)
+	VXORPD  Y0, Y0, Y0
+	VXORPD  X1, X1, X1
+	JMP     done
+
+drainB:
+	TESTQ R13, R13
+	JZ    storeB
+
+oneB:
+	MOVQ         (SI)(R12*8), AX
+	IMULQ        R9, AX
+	VBROADCASTSD (DI)(R12*8), Y4
+	VMULPD       (R8)(AX*1), Y4, Y5
+	VADDPD       Y5, Y2, Y2
+	VMULSD       32(R8)(AX*1), X4, X5
+	VADDSD       X5, X3, X3
+	INCQ         R12
+	DECQ         R13
+	JNZ          oneB
+
+storeB:
+	MOVQ    8(SP), AX
+	VMOVUPD Y2, (AX)
+	VMOVSD  X3, 32(AX)
+	VXORPD  Y2, Y2, Y2
+	VXORPD  X3, X3, X3
 
 done:
 	VZEROUPPER
@@ -1025,101 +1475,149 @@ done:
 
 // func gatherUnitRows6AVX2(out []float64, os int, ptr []int, ind []int, b []float64, bs int)
 // Requires: AVX, CMOV
-TEXT ·gatherUnitRows6AVX2(SB), NOSPLIT, $0-112
-	MOVQ out_base+0(FP), AX
-	MOVQ os+24(FP), CX
-	SHLQ $0x03, CX
-	MOVQ ptr_base+32(FP), DX
-	MOVQ ptr_len+40(FP), BX
-	DECQ BX
-	MOVQ ind_base+56(FP), SI
-	MOVQ b_base+80(FP), DI
-	MOVQ bs+104(FP), R8
-	SHLQ $0x03, R8
-
-pair:
-	CMPQ    BX, $0x02
-	JLT     single
-	VXORPD  Y0, Y0, Y0
-	VXORPD  X1, X1, X1
-	VXORPD  Y2, Y2, Y2
-	VXORPD  X3, X3, X3
-	MOVQ    (DX), R10
-	MOVQ    8(DX), R11
-	MOVQ    R11, R12
-	SUBQ    R10, R12
-	MOVQ    16(DX), R9
-	SUBQ    R11, R9
-	CMPQ    R9, R12
-	CMOVQLT R9, R12
-	TESTQ   R12, R12
-	JZ      tail0
-
-both:
-	MOVQ   (SI)(R10*8), R9
-	IMULQ  R8, R9
-	VADDPD (DI)(R9*1), Y0, Y0
-	VADDPD 32(DI)(R9*1), X1, X1
-	MOVQ   (SI)(R11*8), R9
-	IMULQ  R8, R9
-	VADDPD (DI)(R9*1), Y2, Y2
-	VADDPD 32(DI)(R9*1), X3, X3
-	INCQ   R10
-	INCQ   R11
-	DECQ   R12
-	JNZ    both
-
-tail0:
-	CMPQ   R10, 8(DX)
-	JGE    tail1
-	MOVQ   (SI)(R10*8), R9
-	IMULQ  R8, R9
-	VADDPD (DI)(R9*1), Y0, Y0
-	VADDPD 32(DI)(R9*1), X1, X1
-	INCQ   R10
-	JMP    tail0
-
-tail1:
-	CMPQ   R11, 16(DX)
-	JGE    store2
-	MOVQ   (SI)(R11*8), R9
-	IMULQ  R8, R9
-	VADDPD (DI)(R9*1), Y2, Y2
-	VADDPD 32(DI)(R9*1), X3, X3
-	INCQ   R11
-	JMP    tail1
-
-store2:
-	VMOVUPD Y0, (AX)
-	VMOVUPD X1, 32(AX)
-	ADDQ    CX, AX
-	VMOVUPD Y2, (AX)
-	VMOVUPD X3, 32(AX)
-	ADDQ    CX, AX
-	ADDQ    $0x10, DX
-	SUBQ    $0x02, BX
-	JMP     pair
-
-single:
-	TESTQ  BX, BX
-	JZ     done
+TEXT ·gatherUnitRows6AVX2(SB), NOSPLIT, $24-112
+	MOVQ   out_base+0(FP), AX
+	MOVQ   AX, 16(SP)
+	MOVQ   os+24(FP), CX
+	SHLQ   $0x03, CX
+	MOVQ   ptr_base+32(FP), DX
+	MOVQ   ptr_len+40(FP), BX
+	DECQ   BX
+	MOVQ   ind_base+56(FP), SI
+	MOVQ   b_base+80(FP), DI
+	MOVQ   bs+104(FP), R8
+	SHLQ   $0x03, R8
 	VXORPD Y0, Y0, Y0
 	VXORPD X1, X1, X1
-	MOVQ   (DX), R10
+	VXORPD Y2, Y2, Y2
+	VXORPD X3, X3, X3
+	TESTQ  BX, BX
+	JZ     done
+	MOVQ   (DX), R9
+	MOVQ   8(DX), R10
+	SUBQ   R9, R10
+	MOVQ   16(SP), AX
+	MOVQ   AX, (SP)
+	ADDQ   CX, AX
+	MOVQ   AX, 16(SP)
+	ADDQ   $0x08, DX
+	DECQ   BX
+	TESTQ  BX, BX
+	JZ     drainA
+	MOVQ   (DX), R11
+	MOVQ   8(DX), R12
+	SUBQ   R11, R12
+	MOVQ   16(SP), AX
+	MOVQ   AX, 8(SP)
+	ADDQ   CX, AX
+	MOVQ   AX, 16(SP)
+	ADDQ   $0x08, DX
+	DECQ   BX
 
-one:
-	CMPQ   R10, 8(DX)
-	JGE    store1
-	MOVQ   (SI)(R10*8), R9
-	IMULQ  R8, R9
-	VADDPD (DI)(R9*1), Y0, Y0
-	VADDPD 32(DI)(R9*1), X1, X1
-	INCQ   R10
-	JMP    one
+main:
+	MOVQ    R10, R13
+	CMPQ    R12, R13
+	CMOVQLT R12, R13
+	SUBQ    R13, R10
+	SUBQ    R13, R12
+	TESTQ   R13, R13
+	JZ      checkA
 
-store1:
+both:
+	MOVQ   (SI)(R9*8), AX
+	IMULQ  R8, AX
+	VADDPD (DI)(AX*1), Y0, Y0
+	VADDPD 32(DI)(AX*1), X1, X1
+	MOVQ   (SI)(R11*8), AX
+	IMULQ  R8, AX
+	VADDPD (DI)(AX*1), Y2, Y2
+	VADDPD 32(DI)(AX*1), X3, X3
+	INCQ   R9
+	INCQ   R11
+	DECQ   R13
+	JNZ    both
+
+checkA:
+	TESTQ   R10, R10
+	JNZ     checkB
+	MOVQ    (SP), AX
 	VMOVUPD Y0, (AX)
 	VMOVUPD X1, 32(AX)
+	VXORPD  Y0, Y0, Y0
+	VXORPD  X1, X1, X1
+	TESTQ   BX, BX
+	JZ      drainB
+	MOVQ    (DX), R9
+	MOVQ    8(DX), R10
+	SUBQ    R9, R10
+	MOVQ    16(SP), AX
+	MOVQ    AX, (SP)
+	ADDQ    CX, AX
+	MOVQ    AX, 16(SP)
+	ADDQ    $0x08, DX
+	DECQ    BX
+
+checkB:
+	TESTQ   R12, R12
+	JNZ     main
+	MOVQ    8(SP), AX
+	VMOVUPD Y2, (AX)
+	VMOVUPD X3, 32(AX)
+	VXORPD  Y2, Y2, Y2
+	VXORPD  X3, X3, X3
+	TESTQ   BX, BX
+	JZ      drainA
+	MOVQ    (DX), R11
+	MOVQ    8(DX), R12
+	SUBQ    R11, R12
+	MOVQ    16(SP), AX
+	MOVQ    AX, 8(SP)
+	ADDQ    CX, AX
+	MOVQ    AX, 16(SP)
+	ADDQ    $0x08, DX
+	DECQ    BX
+	JMP     main
+
+drainA:
+	TESTQ R10, R10
+	JZ    storeA
+
+oneA:
+	MOVQ   (SI)(R9*8), AX
+	IMULQ  R8, AX
+	VADDPD (DI)(AX*1), Y0, Y0
+	VADDPD 32(DI)(AX*1), X1, X1
+	INCQ   R9
+	DECQ   R10
+	JNZ    oneA
+
+storeA:
+	MOVQ    (SP), AX
+	VMOVUPD Y0, (AX)
+	VMOVUPD X1, 32(AX)
+	VXORPD  Y0, Y0, Y0
+	VXORPD  X1, X1, X1
+	JMP     done
+
+drainB:
+	TESTQ R12, R12
+	JZ    storeB
+
+oneB:
+	MOVQ   (SI)(R11*8), AX
+	IMULQ  R8, AX
+	VADDPD (DI)(AX*1), Y2, Y2
+	VADDPD 32(DI)(AX*1), X3, X3
+	INCQ   R11
+	DECQ   R12
+	JNZ    oneB
+
+storeB:
+	MOVQ    8(SP), AX
+	VMOVUPD Y2, (AX)
+	VMOVUPD X3, 32(AX)
+	VXORPD  Y2, Y2, Y2
+	VXORPD  X3, X3, X3
 
 done:
 	VZEROUPPER
@@ -1127,117 +1625,162 @@ done:
 
 // func gatherRows6AVX2(out []float64, os int, ptr []int, ind []int, val []float64, b []float64, bs int)
 // Requires: AVX, CMOV
-TEXT ·gatherRows6AVX2(SB), NOSPLIT, $0-136
-	MOVQ out_base+0(FP), AX
-	MOVQ os+24(FP), CX
-	SHLQ $0x03, CX
-	MOVQ ptr_base+32(FP), DX
-	MOVQ ptr_len+40(FP), BX
-	DECQ BX
-	MOVQ ind_base+56(FP), SI
-	MOVQ val_base+80(FP), DI
-	MOVQ b_base+104(FP), R8
-	MOVQ bs+128(FP), R9
-	SHLQ $0x03, R9
-
-pair:
-	CMPQ    BX, $0x02
-	JLT     single
-	VXORPD  Y0, Y0, Y0
-	VXORPD  X1, X1, X1
-	VXORPD  Y2, Y2, Y2
-	VXORPD  X3, X3, X3
-	MOVQ    (DX), R11
-	MOVQ    8(DX), R12
-	MOVQ    R12, R13
-	SUBQ    R11, R13
-	MOVQ    16(DX), R10
-	SUBQ    R12, R10
-	CMPQ    R10, R13
-	CMOVQLT R10, R13
-	TESTQ   R13, R13
-	JZ      tail0
-
-both:
-	MOVQ         (SI)(R11*8), R10
-	IMULQ        R9, R10
-	VBROADCASTSD (DI)(R11*8), Y4
-	VMULPD       (R8)(R10*1), Y4, Y5
-	VADDPD       Y5, Y0, Y0
-	VMULPD       32(R8)(R10*1), X4, X5
-	VADDPD       X5, X1, X1
-	MOVQ         (SI)(R12*8), R10
-	IMULQ        R9, R10
-	VBROADCASTSD (DI)(R12*8), Y4
-	VMULPD       (R8)(R10*1), Y4, Y5
-	VADDPD       Y5, Y2, Y2
-	VMULPD       32(R8)(R10*1), X4, X5
-	VADDPD       X5, X3, X3
-	INCQ         R11
-	INCQ         R12
-	DECQ         R13
-	JNZ          both
-
-tail0:
-	CMPQ         R11, 8(DX)
-	JGE          tail1
-	MOVQ         (SI)(R11*8), R10
-	IMULQ        R9, R10
-	VBROADCASTSD (DI)(R11*8), Y4
-	VMULPD       (R8)(R10*1), Y4, Y5
-	VADDPD       Y5, Y0, Y0
-	VMULPD       32(R8)(R10*1), X4, X5
-	VADDPD       X5, X1, X1
-	INCQ         R11
-	JMP          tail0
-
-tail1:
-	CMPQ         R12, 16(DX)
-	JGE          store2
-	MOVQ         (SI)(R12*8), R10
-	IMULQ        R9, R10
-	VBROADCASTSD (DI)(R12*8), Y4
-	VMULPD       (R8)(R10*1), Y4, Y5
-	VADDPD       Y5, Y2, Y2
-	VMULPD       32(R8)(R10*1), X4, X5
-	VADDPD       X5, X3, X3
-	INCQ         R12
-	JMP          tail1
-
-store2:
-	VMOVUPD Y0, (AX)
-	VMOVUPD X1, 32(AX)
-	ADDQ    CX, AX
-	VMOVUPD Y2, (AX)
-	VMOVUPD X3, 32(AX)
-	ADDQ    CX, AX
-	ADDQ    $0x10, DX
-	SUBQ    $0x02, BX
-	JMP     pair
-
-single:
-	TESTQ  BX, BX
-	JZ     done
+TEXT ·gatherRows6AVX2(SB), NOSPLIT, $24-136
+	MOVQ   out_base+0(FP), AX
+	MOVQ   AX, 16(SP)
+	MOVQ   os+24(FP), CX
+	SHLQ   $0x03, CX
+	MOVQ   ptr_base+32(FP), DX
+	MOVQ   ptr_len+40(FP), BX
+	DECQ   BX
+	MOVQ   ind_base+56(FP), SI
+	MOVQ   val_base+80(FP), DI
+	MOVQ   b_base+104(FP), R8
+	MOVQ   bs+128(FP), R9
+	SHLQ   $0x03, R9
 	VXORPD Y0, Y0, Y0
 	VXORPD X1, X1, X1
-	MOVQ   (DX), R11
+	VXORPD Y2, Y2, Y2
+	VXORPD X3, X3, X3
+	TESTQ  BX, BX
+	JZ     done
+	MOVQ   (DX), R10
+	MOVQ   8(DX), R11
+	SUBQ   R10, R11
+	MOVQ   16(SP), AX
+	MOVQ   AX, (SP)
+	ADDQ   CX, AX
+	MOVQ   AX, 16(SP)
+	ADDQ   $0x08, DX
+	DECQ   BX
+	TESTQ  BX, BX
+	JZ     drainA
+	MOVQ   (DX), R12
+	MOVQ   8(DX), R13
+	SUBQ   R12, R13
+	MOVQ   16(SP), AX
+	MOVQ   AX, 8(SP)
+	ADDQ   CX, AX
+	MOVQ   AX, 16(SP)
+	ADDQ   $0x08, DX
+	DECQ   BX
 
-one:
-	CMPQ         R11, 8(DX)
-	JGE          store1
-	MOVQ         (SI)(R11*8), R10
-	IMULQ        R9, R10
-	VBROADCASTSD (DI)(R11*8), Y4
-	VMULPD       (R8)(R10*1), Y4, Y5
+main:
+	MOVQ    R11, R14
+	CMPQ    R13, R14
+	CMOVQLT R13, R14
+	SUBQ    R14, R11
+	SUBQ    R14, R13
+	TESTQ   R14, R14
+	JZ      checkA
+
+both:
+	MOVQ         (SI)(R10*8), AX
+	IMULQ        R9, AX
+	VBROADCASTSD (DI)(R10*8), Y4
+	VMULPD       (R8)(AX*1), Y4, Y5
 	VADDPD       Y5, Y0, Y0
-	VMULPD       32(R8)(R10*1), X4, X5
+	VMULPD       32(R8)(AX*1), X4, X5
 	VADDPD       X5, X1, X1
-	INCQ         R11
-	JMP          one
+	MOVQ         (SI)(R12*8), AX
+	IMULQ        R9, AX
+	VBROADCASTSD (DI)(R12*8), Y4
+	VMULPD       (R8)(AX*1), Y4, Y5
+	VADDPD       Y5, Y2, Y2
+	VMULPD       32(R8)(AX*1), X4, X5
+	VADDPD       X5, X3, X3
+	INCQ         R10
+	INCQ         R12
+	DECQ         R14
+	JNZ          both
 
-store1:
+checkA:
+	TESTQ   R11, R11
+	JNZ     checkB
+	MOVQ    (SP), AX
 	VMOVUPD Y0, (AX)
 	VMOVUPD X1, 32(AX)
+	VXORPD  Y0, Y0, Y0
+	VXORPD  X1, X1, X1
+	TESTQ   BX, BX
+	JZ      drainB
+	MOVQ    (DX), R10
+	MOVQ    8(DX), R11
+	SUBQ    R10, R11
+	MOVQ    16(SP), AX
+	MOVQ    AX, (SP)
+	ADDQ    CX, AX
+	MOVQ    AX, 16(SP)
+	ADDQ    $0x08, DX
+	DECQ    BX
+
+checkB:
+	TESTQ   R13, R13
+	JNZ     main
+	MOVQ    8(SP), AX
+	VMOVUPD Y2, (AX)
+	VMOVUPD X3, 32(AX)
+	VXORPD  Y2, Y2, Y2
+	VXORPD  X3, X3, X3
+	TESTQ   BX, BX
+	JZ      drainA
+	MOVQ    (DX), R12
+	MOVQ    8(DX), R13
+	SUBQ    R12, R13
+	MOVQ    16(SP), AX
+	MOVQ    AX, 8(SP)
+	ADDQ    CX, AX
+	MOVQ    AX, 16(SP)
+	ADDQ    $0x08, DX
+	DECQ    BX
+	JMP     main
+
+drainA:
+	TESTQ R11, R11
+	JZ    storeA
+
+oneA:
+	MOVQ         (SI)(R10*8), AX
+	IMULQ        R9, AX
+	VBROADCASTSD (DI)(R10*8), Y4
+	VMULPD       (R8)(AX*1), Y4, Y5
+	VADDPD       Y5, Y0, Y0
+	VMULPD       32(R8)(AX*1), X4, X5
+	VADDPD       X5, X1, X1
+	INCQ         R10
+	DECQ         R11
+	JNZ          oneA
+
+storeA:
+	MOVQ    (SP), AX
+	VMOVUPD Y0, (AX)
+	VMOVUPD X1, 32(AX)
+	VXORPD  Y0, Y0, Y0
+	VXORPD  X1, X1, X1
+	JMP     done
+
+drainB:
+	TESTQ R13, R13
+	JZ    storeB
+
+oneB:
+	MOVQ         (SI)(R12*8), AX
+	IMULQ        R9, AX
+	VBROADCASTSD (DI)(R12*8), Y4
+	VMULPD       (R8)(AX*1), Y4, Y5
+	VADDPD       Y5, Y2, Y2
+	VMULPD       32(R8)(AX*1), X4, X5
+	VADDPD       X5, X3, X3
+	INCQ         R12
+	DECQ         R13
+	JNZ          oneB
+
+storeB:
+	MOVQ    8(SP), AX
+	VMOVUPD Y2, (AX)
+	VMOVUPD X3, 32(AX)
+	VXORPD  Y2, Y2, Y2
+	VXORPD  X3, X3, X3
 
 done:
 	VZEROUPPER
@@ -1245,112 +1788,163 @@ done:
 
 // func gatherUnitRows7AVX2(out []float64, os int, ptr []int, ind []int, b []float64, bs int)
 // Requires: AVX, CMOV
-TEXT ·gatherUnitRows7AVX2(SB), NOSPLIT, $0-112
-	MOVQ out_base+0(FP), AX
-	MOVQ os+24(FP), CX
-	SHLQ $0x03, CX
-	MOVQ ptr_base+32(FP), DX
-	MOVQ ptr_len+40(FP), BX
-	DECQ BX
-	MOVQ ind_base+56(FP), SI
-	MOVQ b_base+80(FP), DI
-	MOVQ bs+104(FP), R8
-	SHLQ $0x03, R8
-
-pair:
-	CMPQ    BX, $0x02
-	JLT     single
-	VXORPD  Y0, Y0, Y0
-	VXORPD  X1, X1, X1
-	VXORPD  X2, X2, X2
-	VXORPD  Y3, Y3, Y3
-	VXORPD  X4, X4, X4
-	VXORPD  X5, X5, X5
-	MOVQ    (DX), R10
-	MOVQ    8(DX), R11
-	MOVQ    R11, R12
-	SUBQ    R10, R12
-	MOVQ    16(DX), R9
-	SUBQ    R11, R9
-	CMPQ    R9, R12
-	CMOVQLT R9, R12
-	TESTQ   R12, R12
-	JZ      tail0
-
-both:
-	MOVQ   (SI)(R10*8), R9
-	IMULQ  R8, R9
-	VADDPD (DI)(R9*1), Y0, Y0
-	VADDPD 32(DI)(R9*1), X1, X1
-	VADDSD 48(DI)(R9*1), X2, X2
-	MOVQ   (SI)(R11*8), R9
-	IMULQ  R8, R9
-	VADDPD (DI)(R9*1), Y3, Y3
-	VADDPD 32(DI)(R9*1), X4, X4
-	VADDSD 48(DI)(R9*1), X5, X5
-	INCQ   R10
-	INCQ   R11
-	DECQ   R12
-	JNZ    both
-
-tail0:
-	CMPQ   R10, 8(DX)
-	JGE    tail1
-	MOVQ   (SI)(R10*8), R9
-	IMULQ  R8, R9
-	VADDPD (DI)(R9*1), Y0, Y0
-	VADDPD 32(DI)(R9*1), X1, X1
-	VADDSD 48(DI)(R9*1), X2, X2
-	INCQ   R10
-	JMP    tail0
-
-tail1:
-	CMPQ   R11, 16(DX)
-	JGE    store2
-	MOVQ   (SI)(R11*8), R9
-	IMULQ  R8, R9
-	VADDPD (DI)(R9*1), Y3, Y3
-	VADDPD 32(DI)(R9*1), X4, X4
-	VADDSD 48(DI)(R9*1), X5, X5
-	INCQ   R11
-	JMP    tail1
-
-store2:
-	VMOVUPD Y0, (AX)
-	VMOVUPD X1, 32(AX)
-	VMOVSD  X2, 48(AX)
-	ADDQ    CX, AX
-	VMOVUPD Y3, (AX)
-	VMOVUPD X4, 32(AX)
-	VMOVSD  X5, 48(AX)
-	ADDQ    CX, AX
-	ADDQ    $0x10, DX
-	SUBQ    $0x02, BX
-	JMP     pair
-
-single:
-	TESTQ  BX, BX
-	JZ     done
+TEXT ·gatherUnitRows7AVX2(SB), NOSPLIT, $24-112
+	MOVQ   out_base+0(FP), AX
+	MOVQ   AX, 16(SP)
+	MOVQ   os+24(FP), CX
+	SHLQ   $0x03, CX
+	MOVQ   ptr_base+32(FP), DX
+	MOVQ   ptr_len+40(FP), BX
+	DECQ   BX
+	MOVQ   ind_base+56(FP), SI
+	MOVQ   b_base+80(FP), DI
+	MOVQ   bs+104(FP), R8
+	SHLQ   $0x03, R8
 	VXORPD Y0, Y0, Y0
 	VXORPD X1, X1, X1
 	VXORPD X2, X2, X2
-	MOVQ   (DX), R10
+	VXORPD Y3, Y3, Y3
+	VXORPD X4, X4, X4
+	VXORPD X5, X5, X5
+	TESTQ  BX, BX
+	JZ     done
+	MOVQ   (DX), R9
+	MOVQ   8(DX), R10
+	SUBQ   R9, R10
+	MOVQ   16(SP), AX
+	MOVQ   AX, (SP)
+	ADDQ   CX, AX
+	MOVQ   AX, 16(SP)
+	ADDQ   $0x08, DX
+	DECQ   BX
+	TESTQ  BX, BX
+	JZ     drainA
+	MOVQ   (DX), R11
+	MOVQ   8(DX), R12
+	SUBQ   R11, R12
+	MOVQ   16(SP), AX
+	MOVQ   AX, 8(SP)
+	ADDQ   CX, AX
+	MOVQ   AX, 16(SP)
+	ADDQ   $0x08, DX
+	DECQ   BX
 
-one:
-	CMPQ   R10, 8(DX)
-	JGE    store1
-	MOVQ   (SI)(R10*8), R9
-	IMULQ  R8, R9
-	VADDPD (DI)(R9*1), Y0, Y0
-	VADDPD 32(DI)(R9*1), X1, X1
-	VADDSD 48(DI)(R9*1), X2, X2
-	INCQ   R10
-	JMP    one
+main:
+	MOVQ    R10, R13
+	CMPQ    R12, R13
+	CMOVQLT R12, R13
+	SUBQ    R13, R10
+	SUBQ    R13, R12
+	TESTQ   R13, R13
+	JZ      checkA
 
-store1:
+both:
+	MOVQ   (SI)(R9*8), AX
+	IMULQ  R8, AX
+	VADDPD (DI)(AX*1), Y0, Y0
+	VADDPD 32(DI)(AX*1), X1, X1
+	VADDSD 48(DI)(AX*1), X2, X2
+	MOVQ   (SI)(R11*8), AX
+	IMULQ  R8, AX
+	VADDPD (DI)(AX*1), Y3, Y3
+	VADDPD 32(DI)(AX*1), X4, X4
+	VADDSD 48(DI)(AX*1), X5, X5
+	INCQ   R9
+	INCQ   R11
+	DECQ   R13
+	JNZ    both
+
+checkA:
+	TESTQ   R10, R10
+	JNZ     checkB
+	MOVQ    (SP), AX
 	VMOVUPD Y0, (AX)
 	VMOVUPD X1, 32(AX)
 	VMOVSD  X2, 48(AX)
+	VXORPD  Y0, Y0, Y0
+	VXORPD  X1, X1, X1
+	VXORPD  X2, X2, X2
+	TESTQ   BX, BX
+	JZ      drainB
+	MOVQ    (DX), R9
+	MOVQ    8(DX), R10
+	SUBQ    R9, R10
+	MOVQ    16(SP), AX
+	MOVQ    AX, (SP)
+	ADDQ    CX, AX
+	MOVQ    AX, 16(SP)
+	ADDQ    $0x08, DX
+	DECQ    BX
+
+checkB:
+	TESTQ   R12, R12
+	JNZ     main
+	MOVQ    8(SP), AX
+	VMOVUPD Y3, (AX)
+	VMOVUPD X4, 32(AX)
+	VMOVSD  X5, 48(AX)
+	VXORPD  Y3, Y3, Y3
+	VXORPD  X4, X4, X4
+	VXORPD  X5, X5, X5
+	TESTQ   BX, BX
+	JZ      drainA
+	MOVQ    (DX), R11
+	MOVQ    8(DX), R12
+	SUBQ    R11, R12
+	MOVQ    16(SP), AX
+	MOVQ    AX, 8(SP)
+	ADDQ    CX, AX
+	MOVQ    AX, 16(SP)
+	ADDQ    $0x08, DX
+	DECQ    BX
+	JMP     main
+
+drainA:
+	TESTQ R10, R10
+	JZ    storeA
+
+oneA:
+	MOVQ   (SI)(R9*8), AX
+	IMULQ  R8, AX
+	VADDPD (DI)(AX*1), Y0, Y0
+	VADDPD 32(DI)(AX*1), X1, X1
+	VADDSD 48(DI)(AX*1), X2, X2
+	INCQ   R9
+	DECQ   R10
+	JNZ    oneA
+
+storeA:
+	MOVQ    (SP), AX
+	VMOVUPD Y0, (AX)
+	VMOVUPD X1, 32(AX)
+	VMOVSD  X2, 48(AX)
+	VXORPD  Y0, Y0, Y0
+	VXORPD  X1, X1, X1
+	VXORPD  X2, X2, X2
+	JMP     done
+
+drainB:
+	TESTQ R12, R12
+	JZ    storeB
+
+oneB:
+	MOVQ   (SI)(R11*8), AX
+	IMULQ  R8, AX
+	VADDPD (DI)(AX*1), Y3, Y3
+	VADDPD 32(DI)(AX*1), X4, X4
+	VADDSD 48(DI)(AX*1), X5, X5
+	INCQ   R11
+	DECQ   R12
+	JNZ    oneB
+
+storeB:
+	MOVQ    8(SP), AX
+	VMOVUPD Y3, (AX)
+	VMOVUPD X4, 32(AX)
+	VMOVSD  X5, 48(AX)
+	VXORPD  Y3, Y3, Y3
+	VXORPD  X4, X4, X4
+	VXORPD  X5, X5, X5
 
 done:
 	VZEROUPPER
@@ -1358,133 +1952,180 @@ done:
 
 // func gatherRows7AVX2(out []float64, os int, ptr []int, ind []int, val []float64, b []float64, bs int)
 // Requires: AVX, CMOV
-TEXT ·gatherRows7AVX2(SB), NOSPLIT, $0-136
-	MOVQ out_base+0(FP), AX
-	MOVQ os+24(FP), CX
-	SHLQ $0x03, CX
-	MOVQ ptr_base+32(FP), DX
-	MOVQ ptr_len+40(FP), BX
-	DECQ BX
-	MOVQ ind_base+56(FP), SI
-	MOVQ val_base+80(FP), DI
-	MOVQ b_base+104(FP), R8
-	MOVQ bs+128(FP), R9
-	SHLQ $0x03, R9
-
-pair:
-	CMPQ    BX, $0x02
-	JLT     single
-	VXORPD  Y0, Y0, Y0
-	VXORPD  X1, X1, X1
-	VXORPD  X2, X2, X2
-	VXORPD  Y3, Y3, Y3
-	VXORPD  X4, X4, X4
-	VXORPD  X5, X5, X5
-	MOVQ    (DX), R11
-	MOVQ    8(DX), R12
-	MOVQ    R12, R13
-	SUBQ    R11, R13
-	MOVQ    16(DX), R10
-	SUBQ    R12, R10
-	CMPQ    R10, R13
-	CMOVQLT R10, R13
-	TESTQ   R13, R13
-	JZ      tail0
-
-both:
-	MOVQ         (SI)(R11*8), R10
-	IMULQ        R9, R10
-	VBROADCASTSD (DI)(R11*8), Y6
-	VMULPD       (R8)(R10*1), Y6, Y7
-	VADDPD       Y7, Y0, Y0
-	VMULPD       32(R8)(R10*1), X6, X7
-	VADDPD       X7, X1, X1
-	VMULSD       48(R8)(R10*1), X6, X7
-	VADDSD       X7, X2, X2
-	MOVQ         (SI)(R12*8), R10
-	IMULQ        R9, R10
-	VBROADCASTSD (DI)(R12*8), Y6
-	VMULPD       (R8)(R10*1), Y6, Y7
-	VADDPD       Y7, Y3, Y3
-	VMULPD       32(R8)(R10*1), X6, X7
-	VADDPD       X7, X4, X4
-	VMULSD       48(R8)(R10*1), X6, X7
-	VADDSD       X7, X5, X5
-	INCQ         R11
-	INCQ         R12
-	DECQ         R13
-	JNZ          both
-
-tail0:
-	CMPQ         R11, 8(DX)
-	JGE          tail1
-	MOVQ         (SI)(R11*8), R10
-	IMULQ        R9, R10
-	VBROADCASTSD (DI)(R11*8), Y6
-	VMULPD       (R8)(R10*1), Y6, Y7
-	VADDPD       Y7, Y0, Y0
-	VMULPD       32(R8)(R10*1), X6, X7
-	VADDPD       X7, X1, X1
-	VMULSD       48(R8)(R10*1), X6, X7
-	VADDSD       X7, X2, X2
-	INCQ         R11
-	JMP          tail0
-
-tail1:
-	CMPQ         R12, 16(DX)
-	JGE          store2
-	MOVQ         (SI)(R12*8), R10
-	IMULQ        R9, R10
-	VBROADCASTSD (DI)(R12*8), Y6
-	VMULPD       (R8)(R10*1), Y6, Y7
-	VADDPD       Y7, Y3, Y3
-	VMULPD       32(R8)(R10*1), X6, X7
-	VADDPD       X7, X4, X4
-	VMULSD       48(R8)(R10*1), X6, X7
-	VADDSD       X7, X5, X5
-	INCQ         R12
-	JMP          tail1
-
-store2:
-	VMOVUPD Y0, (AX)
-	VMOVUPD X1, 32(AX)
-	VMOVSD  X2, 48(AX)
-	ADDQ    CX, AX
-	VMOVUPD Y3, (AX)
-	VMOVUPD X4, 32(AX)
-	VMOVSD  X5, 48(AX)
-	ADDQ    CX, AX
-	ADDQ    $0x10, DX
-	SUBQ    $0x02, BX
-	JMP     pair
-
-single:
-	TESTQ  BX, BX
-	JZ     done
+TEXT ·gatherRows7AVX2(SB), NOSPLIT, $24-136
+	MOVQ   out_base+0(FP), AX
+	MOVQ   AX, 16(SP)
+	MOVQ   os+24(FP), CX
+	SHLQ   $0x03, CX
+	MOVQ   ptr_base+32(FP), DX
+	MOVQ   ptr_len+40(FP), BX
+	DECQ   BX
+	MOVQ   ind_base+56(FP), SI
+	MOVQ   val_base+80(FP), DI
+	MOVQ   b_base+104(FP), R8
+	MOVQ   bs+128(FP), R9
+	SHLQ   $0x03, R9
 	VXORPD Y0, Y0, Y0
 	VXORPD X1, X1, X1
 	VXORPD X2, X2, X2
-	MOVQ   (DX), R11
+	VXORPD Y3, Y3, Y3
+	VXORPD X4, X4, X4
+	VXORPD X5, X5, X5
+	TESTQ  BX, BX
+	JZ     done
+	MOVQ   (DX), R10
+	MOVQ   8(DX), R11
+	SUBQ   R10, R11
+	MOVQ   16(SP), AX
+	MOVQ   AX, (SP)
+	ADDQ   CX, AX
+	MOVQ   AX, 16(SP)
+	ADDQ   $0x08, DX
+	DECQ   BX
+	TESTQ  BX, BX
+	JZ     drainA
+	MOVQ   (DX), R12
+	MOVQ   8(DX), R13
+	SUBQ   R12, R13
+	MOVQ   16(SP), AX
+	MOVQ   AX, 8(SP)
+	ADDQ   CX, AX
+	MOVQ   AX, 16(SP)
+	ADDQ   $0x08, DX
+	DECQ   BX
 
-one:
-	CMPQ         R11, 8(DX)
-	JGE          store1
-	MOVQ         (SI)(R11*8), R10
-	IMULQ        R9, R10
-	VBROADCASTSD (DI)(R11*8), Y6
-	VMULPD       (R8)(R10*1), Y6, Y7
+main:
+	MOVQ    R11, R14
+	CMPQ    R13, R14
+	CMOVQLT R13, R14
+	SUBQ    R14, R11
+	SUBQ    R14, R13
+	TESTQ   R14, R14
+	JZ      checkA
+
+both:
+	MOVQ         (SI)(R10*8), AX
+	IMULQ        R9, AX
+	VBROADCASTSD (DI)(R10*8), Y6
+	VMULPD       (R8)(AX*1), Y6, Y7
 	VADDPD       Y7, Y0, Y0
-	VMULPD       32(R8)(R10*1), X6, X7
+	VMULPD       32(R8)(AX*1), X6, X7
 	VADDPD       X7, X1, X1
-	VMULSD       48(R8)(R10*1), X6, X7
+	VMULSD       48(R8)(AX*1), X6, X7
 	VADDSD       X7, X2, X2
-	INCQ         R11
-	JMP          one
+	MOVQ         (SI)(R12*8), AX
+	IMULQ        R9, AX
+	VBROADCASTSD (DI)(R12*8), Y6
+	VMULPD       (R8)(AX*1), Y6, Y7
+	VADDPD       Y7, Y3, Y3
+	VMULPD       32(R8)(AX*1), X6, X7
+	VADDPD       X7, X4, X4
+	VMULSD       48(R8)(AX*1), X6, X7
+	VADDSD       X7, X5, X5
+	INCQ         R10
+	INCQ         R12
+	DECQ         R14
+	JNZ          both
 
-store1:
+checkA:
+	TESTQ   R11, R11
+	JNZ     checkB
+	MOVQ    (SP), AX
 	VMOVUPD Y0, (AX)
 	VMOVUPD X1, 32(AX)
 	VMOVSD  X2, 48(AX)
+	VXORPD  Y0, Y0, Y0
+	VXORPD  X1, X1, X1
+	VXORPD  X2, X2, X2
+	TESTQ   BX, BX
+	JZ      drainB
+	MOVQ    (DX), R10
+	MOVQ    8(DX), R11
+	SUBQ    R10, R11
+	MOVQ    16(SP), AX
+	MOVQ    AX, (SP)
+	ADDQ    CX, AX
+	MOVQ    AX, 16(SP)
+	ADDQ    $0x08, DX
+	DECQ    BX
+
+checkB:
+	TESTQ   R13, R13
+	JNZ     main
+	MOVQ    8(SP), AX
+	VMOVUPD Y3, (AX)
+	VMOVUPD X4, 32(AX)
+	VMOVSD  X5, 48(AX)
+	VXORPD  Y3, Y3, Y3
+	VXORPD  X4, X4, X4
+	VXORPD  X5, X5, X5
+	TESTQ   BX, BX
+	JZ      drainA
+	MOVQ    (DX), R12
+	MOVQ    8(DX), R13
+	SUBQ    R12, R13
+	MOVQ    16(SP), AX
+	MOVQ    AX, 8(SP)
+	ADDQ    CX, AX
+	MOVQ    AX, 16(SP)
+	ADDQ    $0x08, DX
+	DECQ    BX
+	JMP     main
+
+drainA:
+	TESTQ R11, R11
+	JZ    storeA
+
+oneA:
+	MOVQ         (SI)(R10*8), AX
+	IMULQ        R9, AX
+	VBROADCASTSD (DI)(R10*8), Y6
+	VMULPD       (R8)(AX*1), Y6, Y7
+	VADDPD       Y7, Y0, Y0
+	VMULPD       32(R8)(AX*1), X6, X7
+	VADDPD       X7, X1, X1
+	VMULSD       48(R8)(AX*1), X6, X7
+	VADDSD       X7, X2, X2
+	INCQ         R10
+	DECQ         R11
+	JNZ          oneA
+
+storeA:
+	MOVQ    (SP), AX
+	VMOVUPD Y0, (AX)
+	VMOVUPD X1, 32(AX)
+	VMOVSD  X2, 48(AX)
+	VXORPD  Y0, Y0, Y0
+	VXORPD  X1, X1, X1
+	VXORPD  X2, X2, X2
+	JMP     done
+
+drainB:
+	TESTQ R13, R13
+	JZ    storeB
+
+oneB:
+	MOVQ         (SI)(R12*8), AX
+	IMULQ        R9, AX
+	VBROADCASTSD (DI)(R12*8), Y6
+	VMULPD       (R8)(AX*1), Y6, Y7
+	VADDPD       Y7, Y3, Y3
+	VMULPD       32(R8)(AX*1), X6, X7
+	VADDPD       X7, X4, X4
+	VMULSD       48(R8)(AX*1), X6, X7
+	VADDSD       X7, X5, X5
+	INCQ         R12
+	DECQ         R13
+	JNZ          oneB
+
+storeB:
+	MOVQ    8(SP), AX
+	VMOVUPD Y3, (AX)
+	VMOVUPD X4, 32(AX)
+	VMOVSD  X5, 48(AX)
+	VXORPD  Y3, Y3, Y3
+	VXORPD  X4, X4, X4
+	VXORPD  X5, X5, X5
 
 done:
 	VZEROUPPER
@@ -1492,101 +2133,149 @@ done:
 
 // func gatherUnitRows8AVX2(out []float64, os int, ptr []int, ind []int, b []float64, bs int)
 // Requires: AVX, CMOV
-TEXT ·gatherUnitRows8AVX2(SB), NOSPLIT, $0-112
-	MOVQ out_base+0(FP), AX
-	MOVQ os+24(FP), CX
-	SHLQ $0x03, CX
-	MOVQ ptr_base+32(FP), DX
-	MOVQ ptr_len+40(FP), BX
-	DECQ BX
-	MOVQ ind_base+56(FP), SI
-	MOVQ b_base+80(FP), DI
-	MOVQ bs+104(FP), R8
-	SHLQ $0x03, R8
-
-pair:
-	CMPQ    BX, $0x02
-	JLT     single
-	VXORPD  Y0, Y0, Y0
-	VXORPD  Y1, Y1, Y1
-	VXORPD  Y2, Y2, Y2
-	VXORPD  Y3, Y3, Y3
-	MOVQ    (DX), R10
-	MOVQ    8(DX), R11
-	MOVQ    R11, R12
-	SUBQ    R10, R12
-	MOVQ    16(DX), R9
-	SUBQ    R11, R9
-	CMPQ    R9, R12
-	CMOVQLT R9, R12
-	TESTQ   R12, R12
-	JZ      tail0
-
-both:
-	MOVQ   (SI)(R10*8), R9
-	IMULQ  R8, R9
-	VADDPD (DI)(R9*1), Y0, Y0
-	VADDPD 32(DI)(R9*1), Y1, Y1
-	MOVQ   (SI)(R11*8), R9
-	IMULQ  R8, R9
-	VADDPD (DI)(R9*1), Y2, Y2
-	VADDPD 32(DI)(R9*1), Y3, Y3
-	INCQ   R10
-	INCQ   R11
-	DECQ   R12
-	JNZ    both
-
-tail0:
-	CMPQ   R10, 8(DX)
-	JGE    tail1
-	MOVQ   (SI)(R10*8), R9
-	IMULQ  R8, R9
-	VADDPD (DI)(R9*1), Y0, Y0
-	VADDPD 32(DI)(R9*1), Y1, Y1
-	INCQ   R10
-	JMP    tail0
-
-tail1:
-	CMPQ   R11, 16(DX)
-	JGE    store2
-	MOVQ   (SI)(R11*8), R9
-	IMULQ  R8, R9
-	VADDPD (DI)(R9*1), Y2, Y2
-	VADDPD 32(DI)(R9*1), Y3, Y3
-	INCQ   R11
-	JMP    tail1
-
-store2:
-	VMOVUPD Y0, (AX)
-	VMOVUPD Y1, 32(AX)
-	ADDQ    CX, AX
-	VMOVUPD Y2, (AX)
-	VMOVUPD Y3, 32(AX)
-	ADDQ    CX, AX
-	ADDQ    $0x10, DX
-	SUBQ    $0x02, BX
-	JMP     pair
-
-single:
-	TESTQ  BX, BX
-	JZ     done
+TEXT ·gatherUnitRows8AVX2(SB), NOSPLIT, $24-112
+	MOVQ   out_base+0(FP), AX
+	MOVQ   AX, 16(SP)
+	MOVQ   os+24(FP), CX
+	SHLQ   $0x03, CX
+	MOVQ   ptr_base+32(FP), DX
+	MOVQ   ptr_len+40(FP), BX
+	DECQ   BX
+	MOVQ   ind_base+56(FP), SI
+	MOVQ   b_base+80(FP), DI
+	MOVQ   bs+104(FP), R8
+	SHLQ   $0x03, R8
 	VXORPD Y0, Y0, Y0
 	VXORPD Y1, Y1, Y1
-	MOVQ   (DX), R10
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	TESTQ  BX, BX
+	JZ     done
+	MOVQ   (DX), R9
+	MOVQ   8(DX), R10
+	SUBQ   R9, R10
+	MOVQ   16(SP), AX
+	MOVQ   AX, (SP)
+	ADDQ   CX, AX
+	MOVQ   AX, 16(SP)
+	ADDQ   $0x08, DX
+	DECQ   BX
+	TESTQ  BX, BX
+	JZ     drainA
+	MOVQ   (DX), R11
+	MOVQ   8(DX), R12
+	SUBQ   R11, R12
+	MOVQ   16(SP), AX
+	MOVQ   AX, 8(SP)
+	ADDQ   CX, AX
+	MOVQ   AX, 16(SP)
+	ADDQ   $0x08, DX
+	DECQ   BX
 
-one:
-	CMPQ   R10, 8(DX)
-	JGE    store1
-	MOVQ   (SI)(R10*8), R9
-	IMULQ  R8, R9
-	VADDPD (DI)(R9*1), Y0, Y0
-	VADDPD 32(DI)(R9*1), Y1, Y1
-	INCQ   R10
-	JMP    one
+main:
+	MOVQ    R10, R13
+	CMPQ    R12, R13
+	CMOVQLT R12, R13
+	SUBQ    R13, R10
+	SUBQ    R13, R12
+	TESTQ   R13, R13
+	JZ      checkA
 
-store1:
+both:
+	MOVQ   (SI)(R9*8), AX
+	IMULQ  R8, AX
+	VADDPD (DI)(AX*1), Y0, Y0
+	VADDPD 32(DI)(AX*1), Y1, Y1
+	MOVQ   (SI)(R11*8), AX
+	IMULQ  R8, AX
+	VADDPD (DI)(AX*1), Y2, Y2
+	VADDPD 32(DI)(AX*1), Y3, Y3
+	INCQ   R9
+	INCQ   R11
+	DECQ   R13
+	JNZ    both
+
+checkA:
+	TESTQ   R10, R10
+	JNZ     checkB
+	MOVQ    (SP), AX
 	VMOVUPD Y0, (AX)
 	VMOVUPD Y1, 32(AX)
+	VXORPD  Y0, Y0, Y0
+	VXORPD  Y1, Y1, Y1
+	TESTQ   BX, BX
+	JZ      drainB
+	MOVQ    (DX), R9
+	MOVQ    8(DX), R10
+	SUBQ    R9, R10
+	MOVQ    16(SP), AX
+	MOVQ    AX, (SP)
+	ADDQ    CX, AX
+	MOVQ    AX, 16(SP)
+	ADDQ    $0x08, DX
+	DECQ    BX
+
+checkB:
+	TESTQ   R12, R12
+	JNZ     main
+	MOVQ    8(SP), AX
+	VMOVUPD Y2, (AX)
+	VMOVUPD Y3, 32(AX)
+	VXORPD  Y2, Y2, Y2
+	VXORPD  Y3, Y3, Y3
+	TESTQ   BX, BX
+	JZ      drainA
+	MOVQ    (DX), R11
+	MOVQ    8(DX), R12
+	SUBQ    R11, R12
+	MOVQ    16(SP), AX
+	MOVQ    AX, 8(SP)
+	ADDQ    CX, AX
+	MOVQ    AX, 16(SP)
+	ADDQ    $0x08, DX
+	DECQ    BX
+	JMP     main
+
+drainA:
+	TESTQ R10, R10
+	JZ    storeA
+
+oneA:
+	MOVQ   (SI)(R9*8), AX
+	IMULQ  R8, AX
+	VADDPD (DI)(AX*1), Y0, Y0
+	VADDPD 32(DI)(AX*1), Y1, Y1
+	INCQ   R9
+	DECQ   R10
+	JNZ    oneA
+
+storeA:
+	MOVQ    (SP), AX
+	VMOVUPD Y0, (AX)
+	VMOVUPD Y1, 32(AX)
+	VXORPD  Y0, Y0, Y0
+	VXORPD  Y1, Y1, Y1
+	JMP     done
+
+drainB:
+	TESTQ R12, R12
+	JZ    storeB
+
+oneB:
+	MOVQ   (SI)(R11*8), AX
+	IMULQ  R8, AX
+	VADDPD (DI)(AX*1), Y2, Y2
+	VADDPD 32(DI)(AX*1), Y3, Y3
+	INCQ   R11
+	DECQ   R12
+	JNZ    oneB
+
+storeB:
+	MOVQ    8(SP), AX
+	VMOVUPD Y2, (AX)
+	VMOVUPD Y3, 32(AX)
+	VXORPD  Y2, Y2, Y2
+	VXORPD  Y3, Y3, Y3
 
 done:
 	VZEROUPPER
@@ -1594,117 +2283,162 @@ done:
 
 // func gatherRows8AVX2(out []float64, os int, ptr []int, ind []int, val []float64, b []float64, bs int)
 // Requires: AVX, CMOV
-TEXT ·gatherRows8AVX2(SB), NOSPLIT, $0-136
-	MOVQ out_base+0(FP), AX
-	MOVQ os+24(FP), CX
-	SHLQ $0x03, CX
-	MOVQ ptr_base+32(FP), DX
-	MOVQ ptr_len+40(FP), BX
-	DECQ BX
-	MOVQ ind_base+56(FP), SI
-	MOVQ val_base+80(FP), DI
-	MOVQ b_base+104(FP), R8
-	MOVQ bs+128(FP), R9
-	SHLQ $0x03, R9
-
-pair:
-	CMPQ    BX, $0x02
-	JLT     single
-	VXORPD  Y0, Y0, Y0
-	VXORPD  Y1, Y1, Y1
-	VXORPD  Y2, Y2, Y2
-	VXORPD  Y3, Y3, Y3
-	MOVQ    (DX), R11
-	MOVQ    8(DX), R12
-	MOVQ    R12, R13
-	SUBQ    R11, R13
-	MOVQ    16(DX), R10
-	SUBQ    R12, R10
-	CMPQ    R10, R13
-	CMOVQLT R10, R13
-	TESTQ   R13, R13
-	JZ      tail0
-
-both:
-	MOVQ         (SI)(R11*8), R10
-	IMULQ        R9, R10
-	VBROADCASTSD (DI)(R11*8), Y4
-	VMULPD       (R8)(R10*1), Y4, Y5
-	VADDPD       Y5, Y0, Y0
-	VMULPD       32(R8)(R10*1), Y4, Y5
-	VADDPD       Y5, Y1, Y1
-	MOVQ         (SI)(R12*8), R10
-	IMULQ        R9, R10
-	VBROADCASTSD (DI)(R12*8), Y4
-	VMULPD       (R8)(R10*1), Y4, Y5
-	VADDPD       Y5, Y2, Y2
-	VMULPD       32(R8)(R10*1), Y4, Y5
-	VADDPD       Y5, Y3, Y3
-	INCQ         R11
-	INCQ         R12
-	DECQ         R13
-	JNZ          both
-
-tail0:
-	CMPQ         R11, 8(DX)
-	JGE          tail1
-	MOVQ         (SI)(R11*8), R10
-	IMULQ        R9, R10
-	VBROADCASTSD (DI)(R11*8), Y4
-	VMULPD       (R8)(R10*1), Y4, Y5
-	VADDPD       Y5, Y0, Y0
-	VMULPD       32(R8)(R10*1), Y4, Y5
-	VADDPD       Y5, Y1, Y1
-	INCQ         R11
-	JMP          tail0
-
-tail1:
-	CMPQ         R12, 16(DX)
-	JGE          store2
-	MOVQ         (SI)(R12*8), R10
-	IMULQ        R9, R10
-	VBROADCASTSD (DI)(R12*8), Y4
-	VMULPD       (R8)(R10*1), Y4, Y5
-	VADDPD       Y5, Y2, Y2
-	VMULPD       32(R8)(R10*1), Y4, Y5
-	VADDPD       Y5, Y3, Y3
-	INCQ         R12
-	JMP          tail1
-
-store2:
-	VMOVUPD Y0, (AX)
-	VMOVUPD Y1, 32(AX)
-	ADDQ    CX, AX
-	VMOVUPD Y2, (AX)
-	VMOVUPD Y3, 32(AX)
-	ADDQ    CX, AX
-	ADDQ    $0x10, DX
-	SUBQ    $0x02, BX
-	JMP     pair
-
-single:
-	TESTQ  BX, BX
-	JZ     done
+TEXT ·gatherRows8AVX2(SB), NOSPLIT, $24-136
+	MOVQ   out_base+0(FP), AX
+	MOVQ   AX, 16(SP)
+	MOVQ   os+24(FP), CX
+	SHLQ   $0x03, CX
+	MOVQ   ptr_base+32(FP), DX
+	MOVQ   ptr_len+40(FP), BX
+	DECQ   BX
+	MOVQ   ind_base+56(FP), SI
+	MOVQ   val_base+80(FP), DI
+	MOVQ   b_base+104(FP), R8
+	MOVQ   bs+128(FP), R9
+	SHLQ   $0x03, R9
 	VXORPD Y0, Y0, Y0
 	VXORPD Y1, Y1, Y1
-	MOVQ   (DX), R11
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	TESTQ  BX, BX
+	JZ     done
+	MOVQ   (DX), R10
+	MOVQ   8(DX), R11
+	SUBQ   R10, R11
+	MOVQ   16(SP), AX
+	MOVQ   AX, (SP)
+	ADDQ   CX, AX
+	MOVQ   AX, 16(SP)
+	ADDQ   $0x08, DX
+	DECQ   BX
+	TESTQ  BX, BX
+	JZ     drainA
+	MOVQ   (DX), R12
+	MOVQ   8(DX), R13
+	SUBQ   R12, R13
+	MOVQ   16(SP), AX
+	MOVQ   AX, 8(SP)
+	ADDQ   CX, AX
+	MOVQ   AX, 16(SP)
+	ADDQ   $0x08, DX
+	DECQ   BX
 
-one:
-	CMPQ         R11, 8(DX)
-	JGE          store1
-	MOVQ         (SI)(R11*8), R10
-	IMULQ        R9, R10
-	VBROADCASTSD (DI)(R11*8), Y4
-	VMULPD       (R8)(R10*1), Y4, Y5
+main:
+	MOVQ    R11, R14
+	CMPQ    R13, R14
+	CMOVQLT R13, R14
+	SUBQ    R14, R11
+	SUBQ    R14, R13
+	TESTQ   R14, R14
+	JZ      checkA
+
+both:
+	MOVQ         (SI)(R10*8), AX
+	IMULQ        R9, AX
+	VBROADCASTSD (DI)(R10*8), Y4
+	VMULPD       (R8)(AX*1), Y4, Y5
 	VADDPD       Y5, Y0, Y0
-	VMULPD       32(R8)(R10*1), Y4, Y5
+	VMULPD       32(R8)(AX*1), Y4, Y5
 	VADDPD       Y5, Y1, Y1
-	INCQ         R11
-	JMP          one
+	MOVQ         (SI)(R12*8), AX
+	IMULQ        R9, AX
+	VBROADCASTSD (DI)(R12*8), Y4
+	VMULPD       (R8)(AX*1), Y4, Y5
+	VADDPD       Y5, Y2, Y2
+	VMULPD       32(R8)(AX*1), Y4, Y5
+	VADDPD       Y5, Y3, Y3
+	INCQ         R10
+	INCQ         R12
+	DECQ         R14
+	JNZ          both
 
-store1:
+checkA:
+	TESTQ   R11, R11
+	JNZ     checkB
+	MOVQ    (SP), AX
 	VMOVUPD Y0, (AX)
 	VMOVUPD Y1, 32(AX)
+	VXORPD  Y0, Y0, Y0
+	VXORPD  Y1, Y1, Y1
+	TESTQ   BX, BX
+	JZ      drainB
+	MOVQ    (DX), R10
+	MOVQ    8(DX), R11
+	SUBQ    R10, R11
+	MOVQ    16(SP), AX
+	MOVQ    AX, (SP)
+	ADDQ    CX, AX
+	MOVQ    AX, 16(SP)
+	ADDQ    $0x08, DX
+	DECQ    BX
+
+checkB:
+	TESTQ   R13, R13
+	JNZ     main
+	MOVQ    8(SP), AX
+	VMOVUPD Y2, (AX)
+	VMOVUPD Y3, 32(AX)
+	VXORPD  Y2, Y2, Y2
+	VXORPD  Y3, Y3, Y3
+	TESTQ   BX, BX
+	JZ      drainA
+	MOVQ    (DX), R12
+	MOVQ    8(DX), R13
+	SUBQ    R12, R13
+	MOVQ    16(SP), AX
+	MOVQ    AX, 8(SP)
+	ADDQ    CX, AX
+	MOVQ    AX, 16(SP)
+	ADDQ    $0x08, DX
+	DECQ    BX
+	JMP     main
+
+drainA:
+	TESTQ R11, R11
+	JZ    storeA
+
+oneA:
+	MOVQ         (SI)(R10*8), AX
+	IMULQ        R9, AX
+	VBROADCASTSD (DI)(R10*8), Y4
+	VMULPD       (R8)(AX*1), Y4, Y5
+	VADDPD       Y5, Y0, Y0
+	VMULPD       32(R8)(AX*1), Y4, Y5
+	VADDPD       Y5, Y1, Y1
+	INCQ         R10
+	DECQ         R11
+	JNZ          oneA
+
+storeA:
+	MOVQ    (SP), AX
+	VMOVUPD Y0, (AX)
+	VMOVUPD Y1, 32(AX)
+	VXORPD  Y0, Y0, Y0
+	VXORPD  Y1, Y1, Y1
+	JMP     done
+
+drainB:
+	TESTQ R13, R13
+	JZ    storeB
+
+oneB:
+	MOVQ         (SI)(R12*8), AX
+	IMULQ        R9, AX
+	VBROADCASTSD (DI)(R12*8), Y4
+	VMULPD       (R8)(AX*1), Y4, Y5
+	VADDPD       Y5, Y2, Y2
+	VMULPD       32(R8)(AX*1), Y4, Y5
+	VADDPD       Y5, Y3, Y3
+	INCQ         R12
+	DECQ         R13
+	JNZ          oneB
+
+storeB:
+	MOVQ    8(SP), AX
+	VMOVUPD Y2, (AX)
+	VMOVUPD Y3, 32(AX)
+	VXORPD  Y2, Y2, Y2
+	VXORPD  Y3, Y3, Y3
 
 done:
 	VZEROUPPER
@@ -1712,112 +2446,163 @@ done:
 
 // func gatherUnitRows9AVX2(out []float64, os int, ptr []int, ind []int, b []float64, bs int)
 // Requires: AVX, CMOV
-TEXT ·gatherUnitRows9AVX2(SB), NOSPLIT, $0-112
-	MOVQ out_base+0(FP), AX
-	MOVQ os+24(FP), CX
-	SHLQ $0x03, CX
-	MOVQ ptr_base+32(FP), DX
-	MOVQ ptr_len+40(FP), BX
-	DECQ BX
-	MOVQ ind_base+56(FP), SI
-	MOVQ b_base+80(FP), DI
-	MOVQ bs+104(FP), R8
-	SHLQ $0x03, R8
-
-pair:
-	CMPQ    BX, $0x02
-	JLT     single
-	VXORPD  Y0, Y0, Y0
-	VXORPD  Y1, Y1, Y1
-	VXORPD  X2, X2, X2
-	VXORPD  Y3, Y3, Y3
-	VXORPD  Y4, Y4, Y4
-	VXORPD  X5, X5, X5
-	MOVQ    (DX), R10
-	MOVQ    8(DX), R11
-	MOVQ    R11, R12
-	SUBQ    R10, R12
-	MOVQ    16(DX), R9
-	SUBQ    R11, R9
-	CMPQ    R9, R12
-	CMOVQLT R9, R12
-	TESTQ   R12, R12
-	JZ      tail0
-
-both:
-	MOVQ   (SI)(R10*8), R9
-	IMULQ  R8, R9
-	VADDPD (DI)(R9*1), Y0, Y0
-	VADDPD 32(DI)(R9*1), Y1, Y1
-	VADDSD 64(DI)(R9*1), X2, X2
-	MOVQ   (SI)(R11*8), R9
-	IMULQ  R8, R9
-	VADDPD (DI)(R9*1), Y3, Y3
-	VADDPD 32(DI)(R9*1), Y4, Y4
-	VADDSD 64(DI)(R9*1), X5, X5
-	INCQ   R10
-	INCQ   R11
-	DECQ   R12
-	JNZ    both
-
-tail0:
-	CMPQ   R10, 8(DX)
-	JGE    tail1
-	MOVQ   (SI)(R10*8), R9
-	IMULQ  R8, R9
-	VADDPD (DI)(R9*1), Y0, Y0
-	VADDPD 32(DI)(R9*1), Y1, Y1
-	VADDSD 64(DI)(R9*1), X2, X2
-	INCQ   R10
-	JMP    tail0
-
-tail1:
-	CMPQ   R11, 16(DX)
-	JGE    store2
-	MOVQ   (SI)(R11*8), R9
-	IMULQ  R8, R9
-	VADDPD (DI)(R9*1), Y3, Y3
-	VADDPD 32(DI)(R9*1), Y4, Y4
-	VADDSD 64(DI)(R9*1), X5, X5
-	INCQ   R11
-	JMP    tail1
-
-store2:
-	VMOVUPD Y0, (AX)
-	VMOVUPD Y1, 32(AX)
-	VMOVSD  X2, 64(AX)
-	ADDQ    CX, AX
-	VMOVUPD Y3, (AX)
-	VMOVUPD Y4, 32(AX)
-	VMOVSD  X5, 64(AX)
-	ADDQ    CX, AX
-	ADDQ    $0x10, DX
-	SUBQ    $0x02, BX
-	JMP     pair
-
-single:
-	TESTQ  BX, BX
-	JZ     done
+TEXT ·gatherUnitRows9AVX2(SB), NOSPLIT, $24-112
+	MOVQ   out_base+0(FP), AX
+	MOVQ   AX, 16(SP)
+	MOVQ   os+24(FP), CX
+	SHLQ   $0x03, CX
+	MOVQ   ptr_base+32(FP), DX
+	MOVQ   ptr_len+40(FP), BX
+	DECQ   BX
+	MOVQ   ind_base+56(FP), SI
+	MOVQ   b_base+80(FP), DI
+	MOVQ   bs+104(FP), R8
+	SHLQ   $0x03, R8
 	VXORPD Y0, Y0, Y0
 	VXORPD Y1, Y1, Y1
 	VXORPD X2, X2, X2
-	MOVQ   (DX), R10
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD X5, X5, X5
+	TESTQ  BX, BX
+	JZ     done
+	MOVQ   (DX), R9
+	MOVQ   8(DX), R10
+	SUBQ   R9, R10
+	MOVQ   16(SP), AX
+	MOVQ   AX, (SP)
+	ADDQ   CX, AX
+	MOVQ   AX, 16(SP)
+	ADDQ   $0x08, DX
+	DECQ   BX
+	TESTQ  BX, BX
+	JZ     drainA
+	MOVQ   (DX), R11
+	MOVQ   8(DX), R12
+	SUBQ   R11, R12
+	MOVQ   16(SP), AX
+	MOVQ   AX, 8(SP)
+	ADDQ   CX, AX
+	MOVQ   AX, 16(SP)
+	ADDQ   $0x08, DX
+	DECQ   BX
 
-one:
-	CMPQ   R10, 8(DX)
-	JGE    store1
-	MOVQ   (SI)(R10*8), R9
-	IMULQ  R8, R9
-	VADDPD (DI)(R9*1), Y0, Y0
-	VADDPD 32(DI)(R9*1), Y1, Y1
-	VADDSD 64(DI)(R9*1), X2, X2
-	INCQ   R10
-	JMP    one
+main:
+	MOVQ    R10, R13
+	CMPQ    R12, R13
+	CMOVQLT R12, R13
+	SUBQ    R13, R10
+	SUBQ    R13, R12
+	TESTQ   R13, R13
+	JZ      checkA
 
-store1:
+both:
+	MOVQ   (SI)(R9*8), AX
+	IMULQ  R8, AX
+	VADDPD (DI)(AX*1), Y0, Y0
+	VADDPD 32(DI)(AX*1), Y1, Y1
+	VADDSD 64(DI)(AX*1), X2, X2
+	MOVQ   (SI)(R11*8), AX
+	IMULQ  R8, AX
+	VADDPD (DI)(AX*1), Y3, Y3
+	VADDPD 32(DI)(AX*1), Y4, Y4
+	VADDSD 64(DI)(AX*1), X5, X5
+	INCQ   R9
+	INCQ   R11
+	DECQ   R13
+	JNZ    both
+
+checkA:
+	TESTQ   R10, R10
+	JNZ     checkB
+	MOVQ    (SP), AX
 	VMOVUPD Y0, (AX)
 	VMOVUPD Y1, 32(AX)
 	VMOVSD  X2, 64(AX)
+	VXORPD  Y0, Y0, Y0
+	VXORPD  Y1, Y1, Y1
+	VXORPD  X2, X2, X2
+	TESTQ   BX, BX
+	JZ      drainB
+	MOVQ    (DX), R9
+	MOVQ    8(DX), R10
+	SUBQ    R9, R10
+	MOVQ    16(SP), AX
+	MOVQ    AX, (SP)
+	ADDQ    CX, AX
+	MOVQ    AX, 16(SP)
+	ADDQ    $0x08, DX
+	DECQ    BX
+
+checkB:
+	TESTQ   R12, R12
+	JNZ     main
+	MOVQ    8(SP), AX
+	VMOVUPD Y3, (AX)
+	VMOVUPD Y4, 32(AX)
+	VMOVSD  X5, 64(AX)
+	VXORPD  Y3, Y3, Y3
+	VXORPD  Y4, Y4, Y4
+	VXORPD  X5, X5, X5
+	TESTQ   BX, BX
+	JZ      drainA
+	MOVQ    (DX), R11
+	MOVQ    8(DX), R12
+	SUBQ    R11, R12
+	MOVQ    16(SP), AX
+	MOVQ    AX, 8(SP)
+	ADDQ    CX, AX
+	MOVQ    AX, 16(SP)
+	ADDQ    $0x08, DX
+	DECQ    BX
+	JMP     main
+
+drainA:
+	TESTQ R10, R10
+	JZ    storeA
+
+oneA:
+	MOVQ   (SI)(R9*8), AX
+	IMULQ  R8, AX
+	VADDPD (DI)(AX*1), Y0, Y0
+	VADDPD 32(DI)(AX*1), Y1, Y1
+	VADDSD 64(DI)(AX*1), X2, X2
+	INCQ   R9
+	DECQ   R10
+	JNZ    oneA
+
+storeA:
+	MOVQ    (SP), AX
+	VMOVUPD Y0, (AX)
+	VMOVUPD Y1, 32(AX)
+	VMOVSD  X2, 64(AX)
+	VXORPD  Y0, Y0, Y0
+	VXORPD  Y1, Y1, Y1
+	VXORPD  X2, X2, X2
+	JMP     done
+
+drainB:
+	TESTQ R12, R12
+	JZ    storeB
+
+oneB:
+	MOVQ   (SI)(R11*8), AX
+	IMULQ  R8, AX
+	VADDPD (DI)(AX*1), Y3, Y3
+	VADDPD 32(DI)(AX*1), Y4, Y4
+	VADDSD 64(DI)(AX*1), X5, X5
+	INCQ   R11
+	DECQ   R12
+	JNZ    oneB
+
+storeB:
+	MOVQ    8(SP), AX
+	VMOVUPD Y3, (AX)
+	VMOVUPD Y4, 32(AX)
+	VMOVSD  X5, 64(AX)
+	VXORPD  Y3, Y3, Y3
+	VXORPD  Y4, Y4, Y4
+	VXORPD  X5, X5, X5
 
 done:
 	VZEROUPPER
@@ -1825,133 +2610,180 @@ done:
 
 // func gatherRows9AVX2(out []float64, os int, ptr []int, ind []int, val []float64, b []float64, bs int)
 // Requires: AVX, CMOV
-TEXT ·gatherRows9AVX2(SB), NOSPLIT, $0-136
-	MOVQ out_base+0(FP), AX
-	MOVQ os+24(FP), CX
-	SHLQ $0x03, CX
-	MOVQ ptr_base+32(FP), DX
-	MOVQ ptr_len+40(FP), BX
-	DECQ BX
-	MOVQ ind_base+56(FP), SI
-	MOVQ val_base+80(FP), DI
-	MOVQ b_base+104(FP), R8
-	MOVQ bs+128(FP), R9
-	SHLQ $0x03, R9
-
-pair:
-	CMPQ    BX, $0x02
-	JLT     single
-	VXORPD  Y0, Y0, Y0
-	VXORPD  Y1, Y1, Y1
-	VXORPD  X2, X2, X2
-	VXORPD  Y3, Y3, Y3
-	VXORPD  Y4, Y4, Y4
-	VXORPD  X5, X5, X5
-	MOVQ    (DX), R11
-	MOVQ    8(DX), R12
-	MOVQ    R12, R13
-	SUBQ    R11, R13
-	MOVQ    16(DX), R10
-	SUBQ    R12, R10
-	CMPQ    R10, R13
-	CMOVQLT R10, R13
-	TESTQ   R13, R13
-	JZ      tail0
-
-both:
-	MOVQ         (SI)(R11*8), R10
-	IMULQ        R9, R10
-	VBROADCASTSD (DI)(R11*8), Y6
-	VMULPD       (R8)(R10*1), Y6, Y7
-	VADDPD       Y7, Y0, Y0
-	VMULPD       32(R8)(R10*1), Y6, Y7
-	VADDPD       Y7, Y1, Y1
-	VMULSD       64(R8)(R10*1), X6, X7
-	VADDSD       X7, X2, X2
-	MOVQ         (SI)(R12*8), R10
-	IMULQ        R9, R10
-	VBROADCASTSD (DI)(R12*8), Y6
-	VMULPD       (R8)(R10*1), Y6, Y7
-	VADDPD       Y7, Y3, Y3
-	VMULPD       32(R8)(R10*1), Y6, Y7
-	VADDPD       Y7, Y4, Y4
-	VMULSD       64(R8)(R10*1), X6, X7
-	VADDSD       X7, X5, X5
-	INCQ         R11
-	INCQ         R12
-	DECQ         R13
-	JNZ          both
-
-tail0:
-	CMPQ         R11, 8(DX)
-	JGE          tail1
-	MOVQ         (SI)(R11*8), R10
-	IMULQ        R9, R10
-	VBROADCASTSD (DI)(R11*8), Y6
-	VMULPD       (R8)(R10*1), Y6, Y7
-	VADDPD       Y7, Y0, Y0
-	VMULPD       32(R8)(R10*1), Y6, Y7
-	VADDPD       Y7, Y1, Y1
-	VMULSD       64(R8)(R10*1), X6, X7
-	VADDSD       X7, X2, X2
-	INCQ         R11
-	JMP          tail0
-
-tail1:
-	CMPQ         R12, 16(DX)
-	JGE          store2
-	MOVQ         (SI)(R12*8), R10
-	IMULQ        R9, R10
-	VBROADCASTSD (DI)(R12*8), Y6
-	VMULPD       (R8)(R10*1), Y6, Y7
-	VADDPD       Y7, Y3, Y3
-	VMULPD       32(R8)(R10*1), Y6, Y7
-	VADDPD       Y7, Y4, Y4
-	VMULSD       64(R8)(R10*1), X6, X7
-	VADDSD       X7, X5, X5
-	INCQ         R12
-	JMP          tail1
-
-store2:
-	VMOVUPD Y0, (AX)
-	VMOVUPD Y1, 32(AX)
-	VMOVSD  X2, 64(AX)
-	ADDQ    CX, AX
-	VMOVUPD Y3, (AX)
-	VMOVUPD Y4, 32(AX)
-	VMOVSD  X5, 64(AX)
-	ADDQ    CX, AX
-	ADDQ    $0x10, DX
-	SUBQ    $0x02, BX
-	JMP     pair
-
-single:
-	TESTQ  BX, BX
-	JZ     done
+TEXT ·gatherRows9AVX2(SB), NOSPLIT, $24-136
+	MOVQ   out_base+0(FP), AX
+	MOVQ   AX, 16(SP)
+	MOVQ   os+24(FP), CX
+	SHLQ   $0x03, CX
+	MOVQ   ptr_base+32(FP), DX
+	MOVQ   ptr_len+40(FP), BX
+	DECQ   BX
+	MOVQ   ind_base+56(FP), SI
+	MOVQ   val_base+80(FP), DI
+	MOVQ   b_base+104(FP), R8
+	MOVQ   bs+128(FP), R9
+	SHLQ   $0x03, R9
 	VXORPD Y0, Y0, Y0
 	VXORPD Y1, Y1, Y1
 	VXORPD X2, X2, X2
-	MOVQ   (DX), R11
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD X5, X5, X5
+	TESTQ  BX, BX
+	JZ     done
+	MOVQ   (DX), R10
+	MOVQ   8(DX), R11
+	SUBQ   R10, R11
+	MOVQ   16(SP), AX
+	MOVQ   AX, (SP)
+	ADDQ   CX, AX
+	MOVQ   AX, 16(SP)
+	ADDQ   $0x08, DX
+	DECQ   BX
+	TESTQ  BX, BX
+	JZ     drainA
+	MOVQ   (DX), R12
+	MOVQ   8(DX), R13
+	SUBQ   R12, R13
+	MOVQ   16(SP), AX
+	MOVQ   AX, 8(SP)
+	ADDQ   CX, AX
+	MOVQ   AX, 16(SP)
+	ADDQ   $0x08, DX
+	DECQ   BX
 
-one:
-	CMPQ         R11, 8(DX)
-	JGE          store1
-	MOVQ         (SI)(R11*8), R10
-	IMULQ        R9, R10
-	VBROADCASTSD (DI)(R11*8), Y6
-	VMULPD       (R8)(R10*1), Y6, Y7
+main:
+	MOVQ    R11, R14
+	CMPQ    R13, R14
+	CMOVQLT R13, R14
+	SUBQ    R14, R11
+	SUBQ    R14, R13
+	TESTQ   R14, R14
+	JZ      checkA
+
+both:
+	MOVQ         (SI)(R10*8), AX
+	IMULQ        R9, AX
+	VBROADCASTSD (DI)(R10*8), Y6
+	VMULPD       (R8)(AX*1), Y6, Y7
 	VADDPD       Y7, Y0, Y0
-	VMULPD       32(R8)(R10*1), Y6, Y7
+	VMULPD       32(R8)(AX*1), Y6, Y7
 	VADDPD       Y7, Y1, Y1
-	VMULSD       64(R8)(R10*1), X6, X7
+	VMULSD       64(R8)(AX*1), X6, X7
 	VADDSD       X7, X2, X2
-	INCQ         R11
-	JMP          one
+	MOVQ         (SI)(R12*8), AX
+	IMULQ        R9, AX
+	VBROADCASTSD (DI)(R12*8), Y6
+	VMULPD       (R8)(AX*1), Y6, Y7
+	VADDPD       Y7, Y3, Y3
+	VMULPD       32(R8)(AX*1), Y6, Y7
+	VADDPD       Y7, Y4, Y4
+	VMULSD       64(R8)(AX*1), X6, X7
+	VADDSD       X7, X5, X5
+	INCQ         R10
+	INCQ         R12
+	DECQ         R14
+	JNZ          both
 
-store1:
+checkA:
+	TESTQ   R11, R11
+	JNZ     checkB
+	MOVQ    (SP), AX
 	VMOVUPD Y0, (AX)
 	VMOVUPD Y1, 32(AX)
 	VMOVSD  X2, 64(AX)
+	VXORPD  Y0, Y0, Y0
+	VXORPD  Y1, Y1, Y1
+	VXORPD  X2, X2, X2
+	TESTQ   BX, BX
+	JZ      drainB
+	MOVQ    (DX), R10
+	MOVQ    8(DX), R11
+	SUBQ    R10, R11
+	MOVQ    16(SP), AX
+	MOVQ    AX, (SP)
+	ADDQ    CX, AX
+	MOVQ    AX, 16(SP)
+	ADDQ    $0x08, DX
+	DECQ    BX
+
+checkB:
+	TESTQ   R13, R13
+	JNZ     main
+	MOVQ    8(SP), AX
+	VMOVUPD Y3, (AX)
+	VMOVUPD Y4, 32(AX)
+	VMOVSD  X5, 64(AX)
+	VXORPD  Y3, Y3, Y3
+	VXORPD  Y4, Y4, Y4
+	VXORPD  X5, X5, X5
+	TESTQ   BX, BX
+	JZ      drainA
+	MOVQ    (DX), R12
+	MOVQ    8(DX), R13
+	SUBQ    R12, R13
+	MOVQ    16(SP), AX
+	MOVQ    AX, 8(SP)
+	ADDQ    CX, AX
+	MOVQ    AX, 16(SP)
+	ADDQ    $0x08, DX
+	DECQ    BX
+	JMP     main
+
+drainA:
+	TESTQ R11, R11
+	JZ    storeA
+
+oneA:
+	MOVQ         (SI)(R10*8), AX
+	IMULQ        R9, AX
+	VBROADCASTSD (DI)(R10*8), Y6
+	VMULPD       (R8)(AX*1), Y6, Y7
+	VADDPD       Y7, Y0, Y0
+	VMULPD       32(R8)(AX*1), Y6, Y7
+	VADDPD       Y7, Y1, Y1
+	VMULSD       64(R8)(AX*1), X6, X7
+	VADDSD       X7, X2, X2
+	INCQ         R10
+	DECQ         R11
+	JNZ          oneA
+
+storeA:
+	MOVQ    (SP), AX
+	VMOVUPD Y0, (AX)
+	VMOVUPD Y1, 32(AX)
+	VMOVSD  X2, 64(AX)
+	VXORPD  Y0, Y0, Y0
+	VXORPD  Y1, Y1, Y1
+	VXORPD  X2, X2, X2
+	JMP     done
+
+drainB:
+	TESTQ R13, R13
+	JZ    storeB
+
+oneB:
+	MOVQ         (SI)(R12*8), AX
+	IMULQ        R9, AX
+	VBROADCASTSD (DI)(R12*8), Y6
+	VMULPD       (R8)(AX*1), Y6, Y7
+	VADDPD       Y7, Y3, Y3
+	VMULPD       32(R8)(AX*1), Y6, Y7
+	VADDPD       Y7, Y4, Y4
+	VMULSD       64(R8)(AX*1), X6, X7
+	VADDSD       X7, X5, X5
+	INCQ         R12
+	DECQ         R13
+	JNZ          oneB
+
+storeB:
+	MOVQ    8(SP), AX
+	VMOVUPD Y3, (AX)
+	VMOVUPD Y4, 32(AX)
+	VMOVSD  X5, 64(AX)
+	VXORPD  Y3, Y3, Y3
+	VXORPD  Y4, Y4, Y4
+	VXORPD  X5, X5, X5
 
 done:
 	VZEROUPPER
@@ -1959,112 +2791,163 @@ done:
 
 // func gatherUnitRows10AVX2(out []float64, os int, ptr []int, ind []int, b []float64, bs int)
 // Requires: AVX, CMOV
-TEXT ·gatherUnitRows10AVX2(SB), NOSPLIT, $0-112
-	MOVQ out_base+0(FP), AX
-	MOVQ os+24(FP), CX
-	SHLQ $0x03, CX
-	MOVQ ptr_base+32(FP), DX
-	MOVQ ptr_len+40(FP), BX
-	DECQ BX
-	MOVQ ind_base+56(FP), SI
-	MOVQ b_base+80(FP), DI
-	MOVQ bs+104(FP), R8
-	SHLQ $0x03, R8
-
-pair:
-	CMPQ    BX, $0x02
-	JLT     single
-	VXORPD  Y0, Y0, Y0
-	VXORPD  Y1, Y1, Y1
-	VXORPD  X2, X2, X2
-	VXORPD  Y3, Y3, Y3
-	VXORPD  Y4, Y4, Y4
-	VXORPD  X5, X5, X5
-	MOVQ    (DX), R10
-	MOVQ    8(DX), R11
-	MOVQ    R11, R12
-	SUBQ    R10, R12
-	MOVQ    16(DX), R9
-	SUBQ    R11, R9
-	CMPQ    R9, R12
-	CMOVQLT R9, R12
-	TESTQ   R12, R12
-	JZ      tail0
-
-both:
-	MOVQ   (SI)(R10*8), R9
-	IMULQ  R8, R9
-	VADDPD (DI)(R9*1), Y0, Y0
-	VADDPD 32(DI)(R9*1), Y1, Y1
-	VADDPD 64(DI)(R9*1), X2, X2
-	MOVQ   (SI)(R11*8), R9
-	IMULQ  R8, R9
-	VADDPD (DI)(R9*1), Y3, Y3
-	VADDPD 32(DI)(R9*1), Y4, Y4
-	VADDPD 64(DI)(R9*1), X5, X5
-	INCQ   R10
-	INCQ   R11
-	DECQ   R12
-	JNZ    both
-
-tail0:
-	CMPQ   R10, 8(DX)
-	JGE    tail1
-	MOVQ   (SI)(R10*8), R9
-	IMULQ  R8, R9
-	VADDPD (DI)(R9*1), Y0, Y0
-	VADDPD 32(DI)(R9*1), Y1, Y1
-	VADDPD 64(DI)(R9*1), X2, X2
-	INCQ   R10
-	JMP    tail0
-
-tail1:
-	CMPQ   R11, 16(DX)
-	JGE    store2
-	MOVQ   (SI)(R11*8), R9
-	IMULQ  R8, R9
-	VADDPD (DI)(R9*1), Y3, Y3
-	VADDPD 32(DI)(R9*1), Y4, Y4
-	VADDPD 64(DI)(R9*1), X5, X5
-	INCQ   R11
-	JMP    tail1
-
-store2:
-	VMOVUPD Y0, (AX)
-	VMOVUPD Y1, 32(AX)
-	VMOVUPD X2, 64(AX)
-	ADDQ    CX, AX
-	VMOVUPD Y3, (AX)
-	VMOVUPD Y4, 32(AX)
-	VMOVUPD X5, 64(AX)
-	ADDQ    CX, AX
-	ADDQ    $0x10, DX
-	SUBQ    $0x02, BX
-	JMP     pair
-
-single:
-	TESTQ  BX, BX
-	JZ     done
+TEXT ·gatherUnitRows10AVX2(SB), NOSPLIT, $24-112
+	MOVQ   out_base+0(FP), AX
+	MOVQ   AX, 16(SP)
+	MOVQ   os+24(FP), CX
+	SHLQ   $0x03, CX
+	MOVQ   ptr_base+32(FP), DX
+	MOVQ   ptr_len+40(FP), BX
+	DECQ   BX
+	MOVQ   ind_base+56(FP), SI
+	MOVQ   b_base+80(FP), DI
+	MOVQ   bs+104(FP), R8
+	SHLQ   $0x03, R8
 	VXORPD Y0, Y0, Y0
 	VXORPD Y1, Y1, Y1
 	VXORPD X2, X2, X2
-	MOVQ   (DX), R10
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD X5, X5, X5
+	TESTQ  BX, BX
+	JZ     done
+	MOVQ   (DX), R9
+	MOVQ   8(DX), R10
+	SUBQ   R9, R10
+	MOVQ   16(SP), AX
+	MOVQ   AX, (SP)
+	ADDQ   CX, AX
+	MOVQ   AX, 16(SP)
+	ADDQ   $0x08, DX
+	DECQ   BX
+	TESTQ  BX, BX
+	JZ     drainA
+	MOVQ   (DX), R11
+	MOVQ   8(DX), R12
+	SUBQ   R11, R12
+	MOVQ   16(SP), AX
+	MOVQ   AX, 8(SP)
+	ADDQ   CX, AX
+	MOVQ   AX, 16(SP)
+	ADDQ   $0x08, DX
+	DECQ   BX
 
-one:
-	CMPQ   R10, 8(DX)
-	JGE    store1
-	MOVQ   (SI)(R10*8), R9
-	IMULQ  R8, R9
-	VADDPD (DI)(R9*1), Y0, Y0
-	VADDPD 32(DI)(R9*1), Y1, Y1
-	VADDPD 64(DI)(R9*1), X2, X2
-	INCQ   R10
-	JMP    one
+main:
+	MOVQ    R10, R13
+	CMPQ    R12, R13
+	CMOVQLT R12, R13
+	SUBQ    R13, R10
+	SUBQ    R13, R12
+	TESTQ   R13, R13
+	JZ      checkA
 
-store1:
+both:
+	MOVQ   (SI)(R9*8), AX
+	IMULQ  R8, AX
+	VADDPD (DI)(AX*1), Y0, Y0
+	VADDPD 32(DI)(AX*1), Y1, Y1
+	VADDPD 64(DI)(AX*1), X2, X2
+	MOVQ   (SI)(R11*8), AX
+	IMULQ  R8, AX
+	VADDPD (DI)(AX*1), Y3, Y3
+	VADDPD 32(DI)(AX*1), Y4, Y4
+	VADDPD 64(DI)(AX*1), X5, X5
+	INCQ   R9
+	INCQ   R11
+	DECQ   R13
+	JNZ    both
+
+checkA:
+	TESTQ   R10, R10
+	JNZ     checkB
+	MOVQ    (SP), AX
 	VMOVUPD Y0, (AX)
 	VMOVUPD Y1, 32(AX)
 	VMOVUPD X2, 64(AX)
+	VXORPD  Y0, Y0, Y0
+	VXORPD  Y1, Y1, Y1
+	VXORPD  X2, X2, X2
+	TESTQ   BX, BX
+	JZ      drainB
+	MOVQ    (DX), R9
+	MOVQ    8(DX), R10
+	SUBQ    R9, R10
+	MOVQ    16(SP), AX
+	MOVQ    AX, (SP)
+	ADDQ    CX, AX
+	MOVQ    AX, 16(SP)
+	ADDQ    $0x08, DX
+	DECQ    BX
+
+checkB:
+	TESTQ   R12, R12
+	JNZ     main
+	MOVQ    8(SP), AX
+	VMOVUPD Y3, (AX)
+	VMOVUPD Y4, 32(AX)
+	VMOVUPD X5, 64(AX)
+	VXORPD  Y3, Y3, Y3
+	VXORPD  Y4, Y4, Y4
+	VXORPD  X5, X5, X5
+	TESTQ   BX, BX
+	JZ      drainA
+	MOVQ    (DX), R11
+	MOVQ    8(DX), R12
+	SUBQ    R11, R12
+	MOVQ    16(SP), AX
+	MOVQ    AX, 8(SP)
+	ADDQ    CX, AX
+	MOVQ    AX, 16(SP)
+	ADDQ    $0x08, DX
+	DECQ    BX
+	JMP     main
+
+drainA:
+	TESTQ R10, R10
+	JZ    storeA
+
+oneA:
+	MOVQ   (SI)(R9*8), AX
+	IMULQ  R8, AX
+	VADDPD (DI)(AX*1), Y0, Y0
+	VADDPD 32(DI)(AX*1), Y1, Y1
+	VADDPD 64(DI)(AX*1), X2, X2
+	INCQ   R9
+	DECQ   R10
+	JNZ    oneA
+
+storeA:
+	MOVQ    (SP), AX
+	VMOVUPD Y0, (AX)
+	VMOVUPD Y1, 32(AX)
+	VMOVUPD X2, 64(AX)
+	VXORPD  Y0, Y0, Y0
+	VXORPD  Y1, Y1, Y1
+	VXORPD  X2, X2, X2
+	JMP     done
+
+drainB:
+	TESTQ R12, R12
+	JZ    storeB
+
+oneB:
+	MOVQ   (SI)(R11*8), AX
+	IMULQ  R8, AX
+	VADDPD (DI)(AX*1), Y3, Y3
+	VADDPD 32(DI)(AX*1), Y4, Y4
+	VADDPD 64(DI)(AX*1), X5, X5
+	INCQ   R11
+	DECQ   R12
+	JNZ    oneB
+
+storeB:
+	MOVQ    8(SP), AX
+	VMOVUPD Y3, (AX)
+	VMOVUPD Y4, 32(AX)
+	VMOVUPD X5, 64(AX)
+	VXORPD  Y3, Y3, Y3
+	VXORPD  Y4, Y4, Y4
+	VXORPD  X5, X5, X5
 
 done:
 	VZEROUPPER
@@ -2072,133 +2955,180 @@ done:
 
 // func gatherRows10AVX2(out []float64, os int, ptr []int, ind []int, val []float64, b []float64, bs int)
 // Requires: AVX, CMOV
-TEXT ·gatherRows10AVX2(SB), NOSPLIT, $0-136
-	MOVQ out_base+0(FP), AX
-	MOVQ os+24(FP), CX
-	SHLQ $0x03, CX
-	MOVQ ptr_base+32(FP), DX
-	MOVQ ptr_len+40(FP), BX
-	DECQ BX
-	MOVQ ind_base+56(FP), SI
-	MOVQ val_base+80(FP), DI
-	MOVQ b_base+104(FP), R8
-	MOVQ bs+128(FP), R9
-	SHLQ $0x03, R9
-
-pair:
-	CMPQ    BX, $0x02
-	JLT     single
-	VXORPD  Y0, Y0, Y0
-	VXORPD  Y1, Y1, Y1
-	VXORPD  X2, X2, X2
-	VXORPD  Y3, Y3, Y3
-	VXORPD  Y4, Y4, Y4
-	VXORPD  X5, X5, X5
-	MOVQ    (DX), R11
-	MOVQ    8(DX), R12
-	MOVQ    R12, R13
-	SUBQ    R11, R13
-	MOVQ    16(DX), R10
-	SUBQ    R12, R10
-	CMPQ    R10, R13
-	CMOVQLT R10, R13
-	TESTQ   R13, R13
-	JZ      tail0
-
-both:
-	MOVQ         (SI)(R11*8), R10
-	IMULQ        R9, R10
-	VBROADCASTSD (DI)(R11*8), Y6
-	VMULPD       (R8)(R10*1), Y6, Y7
-	VADDPD       Y7, Y0, Y0
-	VMULPD       32(R8)(R10*1), Y6, Y7
-	VADDPD       Y7, Y1, Y1
-	VMULPD       64(R8)(R10*1), X6, X7
-	VADDPD       X7, X2, X2
-	MOVQ         (SI)(R12*8), R10
-	IMULQ        R9, R10
-	VBROADCASTSD (DI)(R12*8), Y6
-	VMULPD       (R8)(R10*1), Y6, Y7
-	VADDPD       Y7, Y3, Y3
-	VMULPD       32(R8)(R10*1), Y6, Y7
-	VADDPD       Y7, Y4, Y4
-	VMULPD       64(R8)(R10*1), X6, X7
-	VADDPD       X7, X5, X5
-	INCQ         R11
-	INCQ         R12
-	DECQ         R13
-	JNZ          both
-
-tail0:
-	CMPQ         R11, 8(DX)
-	JGE          tail1
-	MOVQ         (SI)(R11*8), R10
-	IMULQ        R9, R10
-	VBROADCASTSD (DI)(R11*8), Y6
-	VMULPD       (R8)(R10*1), Y6, Y7
-	VADDPD       Y7, Y0, Y0
-	VMULPD       32(R8)(R10*1), Y6, Y7
-	VADDPD       Y7, Y1, Y1
-	VMULPD       64(R8)(R10*1), X6, X7
-	VADDPD       X7, X2, X2
-	INCQ         R11
-	JMP          tail0
-
-tail1:
-	CMPQ         R12, 16(DX)
-	JGE          store2
-	MOVQ         (SI)(R12*8), R10
-	IMULQ        R9, R10
-	VBROADCASTSD (DI)(R12*8), Y6
-	VMULPD       (R8)(R10*1), Y6, Y7
-	VADDPD       Y7, Y3, Y3
-	VMULPD       32(R8)(R10*1), Y6, Y7
-	VADDPD       Y7, Y4, Y4
-	VMULPD       64(R8)(R10*1), X6, X7
-	VADDPD       X7, X5, X5
-	INCQ         R12
-	JMP          tail1
-
-store2:
-	VMOVUPD Y0, (AX)
-	VMOVUPD Y1, 32(AX)
-	VMOVUPD X2, 64(AX)
-	ADDQ    CX, AX
-	VMOVUPD Y3, (AX)
-	VMOVUPD Y4, 32(AX)
-	VMOVUPD X5, 64(AX)
-	ADDQ    CX, AX
-	ADDQ    $0x10, DX
-	SUBQ    $0x02, BX
-	JMP     pair
-
-single:
-	TESTQ  BX, BX
-	JZ     done
+TEXT ·gatherRows10AVX2(SB), NOSPLIT, $24-136
+	MOVQ   out_base+0(FP), AX
+	MOVQ   AX, 16(SP)
+	MOVQ   os+24(FP), CX
+	SHLQ   $0x03, CX
+	MOVQ   ptr_base+32(FP), DX
+	MOVQ   ptr_len+40(FP), BX
+	DECQ   BX
+	MOVQ   ind_base+56(FP), SI
+	MOVQ   val_base+80(FP), DI
+	MOVQ   b_base+104(FP), R8
+	MOVQ   bs+128(FP), R9
+	SHLQ   $0x03, R9
 	VXORPD Y0, Y0, Y0
 	VXORPD Y1, Y1, Y1
 	VXORPD X2, X2, X2
-	MOVQ   (DX), R11
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD X5, X5, X5
+	TESTQ  BX, BX
+	JZ     done
+	MOVQ   (DX), R10
+	MOVQ   8(DX), R11
+	SUBQ   R10, R11
+	MOVQ   16(SP), AX
+	MOVQ   AX, (SP)
+	ADDQ   CX, AX
+	MOVQ   AX, 16(SP)
+	ADDQ   $0x08, DX
+	DECQ   BX
+	TESTQ  BX, BX
+	JZ     drainA
+	MOVQ   (DX), R12
+	MOVQ   8(DX), R13
+	SUBQ   R12, R13
+	MOVQ   16(SP), AX
+	MOVQ   AX, 8(SP)
+	ADDQ   CX, AX
+	MOVQ   AX, 16(SP)
+	ADDQ   $0x08, DX
+	DECQ   BX
 
-one:
-	CMPQ         R11, 8(DX)
-	JGE          store1
-	MOVQ         (SI)(R11*8), R10
-	IMULQ        R9, R10
-	VBROADCASTSD (DI)(R11*8), Y6
-	VMULPD       (R8)(R10*1), Y6, Y7
+main:
+	MOVQ    R11, R14
+	CMPQ    R13, R14
+	CMOVQLT R13, R14
+	SUBQ    R14, R11
+	SUBQ    R14, R13
+	TESTQ   R14, R14
+	JZ      checkA
+
+both:
+	MOVQ         (SI)(R10*8), AX
+	IMULQ        R9, AX
+	VBROADCASTSD (DI)(R10*8), Y6
+	VMULPD       (R8)(AX*1), Y6, Y7
 	VADDPD       Y7, Y0, Y0
-	VMULPD       32(R8)(R10*1), Y6, Y7
+	VMULPD       32(R8)(AX*1), Y6, Y7
 	VADDPD       Y7, Y1, Y1
-	VMULPD       64(R8)(R10*1), X6, X7
+	VMULPD       64(R8)(AX*1), X6, X7
 	VADDPD       X7, X2, X2
-	INCQ         R11
-	JMP          one
+	MOVQ         (SI)(R12*8), AX
+	IMULQ        R9, AX
+	VBROADCASTSD (DI)(R12*8), Y6
+	VMULPD       (R8)(AX*1), Y6, Y7
+	VADDPD       Y7, Y3, Y3
+	VMULPD       32(R8)(AX*1), Y6, Y7
+	VADDPD       Y7, Y4, Y4
+	VMULPD       64(R8)(AX*1), X6, X7
+	VADDPD       X7, X5, X5
+	INCQ         R10
+	INCQ         R12
+	DECQ         R14
+	JNZ          both
 
-store1:
+checkA:
+	TESTQ   R11, R11
+	JNZ     checkB
+	MOVQ    (SP), AX
 	VMOVUPD Y0, (AX)
 	VMOVUPD Y1, 32(AX)
 	VMOVUPD X2, 64(AX)
+	VXORPD  Y0, Y0, Y0
+	VXORPD  Y1, Y1, Y1
+	VXORPD  X2, X2, X2
+	TESTQ   BX, BX
+	JZ      drainB
+	MOVQ    (DX), R10
+	MOVQ    8(DX), R11
+	SUBQ    R10, R11
+	MOVQ    16(SP), AX
+	MOVQ    AX, (SP)
+	ADDQ    CX, AX
+	MOVQ    AX, 16(SP)
+	ADDQ    $0x08, DX
+	DECQ    BX
+
+checkB:
+	TESTQ   R13, R13
+	JNZ     main
+	MOVQ    8(SP), AX
+	VMOVUPD Y3, (AX)
+	VMOVUPD Y4, 32(AX)
+	VMOVUPD X5, 64(AX)
+	VXORPD  Y3, Y3, Y3
+	VXORPD  Y4, Y4, Y4
+	VXORPD  X5, X5, X5
+	TESTQ   BX, BX
+	JZ      drainA
+	MOVQ    (DX), R12
+	MOVQ    8(DX), R13
+	SUBQ    R12, R13
+	MOVQ    16(SP), AX
+	MOVQ    AX, 8(SP)
+	ADDQ    CX, AX
+	MOVQ    AX, 16(SP)
+	ADDQ    $0x08, DX
+	DECQ    BX
+	JMP     main
+
+drainA:
+	TESTQ R11, R11
+	JZ    storeA
+
+oneA:
+	MOVQ         (SI)(R10*8), AX
+	IMULQ        R9, AX
+	VBROADCASTSD (DI)(R10*8), Y6
+	VMULPD       (R8)(AX*1), Y6, Y7
+	VADDPD       Y7, Y0, Y0
+	VMULPD       32(R8)(AX*1), Y6, Y7
+	VADDPD       Y7, Y1, Y1
+	VMULPD       64(R8)(AX*1), X6, X7
+	VADDPD       X7, X2, X2
+	INCQ         R10
+	DECQ         R11
+	JNZ          oneA
+
+storeA:
+	MOVQ    (SP), AX
+	VMOVUPD Y0, (AX)
+	VMOVUPD Y1, 32(AX)
+	VMOVUPD X2, 64(AX)
+	VXORPD  Y0, Y0, Y0
+	VXORPD  Y1, Y1, Y1
+	VXORPD  X2, X2, X2
+	JMP     done
+
+drainB:
+	TESTQ R13, R13
+	JZ    storeB
+
+oneB:
+	MOVQ         (SI)(R12*8), AX
+	IMULQ        R9, AX
+	VBROADCASTSD (DI)(R12*8), Y6
+	VMULPD       (R8)(AX*1), Y6, Y7
+	VADDPD       Y7, Y3, Y3
+	VMULPD       32(R8)(AX*1), Y6, Y7
+	VADDPD       Y7, Y4, Y4
+	VMULPD       64(R8)(AX*1), X6, X7
+	VADDPD       X7, X5, X5
+	INCQ         R12
+	DECQ         R13
+	JNZ          oneB
+
+storeB:
+	MOVQ    8(SP), AX
+	VMOVUPD Y3, (AX)
+	VMOVUPD Y4, 32(AX)
+	VMOVUPD X5, 64(AX)
+	VXORPD  Y3, Y3, Y3
+	VXORPD  Y4, Y4, Y4
+	VXORPD  X5, X5, X5
 
 done:
 	VZEROUPPER
@@ -2206,123 +3136,177 @@ done:
 
 // func gatherUnitRows11AVX2(out []float64, os int, ptr []int, ind []int, b []float64, bs int)
 // Requires: AVX, CMOV
-TEXT ·gatherUnitRows11AVX2(SB), NOSPLIT, $0-112
-	MOVQ out_base+0(FP), AX
-	MOVQ os+24(FP), CX
-	SHLQ $0x03, CX
-	MOVQ ptr_base+32(FP), DX
-	MOVQ ptr_len+40(FP), BX
-	DECQ BX
-	MOVQ ind_base+56(FP), SI
-	MOVQ b_base+80(FP), DI
-	MOVQ bs+104(FP), R8
-	SHLQ $0x03, R8
-
-pair:
-	CMPQ    BX, $0x02
-	JLT     single
-	VXORPD  Y0, Y0, Y0
-	VXORPD  Y1, Y1, Y1
-	VXORPD  X2, X2, X2
-	VXORPD  X3, X3, X3
-	VXORPD  Y4, Y4, Y4
-	VXORPD  Y5, Y5, Y5
-	VXORPD  X6, X6, X6
-	VXORPD  X7, X7, X7
-	MOVQ    (DX), R10
-	MOVQ    8(DX), R11
-	MOVQ    R11, R12
-	SUBQ    R10, R12
-	MOVQ    16(DX), R9
-	SUBQ    R11, R9
-	CMPQ    R9, R12
-	CMOVQLT R9, R12
-	TESTQ   R12, R12
-	JZ      tail0
-
-both:
-	MOVQ   (SI)(R10*8), R9
-	IMULQ  R8, R9
-	VADDPD (DI)(R9*1), Y0, Y0
-	VADDPD 32(DI)(R9*1), Y1, Y1
-	VADDPD 64(DI)(R9*1), X2, X2
-	VADDSD 80(DI)(R9*1), X3, X3
-	MOVQ   (SI)(R11*8), R9
-	IMULQ  R8, R9
-	VADDPD (DI)(R9*1), Y4, Y4
-	VADDPD 32(DI)(R9*1), Y5, Y5
-	VADDPD 64(DI)(R9*1), X6, X6
-	VADDSD 80(DI)(R9*1), X7, X7
-	INCQ   R10
-	INCQ   R11
-	DECQ   R12
-	JNZ    both
-
-tail0:
-	CMPQ   R10, 8(DX)
-	JGE    tail1
-	MOVQ   (SI)(R10*8), R9
-	IMULQ  R8, R9
-	VADDPD (DI)(R9*1), Y0, Y0
-	VADDPD 32(DI)(R9*1), Y1, Y1
-	VADDPD 64(DI)(R9*1), X2, X2
-	VADDSD 80(DI)(R9*1), X3, X3
-	INCQ   R10
-	JMP    tail0
-
-tail1:
-	CMPQ   R11, 16(DX)
-	JGE    store2
-	MOVQ   (SI)(R11*8), R9
-	IMULQ  R8, R9
-	VADDPD (DI)(R9*1), Y4, Y4
-	VADDPD 32(DI)(R9*1), Y5, Y5
-	VADDPD 64(DI)(R9*1), X6, X6
-	VADDSD 80(DI)(R9*1), X7, X7
-	INCQ   R11
-	JMP    tail1
-
-store2:
-	VMOVUPD Y0, (AX)
-	VMOVUPD Y1, 32(AX)
-	VMOVUPD X2, 64(AX)
-	VMOVSD  X3, 80(AX)
-	ADDQ    CX, AX
-	VMOVUPD Y4, (AX)
-	VMOVUPD Y5, 32(AX)
-	VMOVUPD X6, 64(AX)
-	VMOVSD  X7, 80(AX)
-	ADDQ    CX, AX
-	ADDQ    $0x10, DX
-	SUBQ    $0x02, BX
-	JMP     pair
-
-single:
-	TESTQ  BX, BX
-	JZ     done
+TEXT ·gatherUnitRows11AVX2(SB), NOSPLIT, $24-112
+	MOVQ   out_base+0(FP), AX
+	MOVQ   AX, 16(SP)
+	MOVQ   os+24(FP), CX
+	SHLQ   $0x03, CX
+	MOVQ   ptr_base+32(FP), DX
+	MOVQ   ptr_len+40(FP), BX
+	DECQ   BX
+	MOVQ   ind_base+56(FP), SI
+	MOVQ   b_base+80(FP), DI
+	MOVQ   bs+104(FP), R8
+	SHLQ   $0x03, R8
 	VXORPD Y0, Y0, Y0
 	VXORPD Y1, Y1, Y1
 	VXORPD X2, X2, X2
 	VXORPD X3, X3, X3
-	MOVQ   (DX), R10
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD X6, X6, X6
+	VXORPD X7, X7, X7
+	TESTQ  BX, BX
+	JZ     done
+	MOVQ   (DX), R9
+	MOVQ   8(DX), R10
+	SUBQ   R9, R10
+	MOVQ   16(SP), AX
+	MOVQ   AX, (SP)
+	ADDQ   CX, AX
+	MOVQ   AX, 16(SP)
+	ADDQ   $0x08, DX
+	DECQ   BX
+	TESTQ  BX, BX
+	JZ     drainA
+	MOVQ   (DX), R11
+	MOVQ   8(DX), R12
+	SUBQ   R11, R12
+	MOVQ   16(SP), AX
+	MOVQ   AX, 8(SP)
+	ADDQ   CX, AX
+	MOVQ   AX, 16(SP)
+	ADDQ   $0x08, DX
+	DECQ   BX
 
-one:
-	CMPQ   R10, 8(DX)
-	JGE    store1
-	MOVQ   (SI)(R10*8), R9
-	IMULQ  R8, R9
-	VADDPD (DI)(R9*1), Y0, Y0
-	VADDPD 32(DI)(R9*1), Y1, Y1
-	VADDPD 64(DI)(R9*1), X2, X2
-	VADDSD 80(DI)(R9*1), X3, X3
-	INCQ   R10
-	JMP    one
+main:
+	MOVQ    R10, R13
+	CMPQ    R12, R13
+	CMOVQLT R12, R13
+	SUBQ    R13, R10
+	SUBQ    R13, R12
+	TESTQ   R13, R13
+	JZ      checkA
 
-store1:
+both:
+	MOVQ   (SI)(R9*8), AX
+	IMULQ  R8, AX
+	VADDPD (DI)(AX*1), Y0, Y0
+	VADDPD 32(DI)(AX*1), Y1, Y1
+	VADDPD 64(DI)(AX*1), X2, X2
+	VADDSD 80(DI)(AX*1), X3, X3
+	MOVQ   (SI)(R11*8), AX
+	IMULQ  R8, AX
+	VADDPD (DI)(AX*1), Y4, Y4
+	VADDPD 32(DI)(AX*1), Y5, Y5
+	VADDPD 64(DI)(AX*1), X6, X6
+	VADDSD 80(DI)(AX*1), X7, X7
+	INCQ   R9
+	INCQ   R11
+	DECQ   R13
+	JNZ    both
+
+checkA:
+	TESTQ   R10, R10
+	JNZ     checkB
+	MOVQ    (SP), AX
 	VMOVUPD Y0, (AX)
 	VMOVUPD Y1, 32(AX)
 	VMOVUPD X2, 64(AX)
 	VMOVSD  X3, 80(AX)
+	VXORPD  Y0, Y0, Y0
+	VXORPD  Y1, Y1, Y1
+	VXORPD  X2, X2, X2
+	VXORPD  X3, X3, X3
+	TESTQ   BX, BX
+	JZ      drainB
+	MOVQ    (DX), R9
+	MOVQ    8(DX), R10
+	SUBQ    R9, R10
+	MOVQ    16(SP), AX
+	MOVQ    AX, (SP)
+	ADDQ    CX, AX
+	MOVQ    AX, 16(SP)
+	ADDQ    $0x08, DX
+	DECQ    BX
+
+checkB:
+	TESTQ   R12, R12
+	JNZ     main
+	MOVQ    8(SP), AX
+	VMOVUPD Y4, (AX)
+	VMOVUPD Y5, 32(AX)
+	VMOVUPD X6, 64(AX)
+	VMOVSD  X7, 80(AX)
+	VXORPD  Y4, Y4, Y4
+	VXORPD  Y5, Y5, Y5
+	VXORPD  X6, X6, X6
+	VXORPD  X7, X7, X7
+	TESTQ   BX, BX
+	JZ      drainA
+	MOVQ    (DX), R11
+	MOVQ    8(DX), R12
+	SUBQ    R11, R12
+	MOVQ    16(SP), AX
+	MOVQ    AX, 8(SP)
+	ADDQ    CX, AX
+	MOVQ    AX, 16(SP)
+	ADDQ    $0x08, DX
+	DECQ    BX
+	JMP     main
+
+drainA:
+	TESTQ R10, R10
+	JZ    storeA
+
+oneA:
+	MOVQ   (SI)(R9*8), AX
+	IMULQ  R8, AX
+	VADDPD (DI)(AX*1), Y0, Y0
+	VADDPD 32(DI)(AX*1), Y1, Y1
+	VADDPD 64(DI)(AX*1), X2, X2
+	VADDSD 80(DI)(AX*1), X3, X3
+	INCQ   R9
+	DECQ   R10
+	JNZ    oneA
+
+storeA:
+	MOVQ    (SP), AX
+	VMOVUPD Y0, (AX)
+	VMOVUPD Y1, 32(AX)
+	VMOVUPD X2, 64(AX)
+	VMOVSD  X3, 80(AX)
+	VXORPD  Y0, Y0, Y0
+	VXORPD  Y1, Y1, Y1
+	VXORPD  X2, X2, X2
+	VXORPD  X3, X3, X3
+	JMP     done
+
+drainB:
+	TESTQ R12, R12
+	JZ    storeB
+
+oneB:
+	MOVQ   (SI)(R11*8), AX
+	IMULQ  R8, AX
+	VADDPD (DI)(AX*1), Y4, Y4
+	VADDPD 32(DI)(AX*1), Y5, Y5
+	VADDPD 64(DI)(AX*1), X6, X6
+	VADDSD 80(DI)(AX*1), X7, X7
+	INCQ   R11
+	DECQ   R12
+	JNZ    oneB
+
+storeB:
+	MOVQ    8(SP), AX
+	VMOVUPD Y4, (AX)
+	VMOVUPD Y5, 32(AX)
+	VMOVUPD X6, 64(AX)
+	VMOVSD  X7, 80(AX)
+	VXORPD  Y4, Y4, Y4
+	VXORPD  Y5, Y5, Y5
+	VXORPD  X6, X6, X6
+	VXORPD  X7, X7, X7
 
 done:
 	VZEROUPPER
@@ -2330,149 +3314,198 @@ done:
 
 // func gatherRows11AVX2(out []float64, os int, ptr []int, ind []int, val []float64, b []float64, bs int)
 // Requires: AVX, CMOV
-TEXT ·gatherRows11AVX2(SB), NOSPLIT, $0-136
-	MOVQ out_base+0(FP), AX
-	MOVQ os+24(FP), CX
-	SHLQ $0x03, CX
-	MOVQ ptr_base+32(FP), DX
-	MOVQ ptr_len+40(FP), BX
-	DECQ BX
-	MOVQ ind_base+56(FP), SI
-	MOVQ val_base+80(FP), DI
-	MOVQ b_base+104(FP), R8
-	MOVQ bs+128(FP), R9
-	SHLQ $0x03, R9
-
-pair:
-	CMPQ    BX, $0x02
-	JLT     single
-	VXORPD  Y0, Y0, Y0
-	VXORPD  Y1, Y1, Y1
-	VXORPD  X2, X2, X2
-	VXORPD  X3, X3, X3
-	VXORPD  Y4, Y4, Y4
-	VXORPD  Y5, Y5, Y5
-	VXORPD  X6, X6, X6
-	VXORPD  X7, X7, X7
-	MOVQ    (DX), R11
-	MOVQ    8(DX), R12
-	MOVQ    R12, R13
-	SUBQ    R11, R13
-	MOVQ    16(DX), R10
-	SUBQ    R12, R10
-	CMPQ    R10, R13
-	CMOVQLT R10, R13
-	TESTQ   R13, R13
-	JZ      tail0
-
-both:
-	MOVQ         (SI)(R11*8), R10
-	IMULQ        R9, R10
-	VBROADCASTSD (DI)(R11*8), Y8
-	VMULPD       (R8)(R10*1), Y8, Y9
-	VADDPD       Y9, Y0, Y0
-	VMULPD       32(R8)(R10*1), Y8, Y9
-	VADDPD       Y9, Y1, Y1
-	VMULPD       64(R8)(R10*1), X8, X9
-	VADDPD       X9, X2, X2
-	VMULSD       80(R8)(R10*1), X8, X9
-	VADDSD       X9, X3, X3
-	MOVQ         (SI)(R12*8), R10
-	IMULQ        R9, R10
-	VBROADCASTSD (DI)(R12*8), Y8
-	VMULPD       (R8)(R10*1), Y8, Y9
-	VADDPD       Y9, Y4, Y4
-	VMULPD       32(R8)(R10*1), Y8, Y9
-	VADDPD       Y9, Y5, Y5
-	VMULPD       64(R8)(R10*1), X8, X9
-	VADDPD       X9, X6, X6
-	VMULSD       80(R8)(R10*1), X8, X9
-	VADDSD       X9, X7, X7
-	INCQ         R11
-	INCQ         R12
-	DECQ         R13
-	JNZ          both
-
-tail0:
-	CMPQ         R11, 8(DX)
-	JGE          tail1
-	MOVQ         (SI)(R11*8), R10
-	IMULQ        R9, R10
-	VBROADCASTSD (DI)(R11*8), Y8
-	VMULPD       (R8)(R10*1), Y8, Y9
-	VADDPD       Y9, Y0, Y0
-	VMULPD       32(R8)(R10*1), Y8, Y9
-	VADDPD       Y9, Y1, Y1
-	VMULPD       64(R8)(R10*1), X8, X9
-	VADDPD       X9, X2, X2
-	VMULSD       80(R8)(R10*1), X8, X9
-	VADDSD       X9, X3, X3
-	INCQ         R11
-	JMP          tail0
-
-tail1:
-	CMPQ         R12, 16(DX)
-	JGE          store2
-	MOVQ         (SI)(R12*8), R10
-	IMULQ        R9, R10
-	VBROADCASTSD (DI)(R12*8), Y8
-	VMULPD       (R8)(R10*1), Y8, Y9
-	VADDPD       Y9, Y4, Y4
-	VMULPD       32(R8)(R10*1), Y8, Y9
-	VADDPD       Y9, Y5, Y5
-	VMULPD       64(R8)(R10*1), X8, X9
-	VADDPD       X9, X6, X6
-	VMULSD       80(R8)(R10*1), X8, X9
-	VADDSD       X9, X7, X7
-	INCQ         R12
-	JMP          tail1
-
-store2:
-	VMOVUPD Y0, (AX)
-	VMOVUPD Y1, 32(AX)
-	VMOVUPD X2, 64(AX)
-	VMOVSD  X3, 80(AX)
-	ADDQ    CX, AX
-	VMOVUPD Y4, (AX)
-	VMOVUPD Y5, 32(AX)
-	VMOVUPD X6, 64(AX)
-	VMOVSD  X7, 80(AX)
-	ADDQ    CX, AX
-	ADDQ    $0x10, DX
-	SUBQ    $0x02, BX
-	JMP     pair
-
-single:
-	TESTQ  BX, BX
-	JZ     done
+TEXT ·gatherRows11AVX2(SB), NOSPLIT, $24-136
+	MOVQ   out_base+0(FP), AX
+	MOVQ   AX, 16(SP)
+	MOVQ   os+24(FP), CX
+	SHLQ   $0x03, CX
+	MOVQ   ptr_base+32(FP), DX
+	MOVQ   ptr_len+40(FP), BX
+	DECQ   BX
+	MOVQ   ind_base+56(FP), SI
+	MOVQ   val_base+80(FP), DI
+	MOVQ   b_base+104(FP), R8
+	MOVQ   bs+128(FP), R9
+	SHLQ   $0x03, R9
 	VXORPD Y0, Y0, Y0
 	VXORPD Y1, Y1, Y1
 	VXORPD X2, X2, X2
 	VXORPD X3, X3, X3
-	MOVQ   (DX), R11
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD X6, X6, X6
+	VXORPD X7, X7, X7
+	TESTQ  BX, BX
+	JZ     done
+	MOVQ   (DX), R10
+	MOVQ   8(DX), R11
+	SUBQ   R10, R11
+	MOVQ   16(SP), AX
+	MOVQ   AX, (SP)
+	ADDQ   CX, AX
+	MOVQ   AX, 16(SP)
+	ADDQ   $0x08, DX
+	DECQ   BX
+	TESTQ  BX, BX
+	JZ     drainA
+	MOVQ   (DX), R12
+	MOVQ   8(DX), R13
+	SUBQ   R12, R13
+	MOVQ   16(SP), AX
+	MOVQ   AX, 8(SP)
+	ADDQ   CX, AX
+	MOVQ   AX, 16(SP)
+	ADDQ   $0x08, DX
+	DECQ   BX
 
-one:
-	CMPQ         R11, 8(DX)
-	JGE          store1
-	MOVQ         (SI)(R11*8), R10
-	IMULQ        R9, R10
-	VBROADCASTSD (DI)(R11*8), Y8
-	VMULPD       (R8)(R10*1), Y8, Y9
+main:
+	MOVQ    R11, R14
+	CMPQ    R13, R14
+	CMOVQLT R13, R14
+	SUBQ    R14, R11
+	SUBQ    R14, R13
+	TESTQ   R14, R14
+	JZ      checkA
+
+both:
+	MOVQ         (SI)(R10*8), AX
+	IMULQ        R9, AX
+	VBROADCASTSD (DI)(R10*8), Y8
+	VMULPD       (R8)(AX*1), Y8, Y9
 	VADDPD       Y9, Y0, Y0
-	VMULPD       32(R8)(R10*1), Y8, Y9
+	VMULPD       32(R8)(AX*1), Y8, Y9
 	VADDPD       Y9, Y1, Y1
-	VMULPD       64(R8)(R10*1), X8, X9
+	VMULPD       64(R8)(AX*1), X8, X9
 	VADDPD       X9, X2, X2
-	VMULSD       80(R8)(R10*1), X8, X9
+	VMULSD       80(R8)(AX*1), X8, X9
 	VADDSD       X9, X3, X3
-	INCQ         R11
-	JMP          one
+	MOVQ         (SI)(R12*8), AX
+	IMULQ        R9, AX
+	VBROADCASTSD (DI)(R12*8), Y8
+	VMULPD       (R8)(AX*1), Y8, Y9
+	VADDPD       Y9, Y4, Y4
+	VMULPD       32(R8)(AX*1), Y8, Y9
+	VADDPD       Y9, Y5, Y5
+	VMULPD       64(R8)(AX*1), X8, X9
+	VADDPD       X9, X6, X6
+	VMULSD       80(R8)(AX*1), X8, X9
+	VADDSD       X9, X7, X7
+	INCQ         R10
+	INCQ         R12
+	DECQ         R14
+	JNZ          both
 
-store1:
+checkA:
+	TESTQ   R11, R11
+	JNZ     checkB
+	MOVQ    (SP), AX
 	VMOVUPD Y0, (AX)
 	VMOVUPD Y1, 32(AX)
 	VMOVUPD X2, 64(AX)
 	VMOVSD  X3, 80(AX)
+	VXORPD  Y0, Y0, Y0
+	VXORPD  Y1, Y1, Y1
+	VXORPD  X2, X2, X2
+	VXORPD  X3, X3, X3
+	TESTQ   BX, BX
+	JZ      drainB
+	MOVQ    (DX), R10
+	MOVQ    8(DX), R11
+	SUBQ    R10, R11
+	MOVQ    16(SP), AX
+	MOVQ    AX, (SP)
+	ADDQ    CX, AX
+	MOVQ    AX, 16(SP)
+	ADDQ    $0x08, DX
+	DECQ    BX
+
+checkB:
+	TESTQ   R13, R13
+	JNZ     main
+	MOVQ    8(SP), AX
+	VMOVUPD Y4, (AX)
+	VMOVUPD Y5, 32(AX)
+	VMOVUPD X6, 64(AX)
+	VMOVSD  X7, 80(AX)
+	VXORPD  Y4, Y4, Y4
+	VXORPD  Y5, Y5, Y5
+	VXORPD  X6, X6, X6
+	VXORPD  X7, X7, X7
+	TESTQ   BX, BX
+	JZ      drainA
+	MOVQ    (DX), R12
+	MOVQ    8(DX), R13
+	SUBQ    R12, R13
+	MOVQ    16(SP), AX
+	MOVQ    AX, 8(SP)
+	ADDQ    CX, AX
+	MOVQ    AX, 16(SP)
+	ADDQ    $0x08, DX
+	DECQ    BX
+	JMP     main
+
+drainA:
+	TESTQ R11, R11
+	JZ    storeA
+
+oneA:
+	MOVQ         (SI)(R10*8), AX
+	IMULQ        R9, AX
+	VBROADCASTSD (DI)(R10*8), Y8
+	VMULPD       (R8)(AX*1), Y8, Y9
+	VADDPD       Y9, Y0, Y0
+	VMULPD       32(R8)(AX*1), Y8, Y9
+	VADDPD       Y9, Y1, Y1
+	VMULPD       64(R8)(AX*1), X8, X9
+	VADDPD       X9, X2, X2
+	VMULSD       80(R8)(AX*1), X8, X9
+	VADDSD       X9, X3, X3
+	INCQ         R10
+	DECQ         R11
+	JNZ          oneA
+
+storeA:
+	MOVQ    (SP), AX
+	VMOVUPD Y0, (AX)
+	VMOVUPD Y1, 32(AX)
+	VMOVUPD X2, 64(AX)
+	VMOVSD  X3, 80(AX)
+	VXORPD  Y0, Y0, Y0
+	VXORPD  Y1, Y1, Y1
+	VXORPD  X2, X2, X2
+	VXORPD  X3, X3, X3
+	JMP     done
+
+drainB:
+	TESTQ R13, R13
+	JZ    storeB
+
+oneB:
+	MOVQ         (SI)(R12*8), AX
+	IMULQ        R9, AX
+	VBROADCASTSD (DI)(R12*8), Y8
+	VMULPD       (R8)(AX*1), Y8, Y9
+	VADDPD       Y9, Y4, Y4
+	VMULPD       32(R8)(AX*1), Y8, Y9
+	VADDPD       Y9, Y5, Y5
+	VMULPD       64(R8)(AX*1), X8, X9
+	VADDPD       X9, X6, X6
+	VMULSD       80(R8)(AX*1), X8, X9
+	VADDSD       X9, X7, X7
+	INCQ         R12
+	DECQ         R13
+	JNZ          oneB
+
+storeB:
+	MOVQ    8(SP), AX
+	VMOVUPD Y4, (AX)
+	VMOVUPD Y5, 32(AX)
+	VMOVUPD X6, 64(AX)
+	VMOVSD  X7, 80(AX)
+	VXORPD  Y4, Y4, Y4
+	VXORPD  Y5, Y5, Y5
+	VXORPD  X6, X6, X6
+	VXORPD  X7, X7, X7
 
 done:
 	VZEROUPPER
@@ -2480,112 +3513,163 @@ done:
 
 // func gatherUnitRows12AVX2(out []float64, os int, ptr []int, ind []int, b []float64, bs int)
 // Requires: AVX, CMOV
-TEXT ·gatherUnitRows12AVX2(SB), NOSPLIT, $0-112
-	MOVQ out_base+0(FP), AX
-	MOVQ os+24(FP), CX
-	SHLQ $0x03, CX
-	MOVQ ptr_base+32(FP), DX
-	MOVQ ptr_len+40(FP), BX
-	DECQ BX
-	MOVQ ind_base+56(FP), SI
-	MOVQ b_base+80(FP), DI
-	MOVQ bs+104(FP), R8
-	SHLQ $0x03, R8
-
-pair:
-	CMPQ    BX, $0x02
-	JLT     single
-	VXORPD  Y0, Y0, Y0
-	VXORPD  Y1, Y1, Y1
-	VXORPD  Y2, Y2, Y2
-	VXORPD  Y3, Y3, Y3
-	VXORPD  Y4, Y4, Y4
-	VXORPD  Y5, Y5, Y5
-	MOVQ    (DX), R10
-	MOVQ    8(DX), R11
-	MOVQ    R11, R12
-	SUBQ    R10, R12
-	MOVQ    16(DX), R9
-	SUBQ    R11, R9
-	CMPQ    R9, R12
-	CMOVQLT R9, R12
-	TESTQ   R12, R12
-	JZ      tail0
-
-both:
-	MOVQ   (SI)(R10*8), R9
-	IMULQ  R8, R9
-	VADDPD (DI)(R9*1), Y0, Y0
-	VADDPD 32(DI)(R9*1), Y1, Y1
-	VADDPD 64(DI)(R9*1), Y2, Y2
-	MOVQ   (SI)(R11*8), R9
-	IMULQ  R8, R9
-	VADDPD (DI)(R9*1), Y3, Y3
-	VADDPD 32(DI)(R9*1), Y4, Y4
-	VADDPD 64(DI)(R9*1), Y5, Y5
-	INCQ   R10
-	INCQ   R11
-	DECQ   R12
-	JNZ    both
-
-tail0:
-	CMPQ   R10, 8(DX)
-	JGE    tail1
-	MOVQ   (SI)(R10*8), R9
-	IMULQ  R8, R9
-	VADDPD (DI)(R9*1), Y0, Y0
-	VADDPD 32(DI)(R9*1), Y1, Y1
-	VADDPD 64(DI)(R9*1), Y2, Y2
-	INCQ   R10
-	JMP    tail0
-
-tail1:
-	CMPQ   R11, 16(DX)
-	JGE    store2
-	MOVQ   (SI)(R11*8), R9
-	IMULQ  R8, R9
-	VADDPD (DI)(R9*1), Y3, Y3
-	VADDPD 32(DI)(R9*1), Y4, Y4
-	VADDPD 64(DI)(R9*1), Y5, Y5
-	INCQ   R11
-	JMP    tail1
-
-store2:
-	VMOVUPD Y0, (AX)
-	VMOVUPD Y1, 32(AX)
-	VMOVUPD Y2, 64(AX)
-	ADDQ    CX, AX
-	VMOVUPD Y3, (AX)
-	VMOVUPD Y4, 32(AX)
-	VMOVUPD Y5, 64(AX)
-	ADDQ    CX, AX
-	ADDQ    $0x10, DX
-	SUBQ    $0x02, BX
-	JMP     pair
-
-single:
-	TESTQ  BX, BX
-	JZ     done
+TEXT ·gatherUnitRows12AVX2(SB), NOSPLIT, $24-112
+	MOVQ   out_base+0(FP), AX
+	MOVQ   AX, 16(SP)
+	MOVQ   os+24(FP), CX
+	SHLQ   $0x03, CX
+	MOVQ   ptr_base+32(FP), DX
+	MOVQ   ptr_len+40(FP), BX
+	DECQ   BX
+	MOVQ   ind_base+56(FP), SI
+	MOVQ   b_base+80(FP), DI
+	MOVQ   bs+104(FP), R8
+	SHLQ   $0x03, R8
 	VXORPD Y0, Y0, Y0
 	VXORPD Y1, Y1, Y1
 	VXORPD Y2, Y2, Y2
-	MOVQ   (DX), R10
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	TESTQ  BX, BX
+	JZ     done
+	MOVQ   (DX), R9
+	MOVQ   8(DX), R10
+	SUBQ   R9, R10
+	MOVQ   16(SP), AX
+	MOVQ   AX, (SP)
+	ADDQ   CX, AX
+	MOVQ   AX, 16(SP)
+	ADDQ   $0x08, DX
+	DECQ   BX
+	TESTQ  BX, BX
+	JZ     drainA
+	MOVQ   (DX), R11
+	MOVQ   8(DX), R12
+	SUBQ   R11, R12
+	MOVQ   16(SP), AX
+	MOVQ   AX, 8(SP)
+	ADDQ   CX, AX
+	MOVQ   AX, 16(SP)
+	ADDQ   $0x08, DX
+	DECQ   BX
 
-one:
-	CMPQ   R10, 8(DX)
-	JGE    store1
-	MOVQ   (SI)(R10*8), R9
-	IMULQ  R8, R9
-	VADDPD (DI)(R9*1), Y0, Y0
-	VADDPD 32(DI)(R9*1), Y1, Y1
-	VADDPD 64(DI)(R9*1), Y2, Y2
-	INCQ   R10
-	JMP    one
+main:
+	MOVQ    R10, R13
+	CMPQ    R12, R13
+	CMOVQLT R12, R13
+	SUBQ    R13, R10
+	SUBQ    R13, R12
+	TESTQ   R13, R13
+	JZ      checkA
 
-store1:
+both:
+	MOVQ   (SI)(R9*8), AX
+	IMULQ  R8, AX
+	VADDPD (DI)(AX*1), Y0, Y0
+	VADDPD 32(DI)(AX*1), Y1, Y1
+	VADDPD 64(DI)(AX*1), Y2, Y2
+	MOVQ   (SI)(R11*8), AX
+	IMULQ  R8, AX
+	VADDPD (DI)(AX*1), Y3, Y3
+	VADDPD 32(DI)(AX*1), Y4, Y4
+	VADDPD 64(DI)(AX*1), Y5, Y5
+	INCQ   R9
+	INCQ   R11
+	DECQ   R13
+	JNZ    both
+
+checkA:
+	TESTQ   R10, R10
+	JNZ     checkB
+	MOVQ    (SP), AX
 	VMOVUPD Y0, (AX)
 	VMOVUPD Y1, 32(AX)
 	VMOVUPD Y2, 64(AX)
+	VXORPD  Y0, Y0, Y0
+	VXORPD  Y1, Y1, Y1
+	VXORPD  Y2, Y2, Y2
+	TESTQ   BX, BX
+	JZ      drainB
+	MOVQ    (DX), R9
+	MOVQ    8(DX), R10
+	SUBQ    R9, R10
+	MOVQ    16(SP), AX
+	MOVQ    AX, (SP)
+	ADDQ    CX, AX
+	MOVQ    AX, 16(SP)
+	ADDQ    $0x08, DX
+	DECQ    BX
+
+checkB:
+	TESTQ   R12, R12
+	JNZ     main
+	MOVQ    8(SP), AX
+	VMOVUPD Y3, (AX)
+	VMOVUPD Y4, 32(AX)
+	VMOVUPD Y5, 64(AX)
+	VXORPD  Y3, Y3, Y3
+	VXORPD  Y4, Y4, Y4
+	VXORPD  Y5, Y5, Y5
+	TESTQ   BX, BX
+	JZ      drainA
+	MOVQ    (DX), R11
+	MOVQ    8(DX), R12
+	SUBQ    R11, R12
+	MOVQ    16(SP), AX
+	MOVQ    AX, 8(SP)
+	ADDQ    CX, AX
+	MOVQ    AX, 16(SP)
+	ADDQ    $0x08, DX
+	DECQ    BX
+	JMP     main
+
+drainA:
+	TESTQ R10, R10
+	JZ    storeA
+
+oneA:
+	MOVQ   (SI)(R9*8), AX
+	IMULQ  R8, AX
+	VADDPD (DI)(AX*1), Y0, Y0
+	VADDPD 32(DI)(AX*1), Y1, Y1
+	VADDPD 64(DI)(AX*1), Y2, Y2
+	INCQ   R9
+	DECQ   R10
+	JNZ    oneA
+
+storeA:
+	MOVQ    (SP), AX
+	VMOVUPD Y0, (AX)
+	VMOVUPD Y1, 32(AX)
+	VMOVUPD Y2, 64(AX)
+	VXORPD  Y0, Y0, Y0
+	VXORPD  Y1, Y1, Y1
+	VXORPD  Y2, Y2, Y2
+	JMP     done
+
+drainB:
+	TESTQ R12, R12
+	JZ    storeB
+
+oneB:
+	MOVQ   (SI)(R11*8), AX
+	IMULQ  R8, AX
+	VADDPD (DI)(AX*1), Y3, Y3
+	VADDPD 32(DI)(AX*1), Y4, Y4
+	VADDPD 64(DI)(AX*1), Y5, Y5
+	INCQ   R11
+	DECQ   R12
+	JNZ    oneB
+
+storeB:
+	MOVQ    8(SP), AX
+	VMOVUPD Y3, (AX)
+	VMOVUPD Y4, 32(AX)
+	VMOVUPD Y5, 64(AX)
+	VXORPD  Y3, Y3, Y3
+	VXORPD  Y4, Y4, Y4
+	VXORPD  Y5, Y5, Y5
 
 done:
 	VZEROUPPER
@@ -2593,133 +3677,180 @@ done:
 
 // func gatherRows12AVX2(out []float64, os int, ptr []int, ind []int, val []float64, b []float64, bs int)
 // Requires: AVX, CMOV
-TEXT ·gatherRows12AVX2(SB), NOSPLIT, $0-136
-	MOVQ out_base+0(FP), AX
-	MOVQ os+24(FP), CX
-	SHLQ $0x03, CX
-	MOVQ ptr_base+32(FP), DX
-	MOVQ ptr_len+40(FP), BX
-	DECQ BX
-	MOVQ ind_base+56(FP), SI
-	MOVQ val_base+80(FP), DI
-	MOVQ b_base+104(FP), R8
-	MOVQ bs+128(FP), R9
-	SHLQ $0x03, R9
-
-pair:
-	CMPQ    BX, $0x02
-	JLT     single
-	VXORPD  Y0, Y0, Y0
-	VXORPD  Y1, Y1, Y1
-	VXORPD  Y2, Y2, Y2
-	VXORPD  Y3, Y3, Y3
-	VXORPD  Y4, Y4, Y4
-	VXORPD  Y5, Y5, Y5
-	MOVQ    (DX), R11
-	MOVQ    8(DX), R12
-	MOVQ    R12, R13
-	SUBQ    R11, R13
-	MOVQ    16(DX), R10
-	SUBQ    R12, R10
-	CMPQ    R10, R13
-	CMOVQLT R10, R13
-	TESTQ   R13, R13
-	JZ      tail0
-
-both:
-	MOVQ         (SI)(R11*8), R10
-	IMULQ        R9, R10
-	VBROADCASTSD (DI)(R11*8), Y6
-	VMULPD       (R8)(R10*1), Y6, Y7
-	VADDPD       Y7, Y0, Y0
-	VMULPD       32(R8)(R10*1), Y6, Y7
-	VADDPD       Y7, Y1, Y1
-	VMULPD       64(R8)(R10*1), Y6, Y7
-	VADDPD       Y7, Y2, Y2
-	MOVQ         (SI)(R12*8), R10
-	IMULQ        R9, R10
-	VBROADCASTSD (DI)(R12*8), Y6
-	VMULPD       (R8)(R10*1), Y6, Y7
-	VADDPD       Y7, Y3, Y3
-	VMULPD       32(R8)(R10*1), Y6, Y7
-	VADDPD       Y7, Y4, Y4
-	VMULPD       64(R8)(R10*1), Y6, Y7
-	VADDPD       Y7, Y5, Y5
-	INCQ         R11
-	INCQ         R12
-	DECQ         R13
-	JNZ          both
-
-tail0:
-	CMPQ         R11, 8(DX)
-	JGE          tail1
-	MOVQ         (SI)(R11*8), R10
-	IMULQ        R9, R10
-	VBROADCASTSD (DI)(R11*8), Y6
-	VMULPD       (R8)(R10*1), Y6, Y7
-	VADDPD       Y7, Y0, Y0
-	VMULPD       32(R8)(R10*1), Y6, Y7
-	VADDPD       Y7, Y1, Y1
-	VMULPD       64(R8)(R10*1), Y6, Y7
-	VADDPD       Y7, Y2, Y2
-	INCQ         R11
-	JMP          tail0
-
-tail1:
-	CMPQ         R12, 16(DX)
-	JGE          store2
-	MOVQ         (SI)(R12*8), R10
-	IMULQ        R9, R10
-	VBROADCASTSD (DI)(R12*8), Y6
-	VMULPD       (R8)(R10*1), Y6, Y7
-	VADDPD       Y7, Y3, Y3
-	VMULPD       32(R8)(R10*1), Y6, Y7
-	VADDPD       Y7, Y4, Y4
-	VMULPD       64(R8)(R10*1), Y6, Y7
-	VADDPD       Y7, Y5, Y5
-	INCQ         R12
-	JMP          tail1
-
-store2:
-	VMOVUPD Y0, (AX)
-	VMOVUPD Y1, 32(AX)
-	VMOVUPD Y2, 64(AX)
-	ADDQ    CX, AX
-	VMOVUPD Y3, (AX)
-	VMOVUPD Y4, 32(AX)
-	VMOVUPD Y5, 64(AX)
-	ADDQ    CX, AX
-	ADDQ    $0x10, DX
-	SUBQ    $0x02, BX
-	JMP     pair
-
-single:
-	TESTQ  BX, BX
-	JZ     done
+TEXT ·gatherRows12AVX2(SB), NOSPLIT, $24-136
+	MOVQ   out_base+0(FP), AX
+	MOVQ   AX, 16(SP)
+	MOVQ   os+24(FP), CX
+	SHLQ   $0x03, CX
+	MOVQ   ptr_base+32(FP), DX
+	MOVQ   ptr_len+40(FP), BX
+	DECQ   BX
+	MOVQ   ind_base+56(FP), SI
+	MOVQ   val_base+80(FP), DI
+	MOVQ   b_base+104(FP), R8
+	MOVQ   bs+128(FP), R9
+	SHLQ   $0x03, R9
 	VXORPD Y0, Y0, Y0
 	VXORPD Y1, Y1, Y1
 	VXORPD Y2, Y2, Y2
-	MOVQ   (DX), R11
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	TESTQ  BX, BX
+	JZ     done
+	MOVQ   (DX), R10
+	MOVQ   8(DX), R11
+	SUBQ   R10, R11
+	MOVQ   16(SP), AX
+	MOVQ   AX, (SP)
+	ADDQ   CX, AX
+	MOVQ   AX, 16(SP)
+	ADDQ   $0x08, DX
+	DECQ   BX
+	TESTQ  BX, BX
+	JZ     drainA
+	MOVQ   (DX), R12
+	MOVQ   8(DX), R13
+	SUBQ   R12, R13
+	MOVQ   16(SP), AX
+	MOVQ   AX, 8(SP)
+	ADDQ   CX, AX
+	MOVQ   AX, 16(SP)
+	ADDQ   $0x08, DX
+	DECQ   BX
 
-one:
-	CMPQ         R11, 8(DX)
-	JGE          store1
-	MOVQ         (SI)(R11*8), R10
-	IMULQ        R9, R10
-	VBROADCASTSD (DI)(R11*8), Y6
-	VMULPD       (R8)(R10*1), Y6, Y7
+main:
+	MOVQ    R11, R14
+	CMPQ    R13, R14
+	CMOVQLT R13, R14
+	SUBQ    R14, R11
+	SUBQ    R14, R13
+	TESTQ   R14, R14
+	JZ      checkA
+
+both:
+	MOVQ         (SI)(R10*8), AX
+	IMULQ        R9, AX
+	VBROADCASTSD (DI)(R10*8), Y6
+	VMULPD       (R8)(AX*1), Y6, Y7
 	VADDPD       Y7, Y0, Y0
-	VMULPD       32(R8)(R10*1), Y6, Y7
+	VMULPD       32(R8)(AX*1), Y6, Y7
 	VADDPD       Y7, Y1, Y1
-	VMULPD       64(R8)(R10*1), Y6, Y7
+	VMULPD       64(R8)(AX*1), Y6, Y7
 	VADDPD       Y7, Y2, Y2
-	INCQ         R11
-	JMP          one
+	MOVQ         (SI)(R12*8), AX
+	IMULQ        R9, AX
+	VBROADCASTSD (DI)(R12*8), Y6
+	VMULPD       (R8)(AX*1), Y6, Y7
+	VADDPD       Y7, Y3, Y3
+	VMULPD       32(R8)(AX*1), Y6, Y7
+	VADDPD       Y7, Y4, Y4
+	VMULPD       64(R8)(AX*1), Y6, Y7
+	VADDPD       Y7, Y5, Y5
+	INCQ         R10
+	INCQ         R12
+	DECQ         R14
+	JNZ          both
 
-store1:
+checkA:
+	TESTQ   R11, R11
+	JNZ     checkB
+	MOVQ    (SP), AX
 	VMOVUPD Y0, (AX)
 	VMOVUPD Y1, 32(AX)
 	VMOVUPD Y2, 64(AX)
+	VXORPD  Y0, Y0, Y0
+	VXORPD  Y1, Y1, Y1
+	VXORPD  Y2, Y2, Y2
+	TESTQ   BX, BX
+	JZ      drainB
+	MOVQ    (DX), R10
+	MOVQ    8(DX), R11
+	SUBQ    R10, R11
+	MOVQ    16(SP), AX
+	MOVQ    AX, (SP)
+	ADDQ    CX, AX
+	MOVQ    AX, 16(SP)
+	ADDQ    $0x08, DX
+	DECQ    BX
+
+checkB:
+	TESTQ   R13, R13
+	JNZ     main
+	MOVQ    8(SP), AX
+	VMOVUPD Y3, (AX)
+	VMOVUPD Y4, 32(AX)
+	VMOVUPD Y5, 64(AX)
+	VXORPD  Y3, Y3, Y3
+	VXORPD  Y4, Y4, Y4
+	VXORPD  Y5, Y5, Y5
+	TESTQ   BX, BX
+	JZ      drainA
+	MOVQ    (DX), R12
+	MOVQ    8(DX), R13
+	SUBQ    R12, R13
+	MOVQ    16(SP), AX
+	MOVQ    AX, 8(SP)
+	ADDQ    CX, AX
+	MOVQ    AX, 16(SP)
+	ADDQ    $0x08, DX
+	DECQ    BX
+	JMP     main
+
+drainA:
+	TESTQ R11, R11
+	JZ    storeA
+
+oneA:
+	MOVQ         (SI)(R10*8), AX
+	IMULQ        R9, AX
+	VBROADCASTSD (DI)(R10*8), Y6
+	VMULPD       (R8)(AX*1), Y6, Y7
+	VADDPD       Y7, Y0, Y0
+	VMULPD       32(R8)(AX*1), Y6, Y7
+	VADDPD       Y7, Y1, Y1
+	VMULPD       64(R8)(AX*1), Y6, Y7
+	VADDPD       Y7, Y2, Y2
+	INCQ         R10
+	DECQ         R11
+	JNZ          oneA
+
+storeA:
+	MOVQ    (SP), AX
+	VMOVUPD Y0, (AX)
+	VMOVUPD Y1, 32(AX)
+	VMOVUPD Y2, 64(AX)
+	VXORPD  Y0, Y0, Y0
+	VXORPD  Y1, Y1, Y1
+	VXORPD  Y2, Y2, Y2
+	JMP     done
+
+drainB:
+	TESTQ R13, R13
+	JZ    storeB
+
+oneB:
+	MOVQ         (SI)(R12*8), AX
+	IMULQ        R9, AX
+	VBROADCASTSD (DI)(R12*8), Y6
+	VMULPD       (R8)(AX*1), Y6, Y7
+	VADDPD       Y7, Y3, Y3
+	VMULPD       32(R8)(AX*1), Y6, Y7
+	VADDPD       Y7, Y4, Y4
+	VMULPD       64(R8)(AX*1), Y6, Y7
+	VADDPD       Y7, Y5, Y5
+	INCQ         R12
+	DECQ         R13
+	JNZ          oneB
+
+storeB:
+	MOVQ    8(SP), AX
+	VMOVUPD Y3, (AX)
+	VMOVUPD Y4, 32(AX)
+	VMOVUPD Y5, 64(AX)
+	VXORPD  Y3, Y3, Y3
+	VXORPD  Y4, Y4, Y4
+	VXORPD  Y5, Y5, Y5
 
 done:
 	VZEROUPPER
@@ -2727,123 +3858,177 @@ done:
 
 // func gatherUnitRows13AVX2(out []float64, os int, ptr []int, ind []int, b []float64, bs int)
 // Requires: AVX, CMOV
-TEXT ·gatherUnitRows13AVX2(SB), NOSPLIT, $0-112
-	MOVQ out_base+0(FP), AX
-	MOVQ os+24(FP), CX
-	SHLQ $0x03, CX
-	MOVQ ptr_base+32(FP), DX
-	MOVQ ptr_len+40(FP), BX
-	DECQ BX
-	MOVQ ind_base+56(FP), SI
-	MOVQ b_base+80(FP), DI
-	MOVQ bs+104(FP), R8
-	SHLQ $0x03, R8
-
-pair:
-	CMPQ    BX, $0x02
-	JLT     single
-	VXORPD  Y0, Y0, Y0
-	VXORPD  Y1, Y1, Y1
-	VXORPD  Y2, Y2, Y2
-	VXORPD  X3, X3, X3
-	VXORPD  Y4, Y4, Y4
-	VXORPD  Y5, Y5, Y5
-	VXORPD  Y6, Y6, Y6
-	VXORPD  X7, X7, X7
-	MOVQ    (DX), R10
-	MOVQ    8(DX), R11
-	MOVQ    R11, R12
-	SUBQ    R10, R12
-	MOVQ    16(DX), R9
-	SUBQ    R11, R9
-	CMPQ    R9, R12
-	CMOVQLT R9, R12
-	TESTQ   R12, R12
-	JZ      tail0
-
-both:
-	MOVQ   (SI)(R10*8), R9
-	IMULQ  R8, R9
-	VADDPD (DI)(R9*1), Y0, Y0
-	VADDPD 32(DI)(R9*1), Y1, Y1
-	VADDPD 64(DI)(R9*1), Y2, Y2
-	VADDSD 96(DI)(R9*1), X3, X3
-	MOVQ   (SI)(R11*8), R9
-	IMULQ  R8, R9
-	VADDPD (DI)(R9*1), Y4, Y4
-	VADDPD 32(DI)(R9*1), Y5, Y5
-	VADDPD 64(DI)(R9*1), Y6, Y6
-	VADDSD 96(DI)(R9*1), X7, X7
-	INCQ   R10
-	INCQ   R11
-	DECQ   R12
-	JNZ    both
-
-tail0:
-	CMPQ   R10, 8(DX)
-	JGE    tail1
-	MOVQ   (SI)(R10*8), R9
-	IMULQ  R8, R9
-	VADDPD (DI)(R9*1), Y0, Y0
-	VADDPD 32(DI)(R9*1), Y1, Y1
-	VADDPD 64(DI)(R9*1), Y2, Y2
-	VADDSD 96(DI)(R9*1), X3, X3
-	INCQ   R10
-	JMP    tail0
-
-tail1:
-	CMPQ   R11, 16(DX)
-	JGE    store2
-	MOVQ   (SI)(R11*8), R9
-	IMULQ  R8, R9
-	VADDPD (DI)(R9*1), Y4, Y4
-	VADDPD 32(DI)(R9*1), Y5, Y5
-	VADDPD 64(DI)(R9*1), Y6, Y6
-	VADDSD 96(DI)(R9*1), X7, X7
-	INCQ   R11
-	JMP    tail1
-
-store2:
-	VMOVUPD Y0, (AX)
-	VMOVUPD Y1, 32(AX)
-	VMOVUPD Y2, 64(AX)
-	VMOVSD  X3, 96(AX)
-	ADDQ    CX, AX
-	VMOVUPD Y4, (AX)
-	VMOVUPD Y5, 32(AX)
-	VMOVUPD Y6, 64(AX)
-	VMOVSD  X7, 96(AX)
-	ADDQ    CX, AX
-	ADDQ    $0x10, DX
-	SUBQ    $0x02, BX
-	JMP     pair
-
-single:
-	TESTQ  BX, BX
-	JZ     done
+TEXT ·gatherUnitRows13AVX2(SB), NOSPLIT, $24-112
+	MOVQ   out_base+0(FP), AX
+	MOVQ   AX, 16(SP)
+	MOVQ   os+24(FP), CX
+	SHLQ   $0x03, CX
+	MOVQ   ptr_base+32(FP), DX
+	MOVQ   ptr_len+40(FP), BX
+	DECQ   BX
+	MOVQ   ind_base+56(FP), SI
+	MOVQ   b_base+80(FP), DI
+	MOVQ   bs+104(FP), R8
+	SHLQ   $0x03, R8
 	VXORPD Y0, Y0, Y0
 	VXORPD Y1, Y1, Y1
 	VXORPD Y2, Y2, Y2
 	VXORPD X3, X3, X3
-	MOVQ   (DX), R10
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD X7, X7, X7
+	TESTQ  BX, BX
+	JZ     done
+	MOVQ   (DX), R9
+	MOVQ   8(DX), R10
+	SUBQ   R9, R10
+	MOVQ   16(SP), AX
+	MOVQ   AX, (SP)
+	ADDQ   CX, AX
+	MOVQ   AX, 16(SP)
+	ADDQ   $0x08, DX
+	DECQ   BX
+	TESTQ  BX, BX
+	JZ     drainA
+	MOVQ   (DX), R11
+	MOVQ   8(DX), R12
+	SUBQ   R11, R12
+	MOVQ   16(SP), AX
+	MOVQ   AX, 8(SP)
+	ADDQ   CX, AX
+	MOVQ   AX, 16(SP)
+	ADDQ   $0x08, DX
+	DECQ   BX
 
-one:
-	CMPQ   R10, 8(DX)
-	JGE    store1
-	MOVQ   (SI)(R10*8), R9
-	IMULQ  R8, R9
-	VADDPD (DI)(R9*1), Y0, Y0
-	VADDPD 32(DI)(R9*1), Y1, Y1
-	VADDPD 64(DI)(R9*1), Y2, Y2
-	VADDSD 96(DI)(R9*1), X3, X3
-	INCQ   R10
-	JMP    one
+main:
+	MOVQ    R10, R13
+	CMPQ    R12, R13
+	CMOVQLT R12, R13
+	SUBQ    R13, R10
+	SUBQ    R13, R12
+	TESTQ   R13, R13
+	JZ      checkA
 
-store1:
+both:
+	MOVQ   (SI)(R9*8), AX
+	IMULQ  R8, AX
+	VADDPD (DI)(AX*1), Y0, Y0
+	VADDPD 32(DI)(AX*1), Y1, Y1
+	VADDPD 64(DI)(AX*1), Y2, Y2
+	VADDSD 96(DI)(AX*1), X3, X3
+	MOVQ   (SI)(R11*8), AX
+	IMULQ  R8, AX
+	VADDPD (DI)(AX*1), Y4, Y4
+	VADDPD 32(DI)(AX*1), Y5, Y5
+	VADDPD 64(DI)(AX*1), Y6, Y6
+	VADDSD 96(DI)(AX*1), X7, X7
+	INCQ   R9
+	INCQ   R11
+	DECQ   R13
+	JNZ    both
+
+checkA:
+	TESTQ   R10, R10
+	JNZ     checkB
+	MOVQ    (SP), AX
 	VMOVUPD Y0, (AX)
 	VMOVUPD Y1, 32(AX)
 	VMOVUPD Y2, 64(AX)
 	VMOVSD  X3, 96(AX)
+	VXORPD  Y0, Y0, Y0
+	VXORPD  Y1, Y1, Y1
+	VXORPD  Y2, Y2, Y2
+	VXORPD  X3, X3, X3
+	TESTQ   BX, BX
+	JZ      drainB
+	MOVQ    (DX), R9
+	MOVQ    8(DX), R10
+	SUBQ    R9, R10
+	MOVQ    16(SP), AX
+	MOVQ    AX, (SP)
+	ADDQ    CX, AX
+	MOVQ    AX, 16(SP)
+	ADDQ    $0x08, DX
+	DECQ    BX
+
+checkB:
+	TESTQ   R12, R12
+	JNZ     main
+	MOVQ    8(SP), AX
+	VMOVUPD Y4, (AX)
+	VMOVUPD Y5, 32(AX)
+	VMOVUPD Y6, 64(AX)
+	VMOVSD  X7, 96(AX)
+	VXORPD  Y4, Y4, Y4
+	VXORPD  Y5, Y5, Y5
+	VXORPD  Y6, Y6, Y6
+	VXORPD  X7, X7, X7
+	TESTQ   BX, BX
+	JZ      drainA
+	MOVQ    (DX), R11
+	MOVQ    8(DX), R12
+	SUBQ    R11, R12
+	MOVQ    16(SP), AX
+	MOVQ    AX, 8(SP)
+	ADDQ    CX, AX
+	MOVQ    AX, 16(SP)
+	ADDQ    $0x08, DX
+	DECQ    BX
+	JMP     main
+
+drainA:
+	TESTQ R10, R10
+	JZ    storeA
+
+oneA:
+	MOVQ   (SI)(R9*8), AX
+	IMULQ  R8, AX
+	VADDPD (DI)(AX*1), Y0, Y0
+	VADDPD 32(DI)(AX*1), Y1, Y1
+	VADDPD 64(DI)(AX*1), Y2, Y2
+	VADDSD 96(DI)(AX*1), X3, X3
+	INCQ   R9
+	DECQ   R10
+	JNZ    oneA
+
+storeA:
+	MOVQ    (SP), AX
+	VMOVUPD Y0, (AX)
+	VMOVUPD Y1, 32(AX)
+	VMOVUPD Y2, 64(AX)
+	VMOVSD  X3, 96(AX)
+	VXORPD  Y0, Y0, Y0
+	VXORPD  Y1, Y1, Y1
+	VXORPD  Y2, Y2, Y2
+	VXORPD  X3, X3, X3
+	JMP     done
+
+drainB:
+	TESTQ R12, R12
+	JZ    storeB
+
+oneB:
+	MOVQ   (SI)(R11*8), AX
+	IMULQ  R8, AX
+	VADDPD (DI)(AX*1), Y4, Y4
+	VADDPD 32(DI)(AX*1), Y5, Y5
+	VADDPD 64(DI)(AX*1), Y6, Y6
+	VADDSD 96(DI)(AX*1), X7, X7
+	INCQ   R11
+	DECQ   R12
+	JNZ    oneB
+
+storeB:
+	MOVQ    8(SP), AX
+	VMOVUPD Y4, (AX)
+	VMOVUPD Y5, 32(AX)
+	VMOVUPD Y6, 64(AX)
+	VMOVSD  X7, 96(AX)
+	VXORPD  Y4, Y4, Y4
+	VXORPD  Y5, Y5, Y5
+	VXORPD  Y6, Y6, Y6
+	VXORPD  X7, X7, X7
 
 done:
 	VZEROUPPER
@@ -2851,149 +4036,198 @@ done:
 
 // func gatherRows13AVX2(out []float64, os int, ptr []int, ind []int, val []float64, b []float64, bs int)
 // Requires: AVX, CMOV
-TEXT ·gatherRows13AVX2(SB), NOSPLIT, $0-136
-	MOVQ out_base+0(FP), AX
-	MOVQ os+24(FP), CX
-	SHLQ $0x03, CX
-	MOVQ ptr_base+32(FP), DX
-	MOVQ ptr_len+40(FP), BX
-	DECQ BX
-	MOVQ ind_base+56(FP), SI
-	MOVQ val_base+80(FP), DI
-	MOVQ b_base+104(FP), R8
-	MOVQ bs+128(FP), R9
-	SHLQ $0x03, R9
-
-pair:
-	CMPQ    BX, $0x02
-	JLT     single
-	VXORPD  Y0, Y0, Y0
-	VXORPD  Y1, Y1, Y1
-	VXORPD  Y2, Y2, Y2
-	VXORPD  X3, X3, X3
-	VXORPD  Y4, Y4, Y4
-	VXORPD  Y5, Y5, Y5
-	VXORPD  Y6, Y6, Y6
-	VXORPD  X7, X7, X7
-	MOVQ    (DX), R11
-	MOVQ    8(DX), R12
-	MOVQ    R12, R13
-	SUBQ    R11, R13
-	MOVQ    16(DX), R10
-	SUBQ    R12, R10
-	CMPQ    R10, R13
-	CMOVQLT R10, R13
-	TESTQ   R13, R13
-	JZ      tail0
-
-both:
-	MOVQ         (SI)(R11*8), R10
-	IMULQ        R9, R10
-	VBROADCASTSD (DI)(R11*8), Y8
-	VMULPD       (R8)(R10*1), Y8, Y9
-	VADDPD       Y9, Y0, Y0
-	VMULPD       32(R8)(R10*1), Y8, Y9
-	VADDPD       Y9, Y1, Y1
-	VMULPD       64(R8)(R10*1), Y8, Y9
-	VADDPD       Y9, Y2, Y2
-	VMULSD       96(R8)(R10*1), X8, X9
-	VADDSD       X9, X3, X3
-	MOVQ         (SI)(R12*8), R10
-	IMULQ        R9, R10
-	VBROADCASTSD (DI)(R12*8), Y8
-	VMULPD       (R8)(R10*1), Y8, Y9
-	VADDPD       Y9, Y4, Y4
-	VMULPD       32(R8)(R10*1), Y8, Y9
-	VADDPD       Y9, Y5, Y5
-	VMULPD       64(R8)(R10*1), Y8, Y9
-	VADDPD       Y9, Y6, Y6
-	VMULSD       96(R8)(R10*1), X8, X9
-	VADDSD       X9, X7, X7
-	INCQ         R11
-	INCQ         R12
-	DECQ         R13
-	JNZ          both
-
-tail0:
-	CMPQ         R11, 8(DX)
-	JGE          tail1
-	MOVQ         (SI)(R11*8), R10
-	IMULQ        R9, R10
-	VBROADCASTSD (DI)(R11*8), Y8
-	VMULPD       (R8)(R10*1), Y8, Y9
-	VADDPD       Y9, Y0, Y0
-	VMULPD       32(R8)(R10*1), Y8, Y9
-	VADDPD       Y9, Y1, Y1
-	VMULPD       64(R8)(R10*1), Y8, Y9
-	VADDPD       Y9, Y2, Y2
-	VMULSD       96(R8)(R10*1), X8, X9
-	VADDSD       X9, X3, X3
-	INCQ         R11
-	JMP          tail0
-
-tail1:
-	CMPQ         R12, 16(DX)
-	JGE          store2
-	MOVQ         (SI)(R12*8), R10
-	IMULQ        R9, R10
-	VBROADCASTSD (DI)(R12*8), Y8
-	VMULPD       (R8)(R10*1), Y8, Y9
-	VADDPD       Y9, Y4, Y4
-	VMULPD       32(R8)(R10*1), Y8, Y9
-	VADDPD       Y9, Y5, Y5
-	VMULPD       64(R8)(R10*1), Y8, Y9
-	VADDPD       Y9, Y6, Y6
-	VMULSD       96(R8)(R10*1), X8, X9
-	VADDSD       X9, X7, X7
-	INCQ         R12
-	JMP          tail1
-
-store2:
-	VMOVUPD Y0, (AX)
-	VMOVUPD Y1, 32(AX)
-	VMOVUPD Y2, 64(AX)
-	VMOVSD  X3, 96(AX)
-	ADDQ    CX, AX
-	VMOVUPD Y4, (AX)
-	VMOVUPD Y5, 32(AX)
-	VMOVUPD Y6, 64(AX)
-	VMOVSD  X7, 96(AX)
-	ADDQ    CX, AX
-	ADDQ    $0x10, DX
-	SUBQ    $0x02, BX
-	JMP     pair
-
-single:
-	TESTQ  BX, BX
-	JZ     done
+TEXT ·gatherRows13AVX2(SB), NOSPLIT, $24-136
+	MOVQ   out_base+0(FP), AX
+	MOVQ   AX, 16(SP)
+	MOVQ   os+24(FP), CX
+	SHLQ   $0x03, CX
+	MOVQ   ptr_base+32(FP), DX
+	MOVQ   ptr_len+40(FP), BX
+	DECQ   BX
+	MOVQ   ind_base+56(FP), SI
+	MOVQ   val_base+80(FP), DI
+	MOVQ   b_base+104(FP), R8
+	MOVQ   bs+128(FP), R9
+	SHLQ   $0x03, R9
 	VXORPD Y0, Y0, Y0
 	VXORPD Y1, Y1, Y1
 	VXORPD Y2, Y2, Y2
 	VXORPD X3, X3, X3
-	MOVQ   (DX), R11
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD X7, X7, X7
+	TESTQ  BX, BX
+	JZ     done
+	MOVQ   (DX), R10
+	MOVQ   8(DX), R11
+	SUBQ   R10, R11
+	MOVQ   16(SP), AX
+	MOVQ   AX, (SP)
+	ADDQ   CX, AX
+	MOVQ   AX, 16(SP)
+	ADDQ   $0x08, DX
+	DECQ   BX
+	TESTQ  BX, BX
+	JZ     drainA
+	MOVQ   (DX), R12
+	MOVQ   8(DX), R13
+	SUBQ   R12, R13
+	MOVQ   16(SP), AX
+	MOVQ   AX, 8(SP)
+	ADDQ   CX, AX
+	MOVQ   AX, 16(SP)
+	ADDQ   $0x08, DX
+	DECQ   BX
 
-one:
-	CMPQ         R11, 8(DX)
-	JGE          store1
-	MOVQ         (SI)(R11*8), R10
-	IMULQ        R9, R10
-	VBROADCASTSD (DI)(R11*8), Y8
-	VMULPD       (R8)(R10*1), Y8, Y9
+main:
+	MOVQ    R11, R14
+	CMPQ    R13, R14
+	CMOVQLT R13, R14
+	SUBQ    R14, R11
+	SUBQ    R14, R13
+	TESTQ   R14, R14
+	JZ      checkA
+
+both:
+	MOVQ         (SI)(R10*8), AX
+	IMULQ        R9, AX
+	VBROADCASTSD (DI)(R10*8), Y8
+	VMULPD       (R8)(AX*1), Y8, Y9
 	VADDPD       Y9, Y0, Y0
-	VMULPD       32(R8)(R10*1), Y8, Y9
+	VMULPD       32(R8)(AX*1), Y8, Y9
 	VADDPD       Y9, Y1, Y1
-	VMULPD       64(R8)(R10*1), Y8, Y9
+	VMULPD       64(R8)(AX*1), Y8, Y9
 	VADDPD       Y9, Y2, Y2
-	VMULSD       96(R8)(R10*1), X8, X9
+	VMULSD       96(R8)(AX*1), X8, X9
 	VADDSD       X9, X3, X3
-	INCQ         R11
-	JMP          one
+	MOVQ         (SI)(R12*8), AX
+	IMULQ        R9, AX
+	VBROADCASTSD (DI)(R12*8), Y8
+	VMULPD       (R8)(AX*1), Y8, Y9
+	VADDPD       Y9, Y4, Y4
+	VMULPD       32(R8)(AX*1), Y8, Y9
+	VADDPD       Y9, Y5, Y5
+	VMULPD       64(R8)(AX*1), Y8, Y9
+	VADDPD       Y9, Y6, Y6
+	VMULSD       96(R8)(AX*1), X8, X9
+	VADDSD       X9, X7, X7
+	INCQ         R10
+	INCQ         R12
+	DECQ         R14
+	JNZ          both
 
-store1:
+checkA:
+	TESTQ   R11, R11
+	JNZ     checkB
+	MOVQ    (SP), AX
 	VMOVUPD Y0, (AX)
 	VMOVUPD Y1, 32(AX)
 	VMOVUPD Y2, 64(AX)
 	VMOVSD  X3, 96(AX)
+	VXORPD  Y0, Y0, Y0
+	VXORPD  Y1, Y1, Y1
+	VXORPD  Y2, Y2, Y2
+	VXORPD  X3, X3, X3
+	TESTQ   BX, BX
+	JZ      drainB
+	MOVQ    (DX), R10
+	MOVQ    8(DX), R11
+	SUBQ    R10, R11
+	MOVQ    16(SP), AX
+	MOVQ    AX, (SP)
+	ADDQ    CX, AX
+	MOVQ    AX, 16(SP)
+	ADDQ    $0x08, DX
+	DECQ    BX
+
+checkB:
+	TESTQ   R13, R13
+	JNZ     main
+	MOVQ    8(SP), AX
+	VMOVUPD Y4, (AX)
+	VMOVUPD Y5, 32(AX)
+	VMOVUPD Y6, 64(AX)
+	VMOVSD  X7, 96(AX)
+	VXORPD  Y4, Y4, Y4
+	VXORPD  Y5, Y5, Y5
+	VXORPD  Y6, Y6, Y6
+	VXORPD  X7, X7, X7
+	TESTQ   BX, BX
+	JZ      drainA
+	MOVQ    (DX), R12
+	MOVQ    8(DX), R13
+	SUBQ    R12, R13
+	MOVQ    16(SP), AX
+	MOVQ    AX, 8(SP)
+	ADDQ    CX, AX
+	MOVQ    AX, 16(SP)
+	ADDQ    $0x08, DX
+	DECQ    BX
+	JMP     main
+
+drainA:
+	TESTQ R11, R11
+	JZ    storeA
+
+oneA:
+	MOVQ         (SI)(R10*8), AX
+	IMULQ        R9, AX
+	VBROADCASTSD (DI)(R10*8), Y8
+	VMULPD       (R8)(AX*1), Y8, Y9
+	VADDPD       Y9, Y0, Y0
+	VMULPD       32(R8)(AX*1), Y8, Y9
+	VADDPD       Y9, Y1, Y1
+	VMULPD       64(R8)(AX*1), Y8, Y9
+	VADDPD       Y9, Y2, Y2
+	VMULSD       96(R8)(AX*1), X8, X9
+	VADDSD       X9, X3, X3
+	INCQ         R10
+	DECQ         R11
+	JNZ          oneA
+
+storeA:
+	MOVQ    (SP), AX
+	VMOVUPD Y0, (AX)
+	VMOVUPD Y1, 32(AX)
+	VMOVUPD Y2, 64(AX)
+	VMOVSD  X3, 96(AX)
+	VXORPD  Y0, Y0, Y0
+	VXORPD  Y1, Y1, Y1
+	VXORPD  Y2, Y2, Y2
+	VXORPD  X3, X3, X3
+	JMP     done
+
+drainB:
+	TESTQ R13, R13
+	JZ    storeB
+
+oneB:
+	MOVQ         (SI)(R12*8), AX
+	IMULQ        R9, AX
+	VBROADCASTSD (DI)(R12*8), Y8
+	VMULPD       (R8)(AX*1), Y8, Y9
+	VADDPD       Y9, Y4, Y4
+	VMULPD       32(R8)(AX*1), Y8, Y9
+	VADDPD       Y9, Y5, Y5
+	VMULPD       64(R8)(AX*1), Y8, Y9
+	VADDPD       Y9, Y6, Y6
+	VMULSD       96(R8)(AX*1), X8, X9
+	VADDSD       X9, X7, X7
+	INCQ         R12
+	DECQ         R13
+	JNZ          oneB
+
+storeB:
+	MOVQ    8(SP), AX
+	VMOVUPD Y4, (AX)
+	VMOVUPD Y5, 32(AX)
+	VMOVUPD Y6, 64(AX)
+	VMOVSD  X7, 96(AX)
+	VXORPD  Y4, Y4, Y4
+	VXORPD  Y5, Y5, Y5
+	VXORPD  Y6, Y6, Y6
+	VXORPD  X7, X7, X7
 
 done:
 	VZEROUPPER
@@ -3001,123 +4235,177 @@ done:
 
 // func gatherUnitRows14AVX2(out []float64, os int, ptr []int, ind []int, b []float64, bs int)
 // Requires: AVX, CMOV
-TEXT ·gatherUnitRows14AVX2(SB), NOSPLIT, $0-112
-	MOVQ out_base+0(FP), AX
-	MOVQ os+24(FP), CX
-	SHLQ $0x03, CX
-	MOVQ ptr_base+32(FP), DX
-	MOVQ ptr_len+40(FP), BX
-	DECQ BX
-	MOVQ ind_base+56(FP), SI
-	MOVQ b_base+80(FP), DI
-	MOVQ bs+104(FP), R8
-	SHLQ $0x03, R8
-
-pair:
-	CMPQ    BX, $0x02
-	JLT     single
-	VXORPD  Y0, Y0, Y0
-	VXORPD  Y1, Y1, Y1
-	VXORPD  Y2, Y2, Y2
-	VXORPD  X3, X3, X3
-	VXORPD  Y4, Y4, Y4
-	VXORPD  Y5, Y5, Y5
-	VXORPD  Y6, Y6, Y6
-	VXORPD  X7, X7, X7
-	MOVQ    (DX), R10
-	MOVQ    8(DX), R11
-	MOVQ    R11, R12
-	SUBQ    R10, R12
-	MOVQ    16(DX), R9
-	SUBQ    R11, R9
-	CMPQ    R9, R12
-	CMOVQLT R9, R12
-	TESTQ   R12, R12
-	JZ      tail0
-
-both:
-	MOVQ   (SI)(R10*8), R9
-	IMULQ  R8, R9
-	VADDPD (DI)(R9*1), Y0, Y0
-	VADDPD 32(DI)(R9*1), Y1, Y1
-	VADDPD 64(DI)(R9*1), Y2, Y2
-	VADDPD 96(DI)(R9*1), X3, X3
-	MOVQ   (SI)(R11*8), R9
-	IMULQ  R8, R9
-	VADDPD (DI)(R9*1), Y4, Y4
-	VADDPD 32(DI)(R9*1), Y5, Y5
-	VADDPD 64(DI)(R9*1), Y6, Y6
-	VADDPD 96(DI)(R9*1), X7, X7
-	INCQ   R10
-	INCQ   R11
-	DECQ   R12
-	JNZ    both
-
-tail0:
-	CMPQ   R10, 8(DX)
-	JGE    tail1
-	MOVQ   (SI)(R10*8), R9
-	IMULQ  R8, R9
-	VADDPD (DI)(R9*1), Y0, Y0
-	VADDPD 32(DI)(R9*1), Y1, Y1
-	VADDPD 64(DI)(R9*1), Y2, Y2
-	VADDPD 96(DI)(R9*1), X3, X3
-	INCQ   R10
-	JMP    tail0
-
-tail1:
-	CMPQ   R11, 16(DX)
-	JGE    store2
-	MOVQ   (SI)(R11*8), R9
-	IMULQ  R8, R9
-	VADDPD (DI)(R9*1), Y4, Y4
-	VADDPD 32(DI)(R9*1), Y5, Y5
-	VADDPD 64(DI)(R9*1), Y6, Y6
-	VADDPD 96(DI)(R9*1), X7, X7
-	INCQ   R11
-	JMP    tail1
-
-store2:
-	VMOVUPD Y0, (AX)
-	VMOVUPD Y1, 32(AX)
-	VMOVUPD Y2, 64(AX)
-	VMOVUPD X3, 96(AX)
-	ADDQ    CX, AX
-	VMOVUPD Y4, (AX)
-	VMOVUPD Y5, 32(AX)
-	VMOVUPD Y6, 64(AX)
-	VMOVUPD X7, 96(AX)
-	ADDQ    CX, AX
-	ADDQ    $0x10, DX
-	SUBQ    $0x02, BX
-	JMP     pair
-
-single:
-	TESTQ  BX, BX
-	JZ     done
+TEXT ·gatherUnitRows14AVX2(SB), NOSPLIT, $24-112
+	MOVQ   out_base+0(FP), AX
+	MOVQ   AX, 16(SP)
+	MOVQ   os+24(FP), CX
+	SHLQ   $0x03, CX
+	MOVQ   ptr_base+32(FP), DX
+	MOVQ   ptr_len+40(FP), BX
+	DECQ   BX
+	MOVQ   ind_base+56(FP), SI
+	MOVQ   b_base+80(FP), DI
+	MOVQ   bs+104(FP), R8
+	SHLQ   $0x03, R8
 	VXORPD Y0, Y0, Y0
 	VXORPD Y1, Y1, Y1
 	VXORPD Y2, Y2, Y2
 	VXORPD X3, X3, X3
-	MOVQ   (DX), R10
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD X7, X7, X7
+	TESTQ  BX, BX
+	JZ     done
+	MOVQ   (DX), R9
+	MOVQ   8(DX), R10
+	SUBQ   R9, R10
+	MOVQ   16(SP), AX
+	MOVQ   AX, (SP)
+	ADDQ   CX, AX
+	MOVQ   AX, 16(SP)
+	ADDQ   $0x08, DX
+	DECQ   BX
+	TESTQ  BX, BX
+	JZ     drainA
+	MOVQ   (DX), R11
+	MOVQ   8(DX), R12
+	SUBQ   R11, R12
+	MOVQ   16(SP), AX
+	MOVQ   AX, 8(SP)
+	ADDQ   CX, AX
+	MOVQ   AX, 16(SP)
+	ADDQ   $0x08, DX
+	DECQ   BX
 
-one:
-	CMPQ   R10, 8(DX)
-	JGE    store1
-	MOVQ   (SI)(R10*8), R9
-	IMULQ  R8, R9
-	VADDPD (DI)(R9*1), Y0, Y0
-	VADDPD 32(DI)(R9*1), Y1, Y1
-	VADDPD 64(DI)(R9*1), Y2, Y2
-	VADDPD 96(DI)(R9*1), X3, X3
-	INCQ   R10
-	JMP    one
+main:
+	MOVQ    R10, R13
+	CMPQ    R12, R13
+	CMOVQLT R12, R13
+	SUBQ    R13, R10
+	SUBQ    R13, R12
+	TESTQ   R13, R13
+	JZ      checkA
 
-store1:
+both:
+	MOVQ   (SI)(R9*8), AX
+	IMULQ  R8, AX
+	VADDPD (DI)(AX*1), Y0, Y0
+	VADDPD 32(DI)(AX*1), Y1, Y1
+	VADDPD 64(DI)(AX*1), Y2, Y2
+	VADDPD 96(DI)(AX*1), X3, X3
+	MOVQ   (SI)(R11*8), AX
+	IMULQ  R8, AX
+	VADDPD (DI)(AX*1), Y4, Y4
+	VADDPD 32(DI)(AX*1), Y5, Y5
+	VADDPD 64(DI)(AX*1), Y6, Y6
+	VADDPD 96(DI)(AX*1), X7, X7
+	INCQ   R9
+	INCQ   R11
+	DECQ   R13
+	JNZ    both
+
+checkA:
+	TESTQ   R10, R10
+	JNZ     checkB
+	MOVQ    (SP), AX
 	VMOVUPD Y0, (AX)
 	VMOVUPD Y1, 32(AX)
 	VMOVUPD Y2, 64(AX)
 	VMOVUPD X3, 96(AX)
+	VXORPD  Y0, Y0, Y0
+	VXORPD  Y1, Y1, Y1
+	VXORPD  Y2, Y2, Y2
+	VXORPD  X3, X3, X3
+	TESTQ   BX, BX
+	JZ      drainB
+	MOVQ    (DX), R9
+	MOVQ    8(DX), R10
+	SUBQ    R9, R10
+	MOVQ    16(SP), AX
+	MOVQ    AX, (SP)
+	ADDQ    CX, AX
+	MOVQ    AX, 16(SP)
+	ADDQ    $0x08, DX
+	DECQ    BX
+
+checkB:
+	TESTQ   R12, R12
+	JNZ     main
+	MOVQ    8(SP), AX
+	VMOVUPD Y4, (AX)
+	VMOVUPD Y5, 32(AX)
+	VMOVUPD Y6, 64(AX)
+	VMOVUPD X7, 96(AX)
+	VXORPD  Y4, Y4, Y4
+	VXORPD  Y5, Y5, Y5
+	VXORPD  Y6, Y6, Y6
+	VXORPD  X7, X7, X7
+	TESTQ   BX, BX
+	JZ      drainA
+	MOVQ    (DX), R11
+	MOVQ    8(DX), R12
+	SUBQ    R11, R12
+	MOVQ    16(SP), AX
+	MOVQ    AX, 8(SP)
+	ADDQ    CX, AX
+	MOVQ    AX, 16(SP)
+	ADDQ    $0x08, DX
+	DECQ    BX
+	JMP     main
+
+drainA:
+	TESTQ R10, R10
+	JZ    storeA
+
+oneA:
+	MOVQ   (SI)(R9*8), AX
+	IMULQ  R8, AX
+	VADDPD (DI)(AX*1), Y0, Y0
+	VADDPD 32(DI)(AX*1), Y1, Y1
+	VADDPD 64(DI)(AX*1), Y2, Y2
+	VADDPD 96(DI)(AX*1), X3, X3
+	INCQ   R9
+	DECQ   R10
+	JNZ    oneA
+
+storeA:
+	MOVQ    (SP), AX
+	VMOVUPD Y0, (AX)
+	VMOVUPD Y1, 32(AX)
+	VMOVUPD Y2, 64(AX)
+	VMOVUPD X3, 96(AX)
+	VXORPD  Y0, Y0, Y0
+	VXORPD  Y1, Y1, Y1
+	VXORPD  Y2, Y2, Y2
+	VXORPD  X3, X3, X3
+	JMP     done
+
+drainB:
+	TESTQ R12, R12
+	JZ    storeB
+
+oneB:
+	MOVQ   (SI)(R11*8), AX
+	IMULQ  R8, AX
+	VADDPD (DI)(AX*1), Y4, Y4
+	VADDPD 32(DI)(AX*1), Y5, Y5
+	VADDPD 64(DI)(AX*1), Y6, Y6
+	VADDPD 96(DI)(AX*1), X7, X7
+	INCQ   R11
+	DECQ   R12
+	JNZ    oneB
+
+storeB:
+	MOVQ    8(SP), AX
+	VMOVUPD Y4, (AX)
+	VMOVUPD Y5, 32(AX)
+	VMOVUPD Y6, 64(AX)
+	VMOVUPD X7, 96(AX)
+	VXORPD  Y4, Y4, Y4
+	VXORPD  Y5, Y5, Y5
+	VXORPD  Y6, Y6, Y6
+	VXORPD  X7, X7, X7
 
 done:
 	VZEROUPPER
@@ -3125,149 +4413,198 @@ done:
 
 // func gatherRows14AVX2(out []float64, os int, ptr []int, ind []int, val []float64, b []float64, bs int)
 // Requires: AVX, CMOV
-TEXT ·gatherRows14AVX2(SB), NOSPLIT, $0-136
-	MOVQ out_base+0(FP), AX
-	MOVQ os+24(FP), CX
-	SHLQ $0x03, CX
-	MOVQ ptr_base+32(FP), DX
-	MOVQ ptr_len+40(FP), BX
-	DECQ BX
-	MOVQ ind_base+56(FP), SI
-	MOVQ val_base+80(FP), DI
-	MOVQ b_base+104(FP), R8
-	MOVQ bs+128(FP), R9
-	SHLQ $0x03, R9
-
-pair:
-	CMPQ    BX, $0x02
-	JLT     single
-	VXORPD  Y0, Y0, Y0
-	VXORPD  Y1, Y1, Y1
-	VXORPD  Y2, Y2, Y2
-	VXORPD  X3, X3, X3
-	VXORPD  Y4, Y4, Y4
-	VXORPD  Y5, Y5, Y5
-	VXORPD  Y6, Y6, Y6
-	VXORPD  X7, X7, X7
-	MOVQ    (DX), R11
-	MOVQ    8(DX), R12
-	MOVQ    R12, R13
-	SUBQ    R11, R13
-	MOVQ    16(DX), R10
-	SUBQ    R12, R10
-	CMPQ    R10, R13
-	CMOVQLT R10, R13
-	TESTQ   R13, R13
-	JZ      tail0
-
-both:
-	MOVQ         (SI)(R11*8), R10
-	IMULQ        R9, R10
-	VBROADCASTSD (DI)(R11*8), Y8
-	VMULPD       (R8)(R10*1), Y8, Y9
-	VADDPD       Y9, Y0, Y0
-	VMULPD       32(R8)(R10*1), Y8, Y9
-	VADDPD       Y9, Y1, Y1
-	VMULPD       64(R8)(R10*1), Y8, Y9
-	VADDPD       Y9, Y2, Y2
-	VMULPD       96(R8)(R10*1), X8, X9
-	VADDPD       X9, X3, X3
-	MOVQ         (SI)(R12*8), R10
-	IMULQ        R9, R10
-	VBROADCASTSD (DI)(R12*8), Y8
-	VMULPD       (R8)(R10*1), Y8, Y9
-	VADDPD       Y9, Y4, Y4
-	VMULPD       32(R8)(R10*1), Y8, Y9
-	VADDPD       Y9, Y5, Y5
-	VMULPD       64(R8)(R10*1), Y8, Y9
-	VADDPD       Y9, Y6, Y6
-	VMULPD       96(R8)(R10*1), X8, X9
-	VADDPD       X9, X7, X7
-	INCQ         R11
-	INCQ         R12
-	DECQ         R13
-	JNZ          both
-
-tail0:
-	CMPQ         R11, 8(DX)
-	JGE          tail1
-	MOVQ         (SI)(R11*8), R10
-	IMULQ        R9, R10
-	VBROADCASTSD (DI)(R11*8), Y8
-	VMULPD       (R8)(R10*1), Y8, Y9
-	VADDPD       Y9, Y0, Y0
-	VMULPD       32(R8)(R10*1), Y8, Y9
-	VADDPD       Y9, Y1, Y1
-	VMULPD       64(R8)(R10*1), Y8, Y9
-	VADDPD       Y9, Y2, Y2
-	VMULPD       96(R8)(R10*1), X8, X9
-	VADDPD       X9, X3, X3
-	INCQ         R11
-	JMP          tail0
-
-tail1:
-	CMPQ         R12, 16(DX)
-	JGE          store2
-	MOVQ         (SI)(R12*8), R10
-	IMULQ        R9, R10
-	VBROADCASTSD (DI)(R12*8), Y8
-	VMULPD       (R8)(R10*1), Y8, Y9
-	VADDPD       Y9, Y4, Y4
-	VMULPD       32(R8)(R10*1), Y8, Y9
-	VADDPD       Y9, Y5, Y5
-	VMULPD       64(R8)(R10*1), Y8, Y9
-	VADDPD       Y9, Y6, Y6
-	VMULPD       96(R8)(R10*1), X8, X9
-	VADDPD       X9, X7, X7
-	INCQ         R12
-	JMP          tail1
-
-store2:
-	VMOVUPD Y0, (AX)
-	VMOVUPD Y1, 32(AX)
-	VMOVUPD Y2, 64(AX)
-	VMOVUPD X3, 96(AX)
-	ADDQ    CX, AX
-	VMOVUPD Y4, (AX)
-	VMOVUPD Y5, 32(AX)
-	VMOVUPD Y6, 64(AX)
-	VMOVUPD X7, 96(AX)
-	ADDQ    CX, AX
-	ADDQ    $0x10, DX
-	SUBQ    $0x02, BX
-	JMP     pair
-
-single:
-	TESTQ  BX, BX
-	JZ     done
+TEXT ·gatherRows14AVX2(SB), NOSPLIT, $24-136
+	MOVQ   out_base+0(FP), AX
+	MOVQ   AX, 16(SP)
+	MOVQ   os+24(FP), CX
+	SHLQ   $0x03, CX
+	MOVQ   ptr_base+32(FP), DX
+	MOVQ   ptr_len+40(FP), BX
+	DECQ   BX
+	MOVQ   ind_base+56(FP), SI
+	MOVQ   val_base+80(FP), DI
+	MOVQ   b_base+104(FP), R8
+	MOVQ   bs+128(FP), R9
+	SHLQ   $0x03, R9
 	VXORPD Y0, Y0, Y0
 	VXORPD Y1, Y1, Y1
 	VXORPD Y2, Y2, Y2
 	VXORPD X3, X3, X3
-	MOVQ   (DX), R11
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD X7, X7, X7
+	TESTQ  BX, BX
+	JZ     done
+	MOVQ   (DX), R10
+	MOVQ   8(DX), R11
+	SUBQ   R10, R11
+	MOVQ   16(SP), AX
+	MOVQ   AX, (SP)
+	ADDQ   CX, AX
+	MOVQ   AX, 16(SP)
+	ADDQ   $0x08, DX
+	DECQ   BX
+	TESTQ  BX, BX
+	JZ     drainA
+	MOVQ   (DX), R12
+	MOVQ   8(DX), R13
+	SUBQ   R12, R13
+	MOVQ   16(SP), AX
+	MOVQ   AX, 8(SP)
+	ADDQ   CX, AX
+	MOVQ   AX, 16(SP)
+	ADDQ   $0x08, DX
+	DECQ   BX
 
-one:
-	CMPQ         R11, 8(DX)
-	JGE          store1
-	MOVQ         (SI)(R11*8), R10
-	IMULQ        R9, R10
-	VBROADCASTSD (DI)(R11*8), Y8
-	VMULPD       (R8)(R10*1), Y8, Y9
+main:
+	MOVQ    R11, R14
+	CMPQ    R13, R14
+	CMOVQLT R13, R14
+	SUBQ    R14, R11
+	SUBQ    R14, R13
+	TESTQ   R14, R14
+	JZ      checkA
+
+both:
+	MOVQ         (SI)(R10*8), AX
+	IMULQ        R9, AX
+	VBROADCASTSD (DI)(R10*8), Y8
+	VMULPD       (R8)(AX*1), Y8, Y9
 	VADDPD       Y9, Y0, Y0
-	VMULPD       32(R8)(R10*1), Y8, Y9
+	VMULPD       32(R8)(AX*1), Y8, Y9
 	VADDPD       Y9, Y1, Y1
-	VMULPD       64(R8)(R10*1), Y8, Y9
+	VMULPD       64(R8)(AX*1), Y8, Y9
 	VADDPD       Y9, Y2, Y2
-	VMULPD       96(R8)(R10*1), X8, X9
+	VMULPD       96(R8)(AX*1), X8, X9
 	VADDPD       X9, X3, X3
-	INCQ         R11
-	JMP          one
+	MOVQ         (SI)(R12*8), AX
+	IMULQ        R9, AX
+	VBROADCASTSD (DI)(R12*8), Y8
+	VMULPD       (R8)(AX*1), Y8, Y9
+	VADDPD       Y9, Y4, Y4
+	VMULPD       32(R8)(AX*1), Y8, Y9
+	VADDPD       Y9, Y5, Y5
+	VMULPD       64(R8)(AX*1), Y8, Y9
+	VADDPD       Y9, Y6, Y6
+	VMULPD       96(R8)(AX*1), X8, X9
+	VADDPD       X9, X7, X7
+	INCQ         R10
+	INCQ         R12
+	DECQ         R14
+	JNZ          both
 
-store1:
+checkA:
+	TESTQ   R11, R11
+	JNZ     checkB
+	MOVQ    (SP), AX
 	VMOVUPD Y0, (AX)
 	VMOVUPD Y1, 32(AX)
 	VMOVUPD Y2, 64(AX)
 	VMOVUPD X3, 96(AX)
+	VXORPD  Y0, Y0, Y0
+	VXORPD  Y1, Y1, Y1
+	VXORPD  Y2, Y2, Y2
+	VXORPD  X3, X3, X3
+	TESTQ   BX, BX
+	JZ      drainB
+	MOVQ    (DX), R10
+	MOVQ    8(DX), R11
+	SUBQ    R10, R11
+	MOVQ    16(SP), AX
+	MOVQ    AX, (SP)
+	ADDQ    CX, AX
+	MOVQ    AX, 16(SP)
+	ADDQ    $0x08, DX
+	DECQ    BX
+
+checkB:
+	TESTQ   R13, R13
+	JNZ     main
+	MOVQ    8(SP), AX
+	VMOVUPD Y4, (AX)
+	VMOVUPD Y5, 32(AX)
+	VMOVUPD Y6, 64(AX)
+	VMOVUPD X7, 96(AX)
+	VXORPD  Y4, Y4, Y4
+	VXORPD  Y5, Y5, Y5
+	VXORPD  Y6, Y6, Y6
+	VXORPD  X7, X7, X7
+	TESTQ   BX, BX
+	JZ      drainA
+	MOVQ    (DX), R12
+	MOVQ    8(DX), R13
+	SUBQ    R12, R13
+	MOVQ    16(SP), AX
+	MOVQ    AX, 8(SP)
+	ADDQ    CX, AX
+	MOVQ    AX, 16(SP)
+	ADDQ    $0x08, DX
+	DECQ    BX
+	JMP     main
+
+drainA:
+	TESTQ R11, R11
+	JZ    storeA
+
+oneA:
+	MOVQ         (SI)(R10*8), AX
+	IMULQ        R9, AX
+	VBROADCASTSD (DI)(R10*8), Y8
+	VMULPD       (R8)(AX*1), Y8, Y9
+	VADDPD       Y9, Y0, Y0
+	VMULPD       32(R8)(AX*1), Y8, Y9
+	VADDPD       Y9, Y1, Y1
+	VMULPD       64(R8)(AX*1), Y8, Y9
+	VADDPD       Y9, Y2, Y2
+	VMULPD       96(R8)(AX*1), X8, X9
+	VADDPD       X9, X3, X3
+	INCQ         R10
+	DECQ         R11
+	JNZ          oneA
+
+storeA:
+	MOVQ    (SP), AX
+	VMOVUPD Y0, (AX)
+	VMOVUPD Y1, 32(AX)
+	VMOVUPD Y2, 64(AX)
+	VMOVUPD X3, 96(AX)
+	VXORPD  Y0, Y0, Y0
+	VXORPD  Y1, Y1, Y1
+	VXORPD  Y2, Y2, Y2
+	VXORPD  X3, X3, X3
+	JMP     done
+
+drainB:
+	TESTQ R13, R13
+	JZ    storeB
+
+oneB:
+	MOVQ         (SI)(R12*8), AX
+	IMULQ        R9, AX
+	VBROADCASTSD (DI)(R12*8), Y8
+	VMULPD       (R8)(AX*1), Y8, Y9
+	VADDPD       Y9, Y4, Y4
+	VMULPD       32(R8)(AX*1), Y8, Y9
+	VADDPD       Y9, Y5, Y5
+	VMULPD       64(R8)(AX*1), Y8, Y9
+	VADDPD       Y9, Y6, Y6
+	VMULPD       96(R8)(AX*1), X8, X9
+	VADDPD       X9, X7, X7
+	INCQ         R12
+	DECQ         R13
+	JNZ          oneB
+
+storeB:
+	MOVQ    8(SP), AX
+	VMOVUPD Y4, (AX)
+	VMOVUPD Y5, 32(AX)
+	VMOVUPD Y6, 64(AX)
+	VMOVUPD X7, 96(AX)
+	VXORPD  Y4, Y4, Y4
+	VXORPD  Y5, Y5, Y5
+	VXORPD  Y6, Y6, Y6
+	VXORPD  X7, X7, X7
 
 done:
 	VZEROUPPER
@@ -3275,134 +4612,191 @@ done:
 
 // func gatherUnitRows15AVX2(out []float64, os int, ptr []int, ind []int, b []float64, bs int)
 // Requires: AVX, CMOV
-TEXT ·gatherUnitRows15AVX2(SB), NOSPLIT, $0-112
-	MOVQ out_base+0(FP), AX
-	MOVQ os+24(FP), CX
-	SHLQ $0x03, CX
-	MOVQ ptr_base+32(FP), DX
-	MOVQ ptr_len+40(FP), BX
-	DECQ BX
-	MOVQ ind_base+56(FP), SI
-	MOVQ b_base+80(FP), DI
-	MOVQ bs+104(FP), R8
-	SHLQ $0x03, R8
-
-pair:
-	CMPQ    BX, $0x02
-	JLT     single
-	VXORPD  Y0, Y0, Y0
-	VXORPD  Y1, Y1, Y1
-	VXORPD  Y2, Y2, Y2
-	VXORPD  X3, X3, X3
-	VXORPD  X4, X4, X4
-	VXORPD  Y5, Y5, Y5
-	VXORPD  Y6, Y6, Y6
-	VXORPD  Y7, Y7, Y7
-	VXORPD  X8, X8, X8
-	VXORPD  X9, X9, X9
-	MOVQ    (DX), R10
-	MOVQ    8(DX), R11
-	MOVQ    R11, R12
-	SUBQ    R10, R12
-	MOVQ    16(DX), R9
-	SUBQ    R11, R9
-	CMPQ    R9, R12
-	CMOVQLT R9, R12
-	TESTQ   R12, R12
-	JZ      tail0
-
-both:
-	MOVQ   (SI)(R10*8), R9
-	IMULQ  R8, R9
-	VADDPD (DI)(R9*1), Y0, Y0
-	VADDPD 32(DI)(R9*1), Y1, Y1
-	VADDPD 64(DI)(R9*1), Y2, Y2
-	VADDPD 96(DI)(R9*1), X3, X3
-	VADDSD 112(DI)(R9*1), X4, X4
-	MOVQ   (SI)(R11*8), R9
-	IMULQ  R8, R9
-	VADDPD (DI)(R9*1), Y5, Y5
-	VADDPD 32(DI)(R9*1), Y6, Y6
-	VADDPD 64(DI)(R9*1), Y7, Y7
-	VADDPD 96(DI)(R9*1), X8, X8
-	VADDSD 112(DI)(R9*1), X9, X9
-	INCQ   R10
-	INCQ   R11
-	DECQ   R12
-	JNZ    both
-
-tail0:
-	CMPQ   R10, 8(DX)
-	JGE    tail1
-	MOVQ   (SI)(R10*8), R9
-	IMULQ  R8, R9
-	VADDPD (DI)(R9*1), Y0, Y0
-	VADDPD 32(DI)(R9*1), Y1, Y1
-	VADDPD 64(DI)(R9*1), Y2, Y2
-	VADDPD 96(DI)(R9*1), X3, X3
-	VADDSD 112(DI)(R9*1), X4, X4
-	INCQ   R10
-	JMP    tail0
-
-tail1:
-	CMPQ   R11, 16(DX)
-	JGE    store2
-	MOVQ   (SI)(R11*8), R9
-	IMULQ  R8, R9
-	VADDPD (DI)(R9*1), Y5, Y5
-	VADDPD 32(DI)(R9*1), Y6, Y6
-	VADDPD 64(DI)(R9*1), Y7, Y7
-	VADDPD 96(DI)(R9*1), X8, X8
-	VADDSD 112(DI)(R9*1), X9, X9
-	INCQ   R11
-	JMP    tail1
-
-store2:
-	VMOVUPD Y0, (AX)
-	VMOVUPD Y1, 32(AX)
-	VMOVUPD Y2, 64(AX)
-	VMOVUPD X3, 96(AX)
-	VMOVSD  X4, 112(AX)
-	ADDQ    CX, AX
-	VMOVUPD Y5, (AX)
-	VMOVUPD Y6, 32(AX)
-	VMOVUPD Y7, 64(AX)
-	VMOVUPD X8, 96(AX)
-	VMOVSD  X9, 112(AX)
-	ADDQ    CX, AX
-	ADDQ    $0x10, DX
-	SUBQ    $0x02, BX
-	JMP     pair
-
-single:
-	TESTQ  BX, BX
-	JZ     done
+TEXT ·gatherUnitRows15AVX2(SB), NOSPLIT, $24-112
+	MOVQ   out_base+0(FP), AX
+	MOVQ   AX, 16(SP)
+	MOVQ   os+24(FP), CX
+	SHLQ   $0x03, CX
+	MOVQ   ptr_base+32(FP), DX
+	MOVQ   ptr_len+40(FP), BX
+	DECQ   BX
+	MOVQ   ind_base+56(FP), SI
+	MOVQ   b_base+80(FP), DI
+	MOVQ   bs+104(FP), R8
+	SHLQ   $0x03, R8
 	VXORPD Y0, Y0, Y0
 	VXORPD Y1, Y1, Y1
 	VXORPD Y2, Y2, Y2
 	VXORPD X3, X3, X3
 	VXORPD X4, X4, X4
-	MOVQ   (DX), R10
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+	VXORPD X8, X8, X8
+	VXORPD X9, X9, X9
+	TESTQ  BX, BX
+	JZ     done
+	MOVQ   (DX), R9
+	MOVQ   8(DX), R10
+	SUBQ   R9, R10
+	MOVQ   16(SP), AX
+	MOVQ   AX, (SP)
+	ADDQ   CX, AX
+	MOVQ   AX, 16(SP)
+	ADDQ   $0x08, DX
+	DECQ   BX
+	TESTQ  BX, BX
+	JZ     drainA
+	MOVQ   (DX), R11
+	MOVQ   8(DX), R12
+	SUBQ   R11, R12
+	MOVQ   16(SP), AX
+	MOVQ   AX, 8(SP)
+	ADDQ   CX, AX
+	MOVQ   AX, 16(SP)
+	ADDQ   $0x08, DX
+	DECQ   BX
 
-one:
-	CMPQ   R10, 8(DX)
-	JGE    store1
-	MOVQ   (SI)(R10*8), R9
-	IMULQ  R8, R9
-	VADDPD (DI)(R9*1), Y0, Y0
-	VADDPD 32(DI)(R9*1), Y1, Y1
-	VADDPD 64(DI)(R9*1), Y2, Y2
-	VADDPD 96(DI)(R9*1), X3, X3
-	VADDSD 112(DI)(R9*1), X4, X4
-	INCQ   R10
-	JMP    one
+main:
+	MOVQ    R10, R13
+	CMPQ    R12, R13
+	CMOVQLT R12, R13
+	SUBQ    R13, R10
+	SUBQ    R13, R12
+	TESTQ   R13, R13
+	JZ      checkA
 
-store1:
+both:
+	MOVQ   (SI)(R9*8), AX
+	IMULQ  R8, AX
+	VADDPD (DI)(AX*1), Y0, Y0
+	VADDPD 32(DI)(AX*1), Y1, Y1
+	VADDPD 64(DI)(AX*1), Y2, Y2
+	VADDPD 96(DI)(AX*1), X3, X3
+	VADDSD 112(DI)(AX*1), X4, X4
+	MOVQ   (SI)(R11*8), AX
+	IMULQ  R8, AX
+	VADDPD (DI)(AX*1), Y5, Y5
+	VADDPD 32(DI)(AX*1), Y6, Y6
+	VADDPD 64(DI)(AX*1), Y7, Y7
+	VADDPD 96(DI)(AX*1), X8, X8
+	VADDSD 112(DI)(AX*1), X9, X9
+	INCQ   R9
+	INCQ   R11
+	DECQ   R13
+	JNZ    both
+
+checkA:
+	TESTQ   R10, R10
+	JNZ     checkB
+	MOVQ    (SP), AX
 	VMOVUPD Y0, (AX)
 	VMOVUPD Y1, 32(AX)
 	VMOVUPD Y2, 64(AX)
 	VMOVUPD X3, 96(AX)
 	VMOVSD  X4, 112(AX)
+	VXORPD  Y0, Y0, Y0
+	VXORPD  Y1, Y1, Y1
+	VXORPD  Y2, Y2, Y2
+	VXORPD  X3, X3, X3
+	VXORPD  X4, X4, X4
+	TESTQ   BX, BX
+	JZ      drainB
+	MOVQ    (DX), R9
+	MOVQ    8(DX), R10
+	SUBQ    R9, R10
+	MOVQ    16(SP), AX
+	MOVQ    AX, (SP)
+	ADDQ    CX, AX
+	MOVQ    AX, 16(SP)
+	ADDQ    $0x08, DX
+	DECQ    BX
+
+checkB:
+	TESTQ   R12, R12
+	JNZ     main
+	MOVQ    8(SP), AX
+	VMOVUPD Y5, (AX)
+	VMOVUPD Y6, 32(AX)
+	VMOVUPD Y7, 64(AX)
+	VMOVUPD X8, 96(AX)
+	VMOVSD  X9, 112(AX)
+	VXORPD  Y5, Y5, Y5
+	VXORPD  Y6, Y6, Y6
+	VXORPD  Y7, Y7, Y7
+	VXORPD  X8, X8, X8
+	VXORPD  X9, X9, X9
+	TESTQ   BX, BX
+	JZ      drainA
+	MOVQ    (DX), R11
+	MOVQ    8(DX), R12
+	SUBQ    R11, R12
+	MOVQ    16(SP), AX
+	MOVQ    AX, 8(SP)
+	ADDQ    CX, AX
+	MOVQ    AX, 16(SP)
+	ADDQ    $0x08, DX
+	DECQ    BX
+	JMP     main
+
+drainA:
+	TESTQ R10, R10
+	JZ    storeA
+
+oneA:
+	MOVQ   (SI)(R9*8), AX
+	IMULQ  R8, AX
+	VADDPD (DI)(AX*1), Y0, Y0
+	VADDPD 32(DI)(AX*1), Y1, Y1
+	VADDPD 64(DI)(AX*1), Y2, Y2
+	VADDPD 96(DI)(AX*1), X3, X3
+	VADDSD 112(DI)(AX*1), X4, X4
+	INCQ   R9
+	DECQ   R10
+	JNZ    oneA
+
+storeA:
+	MOVQ    (SP), AX
+	VMOVUPD Y0, (AX)
+	VMOVUPD Y1, 32(AX)
+	VMOVUPD Y2, 64(AX)
+	VMOVUPD X3, 96(AX)
+	VMOVSD  X4, 112(AX)
+	VXORPD  Y0, Y0, Y0
+	VXORPD  Y1, Y1, Y1
+	VXORPD  Y2, Y2, Y2
+	VXORPD  X3, X3, X3
+	VXORPD  X4, X4, X4
+	JMP     done
+
+drainB:
+	TESTQ R12, R12
+	JZ    storeB
+
+oneB:
+	MOVQ   (SI)(R11*8), AX
+	IMULQ  R8, AX
+	VADDPD (DI)(AX*1), Y5, Y5
+	VADDPD 32(DI)(AX*1), Y6, Y6
+	VADDPD 64(DI)(AX*1), Y7, Y7
+	VADDPD 96(DI)(AX*1), X8, X8
+	VADDSD 112(DI)(AX*1), X9, X9
+	INCQ   R11
+	DECQ   R12
+	JNZ    oneB
+
+storeB:
+	MOVQ    8(SP), AX
+	VMOVUPD Y5, (AX)
+	VMOVUPD Y6, 32(AX)
+	VMOVUPD Y7, 64(AX)
+	VMOVUPD X8, 96(AX)
+	VMOVSD  X9, 112(AX)
+	VXORPD  Y5, Y5, Y5
+	VXORPD  Y6, Y6, Y6
+	VXORPD  Y7, Y7, Y7
+	VXORPD  X8, X8, X8
+	VXORPD  X9, X9, X9
 
 done:
 	VZEROUPPER
@@ -3410,165 +4804,216 @@ done:
 
 // func gatherRows15AVX2(out []float64, os int, ptr []int, ind []int, val []float64, b []float64, bs int)
 // Requires: AVX, CMOV
-TEXT ·gatherRows15AVX2(SB), NOSPLIT, $0-136
-	MOVQ out_base+0(FP), AX
-	MOVQ os+24(FP), CX
-	SHLQ $0x03, CX
-	MOVQ ptr_base+32(FP), DX
-	MOVQ ptr_len+40(FP), BX
-	DECQ BX
-	MOVQ ind_base+56(FP), SI
-	MOVQ val_base+80(FP), DI
-	MOVQ b_base+104(FP), R8
-	MOVQ bs+128(FP), R9
-	SHLQ $0x03, R9
-
-pair:
-	CMPQ    BX, $0x02
-	JLT     single
-	VXORPD  Y0, Y0, Y0
-	VXORPD  Y1, Y1, Y1
-	VXORPD  Y2, Y2, Y2
-	VXORPD  X3, X3, X3
-	VXORPD  X4, X4, X4
-	VXORPD  Y5, Y5, Y5
-	VXORPD  Y6, Y6, Y6
-	VXORPD  Y7, Y7, Y7
-	VXORPD  X8, X8, X8
-	VXORPD  X9, X9, X9
-	MOVQ    (DX), R11
-	MOVQ    8(DX), R12
-	MOVQ    R12, R13
-	SUBQ    R11, R13
-	MOVQ    16(DX), R10
-	SUBQ    R12, R10
-	CMPQ    R10, R13
-	CMOVQLT R10, R13
-	TESTQ   R13, R13
-	JZ      tail0
-
-both:
-	MOVQ         (SI)(R11*8), R10
-	IMULQ        R9, R10
-	VBROADCASTSD (DI)(R11*8), Y10
-	VMULPD       (R8)(R10*1), Y10, Y11
-	VADDPD       Y11, Y0, Y0
-	VMULPD       32(R8)(R10*1), Y10, Y11
-	VADDPD       Y11, Y1, Y1
-	VMULPD       64(R8)(R10*1), Y10, Y11
-	VADDPD       Y11, Y2, Y2
-	VMULPD       96(R8)(R10*1), X10, X11
-	VADDPD       X11, X3, X3
-	VMULSD       112(R8)(R10*1), X10, X11
-	VADDSD       X11, X4, X4
-	MOVQ         (SI)(R12*8), R10
-	IMULQ        R9, R10
-	VBROADCASTSD (DI)(R12*8), Y10
-	VMULPD       (R8)(R10*1), Y10, Y11
-	VADDPD       Y11, Y5, Y5
-	VMULPD       32(R8)(R10*1), Y10, Y11
-	VADDPD       Y11, Y6, Y6
-	VMULPD       64(R8)(R10*1), Y10, Y11
-	VADDPD       Y11, Y7, Y7
-	VMULPD       96(R8)(R10*1), X10, X11
-	VADDPD       X11, X8, X8
-	VMULSD       112(R8)(R10*1), X10, X11
-	VADDSD       X11, X9, X9
-	INCQ         R11
-	INCQ         R12
-	DECQ         R13
-	JNZ          both
-
-tail0:
-	CMPQ         R11, 8(DX)
-	JGE          tail1
-	MOVQ         (SI)(R11*8), R10
-	IMULQ        R9, R10
-	VBROADCASTSD (DI)(R11*8), Y10
-	VMULPD       (R8)(R10*1), Y10, Y11
-	VADDPD       Y11, Y0, Y0
-	VMULPD       32(R8)(R10*1), Y10, Y11
-	VADDPD       Y11, Y1, Y1
-	VMULPD       64(R8)(R10*1), Y10, Y11
-	VADDPD       Y11, Y2, Y2
-	VMULPD       96(R8)(R10*1), X10, X11
-	VADDPD       X11, X3, X3
-	VMULSD       112(R8)(R10*1), X10, X11
-	VADDSD       X11, X4, X4
-	INCQ         R11
-	JMP          tail0
-
-tail1:
-	CMPQ         R12, 16(DX)
-	JGE          store2
-	MOVQ         (SI)(R12*8), R10
-	IMULQ        R9, R10
-	VBROADCASTSD (DI)(R12*8), Y10
-	VMULPD       (R8)(R10*1), Y10, Y11
-	VADDPD       Y11, Y5, Y5
-	VMULPD       32(R8)(R10*1), Y10, Y11
-	VADDPD       Y11, Y6, Y6
-	VMULPD       64(R8)(R10*1), Y10, Y11
-	VADDPD       Y11, Y7, Y7
-	VMULPD       96(R8)(R10*1), X10, X11
-	VADDPD       X11, X8, X8
-	VMULSD       112(R8)(R10*1), X10, X11
-	VADDSD       X11, X9, X9
-	INCQ         R12
-	JMP          tail1
-
-store2:
-	VMOVUPD Y0, (AX)
-	VMOVUPD Y1, 32(AX)
-	VMOVUPD Y2, 64(AX)
-	VMOVUPD X3, 96(AX)
-	VMOVSD  X4, 112(AX)
-	ADDQ    CX, AX
-	VMOVUPD Y5, (AX)
-	VMOVUPD Y6, 32(AX)
-	VMOVUPD Y7, 64(AX)
-	VMOVUPD X8, 96(AX)
-	VMOVSD  X9, 112(AX)
-	ADDQ    CX, AX
-	ADDQ    $0x10, DX
-	SUBQ    $0x02, BX
-	JMP     pair
-
-single:
-	TESTQ  BX, BX
-	JZ     done
+TEXT ·gatherRows15AVX2(SB), NOSPLIT, $24-136
+	MOVQ   out_base+0(FP), AX
+	MOVQ   AX, 16(SP)
+	MOVQ   os+24(FP), CX
+	SHLQ   $0x03, CX
+	MOVQ   ptr_base+32(FP), DX
+	MOVQ   ptr_len+40(FP), BX
+	DECQ   BX
+	MOVQ   ind_base+56(FP), SI
+	MOVQ   val_base+80(FP), DI
+	MOVQ   b_base+104(FP), R8
+	MOVQ   bs+128(FP), R9
+	SHLQ   $0x03, R9
 	VXORPD Y0, Y0, Y0
 	VXORPD Y1, Y1, Y1
 	VXORPD Y2, Y2, Y2
 	VXORPD X3, X3, X3
 	VXORPD X4, X4, X4
-	MOVQ   (DX), R11
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+	VXORPD X8, X8, X8
+	VXORPD X9, X9, X9
+	TESTQ  BX, BX
+	JZ     done
+	MOVQ   (DX), R10
+	MOVQ   8(DX), R11
+	SUBQ   R10, R11
+	MOVQ   16(SP), AX
+	MOVQ   AX, (SP)
+	ADDQ   CX, AX
+	MOVQ   AX, 16(SP)
+	ADDQ   $0x08, DX
+	DECQ   BX
+	TESTQ  BX, BX
+	JZ     drainA
+	MOVQ   (DX), R12
+	MOVQ   8(DX), R13
+	SUBQ   R12, R13
+	MOVQ   16(SP), AX
+	MOVQ   AX, 8(SP)
+	ADDQ   CX, AX
+	MOVQ   AX, 16(SP)
+	ADDQ   $0x08, DX
+	DECQ   BX
 
-one:
-	CMPQ         R11, 8(DX)
-	JGE          store1
-	MOVQ         (SI)(R11*8), R10
-	IMULQ        R9, R10
-	VBROADCASTSD (DI)(R11*8), Y10
-	VMULPD       (R8)(R10*1), Y10, Y11
+main:
+	MOVQ    R11, R14
+	CMPQ    R13, R14
+	CMOVQLT R13, R14
+	SUBQ    R14, R11
+	SUBQ    R14, R13
+	TESTQ   R14, R14
+	JZ      checkA
+
+both:
+	MOVQ         (SI)(R10*8), AX
+	IMULQ        R9, AX
+	VBROADCASTSD (DI)(R10*8), Y10
+	VMULPD       (R8)(AX*1), Y10, Y11
 	VADDPD       Y11, Y0, Y0
-	VMULPD       32(R8)(R10*1), Y10, Y11
+	VMULPD       32(R8)(AX*1), Y10, Y11
 	VADDPD       Y11, Y1, Y1
-	VMULPD       64(R8)(R10*1), Y10, Y11
+	VMULPD       64(R8)(AX*1), Y10, Y11
 	VADDPD       Y11, Y2, Y2
-	VMULPD       96(R8)(R10*1), X10, X11
+	VMULPD       96(R8)(AX*1), X10, X11
 	VADDPD       X11, X3, X3
-	VMULSD       112(R8)(R10*1), X10, X11
+	VMULSD       112(R8)(AX*1), X10, X11
 	VADDSD       X11, X4, X4
-	INCQ         R11
-	JMP          one
+	MOVQ         (SI)(R12*8), AX
+	IMULQ        R9, AX
+	VBROADCASTSD (DI)(R12*8), Y10
+	VMULPD       (R8)(AX*1), Y10, Y11
+	VADDPD       Y11, Y5, Y5
+	VMULPD       32(R8)(AX*1), Y10, Y11
+	VADDPD       Y11, Y6, Y6
+	VMULPD       64(R8)(AX*1), Y10, Y11
+	VADDPD       Y11, Y7, Y7
+	VMULPD       96(R8)(AX*1), X10, X11
+	VADDPD       X11, X8, X8
+	VMULSD       112(R8)(AX*1), X10, X11
+	VADDSD       X11, X9, X9
+	INCQ         R10
+	INCQ         R12
+	DECQ         R14
+	JNZ          both
 
-store1:
+checkA:
+	TESTQ   R11, R11
+	JNZ     checkB
+	MOVQ    (SP), AX
 	VMOVUPD Y0, (AX)
 	VMOVUPD Y1, 32(AX)
 	VMOVUPD Y2, 64(AX)
 	VMOVUPD X3, 96(AX)
 	VMOVSD  X4, 112(AX)
+	VXORPD  Y0, Y0, Y0
+	VXORPD  Y1, Y1, Y1
+	VXORPD  Y2, Y2, Y2
+	VXORPD  X3, X3, X3
+	VXORPD  X4, X4, X4
+	TESTQ   BX, BX
+	JZ      drainB
+	MOVQ    (DX), R10
+	MOVQ    8(DX), R11
+	SUBQ    R10, R11
+	MOVQ    16(SP), AX
+	MOVQ    AX, (SP)
+	ADDQ    CX, AX
+	MOVQ    AX, 16(SP)
+	ADDQ    $0x08, DX
+	DECQ    BX
+
+checkB:
+	TESTQ   R13, R13
+	JNZ     main
+	MOVQ    8(SP), AX
+	VMOVUPD Y5, (AX)
+	VMOVUPD Y6, 32(AX)
+	VMOVUPD Y7, 64(AX)
+	VMOVUPD X8, 96(AX)
+	VMOVSD  X9, 112(AX)
+	VXORPD  Y5, Y5, Y5
+	VXORPD  Y6, Y6, Y6
+	VXORPD  Y7, Y7, Y7
+	VXORPD  X8, X8, X8
+	VXORPD  X9, X9, X9
+	TESTQ   BX, BX
+	JZ      drainA
+	MOVQ    (DX), R12
+	MOVQ    8(DX), R13
+	SUBQ    R12, R13
+	MOVQ    16(SP), AX
+	MOVQ    AX, 8(SP)
+	ADDQ    CX, AX
+	MOVQ    AX, 16(SP)
+	ADDQ    $0x08, DX
+	DECQ    BX
+	JMP     main
+
+drainA:
+	TESTQ R11, R11
+	JZ    storeA
+
+oneA:
+	MOVQ         (SI)(R10*8), AX
+	IMULQ        R9, AX
+	VBROADCASTSD (DI)(R10*8), Y10
+	VMULPD       (R8)(AX*1), Y10, Y11
+	VADDPD       Y11, Y0, Y0
+	VMULPD       32(R8)(AX*1), Y10, Y11
+	VADDPD       Y11, Y1, Y1
+	VMULPD       64(R8)(AX*1), Y10, Y11
+	VADDPD       Y11, Y2, Y2
+	VMULPD       96(R8)(AX*1), X10, X11
+	VADDPD       X11, X3, X3
+	VMULSD       112(R8)(AX*1), X10, X11
+	VADDSD       X11, X4, X4
+	INCQ         R10
+	DECQ         R11
+	JNZ          oneA
+
+storeA:
+	MOVQ    (SP), AX
+	VMOVUPD Y0, (AX)
+	VMOVUPD Y1, 32(AX)
+	VMOVUPD Y2, 64(AX)
+	VMOVUPD X3, 96(AX)
+	VMOVSD  X4, 112(AX)
+	VXORPD  Y0, Y0, Y0
+	VXORPD  Y1, Y1, Y1
+	VXORPD  Y2, Y2, Y2
+	VXORPD  X3, X3, X3
+	VXORPD  X4, X4, X4
+	JMP     done
+
+drainB:
+	TESTQ R13, R13
+	JZ    storeB
+
+oneB:
+	MOVQ         (SI)(R12*8), AX
+	IMULQ        R9, AX
+	VBROADCASTSD (DI)(R12*8), Y10
+	VMULPD       (R8)(AX*1), Y10, Y11
+	VADDPD       Y11, Y5, Y5
+	VMULPD       32(R8)(AX*1), Y10, Y11
+	VADDPD       Y11, Y6, Y6
+	VMULPD       64(R8)(AX*1), Y10, Y11
+	VADDPD       Y11, Y7, Y7
+	VMULPD       96(R8)(AX*1), X10, X11
+	VADDPD       X11, X8, X8
+	VMULSD       112(R8)(AX*1), X10, X11
+	VADDSD       X11, X9, X9
+	INCQ         R12
+	DECQ         R13
+	JNZ          oneB
+
+storeB:
+	MOVQ    8(SP), AX
+	VMOVUPD Y5, (AX)
+	VMOVUPD Y6, 32(AX)
+	VMOVUPD Y7, 64(AX)
+	VMOVUPD X8, 96(AX)
+	VMOVSD  X9, 112(AX)
+	VXORPD  Y5, Y5, Y5
+	VXORPD  Y6, Y6, Y6
+	VXORPD  Y7, Y7, Y7
+	VXORPD  X8, X8, X8
+	VXORPD  X9, X9, X9
 
 done:
 	VZEROUPPER
@@ -3576,123 +5021,177 @@ done:
 
 // func gatherUnitRows16AVX2(out []float64, os int, ptr []int, ind []int, b []float64, bs int)
 // Requires: AVX, CMOV
-TEXT ·gatherUnitRows16AVX2(SB), NOSPLIT, $0-112
-	MOVQ out_base+0(FP), AX
-	MOVQ os+24(FP), CX
-	SHLQ $0x03, CX
-	MOVQ ptr_base+32(FP), DX
-	MOVQ ptr_len+40(FP), BX
-	DECQ BX
-	MOVQ ind_base+56(FP), SI
-	MOVQ b_base+80(FP), DI
-	MOVQ bs+104(FP), R8
-	SHLQ $0x03, R8
-
-pair:
-	CMPQ    BX, $0x02
-	JLT     single
-	VXORPD  Y0, Y0, Y0
-	VXORPD  Y1, Y1, Y1
-	VXORPD  Y2, Y2, Y2
-	VXORPD  Y3, Y3, Y3
-	VXORPD  Y4, Y4, Y4
-	VXORPD  Y5, Y5, Y5
-	VXORPD  Y6, Y6, Y6
-	VXORPD  Y7, Y7, Y7
-	MOVQ    (DX), R10
-	MOVQ    8(DX), R11
-	MOVQ    R11, R12
-	SUBQ    R10, R12
-	MOVQ    16(DX), R9
-	SUBQ    R11, R9
-	CMPQ    R9, R12
-	CMOVQLT R9, R12
-	TESTQ   R12, R12
-	JZ      tail0
-
-both:
-	MOVQ   (SI)(R10*8), R9
-	IMULQ  R8, R9
-	VADDPD (DI)(R9*1), Y0, Y0
-	VADDPD 32(DI)(R9*1), Y1, Y1
-	VADDPD 64(DI)(R9*1), Y2, Y2
-	VADDPD 96(DI)(R9*1), Y3, Y3
-	MOVQ   (SI)(R11*8), R9
-	IMULQ  R8, R9
-	VADDPD (DI)(R9*1), Y4, Y4
-	VADDPD 32(DI)(R9*1), Y5, Y5
-	VADDPD 64(DI)(R9*1), Y6, Y6
-	VADDPD 96(DI)(R9*1), Y7, Y7
-	INCQ   R10
-	INCQ   R11
-	DECQ   R12
-	JNZ    both
-
-tail0:
-	CMPQ   R10, 8(DX)
-	JGE    tail1
-	MOVQ   (SI)(R10*8), R9
-	IMULQ  R8, R9
-	VADDPD (DI)(R9*1), Y0, Y0
-	VADDPD 32(DI)(R9*1), Y1, Y1
-	VADDPD 64(DI)(R9*1), Y2, Y2
-	VADDPD 96(DI)(R9*1), Y3, Y3
-	INCQ   R10
-	JMP    tail0
-
-tail1:
-	CMPQ   R11, 16(DX)
-	JGE    store2
-	MOVQ   (SI)(R11*8), R9
-	IMULQ  R8, R9
-	VADDPD (DI)(R9*1), Y4, Y4
-	VADDPD 32(DI)(R9*1), Y5, Y5
-	VADDPD 64(DI)(R9*1), Y6, Y6
-	VADDPD 96(DI)(R9*1), Y7, Y7
-	INCQ   R11
-	JMP    tail1
-
-store2:
-	VMOVUPD Y0, (AX)
-	VMOVUPD Y1, 32(AX)
-	VMOVUPD Y2, 64(AX)
-	VMOVUPD Y3, 96(AX)
-	ADDQ    CX, AX
-	VMOVUPD Y4, (AX)
-	VMOVUPD Y5, 32(AX)
-	VMOVUPD Y6, 64(AX)
-	VMOVUPD Y7, 96(AX)
-	ADDQ    CX, AX
-	ADDQ    $0x10, DX
-	SUBQ    $0x02, BX
-	JMP     pair
-
-single:
-	TESTQ  BX, BX
-	JZ     done
+TEXT ·gatherUnitRows16AVX2(SB), NOSPLIT, $24-112
+	MOVQ   out_base+0(FP), AX
+	MOVQ   AX, 16(SP)
+	MOVQ   os+24(FP), CX
+	SHLQ   $0x03, CX
+	MOVQ   ptr_base+32(FP), DX
+	MOVQ   ptr_len+40(FP), BX
+	DECQ   BX
+	MOVQ   ind_base+56(FP), SI
+	MOVQ   b_base+80(FP), DI
+	MOVQ   bs+104(FP), R8
+	SHLQ   $0x03, R8
 	VXORPD Y0, Y0, Y0
 	VXORPD Y1, Y1, Y1
 	VXORPD Y2, Y2, Y2
 	VXORPD Y3, Y3, Y3
-	MOVQ   (DX), R10
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+	TESTQ  BX, BX
+	JZ     done
+	MOVQ   (DX), R9
+	MOVQ   8(DX), R10
+	SUBQ   R9, R10
+	MOVQ   16(SP), AX
+	MOVQ   AX, (SP)
+	ADDQ   CX, AX
+	MOVQ   AX, 16(SP)
+	ADDQ   $0x08, DX
+	DECQ   BX
+	TESTQ  BX, BX
+	JZ     drainA
+	MOVQ   (DX), R11
+	MOVQ   8(DX), R12
+	SUBQ   R11, R12
+	MOVQ   16(SP), AX
+	MOVQ   AX, 8(SP)
+	ADDQ   CX, AX
+	MOVQ   AX, 16(SP)
+	ADDQ   $0x08, DX
+	DECQ   BX
 
-one:
-	CMPQ   R10, 8(DX)
-	JGE    store1
-	MOVQ   (SI)(R10*8), R9
-	IMULQ  R8, R9
-	VADDPD (DI)(R9*1), Y0, Y0
-	VADDPD 32(DI)(R9*1), Y1, Y1
-	VADDPD 64(DI)(R9*1), Y2, Y2
-	VADDPD 96(DI)(R9*1), Y3, Y3
-	INCQ   R10
-	JMP    one
+main:
+	MOVQ    R10, R13
+	CMPQ    R12, R13
+	CMOVQLT R12, R13
+	SUBQ    R13, R10
+	SUBQ    R13, R12
+	TESTQ   R13, R13
+	JZ      checkA
 
-store1:
+both:
+	MOVQ   (SI)(R9*8), AX
+	IMULQ  R8, AX
+	VADDPD (DI)(AX*1), Y0, Y0
+	VADDPD 32(DI)(AX*1), Y1, Y1
+	VADDPD 64(DI)(AX*1), Y2, Y2
+	VADDPD 96(DI)(AX*1), Y3, Y3
+	MOVQ   (SI)(R11*8), AX
+	IMULQ  R8, AX
+	VADDPD (DI)(AX*1), Y4, Y4
+	VADDPD 32(DI)(AX*1), Y5, Y5
+	VADDPD 64(DI)(AX*1), Y6, Y6
+	VADDPD 96(DI)(AX*1), Y7, Y7
+	INCQ   R9
+	INCQ   R11
+	DECQ   R13
+	JNZ    both
+
+checkA:
+	TESTQ   R10, R10
+	JNZ     checkB
+	MOVQ    (SP), AX
 	VMOVUPD Y0, (AX)
 	VMOVUPD Y1, 32(AX)
 	VMOVUPD Y2, 64(AX)
 	VMOVUPD Y3, 96(AX)
+	VXORPD  Y0, Y0, Y0
+	VXORPD  Y1, Y1, Y1
+	VXORPD  Y2, Y2, Y2
+	VXORPD  Y3, Y3, Y3
+	TESTQ   BX, BX
+	JZ      drainB
+	MOVQ    (DX), R9
+	MOVQ    8(DX), R10
+	SUBQ    R9, R10
+	MOVQ    16(SP), AX
+	MOVQ    AX, (SP)
+	ADDQ    CX, AX
+	MOVQ    AX, 16(SP)
+	ADDQ    $0x08, DX
+	DECQ    BX
+
+checkB:
+	TESTQ   R12, R12
+	JNZ     main
+	MOVQ    8(SP), AX
+	VMOVUPD Y4, (AX)
+	VMOVUPD Y5, 32(AX)
+	VMOVUPD Y6, 64(AX)
+	VMOVUPD Y7, 96(AX)
+	VXORPD  Y4, Y4, Y4
+	VXORPD  Y5, Y5, Y5
+	VXORPD  Y6, Y6, Y6
+	VXORPD  Y7, Y7, Y7
+	TESTQ   BX, BX
+	JZ      drainA
+	MOVQ    (DX), R11
+	MOVQ    8(DX), R12
+	SUBQ    R11, R12
+	MOVQ    16(SP), AX
+	MOVQ    AX, 8(SP)
+	ADDQ    CX, AX
+	MOVQ    AX, 16(SP)
+	ADDQ    $0x08, DX
+	DECQ    BX
+	JMP     main
+
+drainA:
+	TESTQ R10, R10
+	JZ    storeA
+
+oneA:
+	MOVQ   (SI)(R9*8), AX
+	IMULQ  R8, AX
+	VADDPD (DI)(AX*1), Y0, Y0
+	VADDPD 32(DI)(AX*1), Y1, Y1
+	VADDPD 64(DI)(AX*1), Y2, Y2
+	VADDPD 96(DI)(AX*1), Y3, Y3
+	INCQ   R9
+	DECQ   R10
+	JNZ    oneA
+
+storeA:
+	MOVQ    (SP), AX
+	VMOVUPD Y0, (AX)
+	VMOVUPD Y1, 32(AX)
+	VMOVUPD Y2, 64(AX)
+	VMOVUPD Y3, 96(AX)
+	VXORPD  Y0, Y0, Y0
+	VXORPD  Y1, Y1, Y1
+	VXORPD  Y2, Y2, Y2
+	VXORPD  Y3, Y3, Y3
+	JMP     done
+
+drainB:
+	TESTQ R12, R12
+	JZ    storeB
+
+oneB:
+	MOVQ   (SI)(R11*8), AX
+	IMULQ  R8, AX
+	VADDPD (DI)(AX*1), Y4, Y4
+	VADDPD 32(DI)(AX*1), Y5, Y5
+	VADDPD 64(DI)(AX*1), Y6, Y6
+	VADDPD 96(DI)(AX*1), Y7, Y7
+	INCQ   R11
+	DECQ   R12
+	JNZ    oneB
+
+storeB:
+	MOVQ    8(SP), AX
+	VMOVUPD Y4, (AX)
+	VMOVUPD Y5, 32(AX)
+	VMOVUPD Y6, 64(AX)
+	VMOVUPD Y7, 96(AX)
+	VXORPD  Y4, Y4, Y4
+	VXORPD  Y5, Y5, Y5
+	VXORPD  Y6, Y6, Y6
+	VXORPD  Y7, Y7, Y7
 
 done:
 	VZEROUPPER
@@ -3700,7 +5199,206 @@ done:
 
 // func gatherRows16AVX2(out []float64, os int, ptr []int, ind []int, val []float64, b []float64, bs int)
 // Requires: AVX, CMOV
-TEXT ·gatherRows16AVX2(SB), NOSPLIT, $0-136
+TEXT ·gatherRows16AVX2(SB), NOSPLIT, $24-136
+	MOVQ   out_base+0(FP), AX
+	MOVQ   AX, 16(SP)
+	MOVQ   os+24(FP), CX
+	SHLQ   $0x03, CX
+	MOVQ   ptr_base+32(FP), DX
+	MOVQ   ptr_len+40(FP), BX
+	DECQ   BX
+	MOVQ   ind_base+56(FP), SI
+	MOVQ   val_base+80(FP), DI
+	MOVQ   b_base+104(FP), R8
+	MOVQ   bs+128(FP), R9
+	SHLQ   $0x03, R9
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+	TESTQ  BX, BX
+	JZ     done
+	MOVQ   (DX), R10
+	MOVQ   8(DX), R11
+	SUBQ   R10, R11
+	MOVQ   16(SP), AX
+	MOVQ   AX, (SP)
+	ADDQ   CX, AX
+	MOVQ   AX, 16(SP)
+	ADDQ   $0x08, DX
+	DECQ   BX
+	TESTQ  BX, BX
+	JZ     drainA
+	MOVQ   (DX), R12
+	MOVQ   8(DX), R13
+	SUBQ   R12, R13
+	MOVQ   16(SP), AX
+	MOVQ   AX, 8(SP)
+	ADDQ   CX, AX
+	MOVQ   AX, 16(SP)
+	ADDQ   $0x08, DX
+	DECQ   BX
+
+main:
+	MOVQ    R11, R14
+	CMPQ    R13, R14
+	CMOVQLT R13, R14
+	SUBQ    R14, R11
+	SUBQ    R14, R13
+	TESTQ   R14, R14
+	JZ      checkA
+
+both:
+	MOVQ         (SI)(R10*8), AX
+	IMULQ        R9, AX
+	VBROADCASTSD (DI)(R10*8), Y8
+	VMULPD       (R8)(AX*1), Y8, Y9
+	VADDPD       Y9, Y0, Y0
+	VMULPD       32(R8)(AX*1), Y8, Y9
+	VADDPD       Y9, Y1, Y1
+	VMULPD       64(R8)(AX*1), Y8, Y9
+	VADDPD       Y9, Y2, Y2
+	VMULPD       96(R8)(AX*1), Y8, Y9
+	VADDPD       Y9, Y3, Y3
+	MOVQ         (SI)(R12*8), AX
+	IMULQ        R9, AX
+	VBROADCASTSD (DI)(R12*8), Y8
+	VMULPD       (R8)(AX*1), Y8, Y9
+	VADDPD       Y9, Y4, Y4
+	VMULPD       32(R8)(AX*1), Y8, Y9
+	VADDPD       Y9, Y5, Y5
+	VMULPD       64(R8)(AX*1), Y8, Y9
+	VADDPD       Y9, Y6, Y6
+	VMULPD       96(R8)(AX*1), Y8, Y9
+	VADDPD       Y9, Y7, Y7
+	INCQ         R10
+	INCQ         R12
+	DECQ         R14
+	JNZ          both
+
+checkA:
+	TESTQ   R11, R11
+	JNZ     checkB
+	MOVQ    (SP), AX
+	VMOVUPD Y0, (AX)
+	VMOVUPD Y1, 32(AX)
+	VMOVUPD Y2, 64(AX)
+	VMOVUPD Y3, 96(AX)
+	VXORPD  Y0, Y0, Y0
+	VXORPD  Y1, Y1, Y1
+	VXORPD  Y2, Y2, Y2
+	VXORPD  Y3, Y3, Y3
+	TESTQ   BX, BX
+	JZ      drainB
+	MOVQ    (DX), R10
+	MOVQ    8(DX), R11
+	SUBQ    R10, R11
+	MOVQ    16(SP), AX
+	MOVQ    AX, (SP)
+	ADDQ    CX, AX
+	MOVQ    AX, 16(SP)
+	ADDQ    $0x08, DX
+	DECQ    BX
+
+checkB:
+	TESTQ   R13, R13
+	JNZ     main
+	MOVQ    8(SP), AX
+	VMOVUPD Y4, (AX)
+	VMOVUPD Y5, 32(AX)
+	VMOVUPD Y6, 64(AX)
+	VMOVUPD Y7, 96(AX)
+	VXORPD  Y4, Y4, Y4
+	VXORPD  Y5, Y5, Y5
+	VXORPD  Y6, Y6, Y6
+	VXORPD  Y7, Y7, Y7
+	TESTQ   BX, BX
+	JZ      drainA
+	MOVQ    (DX), R12
+	MOVQ    8(DX), R13
+	SUBQ    R12, R13
+	MOVQ    16(SP), AX
+	MOVQ    AX, 8(SP)
+	ADDQ    CX, AX
+	MOVQ    AX, 16(SP)
+	ADDQ    $0x08, DX
+	DECQ    BX
+	JMP     main
+
+drainA:
+	TESTQ R11, R11
+	JZ    storeA
+
+oneA:
+	MOVQ         (SI)(R10*8), AX
+	IMULQ        R9, AX
+	VBROADCASTSD (DI)(R10*8), Y8
+	VMULPD       (R8)(AX*1), Y8, Y9
+	VADDPD       Y9, Y0, Y0
+	VMULPD       32(R8)(AX*1), Y8, Y9
+	VADDPD       Y9, Y1, Y1
+	VMULPD       64(R8)(AX*1), Y8, Y9
+	VADDPD       Y9, Y2, Y2
+	VMULPD       96(R8)(AX*1), Y8, Y9
+	VADDPD       Y9, Y3, Y3
+	INCQ         R10
+	DECQ         R11
+	JNZ          oneA
+
+storeA:
+	MOVQ    (SP), AX
+	VMOVUPD Y0, (AX)
+	VMOVUPD Y1, 32(AX)
+	VMOVUPD Y2, 64(AX)
+	VMOVUPD Y3, 96(AX)
+	VXORPD  Y0, Y0, Y0
+	VXORPD  Y1, Y1, Y1
+	VXORPD  Y2, Y2, Y2
+	VXORPD  Y3, Y3, Y3
+	JMP     done
+
+drainB:
+	TESTQ R13, R13
+	JZ    storeB
+
+oneB:
+	MOVQ         (SI)(R12*8), AX
+	IMULQ        R9, AX
+	VBROADCASTSD (DI)(R12*8), Y8
+	VMULPD       (R8)(AX*1), Y8, Y9
+	VADDPD       Y9, Y4, Y4
+	VMULPD       32(R8)(AX*1), Y8, Y9
+	VADDPD       Y9, Y5, Y5
+	VMULPD       64(R8)(AX*1), Y8, Y9
+	VADDPD       Y9, Y6, Y6
+	VMULPD       96(R8)(AX*1), Y8, Y9
+	VADDPD       Y9, Y7, Y7
+	INCQ         R12
+	DECQ         R13
+	JNZ          oneB
+
+storeB:
+	MOVQ    8(SP), AX
+	VMOVUPD Y4, (AX)
+	VMOVUPD Y5, 32(AX)
+	VMOVUPD Y6, 64(AX)
+	VMOVUPD Y7, 96(AX)
+	VXORPD  Y4, Y4, Y4
+	VXORPD  Y5, Y5, Y5
+	VXORPD  Y6, Y6, Y6
+	VXORPD  Y7, Y7, Y7
+
+done:
+	VZEROUPPER
+	RET
+
+// func patternGramRows1AVX2(out []float64, os int, ptr []int, ind []int, x []float64, u []float64, us int)
+// Requires: AVX, AVX2
+TEXT ·patternGramRows1AVX2(SB), NOSPLIT, $0-136
 	MOVQ out_base+0(FP), AX
 	MOVQ os+24(FP), CX
 	SHLQ $0x03, CX
@@ -3708,142 +5406,948 @@ TEXT ·gatherRows16AVX2(SB), NOSPLIT, $0-136
 	MOVQ ptr_len+40(FP), BX
 	DECQ BX
 	MOVQ ind_base+56(FP), SI
-	MOVQ val_base+80(FP), DI
-	MOVQ b_base+104(FP), R8
-	MOVQ bs+128(FP), R9
+	MOVQ x_base+80(FP), DI
+	MOVQ u_base+104(FP), R8
+	MOVQ us+128(FP), R9
 	SHLQ $0x03, R9
 
-pair:
-	CMPQ    BX, $0x02
-	JLT     single
-	VXORPD  Y0, Y0, Y0
-	VXORPD  Y1, Y1, Y1
-	VXORPD  Y2, Y2, Y2
-	VXORPD  Y3, Y3, Y3
-	VXORPD  Y4, Y4, Y4
-	VXORPD  Y5, Y5, Y5
-	VXORPD  Y6, Y6, Y6
-	VXORPD  Y7, Y7, Y7
-	MOVQ    (DX), R11
-	MOVQ    8(DX), R12
-	MOVQ    R12, R13
-	SUBQ    R11, R13
-	MOVQ    16(DX), R10
-	SUBQ    R12, R10
-	CMPQ    R10, R13
-	CMOVQLT R10, R13
-	TESTQ   R13, R13
-	JZ      tail0
-
-both:
-	MOVQ         (SI)(R11*8), R10
-	IMULQ        R9, R10
-	VBROADCASTSD (DI)(R11*8), Y8
-	VMULPD       (R8)(R10*1), Y8, Y9
-	VADDPD       Y9, Y0, Y0
-	VMULPD       32(R8)(R10*1), Y8, Y9
-	VADDPD       Y9, Y1, Y1
-	VMULPD       64(R8)(R10*1), Y8, Y9
-	VADDPD       Y9, Y2, Y2
-	VMULPD       96(R8)(R10*1), Y8, Y9
-	VADDPD       Y9, Y3, Y3
-	MOVQ         (SI)(R12*8), R10
-	IMULQ        R9, R10
-	VBROADCASTSD (DI)(R12*8), Y8
-	VMULPD       (R8)(R10*1), Y8, Y9
-	VADDPD       Y9, Y4, Y4
-	VMULPD       32(R8)(R10*1), Y8, Y9
-	VADDPD       Y9, Y5, Y5
-	VMULPD       64(R8)(R10*1), Y8, Y9
-	VADDPD       Y9, Y6, Y6
-	VMULPD       96(R8)(R10*1), Y8, Y9
-	VADDPD       Y9, Y7, Y7
-	INCQ         R11
-	INCQ         R12
-	DECQ         R13
-	JNZ          both
-
-tail0:
-	CMPQ         R11, 8(DX)
-	JGE          tail1
-	MOVQ         (SI)(R11*8), R10
-	IMULQ        R9, R10
-	VBROADCASTSD (DI)(R11*8), Y8
-	VMULPD       (R8)(R10*1), Y8, Y9
-	VADDPD       Y9, Y0, Y0
-	VMULPD       32(R8)(R10*1), Y8, Y9
-	VADDPD       Y9, Y1, Y1
-	VMULPD       64(R8)(R10*1), Y8, Y9
-	VADDPD       Y9, Y2, Y2
-	VMULPD       96(R8)(R10*1), Y8, Y9
-	VADDPD       Y9, Y3, Y3
-	INCQ         R11
-	JMP          tail0
-
-tail1:
-	CMPQ         R12, 16(DX)
-	JGE          store2
-	MOVQ         (SI)(R12*8), R10
-	IMULQ        R9, R10
-	VBROADCASTSD (DI)(R12*8), Y8
-	VMULPD       (R8)(R10*1), Y8, Y9
-	VADDPD       Y9, Y4, Y4
-	VMULPD       32(R8)(R10*1), Y8, Y9
-	VADDPD       Y9, Y5, Y5
-	VMULPD       64(R8)(R10*1), Y8, Y9
-	VADDPD       Y9, Y6, Y6
-	VMULPD       96(R8)(R10*1), Y8, Y9
-	VADDPD       Y9, Y7, Y7
-	INCQ         R12
-	JMP          tail1
-
-store2:
-	VMOVUPD Y0, (AX)
-	VMOVUPD Y1, 32(AX)
-	VMOVUPD Y2, 64(AX)
-	VMOVUPD Y3, 96(AX)
-	ADDQ    CX, AX
-	VMOVUPD Y4, (AX)
-	VMOVUPD Y5, 32(AX)
-	VMOVUPD Y6, 64(AX)
-	VMOVUPD Y7, 96(AX)
-	ADDQ    CX, AX
-	ADDQ    $0x10, DX
-	SUBQ    $0x02, BX
-	JMP     pair
-
-single:
+row:
 	TESTQ  BX, BX
 	JZ     done
-	VXORPD Y0, Y0, Y0
-	VXORPD Y1, Y1, Y1
-	VXORPD Y2, Y2, Y2
-	VXORPD Y3, Y3, Y3
-	MOVQ   (DX), R11
+	VMOVSD (DI), X0
+	VXORPD X2, X2, X2
+	MOVQ   (DX), R10
 
-one:
-	CMPQ         R11, 8(DX)
-	JGE          store1
-	MOVQ         (SI)(R11*8), R10
-	IMULQ        R9, R10
-	VBROADCASTSD (DI)(R11*8), Y8
-	VMULPD       (R8)(R10*1), Y8, Y9
-	VADDPD       Y9, Y0, Y0
-	VMULPD       32(R8)(R10*1), Y8, Y9
-	VADDPD       Y9, Y1, Y1
-	VMULPD       64(R8)(R10*1), Y8, Y9
-	VADDPD       Y9, Y2, Y2
-	VMULPD       96(R8)(R10*1), Y8, Y9
-	VADDPD       Y9, Y3, Y3
-	INCQ         R11
-	JMP          one
+nbr:
+	CMPQ         R10, 8(DX)
+	JGE          end
+	MOVQ         (SI)(R10*8), R11
+	IMULQ        R9, R11
+	VMOVSD       (R8)(R11*1), X1
+	VMULSD       X0, X1, X3
+	VMOVAPD      X3, X3
+	VBROADCASTSD X3, Y3
+	VMULSD       X1, X3, X3
+	VADDSD       X3, X2, X2
+	INCQ         R10
+	JMP          nbr
 
-store1:
-	VMOVUPD Y0, (AX)
-	VMOVUPD Y1, 32(AX)
-	VMOVUPD Y2, 64(AX)
-	VMOVUPD Y3, 96(AX)
+end:
+	VMOVSD X2, (AX)
+	ADDQ   CX, AX
+	ADDQ   R9, DI
+	ADDQ   $0x08, DX
+	DECQ   BX
+	JMP    row
 
 done:
 	VZEROUPPER
+	RET
+
+// func patternDotsRows1AVX2(ptr []int, ind []int, x []float64, u []float64, us int) (s float64, q float64)
+// Requires: AVX, SSE2
+TEXT ·patternDotsRows1AVX2(SB), NOSPLIT, $0-120
+	MOVQ   ptr_base+0(FP), AX
+	MOVQ   ptr_len+8(FP), CX
+	DECQ   CX
+	MOVQ   ind_base+24(FP), DX
+	MOVQ   x_base+48(FP), BX
+	MOVQ   u_base+72(FP), SI
+	MOVQ   us+96(FP), DI
+	SHLQ   $0x03, DI
+	VXORPD X2, X2, X2
+	VXORPD X3, X3, X3
+
+row:
+	TESTQ  CX, CX
+	JZ     done
+	VMOVSD (BX), X0
+	VXORPD X4, X4, X4
+	VXORPD X5, X5, X5
+	MOVQ   (AX), R8
+
+nbr:
+	CMPQ    R8, 8(AX)
+	JGE     end
+	MOVQ    (DX)(R8*8), R9
+	IMULQ   DI, R9
+	VMOVSD  (SI)(R9*1), X1
+	VMULSD  X0, X1, X1
+	VMOVAPD X1, X1
+	VADDSD  X1, X4, X4
+	VMULSD  X1, X1, X1
+	VADDSD  X1, X5, X5
+	INCQ    R8
+	JMP     nbr
+
+end:
+	VADDSD X4, X2, X2
+	VADDSD X5, X3, X3
+	ADDQ   DI, BX
+	ADDQ   $0x08, AX
+	DECQ   CX
+	JMP    row
+
+done:
+	VZEROUPPER
+	MOVSD X2, s+104(FP)
+	MOVSD X3, q+112(FP)
+	RET
+
+// func patternGramRows2AVX2(out []float64, os int, ptr []int, ind []int, x []float64, u []float64, us int)
+// Requires: AVX, AVX2
+TEXT ·patternGramRows2AVX2(SB), NOSPLIT, $0-136
+	MOVQ out_base+0(FP), AX
+	MOVQ os+24(FP), CX
+	SHLQ $0x03, CX
+	MOVQ ptr_base+32(FP), DX
+	MOVQ ptr_len+40(FP), BX
+	DECQ BX
+	MOVQ ind_base+56(FP), SI
+	MOVQ x_base+80(FP), DI
+	MOVQ u_base+104(FP), R8
+	MOVQ us+128(FP), R9
+	SHLQ $0x03, R9
+
+row:
+	TESTQ   BX, BX
+	JZ      done
+	VMOVUPD (DI), X0
+	VXORPD  X2, X2, X2
+	MOVQ    (DX), R10
+
+nbr:
+	CMPQ         R10, 8(DX)
+	JGE          end
+	MOVQ         (SI)(R10*8), R11
+	IMULQ        R9, R11
+	VMOVUPD      (R8)(R11*1), X1
+	VMULPD       X0, X1, X4
+	VMOVAPD      X4, X3
+	VUNPCKHPD    X4, X4, X4
+	VADDSD       X4, X3, X3
+	VBROADCASTSD X3, Y3
+	VMULPD       X1, X3, X4
+	VADDPD       X4, X2, X2
+	INCQ         R10
+	JMP          nbr
+
+end:
+	VMOVUPD X2, (AX)
+	ADDQ    CX, AX
+	ADDQ    R9, DI
+	ADDQ    $0x08, DX
+	DECQ    BX
+	JMP     row
+
+done:
+	VZEROUPPER
+	RET
+
+// func patternDotsRows2AVX2(ptr []int, ind []int, x []float64, u []float64, us int) (s float64, q float64)
+// Requires: AVX, SSE2
+TEXT ·patternDotsRows2AVX2(SB), NOSPLIT, $0-120
+	MOVQ   ptr_base+0(FP), AX
+	MOVQ   ptr_len+8(FP), CX
+	DECQ   CX
+	MOVQ   ind_base+24(FP), DX
+	MOVQ   x_base+48(FP), BX
+	MOVQ   u_base+72(FP), SI
+	MOVQ   us+96(FP), DI
+	SHLQ   $0x03, DI
+	VXORPD X2, X2, X2
+	VXORPD X3, X3, X3
+
+row:
+	TESTQ   CX, CX
+	JZ      done
+	VMOVUPD (BX), X0
+	VXORPD  X4, X4, X4
+	VXORPD  X5, X5, X5
+	MOVQ    (AX), R8
+
+nbr:
+	CMPQ      R8, 8(AX)
+	JGE       end
+	MOVQ      (DX)(R8*8), R9
+	IMULQ     DI, R9
+	VMOVUPD   (SI)(R9*1), X1
+	VMULPD    X0, X1, X6
+	VMOVAPD   X6, X1
+	VUNPCKHPD X6, X6, X6
+	VADDSD    X6, X1, X1
+	VADDSD    X1, X4, X4
+	VMULSD    X1, X1, X6
+	VADDSD    X6, X5, X5
+	INCQ      R8
+	JMP       nbr
+
+end:
+	VADDSD X4, X2, X2
+	VADDSD X5, X3, X3
+	ADDQ   DI, BX
+	ADDQ   $0x08, AX
+	DECQ   CX
+	JMP    row
+
+done:
+	VZEROUPPER
+	MOVSD X2, s+104(FP)
+	MOVSD X3, q+112(FP)
+	RET
+
+// func patternGramRows3AVX2(out []float64, os int, ptr []int, ind []int, x []float64, u []float64, us int)
+// Requires: AVX, AVX2
+TEXT ·patternGramRows3AVX2(SB), NOSPLIT, $0-136
+	MOVQ out_base+0(FP), AX
+	MOVQ os+24(FP), CX
+	SHLQ $0x03, CX
+	MOVQ ptr_base+32(FP), DX
+	MOVQ ptr_len+40(FP), BX
+	DECQ BX
+	MOVQ ind_base+56(FP), SI
+	MOVQ x_base+80(FP), DI
+	MOVQ u_base+104(FP), R8
+	MOVQ us+128(FP), R9
+	SHLQ $0x03, R9
+
+row:
+	TESTQ   BX, BX
+	JZ      done
+	VMOVUPD (DI), X0
+	VMOVSD  16(DI), X1
+	VXORPD  X4, X4, X4
+	VXORPD  X5, X5, X5
+	MOVQ    (DX), R10
+
+nbr:
+	CMPQ         R10, 8(DX)
+	JGE          end
+	MOVQ         (SI)(R10*8), R11
+	IMULQ        R9, R11
+	VMOVUPD      (R8)(R11*1), X2
+	VMOVSD       16(R8)(R11*1), X3
+	VMULPD       X0, X2, X7
+	VMOVAPD      X7, X6
+	VUNPCKHPD    X7, X7, X7
+	VADDSD       X7, X6, X6
+	VMULSD       X1, X3, X7
+	VADDSD       X7, X6, X6
+	VBROADCASTSD X6, Y6
+	VMULPD       X2, X6, X7
+	VADDPD       X7, X4, X4
+	VMULSD       X3, X6, X7
+	VADDSD       X7, X5, X5
+	INCQ         R10
+	JMP          nbr
+
+end:
+	VMOVUPD X4, (AX)
+	VMOVSD  X5, 16(AX)
+	ADDQ    CX, AX
+	ADDQ    R9, DI
+	ADDQ    $0x08, DX
+	DECQ    BX
+	JMP     row
+
+done:
+	VZEROUPPER
+	RET
+
+// func patternDotsRows3AVX2(ptr []int, ind []int, x []float64, u []float64, us int) (s float64, q float64)
+// Requires: AVX, SSE2
+TEXT ·patternDotsRows3AVX2(SB), NOSPLIT, $0-120
+	MOVQ   ptr_base+0(FP), AX
+	MOVQ   ptr_len+8(FP), CX
+	DECQ   CX
+	MOVQ   ind_base+24(FP), DX
+	MOVQ   x_base+48(FP), BX
+	MOVQ   u_base+72(FP), SI
+	MOVQ   us+96(FP), DI
+	SHLQ   $0x03, DI
+	VXORPD X4, X4, X4
+	VXORPD X5, X5, X5
+
+row:
+	TESTQ   CX, CX
+	JZ      done
+	VMOVUPD (BX), X0
+	VMOVSD  16(BX), X1
+	VXORPD  X6, X6, X6
+	VXORPD  X7, X7, X7
+	MOVQ    (AX), R8
+
+nbr:
+	CMPQ      R8, 8(AX)
+	JGE       end
+	MOVQ      (DX)(R8*8), R9
+	IMULQ     DI, R9
+	VMOVUPD   (SI)(R9*1), X2
+	VMOVSD    16(SI)(R9*1), X3
+	VMULPD    X0, X2, X8
+	VMOVAPD   X8, X2
+	VUNPCKHPD X8, X8, X8
+	VADDSD    X8, X2, X2
+	VMULSD    X1, X3, X8
+	VADDSD    X8, X2, X2
+	VADDSD    X2, X6, X6
+	VMULSD    X2, X2, X8
+	VADDSD    X8, X7, X7
+	INCQ      R8
+	JMP       nbr
+
+end:
+	VADDSD X6, X4, X4
+	VADDSD X7, X5, X5
+	ADDQ   DI, BX
+	ADDQ   $0x08, AX
+	DECQ   CX
+	JMP    row
+
+done:
+	VZEROUPPER
+	MOVSD X4, s+104(FP)
+	MOVSD X5, q+112(FP)
+	RET
+
+// func patternGramRows4AVX2(out []float64, os int, ptr []int, ind []int, x []float64, u []float64, us int)
+// Requires: AVX, AVX2
+TEXT ·patternGramRows4AVX2(SB), NOSPLIT, $0-136
+	MOVQ out_base+0(FP), AX
+	MOVQ os+24(FP), CX
+	SHLQ $0x03, CX
+	MOVQ ptr_base+32(FP), DX
+	MOVQ ptr_len+40(FP), BX
+	DECQ BX
+	MOVQ ind_base+56(FP), SI
+	MOVQ x_base+80(FP), DI
+	MOVQ u_base+104(FP), R8
+	MOVQ us+128(FP), R9
+	SHLQ $0x03, R9
+
+row:
+	TESTQ   BX, BX
+	JZ      done
+	VMOVUPD (DI), Y0
+	VXORPD  Y2, Y2, Y2
+	MOVQ    (DX), R10
+
+nbr:
+	CMPQ         R10, 8(DX)
+	JGE          end
+	MOVQ         (SI)(R10*8), R11
+	IMULQ        R9, R11
+	VMOVUPD      (R8)(R11*1), Y1
+	VMULPD       Y0, Y1, Y4
+	VMOVAPD      X4, X3
+	VUNPCKHPD    X4, X4, X5
+	VADDSD       X5, X3, X3
+	VEXTRACTF128 $0x01, Y4, X5
+	VADDSD       X5, X3, X3
+	VEXTRACTF128 $0x01, Y4, X5
+	VUNPCKHPD    X5, X5, X5
+	VADDSD       X5, X3, X3
+	VBROADCASTSD X3, Y3
+	VMULPD       Y1, Y3, Y4
+	VADDPD       Y4, Y2, Y2
+	INCQ         R10
+	JMP          nbr
+
+end:
+	VMOVUPD Y2, (AX)
+	ADDQ    CX, AX
+	ADDQ    R9, DI
+	ADDQ    $0x08, DX
+	DECQ    BX
+	JMP     row
+
+done:
+	VZEROUPPER
+	RET
+
+// func patternDotsRows4AVX2(ptr []int, ind []int, x []float64, u []float64, us int) (s float64, q float64)
+// Requires: AVX, SSE2
+TEXT ·patternDotsRows4AVX2(SB), NOSPLIT, $0-120
+	MOVQ   ptr_base+0(FP), AX
+	MOVQ   ptr_len+8(FP), CX
+	DECQ   CX
+	MOVQ   ind_base+24(FP), DX
+	MOVQ   x_base+48(FP), BX
+	MOVQ   u_base+72(FP), SI
+	MOVQ   us+96(FP), DI
+	SHLQ   $0x03, DI
+	VXORPD X2, X2, X2
+	VXORPD X3, X3, X3
+
+row:
+	TESTQ   CX, CX
+	JZ      done
+	VMOVUPD (BX), Y0
+	VXORPD  X4, X4, X4
+	VXORPD  X5, X5, X5
+	MOVQ    (AX), R8
+
+nbr:
+	CMPQ         R8, 8(AX)
+	JGE          end
+	MOVQ         (DX)(R8*8), R9
+	IMULQ        DI, R9
+	VMOVUPD      (SI)(R9*1), Y1
+	VMULPD       Y0, Y1, Y6
+	VMOVAPD      X6, X1
+	VUNPCKHPD    X6, X6, X7
+	VADDSD       X7, X1, X1
+	VEXTRACTF128 $0x01, Y6, X7
+	VADDSD       X7, X1, X1
+	VEXTRACTF128 $0x01, Y6, X7
+	VUNPCKHPD    X7, X7, X7
+	VADDSD       X7, X1, X1
+	VADDSD       X1, X4, X4
+	VMULSD       X1, X1, X6
+	VADDSD       X6, X5, X5
+	INCQ         R8
+	JMP          nbr
+
+end:
+	VADDSD X4, X2, X2
+	VADDSD X5, X3, X3
+	ADDQ   DI, BX
+	ADDQ   $0x08, AX
+	DECQ   CX
+	JMP    row
+
+done:
+	VZEROUPPER
+	MOVSD X2, s+104(FP)
+	MOVSD X3, q+112(FP)
+	RET
+
+// func patternGramRows5AVX2(out []float64, os int, ptr []int, ind []int, x []float64, u []float64, us int)
+// Requires: AVX, AVX2
+TEXT ·patternGramRows5AVX2(SB), NOSPLIT, $0-136
+	MOVQ out_base+0(FP), AX
+	MOVQ os+24(FP), CX
+	SHLQ $0x03, CX
+	MOVQ ptr_base+32(FP), DX
+	MOVQ ptr_len+40(FP), BX
+	DECQ BX
+	MOVQ ind_base+56(FP), SI
+	MOVQ x_base+80(FP), DI
+	MOVQ u_base+104(FP), R8
+	MOVQ us+128(FP), R9
+	SHLQ $0x03, R9
+
+row:
+	TESTQ   BX, BX
+	JZ      done
+	VMOVUPD (DI), Y0
+	VMOVSD  32(DI), X1
+	VXORPD  Y4, Y4, Y4
+	VXORPD  X5, X5, X5
+	MOVQ    (DX), R10
+
+nbr:
+	CMPQ         R10, 8(DX)
+	JGE          end
+	MOVQ         (SI)(R10*8), R11
+	IMULQ        R9, R11
+	VMOVUPD      (R8)(R11*1), Y2
+	VMOVSD       32(R8)(R11*1), X3
+	VMULPD       Y0, Y2, Y7
+	VMOVAPD      X7, X6
+	VUNPCKHPD    X7, X7, X8
+	VADDSD       X8, X6, X6
+	VEXTRACTF128 $0x01, Y7, X8
+	VADDSD       X8, X6, X6
+	VEXTRACTF128 $0x01, Y7, X8
+	VUNPCKHPD    X8, X8, X8
+	VADDSD       X8, X6, X6
+	VMULSD       X1, X3, X7
+	VADDSD       X7, X6, X6
+	VBROADCASTSD X6, Y6
+	VMULPD       Y2, Y6, Y7
+	VADDPD       Y7, Y4, Y4
+	VMULSD       X3, X6, X7
+	VADDSD       X7, X5, X5
+	INCQ         R10
+	JMP          nbr
+
+end:
+	VMOVUPD Y4, (AX)
+	VMOVSD  X5, 32(AX)
+	ADDQ    CX, AX
+	ADDQ    R9, DI
+	ADDQ    $0x08, DX
+	DECQ    BX
+	JMP     row
+
+done:
+	VZEROUPPER
+	RET
+
+// func patternDotsRows5AVX2(ptr []int, ind []int, x []float64, u []float64, us int) (s float64, q float64)
+// Requires: AVX, SSE2
+TEXT ·patternDotsRows5AVX2(SB), NOSPLIT, $0-120
+	MOVQ   ptr_base+0(FP), AX
+	MOVQ   ptr_len+8(FP), CX
+	DECQ   CX
+	MOVQ   ind_base+24(FP), DX
+	MOVQ   x_base+48(FP), BX
+	MOVQ   u_base+72(FP), SI
+	MOVQ   us+96(FP), DI
+	SHLQ   $0x03, DI
+	VXORPD X4, X4, X4
+	VXORPD X5, X5, X5
+
+row:
+	TESTQ   CX, CX
+	JZ      done
+	VMOVUPD (BX), Y0
+	VMOVSD  32(BX), X1
+	VXORPD  X6, X6, X6
+	VXORPD  X7, X7, X7
+	MOVQ    (AX), R8
+
+nbr:
+	CMPQ         R8, 8(AX)
+	JGE          end
+	MOVQ         (DX)(R8*8), R9
+	IMULQ        DI, R9
+	VMOVUPD      (SI)(R9*1), Y2
+	VMOVSD       32(SI)(R9*1), X3
+	VMULPD       Y0, Y2, Y8
+	VMOVAPD      X8, X2
+	VUNPCKHPD    X8, X8, X9
+	VADDSD       X9, X2, X2
+	VEXTRACTF128 $0x01, Y8, X9
+	VADDSD       X9, X2, X2
+	VEXTRACTF128 $0x01, Y8, X9
+	VUNPCKHPD    X9, X9, X9
+	VADDSD       X9, X2, X2
+	VMULSD       X1, X3, X8
+	VADDSD       X8, X2, X2
+	VADDSD       X2, X6, X6
+	VMULSD       X2, X2, X8
+	VADDSD       X8, X7, X7
+	INCQ         R8
+	JMP          nbr
+
+end:
+	VADDSD X6, X4, X4
+	VADDSD X7, X5, X5
+	ADDQ   DI, BX
+	ADDQ   $0x08, AX
+	DECQ   CX
+	JMP    row
+
+done:
+	VZEROUPPER
+	MOVSD X4, s+104(FP)
+	MOVSD X5, q+112(FP)
+	RET
+
+// func patternGramRows6AVX2(out []float64, os int, ptr []int, ind []int, x []float64, u []float64, us int)
+// Requires: AVX, AVX2
+TEXT ·patternGramRows6AVX2(SB), NOSPLIT, $0-136
+	MOVQ out_base+0(FP), AX
+	MOVQ os+24(FP), CX
+	SHLQ $0x03, CX
+	MOVQ ptr_base+32(FP), DX
+	MOVQ ptr_len+40(FP), BX
+	DECQ BX
+	MOVQ ind_base+56(FP), SI
+	MOVQ x_base+80(FP), DI
+	MOVQ u_base+104(FP), R8
+	MOVQ us+128(FP), R9
+	SHLQ $0x03, R9
+
+row:
+	TESTQ   BX, BX
+	JZ      done
+	VMOVUPD (DI), Y0
+	VMOVUPD 32(DI), X1
+	VXORPD  Y4, Y4, Y4
+	VXORPD  X5, X5, X5
+	MOVQ    (DX), R10
+
+nbr:
+	CMPQ         R10, 8(DX)
+	JGE          end
+	MOVQ         (SI)(R10*8), R11
+	IMULQ        R9, R11
+	VMOVUPD      (R8)(R11*1), Y2
+	VMOVUPD      32(R8)(R11*1), X3
+	VMULPD       Y0, Y2, Y7
+	VMOVAPD      X7, X6
+	VUNPCKHPD    X7, X7, X8
+	VADDSD       X8, X6, X6
+	VEXTRACTF128 $0x01, Y7, X8
+	VADDSD       X8, X6, X6
+	VEXTRACTF128 $0x01, Y7, X8
+	VUNPCKHPD    X8, X8, X8
+	VADDSD       X8, X6, X6
+	VMULPD       X1, X3, X7
+	VADDSD       X7, X6, X6
+	VUNPCKHPD    X7, X7, X7
+	VADDSD       X7, X6, X6
+	VBROADCASTSD X6, Y6
+	VMULPD       Y2, Y6, Y7
+	VADDPD       Y7, Y4, Y4
+	VMULPD       X3, X6, X7
+	VADDPD       X7, X5, X5
+	INCQ         R10
+	JMP          nbr
+
+end:
+	VMOVUPD Y4, (AX)
+	VMOVUPD X5, 32(AX)
+	ADDQ    CX, AX
+	ADDQ    R9, DI
+	ADDQ    $0x08, DX
+	DECQ    BX
+	JMP     row
+
+done:
+	VZEROUPPER
+	RET
+
+// func patternDotsRows6AVX2(ptr []int, ind []int, x []float64, u []float64, us int) (s float64, q float64)
+// Requires: AVX, SSE2
+TEXT ·patternDotsRows6AVX2(SB), NOSPLIT, $0-120
+	MOVQ   ptr_base+0(FP), AX
+	MOVQ   ptr_len+8(FP), CX
+	DECQ   CX
+	MOVQ   ind_base+24(FP), DX
+	MOVQ   x_base+48(FP), BX
+	MOVQ   u_base+72(FP), SI
+	MOVQ   us+96(FP), DI
+	SHLQ   $0x03, DI
+	VXORPD X4, X4, X4
+	VXORPD X5, X5, X5
+
+row:
+	TESTQ   CX, CX
+	JZ      done
+	VMOVUPD (BX), Y0
+	VMOVUPD 32(BX), X1
+	VXORPD  X6, X6, X6
+	VXORPD  X7, X7, X7
+	MOVQ    (AX), R8
+
+nbr:
+	CMPQ         R8, 8(AX)
+	JGE          end
+	MOVQ         (DX)(R8*8), R9
+	IMULQ        DI, R9
+	VMOVUPD      (SI)(R9*1), Y2
+	VMOVUPD      32(SI)(R9*1), X3
+	VMULPD       Y0, Y2, Y8
+	VMOVAPD      X8, X2
+	VUNPCKHPD    X8, X8, X9
+	VADDSD       X9, X2, X2
+	VEXTRACTF128 $0x01, Y8, X9
+	VADDSD       X9, X2, X2
+	VEXTRACTF128 $0x01, Y8, X9
+	VUNPCKHPD    X9, X9, X9
+	VADDSD       X9, X2, X2
+	VMULPD       X1, X3, X8
+	VADDSD       X8, X2, X2
+	VUNPCKHPD    X8, X8, X3
+	VADDSD       X3, X2, X2
+	VADDSD       X2, X6, X6
+	VMULSD       X2, X2, X8
+	VADDSD       X8, X7, X7
+	INCQ         R8
+	JMP          nbr
+
+end:
+	VADDSD X6, X4, X4
+	VADDSD X7, X5, X5
+	ADDQ   DI, BX
+	ADDQ   $0x08, AX
+	DECQ   CX
+	JMP    row
+
+done:
+	VZEROUPPER
+	MOVSD X4, s+104(FP)
+	MOVSD X5, q+112(FP)
+	RET
+
+// func patternGramRows7AVX2(out []float64, os int, ptr []int, ind []int, x []float64, u []float64, us int)
+// Requires: AVX, AVX2
+TEXT ·patternGramRows7AVX2(SB), NOSPLIT, $0-136
+	MOVQ out_base+0(FP), AX
+	MOVQ os+24(FP), CX
+	SHLQ $0x03, CX
+	MOVQ ptr_base+32(FP), DX
+	MOVQ ptr_len+40(FP), BX
+	DECQ BX
+	MOVQ ind_base+56(FP), SI
+	MOVQ x_base+80(FP), DI
+	MOVQ u_base+104(FP), R8
+	MOVQ us+128(FP), R9
+	SHLQ $0x03, R9
+
+row:
+	TESTQ   BX, BX
+	JZ      done
+	VMOVUPD (DI), Y0
+	VMOVUPD 32(DI), X1
+	VMOVSD  48(DI), X2
+	VXORPD  Y6, Y6, Y6
+	VXORPD  X7, X7, X7
+	VXORPD  X8, X8, X8
+	MOVQ    (DX), R10
+
+nbr:
+	CMPQ         R10, 8(DX)
+	JGE          end
+	MOVQ         (SI)(R10*8), R11
+	IMULQ        R9, R11
+	VMOVUPD      (R8)(R11*1), Y3
+	VMOVUPD      32(R8)(R11*1), X4
+	VMOVSD       48(R8)(R11*1), X5
+	VMULPD       Y0, Y3, Y10
+	VMOVAPD      X10, X9
+	VUNPCKHPD    X10, X10, X11
+	VADDSD       X11, X9, X9
+	VEXTRACTF128 $0x01, Y10, X11
+	VADDSD       X11, X9, X9
+	VEXTRACTF128 $0x01, Y10, X11
+	VUNPCKHPD    X11, X11, X11
+	VADDSD       X11, X9, X9
+	VMULPD       X1, X4, X10
+	VADDSD       X10, X9, X9
+	VUNPCKHPD    X10, X10, X10
+	VADDSD       X10, X9, X9
+	VMULSD       X2, X5, X10
+	VADDSD       X10, X9, X9
+	VBROADCASTSD X9, Y9
+	VMULPD       Y3, Y9, Y10
+	VADDPD       Y10, Y6, Y6
+	VMULPD       X4, X9, X10
+	VADDPD       X10, X7, X7
+	VMULSD       X5, X9, X10
+	VADDSD       X10, X8, X8
+	INCQ         R10
+	JMP          nbr
+
+end:
+	VMOVUPD Y6, (AX)
+	VMOVUPD X7, 32(AX)
+	VMOVSD  X8, 48(AX)
+	ADDQ    CX, AX
+	ADDQ    R9, DI
+	ADDQ    $0x08, DX
+	DECQ    BX
+	JMP     row
+
+done:
+	VZEROUPPER
+	RET
+
+// func patternDotsRows7AVX2(ptr []int, ind []int, x []float64, u []float64, us int) (s float64, q float64)
+// Requires: AVX, SSE2
+TEXT ·patternDotsRows7AVX2(SB), NOSPLIT, $0-120
+	MOVQ   ptr_base+0(FP), AX
+	MOVQ   ptr_len+8(FP), CX
+	DECQ   CX
+	MOVQ   ind_base+24(FP), DX
+	MOVQ   x_base+48(FP), BX
+	MOVQ   u_base+72(FP), SI
+	MOVQ   us+96(FP), DI
+	SHLQ   $0x03, DI
+	VXORPD X6, X6, X6
+	VXORPD X7, X7, X7
+
+row:
+	TESTQ   CX, CX
+	JZ      done
+	VMOVUPD (BX), Y0
+	VMOVUPD 32(BX), X1
+	VMOVSD  48(BX), X2
+	VXORPD  X8, X8, X8
+	VXORPD  X9, X9, X9
+	MOVQ    (AX), R8
+
+nbr:
+	CMPQ         R8, 8(AX)
+	JGE          end
+	MOVQ         (DX)(R8*8), R9
+	IMULQ        DI, R9
+	VMOVUPD      (SI)(R9*1), Y3
+	VMOVUPD      32(SI)(R9*1), X4
+	VMOVSD       48(SI)(R9*1), X5
+	VMULPD       Y0, Y3, Y10
+	VMOVAPD      X10, X3
+	VUNPCKHPD    X10, X10, X11
+	VADDSD       X11, X3, X3
+	VEXTRACTF128 $0x01, Y10, X11
+	VADDSD       X11, X3, X3
+	VEXTRACTF128 $0x01, Y10, X11
+	VUNPCKHPD    X11, X11, X11
+	VADDSD       X11, X3, X3
+	VMULPD       X1, X4, X10
+	VADDSD       X10, X3, X3
+	VUNPCKHPD    X10, X10, X4
+	VADDSD       X4, X3, X3
+	VMULSD       X2, X5, X10
+	VADDSD       X10, X3, X3
+	VADDSD       X3, X8, X8
+	VMULSD       X3, X3, X10
+	VADDSD       X10, X9, X9
+	INCQ         R8
+	JMP          nbr
+
+end:
+	VADDSD X8, X6, X6
+	VADDSD X9, X7, X7
+	ADDQ   DI, BX
+	ADDQ   $0x08, AX
+	DECQ   CX
+	JMP    row
+
+done:
+	VZEROUPPER
+	MOVSD X6, s+104(FP)
+	MOVSD X7, q+112(FP)
+	RET
+
+// func patternGramRows8AVX2(out []float64, os int, ptr []int, ind []int, x []float64, u []float64, us int)
+// Requires: AVX, AVX2
+TEXT ·patternGramRows8AVX2(SB), NOSPLIT, $0-136
+	MOVQ out_base+0(FP), AX
+	MOVQ os+24(FP), CX
+	SHLQ $0x03, CX
+	MOVQ ptr_base+32(FP), DX
+	MOVQ ptr_len+40(FP), BX
+	DECQ BX
+	MOVQ ind_base+56(FP), SI
+	MOVQ x_base+80(FP), DI
+	MOVQ u_base+104(FP), R8
+	MOVQ us+128(FP), R9
+	SHLQ $0x03, R9
+
+row:
+	TESTQ   BX, BX
+	JZ      done
+	VMOVUPD (DI), Y0
+	VMOVUPD 32(DI), Y1
+	VXORPD  Y4, Y4, Y4
+	VXORPD  Y5, Y5, Y5
+	MOVQ    (DX), R10
+
+nbr:
+	CMPQ         R10, 8(DX)
+	JGE          end
+	MOVQ         (SI)(R10*8), R11
+	IMULQ        R9, R11
+	VMOVUPD      (R8)(R11*1), Y2
+	VMOVUPD      32(R8)(R11*1), Y3
+	VMULPD       Y0, Y2, Y7
+	VMOVAPD      X7, X6
+	VUNPCKHPD    X7, X7, X8
+	VADDSD       X8, X6, X6
+	VEXTRACTF128 $0x01, Y7, X8
+	VADDSD       X8, X6, X6
+	VEXTRACTF128 $0x01, Y7, X8
+	VUNPCKHPD    X8, X8, X8
+	VADDSD       X8, X6, X6
+	VMULPD       Y1, Y3, Y7
+	VADDSD       X7, X6, X6
+	VUNPCKHPD    X7, X7, X8
+	VADDSD       X8, X6, X6
+	VEXTRACTF128 $0x01, Y7, X8
+	VADDSD       X8, X6, X6
+	VEXTRACTF128 $0x01, Y7, X8
+	VUNPCKHPD    X8, X8, X8
+	VADDSD       X8, X6, X6
+	VBROADCASTSD X6, Y6
+	VMULPD       Y2, Y6, Y7
+	VADDPD       Y7, Y4, Y4
+	VMULPD       Y3, Y6, Y7
+	VADDPD       Y7, Y5, Y5
+	INCQ         R10
+	JMP          nbr
+
+end:
+	VMOVUPD Y4, (AX)
+	VMOVUPD Y5, 32(AX)
+	ADDQ    CX, AX
+	ADDQ    R9, DI
+	ADDQ    $0x08, DX
+	DECQ    BX
+	JMP     row
+
+done:
+	VZEROUPPER
+	RET
+
+// func patternDotsRows8AVX2(ptr []int, ind []int, x []float64, u []float64, us int) (s float64, q float64)
+// Requires: AVX, SSE2
+TEXT ·patternDotsRows8AVX2(SB), NOSPLIT, $0-120
+	MOVQ   ptr_base+0(FP), AX
+	MOVQ   ptr_len+8(FP), CX
+	DECQ   CX
+	MOVQ   ind_base+24(FP), DX
+	MOVQ   x_base+48(FP), BX
+	MOVQ   u_base+72(FP), SI
+	MOVQ   us+96(FP), DI
+	SHLQ   $0x03, DI
+	VXORPD X4, X4, X4
+	VXORPD X5, X5, X5
+
+row:
+	TESTQ   CX, CX
+	JZ      done
+	VMOVUPD (BX), Y0
+	VMOVUPD 32(BX), Y1
+	VXORPD  X6, X6, X6
+	VXORPD  X7, X7, X7
+	MOVQ    (AX), R8
+
+nbr:
+	CMPQ         R8, 8(AX)
+	JGE          end
+	MOVQ         (DX)(R8*8), R9
+	IMULQ        DI, R9
+	VMOVUPD      (SI)(R9*1), Y2
+	VMOVUPD      32(SI)(R9*1), Y3
+	VMULPD       Y0, Y2, Y8
+	VMOVAPD      X8, X2
+	VUNPCKHPD    X8, X8, X9
+	VADDSD       X9, X2, X2
+	VEXTRACTF128 $0x01, Y8, X9
+	VADDSD       X9, X2, X2
+	VEXTRACTF128 $0x01, Y8, X9
+	VUNPCKHPD    X9, X9, X9
+	VADDSD       X9, X2, X2
+	VMULPD       Y1, Y3, Y8
+	VADDSD       X8, X2, X2
+	VUNPCKHPD    X8, X8, X3
+	VADDSD       X3, X2, X2
+	VEXTRACTF128 $0x01, Y8, X3
+	VADDSD       X3, X2, X2
+	VEXTRACTF128 $0x01, Y8, X3
+	VUNPCKHPD    X3, X3, X3
+	VADDSD       X3, X2, X2
+	VADDSD       X2, X6, X6
+	VMULSD       X2, X2, X8
+	VADDSD       X8, X7, X7
+	INCQ         R8
+	JMP          nbr
+
+end:
+	VADDSD X6, X4, X4
+	VADDSD X7, X5, X5
+	ADDQ   DI, BX
+	ADDQ   $0x08, AX
+	DECQ   CX
+	JMP    row
+
+done:
+	VZEROUPPER
+	MOVSD X4, s+104(FP)
+	MOVSD X5, q+112(FP)
 	RET

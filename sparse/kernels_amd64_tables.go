@@ -7,6 +7,30 @@ package sparse
 // maxGatherAVX2 is the widest AVX2 gather kernel.
 const maxGatherAVX2 = 16
 
+// patternGramRowsAVX2[k] is the AVX2 kernel of width k.
+var patternGramRowsAVX2 = [maxPattern + 1]func(out []float64, os int, ptr []int, ind []int, x []float64, u []float64, us int){
+	1: patternGramRows1AVX2,
+	2: patternGramRows2AVX2,
+	3: patternGramRows3AVX2,
+	4: patternGramRows4AVX2,
+	5: patternGramRows5AVX2,
+	6: patternGramRows6AVX2,
+	7: patternGramRows7AVX2,
+	8: patternGramRows8AVX2,
+}
+
+// patternDotsRowsAVX2[k] is the AVX2 kernel of width k.
+var patternDotsRowsAVX2 = [maxPattern + 1]func(ptr []int, ind []int, x []float64, u []float64, us int) (s, q float64){
+	1: patternDotsRows1AVX2,
+	2: patternDotsRows2AVX2,
+	3: patternDotsRows3AVX2,
+	4: patternDotsRows4AVX2,
+	5: patternDotsRows5AVX2,
+	6: patternDotsRows6AVX2,
+	7: patternDotsRows7AVX2,
+	8: patternDotsRows8AVX2,
+}
+
 // gatherUnitRowsAVX2[w] is the AVX2 kernel of width w.
 var gatherUnitRowsAVX2 = [maxGatherAVX2 + 1]func(out []float64, os int, ptr []int, ind []int, b []float64, bs int){
 	1:  gatherUnitRows1AVX2,

@@ -30,13 +30,13 @@ func sameBits(t *testing.T, what string, got, want *mat.Dense) {
 	}
 }
 
-// ragged returns an r×c CSR whose row lengths vary from 0 to about c/2 (so that the
+// ragged returns an r×c CSR whose row lengths vary from 0 to about min(c/2, 40) (so that the
 // AVX2 kernels' two interleaved rows end at different points), with values from vals
 // (nil: all 1).
 func ragged(rng *rand.Rand, r, c int, vals func() float64) *CSR {
 	b := NewBuilder(r, c)
 	for i := 0; i < r; i++ {
-		n := rng.IntN(c/2 + 2)
+		n := rng.IntN(min(c/2, 40) + 2)
 		if i%7 == 3 {
 			n = 0
 		}
@@ -97,22 +97,42 @@ func TestMulDenseAVX2MatchesGo(t *testing.T) {
 	}
 }
 
-// TestPatternSumGramMulAVX2MatchesGo holds PatternSumGramMul's AVX2 row sums to the Go
-// kernels bit for bit.
-func TestPatternSumGramMulAVX2MatchesGo(t *testing.T) {
+// TestPatternKernelsAVX2MatchGo holds PatternSumGramMul, PatternGramMul and PatternDots on
+// the AVX2 kernels to the Go kernels bit for bit, for every width up to past
+// maxPattern, on 1 and 2 threads (the Go run on 1).
+func TestPatternKernelsAVX2MatchGo(t *testing.T) {
 	if !useAVX2 {
 		t.Skip("no AVX2")
 	}
+	defer SetThreads(SetThreads(1))
 	rng := rand.New(rand.NewPCG(3, 4))
 	for k := 1; k <= 20; k++ {
-		n := 1 + rng.IntN(30)
-		w := ragged(rng, n, n, nil)
-		u := signedDense(rng, n, k)
-		gs, gg := mat.NewDense(n, k, nil), mat.NewDense(n, k, nil)
-		ws, wg := mat.NewDense(n, k, nil), mat.NewDense(n, k, nil)
-		PatternSumGramMul(gs, gg, w, u)
-		withoutAVX2(func() { PatternSumGramMul(ws, wg, w, u) })
-		sameBits(t, "sum", gs, ws)
-		sameBits(t, "gram", gg, wg)
+		ns := []int{1 + rng.IntN(30)}
+		if k <= maxPattern+1 {
+			ns = append(ns, 2*minRowsPerTask+rng.IntN(50)) // enough rows for 2 threads
+		}
+		for _, n := range ns {
+			w := ragged(rng, n, n, nil)
+			u := signedDense(rng, n, k)
+			gs, gg, g1 := signedDense(rng, n, k), signedDense(rng, n, k), signedDense(rng, n, k)
+			ws, wg, w1 := signedDense(rng, n, k), signedDense(rng, n, k), signedDense(rng, n, k)
+			SetThreads(2)
+			PatternSumGramMul(gs, gg, w, u)
+			PatternGramMul(g1, w, u)
+			s, q := PatternDots(w, u)
+			SetThreads(1)
+			var sw, qw float64
+			withoutAVX2(func() {
+				PatternSumGramMul(ws, wg, w, u)
+				PatternGramMul(w1, w, u)
+				sw, qw = PatternDots(w, u)
+			})
+			sameBits(t, "PatternSumGramMul sum", gs, ws)
+			sameBits(t, "PatternSumGramMul gram", gg, wg)
+			sameBits(t, "PatternGramMul", g1, w1)
+			if math.Float64bits(s) != math.Float64bits(sw) || math.Float64bits(q) != math.Float64bits(qw) {
+				t.Fatalf("PatternDots k=%d n=%d: %v, %v; the Go kernels give %v, %v", k, n, s, q, sw, qw)
+			}
+		}
 	}
 }

@@ -11,3 +11,11 @@ const useAVX2 = false
 func gatherRowsAVX2Range(dst blas64.General, a *CSR, b blas64.General, k int, unit bool, lo, hi int) {
 	panic("sparse: AVX2 kernels are not built")
 }
+
+func patternGramRowsAVX2Range(gram blas64.General, w *CSR, u blas64.General, k, lo, hi int) {
+	panic("sparse: AVX2 kernels are not built")
+}
+
+func patternDotsRowsAVX2Range(w *CSR, u blas64.General, k, lo, hi int) (s, q float64) {
+	panic("sparse: AVX2 kernels are not built")
+}
