@@ -11210,58 +11210,150 @@ TEXT ·sigmoidAVX2(SB), NOSPLIT, $0-64
 	MOVQ    fp_base+24(FP), DX
 	MOVQ    tbl+48(FP), BX
 	XORQ    SI, SI
-	VMOVUPD expConsts<>+320(SB), Y5
-	VPXOR   X6, X6, X6
+	VMOVUPD expConsts<>+320(SB), Y0
+	VPXOR   X1, X1, X1
 
-loop:
+pair:
+	LEAQ        8(SI), DI
+	CMPQ        DI, CX
+	JGT         single
+	VMOVUPD     (AX)(SI*8), Y2
+	VMOVUPD     32(AX)(SI*8), Y7
+	VMULPD      expConsts<>+0(SB), Y2, Y3
+	VMULPD      expConsts<>+0(SB), Y7, Y8
+	VADDPD      expConsts<>+32(SB), Y3, Y3
+	VADDPD      expConsts<>+32(SB), Y8, Y8
+	VSUBPD      expConsts<>+32(SB), Y3, Y3
+	VSUBPD      expConsts<>+32(SB), Y8, Y8
+	VCMPPD      $0x1d, expConsts<>+352(SB), Y3, Y5
+	VCMPPD      $0x1d, expConsts<>+352(SB), Y8, Y10
+	VCMPPD      $0x12, expConsts<>+384(SB), Y3, Y6
+	VCMPPD      $0x12, expConsts<>+384(SB), Y8, Y11
+	VANDPD      Y5, Y6, Y5
+	VANDPD      Y10, Y11, Y10
+	VMOVMSKPD   Y5, DI
+	CMPL        DI, $0x0f
+	JNE         done
+	VMOVMSKPD   Y10, DI
+	CMPL        DI, $0x0f
+	JNE         done
+	VMULPD      expConsts<>+64(SB), Y3, Y4
+	VMULPD      expConsts<>+64(SB), Y8, Y9
+	VSUBPD      Y2, Y4, Y4
+	VSUBPD      Y7, Y9, Y9
+	VMULPD      expConsts<>+96(SB), Y3, Y6
+	VMULPD      expConsts<>+96(SB), Y8, Y11
+	VADDPD      Y6, Y4, Y4
+	VADDPD      Y11, Y9, Y9
+	VCVTTPD2DQY Y3, X2
+	VCVTTPD2DQY Y8, X13
+	VPSUBD      X2, X1, X2
+	VPSUBD      X13, X1, X13
+	VADDPD      expConsts<>+128(SB), Y4, Y5
+	VADDPD      expConsts<>+128(SB), Y9, Y10
+	VMULPD      Y5, Y5, Y5
+	VMULPD      Y10, Y10, Y10
+	VMULPD      expConsts<>+160(SB), Y4, Y6
+	VMULPD      expConsts<>+160(SB), Y9, Y11
+	VADDPD      expConsts<>+192(SB), Y6, Y6
+	VADDPD      expConsts<>+192(SB), Y11, Y11
+	VMULPD      expConsts<>+224(SB), Y4, Y3
+	VMULPD      expConsts<>+224(SB), Y9, Y8
+	VADDPD      expConsts<>+256(SB), Y3, Y3
+	VADDPD      expConsts<>+256(SB), Y8, Y8
+	VMULPD      expConsts<>+288(SB), Y5, Y7
+	VMULPD      expConsts<>+288(SB), Y10, Y12
+	VADDPD      Y7, Y3, Y3
+	VADDPD      Y12, Y8, Y8
+	VMULPD      Y3, Y5, Y3
+	VMULPD      Y8, Y10, Y8
+	VADDPD      Y3, Y6, Y6
+	VADDPD      Y8, Y11, Y11
+	VMULPD      Y6, Y5, Y6
+	VMULPD      Y11, Y10, Y11
+	VADDPD      Y6, Y4, Y6
+	VADDPD      Y11, Y9, Y11
+	VPAND       expConsts<>+480(SB), X2, X3
+	VPAND       expConsts<>+480(SB), X13, X8
+	VPCMPEQD    Y4, Y4, Y4
+	VPCMPEQD    Y5, Y5, Y5
+	VGATHERDPD  Y4, (BX)(X3*8), Y7
+	VGATHERDPD  Y5, (BX)(X8*8), Y12
+	VMULPD      Y6, Y7, Y6
+	VMULPD      Y11, Y12, Y11
+	VADDPD      Y6, Y7, Y6
+	VADDPD      Y11, Y12, Y11
+	VPSRAD      $0x05, X2, X3
+	VPSRAD      $0x05, X13, X8
+	VPMOVSXDQ   X3, Y3
+	VPMOVSXDQ   X8, Y8
+	VPSLLQ      $0x34, Y3, Y3
+	VPSLLQ      $0x34, Y8, Y8
+	VPADDQ      Y3, Y6, Y2
+	VPADDQ      Y8, Y11, Y3
+	VADDPD      Y0, Y2, Y6
+	VADDPD      Y0, Y3, Y11
+	VDIVPD      Y6, Y0, Y6
+	VDIVPD      Y11, Y0, Y11
+	VMULPD      Y6, Y2, Y2
+	VMULPD      Y11, Y3, Y3
+	VMULPD      Y6, Y2, Y2
+	VMULPD      Y11, Y3, Y3
+	VMOVUPD     Y6, (AX)(SI*8)
+	VMOVUPD     Y11, 32(AX)(SI*8)
+	VMOVUPD     Y2, (DX)(SI*8)
+	VMOVUPD     Y3, 32(DX)(SI*8)
+	ADDQ        $0x08, SI
+	JMP         pair
+
+single:
 	LEAQ        4(SI), DI
 	CMPQ        DI, CX
 	JGT         done
-	VMOVUPD     (AX)(SI*8), Y0
-	VMULPD      expConsts<>+0(SB), Y0, Y1
-	VADDPD      expConsts<>+32(SB), Y1, Y1
-	VSUBPD      expConsts<>+32(SB), Y1, Y1
-	VCMPPD      $0x1d, expConsts<>+352(SB), Y1, Y3
-	VCMPPD      $0x12, expConsts<>+384(SB), Y1, Y4
-	VANDPD      Y3, Y4, Y3
-	VMOVMSKPD   Y3, DI
+	VMOVUPD     (AX)(SI*8), Y2
+	VMULPD      expConsts<>+0(SB), Y2, Y3
+	VADDPD      expConsts<>+32(SB), Y3, Y3
+	VSUBPD      expConsts<>+32(SB), Y3, Y3
+	VCMPPD      $0x1d, expConsts<>+352(SB), Y3, Y5
+	VCMPPD      $0x12, expConsts<>+384(SB), Y3, Y6
+	VANDPD      Y5, Y6, Y5
+	VMOVMSKPD   Y5, DI
 	CMPL        DI, $0x0f
 	JNE         done
-	VMULPD      expConsts<>+64(SB), Y1, Y2
-	VSUBPD      Y0, Y2, Y2
-	VMULPD      expConsts<>+96(SB), Y1, Y4
-	VADDPD      Y4, Y2, Y2
-	VCVTTPD2DQY Y1, X7
-	VPSUBD      X7, X6, X7
-	VADDPD      expConsts<>+128(SB), Y2, Y3
-	VMULPD      Y3, Y3, Y3
-	VMULPD      expConsts<>+160(SB), Y2, Y4
-	VADDPD      expConsts<>+192(SB), Y4, Y4
-	VMULPD      expConsts<>+224(SB), Y2, Y0
-	VADDPD      expConsts<>+256(SB), Y0, Y0
-	VMULPD      expConsts<>+288(SB), Y3, Y1
-	VADDPD      Y1, Y0, Y0
-	VMULPD      Y0, Y3, Y0
-	VADDPD      Y0, Y4, Y4
-	VMULPD      Y4, Y3, Y4
-	VADDPD      Y4, Y2, Y4
-	VPAND       expConsts<>+480(SB), X7, X0
-	VPCMPEQD    Y2, Y2, Y2
-	VGATHERDPD  Y2, (BX)(X0*8), Y1
-	VMULPD      Y4, Y1, Y4
-	VADDPD      Y4, Y1, Y4
-	VPSRAD      $0x05, X7, X0
-	VPMOVSXDQ   X0, Y0
-	VPSLLQ      $0x34, Y0, Y0
-	VPADDQ      Y0, Y4, Y0
-	VADDPD      Y5, Y0, Y4
-	VDIVPD      Y4, Y5, Y4
-	VMULPD      Y4, Y0, Y0
-	VMULPD      Y4, Y0, Y0
-	VMOVUPD     Y4, (AX)(SI*8)
-	VMOVUPD     Y0, (DX)(SI*8)
+	VMULPD      expConsts<>+64(SB), Y3, Y4
+	VSUBPD      Y2, Y4, Y4
+	VMULPD      expConsts<>+96(SB), Y3, Y6
+	VADDPD      Y6, Y4, Y4
+	VCVTTPD2DQY Y3, X2
+	VPSUBD      X2, X1, X2
+	VADDPD      expConsts<>+128(SB), Y4, Y5
+	VMULPD      Y5, Y5, Y5
+	VMULPD      expConsts<>+160(SB), Y4, Y6
+	VADDPD      expConsts<>+192(SB), Y6, Y6
+	VMULPD      expConsts<>+224(SB), Y4, Y3
+	VADDPD      expConsts<>+256(SB), Y3, Y3
+	VMULPD      expConsts<>+288(SB), Y5, Y7
+	VADDPD      Y7, Y3, Y3
+	VMULPD      Y3, Y5, Y3
+	VADDPD      Y3, Y6, Y6
+	VMULPD      Y6, Y5, Y6
+	VADDPD      Y6, Y4, Y6
+	VPAND       expConsts<>+480(SB), X2, X3
+	VPCMPEQD    Y4, Y4, Y4
+	VGATHERDPD  Y4, (BX)(X3*8), Y7
+	VMULPD      Y6, Y7, Y6
+	VADDPD      Y6, Y7, Y6
+	VPSRAD      $0x05, X2, X3
+	VPMOVSXDQ   X3, Y3
+	VPSLLQ      $0x34, Y3, Y3
+	VPADDQ      Y3, Y6, Y2
+	VADDPD      Y0, Y2, Y6
+	VDIVPD      Y6, Y0, Y6
+	VMULPD      Y6, Y2, Y2
+	VMULPD      Y6, Y2, Y2
+	VMOVUPD     Y6, (AX)(SI*8)
+	VMOVUPD     Y2, (DX)(SI*8)
 	ADDQ        $0x04, SI
-	JMP         loop
 
 done:
 	MOVQ SI, ret+56(FP)
@@ -11277,15 +11369,96 @@ TEXT ·expAVX2(SB), NOSPLIT, $0-64
 	MOVQ tbl+48(FP), BX
 	XORQ SI, SI
 
-loop:
+pair:
+	LEAQ        8(SI), DI
+	CMPQ        DI, DX
+	JGT         single
+	VMOVUPD     (CX)(SI*8), Y0
+	VMOVUPD     32(CX)(SI*8), Y3
+	VCMPPD      $0x1d, expConsts<>+416(SB), Y0, Y4
+	VCMPPD      $0x1d, expConsts<>+416(SB), Y3, Y8
+	VCMPPD      $0x12, expConsts<>+448(SB), Y0, Y2
+	VCMPPD      $0x12, expConsts<>+448(SB), Y3, Y5
+	VANDPD      Y4, Y2, Y4
+	VANDPD      Y8, Y5, Y8
+	VMOVMSKPD   Y4, DI
+	CMPL        DI, $0x0f
+	JNE         done
+	VMOVMSKPD   Y8, DI
+	CMPL        DI, $0x0f
+	JNE         done
+	VMULPD      expConsts<>+0(SB), Y0, Y1
+	VMULPD      expConsts<>+0(SB), Y3, Y4
+	VADDPD      expConsts<>+32(SB), Y1, Y1
+	VADDPD      expConsts<>+32(SB), Y4, Y4
+	VSUBPD      expConsts<>+32(SB), Y1, Y1
+	VSUBPD      expConsts<>+32(SB), Y4, Y4
+	VMULPD      expConsts<>+64(SB), Y1, Y2
+	VMULPD      expConsts<>+64(SB), Y4, Y5
+	VSUBPD      Y2, Y0, Y0
+	VSUBPD      Y5, Y3, Y3
+	VMULPD      expConsts<>+96(SB), Y1, Y2
+	VMULPD      expConsts<>+96(SB), Y4, Y5
+	VSUBPD      Y2, Y0, Y0
+	VSUBPD      Y5, Y3, Y3
+	VCVTTPD2DQY Y1, X1
+	VCVTTPD2DQY Y4, X11
+	VADDPD      expConsts<>+128(SB), Y0, Y4
+	VADDPD      expConsts<>+128(SB), Y3, Y8
+	VMULPD      Y4, Y4, Y4
+	VMULPD      Y8, Y8, Y8
+	VMULPD      expConsts<>+160(SB), Y0, Y2
+	VMULPD      expConsts<>+160(SB), Y3, Y5
+	VADDPD      expConsts<>+192(SB), Y2, Y2
+	VADDPD      expConsts<>+192(SB), Y5, Y5
+	VMULPD      expConsts<>+224(SB), Y0, Y6
+	VMULPD      expConsts<>+224(SB), Y3, Y9
+	VADDPD      expConsts<>+256(SB), Y6, Y6
+	VADDPD      expConsts<>+256(SB), Y9, Y9
+	VMULPD      expConsts<>+288(SB), Y4, Y7
+	VMULPD      expConsts<>+288(SB), Y8, Y10
+	VADDPD      Y7, Y6, Y6
+	VADDPD      Y10, Y9, Y9
+	VMULPD      Y6, Y4, Y6
+	VMULPD      Y9, Y8, Y9
+	VADDPD      Y6, Y2, Y2
+	VADDPD      Y9, Y5, Y5
+	VMULPD      Y2, Y4, Y2
+	VMULPD      Y5, Y8, Y5
+	VADDPD      Y2, Y0, Y2
+	VADDPD      Y5, Y3, Y5
+	VPAND       expConsts<>+480(SB), X1, X6
+	VPAND       expConsts<>+480(SB), X11, X9
+	VPCMPEQD    Y0, Y0, Y0
+	VPCMPEQD    Y3, Y3, Y3
+	VGATHERDPD  Y0, (BX)(X6*8), Y7
+	VGATHERDPD  Y3, (BX)(X9*8), Y10
+	VMULPD      Y2, Y7, Y2
+	VMULPD      Y5, Y10, Y5
+	VADDPD      Y2, Y7, Y2
+	VADDPD      Y5, Y10, Y5
+	VPSRAD      $0x05, X1, X6
+	VPSRAD      $0x05, X11, X9
+	VPMOVSXDQ   X6, Y6
+	VPMOVSXDQ   X9, Y9
+	VPSLLQ      $0x34, Y6, Y6
+	VPSLLQ      $0x34, Y9, Y9
+	VPADDQ      Y6, Y2, Y0
+	VPADDQ      Y9, Y5, Y1
+	VMOVUPD     Y0, (AX)(SI*8)
+	VMOVUPD     Y1, 32(AX)(SI*8)
+	ADDQ        $0x08, SI
+	JMP         pair
+
+single:
 	LEAQ        4(SI), DI
 	CMPQ        DI, DX
 	JGT         done
 	VMOVUPD     (CX)(SI*8), Y0
-	VCMPPD      $0x1d, expConsts<>+416(SB), Y0, Y1
+	VCMPPD      $0x1d, expConsts<>+416(SB), Y0, Y4
 	VCMPPD      $0x12, expConsts<>+448(SB), Y0, Y2
-	VANDPD      Y1, Y2, Y1
-	VMOVMSKPD   Y1, DI
+	VANDPD      Y4, Y2, Y4
+	VMOVMSKPD   Y4, DI
 	CMPL        DI, $0x0f
 	JNE         done
 	VMULPD      expConsts<>+0(SB), Y0, Y1
@@ -11295,31 +11468,30 @@ loop:
 	VSUBPD      Y2, Y0, Y0
 	VMULPD      expConsts<>+96(SB), Y1, Y2
 	VSUBPD      Y2, Y0, Y0
-	VCVTTPD2DQY Y1, X5
-	VADDPD      expConsts<>+128(SB), Y0, Y1
-	VMULPD      Y1, Y1, Y1
+	VCVTTPD2DQY Y1, X1
+	VADDPD      expConsts<>+128(SB), Y0, Y4
+	VMULPD      Y4, Y4, Y4
 	VMULPD      expConsts<>+160(SB), Y0, Y2
 	VADDPD      expConsts<>+192(SB), Y2, Y2
-	VMULPD      expConsts<>+224(SB), Y0, Y3
-	VADDPD      expConsts<>+256(SB), Y3, Y3
-	VMULPD      expConsts<>+288(SB), Y1, Y4
-	VADDPD      Y4, Y3, Y3
-	VMULPD      Y3, Y1, Y3
-	VADDPD      Y3, Y2, Y2
-	VMULPD      Y2, Y1, Y2
-	VADDPD      Y2, Y0, Y2
-	VPAND       expConsts<>+480(SB), X5, X3
-	VPCMPEQD    Y0, Y0, Y0
-	VGATHERDPD  Y0, (BX)(X3*8), Y4
+	VMULPD      expConsts<>+224(SB), Y0, Y6
+	VADDPD      expConsts<>+256(SB), Y6, Y6
+	VMULPD      expConsts<>+288(SB), Y4, Y7
+	VADDPD      Y7, Y6, Y6
+	VMULPD      Y6, Y4, Y6
+	VADDPD      Y6, Y2, Y2
 	VMULPD      Y2, Y4, Y2
-	VADDPD      Y2, Y4, Y2
-	VPSRAD      $0x05, X5, X3
-	VPMOVSXDQ   X3, Y3
-	VPSLLQ      $0x34, Y3, Y3
-	VPADDQ      Y3, Y2, Y0
+	VADDPD      Y2, Y0, Y2
+	VPAND       expConsts<>+480(SB), X1, X6
+	VPCMPEQD    Y0, Y0, Y0
+	VGATHERDPD  Y0, (BX)(X6*8), Y7
+	VMULPD      Y2, Y7, Y2
+	VADDPD      Y2, Y7, Y2
+	VPSRAD      $0x05, X1, X6
+	VPMOVSXDQ   X6, Y6
+	VPSLLQ      $0x34, Y6, Y6
+	VPADDQ      Y6, Y2, Y0
 	VMOVUPD     Y0, (AX)(SI*8)
 	ADDQ        $0x04, SI
-	JMP         loop
 
 done:
 	MOVQ SI, ret+56(FP)

@@ -359,51 +359,122 @@ func consts() {
 
 func cst(i int) Mem { return expConsts.Offset(32 * i) }
 
-// expCore sets e = 2^(k/32)·(1 + p(r)) for the int32 lanes of k (in an XMM register)
-// and the reduced arguments r, as exp.go's exp does from its k and r. It uses the
-// registers it is given as scratch.
-func expCore(e, r reg.VecVirtual, k reg.VecVirtual, tbl reg.Register, q, a, b, t, mask reg.VecVirtual) {
-	// q = (r+tiny)², p = r + q·((1/2 + r/6) + q·((1/24 + r/120) + q/720)), in exp's order.
-	VADDPD(cst(cTiny), r, q)
-	VMULPD(q, q, q)
-	VMULPD(cst(cSixth), r, a)
-	VADDPD(cst(cHalf), a, a)
-	VMULPD(cst(c120th), r, b)
-	VADDPD(cst(c24th), b, b)
-	VMULPD(cst(c720th), q, t)
-	VADDPD(t, b, b)
-	VMULPD(b, q, b)
-	VADDPD(b, a, a)
-	VMULPD(a, q, a)
-	VADDPD(a, r, a) // a = p
-	// t = exp2Table[k&31], y = t + t·p.
-	VPAND(cst(cMask31).Offset(0), k.AsX(), b.AsX())
-	VPCMPEQD(mask, mask, mask)
-	VGATHERDPD(mask, Mem{Base: tbl, Index: b.AsX(), Scale: 8}, t)
-	VMULPD(a, t, a)
-	VADDPD(a, t, a)
-	// e = y with k>>5 added to its exponent field.
-	VPSRAD(U8(5), k.AsX(), b.AsX())
-	VPMOVSXDQ(b.AsX(), b)
-	VPSLLQ(U8(52), b, b)
-	VPADDQ(b, a, e)
+// lanes is the registers of one group of 4 entries in the exponential kernels.
+type lanes struct {
+	x, kf, r, e, q, a, b, t, mask reg.VecVirtual
+	k                             reg.VecVirtual // int32 lanes (XMM)
 }
 
-// roundK sets kf = round(32·z/ln2) (as exp.go: (z·32/ln2 + shift) − shift).
-func roundK(kf, z reg.VecVirtual) {
-	VMULPD(cst(cInvLn2x32), z, kf)
-	VADDPD(cst(cShift), kf, kf)
-	VSUBPD(cst(cShift), kf, kf)
+func newLanes() lanes {
+	return lanes{YMM(), YMM(), YMM(), YMM(), YMM(), YMM(), YMM(), YMM(), YMM(), XMM()}
 }
 
-// allIn jumps to out unless lo ≤ v ≤ hi in every lane (NaN is outside).
-func allIn(v reg.VecVirtual, lo, hi int, m1, m2 reg.VecVirtual, gp reg.GPVirtual, out string) {
-	VCMPPD(U8(0x1D), cst(lo), v, m1) // GE_OQ
-	VCMPPD(U8(0x12), cst(hi), v, m2) // LE_OQ
-	VANDPD(m1, m2, m1)
-	VMOVMSKPD(m1, gp.As32())
-	CMPL(gp.As32(), U8(15))
-	JNE(LabelRef(out))
+// step is one instruction (or a few dependent ones) of a group's computation; the
+// kernels emit the steps of two groups alternately, so that the processor's scheduler
+// holds independent work from both while one waits on a long chain.
+type step func(g lanes)
+
+// interleave emits the steps for each group in turn, step by step.
+func interleave(steps []step, gs ...lanes) {
+	for _, s := range steps {
+		for _, g := range gs {
+			s(g)
+		}
+	}
+}
+
+// roundK: kf = round(32·x/ln2) (as exp.go: (x·32/ln2 + shift) − shift).
+var roundK = []step{
+	func(g lanes) { VMULPD(cst(cInvLn2x32), g.x, g.kf) },
+	func(g lanes) { VADDPD(cst(cShift), g.kf, g.kf) },
+	func(g lanes) { VSUBPD(cst(cShift), g.kf, g.kf) },
+}
+
+// expCore: e = 2^(k/32)·(1 + p(r)) for the int32 lanes of k and the reduced arguments
+// r, as exp.go's exp does from its k and r (tbl: exp2Table).
+func expCore(tbl reg.Register) []step {
+	return []step{
+		// q = (r+tiny)², p = r + q·((1/2 + r/6) + q·((1/24 + r/120) + q/720)), in exp's order.
+		func(g lanes) { VADDPD(cst(cTiny), g.r, g.q) },
+		func(g lanes) { VMULPD(g.q, g.q, g.q) },
+		func(g lanes) { VMULPD(cst(cSixth), g.r, g.a) },
+		func(g lanes) { VADDPD(cst(cHalf), g.a, g.a) },
+		func(g lanes) { VMULPD(cst(c120th), g.r, g.b) },
+		func(g lanes) { VADDPD(cst(c24th), g.b, g.b) },
+		func(g lanes) { VMULPD(cst(c720th), g.q, g.t) },
+		func(g lanes) { VADDPD(g.t, g.b, g.b) },
+		func(g lanes) { VMULPD(g.b, g.q, g.b) },
+		func(g lanes) { VADDPD(g.b, g.a, g.a) },
+		func(g lanes) { VMULPD(g.a, g.q, g.a) },
+		func(g lanes) { VADDPD(g.a, g.r, g.a) }, // a = p
+		// t = exp2Table[k&31], y = t + t·p.
+		func(g lanes) { VPAND(cst(cMask31), g.k.AsX(), g.b.AsX()) },
+		func(g lanes) { VPCMPEQD(g.mask, g.mask, g.mask) },
+		func(g lanes) { VGATHERDPD(g.mask, Mem{Base: tbl, Index: g.b.AsX(), Scale: 8}, g.t) },
+		func(g lanes) { VMULPD(g.a, g.t, g.a) },
+		func(g lanes) { VADDPD(g.a, g.t, g.a) },
+		// e = y with k>>5 added to its exponent field.
+		func(g lanes) { VPSRAD(U8(5), g.k.AsX(), g.b.AsX()) },
+		func(g lanes) { VPMOVSXDQ(g.b.AsX(), g.b) },
+		func(g lanes) { VPSLLQ(U8(52), g.b, g.b) },
+		func(g lanes) { VPADDQ(g.b, g.a, g.e) },
+	}
+}
+
+// allIn: jump to out unless lo ≤ v ≤ hi in every lane (NaN is outside), with v the
+// group's kf (useK) or x.
+func allIn(useK bool, lo, hi int, gp reg.GPVirtual, out string) []step {
+	v := func(g lanes) reg.VecVirtual {
+		if useK {
+			return g.kf
+		}
+		return g.x
+	}
+	return []step{
+		func(g lanes) { VCMPPD(U8(0x1D), cst(lo), v(g), g.q) }, // GE_OQ
+		func(g lanes) { VCMPPD(U8(0x12), cst(hi), v(g), g.a) }, // LE_OQ
+		func(g lanes) { VANDPD(g.q, g.a, g.q) },
+		func(g lanes) {
+			VMOVMSKPD(g.q, gp.As32())
+			CMPL(gp.As32(), U8(15))
+			JNE(LabelRef(out))
+		},
+	}
+}
+
+func concat(ss ...[]step) []step {
+	var all []step
+	for _, s := range ss {
+		all = append(all, s...)
+	}
+	return all
+}
+
+// groupLoop emits the loop of an exponential kernel over entries j…n−1: two groups of
+// 4 at a time (their steps interleaved), then one. body(off) is the steps of the group
+// at entry j+off; its range check jumps to "done", where j is the first entry not done.
+func groupLoop(n reg.Register, j, gp reg.GPVirtual, body func(off int) []step) {
+	g0, g1 := newLanes(), newLanes()
+	Label("pair")
+	LEAQ(Mem{Base: j, Disp: 8}, gp)
+	CMPQ(gp, n)
+	JGT(LabelRef("single"))
+	// The steps go in the same order for both groups, so that both range checks come
+	// before either group's stores: on leaving, j is the first entry not done.
+	s0, s1 := body(0), body(4)
+	for i := range s0 {
+		s0[i](g0)
+		s1[i](g1)
+	}
+	ADDQ(U8(8), j)
+	JMP(LabelRef("pair"))
+	Label("single")
+	LEAQ(Mem{Base: j, Disp: 4}, gp)
+	CMPQ(gp, n)
+	JGT(LabelRef("done"))
+	interleave(body(0), g0)
+	ADDQ(U8(4), j)
+	Label("done")
 }
 
 // sigmoidKernel emits sigmoidAVX2(f, fp) int: sigmoid's fast path on groups of 4
@@ -420,35 +491,37 @@ func sigmoidKernel() {
 	tbl := Load(Param("tbl"), GP64())
 	j, gp := GP64(), GP64()
 	XORQ(j, j)
-	z, kf, r, e, q, a, b, t, mask, one := YMM(), YMM(), YMM(), YMM(), YMM(), YMM(), YMM(), YMM(), YMM(), YMM()
-	k, zero := XMM(), XMM()
+	one, zero := YMM(), XMM()
 	VMOVUPD(cst(cOne), one)
 	VPXOR(zero, zero, zero)
-	Label("loop")
-	LEAQ(Mem{Base: j, Disp: 4}, gp)
-	CMPQ(gp, n)
-	JGT(LabelRef("done"))
-	VMOVUPD(Mem{Base: fptr, Index: j, Scale: 8}, z)
-	roundK(kf, z)
-	allIn(kf, cKMin, cKMax, q, a, gp, "done")
-	// e^{−z} = 2^(−k/32)·e^r with r = (k·ln2Hi − z) + k·ln2Lo (exp.go's expNeg).
-	VMULPD(cst(cLn2Hi), kf, r)
-	VSUBPD(z, r, r)
-	VMULPD(cst(cLn2Lo), kf, a)
-	VADDPD(a, r, r)
-	VCVTTPD2DQY(kf, k)
-	VPSUBD(k, zero, k)
-	expCore(e, r, k, tbl, q, a, b, t, mask)
-	// s = 1/(1+e), σ' = e·s·s.
-	VADDPD(one, e, a)
-	VDIVPD(a, one, a)
-	VMULPD(a, e, e)
-	VMULPD(a, e, e)
-	VMOVUPD(a, Mem{Base: fptr, Index: j, Scale: 8})
-	VMOVUPD(e, Mem{Base: pptr, Index: j, Scale: 8})
-	ADDQ(U8(4), j)
-	JMP(LabelRef("loop"))
-	Label("done")
+	body := func(off int) []step {
+		at := func(p reg.Register) Mem { return Mem{Base: p, Index: j, Scale: 8, Disp: 8 * off} }
+		return concat(
+			[]step{func(g lanes) { VMOVUPD(at(fptr), g.x) }},
+			roundK,
+			allIn(true, cKMin, cKMax, gp, "done"),
+			// e^{−z} = 2^(−k/32)·e^r with r = (k·ln2Hi − z) + k·ln2Lo (exp.go's expNeg).
+			[]step{
+				func(g lanes) { VMULPD(cst(cLn2Hi), g.kf, g.r) },
+				func(g lanes) { VSUBPD(g.x, g.r, g.r) },
+				func(g lanes) { VMULPD(cst(cLn2Lo), g.kf, g.a) },
+				func(g lanes) { VADDPD(g.a, g.r, g.r) },
+				func(g lanes) { VCVTTPD2DQY(g.kf, g.k) },
+				func(g lanes) { VPSUBD(g.k, zero, g.k) },
+			},
+			expCore(tbl),
+			// s = 1/(1+e), σ' = e·s·s.
+			[]step{
+				func(g lanes) { VADDPD(one, g.e, g.a) },
+				func(g lanes) { VDIVPD(g.a, one, g.a) },
+				func(g lanes) { VMULPD(g.a, g.e, g.e) },
+				func(g lanes) { VMULPD(g.a, g.e, g.e) },
+				func(g lanes) { VMOVUPD(g.a, at(fptr)) },
+				func(g lanes) { VMOVUPD(g.e, at(pptr)) },
+			},
+		)
+	}
+	groupLoop(n, j, gp, body)
 	Store(j, ReturnIndex(0))
 	VZEROUPPER()
 	RET()
@@ -469,26 +542,25 @@ func expKernel() {
 	tbl := Load(Param("tbl"), GP64())
 	j, gp := GP64(), GP64()
 	XORQ(j, j)
-	x, kf, r, e, q, a, b, t, mask := YMM(), YMM(), YMM(), YMM(), YMM(), YMM(), YMM(), YMM(), YMM()
-	k := XMM()
-	Label("loop")
-	LEAQ(Mem{Base: j, Disp: 4}, gp)
-	CMPQ(gp, n)
-	JGT(LabelRef("done"))
-	VMOVUPD(Mem{Base: xp, Index: j, Scale: 8}, x)
-	allIn(x, cXMin, cXMax, q, a, gp, "done")
-	roundK(kf, x)
-	// r = (x − k·ln2Hi) − k·ln2Lo.
-	VMULPD(cst(cLn2Hi), kf, a)
-	VSUBPD(a, x, r)
-	VMULPD(cst(cLn2Lo), kf, a)
-	VSUBPD(a, r, r)
-	VCVTTPD2DQY(kf, k)
-	expCore(e, r, k, tbl, q, a, b, t, mask)
-	VMOVUPD(e, Mem{Base: dp, Index: j, Scale: 8})
-	ADDQ(U8(4), j)
-	JMP(LabelRef("loop"))
-	Label("done")
+	body := func(off int) []step {
+		at := func(p reg.Register) Mem { return Mem{Base: p, Index: j, Scale: 8, Disp: 8 * off} }
+		return concat(
+			[]step{func(g lanes) { VMOVUPD(at(xp), g.x) }},
+			allIn(false, cXMin, cXMax, gp, "done"),
+			roundK,
+			// r = (x − k·ln2Hi) − k·ln2Lo.
+			[]step{
+				func(g lanes) { VMULPD(cst(cLn2Hi), g.kf, g.a) },
+				func(g lanes) { VSUBPD(g.a, g.x, g.r) },
+				func(g lanes) { VMULPD(cst(cLn2Lo), g.kf, g.a) },
+				func(g lanes) { VSUBPD(g.a, g.r, g.r) },
+				func(g lanes) { VCVTTPD2DQY(g.kf, g.k) },
+			},
+			expCore(tbl),
+			[]step{func(g lanes) { VMOVUPD(g.e, at(dp)) }},
+		)
+	}
+	groupLoop(n, j, gp, body)
 	Store(j, ReturnIndex(0))
 	VZEROUPPER()
 	RET()
