@@ -7,6 +7,15 @@
 // gen_kernels.go). SigmoidMul evaluates the exponential with a table-driven exp of about
 // one ulp, several times faster than math.Exp.
 //
+// On amd64 processors with AVX2 the kernels run in assembly (kernels_amd64.s, generated
+// with avo by sparse/asm/gendense): the row and column products do 4 output columns per
+// instruction and several independent output rows at once, and the sigmoid does 8
+// exponentials at a time. Every output entry is computed with the same IEEE operations in
+// the same order as in the Go kernels, with no fused multiply-add, so the results are
+// bit for bit those of the Go kernels (tests hold each AVX2 kernel to its Go form), and no
+// recorded number depends on the processor. The purego build tag, or another
+// architecture, runs the Go kernels.
+//
 // All kernels are dst-first: the caller owns the output and may reuse it. dst must not
 // share storage with an input. On one thread no kernel allocates; with more threads the
 // reductions borrow scratch space from a pool.
