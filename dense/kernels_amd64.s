@@ -94,9 +94,9 @@ group:
 	MOVQ   b_base+64(FP), R9
 	MOVQ   k+96(FP), R10
 	TESTQ  R10, R10
-	JZ     storeR
+	JZ     storeG
 
-tR:
+tG:
 	VBROADCASTSD (DX), Y4
 	VMULSD       (R9), X4, X4
 	VADDSD       X4, X0, X0
@@ -112,9 +112,9 @@ tR:
 	ADDQ         $0x08, DX
 	ADDQ         DI, R9
 	DECQ         R10
-	JNZ          tR
+	JNZ          tG
 
-storeR:
+storeG:
 	MOVQ   AX, R9
 	VMOVSD X0, (R9)
 	ADDQ   CX, R9
@@ -276,9 +276,9 @@ group:
 	MOVQ   b_base+96(FP), R12
 	MOVQ   k+128(FP), R13
 	TESTQ  R13, R13
-	JZ     storeR
+	JZ     storeG
 
-tR:
+tG:
 	VMOVSD       (DX), X4
 	VMULSD       (DI), X4, X4
 	VBROADCASTSD X4, Y4
@@ -303,9 +303,9 @@ tR:
 	ADDQ         $0x08, DI
 	ADDQ         R10, R12
 	DECQ         R13
-	JNZ          tR
+	JNZ          tG
 
-storeR:
+storeG:
 	MOVQ   AX, R12
 	VMOVSD X0, (R12)
 	ADDQ   CX, R12
@@ -492,9 +492,9 @@ group:
 	MOVQ   b_base+72(FP), R9
 	MOVQ   n+104(FP), R10
 	TESTQ  R10, R10
-	JZ     storeP
+	JZ     storeG
 
-tP:
+tG:
 	VMOVSD       (R9), X4
 	VBROADCASTSD (R8), Y5
 	VMULSD       X4, X5, X5
@@ -511,11 +511,11 @@ tP:
 	ADDQ         BX, R8
 	ADDQ         DI, R9
 	DECQ         R10
-	JNZ          tP
+	JNZ          tG
 
-storeP:
+storeG:
 	CMPB   add+112(FP), $0x00
-	JE     setP
+	JE     setG
 	MOVQ   AX, R9
 	VADDSD (R9), X0, X0
 	ADDQ   CX, R9
@@ -526,7 +526,7 @@ storeP:
 	VADDSD (R9), X3, X3
 	ADDQ   CX, R9
 
-setP:
+setG:
 	VMOVSD X0, (AX)
 	ADDQ   CX, AX
 	VMOVSD X1, (AX)
@@ -694,9 +694,9 @@ group:
 	MOVQ   c_base+104(FP), R9
 	MOVQ   n+136(FP), R12
 	TESTQ  R12, R12
-	JZ     storeP
+	JZ     storeG
 
-tP:
+tG:
 	VMOVSD       (R11), X4
 	VMULSD       (R9), X4, X4
 	ADDQ         R8, R9
@@ -715,11 +715,11 @@ tP:
 	ADDQ         BX, R10
 	ADDQ         DI, R11
 	DECQ         R12
-	JNZ          tP
+	JNZ          tG
 
-storeP:
+storeG:
 	CMPB   add+144(FP), $0x00
-	JE     setP
+	JE     setG
 	MOVQ   AX, R11
 	VADDSD (R11), X0, X0
 	ADDQ   CX, R11
@@ -730,7 +730,7 @@ storeP:
 	VADDSD (R11), X3, X3
 	ADDQ   CX, R11
 
-setP:
+setG:
 	VMOVSD X0, (AX)
 	ADDQ   CX, AX
 	VMOVSD X1, (AX)
@@ -904,9 +904,9 @@ group:
 	MOVQ   b_base+64(FP), R9
 	MOVQ   k+96(FP), R10
 	TESTQ  R10, R10
-	JZ     storeR
+	JZ     storeG
 
-tR:
+tG:
 	VBROADCASTSD (DX), Y4
 	VMULPD       (R9), X4, X4
 	VADDPD       X4, X0, X0
@@ -922,9 +922,9 @@ tR:
 	ADDQ         $0x08, DX
 	ADDQ         DI, R9
 	DECQ         R10
-	JNZ          tR
+	JNZ          tG
 
-storeR:
+storeG:
 	MOVQ    AX, R9
 	VMOVUPD X0, (R9)
 	ADDQ    CX, R9
@@ -1086,9 +1086,9 @@ group:
 	MOVQ   b_base+96(FP), R12
 	MOVQ   k+128(FP), R13
 	TESTQ  R13, R13
-	JZ     storeR
+	JZ     storeG
 
-tR:
+tG:
 	VMOVSD       (DX), X4
 	VMULSD       (DI), X4, X4
 	VBROADCASTSD X4, Y4
@@ -1113,9 +1113,9 @@ tR:
 	ADDQ         $0x08, DI
 	ADDQ         R10, R12
 	DECQ         R13
-	JNZ          tR
+	JNZ          tG
 
-storeR:
+storeG:
 	MOVQ    AX, R12
 	VMOVUPD X0, (R12)
 	ADDQ    CX, R12
@@ -1302,9 +1302,9 @@ group:
 	MOVQ   b_base+72(FP), R9
 	MOVQ   n+104(FP), R10
 	TESTQ  R10, R10
-	JZ     storeP
+	JZ     storeG
 
-tP:
+tG:
 	VMOVUPD      (R9), X4
 	VBROADCASTSD (R8), Y5
 	VMULPD       X4, X5, X5
@@ -1321,11 +1321,11 @@ tP:
 	ADDQ         BX, R8
 	ADDQ         DI, R9
 	DECQ         R10
-	JNZ          tP
+	JNZ          tG
 
-storeP:
+storeG:
 	CMPB   add+112(FP), $0x00
-	JE     setP
+	JE     setG
 	MOVQ   AX, R9
 	VADDPD (R9), X0, X0
 	ADDQ   CX, R9
@@ -1336,7 +1336,7 @@ storeP:
 	VADDPD (R9), X3, X3
 	ADDQ   CX, R9
 
-setP:
+setG:
 	VMOVUPD X0, (AX)
 	ADDQ    CX, AX
 	VMOVUPD X1, (AX)
@@ -1504,9 +1504,9 @@ group:
 	MOVQ   c_base+104(FP), R9
 	MOVQ   n+136(FP), R12
 	TESTQ  R12, R12
-	JZ     storeP
+	JZ     storeG
 
-tP:
+tG:
 	VMOVUPD      (R11), X4
 	VMULPD       (R9), X4, X4
 	ADDQ         R8, R9
@@ -1525,11 +1525,11 @@ tP:
 	ADDQ         BX, R10
 	ADDQ         DI, R11
 	DECQ         R12
-	JNZ          tP
+	JNZ          tG
 
-storeP:
+storeG:
 	CMPB   add+144(FP), $0x00
-	JE     setP
+	JE     setG
 	MOVQ   AX, R11
 	VADDPD (R11), X0, X0
 	ADDQ   CX, R11
@@ -1540,7 +1540,7 @@ storeP:
 	VADDPD (R11), X3, X3
 	ADDQ   CX, R11
 
-setP:
+setG:
 	VMOVUPD X0, (AX)
 	ADDQ    CX, AX
 	VMOVUPD X1, (AX)
@@ -1718,9 +1718,9 @@ group:
 	MOVQ   b_base+64(FP), R9
 	MOVQ   k+96(FP), R10
 	TESTQ  R10, R10
-	JZ     storeR
+	JZ     storeG
 
-tR:
+tG:
 	VBROADCASTSD (DX), Y8
 	VMULPD       (R9), X8, X9
 	VADDPD       X9, X0, X0
@@ -1744,9 +1744,9 @@ tR:
 	ADDQ         $0x08, DX
 	ADDQ         DI, R9
 	DECQ         R10
-	JNZ          tR
+	JNZ          tG
 
-storeR:
+storeG:
 	MOVQ    AX, R9
 	VMOVUPD X0, (R9)
 	VMOVSD  X1, 16(R9)
@@ -1940,9 +1940,9 @@ group:
 	MOVQ   b_base+96(FP), R12
 	MOVQ   k+128(FP), R13
 	TESTQ  R13, R13
-	JZ     storeR
+	JZ     storeG
 
-tR:
+tG:
 	VMOVSD       (DX), X8
 	VMULSD       (DI), X8, X8
 	VBROADCASTSD X8, Y8
@@ -1975,9 +1975,9 @@ tR:
 	ADDQ         $0x08, DI
 	ADDQ         R10, R12
 	DECQ         R13
-	JNZ          tR
+	JNZ          tG
 
-storeR:
+storeG:
 	MOVQ    AX, R12
 	VMOVUPD X0, (R12)
 	VMOVSD  X1, 16(R12)
@@ -2196,9 +2196,9 @@ group:
 	MOVQ   b_base+72(FP), R9
 	MOVQ   n+104(FP), R10
 	TESTQ  R10, R10
-	JZ     storeP
+	JZ     storeG
 
-tP:
+tG:
 	VMOVUPD      (R9), X8
 	VMOVSD       16(R9), X9
 	VBROADCASTSD (R8), Y10
@@ -2224,11 +2224,11 @@ tP:
 	ADDQ         BX, R8
 	ADDQ         DI, R9
 	DECQ         R10
-	JNZ          tP
+	JNZ          tG
 
-storeP:
+storeG:
 	CMPB   add+112(FP), $0x00
-	JE     setP
+	JE     setG
 	MOVQ   AX, R9
 	VADDPD (R9), X0, X0
 	VADDSD 16(R9), X1, X1
@@ -2243,7 +2243,7 @@ storeP:
 	VADDSD 16(R9), X7, X7
 	ADDQ   CX, R9
 
-setP:
+setG:
 	VMOVUPD X0, (AX)
 	VMOVSD  X1, 16(AX)
 	ADDQ    CX, AX
@@ -2452,9 +2452,9 @@ group:
 	MOVQ   c_base+104(FP), R9
 	MOVQ   n+136(FP), R12
 	TESTQ  R12, R12
-	JZ     storeP
+	JZ     storeG
 
-tP:
+tG:
 	VMOVUPD      (R11), X8
 	VMOVSD       16(R11), X9
 	VMULPD       (R9), X8, X8
@@ -2483,11 +2483,11 @@ tP:
 	ADDQ         BX, R10
 	ADDQ         DI, R11
 	DECQ         R12
-	JNZ          tP
+	JNZ          tG
 
-storeP:
+storeG:
 	CMPB   add+144(FP), $0x00
-	JE     setP
+	JE     setG
 	MOVQ   AX, R11
 	VADDPD (R11), X0, X0
 	VADDSD 16(R11), X1, X1
@@ -2502,7 +2502,7 @@ storeP:
 	VADDSD 16(R11), X7, X7
 	ADDQ   CX, R11
 
-setP:
+setG:
 	VMOVUPD X0, (AX)
 	VMOVSD  X1, 16(AX)
 	ADDQ    CX, AX
@@ -2716,9 +2716,9 @@ group:
 	MOVQ   b_base+64(FP), R9
 	MOVQ   k+96(FP), R10
 	TESTQ  R10, R10
-	JZ     storeR
+	JZ     storeG
 
-tR:
+tG:
 	VBROADCASTSD (DX), Y4
 	VMULPD       (R9), Y4, Y4
 	VADDPD       Y4, Y0, Y0
@@ -2734,9 +2734,9 @@ tR:
 	ADDQ         $0x08, DX
 	ADDQ         DI, R9
 	DECQ         R10
-	JNZ          tR
+	JNZ          tG
 
-storeR:
+storeG:
 	MOVQ    AX, R9
 	VMOVUPD Y0, (R9)
 	ADDQ    CX, R9
@@ -2898,9 +2898,9 @@ group:
 	MOVQ   b_base+96(FP), R12
 	MOVQ   k+128(FP), R13
 	TESTQ  R13, R13
-	JZ     storeR
+	JZ     storeG
 
-tR:
+tG:
 	VMOVSD       (DX), X4
 	VMULSD       (DI), X4, X4
 	VBROADCASTSD X4, Y4
@@ -2925,9 +2925,9 @@ tR:
 	ADDQ         $0x08, DI
 	ADDQ         R10, R12
 	DECQ         R13
-	JNZ          tR
+	JNZ          tG
 
-storeR:
+storeG:
 	MOVQ    AX, R12
 	VMOVUPD Y0, (R12)
 	ADDQ    CX, R12
@@ -3114,9 +3114,9 @@ group:
 	MOVQ   b_base+72(FP), R9
 	MOVQ   n+104(FP), R10
 	TESTQ  R10, R10
-	JZ     storeP
+	JZ     storeG
 
-tP:
+tG:
 	VMOVUPD      (R9), Y4
 	VBROADCASTSD (R8), Y5
 	VMULPD       Y4, Y5, Y5
@@ -3133,11 +3133,11 @@ tP:
 	ADDQ         BX, R8
 	ADDQ         DI, R9
 	DECQ         R10
-	JNZ          tP
+	JNZ          tG
 
-storeP:
+storeG:
 	CMPB   add+112(FP), $0x00
-	JE     setP
+	JE     setG
 	MOVQ   AX, R9
 	VADDPD (R9), Y0, Y0
 	ADDQ   CX, R9
@@ -3148,7 +3148,7 @@ storeP:
 	VADDPD (R9), Y3, Y3
 	ADDQ   CX, R9
 
-setP:
+setG:
 	VMOVUPD Y0, (AX)
 	ADDQ    CX, AX
 	VMOVUPD Y1, (AX)
@@ -3316,9 +3316,9 @@ group:
 	MOVQ   c_base+104(FP), R9
 	MOVQ   n+136(FP), R12
 	TESTQ  R12, R12
-	JZ     storeP
+	JZ     storeG
 
-tP:
+tG:
 	VMOVUPD      (R11), Y4
 	VMULPD       (R9), Y4, Y4
 	ADDQ         R8, R9
@@ -3337,11 +3337,11 @@ tP:
 	ADDQ         BX, R10
 	ADDQ         DI, R11
 	DECQ         R12
-	JNZ          tP
+	JNZ          tG
 
-storeP:
+storeG:
 	CMPB   add+144(FP), $0x00
-	JE     setP
+	JE     setG
 	MOVQ   AX, R11
 	VADDPD (R11), Y0, Y0
 	ADDQ   CX, R11
@@ -3352,7 +3352,7 @@ storeP:
 	VADDPD (R11), Y3, Y3
 	ADDQ   CX, R11
 
-setP:
+setG:
 	VMOVUPD Y0, (AX)
 	ADDQ    CX, AX
 	VMOVUPD Y1, (AX)
@@ -3530,9 +3530,9 @@ group:
 	MOVQ   b_base+64(FP), R9
 	MOVQ   k+96(FP), R10
 	TESTQ  R10, R10
-	JZ     storeR
+	JZ     storeG
 
-tR:
+tG:
 	VBROADCASTSD (DX), Y8
 	VMULPD       (R9), Y8, Y9
 	VADDPD       Y9, Y0, Y0
@@ -3556,9 +3556,9 @@ tR:
 	ADDQ         $0x08, DX
 	ADDQ         DI, R9
 	DECQ         R10
-	JNZ          tR
+	JNZ          tG
 
-storeR:
+storeG:
 	MOVQ    AX, R9
 	VMOVUPD Y0, (R9)
 	VMOVSD  X1, 32(R9)
@@ -3752,9 +3752,9 @@ group:
 	MOVQ   b_base+96(FP), R12
 	MOVQ   k+128(FP), R13
 	TESTQ  R13, R13
-	JZ     storeR
+	JZ     storeG
 
-tR:
+tG:
 	VMOVSD       (DX), X8
 	VMULSD       (DI), X8, X8
 	VBROADCASTSD X8, Y8
@@ -3787,9 +3787,9 @@ tR:
 	ADDQ         $0x08, DI
 	ADDQ         R10, R12
 	DECQ         R13
-	JNZ          tR
+	JNZ          tG
 
-storeR:
+storeG:
 	MOVQ    AX, R12
 	VMOVUPD Y0, (R12)
 	VMOVSD  X1, 32(R12)
@@ -4008,9 +4008,9 @@ group:
 	MOVQ   b_base+72(FP), R9
 	MOVQ   n+104(FP), R10
 	TESTQ  R10, R10
-	JZ     storeP
+	JZ     storeG
 
-tP:
+tG:
 	VMOVUPD      (R9), Y8
 	VMOVSD       32(R9), X9
 	VBROADCASTSD (R8), Y10
@@ -4036,11 +4036,11 @@ tP:
 	ADDQ         BX, R8
 	ADDQ         DI, R9
 	DECQ         R10
-	JNZ          tP
+	JNZ          tG
 
-storeP:
+storeG:
 	CMPB   add+112(FP), $0x00
-	JE     setP
+	JE     setG
 	MOVQ   AX, R9
 	VADDPD (R9), Y0, Y0
 	VADDSD 32(R9), X1, X1
@@ -4055,7 +4055,7 @@ storeP:
 	VADDSD 32(R9), X7, X7
 	ADDQ   CX, R9
 
-setP:
+setG:
 	VMOVUPD Y0, (AX)
 	VMOVSD  X1, 32(AX)
 	ADDQ    CX, AX
@@ -4264,9 +4264,9 @@ group:
 	MOVQ   c_base+104(FP), R9
 	MOVQ   n+136(FP), R12
 	TESTQ  R12, R12
-	JZ     storeP
+	JZ     storeG
 
-tP:
+tG:
 	VMOVUPD      (R11), Y8
 	VMOVSD       32(R11), X9
 	VMULPD       (R9), Y8, Y8
@@ -4295,11 +4295,11 @@ tP:
 	ADDQ         BX, R10
 	ADDQ         DI, R11
 	DECQ         R12
-	JNZ          tP
+	JNZ          tG
 
-storeP:
+storeG:
 	CMPB   add+144(FP), $0x00
-	JE     setP
+	JE     setG
 	MOVQ   AX, R11
 	VADDPD (R11), Y0, Y0
 	VADDSD 32(R11), X1, X1
@@ -4314,7 +4314,7 @@ storeP:
 	VADDSD 32(R11), X7, X7
 	ADDQ   CX, R11
 
-setP:
+setG:
 	VMOVUPD Y0, (AX)
 	VMOVSD  X1, 32(AX)
 	ADDQ    CX, AX
@@ -4532,9 +4532,9 @@ group:
 	MOVQ   b_base+64(FP), R9
 	MOVQ   k+96(FP), R10
 	TESTQ  R10, R10
-	JZ     storeR
+	JZ     storeG
 
-tR:
+tG:
 	VBROADCASTSD (DX), Y8
 	VMULPD       (R9), Y8, Y9
 	VADDPD       Y9, Y0, Y0
@@ -4558,9 +4558,9 @@ tR:
 	ADDQ         $0x08, DX
 	ADDQ         DI, R9
 	DECQ         R10
-	JNZ          tR
+	JNZ          tG
 
-storeR:
+storeG:
 	MOVQ    AX, R9
 	VMOVUPD Y0, (R9)
 	VMOVUPD X1, 32(R9)
@@ -4754,9 +4754,9 @@ group:
 	MOVQ   b_base+96(FP), R12
 	MOVQ   k+128(FP), R13
 	TESTQ  R13, R13
-	JZ     storeR
+	JZ     storeG
 
-tR:
+tG:
 	VMOVSD       (DX), X8
 	VMULSD       (DI), X8, X8
 	VBROADCASTSD X8, Y8
@@ -4789,9 +4789,9 @@ tR:
 	ADDQ         $0x08, DI
 	ADDQ         R10, R12
 	DECQ         R13
-	JNZ          tR
+	JNZ          tG
 
-storeR:
+storeG:
 	MOVQ    AX, R12
 	VMOVUPD Y0, (R12)
 	VMOVUPD X1, 32(R12)
@@ -5010,9 +5010,9 @@ group:
 	MOVQ   b_base+72(FP), R9
 	MOVQ   n+104(FP), R10
 	TESTQ  R10, R10
-	JZ     storeP
+	JZ     storeG
 
-tP:
+tG:
 	VMOVUPD      (R9), Y8
 	VMOVUPD      32(R9), X9
 	VBROADCASTSD (R8), Y10
@@ -5038,11 +5038,11 @@ tP:
 	ADDQ         BX, R8
 	ADDQ         DI, R9
 	DECQ         R10
-	JNZ          tP
+	JNZ          tG
 
-storeP:
+storeG:
 	CMPB   add+112(FP), $0x00
-	JE     setP
+	JE     setG
 	MOVQ   AX, R9
 	VADDPD (R9), Y0, Y0
 	VADDPD 32(R9), X1, X1
@@ -5057,7 +5057,7 @@ storeP:
 	VADDPD 32(R9), X7, X7
 	ADDQ   CX, R9
 
-setP:
+setG:
 	VMOVUPD Y0, (AX)
 	VMOVUPD X1, 32(AX)
 	ADDQ    CX, AX
@@ -5266,9 +5266,9 @@ group:
 	MOVQ   c_base+104(FP), R9
 	MOVQ   n+136(FP), R12
 	TESTQ  R12, R12
-	JZ     storeP
+	JZ     storeG
 
-tP:
+tG:
 	VMOVUPD      (R11), Y8
 	VMOVUPD      32(R11), X9
 	VMULPD       (R9), Y8, Y8
@@ -5297,11 +5297,11 @@ tP:
 	ADDQ         BX, R10
 	ADDQ         DI, R11
 	DECQ         R12
-	JNZ          tP
+	JNZ          tG
 
-storeP:
+storeG:
 	CMPB   add+144(FP), $0x00
-	JE     setP
+	JE     setG
 	MOVQ   AX, R11
 	VADDPD (R11), Y0, Y0
 	VADDPD 32(R11), X1, X1
@@ -5316,7 +5316,7 @@ storeP:
 	VADDPD 32(R11), X7, X7
 	ADDQ   CX, R11
 
-setP:
+setG:
 	VMOVUPD Y0, (AX)
 	VMOVUPD X1, 32(AX)
 	ADDQ    CX, AX
@@ -5538,9 +5538,9 @@ group:
 	MOVQ   b_base+64(FP), R9
 	MOVQ   k+96(FP), R10
 	TESTQ  R10, R10
-	JZ     storeR
+	JZ     storeG
 
-tR:
+tG:
 	VBROADCASTSD (DX), Y12
 	VMULPD       (R9), Y12, Y13
 	VADDPD       Y13, Y0, Y0
@@ -5572,9 +5572,9 @@ tR:
 	ADDQ         $0x08, DX
 	ADDQ         DI, R9
 	DECQ         R10
-	JNZ          tR
+	JNZ          tG
 
-storeR:
+storeG:
 	MOVQ    AX, R9
 	VMOVUPD Y0, (R9)
 	VMOVUPD X1, 32(R9)
@@ -5800,9 +5800,9 @@ group:
 	MOVQ   b_base+96(FP), R12
 	MOVQ   k+128(FP), R13
 	TESTQ  R13, R13
-	JZ     storeR
+	JZ     storeG
 
-tR:
+tG:
 	VMOVSD       (DX), X12
 	VMULSD       (DI), X12, X12
 	VBROADCASTSD X12, Y12
@@ -5843,9 +5843,9 @@ tR:
 	ADDQ         $0x08, DI
 	ADDQ         R10, R12
 	DECQ         R13
-	JNZ          tR
+	JNZ          tG
 
-storeR:
+storeG:
 	MOVQ    AX, R12
 	VMOVUPD Y0, (R12)
 	VMOVUPD X1, 32(R12)
@@ -6093,9 +6093,9 @@ group:
 	MOVQ   b_base+72(FP), R9
 	MOVQ   n+104(FP), R10
 	TESTQ  R10, R10
-	JZ     storeP
+	JZ     storeG
 
-tP:
+tG:
 	VMOVUPD      (R9), Y9
 	VMOVUPD      32(R9), X10
 	VMOVSD       48(R9), X11
@@ -6123,11 +6123,11 @@ tP:
 	ADDQ         BX, R8
 	ADDQ         DI, R9
 	DECQ         R10
-	JNZ          tP
+	JNZ          tG
 
-storeP:
+storeG:
 	CMPB   add+112(FP), $0x00
-	JE     setP
+	JE     setG
 	MOVQ   AX, R9
 	VADDPD (R9), Y0, Y0
 	VADDPD 32(R9), X1, X1
@@ -6142,7 +6142,7 @@ storeP:
 	VADDSD 48(R9), X8, X8
 	ADDQ   CX, R9
 
-setP:
+setG:
 	VMOVUPD Y0, (AX)
 	VMOVUPD X1, 32(AX)
 	VMOVSD  X2, 48(AX)
@@ -6304,9 +6304,9 @@ group:
 	MOVQ   c_base+104(FP), R9
 	MOVQ   n+136(FP), R12
 	TESTQ  R12, R12
-	JZ     storeP
+	JZ     storeG
 
-tP:
+tG:
 	VMOVUPD      (R11), Y9
 	VMOVUPD      32(R11), X10
 	VMOVSD       48(R11), X11
@@ -6338,11 +6338,11 @@ tP:
 	ADDQ         BX, R10
 	ADDQ         DI, R11
 	DECQ         R12
-	JNZ          tP
+	JNZ          tG
 
-storeP:
+storeG:
 	CMPB   add+144(FP), $0x00
-	JE     setP
+	JE     setG
 	MOVQ   AX, R11
 	VADDPD (R11), Y0, Y0
 	VADDPD 32(R11), X1, X1
@@ -6357,7 +6357,7 @@ storeP:
 	VADDSD 48(R11), X8, X8
 	ADDQ   CX, R11
 
-setP:
+setG:
 	VMOVUPD Y0, (AX)
 	VMOVUPD X1, 32(AX)
 	VMOVSD  X2, 48(AX)
@@ -6525,9 +6525,9 @@ group:
 	MOVQ   b_base+64(FP), R9
 	MOVQ   k+96(FP), R10
 	TESTQ  R10, R10
-	JZ     storeR
+	JZ     storeG
 
-tR:
+tG:
 	VBROADCASTSD (DX), Y8
 	VMULPD       (R9), Y8, Y9
 	VADDPD       Y9, Y0, Y0
@@ -6551,9 +6551,9 @@ tR:
 	ADDQ         $0x08, DX
 	ADDQ         DI, R9
 	DECQ         R10
-	JNZ          tR
+	JNZ          tG
 
-storeR:
+storeG:
 	MOVQ    AX, R9
 	VMOVUPD Y0, (R9)
 	VMOVUPD Y1, 32(R9)
@@ -6747,9 +6747,9 @@ group:
 	MOVQ   b_base+96(FP), R12
 	MOVQ   k+128(FP), R13
 	TESTQ  R13, R13
-	JZ     storeR
+	JZ     storeG
 
-tR:
+tG:
 	VMOVSD       (DX), X8
 	VMULSD       (DI), X8, X8
 	VBROADCASTSD X8, Y8
@@ -6782,9 +6782,9 @@ tR:
 	ADDQ         $0x08, DI
 	ADDQ         R10, R12
 	DECQ         R13
-	JNZ          tR
+	JNZ          tG
 
-storeR:
+storeG:
 	MOVQ    AX, R12
 	VMOVUPD Y0, (R12)
 	VMOVUPD Y1, 32(R12)
@@ -7003,9 +7003,9 @@ group:
 	MOVQ   b_base+72(FP), R9
 	MOVQ   n+104(FP), R10
 	TESTQ  R10, R10
-	JZ     storeP
+	JZ     storeG
 
-tP:
+tG:
 	VMOVUPD      (R9), Y8
 	VMOVUPD      32(R9), Y9
 	VBROADCASTSD (R8), Y10
@@ -7031,11 +7031,11 @@ tP:
 	ADDQ         BX, R8
 	ADDQ         DI, R9
 	DECQ         R10
-	JNZ          tP
+	JNZ          tG
 
-storeP:
+storeG:
 	CMPB   add+112(FP), $0x00
-	JE     setP
+	JE     setG
 	MOVQ   AX, R9
 	VADDPD (R9), Y0, Y0
 	VADDPD 32(R9), Y1, Y1
@@ -7050,7 +7050,7 @@ storeP:
 	VADDPD 32(R9), Y7, Y7
 	ADDQ   CX, R9
 
-setP:
+setG:
 	VMOVUPD Y0, (AX)
 	VMOVUPD Y1, 32(AX)
 	ADDQ    CX, AX
@@ -7259,9 +7259,9 @@ group:
 	MOVQ   c_base+104(FP), R9
 	MOVQ   n+136(FP), R12
 	TESTQ  R12, R12
-	JZ     storeP
+	JZ     storeG
 
-tP:
+tG:
 	VMOVUPD      (R11), Y8
 	VMOVUPD      32(R11), Y9
 	VMULPD       (R9), Y8, Y8
@@ -7290,11 +7290,11 @@ tP:
 	ADDQ         BX, R10
 	ADDQ         DI, R11
 	DECQ         R12
-	JNZ          tP
+	JNZ          tG
 
-storeP:
+storeG:
 	CMPB   add+144(FP), $0x00
-	JE     setP
+	JE     setG
 	MOVQ   AX, R11
 	VADDPD (R11), Y0, Y0
 	VADDPD 32(R11), Y1, Y1
@@ -7309,7 +7309,7 @@ storeP:
 	VADDPD 32(R11), Y7, Y7
 	ADDQ   CX, R11
 
-setP:
+setG:
 	VMOVUPD Y0, (AX)
 	VMOVUPD Y1, 32(AX)
 	ADDQ    CX, AX
@@ -7531,9 +7531,9 @@ group:
 	MOVQ   b_base+64(FP), R9
 	MOVQ   k+96(FP), R10
 	TESTQ  R10, R10
-	JZ     storeR
+	JZ     storeG
 
-tR:
+tG:
 	VBROADCASTSD (DX), Y12
 	VMULPD       (R9), Y12, Y13
 	VADDPD       Y13, Y0, Y0
@@ -7565,9 +7565,9 @@ tR:
 	ADDQ         $0x08, DX
 	ADDQ         DI, R9
 	DECQ         R10
-	JNZ          tR
+	JNZ          tG
 
-storeR:
+storeG:
 	MOVQ    AX, R9
 	VMOVUPD Y0, (R9)
 	VMOVUPD Y1, 32(R9)
@@ -7793,9 +7793,9 @@ group:
 	MOVQ   b_base+96(FP), R12
 	MOVQ   k+128(FP), R13
 	TESTQ  R13, R13
-	JZ     storeR
+	JZ     storeG
 
-tR:
+tG:
 	VMOVSD       (DX), X12
 	VMULSD       (DI), X12, X12
 	VBROADCASTSD X12, Y12
@@ -7836,9 +7836,9 @@ tR:
 	ADDQ         $0x08, DI
 	ADDQ         R10, R12
 	DECQ         R13
-	JNZ          tR
+	JNZ          tG
 
-storeR:
+storeG:
 	MOVQ    AX, R12
 	VMOVUPD Y0, (R12)
 	VMOVUPD Y1, 32(R12)
@@ -8086,9 +8086,9 @@ group:
 	MOVQ   b_base+72(FP), R9
 	MOVQ   n+104(FP), R10
 	TESTQ  R10, R10
-	JZ     storeP
+	JZ     storeG
 
-tP:
+tG:
 	VMOVUPD      (R9), Y9
 	VMOVUPD      32(R9), Y10
 	VMOVSD       64(R9), X11
@@ -8116,11 +8116,11 @@ tP:
 	ADDQ         BX, R8
 	ADDQ         DI, R9
 	DECQ         R10
-	JNZ          tP
+	JNZ          tG
 
-storeP:
+storeG:
 	CMPB   add+112(FP), $0x00
-	JE     setP
+	JE     setG
 	MOVQ   AX, R9
 	VADDPD (R9), Y0, Y0
 	VADDPD 32(R9), Y1, Y1
@@ -8135,7 +8135,7 @@ storeP:
 	VADDSD 64(R9), X8, X8
 	ADDQ   CX, R9
 
-setP:
+setG:
 	VMOVUPD Y0, (AX)
 	VMOVUPD Y1, 32(AX)
 	VMOVSD  X2, 64(AX)
@@ -8297,9 +8297,9 @@ group:
 	MOVQ   c_base+104(FP), R9
 	MOVQ   n+136(FP), R12
 	TESTQ  R12, R12
-	JZ     storeP
+	JZ     storeG
 
-tP:
+tG:
 	VMOVUPD      (R11), Y9
 	VMOVUPD      32(R11), Y10
 	VMOVSD       64(R11), X11
@@ -8331,11 +8331,11 @@ tP:
 	ADDQ         BX, R10
 	ADDQ         DI, R11
 	DECQ         R12
-	JNZ          tP
+	JNZ          tG
 
-storeP:
+storeG:
 	CMPB   add+144(FP), $0x00
-	JE     setP
+	JE     setG
 	MOVQ   AX, R11
 	VADDPD (R11), Y0, Y0
 	VADDPD 32(R11), Y1, Y1
@@ -8350,7 +8350,7 @@ storeP:
 	VADDSD 64(R11), X8, X8
 	ADDQ   CX, R11
 
-setP:
+setG:
 	VMOVUPD Y0, (AX)
 	VMOVUPD Y1, 32(AX)
 	VMOVSD  X2, 64(AX)
@@ -8522,9 +8522,9 @@ group:
 	MOVQ   b_base+64(FP), R9
 	MOVQ   k+96(FP), R10
 	TESTQ  R10, R10
-	JZ     storeR
+	JZ     storeG
 
-tR:
+tG:
 	VBROADCASTSD (DX), Y12
 	VMULPD       (R9), Y12, Y13
 	VADDPD       Y13, Y0, Y0
@@ -8556,9 +8556,9 @@ tR:
 	ADDQ         $0x08, DX
 	ADDQ         DI, R9
 	DECQ         R10
-	JNZ          tR
+	JNZ          tG
 
-storeR:
+storeG:
 	MOVQ    AX, R9
 	VMOVUPD Y0, (R9)
 	VMOVUPD Y1, 32(R9)
@@ -8784,9 +8784,9 @@ group:
 	MOVQ   b_base+96(FP), R12
 	MOVQ   k+128(FP), R13
 	TESTQ  R13, R13
-	JZ     storeR
+	JZ     storeG
 
-tR:
+tG:
 	VMOVSD       (DX), X12
 	VMULSD       (DI), X12, X12
 	VBROADCASTSD X12, Y12
@@ -8827,9 +8827,9 @@ tR:
 	ADDQ         $0x08, DI
 	ADDQ         R10, R12
 	DECQ         R13
-	JNZ          tR
+	JNZ          tG
 
-storeR:
+storeG:
 	MOVQ    AX, R12
 	VMOVUPD Y0, (R12)
 	VMOVUPD Y1, 32(R12)
@@ -9077,9 +9077,9 @@ group:
 	MOVQ   b_base+72(FP), R9
 	MOVQ   n+104(FP), R10
 	TESTQ  R10, R10
-	JZ     storeP
+	JZ     storeG
 
-tP:
+tG:
 	VMOVUPD      (R9), Y9
 	VMOVUPD      32(R9), Y10
 	VMOVUPD      64(R9), X11
@@ -9107,11 +9107,11 @@ tP:
 	ADDQ         BX, R8
 	ADDQ         DI, R9
 	DECQ         R10
-	JNZ          tP
+	JNZ          tG
 
-storeP:
+storeG:
 	CMPB   add+112(FP), $0x00
-	JE     setP
+	JE     setG
 	MOVQ   AX, R9
 	VADDPD (R9), Y0, Y0
 	VADDPD 32(R9), Y1, Y1
@@ -9126,7 +9126,7 @@ storeP:
 	VADDPD 64(R9), X8, X8
 	ADDQ   CX, R9
 
-setP:
+setG:
 	VMOVUPD Y0, (AX)
 	VMOVUPD Y1, 32(AX)
 	VMOVUPD X2, 64(AX)
@@ -9288,9 +9288,9 @@ group:
 	MOVQ   c_base+104(FP), R9
 	MOVQ   n+136(FP), R12
 	TESTQ  R12, R12
-	JZ     storeP
+	JZ     storeG
 
-tP:
+tG:
 	VMOVUPD      (R11), Y9
 	VMOVUPD      32(R11), Y10
 	VMOVUPD      64(R11), X11
@@ -9322,11 +9322,11 @@ tP:
 	ADDQ         BX, R10
 	ADDQ         DI, R11
 	DECQ         R12
-	JNZ          tP
+	JNZ          tG
 
-storeP:
+storeG:
 	CMPB   add+144(FP), $0x00
-	JE     setP
+	JE     setG
 	MOVQ   AX, R11
 	VADDPD (R11), Y0, Y0
 	VADDPD 32(R11), Y1, Y1
@@ -9341,7 +9341,7 @@ storeP:
 	VADDPD 64(R11), X8, X8
 	ADDQ   CX, R11
 
-setP:
+setG:
 	VMOVUPD Y0, (AX)
 	VMOVUPD Y1, 32(AX)
 	VMOVUPD X2, 64(AX)
@@ -9513,9 +9513,9 @@ group:
 	MOVQ   b_base+64(FP), R8
 	MOVQ   k+96(FP), R9
 	TESTQ  R9, R9
-	JZ     storeR
+	JZ     storeG
 
-tR:
+tG:
 	VBROADCASTSD (DX), Y12
 	VMULPD       (R8), Y12, Y13
 	VADDPD       Y13, Y0, Y0
@@ -9546,9 +9546,9 @@ tR:
 	ADDQ         $0x08, DX
 	ADDQ         SI, R8
 	DECQ         R9
-	JNZ          tR
+	JNZ          tG
 
-storeR:
+storeG:
 	MOVQ    AX, R8
 	VMOVUPD Y0, (R8)
 	VMOVUPD Y1, 32(R8)
@@ -9717,9 +9717,9 @@ group:
 	MOVQ   b_base+96(FP), R10
 	MOVQ   k+128(FP), R11
 	TESTQ  R11, R11
-	JZ     storeR
+	JZ     storeG
 
-tR:
+tG:
 	VMOVSD       (DX), X12
 	VMULSD       (SI), X12, X12
 	VBROADCASTSD X12, Y12
@@ -9757,9 +9757,9 @@ tR:
 	ADDQ         $0x08, SI
 	ADDQ         R8, R10
 	DECQ         R11
-	JNZ          tR
+	JNZ          tG
 
-storeR:
+storeG:
 	MOVQ    AX, R10
 	VMOVUPD Y0, (R10)
 	VMOVUPD Y1, 32(R10)
@@ -9937,9 +9937,9 @@ group:
 	MOVQ   b_base+72(FP), R9
 	MOVQ   n+104(FP), R10
 	TESTQ  R10, R10
-	JZ     storeP
+	JZ     storeG
 
-tP:
+tG:
 	VMOVUPD      (R9), Y8
 	VMOVUPD      32(R9), Y9
 	VMOVUPD      64(R9), X10
@@ -9965,11 +9965,11 @@ tP:
 	ADDQ         BX, R8
 	ADDQ         DI, R9
 	DECQ         R10
-	JNZ          tP
+	JNZ          tG
 
-storeP:
+storeG:
 	CMPB   add+112(FP), $0x00
-	JE     setP
+	JE     setG
 	MOVQ   AX, R9
 	VADDPD (R9), Y0, Y0
 	VADDPD 32(R9), Y1, Y1
@@ -9982,7 +9982,7 @@ storeP:
 	VADDSD 80(R9), X7, X7
 	ADDQ   CX, R9
 
-setP:
+setG:
 	VMOVUPD Y0, (AX)
 	VMOVUPD Y1, 32(AX)
 	VMOVUPD X2, 64(AX)
@@ -10084,9 +10084,9 @@ group:
 	MOVQ   c_base+104(FP), R9
 	MOVQ   n+136(FP), R12
 	TESTQ  R12, R12
-	JZ     storeP
+	JZ     storeG
 
-tP:
+tG:
 	VMOVUPD      (R11), Y8
 	VMOVUPD      32(R11), Y9
 	VMOVUPD      64(R11), X10
@@ -10117,11 +10117,11 @@ tP:
 	ADDQ         BX, R10
 	ADDQ         DI, R11
 	DECQ         R12
-	JNZ          tP
+	JNZ          tG
 
-storeP:
+storeG:
 	CMPB   add+144(FP), $0x00
-	JE     setP
+	JE     setG
 	MOVQ   AX, R11
 	VADDPD (R11), Y0, Y0
 	VADDPD 32(R11), Y1, Y1
@@ -10134,7 +10134,7 @@ storeP:
 	VADDSD 80(R11), X7, X7
 	ADDQ   CX, R11
 
-setP:
+setG:
 	VMOVUPD Y0, (AX)
 	VMOVUPD Y1, 32(AX)
 	VMOVUPD X2, 64(AX)
@@ -10243,9 +10243,9 @@ group:
 	MOVQ   b_base+64(FP), R9
 	MOVQ   k+96(FP), R10
 	TESTQ  R10, R10
-	JZ     storeR
+	JZ     storeG
 
-tR:
+tG:
 	VBROADCASTSD (DX), Y12
 	VMULPD       (R9), Y12, Y13
 	VADDPD       Y13, Y0, Y0
@@ -10277,9 +10277,9 @@ tR:
 	ADDQ         $0x08, DX
 	ADDQ         DI, R9
 	DECQ         R10
-	JNZ          tR
+	JNZ          tG
 
-storeR:
+storeG:
 	MOVQ    AX, R9
 	VMOVUPD Y0, (R9)
 	VMOVUPD Y1, 32(R9)
@@ -10505,9 +10505,9 @@ group:
 	MOVQ   b_base+96(FP), R12
 	MOVQ   k+128(FP), R13
 	TESTQ  R13, R13
-	JZ     storeR
+	JZ     storeG
 
-tR:
+tG:
 	VMOVSD       (DX), X12
 	VMULSD       (DI), X12, X12
 	VBROADCASTSD X12, Y12
@@ -10548,9 +10548,9 @@ tR:
 	ADDQ         $0x08, DI
 	ADDQ         R10, R12
 	DECQ         R13
-	JNZ          tR
+	JNZ          tG
 
-storeR:
+storeG:
 	MOVQ    AX, R12
 	VMOVUPD Y0, (R12)
 	VMOVUPD Y1, 32(R12)
@@ -10798,9 +10798,9 @@ group:
 	MOVQ   b_base+72(FP), R9
 	MOVQ   n+104(FP), R10
 	TESTQ  R10, R10
-	JZ     storeP
+	JZ     storeG
 
-tP:
+tG:
 	VMOVUPD      (R9), Y9
 	VMOVUPD      32(R9), Y10
 	VMOVUPD      64(R9), Y11
@@ -10828,11 +10828,11 @@ tP:
 	ADDQ         BX, R8
 	ADDQ         DI, R9
 	DECQ         R10
-	JNZ          tP
+	JNZ          tG
 
-storeP:
+storeG:
 	CMPB   add+112(FP), $0x00
-	JE     setP
+	JE     setG
 	MOVQ   AX, R9
 	VADDPD (R9), Y0, Y0
 	VADDPD 32(R9), Y1, Y1
@@ -10847,7 +10847,7 @@ storeP:
 	VADDPD 64(R9), Y8, Y8
 	ADDQ   CX, R9
 
-setP:
+setG:
 	VMOVUPD Y0, (AX)
 	VMOVUPD Y1, 32(AX)
 	VMOVUPD Y2, 64(AX)
@@ -11009,9 +11009,9 @@ group:
 	MOVQ   c_base+104(FP), R9
 	MOVQ   n+136(FP), R12
 	TESTQ  R12, R12
-	JZ     storeP
+	JZ     storeG
 
-tP:
+tG:
 	VMOVUPD      (R11), Y9
 	VMOVUPD      32(R11), Y10
 	VMOVUPD      64(R11), Y11
@@ -11043,11 +11043,11 @@ tP:
 	ADDQ         BX, R10
 	ADDQ         DI, R11
 	DECQ         R12
-	JNZ          tP
+	JNZ          tG
 
-storeP:
+storeG:
 	CMPB   add+144(FP), $0x00
-	JE     setP
+	JE     setG
 	MOVQ   AX, R11
 	VADDPD (R11), Y0, Y0
 	VADDPD 32(R11), Y1, Y1
@@ -11062,7 +11062,7 @@ storeP:
 	VADDPD 64(R11), Y8, Y8
 	ADDQ   CX, R11
 
-setP:
+setG:
 	VMOVUPD Y0, (AX)
 	VMOVUPD Y1, 32(AX)
 	VMOVUPD Y2, 64(AX)

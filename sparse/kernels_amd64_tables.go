@@ -7,7 +7,7 @@ package sparse
 // maxGatherAVX2 is the widest AVX2 gather kernel.
 const maxGatherAVX2 = 16
 
-// patternGramRowsAVX2[k] is the AVX2 kernel of width k.
+// patternGramRowsAVX2[w] is the AVX2 kernel of width w.
 var patternGramRowsAVX2 = [maxPattern + 1]func(out []float64, os int, ptr []int, ind []int, x []float64, u []float64, us int){
 	1: patternGramRows1AVX2,
 	2: patternGramRows2AVX2,
@@ -19,7 +19,7 @@ var patternGramRowsAVX2 = [maxPattern + 1]func(out []float64, os int, ptr []int,
 	8: patternGramRows8AVX2,
 }
 
-// patternDotsRowsAVX2[k] is the AVX2 kernel of width k.
+// patternDotsRowsAVX2[w] is the AVX2 kernel of width w.
 var patternDotsRowsAVX2 = [maxPattern + 1]func(ptr []int, ind []int, x []float64, u []float64, us int) (s, q float64){
 	1: patternDotsRows1AVX2,
 	2: patternDotsRows2AVX2,
