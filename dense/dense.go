@@ -89,7 +89,7 @@ func mulRowsLargeK(d, a, b blas64.General, k, l, lo, hi int) {
 			r := b.Data[t*b.Stride : t*b.Stride+l]
 			r = r[:len(out)]
 			for j := range out {
-				out[j] += v * r[j]
+				out[j] += float64(v * r[j])
 			}
 		}
 	}
@@ -144,7 +144,7 @@ func mulHadamardRowsLargeK(d, a, b, c blas64.General, k, l, lo, hi int) {
 			r := c.Data[t*c.Stride : t*c.Stride+l]
 			r = r[:len(out)]
 			for j := range out {
-				out[j] += v * r[j]
+				out[j] += float64(v * r[j])
 			}
 		}
 	}
@@ -180,6 +180,7 @@ func mulBTRows(d, a, b blas64.General, k, l, lo, hi int) {
 
 // dot returns x·y for len(y) ≥ len(x), summed in four interleaved partial sums (the
 // AVX2 kernel, where useAVX2, keeps them in the lanes of one register: same result).
+// Each product is rounded before it is added (float64() stops the compiler fusing them).
 func dot(x, y []float64) float64 {
 	y = y[:len(x)]
 	if useAVX2 {
@@ -188,13 +189,13 @@ func dot(x, y []float64) float64 {
 	var s0, s1, s2, s3 float64
 	l := 0
 	for ; l+4 <= len(x); l += 4 {
-		s0 += x[l] * y[l]
-		s1 += x[l+1] * y[l+1]
-		s2 += x[l+2] * y[l+2]
-		s3 += x[l+3] * y[l+3]
+		s0 += float64(x[l] * y[l])
+		s1 += float64(x[l+1] * y[l+1])
+		s2 += float64(x[l+2] * y[l+2])
+		s3 += float64(x[l+3] * y[l+3])
 	}
 	for ; l < len(x); l++ {
-		s0 += x[l] * y[l]
+		s0 += float64(x[l] * y[l])
 	}
 	return (s0 + s1) + (s2 + s3)
 }

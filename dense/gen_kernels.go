@@ -2,7 +2,10 @@
 
 // gen_kernels writes kernels_gen.go: dense kernels unrolled over a fixed number w of
 // output columns, so that the w partial sums live in registers. Run it with
-// `go generate` in this directory.
+// `go generate` in this directory. Every product is converted with float64() before it
+// is added, which stops the compiler from fusing the two into a multiply-add (as it does
+// on arm64, or on amd64 with GOAMD64=v3): the kernels round the same way everywhere, and
+// as the AVX2 kernels do.
 package main
 
 import (
@@ -53,7 +56,7 @@ var families = []family{
 			p("\tfor i := 0; i < rows; i++ {\n\t\tx := a[i*as:][:k]\n")
 			p("\t\tvar %s float64\n", list("s%d", w))
 			p("\t\tfor t, v := range x {\n\t\t\tr := &bb[t]\n")
-			terms(p, w, "\t\t\ts%[1]d += v * r[%[1]d]\n")
+			terms(p, w, "\t\t\ts%[1]d += float64(v * r[%[1]d])\n")
 			p("\t\t}\n\t\to := out[i*ds : i*ds+%[1]d : i*ds+%[1]d]\n", w)
 			terms(p, w, "\t\to[%[1]d] = s%[1]d\n")
 			p("\t}\n")
@@ -79,7 +82,7 @@ var families = []family{
 			p("\tfor i := 0; i < rows; i++ {\n\t\tx := a[i*as:][:k]\n\t\ty := c[i*cs:][:k]\n")
 			p("\t\tvar %s float64\n", list("s%d", w))
 			p("\t\tfor t, v := range x {\n\t\t\tv *= y[t]\n\t\t\tr := &bb[t]\n")
-			terms(p, w, "\t\t\ts%[1]d += v * r[%[1]d]\n")
+			terms(p, w, "\t\t\ts%[1]d += float64(v * r[%[1]d])\n")
 			p("\t\t}\n\t\to := out[i*ds : i*ds+%[1]d : i*ds+%[1]d]\n", w)
 			terms(p, w, "\t\to[%[1]d] = s%[1]d\n")
 			p("\t}\n")
@@ -154,7 +157,7 @@ func colLoop(pr printer, w int) {
 	p("\tfor p := 0; p < k; p++ {\n")
 	p("\t\tvar %s float64\n", list("s%d", w))
 	p("\t\txo := p\n\t\tfor t := range bb2 {\n\t\t\tv := x[xo]\n\t\t\txo += xs\n\t\t\tr := &bb2[t]\n")
-	terms(p, w, "\t\t\ts%[1]d += v * r[%[1]d]\n")
+	terms(p, w, "\t\t\ts%[1]d += float64(v * r[%[1]d])\n")
 	p("\t\t}\n\t\to := out[p*ds : p*ds+%[1]d : p*ds+%[1]d]\n\t\tif add {\n", w)
 	terms(p, w, "\t\t\to[%[1]d] += s%[1]d\n")
 	p("\t\t} else {\n")

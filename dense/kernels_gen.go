@@ -61,7 +61,7 @@ func rowMul1(out []float64, ds int, a []float64, as int, b []float64, bs, k, row
 		var s0 float64
 		for t, v := range x {
 			r := &bb[t]
-			s0 += v * r[0]
+			s0 += float64(v * r[0])
 		}
 		o := out[i*ds : i*ds+1 : i*ds+1]
 		o[0] = s0
@@ -83,8 +83,8 @@ func rowMul2(out []float64, ds int, a []float64, as int, b []float64, bs, k, row
 		var s0, s1 float64
 		for t, v := range x {
 			r := &bb[t]
-			s0 += v * r[0]
-			s1 += v * r[1]
+			s0 += float64(v * r[0])
+			s1 += float64(v * r[1])
 		}
 		o := out[i*ds : i*ds+2 : i*ds+2]
 		o[0] = s0
@@ -108,9 +108,9 @@ func rowMul3(out []float64, ds int, a []float64, as int, b []float64, bs, k, row
 		var s0, s1, s2 float64
 		for t, v := range x {
 			r := &bb[t]
-			s0 += v * r[0]
-			s1 += v * r[1]
-			s2 += v * r[2]
+			s0 += float64(v * r[0])
+			s1 += float64(v * r[1])
+			s2 += float64(v * r[2])
 		}
 		o := out[i*ds : i*ds+3 : i*ds+3]
 		o[0] = s0
@@ -136,10 +136,10 @@ func rowMul4(out []float64, ds int, a []float64, as int, b []float64, bs, k, row
 		var s0, s1, s2, s3 float64
 		for t, v := range x {
 			r := &bb[t]
-			s0 += v * r[0]
-			s1 += v * r[1]
-			s2 += v * r[2]
-			s3 += v * r[3]
+			s0 += float64(v * r[0])
+			s1 += float64(v * r[1])
+			s2 += float64(v * r[2])
+			s3 += float64(v * r[3])
 		}
 		o := out[i*ds : i*ds+4 : i*ds+4]
 		o[0] = s0
@@ -167,11 +167,11 @@ func rowMul5(out []float64, ds int, a []float64, as int, b []float64, bs, k, row
 		var s0, s1, s2, s3, s4 float64
 		for t, v := range x {
 			r := &bb[t]
-			s0 += v * r[0]
-			s1 += v * r[1]
-			s2 += v * r[2]
-			s3 += v * r[3]
-			s4 += v * r[4]
+			s0 += float64(v * r[0])
+			s1 += float64(v * r[1])
+			s2 += float64(v * r[2])
+			s3 += float64(v * r[3])
+			s4 += float64(v * r[4])
 		}
 		o := out[i*ds : i*ds+5 : i*ds+5]
 		o[0] = s0
@@ -201,12 +201,12 @@ func rowMul6(out []float64, ds int, a []float64, as int, b []float64, bs, k, row
 		var s0, s1, s2, s3, s4, s5 float64
 		for t, v := range x {
 			r := &bb[t]
-			s0 += v * r[0]
-			s1 += v * r[1]
-			s2 += v * r[2]
-			s3 += v * r[3]
-			s4 += v * r[4]
-			s5 += v * r[5]
+			s0 += float64(v * r[0])
+			s1 += float64(v * r[1])
+			s2 += float64(v * r[2])
+			s3 += float64(v * r[3])
+			s4 += float64(v * r[4])
+			s5 += float64(v * r[5])
 		}
 		o := out[i*ds : i*ds+6 : i*ds+6]
 		o[0] = s0
@@ -238,13 +238,13 @@ func rowMul7(out []float64, ds int, a []float64, as int, b []float64, bs, k, row
 		var s0, s1, s2, s3, s4, s5, s6 float64
 		for t, v := range x {
 			r := &bb[t]
-			s0 += v * r[0]
-			s1 += v * r[1]
-			s2 += v * r[2]
-			s3 += v * r[3]
-			s4 += v * r[4]
-			s5 += v * r[5]
-			s6 += v * r[6]
+			s0 += float64(v * r[0])
+			s1 += float64(v * r[1])
+			s2 += float64(v * r[2])
+			s3 += float64(v * r[3])
+			s4 += float64(v * r[4])
+			s5 += float64(v * r[5])
+			s6 += float64(v * r[6])
 		}
 		o := out[i*ds : i*ds+7 : i*ds+7]
 		o[0] = s0
@@ -278,14 +278,14 @@ func rowMul8(out []float64, ds int, a []float64, as int, b []float64, bs, k, row
 		var s0, s1, s2, s3, s4, s5, s6, s7 float64
 		for t, v := range x {
 			r := &bb[t]
-			s0 += v * r[0]
-			s1 += v * r[1]
-			s2 += v * r[2]
-			s3 += v * r[3]
-			s4 += v * r[4]
-			s5 += v * r[5]
-			s6 += v * r[6]
-			s7 += v * r[7]
+			s0 += float64(v * r[0])
+			s1 += float64(v * r[1])
+			s2 += float64(v * r[2])
+			s3 += float64(v * r[3])
+			s4 += float64(v * r[4])
+			s5 += float64(v * r[5])
+			s6 += float64(v * r[6])
+			s7 += float64(v * r[7])
 		}
 		o := out[i*ds : i*ds+8 : i*ds+8]
 		o[0] = s0
@@ -355,7 +355,7 @@ func rowMulHadamard1(out []float64, ds int, a []float64, as int, c []float64, cs
 		for t, v := range x {
 			v *= y[t]
 			r := &bb[t]
-			s0 += v * r[0]
+			s0 += float64(v * r[0])
 		}
 		o := out[i*ds : i*ds+1 : i*ds+1]
 		o[0] = s0
@@ -379,8 +379,8 @@ func rowMulHadamard2(out []float64, ds int, a []float64, as int, c []float64, cs
 		for t, v := range x {
 			v *= y[t]
 			r := &bb[t]
-			s0 += v * r[0]
-			s1 += v * r[1]
+			s0 += float64(v * r[0])
+			s1 += float64(v * r[1])
 		}
 		o := out[i*ds : i*ds+2 : i*ds+2]
 		o[0] = s0
@@ -406,9 +406,9 @@ func rowMulHadamard3(out []float64, ds int, a []float64, as int, c []float64, cs
 		for t, v := range x {
 			v *= y[t]
 			r := &bb[t]
-			s0 += v * r[0]
-			s1 += v * r[1]
-			s2 += v * r[2]
+			s0 += float64(v * r[0])
+			s1 += float64(v * r[1])
+			s2 += float64(v * r[2])
 		}
 		o := out[i*ds : i*ds+3 : i*ds+3]
 		o[0] = s0
@@ -436,10 +436,10 @@ func rowMulHadamard4(out []float64, ds int, a []float64, as int, c []float64, cs
 		for t, v := range x {
 			v *= y[t]
 			r := &bb[t]
-			s0 += v * r[0]
-			s1 += v * r[1]
-			s2 += v * r[2]
-			s3 += v * r[3]
+			s0 += float64(v * r[0])
+			s1 += float64(v * r[1])
+			s2 += float64(v * r[2])
+			s3 += float64(v * r[3])
 		}
 		o := out[i*ds : i*ds+4 : i*ds+4]
 		o[0] = s0
@@ -469,11 +469,11 @@ func rowMulHadamard5(out []float64, ds int, a []float64, as int, c []float64, cs
 		for t, v := range x {
 			v *= y[t]
 			r := &bb[t]
-			s0 += v * r[0]
-			s1 += v * r[1]
-			s2 += v * r[2]
-			s3 += v * r[3]
-			s4 += v * r[4]
+			s0 += float64(v * r[0])
+			s1 += float64(v * r[1])
+			s2 += float64(v * r[2])
+			s3 += float64(v * r[3])
+			s4 += float64(v * r[4])
 		}
 		o := out[i*ds : i*ds+5 : i*ds+5]
 		o[0] = s0
@@ -505,12 +505,12 @@ func rowMulHadamard6(out []float64, ds int, a []float64, as int, c []float64, cs
 		for t, v := range x {
 			v *= y[t]
 			r := &bb[t]
-			s0 += v * r[0]
-			s1 += v * r[1]
-			s2 += v * r[2]
-			s3 += v * r[3]
-			s4 += v * r[4]
-			s5 += v * r[5]
+			s0 += float64(v * r[0])
+			s1 += float64(v * r[1])
+			s2 += float64(v * r[2])
+			s3 += float64(v * r[3])
+			s4 += float64(v * r[4])
+			s5 += float64(v * r[5])
 		}
 		o := out[i*ds : i*ds+6 : i*ds+6]
 		o[0] = s0
@@ -544,13 +544,13 @@ func rowMulHadamard7(out []float64, ds int, a []float64, as int, c []float64, cs
 		for t, v := range x {
 			v *= y[t]
 			r := &bb[t]
-			s0 += v * r[0]
-			s1 += v * r[1]
-			s2 += v * r[2]
-			s3 += v * r[3]
-			s4 += v * r[4]
-			s5 += v * r[5]
-			s6 += v * r[6]
+			s0 += float64(v * r[0])
+			s1 += float64(v * r[1])
+			s2 += float64(v * r[2])
+			s3 += float64(v * r[3])
+			s4 += float64(v * r[4])
+			s5 += float64(v * r[5])
+			s6 += float64(v * r[6])
 		}
 		o := out[i*ds : i*ds+7 : i*ds+7]
 		o[0] = s0
@@ -586,14 +586,14 @@ func rowMulHadamard8(out []float64, ds int, a []float64, as int, c []float64, cs
 		for t, v := range x {
 			v *= y[t]
 			r := &bb[t]
-			s0 += v * r[0]
-			s1 += v * r[1]
-			s2 += v * r[2]
-			s3 += v * r[3]
-			s4 += v * r[4]
-			s5 += v * r[5]
-			s6 += v * r[6]
-			s7 += v * r[7]
+			s0 += float64(v * r[0])
+			s1 += float64(v * r[1])
+			s2 += float64(v * r[2])
+			s3 += float64(v * r[3])
+			s4 += float64(v * r[4])
+			s5 += float64(v * r[5])
+			s6 += float64(v * r[6])
+			s7 += float64(v * r[7])
 		}
 		o := out[i*ds : i*ds+8 : i*ds+8]
 		o[0] = s0
@@ -660,7 +660,7 @@ func colAcc1(out []float64, ds int, x []float64, xs, k int, b []float64, bs, n i
 			v := x[xo]
 			xo += xs
 			r := &bb2[t]
-			s0 += v * r[0]
+			s0 += float64(v * r[0])
 		}
 		o := out[p*ds : p*ds+1 : p*ds+1]
 		if add {
@@ -686,8 +686,8 @@ func colAcc2(out []float64, ds int, x []float64, xs, k int, b []float64, bs, n i
 			v := x[xo]
 			xo += xs
 			r := &bb2[t]
-			s0 += v * r[0]
-			s1 += v * r[1]
+			s0 += float64(v * r[0])
+			s1 += float64(v * r[1])
 		}
 		o := out[p*ds : p*ds+2 : p*ds+2]
 		if add {
@@ -716,9 +716,9 @@ func colAcc3(out []float64, ds int, x []float64, xs, k int, b []float64, bs, n i
 			v := x[xo]
 			xo += xs
 			r := &bb2[t]
-			s0 += v * r[0]
-			s1 += v * r[1]
-			s2 += v * r[2]
+			s0 += float64(v * r[0])
+			s1 += float64(v * r[1])
+			s2 += float64(v * r[2])
 		}
 		o := out[p*ds : p*ds+3 : p*ds+3]
 		if add {
@@ -750,10 +750,10 @@ func colAcc4(out []float64, ds int, x []float64, xs, k int, b []float64, bs, n i
 			v := x[xo]
 			xo += xs
 			r := &bb2[t]
-			s0 += v * r[0]
-			s1 += v * r[1]
-			s2 += v * r[2]
-			s3 += v * r[3]
+			s0 += float64(v * r[0])
+			s1 += float64(v * r[1])
+			s2 += float64(v * r[2])
+			s3 += float64(v * r[3])
 		}
 		o := out[p*ds : p*ds+4 : p*ds+4]
 		if add {
@@ -788,11 +788,11 @@ func colAcc5(out []float64, ds int, x []float64, xs, k int, b []float64, bs, n i
 			v := x[xo]
 			xo += xs
 			r := &bb2[t]
-			s0 += v * r[0]
-			s1 += v * r[1]
-			s2 += v * r[2]
-			s3 += v * r[3]
-			s4 += v * r[4]
+			s0 += float64(v * r[0])
+			s1 += float64(v * r[1])
+			s2 += float64(v * r[2])
+			s3 += float64(v * r[3])
+			s4 += float64(v * r[4])
 		}
 		o := out[p*ds : p*ds+5 : p*ds+5]
 		if add {
@@ -830,12 +830,12 @@ func colAcc6(out []float64, ds int, x []float64, xs, k int, b []float64, bs, n i
 			v := x[xo]
 			xo += xs
 			r := &bb2[t]
-			s0 += v * r[0]
-			s1 += v * r[1]
-			s2 += v * r[2]
-			s3 += v * r[3]
-			s4 += v * r[4]
-			s5 += v * r[5]
+			s0 += float64(v * r[0])
+			s1 += float64(v * r[1])
+			s2 += float64(v * r[2])
+			s3 += float64(v * r[3])
+			s4 += float64(v * r[4])
+			s5 += float64(v * r[5])
 		}
 		o := out[p*ds : p*ds+6 : p*ds+6]
 		if add {
@@ -876,13 +876,13 @@ func colAcc7(out []float64, ds int, x []float64, xs, k int, b []float64, bs, n i
 			v := x[xo]
 			xo += xs
 			r := &bb2[t]
-			s0 += v * r[0]
-			s1 += v * r[1]
-			s2 += v * r[2]
-			s3 += v * r[3]
-			s4 += v * r[4]
-			s5 += v * r[5]
-			s6 += v * r[6]
+			s0 += float64(v * r[0])
+			s1 += float64(v * r[1])
+			s2 += float64(v * r[2])
+			s3 += float64(v * r[3])
+			s4 += float64(v * r[4])
+			s5 += float64(v * r[5])
+			s6 += float64(v * r[6])
 		}
 		o := out[p*ds : p*ds+7 : p*ds+7]
 		if add {
@@ -926,14 +926,14 @@ func colAcc8(out []float64, ds int, x []float64, xs, k int, b []float64, bs, n i
 			v := x[xo]
 			xo += xs
 			r := &bb2[t]
-			s0 += v * r[0]
-			s1 += v * r[1]
-			s2 += v * r[2]
-			s3 += v * r[3]
-			s4 += v * r[4]
-			s5 += v * r[5]
-			s6 += v * r[6]
-			s7 += v * r[7]
+			s0 += float64(v * r[0])
+			s1 += float64(v * r[1])
+			s2 += float64(v * r[2])
+			s3 += float64(v * r[3])
+			s4 += float64(v * r[4])
+			s5 += float64(v * r[5])
+			s6 += float64(v * r[6])
+			s7 += float64(v * r[7])
 		}
 		o := out[p*ds : p*ds+8 : p*ds+8]
 		if add {
@@ -1013,7 +1013,7 @@ func colAccHadamard1(out []float64, ds int, x []float64, xs, k int, b []float64,
 			v := x[xo]
 			xo += xs
 			r := &bb2[t]
-			s0 += v * r[0]
+			s0 += float64(v * r[0])
 		}
 		o := out[p*ds : p*ds+1 : p*ds+1]
 		if add {
@@ -1040,8 +1040,8 @@ func colAccHadamard2(out []float64, ds int, x []float64, xs, k int, b []float64,
 			v := x[xo]
 			xo += xs
 			r := &bb2[t]
-			s0 += v * r[0]
-			s1 += v * r[1]
+			s0 += float64(v * r[0])
+			s1 += float64(v * r[1])
 		}
 		o := out[p*ds : p*ds+2 : p*ds+2]
 		if add {
@@ -1071,9 +1071,9 @@ func colAccHadamard3(out []float64, ds int, x []float64, xs, k int, b []float64,
 			v := x[xo]
 			xo += xs
 			r := &bb2[t]
-			s0 += v * r[0]
-			s1 += v * r[1]
-			s2 += v * r[2]
+			s0 += float64(v * r[0])
+			s1 += float64(v * r[1])
+			s2 += float64(v * r[2])
 		}
 		o := out[p*ds : p*ds+3 : p*ds+3]
 		if add {
@@ -1106,10 +1106,10 @@ func colAccHadamard4(out []float64, ds int, x []float64, xs, k int, b []float64,
 			v := x[xo]
 			xo += xs
 			r := &bb2[t]
-			s0 += v * r[0]
-			s1 += v * r[1]
-			s2 += v * r[2]
-			s3 += v * r[3]
+			s0 += float64(v * r[0])
+			s1 += float64(v * r[1])
+			s2 += float64(v * r[2])
+			s3 += float64(v * r[3])
 		}
 		o := out[p*ds : p*ds+4 : p*ds+4]
 		if add {
@@ -1145,11 +1145,11 @@ func colAccHadamard5(out []float64, ds int, x []float64, xs, k int, b []float64,
 			v := x[xo]
 			xo += xs
 			r := &bb2[t]
-			s0 += v * r[0]
-			s1 += v * r[1]
-			s2 += v * r[2]
-			s3 += v * r[3]
-			s4 += v * r[4]
+			s0 += float64(v * r[0])
+			s1 += float64(v * r[1])
+			s2 += float64(v * r[2])
+			s3 += float64(v * r[3])
+			s4 += float64(v * r[4])
 		}
 		o := out[p*ds : p*ds+5 : p*ds+5]
 		if add {
@@ -1188,12 +1188,12 @@ func colAccHadamard6(out []float64, ds int, x []float64, xs, k int, b []float64,
 			v := x[xo]
 			xo += xs
 			r := &bb2[t]
-			s0 += v * r[0]
-			s1 += v * r[1]
-			s2 += v * r[2]
-			s3 += v * r[3]
-			s4 += v * r[4]
-			s5 += v * r[5]
+			s0 += float64(v * r[0])
+			s1 += float64(v * r[1])
+			s2 += float64(v * r[2])
+			s3 += float64(v * r[3])
+			s4 += float64(v * r[4])
+			s5 += float64(v * r[5])
 		}
 		o := out[p*ds : p*ds+6 : p*ds+6]
 		if add {
@@ -1235,13 +1235,13 @@ func colAccHadamard7(out []float64, ds int, x []float64, xs, k int, b []float64,
 			v := x[xo]
 			xo += xs
 			r := &bb2[t]
-			s0 += v * r[0]
-			s1 += v * r[1]
-			s2 += v * r[2]
-			s3 += v * r[3]
-			s4 += v * r[4]
-			s5 += v * r[5]
-			s6 += v * r[6]
+			s0 += float64(v * r[0])
+			s1 += float64(v * r[1])
+			s2 += float64(v * r[2])
+			s3 += float64(v * r[3])
+			s4 += float64(v * r[4])
+			s5 += float64(v * r[5])
+			s6 += float64(v * r[6])
 		}
 		o := out[p*ds : p*ds+7 : p*ds+7]
 		if add {
@@ -1286,14 +1286,14 @@ func colAccHadamard8(out []float64, ds int, x []float64, xs, k int, b []float64,
 			v := x[xo]
 			xo += xs
 			r := &bb2[t]
-			s0 += v * r[0]
-			s1 += v * r[1]
-			s2 += v * r[2]
-			s3 += v * r[3]
-			s4 += v * r[4]
-			s5 += v * r[5]
-			s6 += v * r[6]
-			s7 += v * r[7]
+			s0 += float64(v * r[0])
+			s1 += float64(v * r[1])
+			s2 += float64(v * r[2])
+			s3 += float64(v * r[3])
+			s4 += float64(v * r[4])
+			s5 += float64(v * r[5])
+			s6 += float64(v * r[6])
+			s7 += float64(v * r[7])
 		}
 		o := out[p*ds : p*ds+8 : p*ds+8]
 		if add {

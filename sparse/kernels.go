@@ -258,7 +258,7 @@ func patternRows(sum, gram blas64.General, w *CSR, u blas64.General, k, lo, hi i
 			z := dot(ui, uj)
 			uj = uj[:len(out)]
 			for l := range out {
-				out[l] += z * uj[l]
+				out[l] += float64(z * uj[l])
 			}
 		}
 	}
@@ -270,7 +270,7 @@ func dot(x, y []float64) float64 {
 	y = y[:len(x)]
 	var z float64
 	for l, v := range x {
-		z += v * y[l]
+		z += float64(v * y[l])
 	}
 	return z
 }
@@ -323,7 +323,7 @@ func patternDotRows(w *CSR, u blas64.General, k, lo, hi int) (s, q float64) {
 		for _, j := range cols {
 			z := dot(ui, u.Data[j*u.Stride:j*u.Stride+k])
 			s += z
-			q += z * z
+			q += float64(z * z)
 		}
 	}
 	return s, q
