@@ -179,11 +179,12 @@ func mulBTRows(d, a, b blas64.General, k, l, lo, hi int) {
 }
 
 // dot returns x·y for len(y) ≥ len(x), summed in four interleaved partial sums (the
-// AVX2 kernel, where useAVX2, keeps them in the lanes of one register: same result).
-// Each product is rounded before it is added (float64() stops the compiler fusing them).
+// AVX2 kernel, where useAVX2 and x is long enough to repay the call, keeps them in the
+// lanes of one register: same result). Each product is rounded before it is added
+// (float64() stops the compiler fusing them).
 func dot(x, y []float64) float64 {
 	y = y[:len(x)]
-	if useAVX2 {
+	if useAVX2 && len(x) >= 32 {
 		return dotAVX2(x, y)
 	}
 	var s0, s1, s2, s3 float64

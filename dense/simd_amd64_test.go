@@ -87,6 +87,7 @@ func TestAVX2KernelsMatchGo(t *testing.T) {
 					{"TMulHadamard", func(d *mat.Dense) { TMulHadamard(d, a, t1, t2) }, k, l},
 					{"Gram", func(d *mat.Dense) { Gram(d, t1) }, l, l},
 					{"Dot", func(d *mat.Dense) { d.Set(0, 0, Dot(t1, t2)) }, 1, 1},
+					{"Dot contiguous", func(d *mat.Dense) { d.Set(0, 0, Dot(mat.DenseCopyOf(t1), mat.DenseCopyOf(t2))) }, 1, 1},
 				}
 				if k <= maxInner {
 					// Moderate arguments, so that most exponentials take the fast path.
@@ -235,6 +236,29 @@ func TestSigmoidAVX2MatchesGo(t *testing.T) {
 			if !sameBits(f[i], wf[i]) || !sameBits(fp[i], wp[i]) {
 				t.Fatalf("AVX2 sigmoid(%v) = %v, %v; Go gives %v, %v", z[i], f[i], fp[i], wf[i], wp[i])
 			}
+		}
+	}
+}
+
+// TestDotAVX2MatchesGo holds the AVX2 dot product to the Go one bit for bit for every
+// length up to 200 (every remainder after the groups of 4, below and above the length
+// where dot starts to use it).
+func TestDotAVX2MatchesGo(t *testing.T) {
+	if !useAVX2 {
+		t.Skip("no AVX2")
+	}
+	rng := rand.New(rand.NewPCG(11, 11))
+	m := signed(rng, 2, 200)
+	x, y := m.RawRowView(0), m.RawRowView(1)
+	for n := 0; n <= 200; n++ {
+		got := dot(x[:n], y)
+		var want float64
+		withoutAVX2(func() { want = dot(x[:n], y) })
+		if !sameBits(got, want) {
+			t.Fatalf("dot of length %d: %v, the Go kernel gives %v", n, got, want)
+		}
+		if n > 0 && !sameBits(dotAVX2(x[:n], y[:n]), want) {
+			t.Fatalf("dotAVX2 of length %d: %v, the Go kernel gives %v", n, dotAVX2(x[:n], y[:n]), want)
 		}
 	}
 }
