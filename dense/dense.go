@@ -7,6 +7,15 @@
 // gen_kernels.go). SigmoidMul evaluates the exponential with a table-driven exp of about
 // one ulp, several times faster than math.Exp.
 //
+// On amd64 processors with AVX2 the kernels run in assembly (kernels_amd64.s, generated
+// with avo by sparse/asm/gendense): the row and column products do 4 output columns per
+// instruction and several independent output rows at once, and the sigmoid does 8
+// exponentials at a time. Every output entry is computed with the same IEEE operations in
+// the same order as in the Go kernels, with no fused multiply-add, so the results are
+// bit for bit those of the Go kernels (tests hold each AVX2 kernel to its Go form), and no
+// recorded number depends on the processor. The purego build tag, or another
+// architecture, runs the Go kernels.
+//
 // All kernels are dst-first: the caller owns the output and may reuse it. dst must not
 // share storage with an input. On one thread no kernel allocates; with more threads the
 // reductions borrow scratch space from a pool.
@@ -80,7 +89,7 @@ func mulRowsLargeK(d, a, b blas64.General, k, l, lo, hi int) {
 			r := b.Data[t*b.Stride : t*b.Stride+l]
 			r = r[:len(out)]
 			for j := range out {
-				out[j] += v * r[j]
+				out[j] += float64(v * r[j])
 			}
 		}
 	}
@@ -135,7 +144,7 @@ func mulHadamardRowsLargeK(d, a, b, c blas64.General, k, l, lo, hi int) {
 			r := c.Data[t*c.Stride : t*c.Stride+l]
 			r = r[:len(out)]
 			for j := range out {
-				out[j] += v * r[j]
+				out[j] += float64(v * r[j])
 			}
 		}
 	}
@@ -169,19 +178,25 @@ func mulBTRows(d, a, b blas64.General, k, l, lo, hi int) {
 	}
 }
 
-// dot returns x·y for len(y) ≥ len(x), summed in four interleaved partial sums.
+// dot returns x·y for len(y) ≥ len(x), summed in four interleaved partial sums (the
+// AVX2 kernel, where useAVX2 and x is long enough to repay the call, keeps them in the
+// lanes of one register: same result). Each product is rounded before it is added
+// (float64() stops the compiler fusing them).
 func dot(x, y []float64) float64 {
 	y = y[:len(x)]
+	if useAVX2 && len(x) >= 32 {
+		return dotAVX2(x, y)
+	}
 	var s0, s1, s2, s3 float64
 	l := 0
 	for ; l+4 <= len(x); l += 4 {
-		s0 += x[l] * y[l]
-		s1 += x[l+1] * y[l+1]
-		s2 += x[l+2] * y[l+2]
-		s3 += x[l+3] * y[l+3]
+		s0 += float64(x[l] * y[l])
+		s1 += float64(x[l+1] * y[l+1])
+		s2 += float64(x[l+2] * y[l+2])
+		s3 += float64(x[l+3] * y[l+3])
 	}
 	for ; l < len(x); l++ {
-		s0 += x[l] * y[l]
+		s0 += float64(x[l] * y[l])
 	}
 	return (s0 + s1) + (s2 + s3)
 }
@@ -385,13 +400,17 @@ func sigmoidRows(f, fp, a, b blas64.General, k, l, lo, hi int) {
 	}
 }
 
-// colSplit cuts l columns into nc = ⌈l/widest⌉ chunks for the kernels, as equal as
-// possible: the first rem chunks are w+1 wide, the others w.
+// colSplit cuts l columns into nc = ⌈l/widest⌉ chunks for the kernels (widestAVX2 for the
+// AVX2 kernels), as equal as possible: the first rem chunks are w+1 wide, the others w.
 type colSplit struct{ nc, w, rem int }
 
 func splitCols(l int) colSplit {
 	if l == 0 {
 		return colSplit{}
+	}
+	widest := widest
+	if useAVX2 {
+		widest = widestAVX2 // any split gives the same bits: each column is summed alone
 	}
 	nc := (l + widest - 1) / widest
 	return colSplit{nc, l / nc, l % nc}

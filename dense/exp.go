@@ -5,23 +5,26 @@ import "math"
 // exp returns eˣ. For |x| ≤ 700 it uses a table of 2^(j/32) and a degree-6 polynomial on
 // |r| ≤ ln2/64 (x = (32m + j)·ln2/32 + r), with an error of about one ulp; elsewhere, and
 // for NaN, it returns math.Exp(x). It is several times faster than math.Exp, which
-// dominated the cost of the sigmoid.
+// dominated the cost of the sigmoid. Every product that is added is converted with
+// float64(), so that no compiler fuses the two into a multiply-add: exp (and sigmoid)
+// give the same bits on every architecture and GOAMD64 level, and those of the AVX2
+// kernels.
 func exp(x float64) float64 {
 	if !(x >= -700 && x <= 700) {
 		return math.Exp(x)
 	}
-	kf := (x*invLn2x32 + shift) - shift // round(32x/ln2), |kf| < 2¹⁵
+	kf := (float64(x*invLn2x32) + shift) - shift // round(32x/ln2), |kf| < 2¹⁵
 	k := int(kf)
-	r := (x - kf*ln2Hi) - kf*ln2Lo
+	r := (x - float64(kf*ln2Hi)) - float64(kf*ln2Lo)
 	// p = eʳ − 1 (truncation error below r⁷/7! < 4e-18), in Estrin's form to shorten the
 	// chain of dependent operations. q is (r+tiny)² rather than r²: the same number unless
 	// |r| < 2⁻²⁴⁷, and never subnormal, since a subnormal result costs some processors a
 	// hundred cycles (for x near 0, which is common in NAGC, r² would underflow); the
 	// change to p is below 2⁻³⁰⁰.
 	q := (r + tiny) * (r + tiny)
-	p := r + q*((1.0/2+r*(1.0/6))+q*((1.0/24+r*(1.0/120))+q*(1.0/720)))
+	p := r + float64(q*((1.0/2+float64(r*(1.0/6)))+float64(q*((1.0/24+float64(r*(1.0/120)))+float64(q*(1.0/720))))))
 	t := exp2Table[k&31]
-	y := t + t*p
+	y := t + float64(t*p)
 	return math.Float64frombits(math.Float64bits(y) + uint64(k>>5)<<52)
 }
 
@@ -84,27 +87,44 @@ const (
 // exponential is written out and interleaved over pairs of entries, so that the processor
 // overlaps their long dependency chains. Elsewhere it evaluates 1/(1+e) and
 // e/((1+e)·(1+e)) literally, so that where (1+e)² overflows σ' is 0 as that expression
-// gives. len(fp) must be at least len(f).
+// gives. len(fp) must be at least len(f). Where useAVX2, the AVX2 kernel does the
+// groups of 4 entries within the fast path, with the same results.
 func sigmoid(f, fp []float64) {
+	fp = fp[:len(f)]
+	for useAVX2 && len(f) >= 4 {
+		n := sigmoidAVX2(f, fp, &exp2Table)
+		if n+4 > len(f) {
+			f, fp = f[n:], fp[n:]
+			break
+		}
+		// f[n:n+4] has an entry outside the fast path.
+		sigmoidGo(f[n:n+4], fp[n:n+4])
+		f, fp = f[n+4:], fp[n+4:]
+	}
+	sigmoidGo(f, fp)
+}
+
+// sigmoidGo is sigmoid in Go.
+func sigmoidGo(f, fp []float64) {
 	fp = fp[:len(f)]
 	j := 0
 	for ; j+2 <= len(f); j += 2 {
 		z0, z1 := f[j], f[j+1]
 		// e^{−z} = 2^(m + i/32)·e^r with 32m + i = −round(32z/ln2) (see exp).
-		kf0 := (z0*invLn2x32 + shift) - shift
-		kf1 := (z1*invLn2x32 + shift) - shift
+		kf0 := (float64(z0*invLn2x32) + shift) - shift
+		kf1 := (float64(z1*invLn2x32) + shift) - shift
 		k0, k1 := int(kf0), int(kf1)
 		if uint(k0-kMin) > kSpan || uint(k1-kMin) > kSpan {
 			break
 		}
 		// expNeg(z0, kf0, k0) and expNeg(z1, kf1, k1), written out (the call is not inlined).
-		r0 := (kf0*ln2Hi - z0) + kf0*ln2Lo
-		r1 := (kf1*ln2Hi - z1) + kf1*ln2Lo
+		r0 := (float64(kf0*ln2Hi) - z0) + float64(kf0*ln2Lo)
+		r1 := (float64(kf1*ln2Hi) - z1) + float64(kf1*ln2Lo)
 		q0, q1 := (r0+tiny)*(r0+tiny), (r1+tiny)*(r1+tiny)
-		p0 := r0 + q0*((1.0/2+r0*(1.0/6))+q0*((1.0/24+r0*(1.0/120))+q0*(1.0/720)))
-		p1 := r1 + q1*((1.0/2+r1*(1.0/6))+q1*((1.0/24+r1*(1.0/120))+q1*(1.0/720)))
+		p0 := r0 + float64(q0*((1.0/2+float64(r0*(1.0/6)))+float64(q0*((1.0/24+float64(r0*(1.0/120)))+float64(q0*(1.0/720))))))
+		p1 := r1 + float64(q1*((1.0/2+float64(r1*(1.0/6)))+float64(q1*((1.0/24+float64(r1*(1.0/120)))+float64(q1*(1.0/720))))))
 		t0, t1 := exp2Table[(-k0)&31], exp2Table[(-k1)&31]
-		y0, y1 := t0+t0*p0, t1+t1*p1
+		y0, y1 := t0+float64(t0*p0), t1+float64(t1*p1)
 		e0 := math.Float64frombits(math.Float64bits(y0) + uint64((-k0)>>5)<<52)
 		e1 := math.Float64frombits(math.Float64bits(y1) + uint64((-k1)>>5)<<52)
 		s0, s1 := 1/(1+e0), 1/(1+e1)
@@ -113,7 +133,7 @@ func sigmoid(f, fp []float64) {
 	}
 	for ; j < len(f); j++ {
 		z := f[j]
-		kf := (z*invLn2x32 + shift) - shift
+		kf := (float64(z*invLn2x32) + shift) - shift
 		if k := int(kf); uint(k-kMin) <= kSpan {
 			e := expNeg(z, kf, k)
 			s := 1 / (1 + e)
@@ -131,10 +151,10 @@ func sigmoid(f, fp []float64) {
 // expNeg returns e^{−z} given kf = round(32z/ln2) and k = int(kf) within the limits of
 // sigmoid's fast path; it is exp(−z) without the range check, and gives the same bits.
 func expNeg(z, kf float64, k int) float64 {
-	r := (kf*ln2Hi - z) + kf*ln2Lo
+	r := (float64(kf*ln2Hi) - z) + float64(kf*ln2Lo)
 	q := (r + tiny) * (r + tiny)
-	p := r + q*((1.0/2+r*(1.0/6))+q*((1.0/24+r*(1.0/120))+q*(1.0/720)))
+	p := r + float64(q*((1.0/2+float64(r*(1.0/6)))+float64(q*((1.0/24+float64(r*(1.0/120)))+float64(q*(1.0/720))))))
 	t := exp2Table[(-k)&31]
-	y := t + t*p
+	y := t + float64(t*p)
 	return math.Float64frombits(math.Float64bits(y) + uint64((-k)>>5)<<52)
 }

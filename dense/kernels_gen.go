@@ -11,8 +11,20 @@ const maxInner = 32
 // rowMul sets, for each row i < rows, out[i·ds : i·ds+w] = Σ_{t<k} a[i·as+t]·b[t·bs : t·bs+w]:
 // w columns of rows of a·b, for k ≤ maxInner. It copies the k×w block of b to the stack
 // first, so that the inner loop has no bounds check and few live registers.
-// It dispatches on 1 ≤ w ≤ widest.
+// It dispatches to the AVX2 kernel (same results; 1 ≤ w ≤ widestAVX2) where
+// useAVX2, else on 1 ≤ w ≤ widest.
 func rowMul(w int, out []float64, ds int, a []float64, as int, b []float64, bs, k, rows int) {
+	if useAVX2 && 1 <= w && w <= widestAVX2 {
+		if rows > 0 {
+			_ = out[(rows-1)*ds+w-1]
+			if k > 0 {
+				_ = a[(rows-1)*as+k-1]
+				_ = b[(k-1)*bs+w-1]
+			}
+		}
+		rowMulAVX2[w](out, ds, a, as, b, bs, k, rows)
+		return
+	}
 	switch w {
 	case 1:
 		rowMul1(out, ds, a, as, b, bs, k, rows)
@@ -49,7 +61,7 @@ func rowMul1(out []float64, ds int, a []float64, as int, b []float64, bs, k, row
 		var s0 float64
 		for t, v := range x {
 			r := &bb[t]
-			s0 += v * r[0]
+			s0 += float64(v * r[0])
 		}
 		o := out[i*ds : i*ds+1 : i*ds+1]
 		o[0] = s0
@@ -71,8 +83,8 @@ func rowMul2(out []float64, ds int, a []float64, as int, b []float64, bs, k, row
 		var s0, s1 float64
 		for t, v := range x {
 			r := &bb[t]
-			s0 += v * r[0]
-			s1 += v * r[1]
+			s0 += float64(v * r[0])
+			s1 += float64(v * r[1])
 		}
 		o := out[i*ds : i*ds+2 : i*ds+2]
 		o[0] = s0
@@ -96,9 +108,9 @@ func rowMul3(out []float64, ds int, a []float64, as int, b []float64, bs, k, row
 		var s0, s1, s2 float64
 		for t, v := range x {
 			r := &bb[t]
-			s0 += v * r[0]
-			s1 += v * r[1]
-			s2 += v * r[2]
+			s0 += float64(v * r[0])
+			s1 += float64(v * r[1])
+			s2 += float64(v * r[2])
 		}
 		o := out[i*ds : i*ds+3 : i*ds+3]
 		o[0] = s0
@@ -124,10 +136,10 @@ func rowMul4(out []float64, ds int, a []float64, as int, b []float64, bs, k, row
 		var s0, s1, s2, s3 float64
 		for t, v := range x {
 			r := &bb[t]
-			s0 += v * r[0]
-			s1 += v * r[1]
-			s2 += v * r[2]
-			s3 += v * r[3]
+			s0 += float64(v * r[0])
+			s1 += float64(v * r[1])
+			s2 += float64(v * r[2])
+			s3 += float64(v * r[3])
 		}
 		o := out[i*ds : i*ds+4 : i*ds+4]
 		o[0] = s0
@@ -155,11 +167,11 @@ func rowMul5(out []float64, ds int, a []float64, as int, b []float64, bs, k, row
 		var s0, s1, s2, s3, s4 float64
 		for t, v := range x {
 			r := &bb[t]
-			s0 += v * r[0]
-			s1 += v * r[1]
-			s2 += v * r[2]
-			s3 += v * r[3]
-			s4 += v * r[4]
+			s0 += float64(v * r[0])
+			s1 += float64(v * r[1])
+			s2 += float64(v * r[2])
+			s3 += float64(v * r[3])
+			s4 += float64(v * r[4])
 		}
 		o := out[i*ds : i*ds+5 : i*ds+5]
 		o[0] = s0
@@ -189,12 +201,12 @@ func rowMul6(out []float64, ds int, a []float64, as int, b []float64, bs, k, row
 		var s0, s1, s2, s3, s4, s5 float64
 		for t, v := range x {
 			r := &bb[t]
-			s0 += v * r[0]
-			s1 += v * r[1]
-			s2 += v * r[2]
-			s3 += v * r[3]
-			s4 += v * r[4]
-			s5 += v * r[5]
+			s0 += float64(v * r[0])
+			s1 += float64(v * r[1])
+			s2 += float64(v * r[2])
+			s3 += float64(v * r[3])
+			s4 += float64(v * r[4])
+			s5 += float64(v * r[5])
 		}
 		o := out[i*ds : i*ds+6 : i*ds+6]
 		o[0] = s0
@@ -226,13 +238,13 @@ func rowMul7(out []float64, ds int, a []float64, as int, b []float64, bs, k, row
 		var s0, s1, s2, s3, s4, s5, s6 float64
 		for t, v := range x {
 			r := &bb[t]
-			s0 += v * r[0]
-			s1 += v * r[1]
-			s2 += v * r[2]
-			s3 += v * r[3]
-			s4 += v * r[4]
-			s5 += v * r[5]
-			s6 += v * r[6]
+			s0 += float64(v * r[0])
+			s1 += float64(v * r[1])
+			s2 += float64(v * r[2])
+			s3 += float64(v * r[3])
+			s4 += float64(v * r[4])
+			s5 += float64(v * r[5])
+			s6 += float64(v * r[6])
 		}
 		o := out[i*ds : i*ds+7 : i*ds+7]
 		o[0] = s0
@@ -266,14 +278,14 @@ func rowMul8(out []float64, ds int, a []float64, as int, b []float64, bs, k, row
 		var s0, s1, s2, s3, s4, s5, s6, s7 float64
 		for t, v := range x {
 			r := &bb[t]
-			s0 += v * r[0]
-			s1 += v * r[1]
-			s2 += v * r[2]
-			s3 += v * r[3]
-			s4 += v * r[4]
-			s5 += v * r[5]
-			s6 += v * r[6]
-			s7 += v * r[7]
+			s0 += float64(v * r[0])
+			s1 += float64(v * r[1])
+			s2 += float64(v * r[2])
+			s3 += float64(v * r[3])
+			s4 += float64(v * r[4])
+			s5 += float64(v * r[5])
+			s6 += float64(v * r[6])
+			s7 += float64(v * r[7])
 		}
 		o := out[i*ds : i*ds+8 : i*ds+8]
 		o[0] = s0
@@ -290,8 +302,21 @@ func rowMul8(out []float64, ds int, a []float64, as int, b []float64, bs, k, row
 // rowMulHadamard sets, for each row i < rows, out[i·ds : i·ds+w] =
 // Σ_{t<k} a[i·as+t]·c[i·cs+t]·b[t·bs : t·bs+w]: w columns of rows of (a⊙c)·b, for
 // k ≤ maxInner. Like rowMul it works from a copy of b on the stack.
-// It dispatches on 1 ≤ w ≤ widest.
+// It dispatches to the AVX2 kernel (same results; 1 ≤ w ≤ widestAVX2) where
+// useAVX2, else on 1 ≤ w ≤ widest.
 func rowMulHadamard(w int, out []float64, ds int, a []float64, as int, c []float64, cs int, b []float64, bs, k, rows int) {
+	if useAVX2 && 1 <= w && w <= widestAVX2 {
+		if rows > 0 {
+			_ = out[(rows-1)*ds+w-1]
+			if k > 0 {
+				_ = a[(rows-1)*as+k-1]
+				_ = c[(rows-1)*cs+k-1]
+				_ = b[(k-1)*bs+w-1]
+			}
+		}
+		rowMulHadamardAVX2[w](out, ds, a, as, c, cs, b, bs, k, rows)
+		return
+	}
 	switch w {
 	case 1:
 		rowMulHadamard1(out, ds, a, as, c, cs, b, bs, k, rows)
@@ -330,7 +355,7 @@ func rowMulHadamard1(out []float64, ds int, a []float64, as int, c []float64, cs
 		for t, v := range x {
 			v *= y[t]
 			r := &bb[t]
-			s0 += v * r[0]
+			s0 += float64(v * r[0])
 		}
 		o := out[i*ds : i*ds+1 : i*ds+1]
 		o[0] = s0
@@ -354,8 +379,8 @@ func rowMulHadamard2(out []float64, ds int, a []float64, as int, c []float64, cs
 		for t, v := range x {
 			v *= y[t]
 			r := &bb[t]
-			s0 += v * r[0]
-			s1 += v * r[1]
+			s0 += float64(v * r[0])
+			s1 += float64(v * r[1])
 		}
 		o := out[i*ds : i*ds+2 : i*ds+2]
 		o[0] = s0
@@ -381,9 +406,9 @@ func rowMulHadamard3(out []float64, ds int, a []float64, as int, c []float64, cs
 		for t, v := range x {
 			v *= y[t]
 			r := &bb[t]
-			s0 += v * r[0]
-			s1 += v * r[1]
-			s2 += v * r[2]
+			s0 += float64(v * r[0])
+			s1 += float64(v * r[1])
+			s2 += float64(v * r[2])
 		}
 		o := out[i*ds : i*ds+3 : i*ds+3]
 		o[0] = s0
@@ -411,10 +436,10 @@ func rowMulHadamard4(out []float64, ds int, a []float64, as int, c []float64, cs
 		for t, v := range x {
 			v *= y[t]
 			r := &bb[t]
-			s0 += v * r[0]
-			s1 += v * r[1]
-			s2 += v * r[2]
-			s3 += v * r[3]
+			s0 += float64(v * r[0])
+			s1 += float64(v * r[1])
+			s2 += float64(v * r[2])
+			s3 += float64(v * r[3])
 		}
 		o := out[i*ds : i*ds+4 : i*ds+4]
 		o[0] = s0
@@ -444,11 +469,11 @@ func rowMulHadamard5(out []float64, ds int, a []float64, as int, c []float64, cs
 		for t, v := range x {
 			v *= y[t]
 			r := &bb[t]
-			s0 += v * r[0]
-			s1 += v * r[1]
-			s2 += v * r[2]
-			s3 += v * r[3]
-			s4 += v * r[4]
+			s0 += float64(v * r[0])
+			s1 += float64(v * r[1])
+			s2 += float64(v * r[2])
+			s3 += float64(v * r[3])
+			s4 += float64(v * r[4])
 		}
 		o := out[i*ds : i*ds+5 : i*ds+5]
 		o[0] = s0
@@ -480,12 +505,12 @@ func rowMulHadamard6(out []float64, ds int, a []float64, as int, c []float64, cs
 		for t, v := range x {
 			v *= y[t]
 			r := &bb[t]
-			s0 += v * r[0]
-			s1 += v * r[1]
-			s2 += v * r[2]
-			s3 += v * r[3]
-			s4 += v * r[4]
-			s5 += v * r[5]
+			s0 += float64(v * r[0])
+			s1 += float64(v * r[1])
+			s2 += float64(v * r[2])
+			s3 += float64(v * r[3])
+			s4 += float64(v * r[4])
+			s5 += float64(v * r[5])
 		}
 		o := out[i*ds : i*ds+6 : i*ds+6]
 		o[0] = s0
@@ -519,13 +544,13 @@ func rowMulHadamard7(out []float64, ds int, a []float64, as int, c []float64, cs
 		for t, v := range x {
 			v *= y[t]
 			r := &bb[t]
-			s0 += v * r[0]
-			s1 += v * r[1]
-			s2 += v * r[2]
-			s3 += v * r[3]
-			s4 += v * r[4]
-			s5 += v * r[5]
-			s6 += v * r[6]
+			s0 += float64(v * r[0])
+			s1 += float64(v * r[1])
+			s2 += float64(v * r[2])
+			s3 += float64(v * r[3])
+			s4 += float64(v * r[4])
+			s5 += float64(v * r[5])
+			s6 += float64(v * r[6])
 		}
 		o := out[i*ds : i*ds+7 : i*ds+7]
 		o[0] = s0
@@ -561,14 +586,14 @@ func rowMulHadamard8(out []float64, ds int, a []float64, as int, c []float64, cs
 		for t, v := range x {
 			v *= y[t]
 			r := &bb[t]
-			s0 += v * r[0]
-			s1 += v * r[1]
-			s2 += v * r[2]
-			s3 += v * r[3]
-			s4 += v * r[4]
-			s5 += v * r[5]
-			s6 += v * r[6]
-			s7 += v * r[7]
+			s0 += float64(v * r[0])
+			s1 += float64(v * r[1])
+			s2 += float64(v * r[2])
+			s3 += float64(v * r[3])
+			s4 += float64(v * r[4])
+			s5 += float64(v * r[5])
+			s6 += float64(v * r[6])
+			s7 += float64(v * r[7])
 		}
 		o := out[i*ds : i*ds+8 : i*ds+8]
 		o[0] = s0
@@ -585,8 +610,20 @@ func rowMulHadamard8(out []float64, ds int, a []float64, as int, c []float64, cs
 // colAcc sets, for each p < k, out[p·ds : p·ds+w] (add: adds to it)
 // Σ_{t<n} x[t·xs+p]·b[t·bs : t·bs+w]: w columns of xᵀ·b over a block of n ≤ BlockRows rows.
 // It copies the n×w block of b to the stack first.
-// It dispatches on 1 ≤ w ≤ widest.
+// It dispatches to the AVX2 kernel (same results; 1 ≤ w ≤ widestAVX2) where
+// useAVX2, else on 1 ≤ w ≤ widest.
 func colAcc(w int, out []float64, ds int, x []float64, xs, k int, b []float64, bs, n int, add bool) {
+	if useAVX2 && 1 <= w && w <= widestAVX2 {
+		if k > 0 {
+			_ = out[(k-1)*ds+w-1]
+			if n > 0 {
+				_ = x[(n-1)*xs+k-1]
+				_ = b[(n-1)*bs+w-1]
+			}
+		}
+		colAccAVX2[w](out, ds, x, xs, k, b, bs, n, add)
+		return
+	}
 	switch w {
 	case 1:
 		colAcc1(out, ds, x, xs, k, b, bs, n, add)
@@ -623,7 +660,7 @@ func colAcc1(out []float64, ds int, x []float64, xs, k int, b []float64, bs, n i
 			v := x[xo]
 			xo += xs
 			r := &bb2[t]
-			s0 += v * r[0]
+			s0 += float64(v * r[0])
 		}
 		o := out[p*ds : p*ds+1 : p*ds+1]
 		if add {
@@ -649,8 +686,8 @@ func colAcc2(out []float64, ds int, x []float64, xs, k int, b []float64, bs, n i
 			v := x[xo]
 			xo += xs
 			r := &bb2[t]
-			s0 += v * r[0]
-			s1 += v * r[1]
+			s0 += float64(v * r[0])
+			s1 += float64(v * r[1])
 		}
 		o := out[p*ds : p*ds+2 : p*ds+2]
 		if add {
@@ -679,9 +716,9 @@ func colAcc3(out []float64, ds int, x []float64, xs, k int, b []float64, bs, n i
 			v := x[xo]
 			xo += xs
 			r := &bb2[t]
-			s0 += v * r[0]
-			s1 += v * r[1]
-			s2 += v * r[2]
+			s0 += float64(v * r[0])
+			s1 += float64(v * r[1])
+			s2 += float64(v * r[2])
 		}
 		o := out[p*ds : p*ds+3 : p*ds+3]
 		if add {
@@ -713,10 +750,10 @@ func colAcc4(out []float64, ds int, x []float64, xs, k int, b []float64, bs, n i
 			v := x[xo]
 			xo += xs
 			r := &bb2[t]
-			s0 += v * r[0]
-			s1 += v * r[1]
-			s2 += v * r[2]
-			s3 += v * r[3]
+			s0 += float64(v * r[0])
+			s1 += float64(v * r[1])
+			s2 += float64(v * r[2])
+			s3 += float64(v * r[3])
 		}
 		o := out[p*ds : p*ds+4 : p*ds+4]
 		if add {
@@ -751,11 +788,11 @@ func colAcc5(out []float64, ds int, x []float64, xs, k int, b []float64, bs, n i
 			v := x[xo]
 			xo += xs
 			r := &bb2[t]
-			s0 += v * r[0]
-			s1 += v * r[1]
-			s2 += v * r[2]
-			s3 += v * r[3]
-			s4 += v * r[4]
+			s0 += float64(v * r[0])
+			s1 += float64(v * r[1])
+			s2 += float64(v * r[2])
+			s3 += float64(v * r[3])
+			s4 += float64(v * r[4])
 		}
 		o := out[p*ds : p*ds+5 : p*ds+5]
 		if add {
@@ -793,12 +830,12 @@ func colAcc6(out []float64, ds int, x []float64, xs, k int, b []float64, bs, n i
 			v := x[xo]
 			xo += xs
 			r := &bb2[t]
-			s0 += v * r[0]
-			s1 += v * r[1]
-			s2 += v * r[2]
-			s3 += v * r[3]
-			s4 += v * r[4]
-			s5 += v * r[5]
+			s0 += float64(v * r[0])
+			s1 += float64(v * r[1])
+			s2 += float64(v * r[2])
+			s3 += float64(v * r[3])
+			s4 += float64(v * r[4])
+			s5 += float64(v * r[5])
 		}
 		o := out[p*ds : p*ds+6 : p*ds+6]
 		if add {
@@ -839,13 +876,13 @@ func colAcc7(out []float64, ds int, x []float64, xs, k int, b []float64, bs, n i
 			v := x[xo]
 			xo += xs
 			r := &bb2[t]
-			s0 += v * r[0]
-			s1 += v * r[1]
-			s2 += v * r[2]
-			s3 += v * r[3]
-			s4 += v * r[4]
-			s5 += v * r[5]
-			s6 += v * r[6]
+			s0 += float64(v * r[0])
+			s1 += float64(v * r[1])
+			s2 += float64(v * r[2])
+			s3 += float64(v * r[3])
+			s4 += float64(v * r[4])
+			s5 += float64(v * r[5])
+			s6 += float64(v * r[6])
 		}
 		o := out[p*ds : p*ds+7 : p*ds+7]
 		if add {
@@ -889,14 +926,14 @@ func colAcc8(out []float64, ds int, x []float64, xs, k int, b []float64, bs, n i
 			v := x[xo]
 			xo += xs
 			r := &bb2[t]
-			s0 += v * r[0]
-			s1 += v * r[1]
-			s2 += v * r[2]
-			s3 += v * r[3]
-			s4 += v * r[4]
-			s5 += v * r[5]
-			s6 += v * r[6]
-			s7 += v * r[7]
+			s0 += float64(v * r[0])
+			s1 += float64(v * r[1])
+			s2 += float64(v * r[2])
+			s3 += float64(v * r[3])
+			s4 += float64(v * r[4])
+			s5 += float64(v * r[5])
+			s6 += float64(v * r[6])
+			s7 += float64(v * r[7])
 		}
 		o := out[p*ds : p*ds+8 : p*ds+8]
 		if add {
@@ -924,8 +961,21 @@ func colAcc8(out []float64, ds int, x []float64, xs, k int, b []float64, bs, n i
 // colAccHadamard sets, for each p < k, out[p·ds : p·ds+w] (add: adds to it)
 // Σ_{t<n} x[t·xs+p]·(b[t·bs : t·bs+w] ⊙ c[t·cs : t·cs+w]): w columns of xᵀ·(b⊙c) over a
 // block of n ≤ BlockRows rows. It copies the n×w block of b⊙c to the stack first.
-// It dispatches on 1 ≤ w ≤ widest.
+// It dispatches to the AVX2 kernel (same results; 1 ≤ w ≤ widestAVX2) where
+// useAVX2, else on 1 ≤ w ≤ widest.
 func colAccHadamard(w int, out []float64, ds int, x []float64, xs, k int, b []float64, bs int, c []float64, cs, n int, add bool) {
+	if useAVX2 && 1 <= w && w <= widestAVX2 {
+		if k > 0 {
+			_ = out[(k-1)*ds+w-1]
+			if n > 0 {
+				_ = x[(n-1)*xs+k-1]
+				_ = b[(n-1)*bs+w-1]
+				_ = c[(n-1)*cs+w-1]
+			}
+		}
+		colAccHadamardAVX2[w](out, ds, x, xs, k, b, bs, c, cs, n, add)
+		return
+	}
 	switch w {
 	case 1:
 		colAccHadamard1(out, ds, x, xs, k, b, bs, c, cs, n, add)
@@ -963,7 +1013,7 @@ func colAccHadamard1(out []float64, ds int, x []float64, xs, k int, b []float64,
 			v := x[xo]
 			xo += xs
 			r := &bb2[t]
-			s0 += v * r[0]
+			s0 += float64(v * r[0])
 		}
 		o := out[p*ds : p*ds+1 : p*ds+1]
 		if add {
@@ -990,8 +1040,8 @@ func colAccHadamard2(out []float64, ds int, x []float64, xs, k int, b []float64,
 			v := x[xo]
 			xo += xs
 			r := &bb2[t]
-			s0 += v * r[0]
-			s1 += v * r[1]
+			s0 += float64(v * r[0])
+			s1 += float64(v * r[1])
 		}
 		o := out[p*ds : p*ds+2 : p*ds+2]
 		if add {
@@ -1021,9 +1071,9 @@ func colAccHadamard3(out []float64, ds int, x []float64, xs, k int, b []float64,
 			v := x[xo]
 			xo += xs
 			r := &bb2[t]
-			s0 += v * r[0]
-			s1 += v * r[1]
-			s2 += v * r[2]
+			s0 += float64(v * r[0])
+			s1 += float64(v * r[1])
+			s2 += float64(v * r[2])
 		}
 		o := out[p*ds : p*ds+3 : p*ds+3]
 		if add {
@@ -1056,10 +1106,10 @@ func colAccHadamard4(out []float64, ds int, x []float64, xs, k int, b []float64,
 			v := x[xo]
 			xo += xs
 			r := &bb2[t]
-			s0 += v * r[0]
-			s1 += v * r[1]
-			s2 += v * r[2]
-			s3 += v * r[3]
+			s0 += float64(v * r[0])
+			s1 += float64(v * r[1])
+			s2 += float64(v * r[2])
+			s3 += float64(v * r[3])
 		}
 		o := out[p*ds : p*ds+4 : p*ds+4]
 		if add {
@@ -1095,11 +1145,11 @@ func colAccHadamard5(out []float64, ds int, x []float64, xs, k int, b []float64,
 			v := x[xo]
 			xo += xs
 			r := &bb2[t]
-			s0 += v * r[0]
-			s1 += v * r[1]
-			s2 += v * r[2]
-			s3 += v * r[3]
-			s4 += v * r[4]
+			s0 += float64(v * r[0])
+			s1 += float64(v * r[1])
+			s2 += float64(v * r[2])
+			s3 += float64(v * r[3])
+			s4 += float64(v * r[4])
 		}
 		o := out[p*ds : p*ds+5 : p*ds+5]
 		if add {
@@ -1138,12 +1188,12 @@ func colAccHadamard6(out []float64, ds int, x []float64, xs, k int, b []float64,
 			v := x[xo]
 			xo += xs
 			r := &bb2[t]
-			s0 += v * r[0]
-			s1 += v * r[1]
-			s2 += v * r[2]
-			s3 += v * r[3]
-			s4 += v * r[4]
-			s5 += v * r[5]
+			s0 += float64(v * r[0])
+			s1 += float64(v * r[1])
+			s2 += float64(v * r[2])
+			s3 += float64(v * r[3])
+			s4 += float64(v * r[4])
+			s5 += float64(v * r[5])
 		}
 		o := out[p*ds : p*ds+6 : p*ds+6]
 		if add {
@@ -1185,13 +1235,13 @@ func colAccHadamard7(out []float64, ds int, x []float64, xs, k int, b []float64,
 			v := x[xo]
 			xo += xs
 			r := &bb2[t]
-			s0 += v * r[0]
-			s1 += v * r[1]
-			s2 += v * r[2]
-			s3 += v * r[3]
-			s4 += v * r[4]
-			s5 += v * r[5]
-			s6 += v * r[6]
+			s0 += float64(v * r[0])
+			s1 += float64(v * r[1])
+			s2 += float64(v * r[2])
+			s3 += float64(v * r[3])
+			s4 += float64(v * r[4])
+			s5 += float64(v * r[5])
+			s6 += float64(v * r[6])
 		}
 		o := out[p*ds : p*ds+7 : p*ds+7]
 		if add {
@@ -1236,14 +1286,14 @@ func colAccHadamard8(out []float64, ds int, x []float64, xs, k int, b []float64,
 			v := x[xo]
 			xo += xs
 			r := &bb2[t]
-			s0 += v * r[0]
-			s1 += v * r[1]
-			s2 += v * r[2]
-			s3 += v * r[3]
-			s4 += v * r[4]
-			s5 += v * r[5]
-			s6 += v * r[6]
-			s7 += v * r[7]
+			s0 += float64(v * r[0])
+			s1 += float64(v * r[1])
+			s2 += float64(v * r[2])
+			s3 += float64(v * r[3])
+			s4 += float64(v * r[4])
+			s5 += float64(v * r[5])
+			s6 += float64(v * r[6])
+			s7 += float64(v * r[7])
 		}
 		o := out[p*ds : p*ds+8 : p*ds+8]
 		if add {

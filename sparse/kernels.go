@@ -115,6 +115,10 @@ func MulDense(dst *mat.Dense, a *CSR, b *mat.Dense) {
 func serial(n int) bool { return Threads() <= 1 || n < 2*minRowsPerTask }
 
 func mulDenseRows(dst blas64.General, a *CSR, b blas64.General, k int, unit bool, lo, hi int) {
+	if useAVX2 {
+		gatherRowsAVX2Range(dst, a, b, k, unit, lo, hi)
+		return
+	}
 	// The k columns are cut into the fewest chunks of at most widest columns, as equal as
 	// possible: the first rem chunks are w0+1 wide, the others w0.
 	widest := maxWeighted
@@ -210,6 +214,17 @@ func PatternSumGramMul(sum, gram *mat.Dense, w *CSR, u *mat.Dense) {
 // patternRows computes rows [lo, hi) of PatternSumGramMul; a destination with nil Data is
 // skipped.
 func patternRows(sum, gram blas64.General, w *CSR, u blas64.General, k, lo, hi int) {
+	if useAVX2 && sum.Data != nil {
+		gatherRowsAVX2Range(sum, w, u, k, true, lo, hi)
+		sum.Data = nil
+	}
+	if useAVX2 && gram.Data != nil && k <= maxPattern {
+		patternGramRowsAVX2Range(gram, w, u, k, lo, hi)
+		gram.Data = nil
+	}
+	if sum.Data == nil && gram.Data == nil {
+		return
+	}
 	for i := lo; i < hi; i++ {
 		ui := u.Data[i*u.Stride : i*u.Stride+k]
 		cols := w.ind[w.ptr[i]:w.ptr[i+1]]
@@ -243,7 +258,7 @@ func patternRows(sum, gram blas64.General, w *CSR, u blas64.General, k, lo, hi i
 			z := dot(ui, uj)
 			uj = uj[:len(out)]
 			for l := range out {
-				out[l] += z * uj[l]
+				out[l] += float64(z * uj[l])
 			}
 		}
 	}
@@ -255,7 +270,7 @@ func dot(x, y []float64) float64 {
 	y = y[:len(x)]
 	var z float64
 	for l, v := range x {
-		z += v * y[l]
+		z += float64(v * y[l])
 	}
 	return z
 }
@@ -293,6 +308,9 @@ func PatternDots(w *CSR, u *mat.Dense) (sum, sumSq float64) {
 }
 
 func patternDotRows(w *CSR, u blas64.General, k, lo, hi int) (s, q float64) {
+	if useAVX2 && k <= maxPattern {
+		return patternDotsRowsAVX2Range(w, u, k, lo, hi)
+	}
 	for i := lo; i < hi; i++ {
 		ui := u.Data[i*u.Stride : i*u.Stride+k]
 		cols := w.ind[w.ptr[i]:w.ptr[i+1]]
@@ -305,7 +323,7 @@ func patternDotRows(w *CSR, u blas64.General, k, lo, hi int) (s, q float64) {
 		for _, j := range cols {
 			z := dot(ui, u.Data[j*u.Stride:j*u.Stride+k])
 			s += z
-			q += z * z
+			q += float64(z * z)
 		}
 	}
 	return s, q

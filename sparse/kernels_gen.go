@@ -65,8 +65,8 @@ func patternGram1(out, ui []float64, cols []int, u []float64, us int) {
 	var s0 float64
 	for _, j := range cols {
 		r := u[j*us : j*us+1 : j*us+1]
-		z := x[0] * r[0]
-		s0 += z * r[0]
+		z := float64(x[0] * r[0])
+		s0 += float64(z * r[0])
 	}
 	o := out[:1:1]
 	o[0] = s0
@@ -77,9 +77,9 @@ func patternGram2(out, ui []float64, cols []int, u []float64, us int) {
 	var s0, s1 float64
 	for _, j := range cols {
 		r := u[j*us : j*us+2 : j*us+2]
-		z := x[0]*r[0] + x[1]*r[1]
-		s0 += z * r[0]
-		s1 += z * r[1]
+		z := float64(x[0]*r[0]) + float64(x[1]*r[1])
+		s0 += float64(z * r[0])
+		s1 += float64(z * r[1])
 	}
 	o := out[:2:2]
 	o[0] = s0
@@ -91,10 +91,10 @@ func patternGram3(out, ui []float64, cols []int, u []float64, us int) {
 	var s0, s1, s2 float64
 	for _, j := range cols {
 		r := u[j*us : j*us+3 : j*us+3]
-		z := x[0]*r[0] + x[1]*r[1] + x[2]*r[2]
-		s0 += z * r[0]
-		s1 += z * r[1]
-		s2 += z * r[2]
+		z := float64(x[0]*r[0]) + float64(x[1]*r[1]) + float64(x[2]*r[2])
+		s0 += float64(z * r[0])
+		s1 += float64(z * r[1])
+		s2 += float64(z * r[2])
 	}
 	o := out[:3:3]
 	o[0] = s0
@@ -107,11 +107,11 @@ func patternGram4(out, ui []float64, cols []int, u []float64, us int) {
 	var s0, s1, s2, s3 float64
 	for _, j := range cols {
 		r := u[j*us : j*us+4 : j*us+4]
-		z := x[0]*r[0] + x[1]*r[1] + x[2]*r[2] + x[3]*r[3]
-		s0 += z * r[0]
-		s1 += z * r[1]
-		s2 += z * r[2]
-		s3 += z * r[3]
+		z := float64(x[0]*r[0]) + float64(x[1]*r[1]) + float64(x[2]*r[2]) + float64(x[3]*r[3])
+		s0 += float64(z * r[0])
+		s1 += float64(z * r[1])
+		s2 += float64(z * r[2])
+		s3 += float64(z * r[3])
 	}
 	o := out[:4:4]
 	o[0] = s0
@@ -125,12 +125,12 @@ func patternGram5(out, ui []float64, cols []int, u []float64, us int) {
 	var s0, s1, s2, s3, s4 float64
 	for _, j := range cols {
 		r := u[j*us : j*us+5 : j*us+5]
-		z := x[0]*r[0] + x[1]*r[1] + x[2]*r[2] + x[3]*r[3] + x[4]*r[4]
-		s0 += z * r[0]
-		s1 += z * r[1]
-		s2 += z * r[2]
-		s3 += z * r[3]
-		s4 += z * r[4]
+		z := float64(x[0]*r[0]) + float64(x[1]*r[1]) + float64(x[2]*r[2]) + float64(x[3]*r[3]) + float64(x[4]*r[4])
+		s0 += float64(z * r[0])
+		s1 += float64(z * r[1])
+		s2 += float64(z * r[2])
+		s3 += float64(z * r[3])
+		s4 += float64(z * r[4])
 	}
 	o := out[:5:5]
 	o[0] = s0
@@ -145,13 +145,13 @@ func patternGram6(out, ui []float64, cols []int, u []float64, us int) {
 	var s0, s1, s2, s3, s4, s5 float64
 	for _, j := range cols {
 		r := u[j*us : j*us+6 : j*us+6]
-		z := x[0]*r[0] + x[1]*r[1] + x[2]*r[2] + x[3]*r[3] + x[4]*r[4] + x[5]*r[5]
-		s0 += z * r[0]
-		s1 += z * r[1]
-		s2 += z * r[2]
-		s3 += z * r[3]
-		s4 += z * r[4]
-		s5 += z * r[5]
+		z := float64(x[0]*r[0]) + float64(x[1]*r[1]) + float64(x[2]*r[2]) + float64(x[3]*r[3]) + float64(x[4]*r[4]) + float64(x[5]*r[5])
+		s0 += float64(z * r[0])
+		s1 += float64(z * r[1])
+		s2 += float64(z * r[2])
+		s3 += float64(z * r[3])
+		s4 += float64(z * r[4])
+		s5 += float64(z * r[5])
 	}
 	o := out[:6:6]
 	o[0] = s0
@@ -167,14 +167,14 @@ func patternGram7(out, ui []float64, cols []int, u []float64, us int) {
 	var s0, s1, s2, s3, s4, s5, s6 float64
 	for _, j := range cols {
 		r := u[j*us : j*us+7 : j*us+7]
-		z := x[0]*r[0] + x[1]*r[1] + x[2]*r[2] + x[3]*r[3] + x[4]*r[4] + x[5]*r[5] + x[6]*r[6]
-		s0 += z * r[0]
-		s1 += z * r[1]
-		s2 += z * r[2]
-		s3 += z * r[3]
-		s4 += z * r[4]
-		s5 += z * r[5]
-		s6 += z * r[6]
+		z := float64(x[0]*r[0]) + float64(x[1]*r[1]) + float64(x[2]*r[2]) + float64(x[3]*r[3]) + float64(x[4]*r[4]) + float64(x[5]*r[5]) + float64(x[6]*r[6])
+		s0 += float64(z * r[0])
+		s1 += float64(z * r[1])
+		s2 += float64(z * r[2])
+		s3 += float64(z * r[3])
+		s4 += float64(z * r[4])
+		s5 += float64(z * r[5])
+		s6 += float64(z * r[6])
 	}
 	o := out[:7:7]
 	o[0] = s0
@@ -191,15 +191,15 @@ func patternGram8(out, ui []float64, cols []int, u []float64, us int) {
 	var s0, s1, s2, s3, s4, s5, s6, s7 float64
 	for _, j := range cols {
 		r := u[j*us : j*us+8 : j*us+8]
-		z := x[0]*r[0] + x[1]*r[1] + x[2]*r[2] + x[3]*r[3] + x[4]*r[4] + x[5]*r[5] + x[6]*r[6] + x[7]*r[7]
-		s0 += z * r[0]
-		s1 += z * r[1]
-		s2 += z * r[2]
-		s3 += z * r[3]
-		s4 += z * r[4]
-		s5 += z * r[5]
-		s6 += z * r[6]
-		s7 += z * r[7]
+		z := float64(x[0]*r[0]) + float64(x[1]*r[1]) + float64(x[2]*r[2]) + float64(x[3]*r[3]) + float64(x[4]*r[4]) + float64(x[5]*r[5]) + float64(x[6]*r[6]) + float64(x[7]*r[7])
+		s0 += float64(z * r[0])
+		s1 += float64(z * r[1])
+		s2 += float64(z * r[2])
+		s3 += float64(z * r[3])
+		s4 += float64(z * r[4])
+		s5 += float64(z * r[5])
+		s6 += float64(z * r[6])
+		s7 += float64(z * r[7])
 	}
 	o := out[:8:8]
 	o[0] = s0
@@ -216,9 +216,9 @@ func patternDots1(ui []float64, cols []int, u []float64, us int) (s, q float64) 
 	x := ui[:1:1]
 	for _, j := range cols {
 		r := u[j*us : j*us+1 : j*us+1]
-		z := x[0] * r[0]
+		z := float64(x[0] * r[0])
 		s += z
-		q += z * z
+		q += float64(z * z)
 	}
 	return s, q
 }
@@ -227,9 +227,9 @@ func patternDots2(ui []float64, cols []int, u []float64, us int) (s, q float64) 
 	x := ui[:2:2]
 	for _, j := range cols {
 		r := u[j*us : j*us+2 : j*us+2]
-		z := x[0]*r[0] + x[1]*r[1]
+		z := float64(x[0]*r[0]) + float64(x[1]*r[1])
 		s += z
-		q += z * z
+		q += float64(z * z)
 	}
 	return s, q
 }
@@ -238,9 +238,9 @@ func patternDots3(ui []float64, cols []int, u []float64, us int) (s, q float64) 
 	x := ui[:3:3]
 	for _, j := range cols {
 		r := u[j*us : j*us+3 : j*us+3]
-		z := x[0]*r[0] + x[1]*r[1] + x[2]*r[2]
+		z := float64(x[0]*r[0]) + float64(x[1]*r[1]) + float64(x[2]*r[2])
 		s += z
-		q += z * z
+		q += float64(z * z)
 	}
 	return s, q
 }
@@ -249,9 +249,9 @@ func patternDots4(ui []float64, cols []int, u []float64, us int) (s, q float64) 
 	x := ui[:4:4]
 	for _, j := range cols {
 		r := u[j*us : j*us+4 : j*us+4]
-		z := x[0]*r[0] + x[1]*r[1] + x[2]*r[2] + x[3]*r[3]
+		z := float64(x[0]*r[0]) + float64(x[1]*r[1]) + float64(x[2]*r[2]) + float64(x[3]*r[3])
 		s += z
-		q += z * z
+		q += float64(z * z)
 	}
 	return s, q
 }
@@ -260,9 +260,9 @@ func patternDots5(ui []float64, cols []int, u []float64, us int) (s, q float64) 
 	x := ui[:5:5]
 	for _, j := range cols {
 		r := u[j*us : j*us+5 : j*us+5]
-		z := x[0]*r[0] + x[1]*r[1] + x[2]*r[2] + x[3]*r[3] + x[4]*r[4]
+		z := float64(x[0]*r[0]) + float64(x[1]*r[1]) + float64(x[2]*r[2]) + float64(x[3]*r[3]) + float64(x[4]*r[4])
 		s += z
-		q += z * z
+		q += float64(z * z)
 	}
 	return s, q
 }
@@ -271,9 +271,9 @@ func patternDots6(ui []float64, cols []int, u []float64, us int) (s, q float64) 
 	x := ui[:6:6]
 	for _, j := range cols {
 		r := u[j*us : j*us+6 : j*us+6]
-		z := x[0]*r[0] + x[1]*r[1] + x[2]*r[2] + x[3]*r[3] + x[4]*r[4] + x[5]*r[5]
+		z := float64(x[0]*r[0]) + float64(x[1]*r[1]) + float64(x[2]*r[2]) + float64(x[3]*r[3]) + float64(x[4]*r[4]) + float64(x[5]*r[5])
 		s += z
-		q += z * z
+		q += float64(z * z)
 	}
 	return s, q
 }
@@ -282,9 +282,9 @@ func patternDots7(ui []float64, cols []int, u []float64, us int) (s, q float64) 
 	x := ui[:7:7]
 	for _, j := range cols {
 		r := u[j*us : j*us+7 : j*us+7]
-		z := x[0]*r[0] + x[1]*r[1] + x[2]*r[2] + x[3]*r[3] + x[4]*r[4] + x[5]*r[5] + x[6]*r[6]
+		z := float64(x[0]*r[0]) + float64(x[1]*r[1]) + float64(x[2]*r[2]) + float64(x[3]*r[3]) + float64(x[4]*r[4]) + float64(x[5]*r[5]) + float64(x[6]*r[6])
 		s += z
-		q += z * z
+		q += float64(z * z)
 	}
 	return s, q
 }
@@ -293,9 +293,9 @@ func patternDots8(ui []float64, cols []int, u []float64, us int) (s, q float64) 
 	x := ui[:8:8]
 	for _, j := range cols {
 		r := u[j*us : j*us+8 : j*us+8]
-		z := x[0]*r[0] + x[1]*r[1] + x[2]*r[2] + x[3]*r[3] + x[4]*r[4] + x[5]*r[5] + x[6]*r[6] + x[7]*r[7]
+		z := float64(x[0]*r[0]) + float64(x[1]*r[1]) + float64(x[2]*r[2]) + float64(x[3]*r[3]) + float64(x[4]*r[4]) + float64(x[5]*r[5]) + float64(x[6]*r[6]) + float64(x[7]*r[7])
 		s += z
-		q += z * z
+		q += float64(z * z)
 	}
 	return s, q
 }
@@ -362,7 +362,7 @@ func gather1(out []float64, cols []int, vals []float64, b []float64, bs int) {
 	for q, j := range cols {
 		v := vals[q]
 		r := b[j*bs : j*bs+1 : j*bs+1]
-		s0 += v * r[0]
+		s0 += float64(v * r[0])
 	}
 	o := out[:1:1]
 	o[0] = s0
@@ -374,8 +374,8 @@ func gather2(out []float64, cols []int, vals []float64, b []float64, bs int) {
 	for q, j := range cols {
 		v := vals[q]
 		r := b[j*bs : j*bs+2 : j*bs+2]
-		s0 += v * r[0]
-		s1 += v * r[1]
+		s0 += float64(v * r[0])
+		s1 += float64(v * r[1])
 	}
 	o := out[:2:2]
 	o[0] = s0
@@ -388,9 +388,9 @@ func gather3(out []float64, cols []int, vals []float64, b []float64, bs int) {
 	for q, j := range cols {
 		v := vals[q]
 		r := b[j*bs : j*bs+3 : j*bs+3]
-		s0 += v * r[0]
-		s1 += v * r[1]
-		s2 += v * r[2]
+		s0 += float64(v * r[0])
+		s1 += float64(v * r[1])
+		s2 += float64(v * r[2])
 	}
 	o := out[:3:3]
 	o[0] = s0
@@ -404,10 +404,10 @@ func gather4(out []float64, cols []int, vals []float64, b []float64, bs int) {
 	for q, j := range cols {
 		v := vals[q]
 		r := b[j*bs : j*bs+4 : j*bs+4]
-		s0 += v * r[0]
-		s1 += v * r[1]
-		s2 += v * r[2]
-		s3 += v * r[3]
+		s0 += float64(v * r[0])
+		s1 += float64(v * r[1])
+		s2 += float64(v * r[2])
+		s3 += float64(v * r[3])
 	}
 	o := out[:4:4]
 	o[0] = s0
@@ -422,11 +422,11 @@ func gather5(out []float64, cols []int, vals []float64, b []float64, bs int) {
 	for q, j := range cols {
 		v := vals[q]
 		r := b[j*bs : j*bs+5 : j*bs+5]
-		s0 += v * r[0]
-		s1 += v * r[1]
-		s2 += v * r[2]
-		s3 += v * r[3]
-		s4 += v * r[4]
+		s0 += float64(v * r[0])
+		s1 += float64(v * r[1])
+		s2 += float64(v * r[2])
+		s3 += float64(v * r[3])
+		s4 += float64(v * r[4])
 	}
 	o := out[:5:5]
 	o[0] = s0
@@ -442,12 +442,12 @@ func gather6(out []float64, cols []int, vals []float64, b []float64, bs int) {
 	for q, j := range cols {
 		v := vals[q]
 		r := b[j*bs : j*bs+6 : j*bs+6]
-		s0 += v * r[0]
-		s1 += v * r[1]
-		s2 += v * r[2]
-		s3 += v * r[3]
-		s4 += v * r[4]
-		s5 += v * r[5]
+		s0 += float64(v * r[0])
+		s1 += float64(v * r[1])
+		s2 += float64(v * r[2])
+		s3 += float64(v * r[3])
+		s4 += float64(v * r[4])
+		s5 += float64(v * r[5])
 	}
 	o := out[:6:6]
 	o[0] = s0
@@ -464,13 +464,13 @@ func gather7(out []float64, cols []int, vals []float64, b []float64, bs int) {
 	for q, j := range cols {
 		v := vals[q]
 		r := b[j*bs : j*bs+7 : j*bs+7]
-		s0 += v * r[0]
-		s1 += v * r[1]
-		s2 += v * r[2]
-		s3 += v * r[3]
-		s4 += v * r[4]
-		s5 += v * r[5]
-		s6 += v * r[6]
+		s0 += float64(v * r[0])
+		s1 += float64(v * r[1])
+		s2 += float64(v * r[2])
+		s3 += float64(v * r[3])
+		s4 += float64(v * r[4])
+		s5 += float64(v * r[5])
+		s6 += float64(v * r[6])
 	}
 	o := out[:7:7]
 	o[0] = s0
@@ -488,14 +488,14 @@ func gather8(out []float64, cols []int, vals []float64, b []float64, bs int) {
 	for q, j := range cols {
 		v := vals[q]
 		r := b[j*bs : j*bs+8 : j*bs+8]
-		s0 += v * r[0]
-		s1 += v * r[1]
-		s2 += v * r[2]
-		s3 += v * r[3]
-		s4 += v * r[4]
-		s5 += v * r[5]
-		s6 += v * r[6]
-		s7 += v * r[7]
+		s0 += float64(v * r[0])
+		s1 += float64(v * r[1])
+		s2 += float64(v * r[2])
+		s3 += float64(v * r[3])
+		s4 += float64(v * r[4])
+		s5 += float64(v * r[5])
+		s6 += float64(v * r[6])
+		s7 += float64(v * r[7])
 	}
 	o := out[:8:8]
 	o[0] = s0

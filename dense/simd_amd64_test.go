@@ -1,0 +1,264 @@
+//go:build amd64 && !purego
+
+package dense
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/nagc-harness/nagc/sparse"
+)
+
+// withoutAVX2 runs f with the Go kernels.
+func withoutAVX2(f func()) {
+	defer func(u bool) { useAVX2 = u }(useAVX2)
+	useAVX2 = false
+	f()
+}
+
+// sameBits reports whether a and b are the same float64 (any NaN matches any NaN).
+func sameBits(a, b float64) bool {
+	return math.Float64bits(a) == math.Float64bits(b) || (math.IsNaN(a) && math.IsNaN(b))
+}
+
+// checkSameBits fails unless got and want hold the same bits entry by entry.
+func checkSameBits(t *testing.T, what string, got, want *mat.Dense) {
+	t.Helper()
+	r, c := want.Dims()
+	for i := 0; i < r; i++ {
+		for j := 0; j < c; j++ {
+			if g, w := got.At(i, j), want.At(i, j); !sameBits(g, w) {
+				t.Fatalf("%s: entry (%d, %d) is %v (%#x), the Go kernel gives %v (%#x)", what, i, j, g, math.Float64bits(g), w, math.Float64bits(w))
+			}
+		}
+	}
+}
+
+// signed returns a padded view (see randDense) whose entries have both signs and
+// magnitudes from 1e-4 to 1e4, with zeros of both signs, so that a change in the order
+// of an operation or in the sign of a zero would show.
+func signed(rng *rand.Rand, r, c int) *mat.Dense {
+	m := randDense(rng, r, c, 3)
+	for i := 0; i < r; i++ {
+		for j := 0; j < c; j++ {
+			switch rng.IntN(10) {
+			case 0:
+				m.Set(i, j, 0)
+			case 1:
+				m.Set(i, j, math.Copysign(0, -1))
+			default:
+				m.Set(i, j, m.At(i, j)*math.Pow(10, float64(rng.IntN(9)-4)))
+			}
+		}
+	}
+	return m
+}
+
+// TestAVX2KernelsMatchGo holds every product's AVX2 kernels to the Go kernels bit for
+// bit: all widths (l up to 2·widestAVX2+1, so every chunk width and split), inner dimensions
+// 1…maxInner+1 (every group remainder of the row and column kernels), row counts around
+// the block size, strided operands, and 1 and 2 threads (the AVX2 run on 2 threads, the
+// Go run on 1).
+func TestAVX2KernelsMatchGo(t *testing.T) {
+	if !useAVX2 {
+		t.Skip("no AVX2")
+	}
+	defer sparse.SetThreads(sparse.SetThreads(1))
+	rng := rand.New(rand.NewPCG(7, 7))
+	type product struct {
+		name string
+		run  func(dst *mat.Dense)
+		r, c int
+	}
+	for _, n := range []int{1, 2, 3, 5, 127, 128, 261} {
+		for _, k := range []int{1, 2, 3, 4, 5, 6, 7, 9, 13, maxInner, maxInner + 1} {
+			for l := 1; l <= 2*widestAVX2+1; l += 1 + rng.IntN(3) {
+				a, a2 := signed(rng, n, k), signed(rng, n, k)
+				sm := signed(rng, k, l)
+				t1, t2 := signed(rng, n, l), signed(rng, n, l)
+				ps := []product{
+					{"Mul", func(d *mat.Dense) { Mul(d, a, sm) }, n, l},
+					{"MulHadamard", func(d *mat.Dense) { MulHadamard(d, a, a2, sm) }, n, l},
+					{"TMul", func(d *mat.Dense) { TMul(d, a, t1) }, k, l},
+					{"TMulHadamard", func(d *mat.Dense) { TMulHadamard(d, a, t1, t2) }, k, l},
+					{"Gram", func(d *mat.Dense) { Gram(d, t1) }, l, l},
+					{"Dot", func(d *mat.Dense) { d.Set(0, 0, Dot(t1, t2)) }, 1, 1},
+					{"Dot contiguous", func(d *mat.Dense) { d.Set(0, 0, Dot(mat.DenseCopyOf(t1), mat.DenseCopyOf(t2))) }, 1, 1},
+				}
+				if k <= maxInner {
+					// Moderate arguments, so that most exponentials take the fast path.
+					sa := mat.NewDense(n, k, nil)
+					sa.Scale(1/float64(k), a.T().T())
+					ps = append(ps, product{"SigmoidMul", func(d *mat.Dense) {
+						fp := mat.NewDense(n, l, nil)
+						SigmoidMul(d, fp, sa, sm)
+						d.Sub(d, fp) // fold σ' into the output: any difference in either shows
+					}, n, l})
+				}
+				for _, p := range ps {
+					if p.r == 0 {
+						continue
+					}
+					got, want := signed(rng, p.r, p.c), signed(rng, p.r, p.c)
+					want.Copy(got)
+					sparse.SetThreads(2)
+					p.run(got)
+					sparse.SetThreads(1)
+					withoutAVX2(func() { p.run(want) })
+					checkSameBits(t, fmt.Sprintf("%s n=%d k=%d l=%d", p.name, n, k, l), got, want)
+				}
+			}
+		}
+	}
+}
+
+// TestColAccAddAVX2MatchesGo holds the column kernels' add mode (the later blocks of a
+// reduction on one thread) to the Go kernels bit for bit, on outputs that hold zeros of
+// both signs.
+func TestColAccAddAVX2MatchesGo(t *testing.T) {
+	if !useAVX2 {
+		t.Skip("no AVX2")
+	}
+	rng := rand.New(rand.NewPCG(8, 8))
+	for w := 1; w <= widest; w++ {
+		for k := 1; k <= 9; k++ {
+			for _, n := range []int{0, 1, 5, BlockRows} {
+				x, b, c := signed(rng, max(n, 1), k).RawMatrix(), signed(rng, max(n, 1), w).RawMatrix(), signed(rng, max(n, 1), w).RawMatrix()
+				for _, had := range []bool{false, true} {
+					got, want := signed(rng, k, w), signed(rng, k, w)
+					want.Copy(got)
+					run := func(o *mat.Dense) {
+						r := o.RawMatrix()
+						if had {
+							colAccHadamard(w, r.Data, r.Stride, x.Data, x.Stride, k, b.Data, b.Stride, c.Data, c.Stride, n, true)
+						} else {
+							colAcc(w, r.Data, r.Stride, x.Data, x.Stride, k, b.Data, b.Stride, n, true)
+						}
+					}
+					run(got)
+					withoutAVX2(func() { run(want) })
+					checkSameBits(t, fmt.Sprintf("colAcc add w=%d k=%d n=%d hadamard=%v", w, k, n, had), got, want)
+				}
+			}
+		}
+	}
+}
+
+// expArgs returns arguments covering exp's whole range: random ones in the fast path
+// and around 0, the limits of both fast paths, overflow, underflow into and past the
+// subnormals, ±Inf and NaN, in an order that puts each special value in every lane of a
+// group of 4.
+func expArgs(rng *rand.Rand) []float64 {
+	var xs []float64
+	for i := 0; i < 200_000; i++ {
+		xs = append(xs, 1400*rng.Float64()-700, 20*rng.Float64()-10, (2*rng.Float64()-1)*1e-8)
+	}
+	special := []float64{0, math.Copysign(0, -1), 1, -1, 1e-300, -1e-300, 5e-324, math.Ln2 / 64, -math.Ln2 / 64,
+		700, -700, math.Nextafter(700, 1000), math.Nextafter(-700, -1000), 709.78, 709.79, 710, 1000, 1e300,
+		-708.4, -708.5, -720, -744.4, -745.2, -746, -1000, -1e300,
+		349, 350, 350.5, 351, -700.5, 1e10, -1e10,
+		math.Inf(1), math.Inf(-1), math.NaN()}
+	for lane := 0; lane < 4; lane++ {
+		for _, s := range special {
+			g := []float64{0.5, -0.25, 3, -7}
+			g[lane] = s
+			xs = append(xs, g...)
+		}
+	}
+	return append(xs, special...)
+}
+
+// TestExpAVX2 holds the AVX2 exponential to exp bit for bit, and so to math.Exp within
+// 2 ulp over the whole range (as TestExpMatchesMathExp holds exp): inside |x| ≤ 700 it is
+// exp's table-driven algorithm; outside, and for NaN, it is math.Exp's result exactly
+// (overflow to +Inf, underflow through the subnormals to 0).
+func TestExpAVX2(t *testing.T) {
+	if !useAVX2 {
+		t.Skip("no AVX2")
+	}
+	xs := expArgs(rand.New(rand.NewPCG(9, 9)))
+	got := make([]float64, len(xs))
+	// Do what sigmoid does: the AVX2 kernel up to a group it leaves, that group in Go.
+	for j := 0; j < len(xs); {
+		j += expAVX2(got[j:], xs[j:], &exp2Table)
+		for end := min(j+4, len(xs)); j < end; j++ {
+			got[j] = exp(xs[j])
+		}
+	}
+	var worst float64
+	for i, x := range xs {
+		if want := exp(x); !sameBits(got[i], want) {
+			t.Fatalf("AVX2 exp(%v) = %v, exp gives %v", x, got[i], want)
+		}
+		m := math.Exp(x)
+		if math.IsNaN(m) || math.IsInf(m, 0) || m == 0 || math.Abs(x) > 700 {
+			if !sameBits(got[i], m) {
+				t.Fatalf("AVX2 exp(%v) = %v, want math.Exp's %v", x, got[i], m)
+			}
+			continue
+		}
+		u := ulps(got[i], m)
+		worst = math.Max(worst, u)
+		if u > 2 {
+			t.Fatalf("AVX2 exp(%v) = %v, math.Exp %v: %.2f ulp apart", x, got[i], m, u)
+		}
+	}
+	t.Logf("largest difference from math.Exp: %.3f ulp", worst)
+}
+
+// TestSigmoidAVX2MatchesGo holds sigmoid's AVX2 path to the Go one bit for bit over the
+// whole range (both fast-path limits, overflow of (1+e)², ±Inf, NaN, in every lane of a
+// group of 4, and lengths that leave 0…3 entries after the last group).
+func TestSigmoidAVX2MatchesGo(t *testing.T) {
+	if !useAVX2 {
+		t.Skip("no AVX2")
+	}
+	rng := rand.New(rand.NewPCG(10, 10))
+	zs := expArgs(rng)
+	for _, extra := range []float64{-349.9, -350.1, -351, -360, 700.9, 701, 750} {
+		for lane := 0; lane < 4; lane++ {
+			g := []float64{0.5, -0.25, 3, -7}
+			g[lane] = extra
+			zs = append(zs, g...)
+		}
+	}
+	for cut := 0; cut < 4; cut++ {
+		z := zs[:len(zs)-cut]
+		f, fp := append([]float64(nil), z...), make([]float64, len(z))
+		wf, wp := append([]float64(nil), z...), make([]float64, len(z))
+		sigmoid(f, fp)
+		sigmoidGo(wf, wp)
+		for i := range z {
+			if !sameBits(f[i], wf[i]) || !sameBits(fp[i], wp[i]) {
+				t.Fatalf("AVX2 sigmoid(%v) = %v, %v; Go gives %v, %v", z[i], f[i], fp[i], wf[i], wp[i])
+			}
+		}
+	}
+}
+
+// TestDotAVX2MatchesGo holds the AVX2 dot product to the Go one bit for bit for every
+// length up to 200 (every remainder after the groups of 4, below and above the length
+// where dot starts to use it).
+func TestDotAVX2MatchesGo(t *testing.T) {
+	if !useAVX2 {
+		t.Skip("no AVX2")
+	}
+	rng := rand.New(rand.NewPCG(11, 11))
+	m := signed(rng, 2, 200)
+	x, y := m.RawRowView(0), m.RawRowView(1)
+	for n := 0; n <= 200; n++ {
+		got := dot(x[:n], y)
+		var want float64
+		withoutAVX2(func() { want = dot(x[:n], y) })
+		if !sameBits(got, want) {
+			t.Fatalf("dot of length %d: %v, the Go kernel gives %v", n, got, want)
+		}
+		if n > 0 && !sameBits(dotAVX2(x[:n], y[:n]), want) {
+			t.Fatalf("dotAVX2 of length %d: %v, the Go kernel gives %v", n, dotAVX2(x[:n], y[:n]), want)
+		}
+	}
+}

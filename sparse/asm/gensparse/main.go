@@ -1,0 +1,326 @@
+// Command gensparse writes the AVX2 sparse×dense kernels of package sparse
+// (kernels_amd64.s, its stubs and the dispatch tables). Run it with `go generate` in
+// package sparse.
+//
+// The kernels sum every output entry over the row's stored entries in storage order,
+// as the Go kernels do, with one IEEE addition (and, weighted, one multiplication) per
+// stored entry and lane: they give the Go kernels' bits. They are vectorised across the
+// w output columns and keep two CSR rows in flight, whose sums are independent, so that
+// the latency of one row's additions overlaps the other's.
+package main
+
+import (
+	"flag"
+	"fmt"
+
+	. "github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	"github.com/mmcloughlin/avo/reg"
+
+	"github.com/nagc-harness/nagc/sparse/asm/vec"
+)
+
+// maxWidth is the widest gather kernel: two rows of 16 columns are 8 YMM accumulators.
+const maxWidth = 16
+
+// maxPattern is the widest pattern kernel, as in package sparse (gen_kernels.go).
+const maxPattern = 8
+
+func main() {
+	tables := flag.String("tables", "", "Go file for the dispatch tables")
+	flag.Parse()
+	ConstraintExpr("amd64,!purego")
+	for w := 1; w <= maxWidth; w++ {
+		gatherRows(w, false)
+		gatherRows(w, true)
+	}
+	for k := 1; k <= maxPattern; k++ {
+		patternRows(k, false)
+		patternRows(k, true)
+	}
+	Generate()
+	if *tables != "" {
+		writeTables(*tables)
+	}
+}
+
+func name(w int, weighted bool) string {
+	if weighted {
+		return fmt.Sprintf("gatherRows%dAVX2", w)
+	}
+	return fmt.Sprintf("gatherUnitRows%dAVX2", w)
+}
+
+// gatherRows emits, for rows i < len(ptr)−1,
+// out[i·os : i·os+w] = Σ_{ptr[i] ≤ p < ptr[i+1]} val[p]·b[ind[p]·bs : ind[p]·bs+w]
+// (without val: the plain sum of the rows of b).
+//
+// Two slots, A and B, each sum one row in its own accumulators. Both advance together
+// over as many entries as the shorter row has left; then each slot whose row is done
+// stores it and takes the next row, so that two independent chains of additions are in
+// flight however the row lengths vary. The last row left alone is finished by itself.
+func gatherRows(w int, weighted bool) {
+	if weighted {
+		TEXT(name(w, true), NOSPLIT, "func(out []float64, os int, ptr []int, ind []int, val []float64, b []float64, bs int)")
+		Doc(fmt.Sprintf("%s sets out[i·os : i·os+%d] = Σ_p val[p]·b[ind[p]·bs : ind[p]·bs+%d] over ptr[i] ≤ p < ptr[i+1], for every row i < len(ptr)−1.", name(w, true), w, w))
+	} else {
+		TEXT(name(w, false), NOSPLIT, "func(out []float64, os int, ptr []int, ind []int, b []float64, bs int)")
+		Doc(fmt.Sprintf("%s sets out[i·os : i·os+%d] = Σ_p b[ind[p]·bs : ind[p]·bs+%d] over ptr[i] ≤ p < ptr[i+1], for every row i < len(ptr)−1.", name(w, false), w, w))
+	}
+	Pragma("noescape")
+	// Stack slots: the output rows of A and B, and that of the next row.
+	outA, outB, outNext := AllocLocal(8), AllocLocal(8), AllocLocal(8)
+	j := GP64()
+	Load(Param("out").Base(), j)
+	MOVQ(j, outNext)
+	os8 := Load(Param("os"), GP64())
+	SHLQ(U8(3), os8)
+	ptrp := Load(Param("ptr").Base(), GP64())
+	left := Load(Param("ptr").Len(), GP64())
+	DECQ(left)
+	indb := Load(Param("ind").Base(), GP64())
+	var valb reg.Register
+	if weighted {
+		valb = Load(Param("val").Base(), GP64())
+	}
+	bb := Load(Param("b").Base(), GP64())
+	bs8 := Load(Param("bs"), GP64())
+	SHLQ(U8(3), bs8)
+
+	accA, accB := vec.NewRow(w), vec.NewRow(w)
+	v, tmp := YMM(), YMM()
+	// add adds row p (an element index into ind) to acc.
+	add := func(acc vec.Row, p reg.Register) {
+		MOVQ(vec.Idx(indb, p, 8), j)
+		IMULQ(bs8, j)
+		if weighted {
+			VBROADCASTSD(vec.Idx(valb, p, 8), v)
+			acc.AddScaledMem(v, tmp, vec.Idx(bb, j, 1))
+		} else {
+			acc.AddMem(vec.Idx(bb, j, 1))
+		}
+	}
+	oA, rA, oB, rB, c := GP64(), GP64(), GP64(), GP64(), GP64()
+	// assign gives the next row to a slot: its first entry o, its length r, its output.
+	assign := func(o, r reg.Register, out Mem) {
+		MOVQ(Mem{Base: ptrp}, o)
+		MOVQ(Mem{Base: ptrp, Disp: 8}, r)
+		SUBQ(o, r)
+		MOVQ(outNext, j)
+		MOVQ(j, out)
+		ADDQ(os8, j)
+		MOVQ(j, outNext)
+		ADDQ(U8(8), ptrp)
+		DECQ(left)
+	}
+	store := func(acc vec.Row, out Mem) {
+		MOVQ(out, j)
+		acc.Store(vec.Mem0(j))
+		acc.Zero()
+	}
+	accA.Zero()
+	accB.Zero()
+	TESTQ(left, left)
+	JZ(LabelRef("done"))
+	assign(oA, rA, outA)
+	TESTQ(left, left)
+	JZ(LabelRef("drainA"))
+	assign(oB, rB, outB)
+
+	Label("main")
+	MOVQ(rA, c)
+	CMPQ(rB, c)
+	CMOVQLT(rB, c)
+	SUBQ(c, rA)
+	SUBQ(c, rB)
+	TESTQ(c, c)
+	JZ(LabelRef("checkA"))
+	Label("both")
+	add(accA, oA)
+	add(accB, oB)
+	INCQ(oA)
+	INCQ(oB)
+	DECQ(c)
+	JNZ(LabelRef("both"))
+	Label("checkA")
+	TESTQ(rA, rA)
+	JNZ(LabelRef("checkB"))
+	store(accA, outA)
+	TESTQ(left, left)
+	JZ(LabelRef("drainB"))
+	assign(oA, rA, outA)
+	Label("checkB")
+	TESTQ(rB, rB)
+	JNZ(LabelRef("main"))
+	store(accB, outB)
+	TESTQ(left, left)
+	JZ(LabelRef("drainA"))
+	assign(oB, rB, outB)
+	JMP(LabelRef("main"))
+
+	for _, s := range []struct {
+		lbl  string
+		acc  vec.Row
+		o, r reg.Register
+		out  Mem
+	}{{"A", accA, oA, rA, outA}, {"B", accB, oB, rB, outB}} {
+		Label("drain" + s.lbl)
+		TESTQ(s.r, s.r)
+		JZ(LabelRef("store" + s.lbl))
+		Label("one" + s.lbl)
+		add(s.acc, s.o)
+		INCQ(s.o)
+		DECQ(s.r)
+		JNZ(LabelRef("one" + s.lbl))
+		Label("store" + s.lbl)
+		store(s.acc, s.out)
+		JMP(LabelRef("done"))
+	}
+	Label("done")
+	VZEROUPPER()
+	RET()
+}
+
+func patternName(k int, dots bool) string {
+	if dots {
+		return fmt.Sprintf("patternDotsRows%dAVX2", k)
+	}
+	return fmt.Sprintf("patternGramRows%dAVX2", k)
+}
+
+// patternRows emits, for k columns and the rows i < len(ptr)−1 of a 0/1 pattern with
+// uᵢ = x[i·us : i·us+k] and uⱼ = u[j·us : j·us+k]: (dots false) the row kernel of
+// PatternSumGramMul, out[i·os : i·os+k] = Σ_{j∈row i} zᵢⱼ·uⱼ, or (dots true) that of
+// PatternDots, returning Σ_rows (Σ_{j∈row i} zᵢⱼ) and Σ_rows (Σ_{j∈row i} zᵢⱼ²), with
+// zᵢⱼ = uᵢ·uⱼ. As the Go kernels (patternGram, patternDots): z is summed in order of the
+// columns, each product rounded; each row's sums start from +0 and go in storage order.
+// The products of z are vectorised, its sum is taken lane by lane in order.
+func patternRows(k int, dots bool) {
+	name := patternName(k, dots)
+	if dots {
+		TEXT(name, NOSPLIT, "func(ptr []int, ind []int, x []float64, u []float64, us int) (s, q float64)")
+		Doc(name + " returns patternDots summed over the rows of ptr (each row from 0, then in row order), for x's rows.")
+	} else {
+		TEXT(name, NOSPLIT, "func(out []float64, os int, ptr []int, ind []int, x []float64, u []float64, us int)")
+		Doc(name + " sets patternGram for the rows of ptr, for x's rows, into out's rows.")
+	}
+	Pragma("noescape")
+	var outp, os8 reg.Register
+	if !dots {
+		outp = Load(Param("out").Base(), GP64())
+		os8 = Load(Param("os"), GP64())
+		SHLQ(U8(3), os8)
+	}
+	ptrp := Load(Param("ptr").Base(), GP64())
+	rows := Load(Param("ptr").Len(), GP64())
+	DECQ(rows)
+	indb := Load(Param("ind").Base(), GP64())
+	xp := Load(Param("x").Base(), GP64())
+	ub := Load(Param("u").Base(), GP64())
+	us8 := Load(Param("us"), GP64())
+	SHLQ(U8(3), us8)
+	o, j := GP64(), GP64()
+
+	segs := vec.Segs(k)
+	xi, r, acc := vec.NewRow(k), vec.NewRow(k), vec.NewRow(k)
+	z, tp, zb := XMM(), YMM(), YMM()
+	t := tp.AsX()
+	var S, Q, rs, rq reg.VecVirtual
+	if dots {
+		S, Q, rs, rq = XMM(), XMM(), XMM(), XMM()
+		VXORPD(S, S, S)
+		VXORPD(Q, Q, Q)
+	}
+	Label("row")
+	TESTQ(rows, rows)
+	JZ(LabelRef("done"))
+	xi.Load(vec.Mem0(xp))
+	if dots {
+		VXORPD(rs, rs, rs)
+		VXORPD(rq, rq, rq)
+	} else {
+		acc.Zero()
+	}
+	MOVQ(Mem{Base: ptrp}, o)
+	Label("nbr")
+	CMPQ(o, Mem{Base: ptrp, Disp: 8})
+	JGE(LabelRef("end"))
+	MOVQ(vec.Idx(indb, o, 8), j)
+	IMULQ(us8, j)
+	r.Load(vec.Idx(ub, j, 1))
+	// z = Σ_l x_l·r_l in order of l: the products lane-wise, then their sum lane by lane.
+	first := true
+	for i, sg := range segs {
+		prods := tp
+		if sg.N == 1 {
+			VMULSD(xi.Regs[i], r.Regs[i], t)
+		} else if sg.N == 2 {
+			VMULPD(xi.Regs[i], r.Regs[i], t)
+		} else {
+			VMULPD(xi.Regs[i], r.Regs[i], tp)
+		}
+		// Lanes of prods in order: 0, 1 (low half), 2, 3 (high half).
+		lane := XMM()
+		for l := 0; l < sg.N; l++ {
+			switch l {
+			case 0:
+				if first {
+					VMOVAPD(prods.AsX(), z)
+					first = false
+					continue
+				}
+				VADDSD(prods.AsX(), z, z)
+				continue
+			case 1:
+				VUNPCKHPD(prods.AsX(), prods.AsX(), lane)
+			case 2:
+				VEXTRACTF128(U8(1), prods, lane)
+			case 3:
+				VEXTRACTF128(U8(1), prods, lane)
+				VUNPCKHPD(lane, lane, lane)
+			}
+			VADDSD(lane, z, z)
+		}
+	}
+	if dots {
+		VADDSD(z, rs, rs)
+		VMULSD(z, z, t)
+		VADDSD(t, rq, rq)
+	} else {
+		VBROADCASTSD(z, zb)
+		acc.AddScaled(zb, tp, r)
+	}
+	INCQ(o)
+	JMP(LabelRef("nbr"))
+	Label("end")
+	if dots {
+		VADDSD(rs, S, S)
+		VADDSD(rq, Q, Q)
+	} else {
+		acc.Store(vec.Mem0(outp))
+		ADDQ(os8, outp)
+	}
+	ADDQ(us8, xp)
+	ADDQ(U8(8), ptrp)
+	DECQ(rows)
+	JMP(LabelRef("row"))
+	Label("done")
+	VZEROUPPER()
+	if dots {
+		Store(S, Return("s"))
+		Store(Q, Return("q"))
+	}
+	RET()
+}
+
+// writeTables writes the Go tables that index the kernels by width.
+func writeTables(path string) {
+	vec.WriteTables(path, "asm/gensparse", "sparse",
+		fmt.Sprintf("// maxGatherAVX2 is the widest AVX2 gather kernel.\nconst maxGatherAVX2 = %d\n", maxWidth),
+		[]vec.Table{
+			{Var: "patternGramRowsAVX2", Bound: "maxPattern", Sig: "func(out []float64, os int, ptr []int, ind []int, x []float64, u []float64, us int)", Max: maxPattern, Name: func(k int) string { return patternName(k, false) }},
+			{Var: "patternDotsRowsAVX2", Bound: "maxPattern", Sig: "func(ptr []int, ind []int, x []float64, u []float64, us int) (s, q float64)", Max: maxPattern, Name: func(k int) string { return patternName(k, true) }},
+			{Var: "gatherUnitRowsAVX2", Bound: "maxGatherAVX2", Sig: "func(out []float64, os int, ptr []int, ind []int, b []float64, bs int)", Max: maxWidth, Name: func(w int) string { return name(w, false) }},
+			{Var: "gatherRowsAVX2", Bound: "maxGatherAVX2", Sig: "func(out []float64, os int, ptr []int, ind []int, val []float64, b []float64, bs int)", Max: maxWidth, Name: func(w int) string { return name(w, true) }},
+		})
+}

@@ -1,0 +1,138 @@
+//go:build amd64 && !purego
+
+package sparse
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// withoutAVX2 runs f with the Go kernels.
+func withoutAVX2(f func()) {
+	defer func(u bool) { useAVX2 = u }(useAVX2)
+	useAVX2 = false
+	f()
+}
+
+// sameBits fails unless got and want hold the same float64 bits entry by entry.
+func sameBits(t *testing.T, what string, got, want *mat.Dense) {
+	t.Helper()
+	r, c := want.Dims()
+	for i := 0; i < r; i++ {
+		for j := 0; j < c; j++ {
+			if g, w := got.At(i, j), want.At(i, j); math.Float64bits(g) != math.Float64bits(w) {
+				t.Fatalf("%s: entry (%d, %d) is %v (%#x), the Go kernel gives %v (%#x)", what, i, j, g, math.Float64bits(g), w, math.Float64bits(w))
+			}
+		}
+	}
+}
+
+// ragged returns an r×c CSR whose row lengths vary from 0 to about min(c/2, 40) (so that the
+// AVX2 kernels' two interleaved rows end at different points), with values from vals
+// (nil: all 1).
+func ragged(rng *rand.Rand, r, c int, vals func() float64) *CSR {
+	b := NewBuilder(r, c)
+	for i := 0; i < r; i++ {
+		n := rng.IntN(min(c/2, 40) + 2)
+		if i%7 == 3 {
+			n = 0
+		}
+		for _, j := range rng.Perm(c)[:min(n, c)] {
+			v := 1.0
+			if vals != nil {
+				v = vals()
+			}
+			if err := b.Add(i, j, v); err != nil {
+				panic(err)
+			}
+		}
+	}
+	return b.CSR(SumDuplicates)
+}
+
+// signedDense is a view (stride above its width) of random entries of both signs, with
+// some zeros of both signs, so that sign-of-zero differences would show.
+func signedDense(rng *rand.Rand, r, c int) *mat.Dense {
+	big := mat.NewDense(r, c+3, nil)
+	for i := 0; i < r; i++ {
+		for j := 0; j < c+3; j++ {
+			switch rng.IntN(8) {
+			case 0:
+				big.Set(i, j, 0)
+			case 1:
+				big.Set(i, j, math.Copysign(0, -1))
+			default:
+				big.Set(i, j, rng.NormFloat64()*math.Pow(10, float64(rng.IntN(9)-4)))
+			}
+		}
+	}
+	return big.Slice(0, r, 1, c+1).(*mat.Dense)
+}
+
+// TestMulDenseAVX2MatchesGo holds the AVX2 gathers to the Go kernels bit for bit, for
+// unit and weighted values, every width up to past two chunks, strided operands, empty
+// rows and odd and even row counts.
+func TestMulDenseAVX2MatchesGo(t *testing.T) {
+	if !useAVX2 {
+		t.Skip("no AVX2")
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, weighted := range []bool{false, true} {
+		for k := 1; k <= 2*maxGatherAVX2+3; k++ {
+			r, c := 1+rng.IntN(40), 1+rng.IntN(30)
+			var vals func() float64
+			if weighted {
+				vals = func() float64 { return rng.NormFloat64() }
+			}
+			a := ragged(rng, r, c, vals)
+			b := signedDense(rng, c, k)
+			got, want := signedDense(rng, r, k), signedDense(rng, r, k)
+			MulDense(got, a, b)
+			withoutAVX2(func() { MulDense(want, a, b) })
+			sameBits(t, "MulDense", got, want)
+		}
+	}
+}
+
+// TestPatternKernelsAVX2MatchGo holds PatternSumGramMul, PatternGramMul and PatternDots on
+// the AVX2 kernels to the Go kernels bit for bit, for every width up to past
+// maxPattern, on 1 and 2 threads (the Go run on 1).
+func TestPatternKernelsAVX2MatchGo(t *testing.T) {
+	if !useAVX2 {
+		t.Skip("no AVX2")
+	}
+	defer SetThreads(SetThreads(1))
+	rng := rand.New(rand.NewPCG(3, 4))
+	for k := 1; k <= 20; k++ {
+		ns := []int{1 + rng.IntN(30)}
+		if k <= maxPattern+1 {
+			ns = append(ns, 2*minRowsPerTask+rng.IntN(50)) // enough rows for 2 threads
+		}
+		for _, n := range ns {
+			w := ragged(rng, n, n, nil)
+			u := signedDense(rng, n, k)
+			gs, gg, g1 := signedDense(rng, n, k), signedDense(rng, n, k), signedDense(rng, n, k)
+			ws, wg, w1 := signedDense(rng, n, k), signedDense(rng, n, k), signedDense(rng, n, k)
+			SetThreads(2)
+			PatternSumGramMul(gs, gg, w, u)
+			PatternGramMul(g1, w, u)
+			s, q := PatternDots(w, u)
+			SetThreads(1)
+			var sw, qw float64
+			withoutAVX2(func() {
+				PatternSumGramMul(ws, wg, w, u)
+				PatternGramMul(w1, w, u)
+				sw, qw = PatternDots(w, u)
+			})
+			sameBits(t, "PatternSumGramMul sum", gs, ws)
+			sameBits(t, "PatternSumGramMul gram", gg, wg)
+			sameBits(t, "PatternGramMul", g1, w1)
+			if math.Float64bits(s) != math.Float64bits(sw) || math.Float64bits(q) != math.Float64bits(qw) {
+				t.Fatalf("PatternDots k=%d n=%d: %v, %v; the Go kernels give %v, %v", k, n, s, q, sw, qw)
+			}
+		}
+	}
+}

@@ -1,0 +1,21 @@
+//go:build !amd64 || purego
+
+package sparse
+
+import "gonum.org/v1/gonum/blas/blas64"
+
+// useAVX2 is false where the AVX2 kernels are not built (other architectures, or the
+// purego build tag): the Go kernels of kernels_gen.go run.
+const useAVX2 = false
+
+func gatherRowsAVX2Range(dst blas64.General, a *CSR, b blas64.General, k int, unit bool, lo, hi int) {
+	panic("sparse: AVX2 kernels are not built")
+}
+
+func patternGramRowsAVX2Range(gram blas64.General, w *CSR, u blas64.General, k, lo, hi int) {
+	panic("sparse: AVX2 kernels are not built")
+}
+
+func patternDotsRowsAVX2Range(w *CSR, u blas64.General, k, lo, hi int) (s, q float64) {
+	panic("sparse: AVX2 kernels are not built")
+}
