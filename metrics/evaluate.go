@@ -49,25 +49,19 @@ func Evaluate(truth, pred []int, adj, x *sparse.CSR) (Scores, error) {
 	var err error
 	if truth == nil {
 		s.unlabelled = true
-		if s.Modularity, err = Modularity(adj, pred); err != nil {
+	} else {
+		if s.ARI, err = ARI(truth, pred); err != nil {
 			return Scores{}, err
 		}
-		if s.Entropy, err = AverageEntropy(x, pred); err != nil {
+		if s.NMI, err = NMI(truth, pred); err != nil {
 			return Scores{}, err
 		}
-		if s.AttrModularity, err = AttributeModularity(x, pred); err != nil {
+		if s.ACC, err = Accuracy(truth, pred); err != nil {
 			return Scores{}, err
 		}
-		return s, nil
-	}
-	if s.ARI, err = ARI(truth, pred); err != nil {
-		return Scores{}, err
-	}
-	if s.NMI, err = NMI(truth, pred); err != nil {
-		return Scores{}, err
-	}
-	if s.ACC, err = Accuracy(truth, pred); err != nil {
-		return Scores{}, err
+		if s.ARIConnected, err = ARIConnected(truth, pred, adj); err != nil {
+			return Scores{}, err
+		}
 	}
 	if s.Modularity, err = Modularity(adj, pred); err != nil {
 		return Scores{}, err
@@ -76,9 +70,6 @@ func Evaluate(truth, pred []int, adj, x *sparse.CSR) (Scores, error) {
 		return Scores{}, err
 	}
 	if s.AttrModularity, err = AttributeModularity(x, pred); err != nil {
-		return Scores{}, err
-	}
-	if s.ARIConnected, err = ARIConnected(truth, pred, adj); err != nil {
 		return Scores{}, err
 	}
 	return s, nil

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"text/tabwriter"
@@ -31,19 +32,10 @@ func runDatasets(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		return errUsage
 	}
 	fs := newFlagSet("datasets stats", "datasets stats [--data DIR] [--json] [NAME|DIR…]", stderr)
-	data := fs.String("data", "", "folder holding the named datasets (overrides $NAGC_DATA)")
 	asJSON := fs.Bool("json", false, "print one JSON object per dataset")
-	names, err := parseFlags(fs, args[1:])
+	names, err := parseDatasetNames(fs, args[1:])
 	if err != nil {
 		return err
-	}
-	if *data != "" {
-		if err := setDataRoot(*data, &names); err != nil {
-			return err
-		}
-	}
-	if len(names) == 0 {
-		names = datasets.PaperNames()
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 	if !*asJSON {
@@ -78,18 +70,9 @@ func runDatasets(ctx context.Context, args []string, stdout, stderr io.Writer) e
 // each named dataset (default: the paper's four). It fails when one is not found.
 func runWhere(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("datasets where", "datasets where [--data DIR] [NAME…]", stderr)
-	data := fs.String("data", "", "folder holding the named datasets (overrides $NAGC_DATA)")
-	names, err := parseFlags(fs, args)
+	names, err := parseDatasetNames(fs, args)
 	if err != nil {
 		return err
-	}
-	if *data != "" {
-		if err := setDataRoot(*data, &names); err != nil {
-			return err
-		}
-	}
-	if len(names) == 0 {
-		names = datasets.PaperNames()
 	}
 	fmt.Fprintln(stdout, "datasets are looked up by name in:")
 	for _, p := range datasets.SearchPath() {
@@ -113,4 +96,23 @@ func runWhere(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("%d of %d datasets not found: `nagc datasets fetch all` downloads the paper's four", missing, len(names))
 	}
 	return nil
+}
+
+// parseDatasetNames adds --data to fs, parses args and returns the datasets named (the
+// paper's four when none is), with --data applied (see setDataRoot).
+func parseDatasetNames(fs *flag.FlagSet, args []string) ([]string, error) {
+	data := fs.String("data", "", "folder holding the named datasets (overrides $NAGC_DATA)")
+	names, err := parseFlags(fs, args)
+	if err != nil {
+		return nil, err
+	}
+	if *data != "" {
+		if err := setDataRoot(*data, &names); err != nil {
+			return nil, err
+		}
+	}
+	if len(names) == 0 {
+		names = datasets.PaperNames()
+	}
+	return names, nil
 }
