@@ -134,7 +134,7 @@ func writePaperSections(b *bytes.Buffer, rep *Report, opt Options, tables map[st
 		writeTable(b, t, opt, "Table 1 — Datasets", DatasetsParagraph(t))
 	}
 	if t := tables["ari"]; t != nil {
-		writeTable(b, t, opt, "Table 2 — ARI", ARIParagraph(t, r))
+		writeTable(b, t, opt, "Table 2 — ARI", ARIParagraph(t, r)+"\n\n"+OffPaperParagraph(t, r))
 	}
 	if t := tables["ari_connected"]; t != nil {
 		writeTable(b, t, opt, "ARI without isolated vertices (not in the paper)", ARIConnectedParagraph(t, r))
@@ -160,7 +160,7 @@ func writePaperSections(b *bytes.Buffer, rep *Report, opt Options, tables map[st
 	writeSkipped(b, rep.Skipped, "k2 figure")
 
 	if t := tables["rho"]; t != nil {
-		writeTable(b, t, opt, "Table 4 — Effect of ρ", RhoParagraph(t, r))
+		writeTable(b, t, opt, "Table 4 — Effect of ρ", RhoParagraph(t, r)+"\n\n"+OffPaperParagraph(t, r))
 	}
 	if t := tables["runtime"]; t != nil {
 		writeTable(b, t, opt, "Table 5 — Runtime", RuntimeParagraph(t, r))
