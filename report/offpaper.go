@@ -211,26 +211,24 @@ func (o *OffPaper) Unexplained(rows []TidyRow) []TidyRow {
 	return out
 }
 
-// Stale returns the notes of o on cells of the given tables that rows do not flag (the
-// cell agrees with the paper now, or is not in rows), and those whose cell moved by more
-// than OffPaperTolerance from the Δ the note was written for.
-func (o *OffPaper) Stale(rows []TidyRow, tables ...string) []OffPaperNote {
+// Stale returns the notes of o on cells that rows hold (selected by the paper's rule)
+// but that are not off the paper any more, or that moved by more than OffPaperTolerance
+// from the Δ the note was written for. Notes on cells rows do not hold (a row or dataset
+// not in these results) are not judged.
+func (o *OffPaper) Stale(rows []TidyRow) []OffPaperNote {
 	if o == nil {
 		return nil
 	}
-	flagged := map[string]TidyRow{}
+	held := map[string]TidyRow{}
 	for _, tr := range rows {
-		if tr.Selection == PaperRule && OffThePaper(tr) {
-			flagged[offKey(tr.Table, rowKey(tr), tr.Dataset)] = tr
+		if tr.Selection == PaperRule && !math.IsNaN(tr.Mean) && !math.IsNaN(tr.Paper) {
+			held[offKey(tr.Table, rowKey(tr), tr.Dataset)] = tr
 		}
 	}
 	var out []OffPaperNote
 	for _, n := range o.Cells {
-		if !containsStr(tables, n.Table) {
-			continue
-		}
-		tr, ok := flagged[offKey(n.Table, n.Row, n.Dataset)]
-		if !ok || math.Abs(tr.Diff-n.Diff) > OffPaperTolerance {
+		tr, ok := held[offKey(n.Table, n.Row, n.Dataset)]
+		if ok && (!OffThePaper(tr) || math.Abs(tr.Diff-n.Diff) > OffPaperTolerance) {
 			out = append(out, n)
 		}
 	}
