@@ -147,7 +147,7 @@ const (
 // …" when it has none. A cell selected by a label-free rule, where the paper's rule's
 // cell of the same row agrees with the paper, is explained by the selection (the paper
 // chose by ARI; the grid points of both rules are printed); where that cell is off too,
-// by its note. Cost O(len(rows)·(len(rows) + notes)).
+// by its note (the same text, so that a table prints it once). Cost O(len(rows)·(len(rows) + notes)).
 func (o *OffPaper) Explain(rows []TidyRow) []string {
 	out := make([]string, len(rows))
 	paperCell := map[string]TidyRow{}
@@ -169,7 +169,7 @@ func (o *OffPaper) Explain(rows []TidyRow) []string {
 		case !ok || math.IsNaN(p.Mean):
 			out[i] = offPrefix + "not explained: the paper's rule chose no grid point of this row, so the selection cannot be compared"
 		case OffThePaper(p):
-			out[i] = offPrefix + "as under the paper's rule: " + o.paperRuleCause(p)
+			out[i] = offPrefix + o.paperRuleCause(p) // the same note as that cell's
 		default:
 			out[i] = offPrefix + fmt.Sprintf("the selection: the paper chose by ARI (reading the labels); the label-free "+
 				"rule chose %s (ARI %s), the paper's rule %s (ARI %s, within max(paper std, 0.02) of the paper)",

@@ -75,7 +75,7 @@ cells:
 		"",
 		offPrefix + "the selection: the paper chose by ARI (reading the labels); the label-free rule chose lambda=0.01 " +
 			"(ARI 0.300), the paper's rule lambda=1 (ARI 0.510, within max(paper std, 0.02) of the paper)",
-		offPrefix + "as under the paper's rule: cause of A.",
+		offPrefix + "cause of A.",
 		offPrefix + "rho cause.",
 		offPrefix + noNoteRecorded,
 		offPrefix + "not explained: the paper's rule chose no grid point of this row, so the selection cannot be compared",
@@ -219,7 +219,7 @@ func TestAuthorsInitRow(t *testing.T) {
 		run{"webkb", "Prop. (authors' init)", ai, 1, 0.99, 0.74, 0.15, 1, ""})
 	r := fixtureResults(t, runs)
 	tb := ARITable(r)
-	label := "Prop. (authors' init) (vs the paper's Prop.) — its initialisation reads the labels"
+	label := "Prop. (authors' init) — reads the labels; vs the paper's Prop."
 	var at []int
 	for i, row := range tb.Rows {
 		if len(row.Cells) > 0 && row.Cells[0].Text == label {

@@ -2,6 +2,7 @@ package report
 
 import (
 	"math"
+	"strings"
 )
 
 // metricCell returns the cell of a metric at the grid point selected by rule for a
@@ -56,16 +57,22 @@ func (r *Results) methodRows() []string {
 // with (PaperRows) or marked when the paper has no such row, and marked when one of its
 // runs read the labels to initialise (ReadsLabels).
 func (r *Results) methodLabel(m string) string {
-	s := m
-	if pr, ok := PaperRows[m]; ok {
-		s += " (vs the paper's " + pr + ")"
-	} else if !InPaper(m) {
-		s += " (not in the paper)"
-	}
+	var marks []string
 	if r.ReadsLabels(m) {
-		s += " — its initialisation reads the labels"
+		marks = append(marks, "reads the labels")
 	}
-	return s
+	if pr, ok := PaperRows[m]; ok {
+		marks = append(marks, "vs the paper's "+pr)
+	} else if !InPaper(m) {
+		marks = append(marks, "not in the paper")
+	}
+	if len(marks) == 0 {
+		return m
+	}
+	if !InPaper(m) && len(marks) == 1 {
+		return m + " (" + marks[0] + ")"
+	}
+	return m + " — " + strings.Join(marks, "; ")
 }
 
 // paperRow returns the row of the paper's tables a method is compared with: its own
