@@ -238,6 +238,9 @@ func TestAuthorsInitRow(t *testing.T) {
 	if r.ReadsLabels(PropMethod) || !r.ReadsLabels("Prop. (authors' init)") {
 		t.Error("ReadsLabels: want true for the authors' init row only")
 	}
+	if md := RowsTable(r, "webkb").Markdown(); !strings.Contains(md, "| Prop. (authors' init) | best modularity (but the row's initialisation reads the labels) |") {
+		t.Errorf("rows table calls the authors' init row label-free:\n%s", md)
+	}
 	tr := lookupTidy(tb.Tidy, "webkb", "Prop. (authors' init)", experiments.SelectModularity)
 	if tr == nil || !strings.Contains(tr.Params, "init=kmeans-median-ari") || !strings.Contains(tr.Params, "iterations=100") {
 		t.Errorf("tidy params of the label-free cell = %+v, want init and iterations", tr)
