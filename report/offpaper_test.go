@@ -246,3 +246,31 @@ func TestAuthorsInitRow(t *testing.T) {
 		t.Errorf("tidy params of the label-free cell = %+v, want init and iterations", tr)
 	}
 }
+
+// TestOffPaperLaTeX checks that every note, row paragraph and runtime text has a LaTeX
+// form in ASCII (texEscape knows each of its symbols), so that a table's .tex compiles.
+func TestOffPaperLaTeX(t *testing.T) {
+	o, err := DefaultOffPaper()
+	if err != nil {
+		t.Fatal(err)
+	}
+	texts := []string{}
+	for _, n := range o.Cells {
+		texts = append(texts, n.Cause)
+	}
+	for _, p := range o.Rows {
+		texts = append(texts, p)
+	}
+	for _, c := range SpeedClaims {
+		texts = append(texts, c.Claim, c.Why)
+	}
+	texts = append(texts, RuntimeTable(fixtureResults(t, fixtureRuns())).Notes...)
+	for _, s := range texts {
+		for _, c := range texEscape(s) {
+			if c > 127 {
+				t.Errorf("no LaTeX form for %q in %q", c, s)
+				break
+			}
+		}
+	}
+}

@@ -166,6 +166,8 @@ func TestTexEscape(t *testing.T) {
 		{"−0.2", `$-$0.2`},
 		{"—", `---`},
 		{"λ = 1e-4, ρ = 0.5", `$\lambda$ = 1e-4, $\rho$ = 0.5`},
+		{"(UUᵀ⊙W)U", `(UU$^\top$$\odot$W)U`},
+		{"0.056/√5, γ = 10, §1", `0.056/$\surd$5, $\gamma$ = 10, \S{}1`},
 	}
 	for _, tc := range tests {
 		if got := texEscape(tc.in); got != tc.want {
