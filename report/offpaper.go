@@ -147,7 +147,8 @@ const (
 // …" when it has none. A cell selected by a label-free rule, where the paper's rule's
 // cell of the same row agrees with the paper, is explained by the selection (the paper
 // chose by ARI; the grid points of both rules are printed); where that cell is off too,
-// by its note (the same text, so that a table prints it once). Cost O(len(rows)·(len(rows) + notes)).
+// by its note (the same text, printed once, when both rules chose the same grid point;
+// else the selection and that note). Cost O(len(rows)·(len(rows) + notes)).
 func (o *OffPaper) Explain(rows []TidyRow) []string {
 	out := make([]string, len(rows))
 	paperCell := map[string]TidyRow{}
@@ -168,8 +169,12 @@ func (o *OffPaper) Explain(rows []TidyRow) []string {
 		switch {
 		case !ok || math.IsNaN(p.Mean):
 			out[i] = offPrefix + "not explained: the paper's rule chose no grid point of this row, so the selection cannot be compared"
+		case OffThePaper(p) && p.Params == tr.Params:
+			out[i] = offPrefix + o.paperRuleCause(p) // the same point: the same note as that cell's
 		case OffThePaper(p):
-			out[i] = offPrefix + o.paperRuleCause(p) // the same note as that cell's
+			out[i] = offPrefix + fmt.Sprintf("the selection and, at the paper's rule's point, its cause: the label-free "+
+				"rule chose %s (ARI %s), the paper's rule %s (ARI %s, Δ %s), which is off because: %s",
+				paramsOrNone(tr.Params), fmt3(tr.Mean), paramsOrNone(p.Params), fmt3(p.Mean), fmtDiff(p.Diff), o.paperRuleCause(p))
 		default:
 			out[i] = offPrefix + fmt.Sprintf("the selection: the paper chose by ARI (reading the labels); the label-free "+
 				"rule chose %s (ARI %s), the paper's rule %s (ARI %s, within max(paper std, 0.02) of the paper)",

@@ -66,6 +66,7 @@ cells:
 		tidy("rho", PropMethod, 0.95, PaperRule, 0.55, 0.5, nan, "k2=4 lambda=1"), // 7: ρ note
 		tidy("rho", PropMethod, 0.5, PaperRule, 0.55, 0.5, nan, "k2=4 lambda=1"),  // 8: other ρ, no note
 		tidy("ari", "F", nan, "modularity", 0.3, 0.5, 0, ""),                      // 9: no paper-rule cell
+		tidy("ari", "B", nan, "modularity", 0.3, 0.5, 0, "lambda=0.1"),            // 10: the selection and B's note
 	}
 	want := []string{
 		offPrefix + "cause of A.",
@@ -79,6 +80,8 @@ cells:
 		offPrefix + "rho cause.",
 		offPrefix + noNoteRecorded,
 		offPrefix + "not explained: the paper's rule chose no grid point of this row, so the selection cannot be compared",
+		offPrefix + "the selection and, at the paper's rule's point, its cause: the label-free rule chose lambda=0.1 " +
+			"(ARI 0.300), the paper's rule lambda=1 (ARI 0.600, Δ +0.100), which is off because: not explained; tried B.",
 	}
 	got := o.Explain(rows)
 	for i := range want {
