@@ -16,6 +16,13 @@
 // Options.Compare), the report first sets the rows named like the paper's beside the NAGC
 // paper's published numbers: its tables and figures in its order, each with a paragraph
 // comparing it with the paper. Without it, no paper number, column or title appears.
+// Every cell of the ARI and ρ tables off the paper by more than max(paper std, 0.02)
+// carries a note on its Δ: a measured cause or "not explained" with what was tried, kept
+// as data in offpaper.yaml (OffPaper) beside a paragraph per row where one is needed
+// (BAGC's derivation). A row run with the authors' initialisation, which reads the
+// labels, is compared with the paper's Prop. (PaperRows) and marked as reading the labels
+// under every rule. The runtime table checks the paper's three speed claims at its timing
+// setting k2 = k1 (SpeedClaims).
 //
 // Every table exists as Markdown, LaTeX (booktabs, a tabular ready to \input) and tidy
 // CSV (one row per cell). Missing data never breaks a table: a cell without finished runs

@@ -134,7 +134,7 @@ func writePaperSections(b *bytes.Buffer, rep *Report, opt Options, tables map[st
 		writeTable(b, t, opt, "Table 1 — Datasets", DatasetsParagraph(t))
 	}
 	if t := tables["ari"]; t != nil {
-		writeTable(b, t, opt, "Table 2 — ARI", ARIParagraph(t, r))
+		writeTable(b, t, opt, "Table 2 — ARI", ARIParagraph(t, r)+"\n\n"+OffPaperParagraph(t, r))
 	}
 	if t := tables["ari_connected"]; t != nil {
 		writeTable(b, t, opt, "ARI without isolated vertices (not in the paper)", ARIConnectedParagraph(t, r))
@@ -160,7 +160,7 @@ func writePaperSections(b *bytes.Buffer, rep *Report, opt Options, tables map[st
 	writeSkipped(b, rep.Skipped, "k2 figure")
 
 	if t := tables["rho"]; t != nil {
-		writeTable(b, t, opt, "Table 4 — Effect of ρ", RhoParagraph(t, r))
+		writeTable(b, t, opt, "Table 4 — Effect of ρ", RhoParagraph(t, r)+"\n\n"+OffPaperParagraph(t, r))
 	}
 	if t := tables["runtime"]; t != nil {
 		writeTable(b, t, opt, "Table 5 — Runtime", RuntimeParagraph(t, r))
@@ -406,9 +406,15 @@ func writeOtherStatements(b *bytes.Buffer, r *Results, stated []string) {
 		}
 		var found []string
 		for _, d := range ds {
-			if p := r.matchingProp(d, want); p != nil {
-				found = append(found, fmt.Sprintf("%s at %s: ARI %s, modularity %s, entropy %s", DatasetTitle(d), ParamString(p.Params),
-					fmtMeanStd(p.Mean["ari"], p.Std["ari"]), fmt3(p.Mean["modularity"]), fmt3(p.Mean["entropy"])))
+			for _, m := range r.propRows() {
+				if p := r.matchingProp(d, m, want); p != nil {
+					row := ""
+					if m != PropMethod {
+						row = m + ", "
+					}
+					found = append(found, fmt.Sprintf("%s (%s%s): ARI %s, modularity %s, entropy %s", DatasetTitle(d), row,
+						ParamString(p.Params), fmtMeanStd(p.Mean["ari"], p.Std["ari"]), fmt3(p.Mean["modularity"]), fmt3(p.Mean["entropy"])))
+				}
 			}
 		}
 		if exp := metricPattern.FindAllStringSubmatch(s, -1); len(exp) > 0 && len(found) > 0 {
@@ -419,7 +425,7 @@ func writeOtherStatements(b *bytes.Buffer, r *Results, stated []string) {
 			found[len(found)-1] += " (paper: " + strings.Join(e, ", ") + ")"
 		}
 		if len(found) == 0 {
-			b.WriteString(" Here: no finished Prop. run at this setting.\n")
+			b.WriteString(" Here: no finished run of a Prop. row at this setting.\n")
 			continue
 		}
 		fmt.Fprintf(b, " Here (best over the parameters it leaves free): %s.\n", strings.Join(found, "; "))
@@ -427,12 +433,23 @@ func writeOtherStatements(b *bytes.Buffer, r *Results, stated []string) {
 	b.WriteString("\n")
 }
 
-// matchingProp returns the Prop. grid point on a dataset whose parameters match want
-// (values compared as numbers; "k1" is the dataset's number of classes), the best by
+// propRows returns Prop. and the recorded rows compared with it (PaperRows).
+func (r *Results) propRows() []string {
+	out := []string{PropMethod}
+	for _, m := range r.Methods {
+		if PaperRows[m] == PropMethod {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// matchingProp returns the grid point of a Prop. row on a dataset whose parameters match
+// want (values compared as numbers; "k1" is the dataset's number of classes), the best by
 // mean ARI if several match, or nil.
-func (r *Results) matchingProp(dataset string, want map[string]string) *experiments.PointStats {
+func (r *Results) matchingProp(dataset, method string, want map[string]string) *experiments.PointStats {
 	var best *experiments.PointStats
-	for _, p := range r.PointsOf(dataset, PropMethod) {
+	for _, p := range r.PointsOf(dataset, method) {
 		if p.Runs == 0 {
 			continue
 		}

@@ -11,12 +11,40 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/nagc-harness/nagc/algorithms"
 	"github.com/nagc-harness/nagc/configs"
 )
 
 // PaperMethods lists the rows of the paper's ARI table in its order. Tables list these
 // first, then any other method of the results (marked "not in the paper").
 var PaperMethods = []string{"Prop.", "Prop. (w/o PU)", "Prop.*", "JWNMF", "JWNMF*", "BAGC", "METIS", "SNMF", "NMF", "k-means"}
+
+// PaperRows maps the rows of configs/paper.yaml that are not rows of the paper's tables
+// but are compared with one of them to that row: "Prop. (authors' init)" runs Prop. with
+// the authors' own initialisation (kmeans-median-ari, which reads the labels), the
+// protocol behind the paper's Prop. numbers, so that initialisation effects and
+// implementation effects can be told apart.
+var PaperRows = map[string]string{"Prop. (authors' init)": PropMethod}
+
+// labelReadingOptions lists the method options whose value makes a run read the
+// ground-truth labels before clustering: option → value.
+var labelReadingOptions = map[string]string{"init": algorithms.InitKMeansMedianARI}
+
+// ReadsLabels reports whether some recorded run of a method read the ground-truth labels
+// to cluster (NAGC's kmeans-median-ari initialisation): whatever rule then selects its
+// grid point, its numbers are not label-free.
+func (r *Results) ReadsLabels(method string) bool {
+	for _, d := range r.Datasets {
+		for _, p := range r.PointsOf(d, method) {
+			for k, v := range labelReadingOptions {
+				if s, ok := p.Params[k].(string); ok && s == v {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
 
 // PaperDatasets lists the datasets of the paper in the order of its tables.
 var PaperDatasets = []string{"webkb", "citeseer", "cora", "polblog"}

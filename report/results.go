@@ -42,6 +42,9 @@ type Results struct {
 	// numbers: recorded by a config with compare: paper (experiments.Config.Compare),
 	// or asked for by Options.Compare. It needs Paper.
 	Compare bool
+	// OffPaper explains the cells of the ARI and ρ tables that are off the paper (nil:
+	// the notes shipped with nagc, DefaultOffPaper).
+	OffPaper *OffPaper
 
 	sel         map[string]map[cellKey]*experiments.PointStats // rule → selection
 	byCell      map[cellKey][]*experiments.PointStats

@@ -297,7 +297,11 @@ func RowsTable(r *Results, dataset string) *Table {
 	}
 	for _, method := range r.Methods {
 		for _, rule := range r.Rules(dataset) {
-			row := Row{Cells: []Cell{{Text: method}, {Text: ruleName(rule)}}}
+			sel := ruleName(rule)
+			if r.ReadsLabels(method) && !experiments.ReadsLabels(rule) {
+				sel = "best " + rule + " (but the row's initialisation reads the labels)"
+			}
+			row := Row{Cells: []Cell{{Text: method}, {Text: sel}}}
 			why := r.Missing(dataset, method) + r.Unselected(rule, dataset, method)
 			if why != "" {
 				row.Cells = append(row.Cells, Cell{Text: Dash, Note: why})

@@ -2,6 +2,7 @@ package report
 
 import (
 	"math"
+	"strings"
 )
 
 // metricCell returns the cell of a metric at the grid point selected by rule for a
@@ -25,23 +26,69 @@ func (r *Results) metricCell(table, rule, dataset, method, metric string) (Cell,
 }
 
 // methodRows returns the methods a method × dataset table lists: the paper's rows in its
-// order, then the other recorded methods.
+// order, each followed by the recorded rows compared with it (PaperRows), then the other
+// recorded methods.
 func (r *Results) methodRows() []string {
-	return paperOrder(append(append([]string{}, PaperMethods...), r.Methods...), PaperMethods, func(s string) string { return s })
+	rows := paperOrder(append(append([]string{}, PaperMethods...), r.Methods...), PaperMethods, func(s string) string { return s })
+	var out, after []string
+	for _, m := range rows {
+		if _, ok := PaperRows[m]; !ok {
+			out = append(out, m)
+		} else if containsStr(r.Methods, m) {
+			after = append(after, m)
+		}
+	}
+	for _, m := range after {
+		at := len(out)
+		for i, x := range out {
+			if x == PaperRows[m] {
+				at = i + 1
+				for at < len(out) && PaperRows[out[at]] == x {
+					at++
+				}
+			}
+		}
+		out = append(out[:at], append([]string{m}, out[at:]...)...)
+	}
+	return out
 }
 
-// methodLabel is a method's row label: its name, marked when the paper has no such row.
-func methodLabel(m string) string {
-	if InPaper(m) {
+// methodLabel is a method's row label: its name, with the paper's row it is compared
+// with (PaperRows) or marked when the paper has no such row, and marked when one of its
+// runs read the labels to initialise (ReadsLabels).
+func (r *Results) methodLabel(m string) string {
+	var marks []string
+	if r.ReadsLabels(m) {
+		marks = append(marks, "reads the labels")
+	}
+	if pr, ok := PaperRows[m]; ok {
+		marks = append(marks, "vs the paper's "+pr)
+	} else if !InPaper(m) {
+		marks = append(marks, "not in the paper")
+	}
+	if len(marks) == 0 {
 		return m
 	}
-	return m + " (not in the paper)"
+	if !InPaper(m) && len(marks) == 1 {
+		return m + " (" + marks[0] + ")"
+	}
+	return m + " — " + strings.Join(marks, "; ")
+}
+
+// paperRow returns the row of the paper's tables a method is compared with: its own
+// name, or the one PaperRows maps it to.
+func paperRow(m string) string {
+	if pr, ok := PaperRows[m]; ok {
+		return pr
+	}
+	return m
 }
 
 // ARITable builds the ARI table (the paper's table/ari.tex): every method × dataset, ARI
 // mean ± std over the restarts of the grid point selected by the paper's rule, the best
 // per dataset in bold, the paper's value and the difference beside each; then a second
-// block with the grid points selected by the label-free rule.
+// block with the grid points selected by the label-free rule. Every cell off the paper
+// (OffThePaper) carries a note on its Δ saying why (OffPaper.Explain).
 func ARITable(r *Results) *Table {
 	t := &Table{
 		Name:  "ari",
@@ -55,6 +102,7 @@ func ARITable(r *Results) *Table {
 		t.addComparisonGroup(DatasetTitle(d))
 	}
 	methods := r.methodRows()
+	var deltas []cellRef
 	for _, rule := range []string{PaperRule, r.FreeRule} {
 		t.Rows = append(t.Rows, Row{Section: "Selection: " + RuleShort(rule)})
 		first := len(t.Rows)
@@ -64,7 +112,7 @@ func ARITable(r *Results) *Table {
 		}
 		means := make([][]float64, len(methods))
 		for mi, m := range methods {
-			row := Row{Cells: []Cell{{Text: methodLabel(m)}}}
+			row := Row{Cells: []Cell{{Text: r.methodLabel(m)}}}
 			means[mi] = make([]float64, len(r.Datasets))
 			for di, d := range r.Datasets {
 				c, tr, mean := r.metricCell(t.Name, rule, d, m, "ari")
@@ -73,7 +121,7 @@ func ARITable(r *Results) *Table {
 					best[di] = mean
 				}
 				pc, dc := Cell{Text: Dash}, Cell{}
-				if pm, ps, ok := r.Paper.PaperARI(m, d); ok {
+				if pm, ps, ok := r.Paper.PaperARI(paperRow(m), d); ok {
 					pc.Text = fmtMeanStd(pm, ps)
 					tr.Paper, tr.PaperStd = pm, ps
 					if !math.IsNaN(mean) {
@@ -83,6 +131,7 @@ func ARITable(r *Results) *Table {
 				}
 				row.Cells = append(row.Cells, c, pc, dc)
 				t.Tidy = append(t.Tidy, tr)
+				deltas = append(deltas, cellRef{len(t.Rows), len(row.Cells) - 1})
 			}
 			t.Rows = append(t.Rows, row)
 		}
@@ -94,6 +143,7 @@ func ARITable(r *Results) *Table {
 			}
 		}
 	}
+	r.explainCells(t, deltas)
 	return t
 }
 
@@ -122,7 +172,7 @@ func ARIConnectedTable(r *Results) *Table {
 	for _, rule := range []string{PaperRule, r.FreeRule} {
 		t.Rows = append(t.Rows, Row{Section: "Selection: " + RuleShort(rule)})
 		for _, m := range methods {
-			row := Row{Cells: []Cell{{Text: methodLabel(m)}}}
+			row := Row{Cells: []Cell{{Text: r.methodLabel(m)}}}
 			for _, d := range r.Datasets {
 				for _, metric := range []string{"ari", "ari_connected"} {
 					c, tr, _ := r.metricCell(t.Name, rule, d, m, metric)

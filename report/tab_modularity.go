@@ -36,11 +36,11 @@ func ModularityTable(r *Results) *Table {
 		first := len(t.Rows)
 		means := make([][]float64, len(methods))
 		for mi, m := range methods {
-			row := Row{Cells: []Cell{{Text: methodLabel(m)}}}
+			row := Row{Cells: []Cell{{Text: r.methodLabel(m)}}}
 			means[mi] = make([]float64, len(metrics))
 			paper, inPaper := []float64(nil), false
 			if r.Paper != nil {
-				paper, inPaper = r.Paper.ModularityEntropy[m]
+				paper, inPaper = r.Paper.ModularityEntropy[paperRow(m)]
 			}
 			for k, metric := range metrics {
 				var c Cell

@@ -46,6 +46,7 @@ func (r *Results) BestAtRho(rule, dataset string, rho float64) *experiments.Poin
 // RhoTable builds the table of the effect of ρ (the paper's table/q-ari.tex): for every ρ,
 // the best mean ARI of the Prop. rows over the other parameters (λ, k2), per dataset,
 // beside the paper's values; then a second block choosing λ, k2 by the label-free rule.
+// Every cell off the paper (OffThePaper) carries a note on its Δ saying why.
 func RhoTable(r *Results) *Table {
 	t := &Table{
 		Name:  "rho",
@@ -59,6 +60,7 @@ func RhoTable(r *Results) *Table {
 		t.addComparisonGroup(DatasetTitle(d))
 	}
 	rhos := r.RhoValues()
+	var deltas []cellRef
 	for _, rule := range []string{PaperRule, r.FreeRule} {
 		t.Rows = append(t.Rows, Row{Section: "Selection of λ, k2: " + RuleShort(rule)})
 		first := len(t.Rows)
@@ -98,6 +100,7 @@ func RhoTable(r *Results) *Table {
 				}
 				row.Cells = append(row.Cells, c, pc, dc)
 				t.Tidy = append(t.Tidy, tr)
+				deltas = append(deltas, cellRef{len(t.Rows), len(row.Cells) - 1})
 			}
 			t.Rows = append(t.Rows, row)
 		}
@@ -115,6 +118,7 @@ func RhoTable(r *Results) *Table {
 			}
 		}
 	}
+	r.explainCells(t, deltas)
 	return t
 }
 

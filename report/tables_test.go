@@ -27,30 +27,33 @@ func TestTableBuilders(t *testing.T) {
 		}},
 		{"ari", ARITable, []string{
 			"| **Selection: paper's rule (best mean ARI)** | | | |",
-			"| Prop. | **0.950 ± 0.050** | 0.995 ± 0.002 | −0.045 |",
-			"| JWNMF | — [2] | 0.906 ± 0.000 |  |",
+			"| Prop. | **0.950 ± 0.050** | 0.995 ± 0.002 | −0.045 [1] |",
+			"| JWNMF | — [3] | 0.906 ± 0.000 |  |",
 			"| METIS | 0.850 ± 0.000 | 0.851 ± 0.000 | −0.001 |",
 			"| Foo (not in the paper) | 0.100 ± 0.000 | — |  |",
 			"| **Selection: label-free rule (best mean modularity)** | | | |",
-			"| Prop. | 0.800 ± 0.000 | 0.995 ± 0.002 | −0.195 |",
+			"| Prop. | 0.800 ± 0.000 | 0.995 ± 0.002 | −0.195 [4] |",
 			"| METIS | **0.850 ± 0.000** | 0.851 ± 0.000 | −0.001 |",
-			"[1] not run  ",
-			"[2] all 2 runs failed: boom: diverged  ",
+			"[1] off the paper by more than max(paper std, 0.02): two restarts only.  ",
+			"[2] not run  ",
+			"[3] all 2 runs failed: boom: diverged  ",
 		}},
 		{"modularity", ModularityTable, []string{
 			"| Prop. | 0.710 ± 0.010 | 0.738 | −0.028 | **0.150 ± 0.000** | 0.152 | −0.002 | **0.950 ± 0.050** | 0.995 | −0.045 |",
 			"| Prop. | **0.740 ± 0.000** | 0.738 | +0.002 | 0.160 ± 0.000 | 0.152 | +0.008 | 0.800 ± 0.000 | 0.995 | −0.195 |",
 		}},
 		{"rho", RhoTable, []string{
-			"| ρ = 0.5 | **0.950 ± 0.050** | 0.990 | −0.040 |",
-			"| ρ = 0.55 | — [1] | 0.995 |  |",
-			"| ρ = 0.95 | 0.550 ± 0.050 | 0.512 | +0.038 |",
-			"| ρ = 0.5 | **0.800 ± 0.000** | 0.990 | −0.190 |",
+			"| ρ = 0.5 | **0.950 ± 0.050** | 0.990 | −0.040 [1] |",
+			"| ρ = 0.55 | — [2] | 0.995 |  |",
+			"| ρ = 0.95 | 0.550 ± 0.050 | 0.512 | +0.038 [4] |",
+			"| ρ = 0.5 | **0.800 ± 0.000** | 0.990 | −0.190 [6] |",
+			"[1] off the paper by more than max(paper std, 0.02): not explained: no note on this cell in report/offpaper.yaml  ",
+			"[4] off the paper by more than max(paper std, 0.02): not explained; tried a second init.  ",
 		}},
 		{"runtime", RuntimeTable, []string{
-			"| Prop. | 2.00 | 1.00 | 1.17 | 2.62 |",
-			"| JWNMF | — [2] | — [2] | — [2] | 8.80 |",
-			"| METIS | 0.10 | 0.10 | 0.10 | — |",
+			"| Prop. | 2.00 | 1.00 | 1.17 | 1.17 | 2.62 |",
+			"| JWNMF | — [2] | — [2] | — [2] | — [2] | 8.80 |",
+			"| METIS | 0.10 | 0.10 | 0.10 | 0.10 | — |",
 		}},
 	}
 	for _, tc := range tests {
@@ -163,6 +166,8 @@ func TestTexEscape(t *testing.T) {
 		{"−0.2", `$-$0.2`},
 		{"—", `---`},
 		{"λ = 1e-4, ρ = 0.5", `$\lambda$ = 1e-4, $\rho$ = 0.5`},
+		{"(UUᵀ⊙W)U", `(UU$^\top$$\odot$W)U`},
+		{"0.056/√5, γ = 10, §1", `0.056/$\surd$5, $\gamma$ = 10, \S{}1`},
 	}
 	for _, tc := range tests {
 		if got := texEscape(tc.in); got != tc.want {

@@ -19,7 +19,8 @@ type TidyRow struct {
 	Rho    float64
 	Metric string
 	// Selection is the rule that chose the grid point ("ari", "modularity", "objective"),
-	// "all" for an average over every run, or "" when no selection applies.
+	// "all" for an average over every run, "k2=k1" for one over the runs at the paper's
+	// timing setting (runtime table), or "" when no selection applies.
 	Selection string
 	Mean, Std float64
 	Runs      int

@@ -1,0 +1,336 @@
+package report
+
+import (
+	_ "embed"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// OffPaperTolerance is the least distance from the paper's value that flags a cell of the
+// ARI or ρ table: a cell is off the paper when |ours − paper| > max(paper's std,
+// OffPaperTolerance).
+const OffPaperTolerance = 0.02
+
+// OffPaperFile names the notes file in messages; its copy ships in the binary.
+const OffPaperFile = "report/offpaper.yaml"
+
+//go:embed offpaper.yaml
+var offPaperYAML []byte
+
+// OffPaperNote explains one cell of the paper's comparison that is off the paper: a
+// cell of the ARI table (Table "ari", Row a method's display name) or of the ρ table
+// (Table "rho", Row the ρ value), on a dataset, selected by the paper's rule. Cells
+// selected by a label-free rule are explained from these (OffPaper.Explain).
+type OffPaperNote struct {
+	Table   string `yaml:"table"`
+	Row     string `yaml:"row"`
+	Dataset string `yaml:"dataset"`
+	// Diff is the Δ (ours − paper) the note was written for; a regeneration that moves
+	// the cell by more than OffPaperTolerance needs the note read again.
+	Diff float64 `yaml:"diff"`
+	// Explained is false when no cause was found; Cause then says what was tried.
+	Explained bool   `yaml:"explained"`
+	Cause     string `yaml:"cause"`
+}
+
+// OffPaper holds the notes on the cells off the paper and the paragraphs about whole
+// rows (BAGC's derivation), as data (report/offpaper.yaml).
+type OffPaper struct {
+	Cells []OffPaperNote `yaml:"cells"`
+	// Rows maps a row of the ARI table to a paragraph printed under it.
+	Rows map[string]string `yaml:"rows"`
+}
+
+// DefaultOffPaper returns the notes shipped with nagc (report/offpaper.yaml), written
+// for the committed results/paper tables.
+func DefaultOffPaper() (*OffPaper, error) {
+	o, err := ParseOffPaper(offPaperYAML)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", OffPaperFile, err)
+	}
+	return o, nil
+}
+
+// ParseOffPaper parses notes on the cells off the paper and checks that every note names
+// a table (ari or rho), a row, a dataset and a cause, once.
+func ParseOffPaper(b []byte) (*OffPaper, error) {
+	var o OffPaper
+	dec := yaml.NewDecoder(strings.NewReader(string(b)))
+	dec.KnownFields(true)
+	if err := dec.Decode(&o); err != nil {
+		return nil, fmt.Errorf("notes on cells off the paper: %w", err)
+	}
+	seen := map[string]bool{}
+	for i, n := range o.Cells {
+		where := fmt.Sprintf("note %d (%s %s on %s)", i+1, n.Table, n.Row, n.Dataset)
+		switch {
+		case n.Table != "ari" && n.Table != "rho":
+			return nil, fmt.Errorf("%s: table must be ari or rho", where)
+		case n.Row == "" || n.Dataset == "":
+			return nil, fmt.Errorf("%s: a row and a dataset are needed", where)
+		case strings.TrimSpace(n.Cause) == "":
+			return nil, fmt.Errorf("%s: no cause (write what was tried when none was found)", where)
+		}
+		if n.Table == "rho" {
+			if _, err := strconv.ParseFloat(n.Row, 64); err != nil {
+				return nil, fmt.Errorf("%s: the row of a ρ-table note is the ρ value", where)
+			}
+		}
+		k := offKey(n.Table, n.Row, n.Dataset)
+		if seen[k] {
+			return nil, fmt.Errorf("%s: a second note on the same cell", where)
+		}
+		seen[k] = true
+	}
+	return &o, nil
+}
+
+// offKey identifies a cell of the ARI or ρ table; ρ values are compared as numbers.
+func offKey(table, row, dataset string) string {
+	if table == "rho" {
+		if v, err := strconv.ParseFloat(row, 64); err == nil {
+			row = strconv.FormatFloat(v, 'g', -1, 64)
+		}
+	}
+	return table + "\x00" + row + "\x00" + strings.ToLower(dataset)
+}
+
+// rowKey is the row of a tidy row in notes: its method, or for the ρ table its ρ.
+func rowKey(tr TidyRow) string {
+	if tr.Table == "rho" {
+		return strconv.FormatFloat(tr.Rho, 'g', -1, 64)
+	}
+	return tr.Method
+}
+
+// OffThePaper reports whether a cell of the ARI or ρ table is off the paper: it has a
+// mean and a paper value and |ours − paper| > max(paper's std, OffPaperTolerance).
+func OffThePaper(tr TidyRow) bool {
+	if math.IsNaN(tr.Mean) || math.IsNaN(tr.Paper) {
+		return false
+	}
+	tol := OffPaperTolerance
+	if !math.IsNaN(tr.PaperStd) && tr.PaperStd > tol {
+		tol = tr.PaperStd
+	}
+	return math.Abs(tr.Mean-tr.Paper) > tol+1e-12
+}
+
+// Note returns the note on a cell selected by the paper's rule, if there is one.
+func (o *OffPaper) Note(tr TidyRow) (OffPaperNote, bool) {
+	if o == nil {
+		return OffPaperNote{}, false
+	}
+	k := offKey(tr.Table, rowKey(tr), tr.Dataset)
+	for _, n := range o.Cells {
+		if offKey(n.Table, n.Row, n.Dataset) == k {
+			return n, true
+		}
+	}
+	return OffPaperNote{}, false
+}
+
+// Prefixes of the explanations Explain gives.
+const (
+	offPrefix      = "off the paper by more than max(paper std, 0.02): "
+	notExplained   = "not explained; "
+	noNoteRecorded = "not explained: no note on this cell in " + OffPaperFile
+)
+
+// Explain returns, for each tidy row of the ARI or ρ table, why it is off the paper, or
+// "" when it is not (OffThePaper). A cell selected by the paper's rule gets its note
+// (Note), marked "not explained; …" when no cause was found and "not explained: no note
+// …" when it has none. A cell selected by a label-free rule, where the paper's rule's
+// cell of the same row agrees with the paper, is explained by the selection (the paper
+// chose by ARI; the grid points of both rules are printed); where that cell is off too,
+// by its note (the same text, printed once, when both rules chose the same grid point;
+// else the selection and that note). Cost O(len(rows)·(len(rows) + notes)).
+func (o *OffPaper) Explain(rows []TidyRow) []string {
+	out := make([]string, len(rows))
+	paperCell := map[string]TidyRow{}
+	for _, tr := range rows {
+		if tr.Selection == PaperRule {
+			paperCell[offKey(tr.Table, rowKey(tr), tr.Dataset)] = tr
+		}
+	}
+	for i, tr := range rows {
+		if !OffThePaper(tr) {
+			continue
+		}
+		if tr.Selection == PaperRule {
+			out[i] = offPrefix + o.paperRuleCause(tr)
+			continue
+		}
+		p, ok := paperCell[offKey(tr.Table, rowKey(tr), tr.Dataset)]
+		switch {
+		case !ok || math.IsNaN(p.Mean):
+			out[i] = offPrefix + "not explained: the paper's rule chose no grid point of this row, so the selection cannot be compared"
+		case OffThePaper(p) && p.Params == tr.Params:
+			out[i] = offPrefix + o.paperRuleCause(p) // the same point: the same note as that cell's
+		case OffThePaper(p):
+			out[i] = offPrefix + fmt.Sprintf("the selection and, at the paper's rule's point, its cause: the label-free "+
+				"rule chose %s (ARI %s), the paper's rule %s (ARI %s, Δ %s), which is off because: %s",
+				paramsOrNone(tr.Params), fmt3(tr.Mean), paramsOrNone(p.Params), fmt3(p.Mean), fmtDiff(p.Diff), o.paperRuleCause(p))
+		default:
+			out[i] = offPrefix + fmt.Sprintf("the selection: the paper chose by ARI (reading the labels); the label-free "+
+				"rule chose %s (ARI %s), the paper's rule %s (ARI %s, within max(paper std, 0.02) of the paper)",
+				paramsOrNone(tr.Params), fmt3(tr.Mean), paramsOrNone(p.Params), fmt3(p.Mean))
+		}
+	}
+	return out
+}
+
+// paperRuleCause is the note's text on a cell selected by the paper's rule: a note
+// written for another Δ (more than OffPaperTolerance away) is not applied, since it
+// describes other numbers.
+func (o *OffPaper) paperRuleCause(tr TidyRow) string {
+	n, ok := o.Note(tr)
+	switch {
+	case !ok:
+		return noNoteRecorded
+	case math.Abs(tr.Diff-n.Diff) > OffPaperTolerance:
+		return fmt.Sprintf("not explained: the note on this cell in %s was written for Δ = %s, not %s", OffPaperFile,
+			fmtDiff(n.Diff), fmtDiff(tr.Diff))
+	case !n.Explained:
+		return notExplained + strings.TrimSpace(n.Cause)
+	}
+	return strings.TrimSpace(n.Cause)
+}
+
+// Unexplained returns the tidy rows off the paper that have no note: cells selected by
+// the paper's rule without one in o (a cell explained as "not explained; …" has one).
+func (o *OffPaper) Unexplained(rows []TidyRow) []TidyRow {
+	var out []TidyRow
+	for _, tr := range rows {
+		if tr.Selection != PaperRule || !OffThePaper(tr) {
+			continue
+		}
+		if _, ok := o.Note(tr); !ok {
+			out = append(out, tr)
+		}
+	}
+	return out
+}
+
+// Stale returns the notes of o on cells that rows hold (selected by the paper's rule)
+// but that are not off the paper any more, or that moved by more than OffPaperTolerance
+// from the Δ the note was written for. Notes on cells rows do not hold (a row or dataset
+// not in these results) are not judged.
+func (o *OffPaper) Stale(rows []TidyRow) []OffPaperNote {
+	if o == nil {
+		return nil
+	}
+	held := map[string]TidyRow{}
+	for _, tr := range rows {
+		if tr.Selection == PaperRule && !math.IsNaN(tr.Mean) && !math.IsNaN(tr.Paper) {
+			held[offKey(tr.Table, rowKey(tr), tr.Dataset)] = tr
+		}
+	}
+	var out []OffPaperNote
+	for _, n := range o.Cells {
+		tr, ok := held[offKey(n.Table, n.Row, n.Dataset)]
+		if ok && (!OffThePaper(tr) || math.Abs(tr.Diff-n.Diff) > OffPaperTolerance) {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// paramsOrNone prints a grid point's parameters, or "(no parameters)".
+func paramsOrNone(s string) string {
+	if s == "" {
+		return "(no parameters)"
+	}
+	return s
+}
+
+// offPaper returns the notes a report explains its cells with: r.OffPaper, else the
+// shipped ones.
+func (r *Results) offPaper() *OffPaper {
+	if r.OffPaper != nil {
+		return r.OffPaper
+	}
+	o, err := DefaultOffPaper()
+	if err != nil {
+		return nil // the shipped file is checked by a test
+	}
+	return o
+}
+
+// cellRef locates a table cell: Rows[row].Cells[col].
+type cellRef struct{ row, col int }
+
+// explainCells notes every cell off the paper on its Δ cell (deltas[i] is the Δ cell of
+// t.Tidy[i]) and in its tidy row.
+func (r *Results) explainCells(t *Table, deltas []cellRef) {
+	notes := r.offPaper().Explain(t.Tidy)
+	for i, n := range notes {
+		if n == "" {
+			continue
+		}
+		c := &t.Rows[deltas[i].row].Cells[deltas[i].col]
+		c.Note = n
+		if t.Tidy[i].Note != "" {
+			t.Tidy[i].Note += "; "
+		}
+		t.Tidy[i].Note += n
+	}
+}
+
+// OffPaperParagraph counts the cells of a table off the paper under each rule, with how
+// many are not explained, and adds the paragraphs of OffPaper.Rows about the table's rows.
+func OffPaperParagraph(t *Table, r *Results) string {
+	var b strings.Builder
+	counts := map[string][2]int{} // selection → off, not explained
+	var order []string
+	for _, tr := range t.Tidy {
+		if !OffThePaper(tr) {
+			continue
+		}
+		c, ok := counts[tr.Selection]
+		if !ok {
+			order = append(order, tr.Selection)
+		}
+		c[0]++
+		if strings.Contains(tr.Note, "not explained") {
+			c[1]++
+		}
+		counts[tr.Selection] = c
+	}
+	if len(order) == 0 {
+		b.WriteString("No cell is off the paper by more than max(paper std, 0.02).")
+	} else {
+		var parts []string
+		for _, sel := range order {
+			c := counts[sel]
+			s := fmt.Sprintf("%d under %s", c[0], RuleShort(sel))
+			if c[1] > 0 {
+				s += fmt.Sprintf(" (%d not explained)", c[1])
+			}
+			parts = append(parts, s)
+		}
+		fmt.Fprintf(&b, "Cells off the paper by more than max(paper std, 0.02): %s. Each carries a note on its Δ "+
+			"(listed under the table): a measured cause, or \"not explained\" with what was tried.", strings.Join(parts, ", "))
+	}
+	if o := r.offPaper(); o != nil {
+		for _, m := range r.methodRows() {
+			if p := strings.TrimSpace(o.Rows[m]); p != "" && t.Name == "ari" && countPoints(r, m) > 0 {
+				fmt.Fprintf(&b, "\n\n**%s.** %s", m, p)
+			}
+		}
+	}
+	return b.String()
+}
+
+// countPoints counts the grid points of a method over every dataset.
+func countPoints(r *Results, method string) int {
+	n := 0
+	for _, d := range r.Datasets {
+		n += len(r.PointsOf(d, method))
+	}
+	return n
+}
