@@ -211,6 +211,22 @@ func Settings(m Method) []Setting {
 	return out
 }
 
+// labelReadingOptions lists the option values that make a fit read the ground-truth
+// labels before clustering (NAGC's kmeans-median-ari initialisation): option → value.
+var labelReadingOptions = map[string]string{"init": InitKMeansMedianARI}
+
+// ReadsLabels reports whether a fit with options params reads the ground-truth labels
+// to cluster (only NAGC's init kmeans-median-ari does): its results are then not
+// label-free, whatever rule selects them.
+func ReadsLabels(params map[string]any) bool {
+	for k, v := range labelReadingOptions {
+		if s, ok := params[k].(string); ok && s == v {
+			return true
+		}
+	}
+	return false
+}
+
 // resolver is implemented by methods that read some zero options as defaults: resolved
 // returns the method with those zeros replaced by the values a fit uses.
 type resolver interface {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"sort"
+
+	"github.com/nagc-harness/nagc/algorithms"
 )
 
 // Selection rules for the grid point reported per dataset and method.
@@ -232,6 +234,11 @@ func twoView(p *PointStats) float64 {
 // ReadsLabels reports whether a selection rule reads the ground-truth labels (only
 // SelectARI does); a rule that reads them is never called label-free.
 func ReadsLabels(rule string) bool { return rule == SelectARI }
+
+// ReadsLabels reports whether the point's runs read the ground-truth labels to cluster
+// (algorithms.ReadsLabels: the authors' kmeans-median-ari initialisation), so that no
+// rule selecting it is label-free.
+func (p *PointStats) ReadsLabels() bool { return algorithms.ReadsLabels(p.Params) }
 
 // Labeled returns the datasets on which some finished run recorded ARI, i.e. whose
 // ground-truth labels were available; only there can SelectARI choose a grid point.

@@ -26,20 +26,14 @@ var PaperMethods = []string{"Prop.", "Prop. (w/o PU)", "Prop.*", "JWNMF", "JWNMF
 // implementation effects can be told apart.
 var PaperRows = map[string]string{"Prop. (authors' init)": PropMethod}
 
-// labelReadingOptions lists the method options whose value makes a run read the
-// ground-truth labels before clustering: option → value.
-var labelReadingOptions = map[string]string{"init": algorithms.InitKMeansMedianARI}
-
 // ReadsLabels reports whether some recorded run of a method read the ground-truth labels
 // to cluster (NAGC's kmeans-median-ari initialisation): whatever rule then selects its
 // grid point, its numbers are not label-free.
 func (r *Results) ReadsLabels(method string) bool {
 	for _, d := range r.Datasets {
 		for _, p := range r.PointsOf(d, method) {
-			for k, v := range labelReadingOptions {
-				if s, ok := p.Params[k].(string); ok && s == v {
-					return true
-				}
+			if algorithms.ReadsLabels(p.Params) {
+				return true
 			}
 		}
 	}

@@ -179,21 +179,30 @@ func runResults(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	for _, s := range sel {
 		p := s.Point
 		if p == nil {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t— (%s)\t\t\t\t\n", s.Dataset, s.Method, ruleLabel(s.Rule), s.Missing)
+			fmt.Fprintf(tw, "%s\t%s\t%s\t— (%s)\t\t\t\t\n", s.Dataset, s.Method, ruleLabel(s.Rule, nil), s.Missing)
 			continue
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", p.Dataset, p.Method, ruleLabel(s.Rule), meanStd(p, "ari"),
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", p.Dataset, p.Method, ruleLabel(s.Rule, p), meanStd(p, "ari"),
 			meanStd(p, "modularity"), restarts(p), params(p))
 	}
 	return tw.Flush()
 }
 
-// ruleLabel names a rule in a summary's rows, saying whether it reads the labels.
-func ruleLabel(rule string) string {
-	if experiments.ReadsLabels(rule) {
+// ruleLabel names a rule in a summary's rows, saying whether it, or the point it chose
+// (nil: none), reads the labels.
+func ruleLabel(rule string, p *experiments.PointStats) string {
+	switch {
+	case experiments.ReadsLabels(rule):
 		return rule + " (reads labels)"
+	case p != nil && p.ReadsLabels():
+		return rule + " (the row's initialisation reads labels)"
 	}
 	return rule + " (label-free)"
+}
+
+// readsLabels reports whether a selection reads the labels, by its rule or its point.
+func readsLabels(rule string, p *experiments.PointStats) bool {
+	return experiments.ReadsLabels(rule) || (p != nil && p.ReadsLabels())
 }
 
 func containsString(s []string, x string) bool {
@@ -228,7 +237,7 @@ func summaryCSV(w io.Writer, sel []experiments.Selection) error {
 			continue
 		}
 		for _, m := range summaryMetrics(p) {
-			cw.Write([]string{p.Dataset, p.Method, s.Rule, strconv.FormatBool(experiments.ReadsLabels(s.Rule)), params(p), m,
+			cw.Write([]string{p.Dataset, p.Method, s.Rule, strconv.FormatBool(readsLabels(s.Rule, p)), params(p), m,
 				strconv.FormatFloat(p.Mean[m], 'g', -1, 64), strconv.FormatFloat(p.Std[m], 'g', -1, 64),
 				strconv.Itoa(p.Runs), strconv.Itoa(p.Failed)})
 		}
@@ -261,7 +270,7 @@ func summaryJSON(w io.Writer, sel []experiments.Selection) error {
 			rows = append(rows, row{Dataset: s.Dataset, Method: s.Method, Rule: s.Rule, ReadsLabels: experiments.ReadsLabels(s.Rule), Missing: s.Missing})
 			continue
 		}
-		r := row{Dataset: p.Dataset, Method: p.Method, Rule: s.Rule, ReadsLabels: experiments.ReadsLabels(s.Rule),
+		r := row{Dataset: p.Dataset, Method: p.Method, Rule: s.Rule, ReadsLabels: readsLabels(s.Rule, p),
 			Params: p.Params, Runs: p.Runs, Failed: p.Failed, Metrics: map[string]stat{}}
 		for _, m := range summaryMetrics(p) {
 			r.Metrics[m] = stat{p.Mean[m], p.Std[m]}
