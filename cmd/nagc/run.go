@@ -17,12 +17,13 @@ import (
 )
 
 func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	const usageLine = "run CONFIG [--results DIR] [--workers N] [--shard I/N] [--limit N]"
+	const usageLine = "run CONFIG [--results DIR] [--workers N] [--shard I/N] [--limit N] [--batch B]"
 	fs := newFlagSet("run", usageLine, stderr)
 	results := fs.String("results", "", "results folder (default results/<config name>)")
 	workers := fs.Int("workers", 0, "runs executed at once (default: all cores)")
 	shard := fs.String("shard", "", "run only slice I of N (1 ≤ I ≤ N), for sharing a sweep between machines")
 	limit := fs.Int("limit", 0, "stop after this many runs (resume later)")
+	batch := fs.Int("batch", 0, fmt.Sprintf("runs of one dataset and restart fitted together in lockstep (same records for any value; default %d)", experiments.DefaultBatch))
 	arg, err := parseOneArg(fs, args)
 	if err != nil {
 		return err
@@ -31,7 +32,7 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
-	opt := experiments.Options{ResultsDir: *results, Workers: *workers, Limit: *limit}
+	opt := experiments.Options{ResultsDir: *results, Workers: *workers, Limit: *limit, Batch: *batch}
 	if opt.ResultsDir == "" {
 		name := cfg.Name
 		if name == "" {
