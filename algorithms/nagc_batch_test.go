@@ -132,17 +132,24 @@ func TestFitBatchEqualsSeparateFits(t *testing.T) {
 	}
 }
 
+// lambdaFits returns a random graph (n vertices, m attributes, edge and attribute
+// probabilities pE, pX, drawn from seed) with a cache, and three NAGC fits of it at
+// λ = 0.01, 1, 100 (k2 = 3, ρ = 0.9, t iterations, k-means start).
+func lambdaFits(seed uint64, n, m int, pE, pX float64, t int) (Input, []BatchFit) {
+	adj, x := randomGraph(newRand(seed), n, m, pE, pX)
+	in := Input{Adj: adj, X: x, Cache: NewCache()}
+	var fits []BatchFit
+	for _, lambda := range []float64{0.01, 1, 100} {
+		fits = append(fits, BatchFit{NAGC{K2: 3, Lambda: lambda, Rho: 0.9, Iterations: t}, in})
+	}
+	return in, fits
+}
+
 // TestFitBatchReportsSizeAndCache checks the timing fields of a batch: every NAGC fit of
 // one key reports the batch's size, and the k-means start is marked cached for every fit
 // but the first.
 func TestFitBatchReportsSizeAndCache(t *testing.T) {
-	rng := newRand(22)
-	adj, x := randomGraph(rng, 100, 20, 0.05, 0.2)
-	in := Input{Adj: adj, X: x, Cache: NewCache()}
-	var fits []BatchFit
-	for _, lambda := range []float64{0.01, 0.1, 1} {
-		fits = append(fits, BatchFit{NAGC{K2: 3, Lambda: lambda, Rho: 0.9, Iterations: 5}, in})
-	}
+	in, fits := lambdaFits(22, 100, 20, 0.05, 0.2, 5)
 	res, errs := FitBatch(context.Background(), 3, 1, fits)
 	for i, r := range res {
 		if errs[i] != nil {
@@ -196,13 +203,7 @@ func TestFitBatchCancelledMidway(t *testing.T) {
 // ExampleFitBatch fits a λ grid of NAGC in lockstep: one pass over the attributes per
 // product serves all three fits, and each fit's result equals what it gets alone.
 func ExampleFitBatch() {
-	rng := newRand(24)
-	adj, x := randomGraph(rng, 60, 12, 0.08, 0.3)
-	in := Input{Adj: adj, X: x, Cache: NewCache()}
-	var fits []BatchFit
-	for _, lambda := range []float64{0.01, 1, 100} {
-		fits = append(fits, BatchFit{NAGC{K2: 3, Lambda: lambda, Rho: 0.9, Iterations: 20}, in})
-	}
+	in, fits := lambdaFits(24, 60, 12, 0.08, 0.3, 20)
 	res, errs := FitBatch(context.Background(), 2, 1, fits)
 	for i, r := range res {
 		alone, _ := fits[i].Method.Fit(context.Background(), in, 2, 1)
