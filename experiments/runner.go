@@ -52,8 +52,8 @@ type Options struct {
 // DefaultBatch is the batch size Execute uses when Options.Batch is not set: 1, every
 // run on its own. Measured on this project's 2-core machine (the 60 λ×ρ points of one
 // restart at k2 = k1 on Citeseer and Cora, held-out fits included, 2 workers), lockstep
-// batches of 60 took 1.7× the wall time and 1.5× the CPU time of single runs, with 12×
-// the memory: the products with X are bound by the gathers from each fit's own factors,
+// batches of 60 took 1.7–1.8× the wall time and 1.5–1.7× the CPU time of single runs
+// (pure-Go and AVX2 kernels alike), with 12× the memory: the products with X are bound by the gathers from each fit's own factors,
 // not by reading X, so sharing the pass saves little, and a batch's factors no longer
 // stay in cache between the phases of an iteration. Batches pay only where reading X
 // dominates; records are the same either way.
