@@ -11,6 +11,14 @@ import (
 // one computation. Values must not be modified by callers. A nil *Cache computes every
 // time. Safe for concurrent use.
 type Cache struct {
+	*cacheStore
+	// computed, when set, is raised whenever Do runs a computation through this Cache
+	// value (see observed).
+	computed *bool
+}
+
+// cacheStore is the memory a Cache and its observed views share.
+type cacheStore struct {
 	mu      sync.Mutex
 	entries map[string]*cacheEntry
 }
@@ -22,7 +30,18 @@ type cacheEntry struct {
 }
 
 // NewCache returns an empty cache. Use one cache per graph.
-func NewCache() *Cache { return &Cache{entries: map[string]*cacheEntry{}} }
+func NewCache() *Cache { return &Cache{cacheStore: &cacheStore{entries: map[string]*cacheEntry{}}} }
+
+// observed returns a view of c that shares its entries and sets *computed to true whenever
+// a Do through the view runs its computation (rather than finding the value stored or
+// waiting for another caller's computation). A fit uses it to tell whether its
+// initialisation came from the cache. A nil c gives nil: nothing is cached.
+func (c *Cache) observed(computed *bool) *Cache {
+	if c == nil {
+		return nil
+	}
+	return &Cache{cacheStore: c.cacheStore, computed: computed}
+}
 
 // Do returns the value stored under key, computing it with compute on first use.
 // An error is cached like a value.
@@ -37,7 +56,11 @@ func (c *Cache) Do(key string, compute func() (any, error)) (any, error) {
 		c.entries[key] = e
 	}
 	c.mu.Unlock()
-	e.once.Do(func() { e.val, e.err = compute() })
+	ran := false
+	e.once.Do(func() { ran = true; e.val, e.err = compute() })
+	if ran && c.computed != nil {
+		*c.computed = true
+	}
 	return e.val, e.err
 }
 

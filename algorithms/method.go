@@ -130,10 +130,23 @@ func (in Input) validate(needAdj, needX bool, k int) error {
 
 // Result is what a fit returns.
 type Result struct {
-	Labels     []int         // cluster of each vertex, in [0, k)
-	Iterations int           // iterations (or sweeps) run
-	Objective  []float64     // objective after each iteration, where the method has one
-	FitTime    time.Duration // wall time of the fit, initialisation included
+	Labels     []int     // cluster of each vertex, in [0, k)
+	Iterations int       // iterations (or sweeps) run
+	Objective  []float64 // objective after each iteration, where the method has one
+	// FitTime is the wall time of the fit. Methods that set InitTime (NAGC) count the
+	// iterations alone here, and the initialisation in InitTime; the others include
+	// their initialisation in FitTime and leave InitTime 0.
+	FitTime time.Duration
+	// InitTime is the wall time spent before the first iteration (validation, initial
+	// factors, solver set-up), where the method times it apart from FitTime.
+	InitTime time.Duration
+	// InitCached reports that the initial factors came from Input.Cache, computed by an
+	// earlier fit (whose InitTime paid for them).
+	InitCached bool
+	// BatchSize is the number of fits advanced together in lockstep with this one (see
+	// BatchFitter); 0 or 1 for a fit on its own. FitTime of a batched fit is the batch's
+	// iteration time divided by BatchSize.
+	BatchSize int
 	// Factors holds the learnt matrices by name (NAGC: "U", "V", "H"), where the method
 	// has them.
 	Factors map[string]*mat.Dense

@@ -1,11 +1,9 @@
 package algorithms
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"math"
-	"time"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -138,44 +136,6 @@ func (a NAGC) validate(in Input, k1 int) error {
 	return nil
 }
 
-// Fit runs NAGC with k1 = k vertex clusters. See the type's documentation.
-func (a NAGC) Fit(ctx context.Context, in Input, k int, seed uint64) (*Result, error) {
-	start := time.Now()
-	a = a.withDefaults(k)
-	if err := a.validate(in, k); err != nil {
-		return nil, err
-	}
-	in, err := in.WithFilteredAttributes(a.Filter)
-	if err != nil {
-		return nil, fmt.Errorf("nagc: %w", err)
-	}
-	u, v, h, initInfo, err := a.initialise(in, k, seed)
-	if err != nil {
-		return nil, err
-	}
-	s := NewNAGCSolverOp(in.Adj, in.Attributes(), u, v, h, a.Lambda, a.Rho)
-	obj, err := iterate(ctx, a.Iterations, s.Step, s.Objective)
-	if err != nil {
-		return nil, err
-	}
-	if !allFinite(s.U) || !allFinite(s.V) || !allFinite(s.H) {
-		return nil, errors.New("nagc: factors diverged (Inf or NaN after the updates)")
-	}
-	return &Result{
-		Labels:     ArgmaxRows(s.U),
-		Iterations: a.Iterations,
-		Objective:  obj,
-		FitTime:    time.Since(start),
-		Factors:    map[string]*mat.Dense{"U": s.U, "V": s.V, "H": s.H},
-		Info: map[string]string{
-			"init":      initInfo,
-			"u_rule":    s.ruleName(),
-			"s_scale":   fmt.Sprint(s.scale),
-			"objective": "½·L_ρ(S−UUᵀ) + (λ/2)‖X−f(UH)Vᵀ‖²",
-		},
-	}, nil
-}
-
 // NAGCSolver holds NAGC's factors and the work buffers of its multiplicative updates, so
 // that iterations allocate nothing (with a stored attribute matrix; the products of an
 // implicit sparse.FilteredMatrix allocate their n×k temporaries). Use NewNAGCSolver (or
@@ -254,12 +214,43 @@ func (s *NAGCSolver) ruleName() string {
 // Step runs one iteration: U, then V, then H, each by its multiplicative rule using the
 // newest values. Cost O((|E| + nnz(X))·k + (n + m)·k² + n·k1·k2).
 func (s *NAGCSolver) Step() {
+	sparse.PatternSumGramMul(s.su, s.gram(), s.adj, s.U)
+	s.finishU()
+	s.x.TMulDense(s.xtf, s.f)
+	s.finishV()
+	s.x.MulDense(s.xv, s.V)
+	s.finishH()
+}
+
+// The three phases of Step between its products with A and X (NAGCBatch computes those
+// products for several solvers at once and runs the phases of each in between).
+
+// gram returns the destination of (UUᵀ⊙W)U, nil for the ρ = 0.5 rule, which does not
+// read it.
+func (s *NAGCSolver) gram() *mat.Dense {
+	if s.rho == 0.5 {
+		return nil
+	}
+	return s.g
+}
+
+// finishU updates U from su = AU and g = (UUᵀ⊙W)U of the current U, then sets UᵀU,
+// f(UH) and f'(UH) of the new U.
+func (s *NAGCSolver) finishU() {
 	s.stepU()
 	dense.Gram(s.utu, s.U)
 	dense.SigmoidMul(s.f, s.fp, s.U, s.H)
+}
+
+// finishV updates V from xtf = Xᵀf(UH), then sets VᵀV.
+func (s *NAGCSolver) finishV() {
 	s.stepV()
 	dense.Gram(s.vtv, s.V)
-	s.x.MulDense(s.xv, s.V)
+}
+
+// finishH updates H from xv = XV of the new V, then sets Hᵀ and the attribute terms of
+// the next U update.
+func (s *NAGCSolver) finishH() {
 	s.stepH()
 	s.transposeH()
 	s.attributeTerms()
@@ -286,15 +277,11 @@ func (s *NAGCSolver) attributeTerms() {
 	s.tr = dense.Dot(s.fvtv, s.f) // tr((FᵀF)(VᵀV))
 }
 
-// stepU applies the U rule. anum and aden hold the attribute terms and utu holds UᵀU of the
-// current U, V, H (as Step and NewNAGCSolver leave them).
+// stepU applies the U rule. su and (for ρ ≠ 0.5) g hold AU and (UUᵀ⊙W)U, anum and aden
+// the attribute terms and utu UᵀU of the current U, V, H (as Step and NewNAGCSolver leave
+// them).
 func (s *NAGCSolver) stepU() {
-	// SU = scale·AU and, for the PU rule, (UUᵀ⊙W)U in one pass over the edges.
-	g := s.g
-	if s.rho == 0.5 {
-		g = nil
-	}
-	sparse.PatternSumGramMul(s.su, g, s.adj, s.U)
+	g := s.gram()
 	dense.Mul(s.uutu, s.U, s.utu)
 	lam := s.lambda
 	// ρ = 0.5: num = 2·SU + λ·anum, den = 2·U(UᵀU) + λ·aden; otherwise
@@ -337,9 +324,9 @@ func (s *NAGCSolver) stepU() {
 	}
 }
 
-// stepV applies V ← V ⊙ [Xᵀf(UH)] ⊘ [V f(UH)ᵀf(UH)]; f holds f(UH) of the new U.
+// stepV applies V ← V ⊙ [Xᵀf(UH)] ⊘ [V f(UH)ᵀf(UH)]; f holds f(UH) of the new U and xtf
+// holds Xᵀf(UH).
 func (s *NAGCSolver) stepV() {
-	s.x.TMulDense(s.xtf, s.f)
 	dense.Gram(s.ftf, s.f)
 	dense.Mul(s.vden, s.V, s.ftf)
 	multiplicativeStep(s.V, s.xtf, s.vden)

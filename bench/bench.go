@@ -50,6 +50,10 @@ type Result struct {
 	// PerIteration is Median divided by the iterations the fit ran (NaN if none).
 	PerIteration float64
 	Iterations   int
+	// MultiplyAdds is the multiply-adds one iteration needs (NAGCMultiplyAdds; NaN for
+	// methods whose work is not counted), and PerNanosecond the multiply-adds per
+	// nanosecond achieved at the median: MultiplyAdds / PerIteration, in ns.
+	MultiplyAdds, PerNanosecond float64
 	// PeakHeapBytes is the largest live heap seen during the fits (the graph included).
 	PeakHeapBytes uint64
 	Synthetic     bool
@@ -100,6 +104,13 @@ func timeOne(ctx context.Context, c Case, m Method, opt Options) Result {
 	r.Work = r.Edges + r.NNZX
 	r.PerIteration = math.NaN()
 	r.Median = math.NaN()
+	r.PerNanosecond = math.NaN()
+	if g.X != nil && g.Adj != nil {
+		_, m2 := g.X.Dims()
+		r.MultiplyAdds = methodMultiplyAdds(m, g.N(), m2, g.Adj.NNZ(), g.X.NNZ(), g.K())
+	} else {
+		r.MultiplyAdds = math.NaN()
+	}
 	method, err := algorithms.New(m.Algo, m.Params)
 	if err != nil {
 		r.Err = err.Error()
@@ -122,6 +133,7 @@ func timeOne(ctx context.Context, c Case, m Method, opt Options) Result {
 		r.Median = Median(r.Seconds)
 		if r.Iterations > 0 {
 			r.PerIteration = r.Median / float64(r.Iterations)
+			r.PerNanosecond = r.MultiplyAdds / (r.PerIteration * 1e9)
 		}
 	}
 	return r

@@ -17,7 +17,8 @@ import (
 
 // CSVHeader lists the columns WriteCSV writes.
 var CSVHeader = []string{"case", "method", "n", "edges", "nnz_x", "work", "repeats",
-	"median_seconds", "per_iteration_seconds", "iterations", "peak_heap_bytes", "synthetic", "error"}
+	"median_seconds", "per_iteration_seconds", "iterations", "peak_heap_bytes", "synthetic", "error",
+	"multiply_adds_per_iteration", "multiply_adds_per_ns"}
 
 // WriteCSV writes one row per result.
 func WriteCSV(w io.Writer, results []Result) error {
@@ -35,7 +36,7 @@ func WriteCSV(w io.Writer, results []Result) error {
 		row := []string{r.Case, r.Method, strconv.Itoa(r.N), strconv.Itoa(r.Edges), strconv.Itoa(r.NNZX),
 			strconv.Itoa(r.Work), strconv.Itoa(len(r.Seconds)), f(r.Median), f(r.PerIteration),
 			strconv.Itoa(r.Iterations), strconv.FormatUint(r.PeakHeapBytes, 10),
-			strconv.FormatBool(r.Synthetic), r.Err}
+			strconv.FormatBool(r.Synthetic), r.Err, f(r.MultiplyAdds), f(r.PerNanosecond)}
 		if err := cw.Write(row); err != nil {
 			return err
 		}

@@ -336,7 +336,7 @@ methods:
     algorithm: kmeans
 `)
 	dir := t.TempDir()
-	sum, err := Execute(context.Background(), cfg, Options{ResultsDir: dir})
+	sum, err := Execute(context.Background(), cfg, Options{ResultsDir: dir, Workers: 1}) // one worker: records in config order
 	if err != nil || sum.Failed != 1 || sum.Done != 1 {
 		t.Fatalf("%+v %v", sum, err)
 	}

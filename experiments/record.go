@@ -46,10 +46,22 @@ type Record struct {
 	Iterations     int                `json:"iterations"`
 	FinalObjective *float64           `json:"final_objective,omitempty"`
 	// Objective is the loss curve: the objective after each iteration.
-	Objective  []float64         `json:"objective,omitempty"`
-	FitSeconds float64           `json:"fit_seconds"`
-	Finished   time.Time         `json:"finished"`
-	Info       map[string]string `json:"info,omitempty"`
+	Objective []float64 `json:"objective,omitempty"`
+	// FitSeconds is the wall time of the fit: for methods that time their initialisation
+	// apart (NAGC), the iterations alone; for a run fitted in lockstep with others, the
+	// batch's iteration time divided by BatchSize.
+	FitSeconds float64 `json:"fit_seconds"`
+	// InitSeconds is the time before the first iteration (initial factors, set-up), and
+	// InitCached says that the initial factors came from an earlier run's computation
+	// (which paid for them); both zero for methods that do not time it apart.
+	InitSeconds float64 `json:"init_seconds,omitempty"`
+	InitCached  bool    `json:"init_cached,omitempty"`
+	// BatchSize is the number of fits that ran in lockstep with this run's (held-out
+	// fits included; 1: it ran alone; 0: the method does not batch). It describes how
+	// FitSeconds was measured, nothing else.
+	BatchSize int               `json:"batch_size,omitempty"`
+	Finished  time.Time         `json:"finished"`
+	Info      map[string]string `json:"info,omitempty"`
 	// Labels is the clustering, one character per vertex in dataset order (see
 	// EncodeLabels), so that a report can draw or re-score it without re-running.
 	Labels string `json:"labels,omitempty"`

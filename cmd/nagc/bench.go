@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -67,8 +68,8 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if *threads == 0 {
 		*threads = -1
 	}
-	const row = "%-18s %-7s %9s %12s %14s %18s %15s\n"
-	fmt.Fprintf(stdout, row, "graph", "method", "n", "|E|+nnz(X)", "median fit (s)", "per iteration (ms)", "peak heap (MiB)")
+	const row = "%-18s %-7s %9s %12s %14s %18s %15s %15s %15s\n"
+	fmt.Fprintf(stdout, row, "graph", "method", "n", "|E|+nnz(X)", "median fit (s)", "per iteration (ms)", "madds/iteration", "madds/ns", "peak heap (MiB)")
 	progress := func(r bench.Result) {
 		if r.Err != "" {
 			fmt.Fprintf(stdout, "%-18s %-7s %9d %12d error: %s\n", r.Case, r.Method, r.N, r.Work, r.Err)
@@ -76,6 +77,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		fmt.Fprintf(stdout, row, r.Case, r.Method, strconv.Itoa(r.N), strconv.Itoa(r.Work),
 			strconv.FormatFloat(r.Median, 'f', 3, 64), strconv.FormatFloat(1000*r.PerIteration, 'f', 3, 64),
+			formatCount(r.MultiplyAdds), formatCount(r.PerNanosecond),
 			strconv.FormatFloat(float64(r.PeakHeapBytes)/(1<<20), 'f', 0, 64))
 	}
 	results, err := bench.Run(ctx, cases, methods, bench.Options{Repeats: *repeats, Threads: *threads, Progress: progress})
@@ -108,6 +110,14 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	fmt.Fprintf(stdout, "wrote %s\n", filepath.Join(*out, "bench.csv"))
 	return nil
+}
+
+// formatCount prints a count with three significant digits, "-" when it is not known.
+func formatCount(x float64) string {
+	if math.IsNaN(x) {
+		return "-"
+	}
+	return strconv.FormatFloat(x, 'g', 3, 64)
 }
 
 // benchMethods returns the methods to time: NAGC at k2 = k1, λ = 0.01, ρ = 0.95 with

@@ -16,12 +16,13 @@ import (
 )
 
 func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	const usageLine = "run CONFIG|NAME [--results DIR] [--workers N] [--shard I/N|auto] [--limit N]\n\nCONFIG is a YAML file; NAME a shipped config (`nagc configs list`)"
+	const usageLine = "run CONFIG|NAME [--results DIR] [--workers N] [--shard I/N|auto] [--limit N] [--batch B]\n\nCONFIG is a YAML file; NAME a shipped config (`nagc configs list`)"
 	fs := newFlagSet("run", usageLine, stderr)
 	results := fs.String("results", "", "results folder (default results/<config name>, and results/<config name>/shards/I-of-N for --shard I/N)")
 	workers := fs.Int("workers", 0, "runs executed at once (default: $SLURM_CPUS_PER_TASK in a Slurm job, else all cores)")
 	shard := fs.String("shard", "", "run only slice I of N (1 ≤ I ≤ N), for sharing a sweep between machines, each into its own results folder;\n\"auto\" takes I and N from the Slurm job array this runs in")
 	limit := fs.Int("limit", 0, "stop after this many runs (resume later)")
+	batch := fs.Int("batch", 0, fmt.Sprintf("runs of one dataset and restart fitted together in lockstep (same records for any value; default %d)", experiments.DefaultBatch))
 	arg, err := parseOneArg(fs, args)
 	if err != nil {
 		return err
@@ -36,7 +37,7 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
-	opt := experiments.Options{ResultsDir: *results, Workers: *workers, Limit: *limit}
+	opt := experiments.Options{ResultsDir: *results, Workers: *workers, Limit: *limit, Batch: *batch}
 	if opt.Workers == 0 {
 		opt.Workers = slurmWorkers(os.Getenv)
 	}

@@ -1,0 +1,241 @@
+package algorithms
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/nagc-harness/nagc/sparse"
+)
+
+// BatchKey returns the lockstep group of a NAGC fit of in into k clusters: fits of the
+// same attribute matrix X (the same *sparse.CSR) with equal k1, k2 and iterations share
+// their passes over X, whatever their λ, ρ, initialisation and adjacency (a held-out fit
+// joins the fits of the full graph). Graph-filtered fits share one only with fits of the
+// same adjacency and filter, whose attributes are the same. The key is "" for options
+// that do not validate, which FitBatch reports on their own.
+func (a NAGC) BatchKey(in Input, k int) string {
+	a = a.withDefaults(k)
+	if a.validate(in, k) != nil {
+		return ""
+	}
+	key := fmt.Sprintf("nagc/x=%p/k1=%d/k2=%d/t=%d", in.X, k, a.K2, a.Iterations)
+	if a.Filter.P > 0 {
+		key += fmt.Sprintf("/adj=%p/%s", in.Adj, a.Filter.key())
+	}
+	return key
+}
+
+// Fit runs NAGC with k1 = k vertex clusters. See the type's documentation. FitTime is the
+// iterations' wall time (the objective after each included), InitTime the time before
+// them (validation, initial factors, set-up), and InitCached tells whether the initial
+// factors came from in.Cache.
+func (a NAGC) Fit(ctx context.Context, in Input, k int, seed uint64) (*Result, error) {
+	res, errs := a.FitBatch(ctx, k, seed, []BatchFit{{Method: a, In: in}})
+	return res[0], errs[0]
+}
+
+// FitBatch fits NAGC for every one of fits (see BatchFitter): the fits with equal
+// BatchKey are advanced together, one iteration of all of them at a time, with the
+// products X·V and Xᵀ·f(UH) formed for all of them at once as products of width B·k2
+// (B the fits in the group), so that every stored entry of X is read once per product
+// for the whole group. Everything else each fit computes on its own, with the same
+// kernels as a fit alone; since each column of a sparse product is summed over the
+// stored entries in the same order whatever the width, every fit's factors, objective
+// and labels are those of its own Fit, bit for bit. FitTime of a fit of a group of B is
+// the group's iteration time divided by B (Result.BatchSize = B). Methods other than
+// NAGC in fits are fitted alone with their Fit. Extra memory: 2·(n + m)·B·k2 floats.
+func (a NAGC) FitBatch(ctx context.Context, k int, seed uint64, fits []BatchFit) ([]*Result, []error) {
+	res, errs := make([]*Result, len(fits)), make([]error, len(fits))
+	groups := map[string][]int{}
+	var order []string
+	for i, f := range fits {
+		m, ok := f.Method.(NAGC)
+		if !ok {
+			res[i], errs[i] = f.Method.Fit(ctx, f.In, k, seed)
+			continue
+		}
+		key := m.BatchKey(f.In, k)
+		if key == "" { // invalid options: fitAlone reports why
+			key = fmt.Sprintf("alone/%d", i)
+		}
+		if _, seen := groups[key]; !seen {
+			order = append(order, key)
+		}
+		groups[key] = append(groups[key], i)
+	}
+	for _, key := range order {
+		fitLockstep(ctx, k, seed, fits, groups[key], res, errs)
+	}
+	return res, errs
+}
+
+// nagcMember is one fit of a lockstep group.
+type nagcMember struct {
+	i      int // index in the batch
+	a      NAGC
+	s      *NAGCSolver
+	info   string
+	init   time.Duration
+	cached bool
+	obj    []float64
+}
+
+// fitLockstep fits fits[idx] (NAGC fits of one BatchKey) together, storing each one's
+// result or error at its index.
+func fitLockstep(ctx context.Context, k int, seed uint64, fits []BatchFit, idx []int, res []*Result, errs []error) {
+	var members []*nagcMember
+	var x sparse.Operator // the attributes, shared by the group
+	for _, i := range idx {
+		start := time.Now()
+		mb, err := prepareMember(fits[i], k, seed, &x)
+		if err != nil {
+			errs[i] = err
+			continue
+		}
+		mb.i, mb.init = i, time.Since(start)
+		members = append(members, mb)
+	}
+	if len(members) == 0 {
+		return
+	}
+	l := newLockstep(members, x)
+	t := members[0].a.Iterations
+	for _, mb := range members {
+		mb.obj = make([]float64, 0, min(t, maxPrealloc))
+	}
+	start := time.Now()
+	for it := 0; it < t; it++ {
+		if err := ctx.Err(); err != nil {
+			for _, mb := range members {
+				errs[mb.i] = err
+			}
+			return
+		}
+		l.step()
+		for _, mb := range members {
+			mb.obj = append(mb.obj, mb.s.Objective())
+		}
+	}
+	per := time.Since(start) / time.Duration(len(members))
+	for _, mb := range members {
+		s := mb.s
+		if !allFinite(s.U) || !allFinite(s.V) || !allFinite(s.H) {
+			errs[mb.i] = errors.New("nagc: factors diverged (Inf or NaN after the updates)")
+			continue
+		}
+		res[mb.i] = &Result{
+			Labels:     ArgmaxRows(s.U),
+			Iterations: t,
+			Objective:  mb.obj,
+			FitTime:    per,
+			InitTime:   mb.init,
+			InitCached: mb.cached,
+			BatchSize:  len(members),
+			Factors:    map[string]*mat.Dense{"U": s.U, "V": s.V, "H": s.H},
+			Info: map[string]string{
+				"init":      mb.info,
+				"u_rule":    s.ruleName(),
+				"s_scale":   fmt.Sprint(s.scale),
+				"objective": "½·L_ρ(S−UUᵀ) + (λ/2)‖X−f(UH)Vᵀ‖²",
+			},
+		}
+	}
+}
+
+// prepareMember validates a fit's options, draws its initial factors and sets up its
+// solver. *x is the group's attribute operator, made from the first fit's input.
+func prepareMember(f BatchFit, k int, seed uint64, x *sparse.Operator) (*nagcMember, error) {
+	a := f.Method.(NAGC).withDefaults(k)
+	if err := a.validate(f.In, k); err != nil {
+		return nil, err
+	}
+	computed := false
+	in := f.In
+	in.Cache = in.Cache.observed(&computed)
+	in, err := in.WithFilteredAttributes(a.Filter)
+	if err != nil {
+		return nil, fmt.Errorf("nagc: %w", err)
+	}
+	u, v, h, info, err := a.initialise(in, k, seed)
+	if err != nil {
+		return nil, err
+	}
+	if *x == nil {
+		*x = in.Attributes()
+	}
+	cached := a.InitU == nil && a.Init != InitRandom && in.Cache != nil && !computed
+	s := NewNAGCSolverOp(in.Adj, *x, u, v, h, a.Lambda, a.Rho)
+	return &nagcMember{a: a, s: s, info: info, cached: cached}, nil
+}
+
+// lockstep advances the solvers of a group one iteration at a time, forming the products
+// with X for all of them at once. Column block b (k2 wide) of the wide matrices belongs to
+// solver b.
+type lockstep struct {
+	s      []*NAGCSolver
+	x      sparse.Operator
+	k2     int
+	v, xtf *mat.Dense // m × B·k2: [V₁ … V_B] and Xᵀ[f₁ … f_B]
+	f, xv  *mat.Dense // n × B·k2: [f₁ … f_B] and X[V₁ … V_B]
+}
+
+func newLockstep(members []*nagcMember, x sparse.Operator) *lockstep {
+	l := &lockstep{x: x}
+	for _, mb := range members {
+		l.s = append(l.s, mb.s)
+	}
+	if len(l.s) == 1 {
+		return l
+	}
+	n, m := l.s[0].U.RawMatrix().Rows, l.s[0].V.RawMatrix().Rows
+	l.k2 = l.s[0].V.RawMatrix().Cols
+	w := len(l.s) * l.k2
+	l.v, l.xtf = mat.NewDense(m, w, nil), mat.NewDense(m, w, nil)
+	l.f, l.xv = mat.NewDense(n, w, nil), mat.NewDense(n, w, nil)
+	return l
+}
+
+// step runs one iteration of every solver: exactly NAGCSolver.Step for each, with the
+// products with X formed for all at once.
+func (l *lockstep) step() {
+	if len(l.s) == 1 {
+		l.s[0].Step()
+		return
+	}
+	for b, s := range l.s {
+		sparse.PatternSumGramMul(s.su, s.gram(), s.adj, s.U)
+		s.finishU()
+		putBlock(l.f, b, s.f)
+	}
+	l.x.TMulDense(l.xtf, l.f)
+	for b, s := range l.s {
+		getBlock(s.xtf, l.xtf, b)
+		s.finishV()
+		putBlock(l.v, b, s.V)
+	}
+	l.x.MulDense(l.xv, l.v)
+	for b, s := range l.s {
+		getBlock(s.xv, l.xv, b)
+		s.finishH()
+	}
+}
+
+// putBlock copies src (r×c) into columns [b·c, (b+1)·c) of dst. Cost O(r·c).
+func putBlock(dst *mat.Dense, b int, src *mat.Dense) {
+	d, s := dst.RawMatrix(), src.RawMatrix()
+	for i := 0; i < s.Rows; i++ {
+		copy(d.Data[i*d.Stride+b*s.Cols:i*d.Stride+(b+1)*s.Cols], s.Data[i*s.Stride:i*s.Stride+s.Cols])
+	}
+}
+
+// getBlock copies columns [b·c, (b+1)·c) of src into dst (r×c). Cost O(r·c).
+func getBlock(dst, src *mat.Dense, b int) {
+	d, s := dst.RawMatrix(), src.RawMatrix()
+	for i := 0; i < d.Rows; i++ {
+		copy(d.Data[i*d.Stride:i*d.Stride+d.Cols], s.Data[i*s.Stride+b*d.Cols:i*s.Stride+(b+1)*d.Cols])
+	}
+}

@@ -1,0 +1,119 @@
+package experiments
+
+import (
+	"context"
+	"encoding/json"
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+)
+
+const batchConfig = `name: batch
+seed: 7
+restarts: 2
+iterations: 12
+datasets: [synthetic]
+methods:
+  - name: P
+    algorithm: nagc
+    options: {init: kmeans}
+    grid:
+      lambda: [1.0e-2, 1.7e308]
+      k2: [k1, 6]
+      rho: [0.5, 0.9]
+  - name: "P*"
+    algorithm: nagc
+    options: {init: random}
+    grid: {lambda: [0.1], k2: [k1]}
+  - name: km
+    algorithm: kmeans
+`
+
+// comparable returns the latest records of dir with the fields that describe timing and
+// scheduling cleared (sweep, fit and initialisation times, cache hits, batch size,
+// finishing time), as sorted JSON lines: what must not depend on batch size, workers or
+// resumption.
+func comparable(t *testing.T, dir string) []string {
+	t.Helper()
+	recs, err := LoadResults(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, r := range recs {
+		r.Sweep, r.FitSeconds, r.InitSeconds, r.InitCached, r.BatchSize, r.Finished = "", 0, 0, false, 0, time.Time{}
+		b, err := json.Marshal(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, string(b))
+	}
+	sort.Strings(out)
+	return out
+}
+
+// TestBatchedRecordsEqualSingleRuns checks that the records of a sweep, held-out fits and
+// failing runs included, are the same whatever the batch size, the number of workers,
+// and when a sweep is resumed with another batch size or gains its held-out fits later.
+func TestBatchedRecordsEqualSingleRuns(t *testing.T) {
+	ctx := context.Background()
+	cfg := mustLoad(t, "holdout: 0.2\n"+batchConfig)
+	ref := t.TempDir()
+	if _, err := Execute(ctx, cfg, Options{ResultsDir: ref, Workers: 1, Batch: 1}); err != nil {
+		t.Fatal(err)
+	}
+	want := comparable(t, ref)
+	failed, heldOut := 0, 0
+	for _, line := range want {
+		failed += strings.Count(line, `"status":"failed"`)
+		heldOut += strings.Count(line, `"heldout_labels"`)
+	}
+	if len(want) != 20 || failed == 0 || heldOut == 0 {
+		t.Fatalf("reference sweep: %d records, %d failed, %d with a held-out fit; want 20, some of each", len(want), failed, heldOut)
+	}
+	recs, _ := LoadResults(ref)
+	for _, r := range recs {
+		if r.Algorithm == "nagc" && r.Status == StatusDone && (r.BatchSize != 1 || r.InitSeconds <= 0) {
+			t.Fatalf("run alone: batch size %d, init %v s; want 1, > 0", r.BatchSize, r.InitSeconds)
+		}
+	}
+	for _, c := range []struct{ workers, batch int }{{1, 3}, {2, 4}, {2, 60}} {
+		dir := t.TempDir()
+		if _, err := Execute(ctx, cfg, Options{ResultsDir: dir, Workers: c.workers, Batch: c.batch}); err != nil {
+			t.Fatal(err)
+		}
+		if got := comparable(t, dir); !reflect.DeepEqual(got, want) {
+			t.Errorf("%d workers, batch %d: records differ from single runs", c.workers, c.batch)
+		}
+		if c.batch == 60 {
+			recs, _ := LoadResults(dir)
+			if recs[0].Algorithm != "nagc" || recs[0].BatchSize < 2 {
+				t.Errorf("batch 60: first record has batch size %d", recs[0].BatchSize)
+			}
+		}
+	}
+	// Interrupted at 5 runs with batches of 4, resumed with batches of 7.
+	dir := t.TempDir()
+	if _, err := Execute(ctx, cfg, Options{ResultsDir: dir, Workers: 1, Batch: 4, Limit: 5}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Execute(ctx, cfg, Options{ResultsDir: dir, Workers: 2, Batch: 7}); err != nil {
+		t.Fatal(err)
+	}
+	if got := comparable(t, dir); !reflect.DeepEqual(got, want) {
+		t.Error("resumed with another batch size: records differ from single runs")
+	}
+	// Fitted without holdout, then given the held-out fits alone, in batches.
+	dir = t.TempDir()
+	if _, err := Execute(ctx, mustLoad(t, batchConfig), Options{ResultsDir: dir, Workers: 2, Batch: 5}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Execute(ctx, cfg, Options{ResultsDir: dir, Workers: 1, Batch: 5}); err != nil {
+		t.Fatal(err)
+	}
+	if got := comparable(t, dir); !reflect.DeepEqual(got, want) {
+		t.Error("held-out fits added in batches: records differ from single runs")
+	}
+}
