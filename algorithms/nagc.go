@@ -44,7 +44,8 @@ const (
 //
 // Preprocessing, as in the authors' code: S = A·sum(X)/sum(A) for the 0/1 adjacency A, and
 // the PU mask W is A itself (diagonal included where a self-loop exists). X is used as
-// read. Cluster of vertex i = argmax of row i of U.
+// read. A weighted adjacency is read as its pattern (every stored entry an edge of
+// weight 1), its weights ignored. Cluster of vertex i = argmax of row i of U.
 //
 // Cost per iteration O((|E| + nnz(X))·k + (n + m)·k² + n·k1·k2) with k = max(k1, k2):
 // (UUᵀ⊙W)U is a sum over stored edges and (UUᵀ⊙W')U = U(UᵀU) − (UUᵀ⊙W)U, so no n×n
@@ -181,8 +182,11 @@ func NewNAGCSolver(adj, x *sparse.CSR, u, v, h *mat.Dense, lambda, rho float64) 
 func NewNAGCSolverOp(adj *sparse.CSR, x sparse.Operator, u, v, h *mat.Dense, lambda, rho float64) *NAGCSolver {
 	n, k1 := u.Dims()
 	m, k2 := v.Dims()
+	// S = c·A with c = ΣX/ΣA for the 0/1 adjacency, as the authors' code; the updates read
+	// A's pattern only, so ΣA is its number of stored entries (the same on a 0/1 graph, and
+	// on a weighted one the weights are then ignored throughout, not half-used).
 	scale := 1.0
-	if as := adj.Sum(); as > 0 {
+	if as := float64(adj.NNZ()); as > 0 {
 		scale = x.Sum() / as
 	}
 	d := func(r, c int) *mat.Dense { return mat.NewDense(r, c, nil) }

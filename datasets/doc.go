@@ -37,11 +37,10 @@ package datasets
 // algorithms package implements them:
 //
 //   - nagc: uses the pattern of stored entries only, in its updates and its objective
-//     (the PU mask W and the target S = c·W with one constant c, computed by
-//     sparse.PatternSumGramMul and PatternDots, which ignore values); but the constant
-//     c = ΣX/ΣA sums the weights, so on a weighted graph the weights only rescale the
-//     graph term as a whole (heavier weights make it lighter). On a 0/1 graph this is
-//     the paper's S = A·ΣX/ΣA exactly.
+//     (the PU mask W and the target S = c·W with one constant c = ΣX/nnz(A), computed by
+//     sparse.PatternSumGramMul and PatternDots, which ignore values): a weighted graph
+//     is clustered as its 0/1 pattern. On a 0/1 graph this is the paper's S = A·ΣX/ΣA
+//     exactly.
 //   - snmf and jwnmf: factorise the weighted A (jwnmf after scaling by 1/ΣA; snmf's
 //     normalize option uses weighted degrees).
 //   - sgc-kmeans: the low-pass filter uses weighted degrees and weights.

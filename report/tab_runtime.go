@@ -1,7 +1,6 @@
 package report
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
 	"strings"
@@ -55,22 +54,9 @@ func atTimingSetting(p *experiments.PointStats) bool {
 
 // initSeconds returns the time a record spent initialising, timed apart from its
 // fit_seconds (the record's init_seconds), and whether the record carries it: records made
-// before the field existed do not. It reads the record's JSON form so that it works
-// whether or not the build's experiments.Record has the field yet; once it has
-// (InitSeconds float64 `json:"init_seconds,omitempty"`), this can read the field.
+// before the field existed do not, nor do methods that time no initialisation apart.
 func initSeconds(rec experiments.Record) (float64, bool) {
-	rec.Labels, rec.HeldOutLabels, rec.Objective, rec.Metrics, rec.Info = "", "", nil, nil, nil // not needed: cheaper to encode
-	b, err := json.Marshal(rec)
-	if err != nil {
-		return 0, false
-	}
-	var v struct {
-		InitSeconds *float64 `json:"init_seconds"`
-	}
-	if json.Unmarshal(b, &v) != nil || v.InitSeconds == nil {
-		return 0, false
-	}
-	return *v.InitSeconds, true
+	return rec.InitSeconds, rec.InitSeconds > 0 || rec.InitCached
 }
 
 // meanInit returns the mean init_seconds over the records of a point that carry it, and
