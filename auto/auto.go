@@ -125,6 +125,12 @@ type Result struct {
 	// where the graph has labels; nil otherwise.
 	ARI          *float64 `json:"ari,omitempty"`
 	ARIConnected *float64 `json:"ari_connected,omitempty"`
+	// ChosenLabels scores every restart of the chosen point against the labels, and
+	// LabelSelected is the candidate with the best mean ARI: the label-selected point of
+	// the same candidate set, for comparison only (it reads the labels). Both are
+	// computed after the choice, where the graph has labels; nil otherwise.
+	ChosenLabels  *LabelScore `json:"chosen_label_scores,omitempty"`
+	LabelSelected *LabelScore `json:"label_selected,omitempty"`
 	// Seconds is the wall time of Run.
 	Seconds float64 `json:"seconds"`
 }
@@ -243,6 +249,9 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 			return nil, err
 		}
 		res.ARI, res.ARIConnected = &ari, &ariC
+		if err := res.labelScores(g); err != nil {
+			return nil, err
+		}
 	}
 	res.Seconds = time.Since(start).Seconds()
 	return res, nil

@@ -218,6 +218,11 @@ func (r *Result) Report(w io.Writer) {
 	if r.ARI != nil {
 		fmt.Fprintf(w, "- ARI against the graph's labels, computed after the choice (never used by it): %.3f over all vertices, %.3f over the vertices with an edge\n", *r.ARI, *r.ARIConnected)
 	}
+	if l := r.LabelSelected; l != nil {
+		fmt.Fprintf(w, "- the chosen point over its %d restarts: ARI %.3f ± %.3f (with an edge %.3f ± %.3f); for comparison only, the candidate with the best mean ARI (label-selected: reads the labels) is %s %s: %.3f ± %.3f (with an edge %.3f ± %.3f)\n",
+			c.Runs, r.ChosenLabels.ARI, r.ChosenLabels.ARISD, r.ChosenLabels.ARIConnected, r.ChosenLabels.ARIConnectedSD,
+			l.Method, Settings(l.Params), l.ARI, l.ARISD, l.ARIConnected, l.ARIConnectedSD)
+	}
 	for _, warn := range r.Warnings {
 		fmt.Fprintf(w, "\n**Warning:** %s\n", warn)
 	}
