@@ -35,8 +35,9 @@ func runAuto(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return fmt.Errorf("unexpected argument %q (give the graph as --data %s)", pos[0], pos[0])
 	}
 	if *data == "" {
+		fmt.Fprintln(stderr, "nagc auto: --data is required: the graph to cluster")
 		fs.Usage()
-		return fmt.Errorf("%w: --data is required: the graph to cluster", errUsage)
+		return errUsage
 	}
 	if !slices.Contains(auto.Budgets, *budget) {
 		return fmt.Errorf("--budget %s: unknown budget (known: %s)", *budget, strings.Join(auto.Budgets, ", "))
