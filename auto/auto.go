@@ -301,9 +301,9 @@ func candidates(recs []experiments.Record, d string, cfg *experiments.Config) []
 	return out
 }
 
-// settle computes, for the chosen candidate, the restarts' agreement, the clustering
-// returned (the medoid restart, isolated vertices placed by PlaceIsolated) and the
-// warnings.
+// settle computes, for the chosen candidate, its restarts' clusterings with isolated
+// vertices placed by PlaceIsolated, their agreement, the clustering returned (the
+// medoid restart's) and the warnings.
 func (r *Result) settle(g *datasets.Graph) error {
 	c := r.Chosen()
 	parts := make([][]int, len(c.records))
@@ -315,17 +315,15 @@ func (r *Result) settle(g *datasets.Graph) error {
 		if len(p) != g.N() {
 			return fmt.Errorf("a recorded clustering has %d vertices, the graph %d", len(p), g.N())
 		}
-		parts[i] = p
+		if parts[i], r.Isolated, err = PlaceIsolated(g, p); err != nil {
+			return err
+		}
 	}
 	agree, medoid, err := Agreement(parts)
 	if err != nil {
 		return err
 	}
-	r.Agreement, r.Restart = agree, c.records[medoid].Restart
-	r.Clusters, r.Isolated, err = PlaceIsolated(g, parts[medoid])
-	if err != nil {
-		return err
-	}
+	r.Agreement, r.Restart, r.Clusters = agree, c.records[medoid].Restart, parts[medoid]
 	if len(parts) > 1 && agree < UnstableAgreement {
 		r.Warnings = append(r.Warnings, fmt.Sprintf(
 			"unstable: the restarts of the chosen point agree only %.2f (mean pairwise ARI < %.2f); another seed may give a different clustering", agree, UnstableAgreement))
