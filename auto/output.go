@@ -1,7 +1,6 @@
 package auto
 
 import (
-	"bufio"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -41,31 +40,20 @@ func WriteUnlabeled(dir string, g *datasets.Graph) error {
 }
 
 func writeMTX(path string, a *sparse.CSR) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	w := bufio.NewWriter(f)
 	r, c := a.Dims()
-	fmt.Fprintf(w, "%%%%MatrixMarket matrix coordinate real general\n%d %d %d\n", r, c, a.NNZ())
-	var buf []byte
+	buf := fmt.Appendf(nil, "%%%%MatrixMarket matrix coordinate real general\n%d %d %d\n", r, c, a.NNZ())
 	for i := range r {
 		cols, vals := a.Row(i)
 		for p, j := range cols {
-			buf = strconv.AppendInt(buf[:0], int64(i+1), 10)
+			buf = strconv.AppendInt(buf, int64(i+1), 10)
 			buf = append(buf, ' ')
 			buf = strconv.AppendInt(buf, int64(j+1), 10)
 			buf = append(buf, ' ')
 			buf = strconv.AppendFloat(buf, vals[p], 'g', -1, 64)
 			buf = append(buf, '\n')
-			w.Write(buf)
 		}
 	}
-	if err := w.Flush(); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return os.WriteFile(path, buf, 0o644)
 }
 
 // PlaceIsolated returns a copy of clusters in which every isolated vertex of g (no edge

@@ -48,18 +48,9 @@ func runAuto(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if *seed == 0 {
 		return fmt.Errorf("--seed 0: seeds start at 1")
 	}
-	spec := datasets.Spec{Path: *data, Format: *format, Features: *features, Labels: *labels}
-	if *labels != "" && *labels != datasets.LabelsNone && *labels != datasets.LabelsColumn && *labels != datasets.LabelsFile {
-		spec.Labels, spec.LabelFile = datasets.LabelsFile, *labels
-	}
-	g, rep, err := datasets.LoadSpec(spec)
+	g, err := loadGraph(*data, *format, *features, *labels, stderr)
 	if err != nil {
 		return err
-	}
-	if rep != nil {
-		for _, w := range rep.Warnings {
-			fmt.Fprintf(stderr, "warning: %s: %s\n", g.Name, w)
-		}
 	}
 	if *k1 > g.N() {
 		return fmt.Errorf("--k1 %d: more clusters than the %d vertices of %s", *k1, g.N(), g.Name)
@@ -82,4 +73,24 @@ func runAuto(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	res.Report(stdout)
 	fmt.Fprintf(stdout, "\nwritten: %s (id<TAB>cluster), %s, %s in %s\n", auto.ClustersFile, auto.ChoiceFile, auto.ReportFile, dir)
 	return nil
+}
+
+// loadGraph reads the graph of the flags --data, --format, --features and --labels (a
+// --labels value other than none, column or file names a label file), printing the
+// reader's warnings to stderr.
+func loadGraph(data, format, features, labels string, stderr io.Writer) (*datasets.Graph, error) {
+	spec := datasets.Spec{Path: data, Format: format, Features: features, Labels: labels}
+	if labels != "" && labels != datasets.LabelsNone && labels != datasets.LabelsColumn && labels != datasets.LabelsFile {
+		spec.Labels, spec.LabelFile = datasets.LabelsFile, labels
+	}
+	g, rep, err := datasets.LoadSpec(spec)
+	if err != nil {
+		return nil, err
+	}
+	if rep != nil {
+		for _, w := range rep.Warnings {
+			fmt.Fprintf(stderr, "warning: %s: %s\n", g.Name, w)
+		}
+	}
+	return g, nil
 }

@@ -10,13 +10,7 @@ import (
 // TestAutoOwnGraph runs nagc auto on a graph of one's own without labels, with and
 // without --k1, and checks what it writes.
 func TestAutoOwnGraph(t *testing.T) {
-	root := t.TempDir()
-	graph := filepath.Join(root, "mine")
-	if err := os.Mkdir(graph, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	writeOwnGraph(t, graph)
-	t.Chdir(root)
+	chdirOwnGraph(t)
 	for _, args := range [][]string{
 		{"auto", "--data", "mine", "--k1", "2", "--budget", "quick", "--workers", "2"},
 		{"auto", "--data", "mine", "--budget", "quick", "--out", "chosen-k", "--workers", "2"},
