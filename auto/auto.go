@@ -36,8 +36,9 @@ const Version = "auto v1"
 // "auto-BUDGET".
 var Budgets = []string{"quick", "standard", "thorough"}
 
-// KSelectionRow is the name of the row of an auto config that is run over the k1 range
-// when the number of clusters is not given; the config's other rows are the candidates.
+// KSelectionRow begins the names of the rows of an auto config that are run over the k1
+// range when the number of clusters is not given; the config's other rows are the
+// candidates.
 const KSelectionRow = "k1 selection"
 
 // K1Min and K1Max bound the number of clusters chosen when none is given.
@@ -87,10 +88,12 @@ type Candidate struct {
 	records []experiments.Record
 }
 
-// KPoint is one point of the k1 curve: the mean held-out modularity of the k1-selection
-// row with K clusters, its population std and standard error over Runs restarts.
+// KPoint is one point of the k1 curve: the best mean held-out modularity of the
+// k1-selection rows with K clusters, the row that has it, and that row's population std
+// and standard error over Runs restarts.
 type KPoint struct {
 	K     int     `json:"k"`
+	Row   string  `json:"row"`
 	Score float64 `json:"heldout_modularity"`
 	SD    float64 `json:"sd"`
 	SE    float64 `json:"se"`
@@ -146,9 +149,9 @@ func (r *Result) RunnerUp() *Candidate {
 	return &r.Candidates[1]
 }
 
-// LoadBudget returns the shipped config of budget b and its k1-selection row, split from
-// the candidate rows (which the returned config keeps).
-func LoadBudget(b string) (*experiments.Config, *experiments.MethodSpec, error) {
+// LoadBudget returns the shipped config of budget b and its k1-selection rows, split
+// from the candidate rows (which the returned config keeps).
+func LoadBudget(b string) (*experiments.Config, []experiments.MethodSpec, error) {
 	if !slices.Contains(Budgets, b) {
 		return nil, nil, fmt.Errorf("unknown budget %q (known: %s)", b, strings.Join(Budgets, ", "))
 	}
@@ -156,20 +159,19 @@ func LoadBudget(b string) (*experiments.Config, *experiments.MethodSpec, error) 
 	if err != nil {
 		return nil, nil, err
 	}
-	var krow *experiments.MethodSpec
-	var cands []experiments.MethodSpec
+	var krows, cands []experiments.MethodSpec
 	for _, m := range cfg.Methods {
-		if m.Name.Value == KSelectionRow {
-			krow = &m
+		if strings.HasPrefix(m.Name.Value, KSelectionRow) {
+			krows = append(krows, m)
 		} else {
 			cands = append(cands, m)
 		}
 	}
-	if krow == nil || len(cands) == 0 || cfg.Holdout <= 0 {
-		return nil, nil, fmt.Errorf("config auto-%s needs a %q row, candidate rows and holdout", b, KSelectionRow)
+	if len(krows) == 0 || len(cands) == 0 || cfg.Holdout <= 0 {
+		return nil, nil, fmt.Errorf("config auto-%s needs rows named %q…, candidate rows and holdout", b, KSelectionRow)
 	}
 	cfg.Methods = cands
-	return cfg, krow, nil
+	return cfg, krows, nil
 }
 
 // Run clusters opt.Graph: it writes a label-free copy of the graph into opt.OutDir,
@@ -195,7 +197,7 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 	if opt.K1 < 0 || opt.K1 > g.N() {
 		return nil, fmt.Errorf("k1 = %d clusters for a graph of %d vertices", opt.K1, g.N())
 	}
-	cfg, krow, err := LoadBudget(opt.Budget)
+	cfg, krows, err := LoadBudget(opt.Budget)
 	if err != nil {
 		return nil, err
 	}
@@ -217,7 +219,7 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 	if res.K1 == 0 {
 		res.KChosen = true
 		kcfg := *cfg
-		kcfg.Methods = []experiments.MethodSpec{*krow}
+		kcfg.Methods = krows
 		res.K1, res.KCurve, err = chooseK(ctx, &kcfg, exec, g.N(), entry)
 		if err != nil {
 			return nil, err

@@ -9,7 +9,7 @@ import (
 	"github.com/nagc-harness/nagc/experiments"
 )
 
-// chooseK runs cfg's single row (the k1-selection row) on the graph for each k of the
+// chooseK runs cfg's rows (the k1-selection rows) on the graph for each k of the
 // coarse grid within K1Min…min(K1Max, n−1), then for every integer between the
 // neighbours of the k ChooseK picks there, and returns ChooseK's pick over all of them
 // and the curve. entry makes the dataset entry of the graph with k clusters.
@@ -54,7 +54,8 @@ func chooseK(ctx context.Context, cfg *experiments.Config, opt experiments.Optio
 func kName(k int) string { return fmt.Sprintf("k1=%02d", k) }
 
 // kCurve runs cfg for every k of ks (recorded runs are reused) and returns the curve in
-// increasing k.
+// increasing k: at each k, the row of cfg with the best mean held-out modularity (the
+// first row on a tie), its score and standard error.
 func kCurve(ctx context.Context, cfg *experiments.Config, opt experiments.Options, ks []int,
 	entry func(name string, k int) experiments.DatasetEntry) ([]KPoint, error) {
 	c := *cfg
@@ -69,20 +70,29 @@ func kCurve(ctx context.Context, cfg *experiments.Config, opt experiments.Option
 	if err != nil {
 		return nil, err
 	}
-	byName := map[string]*experiments.PointStats{}
+	row := map[string]int{} // config order, for ties
+	for i, m := range cfg.Methods {
+		row[m.Name.Value] = i + 1
+	}
+	best := map[string]*experiments.PointStats{}
 	for _, ps := range experiments.Aggregate(recs) {
-		if ps.Method == cfg.Methods[0].Name.Value {
-			byName[ps.Dataset] = ps
+		if row[ps.Method] == 0 || ps.Runs == 0 {
+			continue
+		}
+		b := best[ps.Dataset]
+		if b == nil || ps.Mean[experiments.MetricHeldOut] > b.Mean[experiments.MetricHeldOut] ||
+			ps.Mean[experiments.MetricHeldOut] == b.Mean[experiments.MetricHeldOut] && row[ps.Method] < row[b.Method] {
+			best[ps.Dataset] = ps
 		}
 	}
 	var curve []KPoint
 	for _, k := range ks {
-		ps, ok := byName[kName(k)]
-		if !ok || ps.Runs == 0 {
+		ps, ok := best[kName(k)]
+		if !ok {
 			continue
 		}
 		sd := ps.Std[experiments.MetricHeldOut]
-		curve = append(curve, KPoint{K: k, Score: ps.Mean[experiments.MetricHeldOut], SD: sd,
+		curve = append(curve, KPoint{K: k, Row: ps.Method, Score: ps.Mean[experiments.MetricHeldOut], SD: sd,
 			SE: sd / math.Sqrt(float64(ps.Runs)), Runs: ps.Runs})
 	}
 	if len(curve) == 0 {
