@@ -106,6 +106,8 @@ type Result struct {
 	Budget  string `json:"budget"`
 	Graph   string `json:"graph"`
 	Seed    uint64 `json:"seed"`
+	// Holdout is the fraction of edges each run's second fit holds out.
+	Holdout float64 `json:"holdout"`
 	// K1 is the number of clusters; KChosen whether Run chose it (KCurve then holds the
 	// curve it chose from, in increasing k).
 	K1      int      `json:"k1"`
@@ -214,7 +216,7 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 		return experiments.DatasetEntry{Name: name, Path: graphDir, Format: "mtx", Labels: "none", K1: k}
 	}
 	res := &Result{Version: Version, Budget: opt.Budget, Graph: opt.Name, Seed: opt.Seed, K1: opt.K1}
-	cfg.Seed = opt.Seed
+	cfg.Seed, res.Holdout = opt.Seed, cfg.Holdout
 
 	if res.K1 == 0 {
 		res.KChosen = true

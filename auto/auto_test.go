@@ -247,3 +247,39 @@ func TestErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestBudgets: every budget's shipped config loads, with k1-selection rows, candidate
+// rows and a hold-out, and the budgets grow.
+func TestBudgets(t *testing.T) {
+	prev := 0
+	for _, b := range Budgets {
+		cfg, krows, err := LoadBudget(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		runs, err := cfg.Expand(map[string]int{"synthetic": 4})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(krows) != 2 || cfg.Holdout != 0.2 || len(runs) <= prev {
+			t.Errorf("budget %s: %d k1 rows, holdout %v, %d runs after %d", b, len(krows), cfg.Holdout, len(runs), prev)
+		}
+		prev = len(runs)
+	}
+}
+
+// TestWorkersSameChoice: one worker and two give the same choice and clustering.
+func TestWorkersSameChoice(t *testing.T) {
+	g := synthetic(t, 3, 5)
+	var got []*Result
+	for _, w := range []int{1, 2} {
+		res, err := Run(context.Background(), Options{Graph: g, K1: 3, Budget: "quick", OutDir: t.TempDir(), Workers: w})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, res)
+	}
+	if got[0].Chosen().Score != got[1].Chosen().Score || !slices.Equal(got[0].Clusters, got[1].Clusters) {
+		t.Error("1 and 2 workers chose differently")
+	}
+}

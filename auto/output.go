@@ -191,7 +191,7 @@ func (r *Result) Report(w io.Writer) {
 	c := r.Chosen()
 	fmt.Fprintf(w, "# nagc auto: %s\n\n", r.Graph)
 	fmt.Fprintf(w, "%s (docs/auto.md), budget %s, seed %d, %d candidates, %.1f s.\n\n", r.Version, r.Budget, r.Seed, len(r.Candidates), r.Seconds)
-	fmt.Fprintf(w, "**Rule (label-free).** The candidate with the best mean held-out modularity over its restarts: each run is fitted again with 20 %% of the edges held out, and its clustering scored by modularity on those edges alone. No label is read before the choice.\n\n")
+	fmt.Fprintf(w, "**Rule (label-free).** The candidate with the best mean held-out modularity over its restarts: each run is fitted again with %g %% of the edges held out, and its clustering scored by modularity on those edges alone. No label is read before the choice.\n\n", 100*r.Holdout)
 	how := "given"
 	if r.KChosen {
 		how = fmt.Sprintf("chosen from %d…%d by the one-standard-error rule on held-out modularity", K1Min, K1Max)
