@@ -210,7 +210,9 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 	if graphDir, err = filepath.Abs(graphDir); err != nil {
 		return nil, err
 	}
-	runsDir := filepath.Join(opt.OutDir, "runs")
+	// One results folder per budget and seed: run ids do not hold the base seed, and a
+	// folder holds only its budget's grid points and restarts.
+	runsDir := filepath.Join(opt.OutDir, "runs", fmt.Sprintf("%s-seed%d", opt.Budget, opt.Seed))
 	exec := experiments.Options{ResultsDir: runsDir, Workers: opt.Workers, Progress: opt.Progress}
 	entry := func(name string, k int) experiments.DatasetEntry {
 		return experiments.DatasetEntry{Name: name, Path: graphDir, Format: "mtx", Labels: "none", K1: k}
@@ -235,7 +237,7 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	res.Candidates = candidates(recs, "graph", cfg)
+	res.Candidates = candidates(recs, "graph", res.K1, cfg)
 	if len(res.Candidates) == 0 {
 		return nil, errors.New("no candidate finished with a held-out score")
 	}
@@ -273,10 +275,11 @@ func execute(ctx context.Context, cfg *experiments.Config, opt experiments.Optio
 	return sum.Err()
 }
 
-// candidates scores every grid point of dataset d, best mean held-out modularity first;
-// ties keep the config's order of rows and grid points. Points without a held-out score
-// are left out.
-func candidates(recs []experiments.Record, d string, cfg *experiments.Config) []Candidate {
+// candidates scores every grid point of dataset d with k1 clusters, best mean held-out
+// modularity first; ties keep the config's order of rows and grid points. Points without
+// a held-out score are left out.
+func candidates(recs []experiments.Record, d string, k1 int, cfg *experiments.Config) []Candidate {
+	recs = slices.DeleteFunc(slices.Clone(recs), func(r experiments.Record) bool { return r.K1 != k1 })
 	rowOrder := map[string]int{}
 	for i, m := range cfg.Methods {
 		rowOrder[m.Name.Value] = i

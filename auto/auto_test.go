@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -227,6 +228,21 @@ func TestWrite(t *testing.T) {
 	if !slices.Equal(again.Clusters, res.Clusters) || again.Chosen().Score != res.Chosen().Score {
 		t.Error("a resumed run chose differently")
 	}
+	// Another k1 and another seed in the same folder: their own runs, not these.
+	for _, opt := range []Options{{K1: 2}, {K1: 3, Seed: 2}} {
+		opt.Graph, opt.Budget, opt.OutDir, opt.Workers = g, "quick", dir, 2
+		other, err := Run(context.Background(), opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fresh, err := Run(context.Background(), Options{Graph: g, K1: opt.K1, Seed: opt.Seed, Budget: "quick", OutDir: t.TempDir(), Workers: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(scores(other), scores(fresh)) || !slices.Equal(other.Clusters, fresh.Clusters) {
+			t.Errorf("k1 %d seed %d in a used folder: a different choice than in a new one", opt.K1, opt.Seed)
+		}
+	}
 }
 
 // TestErrors: bad options are refused in the user's words.
@@ -282,4 +298,13 @@ func TestWorkersSameChoice(t *testing.T) {
 	if got[0].Chosen().Score != got[1].Chosen().Score || !slices.Equal(got[0].Clusters, got[1].Clusters) {
 		t.Error("1 and 2 workers chose differently")
 	}
+}
+
+// scores lists the candidates of r as "method settings score runs", best first.
+func scores(r *Result) []string {
+	var out []string
+	for _, c := range r.Candidates {
+		out = append(out, fmt.Sprintf("%s %s %v %d", c.Method, Settings(c.Params), c.Score, c.Runs))
+	}
+	return out
 }
