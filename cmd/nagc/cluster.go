@@ -16,7 +16,6 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/nagc-harness/nagc/algorithms"
-	"github.com/nagc-harness/nagc/datasets"
 	"github.com/nagc-harness/nagc/metrics"
 )
 
@@ -149,18 +148,9 @@ func runCluster(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		}
 		m = nm
 	}
-	spec := datasets.Spec{Path: *data, Format: *format, Features: *features, Labels: *labels}
-	if *labels != "" && *labels != datasets.LabelsNone && *labels != datasets.LabelsColumn && *labels != datasets.LabelsFile {
-		spec.Labels, spec.LabelFile = datasets.LabelsFile, *labels
-	}
-	g, rep, err := datasets.LoadSpec(spec)
+	g, err := loadGraph(*data, *format, *features, *labels, stderr)
 	if err != nil {
 		return err
-	}
-	if rep != nil {
-		for _, w := range rep.Warnings {
-			fmt.Fprintf(stderr, "warning: %s: %s\n", g.Name, w)
-		}
 	}
 	k := *k1
 	if k == 0 {

@@ -42,6 +42,7 @@ func commands() []command {
 	return []command{
 		{"datasets", "datasets stats|fetch [NAME|DIR…]", "print the statistics of datasets, or download them", runDatasets},
 		{"cluster", "cluster --data NAME|DIR --method METHOD [options]", "cluster one graph with one method and score it", runCluster},
+		{"auto", autoUsage, "cluster a graph without its labels: a fixed candidate set chosen by held-out modularity", runAuto},
 		{"run", "run CONFIG|NAME [--results DIR] [--workers N] [--shard I/N|auto] [--limit N]", "run (or resume) an experiment config file or a shipped one, recording every run", runRun},
 		{"configs", "configs list | configs show NAME", "list the shipped experiment configs, or print one to copy and edit", runConfigs},
 		{"merge", "merge --out DIR [--config CONFIG] [--allow-incomplete] SRC…", "join results folders (shards), refusing conflicting duplicates and missing runs", runMerge},

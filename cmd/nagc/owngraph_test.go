@@ -37,16 +37,22 @@ func writeOwnGraph(t *testing.T, dir string) {
 	}
 }
 
+// chdirOwnGraph writes the graph of writeOwnGraph into the folder "mine" of a new
+// temporary folder and makes that the working folder.
+func chdirOwnGraph(t *testing.T) {
+	t.Helper()
+	root := t.TempDir()
+	if err := os.Mkdir(filepath.Join(root, "mine"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeOwnGraph(t, filepath.Join(root, "mine"))
+	t.Chdir(root)
+}
+
 // TestUnlabeledGraphEndToEnd takes a graph of one's own without labels through cluster,
 // run, results summary and report, as a user would type them.
 func TestUnlabeledGraphEndToEnd(t *testing.T) {
-	root := t.TempDir()
-	graph := filepath.Join(root, "mine")
-	if err := os.Mkdir(graph, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	writeOwnGraph(t, graph)
-	t.Chdir(root)
+	chdirOwnGraph(t)
 
 	code, _, stderr := cli(t, "cluster", "--data", "mine", "--method", "nagc")
 	if code != 1 || !strings.Contains(stderr, "--k1 is required: mine has no labels") {
