@@ -5,6 +5,7 @@
 //
 //	nagc datasets stats [--data DIR] [NAME…]
 //	nagc cluster --data NAME|DIR --method METHOD [options]
+//	nagc auto --data GRAPH [--k1 K] [--budget quick|standard|thorough] [--out DIR]
 //	nagc run CONFIG|NAME [--results DIR] [--workers N] [--shard I/N|auto] [--limit N]
 //	nagc configs list | configs show NAME
 //	nagc merge --out DIR [--config CONFIG] [--allow-incomplete] SRC…
