@@ -46,15 +46,7 @@ func (e *edgeSet) csr(n int) (*sparse.CSR, error) {
 // weightedCSR returns the r×c matrix with value vals[k] at (rows[k], cols[k]); a
 // repeated position keeps the largest of its values. Cost O(r + t + Σ_i d_i log d_i).
 func weightedCSR(r, c int, rows, cols []int32, vals []float64) (*sparse.CSR, error) {
-	ptr := make([]int, r+1)
-	for _, i := range rows {
-		ptr[i+1]++
-	}
-	for i := 0; i < r; i++ {
-		ptr[i+1] += ptr[i]
-	}
-	next := make([]int, r)
-	copy(next, ptr[:r])
+	ptr, next := rowOffsets(r, rows)
 	ind := make([]int, len(rows))
 	val := make([]float64, len(rows))
 	for k, i := range rows {
@@ -348,15 +340,7 @@ func isNumber(tok []byte) bool {
 // line of entry k); where(i, j) names position (i, j) in that message. Cost O(r + t + Σ_i d_i log d_i) for t entries.
 func tripletCSR(path string, r, c int, rows, cols []int32, vals []float64, lines []int32, where func(i, j int) string) (*sparse.CSR, error) {
 	t := len(rows)
-	ptr := make([]int, r+1)
-	for _, i := range rows {
-		ptr[i+1]++
-	}
-	for i := 0; i < r; i++ {
-		ptr[i+1] += ptr[i]
-	}
-	next := make([]int, r)
-	copy(next, ptr[:r])
+	ptr, next := rowOffsets(r, rows)
 	ind := make([]int, t)
 	val := make([]float64, t)
 	ln := make([]int32, t)

@@ -181,15 +181,7 @@ func (g *Graph) Stats() Stats {
 // repeated positions stored once. It sorts by counting rows and then sorting each
 // row, so it costs O(r + t + Σ_i d_i log d_i) for t pairs.
 func patternCSR(r, c int, rows, cols []int32) (*sparse.CSR, error) {
-	ptr := make([]int, r+1)
-	for _, i := range rows {
-		ptr[i+1]++
-	}
-	for i := 0; i < r; i++ {
-		ptr[i+1] += ptr[i]
-	}
-	next := make([]int, r)
-	copy(next, ptr[:r])
+	ptr, next := rowOffsets(r, rows)
 	ind := make([]int, len(rows))
 	for k, i := range rows {
 		ind[next[i]] = int(cols[k])
@@ -241,3 +233,19 @@ func sortSmall(s []int) {
 
 // validProb reports whether p is a probability.
 func validProb(p float64) bool { return p >= 0 && p <= 1 && !math.IsNaN(p) }
+
+// rowOffsets returns the CSR row pointer of an r-row matrix whose entries lie in rows
+// (entry k in row rows[k]), by counting, and a copy of its first r entries: the next free
+// slot of each row, for placing the entries. Cost O(r + len(rows)).
+func rowOffsets(r int, rows []int32) (ptr, next []int) {
+	ptr = make([]int, r+1)
+	for _, i := range rows {
+		ptr[i+1]++
+	}
+	for i := 0; i < r; i++ {
+		ptr[i+1] += ptr[i]
+	}
+	next = make([]int, r)
+	copy(next, ptr[:r])
+	return ptr, next
+}
