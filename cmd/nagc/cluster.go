@@ -135,9 +135,6 @@ func runCluster(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return optionFlagError(err, fromFlag)
 	}
-	if *factorsOut != "" && !hasFactors(m) {
-		return fmt.Errorf("--factors-out: %s learns no factors to write (nagc, jwnmf, nmf and snmf do)", m.Name())
-	}
 	if *initU != "" || *initV != "" || *initH != "" {
 		nm, ok := m.(algorithms.NAGC)
 		if !ok {
@@ -174,6 +171,9 @@ func runCluster(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		}
 	}
 	if *factorsOut != "" {
+		if len(res.Factors) == 0 {
+			return fmt.Errorf("--factors-out: %s learns no factors to write (nagc, jwnmf, nmf, snmf and bagc do)", m.Name())
+		}
 		if err := os.MkdirAll(*factorsOut, 0o755); err != nil {
 			return err
 		}
@@ -183,8 +183,9 @@ func runCluster(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			}
 		}
 	}
+	settings := algorithms.Effective(m, k)
 	used := map[string]any{}
-	for _, st := range algorithms.Effective(m, k) {
+	for _, st := range settings {
 		used[st.Key] = st.Value
 	}
 	out := clusterOutput{Dataset: g.Name, Method: m.Name(), K1: k, Params: params, Settings: used, Seed: *seed,
@@ -201,7 +202,7 @@ func runCluster(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "dataset\t%s (n=%d, k1=%d)\n", g.Name, g.N(), k)
 	fmt.Fprintf(tw, "method\t%s, seed %d\n", m.Name(), *seed)
-	for _, st := range algorithms.Effective(m, k) {
+	for _, st := range settings {
 		note := ""
 		if _, given := params[st.Key]; !given {
 			note = "  (default)"
@@ -264,15 +265,6 @@ func optionFlagError(err error, fromFlag map[string]bool) error {
 		return fmt.Errorf("%s", oe.Msg)
 	}
 	return fmt.Errorf("--opt %s=%v: %s", oe.Key, oe.Value, oe.Msg)
-}
-
-// hasFactors reports whether method m learns factor matrices that --factors-out can write.
-func hasFactors(m algorithms.Method) bool {
-	switch m.Name() {
-	case "nagc", "jwnmf", "nmf", "snmf":
-		return true
-	}
-	return false
 }
 
 // settingValue formats one option of m for the plain output, naming what a zero stands
