@@ -340,7 +340,7 @@ func (r *Result) settle(g *datasets.Graph) error {
 		if c.Score-ru.Score <= se {
 			r.Warnings = append(r.Warnings, fmt.Sprintf(
 				"close call: the runner-up (%s %s) scores within one standard error of the choice (%.4f vs %.4f, SE %.4f)",
-				ru.Method, Settings(ru.Params), ru.Score, c.Score, se))
+				ru.Method, experiments.FormatParams(ru.Params), ru.Score, c.Score, se))
 		}
 	}
 	if r.KChosen {
@@ -383,21 +383,4 @@ func Agreement(parts [][]int) (mean float64, medoid int, err error) {
 		}
 	}
 	return mean / float64(pairs), medoid, nil
-}
-
-// Settings formats a grid point's parameters as "key=value …" in sorted key order.
-func Settings(params map[string]any) string {
-	keys := make([]string, 0, len(params))
-	for k := range params {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	var b strings.Builder
-	for i, k := range keys {
-		if i > 0 {
-			b.WriteByte(' ')
-		}
-		fmt.Fprintf(&b, "%s=%v", k, params[k])
-	}
-	return b.String()
 }

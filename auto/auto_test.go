@@ -16,6 +16,7 @@ import (
 	"testing"
 
 	"github.com/nagc-harness/nagc/datasets"
+	"github.com/nagc-harness/nagc/experiments"
 	"github.com/nagc-harness/nagc/sparse"
 )
 
@@ -87,9 +88,9 @@ func TestChoiceIgnoresLabels(t *testing.T) {
 			}
 			for j := range want.Candidates {
 				a, b := got.Candidates[j], want.Candidates[j]
-				if a.Method != b.Method || Settings(a.Params) != Settings(b.Params) || a.Score != b.Score {
+				if a.Method != b.Method || experiments.FormatParams(a.Params) != experiments.FormatParams(b.Params) || a.Score != b.Score {
 					t.Errorf("k1 %d, graph %d, rank %d: %s %s %v, want %s %s %v", k1, i+1, j,
-						a.Method, Settings(a.Params), a.Score, b.Method, Settings(b.Params), b.Score)
+						a.Method, experiments.FormatParams(a.Params), a.Score, b.Method, experiments.FormatParams(b.Params), b.Score)
 				}
 			}
 			if got.Restart != want.Restart || !slices.Equal(got.Clusters, want.Clusters) {
@@ -207,7 +208,7 @@ func TestWrite(t *testing.T) {
 	if err := json.Unmarshal(js, &choice); err != nil {
 		t.Fatal(err)
 	}
-	if choice.Version != Version || choice.Method != res.Chosen().Method || choice.Settings != Settings(res.Chosen().Params) ||
+	if choice.Version != Version || choice.Method != res.Chosen().Method || choice.Settings != experiments.FormatParams(res.Chosen().Params) ||
 		choice.K1 != 3 || len(choice.Candidates) != len(res.Candidates) || choice.RunnerUp == nil || choice.ARI == nil {
 		t.Errorf("choice.json: %s", js)
 	}
@@ -304,7 +305,7 @@ func TestWorkersSameChoice(t *testing.T) {
 func scores(r *Result) []string {
 	var out []string
 	for _, c := range r.Candidates {
-		out = append(out, fmt.Sprintf("%s %s %v %d", c.Method, Settings(c.Params), c.Score, c.Runs))
+		out = append(out, fmt.Sprintf("%s %s %v %d", c.Method, experiments.FormatParams(c.Params), c.Score, c.Runs))
 	}
 	return out
 }

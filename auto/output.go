@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/nagc-harness/nagc/datasets"
+	"github.com/nagc-harness/nagc/experiments"
 	"github.com/nagc-harness/nagc/metrics"
 	"github.com/nagc-harness/nagc/sparse"
 )
@@ -177,7 +178,7 @@ func (r *Result) MarshalJSON() ([]byte, error) {
 		Method   string     `json:"method"`
 		Settings string     `json:"settings"`
 		RunnerUp *Candidate `json:"runner_up,omitempty"`
-	}{(*plain)(r), r.Chosen().Method, Settings(r.Chosen().Params), r.RunnerUp()}
+	}{(*plain)(r), r.Chosen().Method, experiments.FormatParams(r.Chosen().Params), r.RunnerUp()}
 	return json.Marshal(out)
 }
 
@@ -197,9 +198,9 @@ func (r *Result) Report(w io.Writer) {
 		how = fmt.Sprintf("chosen from %d…%d by the one-standard-error rule on held-out modularity", K1Min, K1Max)
 	}
 	fmt.Fprintf(w, "- clusters: k1 = %d (%s)\n", r.K1, how)
-	fmt.Fprintf(w, "- chosen: **%s** %s: held-out modularity %.4f ± %.4f over %d restarts\n", c.Method, Settings(c.Params), c.Score, c.SD, c.Runs)
+	fmt.Fprintf(w, "- chosen: **%s** %s: held-out modularity %.4f ± %.4f over %d restarts\n", c.Method, experiments.FormatParams(c.Params), c.Score, c.SD, c.Runs)
 	if ru := r.RunnerUp(); ru != nil {
-		fmt.Fprintf(w, "- runner-up: %s %s: %.4f ± %.4f\n", ru.Method, Settings(ru.Params), ru.Score, ru.SD)
+		fmt.Fprintf(w, "- runner-up: %s %s: %.4f ± %.4f\n", ru.Method, experiments.FormatParams(ru.Params), ru.Score, ru.SD)
 	}
 	fmt.Fprintf(w, "- agreement between the restarts of the chosen point: mean pairwise ARI %.3f; the clustering written is restart %d's (the one agreeing most with the others)\n", r.Agreement, r.Restart)
 	fmt.Fprintf(w, "- isolated vertices: %d, each placed in the cluster whose attribute centroid (over the vertices with an edge) is most cosine-similar to its attributes\n", r.Isolated)
@@ -209,7 +210,7 @@ func (r *Result) Report(w io.Writer) {
 	if l := r.LabelSelected; l != nil {
 		fmt.Fprintf(w, "- the chosen point over its %d restarts: ARI %.3f ± %.3f (with an edge %.3f ± %.3f); for comparison only, the candidate with the best mean ARI (label-selected: reads the labels) is %s %s: %.3f ± %.3f (with an edge %.3f ± %.3f)\n",
 			c.Runs, r.ChosenLabels.ARI, r.ChosenLabels.ARISD, r.ChosenLabels.ARIConnected, r.ChosenLabels.ARIConnectedSD,
-			l.Method, Settings(l.Params), l.ARI, l.ARISD, l.ARIConnected, l.ARIConnectedSD)
+			l.Method, experiments.FormatParams(l.Params), l.ARI, l.ARISD, l.ARIConnected, l.ARIConnectedSD)
 	}
 	for _, warn := range r.Warnings {
 		fmt.Fprintf(w, "\n**Warning:** %s\n", warn)
@@ -227,6 +228,6 @@ func (r *Result) Report(w io.Writer) {
 	fmt.Fprintf(w, "\n## Candidates (best %d of %d; all in %s)\n\n| rank | method | settings | held-out modularity | std |\n|---:|---|---|---:|---:|\n",
 		min(maxReportCandidates, len(r.Candidates)), len(r.Candidates), ChoiceFile)
 	for i, cand := range r.Candidates[:min(maxReportCandidates, len(r.Candidates))] {
-		fmt.Fprintf(w, "| %d | %s | %s | %.4f | %.4f |\n", i+1, cand.Method, Settings(cand.Params), cand.Score, cand.SD)
+		fmt.Fprintf(w, "| %d | %s | %s | %.4f | %.4f |\n", i+1, cand.Method, experiments.FormatParams(cand.Params), cand.Score, cand.SD)
 	}
 }

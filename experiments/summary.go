@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strings"
 
 	"github.com/nagc-harness/nagc/algorithms"
 )
@@ -303,4 +304,19 @@ func Summarize(points []*PointStats, rules []string) ([]Selection, error) {
 		}
 	}
 	return out, nil
+}
+
+// FormatParams formats a grid point's parameters as "key=value …" in sorted key order,
+// values as fmt's %v prints them: how summaries name a point.
+func FormatParams(params map[string]any) string {
+	keys := make([]string, 0, len(params))
+	for k := range params {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%s=%v", k, params[k])
+	}
+	return strings.Join(parts, " ")
 }

@@ -9,7 +9,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -183,7 +182,7 @@ func runResults(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			continue
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", p.Dataset, p.Method, ruleLabel(s.Rule, p), meanStd(p, "ari"),
-			meanStd(p, "modularity"), restarts(p), params(p))
+			meanStd(p, "modularity"), restarts(p), experiments.FormatParams(p.Params))
 	}
 	return tw.Flush()
 }
@@ -237,7 +236,7 @@ func summaryCSV(w io.Writer, sel []experiments.Selection) error {
 			continue
 		}
 		for _, m := range summaryMetrics(p) {
-			cw.Write([]string{p.Dataset, p.Method, s.Rule, strconv.FormatBool(readsLabels(s.Rule, p)), params(p), m,
+			cw.Write([]string{p.Dataset, p.Method, s.Rule, strconv.FormatBool(readsLabels(s.Rule, p)), experiments.FormatParams(p.Params), m,
 				strconv.FormatFloat(p.Mean[m], 'g', -1, 64), strconv.FormatFloat(p.Std[m], 'g', -1, 64),
 				strconv.Itoa(p.Runs), strconv.Itoa(p.Failed)})
 		}
@@ -301,20 +300,6 @@ func restarts(p *experiments.PointStats) string {
 	return fmt.Sprint(p.Runs)
 }
 
-// params prints a grid point's parameters compactly, in sorted order (iterations too:
-// a grid may choose it).
-func params(p *experiments.PointStats) string {
-	keys := make([]string, 0, len(p.Params))
-	for k := range p.Params {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	parts := make([]string, len(keys))
-	for i, k := range keys {
-		parts[i] = fmt.Sprintf("%s=%v", k, p.Params[k])
-	}
-	return strings.Join(parts, " ")
-}
 
 // runRescore recomputes the metrics of recorded runs from their labels (see
 // experiments.Rescore).
