@@ -300,7 +300,6 @@ func restarts(p *experiments.PointStats) string {
 	return fmt.Sprint(p.Runs)
 }
 
-
 // runRescore recomputes the metrics of recorded runs from their labels (see
 // experiments.Rescore).
 func runRescore(args []string, stdout, stderr io.Writer) error {
