@@ -84,15 +84,6 @@ func (d *DatasetEntry) UnmarshalYAML(n *yaml.Node) error {
 	return fmt.Errorf("line %d: a dataset is a name, a path, or a mapping with name, path, format, labels, …", n.Line)
 }
 
-// MarshalYAML writes a plain entry back as its string.
-func (d DatasetEntry) MarshalYAML() (any, error) {
-	if d == (DatasetEntry{Name: d.Name, Path: d.Path, Line: d.Line}) && (d.Name == d.Path || d.Name == "") {
-		return d.Path, nil
-	}
-	type plain DatasetEntry
-	return plain(d), nil
-}
-
 // isPathLike reports whether s names a file or folder rather than a dataset name: it has
 // a path separator or a file extension of a format Open reads.
 func isPathLike(s string) bool {
