@@ -130,16 +130,25 @@ func Open(spec Spec) (*Graph, *LoadReport, error) {
 	return g, rep, nil
 }
 
+// FileFormat returns the format a file's extension names (.npz: npz; .mtx: mtx; .csv,
+// .tsv, .txt, .edges, .edgelist: edgelist), or "" for any other name.
+func FileFormat(path string) string {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".npz":
+		return FormatNPZ
+	case ".mtx":
+		return FormatMTX
+	case ".csv", ".tsv", ".txt", ".edges", ".edgelist":
+		return FormatEdgeList
+	}
+	return ""
+}
+
 // inferFormat returns the format of the file or folder path.
 func inferFormat(path string, dir bool) (string, error) {
 	if !dir {
-		switch strings.ToLower(filepath.Ext(path)) {
-		case ".npz":
-			return FormatNPZ, nil
-		case ".mtx":
-			return FormatMTX, nil
-		case ".csv", ".tsv", ".txt", ".edges", ".edgelist":
-			return FormatEdgeList, nil
+		if f := FileFormat(path); f != "" {
+			return f, nil
 		}
 		return "", fmt.Errorf("%s: cannot tell the format from the file name; set format to linqs, edgelist, mtx or npz", path)
 	}

@@ -90,11 +90,7 @@ func isPathLike(s string) bool {
 	if strings.ContainsAny(s, `/\`) || filepath.IsAbs(s) {
 		return true
 	}
-	switch strings.ToLower(filepath.Ext(s)) {
-	case ".npz", ".mtx", ".csv", ".tsv", ".txt", ".edges", ".edgelist":
-		return true
-	}
-	return false
+	return datasets.FileFormat(s) != ""
 }
 
 // DisplayName returns the dataset's name in records and reports: Name, else the base name
