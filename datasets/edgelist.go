@@ -165,7 +165,7 @@ func (e *edgeListParser) dense(path string, data []byte, labelColumn bool) error
 		}
 		id := t.field(0)
 		if k, dup := e.index[string(id)]; dup {
-			return t.errorf("duplicate vertex id %q (first at line %d); if this file holds one (id, column, value) triplet a line, set the feature layout to sparse", id, lines[k])
+			return t.errorf("duplicate vertex id %q (first at line %d); if this file holds one (id, column, value) triplet a line, set the feature layout to sparse (feature_layout: sparse in a config, --feature-layout sparse on the command line)", id, lines[k])
 		}
 		line, f := t.line, t.fields
 		for a := 0; a < na; a++ {

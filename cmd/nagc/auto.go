@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/nagc-harness/nagc/auto"
-	"github.com/nagc-harness/nagc/datasets"
 )
 
 const autoUsage = "auto --data GRAPH [--k1 K] [--budget quick|standard|thorough] [--out DIR] [--seed S] [--workers N] [--format F] [--features FILE] [--labels none|column|FILE]"
@@ -18,10 +17,7 @@ const autoUsage = "auto --data GRAPH [--k1 K] [--budget quick|standard|thorough]
 // held-out modularity (package auto, docs/auto.md).
 func runAuto(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("auto", autoUsage, stderr)
-	data := fs.String("data", "", "the graph: webkb, citeseer, cora, polblog, synthetic, or a folder or file (LINQS folder, edge list, .mtx, .npz)")
-	format := fs.String("format", "", "the graph's format: linqs, edgelist, mtx or npz (default: from the path)")
-	features := fs.String("features", "", "feature file of an edge list or Matrix Market adjacency (default: features.* beside it)")
-	labels := fs.String("labels", "", "where the classes are, if anywhere: none, column, or a file of 'id label' lines (default: the format's); read only after the choice, to report the ARI")
+	gf := addGraphFlags(fs, "", "; read only after the choice, to report the ARI")
 	k1 := fs.Int("k1", 0, fmt.Sprintf("number of clusters (default: chosen from %d…%d by held-out modularity; never from the labels)", auto.K1Min, auto.K1Max))
 	budget := fs.String("budget", "standard", "candidate set: "+strings.Join(auto.Budgets, ", ")+" (configs auto-quick, auto-standard, auto-thorough)")
 	out := fs.String("out", "", "output folder (default: auto-NAME in the working folder); running again resumes its recorded runs")
@@ -34,7 +30,7 @@ func runAuto(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if len(pos) > 0 {
 		return fmt.Errorf("unexpected argument %q (give the graph as --data %s)", pos[0], pos[0])
 	}
-	if *data == "" {
+	if *gf.data == "" {
 		fmt.Fprintln(stderr, "nagc auto: --data is required: the graph to cluster")
 		fs.Usage()
 		return errUsage
@@ -48,7 +44,7 @@ func runAuto(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if *seed == 0 {
 		return fmt.Errorf("--seed 0: seeds start at 1")
 	}
-	g, err := loadGraph(*data, *format, *features, *labels, stderr)
+	g, err := gf.load(stderr)
 	if err != nil {
 		return err
 	}
@@ -73,24 +69,4 @@ func runAuto(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	res.Report(stdout)
 	fmt.Fprintf(stdout, "\nwritten: %s (id<TAB>cluster), %s, %s in %s\n", auto.ClustersFile, auto.ChoiceFile, auto.ReportFile, dir)
 	return nil
-}
-
-// loadGraph reads the graph of the flags --data, --format, --features and --labels (a
-// --labels value other than none, column or file names a label file), printing the
-// reader's warnings to stderr.
-func loadGraph(data, format, features, labels string, stderr io.Writer) (*datasets.Graph, error) {
-	spec := datasets.Spec{Path: data, Format: format, Features: features, Labels: labels}
-	if labels != "" && labels != datasets.LabelsNone && labels != datasets.LabelsColumn && labels != datasets.LabelsFile {
-		spec.Labels, spec.LabelFile = datasets.LabelsFile, labels
-	}
-	g, rep, err := datasets.LoadSpec(spec)
-	if err != nil {
-		return nil, err
-	}
-	if rep != nil {
-		for _, w := range rep.Warnings {
-			fmt.Fprintf(stderr, "warning: %s: %s\n", g.Name, w)
-		}
-	}
-	return g, nil
 }

@@ -84,12 +84,9 @@ type clusterOutput struct {
 }
 
 func runCluster(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	const usageLine = "cluster --data NAME|PATH [--format F] [--features FILE] [--labels none|column|FILE] --method METHOD [--k1 K] [--k2 K] [--lambda L] [--rho R] [--init I] [--seed S] [--iterations T] [--opt key=value]… [--json] [--labels-out FILE] [--init-u/--init-v/--init-h FILE] [--factors-out DIR]"
+	const usageLine = "cluster --data NAME|PATH [--format F] [--features FILE] [--feature-layout dense|sparse] [--labels none|column|FILE] --method METHOD [--k1 K] [--k2 K] [--lambda L] [--rho R] [--init I] [--seed S] [--iterations T] [--opt key=value]… [--json] [--labels-out FILE] [--init-u/--init-v/--init-h FILE] [--factors-out DIR]"
 	fs := newFlagSet("cluster", usageLine, stderr)
-	data := fs.String("data", "synthetic", "dataset: webkb, citeseer, cora, polblog, synthetic, or a folder or file (LINQS folder, edge list, .mtx, .npz)")
-	format := fs.String("format", "", "the dataset's format: linqs, edgelist, mtx or npz (default: from the path)")
-	features := fs.String("features", "", "feature file of an edge list or Matrix Market adjacency (default: features.* beside it)")
-	labels := fs.String("labels", "", "where the classes are: none, column, or a file of 'id label' lines (default: the format's)")
+	gf := addGraphFlags(fs, "synthetic", "")
 	method := fs.String("method", "nagc", "method: "+strings.Join(algorithms.Names(), ", "))
 	k1 := fs.Int("k1", 0, "number of clusters (default: the number of classes; required for a graph without labels)")
 	fs.Int("k2", 0, "NAGC: number of attribute clusters (default: k1)")
@@ -145,7 +142,7 @@ func runCluster(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		}
 		m = nm
 	}
-	g, err := loadGraph(*data, *format, *features, *labels, stderr)
+	g, err := gf.load(stderr)
 	if err != nil {
 		return err
 	}
