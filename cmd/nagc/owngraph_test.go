@@ -114,3 +114,26 @@ func TestUnlabeledGraphEndToEnd(t *testing.T) {
 		t.Error("REPORT.md of a user's sweep speaks of Prop.")
 	}
 }
+
+// TestClusterSparseFeatureFlag checks that an edge list with (id, column, value) feature
+// triplets is read with --feature-layout sparse, and that without it the error says so.
+func TestClusterSparseFeatureFlag(t *testing.T) {
+	t.Chdir(t.TempDir())
+	files := map[string]string{
+		"g.edges":   "a\tb\nb\tc\na\tc\nd\te\ne\tf\nd\tf\nc\td\n",
+		"feats.tsv": "a\t0\t1\na\t1\t1\nb\t0\t1\nc\t1\t1\nd\t2\t1\ne\t3\t1\nf\t2\t1\nf\t3\t1\n",
+	}
+	for name, text := range files {
+		if err := os.WriteFile(name, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	code, _, stderr := cli(t, "cluster", "--data", "g.edges", "--features", "feats.tsv", "--k1", "2")
+	if code != 1 || !strings.Contains(stderr, "--feature-layout sparse") {
+		t.Errorf("dense reading of triplets: exit %d, %q", code, stderr)
+	}
+	code, stdout, stderr := cli(t, "cluster", "--data", "g.edges", "--features", "feats.tsv", "--feature-layout", "sparse", "--k1", "2", "--method", "kmeans")
+	if code != 0 || !strings.Contains(stdout, "g (n=6, k1=2)") {
+		t.Errorf("--feature-layout sparse: exit %d, %q, %q", code, stdout, stderr)
+	}
+}
