@@ -174,3 +174,19 @@ func benchSteps(b *testing.B, s *NAGCSolver) {
 		_ = s.Objective()
 	}
 }
+
+// BenchmarkNAGCCiteseerFit times issue 16's reference fit: one 100-iteration NAGC fit of
+// Citeseer at k1 = k2 = 6, λ = 0.01, ρ = 0.995, random initialisation, one thread (the
+// setting of ../shared/bench/nagc_scipy_ref.py citeseer 6 6 0.01 0.995).
+func BenchmarkNAGCCiteseerFit(b *testing.B) {
+	defer sparse.SetThreads(sparse.SetThreads(1))
+	g := benchGraph(b, "citeseer")
+	in := Input{Adj: g.Adj, X: g.X}
+	a := NAGC{K2: 6, Lambda: 0.01, Rho: 0.995, Init: InitRandom}
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if _, err := a.Fit(context.Background(), in, g.K(), uint64(i)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

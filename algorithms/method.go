@@ -17,6 +17,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/nagc-harness/nagc/dense"
 	"github.com/nagc-harness/nagc/sparse"
 )
 
@@ -33,6 +34,10 @@ type Input struct {
 	// Cache, when set, memoises label-free initialisations across fits of this graph
 	// (see Cache). Results are identical with and without it.
 	Cache *Cache
+	// NoObjective tells iterative methods that the caller reads the labels only: NAGC then
+	// skips evaluating its objective after each iteration (Result.Objective stays empty).
+	// The factors and labels are the same either way. The runner sets it for held-out fits.
+	NoObjective bool
 
 	// xKey names the attribute matrix in cache keys when X is not the graph's own (for
 	// example graph-filtered attributes); empty for the original X.
@@ -229,17 +234,11 @@ func allFinite(d *mat.Dense) bool {
 func multiplicativeStep(x, num, den *mat.Dense) {
 	xr, nr, dr := x.RawMatrix(), num.RawMatrix(), den.RawMatrix()
 	r, c := x.Dims()
+	if xr.Stride == c && nr.Stride == c && dr.Stride == c {
+		r, c = 1, r*c // contiguous: one pass
+	}
 	for i := 0; i < r; i++ {
-		xs := xr.Data[i*xr.Stride : i*xr.Stride+c]
-		ns := nr.Data[i*nr.Stride : i*nr.Stride+c]
-		ds := dr.Data[i*dr.Stride : i*dr.Stride+c]
-		for j := range xs {
-			v := xs[j] * ns[j] / ds[j]
-			if v != v {
-				v = eps
-			}
-			xs[j] = v
-		}
+		dense.RatioUpdate(xr.Data[i*xr.Stride:i*xr.Stride+c], nr.Data[i*nr.Stride:i*nr.Stride+c], dr.Data[i*dr.Stride:i*dr.Stride+c], eps)
 	}
 }
 

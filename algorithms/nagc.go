@@ -145,7 +145,7 @@ func (a NAGC) validate(in Input, k1 int) error {
 // Besides the factors it keeps what the next update or the objective needs and is already
 // known: UᵀU and VᵀV (recomputed once after each update of U, V), Hᵀ, X·V, and, for the
 // current U, V, H, the attribute terms of the next U update, λ-free:
-// ((XV)⊙f')Hᵀ and ((f VᵀV)⊙f')Hᵀ, with ⟨XV, f⟩ and ⟨f VᵀV, f⟩ for the objective. The
+// ((XV)⊙f')Hᵀ and ((f VᵀV)⊙f')Hᵀ, from which Objective takes ⟨XV, f⟩ and ⟨f VᵀV, f⟩. The
 // tall-skinny products run on package dense, the sparse ones on package sparse; both
 // follow sparse.Threads and give the same bits for any thread count.
 type NAGCSolver struct {
@@ -166,7 +166,6 @@ type NAGCSolver struct {
 	ftf             *mat.Dense // k2×k2
 	ht              *mat.Dense // k2×k1: Hᵀ of the current H
 	hnum, hk, hden  *mat.Dense // k1×k2
-	cross, tr       float64    // ⟨XV, f⟩ and ⟨f VᵀV, f⟩ at the current factors
 }
 
 // NewNAGCSolver prepares the updates for adjacency adj (0/1, n×n), attributes x (n×m) and
@@ -270,15 +269,13 @@ func (s *NAGCSolver) transposeH() {
 	}
 }
 
-// attributeTerms sets f, f', f·VᵀV, the attribute terms of the U rule and the objective's
-// inner products from the current U, V, H, with xv = XV and vtv = VᵀV already current.
+// attributeTerms sets f, f', f·VᵀV and the attribute terms of the U rule from the current
+// U, V, H, with xv = XV and vtv = VᵀV already current.
 func (s *NAGCSolver) attributeTerms() {
 	dense.SigmoidMul(s.f, s.fp, s.U, s.H)
 	dense.MulHadamard(s.anum, s.xv, s.fp, s.ht) // ((XV)⊙f')Hᵀ
 	dense.Mul(s.fvtv, s.f, s.vtv)
 	dense.MulHadamard(s.aden, s.fvtv, s.fp, s.ht) // ((f VᵀV)⊙f')Hᵀ
-	s.cross = dense.Dot(s.xv, s.f)
-	s.tr = dense.Dot(s.fvtv, s.f) // tr((FᵀF)(VᵀV))
 }
 
 // stepU applies the U rule. su and (for ρ ≠ 0.5) g hold AU and (UUᵀ⊙W)U, anum and aden
@@ -287,43 +284,27 @@ func (s *NAGCSolver) attributeTerms() {
 func (s *NAGCSolver) stepU() {
 	g := s.gram()
 	dense.Mul(s.uutu, s.U, s.utu)
-	lam := s.lambda
 	// ρ = 0.5: num = 2·SU + λ·anum, den = 2·U(UᵀU) + λ·aden; otherwise
 	// num = 2ρ·SU + λ·anum, den = 2ρ·g + 2(1−ρ)·(U(UᵀU) − g) + λ·aden, with
 	// (UUᵀ⊙W')U = U(UᵀU) − (UUᵀ⊙W)U.
-	cs, r2, q2 := 2*s.scale, 2.0, 0.0
+	c := dense.UpdateCoefficients{Graph: 2 * s.scale, Lambda: s.lambda, Edge: 2, NaN: eps}
 	if g != nil {
-		cs, r2, q2 = 2*s.rho*s.scale, 2*s.rho, 2*(1-s.rho)
+		c.Graph, c.Edge, c.NonEdge = 2*s.rho*s.scale, 2*s.rho, 2*(1-s.rho)
 	}
 	ur := s.U.RawMatrix()
 	n, k1 := s.U.Dims()
 	su, gr, uutu := s.su.RawMatrix().Data, s.g.RawMatrix().Data, s.uutu.RawMatrix().Data
 	an, ad := s.anum.RawMatrix().Data, s.aden.RawMatrix().Data
-	for i := 0; i < n; i++ {
-		u := ur.Data[i*ur.Stride : i*ur.Stride+k1]
-		o := i * k1
-		su, uutu, an, ad := su[o:o+len(u)], uutu[o:o+len(u)], an[o:o+len(u)], ad[o:o+len(u)]
+	rows, w := n, k1 // the work buffers are contiguous: U too, or row by row
+	if ur.Stride == k1 {
+		rows, w = 1, n*k1
+	}
+	for i := 0; i < rows; i++ {
+		u, o := ur.Data[i*ur.Stride:i*ur.Stride+w], i*w
 		if g == nil {
-			for j, x := range u {
-				num := cs*su[j] + lam*an[j]
-				den := r2*uutu[j] + lam*ad[j]
-				if v := x * num / den; v == v {
-					u[j] = v
-				} else {
-					u[j] = eps
-				}
-			}
-			continue
-		}
-		gi := gr[o : o+len(u)]
-		for j, x := range u {
-			num := cs*su[j] + lam*an[j]
-			den := r2*gi[j] + q2*(uutu[j]-gi[j]) + lam*ad[j]
-			if v := x * num / den; v == v {
-				u[j] = v
-			} else {
-				u[j] = eps
-			}
+			dense.SymUpdate(u, su[o:o+w], uutu[o:o+w], an[o:o+w], ad[o:o+w], c)
+		} else {
+			dense.PUUpdate(u, su[o:o+w], gr[o:o+w], uutu[o:o+w], an[o:o+w], ad[o:o+w], c)
 		}
 	}
 }
@@ -347,8 +328,9 @@ func (s *NAGCSolver) stepH() {
 
 // Objective returns the objective at the current factors (see NAGC): for ρ ≠ 0.5,
 // ½[ρ Σ_E (sᵢⱼ − zᵢⱼ)² + (1−ρ) Σ_{∉E} zᵢⱼ²] + (λ/2)‖X − f(UH)Vᵀ‖²; for ρ = 0.5,
-// ½‖S − UUᵀ‖² + (λ/2)‖X − f(UH)Vᵀ‖². Cost O(|E|·k1 + k1² + k2²): UᵀU and the attribute
-// inner products are those Step (or NewNAGCSolver) left behind for the current factors.
+// ½‖S − UUᵀ‖² + (λ/2)‖X − f(UH)Vᵀ‖². Cost O(|E|·k1 + n·k2 + k1²): UᵀU, XV, f(UH) and
+// f(UH)·VᵀV are those Step (or NewNAGCSolver) left behind for the current factors, so
+// calling it or not changes nothing else.
 func (s *NAGCSolver) Objective() float64 {
 	var allSq float64 // ‖UUᵀ‖²_F = ‖UᵀU‖²_F
 	for _, v := range s.utu.RawMatrix().Data {
@@ -364,7 +346,7 @@ func (s *NAGCSolver) Objective() float64 {
 	} else {
 		topo = 0.5 * (s.rho*fitE + (1-s.rho)*(allSq-sumESq))
 	}
-	// ‖X − FVᵀ‖² = ‖X‖² − 2⟨XV, F⟩ + tr((FᵀF)(VᵀV)).
-	attr := s.xNormSq - 2*s.cross + s.tr
+	// ‖X − FVᵀ‖² = ‖X‖² − 2⟨XV, F⟩ + tr((FᵀF)(VᵀV)), tr((FᵀF)(VᵀV)) = ⟨F VᵀV, F⟩.
+	attr := s.xNormSq - 2*dense.Dot(s.xv, s.f) + dense.Dot(s.fvtv, s.f)
 	return topo + 0.5*s.lambda*attr
 }

@@ -81,6 +81,7 @@ type nagcMember struct {
 	info   string
 	init   time.Duration
 	cached bool
+	noObj  bool // the caller reads the labels only (Input.NoObjective)
 	obj    []float64
 }
 
@@ -96,7 +97,7 @@ func fitLockstep(ctx context.Context, k int, seed uint64, fits []BatchFit, idx [
 			errs[i] = err
 			continue
 		}
-		mb.i, mb.init = i, time.Since(start)
+		mb.i, mb.init, mb.noObj = i, time.Since(start), fits[i].In.NoObjective
 		members = append(members, mb)
 	}
 	if len(members) == 0 {
@@ -105,7 +106,9 @@ func fitLockstep(ctx context.Context, k int, seed uint64, fits []BatchFit, idx [
 	l := newLockstep(members, x)
 	t := members[0].a.Iterations
 	for _, mb := range members {
-		mb.obj = make([]float64, 0, min(t, maxPrealloc))
+		if !mb.noObj {
+			mb.obj = make([]float64, 0, min(t, maxPrealloc))
+		}
 	}
 	start := time.Now()
 	for it := 0; it < t; it++ {
@@ -117,7 +120,9 @@ func fitLockstep(ctx context.Context, k int, seed uint64, fits []BatchFit, idx [
 		}
 		l.step()
 		for _, mb := range members {
-			mb.obj = append(mb.obj, mb.s.Objective())
+			if !mb.noObj {
+				mb.obj = append(mb.obj, mb.s.Objective())
+			}
 		}
 	}
 	per := time.Since(start) / time.Duration(len(members))

@@ -365,3 +365,29 @@ func ExampleNAGC() {
 	fmt.Println(l[0] == l[1] && l[1] == l[2], l[3] == l[4] && l[4] == l[5], l[0] != l[3])
 	// Output: true true true
 }
+
+// TestNAGCNoObjective checks that a fit told to skip its objective (Input.NoObjective, as
+// the runner's held-out fits are) returns the same factors and labels with no objective.
+func TestNAGCNoObjective(t *testing.T) {
+	rng := newRand(8)
+	adj, x := randomGraph(rng, 200, 30, 0.04, 0.1)
+	for _, rho := range []float64{0.5, 0.9} {
+		a := NAGC{K2: 4, Lambda: 0.5, Rho: rho, Iterations: 20, Init: InitRandom}
+		with, err := a.Fit(context.Background(), Input{Adj: adj, X: x}, 3, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		without, err := a.Fit(context.Background(), Input{Adj: adj, X: x, NoObjective: true}, 3, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(with.Objective) != 20 || len(without.Objective) != 0 {
+			t.Errorf("ρ = %v: %d and %d objective values, want 20 and 0", rho, len(with.Objective), len(without.Objective))
+		}
+		for _, f := range []string{"U", "V", "H"} {
+			if !mat.Equal(with.Factors[f], without.Factors[f]) {
+				t.Errorf("ρ = %v: %s differs when the objective is skipped", rho, f)
+			}
+		}
+	}
+}

@@ -263,3 +263,24 @@ func expAVX2(dst []float64, x []float64, tbl *[32]float64) int
 //
 //go:noescape
 func dotAVX2(x []float64, y []float64) float64
+
+// ratioUpdateAVX2 does what ratioUpdate does, with the same results, for the entries
+// of x up to the last multiple of 4, and returns how many it did. The other slices
+// must be at least as long as x.
+//
+//go:noescape
+func ratioUpdateAVX2(x []float64, num []float64, den []float64, c *[5]float64) int
+
+// puUpdateAVX2 does what puUpdate does, with the same results, for the entries
+// of x up to the last multiple of 4, and returns how many it did. The other slices
+// must be at least as long as x.
+//
+//go:noescape
+func puUpdateAVX2(x []float64, su []float64, g []float64, uutu []float64, an []float64, ad []float64, c *[5]float64) int
+
+// symUpdateAVX2 does what symUpdate does, with the same results, for the entries
+// of x up to the last multiple of 4, and returns how many it did. The other slices
+// must be at least as long as x.
+//
+//go:noescape
+func symUpdateAVX2(x []float64, su []float64, uutu []float64, an []float64, ad []float64, c *[5]float64) int

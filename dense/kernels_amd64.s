@@ -11535,3 +11535,122 @@ sum:
 	VZEROUPPER
 	MOVSD        X1, ret+48(FP)
 	RET
+
+// func ratioUpdateAVX2(x []float64, num []float64, den []float64, c *[5]float64) int
+// Requires: AVX
+TEXT ·ratioUpdateAVX2(SB), NOSPLIT, $0-88
+	MOVQ         x_base+0(FP), AX
+	MOVQ         num_base+24(FP), CX
+	MOVQ         den_base+48(FP), DX
+	MOVQ         x_len+8(FP), BX
+	MOVQ         c+72(FP), SI
+	VBROADCASTSD (SI), Y0
+	VBROADCASTSD 8(SI), Y0
+	VBROADCASTSD 16(SI), Y0
+	VBROADCASTSD 24(SI), Y0
+	VBROADCASTSD 32(SI), Y0
+	XORQ         SI, SI
+	ANDQ         $-4, BX
+
+loop:
+	CMPQ      SI, BX
+	JGE       done
+	VMOVUPD   (AX)(SI*8), Y1
+	VMULPD    (CX)(SI*8), Y1, Y1
+	VDIVPD    (DX)(SI*8), Y1, Y1
+	VCMPPD    $0x03, Y1, Y1, Y2
+	VBLENDVPD Y2, Y0, Y1, Y1
+	VMOVUPD   Y1, (AX)(SI*8)
+	ADDQ      $0x04, SI
+	JMP       loop
+
+done:
+	MOVQ BX, ret+80(FP)
+	VZEROUPPER
+	RET
+
+// func puUpdateAVX2(x []float64, su []float64, g []float64, uutu []float64, an []float64, ad []float64, c *[5]float64) int
+// Requires: AVX
+TEXT ·puUpdateAVX2(SB), NOSPLIT, $0-160
+	MOVQ         x_base+0(FP), AX
+	MOVQ         su_base+24(FP), CX
+	MOVQ         g_base+48(FP), DX
+	MOVQ         uutu_base+72(FP), BX
+	MOVQ         an_base+96(FP), SI
+	MOVQ         ad_base+120(FP), DI
+	MOVQ         x_len+8(FP), R8
+	MOVQ         c+144(FP), R9
+	VBROADCASTSD (R9), Y0
+	VBROADCASTSD 8(R9), Y1
+	VBROADCASTSD 16(R9), Y2
+	VBROADCASTSD 24(R9), Y3
+	VBROADCASTSD 32(R9), Y4
+	XORQ         R9, R9
+	ANDQ         $-4, R8
+
+loop:
+	CMPQ      R9, R8
+	JGE       done
+	VMULPD    (CX)(R9*8), Y0, Y5
+	VMULPD    (SI)(R9*8), Y1, Y6
+	VADDPD    Y6, Y5, Y5
+	VMOVUPD   (DX)(R9*8), Y6
+	VMULPD    Y6, Y2, Y7
+	VMOVUPD   (BX)(R9*8), Y8
+	VSUBPD    Y6, Y8, Y8
+	VMULPD    Y8, Y3, Y8
+	VADDPD    Y8, Y7, Y7
+	VMULPD    (DI)(R9*8), Y1, Y8
+	VADDPD    Y8, Y7, Y7
+	VMULPD    (AX)(R9*8), Y5, Y5
+	VDIVPD    Y7, Y5, Y5
+	VCMPPD    $0x03, Y5, Y5, Y6
+	VBLENDVPD Y6, Y4, Y5, Y5
+	VMOVUPD   Y5, (AX)(R9*8)
+	ADDQ      $0x04, R9
+	JMP       loop
+
+done:
+	MOVQ R8, ret+152(FP)
+	VZEROUPPER
+	RET
+
+// func symUpdateAVX2(x []float64, su []float64, uutu []float64, an []float64, ad []float64, c *[5]float64) int
+// Requires: AVX
+TEXT ·symUpdateAVX2(SB), NOSPLIT, $0-136
+	MOVQ         x_base+0(FP), AX
+	MOVQ         su_base+24(FP), CX
+	MOVQ         uutu_base+48(FP), DX
+	MOVQ         an_base+72(FP), BX
+	MOVQ         ad_base+96(FP), SI
+	MOVQ         x_len+8(FP), DI
+	MOVQ         c+120(FP), R8
+	VBROADCASTSD (R8), Y0
+	VBROADCASTSD 8(R8), Y1
+	VBROADCASTSD 16(R8), Y2
+	VBROADCASTSD 24(R8), Y3
+	VBROADCASTSD 32(R8), Y3
+	XORQ         R8, R8
+	ANDQ         $-4, DI
+
+loop:
+	CMPQ      R8, DI
+	JGE       done
+	VMULPD    (CX)(R8*8), Y0, Y4
+	VMULPD    (BX)(R8*8), Y1, Y5
+	VADDPD    Y5, Y4, Y4
+	VMULPD    (DX)(R8*8), Y2, Y5
+	VMULPD    (SI)(R8*8), Y1, Y6
+	VADDPD    Y6, Y5, Y5
+	VMULPD    (AX)(R8*8), Y4, Y4
+	VDIVPD    Y5, Y4, Y4
+	VCMPPD    $0x03, Y4, Y4, Y5
+	VBLENDVPD Y5, Y3, Y4, Y4
+	VMOVUPD   Y4, (AX)(R8*8)
+	ADDQ      $0x04, R8
+	JMP       loop
+
+done:
+	MOVQ DI, ret+128(FP)
+	VZEROUPPER
+	RET

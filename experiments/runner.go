@@ -352,7 +352,8 @@ func executeBatch(ctx context.Context, batch []job, g *datasets.Graph, in algori
 			if err != nil {
 				return nil, err
 			}
-			hin := algorithms.Input{Adj: train, X: g.X, Truth: g.Labels, Cache: algorithms.NewCache()}
+			// Only the held-out fit's labels are scored: no objective after each iteration.
+			hin := algorithms.Input{Adj: train, X: g.X, Truth: g.Labels, Cache: algorithms.NewCache(), NoObjective: true}
 			return &heldOutInput{in: hin, test: test}, nil
 		})
 		if splitErr = err; err == nil {

@@ -18,6 +18,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"sync/atomic"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -31,6 +32,7 @@ type CSR struct {
 	ind  []int
 	val  []float64
 	unit int32 // whether every value is 1: unitUnknown, unitYes or unitNo (see UnitValues)
+	t    atomic.Pointer[CSR] // the transpose, once T has formed it
 }
 
 // NewCSR returns a CSR built from its three arrays, after checking that they describe a
@@ -119,9 +121,23 @@ func (a *CSR) Scaled(f float64) *CSR {
 	return &CSR{r: a.r, c: a.c, ptr: a.ptr, ind: a.ind, val: val}
 }
 
-// T returns the transpose as a new CSR (equivalently, a in compressed sparse column form).
-// Cost O(r + c + nnz).
+// T returns the transpose (equivalently, a in compressed sparse column form). The first
+// call forms it, at cost O(r + c + nnz) and memory that of a; later calls return the same
+// (immutable) CSR at no cost, so that every fit of a sweep shares one Xᵀ.
 func (a *CSR) T() *CSR {
+	if t := a.t.Load(); t != nil {
+		return t
+	}
+	t := a.transpose()
+	t.t.Store(a)
+	if !a.t.CompareAndSwap(nil, t) {
+		return a.t.Load()
+	}
+	return t
+}
+
+// transpose returns the transpose as a new CSR.
+func (a *CSR) transpose() *CSR {
 	ptr := make([]int, a.c+1)
 	for _, j := range a.ind {
 		ptr[j+1]++

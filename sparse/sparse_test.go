@@ -82,6 +82,9 @@ func TestTransposeAndReductions(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	a, d := randomSparse(rng, 7, 5, 0.4)
 	assertClose(t, "T", a.T().Dense(), d.T(), 0)
+	if a.T() != a.T() || a.T().T() != a {
+		t.Error("T is formed again on a second call; want the first transpose shared")
+	}
 	var sum, sq float64
 	for i := 0; i < 7; i++ {
 		for j := 0; j < 5; j++ {

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/pprof"
 	"sync"
 	"time"
 
@@ -23,6 +24,7 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	shard := fs.String("shard", "", "run only slice I of N (1 ≤ I ≤ N), for sharing a sweep between machines, each into its own results folder;\n\"auto\" takes I and N from the Slurm job array this runs in")
 	limit := fs.Int("limit", 0, "stop after this many runs (resume later)")
 	batch := fs.Int("batch", 0, fmt.Sprintf("runs of one dataset and restart fitted together in lockstep (same records for any value; default %d)", experiments.DefaultBatch))
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the sweep to this file (read it with `go tool pprof`)")
 	arg, err := parseOneArg(fs, args)
 	if err != nil {
 		return err
@@ -58,6 +60,13 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	defer lock.Unlock()
 	opt.Progress = newProgress(stderr)
+	if *cpuProfile != "" {
+		stop, err := startCPUProfile(*cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer stop()
+	}
 	sum, err := experiments.Execute(ctx, cfg, opt)
 	if err != nil {
 		return err
@@ -65,6 +74,20 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fmt.Fprintf(stdout, "%s: %d runs in this slice, %d already recorded, %d done, %d failed, in %s → %s\n",
 		cfg.File, sum.Total, sum.Skipped, sum.Done, sum.Failed, sum.Elapsed.Round(time.Millisecond), opt.ResultsDir)
 	return sum.Err()
+}
+
+// startCPUProfile starts writing a CPU profile to path and returns the function that
+// stops it and closes the file.
+func startCPUProfile(path string) (stop func(), err error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("--cpuprofile: %w", err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("--cpuprofile %s: %w", path, err)
+	}
+	return func() { pprof.StopCPUProfile(); f.Close() }, nil
 }
 
 // newProgress returns a progress bar on a terminal and periodic plain lines otherwise.

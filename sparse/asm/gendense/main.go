@@ -41,6 +41,9 @@ func main() {
 	sigmoidKernel()
 	expKernel()
 	dotKernel()
+	updateKernel("ratioUpdateAVX2", []string{"x", "num", "den"}, ratioUpdate)
+	updateKernel("puUpdateAVX2", []string{"x", "su", "g", "uutu", "an", "ad"}, puUpdate)
+	updateKernel("symUpdateAVX2", []string{"x", "su", "uutu", "an", "ad"}, symUpdate)
 	Generate()
 	if *tables != "" {
 		writeTables(*tables)
@@ -575,6 +578,99 @@ func dotKernel() {
 	VADDSD(hi, tmp.AsX(), tmp.AsX())
 	VZEROUPPER()
 	Store(tmp.AsX(), ReturnIndex(0))
+	RET()
+}
+
+// The update kernels: x[i] ← x[i]·num/den entrywise, NaN replaced by c[4], with num and
+// den formed from the other slices and the coefficients c[0…3] exactly as the Go loops
+// of update.go form them (each product and sum rounded, in the same order). at(s) is
+// entry i…i+3 of slice s; k(i) is coefficient c[i] in every lane; t are 4 temporaries.
+// Each leaves x·num/den (not yet NaN-checked) in t[0].
+type updateBody func(at func(s string) Mem, k func(i int) reg.VecVirtual, t [4]reg.VecVirtual)
+
+// ratioUpdate: x·num/den (the multiplicative update of NMF).
+func ratioUpdate(at func(string) Mem, _ func(int) reg.VecVirtual, t [4]reg.VecVirtual) {
+	VMOVUPD(at("x"), t[0])
+	VMULPD(at("num"), t[0], t[0])
+	VDIVPD(at("den"), t[0], t[0])
+}
+
+// puUpdate: x·(c0·su + c1·an) / ((c2·g + c3·(uutu − g)) + c1·ad) (NAGC's PU rule for U).
+func puUpdate(at func(string) Mem, k func(int) reg.VecVirtual, t [4]reg.VecVirtual) {
+	VMULPD(at("su"), k(0), t[0])
+	VMULPD(at("an"), k(1), t[1])
+	VADDPD(t[1], t[0], t[0]) // num
+	VMOVUPD(at("g"), t[1])
+	VMULPD(t[1], k(2), t[2])
+	VMOVUPD(at("uutu"), t[3])
+	VSUBPD(t[1], t[3], t[3])
+	VMULPD(t[3], k(3), t[3])
+	VADDPD(t[3], t[2], t[2])
+	VMULPD(at("ad"), k(1), t[3])
+	VADDPD(t[3], t[2], t[2]) // den
+	VMULPD(at("x"), t[0], t[0])
+	VDIVPD(t[2], t[0], t[0])
+}
+
+// symUpdate: x·(c0·su + c1·an) / (c2·uutu + c1·ad) (NAGC's ρ = 0.5 rule for U).
+func symUpdate(at func(string) Mem, k func(int) reg.VecVirtual, t [4]reg.VecVirtual) {
+	VMULPD(at("su"), k(0), t[0])
+	VMULPD(at("an"), k(1), t[1])
+	VADDPD(t[1], t[0], t[0]) // num
+	VMULPD(at("uutu"), k(2), t[2])
+	VMULPD(at("ad"), k(1), t[3])
+	VADDPD(t[3], t[2], t[2]) // den
+	VMULPD(at("x"), t[0], t[0])
+	VDIVPD(t[2], t[0], t[0])
+}
+
+// updateKernel emits the update kernel name(slices… []float64, c *[5]float64) int, x the
+// first slice: body's value, with NaN replaced by c[4], stored to x for
+// the groups of 4 entries of x, and returns how many entries it did (len(x) rounded down
+// to a multiple of 4). Every other slice must be at least as long as x.
+func updateKernel(name string, slices []string, body updateBody) {
+	TEXT(name, NOSPLIT, "func("+strings.Join(slices, ", ")+" []float64, c *[5]float64) int")
+	Pragma("noescape")
+	Doc(name+" does what "+strings.TrimSuffix(name, "AVX2")+" does, with the same results, for the entries",
+		"of x up to the last multiple of 4, and returns how many it did. The other slices",
+		"must be at least as long as x.")
+	names := map[string]reg.Register{}
+	for _, p := range slices {
+		names[p] = Load(Param(p).Base(), GP64())
+	}
+	n := Load(Param("x").Len(), GP64())
+	cp := Load(Param("c"), GP64())
+	var ks [5]reg.VecVirtual
+	for i := range ks {
+		ks[i] = YMM()
+		VBROADCASTSD(Mem{Base: cp, Disp: 8 * i}, ks[i])
+	}
+	k := func(i int) reg.VecVirtual { return ks[i] }
+	j, end := GP64(), GP64()
+	XORQ(j, j)
+	MOVQ(n, end)
+	ANDQ(I32(-4), end)
+	t := [4]reg.VecVirtual{YMM(), YMM(), YMM(), YMM()}
+	mask := YMM()
+	Label("loop")
+	CMPQ(j, end)
+	JGE(LabelRef("done"))
+	at := func(s string) Mem {
+		b, ok := names[s]
+		if !ok {
+			log.Fatalf("%s: no slice %s", name, s)
+		}
+		return Mem{Base: b, Index: j, Scale: 8}
+	}
+	body(at, k, t)
+	VCMPPD(U8(3), t[0], t[0], mask) // UNORD: NaN
+	VBLENDVPD(mask, ks[4], t[0], t[0])
+	VMOVUPD(t[0], at("x"))
+	ADDQ(U8(4), j)
+	JMP(LabelRef("loop"))
+	Label("done")
+	Store(end, ReturnIndex(0))
+	VZEROUPPER()
 	RET()
 }
 
