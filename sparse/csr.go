@@ -31,7 +31,7 @@ type CSR struct {
 	ptr  []int
 	ind  []int
 	val  []float64
-	unit int32 // whether every value is 1: unitUnknown, unitYes or unitNo (see UnitValues)
+	unit int32               // whether every value is 1: unitUnknown, unitYes or unitNo (see UnitValues)
 	t    atomic.Pointer[CSR] // the transpose, once T has formed it
 }
 
