@@ -143,8 +143,9 @@ func (a NAGC) validate(in Input, k1 int) error {
 // NewNAGCSolverOp), then Step repeatedly.
 //
 // Besides the factors it keeps what the next update or the objective needs and is already
-// known: UᵀU and VᵀV (recomputed once after each update of U, V), Hᵀ, X·V, and, for the
-// current U, V, H, the attribute terms of the next U update, λ-free:
+// known: UᵀU and VᵀV (recomputed once after each update of U, V), AU, (UUᵀ⊙W)U and the
+// objective's sums over the edges (one pass over the edges after each update of U), Hᵀ,
+// X·V, and, for the current U, V, H, the attribute terms of the next U update, λ-free:
 // ((XV)⊙f')Hᵀ and ((f VᵀV)⊙f')Hᵀ, from which Objective takes ⟨XV, f⟩ and ⟨f VᵀV, f⟩. The
 // tall-skinny products run on package dense, the sparse ones on package sparse; both
 // follow sparse.Threads and give the same bits for any thread count.
@@ -166,6 +167,7 @@ type NAGCSolver struct {
 	ftf             *mat.Dense // k2×k2
 	ht              *mat.Dense // k2×k1: Hᵀ of the current H
 	hnum, hk, hden  *mat.Dense // k1×k2
+	sumE, sumESq    float64    // Σ_E zᵢⱼ and Σ_E zᵢⱼ² of Z = UUᵀ for the current U
 }
 
 // NewNAGCSolver prepares the updates for adjacency adj (0/1, n×n), attributes x (n×m) and
@@ -200,6 +202,7 @@ func NewNAGCSolverOp(adj *sparse.CSR, x sparse.Operator, u, v, h *mat.Dense, lam
 		hnum: d(k1, k2), hk: d(k1, k2), hden: d(k1, k2),
 	}
 	dense.Gram(s.utu, s.U)
+	s.edgeTerms()
 	dense.Gram(s.vtv, s.V)
 	s.transposeH()
 	s.x.MulDense(s.xv, s.V)
@@ -217,7 +220,6 @@ func (s *NAGCSolver) ruleName() string {
 // Step runs one iteration: U, then V, then H, each by its multiplicative rule using the
 // newest values. Cost O((|E| + nnz(X))·k + (n + m)·k² + n·k1·k2).
 func (s *NAGCSolver) Step() {
-	sparse.PatternSumGramMul(s.su, s.gram(), s.adj, s.U)
 	s.finishU()
 	s.x.TMulDense(s.xtf, s.f)
 	s.finishV()
@@ -238,11 +240,20 @@ func (s *NAGCSolver) gram() *mat.Dense {
 }
 
 // finishU updates U from su = AU and g = (UUᵀ⊙W)U of the current U, then sets UᵀU,
-// f(UH) and f'(UH) of the new U.
+// f(UH), f'(UH) and the edge terms of the new U.
 func (s *NAGCSolver) finishU() {
 	s.stepU()
 	dense.Gram(s.utu, s.U)
 	dense.SigmoidMul(s.f, s.fp, s.U, s.H)
+	s.edgeTerms()
+}
+
+// edgeTerms sets, for the current U, su = AU and g = (UUᵀ⊙W)U, which the next U update
+// reads (U changes only there), and the objective's sums over the edges of zᵢⱼ = uᵢ·uⱼ and
+// zᵢⱼ², all from one pass over the edges. At ρ = 0.5 g is not read by the update but
+// costs little beside the sums.
+func (s *NAGCSolver) edgeTerms() {
+	s.sumE, s.sumESq = sparse.PatternSumGramDots(s.su, s.g, s.adj, s.U)
 }
 
 // finishV updates V from xtf = Xᵀf(UH), then sets VᵀV.
@@ -328,15 +339,15 @@ func (s *NAGCSolver) stepH() {
 
 // Objective returns the objective at the current factors (see NAGC): for ρ ≠ 0.5,
 // ½[ρ Σ_E (sᵢⱼ − zᵢⱼ)² + (1−ρ) Σ_{∉E} zᵢⱼ²] + (λ/2)‖X − f(UH)Vᵀ‖²; for ρ = 0.5,
-// ½‖S − UUᵀ‖² + (λ/2)‖X − f(UH)Vᵀ‖². Cost O(|E|·k1 + n·k2 + k1²): UᵀU, XV, f(UH) and
-// f(UH)·VᵀV are those Step (or NewNAGCSolver) left behind for the current factors, so
-// calling it or not changes nothing else.
+// ½‖S − UUᵀ‖² + (λ/2)‖X − f(UH)Vᵀ‖². Cost O(n·k2 + k1²): UᵀU, the sums over the edges,
+// XV, f(UH) and f(UH)·VᵀV are those Step (or NewNAGCSolver) left behind for the current
+// factors, so calling it or not changes nothing else.
 func (s *NAGCSolver) Objective() float64 {
 	var allSq float64 // ‖UUᵀ‖²_F = ‖UᵀU‖²_F
 	for _, v := range s.utu.RawMatrix().Data {
 		allSq += v * v
 	}
-	sumE, sumESq := sparse.PatternDots(s.adj, s.U)
+	sumE, sumESq := s.sumE, s.sumESq // sparse.PatternDots(s.adj, s.U), from edgeTerms
 	nnz := float64(s.adj.NNZ())
 	c := s.scale
 	fitE := nnz*c*c - 2*c*sumE + sumESq // Σ_E (c − z)²

@@ -212,7 +212,6 @@ func (l *lockstep) step() {
 		return
 	}
 	for b, s := range l.s {
-		sparse.PatternSumGramMul(s.su, s.gram(), s.adj, s.U)
 		s.finishU()
 		putBlock(l.f, b, s.f)
 	}

@@ -264,6 +264,61 @@ func patternRows(sum, gram blas64.General, w *CSR, u blas64.General, k, lo, hi i
 	}
 }
 
+// PatternSumGramDots does PatternSumGramMul(sum, gram, w, u) (gram must not be nil) and
+// returns PatternDots(w, u), from one pass over w's stored entries: each zᵢⱼ = uᵢ·uⱼ is
+// computed once and serves both. The results are the same bits as the two calls give.
+// Cost O(nnz(w)·k); no allocation on one goroutine.
+func PatternSumGramDots(sum, gram *mat.Dense, w *CSR, u *mat.Dense) (dotSum, dotSumSq float64) {
+	n, k := u.Dims()
+	mustDims("w", w.r, w.c, n, n)
+	var sraw blas64.General
+	if sum != nil {
+		r, c := sum.Dims()
+		mustDims("sum", r, c, n, k)
+		sraw = sum.RawMatrix()
+	}
+	r, c := gram.Dims()
+	mustDims("gram", r, c, n, k)
+	graw := gram.RawMatrix()
+	if n == 0 || k == 0 {
+		return 0, 0
+	}
+	uraw := u.RawMatrix()
+	// The rows go in PatternDots' blocks, whose sums are added in block order.
+	nb := (n + minRowsPerTask - 1) / minRowsPerTask
+	if serial(n) {
+		for b := 0; b < nb; b++ {
+			s, q := patternSumGramDotsBlock(sraw, graw, w, uraw, k, b, n)
+			dotSum += s
+			dotSumSq += q
+		}
+		return dotSum, dotSumSq
+	}
+	part := make([]float64, 2*nb)
+	parallelTasks(nb, Threads(), func(b int) {
+		part[2*b], part[2*b+1] = patternSumGramDotsBlock(sraw, graw, w, uraw, k, b, n)
+	})
+	for b := 0; b < nb; b++ {
+		dotSum += part[2*b]
+		dotSumSq += part[2*b+1]
+	}
+	return dotSum, dotSumSq
+}
+
+// patternSumGramDotsBlock does PatternSumGramDots for the rows of block b (of
+// minRowsPerTask rows) of n, returning the block's dot sums.
+func patternSumGramDotsBlock(sum, gram blas64.General, w *CSR, u blas64.General, k, b, n int) (s, q float64) {
+	lo, hi := b*minRowsPerTask, min((b+1)*minRowsPerTask, n)
+	if !useAVX2 || k > maxPattern {
+		patternRows(sum, gram, w, u, k, lo, hi)
+		return patternDotRows(w, u, k, lo, hi)
+	}
+	if sum.Data != nil {
+		gatherRowsAVX2Range(sum, w, u, k, true, lo, hi)
+	}
+	return patternGramDotsRowsAVX2Range(gram, w, u, k, lo, hi)
+}
+
 // dot returns x·y for len(y) ≥ len(x), summed in order (as the unrolled pattern kernels
 // do).
 func dot(x, y []float64) float64 {

@@ -174,6 +174,12 @@ func patternGramRows1AVX2(out []float64, os int, ptr []int, ind []int, x []float
 //go:noescape
 func patternDotsRows1AVX2(ptr []int, ind []int, x []float64, u []float64, us int) (s float64, q float64)
 
+// patternGramDotsRows1AVX2 sets patternGram for the rows of ptr, for x's rows, into out's rows, and returns
+// patternDots summed over those rows (each row from 0, then in row order), from one pass.
+//
+//go:noescape
+func patternGramDotsRows1AVX2(out []float64, os int, ptr []int, ind []int, x []float64, u []float64, us int) (s float64, q float64)
+
 // patternGramRows2AVX2 sets patternGram for the rows of ptr, for x's rows, into out's rows.
 //
 //go:noescape
@@ -183,6 +189,12 @@ func patternGramRows2AVX2(out []float64, os int, ptr []int, ind []int, x []float
 //
 //go:noescape
 func patternDotsRows2AVX2(ptr []int, ind []int, x []float64, u []float64, us int) (s float64, q float64)
+
+// patternGramDotsRows2AVX2 sets patternGram for the rows of ptr, for x's rows, into out's rows, and returns
+// patternDots summed over those rows (each row from 0, then in row order), from one pass.
+//
+//go:noescape
+func patternGramDotsRows2AVX2(out []float64, os int, ptr []int, ind []int, x []float64, u []float64, us int) (s float64, q float64)
 
 // patternGramRows3AVX2 sets patternGram for the rows of ptr, for x's rows, into out's rows.
 //
@@ -194,6 +206,12 @@ func patternGramRows3AVX2(out []float64, os int, ptr []int, ind []int, x []float
 //go:noescape
 func patternDotsRows3AVX2(ptr []int, ind []int, x []float64, u []float64, us int) (s float64, q float64)
 
+// patternGramDotsRows3AVX2 sets patternGram for the rows of ptr, for x's rows, into out's rows, and returns
+// patternDots summed over those rows (each row from 0, then in row order), from one pass.
+//
+//go:noescape
+func patternGramDotsRows3AVX2(out []float64, os int, ptr []int, ind []int, x []float64, u []float64, us int) (s float64, q float64)
+
 // patternGramRows4AVX2 sets patternGram for the rows of ptr, for x's rows, into out's rows.
 //
 //go:noescape
@@ -203,6 +221,12 @@ func patternGramRows4AVX2(out []float64, os int, ptr []int, ind []int, x []float
 //
 //go:noescape
 func patternDotsRows4AVX2(ptr []int, ind []int, x []float64, u []float64, us int) (s float64, q float64)
+
+// patternGramDotsRows4AVX2 sets patternGram for the rows of ptr, for x's rows, into out's rows, and returns
+// patternDots summed over those rows (each row from 0, then in row order), from one pass.
+//
+//go:noescape
+func patternGramDotsRows4AVX2(out []float64, os int, ptr []int, ind []int, x []float64, u []float64, us int) (s float64, q float64)
 
 // patternGramRows5AVX2 sets patternGram for the rows of ptr, for x's rows, into out's rows.
 //
@@ -214,6 +238,12 @@ func patternGramRows5AVX2(out []float64, os int, ptr []int, ind []int, x []float
 //go:noescape
 func patternDotsRows5AVX2(ptr []int, ind []int, x []float64, u []float64, us int) (s float64, q float64)
 
+// patternGramDotsRows5AVX2 sets patternGram for the rows of ptr, for x's rows, into out's rows, and returns
+// patternDots summed over those rows (each row from 0, then in row order), from one pass.
+//
+//go:noescape
+func patternGramDotsRows5AVX2(out []float64, os int, ptr []int, ind []int, x []float64, u []float64, us int) (s float64, q float64)
+
 // patternGramRows6AVX2 sets patternGram for the rows of ptr, for x's rows, into out's rows.
 //
 //go:noescape
@@ -223,6 +253,12 @@ func patternGramRows6AVX2(out []float64, os int, ptr []int, ind []int, x []float
 //
 //go:noescape
 func patternDotsRows6AVX2(ptr []int, ind []int, x []float64, u []float64, us int) (s float64, q float64)
+
+// patternGramDotsRows6AVX2 sets patternGram for the rows of ptr, for x's rows, into out's rows, and returns
+// patternDots summed over those rows (each row from 0, then in row order), from one pass.
+//
+//go:noescape
+func patternGramDotsRows6AVX2(out []float64, os int, ptr []int, ind []int, x []float64, u []float64, us int) (s float64, q float64)
 
 // patternGramRows7AVX2 sets patternGram for the rows of ptr, for x's rows, into out's rows.
 //
@@ -234,6 +270,12 @@ func patternGramRows7AVX2(out []float64, os int, ptr []int, ind []int, x []float
 //go:noescape
 func patternDotsRows7AVX2(ptr []int, ind []int, x []float64, u []float64, us int) (s float64, q float64)
 
+// patternGramDotsRows7AVX2 sets patternGram for the rows of ptr, for x's rows, into out's rows, and returns
+// patternDots summed over those rows (each row from 0, then in row order), from one pass.
+//
+//go:noescape
+func patternGramDotsRows7AVX2(out []float64, os int, ptr []int, ind []int, x []float64, u []float64, us int) (s float64, q float64)
+
 // patternGramRows8AVX2 sets patternGram for the rows of ptr, for x's rows, into out's rows.
 //
 //go:noescape
@@ -243,3 +285,9 @@ func patternGramRows8AVX2(out []float64, os int, ptr []int, ind []int, x []float
 //
 //go:noescape
 func patternDotsRows8AVX2(ptr []int, ind []int, x []float64, u []float64, us int) (s float64, q float64)
+
+// patternGramDotsRows8AVX2 sets patternGram for the rows of ptr, for x's rows, into out's rows, and returns
+// patternDots summed over those rows (each row from 0, then in row order), from one pass.
+//
+//go:noescape
+func patternGramDotsRows8AVX2(out []float64, os int, ptr []int, ind []int, x []float64, u []float64, us int) (s float64, q float64)

@@ -5494,6 +5494,65 @@ done:
 	MOVSD X3, q+112(FP)
 	RET
 
+// func patternGramDotsRows1AVX2(out []float64, os int, ptr []int, ind []int, x []float64, u []float64, us int) (s float64, q float64)
+// Requires: AVX, AVX2, SSE2
+TEXT ·patternGramDotsRows1AVX2(SB), NOSPLIT, $0-152
+	MOVQ   out_base+0(FP), AX
+	MOVQ   os+24(FP), CX
+	SHLQ   $0x03, CX
+	MOVQ   ptr_base+32(FP), DX
+	MOVQ   ptr_len+40(FP), BX
+	DECQ   BX
+	MOVQ   ind_base+56(FP), SI
+	MOVQ   x_base+80(FP), DI
+	MOVQ   u_base+104(FP), R8
+	MOVQ   us+128(FP), R9
+	SHLQ   $0x03, R9
+	VXORPD X5, X5, X5
+	VXORPD X6, X6, X6
+
+row:
+	TESTQ  BX, BX
+	JZ     done
+	VMOVSD (DI), X0
+	VXORPD X7, X7, X7
+	VXORPD X8, X8, X8
+	VXORPD X2, X2, X2
+	MOVQ   (DX), R10
+
+nbr:
+	CMPQ         R10, 8(DX)
+	JGE          end
+	MOVQ         (SI)(R10*8), R11
+	IMULQ        R9, R11
+	VMOVSD       (R8)(R11*1), X1
+	VMULSD       X0, X1, X4
+	VMOVAPD      X4, X3
+	VADDSD       X3, X7, X7
+	VMULSD       X3, X3, X4
+	VADDSD       X4, X8, X8
+	VBROADCASTSD X3, Y3
+	VMULSD       X1, X3, X4
+	VADDSD       X4, X2, X2
+	INCQ         R10
+	JMP          nbr
+
+end:
+	VADDSD X7, X5, X5
+	VADDSD X8, X6, X6
+	VMOVSD X2, (AX)
+	ADDQ   CX, AX
+	ADDQ   R9, DI
+	ADDQ   $0x08, DX
+	DECQ   BX
+	JMP    row
+
+done:
+	VZEROUPPER
+	MOVSD X5, s+136(FP)
+	MOVSD X6, q+144(FP)
+	RET
+
 // func patternGramRows2AVX2(out []float64, os int, ptr []int, ind []int, x []float64, u []float64, us int)
 // Requires: AVX, AVX2
 TEXT ·patternGramRows2AVX2(SB), NOSPLIT, $0-136
@@ -5594,6 +5653,67 @@ done:
 	VZEROUPPER
 	MOVSD X2, s+104(FP)
 	MOVSD X3, q+112(FP)
+	RET
+
+// func patternGramDotsRows2AVX2(out []float64, os int, ptr []int, ind []int, x []float64, u []float64, us int) (s float64, q float64)
+// Requires: AVX, AVX2, SSE2
+TEXT ·patternGramDotsRows2AVX2(SB), NOSPLIT, $0-152
+	MOVQ   out_base+0(FP), AX
+	MOVQ   os+24(FP), CX
+	SHLQ   $0x03, CX
+	MOVQ   ptr_base+32(FP), DX
+	MOVQ   ptr_len+40(FP), BX
+	DECQ   BX
+	MOVQ   ind_base+56(FP), SI
+	MOVQ   x_base+80(FP), DI
+	MOVQ   u_base+104(FP), R8
+	MOVQ   us+128(FP), R9
+	SHLQ   $0x03, R9
+	VXORPD X5, X5, X5
+	VXORPD X6, X6, X6
+
+row:
+	TESTQ   BX, BX
+	JZ      done
+	VMOVUPD (DI), X0
+	VXORPD  X7, X7, X7
+	VXORPD  X8, X8, X8
+	VXORPD  X2, X2, X2
+	MOVQ    (DX), R10
+
+nbr:
+	CMPQ         R10, 8(DX)
+	JGE          end
+	MOVQ         (SI)(R10*8), R11
+	IMULQ        R9, R11
+	VMOVUPD      (R8)(R11*1), X1
+	VMULPD       X0, X1, X4
+	VMOVAPD      X4, X3
+	VUNPCKHPD    X4, X4, X4
+	VADDSD       X4, X3, X3
+	VADDSD       X3, X7, X7
+	VMULSD       X3, X3, X4
+	VADDSD       X4, X8, X8
+	VBROADCASTSD X3, Y3
+	VMULPD       X1, X3, X4
+	VADDPD       X4, X2, X2
+	INCQ         R10
+	JMP          nbr
+
+end:
+	VADDSD  X7, X5, X5
+	VADDSD  X8, X6, X6
+	VMOVUPD X2, (AX)
+	ADDQ    CX, AX
+	ADDQ    R9, DI
+	ADDQ    $0x08, DX
+	DECQ    BX
+	JMP     row
+
+done:
+	VZEROUPPER
+	MOVSD X5, s+136(FP)
+	MOVSD X6, q+144(FP)
 	RET
 
 // func patternGramRows3AVX2(out []float64, os int, ptr []int, ind []int, x []float64, u []float64, us int)
@@ -5710,6 +5830,75 @@ done:
 	MOVSD X5, q+112(FP)
 	RET
 
+// func patternGramDotsRows3AVX2(out []float64, os int, ptr []int, ind []int, x []float64, u []float64, us int) (s float64, q float64)
+// Requires: AVX, AVX2, SSE2
+TEXT ·patternGramDotsRows3AVX2(SB), NOSPLIT, $0-152
+	MOVQ   out_base+0(FP), AX
+	MOVQ   os+24(FP), CX
+	SHLQ   $0x03, CX
+	MOVQ   ptr_base+32(FP), DX
+	MOVQ   ptr_len+40(FP), BX
+	DECQ   BX
+	MOVQ   ind_base+56(FP), SI
+	MOVQ   x_base+80(FP), DI
+	MOVQ   u_base+104(FP), R8
+	MOVQ   us+128(FP), R9
+	SHLQ   $0x03, R9
+	VXORPD X8, X8, X8
+	VXORPD X9, X9, X9
+
+row:
+	TESTQ   BX, BX
+	JZ      done
+	VMOVUPD (DI), X0
+	VMOVSD  16(DI), X1
+	VXORPD  X10, X10, X10
+	VXORPD  X11, X11, X11
+	VXORPD  X4, X4, X4
+	VXORPD  X5, X5, X5
+	MOVQ    (DX), R10
+
+nbr:
+	CMPQ         R10, 8(DX)
+	JGE          end
+	MOVQ         (SI)(R10*8), R11
+	IMULQ        R9, R11
+	VMOVUPD      (R8)(R11*1), X2
+	VMOVSD       16(R8)(R11*1), X3
+	VMULPD       X0, X2, X7
+	VMOVAPD      X7, X6
+	VUNPCKHPD    X7, X7, X7
+	VADDSD       X7, X6, X6
+	VMULSD       X1, X3, X7
+	VADDSD       X7, X6, X6
+	VADDSD       X6, X10, X10
+	VMULSD       X6, X6, X7
+	VADDSD       X7, X11, X11
+	VBROADCASTSD X6, Y6
+	VMULPD       X2, X6, X7
+	VADDPD       X7, X4, X4
+	VMULSD       X3, X6, X7
+	VADDSD       X7, X5, X5
+	INCQ         R10
+	JMP          nbr
+
+end:
+	VADDSD  X10, X8, X8
+	VADDSD  X11, X9, X9
+	VMOVUPD X4, (AX)
+	VMOVSD  X5, 16(AX)
+	ADDQ    CX, AX
+	ADDQ    R9, DI
+	ADDQ    $0x08, DX
+	DECQ    BX
+	JMP     row
+
+done:
+	VZEROUPPER
+	MOVSD X8, s+136(FP)
+	MOVSD X9, q+144(FP)
+	RET
+
 // func patternGramRows4AVX2(out []float64, os int, ptr []int, ind []int, x []float64, u []float64, us int)
 // Requires: AVX, AVX2
 TEXT ·patternGramRows4AVX2(SB), NOSPLIT, $0-136
@@ -5820,6 +6009,72 @@ done:
 	VZEROUPPER
 	MOVSD X2, s+104(FP)
 	MOVSD X3, q+112(FP)
+	RET
+
+// func patternGramDotsRows4AVX2(out []float64, os int, ptr []int, ind []int, x []float64, u []float64, us int) (s float64, q float64)
+// Requires: AVX, AVX2, SSE2
+TEXT ·patternGramDotsRows4AVX2(SB), NOSPLIT, $0-152
+	MOVQ   out_base+0(FP), AX
+	MOVQ   os+24(FP), CX
+	SHLQ   $0x03, CX
+	MOVQ   ptr_base+32(FP), DX
+	MOVQ   ptr_len+40(FP), BX
+	DECQ   BX
+	MOVQ   ind_base+56(FP), SI
+	MOVQ   x_base+80(FP), DI
+	MOVQ   u_base+104(FP), R8
+	MOVQ   us+128(FP), R9
+	SHLQ   $0x03, R9
+	VXORPD X5, X5, X5
+	VXORPD X6, X6, X6
+
+row:
+	TESTQ   BX, BX
+	JZ      done
+	VMOVUPD (DI), Y0
+	VXORPD  X7, X7, X7
+	VXORPD  X8, X8, X8
+	VXORPD  Y2, Y2, Y2
+	MOVQ    (DX), R10
+
+nbr:
+	CMPQ         R10, 8(DX)
+	JGE          end
+	MOVQ         (SI)(R10*8), R11
+	IMULQ        R9, R11
+	VMOVUPD      (R8)(R11*1), Y1
+	VMULPD       Y0, Y1, Y4
+	VMOVAPD      X4, X3
+	VUNPCKHPD    X4, X4, X9
+	VADDSD       X9, X3, X3
+	VEXTRACTF128 $0x01, Y4, X9
+	VADDSD       X9, X3, X3
+	VEXTRACTF128 $0x01, Y4, X9
+	VUNPCKHPD    X9, X9, X9
+	VADDSD       X9, X3, X3
+	VADDSD       X3, X7, X7
+	VMULSD       X3, X3, X4
+	VADDSD       X4, X8, X8
+	VBROADCASTSD X3, Y3
+	VMULPD       Y1, Y3, Y4
+	VADDPD       Y4, Y2, Y2
+	INCQ         R10
+	JMP          nbr
+
+end:
+	VADDSD  X7, X5, X5
+	VADDSD  X8, X6, X6
+	VMOVUPD Y2, (AX)
+	ADDQ    CX, AX
+	ADDQ    R9, DI
+	ADDQ    $0x08, DX
+	DECQ    BX
+	JMP     row
+
+done:
+	VZEROUPPER
+	MOVSD X5, s+136(FP)
+	MOVSD X6, q+144(FP)
 	RET
 
 // func patternGramRows5AVX2(out []float64, os int, ptr []int, ind []int, x []float64, u []float64, us int)
@@ -5944,6 +6199,80 @@ done:
 	VZEROUPPER
 	MOVSD X4, s+104(FP)
 	MOVSD X5, q+112(FP)
+	RET
+
+// func patternGramDotsRows5AVX2(out []float64, os int, ptr []int, ind []int, x []float64, u []float64, us int) (s float64, q float64)
+// Requires: AVX, AVX2, SSE2
+TEXT ·patternGramDotsRows5AVX2(SB), NOSPLIT, $0-152
+	MOVQ   out_base+0(FP), AX
+	MOVQ   os+24(FP), CX
+	SHLQ   $0x03, CX
+	MOVQ   ptr_base+32(FP), DX
+	MOVQ   ptr_len+40(FP), BX
+	DECQ   BX
+	MOVQ   ind_base+56(FP), SI
+	MOVQ   x_base+80(FP), DI
+	MOVQ   u_base+104(FP), R8
+	MOVQ   us+128(FP), R9
+	SHLQ   $0x03, R9
+	VXORPD X8, X8, X8
+	VXORPD X9, X9, X9
+
+row:
+	TESTQ   BX, BX
+	JZ      done
+	VMOVUPD (DI), Y0
+	VMOVSD  32(DI), X1
+	VXORPD  X10, X10, X10
+	VXORPD  X11, X11, X11
+	VXORPD  Y4, Y4, Y4
+	VXORPD  X5, X5, X5
+	MOVQ    (DX), R10
+
+nbr:
+	CMPQ         R10, 8(DX)
+	JGE          end
+	MOVQ         (SI)(R10*8), R11
+	IMULQ        R9, R11
+	VMOVUPD      (R8)(R11*1), Y2
+	VMOVSD       32(R8)(R11*1), X3
+	VMULPD       Y0, Y2, Y7
+	VMOVAPD      X7, X6
+	VUNPCKHPD    X7, X7, X12
+	VADDSD       X12, X6, X6
+	VEXTRACTF128 $0x01, Y7, X12
+	VADDSD       X12, X6, X6
+	VEXTRACTF128 $0x01, Y7, X12
+	VUNPCKHPD    X12, X12, X12
+	VADDSD       X12, X6, X6
+	VMULSD       X1, X3, X7
+	VADDSD       X7, X6, X6
+	VADDSD       X6, X10, X10
+	VMULSD       X6, X6, X7
+	VADDSD       X7, X11, X11
+	VBROADCASTSD X6, Y6
+	VMULPD       Y2, Y6, Y7
+	VADDPD       Y7, Y4, Y4
+	VMULSD       X3, X6, X7
+	VADDSD       X7, X5, X5
+	INCQ         R10
+	JMP          nbr
+
+end:
+	VADDSD  X10, X8, X8
+	VADDSD  X11, X9, X9
+	VMOVUPD Y4, (AX)
+	VMOVSD  X5, 32(AX)
+	ADDQ    CX, AX
+	ADDQ    R9, DI
+	ADDQ    $0x08, DX
+	DECQ    BX
+	JMP     row
+
+done:
+	VZEROUPPER
+	MOVSD X8, s+136(FP)
+	MOVSD X9, q+144(FP)
 	RET
 
 // func patternGramRows6AVX2(out []float64, os int, ptr []int, ind []int, x []float64, u []float64, us int)
@@ -6072,6 +6401,82 @@ done:
 	VZEROUPPER
 	MOVSD X4, s+104(FP)
 	MOVSD X5, q+112(FP)
+	RET
+
+// func patternGramDotsRows6AVX2(out []float64, os int, ptr []int, ind []int, x []float64, u []float64, us int) (s float64, q float64)
+// Requires: AVX, AVX2, SSE2
+TEXT ·patternGramDotsRows6AVX2(SB), NOSPLIT, $0-152
+	MOVQ   out_base+0(FP), AX
+	MOVQ   os+24(FP), CX
+	SHLQ   $0x03, CX
+	MOVQ   ptr_base+32(FP), DX
+	MOVQ   ptr_len+40(FP), BX
+	DECQ   BX
+	MOVQ   ind_base+56(FP), SI
+	MOVQ   x_base+80(FP), DI
+	MOVQ   u_base+104(FP), R8
+	MOVQ   us+128(FP), R9
+	SHLQ   $0x03, R9
+	VXORPD X8, X8, X8
+	VXORPD X9, X9, X9
+
+row:
+	TESTQ   BX, BX
+	JZ      done
+	VMOVUPD (DI), Y0
+	VMOVUPD 32(DI), X1
+	VXORPD  X10, X10, X10
+	VXORPD  X11, X11, X11
+	VXORPD  Y4, Y4, Y4
+	VXORPD  X5, X5, X5
+	MOVQ    (DX), R10
+
+nbr:
+	CMPQ         R10, 8(DX)
+	JGE          end
+	MOVQ         (SI)(R10*8), R11
+	IMULQ        R9, R11
+	VMOVUPD      (R8)(R11*1), Y2
+	VMOVUPD      32(R8)(R11*1), X3
+	VMULPD       Y0, Y2, Y7
+	VMOVAPD      X7, X6
+	VUNPCKHPD    X7, X7, X12
+	VADDSD       X12, X6, X6
+	VEXTRACTF128 $0x01, Y7, X12
+	VADDSD       X12, X6, X6
+	VEXTRACTF128 $0x01, Y7, X12
+	VUNPCKHPD    X12, X12, X12
+	VADDSD       X12, X6, X6
+	VMULPD       X1, X3, X7
+	VADDSD       X7, X6, X6
+	VUNPCKHPD    X7, X7, X7
+	VADDSD       X7, X6, X6
+	VADDSD       X6, X10, X10
+	VMULSD       X6, X6, X7
+	VADDSD       X7, X11, X11
+	VBROADCASTSD X6, Y6
+	VMULPD       Y2, Y6, Y7
+	VADDPD       Y7, Y4, Y4
+	VMULPD       X3, X6, X7
+	VADDPD       X7, X5, X5
+	INCQ         R10
+	JMP          nbr
+
+end:
+	VADDSD  X10, X8, X8
+	VADDSD  X11, X9, X9
+	VMOVUPD Y4, (AX)
+	VMOVUPD X5, 32(AX)
+	ADDQ    CX, AX
+	ADDQ    R9, DI
+	ADDQ    $0x08, DX
+	DECQ    BX
+	JMP     row
+
+done:
+	VZEROUPPER
+	MOVSD X8, s+136(FP)
+	MOVSD X9, q+144(FP)
 	RET
 
 // func patternGramRows7AVX2(out []float64, os int, ptr []int, ind []int, x []float64, u []float64, us int)
@@ -6214,6 +6619,90 @@ done:
 	MOVSD X7, q+112(FP)
 	RET
 
+// func patternGramDotsRows7AVX2(out []float64, os int, ptr []int, ind []int, x []float64, u []float64, us int) (s float64, q float64)
+// Requires: AVX, AVX2, SSE2
+TEXT ·patternGramDotsRows7AVX2(SB), NOSPLIT, $0-152
+	MOVQ   out_base+0(FP), AX
+	MOVQ   os+24(FP), CX
+	SHLQ   $0x03, CX
+	MOVQ   ptr_base+32(FP), DX
+	MOVQ   ptr_len+40(FP), BX
+	DECQ   BX
+	MOVQ   ind_base+56(FP), SI
+	MOVQ   x_base+80(FP), DI
+	MOVQ   u_base+104(FP), R8
+	MOVQ   us+128(FP), R9
+	SHLQ   $0x03, R9
+	VXORPD X11, X11, X11
+	VXORPD X12, X12, X12
+
+row:
+	TESTQ   BX, BX
+	JZ      done
+	VMOVUPD (DI), Y0
+	VMOVUPD 32(DI), X1
+	VMOVSD  48(DI), X2
+	VXORPD  X13, X13, X13
+	VXORPD  X14, X14, X14
+	VXORPD  Y6, Y6, Y6
+	VXORPD  X7, X7, X7
+	VXORPD  X8, X8, X8
+	MOVQ    (DX), R10
+
+nbr:
+	CMPQ         R10, 8(DX)
+	JGE          end
+	MOVQ         (SI)(R10*8), R11
+	IMULQ        R9, R11
+	VMOVUPD      (R8)(R11*1), Y3
+	VMOVUPD      32(R8)(R11*1), X4
+	VMOVSD       48(R8)(R11*1), X5
+	VMULPD       Y0, Y3, Y10
+	VMOVAPD      X10, X9
+	VUNPCKHPD    X10, X10, X15
+	VADDSD       X15, X9, X9
+	VEXTRACTF128 $0x01, Y10, X15
+	VADDSD       X15, X9, X9
+	VEXTRACTF128 $0x01, Y10, X15
+	VUNPCKHPD    X15, X15, X15
+	VADDSD       X15, X9, X9
+	VMULPD       X1, X4, X10
+	VADDSD       X10, X9, X9
+	VUNPCKHPD    X10, X10, X10
+	VADDSD       X10, X9, X9
+	VMULSD       X2, X5, X10
+	VADDSD       X10, X9, X9
+	VADDSD       X9, X13, X13
+	VMULSD       X9, X9, X10
+	VADDSD       X10, X14, X14
+	VBROADCASTSD X9, Y9
+	VMULPD       Y3, Y9, Y10
+	VADDPD       Y10, Y6, Y6
+	VMULPD       X4, X9, X10
+	VADDPD       X10, X7, X7
+	VMULSD       X5, X9, X10
+	VADDSD       X10, X8, X8
+	INCQ         R10
+	JMP          nbr
+
+end:
+	VADDSD  X13, X11, X11
+	VADDSD  X14, X12, X12
+	VMOVUPD Y6, (AX)
+	VMOVUPD X7, 32(AX)
+	VMOVSD  X8, 48(AX)
+	ADDQ    CX, AX
+	ADDQ    R9, DI
+	ADDQ    $0x08, DX
+	DECQ    BX
+	JMP     row
+
+done:
+	VZEROUPPER
+	MOVSD X11, s+136(FP)
+	MOVSD X12, q+144(FP)
+	RET
+
 // func patternGramRows8AVX2(out []float64, os int, ptr []int, ind []int, x []float64, u []float64, us int)
 // Requires: AVX, AVX2
 TEXT ·patternGramRows8AVX2(SB), NOSPLIT, $0-136
@@ -6350,4 +6839,85 @@ done:
 	VZEROUPPER
 	MOVSD X4, s+104(FP)
 	MOVSD X5, q+112(FP)
+	RET
+
+// func patternGramDotsRows8AVX2(out []float64, os int, ptr []int, ind []int, x []float64, u []float64, us int) (s float64, q float64)
+// Requires: AVX, AVX2, SSE2
+TEXT ·patternGramDotsRows8AVX2(SB), NOSPLIT, $0-152
+	MOVQ   out_base+0(FP), AX
+	MOVQ   os+24(FP), CX
+	SHLQ   $0x03, CX
+	MOVQ   ptr_base+32(FP), DX
+	MOVQ   ptr_len+40(FP), BX
+	DECQ   BX
+	MOVQ   ind_base+56(FP), SI
+	MOVQ   x_base+80(FP), DI
+	MOVQ   u_base+104(FP), R8
+	MOVQ   us+128(FP), R9
+	SHLQ   $0x03, R9
+	VXORPD X8, X8, X8
+	VXORPD X9, X9, X9
+
+row:
+	TESTQ   BX, BX
+	JZ      done
+	VMOVUPD (DI), Y0
+	VMOVUPD 32(DI), Y1
+	VXORPD  X10, X10, X10
+	VXORPD  X11, X11, X11
+	VXORPD  Y4, Y4, Y4
+	VXORPD  Y5, Y5, Y5
+	MOVQ    (DX), R10
+
+nbr:
+	CMPQ         R10, 8(DX)
+	JGE          end
+	MOVQ         (SI)(R10*8), R11
+	IMULQ        R9, R11
+	VMOVUPD      (R8)(R11*1), Y2
+	VMOVUPD      32(R8)(R11*1), Y3
+	VMULPD       Y0, Y2, Y7
+	VMOVAPD      X7, X6
+	VUNPCKHPD    X7, X7, X12
+	VADDSD       X12, X6, X6
+	VEXTRACTF128 $0x01, Y7, X12
+	VADDSD       X12, X6, X6
+	VEXTRACTF128 $0x01, Y7, X12
+	VUNPCKHPD    X12, X12, X12
+	VADDSD       X12, X6, X6
+	VMULPD       Y1, Y3, Y7
+	VADDSD       X7, X6, X6
+	VUNPCKHPD    X7, X7, X12
+	VADDSD       X12, X6, X6
+	VEXTRACTF128 $0x01, Y7, X12
+	VADDSD       X12, X6, X6
+	VEXTRACTF128 $0x01, Y7, X12
+	VUNPCKHPD    X12, X12, X12
+	VADDSD       X12, X6, X6
+	VADDSD       X6, X10, X10
+	VMULSD       X6, X6, X7
+	VADDSD       X7, X11, X11
+	VBROADCASTSD X6, Y6
+	VMULPD       Y2, Y6, Y7
+	VADDPD       Y7, Y4, Y4
+	VMULPD       Y3, Y6, Y7
+	VADDPD       Y7, Y5, Y5
+	INCQ         R10
+	JMP          nbr
+
+end:
+	VADDSD  X10, X8, X8
+	VADDSD  X11, X9, X9
+	VMOVUPD Y4, (AX)
+	VMOVUPD Y5, 32(AX)
+	ADDQ    CX, AX
+	ADDQ    R9, DI
+	ADDQ    $0x08, DX
+	DECQ    BX
+	JMP     row
+
+done:
+	VZEROUPPER
+	MOVSD X8, s+136(FP)
+	MOVSD X9, q+144(FP)
 	RET

@@ -31,6 +31,18 @@ var patternDotsRowsAVX2 = [maxPattern + 1]func(ptr []int, ind []int, x []float64
 	8: patternDotsRows8AVX2,
 }
 
+// patternGramDotsRowsAVX2[w] is the AVX2 kernel of width w.
+var patternGramDotsRowsAVX2 = [maxPattern + 1]func(out []float64, os int, ptr []int, ind []int, x []float64, u []float64, us int) (s, q float64){
+	1: patternGramDotsRows1AVX2,
+	2: patternGramDotsRows2AVX2,
+	3: patternGramDotsRows3AVX2,
+	4: patternGramDotsRows4AVX2,
+	5: patternGramDotsRows5AVX2,
+	6: patternGramDotsRows6AVX2,
+	7: patternGramDotsRows7AVX2,
+	8: patternGramDotsRows8AVX2,
+}
+
 // gatherUnitRowsAVX2[w] is the AVX2 kernel of width w.
 var gatherUnitRowsAVX2 = [maxGatherAVX2 + 1]func(out []float64, os int, ptr []int, ind []int, b []float64, bs int){
 	1:  gatherUnitRows1AVX2,

@@ -59,6 +59,19 @@ func patternGramRowsAVX2Range(gram blas64.General, w *CSR, u blas64.General, k, 
 	patternGramRowsAVX2[k](out, gram.Stride, w.ptr[lo:hi+1], w.ind, x, all, u.Stride)
 }
 
+// patternGramDotsRowsAVX2Range sets rows lo…hi−1 of gram as patternGramRowsAVX2Range
+// does and returns patternDotRows(w, u, k, lo, hi), from one pass, for 1 ≤ k ≤ maxPattern.
+func patternGramDotsRowsAVX2Range(gram blas64.General, w *CSR, u blas64.General, k, lo, hi int) (s, q float64) {
+	if lo >= hi {
+		return 0, 0
+	}
+	// The slice expressions check the bounds the assembly relies on.
+	out := gram.Data[lo*gram.Stride : (hi-1)*gram.Stride+k]
+	x := u.Data[lo*u.Stride : (hi-1)*u.Stride+k]
+	all := u.Data[:(w.c-1)*u.Stride+k]
+	return patternGramDotsRowsAVX2[k](out, gram.Stride, w.ptr[lo:hi+1], w.ind, x, all, u.Stride)
+}
+
 // patternDotsRowsAVX2Range returns patternDotRows(w, u, k, lo, hi) for 1 ≤ k ≤ maxPattern.
 func patternDotsRowsAVX2Range(w *CSR, u blas64.General, k, lo, hi int) (s, q float64) {
 	if lo >= hi {

@@ -97,8 +97,9 @@ func TestMulDenseAVX2MatchesGo(t *testing.T) {
 	}
 }
 
-// TestPatternKernelsAVX2MatchGo holds PatternSumGramMul, PatternGramMul and PatternDots on
-// the AVX2 kernels to the Go kernels bit for bit, for every width up to past
+// TestPatternKernelsAVX2MatchGo holds PatternSumGramMul, PatternGramMul, PatternDots and
+// PatternSumGramDots on
+// the AVX2 kernels to the Go kernels (the first three) bit for bit, for every width up to past
 // maxPattern, on 1 and 2 threads (the Go run on 1).
 func TestPatternKernelsAVX2MatchGo(t *testing.T) {
 	if !useAVX2 {
@@ -120,6 +121,8 @@ func TestPatternKernelsAVX2MatchGo(t *testing.T) {
 			PatternSumGramMul(gs, gg, w, u)
 			PatternGramMul(g1, w, u)
 			s, q := PatternDots(w, u)
+			fs, fg := signedDense(rng, n, k), signedDense(rng, n, k)
+			fsum, fq := PatternSumGramDots(fs, fg, w, u)
 			SetThreads(1)
 			var sw, qw float64
 			withoutAVX2(func() {
@@ -132,6 +135,11 @@ func TestPatternKernelsAVX2MatchGo(t *testing.T) {
 			sameBits(t, "PatternGramMul", g1, w1)
 			if math.Float64bits(s) != math.Float64bits(sw) || math.Float64bits(q) != math.Float64bits(qw) {
 				t.Fatalf("PatternDots k=%d n=%d: %v, %v; the Go kernels give %v, %v", k, n, s, q, sw, qw)
+			}
+			sameBits(t, "PatternSumGramDots sum", fs, ws)
+			sameBits(t, "PatternSumGramDots gram", fg, wg)
+			if math.Float64bits(fsum) != math.Float64bits(sw) || math.Float64bits(fq) != math.Float64bits(qw) {
+				t.Fatalf("PatternSumGramDots k=%d n=%d: %v, %v; the Go kernels give %v, %v", k, n, fsum, fq, sw, qw)
 			}
 		}
 	}

@@ -19,3 +19,7 @@ func patternGramRowsAVX2Range(gram blas64.General, w *CSR, u blas64.General, k, 
 func patternDotsRowsAVX2Range(w *CSR, u blas64.General, k, lo, hi int) (s, q float64) {
 	panic("sparse: AVX2 kernels are not built")
 }
+
+func patternGramDotsRowsAVX2Range(gram blas64.General, w *CSR, u blas64.General, k, lo, hi int) (s, q float64) {
+	panic("sparse: AVX2 kernels are not built")
+}

@@ -305,6 +305,7 @@ func TestNoAllocationsOnOneThread(t *testing.T) {
 		PatternSumGramMul(s, g, w, u)
 		PatternGramMul(g, w, u)
 		_, _ = PatternDots(w, u)
+		_, _ = PatternSumGramDots(s, g, w, u)
 		MulDense(xv, x, v)
 	}); allocs != 0 {
 		t.Errorf("%v allocations per run, want 0", allocs)
@@ -326,5 +327,35 @@ func TestScalingHelpers(t *testing.T) {
 	}
 	if got := a.Scaled(2).Sum(); got != 30 {
 		t.Errorf("Scaled sum %v", got)
+	}
+}
+
+// TestPatternSumGramDots checks that the one-pass PatternSumGramDots gives the same bits as
+// PatternSumGramMul and PatternDots, with and without sum, on 1 and 3 threads, at widths
+// within and past the unrolled kernels.
+func TestPatternSumGramDots(t *testing.T) {
+	defer SetThreads(SetThreads(1))
+	rng := rand.New(rand.NewPCG(5, 6))
+	n := 2*minRowsPerTask + 77
+	w, _ := randomSparse(rng, n, n, 0.01)
+	for _, k := range []int{1, 3, 6, maxPattern, maxPattern + 3} {
+		u := randomDense(rng, n, k)
+		ws, wg := mat.NewDense(n, k, nil), mat.NewDense(n, k, nil)
+		PatternSumGramMul(ws, wg, w, u)
+		wsum, wq := PatternDots(w, u)
+		for _, th := range []int{1, 3} {
+			for _, withSum := range []bool{true, false} {
+				SetThreads(th)
+				var s *mat.Dense
+				if withSum {
+					s = mat.NewDense(n, k, nil)
+				}
+				g := mat.NewDense(n, k, nil)
+				sum, q := PatternSumGramDots(s, g, w, u)
+				if !mat.Equal(g, wg) || withSum && !mat.Equal(s, ws) || sum != wsum || q != wq {
+					t.Errorf("k=%d, %d threads, sum %v: differs from PatternSumGramMul and PatternDots", k, th, withSum)
+				}
+			}
+		}
 	}
 }

@@ -35,8 +35,9 @@ func main() {
 		gatherRows(w, true)
 	}
 	for k := 1; k <= maxPattern; k++ {
-		patternRows(k, false)
-		patternRows(k, true)
+		patternRows(k, true, false)
+		patternRows(k, false, true)
+		patternRows(k, true, true)
 	}
 	Generate()
 	if *tables != "" {
@@ -181,8 +182,11 @@ func gatherRows(w int, weighted bool) {
 	RET()
 }
 
-func patternName(k int, dots bool) string {
-	if dots {
+func patternName(k int, gram, dots bool) string {
+	switch {
+	case gram && dots:
+		return fmt.Sprintf("patternGramDotsRows%dAVX2", k)
+	case dots:
 		return fmt.Sprintf("patternDotsRows%dAVX2", k)
 	}
 	return fmt.Sprintf("patternGramRows%dAVX2", k)
@@ -191,22 +195,27 @@ func patternName(k int, dots bool) string {
 // patternRows emits, for k columns and the rows i < len(ptr)−1 of a 0/1 pattern with
 // uᵢ = x[i·us : i·us+k] and uⱼ = u[j·us : j·us+k]: (dots false) the row kernel of
 // PatternSumGramMul, out[i·os : i·os+k] = Σ_{j∈row i} zᵢⱼ·uⱼ, or (dots true) that of
-// PatternDots, returning Σ_rows (Σ_{j∈row i} zᵢⱼ) and Σ_rows (Σ_{j∈row i} zᵢⱼ²), with
-// zᵢⱼ = uᵢ·uⱼ. As the Go kernels (patternGram, patternDots): z is summed in order of the
+// PatternDots, returning Σ_rows (Σ_{j∈row i} zᵢⱼ) and Σ_rows (Σ_{j∈row i} zᵢⱼ²), or
+// (gram and dots) both from one pass, with zᵢⱼ = uᵢ·uⱼ. As the Go kernels (patternGram, patternDots): z is summed in order of the
 // columns, each product rounded; each row's sums start from +0 and go in storage order.
 // The products of z are vectorised, its sum is taken lane by lane in order.
-func patternRows(k int, dots bool) {
-	name := patternName(k, dots)
-	if dots {
+func patternRows(k int, gram, dots bool) {
+	name := patternName(k, gram, dots)
+	switch {
+	case gram && dots:
+		TEXT(name, NOSPLIT, "func(out []float64, os int, ptr []int, ind []int, x []float64, u []float64, us int) (s, q float64)")
+		Doc(name+" sets patternGram for the rows of ptr, for x's rows, into out's rows, and returns",
+			"patternDots summed over those rows (each row from 0, then in row order), from one pass.")
+	case dots:
 		TEXT(name, NOSPLIT, "func(ptr []int, ind []int, x []float64, u []float64, us int) (s, q float64)")
 		Doc(name + " returns patternDots summed over the rows of ptr (each row from 0, then in row order), for x's rows.")
-	} else {
+	default:
 		TEXT(name, NOSPLIT, "func(out []float64, os int, ptr []int, ind []int, x []float64, u []float64, us int)")
 		Doc(name + " sets patternGram for the rows of ptr, for x's rows, into out's rows.")
 	}
 	Pragma("noescape")
 	var outp, os8 reg.Register
-	if !dots {
+	if gram {
 		outp = Load(Param("out").Base(), GP64())
 		os8 = Load(Param("os"), GP64())
 		SHLQ(U8(3), os8)
@@ -238,7 +247,8 @@ func patternRows(k int, dots bool) {
 	if dots {
 		VXORPD(rs, rs, rs)
 		VXORPD(rq, rq, rq)
-	} else {
+	}
+	if gram {
 		acc.Zero()
 	}
 	MOVQ(Mem{Base: ptrp}, o)
@@ -286,7 +296,8 @@ func patternRows(k int, dots bool) {
 		VADDSD(z, rs, rs)
 		VMULSD(z, z, t)
 		VADDSD(t, rq, rq)
-	} else {
+	}
+	if gram {
 		VBROADCASTSD(z, zb)
 		acc.AddScaled(zb, tp, r)
 	}
@@ -296,7 +307,8 @@ func patternRows(k int, dots bool) {
 	if dots {
 		VADDSD(rs, S, S)
 		VADDSD(rq, Q, Q)
-	} else {
+	}
+	if gram {
 		acc.Store(vec.Mem0(outp))
 		ADDQ(os8, outp)
 	}
@@ -318,8 +330,9 @@ func writeTables(path string) {
 	vec.WriteTables(path, "asm/gensparse", "sparse",
 		fmt.Sprintf("// maxGatherAVX2 is the widest AVX2 gather kernel.\nconst maxGatherAVX2 = %d\n", maxWidth),
 		[]vec.Table{
-			{Var: "patternGramRowsAVX2", Bound: "maxPattern", Sig: "func(out []float64, os int, ptr []int, ind []int, x []float64, u []float64, us int)", Max: maxPattern, Name: func(k int) string { return patternName(k, false) }},
-			{Var: "patternDotsRowsAVX2", Bound: "maxPattern", Sig: "func(ptr []int, ind []int, x []float64, u []float64, us int) (s, q float64)", Max: maxPattern, Name: func(k int) string { return patternName(k, true) }},
+			{Var: "patternGramRowsAVX2", Bound: "maxPattern", Sig: "func(out []float64, os int, ptr []int, ind []int, x []float64, u []float64, us int)", Max: maxPattern, Name: func(k int) string { return patternName(k, true, false) }},
+			{Var: "patternDotsRowsAVX2", Bound: "maxPattern", Sig: "func(ptr []int, ind []int, x []float64, u []float64, us int) (s, q float64)", Max: maxPattern, Name: func(k int) string { return patternName(k, false, true) }},
+			{Var: "patternGramDotsRowsAVX2", Bound: "maxPattern", Sig: "func(out []float64, os int, ptr []int, ind []int, x []float64, u []float64, us int) (s, q float64)", Max: maxPattern, Name: func(k int) string { return patternName(k, true, true) }},
 			{Var: "gatherUnitRowsAVX2", Bound: "maxGatherAVX2", Sig: "func(out []float64, os int, ptr []int, ind []int, b []float64, bs int)", Max: maxWidth, Name: func(w int) string { return name(w, false) }},
 			{Var: "gatherRowsAVX2", Bound: "maxGatherAVX2", Sig: "func(out []float64, os int, ptr []int, ind []int, val []float64, b []float64, bs int)", Max: maxWidth, Name: func(w int) string { return name(w, true) }},
 		})
