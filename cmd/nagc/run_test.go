@@ -38,3 +38,21 @@ func TestRunReportsFailedRuns(t *testing.T) {
 		t.Error("a refused config created its results folder")
 	}
 }
+
+// TestRunCPUProfile checks that --cpuprofile writes a profile that go tool pprof reads
+// (a gzipped protocol buffer), and that an unwritable path is refused in plain words.
+func TestRunCPUProfile(t *testing.T) {
+	t.Chdir(t.TempDir())
+	code, stdout, stderr := cli(t, "run", "quick", "--results", "r", "--workers", "1", "--cpuprofile", "cpu.prof")
+	if code != 0 {
+		t.Fatalf("exit %d; stdout %q, stderr %q", code, stdout, stderr)
+	}
+	b, err := os.ReadFile("cpu.prof")
+	if err != nil || len(b) < 2 || b[0] != 0x1f || b[1] != 0x8b {
+		t.Errorf("cpu.prof is not a gzipped profile (%d bytes, %v)", len(b), err)
+	}
+	code, _, stderr = cli(t, "run", "quick", "--results", "r2", "--cpuprofile", "no/such/folder/cpu.prof")
+	if code == 0 || !strings.Contains(stderr, "--cpuprofile") {
+		t.Errorf("unwritable profile path: exit %d, %q", code, stderr)
+	}
+}
