@@ -57,6 +57,9 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return err
 	}
 	defer lock.Unlock()
+	if cfg.Timing {
+		fmt.Fprintf(stdout, "%s sets timing: true: its runs execute one at a time (whatever --workers and --batch say), each computing its own initialisation, to time them\n", cfg.File)
+	}
 	opt.Progress = newProgress(stderr)
 	sum, err := experiments.Execute(ctx, cfg, opt)
 	if err != nil {
