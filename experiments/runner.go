@@ -162,6 +162,9 @@ func Execute(ctx context.Context, cfg *Config, opt Options) (*Summary, error) {
 			todo = append(todo, job{Run: r, prior: prior[r.ID]})
 		}
 	}
+	if cfg.Timing {
+		interleaveRestarts(todo)
+	}
 	sum := &Summary{Total: len(runs), Skipped: len(runs) - len(todo), Sweep: newSweepID()}
 	if opt.Limit > 0 && len(todo) > opt.Limit {
 		todo = todo[:opt.Limit]

@@ -2,6 +2,7 @@ package experiments
 
 import (
 	"runtime"
+	"sort"
 	"time"
 
 	"github.com/nagc-harness/nagc/algorithms"
@@ -9,9 +10,30 @@ import (
 
 // A config with timing: true (Config.Timing) times fits by the paper's runtime protocol:
 // one fit at a time, each paying for its own initialisation, which is timed apart from
-// the iterations. Execute then runs one worker with batches of one, and before each fit
-// timedInput gives the run an input of its own and startApart computes, timed, the
-// initialisation of a method that would otherwise count it in its fit time.
+// the iterations. Execute then runs one worker with batches of one, in the order of
+// interleaveRestarts, and before each fit timedInput gives the run an input of its own and
+// startApart computes, timed, the initialisation of a method that would otherwise count it
+// in its fit time.
+
+// interleaveRestarts orders the runs of a timing config by dataset, then restart, then
+// row and grid point (config order), instead of the sweep's dataset, row, grid point,
+// restart: the rows being compared are timed side by side, restart after restart, so that
+// a change in the machine's load while they run (another process starting or stopping)
+// falls on every row alike rather than on the rows timed last.
+func interleaveRestarts(todo []job) {
+	dataset := map[string]int{}
+	for _, j := range todo {
+		if _, ok := dataset[j.Dataset]; !ok {
+			dataset[j.Dataset] = len(dataset)
+		}
+	}
+	sort.SliceStable(todo, func(a, b int) bool {
+		if da, db := dataset[todo[a].Dataset], dataset[todo[b].Dataset]; da != db {
+			return da < db
+		}
+		return todo[a].Restart < todo[b].Restart
+	})
+}
 
 // timedInput returns in with a cache of its own, so that a fit timed alone computes its
 // initialisation itself instead of finding it computed by an earlier run of the same

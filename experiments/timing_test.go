@@ -41,7 +41,8 @@ func sameFit(r Record) string {
 
 // TestTimingRunsAlone runs a config with timing: true with two workers and batches asked
 // for, and checks that its runs were executed one at a time (each run's initialisation
-// and fit lie between the end of the previous run and its own end), are marked timed
+// and fit lie between the end of the previous run and its own end), restart after
+// restart with the rows side by side, are marked timed
 // alone, computed their own initialisation (timed apart for NAGC and JWNMF alike), fit the
 // same clusterings as the same config without timing, under other run ids, so that both
 // live in one results folder without one resuming or replacing the other, and that
@@ -114,7 +115,15 @@ func TestTimingRunsAlone(t *testing.T) {
 	// One at a time: each run's initialisation and fit took place after the previous
 	// run had finished (times are wall clock, recorded to the nanosecond; 1 ms slack for
 	// the difference between the wall and the monotonic clock the fit is timed on).
+	// Rows are timed side by side, restart after restart (interleaveRestarts).
 	sort.Slice(timed, func(a, b int) bool { return timed[a].Finished.Before(timed[b].Finished) })
+	var order []int
+	for _, r := range timed {
+		order = append(order, r.Restart)
+	}
+	if want := []int{0, 0, 0, 0, 1, 1, 1, 1}; !reflect.DeepEqual(order, want) {
+		t.Errorf("restarts in the order timed: %v, want %v", order, want)
+	}
 	for i := 1; i < len(timed); i++ {
 		gap := timed[i].Finished.Sub(timed[i-1].Finished).Seconds()
 		if took := timed[i].InitSeconds + timed[i].FitSeconds; gap+1e-3 < took {
