@@ -54,7 +54,8 @@ type Config struct {
 	// with Record.TimedAlone. Their run ids differ from those of the same fits in a sweep
 	// (they are timed again, never skipped as done by a sweep's record), and every
 	// summary and report table leaves them out except the report's runtime table, which
-	// reads them in place of the sweep's concurrent timings. It does not go with Holdout.
+	// reads them in place of the sweep's concurrent timings. It does not go with Holdout,
+	// and `nagc run` and `nagc slurm` refuse to split such a config into shards.
 	Timing bool `yaml:"timing"`
 	// Datasets lists the datasets: names (webkb, citeseer, cora, polblog, synthetic, or a
 	// folder or file found where datasets are looked up), paths (relative paths are taken

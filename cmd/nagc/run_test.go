@@ -41,8 +41,8 @@ func TestRunReportsFailedRuns(t *testing.T) {
 
 // TestRunTiming runs a config with timing: true through the command line: it says that its
 // runs go one at a time whatever --workers says, records them timed alone, the summary
-// says it leaves them out, the report's runtime table reads them, and timing with holdout
-// is refused in plain words before anything runs.
+// says it leaves them out, the report's runtime table reads them, and timing with --shard
+// (or nagc slurm's tasks) or with holdout is refused in plain words before anything runs.
 func TestRunTiming(t *testing.T) {
 	t.Chdir(t.TempDir())
 	cfg := "name: t\nseed: 1\nrestarts: 2\niterations: 5\ntiming: true\ncompare: paper\ndatasets: [synthetic]\nmethods:\n" +
@@ -72,6 +72,14 @@ func TestRunTiming(t *testing.T) {
 		t.Errorf("REPORT.md has no runtime table read from the fits timed alone (%v)", err)
 	}
 
+	code, _, stderr = cli(t, "run", "t.yaml", "--results", "s", "--shard", "1/2")
+	if code != 1 || !strings.Contains(stderr, "t.yaml sets timing: true: its fits are timed one at a time on one machine, so it is not split into shards") {
+		t.Errorf("timing with --shard: exit %d, %q", code, stderr)
+	}
+	code, _, stderr = cli(t, "slurm", "t.yaml", "--results", "x", "--tasks", "3")
+	if code != 1 || !strings.Contains(stderr, "so it is not split into tasks") {
+		t.Errorf("timing with nagc slurm --tasks 3: exit %d, %q", code, stderr)
+	}
 	if err := os.WriteFile("h.yaml", []byte(strings.Replace(cfg, "timing: true\n", "timing: true\nholdout: 0.2\n", 1)), 0o644); err != nil {
 		t.Fatal(err)
 	}
