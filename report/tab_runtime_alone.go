@@ -231,7 +231,8 @@ func (r *Results) aloneCaption(methods []string, withSweep bool) string {
 	}
 	s := "Seconds per fit on this machine (" + r.Machine() + "). \"alone\": median over the restarts of the fits timed alone (" +
 		from + "): one fit at a time, none of the harness's other runs meanwhile (other processes on the machine are not " +
-		"stopped), the project's kernels on one thread, each fit computing its own initialisation (no start shared " +
+		"stopped), the project's kernels on one thread (gonum's, which JWNMF's dense products use, may split a large " +
+		"product across cores), each fit computing its own initialisation (no start shared " +
 		"with another fit), no held-out fits."
 	if len(apart) > 0 {
 		s += " For " + wordList(apart) + " that time is the iterations alone, and \"init\" the median time of the " +
