@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Main job. Builds bin/nagc, then runs the paper's whole protocol (configs/paper.yaml) and
-# the beyond-the-paper graph-filter rows (configs/filtered.yaml) into results/paper/ when
+# Main job. Builds bin/nagc, then runs the paper's whole protocol (configs/paper.yaml), the
+# beyond-the-paper graph-filter rows (configs/filtered.yaml) and the paper's runtime
+# protocol (configs/timing.yaml: its four runtime rows timed one fit at a time, which the
+# report's runtime table reads) into results/paper/ when
 # the four datasets are found (`bin/nagc datasets where`: $NAGC_DATA, the download folder of
 # `nagc datasets fetch`, ../shared/datasets beside the checkout),
 # else configs/quick.yaml on the built-in synthetic graph into results/quick/. Interrupted
@@ -17,17 +19,22 @@ mkdir -p bin
 go build -buildvcs=auto -o bin/nagc ./cmd/nagc
 
 if bin/nagc datasets where webkb citeseer cora polblog >/dev/null 2>&1; then
-	config=configs/paper.yaml results=results/paper extra=configs/filtered.yaml
+	config=configs/paper.yaml results=results/paper extra=configs/filtered.yaml timing=configs/timing.yaml
 else
 	echo "run.sh: the paper's four datasets were not found (bin/nagc datasets where says where it looked;" >&2
 	echo "run.sh: bin/nagc datasets fetch all downloads them); running configs/quick.yaml on the synthetic graph" >&2
-	config=configs/quick.yaml results=results/quick extra=
+	config=configs/quick.yaml results=results/quick extra= timing=
 fi
 
 bin/nagc datasets stats $( [ "$config" = configs/quick.yaml ] && echo synthetic )
 bin/nagc run "$config" --results "$results" --workers "${NAGC_WORKERS:-0}"
 if [ -n "$extra" ]; then
 	bin/nagc run "$extra" --results "$results" --workers "${NAGC_WORKERS:-0}"
+fi
+if [ -n "$timing" ]; then
+	# After the sweeps, so that none of their runs competes with a fit being timed; it runs
+	# one fit at a time whatever NAGC_WORKERS says (under a minute).
+	bin/nagc run "$timing" --results "$results"
 fi
 bin/nagc results summary "$results"
 bin/nagc report "$results" --out "$results"

@@ -47,6 +47,16 @@ type Config struct {
 	// the held-out edges as the metric MetricHeldOut: edge cross-validation for the
 	// label-free rule SelectHeldOut. 0 (the default) fits once.
 	Holdout float64 `yaml:"holdout"`
+	// Timing, when true, makes the config a timing run (the paper's runtime protocol,
+	// configs/timing.yaml): its runs execute one at a time whatever Options.Workers and
+	// Options.Batch say, each with an initialisation of its own (nothing shared with
+	// another run through a cache, and timed apart from the iterations), and are recorded
+	// with Record.TimedAlone. Their run ids differ from those of the same fits in a sweep
+	// (they are timed again, never skipped as done by a sweep's record), and every
+	// summary and report table leaves them out except the report's runtime table, which
+	// reads them in place of the sweep's concurrent timings. It does not go with Holdout,
+	// and `nagc run` and `nagc slurm` refuse to split such a config into shards.
+	Timing bool `yaml:"timing"`
 	// Datasets lists the datasets: names (webkb, citeseer, cora, polblog, synthetic, or a
 	// folder or file found where datasets are looked up), paths (relative paths are taken
 	// from the config file's folder), or mappings naming the path, format and labels of a
@@ -375,6 +385,10 @@ func (c *Config) validate() error {
 	}
 	if !(c.Holdout >= 0 && c.Holdout < 1) {
 		return c.errf(c.keyLines["holdout"], "holdout", "must be a fraction of the edges in [0, 1) (0: no held-out fit), got %v", c.Holdout)
+	}
+	if c.Timing && c.Holdout > 0 {
+		return c.errf(c.keyLines["holdout"], "holdout", "a config with timing: true times each fit alone and fits no held-out copy; "+
+			"remove holdout here (held-out fits belong in the sweep's config) or remove timing")
 	}
 	if c.Compare != "" && c.Compare != ComparePaper {
 		return c.errf(c.keyLines["compare"], "compare", "unknown comparison %q (known: %s; leave it out for a report of the sweep alone)", c.Compare, ComparePaper)

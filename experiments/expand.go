@@ -15,7 +15,9 @@ import (
 type Run struct {
 	// ID is derived from the dataset, algorithm, resolved options, k1 and restart only,
 	// so the same run declared by two rows (say "Prop." at ρ = 0.5 and
-	// "Prop. (w/o PU)") is one run.
+	// "Prop. (w/o PU)") is one run; and, for a run of a timing config, from TimedAlone,
+	// so that timing a fit again never finds the sweep's record of it done (nor replaces
+	// it).
 	ID        string
 	Dataset   string
 	Methods   []string // display names of the rows that include this run, config order
@@ -26,8 +28,11 @@ type Run struct {
 	// Seed is derived from the config's base seed, the dataset and the restart, never from
 	// the scheduling order. All grid points of one restart share it, so they start from
 	// the same initialisation (common random numbers), which also lets label-free
-	// initialisations be computed once per restart.
+	// initialisations be computed once per restart. A run timed alone has the seed of the
+	// same fit in a sweep, so it fits the same clustering.
 	Seed uint64
+	// TimedAlone marks a run of a config with timing: true (Config.Timing).
+	TimedAlone bool
 }
 
 // GridPoint returns the run's parameters as a canonical string (sorted keys), which
@@ -46,14 +51,17 @@ func RunSeed(base uint64, dataset string, restart int) uint64 {
 	return binary.LittleEndian.Uint64(h.Sum(nil)) >> 1 // keep it positive as an int64
 }
 
-func runID(dataset, algorithm string, params map[string]any, k1, restart int) string {
+// runID returns the id of a run. timed (a run of a timing config) adds a field to what is
+// hashed; without it the hashed text, and so every id of a sweep, is what it always was.
+func runID(dataset, algorithm string, params map[string]any, k1, restart int, timed bool) string {
 	b, _ := json.Marshal(struct {
-		Dataset   string         `json:"dataset"`
-		Algorithm string         `json:"algorithm"`
-		Params    map[string]any `json:"params"`
-		K1        int            `json:"k1"`
-		Restart   int            `json:"restart"`
-	}{dataset, algorithm, params, k1, restart})
+		Dataset    string         `json:"dataset"`
+		Algorithm  string         `json:"algorithm"`
+		Params     map[string]any `json:"params"`
+		K1         int            `json:"k1"`
+		Restart    int            `json:"restart"`
+		TimedAlone bool           `json:"timed_alone,omitempty"`
+	}{dataset, algorithm, params, k1, restart, timed})
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:8])
 }
@@ -100,7 +108,7 @@ func (c *Config) expand(k1 map[string]int, identity map[string]string) ([]Run, e
 			}
 			for _, p := range points {
 				for r := 0; r < c.Restarts; r++ {
-					rid := runID(id, m.Algorithm.Value, p, k, r)
+					rid := runID(id, m.Algorithm.Value, p, k, r, c.Timing)
 					if i, dup := index[rid]; dup {
 						if !containsStr(runs[i].Methods, m.Name.Value) {
 							runs[i].Methods = append(runs[i].Methods, m.Name.Value)
@@ -111,7 +119,7 @@ func (c *Config) expand(k1 map[string]int, identity map[string]string) ([]Run, e
 					runs = append(runs, Run{
 						ID: rid, Dataset: d, Methods: []string{m.Name.Value},
 						Algorithm: m.Algorithm.Value, Params: p, K1: k, Restart: r,
-						Seed: RunSeed(c.Seed, id, r),
+						Seed: RunSeed(c.Seed, id, r), TimedAlone: c.Timing,
 					})
 				}
 			}

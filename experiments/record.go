@@ -53,7 +53,10 @@ type Record struct {
 	FitSeconds float64 `json:"fit_seconds"`
 	// InitSeconds is the time before the first iteration (initial factors, set-up), and
 	// InitCached says that the initial factors came from an earlier run's computation
-	// (which paid for them); both zero for methods that do not time it apart.
+	// (which paid for them); both zero for methods that do not time it apart. A run timed
+	// alone (TimedAlone) computes its own initialisation: InitCached is false, and for
+	// JWNMF, which times none apart, InitSeconds is its k-means start, computed by the
+	// runner before the fit (see Config.Timing).
 	InitSeconds float64 `json:"init_seconds,omitempty"`
 	InitCached  bool    `json:"init_cached,omitempty"`
 	// BatchSize is the number of fits that ran in lockstep with this run's (held-out
@@ -70,6 +73,11 @@ type Record struct {
 	// clustering (EncodeLabels). Its score is Metrics[MetricHeldOut].
 	Holdout       float64 `json:"holdout,omitempty"`
 	HeldOutLabels string  `json:"heldout_labels,omitempty"`
+	// TimedAlone marks a run of a config with timing: true (Config.Timing): fitted while
+	// no other run of the harness ran, for its times. Such records repeat fits of a sweep
+	// (same seed, same clustering): Aggregate, and so every summary and table, leaves
+	// them out; the report's runtime table reads them.
+	TimedAlone bool `json:"timed_alone,omitempty"`
 }
 
 // labelDigits are the characters EncodeLabels uses for clusters 0…61.
@@ -144,6 +152,9 @@ type Provenance struct {
 	RunsToDo   int       `json:"runs_to_do"`
 	// Compare is the config's comparison (Config.Compare): "paper" or "".
 	Compare string `json:"compare,omitempty"`
+	// Timing is the config's timing key (Config.Timing): its runs were executed one at a
+	// time (Workers is then 1).
+	Timing bool `json:"timing,omitempty"`
 	// Datasets holds the loader's statistics of every dataset of the config.
 	Datasets []datasets.Stats `json:"datasets"`
 	// Sources says where each dataset was read from and how (paths absolute), and its

@@ -28,7 +28,8 @@ import (
 type Options struct {
 	// ResultsDir is the folder records are appended to (created if missing).
 	ResultsDir string
-	// Workers is the number of runs executed at once; < 1 means all cores.
+	// Workers is the number of runs executed at once; < 1 means all cores. A config with
+	// timing: true (Config.Timing) runs one at a time whatever it says.
 	Workers int
 	// Shard and Shards select a deterministic 1/Shards slice of the runs (Shard is
 	// 0-based). Shards ≤ 1 runs everything.
@@ -43,7 +44,7 @@ type Options struct {
 	// (NAGC grid points of equal k2 and iterations, whatever λ, ρ and initialisation)
 	// share their passes over the attributes, held-out fits included. Records are the
 	// same for any batch size, timings aside. < 1 means DefaultBatch; 1 fits every run
-	// on its own. Memory grows with the batch: about 2·B fits' factors and work buffers
+	// on its own (always, for a config with timing: true). Memory grows with the batch: about 2·B fits' factors and work buffers
 	// plus 4·(n + m)·B·k2 floats of shared products per worker.
 	Batch int
 }
@@ -109,6 +110,9 @@ func Execute(ctx context.Context, cfg *Config, opt Options) (*Summary, error) {
 	if opt.Workers < 1 {
 		opt.Workers = runtime.GOMAXPROCS(0)
 	}
+	if cfg.Timing { // the paper's runtime protocol: one fit at a time (see timing.go)
+		opt.Workers, opt.Batch = 1, 1
+	}
 	if opt.Shards > 1 && (opt.Shard < 0 || opt.Shard >= opt.Shards) {
 		return nil, fmt.Errorf("shard %d of %d", opt.Shard+1, opt.Shards)
 	}
@@ -158,6 +162,9 @@ func Execute(ctx context.Context, cfg *Config, opt Options) (*Summary, error) {
 			todo = append(todo, job{Run: r, prior: prior[r.ID]})
 		}
 	}
+	if cfg.Timing {
+		interleaveRestarts(todo)
+	}
 	sum := &Summary{Total: len(runs), Skipped: len(runs) - len(todo), Sweep: newSweepID()}
 	if opt.Limit > 0 && len(todo) > opt.Limit {
 		todo = todo[:opt.Limit]
@@ -171,7 +178,7 @@ func Execute(ctx context.Context, cfg *Config, opt Options) (*Summary, error) {
 		Sweep: sum.Sweep, Config: cfg.File, ConfigHash: cfg.Hash, Name: cfg.Name,
 		GitCommit: gitCommit(), GoVersion: runtime.Version(), Host: hostname(), CPU: cpuModel(),
 		Started: start.UTC(), Workers: opt.Workers, Shard: shard, RunsTotal: total, RunsToDo: len(todo),
-		Compare: cfg.Compare,
+		Compare: cfg.Compare, Timing: cfg.Timing,
 	}
 	for _, ld := range loaded {
 		st := ld.Graph.Stats()
@@ -216,11 +223,21 @@ func Execute(ctx context.Context, cfg *Config, opt Options) (*Summary, error) {
 			defer wg.Done()
 			for b := range jobs {
 				d := b[0].Dataset
-				for _, rec := range executeBatch(ctx, b, graphs[d], inputs[d], cfg, splits, opt.Batch > 1) {
+				in := inputs[d]
+				var initApart time.Duration
+				apart := false
+				if cfg.Timing { // batches of one (opt.Batch is 1)
+					in = timedInput(in)
+					initApart, apart = startApart(b[0].Run, in)
+				}
+				for _, rec := range executeBatch(ctx, b, graphs[d], in, cfg, splits, opt.Batch > 1) {
 					if rec == nil { // cancelled
 						continue
 					}
 					rec.Sweep = sum.Sweep
+					if apart && rec.Status == StatusDone {
+						rec.InitSeconds = initApart.Seconds()
+					}
 					results <- rec
 				}
 			}
@@ -478,7 +495,7 @@ func (rec *Record) markFailed(err error) *Record {
 func newRecord(r Run) *Record {
 	return &Record{
 		RunID: r.ID, Dataset: r.Dataset, Methods: r.Methods, Algorithm: r.Algorithm,
-		Params: r.Params, K1: r.K1, Restart: r.Restart, Seed: r.Seed,
+		Params: r.Params, K1: r.K1, Restart: r.Restart, Seed: r.Seed, TimedAlone: r.TimedAlone,
 	}
 }
 

@@ -63,14 +63,19 @@ type PointStats struct {
 func (p *PointStats) GridPoint() string { return canonicalParams(p.Params) }
 
 // Aggregate groups the latest record of every run by dataset, method display name and
-// grid point. A run shared by several rows counts for each. The result is ordered by
-// dataset and method in first-seen order, then by grid point.
+// grid point. A run shared by several rows counts for each. Records timed alone
+// (Record.TimedAlone) are left out: they repeat a sweep's fits for their times only, and
+// counted here they would add restarts to the sweep's grid points. The result is ordered
+// by dataset and method in first-seen order, then by grid point.
 func Aggregate(recs []Record) []*PointStats {
 	recs = Latest(recs)
 	type key struct{ d, m, p string }
 	index := map[key]*PointStats{}
 	var order []key
 	for _, r := range recs {
+		if r.TimedAlone {
+			continue
+		}
 		for _, m := range r.Methods {
 			k := key{r.Dataset, m, r.GridPoint()}
 			ps, ok := index[k]

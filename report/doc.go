@@ -22,7 +22,9 @@
 // (BAGC's derivation). A row run with the authors' initialisation, which reads the
 // labels, is compared with the paper's Prop. (PaperRows) and marked as reading the labels
 // under every rule. The runtime table checks the paper's three speed claims at its timing
-// setting k2 = k1 (SpeedClaims).
+// setting k2 = k1 (SpeedClaims), with the fits timed alone by a config with timing: true
+// where the results hold them (Results.Timed: read by that table only), else with the
+// sweep's concurrently timed fits.
 //
 // Every table exists as Markdown, LaTeX (booktabs, a tabular ready to \input) and tidy
 // CSV (one row per cell). Missing data never breaks a table: a cell without finished runs

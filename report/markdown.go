@@ -200,6 +200,16 @@ func writeProvenance(b *bytes.Buffer, rep *Report, opt Options) {
 	}
 	total, done, failed := r.Counts()
 	fmt.Fprintf(b, "- runs: %d recorded, %d done, %d failed; %d grid points\n", total, done, failed, len(r.Points))
+	if len(r.Timed) > 0 {
+		timedDone := 0
+		for _, rec := range r.Timed {
+			if rec.Status == experiments.StatusDone {
+				timedDone++
+			}
+		}
+		fmt.Fprintf(b, "- fits timed alone (a config with timing: true; read by the runtime table only, not counted above): "+
+			"%d recorded, %d done, %d failed\n", len(r.Timed), timedDone, len(r.Timed)-timedDone)
+	}
 	if failed > 0 {
 		errs := map[string]int{}
 		var order []string

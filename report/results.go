@@ -18,8 +18,12 @@ const PaperRule = experiments.SelectARI
 // aggregated per grid point, with the grid point selected per dataset and method by the
 // paper's rule and by a label-free rule.
 type Results struct {
-	// Records are the latest record of every run.
+	// Records are the latest record of every run, but for those timed alone.
 	Records []experiments.Record
+	// Timed are the latest records of the runs timed alone (a config with timing: true,
+	// experiments.Record.TimedAlone): repeated fits of the sweep, read by the runtime
+	// table only, and by no other table, figure, count or selection.
+	Timed []experiments.Record
 	// Points aggregate the records per dataset, method and grid point.
 	Points []*experiments.PointStats
 	// Provenance lists every start of `nagc run` on the folder.
@@ -73,9 +77,17 @@ func NewResults(recs []experiments.Record, prov []experiments.Provenance, paper 
 		return nil, fmt.Errorf("label-free rule: %q reads the labels; use %q, %q, %q or %q", freeRule,
 			experiments.SelectModularity, experiments.SelectTwoView, experiments.SelectHeldOut, experiments.SelectObjective)
 	}
-	recs = experiments.Latest(recs)
+	var sweep, timed []experiments.Record
+	for _, rec := range experiments.Latest(recs) {
+		if rec.TimedAlone {
+			timed = append(timed, rec)
+		} else {
+			sweep = append(sweep, rec)
+		}
+	}
+	recs = sweep
 	r := &Results{
-		Records: recs, Provenance: prov, Paper: paper, FreeRule: freeRule,
+		Records: recs, Timed: timed, Provenance: prov, Paper: paper, FreeRule: freeRule,
 		Points: experiments.Aggregate(recs),
 		sel:    map[string]map[cellKey]*experiments.PointStats{},
 		byCell: map[cellKey][]*experiments.PointStats{}, failed: map[cellKey]int{}, errText: map[cellKey]string{},

@@ -88,8 +88,11 @@ func (r *Results) hasInitSeconds() bool {
 
 // Runtime table columns' selections in tidy rows.
 const (
-	selAll        = "all"
-	selTimingSet  = "k2=k1"
+	selAll       = "all"
+	selTimingSet = "k2=k1"
+	// selAlone is the selection of the fits timed alone (experiments.Record.TimedAlone):
+	// the tidy row's mean column holds their median.
+	selAlone      = "alone-median"
 	metricFitTime = "fit_seconds"
 	metricInit    = "init_seconds"
 )
@@ -100,7 +103,13 @@ const (
 // timing setting k2 = k1, and over all runs, beside the paper's seconds; when records
 // carry init_seconds, the mean initialisation time at the paper-rule point in its own
 // column. Rows are the recorded methods and the paper's runtime rows.
+//
+// When the results hold fits timed alone (Results.Timed, a config with timing: true) the
+// table is timedRuntimeTable instead.
 func RuntimeTable(r *Results) *Table {
+	if len(r.Timed) > 0 {
+		return timedRuntimeTable(r)
+	}
 	withInit := r.hasInitSeconds()
 	field := "the records' fit_seconds field, which records made before init_seconds existed time from before the " +
 		"initialisation: their k-means start, cached per dataset and restart, is paid by whichever grid point needed " +

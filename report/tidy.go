@@ -20,7 +20,9 @@ type TidyRow struct {
 	Metric string
 	// Selection is the rule that chose the grid point ("ari", "modularity", "objective"),
 	// "all" for an average over every run, "k2=k1" for one over the runs at the paper's
-	// timing setting (runtime table), or "" when no selection applies.
+	// timing setting (runtime table), "alone-median" for the median over the fits timed
+	// alone (runtime table: Mean holds the median, Std the population std of those fits),
+	// or "" when no selection applies.
 	Selection string
 	Mean, Std float64
 	Runs      int

@@ -172,6 +172,15 @@ func runResults(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if len(unlabeled) > 0 {
 		fmt.Fprintf(stdout, "no labels (no ARI recorded) on %s: only the label-free rule selects there\n", strings.Join(unlabeled, ", "))
 	}
+	timed := 0
+	for _, r := range recs {
+		if r.TimedAlone {
+			timed++
+		}
+	}
+	if timed > 0 {
+		fmt.Fprintf(stdout, "%d runs timed alone (a config with timing: true) are left out: they repeat fits of the sweep for their times, which the report's runtime table reads.\n", timed)
+	}
 	fmt.Fprintf(stdout, "Mean ± population std over restarts.\n\n")
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "dataset\tmethod\trule\tARI\tmodularity\trestarts\tparams\t")

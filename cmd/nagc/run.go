@@ -48,6 +48,9 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 			return err
 		}
 	}
+	if cfg.Timing && opt.Shards > 1 {
+		return fmt.Errorf("%s sets timing: true: its fits are timed one at a time on one machine, so it is not split into shards; run it without --shard", cfg.File)
+	}
 	if opt.ResultsDir == "" {
 		opt.ResultsDir = filepath.Join("results", configName(cfg, arg))
 		if opt.Shards > 1 { // each shard its own folder: one writer per folder
@@ -59,6 +62,9 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return err
 	}
 	defer lock.Unlock()
+	if cfg.Timing {
+		fmt.Fprintf(stdout, "%s sets timing: true: its runs execute one at a time (whatever --workers and --batch say), each computing its own initialisation, to time them\n", cfg.File)
+	}
 	opt.Progress = newProgress(stderr)
 	if *cpuProfile != "" {
 		stop, err := startCPUProfile(*cpuProfile)

@@ -56,3 +56,56 @@ func TestRunCPUProfile(t *testing.T) {
 		t.Errorf("unwritable profile path: exit %d, %q", code, stderr)
 	}
 }
+
+// TestRunTiming runs a config with timing: true through the command line: it says that its
+// runs go one at a time whatever --workers says, records them timed alone, the summary
+// says it leaves them out, the report's runtime table reads them, and timing with --shard
+// (or nagc slurm's tasks) or with holdout is refused in plain words before anything runs.
+func TestRunTiming(t *testing.T) {
+	t.Chdir(t.TempDir())
+	cfg := "name: t\nseed: 1\nrestarts: 2\niterations: 5\ntiming: true\ncompare: paper\ndatasets: [synthetic]\nmethods:\n" +
+		"  - {name: \"Prop.\", algorithm: nagc, options: {k2: k1, lambda: 0.01, rho: 0.95}}\n" +
+		"  - {name: \"Prop. (w/o PU)\", algorithm: nagc, options: {k2: k1, lambda: 0.01, rho: 0.5}}\n"
+	if err := os.WriteFile("t.yaml", []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := cli(t, "run", "t.yaml", "--results", "r", "--workers", "2")
+	if code != 0 || !strings.Contains(stdout, "t.yaml sets timing: true: its runs execute one at a time (whatever --workers and --batch say)") {
+		t.Fatalf("exit %d; stdout %q, stderr %q", code, stdout, stderr)
+	}
+	b, err := os.ReadFile("r/runs.jsonl")
+	if err != nil || strings.Count(string(b), `"timed_alone":true`) != 4 {
+		t.Fatalf("runs.jsonl: want 4 runs timed alone, %v:\n%s", err, b)
+	}
+	code, stdout, stderr = cli(t, "results", "summary", "r")
+	if code != 0 || !strings.Contains(stdout, "4 runs timed alone (a config with timing: true) are left out") {
+		t.Errorf("summary: exit %d; stdout %q, stderr %q", code, stdout, stderr)
+	}
+	code, stdout, stderr = cli(t, "report", "r", "--out", "rep", "--figures", "none")
+	if code != 0 {
+		t.Fatalf("report: exit %d; stdout %q, stderr %q", code, stdout, stderr)
+	}
+	rep, err := os.ReadFile("rep/REPORT.md")
+	if err != nil || !strings.Contains(string(rep), "median over the restarts of the fits timed alone (config t, with timing: true)") {
+		t.Errorf("REPORT.md has no runtime table read from the fits timed alone (%v)", err)
+	}
+
+	code, _, stderr = cli(t, "run", "t.yaml", "--results", "s", "--shard", "1/2")
+	if code != 1 || !strings.Contains(stderr, "t.yaml sets timing: true: its fits are timed one at a time on one machine, so it is not split into shards") {
+		t.Errorf("timing with --shard: exit %d, %q", code, stderr)
+	}
+	code, _, stderr = cli(t, "slurm", "t.yaml", "--results", "x", "--tasks", "3")
+	if code != 1 || !strings.Contains(stderr, "so it is not split into tasks") {
+		t.Errorf("timing with nagc slurm --tasks 3: exit %d, %q", code, stderr)
+	}
+	if err := os.WriteFile("h.yaml", []byte(strings.Replace(cfg, "timing: true\n", "timing: true\nholdout: 0.2\n", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr = cli(t, "run", "h.yaml", "--results", "h")
+	if code != 1 || !strings.Contains(stderr, "h.yaml:6: holdout: a config with timing: true times each fit alone and fits no held-out copy") {
+		t.Errorf("timing with holdout: exit %d, %q", code, stderr)
+	}
+	if _, err := os.Stat("h"); err == nil {
+		t.Error("a refused config created its results folder")
+	}
+}
