@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sync"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -69,29 +70,63 @@ func (f *LowPassFilter) Order() int { return f.p }
 // Normalized returns Â.
 func (f *LowPassFilter) Normalized() *CSR { return f.norm }
 
-// ApplyDense sets dst = F·b for a dense n×k b. dst may be b. Cost O(p·(nnz(Â) + n)·k).
+// ApplyDense sets dst = F·b for a dense n×k b. dst may be b. Cost O(p·(nnz(Â) + n)·k);
+// its n×k temporary comes from a pool, so repeated calls allocate (almost) nothing.
 func (f *LowPassFilter) ApplyDense(dst, b *mat.Dense) {
 	r, c := b.Dims()
 	mustDims("b", r, c, f.norm.r, c)
 	if dst != b {
 		dst.Copy(b)
 	}
-	if f.p == 0 {
+	if f.p == 0 || r == 0 || c == 0 {
 		return
 	}
-	tmp := mat.NewDense(r, c, nil)
+	buf := getScratch(r * c)
+	defer putScratch(buf)
+	tmp := mat.NewDense(r, c, (*buf)[:r*c])
 	d, t := dst.RawMatrix(), tmp.RawMatrix()
 	for s := 0; s < f.p; s++ {
 		MulDense(tmp, f.norm, dst)
+		if d.Stride == c {
+			halfSum2(d.Data[:r*c], t.Data[:r*c])
+			continue
+		}
 		for i := 0; i < r; i++ {
-			dr := d.Data[i*d.Stride : i*d.Stride+c]
-			tr := t.Data[i*t.Stride : i*t.Stride+c]
-			for j := range dr {
-				dr[j] = 0.5 * (dr[j] + tr[j])
-			}
+			halfSum2(d.Data[i*d.Stride:i*d.Stride+c], t.Data[i*t.Stride:i*t.Stride+c])
 		}
 	}
 }
+
+// halfSum2 sets d[i] = 0.5·(d[i] + t[i]) for every i < len(d); len(t) ≥ len(d).
+func halfSum2(d, t []float64) {
+	t = t[:len(d)]
+	i := 0
+	for ; i+4 <= len(d); i += 4 {
+		dd, tt := d[i:i+4:i+4], t[i:i+4:i+4]
+		dd[0] = 0.5 * (dd[0] + tt[0])
+		dd[1] = 0.5 * (dd[1] + tt[1])
+		dd[2] = 0.5 * (dd[2] + tt[2])
+		dd[3] = 0.5 * (dd[3] + tt[3])
+	}
+	for ; i < len(d); i++ {
+		d[i] = 0.5 * (d[i] + t[i])
+	}
+}
+
+// scratch holds float64 buffers for the filter's temporaries.
+var scratch sync.Pool
+
+// getScratch returns a buffer of at least n floats (contents undefined).
+func getScratch(n int) *[]float64 {
+	if p, ok := scratch.Get().(*[]float64); ok && cap(*p) >= n {
+		*p = (*p)[:n]
+		return p
+	}
+	b := make([]float64, n)
+	return &b
+}
+
+func putScratch(p *[]float64) { scratch.Put(p) }
 
 // ApplyCSR returns F·x as a sparse matrix. Each step is a sparse–sparse product, so the
 // result fills in with the p-hop neighbourhoods' attributes: cost O(p·flops) and memory

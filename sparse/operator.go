@@ -141,10 +141,17 @@ func (z *FilteredMatrix) MulDense(dst, b *mat.Dense) {
 	}
 }
 
-// TMulDense sets dst = Xᵀ·(F·(R·b)). Cost O((nnz(X) + p·(nnz(Â) + n))·k) and an n×k
-// temporary.
+// TMulDense sets dst = Xᵀ·(F·(R·b)). Cost O((nnz(X) + p·(nnz(Â) + n))·k) and two n×k
+// temporaries, from a pool.
 func (z *FilteredMatrix) TMulDense(dst, b *mat.Dense) {
-	t := mat.DenseCopyOf(b)
+	r, c := b.Dims()
+	if r == 0 || c == 0 {
+		return
+	}
+	buf := getScratch(r * c)
+	defer putScratch(buf)
+	t := mat.NewDense(r, c, (*buf)[:r*c])
+	t.Copy(b)
 	if z.scale != nil {
 		scaleRows(t, z.scale)
 	}
