@@ -13,6 +13,9 @@ import (
 	"image/png"
 	"io"
 	"math"
+	"os"
+	"strconv"
+	"time"
 
 	pdf "codeberg.org/go-pdf/fpdf"
 
@@ -40,6 +43,17 @@ type pdfContext struct {
 // pdfDPI is the nominal resolution of drawing in PDF (one dot is one point).
 const pdfDPI = 72
 
+// pdfDate is the creation and modification date written into every PDF: the time in
+// $SOURCE_DATE_EPOCH (seconds since 1970, the reproducible-builds convention) when set,
+// else 2000-01-01 UTC, so that the same runs give byte-identical figures and a
+// regenerated report changes only the files whose content changed.
+func pdfDate() time.Time {
+	if s, err := strconv.ParseInt(os.Getenv("SOURCE_DATE_EPOCH"), 10, 64); err == nil {
+		return time.Unix(s, 0).UTC()
+	}
+	return time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
+}
+
 // NewPDFCanvas returns a one-page PDF canvas of size w × h.
 func NewPDFCanvas(w, h vg.Length) *PDFCanvas {
 	c := &PDFCanvas{
@@ -49,6 +63,8 @@ func NewPDFCanvas(w, h vg.Length) *PDFCanvas {
 		stack: make([]pdfContext, 1),
 		fonts: map[string]bool{},
 	}
+	c.doc.SetCreationDate(pdfDate())
+	c.doc.SetModificationDate(pdfDate())
 	c.doc.SetCompression(true)
 	c.doc.SetMargins(0, 0, 0)
 	c.doc.SetAutoPageBreak(false, 0)

@@ -347,7 +347,7 @@ var SpeedClaims = []SpeedClaim{
 		Faster: "Prop. (w/o PU)", Slower: PropMethod,
 		Why: "The paper's gap comes from the authors' dense code, which forms the n×n products of the PU rule, O(n²k) " +
 			"per iteration. Our PU update has no n² term: (UUᵀ⊙W)U is a sum over the stored edges, computed in the same " +
-			"pass over them as SU (sparse.PatternSumGramMul), and (UUᵀ⊙W')U = U(UᵀU) − (UUᵀ⊙W)U (algorithms/nagc.go), " +
+			"pass over them as SU and the objective's sums over the edges (sparse.PatternSumGramDots), and (UUᵀ⊙W')U = U(UᵀU) − (UUᵀ⊙W)U (algorithms/nagc.go), " +
 			"so the PU rule adds O(nnz(S)·k) to an iteration that costs O((nnz(S) + nnz(X))·k + (n + m)·k²) with or " +
 			"without it, and the gap between the two rows is small."},
 	{Claim: "Our method is more efficient than JWNMF on WebKB and Citeseer, which have many attributes and a relatively " +
