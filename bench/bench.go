@@ -12,13 +12,13 @@ import (
 	"math"
 	"runtime"
 	"runtime/metrics"
-	"sort"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/nagc-harness/nagc/algorithms"
 	"github.com/nagc-harness/nagc/datasets"
+	clmetrics "github.com/nagc-harness/nagc/metrics"
 	"github.com/nagc-harness/nagc/sparse"
 )
 
@@ -130,27 +130,13 @@ func timeOne(ctx context.Context, c Case, m Method, opt Options) Result {
 	}
 	r.PeakHeapBytes = stopPeak()
 	if len(r.Seconds) > 0 {
-		r.Median = Median(r.Seconds)
+		r.Median = clmetrics.Median(r.Seconds)
 		if r.Iterations > 0 {
 			r.PerIteration = r.Median / float64(r.Iterations)
 			r.PerNanosecond = r.MultiplyAdds / (r.PerIteration * 1e9)
 		}
 	}
 	return r
-}
-
-// Median returns the median of xs (the mean of the two middle values for an even count).
-func Median(xs []float64) float64 {
-	if len(xs) == 0 {
-		return math.NaN()
-	}
-	s := append([]float64(nil), xs...)
-	sort.Float64s(s)
-	n := len(s)
-	if n%2 == 1 {
-		return s[n/2]
-	}
-	return (s[n/2-1] + s[n/2]) / 2
 }
 
 // watchPeakHeap samples the live heap every few milliseconds until the returned function

@@ -207,15 +207,20 @@ func RuntimeTable(r *Results) *Table {
 				row.Cells = append(row.Cells, c)
 				t.Tidy = append(t.Tidy, tr)
 			}
-			pc := Cell{Text: Dash}
-			if inPaper {
-				pc.Text = fmtSeconds(pv)
-			}
-			row.Cells = append(row.Cells, pc)
+			row.Cells = append(row.Cells, paperSecondsCell(inPaper, pv))
 		}
 		t.Rows = append(t.Rows, row)
 	}
 	return t
+}
+
+// paperSecondsCell is the runtime table's cell of the paper's time pv, a dash where the
+// paper has none.
+func paperSecondsCell(inPaper bool, pv float64) Cell {
+	if !inPaper {
+		return Cell{Text: Dash}
+	}
+	return Cell{Text: fmtSeconds(pv)}
 }
 
 // workers describes how many runs were timed at once (the most workers of any recorded

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/nagc-harness/nagc/experiments"
+	"github.com/nagc-harness/nagc/metrics"
 )
 
 // timedRuntimeTable is the runtime table of results holding fits timed alone (a config
@@ -62,7 +63,7 @@ func timedRuntimeTable(r *Results) *Table {
 				for i, rec := range done {
 					times[i] = rec.FitSeconds
 				}
-				fit.Mean, fit.Runs, fit.Failed, fit.Params = median(times), len(done), failed, params
+				fit.Mean, fit.Runs, fit.Failed, fit.Params = metrics.Median(times), len(done), failed, params
 				_, fit.Std = experiments.MeanStd(times)
 				c.Text = fmtSec3(fit.Mean)
 				if failed > 0 {
@@ -86,7 +87,7 @@ func timedRuntimeTable(r *Results) *Table {
 			}
 			switch {
 			case len(inits) > 0:
-				ini.Mean, ini.Runs, ini.Params = median(inits), len(inits), params
+				ini.Mean, ini.Runs, ini.Params = metrics.Median(inits), len(inits), params
 				_, ini.Std = experiments.MeanStd(inits)
 				ic.Text = fmtSec3(ini.Mean)
 			case len(done) > 0:
@@ -114,11 +115,7 @@ func timedRuntimeTable(r *Results) *Table {
 				t.Tidy = append(t.Tidy, sw)
 			}
 
-			pc := Cell{Text: Dash}
-			if inPaper {
-				pc.Text = fmtSeconds(pv)
-			}
-			row.Cells = append(row.Cells, pc)
+			row.Cells = append(row.Cells, paperSecondsCell(inPaper, pv))
 		}
 		t.Rows = append(t.Rows, row)
 	}
@@ -273,21 +270,6 @@ func (r *Results) sweepTiming() string {
 		return "timed one at a time"
 	}
 	return fmt.Sprintf("timed %d at a time", w)
-}
-
-// median returns the median of xs (the mean of the middle two for an even count), NaN for
-// none. xs is not modified.
-func median(xs []float64) float64 {
-	if len(xs) == 0 {
-		return math.NaN()
-	}
-	s := append([]float64(nil), xs...)
-	sort.Float64s(s)
-	n := len(s)
-	if n%2 == 1 {
-		return s[n/2]
-	}
-	return (s[n/2-1] + s[n/2]) / 2
 }
 
 // fmtSec3 prints a time in seconds to three significant digits ("0.0144", "0.300",
