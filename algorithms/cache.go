@@ -1,6 +1,7 @@
 package algorithms
 
 import (
+	"strings"
 	"sync"
 )
 
@@ -72,4 +73,20 @@ func (c *Cache) Len() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return len(c.entries)
+}
+
+// Forget drops every entry whose key starts with prefix ("" drops all), so that their
+// values can be freed once no fit will ask for them again. A later Do computes them
+// anew. Cost O(entries).
+func (c *Cache) Forget(prefix string) {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for k := range c.entries {
+		if strings.HasPrefix(k, prefix) {
+			delete(c.entries, k)
+		}
+	}
 }

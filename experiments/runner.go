@@ -16,6 +16,7 @@ import (
 	"runtime/debug"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/nagc-harness/nagc/algorithms"
@@ -162,9 +163,7 @@ func Execute(ctx context.Context, cfg *Config, opt Options) (*Summary, error) {
 			todo = append(todo, job{Run: r, prior: prior[r.ID]})
 		}
 	}
-	if cfg.Timing {
-		interleaveRestarts(todo)
-	}
+	interleaveRestarts(todo)
 	sum := &Summary{Total: len(runs), Skipped: len(runs) - len(todo), Sweep: newSweepID()}
 	if opt.Limit > 0 && len(todo) > opt.Limit {
 		todo = todo[:opt.Limit]
@@ -214,6 +213,19 @@ func Execute(ctx context.Context, cfg *Config, opt Options) (*Summary, error) {
 	if opt.Batch < 1 {
 		opt.Batch = DefaultBatch
 	}
+	all := batches(todo, inputs, opt.Batch)
+	// A dataset's caches (its k-means starts, filtered attributes and embeddings, and its
+	// held-out splits with theirs) are dropped once its last batch is done, so that the
+	// memory of a sweep peaks at that of its largest dataset, not of all of them.
+	left := map[string]*atomic.Int64{} // batches to do, by dataset and by dataset and seed
+	for _, b := range all {
+		for _, k := range []string{b[0].Dataset, splitKey(b[0].Dataset, b[0].Seed)} {
+			if left[k] == nil {
+				left[k] = &atomic.Int64{}
+			}
+			left[k].Add(1)
+		}
+	}
 	jobs := make(chan []job)
 	results := make(chan *Record)
 	var wg sync.WaitGroup
@@ -240,12 +252,18 @@ func Execute(ctx context.Context, cfg *Config, opt Options) (*Summary, error) {
 					}
 					results <- rec
 				}
+				if left[splitKey(d, b[0].Seed)].Add(-1) == 0 {
+					splits.Forget(heldOutPrefix(d, b[0].Seed))
+				}
+				if left[d].Add(-1) == 0 {
+					caches[d].Forget("")
+				}
 			}
 		}()
 	}
 	go func() {
 		defer close(jobs)
-		for _, b := range batches(todo, inputs, opt.Batch) {
+		for _, b := range all {
 			select {
 			case jobs <- b:
 			case <-ctx.Done():
@@ -299,6 +317,16 @@ func hasHeldOut(r *Record, holdout float64) bool {
 	return ok && r.Holdout == holdout
 }
 
+// heldOutPrefix is the start of the cache keys of the held-out splits of dataset for run
+// seed runSeed (one split per fraction held out).
+func heldOutPrefix(dataset string, runSeed uint64) string {
+	return fmt.Sprintf("%s\x00%d\x00", dataset, HeldOutSeed(runSeed))
+}
+
+// splitKey names the batches of one dataset and run seed in Execute's count of the
+// batches left.
+func splitKey(dataset string, seed uint64) string { return fmt.Sprintf("%s\x00%d", dataset, seed) }
+
 // heldOutInput is a dataset with part of its edges held out: the input the method is
 // fitted on and the held-out edges it is scored on.
 type heldOutInput struct {
@@ -318,7 +346,7 @@ func HeldOutSeed(seed uint64) uint64 {
 // runSeed uses, and the key that identifies it among a sweep's splits.
 func heldOutSplit(g *datasets.Graph, dataset string, holdout float64, runSeed uint64) (key string, split func() (train, test *sparse.CSR, err error)) {
 	seed := HeldOutSeed(runSeed)
-	return fmt.Sprintf("%s/%v/%d", dataset, holdout, seed), func() (*sparse.CSR, *sparse.CSR, error) {
+	return fmt.Sprintf("%s%v", heldOutPrefix(dataset, runSeed), holdout), func() (*sparse.CSR, *sparse.CSR, error) {
 		return datasets.HoldOutEdges(g.Adj, holdout, seed)
 	}
 }

@@ -10,16 +10,20 @@ import (
 
 // A config with timing: true (Config.Timing) times fits by the paper's runtime protocol:
 // one fit at a time, each paying for its own initialisation, which is timed apart from
-// the iterations. Execute then runs one worker with batches of one, in the order of
-// interleaveRestarts, and before each fit timedInput gives the run an input of its own and
+// the iterations. Execute then runs one worker with batches of one (in the order of
+// interleaveRestarts, as for every config), and before each fit timedInput gives the run an input of its own and
 // startApart computes, timed, the initialisation of a method that would otherwise count it
 // in its fit time.
 
-// interleaveRestarts orders the runs of a timing config by dataset, then restart, then
-// row and grid point (config order), instead of the sweep's dataset, row, grid point,
-// restart: the rows being compared are timed side by side, restart after restart, so that
-// a change in the machine's load while they run (another process starting or stopping)
-// falls on every row alike rather than on the rows timed last.
+// interleaveRestarts orders runs by dataset, then restart, then row and grid point
+// (config order), instead of the config's dataset, row, grid point, restart. Execute does
+// this for every config: records do not depend on the order, and a restart's held-out
+// split (with the filtered attributes and embeddings its cache holds) can then be dropped
+// once its runs are done, instead of every restart's staying in memory until the
+// dataset's end. For a timing config it also puts the rows being compared side by side,
+// restart after restart, so that a change in the machine's load while they run (another
+// process starting or stopping) falls on every row alike rather than on the rows timed
+// last.
 func interleaveRestarts(todo []job) {
 	dataset := map[string]int{}
 	for _, j := range todo {

@@ -164,6 +164,86 @@ func gatherUnitRows16AVX2(out []float64, os int, ptr []int, ind []int, b []float
 //go:noescape
 func gatherRows16AVX2(out []float64, os int, ptr []int, ind []int, val []float64, b []float64, bs int)
 
+// gatherUnitRows17AVX2 sets out[i·os : i·os+17] = Σ_p b[ind[p]·bs : ind[p]·bs+17] over ptr[i] ≤ p < ptr[i+1], for every row i < len(ptr)−1.
+//
+//go:noescape
+func gatherUnitRows17AVX2(out []float64, os int, ptr []int, ind []int, b []float64, bs int)
+
+// gatherRows17AVX2 sets out[i·os : i·os+17] = Σ_p val[p]·b[ind[p]·bs : ind[p]·bs+17] over ptr[i] ≤ p < ptr[i+1], for every row i < len(ptr)−1.
+//
+//go:noescape
+func gatherRows17AVX2(out []float64, os int, ptr []int, ind []int, val []float64, b []float64, bs int)
+
+// gatherUnitRows18AVX2 sets out[i·os : i·os+18] = Σ_p b[ind[p]·bs : ind[p]·bs+18] over ptr[i] ≤ p < ptr[i+1], for every row i < len(ptr)−1.
+//
+//go:noescape
+func gatherUnitRows18AVX2(out []float64, os int, ptr []int, ind []int, b []float64, bs int)
+
+// gatherRows18AVX2 sets out[i·os : i·os+18] = Σ_p val[p]·b[ind[p]·bs : ind[p]·bs+18] over ptr[i] ≤ p < ptr[i+1], for every row i < len(ptr)−1.
+//
+//go:noescape
+func gatherRows18AVX2(out []float64, os int, ptr []int, ind []int, val []float64, b []float64, bs int)
+
+// gatherUnitRows19AVX2 sets out[i·os : i·os+19] = Σ_p b[ind[p]·bs : ind[p]·bs+19] over ptr[i] ≤ p < ptr[i+1], for every row i < len(ptr)−1.
+//
+//go:noescape
+func gatherUnitRows19AVX2(out []float64, os int, ptr []int, ind []int, b []float64, bs int)
+
+// gatherRows19AVX2 sets out[i·os : i·os+19] = Σ_p val[p]·b[ind[p]·bs : ind[p]·bs+19] over ptr[i] ≤ p < ptr[i+1], for every row i < len(ptr)−1.
+//
+//go:noescape
+func gatherRows19AVX2(out []float64, os int, ptr []int, ind []int, val []float64, b []float64, bs int)
+
+// gatherUnitRows20AVX2 sets out[i·os : i·os+20] = Σ_p b[ind[p]·bs : ind[p]·bs+20] over ptr[i] ≤ p < ptr[i+1], for every row i < len(ptr)−1.
+//
+//go:noescape
+func gatherUnitRows20AVX2(out []float64, os int, ptr []int, ind []int, b []float64, bs int)
+
+// gatherRows20AVX2 sets out[i·os : i·os+20] = Σ_p val[p]·b[ind[p]·bs : ind[p]·bs+20] over ptr[i] ≤ p < ptr[i+1], for every row i < len(ptr)−1.
+//
+//go:noescape
+func gatherRows20AVX2(out []float64, os int, ptr []int, ind []int, val []float64, b []float64, bs int)
+
+// gatherUnitRows21AVX2 sets out[i·os : i·os+21] = Σ_p b[ind[p]·bs : ind[p]·bs+21] over ptr[i] ≤ p < ptr[i+1], for every row i < len(ptr)−1.
+//
+//go:noescape
+func gatherUnitRows21AVX2(out []float64, os int, ptr []int, ind []int, b []float64, bs int)
+
+// gatherRows21AVX2 sets out[i·os : i·os+21] = Σ_p val[p]·b[ind[p]·bs : ind[p]·bs+21] over ptr[i] ≤ p < ptr[i+1], for every row i < len(ptr)−1.
+//
+//go:noescape
+func gatherRows21AVX2(out []float64, os int, ptr []int, ind []int, val []float64, b []float64, bs int)
+
+// gatherUnitRows22AVX2 sets out[i·os : i·os+22] = Σ_p b[ind[p]·bs : ind[p]·bs+22] over ptr[i] ≤ p < ptr[i+1], for every row i < len(ptr)−1.
+//
+//go:noescape
+func gatherUnitRows22AVX2(out []float64, os int, ptr []int, ind []int, b []float64, bs int)
+
+// gatherRows22AVX2 sets out[i·os : i·os+22] = Σ_p val[p]·b[ind[p]·bs : ind[p]·bs+22] over ptr[i] ≤ p < ptr[i+1], for every row i < len(ptr)−1.
+//
+//go:noescape
+func gatherRows22AVX2(out []float64, os int, ptr []int, ind []int, val []float64, b []float64, bs int)
+
+// gatherUnitRows23AVX2 sets out[i·os : i·os+23] = Σ_p b[ind[p]·bs : ind[p]·bs+23] over ptr[i] ≤ p < ptr[i+1], for every row i < len(ptr)−1.
+//
+//go:noescape
+func gatherUnitRows23AVX2(out []float64, os int, ptr []int, ind []int, b []float64, bs int)
+
+// gatherRows23AVX2 sets out[i·os : i·os+23] = Σ_p val[p]·b[ind[p]·bs : ind[p]·bs+23] over ptr[i] ≤ p < ptr[i+1], for every row i < len(ptr)−1.
+//
+//go:noescape
+func gatherRows23AVX2(out []float64, os int, ptr []int, ind []int, val []float64, b []float64, bs int)
+
+// gatherUnitRows24AVX2 sets out[i·os : i·os+24] = Σ_p b[ind[p]·bs : ind[p]·bs+24] over ptr[i] ≤ p < ptr[i+1], for every row i < len(ptr)−1.
+//
+//go:noescape
+func gatherUnitRows24AVX2(out []float64, os int, ptr []int, ind []int, b []float64, bs int)
+
+// gatherRows24AVX2 sets out[i·os : i·os+24] = Σ_p val[p]·b[ind[p]·bs : ind[p]·bs+24] over ptr[i] ≤ p < ptr[i+1], for every row i < len(ptr)−1.
+//
+//go:noescape
+func gatherRows24AVX2(out []float64, os int, ptr []int, ind []int, val []float64, b []float64, bs int)
+
 // patternGramRows1AVX2 sets patternGram for the rows of ptr, for x's rows, into out's rows.
 //
 //go:noescape

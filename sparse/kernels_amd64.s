@@ -5396,6 +5396,3470 @@ done:
 	VZEROUPPER
 	RET
 
+// func gatherUnitRows17AVX2(out []float64, os int, ptr []int, ind []int, b []float64, bs int)
+// Requires: AVX, CMOV
+TEXT ·gatherUnitRows17AVX2(SB), NOSPLIT, $24-112
+	MOVQ   out_base+0(FP), AX
+	MOVQ   AX, 16(SP)
+	MOVQ   os+24(FP), CX
+	SHLQ   $0x03, CX
+	MOVQ   ptr_base+32(FP), DX
+	MOVQ   ptr_len+40(FP), BX
+	DECQ   BX
+	MOVQ   ind_base+56(FP), SI
+	MOVQ   b_base+80(FP), DI
+	MOVQ   bs+104(FP), R8
+	SHLQ   $0x03, R8
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD X4, X4, X4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+	VXORPD Y8, Y8, Y8
+	VXORPD X9, X9, X9
+	TESTQ  BX, BX
+	JZ     done
+	MOVQ   (DX), R9
+	MOVQ   8(DX), R10
+	SUBQ   R9, R10
+	MOVQ   16(SP), AX
+	MOVQ   AX, (SP)
+	ADDQ   CX, AX
+	MOVQ   AX, 16(SP)
+	ADDQ   $0x08, DX
+	DECQ   BX
+	TESTQ  BX, BX
+	JZ     drainA
+	MOVQ   (DX), R11
+	MOVQ   8(DX), R12
+	SUBQ   R11, R12
+	MOVQ   16(SP), AX
+	MOVQ   AX, 8(SP)
+	ADDQ   CX, AX
+	MOVQ   AX, 16(SP)
+	ADDQ   $0x08, DX
+	DECQ   BX
+
+main:
+	MOVQ    R10, R13
+	CMPQ    R12, R13
+	CMOVQLT R12, R13
+	SUBQ    R13, R10
+	SUBQ    R13, R12
+	TESTQ   R13, R13
+	JZ      checkA
+
+both:
+	MOVQ   (SI)(R9*8), AX
+	IMULQ  R8, AX
+	VADDPD (DI)(AX*1), Y0, Y0
+	VADDPD 32(DI)(AX*1), Y1, Y1
+	VADDPD 64(DI)(AX*1), Y2, Y2
+	VADDPD 96(DI)(AX*1), Y3, Y3
+	VADDSD 128(DI)(AX*1), X4, X4
+	MOVQ   (SI)(R11*8), AX
+	IMULQ  R8, AX
+	VADDPD (DI)(AX*1), Y5, Y5
+	VADDPD 32(DI)(AX*1), Y6, Y6
+	VADDPD 64(DI)(AX*1), Y7, Y7
+	VADDPD 96(DI)(AX*1), Y8, Y8
+	VADDSD 128(DI)(AX*1), X9, X9
+	INCQ   R9
+	INCQ   R11
+	DECQ   R13
+	JNZ    both
+
+checkA:
+	TESTQ   R10, R10
+	JNZ     checkB
+	MOVQ    (SP), AX
+	VMOVUPD Y0, (AX)
+	VMOVUPD Y1, 32(AX)
+	VMOVUPD Y2, 64(AX)
+	VMOVUPD Y3, 96(AX)
+	VMOVSD  X4, 128(AX)
+	VXORPD  Y0, Y0, Y0
+	VXORPD  Y1, Y1, Y1
+	VXORPD  Y2, Y2, Y2
+	VXORPD  Y3, Y3, Y3
+	VXORPD  X4, X4, X4
+	TESTQ   BX, BX
+	JZ      drainB
+	MOVQ    (DX), R9
+	MOVQ    8(DX), R10
+	SUBQ    R9, R10
+	MOVQ    16(SP), AX
+	MOVQ    AX, (SP)
+	ADDQ    CX, AX
+	MOVQ    AX, 16(SP)
+	ADDQ    $0x08, DX
+	DECQ    BX
+
+checkB:
+	TESTQ   R12, R12
+	JNZ     main
+	MOVQ    8(SP), AX
+	VMOVUPD Y5, (AX)
+	VMOVUPD Y6, 32(AX)
+	VMOVUPD Y7, 64(AX)
+	VMOVUPD Y8, 96(AX)
+	VMOVSD  X9, 128(AX)
+	VXORPD  Y5, Y5, Y5
+	VXORPD  Y6, Y6, Y6
+	VXORPD  Y7, Y7, Y7
+	VXORPD  Y8, Y8, Y8
+	VXORPD  X9, X9, X9
+	TESTQ   BX, BX
+	JZ      drainA
+	MOVQ    (DX), R11
+	MOVQ    8(DX), R12
+	SUBQ    R11, R12
+	MOVQ    16(SP), AX
+	MOVQ    AX, 8(SP)
+	ADDQ    CX, AX
+	MOVQ    AX, 16(SP)
+	ADDQ    $0x08, DX
+	DECQ    BX
+	JMP     main
+
+drainA:
+	TESTQ R10, R10
+	JZ    storeA
+
+oneA:
+	MOVQ   (SI)(R9*8), AX
+	IMULQ  R8, AX
+	VADDPD (DI)(AX*1), Y0, Y0
+	VADDPD 32(DI)(AX*1), Y1, Y1
+	VADDPD 64(DI)(AX*1), Y2, Y2
+	VADDPD 96(DI)(AX*1), Y3, Y3
+	VADDSD 128(DI)(AX*1), X4, X4
+	INCQ   R9
+	DECQ   R10
+	JNZ    oneA
+
+storeA:
+	MOVQ    (SP), AX
+	VMOVUPD Y0, (AX)
+	VMOVUPD Y1, 32(AX)
+	VMOVUPD Y2, 64(AX)
+	VMOVUPD Y3, 96(AX)
+	VMOVSD  X4, 128(AX)
+	VXORPD  Y0, Y0, Y0
+	VXORPD  Y1, Y1, Y1
+	VXORPD  Y2, Y2, Y2
+	VXORPD  Y3, Y3, Y3
+	VXORPD  X4, X4, X4
+	JMP     done
+
+drainB:
+	TESTQ R12, R12
+	JZ    storeB
+
+oneB:
+	MOVQ   (SI)(R11*8), AX
+	IMULQ  R8, AX
+	VADDPD (DI)(AX*1), Y5, Y5
+	VADDPD 32(DI)(AX*1), Y6, Y6
+	VADDPD 64(DI)(AX*1), Y7, Y7
+	VADDPD 96(DI)(AX*1), Y8, Y8
+	VADDSD 128(DI)(AX*1), X9, X9
+	INCQ   R11
+	DECQ   R12
+	JNZ    oneB
+
+storeB:
+	MOVQ    8(SP), AX
+	VMOVUPD Y5, (AX)
+	VMOVUPD Y6, 32(AX)
+	VMOVUPD Y7, 64(AX)
+	VMOVUPD Y8, 96(AX)
+	VMOVSD  X9, 128(AX)
+	VXORPD  Y5, Y5, Y5
+	VXORPD  Y6, Y6, Y6
+	VXORPD  Y7, Y7, Y7
+	VXORPD  Y8, Y8, Y8
+	VXORPD  X9, X9, X9
+
+done:
+	VZEROUPPER
+	RET
+
+// func gatherRows17AVX2(out []float64, os int, ptr []int, ind []int, val []float64, b []float64, bs int)
+// Requires: AVX, CMOV
+TEXT ·gatherRows17AVX2(SB), NOSPLIT, $24-136
+	MOVQ   out_base+0(FP), AX
+	MOVQ   AX, 16(SP)
+	MOVQ   os+24(FP), CX
+	SHLQ   $0x03, CX
+	MOVQ   ptr_base+32(FP), DX
+	MOVQ   ptr_len+40(FP), BX
+	DECQ   BX
+	MOVQ   ind_base+56(FP), SI
+	MOVQ   val_base+80(FP), DI
+	MOVQ   b_base+104(FP), R8
+	MOVQ   bs+128(FP), R9
+	SHLQ   $0x03, R9
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD X4, X4, X4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+	VXORPD Y8, Y8, Y8
+	VXORPD X9, X9, X9
+	TESTQ  BX, BX
+	JZ     done
+	MOVQ   (DX), R10
+	MOVQ   8(DX), R11
+	SUBQ   R10, R11
+	MOVQ   16(SP), AX
+	MOVQ   AX, (SP)
+	ADDQ   CX, AX
+	MOVQ   AX, 16(SP)
+	ADDQ   $0x08, DX
+	DECQ   BX
+	TESTQ  BX, BX
+	JZ     drainA
+	MOVQ   (DX), R12
+	MOVQ   8(DX), R13
+	SUBQ   R12, R13
+	MOVQ   16(SP), AX
+	MOVQ   AX, 8(SP)
+	ADDQ   CX, AX
+	MOVQ   AX, 16(SP)
+	ADDQ   $0x08, DX
+	DECQ   BX
+
+main:
+	MOVQ    R11, R14
+	CMPQ    R13, R14
+	CMOVQLT R13, R14
+	SUBQ    R14, R11
+	SUBQ    R14, R13
+	TESTQ   R14, R14
+	JZ      checkA
+
+both:
+	MOVQ         (SI)(R10*8), AX
+	IMULQ        R9, AX
+	VBROADCASTSD (DI)(R10*8), Y10
+	VMULPD       (R8)(AX*1), Y10, Y11
+	VADDPD       Y11, Y0, Y0
+	VMULPD       32(R8)(AX*1), Y10, Y11
+	VADDPD       Y11, Y1, Y1
+	VMULPD       64(R8)(AX*1), Y10, Y11
+	VADDPD       Y11, Y2, Y2
+	VMULPD       96(R8)(AX*1), Y10, Y11
+	VADDPD       Y11, Y3, Y3
+	VMULSD       128(R8)(AX*1), X10, X11
+	VADDSD       X11, X4, X4
+	MOVQ         (SI)(R12*8), AX
+	IMULQ        R9, AX
+	VBROADCASTSD (DI)(R12*8), Y10
+	VMULPD       (R8)(AX*1), Y10, Y11
+	VADDPD       Y11, Y5, Y5
+	VMULPD       32(R8)(AX*1), Y10, Y11
+	VADDPD       Y11, Y6, Y6
+	VMULPD       64(R8)(AX*1), Y10, Y11
+	VADDPD       Y11, Y7, Y7
+	VMULPD       96(R8)(AX*1), Y10, Y11
+	VADDPD       Y11, Y8, Y8
+	VMULSD       128(R8)(AX*1), X10, X11
+	VADDSD       X11, X9, X9
+	INCQ         R10
+	INCQ         R12
+	DECQ         R14
+	JNZ          both
+
+checkA:
+	TESTQ   R11, R11
+	JNZ     checkB
+	MOVQ    (SP), AX
+	VMOVUPD Y0, (AX)
+	VMOVUPD Y1, 32(AX)
+	VMOVUPD Y2, 64(AX)
+	VMOVUPD Y3, 96(AX)
+	VMOVSD  X4, 128(AX)
+	VXORPD  Y0, Y0, Y0
+	VXORPD  Y1, Y1, Y1
+	VXORPD  Y2, Y2, Y2
+	VXORPD  Y3, Y3, Y3
+	VXORPD  X4, X4, X4
+	TESTQ   BX, BX
+	JZ      drainB
+	MOVQ    (DX), R10
+	MOVQ    8(DX), R11
+	SUBQ    R10, R11
+	MOVQ    16(SP), AX
+	MOVQ    AX, (SP)
+	ADDQ    CX, AX
+	MOVQ    AX, 16(SP)
+	ADDQ    $0x08, DX
+	DECQ    BX
+
+checkB:
+	TESTQ   R13, R13
+	JNZ     main
+	MOVQ    8(SP), AX
+	VMOVUPD Y5, (AX)
+	VMOVUPD Y6, 32(AX)
+	VMOVUPD Y7, 64(AX)
+	VMOVUPD Y8, 96(AX)
+	VMOVSD  X9, 128(AX)
+	VXORPD  Y5, Y5, Y5
+	VXORPD  Y6, Y6, Y6
+	VXORPD  Y7, Y7, Y7
+	VXORPD  Y8, Y8, Y8
+	VXORPD  X9, X9, X9
+	TESTQ   BX, BX
+	JZ      drainA
+	MOVQ    (DX), R12
+	MOVQ    8(DX), R13
+	SUBQ    R12, R13
+	MOVQ    16(SP), AX
+	MOVQ    AX, 8(SP)
+	ADDQ    CX, AX
+	MOVQ    AX, 16(SP)
+	ADDQ    $0x08, DX
+	DECQ    BX
+	JMP     main
+
+drainA:
+	TESTQ R11, R11
+	JZ    storeA
+
+oneA:
+	MOVQ         (SI)(R10*8), AX
+	IMULQ        R9, AX
+	VBROADCASTSD (DI)(R10*8), Y10
+	VMULPD       (R8)(AX*1), Y10, Y11
+	VADDPD       Y11, Y0, Y0
+	VMULPD       32(R8)(AX*1), Y10, Y11
+	VADDPD       Y11, Y1, Y1
+	VMULPD       64(R8)(AX*1), Y10, Y11
+	VADDPD       Y11, Y2, Y2
+	VMULPD       96(R8)(AX*1), Y10, Y11
+	VADDPD       Y11, Y3, Y3
+	VMULSD       128(R8)(AX*1), X10, X11
+	VADDSD       X11, X4, X4
+	INCQ         R10
+	DECQ         R11
+	JNZ          oneA
+
+storeA:
+	MOVQ    (SP), AX
+	VMOVUPD Y0, (AX)
+	VMOVUPD Y1, 32(AX)
+	VMOVUPD Y2, 64(AX)
+	VMOVUPD Y3, 96(AX)
+	VMOVSD  X4, 128(AX)
+	VXORPD  Y0, Y0, Y0
+	VXORPD  Y1, Y1, Y1
+	VXORPD  Y2, Y2, Y2
+	VXORPD  Y3, Y3, Y3
+	VXORPD  X4, X4, X4
+	JMP     done
+
+drainB:
+	TESTQ R13, R13
+	JZ    storeB
+
+oneB:
+	MOVQ         (SI)(R12*8), AX
+	IMULQ        R9, AX
+	VBROADCASTSD (DI)(R12*8), Y10
+	VMULPD       (R8)(AX*1), Y10, Y11
+	VADDPD       Y11, Y5, Y5
+	VMULPD       32(R8)(AX*1), Y10, Y11
+	VADDPD       Y11, Y6, Y6
+	VMULPD       64(R8)(AX*1), Y10, Y11
+	VADDPD       Y11, Y7, Y7
+	VMULPD       96(R8)(AX*1), Y10, Y11
+	VADDPD       Y11, Y8, Y8
+	VMULSD       128(R8)(AX*1), X10, X11
+	VADDSD       X11, X9, X9
+	INCQ         R12
+	DECQ         R13
+	JNZ          oneB
+
+storeB:
+	MOVQ    8(SP), AX
+	VMOVUPD Y5, (AX)
+	VMOVUPD Y6, 32(AX)
+	VMOVUPD Y7, 64(AX)
+	VMOVUPD Y8, 96(AX)
+	VMOVSD  X9, 128(AX)
+	VXORPD  Y5, Y5, Y5
+	VXORPD  Y6, Y6, Y6
+	VXORPD  Y7, Y7, Y7
+	VXORPD  Y8, Y8, Y8
+	VXORPD  X9, X9, X9
+
+done:
+	VZEROUPPER
+	RET
+
+// func gatherUnitRows18AVX2(out []float64, os int, ptr []int, ind []int, b []float64, bs int)
+// Requires: AVX, CMOV
+TEXT ·gatherUnitRows18AVX2(SB), NOSPLIT, $24-112
+	MOVQ   out_base+0(FP), AX
+	MOVQ   AX, 16(SP)
+	MOVQ   os+24(FP), CX
+	SHLQ   $0x03, CX
+	MOVQ   ptr_base+32(FP), DX
+	MOVQ   ptr_len+40(FP), BX
+	DECQ   BX
+	MOVQ   ind_base+56(FP), SI
+	MOVQ   b_base+80(FP), DI
+	MOVQ   bs+104(FP), R8
+	SHLQ   $0x03, R8
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD X4, X4, X4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+	VXORPD Y8, Y8, Y8
+	VXORPD X9, X9, X9
+	TESTQ  BX, BX
+	JZ     done
+	MOVQ   (DX), R9
+	MOVQ   8(DX), R10
+	SUBQ   R9, R10
+	MOVQ   16(SP), AX
+	MOVQ   AX, (SP)
+	ADDQ   CX, AX
+	MOVQ   AX, 16(SP)
+	ADDQ   $0x08, DX
+	DECQ   BX
+	TESTQ  BX, BX
+	JZ     drainA
+	MOVQ   (DX), R11
+	MOVQ   8(DX), R12
+	SUBQ   R11, R12
+	MOVQ   16(SP), AX
+	MOVQ   AX, 8(SP)
+	ADDQ   CX, AX
+	MOVQ   AX, 16(SP)
+	ADDQ   $0x08, DX
+	DECQ   BX
+
+main:
+	MOVQ    R10, R13
+	CMPQ    R12, R13
+	CMOVQLT R12, R13
+	SUBQ    R13, R10
+	SUBQ    R13, R12
+	TESTQ   R13, R13
+	JZ      checkA
+
+both:
+	MOVQ   (SI)(R9*8), AX
+	IMULQ  R8, AX
+	VADDPD (DI)(AX*1), Y0, Y0
+	VADDPD 32(DI)(AX*1), Y1, Y1
+	VADDPD 64(DI)(AX*1), Y2, Y2
+	VADDPD 96(DI)(AX*1), Y3, Y3
+	VADDPD 128(DI)(AX*1), X4, X4
+	MOVQ   (SI)(R11*8), AX
+	IMULQ  R8, AX
+	VADDPD (DI)(AX*1), Y5, Y5
+	VADDPD 32(DI)(AX*1), Y6, Y6
+	VADDPD 64(DI)(AX*1), Y7, Y7
+	VADDPD 96(DI)(AX*1), Y8, Y8
+	VADDPD 128(DI)(AX*1), X9, X9
+	INCQ   R9
+	INCQ   R11
+	DECQ   R13
+	JNZ    both
+
+checkA:
+	TESTQ   R10, R10
+	JNZ     checkB
+	MOVQ    (SP), AX
+	VMOVUPD Y0, (AX)
+	VMOVUPD Y1, 32(AX)
+	VMOVUPD Y2, 64(AX)
+	VMOVUPD Y3, 96(AX)
+	VMOVUPD X4, 128(AX)
+	VXORPD  Y0, Y0, Y0
+	VXORPD  Y1, Y1, Y1
+	VXORPD  Y2, Y2, Y2
+	VXORPD  Y3, Y3, Y3
+	VXORPD  X4, X4, X4
+	TESTQ   BX, BX
+	JZ      drainB
+	MOVQ    (DX), R9
+	MOVQ    8(DX), R10
+	SUBQ    R9, R10
+	MOVQ    16(SP), AX
+	MOVQ    AX, (SP)
+	ADDQ    CX, AX
+	MOVQ    AX, 16(SP)
+	ADDQ    $0x08, DX
+	DECQ    BX
+
+checkB:
+	TESTQ   R12, R12
+	JNZ     main
+	MOVQ    8(SP), AX
+	VMOVUPD Y5, (AX)
+	VMOVUPD Y6, 32(AX)
+	VMOVUPD Y7, 64(AX)
+	VMOVUPD Y8, 96(AX)
+	VMOVUPD X9, 128(AX)
+	VXORPD  Y5, Y5, Y5
+	VXORPD  Y6, Y6, Y6
+	VXORPD  Y7, Y7, Y7
+	VXORPD  Y8, Y8, Y8
+	VXORPD  X9, X9, X9
+	TESTQ   BX, BX
+	JZ      drainA
+	MOVQ    (DX), R11
+	MOVQ    8(DX), R12
+	SUBQ    R11, R12
+	MOVQ    16(SP), AX
+	MOVQ    AX, 8(SP)
+	ADDQ    CX, AX
+	MOVQ    AX, 16(SP)
+	ADDQ    $0x08, DX
+	DECQ    BX
+	JMP     main
+
+drainA:
+	TESTQ R10, R10
+	JZ    storeA
+
+oneA:
+	MOVQ   (SI)(R9*8), AX
+	IMULQ  R8, AX
+	VADDPD (DI)(AX*1), Y0, Y0
+	VADDPD 32(DI)(AX*1), Y1, Y1
+	VADDPD 64(DI)(AX*1), Y2, Y2
+	VADDPD 96(DI)(AX*1), Y3, Y3
+	VADDPD 128(DI)(AX*1), X4, X4
+	INCQ   R9
+	DECQ   R10
+	JNZ    oneA
+
+storeA:
+	MOVQ    (SP), AX
+	VMOVUPD Y0, (AX)
+	VMOVUPD Y1, 32(AX)
+	VMOVUPD Y2, 64(AX)
+	VMOVUPD Y3, 96(AX)
+	VMOVUPD X4, 128(AX)
+	VXORPD  Y0, Y0, Y0
+	VXORPD  Y1, Y1, Y1
+	VXORPD  Y2, Y2, Y2
+	VXORPD  Y3, Y3, Y3
+	VXORPD  X4, X4, X4
+	JMP     done
+
+drainB:
+	TESTQ R12, R12
+	JZ    storeB
+
+oneB:
+	MOVQ   (SI)(R11*8), AX
+	IMULQ  R8, AX
+	VADDPD (DI)(AX*1), Y5, Y5
+	VADDPD 32(DI)(AX*1), Y6, Y6
+	VADDPD 64(DI)(AX*1), Y7, Y7
+	VADDPD 96(DI)(AX*1), Y8, Y8
+	VADDPD 128(DI)(AX*1), X9, X9
+	INCQ   R11
+	DECQ   R12
+	JNZ    oneB
+
+storeB:
+	MOVQ    8(SP), AX
+	VMOVUPD Y5, (AX)
+	VMOVUPD Y6, 32(AX)
+	VMOVUPD Y7, 64(AX)
+	VMOVUPD Y8, 96(AX)
+	VMOVUPD X9, 128(AX)
+	VXORPD  Y5, Y5, Y5
+	VXORPD  Y6, Y6, Y6
+	VXORPD  Y7, Y7, Y7
+	VXORPD  Y8, Y8, Y8
+	VXORPD  X9, X9, X9
+
+done:
+	VZEROUPPER
+	RET
+
+// func gatherRows18AVX2(out []float64, os int, ptr []int, ind []int, val []float64, b []float64, bs int)
+// Requires: AVX, CMOV
+TEXT ·gatherRows18AVX2(SB), NOSPLIT, $24-136
+	MOVQ   out_base+0(FP), AX
+	MOVQ   AX, 16(SP)
+	MOVQ   os+24(FP), CX
+	SHLQ   $0x03, CX
+	MOVQ   ptr_base+32(FP), DX
+	MOVQ   ptr_len+40(FP), BX
+	DECQ   BX
+	MOVQ   ind_base+56(FP), SI
+	MOVQ   val_base+80(FP), DI
+	MOVQ   b_base+104(FP), R8
+	MOVQ   bs+128(FP), R9
+	SHLQ   $0x03, R9
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD X4, X4, X4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+	VXORPD Y8, Y8, Y8
+	VXORPD X9, X9, X9
+	TESTQ  BX, BX
+	JZ     done
+	MOVQ   (DX), R10
+	MOVQ   8(DX), R11
+	SUBQ   R10, R11
+	MOVQ   16(SP), AX
+	MOVQ   AX, (SP)
+	ADDQ   CX, AX
+	MOVQ   AX, 16(SP)
+	ADDQ   $0x08, DX
+	DECQ   BX
+	TESTQ  BX, BX
+	JZ     drainA
+	MOVQ   (DX), R12
+	MOVQ   8(DX), R13
+	SUBQ   R12, R13
+	MOVQ   16(SP), AX
+	MOVQ   AX, 8(SP)
+	ADDQ   CX, AX
+	MOVQ   AX, 16(SP)
+	ADDQ   $0x08, DX
+	DECQ   BX
+
+main:
+	MOVQ    R11, R14
+	CMPQ    R13, R14
+	CMOVQLT R13, R14
+	SUBQ    R14, R11
+	SUBQ    R14, R13
+	TESTQ   R14, R14
+	JZ      checkA
+
+both:
+	MOVQ         (SI)(R10*8), AX
+	IMULQ        R9, AX
+	VBROADCASTSD (DI)(R10*8), Y10
+	VMULPD       (R8)(AX*1), Y10, Y11
+	VADDPD       Y11, Y0, Y0
+	VMULPD       32(R8)(AX*1), Y10, Y11
+	VADDPD       Y11, Y1, Y1
+	VMULPD       64(R8)(AX*1), Y10, Y11
+	VADDPD       Y11, Y2, Y2
+	VMULPD       96(R8)(AX*1), Y10, Y11
+	VADDPD       Y11, Y3, Y3
+	VMULPD       128(R8)(AX*1), X10, X11
+	VADDPD       X11, X4, X4
+	MOVQ         (SI)(R12*8), AX
+	IMULQ        R9, AX
+	VBROADCASTSD (DI)(R12*8), Y10
+	VMULPD       (R8)(AX*1), Y10, Y11
+	VADDPD       Y11, Y5, Y5
+	VMULPD       32(R8)(AX*1), Y10, Y11
+	VADDPD       Y11, Y6, Y6
+	VMULPD       64(R8)(AX*1), Y10, Y11
+	VADDPD       Y11, Y7, Y7
+	VMULPD       96(R8)(AX*1), Y10, Y11
+	VADDPD       Y11, Y8, Y8
+	VMULPD       128(R8)(AX*1), X10, X11
+	VADDPD       X11, X9, X9
+	INCQ         R10
+	INCQ         R12
+	DECQ         R14
+	JNZ          both
+
+checkA:
+	TESTQ   R11, R11
+	JNZ     checkB
+	MOVQ    (SP), AX
+	VMOVUPD Y0, (AX)
+	VMOVUPD Y1, 32(AX)
+	VMOVUPD Y2, 64(AX)
+	VMOVUPD Y3, 96(AX)
+	VMOVUPD X4, 128(AX)
+	VXORPD  Y0, Y0, Y0
+	VXORPD  Y1, Y1, Y1
+	VXORPD  Y2, Y2, Y2
+	VXORPD  Y3, Y3, Y3
+	VXORPD  X4, X4, X4
+	TESTQ   BX, BX
+	JZ      drainB
+	MOVQ    (DX), R10
+	MOVQ    8(DX), R11
+	SUBQ    R10, R11
+	MOVQ    16(SP), AX
+	MOVQ    AX, (SP)
+	ADDQ    CX, AX
+	MOVQ    AX, 16(SP)
+	ADDQ    $0x08, DX
+	DECQ    BX
+
+checkB:
+	TESTQ   R13, R13
+	JNZ     main
+	MOVQ    8(SP), AX
+	VMOVUPD Y5, (AX)
+	VMOVUPD Y6, 32(AX)
+	VMOVUPD Y7, 64(AX)
+	VMOVUPD Y8, 96(AX)
+	VMOVUPD X9, 128(AX)
+	VXORPD  Y5, Y5, Y5
+	VXORPD  Y6, Y6, Y6
+	VXORPD  Y7, Y7, Y7
+	VXORPD  Y8, Y8, Y8
+	VXORPD  X9, X9, X9
+	TESTQ   BX, BX
+	JZ      drainA
+	MOVQ    (DX), R12
+	MOVQ    8(DX), R13
+	SUBQ    R12, R13
+	MOVQ    16(SP), AX
+	MOVQ    AX, 8(SP)
+	ADDQ    CX, AX
+	MOVQ    AX, 16(SP)
+	ADDQ    $0x08, DX
+	DECQ    BX
+	JMP     main
+
+drainA:
+	TESTQ R11, R11
+	JZ    storeA
+
+oneA:
+	MOVQ         (SI)(R10*8), AX
+	IMULQ        R9, AX
+	VBROADCASTSD (DI)(R10*8), Y10
+	VMULPD       (R8)(AX*1), Y10, Y11
+	VADDPD       Y11, Y0, Y0
+	VMULPD       32(R8)(AX*1), Y10, Y11
+	VADDPD       Y11, Y1, Y1
+	VMULPD       64(R8)(AX*1), Y10, Y11
+	VADDPD       Y11, Y2, Y2
+	VMULPD       96(R8)(AX*1), Y10, Y11
+	VADDPD       Y11, Y3, Y3
+	VMULPD       128(R8)(AX*1), X10, X11
+	VADDPD       X11, X4, X4
+	INCQ         R10
+	DECQ         R11
+	JNZ          oneA
+
+storeA:
+	MOVQ    (SP), AX
+	VMOVUPD Y0, (AX)
+	VMOVUPD Y1, 32(AX)
+	VMOVUPD Y2, 64(AX)
+	VMOVUPD Y3, 96(AX)
+	VMOVUPD X4, 128(AX)
+	VXORPD  Y0, Y0, Y0
+	VXORPD  Y1, Y1, Y1
+	VXORPD  Y2, Y2, Y2
+	VXORPD  Y3, Y3, Y3
+	VXORPD  X4, X4, X4
+	JMP     done
+
+drainB:
+	TESTQ R13, R13
+	JZ    storeB
+
+oneB:
+	MOVQ         (SI)(R12*8), AX
+	IMULQ        R9, AX
+	VBROADCASTSD (DI)(R12*8), Y10
+	VMULPD       (R8)(AX*1), Y10, Y11
+	VADDPD       Y11, Y5, Y5
+	VMULPD       32(R8)(AX*1), Y10, Y11
+	VADDPD       Y11, Y6, Y6
+	VMULPD       64(R8)(AX*1), Y10, Y11
+	VADDPD       Y11, Y7, Y7
+	VMULPD       96(R8)(AX*1), Y10, Y11
+	VADDPD       Y11, Y8, Y8
+	VMULPD       128(R8)(AX*1), X10, X11
+	VADDPD       X11, X9, X9
+	INCQ         R12
+	DECQ         R13
+	JNZ          oneB
+
+storeB:
+	MOVQ    8(SP), AX
+	VMOVUPD Y5, (AX)
+	VMOVUPD Y6, 32(AX)
+	VMOVUPD Y7, 64(AX)
+	VMOVUPD Y8, 96(AX)
+	VMOVUPD X9, 128(AX)
+	VXORPD  Y5, Y5, Y5
+	VXORPD  Y6, Y6, Y6
+	VXORPD  Y7, Y7, Y7
+	VXORPD  Y8, Y8, Y8
+	VXORPD  X9, X9, X9
+
+done:
+	VZEROUPPER
+	RET
+
+// func gatherUnitRows19AVX2(out []float64, os int, ptr []int, ind []int, b []float64, bs int)
+// Requires: AVX, CMOV
+TEXT ·gatherUnitRows19AVX2(SB), NOSPLIT, $24-112
+	MOVQ   out_base+0(FP), AX
+	MOVQ   AX, 16(SP)
+	MOVQ   os+24(FP), CX
+	SHLQ   $0x03, CX
+	MOVQ   ptr_base+32(FP), DX
+	MOVQ   ptr_len+40(FP), BX
+	DECQ   BX
+	MOVQ   ind_base+56(FP), SI
+	MOVQ   b_base+80(FP), DI
+	MOVQ   bs+104(FP), R8
+	SHLQ   $0x03, R8
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD X4, X4, X4
+	VXORPD X5, X5, X5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+	VXORPD Y8, Y8, Y8
+	VXORPD Y9, Y9, Y9
+	VXORPD X10, X10, X10
+	VXORPD X11, X11, X11
+	TESTQ  BX, BX
+	JZ     done
+	MOVQ   (DX), R9
+	MOVQ   8(DX), R10
+	SUBQ   R9, R10
+	MOVQ   16(SP), AX
+	MOVQ   AX, (SP)
+	ADDQ   CX, AX
+	MOVQ   AX, 16(SP)
+	ADDQ   $0x08, DX
+	DECQ   BX
+	TESTQ  BX, BX
+	JZ     drainA
+	MOVQ   (DX), R11
+	MOVQ   8(DX), R12
+	SUBQ   R11, R12
+	MOVQ   16(SP), AX
+	MOVQ   AX, 8(SP)
+	ADDQ   CX, AX
+	MOVQ   AX, 16(SP)
+	ADDQ   $0x08, DX
+	DECQ   BX
+
+main:
+	MOVQ    R10, R13
+	CMPQ    R12, R13
+	CMOVQLT R12, R13
+	SUBQ    R13, R10
+	SUBQ    R13, R12
+	TESTQ   R13, R13
+	JZ      checkA
+
+both:
+	MOVQ   (SI)(R9*8), AX
+	IMULQ  R8, AX
+	VADDPD (DI)(AX*1), Y0, Y0
+	VADDPD 32(DI)(AX*1), Y1, Y1
+	VADDPD 64(DI)(AX*1), Y2, Y2
+	VADDPD 96(DI)(AX*1), Y3, Y3
+	VADDPD 128(DI)(AX*1), X4, X4
+	VADDSD 144(DI)(AX*1), X5, X5
+	MOVQ   (SI)(R11*8), AX
+	IMULQ  R8, AX
+	VADDPD (DI)(AX*1), Y6, Y6
+	VADDPD 32(DI)(AX*1), Y7, Y7
+	VADDPD 64(DI)(AX*1), Y8, Y8
+	VADDPD 96(DI)(AX*1), Y9, Y9
+	VADDPD 128(DI)(AX*1), X10, X10
+	VADDSD 144(DI)(AX*1), X11, X11
+	INCQ   R9
+	INCQ   R11
+	DECQ   R13
+	JNZ    both
+
+checkA:
+	TESTQ   R10, R10
+	JNZ     checkB
+	MOVQ    (SP), AX
+	VMOVUPD Y0, (AX)
+	VMOVUPD Y1, 32(AX)
+	VMOVUPD Y2, 64(AX)
+	VMOVUPD Y3, 96(AX)
+	VMOVUPD X4, 128(AX)
+	VMOVSD  X5, 144(AX)
+	VXORPD  Y0, Y0, Y0
+	VXORPD  Y1, Y1, Y1
+	VXORPD  Y2, Y2, Y2
+	VXORPD  Y3, Y3, Y3
+	VXORPD  X4, X4, X4
+	VXORPD  X5, X5, X5
+	TESTQ   BX, BX
+	JZ      drainB
+	MOVQ    (DX), R9
+	MOVQ    8(DX), R10
+	SUBQ    R9, R10
+	MOVQ    16(SP), AX
+	MOVQ    AX, (SP)
+	ADDQ    CX, AX
+	MOVQ    AX, 16(SP)
+	ADDQ    $0x08, DX
+	DECQ    BX
+
+checkB:
+	TESTQ   R12, R12
+	JNZ     main
+	MOVQ    8(SP), AX
+	VMOVUPD Y6, (AX)
+	VMOVUPD Y7, 32(AX)
+	VMOVUPD Y8, 64(AX)
+	VMOVUPD Y9, 96(AX)
+	VMOVUPD X10, 128(AX)
+	VMOVSD  X11, 144(AX)
+	VXORPD  Y6, Y6, Y6
+	VXORPD  Y7, Y7, Y7
+	VXORPD  Y8, Y8, Y8
+	VXORPD  Y9, Y9, Y9
+	VXORPD  X10, X10, X10
+	VXORPD  X11, X11, X11
+	TESTQ   BX, BX
+	JZ      drainA
+	MOVQ    (DX), R11
+	MOVQ    8(DX), R12
+	SUBQ    R11, R12
+	MOVQ    16(SP), AX
+	MOVQ    AX, 8(SP)
+	ADDQ    CX, AX
+	MOVQ    AX, 16(SP)
+	ADDQ    $0x08, DX
+	DECQ    BX
+	JMP     main
+
+drainA:
+	TESTQ R10, R10
+	JZ    storeA
+
+oneA:
+	MOVQ   (SI)(R9*8), AX
+	IMULQ  R8, AX
+	VADDPD (DI)(AX*1), Y0, Y0
+	VADDPD 32(DI)(AX*1), Y1, Y1
+	VADDPD 64(DI)(AX*1), Y2, Y2
+	VADDPD 96(DI)(AX*1), Y3, Y3
+	VADDPD 128(DI)(AX*1), X4, X4
+	VADDSD 144(DI)(AX*1), X5, X5
+	INCQ   R9
+	DECQ   R10
+	JNZ    oneA
+
+storeA:
+	MOVQ    (SP), AX
+	VMOVUPD Y0, (AX)
+	VMOVUPD Y1, 32(AX)
+	VMOVUPD Y2, 64(AX)
+	VMOVUPD Y3, 96(AX)
+	VMOVUPD X4, 128(AX)
+	VMOVSD  X5, 144(AX)
+	VXORPD  Y0, Y0, Y0
+	VXORPD  Y1, Y1, Y1
+	VXORPD  Y2, Y2, Y2
+	VXORPD  Y3, Y3, Y3
+	VXORPD  X4, X4, X4
+	VXORPD  X5, X5, X5
+	JMP     done
+
+drainB:
+	TESTQ R12, R12
+	JZ    storeB
+
+oneB:
+	MOVQ   (SI)(R11*8), AX
+	IMULQ  R8, AX
+	VADDPD (DI)(AX*1), Y6, Y6
+	VADDPD 32(DI)(AX*1), Y7, Y7
+	VADDPD 64(DI)(AX*1), Y8, Y8
+	VADDPD 96(DI)(AX*1), Y9, Y9
+	VADDPD 128(DI)(AX*1), X10, X10
+	VADDSD 144(DI)(AX*1), X11, X11
+	INCQ   R11
+	DECQ   R12
+	JNZ    oneB
+
+storeB:
+	MOVQ    8(SP), AX
+	VMOVUPD Y6, (AX)
+	VMOVUPD Y7, 32(AX)
+	VMOVUPD Y8, 64(AX)
+	VMOVUPD Y9, 96(AX)
+	VMOVUPD X10, 128(AX)
+	VMOVSD  X11, 144(AX)
+	VXORPD  Y6, Y6, Y6
+	VXORPD  Y7, Y7, Y7
+	VXORPD  Y8, Y8, Y8
+	VXORPD  Y9, Y9, Y9
+	VXORPD  X10, X10, X10
+	VXORPD  X11, X11, X11
+
+done:
+	VZEROUPPER
+	RET
+
+// func gatherRows19AVX2(out []float64, os int, ptr []int, ind []int, val []float64, b []float64, bs int)
+// Requires: AVX, CMOV
+TEXT ·gatherRows19AVX2(SB), NOSPLIT, $24-136
+	MOVQ   out_base+0(FP), AX
+	MOVQ   AX, 16(SP)
+	MOVQ   os+24(FP), CX
+	SHLQ   $0x03, CX
+	MOVQ   ptr_base+32(FP), DX
+	MOVQ   ptr_len+40(FP), BX
+	DECQ   BX
+	MOVQ   ind_base+56(FP), SI
+	MOVQ   val_base+80(FP), DI
+	MOVQ   b_base+104(FP), R8
+	MOVQ   bs+128(FP), R9
+	SHLQ   $0x03, R9
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD X4, X4, X4
+	VXORPD X5, X5, X5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+	VXORPD Y8, Y8, Y8
+	VXORPD Y9, Y9, Y9
+	VXORPD X10, X10, X10
+	VXORPD X11, X11, X11
+	TESTQ  BX, BX
+	JZ     done
+	MOVQ   (DX), R10
+	MOVQ   8(DX), R11
+	SUBQ   R10, R11
+	MOVQ   16(SP), AX
+	MOVQ   AX, (SP)
+	ADDQ   CX, AX
+	MOVQ   AX, 16(SP)
+	ADDQ   $0x08, DX
+	DECQ   BX
+	TESTQ  BX, BX
+	JZ     drainA
+	MOVQ   (DX), R12
+	MOVQ   8(DX), R13
+	SUBQ   R12, R13
+	MOVQ   16(SP), AX
+	MOVQ   AX, 8(SP)
+	ADDQ   CX, AX
+	MOVQ   AX, 16(SP)
+	ADDQ   $0x08, DX
+	DECQ   BX
+
+main:
+	MOVQ    R11, R14
+	CMPQ    R13, R14
+	CMOVQLT R13, R14
+	SUBQ    R14, R11
+	SUBQ    R14, R13
+	TESTQ   R14, R14
+	JZ      checkA
+
+both:
+	MOVQ         (SI)(R10*8), AX
+	IMULQ        R9, AX
+	VBROADCASTSD (DI)(R10*8), Y12
+	VMULPD       (R8)(AX*1), Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       32(R8)(AX*1), Y12, Y13
+	VADDPD       Y13, Y1, Y1
+	VMULPD       64(R8)(AX*1), Y12, Y13
+	VADDPD       Y13, Y2, Y2
+	VMULPD       96(R8)(AX*1), Y12, Y13
+	VADDPD       Y13, Y3, Y3
+	VMULPD       128(R8)(AX*1), X12, X13
+	VADDPD       X13, X4, X4
+	VMULSD       144(R8)(AX*1), X12, X13
+	VADDSD       X13, X5, X5
+	MOVQ         (SI)(R12*8), AX
+	IMULQ        R9, AX
+	VBROADCASTSD (DI)(R12*8), Y12
+	VMULPD       (R8)(AX*1), Y12, Y13
+	VADDPD       Y13, Y6, Y6
+	VMULPD       32(R8)(AX*1), Y12, Y13
+	VADDPD       Y13, Y7, Y7
+	VMULPD       64(R8)(AX*1), Y12, Y13
+	VADDPD       Y13, Y8, Y8
+	VMULPD       96(R8)(AX*1), Y12, Y13
+	VADDPD       Y13, Y9, Y9
+	VMULPD       128(R8)(AX*1), X12, X13
+	VADDPD       X13, X10, X10
+	VMULSD       144(R8)(AX*1), X12, X13
+	VADDSD       X13, X11, X11
+	INCQ         R10
+	INCQ         R12
+	DECQ         R14
+	JNZ          both
+
+checkA:
+	TESTQ   R11, R11
+	JNZ     checkB
+	MOVQ    (SP), AX
+	VMOVUPD Y0, (AX)
+	VMOVUPD Y1, 32(AX)
+	VMOVUPD Y2, 64(AX)
+	VMOVUPD Y3, 96(AX)
+	VMOVUPD X4, 128(AX)
+	VMOVSD  X5, 144(AX)
+	VXORPD  Y0, Y0, Y0
+	VXORPD  Y1, Y1, Y1
+	VXORPD  Y2, Y2, Y2
+	VXORPD  Y3, Y3, Y3
+	VXORPD  X4, X4, X4
+	VXORPD  X5, X5, X5
+	TESTQ   BX, BX
+	JZ      drainB
+	MOVQ    (DX), R10
+	MOVQ    8(DX), R11
+	SUBQ    R10, R11
+	MOVQ    16(SP), AX
+	MOVQ    AX, (SP)
+	ADDQ    CX, AX
+	MOVQ    AX, 16(SP)
+	ADDQ    $0x08, DX
+	DECQ    BX
+
+checkB:
+	TESTQ   R13, R13
+	JNZ     main
+	MOVQ    8(SP), AX
+	VMOVUPD Y6, (AX)
+	VMOVUPD Y7, 32(AX)
+	VMOVUPD Y8, 64(AX)
+	VMOVUPD Y9, 96(AX)
+	VMOVUPD X10, 128(AX)
+	VMOVSD  X11, 144(AX)
+	VXORPD  Y6, Y6, Y6
+	VXORPD  Y7, Y7, Y7
+	VXORPD  Y8, Y8, Y8
+	VXORPD  Y9, Y9, Y9
+	VXORPD  X10, X10, X10
+	VXORPD  X11, X11, X11
+	TESTQ   BX, BX
+	JZ      drainA
+	MOVQ    (DX), R12
+	MOVQ    8(DX), R13
+	SUBQ    R12, R13
+	MOVQ    16(SP), AX
+	MOVQ    AX, 8(SP)
+	ADDQ    CX, AX
+	MOVQ    AX, 16(SP)
+	ADDQ    $0x08, DX
+	DECQ    BX
+	JMP     main
+
+drainA:
+	TESTQ R11, R11
+	JZ    storeA
+
+oneA:
+	MOVQ         (SI)(R10*8), AX
+	IMULQ        R9, AX
+	VBROADCASTSD (DI)(R10*8), Y12
+	VMULPD       (R8)(AX*1), Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       32(R8)(AX*1), Y12, Y13
+	VADDPD       Y13, Y1, Y1
+	VMULPD       64(R8)(AX*1), Y12, Y13
+	VADDPD       Y13, Y2, Y2
+	VMULPD       96(R8)(AX*1), Y12, Y13
+	VADDPD       Y13, Y3, Y3
+	VMULPD       128(R8)(AX*1), X12, X13
+	VADDPD       X13, X4, X4
+	VMULSD       144(R8)(AX*1), X12, X13
+	VADDSD       X13, X5, X5
+	INCQ         R10
+	DECQ         R11
+	JNZ          oneA
+
+storeA:
+	MOVQ    (SP), AX
+	VMOVUPD Y0, (AX)
+	VMOVUPD Y1, 32(AX)
+	VMOVUPD Y2, 64(AX)
+	VMOVUPD Y3, 96(AX)
+	VMOVUPD X4, 128(AX)
+	VMOVSD  X5, 144(AX)
+	VXORPD  Y0, Y0, Y0
+	VXORPD  Y1, Y1, Y1
+	VXORPD  Y2, Y2, Y2
+	VXORPD  Y3, Y3, Y3
+	VXORPD  X4, X4, X4
+	VXORPD  X5, X5, X5
+	JMP     done
+
+drainB:
+	TESTQ R13, R13
+	JZ    storeB
+
+oneB:
+	MOVQ         (SI)(R12*8), AX
+	IMULQ        R9, AX
+	VBROADCASTSD (DI)(R12*8), Y12
+	VMULPD       (R8)(AX*1), Y12, Y13
+	VADDPD       Y13, Y6, Y6
+	VMULPD       32(R8)(AX*1), Y12, Y13
+	VADDPD       Y13, Y7, Y7
+	VMULPD       64(R8)(AX*1), Y12, Y13
+	VADDPD       Y13, Y8, Y8
+	VMULPD       96(R8)(AX*1), Y12, Y13
+	VADDPD       Y13, Y9, Y9
+	VMULPD       128(R8)(AX*1), X12, X13
+	VADDPD       X13, X10, X10
+	VMULSD       144(R8)(AX*1), X12, X13
+	VADDSD       X13, X11, X11
+	INCQ         R12
+	DECQ         R13
+	JNZ          oneB
+
+storeB:
+	MOVQ    8(SP), AX
+	VMOVUPD Y6, (AX)
+	VMOVUPD Y7, 32(AX)
+	VMOVUPD Y8, 64(AX)
+	VMOVUPD Y9, 96(AX)
+	VMOVUPD X10, 128(AX)
+	VMOVSD  X11, 144(AX)
+	VXORPD  Y6, Y6, Y6
+	VXORPD  Y7, Y7, Y7
+	VXORPD  Y8, Y8, Y8
+	VXORPD  Y9, Y9, Y9
+	VXORPD  X10, X10, X10
+	VXORPD  X11, X11, X11
+
+done:
+	VZEROUPPER
+	RET
+
+// func gatherUnitRows20AVX2(out []float64, os int, ptr []int, ind []int, b []float64, bs int)
+// Requires: AVX, CMOV
+TEXT ·gatherUnitRows20AVX2(SB), NOSPLIT, $24-112
+	MOVQ   out_base+0(FP), AX
+	MOVQ   AX, 16(SP)
+	MOVQ   os+24(FP), CX
+	SHLQ   $0x03, CX
+	MOVQ   ptr_base+32(FP), DX
+	MOVQ   ptr_len+40(FP), BX
+	DECQ   BX
+	MOVQ   ind_base+56(FP), SI
+	MOVQ   b_base+80(FP), DI
+	MOVQ   bs+104(FP), R8
+	SHLQ   $0x03, R8
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+	VXORPD Y8, Y8, Y8
+	VXORPD Y9, Y9, Y9
+	TESTQ  BX, BX
+	JZ     done
+	MOVQ   (DX), R9
+	MOVQ   8(DX), R10
+	SUBQ   R9, R10
+	MOVQ   16(SP), AX
+	MOVQ   AX, (SP)
+	ADDQ   CX, AX
+	MOVQ   AX, 16(SP)
+	ADDQ   $0x08, DX
+	DECQ   BX
+	TESTQ  BX, BX
+	JZ     drainA
+	MOVQ   (DX), R11
+	MOVQ   8(DX), R12
+	SUBQ   R11, R12
+	MOVQ   16(SP), AX
+	MOVQ   AX, 8(SP)
+	ADDQ   CX, AX
+	MOVQ   AX, 16(SP)
+	ADDQ   $0x08, DX
+	DECQ   BX
+
+main:
+	MOVQ    R10, R13
+	CMPQ    R12, R13
+	CMOVQLT R12, R13
+	SUBQ    R13, R10
+	SUBQ    R13, R12
+	TESTQ   R13, R13
+	JZ      checkA
+
+both:
+	MOVQ   (SI)(R9*8), AX
+	IMULQ  R8, AX
+	VADDPD (DI)(AX*1), Y0, Y0
+	VADDPD 32(DI)(AX*1), Y1, Y1
+	VADDPD 64(DI)(AX*1), Y2, Y2
+	VADDPD 96(DI)(AX*1), Y3, Y3
+	VADDPD 128(DI)(AX*1), Y4, Y4
+	MOVQ   (SI)(R11*8), AX
+	IMULQ  R8, AX
+	VADDPD (DI)(AX*1), Y5, Y5
+	VADDPD 32(DI)(AX*1), Y6, Y6
+	VADDPD 64(DI)(AX*1), Y7, Y7
+	VADDPD 96(DI)(AX*1), Y8, Y8
+	VADDPD 128(DI)(AX*1), Y9, Y9
+	INCQ   R9
+	INCQ   R11
+	DECQ   R13
+	JNZ    both
+
+checkA:
+	TESTQ   R10, R10
+	JNZ     checkB
+	MOVQ    (SP), AX
+	VMOVUPD Y0, (AX)
+	VMOVUPD Y1, 32(AX)
+	VMOVUPD Y2, 64(AX)
+	VMOVUPD Y3, 96(AX)
+	VMOVUPD Y4, 128(AX)
+	VXORPD  Y0, Y0, Y0
+	VXORPD  Y1, Y1, Y1
+	VXORPD  Y2, Y2, Y2
+	VXORPD  Y3, Y3, Y3
+	VXORPD  Y4, Y4, Y4
+	TESTQ   BX, BX
+	JZ      drainB
+	MOVQ    (DX), R9
+	MOVQ    8(DX), R10
+	SUBQ    R9, R10
+	MOVQ    16(SP), AX
+	MOVQ    AX, (SP)
+	ADDQ    CX, AX
+	MOVQ    AX, 16(SP)
+	ADDQ    $0x08, DX
+	DECQ    BX
+
+checkB:
+	TESTQ   R12, R12
+	JNZ     main
+	MOVQ    8(SP), AX
+	VMOVUPD Y5, (AX)
+	VMOVUPD Y6, 32(AX)
+	VMOVUPD Y7, 64(AX)
+	VMOVUPD Y8, 96(AX)
+	VMOVUPD Y9, 128(AX)
+	VXORPD  Y5, Y5, Y5
+	VXORPD  Y6, Y6, Y6
+	VXORPD  Y7, Y7, Y7
+	VXORPD  Y8, Y8, Y8
+	VXORPD  Y9, Y9, Y9
+	TESTQ   BX, BX
+	JZ      drainA
+	MOVQ    (DX), R11
+	MOVQ    8(DX), R12
+	SUBQ    R11, R12
+	MOVQ    16(SP), AX
+	MOVQ    AX, 8(SP)
+	ADDQ    CX, AX
+	MOVQ    AX, 16(SP)
+	ADDQ    $0x08, DX
+	DECQ    BX
+	JMP     main
+
+drainA:
+	TESTQ R10, R10
+	JZ    storeA
+
+oneA:
+	MOVQ   (SI)(R9*8), AX
+	IMULQ  R8, AX
+	VADDPD (DI)(AX*1), Y0, Y0
+	VADDPD 32(DI)(AX*1), Y1, Y1
+	VADDPD 64(DI)(AX*1), Y2, Y2
+	VADDPD 96(DI)(AX*1), Y3, Y3
+	VADDPD 128(DI)(AX*1), Y4, Y4
+	INCQ   R9
+	DECQ   R10
+	JNZ    oneA
+
+storeA:
+	MOVQ    (SP), AX
+	VMOVUPD Y0, (AX)
+	VMOVUPD Y1, 32(AX)
+	VMOVUPD Y2, 64(AX)
+	VMOVUPD Y3, 96(AX)
+	VMOVUPD Y4, 128(AX)
+	VXORPD  Y0, Y0, Y0
+	VXORPD  Y1, Y1, Y1
+	VXORPD  Y2, Y2, Y2
+	VXORPD  Y3, Y3, Y3
+	VXORPD  Y4, Y4, Y4
+	JMP     done
+
+drainB:
+	TESTQ R12, R12
+	JZ    storeB
+
+oneB:
+	MOVQ   (SI)(R11*8), AX
+	IMULQ  R8, AX
+	VADDPD (DI)(AX*1), Y5, Y5
+	VADDPD 32(DI)(AX*1), Y6, Y6
+	VADDPD 64(DI)(AX*1), Y7, Y7
+	VADDPD 96(DI)(AX*1), Y8, Y8
+	VADDPD 128(DI)(AX*1), Y9, Y9
+	INCQ   R11
+	DECQ   R12
+	JNZ    oneB
+
+storeB:
+	MOVQ    8(SP), AX
+	VMOVUPD Y5, (AX)
+	VMOVUPD Y6, 32(AX)
+	VMOVUPD Y7, 64(AX)
+	VMOVUPD Y8, 96(AX)
+	VMOVUPD Y9, 128(AX)
+	VXORPD  Y5, Y5, Y5
+	VXORPD  Y6, Y6, Y6
+	VXORPD  Y7, Y7, Y7
+	VXORPD  Y8, Y8, Y8
+	VXORPD  Y9, Y9, Y9
+
+done:
+	VZEROUPPER
+	RET
+
+// func gatherRows20AVX2(out []float64, os int, ptr []int, ind []int, val []float64, b []float64, bs int)
+// Requires: AVX, CMOV
+TEXT ·gatherRows20AVX2(SB), NOSPLIT, $24-136
+	MOVQ   out_base+0(FP), AX
+	MOVQ   AX, 16(SP)
+	MOVQ   os+24(FP), CX
+	SHLQ   $0x03, CX
+	MOVQ   ptr_base+32(FP), DX
+	MOVQ   ptr_len+40(FP), BX
+	DECQ   BX
+	MOVQ   ind_base+56(FP), SI
+	MOVQ   val_base+80(FP), DI
+	MOVQ   b_base+104(FP), R8
+	MOVQ   bs+128(FP), R9
+	SHLQ   $0x03, R9
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+	VXORPD Y8, Y8, Y8
+	VXORPD Y9, Y9, Y9
+	TESTQ  BX, BX
+	JZ     done
+	MOVQ   (DX), R10
+	MOVQ   8(DX), R11
+	SUBQ   R10, R11
+	MOVQ   16(SP), AX
+	MOVQ   AX, (SP)
+	ADDQ   CX, AX
+	MOVQ   AX, 16(SP)
+	ADDQ   $0x08, DX
+	DECQ   BX
+	TESTQ  BX, BX
+	JZ     drainA
+	MOVQ   (DX), R12
+	MOVQ   8(DX), R13
+	SUBQ   R12, R13
+	MOVQ   16(SP), AX
+	MOVQ   AX, 8(SP)
+	ADDQ   CX, AX
+	MOVQ   AX, 16(SP)
+	ADDQ   $0x08, DX
+	DECQ   BX
+
+main:
+	MOVQ    R11, R14
+	CMPQ    R13, R14
+	CMOVQLT R13, R14
+	SUBQ    R14, R11
+	SUBQ    R14, R13
+	TESTQ   R14, R14
+	JZ      checkA
+
+both:
+	MOVQ         (SI)(R10*8), AX
+	IMULQ        R9, AX
+	VBROADCASTSD (DI)(R10*8), Y10
+	VMULPD       (R8)(AX*1), Y10, Y11
+	VADDPD       Y11, Y0, Y0
+	VMULPD       32(R8)(AX*1), Y10, Y11
+	VADDPD       Y11, Y1, Y1
+	VMULPD       64(R8)(AX*1), Y10, Y11
+	VADDPD       Y11, Y2, Y2
+	VMULPD       96(R8)(AX*1), Y10, Y11
+	VADDPD       Y11, Y3, Y3
+	VMULPD       128(R8)(AX*1), Y10, Y11
+	VADDPD       Y11, Y4, Y4
+	MOVQ         (SI)(R12*8), AX
+	IMULQ        R9, AX
+	VBROADCASTSD (DI)(R12*8), Y10
+	VMULPD       (R8)(AX*1), Y10, Y11
+	VADDPD       Y11, Y5, Y5
+	VMULPD       32(R8)(AX*1), Y10, Y11
+	VADDPD       Y11, Y6, Y6
+	VMULPD       64(R8)(AX*1), Y10, Y11
+	VADDPD       Y11, Y7, Y7
+	VMULPD       96(R8)(AX*1), Y10, Y11
+	VADDPD       Y11, Y8, Y8
+	VMULPD       128(R8)(AX*1), Y10, Y11
+	VADDPD       Y11, Y9, Y9
+	INCQ         R10
+	INCQ         R12
+	DECQ         R14
+	JNZ          both
+
+checkA:
+	TESTQ   R11, R11
+	JNZ     checkB
+	MOVQ    (SP), AX
+	VMOVUPD Y0, (AX)
+	VMOVUPD Y1, 32(AX)
+	VMOVUPD Y2, 64(AX)
+	VMOVUPD Y3, 96(AX)
+	VMOVUPD Y4, 128(AX)
+	VXORPD  Y0, Y0, Y0
+	VXORPD  Y1, Y1, Y1
+	VXORPD  Y2, Y2, Y2
+	VXORPD  Y3, Y3, Y3
+	VXORPD  Y4, Y4, Y4
+	TESTQ   BX, BX
+	JZ      drainB
+	MOVQ    (DX), R10
+	MOVQ    8(DX), R11
+	SUBQ    R10, R11
+	MOVQ    16(SP), AX
+	MOVQ    AX, (SP)
+	ADDQ    CX, AX
+	MOVQ    AX, 16(SP)
+	ADDQ    $0x08, DX
+	DECQ    BX
+
+checkB:
+	TESTQ   R13, R13
+	JNZ     main
+	MOVQ    8(SP), AX
+	VMOVUPD Y5, (AX)
+	VMOVUPD Y6, 32(AX)
+	VMOVUPD Y7, 64(AX)
+	VMOVUPD Y8, 96(AX)
+	VMOVUPD Y9, 128(AX)
+	VXORPD  Y5, Y5, Y5
+	VXORPD  Y6, Y6, Y6
+	VXORPD  Y7, Y7, Y7
+	VXORPD  Y8, Y8, Y8
+	VXORPD  Y9, Y9, Y9
+	TESTQ   BX, BX
+	JZ      drainA
+	MOVQ    (DX), R12
+	MOVQ    8(DX), R13
+	SUBQ    R12, R13
+	MOVQ    16(SP), AX
+	MOVQ    AX, 8(SP)
+	ADDQ    CX, AX
+	MOVQ    AX, 16(SP)
+	ADDQ    $0x08, DX
+	DECQ    BX
+	JMP     main
+
+drainA:
+	TESTQ R11, R11
+	JZ    storeA
+
+oneA:
+	MOVQ         (SI)(R10*8), AX
+	IMULQ        R9, AX
+	VBROADCASTSD (DI)(R10*8), Y10
+	VMULPD       (R8)(AX*1), Y10, Y11
+	VADDPD       Y11, Y0, Y0
+	VMULPD       32(R8)(AX*1), Y10, Y11
+	VADDPD       Y11, Y1, Y1
+	VMULPD       64(R8)(AX*1), Y10, Y11
+	VADDPD       Y11, Y2, Y2
+	VMULPD       96(R8)(AX*1), Y10, Y11
+	VADDPD       Y11, Y3, Y3
+	VMULPD       128(R8)(AX*1), Y10, Y11
+	VADDPD       Y11, Y4, Y4
+	INCQ         R10
+	DECQ         R11
+	JNZ          oneA
+
+storeA:
+	MOVQ    (SP), AX
+	VMOVUPD Y0, (AX)
+	VMOVUPD Y1, 32(AX)
+	VMOVUPD Y2, 64(AX)
+	VMOVUPD Y3, 96(AX)
+	VMOVUPD Y4, 128(AX)
+	VXORPD  Y0, Y0, Y0
+	VXORPD  Y1, Y1, Y1
+	VXORPD  Y2, Y2, Y2
+	VXORPD  Y3, Y3, Y3
+	VXORPD  Y4, Y4, Y4
+	JMP     done
+
+drainB:
+	TESTQ R13, R13
+	JZ    storeB
+
+oneB:
+	MOVQ         (SI)(R12*8), AX
+	IMULQ        R9, AX
+	VBROADCASTSD (DI)(R12*8), Y10
+	VMULPD       (R8)(AX*1), Y10, Y11
+	VADDPD       Y11, Y5, Y5
+	VMULPD       32(R8)(AX*1), Y10, Y11
+	VADDPD       Y11, Y6, Y6
+	VMULPD       64(R8)(AX*1), Y10, Y11
+	VADDPD       Y11, Y7, Y7
+	VMULPD       96(R8)(AX*1), Y10, Y11
+	VADDPD       Y11, Y8, Y8
+	VMULPD       128(R8)(AX*1), Y10, Y11
+	VADDPD       Y11, Y9, Y9
+	INCQ         R12
+	DECQ         R13
+	JNZ          oneB
+
+storeB:
+	MOVQ    8(SP), AX
+	VMOVUPD Y5, (AX)
+	VMOVUPD Y6, 32(AX)
+	VMOVUPD Y7, 64(AX)
+	VMOVUPD Y8, 96(AX)
+	VMOVUPD Y9, 128(AX)
+	VXORPD  Y5, Y5, Y5
+	VXORPD  Y6, Y6, Y6
+	VXORPD  Y7, Y7, Y7
+	VXORPD  Y8, Y8, Y8
+	VXORPD  Y9, Y9, Y9
+
+done:
+	VZEROUPPER
+	RET
+
+// func gatherUnitRows21AVX2(out []float64, os int, ptr []int, ind []int, b []float64, bs int)
+// Requires: AVX, CMOV
+TEXT ·gatherUnitRows21AVX2(SB), NOSPLIT, $24-112
+	MOVQ   out_base+0(FP), AX
+	MOVQ   AX, 16(SP)
+	MOVQ   os+24(FP), CX
+	SHLQ   $0x03, CX
+	MOVQ   ptr_base+32(FP), DX
+	MOVQ   ptr_len+40(FP), BX
+	DECQ   BX
+	MOVQ   ind_base+56(FP), SI
+	MOVQ   b_base+80(FP), DI
+	MOVQ   bs+104(FP), R8
+	SHLQ   $0x03, R8
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD X5, X5, X5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+	VXORPD Y8, Y8, Y8
+	VXORPD Y9, Y9, Y9
+	VXORPD Y10, Y10, Y10
+	VXORPD X11, X11, X11
+	TESTQ  BX, BX
+	JZ     done
+	MOVQ   (DX), R9
+	MOVQ   8(DX), R10
+	SUBQ   R9, R10
+	MOVQ   16(SP), AX
+	MOVQ   AX, (SP)
+	ADDQ   CX, AX
+	MOVQ   AX, 16(SP)
+	ADDQ   $0x08, DX
+	DECQ   BX
+	TESTQ  BX, BX
+	JZ     drainA
+	MOVQ   (DX), R11
+	MOVQ   8(DX), R12
+	SUBQ   R11, R12
+	MOVQ   16(SP), AX
+	MOVQ   AX, 8(SP)
+	ADDQ   CX, AX
+	MOVQ   AX, 16(SP)
+	ADDQ   $0x08, DX
+	DECQ   BX
+
+main:
+	MOVQ    R10, R13
+	CMPQ    R12, R13
+	CMOVQLT R12, R13
+	SUBQ    R13, R10
+	SUBQ    R13, R12
+	TESTQ   R13, R13
+	JZ      checkA
+
+both:
+	MOVQ   (SI)(R9*8), AX
+	IMULQ  R8, AX
+	VADDPD (DI)(AX*1), Y0, Y0
+	VADDPD 32(DI)(AX*1), Y1, Y1
+	VADDPD 64(DI)(AX*1), Y2, Y2
+	VADDPD 96(DI)(AX*1), Y3, Y3
+	VADDPD 128(DI)(AX*1), Y4, Y4
+	VADDSD 160(DI)(AX*1), X5, X5
+	MOVQ   (SI)(R11*8), AX
+	IMULQ  R8, AX
+	VADDPD (DI)(AX*1), Y6, Y6
+	VADDPD 32(DI)(AX*1), Y7, Y7
+	VADDPD 64(DI)(AX*1), Y8, Y8
+	VADDPD 96(DI)(AX*1), Y9, Y9
+	VADDPD 128(DI)(AX*1), Y10, Y10
+	VADDSD 160(DI)(AX*1), X11, X11
+	INCQ   R9
+	INCQ   R11
+	DECQ   R13
+	JNZ    both
+
+checkA:
+	TESTQ   R10, R10
+	JNZ     checkB
+	MOVQ    (SP), AX
+	VMOVUPD Y0, (AX)
+	VMOVUPD Y1, 32(AX)
+	VMOVUPD Y2, 64(AX)
+	VMOVUPD Y3, 96(AX)
+	VMOVUPD Y4, 128(AX)
+	VMOVSD  X5, 160(AX)
+	VXORPD  Y0, Y0, Y0
+	VXORPD  Y1, Y1, Y1
+	VXORPD  Y2, Y2, Y2
+	VXORPD  Y3, Y3, Y3
+	VXORPD  Y4, Y4, Y4
+	VXORPD  X5, X5, X5
+	TESTQ   BX, BX
+	JZ      drainB
+	MOVQ    (DX), R9
+	MOVQ    8(DX), R10
+	SUBQ    R9, R10
+	MOVQ    16(SP), AX
+	MOVQ    AX, (SP)
+	ADDQ    CX, AX
+	MOVQ    AX, 16(SP)
+	ADDQ    $0x08, DX
+	DECQ    BX
+
+checkB:
+	TESTQ   R12, R12
+	JNZ     main
+	MOVQ    8(SP), AX
+	VMOVUPD Y6, (AX)
+	VMOVUPD Y7, 32(AX)
+	VMOVUPD Y8, 64(AX)
+	VMOVUPD Y9, 96(AX)
+	VMOVUPD Y10, 128(AX)
+	VMOVSD  X11, 160(AX)
+	VXORPD  Y6, Y6, Y6
+	VXORPD  Y7, Y7, Y7
+	VXORPD  Y8, Y8, Y8
+	VXORPD  Y9, Y9, Y9
+	VXORPD  Y10, Y10, Y10
+	VXORPD  X11, X11, X11
+	TESTQ   BX, BX
+	JZ      drainA
+	MOVQ    (DX), R11
+	MOVQ    8(DX), R12
+	SUBQ    R11, R12
+	MOVQ    16(SP), AX
+	MOVQ    AX, 8(SP)
+	ADDQ    CX, AX
+	MOVQ    AX, 16(SP)
+	ADDQ    $0x08, DX
+	DECQ    BX
+	JMP     main
+
+drainA:
+	TESTQ R10, R10
+	JZ    storeA
+
+oneA:
+	MOVQ   (SI)(R9*8), AX
+	IMULQ  R8, AX
+	VADDPD (DI)(AX*1), Y0, Y0
+	VADDPD 32(DI)(AX*1), Y1, Y1
+	VADDPD 64(DI)(AX*1), Y2, Y2
+	VADDPD 96(DI)(AX*1), Y3, Y3
+	VADDPD 128(DI)(AX*1), Y4, Y4
+	VADDSD 160(DI)(AX*1), X5, X5
+	INCQ   R9
+	DECQ   R10
+	JNZ    oneA
+
+storeA:
+	MOVQ    (SP), AX
+	VMOVUPD Y0, (AX)
+	VMOVUPD Y1, 32(AX)
+	VMOVUPD Y2, 64(AX)
+	VMOVUPD Y3, 96(AX)
+	VMOVUPD Y4, 128(AX)
+	VMOVSD  X5, 160(AX)
+	VXORPD  Y0, Y0, Y0
+	VXORPD  Y1, Y1, Y1
+	VXORPD  Y2, Y2, Y2
+	VXORPD  Y3, Y3, Y3
+	VXORPD  Y4, Y4, Y4
+	VXORPD  X5, X5, X5
+	JMP     done
+
+drainB:
+	TESTQ R12, R12
+	JZ    storeB
+
+oneB:
+	MOVQ   (SI)(R11*8), AX
+	IMULQ  R8, AX
+	VADDPD (DI)(AX*1), Y6, Y6
+	VADDPD 32(DI)(AX*1), Y7, Y7
+	VADDPD 64(DI)(AX*1), Y8, Y8
+	VADDPD 96(DI)(AX*1), Y9, Y9
+	VADDPD 128(DI)(AX*1), Y10, Y10
+	VADDSD 160(DI)(AX*1), X11, X11
+	INCQ   R11
+	DECQ   R12
+	JNZ    oneB
+
+storeB:
+	MOVQ    8(SP), AX
+	VMOVUPD Y6, (AX)
+	VMOVUPD Y7, 32(AX)
+	VMOVUPD Y8, 64(AX)
+	VMOVUPD Y9, 96(AX)
+	VMOVUPD Y10, 128(AX)
+	VMOVSD  X11, 160(AX)
+	VXORPD  Y6, Y6, Y6
+	VXORPD  Y7, Y7, Y7
+	VXORPD  Y8, Y8, Y8
+	VXORPD  Y9, Y9, Y9
+	VXORPD  Y10, Y10, Y10
+	VXORPD  X11, X11, X11
+
+done:
+	VZEROUPPER
+	RET
+
+// func gatherRows21AVX2(out []float64, os int, ptr []int, ind []int, val []float64, b []float64, bs int)
+// Requires: AVX, CMOV
+TEXT ·gatherRows21AVX2(SB), NOSPLIT, $24-136
+	MOVQ   out_base+0(FP), AX
+	MOVQ   AX, 16(SP)
+	MOVQ   os+24(FP), CX
+	SHLQ   $0x03, CX
+	MOVQ   ptr_base+32(FP), DX
+	MOVQ   ptr_len+40(FP), BX
+	DECQ   BX
+	MOVQ   ind_base+56(FP), SI
+	MOVQ   val_base+80(FP), DI
+	MOVQ   b_base+104(FP), R8
+	MOVQ   bs+128(FP), R9
+	SHLQ   $0x03, R9
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD X5, X5, X5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+	VXORPD Y8, Y8, Y8
+	VXORPD Y9, Y9, Y9
+	VXORPD Y10, Y10, Y10
+	VXORPD X11, X11, X11
+	TESTQ  BX, BX
+	JZ     done
+	MOVQ   (DX), R10
+	MOVQ   8(DX), R11
+	SUBQ   R10, R11
+	MOVQ   16(SP), AX
+	MOVQ   AX, (SP)
+	ADDQ   CX, AX
+	MOVQ   AX, 16(SP)
+	ADDQ   $0x08, DX
+	DECQ   BX
+	TESTQ  BX, BX
+	JZ     drainA
+	MOVQ   (DX), R12
+	MOVQ   8(DX), R13
+	SUBQ   R12, R13
+	MOVQ   16(SP), AX
+	MOVQ   AX, 8(SP)
+	ADDQ   CX, AX
+	MOVQ   AX, 16(SP)
+	ADDQ   $0x08, DX
+	DECQ   BX
+
+main:
+	MOVQ    R11, R14
+	CMPQ    R13, R14
+	CMOVQLT R13, R14
+	SUBQ    R14, R11
+	SUBQ    R14, R13
+	TESTQ   R14, R14
+	JZ      checkA
+
+both:
+	MOVQ         (SI)(R10*8), AX
+	IMULQ        R9, AX
+	VBROADCASTSD (DI)(R10*8), Y12
+	VMULPD       (R8)(AX*1), Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       32(R8)(AX*1), Y12, Y13
+	VADDPD       Y13, Y1, Y1
+	VMULPD       64(R8)(AX*1), Y12, Y13
+	VADDPD       Y13, Y2, Y2
+	VMULPD       96(R8)(AX*1), Y12, Y13
+	VADDPD       Y13, Y3, Y3
+	VMULPD       128(R8)(AX*1), Y12, Y13
+	VADDPD       Y13, Y4, Y4
+	VMULSD       160(R8)(AX*1), X12, X13
+	VADDSD       X13, X5, X5
+	MOVQ         (SI)(R12*8), AX
+	IMULQ        R9, AX
+	VBROADCASTSD (DI)(R12*8), Y12
+	VMULPD       (R8)(AX*1), Y12, Y13
+	VADDPD       Y13, Y6, Y6
+	VMULPD       32(R8)(AX*1), Y12, Y13
+	VADDPD       Y13, Y7, Y7
+	VMULPD       64(R8)(AX*1), Y12, Y13
+	VADDPD       Y13, Y8, Y8
+	VMULPD       96(R8)(AX*1), Y12, Y13
+	VADDPD       Y13, Y9, Y9
+	VMULPD       128(R8)(AX*1), Y12, Y13
+	VADDPD       Y13, Y10, Y10
+	VMULSD       160(R8)(AX*1), X12, X13
+	VADDSD       X13, X11, X11
+	INCQ         R10
+	INCQ         R12
+	DECQ         R14
+	JNZ          both
+
+checkA:
+	TESTQ   R11, R11
+	JNZ     checkB
+	MOVQ    (SP), AX
+	VMOVUPD Y0, (AX)
+	VMOVUPD Y1, 32(AX)
+	VMOVUPD Y2, 64(AX)
+	VMOVUPD Y3, 96(AX)
+	VMOVUPD Y4, 128(AX)
+	VMOVSD  X5, 160(AX)
+	VXORPD  Y0, Y0, Y0
+	VXORPD  Y1, Y1, Y1
+	VXORPD  Y2, Y2, Y2
+	VXORPD  Y3, Y3, Y3
+	VXORPD  Y4, Y4, Y4
+	VXORPD  X5, X5, X5
+	TESTQ   BX, BX
+	JZ      drainB
+	MOVQ    (DX), R10
+	MOVQ    8(DX), R11
+	SUBQ    R10, R11
+	MOVQ    16(SP), AX
+	MOVQ    AX, (SP)
+	ADDQ    CX, AX
+	MOVQ    AX, 16(SP)
+	ADDQ    $0x08, DX
+	DECQ    BX
+
+checkB:
+	TESTQ   R13, R13
+	JNZ     main
+	MOVQ    8(SP), AX
+	VMOVUPD Y6, (AX)
+	VMOVUPD Y7, 32(AX)
+	VMOVUPD Y8, 64(AX)
+	VMOVUPD Y9, 96(AX)
+	VMOVUPD Y10, 128(AX)
+	VMOVSD  X11, 160(AX)
+	VXORPD  Y6, Y6, Y6
+	VXORPD  Y7, Y7, Y7
+	VXORPD  Y8, Y8, Y8
+	VXORPD  Y9, Y9, Y9
+	VXORPD  Y10, Y10, Y10
+	VXORPD  X11, X11, X11
+	TESTQ   BX, BX
+	JZ      drainA
+	MOVQ    (DX), R12
+	MOVQ    8(DX), R13
+	SUBQ    R12, R13
+	MOVQ    16(SP), AX
+	MOVQ    AX, 8(SP)
+	ADDQ    CX, AX
+	MOVQ    AX, 16(SP)
+	ADDQ    $0x08, DX
+	DECQ    BX
+	JMP     main
+
+drainA:
+	TESTQ R11, R11
+	JZ    storeA
+
+oneA:
+	MOVQ         (SI)(R10*8), AX
+	IMULQ        R9, AX
+	VBROADCASTSD (DI)(R10*8), Y12
+	VMULPD       (R8)(AX*1), Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       32(R8)(AX*1), Y12, Y13
+	VADDPD       Y13, Y1, Y1
+	VMULPD       64(R8)(AX*1), Y12, Y13
+	VADDPD       Y13, Y2, Y2
+	VMULPD       96(R8)(AX*1), Y12, Y13
+	VADDPD       Y13, Y3, Y3
+	VMULPD       128(R8)(AX*1), Y12, Y13
+	VADDPD       Y13, Y4, Y4
+	VMULSD       160(R8)(AX*1), X12, X13
+	VADDSD       X13, X5, X5
+	INCQ         R10
+	DECQ         R11
+	JNZ          oneA
+
+storeA:
+	MOVQ    (SP), AX
+	VMOVUPD Y0, (AX)
+	VMOVUPD Y1, 32(AX)
+	VMOVUPD Y2, 64(AX)
+	VMOVUPD Y3, 96(AX)
+	VMOVUPD Y4, 128(AX)
+	VMOVSD  X5, 160(AX)
+	VXORPD  Y0, Y0, Y0
+	VXORPD  Y1, Y1, Y1
+	VXORPD  Y2, Y2, Y2
+	VXORPD  Y3, Y3, Y3
+	VXORPD  Y4, Y4, Y4
+	VXORPD  X5, X5, X5
+	JMP     done
+
+drainB:
+	TESTQ R13, R13
+	JZ    storeB
+
+oneB:
+	MOVQ         (SI)(R12*8), AX
+	IMULQ        R9, AX
+	VBROADCASTSD (DI)(R12*8), Y12
+	VMULPD       (R8)(AX*1), Y12, Y13
+	VADDPD       Y13, Y6, Y6
+	VMULPD       32(R8)(AX*1), Y12, Y13
+	VADDPD       Y13, Y7, Y7
+	VMULPD       64(R8)(AX*1), Y12, Y13
+	VADDPD       Y13, Y8, Y8
+	VMULPD       96(R8)(AX*1), Y12, Y13
+	VADDPD       Y13, Y9, Y9
+	VMULPD       128(R8)(AX*1), Y12, Y13
+	VADDPD       Y13, Y10, Y10
+	VMULSD       160(R8)(AX*1), X12, X13
+	VADDSD       X13, X11, X11
+	INCQ         R12
+	DECQ         R13
+	JNZ          oneB
+
+storeB:
+	MOVQ    8(SP), AX
+	VMOVUPD Y6, (AX)
+	VMOVUPD Y7, 32(AX)
+	VMOVUPD Y8, 64(AX)
+	VMOVUPD Y9, 96(AX)
+	VMOVUPD Y10, 128(AX)
+	VMOVSD  X11, 160(AX)
+	VXORPD  Y6, Y6, Y6
+	VXORPD  Y7, Y7, Y7
+	VXORPD  Y8, Y8, Y8
+	VXORPD  Y9, Y9, Y9
+	VXORPD  Y10, Y10, Y10
+	VXORPD  X11, X11, X11
+
+done:
+	VZEROUPPER
+	RET
+
+// func gatherUnitRows22AVX2(out []float64, os int, ptr []int, ind []int, b []float64, bs int)
+// Requires: AVX, CMOV
+TEXT ·gatherUnitRows22AVX2(SB), NOSPLIT, $24-112
+	MOVQ   out_base+0(FP), AX
+	MOVQ   AX, 16(SP)
+	MOVQ   os+24(FP), CX
+	SHLQ   $0x03, CX
+	MOVQ   ptr_base+32(FP), DX
+	MOVQ   ptr_len+40(FP), BX
+	DECQ   BX
+	MOVQ   ind_base+56(FP), SI
+	MOVQ   b_base+80(FP), DI
+	MOVQ   bs+104(FP), R8
+	SHLQ   $0x03, R8
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD X5, X5, X5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+	VXORPD Y8, Y8, Y8
+	VXORPD Y9, Y9, Y9
+	VXORPD Y10, Y10, Y10
+	VXORPD X11, X11, X11
+	TESTQ  BX, BX
+	JZ     done
+	MOVQ   (DX), R9
+	MOVQ   8(DX), R10
+	SUBQ   R9, R10
+	MOVQ   16(SP), AX
+	MOVQ   AX, (SP)
+	ADDQ   CX, AX
+	MOVQ   AX, 16(SP)
+	ADDQ   $0x08, DX
+	DECQ   BX
+	TESTQ  BX, BX
+	JZ     drainA
+	MOVQ   (DX), R11
+	MOVQ   8(DX), R12
+	SUBQ   R11, R12
+	MOVQ   16(SP), AX
+	MOVQ   AX, 8(SP)
+	ADDQ   CX, AX
+	MOVQ   AX, 16(SP)
+	ADDQ   $0x08, DX
+	DECQ   BX
+
+main:
+	MOVQ    R10, R13
+	CMPQ    R12, R13
+	CMOVQLT R12, R13
+	SUBQ    R13, R10
+	SUBQ    R13, R12
+	TESTQ   R13, R13
+	JZ      checkA
+
+both:
+	MOVQ   (SI)(R9*8), AX
+	IMULQ  R8, AX
+	VADDPD (DI)(AX*1), Y0, Y0
+	VADDPD 32(DI)(AX*1), Y1, Y1
+	VADDPD 64(DI)(AX*1), Y2, Y2
+	VADDPD 96(DI)(AX*1), Y3, Y3
+	VADDPD 128(DI)(AX*1), Y4, Y4
+	VADDPD 160(DI)(AX*1), X5, X5
+	MOVQ   (SI)(R11*8), AX
+	IMULQ  R8, AX
+	VADDPD (DI)(AX*1), Y6, Y6
+	VADDPD 32(DI)(AX*1), Y7, Y7
+	VADDPD 64(DI)(AX*1), Y8, Y8
+	VADDPD 96(DI)(AX*1), Y9, Y9
+	VADDPD 128(DI)(AX*1), Y10, Y10
+	VADDPD 160(DI)(AX*1), X11, X11
+	INCQ   R9
+	INCQ   R11
+	DECQ   R13
+	JNZ    both
+
+checkA:
+	TESTQ   R10, R10
+	JNZ     checkB
+	MOVQ    (SP), AX
+	VMOVUPD Y0, (AX)
+	VMOVUPD Y1, 32(AX)
+	VMOVUPD Y2, 64(AX)
+	VMOVUPD Y3, 96(AX)
+	VMOVUPD Y4, 128(AX)
+	VMOVUPD X5, 160(AX)
+	VXORPD  Y0, Y0, Y0
+	VXORPD  Y1, Y1, Y1
+	VXORPD  Y2, Y2, Y2
+	VXORPD  Y3, Y3, Y3
+	VXORPD  Y4, Y4, Y4
+	VXORPD  X5, X5, X5
+	TESTQ   BX, BX
+	JZ      drainB
+	MOVQ    (DX), R9
+	MOVQ    8(DX), R10
+	SUBQ    R9, R10
+	MOVQ    16(SP), AX
+	MOVQ    AX, (SP)
+	ADDQ    CX, AX
+	MOVQ    AX, 16(SP)
+	ADDQ    $0x08, DX
+	DECQ    BX
+
+checkB:
+	TESTQ   R12, R12
+	JNZ     main
+	MOVQ    8(SP), AX
+	VMOVUPD Y6, (AX)
+	VMOVUPD Y7, 32(AX)
+	VMOVUPD Y8, 64(AX)
+	VMOVUPD Y9, 96(AX)
+	VMOVUPD Y10, 128(AX)
+	VMOVUPD X11, 160(AX)
+	VXORPD  Y6, Y6, Y6
+	VXORPD  Y7, Y7, Y7
+	VXORPD  Y8, Y8, Y8
+	VXORPD  Y9, Y9, Y9
+	VXORPD  Y10, Y10, Y10
+	VXORPD  X11, X11, X11
+	TESTQ   BX, BX
+	JZ      drainA
+	MOVQ    (DX), R11
+	MOVQ    8(DX), R12
+	SUBQ    R11, R12
+	MOVQ    16(SP), AX
+	MOVQ    AX, 8(SP)
+	ADDQ    CX, AX
+	MOVQ    AX, 16(SP)
+	ADDQ    $0x08, DX
+	DECQ    BX
+	JMP     main
+
+drainA:
+	TESTQ R10, R10
+	JZ    storeA
+
+oneA:
+	MOVQ   (SI)(R9*8), AX
+	IMULQ  R8, AX
+	VADDPD (DI)(AX*1), Y0, Y0
+	VADDPD 32(DI)(AX*1), Y1, Y1
+	VADDPD 64(DI)(AX*1), Y2, Y2
+	VADDPD 96(DI)(AX*1), Y3, Y3
+	VADDPD 128(DI)(AX*1), Y4, Y4
+	VADDPD 160(DI)(AX*1), X5, X5
+	INCQ   R9
+	DECQ   R10
+	JNZ    oneA
+
+storeA:
+	MOVQ    (SP), AX
+	VMOVUPD Y0, (AX)
+	VMOVUPD Y1, 32(AX)
+	VMOVUPD Y2, 64(AX)
+	VMOVUPD Y3, 96(AX)
+	VMOVUPD Y4, 128(AX)
+	VMOVUPD X5, 160(AX)
+	VXORPD  Y0, Y0, Y0
+	VXORPD  Y1, Y1, Y1
+	VXORPD  Y2, Y2, Y2
+	VXORPD  Y3, Y3, Y3
+	VXORPD  Y4, Y4, Y4
+	VXORPD  X5, X5, X5
+	JMP     done
+
+drainB:
+	TESTQ R12, R12
+	JZ    storeB
+
+oneB:
+	MOVQ   (SI)(R11*8), AX
+	IMULQ  R8, AX
+	VADDPD (DI)(AX*1), Y6, Y6
+	VADDPD 32(DI)(AX*1), Y7, Y7
+	VADDPD 64(DI)(AX*1), Y8, Y8
+	VADDPD 96(DI)(AX*1), Y9, Y9
+	VADDPD 128(DI)(AX*1), Y10, Y10
+	VADDPD 160(DI)(AX*1), X11, X11
+	INCQ   R11
+	DECQ   R12
+	JNZ    oneB
+
+storeB:
+	MOVQ    8(SP), AX
+	VMOVUPD Y6, (AX)
+	VMOVUPD Y7, 32(AX)
+	VMOVUPD Y8, 64(AX)
+	VMOVUPD Y9, 96(AX)
+	VMOVUPD Y10, 128(AX)
+	VMOVUPD X11, 160(AX)
+	VXORPD  Y6, Y6, Y6
+	VXORPD  Y7, Y7, Y7
+	VXORPD  Y8, Y8, Y8
+	VXORPD  Y9, Y9, Y9
+	VXORPD  Y10, Y10, Y10
+	VXORPD  X11, X11, X11
+
+done:
+	VZEROUPPER
+	RET
+
+// func gatherRows22AVX2(out []float64, os int, ptr []int, ind []int, val []float64, b []float64, bs int)
+// Requires: AVX, CMOV
+TEXT ·gatherRows22AVX2(SB), NOSPLIT, $24-136
+	MOVQ   out_base+0(FP), AX
+	MOVQ   AX, 16(SP)
+	MOVQ   os+24(FP), CX
+	SHLQ   $0x03, CX
+	MOVQ   ptr_base+32(FP), DX
+	MOVQ   ptr_len+40(FP), BX
+	DECQ   BX
+	MOVQ   ind_base+56(FP), SI
+	MOVQ   val_base+80(FP), DI
+	MOVQ   b_base+104(FP), R8
+	MOVQ   bs+128(FP), R9
+	SHLQ   $0x03, R9
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD X5, X5, X5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+	VXORPD Y8, Y8, Y8
+	VXORPD Y9, Y9, Y9
+	VXORPD Y10, Y10, Y10
+	VXORPD X11, X11, X11
+	TESTQ  BX, BX
+	JZ     done
+	MOVQ   (DX), R10
+	MOVQ   8(DX), R11
+	SUBQ   R10, R11
+	MOVQ   16(SP), AX
+	MOVQ   AX, (SP)
+	ADDQ   CX, AX
+	MOVQ   AX, 16(SP)
+	ADDQ   $0x08, DX
+	DECQ   BX
+	TESTQ  BX, BX
+	JZ     drainA
+	MOVQ   (DX), R12
+	MOVQ   8(DX), R13
+	SUBQ   R12, R13
+	MOVQ   16(SP), AX
+	MOVQ   AX, 8(SP)
+	ADDQ   CX, AX
+	MOVQ   AX, 16(SP)
+	ADDQ   $0x08, DX
+	DECQ   BX
+
+main:
+	MOVQ    R11, R14
+	CMPQ    R13, R14
+	CMOVQLT R13, R14
+	SUBQ    R14, R11
+	SUBQ    R14, R13
+	TESTQ   R14, R14
+	JZ      checkA
+
+both:
+	MOVQ         (SI)(R10*8), AX
+	IMULQ        R9, AX
+	VBROADCASTSD (DI)(R10*8), Y12
+	VMULPD       (R8)(AX*1), Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       32(R8)(AX*1), Y12, Y13
+	VADDPD       Y13, Y1, Y1
+	VMULPD       64(R8)(AX*1), Y12, Y13
+	VADDPD       Y13, Y2, Y2
+	VMULPD       96(R8)(AX*1), Y12, Y13
+	VADDPD       Y13, Y3, Y3
+	VMULPD       128(R8)(AX*1), Y12, Y13
+	VADDPD       Y13, Y4, Y4
+	VMULPD       160(R8)(AX*1), X12, X13
+	VADDPD       X13, X5, X5
+	MOVQ         (SI)(R12*8), AX
+	IMULQ        R9, AX
+	VBROADCASTSD (DI)(R12*8), Y12
+	VMULPD       (R8)(AX*1), Y12, Y13
+	VADDPD       Y13, Y6, Y6
+	VMULPD       32(R8)(AX*1), Y12, Y13
+	VADDPD       Y13, Y7, Y7
+	VMULPD       64(R8)(AX*1), Y12, Y13
+	VADDPD       Y13, Y8, Y8
+	VMULPD       96(R8)(AX*1), Y12, Y13
+	VADDPD       Y13, Y9, Y9
+	VMULPD       128(R8)(AX*1), Y12, Y13
+	VADDPD       Y13, Y10, Y10
+	VMULPD       160(R8)(AX*1), X12, X13
+	VADDPD       X13, X11, X11
+	INCQ         R10
+	INCQ         R12
+	DECQ         R14
+	JNZ          both
+
+checkA:
+	TESTQ   R11, R11
+	JNZ     checkB
+	MOVQ    (SP), AX
+	VMOVUPD Y0, (AX)
+	VMOVUPD Y1, 32(AX)
+	VMOVUPD Y2, 64(AX)
+	VMOVUPD Y3, 96(AX)
+	VMOVUPD Y4, 128(AX)
+	VMOVUPD X5, 160(AX)
+	VXORPD  Y0, Y0, Y0
+	VXORPD  Y1, Y1, Y1
+	VXORPD  Y2, Y2, Y2
+	VXORPD  Y3, Y3, Y3
+	VXORPD  Y4, Y4, Y4
+	VXORPD  X5, X5, X5
+	TESTQ   BX, BX
+	JZ      drainB
+	MOVQ    (DX), R10
+	MOVQ    8(DX), R11
+	SUBQ    R10, R11
+	MOVQ    16(SP), AX
+	MOVQ    AX, (SP)
+	ADDQ    CX, AX
+	MOVQ    AX, 16(SP)
+	ADDQ    $0x08, DX
+	DECQ    BX
+
+checkB:
+	TESTQ   R13, R13
+	JNZ     main
+	MOVQ    8(SP), AX
+	VMOVUPD Y6, (AX)
+	VMOVUPD Y7, 32(AX)
+	VMOVUPD Y8, 64(AX)
+	VMOVUPD Y9, 96(AX)
+	VMOVUPD Y10, 128(AX)
+	VMOVUPD X11, 160(AX)
+	VXORPD  Y6, Y6, Y6
+	VXORPD  Y7, Y7, Y7
+	VXORPD  Y8, Y8, Y8
+	VXORPD  Y9, Y9, Y9
+	VXORPD  Y10, Y10, Y10
+	VXORPD  X11, X11, X11
+	TESTQ   BX, BX
+	JZ      drainA
+	MOVQ    (DX), R12
+	MOVQ    8(DX), R13
+	SUBQ    R12, R13
+	MOVQ    16(SP), AX
+	MOVQ    AX, 8(SP)
+	ADDQ    CX, AX
+	MOVQ    AX, 16(SP)
+	ADDQ    $0x08, DX
+	DECQ    BX
+	JMP     main
+
+drainA:
+	TESTQ R11, R11
+	JZ    storeA
+
+oneA:
+	MOVQ         (SI)(R10*8), AX
+	IMULQ        R9, AX
+	VBROADCASTSD (DI)(R10*8), Y12
+	VMULPD       (R8)(AX*1), Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       32(R8)(AX*1), Y12, Y13
+	VADDPD       Y13, Y1, Y1
+	VMULPD       64(R8)(AX*1), Y12, Y13
+	VADDPD       Y13, Y2, Y2
+	VMULPD       96(R8)(AX*1), Y12, Y13
+	VADDPD       Y13, Y3, Y3
+	VMULPD       128(R8)(AX*1), Y12, Y13
+	VADDPD       Y13, Y4, Y4
+	VMULPD       160(R8)(AX*1), X12, X13
+	VADDPD       X13, X5, X5
+	INCQ         R10
+	DECQ         R11
+	JNZ          oneA
+
+storeA:
+	MOVQ    (SP), AX
+	VMOVUPD Y0, (AX)
+	VMOVUPD Y1, 32(AX)
+	VMOVUPD Y2, 64(AX)
+	VMOVUPD Y3, 96(AX)
+	VMOVUPD Y4, 128(AX)
+	VMOVUPD X5, 160(AX)
+	VXORPD  Y0, Y0, Y0
+	VXORPD  Y1, Y1, Y1
+	VXORPD  Y2, Y2, Y2
+	VXORPD  Y3, Y3, Y3
+	VXORPD  Y4, Y4, Y4
+	VXORPD  X5, X5, X5
+	JMP     done
+
+drainB:
+	TESTQ R13, R13
+	JZ    storeB
+
+oneB:
+	MOVQ         (SI)(R12*8), AX
+	IMULQ        R9, AX
+	VBROADCASTSD (DI)(R12*8), Y12
+	VMULPD       (R8)(AX*1), Y12, Y13
+	VADDPD       Y13, Y6, Y6
+	VMULPD       32(R8)(AX*1), Y12, Y13
+	VADDPD       Y13, Y7, Y7
+	VMULPD       64(R8)(AX*1), Y12, Y13
+	VADDPD       Y13, Y8, Y8
+	VMULPD       96(R8)(AX*1), Y12, Y13
+	VADDPD       Y13, Y9, Y9
+	VMULPD       128(R8)(AX*1), Y12, Y13
+	VADDPD       Y13, Y10, Y10
+	VMULPD       160(R8)(AX*1), X12, X13
+	VADDPD       X13, X11, X11
+	INCQ         R12
+	DECQ         R13
+	JNZ          oneB
+
+storeB:
+	MOVQ    8(SP), AX
+	VMOVUPD Y6, (AX)
+	VMOVUPD Y7, 32(AX)
+	VMOVUPD Y8, 64(AX)
+	VMOVUPD Y9, 96(AX)
+	VMOVUPD Y10, 128(AX)
+	VMOVUPD X11, 160(AX)
+	VXORPD  Y6, Y6, Y6
+	VXORPD  Y7, Y7, Y7
+	VXORPD  Y8, Y8, Y8
+	VXORPD  Y9, Y9, Y9
+	VXORPD  Y10, Y10, Y10
+	VXORPD  X11, X11, X11
+
+done:
+	VZEROUPPER
+	RET
+
+// func gatherUnitRows23AVX2(out []float64, os int, ptr []int, ind []int, b []float64, bs int)
+// Requires: AVX, CMOV
+TEXT ·gatherUnitRows23AVX2(SB), NOSPLIT, $24-112
+	MOVQ   out_base+0(FP), AX
+	MOVQ   AX, 16(SP)
+	MOVQ   os+24(FP), CX
+	SHLQ   $0x03, CX
+	MOVQ   ptr_base+32(FP), DX
+	MOVQ   ptr_len+40(FP), BX
+	DECQ   BX
+	MOVQ   ind_base+56(FP), SI
+	MOVQ   b_base+80(FP), DI
+	MOVQ   bs+104(FP), R8
+	SHLQ   $0x03, R8
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD X5, X5, X5
+	VXORPD X6, X6, X6
+	VXORPD Y7, Y7, Y7
+	VXORPD Y8, Y8, Y8
+	VXORPD Y9, Y9, Y9
+	VXORPD Y10, Y10, Y10
+	VXORPD Y11, Y11, Y11
+	VXORPD X12, X12, X12
+	VXORPD X13, X13, X13
+	TESTQ  BX, BX
+	JZ     done
+	MOVQ   (DX), R9
+	MOVQ   8(DX), R10
+	SUBQ   R9, R10
+	MOVQ   16(SP), AX
+	MOVQ   AX, (SP)
+	ADDQ   CX, AX
+	MOVQ   AX, 16(SP)
+	ADDQ   $0x08, DX
+	DECQ   BX
+	TESTQ  BX, BX
+	JZ     drainA
+	MOVQ   (DX), R11
+	MOVQ   8(DX), R12
+	SUBQ   R11, R12
+	MOVQ   16(SP), AX
+	MOVQ   AX, 8(SP)
+	ADDQ   CX, AX
+	MOVQ   AX, 16(SP)
+	ADDQ   $0x08, DX
+	DECQ   BX
+
+main:
+	MOVQ    R10, R13
+	CMPQ    R12, R13
+	CMOVQLT R12, R13
+	SUBQ    R13, R10
+	SUBQ    R13, R12
+	TESTQ   R13, R13
+	JZ      checkA
+
+both:
+	MOVQ   (SI)(R9*8), AX
+	IMULQ  R8, AX
+	VADDPD (DI)(AX*1), Y0, Y0
+	VADDPD 32(DI)(AX*1), Y1, Y1
+	VADDPD 64(DI)(AX*1), Y2, Y2
+	VADDPD 96(DI)(AX*1), Y3, Y3
+	VADDPD 128(DI)(AX*1), Y4, Y4
+	VADDPD 160(DI)(AX*1), X5, X5
+	VADDSD 176(DI)(AX*1), X6, X6
+	MOVQ   (SI)(R11*8), AX
+	IMULQ  R8, AX
+	VADDPD (DI)(AX*1), Y7, Y7
+	VADDPD 32(DI)(AX*1), Y8, Y8
+	VADDPD 64(DI)(AX*1), Y9, Y9
+	VADDPD 96(DI)(AX*1), Y10, Y10
+	VADDPD 128(DI)(AX*1), Y11, Y11
+	VADDPD 160(DI)(AX*1), X12, X12
+	VADDSD 176(DI)(AX*1), X13, X13
+	INCQ   R9
+	INCQ   R11
+	DECQ   R13
+	JNZ    both
+
+checkA:
+	TESTQ   R10, R10
+	JNZ     checkB
+	MOVQ    (SP), AX
+	VMOVUPD Y0, (AX)
+	VMOVUPD Y1, 32(AX)
+	VMOVUPD Y2, 64(AX)
+	VMOVUPD Y3, 96(AX)
+	VMOVUPD Y4, 128(AX)
+	VMOVUPD X5, 160(AX)
+	VMOVSD  X6, 176(AX)
+	VXORPD  Y0, Y0, Y0
+	VXORPD  Y1, Y1, Y1
+	VXORPD  Y2, Y2, Y2
+	VXORPD  Y3, Y3, Y3
+	VXORPD  Y4, Y4, Y4
+	VXORPD  X5, X5, X5
+	VXORPD  X6, X6, X6
+	TESTQ   BX, BX
+	JZ      drainB
+	MOVQ    (DX), R9
+	MOVQ    8(DX), R10
+	SUBQ    R9, R10
+	MOVQ    16(SP), AX
+	MOVQ    AX, (SP)
+	ADDQ    CX, AX
+	MOVQ    AX, 16(SP)
+	ADDQ    $0x08, DX
+	DECQ    BX
+
+checkB:
+	TESTQ   R12, R12
+	JNZ     main
+	MOVQ    8(SP), AX
+	VMOVUPD Y7, (AX)
+	VMOVUPD Y8, 32(AX)
+	VMOVUPD Y9, 64(AX)
+	VMOVUPD Y10, 96(AX)
+	VMOVUPD Y11, 128(AX)
+	VMOVUPD X12, 160(AX)
+	VMOVSD  X13, 176(AX)
+	VXORPD  Y7, Y7, Y7
+	VXORPD  Y8, Y8, Y8
+	VXORPD  Y9, Y9, Y9
+	VXORPD  Y10, Y10, Y10
+	VXORPD  Y11, Y11, Y11
+	VXORPD  X12, X12, X12
+	VXORPD  X13, X13, X13
+	TESTQ   BX, BX
+	JZ      drainA
+	MOVQ    (DX), R11
+	MOVQ    8(DX), R12
+	SUBQ    R11, R12
+	MOVQ    16(SP), AX
+	MOVQ    AX, 8(SP)
+	ADDQ    CX, AX
+	MOVQ    AX, 16(SP)
+	ADDQ    $0x08, DX
+	DECQ    BX
+	JMP     main
+
+drainA:
+	TESTQ R10, R10
+	JZ    storeA
+
+oneA:
+	MOVQ   (SI)(R9*8), AX
+	IMULQ  R8, AX
+	VADDPD (DI)(AX*1), Y0, Y0
+	VADDPD 32(DI)(AX*1), Y1, Y1
+	VADDPD 64(DI)(AX*1), Y2, Y2
+	VADDPD 96(DI)(AX*1), Y3, Y3
+	VADDPD 128(DI)(AX*1), Y4, Y4
+	VADDPD 160(DI)(AX*1), X5, X5
+	VADDSD 176(DI)(AX*1), X6, X6
+	INCQ   R9
+	DECQ   R10
+	JNZ    oneA
+
+storeA:
+	MOVQ    (SP), AX
+	VMOVUPD Y0, (AX)
+	VMOVUPD Y1, 32(AX)
+	VMOVUPD Y2, 64(AX)
+	VMOVUPD Y3, 96(AX)
+	VMOVUPD Y4, 128(AX)
+	VMOVUPD X5, 160(AX)
+	VMOVSD  X6, 176(AX)
+	VXORPD  Y0, Y0, Y0
+	VXORPD  Y1, Y1, Y1
+	VXORPD  Y2, Y2, Y2
+	VXORPD  Y3, Y3, Y3
+	VXORPD  Y4, Y4, Y4
+	VXORPD  X5, X5, X5
+	VXORPD  X6, X6, X6
+	JMP     done
+
+drainB:
+	TESTQ R12, R12
+	JZ    storeB
+
+oneB:
+	MOVQ   (SI)(R11*8), AX
+	IMULQ  R8, AX
+	VADDPD (DI)(AX*1), Y7, Y7
+	VADDPD 32(DI)(AX*1), Y8, Y8
+	VADDPD 64(DI)(AX*1), Y9, Y9
+	VADDPD 96(DI)(AX*1), Y10, Y10
+	VADDPD 128(DI)(AX*1), Y11, Y11
+	VADDPD 160(DI)(AX*1), X12, X12
+	VADDSD 176(DI)(AX*1), X13, X13
+	INCQ   R11
+	DECQ   R12
+	JNZ    oneB
+
+storeB:
+	MOVQ    8(SP), AX
+	VMOVUPD Y7, (AX)
+	VMOVUPD Y8, 32(AX)
+	VMOVUPD Y9, 64(AX)
+	VMOVUPD Y10, 96(AX)
+	VMOVUPD Y11, 128(AX)
+	VMOVUPD X12, 160(AX)
+	VMOVSD  X13, 176(AX)
+	VXORPD  Y7, Y7, Y7
+	VXORPD  Y8, Y8, Y8
+	VXORPD  Y9, Y9, Y9
+	VXORPD  Y10, Y10, Y10
+	VXORPD  Y11, Y11, Y11
+	VXORPD  X12, X12, X12
+	VXORPD  X13, X13, X13
+
+done:
+	VZEROUPPER
+	RET
+
+// func gatherRows23AVX2(out []float64, os int, ptr []int, ind []int, val []float64, b []float64, bs int)
+// Requires: AVX, CMOV
+TEXT ·gatherRows23AVX2(SB), NOSPLIT, $24-136
+	MOVQ   out_base+0(FP), AX
+	MOVQ   AX, 16(SP)
+	MOVQ   os+24(FP), CX
+	SHLQ   $0x03, CX
+	MOVQ   ptr_base+32(FP), DX
+	MOVQ   ptr_len+40(FP), BX
+	DECQ   BX
+	MOVQ   ind_base+56(FP), SI
+	MOVQ   val_base+80(FP), DI
+	MOVQ   b_base+104(FP), R8
+	MOVQ   bs+128(FP), R9
+	SHLQ   $0x03, R9
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD X5, X5, X5
+	VXORPD X6, X6, X6
+	VXORPD Y7, Y7, Y7
+	VXORPD Y8, Y8, Y8
+	VXORPD Y9, Y9, Y9
+	VXORPD Y10, Y10, Y10
+	VXORPD Y11, Y11, Y11
+	VXORPD X12, X12, X12
+	VXORPD X13, X13, X13
+	TESTQ  BX, BX
+	JZ     done
+	MOVQ   (DX), R10
+	MOVQ   8(DX), R11
+	SUBQ   R10, R11
+	MOVQ   16(SP), AX
+	MOVQ   AX, (SP)
+	ADDQ   CX, AX
+	MOVQ   AX, 16(SP)
+	ADDQ   $0x08, DX
+	DECQ   BX
+	TESTQ  BX, BX
+	JZ     drainA
+	MOVQ   (DX), R12
+	MOVQ   8(DX), R13
+	SUBQ   R12, R13
+	MOVQ   16(SP), AX
+	MOVQ   AX, 8(SP)
+	ADDQ   CX, AX
+	MOVQ   AX, 16(SP)
+	ADDQ   $0x08, DX
+	DECQ   BX
+
+main:
+	MOVQ    R11, R14
+	CMPQ    R13, R14
+	CMOVQLT R13, R14
+	SUBQ    R14, R11
+	SUBQ    R14, R13
+	TESTQ   R14, R14
+	JZ      checkA
+
+both:
+	MOVQ         (SI)(R10*8), AX
+	IMULQ        R9, AX
+	VBROADCASTSD (DI)(R10*8), Y14
+	VMULPD       (R8)(AX*1), Y14, Y15
+	VADDPD       Y15, Y0, Y0
+	VMULPD       32(R8)(AX*1), Y14, Y15
+	VADDPD       Y15, Y1, Y1
+	VMULPD       64(R8)(AX*1), Y14, Y15
+	VADDPD       Y15, Y2, Y2
+	VMULPD       96(R8)(AX*1), Y14, Y15
+	VADDPD       Y15, Y3, Y3
+	VMULPD       128(R8)(AX*1), Y14, Y15
+	VADDPD       Y15, Y4, Y4
+	VMULPD       160(R8)(AX*1), X14, X15
+	VADDPD       X15, X5, X5
+	VMULSD       176(R8)(AX*1), X14, X15
+	VADDSD       X15, X6, X6
+	MOVQ         (SI)(R12*8), AX
+	IMULQ        R9, AX
+	VBROADCASTSD (DI)(R12*8), Y14
+	VMULPD       (R8)(AX*1), Y14, Y15
+	VADDPD       Y15, Y7, Y7
+	VMULPD       32(R8)(AX*1), Y14, Y15
+	VADDPD       Y15, Y8, Y8
+	VMULPD       64(R8)(AX*1), Y14, Y15
+	VADDPD       Y15, Y9, Y9
+	VMULPD       96(R8)(AX*1), Y14, Y15
+	VADDPD       Y15, Y10, Y10
+	VMULPD       128(R8)(AX*1), Y14, Y15
+	VADDPD       Y15, Y11, Y11
+	VMULPD       160(R8)(AX*1), X14, X15
+	VADDPD       X15, X12, X12
+	VMULSD       176(R8)(AX*1), X14, X15
+	VADDSD       X15, X13, X13
+	INCQ         R10
+	INCQ         R12
+	DECQ         R14
+	JNZ          both
+
+checkA:
+	TESTQ   R11, R11
+	JNZ     checkB
+	MOVQ    (SP), AX
+	VMOVUPD Y0, (AX)
+	VMOVUPD Y1, 32(AX)
+	VMOVUPD Y2, 64(AX)
+	VMOVUPD Y3, 96(AX)
+	VMOVUPD Y4, 128(AX)
+	VMOVUPD X5, 160(AX)
+	VMOVSD  X6, 176(AX)
+	VXORPD  Y0, Y0, Y0
+	VXORPD  Y1, Y1, Y1
+	VXORPD  Y2, Y2, Y2
+	VXORPD  Y3, Y3, Y3
+	VXORPD  Y4, Y4, Y4
+	VXORPD  X5, X5, X5
+	VXORPD  X6, X6, X6
+	TESTQ   BX, BX
+	JZ      drainB
+	MOVQ    (DX), R10
+	MOVQ    8(DX), R11
+	SUBQ    R10, R11
+	MOVQ    16(SP), AX
+	MOVQ    AX, (SP)
+	ADDQ    CX, AX
+	MOVQ    AX, 16(SP)
+	ADDQ    $0x08, DX
+	DECQ    BX
+
+checkB:
+	TESTQ   R13, R13
+	JNZ     main
+	MOVQ    8(SP), AX
+	VMOVUPD Y7, (AX)
+	VMOVUPD Y8, 32(AX)
+	VMOVUPD Y9, 64(AX)
+	VMOVUPD Y10, 96(AX)
+	VMOVUPD Y11, 128(AX)
+	VMOVUPD X12, 160(AX)
+	VMOVSD  X13, 176(AX)
+	VXORPD  Y7, Y7, Y7
+	VXORPD  Y8, Y8, Y8
+	VXORPD  Y9, Y9, Y9
+	VXORPD  Y10, Y10, Y10
+	VXORPD  Y11, Y11, Y11
+	VXORPD  X12, X12, X12
+	VXORPD  X13, X13, X13
+	TESTQ   BX, BX
+	JZ      drainA
+	MOVQ    (DX), R12
+	MOVQ    8(DX), R13
+	SUBQ    R12, R13
+	MOVQ    16(SP), AX
+	MOVQ    AX, 8(SP)
+	ADDQ    CX, AX
+	MOVQ    AX, 16(SP)
+	ADDQ    $0x08, DX
+	DECQ    BX
+	JMP     main
+
+drainA:
+	TESTQ R11, R11
+	JZ    storeA
+
+oneA:
+	MOVQ         (SI)(R10*8), AX
+	IMULQ        R9, AX
+	VBROADCASTSD (DI)(R10*8), Y14
+	VMULPD       (R8)(AX*1), Y14, Y15
+	VADDPD       Y15, Y0, Y0
+	VMULPD       32(R8)(AX*1), Y14, Y15
+	VADDPD       Y15, Y1, Y1
+	VMULPD       64(R8)(AX*1), Y14, Y15
+	VADDPD       Y15, Y2, Y2
+	VMULPD       96(R8)(AX*1), Y14, Y15
+	VADDPD       Y15, Y3, Y3
+	VMULPD       128(R8)(AX*1), Y14, Y15
+	VADDPD       Y15, Y4, Y4
+	VMULPD       160(R8)(AX*1), X14, X15
+	VADDPD       X15, X5, X5
+	VMULSD       176(R8)(AX*1), X14, X15
+	VADDSD       X15, X6, X6
+	INCQ         R10
+	DECQ         R11
+	JNZ          oneA
+
+storeA:
+	MOVQ    (SP), AX
+	VMOVUPD Y0, (AX)
+	VMOVUPD Y1, 32(AX)
+	VMOVUPD Y2, 64(AX)
+	VMOVUPD Y3, 96(AX)
+	VMOVUPD Y4, 128(AX)
+	VMOVUPD X5, 160(AX)
+	VMOVSD  X6, 176(AX)
+	VXORPD  Y0, Y0, Y0
+	VXORPD  Y1, Y1, Y1
+	VXORPD  Y2, Y2, Y2
+	VXORPD  Y3, Y3, Y3
+	VXORPD  Y4, Y4, Y4
+	VXORPD  X5, X5, X5
+	VXORPD  X6, X6, X6
+	JMP     done
+
+drainB:
+	TESTQ R13, R13
+	JZ    storeB
+
+oneB:
+	MOVQ         (SI)(R12*8), AX
+	IMULQ        R9, AX
+	VBROADCASTSD (DI)(R12*8), Y14
+	VMULPD       (R8)(AX*1), Y14, Y15
+	VADDPD       Y15, Y7, Y7
+	VMULPD       32(R8)(AX*1), Y14, Y15
+	VADDPD       Y15, Y8, Y8
+	VMULPD       64(R8)(AX*1), Y14, Y15
+	VADDPD       Y15, Y9, Y9
+	VMULPD       96(R8)(AX*1), Y14, Y15
+	VADDPD       Y15, Y10, Y10
+	VMULPD       128(R8)(AX*1), Y14, Y15
+	VADDPD       Y15, Y11, Y11
+	VMULPD       160(R8)(AX*1), X14, X15
+	VADDPD       X15, X12, X12
+	VMULSD       176(R8)(AX*1), X14, X15
+	VADDSD       X15, X13, X13
+	INCQ         R12
+	DECQ         R13
+	JNZ          oneB
+
+storeB:
+	MOVQ    8(SP), AX
+	VMOVUPD Y7, (AX)
+	VMOVUPD Y8, 32(AX)
+	VMOVUPD Y9, 64(AX)
+	VMOVUPD Y10, 96(AX)
+	VMOVUPD Y11, 128(AX)
+	VMOVUPD X12, 160(AX)
+	VMOVSD  X13, 176(AX)
+	VXORPD  Y7, Y7, Y7
+	VXORPD  Y8, Y8, Y8
+	VXORPD  Y9, Y9, Y9
+	VXORPD  Y10, Y10, Y10
+	VXORPD  Y11, Y11, Y11
+	VXORPD  X12, X12, X12
+	VXORPD  X13, X13, X13
+
+done:
+	VZEROUPPER
+	RET
+
+// func gatherUnitRows24AVX2(out []float64, os int, ptr []int, ind []int, b []float64, bs int)
+// Requires: AVX, CMOV
+TEXT ·gatherUnitRows24AVX2(SB), NOSPLIT, $24-112
+	MOVQ   out_base+0(FP), AX
+	MOVQ   AX, 16(SP)
+	MOVQ   os+24(FP), CX
+	SHLQ   $0x03, CX
+	MOVQ   ptr_base+32(FP), DX
+	MOVQ   ptr_len+40(FP), BX
+	DECQ   BX
+	MOVQ   ind_base+56(FP), SI
+	MOVQ   b_base+80(FP), DI
+	MOVQ   bs+104(FP), R8
+	SHLQ   $0x03, R8
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+	VXORPD Y8, Y8, Y8
+	VXORPD Y9, Y9, Y9
+	VXORPD Y10, Y10, Y10
+	VXORPD Y11, Y11, Y11
+	TESTQ  BX, BX
+	JZ     done
+	MOVQ   (DX), R9
+	MOVQ   8(DX), R10
+	SUBQ   R9, R10
+	MOVQ   16(SP), AX
+	MOVQ   AX, (SP)
+	ADDQ   CX, AX
+	MOVQ   AX, 16(SP)
+	ADDQ   $0x08, DX
+	DECQ   BX
+	TESTQ  BX, BX
+	JZ     drainA
+	MOVQ   (DX), R11
+	MOVQ   8(DX), R12
+	SUBQ   R11, R12
+	MOVQ   16(SP), AX
+	MOVQ   AX, 8(SP)
+	ADDQ   CX, AX
+	MOVQ   AX, 16(SP)
+	ADDQ   $0x08, DX
+	DECQ   BX
+
+main:
+	MOVQ    R10, R13
+	CMPQ    R12, R13
+	CMOVQLT R12, R13
+	SUBQ    R13, R10
+	SUBQ    R13, R12
+	TESTQ   R13, R13
+	JZ      checkA
+
+both:
+	MOVQ   (SI)(R9*8), AX
+	IMULQ  R8, AX
+	VADDPD (DI)(AX*1), Y0, Y0
+	VADDPD 32(DI)(AX*1), Y1, Y1
+	VADDPD 64(DI)(AX*1), Y2, Y2
+	VADDPD 96(DI)(AX*1), Y3, Y3
+	VADDPD 128(DI)(AX*1), Y4, Y4
+	VADDPD 160(DI)(AX*1), Y5, Y5
+	MOVQ   (SI)(R11*8), AX
+	IMULQ  R8, AX
+	VADDPD (DI)(AX*1), Y6, Y6
+	VADDPD 32(DI)(AX*1), Y7, Y7
+	VADDPD 64(DI)(AX*1), Y8, Y8
+	VADDPD 96(DI)(AX*1), Y9, Y9
+	VADDPD 128(DI)(AX*1), Y10, Y10
+	VADDPD 160(DI)(AX*1), Y11, Y11
+	INCQ   R9
+	INCQ   R11
+	DECQ   R13
+	JNZ    both
+
+checkA:
+	TESTQ   R10, R10
+	JNZ     checkB
+	MOVQ    (SP), AX
+	VMOVUPD Y0, (AX)
+	VMOVUPD Y1, 32(AX)
+	VMOVUPD Y2, 64(AX)
+	VMOVUPD Y3, 96(AX)
+	VMOVUPD Y4, 128(AX)
+	VMOVUPD Y5, 160(AX)
+	VXORPD  Y0, Y0, Y0
+	VXORPD  Y1, Y1, Y1
+	VXORPD  Y2, Y2, Y2
+	VXORPD  Y3, Y3, Y3
+	VXORPD  Y4, Y4, Y4
+	VXORPD  Y5, Y5, Y5
+	TESTQ   BX, BX
+	JZ      drainB
+	MOVQ    (DX), R9
+	MOVQ    8(DX), R10
+	SUBQ    R9, R10
+	MOVQ    16(SP), AX
+	MOVQ    AX, (SP)
+	ADDQ    CX, AX
+	MOVQ    AX, 16(SP)
+	ADDQ    $0x08, DX
+	DECQ    BX
+
+checkB:
+	TESTQ   R12, R12
+	JNZ     main
+	MOVQ    8(SP), AX
+	VMOVUPD Y6, (AX)
+	VMOVUPD Y7, 32(AX)
+	VMOVUPD Y8, 64(AX)
+	VMOVUPD Y9, 96(AX)
+	VMOVUPD Y10, 128(AX)
+	VMOVUPD Y11, 160(AX)
+	VXORPD  Y6, Y6, Y6
+	VXORPD  Y7, Y7, Y7
+	VXORPD  Y8, Y8, Y8
+	VXORPD  Y9, Y9, Y9
+	VXORPD  Y10, Y10, Y10
+	VXORPD  Y11, Y11, Y11
+	TESTQ   BX, BX
+	JZ      drainA
+	MOVQ    (DX), R11
+	MOVQ    8(DX), R12
+	SUBQ    R11, R12
+	MOVQ    16(SP), AX
+	MOVQ    AX, 8(SP)
+	ADDQ    CX, AX
+	MOVQ    AX, 16(SP)
+	ADDQ    $0x08, DX
+	DECQ    BX
+	JMP     main
+
+drainA:
+	TESTQ R10, R10
+	JZ    storeA
+
+oneA:
+	MOVQ   (SI)(R9*8), AX
+	IMULQ  R8, AX
+	VADDPD (DI)(AX*1), Y0, Y0
+	VADDPD 32(DI)(AX*1), Y1, Y1
+	VADDPD 64(DI)(AX*1), Y2, Y2
+	VADDPD 96(DI)(AX*1), Y3, Y3
+	VADDPD 128(DI)(AX*1), Y4, Y4
+	VADDPD 160(DI)(AX*1), Y5, Y5
+	INCQ   R9
+	DECQ   R10
+	JNZ    oneA
+
+storeA:
+	MOVQ    (SP), AX
+	VMOVUPD Y0, (AX)
+	VMOVUPD Y1, 32(AX)
+	VMOVUPD Y2, 64(AX)
+	VMOVUPD Y3, 96(AX)
+	VMOVUPD Y4, 128(AX)
+	VMOVUPD Y5, 160(AX)
+	VXORPD  Y0, Y0, Y0
+	VXORPD  Y1, Y1, Y1
+	VXORPD  Y2, Y2, Y2
+	VXORPD  Y3, Y3, Y3
+	VXORPD  Y4, Y4, Y4
+	VXORPD  Y5, Y5, Y5
+	JMP     done
+
+drainB:
+	TESTQ R12, R12
+	JZ    storeB
+
+oneB:
+	MOVQ   (SI)(R11*8), AX
+	IMULQ  R8, AX
+	VADDPD (DI)(AX*1), Y6, Y6
+	VADDPD 32(DI)(AX*1), Y7, Y7
+	VADDPD 64(DI)(AX*1), Y8, Y8
+	VADDPD 96(DI)(AX*1), Y9, Y9
+	VADDPD 128(DI)(AX*1), Y10, Y10
+	VADDPD 160(DI)(AX*1), Y11, Y11
+	INCQ   R11
+	DECQ   R12
+	JNZ    oneB
+
+storeB:
+	MOVQ    8(SP), AX
+	VMOVUPD Y6, (AX)
+	VMOVUPD Y7, 32(AX)
+	VMOVUPD Y8, 64(AX)
+	VMOVUPD Y9, 96(AX)
+	VMOVUPD Y10, 128(AX)
+	VMOVUPD Y11, 160(AX)
+	VXORPD  Y6, Y6, Y6
+	VXORPD  Y7, Y7, Y7
+	VXORPD  Y8, Y8, Y8
+	VXORPD  Y9, Y9, Y9
+	VXORPD  Y10, Y10, Y10
+	VXORPD  Y11, Y11, Y11
+
+done:
+	VZEROUPPER
+	RET
+
+// func gatherRows24AVX2(out []float64, os int, ptr []int, ind []int, val []float64, b []float64, bs int)
+// Requires: AVX, CMOV
+TEXT ·gatherRows24AVX2(SB), NOSPLIT, $24-136
+	MOVQ   out_base+0(FP), AX
+	MOVQ   AX, 16(SP)
+	MOVQ   os+24(FP), CX
+	SHLQ   $0x03, CX
+	MOVQ   ptr_base+32(FP), DX
+	MOVQ   ptr_len+40(FP), BX
+	DECQ   BX
+	MOVQ   ind_base+56(FP), SI
+	MOVQ   val_base+80(FP), DI
+	MOVQ   b_base+104(FP), R8
+	MOVQ   bs+128(FP), R9
+	SHLQ   $0x03, R9
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+	VXORPD Y8, Y8, Y8
+	VXORPD Y9, Y9, Y9
+	VXORPD Y10, Y10, Y10
+	VXORPD Y11, Y11, Y11
+	TESTQ  BX, BX
+	JZ     done
+	MOVQ   (DX), R10
+	MOVQ   8(DX), R11
+	SUBQ   R10, R11
+	MOVQ   16(SP), AX
+	MOVQ   AX, (SP)
+	ADDQ   CX, AX
+	MOVQ   AX, 16(SP)
+	ADDQ   $0x08, DX
+	DECQ   BX
+	TESTQ  BX, BX
+	JZ     drainA
+	MOVQ   (DX), R12
+	MOVQ   8(DX), R13
+	SUBQ   R12, R13
+	MOVQ   16(SP), AX
+	MOVQ   AX, 8(SP)
+	ADDQ   CX, AX
+	MOVQ   AX, 16(SP)
+	ADDQ   $0x08, DX
+	DECQ   BX
+
+main:
+	MOVQ    R11, R14
+	CMPQ    R13, R14
+	CMOVQLT R13, R14
+	SUBQ    R14, R11
+	SUBQ    R14, R13
+	TESTQ   R14, R14
+	JZ      checkA
+
+both:
+	MOVQ         (SI)(R10*8), AX
+	IMULQ        R9, AX
+	VBROADCASTSD (DI)(R10*8), Y12
+	VMULPD       (R8)(AX*1), Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       32(R8)(AX*1), Y12, Y13
+	VADDPD       Y13, Y1, Y1
+	VMULPD       64(R8)(AX*1), Y12, Y13
+	VADDPD       Y13, Y2, Y2
+	VMULPD       96(R8)(AX*1), Y12, Y13
+	VADDPD       Y13, Y3, Y3
+	VMULPD       128(R8)(AX*1), Y12, Y13
+	VADDPD       Y13, Y4, Y4
+	VMULPD       160(R8)(AX*1), Y12, Y13
+	VADDPD       Y13, Y5, Y5
+	MOVQ         (SI)(R12*8), AX
+	IMULQ        R9, AX
+	VBROADCASTSD (DI)(R12*8), Y12
+	VMULPD       (R8)(AX*1), Y12, Y13
+	VADDPD       Y13, Y6, Y6
+	VMULPD       32(R8)(AX*1), Y12, Y13
+	VADDPD       Y13, Y7, Y7
+	VMULPD       64(R8)(AX*1), Y12, Y13
+	VADDPD       Y13, Y8, Y8
+	VMULPD       96(R8)(AX*1), Y12, Y13
+	VADDPD       Y13, Y9, Y9
+	VMULPD       128(R8)(AX*1), Y12, Y13
+	VADDPD       Y13, Y10, Y10
+	VMULPD       160(R8)(AX*1), Y12, Y13
+	VADDPD       Y13, Y11, Y11
+	INCQ         R10
+	INCQ         R12
+	DECQ         R14
+	JNZ          both
+
+checkA:
+	TESTQ   R11, R11
+	JNZ     checkB
+	MOVQ    (SP), AX
+	VMOVUPD Y0, (AX)
+	VMOVUPD Y1, 32(AX)
+	VMOVUPD Y2, 64(AX)
+	VMOVUPD Y3, 96(AX)
+	VMOVUPD Y4, 128(AX)
+	VMOVUPD Y5, 160(AX)
+	VXORPD  Y0, Y0, Y0
+	VXORPD  Y1, Y1, Y1
+	VXORPD  Y2, Y2, Y2
+	VXORPD  Y3, Y3, Y3
+	VXORPD  Y4, Y4, Y4
+	VXORPD  Y5, Y5, Y5
+	TESTQ   BX, BX
+	JZ      drainB
+	MOVQ    (DX), R10
+	MOVQ    8(DX), R11
+	SUBQ    R10, R11
+	MOVQ    16(SP), AX
+	MOVQ    AX, (SP)
+	ADDQ    CX, AX
+	MOVQ    AX, 16(SP)
+	ADDQ    $0x08, DX
+	DECQ    BX
+
+checkB:
+	TESTQ   R13, R13
+	JNZ     main
+	MOVQ    8(SP), AX
+	VMOVUPD Y6, (AX)
+	VMOVUPD Y7, 32(AX)
+	VMOVUPD Y8, 64(AX)
+	VMOVUPD Y9, 96(AX)
+	VMOVUPD Y10, 128(AX)
+	VMOVUPD Y11, 160(AX)
+	VXORPD  Y6, Y6, Y6
+	VXORPD  Y7, Y7, Y7
+	VXORPD  Y8, Y8, Y8
+	VXORPD  Y9, Y9, Y9
+	VXORPD  Y10, Y10, Y10
+	VXORPD  Y11, Y11, Y11
+	TESTQ   BX, BX
+	JZ      drainA
+	MOVQ    (DX), R12
+	MOVQ    8(DX), R13
+	SUBQ    R12, R13
+	MOVQ    16(SP), AX
+	MOVQ    AX, 8(SP)
+	ADDQ    CX, AX
+	MOVQ    AX, 16(SP)
+	ADDQ    $0x08, DX
+	DECQ    BX
+	JMP     main
+
+drainA:
+	TESTQ R11, R11
+	JZ    storeA
+
+oneA:
+	MOVQ         (SI)(R10*8), AX
+	IMULQ        R9, AX
+	VBROADCASTSD (DI)(R10*8), Y12
+	VMULPD       (R8)(AX*1), Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       32(R8)(AX*1), Y12, Y13
+	VADDPD       Y13, Y1, Y1
+	VMULPD       64(R8)(AX*1), Y12, Y13
+	VADDPD       Y13, Y2, Y2
+	VMULPD       96(R8)(AX*1), Y12, Y13
+	VADDPD       Y13, Y3, Y3
+	VMULPD       128(R8)(AX*1), Y12, Y13
+	VADDPD       Y13, Y4, Y4
+	VMULPD       160(R8)(AX*1), Y12, Y13
+	VADDPD       Y13, Y5, Y5
+	INCQ         R10
+	DECQ         R11
+	JNZ          oneA
+
+storeA:
+	MOVQ    (SP), AX
+	VMOVUPD Y0, (AX)
+	VMOVUPD Y1, 32(AX)
+	VMOVUPD Y2, 64(AX)
+	VMOVUPD Y3, 96(AX)
+	VMOVUPD Y4, 128(AX)
+	VMOVUPD Y5, 160(AX)
+	VXORPD  Y0, Y0, Y0
+	VXORPD  Y1, Y1, Y1
+	VXORPD  Y2, Y2, Y2
+	VXORPD  Y3, Y3, Y3
+	VXORPD  Y4, Y4, Y4
+	VXORPD  Y5, Y5, Y5
+	JMP     done
+
+drainB:
+	TESTQ R13, R13
+	JZ    storeB
+
+oneB:
+	MOVQ         (SI)(R12*8), AX
+	IMULQ        R9, AX
+	VBROADCASTSD (DI)(R12*8), Y12
+	VMULPD       (R8)(AX*1), Y12, Y13
+	VADDPD       Y13, Y6, Y6
+	VMULPD       32(R8)(AX*1), Y12, Y13
+	VADDPD       Y13, Y7, Y7
+	VMULPD       64(R8)(AX*1), Y12, Y13
+	VADDPD       Y13, Y8, Y8
+	VMULPD       96(R8)(AX*1), Y12, Y13
+	VADDPD       Y13, Y9, Y9
+	VMULPD       128(R8)(AX*1), Y12, Y13
+	VADDPD       Y13, Y10, Y10
+	VMULPD       160(R8)(AX*1), Y12, Y13
+	VADDPD       Y13, Y11, Y11
+	INCQ         R12
+	DECQ         R13
+	JNZ          oneB
+
+storeB:
+	MOVQ    8(SP), AX
+	VMOVUPD Y6, (AX)
+	VMOVUPD Y7, 32(AX)
+	VMOVUPD Y8, 64(AX)
+	VMOVUPD Y9, 96(AX)
+	VMOVUPD Y10, 128(AX)
+	VMOVUPD Y11, 160(AX)
+	VXORPD  Y6, Y6, Y6
+	VXORPD  Y7, Y7, Y7
+	VXORPD  Y8, Y8, Y8
+	VXORPD  Y9, Y9, Y9
+	VXORPD  Y10, Y10, Y10
+	VXORPD  Y11, Y11, Y11
+
+done:
+	VZEROUPPER
+	RET
+
 // func patternGramRows1AVX2(out []float64, os int, ptr []int, ind []int, x []float64, u []float64, us int)
 // Requires: AVX, AVX2
 TEXT ·patternGramRows1AVX2(SB), NOSPLIT, $0-136

@@ -5,7 +5,7 @@
 package sparse
 
 // maxGatherAVX2 is the widest AVX2 gather kernel.
-const maxGatherAVX2 = 16
+const maxGatherAVX2 = 24
 
 // patternGramRowsAVX2[w] is the AVX2 kernel of width w.
 var patternGramRowsAVX2 = [maxPattern + 1]func(out []float64, os int, ptr []int, ind []int, x []float64, u []float64, us int){
@@ -61,6 +61,14 @@ var gatherUnitRowsAVX2 = [maxGatherAVX2 + 1]func(out []float64, os int, ptr []in
 	14: gatherUnitRows14AVX2,
 	15: gatherUnitRows15AVX2,
 	16: gatherUnitRows16AVX2,
+	17: gatherUnitRows17AVX2,
+	18: gatherUnitRows18AVX2,
+	19: gatherUnitRows19AVX2,
+	20: gatherUnitRows20AVX2,
+	21: gatherUnitRows21AVX2,
+	22: gatherUnitRows22AVX2,
+	23: gatherUnitRows23AVX2,
+	24: gatherUnitRows24AVX2,
 }
 
 // gatherRowsAVX2[w] is the AVX2 kernel of width w.
@@ -81,4 +89,12 @@ var gatherRowsAVX2 = [maxGatherAVX2 + 1]func(out []float64, os int, ptr []int, i
 	14: gatherRows14AVX2,
 	15: gatherRows15AVX2,
 	16: gatherRows16AVX2,
+	17: gatherRows17AVX2,
+	18: gatherRows18AVX2,
+	19: gatherRows19AVX2,
+	20: gatherRows20AVX2,
+	21: gatherRows21AVX2,
+	22: gatherRows22AVX2,
+	23: gatherRows23AVX2,
+	24: gatherRows24AVX2,
 }

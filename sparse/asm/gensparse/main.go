@@ -20,8 +20,9 @@ import (
 	"github.com/nagc-harness/nagc/sparse/asm/vec"
 )
 
-// maxWidth is the widest gather kernel: two rows of 16 columns are 8 YMM accumulators.
-const maxWidth = 16
+// maxWidth is the widest gather kernel: two rows of 24 columns are 12 YMM accumulators,
+// beside the broadcast value and a temporary (16 in all).
+const maxWidth = 24
 
 // maxPattern is the widest pattern kernel, as in package sparse (gen_kernels.go).
 const maxPattern = 8
