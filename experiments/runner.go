@@ -163,7 +163,7 @@ func Execute(ctx context.Context, cfg *Config, opt Options) (*Summary, error) {
 			todo = append(todo, job{Run: r, prior: prior[r.ID]})
 		}
 	}
-	interleaveRestarts(todo)
+	interleaveRestarts(todo, opt.Workers)
 	sum := &Summary{Total: len(runs), Skipped: len(runs) - len(todo), Sweep: newSweepID()}
 	if opt.Limit > 0 && len(todo) > opt.Limit {
 		todo = todo[:opt.Limit]

@@ -11,20 +11,23 @@ import (
 // A config with timing: true (Config.Timing) times fits by the paper's runtime protocol:
 // one fit at a time, each paying for its own initialisation, which is timed apart from
 // the iterations. Execute then runs one worker with batches of one (in the order of
-// interleaveRestarts, as for every config), and before each fit timedInput gives the run an input of its own and
-// startApart computes, timed, the initialisation of a method that would otherwise count it
-// in its fit time.
+// interleaveRestarts, as for every config), and before each fit timedInput gives the run
+// an input of its own and startApart computes, timed, the initialisation of a method that
+// would otherwise count it in its fit time.
 
-// interleaveRestarts orders runs by dataset, then restart, then row and grid point
-// (config order), instead of the config's dataset, row, grid point, restart. Execute does
-// this for every config: records do not depend on the order, and a restart's held-out
-// split (with the filtered attributes and embeddings its cache holds) can then be dropped
-// once its runs are done, instead of every restart's staying in memory until the
-// dataset's end. For a timing config it also puts the rows being compared side by side,
-// restart after restart, so that a change in the machine's load while they run (another
-// process starting or stopping) falls on every row alike rather than on the rows timed
-// last.
-func interleaveRestarts(todo []job) {
+// interleaveRestarts orders runs by dataset, then by groups of `group` restarts (0…group−1,
+// then group…2·group−1, …), keeping the config's order within a group: row, grid point,
+// restart. Execute does this for every config with group = the number of workers:
+// records do not depend on the order; a restart's held-out split (with the filtered
+// attributes and embeddings its cache holds) can be dropped once its runs are done,
+// instead of every restart's staying in memory to the dataset's end; and the workers,
+// taking runs in turn, mostly work on different restarts, so that one seldom waits for
+// a start or filtered matrix the other is computing. A timing config runs one worker,
+// so its rows are timed side by side, restart after restart, and a change in the
+// machine's load while they run (another process starting or stopping) falls on every
+// row alike rather than on the rows timed last.
+func interleaveRestarts(todo []job, group int) {
+	group = max(group, 1)
 	dataset := map[string]int{}
 	for _, j := range todo {
 		if _, ok := dataset[j.Dataset]; !ok {
@@ -35,7 +38,7 @@ func interleaveRestarts(todo []job) {
 		if da, db := dataset[todo[a].Dataset], dataset[todo[b].Dataset]; da != db {
 			return da < db
 		}
-		return todo[a].Restart < todo[b].Restart
+		return todo[a].Restart/group < todo[b].Restart/group
 	})
 }
 
