@@ -36,9 +36,19 @@ func writeReport(b *bytes.Buffer, rep *Report, opt Options) {
 			"point (population std, ddof = 0). Agreement means within %.2f of the paper's value.\n\n",
 			RuleText(PaperRule), RuleText(r.FreeRule), Tolerance)
 	} else {
-		fmt.Fprintf(b, "Report of the sweep from the recorded runs in `%s`: %d runs (%d done, %d failed) on %s; rows %s. "+
+		rows := ""
+		if len(r.Methods) > 0 {
+			rows = "; rows " + strings.Join(r.Methods, ", ")
+		}
+		fmt.Fprintf(b, "Report of the sweep from the recorded runs in `%s`: %d runs (%d done, %d failed) on %s%s. "+
 			"This report only reads recorded runs; nothing was re-run.\n\n",
-			opt.ResultsDir, total, done, failed, datasetList(r.Datasets), strings.Join(r.Methods, ", "))
+			opt.ResultsDir, total, done, failed, datasetList(r.Datasets), rows)
+		if len(r.Timed) > 0 {
+			fmt.Fprintf(b, "The results also hold %d fits timed alone (a config with timing: true). Only the paper's "+
+				"comparison (compare: paper) tabulates them, in its runtime table; here their times are in "+
+				"`%s/runs.jsonl` (fit_seconds, init_seconds, records with timed_alone: true).\n\n",
+				len(r.Timed), opt.ResultsDir)
+		}
 		b.WriteString(selectionParagraph(r) + "\n\n")
 	}
 

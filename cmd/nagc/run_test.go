@@ -109,3 +109,29 @@ func TestRunTiming(t *testing.T) {
 		t.Error("a refused config created its results folder")
 	}
 }
+
+// TestReportTimingOnly checks the report of a user's own timing config (no compare:
+// paper): its introduction says where the fits timed alone are instead of listing no
+// rows ("rows .").
+func TestReportTimingOnly(t *testing.T) {
+	t.Chdir(t.TempDir())
+	cfg := "name: mine\nseed: 1\nrestarts: 2\niterations: 5\ntiming: true\ndatasets: [synthetic]\nmethods:\n" +
+		"  - {name: NAGC, algorithm: nagc, options: {init: random}}\n"
+	if err := os.WriteFile("t.yaml", []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := cli(t, "run", "t.yaml", "--results", "res"); code != 0 {
+		t.Fatalf("run: exit %d, %q", code, stderr)
+	}
+	if code, _, stderr := cli(t, "report", "res", "--out", "rep", "--figures", "none"); code != 0 {
+		t.Fatalf("report: exit %d, %q", code, stderr)
+	}
+	b, err := os.ReadFile("rep/REPORT.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(b)
+	if strings.Contains(text, "rows .") || !strings.Contains(text, "2 fits timed alone") || !strings.Contains(text, "res/runs.jsonl") {
+		t.Errorf("introduction of a timing-only report:\n%s", text[:min(len(text), 600)])
+	}
+}
