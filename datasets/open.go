@@ -96,7 +96,7 @@ func Open(spec Spec) (*Graph, *LoadReport, error) {
 	switch s.Labels {
 	case "", LabelsNone, LabelsColumn, LabelsFile:
 	default:
-		return nil, nil, fmt.Errorf("%s: labels %q: want none, column or file", s.Path, s.Labels)
+		return nil, nil, fmt.Errorf("%s: labels %q: want none, column or file%s", s.Path, s.Labels, LabelFileHint(s.Path, s.Labels))
 	}
 	if s.LabelFile != "" && s.Labels == "" {
 		s.Labels = LabelsFile
@@ -272,4 +272,19 @@ func applyLabelFile(g *Graph, rep *LoadReport, path string) error {
 	g.Labels, g.ClassNames = classIndex(raw)
 	checkLabels(rep, path, g.Labels, g.ClassNames, false)
 	return nil
+}
+
+// LabelFileHint returns, for a labels value that looks like a file name (it has an
+// extension), the way to read labels from that file beside the dataset at path ("; to
+// read the labels from x.csv, write labels: file and label_file: DIR/x.csv"), else "".
+func LabelFileHint(path, labels string) string {
+	if filepath.Ext(labels) == "" {
+		return ""
+	}
+	dir := path
+	if fi, err := os.Stat(path); err == nil && !fi.IsDir() || filepath.Ext(path) != "" {
+		dir = filepath.Dir(path)
+	}
+	f := filepath.Join(dir, labels)
+	return fmt.Sprintf("; to read the labels from %s, write labels: file and label_file: %s", f, f)
 }

@@ -423,7 +423,7 @@ func (c *Config) validate() error {
 		switch d.Labels {
 		case "", datasets.LabelsNone, datasets.LabelsColumn, datasets.LabelsFile:
 		default:
-			return c.errf(d.Line, "datasets", "%s: labels %q: want none, column or file", name, d.Labels)
+			return c.errf(d.Line, "datasets", "%s: labels %q: want none, column or file%s", name, d.Labels, datasets.LabelFileHint(d.Path, d.Labels))
 		}
 		switch d.Format {
 		case "", datasets.FormatLINQS, datasets.FormatEdgeList, datasets.FormatMTX, datasets.FormatNPZ:
