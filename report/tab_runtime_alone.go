@@ -18,21 +18,33 @@ import (
 // shared machine are slowed now and then by other work, which a median of five ignores
 // where a mean does not. Rows are those of the paper's runtime table, the sweep's and
 // the timed ones.
-func timedRuntimeTable(r *Results) *Table {
-	withSweep := len(r.Records) > 0
-	methods := r.runtimeMethods()
+//
+// Without the paper's comparison (paper false: a user's own timing config) the table has
+// the rows timed alone and the "alone" and "init" columns only.
+func timedRuntimeTable(r *Results, paper bool) *Table {
+	withSweep := paper && len(r.Records) > 0
+	methods := r.runtimeMethods(paper)
+	title := "Runtime (seconds per fit)"
+	if !paper {
+		title = "Fit times, timed alone (seconds per fit)"
+	}
 	t := &Table{
 		Name:    "runtime",
-		Title:   "Runtime (seconds per fit)",
-		Caption: r.aloneCaption(methods, withSweep),
+		Title:   title,
+		Caption: r.aloneCaption(methods, withSweep, paper),
 		Columns: []Column{{"Method", 'l'}},
+	}
+	if !paper {
+		t.Columns[0].Title = "Row"
 	}
 	for _, d := range r.Datasets {
 		cols := []Column{{"alone", 'r'}, {"init", 'r'}}
 		if withSweep {
 			cols = append(cols, Column{"sweep k2 = k1", 'r'})
 		}
-		cols = append(cols, Column{"paper", 'r'})
+		if paper {
+			cols = append(cols, Column{"paper", 'r'})
+		}
 		t.Groups = append(t.Groups, Group{DatasetTitle(d), len(cols)})
 		t.Columns = append(t.Columns, cols...)
 	}
@@ -44,8 +56,15 @@ func timedRuntimeTable(r *Results) *Table {
 	t.Notes = []string{note + "; paper = the paper's table (Python 3 / Octave, the authors' machine).",
 		"Our PU update has no n² term: (UUᵀ⊙W)U runs over the stored edges and (UUᵀ⊙W')U = U(UᵀU) − (UUᵀ⊙W)U, " +
 			"so the PU/no-PU time gap of the authors' dense code does not appear here."}
+	if !paper {
+		t.Notes = []string{note + "."}
+	}
 	for _, m := range methods {
-		row := Row{Cells: []Cell{{Text: r.methodLabel(m)}}}
+		label := m // a user's own rows, named as the config names them
+		if paper {
+			label = r.methodLabel(m)
+		}
+		row := Row{Cells: []Cell{{Text: label}}}
 		for _, d := range r.Datasets {
 			pv, inPaper := r.Paper.PaperRuntime(m, d)
 			done, failed, errText := r.timedAlone(d, m)
@@ -115,7 +134,9 @@ func timedRuntimeTable(r *Results) *Table {
 				t.Tidy = append(t.Tidy, sw)
 			}
 
-			row.Cells = append(row.Cells, paperSecondsCell(inPaper, pv))
+			if paper {
+				row.Cells = append(row.Cells, paperSecondsCell(inPaper, pv))
+			}
 		}
 		t.Rows = append(t.Rows, row)
 	}
@@ -124,9 +145,12 @@ func timedRuntimeTable(r *Results) *Table {
 
 // runtimeMethods lists the rows of the runtime table: the paper's runtime rows and the
 // sweep's rows (methodRows order), then rows timed alone that are neither.
-func (r *Results) runtimeMethods() []string {
+func (r *Results) runtimeMethods(paper bool) []string {
 	var out []string
 	for _, m := range r.methodRows() {
+		if !paper {
+			break // a user's own timing config: its timed rows only
+		}
 		if _, inRuntime := r.Paper.paperRuntimeRow(m); inRuntime || containsStr(r.Methods, m) {
 			out = append(out, m)
 		}
@@ -190,7 +214,7 @@ func aloneSettings(recs []experiments.Record) string {
 
 // aloneCaption is the caption of timedRuntimeTable: how the fits were timed, at which
 // settings (read from the records), and how the other columns were measured.
-func (r *Results) aloneCaption(methods []string, withSweep bool) string {
+func (r *Results) aloneCaption(methods []string, withSweep, paper bool) string {
 	var configs []string
 	for _, p := range r.Provenance {
 		if p.Timing && p.Name != "" {
@@ -244,6 +268,9 @@ func (r *Results) aloneCaption(methods []string, withSweep bool) string {
 	}
 	if len(settings) > 0 {
 		s += " Settings of the fits timed alone: " + strings.Join(settings, "; ") + "."
+	}
+	if !paper {
+		return s
 	}
 	s += " The paper states k2 = k1 and t = 100 for its timings but neither λ nor ρ: those above are the timing " +
 		"config's choice, not the paper's (the cost of an iteration depends on neither, except that ρ = 0.5 selects the " +

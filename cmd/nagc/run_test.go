@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -134,4 +135,30 @@ func TestReportTimingOnly(t *testing.T) {
 	if strings.Contains(text, "rows .") || !strings.Contains(text, "2 fits timed alone") || !strings.Contains(text, "res/runs.jsonl") {
 		t.Errorf("introduction of a timing-only report:\n%s", text[:min(len(text), 600)])
 	}
+	// The times themselves: one row (NAGC), its median fit and init times, no paper column.
+	if !strings.Contains(text, "## Fit times (timed alone)") || strings.Contains(text, "| paper") || strings.Contains(text, "not in the paper") {
+		t.Errorf("no runtime section, or a paper column, in:\n%s", text)
+	}
+	csvText, err := os.ReadFile("rep/runtime.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, metric := range []string{"fit_seconds", "init_seconds"} {
+		var v float64
+		field := rowValue(string(csvText), "runtime,synthetic,NAGC,,"+metric+",alone-median")
+		if _, err := fmt.Sscanf(field, "%g,", &v); err != nil || !(v > 0) {
+			t.Errorf("runtime.csv: NAGC %s median %q (%v)\n%s", metric, field, err, csvText)
+		}
+	}
+}
+
+// rowValue returns what follows the line of text that starts with prefix and a comma
+// ("" if none).
+func rowValue(text, name string) string {
+	for _, line := range strings.Split(text, "\n") {
+		if rest, ok := strings.CutPrefix(line, name+","); ok {
+			return rest
+		}
+	}
+	return ""
 }
