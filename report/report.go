@@ -213,14 +213,14 @@ func (rep *Report) write(opt Options) error {
 // BuildTables builds every table: with the paper's comparison, the paper's in its order
 // (datasets, ARI, then ARI without isolated vertices, not in the paper, WebKB modularity,
 // ρ, runtime); without it, the datasets table and, where fits were timed alone, their
-// times (timedRuntimeTable); then per dataset the table of every
-// row at its selected grid points (RowsTable).
+// times (FitTimesTable); then per dataset the table of every row at its selected grid
+// points (RowsTable).
 func BuildTables(r *Results) []*Table {
 	out := []*Table{DatasetsTable(r)}
 	if r.Compare {
 		out = append(out, ARITable(r), ARIConnectedTable(r), ModularityTable(r), RhoTable(r), RuntimeTable(r))
 	} else if len(r.Timed) > 0 {
-		out = append(out, timedRuntimeTable(r, false)) // a user's own timing config
+		out = append(out, FitTimesTable(r)) // a user's own timing config
 	}
 	for _, d := range r.Datasets {
 		out = append(out, RowsTable(r, d))

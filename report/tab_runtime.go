@@ -108,7 +108,7 @@ const (
 // table is timedRuntimeTable instead.
 func RuntimeTable(r *Results) *Table {
 	if len(r.Timed) > 0 {
-		return timedRuntimeTable(r, true)
+		return timedRuntimeTable(r)
 	}
 	withInit := r.hasInitSeconds()
 	field := "the records' fit_seconds field, which records made before init_seconds existed time from before the " +

@@ -4,117 +4,58 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/nagc-harness/nagc/experiments"
 	"github.com/nagc-harness/nagc/metrics"
 )
 
-// timedRuntimeTable is the runtime table of results holding fits timed alone (a config
-// with timing: true; Results.Timed): per dataset, the median fit time of a row's fits
-// timed alone ("alone"), the median of their initialisation timed apart ("init"), the
-// mean over the sweep's runs at k2 = k1, timed concurrently ("sweep k2 = k1"; only when
-// the results hold a sweep), and the paper's seconds. Medians, because the fits of a
+// timedRuntimeTable is the paper's runtime table of results holding fits timed alone (a
+// config with timing: true; Results.Timed): per dataset, the median fit time of a row's
+// fits timed alone ("alone"), the median of their initialisation timed apart ("init"),
+// the mean over the sweep's runs at k2 = k1, timed concurrently ("sweep k2 = k1"; only
+// when the results hold a sweep), and the paper's seconds. Medians, because the fits of a
 // shared machine are slowed now and then by other work, which a median of five ignores
 // where a mean does not. Rows are those of the paper's runtime table, the sweep's and
 // the timed ones.
 //
-// Without the paper's comparison (paper false: a user's own timing config) the table has
-// the rows timed alone and the "alone" and "init" columns only.
-func timedRuntimeTable(r *Results, paper bool) *Table {
-	withSweep := paper && len(r.Records) > 0
-	methods := r.runtimeMethods(paper)
-	title := "Runtime (seconds per fit)"
-	if !paper {
-		title = "Fit times, timed alone (seconds per fit)"
-	}
+// Without the paper's comparison (a user's own timing config) the table is FitTimesTable.
+func timedRuntimeTable(r *Results) *Table {
+	withSweep := len(r.Records) > 0
+	methods := r.runtimeMethods()
 	t := &Table{
 		Name:    "runtime",
-		Title:   title,
-		Caption: r.aloneCaption(methods, withSweep, paper),
+		Title:   "Runtime (seconds per fit)",
+		Caption: r.aloneCaption(methods, withSweep, true),
 		Columns: []Column{{"Method", 'l'}},
-	}
-	if !paper {
-		t.Columns[0].Title = "Row"
 	}
 	for _, d := range r.Datasets {
 		cols := []Column{{"alone", 'r'}, {"init", 'r'}}
 		if withSweep {
 			cols = append(cols, Column{"sweep k2 = k1", 'r'})
 		}
-		if paper {
-			cols = append(cols, Column{"paper", 'r'})
-		}
+		cols = append(cols, Column{"paper", 'r'})
 		t.Groups = append(t.Groups, Group{DatasetTitle(d), len(cols)})
 		t.Columns = append(t.Columns, cols...)
 	}
-	note := "alone = median fit time over the restarts timed alone (the iterations, without the initialisation where " +
-		"init has a value); init = median time of their initialisation, timed apart"
+	note := aloneNote
 	if withSweep {
 		note += "; sweep k2 = k1 = mean fit time over the sweep's runs at k2 = k1, timed concurrently"
 	}
 	t.Notes = []string{note + "; paper = the paper's table (Python 3 / Octave, the authors' machine).",
 		"Our PU update has no n² term: (UUᵀ⊙W)U runs over the stored edges and (UUᵀ⊙W')U = U(UᵀU) − (UUᵀ⊙W)U, " +
 			"so the PU/no-PU time gap of the authors' dense code does not appear here."}
-	if !paper {
-		t.Notes = []string{note + "."}
-	}
 	for _, m := range methods {
-		label := m // a user's own rows, named as the config names them
-		if paper {
-			label = r.methodLabel(m)
-		}
-		row := Row{Cells: []Cell{{Text: label}}}
+		row := Row{Cells: []Cell{{Text: r.methodLabel(m)}}}
 		for _, d := range r.Datasets {
 			pv, inPaper := r.Paper.PaperRuntime(m, d)
-			done, failed, errText := r.timedAlone(d, m)
-			params := aloneSettings(done)
-
-			fit := newTidy(t.Name, d, m, metricFitTime, selAlone)
-			c := Cell{Text: Dash}
-			switch {
-			case len(done) == 0 && failed == 0:
-				c.Note = "not timed alone (no fit of a config with timing: true)"
-			case len(done) == 0:
-				c.Note = fmt.Sprintf("all %d fits timed alone failed: %s", failed, shorten(errText, 120))
-			default:
-				times := make([]float64, len(done))
-				for i, rec := range done {
-					times[i] = rec.FitSeconds
-				}
-				fit.Mean, fit.Runs, fit.Failed, fit.Params = metrics.Median(times), len(done), failed, params
-				_, fit.Std = experiments.MeanStd(times)
-				c.Text = fmtSec3(fit.Mean)
-				if failed > 0 {
-					c.Note = fmt.Sprintf("%d of %d fits timed alone failed: %s", failed, failed+len(done), shorten(errText, 120))
-				}
-			}
-			fit.Note = c.Note
+			fc, fit, ic, ini := aloneCells(t.Name, d, m, r.timedAlone(d, m))
 			if inPaper {
 				fit.Paper = pv
 			}
-			row.Cells = append(row.Cells, c)
-			t.Tidy = append(t.Tidy, fit)
-
-			ini := newTidy(t.Name, d, m, metricInit, selAlone)
-			ic := Cell{Text: Dash}
-			var inits []float64
-			for _, rec := range done {
-				if v, ok := initSeconds(rec); ok {
-					inits = append(inits, v)
-				}
-			}
-			switch {
-			case len(inits) > 0:
-				ini.Mean, ini.Runs, ini.Params = metrics.Median(inits), len(inits), params
-				_, ini.Std = experiments.MeanStd(inits)
-				ic.Text = fmtSec3(ini.Mean)
-			case len(done) > 0:
-				ic.Note = "no initialisation timed apart: the fit time includes it"
-			}
-			ini.Note = ic.Note
-			row.Cells = append(row.Cells, ic)
-			t.Tidy = append(t.Tidy, ini)
+			row.Cells = append(row.Cells, fc, ic)
+			t.Tidy = append(t.Tidy, fit, ini)
 
 			if withSweep {
 				sw := newTidy(t.Name, d, m, metricFitTime, selTimingSet)
@@ -134,27 +75,78 @@ func timedRuntimeTable(r *Results, paper bool) *Table {
 				t.Tidy = append(t.Tidy, sw)
 			}
 
-			if paper {
-				row.Cells = append(row.Cells, paperSecondsCell(inPaper, pv))
-			}
+			row.Cells = append(row.Cells, paperSecondsCell(inPaper, pv))
 		}
 		t.Rows = append(t.Rows, row)
 	}
 	return t
 }
 
-// runtimeMethods lists the rows of the runtime table: the paper's runtime rows and the
-// sweep's rows (methodRows order), then rows timed alone that are neither.
-func (r *Results) runtimeMethods(paper bool) []string {
+// FitTimesTable is the table of the fits timed alone of a report without the paper's
+// comparison (a user's own config with timing: true): one line per dataset, row (named as
+// the configs name it) and grid point timed, with the settings, the number of fits, their
+// median fit time and the median time of their initialisation where it was timed apart.
+// A timing config may sweep a grid: each of its points is a line of its own. It assumes
+// nothing of the paper: no paper column, no paper row.
+func FitTimesTable(r *Results) *Table {
+	methods := r.timedMethods()
+	t := &Table{
+		Name:    "runtime",
+		Title:   "Fit times, timed alone (seconds per fit)",
+		Caption: r.aloneCaption(methods, false, false),
+		Columns: []Column{{"Row", 'l'}, {"Settings", 'l'}, {"fits", 'r'}, {"fit (s)", 'r'}, {"init (s)", 'r'}},
+	}
+	for _, d := range r.Datasets {
+		var rows []Row
+		for _, m := range methods {
+			for _, a := range r.timedPoints(d, m) {
+				fc, fit, ic, ini := aloneCells(t.Name, d, m, a)
+				fits := strconv.Itoa(len(a.Done))
+				if a.Failed > 0 {
+					fits += fmt.Sprintf(" (+%d failed)", a.Failed)
+				}
+				rows = append(rows, Row{Cells: []Cell{{Text: m}, {Text: a.Settings}, {Text: fits}, fc, ic}})
+				t.Tidy = append(t.Tidy, fit, ini)
+			}
+		}
+		if len(rows) > 0 {
+			t.Rows = append(append(t.Rows, Row{Section: DatasetTitle(d)}), rows...)
+		}
+	}
+	note := "fits = fits timed alone that finished (failed ones in brackets); fit (s) = their median fit time (the " +
+		"iterations, without the initialisation where init (s) has a value); init (s) = the median time of their " +
+		"initialisation, timed apart."
+	if len(r.Records) > 0 {
+		note += " The rows tables' fit (s) are means over the sweep's runs, " + r.sweepTiming() + " with k-means starts " +
+			"shared between grid points: they do not compare with these."
+	}
+	t.Notes = []string{note}
+	return t
+}
+
+// aloneNote explains the "alone" and "init" columns of the paper's runtime table.
+const aloneNote = "alone = median fit time over the restarts timed alone (the iterations, without the initialisation " +
+	"where init has a value); init = median time of their initialisation, timed apart"
+
+// runtimeMethods lists the rows of the paper's runtime table: the paper's runtime rows
+// and the sweep's rows (methodRows order), then rows timed alone that are neither.
+func (r *Results) runtimeMethods() []string {
 	var out []string
 	for _, m := range r.methodRows() {
-		if !paper {
-			break // a user's own timing config: its timed rows only
-		}
 		if _, inRuntime := r.Paper.paperRuntimeRow(m); inRuntime || containsStr(r.Methods, m) {
 			out = append(out, m)
 		}
 	}
+	for _, m := range r.timedMethods() {
+		out = appendNew(out, m)
+	}
+	return out
+}
+
+// timedMethods lists the rows that have fits timed alone, named as their configs name
+// them, in the order they were recorded (a config's order).
+func (r *Results) timedMethods() []string {
+	var out []string
 	for _, rec := range r.Timed {
 		for _, m := range rec.Methods {
 			out = appendNew(out, m)
@@ -163,46 +155,145 @@ func (r *Results) runtimeMethods(paper bool) []string {
 	return out
 }
 
-// timedAlone returns the finished records timed alone of a row on a dataset (restart
-// order), the number of failed ones and the error of the first failed one.
-func (r *Results) timedAlone(dataset, method string) (done []experiments.Record, failed int, errText string) {
-	for _, rec := range r.Timed {
-		if rec.Dataset != dataset || !containsStr(rec.Methods, method) {
-			continue
-		}
-		if rec.Status != experiments.StatusDone {
-			if failed == 0 {
-				errText = rec.Error
-			}
-			failed++
-			continue
-		}
-		done = append(done, rec)
-	}
-	sort.SliceStable(done, func(a, b int) bool { return done[a].Restart < done[b].Restart })
-	return done, failed, errText
+// timedFits are the records timed alone of a row on a dataset: at every grid point
+// (timedAlone) or at one (timedPoints).
+type timedFits struct {
+	// Done are the finished records, in restart order.
+	Done []experiments.Record
+	// Failed is the number of failed ones, ErrText the error of the first.
+	Failed  int
+	ErrText string
+	// Settings describe the grid points of the records (aloneSettings), "" if none
+	// finished.
+	Settings string
 }
 
-// aloneSettings describes the grid points of records timed alone: every parameter, k2 as
+// collectAlone sorts records timed alone into finished and failed ones.
+func collectAlone(recs []experiments.Record) timedFits {
+	var a timedFits
+	for _, rec := range recs {
+		if rec.Status != experiments.StatusDone {
+			if a.Failed == 0 {
+				a.ErrText = rec.Error
+			}
+			a.Failed++
+			continue
+		}
+		a.Done = append(a.Done, rec)
+	}
+	sort.SliceStable(a.Done, func(i, j int) bool { return a.Done[i].Restart < a.Done[j].Restart })
+	a.Settings = aloneSettings(a.Done)
+	return a
+}
+
+// timedRecords returns the records timed alone of a row on a dataset, in recorded order.
+func (r *Results) timedRecords(dataset, method string) []experiments.Record {
+	var out []experiments.Record
+	for _, rec := range r.Timed {
+		if rec.Dataset == dataset && containsStr(rec.Methods, method) {
+			out = append(out, rec)
+		}
+	}
+	return out
+}
+
+// timedAlone returns the records timed alone of a row on a dataset, all grid points
+// together.
+func (r *Results) timedAlone(dataset, method string) timedFits {
+	return collectAlone(r.timedRecords(dataset, method))
+}
+
+// timedPoints returns the records timed alone of a row on a dataset per grid point (a
+// timing config may sweep a grid: each point is timed on its own), in the order the
+// points were first recorded. A point whose fits all failed is described by its
+// parameters (Settings of a failed one).
+func (r *Results) timedPoints(dataset, method string) []timedFits {
+	var keys []string
+	byKey := map[string][]experiments.Record{}
+	for _, rec := range r.timedRecords(dataset, method) {
+		k := pointSettings(rec)
+		keys = appendNew(keys, k)
+		byKey[k] = append(byKey[k], rec)
+	}
+	out := make([]timedFits, len(keys))
+	for i, k := range keys {
+		out[i] = collectAlone(byKey[k])
+		if out[i].Settings == "" {
+			out[i].Settings = k
+		}
+	}
+	return out
+}
+
+// aloneCells returns the cells and tidy rows of the median fit time (the table's name
+// table, selection selAlone) and of the median initialisation time of fits timed alone.
+func aloneCells(table, dataset, method string, a timedFits) (fc Cell, fit TidyRow, ic Cell, ini TidyRow) {
+	fit = newTidy(table, dataset, method, metricFitTime, selAlone)
+	fc = Cell{Text: Dash}
+	switch {
+	case len(a.Done) == 0 && a.Failed == 0:
+		fc.Note = "not timed alone (no fit of a config with timing: true)"
+	case len(a.Done) == 0:
+		fc.Note = fmt.Sprintf("all %d fits timed alone failed: %s", a.Failed, shorten(a.ErrText, 120))
+	default:
+		times := make([]float64, len(a.Done))
+		for i, rec := range a.Done {
+			times[i] = rec.FitSeconds
+		}
+		fit.Mean, fit.Runs, fit.Failed, fit.Params = metrics.Median(times), len(a.Done), a.Failed, a.Settings
+		_, fit.Std = experiments.MeanStd(times)
+		fc.Text = fmtSec3(fit.Mean)
+		if a.Failed > 0 {
+			fc.Note = fmt.Sprintf("%d of %d fits timed alone failed: %s", a.Failed, a.Failed+len(a.Done), shorten(a.ErrText, 120))
+		}
+	}
+	fit.Note = fc.Note
+
+	ini = newTidy(table, dataset, method, metricInit, selAlone)
+	ic = Cell{Text: Dash}
+	var inits []float64
+	for _, rec := range a.Done {
+		if v, ok := initSeconds(rec); ok {
+			inits = append(inits, v)
+		}
+	}
+	switch {
+	case len(inits) > 0:
+		ini.Mean, ini.Runs, ini.Params = metrics.Median(inits), len(inits), a.Settings
+		_, ini.Std = experiments.MeanStd(inits)
+		ic.Text = fmtSec3(ini.Mean)
+	case len(a.Done) > 0:
+		ic.Note = "no initialisation timed apart: the fit time includes it"
+	}
+	ini.Note = ic.Note
+	return fc, fit, ic, ini
+}
+
+// pointSettings describes the grid point of a record timed alone: every parameter, k2 as
 // "k1" where it is the dataset's number of classes, "defaults" for a method run at its
-// defaults; and, when the records ran different numbers of iterations (a method that
-// stops by its own test), their range. Several grid points are joined by " / ".
+// defaults.
+func pointSettings(rec experiments.Record) string {
+	p := make(map[string]any, len(rec.Params))
+	for k, v := range rec.Params {
+		p[k] = v
+	}
+	if k2 := ParamFloat(p, "k2"); k2 == float64(rec.K1) {
+		p["k2"] = "k1"
+	}
+	if s := ParamString(p); s != "" {
+		return s
+	}
+	return "defaults"
+}
+
+// aloneSettings describes the grid points of records timed alone (pointSettings) and,
+// when the records ran different numbers of iterations (a method that stops by its own
+// test), their range. Several grid points are joined by " / ".
 func aloneSettings(recs []experiments.Record) string {
 	var points []string
 	lo, hi := math.MaxInt, 0
 	for _, rec := range recs {
-		p := make(map[string]any, len(rec.Params))
-		for k, v := range rec.Params {
-			p[k] = v
-		}
-		if k2 := ParamFloat(p, "k2"); k2 == float64(rec.K1) {
-			p["k2"] = "k1"
-		}
-		s := ParamString(p)
-		if s == "" {
-			s = "defaults"
-		}
-		points = appendNew(points, s)
+		points = appendNew(points, pointSettings(rec))
 		lo, hi = min(lo, rec.Iterations), max(hi, rec.Iterations)
 	}
 	out := strings.Join(points, " / ")
@@ -212,9 +303,14 @@ func aloneSettings(recs []experiments.Record) string {
 	return out
 }
 
-// aloneCaption is the caption of timedRuntimeTable: how the fits were timed, at which
-// settings (read from the records), and how the other columns were measured.
+// aloneCaption is the caption of timedRuntimeTable (paper true) and FitTimesTable: how
+// the fits were timed, at which settings (read from the records; FitTimesTable has them
+// in a column), and how the other columns were measured.
 func (r *Results) aloneCaption(methods []string, withSweep, paper bool) string {
+	fitCol, initCol, over := "alone", "init", "the restarts of the fits timed alone"
+	if !paper {
+		fitCol, initCol, over = "fit (s)", "init (s)", "the restarts of a row's fits timed alone at one grid point"
+	}
 	var configs []string
 	for _, p := range r.Provenance {
 		if p.Timing && p.Name != "" {
@@ -231,7 +327,7 @@ func (r *Results) aloneCaption(methods []string, withSweep, paper bool) string {
 		var recs []experiments.Record
 		withInit := false
 		for _, d := range r.Datasets {
-			done, _, _ := r.timedAlone(d, m)
+			done := r.timedAlone(d, m).Done
 			recs = append(recs, done...)
 			for _, rec := range done {
 				if _, ok := initSeconds(rec); ok {
@@ -250,13 +346,12 @@ func (r *Results) aloneCaption(methods []string, withSweep, paper bool) string {
 		}
 		settings = append(settings, m+": "+aloneSettings(recs))
 	}
-	s := "Seconds per fit on this machine (" + r.Machine() + "). \"alone\": median over the restarts of the fits timed alone (" +
-		from + "): one fit at a time, none of the harness's other runs meanwhile (other processes on the machine are not " +
+	s := "Seconds per fit on this machine (" + r.Machine() + "). \"" + fitCol + "\": median over " + over + " (" + from + "): one fit at a time, none of the harness's other runs meanwhile (other processes on the machine are not " +
 		"stopped), the project's kernels on one thread (gonum's, which JWNMF's dense products use, may split a large " +
 		"product across cores), each fit computing its own initialisation (no start shared " +
 		"with another fit), no held-out fits."
 	if len(apart) > 0 {
-		s += " For " + wordList(apart) + " that time is the iterations alone, and \"init\" the median time of the " +
+		s += " For " + wordList(apart) + " that time is the iterations alone, and \"" + initCol + "\" the median time of the " +
 			"initialisation, timed apart (init_seconds"
 		if jwnmfApart {
 			s += "; JWNMF times none itself, so the runner computes its k-means start before the fit"
@@ -266,11 +361,11 @@ func (r *Results) aloneCaption(methods []string, withSweep, paper bool) string {
 	if len(whole) > 0 {
 		s += " For " + wordList(whole) + " it is the whole fit (no initialisation timed apart)."
 	}
-	if len(settings) > 0 {
-		s += " Settings of the fits timed alone: " + strings.Join(settings, "; ") + "."
-	}
 	if !paper {
 		return s
+	}
+	if len(settings) > 0 {
+		s += " Settings of the fits timed alone: " + strings.Join(settings, "; ") + "."
 	}
 	s += " The paper states k2 = k1 and t = 100 for its timings but neither λ nor ρ: those above are the timing " +
 		"config's choice, not the paper's (the cost of an iteration depends on neither, except that ρ = 0.5 selects the " +
