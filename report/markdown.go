@@ -35,6 +35,15 @@ func writeReport(b *bytes.Buffer, rep *Report, opt Options) {
 			"table gives the numbers chosen by the label-free rule, %s. Mean ± std are over the restarts of the chosen grid "+
 			"point (population std, ddof = 0). Agreement means within %.2f of the paper's value.\n\n",
 			RuleText(PaperRule), RuleText(r.FreeRule), Tolerance)
+	} else if r.timingOnly() {
+		tDone, tFailed := r.timedCounts()
+		fmt.Fprintf(b, "Report of the fits timed alone recorded in `%s`: %d fits timed alone (%d done, %d failed) on %s; "+
+			"rows %s. This report only reads recorded runs; nothing was re-run.\n\n",
+			opt.ResultsDir, len(r.Timed), tDone, tFailed, datasetList(r.Datasets), strings.Join(r.timedMethods(), ", "))
+		fmt.Fprintf(b, "Every record comes from a config with timing: true, which runs its fits one at a time to time "+
+			"them: the results hold no run of a sweep, so there is no rows table, selection rule, figure or grid point "+
+			"here. The times are in the section \"Fit times (timed alone)\", and in `%s/runs.jsonl` (fit_seconds, "+
+			"init_seconds, records with timed_alone: true).\n\n", opt.ResultsDir)
 	} else {
 		rows := ""
 		if len(r.Methods) > 0 {
@@ -73,6 +82,13 @@ func writeReport(b *bytes.Buffer, rep *Report, opt Options) {
 		}
 	}
 	for _, d := range r.Datasets {
+		if r.noSweepSection(d) {
+			if !r.timingOnly() { // a sweep ran, but not on this dataset
+				fmt.Fprintf(b, "## %s\n\nNo run of the sweep on %s: only fits timed alone (section \"Fit times (timed "+
+					"alone)\").\n\n", DatasetTitle(d), DatasetTitle(d))
+			}
+			continue
+		}
 		fmt.Fprintf(b, "## %s\n\n", DatasetTitle(d))
 		if t := tables["rows_"+r.Slug(d)]; t != nil {
 			writeTableBody(b, t, opt, "")
@@ -99,8 +115,10 @@ func writeReport(b *bytes.Buffer, rep *Report, opt Options) {
 			writeSkipped(b, rep.Skipped, "objective figure on "+DatasetTitle(d)+":")
 		}
 	}
-	fmt.Fprintf(b, "## Every grid point\n\n[%s](%s) holds every grid point of every row on every dataset, one line per "+
-		"metric: the parameters, the mean and population std over the finished restarts and their number n.\n\n", GridFile, GridFile)
+	if r.Compare || !r.timingOnly() {
+		fmt.Fprintf(b, "## Every grid point\n\n[%s](%s) holds every grid point of every row on every dataset, one line per "+
+			"metric: the parameters, the mean and population std over the finished restarts and their number n.\n\n", GridFile, GridFile)
+	}
 	if r.Compare {
 		writeSelected(b, r)
 	}
@@ -214,16 +232,19 @@ func writeProvenance(b *bytes.Buffer, rep *Report, opt Options) {
 		fmt.Fprintf(b, "- Go version: %s\n", strings.Join(gos, ", "))
 	}
 	total, done, failed := r.Counts()
-	fmt.Fprintf(b, "- runs: %d recorded, %d done, %d failed; %d grid points\n", total, done, failed, len(r.Points))
+	if r.timingOnly() && !r.Compare {
+		b.WriteString("- runs of a sweep: none (every record was timed alone)\n")
+	} else {
+		fmt.Fprintf(b, "- runs: %d recorded, %d done, %d failed; %d grid points\n", total, done, failed, len(r.Points))
+	}
 	if len(r.Timed) > 0 {
-		timedDone := 0
-		for _, rec := range r.Timed {
-			if rec.Status == experiments.StatusDone {
-				timedDone++
-			}
+		timedDone, timedFailed := r.timedCounts()
+		readBy := "the runtime table"
+		if !r.Compare {
+			readBy = "the section \"Fit times (timed alone)\""
 		}
-		fmt.Fprintf(b, "- fits timed alone (a config with timing: true; read by the runtime table only, not counted above): "+
-			"%d recorded, %d done, %d failed\n", len(r.Timed), timedDone, len(r.Timed)-timedDone)
+		fmt.Fprintf(b, "- fits timed alone (a config with timing: true; read by %s only, not counted above): "+
+			"%d recorded, %d done, %d failed\n", readBy, len(r.Timed), timedDone, timedFailed)
 	}
 	if failed > 0 {
 		errs := map[string]int{}

@@ -214,7 +214,8 @@ func (rep *Report) write(opt Options) error {
 // (datasets, ARI, then ARI without isolated vertices, not in the paper, WebKB modularity,
 // ρ, runtime); without it, the datasets table and, where fits were timed alone, their
 // times (FitTimesTable); then per dataset the table of every row at its selected grid
-// points (RowsTable).
+// points (RowsTable), but for a dataset with fits timed alone and no run of a sweep
+// (noSweepSection): its table would have no line.
 func BuildTables(r *Results) []*Table {
 	out := []*Table{DatasetsTable(r)}
 	if r.Compare {
@@ -223,6 +224,9 @@ func BuildTables(r *Results) []*Table {
 		out = append(out, FitTimesTable(r)) // a user's own timing config
 	}
 	for _, d := range r.Datasets {
+		if r.noSweepSection(d) {
+			continue
+		}
 		out = append(out, RowsTable(r, d))
 	}
 	return out
@@ -268,7 +272,8 @@ const layoutDataset = "webkb"
 // drawFigures draws the figures: with the paper's comparison, the paper's first (the
 // WebKB layout, then per dataset the λ and k2 sweeps of Prop.); then per dataset a
 // sensitivity figure for every swept parameter of every row and a heatmap for each pair
-// of swept parameters (the first three pairs), and the objective curves.
+// of swept parameters (the first three pairs), and the objective curves; none on a
+// dataset with fits timed alone and no run of a sweep (noSweepSection).
 func (rep *Report) drawFigures(opt Options) error {
 	r := rep.Results
 	add := func(f *Figure, err error) error {
@@ -286,6 +291,9 @@ func (rep *Report) drawFigures(opt Options) error {
 		}
 	}
 	for _, d := range r.Datasets {
+		if r.noSweepSection(d) {
+			continue // fits timed alone only: nothing to draw
+		}
 		for _, m := range r.Methods {
 			swept, vals := r.Swept(d, m)
 			for _, param := range swept {

@@ -133,13 +133,20 @@ func NewResults(recs []experiments.Record, prov []experiments.Provenance, paper 
 		ds = appendNew(ds, p.Dataset)
 		ms = appendNew(ms, p.Method)
 	}
-	r.sweepDatasets, r.sweepMethods = ds, ms
 	r.Datasets = paperOrder(ds, PaperDatasets, strings.ToLower)
 	r.Methods = paperOrder(ms, PaperMethods, func(s string) string { return s })
+	// A report of the sweep alone lists the datasets of fits timed alone too (their
+	// provenance names them, unless it was not recorded); the paper's tables do not.
+	for _, rec := range timed {
+		ds = appendNew(ds, rec.Dataset)
+	}
+	r.sweepDatasets, r.sweepMethods = ds, ms
 	r.slugs = map[string]string{}
 	used := map[string]bool{}
-	for _, d := range r.Datasets {
-		r.slugs[d] = uniqueSlug(d, used)
+	for _, d := range append(append([]string{}, r.Datasets...), ds...) {
+		if _, ok := r.slugs[d]; !ok {
+			r.slugs[d] = uniqueSlug(d, used)
+		}
 	}
 	r.methodSlugs = map[string]string{}
 	usedM := map[string]bool{}

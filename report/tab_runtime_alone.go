@@ -415,3 +415,44 @@ func wordList(names []string) string {
 	}
 	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
+
+// timingOnly reports whether the results hold fits timed alone and no run of a sweep
+// (only configs with timing: true ran into the folder).
+func (r *Results) timingOnly() bool {
+	return len(r.Records) == 0 && len(r.Timed) > 0
+}
+
+// timedOnly reports whether a dataset has fits timed alone but no run of a sweep.
+func (r *Results) timedOnly(dataset string) bool {
+	for _, p := range r.Points {
+		if p.Dataset == dataset {
+			return false
+		}
+	}
+	for _, rec := range r.Timed {
+		if rec.Dataset == dataset {
+			return true
+		}
+	}
+	return false
+}
+
+// noSweepSection reports whether a report without the paper's comparison leaves out a
+// dataset's rows table, figures and section: the results hold only fits timed alone
+// (timingOnly), or only fits timed alone on this dataset (timedOnly). With the paper's
+// comparison every dataset keeps them.
+func (r *Results) noSweepSection(dataset string) bool {
+	return !r.Compare && (r.timingOnly() || r.timedOnly(dataset))
+}
+
+// timedCounts returns the number of fits timed alone that finished and that failed.
+func (r *Results) timedCounts() (done, failed int) {
+	for _, rec := range r.Timed {
+		if rec.Status == experiments.StatusDone {
+			done++
+		} else {
+			failed++
+		}
+	}
+	return done, failed
+}

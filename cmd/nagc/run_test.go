@@ -112,8 +112,8 @@ func TestRunTiming(t *testing.T) {
 }
 
 // TestReportTimingOnly checks the report of a user's own timing config (no compare:
-// paper): its introduction says where the fits timed alone are instead of listing no
-// rows ("rows .").
+// paper): its introduction says what the folder holds and where the fits timed alone are
+// instead of listing no rows ("rows ."), and it has no empty rows table.
 func TestReportTimingOnly(t *testing.T) {
 	t.Chdir(t.TempDir())
 	cfg := "name: mine\nseed: 1\nrestarts: 2\niterations: 5\ntiming: true\ndatasets: [synthetic]\nmethods:\n" +
@@ -132,8 +132,16 @@ func TestReportTimingOnly(t *testing.T) {
 		t.Fatal(err)
 	}
 	text := string(b)
-	if strings.Contains(text, "rows .") || !strings.Contains(text, "2 fits timed alone") || !strings.Contains(text, "res/runs.jsonl") {
+	if strings.Contains(text, "rows .") || !strings.Contains(text, "2 fits timed alone (2 done, 0 failed) on synthetic; rows NAGC.") ||
+		!strings.Contains(text, "res/runs.jsonl") || strings.Contains(text, "0 runs") {
 		t.Errorf("introduction of a timing-only report:\n%s", text[:min(len(text), 600)])
+	}
+	// No section a sweep would fill: no rows table (nor its files), no grid-point section.
+	if strings.Contains(text, "## synthetic") || strings.Contains(text, "| Row | Selection") || strings.Contains(text, "## Every grid point") {
+		t.Errorf("empty sweep sections in a timing-only report:\n%s", text)
+	}
+	if _, err := os.Stat("rep/rows_synthetic.md"); err == nil {
+		t.Error("rep/rows_synthetic.md written for a folder with no run of a sweep")
 	}
 	// The times themselves: one row (NAGC), its median fit and init times, no paper column.
 	if !strings.Contains(text, "## Fit times (timed alone)") || strings.Contains(text, "| paper") || strings.Contains(text, "not in the paper") {
