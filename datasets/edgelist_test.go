@@ -70,15 +70,7 @@ func TestOpenEdgeListSmall(t *testing.T) {
 		},
 	} {
 		t.Run(test.name, func(t *testing.T) {
-			dir := t.TempDir()
-			writeFiles(t, dir, test.files)
-			s := test.spec
-			s.Path = filepath.Join(dir, s.Path)
-			for _, p := range []*string{&s.Features, &s.LabelFile} {
-				if *p != "" {
-					*p = filepath.Join(dir, *p)
-				}
-			}
+			_, s := specInDir(t, test.files, test.spec)
 			g, rep := mustOpen(t, s)
 			if rep.Format != FormatEdgeList {
 				t.Errorf("format %q", rep.Format)
@@ -218,15 +210,7 @@ func TestOpenEdgeListErrors(t *testing.T) {
 		},
 	} {
 		t.Run(test.name, func(t *testing.T) {
-			dir := t.TempDir()
-			writeFiles(t, dir, test.files)
-			s := test.spec
-			s.Path = filepath.Join(dir, s.Path)
-			for _, p := range []*string{&s.Features, &s.LabelFile} {
-				if *p != "" {
-					*p = filepath.Join(dir, *p)
-				}
-			}
+			dir, s := specInDir(t, test.files, test.spec)
 			_, _, err := Open(s)
 			checkParseError(t, err, filepath.Join(dir, test.file), test.line, test.msg...)
 		})

@@ -55,15 +55,7 @@ func TestOpenMTXSmall(t *testing.T) {
 		},
 	} {
 		t.Run(test.name, func(t *testing.T) {
-			dir := t.TempDir()
-			writeFiles(t, dir, test.files)
-			s := test.spec
-			s.Path = filepath.Join(dir, s.Path)
-			for _, p := range []*string{&s.Features, &s.LabelFile} {
-				if *p != "" {
-					*p = filepath.Join(dir, *p)
-				}
-			}
+			_, s := specInDir(t, test.files, test.spec)
 			g, rep := mustOpen(t, s)
 			checkOpened(t, g, rep)
 			if !slices.Equal(g.IDs, []string{"1", "2", "3"}) {
@@ -145,15 +137,7 @@ func TestOpenMTXErrors(t *testing.T) {
 		},
 	} {
 		t.Run(test.name, func(t *testing.T) {
-			dir := t.TempDir()
-			writeFiles(t, dir, test.files)
-			s := test.spec
-			s.Path = filepath.Join(dir, s.Path)
-			for _, p := range []*string{&s.Features, &s.LabelFile} {
-				if *p != "" {
-					*p = filepath.Join(dir, *p)
-				}
-			}
+			dir, s := specInDir(t, test.files, test.spec)
 			_, _, err := Open(s)
 			checkParseError(t, err, filepath.Join(dir, test.file), test.line, test.msg...)
 		})

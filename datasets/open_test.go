@@ -210,6 +210,21 @@ func writeFiles(t testing.TB, dir string, files map[string]string) {
 	}
 }
 
+// specInDir writes files into a new temporary folder and returns it with spec's paths
+// (Path, Features, LabelFile, those that are set) made relative to it.
+func specInDir(t testing.TB, files map[string]string, spec Spec) (string, Spec) {
+	t.Helper()
+	dir := t.TempDir()
+	writeFiles(t, dir, files)
+	spec.Path = filepath.Join(dir, spec.Path)
+	for _, p := range []*string{&spec.Features, &spec.LabelFile} {
+		if *p != "" {
+			*p = filepath.Join(dir, *p)
+		}
+	}
+	return dir, spec
+}
+
 // mustOpen opens spec or fails the test.
 func mustOpen(t *testing.T, spec Spec) (*Graph, *LoadReport) {
 	t.Helper()

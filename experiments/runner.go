@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -217,9 +218,9 @@ func Execute(ctx context.Context, cfg *Config, opt Options) (*Summary, error) {
 	// A dataset's caches (its k-means starts, filtered attributes and embeddings, and its
 	// held-out splits with theirs) are dropped once its last batch is done, so that the
 	// memory of a sweep peaks at that of its largest dataset, not of all of them.
-	left := map[string]*atomic.Int64{} // batches to do, by dataset and by dataset and seed
+	left := map[string]*atomic.Int64{} // batches to do, by dataset and by held-out split
 	for _, b := range all {
-		for _, k := range []string{b[0].Dataset, splitKey(b[0].Dataset, b[0].Seed)} {
+		for _, k := range []string{b[0].Dataset, heldOutPrefix(b[0].Dataset, b[0].Seed)} {
 			if left[k] == nil {
 				left[k] = &atomic.Int64{}
 			}
@@ -252,7 +253,7 @@ func Execute(ctx context.Context, cfg *Config, opt Options) (*Summary, error) {
 					}
 					results <- rec
 				}
-				if left[splitKey(d, b[0].Seed)].Add(-1) == 0 {
+				if left[heldOutPrefix(d, b[0].Seed)].Add(-1) == 0 {
 					splits.Forget(heldOutPrefix(d, b[0].Seed))
 				}
 				if left[d].Add(-1) == 0 {
@@ -323,10 +324,6 @@ func heldOutPrefix(dataset string, runSeed uint64) string {
 	return fmt.Sprintf("%s\x00%d\x00", dataset, HeldOutSeed(runSeed))
 }
 
-// splitKey names the batches of one dataset and run seed in Execute's count of the
-// batches left.
-func splitKey(dataset string, seed uint64) string { return fmt.Sprintf("%s\x00%d", dataset, seed) }
-
 // heldOutInput is a dataset with part of its edges held out: the input the method is
 // fitted on and the held-out edges it is scored on.
 type heldOutInput struct {
@@ -349,6 +346,33 @@ func heldOutSplit(g *datasets.Graph, dataset string, holdout float64, runSeed ui
 	return fmt.Sprintf("%s%v", heldOutPrefix(dataset, runSeed), holdout), func() (*sparse.CSR, *sparse.CSR, error) {
 		return datasets.HoldOutEdges(g.Adj, holdout, seed)
 	}
+}
+
+// interleaveRestarts orders runs by dataset, then by groups of `group` restarts (0…group−1,
+// then group…2·group−1, …), keeping the config's order within a group: row, grid point,
+// restart. Execute does this for every config with group = the number of workers:
+// records do not depend on the order; a restart's held-out split (with the filtered
+// attributes and embeddings its cache holds) can be dropped once its runs are done,
+// instead of every restart's staying in memory to the dataset's end; and the workers,
+// taking runs in turn, mostly work on different restarts, so that one seldom waits for
+// a start or filtered matrix the other is computing. A timing config runs one worker,
+// so its rows are timed side by side, restart after restart, and a change in the
+// machine's load while they run (another process starting or stopping) falls on every
+// row alike rather than on the rows timed last.
+func interleaveRestarts(todo []job, group int) {
+	group = max(group, 1)
+	dataset := map[string]int{}
+	for _, j := range todo {
+		if _, ok := dataset[j.Dataset]; !ok {
+			dataset[j.Dataset] = len(dataset)
+		}
+	}
+	sort.SliceStable(todo, func(a, b int) bool {
+		if da, db := dataset[todo[a].Dataset], dataset[todo[b].Dataset]; da != db {
+			return da < db
+		}
+		return todo[a].Restart/group < todo[b].Restart/group
+	})
 }
 
 // batches cuts the jobs into the units the workers execute: jobs of one dataset and seed

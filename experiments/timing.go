@@ -2,7 +2,6 @@ package experiments
 
 import (
 	"runtime"
-	"sort"
 	"time"
 
 	"github.com/nagc-harness/nagc/algorithms"
@@ -14,33 +13,6 @@ import (
 // interleaveRestarts, as for every config), and before each fit timedInput gives the run
 // an input of its own and startApart computes, timed, the initialisation of a method that
 // would otherwise count it in its fit time.
-
-// interleaveRestarts orders runs by dataset, then by groups of `group` restarts (0…group−1,
-// then group…2·group−1, …), keeping the config's order within a group: row, grid point,
-// restart. Execute does this for every config with group = the number of workers:
-// records do not depend on the order; a restart's held-out split (with the filtered
-// attributes and embeddings its cache holds) can be dropped once its runs are done,
-// instead of every restart's staying in memory to the dataset's end; and the workers,
-// taking runs in turn, mostly work on different restarts, so that one seldom waits for
-// a start or filtered matrix the other is computing. A timing config runs one worker,
-// so its rows are timed side by side, restart after restart, and a change in the
-// machine's load while they run (another process starting or stopping) falls on every
-// row alike rather than on the rows timed last.
-func interleaveRestarts(todo []job, group int) {
-	group = max(group, 1)
-	dataset := map[string]int{}
-	for _, j := range todo {
-		if _, ok := dataset[j.Dataset]; !ok {
-			dataset[j.Dataset] = len(dataset)
-		}
-	}
-	sort.SliceStable(todo, func(a, b int) bool {
-		if da, db := dataset[todo[a].Dataset], dataset[todo[b].Dataset]; da != db {
-			return da < db
-		}
-		return todo[a].Restart/group < todo[b].Restart/group
-	})
-}
 
 // timedInput returns in with a cache of its own, so that a fit timed alone computes its
 // initialisation itself instead of finding it computed by an earlier run of the same
