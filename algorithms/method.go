@@ -152,6 +152,11 @@ type Result struct {
 	// BatchFitter); 0 or 1 for a fit on its own. FitTime of a batched fit is the batch's
 	// iteration time divided by BatchSize.
 	BatchSize int
+	// PrefixOf, when not 0, is the iteration count of the longer fit this result was read
+	// off after its Iterations: a fit of the same options and input that differed only in
+	// its number of iterations (see NAGC.FitBatch). FitTime is then the time up to this
+	// result's last iteration; everything else is what a fit of Iterations gives.
+	PrefixOf int
 	// Factors holds the learnt matrices by name (NAGC: "U", "V", "H"), where the method
 	// has them.
 	Factors map[string]*mat.Dense

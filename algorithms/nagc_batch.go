@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"gonum.org/v1/gonum/mat"
@@ -38,44 +39,111 @@ func (a NAGC) Fit(ctx context.Context, in Input, k int, seed uint64) (*Result, e
 	return res[0], errs[0]
 }
 
-// FitBatch fits NAGC for every one of fits (see BatchFitter): the fits with equal
-// BatchKey are advanced together, one iteration of all of them at a time, with the
-// products X·V and Xᵀ·f(UH) formed for all of them at once as products of width B·k2
-// (B the fits in the group), so that every stored entry of X is read once per product
-// for the whole group. Everything else each fit computes on its own, with the same
-// kernels as a fit alone; since each column of a sparse product is summed over the
-// stored entries in the same order whatever the width, every fit's factors, objective
-// and labels are those of its own Fit, bit for bit. FitTime of a fit of a group of B is
-// the group's iteration time divided by B (Result.BatchSize = B). Methods other than
-// NAGC in fits are fitted alone with their Fit. Extra memory: 2·(n + m)·B·k2 floats.
+// FitBatch fits NAGC for every one of fits (see BatchFitter). Fits that differ only in
+// their number of iterations, on the same input, are one fit: it runs to the largest
+// count and the others are read off it on the way (the iterations have no convergence
+// test and draw nothing, so a fit of t iterations is the start of a longer one, bit for
+// bit; Result.PrefixOf says so). The fits with equal BatchKey are then advanced together,
+// one iteration of all of them at a time, with the products X·V and Xᵀ·f(UH) formed for
+// all of them at once as products of width B·k2 (B the fits in the group), so that every
+// stored entry of X is read once per product for the whole group. Everything else each
+// fit computes on its own, with the same kernels as a fit alone; since each column of a
+// sparse product is summed over the stored entries in the same order whatever the width,
+// every fit's factors, objective and labels are those of its own Fit, bit for bit.
+// FitTime of a fit of a group of B is the group's iteration time (up to its own last
+// iteration) divided by B (Result.BatchSize = B). Methods other than NAGC in fits are
+// fitted alone with their Fit. Extra memory: 2·(n + m)·B·k2 floats, and a copy of the
+// factors of every fit read off a longer one.
 func (a NAGC) FitBatch(ctx context.Context, k int, seed uint64, fits []BatchFit) ([]*Result, []error) {
 	res, errs := make([]*Result, len(fits)), make([]error, len(fits))
-	groups := map[string][]int{}
-	var order []string
+	var chains []*nagcChain
+	byKey := map[chainKey]*nagcChain{}
 	for i, f := range fits {
 		m, ok := f.Method.(NAGC)
 		if !ok {
 			res[i], errs[i] = f.Method.Fit(ctx, f.In, k, seed)
 			continue
 		}
-		key := m.BatchKey(f.In, k)
-		if key == "" { // invalid options: fitAlone reports why
-			key = fmt.Sprintf("alone/%d", i)
+		m = m.withDefaults(k)
+		ck, chainable := newChainKey(m, f.In)
+		c := byKey[ck]
+		if !chainable || c == nil {
+			c = &nagcChain{fit: f, at: map[int][]int{}}
+			chains = append(chains, c)
+			if chainable {
+				byKey[ck] = c
+			}
+		}
+		c.at[m.Iterations] = append(c.at[m.Iterations], i)
+	}
+	// Lockstep groups by the BatchKey of each chain's longest fit: a group shares t.
+	groups := map[string][]*nagcChain{}
+	var order []string
+	for _, c := range chains {
+		m := c.fit.Method.(NAGC).withDefaults(k)
+		m.Iterations = c.iterations()
+		c.fit.Method = m
+		key := m.BatchKey(c.fit.In, k)
+		if key == "" { // invalid options: fitLockstep reports why
+			key = fmt.Sprintf("alone/%p", c)
 		}
 		if _, seen := groups[key]; !seen {
 			order = append(order, key)
 		}
-		groups[key] = append(groups[key], i)
+		groups[key] = append(groups[key], c)
 	}
 	for _, key := range order {
-		fitLockstep(ctx, k, seed, fits, groups[key], res, errs)
+		fitLockstep(ctx, k, seed, groups[key], res, errs)
 	}
 	return res, errs
 }
 
+// chainKey identifies the fits that differ only in their number of iterations: NAGC's
+// options with Iterations zeroed, and the input they fit.
+type chainKey struct {
+	a           NAGC
+	adj, x      *sparse.CSR
+	cache       *Cache
+	truth       *int
+	nTruth      int
+	noObjective bool
+}
+
+// newChainKey returns the chain key of a fit of in with options a (defaults applied),
+// and false where the fit cannot share iterations (an input carrying its own attribute
+// operator).
+func newChainKey(a NAGC, in Input) (chainKey, bool) {
+	if in.attr != nil || in.explicit != nil || in.xKey != "" {
+		return chainKey{}, false
+	}
+	a.Iterations = 0
+	ck := chainKey{a: a, adj: in.Adj, x: in.X, cache: in.Cache, nTruth: len(in.Truth), noObjective: in.NoObjective}
+	if len(in.Truth) > 0 {
+		ck.truth = &in.Truth[0]
+	}
+	return ck, true
+}
+
+// nagcChain is one fit of a lockstep group and the fits read off it: fit, run to the
+// largest of the iteration counts, stands for the fits at[t] (indices in the batch) of
+// each count t.
+type nagcChain struct {
+	fit BatchFit
+	at  map[int][]int
+}
+
+// iterations returns the largest iteration count of the chain.
+func (c *nagcChain) iterations() int {
+	t := 0
+	for n := range c.at {
+		t = max(t, n)
+	}
+	return t
+}
+
 // nagcMember is one fit of a lockstep group.
 type nagcMember struct {
-	i      int // index in the batch
+	chain  *nagcChain
 	a      NAGC
 	s      *NAGCSolver
 	info   string
@@ -85,19 +153,23 @@ type nagcMember struct {
 	obj    []float64
 }
 
-// fitLockstep fits fits[idx] (NAGC fits of one BatchKey) together, storing each one's
-// result or error at its index.
-func fitLockstep(ctx context.Context, k int, seed uint64, fits []BatchFit, idx []int, res []*Result, errs []error) {
+// fitLockstep fits the chains of one lockstep group (NAGC fits of one BatchKey, so of one
+// iteration count t) together, storing each fit's result or error at its index.
+func fitLockstep(ctx context.Context, k int, seed uint64, chains []*nagcChain, res []*Result, errs []error) {
 	var members []*nagcMember
 	var x sparse.Operator // the attributes, shared by the group
-	for _, i := range idx {
+	for _, c := range chains {
 		start := time.Now()
-		mb, err := prepareMember(fits[i], k, seed, &x)
+		mb, err := prepareMember(c.fit, k, seed, &x)
 		if err != nil {
-			errs[i] = err
+			for _, idx := range c.at {
+				for _, i := range idx {
+					errs[i] = err
+				}
+			}
 			continue
 		}
-		mb.i, mb.init, mb.noObj = i, time.Since(start), fits[i].In.NoObjective
+		mb.chain, mb.init, mb.noObj = c, time.Since(start), c.fit.In.NoObjective
 		members = append(members, mb)
 	}
 	if len(members) == 0 {
@@ -111,10 +183,16 @@ func fitLockstep(ctx context.Context, k int, seed uint64, fits []BatchFit, idx [
 		}
 	}
 	start := time.Now()
-	for it := 0; it < t; it++ {
+	for it := 1; it <= t; it++ {
 		if err := ctx.Err(); err != nil {
 			for _, mb := range members {
-				errs[mb.i] = err
+				for n, idx := range mb.chain.at {
+					if n >= it {
+						for _, i := range idx {
+							errs[i] = err
+						}
+					}
+				}
 			}
 			return
 		}
@@ -124,23 +202,48 @@ func fitLockstep(ctx context.Context, k int, seed uint64, fits []BatchFit, idx [
 				mb.obj = append(mb.obj, mb.s.Objective())
 			}
 		}
-	}
-	per := time.Since(start) / time.Duration(len(members))
-	for _, mb := range members {
-		s := mb.s
-		if !allFinite(s.U) || !allFinite(s.V) || !allFinite(s.H) {
-			errs[mb.i] = errors.New("nagc: factors diverged (Inf or NaN after the updates)")
-			continue
+		per := time.Since(start) / time.Duration(len(members))
+		for _, mb := range members {
+			mb.emit(it, t, per, len(members), res, errs)
 		}
-		res[mb.i] = &Result{
-			Labels:     ArgmaxRows(s.U),
-			Iterations: t,
-			Objective:  mb.obj,
-			FitTime:    per,
+	}
+}
+
+// emit stores the result of the member's fits of it iterations, if any: the factors as
+// they are after iteration it of the member's t. Results read off before the last
+// iteration get copies of the factors and of the loss curve so far.
+func (mb *nagcMember) emit(it, t int, fitTime time.Duration, batch int, res []*Result, errs []error) {
+	idx := mb.chain.at[it]
+	if len(idx) == 0 {
+		return
+	}
+	s := mb.s
+	if !allFinite(s.U) || !allFinite(s.V) || !allFinite(s.H) {
+		for _, i := range idx {
+			errs[i] = errors.New("nagc: factors diverged (Inf or NaN after the updates)")
+		}
+		return
+	}
+	for n, i := range idx {
+		u, v, h, obj := s.U, s.V, s.H, mb.obj
+		if it < t || n > 0 { // the solver goes on, or another fit gets the same factors
+			u, v, h = mat.DenseCopyOf(u), mat.DenseCopyOf(v), mat.DenseCopyOf(h)
+			obj = slices.Clone(obj)
+		}
+		var prefixOf int
+		if it < t {
+			prefixOf = t
+		}
+		res[i] = &Result{
+			Labels:     ArgmaxRows(u),
+			Iterations: it,
+			Objective:  obj,
+			FitTime:    fitTime,
 			InitTime:   mb.init,
 			InitCached: mb.cached,
-			BatchSize:  len(members),
-			Factors:    map[string]*mat.Dense{"U": s.U, "V": s.V, "H": s.H},
+			BatchSize:  batch,
+			PrefixOf:   prefixOf,
+			Factors:    map[string]*mat.Dense{"U": u, "V": v, "H": h},
 			Info: map[string]string{
 				"init":      mb.info,
 				"u_rule":    s.ruleName(),

@@ -13,9 +13,11 @@ import (
 )
 
 // batchFixture returns fits of one graph that FitBatch must reproduce bit for bit: a λ×ρ
-// grid from the k-means and the random start, both U rules, a fit on a second adjacency
-// (a held-out fit's situation), two fits whose objective turns NaN mid-way, fits whose options are rejected, a
-// graph-filtered pair, a fit of another k2 and a method that is not NAGC.
+// grid from the k-means and the random start, both U rules, fits that differ from grid
+// points only in their iterations (fewer, more, the default, the same, and without the
+// objective), a fit on a second adjacency (a held-out fit's situation), two fits whose
+// objective turns NaN mid-way, fits whose options are rejected, a graph-filtered pair, a
+// fit of another k2 and a method that is not NAGC.
 func batchFixture() []BatchFit {
 	rng := newRand(21)
 	n, m, k2 := 150, 30, 4
@@ -34,6 +36,14 @@ func batchFixture() []BatchFit {
 				fits = append(fits, BatchFit{NAGC{K2: k2, Lambda: lambda, Rho: rho, Iterations: 12, Init: init}, in})
 			}
 		}
+	}
+	quiet := in
+	quiet.NoObjective = true
+	for _, t := range []int{5, 0, 12, 3} {
+		fits = append(fits,
+			BatchFit{NAGC{K2: k2, Lambda: 1, Rho: 0.8, Iterations: t, Init: InitKMeans}, in},
+			BatchFit{NAGC{K2: k2, Lambda: 1e-3, Rho: 0.5, Iterations: t + 1, Init: InitRandom}, quiet},
+		)
 	}
 	big := uniformDense(n, 3, rng)
 	big.Scale(1e100, big)
@@ -162,6 +172,45 @@ func TestFitBatchReportsSizeAndCache(t *testing.T) {
 	r, err := NAGC{K2: 3, Iterations: 5, Init: InitRandom}.Fit(context.Background(), in, 3, 1)
 	if err != nil || r.BatchSize != 1 || r.InitCached {
 		t.Errorf("random start alone: batch size %d, cached %v, error %v; want 1, false", r.BatchSize, r.InitCached, err)
+	}
+}
+
+// TestFitBatchReadsShorterFitsOff checks that fits differing only in their iterations
+// are one fit: the shorter ones say which fit they were read off and when, and each has
+// its own copy of what it returns.
+func TestFitBatchReadsShorterFitsOff(t *testing.T) {
+	_, fits := lambdaFits(24, 100, 20, 0.05, 0.2, 10)
+	long := fits[1]
+	var chain []BatchFit
+	for _, it := range []int{3, 10, 7, 10} {
+		f := long
+		f.Method = NAGC{K2: 3, Lambda: 1, Rho: 0.9, Iterations: it}
+		chain = append(chain, f)
+	}
+	chain = append(chain, fits[0])
+	ctx := context.Background()
+	res, errs := FitBatch(ctx, 3, 1, chain)
+	for i, f := range chain {
+		want, err := f.Method.Fit(ctx, f.In, 3, 1)
+		if err := sameFit(want, res[i], err, errs[i]); err != nil {
+			t.Fatalf("fit %d: %v", i, err)
+		}
+	}
+	for i, want := range []int{10, 0, 10, 0, 0} {
+		if res[i].PrefixOf != want {
+			t.Errorf("fit %d (%d iterations): read off %d iterations, want %d", i, res[i].Iterations, res[i].PrefixOf, want)
+		}
+	}
+	if !(res[0].FitTime <= res[2].FitTime && res[2].FitTime <= res[1].FitTime) {
+		t.Errorf("fit times %v (3 iterations), %v (7), %v (10): want increasing", res[0].FitTime, res[2].FitTime, res[1].FitTime)
+	}
+	// The two fits of 10 iterations and the shorter ones share no memory.
+	before := res[3].Factors["U"].At(0, 0)
+	res[1].Factors["U"].Set(0, 0, -1)
+	res[1].Objective[0] = -1
+	res[0].Factors["V"].Set(0, 0, -1)
+	if res[3].Factors["U"].At(0, 0) != before || res[3].Objective[0] == -1 || res[2].Factors["V"].At(0, 0) == -1 {
+		t.Error("fits of one chain share their factors or loss curve")
 	}
 }
 

@@ -23,6 +23,7 @@ methods:
       lambda: [1.0e-2, 1.7e308]
       k2: [k1, 6]
       rho: [0.5, 0.9]
+      iterations: [4, 12]
   - name: "P*"
     algorithm: nagc
     options: {init: random}
@@ -33,7 +34,7 @@ methods:
 
 // comparable returns the latest records of dir with the fields that describe timing and
 // scheduling cleared (sweep, fit and initialisation times, cache hits, batch size,
-// finishing time), as sorted JSON lines: what must not depend on batch size, workers or
+// fit read off a longer one, finishing time), as sorted JSON lines: what must not depend on batch size, workers or
 // resumption.
 func comparable(t *testing.T, dir string) []string {
 	t.Helper()
@@ -43,7 +44,7 @@ func comparable(t *testing.T, dir string) []string {
 	}
 	var out []string
 	for _, r := range recs {
-		r.Sweep, r.FitSeconds, r.InitSeconds, r.InitCached, r.BatchSize, r.Finished = "", 0, 0, false, 0, time.Time{}
+		r.Sweep, r.FitSeconds, r.InitSeconds, r.InitCached, r.BatchSize, r.PrefixOf, r.Finished = "", 0, 0, false, 0, 0, time.Time{}
 		b, err := json.Marshal(r)
 		if err != nil {
 			t.Fatal(err)
@@ -55,14 +56,35 @@ func comparable(t *testing.T, dir string) []string {
 }
 
 // TestBatchedRecordsEqualSingleRuns checks that the records of a sweep, held-out fits and
-// failing runs included, are the same whatever the batch size, the number of workers,
-// and when a sweep is resumed with another batch size or gains its held-out fits later.
+// failing runs included, are the same as those of its runs executed one at a time,
+// whatever the batch size and the number of workers, when the runs of a grid over
+// iterations are read off one fit, and when a sweep is resumed with another batch size or
+// gains its held-out fits later.
 func TestBatchedRecordsEqualSingleRuns(t *testing.T) {
 	ctx := context.Background()
 	cfg := mustLoad(t, "holdout: 0.2\n"+batchConfig)
 	ref := t.TempDir()
-	if _, err := Execute(ctx, cfg, Options{ResultsDir: ref, Workers: 1, Batch: 1}); err != nil {
+	// One run per Execute (as shard i of 1000 holds): nothing batched, nothing read off
+	// another fit.
+	loaded, err := LoadDatasets(cfg)
+	if err != nil {
 		t.Fatal(err)
+	}
+	runs, err := cfg.ExpandLoaded(loaded)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 1000; i++ {
+		switch len(Shard(runs, i, 1000)) {
+		case 0:
+			continue
+		case 1:
+		default:
+			t.Fatalf("shard %d of 1000 holds several runs", i)
+		}
+		if _, err := Execute(ctx, cfg, Options{ResultsDir: ref, Workers: 1, Batch: 1, Shard: i, Shards: 1000}); err != nil {
+			t.Fatal(err)
+		}
 	}
 	want := comparable(t, ref)
 	failed, heldOut := 0, 0
@@ -70,16 +92,16 @@ func TestBatchedRecordsEqualSingleRuns(t *testing.T) {
 		failed += strings.Count(line, `"status":"failed"`)
 		heldOut += strings.Count(line, `"heldout_labels"`)
 	}
-	if len(want) != 20 || failed == 0 || heldOut == 0 {
-		t.Fatalf("reference sweep: %d records, %d failed, %d with a held-out fit; want 20, some of each", len(want), failed, heldOut)
+	if len(want) != 36 || failed == 0 || heldOut == 0 {
+		t.Fatalf("reference sweep: %d records, %d failed, %d with a held-out fit; want 36, some of each", len(want), failed, heldOut)
 	}
 	recs, _ := LoadResults(ref)
 	for _, r := range recs {
-		if r.Algorithm == "nagc" && r.Status == StatusDone && (r.BatchSize != 1 || r.InitSeconds <= 0) {
-			t.Fatalf("run alone: batch size %d, init %v s; want 1, > 0", r.BatchSize, r.InitSeconds)
+		if r.Algorithm == "nagc" && r.Status == StatusDone && (r.BatchSize != 1 || r.InitSeconds <= 0 || r.PrefixOf != 0) {
+			t.Fatalf("run alone: batch size %d, init %v s, read off %d iterations; want 1, > 0, 0", r.BatchSize, r.InitSeconds, r.PrefixOf)
 		}
 	}
-	for _, c := range []struct{ workers, batch int }{{1, 3}, {2, 4}, {2, 60}} {
+	for _, c := range []struct{ workers, batch int }{{1, 1}, {1, 3}, {2, 4}, {2, 60}} {
 		dir := t.TempDir()
 		if _, err := Execute(ctx, cfg, Options{ResultsDir: dir, Workers: c.workers, Batch: c.batch}); err != nil {
 			t.Fatal(err)
@@ -87,11 +109,18 @@ func TestBatchedRecordsEqualSingleRuns(t *testing.T) {
 		if got := comparable(t, dir); !reflect.DeepEqual(got, want) {
 			t.Errorf("%d workers, batch %d: records differ from single runs", c.workers, c.batch)
 		}
-		if c.batch == 60 {
-			recs, _ := LoadResults(dir)
-			if recs[0].Algorithm != "nagc" || recs[0].BatchSize < 2 {
-				t.Errorf("batch 60: first record has batch size %d", recs[0].BatchSize)
+		recs, _ := LoadResults(dir)
+		if c.batch == 60 && (recs[0].Algorithm != "nagc" || recs[0].BatchSize < 2) {
+			t.Errorf("batch 60: first record has batch size %d", recs[0].BatchSize)
+		}
+		readOff := 0
+		for _, r := range recs {
+			if r.PrefixOf == 12 && r.Iterations == 4 {
+				readOff++
 			}
+		}
+		if readOff != 16 { // P: 2 λ × 2 k2 × 2 ρ × 2 restarts at 4 iterations
+			t.Errorf("%d workers, batch %d: %d runs of 4 iterations read off a fit of 12", c.workers, c.batch, readOff)
 		}
 	}
 	// Interrupted at 5 runs with batches of 4, resumed with batches of 7.

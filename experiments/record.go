@@ -62,9 +62,14 @@ type Record struct {
 	// BatchSize is the number of fits that ran in lockstep with this run's (held-out
 	// fits included; 1: it ran alone; 0: the method does not batch). It describes how
 	// FitSeconds was measured, nothing else.
-	BatchSize int               `json:"batch_size,omitempty"`
-	Finished  time.Time         `json:"finished"`
-	Info      map[string]string `json:"info,omitempty"`
+	BatchSize int `json:"batch_size,omitempty"`
+	// PrefixOf, when not 0, says that the run's fit was read off a fit of PrefixOf
+	// iterations after its own Iterations (the runs of a grid over iterations share one
+	// fit; the longer fit's first iterations are the shorter one's, bit for bit):
+	// FitSeconds is the time up to its own last iteration.
+	PrefixOf int               `json:"prefix_of,omitempty"`
+	Finished time.Time         `json:"finished"`
+	Info     map[string]string `json:"info,omitempty"`
 	// Labels is the clustering, one character per vertex in dataset order (see
 	// EncodeLabels), so that a report can draw or re-score it without re-running.
 	Labels string `json:"labels,omitempty"`

@@ -214,7 +214,7 @@ func Execute(ctx context.Context, cfg *Config, opt Options) (*Summary, error) {
 	if opt.Batch < 1 {
 		opt.Batch = DefaultBatch
 	}
-	all := batches(todo, inputs, opt.Batch)
+	all := batches(todo, inputs, opt.Batch, !cfg.Timing)
 	// A dataset's caches (its k-means starts, filtered attributes and embeddings, and its
 	// held-out splits with theirs) are dropped once its last batch is done, so that the
 	// memory of a sweep peaks at that of its largest dataset, not of all of them.
@@ -375,16 +375,33 @@ func interleaveRestarts(todo []job, group int) {
 	})
 }
 
-// batches cuts the jobs into the units the workers execute: jobs of one dataset and seed
-// whose methods are algorithms.BatchFitter with equal non-empty BatchKey form a group,
-// cut in job order into batches of at most size; every other job is a batch of one.
-// Batches come in the order of their first job, so the split depends on the jobs and
-// size alone.
-func batches(todo []job, inputs map[string]algorithms.Input, size int) [][]job {
-	var out [][]job
-	open := map[string]int{} // group key → index in out of its batch being filled
+// batches cuts the jobs into the units the workers execute. With chain, jobs of one
+// dataset and seed whose runs differ only in their number of iterations form a chain,
+// executed as one fit that the shorter ones are read off (see algorithms.FitBatch; a
+// timing config's runs are timed alone, so it does not chain them). With size > 1, chains
+// whose methods are algorithms.BatchFitter with equal non-empty BatchKey (of the chain's
+// first job) form a group, cut in job order into batches of at most size chains; every
+// other chain is a batch of its own. Batches come in the order of their first job, so
+// the split depends on the jobs, size and chain alone.
+func batches(todo []job, inputs map[string]algorithms.Input, size int, chain bool) [][]job {
+	var units [][]job
+	open := map[string]int{} // chain key → index in units
 	for _, j := range todo {
-		key := ""
+		if chain {
+			key := chainKey(j)
+			if i, ok := open[key]; ok {
+				units[i] = append(units[i], j)
+				continue
+			}
+			open[key] = len(units)
+		}
+		units = append(units, []job{j})
+	}
+	var out [][]job
+	filled := map[string]int{} // group key → index in out of its batch being filled
+	chains := map[int]int{}    // index in out → chains in it
+	for _, u := range units {
+		j, key := u[0], ""
 		if size > 1 {
 			if m, err := algorithms.New(j.Algorithm, j.Params); err == nil {
 				if b, ok := m.(algorithms.BatchFitter); ok {
@@ -394,20 +411,31 @@ func batches(todo []job, inputs map[string]algorithms.Input, size int) [][]job {
 				}
 			}
 		}
-		if i, ok := open[key]; ok && key != "" && len(out[i]) < size {
-			out[i] = append(out[i], j)
+		if i, ok := filled[key]; ok && key != "" && chains[i] < size {
+			out[i] = append(out[i], u...)
+			chains[i]++
 			continue
 		}
-		open[key] = len(out)
-		out = append(out, []job{j})
+		filled[key] = len(out)
+		chains[len(out)] = 1
+		out = append(out, u)
 	}
 	return out
 }
 
+// chainKey returns what a job shares with the jobs it may chain with: its dataset, seed,
+// algorithm and parameters other than iterations.
+func chainKey(j job) string {
+	p := maps.Clone(j.Params)
+	delete(p, "iterations")
+	return fmt.Sprintf("%s\x00%d\x00%s\x00%s", j.Dataset, j.Seed, j.Algorithm, canonicalParams(p))
+}
+
 // executeBatch executes the jobs of one batch (one dataset and seed; see batches): the
 // fits of the runs without a record and, when the config holds edges out, every run's
-// held-out fit are given to algorithms.FitBatch together (one by one unless lockstep),
-// then each run is scored as if it had run alone. It returns each job's record, nil where
+// held-out fit are given to algorithms.FitBatch (all together in lockstep, else by chain:
+// the fits that differ only in their iterations, on one input), then each run is scored
+// as if it had run alone. It returns each job's record, nil where
 // ctx was cancelled.
 func executeBatch(ctx context.Context, batch []job, g *datasets.Graph, in algorithms.Input, cfg *Config, splits *algorithms.Cache, lockstep bool) []*Record {
 	recs := make([]*Record, len(batch))
@@ -448,20 +476,46 @@ func executeBatch(ctx context.Context, batch []job, g *datasets.Graph, in algori
 			fits = append(fits, algorithms.BatchFit{Method: m, In: sp.in})
 		}
 	}
-	res, errs := make([]*algorithms.Result, len(fits)), make([]error, len(fits))
-	step := len(fits) // lockstep: all fits at once
-	if !lockstep {
-		step = 1
+	// The fits handed to algorithms.FitBatch together: all of them in lockstep, else
+	// those of one chain on one input (one fit, the shorter ones read off it).
+	var calls [][]int
+	if lockstep {
+		calls = [][]int{make([]int, len(fits))}
+		for i := range fits {
+			calls[0][i] = i
+		}
+	} else {
+		call := map[string]int{}
+		for i, j := range batch {
+			for held, f := range []int{mainFit[i], heldFit[i]} {
+				if f < 0 {
+					continue
+				}
+				key := fmt.Sprintf("%s\x00%d", chainKey(j), held)
+				c, ok := call[key]
+				if !ok {
+					c = len(calls)
+					call[key] = c
+					calls = append(calls, nil)
+				}
+				calls[c] = append(calls[c], f)
+			}
+		}
 	}
-	for lo := 0; lo < len(fits); lo += step {
-		hi := min(lo+step, len(fits))
+	res, errs := make([]*algorithms.Result, len(fits)), make([]error, len(fits))
+	for _, idx := range calls {
+		sub := make([]algorithms.BatchFit, len(idx))
+		for n, f := range idx {
+			sub[n] = fits[f]
+		}
 		if p := recovered(func() {
-			r, e := algorithms.FitBatch(ctx, batch[0].K1, batch[0].Seed, fits[lo:hi])
-			copy(res[lo:hi], r)
-			copy(errs[lo:hi], e)
+			r, e := algorithms.FitBatch(ctx, batch[0].K1, batch[0].Seed, sub)
+			for n, f := range idx {
+				res[f], errs[f] = r[n], e[n]
+			}
 		}); p != nil {
-			for i := lo; i < hi; i++ {
-				res[i], errs[i] = nil, p
+			for _, f := range idx {
+				res[f], errs[f] = nil, p
 			}
 		}
 	}
@@ -569,6 +623,7 @@ func scoreFit(rec *Record, res *algorithms.Result, err error, in algorithms.Inpu
 	rec.InitSeconds = res.InitTime.Seconds()
 	rec.InitCached = res.InitCached
 	rec.BatchSize = res.BatchSize
+	rec.PrefixOf = res.PrefixOf
 	rec.Info = res.Info
 	if len(res.Objective) > 0 {
 		for _, v := range res.Objective {
