@@ -74,7 +74,7 @@ func signedDense(rng *rand.Rand, r, c int) *mat.Dense {
 
 // TestMulDenseAVX2MatchesGo holds the AVX2 gathers to the Go kernels bit for bit, for
 // unit and weighted values, every width up to past two chunks, strided operands, empty
-// rows and odd and even row counts.
+// rows, and row counts below, at and above the kernels' two rows in flight.
 func TestMulDenseAVX2MatchesGo(t *testing.T) {
 	if !useAVX2 {
 		t.Skip("no AVX2")
@@ -82,17 +82,19 @@ func TestMulDenseAVX2MatchesGo(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, weighted := range []bool{false, true} {
 		for k := 1; k <= 2*maxGatherAVX2+3; k++ {
-			r, c := 1+rng.IntN(40), 1+rng.IntN(30)
-			var vals func() float64
-			if weighted {
-				vals = func() float64 { return rng.NormFloat64() }
+			for _, r := range []int{1, 2, 3, 4, 5, 6 + rng.IntN(40)} {
+				c := 1 + rng.IntN(30)
+				var vals func() float64
+				if weighted {
+					vals = func() float64 { return rng.NormFloat64() }
+				}
+				a := ragged(rng, r, c, vals)
+				b := signedDense(rng, c, k)
+				got, want := signedDense(rng, r, k), signedDense(rng, r, k)
+				MulDense(got, a, b)
+				withoutAVX2(func() { MulDense(want, a, b) })
+				sameBits(t, "MulDense", got, want)
 			}
-			a := ragged(rng, r, c, vals)
-			b := signedDense(rng, c, k)
-			got, want := signedDense(rng, r, k), signedDense(rng, r, k)
-			MulDense(got, a, b)
-			withoutAVX2(func() { MulDense(want, a, b) })
-			sameBits(t, "MulDense", got, want)
 		}
 	}
 }
