@@ -64,7 +64,7 @@ func Mul(dst, a, b *mat.Dense) {
 // mulRows sets rows lo…hi−1 of d = a·b, a block of BlockRows rows at a time so that the
 // block of a stays in cache across the column chunks.
 func mulRows(d, a, b blas64.General, k, l, lo, hi int) {
-	if k > maxInner {
+	if k > maxInner && !useAVX2 { // the Go kernels copy b's block to the stack
 		mulRowsLargeK(d, a, b, k, l, lo, hi)
 		return
 	}
@@ -79,7 +79,8 @@ func mulRows(d, a, b blas64.General, k, l, lo, hi int) {
 	}
 }
 
-// mulRowsLargeK is mulRows for k > maxInner: a plain loop per row.
+// mulRowsLargeK is mulRows for k > maxInner without AVX2: a plain loop per row, with the
+// kernels' order of summation.
 func mulRowsLargeK(d, a, b blas64.General, k, l, lo, hi int) {
 	for i := lo; i < hi; i++ {
 		x := a.Data[i*a.Stride : i*a.Stride+k]

@@ -60,7 +60,8 @@ func signed(rng *rand.Rand, r, c int) *mat.Dense {
 
 // TestAVX2KernelsMatchGo holds every product's AVX2 kernels to the Go kernels bit for
 // bit: all widths (l up to 2·widestAVX2+1, so every chunk width and split), inner dimensions
-// 1…maxInner+1 (every group remainder of the row and column kernels), row counts around
+// 1…maxInner+1 (every group remainder of the row and column kernels) and far above (the
+// AVX2 row kernels take any inner dimension, the Go ones a plain loop), row counts around
 // the block size, strided operands, and 1 and 2 threads (the AVX2 run on 2 threads, the
 // Go run on 1).
 func TestAVX2KernelsMatchGo(t *testing.T) {
@@ -75,7 +76,7 @@ func TestAVX2KernelsMatchGo(t *testing.T) {
 		r, c int
 	}
 	for _, n := range []int{1, 2, 3, 5, 127, 128, 261} {
-		for _, k := range []int{1, 2, 3, 4, 5, 6, 7, 9, 13, maxInner, maxInner + 1} {
+		for _, k := range []int{1, 2, 3, 4, 5, 6, 7, 9, 13, maxInner, maxInner + 1, 4*maxInner + 3} {
 			for l := 1; l <= 2*widestAVX2+1; l += 1 + rng.IntN(3) {
 				a, a2 := signed(rng, n, k), signed(rng, n, k)
 				sm := signed(rng, k, l)

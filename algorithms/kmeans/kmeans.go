@@ -12,8 +12,11 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/nagc-harness/nagc/dense"
 	"github.com/nagc-harness/nagc/sparse"
 )
 
@@ -113,6 +116,8 @@ func meanVariance(x *sparse.CSR) float64 {
 // workspace holds the buffers of one k-means fit, reused across restarts.
 type workspace struct {
 	x       *sparse.CSR
+	full    *mat.Dense // x stored densely where denseEnough says so, else nil
+	sums    *mat.Dense // k×m: the clusters' sums of rows, with full
 	k       int
 	norms   []float64  // ‖xᵢ‖²
 	centers *mat.Dense // k×m
@@ -124,7 +129,7 @@ type workspace struct {
 
 func newWorkspace(x *sparse.CSR, k int) *workspace {
 	n, m := x.Dims()
-	return &workspace{
+	w := &workspace{
 		x: x, k: k,
 		norms:   x.RowNormsSq(),
 		centers: mat.NewDense(k, m, nil),
@@ -133,54 +138,111 @@ func newWorkspace(x *sparse.CSR, k int) *workspace {
 		labels:  make([]int, n),
 		counts:  make([]float64, k),
 	}
+	if useFull && denseEnough(x) {
+		w.sums = mat.NewDense(k, m, nil)
+		w.full = mat.NewDense(n, m, nil)
+		for i := 0; i < n; i++ {
+			cols, vals := x.Row(i)
+			row := w.full.RawRowView(i)
+			for p, j := range cols {
+				row[j] = vals[p]
+			}
+		}
+	}
+	return w
 }
 
-// rowDistSq returns ‖xᵢ − xⱼ‖² for all i, for the fixed row j, into dst.
-func (w *workspace) rowDistSq(dst []float64, j int, scratch []float64) {
-	cols, vals := w.x.Row(j)
-	for p, c := range cols {
-		scratch[c] = vals[p]
+// useFull lets k-means keep a dense copy of x (denseEnough); tests turn it off to compare.
+var useFull = true
+
+// maxFull caps the entries of the dense copy of x (512 MiB).
+const maxFull = 1 << 26
+
+// denseEnough reports whether k-means keeps a dense copy of x: where a quarter or more of
+// its entries are stored (graph-filtered attributes fill in so), at most maxFull entries,
+// all finite and non-negative. The products with the dense copy then read no indices and
+// add, where x stores nothing, products that are exact zeros: added to sums of
+// non-negative terms, they change no bit, so every distance, centre and label is the
+// same as from the sparse rows.
+func denseEnough(x *sparse.CSR) bool {
+	n, m := x.Dims()
+	if n*m > maxFull || 4*x.NNZ() < n*m {
+		return false
 	}
+	for i := 0; i < n; i++ {
+		_, vals := x.Row(i)
+		for _, v := range vals {
+			if !(v >= 0) || math.IsInf(v, 0) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// mul sets dst (n×l) = x·b for b m×l, each entry summed over row i's stored entries in
+// column order (from the dense copy where there is one, with the same bits).
+func (w *workspace) mul(dst, b *mat.Dense) {
+	if w.full != nil {
+		dense.Mul(dst, w.full, b)
+		return
+	}
+	sparse.MulDense(dst, w.x, b)
+}
+
+// distances sets column t of dst (n×len(rows)) to ‖xᵢ − x_rows[t]‖² for every row i, as
+// ‖xᵢ‖² + ‖x_r‖² − 2·xᵢ·x_r (at least 0), from one product of x with the candidate rows;
+// b is an m×len(rows) scratch matrix. Cost O(nnz(x)·len(rows)).
+func (w *workspace) distances(dst, b *mat.Dense, rows []int) {
+	b.Zero()
+	for t, r := range rows {
+		cols, vals := w.x.Row(r)
+		for p, j := range cols {
+			b.Set(j, t, vals[p])
+		}
+	}
+	w.mul(dst, b)
 	n, _ := w.x.Dims()
 	for i := 0; i < n; i++ {
-		ci, vi := w.x.Row(i)
-		var d float64
-		for p, c := range ci {
-			d += vi[p] * scratch[c]
+		d := dst.RawRowView(i)
+		for t, r := range rows {
+			d[t] = max(0, w.norms[i]+w.norms[r]-2*d[t])
 		}
-		dst[i] = max(0, w.norms[i]+w.norms[j]-2*d)
-	}
-	for _, c := range cols {
-		scratch[c] = 0
 	}
 }
 
-// seed picks initial centres by greedy k-means++ (scikit-learn's _kmeans_plusplus).
+// seed picks initial centres by greedy k-means++ (scikit-learn's _kmeans_plusplus). The
+// local trials of a step are drawn first (their draws do not depend on one another) and
+// their distances computed in one product.
 func (w *workspace) seed(rng *rand.Rand) {
 	n, m := w.x.Dims()
 	trials := 2 + int(math.Log(float64(w.k)))
-	scratch := make([]float64, m)
-	closest := make([]float64, n)
 	cand := make([]float64, n)
 	bestCand := make([]float64, n)
 	chosen := make([]int, 0, w.k)
+	dist, b := mat.NewDense(n, trials, nil), mat.NewDense(m, trials, nil)
+	idx := make([]int, trials)
 
 	first := rng.IntN(n)
 	chosen = append(chosen, first)
-	w.rowDistSq(closest, first, scratch)
+	w.distances(dist.Slice(0, n, 0, 1).(*mat.Dense), b.Slice(0, m, 0, 1).(*mat.Dense), []int{first})
+	closest := mat.Col(nil, 0, dist)
 	for len(chosen) < w.k {
 		pot := sum(closest)
+		for t := range idx {
+			idx[t] = sampleProportional(closest, pot, rng)
+		}
+		w.distances(dist, b, idx)
 		bestPot, bestIdx := math.Inf(1), -1
-		for t := 0; t < trials; t++ {
-			idx := sampleProportional(closest, pot, rng)
-			w.rowDistSq(cand, idx, scratch)
+		d := dist.RawMatrix()
+		for t := range idx {
 			var p float64
 			for i := range cand {
-				cand[i] = min(cand[i], closest[i])
+				cand[i] = min(d.Data[i*d.Stride+t], closest[i])
 				p += cand[i]
 			}
 			if p < bestPot {
-				bestPot, bestIdx = p, idx
+				bestPot, bestIdx = p, idx[t]
 				copy(bestCand, cand)
 			}
 		}
@@ -226,30 +288,59 @@ func sampleProportional(weight []float64, total float64, rng *rand.Rand) int {
 	return len(weight) - 1
 }
 
-// assign sets every row's label to its nearest centre and returns the inertia.
-func (w *workspace) assign() float64 {
-	n, _ := w.x.Dims()
+// assign sets every row's label to its nearest centre and returns the inertia. With sum
+// (and the dense copy), it also sums the rows of each cluster into w.sums and counts them
+// into w.counts, as update would, in the same pass: block by block, so that each block of
+// rows is read from memory once per Lloyd iteration instead of twice.
+func (w *workspace) assign(sum bool) float64 {
+	n, m := w.x.Dims()
 	w.ct.CloneFrom(w.centers.T())
-	sparse.MulDense(w.dots, w.x, w.ct)
 	cnorm := make([]float64, w.k)
 	for c := 0; c < w.k; c++ {
 		r := w.centers.RawRowView(c)
 		cnorm[c] = dot(r, r)
 	}
+	sum = sum && w.full != nil
+	block := n
+	if sum {
+		w.sums.Zero()
+		clear(w.counts)
+		block = assignBlock
+	} else {
+		w.mul(w.dots, w.ct)
+	}
 	var inertia float64
-	for i := 0; i < n; i++ {
-		d := w.dots.RawRowView(i)
-		best, bestD := 0, math.Inf(1)
-		for c := 0; c < w.k; c++ {
-			if v := w.norms[i] - 2*d[c] + cnorm[c]; v < bestD {
-				best, bestD = c, v
+	var dots, rows mat.Dense // views of a block of w.dots and w.full
+	for lo := 0; lo < n; lo += block {
+		hi := min(lo+block, n)
+		if sum {
+			d, f := w.dots.RawMatrix(), w.full.RawMatrix()
+			dots.SetRawMatrix(blas64.General{Rows: hi - lo, Cols: w.k, Stride: d.Stride, Data: d.Data[lo*d.Stride:]})
+			rows.SetRawMatrix(blas64.General{Rows: hi - lo, Cols: m, Stride: f.Stride, Data: f.Data[lo*f.Stride:]})
+			dense.Mul(&dots, &rows, w.ct)
+		}
+		for i := lo; i < hi; i++ {
+			d := w.dots.RawRowView(i)
+			best, bestD := 0, math.Inf(1)
+			for c := 0; c < w.k; c++ {
+				if v := w.norms[i] - 2*d[c] + cnorm[c]; v < bestD {
+					best, bestD = c, v
+				}
+			}
+			w.labels[i] = best
+			inertia += max(0, bestD)
+			if sum {
+				w.counts[best]++
+				floats.Add(w.sums.RawRowView(best), w.full.RawRowView(i)) // + 0 where x stores nothing: no bit changes
 			}
 		}
-		w.labels[i] = best
-		inertia += max(0, bestD)
 	}
 	return inertia
 }
+
+// assignBlock is the number of rows of the dense copy that assign reads at a time (so
+// that they stay in cache between the product and the sums).
+const assignBlock = 16
 
 func dot(a, b []float64) float64 {
 	var s float64
@@ -260,19 +351,24 @@ func dot(a, b []float64) float64 {
 }
 
 // update recomputes centres as member means; an empty cluster takes the row farthest from
-// its centre. It returns the total squared centre shift.
-func (w *workspace) update(old *mat.Dense) float64 {
+// its centre. summed says that assign has summed the clusters' rows into w.sums and
+// counted them. It returns the total squared centre shift.
+func (w *workspace) update(old *mat.Dense, summed bool) float64 {
 	n, _ := w.x.Dims()
 	old.Copy(w.centers)
-	w.centers.Zero()
-	clear(w.counts)
-	for i := 0; i < n; i++ {
-		c := w.labels[i]
-		w.counts[c]++
-		cols, vals := w.x.Row(i)
-		row := w.centers.RawRowView(c)
-		for p, j := range cols {
-			row[j] += vals[p]
+	if summed {
+		w.centers.Copy(w.sums)
+	} else {
+		w.centers.Zero()
+		clear(w.counts)
+		for i := 0; i < n; i++ {
+			c := w.labels[i]
+			w.counts[c]++
+			row := w.centers.RawRowView(c)
+			cols, vals := w.x.Row(i)
+			for p, j := range cols {
+				row[j] += vals[p]
+			}
 		}
 	}
 	for c := 0; c < w.k; c++ {
@@ -330,8 +426,8 @@ func (w *workspace) lloyd(ctx context.Context, maxIter int, tol float64) (*Resul
 			return nil, err
 		}
 		iter++
-		w.assign()
-		shift := w.update(old)
+		w.assign(true)
+		shift := w.update(old, w.full != nil)
 		if iter > 1 && equalInts(prev, w.labels) {
 			break
 		}
@@ -340,7 +436,7 @@ func (w *workspace) lloyd(ctx context.Context, maxIter int, tol float64) (*Resul
 			break
 		}
 	}
-	inertia := w.assign()
+	inertia := w.assign(false)
 	return &Result{
 		Labels:     append([]int(nil), w.labels...),
 		Centers:    mat.DenseCopyOf(w.centers),

@@ -156,3 +156,66 @@ func TestFitContextCancelled(t *testing.T) {
 		t.Errorf("cancelled fit returned %v", err)
 	}
 }
+
+// TestDenseCopySameBits checks that k-means on a dense copy of its data (denseEnough)
+// gives the labels, centres, inertia and iterations of k-means on the sparse rows, bit
+// for bit, for densities from a quarter to full, and that the copy is made only for
+// dense, non-negative data.
+func TestDenseCopySameBits(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 5))
+	for _, c := range []struct {
+		n, m, k int
+		density float64
+		neg     bool
+		full    bool
+	}{
+		{150, 40, 3, 0.3, false, true},
+		{200, 25, 5, 0.6, false, true},
+		{90, 12, 8, 1, false, true},
+		{120, 30, 4, 0.1, false, false},
+		{120, 30, 4, 0.8, true, false},
+	} {
+		d := mat.NewDense(c.n, c.m, nil)
+		for i := 0; i < c.n; i++ {
+			for j := 0; j < c.m; j++ {
+				if rng.Float64() < c.density {
+					v := rng.Float64() + float64((i%c.k+j)%c.k)
+					if c.neg && rng.IntN(5) == 0 {
+						v = -v
+					}
+					d.Set(i, j, v)
+				}
+			}
+		}
+		x := sparse.FromDense(d)
+		name := fmt.Sprintf("n=%d m=%d k=%d density=%v", c.n, c.m, c.k, c.density)
+		if got := newWorkspace(x, c.k).full != nil; got != c.full {
+			t.Fatalf("%s: dense copy %v, want %v", name, got, c.full)
+		}
+		cfg := Config{K: c.k, NInit: 4}
+		got, err := Fit(x, cfg, rand.New(rand.NewPCG(9, 9)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		useFull = false
+		want, err := Fit(x, cfg, rand.New(rand.NewPCG(9, 9)))
+		useFull = true
+		if err != nil {
+			t.Fatal(err)
+		}
+		if math.Float64bits(got.Inertia) != math.Float64bits(want.Inertia) || got.Iterations != want.Iterations {
+			t.Errorf("%s: inertia %v after %d iterations, sparse rows give %v after %d", name, got.Inertia, got.Iterations, want.Inertia, want.Iterations)
+		}
+		for i, l := range want.Labels {
+			if got.Labels[i] != l {
+				t.Fatalf("%s: row %d in cluster %d, sparse rows give %d", name, i, got.Labels[i], l)
+			}
+		}
+		g, w := got.Centers.RawMatrix().Data, want.Centers.RawMatrix().Data
+		for i := range w {
+			if math.Float64bits(g[i]) != math.Float64bits(w[i]) {
+				t.Fatalf("%s: centre entry %d is %v, sparse rows give %v", name, i, g[i], w[i])
+			}
+		}
+	}
+}
