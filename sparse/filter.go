@@ -135,9 +135,76 @@ func (f *LowPassFilter) ApplyCSR(x *CSR) *CSR {
 	mustDims("x", x.r, x.c, f.norm.r, x.c)
 	z := x
 	for s := 0; s < f.p; s++ {
-		z = halfSum(z, MulCSR(f.norm, z))
+		z = lowPassStep(f.norm, z)
 	}
 	return z
+}
+
+// lowPassStep returns ½(z + a·z): halfSum(z, MulCSR(a, z)) in one pass, with the same
+// entries and bits (a·z summed in the same order, its exact zeros dropped before the
+// half-sum), without forming a·z. A row of a·z whose columns are many (an eighth of them
+// or more, as graph-filtered attributes fill in) has them listed by a scan of the
+// columns instead of a sort. Cost O(flops + r + Σ_rows min(c, k log k)) for k columns in
+// a row of a·z.
+func lowPassStep(a, z *CSR) *CSR {
+	if a.c != z.r || a.r != z.r {
+		panic(fmt.Sprintf("sparse: filter step of %d×%d and %d×%d", a.r, a.c, z.r, z.c))
+	}
+	acc := make([]float64, z.c)
+	mark := make([]int, z.c)
+	for j := range mark {
+		mark[j] = -1
+	}
+	ptr := make([]int, z.r+1)
+	ind := make([]int, 0, z.NNZ()+z.NNZ()/2)
+	val := make([]float64, 0, cap(ind))
+	var cols []int
+	for i := 0; i < a.r; i++ {
+		cols = cols[:0]
+		for p := a.ptr[i]; p < a.ptr[i+1]; p++ {
+			k, v := a.ind[p], a.val[p]
+			for q := z.ptr[k]; q < z.ptr[k+1]; q++ {
+				j := z.ind[q]
+				if mark[j] != i {
+					mark[j] = i
+					acc[j] = 0
+					cols = append(cols, j)
+				}
+				acc[j] += v * z.val[q]
+			}
+		}
+		if 8*len(cols) >= z.c {
+			cols = cols[:0]
+			for j, mk := range mark {
+				if mk == i {
+					cols = append(cols, j)
+				}
+			}
+		} else {
+			sortInts(cols)
+		}
+		// Merge row i of z with the non-zero entries of row i of a·z, as halfSum does.
+		p, end := z.ptr[i], z.ptr[i+1]
+		for _, j := range cols {
+			if acc[j] == 0 {
+				continue
+			}
+			for ; p < end && z.ind[p] < j; p++ {
+				ind, val = append(ind, z.ind[p]), append(val, 0.5*z.val[p])
+			}
+			if p < end && z.ind[p] == j {
+				ind, val = append(ind, j), append(val, 0.5*(z.val[p]+acc[j]))
+				p++
+				continue
+			}
+			ind, val = append(ind, j), append(val, 0.5*acc[j])
+		}
+		for ; p < end; p++ {
+			ind, val = append(ind, z.ind[p]), append(val, 0.5*z.val[p])
+		}
+		ptr[i+1] = len(ind)
+	}
+	return &CSR{r: z.r, c: z.c, ptr: ptr, ind: ind, val: val}
 }
 
 // MulCSR returns the sparse product a·b (Gustavson's row-by-row algorithm with a dense
@@ -180,32 +247,6 @@ func MulCSR(a, b *CSR) *CSR {
 		ptr[i+1] = len(ind)
 	}
 	return &CSR{r: a.r, c: b.c, ptr: ptr, ind: ind, val: val}
-}
-
-// halfSum returns ½(a + b) for two matrices of the same shape.
-func halfSum(a, b *CSR) *CSR {
-	ptr := make([]int, a.r+1)
-	ind := make([]int, 0, max(a.NNZ(), b.NNZ()))
-	val := make([]float64, 0, cap(ind))
-	for i := 0; i < a.r; i++ {
-		p, q := a.ptr[i], b.ptr[i]
-		for p < a.ptr[i+1] || q < b.ptr[i+1] {
-			switch {
-			case q >= b.ptr[i+1] || (p < a.ptr[i+1] && a.ind[p] < b.ind[q]):
-				ind, val = append(ind, a.ind[p]), append(val, 0.5*a.val[p])
-				p++
-			case p >= a.ptr[i+1] || b.ind[q] < a.ind[p]:
-				ind, val = append(ind, b.ind[q]), append(val, 0.5*b.val[q])
-				q++
-			default:
-				ind, val = append(ind, a.ind[p]), append(val, 0.5*(a.val[p]+b.val[q]))
-				p++
-				q++
-			}
-		}
-		ptr[i+1] = len(ind)
-	}
-	return &CSR{r: a.r, c: a.c, ptr: ptr, ind: ind, val: val}
 }
 
 // sortInts sorts a slice of column indices in place: insertion sort for short rows, the

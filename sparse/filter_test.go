@@ -3,6 +3,7 @@ package sparse
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -129,6 +130,73 @@ func TestMulCSRAndRowNormalized(t *testing.T) {
 	for i := 0; i < 7; i++ {
 		if s := rn.RowNormsSq()[i]; b.RowNNZ(i) > 0 && math.Abs(s-1) > 1e-12 {
 			t.Errorf("row %d has squared norm %v", i, s)
+		}
+	}
+}
+
+// halfSum returns ½(a + b) for two matrices of the same shape.
+func halfSum(a, b *CSR) *CSR {
+	ptr := make([]int, a.r+1)
+	ind := make([]int, 0, max(a.NNZ(), b.NNZ()))
+	val := make([]float64, 0, cap(ind))
+	for i := 0; i < a.r; i++ {
+		p, q := a.ptr[i], b.ptr[i]
+		for p < a.ptr[i+1] || q < b.ptr[i+1] {
+			switch {
+			case q >= b.ptr[i+1] || (p < a.ptr[i+1] && a.ind[p] < b.ind[q]):
+				ind, val = append(ind, a.ind[p]), append(val, 0.5*a.val[p])
+				p++
+			case p >= a.ptr[i+1] || b.ind[q] < a.ind[p]:
+				ind, val = append(ind, b.ind[q]), append(val, 0.5*b.val[q])
+				q++
+			default:
+				ind, val = append(ind, a.ind[p]), append(val, 0.5*(a.val[p]+b.val[q]))
+				p++
+				q++
+			}
+		}
+		ptr[i+1] = len(ind)
+	}
+	return &CSR{r: a.r, c: a.c, ptr: ptr, ind: ind, val: val}
+}
+
+// TestLowPassStepMatchesProductAndHalfSum holds the fused filter step to its definition,
+// halfSum(z, MulCSR(a, z)), entry for entry and bit for bit: rows of a·z with few columns
+// (sorted) and with many (scanned), entries of z alone, of a·z alone and of both, and
+// entries of a·z that cancel to an exact zero (dropped).
+func TestLowPassStepMatchesProductAndHalfSum(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 8))
+	for _, c := range []struct {
+		r, c     int
+		pa, pz   float64
+		integers bool // small integer values, so that sums cancel exactly
+	}{{30, 50, 0.05, 0.05, false}, {40, 20, 0.2, 0.5, false}, {25, 9, 0.3, 0.4, true}, {60, 200, 0.1, 0.02, true}} {
+		random := func(r, cc int, p float64) *CSR {
+			b := NewBuilder(r, cc)
+			for i := 0; i < r; i++ {
+				for j := 0; j < cc; j++ {
+					if rng.Float64() < p {
+						v := rng.NormFloat64()
+						if c.integers {
+							v = float64(rng.IntN(5) - 2)
+						}
+						if v != 0 {
+							_ = b.Add(i, j, v)
+						}
+					}
+				}
+			}
+			return b.CSR(SumDuplicates)
+		}
+		a, z := random(c.r, c.r, c.pa), random(c.r, c.c, c.pz)
+		got, want := lowPassStep(a, z), halfSum(z, MulCSR(a, z))
+		if !slices.Equal(got.ptr, want.ptr) || !slices.Equal(got.ind, want.ind) {
+			t.Fatalf("%+v: pattern differs from halfSum(z, MulCSR(a, z))", c)
+		}
+		for p, v := range want.val {
+			if math.Float64bits(got.val[p]) != math.Float64bits(v) {
+				t.Fatalf("%+v: entry %d is %v, want %v", c, p, got.val[p], v)
+			}
 		}
 	}
 }
