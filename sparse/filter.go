@@ -142,47 +142,18 @@ func (f *LowPassFilter) ApplyCSR(x *CSR) *CSR {
 
 // lowPassStep returns ½(z + a·z): halfSum(z, MulCSR(a, z)) in one pass, with the same
 // entries and bits (a·z summed in the same order, its exact zeros dropped before the
-// half-sum), without forming a·z. A row of a·z whose columns are many (an eighth of them
-// or more, as graph-filtered attributes fill in) has them listed by a scan of the
-// columns instead of a sort. Cost O(flops + r + Σ_rows min(c, k log k)) for k columns in
-// a row of a·z.
+// half-sum), without forming a·z. Cost that of MulCSR(a, z).
 func lowPassStep(a, z *CSR) *CSR {
 	if a.c != z.r || a.r != z.r {
 		panic(fmt.Sprintf("sparse: filter step of %d×%d and %d×%d", a.r, a.c, z.r, z.c))
 	}
-	acc := make([]float64, z.c)
-	mark := make([]int, z.c)
-	for j := range mark {
-		mark[j] = -1
-	}
+	acc, mark := newAccumulator(z.c)
 	ptr := make([]int, z.r+1)
 	ind := make([]int, 0, z.NNZ()+z.NNZ()/2)
 	val := make([]float64, 0, cap(ind))
 	var cols []int
 	for i := 0; i < a.r; i++ {
-		cols = cols[:0]
-		for p := a.ptr[i]; p < a.ptr[i+1]; p++ {
-			k, v := a.ind[p], a.val[p]
-			for q := z.ptr[k]; q < z.ptr[k+1]; q++ {
-				j := z.ind[q]
-				if mark[j] != i {
-					mark[j] = i
-					acc[j] = 0
-					cols = append(cols, j)
-				}
-				acc[j] += v * z.val[q]
-			}
-		}
-		if 8*len(cols) >= z.c {
-			cols = cols[:0]
-			for j, mk := range mark {
-				if mk == i {
-					cols = append(cols, j)
-				}
-			}
-		} else {
-			sortInts(cols)
-		}
+		cols = productRow(cols, acc, mark, a, z, i)
 		// Merge row i of z with the non-zero entries of row i of a·z, as halfSum does.
 		p, end := z.ptr[i], z.ptr[i+1]
 		for _, j := range cols {
@@ -208,36 +179,20 @@ func lowPassStep(a, z *CSR) *CSR {
 }
 
 // MulCSR returns the sparse product a·b (Gustavson's row-by-row algorithm with a dense
-// accumulator). Cost O(flops + r) where flops = Σ over stored a_ik of nnz(row k of b);
-// memory O(nnz(result) + columns of b).
+// accumulator). Cost O(flops + r + Σ_rows min(c, k log k)) where flops = Σ over stored
+// a_ik of nnz(row k of b) and k the columns of a row of the product; memory
+// O(nnz(result) + columns of b).
 func MulCSR(a, b *CSR) *CSR {
 	if a.c != b.r {
 		panic(fmt.Sprintf("sparse: MulCSR of %d×%d and %d×%d", a.r, a.c, b.r, b.c))
 	}
-	acc := make([]float64, b.c)
-	mark := make([]int, b.c)
-	for j := range mark {
-		mark[j] = -1
-	}
+	acc, mark := newAccumulator(b.c)
 	ptr := make([]int, a.r+1)
 	var ind []int
 	var val []float64
 	var cols []int
 	for i := 0; i < a.r; i++ {
-		cols = cols[:0]
-		for p := a.ptr[i]; p < a.ptr[i+1]; p++ {
-			k, v := a.ind[p], a.val[p]
-			for q := b.ptr[k]; q < b.ptr[k+1]; q++ {
-				j := b.ind[q]
-				if mark[j] != i {
-					mark[j] = i
-					acc[j] = 0
-					cols = append(cols, j)
-				}
-				acc[j] += v * b.val[q]
-			}
-		}
-		sortInts(cols)
+		cols = productRow(cols, acc, mark, a, b, i)
 		for _, j := range cols {
 			if acc[j] != 0 {
 				ind = append(ind, j)
@@ -247,6 +202,46 @@ func MulCSR(a, b *CSR) *CSR {
 		ptr[i+1] = len(ind)
 	}
 	return &CSR{r: a.r, c: b.c, ptr: ptr, ind: ind, val: val}
+}
+
+// newAccumulator returns productRow's dense accumulator and marks for c columns.
+func newAccumulator(c int) (acc []float64, mark []int) {
+	acc, mark = make([]float64, c), make([]int, c)
+	for j := range mark {
+		mark[j] = -1
+	}
+	return acc, mark
+}
+
+// productRow sums row i of a·b into acc, each entry over row i of a in storage order,
+// marks its columns with i in mark (whose entries must be below i before), and returns
+// them in increasing order in cols[:0]: a row with many columns (an eighth of b's or
+// more) by a scan of mark, a row with few by a sort.
+func productRow(cols []int, acc []float64, mark []int, a, b *CSR, i int) []int {
+	cols = cols[:0]
+	for p := a.ptr[i]; p < a.ptr[i+1]; p++ {
+		k, v := a.ind[p], a.val[p]
+		for q := b.ptr[k]; q < b.ptr[k+1]; q++ {
+			j := b.ind[q]
+			if mark[j] != i {
+				mark[j] = i
+				acc[j] = 0
+				cols = append(cols, j)
+			}
+			acc[j] += v * b.val[q]
+		}
+	}
+	if 8*len(cols) < b.c {
+		sortInts(cols)
+		return cols
+	}
+	cols = cols[:0]
+	for j, mk := range mark {
+		if mk == i {
+			cols = append(cols, j)
+		}
+	}
+	return cols
 }
 
 // sortInts sorts a slice of column indices in place: insertion sort for short rows, the
