@@ -288,3 +288,33 @@ func TestTimingConfig(t *testing.T) {
 		t.Errorf("%d timing runs, want 4 rows × 4 datasets × 5 restarts", len(tRuns))
 	}
 }
+
+// TestTimingFitsEveryRun checks that a timing config fits each run of a grid over
+// iterations on its own, while a sweep reads the shorter fit off the longer.
+func TestTimingFitsEveryRun(t *testing.T) {
+	const rows = `seed: 1
+restarts: 1
+datasets: [synthetic]
+methods:
+  - name: P
+    algorithm: nagc
+    options: {init: random}
+    grid: {iterations: [5, 10]}
+`
+	for _, timing := range []bool{false, true} {
+		cfg := mustLoad(t, fmt.Sprintf("name: t\ntiming: %v\n%s", timing, rows))
+		dir := t.TempDir()
+		if _, err := Execute(context.Background(), cfg, Options{ResultsDir: dir, Workers: 1}); err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range mustRecords(t, dir) {
+			want := 0
+			if !timing && r.Iterations == 5 {
+				want = 10
+			}
+			if r.Status != StatusDone || r.PrefixOf != want {
+				t.Errorf("timing %v, %d iterations: %s, read off %d iterations; want done, %d", timing, r.Iterations, r.Status, r.PrefixOf, want)
+			}
+		}
+	}
+}
