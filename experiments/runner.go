@@ -435,8 +435,7 @@ func chainKey(j job) string {
 // fits of the runs without a record and, when the config holds edges out, every run's
 // held-out fit are given to algorithms.FitBatch (all together in lockstep, else by chain:
 // the fits that differ only in their iterations, on one input), then each run is scored
-// as if it had run alone. It returns each job's record, nil where
-// ctx was cancelled.
+// as if it had run alone. It returns each job's record, nil where ctx was cancelled.
 func executeBatch(ctx context.Context, batch []job, g *datasets.Graph, in algorithms.Input, cfg *Config, splits *algorithms.Cache, lockstep bool) []*Record {
 	recs := make([]*Record, len(batch))
 	held := cfg.Holdout > 0
