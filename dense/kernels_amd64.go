@@ -284,9 +284,3 @@ func puUpdateAVX2(x []float64, su []float64, g []float64, uutu []float64, an []f
 //
 //go:noescape
 func symUpdateAVX2(x []float64, su []float64, uutu []float64, an []float64, ad []float64, c *[5]float64) int
-
-// addAVX2 does what add does, with the same results, for the entries of x up to the
-// last multiple of 4, and returns how many it did. len(y) must be at least len(x).
-//
-//go:noescape
-func addAVX2(x []float64, y []float64) int

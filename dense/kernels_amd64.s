@@ -11654,39 +11654,3 @@ done:
 	MOVQ DI, ret+128(FP)
 	VZEROUPPER
 	RET
-
-// func addAVX2(x []float64, y []float64) int
-// Requires: AVX
-TEXT ·addAVX2(SB), NOSPLIT, $0-56
-	MOVQ x_base+0(FP), AX
-	MOVQ y_base+24(FP), CX
-	MOVQ x_len+8(FP), DX
-	XORQ BX, BX
-	MOVQ DX, SI
-	ANDQ $-4, SI
-	ANDQ $-8, DX
-
-eight:
-	CMPQ    BX, DX
-	JGE     four
-	VMOVUPD (AX)(BX*8), Y0
-	VMOVUPD 32(AX)(BX*8), Y1
-	VADDPD  (CX)(BX*8), Y0, Y0
-	VADDPD  32(CX)(BX*8), Y1, Y1
-	VMOVUPD Y0, (AX)(BX*8)
-	VMOVUPD Y1, 32(AX)(BX*8)
-	ADDQ    $0x08, BX
-	JMP     eight
-
-four:
-	CMPQ    BX, SI
-	JGE     done
-	VMOVUPD (AX)(BX*8), Y0
-	VADDPD  (CX)(BX*8), Y0, Y0
-	VMOVUPD Y0, (AX)(BX*8)
-	ADDQ    $0x04, BX
-
-done:
-	MOVQ SI, ret+48(FP)
-	VZEROUPPER
-	RET

@@ -306,33 +306,3 @@ func TestUpdatesAVX2MatchGo(t *testing.T) {
 		}
 	}
 }
-
-// TestAddAVX2MatchesGo holds Add's AVX2 kernel to the Go loop bit for bit, on every length
-// around its groups of 4 and 8, with zeros of both signs, infinities and NaN.
-func TestAddAVX2MatchesGo(t *testing.T) {
-	if !useAVX2 {
-		t.Skip("no AVX2")
-	}
-	rng := rand.New(rand.NewPCG(4, 4))
-	special := []float64{0, math.Copysign(0, -1), math.Inf(1), math.Inf(-1), math.NaN(), 1e308, -1e-310}
-	for n := 0; n <= 37; n++ {
-		x, y := make([]float64, n), make([]float64, n+3)
-		for i := range y {
-			if i < n {
-				x[i] = rng.NormFloat64()
-			}
-			y[i] = rng.NormFloat64() * math.Pow(10, float64(rng.IntN(9)-4))
-			if rng.IntN(4) == 0 {
-				y[i] = special[rng.IntN(len(special))]
-			}
-		}
-		got, want := append([]float64(nil), x...), append([]float64(nil), x...)
-		Add(got, y)
-		withoutAVX2(func() { Add(want, y) })
-		for i := range want {
-			if math.Float64bits(got[i]) != math.Float64bits(want[i]) && !(math.IsNaN(got[i]) && math.IsNaN(want[i])) {
-				t.Fatalf("n=%d: entry %d is %v, the Go loop gives %v", n, i, got[i], want[i])
-			}
-		}
-	}
-}

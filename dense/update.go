@@ -102,21 +102,3 @@ func symUpdate(u, su, uutu, an, ad []float64, c UpdateCoefficients) {
 		u[i] = v
 	}
 }
-
-// Add sets x[i] += y[i] for every i < len(x): the sum of two rows entry by entry (each one
-// IEEE addition, as the Go loop). y must be at least as long as x. Cost O(len(x)).
-func Add(x, y []float64) {
-	y = y[:len(x)]
-	j := 0
-	if useAVX2 {
-		j = addAVX2(x, y)
-	}
-	add(x[j:], y[j:])
-}
-
-func add(x, y []float64) {
-	y = y[:len(x)]
-	for i := range x {
-		x[i] += y[i]
-	}
-}

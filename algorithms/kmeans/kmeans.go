@@ -13,6 +13,7 @@ import (
 	"math/rand/v2"
 
 	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/nagc-harness/nagc/dense"
@@ -330,7 +331,7 @@ func (w *workspace) assign(sum bool) float64 {
 			inertia += max(0, bestD)
 			if sum {
 				w.counts[best]++
-				dense.Add(w.sums.RawRowView(best), w.full.RawRowView(i)) // + 0 where x stores nothing: no bit changes
+				floats.Add(w.sums.RawRowView(best), w.full.RawRowView(i)) // + 0 where x stores nothing: no bit changes
 			}
 		}
 	}

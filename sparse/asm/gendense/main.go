@@ -44,7 +44,6 @@ func main() {
 	updateKernel("ratioUpdateAVX2", []string{"x", "num", "den"}, ratioUpdate)
 	updateKernel("puUpdateAVX2", []string{"x", "su", "g", "uutu", "an", "ad"}, puUpdate)
 	updateKernel("symUpdateAVX2", []string{"x", "su", "uutu", "an", "ad"}, symUpdate)
-	addKernel()
 	Generate()
 	if *tables != "" {
 		writeTables(*tables)
@@ -534,49 +533,6 @@ func expKernel() {
 	}
 	groupLoop(n, j, gp, body)
 	Store(j, ReturnIndex(0))
-	VZEROUPPER()
-	RET()
-}
-
-// addKernel emits addAVX2(x, y) int: x[i] += y[i] for the groups of 4 entries of x, 8 at
-// a time while 8 are left, and returns how many entries it did (len(x) rounded down to a
-// multiple of 4). len(y) must be at least len(x).
-func addKernel() {
-	TEXT("addAVX2", NOSPLIT, "func(x, y []float64) int")
-	Pragma("noescape")
-	Doc("addAVX2 does what add does, with the same results, for the entries of x up to the",
-		"last multiple of 4, and returns how many it did. len(y) must be at least len(x).")
-	xp := Load(Param("x").Base(), GP64())
-	yp := Load(Param("y").Base(), GP64())
-	n := Load(Param("x").Len(), GP64())
-	j, end, end8 := GP64(), GP64(), GP64()
-	XORQ(j, j)
-	MOVQ(n, end)
-	ANDQ(I32(-4), end)
-	MOVQ(n, end8)
-	ANDQ(I32(-8), end8)
-	a, b := YMM(), YMM()
-	at := func(p reg.Register, off int) Mem { return Mem{Base: p, Index: j, Scale: 8, Disp: 8 * off} }
-	Label("eight")
-	CMPQ(j, end8)
-	JGE(LabelRef("four"))
-	VMOVUPD(at(xp, 0), a)
-	VMOVUPD(at(xp, 4), b)
-	VADDPD(at(yp, 0), a, a)
-	VADDPD(at(yp, 4), b, b)
-	VMOVUPD(a, at(xp, 0))
-	VMOVUPD(b, at(xp, 4))
-	ADDQ(U8(8), j)
-	JMP(LabelRef("eight"))
-	Label("four")
-	CMPQ(j, end)
-	JGE(LabelRef("done"))
-	VMOVUPD(at(xp, 0), a)
-	VADDPD(at(yp, 0), a, a)
-	VMOVUPD(a, at(xp, 0))
-	ADDQ(U8(4), j)
-	Label("done")
-	Store(end, ReturnIndex(0))
 	VZEROUPPER()
 	RET()
 }
