@@ -160,6 +160,16 @@ func runResults(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	case "json":
 		return summaryJSON(stdout, sel)
 	}
+	timed := 0
+	for _, r := range recs {
+		if r.TimedAlone {
+			timed++
+		}
+	}
+	if len(points) == 0 && timed > 0 {
+		fmt.Fprintf(stdout, "%s holds only fits timed alone (%d, from a config with timing: true) and no sweep, so there is no grid point to select. Their median fit and initialisation times are in the report: nagc report %s\n", arg, timed, arg)
+		return nil
+	}
 	for _, r := range rules {
 		fmt.Fprintf(stdout, "rule %s: %s\n", r, report.RuleText(r))
 	}
@@ -172,14 +182,8 @@ func runResults(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if len(unlabeled) > 0 {
 		fmt.Fprintf(stdout, "no labels (no ARI recorded) on %s: only the label-free rule selects there\n", strings.Join(unlabeled, ", "))
 	}
-	timed := 0
-	for _, r := range recs {
-		if r.TimedAlone {
-			timed++
-		}
-	}
 	if timed > 0 {
-		fmt.Fprintf(stdout, "%d runs timed alone (a config with timing: true) are left out: they repeat fits of the sweep for their times, which the report's runtime table reads.\n", timed)
+		fmt.Fprintf(stdout, "%d fits timed alone (a config with timing: true) are left out: they are timed one at a time, not part of the sweep; the report's table of fit times reads them (nagc report %s).\n", timed, arg)
 	}
 	fmt.Fprintf(stdout, "Mean ± population std over restarts.\n\n")
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)

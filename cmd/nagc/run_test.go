@@ -60,8 +60,9 @@ func TestRunCPUProfile(t *testing.T) {
 
 // TestRunTiming runs a config with timing: true through the command line: it says that its
 // runs go one at a time whatever --workers says, records them timed alone, the summary
-// says it leaves them out, the report's runtime table reads them, and timing with --shard
-// (or nagc slurm's tasks) or with holdout is refused in plain words before anything runs.
+// says the folder holds only them (and, with a sweep beside them, that it leaves them
+// out), the report's runtime table reads them, and timing with --shard (or nagc slurm's
+// tasks) or with holdout is refused in plain words before anything runs.
 func TestRunTiming(t *testing.T) {
 	t.Chdir(t.TempDir())
 	cfg := "name: t\nseed: 1\nrestarts: 2\niterations: 5\ntiming: true\ncompare: paper\ndatasets: [synthetic]\nmethods:\n" +
@@ -79,8 +80,9 @@ func TestRunTiming(t *testing.T) {
 		t.Fatalf("runs.jsonl: want 4 runs timed alone, %v:\n%s", err, b)
 	}
 	code, stdout, stderr = cli(t, "results", "summary", "r")
-	if code != 0 || !strings.Contains(stdout, "4 runs timed alone (a config with timing: true) are left out") {
-		t.Errorf("summary: exit %d; stdout %q, stderr %q", code, stdout, stderr)
+	if code != 0 || !strings.Contains(stdout, "r holds only fits timed alone (4, from a config with timing: true) and no sweep") ||
+		strings.Contains(stdout, "dataset  method") {
+		t.Errorf("summary of a folder of fits timed alone: exit %d; stdout %q, stderr %q", code, stdout, stderr)
 	}
 	code, stdout, stderr = cli(t, "report", "r", "--out", "rep", "--figures", "none")
 	if code != 0 {
@@ -89,6 +91,18 @@ func TestRunTiming(t *testing.T) {
 	rep, err := os.ReadFile("rep/REPORT.md")
 	if err != nil || !strings.Contains(string(rep), "median over the restarts of the fits timed alone (config t, with timing: true)") {
 		t.Errorf("REPORT.md has no runtime table read from the fits timed alone (%v)", err)
+	}
+	// A sweep beside them: the summary selects from the sweep and says the timed fits are out.
+	if err := os.WriteFile("s.yaml", []byte(strings.Replace(cfg, "timing: true\n", "", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := cli(t, "run", "s.yaml", "--results", "r"); code != 0 {
+		t.Fatalf("sweep beside the timed fits: exit %d, %q", code, stderr)
+	}
+	code, stdout, stderr = cli(t, "results", "summary", "r")
+	if code != 0 || !strings.Contains(stdout, "4 fits timed alone (a config with timing: true) are left out: they are timed one at a time, not part of the sweep") ||
+		!strings.Contains(stdout, "synthetic") {
+		t.Errorf("summary of a sweep beside fits timed alone: exit %d; stdout %q, stderr %q", code, stdout, stderr)
 	}
 
 	code, _, stderr = cli(t, "run", "t.yaml", "--results", "s", "--shard", "1/2")
