@@ -234,7 +234,11 @@ func yamlConfigError(file string, raw []byte, err error) error {
 		if _, err := fmt.Sscanf(part, "line %d:", &line); err == nil {
 			part = strings.TrimSpace(part[strings.Index(part, ":")+1:])
 		}
-		ce := &ConfigError{File: file, Line: line, Key: keyAtLine(raw, line), Msg: plainYAMLMessage(part)}
+		key, text := keyAtLine(raw, line), plainYAMLMessage(part)
+		if key != "" && strings.Contains(text, "'"+key+"'") { // the message names its key already
+			key = ""
+		}
+		ce := &ConfigError{File: file, Line: line, Key: key, Msg: text}
 		if first == nil {
 			first = ce
 		} else {
@@ -343,30 +347,34 @@ func topKeyLines(raw []byte) map[string]int {
 }
 
 // keyAtLine returns the mapping key whose value starts on line, for messages of the YAML
-// decoder that give a line but no key.
+// decoder that give a line but no key; "" where no key, or more than one (a mapping
+// written on one line, {name: x, path: y}), has its value there, since the message may be
+// about any of them.
 func keyAtLine(raw []byte, line int) string {
 	var root yaml.Node
 	if line == 0 || yaml.Unmarshal(raw, &root) != nil {
 		return ""
 	}
-	var find func(n *yaml.Node) string
-	find = func(n *yaml.Node) string {
+	var keys []string
+	var find func(n *yaml.Node)
+	find = func(n *yaml.Node) {
 		if n.Kind == yaml.MappingNode {
 			for i := 0; i+1 < len(n.Content); i += 2 {
 				k, v := n.Content[i], n.Content[i+1]
-				if v.Line == line && v.Kind == yaml.ScalarNode {
-					return k.Value
+				if v.Line == line && k.Line == line { // not a block collection's key above it
+					keys = append(keys, k.Value)
 				}
 			}
 		}
 		for _, c := range n.Content {
-			if key := find(c); key != "" {
-				return key
-			}
+			find(c)
 		}
+	}
+	find(&root)
+	if len(keys) != 1 {
 		return ""
 	}
-	return find(&root)
+	return keys[0]
 }
 
 func (c *Config) errf(line int, key, format string, args ...any) error {

@@ -61,10 +61,14 @@ func TestConfigErrors(t *testing.T) {
 		line       int
 		want       string
 	}{
-		{"unknown top key", "restart: 5\n" + base, 1, "restart: unknown key 'restart' (did you mean 'restarts'?)"},
+		{"unknown top key", "restart: 5\n" + base, 1, "config.yaml:1: unknown key 'restart' (did you mean 'restarts'?)"},
 		{"wrong type", "restarts: many\n" + base, 1, "restarts: want a whole number, got 'many'"},
 		{"typo in a method", "datasets: [synthetic]\nmethods:\n  - name: P\n    algoritm: nagc\n", 4, "unknown key 'algoritm' (did you mean 'algorithm'?)"},
-		{"several faults", "sed: 1\nrestart: 2\n" + base, 1, "restart: unknown key 'restart'"},
+		{"several faults", "sed: 1\nrestart: 2\n" + base, 1, "config.yaml:2: unknown key 'restart'"},
+		{"list for a number", "restarts: [2]\n" + base, 1, "config.yaml:1: restarts: want a whole number, got a list"},
+		// On a line with several keys the message names its own; no other key is put before it.
+		{"key of a one-line dataset", "datasets:\n  - {name: mine, edges: e.csv}\nmethods:\n  - name: P\n    algorithm: nagc\n", 2, "config.yaml:2: unknown dataset key 'edges'"},
+		{"key of a one-line method", "datasets: [synthetic]\nmethods:\n  - {name: P, algorithm: nagc, iterations: [3]}\n", 3, "config.yaml:3: unknown key 'iterations'"},
 		{"datasets not a list", "datasets: synthetic\nmethods:\n  - name: P\n    algorithm: nagc\n", 1, "datasets: want a list such as [a, b], got 'synthetic'"},
 		{"option value misspelt", base + "    options: {init: kmean}\n", 5, `init "kmean" is not one of random, kmeans, kmeans-median-ari, sgc (did you mean 'kmeans'?)`},
 		{"rho zero", base + "    options: {rho: 0}\n", 5, "rho = 0 gives the graph's edges no weight"},

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // TestSecondWriterRefused runs the nagc binary: while a sweep runs (held stopped with
@@ -44,6 +45,7 @@ func TestSecondWriterRefused(t *testing.T) {
 			s.cmd.Process.Kill()
 		}
 	}()
+	waitStopped(t, s.cmd.Process.Pid) // the signal is delivered later: a record may be on its way
 	before, err := os.ReadFile(filepath.Join(results, "runs.jsonl"))
 	if err != nil {
 		t.Fatal(err)
@@ -103,4 +105,35 @@ func runNagc(t *testing.T, bin, dir string, args ...string) (string, int) {
 		t.Fatal(err)
 	}
 	return string(out), 0
+}
+
+// waitStopped returns once every thread of process pid is stopped (state T in
+// /proc/pid/task/*/stat; without /proc, after a second), and fails the test if that takes
+// more than 10 s.
+func waitStopped(t *testing.T, pid int) {
+	t.Helper()
+	tasks := filepath.Join("/proc", strconv.Itoa(pid), "task")
+	if _, err := os.Stat(tasks); err != nil {
+		time.Sleep(time.Second)
+		return
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		stats, _ := filepath.Glob(filepath.Join(tasks, "*", "stat"))
+		all := len(stats) > 0
+		for _, f := range stats {
+			b, err := os.ReadFile(f)
+			// The state follows the command name in parentheses, which may hold spaces.
+			i := bytes.LastIndexByte(b, ')')
+			if err != nil || i < 0 || i+2 >= len(b) || b[i+2] != 'T' {
+				all = false
+				break
+			}
+		}
+		if all {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("process %d did not stop within 10 s of SIGSTOP", pid)
 }
