@@ -68,7 +68,7 @@ func (a NAGC) FitBatch(ctx context.Context, k int, seed uint64, fits []BatchFit)
 		ck, chainable := newChainKey(m, f.In)
 		c := byKey[ck]
 		if !chainable || c == nil {
-			c = &nagcChain{fit: f, at: map[int][]int{}}
+			c = &nagcChain{fit: BatchFit{Method: m, In: f.In}, at: map[int][]int{}}
 			chains = append(chains, c)
 			if chainable {
 				byKey[ck] = c
@@ -80,7 +80,7 @@ func (a NAGC) FitBatch(ctx context.Context, k int, seed uint64, fits []BatchFit)
 	groups := map[string][]*nagcChain{}
 	var order []string
 	for _, c := range chains {
-		m := c.fit.Method.(NAGC).withDefaults(k)
+		m := c.fit.Method.(NAGC)
 		m.Iterations = c.iterations()
 		c.fit.Method = m
 		key := m.BatchKey(c.fit.In, k)
@@ -132,6 +132,17 @@ type nagcChain struct {
 	at  map[int][]int
 }
 
+// fail sets err as the error of the chain's fits of from iterations or more.
+func (c *nagcChain) fail(err error, from int, errs []error) {
+	for n, idx := range c.at {
+		if n >= from {
+			for _, i := range idx {
+				errs[i] = err
+			}
+		}
+	}
+}
+
 // iterations returns the largest iteration count of the chain.
 func (c *nagcChain) iterations() int {
 	t := 0
@@ -162,11 +173,7 @@ func fitLockstep(ctx context.Context, k int, seed uint64, chains []*nagcChain, r
 		start := time.Now()
 		mb, err := prepareMember(c.fit, k, seed, &x)
 		if err != nil {
-			for _, idx := range c.at {
-				for _, i := range idx {
-					errs[i] = err
-				}
-			}
+			c.fail(err, 0, errs)
 			continue
 		}
 		mb.chain, mb.init, mb.noObj = c, time.Since(start), c.fit.In.NoObjective
@@ -186,13 +193,7 @@ func fitLockstep(ctx context.Context, k int, seed uint64, chains []*nagcChain, r
 	for it := 1; it <= t; it++ {
 		if err := ctx.Err(); err != nil {
 			for _, mb := range members {
-				for n, idx := range mb.chain.at {
-					if n >= it {
-						for _, i := range idx {
-							errs[i] = err
-						}
-					}
-				}
+				mb.chain.fail(err, it, errs) // the fits not yet read off
 			}
 			return
 		}

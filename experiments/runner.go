@@ -431,11 +431,23 @@ func chainKey(j job) string {
 	return fmt.Sprintf("%s\x00%d\x00%s\x00%s", j.Dataset, j.Seed, j.Algorithm, canonicalParams(p))
 }
 
+// present returns the entries of idx that are not −1.
+func present(idx []int) []int {
+	var out []int
+	for _, i := range idx {
+		if i >= 0 {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
 // executeBatch executes the jobs of one batch (one dataset and seed; see batches): the
 // fits of the runs without a record and, when the config holds edges out, every run's
-// held-out fit are given to algorithms.FitBatch (all together in lockstep, else by chain:
-// the fits that differ only in their iterations, on one input), then each run is scored
-// as if it had run alone. It returns each job's record, nil where ctx was cancelled.
+// held-out fit are given to algorithms.FitBatch (all together in lockstep, else by input:
+// the batch is then one chain of fits that differ only in their iterations), then each
+// run is scored as if it had run alone. It returns each job's record, nil where ctx was
+// cancelled.
 func executeBatch(ctx context.Context, batch []job, g *datasets.Graph, in algorithms.Input, cfg *Config, splits *algorithms.Cache, lockstep bool) []*Record {
 	recs := make([]*Record, len(batch))
 	held := cfg.Holdout > 0
@@ -475,8 +487,9 @@ func executeBatch(ctx context.Context, batch []job, g *datasets.Graph, in algori
 			fits = append(fits, algorithms.BatchFit{Method: m, In: sp.in})
 		}
 	}
-	// The fits handed to algorithms.FitBatch together: all of them in lockstep, else
-	// those of one chain on one input (one fit, the shorter ones read off it).
+	// The fits handed to algorithms.FitBatch together: all of them in lockstep; else the
+	// batch is one chain (see batches), whose main fits go together and its held-out fits
+	// together, each set one fit that the shorter ones are read off.
 	var calls [][]int
 	if lockstep {
 		calls = [][]int{make([]int, len(fits))}
@@ -484,25 +497,13 @@ func executeBatch(ctx context.Context, batch []job, g *datasets.Graph, in algori
 			calls[0][i] = i
 		}
 	} else {
-		call := map[string]int{}
-		for i, j := range batch {
-			for held, f := range []int{mainFit[i], heldFit[i]} {
-				if f < 0 {
-					continue
-				}
-				key := fmt.Sprintf("%s\x00%d", chainKey(j), held)
-				c, ok := call[key]
-				if !ok {
-					c = len(calls)
-					call[key] = c
-					calls = append(calls, nil)
-				}
-				calls[c] = append(calls[c], f)
-			}
-		}
+		calls = [][]int{present(mainFit), present(heldFit)}
 	}
 	res, errs := make([]*algorithms.Result, len(fits)), make([]error, len(fits))
 	for _, idx := range calls {
+		if len(idx) == 0 {
+			continue
+		}
 		sub := make([]algorithms.BatchFit, len(idx))
 		for n, f := range idx {
 			sub[n] = fits[f]

@@ -180,8 +180,8 @@ func (a *CSR) RowSums() []float64 {
 	return s
 }
 
-// Dense returns a as a dense matrix. It is meant for tests and small matrices only:
-// it allocates r×c.
+// Dense returns a as a dense matrix. It allocates r×c: it is meant for tests, small
+// matrices and matrices with a large share of their entries stored.
 func (a *CSR) Dense() *mat.Dense {
 	if a.r == 0 || a.c == 0 {
 		return &mat.Dense{}

@@ -139,15 +139,7 @@ func newWorkspace(x *sparse.CSR, k int) *workspace {
 		counts:  make([]float64, k),
 	}
 	if useFull && denseEnough(x) {
-		w.sums = mat.NewDense(k, m, nil)
-		w.full = mat.NewDense(n, m, nil)
-		for i := 0; i < n; i++ {
-			cols, vals := x.Row(i)
-			row := w.full.RawRowView(i)
-			for p, j := range cols {
-				row[j] = vals[p]
-			}
-		}
+		w.sums, w.full = mat.NewDense(k, m, nil), x.Dense()
 	}
 	return w
 }
@@ -166,7 +158,7 @@ const maxFull = 1 << 26
 // same as from the sparse rows.
 func denseEnough(x *sparse.CSR) bool {
 	n, m := x.Dims()
-	if n*m > maxFull || 4*x.NNZ() < n*m {
+	if n*m == 0 || n*m > maxFull || 4*x.NNZ() < n*m {
 		return false
 	}
 	for i := 0; i < n; i++ {
@@ -350,13 +342,13 @@ func dot(a, b []float64) float64 {
 	return s
 }
 
-// update recomputes centres as member means; an empty cluster takes the row farthest from
-// its centre. summed says that assign has summed the clusters' rows into w.sums and
-// counted them. It returns the total squared centre shift.
-func (w *workspace) update(old *mat.Dense, summed bool) float64 {
+// update recomputes centres as member means, after assign(true) (which, with the dense
+// copy, has summed the clusters' rows into w.sums and counted them); an empty cluster
+// takes the row farthest from its centre. It returns the total squared centre shift.
+func (w *workspace) update(old *mat.Dense) float64 {
 	n, _ := w.x.Dims()
 	old.Copy(w.centers)
-	if summed {
+	if w.full != nil {
 		w.centers.Copy(w.sums)
 	} else {
 		w.centers.Zero()
@@ -427,7 +419,7 @@ func (w *workspace) lloyd(ctx context.Context, maxIter int, tol float64) (*Resul
 		}
 		iter++
 		w.assign(true)
-		shift := w.update(old, w.full != nil)
+		shift := w.update(old)
 		if iter > 1 && equalInts(prev, w.labels) {
 			break
 		}
