@@ -27,7 +27,8 @@ import (
 // feature matrix must have one row per vertex; a repeated entry is an error.
 //
 // Vertex i (0-based) has id "i+1", its 1-based Matrix Market index. A label file holds
-// one label a line in vertex order, or "id label" lines with those ids.
+// one label a line in vertex order, or "id label" lines with those ids (or with the ids
+// 0…n−1, as Python writes them: then read as 0-based, with a warning).
 func openMTX(s Spec) (*Graph, *LoadReport, error) {
 	adjPath, features, dir := s.Path, s.Features, ""
 	if fi, err := os.Stat(s.Path); err == nil && fi.IsDir() {

@@ -170,3 +170,91 @@ func FuzzOpenMTX(f *testing.F) {
 		checkOpened(t, g, rep)
 	})
 }
+
+// TestLabelFileIndexBase checks that a label file whose ids count the vertices from the
+// other base than the graph's (0…n−1 beside a Matrix Market graph, 1…n beside an npz
+// archive without node names) labels vertex i by id i−1 or i+1 with a warning, and that a
+// file which is neither base stays an error naming the vertices' numbering.
+func TestLabelFileIndexBase(t *testing.T) {
+	const adj = "%%MatrixMarket matrix coordinate pattern symmetric\n3 3 2\n2 1\n3 2\n"
+	npzArchive := func(t *testing.T, dir string) {
+		writeNPZArrays(t, filepath.Join(dir, "g.npz"), smallNPZ(), nil)
+	}
+	for _, test := range []struct {
+		name    string
+		npz     bool
+		labels  string
+		want    []string // class of vertex 0, 1, 2
+		warning string   // in the only warning, "" for none
+		err     string
+	}{
+		{name: "mtx 1-based", labels: "2,y\n1,x\n3,x\n", want: []string{"x", "y", "x"}},
+		{name: "mtx 0-based", labels: "id,label\n1,y\n0,x\n2,x\n", want: []string{"x", "y", "x"},
+			warning: "its ids run 0…2, but the vertices are numbered 1…3: read with id 0 as vertex 1"},
+		{name: "mtx 0-based, one missing", labels: "0,x\n1,y\n", err: `2 of 3 vertices have no label, the first "2" (the vertices are numbered 1…3`},
+		{name: "mtx 0-based, one twice", labels: "0,x\n1,y\n1,x\n", err: `second label for vertex "1"`},
+		{name: "mtx ids not numbers", labels: "a,x\nb,y\nc,x\n", err: "3 of 3 vertices have no label"},
+		{name: "npz 0-based", npz: true, labels: "0 x\n2 x\n1 y\n", want: []string{"x", "y", "x"}},
+		{name: "npz 1-based", npz: true, labels: "1 x\n2 y\n3 x\n", want: []string{"x", "y", "x"},
+			warning: "its ids run 1…3, but the vertices are numbered 0…2: read with id 1 as vertex 0"},
+	} {
+		t.Run(test.name, func(t *testing.T) {
+			dir := t.TempDir()
+			s := Spec{Path: filepath.Join(dir, "adj.mtx"), LabelFile: filepath.Join(dir, "labels.csv")}
+			if test.npz {
+				npzArchive(t, dir)
+				s.Path = filepath.Join(dir, "g.npz")
+			} else {
+				writeFiles(t, dir, map[string]string{"adj.mtx": adj})
+			}
+			writeFiles(t, dir, map[string]string{"labels.csv": test.labels})
+			g, rep, err := Open(s)
+			if test.err != "" {
+				if err == nil || !strings.Contains(err.Error(), test.err) {
+					t.Fatalf("error %v, want one containing %q", err, test.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			var names []string
+			for _, l := range g.Labels {
+				names = append(names, g.ClassNames[l])
+			}
+			if !slices.Equal(names, test.want) {
+				t.Errorf("labels %q, want %q", names, test.want)
+			}
+			var warnings []string
+			for _, w := range rep.Warnings {
+				if !strings.Contains(w, "no attributes") {
+					warnings = append(warnings, w)
+				}
+			}
+			switch {
+			case test.warning == "" && len(warnings) > 0:
+				t.Errorf("warnings %q, want none", warnings)
+			case test.warning != "" && (len(warnings) != 1 || !strings.Contains(warnings[0], test.warning)):
+				t.Errorf("warnings %q, want one containing %q", warnings, test.warning)
+			}
+		})
+	}
+}
+
+func TestIndexBase(t *testing.T) {
+	for _, test := range []struct {
+		ids  []string
+		want int
+	}{
+		{[]string{"0", "1", "2"}, 0},
+		{[]string{"1", "2", "3"}, 1},
+		{[]string{"1", "3", "2"}, -1},
+		{[]string{"01", "2"}, -1},
+		{[]string{"a"}, -1},
+		{nil, -1},
+	} {
+		if got := indexBase(test.ids); got != test.want {
+			t.Errorf("indexBase(%q) = %d, want %d", test.ids, got, test.want)
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 )
 
@@ -205,6 +206,11 @@ func labelFileFor(s Spec, dir string) (string, error) {
 // label (the i-th such line labels vertex i; then there must be one per vertex). A
 // first line of column names ("id", "label", ...) is skipped. Every vertex must get a
 // label.
+//
+// Where the vertices are named by their index (a Matrix Market graph's 1…n, an npz
+// archive's 0…n−1) and the file's ids are exactly the indices counted from the other
+// base (0…n−1 for a Matrix Market graph, as Python writes them), the file is read with
+// that base, with a warning: read as written it would leave a vertex without a label.
 func applyLabelFile(g *Graph, rep *LoadReport, path string) error {
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -212,15 +218,10 @@ func applyLabelFile(g *Graph, rep *LoadReport, path string) error {
 	}
 	rep.Files = append(rep.Files, path)
 	n := g.N()
-	index := make(map[string]int, n)
-	for i, id := range g.IDs {
-		index[id] = i
-	}
-	raw := make([]string, n)
-	has := make([]bool, n)
-	at := make([]int, n)
+	var ids, labels []string // of the "id label" lines, with their line numbers
+	var lines []int
 	t := newTextFile(path, data)
-	layout, pos, first := 0, 0, true
+	layout, first := 0, true
 	for nf := t.next(); nf >= 0; nf = t.next() {
 		if first {
 			first = false
@@ -238,22 +239,45 @@ func applyLabelFile(g *Graph, rep *LoadReport, path string) error {
 			return t.errorf("label line has %d fields where earlier lines have %d", nf, layout)
 		}
 		if nf == 1 {
-			if pos >= n {
+			if len(labels) >= n {
 				return t.errorf("more labels than the %d vertices", n)
 			}
-			raw[pos], has[pos], at[pos] = string(t.field(0)), true, t.ln
-			pos++
+			labels, lines = append(labels, string(t.field(0))), append(lines, t.ln)
 			continue
 		}
-		i, ok := index[string(t.field(0))]
-		if !ok {
-			rep.drop("label line names an id that is not a vertex", path, t.ln)
-			continue
+		ids, labels, lines = append(ids, string(t.field(0))), append(labels, string(t.field(1))), append(lines, t.ln)
+	}
+	raw := make([]string, n)
+	has := make([]bool, n)
+	if layout == 1 {
+		copy(raw, labels)
+		for i := range labels {
+			has[i] = true
 		}
-		if has[i] {
-			return t.errorf("second label for vertex %q (first at line %d)", g.IDs[i], at[i])
+	} else if base, other, ok := otherIndexBase(g.IDs, ids); ok {
+		rep.warn("%s: its ids run %d…%d, but the vertices are numbered %d…%d: read with id %d as vertex %s, and so on",
+			path, other, other+n-1, base, base+n-1, other, g.IDs[0])
+		for k, id := range ids {
+			i, _ := strconv.Atoi(id)
+			raw[i-other], has[i-other] = labels[k], true
 		}
-		raw[i], has[i], at[i] = string(t.field(1)), true, t.ln
+	} else {
+		index := make(map[string]int, n)
+		for i, id := range g.IDs {
+			index[id] = i
+		}
+		at := make([]int, n)
+		for k, id := range ids {
+			i, ok := index[id]
+			if !ok {
+				rep.drop("label line names an id that is not a vertex", path, lines[k])
+				continue
+			}
+			if has[i] {
+				return &ParseError{File: path, Line: lines[k], Msg: fmt.Sprintf("second label for vertex %q (first at line %d)", id, at[i])}
+			}
+			raw[i], has[i], at[i] = labels[k], true, lines[k]
+		}
 	}
 	missing := 0
 	firstMissing := -1
@@ -266,12 +290,52 @@ func applyLabelFile(g *Graph, rep *LoadReport, path string) error {
 		}
 	}
 	if missing > 0 {
-		return &ParseError{File: path, Msg: fmt.Sprintf("%d of %d vertices have no label, the first %q; every vertex needs one (or set labels: none)",
-			missing, n, g.IDs[firstMissing])}
+		numbered := ""
+		if base := indexBase(g.IDs); base >= 0 {
+			numbered = fmt.Sprintf(" (the vertices are numbered %d…%d, in the order of the matrix rows)", base, base+n-1)
+		}
+		return &ParseError{File: path, Msg: fmt.Sprintf("%d of %d vertices have no label, the first %q%s; every vertex needs one (or set labels: none)",
+			missing, n, g.IDs[firstMissing], numbered)}
 	}
 	g.Labels, g.ClassNames = classIndex(raw)
 	checkLabels(rep, path, g.Labels, g.ClassNames, false)
 	return nil
+}
+
+// indexBase returns b when ids are the indices b, b+1, …, b+n−1 in order, for b = 0 or 1,
+// else −1. Cost O(n).
+func indexBase(ids []string) int {
+	for _, b := range []int{0, 1} {
+		i := 0
+		for i < len(ids) && ids[i] == strconv.Itoa(i+b) {
+			i++
+		}
+		if i == len(ids) && i > 0 {
+			return b
+		}
+	}
+	return -1
+}
+
+// otherIndexBase reports whether ids (a label file's, one a line) are exactly the
+// indices of the vertices (vertexIDs, numbered from base 0 or 1) counted from the other
+// base, each once: then other = 1 − base. Cost O(n).
+func otherIndexBase(vertexIDs, ids []string) (base, other int, ok bool) {
+	base = indexBase(vertexIDs)
+	n := len(vertexIDs)
+	if base < 0 || len(ids) != n {
+		return 0, 0, false
+	}
+	other = 1 - base
+	seen := make([]bool, n)
+	for _, id := range ids {
+		i, err := strconv.Atoi(id)
+		if err != nil || i < other || i >= other+n || seen[i-other] {
+			return 0, 0, false
+		}
+		seen[i-other] = true
+	}
+	return base, other, true
 }
 
 // LabelFileHint returns, for a labels value that looks like a file name (it has an
