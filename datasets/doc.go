@@ -14,7 +14,8 @@ package datasets
 //     attribute rather than a class, is warned about in the LoadReport.
 //   - edgelist: an edge file ("a b" or "a b weight" a line; CSV, TSV or spaces) with an
 //     optional feature file, dense ("id v1 … vm", optionally with a label column) or
-//     sparse ("id column value" triplets), and an optional label file ("id label").
+//     sparse ("id column value" triplets; columns numbered from 0, or named: then in
+//     sorted name order), and an optional label file ("id label").
 //     Name it by its edge file (Spec.Path, with Spec.Features and Spec.LabelFile) or by a
 //     folder holding edges.csv, features.csv and labels.csv (.tsv or .txt work too).
 //   - mtx: Matrix Market adjacency (adj.mtx) and attributes (features.mtx), coordinate or

@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 
 	"github.com/nagc-harness/nagc/sparse"
@@ -13,7 +14,7 @@ import (
 // Feature-file layouts of an edge list, as Spec.FeatureLayout names them.
 const (
 	LayoutDense  = "dense"  // id, then one value per attribute column
-	LayoutSparse = "sparse" // id, column (from 0), value: one stored value a line
+	LayoutSparse = "sparse" // id, column (from 0, or a name), value: one stored value a line
 )
 
 // openEdgeList reads an edge list with an optional feature file and label file.
@@ -222,17 +223,21 @@ func truncate(line []byte) string {
 	return string(line)
 }
 
-// sparse parses a feature file of (id, column, value) triplets.
+// sparse parses a feature file of (id, column, value) triplets. A column is a whole
+// number from 0, or, when the first line's column is not one, a name (such as a word):
+// then every column is a name, and the attributes are numbered in sorted name order
+// (so that the order of the lines does not matter).
 func (e *edgeListParser) sparse(path string, data []byte) error {
 	var rows, cols, lines []int32
 	var vals []float64
 	t := newTextFile(path, data)
 	first := true
 	m := 0
+	var names map[string]int32 // column name → index in order of first appearance, when named
 	for nf := t.next(); nf >= 0; nf = t.next() {
 		if first {
 			first = false
-			if nf == 3 && (isHeaderWord(t.field(0)) || !isNumber(t.field(1)) || !isNumber(t.field(2))) {
+			if nf == 3 && (isHeaderWord(t.field(0)) || !isNumber(t.field(2))) {
 				e.rep.note("%s:%d read as a header row (%q)", path, t.ln, truncate(t.line))
 				continue
 			}
@@ -241,8 +246,19 @@ func (e *edgeListParser) sparse(path string, data []byte) error {
 			return t.errorf("sparse feature line needs 3 fields (id, column, value), got %d", nf)
 		}
 		col, err := strconv.ParseInt(string(t.field(1)), 10, 32)
+		if names == nil && m == 0 && err != nil {
+			names = map[string]int32{}
+		}
+		if names != nil {
+			c, ok := names[string(t.field(1))]
+			if !ok {
+				c = int32(len(names))
+				names[string(t.field(1))] = c
+			}
+			col, err = int64(c), nil
+		}
 		if err != nil || col < 0 || col == math.MaxInt32 {
-			return t.errorf("column %q is not a whole number from 0 to %d", t.field(1), math.MaxInt32-1)
+			return t.errorf("column %q is not a whole number from 0 to %d (earlier lines number the columns; to name them, name every one)", t.field(1), math.MaxInt32-1)
 		}
 		v, err := parseValue(t.field(2), "value", 0, MaxAttribute)
 		if err != nil {
@@ -260,8 +276,25 @@ func (e *edgeListParser) sparse(path string, data []byte) error {
 	if len(e.ids) == 0 {
 		return &ParseError{File: path, Msg: "no vertices (no feature lines)"}
 	}
+	column := func(j int) string { return strconv.Itoa(j) }
+	if names != nil {
+		sorted := make([]string, 0, len(names))
+		for name := range names {
+			sorted = append(sorted, name)
+		}
+		slices.Sort(sorted)
+		rank := make([]int32, len(names))
+		for r, name := range sorted {
+			rank[names[name]] = int32(r)
+		}
+		for k, c := range cols {
+			cols[k] = rank[c]
+		}
+		column = func(j int) string { return strconv.Quote(sorted[j]) }
+		e.rep.note("%s: %d attributes named in its column field, numbered in sorted name order", path, len(sorted))
+	}
 	x, err := tripletCSR(path, len(e.ids), m, rows, cols, vals, lines, func(i, j int) string {
-		return fmt.Sprintf("vertex %q, column %d", e.ids[i], j)
+		return fmt.Sprintf("vertex %q, column %s", e.ids[i], column(j))
 	})
 	if err != nil {
 		return err

@@ -68,6 +68,20 @@ func TestOpenEdgeListSmall(t *testing.T) {
 			labels: []string{"A", "A", "B", "B"},
 			notes:  2,
 		},
+		{
+			// Columns named by words: numbered in sorted name order, whatever the
+			// order of the lines; a name that looks like a number is a name too.
+			name: "sparse features with named columns",
+			files: map[string]string{
+				"e.csv": "p1,p2\n",
+				"f.csv": "paper,word,count\np2,graph,2\np1,spectral,1\np1,graph,3\np2,2020,1\n",
+			},
+			spec:  Spec{Path: "e.csv", Features: "f.csv", FeatureLayout: LayoutSparse},
+			ids:   []string{"p2", "p1"},
+			edges: map[[2]int]float64{{0, 1}: 1},
+			x:     [][]float64{{1, 2, 0}, {0, 3, 1}}, // columns "2020", "graph", "spectral"
+			notes: 2,
+		},
 	} {
 		t.Run(test.name, func(t *testing.T) {
 			_, s := specInDir(t, test.files, test.spec)
@@ -183,6 +197,18 @@ func TestOpenEdgeListErrors(t *testing.T) {
 			files: map[string]string{"e.csv": "a,b\n", "f.csv": "a,0,1\nb,-1,1\n"},
 			spec:  Spec{Path: "e.csv", Features: "f.csv", FeatureLayout: LayoutSparse}, file: "f.csv", line: 2,
 			msg: []string{`column "-1" is not a whole number`},
+		},
+		{
+			name:  "sparse numbered then named column",
+			files: map[string]string{"e.csv": "a,b\n", "f.csv": "a,0,1\nb,w1,1\n"},
+			spec:  Spec{Path: "e.csv", Features: "f.csv", FeatureLayout: LayoutSparse}, file: "f.csv", line: 2,
+			msg: []string{`column "w1" is not a whole number`, "to name them, name every one"},
+		},
+		{
+			name:  "sparse named duplicate entry",
+			files: map[string]string{"e.csv": "a,b\n", "f.csv": "a,x,1\nb,y,1\na,x,2\n"},
+			spec:  Spec{Path: "e.csv", Features: "f.csv", FeatureLayout: LayoutSparse}, file: "f.csv", line: 3,
+			msg: []string{`second value for vertex "a", column "x" (first at line 1)`},
 		},
 		{
 			name:  "missing label",

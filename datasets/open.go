@@ -46,7 +46,7 @@ type Spec struct {
 	Features string `yaml:"features,omitempty" json:"features,omitempty"`
 	// FeatureLayout is the layout of an edge list's feature file: "dense" (the
 	// default: an id then one value per column on each line) or "sparse" (one
-	// "id column value" triplet a line, columns numbered from 0).
+	// "id column value" triplet a line, columns numbered from 0 or named).
 	FeatureLayout string `yaml:"feature_layout,omitempty" json:"feature_layout,omitempty"`
 	// Labels is where the classes come from: "none", "column" or "file" (see
 	// the Labels… constants), or "" for the format's default: the last column
