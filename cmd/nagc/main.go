@@ -29,8 +29,11 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strconv"
 	"strings"
 	"syscall"
+
+	"github.com/nagc-harness/nagc/internal/suggest"
 )
 
 // command is one subcommand of nagc.
@@ -132,16 +135,102 @@ func parseOneArg(fs *flag.FlagSet, args []string) (string, error) {
 	return pos[0], nil
 }
 
+// parseQuietly runs fs.Parse(args), but reports a bad option in the user's words
+// (flagMessage) instead of the flag package's, then the usage; it returns errUsage
+// then, and flag.ErrHelp (after the usage) for -h.
+func parseQuietly(fs *flag.FlagSet, args []string) error {
+	usage, out := fs.Usage, fs.Output()
+	fs.Usage = func() {}
+	fs.SetOutput(io.Discard)
+	err := fs.Parse(args)
+	fs.Usage = usage
+	fs.SetOutput(out)
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, flag.ErrHelp):
+		usage()
+		return err
+	}
+	fmt.Fprintf(out, "nagc %s: %s\n", fs.Name(), flagMessage(fs, err))
+	usage()
+	return errUsage
+}
+
+// flagHints are the options a user may type for a flag that has another name.
+var flagHints = map[string]string{
+	"label-file":  "--labels FILE",
+	"label_file":  "--labels FILE",
+	"results-dir": "--results DIR",
+	"out-dir":     "--out DIR",
+	"threads":     "--workers N",
+	"jobs":        "--workers N",
+}
+
+// flagMessage rewrites an error of fs.Parse (the flag package's wording, such as
+// "flag provided but not defined: -x") as a message naming the option as typed
+// (--x) with what is wrong and, for an unknown option, the nearest known one.
+func flagMessage(fs *flag.FlagSet, err error) string {
+	msg := err.Error()
+	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: -"); ok {
+		name = strings.TrimLeft(name, "-")
+		if hint, ok := flagHints[name]; ok && fs.Lookup(strings.Fields(hint)[0][2:]) != nil {
+			return fmt.Sprintf("unknown option --%s (did you mean %s?)", name, hint)
+		}
+		var known []string
+		fs.VisitAll(func(f *flag.Flag) { known = append(known, f.Name) })
+		if c := suggest.Closest(strings.ReplaceAll(name, "_", "-"), known); c != "" {
+			return fmt.Sprintf("unknown option --%s (did you mean --%s?)", name, c)
+		}
+		return fmt.Sprintf("unknown option --%s (the options are listed below)", name)
+	}
+	if name, ok := strings.CutPrefix(msg, "flag needs an argument: -"); ok {
+		return fmt.Sprintf("--%s needs a value (--%s VALUE)", strings.TrimLeft(name, "-"), strings.TrimLeft(name, "-"))
+	}
+	if rest, ok := strings.CutPrefix(msg, "bad flag syntax: "); ok {
+		return fmt.Sprintf("bad option %q: write --name or --name=value", rest)
+	}
+	// invalid value "V" for flag -NAME: WHY, and invalid boolean value "V" for -NAME: WHY.
+	var value, name, why string
+	if strings.HasPrefix(msg, "invalid ") {
+		if q := strings.Index(msg, `"`); q >= 0 {
+			if v, err := strconv.QuotedPrefix(msg[q:]); err == nil {
+				value, _ = strconv.Unquote(v)
+				rest := msg[q+len(v):]
+				if i := strings.Index(rest, "-"); i >= 0 {
+					name, why, _ = strings.Cut(rest[i+1:], ": ")
+				}
+			}
+		}
+	}
+	f := fs.Lookup(name)
+	if f == nil {
+		return msg
+	}
+	want := ""
+	if g, ok := f.Value.(flag.Getter); ok {
+		switch g.Get().(type) {
+		case bool:
+			want = "want true or false (or --" + name + " alone for true)"
+		case int, int64, uint, uint64:
+			want = "want a whole number"
+		case float64:
+			want = "want a number"
+		}
+	}
+	if want == "" {
+		want = why
+	}
+	return fmt.Sprintf("--%s %q: %s", name, value, want)
+}
+
 // parseFlags parses args, allowing flags after positional arguments, and returns the
 // positional arguments.
 func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 	var pos []string
 	for {
-		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return nil, err
-			}
-			return nil, errUsage
+		if err := parseQuietly(fs, args); err != nil {
+			return nil, err
 		}
 		args = fs.Args()
 		if len(args) == 0 {
