@@ -26,7 +26,9 @@ package datasets
 //
 // Vertex order is file order: the vertex lines of a LINQS folder, the lines of an edge
 // list's feature file (or, without one, the ids of the edge file in order of first
-// appearance), the rows of a Matrix Market or npz matrix. The same graph written in the
+// appearance; after a sparse one, whose file has no line for a vertex without
+// attributes, the edge file's other ids follow, with a warning), the rows of a Matrix
+// Market or npz matrix. The same graph written in the
 // four formats with its vertices in the same order loads to identical matrices and the
 // same Graph.Fingerprint.
 //

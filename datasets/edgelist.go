@@ -91,8 +91,16 @@ func openEdgeList(s Spec) (*Graph, *LoadReport, error) {
 		return nil, nil, err
 	}
 	rep.Files = append(rep.Files, edges)
-	if err := e.edges(edges, data, features == ""); err != nil {
+	// A sparse feature file has no line for a vertex without attributes: the edge file's
+	// other ids are vertices too.
+	sparseLayout := features != "" && s.FeatureLayout == LayoutSparse
+	withFeatures := len(e.ids)
+	if err := e.edges(edges, data, features == "" || sparseLayout); err != nil {
 		return nil, nil, err
+	}
+	if added := len(e.ids) - withFeatures; sparseLayout && added > 0 {
+		rep.warn("%d vertices of %s have no line in the sparse feature file %s (the first %q): they are vertices with no attribute",
+			added, filepath.Base(edges), filepath.Base(features), e.ids[withFeatures])
 	}
 	g, err := e.graph()
 	if err != nil {
@@ -116,11 +124,14 @@ type edgeListParser struct {
 	ids   []string
 	index map[string]int
 
-	m    int
-	x    *sparse.CSR
-	xptr []int
-	xind []int
-	xval []float64
+	m int
+	x *sparse.CSR
+	// sparseX assembles the attributes of a sparse feature file for n vertices (those
+	// after its own have no stored value).
+	sparseX func(n int) (*sparse.CSR, error)
+	xptr    []int
+	xind    []int
+	xval    []float64
 
 	labels []string
 
@@ -293,13 +304,13 @@ func (e *edgeListParser) sparse(path string, data []byte) error {
 		column = func(j int) string { return strconv.Quote(sorted[j]) }
 		e.rep.note("%s: %d attributes named in its column field, numbered in sorted name order", path, len(sorted))
 	}
-	x, err := tripletCSR(path, len(e.ids), m, rows, cols, vals, lines, func(i, j int) string {
-		return fmt.Sprintf("vertex %q, column %s", e.ids[i], column(j))
-	})
-	if err != nil {
-		return err
+	e.m = m
+	// The matrix is assembled once the edge file has added the vertices without a line.
+	e.sparseX = func(n int) (*sparse.CSR, error) {
+		return tripletCSR(path, n, m, rows, cols, vals, lines, func(i, j int) string {
+			return fmt.Sprintf("vertex %q, column %s", e.ids[i], column(j))
+		})
 	}
-	e.m, e.x = m, x
 	return nil
 }
 
@@ -368,6 +379,11 @@ func (e *edgeListParser) graph() (*Graph, error) {
 		return nil, fmt.Errorf("adjacency: %w", err)
 	}
 	x := e.x
+	if e.sparseX != nil {
+		if x, err = e.sparseX(n); err != nil {
+			return nil, err
+		}
+	}
 	if x == nil {
 		ptr := make([]int, n+1)
 		x, _ = sparse.NewCSR(n, 0, ptr, nil, nil)

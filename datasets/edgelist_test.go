@@ -18,6 +18,7 @@ func TestOpenEdgeListSmall(t *testing.T) {
 		labels []string // class name per vertex; nil for unlabeled
 		drops  int
 		notes  int
+		warn   string // in the only warning, when set
 	}{
 		{
 			name: "tsv no header string ids",
@@ -82,6 +83,22 @@ func TestOpenEdgeListSmall(t *testing.T) {
 			x:     [][]float64{{1, 2, 0}, {0, 3, 1}}, // columns "2020", "graph", "spectral"
 			notes: 2,
 		},
+		{
+			// A vertex without attributes has no line in a sparse file: the edge file's
+			// other ids are vertices, after the feature file's, with a warning.
+			name: "sparse features without a line for every vertex",
+			files: map[string]string{
+				"e.csv":      "a,b\nb,c\nd,a\n",
+				"f.csv":      "b,0,1\na,1,2\n",
+				"labels.csv": "a,x\nb,y\nc,y\nd,x\n",
+			},
+			spec:   Spec{Path: "e.csv", Features: "f.csv", FeatureLayout: LayoutSparse, LabelFile: "labels.csv"},
+			ids:    []string{"b", "a", "c", "d"},
+			edges:  map[[2]int]float64{{0, 1}: 1, {0, 2}: 1, {1, 3}: 1},
+			x:      [][]float64{{1, 0}, {0, 2}, {0, 0}, {0, 0}},
+			labels: []string{"y", "x", "y", "x"},
+			warn:   `2 vertices of e.csv have no line in the sparse feature file f.csv (the first "c")`,
+		},
 	} {
 		t.Run(test.name, func(t *testing.T) {
 			_, s := specInDir(t, test.files, test.spec)
@@ -124,6 +141,9 @@ func TestOpenEdgeListSmall(t *testing.T) {
 			}
 			if !slices.Equal(names, test.labels) {
 				t.Errorf("labels %q, want %q", names, test.labels)
+			}
+			if test.warn != "" && (len(rep.Warnings) != 1 || !strings.Contains(rep.Warnings[0], test.warn)) {
+				t.Errorf("warnings %q, want one containing %q", rep.Warnings, test.warn)
 			}
 			if rep.DroppedTotal() != test.drops || len(rep.Notes) != test.notes {
 				t.Errorf("dropped %d (want %d), notes %q (want %d)", rep.DroppedTotal(), test.drops, rep.Notes, test.notes)

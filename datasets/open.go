@@ -61,7 +61,8 @@ type Spec struct {
 // Open reads the dataset spec describes, in any supported format, and returns the graph
 // with a report of what was read, dropped and looks misread (show report.String() to the
 // user). Vertex order is file order: the order of the vertex lines of a LINQS folder or
-// of an edge list's feature file, the row order of a Matrix Market or npz matrix.
+// of an edge list's feature file (then, after a sparse one, the edge file's other ids),
+// the row order of a Matrix Market or npz matrix.
 //
 // Malformed input gives a *ParseError naming the file, line and fault. Cost linear in
 // the size of the files plus O(d log d) per vertex of degree d.
