@@ -6,6 +6,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/nagc-harness/nagc/datasets"
+	"github.com/nagc-harness/nagc/internal/testenv"
 )
 
 // ownGraph writes a small labelled LINQS graph (two triangles joined by an edge) into a
@@ -148,5 +151,58 @@ func TestDatasetEntryErrors(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%q: error %v, want %q", c.text, err, c.want)
 		}
+	}
+}
+
+// TestExecuteWarns checks that Execute tells Options.Warn what the readers warn about a
+// user's graph (here a label column holding fractions), once per dataset and warning,
+// before any run, and nothing about the paper's graphs (polblog's 0/1 labels are a note,
+// not a warning, and would repeat at every sweep).
+func TestExecuteWarns(t *testing.T) {
+	root := t.TempDir()
+	path := ownGraph(t, root, "numeric", true)
+	content, err := os.ReadFile(filepath.Join(path, "g.content"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	content = []byte(strings.NewReplacer(" A\n", " 0.5\n", " B\n", " 1.5\n").Replace(string(content)))
+	if err := os.WriteFile(filepath.Join(path, "g.content"), content, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run := func(dataset string) []string {
+		cfgPath := filepath.Join(root, "c.yaml")
+		text := "name: w\nseed: 1\nrestarts: 2\ndatasets: [" + dataset + "]\nmethods:\n  - {name: KM, algorithm: kmeans}\n"
+		if err := os.WriteFile(cfgPath, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		cfg, err := LoadConfig(cfgPath)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var warned []string
+		results := filepath.Join(t.TempDir(), "r")
+		_, err = Execute(context.Background(), cfg, Options{ResultsDir: results, Workers: 1, Limit: 1,
+			Warn: func(d, w string) {
+				if _, err := os.Stat(filepath.Join(results, RunsFile)); err == nil {
+					t.Errorf("warning %q told after a run was recorded", w)
+				}
+				warned = append(warned, d+": "+w)
+			}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return warned
+	}
+	if w := run(path); len(w) != 1 || !strings.HasPrefix(w[0], "numeric: ") || !strings.Contains(w[0], "are fractional numbers") {
+		t.Errorf("warnings %q, want one about the fractional labels of dataset numeric", w)
+	}
+	if w := run("synthetic"); len(w) != 0 {
+		t.Errorf("synthetic: warnings %q", w)
+	}
+	if _, _, err := datasets.LoadSpec(datasets.Spec{Path: "polblog"}); err != nil {
+		testenv.Missing(t, "the polblog dataset", testenv.FetchHint)
+	}
+	if w := run("polblog"); len(w) != 0 {
+		t.Errorf("polblog: warnings %q, want none for a paper graph", w)
 	}
 }

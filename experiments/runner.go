@@ -38,6 +38,10 @@ type Options struct {
 	Shard, Shards int
 	// Progress receives progress reports (nil: none).
 	Progress Progress
+	// Warn, when set, is told each warning of the readers about the config's datasets
+	// (what looks misread: an unsymmetric adjacency, a header row, shifted label ids),
+	// once per dataset and warning, before any run starts.
+	Warn func(dataset, warning string)
 	// Limit, when positive, stops after that many runs have been executed (for tests and
 	// trial runs); the sweep can be resumed later.
 	Limit int
@@ -121,6 +125,15 @@ func Execute(ctx context.Context, cfg *Config, opt Options) (*Summary, error) {
 	loaded, err := LoadDatasets(cfg)
 	if err != nil {
 		return nil, err
+	}
+	if opt.Warn != nil {
+		for _, ld := range loaded {
+			if ld.Report != nil {
+				for _, w := range ld.Report.Warnings {
+					opt.Warn(ld.Name, w)
+				}
+			}
+		}
 	}
 	graphs := map[string]*datasets.Graph{}
 	for _, ld := range loaded {

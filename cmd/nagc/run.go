@@ -66,6 +66,7 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		fmt.Fprintf(stdout, "%s sets timing: true: its runs execute one at a time (whatever --workers and --batch say), each computing its own initialisation, to time them\n", cfg.File)
 	}
 	opt.Progress = newProgress(stderr)
+	opt.Warn = func(dataset, w string) { fmt.Fprintf(stderr, "warning: %s: %s\n", dataset, w) }
 	if *cpuProfile != "" {
 		stop, err := startCPUProfile(*cpuProfile)
 		if err != nil {
