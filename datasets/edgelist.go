@@ -1,12 +1,14 @@
 package datasets
 
 import (
+	"bytes"
 	"fmt"
 	"math"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/nagc-harness/nagc/sparse"
 )
@@ -314,16 +316,62 @@ func (e *edgeListParser) sparse(path string, data []byte) error {
 	return nil
 }
 
+// dictWeight reads the edge data networkx's write_edgelist writes after the two ids, a
+// Python dict such as {} or {'weight': 2.5, 'color': 'red'}: it returns the weight's
+// text (nil without a weight key, for weight 1) and whether the dict holds other keys.
+func dictWeight(dict []byte) (weight []byte, others bool, err error) {
+	body := strings.TrimSpace(string(dict[1 : len(dict)-1]))
+	if body == "" {
+		return nil, false, nil
+	}
+	for _, item := range strings.Split(body, ",") {
+		key, value, ok := strings.Cut(item, ":")
+		if !ok {
+			return nil, false, fmt.Errorf("edge data %s: want {'key': value, …} as networkx writes it", dict)
+		}
+		switch strings.Trim(strings.TrimSpace(key), `'"`) {
+		case "weight":
+			weight = []byte(strings.TrimSpace(value))
+		default:
+			others = true
+		}
+	}
+	return weight, others, nil
+}
+
 // edges parses the edge file; with newVertices, ids not seen before become vertices.
 func (e *edgeListParser) edges(path string, data []byte, newVertices bool) error {
 	t := newTextFile(path, data)
 	first := true
 	width := 0
+	otherKeys := false
 	for nf := t.next(); nf >= 0; nf = t.next() {
+		var idA, idB, weight []byte
+		if nf >= 2 {
+			idA, idB = t.field(0), t.field(1)
+		}
+		if nf >= 3 {
+			weight = t.field(2)
+		}
+		// networkx's write_edgelist: "a b {}" or "a b {'weight': 2.5, …}" (the braces may
+		// hold the separator).
+		dict := false
+		if i := bytes.IndexByte(t.line, '{'); i >= 0 && bytes.HasSuffix(bytes.TrimRight(t.line, " \t\r"), []byte("}")) {
+			ids := strings.FieldsFunc(string(t.line[:i]), func(r rune) bool { return r == ' ' || r == '\t' || r == ',' })
+			if len(ids) == 2 {
+				dict, nf = true, 3
+				idA, idB = []byte(ids[0]), []byte(ids[1])
+				w, others, err := dictWeight(bytes.TrimRight(t.line[i:], " \t\r"))
+				if err != nil {
+					return t.errorf("%v", err)
+				}
+				weight, otherKeys = w, otherKeys || others
+			}
+		}
 		if first {
 			first = false
-			if nf == 2 && isHeaderWord(t.field(0)) && isHeaderWord(t.field(1)) ||
-				nf == 3 && !isNumber(t.field(2)) {
+			if !dict && (nf == 2 && isHeaderWord(idA) && isHeaderWord(idB) ||
+				nf == 3 && !isNumber(weight)) {
 				e.rep.note("%s:%d read as a header row (%q)", path, t.ln, truncate(t.line))
 				continue
 			}
@@ -337,9 +385,9 @@ func (e *edgeListParser) edges(path string, data []byte, newVertices bool) error
 			return t.errorf("edge line has %d fields where earlier lines have %d", nf, width)
 		}
 		w := 1.0
-		if nf == 3 {
+		if weight != nil {
 			var err error
-			if w, err = parseValue(t.field(2), "weight", 0, MaxAttribute); err != nil {
+			if w, err = parseValue(weight, "weight", 0, MaxAttribute); err != nil {
 				return t.errorf("%v", err)
 			}
 			if w == 0 {
@@ -347,13 +395,13 @@ func (e *edgeListParser) edges(path string, data []byte, newVertices bool) error
 				continue
 			}
 		}
-		a, okA := e.index[string(t.field(0))]
+		a, okA := e.index[string(idA)]
 		if newVertices && !okA {
-			a, okA = e.addVertex(string(t.field(0))), true
+			a, okA = e.addVertex(string(idA)), true
 		}
-		b, okB := e.index[string(t.field(1))]
+		b, okB := e.index[string(idB)]
 		if newVertices && !okB {
-			b, okB = e.addVertex(string(t.field(1))), true
+			b, okB = e.addVertex(string(idB)), true
 		}
 		if !okA || !okB {
 			e.dangling++
@@ -361,6 +409,9 @@ func (e *edgeListParser) edges(path string, data []byte, newVertices bool) error
 			continue
 		}
 		e.es.add(a, b, w)
+	}
+	if otherKeys {
+		e.rep.note("%s: edge attributes other than weight are ignored", path)
 	}
 	if newVertices && len(e.ids) == 0 {
 		return &ParseError{File: path, Msg: "no edges (and no feature file to give the vertices)"}

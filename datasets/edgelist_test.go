@@ -84,6 +84,20 @@ func TestOpenEdgeListSmall(t *testing.T) {
 			notes: 2,
 		},
 		{
+			// networkx's write_edgelist (data=True): a Python dict after the ids, whose
+			// weight key (if any) is the weight; the first line is not a header, and a
+			// dict holding commas does not make them the separator.
+			name: "networkx edge list with data",
+			files: map[string]string{
+				"g.edgelist": "0 1 {'weight': 2.5, 'color': 'red'}\n1 2 {}\n2 0 {\"weight\": 3}\n",
+			},
+			spec:  Spec{Path: "g.edgelist", Format: FormatEdgeList},
+			ids:   []string{"0", "1", "2"},
+			edges: map[[2]int]float64{{0, 1}: 2.5, {1, 2}: 1, {0, 2}: 3},
+			x:     [][]float64{{}, {}, {}},
+			notes: 1,
+		},
+		{
 			// A vertex without attributes has no line in a sparse file: the edge file's
 			// other ids are vertices, after the feature file's, with a warning.
 			name: "sparse features without a line for every vertex",
@@ -217,6 +231,18 @@ func TestOpenEdgeListErrors(t *testing.T) {
 			files: map[string]string{"e.csv": "a,b\n", "f.csv": "a,0,1\nb,-1,1\n"},
 			spec:  Spec{Path: "e.csv", Features: "f.csv", FeatureLayout: LayoutSparse}, file: "f.csv", line: 2,
 			msg: []string{`column "-1" is not a whole number`},
+		},
+		{
+			name:  "networkx data without a colon",
+			files: map[string]string{"e.txt": "a b {}\nb c {'weight' 2}\n"},
+			spec:  Spec{Path: "e.txt"}, file: "e.txt", line: 2,
+			msg: []string{"edge data {'weight' 2}: want {'key': value, …} as networkx writes it"},
+		},
+		{
+			name:  "networkx weight not a number",
+			files: map[string]string{"e.txt": "a b {'weight': 'heavy'}\n"},
+			spec:  Spec{Path: "e.txt"}, file: "e.txt", line: 1,
+			msg: []string{`weight: "'heavy'" is not a number`},
 		},
 		{
 			name:  "sparse numbered then named column",

@@ -89,7 +89,11 @@ func Open(spec Spec) (*Graph, *LoadReport, error) {
 		}
 	}
 	if s.Name == "" {
-		base := filepath.Base(filepath.Clean(s.Path))
+		path := filepath.Clean(s.Path)
+		if abs, err := filepath.Abs(path); err == nil && (path == "." || path == ".." || strings.HasSuffix(path, string(filepath.Separator)+"..")) {
+			path = abs // "." names the working folder
+		}
+		base := filepath.Base(path)
 		if !fi.IsDir() {
 			base = strings.TrimSuffix(base, filepath.Ext(base))
 		}
