@@ -3,6 +3,7 @@ package datasets
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
@@ -291,11 +292,7 @@ func (e *edgeListParser) sparse(path string, data []byte) error {
 	}
 	column := func(j int) string { return strconv.Itoa(j) }
 	if names != nil {
-		sorted := make([]string, 0, len(names))
-		for name := range names {
-			sorted = append(sorted, name)
-		}
-		slices.Sort(sorted)
+		sorted := slices.Sorted(maps.Keys(names))
 		rank := make([]int32, len(names))
 		for r, name := range sorted {
 			rank[names[name]] = int32(r)
@@ -317,26 +314,59 @@ func (e *edgeListParser) sparse(path string, data []byte) error {
 }
 
 // dictWeight reads the edge data networkx's write_edgelist writes after the two ids, a
-// Python dict such as {} or {'weight': 2.5, 'color': 'red'}: it returns the weight's
+// Python dict such as {} or {'weight': 2.5, 'color': 'red'} (or {'weight':
+// np.float64(2.5)}, as NumPy 2 prints its numbers): it returns the weight's
 // text (nil without a weight key, for weight 1) and whether the dict holds other keys.
 func dictWeight(dict []byte) (weight []byte, others bool, err error) {
 	body := strings.TrimSpace(string(dict[1 : len(dict)-1]))
 	if body == "" {
 		return nil, false, nil
 	}
-	for _, item := range strings.Split(body, ",") {
+	for _, item := range splitItems(body) {
 		key, value, ok := strings.Cut(item, ":")
 		if !ok {
 			return nil, false, fmt.Errorf("edge data %s: want {'key': value, …} as networkx writes it", dict)
 		}
 		switch strings.Trim(strings.TrimSpace(key), `'"`) {
 		case "weight":
-			weight = []byte(strings.TrimSpace(value))
+			value = strings.TrimSpace(value)
+			// NumPy 2 writes its scalars as np.float64(2.5).
+			if inner, ok := strings.CutPrefix(value, "np."); ok {
+				if _, num, ok := strings.Cut(inner, "("); ok && strings.HasSuffix(num, ")") {
+					value = strings.TrimSuffix(num, ")")
+				}
+			}
+			weight = []byte(value)
 		default:
 			others = true
 		}
 	}
 	return weight, others, nil
+}
+
+// splitItems splits the body of a Python dict at its commas, except those inside quotes,
+// parentheses or brackets.
+func splitItems(body string) []string {
+	var items []string
+	depth, quote, start := 0, byte(0), 0
+	for i := 0; i < len(body); i++ {
+		switch c := body[i]; {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			}
+		case c == '\'' || c == '"':
+			quote = c
+		case c == '(' || c == '[' || c == '{':
+			depth++
+		case c == ')' || c == ']' || c == '}':
+			depth--
+		case c == ',' && depth == 0:
+			items = append(items, body[start:i])
+			start = i + 1
+		}
+	}
+	return append(items, body[start:])
 }
 
 // edges parses the edge file; with newVertices, ids not seen before become vertices.

@@ -89,7 +89,7 @@ func TestOpenEdgeListSmall(t *testing.T) {
 			// dict holding commas does not make them the separator.
 			name: "networkx edge list with data",
 			files: map[string]string{
-				"g.edgelist": "0 1 {'weight': 2.5, 'color': 'red'}\n1 2 {}\n2 0 {\"weight\": 3}\n",
+				"g.edgelist": "0 1 {'weight': 2.5, 'note': 'a, b: c', 'pos': (1, 2)}\n1 2 {}\n2 0 {\"weight\": np.float64(3.0)}\n",
 			},
 			spec:  Spec{Path: "g.edgelist", Format: FormatEdgeList},
 			ids:   []string{"0", "1", "2"},
