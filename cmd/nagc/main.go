@@ -157,14 +157,15 @@ func parseQuietly(fs *flag.FlagSet, args []string) error {
 	return errUsage
 }
 
-// flagHints are the options a user may type for a flag that has another name.
-var flagHints = map[string]string{
-	"label-file":  "--labels FILE",
-	"label_file":  "--labels FILE",
-	"results-dir": "--results DIR",
-	"out-dir":     "--out DIR",
-	"threads":     "--workers N",
-	"jobs":        "--workers N",
+// flagHints maps options a user may type to the option of another name that does it,
+// with the value it takes.
+var flagHints = map[string][2]string{
+	"label-file":  {"labels", "FILE"},
+	"label_file":  {"labels", "FILE"},
+	"results-dir": {"results", "DIR"},
+	"out-dir":     {"out", "DIR"},
+	"threads":     {"workers", "N"},
+	"jobs":        {"workers", "N"},
 }
 
 // flagMessage rewrites an error of fs.Parse (the flag package's wording, such as
@@ -174,8 +175,8 @@ func flagMessage(fs *flag.FlagSet, err error) string {
 	msg := err.Error()
 	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: -"); ok {
 		name = strings.TrimLeft(name, "-")
-		if hint, ok := flagHints[name]; ok && fs.Lookup(strings.Fields(hint)[0][2:]) != nil {
-			return fmt.Sprintf("unknown option --%s (did you mean %s?)", name, hint)
+		if hint, ok := flagHints[name]; ok && fs.Lookup(hint[0]) != nil {
+			return fmt.Sprintf("unknown option --%s (did you mean --%s %s?)", name, hint[0], hint[1])
 		}
 		var known []string
 		fs.VisitAll(func(f *flag.Flag) { known = append(known, f.Name) })
