@@ -228,6 +228,8 @@ func (t *textFile) next() int {
 			switch {
 			case bytes.IndexByte(t.line, '\t') >= 0:
 				t.sep = '\t'
+			case bytes.IndexByte(t.line, ';') >= 0:
+				t.sep = ';' // as spreadsheets write CSV where the comma is the decimal mark
 			case bytes.IndexByte(t.line, ',') >= 0:
 				t.sep = ','
 			}
@@ -267,9 +269,22 @@ func (t *textFile) split() int {
 	for hi > 0 && spaces[line[hi-1]] {
 		hi--
 	}
-	sep, start := t.sep, 0
+	sep, start, quoted := t.sep, 0, false
 	for i := 0; i <= hi; i++ {
-		if i < hi && line[i] != sep {
+		// A field that starts with a double quote runs to the closing one (CSV quoting,
+		// "" standing for a quote inside), separators included.
+		if i < hi && line[i] == '"' {
+			switch {
+			case quoted && i+1 < hi && line[i+1] == '"':
+				i++
+			case quoted:
+				quoted = false
+			case len(bytes.TrimLeft(line[start:i], " ")) == 0:
+				quoted = true
+			}
+			continue
+		}
+		if i < hi && (line[i] != sep || quoted) {
 			continue
 		}
 		s, e := start, i
@@ -282,11 +297,36 @@ func (t *textFile) split() int {
 		if e-s >= 2 && line[s] == '"' && line[e-1] == '"' {
 			s, e = s+1, e-1
 		}
+		if sep == ';' {
+			decimalPoint(line[s:e])
+		}
 		f = append(f, s, e)
 		start = i + 1
 	}
 	t.fields = f
 	return len(f) / 2
+}
+
+// decimalPoint rewrites, in place, a number written with a decimal comma ("0,5",
+// "-1,25e-3", as spreadsheets write numbers in a semicolon-separated file) with a decimal
+// point; any other field is left as it is.
+func decimalPoint(field []byte) {
+	comma, digits := -1, 0
+	for i, c := range field {
+		switch {
+		case c >= '0' && c <= '9':
+			digits++
+		case c == ',' && comma < 0 && digits > 0 && i+1 < len(field) && field[i+1] >= '0' && field[i+1] <= '9':
+			comma = i
+		case (c == '-' || c == '+') && (i == 0 || field[i-1] == 'e' || field[i-1] == 'E'):
+		case (c == 'e' || c == 'E') && comma >= 0 && i > comma+1:
+		default:
+			return
+		}
+	}
+	if comma >= 0 {
+		field[comma] = '.'
+	}
 }
 
 // field returns field k of the current line.

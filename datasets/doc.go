@@ -12,7 +12,8 @@ package datasets
 //     Labels "none" reads a file without a label column: every field after the id is an
 //     attribute. A first line of column names, or a last column that looks like an
 //     attribute rather than a class, is warned about in the LoadReport.
-//   - edgelist: an edge file ("a b" or "a b weight" a line; CSV, TSV or spaces; or
+//   - edgelist: an edge file ("a b" or "a b weight" a line; CSV with quoted fields, TSV,
+//     spaces, or semicolons with decimal commas as spreadsheets write them; or
 //     networkx's write_edgelist lines "a b {'weight': 2.5}", other keys ignored) with an
 //     optional feature file, dense ("id v1 … vm", optionally with a label column) or
 //     sparse ("id column value" triplets; columns numbered from 0, or named: then in

@@ -193,6 +193,9 @@ func (e *edgeListParser) dense(path string, data []byte, labelColumn bool) error
 			default:
 				var err error
 				if v, err = parseValue(tok, "attribute column", a+1, MaxAttribute); err != nil {
+					if a == na-1 && !labelColumn && !isNumber(tok) {
+						return t.errorf("%v; if the last column holds the labels, set labels: column (--labels column on the command line)", err)
+					}
 					return t.errorf("%v", err)
 				}
 				if v == 0 {

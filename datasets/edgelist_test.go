@@ -2,6 +2,7 @@ package datasets
 
 import (
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -233,6 +234,12 @@ func TestOpenEdgeListErrors(t *testing.T) {
 			msg: []string{`column "-1" is not a whole number`},
 		},
 		{
+			name:  "label column not declared",
+			files: map[string]string{"e.csv": "a,b\n", "f.csv": "id,f1,label\na,1,x\nb,0,y\n"},
+			spec:  Spec{Path: "e.csv", Features: "f.csv"}, file: "f.csv", line: 2,
+			msg: []string{`attribute column 2: "x" is not a number; if the last column holds the labels, set labels: column`},
+		},
+		{
 			name:  "networkx data without a colon",
 			files: map[string]string{"e.txt": "a b {}\nb c {'weight' 2}\n"},
 			spec:  Spec{Path: "e.txt"}, file: "e.txt", line: 2,
@@ -373,5 +380,37 @@ func checkOpened(t *testing.T, g *Graph, rep *LoadReport) {
 	}
 	if rep.N != n || rep.Edges != g.Edges() || rep.K != g.K() {
 		t.Fatalf("report %s disagrees with the graph", rep)
+	}
+}
+
+// TestTextFileFields checks how a line is split into fields: the separator is the first
+// data line's tab, semicolon or comma (else runs of spaces); a field starting with a
+// double quote runs to its closing quote, separators included; in a semicolon-separated
+// file a number with a decimal comma gets a decimal point.
+func TestTextFileFields(t *testing.T) {
+	for _, test := range []struct {
+		name, data string
+		want       [][]string
+	}{
+		{"spaces", "# c\n a  b \n\"x y\" z\n", [][]string{{"a", "b"}, {"\"x", "y\"", "z"}}},
+		{"comma quoted", "\"Smith, J.\",\"Doe, A.\",2.5\nx,\"y\"\n", [][]string{{"Smith, J.", "Doe, A.", "2.5"}, {"x", "y"}}},
+		{"escaped quote", "\"a \"\"b\"\", c\",d\n", [][]string{{`a ""b"", c`, "d"}}},
+		{"quote inside a field", "12\" pipe,x\n", [][]string{{`12" pipe`, "x"}}},
+		{"tab before comma", "a,b\tc\n", [][]string{{"a,b", "c"}}},
+		{"semicolon decimal comma", "a;b;0,5\nc;d;-1,25e-3\n1,234,5;x;,5\n", [][]string{{"a", "b", "0.5"}, {"c", "d", "-1.25e-3"}, {"1,234,5", "x", ",5"}}},
+		{"comma keeps commas", "a,\"0,5\"\n", [][]string{{"a", "0,5"}}},
+	} {
+		tf := newTextFile("f", []byte(test.data))
+		var got [][]string
+		for nf := tf.next(); nf >= 0; nf = tf.next() {
+			var line []string
+			for k := 0; k < nf; k++ {
+				line = append(line, string(tf.field(k)))
+			}
+			got = append(got, line)
+		}
+		if !reflect.DeepEqual(got, test.want) {
+			t.Errorf("%s: fields %q, want %q", test.name, got, test.want)
+		}
 	}
 }
