@@ -225,18 +225,38 @@ func (t *textFile) next() int {
 		}
 		if !t.sepSet {
 			t.sepSet = true
-			switch {
-			case bytes.IndexByte(t.line, '\t') >= 0:
-				t.sep = '\t'
-			case bytes.IndexByte(t.line, ';') >= 0:
-				t.sep = ';' // as spreadsheets write CSV where the comma is the decimal mark
-			case bytes.IndexByte(t.line, ',') >= 0:
-				t.sep = ','
-			}
+			t.sep = separator(t.line)
 		}
 		return t.split()
 	}
 	return -1
+}
+
+// separator returns the separator of a file whose first data line is line: a tab, else a
+// semicolon (as spreadsheets write CSV where the comma is the decimal mark), else a
+// comma, outside double quotes; 0 (runs of spaces) when it has none of them.
+func separator(line []byte) byte {
+	var seen [3]bool // tab, semicolon, comma
+	quoted := false
+	for _, c := range line {
+		switch {
+		case c == '"':
+			quoted = !quoted
+		case quoted:
+		case c == '\t':
+			seen[0] = true
+		case c == ';':
+			seen[1] = true
+		case c == ',':
+			seen[2] = true
+		}
+	}
+	for k, sep := range []byte{'\t', ';', ','} {
+		if seen[k] {
+			return sep
+		}
+	}
+	return 0
 }
 
 // split fills t.fields for t.line and returns the number of fields.

@@ -399,6 +399,7 @@ func TestTextFileFields(t *testing.T) {
 		{"tab before comma", "a,b\tc\n", [][]string{{"a,b", "c"}}},
 		{"semicolon decimal comma", "a;b;0,5\nc;d;-1,25e-3\n1,234,5;x;,5\n", [][]string{{"a", "b", "0.5"}, {"c", "d", "-1.25e-3"}, {"1,234,5", "x", ",5"}}},
 		{"comma keeps commas", "a,\"0,5\"\n", [][]string{{"a", "0,5"}}},
+		{"semicolon inside quotes", "\"a; b\",c\n", [][]string{{"a; b", "c"}}},
 	} {
 		tf := newTextFile("f", []byte(test.data))
 		var got [][]string
