@@ -234,26 +234,24 @@ func (t *textFile) next() int {
 
 // separator returns the separator of a file whose first data line is line: a tab, else a
 // semicolon (as spreadsheets write CSV where the comma is the decimal mark), else a
-// comma, outside double quotes; 0 (runs of spaces) when it has none of them.
+// comma, the first that occurs outside quoted fields (as split reads them); 0 (runs of
+// spaces) when none does.
 func separator(line []byte) byte {
-	var seen [3]bool // tab, semicolon, comma
-	quoted := false
-	for _, c := range line {
-		switch {
-		case c == '"':
-			quoted = !quoted
-		case quoted:
-		case c == '\t':
-			seen[0] = true
-		case c == ';':
-			seen[1] = true
-		case c == ',':
-			seen[2] = true
-		}
-	}
-	for k, sep := range []byte{'\t', ';', ','} {
-		if seen[k] {
-			return sep
+	for _, sep := range []byte{'\t', ';', ','} {
+		// Up to the first separator, the only field is the first one, quoted when it
+		// starts with a quote.
+		quoted := false
+		for i := 0; i < len(line); i++ {
+			switch c := line[i]; {
+			case c == '"' && quoted && i+1 < len(line) && line[i+1] == '"':
+				i++
+			case c == '"' && quoted:
+				quoted = false
+			case c == '"' && len(bytes.TrimLeft(line[:i], " ")) == 0:
+				quoted = true
+			case c == sep && !quoted:
+				return sep
+			}
 		}
 	}
 	return 0
