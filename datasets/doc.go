@@ -26,6 +26,10 @@ package datasets
 //     (adj_data, adj_indices, adj_indptr, adj_shape, attr_*, labels, node_names,
 //     class_names), read with github.com/sbinet/npyio.
 //
+// Edge-list, label and Matrix Market files may be gzip-compressed (FILE.gz: SNAP's
+// .txt.gz edge lists, SuiteSparse's .mtx.gz matrices); a folder's edges.csv.gz,
+// adj.mtx.gz, … are found like their uncompressed names.
+//
 // Vertex order is file order: the vertex lines of a LINQS folder, the lines of an edge
 // list's feature file (or, without one, the ids of the edge file in order of first
 // appearance; after a sparse one, whose file has no line for a vertex without

@@ -67,7 +67,7 @@ func openEdgeList(s Spec) (*Graph, *LoadReport, error) {
 	e := &edgeListParser{rep: rep, index: make(map[string]int)}
 	labelColumn := s.Labels == LabelsColumn
 	if features != "" {
-		data, err := os.ReadFile(features)
+		data, err := readFile(features)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -89,7 +89,7 @@ func openEdgeList(s Spec) (*Graph, *LoadReport, error) {
 	} else if labelColumn {
 		return nil, nil, fmt.Errorf("%s: labels: column needs a feature file whose last column holds the labels", s.Path)
 	}
-	data, err := os.ReadFile(edges)
+	data, err := readFile(edges)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -234,6 +234,12 @@ func TestOpenEdgeListErrors(t *testing.T) {
 			msg: []string{`column "-1" is not a whole number`},
 		},
 		{
+			name:  "broken gzip",
+			files: map[string]string{"e.csv.gz": "\x1f\x8b\x08\x00 not really compressed"},
+			spec:  Spec{Path: "e.csv.gz"}, file: "e.csv.gz", line: 0,
+			msg: []string{"not readable gzip data"},
+		},
+		{
 			name:  "label column not declared",
 			files: map[string]string{"e.csv": "a,b\n", "f.csv": "id,f1,label\na,1,x\nb,0,y\n"},
 			spec:  Spec{Path: "e.csv", Features: "f.csv"}, file: "f.csv", line: 2,

@@ -117,7 +117,7 @@ type mtxMatrix struct {
 // readMTX reads the Matrix Market file path. Explicit zeros are left out (and counted
 // in rep when adjacency). Values must be finite and ≥ 0.
 func readMTX(path string, rep *LoadReport, adjacency bool) (*mtxMatrix, error) {
-	data, err := os.ReadFile(path)
+	data, err := readFile(path)
 	if err != nil {
 		return nil, err
 	}

@@ -1,7 +1,10 @@
 package datasets
 
 import (
+	"bytes"
+	"compress/gzip"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -95,6 +98,7 @@ func Open(spec Spec) (*Graph, *LoadReport, error) {
 		}
 		base := filepath.Base(path)
 		if !fi.IsDir() {
+			base = strings.TrimSuffix(base, ".gz")
 			base = strings.TrimSuffix(base, filepath.Ext(base))
 		}
 		s.Name = base
@@ -139,7 +143,7 @@ func Open(spec Spec) (*Graph, *LoadReport, error) {
 // FileFormat returns the format a file's extension names (.npz: npz; .mtx: mtx; .csv,
 // .tsv, .txt, .edges, .edgelist: edgelist), or "" for any other name.
 func FileFormat(path string) string {
-	switch strings.ToLower(filepath.Ext(path)) {
+	switch strings.ToLower(filepath.Ext(strings.TrimSuffix(path, ".gz"))) {
 	case ".npz":
 		return FormatNPZ
 	case ".mtx":
@@ -179,15 +183,36 @@ var (
 	tableExts = []string{".csv", ".tsv", ".txt"}
 )
 
-// findFile returns dir/base+ext for the first ext of exts naming an existing file, or "".
+// findFile returns dir/base+ext, or dir/base+ext+".gz", for the first ext of exts naming
+// an existing file, or "".
 func findFile(dir, base string, exts []string) string {
 	for _, e := range exts {
-		p := filepath.Join(dir, base+e)
-		if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
-			return p
+		for _, gz := range []string{"", ".gz"} {
+			p := filepath.Join(dir, base+e+gz)
+			if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
+				return p
+			}
 		}
 	}
 	return ""
+}
+
+// readFile returns the contents of the file path, decompressed when it is gzip data (as
+// SNAP's .txt.gz edge lists and SuiteSparse's .mtx.gz matrices are).
+func readFile(path string) ([]byte, error) {
+	data, err := os.ReadFile(path)
+	if err != nil || len(data) < 2 || data[0] != 0x1f || data[1] != 0x8b {
+		return data, err
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(data))
+	if err != nil {
+		return nil, &ParseError{File: path, Msg: fmt.Sprintf("not readable gzip data: %v", err)}
+	}
+	out, err := io.ReadAll(zr)
+	if err != nil {
+		return nil, &ParseError{File: path, Msg: fmt.Sprintf("not readable gzip data: %v", err)}
+	}
+	return out, nil
 }
 
 // labelFileFor returns the label file of s, looking for labels.{csv,tsv,txt} in dir when
@@ -217,7 +242,7 @@ func labelFileFor(s Spec, dir string) (string, error) {
 // base (0…n−1 for a Matrix Market graph, as Python writes them), the file is read with
 // that base, with a warning: read as written it would leave a vertex without a label.
 func applyLabelFile(g *Graph, rep *LoadReport, path string) error {
-	data, err := os.ReadFile(path)
+	data, err := readFile(path)
 	if err != nil {
 		return err
 	}

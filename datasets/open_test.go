@@ -1,6 +1,8 @@
 package datasets
 
 import (
+	"bytes"
+	"compress/gzip"
 	"errors"
 	"fmt"
 	"os"
@@ -259,9 +261,16 @@ func TestOpenCrossFormat(t *testing.T) {
 		t.Errorf("real-valued attributes not kept: X[2,0] = %v, X[3,1] = %v", want.X.At(2, 0), want.X.At(3, 1))
 	}
 	fp := want.Fingerprint()
+	// gzip-compressed files (SNAP's .txt.gz, SuiteSparse's .mtx.gz) read the same.
+	gzipFolder(t, filepath.Join(root, "edgelist"), filepath.Join(root, "edgelist-gz"))
+	gzipFolder(t, filepath.Join(root, "mtx"), filepath.Join(root, "mtx-gz"))
+	gz := func(f string) string { return filepath.Join(root, "edgelist-gz", f+".gz") }
 	for _, spec := range []Spec{
 		{Path: filepath.Join(root, "edgelist")},
+		{Path: filepath.Join(root, "edgelist-gz")},
+		{Path: gz("edges.csv"), Features: gz("features.csv"), LabelFile: gz("labels.tsv"), Name: "edges"},
 		{Path: filepath.Join(root, "mtx")},
+		{Path: filepath.Join(root, "mtx-gz")},
 		{Path: filepath.Join(root, "g.npz")},
 		{Path: filepath.Join(root, "g.npz"), Format: FormatNPZ, Name: "renamed"},
 	} {
@@ -299,6 +308,35 @@ func TestOpenCrossFormat(t *testing.T) {
 		}
 		if got.Fingerprint() != wantW.Fingerprint() {
 			t.Errorf("%s: fingerprint differs from the weighted edge list", p)
+		}
+	}
+}
+
+// gzipFolder writes a gzip-compressed copy of every file of src into dst, named FILE.gz.
+func gzipFolder(t *testing.T, src, dst string) {
+	t.Helper()
+	entries, err := os.ReadDir(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(dst, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		data, err := os.ReadFile(filepath.Join(src, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b bytes.Buffer
+		zw := gzip.NewWriter(&b)
+		if _, err := zw.Write(data); err != nil {
+			t.Fatal(err)
+		}
+		if err := zw.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dst, e.Name()+".gz"), b.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
 		}
 	}
 }

@@ -100,8 +100,8 @@ func (d DatasetEntry) DisplayName() string {
 		return d.Name
 	}
 	base := filepath.Base(filepath.Clean(d.Path))
-	if ext := filepath.Ext(base); ext != "" && isPathLike(base) {
-		base = strings.TrimSuffix(base, ext)
+	if ext := filepath.Ext(strings.TrimSuffix(base, ".gz")); ext != "" && isPathLike(base) {
+		base = strings.TrimSuffix(strings.TrimSuffix(base, ".gz"), ext)
 	}
 	return base
 }

@@ -206,3 +206,21 @@ func TestExecuteWarns(t *testing.T) {
 		t.Errorf("polblog: warnings %q, want none for a paper graph", w)
 	}
 }
+
+func TestDisplayName(t *testing.T) {
+	for _, test := range []struct {
+		entry DatasetEntry
+		want  string
+	}{
+		{DatasetEntry{Path: "cora"}, "cora"},
+		{DatasetEntry{Path: "graphs/mine/"}, "mine"},
+		{DatasetEntry{Path: "graphs/g.npz"}, "g"},
+		{DatasetEntry{Path: "snap/ca-GrQc.txt.gz"}, "ca-GrQc"},
+		{DatasetEntry{Path: "v1.2/graph"}, "graph"},
+		{DatasetEntry{Name: "x", Path: "g.npz"}, "x"},
+	} {
+		if got := test.entry.DisplayName(); got != test.want {
+			t.Errorf("DisplayName(%+v) = %q, want %q", test.entry, got, test.want)
+		}
+	}
+}
