@@ -27,7 +27,7 @@ package datasets
 //     class_names), read with github.com/sbinet/npyio.
 //
 // Edge-list, label and Matrix Market files may be gzip-compressed (FILE.gz: SNAP's
-// .txt.gz edge lists, SuiteSparse's .mtx.gz matrices); a folder's edges.csv.gz,
+// .txt.gz edge lists, .mtx.gz matrices); a folder's edges.csv.gz,
 // adj.mtx.gz, … are found like their uncompressed names.
 //
 // Vertex order is file order: the vertex lines of a LINQS folder, the lines of an edge
