@@ -198,7 +198,7 @@ func findFile(dir, base string, exts []string) string {
 }
 
 // readFile returns the contents of the file path, decompressed when it is gzip data (as
-// SNAP's .txt.gz edge lists and SuiteSparse's .mtx.gz matrices are).
+// SNAP's .txt.gz edge lists are).
 func readFile(path string) ([]byte, error) {
 	data, err := os.ReadFile(path)
 	if err != nil || len(data) < 2 || data[0] != 0x1f || data[1] != 0x8b {

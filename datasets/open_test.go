@@ -261,7 +261,7 @@ func TestOpenCrossFormat(t *testing.T) {
 		t.Errorf("real-valued attributes not kept: X[2,0] = %v, X[3,1] = %v", want.X.At(2, 0), want.X.At(3, 1))
 	}
 	fp := want.Fingerprint()
-	// gzip-compressed files (SNAP's .txt.gz, SuiteSparse's .mtx.gz) read the same.
+	// gzip-compressed files (SNAP's .txt.gz, .mtx.gz) read the same.
 	gzipFolder(t, filepath.Join(root, "edgelist"), filepath.Join(root, "edgelist-gz"))
 	gzipFolder(t, filepath.Join(root, "mtx"), filepath.Join(root, "mtx-gz"))
 	gz := func(f string) string { return filepath.Join(root, "edgelist-gz", f+".gz") }
