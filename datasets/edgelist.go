@@ -263,7 +263,7 @@ func (e *edgeListParser) sparse(path string, data []byte) error {
 			return t.errorf("sparse feature line needs 3 fields (id, column, value), got %d", nf)
 		}
 		col, err := strconv.ParseInt(string(t.field(1)), 10, 32)
-		if names == nil && m == 0 && err != nil {
+		if names == nil && m == 0 && err != nil && !isNumber(t.field(1)) {
 			names = map[string]int32{}
 		}
 		if names != nil {

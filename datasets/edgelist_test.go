@@ -264,6 +264,12 @@ func TestOpenEdgeListErrors(t *testing.T) {
 			msg: []string{`column "w1" is not a whole number`, "to name them, name every one"},
 		},
 		{
+			name:  "sparse first column too large",
+			files: map[string]string{"e.csv": "a,b\n", "f.csv": "a,99999999999,1\nb,x,1\n"},
+			spec:  Spec{Path: "e.csv", Features: "f.csv", FeatureLayout: LayoutSparse}, file: "f.csv", line: 1,
+			msg: []string{`column "99999999999" is not a whole number from 0 to`},
+		},
+		{
 			name:  "sparse named duplicate entry",
 			files: map[string]string{"e.csv": "a,b\n", "f.csv": "a,x,1\nb,y,1\na,x,2\n"},
 			spec:  Spec{Path: "e.csv", Features: "f.csv", FeatureLayout: LayoutSparse}, file: "f.csv", line: 3,
