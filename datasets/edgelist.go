@@ -275,7 +275,11 @@ func (e *edgeListParser) sparse(path string, data []byte) error {
 			col, err = int64(c), nil
 		}
 		if err != nil || col < 0 || col == math.MaxInt32 {
-			return t.errorf("column %q is not a whole number from 0 to %d (earlier lines number the columns; to name them, name every one)", t.field(1), math.MaxInt32-1)
+			hint := ""
+			if m > 0 && !isNumber(t.field(1)) {
+				hint = " (earlier lines number the columns; to name them, name every one)"
+			}
+			return t.errorf("column %q is not a whole number from 0 to %d%s", t.field(1), math.MaxInt32-1, hint)
 		}
 		v, err := parseValue(t.field(2), "value", 0, MaxAttribute)
 		if err != nil {
