@@ -152,3 +152,34 @@ func mustRecords(t *testing.T, dir string) []Record {
 	}
 	return recs
 }
+
+// TestTwoViewNeedsAttributes checks that the two-view rule chooses only among points that
+// recorded attribute modularity, and selects nothing, saying why, for a method that has
+// none (a graph without attributes), whatever their modularity.
+func TestTwoViewNeedsAttributes(t *testing.T) {
+	pt := func(method string, lambda float64, mean map[string]float64) *PointStats {
+		return &PointStats{Dataset: "d", Method: method, Params: map[string]any{"lambda": lambda}, Runs: 2, Mean: mean}
+	}
+	points := []*PointStats{
+		pt("M", 1, map[string]float64{"modularity": 0.9}), // best modularity, no attr_modularity
+		pt("M", 2, map[string]float64{"modularity": 0.3, "attr_modularity": 0.1}),
+		pt("M", 3, map[string]float64{"modularity": 0.2, "attr_modularity": 0.1}),
+		pt("N", 1, map[string]float64{"modularity": 0.5}),
+	}
+	best, err := Best(points, SelectTwoView)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(best) != 1 || best[0].Method != "M" || best[0].Params["lambda"] != 2.0 {
+		t.Fatalf("Best(two-view) = %v, want M at lambda 2 only", best)
+	}
+	sels, err := Summarize(points, []string{SelectTwoView})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range sels {
+		if s.Method == "N" && (s.Point != nil || !strings.Contains(s.Missing, "the graph has no attributes")) {
+			t.Errorf("N under two-view: point %v, missing %q", s.Point, s.Missing)
+		}
+	}
+}

@@ -25,8 +25,8 @@ const (
 	// best mean modularity + attribute modularity (metrics.AttributeModularity), i.e. the
 	// modularity of the clustering on the graph and on the attributes' cosine-similarity
 	// graph, each layer weighted equally (a two-layer multiplex modularity). It reads no
-	// labels. Points whose records lack attr_modularity are never chosen over points that
-	// have it.
+	// labels. Only points whose records carry attr_modularity can be chosen; on a graph
+	// without attributes it selects nothing.
 	SelectTwoView = "two-view"
 	// SelectHeldOut is a label-free rule by edge cross-validation: the grid point with the
 	// best mean MetricHeldOut, the modularity on held-out edges of the clustering fitted
@@ -170,7 +170,8 @@ func MeanStd(xs []float64) (mean, std float64) {
 // Best returns, for each dataset and method, the grid point chosen by rule among points
 // with at least one finished run (nil entries are never returned; a dataset/method whose
 // runs all failed gets the point with its errors and Runs = 0; under SelectHeldOut a
-// dataset/method none of whose points has the held-out score is left out). Ties keep the
+// dataset/method none of whose points has the held-out score is left out, and likewise
+// under SelectTwoView one without attribute modularity). Ties keep the
 // first point in canonical order.
 func Best(points []*PointStats, rule string) ([]*PointStats, error) {
 	better, err := ruleOrder(rule)
@@ -180,10 +181,10 @@ func Best(points []*PointStats, rule string) ([]*PointStats, error) {
 	type key struct{ d, m string }
 	index := map[key]int{}
 	var out []*PointStats
-	if rule == SelectHeldOut { // a point without the held-out fit cannot be chosen
+	if need := ruleNeeds(rule); need != "" { // a point without the rule's score cannot be chosen
 		var with []*PointStats
 		for _, p := range points {
-			if _, ok := p.Mean[MetricHeldOut]; ok || p.Runs == 0 {
+			if _, ok := p.Mean[need]; ok || p.Runs == 0 {
 				with = append(with, p)
 			}
 		}
@@ -205,6 +206,18 @@ func Best(points []*PointStats, rule string) ([]*PointStats, error) {
 		}
 	}
 	return out, nil
+}
+
+// ruleNeeds returns the metric a rule's score needs beyond those every run records
+// (MetricHeldOut for SelectHeldOut, attr_modularity for SelectTwoView), or "".
+func ruleNeeds(rule string) string {
+	switch rule {
+	case SelectHeldOut:
+		return MetricHeldOut
+	case SelectTwoView:
+		return "attr_modularity"
+	}
+	return ""
 }
 
 // ruleOrder returns "a is strictly better than b" for a selection rule.
@@ -302,6 +315,8 @@ func Summarize(points []*PointStats, rules []string) ([]Selection, error) {
 				s.Missing = "no labels (no ARI recorded)"
 			case rule == SelectHeldOut:
 				s.Missing = "no " + MetricHeldOut + " recorded (the config sets no holdout)"
+			case rule == SelectTwoView:
+				s.Missing = "no attr_modularity recorded (the graph has no attributes)"
 			default:
 				s.Missing = "no grid point selected"
 			}

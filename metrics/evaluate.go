@@ -2,6 +2,7 @@ package metrics
 
 import (
 	"errors"
+	"fmt"
 	"reflect"
 	"slices"
 
@@ -21,17 +22,29 @@ type Scores struct {
 	// unlabelled is set by Evaluate for a graph without ground truth: the label-reading
 	// measures (LabelMetrics) are then absent, not zero.
 	unlabelled bool
+	// noAttributes is set by Evaluate for a graph without attributes (m = 0): the
+	// measures of the attributes (AttributeMetrics) are then absent, not zero.
+	noAttributes bool
 }
 
 // LabelMetrics names the measures that read the ground-truth labels; a graph without
 // labels has none of them.
 var LabelMetrics = []string{"ari", "nmi", "acc", "ari_connected"}
 
+// AttributeMetrics names the measures of the clusters' attributes; a graph without
+// attributes has none of them.
+var AttributeMetrics = []string{"entropy", "attr_modularity"}
+
 // Labelled reports whether s holds the label-reading measures (LabelMetrics).
 func (s Scores) Labelled() bool { return !s.unlabelled }
 
+// Attributed reports whether s holds the measures of the attributes (AttributeMetrics).
+func (s Scores) Attributed() bool { return !s.noAttributes }
+
 // Evaluate computes all seven measures (for truth == nil, a graph without labels, only the
-// four that read no labels: see Labelled and Named) of the predicted labels pred: ARI, NMI and ACC
+// three that read no labels: see Labelled and Named; for x with no columns, a graph
+// without attributes, not the two of the attributes: see Attributed) of the predicted
+// labels pred: ARI, NMI and ACC
 // against the ground truth truth, ARIConnected against it on the vertices of adj that
 // have an edge, Modularity on the adjacency adj, and AverageEntropy and
 // AttributeModularity on the attribute matrix x (all computed from pred). adj and x are required: a nil matrix
@@ -66,6 +79,13 @@ func Evaluate(truth, pred []int, adj, x *sparse.CSR) (Scores, error) {
 	if s.Modularity, err = Modularity(adj, pred); err != nil {
 		return Scores{}, err
 	}
+	if r, m := x.Dims(); m == 0 {
+		if r != len(pred) {
+			return Scores{}, fmt.Errorf("metrics: Evaluate: attribute matrix has %d rows for %d labels", r, len(pred))
+		}
+		s.noAttributes = true
+		return s, nil
+	}
 	if s.Entropy, err = AverageEntropy(x, pred); err != nil {
 		return Scores{}, err
 	}
@@ -79,13 +99,15 @@ func Evaluate(truth, pred []int, adj, x *sparse.CSR) (Scores, error) {
 // entropy, attr_modularity, ari_connected), the names records use: the struct tags are
 // the one list of them. Cost O(number of measures).
 //
-// For scores of a graph without labels the label-reading measures are left out.
+// For scores of a graph without labels the label-reading measures are left out, and for
+// a graph without attributes the measures of the attributes.
 func (s Scores) Named() map[string]float64 {
 	v := reflect.ValueOf(s)
 	named := make(map[string]float64, v.NumField())
 	for i := range v.NumField() {
 		name := v.Type().Field(i).Tag.Get("json")
-		if name == "" || (s.unlabelled && slices.Contains(LabelMetrics, name)) {
+		if name == "" || (s.unlabelled && slices.Contains(LabelMetrics, name)) ||
+			(s.noAttributes && slices.Contains(AttributeMetrics, name)) {
 			continue
 		}
 		named[name] = v.Field(i).Float()

@@ -58,6 +58,27 @@ func TestEvaluate(t *testing.T) {
 		t.Errorf("labelled Named() = %v, want all seven", s.Named())
 	}
 
+	// Without attributes (m = 0): the measures of the attributes are absent, the others
+	// as with attributes.
+	none, _ := sparse.NewCSR(6, 0, make([]int, 7), nil, nil)
+	a, err := Evaluate(truth, pred, adj, none)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Attributed() || !s.Attributed() {
+		t.Errorf("Attributed: %v without attributes, %v with", a.Attributed(), s.Attributed())
+	}
+	named = a.Named()
+	if len(named) != 5 || named["ari"] != ari || named["modularity"] != q || named["ari_connected"] != ari {
+		t.Errorf("Named() without attributes = %v, want ari, nmi, acc, ari_connected and modularity", named)
+	}
+	for _, m := range AttributeMetrics {
+		if _, ok := named[m]; ok {
+			t.Errorf("Named() without attributes has %s", m)
+		}
+	}
+	noneShort, _ := sparse.NewCSR(5, 0, make([]int, 6), nil, nil)
+
 	got, err := json.Marshal(Scores{ARI: 1, NMI: 2, ACC: 3, Modularity: 4, Entropy: 5, AttrModularity: 6, ARIConnected: 7})
 	if err != nil {
 		t.Fatal(err)
@@ -76,6 +97,7 @@ func TestEvaluate(t *testing.T) {
 		{"length", truth, pred[:5], adj, x},
 		{"negative", truth, []int{0, 0, 0, 1, 1, -1}, adj, x},
 		{"adj size", truth[:3], pred[:3], adj, x},
+		{"x rows without attributes", truth, pred, adj, noneShort},
 	} {
 		if s, err := Evaluate(tc.truth, tc.pred, tc.adj, tc.x); err == nil {
 			t.Errorf("%s: no error", tc.name)

@@ -211,8 +211,12 @@ func runCluster(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	} else {
 		fmt.Fprintf(tw, "ARI, NMI, ACC\tnone: the graph has no labels\n")
 	}
-	fmt.Fprintf(tw, "modularity\t%.4f\nentropy\t%.4f\nattribute modularity\t%.4f\n",
-		scores.Modularity, scores.Entropy, scores.AttrModularity)
+	fmt.Fprintf(tw, "modularity\t%.4f\n", scores.Modularity)
+	if scores.Attributed() {
+		fmt.Fprintf(tw, "entropy\t%.4f\nattribute modularity\t%.4f\n", scores.Entropy, scores.AttrModularity)
+	} else {
+		fmt.Fprintf(tw, "entropy, attribute modularity\tnone: the graph has no attributes\n")
+	}
 	fmt.Fprintf(tw, "iterations\t%d\nfit time\t%.3fs\n", res.Iterations, res.FitTime.Seconds())
 	if res.InitTime > 0 {
 		fmt.Fprintf(tw, "initialisation time\t%.3fs\n", res.InitTime.Seconds())
