@@ -187,6 +187,9 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 	if g == nil || g.N() == 0 {
 		return nil, errors.New("the graph has no vertices")
 	}
+	if g.M() == 0 {
+		return nil, errors.New("the graph has no attributes, and every candidate of auto reads them (NAGC, SGC k-means on filtered attributes); cluster it with nagc cluster --method metis or snmf")
+	}
 	if opt.Budget == "" {
 		opt.Budget = "standard"
 	}

@@ -247,6 +247,13 @@ func TestWrite(t *testing.T) {
 }
 
 // TestErrors: bad options are refused in the user's words.
+// noAttributes returns g with its attributes dropped (m = 0).
+func noAttributes(g *datasets.Graph) *datasets.Graph {
+	h := *g
+	h.X, _ = sparse.NewCSR(g.N(), 0, make([]int, g.N()+1), nil, nil)
+	return &h
+}
+
 func TestErrors(t *testing.T) {
 	g := synthetic(t, 2, 1)
 	for _, tc := range []struct {
@@ -256,6 +263,7 @@ func TestErrors(t *testing.T) {
 		{Options{Graph: g, Budget: "huge"}, `unknown budget "huge" (known: quick, standard, thorough)`},
 		{Options{Graph: g, K1: 1000}, "k1 = 1000 clusters for a graph of 240 vertices"},
 		{Options{Graph: &datasets.Graph{}}, "the graph has no vertices"},
+		{Options{Graph: noAttributes(g)}, "the graph has no attributes, and every candidate of auto reads them (NAGC, SGC k-means on filtered attributes); cluster it with nagc cluster --method metis or snmf"},
 	} {
 		tc.opt.OutDir = t.TempDir()
 		_, err := Run(context.Background(), tc.opt)
