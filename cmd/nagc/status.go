@@ -127,7 +127,7 @@ func nextCommands(config, dir string, st *experiments.SweepStatus) []string {
 	case st.Missing == 0 && (n == 0 || st.Merged == st.Done):
 		out := []string{"Complete. The report: nagc report " + dir}
 		if st.Failed > 0 {
-			out = append(out, fmt.Sprintf("%d runs failed (their errors are recorded); running the sweep again retries them.", st.Failed))
+			out = append(out, fmt.Sprintf("%d runs failed (their errors are recorded); running the sweep again retries them, which helps only where the machine failed them (runs are deterministic).", st.Failed))
 		}
 		return out
 	case st.Missing == 0:
