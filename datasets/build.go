@@ -238,23 +238,32 @@ func (t *textFile) next() int {
 // spaces) when none does.
 func separator(line []byte) byte {
 	for _, sep := range []byte{'\t', ';', ','} {
-		// Up to the first separator, the only field is the first one, quoted when it
-		// starts with a quote.
-		quoted := false
-		for i := 0; i < len(line); i++ {
-			switch c := line[i]; {
-			case c == '"' && quoted && i+1 < len(line) && line[i+1] == '"':
-				i++
-			case c == '"' && quoted:
-				quoted = false
-			case c == '"' && len(bytes.TrimLeft(line[:i], " ")) == 0:
-				quoted = true
-			case c == sep && !quoted:
-				return sep
-			}
+		if fieldEnd(line, 0, sep) < len(line) {
+			return sep
 		}
 	}
 	return 0
+}
+
+// fieldEnd returns the index of the separator sep that ends the field starting at
+// line[start], or len(line) for the last field. A field whose first character other than
+// a space is a double quote runs to its closing quote ("" standing for a quote inside),
+// separators included.
+func fieldEnd(line []byte, start int, sep byte) int {
+	quoted := false
+	for i := start; i < len(line); i++ {
+		switch c := line[i]; {
+		case c == '"' && quoted && i+1 < len(line) && line[i+1] == '"':
+			i++
+		case c == '"' && quoted:
+			quoted = false
+		case c == '"' && len(bytes.TrimLeft(line[start:i], " ")) == 0:
+			quoted = true
+		case c == sep && !quoted:
+			return i
+		}
+	}
+	return len(line)
 }
 
 // split fills t.fields for t.line and returns the number of fields.
@@ -287,24 +296,9 @@ func (t *textFile) split() int {
 	for hi > 0 && spaces[line[hi-1]] {
 		hi--
 	}
-	sep, start, quoted := t.sep, 0, false
-	for i := 0; i <= hi; i++ {
-		// A field that starts with a double quote runs to the closing one (CSV quoting,
-		// "" standing for a quote inside), separators included.
-		if i < hi && line[i] == '"' {
-			switch {
-			case quoted && i+1 < hi && line[i+1] == '"':
-				i++
-			case quoted:
-				quoted = false
-			case len(bytes.TrimLeft(line[start:i], " ")) == 0:
-				quoted = true
-			}
-			continue
-		}
-		if i < hi && (line[i] != sep || quoted) {
-			continue
-		}
+	sep := t.sep
+	for start := 0; start <= hi; {
+		i := fieldEnd(line[:hi], start, sep)
 		s, e := start, i
 		for s < e && spaces[line[s]] {
 			s++

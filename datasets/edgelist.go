@@ -310,7 +310,6 @@ func (e *edgeListParser) sparse(path string, data []byte) error {
 		column = func(j int) string { return strconv.Quote(sorted[j]) }
 		e.rep.note("%s: %d attributes named in its column field, numbered in sorted name order", path, len(sorted))
 	}
-	e.m = m
 	// The matrix is assembled once the edge file has added the vertices without a line.
 	e.sparseX = func(n int) (*sparse.CSR, error) {
 		return tripletCSR(path, n, m, rows, cols, vals, lines, func(i, j int) string {

@@ -279,17 +279,18 @@ func applyLabelFile(g *Graph, rep *LoadReport, path string) error {
 	}
 	raw := make([]string, n)
 	has := make([]bool, n)
+	base := indexBase(g.IDs)
 	if layout == 1 {
 		copy(raw, labels)
 		for i := range labels {
 			has[i] = true
 		}
-	} else if base, other, ok := otherIndexBase(g.IDs, ids); ok {
+	} else if vertex := otherBaseVertices(base, ids, n); vertex != nil {
+		other := 1 - base
 		rep.warn("%s: its ids run %d…%d, but the vertices are numbered %d…%d: read with id %d as vertex %s, and so on",
 			path, other, other+n-1, base, base+n-1, other, g.IDs[0])
-		for k, id := range ids {
-			i, _ := strconv.Atoi(id)
-			raw[i-other], has[i-other] = labels[k], true
+		for k, i := range vertex {
+			raw[i], has[i] = labels[k], true
 		}
 	} else {
 		index := make(map[string]int, n)
@@ -321,7 +322,7 @@ func applyLabelFile(g *Graph, rep *LoadReport, path string) error {
 	}
 	if missing > 0 {
 		numbered := ""
-		if base := indexBase(g.IDs); base >= 0 {
+		if base >= 0 {
 			numbered = fmt.Sprintf(" (the vertices are numbered %d…%d, in the order of the matrix rows)", base, base+n-1)
 		}
 		return &ParseError{File: path, Msg: fmt.Sprintf("%d of %d vertices have no label, the first %q%s; every vertex needs one (or set labels: none)",
@@ -347,25 +348,24 @@ func indexBase(ids []string) int {
 	return -1
 }
 
-// otherIndexBase reports whether ids (a label file's, one a line) are exactly the
-// indices of the vertices (vertexIDs, numbered from base 0 or 1) counted from the other
-// base, each once: then other = 1 − base. Cost O(n).
-func otherIndexBase(vertexIDs, ids []string) (base, other int, ok bool) {
-	base = indexBase(vertexIDs)
-	n := len(vertexIDs)
+// otherBaseVertices returns, when the n vertices are numbered from base (0 or 1, see
+// indexBase) and ids (a label file's, one a line) are exactly their numbers counted from
+// the other base, 1 − base, each once, the vertex each id names; else nil. Cost O(n).
+func otherBaseVertices(base int, ids []string, n int) []int {
 	if base < 0 || len(ids) != n {
-		return 0, 0, false
+		return nil
 	}
-	other = 1 - base
+	other := 1 - base
+	vertex := make([]int, n)
 	seen := make([]bool, n)
-	for _, id := range ids {
+	for k, id := range ids {
 		i, err := strconv.Atoi(id)
 		if err != nil || i < other || i >= other+n || seen[i-other] {
-			return 0, 0, false
+			return nil
 		}
-		seen[i-other] = true
+		vertex[k], seen[i-other] = i-other, true
 	}
-	return base, other, true
+	return vertex
 }
 
 // LabelFileHint returns, for a labels value that looks like a file name (it has an

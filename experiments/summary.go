@@ -239,16 +239,9 @@ func ruleOrder(rule string) (func(a, b *PointStats) bool, error) {
 	return nil, fmt.Errorf("unknown selection rule %q (known: ari, modularity, objective, two-view, heldout)", rule)
 }
 
-// twoView is SelectTwoView's score: mean modularity + mean attribute modularity, −Inf
-// when either is missing.
-func twoView(p *PointStats) float64 {
-	q, ok := p.Mean["modularity"]
-	qx, okx := p.Mean["attr_modularity"]
-	if !ok || !okx {
-		return math.Inf(-1)
-	}
-	return q + qx
-}
+// twoView is SelectTwoView's score: mean modularity + mean attribute modularity (Best
+// compares only points that have both).
+func twoView(p *PointStats) float64 { return p.Mean["modularity"] + p.Mean["attr_modularity"] }
 
 // ReadsLabels reports whether a selection rule reads the ground-truth labels (only
 // SelectARI does); a rule that reads them is never called label-free.
