@@ -193,7 +193,10 @@ func (e *edgeListParser) dense(path string, data []byte, labelColumn bool) error
 			default:
 				var err error
 				if v, err = parseValue(tok, "attribute column", a+1, MaxAttribute); err != nil {
-					if a == na-1 && !labelColumn && !isNumber(tok) {
+					switch {
+					case a == 0 && nf == 3 && !isNumber(tok):
+						return t.errorf("%v; if this file holds one (id, column, value) triplet a line, set the feature layout to sparse (feature_layout: sparse in a config, --feature-layout sparse on the command line)", err)
+					case a == na-1 && !labelColumn && !isNumber(tok):
 						return t.errorf("%v; if the last column holds the labels, set labels: column (--labels column on the command line)", err)
 					}
 					return t.errorf("%v", err)

@@ -240,6 +240,12 @@ func TestOpenEdgeListErrors(t *testing.T) {
 			msg: []string{"not readable gzip data"},
 		},
 		{
+			name:  "named triplets read as dense",
+			files: map[string]string{"e.csv": "a,b\n", "f.csv": "node,word,count\na,graph,2\nb,kernel,1\n"},
+			spec:  Spec{Path: "e.csv", Features: "f.csv"}, file: "f.csv", line: 2,
+			msg: []string{`attribute column 1: "graph" is not a number; if this file holds one (id, column, value) triplet a line, set the feature layout to sparse`},
+		},
+		{
 			name:  "label column not declared",
 			files: map[string]string{"e.csv": "a,b\n", "f.csv": "id,f1,label\na,1,x\nb,0,y\n"},
 			spec:  Spec{Path: "e.csv", Features: "f.csv"}, file: "f.csv", line: 2,
