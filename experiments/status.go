@@ -91,6 +91,22 @@ type ShardStatus struct {
 // Complete reports whether every run is recorded, as done or failed.
 func (s *SweepStatus) Complete() bool { return s.Missing == 0 }
 
+// State describes the shard's progress in a word or two: running (with the pid and host
+// of the process recording into it, when known), not started, finished or stopped.
+func (s ShardStatus) State() string {
+	switch {
+	case s.Holder != nil && s.Holder.PID != 0:
+		return fmt.Sprintf("running (pid %d on %s)", s.Holder.PID, s.Holder.Host)
+	case s.Holder != nil:
+		return "running"
+	case !s.Started && s.Done+s.Failed == 0:
+		return "not started"
+	case s.Missing == 0:
+		return "finished"
+	}
+	return "stopped"
+}
+
 // StatusOf counts how far the sweep of cfg into the results folder dir has come: runs are
 // looked up in dir and in its shard folders (ShardDir) for n shards (n ≤ 1: none), a run
 // done in any of them being done. runs is Plan(cfg). It only reads, without taking

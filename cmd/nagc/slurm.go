@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/nagc-harness/nagc/experiments"
@@ -126,87 +125,21 @@ func configName(cfg *experiments.Config, path string) string {
 	return strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
 }
 
-// resubmitSlurm submits the tasks of job whose shard has missing runs and a new merge job
-// after them, cancelling the merge job left waiting for the earlier tasks. It refuses
-// while tasks of an earlier submission are queued or running.
+// resubmitSlurm completes an earlier submission of job (slurm.Resubmit) and says what it did.
 func resubmitSlurm(ctx context.Context, job *slurm.Job, cfg *experiments.Config, opts []string, stdout io.Writer) error {
-	counts, err := experiments.ShardCounts(job.Results)
-	if err != nil {
+	r, err := slurm.Resubmit(ctx, job, cfg, opts)
+	for _, id := range r.CancelledMerges {
+		fmt.Fprintf(stdout, "cancelled merge job %s, which waited for the earlier tasks\n", id)
+	}
+	switch {
+	case err != nil:
 		return err
+	case r.Tasks != "":
+		fmt.Fprintf(stdout, "resubmitted tasks %s of %d (%d runs missing) as job %s, and merge job %s after them\n", r.Tasks, job.Tasks, r.Missing, r.Array, r.Merge)
+	case r.Merge != "":
+		fmt.Fprintf(stdout, "every shard is finished; submitted merge job %s\n", r.Merge)
+	default:
+		fmt.Fprintf(stdout, "nothing to resubmit: all %d runs are recorded and merged into %s\n", r.Expected, job.Results)
 	}
-	if len(counts) > 0 && !slices.Contains(counts, job.Tasks) {
-		return fmt.Errorf("%s holds shards of %v tasks, not %d: pass the --tasks of the first submission", filepath.Join(job.Results, experiments.ShardsDir), counts, job.Tasks)
-	}
-	arrays, err := job.Jobs("array")
-	if err != nil {
-		return err
-	}
-	for _, id := range arrays {
-		q, err := slurm.Queued(ctx, id)
-		if err != nil {
-			return err
-		}
-		if len(q) > 0 {
-			return fmt.Errorf("job %s still has tasks in the queue: %s; wait for them (or cancel them: scancel %s), then resubmit", id, strings.Join(q, ", "), id)
-		}
-	}
-	runs, err := experiments.Plan(cfg)
-	if err != nil {
-		return err
-	}
-	st, err := experiments.StatusOf(cfg, runs, job.Results, job.Tasks)
-	if err != nil {
-		return err
-	}
-	var todo []int
-	for _, s := range st.Shards {
-		if s.Holder != nil {
-			return fmt.Errorf("shard %d/%d is being recorded by %s: wait for it, or stop it, then resubmit", s.Shard, s.Shards, shardState(s))
-		}
-		if s.Missing > 0 {
-			todo = append(todo, s.Shard)
-		}
-	}
-	merges, err := job.Jobs("merge")
-	if err != nil {
-		return err
-	}
-	for _, id := range merges {
-		if q, err := slurm.Queued(ctx, id); err == nil && len(q) > 0 {
-			if err := slurm.Cancel(ctx, id); err != nil {
-				return err
-			}
-			fmt.Fprintf(stdout, "cancelled merge job %s, which waited for the earlier tasks\n", id)
-		}
-	}
-	merge := filepath.Join(job.Results, slurm.Dir, slurm.MergeScript)
-	var mergeOpts []string // the merge job runs on one CPU
-	for _, o := range opts {
-		if !strings.HasPrefix(o, "--cpus-per-task=") {
-			mergeOpts = append(mergeOpts, o)
-		}
-	}
-	if len(todo) == 0 {
-		if st.Merged == st.Done {
-			fmt.Fprintf(stdout, "nothing to resubmit: all %d runs are recorded and merged into %s\n", st.Expected, job.Results)
-			return nil
-		}
-		mid, err := job.Submit(ctx, "merge", merge, mergeOpts...)
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(stdout, "every shard is finished; submitted merge job %s\n", mid)
-		return nil
-	}
-	list := slurm.Tasks(todo)
-	id, err := job.Submit(ctx, "array", filepath.Join(job.Results, slurm.Dir, slurm.ArrayScript), append(opts, "--array="+list)...)
-	if err != nil {
-		return err
-	}
-	mid, err := job.Submit(ctx, "merge", merge, append(mergeOpts, "--dependency=afterok:"+id)...)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(stdout, "resubmitted tasks %s of %d (%d runs missing) as job %s, and merge job %s after them\n", list, job.Tasks, st.Missing, id, mid)
 	return nil
 }

@@ -79,7 +79,7 @@ func printStatus(w io.Writer, config, dir string, st *experiments.SweepStatus) {
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "shard\truns\tdone\tfailed\tmissing\tstate\tfolder")
 		for _, s := range st.Shards {
-			fmt.Fprintf(tw, "%d/%d\t%d\t%d\t%d\t%d\t%s\t%s\n", s.Shard, s.Shards, s.Expected, s.Done, s.Failed, s.Missing, shardState(s), s.Dir)
+			fmt.Fprintf(tw, "%d/%d\t%d\t%d\t%d\t%d\t%s\t%s\n", s.Shard, s.Shards, s.Expected, s.Done, s.Failed, s.Missing, s.State(), s.Dir)
 		}
 		tw.Flush()
 	}
@@ -94,21 +94,6 @@ func printStatus(w io.Writer, config, dir string, st *experiments.SweepStatus) {
 	for _, line := range nextCommands(config, dir, st) {
 		fmt.Fprintln(w, line)
 	}
-}
-
-// shardState describes a shard's progress in a word or two.
-func shardState(s experiments.ShardStatus) string {
-	switch {
-	case s.Holder != nil && s.Holder.PID != 0:
-		return fmt.Sprintf("running (pid %d on %s)", s.Holder.PID, s.Holder.Host)
-	case s.Holder != nil:
-		return "running"
-	case !s.Started && s.Done+s.Failed == 0:
-		return "not started"
-	case s.Missing == 0:
-		return "finished"
-	}
-	return "stopped"
 }
 
 // nextCommands returns what to type to finish the sweep st of config into dir.

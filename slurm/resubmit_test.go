@@ -1,0 +1,102 @@
+package slurm
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/nagc-harness/nagc/experiments"
+)
+
+// fakeSlurm puts sbatch, squeue and scancel scripts on PATH that log their arguments to
+// dir/calls, sbatch answering job ids 100, 101, …, squeue listing the jobs named in
+// dir/queued and scancel removing nothing.
+func fakeSlurm(t *testing.T, dir string) {
+	t.Helper()
+	if runtime.GOOS == "windows" {
+		t.Skip("shell scripts stand for sbatch, squeue and scancel")
+	}
+	bin := filepath.Join(dir, "bin")
+	if err := os.MkdirAll(bin, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	scripts := map[string]string{
+		"sbatch": `n=$(cat "$D/next" 2>/dev/null || echo 100); echo $((n+1)) > "$D/next"; echo "sbatch $*" >> "$D/calls"; echo "$n"`,
+		"squeue": `echo "squeue $*" >> "$D/calls"; for id in $(cat "$D/queued" 2>/dev/null); do case " $* " in *" $id "*) echo "$id PENDING";; esac; done`,
+		"scancel": `echo "scancel $*" >> "$D/calls"`,
+	}
+	for name, body := range scripts {
+		s := "#!/bin/sh\nD=" + dir + "\n" + body + "\n"
+		if err := os.WriteFile(filepath.Join(bin, name), []byte(s), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+}
+
+// Resubmit submits only the unfinished shards' tasks and a merge job after them,
+// cancelling the merge job of the first submission still waiting.
+func TestResubmit(t *testing.T) {
+	dir := t.TempDir()
+	fakeSlurm(t, dir)
+	config := filepath.Join(dir, "tiny.yaml")
+	cfgText := "name: tiny\nseed: 1\nrestarts: 2\ndatasets: [synthetic]\nmethods:\n  - {name: k-means, algorithm: kmeans}\n  - {name: SNMF, algorithm: snmf}\n"
+	if err := os.WriteFile(config, []byte(cfgText), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := experiments.LoadConfig(config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := filepath.Join(dir, "results")
+	job := &Job{Name: "nagc-tiny", Nagc: "/bin/true", Config: config, Results: res, Tasks: 2, CPUsPerTask: 1}
+	if _, _, err := job.Write(); err != nil {
+		t.Fatal(err)
+	}
+	// The first submission: array 100, merge 101, still queued.
+	if _, err := job.Submit(context.Background(), "array", filepath.Join(res, Dir, ArrayScript)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := job.Submit(context.Background(), "merge", filepath.Join(res, Dir, MergeScript)); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "queued"), []byte("101"), 0o644)
+	// Shard 1 finished, shard 2 never started.
+	if _, err := experiments.Execute(context.Background(), cfg, experiments.Options{ResultsDir: experiments.ShardDir(res, 1, 2), Shard: 0, Shards: 2, Workers: 1}); err != nil {
+		t.Fatal(err)
+	}
+	r, err := Resubmit(context.Background(), job, cfg, []string{"--time=2:00:00", "--cpus-per-task=4"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(r.CancelledMerges, ",") != "101" || r.Tasks != "2" || r.Array != "102" || r.Merge != "103" || r.Expected != 4 || r.Missing == 0 {
+		t.Errorf("resubmission %+v: want merge 101 cancelled, task 2 as job 102, merge 103, 4 runs expected, some missing", r)
+	}
+	b, _ := os.ReadFile(filepath.Join(dir, "calls"))
+	calls := string(b)
+	for _, want := range []string{
+		"scancel 101",
+		"sbatch --parsable --time=2:00:00 --cpus-per-task=4 --array=2 " + filepath.Join(res, Dir, ArrayScript),
+		"sbatch --parsable --time=2:00:00 --dependency=afterok:102 " + filepath.Join(res, Dir, MergeScript),
+	} {
+		if !strings.Contains(calls, want) {
+			t.Errorf("no call %q among\n%s", want, calls)
+		}
+	}
+
+	// A task of the new array still queued: refused.
+	os.WriteFile(filepath.Join(dir, "queued"), []byte("102"), 0o644)
+	if _, err := Resubmit(context.Background(), job, cfg, nil); err == nil || !strings.Contains(err.Error(), "job 102 still has tasks in the queue") {
+		t.Errorf("with a task queued: %v", err)
+	}
+	// Shards of another task count: refused.
+	os.WriteFile(filepath.Join(dir, "queued"), nil, 0o644)
+	other := *job
+	other.Tasks = 3
+	if _, err := Resubmit(context.Background(), &other, cfg, nil); err == nil || !strings.Contains(err.Error(), "not 3") {
+		t.Errorf("with --tasks 3 over shards of 2: %v", err)
+	}
+}
