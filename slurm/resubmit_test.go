@@ -24,8 +24,8 @@ func fakeSlurm(t *testing.T, dir string) {
 		t.Fatal(err)
 	}
 	scripts := map[string]string{
-		"sbatch": `n=$(cat "$D/next" 2>/dev/null || echo 100); echo $((n+1)) > "$D/next"; echo "sbatch $*" >> "$D/calls"; echo "$n"`,
-		"squeue": `echo "squeue $*" >> "$D/calls"; for id in $(cat "$D/queued" 2>/dev/null); do case " $* " in *" $id "*) echo "$id PENDING";; esac; done`,
+		"sbatch":  `n=$(cat "$D/next" 2>/dev/null || echo 100); echo $((n+1)) > "$D/next"; echo "sbatch $*" >> "$D/calls"; echo "$n"`,
+		"squeue":  `echo "squeue $*" >> "$D/calls"; for id in $(cat "$D/queued" 2>/dev/null); do case " $* " in *" $id "*) echo "$id PENDING";; esac; done`,
 		"scancel": `echo "scancel $*" >> "$D/calls"`,
 	}
 	for name, body := range scripts {
