@@ -121,3 +121,49 @@ func sameDir(a, b string) bool {
 	fb, errB := os.Stat(b)
 	return errA == nil && errB == nil && os.SameFile(fa, fb)
 }
+
+// MergeGaps checks that the folders dst and srcs together record every run of config
+// (of every config their sweeps record when config is ""), and describes what they lack,
+// one line per config.
+func MergeGaps(config, dst string, srcs []string) ([]string, error) {
+	configs := []string{config}
+	if config == "" {
+		configs = nil
+		seen := map[string]bool{}
+		for _, dir := range append([]string{dst}, srcs...) {
+			prov, err := ReadProvenance(dir)
+			if err != nil {
+				return nil, err
+			}
+			for _, p := range prov {
+				if !seen[p.Config] {
+					seen[p.Config] = true
+					configs = append(configs, p.Config)
+				}
+			}
+		}
+	}
+	dirs := append([]string{dst}, srcs...)
+	var gaps []string
+	for _, c := range configs {
+		cfg, err := OpenConfig(c)
+		if err != nil {
+			return nil, fmt.Errorf("checking that the sweep is complete: %w (pass --config CONFIG, or --allow-incomplete)", err)
+		}
+		runs, err := Plan(cfg)
+		if err != nil {
+			return nil, err
+		}
+		st, err := StatusIn(cfg, runs, dirs)
+		if err != nil {
+			return nil, err
+		}
+		if st.Missing == 0 {
+			continue
+		}
+		r := st.MissingRuns[0]
+		gaps = append(gaps, fmt.Sprintf("%s: %d of %d runs are not recorded (%d done, %d failed), among them run %s (%s, %s %s, restart %d)",
+			c, st.Missing, st.Expected, st.Done, st.Failed, r.ID, r.Dataset, r.Algorithm, r.GridPoint(), r.Restart))
+	}
+	return gaps, nil
+}

@@ -2,14 +2,12 @@ package main
 
 import (
 	"context"
-	"encoding/csv"
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
 	"os"
 	"path/filepath"
-	"strconv"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -40,7 +38,7 @@ func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			fmt.Fprintf(stderr, "note: %s holds no runs: left out\n", src)
 		}
 	}
-	gaps, err := mergeGaps(*config, *out, present)
+	gaps, err := experiments.MergeGaps(*config, *out, present)
 	if err != nil {
 		return err
 	}
@@ -59,52 +57,6 @@ func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 }
 
 const summaryUsage = "results summary DIR [--rule modularity|two-view|heldout|objective|ari] [--format text|csv|json]"
-
-// mergeGaps checks that the folders dst and srcs together record every run of config
-// (of every config their sweeps record when config is ""), and describes what they lack,
-// one line per config.
-func mergeGaps(config, dst string, srcs []string) ([]string, error) {
-	configs := []string{config}
-	if config == "" {
-		configs = nil
-		seen := map[string]bool{}
-		for _, dir := range append([]string{dst}, srcs...) {
-			prov, err := experiments.ReadProvenance(dir)
-			if err != nil {
-				return nil, err
-			}
-			for _, p := range prov {
-				if !seen[p.Config] {
-					seen[p.Config] = true
-					configs = append(configs, p.Config)
-				}
-			}
-		}
-	}
-	dirs := append([]string{dst}, srcs...)
-	var gaps []string
-	for _, c := range configs {
-		cfg, err := experiments.OpenConfig(c)
-		if err != nil {
-			return nil, fmt.Errorf("checking that the sweep is complete: %w (pass --config CONFIG, or --allow-incomplete)", err)
-		}
-		runs, err := experiments.Plan(cfg)
-		if err != nil {
-			return nil, err
-		}
-		st, err := experiments.StatusIn(cfg, runs, dirs)
-		if err != nil {
-			return nil, err
-		}
-		if st.Missing == 0 {
-			continue
-		}
-		r := st.MissingRuns[0]
-		gaps = append(gaps, fmt.Sprintf("%s: %d of %d runs are not recorded (%d done, %d failed), among them run %s (%s, %s %s, restart %d)",
-			c, st.Missing, st.Expected, st.Done, st.Failed, r.ID, r.Dataset, r.Algorithm, r.GridPoint(), r.Restart))
-	}
-	return gaps, nil
-}
 
 func runResults(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) > 0 && args[0] == "rescore" {
@@ -156,9 +108,9 @@ func runResults(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	switch *format {
 	case "csv":
-		return summaryCSV(stdout, sel)
+		return experiments.WriteSummaryCSV(stdout, sel)
 	case "json":
-		return summaryJSON(stdout, sel)
+		return experiments.WriteSummaryJSON(stdout, sel)
 	}
 	timed := 0
 	for _, r := range recs {
@@ -175,7 +127,7 @@ func runResults(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	var unlabeled []string
 	for _, p := range points {
-		if !labeled[p.Dataset] && !containsString(unlabeled, p.Dataset) {
+		if !labeled[p.Dataset] && !slices.Contains(unlabeled, p.Dataset) {
 			unlabeled = append(unlabeled, p.Dataset)
 		}
 	}
@@ -210,88 +162,6 @@ func ruleLabel(rule string, p *experiments.PointStats) string {
 		return rule + " (the row's initialisation reads labels)"
 	}
 	return rule + " (label-free)"
-}
-
-// readsLabels reports whether a selection reads the labels, by its rule or its point.
-func readsLabels(rule string, p *experiments.PointStats) bool {
-	return experiments.ReadsLabels(rule) || (p != nil && p.ReadsLabels())
-}
-
-func containsString(s []string, x string) bool {
-	for _, y := range s {
-		if y == x {
-			return true
-		}
-	}
-	return false
-}
-
-// summaryMetrics lists the metrics of a selection's point in a fixed order: the
-// recorded ones of experiments.AllMetrics, then the held-out score.
-func summaryMetrics(p *experiments.PointStats) []string {
-	var out []string
-	for _, m := range append(append([]string{}, experiments.AllMetrics...), experiments.MetricHeldOut) {
-		if _, ok := p.Mean[m]; ok {
-			out = append(out, m)
-		}
-	}
-	return out
-}
-
-// summaryCSV writes the selections as tidy CSV: one line per dataset, method, rule and
-// metric (mean, population std and number of finished restarts).
-func summaryCSV(w io.Writer, sel []experiments.Selection) error {
-	cw := csv.NewWriter(w)
-	cw.Write([]string{"dataset", "method", "rule", "reads_labels", "params", "metric", "mean", "std", "n", "failed"})
-	for _, s := range sel {
-		p := s.Point
-		if p == nil {
-			continue
-		}
-		for _, m := range summaryMetrics(p) {
-			cw.Write([]string{p.Dataset, p.Method, s.Rule, strconv.FormatBool(readsLabels(s.Rule, p)), experiments.FormatParams(p.Params), m,
-				strconv.FormatFloat(p.Mean[m], 'g', -1, 64), strconv.FormatFloat(p.Std[m], 'g', -1, 64),
-				strconv.Itoa(p.Runs), strconv.Itoa(p.Failed)})
-		}
-	}
-	cw.Flush()
-	return cw.Error()
-}
-
-// summaryJSON writes the selections as a JSON array.
-func summaryJSON(w io.Writer, sel []experiments.Selection) error {
-	type stat struct {
-		Mean float64 `json:"mean"`
-		Std  float64 `json:"std"`
-	}
-	type row struct {
-		Dataset     string          `json:"dataset"`
-		Method      string          `json:"method"`
-		Rule        string          `json:"rule"`
-		ReadsLabels bool            `json:"reads_labels"`
-		Params      map[string]any  `json:"params,omitempty"`
-		Runs        int             `json:"runs"`
-		Failed      int             `json:"failed"`
-		Metrics     map[string]stat `json:"metrics,omitempty"`
-		Missing     string          `json:"missing,omitempty"`
-	}
-	rows := make([]row, 0, len(sel))
-	for _, s := range sel {
-		p := s.Point
-		if p == nil {
-			rows = append(rows, row{Dataset: s.Dataset, Method: s.Method, Rule: s.Rule, ReadsLabels: experiments.ReadsLabels(s.Rule), Missing: s.Missing})
-			continue
-		}
-		r := row{Dataset: p.Dataset, Method: p.Method, Rule: s.Rule, ReadsLabels: readsLabels(s.Rule, p),
-			Params: p.Params, Runs: p.Runs, Failed: p.Failed, Metrics: map[string]stat{}}
-		for _, m := range summaryMetrics(p) {
-			r.Metrics[m] = stat{p.Mean[m], p.Std[m]}
-		}
-		rows = append(rows, r)
-	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(rows)
 }
 
 func meanStd(p *experiments.PointStats, metric string) string {
