@@ -16,7 +16,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/nagc-harness/nagc/algorithms"
-	"github.com/nagc-harness/nagc/metrics"
+	"github.com/nagc-harness/nagc/experiments"
 )
 
 // setDataRoot points dataset look-ups at dir: a LINQS folder itself becomes the only
@@ -153,17 +153,13 @@ func runCluster(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if k == 0 {
 		return fmt.Errorf("--k1 is required: %s has no labels to count classes from", g.Name)
 	}
-	in := algorithms.Input{Adj: g.Adj, X: g.X, Truth: g.Labels}
-	res, err := m.Fit(ctx, in, k, *seed)
+	c, err := experiments.Cluster(ctx, g, m, k, *seed)
 	if err != nil {
 		return err
 	}
-	scores, err := metrics.Evaluate(g.Labels, res.Labels, g.Adj, g.X)
-	if err != nil {
-		return err
-	}
+	res, scores, settings := c.Result, c.Scores, c.Settings
 	if *labelsOut != "" {
-		if err := writeLabels(*labelsOut, g.IDs, res.Labels); err != nil {
+		if err := c.WriteLabels(*labelsOut); err != nil {
 			return err
 		}
 	}
@@ -171,16 +167,10 @@ func runCluster(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		if len(res.Factors) == 0 {
 			return fmt.Errorf("--factors-out: %s learns no factors to write (nagc, jwnmf, nmf, snmf and bagc do)", m.Name())
 		}
-		if err := os.MkdirAll(*factorsOut, 0o755); err != nil {
+		if err := c.WriteFactors(*factorsOut); err != nil {
 			return err
 		}
-		for name, f := range res.Factors {
-			if err := algorithms.WriteDenseCSV(filepath.Join(*factorsOut, name+".csv"), f); err != nil {
-				return err
-			}
-		}
 	}
-	settings := algorithms.Effective(m, k)
 	used := map[string]any{}
 	for _, st := range settings {
 		used[st.Key] = st.Value
@@ -242,14 +232,6 @@ func readFactors(u, v, h string) (du, dv, dh *mat.Dense, err error) {
 		return nil, nil, nil, err
 	}
 	return du, dv, dh, nil
-}
-
-func writeLabels(path string, ids []string, labels []int) error {
-	var b strings.Builder
-	for i, id := range ids {
-		fmt.Fprintf(&b, "%s\t%d\n", id, labels[i])
-	}
-	return os.WriteFile(path, []byte(b.String()), 0o644)
 }
 
 // optionFlagError rewords an option error for the command line: an option given as its
