@@ -111,6 +111,9 @@ func (s *Summary) noteFailure(rec *Record) {
 // appending one record per finished run. It loads each dataset once, runs on a worker
 // pool, records failed runs and goes on, and stops cleanly when ctx is cancelled (runs in
 // flight are abandoned, finished ones are already on disk). Running it again resumes.
+//
+// It plans the runs (planSweep), finds those the folder lacks (resumeJobs), records the
+// sweep's provenance (newProvenance) and executes them on the pool (runPool).
 func Execute(ctx context.Context, cfg *Config, opt Options) (*Summary, error) {
 	start := time.Now()
 	if opt.Workers < 1 {
@@ -122,6 +125,72 @@ func Execute(ctx context.Context, cfg *Config, opt Options) (*Summary, error) {
 	if opt.Shards > 1 && (opt.Shard < 0 || opt.Shard >= opt.Shards) {
 		return nil, fmt.Errorf("shard %d of %d", opt.Shard+1, opt.Shards)
 	}
+	p, err := planSweep(cfg, opt)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(opt.ResultsDir, 0o755); err != nil {
+		return nil, err
+	}
+	runsPath := filepath.Join(opt.ResultsDir, RunsFile)
+	todo, err := resumeJobs(runsPath, p.runs, cfg.Holdout)
+	if err != nil {
+		return nil, err
+	}
+	interleaveRestarts(todo, opt.Workers)
+	sum := &Summary{Total: len(p.runs), Skipped: len(p.runs) - len(todo), Sweep: newSweepID()}
+	if opt.Limit > 0 && len(todo) > opt.Limit {
+		todo = todo[:opt.Limit]
+	}
+	prov := newProvenance(cfg, opt, p, sum.Sweep, start, len(todo))
+	if err := appendFile(filepath.Join(opt.ResultsDir, SweepsFile), prov); err != nil {
+		return nil, err
+	}
+	out, err := os.OpenFile(runsPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	defer out.Close()
+	if opt.Progress != nil {
+		opt.Progress.Start(len(p.runs), sum.Skipped)
+		defer opt.Progress.Stop()
+	}
+	writeErr := runPool(ctx, cfg, opt, p, todo, func(rec *Record) error {
+		rec.Sweep = sum.Sweep
+		if err := appendJSONLine(out, rec); err != nil {
+			return fmt.Errorf("%s: %w", runsPath, err)
+		}
+		if rec.Status == StatusDone {
+			sum.Done++
+		} else {
+			sum.Failed++
+			sum.noteFailure(rec)
+		}
+		if opt.Progress != nil {
+			opt.Progress.Finished(rec)
+		}
+		return nil
+	})
+	if err := out.Sync(); err != nil && writeErr == nil {
+		writeErr = err
+	}
+	sum.Elapsed = time.Since(start)
+	sum.Interrupted = ctx.Err() != nil
+	return sum, writeErr
+}
+
+// sweepPlan is what a sweep executes: its datasets, loaded once, and its runs.
+type sweepPlan struct {
+	loaded []*LoadedDataset
+	graphs map[string]*datasets.Graph // by dataset name
+	// runs are the runs of opt's shard; total counts the config's runs, every shard's.
+	runs  []Run
+	total int
+}
+
+// planSweep loads the datasets of cfg (telling opt.Warn the readers' warnings) and
+// expands the config into the runs of opt's shard.
+func planSweep(cfg *Config, opt Options) (*sweepPlan, error) {
 	loaded, err := LoadDatasets(cfg)
 	if err != nil {
 		return nil, err
@@ -143,13 +212,14 @@ func Execute(ctx context.Context, cfg *Config, opt Options) (*Summary, error) {
 	if err != nil {
 		return nil, err
 	}
-	total := len(runs)
-	runs = Shard(runs, opt.Shard, opt.Shards)
+	return &sweepPlan{loaded: loaded, graphs: graphs, runs: Shard(runs, opt.Shard, opt.Shards), total: len(runs)}, nil
+}
 
-	if err := os.MkdirAll(opt.ResultsDir, 0o755); err != nil {
-		return nil, err
-	}
-	runsPath := filepath.Join(opt.ResultsDir, RunsFile)
+// resumeJobs reads the records of runsPath (dropping a line torn by a crash mid-write)
+// and returns the jobs of runs not yet done, in the order of runs. A run is done when its
+// latest record is done and has the held-out fit of fraction holdout; a done record
+// lacking it becomes a job that makes only that fit (its own fit is kept).
+func resumeJobs(runsPath string, runs []Run, holdout float64) ([]job, error) {
 	recs, torn, err := ReadRecords(runsPath)
 	if err != nil {
 		return nil, err
@@ -159,13 +229,11 @@ func Execute(ctx context.Context, cfg *Config, opt Options) (*Summary, error) {
 			return nil, err
 		}
 	}
-	// A run is done when its latest record is done and has the held-out fit the config
-	// asks for; a done record lacking it gets only that fit (its own fit is kept).
 	done := map[string]bool{}
 	prior := map[string]*Record{}
 	for i := range recs {
 		r := &recs[i]
-		done[r.RunID] = r.Status == StatusDone && hasHeldOut(r, cfg.Holdout)
+		done[r.RunID] = r.Status == StatusDone && hasHeldOut(r, holdout)
 		delete(prior, r.RunID)
 		if r.Status == StatusDone && !done[r.RunID] {
 			prior[r.RunID] = r
@@ -177,51 +245,46 @@ func Execute(ctx context.Context, cfg *Config, opt Options) (*Summary, error) {
 			todo = append(todo, job{Run: r, prior: prior[r.ID]})
 		}
 	}
-	interleaveRestarts(todo, opt.Workers)
-	sum := &Summary{Total: len(runs), Skipped: len(runs) - len(todo), Sweep: newSweepID()}
-	if opt.Limit > 0 && len(todo) > opt.Limit {
-		todo = todo[:opt.Limit]
-	}
+	return todo, nil
+}
 
+// newProvenance describes the sweep sweep of cfg started at start, with toDo runs to
+// execute: the config, the code, the machine and the datasets.
+func newProvenance(cfg *Config, opt Options, p *sweepPlan, sweep string, start time.Time, toDo int) Provenance {
 	shard := "1/1"
 	if opt.Shards > 1 {
 		shard = fmt.Sprintf("%d/%d", opt.Shard+1, opt.Shards)
 	}
 	prov := Provenance{
-		Sweep: sum.Sweep, Config: cfg.File, ConfigHash: cfg.Hash, Name: cfg.Name,
+		Sweep: sweep, Config: cfg.File, ConfigHash: cfg.Hash, Name: cfg.Name,
 		GitCommit: gitCommit(), GoVersion: runtime.Version(), Host: hostname(), CPU: cpuModel(),
-		Started: start.UTC(), Workers: opt.Workers, Shard: shard, RunsTotal: total, RunsToDo: len(todo),
+		Started: start.UTC(), Workers: opt.Workers, Shard: shard, RunsTotal: p.total, RunsToDo: toDo,
 		Compare: cfg.Compare, Timing: cfg.Timing,
 	}
-	for _, ld := range loaded {
+	for _, ld := range p.loaded {
 		st := ld.Graph.Stats()
 		st.Name, st.K = ld.Name, ld.K1 // for a graph without labels, the config's k1
 		prov.Datasets = append(prov.Datasets, st)
 		prov.Sources = append(prov.Sources, DatasetSource{Name: ld.Name, Identity: ld.Identity, K1: ld.K1, Spec: ld.Spec})
 	}
-	if err := appendFile(filepath.Join(opt.ResultsDir, SweepsFile), prov); err != nil {
-		return nil, err
-	}
-	out, err := os.OpenFile(runsPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
-	if err != nil {
-		return nil, err
-	}
-	defer out.Close()
+	return prov
+}
 
+// runPool executes the jobs todo on opt.Workers workers, batched (see batches), and
+// hands each finished run's record to record, one at a time in the caller's goroutine.
+// After record's first error it discards the records that follow and returns that
+// error once the workers are done. Cancelling ctx stops handing out batches; runs in
+// flight return no record.
+func runPool(ctx context.Context, cfg *Config, opt Options, p *sweepPlan, todo []job, record func(*Record) error) error {
 	// Kernels run single-threaded: the pool parallelises across runs.
 	defer sparse.SetThreads(sparse.SetThreads(1))
 	caches := map[string]*algorithms.Cache{}
-	for d := range graphs {
+	for d := range p.graphs {
 		caches[d] = algorithms.NewCache()
 	}
 	splits := algorithms.NewCache() // held-out splits, one per dataset and run seed
-	if opt.Progress != nil {
-		opt.Progress.Start(len(runs), sum.Skipped)
-		defer opt.Progress.Stop()
-	}
-
 	inputs := map[string]algorithms.Input{}
-	for d, g := range graphs {
+	for d, g := range p.graphs {
 		inputs[d] = algorithms.Input{Adj: g.Adj, X: g.X, Truth: g.Labels, Cache: caches[d]}
 	}
 	if opt.Batch < 1 {
@@ -256,11 +319,10 @@ func Execute(ctx context.Context, cfg *Config, opt Options) (*Summary, error) {
 					in = timedInput(in)
 					initApart, apart = startApart(b[0].Run, in)
 				}
-				for _, rec := range executeBatch(ctx, b, graphs[d], in, cfg, splits, opt.Batch > 1) {
+				for _, rec := range executeBatch(ctx, b, p.graphs[d], in, cfg, splits, opt.Batch > 1) {
 					if rec == nil { // cancelled
 						continue
 					}
-					rec.Sweep = sum.Sweep
 					if apart && rec.Status == StatusDone {
 						rec.InitSeconds = initApart.Seconds()
 					}
@@ -287,31 +349,13 @@ func Execute(ctx context.Context, cfg *Config, opt Options) (*Summary, error) {
 	}()
 	go func() { wg.Wait(); close(results) }()
 
-	var writeErr error
+	var err error
 	for rec := range results {
-		if writeErr != nil {
-			continue
-		}
-		if err := appendJSONLine(out, rec); err != nil {
-			writeErr = fmt.Errorf("%s: %w", runsPath, err)
-			continue
-		}
-		if rec.Status == StatusDone {
-			sum.Done++
-		} else {
-			sum.Failed++
-			sum.noteFailure(rec)
-		}
-		if opt.Progress != nil {
-			opt.Progress.Finished(rec)
+		if err == nil {
+			err = record(rec)
 		}
 	}
-	if err := out.Sync(); err != nil && writeErr == nil {
-		writeErr = err
-	}
-	sum.Elapsed = time.Since(start)
-	sum.Interrupted = ctx.Err() != nil
-	return sum, writeErr
+	return err
 }
 
 // job is a run to execute; prior, when set, is its done record, which lacks only the
