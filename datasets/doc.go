@@ -1,7 +1,16 @@
-package datasets
-
-// This file holds no code: it documents the dataset formats Open reads and what the
-// clustering methods do with what the readers produce.
+// Package datasets loads the attributed graphs a clustering method works on: the four
+// LINQS-format graphs of the NAGC paper (WebKB, Citeseer, Cora, polblog) and a seeded
+// synthetic generator with planted vertex and attribute clusters.
+//
+// A Graph holds a symmetric non-negative adjacency matrix (0/1 for an unweighted graph),
+// a non-negative attribute matrix, and, when the data has them, a ground-truth class per
+// vertex. Everything is stored sparse: no function of this package allocates an n×n or
+// n×m dense matrix.
+//
+// Open reads a graph in any of the supported formats (LINQS, edge list with features,
+// Matrix Market, NumPy .npz); see Spec and the sections below for the formats and how
+// each clustering method uses edge weights. docs/your-graph.md in the repository shows
+// how to write each format from PyTorch Geometric, DGL, OGB, networkx and pandas.
 //
 // # Formats
 //
@@ -63,3 +72,4 @@ package datasets
 //
 // A graph without labels has Labels and ClassNames nil and K() = 0; Stats, ClassSizes,
 // HoldOutEdges and Fingerprint work on it unchanged.
+package datasets

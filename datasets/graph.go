@@ -1,15 +1,3 @@
-// Package datasets loads the attributed graphs a clustering method works on: the four
-// LINQS-format graphs of the NAGC paper (WebKB, Citeseer, Cora, polblog) and a seeded
-// synthetic generator with planted vertex and attribute clusters.
-//
-// A Graph holds a symmetric non-negative adjacency matrix (0/1 for an unweighted graph),
-// a non-negative attribute matrix, and, when the data has them, a ground-truth class per
-// vertex. Everything is stored sparse: no function of this package allocates an n×n or
-// n×m dense matrix.
-//
-// Open reads a graph in any of the supported formats (LINQS, edge list with features,
-// Matrix Market, NumPy .npz); see Spec and the file doc.go for the formats and how each
-// clustering method uses edge weights.
 package datasets
 
 import (
