@@ -1,0 +1,186 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nagc-harness/nagc/datasets"
+	"github.com/nagc-harness/nagc/internal/testenv"
+)
+
+// docCommand is one command of a ```sh block of a documentation page: its first line
+// starts with "$ "; the lines after it up to the next such line or the block's end are
+// its heredoc or continuation lines.
+type docCommand struct {
+	line int    // line of the "$ " in the file
+	text string // the command, "$ " removed
+}
+
+// docCommands returns the commands of the ```sh blocks of the Markdown file path, in
+// order. ```text and other blocks are not read.
+func docCommands(path string) ([]docCommand, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var cmds []docCommand
+	inSh, inBlock := false, false
+	sc := bufio.NewScanner(f)
+	for n := 1; sc.Scan(); n++ {
+		line := sc.Text()
+		trim := strings.TrimSpace(line)
+		if strings.HasPrefix(trim, "```") {
+			if inBlock {
+				inBlock, inSh = false, false
+				continue
+			}
+			inBlock = true
+			info := strings.Fields(strings.TrimPrefix(trim, "```"))
+			inSh = len(info) > 0 && (info[0] == "sh" || info[0] == "shell" || info[0] == "bash" || info[0] == "console")
+			continue
+		}
+		if !inSh {
+			continue
+		}
+		if cmd, ok := strings.CutPrefix(line, "$ "); ok {
+			cmds = append(cmds, docCommand{line: n, text: cmd})
+		} else if len(cmds) > 0 && cmds[len(cmds)-1].line < n {
+			cmds[len(cmds)-1].text += "\n" + line
+		}
+	}
+	return cmds, sc.Err()
+}
+
+// paperDataset matches a command naming one of the paper's four graphs.
+var paperDataset = regexp.MustCompile(`(^|[^\w./-])(webkb|citeseer|cora|polblog)([^\w./-]|$)`)
+
+// pythonModule matches the modules a page's Python imports.
+var pythonModule = regexp.MustCompile(`(?m)^\s*(?:import|from)\s+(numpy|scipy|pandas|networkx)\b`)
+
+// docPython returns a python3 that imports every module of mods, or "" (and what is
+// missing) when there is none: the python3 on PATH, else Debian's /usr/bin/python3.
+func docPython(mods []string) (string, string) {
+	var tried []string
+	for _, p := range []string{"python3", "/usr/bin/python3"} {
+		path, err := exec.LookPath(p)
+		if err != nil {
+			continue
+		}
+		if len(mods) == 0 {
+			return path, ""
+		}
+		if exec.Command(path, "-c", "import "+strings.Join(mods, ", ")).Run() == nil {
+			return path, ""
+		}
+		tried = append(tried, path)
+	}
+	return "", fmt.Sprintf("no python3 imports %s (tried %s)", strings.Join(mods, ", "), strings.Join(tried, ", "))
+}
+
+// TestDocs executes every shell example of README.md and docs/*.md, as a user would type
+// them: each page's ```sh commands (lines starting with "$ ") run in order, with bash, in
+// a temporary folder of their own, with this nagc on PATH and NAGC_DATA set to the
+// paper's datasets where they are found. A command that exits non-zero fails the test
+// with its file, line and output. A page naming one of the paper's graphs is skipped
+// without them (failed under NAGC_REQUIRE_DATA=1); a page whose Python imports a module
+// no python3 here has is skipped, saying which.
+func TestDocs(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("the examples are POSIX shell")
+	}
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Skip("no bash to run the examples with")
+	}
+	pages, err := filepath.Glob("../../docs/*.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pages = append([]string{"../../README.md"}, pages...)
+	type page struct {
+		path string
+		cmds []docCommand
+	}
+	var todo []page
+	for _, p := range pages {
+		cmds, err := docCommands(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(cmds) > 0 {
+			todo = append(todo, page{p, cmds})
+		}
+	}
+	if len(todo) == 0 {
+		t.Fatal("no shell example found in README.md and docs/*.md")
+	}
+	bin := filepath.Dir(buildNagc(t))
+	dataDir, haveData := "", true
+	for _, name := range []string{"webkb", "citeseer", "cora", "polblog"} {
+		dir, err := datasets.Locate(name)
+		if err != nil {
+			haveData = false
+			break
+		}
+		dataDir = filepath.Dir(dir)
+	}
+	for _, pg := range todo {
+		name, _ := filepath.Rel("../..", pg.path)
+		t.Run(name, func(t *testing.T) {
+			var all strings.Builder
+			for _, c := range pg.cmds {
+				all.WriteString(c.text + "\n")
+			}
+			if paperDataset.MatchString(all.String()) && !haveData {
+				testenv.Missing(t, "the paper's datasets", testenv.FetchHint)
+			}
+			path := bin + string(os.PathListSeparator) + os.Getenv("PATH")
+			var mods []string
+			for _, m := range pythonModule.FindAllStringSubmatch(all.String(), -1) {
+				mods = append(mods, m[1])
+			}
+			if strings.Contains(all.String(), "python3") {
+				py, why := docPython(mods)
+				if py == "" {
+					t.Skipf("%s: %s", name, why)
+				}
+				// The page says python3; give it the one that has the modules.
+				shim := t.TempDir()
+				if err := os.Symlink(py, filepath.Join(shim, "python3")); err != nil {
+					t.Fatal(err)
+				}
+				path = shim + string(os.PathListSeparator) + path
+			}
+			dir := t.TempDir()
+			env := append(os.Environ(), "PATH="+path, "HOME="+dir, "NAGC_DATA="+dataDir)
+			if !haveData {
+				env = append(env, "NAGC_DATA=")
+			}
+			start := time.Now()
+			for _, c := range pg.cmds {
+				ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+				cmd := exec.CommandContext(ctx, bash, "-e", "-o", "pipefail", "-c", c.text)
+				cmd.Dir, cmd.Env = dir, env
+				var out bytes.Buffer
+				cmd.Stdout, cmd.Stderr = &out, &out
+				err := cmd.Run()
+				cancel()
+				if err != nil {
+					t.Fatalf("%s:%d: $ %s\n%v; its output:\n%s", name, c.line, c.text, err, out.String())
+				}
+			}
+			t.Logf("%s: %d commands in %v", name, len(pg.cmds), time.Since(start).Round(time.Millisecond))
+		})
+	}
+}
