@@ -1,6 +1,3 @@
-// Package experiments turns a YAML experiment config into runs, executes them on a worker
-// pool deterministically and resumably, records every run as one JSON line, and
-// summarises recorded runs by the paper's and a label-free selection rule.
 package experiments
 
 import (
