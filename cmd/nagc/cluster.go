@@ -157,7 +157,7 @@ func runCluster(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
-	res, scores, settings := c.Result, c.Scores, c.Settings
+	res := c.Result
 	if *labelsOut != "" {
 		if err := c.WriteLabels(*labelsOut); err != nil {
 			return err
@@ -171,25 +171,45 @@ func runCluster(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			return err
 		}
 	}
+	if *asJSON {
+		return printClusterJSON(stdout, c, params)
+	}
+	return printCluster(stdout, c, params)
+}
+
+// clusterJSON is what `nagc cluster --json` prints for the clustering c of the options
+// params given.
+func clusterJSON(c *experiments.Clustering, params map[string]any) clusterOutput {
+	res := c.Result
 	used := map[string]any{}
-	for _, st := range settings {
+	for _, st := range c.Settings {
 		used[st.Key] = st.Value
 	}
-	out := clusterOutput{Dataset: g.Name, Method: m.Name(), K1: k, Params: params, Settings: used, Seed: *seed,
-		Metrics: scores.Named(), Iterations: res.Iterations, FitSeconds: res.FitTime.Seconds(),
+	out := clusterOutput{Dataset: c.Graph.Name, Method: c.Method.Name(), K1: c.K1, Params: params, Settings: used, Seed: c.Seed,
+		Metrics: c.Scores.Named(), Iterations: res.Iterations, FitSeconds: res.FitTime.Seconds(),
 		InitSeconds: res.InitTime.Seconds(), InitCached: res.InitCached, Info: res.Info}
 	if len(res.Objective) > 0 {
 		out.Objective = &res.Objective[len(res.Objective)-1]
 	}
-	if *asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(out)
-	}
-	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+	return out
+}
+
+// printClusterJSON prints the clustering c as indented JSON (clusterOutput).
+func printClusterJSON(w io.Writer, c *experiments.Clustering, params map[string]any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(clusterJSON(c, params))
+}
+
+// printCluster prints the clustering c for people: the graph, the method with every
+// option it used (those not in params marked as defaults), the scores, the iterations,
+// times and final objective.
+func printCluster(w io.Writer, c *experiments.Clustering, params map[string]any) error {
+	g, m, k, res, scores := c.Graph, c.Method, c.K1, c.Result, c.Scores
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "dataset\t%s (n=%d, k1=%d)\n", g.Name, g.N(), k)
-	fmt.Fprintf(tw, "method\t%s, seed %d\n", m.Name(), *seed)
-	for _, st := range settings {
+	fmt.Fprintf(tw, "method\t%s, seed %d\n", m.Name(), c.Seed)
+	for _, st := range c.Settings {
 		note := ""
 		if _, given := params[st.Key]; !given {
 			note = "  (default)"
@@ -211,8 +231,8 @@ func runCluster(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if res.InitTime > 0 {
 		fmt.Fprintf(tw, "initialisation time\t%.3fs\n", res.InitTime.Seconds())
 	}
-	if out.Objective != nil {
-		fmt.Fprintf(tw, "objective\t%.6g\n", *out.Objective)
+	if len(res.Objective) > 0 {
+		fmt.Fprintf(tw, "objective\t%.6g\n", res.Objective[len(res.Objective)-1])
 	}
 	return tw.Flush()
 }
