@@ -112,6 +112,14 @@ func runResults(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	case "json":
 		return experiments.WriteSummaryJSON(stdout, sel)
 	}
+	return printSummary(stdout, arg, recs, points, labeled, rules, sel)
+}
+
+// printSummary prints the selections sel of the results folder arg for people: the
+// rules, the datasets without labels, the fits timed alone left out, and one line per
+// dataset, row and rule.
+func printSummary(stdout io.Writer, arg string, recs []experiments.Record, points []*experiments.PointStats,
+	labeled map[string]bool, rules []string, sel []experiments.Selection) error {
 	timed := 0
 	for _, r := range recs {
 		if r.TimedAlone {
