@@ -90,30 +90,35 @@ func runSlurm(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	switch {
-	case *submit:
-		var held []string
-		if *hold {
-			held = []string{"--hold"}
-		}
-		id, err := job.Submit(ctx, "array", array, held...)
-		if err != nil {
-			return err
-		}
-		mid, err := job.Submit(ctx, "merge", merge, append(held, "--dependency=afterok:"+id)...)
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(stdout, "submitted job array %s (%d tasks) and merge job %s (runs when every task has succeeded)\n", id, job.Tasks, mid)
-		if *hold {
-			fmt.Fprintf(stdout, "both are held: start them with scontrol release %s %s\n", id, mid)
-		}
-		fmt.Fprintf(stdout, "follow it: squeue --jobs %s,%s; nagc status %s --results %s\n", id, mid, arg, *results)
-		return nil
+	if *submit {
+		return submitSlurm(ctx, job, array, merge, *hold, arg, *results, stdout)
 	}
 	fmt.Fprintf(stdout, "wrote %s (%d tasks) and %s; submit them with\n", array, job.Tasks, merge)
 	fmt.Fprintf(stdout, "  nagc slurm %s --results %s --tasks %d --submit\nor by hand:\n", arg, *results, job.Tasks)
 	fmt.Fprintf(stdout, "  jid=$(sbatch --parsable %s) && sbatch --dependency=afterok:$jid %s\n", array, merge)
+	return nil
+}
+
+// submitSlurm submits the array script and, after it, the merge script of job (both held
+// with hold) and says how to follow them.
+func submitSlurm(ctx context.Context, job *slurm.Job, array, merge string, hold bool, arg, results string, stdout io.Writer) error {
+	var held []string
+	if hold {
+		held = []string{"--hold"}
+	}
+	id, err := job.Submit(ctx, "array", array, held...)
+	if err != nil {
+		return err
+	}
+	mid, err := job.Submit(ctx, "merge", merge, append(held, "--dependency=afterok:"+id)...)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "submitted job array %s (%d tasks) and merge job %s (runs when every task has succeeded)\n", id, job.Tasks, mid)
+	if hold {
+		fmt.Fprintf(stdout, "both are held: start them with scontrol release %s %s\n", id, mid)
+	}
+	fmt.Fprintf(stdout, "follow it: squeue --jobs %s,%s; nagc status %s --results %s\n", id, mid, arg, results)
 	return nil
 }
 
