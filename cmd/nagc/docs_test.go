@@ -145,7 +145,7 @@ func TestDocs(t *testing.T) {
 				typed.WriteString(first + "\n")
 			}
 			if paperDataset.MatchString(typed.String()) && !haveData {
-				testenv.Missing(t, "the paper's datasets", testenv.FetchHint)
+				testenv.Missing(t, "a folder holding the paper's four graphs", testenv.FetchHint)
 			}
 			path := bin + string(os.PathListSeparator) + os.Getenv("PATH")
 			var mods []string
