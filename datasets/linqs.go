@@ -113,7 +113,7 @@ func loadLINQS(dir string, noLabel bool) (*Graph, *LoadReport, error) {
 	if len(cites) == 0 {
 		return nil, nil, &ParseError{File: dir, Msg: "no .cites file in folder"}
 	}
-	return parseLINQSReport(dir, contents, cites, os.ReadFile, noLabel)
+	return parseLINQSReport(dir, contents, cites, readFile, noLabel)
 }
 
 // parseLINQS parses the .content files contents and the .cites files cites of the LINQS
@@ -135,6 +135,9 @@ func parseLINQSReport(dir string, contents, cites []string, read func(string) ([
 			return nil, nil, err
 		}
 		p.rep.Files = append(p.rep.Files, f)
+		if err := checkText(f, data); err != nil {
+			return nil, nil, err
+		}
 		if err := p.content(f, data); err != nil {
 			return nil, nil, err
 		}
@@ -148,6 +151,9 @@ func parseLINQSReport(dir string, contents, cites []string, read func(string) ([
 			return nil, nil, err
 		}
 		p.rep.Files = append(p.rep.Files, f)
+		if err := checkText(f, data); err != nil {
+			return nil, nil, err
+		}
 		if err := p.cites(f, data); err != nil {
 			return nil, nil, err
 		}

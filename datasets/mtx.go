@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/nagc-harness/nagc/memory"
 	"github.com/nagc-harness/nagc/sparse"
 )
 
@@ -177,6 +178,38 @@ func readMTX(path string, rep *LoadReport, adjacency bool) (*mtxMatrix, error) {
 	m.r, m.c, m.sizeLine = size[0], size[1], t.ln
 	if m.symmetric && m.r != m.c {
 		return nil, t.errorf("a symmetric matrix must be square, this one is %d×%d", m.r, m.c)
+	}
+	// Never trust a declared size: the rows are vertices and the columns attributes,
+	// each with arrays sized by them; the entries must fit in the bytes that follow.
+	from := fmt.Sprintf("%s:%d, the size line", path, t.ln)
+	if err := checkVertices(int64(m.r), from); err != nil {
+		return nil, err
+	}
+	if !adjacency {
+		if err := checkColumns(int64(m.c), from); err != nil {
+			return nil, err
+		}
+	}
+	room := int64(len(t.data)) + 1 // bytes after the size line, plus a missing last newline
+	if format == "array" {
+		total := int64(m.r) * int64(m.c)
+		if m.symmetric {
+			total = int64(m.r) * (int64(m.r) + 1) / 2
+		}
+		if total > room/2 {
+			return nil, t.errorf("the size line announces a %d×%d array of %d values, but the %d bytes after it hold at most %d (a value and a newline take 2 bytes at least)", m.r, m.c, total, room-1, room/2)
+		}
+	} else {
+		min := int64(4) // "1 1\n"
+		if field != "pattern" {
+			min = 6 // "1 1 1\n"
+		}
+		if int64(size[2]) > room/min {
+			return nil, t.errorf("the size line announces %d entries, but the %d bytes after it hold at most %d (an entry line takes %d bytes at least)", size[2], room-1, room/min, min)
+		}
+		if err := memory.Check(fmt.Sprintf("the %d entries %s announces", size[2], from), memory.Bytes(int64(size[2]), 64)); err != nil {
+			return nil, err
+		}
 	}
 	what := "value"
 	if adjacency {

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/nagc-harness/nagc/memory"
 	"github.com/nagc-harness/nagc/sparse"
 	"github.com/sbinet/npyio/npy"
 )
@@ -188,17 +189,41 @@ func (a *npzArchive) open(name string) (*npy.Reader, io.Reader, io.Closer, int, 
 	}
 	if k := strings.IndexAny(h.Type, "0123456789"); k >= 0 && strings.ContainsAny(h.Type, "USa") {
 		w, _ := strconv.Atoi(strings.TrimRight(h.Type[k:], "USa"))
+		if w < 0 || uint64(w) > f.UncompressedSize64 {
+			rc.Close()
+			return nil, nil, nil, 0, a.errorf(name, "strings of %d characters, more than the %d bytes stored", w, f.UncompressedSize64)
+		}
 		size = max(w, 1)
 		if strings.Contains(h.Type, "U") {
 			size *= 4
 		}
 	}
 	// Deflate expands at most about 1032 times: a larger stated size is a lie.
-	if need := uint64(count) * uint64(size); need > f.UncompressedSize64 || need > 1100*f.CompressedSize64+1024 {
+	if need := memory.Bytes(int64(count), size); need > f.UncompressedSize64 || need > 1100*f.CompressedSize64+1024 {
 		rc.Close()
 		return nil, nil, nil, 0, a.errorf(name, "header announces %d values of %d bytes, more than the %d bytes stored", count, size, f.UncompressedSize64)
 	}
+	// The values are converted to int64 or float64 after reading: budget both copies.
+	if err := memory.Check(fmt.Sprintf("reading %s of %s (%d values its header announces)", name, a.path, count), memory.Bytes(int64(count), size+8)); err != nil {
+		rc.Close()
+		return nil, nil, nil, 0, err
+	}
 	return r, data, rc, count, nil
+}
+
+// length returns the number of values the header of array name announces, reading
+// nothing else, so that lengths can be checked against each other before any array is
+// read.
+func (a *npzArchive) length(name string) (int, error) {
+	_, _, c, count, err := a.open(name)
+	if err == errPickled {
+		return 0, a.errorf(name, "stored as pickled Python objects, which cannot be read; store it as a number array")
+	}
+	if err != nil {
+		return 0, err
+	}
+	c.Close()
+	return count, nil
 }
 
 // ints reads the integer array name into a slice of int64. Cost O(length).
@@ -410,6 +435,34 @@ func (a *npzArchive) csrArrays(prefix string) (r, c int, ptr, ind []int64, val [
 		return
 	}
 	r, c = int(shape[0]), int(shape[1])
+	if err = checkVertices(shape[0], a.path+" "+prefix+"_shape"); err != nil {
+		return
+	}
+	if prefix != "adj" {
+		if err = checkColumns(shape[1], a.path+" "+prefix+"_shape"); err != nil {
+			return
+		}
+	}
+	// Never trust a declared size: check the lengths the headers announce against the
+	// shape before reading any of the three arrays.
+	var np, ni, nd int
+	if np, err = a.length(prefix + "_indptr"); err != nil {
+		return
+	}
+	if np != r+1 {
+		err = a.errorf(prefix+"_indptr", "has %d entries, want rows + 1 = %d (%s_shape is %v)", np, r+1, prefix, shape)
+		return
+	}
+	if ni, err = a.length(prefix + "_indices"); err != nil {
+		return
+	}
+	if nd, err = a.length(prefix + "_data"); err != nil {
+		return
+	}
+	if ni != nd {
+		err = a.errorf(prefix+"_indices", "has %d entries but %s_data has %d", ni, prefix, nd)
+		return
+	}
 	if ptr, err = a.ints(prefix + "_indptr"); err != nil {
 		return
 	}

@@ -1,10 +1,7 @@
 package datasets
 
 import (
-	"bytes"
-	"compress/gzip"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -195,24 +192,6 @@ func findFile(dir, base string, exts []string) string {
 		}
 	}
 	return ""
-}
-
-// readFile returns the contents of the file path, decompressed when it is gzip data (as
-// SNAP's .txt.gz edge lists are).
-func readFile(path string) ([]byte, error) {
-	data, err := os.ReadFile(path)
-	if err != nil || len(data) < 2 || data[0] != 0x1f || data[1] != 0x8b {
-		return data, err
-	}
-	zr, err := gzip.NewReader(bytes.NewReader(data))
-	if err != nil {
-		return nil, &ParseError{File: path, Msg: fmt.Sprintf("not readable gzip data: %v", err)}
-	}
-	out, err := io.ReadAll(zr)
-	if err != nil {
-		return nil, &ParseError{File: path, Msg: fmt.Sprintf("not readable gzip data: %v", err)}
-	}
-	return out, nil
 }
 
 // labelFileFor returns the label file of s, looking for labels.{csv,tsv,txt} in dir when

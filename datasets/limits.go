@@ -1,0 +1,183 @@
+package datasets
+
+import (
+	"bytes"
+	"compress/gzip"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"strconv"
+
+	"github.com/nagc-harness/nagc/memory"
+)
+
+// Bytes per vertex and per attribute column that a loaded graph and a fit take at least,
+// whatever their edges: the vertex's id string and its slots in the row pointers of Adj,
+// X and the reader's work arrays; a column's slot in the row pointer of Xᵀ, which every
+// attribute-reading method builds, and in its column sums. Sizes read from files (a Matrix
+// Market size line, an npz shape, a sparse feature file's largest column) are checked
+// against memory.Limit with these before anything is allocated.
+const (
+	bytesPerVertex = 64
+	bytesPerColumn = 24
+)
+
+// checkVertices refuses, before anything is allocated, a graph of n vertices whose
+// number was read from a file (what says where: "adj.mtx line 2 (size line)") when even
+// its per-vertex arrays would not fit the memory budget.
+func checkVertices(n int64, what string) error {
+	return memory.Check(fmt.Sprintf("a graph of n = %d vertices (%s)", n, what), memory.Bytes(n, bytesPerVertex))
+}
+
+// checkColumns is checkVertices for m attribute columns.
+func checkColumns(m int64, what string) error {
+	return memory.Check(fmt.Sprintf("attributes with m = %d columns (%s)", m, what), memory.Bytes(m, bytesPerColumn))
+}
+
+// readFile returns the contents of the file path, decompressed when it is gzip data (as
+// SNAP's .txt.gz edge lists are). The file's size is checked against the memory budget
+// before it is read; gzip data is decompressed incrementally and refused as soon as it
+// exceeds a quarter of the budget (the parsed graph needs the rest), so a small file that
+// expands to gigabytes stops with a message, not the machine's out-of-memory killer.
+func readFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if fi.Size() > 0 {
+		if err := memory.Check("reading "+path+" ("+memory.Format(uint64(fi.Size()))+" on disk)", memory.Bytes(fi.Size(), 2)); err != nil {
+			return nil, err
+		}
+	}
+	var magic [2]byte
+	k, _ := io.ReadFull(f, magic[:])
+	if k < 2 || magic[0] != 0x1f || magic[1] != 0x8b {
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			return nil, err
+		}
+		data, err := readAllCapped(f, path, math.MaxInt64, fi.Size())
+		if err != nil {
+			return nil, err
+		}
+		return data, checkText(path, data)
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return nil, err
+	}
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		return nil, &ParseError{File: path, Msg: fmt.Sprintf("not readable gzip data: %v", err)}
+	}
+	limit := uint64(math.MaxInt64)
+	if b := memory.Limit(); b > 0 {
+		limit = b / 4
+	}
+	out, err := readAllCapped(zr, path, limit, 4*fi.Size())
+	var tl *memory.TooLargeError
+	if err != nil && !errors.As(err, &tl) {
+		return nil, &ParseError{File: path, Msg: fmt.Sprintf("not readable gzip data: %v", err)}
+	}
+	if err != nil {
+		return nil, err
+	}
+	return out, checkText(path, out)
+}
+
+// readAllCapped reads r to its end, growing its buffer from sizeHint, and refuses with a
+// *memory.TooLargeError once more than limit bytes have come out.
+func readAllCapped(r io.Reader, path string, limit uint64, sizeHint int64) ([]byte, error) {
+	hint := min(max(sizeHint, 512)+1, 1<<26)
+	if uint64(hint) > limit+1 {
+		hint = int64(limit) + 1
+	}
+	buf := make([]byte, 0, hint)
+	for {
+		if len(buf) == cap(buf) {
+			if uint64(len(buf)) > limit {
+				return nil, &memory.TooLargeError{
+					What:   fmt.Sprintf("decompressing %s (more than %s so far; its text and the graph read from it are held in memory)", path, memory.Format(uint64(len(buf)))),
+					Need:   memory.Bytes(int64(len(buf)), 4),
+					Budget: memory.Limit(),
+				}
+			}
+			grow := min(uint64(cap(buf)), limit+1-uint64(len(buf)))
+			buf = append(buf, make([]byte, max(grow, 512))...)[:len(buf)]
+		}
+		n, err := r.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+}
+
+// control marks the C0 control characters (and DEL) other than the line and field
+// separators LF, tab, CR, VT and FF.
+var control = func() (t [256]bool) {
+	for c := 0; c < 0x20; c++ {
+		t[c] = !spaces[c] && c != '\n'
+	}
+	t[0x7f] = true
+	return t
+}()
+
+// checkText refuses text data holding a control character (a NUL above all): inside an
+// id it would be carried into every output that names vertices, and it marks a binary
+// file read as text. The error names the line and the byte. Cost O(len(data)).
+func checkText(path string, data []byte) error {
+	for i, c := range data {
+		if !control[c] {
+			continue
+		}
+		ln := 1 + bytes.Count(data[:i], []byte{'\n'})
+		col := i - (bytes.LastIndexByte(data[:i], '\n') + 1)
+		return &ParseError{File: path, Line: ln, Msg: fmt.Sprintf("control character 0x%02X at byte %d of the line; ids, labels and values must be printable text (is this a binary file, or a stray NUL?)", c, col+1)}
+	}
+	return nil
+}
+
+// canonicalID returns the id tok names: tok itself, except that a whole number written
+// as a float ("12.0", "1.2e1", "1.200000000000000000e+01" as np.savetxt writes it) is
+// the integer ("12"), so that files written by NumPy name the same vertices as files
+// holding plain integers. A number that is not whole ("12.5") is an error: no id is
+// written that way. Tokens that are not numbers, or are plain integers, are returned
+// as they are (so "007" stays "007").
+func canonicalID(tok []byte) ([]byte, error) {
+	if len(tok) == 0 {
+		return tok, nil
+	}
+	if c := tok[0]; !(c >= '0' && c <= '9' || c == '-' || c == '+' || c == '.') {
+		return tok, nil
+	}
+	plain := true
+	for k, c := range tok {
+		if !(c >= '0' && c <= '9' || k == 0 && (c == '-' || c == '+')) {
+			plain = false
+			break
+		}
+	}
+	if plain {
+		return tok, nil
+	}
+	v, err := strconv.ParseFloat(string(tok), 64)
+	if err != nil || math.IsInf(v, 0) || math.IsNaN(v) {
+		return tok, nil // not a number: an ordinary name such as "1-a"
+	}
+	if v != math.Trunc(v) {
+		return nil, fmt.Errorf("id %q is a number with a fractional part; ids written as numbers must be whole (12 or 12.0)", tok)
+	}
+	if math.Abs(v) >= 1<<53 {
+		return nil, fmt.Errorf("id %q is a number too large to name a vertex exactly (at most 2⁵³); write ids as whole numbers or names", tok)
+	}
+	return strconv.AppendInt(nil, int64(v), 10), nil
+}
