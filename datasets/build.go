@@ -18,10 +18,14 @@ import (
 type edgeSet struct {
 	src, dst []int32
 	w        []float64 // nil while every weight is 1
+	dry      bool      // record nothing (a counting pass)
 }
 
 // add records the edge {i, j} with weight w > 0.
 func (e *edgeSet) add(i, j int, w float64) {
+	if e.dry {
+		return
+	}
 	if w != 1 && e.w == nil {
 		e.w = make([]float64, len(e.src), cap(e.src))
 		for k := range e.w {
@@ -126,6 +130,29 @@ func classIndex(raw []string) (labels []int, names []string) {
 	return labels, names
 }
 
+// classIndexPartial is classIndex for a partly labelled graph: vertex i has a label when
+// has[i] (raw[i] is its class name), else the label Unlabeled.
+func classIndexPartial(raw []string, has []bool) (labels []int, names []string) {
+	var known []string
+	for i, h := range has {
+		if h {
+			known = append(known, raw[i])
+		}
+	}
+	kl, names := classIndex(known)
+	labels = make([]int, len(raw))
+	k := 0
+	for i, h := range has {
+		if h {
+			labels[i] = kl[k]
+			k++
+		} else {
+			labels[i] = Unlabeled
+		}
+	}
+	return labels, names
+}
+
 // headerWords are column names that mark a header row.
 var headerWords = map[string]bool{
 	"id": true, "ids": true, "node": true, "nodes": true, "node_id": true, "nodeid": true,
@@ -152,7 +179,12 @@ func isHeaderWord(tok []byte) bool {
 // when nothing else looks wrong, since an attribute column of small counts or 0/1 values
 // cannot be told from a class column.
 func checkLabels(rep *LoadReport, what string, labels []int, names []string, column bool) {
-	n, k := len(labels), len(names)
+	n, k := 0, len(names)
+	for _, l := range labels {
+		if l >= 0 {
+			n++
+		}
+	}
 	if n == 0 {
 		return
 	}
@@ -176,7 +208,9 @@ func checkLabels(rep *LoadReport, what string, labels []int, names []string, col
 	case numeric && k == 2 && (names[0] == "0" && names[1] == "1"):
 		sizes := [2]int{}
 		for _, l := range labels {
-			sizes[l]++
+			if l >= 0 {
+				sizes[l]++
+			}
 		}
 		if small := min(sizes[0], sizes[1]); small*20 < n {
 			rep.warn("labels from %s are 0/1 with only %d vertices in the smaller class: this looks like a 0/1 attribute read as labels; %s", what, small, hint)
@@ -203,6 +237,9 @@ type textFile struct {
 	fields []int  // field boundaries of the current line: start, end, ...
 	line   []byte // the current line
 	sepSet bool
+	// skipFirst drops the first field of every line after the header: pandas' unnamed
+	// index column, which df.to_csv() writes unless told index=False.
+	skipFirst bool
 }
 
 // newTextFile returns a textFile over data, which was read from path.
@@ -314,6 +351,10 @@ func (t *textFile) split() int {
 		}
 		f = append(f, s, e)
 		start = i + 1
+	}
+	if t.skipFirst && len(f) >= 2 {
+		copy(f, f[2:])
+		f = f[:len(f)-2]
 	}
 	t.fields = f
 	return len(f) / 2

@@ -2,6 +2,7 @@ package datasets
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"maps"
 	"math"
@@ -18,7 +19,11 @@ import (
 const (
 	LayoutDense  = "dense"  // id, then one value per attribute column
 	LayoutSparse = "sparse" // id, column (from 0, or a name), value: one stored value a line
+	LayoutRows   = "rows"   // no id column: one value per attribute column, vertex i on line i (np.savetxt(X))
 )
+
+// reasonNoFeatureLine is the Dropped reason of an edge naming an id with no feature line.
+const reasonNoFeatureLine = "edge names an id with no feature line"
 
 // openEdgeList reads an edge list with an optional feature file and label file.
 //
@@ -73,15 +78,26 @@ func openEdgeList(s Spec) (*Graph, *LoadReport, error) {
 		}
 		rep.Files = append(rep.Files, features)
 		switch s.FeatureLayout {
-		case "", LayoutDense:
-			err = e.dense(features, data, labelColumn)
+		case "", LayoutDense, LayoutRows:
+			notes := len(rep.Notes)
+			err = e.dense(features, data, labelColumn, s.FeatureLayout == LayoutRows)
+			var noID *noIDColumn
+			if errors.As(err, &noID) && s.FeatureLayout == "" {
+				// Read again, by position: vertex i is the i-th line.
+				rep.Notes = rep.Notes[:notes]
+				e = &edgeListParser{rep: rep, index: make(map[string]int)}
+				if err = e.dense(features, data, labelColumn, true); err == nil {
+					rep.warn("%s has no id column (%s): read by position, its i-th line as vertex %q+i−1 (ids 0…%d, as the edge file must name them); feature_layout: rows (--feature-layout rows) says so and silences this",
+						filepath.Base(features), noID.why, "0", len(e.ids)-1)
+				}
+			}
 		case LayoutSparse:
 			if labelColumn {
 				return nil, nil, fmt.Errorf("%s: labels: column needs dense features (a sparse feature file has no label column); use a label file", features)
 			}
 			err = e.sparse(features, data)
 		default:
-			return nil, nil, fmt.Errorf("%s: feature layout %q: want dense or sparse", features, s.FeatureLayout)
+			return nil, nil, fmt.Errorf("%s: feature layout %q: want dense, sparse or rows", features, s.FeatureLayout)
 		}
 		if err != nil {
 			return nil, nil, err
@@ -97,9 +113,31 @@ func openEdgeList(s Spec) (*Graph, *LoadReport, error) {
 	// A sparse feature file has no line for a vertex without attributes: the edge file's
 	// other ids are vertices too.
 	sparseLayout := features != "" && s.FeatureLayout == LayoutSparse
+	newVertices := features == "" || sparseLayout
 	withFeatures := len(e.ids)
-	if err := e.edges(edges, data, features == "" || sparseLayout); err != nil {
+	mark := e.mark()
+	if err := e.edges(edges, data, newVertices); err != nil {
 		return nil, nil, err
+	}
+	if !newVertices && e.dangling > 0 {
+		// Ids counted from another base than the feature file's: every edge would land
+		// one vertex off, and only the few naming the last id would be dropped.
+		if shift := e.detectShift(edges, data); shift != 0 {
+			dropped := e.dangling
+			e.reset(mark)
+			e.shift = shift
+			if err := e.edges(edges, data, false); err != nil {
+				return nil, nil, err
+			}
+			rep.warn("%s: its ids are those of %s plus %d (read as written, %d edge lines would name an id with no feature line and the rest would land one vertex off): read with every id minus %d, so id %d is vertex %q",
+				filepath.Base(edges), filepath.Base(features), shift, dropped, shift, e.intID(0)+int64(shift), e.ids[0])
+		}
+	}
+	if !newVertices {
+		hint := fmt.Sprintf("check that %s and %s name the vertices the same way", filepath.Base(edges), filepath.Base(features))
+		if err := checkDropped(rep, s.AllowDropped, edges, reasonNoFeatureLine, "edge lines", e.edgeLines, hint); err != nil {
+			return nil, nil, err
+		}
 	}
 	if added := len(e.ids) - withFeatures; sparseLayout && added > 0 {
 		rep.warn("%d vertices of %s have no line in the sparse feature file %s (the first %q): they are vertices with no attribute",
@@ -114,7 +152,7 @@ func openEdgeList(s Spec) (*Graph, *LoadReport, error) {
 		checkLabels(rep, "the last column of "+filepath.Base(features), g.Labels, g.ClassNames, true)
 	}
 	if labelFile != "" && s.Labels != LabelsColumn {
-		if err := applyLabelFile(g, rep, labelFile); err != nil {
+		if err := applyLabelFile(g, rep, labelFile, s.AllowDropped); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -138,8 +176,81 @@ type edgeListParser struct {
 
 	labels []string
 
-	es       edgeSet
-	dangling int
+	es        edgeSet
+	dangling  int
+	edgeLines int // edge lines read (weight 0 and unknown ids included)
+
+	shift    int           // added to every integer edge id before lookup (see detectShift)
+	intIndex map[int64]int // vertex of each integer id, for shift
+}
+
+// parserMark is what the edge pass of an edgeListParser adds, to undo it.
+type parserMark struct{ dropped, notes, warnings int }
+
+// mark returns the state to reset to before the edge file is read.
+func (e *edgeListParser) mark() parserMark {
+	return parserMark{len(e.rep.Dropped), len(e.rep.Notes), len(e.rep.Warnings)}
+}
+
+// reset forgets the edges read since mark (with features read first, so that the edge
+// pass added no vertex).
+func (e *edgeListParser) reset(m parserMark) {
+	e.es = edgeSet{}
+	e.dangling, e.edgeLines = 0, 0
+	e.rep.Dropped, e.rep.Notes, e.rep.Warnings = e.rep.Dropped[:m.dropped], e.rep.Notes[:m.notes], e.rep.Warnings[:m.warnings]
+}
+
+// intID returns the integer id of vertex i (0 when it is not an integer).
+func (e *edgeListParser) intID(i int) int64 {
+	v, _ := strconv.ParseInt(e.ids[i], 10, 64)
+	return v
+}
+
+// lookup returns the vertex the edge file's id names: the vertex of that id, or, while
+// e.shift is set, of the integer id plus the shift.
+func (e *edgeListParser) lookup(id []byte) (int, bool) {
+	if e.shift == 0 {
+		i, ok := e.index[string(id)]
+		return i, ok
+	}
+	v, err := strconv.ParseInt(string(id), 10, 64)
+	if err != nil {
+		return 0, false
+	}
+	i, ok := e.intIndex[v-int64(e.shift)]
+	return i, ok
+}
+
+// detectShift returns s = +1 or −1 when the edge file's ids are the feature file's ids
+// plus s (reading every edge id minus s names a vertex, while reading them as written
+// drops some), else 0. It costs up to two more passes over the edge file, and is tried
+// only when edges were dropped.
+func (e *edgeListParser) detectShift(path string, data []byte) int {
+	if e.intIndex = shiftedIndex(e.ids); e.intIndex == nil {
+		return 0
+	}
+	defer func() { e.shift = 0 }()
+	for _, s := range []int{1, -1} {
+		e.shift = s
+		if d, err := e.count(path, data); err == nil && d == 0 {
+			return s
+		}
+	}
+	return 0
+}
+
+// count returns the number of edge lines of the edge file whose ids name no vertex, as
+// e.lookup resolves them, without recording anything.
+func (e *edgeListParser) count(path string, data []byte) (int, error) {
+	saved := *e
+	rep := *e.rep
+	rep.Dropped = append([]Dropped(nil), e.rep.Dropped...)
+	e.rep = &rep
+	e.es, e.dangling, e.edgeLines = edgeSet{dry: true}, 0, 0
+	err := e.edges(path, data, false)
+	d := e.dangling
+	*e = saved
+	return d, err
 }
 
 // addVertex records a new vertex id and returns its index.
@@ -150,22 +261,42 @@ func (e *edgeListParser) addVertex(id string) int {
 	return i
 }
 
-// dense parses a dense feature file.
-func (e *edgeListParser) dense(path string, data []byte, labelColumn bool) error {
+// dense parses a dense feature file; with positional, the file has no id column and
+// vertex i is its i-th line, named "i" (from 0). Without positional, a file whose first
+// column cannot be ids (a value repeats, or is a fraction, on lines that are all numbers)
+// gives a *noIDColumn error, so that the caller can read it again by position.
+func (e *edgeListParser) dense(path string, data []byte, labelColumn, positional bool) error {
 	t := newTextFile(path, data)
 	e.m = -1
 	e.xptr = append(e.xptr[:0], 0)
 	lines := map[int]int{} // vertex → line, for duplicate errors
 	first := true
 	mLine := 0
+	skip := 1 // fields before the first value: the id
+	if positional {
+		skip = 0
+	}
 	for nf := t.next(); nf >= 0; nf = t.next() {
-		na := nf - 1
+		na := nf - skip
 		if labelColumn {
 			na--
 		}
 		if first {
 			first = false
-			if isHeaderWord(t.field(0)) || !allNumbers(t, 1, 1+max(na, 0)) {
+			switch {
+			case nf >= 2 && len(t.field(0)) == 0:
+				// pandas' df.to_csv(): the index column has no name. When the next
+				// column is named as an id column, the index is a row number.
+				if !positional && isIDWord(t.field(1)) {
+					t.skipFirst = true
+					e.rep.note("%s:%d read as a pandas header row (%q): the first column, pandas' unnamed index, is skipped; the ids are the column %q", path, t.ln, truncate(t.line), t.field(1))
+				} else {
+					e.rep.note("%s:%d read as a pandas header row (%q)", path, t.ln, truncate(t.line))
+				}
+				continue
+			case !positional && columnNumbers(t, nf):
+				return &noIDColumn{fmt.Sprintf("its first line, %q, numbers every column from 0 as pandas writes a matrix's header, so no column holds ids", truncate(t.line))}
+			case positional && columnNumbers(t, nf), isHeaderWord(t.field(0)), !allNumbers(t, 1, 1+max(na, 0)):
 				e.rep.note("%s:%d read as a header row (%q)", path, t.ln, truncate(t.line))
 				continue
 			}
@@ -178,13 +309,29 @@ func (e *edgeListParser) dense(path string, data []byte, labelColumn bool) error
 		} else if na != e.m {
 			return t.errorf("ragged feature row: expected %d values (as at line %d), got %d", e.m, mLine, na)
 		}
-		id := t.field(0)
-		if k, dup := e.index[string(id)]; dup {
-			return t.errorf("duplicate vertex id %q (first at line %d); if this file holds one (id, column, value) triplet a line, set the feature layout to sparse (feature_layout: sparse in a config, --feature-layout sparse on the command line)", id, lines[k])
+		var id []byte
+		if positional {
+			id = strconv.AppendInt(nil, int64(len(e.ids)), 10)
+		} else {
+			var err error
+			id, err = canonicalID(t.field(0))
+			numeric := allNumbers(t, 0, nf-b2i(labelColumn))
+			if err != nil {
+				if numeric && nf != 3 {
+					return &noIDColumn{fmt.Sprintf("line %d starts with %q, a fraction, where an id would be", t.ln, t.field(0))}
+				}
+				return t.errorf("%v", err)
+			}
+			if k, dup := e.index[string(id)]; dup {
+				if numeric && nf != 3 {
+					return &noIDColumn{fmt.Sprintf("its first column repeats %q at lines %d and %d", t.field(0), lines[k], t.ln)}
+				}
+				return t.errorf("duplicate vertex id %q (first at line %d); if this file holds one (id, column, value) triplet a line, set the feature layout to sparse (feature_layout: sparse in a config, --feature-layout sparse on the command line); if it has no id column (as np.savetxt(X) writes), set it to rows", id, lines[k])
+			}
 		}
 		line, f := t.line, t.fields
 		for a := 0; a < na; a++ {
-			tok := line[f[2+2*a]:f[3+2*a]]
+			tok := line[f[2*(skip+a)]:f[2*(skip+a)+1]]
 			v := 1.0
 			switch {
 			case len(tok) == 1 && tok[0] == '0':
@@ -223,6 +370,14 @@ func (e *edgeListParser) dense(path string, data []byte, labelColumn bool) error
 	}
 	e.x = x
 	return nil
+}
+
+// b2i returns 1 for true, 0 for false.
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // allNumbers reports whether fields lo to hi−1 of t's line are numbers.
@@ -288,11 +443,21 @@ func (e *edgeListParser) sparse(path string, data []byte) error {
 		if err != nil {
 			return t.errorf("%v", err)
 		}
-		i, ok := e.index[string(t.field(0))]
-		if !ok {
-			i = e.addVertex(string(t.field(0)))
+		id, err := canonicalID(t.field(0))
+		if err != nil {
+			return t.errorf("%v", err)
 		}
-		m = max(m, int(col)+1)
+		i, ok := e.index[string(id)]
+		if !ok {
+			i = e.addVertex(string(id))
+		}
+		if int(col)+1 > m {
+			// Every attribute-reading method allocates arrays of m entries.
+			if err := checkColumns(col+1, fmt.Sprintf("%s:%d names column %d", path, t.ln, col)); err != nil {
+				return err
+			}
+			m = int(col) + 1
+		}
 		if v != 0 {
 			rows, cols, vals, lines = append(rows, int32(i)), append(cols, int32(col)), append(vals, v), append(lines, int32(t.ln))
 		}
@@ -409,9 +574,15 @@ func (e *edgeListParser) edges(path string, data []byte, newVertices bool) error
 		}
 		if first {
 			first = false
+			if !dict && nf >= 2 && len(idA) == 0 {
+				// pandas' df.to_csv(): the first column is its unnamed index, a row number.
+				t.skipFirst = true
+				e.note("%s:%d read as a pandas header row (%q): the first column, pandas' unnamed index, is skipped", path, t.ln, truncate(t.line))
+				continue
+			}
 			if !dict && (nf == 2 && isHeaderWord(idA) && isHeaderWord(idB) ||
 				nf == 3 && !isNumber(weight)) {
-				e.rep.note("%s:%d read as a header row (%q)", path, t.ln, truncate(t.line))
+				e.note("%s:%d read as a header row (%q)", path, t.ln, truncate(t.line))
 				continue
 			}
 		}
@@ -422,6 +593,14 @@ func (e *edgeListParser) edges(path string, data []byte, newVertices bool) error
 			width = nf
 		} else if nf != width {
 			return t.errorf("edge line has %d fields where earlier lines have %d", nf, width)
+		}
+		e.edgeLines++
+		var err error
+		if idA, err = canonicalID(idA); err != nil {
+			return t.errorf("%v", err)
+		}
+		if idB, err = canonicalID(idB); err != nil {
+			return t.errorf("%v", err)
 		}
 		w := 1.0
 		if weight != nil {
@@ -434,23 +613,23 @@ func (e *edgeListParser) edges(path string, data []byte, newVertices bool) error
 				continue
 			}
 		}
-		a, okA := e.index[string(idA)]
+		a, okA := e.lookup(idA)
 		if newVertices && !okA {
 			a, okA = e.addVertex(string(idA)), true
 		}
-		b, okB := e.index[string(idB)]
+		b, okB := e.lookup(idB)
 		if newVertices && !okB {
 			b, okB = e.addVertex(string(idB)), true
 		}
 		if !okA || !okB {
 			e.dangling++
-			e.rep.drop("edge names an id with no feature line", path, t.ln)
+			e.rep.dropLine(reasonNoFeatureLine, path, t.ln, t.line)
 			continue
 		}
 		e.es.add(a, b, w)
 	}
 	if otherKeys {
-		e.rep.note("%s: edge attributes other than weight are ignored", path)
+		e.note("%s: edge attributes other than weight are ignored", path)
 	}
 	if newVertices && len(e.ids) == 0 {
 		return &ParseError{File: path, Msg: "no edges (and no feature file to give the vertices)"}
@@ -459,6 +638,13 @@ func (e *edgeListParser) edges(path string, data []byte, newVertices bool) error
 		return &ParseError{File: path, Msg: fmt.Sprintf("%d vertices exceed the supported 2³¹−1", len(e.ids))}
 	}
 	return nil
+}
+
+// note records a note, except in a counting pass (see count).
+func (e *edgeListParser) note(format string, args ...any) {
+	if !e.es.dry {
+		e.rep.note(format, args...)
+	}
 }
 
 // graph assembles the Graph.

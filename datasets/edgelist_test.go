@@ -48,7 +48,7 @@ func TestOpenEdgeListSmall(t *testing.T) {
 				"edges.csv":    "source,target\nb,a\r\nc,zz\r\na,c\r\n",
 				"features.csv": "\xEF\xBB\xBFid,f1,f2,label\na,0.5,0,x\nb,0,1e-3,y\nc,2,3,x\n",
 			},
-			spec:   Spec{Path: ".", Labels: LabelsColumn},
+			spec:   Spec{Path: ".", Labels: LabelsColumn, AllowDropped: true},
 			ids:    []string{"a", "b", "c"},
 			edges:  map[[2]int]float64{{0, 1}: 1, {0, 2}: 1},
 			x:      [][]float64{{0.5, 0}, {0, 1e-3}, {2, 3}},
@@ -282,10 +282,10 @@ func TestOpenEdgeListErrors(t *testing.T) {
 			msg: []string{`second value for vertex "a", column "x" (first at line 1)`},
 		},
 		{
-			name:  "missing label",
-			files: map[string]string{"e.csv": "a,b\nb,c\n", "l.csv": "a,x\nc,y\n"},
-			spec:  Spec{Path: "e.csv", LabelFile: "l.csv"}, file: "l.csv",
-			msg: []string{`1 of 3 vertices have no label, the first "b"`, "labels: none"},
+			name:  "no vertex labelled",
+			files: map[string]string{"e.csv": "a,b\nb,c\n", "l.csv": "z,x\n"},
+			spec:  Spec{Path: "e.csv", LabelFile: "l.csv", AllowDropped: true}, file: "l.csv",
+			msg: []string{`labels none of the 3 vertices`, "labels: none"},
 		},
 		{
 			name:  "second label",

@@ -49,7 +49,8 @@ func ExampleParseError() {
 
 func ExampleOpen() {
 	// A weighted edge list with a header, a dense feature file and a label file, in a
-	// folder: Open finds edges.csv, features.csv and labels.csv there.
+	// folder: Open finds edges.csv, features.csv and labels.csv there. One edge line of
+	// five names an unknown id: more than 1 %, so the load must allow it.
 	dir, err := os.MkdirTemp("", "mygraph")
 	if err != nil {
 		log.Fatal(err)
@@ -65,7 +66,7 @@ func ExampleOpen() {
 			log.Fatal(err)
 		}
 	}
-	g, report, err := datasets.Open(datasets.Spec{Name: "mygraph", Path: dir})
+	g, report, err := datasets.Open(datasets.Spec{Name: "mygraph", Path: dir, AllowDropped: true})
 	if err != nil {
 		log.Fatal(err) // e.g. "…/features.csv:3: attribute column 2: "x" is not a number"
 	}
@@ -74,6 +75,7 @@ func ExampleOpen() {
 	// Output:
 	// mygraph (edgelist): n=5 edges=4 m=2 nnz=6 k=2 self-loops=0 isolated=0 weighted
 	//   dropped 1 line: edge names an id with no feature line (first at DIR/edges.csv:6)
+	//     edges.csv:6: bob,zed,1
 	//   note: DIR/features.csv:1 read as a header row ("id,w1,w2")
 	//   note: DIR/edges.csv:1 read as a header row ("source,target,weight")
 	// classes [blue red] weight of ann–bob 2

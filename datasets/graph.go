@@ -18,8 +18,9 @@ type Graph struct {
 	// file-name order, lines in order). Vertex i of every matrix is IDs[i].
 	IDs []string
 
-	// Labels holds the class index of each vertex, an index into ClassNames.
-	// It is nil for an unlabeled graph.
+	// Labels holds the class index of each vertex, an index into ClassNames, or
+	// Unlabeled for a vertex of a partly labelled graph that has no label. It is nil
+	// for an unlabeled graph.
 	Labels []int
 
 	// ClassNames maps a class index to its name. Classes are sorted by name
@@ -38,6 +39,25 @@ type Graph struct {
 	// Dangling is the number of edge lines that were dropped because they name
 	// an id that has no attribute line.
 	Dangling int
+
+	citeLines int // LINQS edge lines kept, for the share of dropped ones
+}
+
+// Unlabeled is the label of a vertex without one in a partly labelled graph (a label
+// file naming only some vertices, as Planetoid's training labels do). Such vertices are
+// clustered like the others; the metrics that read labels score only labelled vertices.
+const Unlabeled = -1
+
+// LabeledCount returns the number of vertices with a label (0 for an unlabeled graph).
+// Cost O(n).
+func (g *Graph) LabeledCount() int {
+	c := 0
+	for _, l := range g.Labels {
+		if l >= 0 {
+			c++
+		}
+	}
+	return c
 }
 
 // N returns the number of vertices.

@@ -32,6 +32,9 @@ func (e *ParseError) Error() string {
 	return fmt.Sprintf("%s: %s", e.File, e.Msg)
 }
 
+// reasonNoVertexLine is the Dropped reason of a .cites line naming an unknown id.
+const reasonNoVertexLine = "edge names an id with no vertex line"
+
 // LoadLINQS reads the LINQS-format graph in folder dir: every *.content file (one vertex a
 // line: id, attribute values, label) and every *.cites file (one undirected edge a line:
 // two ids). Files are read in sorted file-name order. A UTF-8 byte-order mark at the start
@@ -78,8 +81,18 @@ func openLINQS(s Spec) (*Graph, *LoadReport, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	for _, d := range rep.Dropped {
+		if d.Reason != reasonNoVertexLine {
+			continue
+		}
+		lines := d.Count + g.citeLines
+		if err := checkDropped(rep, s.AllowDropped, d.File, reasonNoVertexLine, "edge lines of the .cites files", lines,
+			"check that the .cites and .content files name the vertices the same way"); err != nil {
+			return nil, nil, err
+		}
+	}
 	if f != "" {
-		if err := applyLabelFile(g, rep, f); err != nil {
+		if err := applyLabelFile(g, rep, f, s.AllowDropped); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -186,6 +199,7 @@ type linqsParser struct {
 
 	src, dst []int32
 	dangling int
+	kept     int // edge lines naming two vertices
 
 	noLabel bool        // no label column: every field after the id is an attribute
 	rep     *LoadReport // dropped lines and warnings
@@ -390,9 +404,10 @@ func (p *linqsParser) cites(path string, data []byte) error {
 		b, okB := p.index[string(line[f[2]:f[3]])]
 		if !okA || !okB {
 			p.dangling++
-			p.rep.drop("edge names an id with no vertex line", path, ln)
+			p.rep.dropLine(reasonNoVertexLine, path, ln, line)
 			continue
 		}
+		p.kept++
 		p.src = append(p.src, int32(a), int32(b))
 		p.dst = append(p.dst, int32(b), int32(a))
 	}
@@ -423,6 +438,7 @@ func (p *linqsParser) graph(name string) (*Graph, error) {
 		Adj:        adj,
 		X:          x,
 		Dangling:   p.dangling,
+		citeLines:  p.kept,
 	}, nil
 }
 

@@ -85,7 +85,7 @@ func openNPZ(s Spec) (*Graph, *LoadReport, error) {
 		if err != nil {
 			return nil, nil, err
 		}
-		if err := applyLabelFile(g, rep, f); err != nil {
+		if err := applyLabelFile(g, rep, f, s.AllowDropped); err != nil {
 			return nil, nil, err
 		}
 	case a.has("labels"):
@@ -660,10 +660,14 @@ func (a *npzArchive) labels(g *Graph, rep *LoadReport) error {
 		classNames = names
 	}
 	raw := make([]string, n)
+	has := make([]bool, n)
+	unlabelled := 0
 	for i, l := range lab {
 		if l < 0 {
-			return a.errorf("labels", "vertex %d has label %d; partly labelled graphs are not supported (set labels: none)", i, l)
+			unlabelled++ // a negative label (−1, as PyG writes it) marks an unlabelled vertex
+			continue
 		}
+		has[i] = true
 		if l < int64(len(classNames)) {
 			raw[i] = classNames[l]
 		} else {
@@ -673,7 +677,13 @@ func (a *npzArchive) labels(g *Graph, rep *LoadReport) error {
 			raw[i] = strconv.FormatInt(l, 10)
 		}
 	}
-	g.Labels, g.ClassNames = classIndex(raw)
+	if unlabelled == n {
+		return a.errorf("labels", "every label is negative (no vertex is labelled); set labels: none")
+	}
+	if unlabelled > 0 {
+		rep.warn("%s labels: %d of %d vertices have a negative label, read as unlabelled: the metrics score the %d labelled vertices; all are clustered", a.path, unlabelled, n, n-unlabelled)
+	}
+	g.Labels, g.ClassNames = classIndexPartial(raw, has)
 	checkLabels(rep, a.path+" labels", g.Labels, g.ClassNames, false)
 	return nil
 }

@@ -56,6 +56,10 @@ type Spec struct {
 	// LabelFile is the labels file for Labels "file": "id label" lines, or one
 	// label a line in vertex order.
 	LabelFile string `yaml:"label_file,omitempty" json:"label_file,omitempty"`
+	// AllowDropped accepts a graph whose edge or label file drops more than
+	// MaxDroppedShare (1 %) of its lines for naming ids that are not vertices; by
+	// default such a load fails with a *DroppedError.
+	AllowDropped bool `yaml:"allow_dropped,omitempty" json:"allow_dropped,omitempty"`
 }
 
 // Open reads the dataset spec describes, in any supported format, and returns the graph
@@ -211,16 +215,20 @@ func labelFileFor(s Spec, dir string) (string, error) {
 }
 
 // applyLabelFile reads the label file path and sets g's labels. A line is "id label"
-// (matched to g.IDs; a line naming an unknown id is dropped and counted) or a single
-// label (the i-th such line labels vertex i; then there must be one per vertex). A
-// first line of column names ("id", "label", ...) is skipped. Every vertex must get a
-// label.
+// (matched to g.IDs; a line naming an unknown id is dropped and counted, and more than
+// MaxDroppedShare of them fail the load unless allowDropped) or a single label (the i-th
+// such line labels vertex i; then there must be one per vertex). A first line of column
+// names ("id", "label", ...) is skipped, and so is pandas' unnamed index column.
+//
+// An "id label" file may label only some vertices (as Planetoid's training labels do):
+// the others get the label −1 (see Graph.Labels), with a warning, and are clustered all
+// the same; the metrics score the labelled ones. A file labelling no vertex is an error.
 //
 // Where the vertices are named by their index (a Matrix Market graph's 1…n, an npz
 // archive's 0…n−1) and the file's ids are exactly the indices counted from the other
 // base (0…n−1 for a Matrix Market graph, as Python writes them), the file is read with
 // that base, with a warning: read as written it would leave a vertex without a label.
-func applyLabelFile(g *Graph, rep *LoadReport, path string) error {
+func applyLabelFile(g *Graph, rep *LoadReport, path string, allowDropped bool) error {
 	data, err := readFile(path)
 	if err != nil {
 		return err
@@ -229,11 +237,23 @@ func applyLabelFile(g *Graph, rep *LoadReport, path string) error {
 	n := g.N()
 	var ids, labels []string // of the "id label" lines, with their line numbers
 	var lines []int
+	var texts [][]byte
 	t := newTextFile(path, data)
 	layout, first := 0, true
 	for nf := t.next(); nf >= 0; nf = t.next() {
 		if first {
 			first = false
+			if nf >= 2 && len(t.field(0)) == 0 {
+				// pandas' to_csv(): the index column has no name; a named id column
+				// after it makes the index a row number.
+				if nf >= 3 && isIDWord(t.field(1)) {
+					t.skipFirst = true
+					rep.note("%s:%d read as a pandas header row (%q): the first column, pandas' unnamed index, is skipped", path, t.ln, truncate(t.line))
+				} else {
+					rep.note("%s:%d read as a pandas header row (%q)", path, t.ln, truncate(t.line))
+				}
+				continue
+			}
 			if isHeaderWord(t.field(0)) || nf == 2 && isHeaderWord(t.field(1)) {
 				rep.note("%s:%d read as a header row (%q)", path, t.ln, t.line)
 				continue
@@ -254,12 +274,20 @@ func applyLabelFile(g *Graph, rep *LoadReport, path string) error {
 			labels, lines = append(labels, string(t.field(0))), append(lines, t.ln)
 			continue
 		}
-		ids, labels, lines = append(ids, string(t.field(0))), append(labels, string(t.field(1))), append(lines, t.ln)
+		id, err := canonicalID(t.field(0))
+		if err != nil {
+			return t.errorf("%v", err)
+		}
+		ids, labels, lines = append(ids, string(id)), append(labels, string(t.field(1))), append(lines, t.ln)
+		texts = append(texts, append([]byte(nil), t.line...))
 	}
 	raw := make([]string, n)
 	has := make([]bool, n)
 	base := indexBase(g.IDs)
 	if layout == 1 {
+		if len(labels) < n {
+			return &ParseError{File: path, Msg: fmt.Sprintf("%d labels, one a line in vertex order, for %d vertices; a file labelling only some vertices must name them (\"id label\" lines)", len(labels), n)}
+		}
 		copy(raw, labels)
 		for i := range labels {
 			has[i] = true
@@ -277,16 +305,24 @@ func applyLabelFile(g *Graph, rep *LoadReport, path string) error {
 			index[id] = i
 		}
 		at := make([]int, n)
+		const reason = "label line names an id that is not a vertex"
 		for k, id := range ids {
 			i, ok := index[id]
 			if !ok {
-				rep.drop("label line names an id that is not a vertex", path, lines[k])
+				rep.dropLine(reason, path, lines[k], texts[k])
 				continue
 			}
 			if has[i] {
 				return &ParseError{File: path, Line: lines[k], Msg: fmt.Sprintf("second label for vertex %q (first at line %d)", id, at[i])}
 			}
 			raw[i], has[i], at[i] = labels[k], true, lines[k]
+		}
+		hint := "check that the label file names the vertices as the graph does"
+		if base >= 0 {
+			hint += fmt.Sprintf(" (they are numbered %d…%d, in the order of the matrix rows)", base, base+n-1)
+		}
+		if err := checkDropped(rep, allowDropped, path, reason, "label lines", len(ids), hint); err != nil {
+			return err
 		}
 	}
 	missing := 0
@@ -299,15 +335,18 @@ func applyLabelFile(g *Graph, rep *LoadReport, path string) error {
 			}
 		}
 	}
-	if missing > 0 {
-		numbered := ""
-		if base >= 0 {
-			numbered = fmt.Sprintf(" (the vertices are numbered %d…%d, in the order of the matrix rows)", base, base+n-1)
-		}
-		return &ParseError{File: path, Msg: fmt.Sprintf("%d of %d vertices have no label, the first %q%s; every vertex needs one (or set labels: none)",
-			missing, n, g.IDs[firstMissing], numbered)}
+	numbered := ""
+	if base >= 0 {
+		numbered = fmt.Sprintf(" (the vertices are numbered %d…%d, in the order of the matrix rows)", base, base+n-1)
 	}
-	g.Labels, g.ClassNames = classIndex(raw)
+	if missing == n {
+		return &ParseError{File: path, Msg: fmt.Sprintf("labels none of the %d vertices%s; set labels: none for a graph without labels", n, numbered)}
+	}
+	if missing > 0 {
+		rep.warn("%s labels %d of %d vertices (%d have none, the first %q%s): the metrics score the %d labelled vertices; all are clustered",
+			path, n-missing, n, missing, g.IDs[firstMissing], numbered, n-missing)
+	}
+	g.Labels, g.ClassNames = classIndexPartial(raw, has)
 	checkLabels(rep, path, g.Labels, g.ClassNames, false)
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"hash"
 	"math"
+	"path/filepath"
 	"strings"
 
 	"github.com/nagc-harness/nagc/sparse"
@@ -56,7 +57,12 @@ type Dropped struct {
 	// File and Line locate the first of them (Line 0 when not line-based).
 	File string `json:"file"`
 	Line int    `json:"line,omitempty"`
+	// Examples quotes the first few of them ("cites:12: 35 1033"), when line-based.
+	Examples []string `json:"examples,omitempty"`
 }
+
+// maxExamples is the number of dropped lines a report quotes per reason.
+const maxExamples = 3
 
 // NewLoadReport returns the report of a graph that was not read by Open (for example
 // one from Synthetic or LoadLINQS): its sizes, and its dangling edge lines, if any, as
@@ -80,14 +86,27 @@ func (r *LoadReport) DroppedTotal() int {
 }
 
 // drop records one skipped line of the given reason at file:line.
-func (r *LoadReport) drop(reason, file string, line int) {
+func (r *LoadReport) drop(reason, file string, line int) { r.dropLine(reason, file, line, nil) }
+
+// dropLine records one skipped line of the given reason at file:line, quoting text
+// among the first few examples.
+func (r *LoadReport) dropLine(reason, file string, line int, text []byte) {
+	example := func() []string {
+		if text == nil {
+			return nil
+		}
+		return []string{fmt.Sprintf("%s:%d: %s", filepath.Base(file), line, truncate(text))}
+	}
 	for k := range r.Dropped {
-		if r.Dropped[k].Reason == reason {
-			r.Dropped[k].Count++
+		if d := &r.Dropped[k]; d.Reason == reason {
+			d.Count++
+			if len(d.Examples) < maxExamples {
+				d.Examples = append(d.Examples, example()...)
+			}
 			return
 		}
 	}
-	r.Dropped = append(r.Dropped, Dropped{Reason: reason, Count: 1, File: file, Line: line})
+	r.Dropped = append(r.Dropped, Dropped{Reason: reason, Count: 1, File: file, Line: line, Examples: example()})
 }
 
 // warn records a warning.
@@ -146,6 +165,9 @@ func (r *LoadReport) String() string {
 			continue
 		}
 		fmt.Fprintf(&b, "\n  dropped %d %s: %s (first at %s)", d.Count, what, d.Reason, at)
+		for _, ex := range d.Examples {
+			fmt.Fprintf(&b, "\n    %s", ex)
+		}
 	}
 	for _, n := range r.Notes {
 		fmt.Fprintf(&b, "\n  note: %s", n)
