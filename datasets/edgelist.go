@@ -87,7 +87,7 @@ func openEdgeList(s Spec) (*Graph, *LoadReport, error) {
 				rep.Notes = rep.Notes[:notes]
 				e = &edgeListParser{rep: rep, index: make(map[string]int)}
 				if err = e.dense(features, data, labelColumn, true); err == nil {
-					rep.warn("%s has no id column (%s): read by position, its i-th line as vertex %q+i−1 (ids 0…%d, as the edge file must name them); feature_layout: rows (--feature-layout rows) says so and silences this",
+					rep.warn("%s has no id column (%s): read by position, line i as vertex i−1 (ids %s…%d, as the edge file must name them); feature_layout: rows (--feature-layout rows) says so and silences this",
 						filepath.Base(features), noID.why, "0", len(e.ids)-1)
 				}
 			}

@@ -1,7 +1,6 @@
 package experiments
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -256,31 +255,37 @@ func LoadResults(dir string) ([]Record, error) {
 	return Latest(recs), nil
 }
 
-// ReadProvenance reads every sweep start recorded in a results folder.
+// ReadProvenance reads every sweep start recorded in a results folder. Lines have no
+// length limit; a line that is not a provenance record (a torn write) is skipped, since
+// it loses nothing a report needs. Cost O(size of the file).
 func ReadProvenance(dir string) ([]Provenance, error) {
-	f, err := os.Open(filepath.Join(dir, SweepsFile))
+	path := filepath.Join(dir, SweepsFile)
+	data, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
 	var out []Provenance
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 64<<10), 16<<20)
-	for line := 1; sc.Scan(); line++ {
-		if len(bytes.TrimSpace(sc.Bytes())) == 0 {
+	for len(data) > 0 {
+		text := data
+		if nl := bytes.IndexByte(data, '\n'); nl >= 0 {
+			text, data = data[:nl], data[nl+1:]
+		} else {
+			data = nil
+		}
+		if text = bytes.TrimSpace(text); len(text) == 0 {
 			continue
 		}
 		var p Provenance
-		if err := json.Unmarshal(sc.Bytes(), &p); err != nil {
-			// A torn last line of provenance loses nothing a report needs.
+		if err := json.Unmarshal(text, &p); err != nil {
+			// A torn line of provenance loses nothing a report needs.
 			continue
 		}
 		out = append(out, p)
 	}
-	return out, sc.Err()
+	return out, nil
 }
 
 // appendJSONLine appends v as one line with a single write, so that a killed process
