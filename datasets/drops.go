@@ -12,45 +12,29 @@ import (
 // (--allow-dropped, allow_dropped: true) accepts any share knowingly.
 const MaxDroppedShare = 0.01
 
-// DroppedError is the refusal of a load that would drop more than MaxDroppedShare of
-// a file's lines for naming unknown ids.
-type DroppedError struct {
-	File     string   // the file whose lines name unknown ids
-	What     string   // "edge lines", "label lines"
-	Dropped  int      // lines that name an unknown id
-	Total    int      // lines of that kind read
-	Examples []string // the first few, quoted
-	Hint     string   // what most likely went wrong, or ""
-}
-
-func (e *DroppedError) Error() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s: %d of %d %s (%.1f%%) name an id that is not a vertex, more than the %g%% nagc drops without asking",
-		e.File, e.Dropped, e.Total, e.What, 100*float64(e.Dropped)/float64(e.Total), 100*MaxDroppedShare)
-	if len(e.Examples) > 0 {
-		fmt.Fprintf(&b, " (the first: %s)", strings.Join(e.Examples, "; "))
-	}
-	if e.Hint != "" {
-		b.WriteString("; " + e.Hint)
-	}
-	b.WriteString("; to read the graph without those lines anyway, pass --allow-dropped (allow_dropped: true in a config's dataset entry)")
-	return b.String()
-}
-
-// checkDropped returns a *DroppedError when more than MaxDroppedShare of the total lines
-// of file were dropped for reason (as recorded in rep), unless allow.
+// checkDropped returns a *ParseError naming file when more than MaxDroppedShare of its
+// total lines were dropped for reason (as recorded in rep), unless allow. The message
+// gives the counts, the first few lines, hint (what most likely went wrong) and the flag
+// that accepts the loss.
 func checkDropped(rep *LoadReport, allow bool, file, reason, what string, total int, hint string) error {
 	if allow || total == 0 {
 		return nil
 	}
 	for _, d := range rep.Dropped {
-		if d.Reason != reason || d.File != file {
+		if d.Reason != reason || d.File != file || float64(d.Count) <= MaxDroppedShare*float64(total) {
 			continue
 		}
-		if float64(d.Count) <= MaxDroppedShare*float64(total) {
-			return nil
+		var b strings.Builder
+		fmt.Fprintf(&b, "%d of %d %s (%.1f%%) name an id that is not a vertex, more than the %g%% nagc drops without asking",
+			d.Count, total, what, 100*float64(d.Count)/float64(total), 100*MaxDroppedShare)
+		if len(d.Examples) > 0 {
+			fmt.Fprintf(&b, " (the first: %s)", strings.Join(d.Examples, "; "))
 		}
-		return &DroppedError{File: file, What: what, Dropped: d.Count, Total: total, Examples: d.Examples, Hint: hint}
+		if hint != "" {
+			b.WriteString("; " + hint)
+		}
+		b.WriteString("; to read the graph without those lines anyway, pass --allow-dropped (allow_dropped: true in a config's dataset entry)")
+		return &ParseError{File: file, Msg: b.String()}
 	}
 	return nil
 }

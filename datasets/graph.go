@@ -39,8 +39,6 @@ type Graph struct {
 	// Dangling is the number of edge lines that were dropped because they name
 	// an id that has no attribute line.
 	Dangling int
-
-	citeLines int // LINQS edge lines kept, for the share of dropped ones
 }
 
 // Unlabeled is the label of a vertex without one in a partly labelled graph (a label

@@ -51,7 +51,9 @@ const reasonNoVertexLine = "edge names an id with no vertex line"
 // attribute value must be a number from 0 to MaxAttribute (2⁵³, the largest integer a
 // float64 holds exactly: larger counts are not exact anyway, and the methods' products
 // of such values would overflow to Inf); vertex ids must be unique. An edge
-// line naming an unknown id is dropped and counted in Graph.Dangling. Duplicate and
+// line naming an unknown id is dropped and counted in Graph.Dangling; when more than
+// MaxDroppedShare (1 %) of the edge lines do, the folder is refused (Open with
+// Spec.AllowDropped accepts it). Duplicate and
 // reversed edges are stored once; self-loops are kept on the diagonal.
 //
 // Malformed input gives a *ParseError naming the file and line. The cost is linear in the
@@ -61,7 +63,7 @@ const reasonNoVertexLine = "edge names an id with no vertex line"
 // "none" for files without a label column, and returns a LoadReport that warns about a
 // header row or a label column that looks like an attribute.
 func LoadLINQS(dir string) (*Graph, error) {
-	g, _, err := loadLINQS(dir, false)
+	g, _, err := loadLINQS(dir, false, false)
 	return g, err
 }
 
@@ -77,19 +79,9 @@ func openLINQS(s Spec) (*Graph, *LoadReport, error) {
 			return nil, nil, err
 		}
 	}
-	g, rep, err := loadLINQS(s.Path, noLabel)
+	g, rep, err := loadLINQS(s.Path, noLabel, s.AllowDropped)
 	if err != nil {
 		return nil, nil, err
-	}
-	for _, d := range rep.Dropped {
-		if d.Reason != reasonNoVertexLine {
-			continue
-		}
-		lines := d.Count + g.citeLines
-		if err := checkDropped(rep, s.AllowDropped, d.File, reasonNoVertexLine, "edge lines of the .cites files", lines,
-			"check that the .cites and .content files name the vertices the same way"); err != nil {
-			return nil, nil, err
-		}
 	}
 	if f != "" {
 		if err := applyLabelFile(g, rep, f, s.AllowDropped); err != nil {
@@ -99,8 +91,10 @@ func openLINQS(s Spec) (*Graph, *LoadReport, error) {
 	return g, rep, nil
 }
 
-// loadLINQS reads the LINQS folder dir, with no label column when noLabel.
-func loadLINQS(dir string, noLabel bool) (*Graph, *LoadReport, error) {
+// loadLINQS reads the LINQS folder dir, with no label column when noLabel; unless
+// allowDropped, more than MaxDroppedShare of the .cites lines naming unknown ids is an
+// error.
+func loadLINQS(dir string, noLabel, allowDropped bool) (*Graph, *LoadReport, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, nil, err
@@ -126,20 +120,20 @@ func loadLINQS(dir string, noLabel bool) (*Graph, *LoadReport, error) {
 	if len(cites) == 0 {
 		return nil, nil, &ParseError{File: dir, Msg: "no .cites file in folder"}
 	}
-	return parseLINQSReport(dir, contents, cites, readFile, noLabel)
+	return parseLINQSReport(dir, contents, cites, readFile, noLabel, allowDropped)
 }
 
 // parseLINQS parses the .content files contents and the .cites files cites of the LINQS
 // folder dir, in the order given, reading each through read. LoadLINQS reads from disk;
 // the fuzz tests pass bytes held in memory. Errors are as LoadLINQS documents.
 func parseLINQS(dir string, contents, cites []string, read func(string) ([]byte, error)) (*Graph, error) {
-	g, _, err := parseLINQSReport(dir, contents, cites, read, false)
+	g, _, err := parseLINQSReport(dir, contents, cites, read, false, false)
 	return g, err
 }
 
 // parseLINQSReport is parseLINQS with a load report, reading no label column when
-// noLabel.
-func parseLINQSReport(dir string, contents, cites []string, read func(string) ([]byte, error), noLabel bool) (*Graph, *LoadReport, error) {
+// noLabel, and accepting any share of dangling edge lines when allowDropped.
+func parseLINQSReport(dir string, contents, cites []string, read func(string) ([]byte, error), noLabel, allowDropped bool) (*Graph, *LoadReport, error) {
 	p := &linqsParser{m: -1, index: make(map[string]int), noLabel: noLabel, rep: &LoadReport{Format: FormatLINQS}}
 	p.xptr = append(p.xptr, 0)
 	for _, f := range contents {
@@ -174,6 +168,15 @@ func parseLINQSReport(dir string, contents, cites []string, read func(string) ([
 	g, err := p.graph(filepath.Base(filepath.Clean(dir)))
 	if err != nil {
 		return nil, nil, err
+	}
+	for _, d := range p.rep.Dropped {
+		if d.Reason != reasonNoVertexLine {
+			continue
+		}
+		if err := checkDropped(p.rep, allowDropped, d.File, reasonNoVertexLine, "edge lines of the .cites files", d.Count+p.kept,
+			"check that the .cites and .content files name the vertices the same way"); err != nil {
+			return nil, nil, err
+		}
 	}
 	if g.Labels != nil {
 		checkLabels(p.rep, "the last column of the .content files", g.Labels, g.ClassNames, true)
@@ -438,7 +441,6 @@ func (p *linqsParser) graph(name string) (*Graph, error) {
 		Adj:        adj,
 		X:          x,
 		Dangling:   p.dangling,
-		citeLines:  p.kept,
 	}, nil
 }
 

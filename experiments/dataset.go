@@ -26,6 +26,8 @@ import (
 //	feature_layout: dense or sparse (edge-list features)
 //	labels:         none, column or file (default: the format's)
 //	label_file:     the labels file for labels: file
+//	allow_dropped:  true to read the graph even when more than 1 % of its edge or
+//	                label lines name ids that are not vertices (by default an error)
 //	k1:             the number of clusters, required for a graph without labels
 type DatasetEntry struct {
 	Name          string `yaml:"name"`
@@ -35,6 +37,7 @@ type DatasetEntry struct {
 	FeatureLayout string `yaml:"feature_layout"`
 	Labels        string `yaml:"labels"`
 	LabelFile     string `yaml:"label_file"`
+	AllowDropped  bool   `yaml:"allow_dropped"`
 	K1            int    `yaml:"k1"`
 
 	// Line is the entry's line in the config.
@@ -123,7 +126,7 @@ func (d DatasetEntry) Spec(configFile string) datasets.Spec {
 	return datasets.Spec{
 		Name: d.DisplayName(), Path: resolve(d.Path), Format: d.Format,
 		Features: resolve(d.Features), FeatureLayout: d.FeatureLayout,
-		Labels: d.Labels, LabelFile: resolve(d.LabelFile),
+		Labels: d.Labels, LabelFile: resolve(d.LabelFile), AllowDropped: d.AllowDropped,
 	}
 }
 

@@ -306,4 +306,6 @@ type DatasetSource struct {
 	Identity string        `json:"identity"` // what run ids and seeds derive from
 	K1       int           `json:"k1"`       // number of clusters
 	Spec     datasets.Spec `json:"spec"`     // path (absolute), format, labels, …
+	// Load is the reader's report: dropped lines with examples, notes, warnings.
+	Load *datasets.LoadReport `json:"load,omitempty"`
 }

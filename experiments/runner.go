@@ -42,6 +42,9 @@ type Options struct {
 	// (what looks misread: an unsymmetric adjacency, a header row, shifted label ids),
 	// once per dataset and warning, before any run starts.
 	Warn func(dataset, warning string)
+	// Loaded, when set, is given the load report of each of the config's datasets once
+	// it is read (and then Warn is not called: the report holds the warnings).
+	Loaded func(dataset string, report *datasets.LoadReport)
 	// Limit, when positive, stops after that many runs have been executed (for tests and
 	// trial runs); the sweep can be resumed later.
 	Limit int
@@ -195,7 +198,15 @@ func planSweep(cfg *Config, opt Options) (*sweepPlan, error) {
 	if err != nil {
 		return nil, err
 	}
-	if opt.Warn != nil {
+	if opt.Loaded != nil {
+		for _, ld := range loaded {
+			rep := ld.Report
+			if rep == nil {
+				rep = datasets.NewLoadReport(ld.Graph, "synthetic")
+			}
+			opt.Loaded(ld.Name, rep)
+		}
+	} else if opt.Warn != nil {
 		for _, ld := range loaded {
 			if ld.Report != nil {
 				for _, w := range ld.Report.Warnings {
@@ -265,7 +276,7 @@ func newProvenance(cfg *Config, opt Options, p *sweepPlan, sweep string, start t
 		st := ld.Graph.Stats()
 		st.Name, st.K = ld.Name, ld.K1 // for a graph without labels, the config's k1
 		prov.Datasets = append(prov.Datasets, st)
-		prov.Sources = append(prov.Sources, DatasetSource{Name: ld.Name, Identity: ld.Identity, K1: ld.K1, Spec: ld.Spec})
+		prov.Sources = append(prov.Sources, DatasetSource{Name: ld.Name, Identity: ld.Identity, K1: ld.K1, Spec: ld.Spec, Load: ld.Report})
 	}
 	return prov
 }

@@ -230,6 +230,7 @@ func writeProvenance(b *bytes.Buffer, rep *Report, opt Options) {
 		fmt.Fprintf(b, "- git commit: %s\n", strings.Join(commits, ", "))
 		fmt.Fprintf(b, "- machine: %s\n", strings.Join(machines, "; "))
 		fmt.Fprintf(b, "- Go version: %s\n", strings.Join(gos, ", "))
+		writeLoadReports(b, r.Provenance[len(r.Provenance)-1])
 	}
 	total, done, failed := r.Counts()
 	if r.timingOnly() && !r.Compare {
@@ -572,4 +573,29 @@ func datasetList(ds []string) string {
 		out[i] = DatasetTitle(d)
 	}
 	return strings.Join(out, ", ")
+}
+
+// writeLoadReports lists, for each dataset of the sweep p, what its reader dropped, noted
+// and warned about when the sweep read it (nothing for a clean read).
+func writeLoadReports(b *bytes.Buffer, p experiments.Provenance) {
+	for _, src := range p.Sources {
+		l := src.Load
+		if l == nil || len(l.Dropped) == 0 && len(l.Warnings) == 0 && len(l.Notes) == 0 {
+			continue
+		}
+		fmt.Fprintf(b, "- loading %s:\n", src.Name)
+		for _, d := range l.Dropped {
+			fmt.Fprintf(b, "  - dropped %d: %s", d.Count, d.Reason)
+			if len(d.Examples) > 0 {
+				fmt.Fprintf(b, " (first: `%s`)", strings.Join(d.Examples, "`, `"))
+			}
+			b.WriteString("\n")
+		}
+		for _, w := range l.Warnings {
+			fmt.Fprintf(b, "  - warning: %s\n", w)
+		}
+		for _, n := range l.Notes {
+			fmt.Fprintf(b, "  - note: %s\n", n)
+		}
+	}
 }

@@ -44,7 +44,7 @@ func runAuto(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if *seed == 0 {
 		return fmt.Errorf("--seed 0: seeds start at 1")
 	}
-	g, err := gf.load(stderr)
+	g, _, err := gf.load(stderr)
 	if err != nil {
 		return err
 	}

@@ -25,8 +25,12 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	threads := fs.Int("threads", 1, "threads of the sparse kernels (0 = all cores)")
 	iterations := fs.Int("iterations", 100, "iterations of the iterative methods")
 	out := fs.String("out", filepath.Join("results", "bench"), "folder for bench.csv and growth.png/.pdf")
+	in := addInputFlags(fs)
 	pos, err := parseFlags(fs, args)
 	if err != nil {
+		return err
+	}
+	if err := in.apply(); err != nil {
 		return err
 	}
 	if len(pos) > 0 {
@@ -39,11 +43,12 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	var cases []bench.Case
 	if *data != "none" {
 		for _, name := range strings.Split(*data, ",") {
-			g, err := datasets.Load(strings.TrimSpace(name))
+			g, rep, err := datasets.LoadSpec(datasets.Spec{Path: strings.TrimSpace(name), AllowDropped: *in.allowDropped})
 			if err != nil {
 				fmt.Fprintf(stderr, "bench: skipping %s: %v\n", name, err)
 				continue
 			}
+			in.report(stderr, rep)
 			cases = append(cases, bench.Case{Name: g.Name, Graph: g})
 		}
 	}

@@ -16,6 +16,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/nagc-harness/nagc/algorithms"
+	"github.com/nagc-harness/nagc/datasets"
 	"github.com/nagc-harness/nagc/experiments"
 )
 
@@ -81,6 +82,9 @@ type clusterOutput struct {
 	// factors came from a cache (never in a lone `nagc cluster`).
 	InitSeconds float64 `json:"init_seconds,omitempty"`
 	InitCached  bool    `json:"init_cached,omitempty"`
+
+	// Load is the reader's report: sizes, dropped lines, notes and warnings.
+	Load *datasets.LoadReport `json:"load_report,omitempty"`
 }
 
 func runCluster(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -142,7 +146,7 @@ func runCluster(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		}
 		m = nm
 	}
-	g, err := gf.load(stderr)
+	g, rep, err := gf.load(stderr)
 	if err != nil {
 		return err
 	}
@@ -172,7 +176,7 @@ func runCluster(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		}
 	}
 	if *asJSON {
-		return printClusterJSON(stdout, c, params)
+		return printClusterJSON(stdout, c, params, rep)
 	}
 	return printCluster(stdout, c, params)
 }
@@ -194,11 +198,14 @@ func clusterJSON(c *experiments.Clustering, params map[string]any) clusterOutput
 	return out
 }
 
-// printClusterJSON prints the clustering c as indented JSON (clusterOutput).
-func printClusterJSON(w io.Writer, c *experiments.Clustering, params map[string]any) error {
+// printClusterJSON prints the clustering c as indented JSON (clusterOutput), with the
+// load report rep of its graph.
+func printClusterJSON(w io.Writer, c *experiments.Clustering, params map[string]any, rep *datasets.LoadReport) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
-	return enc.Encode(clusterJSON(c, params))
+	out := clusterJSON(c, params)
+	out.Load = rep
+	return enc.Encode(out)
 }
 
 // printCluster prints the clustering c for people: the graph, the method with every

@@ -6,6 +6,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"text/tabwriter"
 
 	"github.com/nagc-harness/nagc/datasets"
@@ -23,7 +25,7 @@ func runDatasets(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		if isHelp(args) {
 			w = stdout
 		}
-		fmt.Fprintln(w, "usage: nagc datasets stats [--data DIR] [--json] [NAME|DIR…]   n, edges, m, k1, nnz(X), density, self-loops, dangling edges")
+		fmt.Fprintln(w, "usage: nagc datasets stats [graph flags of cluster] [--json] [NAME|PATH…]   n, edges, m, k1, nnz(X), density, self-loops, dangling edges, and the load report")
 		fmt.Fprintln(w, "       nagc datasets fetch NAME…|all [--dir DIR]               download the paper's datasets (default into $NAGC_DATA or ~/.cache/nagc/datasets)")
 		fmt.Fprintln(w, "       nagc datasets where [NAME…]                             the places datasets are looked up in, and where each named one is found")
 		if w == stdout {
@@ -31,39 +33,82 @@ func runDatasets(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		}
 		return errUsage
 	}
-	fs := newFlagSet("datasets stats", "datasets stats [--data DIR] [--json] [NAME|DIR…]", stderr)
-	asJSON := fs.Bool("json", false, "print one JSON object per dataset")
-	names, err := parseDatasetNames(fs, args[1:])
+	return runStats(args[1:], stdout, stderr)
+}
+
+// statsOutput is one line of `nagc datasets stats --json`.
+type statsOutput struct {
+	datasets.Stats
+	Labeled int                  `json:"labeled"` // vertices with a label (n unless partly labelled)
+	Load    *datasets.LoadReport `json:"load_report"`
+}
+
+// runStats implements `nagc datasets stats`: the graph flags of cluster (--data names a
+// graph as it does there; a folder of named datasets still works as their root), then
+// one row (or JSON object) per graph, with the load report on stderr.
+func runStats(args []string, stdout, stderr io.Writer) error {
+	const usage = "datasets stats [--data NAME|PATH] [--format F] [--features FILE] [--feature-layout L] [--labels none|column|FILE] [--allow-dropped] [--max-memory SIZE] [--quiet] [--json] [NAME|PATH…]"
+	fs := newFlagSet("datasets stats", usage, stderr)
+	gf := addGraphFlags(fs, "", "")
+	asJSON := fs.Bool("json", false, "print one JSON object per dataset, with its load report")
+	names, err := parseFlags(fs, args)
 	if err != nil {
 		return err
 	}
+	if err := gf.apply(); err != nil {
+		return err
+	}
+	if d := *gf.data; d != "" {
+		if isDataRoot(d) {
+			if err := setDataRoot(d, &names); err != nil {
+				return err
+			}
+		} else {
+			names = append([]string{d}, names...)
+		}
+	}
+	if len(names) == 0 {
+		names = datasets.PaperNames()
+	}
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 	if !*asJSON {
-		fmt.Fprintln(tw, "dataset\tn\tedges\tm\tk1\tnnz(X)\tdensity %\tself-loops\tdangling\t")
+		fmt.Fprintln(tw, "dataset\tn\tedges\tm\tk1\tlabelled\tnnz(X)\tdensity %\tself-loops\tdangling\t")
 	}
 	for _, name := range names {
-		g, rep, err := datasets.LoadSpec(datasets.Spec{Path: name})
+		*gf.data = name
+		g, rep, err := gf.load(stderr)
 		if err != nil {
 			return err
 		}
-		if rep != nil && !*asJSON {
-			for _, line := range append(rep.Notes, rep.Warnings...) {
-				fmt.Fprintf(stderr, "%s: %s\n", g.Name, line)
-			}
-			for _, d := range rep.Dropped {
-				fmt.Fprintf(stderr, "%s: dropped %d× %s (%s)\n", g.Name, d.Count, d.Reason, d.File)
-			}
-		}
 		s := g.Stats()
 		if *asJSON {
-			b, _ := json.Marshal(s)
+			b, err := json.Marshal(statsOutput{Stats: s, Labeled: g.LabeledCount(), Load: rep})
+			if err != nil {
+				return err
+			}
 			fmt.Fprintln(stdout, string(b))
 			continue
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%.2f\t%d\t%d\t\n",
-			s.Name, s.N, s.Edges, s.M, s.K, s.NNZX, 100*s.Density, s.SelfLoops, s.Dangling)
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%.2f\t%d\t%d\t\n",
+			s.Name, s.N, s.Edges, s.M, s.K, g.LabeledCount(), s.NNZX, 100*s.Density, s.SelfLoops, s.Dangling)
 	}
 	return tw.Flush()
+}
+
+// isDataRoot reports whether --data dir of `datasets stats` names a folder of named
+// datasets (as $NAGC_DATA does) rather than one graph: a folder holding none of the files
+// a graph folder holds.
+func isDataRoot(dir string) bool {
+	fi, err := os.Stat(dir)
+	if err != nil || !fi.IsDir() {
+		return false
+	}
+	for _, pat := range []string{"*.content", "edges.*", "adj.mtx", "adjacency.mtx", "*.npz"} {
+		if m, _ := filepath.Glob(filepath.Join(dir, pat)); len(m) > 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // runWhere implements `nagc datasets where [NAME…]`: the search path, then the folder of

@@ -2,7 +2,6 @@ package main
 
 import (
 	"flag"
-	"fmt"
 	"io"
 
 	"github.com/nagc-harness/nagc/datasets"
@@ -12,6 +11,7 @@ import (
 // commands that take one graph (cluster, auto).
 type graphFlags struct {
 	data, format, features, featureLayout, labels *string
+	*inputFlags
 }
 
 // addGraphFlags registers --data (default defaultData), --format, --features,
@@ -21,28 +21,38 @@ func addGraphFlags(fs *flag.FlagSet, defaultData, labelsNote string) *graphFlags
 		data:          fs.String("data", defaultData, "the graph: webkb, citeseer, cora, polblog, synthetic, or a folder or file (LINQS folder, edge list, .mtx, .npz)"),
 		format:        fs.String("format", "", "the graph's format: linqs, edgelist, mtx or npz (default: from the path)"),
 		features:      fs.String("features", "", "feature file of an edge list or Matrix Market adjacency (default: features.* beside it)"),
-		featureLayout: fs.String("feature-layout", "", "layout of an edge list's feature file: dense (id, then one value per column; the default) or sparse (id, column, value triplets)"),
+		featureLayout: fs.String("feature-layout", "", "layout of an edge list's feature file: dense (id, then one value per column; the default), sparse (id, column, value triplets) or rows (no id column: line i is vertex i−1, as np.savetxt(X) writes)"),
 		labels:        fs.String("labels", "", "where the classes are: none, column, or a file of 'id label' lines (default: the format's)"+labelsNote),
+		inputFlags:    addInputFlags(fs),
 	}
 }
 
-// load reads the graph the flags name (a --labels value other than none, column or file
-// names a label file), printing the reader's warnings to stderr.
-func (f *graphFlags) load(stderr io.Writer) (*datasets.Graph, error) {
-	spec := datasets.Spec{Path: *f.data, Format: *f.format, Features: *f.features, FeatureLayout: *f.featureLayout, Labels: *f.labels}
+// spec returns the dataset the flags name (a --labels value other than none, column or
+// file names a label file).
+func (f *graphFlags) spec() datasets.Spec {
+	spec := datasets.Spec{Path: *f.data, Format: *f.format, Features: *f.features, FeatureLayout: *f.featureLayout,
+		Labels: *f.labels, AllowDropped: *f.allowDropped}
 	switch *f.labels {
 	case "", datasets.LabelsNone, datasets.LabelsColumn, datasets.LabelsFile:
 	default:
 		spec.Labels, spec.LabelFile = datasets.LabelsFile, *f.labels
 	}
-	g, rep, err := datasets.LoadSpec(spec)
+	return spec
+}
+
+// load reads the graph the flags name, after applying --max-memory, and prints the
+// reader's report on stderr (unless --quiet).
+func (f *graphFlags) load(stderr io.Writer) (*datasets.Graph, *datasets.LoadReport, error) {
+	if err := f.apply(); err != nil {
+		return nil, nil, err
+	}
+	g, rep, err := datasets.LoadSpec(f.spec())
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	if rep != nil {
-		for _, w := range rep.Warnings {
-			fmt.Fprintf(stderr, "warning: %s: %s\n", g.Name, w)
-		}
+	if rep == nil {
+		rep = datasets.NewLoadReport(g, "synthetic")
 	}
-	return g, nil
+	f.report(stderr, rep)
+	return g, rep, nil
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
 
+	"github.com/nagc-harness/nagc/datasets"
 	"github.com/nagc-harness/nagc/experiments"
 )
 
@@ -25,8 +26,12 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	limit := fs.Int("limit", 0, "stop after this many runs (resume later)")
 	batch := fs.Int("batch", 0, fmt.Sprintf("runs of one dataset and restart fitted together in lockstep (same records for any value; default %d)", experiments.DefaultBatch))
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the sweep to this file (read it with `go tool pprof`)")
+	in := addInputFlags(fs)
 	arg, err := parseOneArg(fs, args)
 	if err != nil {
+		return err
+	}
+	if err := in.apply(); err != nil {
 		return err
 	}
 	if *workers < 0 {
@@ -39,6 +44,7 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
+	in.configure(cfg)
 	opt := experiments.Options{ResultsDir: *results, Workers: *workers, Limit: *limit, Batch: *batch}
 	if opt.Workers == 0 {
 		opt.Workers = slurmWorkers(os.Getenv)
@@ -66,7 +72,7 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		fmt.Fprintf(stdout, "%s sets timing: true: its runs execute one at a time (whatever --workers and --batch say), each computing its own initialisation, to time them\n", cfg.File)
 	}
 	opt.Progress = newProgress(stderr)
-	opt.Warn = func(dataset, w string) { fmt.Fprintf(stderr, "warning: %s: %s\n", dataset, w) }
+	opt.Loaded = func(_ string, rep *datasets.LoadReport) { in.report(stderr, rep) }
 	if *cpuProfile != "" {
 		stop, err := startCPUProfile(*cpuProfile)
 		if err != nil {
