@@ -130,6 +130,9 @@ type Result struct {
 	// where the graph has labels; nil otherwise.
 	ARI          *float64 `json:"ari,omitempty"`
 	ARIConnected *float64 `json:"ari_connected,omitempty"`
+	// Scored is the number of labelled vertices, the ones ARI scores (fewer than n for
+	// a partly labelled graph).
+	Scored int `json:"scored,omitempty"`
 	// ChosenLabels scores every restart of the chosen point against the labels, and
 	// LabelSelected is the candidate with the best mean ARI: the label-selected point of
 	// the same candidate set, for comparison only (it reads the labels). Both are
@@ -258,6 +261,7 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 			return nil, err
 		}
 		res.ARI, res.ARIConnected = &ari, &ariC
+		res.Scored = metrics.Scored(g.Labels)
 		if err := res.labelScores(g); err != nil {
 			return nil, err
 		}

@@ -205,7 +205,11 @@ func (r *Result) Report(w io.Writer) {
 	fmt.Fprintf(w, "- agreement between the restarts of the chosen point: mean pairwise ARI %.3f; the clustering written is restart %d's (the one agreeing most with the others)\n", r.Agreement, r.Restart)
 	fmt.Fprintf(w, "- isolated vertices: %d, each placed in the cluster whose attribute centroid (over the vertices with an edge) is most cosine-similar to its attributes\n", r.Isolated)
 	if r.ARI != nil {
-		fmt.Fprintf(w, "- ARI against the graph's labels, computed after the choice (never used by it): %.3f over all vertices, %.3f over the vertices with an edge\n", *r.ARI, *r.ARIConnected)
+		over := "all vertices"
+		if r.Scored > 0 && r.Scored < len(r.Clusters) {
+			over = fmt.Sprintf("the %d of %d vertices that have a label", r.Scored, len(r.Clusters))
+		}
+		fmt.Fprintf(w, "- ARI against the graph's labels, computed after the choice (never used by it): %.3f over %s, %.3f over those with an edge\n", *r.ARI, over, *r.ARIConnected)
 	}
 	if l := r.LabelSelected; l != nil {
 		fmt.Fprintf(w, "- the chosen point over its %d restarts: ARI %.3f ± %.3f (with an edge %.3f ± %.3f); for comparison only, the candidate with the best mean ARI (label-selected: reads the labels) is %s %s: %.3f ± %.3f (with an edge %.3f ± %.3f)\n",

@@ -152,7 +152,8 @@ func (g *Graph) ClassSizes() []int {
 
 // Stats summarises a graph: the columns of the paper's dataset table (N, Edges, M, K,
 // Density, with the meanings of the Graph methods of the same names) and a few more:
-// NNZX is the number of stored entries of X, SelfLoops and Dangling are as in Graph.
+// NNZX is the number of stored entries of X, SelfLoops and Dangling are as in Graph,
+// Labeled is LabeledCount.
 type Stats struct {
 	Name      string  `json:"name"`
 	N         int     `json:"n"`
@@ -163,6 +164,10 @@ type Stats struct {
 	SelfLoops int     `json:"self_loops"`
 	Dangling  int     `json:"dangling"`
 	Density   float64 `json:"density"`
+	// Labeled is the number of vertices with a label: N for a fully labelled graph,
+	// fewer for a partly labelled one (the vertices the label-reading metrics score),
+	// 0 for an unlabeled one.
+	Labeled int `json:"labeled"`
 }
 
 // Stats returns the summary statistics of g. Cost O(n log d).
@@ -176,6 +181,7 @@ func (g *Graph) Stats() Stats {
 		SelfLoops: g.SelfLoops(),
 		Dangling:  g.Dangling,
 		Density:   g.Density(),
+		Labeled:   g.LabeledCount(),
 	}
 	if g.X != nil {
 		s.NNZX = g.X.NNZ()

@@ -6,6 +6,45 @@ import (
 	"sort"
 )
 
+// Unlabelled marks, in a ground truth, a vertex without a label (a partly labelled
+// graph, such as Planetoid's with its 140 training labels of Cora). The measures that
+// read the truth (ARI, NMI, Accuracy, Match, ARIConnected) score the labelled vertices
+// only; the others are clustered and scored by the label-free measures all the same.
+const Unlabelled = -1
+
+// Scored returns the number of vertices the label-reading measures score: those whose
+// truth is not Unlabelled. Cost O(n).
+func Scored(truth []int) int {
+	c := 0
+	for _, l := range truth {
+		if l != Unlabelled {
+			c++
+		}
+	}
+	return c
+}
+
+// labelled returns truth and pred restricted to the positions whose truth is not
+// Unlabelled: the inputs themselves when every position is labelled, else copies.
+// Cost O(n).
+func labelled(truth, pred []int) ([]int, []int) {
+	k := 0
+	for k < len(truth) && truth[k] != Unlabelled {
+		k++
+	}
+	if k == len(truth) {
+		return truth, pred
+	}
+	t := append(make([]int, 0, len(truth)), truth[:k]...)
+	p := append(make([]int, 0, len(pred)), pred[:k]...)
+	for i := k; i < len(truth); i++ {
+		if truth[i] != Unlabelled {
+			t, p = append(t, truth[i]), append(p, pred[i])
+		}
+	}
+	return t, p
+}
+
 // errLength is returned when two labelings, or labels and a matrix, disagree in size.
 var errLength = errors.New("metrics: length mismatch")
 

@@ -26,6 +26,7 @@ func newContingency(truth, pred []int) (*contingency, error) {
 	if len(truth) != len(pred) {
 		return nil, fmt.Errorf("metrics: truth has %d labels, pred has %d: %w", len(truth), len(pred), errLength)
 	}
+	truth, pred = labelled(truth, pred)
 	ti, classes, err := compress(truth, "truth")
 	if err != nil {
 		return nil, err

@@ -226,7 +226,7 @@ func TestPairErrors(t *testing.T) {
 		}{
 			{"length", []int{0, 1, 1}, []int{0, 1}, true},
 			{"nil vs one", nil, []int{0}, true},
-			{"negative truth", []int{0, -1}, []int{0, 1}, false},
+			{"negative truth", []int{0, -2}, []int{0, 1}, false}, // −1 is Unlabelled
 			{"negative pred", []int{0, 1}, []int{-3, 1}, false},
 		} {
 			_, err := f(tc.truth, tc.pred)

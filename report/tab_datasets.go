@@ -1,6 +1,7 @@
 package report
 
 import (
+	"fmt"
 	"math"
 	"strconv"
 )
@@ -42,6 +43,11 @@ func DatasetsTable(r *Results) *Table {
 				oc = Cell{Text: fmtv(ours[i])}
 				tr.Mean = ours[i]
 				tr.Note = ""
+				if i == 3 && s.Labeled > 0 && s.Labeled < s.N {
+					// A partly labelled graph: say how many vertices the ARI, NMI and ACC score.
+					oc.Note = fmt.Sprintf("%d of the %d vertices have a label; ARI, NMI and ACC score those", s.Labeled, s.N)
+					tr.Note = oc.Note
+				}
 			} else {
 				tr.Note = oc.Note
 			}

@@ -72,6 +72,7 @@ type clusterOutput struct {
 	Settings   map[string]any     `json:"settings"` // every option the fit used, defaults included
 	Seed       uint64             `json:"seed"`
 	Metrics    map[string]float64 `json:"metrics"` // label-reading measures absent for a graph without labels
+	Scored     int                `json:"scored"`  // vertices the label-reading measures score: those with a label
 	Iterations int                `json:"iterations"`
 	Objective  *float64           `json:"final_objective,omitempty"`
 	FitSeconds float64            `json:"fit_seconds"`
@@ -190,7 +191,7 @@ func clusterJSON(c *experiments.Clustering, params map[string]any) clusterOutput
 		used[st.Key] = st.Value
 	}
 	out := clusterOutput{Dataset: c.Graph.Name, Method: c.Method.Name(), K1: c.K1, Params: params, Settings: used, Seed: c.Seed,
-		Metrics: c.Scores.Named(), Iterations: res.Iterations, FitSeconds: res.FitTime.Seconds(),
+		Metrics: c.Scores.Named(), Scored: c.Graph.LabeledCount(), Iterations: res.Iterations, FitSeconds: res.FitTime.Seconds(),
 		InitSeconds: res.InitTime.Seconds(), InitCached: res.InitCached, Info: res.Info}
 	if len(res.Objective) > 0 {
 		out.Objective = &res.Objective[len(res.Objective)-1]
@@ -225,6 +226,9 @@ func printCluster(w io.Writer, c *experiments.Clustering, params map[string]any)
 	}
 	if scores.Labelled() {
 		fmt.Fprintf(tw, "ARI\t%.4f\nNMI\t%.4f\nACC\t%.4f\n", scores.ARI, scores.NMI, scores.ACC)
+		if sc := g.LabeledCount(); sc < g.N() {
+			fmt.Fprintf(tw, "  scored\t%d of %d vertices (those with a label; all are clustered)\n", sc, g.N())
+		}
 	} else {
 		fmt.Fprintf(tw, "ARI, NMI, ACC\tnone: the graph has no labels\n")
 	}
