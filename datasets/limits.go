@@ -102,13 +102,15 @@ func readAllCapped(r io.Reader, path string, limit uint64, sizeHint int64) ([]by
 		if len(buf) == cap(buf) {
 			if uint64(len(buf)) > limit {
 				return nil, &memory.TooLargeError{
-					What:   fmt.Sprintf("decompressing %s (more than %s so far; its text and the graph read from it are held in memory)", path, memory.Format(uint64(len(buf)))),
-					Need:   memory.Bytes(int64(len(buf)), 4),
+					What:   fmt.Sprintf("decompressing %s (it expands to more than %s; its text and the graph read from it take four times that at least)", path, memory.Format(uint64(len(buf)))),
+					Need:   memory.Add(memory.Bytes(int64(len(buf)), 4), 1),
 					Budget: memory.Limit(),
 				}
 			}
 			grow := min(uint64(cap(buf)), limit+1-uint64(len(buf)))
-			buf = append(buf, make([]byte, max(grow, 512))...)[:len(buf)]
+			nb := make([]byte, len(buf), uint64(len(buf))+max(grow, 512))
+			copy(nb, buf)
+			buf = nb
 		}
 		n, err := r.Read(buf[len(buf):cap(buf)])
 		buf = buf[:len(buf)+n]
