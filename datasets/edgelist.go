@@ -315,15 +315,16 @@ func (e *edgeListParser) dense(path string, data []byte, labelColumn, positional
 		} else {
 			var err error
 			id, err = canonicalID(t.field(0))
-			numeric := allNumbers(t, 0, nf-b2i(labelColumn))
+			// Only on a fault: whether every field is a number (a matrix without ids).
+			numeric := func() bool { return nf != 3 && allNumbers(t, 0, nf-b2i(labelColumn)) }
 			if err != nil {
-				if numeric && nf != 3 {
+				if numeric() {
 					return &noIDColumn{fmt.Sprintf("line %d starts with %q, a fraction, where an id would be", t.ln, t.field(0))}
 				}
 				return t.errorf("%v", err)
 			}
 			if k, dup := e.index[string(id)]; dup {
-				if numeric && nf != 3 {
+				if numeric() {
 					return &noIDColumn{fmt.Sprintf("its first column repeats %q at lines %d and %d", t.field(0), lines[k], t.ln)}
 				}
 				return t.errorf("duplicate vertex id %q (first at line %d); if this file holds one (id, column, value) triplet a line, set the feature layout to sparse (feature_layout: sparse in a config, --feature-layout sparse on the command line); if it has no id column (as np.savetxt(X) writes), set it to rows", id, lines[k])

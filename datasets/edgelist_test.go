@@ -1,11 +1,14 @@
 package datasets
 
 import (
+	"errors"
 	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/nagc-harness/nagc/memory"
 )
 
 func TestOpenEdgeListSmall(t *testing.T) {
@@ -323,6 +326,12 @@ func FuzzOpenEdgeList(f *testing.F) {
 	f.Add("a,b\nb,c,\n", "id,x\na,1\nb,0\nc,2\n", "a 1\nb 2\nc 1\n", false)
 	f.Add("source\ttarget\tweight\na\tb\t2\nb\ta\t0\n", "a\t0\t1\nb\t3\t0.5\n", "", true)
 	f.Add("\xEF\xBB\xBF\"a\" \"b\"\r\n", "", "label\nx\ny\n", false)
+	// pandas and NumPy files: an unnamed index, ids as floats, edges one off, no id column.
+	f.Add(",source,target\n0,0,1\n1,1,2\n", ",0,1\n0,1,0\n1,0,1\n2,1,1\n", ",0\n0,a\n1,b\n2,a\n", false)
+	f.Add("0.000000000000000000e+00 1.000000000000000000e+00\n", ",id,0\n0,0.0,1\n1,1.0,2\n", ",id,label\n0,0,x\n1,1,y\n", false)
+	f.Add("1 2\n2 3\n", "0 1 0 1\n1 0 1 0\n2 1 1 1\n", "0 x\n1 y\n", false)
+	f.Add("0 1\n1 2\n", "1.0 0.0 2.0\n1.0 1.0 0.0\n0.5 0.0 0.0\n", "0 x\n2 y\n", false)
+	f.Add("a b\nb c\x00\n", "a,2147483646,1\n", "", true)
 	f.Fuzz(func(t *testing.T, edges, features, labels string, sparseLayout bool) {
 		dir := t.TempDir()
 		files := map[string]string{"e.csv": edges}
@@ -353,6 +362,9 @@ func FuzzOpenEdgeList(f *testing.F) {
 func checkFuzzFileError(t *testing.T, err error, dir string) {
 	t.Helper()
 	var pe *ParseError
+	if errors.Is(err, memory.ErrTooLarge) {
+		return // a size read from the file over the memory budget: refused before allocating
+	}
 	if !asParseError(err, &pe) {
 		if strings.HasPrefix(err.Error(), "datasets: ") && !strings.Contains(err.Error(), "datasets.") {
 			return // a plain error about the spec, e.g. labels: column without features
@@ -392,8 +404,16 @@ func checkOpened(t *testing.T, g *Graph, rep *LoadReport) {
 		t.Fatalf("%d labels, %d classes for %d vertices", len(g.Labels), len(g.ClassNames), n)
 	}
 	for _, l := range g.Labels {
-		if l < 0 || l >= g.K() {
+		if l != Unlabeled && (l < 0 || l >= g.K()) {
 			t.Fatalf("label %d of %d classes", l, g.K())
+		}
+	}
+	if g.Labels != nil && g.LabeledCount() == 0 {
+		t.Fatalf("a labelled graph with no labelled vertex")
+	}
+	for _, id := range g.IDs {
+		if checkText("id", []byte(id)) != nil {
+			t.Fatalf("id %q holds a control character", id)
 		}
 	}
 	if rep.N != n || rep.Edges != g.Edges() || rep.K != g.K() {

@@ -143,6 +143,12 @@ var errPickled = errors.New("pickled")
 // positioned at the data, its closer and the number of values, checking that the data the header
 // announces fits in the entry (so a corrupt header cannot ask for unbounded memory).
 func (a *npzArchive) open(name string) (*npy.Reader, io.Reader, io.Closer, int, error) {
+	return a.openArray(name, true)
+}
+
+// openArray is open, checking the memory the values take against the budget when
+// budget is set.
+func (a *npzArchive) openArray(name string, budget bool) (*npy.Reader, io.Reader, io.Closer, int, error) {
 	f, ok := a.files[name]
 	if !ok {
 		return nil, nil, nil, 0, a.errorf(name, "array missing from the archive")
@@ -204,6 +210,9 @@ func (a *npzArchive) open(name string) (*npy.Reader, io.Reader, io.Closer, int, 
 		return nil, nil, nil, 0, a.errorf(name, "header announces %d values of %d bytes, more than the %d bytes stored", count, size, f.UncompressedSize64)
 	}
 	// The values are converted to int64 or float64 after reading: budget both copies.
+	if !budget {
+		return r, data, rc, count, nil
+	}
 	if err := memory.Check(fmt.Sprintf("reading %s of %s (%d values its header announces)", name, a.path, count), memory.Bytes(int64(count), size+8)); err != nil {
 		rc.Close()
 		return nil, nil, nil, 0, err
@@ -215,7 +224,7 @@ func (a *npzArchive) open(name string) (*npy.Reader, io.Reader, io.Closer, int, 
 // nothing else, so that lengths can be checked against each other before any array is
 // read.
 func (a *npzArchive) length(name string) (int, error) {
-	_, _, c, count, err := a.open(name)
+	_, _, c, count, err := a.openArray(name, false)
 	if err == errPickled {
 		return 0, a.errorf(name, "stored as pickled Python objects, which cannot be read; store it as a number array")
 	}
