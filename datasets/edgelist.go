@@ -129,8 +129,12 @@ func openEdgeList(s Spec) (*Graph, *LoadReport, error) {
 			if err := e.edges(edges, data, false); err != nil {
 				return nil, nil, err
 			}
-			rep.warn("%s: its ids are those of %s plus %d (read as written, %d edge lines would name an id with no feature line and the rest would land one vertex off): read with every id minus %d, so id %d is vertex %q",
-				filepath.Base(edges), filepath.Base(features), shift, dropped, shift, e.intID(0)+int64(shift), e.ids[0])
+			more, fix := "one more", "minus 1"
+			if shift < 0 {
+				more, fix = "one less", "plus 1"
+			}
+			rep.warn("%s: its ids are %s than those of %s (read as written, %d edge lines would name an id with no feature line and the rest would land one vertex off): read with every id %s, so id %d is vertex %q",
+				filepath.Base(edges), more, filepath.Base(features), dropped, fix, e.intID(0)+int64(shift), e.ids[0])
 		}
 	}
 	if !newVertices {

@@ -202,17 +202,17 @@ func TestEverydayMistakesCora(t *testing.T) {
 			"features.csv": pandasMatrix(pos, c.x),
 			"edges.txt":    savetxtEdges(c.edges, 1, false),
 			"labels.csv":   pandasLabels(pos, c.labels),
-		}, []string{"edges.txt: its ids are those of features.csv plus 1", "read with every id minus 1, so id 1 is vertex \"0\""}},
+		}, []string{"edges.txt: its ids are one more than those of features.csv", "read with every id minus 1, so id 1 is vertex \"0\""}},
 		{"edge ids from 0, feature ids from 1", map[string]string{
 			"features.csv": pandasMatrix(pos1, c.x),
 			"edges.txt":    savetxtEdges(c.edges, 0, false),
 			"labels.csv":   pandasLabels(pos1, c.labels),
-		}, []string{"its ids are those of features.csv plus -1"}},
+		}, []string{"its ids are one less than those of features.csv", "read with every id plus 1, so id 0 is vertex \"1\""}},
 		{"paper ids, edges one off", map[string]string{
 			"features.csv": pandasMatrix(c.ids, c.x),
 			"edges.csv":    pandasEdges(c.edges, func(i int) string { v, _ := strconv.Atoi(c.ids[i]); return strconv.Itoa(v + 1) }),
 			"labels.csv":   pandasLabels(c.ids, c.labels),
-		}, []string{"plus 1"}},
+		}, []string{"one more than those of features.csv"}},
 		{"ids written as floats by np.savetxt", map[string]string{
 			"features.txt": savetxtMatrix(true, c.x),
 			"edges.txt":    savetxtEdges(c.edges, 0, true),
