@@ -319,7 +319,7 @@ func applyLabelFile(g *Graph, rep *LoadReport, path string, allowDropped bool) e
 		}
 		hint := "check that the label file names the vertices as the graph does"
 		if base >= 0 {
-			hint += fmt.Sprintf(" (they are numbered %d…%d, in the order of the matrix rows)", base, base+n-1)
+			hint += fmt.Sprintf(" (they are numbered %d…%d)", base, base+n-1)
 		}
 		if err := checkDropped(rep, allowDropped, path, reason, "label lines", len(ids), hint); err != nil {
 			return err
@@ -343,8 +343,8 @@ func applyLabelFile(g *Graph, rep *LoadReport, path string, allowDropped bool) e
 		return &ParseError{File: path, Msg: fmt.Sprintf("labels none of the %d vertices%s; set labels: none for a graph without labels", n, numbered)}
 	}
 	if missing > 0 {
-		rep.warn("%s labels %d of %d vertices (%d have none, the first %q%s): the metrics score the %d labelled vertices; all are clustered",
-			path, n-missing, n, missing, g.IDs[firstMissing], numbered, n-missing)
+		rep.warn("%s labels %d of %d vertices (the first without a label: %q): the metrics score the %d labelled vertices; all are clustered",
+			path, n-missing, n, g.IDs[firstMissing], n-missing)
 	}
 	g.Labels, g.ClassNames = classIndexPartial(raw, has)
 	checkLabels(rep, path, g.Labels, g.ClassNames, false)
