@@ -326,6 +326,10 @@ func (t *textFile) split() int {
 			}
 			f = append(f, s, e)
 		}
+		if t.skipFirst && len(f) >= 2 {
+			copy(f, f[2:])
+			f = f[:len(f)-2]
+		}
 		t.fields = f
 		return len(f) / 2
 	}

@@ -276,7 +276,8 @@ func (e *edgeListParser) dense(path string, data []byte, labelColumn, positional
 	lines := map[int]int{} // vertex → line, for duplicate errors
 	first := true
 	mLine := 0
-	skip := 1 // fields before the first value: the id
+	numbered := -1 // fields of a header numbering the columns from 0, until the first data line
+	skip := 1      // fields before the first value: the id
 	if positional {
 		skip = 0
 	}
@@ -299,11 +300,22 @@ func (e *edgeListParser) dense(path string, data []byte, labelColumn, positional
 				}
 				continue
 			case !positional && columnNumbers(t, nf):
-				return &noIDColumn{fmt.Sprintf("its first line, %q, numbers every column from 0 as pandas writes a matrix's header, so no column holds ids", truncate(t.line))}
+				// pandas' header of a matrix: no id column when the lines below have as
+				// many fields; one more is the index (whose empty name a space-separated
+				// file loses).
+				numbered = nf
+				e.rep.note("%s:%d read as a header row (%q)", path, t.ln, truncate(t.line))
+				continue
 			case positional && columnNumbers(t, nf), isHeaderWord(t.field(0)), !allNumbers(t, 1, 1+max(na, 0)):
 				e.rep.note("%s:%d read as a header row (%q)", path, t.ln, truncate(t.line))
 				continue
 			}
+		}
+		if numbered >= 0 {
+			if nf-b2i(labelColumn) == numbered {
+				return &noIDColumn{fmt.Sprintf("its header numbers every column from 0 as pandas writes a matrix's, and line %d has as many fields, so none holds ids", t.ln)}
+			}
+			numbered = -1
 		}
 		if na < 0 || na == 0 && labelColumn {
 			return t.errorf("feature line needs an id, values and a label, got %d fields", nf)
@@ -552,7 +564,7 @@ func splitItems(body string) []string {
 func (e *edgeListParser) edges(path string, data []byte, newVertices bool) error {
 	t := newTextFile(path, data)
 	first := true
-	width := 0
+	width, headerFields := 0, 0
 	otherKeys := false
 	for nf := t.next(); nf >= 0; nf = t.next() {
 		var idA, idB, weight []byte
@@ -588,8 +600,16 @@ func (e *edgeListParser) edges(path string, data []byte, newVertices bool) error
 			if !dict && (nf == 2 && isHeaderWord(idA) && isHeaderWord(idB) ||
 				nf == 3 && !isNumber(weight)) {
 				e.note("%s:%d read as a header row (%q)", path, t.ln, truncate(t.line))
+				headerFields = nf
 				continue
 			}
+		} else if headerFields == 2 && nf == 3 && !dict && width == 0 {
+			// A header naming two columns over lines of three: the first is pandas'
+			// index, whose empty name a space-separated file loses.
+			t.skipFirst = true
+			nf = t.split()
+			idA, idB, weight = t.field(0), t.field(1), nil
+			e.note("%s: its header names 2 columns and its lines have 3: the first, pandas' unnamed index, is skipped", path)
 		}
 		if nf != 2 && nf != 3 {
 			return t.errorf("edge line needs 2 fields (id_a id_b) or 3 (id_a id_b weight), got %d", nf)

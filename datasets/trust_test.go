@@ -376,6 +376,43 @@ func TestFeatureLayoutRows(t *testing.T) {
 	}
 }
 
+// TestNumberedHeader checks pandas' header of a matrix, "0 1 … m−1": with as many
+// fields on the lines below, the file has no id column (read by position); with one more,
+// the first is the id (to_csv(sep=' ') of a frame with an index, whose empty name the
+// spaces lose).
+func TestNumberedHeader(t *testing.T) {
+	for _, test := range []struct {
+		name, features string
+		ids            []string
+	}{
+		{"no id column", "0,1,2\n1,0,0\n0,1,0\n0,0,1\n", []string{"0", "1", "2"}},
+		{"index, space-separated", "0 1 2\n10 1 0 0\n11 0 1 0\n12 0 0 1\n", []string{"10", "11", "12"}},
+	} {
+		t.Run(test.name, func(t *testing.T) {
+			edges := "0 1\n1 2\n"
+			if test.ids[0] == "10" {
+				edges = "10 11\n11 12\n"
+			}
+			_, s := specInDir(t, map[string]string{"e.txt": edges, "f.txt": test.features}, Spec{Path: "e.txt", Features: "f.txt"})
+			g, rep := mustOpen(t, s)
+			if fmt.Sprint(g.IDs) != fmt.Sprint(test.ids) || g.M() != 3 || g.X.At(2, 2) != 1 || g.X.At(0, 0) != 1 || g.Edges() != 2 {
+				t.Fatalf("ids %q, m=%d, X=%v\n%s", g.IDs, g.M(), g.X, rep)
+			}
+		})
+	}
+}
+
+// TestSpaceSeparatedPandasEdges checks df.to_csv(sep=' ') of an edge frame: the header
+// "source target" (the index's empty name lost) over lines "row source target" is not
+// read as weighted edges.
+func TestSpaceSeparatedPandasEdges(t *testing.T) {
+	_, s := specInDir(t, map[string]string{"e.txt": "source target\n0 a b\n1 b c\n2 c a\n"}, Spec{Path: "e.txt"})
+	g, rep := mustOpen(t, s)
+	if fmt.Sprint(g.IDs) != "[a b c]" || g.Edges() != 3 || g.Weighted() {
+		t.Fatalf("ids %q, edges %d, weighted %v\n%s", g.IDs, g.Edges(), g.Weighted(), rep)
+	}
+}
+
 // TestPartialLabels checks a label file naming some vertices: the others get Unlabeled,
 // with a warning; a file naming none is an error.
 func TestPartialLabels(t *testing.T) {
