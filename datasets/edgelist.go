@@ -598,7 +598,7 @@ func (e *edgeListParser) edges(path string, data []byte, newVertices bool) error
 				continue
 			}
 			if !dict && (nf == 2 && isHeaderWord(idA) && isHeaderWord(idB) ||
-				nf == 3 && !isNumber(weight)) {
+				nf == 3 && !isNumber(weight) || nf == 2 && e.namesColumns(t, idA, idB, newVertices)) {
 				e.note("%s:%d read as a header row (%q)", path, t.ln, truncate(t.line))
 				headerFields = nf
 				continue
@@ -663,6 +663,29 @@ func (e *edgeListParser) edges(path string, data []byte, newVertices bool) error
 		return &ParseError{File: path, Msg: fmt.Sprintf("%d vertices exceed the supported 2³¹−1", len(e.ids))}
 	}
 	return nil
+}
+
+// namesColumns reports whether the first line of an edge file, the ids a and b, is a
+// header of two column names that are not header words ("a,b", "from_node,to_node"):
+// neither is a number, and either the next line's ids are both numbers or, with a
+// feature file giving the vertices, neither names a vertex.
+func (e *edgeListParser) namesColumns(t *textFile, a, b []byte, newVertices bool) bool {
+	if isNumber(a) || isNumber(b) {
+		return false
+	}
+	if !newVertices {
+		_, okA := e.lookup(a)
+		_, okB := e.lookup(b)
+		if !okA && !okB {
+			return true
+		}
+	}
+	peek := *t
+	peek.fields = nil
+	if peek.next() != 2 {
+		return false
+	}
+	return isNumber(peek.field(0)) && isNumber(peek.field(1))
 }
 
 // note records a note, except in a counting pass (see count).

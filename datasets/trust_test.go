@@ -413,6 +413,25 @@ func TestSpaceSeparatedPandasEdges(t *testing.T) {
 	}
 }
 
+// TestEdgeHeaderOfNames checks a first edge line of two names that are not header words
+// ("a,b") above numeric ids: a header, noted, not an edge dropped (or, without a feature
+// file, two extra vertices).
+func TestEdgeHeaderOfNames(t *testing.T) {
+	for _, features := range []bool{false, true} {
+		files := map[string]string{"e.csv": "a,b\n1,2\n2,3\n"}
+		spec := Spec{Path: "e.csv"}
+		if features {
+			files["f.csv"] = "1,1\n2,0\n3,1\n"
+			spec.Features = "f.csv"
+		}
+		_, s := specInDir(t, files, spec)
+		g, rep := mustOpen(t, s)
+		if g.N() != 3 || g.Edges() != 2 || rep.DroppedTotal() != 0 || !strings.Contains(strings.Join(rep.Notes, "\n"), `e.csv:1 read as a header row ("a,b")`) {
+			t.Errorf("features %v: n=%d edges=%d\n%s", features, g.N(), g.Edges(), rep)
+		}
+	}
+}
+
 // TestPartialLabels checks a label file naming some vertices: the others get Unlabeled,
 // with a warning; a file naming none is an error.
 func TestPartialLabels(t *testing.T) {
