@@ -65,3 +65,16 @@ func (f *inputFlags) configure(cfg *experiments.Config) {
 		}
 	}
 }
+
+// loadGraph returns a loader of named datasets (for the report's layout figure) that
+// prints each graph's load report on w, unless --quiet, and honours --allow-dropped.
+func (f *inputFlags) loadGraph(w io.Writer) func(name string) (*datasets.Graph, error) {
+	return func(name string) (*datasets.Graph, error) {
+		g, rep, err := datasets.LoadSpec(datasets.Spec{Path: name, AllowDropped: *f.allowDropped})
+		if err != nil {
+			return nil, err
+		}
+		f.report(w, rep)
+		return g, nil
+	}
+}

@@ -22,8 +22,12 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	data := fs.String("data", "", "folder holding the named datasets, for the WebKB layout figure (overrides $NAGC_DATA)")
 	paper := fs.String("paper", "", "published-results YAML (default: the copy built into nagc; \"none\": no paper numbers)")
 	compare := fs.String("compare", "", "comparison: paper (set the rows beside the NAGC paper's numbers) or none (the sweep alone); default: as the config's compare key recorded it")
+	in := addInputFlags(fs)
 	arg, err := parseOneArg(fs, args)
 	if err != nil {
+		return err
+	}
+	if err := in.apply(); err != nil {
 		return err
 	}
 	if err := setDataFolder(*data); err != nil {
@@ -36,6 +40,7 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		FreeRule:   *rule,
 		Command:    reportCommand(args),
 		Compare:    *compare,
+		LoadGraph:  in.loadGraph(stderr),
 	}
 	if opt.Formats == nil {
 		opt.Formats = []string{}
