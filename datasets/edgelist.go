@@ -52,7 +52,17 @@ const reasonNoFeatureLine = "edge names an id with no feature line"
 // Feature file, dense layout (the default): "id v1 v2 … vm" a line, every line with the
 // same m; with Labels "column" the last field is the label instead. Sparse layout: "id
 // column value" a line, columns numbered from 0 (m is the largest column + 1), a vertex
-// being every id that has a line. Values are numbers from 0 to MaxAttribute.
+// being every id that has a line. Rows layout: "v1 v2 … vm" a line, no id, vertex i−1 on
+// line i (ids 0…n−1). Values are numbers from 0 to MaxAttribute.
+//
+// What Python writes is read as meant (docs/your-graph-checks.md): pandas' to_csv()
+// header (first cell empty) and unnamed index column; ids written as floats (12.0 is id
+// 12; 12.5 is an error); a dense feature file whose first column cannot be ids (a value
+// repeats or is a fraction, every field a number) is read in the rows layout, with a
+// warning; an edge file whose ids are the feature file's plus or minus one (reading them
+// so names every vertex, as written some do not) is read shifted, with a warning. When
+// more than MaxDroppedShare of the edge lines name unknown ids, the load fails unless
+// Spec.AllowDropped.
 func openEdgeList(s Spec) (*Graph, *LoadReport, error) {
 	edges, features, dir := s.Path, s.Features, ""
 	if fi, err := os.Stat(s.Path); err == nil && fi.IsDir() {
@@ -87,8 +97,8 @@ func openEdgeList(s Spec) (*Graph, *LoadReport, error) {
 				rep.Notes = rep.Notes[:notes]
 				e = &edgeListParser{rep: rep, index: make(map[string]int)}
 				if err = e.dense(features, data, labelColumn, true); err == nil {
-					rep.warn("%s has no id column (%s): read by position, line i as vertex i−1 (ids %s…%d, as the edge file must name them); feature_layout: rows (--feature-layout rows) says so and silences this",
-						filepath.Base(features), noID.why, "0", len(e.ids)-1)
+					rep.warn("%s has no id column (%s): read by position, line i as vertex i−1 (ids 0…%d, as the edge file must name them); feature_layout: rows (--feature-layout rows) says so and silences this",
+						filepath.Base(features), noID.why, len(e.ids)-1)
 				}
 			}
 		case LayoutSparse:
@@ -211,7 +221,7 @@ func (e *edgeListParser) intID(i int) int64 {
 }
 
 // lookup returns the vertex the edge file's id names: the vertex of that id, or, while
-// e.shift is set, of the integer id plus the shift.
+// e.shift is set, of the integer id minus the shift.
 func (e *edgeListParser) lookup(id []byte) (int, bool) {
 	if e.shift == 0 {
 		i, ok := e.index[string(id)]
