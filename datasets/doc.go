@@ -39,6 +39,21 @@
 // .txt.gz edge lists, .mtx.gz matrices); a folder's edges.csv.gz,
 // adj.mtx.gz, … are found like their uncompressed names.
 //
+// # Input you can trust
+//
+// A reader gives the graph the files meant, with a note or warning in the LoadReport for
+// every choice it made, or an error naming the file, the line and the fix
+// (docs/your-graph-checks.md): pandas' to_csv() headers and unnamed index columns are
+// recognised; ids written as floats (12.0) are the integer ids; a dense feature file
+// without an id column is read by position (FeatureLayout "rows"); edge ids one off from
+// the feature ids are read shifted; more than MaxDroppedShare (1 %) of an edge or label
+// file's lines naming unknown ids fails the load unless Spec.AllowDropped; control
+// characters in text files are refused. A label file may label only some vertices
+// (Unlabeled marks the others). No size read from a file (a Matrix Market size line, an
+// npz header, a sparse feature column) is used for an allocation before it is checked
+// against what the file can hold and against memory.Limit; gzip data is decompressed
+// under a cap of a quarter of that budget.
+//
 // Vertex order is file order: the vertex lines of a LINQS folder, the lines of an edge
 // list's feature file (or, without one, the ids of the edge file in order of first
 // appearance; after a sparse one, whose file has no line for a vertex without
