@@ -341,16 +341,20 @@ func (e *edgeListParser) dense(path string, data []byte, labelColumn, positional
 		} else {
 			var err error
 			id, err = canonicalID(t.field(0))
-			// Only on a fault: whether every field is a number (a matrix without ids).
-			numeric := func() bool { return nf != 3 && allNumbers(t, 0, nf-b2i(labelColumn)) }
+			// Only on a fault: whether every field is a number (a matrix without ids),
+			// and unambiguously so (three fields a line may be sparse triplets).
+			numeric := func() bool { return allNumbers(t, 0, nf-b2i(labelColumn)) }
 			if err != nil {
-				if numeric() {
+				if numeric() && nf != 3 {
 					return &noIDColumn{fmt.Sprintf("line %d starts with %q, a fraction, where an id would be", t.ln, t.field(0))}
+				}
+				if numeric() {
+					return t.errorf("%v; if the file has no id column (as np.savetxt(X) writes), set the feature layout to rows (feature_layout: rows in a config, --feature-layout rows on the command line)", err)
 				}
 				return t.errorf("%v", err)
 			}
 			if k, dup := e.index[string(id)]; dup {
-				if numeric() {
+				if numeric() && nf != 3 {
 					return &noIDColumn{fmt.Sprintf("its first column repeats %q at lines %d and %d", t.field(0), lines[k], t.ln)}
 				}
 				return t.errorf("duplicate vertex id %q (first at line %d); if this file holds one (id, column, value) triplet a line, set the feature layout to sparse (feature_layout: sparse in a config, --feature-layout sparse on the command line); if it has no id column (as np.savetxt(X) writes), set it to rows", id, lines[k])

@@ -348,6 +348,8 @@ func TestReaderRefusals(t *testing.T) {
 			[]string{"control character 0x1B"}},
 		{"NUL in a Matrix Market file", map[string]string{"a.mtx": "%%MatrixMarket matrix coordinate pattern general\n2 2 1\n1 2\x00\n"}, Spec{Path: "a.mtx"}, "a.mtx", 3,
 			[]string{"control character 0x00"}},
+		{"np.savetxt of a 2-column X with fractions", map[string]string{"e.txt": "0 1\n", "f.txt": "0.5 1 1\n0.25 0 1\n"}, Spec{Path: "e.txt", Features: "f.txt"}, "f.txt", 1,
+			[]string{`id "0.5" is a number with a fractional part`, "set the feature layout to rows", "--feature-layout rows"}},
 		{"np.savetxt of a 2-column X: ambiguous", map[string]string{"e.txt": "0 1\n", "f.txt": "0 1 1\n0 0 1\n"}, Spec{Path: "e.txt", Features: "f.txt"}, "f.txt", 2,
 			[]string{`duplicate vertex id "0"`, "set the feature layout to sparse", "set it to rows"}},
 	} {
