@@ -36,12 +36,21 @@ func checkColumns(m int64, what string) error {
 	return memory.Check(fmt.Sprintf("attributes with m = %d columns (%s)", m, what), memory.Bytes(m, bytesPerColumn))
 }
 
-// readFile returns the contents of the file path, decompressed when it is gzip data (as
+// readFile is readData, refusing text that holds a control character (checkText).
+func readFile(path string) ([]byte, error) {
+	data, err := readData(path)
+	if err != nil {
+		return nil, err
+	}
+	return data, checkText(path, data)
+}
+
+// readData returns the contents of the file path, decompressed when it is gzip data (as
 // SNAP's .txt.gz edge lists are). The file's size is checked against the memory budget
 // before it is read; gzip data is decompressed incrementally and refused as soon as it
 // exceeds a quarter of the budget (the parsed graph needs the rest), so a small file that
 // expands to gigabytes stops with a message, not the machine's out-of-memory killer.
-func readFile(path string) ([]byte, error) {
+func readData(path string) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -62,11 +71,7 @@ func readFile(path string) ([]byte, error) {
 		if _, err := f.Seek(0, io.SeekStart); err != nil {
 			return nil, err
 		}
-		data, err := readAllCapped(f, path, math.MaxInt64, fi.Size())
-		if err != nil {
-			return nil, err
-		}
-		return data, checkText(path, data)
+		return readAllCapped(f, path, math.MaxInt64, fi.Size())
 	}
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
 		return nil, err
@@ -87,7 +92,7 @@ func readFile(path string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return out, checkText(path, out)
+	return out, nil
 }
 
 // readAllCapped reads r to its end, growing its buffer from sizeHint, and refuses with a

@@ -120,7 +120,7 @@ func loadLINQS(dir string, noLabel, allowDropped bool) (*Graph, *LoadReport, err
 	if len(cites) == 0 {
 		return nil, nil, &ParseError{File: dir, Msg: "no .cites file in folder"}
 	}
-	return parseLINQSReport(dir, contents, cites, readFile, noLabel, allowDropped)
+	return parseLINQSReport(dir, contents, cites, readData, noLabel, allowDropped) // which checks the text
 }
 
 // parseLINQS parses the .content files contents and the .cites files cites of the LINQS
