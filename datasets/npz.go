@@ -605,6 +605,10 @@ func (a *npzArchive) nodeNames(n int, rep *LoadReport) []string {
 					why = fmt.Sprintf("the name %q appears twice", s)
 					break
 				}
+				if control := strings.IndexFunc(s, func(r rune) bool { return r < 0x20 || r == 0x7f }); control >= 0 {
+					why = fmt.Sprintf("the name %q holds a control character", s)
+					break
+				}
 				seen[s] = true
 			}
 		}

@@ -434,6 +434,22 @@ func TestEdgeHeaderOfNames(t *testing.T) {
 	}
 }
 
+// TestNPZNodeNamesControl checks that node names holding a control character are not
+// used as ids (they would be written into every file naming vertices).
+func TestNPZNodeNamesControl(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "g.npz")
+	a := smallNPZ()
+	a["node_names"] = []string{"a", "b\x1bc", "d"}
+	writeNPZArrays(t, p, a, nil)
+	g, rep, err := Open(Spec{Path: p})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(g.IDs) != "[0 1 2]" || !strings.Contains(strings.Join(rep.Warnings, "\n"), "holds a control character") {
+		t.Errorf("ids %q, warnings %q", g.IDs, rep.Warnings)
+	}
+}
+
 // TestPartialLabels checks a label file naming some vertices: the others get Unlabeled,
 // with a warning; a file naming none is an error.
 func TestPartialLabels(t *testing.T) {
