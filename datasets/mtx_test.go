@@ -191,7 +191,7 @@ func TestLabelFileIndexBase(t *testing.T) {
 		{name: "mtx 1-based", labels: "2,y\n1,x\n3,x\n", want: []string{"x", "y", "x"}},
 		{name: "mtx 0-based", labels: "id,label\n1,y\n0,x\n2,x\n", want: []string{"x", "y", "x"},
 			warning: "its ids run 0…2, but the vertices are numbered 1…3: read with id 0 as vertex 1"},
-		{name: "mtx 0-based, one missing", labels: "0,x\n1,y\n", err: `1 of 2 label lines (50.0%) name an id that is not a vertex`},
+		{name: "mtx 0-based, one unknown", labels: "0,x\n1,y\n7,x\n", err: `2 of 3 label lines (66.7%) name an id that is not a vertex`},
 		{name: "mtx 0-based, one twice", labels: "0,x\n1,y\n1,x\n", err: `second label for vertex "1"`},
 		{name: "mtx ids not numbers", labels: "a,x\nb,y\nc,x\n", err: "3 of 3 label lines (100.0%) name an id that is not a vertex"},
 		{name: "npz 0-based", npz: true, labels: "0 x\n2 x\n1 y\n", want: []string{"x", "y", "x"}},

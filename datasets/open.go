@@ -304,10 +304,29 @@ func applyLabelFile(g *Graph, rep *LoadReport, path string, allowDropped bool) e
 		for i, id := range g.IDs {
 			index[id] = i
 		}
+		vertexOf := func(id string) (int, bool) { i, ok := index[id]; return i, ok }
+		if shift, unknown := labelShift(g.IDs, index, ids); shift != 0 {
+			// Ids one off from the vertices' (as an edge file's can be): read shifted.
+			more, fix := "one more", "minus 1"
+			if shift < 0 {
+				more, fix = "one less", "plus 1"
+			}
+			rep.warn("%s: its ids are %s than the vertices' (read as written, %d label lines would name no vertex and the rest would label the wrong one): read with every id %s",
+				path, more, unknown, fix)
+			ints := shiftedIndex(g.IDs)
+			vertexOf = func(id string) (int, bool) {
+				v, err := strconv.ParseInt(id, 10, 64)
+				if err != nil {
+					return 0, false
+				}
+				i, ok := ints[v-int64(shift)]
+				return i, ok
+			}
+		}
 		at := make([]int, n)
 		const reason = "label line names an id that is not a vertex"
 		for k, id := range ids {
-			i, ok := index[id]
+			i, ok := vertexOf(id)
 			if !ok {
 				rep.dropLine(reason, path, lines[k], texts[k])
 				continue
@@ -349,6 +368,38 @@ func applyLabelFile(g *Graph, rep *LoadReport, path string, allowDropped bool) e
 	g.Labels, g.ClassNames = classIndexPartial(raw, has)
 	checkLabels(rep, path, g.Labels, g.ClassNames, false)
 	return nil
+}
+
+// labelShift returns s = +1 or −1 when the label ids, read as written, name some
+// unknown id while every one of them minus s names a vertex (an off-by-one base), with
+// the number of unknown ids as written; else 0. Cost O(len(ids)) map look-ups.
+func labelShift(vertexIDs []string, index map[string]int, ids []string) (shift, unknown int) {
+	for _, id := range ids {
+		if _, ok := index[id]; !ok {
+			unknown++
+		}
+	}
+	if unknown == 0 {
+		return 0, 0
+	}
+	ints := shiftedIndex(vertexIDs)
+	if ints == nil {
+		return 0, 0
+	}
+	for _, s := range []int64{1, -1} {
+		all := true
+		for _, id := range ids {
+			v, err := strconv.ParseInt(id, 10, 64)
+			if _, ok := ints[v-s]; err != nil || !ok {
+				all = false
+				break
+			}
+		}
+		if all {
+			return int(s), unknown
+		}
+	}
+	return 0, 0
 }
 
 // indexBase returns b when ids are the indices b, b+1, …, b+n−1 in order, for b = 0 or 1,

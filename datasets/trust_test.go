@@ -450,6 +450,28 @@ func TestNPZNodeNamesControl(t *testing.T) {
 	}
 }
 
+// TestLabelShift checks a label file whose ids are one more than the vertices' (here of
+// an edge list without features, whose vertices come in edge order): read shifted, with a
+// warning, rather than labelling every vertex with its neighbour's class.
+func TestLabelShift(t *testing.T) {
+	var edges, labels strings.Builder
+	for i := 0; i < 200; i++ {
+		fmt.Fprintf(&edges, "%d %d\n", (i*7)%200, (i*7+1)%200)
+		fmt.Fprintf(&labels, "%d c%d\n", i+1, i%3)
+	}
+	_, s := specInDir(t, map[string]string{"e.txt": edges.String(), "l.txt": labels.String()}, Spec{Path: "e.txt", LabelFile: "l.txt"})
+	g, rep := mustOpen(t, s)
+	for i, id := range g.IDs {
+		v, _ := strconv.Atoi(id)
+		if want := fmt.Sprintf("c%d", v%3); g.ClassNames[g.Labels[i]] != want {
+			t.Fatalf("vertex %s has class %s, want %s\n%s", id, g.ClassNames[g.Labels[i]], want, rep)
+		}
+	}
+	if !strings.Contains(strings.Join(rep.Warnings, "\n"), "its ids are one more than the vertices'") {
+		t.Errorf("warnings %q", rep.Warnings)
+	}
+}
+
 // TestPartialLabels checks a label file naming some vertices: the others get Unlabeled,
 // with a warning; a file naming none is an error.
 func TestPartialLabels(t *testing.T) {
