@@ -103,3 +103,16 @@ func TestNAGCMultiplyAdds(t *testing.T) {
 		t.Errorf("nagc options k2 = 2, ρ = ½: %v, want 96", got)
 	}
 }
+
+// TestPlotGrowthOnePoint plots a single fit under a second (nagc bench --sizes none
+// --methods metis on one graph): the log axes span one value, which used to panic.
+func TestPlotGrowthOnePoint(t *testing.T) {
+	results := []Result{{Case: "cora", Method: "metis", Work: 54_000, Median: 0.05, Seconds: []float64{0.05}}}
+	path := filepath.Join(t.TempDir(), "growth.pdf")
+	if err := PlotGrowth(path, results); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := os.Stat(path); err != nil || st.Size() == 0 {
+		t.Fatalf("no figure written: %v", err)
+	}
+}

@@ -112,7 +112,18 @@ func PlotGrowth(path string, results []Result) error {
 		}
 	}
 	p.Add(plotter.NewGrid())
+	widenLogRange(&p.X)
+	widenLogRange(&p.Y)
 	return p.Save(7*vg.Inch, 5*vg.Inch, path)
+}
+
+// widenLogRange gives a log axis whose data span one value (a single fit, or equal
+// medians) the decade around it: gonum widens such a range by ±1, which goes below zero
+// for a value under 1 and makes the log scale panic.
+func widenLogRange(a *plot.Axis) {
+	if a.Min == a.Max && a.Min > 0 {
+		a.Min, a.Max = a.Min/math.Sqrt(10), a.Max*math.Sqrt(10)
+	}
 }
 
 var palette = []color.Color{
