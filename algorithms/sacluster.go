@@ -1,6 +1,7 @@
 package algorithms
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -79,12 +80,15 @@ func saMoved(a, b []int) float64 {
 // iteration O(n²) beyond it. It is quadratic in n by design: the method is hard to apply
 // to large graphs, as the NAGC paper says.
 //
-// Defaults (zero values): restart 0.15, length 10, initial weights 1 (the paper's; the
-// structure edges weigh 1), max_iter 20, no binning, protocol paper.
+// Defaults (zero values): restart 0.15 and length 10 (the public code's), initial
+// attribute weight mean degree / mean number of attribute values held (so that the
+// attributes carry as much walk weight as the edges on average; the paper starts every
+// weight at 1, which on a bag of words lets the words swamp the edges: WebKB 0.49 ARI
+// against 0.885), max_iter 20, no binning, direction from-centre, protocol paper.
 type SACluster struct {
 	Restart float64 `yaml:"restart"`  // restart probability c; 0 means 0.15
 	Length  int     `yaml:"length"`   // walk length l; 0 means 10
-	Weight  float64 `yaml:"weight"`   // initial weight of every attribute; 0 means 1
+	Weight  float64 `yaml:"weight"`   // initial weight of every attribute; 0: balanced with the edges (see Defaults)
 	MaxIter int     `yaml:"max_iter"` // outer iterations at most; 0 means 20
 	Bins    int     `yaml:"bins"`     // equal-frequency bins per column; 0: one vertex per value
 	// Direction is "from-centre" (the default: a vertex joins the centre whose walk
@@ -121,7 +125,7 @@ type IncCluster struct {
 func (IncCluster) Name() string { return "inc-cluster" }
 
 func (a SACluster) withDefaults() SACluster {
-	a.Restart = cmpOr(a.Restart, saRestart)
+	a.Restart = cmp.Or(a.Restart, saRestart)
 	if a.Length == 0 {
 		a.Length = saLength
 	}
@@ -146,13 +150,6 @@ func saAutoWeight(g *saGraph) float64 {
 		return 1
 	}
 	return float64(edges) / float64(held)
-}
-
-func cmpOr(v, d float64) float64 {
-	if v == 0 {
-		return d
-	}
-	return v
 }
 
 // Fit clusters the graph with SA-Cluster. See the type's documentation.
@@ -188,7 +185,7 @@ func (a SACluster) fit(ctx context.Context, in Input, k int, incremental bool) (
 	big, scratch := saWalkBytes(n, g.m, a.Length, workers, incremental)
 	if err := memory.Check(fmt.Sprintf("%s on %d vertices (a dense %d×%d random-walk matrix%s)", name, n, n, n,
 		map[bool]string{true: fmt.Sprintf(" and the %d walk matrices Inc-Cluster keeps", a.Length), false: ""}[incremental]),
-		uint64(big+scratch)); err != nil {
+		memory.Add(big, scratch)); err != nil {
 		return nil, err
 	}
 	w0 := a.Weight

@@ -7,6 +7,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/nagc-harness/nagc/memory"
 	"github.com/nagc-harness/nagc/sparse"
 )
 
@@ -188,17 +189,25 @@ func newSAWalk(g *saGraph, restart float64, length, workers int, incremental boo
 	return w
 }
 
-// saWalkBytes estimates the memory of a walk: R, Inc-Cluster's l stored X_γ, and every
-// worker's scratch.
-func saWalkBytes(n, m, length, workers int, incremental bool) (float64, float64) {
-	nn := float64(n) * float64(n) * 8
-	block := float64(min(n, 64))
-	scratch := float64(workers) * block * 8 * (5*float64(n) + float64(max(m, 1)))
+// saWalkBytes estimates the memory of a walk: R and Inc-Cluster's l stored X_γ (n×n
+// each), and every worker's scratch (five n×b and one M×b blocks, three more n×b for
+// Inc-Cluster).
+func saWalkBytes(n, m, length, workers int, incremental bool) (matrices, scratch uint64) {
+	nn := memory.Bytes(int64(n)*int64(n), 8)
+	block := int64(min(n, 64))
+	perWorker := 5*int64(n) + int64(max(m, 1))
+	copies := 1
 	if incremental {
-		scratch += float64(workers) * block * 8 * 3 * float64(n)
-		return nn * float64(1+length), scratch
+		perWorker += 3 * int64(n)
+		copies += length
 	}
-	return nn, scratch
+	matrices = memory.Bytes(int64(copies), 1)
+	if nn > 0 && matrices > math.MaxUint64/nn {
+		matrices = math.MaxUint64
+	} else {
+		matrices *= nn
+	}
+	return matrices, memory.Bytes(int64(workers)*block*perWorker, 8)
 }
 
 // blocks calls fn for every column block [lo, hi) in parallel, with a worker's scratch.
