@@ -192,7 +192,7 @@ func TestPaperConfigLoads(t *testing.T) {
 	if !slices.Equal(cfg.Metrics, AllMetrics) || cfg.Holdout != 0.2 {
 		t.Errorf("paper config: metrics %v, holdout %v; want all metrics and 0.2", cfg.Metrics, cfg.Holdout)
 	}
-	for _, name := range []string{"quick.yaml", "baselines.yaml"} {
+	for _, name := range []string{"quick.yaml", "baselines.yaml", "discussed.yaml"} {
 		if _, err := LoadConfig(filepath.Join("..", "configs", name)); err != nil {
 			t.Error(err)
 		}
