@@ -72,13 +72,14 @@ func saMoved(a, b []int) float64 {
 // paper's centroid: the vertex nearest the cluster's average random-walk vector), updates the
 // weights by the paper's vote — vote_t counts the members that hold their centre's value
 // of column t, Δw_t = (Σ_s w_s)·vote_t/Σ_s vote_s, w_t ← (w_t + Δw_t)/2, so Σw is kept —
-// and recomputes R. Result.Objective records Σ_i R(i, c_{label i}) after each assignment.
+// and recomputes R.
 // No random numbers are drawn: every seed gives the same result.
 //
 // Cost: R is a dense n×n matrix (8n² bytes: 59 MB for Cora, 88 MB for Citeseer; memory is
 // checked before it is taken), each recomputation O(l·n·(nnz(A) + 2·nnz(X))) and each
 // iteration O(n²) beyond it. It is quadratic in n by design: the method is hard to apply
-// to large graphs, as the NAGC paper says.
+// to large graphs, as the NAGC paper says. Result.Objective records, after each
+// assignment, Σ_i of the walk similarity between i and its centre.
 //
 // Defaults (zero values): restart 0.15 and length 10 (the public code's), initial
 // attribute weight mean degree / mean number of attribute values held (so that the
@@ -183,9 +184,11 @@ func (a SACluster) fit(ctx context.Context, in Input, k int, incremental bool) (
 	g := newSAGraph(in.Adj, in.X, a.Bins)
 	workers := max(sparse.Threads(), 1)
 	big, scratch := saWalkBytes(n, g.m, a.Length, workers, incremental)
-	if err := memory.Check(fmt.Sprintf("%s on %d vertices (a dense %d×%d random-walk matrix%s)", name, n, n, n,
-		map[bool]string{true: fmt.Sprintf(" and the %d walk matrices Inc-Cluster keeps", a.Length), false: ""}[incremental]),
-		memory.Add(big, scratch)); err != nil {
+	what := fmt.Sprintf("%s on %d vertices (a dense %d×%d random-walk matrix)", name, n, n, n)
+	if incremental {
+		what = fmt.Sprintf("%s on %d vertices (a dense %d×%d random-walk matrix and the %d walk matrices it updates)", name, n, n, n, a.Length)
+	}
+	if err := memory.Check(what, memory.Add(big, scratch)); err != nil {
 		return nil, err
 	}
 	w0 := a.Weight
@@ -248,7 +251,7 @@ func (a SACluster) fit(ctx context.Context, in Input, k int, incremental bool) (
 		FitTime:    time.Since(start),
 		Info: map[string]string{
 			"protocol":           SAProtocolPaper,
-			"objective":          "Σ_i R(i, centre of i): random-walk closeness to the centres",
+			"objective":          "Σ_i walk similarity of i and its centre (R(c, i) from the centre, R(i, c) to it)",
 			"attribute_vertices": strconv.Itoa(g.m),
 			"walk":               fmt.Sprintf("restart %g, length %d, initial attribute weight %.4g", a.Restart, a.Length, w0),
 			"direction":          a.Direction,
