@@ -20,6 +20,7 @@ var registry = map[string]func() any{
 	"nmf":    func() any { return &NMF{} },
 	"snmf":   func() any { return &SNMF{} },
 	"jwnmf":  func() any { return &JWNMF{Lambda: DefaultJWNMFLambda} },
+	"paican": func() any { return &PAICAN{} },
 	"sgc-kmeans": func() any {
 		return &SGCKMeans{GraphFilterOptions: GraphFilterOptions{P: DefaultSGCOrder}, Rank: DefaultSGCRank}
 	},
