@@ -126,6 +126,8 @@ func (a PAICAN) withDefaults() PAICAN {
 	return a
 }
 
+func (a PAICAN) resolved(int) Method { return a.withDefaults() }
+
 func (a PAICAN) checkOptions() error {
 	return firstError(
 		nonNegative("paican", "alpha", a.Alpha),

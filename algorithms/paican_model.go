@@ -262,22 +262,27 @@ func paicanLogBernoulli(num, den float64) (logT, log1mT float64) {
 
 // updateZ sets every q(z_i) from the current parameters at once. Cost O(n·K²).
 func (p *paicanModel) updateZ() {
-	k := p.k
 	for i := 0; i < p.n; i++ {
-		zi := p.z.RawRowView(i)
-		s := p.tmp
-		gi, th := p.g[i], p.theta[i]
-		al, ell, pe := p.agzLogEta.RawRowView(i), p.ell.RawRowView(i), 1-p.c.At(i, 3)
-		for r := 0; r < k; r++ {
-			var ez float64 // (η z_i)_r
-			row := p.eta[r*k : (r+1)*k]
-			for l, v := range zi {
-				ez += row[l] * v
-			}
-			graph := al[r] - th*(p.etaKappa[r]-gi*th*ez) - 0.5*th*th*row[r]
-			s[r] = gi*graph + p.a[i]*ell[r] + pe*p.logPi[r]
+		p.zScores(p.tmp, i)
+		softmaxInto(p.z.RawRowView(i), p.tmp)
+	}
+}
+
+// zScores sets dst[k] to log q(z_i = k) up to a constant, from the current parameters
+// and q(z_i) (for the pair of i with itself excluded from κ). Cost O(K²).
+func (p *paicanModel) zScores(dst []float64, i int) {
+	k := p.k
+	zi := p.z.RawRowView(i)
+	gi, th := p.g[i], p.theta[i]
+	al, ell, pe := p.agzLogEta.RawRowView(i), p.ell.RawRowView(i), 1-p.c.At(i, 3)
+	for r := 0; r < k; r++ {
+		var ez float64 // (η z_i)_r
+		row := p.eta[r*k : (r+1)*k]
+		for l, v := range zi {
+			ez += row[l] * v
 		}
-		softmaxInto(zi, s)
+		graph := al[r] - th*(p.etaKappa[r]-gi*th*ez) - 0.5*th*th*row[r]
+		dst[r] = gi*graph + p.a[i]*ell[r] + pe*p.logPi[r]
 	}
 }
 
