@@ -77,6 +77,12 @@ import (
 // Memory O((n + m)·K) beyond binarised copies of A and X, checked against the memory
 // budget before anything is allocated.
 //
+// Protocol "reference" keeps two formulas of the authors' code where it departs from the
+// model: π_k = exp(log((Σ_i (1−c_i3) z_ik + α)/Σ_i (1−c_i3) + Kα)) (a misplaced
+// parenthesis; the prior on z is then nearly flat, unnormalised), and the DC-SBM
+// initialisation's E-step with its edge term counted twice (see fitPaicanDCSBM). The
+// default, "model", uses the formulas above.
+//
 // Defaults (zero values): α = 10 and β = (10, 1, 1, 1) (the authors' priors: Alpha 10,
 // CleanPrior 10, AnomalyPrior 1), MaxIter 1000, Tol 1e-3 (the authors'), Init "dcsbm"
 // (DC-SBM: at most 1000 sweeps, stopping at an ELBO change below 1e-5, the authors').
@@ -87,7 +93,14 @@ type PAICAN struct {
 	MaxIter      int     `yaml:"max_iter"`      // variational EM iterations at most; 0 means 1000
 	Tol          float64 `yaml:"tol"`           // absolute ELBO change that stops; 0 means 1e-3
 	Init         string  `yaml:"init"`          // "dcsbm" (default) or "random"
+	Protocol     string  `yaml:"protocol"`      // "model" (default) or "reference": the authors' code's two departures
 }
+
+// PAICAN protocols.
+const (
+	PAICANProtocolModel     = "model"
+	PAICANProtocolReference = "reference"
+)
 
 // PAICAN initialisations.
 const (
@@ -123,6 +136,9 @@ func (a PAICAN) withDefaults() PAICAN {
 	if a.Init == "" {
 		a.Init = PAICANInitDCSBM
 	}
+	if a.Protocol == "" {
+		a.Protocol = PAICANProtocolModel
+	}
 	return a
 }
 
@@ -136,6 +152,7 @@ func (a PAICAN) checkOptions() error {
 		atLeastZero("paican", "max_iter", a.MaxIter),
 		nonNegative("paican", "tol", a.Tol),
 		oneOf("paican", "init", a.Init, PAICANInitDCSBM, PAICANInitRandom),
+		oneOf("paican", "protocol", a.Protocol, PAICANProtocolModel, PAICANProtocolReference),
 	)
 }
 
@@ -196,7 +213,7 @@ func (a PAICAN) Fit(ctx context.Context, in Input, k int, seed uint64) (*Result,
 	initInfo := ""
 	switch a.Init {
 	case PAICANInitDCSBM:
-		d, err := fitPaicanDCSBM(ctx, adj, k, rng)
+		d, err := fitPaicanDCSBM(ctx, adj, k, a.Protocol == PAICANProtocolReference, rng)
 		if err != nil {
 			return nil, err
 		}
@@ -238,6 +255,7 @@ func (a PAICAN) Fit(ctx context.Context, in Input, k int, seed uint64) (*Result,
 			"objective":           "ELBO after each iteration (variational EM, parallel updates)",
 			"priors":              fmt.Sprintf("α=%g β=(%g,%g,%g,%g)", a.Alpha, a.CleanPrior, a.AnomalyPrior, a.AnomalyPrior, a.AnomalyPrior),
 			"init":                initInfo,
+			"protocol":            a.Protocol,
 			"converged":           strconv.FormatBool(converged),
 			"edge_anomalous":      strconv.Itoa(nEdge),
 			"attribute_anomalous": strconv.Itoa(nAttr),

@@ -43,8 +43,9 @@ type paicanDCSBM struct {
 //
 // The authors' E-step counts the edge term Σ_l (Az)_il log η_kl twice (once per ordered
 // pair); here it counts once, as the derivative of Karrer and Newman's likelihood gives
-// and as their PAICAN update does. Cost per sweep O(|E|·K + n·K²).
-func fitPaicanDCSBM(ctx context.Context, adj *sparse.CSR, k int, rng *rand.Rand) (*paicanDCSBM, error) {
+// and as their PAICAN update does, unless reference is set (PAICAN's protocol
+// "reference"). Cost per sweep O(|E|·K + n·K²).
+func fitPaicanDCSBM(ctx context.Context, adj *sparse.CSR, k int, reference bool, rng *rand.Rand) (*paicanDCSBM, error) {
 	n, _ := adj.Dims()
 	deg := adj.RowSums()
 	f := make([]float64, n)
@@ -71,6 +72,9 @@ func fitPaicanDCSBM(ctx context.Context, adj *sparse.CSR, k int, rng *rand.Rand)
 		z.Set(i, l, 1)
 	}
 	s := newDCSBMState(adj, deg, z)
+	if reference {
+		s.edgeWeight = 2
+	}
 	s.mstep()
 	prev := s.elbo()
 	out := &paicanDCSBM{z: z, elbo: prev}
@@ -101,6 +105,7 @@ type dcsbmState struct {
 	logPi        []float64  // K
 	nb, s        []float64  // K scratch
 	thetaLogTh   float64    // Σ_i θ_i log θ_i
+	edgeWeight   float64    // weight of the edge term in the E-step: 1, or 2 as the authors' code
 }
 
 func newDCSBMState(adj *sparse.CSR, deg []float64, z *mat.Dense) *dcsbmState {
@@ -109,7 +114,7 @@ func newDCSBMState(adj *sparse.CSR, deg []float64, z *mat.Dense) *dcsbmState {
 		n: n, k: k, adj: adj, theta: deg, logTh: make([]float64, n), z: z, az: mat.NewDense(n, k, nil),
 		m: make([]float64, k*k), eta: make([]float64, k*k), lEt: make([]float64, k*k),
 		kappa: make([]float64, k), etaK: make([]float64, k), logPi: make([]float64, k),
-		nb: make([]float64, k), s: make([]float64, k),
+		nb: make([]float64, k), s: make([]float64, k), edgeWeight: 1,
 	}
 	for i, d := range deg {
 		if d > 0 {
@@ -176,7 +181,7 @@ func (s *dcsbmState) estep() {
 				ez += row[l] * zi[l]
 				edge += s.nb[l] * lrow[l]
 			}
-			s.s[r] = s.logPi[r] + edge - th*(s.etaK[r]-th*ez) - 0.5*th*th*row[r]
+			s.s[r] = s.logPi[r] + s.edgeWeight*edge - th*(s.etaK[r]-th*ez) - 0.5*th*th*row[r]
 		}
 		softmaxInto(zi, s.s)
 	}

@@ -20,14 +20,15 @@ var paicanCInit = [4]float64{0.997, 0.001, 0.001, 0.001}
 // paicanModel holds the data, the variational posteriors and the closed-form parameters
 // of one PAICAN fit. Rows are vertices; K×K matrices are row-major slices.
 type paicanModel struct {
-	n, m, k  int
-	adj, x   *sparse.CSR // 0/1 patterns; adj symmetric without diagonal
-	xt       *sparse.CSR // Xᵀ
-	deg      []float64   // θ'_i = deg_i
-	logDeg   []float64   // log θ'_i (0 for an isolated vertex, whose terms are all 0)
-	alpha    float64
-	beta     [4]float64
-	logHalfM float64 // m·log ½
+	n, m, k   int
+	adj, x    *sparse.CSR // 0/1 patterns; adj symmetric without diagonal
+	xt        *sparse.CSR // Xᵀ
+	deg       []float64   // θ'_i = deg_i
+	logDeg    []float64   // log θ'_i (0 for an isolated vertex, whose terms are all 0)
+	alpha     float64
+	beta      [4]float64
+	logHalfM  float64 // m·log ½
+	reference bool    // the authors' code's log π (PAICAN protocol "reference")
 
 	z, c *mat.Dense // n×K, n×4 variational posteriors
 
@@ -74,8 +75,8 @@ func newPaicanModel(adj, x *sparse.CSR, z *mat.Dense, a PAICAN) *paicanModel {
 	p := &paicanModel{
 		n: n, m: m, k: k, adj: adj, x: x, xt: x.T(), deg: deg, logDeg: logDeg,
 		alpha: a.Alpha, beta: [4]float64{a.CleanPrior, a.AnomalyPrior, a.AnomalyPrior, a.AnomalyPrior},
-		logHalfM: float64(m) * math.Log(0.5),
-		z:        z, c: c,
+		logHalfM: float64(m) * math.Log(0.5), reference: a.Protocol == PAICANProtocolReference,
+		z: z, c: c,
 		g: make([]float64, n), b: make([]float64, n), a: make([]float64, n),
 		theta: make([]float64, n), logTh: make([]float64, n),
 		ag: make([]float64, n), ab: make([]float64, n),
@@ -235,7 +236,11 @@ func (p *paicanModel) mstep() {
 		}
 	}
 	for l := range p.logPi {
-		p.logPi[l] = math.Log((den[l] + p.alpha) / (kept + float64(k)*p.alpha))
+		if p.reference {
+			p.logPi[l] = math.Log((den[l]+p.alpha)/kept + float64(k)*p.alpha)
+		} else {
+			p.logPi[l] = math.Log((den[l] + p.alpha) / (kept + float64(k)*p.alpha))
+		}
 	}
 	sumBeta := p.beta[0] + p.beta[1] + p.beta[2] + p.beta[3]
 	for s := range p.logRho {

@@ -109,6 +109,7 @@ func TestPAICANRecoversPlantedAnomalies(t *testing.T) {
 		{"dcsbm init", PAICAN{}, 1, 0.8},
 		{"dcsbm init, other seed", PAICAN{}, 2, 0.8},
 		{"random init", PAICAN{Init: PAICANInitRandom}, 3, 0.4},
+		{"reference protocol", PAICAN{Protocol: PAICANProtocolReference}, 1, 0.8},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -216,6 +217,8 @@ func TestPAICANOptions(t *testing.T) {
 		{map[string]any{"max_iter": -1}, false},
 		{map[string]any{"tol": -1e-3}, false},
 		{map[string]any{"init": "spectral"}, false},
+		{map[string]any{"protocol": "reference"}, true},
+		{map[string]any{"protocol": "authors"}, false},
 		{map[string]any{"iterations": 10}, false},
 	}
 	for _, tc := range cases {
@@ -455,5 +458,25 @@ func TestPAICANIsolatedVertex(t *testing.T) {
 	ari, _ := metrics.ARI(in.Truth, res.Labels)
 	if ari < 0.8 {
 		t.Errorf("ARI %.3f with one isolated vertex, want ≥ 0.8", ari)
+	}
+}
+
+// TestPAICANIterationAllocates: an iteration (both updates, both parameter passes and the
+// ELBO) allocates nothing.
+func TestPAICANIterationAllocates(t *testing.T) {
+	const n, m, k = 120, 30, 3
+	in := paicanPlanted(3, n, m, k, 0.15, 0.02, 0.05, 0.3, 0.02, plantedMasks(n, 0, 10), plantedMasks(n, 4, 10))
+	adj, _ := bagcEdgePattern(in.Adj)
+	p := newPaicanModel(adj, bagcBinaryPattern(in.X), paicanRandomZ(n, k, newRand(1)), PAICAN{}.withDefaults())
+	p.mstep()
+	allocs := testing.AllocsPerRun(5, func() {
+		p.updateZ()
+		p.mstep()
+		p.updateC()
+		p.mstep()
+		_ = p.elbo()
+	})
+	if allocs > 0 {
+		t.Errorf("%v allocations per iteration, want 0", allocs)
 	}
 }
