@@ -480,3 +480,15 @@ func TestPAICANIterationAllocates(t *testing.T) {
 		t.Errorf("%v allocations per iteration, want 0", allocs)
 	}
 }
+
+// TestPAICANMemoryEstimate checks the estimate against its terms for Cora's sizes.
+func TestPAICANMemoryEstimate(t *testing.T) {
+	const n, m, nnzA, nnzX, k = 2708, 1433, 10556, 49216, 7
+	want := uint64((nnzA+n)*88 + 2*nnzX*16 + (4*n+m)*8 + 12*n*k*8 + 5*m*k*8 + 8*n*(k+10)*8)
+	if got := paicanMemory(n, m, nnzA, nnzX, k); got != want {
+		t.Errorf("estimate %d bytes, want %d", got, want)
+	}
+	if got := paicanMemory(1<<40, 1<<40, 1<<50, 1<<50, 1<<20); got != math.MaxUint64 {
+		t.Errorf("estimate for absurd sizes %d, want saturation at MaxUint64", got)
+	}
+}
