@@ -62,7 +62,7 @@ import (
 // the two marginals; a tie counts as clean).
 //
 // Initialisation (Init "dcsbm", the authors' default): the clustering of a plain DC-SBM
-// fitted by variational EM (see paicanDCSBM) started from spectral clustering (k-means on
+// fitted by variational EM (see fitPaicanDCSBM) started from spectral clustering (k-means on
 // the row-normalised K leading eigenvectors of D^-½ A D^-½); q(c_i) starts at (0.997,
 // 0.001, 0.001, 0.001). Init "random": q(z_i) is a one-hot draw from the seed, smoothed
 // by ε and renormalised (the authors' 'cat').
