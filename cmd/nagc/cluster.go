@@ -165,7 +165,7 @@ func runCluster(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	if *factorsOut != "" {
 		if len(res.Factors) == 0 {
-			return fmt.Errorf("--factors-out: %s learns no factors to write (nagc, jwnmf, nmf, snmf and bagc do)", m.Name())
+			return fmt.Errorf("--factors-out: %s learns no factors to write (nagc, jwnmf, nmf, snmf, bagc and paican do)", m.Name())
 		}
 		if err := c.WriteFactors(*factorsOut); err != nil {
 			return err
