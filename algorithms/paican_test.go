@@ -9,6 +9,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/nagc-harness/nagc/datasets"
 	"github.com/nagc-harness/nagc/memory"
 	"github.com/nagc-harness/nagc/metrics"
 	"github.com/nagc-harness/nagc/sparse"
@@ -490,5 +491,49 @@ func TestPAICANMemoryEstimate(t *testing.T) {
 	}
 	if got := paicanMemory(1<<40, 1<<40, 1<<50, 1<<50, 1<<20); got != math.MaxUint64 {
 		t.Errorf("estimate for absurd sizes %d, want saturation at MaxUint64", got)
+	}
+}
+
+// BenchmarkPAICANIteration times one variational EM iteration of PAICAN (both updates,
+// both parameter passes, the ELBO) on each paper graph, from a random start.
+func BenchmarkPAICANIteration(b *testing.B) {
+	for _, name := range datasets.PaperNames() {
+		b.Run(name, func(b *testing.B) {
+			g := benchGraph(b, name)
+			adj, err := bagcEdgePattern(g.Adj)
+			if err != nil {
+				b.Fatal(err)
+			}
+			n, k := g.N(), g.K()
+			p := newPaicanModel(adj, bagcBinaryPattern(g.X), paicanRandomZ(n, k, newRand(1)), PAICAN{}.withDefaults())
+			p.mstep()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				p.updateZ()
+				p.mstep()
+				p.updateC()
+				p.mstep()
+				_ = p.elbo()
+			}
+		})
+	}
+}
+
+// BenchmarkPAICANInit times the DC-SBM initialisation (spectral clustering, then the
+// DC-SBM's variational EM) on each paper graph.
+func BenchmarkPAICANInit(b *testing.B) {
+	for _, name := range datasets.PaperNames() {
+		b.Run(name, func(b *testing.B) {
+			g := benchGraph(b, name)
+			adj, err := bagcEdgePattern(g.Adj)
+			if err != nil {
+				b.Fatal(err)
+			}
+			for i := 0; i < b.N; i++ {
+				if _, err := fitPaicanDCSBM(context.Background(), adj, g.K(), false, newRand(uint64(i))); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
