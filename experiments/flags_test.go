@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/nagc-harness/nagc/algorithms"
 	"github.com/nagc-harness/nagc/datasets"
 	"github.com/nagc-harness/nagc/metrics"
 )
@@ -69,6 +70,20 @@ methods:
 		if share != r.Metrics[MetricUnflaggedShare] || ari != r.Metrics[MetricARIUnflagged] {
 			t.Errorf("recorded share %v and ARI %v, from the recorded flags %v and %v",
 				r.Metrics[MetricUnflaggedShare], r.Metrics[MetricARIUnflagged], share, ari)
+		}
+		// nagc cluster's fit-and-score gives the same two metrics.
+		m, err := algorithms.New(r.Algorithm, r.Params)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := Cluster(context.Background(), g, m, r.K1, r.Seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, k := range []string{MetricUnflaggedShare, MetricARIUnflagged} {
+			if got := c.Metrics()[k]; got != r.Metrics[k] {
+				t.Errorf("Cluster: %s %v, the run recorded %v", k, got, r.Metrics[k])
+			}
 		}
 	}
 	// Records without the two metrics gain them back from their flags.
