@@ -393,7 +393,26 @@ func (a SGCKMeans) checkOptions() error {
 }
 
 func (a BAGC) checkOptions() error {
+	if a.Protocol == BAGCProtocolReference {
+		for _, o := range []struct {
+			key string
+			set bool
+		}{{"max_sweeps", a.MaxSweeps != 0}, {"tol", a.Tol != 0}, {"warm_sweeps", a.WarmSweeps != 0}, {"restarts", a.Restarts != 0}} {
+			if o.set {
+				return &OptionError{Method: "bagc", Key: o.key, Value: nil,
+					Msg: o.key + " does not apply to protocol reference, which runs the public code's fixed schedule (set iter_num for its outer loop)"}
+			}
+		}
+		if a.IterNum < 0 || a.IterNum == 1 {
+			return &OptionError{Method: "bagc", Key: "iter_num", Value: a.IterNum,
+				Msg: fmt.Sprintf("iter_num = %d, need 2 or more (the outer loop runs iter_num − 1 times; 0: the code's 5)", a.IterNum)}
+		}
+	} else if a.IterNum != 0 {
+		return &OptionError{Method: "bagc", Key: "iter_num", Value: a.IterNum,
+			Msg: "iter_num applies to protocol reference only (the variant's schedule is max_sweeps and tol)"}
+	}
 	return firstError(
+		oneOf("bagc", "protocol", a.Protocol, BAGCProtocolVariant, BAGCProtocolReference),
 		nonNegative("bagc", "xi", a.Xi),
 		nonNegative("bagc", "gamma", a.Gamma),
 		nonNegative("bagc", "mu", a.Mu),
