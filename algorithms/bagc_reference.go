@@ -27,14 +27,14 @@ const (
 
 // bagcReference holds the fixed constants of BAGC's public code.
 const (
-	bagcRefIterNum   = 5       // iter_num: the outer loop runs iter_num − 1 times
-	bagcRefInner     = 4       // inner (Jacobi) sweeps at most per outer iteration
-	bagcRefOuterTol  = 1e-10   // |1 − L/L_old| that stops the outer loop
-	bagcRefInnerTol  = 1e-4    // max |Δβ| that stops the inner loop
-	bagcRefPrune     = 1e-10   // posterior entries below it are set to 0 (not renormalised)
-	bagcRefWalkPrune = 0.005   // the initial walk drops entries in (0, 0.005] after each step ≥ 2
-	bagcRefRestart   = 0.15    // restart probability of the initial walk
-	bagcRefWalkSteps = 10      // steps of the initial walk
+	bagcRefIterNum   = 5                   // iter_num: the outer loop runs iter_num − 1 times
+	bagcRefInner     = 4                   // inner (Jacobi) sweeps at most per outer iteration
+	bagcRefOuterTol  = 1e-10               // |1 − L/L_old| that stops the outer loop
+	bagcRefInnerTol  = 1e-4                // max |Δβ| that stops the inner loop
+	bagcRefPrune     = 1e-10               // posterior entries below it are set to 0 (not renormalised)
+	bagcRefWalkPrune = 0.005               // the initial walk drops entries in (0, 0.005] after each step ≥ 2
+	bagcRefRestart   = 0.15                // restart probability of the initial walk
+	bagcRefWalkSteps = 10                  // steps of the initial walk
 	bagcRefLogMin    = -708.39641853226410 // log(realmin): logits are clamped below at it
 )
 
@@ -276,7 +276,7 @@ func (w *augWalk) spread(j int, a float64) {
 		return
 	}
 	g := j - n
-	t := w.catColumn(g)
+	t := w.cat.col[g]
 	f := (1 - bagcRefRestart) * w.inv[j]
 	if g == w.cat.zero[t] {
 		if w.zval[t] == 0 {
@@ -286,18 +286,6 @@ func (w *augWalk) spread(j int, a float64) {
 		return
 	}
 	w.cat.members(t, g, func(u int) { w.add(u, a*f) })
-}
-
-// catColumn returns the column of category g.
-func (w *augWalk) catColumn(g int) int {
-	t, ok := slices.BinarySearch(w.cat.off, g)
-	if !ok {
-		t--
-	}
-	for w.cat.off[t+1] <= g { // empty columns share offsets
-		t++
-	}
-	return t
 }
 
 // flushZero adds the deferred mass of the value-0 vertices to their members: directly

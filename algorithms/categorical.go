@@ -20,6 +20,7 @@ type categorical struct {
 	off     []int // categories of column t: off[t] … off[t+1]−1
 	zero    []int // global id of the category of value 0 in column t, −1 when no vertex holds 0
 	size    []int // vertices in each category (global id)
+	col     []int // column of each category (global id)
 
 	// Row-major nonzero entries: vertex i holds category rowCat[p] of column rowCol[p] for
 	// p in rowPtr[i] … rowPtr[i+1]−1 (columns increasing).
@@ -61,6 +62,9 @@ func newCategorical(x *sparse.CSR) *categorical {
 			c.zero[t] = base + k
 		}
 		c.size = append(c.size, make([]int, len(vals))...)
+		for range vals {
+			c.col = append(c.col, t)
+		}
 		for p, i := range rows {
 			v := vs[p]
 			if v == 0 {

@@ -2,6 +2,7 @@ package algorithms
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -269,7 +270,14 @@ func (a NMF) resolved(int) Method {
 }
 
 func (a SNMF) resolved(int) Method { return a.withDefaults() }
-func (a BAGC) resolved(int) Method { return a.withDefaults() }
+func (a BAGC) resolved(int) Method {
+	if a.Protocol == BAGCProtocolReference {
+		// The reference's schedule is fixed; the variant's options do not apply.
+		a.IterNum = cmp.Or(a.IterNum, bagcRefIterNum)
+		return a
+	}
+	return a.withDefaults()
+}
 
 func (a METIS) resolved(int) Method {
 	a.PType, a.ObjType = or(a.PType, "kway"), or(a.ObjType, "cut")
