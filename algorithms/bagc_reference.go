@@ -201,10 +201,15 @@ func bagcRefInit(adj *sparse.CSR, cat *categorical, k int) (labels, centres []in
 // O(n + nnz(X) + Σ_{j ∈ support} (deg_j + T)) per step with the bulk sum over the
 // attribute vertices of value 0.
 type augWalk struct {
-	n, t    int
-	adj     *sparse.CSR
-	cat     *categorical
-	weight  []float64 // per column; nil for all 1
+	n, t   int
+	adj    *sparse.CSR
+	cat    *categorical
+	weight []float64 // per column; nil for all 1
+	// fprune, when > 0, drops every entry of 0.85·P that is ≤ fprune before the walk
+	// (SA-Cluster's public code), judged at the weights pruneW (nil: weight's values
+	// when the walk was made), so that later weight changes rescale the kept entries only.
+	fprune  float64
+	pruneW  []float64
 	inv     []float64 // 1/row sum of Aug for every augmented vertex
 	acc     []float64 // dense accumulator over the n + M augmented vertices
 	touched []int
@@ -260,6 +265,9 @@ func (w *augWalk) spread(j int, a float64) {
 	if j < n {
 		f := (1 - bagcRefRestart) * w.inv[j]
 		nb, _ := w.adj.Row(j)
+		if f <= w.fprune {
+			nb = nil
+		}
 		for _, u := range nb {
 			w.add(u, a*f)
 		}
@@ -271,6 +279,9 @@ func (w *augWalk) spread(j int, a float64) {
 				g = cats[p]
 				p++
 			}
+			if w.fprune > 0 && f*w.pruneW[t] <= w.fprune {
+				continue
+			}
 			w.add(n+g, a*f*w.colWeight(t))
 		}
 		return
@@ -278,6 +289,9 @@ func (w *augWalk) spread(j int, a float64) {
 	g := j - n
 	t := w.cat.col[g]
 	f := (1 - bagcRefRestart) * w.inv[j]
+	if f <= w.fprune {
+		return
+	}
 	if g == w.cat.zero[t] {
 		if w.zval[t] == 0 {
 			w.zcols = append(w.zcols, t)

@@ -270,6 +270,13 @@ func (a NMF) resolved(int) Method {
 }
 
 func (a SNMF) resolved(int) Method { return a.withDefaults() }
+func (a SACluster) resolved(int) Method {
+	if a.Protocol == SAProtocolReference {
+		return a
+	}
+	return a.withDefaults()
+}
+func (a IncCluster) resolved(int) Method { return IncCluster{a.SACluster.withDefaults()} }
 func (a BAGC) resolved(int) Method {
 	if a.Protocol == BAGCProtocolReference {
 		// The reference's schedule is fixed; the variant's options do not apply.
@@ -429,4 +436,39 @@ func (a BAGC) checkOptions() error {
 		nonNegative("bagc", "tol", a.Tol),
 		atLeastZero("bagc", "restarts", a.Restarts),
 	)
+}
+
+func (a SACluster) checkOptionsAs(method string) error {
+	if !(a.Restart >= 0 && a.Restart < 1) {
+		return &OptionError{Method: method, Key: "restart", Value: a.Restart, Msg: fmt.Sprintf("restart = %v, need 0 < restart < 1 (0: the default 0.15)", a.Restart)}
+	}
+	if a.Protocol == SAProtocolReference {
+		for _, o := range []struct {
+			key string
+			set bool
+		}{{"restart", a.Restart != 0}, {"length", a.Length != 0}, {"weight", a.Weight != 0}, {"bins", a.Bins != 0}, {"direction", a.Direction != ""}} {
+			if o.set {
+				return &OptionError{Method: method, Key: o.key, Value: nil,
+					Msg: o.key + " does not apply to protocol reference, which runs the public code's fixed constants (max_iter caps its iterations)"}
+			}
+		}
+	}
+	return firstError(
+		atLeastZero(method, "length", a.Length),
+		nonNegative(method, "weight", a.Weight),
+		atLeastZero(method, "max_iter", a.MaxIter),
+		atLeastZero(method, "bins", a.Bins),
+		oneOf(method, "protocol", a.Protocol, SAProtocolPaper, SAProtocolReference),
+		oneOf(method, "direction", a.Direction, SADirectionFromCentre, SADirectionToCentre),
+	)
+}
+
+func (a SACluster) checkOptions() error { return a.checkOptionsAs("sa-cluster") }
+
+func (a IncCluster) checkOptions() error {
+	if a.Protocol == SAProtocolReference {
+		return &OptionError{Method: "inc-cluster", Key: "protocol", Value: a.Protocol,
+			Msg: "protocol reference is sa-cluster's (the public code's pruning); inc-cluster follows the paper: use --method sa-cluster --opt protocol=reference"}
+	}
+	return a.SACluster.checkOptionsAs("inc-cluster")
 }
