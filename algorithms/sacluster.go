@@ -67,7 +67,8 @@ func saMoved(a, b []int) float64 {
 // Each iteration assigns every vertex to the centre c_j of largest R(i, c_j) (first on
 // ties; centres keep their own clusters), stops when fewer than 0.5 % of the vertices
 // moved (the public code's rule), else moves each
-// centre to the member whose walk reaches its cluster most (see saMedoids), updates the
+// centre to the member closest (Euclidean) to the cluster's mean row of R (the
+// paper's centroid: the vertex nearest the cluster's average random-walk vector), updates the
 // weights by the paper's vote — vote_t counts the members that hold their centre's value
 // of column t, Δw_t = (Σ_s w_s)·vote_t/Σ_s vote_s, w_t ← (w_t + Δw_t)/2, so Σw is kept —
 // and recomputes R. Result.Objective records Σ_i R(i, c_{label i}) after each assignment.
@@ -252,7 +253,8 @@ func (a SACluster) fit(ctx context.Context, in Input, k int, incremental bool) (
 			"protocol":           SAProtocolPaper,
 			"objective":          "Σ_i R(i, centre of i): random-walk closeness to the centres",
 			"attribute_vertices": strconv.Itoa(g.m),
-			"walk":               fmt.Sprintf("restart %g, length %d", a.Restart, a.Length),
+			"walk":               fmt.Sprintf("restart %g, length %d, initial attribute weight %.4g", a.Restart, a.Length, w0),
+			"direction":          a.Direction,
 			"converged":          strconv.FormatBool(converged),
 			"weights":            fmt.Sprintf("min %.4g, max %.4g", wmin, wmax),
 			"centres":            fmt.Sprint(centres),
@@ -285,27 +287,41 @@ func saAssign(labels []int, r *mat.Dense, centres []int) float64 {
 	return total
 }
 
-// saMedoids moves each centre to the member c of its cluster V whose walk reaches the
-// cluster most, argmax_{c ∈ V} Σ_{i ∈ V} r[i][c] (first on ties): the k-medoids step for
-// the similarity the assignment maximises, so that with fixed weights the objective
-// Σ_i r[i][centre of i] never decreases. Cost O(n²).
+// saMedoids moves each centre to the member of its cluster whose row of R is closest
+// (Euclidean) to the cluster's mean row (first on ties). Cost O(n²).
 func saMedoids(centres, labels []int, r *mat.Dense) {
 	n, _ := r.Dims()
 	k := len(centres)
-	score := make([]float64, n*k)
+	mean := make([]float64, n*k)
+	count := make([]float64, k)
 	for i, l := range labels {
-		s := score[l*n : (l+1)*n]
+		count[l]++
+		m := mean[l*n : (l+1)*n]
 		for c, v := range r.RawRowView(i) {
-			s[c] += v
+			m[c] += v
+		}
+	}
+	for l := 0; l < k; l++ {
+		if count[l] > 0 {
+			m := mean[l*n : (l+1)*n]
+			for c := range m {
+				m[c] /= count[l]
+			}
 		}
 	}
 	best := make([]float64, k)
-	for j := range best {
-		best[j] = math.Inf(-1)
+	for l := range best {
+		best[l] = math.Inf(1)
 	}
-	for c, l := range labels {
-		if v := score[l*n+c]; v > best[l] {
-			best[l], centres[l] = v, c
+	for i, l := range labels {
+		m := mean[l*n : (l+1)*n]
+		d := 0.0
+		for c, v := range r.RawRowView(i) {
+			e := v - m[c]
+			d += e * e
+		}
+		if d < best[l] {
+			best[l], centres[l] = d, i
 		}
 	}
 }
