@@ -362,10 +362,10 @@ func (w *augWalk) row(i, steps int, thr func(s int) float64, emit func(j int, v 
 	}
 }
 
-// collect moves the accumulator's entries above thr into cur and clears it.
+// collect moves the accumulator's entries above thr into cur, in the (deterministic)
+// order they were first touched, and clears it.
 func (w *augWalk) collect(thr float64) {
 	w.cur, w.curV = w.cur[:0], w.curV[:0]
-	slices.Sort(w.touched)
 	for _, j := range w.touched {
 		if v := w.acc[j]; v > thr && v != 0 {
 			w.cur = append(w.cur, j)

@@ -281,6 +281,7 @@ func (a BAGC) resolved(int) Method {
 	if a.Protocol == BAGCProtocolReference {
 		// The reference's schedule is fixed; the variant's options do not apply.
 		a.IterNum = cmp.Or(a.IterNum, bagcRefIterNum)
+		a.Xi, a.Gamma, a.Mu, a.Nu = cmp.Or(a.Xi, 1), cmp.Or(a.Gamma, 1), cmp.Or(a.Mu, 1), cmp.Or(a.Nu, 1)
 		return a
 	}
 	return a.withDefaults()
