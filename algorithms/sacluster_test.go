@@ -259,3 +259,34 @@ func TestSAClusterClustersPlanted(t *testing.T) {
 		t.Errorf("ARI %.3f < 0.8 on a planted graph", ari)
 	}
 }
+
+// TestSAClusterCora checks that SA-Cluster at its defaults clusters Cora, a graph with
+// 1433 binary attributes, meaningfully (ARI ≥ 0.05; the public code's pruning gives
+// −0.0003 there), and that protocol reference reproduces that degenerate result: 2702
+// vertices in one cluster and the six other centres alone.
+func TestSAClusterCora(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a dense 2708×2708 random walk, recomputed up to 20 times")
+	}
+	g := loadPaperGraph(t, "cora")
+	in := Input{Adj: g.Adj, X: g.X}
+	m, _ := New("sa-cluster", nil)
+	res, err := m.Fit(context.Background(), in, g.K(), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ari, _ := metrics.ARI(g.Labels, res.Labels); ari < 0.05 {
+		t.Errorf("ARI %.4f < 0.05 at the defaults", ari)
+	}
+	ref, _ := New("sa-cluster", map[string]any{"protocol": "reference"})
+	res, err = ref.Fit(context.Background(), in, g.K(), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := clusterSizes(res.Labels); !slices.Equal(got, []int{2702, 1, 1, 1, 1, 1, 1}) {
+		t.Errorf("protocol reference: cluster sizes %v, want [2702 1 1 1 1 1 1]", got)
+	}
+	if ari, _ := metrics.ARI(g.Labels, res.Labels); math.Abs(ari-(-0.0003)) > 5e-5 {
+		t.Errorf("protocol reference: ARI %.5f, the public code's −0.0003", ari)
+	}
+}
