@@ -272,6 +272,7 @@ func (a NMF) resolved(int) Method {
 func (a SNMF) resolved(int) Method { return a.withDefaults() }
 func (a SACluster) resolved(int) Method {
 	if a.Protocol == SAProtocolReference {
+		a.MaxIter = cmp.Or(a.MaxIter, saMaxIter)
 		return a
 	}
 	return a.withDefaults()
