@@ -86,6 +86,14 @@ type BAGC struct {
 	Tol        float64 `yaml:"tol"`         // relative ELBO change that stops; 0 means 1e-6
 	WarmSweeps int     `yaml:"warm_sweeps"` // sweeps with the assortative warm start; 0 means 3, negative none
 	Restarts   int     `yaml:"restarts"`    // independent restarts, best final ELBO kept; 0 means 1
+	// Protocol is "variant" (the default, "" too: the fit above) or "reference": what
+	// BAGC's public MATLAB code does, the code behind the NAGC paper's BAGC cells (see
+	// fitReference). The reference fixes its own schedule: max_sweeps, tol, warm_sweeps
+	// and restarts do not apply to it.
+	Protocol string `yaml:"protocol,omitempty"`
+	// IterNum is the reference code's iter_num (protocol reference only): its outer loop
+	// runs IterNum − 1 times at most; 0 means 5, the code's default.
+	IterNum int `yaml:"iter_num,omitempty"`
 }
 
 // Name returns "bagc".
@@ -144,6 +152,9 @@ func (a BAGC) Fit(ctx context.Context, in Input, k int, seed uint64) (*Result, e
 	a = a.withDefaults()
 	if err := a.validate(in, k); err != nil {
 		return nil, err
+	}
+	if a.Protocol == BAGCProtocolReference {
+		return a.fitReference(ctx, in, k)
 	}
 	adj, err := bagcEdgePattern(in.Adj)
 	if err != nil {

@@ -2,6 +2,7 @@ package algorithms
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -269,7 +270,23 @@ func (a NMF) resolved(int) Method {
 }
 
 func (a SNMF) resolved(int) Method { return a.withDefaults() }
-func (a BAGC) resolved(int) Method { return a.withDefaults() }
+func (a SACluster) resolved(int) Method {
+	if a.Protocol == SAProtocolReference {
+		a.MaxIter = cmp.Or(a.MaxIter, saMaxIter)
+		return a
+	}
+	return a.withDefaults()
+}
+func (a IncCluster) resolved(int) Method { return IncCluster{a.SACluster.withDefaults()} }
+func (a BAGC) resolved(int) Method {
+	if a.Protocol == BAGCProtocolReference {
+		// The reference's schedule is fixed; the variant's options do not apply.
+		a.IterNum = cmp.Or(a.IterNum, bagcRefIterNum)
+		a.Xi, a.Gamma, a.Mu, a.Nu = cmp.Or(a.Xi, 1), cmp.Or(a.Gamma, 1), cmp.Or(a.Mu, 1), cmp.Or(a.Nu, 1)
+		return a
+	}
+	return a.withDefaults()
+}
 
 func (a METIS) resolved(int) Method {
 	a.PType, a.ObjType = or(a.PType, "kway"), or(a.ObjType, "cut")
@@ -393,7 +410,26 @@ func (a SGCKMeans) checkOptions() error {
 }
 
 func (a BAGC) checkOptions() error {
+	if a.Protocol == BAGCProtocolReference {
+		for _, o := range []struct {
+			key string
+			set bool
+		}{{"max_sweeps", a.MaxSweeps != 0}, {"tol", a.Tol != 0}, {"warm_sweeps", a.WarmSweeps != 0}, {"restarts", a.Restarts != 0}} {
+			if o.set {
+				return &OptionError{Method: "bagc", Key: o.key, Value: nil,
+					Msg: o.key + " does not apply to protocol reference, which runs the public code's fixed schedule (set iter_num for its outer loop)"}
+			}
+		}
+		if a.IterNum < 0 || a.IterNum == 1 {
+			return &OptionError{Method: "bagc", Key: "iter_num", Value: a.IterNum,
+				Msg: fmt.Sprintf("iter_num = %d, need 2 or more (the outer loop runs iter_num − 1 times; 0: the code's 5)", a.IterNum)}
+		}
+	} else if a.IterNum != 0 {
+		return &OptionError{Method: "bagc", Key: "iter_num", Value: a.IterNum,
+			Msg: "iter_num applies to protocol reference only (the variant's schedule is max_sweeps and tol)"}
+	}
 	return firstError(
+		oneOf("bagc", "protocol", a.Protocol, BAGCProtocolVariant, BAGCProtocolReference),
 		nonNegative("bagc", "xi", a.Xi),
 		nonNegative("bagc", "gamma", a.Gamma),
 		nonNegative("bagc", "mu", a.Mu),
@@ -402,4 +438,39 @@ func (a BAGC) checkOptions() error {
 		nonNegative("bagc", "tol", a.Tol),
 		atLeastZero("bagc", "restarts", a.Restarts),
 	)
+}
+
+func (a SACluster) checkOptionsAs(method string) error {
+	if !(a.Restart >= 0 && a.Restart < 1) {
+		return &OptionError{Method: method, Key: "restart", Value: a.Restart, Msg: fmt.Sprintf("restart = %v, need 0 < restart < 1 (0: the default 0.15)", a.Restart)}
+	}
+	if a.Protocol == SAProtocolReference {
+		for _, o := range []struct {
+			key string
+			set bool
+		}{{"restart", a.Restart != 0}, {"length", a.Length != 0}, {"weight", a.Weight != 0}, {"bins", a.Bins != 0}, {"direction", a.Direction != ""}} {
+			if o.set {
+				return &OptionError{Method: method, Key: o.key, Value: nil,
+					Msg: o.key + " does not apply to protocol reference, which runs the public code's fixed constants (max_iter caps its iterations)"}
+			}
+		}
+	}
+	return firstError(
+		atLeastZero(method, "length", a.Length),
+		nonNegative(method, "weight", a.Weight),
+		atLeastZero(method, "max_iter", a.MaxIter),
+		atLeastZero(method, "bins", a.Bins),
+		oneOf(method, "protocol", a.Protocol, SAProtocolPaper, SAProtocolReference),
+		oneOf(method, "direction", a.Direction, SADirectionFromCentre, SADirectionToCentre),
+	)
+}
+
+func (a SACluster) checkOptions() error { return a.checkOptionsAs("sa-cluster") }
+
+func (a IncCluster) checkOptions() error {
+	if a.Protocol == SAProtocolReference {
+		return &OptionError{Method: "inc-cluster", Key: "protocol", Value: a.Protocol,
+			Msg: "protocol reference is sa-cluster's (the public code's pruning); inc-cluster follows the paper: use --method sa-cluster --opt protocol=reference"}
+	}
+	return a.SACluster.checkOptionsAs("inc-cluster")
 }

@@ -140,6 +140,11 @@ func TestDefaultsClusterWell(t *testing.T) {
 			if name == "metis" {
 				requireGPMetis(t)
 			}
+			if name == "sa-cluster" || name == "inc-cluster" {
+				// Deterministic and dense in n: one fit says all, and ten on Cora would
+				// take minutes; TestSAClusterCora and the planted-graph tests check them.
+				t.Skip("checked by TestSAClusterCora")
+			}
 			if ari := meanARIAtDefaults(t, name, syn); ari < 0.8 {
 				t.Errorf("synthetic: mean ARI %.3f < 0.8", ari)
 			}

@@ -13,14 +13,16 @@ import (
 // the zero values, except where a zero would make the method degenerate (see the Default
 // constants).
 var registry = map[string]func() any{
-	"nagc":   func() any { return &NAGC{Lambda: DefaultNAGCLambda, Rho: DefaultNAGCRho} },
-	"kmeans": func() any { return &KMeans{} },
-	"metis":  func() any { return &METIS{} },
-	"bagc":   func() any { return &BAGC{} },
-	"nmf":    func() any { return &NMF{} },
-	"snmf":   func() any { return &SNMF{} },
-	"jwnmf":  func() any { return &JWNMF{Lambda: DefaultJWNMFLambda} },
-	"paican": func() any { return &PAICAN{} },
+	"nagc":        func() any { return &NAGC{Lambda: DefaultNAGCLambda, Rho: DefaultNAGCRho} },
+	"kmeans":      func() any { return &KMeans{} },
+	"metis":       func() any { return &METIS{} },
+	"bagc":        func() any { return &BAGC{} },
+	"nmf":         func() any { return &NMF{} },
+	"snmf":        func() any { return &SNMF{} },
+	"jwnmf":       func() any { return &JWNMF{Lambda: DefaultJWNMFLambda} },
+	"sa-cluster":  func() any { return &SACluster{} },
+	"inc-cluster": func() any { return &IncCluster{} },
+	"paican":      func() any { return &PAICAN{} },
 	"sgc-kmeans": func() any {
 		return &SGCKMeans{GraphFilterOptions: GraphFilterOptions{P: DefaultSGCOrder}, Rank: DefaultSGCRank}
 	},

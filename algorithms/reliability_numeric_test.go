@@ -162,6 +162,9 @@ func TestBaselinesExtremeParameters(t *testing.T) {
 		fits = append(fits, fit{"bagc", map[string]any{"xi": prior, "gamma": prior, "mu": prior, "nu": prior, "max_sweeps": 50}})
 	}
 	fits = append(fits, fit{"bagc", map[string]any{"mu": 1e-10, "nu": 1e6, "gamma": 1e-10, "restarts": 2}})
+	fits = append(fits, fit{"bagc", map[string]any{"protocol": "reference"}})
+	fits = append(fits, fit{"sa-cluster", nil}, fit{"sa-cluster", map[string]any{"direction": "to-centre", "bins": 2}},
+		fit{"sa-cluster", map[string]any{"protocol": "reference", "max_iter": 3}}, fit{"inc-cluster", nil})
 	fits = append(fits, fit{"kmeans", nil})
 	for gname, in := range numericGraphs(t) {
 		for _, k := range []int{1, 3, 20} {
