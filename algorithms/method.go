@@ -160,6 +160,11 @@ type Result struct {
 	// Factors holds the learnt matrices by name (NAGC: "U", "V", "H"), where the method
 	// has them.
 	Factors map[string]*mat.Dense
+	// Flags holds per-vertex masks a method reports beside its clusters, by name (PAICAN:
+	// FlagEdgeAnomalous, FlagAttributeAnomalous), each of length n; nil for methods that
+	// flag nothing. The runner records them and scores the clustering a second time over
+	// the vertices that no mask flags.
+	Flags map[string][]bool
 	// Info describes the variant that ran (solver, initialisation, …) for the record.
 	Info map[string]string
 }

@@ -22,6 +22,7 @@ var registry = map[string]func() any{
 	"jwnmf":       func() any { return &JWNMF{Lambda: DefaultJWNMFLambda} },
 	"sa-cluster":  func() any { return &SACluster{} },
 	"inc-cluster": func() any { return &IncCluster{} },
+	"paican":      func() any { return &PAICAN{} },
 	"sgc-kmeans": func() any {
 		return &SGCKMeans{GraphFilterOptions: GraphFilterOptions{P: DefaultSGCOrder}, Rank: DefaultSGCRank}
 	},

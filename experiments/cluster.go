@@ -25,6 +25,20 @@ type Clustering struct {
 	Scores metrics.Scores
 	// Settings are every option the fit used, defaults included (algorithms.Effective).
 	Settings []algorithms.Setting
+	// Flagged holds, for a method that flags vertices (Result.Flags: PAICAN's anomalies),
+	// MetricUnflaggedShare and, where the graph has labels, MetricARIUnflagged, as a run
+	// records them; nil for a method that flags nothing.
+	Flagged map[string]float64
+}
+
+// Metrics returns every metric of the clustering by its record name: Scores.Named and
+// Flagged.
+func (c *Clustering) Metrics() map[string]float64 {
+	named := c.Scores.Named()
+	for k, v := range c.Flagged {
+		named[k] = v
+	}
+	return named
 }
 
 // Cluster fits m to g with k1 clusters and seed and scores the clustering with every
@@ -41,8 +55,12 @@ func Cluster(ctx context.Context, g *datasets.Graph, m algorithms.Method, k1 int
 	if err != nil {
 		return nil, err
 	}
+	flagged, err := flagMetrics(g.Labels, res.Labels, res.Flags, true)
+	if err != nil {
+		return nil, err
+	}
 	return &Clustering{Graph: g, Method: m, K1: k1, Seed: seed, Result: res, Scores: scores,
-		Settings: algorithms.Effective(m, k1)}, nil
+		Settings: algorithms.Effective(m, k1), Flagged: flagged}, nil
 }
 
 // WriteLabels writes the clustering to path, one "id<TAB>cluster" line per vertex in the

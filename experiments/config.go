@@ -125,6 +125,16 @@ var AllMetrics = []string{"ari", "nmi", "acc", "modularity", "entropy", "attr_mo
 // held-out edges alone, of the clustering fitted to the graph without them.
 const MetricHeldOut = "heldout_modularity"
 
+// Metrics of a run whose method flags vertices (algorithms.Result.Flags, PAICAN's
+// anomalies): the ARI over the vertices no mask flags (PAICAN's own protocol; "ari" stays
+// the ARI over all vertices, the NAGC paper's) and the share of the vertices kept. They
+// are recorded beside the config's metrics whenever the method returns flags ("ari"
+// among them for MetricARIUnflagged); no config asks for them.
+const (
+	MetricARIUnflagged   = "ari_unflagged"
+	MetricUnflaggedShare = "unflagged_share"
+)
+
 // ComparePaper is the value of Config.Compare asking for the NAGC paper's comparison.
 const ComparePaper = "paper"
 

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/nagc-harness/nagc/datasets"
+	"github.com/nagc-harness/nagc/metrics"
 )
 
 // File names inside a results folder.
@@ -72,6 +73,10 @@ type Record struct {
 	// Labels is the clustering, one character per vertex in dataset order (see
 	// EncodeLabels), so that a report can draw or re-score it without re-running.
 	Labels string `json:"labels,omitempty"`
+	// Flags holds the per-vertex masks the method reported (algorithms.Result.Flags), by
+	// name, each one character per vertex in dataset order, '1' flagged and '0' not (see
+	// EncodeFlags). MetricARIUnflagged and MetricUnflaggedShare are computed from them.
+	Flags map[string]string `json:"flags,omitempty"`
 	// Holdout is the fraction of edges held out when the run was also fitted on the graph
 	// without them (Config.Holdout; 0: it was not), and HeldOutLabels that fit's
 	// clustering (EncodeLabels). Its score is Metrics[MetricHeldOut].
@@ -132,6 +137,55 @@ func DecodeLabels(s string) ([]int, error) {
 			return nil, fmt.Errorf("labels: bad character %q at vertex %d", s[i], i)
 		}
 		out[i] = v
+	}
+	return out, nil
+}
+
+// EncodeFlags writes a per-vertex mask as one character per vertex, '1' where it is
+// set. Cost O(n).
+func EncodeFlags(mask []bool) string {
+	b := make([]byte, len(mask))
+	for i, f := range mask {
+		b[i] = '0'
+		if f {
+			b[i] = '1'
+		}
+	}
+	return string(b)
+}
+
+// DecodeFlags reverses EncodeFlags.
+func DecodeFlags(s string) ([]bool, error) {
+	out := make([]bool, len(s))
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '0':
+		case '1':
+			out[i] = true
+		default:
+			return nil, fmt.Errorf("flags: bad character %q at vertex %d (want 0 or 1)", s[i], i)
+		}
+	}
+	return out, nil
+}
+
+// flagMetrics returns MetricUnflaggedShare of the masks flags and, when truth is given
+// and withARI, MetricARIUnflagged of pred against truth over the vertices kept (absent
+// when every vertex is flagged). It returns nil for no masks.
+func flagMetrics(truth, pred []int, flags map[string][]bool, withARI bool) (map[string]float64, error) {
+	if len(flags) == 0 {
+		return nil, nil
+	}
+	keep, share, err := metrics.Unflagged(len(pred), flags)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]float64{MetricUnflaggedShare: share}
+	if truth == nil || !withARI || share == 0 {
+		return out, nil
+	}
+	if out[MetricARIUnflagged], err = metrics.ARIKept(truth, pred, keep); err != nil {
+		return nil, err
 	}
 	return out, nil
 }

@@ -21,7 +21,8 @@ import (
 // not the one the runs saw, and Rescore stops with an error naming the run, leaving the
 // file as it was. A torn last line is an error (run `nagc run` to repair it first).
 // MetricHeldOut is recomputed from the recorded held-out labels on the same split
-// (HoldOutEdges with HeldOutSeed of the run's seed), and checked the same way.
+// (HoldOutEdges with HeldOutSeed of the run's seed), and MetricUnflaggedShare and
+// MetricARIUnflagged from the recorded flags, and checked the same way.
 // It returns the number of records rescored. Cost: one metrics.Evaluate per record, plus
 // one split per dataset and restart for records with a held-out fit.
 func Rescore(dir string, load func(name string) (*datasets.Graph, error)) (int, error) {
@@ -83,6 +84,25 @@ func Rescore(dir string, load func(name string) (*datasets.Graph, error)) (int, 
 				return 0, fmt.Errorf("rescore run %s: %w", r.RunID, err)
 			}
 			names = append(names[:len(names):len(names)], MetricHeldOut)
+		}
+		if len(r.Flags) > 0 {
+			masks := make(map[string][]bool, len(r.Flags))
+			for name, enc := range r.Flags {
+				if masks[name], err = DecodeFlags(enc); err != nil {
+					return 0, fmt.Errorf("rescore run %s: flags %s: %w", r.RunID, name, err)
+				}
+			}
+			flagged, err := flagMetrics(g.Labels, labels, masks, true)
+			if err != nil {
+				return 0, fmt.Errorf("rescore run %s: %w", r.RunID, err)
+			}
+			names = names[:len(names):len(names)]
+			for _, k := range []string{MetricUnflaggedShare, MetricARIUnflagged} {
+				if v, ok := flagged[k]; ok {
+					all[k] = v
+					names = append(names, k)
+				}
+			}
 		}
 		for _, k := range names {
 			if old, ok := r.Metrics[k]; ok && math.Abs(old-all[k]) > 1e-9*math.Max(1, math.Abs(old)) {

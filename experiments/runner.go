@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -660,7 +661,7 @@ func scoreHeldOut(rec *Record, res *algorithms.Result, err error, test *sparse.C
 // returns it.
 func (rec *Record) markFailed(err error) *Record {
 	rec.Status, rec.Error = StatusFailed, err.Error()
-	rec.Metrics, rec.Objective, rec.FinalObjective = nil, nil, nil
+	rec.Metrics, rec.Objective, rec.FinalObjective, rec.Flags = nil, nil, nil, nil
 	rec.Finished = time.Now().UTC()
 	return rec
 }
@@ -718,6 +719,19 @@ func scoreFit(rec *Record, res *algorithms.Result, err error, in algorithms.Inpu
 			return fail(fmt.Errorf("metric %s is %v", k, v))
 		}
 		rec.Metrics[k] = v
+	}
+	flagged, err := flagMetrics(in.Truth, res.Labels, res.Flags, slices.Contains(want, "ari"))
+	if err != nil {
+		return fail(err)
+	}
+	for k, v := range flagged {
+		rec.Metrics[k] = v
+	}
+	if len(res.Flags) > 0 {
+		rec.Flags = make(map[string]string, len(res.Flags))
+		for name, mask := range res.Flags {
+			rec.Flags[name] = EncodeFlags(mask)
+		}
 	}
 	rec.Labels = EncodeLabels(res.Labels)
 	rec.Status = StatusDone

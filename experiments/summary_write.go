@@ -14,10 +14,11 @@ func (s Selection) ReadsLabels() bool {
 }
 
 // MetricNames lists the metrics the point recorded, in a fixed order: those of
-// AllMetrics, then MetricHeldOut.
+// AllMetrics, then MetricHeldOut, then MetricARIUnflagged and MetricUnflaggedShare (a
+// method that flags vertices).
 func (p *PointStats) MetricNames() []string {
 	var out []string
-	for _, m := range append(append([]string{}, AllMetrics...), MetricHeldOut) {
+	for _, m := range append(append([]string{}, AllMetrics...), MetricHeldOut, MetricARIUnflagged, MetricUnflaggedShare) {
 		if _, ok := p.Mean[m]; ok {
 			out = append(out, m)
 		}

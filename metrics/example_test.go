@@ -172,3 +172,25 @@ func ExampleARIConnected() {
 	// Output:
 	// ARI over all vertices = 0.494845, over those with an edge = 1.000000
 }
+
+// Two protocols for a method that flags vertices (PAICAN's anomalies): the ARI over all
+// vertices (by hand: (2 − 0.8)/(3.5 − 0.8) = 0.4444), and the ARI over the vertices no
+// mask flags, with the share kept.
+func ExampleARIKept() {
+	truth := []int{0, 0, 1, 1, 2, 2}
+	pred := []int{0, 0, 1, 1, 2, 0}
+	flags := map[string][]bool{"edge_anomalous": {false, false, false, false, false, true}}
+	all, _ := metrics.ARI(truth, pred)
+	keep, share, err := metrics.Unflagged(len(pred), flags)
+	if err != nil {
+		log.Fatal(err)
+	}
+	kept, err := metrics.ARIKept(truth, pred, keep)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("ARI, all vertices: %.4f\nARI, unflagged:    %.4f (%.1f%% of the vertices)\n", all, kept, 100*share)
+	// Output:
+	// ARI, all vertices: 0.4444
+	// ARI, unflagged:    1.0000 (83.3% of the vertices)
+}

@@ -7,8 +7,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -170,7 +172,7 @@ func runCluster(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	if *factorsOut != "" {
 		if len(res.Factors) == 0 {
-			return fmt.Errorf("--factors-out: %s learns no factors to write (nagc, jwnmf, nmf, snmf and bagc do)", m.Name())
+			return fmt.Errorf("--factors-out: %s learns no factors to write (nagc, jwnmf, nmf, snmf, bagc and paican do)", m.Name())
 		}
 		if err := c.WriteFactors(*factorsOut); err != nil {
 			return err
@@ -191,7 +193,7 @@ func clusterJSON(c *experiments.Clustering, params map[string]any) clusterOutput
 		used[st.Key] = st.Value
 	}
 	out := clusterOutput{Dataset: c.Graph.Name, Method: c.Method.Name(), K1: c.K1, Params: params, Settings: used, Seed: c.Seed,
-		Metrics: c.Scores.Named(), Scored: c.Graph.LabeledCount(), Iterations: res.Iterations, FitSeconds: res.FitTime.Seconds(),
+		Metrics: c.Metrics(), Scored: c.Graph.LabeledCount(), Iterations: res.Iterations, FitSeconds: res.FitTime.Seconds(),
 		InitSeconds: res.InitTime.Seconds(), InitCached: res.InitCached, Info: res.Info}
 	if len(res.Objective) > 0 {
 		out.Objective = &res.Objective[len(res.Objective)-1]
@@ -232,6 +234,7 @@ func printCluster(w io.Writer, c *experiments.Clustering, params map[string]any)
 	} else {
 		fmt.Fprintf(tw, "ARI, NMI, ACC\tnone: the graph has no labels\n")
 	}
+	printFlags(tw, c)
 	fmt.Fprintf(tw, "modularity\t%.4f\n", scores.Modularity)
 	if scores.Attributed() {
 		fmt.Fprintf(tw, "entropy\t%.4f\nattribute modularity\t%.4f\n", scores.Entropy, scores.AttrModularity)
@@ -246,6 +249,30 @@ func printCluster(w io.Writer, c *experiments.Clustering, params map[string]any)
 		fmt.Fprintf(tw, "objective\t%.6g\n", res.Objective[len(res.Objective)-1])
 	}
 	return tw.Flush()
+}
+
+// printFlags prints, for a method that flags vertices, how many each flag marks and the
+// ARI over the vertices none marks (PAICAN's protocol), labelled as such.
+func printFlags(w io.Writer, c *experiments.Clustering) {
+	flags := c.Result.Flags
+	if len(flags) == 0 {
+		return
+	}
+	for _, name := range slices.Sorted(maps.Keys(flags)) {
+		n := 0
+		for _, f := range flags[name] {
+			if f {
+				n++
+			}
+		}
+		fmt.Fprintf(w, "flagged %s\t%d of %d\n", strings.ReplaceAll(name, "_", " "), n, len(flags[name]))
+	}
+	share := c.Flagged[experiments.MetricUnflaggedShare]
+	if ari, ok := c.Flagged[experiments.MetricARIUnflagged]; ok {
+		fmt.Fprintf(w, "ARI, unflagged vertices\t%.4f  (PAICAN's protocol, over %.1f%% of the vertices; ARI above is over all)\n", ari, 100*share)
+	} else {
+		fmt.Fprintf(w, "unflagged vertices\t%.1f%%\n", 100*share)
+	}
 }
 
 // readFactors reads the three initial NAGC factors; all three must be given.

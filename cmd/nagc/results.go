@@ -146,16 +146,34 @@ func printSummary(stdout io.Writer, arg string, recs []experiments.Record, point
 		fmt.Fprintf(stdout, "%d fits timed alone (a config with timing: true) are left out: they are timed one at a time, not part of the sweep; the report's table of fit times reads them (nagc report %s).\n", timed, arg)
 	}
 	fmt.Fprintf(stdout, "Mean ± population std over restarts.\n\n")
+	flagged := false // a column for the ARI over unflagged vertices, when a method flags vertices
+	for _, s := range sel {
+		if s.Point != nil {
+			_, ok := s.Point.Mean[experiments.MetricUnflaggedShare]
+			flagged = flagged || ok
+		}
+	}
+	if flagged {
+		fmt.Fprintf(stdout, "ARI unflagged: the ARI over the vertices the method does not flag as anomalous (PAICAN's protocol), with their mean share; ARI is over all vertices.\n\n")
+	}
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "dataset\tmethod\trule\tARI\tmodularity\trestarts\tparams\t")
+	head := "dataset\tmethod\trule\tARI\tmodularity\trestarts\tparams\t"
+	if flagged {
+		head += "ARI unflagged (share)\t"
+	}
+	fmt.Fprintln(tw, head)
 	for _, s := range sel {
 		p := s.Point
 		if p == nil {
 			fmt.Fprintf(tw, "%s\t%s\t%s\t— (%s)\t\t\t\t\n", s.Dataset, s.Method, ruleLabel(s.Rule, nil), s.Missing)
 			continue
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", p.Dataset, p.Method, ruleLabel(s.Rule, p), meanStd(p, "ari"),
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t", p.Dataset, p.Method, ruleLabel(s.Rule, p), meanStd(p, "ari"),
 			meanStd(p, "modularity"), restarts(p), experiments.FormatParams(p.Params))
+		if share, ok := p.Mean[experiments.MetricUnflaggedShare]; ok {
+			fmt.Fprintf(tw, "%s (%.1f%%)\t", meanStd(p, experiments.MetricARIUnflagged), 100*share)
+		}
+		fmt.Fprintln(tw)
 	}
 	return tw.Flush()
 }
