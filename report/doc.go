@@ -29,7 +29,7 @@
 // Every table exists as Markdown, LaTeX (booktabs, a tabular ready to \input) and tidy
 // CSV (one row per cell). Missing data never breaks a table: a cell without finished runs
 // renders "—" with a note saying why. Figures are drawn with gonum.org/v1/plot as PNG and
-// as PDF whose fonts are embedded as Unicode subsets (PDFCanvas), so that λ and ρ are in
+// as PDF whose fonts are embedded as Unicode subsets (package internal/pdfcanvas), so that λ and ρ are in
 // the text layer. Files are named by slugs of the dataset and row names, and the whole
 // report is written into a temporary folder first, so that a failure leaves none of it.
 package report

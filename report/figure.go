@@ -16,6 +16,8 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
+
+	"github.com/nagc-harness/nagc/internal/pdfcanvas"
 )
 
 // Figure file formats.
@@ -113,7 +115,7 @@ func saveCanvas(dir, stem string, formats []string, w, h vg.Length, paint func(d
 			paint(draw.New(c))
 			err = writeFile(path, vgimg.PngCanvas{Canvas: c})
 		case FormatPDF:
-			c := NewPDFCanvas(w, h)
+			c := pdfcanvas.New(w, h)
 			dc := draw.New(c)
 			dc.SetColor(color.White)
 			dc.Fill(dc.Rectangle.Path())

@@ -2,7 +2,7 @@
 // Gonum Authors, BSD licence); it differs in how text is encoded: vgpdf embeds fonts
 // with the cp1252 code page, which has no Greek, so λ and ρ came out as "Î»" and "Ï•".
 
-package report
+package pdfcanvas
 
 import (
 	"bufio"
@@ -23,11 +23,11 @@ import (
 	"gonum.org/v1/plot/vg"
 )
 
-// PDFCanvas is a vg.Canvas drawing to a PDF document whose fonts are embedded as
+// Canvas is a vg.Canvas drawing to a PDF document whose fonts are embedded as
 // Unicode (Type0, Identity-H) subsets with a ToUnicode map: every character the font
 // has is drawn and can be copied or searched in the PDF, Greek letters included. Fonts
 // are the TrueType files behind the plot's font faces (Liberation by default).
-type PDFCanvas struct {
+type Canvas struct {
 	doc   *pdf.Fpdf
 	w, h  vg.Length
 	stack []pdfContext
@@ -54,9 +54,9 @@ func pdfDate() time.Time {
 	return time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
 }
 
-// NewPDFCanvas returns a one-page PDF canvas of size w × h.
-func NewPDFCanvas(w, h vg.Length) *PDFCanvas {
-	c := &PDFCanvas{
+// New returns a one-page PDF canvas of size w × h.
+func New(w, h vg.Length) *Canvas {
+	c := &Canvas{
 		doc:   pdf.NewCustom(&pdf.InitType{UnitStr: "pt", Size: pdf.SizeType{Wd: w.Points(), Ht: h.Points()}}),
 		w:     w,
 		h:     h,
@@ -77,21 +77,21 @@ func NewPDFCanvas(w, h vg.Length) *PDFCanvas {
 }
 
 // Size implements vg.Canvas.
-func (c *PDFCanvas) Size() (w, h vg.Length) { return c.w, c.h }
+func (c *Canvas) Size() (w, h vg.Length) { return c.w, c.h }
 
 // DPI implements vg.Canvas.
-func (c *PDFCanvas) DPI() float64 { return pdfDPI }
+func (c *Canvas) DPI() float64 { return pdfDPI }
 
-func (c *PDFCanvas) context() *pdfContext { return &c.stack[len(c.stack)-1] }
+func (c *Canvas) context() *pdfContext { return &c.stack[len(c.stack)-1] }
 
 // SetLineWidth implements vg.Canvas.
-func (c *PDFCanvas) SetLineWidth(w vg.Length) {
+func (c *Canvas) SetLineWidth(w vg.Length) {
 	c.context().width = w
 	c.doc.SetLineWidth(unitPt(w))
 }
 
 // SetLineDash implements vg.Canvas.
-func (c *PDFCanvas) SetLineDash(dashes []vg.Length, offs vg.Length) {
+func (c *Canvas) SetLineDash(dashes []vg.Length, offs vg.Length) {
 	ds := make([]float64, len(dashes))
 	for i, d := range dashes {
 		ds[i] = unitPt(d)
@@ -100,7 +100,7 @@ func (c *PDFCanvas) SetLineDash(dashes []vg.Length, offs vg.Length) {
 }
 
 // SetColor implements vg.Canvas.
-func (c *PDFCanvas) SetColor(clr color.Color) {
+func (c *Canvas) SetColor(clr color.Color) {
 	if clr == nil {
 		clr = color.Black
 	}
@@ -114,39 +114,39 @@ func (c *PDFCanvas) SetColor(clr color.Color) {
 }
 
 // Rotate implements vg.Canvas.
-func (c *PDFCanvas) Rotate(r float64) { c.doc.TransformRotate(-r*180/math.Pi, 0, 0) }
+func (c *Canvas) Rotate(r float64) { c.doc.TransformRotate(-r*180/math.Pi, 0, 0) }
 
 // Translate implements vg.Canvas.
-func (c *PDFCanvas) Translate(pt vg.Point) { c.doc.TransformTranslate(unitPt(pt.X), unitPt(pt.Y)) }
+func (c *Canvas) Translate(pt vg.Point) { c.doc.TransformTranslate(unitPt(pt.X), unitPt(pt.Y)) }
 
 // Scale implements vg.Canvas.
-func (c *PDFCanvas) Scale(x, y float64) { c.doc.TransformScale(x*100, y*100, 0, 0) }
+func (c *Canvas) Scale(x, y float64) { c.doc.TransformScale(x*100, y*100, 0, 0) }
 
 // Push implements vg.Canvas.
-func (c *PDFCanvas) Push() {
+func (c *Canvas) Push() {
 	c.stack = append(c.stack, *c.context())
 	c.doc.TransformBegin()
 }
 
 // Pop implements vg.Canvas.
-func (c *PDFCanvas) Pop() {
+func (c *Canvas) Pop() {
 	c.doc.TransformEnd()
 	c.stack = c.stack[:len(c.stack)-1]
 }
 
 // Stroke implements vg.Canvas.
-func (c *PDFCanvas) Stroke(p vg.Path) {
+func (c *Canvas) Stroke(p vg.Path) {
 	if c.context().width > 0 {
 		c.path(p, "D")
 	}
 }
 
 // Fill implements vg.Canvas.
-func (c *PDFCanvas) Fill(p vg.Path) { c.path(p, "F") }
+func (c *Canvas) Fill(p vg.Path) { c.path(p, "F") }
 
 // FillString implements vg.Canvas: the text is written with its face's font embedded
 // as a Unicode subset.
-func (c *PDFCanvas) FillString(fnt font.Face, pt vg.Point, str string) {
+func (c *Canvas) FillString(fnt font.Face, pt vg.Point, str string) {
 	if fnt.Font.Size == 0 {
 		return
 	}
@@ -175,7 +175,7 @@ func (c *PDFCanvas) FillString(fnt font.Face, pt vg.Point, str string) {
 }
 
 // DrawImage implements vg.Canvas.
-func (c *PDFCanvas) DrawImage(rect vg.Rectangle, img image.Image) {
+func (c *Canvas) DrawImage(rect vg.Rectangle, img image.Image) {
 	var buf bytes.Buffer
 	if err := png.Encode(&buf, img); err != nil {
 		c.doc.SetError(err)
@@ -190,7 +190,7 @@ func (c *PDFCanvas) DrawImage(rect vg.Rectangle, img image.Image) {
 }
 
 // path strokes ("D") or fills ("F") a vg.Path.
-func (c *PDFCanvas) path(p vg.Path, style string) {
+func (c *Canvas) path(p vg.Path, style string) {
 	var x0, y0 float64
 	for _, comp := range p {
 		switch comp.Type {
@@ -218,7 +218,7 @@ func (c *PDFCanvas) path(p vg.Path, style string) {
 	c.doc.DrawPath(style)
 }
 
-func (c *PDFCanvas) arc(comp vg.PathComp, style string) {
+func (c *Canvas) arc(comp vg.PathComp, style string) {
 	x0 := comp.Pos.X + comp.Radius*vg.Length(math.Cos(comp.Start))
 	y0 := comp.Pos.Y + comp.Radius*vg.Length(math.Sin(comp.Start))
 	c.doc.LineTo(unitPt(x0), unitPt(y0))
@@ -235,7 +235,7 @@ func (c *PDFCanvas) arc(comp vg.PathComp, style string) {
 func unitPt(l vg.Length) float64 { return l.Dots(pdfDPI) }
 
 // WriteTo writes the PDF document to w; the canvas may not be drawn on afterwards.
-func (c *PDFCanvas) WriteTo(w io.Writer) (int64, error) {
+func (c *Canvas) WriteTo(w io.Writer) (int64, error) {
 	c.Pop()
 	c.doc.Close()
 	cw := &countWriter{w: w}

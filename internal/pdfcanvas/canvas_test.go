@@ -1,4 +1,4 @@
-package report
+package pdfcanvas
 
 import (
 	"bytes"
@@ -22,7 +22,7 @@ func TestPDFReproducible(t *testing.T) {
 			t.Fatal(err)
 		}
 		p.Add(l)
-		c := NewPDFCanvas(4*vg.Inch, 3*vg.Inch)
+		c := New(4*vg.Inch, 3*vg.Inch)
 		p.Draw(draw.New(c))
 		var b bytes.Buffer
 		if _, err := c.WriteTo(&b); err != nil {
