@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"fmt"
+	"github.com/nagc-harness/nagc/internal/texttable"
 	"math"
 	"regexp"
 	"strconv"
@@ -537,17 +538,17 @@ func (r *Results) matchingProp(dataset, method string, want map[string]string) *
 func writeSelected(b *bytes.Buffer, r *Results) {
 	b.WriteString("## Appendix: selected grid points\n\n")
 	fmt.Fprintf(b, "| Dataset | Method | %s | runs | %s | runs |\n|---|---|---|---:|---|---:|\n",
-		mdEscape(RuleShort(PaperRule)), mdEscape(RuleShort(r.FreeRule)))
+		texttable.MarkdownEscape(RuleShort(PaperRule)), texttable.MarkdownEscape(RuleShort(r.FreeRule)))
 	for _, d := range r.Datasets {
 		for _, m := range r.Methods {
 			if len(r.PointsOf(d, m)) == 0 {
 				continue
 			}
-			cells := []string{DatasetTitle(d), mdEscape(m)}
+			cells := []string{DatasetTitle(d), texttable.MarkdownEscape(m)}
 			for _, rule := range []string{PaperRule, r.FreeRule} {
 				p := r.Selected(rule, d, m)
 				if p == nil || p.Runs == 0 {
-					cells = append(cells, mdEscape(Dash+" "+r.Missing(d, m)+r.Unselected(rule, d, m)), "0")
+					cells = append(cells, texttable.MarkdownEscape(Dash+" "+r.Missing(d, m)+r.Unselected(rule, d, m)), "0")
 					continue
 				}
 				ps := ParamString(p.Params)
@@ -558,7 +559,7 @@ func writeSelected(b *bytes.Buffer, r *Results) {
 				if p.Failed > 0 {
 					runs += fmt.Sprintf(" (+%d failed)", p.Failed)
 				}
-				cells = append(cells, mdEscape(ps), runs)
+				cells = append(cells, texttable.MarkdownEscape(ps), runs)
 			}
 			fmt.Fprintf(b, "| %s |\n", strings.Join(cells, " | "))
 		}

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"github.com/nagc-harness/nagc/internal/texttable"
 	"math"
 	"path/filepath"
 	"strconv"
@@ -269,7 +270,7 @@ func TestOffPaperLaTeX(t *testing.T) {
 	}
 	texts = append(texts, RuntimeTable(fixtureResults(t, fixtureRuns())).Notes...)
 	for _, s := range texts {
-		for _, c := range texEscape(s) {
+		for _, c := range texttable.TeXEscape(s) {
 			if c > 127 {
 				t.Errorf("no LaTeX form for %q in %q", c, s)
 				break

@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"fmt"
+	"github.com/nagc-harness/nagc/internal/texttable"
 	"os"
 	"path/filepath"
 	"strings"
@@ -242,7 +243,7 @@ func WriteTable(dir string, t *Table, formats []string) ([]string, error) {
 		var err error
 		switch f {
 		case FormatMarkdown:
-			err = os.WriteFile(path, []byte("## "+mdEscape(t.Title)+"\n\n"+t.Markdown()), 0o644)
+			err = os.WriteFile(path, []byte("## "+texttable.MarkdownEscape(t.Title)+"\n\n"+t.Markdown()), 0o644)
 		case FormatLaTeX:
 			err = os.WriteFile(path, []byte(t.LaTeX()), 0o644)
 		case FormatCSV:

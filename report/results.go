@@ -479,13 +479,3 @@ func appendNew(s []string, x string) []string {
 	}
 	return append(s, x)
 }
-
-// shorten cuts s to at most n runes, marking the cut with "…", and puts it on one line.
-func shorten(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
-}

@@ -3,6 +3,7 @@ package report
 import (
 	"encoding/csv"
 	"fmt"
+	"github.com/nagc-harness/nagc/internal/texttable"
 	"io"
 	"math"
 	"sort"
@@ -281,17 +282,16 @@ func (r *Results) rowMetrics(dataset string) []string {
 // each recorded metric's mean ± std over its restarts, with the fit time.
 func RowsTable(r *Results, dataset string) *Table {
 	metrics := r.rowMetrics(dataset)
-	t := &Table{
-		Name:  "rows_" + r.Slug(dataset),
+	t := newTable("rows_"+r.Slug(dataset), texttable.Table{
 		Title: DatasetTitle(dataset) + ": every row at its selected grid point",
 		Caption: "Mean ± population std over the restarts of the grid point each rule selects per row; " +
 			"parameters: every option of the chosen point (swept and fixed). Rules: " + rulesSentence(r.Rules(dataset)) + ".",
-		Columns: []Column{{"Row", 'l'}, {"Selection", 'l'}, {"Parameters", 'l'}},
-	}
+		Columns: []texttable.Column{{Title: "Row", Align: 'l'}, {Title: "Selection", Align: 'l'}, {Title: "Parameters", Align: 'l'}},
+	})
 	for _, m := range metrics {
-		t.Columns = append(t.Columns, Column{metricMeasure(m).Label, 'r'})
+		t.Columns = append(t.Columns, texttable.Column{Title: metricMeasure(m).Label, Align: 'r'})
 	}
-	t.Columns = append(t.Columns, Column{"fit (s)", 'r'}, Column{"restarts", 'r'})
+	t.Columns = append(t.Columns, texttable.Column{Title: "fit (s)", Align: 'r'}, texttable.Column{Title: "restarts", Align: 'r'})
 	if !r.Labeled(dataset) {
 		t.Notes = append(t.Notes, "No run on "+DatasetTitle(dataset)+" recorded ARI (no labels): only the label-free rule selects.")
 	}
@@ -301,17 +301,17 @@ func RowsTable(r *Results, dataset string) *Table {
 			if r.ReadsLabels(method) && !experiments.ReadsLabels(rule) {
 				sel = "best " + rule + " (but the row's initialisation reads the labels)"
 			}
-			row := Row{Cells: []Cell{{Text: method}, {Text: sel}}}
+			row := texttable.Row{Cells: []texttable.Cell{{Text: method}, {Text: sel}}}
 			why := r.Missing(dataset, method) + r.Unselected(rule, dataset, method)
 			if why != "" {
-				row.Cells = append(row.Cells, Cell{Text: Dash, Note: why})
+				row.Cells = append(row.Cells, texttable.Cell{Text: Dash, Note: why})
 				for _, m := range metrics {
 					tr := newTidy(t.Name, dataset, method, m, rule)
 					tr.Note = why
 					t.Tidy = append(t.Tidy, tr)
-					row.Cells = append(row.Cells, Cell{Text: Dash})
+					row.Cells = append(row.Cells, texttable.Cell{Text: Dash})
 				}
-				row.Cells = append(row.Cells, Cell{Text: Dash}, Cell{Text: "0"})
+				row.Cells = append(row.Cells, texttable.Cell{Text: Dash}, texttable.Cell{Text: "0"})
 				t.Rows = append(t.Rows, row)
 				continue
 			}
@@ -320,7 +320,7 @@ func RowsTable(r *Results, dataset string) *Table {
 			if ps == "" {
 				ps = "(no parameters)"
 			}
-			row.Cells = append(row.Cells, Cell{Text: ps, Note: FailedNote(p)})
+			row.Cells = append(row.Cells, texttable.Cell{Text: ps, Note: FailedNote(p)})
 			for _, m := range metrics {
 				c, tr, _ := r.metricCell(t.Name, rule, dataset, method, m)
 				c.Note = ""
@@ -331,7 +331,7 @@ func RowsTable(r *Results, dataset string) *Table {
 			tr.Mean, tr.Runs, tr.Failed, tr.Params = p.FitSeconds, p.Runs, p.Failed, ps
 			_, tr.Std = experiments.MeanStd(fitTimes(p))
 			t.Tidy = append(t.Tidy, tr)
-			row.Cells = append(row.Cells, Cell{Text: fmtSeconds(p.FitSeconds)}, Cell{Text: restarts(p)})
+			row.Cells = append(row.Cells, texttable.Cell{Text: fmtSeconds(p.FitSeconds)}, texttable.Cell{Text: restarts(p)})
 			t.Rows = append(t.Rows, row)
 		}
 	}

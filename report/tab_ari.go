@@ -1,6 +1,7 @@
 package report
 
 import (
+	"github.com/nagc-harness/nagc/internal/texttable"
 	"math"
 	"strings"
 )
@@ -8,21 +9,21 @@ import (
 // metricCell returns the cell of a metric at the grid point selected by rule for a
 // dataset and method, its tidy row, and its mean (NaN when there is none). A missing
 // result renders Dash with a note saying why.
-func (r *Results) metricCell(table, rule, dataset, method, metric string) (Cell, TidyRow, float64) {
+func (r *Results) metricCell(table, rule, dataset, method, metric string) (texttable.Cell, TidyRow, float64) {
 	tr := newTidy(table, dataset, method, metric, rule)
 	if why := r.Missing(dataset, method) + r.Unselected(rule, dataset, method); why != "" {
 		tr.Note = why
-		return Cell{Text: Dash, Note: why}, tr, math.NaN()
+		return texttable.Cell{Text: Dash, Note: why}, tr, math.NaN()
 	}
 	p := r.Selected(rule, dataset, method)
 	mean, std := metricOf(p, metric)
 	tr.Runs, tr.Failed, tr.Params = p.Runs, p.Failed, ParamString(p.Params)
 	if math.IsNaN(mean) {
 		tr.Note = metric + " not recorded"
-		return Cell{Text: Dash, Note: tr.Note}, tr, math.NaN()
+		return texttable.Cell{Text: Dash, Note: tr.Note}, tr, math.NaN()
 	}
 	tr.Mean, tr.Std, tr.Note = mean, std, FailedNote(p)
-	return Cell{Text: fmtMeanStd(mean, std), Note: tr.Note}, tr, mean
+	return texttable.Cell{Text: fmtMeanStd(mean, std), Note: tr.Note}, tr, mean
 }
 
 // methodRows returns the methods a method × dataset table lists: the paper's rows in its
@@ -90,21 +91,20 @@ func paperRow(m string) string {
 // block with the grid points selected by the label-free rule. Every cell off the paper
 // (OffThePaper) carries a note on its Δ saying why (OffPaper.Explain).
 func ARITable(r *Results) *Table {
-	t := &Table{
-		Name:  "ari",
+	t := newTable("ari", texttable.Table{
 		Title: "ARI (mean ± std over restarts)",
 		Caption: "ARI mean ± population std over the restarts of the selected grid point; Δ = ours − paper. " +
 			"First block: " + RuleText(PaperRule) + ". Second block: " + RuleText(r.FreeRule) +
 			". Bold: best mean per dataset within a block.",
-		Columns: []Column{{"Method", 'l'}},
-	}
+		Columns: []texttable.Column{{Title: "Method", Align: 'l'}},
+	})
 	for _, d := range r.Datasets {
 		t.addComparisonGroup(DatasetTitle(d))
 	}
 	methods := r.methodRows()
 	var deltas []cellRef
 	for _, rule := range []string{PaperRule, r.FreeRule} {
-		t.Rows = append(t.Rows, Row{Section: "Selection: " + RuleShort(rule)})
+		t.Rows = append(t.Rows, texttable.Row{Section: "Selection: " + RuleShort(rule)})
 		first := len(t.Rows)
 		best := make([]float64, len(r.Datasets))
 		for i := range best {
@@ -112,7 +112,7 @@ func ARITable(r *Results) *Table {
 		}
 		means := make([][]float64, len(methods))
 		for mi, m := range methods {
-			row := Row{Cells: []Cell{{Text: r.methodLabel(m)}}}
+			row := texttable.Row{Cells: []texttable.Cell{{Text: r.methodLabel(m)}}}
 			means[mi] = make([]float64, len(r.Datasets))
 			for di, d := range r.Datasets {
 				c, tr, mean := r.metricCell(t.Name, rule, d, m, "ari")
@@ -120,7 +120,7 @@ func ARITable(r *Results) *Table {
 				if mean > best[di] {
 					best[di] = mean
 				}
-				pc, dc := Cell{Text: Dash}, Cell{}
+				pc, dc := texttable.Cell{Text: Dash}, texttable.Cell{}
 				if pm, ps, ok := r.Paper.PaperARI(paperRow(m), d); ok {
 					pc.Text = fmtMeanStd(pm, ps)
 					tr.Paper, tr.PaperStd = pm, ps
@@ -155,24 +155,23 @@ func ARITable(r *Results) *Table {
 // tie-breaking alone, and the two columns show how much of the ARI they decide. Records
 // made before ari_connected existed gain it with `nagc results rescore`.
 func ARIConnectedTable(r *Results) *Table {
-	t := &Table{
-		Name:  "ari_connected",
+	t := newTable("ari_connected", texttable.Table{
 		Title: "ARI with and without isolated vertices (not in the paper)",
 		Caption: "ARI mean ± population std over the restarts of the selected grid point, over all vertices (\"all\", " +
 			"as in the ARI table) and over the vertices with at least one edge to another vertex (\"with an edge\"; " +
 			"self-loops do not count). The paper publishes only the first. First block: " + RuleText(PaperRule) +
 			". Second block: " + RuleText(r.FreeRule) + ".",
-		Columns: []Column{{"Method", 'l'}},
-	}
+		Columns: []texttable.Column{{Title: "Method", Align: 'l'}},
+	})
 	for _, d := range r.Datasets {
-		t.Groups = append(t.Groups, Group{DatasetTitle(d), 2})
-		t.Columns = append(t.Columns, Column{"all", 'r'}, Column{"with an edge", 'r'})
+		t.Groups = append(t.Groups, texttable.Group{Title: DatasetTitle(d), Span: 2})
+		t.Columns = append(t.Columns, texttable.Column{Title: "all", Align: 'r'}, texttable.Column{Title: "with an edge", Align: 'r'})
 	}
 	methods := r.methodRows()
 	for _, rule := range []string{PaperRule, r.FreeRule} {
-		t.Rows = append(t.Rows, Row{Section: "Selection: " + RuleShort(rule)})
+		t.Rows = append(t.Rows, texttable.Row{Section: "Selection: " + RuleShort(rule)})
 		for _, m := range methods {
-			row := Row{Cells: []Cell{{Text: r.methodLabel(m)}}}
+			row := texttable.Row{Cells: []texttable.Cell{{Text: r.methodLabel(m)}}}
 			for _, d := range r.Datasets {
 				for _, metric := range []string{"ari", "ari_connected"} {
 					c, tr, _ := r.metricCell(t.Name, rule, d, m, metric)

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"github.com/nagc-harness/nagc/internal/texttable"
 	"math"
 	"strconv"
 )
@@ -10,20 +11,19 @@ import (
 // and density as measured by the loader (from the provenance in sweeps.jsonl) beside the
 // paper's values.
 func DatasetsTable(r *Results) *Table {
-	t := &Table{
-		Name:  "datasets",
+	t := newTable("datasets", texttable.Table{
 		Title: "Datasets",
 		Caption: "Statistics as measured by the loader (recorded in sweeps.jsonl) beside the paper's " +
 			"table/dataset.tex; density = (edges − self-loops)/n². No grid point is selected in this table.",
-		Groups: []Group{{"n", 2}, {"edges", 2}, {"m", 2}, {"k1", 2}, {"density (%)", 2}},
-		Columns: []Column{{"Dataset", 'l'},
-			{"ours", 'r'}, {"paper", 'r'}, {"ours", 'r'}, {"paper", 'r'}, {"ours", 'r'}, {"paper", 'r'},
-			{"ours", 'r'}, {"paper", 'r'}, {"ours", 'r'}, {"paper", 'r'}},
-	}
+		Groups: []texttable.Group{{Title: "n", Span: 2}, {Title: "edges", Span: 2}, {Title: "m", Span: 2}, {Title: "k1", Span: 2}, {Title: "density (%)", Span: 2}},
+		Columns: []texttable.Column{{Title: "Dataset", Align: 'l'},
+			{Title: "ours", Align: 'r'}, {Title: "paper", Align: 'r'}, {Title: "ours", Align: 'r'}, {Title: "paper", Align: 'r'}, {Title: "ours", Align: 'r'}, {Title: "paper", Align: 'r'},
+			{Title: "ours", Align: 'r'}, {Title: "paper", Align: 'r'}, {Title: "ours", Align: 'r'}, {Title: "paper", Align: 'r'}},
+	})
 	if r.Paper == nil {
 		t.Caption = "Statistics as measured by the loader (recorded in sweeps.jsonl); density = (edges − self-loops)/n²."
 		t.Groups = nil
-		t.Columns = []Column{{"Dataset", 'l'}, {"n", 'r'}, {"edges", 'r'}, {"m", 'r'}, {"k1", 'r'}, {"density (%)", 'r'}}
+		t.Columns = []texttable.Column{{Title: "Dataset", Align: 'l'}, {Title: "n", Align: 'r'}, {Title: "edges", Align: 'r'}, {Title: "m", Align: 'r'}, {Title: "k1", Align: 'r'}, {Title: "density (%)", Align: 'r'}}
 	}
 	for _, d := range r.Datasets {
 		s, have := r.DatasetStats(d)
@@ -31,16 +31,16 @@ func DatasetsTable(r *Results) *Table {
 		ours := []float64{float64(s.N), float64(s.Edges), float64(s.M), float64(s.K), 100 * s.Density}
 		paper := []float64{float64(p.N), float64(p.Edges), float64(p.Attributes), float64(p.K1), p.DensityPercent}
 		names := []string{"n", "edges", "m", "k1", "density_percent"}
-		row := Row{Cells: []Cell{{Text: DatasetTitle(d)}}}
+		row := texttable.Row{Cells: []texttable.Cell{{Text: DatasetTitle(d)}}}
 		for i := range ours {
 			fmtv := func(v float64) string { return strconv.Itoa(int(v)) }
 			if i == 4 {
 				fmtv = func(v float64) string { return strconv.FormatFloat(v, 'f', 2, 64) }
 			}
-			oc := Cell{Text: Dash, Note: "no loader statistics recorded in sweeps.jsonl"}
+			oc := texttable.Cell{Text: Dash, Note: "no loader statistics recorded in sweeps.jsonl"}
 			tr := newTidy(t.Name, d, "", names[i], "")
 			if have {
-				oc = Cell{Text: fmtv(ours[i])}
+				oc = texttable.Cell{Text: fmtv(ours[i])}
 				tr.Mean = ours[i]
 				tr.Note = ""
 				if i == 3 && s.Labeled > 0 && s.Labeled < s.N {
@@ -56,7 +56,7 @@ func DatasetsTable(r *Results) *Table {
 				t.Tidy = append(t.Tidy, tr)
 				continue
 			}
-			pc := Cell{Text: Dash}
+			pc := texttable.Cell{Text: Dash}
 			if inPaper {
 				pc.Text = fmtv(paper[i])
 				tr.Paper = paper[i]

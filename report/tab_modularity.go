@@ -1,6 +1,7 @@
 package report
 
 import (
+	"github.com/nagc-harness/nagc/internal/texttable"
 	"math"
 	"strings"
 )
@@ -17,14 +18,13 @@ func ModularityTable(r *Results) *Table {
 			d = x
 		}
 	}
-	t := &Table{
-		Name:  "modularity",
+	t := newTable("modularity", texttable.Table{
 		Title: "WebKB: modularity, average entropy and ARI",
 		Caption: "WebKB, mean ± population std over the restarts of the selected grid point; Δ = ours − paper. " +
 			"First block: " + RuleText(PaperRule) + ". Second block: " + RuleText(r.FreeRule) +
 			". Bold: best per measure within a block (highest modularity and ARI, lowest entropy).",
-		Columns: []Column{{"Method", 'l'}},
-	}
+		Columns: []texttable.Column{{Title: "Method", Align: 'l'}},
+	})
 	metrics := []string{"modularity", "entropy", "ari"}
 	lower := []bool{false, true, false}
 	for _, title := range []string{"Modularity", "Entropy", "ARI"} {
@@ -32,29 +32,29 @@ func ModularityTable(r *Results) *Table {
 	}
 	methods := r.methodRows()
 	for _, rule := range []string{PaperRule, r.FreeRule} {
-		t.Rows = append(t.Rows, Row{Section: "Selection: " + RuleShort(rule)})
+		t.Rows = append(t.Rows, texttable.Row{Section: "Selection: " + RuleShort(rule)})
 		first := len(t.Rows)
 		means := make([][]float64, len(methods))
 		for mi, m := range methods {
-			row := Row{Cells: []Cell{{Text: r.methodLabel(m)}}}
+			row := texttable.Row{Cells: []texttable.Cell{{Text: r.methodLabel(m)}}}
 			means[mi] = make([]float64, len(metrics))
 			paper, inPaper := []float64(nil), false
 			if r.Paper != nil {
 				paper, inPaper = r.Paper.ModularityEntropy[paperRow(m)]
 			}
 			for k, metric := range metrics {
-				var c Cell
+				var c texttable.Cell
 				var tr TidyRow
 				var mean float64
 				if r.HasDataset(d) {
 					c, tr, mean = r.metricCell(t.Name, rule, d, m, metric)
 				} else {
 					why := DatasetTitle(d) + " not in these results"
-					c, tr, mean = Cell{Text: Dash, Note: why}, newTidy(t.Name, d, m, metric, rule), math.NaN()
+					c, tr, mean = texttable.Cell{Text: Dash, Note: why}, newTidy(t.Name, d, m, metric, rule), math.NaN()
 					tr.Note = why
 				}
 				means[mi][k] = mean
-				pc, dc := Cell{Text: Dash}, Cell{}
+				pc, dc := texttable.Cell{Text: Dash}, texttable.Cell{}
 				if inPaper {
 					pc.Text = fmt3(paper[k])
 					tr.Paper = paper[k]

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"github.com/nagc-harness/nagc/internal/texttable"
 	"math"
 	"sort"
 
@@ -48,30 +49,29 @@ func (r *Results) BestAtRho(rule, dataset string, rho float64) *experiments.Poin
 // beside the paper's values; then a second block choosing λ, k2 by the label-free rule.
 // Every cell off the paper (OffThePaper) carries a note on its Δ saying why.
 func RhoTable(r *Results) *Table {
-	t := &Table{
-		Name:  "rho",
+	t := newTable("rho", texttable.Table{
 		Title: "Effect of ρ on the ARI of Prop.",
 		Caption: "ARI (mean ± population std over restarts) of Prop. (k-means initialisation) for each ρ, " +
 			"at the λ, k2 chosen per ρ; Δ = ours − paper. First block: " + RuleText(PaperRule) +
 			" over λ, k2. Second block: " + RuleText(r.FreeRule) + " over λ, k2. Bold: best per dataset within a block.",
-		Columns: []Column{{"ρ", 'l'}},
-	}
+		Columns: []texttable.Column{{Title: "ρ", Align: 'l'}},
+	})
 	for _, d := range r.Datasets {
 		t.addComparisonGroup(DatasetTitle(d))
 	}
 	rhos := r.RhoValues()
 	var deltas []cellRef
 	for _, rule := range []string{PaperRule, r.FreeRule} {
-		t.Rows = append(t.Rows, Row{Section: "Selection of λ, k2: " + RuleShort(rule)})
+		t.Rows = append(t.Rows, texttable.Row{Section: "Selection of λ, k2: " + RuleShort(rule)})
 		first := len(t.Rows)
 		means := make([][]float64, len(rhos))
 		for ri, rho := range rhos {
-			row := Row{Cells: []Cell{{Text: "ρ = " + fmtParam(rho)}}}
+			row := texttable.Row{Cells: []texttable.Cell{{Text: "ρ = " + fmtParam(rho)}}}
 			means[ri] = make([]float64, len(r.Datasets))
 			for di, d := range r.Datasets {
 				tr := newTidy(t.Name, d, PropMethod, "ari", rule)
 				tr.Rho = rho
-				c := Cell{Text: Dash}
+				c := texttable.Cell{Text: Dash}
 				mean := math.NaN()
 				switch p := r.BestAtRho(rule, d, rho); {
 				case r.Missing(d, PropMethod) != "":
@@ -82,14 +82,14 @@ func RhoTable(r *Results) *Table {
 					var std float64
 					mean, std = metricOf(p, "ari")
 					tr.Mean, tr.Std, tr.Runs, tr.Failed, tr.Params = mean, std, p.Runs, p.Failed, ParamString(p.Params)
-					c = Cell{Text: fmtMeanStd(mean, std), Note: FailedNote(p)}
+					c = texttable.Cell{Text: fmtMeanStd(mean, std), Note: FailedNote(p)}
 					if math.IsNaN(mean) {
 						c.Note = "ari not recorded"
 					}
 				}
 				tr.Note = c.Note
 				means[ri][di] = mean
-				pc, dc := Cell{Text: Dash}, Cell{}
+				pc, dc := texttable.Cell{Text: Dash}, texttable.Cell{}
 				if pv, ok := r.Paper.PaperRho(rho, d); ok {
 					pc.Text = fmt3(pv)
 					tr.Paper = pv

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"github.com/nagc-harness/nagc/internal/texttable"
 	"math"
 	"strings"
 
@@ -118,23 +119,22 @@ func RuntimeTable(r *Results) *Table {
 		field = "the records' fit_seconds field; where a record carries init_seconds (the initialisation, timed apart), " +
 			"its mean at the paper-rule point is in the \"init\" column"
 	}
-	t := &Table{
-		Name:  "runtime",
+	t := newTable("runtime", texttable.Table{
 		Title: "Runtime (seconds per fit)",
 		Caption: "Mean fit time in seconds (" + field + ") on this machine (" + r.Machine() + r.workers() + "): at the grid " +
 			"point selected by " + RuleText(PaperRule) + " (\"paper rule\"), at the one selected by " + RuleText(r.FreeRule) +
 			" (\"label-free\"), over the finished runs at the paper's timing setting k2 = k1 (\"k2 = k1\"; every run for " +
 			"methods without k2) and over all finished runs of the grid (\"all runs\"). The paper's times were measured on " +
 			"the authors' machine (Python 3 / Octave), so only ratios between methods compare.",
-		Columns: []Column{{"Method", 'l'}},
-	}
+		Columns: []texttable.Column{{Title: "Method", Align: 'l'}},
+	})
 	for _, d := range r.Datasets {
-		cols := []Column{{"paper rule", 'r'}, {"label-free", 'r'}, {"k2 = k1", 'r'}, {"all runs", 'r'}}
+		cols := []texttable.Column{{Title: "paper rule", Align: 'r'}, {Title: "label-free", Align: 'r'}, {Title: "k2 = k1", Align: 'r'}, {Title: "all runs", Align: 'r'}}
 		if withInit {
-			cols = append(cols, Column{"init", 'r'})
+			cols = append(cols, texttable.Column{Title: "init", Align: 'r'})
 		}
-		cols = append(cols, Column{"paper", 'r'})
-		t.Groups = append(t.Groups, Group{DatasetTitle(d), len(cols)})
+		cols = append(cols, texttable.Column{Title: "paper", Align: 'r'})
+		t.Groups = append(t.Groups, texttable.Group{Title: DatasetTitle(d), Span: len(cols)})
 		t.Columns = append(t.Columns, cols...)
 	}
 	t.Notes = []string{"paper rule = best mean ARI (reads the labels); label-free = " + freeShort(r.FreeRule) +
@@ -150,18 +150,18 @@ func RuntimeTable(r *Results) *Table {
 		}
 	}
 	for _, m := range methods {
-		row := Row{Cells: []Cell{{Text: r.methodLabel(m)}}}
+		row := texttable.Row{Cells: []texttable.Cell{{Text: r.methodLabel(m)}}}
 		for _, d := range r.Datasets {
 			why := r.Missing(d, m)
 			pv, inPaper := r.Paper.PaperRuntime(m, d)
 			for _, rule := range []string{PaperRule, r.FreeRule} {
 				tr := newTidy(t.Name, d, m, metricFitTime, rule)
-				c := Cell{Text: Dash, Note: why + r.Unselected(rule, d, m)}
+				c := texttable.Cell{Text: Dash, Note: why + r.Unselected(rule, d, m)}
 				if c.Note == "" {
 					p := r.Selected(rule, d, m)
 					tr.Mean, tr.Runs, tr.Failed, tr.Params = p.FitSeconds, p.Runs, p.Failed, ParamString(p.Params)
 					_, tr.Std = experiments.MeanStd(fitTimes(p))
-					c = Cell{Text: fmtSeconds(p.FitSeconds), Note: FailedNote(p)}
+					c = texttable.Cell{Text: fmtSeconds(p.FitSeconds), Note: FailedNote(p)}
 				}
 				tr.Note = c.Note
 				if inPaper {
@@ -172,14 +172,14 @@ func RuntimeTable(r *Results) *Table {
 			}
 			for _, sel := range []string{selTimingSet, selAll} {
 				tr := newTidy(t.Name, d, m, metricFitTime, sel)
-				c := Cell{Text: Dash, Note: why}
+				c := texttable.Cell{Text: Dash, Note: why}
 				if why == "" {
 					keep := atTimingSetting
 					if sel == selAll {
 						keep = nil
 					}
 					tr.Mean, tr.Runs = r.meanFitAll(d, m, keep)
-					c = Cell{Text: fmtSeconds(tr.Mean)}
+					c = texttable.Cell{Text: fmtSeconds(tr.Mean)}
 					if tr.Runs == 0 {
 						c.Note = "no run at k2 = k1"
 					}
@@ -193,12 +193,12 @@ func RuntimeTable(r *Results) *Table {
 			}
 			if withInit {
 				tr := newTidy(t.Name, d, m, metricInit, PaperRule)
-				c := Cell{Text: Dash, Note: why + r.Unselected(PaperRule, d, m)}
+				c := texttable.Cell{Text: Dash, Note: why + r.Unselected(PaperRule, d, m)}
 				if c.Note == "" {
 					p := r.Selected(PaperRule, d, m)
 					tr.Params = ParamString(p.Params)
 					if tr.Mean, tr.Runs = meanInit(p); tr.Runs > 0 {
-						c = Cell{Text: fmtSeconds(tr.Mean)}
+						c = texttable.Cell{Text: fmtSeconds(tr.Mean)}
 					} else {
 						c.Note = "no init_seconds recorded (runs made before the field existed, or a method that does not time it apart)"
 					}
@@ -216,11 +216,11 @@ func RuntimeTable(r *Results) *Table {
 
 // paperSecondsCell is the runtime table's cell of the paper's time pv, a dash where the
 // paper has none.
-func paperSecondsCell(inPaper bool, pv float64) Cell {
+func paperSecondsCell(inPaper bool, pv float64) texttable.Cell {
 	if !inPaper {
-		return Cell{Text: Dash}
+		return texttable.Cell{Text: Dash}
 	}
-	return Cell{Text: fmtSeconds(pv)}
+	return texttable.Cell{Text: fmtSeconds(pv)}
 }
 
 // workers describes how many runs were timed at once (the most workers of any recorded

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"github.com/nagc-harness/nagc/internal/texttable"
 	"math"
 	"sort"
 	"strconv"
@@ -24,19 +25,18 @@ import (
 func timedRuntimeTable(r *Results) *Table {
 	withSweep := len(r.Records) > 0
 	methods := r.runtimeMethods()
-	t := &Table{
-		Name:    "runtime",
+	t := newTable("runtime", texttable.Table{
 		Title:   "Runtime (seconds per fit)",
 		Caption: r.aloneCaption(methods, withSweep, true),
-		Columns: []Column{{"Method", 'l'}},
-	}
+		Columns: []texttable.Column{{Title: "Method", Align: 'l'}},
+	})
 	for _, d := range r.Datasets {
-		cols := []Column{{"alone", 'r'}, {"init", 'r'}}
+		cols := []texttable.Column{{Title: "alone", Align: 'r'}, {Title: "init", Align: 'r'}}
 		if withSweep {
-			cols = append(cols, Column{"sweep k2 = k1", 'r'})
+			cols = append(cols, texttable.Column{Title: "sweep k2 = k1", Align: 'r'})
 		}
-		cols = append(cols, Column{"paper", 'r'})
-		t.Groups = append(t.Groups, Group{DatasetTitle(d), len(cols)})
+		cols = append(cols, texttable.Column{Title: "paper", Align: 'r'})
+		t.Groups = append(t.Groups, texttable.Group{Title: DatasetTitle(d), Span: len(cols)})
 		t.Columns = append(t.Columns, cols...)
 	}
 	note := aloneNote
@@ -47,7 +47,7 @@ func timedRuntimeTable(r *Results) *Table {
 		"Our PU update has no n² term: (UUᵀ⊙W)U runs over the stored edges and (UUᵀ⊙W')U = U(UᵀU) − (UUᵀ⊙W)U, " +
 			"so the PU/no-PU time gap of the authors' dense code does not appear here."}
 	for _, m := range methods {
-		row := Row{Cells: []Cell{{Text: r.methodLabel(m)}}}
+		row := texttable.Row{Cells: []texttable.Cell{{Text: r.methodLabel(m)}}}
 		for _, d := range r.Datasets {
 			pv, inPaper := r.Paper.PaperRuntime(m, d)
 			fc, fit, ic, ini := aloneCells(t.Name, d, m, r.timedAlone(d, m))
@@ -59,7 +59,7 @@ func timedRuntimeTable(r *Results) *Table {
 
 			if withSweep {
 				sw := newTidy(t.Name, d, m, metricFitTime, selTimingSet)
-				sc := Cell{Text: Dash, Note: r.Missing(d, m)}
+				sc := texttable.Cell{Text: Dash, Note: r.Missing(d, m)}
 				if sc.Note == "" {
 					sw.Mean, sw.Runs = r.meanFitAll(d, m, atTimingSetting)
 					sc.Text = fmtSec3(sw.Mean)
@@ -90,14 +90,13 @@ func timedRuntimeTable(r *Results) *Table {
 // nothing of the paper: no paper column, no paper row.
 func FitTimesTable(r *Results) *Table {
 	methods := r.timedMethods()
-	t := &Table{
-		Name:    "runtime",
+	t := newTable("runtime", texttable.Table{
 		Title:   "Fit times, timed alone (seconds per fit)",
 		Caption: r.aloneCaption(methods, false, false),
-		Columns: []Column{{"Row", 'l'}, {"Settings", 'l'}, {"fits", 'r'}, {"fit (s)", 'r'}, {"init (s)", 'r'}},
-	}
+		Columns: []texttable.Column{{Title: "Row", Align: 'l'}, {Title: "Settings", Align: 'l'}, {Title: "fits", Align: 'r'}, {Title: "fit (s)", Align: 'r'}, {Title: "init (s)", Align: 'r'}},
+	})
 	for _, d := range r.Datasets {
-		var rows []Row
+		var rows []texttable.Row
 		for _, m := range methods {
 			for _, a := range r.timedPoints(d, m) {
 				fc, fit, ic, ini := aloneCells(t.Name, d, m, a)
@@ -105,12 +104,12 @@ func FitTimesTable(r *Results) *Table {
 				if a.Failed > 0 {
 					fits += fmt.Sprintf(" (+%d failed)", a.Failed)
 				}
-				rows = append(rows, Row{Cells: []Cell{{Text: m}, {Text: a.Settings}, {Text: fits}, fc, ic}})
+				rows = append(rows, texttable.Row{Cells: []texttable.Cell{{Text: m}, {Text: a.Settings}, {Text: fits}, fc, ic}})
 				t.Tidy = append(t.Tidy, fit, ini)
 			}
 		}
 		if len(rows) > 0 {
-			t.Rows = append(append(t.Rows, Row{Section: DatasetTitle(d)}), rows...)
+			t.Rows = append(append(t.Rows, texttable.Row{Section: DatasetTitle(d)}), rows...)
 		}
 	}
 	note := "fits = fits timed alone that finished (failed ones in brackets); fit (s) = their median fit time (the " +
@@ -227,9 +226,9 @@ func (r *Results) timedPoints(dataset, method string) []timedFits {
 
 // aloneCells returns the cells and tidy rows of the median fit time (the table's name
 // table, selection selAlone) and of the median initialisation time of fits timed alone.
-func aloneCells(table, dataset, method string, a timedFits) (fc Cell, fit TidyRow, ic Cell, ini TidyRow) {
+func aloneCells(table, dataset, method string, a timedFits) (fc texttable.Cell, fit TidyRow, ic texttable.Cell, ini TidyRow) {
 	fit = newTidy(table, dataset, method, metricFitTime, selAlone)
-	fc = Cell{Text: Dash}
+	fc = texttable.Cell{Text: Dash}
 	switch {
 	case len(a.Done) == 0 && a.Failed == 0:
 		fc.Note = "not timed alone (no fit of a config with timing: true)"
@@ -250,7 +249,7 @@ func aloneCells(table, dataset, method string, a timedFits) (fc Cell, fit TidyRo
 	fit.Note = fc.Note
 
 	ini = newTidy(table, dataset, method, metricInit, selAlone)
-	ic = Cell{Text: Dash}
+	ic = texttable.Cell{Text: Dash}
 	var inits []float64
 	for _, rec := range a.Done {
 		if v, ok := initSeconds(rec); ok {
