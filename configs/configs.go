@@ -18,11 +18,17 @@ import (
 //go:embed published-results.yaml
 var PublishedResults []byte
 
+// PaperComparison is paper-comparison.yaml: how the report sets a sweep beside the NAGC
+// paper (its rows and datasets, headings, stated facts and speed claims), as data.
+//
+//go:embed paper-comparison.yaml
+var PaperComparison []byte
+
 //go:embed *.yaml
 var files embed.FS
 
 // notExperiments lists the embedded YAML files that are data, not experiment configs.
-var notExperiments = []string{"published-results"}
+var notExperiments = []string{"published-results", "paper-comparison"}
 
 // Names returns the names of the shipped experiment configs (file names without .yaml),
 // sorted: baselines, filtered, paper, quick.

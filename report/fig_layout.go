@@ -13,10 +13,6 @@ import (
 	"github.com/nagc-harness/nagc/metrics"
 )
 
-// LayoutMethods are the methods drawn side by side in the layout figure (the paper's
-// Fig. 1: the proposed method and JWNMF on WebKB).
-var LayoutMethods = []string{"Prop.", "JWNMF"}
-
 // LayoutSeed seeds the start positions of the layout figure's force-directed layout.
 const LayoutSeed = 1
 
@@ -80,7 +76,7 @@ func restartZero(p *experiments.PointStats) *experiments.Record {
 // grid point's restart-0 record of each method in LayoutMethods.
 func (r *Results) layoutPanels(dataset string, g *datasets.Graph) []Panel {
 	var out []Panel
-	for _, m := range LayoutMethods {
+	for _, m := range r.Spec.Layout.Rows {
 		empty := Panel{Method: m, Title: m}
 		if why := r.Missing(dataset, m); why != "" {
 			empty.Note = why

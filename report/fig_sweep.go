@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"github.com/nagc-harness/nagc/report/paper"
 	"image/color"
 	"math"
 	"sort"
@@ -35,7 +36,7 @@ const noRho = -1
 // without the parameter are ignored.
 func (r *Results) Sweep(dataset, param string) []SweepSeries {
 	byRho := map[float64]map[float64]*experiments.PointStats{}
-	for _, p := range r.PointsOf(dataset, PropMethod) {
+	for _, p := range r.PointsOf(dataset, r.Spec.Proposed) {
 		rho, x := ParamFloat(p.Params, "rho"), ParamFloat(p.Params, param)
 		ari, ok := p.Mean["ari"]
 		if p.Runs == 0 || !ok || math.IsNaN(x) {
@@ -97,11 +98,11 @@ func (r *Results) BestBaseline(dataset string) (string, float64, bool) {
 // mean, and false if the paper has none.
 func (r *Results) PaperBaseline(dataset string) (string, float64, bool) {
 	name, best := "", math.Inf(-1)
-	for _, m := range PaperMethods {
+	for _, m := range r.Spec.Rows {
 		if strings.HasPrefix(m, "Prop") {
 			continue
 		}
-		if v, _, ok := r.Paper.PaperARI(m, dataset); ok && v > best {
+		if v, _, ok := r.Paper.ARIOf(m, dataset); ok && v > best {
 			name, best = m, v
 		}
 	}
@@ -215,13 +216,13 @@ func SweepFigure(r *Results, dataset, param, dir string, formats []string) (*Fig
 		p.Add(bl)
 		leg.add(name, bl)
 	}
-	var marks []Mark
+	var marks []paper.Mark
 	if r.Paper != nil {
-		if mk, ok := StatedMarks(r.Paper.StatedInText)[param][strings.ToLower(dataset)]; ok && (!logX || mk.X > 0) {
+		if mk, ok := r.Spec.Marks(param)[strings.ToLower(dataset)]; ok && (!logX || mk.X > 0) {
 			marks = append(marks, mk)
 			xmin, xmax = math.Min(xmin, mk.X), math.Max(xmax, mk.X)
-			if !math.IsNaN(mk.Y) {
-				ymax = math.Max(ymax, mk.Y)
+			if !math.IsNaN(mk.YOrNaN()) {
+				ymax = math.Max(ymax, mk.YOrNaN())
 			}
 		}
 	}
@@ -239,14 +240,14 @@ func SweepFigure(r *Results, dataset, param, dir string, formats []string) (*Fig
 	p.Y.Min, p.Y.Max = math.Max(ymin-0.02, ari.Lo), math.Min(ymax+0.05, ari.Hi)
 	for _, mk := range marks {
 		// A stated peak is a dotted vertical line; a stated value a black diamond.
-		if math.IsNaN(mk.Y) {
+		if math.IsNaN(mk.YOrNaN()) {
 			vl := vertical(mk.X, p.Y.Min, p.Y.Max)
 			vl.Color, vl.Dashes, vl.Width = color.Black, []vg.Length{vg.Points(1), vg.Points(3)}, vg.Points(1.2)
 			p.Add(vl)
 			leg.add(mk.Label, vl)
 			continue
 		}
-		sc, err := plotter.NewScatter(plotter.XYs{{X: mk.X, Y: mk.Y}})
+		sc, err := plotter.NewScatter(plotter.XYs{{X: mk.X, Y: mk.YOrNaN()}})
 		if err != nil {
 			return nil, err
 		}
@@ -258,7 +259,7 @@ func SweepFigure(r *Results, dataset, param, dir string, formats []string) (*Fig
 	p.Add(plotter.NewGrid())
 	fig := &Figure{
 		Name: param + "_" + r.Slug(dataset),
-		Kind: param, Dataset: dataset, Method: PropMethod, Params: []string{param},
+		Kind: param, Dataset: dataset, Method: r.Spec.Proposed, Params: []string{param},
 		Title: fmt.Sprintf("Effect of %s on ARI, %s", names.symbol, DatasetTitle(dataset)),
 		Caption: fmt.Sprintf("ARI (mean over restarts; error bars: population std over restarts) of Prop. (k-means init) "+
 			"against %s on %s, one line per ρ; for each %s the other parameters are at their best mean ARI. "+
@@ -275,7 +276,7 @@ func SweepFigure(r *Results, dataset, param, dir string, formats []string) (*Fig
 
 // integerTicks labels every k2 value of the series and marks, the value equal to k1
 // (the paper's "k1" grid value) as "4 (k1)".
-func integerTicks(series []SweepSeries, marks []Mark, k1 int) plot.Ticker {
+func integerTicks(series []SweepSeries, marks []paper.Mark, k1 int) plot.Ticker {
 	var xs []float64
 	for _, s := range series {
 		for _, x := range s.X {

@@ -5,6 +5,7 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
+	"github.com/nagc-harness/nagc/report/paper"
 	"os"
 	"path/filepath"
 	"strings"
@@ -100,7 +101,7 @@ func fixtureRecords(t *testing.T, runs []run) []experiments.Record {
 // fixtureResults aggregates the fixture with the embedded paper values.
 func fixtureResults(t *testing.T, runs []run) *Results {
 	t.Helper()
-	paper, err := DefaultPublished()
+	paper, err := paper.DefaultPublished()
 	if err != nil {
 		t.Fatal(err)
 	}

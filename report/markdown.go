@@ -4,19 +4,13 @@ import (
 	"bytes"
 	"fmt"
 	"github.com/nagc-harness/nagc/internal/texttable"
+	"github.com/nagc-harness/nagc/report/paper"
 	"math"
-	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/nagc-harness/nagc/experiments"
 )
-
-// paperFig1 is what the paper's Fig. 1 caption and text state (quoted, not a number of
-// published-results.yaml, which lists tables only).
-const paperFig1 = "The paper (Fig. 1 and its text, drawn with Gephi): both methods assign the vertices near the centre " +
-	"correctly, JWNMF misassigns many surrounding vertices, and \"our method assigns only two vertices to the wrong " +
-	"clusters out of 877 vertices\"."
 
 // writeReport writes REPORT.md: title, provenance and regeneration commands; with the
 // paper's comparison, every table and figure of the paper in its order with a paragraph
@@ -159,52 +153,48 @@ func selectionParagraph(r *Results) string {
 // paragraph comparing it with the paper.
 func writePaperSections(b *bytes.Buffer, rep *Report, opt Options, tables map[string]*Table, figs map[string][]*Figure) {
 	r := rep.Results
-	b.WriteString("## Fig. 1 — WebKB clusterings on a graph layout\n\n")
-	b.WriteString(paperFig1 + "\n\n")
+	b.WriteString("## " + r.Spec.Headings["layout"] + "\n\n")
+	b.WriteString(r.Spec.Layout.Stated + "\n\n")
 	writeFigures(b, figs["layout"])
-	writeSkipped(b, rep.Skipped, "Fig. 1")
+	writeSkipped(b, rep.Skipped, r.Spec.Layout.Figure)
 
 	if t := tables["datasets"]; t != nil {
-		writeTable(b, t, opt, "Table 1 — Datasets", DatasetsParagraph(t))
+		writeTable(b, t, opt, r.Spec.Headings["datasets"], DatasetsParagraph(t))
 	}
 	if t := tables["ari"]; t != nil {
-		writeTable(b, t, opt, "Table 2 — ARI", ARIParagraph(t, r)+"\n\n"+OffPaperParagraph(t, r))
+		writeTable(b, t, opt, r.Spec.Headings["ari"], ARIParagraph(t, r)+"\n\n"+OffPaperParagraph(t, r))
 	}
 	if t := tables["ari_connected"]; t != nil {
 		writeTable(b, t, opt, "ARI without isolated vertices (not in the paper)", ARIConnectedParagraph(t, r))
 	}
 	if t := tables["modularity"]; t != nil {
-		writeTable(b, t, opt, "Table 3 — WebKB modularity, average entropy and ARI", ModularityParagraph(t, r))
+		writeTable(b, t, opt, r.Spec.Headings["modularity"], ModularityParagraph(t, r))
 	}
 
-	stated := []string(nil)
-	if r.Paper != nil {
-		stated = r.Paper.StatedInText
-	}
-	b.WriteString("## Fig. 2 — Effect of λ on ARI\n\n")
-	writeStated(b, StatedFor(stated, "0_lambda", "lambda peak"))
+	b.WriteString("## " + r.Spec.Headings["lambda"] + "\n\n")
+	writeStated(b, r.Spec.StatedAbout("lambda"))
 	writeSweepFacts(figs["lambda"], r, "lambda")
 	writeFigures(b, figs["lambda"])
 	writeSkipped(b, rep.Skipped, "lambda figure")
 
-	b.WriteString("## Fig. 3 — Effect of k2 on ARI\n\n")
-	writeStated(b, StatedFor(stated, "0_k2"))
+	b.WriteString("## " + r.Spec.Headings["k2"] + "\n\n")
+	writeStated(b, r.Spec.StatedAbout("k2"))
 	writeSweepFacts(figs["k2"], r, "k2")
 	writeFigures(b, figs["k2"])
 	writeSkipped(b, rep.Skipped, "k2 figure")
 
 	if t := tables["rho"]; t != nil {
-		writeTable(b, t, opt, "Table 4 — Effect of ρ", RhoParagraph(t, r)+"\n\n"+OffPaperParagraph(t, r))
+		writeTable(b, t, opt, r.Spec.Headings["rho"], RhoParagraph(t, r)+"\n\n"+OffPaperParagraph(t, r))
 	}
 	if t := tables["runtime"]; t != nil {
-		writeTable(b, t, opt, "Table 5 — Runtime", RuntimeParagraph(t, r))
+		writeTable(b, t, opt, r.Spec.Headings["runtime"], RuntimeParagraph(t, r))
 	}
 
 	b.WriteString("## Objective against iteration (not in the paper)\n\n")
 	writeFigures(b, figs["objective"])
 	writeSkipped(b, rep.Skipped, "objective figure")
 
-	writeOtherStatements(b, r, stated)
+	writeOtherStatements(b, r)
 	b.WriteString("## The whole sweep, per dataset (beyond the paper's tables)\n\n" +
 		"Every row at the grid points its rules select, with every parameter, and the sensitivity of every row to every " +
 		"parameter it sweeps (Prop.'s λ and k2 are the figures above).\n\n")
@@ -374,9 +364,9 @@ func writeSweepFacts(figs []*Figure, r *Results, param string) {
 		fact := fmt.Sprintf("Here (%s): %s. Overall peak %s = %s at ρ = %s (ARI %s).", DatasetTitle(d), strings.Join(per, "; "),
 			sym, fmtParam(bestX), fmtParam(bestRho), fmt3(bestV))
 		if r.Paper != nil {
-			if mk, ok := StatedMarks(r.Paper.StatedInText)[param][strings.ToLower(d)]; ok {
+			if mk, ok := r.Spec.Marks(param)[strings.ToLower(d)]; ok {
 				fact += " " + strings.ToUpper(mk.Label[:1]) + mk.Label[1:] + ": "
-				if sameFloat(mk.X, bestX) {
+				if paper.SameFloat(mk.X, bestX) {
 					fact += "the overall peak here is at the same " + sym + "."
 				} else {
 					fact += "the overall peak here is elsewhere."
@@ -384,7 +374,7 @@ func writeSweepFacts(figs []*Figure, r *Results, param string) {
 				atRho, atV, atStd := math.NaN(), math.Inf(-1), 0.0
 				for _, s := range series {
 					for j, x := range s.X {
-						if sameFloat(x, mk.X) && s.Mean[j] > atV && (math.IsNaN(mk.Rho) || sameFloat(s.Rho, mk.Rho)) {
+						if paper.SameFloat(x, mk.X) && s.Mean[j] > atV && (math.IsNaN(mk.RhoOrNaN()) || paper.SameFloat(s.Rho, mk.RhoOrNaN())) {
 							atRho, atV, atStd = s.Rho, s.Mean[j], s.Std[j]
 						}
 					}
@@ -416,48 +406,38 @@ func argmax(v []float64) int {
 	return j
 }
 
-var (
-	kvPattern     = regexp.MustCompile(`\b(lambda|k2|rho|k1)\s*=\s*([0-9.eE+-]+|k1)`)
-	metricPattern = regexp.MustCompile(`\b(ARI|modularity|entropy)\s+([0-9.]+)`)
-)
-
-// writeOtherStatements checks the paper's stated facts that name a parameter setting
-// against the recorded Prop. runs at that setting.
-func writeOtherStatements(b *bytes.Buffer, r *Results, stated []string) {
-	var other []string
-	for _, s := range stated {
-		if !strings.Contains(s, "0_lambda") && !strings.Contains(s, "0_k2") {
-			other = append(other, s)
+// writeOtherStatements checks the paper's statements about no figure that name a
+// parameter setting (paper.Statement.Setting) against the recorded runs of the proposed
+// row (and the rows compared with it) at that setting.
+func writeOtherStatements(b *bytes.Buffer, r *Results) {
+	var other []paper.Statement
+	for _, st := range r.Spec.Stated {
+		if st.Figure == "" {
+			other = append(other, st)
 		}
 	}
 	if len(other) == 0 {
 		return
 	}
 	b.WriteString("## Other statements of the paper\n\n")
-	for _, s := range other {
-		fmt.Fprintf(b, "- Paper: \"%s\".", s)
-		kv := kvPattern.FindAllStringSubmatch(s, -1)
-		if len(kv) == 0 {
+	for _, st := range other {
+		fmt.Fprintf(b, "- Paper: \"%s\".", st.Text)
+		if len(st.Setting) == 0 {
 			b.WriteString(" (No parameter setting to check against the runs.)\n")
 			continue
 		}
-		want := map[string]string{}
-		for _, m := range kv {
-			want[m[1]] = m[2]
-		}
 		var ds []string
 		for _, d := range r.Datasets {
-			if strings.HasPrefix(strings.ToLower(s), "the authors' example run") && !strings.Contains(strings.ToLower(s), strings.ToLower(d)) {
-				continue
+			if len(st.Datasets) == 0 || containsFold(st.Datasets, d) {
+				ds = append(ds, d)
 			}
-			ds = append(ds, d)
 		}
 		var found []string
 		for _, d := range ds {
 			for _, m := range r.propRows() {
-				if p := r.matchingProp(d, m, want); p != nil {
+				if p := r.matchingProp(d, m, st.Setting); p != nil {
 					row := ""
-					if m != PropMethod {
+					if m != r.Spec.Proposed {
 						row = m + ", "
 					}
 					found = append(found, fmt.Sprintf("%s (%s%s): ARI %s, modularity %s, entropy %s", DatasetTitle(d), row,
@@ -465,12 +445,8 @@ func writeOtherStatements(b *bytes.Buffer, r *Results, stated []string) {
 				}
 			}
 		}
-		if exp := metricPattern.FindAllStringSubmatch(s, -1); len(exp) > 0 && len(found) > 0 {
-			var e []string
-			for _, m := range exp {
-				e = append(e, m[1]+" "+m[2])
-			}
-			found[len(found)-1] += " (paper: " + strings.Join(e, ", ") + ")"
+		if st.Measured != "" && len(found) > 0 {
+			found[len(found)-1] += " (paper: " + st.Measured + ")"
 		}
 		if len(found) == 0 {
 			b.WriteString(" Here: no finished run of a Prop. row at this setting.\n")
@@ -483,9 +459,9 @@ func writeOtherStatements(b *bytes.Buffer, r *Results, stated []string) {
 
 // propRows returns Prop. and the recorded rows compared with it (PaperRows).
 func (r *Results) propRows() []string {
-	out := []string{PropMethod}
+	out := []string{r.Spec.Proposed}
 	for _, m := range r.Methods {
-		if PaperRows[m] == PropMethod {
+		if r.Spec.ComparedWith[m] == r.Spec.Proposed {
 			out = append(out, m)
 		}
 	}
@@ -517,7 +493,7 @@ func (r *Results) matchingProp(dataset, method string, want map[string]string) *
 					break
 				}
 			}
-			if !sameFloat(got, w) {
+			if !paper.SameFloat(got, w) {
 				ok = false
 				break
 			}

@@ -57,17 +57,17 @@ cells:
 	}
 	nan := math.NaN()
 	rows := []TidyRow{
-		tidy("ari", "A", nan, PaperRule, 0.4, 0.5, 0, "lambda=1"),                 // 0: explained
-		tidy("ari", "B", nan, PaperRule, 0.6, 0.5, 0, "lambda=1"),                 // 1: not explained
-		tidy("ari", "C", nan, PaperRule, 0.6, 0.5, 0, "lambda=1"),                 // 2: note for another Δ
-		tidy("ari", "D", nan, PaperRule, 0.6, 0.5, 0, "lambda=1"),                 // 3: no note
-		tidy("ari", "E", nan, PaperRule, 0.51, 0.5, 0, "lambda=1"),                // 4: agrees
-		tidy("ari", "E", nan, "modularity", 0.3, 0.5, 0, "lambda=0.01"),           // 5: the selection
-		tidy("ari", "A", nan, "modularity", 0.4, 0.5, 0, "lambda=1"),              // 6: as the paper's rule
-		tidy("rho", PropMethod, 0.95, PaperRule, 0.55, 0.5, nan, "k2=4 lambda=1"), // 7: ρ note
-		tidy("rho", PropMethod, 0.5, PaperRule, 0.55, 0.5, nan, "k2=4 lambda=1"),  // 8: other ρ, no note
-		tidy("ari", "F", nan, "modularity", 0.3, 0.5, 0, ""),                      // 9: no paper-rule cell
-		tidy("ari", "B", nan, "modularity", 0.3, 0.5, 0, "lambda=0.1"),            // 10: the selection and B's note
+		tidy("ari", "A", nan, PaperRule, 0.4, 0.5, 0, "lambda=1"),              // 0: explained
+		tidy("ari", "B", nan, PaperRule, 0.6, 0.5, 0, "lambda=1"),              // 1: not explained
+		tidy("ari", "C", nan, PaperRule, 0.6, 0.5, 0, "lambda=1"),              // 2: note for another Δ
+		tidy("ari", "D", nan, PaperRule, 0.6, 0.5, 0, "lambda=1"),              // 3: no note
+		tidy("ari", "E", nan, PaperRule, 0.51, 0.5, 0, "lambda=1"),             // 4: agrees
+		tidy("ari", "E", nan, "modularity", 0.3, 0.5, 0, "lambda=0.01"),        // 5: the selection
+		tidy("ari", "A", nan, "modularity", 0.4, 0.5, 0, "lambda=1"),           // 6: as the paper's rule
+		tidy("rho", "Prop.", 0.95, PaperRule, 0.55, 0.5, nan, "k2=4 lambda=1"), // 7: ρ note
+		tidy("rho", "Prop.", 0.5, PaperRule, 0.55, 0.5, nan, "k2=4 lambda=1"),  // 8: other ρ, no note
+		tidy("ari", "F", nan, "modularity", 0.3, 0.5, 0, ""),                   // 9: no paper-rule cell
+		tidy("ari", "B", nan, "modularity", 0.3, 0.5, 0, "lambda=0.1"),         // 10: the selection and B's note
 	}
 	want := []string{
 		offPrefix + "cause of A.",
@@ -231,7 +231,7 @@ func TestAuthorsInitRow(t *testing.T) {
 			if got := row.Cells[2].Text; got != "0.995 ± 0.002" {
 				t.Errorf("paper cell = %q, want the paper's Prop. 0.995 ± 0.002", got)
 			}
-			if prev := tb.Rows[i-1].Cells[0].Text; prev != PropMethod {
+			if prev := tb.Rows[i-1].Cells[0].Text; prev != "Prop." {
 				t.Errorf("row after %q, want after Prop.", prev)
 			}
 		}
@@ -239,7 +239,7 @@ func TestAuthorsInitRow(t *testing.T) {
 	if len(at) != 2 {
 		t.Fatalf("the authors' init row appears %d times, want once per block:\n%s", len(at), tb.Markdown())
 	}
-	if r.ReadsLabels(PropMethod) || !r.ReadsLabels("Prop. (authors' init)") {
+	if r.ReadsLabels("Prop.") || !r.ReadsLabels("Prop. (authors' init)") {
 		t.Error("ReadsLabels: want true for the authors' init row only")
 	}
 	if md := RowsTable(r, "webkb").Markdown(); !strings.Contains(md, "| Prop. (authors' init) | best modularity (but the row's initialisation reads the labels) |") {
@@ -265,7 +265,7 @@ func TestOffPaperLaTeX(t *testing.T) {
 	for _, p := range o.Rows {
 		texts = append(texts, p)
 	}
-	for _, c := range SpeedClaims {
+	for _, c := range defaultSpec().SpeedClaims {
 		texts = append(texts, c.Claim, c.Why)
 	}
 	texts = append(texts, RuntimeTable(fixtureResults(t, fixtureRuns())).Notes...)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"github.com/nagc-harness/nagc/internal/texttable"
+	"github.com/nagc-harness/nagc/report/paper"
 	"os"
 	"path/filepath"
 	"strings"
@@ -42,7 +43,10 @@ type Options struct {
 	// modularity).
 	FreeRule string
 	// Paper holds the paper's numbers (default: DefaultPublished unless NoPaper).
-	Paper *Published
+	Paper *paper.Published
+	// Spec is how the rows are set beside the paper (default: paper.DefaultSpec, the
+	// NAGC paper's).
+	Spec *paper.Spec
 	// NoPaper leaves the paper's numbers out: no comparison is possible.
 	NoPaper bool
 	// Compare is the comparison: "" as recorded in sweeps.jsonl (a config with compare:
@@ -105,7 +109,7 @@ func Generate(opt Options) (*Report, error) {
 	if opt.NoPaper {
 		opt.Paper = nil
 	} else if opt.Paper == nil {
-		p, err := DefaultPublished()
+		p, err := paper.DefaultPublished()
 		if err != nil {
 			return nil, err
 		}
@@ -117,7 +121,10 @@ func Generate(opt Options) (*Report, error) {
 	if opt.Command == "" {
 		opt.Command = "nagc report " + opt.ResultsDir
 	}
-	res, err := LoadResults(opt.ResultsDir, opt.Paper, opt.FreeRule)
+	if opt.Spec == nil {
+		opt.Spec = defaultSpec()
+	}
+	res, err := loadResults(opt.ResultsDir, opt.Paper, opt.Spec, opt.FreeRule)
 	if err != nil {
 		return nil, err
 	}
@@ -267,9 +274,6 @@ func writeCSVFile(path string, rows []TidyRow) error {
 	return os.WriteFile(path, b.Bytes(), 0o644)
 }
 
-// layoutDataset is the dataset of the paper's Fig. 1.
-const layoutDataset = "webkb"
-
 // drawFigures draws the figures: with the paper's comparison, the paper's first (the
 // WebKB layout, then per dataset the λ and k2 sweeps of Prop.); then per dataset a
 // sensitivity figure for every swept parameter of every row and a heatmap for each pair
@@ -298,7 +302,7 @@ func (rep *Report) drawFigures(opt Options) error {
 		for _, m := range r.Methods {
 			swept, vals := r.Swept(d, m)
 			for _, param := range swept {
-				if r.Compare && m == PropMethod && (param == "lambda" || param == "k2") {
+				if r.Compare && m == r.Spec.Proposed && (param == "lambda" || param == "k2") {
 					continue // drawn as the paper's figure
 				}
 				if err := add(SensitivityFigure(r, d, m, param, opt.OutDir, opt.Figures)); err != nil {
@@ -336,7 +340,7 @@ func (rep *Report) drawPaperFigures(opt Options, add func(*Figure, error) error)
 	r := rep.Results
 	var ds string
 	for _, d := range r.Datasets {
-		if strings.EqualFold(d, layoutDataset) {
+		if strings.EqualFold(d, r.Spec.Layout.Dataset) {
 			ds = d
 		}
 	}

@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"errors"
+	"github.com/nagc-harness/nagc/report/paper"
 	"math"
 	"os"
 	"path/filepath"
@@ -80,7 +81,7 @@ func TestAllFailed(t *testing.T) {
 	recs := fixtureRecords(t, runs)
 	prov := fixtureProvenance()
 	prov[0].Datasets = append(prov[0].Datasets, datasets.Stats{Name: "cora", N: 2708, Edges: 5278, M: 1433, K: 7, Density: 5278.0 / 2708 / 2708})
-	paper, _ := DefaultPublished()
+	paper, _ := paper.DefaultPublished()
 	r, err := NewResults(recs, prov, paper, experiments.SelectObjective)
 	if err != nil {
 		t.Fatal(err)
@@ -121,55 +122,6 @@ func TestNewResultsRejectsARIAsFreeRule(t *testing.T) {
 	}
 	if _, err := Generate(Options{ResultsDir: writeFixtureDir(t, fixtureRuns()), Formats: []string{"docx"}}); err == nil {
 		t.Error("no error for an unknown format")
-	}
-}
-
-// TestPublished checks the embedded paper values.
-func TestPublished(t *testing.T) {
-	p, err := DefaultPublished()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if m, s, ok := p.PaperARI("Prop.", "Cora"); !ok || m != 0.348 || s != 0.022 {
-		t.Errorf("ARI of Prop. on Cora = %v ± %v (%v)", m, s, ok)
-	}
-	if v, ok := p.PaperRho(0.95, "webkb"); !ok || v != 0.512 {
-		t.Errorf("rho 0.95 webkb = %v (%v)", v, ok)
-	}
-	if got := p.PaperRhos(); len(got) != 5 || got[0] != 0.5 || got[4] != 0.995 {
-		t.Errorf("rhos %v", got)
-	}
-	if v, ok := p.PaperRuntime("JWNMF", "citeseer"); !ok || v != 60.71 {
-		t.Errorf("runtime = %v (%v)", v, ok)
-	}
-	if _, err := ParsePublished([]byte("ari: {Prop.: {webkb: [1]}}")); err == nil {
-		t.Error("no error for an ARI without std")
-	}
-}
-
-// TestStatedMarks checks the marks parsed from the paper's stated facts.
-func TestStatedMarks(t *testing.T) {
-	p, _ := DefaultPublished()
-	m := StatedMarks(p.StatedInText)
-	tests := []struct {
-		param, dataset string
-		x, y, rho      float64
-	}{
-		{"lambda", "webkb", 1e-4, math.NaN(), math.NaN()},
-		{"lambda", "cora", 1e-2, math.NaN(), math.NaN()},
-		{"k2", "webkb", 20, 1.0, math.NaN()},
-		{"k2", "cora", 10, math.NaN(), 0.95},
-	}
-	same := func(a, b float64) bool { return a == b || (math.IsNaN(a) && math.IsNaN(b)) }
-	for _, tc := range tests {
-		mk, ok := m[tc.param][tc.dataset]
-		if !ok {
-			t.Errorf("no %s mark for %s", tc.param, tc.dataset)
-			continue
-		}
-		if !same(mk.X, tc.x) || !same(mk.Y, tc.y) || !same(mk.Rho, tc.rho) {
-			t.Errorf("%s %s: %+v, want x=%v y=%v rho=%v", tc.param, tc.dataset, mk, tc.x, tc.y, tc.rho)
-		}
 	}
 }
 
@@ -224,7 +176,7 @@ func TestHeldOutRuleWithoutHeldOutFits(t *testing.T) {
 	recs := fixtureRecords(t, runs)
 	recs[1].Metrics[experiments.MetricHeldOut] = 0.4
 	recs[2].Metrics[experiments.MetricHeldOut] = 0.6
-	paper, _ := DefaultPublished()
+	paper, _ := paper.DefaultPublished()
 	r, err := NewResults(recs, fixtureProvenance(), paper, experiments.SelectHeldOut)
 	if err != nil {
 		t.Fatal(err)

@@ -2,9 +2,12 @@ package report
 
 import (
 	"fmt"
+	"github.com/nagc-harness/nagc/algorithms"
+	"github.com/nagc-harness/nagc/report/paper"
 	"math"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/nagc-harness/nagc/datasets"
 	"github.com/nagc-harness/nagc/experiments"
@@ -29,7 +32,10 @@ type Results struct {
 	// Provenance lists every start of `nagc run` on the folder.
 	Provenance []experiments.Provenance
 	// Paper holds the paper's published numbers.
-	Paper *Published
+	Paper *paper.Published
+	// Spec is how the results are set beside the paper: its rows and datasets, in their
+	// order, its stated facts and claims (default: the NAGC paper's, paper.DefaultSpec).
+	Spec *paper.Spec
 	// FreeRule is the label-free selection rule (experiments.SelectModularity or
 	// experiments.SelectObjective).
 	FreeRule string
@@ -72,7 +78,12 @@ type cellKey struct{ dataset, method string }
 
 // NewResults aggregates records and selects grid points by the paper's rule and by
 // freeRule. paper may be nil (no paper values are then shown).
-func NewResults(recs []experiments.Record, prov []experiments.Provenance, paper *Published, freeRule string) (*Results, error) {
+func NewResults(recs []experiments.Record, prov []experiments.Provenance, pub *paper.Published, freeRule string) (*Results, error) {
+	return newResults(recs, prov, pub, defaultSpec(), freeRule)
+}
+
+// newResults is NewResults with the comparison spec spec.
+func newResults(recs []experiments.Record, prov []experiments.Provenance, pub *paper.Published, spec *paper.Spec, freeRule string) (*Results, error) {
 	if freeRule == PaperRule {
 		return nil, fmt.Errorf("label-free rule: %q reads the labels; use %q, %q, %q or %q", freeRule,
 			experiments.SelectModularity, experiments.SelectTwoView, experiments.SelectHeldOut, experiments.SelectObjective)
@@ -87,7 +98,7 @@ func NewResults(recs []experiments.Record, prov []experiments.Provenance, paper 
 	}
 	recs = sweep
 	r := &Results{
-		Records: recs, Timed: timed, Provenance: prov, Paper: paper, FreeRule: freeRule,
+		Records: recs, Timed: timed, Provenance: prov, Paper: pub, FreeRule: freeRule, Spec: spec,
 		Points: experiments.Aggregate(recs),
 		sel:    map[string]map[cellKey]*experiments.PointStats{},
 		byCell: map[cellKey][]*experiments.PointStats{}, failed: map[cellKey]int{}, errText: map[cellKey]string{},
@@ -113,7 +124,7 @@ func NewResults(recs []experiments.Record, prov []experiments.Provenance, paper 
 			names = appendNew(names, p.Name)
 		}
 		if p.Compare == experiments.ComparePaper {
-			r.Compare = paper != nil
+			r.Compare = pub != nil
 		}
 	}
 	r.Name = strings.Join(names, " + ")
@@ -133,8 +144,8 @@ func NewResults(recs []experiments.Record, prov []experiments.Provenance, paper 
 		ds = appendNew(ds, p.Dataset)
 		ms = appendNew(ms, p.Method)
 	}
-	r.Datasets = paperOrder(ds, PaperDatasets, strings.ToLower)
-	r.Methods = paperOrder(ms, PaperMethods, func(s string) string { return s })
+	r.Datasets = paperOrder(ds, r.Spec.Datasets, strings.ToLower)
+	r.Methods = paperOrder(ms, r.Spec.Rows, func(s string) string { return s })
 	// A report of the sweep alone lists the datasets of fits timed alone too (their
 	// provenance names them, unless it was not recorded); the paper's tables do not.
 	for _, rec := range timed {
@@ -232,7 +243,12 @@ func uniqueSlug(name string, used map[string]bool) string {
 }
 
 // LoadResults reads a results folder (runs.jsonl and sweeps.jsonl) into Results.
-func LoadResults(dir string, paper *Published, freeRule string) (*Results, error) {
+func LoadResults(dir string, pub *paper.Published, freeRule string) (*Results, error) {
+	return loadResults(dir, pub, defaultSpec(), freeRule)
+}
+
+// loadResults is LoadResults with the comparison spec spec.
+func loadResults(dir string, pub *paper.Published, spec *paper.Spec, freeRule string) (*Results, error) {
 	recs, err := experiments.LoadResults(dir)
 	if err != nil {
 		return nil, err
@@ -241,7 +257,7 @@ func LoadResults(dir string, paper *Published, freeRule string) (*Results, error
 	if err != nil {
 		return nil, err
 	}
-	return NewResults(recs, prov, paper, freeRule)
+	return newResults(recs, prov, pub, spec, freeRule)
 }
 
 // Selected returns the grid point selected by rule (PaperRule or the label-free rule)
@@ -412,6 +428,30 @@ func (r *Results) Title() string {
 		return "Sweep report: " + r.Name
 	}
 	return "Sweep report"
+}
+
+// defaultSpec returns the shipped comparison spec (paper.DefaultSpec), parsed once; a
+// test checks that it parses.
+var defaultSpec = sync.OnceValue(func() *paper.Spec {
+	s, err := paper.DefaultSpec()
+	if err != nil {
+		panic(err) // the embedded file is checked by TestDefaultSpec
+	}
+	return s
+})
+
+// ReadsLabels reports whether some recorded run of a method read the ground-truth labels
+// to cluster (NAGC's kmeans-median-ari initialisation): whatever rule then selects its
+// grid point, its numbers are not label-free.
+func (r *Results) ReadsLabels(method string) bool {
+	for _, d := range r.Datasets {
+		for _, p := range r.PointsOf(d, method) {
+			if algorithms.ReadsLabels(p.Params) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // ParamFloat returns a numeric parameter of a grid point, NaN if absent or not a number.

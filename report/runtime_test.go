@@ -3,6 +3,7 @@ package report
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/nagc-harness/nagc/report/paper"
 	"math"
 	"reflect"
 	"strings"
@@ -20,8 +21,8 @@ func timingRuns() []run {
 	var out []run
 	for _, d := range []string{"webkb", "citeseer"} {
 		out = append(out,
-			run{d, PropMethod, at(4, 0.95), 0, 0.9, 0.7, 0.1, 1.0, ""},
-			run{d, PropMethod, at(20, 0.95), 0, 0.9, 0.7, 0.1, 3.0, ""}, // not at k2 = k1
+			run{d, "Prop.", at(4, 0.95), 0, 0.9, 0.7, 0.1, 1.0, ""},
+			run{d, "Prop.", at(20, 0.95), 0, 0.9, 0.7, 0.1, 3.0, ""}, // not at k2 = k1
 			run{d, "Prop. (w/o PU)", at(4, 0.5), 0, 0.9, 0.7, 0.1, 0.8, ""},
 			run{d, "JWNMF", map[string]any{"lambda": 1e-4}, 0, 0.8, 0.7, 0.1, 0.5, ""})
 	}
@@ -34,10 +35,10 @@ func timingRuns() []run {
 func TestRuntimeClaims(t *testing.T) {
 	r := fixtureResults(t, timingRuns())
 	tb := RuntimeTable(r)
-	if tr := lookupSel(tb.Tidy, "webkb", PropMethod, selTimingSet); tr == nil || tr.Mean != 1.0 || tr.Runs != 1 {
+	if tr := lookupSel(tb.Tidy, "webkb", "Prop.", selTimingSet); tr == nil || tr.Mean != 1.0 || tr.Runs != 1 {
 		t.Fatalf("Prop. at k2 = k1 on WebKB = %+v, want 1 s over 1 run", tr)
 	}
-	if tr := lookupSel(tb.Tidy, "webkb", PropMethod, selAll); tr == nil || tr.Mean != 2.0 {
+	if tr := lookupSel(tb.Tidy, "webkb", "Prop.", selAll); tr == nil || tr.Mean != 2.0 {
 		t.Fatalf("Prop. over all runs on WebKB = %+v, want 2 s", tr)
 	}
 	p := RuntimeParagraph(tb, r)
@@ -66,7 +67,7 @@ func timedRecord(t *testing.T, d, method string, params map[string]any, restart 
 	rec := fixtureRecords(t, []run{{d, method, params, restart, ari, 0.5, 0.1, fit, ""}})[0]
 	rec.RunID += "|timed"
 	rec.TimedAlone, rec.InitSeconds, rec.Iterations = true, init, 100
-	rec.Algorithm = map[string]string{PropMethod: "nagc", "Prop. (w/o PU)": "nagc", "JWNMF": "jwnmf", "BAGC": "bagc"}[method]
+	rec.Algorithm = map[string]string{"Prop.": "nagc", "Prop. (w/o PU)": "nagc", "JWNMF": "jwnmf", "BAGC": "bagc"}[method]
 	return rec
 }
 
@@ -90,7 +91,7 @@ func timedRecords(t *testing.T) []experiments.Record {
 		}
 		for i, f := range aloneFits {
 			out = append(out,
-				timedRecord(t, d, PropMethod, prop, i, 0.0, f, 0.2+float64(i)/100),
+				timedRecord(t, d, "Prop.", prop, i, 0.0, f, 0.2+float64(i)/100),
 				timedRecord(t, d, "Prop. (w/o PU)", wo, i, 0.0, woFactor*f, 0.2),
 				timedRecord(t, d, "JWNMF", jw, i, 0.0, 4*f, 0.3),
 				timedRecord(t, d, "BAGC", map[string]any{}, i, 0.0, 2*f, 0))
@@ -105,12 +106,12 @@ func timedRecords(t *testing.T) []experiments.Record {
 // the timing config's choice), and the speed claims read from them, falling back to the
 // sweep where a dataset has none.
 func TestRuntimeTimedAlone(t *testing.T) {
-	paper, err := DefaultPublished()
+	paper, err := paper.DefaultPublished()
 	if err != nil {
 		t.Fatal(err)
 	}
 	runs := append(timingRuns(),
-		run{"cora", PropMethod, map[string]any{"k2": 4.0, "rho": 0.95}, 0, 0.3, 0.6, 0.1, 2.0, ""},
+		run{"cora", "Prop.", map[string]any{"k2": 4.0, "rho": 0.95}, 0, 0.3, 0.6, 0.1, 2.0, ""},
 		run{"cora", "Prop. (w/o PU)", map[string]any{"k2": 4.0, "rho": 0.5}, 0, 0.3, 0.6, 0.1, 1.0, ""})
 	recs := append(fixtureRecords(t, runs), timedRecords(t)...)
 	prov := fixtureProvenance()
@@ -127,15 +128,15 @@ func TestRuntimeTimedAlone(t *testing.T) {
 		want                         float64
 		runs                         int
 	}{
-		{"webkb", PropMethod, metricFitTime, selAlone, 0.012, 5},
-		{"webkb", PropMethod, metricInit, selAlone, 0.22, 5},
+		{"webkb", "Prop.", metricFitTime, selAlone, 0.012, 5},
+		{"webkb", "Prop.", metricInit, selAlone, 0.22, 5},
 		{"webkb", "Prop. (w/o PU)", metricFitTime, selAlone, 0.006, 5},
 		{"citeseer", "Prop. (w/o PU)", metricFitTime, selAlone, 0.018, 5},
 		{"webkb", "JWNMF", metricFitTime, selAlone, 0.048, 5},
 		{"webkb", "JWNMF", metricInit, selAlone, 0.3, 5},
 		{"webkb", "BAGC", metricFitTime, selAlone, 0.024, 5},
-		{"webkb", PropMethod, metricFitTime, selTimingSet, 1.0, 1}, // the sweep's, as before
-		{"cora", PropMethod, metricFitTime, selTimingSet, 2.0, 1},
+		{"webkb", "Prop.", metricFitTime, selTimingSet, 1.0, 1}, // the sweep's, as before
+		{"cora", "Prop.", metricFitTime, selTimingSet, 2.0, 1},
 	} {
 		var got *TidyRow
 		for i, tr := range tb.Tidy {
@@ -198,14 +199,14 @@ func TestRuntimeTimedAlone(t *testing.T) {
 // the sweep (the ARI-best point of Prop. among them) and with other scores, change no
 // table but the runtime table, and neither the counts nor the grid points.
 func TestTimedRecordsLeaveTablesUnchanged(t *testing.T) {
-	paper, err := DefaultPublished()
+	paper, err := paper.DefaultPublished()
 	if err != nil {
 		t.Fatal(err)
 	}
 	best := map[string]any{"lambda": 1e-4, "rho": 0.5, "k2": 4.0, "init": "kmeans"} // fixtureRuns' best-ARI point
 	timed := timedRecords(t)
 	for i := range 5 {
-		timed = append(timed, timedRecord(t, "webkb", PropMethod, best, i, 0.0, 0.01, 0.2),
+		timed = append(timed, timedRecord(t, "webkb", "Prop.", best, i, 0.0, 0.01, 0.2),
 			timedRecord(t, "webkb", "METIS", map[string]any{}, i, 1.0, 0.01, 0))
 	}
 	sweep := fixtureRecords(t, fixtureRuns())
@@ -289,7 +290,7 @@ func TestRuntimeInitColumn(t *testing.T) {
 		recs[i] = rec
 	}
 	_, carried := initSeconds(recs[0])
-	paper, err := DefaultPublished()
+	paper, err := paper.DefaultPublished()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"github.com/nagc-harness/nagc/report/paper"
 	"math"
 	"sort"
 	"strings"
@@ -67,7 +68,7 @@ func ARIParagraph(t *Table, r *Results) string {
 	}
 	var props []string
 	for _, tr := range t.Tidy {
-		if tr.Selection == PaperRule && tr.Method == PropMethod && !math.IsNaN(tr.Mean) && !math.IsNaN(tr.Paper) {
+		if tr.Selection == PaperRule && tr.Method == r.Spec.Proposed && !math.IsNaN(tr.Mean) && !math.IsNaN(tr.Paper) {
 			props = append(props, fmt.Sprintf("%s on %s: %s vs the paper's %s (%s)", tr.Method, DatasetTitle(tr.Dataset),
 				fmtMeanStd(tr.Mean, tr.Std), fmt3(tr.Paper), fmtDiff(tr.Diff)))
 		}
@@ -79,8 +80,8 @@ func ARIParagraph(t *Table, r *Results) string {
 	for _, d := range r.Datasets {
 		om, ov := bestOf(t.Tidy, PaperRule, d, false)
 		pm, pv := "", math.Inf(-1)
-		for _, m := range PaperMethods {
-			if v, _, ok := r.Paper.PaperARI(m, d); ok && v > pv {
+		for _, m := range r.Spec.Rows {
+			if v, _, ok := r.Paper.ARIOf(m, d); ok && v > pv {
 				pm, pv = m, v
 			}
 		}
@@ -117,7 +118,7 @@ func ModularityParagraph(t *Table, r *Results) string {
 		w, c := agreement(rows, PaperRule)
 		s := fmt.Sprintf("%s: %d of %d within %.2f", metric, w, c, Tolerance)
 		for _, tr := range rows {
-			if tr.Selection == PaperRule && tr.Method == PropMethod && !math.IsNaN(tr.Mean) && !math.IsNaN(tr.Paper) {
+			if tr.Selection == PaperRule && tr.Method == r.Spec.Proposed && !math.IsNaN(tr.Mean) && !math.IsNaN(tr.Paper) {
 				s += fmt.Sprintf(" (Prop. %s vs %s)", fmt3(tr.Mean), fmt3(tr.Paper))
 			}
 		}
@@ -131,7 +132,7 @@ func ModularityParagraph(t *Table, r *Results) string {
 		out += fmt.Sprintf(" Highest modularity here: %s (%s)", m, fmt3(v))
 		pm, pv := "", math.Inf(-1)
 		if r.Paper != nil {
-			for _, name := range PaperMethods {
+			for _, name := range r.Spec.Rows {
 				if x, ok := r.Paper.ModularityEntropy[name]; ok && x[0] > pv {
 					pm, pv = name, x[0]
 				}
@@ -165,8 +166,8 @@ func RhoParagraph(t *Table, r *Results) string {
 		}
 		s := fmt.Sprintf("%s: best ρ = %s (%s)", DatasetTitle(d), fmtParam(bestRho), fmt3(bestV))
 		pRho, pV := math.NaN(), math.Inf(-1)
-		for _, rho := range r.Paper.PaperRhos() {
-			if v, ok := r.Paper.PaperRho(rho, d); ok && v > pV {
+		for _, rho := range r.Paper.Rhos() {
+			if v, ok := r.Paper.RhoOf(rho, d); ok && v > pV {
 				pRho, pV = rho, v
 			}
 		}
@@ -182,7 +183,7 @@ func RhoParagraph(t *Table, r *Results) string {
 	for _, rho := range r.RhoValues() {
 		found := false
 		for _, tr := range t.Tidy {
-			if sameFloat(tr.Rho, rho) && !math.IsNaN(tr.Mean) {
+			if paper.SameFloat(tr.Rho, rho) && !math.IsNaN(tr.Mean) {
 				found = true
 			}
 		}
@@ -196,7 +197,7 @@ func RhoParagraph(t *Table, r *Results) string {
 	return out
 }
 
-// RuntimeParagraph checks the paper's three speed claims (SpeedClaims) against the
+// RuntimeParagraph checks the paper's speed claims (paper.Spec.SpeedClaims) against the
 // table's times at the paper's timing setting (k2 = k1), each with the paper's times, ours,
 // the ratio and the reason it holds here or not. The times are those of the fits timed
 // alone (column "alone") where the results hold them for both rows of a claim on a
@@ -205,7 +206,7 @@ func RuntimeParagraph(t *Table, r *Results) string {
 	alone := len(r.Timed) > 0
 	var out []string
 	fromSweep := false
-	for _, c := range SpeedClaims {
+	for _, c := range r.Spec.SpeedClaims {
 		ds := c.Datasets
 		if len(ds) == 0 {
 			ds = r.Datasets
@@ -284,7 +285,7 @@ func RuntimeParagraph(t *Table, r *Results) string {
 // claimPair returns the tidy rows of a claim's faster and slower rows on a dataset and
 // their selection: the fits timed alone (selAlone) where both rows have them, else the
 // sweep's runs at k2 = k1 (selTimingSet); nil where no selection has both.
-func claimPair(rows []TidyRow, dataset string, c SpeedClaim) (fast, slow *TidyRow, sel string) {
+func claimPair(rows []TidyRow, dataset string, c paper.SpeedClaim) (fast, slow *TidyRow, sel string) {
 	for _, sel := range []string{selAlone, selTimingSet} {
 		f, s := lookupSel(rows, dataset, c.Faster, sel), lookupSel(rows, dataset, c.Slower, sel)
 		if f != nil && s != nil && !math.IsNaN(f.Mean) && !math.IsNaN(s.Mean) && f.Mean > 0 && s.Mean > 0 {
@@ -315,47 +316,6 @@ func containsFold(list []string, s string) bool {
 		}
 	}
 	return false
-}
-
-// SpeedClaim is one of the paper's statements about the runtimes of two of its rows.
-type SpeedClaim struct {
-	// Claim quotes the paper.
-	Claim string
-	// Faster and Slower are the rows the claim says are faster and slower.
-	Faster, Slower string
-	// Datasets restricts the claim (nil: every dataset).
-	Datasets []string
-	// Why says why the claim holds or not with this implementation.
-	Why string
-}
-
-// noM2 is why JWNMF is not slower here than the paper finds it, for the paper's reason.
-const noM2 = "Our JWNMF forms no m×m product (only the diagonals of XᵀUVᵀ and XᵀXW; specs/baselines.md §1), so the " +
-	"O(m²kt) term the paper charges it with is absent: both methods cost O((nnz(S) + nnz(X))·k + (n + m)·k²) per " +
-	"iteration. A gap here is one of constant factors of the two implementations, not of m: an iteration of NAGC does " +
-	"more arithmetic (three factors, the sigmoid f(UH) and its derivative, two products with X), but its small dense " +
-	"products (n×k by k×k) run in this project's kernels (package dense) and JWNMF's through gonum's general ones."
-
-// SpeedClaims are the paper's three speed claims (its section "Efficiency").
-var SpeedClaims = []SpeedClaim{
-	{Claim: "Prop. (w/o PU) is more efficient than JWNMF in all the datasets.",
-		Faster: "Prop. (w/o PU)", Slower: "JWNMF",
-		Why: "At ρ = 0.5 the topology part of Prop. (w/o PU) is JWNMF's, so the paper puts the difference in the " +
-			"attribute part. " + noM2},
-	{Claim: "Our method with PU learning (Prop.) requires more running time than without PU learning, Prop. (w/o PU). " +
-		"This is because the update rule for PU learning needs multiple times of the computation (O(n²kt)) of the topology part.",
-		Faster: "Prop. (w/o PU)", Slower: PropMethod,
-		Why: "The paper's gap comes from the authors' dense code, which forms the n×n products of the PU rule, O(n²k) " +
-			"per iteration. Our PU update has no n² term: (UUᵀ⊙W)U is a sum over the stored edges, computed in the same " +
-			"pass over them as SU and the objective's sums over the edges (sparse.PatternSumGramDots), and (UUᵀ⊙W')U = U(UᵀU) − (UUᵀ⊙W)U (algorithms/nagc.go), " +
-			"so the PU rule adds O(nnz(S)·k) to an iteration that costs O((nnz(S) + nnz(X))·k + (n + m)·k²) with or " +
-			"without it, and the gap between the two rows is small."},
-	{Claim: "Our method is more efficient than JWNMF on WebKB and Citeseer, which have many attributes and a relatively " +
-		"small number of vertices.",
-		Faster: PropMethod, Slower: "JWNMF", Datasets: []string{"webkb", "citeseer"},
-		Why: "The paper's reason, JWNMF's O(m²kt) term, is absent from our JWNMF (see the first claim), so the " +
-			"comparison here does not grow with the number of attributes: it measures the first claim's constant " +
-			"factors plus the PU rule's extra pass over the edges (the second claim)."},
 }
 
 // lookupSel returns the tidy row of a method on a dataset with a selection, or nil.

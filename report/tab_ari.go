@@ -30,10 +30,10 @@ func (r *Results) metricCell(table, rule, dataset, method, metric string) (textt
 // order, each followed by the recorded rows compared with it (PaperRows), then the other
 // recorded methods.
 func (r *Results) methodRows() []string {
-	rows := paperOrder(append(append([]string{}, PaperMethods...), r.Methods...), PaperMethods, func(s string) string { return s })
+	rows := paperOrder(append(append([]string{}, r.Spec.Rows...), r.Methods...), r.Spec.Rows, func(s string) string { return s })
 	var out, after []string
 	for _, m := range rows {
-		if _, ok := PaperRows[m]; !ok {
+		if _, ok := r.Spec.ComparedWith[m]; !ok {
 			out = append(out, m)
 		} else if containsStr(r.Methods, m) {
 			after = append(after, m)
@@ -42,9 +42,9 @@ func (r *Results) methodRows() []string {
 	for _, m := range after {
 		at := len(out)
 		for i, x := range out {
-			if x == PaperRows[m] {
+			if x == r.Spec.ComparedWith[m] {
 				at = i + 1
-				for at < len(out) && PaperRows[out[at]] == x {
+				for at < len(out) && r.Spec.ComparedWith[out[at]] == x {
 					at++
 				}
 			}
@@ -62,27 +62,18 @@ func (r *Results) methodLabel(m string) string {
 	if r.ReadsLabels(m) {
 		marks = append(marks, "reads the labels")
 	}
-	if pr, ok := PaperRows[m]; ok {
+	if pr, ok := r.Spec.ComparedWith[m]; ok {
 		marks = append(marks, "vs the paper's "+pr)
-	} else if !InPaper(m) {
+	} else if !r.Spec.HasRow(m) {
 		marks = append(marks, "not in the paper")
 	}
 	if len(marks) == 0 {
 		return m
 	}
-	if !InPaper(m) && len(marks) == 1 {
+	if !r.Spec.HasRow(m) && len(marks) == 1 {
 		return m + " (" + marks[0] + ")"
 	}
 	return m + " — " + strings.Join(marks, "; ")
-}
-
-// paperRow returns the row of the paper's tables a method is compared with: its own
-// name, or the one PaperRows maps it to.
-func paperRow(m string) string {
-	if pr, ok := PaperRows[m]; ok {
-		return pr
-	}
-	return m
 }
 
 // ARITable builds the ARI table (the paper's table/ari.tex): every method × dataset, ARI
@@ -121,7 +112,7 @@ func ARITable(r *Results) *Table {
 					best[di] = mean
 				}
 				pc, dc := texttable.Cell{Text: Dash}, texttable.Cell{}
-				if pm, ps, ok := r.Paper.PaperARI(paperRow(m), d); ok {
+				if pm, ps, ok := r.Paper.ARIOf(r.Spec.PaperRow(m), d); ok {
 					pc.Text = fmtMeanStd(pm, ps)
 					tr.Paper, tr.PaperStd = pm, ps
 					if !math.IsNaN(mean) {

@@ -27,7 +27,7 @@ func DatasetsTable(r *Results) *Table {
 	}
 	for _, d := range r.Datasets {
 		s, have := r.DatasetStats(d)
-		p, inPaper := r.Paper.PaperDatasetRow(d)
+		p, inPaper := r.Paper.DatasetOf(d)
 		ours := []float64{float64(s.N), float64(s.Edges), float64(s.M), float64(s.K), 100 * s.Density}
 		paper := []float64{float64(p.N), float64(p.Edges), float64(p.Attributes), float64(p.K1), p.DensityPercent}
 		names := []string{"n", "edges", "m", "k1", "density_percent"}

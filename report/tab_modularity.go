@@ -40,7 +40,7 @@ func ModularityTable(r *Results) *Table {
 			means[mi] = make([]float64, len(metrics))
 			paper, inPaper := []float64(nil), false
 			if r.Paper != nil {
-				paper, inPaper = r.Paper.ModularityEntropy[paperRow(m)]
+				paper, inPaper = r.Paper.ModularityEntropy[r.Spec.PaperRow(m)]
 			}
 			for k, metric := range metrics {
 				var c texttable.Cell

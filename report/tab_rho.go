@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"github.com/nagc-harness/nagc/internal/texttable"
+	"github.com/nagc-harness/nagc/report/paper"
 	"math"
 	"sort"
 
@@ -12,9 +13,9 @@ import (
 // RhoValues returns the ρ values of the ρ table: those of the paper's table and those of
 // the recorded Prop. grid points, ascending.
 func (r *Results) RhoValues() []float64 {
-	vals := r.Paper.PaperRhos()
+	vals := r.Paper.Rhos()
 	for _, p := range r.Points {
-		if p.Method != PropMethod {
+		if p.Method != r.Spec.Proposed {
 			continue
 		}
 		if v := ParamFloat(p.Params, "rho"); !math.IsNaN(v) && !containsFloat(vals, v) {
@@ -29,8 +30,8 @@ func (r *Results) RhoValues() []float64 {
 // other parameters (λ, k2), or nil if no such point has a finished run.
 func (r *Results) BestAtRho(rule, dataset string, rho float64) *experiments.PointStats {
 	var pts []*experiments.PointStats
-	for _, p := range r.PointsOf(dataset, PropMethod) {
-		if p.Runs > 0 && sameFloat(ParamFloat(p.Params, "rho"), rho) {
+	for _, p := range r.PointsOf(dataset, r.Spec.Proposed) {
+		if p.Runs > 0 && paper.SameFloat(ParamFloat(p.Params, "rho"), rho) {
 			pts = append(pts, p)
 		}
 	}
@@ -69,13 +70,13 @@ func RhoTable(r *Results) *Table {
 			row := texttable.Row{Cells: []texttable.Cell{{Text: "ρ = " + fmtParam(rho)}}}
 			means[ri] = make([]float64, len(r.Datasets))
 			for di, d := range r.Datasets {
-				tr := newTidy(t.Name, d, PropMethod, "ari", rule)
+				tr := newTidy(t.Name, d, r.Spec.Proposed, "ari", rule)
 				tr.Rho = rho
 				c := texttable.Cell{Text: Dash}
 				mean := math.NaN()
 				switch p := r.BestAtRho(rule, d, rho); {
-				case r.Missing(d, PropMethod) != "":
-					c.Note = PropMethod + ": " + r.Missing(d, PropMethod)
+				case r.Missing(d, r.Spec.Proposed) != "":
+					c.Note = r.Spec.Proposed + ": " + r.Missing(d, r.Spec.Proposed)
 				case p == nil:
 					c.Note = fmt.Sprintf("ρ = %s not in the grid (or all its runs failed)", fmtParam(rho))
 				default:
@@ -90,7 +91,7 @@ func RhoTable(r *Results) *Table {
 				tr.Note = c.Note
 				means[ri][di] = mean
 				pc, dc := texttable.Cell{Text: Dash}, texttable.Cell{}
-				if pv, ok := r.Paper.PaperRho(rho, d); ok {
+				if pv, ok := r.Paper.RhoOf(rho, d); ok {
 					pc.Text = fmt3(pv)
 					tr.Paper = pv
 					if !math.IsNaN(mean) {
@@ -124,7 +125,7 @@ func RhoTable(r *Results) *Table {
 
 func containsFloat(s []float64, v float64) bool {
 	for _, x := range s {
-		if sameFloat(x, v) {
+		if paper.SameFloat(x, v) {
 			return true
 		}
 	}

@@ -139,13 +139,11 @@ func RuntimeTable(r *Results) *Table {
 	}
 	t.Notes = []string{"paper rule = best mean ARI (reads the labels); label-free = " + freeShort(r.FreeRule) +
 		" (reads no labels); k2 = k1 = mean over the runs at the paper's timing setting; all runs = mean over every " +
-		"finished run of the grid.",
-		"Our PU update has no n² term: (UUᵀ⊙W)U runs over the stored edges and (UUᵀ⊙W')U = U(UᵀU) − (UUᵀ⊙W)U, " +
-			"so the PU/no-PU time gap of the authors' dense code does not appear here."}
+		"finished run of the grid."}
+	t.Notes = append(t.Notes, r.Spec.RuntimeNotes...)
 	var methods []string
 	for _, m := range r.methodRows() {
-		_, inRuntime := r.Paper.paperRuntimeRow(m)
-		if inRuntime || containsStr(r.Methods, m) {
+		if r.Paper.HasRuntimeRow(m) || containsStr(r.Methods, m) {
 			methods = append(methods, m)
 		}
 	}
@@ -153,7 +151,7 @@ func RuntimeTable(r *Results) *Table {
 		row := texttable.Row{Cells: []texttable.Cell{{Text: r.methodLabel(m)}}}
 		for _, d := range r.Datasets {
 			why := r.Missing(d, m)
-			pv, inPaper := r.Paper.PaperRuntime(m, d)
+			pv, inPaper := r.Paper.RuntimeOf(m, d)
 			for _, rule := range []string{PaperRule, r.FreeRule} {
 				tr := newTidy(t.Name, d, m, metricFitTime, rule)
 				c := texttable.Cell{Text: Dash, Note: why + r.Unselected(rule, d, m)}
@@ -245,15 +243,6 @@ func fitTimes(p *experiments.PointStats) []float64 {
 		out[i] = rec.FitSeconds
 	}
 	return out
-}
-
-// paperRuntimeRow reports whether the paper's runtime table has a row for method.
-func (p *Published) paperRuntimeRow(method string) (map[string]float64, bool) {
-	if p == nil {
-		return nil, false
-	}
-	v, ok := p.Runtime[method]
-	return v, ok
 }
 
 func containsStr(s []string, x string) bool {

@@ -43,13 +43,12 @@ func timedRuntimeTable(r *Results) *Table {
 	if withSweep {
 		note += "; sweep k2 = k1 = mean fit time over the sweep's runs at k2 = k1, timed concurrently"
 	}
-	t.Notes = []string{note + "; paper = the paper's table (Python 3 / Octave, the authors' machine).",
-		"Our PU update has no n² term: (UUᵀ⊙W)U runs over the stored edges and (UUᵀ⊙W')U = U(UᵀU) − (UUᵀ⊙W)U, " +
-			"so the PU/no-PU time gap of the authors' dense code does not appear here."}
+	t.Notes = []string{note + "; paper = the paper's table (Python 3 / Octave, the authors' machine)."}
+	t.Notes = append(t.Notes, r.Spec.RuntimeNotes...)
 	for _, m := range methods {
 		row := texttable.Row{Cells: []texttable.Cell{{Text: r.methodLabel(m)}}}
 		for _, d := range r.Datasets {
-			pv, inPaper := r.Paper.PaperRuntime(m, d)
+			pv, inPaper := r.Paper.RuntimeOf(m, d)
 			fc, fit, ic, ini := aloneCells(t.Name, d, m, r.timedAlone(d, m))
 			if inPaper {
 				fit.Paper = pv
@@ -132,7 +131,7 @@ const aloneNote = "alone = median fit time over the restarts timed alone (the it
 func (r *Results) runtimeMethods() []string {
 	var out []string
 	for _, m := range r.methodRows() {
-		if _, inRuntime := r.Paper.paperRuntimeRow(m); inRuntime || containsStr(r.Methods, m) {
+		if r.Paper.HasRuntimeRow(m) || containsStr(r.Methods, m) {
 			out = append(out, m)
 		}
 	}

@@ -2,6 +2,7 @@ package report
 
 import (
 	"flag"
+	"github.com/nagc-harness/nagc/report/paper"
 	"os"
 	"path/filepath"
 	"strings"
@@ -107,7 +108,7 @@ func checkGolden(t *testing.T, path, got string) {
 }
 
 func TestARIConnectedTable(t *testing.T) {
-	paper, err := DefaultPublished()
+	paper, err := paper.DefaultPublished()
 	if err != nil {
 		t.Fatal(err)
 	}

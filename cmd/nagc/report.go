@@ -9,6 +9,7 @@ import (
 
 	"github.com/nagc-harness/nagc/experiments"
 	"github.com/nagc-harness/nagc/report"
+	"github.com/nagc-harness/nagc/report/paper"
 )
 
 const reportUsage = "report RESULTS_DIR [--out DIR] [--formats md,tex,csv] [--figures png,pdf] [--rule modularity|two-view|heldout|objective] [--compare paper|none] [--paper FILE|none] [--data DIR]"
@@ -20,7 +21,7 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	figures := fs.String("figures", "png,pdf", "figure formats, comma-separated: png, pdf (\"none\" for no figures)")
 	rule := fs.String("rule", experiments.SelectModularity, "label-free selection rule shown beside the paper's (modularity, two-view, heldout or objective)")
 	data := fs.String("data", "", "folder holding the named datasets, for the WebKB layout figure (overrides $NAGC_DATA)")
-	paper := fs.String("paper", "", "published-results YAML (default: the copy built into nagc; \"none\": no paper numbers)")
+	paperFile := fs.String("paper", "", "published-results YAML (default: the copy built into nagc; \"none\": no paper numbers)")
 	compare := fs.String("compare", "", "comparison: paper (set the rows beside the NAGC paper's numbers) or none (the sweep alone); default: as the config's compare key recorded it")
 	in := addInputFlags(fs)
 	arg, err := parseOneArg(fs, args)
@@ -51,12 +52,12 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	default:
 		opt.Figures = splitList(f)
 	}
-	switch *paper {
+	switch *paperFile {
 	case "":
 	case "none":
 		opt.NoPaper = true
 	default:
-		p, err := report.LoadPublished(*paper)
+		p, err := paper.LoadPublished(*paperFile)
 		if err != nil {
 			return err
 		}
