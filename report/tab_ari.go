@@ -76,68 +76,6 @@ func (r *Results) methodLabel(m string) string {
 	return m + " — " + strings.Join(marks, "; ")
 }
 
-// ARITable builds the ARI table (the paper's table/ari.tex): every method × dataset, ARI
-// mean ± std over the restarts of the grid point selected by the paper's rule, the best
-// per dataset in bold, the paper's value and the difference beside each; then a second
-// block with the grid points selected by the label-free rule. Every cell off the paper
-// (OffThePaper) carries a note on its Δ saying why (OffPaper.Explain).
-func ARITable(r *Results) *Table {
-	t := newTable("ari", texttable.Table{
-		Title: "ARI (mean ± std over restarts)",
-		Caption: "ARI mean ± population std over the restarts of the selected grid point; Δ = ours − paper. " +
-			"First block: " + RuleText(PaperRule) + ". Second block: " + RuleText(r.FreeRule) +
-			". Bold: best mean per dataset within a block.",
-		Columns: []texttable.Column{{Title: "Method", Align: 'l'}},
-	})
-	for _, d := range r.Datasets {
-		t.addComparisonGroup(DatasetTitle(d))
-	}
-	methods := r.methodRows()
-	var deltas []cellRef
-	for _, rule := range []string{PaperRule, r.FreeRule} {
-		t.Rows = append(t.Rows, texttable.Row{Section: "Selection: " + RuleShort(rule)})
-		first := len(t.Rows)
-		best := make([]float64, len(r.Datasets))
-		for i := range best {
-			best[i] = math.Inf(-1)
-		}
-		means := make([][]float64, len(methods))
-		for mi, m := range methods {
-			row := texttable.Row{Cells: []texttable.Cell{{Text: r.methodLabel(m)}}}
-			means[mi] = make([]float64, len(r.Datasets))
-			for di, d := range r.Datasets {
-				c, tr, mean := r.metricCell(t.Name, rule, d, m, "ari")
-				means[mi][di] = mean
-				if mean > best[di] {
-					best[di] = mean
-				}
-				pc, dc := texttable.Cell{Text: Dash}, texttable.Cell{}
-				if pm, ps, ok := r.Paper.ARIOf(r.Spec.PaperRow(m), d); ok {
-					pc.Text = fmtMeanStd(pm, ps)
-					tr.Paper, tr.PaperStd = pm, ps
-					if !math.IsNaN(mean) {
-						tr.Diff = mean - pm
-						dc.Text = fmtDiff(tr.Diff)
-					}
-				}
-				row.Cells = append(row.Cells, c, pc, dc)
-				t.Tidy = append(t.Tidy, tr)
-				deltas = append(deltas, cellRef{len(t.Rows), len(row.Cells) - 1})
-			}
-			t.Rows = append(t.Rows, row)
-		}
-		for mi := range methods {
-			for di := range r.Datasets {
-				if !math.IsNaN(means[mi][di]) && means[mi][di] == best[di] {
-					t.Rows[first+mi].Cells[1+3*di].Bold = true
-				}
-			}
-		}
-	}
-	r.explainCells(t, deltas)
-	return t
-}
-
 // ARIConnectedTable builds a table the paper does not have: for every method × dataset,
 // the ARI over all vertices (as in ARITable) beside the ARI over the vertices with at
 // least one edge to another vertex (metrics.ARIConnected), at the same grid points,
