@@ -98,18 +98,33 @@ const (
 	metricInit    = "init_seconds"
 )
 
-// RuntimeTable builds the runtime table (the paper's table/runtime.tex): mean fit time
-// (the records' fit_seconds) per method and dataset at the grid point selected by the
-// paper's rule, at the one selected by the label-free rule, over the runs at the paper's
-// timing setting k2 = k1, and over all runs, beside the paper's seconds; when records
-// carry init_seconds, the mean initialisation time at the paper-rule point in its own
-// column. Rows are the recorded methods and the paper's runtime rows.
+// RuntimeTable builds the runtime table (the paper's table/runtime.tex), one line per row
+// of the paper's runtime table and of the results, one group of columns per dataset
+// ending with the paper's seconds. Where the results hold fits timed alone
+// (Results.Timed, a config with timing: true) its columns are the median fit and
+// initialisation times of those fits ("alone", "init": medians, because the fits of a
+// shared machine are slowed now and then by other work, which a median of five ignores
+// where a mean does not) and, when the results hold a sweep, the mean over its runs at
+// k2 = k1, timed concurrently ("sweep k2 = k1"); rows timed alone that are not rows of
+// the sweep are added. Else its columns are the sweep's mean fit time (the records'
+// fit_seconds) at the grid point selected by the paper's rule, at the one selected by the
+// label-free rule, over the runs at the paper's timing setting k2 = k1, over all runs,
+// and, when records carry init_seconds, the mean initialisation time at the paper-rule
+// point.
 //
-// When the results hold fits timed alone (Results.Timed, a config with timing: true) the
-// table is timedRuntimeTable instead.
+// Without the paper's comparison (a user's own timing config) the table is FitTimesTable.
 func RuntimeTable(r *Results) *Table {
 	if len(r.Timed) > 0 {
-		return timedRuntimeTable(r)
+		withSweep := len(r.Records) > 0
+		methods := r.runtimeMethods()
+		cols := []runtimeColumn{r.aloneColumn()}
+		note := aloneNote
+		if withSweep {
+			cols = append(cols, r.meanFitColumn("sweep k2 = k1", selTimingSet, fmtSec3))
+			note += "; sweep k2 = k1 = mean fit time over the sweep's runs at k2 = k1, timed concurrently"
+		}
+		return r.runtimeTable(r.aloneCaption(methods, withSweep, true), methods, cols,
+			note+"; paper = the paper's table (Python 3 / Octave, the authors' machine).")
 	}
 	withInit := r.hasInitSeconds()
 	field := "the records' fit_seconds field, which records made before init_seconds existed time from before the " +
@@ -119,97 +134,136 @@ func RuntimeTable(r *Results) *Table {
 		field = "the records' fit_seconds field; where a record carries init_seconds (the initialisation, timed apart), " +
 			"its mean at the paper-rule point is in the \"init\" column"
 	}
-	t := newTable("runtime", texttable.Table{
-		Title: "Runtime (seconds per fit)",
-		Caption: "Mean fit time in seconds (" + field + ") on this machine (" + r.Machine() + r.workers() + "): at the grid " +
-			"point selected by " + RuleText(PaperRule) + " (\"paper rule\"), at the one selected by " + RuleText(r.FreeRule) +
-			" (\"label-free\"), over the finished runs at the paper's timing setting k2 = k1 (\"k2 = k1\"; every run for " +
-			"methods without k2) and over all finished runs of the grid (\"all runs\"). The paper's times were measured on " +
-			"the authors' machine (Python 3 / Octave), so only ratios between methods compare.",
-		Columns: []texttable.Column{{Title: "Method", Align: 'l'}},
-	})
-	for _, d := range r.Datasets {
-		cols := []texttable.Column{{Title: "paper rule", Align: 'r'}, {Title: "label-free", Align: 'r'}, {Title: "k2 = k1", Align: 'r'}, {Title: "all runs", Align: 'r'}}
-		if withInit {
-			cols = append(cols, texttable.Column{Title: "init", Align: 'r'})
-		}
-		cols = append(cols, texttable.Column{Title: "paper", Align: 'r'})
-		t.Groups = append(t.Groups, texttable.Group{Title: DatasetTitle(d), Span: len(cols)})
-		t.Columns = append(t.Columns, cols...)
+	caption := "Mean fit time in seconds (" + field + ") on this machine (" + r.Machine() + r.workers() + "): at the grid " +
+		"point selected by " + RuleText(PaperRule) + " (\"paper rule\"), at the one selected by " + RuleText(r.FreeRule) +
+		" (\"label-free\"), over the finished runs at the paper's timing setting k2 = k1 (\"k2 = k1\"; every run for " +
+		"methods without k2) and over all finished runs of the grid (\"all runs\"). The paper's times were measured on " +
+		"the authors' machine (Python 3 / Octave), so only ratios between methods compare."
+	cols := []runtimeColumn{r.selectedFitColumn("paper rule", PaperRule), r.selectedFitColumn("label-free", r.FreeRule),
+		r.meanFitColumn("k2 = k1", selTimingSet, fmtSeconds), r.meanFitColumn("all runs", selAll, fmtSeconds)}
+	if withInit {
+		cols = append(cols, r.initColumn())
 	}
-	t.Notes = []string{"paper rule = best mean ARI (reads the labels); label-free = " + freeShort(r.FreeRule) +
-		" (reads no labels); k2 = k1 = mean over the runs at the paper's timing setting; all runs = mean over every " +
-		"finished run of the grid."}
-	t.Notes = append(t.Notes, r.Spec.RuntimeNotes...)
 	var methods []string
 	for _, m := range r.methodRows() {
 		if r.Paper.HasRuntimeRow(m) || containsStr(r.Methods, m) {
 			methods = append(methods, m)
 		}
 	}
+	return r.runtimeTable(caption, methods, cols, "paper rule = best mean ARI (reads the labels); label-free = "+
+		freeShort(r.FreeRule)+" (reads no labels); k2 = k1 = mean over the runs at the paper's timing setting; all "+
+		"runs = mean over every finished run of the grid.")
+}
+
+// runtimeColumn is a kind of column of the runtime table: its headings, and the cells of
+// a row on a dataset under them with their tidy rows.
+type runtimeColumn struct {
+	titles []string
+	cells  func(dataset, method string) ([]texttable.Cell, []TidyRow)
+}
+
+// runtimeTable builds the runtime table of methods from kinds of columns: per dataset
+// the columns of each kind, then the paper's seconds (also the paper value of every tidy
+// row of a fit time); a note on the columns, then paper.Spec.RuntimeNotes.
+func (r *Results) runtimeTable(caption string, methods []string, cols []runtimeColumn, note string) *Table {
+	t := newTable("runtime", texttable.Table{
+		Title: "Runtime (seconds per fit)", Caption: caption,
+		Columns: []texttable.Column{{Title: "Method", Align: 'l'}},
+		Notes:   append([]string{note}, r.Spec.RuntimeNotes...),
+	})
+	for _, d := range r.Datasets {
+		var heads []texttable.Column
+		for _, c := range cols {
+			for _, title := range c.titles {
+				heads = append(heads, texttable.Column{Title: title, Align: 'r'})
+			}
+		}
+		t.AddGroup(DatasetTitle(d), append(heads, texttable.Column{Title: "paper", Align: 'r'})...)
+	}
 	for _, m := range methods {
 		row := texttable.Row{Cells: []texttable.Cell{{Text: r.methodLabel(m)}}}
 		for _, d := range r.Datasets {
-			why := r.Missing(d, m)
 			pv, inPaper := r.Paper.RuntimeOf(m, d)
-			for _, rule := range []string{PaperRule, r.FreeRule} {
-				tr := newTidy(t.Name, d, m, metricFitTime, rule)
-				c := texttable.Cell{Text: Dash, Note: why + r.Unselected(rule, d, m)}
-				if c.Note == "" {
-					p := r.Selected(rule, d, m)
-					tr.Mean, tr.Runs, tr.Failed, tr.Params = p.FitSeconds, p.Runs, p.Failed, ParamString(p.Params)
-					_, tr.Std = experiments.MeanStd(fitTimes(p))
-					c = texttable.Cell{Text: fmtSeconds(p.FitSeconds), Note: FailedNote(p)}
-				}
-				tr.Note = c.Note
-				if inPaper {
-					tr.Paper = pv
-				}
-				row.Cells = append(row.Cells, c)
-				t.Tidy = append(t.Tidy, tr)
-			}
-			for _, sel := range []string{selTimingSet, selAll} {
-				tr := newTidy(t.Name, d, m, metricFitTime, sel)
-				c := texttable.Cell{Text: Dash, Note: why}
-				if why == "" {
-					keep := atTimingSetting
-					if sel == selAll {
-						keep = nil
-					}
-					tr.Mean, tr.Runs = r.meanFitAll(d, m, keep)
-					c = texttable.Cell{Text: fmtSeconds(tr.Mean)}
-					if tr.Runs == 0 {
-						c.Note = "no run at k2 = k1"
+			for _, c := range cols {
+				cells, tidy := c.cells(d, m)
+				for i := range tidy {
+					if inPaper && tidy[i].Metric == metricFitTime {
+						tidy[i].Paper = pv
 					}
 				}
-				tr.Note = c.Note
-				if inPaper {
-					tr.Paper = pv
-				}
-				row.Cells = append(row.Cells, c)
-				t.Tidy = append(t.Tidy, tr)
-			}
-			if withInit {
-				tr := newTidy(t.Name, d, m, metricInit, PaperRule)
-				c := texttable.Cell{Text: Dash, Note: why + r.Unselected(PaperRule, d, m)}
-				if c.Note == "" {
-					p := r.Selected(PaperRule, d, m)
-					tr.Params = ParamString(p.Params)
-					if tr.Mean, tr.Runs = meanInit(p); tr.Runs > 0 {
-						c = texttable.Cell{Text: fmtSeconds(tr.Mean)}
-					} else {
-						c.Note = "no init_seconds recorded (runs made before the field existed, or a method that does not time it apart)"
-					}
-				}
-				tr.Note = c.Note
-				row.Cells = append(row.Cells, c)
-				t.Tidy = append(t.Tidy, tr)
+				row.Cells = append(row.Cells, cells...)
+				t.Tidy = append(t.Tidy, tidy...)
 			}
 			row.Cells = append(row.Cells, paperSecondsCell(inPaper, pv))
 		}
 		t.Rows = append(t.Rows, row)
 	}
 	return t
+}
+
+// selectedFitColumn is the mean fit time at the grid point rule selects.
+func (r *Results) selectedFitColumn(title, rule string) runtimeColumn {
+	return runtimeColumn{titles: []string{title}, cells: func(d, m string) ([]texttable.Cell, []TidyRow) {
+		tr := newTidy("runtime", d, m, metricFitTime, rule)
+		c := texttable.Cell{Text: Dash, Note: r.Missing(d, m) + r.Unselected(rule, d, m)}
+		if c.Note == "" {
+			p := r.Selected(rule, d, m)
+			tr.Mean, tr.Runs, tr.Failed, tr.Params = p.FitSeconds, p.Runs, p.Failed, ParamString(p.Params)
+			_, tr.Std = experiments.MeanStd(fitTimes(p))
+			c = texttable.Cell{Text: fmtSeconds(p.FitSeconds), Note: FailedNote(p)}
+		}
+		tr.Note = c.Note
+		return []texttable.Cell{c}, []TidyRow{tr}
+	}}
+}
+
+// meanFitColumn is the mean fit time over the sweep's runs at the paper's timing setting
+// k2 = k1 (sel selTimingSet) or over all of them (selAll), printed by format.
+func (r *Results) meanFitColumn(title, sel string, format func(float64) string) runtimeColumn {
+	return runtimeColumn{titles: []string{title}, cells: func(d, m string) ([]texttable.Cell, []TidyRow) {
+		tr := newTidy("runtime", d, m, metricFitTime, sel)
+		c := texttable.Cell{Text: Dash, Note: r.Missing(d, m)}
+		if c.Note == "" {
+			keep := atTimingSetting
+			if sel == selAll {
+				keep = nil
+			}
+			tr.Mean, tr.Runs = r.meanFitAll(d, m, keep)
+			c.Text = format(tr.Mean)
+			if tr.Runs == 0 {
+				c.Note = "no run at k2 = k1"
+			}
+		}
+		tr.Note = c.Note
+		return []texttable.Cell{c}, []TidyRow{tr}
+	}}
+}
+
+// initColumn is the mean initialisation time (init_seconds) at the paper-rule point.
+func (r *Results) initColumn() runtimeColumn {
+	return runtimeColumn{titles: []string{"init"}, cells: func(d, m string) ([]texttable.Cell, []TidyRow) {
+		tr := newTidy("runtime", d, m, metricInit, PaperRule)
+		c := texttable.Cell{Text: Dash, Note: r.Missing(d, m) + r.Unselected(PaperRule, d, m)}
+		if c.Note == "" {
+			p := r.Selected(PaperRule, d, m)
+			tr.Params = ParamString(p.Params)
+			if tr.Mean, tr.Runs = meanInit(p); tr.Runs > 0 {
+				c = texttable.Cell{Text: fmtSeconds(tr.Mean)}
+			} else {
+				c.Note = "no init_seconds recorded (runs made before the field existed, or a method that does not time it apart)"
+			}
+		}
+		tr.Note = c.Note
+		return []texttable.Cell{c}, []TidyRow{tr}
+	}}
+}
+
+// aloneColumn is the median fit and initialisation times of the fits timed alone.
+func (r *Results) aloneColumn() runtimeColumn {
+	return runtimeColumn{titles: []string{"alone", "init"}, cells: func(d, m string) ([]texttable.Cell, []TidyRow) {
+		fc, fit, ic, ini := aloneCells("runtime", d, m, r.timedAlone(d, m))
+		return []texttable.Cell{fc, ic}, []TidyRow{fit, ini}
+	}}
 }
 
 // paperSecondsCell is the runtime table's cell of the paper's time pv, a dash where the
