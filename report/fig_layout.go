@@ -120,7 +120,7 @@ func (r *Results) layoutPanels(dataset string, g *datasets.Graph) []Panel {
 // dataset, vertices coloured (and shaped) by the class their cluster is matched to,
 // misassigned vertices as crosses, one panel per method of LayoutMethods (the selected
 // grid point's restart-0 labels). It writes dir/layout_<dataset>.<format>.
-func LayoutFigure(r *Results, dataset string, g *datasets.Graph, dir string, formats []string) (*Figure, error) {
+func LayoutFigure(r *Results, dataset string, g *datasets.Graph, o FigureOptions) (*Figure, error) {
 	panels := r.layoutPanels(dataset, g)
 	edges := EdgesOf(g.Adj)
 	pos := ForceLayout(g.N(), edges, LayoutIterations, LayoutSeed)
@@ -148,13 +148,13 @@ func LayoutFigure(r *Results, dataset string, g *datasets.Graph, dir string, for
 		if pn.Class == nil {
 			pl.Title.Text = pn.Method + ": " + pn.Note
 		}
-		pl.Title.TextStyle.Font.Size = vg.Points(10)
+		pl.Title.TextStyle.Font.Size = o.Style.LabelSize
 		pl.Add(&graphPlot{pos: pos, edges: edges, panel: pn})
 		pl.X.Min, pl.X.Max, pl.Y.Min, pl.Y.Max = -1.05, 1.05, -1.05, 1.05
 		plots[i] = pl
 	}
 	k := g.K()
-	files, err := saveCanvas(dir, fig.Name, formats, 9*vg.Inch, 5*vg.Inch, func(c draw.Canvas) {
+	files, err := saveCanvas(o, fig.Name, o.Style.LayoutWidth, o.Style.LayoutHeight, func(c draw.Canvas) {
 		c = draw.Crop(c, figureMargin, -figureMargin, figureMargin, -figureMargin)
 		legH := vg.Points(22)
 		body := draw.Crop(c, 0, 0, legH, 0)
@@ -162,7 +162,7 @@ func LayoutFigure(r *Results, dataset string, g *datasets.Graph, dir string, for
 		for i, pl := range plots {
 			pl.Draw(tiles.At(body, i, 0))
 		}
-		legendRow(draw.Crop(c, vg.Points(10), 0, 0, -(c.Size().Y-legH)), k, g.ClassNames)
+		legendRow(draw.Crop(c, vg.Points(10), 0, 0, -(c.Size().Y-legH)), o.Style.LegendSize, k, g.ClassNames)
 	})
 	fig.Files = files
 	return fig, err
@@ -170,9 +170,9 @@ func LayoutFigure(r *Results, dataset string, g *datasets.Graph, dir string, for
 
 // legendRow draws one line of legend: a marker per class and the cross of misassigned
 // vertices.
-func legendRow(c draw.Canvas, k int, names []string) {
+func legendRow(c draw.Canvas, size vg.Length, k int, names []string) {
 	sty := plot.NewLegend().TextStyle
-	sty.Font.Size = vg.Points(9)
+	sty.Font.Size = size
 	x := c.Min.X
 	y := c.Min.Y + c.Size().Y/2
 	item := func(gs draw.GlyphStyle, text string) {

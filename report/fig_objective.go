@@ -72,7 +72,7 @@ func Oscillates(curve []float64) bool {
 // different scales), on a log axis where the curve spans more than a decade; a curve that
 // oscillates with period 2 is drawn as two lines, its odd and its even iterates. It writes
 // dir/objective_<dataset>.<format> and returns nil if no method recorded a curve.
-func ObjectiveFigure(r *Results, dataset, dir string, formats []string) (*Figure, error) {
+func ObjectiveFigure(r *Results, dataset string, o FigureOptions) (*Figure, error) {
 	curves := r.Curves(dataset)
 	if len(curves) == 0 {
 		return nil, nil
@@ -98,8 +98,8 @@ func ObjectiveFigure(r *Results, dataset, dir string, formats []string) (*Figure
 		if cv.Maximised {
 			ylabel = "maximised"
 		}
-		p := newPlot(title, "iteration", ylabel)
-		p.Title.TextStyle.Font.Size = vg.Points(10)
+		p := newPlot(o.Style, title, "iteration", ylabel)
+		p.Title.TextStyle.Font.Size = o.Style.LabelSize
 		lo, hi := math.Inf(1), math.Inf(-1)
 		for _, v := range cv.Objective {
 			lo, hi = math.Min(lo, v), math.Max(hi, v)
@@ -152,9 +152,9 @@ func ObjectiveFigure(r *Results, dataset, dir string, formats []string) (*Figure
 		plots[i] = p
 		fig.Facts = append(fig.Facts, curveFact(cv, osc))
 	}
-	w := vg.Length(cols) * 3.4 * vg.Inch
-	h := vg.Length(rows) * 2.8 * vg.Inch
-	files, err := saveCanvas(dir, fig.Name, formats, w, h, func(c draw.Canvas) {
+	w := vg.Length(cols) * o.Style.PanelWidth
+	h := vg.Length(rows) * o.Style.PanelHeight
+	files, err := saveCanvas(o, fig.Name, w, h, func(c draw.Canvas) {
 		c = draw.Crop(c, figureMargin, -figureMargin, figureMargin, -figureMargin)
 		tiles := draw.Tiles{Rows: rows, Cols: cols, PadX: vg.Points(18), PadY: vg.Points(18),
 			PadTop: vg.Points(4), PadBottom: vg.Points(4), PadLeft: vg.Points(4), PadRight: vg.Points(10)}

@@ -53,7 +53,7 @@ func numericAxis(vals []paramValue) bool {
 // best by the same rule; error bars are the std over restarts, cut at the measure's range.
 // The best other row at its selected grid point is a dashed grey line. It writes
 // dir/sens_<dataset>_<row>_<param>.<format> and returns nil if nothing is recorded.
-func SensitivityFigure(r *Results, dataset, method, param, dir string, formats []string) (*Figure, error) {
+func SensitivityFigure(r *Results, dataset, method, param string, o FigureOptions) (*Figure, error) {
 	swept, vals := r.Swept(dataset, method)
 	rule, m := r.figureRule(dataset)
 	by := secondParam(swept, vals, param)
@@ -68,8 +68,8 @@ func SensitivityFigure(r *Results, dataset, method, param, dir string, formats [
 	if logX {
 		xlabel += " (log scale)"
 	}
-	p := newPlot(fmt.Sprintf("%s on %s: %s against %s", method, DatasetTitle(dataset), m.Label, sym), xlabel, m.Label)
-	leg := newLegendBox()
+	p := newPlot(o.Style, fmt.Sprintf("%s on %s: %s against %s", method, DatasetTitle(dataset), m.Label, sym), xlabel, m.Label)
+	leg := newLegendBox(o.Style)
 	xpos := func(i int) float64 {
 		if numX {
 			return xv[i].Num
@@ -193,7 +193,7 @@ func SensitivityFigure(r *Results, dataset, method, param, dir string, formats [
 		fig.Facts = append(fig.Facts, fmt.Sprintf("Best%s: %s = %s, %s %s (%s).", at, sym, xv[s.X[j]].Label, m.Label,
 			fmtMeanStd(s.Mean[j], s.Std[j]), s.Params[j]))
 	}
-	files, err := saveCanvas(dir, fig.Name, formats, 7.5*vg.Inch, 3.8*vg.Inch, func(c draw.Canvas) {
+	files, err := saveCanvas(o, fig.Name, o.Style.Width, o.Style.Height, func(c draw.Canvas) {
 		withLegend(c, p, leg)
 	})
 	fig.Files = files
@@ -237,7 +237,7 @@ func (r *Results) bestOtherRow(dataset, method, rule string, m measure) (string,
 // py up), the other parameters at their best by the dataset's figure rule, each cell
 // coloured (viridis, from the lowest to the highest value) and labelled with its mean.
 // It writes dir/heat_<dataset>_<row>_<px>_<py>.<format>.
-func HeatmapFigure(r *Results, dataset, method, px, py, dir string, formats []string) (*Figure, error) {
+func HeatmapFigure(r *Results, dataset, method, px, py string, o FigureOptions) (*Figure, error) {
 	_, vals := r.Swept(dataset, method)
 	rule, m := r.figureRule(dataset)
 	series := r.Sensitivity(dataset, method, px, py, rule, m)
@@ -260,7 +260,7 @@ func HeatmapFigure(r *Results, dataset, method, px, py, dir string, formats []st
 			lo, hi = math.Min(lo, s.Mean[j]), math.Max(hi, s.Mean[j])
 		}
 	}
-	p := newPlot(fmt.Sprintf("%s on %s: %s", method, DatasetTitle(dataset), m.Label), paramSymbol(px), paramSymbol(py))
+	p := newPlot(o.Style, fmt.Sprintf("%s on %s: %s", method, DatasetTitle(dataset), m.Label), paramSymbol(px), paramSymbol(py))
 	p.Add(&heatCells{grid: grid, lo: lo, hi: hi})
 	p.X.Min, p.X.Max = -0.5, float64(len(xv))-0.5
 	p.Y.Min, p.Y.Max = -0.5, float64(len(yv))-0.5
@@ -282,7 +282,7 @@ func HeatmapFigure(r *Results, dataset, method, px, py, dir string, formats []st
 	}
 	w := vg.Length(max(4.5, 1.2+0.55*float64(len(xv)))) * vg.Inch
 	h := vg.Length(max(2.8, 1.1+0.35*float64(len(yv)))) * vg.Inch
-	files, err := saveCanvas(dir, fig.Name, formats, w, h, func(c draw.Canvas) { withMargin(c, p) })
+	files, err := saveCanvas(o, fig.Name, w, h, func(c draw.Canvas) { withMargin(c, p) })
 	fig.Files = files
 	return fig, err
 }

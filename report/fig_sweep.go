@@ -139,7 +139,7 @@ var sweepNames = map[string]struct{ symbol, axis string }{
 // dataset, one line per ρ with error bars (std over restarts), the best baseline as a
 // dashed horizontal line and the paper's stated mark (if any) as a dotted vertical line.
 // It writes dir/<param>_<dataset>.<format> and returns nil if there is nothing to draw.
-func SweepFigure(r *Results, dataset, param, dir string, formats []string) (*Figure, error) {
+func SweepFigure(r *Results, dataset, param string, o FigureOptions) (*Figure, error) {
 	series := r.Sweep(dataset, param)
 	if len(series) == 0 {
 		return nil, nil
@@ -149,8 +149,8 @@ func SweepFigure(r *Results, dataset, param, dir string, formats []string) (*Fig
 		return nil, fmt.Errorf("sweep figure: unknown parameter %q (known: lambda, k2)", param)
 	}
 	logX := param == "lambda"
-	p := newPlot(fmt.Sprintf("%s: ARI of Prop. against %s", DatasetTitle(dataset), names.symbol), names.axis, "ARI")
-	leg := newLegendBox()
+	p := newPlot(o.Style, fmt.Sprintf("%s: ARI of Prop. against %s", DatasetTitle(dataset), names.symbol), names.axis, "ARI")
+	leg := newLegendBox(o.Style)
 	ari := metricMeasure("ari")
 	xmin, xmax := math.Inf(1), math.Inf(-1)
 	ymin, ymax := 0.0, math.Inf(-1)
@@ -267,7 +267,7 @@ func SweepFigure(r *Results, dataset, param, dir string, formats []string) (*Fig
 			r.baselineCaption()+"; dotted black line or black diamond: the paper's stated peak or value.",
 			names.symbol, DatasetTitle(dataset), names.symbol),
 	}
-	files, err := saveCanvas(dir, fig.Name, formats, 7.5*vg.Inch, 3.8*vg.Inch, func(c draw.Canvas) {
+	files, err := saveCanvas(o, fig.Name, o.Style.Width, o.Style.Height, func(c draw.Canvas) {
 		withLegend(c, p, leg)
 	})
 	fig.Files = files

@@ -26,8 +26,51 @@ const (
 	FormatPDF = "pdf"
 )
 
-// PNGDPI is the resolution of PNG figures.
+// PNGDPI is the default resolution of PNG figures (FigureStyle.DPI).
 const PNGDPI = 150
+
+// FigureStyle is how the report draws its figures: sizes, font sizes and whether a
+// figure carries its title. DefaultFigureStyle gives the report's; each figure function
+// reads its sizes from here, so that a caller can ask for figures of another width or
+// font without touching the drawing code.
+type FigureStyle struct {
+	// Width and Height are the size of a plot with its legend (sensitivity figures and
+	// the paper's parameter sweeps).
+	Width, Height vg.Length
+	// PanelWidth and PanelHeight are the size of one panel of a figure of panels (the
+	// objective curves, one per row).
+	PanelWidth, PanelHeight vg.Length
+	// LayoutWidth and LayoutHeight are the size of the graph-layout figure.
+	LayoutWidth, LayoutHeight vg.Length
+	// TitleSize, LabelSize, TickSize and LegendSize are the font sizes of titles, axis
+	// labels, tick labels and legend entries (panel titles use LabelSize).
+	TitleSize, LabelSize, TickSize, LegendSize vg.Length
+	// Title is whether figures carry their title (a paper puts it in the caption).
+	Title bool
+	// DPI is the resolution of PNG files.
+	DPI float64
+}
+
+// DefaultFigureStyle returns the report's figure style: 7.5 in × 3.8 in plots, panels
+// of 3.4 in × 2.8 in, a 9 in × 5 in layout, fonts of 11, 10, 9 and 9 pt, titles on,
+// PNG at PNGDPI.
+func DefaultFigureStyle() FigureStyle {
+	return FigureStyle{
+		Width: 7.5 * vg.Inch, Height: 3.8 * vg.Inch,
+		PanelWidth: 3.4 * vg.Inch, PanelHeight: 2.8 * vg.Inch,
+		LayoutWidth: 9 * vg.Inch, LayoutHeight: 5 * vg.Inch,
+		TitleSize: vg.Points(11), LabelSize: vg.Points(10), TickSize: vg.Points(9), LegendSize: vg.Points(9),
+		Title: true, DPI: PNGDPI,
+	}
+}
+
+// FigureOptions says where figures are written (Dir, in each of Formats: png, pdf) and
+// how they are drawn (Style).
+type FigureOptions struct {
+	Dir     string
+	Formats []string
+	Style   FigureStyle
+}
 
 // Figure is a figure written by the report: its files and what REPORT.md says beside it.
 type Figure struct {
@@ -101,17 +144,17 @@ func ClusterStyle(i int) Style {
 	return Style{Color: okabeIto[i%len(okabeIto)], Glyph: shapes[i%len(shapes)]}
 }
 
-// saveCanvas draws a figure of size w × h with paint and writes it in every format to
-// dir/stem.FORMAT, returning the file names written (relative to dir).
-func saveCanvas(dir, stem string, formats []string, w, h vg.Length, paint func(draw.Canvas)) ([]string, error) {
+// saveCanvas draws a figure of size w × h with paint and writes it in every format of o
+// to o.Dir/stem.FORMAT, returning the file names written (relative to o.Dir).
+func saveCanvas(o FigureOptions, stem string, w, h vg.Length, paint func(draw.Canvas)) ([]string, error) {
 	var files []string
-	for _, f := range formats {
+	for _, f := range o.Formats {
 		name := stem + "." + f
-		path := filepath.Join(dir, name)
+		path := filepath.Join(o.Dir, name)
 		var err error
 		switch f {
 		case FormatPNG:
-			c := vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(PNGDPI), vgimg.UseBackgroundColor(color.White))
+			c := vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(int(o.Style.DPI)), vgimg.UseBackgroundColor(color.White))
 			paint(draw.New(c))
 			err = writeFile(path, vgimg.PngCanvas{Canvas: c})
 		case FormatPDF:
@@ -156,8 +199,8 @@ type legendBox struct {
 	names []string
 }
 
-// newLegendBox returns a legend with the report's font size.
-func newLegendBox() *legendBox { return &legendBox{Legend: newLegend()} }
+// newLegendBox returns a legend with the style's font size.
+func newLegendBox(st FigureStyle) *legendBox { return &legendBox{Legend: newLegend(st)} }
 
 // add adds an entry (a name without thumbnails is a line of text).
 func (l *legendBox) add(name string, thumbs ...plot.Thumbnailer) {
@@ -236,27 +279,29 @@ func fmtTick(v float64) string {
 	return minus(strconv.FormatFloat(v, 'g', 4, 64))
 }
 
-// newPlot returns a plot with the report's font sizes.
-func newPlot(title, xlabel, ylabel string) *plot.Plot {
+// newPlot returns a plot with the style's font sizes, titled when the style says so.
+func newPlot(st FigureStyle, title, xlabel, ylabel string) *plot.Plot {
 	p := plot.New()
-	p.Title.Text = title
-	p.Title.TextStyle.Font.Size = vg.Points(11)
+	if st.Title {
+		p.Title.Text = title
+	}
+	p.Title.TextStyle.Font.Size = st.TitleSize
 	p.Title.Padding = vg.Points(6)
 	p.X.Label.Text = xlabel
 	p.Y.Label.Text = ylabel
-	p.X.Label.TextStyle.Font.Size = vg.Points(10)
-	p.Y.Label.TextStyle.Font.Size = vg.Points(10)
-	p.X.Tick.Label.Font.Size = vg.Points(9)
-	p.Y.Tick.Label.Font.Size = vg.Points(9)
+	p.X.Label.TextStyle.Font.Size = st.LabelSize
+	p.Y.Label.TextStyle.Font.Size = st.LabelSize
+	p.X.Tick.Label.Font.Size = st.TickSize
+	p.Y.Tick.Label.Font.Size = st.TickSize
 	p.X.Tick.Marker = compactTicks{}
 	p.Y.Tick.Marker = compactTicks{}
 	return p
 }
 
-// newLegend returns a legend with the report's font size.
-func newLegend() plot.Legend {
+// newLegend returns a legend with the style's font size.
+func newLegend(st FigureStyle) plot.Legend {
 	l := plot.NewLegend()
-	l.TextStyle.Font = font.From(plot.DefaultFont, vg.Points(9))
+	l.TextStyle.Font = font.From(plot.DefaultFont, st.LegendSize)
 	l.ThumbnailWidth = vg.Points(28)
 	l.Padding = vg.Points(5)
 	return l

@@ -12,6 +12,7 @@ import (
 	"github.com/nagc-harness/nagc/datasets"
 	"github.com/nagc-harness/nagc/experiments"
 	"github.com/nagc-harness/nagc/sparse"
+	"gonum.org/v1/plot/vg"
 )
 
 // checkPNG decodes a PNG file and checks its size in pixels.
@@ -64,7 +65,7 @@ func TestSweepFigure(t *testing.T) {
 			if got := len(r.Sweep("webkb", tc.param)); got != tc.n {
 				t.Errorf("%d series, want %d", got, tc.n)
 			}
-			fig, err := SweepFigure(r, "webkb", tc.param, dir, []string{FormatPNG, FormatPDF})
+			fig, err := SweepFigure(r, "webkb", tc.param, FigureOptions{Dir: dir, Formats: []string{FormatPNG, FormatPDF}, Style: DefaultFigureStyle()})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -78,8 +79,36 @@ func TestSweepFigure(t *testing.T) {
 			}
 		})
 	}
-	if fig, err := SweepFigure(r, "cora", "lambda", dir, []string{FormatPNG}); fig != nil || err != nil {
+	if fig, err := SweepFigure(r, "cora", "lambda", FigureOptions{Dir: dir, Formats: []string{FormatPNG}, Style: DefaultFigureStyle()}); fig != nil || err != nil {
 		t.Errorf("figure without runs: %v, %v; want nil, nil", fig, err)
+	}
+}
+
+// TestFigureStyle checks that a figure is drawn at the style's size and without its
+// title when the style says so (the same figure with its title differs).
+func TestFigureStyle(t *testing.T) {
+	r := fixtureResults(t, fixtureRuns())
+	st := DefaultFigureStyle()
+	st.Width, st.Height, st.DPI, st.Title = 3.3*vg.Inch, 2.5*vg.Inch, 100, false
+	dir := t.TempDir()
+	if _, err := SweepFigure(r, "webkb", "lambda", FigureOptions{Dir: dir, Formats: []string{FormatPNG}, Style: st}); err != nil {
+		t.Fatal(err)
+	}
+	checkPNG(t, filepath.Join(dir, "lambda_webkb.png"), 330, 250)
+	untitled, err := os.ReadFile(filepath.Join(dir, "lambda_webkb.png"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Title = true
+	if _, err := SweepFigure(r, "webkb", "lambda", FigureOptions{Dir: dir, Formats: []string{FormatPNG}, Style: st}); err != nil {
+		t.Fatal(err)
+	}
+	titled, err := os.ReadFile(filepath.Join(dir, "lambda_webkb.png"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Equal(titled, untitled) {
+		t.Error("the figure without its title is the figure with it")
 	}
 }
 
@@ -105,7 +134,7 @@ func TestSweep(t *testing.T) {
 func TestObjectiveFigure(t *testing.T) {
 	r := fixtureResults(t, fixtureRuns())
 	dir := t.TempDir()
-	fig, err := ObjectiveFigure(r, "webkb", dir, []string{FormatPNG})
+	fig, err := ObjectiveFigure(r, "webkb", FigureOptions{Dir: dir, Formats: []string{FormatPNG}, Style: DefaultFigureStyle()})
 	if err != nil || fig == nil {
 		t.Fatalf("%v, %v", fig, err)
 	}
@@ -201,7 +230,7 @@ func TestLayoutFigure(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	fig, err := LayoutFigure(r, "tiny", g, dir, []string{FormatPNG, FormatPDF})
+	fig, err := LayoutFigure(r, "tiny", g, FigureOptions{Dir: dir, Formats: []string{FormatPNG, FormatPDF}, Style: DefaultFigureStyle()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -226,7 +255,7 @@ func TestSweepWithoutRho(t *testing.T) {
 	if len(s) != 1 || !math.IsNaN(s[0].Rho) || len(s[0].X) != 2 || s[0].Mean[1] != 0.7 {
 		t.Fatalf("series %+v", s)
 	}
-	if fig, err := SweepFigure(r, "webkb", "lambda", t.TempDir(), []string{FormatPNG}); err != nil || fig == nil {
+	if fig, err := SweepFigure(r, "webkb", "lambda", FigureOptions{Dir: t.TempDir(), Formats: []string{FormatPNG}, Style: DefaultFigureStyle()}); err != nil || fig == nil {
 		t.Errorf("%v, %v", fig, err)
 	}
 }

@@ -39,6 +39,9 @@ type Options struct {
 	Figures []string
 	// NoFigures disables figures.
 	NoFigures bool
+	// FigureStyle is how figures are drawn: sizes, fonts, titles (nil:
+	// DefaultFigureStyle).
+	FigureStyle *FigureStyle
 	// FreeRule is the label-free selection rule shown beside the paper's (default
 	// modularity).
 	FreeRule string
@@ -175,6 +178,15 @@ func Generate(opt Options) (*Report, error) {
 	return rep, nil
 }
 
+// figureOptions returns where and how the report's figures are drawn.
+func (opt Options) figureOptions() FigureOptions {
+	st := DefaultFigureStyle()
+	if opt.FigureStyle != nil {
+		st = *opt.FigureStyle
+	}
+	return FigureOptions{Dir: opt.OutDir, Formats: opt.Figures, Style: st}
+}
+
 // write writes every file of the report into opt.OutDir.
 func (rep *Report) write(opt Options) error {
 	res := rep.Results
@@ -281,6 +293,7 @@ func writeCSVFile(path string, rows []TidyRow) error {
 // dataset with fits timed alone and no run of a sweep (noSweepSection).
 func (rep *Report) drawFigures(opt Options) error {
 	r := rep.Results
+	fo := opt.figureOptions()
 	add := func(f *Figure, err error) error {
 		if f != nil {
 			rep.Files = append(rep.Files, f.Files...)
@@ -305,7 +318,7 @@ func (rep *Report) drawFigures(opt Options) error {
 				if r.Compare && m == r.Spec.Proposed && (param == "lambda" || param == "k2") {
 					continue // drawn as the paper's figure
 				}
-				if err := add(SensitivityFigure(r, d, m, param, opt.OutDir, opt.Figures)); err != nil {
+				if err := add(SensitivityFigure(r, d, m, param, fo)); err != nil {
 					return err
 				}
 			}
@@ -317,13 +330,13 @@ func (rep *Report) drawFigures(opt Options) error {
 					if len(vals[px]) < len(vals[py]) { // the longer grid across
 						px, py = py, px
 					}
-					if err := add(HeatmapFigure(r, d, m, px, py, opt.OutDir, opt.Figures)); err != nil {
+					if err := add(HeatmapFigure(r, d, m, px, py, fo)); err != nil {
 						return err
 					}
 				}
 			}
 		}
-		f, err := ObjectiveFigure(r, d, opt.OutDir, opt.Figures)
+		f, err := ObjectiveFigure(r, d, fo)
 		if f == nil && err == nil {
 			rep.Skipped = append(rep.Skipped, fmt.Sprintf("objective figure on %s: no selected run recorded an objective curve.", DatasetTitle(d)))
 		}
@@ -354,13 +367,13 @@ func (rep *Report) drawPaperFigures(opt Options, add func(*Figure, error) error)
 				"pass --data DIR or set NAGC_DATA.", err))
 			break
 		}
-		if err := add(LayoutFigure(r, ds, g, opt.OutDir, opt.Figures)); err != nil {
+		if err := add(LayoutFigure(r, ds, g, opt.figureOptions())); err != nil {
 			return err
 		}
 	}
 	for _, param := range []string{"lambda", "k2"} {
 		for _, d := range r.Datasets {
-			f, err := SweepFigure(r, d, param, opt.OutDir, opt.Figures)
+			f, err := SweepFigure(r, d, param, opt.figureOptions())
 			if f == nil && err == nil {
 				rep.Skipped = append(rep.Skipped, fmt.Sprintf("%s figure on %s: no finished Prop. runs with this parameter recorded.",
 					param, DatasetTitle(d)))
