@@ -55,7 +55,7 @@ func numericAxis(vals []paramValue) bool {
 // dir/sens_<dataset>_<row>_<param>.<format> and returns nil if nothing is recorded.
 func SensitivityFigure(r *Results, dataset, method, param string, o FigureOptions) (*Figure, error) {
 	swept, vals := r.Swept(dataset, method)
-	rule, m := r.figureRule(dataset)
+	rule, m := r.figureRule(dataset, o.Style.Metric)
 	by := secondParam(swept, vals, param)
 	series := r.Sensitivity(dataset, method, param, by, rule, m)
 	if len(series) == 0 {
@@ -239,7 +239,7 @@ func (r *Results) bestOtherRow(dataset, method, rule string, m measure) (string,
 // It writes dir/heat_<dataset>_<row>_<px>_<py>.<format>.
 func HeatmapFigure(r *Results, dataset, method, px, py string, o FigureOptions) (*Figure, error) {
 	_, vals := r.Swept(dataset, method)
-	rule, m := r.figureRule(dataset)
+	rule, m := r.figureRule(dataset, o.Style.Metric)
 	series := r.Sensitivity(dataset, method, px, py, rule, m)
 	if len(series) == 0 {
 		return nil, nil

@@ -47,6 +47,10 @@ type FigureStyle struct {
 	TitleSize, LabelSize, TickSize, LegendSize vg.Length
 	// Title is whether figures carry their title (a paper puts it in the caption).
 	Title bool
+	// Metric is the recorded metric the sensitivity figures and heatmaps plot ("ari",
+	// "nmi", "modularity", …); "" plots the measure of the dataset's first selection
+	// rule (the ARI where the dataset has labels, else the label-free rule's score).
+	Metric string
 	// DPI is the resolution of PNG files.
 	DPI float64
 }

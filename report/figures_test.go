@@ -110,6 +110,14 @@ func TestFigureStyle(t *testing.T) {
 	if bytes.Equal(titled, untitled) {
 		t.Error("the figure without its title is the figure with it")
 	}
+	st.Metric = "modularity"
+	fig, err := SensitivityFigure(r, "webkb", "Prop.", "lambda", FigureOptions{Dir: dir, Formats: []string{FormatPNG}, Style: st})
+	if err != nil || fig == nil {
+		t.Fatalf("sensitivity figure of modularity: %v, %v", fig, err)
+	}
+	if !strings.HasPrefix(fig.Caption, "modularity (mean over restarts") {
+		t.Errorf("the figure of modularity says: %s", fig.Caption)
+	}
 }
 
 // TestSweep checks the series of the λ figure: for each λ the best k2, mean and std.

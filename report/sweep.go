@@ -100,10 +100,14 @@ func twoViewScore(p *experiments.PointStats) float64 {
 }
 
 // figureRule returns the rule by which a dataset's sensitivity figures and heatmaps hold
-// the other parameters at their best, and the measure they plot: the ARI by the paper's
-// rule where the dataset has labels, else the label-free rule's own score.
-func (r *Results) figureRule(dataset string) (string, measure) {
+// the other parameters at their best, and the measure they plot: metric when it is not
+// "", else the ARI by the paper's rule where the dataset has labels, else the label-free
+// rule's own score.
+func (r *Results) figureRule(dataset, metric string) (string, measure) {
 	rule := r.Rules(dataset)[0]
+	if metric != "" {
+		return rule, metricMeasure(metric)
+	}
 	return rule, ruleMeasure(rule)
 }
 
