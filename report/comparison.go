@@ -27,7 +27,7 @@ type comparison struct {
 	published func(row, col int) (mean, std float64, ok bool)
 	// lower reports whether a group's best value is its lowest (else its highest).
 	lower func(col int) bool
-	// explain notes every cell off the paper on its Δ (OffPaper.Explain).
+	// explain notes every cell off the paper on its Δ (offPaper.Explain).
 	explain bool
 }
 
@@ -93,14 +93,14 @@ func comparisonTable(r *Results, c comparison) *Table {
 func higher(int) bool { return false }
 
 // blockOf titles the block of a rule "Selection: …".
-func blockOf(rule string) string { return "Selection: " + RuleShort(rule) }
+func blockOf(rule string) string { return "Selection: " + ruleShort(rule) }
 
-// ARITable builds the ARI table (the paper's table/ari.tex): every method × dataset, ARI
+// ariTable builds the ARI table (the paper's table/ari.tex): every method × dataset, ARI
 // mean ± std over the restarts of the grid point selected by the paper's rule, the best
 // per dataset in bold, the paper's value and the difference beside each; then a second
 // block with the grid points selected by the label-free rule. Every cell off the paper
-// (OffThePaper) carries a note on its Δ saying why (OffPaper.Explain).
-func ARITable(r *Results) *Table {
+// (offThePaper) carries a note on its Δ saying why (offPaper.Explain).
+func ariTable(r *Results) *Table {
 	methods := r.methodRows()
 	labels := make([]string, len(methods))
 	for i, m := range methods {
@@ -123,11 +123,11 @@ func ARITable(r *Results) *Table {
 	})
 }
 
-// RhoTable builds the table of the effect of ρ (the paper's table/q-ari.tex): for every ρ,
+// rhoTable builds the table of the effect of ρ (the paper's table/q-ari.tex): for every ρ,
 // the best mean ARI of the proposed row over the other parameters (λ, k2), per dataset,
 // beside the paper's values; then a second block choosing λ, k2 by the label-free rule.
-// Every cell off the paper (OffThePaper) carries a note on its Δ saying why.
-func RhoTable(r *Results) *Table {
+// Every cell off the paper (offThePaper) carries a note on its Δ saying why.
+func rhoTable(r *Results) *Table {
 	prop := r.Spec.Proposed
 	rhos := r.RhoValues()
 	labels := make([]string, len(rhos))
@@ -141,7 +141,7 @@ func RhoTable(r *Results) *Table {
 			"at the λ, k2 chosen per ρ; Δ = ours − paper. First block: " + RuleText(PaperRule) +
 			" over λ, k2. Second block: " + RuleText(r.FreeRule) + " over λ, k2. Bold: best per dataset within a block.",
 		rowHead: "ρ", rows: labels, columns: datasetTitles(r.Datasets),
-		section: func(rule string) string { return "Selection of λ, k2: " + RuleShort(rule) },
+		section: func(rule string) string { return "Selection of λ, k2: " + ruleShort(rule) },
 		ours: func(rule string, row, col int) (texttable.Cell, TidyRow, float64) {
 			return r.rhoCell(rule, r.Datasets[col], rhos[row])
 		},
@@ -170,7 +170,7 @@ func (r *Results) rhoCell(rule, dataset string, rho float64) (texttable.Cell, Ti
 		var std float64
 		mean, std = metricOf(p, "ari")
 		tr.Mean, tr.Std, tr.Runs, tr.Failed, tr.Params = mean, std, p.Runs, p.Failed, ParamString(p.Params)
-		c = texttable.Cell{Text: fmtMeanStd(mean, std), Note: FailedNote(p)}
+		c = texttable.Cell{Text: fmtMeanStd(mean, std), Note: failedNote(p)}
 		if math.IsNaN(mean) {
 			c.Note = "ari not recorded"
 		}
@@ -185,12 +185,12 @@ var lowerIsBetter = map[string]bool{"entropy": true}
 // measureTitles head the measures' groups in the modularity table.
 var measureTitles = map[string]string{"modularity": "Modularity", "entropy": "Entropy", "ari": "ARI"}
 
-// ModularityTable builds the table of modularity, average entropy and ARI per method on
+// modularityTable builds the table of modularity, average entropy and ARI per method on
 // one dataset (paper.Spec.Modularity; the paper's table/modularity.tex) beside the
 // paper's values, for the grid points selected by the paper's rule and, in a second
 // block, by the label-free rule. Bold marks the best value of each measure (highest
 // modularity and ARI, lowest entropy) within a block.
-func ModularityTable(r *Results) *Table {
+func modularityTable(r *Results) *Table {
 	d := r.Spec.Modularity.Dataset
 	for _, x := range r.Datasets {
 		if strings.EqualFold(x, d) {
@@ -212,8 +212,8 @@ func ModularityTable(r *Results) *Table {
 	}
 	return comparisonTable(r, comparison{
 		name:  "modularity",
-		title: DatasetTitle(d) + ": modularity, average entropy and ARI",
-		caption: DatasetTitle(d) + ", mean ± population std over the restarts of the selected grid point; Δ = ours − paper. " +
+		title: datasetTitle(d) + ": modularity, average entropy and ARI",
+		caption: datasetTitle(d) + ", mean ± population std over the restarts of the selected grid point; Δ = ours − paper. " +
 			"First block: " + RuleText(PaperRule) + ". Second block: " + RuleText(r.FreeRule) +
 			". Bold: best per measure within a block (highest modularity and ARI, lowest entropy).",
 		rowHead: "Method", section: blockOf, rows: labels, columns: titles,
@@ -221,7 +221,7 @@ func ModularityTable(r *Results) *Table {
 			if r.HasDataset(d) {
 				return r.metricCell("modularity", rule, d, methods[row], measures[col])
 			}
-			why := DatasetTitle(d) + " not in these results"
+			why := datasetTitle(d) + " not in these results"
 			tr := newTidy("modularity", d, methods[row], measures[col], rule)
 			tr.Note = why
 			return texttable.Cell{Text: Dash, Note: why}, tr, math.NaN()
@@ -240,11 +240,11 @@ func ModularityTable(r *Results) *Table {
 	})
 }
 
-// datasetTitles returns the datasets' names as the paper spells them (DatasetTitle).
+// datasetTitles returns the datasets' names as the paper spells them (datasetTitle).
 func datasetTitles(ds []string) []string {
 	out := make([]string, len(ds))
 	for i, d := range ds {
-		out[i] = DatasetTitle(d)
+		out[i] = datasetTitle(d)
 	}
 	return out
 }

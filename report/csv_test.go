@@ -15,7 +15,7 @@ import (
 // checks that the cells are the same and the numbers parse back to the values.
 func TestCSVRoundTrip(t *testing.T) {
 	r := fixtureResults(t, fixtureRuns())
-	for _, tb := range BuildTables(r) {
+	for _, tb := range buildTables(r) {
 		t.Run(tb.Name, func(t *testing.T) {
 			var b bytes.Buffer
 			if err := WriteCSV(&b, tb.Tidy); err != nil {
@@ -47,7 +47,7 @@ func TestCSVRoundTrip(t *testing.T) {
 // NaN is written as an empty field and the failure note is kept.
 func TestCSVCells(t *testing.T) {
 	r := fixtureResults(t, fixtureRuns())
-	tb := ARITable(r)
+	tb := ariTable(r)
 	tests := []struct {
 		method, selection string
 		want              map[string]string

@@ -18,7 +18,7 @@
 // comparing it with the paper. Without it, no paper number, column or title appears.
 // Every cell of the ARI and ρ tables off the paper by more than max(paper std, 0.02)
 // carries a note on its Δ: a measured cause or "not explained" with what was tried, kept
-// as data in offpaper.yaml (OffPaper) beside a paragraph per row where one is needed
+// as data in offpaper.yaml (offPaper) beside a paragraph per row where one is needed
 // (BAGC's derivation). A row run with the authors' initialisation, which reads the
 // labels, is compared with the paper's Prop. (PaperRows) and marked as reading the labels
 // under every rule. The runtime table checks the paper's three speed claims at its timing

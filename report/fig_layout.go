@@ -13,15 +13,15 @@ import (
 	"github.com/nagc-harness/nagc/metrics"
 )
 
-// LayoutSeed seeds the start positions of the layout figure's force-directed layout.
-const LayoutSeed = 1
+// layoutSeed seeds the start positions of the layout figure's force-directed layout.
+const layoutSeed = 1
 
-// LayoutIterations is the number of Fruchterman–Reingold iterations of the layout figure.
-const LayoutIterations = 300
+// layoutIterations is the number of Fruchterman–Reingold iterations of the layout figure.
+const layoutIterations = 300
 
-// Panel is one clustering drawn on the layout: per vertex, the class its cluster is
+// layoutPanel is one clustering drawn on the layout: per vertex, the class its cluster is
 // matched to (by metrics.Match) and whether that differs from the vertex's true class.
-type Panel struct {
+type layoutPanel struct {
 	Method string
 	// Title is the panel's heading; Note says why a panel is empty ("" if it is not).
 	Title, Note string
@@ -33,18 +33,18 @@ type Panel struct {
 	Misassigned int
 }
 
-// ClusterPanel builds the panel of a clustering: the clusters of pred are matched to the
+// clusterPanel builds the panel of a clustering: the clusters of pred are matched to the
 // classes of truth by the Hungarian method, and vertices whose cluster's class is not
 // their own are marked wrong.
-func ClusterPanel(method string, truth, pred []int) (Panel, error) {
+func clusterPanel(method string, truth, pred []int) (layoutPanel, error) {
 	if len(truth) != len(pred) {
-		return Panel{}, fmt.Errorf("%s: %d labels for %d vertices", method, len(pred), len(truth))
+		return layoutPanel{}, fmt.Errorf("%s: %d labels for %d vertices", method, len(pred), len(truth))
 	}
 	match, err := metrics.Match(truth, pred)
 	if err != nil {
-		return Panel{}, err
+		return layoutPanel{}, err
 	}
-	p := Panel{Method: method, Class: make([]int, len(pred)), Wrong: make([]bool, len(pred))}
+	p := layoutPanel{Method: method, Class: make([]int, len(pred)), Wrong: make([]bool, len(pred))}
 	for i, c := range pred {
 		cl, ok := match[c]
 		if !ok {
@@ -74,10 +74,10 @@ func restartZero(p *experiments.PointStats) *experiments.Record {
 
 // layoutPanels builds the panels of the layout figure from the selected (paper's rule)
 // grid point's restart-0 record of each method in LayoutMethods.
-func (r *Results) layoutPanels(dataset string, g *datasets.Graph) []Panel {
-	var out []Panel
+func (r *Results) layoutPanels(dataset string, g *datasets.Graph) []layoutPanel {
+	var out []layoutPanel
 	for _, m := range r.Spec.Layout.Rows {
-		empty := Panel{Method: m, Title: m}
+		empty := layoutPanel{Method: m, Title: m}
 		if why := r.Missing(dataset, m); why != "" {
 			empty.Note = why
 			out = append(out, empty)
@@ -98,7 +98,7 @@ func (r *Results) layoutPanels(dataset string, g *datasets.Graph) []Panel {
 			out = append(out, empty)
 			continue
 		}
-		p, err := ClusterPanel(m, g.Labels, pred)
+		p, err := clusterPanel(m, g.Labels, pred)
 		if err != nil {
 			empty.Note = err.Error()
 			out = append(out, empty)
@@ -116,21 +116,21 @@ func (r *Results) layoutPanels(dataset string, g *datasets.Graph) []Panel {
 	return out
 }
 
-// LayoutFigure draws the paper's Fig. 1: a force-directed layout of the graph g of a
+// layoutFigure draws the paper's Fig. 1: a force-directed layout of the graph g of a
 // dataset, vertices coloured (and shaped) by the class their cluster is matched to,
 // misassigned vertices as crosses, one panel per method of LayoutMethods (the selected
 // grid point's restart-0 labels). It writes dir/layout_<dataset>.<format>.
-func LayoutFigure(r *Results, dataset string, g *datasets.Graph, o FigureOptions) (*Figure, error) {
+func layoutFigure(r *Results, dataset string, g *datasets.Graph, o FigureOptions) (*Figure, error) {
 	panels := r.layoutPanels(dataset, g)
-	edges := EdgesOf(g.Adj)
-	pos := ForceLayout(g.N(), edges, LayoutIterations, LayoutSeed)
+	edges := edgesOf(g.Adj)
+	pos := forceLayout(g.N(), edges, layoutIterations, layoutSeed)
 	fig := &Figure{
 		Name: "layout_" + r.Slug(dataset), Kind: "layout", Dataset: dataset,
-		Title: fmt.Sprintf("%s clusterings drawn on a force-directed layout", DatasetTitle(dataset)),
+		Title: fmt.Sprintf("%s clusterings drawn on a force-directed layout", datasetTitle(dataset)),
 		Caption: fmt.Sprintf("%s (%d vertices, %d edges without self-loops), Fruchterman–Reingold layout (%d iterations, seed %d) of the "+
 			"graph only. Colour and marker: the class each vertex's cluster is matched to (Hungarian matching of "+
 			"clusters to classes); crosses: misassigned vertices. Labels of the grid point selected by %s, restart 0.",
-			DatasetTitle(dataset), g.N(), len(edges), LayoutIterations, LayoutSeed, RuleText(PaperRule)),
+			datasetTitle(dataset), g.N(), len(edges), layoutIterations, layoutSeed, RuleText(PaperRule)),
 	}
 	for _, p := range panels {
 		switch {
@@ -181,7 +181,7 @@ func legendRow(c draw.Canvas, size vg.Length, k int, names []string) {
 		x += 12 + sty.Width(text) + 14
 	}
 	for i := 0; i < k; i++ {
-		st := ClusterStyle(i)
+		st := classStyle(i)
 		name := fmt.Sprintf("class %d", i)
 		if i < len(names) {
 			name = names[i]
@@ -194,9 +194,9 @@ func legendRow(c draw.Canvas, size vg.Length, k int, names []string) {
 // graphPlot draws a graph layout: grey edges, then correctly assigned vertices as class
 // markers, then misassigned vertices as crosses on top.
 type graphPlot struct {
-	pos   []Point2
+	pos   []point2
 	edges [][2]int
-	panel Panel
+	panel layoutPanel
 }
 
 // Plot implements plot.Plotter.
@@ -211,7 +211,7 @@ func (g *graphPlot) Plot(c draw.Canvas, p *plot.Plot) {
 		for i, q := range g.pos {
 			gs := draw.GlyphStyle{Color: color.Gray{0x90}, Shape: draw.CircleGlyph{}, Radius: vg.Points(1.6)}
 			if g.panel.Class != nil {
-				st := ClusterStyle(g.panel.Class[i])
+				st := classStyle(g.panel.Class[i])
 				gs = draw.GlyphStyle{Color: st.Color, Shape: st.Glyph, Radius: vg.Points(1.8)}
 				if g.panel.Wrong[i] {
 					gs = draw.GlyphStyle{Color: st.Color, Shape: boldCross{}, Radius: vg.Points(3.5)}

@@ -11,8 +11,8 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 )
 
-// Curve is the objective against iteration of one selected run.
-type Curve struct {
+// objectiveCurve is the objective against iteration of one selected run.
+type objectiveCurve struct {
 	Method, Params string
 	// Swept are the row's swept parameters at this point ("k2=7 lambda=0.01").
 	Swept     string
@@ -27,8 +27,8 @@ type Curve struct {
 // Curves returns, for a dataset, the objective curve of the selected grid point's
 // restart-0 run of every method whose record has a curve of more than one value (the
 // point chosen by the dataset's first rule: the paper's where the dataset has labels).
-func (r *Results) Curves(dataset string) []Curve {
-	var out []Curve
+func (r *Results) Curves(dataset string) []objectiveCurve {
+	var out []objectiveCurve
 	rule := r.Rules(dataset)[0]
 	for _, m := range r.Methods {
 		rec := restartZero(r.Selected(rule, dataset, m))
@@ -44,16 +44,16 @@ func (r *Results) Curves(dataset string) []Curve {
 		}
 		formula := rec.Info["objective"]
 		lower := strings.ToLower(formula)
-		out = append(out, Curve{Method: m, Params: ParamString(rec.Params), Swept: ParamString(sp), Restart: rec.Restart,
+		out = append(out, objectiveCurve{Method: m, Params: ParamString(rec.Params), Swept: ParamString(sp), Restart: rec.Restart,
 			Objective: rec.Objective, Formula: formula,
 			Maximised: strings.Contains(lower, "elbo") || strings.Contains(lower, "likelihood")})
 	}
 	return out
 }
 
-// Oscillates reports whether a curve alternates up and down in at least 60 % of its
+// oscillates reports whether a curve alternates up and down in at least 60 % of its
 // steps (the period-2 oscillation of multiplicative updates), over at least 6 values.
-func Oscillates(curve []float64) bool {
+func oscillates(curve []float64) bool {
 	if len(curve) < 6 {
 		return false
 	}
@@ -82,7 +82,7 @@ func ObjectiveFigure(r *Results, dataset string, o FigureOptions) (*Figure, erro
 	plots := make([]*plot.Plot, len(curves))
 	fig := &Figure{
 		Name: "objective_" + r.Slug(dataset), Kind: "objective", Dataset: dataset,
-		Title: fmt.Sprintf("Objective against iteration, %s", DatasetTitle(dataset)),
+		Title: fmt.Sprintf("Objective against iteration, %s", datasetTitle(dataset)),
 		Caption: fmt.Sprintf("Objective after each iteration of the restart-0 run at the grid point selected by %s, "+
 			"one panel per iterative method (the methods' objectives are on different scales; each panel says whether "+
 			"its method minimises or maximises). A curve alternating up and down (period 2) is drawn as two lines, odd "+
@@ -109,7 +109,7 @@ func ObjectiveFigure(r *Results, dataset string, o FigureOptions) (*Figure, erro
 			p.Y.Tick.Marker = sparseLogTicks(5)
 			p.Y.Label.Text += " (log scale)"
 		}
-		osc := Oscillates(cv.Objective)
+		osc := oscillates(cv.Objective)
 		parts := [][]float64{nil}
 		names := []string{""}
 		if osc {
@@ -134,7 +134,7 @@ func ObjectiveFigure(r *Results, dataset string, o FigureOptions) (*Figure, erro
 			if err != nil {
 				return nil, fmt.Errorf("objective of %s: %w", cv.Method, err)
 			}
-			st := LineStyle(k)
+			st := seriesStyle(k)
 			l.Color, l.Dashes, l.Width = st.Color, st.Dashes, vg.Points(1.2)
 			p.Add(l)
 			if names[k] != "" {
@@ -168,7 +168,7 @@ func ObjectiveFigure(r *Results, dataset string, o FigureOptions) (*Figure, erro
 
 // curveFact describes a curve: its run, direction of optimisation, start and end, how
 // often it moved against its direction, and its oscillation.
-func curveFact(cv Curve, osc bool) string {
+func curveFact(cv objectiveCurve, osc bool) string {
 	who := cv.Method
 	if cv.Params != "" {
 		who += fmt.Sprintf(" (%s, restart %d)", cv.Params, cv.Restart)
@@ -186,7 +186,7 @@ func curveFact(cv Curve, osc bool) string {
 	}
 	fact := fmt.Sprintf("%s: %s, %s; %d iterations, %s → %s", who, what, dir, len(obj), fmtObjective(obj[0]), fmtObjective(obj[len(obj)-1]))
 	steps := len(obj) - 1
-	up, down := Increases(obj), Decreases(obj)
+	up, down := increases(obj), decreases(obj)
 	switch {
 	case cv.Maximised && down == 0:
 		fact += fmt.Sprintf("; it never decreased (rose in %d of %d iterations): monotone, as an exact ascent method must be", up, steps)
@@ -210,9 +210,9 @@ func fmtObjective(v float64) string {
 	return fmtTick(v)
 }
 
-// Increases counts the steps where an objective curve goes up by more than a relative
+// increases counts the steps where an objective curve goes up by more than a relative
 // 1e-9 (rounding).
-func Increases(curve []float64) int {
+func increases(curve []float64) int {
 	n := 0
 	for i := 1; i < len(curve); i++ {
 		if curve[i] > curve[i-1]+1e-9*math.Abs(curve[i-1]) {
@@ -222,9 +222,9 @@ func Increases(curve []float64) int {
 	return n
 }
 
-// Decreases counts the steps where an objective curve goes down by more than a relative
+// decreases counts the steps where an objective curve goes down by more than a relative
 // 1e-9 (rounding).
-func Decreases(curve []float64) int {
+func decreases(curve []float64) int {
 	n := 0
 	for i := 1; i < len(curve); i++ {
 		if curve[i] < curve[i-1]-1e-9*math.Abs(curve[i-1]) {

@@ -68,7 +68,7 @@ func SensitivityFigure(r *Results, dataset, method, param string, o FigureOption
 	if logX {
 		xlabel += " (log scale)"
 	}
-	p := newPlot(o.Style, fmt.Sprintf("%s on %s: %s against %s", method, DatasetTitle(dataset), m.Label, sym), xlabel, m.Label)
+	p := newPlot(o.Style, fmt.Sprintf("%s on %s: %s against %s", method, datasetTitle(dataset), m.Label, sym), xlabel, m.Label)
 	leg := newLegendBox(o.Style)
 	xpos := func(i int) float64 {
 		if numX {
@@ -78,7 +78,7 @@ func SensitivityFigure(r *Results, dataset, method, param string, o FigureOption
 	}
 	ymin, ymax := math.Inf(1), math.Inf(-1)
 	for i, s := range series {
-		st := LineStyle(i)
+		st := seriesStyle(i)
 		off := float64(i) - float64(len(series)-1)/2
 		pts := make(plotter.XYs, len(s.X))
 		for j, xi := range s.X {
@@ -165,7 +165,7 @@ func SensitivityFigure(r *Results, dataset, method, param string, o FigureOption
 	if !math.IsNaN(m.Lo) {
 		caption += "; error bars: population std over restarts, cut at the axis"
 	}
-	caption += fmt.Sprintf(") of %s on %s against %s", method, DatasetTitle(dataset), sym)
+	caption += fmt.Sprintf(") of %s on %s against %s", method, datasetTitle(dataset), sym)
 	if by != "" {
 		caption += fmt.Sprintf(", one line per %s", paramSymbol(by))
 	}
@@ -176,7 +176,7 @@ func SensitivityFigure(r *Results, dataset, method, param string, o FigureOption
 	fig := &Figure{
 		Name: fmt.Sprintf("sens_%s_%s_%s", r.Slug(dataset), r.MethodSlug(method), Slug(param)),
 		Kind: "sensitivity", Dataset: dataset, Method: method, Params: []string{param},
-		Title: fmt.Sprintf("%s on %s: sensitivity to %s", method, DatasetTitle(dataset), sym), Caption: caption,
+		Title: fmt.Sprintf("%s on %s: sensitivity to %s", method, datasetTitle(dataset), sym), Caption: caption,
 	}
 	for _, s := range series {
 		j := argmax(s.Mean)
@@ -260,7 +260,7 @@ func HeatmapFigure(r *Results, dataset, method, px, py string, o FigureOptions) 
 			lo, hi = math.Min(lo, s.Mean[j]), math.Max(hi, s.Mean[j])
 		}
 	}
-	p := newPlot(o.Style, fmt.Sprintf("%s on %s: %s", method, DatasetTitle(dataset), m.Label), paramSymbol(px), paramSymbol(py))
+	p := newPlot(o.Style, fmt.Sprintf("%s on %s: %s", method, datasetTitle(dataset), m.Label), paramSymbol(px), paramSymbol(py))
 	p.Add(&heatCells{grid: grid, lo: lo, hi: hi})
 	p.X.Min, p.X.Max = -0.5, float64(len(xv))-0.5
 	p.Y.Min, p.Y.Max = -0.5, float64(len(yv))-0.5
@@ -275,10 +275,10 @@ func HeatmapFigure(r *Results, dataset, method, px, py string, o FigureOptions) 
 	fig := &Figure{
 		Name: fmt.Sprintf("heat_%s_%s_%s_%s", r.Slug(dataset), r.MethodSlug(method), Slug(px), Slug(py)),
 		Kind: "heatmap", Dataset: dataset, Method: method, Params: []string{px, py},
-		Title: fmt.Sprintf("%s on %s: %s × %s", method, DatasetTitle(dataset), paramSymbol(px), paramSymbol(py)),
+		Title: fmt.Sprintf("%s on %s: %s × %s", method, datasetTitle(dataset), paramSymbol(px), paramSymbol(py)),
 		Caption: fmt.Sprintf("%s (mean over restarts) of %s on %s at each %s × %s, the other parameters at the grid point "+
 			"chosen by %s. Colour from the lowest (dark) to the highest (light) value; blank: not in the grid or no finished run.",
-			m.Label, method, DatasetTitle(dataset), paramSymbol(px), paramSymbol(py), RuleText(rule)),
+			m.Label, method, datasetTitle(dataset), paramSymbol(px), paramSymbol(py), RuleText(rule)),
 	}
 	w := vg.Length(max(4.5, 1.2+0.55*float64(len(xv)))) * vg.Inch
 	h := vg.Length(max(2.8, 1.1+0.35*float64(len(yv)))) * vg.Inch

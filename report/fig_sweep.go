@@ -16,9 +16,9 @@ import (
 	"github.com/nagc-harness/nagc/experiments"
 )
 
-// SweepSeries is one line of a parameter-sweep figure: the ARI of Prop. against one
+// sweepLine is one line of a parameter-sweep figure: the ARI of Prop. against one
 // parameter at a fixed ρ, the other parameters at their best (by mean ARI) for each x.
-type SweepSeries struct {
+type sweepLine struct {
 	Rho float64
 	// X are the parameter values, ascending; Mean and Std the ARI over restarts there;
 	// Params the chosen grid point of each x.
@@ -34,7 +34,7 @@ const noRho = -1
 // series with Rho NaN, first). For each x the point with the best mean ARI over the other
 // parameters is taken (the paper's figures show ARI at the best other parameters). Points
 // without the parameter are ignored.
-func (r *Results) Sweep(dataset, param string) []SweepSeries {
+func (r *Results) Sweep(dataset, param string) []sweepLine {
 	byRho := map[float64]map[float64]*experiments.PointStats{}
 	for _, p := range r.PointsOf(dataset, r.Spec.Proposed) {
 		rho, x := ParamFloat(p.Params, "rho"), ParamFloat(p.Params, param)
@@ -57,9 +57,9 @@ func (r *Results) Sweep(dataset, param string) []SweepSeries {
 		rhos = append(rhos, rho)
 	}
 	sort.Float64s(rhos)
-	var out []SweepSeries
+	var out []sweepLine
 	for _, rho := range rhos {
-		s := SweepSeries{Rho: rho}
+		s := sweepLine{Rho: rho}
 		if rho == noRho {
 			s.Rho = math.NaN()
 		}
@@ -135,11 +135,11 @@ var sweepNames = map[string]struct{ symbol, axis string }{
 	"k2":     {"k2", "k2 (number of attribute clusters)"},
 }
 
-// SweepFigure draws the ARI of Prop. against param ("lambda", log x axis, or "k2") on a
+// sweepFigure draws the ARI of Prop. against param ("lambda", log x axis, or "k2") on a
 // dataset, one line per ρ with error bars (std over restarts), the best baseline as a
 // dashed horizontal line and the paper's stated mark (if any) as a dotted vertical line.
 // It writes dir/<param>_<dataset>.<format> and returns nil if there is nothing to draw.
-func SweepFigure(r *Results, dataset, param string, o FigureOptions) (*Figure, error) {
+func sweepFigure(r *Results, dataset, param string, o FigureOptions) (*Figure, error) {
 	series := r.Sweep(dataset, param)
 	if len(series) == 0 {
 		return nil, nil
@@ -149,14 +149,14 @@ func SweepFigure(r *Results, dataset, param string, o FigureOptions) (*Figure, e
 		return nil, fmt.Errorf("sweep figure: unknown parameter %q (known: lambda, k2)", param)
 	}
 	logX := param == "lambda"
-	p := newPlot(o.Style, fmt.Sprintf("%s: ARI of Prop. against %s", DatasetTitle(dataset), names.symbol), names.axis, "ARI")
+	p := newPlot(o.Style, fmt.Sprintf("%s: ARI of Prop. against %s", datasetTitle(dataset), names.symbol), names.axis, "ARI")
 	leg := newLegendBox(o.Style)
 	ari := metricMeasure("ari")
 	xmin, xmax := math.Inf(1), math.Inf(-1)
 	ymin, ymax := 0.0, math.Inf(-1)
 	for i, s := range series {
 		if logX {
-			var keep SweepSeries
+			var keep sweepLine
 			keep.Rho = s.Rho
 			for j, x := range s.X {
 				if x > 0 {
@@ -168,7 +168,7 @@ func SweepFigure(r *Results, dataset, param string, o FigureOptions) (*Figure, e
 				continue
 			}
 		}
-		st := LineStyle(i)
+		st := seriesStyle(i)
 		off := float64(i) - float64(len(series)-1)/2
 		pts := make(plotter.XYs, len(s.X))
 		for j, x := range s.X {
@@ -260,12 +260,12 @@ func SweepFigure(r *Results, dataset, param string, o FigureOptions) (*Figure, e
 	fig := &Figure{
 		Name: param + "_" + r.Slug(dataset),
 		Kind: param, Dataset: dataset, Method: r.Spec.Proposed, Params: []string{param},
-		Title: fmt.Sprintf("Effect of %s on ARI, %s", names.symbol, DatasetTitle(dataset)),
+		Title: fmt.Sprintf("Effect of %s on ARI, %s", names.symbol, datasetTitle(dataset)),
 		Caption: fmt.Sprintf("ARI (mean over restarts; error bars: population std over restarts) of Prop. (k-means init) "+
 			"against %s on %s, one line per ρ; for each %s the other parameters are at their best mean ARI. "+
 			"Lines are offset slightly in x so that error bars do not overlap; error bars are cut at the axis. "+
 			r.baselineCaption()+"; dotted black line or black diamond: the paper's stated peak or value.",
-			names.symbol, DatasetTitle(dataset), names.symbol),
+			names.symbol, datasetTitle(dataset), names.symbol),
 	}
 	files, err := saveCanvas(o, fig.Name, o.Style.Width, o.Style.Height, func(c draw.Canvas) {
 		withLegend(c, p, leg)
@@ -276,7 +276,7 @@ func SweepFigure(r *Results, dataset, param string, o FigureOptions) (*Figure, e
 
 // integerTicks labels every k2 value of the series and marks, the value equal to k1
 // (the paper's "k1" grid value) as "4 (k1)".
-func integerTicks(series []SweepSeries, marks []paper.Mark, k1 int) plot.Ticker {
+func integerTicks(series []sweepLine, marks []paper.Mark, k1 int) plot.Ticker {
 	var xs []float64
 	for _, s := range series {
 		for _, x := range s.X {

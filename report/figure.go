@@ -94,9 +94,9 @@ type Figure struct {
 	Facts []string
 }
 
-// Style is how one line of a figure is drawn: distinguishable in greyscale print by dash
+// markStyle is how one line of a figure is drawn: distinguishable in greyscale print by dash
 // pattern and marker shape, not only by colour.
-type Style struct {
+type markStyle struct {
 	Color  color.Color
 	Dashes []vg.Length
 	Glyph  draw.GlyphDrawer
@@ -129,23 +129,23 @@ var (
 	}
 )
 
-// LineStyle returns the i-th line style: colour, dash pattern and marker all change with
+// seriesStyle returns the i-th line style: colour, dash pattern and marker all change with
 // i, and no two of the first 24 styles share both dash pattern and marker.
-func LineStyle(i int) Style {
-	return Style{
+func seriesStyle(i int) markStyle {
+	return markStyle{
 		Color:  okabeIto[i%len(okabeIto)],
 		Dashes: dashPatterns[i%len(dashPatterns)],
 		Glyph:  glyphShapes[i%len(glyphShapes)],
 	}
 }
 
-// ClusterStyle returns the colour and filled marker of class i in the layout figure.
-func ClusterStyle(i int) Style {
+// classStyle returns the colour and filled marker of class i in the layout figure.
+func classStyle(i int) markStyle {
 	shapes := []draw.GlyphDrawer{draw.CircleGlyph{}, draw.BoxGlyph{}, draw.PyramidGlyph{}, draw.RingGlyph{}, draw.SquareGlyph{}, draw.TriangleGlyph{}}
 	if i < 0 {
-		return Style{Color: color.Gray{0x80}, Glyph: draw.CircleGlyph{}}
+		return markStyle{Color: color.Gray{0x80}, Glyph: draw.CircleGlyph{}}
 	}
-	return Style{Color: okabeIto[i%len(okabeIto)], Glyph: shapes[i%len(shapes)]}
+	return markStyle{Color: okabeIto[i%len(okabeIto)], Glyph: shapes[i%len(shapes)]}
 }
 
 // saveCanvas draws a figure of size w × h with paint and writes it in every format of o

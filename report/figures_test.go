@@ -65,7 +65,7 @@ func TestSweepFigure(t *testing.T) {
 			if got := len(r.Sweep("webkb", tc.param)); got != tc.n {
 				t.Errorf("%d series, want %d", got, tc.n)
 			}
-			fig, err := SweepFigure(r, "webkb", tc.param, FigureOptions{Dir: dir, Formats: []string{FormatPNG, FormatPDF}, Style: DefaultFigureStyle()})
+			fig, err := sweepFigure(r, "webkb", tc.param, FigureOptions{Dir: dir, Formats: []string{FormatPNG, FormatPDF}, Style: DefaultFigureStyle()})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -79,7 +79,7 @@ func TestSweepFigure(t *testing.T) {
 			}
 		})
 	}
-	if fig, err := SweepFigure(r, "cora", "lambda", FigureOptions{Dir: dir, Formats: []string{FormatPNG}, Style: DefaultFigureStyle()}); fig != nil || err != nil {
+	if fig, err := sweepFigure(r, "cora", "lambda", FigureOptions{Dir: dir, Formats: []string{FormatPNG}, Style: DefaultFigureStyle()}); fig != nil || err != nil {
 		t.Errorf("figure without runs: %v, %v; want nil, nil", fig, err)
 	}
 }
@@ -91,7 +91,7 @@ func TestFigureStyle(t *testing.T) {
 	st := DefaultFigureStyle()
 	st.Width, st.Height, st.DPI, st.Title = 3.3*vg.Inch, 2.5*vg.Inch, 100, false
 	dir := t.TempDir()
-	if _, err := SweepFigure(r, "webkb", "lambda", FigureOptions{Dir: dir, Formats: []string{FormatPNG}, Style: st}); err != nil {
+	if _, err := sweepFigure(r, "webkb", "lambda", FigureOptions{Dir: dir, Formats: []string{FormatPNG}, Style: st}); err != nil {
 		t.Fatal(err)
 	}
 	checkPNG(t, filepath.Join(dir, "lambda_webkb.png"), 330, 250)
@@ -100,7 +100,7 @@ func TestFigureStyle(t *testing.T) {
 		t.Fatal(err)
 	}
 	st.Title = true
-	if _, err := SweepFigure(r, "webkb", "lambda", FigureOptions{Dir: dir, Formats: []string{FormatPNG}, Style: st}); err != nil {
+	if _, err := sweepFigure(r, "webkb", "lambda", FigureOptions{Dir: dir, Formats: []string{FormatPNG}, Style: st}); err != nil {
 		t.Fatal(err)
 	}
 	titled, err := os.ReadFile(filepath.Join(dir, "lambda_webkb.png"))
@@ -127,7 +127,7 @@ func TestSweep(t *testing.T) {
 	if len(s) != 2 || s[0].Rho != 0.5 || s[1].Rho != 0.95 {
 		t.Fatalf("series %+v", s)
 	}
-	want := SweepSeries{Rho: 0.5, X: []float64{1e-4, 1e-2}, Mean: []float64{0.95, 0.8}, Std: []float64{0.05, 0}}
+	want := sweepLine{Rho: 0.5, X: []float64{1e-4, 1e-2}, Mean: []float64{0.95, 0.8}, Std: []float64{0.05, 0}}
 	for i := range want.X {
 		if s[0].X[i] != want.X[i] || math.Abs(s[0].Mean[i]-want.Mean[i]) > 1e-12 || math.Abs(s[0].Std[i]-want.Std[i]) > 1e-12 {
 			t.Errorf("point %d: (%v, %v ± %v), want (%v, %v ± %v)", i, s[0].X[i], s[0].Mean[i], s[0].Std[i], want.X[i], want.Mean[i], want.Std[i])
@@ -148,7 +148,7 @@ func TestObjectiveFigure(t *testing.T) {
 	}
 	// Prop., METIS and Foo have curves: 3 panels in one row of 3.4 × 2.8 inches.
 	checkPNG(t, filepath.Join(dir, "objective_webkb.png"), int(3*3.4*PNGDPI), int(2.8*PNGDPI))
-	if got := Increases([]float64{3, 2, 2.5, 1, 1}); got != 1 {
+	if got := increases([]float64{3, 2, 2.5, 1, 1}); got != 1 {
 		t.Errorf("Increases = %d, want 1", got)
 	}
 }
@@ -173,13 +173,13 @@ func tinyGraph(t *testing.T) *datasets.Graph {
 // the two triangles apart.
 func TestForceLayout(t *testing.T) {
 	g := tinyGraph(t)
-	edges := EdgesOf(g.Adj)
+	edges := edgesOf(g.Adj)
 	if len(edges) != 7 {
 		t.Fatalf("%d edges, want 7", len(edges))
 	}
-	a := ForceLayout(6, edges, 200, 1)
-	b := ForceLayout(6, edges, 200, 1)
-	dist := func(p, q Point2) float64 { return math.Hypot(p.X-q.X, p.Y-q.Y) }
+	a := forceLayout(6, edges, 200, 1)
+	b := forceLayout(6, edges, 200, 1)
+	dist := func(p, q point2) float64 { return math.Hypot(p.X-q.X, p.Y-q.Y) }
 	for i := range a {
 		if a[i] != b[i] {
 			t.Fatalf("vertex %d: %v then %v: not deterministic", i, a[i], b[i])
@@ -205,7 +205,7 @@ func TestClusterPanel(t *testing.T) {
 		{"one wrong", []int{0, 0, 0, 1, 1, 1}, []int{0, 0, 1, 1, 1, 1}, []int{0, 0, 1, 1, 1, 1}, 1},
 	}
 	for _, tc := range tests {
-		p, err := ClusterPanel("m", tc.truth, tc.pred)
+		p, err := clusterPanel("m", tc.truth, tc.pred)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -219,7 +219,7 @@ func TestClusterPanel(t *testing.T) {
 			}
 		}
 	}
-	if _, err := ClusterPanel("m", []int{0}, []int{0, 1}); err == nil {
+	if _, err := clusterPanel("m", []int{0}, []int{0, 1}); err == nil {
 		t.Error("no error for labels of the wrong length")
 	}
 }
@@ -238,7 +238,7 @@ func TestLayoutFigure(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	fig, err := LayoutFigure(r, "tiny", g, FigureOptions{Dir: dir, Formats: []string{FormatPNG, FormatPDF}, Style: DefaultFigureStyle()})
+	fig, err := layoutFigure(r, "tiny", g, FigureOptions{Dir: dir, Formats: []string{FormatPNG, FormatPDF}, Style: DefaultFigureStyle()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -263,7 +263,7 @@ func TestSweepWithoutRho(t *testing.T) {
 	if len(s) != 1 || !math.IsNaN(s[0].Rho) || len(s[0].X) != 2 || s[0].Mean[1] != 0.7 {
 		t.Fatalf("series %+v", s)
 	}
-	if fig, err := SweepFigure(r, "webkb", "lambda", FigureOptions{Dir: t.TempDir(), Formats: []string{FormatPNG}, Style: DefaultFigureStyle()}); err != nil || fig == nil {
+	if fig, err := sweepFigure(r, "webkb", "lambda", FigureOptions{Dir: t.TempDir(), Formats: []string{FormatPNG}, Style: DefaultFigureStyle()}); err != nil || fig == nil {
 		t.Errorf("%v, %v", fig, err)
 	}
 }

@@ -86,7 +86,7 @@ func TestFitTimesTable(t *testing.T) {
 		t.Fatal(err)
 	}
 	r.SweepOrder()
-	tb := FitTimesTable(r)
+	tb := fitTimesTable(r)
 	for _, tc := range []struct {
 		row, metric, params string
 		want                float64

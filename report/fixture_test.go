@@ -109,15 +109,15 @@ func fixtureResults(t *testing.T, runs []run) *Results {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r.OffPaper = fixtureOffPaper(t)
+	r.notes = fixtureOffPaper(t)
 	return r
 }
 
 // fixtureOffPaper explains two of the fixture's cells off the paper: Prop. on WebKB in the
 // ARI table (explained) and ρ = 0.95 on WebKB (not explained); ρ = 0.5 has no note.
-func fixtureOffPaper(t *testing.T) *OffPaper {
+func fixtureOffPaper(t *testing.T) *offPaper {
 	t.Helper()
-	o, err := ParseOffPaper([]byte(`
+	o, err := parseOffPaper([]byte(`
 cells:
   - {table: ari, row: "Prop.", dataset: webkb, diff: -0.045, explained: true, cause: "two restarts only."}
   - {table: rho, row: "0.95", dataset: webkb, diff: 0.038, explained: false, cause: "tried a second init."}

@@ -7,12 +7,12 @@ import (
 	"github.com/nagc-harness/nagc/sparse"
 )
 
-// Point2 is a position in the plane.
-type Point2 struct{ X, Y float64 }
+// point2 is a position in the plane.
+type point2 struct{ X, Y float64 }
 
-// EdgesOf returns the undirected edges {i, j}, i < j, of a symmetric adjacency matrix,
+// edgesOf returns the undirected edges {i, j}, i < j, of a symmetric adjacency matrix,
 // self-loops left out, in row order.
-func EdgesOf(adj *sparse.CSR) [][2]int {
+func edgesOf(adj *sparse.CSR) [][2]int {
 	if adj == nil {
 		return nil
 	}
@@ -29,27 +29,27 @@ func EdgesOf(adj *sparse.CSR) [][2]int {
 	return out
 }
 
-// ForceLayout places n vertices in the plane with the Fruchterman–Reingold force-directed
+// forceLayout places n vertices in the plane with the Fruchterman–Reingold force-directed
 // algorithm: all pairs repel (k²/d), the ends of an edge attract (d²/k), and a weak
 // gravity towards the origin keeps disconnected components in view; the step is limited
 // by a temperature that cools linearly. The start positions come from seed, and every
 // loop runs in index order, so the layout is a deterministic function of its arguments.
 // Positions are scaled into [-1, 1]². Cost O(iterations · (n² + |E|)).
-func ForceLayout(n int, edges [][2]int, iterations int, seed uint64) []Point2 {
-	pos := make([]Point2, n)
+func forceLayout(n int, edges [][2]int, iterations int, seed uint64) []point2 {
+	pos := make([]point2, n)
 	if n == 0 {
 		return pos
 	}
 	rng := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
 	for i := range pos {
-		pos[i] = Point2{rng.Float64() - 0.5, rng.Float64() - 0.5}
+		pos[i] = point2{rng.Float64() - 0.5, rng.Float64() - 0.5}
 	}
 	k := math.Sqrt(1 / float64(n))
 	const gravity = 1.0
-	disp := make([]Point2, n)
+	disp := make([]point2, n)
 	for it := 0; it < iterations; it++ {
 		for i := range disp {
-			disp[i] = Point2{}
+			disp[i] = point2{}
 		}
 		for i := 0; i < n; i++ {
 			for j := i + 1; j < n; j++ {

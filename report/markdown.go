@@ -29,7 +29,7 @@ func writeReport(b *bytes.Buffer, rep *Report, opt Options) {
 			"paper's rule, %s. Because that rule reads the labels it is optimistic for every tuned method; beside it, each "+
 			"table gives the numbers chosen by the label-free rule, %s. Mean ± std are over the restarts of the chosen grid "+
 			"point (population std, ddof = 0). Agreement means within %.2f of the paper's value.\n\n",
-			RuleText(PaperRule), RuleText(r.FreeRule), Tolerance)
+			RuleText(PaperRule), RuleText(r.FreeRule), agreeTolerance)
 	} else if r.timingOnly() {
 		tDone, tFailed := r.timedCounts()
 		fmt.Fprintf(b, "Report of the fits timed alone recorded in `%s`: %d fits timed alone (%d done, %d failed) on %s; "+
@@ -80,11 +80,11 @@ func writeReport(b *bytes.Buffer, rep *Report, opt Options) {
 		if r.noSweepSection(d) {
 			if !r.timingOnly() { // a sweep ran, but not on this dataset
 				fmt.Fprintf(b, "## %s\n\nNo run of the sweep on %s: only fits timed alone (section \"Fit times (timed "+
-					"alone)\").\n\n", DatasetTitle(d), DatasetTitle(d))
+					"alone)\").\n\n", datasetTitle(d), datasetTitle(d))
 			}
 			continue
 		}
-		fmt.Fprintf(b, "## %s\n\n", DatasetTitle(d))
+		fmt.Fprintf(b, "## %s\n\n", datasetTitle(d))
 		if t := tables["rows_"+r.Slug(d)]; t != nil {
 			writeTableBody(b, t, opt, "")
 		}
@@ -107,7 +107,7 @@ func writeReport(b *bytes.Buffer, rep *Report, opt Options) {
 					writeFigures(b, []*Figure{f})
 				}
 			}
-			writeSkipped(b, rep.Skipped, "objective figure on "+DatasetTitle(d)+":")
+			writeSkipped(b, rep.Skipped, "objective figure on "+datasetTitle(d)+":")
 		}
 	}
 	if r.Compare || !r.timingOnly() {
@@ -130,9 +130,9 @@ func selectionParagraph(r *Results) string {
 	var labeled, unlabeled []string
 	for _, d := range r.Datasets {
 		if r.Labeled(d) {
-			labeled = append(labeled, DatasetTitle(d))
+			labeled = append(labeled, datasetTitle(d))
 		} else {
-			unlabeled = append(unlabeled, DatasetTitle(d))
+			unlabeled = append(unlabeled, datasetTitle(d))
 		}
 	}
 	s := "**Selection rules.** Each row is shown at the grid point chosen per dataset"
@@ -159,16 +159,16 @@ func writePaperSections(b *bytes.Buffer, rep *Report, opt Options, tables map[st
 	writeSkipped(b, rep.Skipped, r.Spec.Layout.Figure)
 
 	if t := tables["datasets"]; t != nil {
-		writeTable(b, t, opt, r.Spec.Headings["datasets"], DatasetsParagraph(t))
+		writeTable(b, t, opt, r.Spec.Headings["datasets"], datasetsParagraph(t))
 	}
 	if t := tables["ari"]; t != nil {
-		writeTable(b, t, opt, r.Spec.Headings["ari"], ARIParagraph(t, r)+"\n\n"+OffPaperParagraph(t, r))
+		writeTable(b, t, opt, r.Spec.Headings["ari"], ariParagraph(t, r)+"\n\n"+offPaperParagraph(t, r))
 	}
 	if t := tables["ari_connected"]; t != nil {
-		writeTable(b, t, opt, "ARI without isolated vertices (not in the paper)", ARIConnectedParagraph(t, r))
+		writeTable(b, t, opt, "ARI without isolated vertices (not in the paper)", ariConnectedParagraph(t, r))
 	}
 	if t := tables["modularity"]; t != nil {
-		writeTable(b, t, opt, r.Spec.Headings["modularity"], ModularityParagraph(t, r))
+		writeTable(b, t, opt, r.Spec.Headings["modularity"], modularityParagraph(t, r))
 	}
 
 	b.WriteString("## " + r.Spec.Headings["lambda"] + "\n\n")
@@ -184,10 +184,10 @@ func writePaperSections(b *bytes.Buffer, rep *Report, opt Options, tables map[st
 	writeSkipped(b, rep.Skipped, "k2 figure")
 
 	if t := tables["rho"]; t != nil {
-		writeTable(b, t, opt, r.Spec.Headings["rho"], RhoParagraph(t, r)+"\n\n"+OffPaperParagraph(t, r))
+		writeTable(b, t, opt, r.Spec.Headings["rho"], rhoParagraph(t, r)+"\n\n"+offPaperParagraph(t, r))
 	}
 	if t := tables["runtime"]; t != nil {
-		writeTable(b, t, opt, r.Spec.Headings["runtime"], RuntimeParagraph(t, r))
+		writeTable(b, t, opt, r.Spec.Headings["runtime"], runtimeParagraph(t, r))
 	}
 
 	b.WriteString("## Objective against iteration (not in the paper)\n\n")
@@ -361,7 +361,7 @@ func writeSweepFacts(figs []*Figure, r *Results, param string) {
 		if len(per) == 0 {
 			continue
 		}
-		fact := fmt.Sprintf("Here (%s): %s. Overall peak %s = %s at ρ = %s (ARI %s).", DatasetTitle(d), strings.Join(per, "; "),
+		fact := fmt.Sprintf("Here (%s): %s. Overall peak %s = %s at ρ = %s (ARI %s).", datasetTitle(d), strings.Join(per, "; "),
 			sym, fmtParam(bestX), fmtParam(bestRho), fmt3(bestV))
 		if r.Paper != nil {
 			if mk, ok := r.Spec.Marks(param)[strings.ToLower(d)]; ok {
@@ -440,7 +440,7 @@ func writeOtherStatements(b *bytes.Buffer, r *Results) {
 					if m != r.Spec.Proposed {
 						row = m + ", "
 					}
-					found = append(found, fmt.Sprintf("%s (%s%s): ARI %s, modularity %s, entropy %s", DatasetTitle(d), row,
+					found = append(found, fmt.Sprintf("%s (%s%s): ARI %s, modularity %s, entropy %s", datasetTitle(d), row,
 						ParamString(p.Params), fmtMeanStd(p.Mean["ari"], p.Std["ari"]), fmt3(p.Mean["modularity"]), fmt3(p.Mean["entropy"])))
 				}
 			}
@@ -514,13 +514,13 @@ func (r *Results) matchingProp(dataset, method string, want map[string]string) *
 func writeSelected(b *bytes.Buffer, r *Results) {
 	b.WriteString("## Appendix: selected grid points\n\n")
 	fmt.Fprintf(b, "| Dataset | Method | %s | runs | %s | runs |\n|---|---|---|---:|---|---:|\n",
-		texttable.MarkdownEscape(RuleShort(PaperRule)), texttable.MarkdownEscape(RuleShort(r.FreeRule)))
+		texttable.MarkdownEscape(ruleShort(PaperRule)), texttable.MarkdownEscape(ruleShort(r.FreeRule)))
 	for _, d := range r.Datasets {
 		for _, m := range r.Methods {
 			if len(r.PointsOf(d, m)) == 0 {
 				continue
 			}
-			cells := []string{DatasetTitle(d), texttable.MarkdownEscape(m)}
+			cells := []string{datasetTitle(d), texttable.MarkdownEscape(m)}
 			for _, rule := range []string{PaperRule, r.FreeRule} {
 				p := r.Selected(rule, d, m)
 				if p == nil || p.Runs == 0 {
@@ -547,7 +547,7 @@ func writeSelected(b *bytes.Buffer, r *Results) {
 func datasetList(ds []string) string {
 	out := make([]string, len(ds))
 	for i, d := range ds {
-		out[i] = DatasetTitle(d)
+		out[i] = datasetTitle(d)
 	}
 	return strings.Join(out, ", ")
 }

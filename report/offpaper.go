@@ -10,55 +10,55 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// OffPaperTolerance is the least distance from the paper's value that flags a cell of the
+// offPaperTolerance is the least distance from the paper's value that flags a cell of the
 // ARI or ρ table: a cell is off the paper when |ours − paper| > max(paper's std,
-// OffPaperTolerance).
-const OffPaperTolerance = 0.02
+// offPaperTolerance).
+const offPaperTolerance = 0.02
 
-// OffPaperFile names the notes file in messages; its copy ships in the binary.
-const OffPaperFile = "report/offpaper.yaml"
+// offPaperFile names the notes file in messages; its copy ships in the binary.
+const offPaperFile = "report/offpaper.yaml"
 
 //go:embed offpaper.yaml
 var offPaperYAML []byte
 
-// OffPaperNote explains one cell of the paper's comparison that is off the paper: a
+// offPaperNote explains one cell of the paper's comparison that is off the paper: a
 // cell of the ARI table (Table "ari", Row a method's display name) or of the ρ table
 // (Table "rho", Row the ρ value), on a dataset, selected by the paper's rule. Cells
-// selected by a label-free rule are explained from these (OffPaper.Explain).
-type OffPaperNote struct {
+// selected by a label-free rule are explained from these (offPaper.Explain).
+type offPaperNote struct {
 	Table   string `yaml:"table"`
 	Row     string `yaml:"row"`
 	Dataset string `yaml:"dataset"`
 	// Diff is the Δ (ours − paper) the note was written for; a regeneration that moves
-	// the cell by more than OffPaperTolerance needs the note read again.
+	// the cell by more than offPaperTolerance needs the note read again.
 	Diff float64 `yaml:"diff"`
 	// Explained is false when no cause was found; Cause then says what was tried.
 	Explained bool   `yaml:"explained"`
 	Cause     string `yaml:"cause"`
 }
 
-// OffPaper holds the notes on the cells off the paper and the paragraphs about whole
+// offPaper holds the notes on the cells off the paper and the paragraphs about whole
 // rows (BAGC's derivation), as data (report/offpaper.yaml).
-type OffPaper struct {
-	Cells []OffPaperNote `yaml:"cells"`
+type offPaper struct {
+	Cells []offPaperNote `yaml:"cells"`
 	// Rows maps a row of the ARI table to a paragraph printed under it.
 	Rows map[string]string `yaml:"rows"`
 }
 
-// DefaultOffPaper returns the notes shipped with nagc (report/offpaper.yaml), written
+// defaultOffPaper returns the notes shipped with nagc (report/offpaper.yaml), written
 // for the committed results/paper tables.
-func DefaultOffPaper() (*OffPaper, error) {
-	o, err := ParseOffPaper(offPaperYAML)
+func defaultOffPaper() (*offPaper, error) {
+	o, err := parseOffPaper(offPaperYAML)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", OffPaperFile, err)
+		return nil, fmt.Errorf("%s: %w", offPaperFile, err)
 	}
 	return o, nil
 }
 
-// ParseOffPaper parses notes on the cells off the paper and checks that every note names
+// parseOffPaper parses notes on the cells off the paper and checks that every note names
 // a table (ari or rho), a row, a dataset and a cause, once.
-func ParseOffPaper(b []byte) (*OffPaper, error) {
-	var o OffPaper
+func parseOffPaper(b []byte) (*offPaper, error) {
+	var o offPaper
 	dec := yaml.NewDecoder(strings.NewReader(string(b)))
 	dec.KnownFields(true)
 	if err := dec.Decode(&o); err != nil {
@@ -107,13 +107,13 @@ func rowKey(tr TidyRow) string {
 	return tr.Method
 }
 
-// OffThePaper reports whether a cell of the ARI or ρ table is off the paper: it has a
-// mean and a paper value and |ours − paper| > max(paper's std, OffPaperTolerance).
-func OffThePaper(tr TidyRow) bool {
+// offThePaper reports whether a cell of the ARI or ρ table is off the paper: it has a
+// mean and a paper value and |ours − paper| > max(paper's std, offPaperTolerance).
+func offThePaper(tr TidyRow) bool {
 	if math.IsNaN(tr.Mean) || math.IsNaN(tr.Paper) {
 		return false
 	}
-	tol := OffPaperTolerance
+	tol := offPaperTolerance
 	if !math.IsNaN(tr.PaperStd) && tr.PaperStd > tol {
 		tol = tr.PaperStd
 	}
@@ -121,9 +121,9 @@ func OffThePaper(tr TidyRow) bool {
 }
 
 // Note returns the note on a cell selected by the paper's rule, if there is one.
-func (o *OffPaper) Note(tr TidyRow) (OffPaperNote, bool) {
+func (o *offPaper) Note(tr TidyRow) (offPaperNote, bool) {
 	if o == nil {
-		return OffPaperNote{}, false
+		return offPaperNote{}, false
 	}
 	k := offKey(tr.Table, rowKey(tr), tr.Dataset)
 	for _, n := range o.Cells {
@@ -131,25 +131,25 @@ func (o *OffPaper) Note(tr TidyRow) (OffPaperNote, bool) {
 			return n, true
 		}
 	}
-	return OffPaperNote{}, false
+	return offPaperNote{}, false
 }
 
 // Prefixes of the explanations Explain gives.
 const (
 	offPrefix      = "off the paper by more than max(paper std, 0.02): "
 	notExplained   = "not explained; "
-	noNoteRecorded = "not explained: no note on this cell in " + OffPaperFile
+	noNoteRecorded = "not explained: no note on this cell in " + offPaperFile
 )
 
 // Explain returns, for each tidy row of the ARI or ρ table, why it is off the paper, or
-// "" when it is not (OffThePaper). A cell selected by the paper's rule gets its note
+// "" when it is not (offThePaper). A cell selected by the paper's rule gets its note
 // (Note), marked "not explained; …" when no cause was found and "not explained: no note
 // …" when it has none. A cell selected by a label-free rule, where the paper's rule's
 // cell of the same row agrees with the paper, is explained by the selection (the paper
 // chose by ARI; the grid points of both rules are printed); where that cell is off too,
 // by its note (the same text, printed once, when both rules chose the same grid point;
 // else the selection and that note). Cost O(len(rows)·(len(rows) + notes)).
-func (o *OffPaper) Explain(rows []TidyRow) []string {
+func (o *offPaper) Explain(rows []TidyRow) []string {
 	out := make([]string, len(rows))
 	paperCell := map[string]TidyRow{}
 	for _, tr := range rows {
@@ -158,7 +158,7 @@ func (o *OffPaper) Explain(rows []TidyRow) []string {
 		}
 	}
 	for i, tr := range rows {
-		if !OffThePaper(tr) {
+		if !offThePaper(tr) {
 			continue
 		}
 		if tr.Selection == PaperRule {
@@ -169,9 +169,9 @@ func (o *OffPaper) Explain(rows []TidyRow) []string {
 		switch {
 		case !ok || math.IsNaN(p.Mean):
 			out[i] = offPrefix + "not explained: the paper's rule chose no grid point of this row, so the selection cannot be compared"
-		case OffThePaper(p) && p.Params == tr.Params:
+		case offThePaper(p) && p.Params == tr.Params:
 			out[i] = offPrefix + o.paperRuleCause(p) // the same point: the same note as that cell's
-		case OffThePaper(p):
+		case offThePaper(p):
 			out[i] = offPrefix + fmt.Sprintf("the selection and, at the paper's rule's point, its cause: the label-free "+
 				"rule chose %s (ARI %s), the paper's rule %s (ARI %s, Δ %s), which is off because: %s",
 				paramsOrNone(tr.Params), fmt3(tr.Mean), paramsOrNone(p.Params), fmt3(p.Mean), fmtDiff(p.Diff), o.paperRuleCause(p))
@@ -185,15 +185,15 @@ func (o *OffPaper) Explain(rows []TidyRow) []string {
 }
 
 // paperRuleCause is the note's text on a cell selected by the paper's rule: a note
-// written for another Δ (more than OffPaperTolerance away) is not applied, since it
+// written for another Δ (more than offPaperTolerance away) is not applied, since it
 // describes other numbers.
-func (o *OffPaper) paperRuleCause(tr TidyRow) string {
+func (o *offPaper) paperRuleCause(tr TidyRow) string {
 	n, ok := o.Note(tr)
 	switch {
 	case !ok:
 		return noNoteRecorded
-	case math.Abs(tr.Diff-n.Diff) > OffPaperTolerance:
-		return fmt.Sprintf("not explained: the note on this cell in %s was written for Δ = %s, not %s", OffPaperFile,
+	case math.Abs(tr.Diff-n.Diff) > offPaperTolerance:
+		return fmt.Sprintf("not explained: the note on this cell in %s was written for Δ = %s, not %s", offPaperFile,
 			fmtDiff(n.Diff), fmtDiff(tr.Diff))
 	case !n.Explained:
 		return notExplained + strings.TrimSpace(n.Cause)
@@ -203,10 +203,10 @@ func (o *OffPaper) paperRuleCause(tr TidyRow) string {
 
 // Unexplained returns the tidy rows off the paper that have no note: cells selected by
 // the paper's rule without one in o (a cell explained as "not explained; …" has one).
-func (o *OffPaper) Unexplained(rows []TidyRow) []TidyRow {
+func (o *offPaper) Unexplained(rows []TidyRow) []TidyRow {
 	var out []TidyRow
 	for _, tr := range rows {
-		if tr.Selection != PaperRule || !OffThePaper(tr) {
+		if tr.Selection != PaperRule || !offThePaper(tr) {
 			continue
 		}
 		if _, ok := o.Note(tr); !ok {
@@ -217,10 +217,10 @@ func (o *OffPaper) Unexplained(rows []TidyRow) []TidyRow {
 }
 
 // Stale returns the notes of o on cells that rows hold (selected by the paper's rule)
-// but that are not off the paper any more, or that moved by more than OffPaperTolerance
+// but that are not off the paper any more, or that moved by more than offPaperTolerance
 // from the Δ the note was written for. Notes on cells rows do not hold (a row or dataset
 // not in these results) are not judged.
-func (o *OffPaper) Stale(rows []TidyRow) []OffPaperNote {
+func (o *offPaper) Stale(rows []TidyRow) []offPaperNote {
 	if o == nil {
 		return nil
 	}
@@ -230,10 +230,10 @@ func (o *OffPaper) Stale(rows []TidyRow) []OffPaperNote {
 			held[offKey(tr.Table, rowKey(tr), tr.Dataset)] = tr
 		}
 	}
-	var out []OffPaperNote
+	var out []offPaperNote
 	for _, n := range o.Cells {
 		tr, ok := held[offKey(n.Table, n.Row, n.Dataset)]
-		if ok && (!OffThePaper(tr) || math.Abs(tr.Diff-n.Diff) > OffPaperTolerance) {
+		if ok && (!offThePaper(tr) || math.Abs(tr.Diff-n.Diff) > offPaperTolerance) {
 			out = append(out, n)
 		}
 	}
@@ -248,13 +248,13 @@ func paramsOrNone(s string) string {
 	return s
 }
 
-// offPaper returns the notes a report explains its cells with: r.OffPaper, else the
+// offPaper returns the notes a report explains its cells with: r.notes, else the
 // shipped ones.
-func (r *Results) offPaper() *OffPaper {
-	if r.OffPaper != nil {
-		return r.OffPaper
+func (r *Results) offPaper() *offPaper {
+	if r.notes != nil {
+		return r.notes
 	}
-	o, err := DefaultOffPaper()
+	o, err := defaultOffPaper()
 	if err != nil {
 		return nil // the shipped file is checked by a test
 	}
@@ -281,14 +281,14 @@ func (r *Results) explainCells(t *Table, deltas []cellRef) {
 	}
 }
 
-// OffPaperParagraph counts the cells of a table off the paper under each rule, with how
-// many are not explained, and adds the paragraphs of OffPaper.Rows about the table's rows.
-func OffPaperParagraph(t *Table, r *Results) string {
+// offPaperParagraph counts the cells of a table off the paper under each rule, with how
+// many are not explained, and adds the paragraphs of offPaper.Rows about the table's rows.
+func offPaperParagraph(t *Table, r *Results) string {
 	var b strings.Builder
 	counts := map[string][2]int{} // selection → off, not explained
 	var order []string
 	for _, tr := range t.Tidy {
-		if !OffThePaper(tr) {
+		if !offThePaper(tr) {
 			continue
 		}
 		c, ok := counts[tr.Selection]
@@ -307,7 +307,7 @@ func OffPaperParagraph(t *Table, r *Results) string {
 		var parts []string
 		for _, sel := range order {
 			c := counts[sel]
-			s := fmt.Sprintf("%d under %s", c[0], RuleShort(sel))
+			s := fmt.Sprintf("%d under %s", c[0], ruleShort(sel))
 			if c[1] > 0 {
 				s += fmt.Sprintf(" (%d not explained)", c[1])
 			}

@@ -35,7 +35,7 @@ func TestOffThePaper(t *testing.T) {
 	}
 	for _, tc := range tests {
 		tr := tidy("ari", "X", nan, PaperRule, tc.mean, tc.paper, tc.pstd, "")
-		if got := OffThePaper(tr); got != tc.want {
+		if got := offThePaper(tr); got != tc.want {
 			t.Errorf("%s: OffThePaper = %v, want %v", tc.name, got, tc.want)
 		}
 	}
@@ -45,7 +45,7 @@ func TestOffThePaper(t *testing.T) {
 // (explained or not), without one, with a note written for another Δ; a label-free cell
 // whose paper-rule cell agrees (the selection, with both grid points) or is off too.
 func TestExplain(t *testing.T) {
-	o, err := ParseOffPaper([]byte(`
+	o, err := parseOffPaper([]byte(`
 cells:
   - {table: ari, row: A, dataset: webkb, diff: -0.1, explained: true, cause: "cause of A."}
   - {table: ari, row: B, dataset: WebKB, diff: 0.1, explained: false, cause: "tried B."}
@@ -111,7 +111,7 @@ func TestParseOffPaperErrors(t *testing.T) {
 		{"cells:\n  - {table: ari, row: A, dataset: webkb, cause: x, why: y}\n", "field why not found"},
 	}
 	for _, tc := range tests {
-		_, err := ParseOffPaper([]byte(tc.yaml))
+		_, err := parseOffPaper([]byte(tc.yaml))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("ParseOffPaper(%q) = %v, want an error containing %q", tc.yaml, err, tc.want)
 		}
@@ -156,7 +156,7 @@ func readTidyCSV(t *testing.T, path string) []TidyRow {
 // label-free rule selects off the paper is explained, and no note is stale. A
 // regeneration that flags a new cell, or moves one, fails here until its note is written.
 func TestCommittedCellsExplained(t *testing.T) {
-	o, err := DefaultOffPaper()
+	o, err := defaultOffPaper()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,11 +165,11 @@ func TestCommittedCellsExplained(t *testing.T) {
 		rows := readTidyCSV(t, filepath.Join("..", "results", "paper", name+".csv"))
 		for _, tr := range o.Unexplained(rows) {
 			t.Errorf("%s table: %s on %s (ours %.3f, paper %.3f, Δ %s) is off the paper with no note in %s",
-				name, rowKey(tr), tr.Dataset, tr.Mean, tr.Paper, fmtDiff(tr.Diff), OffPaperFile)
+				name, rowKey(tr), tr.Dataset, tr.Mean, tr.Paper, fmtDiff(tr.Diff), offPaperFile)
 		}
 		for _, n := range o.Stale(rows) {
 			t.Errorf("%s table: the note on %s, %s (Δ %s) is stale: the cell is no longer off the paper or moved by more than %.2f",
-				name, n.Row, n.Dataset, fmtDiff(n.Diff), OffPaperTolerance)
+				name, n.Row, n.Dataset, fmtDiff(n.Diff), offPaperTolerance)
 		}
 		for i, note := range o.Explain(rows) {
 			if note == "" {
@@ -191,14 +191,14 @@ func TestCommittedCellsExplained(t *testing.T) {
 // beside the table and the paragraph counts them and prints the row paragraphs.
 func TestOffPaperRendered(t *testing.T) {
 	r := fixtureResults(t, fixtureRuns())
-	ari, rho := ARITable(r), RhoTable(r)
+	ari, rho := ariTable(r), rhoTable(r)
 	if md := ari.Markdown(); !strings.Contains(md, "| −0.045 [1] |") || !strings.Contains(md, "[1] "+offPrefix+"two restarts only.") {
 		t.Errorf("ARI table lacks the note on Prop.:\n%s", md)
 	}
 	if tex := rho.LaTeX(); !strings.Contains(tex, `$-$0.040\textsuperscript{1}`) {
 		t.Errorf("ρ table's LaTeX lacks the note mark on ρ = 0.5:\n%s", tex)
 	}
-	p := OffPaperParagraph(ari, r)
+	p := offPaperParagraph(ari, r)
 	for _, want := range []string{
 		"Cells off the paper by more than max(paper std, 0.02): 1 under paper's rule (best mean ARI), 1 under label-free rule (best mean modularity).",
 		"**METIS.** METIS is the real gpmetis.",
@@ -207,7 +207,7 @@ func TestOffPaperRendered(t *testing.T) {
 			t.Errorf("ARI paragraph lacks %q:\n%s", want, p)
 		}
 	}
-	if p := OffPaperParagraph(rho, r); !strings.Contains(p, "2 under paper's rule (best mean ARI) (2 not explained)") || strings.Contains(p, "METIS") {
+	if p := offPaperParagraph(rho, r); !strings.Contains(p, "2 under paper's rule (best mean ARI) (2 not explained)") || strings.Contains(p, "METIS") {
 		t.Errorf("ρ paragraph:\n%s", p)
 	}
 }
@@ -222,7 +222,7 @@ func TestAuthorsInitRow(t *testing.T) {
 		run{"webkb", "Prop. (authors' init)", ai, 0, 0.98, 0.73, 0.15, 1, ""},
 		run{"webkb", "Prop. (authors' init)", ai, 1, 0.99, 0.74, 0.15, 1, ""})
 	r := fixtureResults(t, runs)
-	tb := ARITable(r)
+	tb := ariTable(r)
 	label := "Prop. (authors' init) — reads the labels; vs the paper's Prop."
 	var at []int
 	for i, row := range tb.Rows {
@@ -242,7 +242,7 @@ func TestAuthorsInitRow(t *testing.T) {
 	if r.ReadsLabels("Prop.") || !r.ReadsLabels("Prop. (authors' init)") {
 		t.Error("ReadsLabels: want true for the authors' init row only")
 	}
-	if md := RowsTable(r, "webkb").Markdown(); !strings.Contains(md, "| Prop. (authors' init) | best modularity (but the row's initialisation reads the labels) |") {
+	if md := rowsTable(r, "webkb").Markdown(); !strings.Contains(md, "| Prop. (authors' init) | best modularity (but the row's initialisation reads the labels) |") {
 		t.Errorf("rows table calls the authors' init row label-free:\n%s", md)
 	}
 	tr := lookupTidy(tb.Tidy, "webkb", "Prop. (authors' init)", experiments.SelectModularity)
@@ -254,7 +254,7 @@ func TestAuthorsInitRow(t *testing.T) {
 // TestOffPaperLaTeX checks that every note, row paragraph and runtime text has a LaTeX
 // form in ASCII (texEscape knows each of its symbols), so that a table's .tex compiles.
 func TestOffPaperLaTeX(t *testing.T) {
-	o, err := DefaultOffPaper()
+	o, err := defaultOffPaper()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -268,7 +268,7 @@ func TestOffPaperLaTeX(t *testing.T) {
 	for _, c := range defaultSpec().SpeedClaims {
 		texts = append(texts, c.Claim, c.Why)
 	}
-	texts = append(texts, RuntimeTable(fixtureResults(t, fixtureRuns())).Notes...)
+	texts = append(texts, runtimeTableOf(fixtureResults(t, fixtureRuns())).Notes...)
 	for _, s := range texts {
 		for _, c := range texttable.TeXEscape(s) {
 			if c > 127 {

@@ -190,9 +190,9 @@ func (opt Options) figureOptions() FigureOptions {
 // write writes every file of the report into opt.OutDir.
 func (rep *Report) write(opt Options) error {
 	res := rep.Results
-	rep.Tables = BuildTables(res)
+	rep.Tables = buildTables(res)
 	for _, t := range rep.Tables {
-		files, err := WriteTable(opt.OutDir, t, opt.Formats)
+		files, err := writeTableFiles(opt.OutDir, t, opt.Formats)
 		rep.Files = append(rep.Files, files...)
 		if err != nil {
 			return err
@@ -230,31 +230,31 @@ func (rep *Report) write(opt Options) error {
 	return nil
 }
 
-// BuildTables builds every table: with the paper's comparison, the paper's in its order
+// buildTables builds every table: with the paper's comparison, the paper's in its order
 // (datasets, ARI, then ARI without isolated vertices, not in the paper, WebKB modularity,
 // ρ, runtime); without it, the datasets table and, where fits were timed alone, their
-// times (FitTimesTable); then per dataset the table of every row at its selected grid
-// points (RowsTable), but for a dataset with fits timed alone and no run of a sweep
+// times (fitTimesTable); then per dataset the table of every row at its selected grid
+// points (rowsTable), but for a dataset with fits timed alone and no run of a sweep
 // (noSweepSection): its table would have no line.
-func BuildTables(r *Results) []*Table {
-	out := []*Table{DatasetsTable(r)}
+func buildTables(r *Results) []*Table {
+	out := []*Table{datasetsTable(r)}
 	if r.Compare {
-		out = append(out, ARITable(r), ARIConnectedTable(r), ModularityTable(r), RhoTable(r), RuntimeTable(r))
+		out = append(out, ariTable(r), ariConnectedTable(r), modularityTable(r), rhoTable(r), runtimeTableOf(r))
 	} else if len(r.Timed) > 0 {
-		out = append(out, FitTimesTable(r)) // a user's own timing config
+		out = append(out, fitTimesTable(r)) // a user's own timing config
 	}
 	for _, d := range r.Datasets {
 		if r.noSweepSection(d) {
 			continue
 		}
-		out = append(out, RowsTable(r, d))
+		out = append(out, rowsTable(r, d))
 	}
 	return out
 }
 
-// WriteTable writes a table in each format to dir/<name>.<format> and returns the file
+// writeTableFiles writes a table in each format to dir/<name>.<format> and returns the file
 // names written.
-func WriteTable(dir string, t *Table, formats []string) ([]string, error) {
+func writeTableFiles(dir string, t *Table, formats []string) ([]string, error) {
 	var files []string
 	for _, f := range formats {
 		name := t.Name + "." + f
@@ -338,7 +338,7 @@ func (rep *Report) drawFigures(opt Options) error {
 		}
 		f, err := ObjectiveFigure(r, d, fo)
 		if f == nil && err == nil {
-			rep.Skipped = append(rep.Skipped, fmt.Sprintf("objective figure on %s: no selected run recorded an objective curve.", DatasetTitle(d)))
+			rep.Skipped = append(rep.Skipped, fmt.Sprintf("objective figure on %s: no selected run recorded an objective curve.", datasetTitle(d)))
 		}
 		if err := add(f, err); err != nil {
 			return err
@@ -367,16 +367,16 @@ func (rep *Report) drawPaperFigures(opt Options, add func(*Figure, error) error)
 				"pass --data DIR or set NAGC_DATA.", err))
 			break
 		}
-		if err := add(LayoutFigure(r, ds, g, opt.figureOptions())); err != nil {
+		if err := add(layoutFigure(r, ds, g, opt.figureOptions())); err != nil {
 			return err
 		}
 	}
 	for _, param := range []string{"lambda", "k2"} {
 		for _, d := range r.Datasets {
-			f, err := SweepFigure(r, d, param, opt.figureOptions())
+			f, err := sweepFigure(r, d, param, opt.figureOptions())
 			if f == nil && err == nil {
 				rep.Skipped = append(rep.Skipped, fmt.Sprintf("%s figure on %s: no finished Prop. runs with this parameter recorded.",
-					param, DatasetTitle(d)))
+					param, datasetTitle(d)))
 			}
 			if err := add(f, err); err != nil {
 				return err

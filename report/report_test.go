@@ -93,7 +93,7 @@ func TestAllFailed(t *testing.T) {
 	if got := r.Missing("cora", "METIS"); got != "not run" {
 		t.Errorf("Missing = %q", got)
 	}
-	for _, tb := range BuildTables(r) {
+	for _, tb := range buildTables(r) {
 		md := tb.Markdown()
 		if tb.Name != "datasets" && !strings.Contains(md, "— [") {
 			t.Errorf("%s: no dash with a note:\n%s", tb.Name, md)
@@ -191,7 +191,7 @@ func TestHeldOutRuleWithoutHeldOutFits(t *testing.T) {
 	if got := r.Unselected(PaperRule, "webkb", "METIS"); got != "" {
 		t.Errorf("Unselected under the paper's rule = %q", got)
 	}
-	for _, tb := range BuildTables(r) {
+	for _, tb := range buildTables(r) {
 		if tb.Name == "ari" || tb.Name == "runtime" {
 			if md := tb.Markdown(); !strings.Contains(md, want) {
 				t.Errorf("%s lacks %q:\n%s", tb.Name, want, md)

@@ -52,9 +52,9 @@ type Results struct {
 	// numbers: recorded by a config with compare: paper (experiments.Config.Compare),
 	// or asked for by Options.Compare. It needs Paper.
 	Compare bool
-	// OffPaper explains the cells of the ARI and ρ tables that are off the paper (nil:
-	// the notes shipped with nagc, DefaultOffPaper).
-	OffPaper *OffPaper
+	// notes explain the cells of the ARI and ρ tables that are off the paper (nil:
+	// the notes shipped with nagc, defaultOffPaper).
+	notes *offPaper
 
 	sel         map[string]map[cellKey]*experiments.PointStats // rule → selection
 	byCell      map[cellKey][]*experiments.PointStats
@@ -303,9 +303,9 @@ func (r *Results) Missing(dataset, method string) string {
 	return fmt.Sprintf("all %d runs failed: %s", r.failed[k], shorten(r.errText[k], 120))
 }
 
-// FailedNote returns a note on failed restarts of a selected point ("2 of 5 restarts
+// failedNote returns a note on failed restarts of a selected point ("2 of 5 restarts
 // failed: …"), or "" if none failed.
-func FailedNote(p *experiments.PointStats) string {
+func failedNote(p *experiments.PointStats) string {
 	if p == nil || p.Failed == 0 || p.Runs == 0 {
 		return ""
 	}
@@ -383,8 +383,8 @@ func RuleText(rule string) string {
 	return rule
 }
 
-// RuleShort names a selection rule in table headers.
-func RuleShort(rule string) string {
+// ruleShort names a selection rule in table headers.
+func ruleShort(rule string) string {
 	switch rule {
 	case experiments.SelectARI:
 		return "paper's rule (best mean ARI)"
@@ -400,9 +400,9 @@ func RuleShort(rule string) string {
 	return rule
 }
 
-// DatasetTitle returns the paper's spelling of a dataset name (WebKB, Citeseer, Cora,
+// datasetTitle returns the paper's spelling of a dataset name (WebKB, Citeseer, Cora,
 // polblog); other names are returned as they are.
-func DatasetTitle(d string) string {
+func datasetTitle(d string) string {
 	switch strings.ToLower(d) {
 	case "webkb":
 		return "WebKB"

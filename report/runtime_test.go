@@ -34,14 +34,14 @@ func timingRuns() []run {
 // timed concurrently, and gives the ratio and the reason.
 func TestRuntimeClaims(t *testing.T) {
 	r := fixtureResults(t, timingRuns())
-	tb := RuntimeTable(r)
+	tb := runtimeTableOf(r)
 	if tr := lookupSel(tb.Tidy, "webkb", "Prop.", selTimingSet); tr == nil || tr.Mean != 1.0 || tr.Runs != 1 {
 		t.Fatalf("Prop. at k2 = k1 on WebKB = %+v, want 1 s over 1 run", tr)
 	}
 	if tr := lookupSel(tb.Tidy, "webkb", "Prop.", selAll); tr == nil || tr.Mean != 2.0 {
 		t.Fatalf("Prop. over all runs on WebKB = %+v, want 2 s", tr)
 	}
-	p := RuntimeParagraph(tb, r)
+	p := runtimeParagraph(tb, r)
 	for _, want := range []string{
 		"the means over the sweep's runs at k2 = k1 (column \"k2 = k1\"), timed 4 at a time",
 		"Here, Prop. (w/o PU) then JWNMF: WebKB 0.800 vs 0.500 s, 0.62× (paper 0.81 vs 8.80 s, 10.86×); " +
@@ -122,7 +122,7 @@ func TestRuntimeTimedAlone(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tb := RuntimeTable(r)
+	tb := runtimeTableOf(r)
 	for _, tc := range []struct {
 		dataset, method, metric, sel string
 		want                         float64
@@ -174,7 +174,7 @@ func TestRuntimeTimedAlone(t *testing.T) {
 			t.Errorf("caption lacks %q:\n%s", want, tb.Caption)
 		}
 	}
-	p := RuntimeParagraph(tb, r)
+	p := runtimeParagraph(tb, r)
 	for _, want := range []string{
 		"the medians of the fits timed alone (column \"alone\"",
 		"marked (sweep) where a pair has no fits timed alone",
@@ -228,8 +228,8 @@ func TestTimedRecordsLeaveTablesUnchanged(t *testing.T) {
 		name  string
 		build func(*Results) *Table
 	}{
-		{"ari", ARITable}, {"ari_connected", ARIConnectedTable}, {"modularity", ModularityTable}, {"rho", RhoTable},
-		{"datasets", DatasetsTable}, {"rows", func(r *Results) *Table { return RowsTable(r, "webkb") }},
+		{"ari", ariTable}, {"ari_connected", ariConnectedTable}, {"modularity", modularityTable}, {"rho", rhoTable},
+		{"datasets", datasetsTable}, {"rows", func(r *Results) *Table { return rowsTable(r, "webkb") }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			b, a := tc.build(before), tc.build(after)
@@ -298,7 +298,7 @@ func TestRuntimeInitColumn(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tb := RuntimeTable(r)
+	tb := runtimeTableOf(r)
 	if !strings.Contains(tb.Caption, "fit_seconds") {
 		t.Errorf("caption does not name the field it reads: %s", tb.Caption)
 	}
@@ -315,7 +315,7 @@ func TestRuntimeInitColumn(t *testing.T) {
 		}
 	}
 	// Old records: no column, and the caption says what their fit_seconds covers.
-	old := RuntimeTable(fixtureResults(t, fixtureRuns()))
+	old := runtimeTableOf(fixtureResults(t, fixtureRuns()))
 	for _, c := range old.Columns {
 		if c.Title == "init" {
 			t.Error("init column without init_seconds")

@@ -8,27 +8,27 @@ import (
 	"strings"
 )
 
-// Tolerance is the distance from the paper's value within which a reproduced cell counts
+// agreeTolerance is the distance from the paper's value within which a reproduced cell counts
 // as agreeing in the report's paragraphs.
-const Tolerance = 0.05
+const agreeTolerance = 0.05
 
 // agreement counts the tidy rows of a selection with both a mean and a paper value, and
-// how many of them are within Tolerance of the paper.
+// how many of them are within agreeTolerance of the paper.
 func agreement(rows []TidyRow, selection string) (within, compared int) {
 	for _, tr := range rows {
 		if tr.Selection != selection || math.IsNaN(tr.Mean) || math.IsNaN(tr.Paper) {
 			continue
 		}
 		compared++
-		if math.Abs(tr.Mean-tr.Paper) <= Tolerance+1e-12 {
+		if math.Abs(tr.Mean-tr.Paper) <= agreeTolerance+1e-12 {
 			within++
 		}
 	}
 	return within, compared
 }
 
-// DatasetsParagraph says where the loader's statistics agree with the paper's.
-func DatasetsParagraph(t *Table) string {
+// datasetsParagraph says where the loader's statistics agree with the paper's.
+func datasetsParagraph(t *Table) string {
 	var diffs []string
 	compared := 0
 	for _, tr := range t.Tidy {
@@ -38,9 +38,9 @@ func DatasetsParagraph(t *Table) string {
 		compared++
 		if math.Abs(tr.Diff) > 1e-9 {
 			if tr.Metric == "density_percent" {
-				diffs = append(diffs, fmt.Sprintf("%s %s: %.2f vs the paper's %.2f", DatasetTitle(tr.Dataset), tr.Metric, tr.Mean, tr.Paper))
+				diffs = append(diffs, fmt.Sprintf("%s %s: %.2f vs the paper's %.2f", datasetTitle(tr.Dataset), tr.Metric, tr.Mean, tr.Paper))
 			} else {
-				diffs = append(diffs, fmt.Sprintf("%s %s: %g vs the paper's %g", DatasetTitle(tr.Dataset), tr.Metric, tr.Mean, tr.Paper))
+				diffs = append(diffs, fmt.Sprintf("%s %s: %g vs the paper's %g", datasetTitle(tr.Dataset), tr.Metric, tr.Mean, tr.Paper))
 			}
 		}
 	}
@@ -53,10 +53,10 @@ func DatasetsParagraph(t *Table) string {
 	return fmt.Sprintf("%d of %d compared values equal the paper's; they differ in: %s.", compared-len(diffs), compared, strings.Join(diffs, "; "))
 }
 
-// ARIParagraph summarises the ARI table: cells within Tolerance of the paper under both
+// ariParagraph summarises the ARI table: cells within agreeTolerance of the paper under both
 // rules, Prop. per dataset against the paper, the best method per dataset, the largest
 // differences and the cells without results.
-func ARIParagraph(t *Table, r *Results) string {
+func ariParagraph(t *Table, r *Results) string {
 	var b strings.Builder
 	w, c := agreement(t.Tidy, PaperRule)
 	wf, cf := agreement(t.Tidy, r.FreeRule)
@@ -64,12 +64,12 @@ func ARIParagraph(t *Table, r *Results) string {
 		b.WriteString("No cell has both a result and a paper value (the datasets or methods run are not in the paper's table).")
 	} else {
 		fmt.Fprintf(&b, "Under the paper's rule %d of %d cells that have a paper value are within %.2f of it; "+
-			"under the label-free rule (%s) %d of %d.", w, c, Tolerance, r.FreeRule, wf, cf)
+			"under the label-free rule (%s) %d of %d.", w, c, agreeTolerance, r.FreeRule, wf, cf)
 	}
 	var props []string
 	for _, tr := range t.Tidy {
 		if tr.Selection == PaperRule && tr.Method == r.Spec.Proposed && !math.IsNaN(tr.Mean) && !math.IsNaN(tr.Paper) {
-			props = append(props, fmt.Sprintf("%s on %s: %s vs the paper's %s (%s)", tr.Method, DatasetTitle(tr.Dataset),
+			props = append(props, fmt.Sprintf("%s on %s: %s vs the paper's %s (%s)", tr.Method, datasetTitle(tr.Dataset),
 				fmtMeanStd(tr.Mean, tr.Std), fmt3(tr.Paper), fmtDiff(tr.Diff)))
 		}
 	}
@@ -88,11 +88,11 @@ func ARIParagraph(t *Table, r *Results) string {
 		switch {
 		case om == "":
 		case pm == "":
-			bests = append(bests, fmt.Sprintf("%s: %s (%s)", DatasetTitle(d), om, fmt3(ov)))
+			bests = append(bests, fmt.Sprintf("%s: %s (%s)", datasetTitle(d), om, fmt3(ov)))
 		case om == pm:
-			bests = append(bests, fmt.Sprintf("%s: %s (%s), as in the paper (%s)", DatasetTitle(d), om, fmt3(ov), fmt3(pv)))
+			bests = append(bests, fmt.Sprintf("%s: %s (%s), as in the paper (%s)", datasetTitle(d), om, fmt3(ov), fmt3(pv)))
 		default:
-			bests = append(bests, fmt.Sprintf("%s: %s (%s) here, %s (%s) in the paper", DatasetTitle(d), om, fmt3(ov), pm, fmt3(pv)))
+			bests = append(bests, fmt.Sprintf("%s: %s (%s) here, %s (%s) in the paper", datasetTitle(d), om, fmt3(ov), pm, fmt3(pv)))
 		}
 	}
 	if len(bests) > 0 {
@@ -105,8 +105,8 @@ func ARIParagraph(t *Table, r *Results) string {
 	return b.String()
 }
 
-// ModularityParagraph summarises the WebKB modularity table per measure.
-func ModularityParagraph(t *Table, r *Results) string {
+// modularityParagraph summarises the WebKB modularity table per measure.
+func modularityParagraph(t *Table, r *Results) string {
 	var parts []string
 	for _, metric := range []string{"modularity", "entropy", "ari"} {
 		var rows []TidyRow
@@ -116,7 +116,7 @@ func ModularityParagraph(t *Table, r *Results) string {
 			}
 		}
 		w, c := agreement(rows, PaperRule)
-		s := fmt.Sprintf("%s: %d of %d within %.2f", metric, w, c, Tolerance)
+		s := fmt.Sprintf("%s: %d of %d within %.2f", metric, w, c, agreeTolerance)
 		for _, tr := range rows {
 			if tr.Selection == PaperRule && tr.Method == r.Spec.Proposed && !math.IsNaN(tr.Mean) && !math.IsNaN(tr.Paper) {
 				s += fmt.Sprintf(" (Prop. %s vs %s)", fmt3(tr.Mean), fmt3(tr.Paper))
@@ -146,10 +146,10 @@ func ModularityParagraph(t *Table, r *Results) string {
 	return out + missingSentence(t.Tidy, PaperRule)
 }
 
-// RhoParagraph compares the best ρ per dataset with the paper's.
-func RhoParagraph(t *Table, r *Results) string {
+// rhoParagraph compares the best ρ per dataset with the paper's.
+func rhoParagraph(t *Table, r *Results) string {
 	w, c := agreement(t.Tidy, PaperRule)
-	out := fmt.Sprintf("Under the paper's rule %d of %d cells with a paper value are within %.2f of it.", w, c, Tolerance)
+	out := fmt.Sprintf("Under the paper's rule %d of %d cells with a paper value are within %.2f of it.", w, c, agreeTolerance)
 	if c == 0 {
 		out = "No cell has both a result and a paper value."
 	}
@@ -164,7 +164,7 @@ func RhoParagraph(t *Table, r *Results) string {
 		if math.IsNaN(bestRho) {
 			continue
 		}
-		s := fmt.Sprintf("%s: best ρ = %s (%s)", DatasetTitle(d), fmtParam(bestRho), fmt3(bestV))
+		s := fmt.Sprintf("%s: best ρ = %s (%s)", datasetTitle(d), fmtParam(bestRho), fmt3(bestV))
 		pRho, pV := math.NaN(), math.Inf(-1)
 		for _, rho := range r.Paper.Rhos() {
 			if v, ok := r.Paper.RhoOf(rho, d); ok && v > pV {
@@ -197,12 +197,12 @@ func RhoParagraph(t *Table, r *Results) string {
 	return out
 }
 
-// RuntimeParagraph checks the paper's speed claims (paper.Spec.SpeedClaims) against the
+// runtimeParagraph checks the paper's speed claims (paper.Spec.SpeedClaims) against the
 // table's times at the paper's timing setting (k2 = k1), each with the paper's times, ours,
 // the ratio and the reason it holds here or not. The times are those of the fits timed
 // alone (column "alone") where the results hold them for both rows of a claim on a
 // dataset, else the means over the sweep's runs at k2 = k1, timed concurrently.
-func RuntimeParagraph(t *Table, r *Results) string {
+func runtimeParagraph(t *Table, r *Results) string {
 	alone := len(r.Timed) > 0
 	var out []string
 	fromSweep := false
@@ -224,7 +224,7 @@ func RuntimeParagraph(t *Table, r *Results) string {
 			if ratio > 1 {
 				holds++
 			}
-			cell := fmt.Sprintf("%s %s vs %s s, %.2f×", DatasetTitle(d), fmtSec3(fast.Mean), fmtSec3(slow.Mean), ratio)
+			cell := fmt.Sprintf("%s %s vs %s s, %.2f×", datasetTitle(d), fmtSec3(fast.Mean), fmtSec3(slow.Mean), ratio)
 			if !math.IsNaN(fast.Paper) && !math.IsNaN(slow.Paper) && fast.Paper > 0 {
 				pr := slow.Paper / fast.Paper
 				paperRatios = append(paperRatios, pr)
@@ -255,7 +255,7 @@ func RuntimeParagraph(t *Table, r *Results) string {
 					continue
 				}
 				if fast, slow, _ := claimPair(t.Tidy, d, c); fast != nil {
-					others = append(others, fmt.Sprintf("%s %.2f×", DatasetTitle(d), slow.Mean/fast.Mean))
+					others = append(others, fmt.Sprintf("%s %.2f×", datasetTitle(d), slow.Mean/fast.Mean))
 				}
 			}
 			if len(others) > 0 {
@@ -358,10 +358,10 @@ func largestDiffs(rows []TidyRow, selection string, n int) []string {
 	sort.SliceStable(cand, func(a, b int) bool { return math.Abs(cand[a].Diff) > math.Abs(cand[b].Diff) })
 	var out []string
 	for i := 0; i < len(cand) && i < n; i++ {
-		if math.Abs(cand[i].Diff) <= Tolerance {
+		if math.Abs(cand[i].Diff) <= agreeTolerance {
 			break
 		}
-		out = append(out, fmt.Sprintf("%s on %s (%s vs %s, %s)", cand[i].Method, DatasetTitle(cand[i].Dataset),
+		out = append(out, fmt.Sprintf("%s on %s (%s vs %s, %s)", cand[i].Method, datasetTitle(cand[i].Dataset),
 			fmt3(cand[i].Mean), fmt3(cand[i].Paper), fmtDiff(cand[i].Diff)))
 	}
 	return out
@@ -406,10 +406,10 @@ func lookupTidy(rows []TidyRow, dataset, method, selection string) *TidyRow {
 	return nil
 }
 
-// ARIConnectedParagraph says, from the table built by ARIConnectedTable, on which
-// datasets leaving the isolated vertices out moves a method's ARI by more than Tolerance
+// ariConnectedParagraph says, from the table built by ariConnectedTable, on which
+// datasets leaving the isolated vertices out moves a method's ARI by more than agreeTolerance
 // under the paper's rule, and by how much at most.
-func ARIConnectedParagraph(t *Table, r *Results) string {
+func ariConnectedParagraph(t *Table, r *Results) string {
 	// The table's tidy rows come in pairs: "ari", then "ari_connected" of the same cell.
 	worst := map[string][2]TidyRow{} // by dataset: the pair that moves most
 	for i := 0; i+1 < len(t.Tidy); i += 2 {
@@ -426,11 +426,11 @@ func ARIConnectedParagraph(t *Table, r *Results) string {
 		w, ok := worst[d]
 		switch {
 		case !ok:
-		case math.Abs(w[1].Mean-w[0].Mean) > Tolerance:
+		case math.Abs(w[1].Mean-w[0].Mean) > agreeTolerance:
 			moved = append(moved, fmt.Sprintf("%s (at most %s, %s: %s over all vertices, %s over those with an edge)",
-				DatasetTitle(d), fmtDiff(w[1].Mean-w[0].Mean), w[0].Method, fmt3(w[0].Mean), fmt3(w[1].Mean)))
+				datasetTitle(d), fmtDiff(w[1].Mean-w[0].Mean), w[0].Method, fmt3(w[0].Mean), fmt3(w[1].Mean)))
 		default:
-			same = append(same, DatasetTitle(d))
+			same = append(same, datasetTitle(d))
 		}
 	}
 	var b strings.Builder
@@ -438,10 +438,10 @@ func ARIConnectedParagraph(t *Table, r *Results) string {
 		"or by how it breaks ties, and a label-free method cannot know which side is right.")
 	if len(moved) > 0 {
 		fmt.Fprintf(&b, " Under the paper's rule, leaving them out moves the ARI by more than %.2f on %s.",
-			Tolerance, strings.Join(moved, "; "))
+			agreeTolerance, strings.Join(moved, "; "))
 	}
 	if len(same) > 0 {
-		fmt.Fprintf(&b, " It moves no method's ARI by more than %.2f on %s.", Tolerance, strings.Join(same, ", "))
+		fmt.Fprintf(&b, " It moves no method's ARI by more than %.2f on %s.", agreeTolerance, strings.Join(same, ", "))
 	}
 	if len(moved)+len(same) == 0 {
 		b.WriteString(" No recorded run has ari_connected (records made before it existed gain it with `nagc results rescore`).")

@@ -179,9 +179,9 @@ func indexValue(vs []paramValue, v paramValue) int {
 	return -1
 }
 
-// Series is one line of a sensitivity figure: a measure at each value of a parameter,
+// sensitivitySeries is one line of a sensitivity figure: a measure at each value of a parameter,
 // with a second parameter held at one value and the others at their best.
-type Series struct {
+type sensitivitySeries struct {
 	// By is the second parameter ("" if the row sweeps one) and ByValue its value.
 	By      string
 	ByValue paramValue
@@ -208,7 +208,7 @@ func secondParam(swept []string, vals map[string][]paramValue, param string) str
 // dataset: one per value of by ("" for a single line), each giving, for every value of
 // param, the measure of the grid point chosen by rule among those with these two values
 // (the other parameters at their best). Points without finished runs are left out.
-func (r *Results) Sensitivity(dataset, method, param, by, rule string, m measure) []Series {
+func (r *Results) Sensitivity(dataset, method, param, by, rule string, m measure) []sensitivitySeries {
 	_, vals := r.Swept(dataset, method)
 	type key struct{ b, x int }
 	groups := map[key][]*experiments.PointStats{}
@@ -234,9 +234,9 @@ func (r *Results) Sensitivity(dataset, method, param, by, rule string, m measure
 	if by != "" {
 		nb = len(vals[by])
 	}
-	var out []Series
+	var out []sensitivitySeries
 	for b := 0; b < nb; b++ {
-		s := Series{By: by}
+		s := sensitivitySeries{By: by}
 		if by != "" {
 			s.ByValue = vals[by][b]
 		}
@@ -281,13 +281,13 @@ func (r *Results) rowMetrics(dataset string) []string {
 	return out
 }
 
-// RowsTable builds the table of a dataset's rows: for every row of the sweep and every
+// rowsTable builds the table of a dataset's rows: for every row of the sweep and every
 // selection rule of the dataset (Rules), the chosen grid point with every parameter, and
 // each recorded metric's mean ± std over its restarts, with the fit time.
-func RowsTable(r *Results, dataset string) *Table {
+func rowsTable(r *Results, dataset string) *Table {
 	metrics := r.rowMetrics(dataset)
 	t := newTable("rows_"+r.Slug(dataset), texttable.Table{
-		Title: DatasetTitle(dataset) + ": every row at its selected grid point",
+		Title: datasetTitle(dataset) + ": every row at its selected grid point",
 		Caption: "Mean ± population std over the restarts of the grid point each rule selects per row; " +
 			"parameters: every option of the chosen point (swept and fixed). Rules: " + rulesSentence(r.Rules(dataset)) + ".",
 		Columns: []texttable.Column{{Title: "Row", Align: 'l'}, {Title: "Selection", Align: 'l'}, {Title: "Parameters", Align: 'l'}},
@@ -297,7 +297,7 @@ func RowsTable(r *Results, dataset string) *Table {
 	}
 	t.Columns = append(t.Columns, texttable.Column{Title: "fit (s)", Align: 'r'}, texttable.Column{Title: "restarts", Align: 'r'})
 	if !r.Labeled(dataset) {
-		t.Notes = append(t.Notes, "No run on "+DatasetTitle(dataset)+" recorded ARI (no labels): only the label-free rule selects.")
+		t.Notes = append(t.Notes, "No run on "+datasetTitle(dataset)+" recorded ARI (no labels): only the label-free rule selects.")
 	}
 	for _, method := range r.Methods {
 		for _, rule := range r.Rules(dataset) {
@@ -324,7 +324,7 @@ func RowsTable(r *Results, dataset string) *Table {
 			if ps == "" {
 				ps = "(no parameters)"
 			}
-			row.Cells = append(row.Cells, texttable.Cell{Text: ps, Note: FailedNote(p)})
+			row.Cells = append(row.Cells, texttable.Cell{Text: ps, Note: failedNote(p)})
 			for _, m := range metrics {
 				c, tr, _ := r.metricCell(t.Name, rule, dataset, method, m)
 				c.Note = ""

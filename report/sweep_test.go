@@ -213,15 +213,15 @@ func TestRowsTables(t *testing.T) {
 		table  *Table
 		lines  []string
 	}{
-		{"rows_webkb", RowsTable(labeled, "webkb"), []string{
+		{"rows_webkb", rowsTable(labeled, "webkb"), []string{
 			"| Prop. | best ari (reads the labels) | init=kmeans k2=4 lambda=1e-4 rho=0.5 | 0.950 ± 0.050 | 0.710 ± 0.010 | 0.150 ± 0.000 | 2.00 | 2 |",
 			"| Prop. | best modularity (label-free) | init=kmeans k2=4 lambda=0.01 rho=0.5 | 0.800 ± 0.000 | 0.740 ± 0.000 | 0.160 ± 0.000 | 1.00 | 2 |",
 			"| JWNMF | best ari (reads the labels) | — [1] | — | — | — | — | 0 |",
 		}},
-		{"rows_own-x", RowsTable(unlabeled, "../own/x"), []string{
+		{"rows_own-x", rowsTable(unlabeled, "../own/x"), []string{
 			"| NAGC | best modularity (label-free) | init=kmeans iterations=40 lambda=0.01 rho=0.95 | 0.700 ± 0.005 | 0.350 ± 0.003 | 0.10 | 2 |",
 		}},
-		{"datasets_sweep", DatasetsTable(unlabeled), []string{
+		{"datasets_sweep", datasetsTable(unlabeled), []string{
 			"| ../own/x | 10 | 20 | 5 | 2 | 0.00 |",
 		}},
 	}

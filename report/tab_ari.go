@@ -22,7 +22,7 @@ func (r *Results) metricCell(table, rule, dataset, method, metric string) (textt
 		tr.Note = metric + " not recorded"
 		return texttable.Cell{Text: Dash, Note: tr.Note}, tr, math.NaN()
 	}
-	tr.Mean, tr.Std, tr.Note = mean, std, FailedNote(p)
+	tr.Mean, tr.Std, tr.Note = mean, std, failedNote(p)
 	return texttable.Cell{Text: fmtMeanStd(mean, std), Note: tr.Note}, tr, mean
 }
 
@@ -76,14 +76,14 @@ func (r *Results) methodLabel(m string) string {
 	return m + " — " + strings.Join(marks, "; ")
 }
 
-// ARIConnectedTable builds a table the paper does not have: for every method × dataset,
-// the ARI over all vertices (as in ARITable) beside the ARI over the vertices with at
+// ariConnectedTable builds a table the paper does not have: for every method × dataset,
+// the ARI over all vertices (as in ariTable) beside the ARI over the vertices with at
 // least one edge to another vertex (metrics.ARIConnected), at the same grid points,
 // selected by the paper's rule and then by the label-free rule. Where a graph has
 // isolated vertices their clusters come from the attributes or from a method's
 // tie-breaking alone, and the two columns show how much of the ARI they decide. Records
 // made before ari_connected existed gain it with `nagc results rescore`.
-func ARIConnectedTable(r *Results) *Table {
+func ariConnectedTable(r *Results) *Table {
 	t := newTable("ari_connected", texttable.Table{
 		Title: "ARI with and without isolated vertices (not in the paper)",
 		Caption: "ARI mean ± population std over the restarts of the selected grid point, over all vertices (\"all\", " +
@@ -93,12 +93,12 @@ func ARIConnectedTable(r *Results) *Table {
 		Columns: []texttable.Column{{Title: "Method", Align: 'l'}},
 	})
 	for _, d := range r.Datasets {
-		t.Groups = append(t.Groups, texttable.Group{Title: DatasetTitle(d), Span: 2})
+		t.Groups = append(t.Groups, texttable.Group{Title: datasetTitle(d), Span: 2})
 		t.Columns = append(t.Columns, texttable.Column{Title: "all", Align: 'r'}, texttable.Column{Title: "with an edge", Align: 'r'})
 	}
 	methods := r.methodRows()
 	for _, rule := range []string{PaperRule, r.FreeRule} {
-		t.Rows = append(t.Rows, texttable.Row{Section: "Selection: " + RuleShort(rule)})
+		t.Rows = append(t.Rows, texttable.Row{Section: "Selection: " + ruleShort(rule)})
 		for _, m := range methods {
 			row := texttable.Row{Cells: []texttable.Cell{{Text: r.methodLabel(m)}}}
 			for _, d := range r.Datasets {

@@ -7,10 +7,10 @@ import (
 	"strconv"
 )
 
-// DatasetsTable builds the dataset table (the paper's table/dataset.tex): n, edges, m, k1
+// datasetsTable builds the dataset table (the paper's table/dataset.tex): n, edges, m, k1
 // and density as measured by the loader (from the provenance in sweeps.jsonl) beside the
 // paper's values.
-func DatasetsTable(r *Results) *Table {
+func datasetsTable(r *Results) *Table {
 	t := newTable("datasets", texttable.Table{
 		Title: "Datasets",
 		Caption: "Statistics as measured by the loader (recorded in sweeps.jsonl) beside the paper's " +
@@ -31,7 +31,7 @@ func DatasetsTable(r *Results) *Table {
 		ours := []float64{float64(s.N), float64(s.Edges), float64(s.M), float64(s.K), 100 * s.Density}
 		paper := []float64{float64(p.N), float64(p.Edges), float64(p.Attributes), float64(p.K1), p.DensityPercent}
 		names := []string{"n", "edges", "m", "k1", "density_percent"}
-		row := texttable.Row{Cells: []texttable.Cell{{Text: DatasetTitle(d)}}}
+		row := texttable.Row{Cells: []texttable.Cell{{Text: datasetTitle(d)}}}
 		for i := range ours {
 			fmtv := func(v float64) string { return strconv.Itoa(int(v)) }
 			if i == 4 {

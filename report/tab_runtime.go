@@ -98,7 +98,7 @@ const (
 	metricInit    = "init_seconds"
 )
 
-// RuntimeTable builds the runtime table (the paper's table/runtime.tex), one line per row
+// runtimeTableOf builds the runtime table (the paper's table/runtime.tex), one line per row
 // of the paper's runtime table and of the results, one group of columns per dataset
 // ending with the paper's seconds. Where the results hold fits timed alone
 // (Results.Timed, a config with timing: true) its columns are the median fit and
@@ -112,8 +112,8 @@ const (
 // and, when records carry init_seconds, the mean initialisation time at the paper-rule
 // point.
 //
-// Without the paper's comparison (a user's own timing config) the table is FitTimesTable.
-func RuntimeTable(r *Results) *Table {
+// Without the paper's comparison (a user's own timing config) the table is fitTimesTable.
+func runtimeTableOf(r *Results) *Table {
 	if len(r.Timed) > 0 {
 		withSweep := len(r.Records) > 0
 		methods := r.runtimeMethods()
@@ -178,7 +178,7 @@ func (r *Results) runtimeTable(caption string, methods []string, cols []runtimeC
 				heads = append(heads, texttable.Column{Title: title, Align: 'r'})
 			}
 		}
-		t.AddGroup(DatasetTitle(d), append(heads, texttable.Column{Title: "paper", Align: 'r'})...)
+		t.AddGroup(datasetTitle(d), append(heads, texttable.Column{Title: "paper", Align: 'r'})...)
 	}
 	for _, m := range methods {
 		row := texttable.Row{Cells: []texttable.Cell{{Text: r.methodLabel(m)}}}
@@ -210,7 +210,7 @@ func (r *Results) selectedFitColumn(title, rule string) runtimeColumn {
 			p := r.Selected(rule, d, m)
 			tr.Mean, tr.Runs, tr.Failed, tr.Params = p.FitSeconds, p.Runs, p.Failed, ParamString(p.Params)
 			_, tr.Std = experiments.MeanStd(fitTimes(p))
-			c = texttable.Cell{Text: fmtSeconds(p.FitSeconds), Note: FailedNote(p)}
+			c = texttable.Cell{Text: fmtSeconds(p.FitSeconds), Note: failedNote(p)}
 		}
 		tr.Note = c.Note
 		return []texttable.Cell{c}, []TidyRow{tr}

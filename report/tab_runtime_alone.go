@@ -12,13 +12,13 @@ import (
 	"github.com/nagc-harness/nagc/metrics"
 )
 
-// FitTimesTable is the table of the fits timed alone of a report without the paper's
+// fitTimesTable is the table of the fits timed alone of a report without the paper's
 // comparison (a user's own config with timing: true): one line per dataset, row (named as
 // the configs name it) and grid point timed, with the settings, the number of fits, their
 // median fit time and the median time of their initialisation where it was timed apart.
 // A timing config may sweep a grid: each of its points is a line of its own. It assumes
 // nothing of the paper: no paper column, no paper row.
-func FitTimesTable(r *Results) *Table {
+func fitTimesTable(r *Results) *Table {
 	methods := r.timedMethods()
 	t := newTable("runtime", texttable.Table{
 		Title:   "Fit times, timed alone (seconds per fit)",
@@ -39,7 +39,7 @@ func FitTimesTable(r *Results) *Table {
 			}
 		}
 		if len(rows) > 0 {
-			t.Rows = append(append(t.Rows, texttable.Row{Section: DatasetTitle(d)}), rows...)
+			t.Rows = append(append(t.Rows, texttable.Row{Section: datasetTitle(d)}), rows...)
 		}
 	}
 	note := "fits = fits timed alone that finished (failed ones in brackets); fit (s) = their median fit time (the " +
@@ -232,8 +232,8 @@ func aloneSettings(recs []experiments.Record) string {
 	return out
 }
 
-// aloneCaption is the caption of timedRuntimeTable (paper true) and FitTimesTable: how
-// the fits were timed, at which settings (read from the records; FitTimesTable has them
+// aloneCaption is the caption of timedRuntimeTable (paper true) and fitTimesTable: how
+// the fits were timed, at which settings (read from the records; fitTimesTable has them
 // in a column), and how the other columns were measured.
 func (r *Results) aloneCaption(methods []string, withSweep, paper bool) string {
 	fitCol, initCol, over := "alone", "init", "the restarts of the fits timed alone"

@@ -23,10 +23,10 @@ func TestTableBuilders(t *testing.T) {
 		build func(*Results) *Table
 		lines []string // exact Markdown lines that must appear
 	}{
-		{"datasets", DatasetsTable, []string{
+		{"datasets", datasetsTable, []string{
 			"| WebKB | 877 | 877 | 1480 | 1480 | 1703 | 1703 | 4 | 4 | 0.18 | 0.18 |",
 		}},
-		{"ari", ARITable, []string{
+		{"ari", ariTable, []string{
 			"| **Selection: paper's rule (best mean ARI)** | | | |",
 			"| Prop. | **0.950 ± 0.050** | 0.995 ± 0.002 | −0.045 [1] |",
 			"| JWNMF | — [3] | 0.906 ± 0.000 |  |",
@@ -39,11 +39,11 @@ func TestTableBuilders(t *testing.T) {
 			"[2] not run  ",
 			"[3] all 2 runs failed: boom: diverged  ",
 		}},
-		{"modularity", ModularityTable, []string{
+		{"modularity", modularityTable, []string{
 			"| Prop. | 0.710 ± 0.010 | 0.738 | −0.028 | **0.150 ± 0.000** | 0.152 | −0.002 | **0.950 ± 0.050** | 0.995 | −0.045 |",
 			"| Prop. | **0.740 ± 0.000** | 0.738 | +0.002 | 0.160 ± 0.000 | 0.152 | +0.008 | 0.800 ± 0.000 | 0.995 | −0.195 |",
 		}},
-		{"rho", RhoTable, []string{
+		{"rho", rhoTable, []string{
 			"| ρ = 0.5 | **0.950 ± 0.050** | 0.990 | −0.040 [1] |",
 			"| ρ = 0.55 | — [2] | 0.995 |  |",
 			"| ρ = 0.95 | 0.550 ± 0.050 | 0.512 | +0.038 [4] |",
@@ -51,7 +51,7 @@ func TestTableBuilders(t *testing.T) {
 			"[1] off the paper by more than max(paper std, 0.02): not explained: no note on this cell in report/offpaper.yaml  ",
 			"[4] off the paper by more than max(paper std, 0.02): not explained; tried a second init.  ",
 		}},
-		{"runtime", RuntimeTable, []string{
+		{"runtime", runtimeTableOf, []string{
 			"| Prop. | 2.00 | 1.00 | 1.17 | 1.17 | 2.62 |",
 			"| JWNMF | — [2] | — [2] | — [2] | — [2] | 8.80 |",
 			"| METIS | 0.10 | 0.10 | 0.10 | 0.10 | — |",
@@ -124,7 +124,7 @@ func TestARIConnectedTable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tb := ARIConnectedTable(r)
+	tb := ariConnectedTable(r)
 	md := tb.Markdown()
 	for _, line := range []string{
 		"| Method | WebKB all | WebKB with an edge |",
@@ -144,8 +144,8 @@ func TestARIConnectedTable(t *testing.T) {
 	if got, want := len(tb.Tidy), 2*len(r.methodRows())*len(r.Datasets)*2; got != want {
 		t.Errorf("%d tidy rows, want %d", got, want)
 	}
-	// Under the paper's rule no method moves by more than Tolerance on WebKB.
-	if p := ARIConnectedParagraph(tb, r); !strings.Contains(p, "It moves no method's ARI by more than 0.05 on WebKB.") {
+	// Under the paper's rule no method moves by more than agreeTolerance on WebKB.
+	if p := ariConnectedParagraph(tb, r); !strings.Contains(p, "It moves no method's ARI by more than 0.05 on WebKB.") {
 		t.Errorf("paragraph %q", p)
 	}
 	// Prop.'s selected point 20 points higher without isolated vertices: named, with numbers.
@@ -156,7 +156,7 @@ func TestARIConnectedTable(t *testing.T) {
 	}
 	r, _ = NewResults(recs, fixtureProvenance(), paper, experiments.SelectModularity)
 	want := "leaving them out moves the ARI by more than 0.05 on WebKB (at most +0.200, Prop.: 0.950 over all vertices, 1.150 over those with an edge)."
-	if p := ARIConnectedParagraph(ARIConnectedTable(r), r); !strings.Contains(p, want) {
+	if p := ariConnectedParagraph(ariConnectedTable(r), r); !strings.Contains(p, want) {
 		t.Errorf("paragraph %q\nwant it to contain %q", p, want)
 	}
 }
