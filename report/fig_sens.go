@@ -289,6 +289,12 @@ func HeatmapFigure(r *Results, dataset, method, px, py string, o FigureOptions) 
 
 // heatCells draws a grid of values as coloured unit cells centred on integer positions,
 // each labelled with its value (three decimals).
+//
+// Not gonum's plotter.HeatMap: it draws no value in a cell (the report's heatmaps are
+// read for their numbers), and it maps a value to one of a palette's discrete colours
+// where this interpolates the viridis stops; gonum.org/v1/plot/palette has no viridis
+// (its moreland maps are diverging or black-body). Drawing with HeatMap would change
+// every heatmap's colours and drop its labels.
 type heatCells struct {
 	grid   [][]float64
 	lo, hi float64
