@@ -29,17 +29,17 @@ func edgesOf(adj *sparse.CSR) [][2]int {
 	return out
 }
 
-// Not gonum's graph/layout: it offers Eades' spring embedder (EadesR2, with a
-// Barnes–Hut approximation and its own random start) and Isomap, not
-// Fruchterman–Reingold with gravity, which keeps WebKB's many small components in view
-// as the paper's Gephi drawing does; switching would redraw the layout figure.
-//
 // forceLayout places n vertices in the plane with the Fruchterman–Reingold force-directed
 // algorithm: all pairs repel (k²/d), the ends of an edge attract (d²/k), and a weak
 // gravity towards the origin keeps disconnected components in view; the step is limited
 // by a temperature that cools linearly. The start positions come from seed, and every
 // loop runs in index order, so the layout is a deterministic function of its arguments.
 // Positions are scaled into [-1, 1]². Cost O(iterations · (n² + |E|)).
+//
+// Not gonum's graph/layout: it offers Eades' spring embedder (EadesR2, with a
+// Barnes–Hut approximation and its own random start) and Isomap, not
+// Fruchterman–Reingold with gravity, which keeps WebKB's many small components in view
+// as the paper's Gephi drawing does; switching would redraw the layout figure.
 func forceLayout(n int, edges [][2]int, iterations int, seed uint64) []point2 {
 	pos := make([]point2, n)
 	if n == 0 {
