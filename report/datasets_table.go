@@ -2,9 +2,10 @@ package report
 
 import (
 	"fmt"
-	"github.com/nagc-harness/nagc/internal/texttable"
 	"math"
 	"strconv"
+
+	"github.com/nagc-harness/nagc/internal/texttable"
 )
 
 // datasetsTable builds the dataset table (the paper's table/dataset.tex): n, edges, m, k1

@@ -9,10 +9,11 @@ import (
 	"strings"
 	"testing"
 
+	"gonum.org/v1/plot/vg"
+
 	"github.com/nagc-harness/nagc/datasets"
 	"github.com/nagc-harness/nagc/experiments"
 	"github.com/nagc-harness/nagc/sparse"
-	"gonum.org/v1/plot/vg"
 )
 
 // checkPNG decodes a PNG file and checks its size in pixels.

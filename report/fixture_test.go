@@ -5,7 +5,6 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
-	"github.com/nagc-harness/nagc/report/paper"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/nagc-harness/nagc/datasets"
 	"github.com/nagc-harness/nagc/experiments"
+	"github.com/nagc-harness/nagc/report/paper"
 )
 
 // run describes one synthetic record of the test fixture.

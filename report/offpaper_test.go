@@ -1,7 +1,6 @@
 package report
 
 import (
-	"github.com/nagc-harness/nagc/internal/texttable"
 	"math"
 	"path/filepath"
 	"strconv"
@@ -9,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/nagc-harness/nagc/experiments"
+	"github.com/nagc-harness/nagc/internal/texttable"
 )
 
 // tidy returns a tidy row of the ARI (rho NaN) or ρ table for the off-paper tests.

@@ -3,13 +3,13 @@ package report
 import (
 	"bytes"
 	"fmt"
-	"github.com/nagc-harness/nagc/internal/texttable"
-	"github.com/nagc-harness/nagc/report/paper"
 	"math"
 	"strconv"
 	"strings"
 
 	"github.com/nagc-harness/nagc/experiments"
+	"github.com/nagc-harness/nagc/internal/texttable"
+	"github.com/nagc-harness/nagc/report/paper"
 )
 
 // writePaperSections writes the paper's tables and figures in its order, each with a

@@ -1,11 +1,11 @@
 package report
 
 import (
-	"github.com/nagc-harness/nagc/report/paper"
 	"math"
 	"sort"
 
 	"github.com/nagc-harness/nagc/experiments"
+	"github.com/nagc-harness/nagc/report/paper"
 )
 
 // RhoValues returns the ρ values of the ρ table: those of the paper's table and those of

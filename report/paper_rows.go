@@ -1,9 +1,10 @@
 package report
 
 import (
-	"github.com/nagc-harness/nagc/internal/texttable"
 	"math"
 	"strings"
+
+	"github.com/nagc-harness/nagc/internal/texttable"
 )
 
 // metricCell returns the cell of a metric at the grid point selected by rule for a

@@ -2,11 +2,11 @@ package report
 
 import (
 	"fmt"
-	"github.com/nagc-harness/nagc/internal/texttable"
 	"math"
 	"strings"
 
 	"github.com/nagc-harness/nagc/experiments"
+	"github.com/nagc-harness/nagc/internal/texttable"
 )
 
 // Machine describes the machines the runs were recorded on (host and CPU from the

@@ -2,7 +2,6 @@ package report
 
 import (
 	"fmt"
-	"github.com/nagc-harness/nagc/report/paper"
 	"image/color"
 	"math"
 	"sort"
@@ -14,6 +13,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/nagc-harness/nagc/experiments"
+	"github.com/nagc-harness/nagc/report/paper"
 )
 
 // sweepLine is one line of a parameter-sweep figure: the ARI of Prop. against one

@@ -2,10 +2,11 @@ package report
 
 import (
 	"fmt"
-	"github.com/nagc-harness/nagc/report/paper"
 	"math"
 	"sort"
 	"strings"
+
+	"github.com/nagc-harness/nagc/report/paper"
 )
 
 // agreeTolerance is the distance from the paper's value within which a reproduced cell counts

@@ -3,14 +3,14 @@ package report
 import (
 	"bytes"
 	"fmt"
-	"github.com/nagc-harness/nagc/internal/texttable"
-	"github.com/nagc-harness/nagc/report/paper"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/nagc-harness/nagc/datasets"
 	"github.com/nagc-harness/nagc/experiments"
+	"github.com/nagc-harness/nagc/internal/texttable"
+	"github.com/nagc-harness/nagc/report/paper"
 )
 
 // Table formats.

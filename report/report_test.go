@@ -3,18 +3,17 @@ package report
 import (
 	"bytes"
 	"errors"
-	"github.com/nagc-harness/nagc/report/paper"
 	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/nagc-harness/nagc/internal/testenv"
-
 	"github.com/nagc-harness/nagc/configs"
 	"github.com/nagc-harness/nagc/datasets"
 	"github.com/nagc-harness/nagc/experiments"
+	"github.com/nagc-harness/nagc/internal/testenv"
+	"github.com/nagc-harness/nagc/report/paper"
 )
 
 // TestGenerate writes a whole report from the fixture (a failed method, methods not

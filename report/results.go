@@ -2,15 +2,15 @@ package report
 
 import (
 	"fmt"
-	"github.com/nagc-harness/nagc/algorithms"
-	"github.com/nagc-harness/nagc/report/paper"
 	"math"
 	"sort"
 	"strings"
 	"sync"
 
+	"github.com/nagc-harness/nagc/algorithms"
 	"github.com/nagc-harness/nagc/datasets"
 	"github.com/nagc-harness/nagc/experiments"
+	"github.com/nagc-harness/nagc/report/paper"
 )
 
 // PaperRule is the paper's selection rule: the grid point with the best mean ARI over

@@ -2,11 +2,11 @@ package report
 
 import (
 	"fmt"
-	"github.com/nagc-harness/nagc/internal/texttable"
 	"strconv"
 	"strings"
 
 	"github.com/nagc-harness/nagc/experiments"
+	"github.com/nagc-harness/nagc/internal/texttable"
 )
 
 // rowMetrics returns the metric columns of a dataset's rows table: the recorded metrics

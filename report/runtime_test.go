@@ -3,13 +3,13 @@ package report
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/nagc-harness/nagc/report/paper"
 	"math"
 	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/nagc-harness/nagc/experiments"
+	"github.com/nagc-harness/nagc/report/paper"
 )
 
 // timingRuns are runs of the rows of the paper's speed claims on WebKB and Citeseer, at

@@ -2,13 +2,13 @@ package report
 
 import (
 	"flag"
-	"github.com/nagc-harness/nagc/report/paper"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/nagc-harness/nagc/experiments"
+	"github.com/nagc-harness/nagc/report/paper"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files of the table tests")

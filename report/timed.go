@@ -2,13 +2,13 @@ package report
 
 import (
 	"fmt"
-	"github.com/nagc-harness/nagc/internal/texttable"
 	"math"
 	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/nagc-harness/nagc/experiments"
+	"github.com/nagc-harness/nagc/internal/texttable"
 	"github.com/nagc-harness/nagc/metrics"
 )
 

@@ -18,7 +18,6 @@ import (
 	"time"
 
 	pdf "codeberg.org/go-pdf/fpdf"
-
 	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/vg"
 )
