@@ -117,7 +117,7 @@ func fixtureResults(t *testing.T, runs []run) *Results {
 // ARI table (explained) and ρ = 0.95 on WebKB (not explained); ρ = 0.5 has no note.
 func fixtureOffPaper(t *testing.T) *offPaper {
 	t.Helper()
-	o, err := parseOffPaper([]byte(`
+	o, err := parseOffPaper("notes.yaml", []byte(`
 cells:
   - {table: ari, row: "Prop.", dataset: webkb, diff: -0.045, explained: true, cause: "two restarts only."}
   - {table: rho, row: "0.95", dataset: webkb, diff: 0.038, explained: false, cause: "tried a second init."}

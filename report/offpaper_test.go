@@ -45,7 +45,7 @@ func TestOffThePaper(t *testing.T) {
 // (explained or not), without one, with a note written for another Δ; a label-free cell
 // whose paper-rule cell agrees (the selection, with both grid points) or is off too.
 func TestExplain(t *testing.T) {
-	o, err := parseOffPaper([]byte(`
+	o, err := parseOffPaper("notes.yaml", []byte(`
 cells:
   - {table: ari, row: A, dataset: webkb, diff: -0.1, explained: true, cause: "cause of A."}
   - {table: ari, row: B, dataset: WebKB, diff: 0.1, explained: false, cause: "tried B."}
@@ -102,7 +102,7 @@ cells:
 
 func TestParseOffPaperErrors(t *testing.T) {
 	tests := []struct{ yaml, want string }{
-		{"cells:\n  - {table: mod, row: A, dataset: webkb, cause: x}\n", "table must be ari or rho"},
+		{"cells:\n  - {table: mod, row: A, dataset: webkb, cause: x}\n", "notes.yaml:2: note 1 (mod A on webkb): table must be ari or rho"},
 		{"cells:\n  - {table: ari, row: A, cause: x}\n", "a row and a dataset are needed"},
 		{"cells:\n  - {table: ari, row: A, dataset: webkb}\n", "no cause"},
 		{"cells:\n  - {table: rho, row: high, dataset: webkb, cause: x}\n", "the row of a ρ-table note is the ρ value"},
@@ -111,7 +111,7 @@ func TestParseOffPaperErrors(t *testing.T) {
 		{"cells:\n  - {table: ari, row: A, dataset: webkb, cause: x, why: y}\n", "field why not found"},
 	}
 	for _, tc := range tests {
-		_, err := parseOffPaper([]byte(tc.yaml))
+		_, err := parseOffPaper("notes.yaml", []byte(tc.yaml))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("ParseOffPaper(%q) = %v, want an error containing %q", tc.yaml, err, tc.want)
 		}

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/nagc-harness/nagc/report/paper"
 )
 
 // offPaperTolerance is the least distance from the paper's value that flags a cell of the
@@ -48,41 +50,55 @@ type offPaper struct {
 // defaultOffPaper returns the notes shipped with nagc (report/offpaper.yaml), written
 // for the committed results/paper tables.
 func defaultOffPaper() (*offPaper, error) {
-	o, err := parseOffPaper(offPaperYAML)
+	o, err := parseOffPaper(offPaperFile, offPaperYAML)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", offPaperFile, err)
+		return nil, err
 	}
 	return o, nil
 }
 
-// parseOffPaper parses notes on the cells off the paper and checks that every note names
-// a table (ari or rho), a row, a dataset and a cause, once.
-func parseOffPaper(b []byte) (*offPaper, error) {
+// parseOffPaper parses notes on the cells off the paper (file names them in errors) and
+// checks that every note names a table (ari or rho), a row, a dataset and a cause, once.
+// A fault is a *paper.Error with the file and the line of the note.
+func parseOffPaper(file string, b []byte) (*offPaper, error) {
 	var o offPaper
 	dec := yaml.NewDecoder(strings.NewReader(string(b)))
 	dec.KnownFields(true)
 	if err := dec.Decode(&o); err != nil {
-		return nil, fmt.Errorf("notes on cells off the paper: %w", err)
+		return nil, &paper.Error{File: file, Err: fmt.Errorf("notes on cells off the paper: %w", err)}
+	}
+	var doc struct {
+		Cells []yaml.Node `yaml:"cells"`
+	}
+	if err := yaml.Unmarshal(b, &doc); err != nil {
+		return nil, &paper.Error{File: file, Err: err}
 	}
 	seen := map[string]bool{}
 	for i, n := range o.Cells {
-		where := fmt.Sprintf("note %d (%s %s on %s)", i+1, n.Table, n.Row, n.Dataset)
+		fault := func(format string, args ...any) error {
+			line := 0
+			if i < len(doc.Cells) {
+				line = doc.Cells[i].Line
+			}
+			where := fmt.Sprintf("note %d (%s %s on %s): ", i+1, n.Table, n.Row, n.Dataset)
+			return &paper.Error{File: file, Line: line, Err: fmt.Errorf(where+format, args...)}
+		}
 		switch {
 		case n.Table != "ari" && n.Table != "rho":
-			return nil, fmt.Errorf("%s: table must be ari or rho", where)
+			return nil, fault("table must be ari or rho")
 		case n.Row == "" || n.Dataset == "":
-			return nil, fmt.Errorf("%s: a row and a dataset are needed", where)
+			return nil, fault("a row and a dataset are needed")
 		case strings.TrimSpace(n.Cause) == "":
-			return nil, fmt.Errorf("%s: no cause (write what was tried when none was found)", where)
+			return nil, fault("no cause (write what was tried when none was found)")
 		}
 		if n.Table == "rho" {
 			if _, err := strconv.ParseFloat(n.Row, 64); err != nil {
-				return nil, fmt.Errorf("%s: the row of a ρ-table note is the ρ value", where)
+				return nil, fault("the row of a ρ-table note is the ρ value")
 			}
 		}
 		k := offKey(n.Table, n.Row, n.Dataset)
 		if seen[k] {
-			return nil, fmt.Errorf("%s: a second note on the same cell", where)
+			return nil, fault("a second note on the same cell")
 		}
 		seen[k] = true
 	}
