@@ -14,42 +14,14 @@ import (
 // the sensitivity figures of the whole sweep.
 func writeReport(b *bytes.Buffer, rep *Report, opt Options) {
 	r := rep.Results
-	total, done, failed := r.Counts()
 	fmt.Fprintf(b, "# %s\n\n", r.Title())
-	if r.Compare {
-		fmt.Fprintf(b, "Reproduction of \"Non-linear Attributed Graph Clustering by Symmetric NMF with PU Learning\" (NAGC) "+
-			"from the recorded runs in `%s`: %d runs (%d done, %d failed) on %s; methods %s. "+
-			"This report only reads recorded runs; nothing was re-run.\n\n",
-			opt.ResultsDir, total, done, failed, datasetList(r.Datasets), strings.Join(r.Methods, ", "))
-		fmt.Fprintf(b, "**Selection rule.** Each table cell is at the grid point chosen per dataset and method by the "+
-			"paper's rule, %s. Because that rule reads the labels it is optimistic for every tuned method; beside it, each "+
-			"table gives the numbers chosen by the label-free rule, %s. Mean ± std are over the restarts of the chosen grid "+
-			"point (population std, ddof = 0). Agreement means within %.2f of the paper's value.\n\n",
-			RuleText(PaperRule), RuleText(r.FreeRule), agreeTolerance)
-	} else if r.timingOnly() {
-		tDone, tFailed := r.timedCounts()
-		fmt.Fprintf(b, "Report of the fits timed alone recorded in `%s`: %d fits timed alone (%d done, %d failed) on %s; "+
-			"rows %s. This report only reads recorded runs; nothing was re-run.\n\n",
-			opt.ResultsDir, len(r.Timed), tDone, tFailed, datasetList(r.Datasets), strings.Join(r.timedMethods(), ", "))
-		fmt.Fprintf(b, "Every record comes from a config with timing: true, which runs its fits one at a time to time "+
-			"them: the results hold no run of a sweep, so there is no rows table, selection rule, figure or grid point "+
-			"here. The times are in the section \"Fit times (timed alone)\", and in `%s/runs.jsonl` (fit_seconds, "+
-			"init_seconds, records with timed_alone: true).\n\n", opt.ResultsDir)
-	} else {
-		rows := ""
-		if len(r.Methods) > 0 {
-			rows = "; rows " + strings.Join(r.Methods, ", ")
-		}
-		fmt.Fprintf(b, "Report of the sweep from the recorded runs in `%s`: %d runs (%d done, %d failed) on %s%s. "+
-			"This report only reads recorded runs; nothing was re-run.\n\n",
-			opt.ResultsDir, total, done, failed, datasetList(r.Datasets), rows)
-		if len(r.Timed) > 0 {
-			fmt.Fprintf(b, "The results also hold %d fits timed alone (a config with timing: true): their times are "+
-				"in the section \"Fit times (timed alone)\", and in `%s/runs.jsonl` (fit_seconds, init_seconds, records "+
-				"with timed_alone: true); no other table counts them.\n\n",
-				len(r.Timed), opt.ResultsDir)
-		}
-		b.WriteString(selectionParagraph(r) + "\n\n")
+	switch {
+	case r.Compare:
+		writePaperIntro(b, r, opt)
+	case r.timingOnly():
+		writeTimingIntro(b, r, opt)
+	default:
+		writeSweepIntro(b, r, opt)
 	}
 
 	writeProvenance(b, rep, opt)
@@ -118,6 +90,38 @@ func writeReport(b *bytes.Buffer, rep *Report, opt Options) {
 		fmt.Fprintf(b, "[%s](%s) ", f, f)
 	}
 	b.WriteString("\n")
+}
+
+// writeTimingIntro writes the opening paragraphs of a report of fits timed alone only.
+func writeTimingIntro(b *bytes.Buffer, r *Results, opt Options) {
+	tDone, tFailed := r.timedCounts()
+	fmt.Fprintf(b, "Report of the fits timed alone recorded in `%s`: %d fits timed alone (%d done, %d failed) on %s; "+
+		"rows %s. This report only reads recorded runs; nothing was re-run.\n\n",
+		opt.ResultsDir, len(r.Timed), tDone, tFailed, datasetList(r.Datasets), strings.Join(r.timedMethods(), ", "))
+	fmt.Fprintf(b, "Every record comes from a config with timing: true, which runs its fits one at a time to time "+
+		"them: the results hold no run of a sweep, so there is no rows table, selection rule, figure or grid point "+
+		"here. The times are in the section \"Fit times (timed alone)\", and in `%s/runs.jsonl` (fit_seconds, "+
+		"init_seconds, records with timed_alone: true).\n\n", opt.ResultsDir)
+}
+
+// writeSweepIntro writes the opening paragraphs of a report of the sweep alone: what was
+// run and how the rows are selected.
+func writeSweepIntro(b *bytes.Buffer, r *Results, opt Options) {
+	total, done, failed := r.Counts()
+	rows := ""
+	if len(r.Methods) > 0 {
+		rows = "; rows " + strings.Join(r.Methods, ", ")
+	}
+	fmt.Fprintf(b, "Report of the sweep from the recorded runs in `%s`: %d runs (%d done, %d failed) on %s%s. "+
+		"This report only reads recorded runs; nothing was re-run.\n\n",
+		opt.ResultsDir, total, done, failed, datasetList(r.Datasets), rows)
+	if len(r.Timed) > 0 {
+		fmt.Fprintf(b, "The results also hold %d fits timed alone (a config with timing: true): their times are "+
+			"in the section \"Fit times (timed alone)\", and in `%s/runs.jsonl` (fit_seconds, init_seconds, records "+
+			"with timed_alone: true); no other table counts them.\n\n",
+			len(r.Timed), opt.ResultsDir)
+	}
+	b.WriteString(selectionParagraph(r) + "\n\n")
 }
 
 // selectionParagraph says which rules select the grid points of a report of the sweep

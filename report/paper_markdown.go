@@ -12,6 +12,21 @@ import (
 	"github.com/nagc-harness/nagc/report/paper"
 )
 
+// writePaperIntro writes the opening paragraphs of a report set beside the paper: what
+// was run and by which rules the cells are selected.
+func writePaperIntro(b *bytes.Buffer, r *Results, opt Options) {
+	total, done, failed := r.Counts()
+	fmt.Fprintf(b, "Reproduction of \"%s\" (%s) "+
+		"from the recorded runs in `%s`: %d runs (%d done, %d failed) on %s; methods %s. "+
+		"This report only reads recorded runs; nothing was re-run.\n\n",
+		r.Spec.Title, r.Spec.Name, opt.ResultsDir, total, done, failed, datasetList(r.Datasets), strings.Join(r.Methods, ", "))
+	fmt.Fprintf(b, "**Selection rule.** Each table cell is at the grid point chosen per dataset and method by the "+
+		"paper's rule, %s. Because that rule reads the labels it is optimistic for every tuned method; beside it, each "+
+		"table gives the numbers chosen by the label-free rule, %s. Mean ± std are over the restarts of the chosen grid "+
+		"point (population std, ddof = 0). Agreement means within %.2f of the paper's value.\n\n",
+		RuleText(PaperRule), RuleText(r.FreeRule), agreeTolerance)
+}
+
 // writePaperSections writes the paper's tables and figures in its order, each with a
 // paragraph comparing it with the paper.
 func writePaperSections(b *bytes.Buffer, rep *Report, opt Options, tables map[string]*Table, figs map[string][]*Figure) {

@@ -81,51 +81,9 @@ type Report struct {
 // Generate reads a results folder and writes the report's tables, figures and REPORT.md
 // into the report folder. It never runs a method.
 func Generate(opt Options) (*Report, error) {
-	if opt.ResultsDir == "" {
-		return nil, fmt.Errorf("report: no results folder")
-	}
-	if opt.OutDir == "" {
-		opt.OutDir = filepath.Join(opt.ResultsDir, "report")
-	}
-	if opt.Formats == nil {
-		opt.Formats = []string{FormatMarkdown, FormatLaTeX, FormatCSV}
-	}
-	for _, f := range opt.Formats {
-		if f != FormatMarkdown && f != FormatLaTeX && f != FormatCSV {
-			return nil, fmt.Errorf("report: unknown table format %q (known: md, tex, csv)", f)
-		}
-	}
-	if opt.Figures == nil && !opt.NoFigures {
-		opt.Figures = []string{FormatPNG, FormatPDF}
-	}
-	if opt.NoFigures {
-		opt.Figures = nil
-	}
-	for _, f := range opt.Figures {
-		if f != FormatPNG && f != FormatPDF {
-			return nil, fmt.Errorf("report: unknown figure format %q (known: png, pdf)", f)
-		}
-	}
-	if opt.FreeRule == "" {
-		opt.FreeRule = experiments.SelectModularity
-	}
-	if opt.NoPaper {
-		opt.Paper = nil
-	} else if opt.Paper == nil {
-		p, err := paper.DefaultPublished()
-		if err != nil {
-			return nil, err
-		}
-		opt.Paper = p
-	}
-	if opt.LoadGraph == nil {
-		opt.LoadGraph = datasets.Load
-	}
-	if opt.Command == "" {
-		opt.Command = "nagc report " + opt.ResultsDir
-	}
-	if opt.Spec == nil {
-		opt.Spec = defaultSpec()
+	opt, err := opt.withDefaults()
+	if err != nil {
+		return nil, err
 	}
 	res, err := loadResults(opt.ResultsDir, opt.Paper, opt.Spec, opt.FreeRule)
 	if err != nil {
@@ -147,35 +105,94 @@ func Generate(opt Options) (*Report, error) {
 		res.Paper = nil // a report of the sweep alone shows no paper number
 		res.SweepOrder()
 	}
-	// Everything is written into a temporary folder inside the report folder and moved
-	// into place at the end, so that a failure leaves no partial report behind.
-	if err := os.MkdirAll(opt.OutDir, 0o755); err != nil {
+	rep := &Report{Dir: opt.OutDir, Results: res}
+	if err := rep.writeAtomically(opt); err != nil {
 		return nil, err
+	}
+	return rep, nil
+}
+
+// withDefaults returns the options with every unset field at its default, or an error
+// naming an unknown table or figure format.
+func (opt Options) withDefaults() (Options, error) {
+	if opt.ResultsDir == "" {
+		return opt, fmt.Errorf("report: no results folder")
+	}
+	if opt.OutDir == "" {
+		opt.OutDir = filepath.Join(opt.ResultsDir, "report")
+	}
+	if opt.Formats == nil {
+		opt.Formats = []string{FormatMarkdown, FormatLaTeX, FormatCSV}
+	}
+	for _, f := range opt.Formats {
+		if f != FormatMarkdown && f != FormatLaTeX && f != FormatCSV {
+			return opt, fmt.Errorf("report: unknown table format %q (known: md, tex, csv)", f)
+		}
+	}
+	if opt.Figures == nil && !opt.NoFigures {
+		opt.Figures = []string{FormatPNG, FormatPDF}
+	}
+	if opt.NoFigures {
+		opt.Figures = nil
+	}
+	for _, f := range opt.Figures {
+		if f != FormatPNG && f != FormatPDF {
+			return opt, fmt.Errorf("report: unknown figure format %q (known: png, pdf)", f)
+		}
+	}
+	if opt.FreeRule == "" {
+		opt.FreeRule = experiments.SelectModularity
+	}
+	if opt.NoPaper {
+		opt.Paper = nil
+	} else if opt.Paper == nil {
+		p, err := paper.DefaultPublished()
+		if err != nil {
+			return opt, err
+		}
+		opt.Paper = p
+	}
+	if opt.LoadGraph == nil {
+		opt.LoadGraph = datasets.Load
+	}
+	if opt.Command == "" {
+		opt.Command = "nagc report " + opt.ResultsDir
+	}
+	if opt.Spec == nil {
+		opt.Spec = defaultSpec()
+	}
+	return opt, nil
+}
+
+// writeAtomically writes the report into a temporary folder inside opt.OutDir and moves
+// its files into place at the end, so that a failure leaves no partial report behind.
+func (rep *Report) writeAtomically(opt Options) error {
+	if err := os.MkdirAll(opt.OutDir, 0o755); err != nil {
+		return err
 	}
 	tmp, err := os.MkdirTemp(opt.OutDir, ".report-tmp-")
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer os.RemoveAll(tmp)
 	final := opt.OutDir
 	opt.OutDir = tmp
-	rep := &Report{Dir: final, Results: res}
 	if err := rep.write(opt); err != nil {
-		return nil, err
+		return err
 	}
 	seen := map[string]bool{}
 	for _, f := range rep.Files {
 		if seen[f] {
-			return nil, fmt.Errorf("report: two outputs named %s (nothing was written)", f)
+			return fmt.Errorf("report: two outputs named %s (nothing was written)", f)
 		}
 		seen[f] = true
 	}
 	for _, f := range rep.Files {
 		if err := os.Rename(filepath.Join(tmp, f), filepath.Join(final, f)); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	return rep, nil
+	return nil
 }
 
 // figureOptions returns where and how the report's figures are drawn.

@@ -417,13 +417,14 @@ func datasetTitle(d string) string {
 }
 
 // Title returns the report's title: the config's name (as recorded), or "Sweep report"
-// when none was recorded; with the paper's comparison, "Reproduction report: NAGC".
+// when none was recorded; with the paper's comparison, "Reproduction report: " and the
+// paper's name (paper.Spec.Name).
 func (r *Results) Title() string {
 	switch {
 	case r.Compare && r.Name != "":
-		return "Reproduction report: NAGC (" + r.Name + ")"
+		return "Reproduction report: " + r.Spec.Name + " (" + r.Name + ")"
 	case r.Compare:
-		return "Reproduction report: NAGC"
+		return "Reproduction report: " + r.Spec.Name
 	case r.Name != "":
 		return "Sweep report: " + r.Name
 	}
