@@ -61,67 +61,17 @@ func SensitivityFigure(r *Results, dataset, method, param string, o FigureOption
 	if len(series) == 0 {
 		return nil, nil
 	}
-	xv := vals[param]
-	logX, numX := logAxis(xv), numericAxis(xv)
+	ax := newParamAxis(vals[param])
 	sym := paramSymbol(param)
 	xlabel := sym
-	if logX {
+	if ax.log {
 		xlabel += " (log scale)"
 	}
 	p := newPlot(o.Style, fmt.Sprintf("%s on %s: %s against %s", method, datasetTitle(dataset), m.Label, sym), xlabel, m.Label)
 	leg := newLegendBox(o.Style)
-	xpos := func(i int) float64 {
-		if numX {
-			return xv[i].Num
-		}
-		return float64(i)
-	}
-	ymin, ymax := math.Inf(1), math.Inf(-1)
-	for i, s := range series {
-		st := seriesStyle(i)
-		off := float64(i) - float64(len(series)-1)/2
-		pts := make(plotter.XYs, len(s.X))
-		for j, xi := range s.X {
-			x := xpos(xi)
-			// Offset the lines slightly in x so that their error bars do not overlap.
-			switch {
-			case logX:
-				x *= math.Pow(10, 0.03*off)
-			case numX && len(xv) > 1:
-				x += 0.01 * off * (xv[len(xv)-1].Num - xv[0].Num)
-			default:
-				x += 0.04 * off
-			}
-			pts[j] = plotter.XY{X: x, Y: s.Mean[j]}
-			sd := s.Std[j]
-			if math.IsNaN(sd) {
-				sd = 0
-			}
-			ymin, ymax = math.Min(ymin, s.Mean[j]-sd), math.Max(ymax, s.Mean[j]+sd)
-		}
-		line, scatter, err := plotter.NewLinePoints(pts)
-		if err != nil {
-			return nil, err
-		}
-		line.Color, line.Dashes, line.Width = st.Color, st.Dashes, vg.Points(1.5)
-		scatter.GlyphStyle = draw.GlyphStyle{Color: st.Color, Shape: st.Glyph, Radius: vg.Points(3.5)}
-		p.Add(line, scatter)
-		if !math.IsNaN(m.Lo) {
-			eb, err := plotter.NewYErrorBars(struct {
-				plotter.XYs
-				plotter.YErrors
-			}{pts, clippedErrors(s.Mean, s.Std, m.Lo, m.Hi)})
-			if err != nil {
-				return nil, err
-			}
-			eb.Color, eb.Width, eb.CapWidth = st.Color, vg.Points(0.8), vg.Points(5)
-			p.Add(eb)
-		}
-		name := method
-		if by != "" {
-			name = paramSymbol(by) + " = " + s.ByValue.Label
-		}
-		leg.add(name, line, scatter)
+	ymin, ymax, err := addSensitivityLines(p, leg, series, ax, m, method, by)
+	if err != nil {
+		return nil, err
 	}
 	// Objectives of different rows measure different things: no comparison line then.
 	if name, v, ok := r.bestOtherRow(dataset, method, rule, m); ok && rule != experiments.SelectObjective {
@@ -140,32 +90,130 @@ func SensitivityFigure(r *Results, dataset, method, param string, o FigureOption
 	if !math.IsNaN(m.Lo) {
 		p.Y.Min, p.Y.Max = math.Max(p.Y.Min, m.Lo), math.Min(p.Y.Max, m.Hi)
 	}
+	ax.setX(p)
+	fig := &Figure{
+		Name: fmt.Sprintf("sens_%s_%s_%s", r.Slug(dataset), r.MethodSlug(method), Slug(param)),
+		Kind: "sensitivity", Dataset: dataset, Method: method, Params: []string{param},
+		Title:   fmt.Sprintf("%s on %s: sensitivity to %s", method, datasetTitle(dataset), sym),
+		Caption: sensitivityCaption(m, rule, method, datasetTitle(dataset), sym, by),
+		Facts:   sensitivityFacts(series, ax.vals, m, rule, sym, by),
+	}
+	files, err := saveCanvas(o, fig.Name, o.Style.Width, o.Style.Height, func(c draw.Canvas) {
+		withLegend(c, p, leg)
+	})
+	fig.Files = files
+	return fig, err
+}
+
+// paramAxis is the x axis of a swept parameter: its values, on a log scale when they
+// span two decades (logAxis), at their numbers when all are numbers (numericAxis), else
+// at 0, 1, … as categories.
+type paramAxis struct {
+	vals     []paramValue
+	log, num bool
+}
+
+func newParamAxis(vals []paramValue) paramAxis {
+	return paramAxis{vals: vals, log: logAxis(vals), num: numericAxis(vals)}
+}
+
+// pos is the position of the i-th value on the axis.
+func (a paramAxis) pos(i int) float64 {
+	if a.num {
+		return a.vals[i].Num
+	}
+	return float64(i)
+}
+
+// offset moves the position x of line off (centred on 0) slightly, so that the error bars
+// of the lines at one value do not overlap.
+func (a paramAxis) offset(x, off float64) float64 {
 	switch {
-	case logX:
+	case a.log:
+		return x * math.Pow(10, 0.03*off)
+	case a.num && len(a.vals) > 1:
+		return x + 0.01*off*(a.vals[len(a.vals)-1].Num-a.vals[0].Num)
+	}
+	return x + 0.04*off
+}
+
+// setX sets the plot's x scale, ticks (every value labelled; powers of ten on a log
+// axis) and range (a margin around the values).
+func (a paramAxis) setX(p *plot.Plot) {
+	xv := a.vals
+	if a.log {
 		p.X.Scale = plot.LogScale{}
 		p.X.Tick.Marker = plot.TickerFunc(logTicks)
 		p.X.Min, p.X.Max = xv[0].Num/math.Pow(10, 0.3), xv[len(xv)-1].Num*math.Pow(10, 0.3)
-	default:
-		var ticks []plot.Tick
-		for i, v := range xv {
-			ticks = append(ticks, plot.Tick{Value: xpos(i), Label: v.Label})
-		}
-		p.X.Tick.Marker = plot.ConstantTicks(ticks)
-		span := xpos(len(xv)-1) - xpos(0)
-		if span == 0 {
-			span = 1
-		}
-		pad := 0.06 * span
-		if !numX {
-			pad = 0.4 // categories sit at 0, 1, …: half a step of room at each end
-		}
-		p.X.Min, p.X.Max = xpos(0)-pad, xpos(len(xv)-1)+pad
+		return
 	}
+	var ticks []plot.Tick
+	for i, v := range xv {
+		ticks = append(ticks, plot.Tick{Value: a.pos(i), Label: v.Label})
+	}
+	p.X.Tick.Marker = plot.ConstantTicks(ticks)
+	span := a.pos(len(xv)-1) - a.pos(0)
+	if span == 0 {
+		span = 1
+	}
+	pad := 0.06 * span
+	if !a.num {
+		pad = 0.4 // categories sit at 0, 1, …: half a step of room at each end
+	}
+	p.X.Min, p.X.Max = a.pos(0)-pad, a.pos(len(xv)-1)+pad
+}
+
+// addSensitivityLines adds a line with markers per series (and error bars where the
+// measure is bounded) to p and its legend, and returns the range of mean ± std drawn.
+func addSensitivityLines(p *plot.Plot, leg *legendBox, series []sensitivitySeries, ax paramAxis, m measure,
+	method, by string) (ymin, ymax float64, err error) {
+	ymin, ymax = math.Inf(1), math.Inf(-1)
+	for i, s := range series {
+		st := seriesStyle(i)
+		off := float64(i) - float64(len(series)-1)/2
+		pts := make(plotter.XYs, len(s.X))
+		for j, xi := range s.X {
+			pts[j] = plotter.XY{X: ax.offset(ax.pos(xi), off), Y: s.Mean[j]}
+			sd := s.Std[j]
+			if math.IsNaN(sd) {
+				sd = 0
+			}
+			ymin, ymax = math.Min(ymin, s.Mean[j]-sd), math.Max(ymax, s.Mean[j]+sd)
+		}
+		line, scatter, err := plotter.NewLinePoints(pts)
+		if err != nil {
+			return 0, 0, err
+		}
+		line.Color, line.Dashes, line.Width = st.Color, st.Dashes, vg.Points(1.5)
+		scatter.GlyphStyle = draw.GlyphStyle{Color: st.Color, Shape: st.Glyph, Radius: vg.Points(3.5)}
+		p.Add(line, scatter)
+		if !math.IsNaN(m.Lo) {
+			eb, err := plotter.NewYErrorBars(struct {
+				plotter.XYs
+				plotter.YErrors
+			}{pts, clippedErrors(s.Mean, s.Std, m.Lo, m.Hi)})
+			if err != nil {
+				return 0, 0, err
+			}
+			eb.Color, eb.Width, eb.CapWidth = st.Color, vg.Points(0.8), vg.Points(5)
+			p.Add(eb)
+		}
+		name := method
+		if by != "" {
+			name = paramSymbol(by) + " = " + s.ByValue.Label
+		}
+		leg.add(name, line, scatter)
+	}
+	return ymin, ymax, nil
+}
+
+// sensitivityCaption says what a sensitivity figure draws.
+func sensitivityCaption(m measure, rule, method, dataset, sym, by string) string {
 	caption := fmt.Sprintf("%s (mean over restarts", m.Label)
 	if !math.IsNaN(m.Lo) {
 		caption += "; error bars: population std over restarts, cut at the axis"
 	}
-	caption += fmt.Sprintf(") of %s on %s against %s", method, datasetTitle(dataset), sym)
+	caption += fmt.Sprintf(") of %s on %s against %s", method, dataset, sym)
 	if by != "" {
 		caption += fmt.Sprintf(", one line per %s", paramSymbol(by))
 	}
@@ -173,11 +221,13 @@ func SensitivityFigure(r *Results, dataset, method, param string, o FigureOption
 	if rule != experiments.SelectObjective {
 		caption += " Dashed grey: the best other row at the grid point that rule selects."
 	}
-	fig := &Figure{
-		Name: fmt.Sprintf("sens_%s_%s_%s", r.Slug(dataset), r.MethodSlug(method), Slug(param)),
-		Kind: "sensitivity", Dataset: dataset, Method: method, Params: []string{param},
-		Title: fmt.Sprintf("%s on %s: sensitivity to %s", method, datasetTitle(dataset), sym), Caption: caption,
-	}
+	return caption
+}
+
+// sensitivityFacts gives the best value of each line (the lowest for the objective) with
+// its grid point.
+func sensitivityFacts(series []sensitivitySeries, xv []paramValue, m measure, rule, sym, by string) []string {
+	var facts []string
 	for _, s := range series {
 		j := argmax(s.Mean)
 		if rule == experiments.SelectObjective {
@@ -190,14 +240,10 @@ func SensitivityFigure(r *Results, dataset, method, param string, o FigureOption
 		if by != "" {
 			at = fmt.Sprintf(" at %s = %s", paramSymbol(by), s.ByValue.Label)
 		}
-		fig.Facts = append(fig.Facts, fmt.Sprintf("Best%s: %s = %s, %s %s (%s).", at, sym, xv[s.X[j]].Label, m.Label,
+		facts = append(facts, fmt.Sprintf("Best%s: %s = %s, %s %s (%s).", at, sym, xv[s.X[j]].Label, m.Label,
 			fmtMeanStd(s.Mean[j], s.Std[j]), s.Params[j]))
 	}
-	files, err := saveCanvas(o, fig.Name, o.Style.Width, o.Style.Height, func(c draw.Canvas) {
-		withLegend(c, p, leg)
-	})
-	fig.Files = files
-	return fig, err
+	return facts
 }
 
 func argmin(v []float64) int {
