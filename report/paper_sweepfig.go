@@ -149,11 +149,72 @@ func sweepFigure(r *Results, dataset, param string, o FigureOptions) (*Figure, e
 		return nil, fmt.Errorf("sweep figure: unknown parameter %q (known: lambda, k2)", param)
 	}
 	logX := param == "lambda"
-	p := newPlot(o.Style, fmt.Sprintf("%s: ARI of Prop. against %s", datasetTitle(dataset), names.symbol), names.axis, "ARI")
+	prop := r.Spec.Proposed
+	p := newPlot(o.Style, fmt.Sprintf("%s: ARI of %s against %s", datasetTitle(dataset), prop, names.symbol), names.axis, "ARI")
 	leg := newLegendBox(o.Style)
 	ari := metricMeasure("ari")
-	xmin, xmax := math.Inf(1), math.Inf(-1)
-	ymin, ymax := 0.0, math.Inf(-1)
+	xmin, xmax, ymin, ymax, err := addSweepLines(p, leg, series, logX, ari)
+	if err != nil || math.IsInf(xmin, 1) {
+		return nil, err
+	}
+	if name, v, ok := r.baselineLine(dataset); ok {
+		ymax = math.Max(ymax, v)
+		ymin = math.Min(ymin, v)
+		bl := horizontal(v)
+		bl.Color, bl.Dashes, bl.Width = color.Gray{0x55}, []vg.Length{vg.Points(8), vg.Points(4)}, vg.Points(1.2)
+		p.Add(bl)
+		leg.add(name, bl)
+	}
+	var marks []paper.Mark
+	if r.Paper != nil {
+		if mk, ok := r.Spec.Marks(param)[strings.ToLower(dataset)]; ok && (!logX || mk.X > 0) {
+			marks = append(marks, mk)
+			xmin, xmax = math.Min(xmin, mk.X), math.Max(xmax, mk.X)
+			if !math.IsNaN(mk.YOrNaN()) {
+				ymax = math.Max(ymax, mk.YOrNaN())
+			}
+		}
+	}
+	if logX {
+		p.X.Scale = plot.LogScale{}
+		p.X.Tick.Marker = plot.TickerFunc(logTicks)
+		p.X.Min, p.X.Max = xmin/math.Pow(10, 0.3), xmax*math.Pow(10, 0.3)
+	} else {
+		p.X.Min, p.X.Max = xmin-0.8, xmax+0.8
+		p.X.Tick.Marker = integerTicks(series, marks, r.K1(dataset))
+	}
+	if ymax < ymin+0.1 {
+		ymax = ymin + 0.1
+	}
+	p.Y.Min, p.Y.Max = math.Max(ymin-0.02, ari.Lo), math.Min(ymax+0.05, ari.Hi)
+	if err := addStatedMarks(p, leg, marks); err != nil {
+		return nil, err
+	}
+	leg.add("error bars: std over restarts")
+	p.Add(plotter.NewGrid())
+	fig := &Figure{
+		Name: param + "_" + r.Slug(dataset),
+		Kind: param, Dataset: dataset, Method: prop, Params: []string{param},
+		Title: fmt.Sprintf("Effect of %s on ARI, %s", names.symbol, datasetTitle(dataset)),
+		Caption: fmt.Sprintf("ARI (mean over restarts; error bars: population std over restarts) of %s (k-means init) "+
+			"against %s on %s, one line per ρ; for each %s the other parameters are at their best mean ARI. "+
+			"Lines are offset slightly in x so that error bars do not overlap; error bars are cut at the axis. "+
+			r.baselineCaption()+"; dotted black line or black diamond: the paper's stated peak or value.",
+			prop, names.symbol, datasetTitle(dataset), names.symbol),
+	}
+	files, err := saveCanvas(o, fig.Name, o.Style.Width, o.Style.Height, func(c draw.Canvas) {
+		withLegend(c, p, leg)
+	})
+	fig.Files = files
+	return fig, err
+}
+
+// addSweepLines adds one line per ρ with markers and error bars (std over restarts, cut
+// at the ARI's range) to p and its legend, leaving out x ≤ 0 on a log axis, and returns
+// the range of x and of mean ± std drawn (xmin = +Inf: nothing was drawn).
+func addSweepLines(p *plot.Plot, leg *legendBox, series []sweepLine, logX bool, ari measure) (xmin, xmax, ymin, ymax float64, err error) {
+	xmin, xmax = math.Inf(1), math.Inf(-1)
+	ymin, ymax = 0.0, math.Inf(-1)
 	for i, s := range series {
 		if logX {
 			var keep sweepLine
@@ -186,7 +247,7 @@ func sweepFigure(r *Results, dataset, param string, o FigureOptions) (*Figure, e
 		errs := clippedErrors(s.Mean, s.Std, ari.Lo, ari.Hi)
 		line, scatter, err := plotter.NewLinePoints(pts)
 		if err != nil {
-			return nil, err
+			return 0, 0, 0, 0, err
 		}
 		line.Color, line.Dashes, line.Width = st.Color, st.Dashes, vg.Points(1.5)
 		scatter.GlyphStyle = draw.GlyphStyle{Color: st.Color, Shape: st.Glyph, Radius: vg.Points(3.5)}
@@ -195,7 +256,7 @@ func sweepFigure(r *Results, dataset, param string, o FigureOptions) (*Figure, e
 			plotter.YErrors
 		}{pts, errs})
 		if err != nil {
-			return nil, err
+			return 0, 0, 0, 0, err
 		}
 		eb.Color, eb.Width, eb.CapWidth = st.Color, vg.Points(0.8), vg.Points(5)
 		p.Add(eb, line, scatter)
@@ -205,41 +266,13 @@ func sweepFigure(r *Results, dataset, param string, o FigureOptions) (*Figure, e
 		}
 		leg.add(name, line, scatter)
 	}
-	if math.IsInf(xmin, 1) {
-		return nil, nil
-	}
-	if name, v, ok := r.baselineLine(dataset); ok {
-		ymax = math.Max(ymax, v)
-		ymin = math.Min(ymin, v)
-		bl := horizontal(v)
-		bl.Color, bl.Dashes, bl.Width = color.Gray{0x55}, []vg.Length{vg.Points(8), vg.Points(4)}, vg.Points(1.2)
-		p.Add(bl)
-		leg.add(name, bl)
-	}
-	var marks []paper.Mark
-	if r.Paper != nil {
-		if mk, ok := r.Spec.Marks(param)[strings.ToLower(dataset)]; ok && (!logX || mk.X > 0) {
-			marks = append(marks, mk)
-			xmin, xmax = math.Min(xmin, mk.X), math.Max(xmax, mk.X)
-			if !math.IsNaN(mk.YOrNaN()) {
-				ymax = math.Max(ymax, mk.YOrNaN())
-			}
-		}
-	}
-	if logX {
-		p.X.Scale = plot.LogScale{}
-		p.X.Tick.Marker = plot.TickerFunc(logTicks)
-		p.X.Min, p.X.Max = xmin/math.Pow(10, 0.3), xmax*math.Pow(10, 0.3)
-	} else {
-		p.X.Min, p.X.Max = xmin-0.8, xmax+0.8
-		p.X.Tick.Marker = integerTicks(series, marks, r.K1(dataset))
-	}
-	if ymax < ymin+0.1 {
-		ymax = ymin + 0.1
-	}
-	p.Y.Min, p.Y.Max = math.Max(ymin-0.02, ari.Lo), math.Min(ymax+0.05, ari.Hi)
+	return xmin, xmax, ymin, ymax, nil
+}
+
+// addStatedMarks draws what the paper states on its figure: a stated peak as a dotted
+// vertical line across the y range, a stated value as a black diamond.
+func addStatedMarks(p *plot.Plot, leg *legendBox, marks []paper.Mark) error {
 	for _, mk := range marks {
-		// A stated peak is a dotted vertical line; a stated value a black diamond.
 		if math.IsNaN(mk.YOrNaN()) {
 			vl := vertical(mk.X, p.Y.Min, p.Y.Max)
 			vl.Color, vl.Dashes, vl.Width = color.Black, []vg.Length{vg.Points(1), vg.Points(3)}, vg.Points(1.2)
@@ -249,29 +282,13 @@ func sweepFigure(r *Results, dataset, param string, o FigureOptions) (*Figure, e
 		}
 		sc, err := plotter.NewScatter(plotter.XYs{{X: mk.X, Y: mk.YOrNaN()}})
 		if err != nil {
-			return nil, err
+			return err
 		}
 		sc.GlyphStyle = draw.GlyphStyle{Color: color.Black, Shape: diamondGlyph{}, Radius: vg.Points(5)}
 		p.Add(sc)
 		leg.add(mk.Label, sc)
 	}
-	leg.add("error bars: std over restarts")
-	p.Add(plotter.NewGrid())
-	fig := &Figure{
-		Name: param + "_" + r.Slug(dataset),
-		Kind: param, Dataset: dataset, Method: r.Spec.Proposed, Params: []string{param},
-		Title: fmt.Sprintf("Effect of %s on ARI, %s", names.symbol, datasetTitle(dataset)),
-		Caption: fmt.Sprintf("ARI (mean over restarts; error bars: population std over restarts) of Prop. (k-means init) "+
-			"against %s on %s, one line per ρ; for each %s the other parameters are at their best mean ARI. "+
-			"Lines are offset slightly in x so that error bars do not overlap; error bars are cut at the axis. "+
-			r.baselineCaption()+"; dotted black line or black diamond: the paper's stated peak or value.",
-			names.symbol, datasetTitle(dataset), names.symbol),
-	}
-	files, err := saveCanvas(o, fig.Name, o.Style.Width, o.Style.Height, func(c draw.Canvas) {
-		withLegend(c, p, leg)
-	})
-	fig.Files = files
-	return fig, err
+	return nil
 }
 
 // integerTicks labels every k2 value of the series and marks, the value equal to k1
