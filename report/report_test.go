@@ -203,3 +203,49 @@ func TestHeldOutRuleWithoutHeldOutFits(t *testing.T) {
 		t.Errorf("selected points lack %q:\n%s", want, b.String())
 	}
 }
+
+// TestGenerateOtherSpec checks that the comparison follows its spec, not Go: a spec
+// whose rows put METIS first, with its own name, headings, stated text and claims, gives
+// a report titled and headed by it, with METIS's row first and no NAGC statement.
+func TestGenerateOtherSpec(t *testing.T) {
+	spec, err := paper.ParseSpec("other.yaml", []byte(`
+name: OTHER
+title: "Another paper"
+datasets: [webkb]
+rows: ["METIS", "Prop."]
+proposed: "Prop."
+headings: {ari: "Table 9 — ARI of the other paper", layout: "Fig. 7 — layout"}
+layout: {figure: "Fig. 7 (layout)", dataset: webkb, rows: ["METIS"], stated: "The other paper draws a layout."}
+modularity: {dataset: webkb, metrics: [modularity]}
+stated:
+  - text: "the other paper's setting: lambda=1e-4"
+    setting: {lambda: "1e-4"}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "rep")
+	if _, err := Generate(Options{
+		ResultsDir: writeFixtureDir(t, fixtureRuns()), OutDir: out, NoFigures: true, Compare: experiments.ComparePaper,
+		Spec: spec,
+	}); err != nil {
+		t.Fatal(err)
+	}
+	md := readText(t, filepath.Join(out, ReportFile))
+	for _, want := range []string{"# Reproduction report: OTHER", `Reproduction of "Another paper" (OTHER)`,
+		"## Table 9 — ARI of the other paper", "## Fig. 7 — layout", "The other paper draws a layout.",
+		`- Paper: "the other paper's setting: lambda=1e-4". Here (best over the parameters it leaves free): WebKB (`} {
+		if !strings.Contains(md, want) {
+			t.Errorf("REPORT.md lacks %q", want)
+		}
+	}
+	for _, bad := range []string{"Non-linear Attributed", "Gephi", "lambda peak", "more efficient than JWNMF"} {
+		if strings.Contains(md, bad) {
+			t.Errorf("REPORT.md has the NAGC paper's %q", bad)
+		}
+	}
+	ari := readText(t, filepath.Join(out, "ari.md"))
+	if i, j := strings.Index(ari, "| METIS"), strings.Index(ari, "| Prop. |"); i < 0 || j < 0 || i > j {
+		t.Errorf("METIS is not the first row of the ARI table:\n%s", ari)
+	}
+}
