@@ -18,7 +18,7 @@ func TestShippedConfigs(t *testing.T) {
 	var want []string
 	for _, f := range onDisk {
 		name := f[:len(f)-len(".yaml")]
-		if name == "published-results" {
+		if slices.Contains(notExperiments, name) { // data, not experiment configs
 			continue
 		}
 		want = append(want, name)
@@ -36,7 +36,10 @@ func TestShippedConfigs(t *testing.T) {
 	if got := Names(); !slices.Equal(got, want) || !slices.Contains(got, "quick") || !slices.Contains(got, "paper") {
 		t.Errorf("Names() = %q, want %q", got, want)
 	}
-	for _, name := range []string{"published-results", "nope", "", "../go"} {
+	if disk, err := os.ReadFile("paper-comparison.yaml"); err != nil || !bytes.Equal(disk, PaperComparison) {
+		t.Errorf("PaperComparison is not paper-comparison.yaml (%v)", err)
+	}
+	for _, name := range []string{"published-results", "paper-comparison", "nope", "", "../go"} {
 		if _, ok := Lookup(name); ok {
 			t.Errorf("Lookup(%q) found a config", name)
 		}
