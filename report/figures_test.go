@@ -63,7 +63,7 @@ func TestSweepFigure(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.param, func(t *testing.T) {
-			if got := len(r.Sweep("webkb", tc.param)); got != tc.n {
+			if got := len(r.propSweep("webkb", tc.param)); got != tc.n {
 				t.Errorf("%d series, want %d", got, tc.n)
 			}
 			fig, err := sweepFigure(r, "webkb", tc.param, FigureOptions{Dir: dir, Formats: []string{FormatPNG, FormatPDF}, Style: DefaultFigureStyle()})
@@ -124,7 +124,7 @@ func TestFigureStyle(t *testing.T) {
 // TestSweep checks the series of the λ figure: for each λ the best k2, mean and std.
 func TestSweep(t *testing.T) {
 	r := fixtureResults(t, fixtureRuns())
-	s := r.Sweep("webkb", "lambda")
+	s := r.propSweep("webkb", "lambda")
 	if len(s) != 2 || s[0].Rho != 0.5 || s[1].Rho != 0.95 {
 		t.Fatalf("series %+v", s)
 	}
@@ -134,7 +134,7 @@ func TestSweep(t *testing.T) {
 			t.Errorf("point %d: (%v, %v ± %v), want (%v, %v ± %v)", i, s[0].X[i], s[0].Mean[i], s[0].Std[i], want.X[i], want.Mean[i], want.Std[i])
 		}
 	}
-	if name, v, ok := r.BestBaseline("webkb"); !ok || name != "METIS" || v != 0.85 {
+	if name, v, ok := r.bestBaseline("webkb"); !ok || name != "METIS" || v != 0.85 {
 		t.Errorf("best baseline %s %v %v, want METIS 0.85", name, v, ok)
 	}
 }
@@ -260,7 +260,7 @@ func TestSweepWithoutRho(t *testing.T) {
 		{"webkb", "Prop.", map[string]any{"lambda": 1e-2}, 0, 0.7, 0.5, 0.1, 1, ""},
 	}
 	r := fixtureResults(t, runs)
-	s := r.Sweep("webkb", "lambda")
+	s := r.propSweep("webkb", "lambda")
 	if len(s) != 1 || !math.IsNaN(s[0].Rho) || len(s[0].X) != 2 || s[0].Mean[1] != 0.7 {
 		t.Fatalf("series %+v", s)
 	}

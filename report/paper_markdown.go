@@ -95,7 +95,7 @@ func writeStated(b *bytes.Buffer, facts []string) {
 func writeSweepFacts(figs []*Figure, r *Results, param string) {
 	for _, f := range figs {
 		d := f.Dataset
-		series := r.Sweep(d, param)
+		series := r.propSweep(d, param)
 		sym := sweepNames[param].symbol
 		bestX, bestRho, bestV := math.NaN(), math.NaN(), math.Inf(-1)
 		var per []string
@@ -137,10 +137,10 @@ func writeSweepFacts(figs []*Figure, r *Results, param string) {
 				}
 			}
 		}
-		if name, v, ok := r.PaperBaseline(d); ok && r.Paper != nil {
+		if name, v, ok := r.paperBaseline(d); ok && r.Paper != nil {
 			fact += fmt.Sprintf(" The paper's best competitor: %s (%s published).", name, fmt3(v))
 		}
-		if name, v, ok := r.BestBaseline(d); ok {
+		if name, v, ok := r.bestBaseline(d); ok {
 			fact += fmt.Sprintf(" Best other row here: %s (%s).", name, fmt3(v))
 		}
 		f.Facts = append(f.Facts, fact)

@@ -8,9 +8,9 @@ import (
 	"github.com/nagc-harness/nagc/report/paper"
 )
 
-// RhoValues returns the ρ values of the ρ table: those of the paper's table and those of
+// rhoValues returns the ρ values of the ρ table: those of the paper's table and those of
 // the recorded Prop. grid points, ascending.
-func (r *Results) RhoValues() []float64 {
+func (r *Results) rhoValues() []float64 {
 	vals := r.Paper.Rhos()
 	for _, p := range r.Points {
 		if p.Method != r.Spec.Proposed {
@@ -24,9 +24,9 @@ func (r *Results) RhoValues() []float64 {
 	return vals
 }
 
-// BestAtRho returns the Prop. grid point on a dataset with ρ = rho chosen by rule over the
+// bestAtRho returns the Prop. grid point on a dataset with ρ = rho chosen by rule over the
 // other parameters (λ, k2), or nil if no such point has a finished run.
-func (r *Results) BestAtRho(rule, dataset string, rho float64) *experiments.PointStats {
+func (r *Results) bestAtRho(rule, dataset string, rho float64) *experiments.PointStats {
 	var pts []*experiments.PointStats
 	for _, p := range r.PointsOf(dataset, r.Spec.Proposed) {
 		if p.Runs > 0 && paper.SameFloat(ParamFloat(p.Params, "rho"), rho) {

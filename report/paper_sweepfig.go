@@ -29,12 +29,12 @@ type sweepLine struct {
 // noRho stands for "no ρ recorded" (the method's default) as a map key.
 const noRho = -1
 
-// Sweep returns, for a dataset and a parameter (lambda or k2), one series per ρ of the
+// propSweep returns, for a dataset and a parameter (lambda or k2), one series per ρ of the
 // Prop. grid points with finished runs, ordered by ρ (points without a recorded ρ form a
 // series with Rho NaN, first). For each x the point with the best mean ARI over the other
 // parameters is taken (the paper's figures show ARI at the best other parameters). Points
 // without the parameter are ignored.
-func (r *Results) Sweep(dataset, param string) []sweepLine {
+func (r *Results) propSweep(dataset, param string) []sweepLine {
 	byRho := map[float64]map[float64]*experiments.PointStats{}
 	for _, p := range r.PointsOf(dataset, r.Spec.Proposed) {
 		rho, x := ParamFloat(p.Params, "rho"), ParamFloat(p.Params, param)
@@ -78,9 +78,9 @@ func (r *Results) Sweep(dataset, param string) []sweepLine {
 	return out
 }
 
-// BestBaseline returns the non-Prop method with the highest mean ARI on a dataset (at
+// bestBaseline returns the non-Prop method with the highest mean ARI on a dataset (at
 // the grid point selected by the paper's rule), its mean ARI, and false if there is none.
-func (r *Results) BestBaseline(dataset string) (string, float64, bool) {
+func (r *Results) bestBaseline(dataset string) (string, float64, bool) {
 	name, best := "", math.Inf(-1)
 	for _, m := range r.Methods {
 		if strings.HasPrefix(m, "Prop") {
@@ -93,10 +93,10 @@ func (r *Results) BestBaseline(dataset string) (string, float64, bool) {
 	return name, best, name != ""
 }
 
-// PaperBaseline returns the paper's competitor with the highest published ARI on a
+// paperBaseline returns the paper's competitor with the highest published ARI on a
 // dataset (a row of the paper's ARI table that is not a variant of Prop.), its published
 // mean, and false if the paper has none.
-func (r *Results) PaperBaseline(dataset string) (string, float64, bool) {
+func (r *Results) paperBaseline(dataset string) (string, float64, bool) {
 	name, best := "", math.Inf(-1)
 	for _, m := range r.Spec.Rows {
 		if strings.HasPrefix(m, "Prop") {
@@ -114,10 +114,10 @@ func (r *Results) PaperBaseline(dataset string) (string, float64, bool) {
 // recorded non-Prop. row.
 func (r *Results) baselineLine(dataset string) (string, float64, bool) {
 	if r.Paper != nil {
-		name, v, ok := r.PaperBaseline(dataset)
+		name, v, ok := r.paperBaseline(dataset)
 		return fmt.Sprintf("best competitor (paper): %s %.3f", name, v), v, ok
 	}
-	name, v, ok := r.BestBaseline(dataset)
+	name, v, ok := r.bestBaseline(dataset)
 	return fmt.Sprintf("best other row here: %s (%.3f)", name, v), v, ok
 }
 
@@ -140,7 +140,7 @@ var sweepNames = map[string]struct{ symbol, axis string }{
 // dashed horizontal line and the paper's stated mark (if any) as a dotted vertical line.
 // It writes dir/<param>_<dataset>.<format> and returns nil if there is nothing to draw.
 func sweepFigure(r *Results, dataset, param string, o FigureOptions) (*Figure, error) {
-	series := r.Sweep(dataset, param)
+	series := r.propSweep(dataset, param)
 	if len(series) == 0 {
 		return nil, nil
 	}

@@ -129,7 +129,7 @@ func ariTable(r *Results) *Table {
 // Every cell off the paper (offThePaper) carries a note on its Δ saying why.
 func rhoTable(r *Results) *Table {
 	prop := r.Spec.Proposed
-	rhos := r.RhoValues()
+	rhos := r.rhoValues()
 	labels := make([]string, len(rhos))
 	for i, rho := range rhos {
 		labels[i] = "ρ = " + fmtParam(rho)
@@ -161,7 +161,7 @@ func (r *Results) rhoCell(rule, dataset string, rho float64) (texttable.Cell, Ti
 	tr.Rho = rho
 	c := texttable.Cell{Text: Dash}
 	mean := math.NaN()
-	switch p := r.BestAtRho(rule, dataset, rho); {
+	switch p := r.bestAtRho(rule, dataset, rho); {
 	case r.Missing(dataset, prop) != "":
 		c.Note = prop + ": " + r.Missing(dataset, prop)
 	case p == nil:

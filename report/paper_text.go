@@ -181,7 +181,7 @@ func rhoParagraph(t *Table, r *Results) string {
 		out += " " + strings.Join(parts, "; ") + "."
 	}
 	var absent []string
-	for _, rho := range r.RhoValues() {
+	for _, rho := range r.rhoValues() {
 		found := false
 		for _, tr := range t.Tidy {
 			if paper.SameFloat(tr.Rho, rho) && !math.IsNaN(tr.Mean) {

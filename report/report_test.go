@@ -106,7 +106,7 @@ func TestAllFailed(t *testing.T) {
 		}
 		_ = tb.LaTeX()
 	}
-	if s := r.Sweep("webkb", "lambda"); len(s) != 0 {
+	if s := r.propSweep("webkb", "lambda"); len(s) != 0 {
 		t.Errorf("sweep of failed runs: %+v", s)
 	}
 }
