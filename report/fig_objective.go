@@ -89,65 +89,9 @@ func ObjectiveFigure(r *Results, dataset string, o FigureOptions) (*Figure, erro
 			"and even iterates.", RuleText(r.Rules(dataset)[0])),
 	}
 	for i, cv := range curves {
-		title := cv.Method
-		if cv.Swept != "" {
-			title += "\n" + cv.Swept
-		}
-		// The figure's title says "objective"; the axis says which way it is optimised.
-		ylabel := "minimised"
-		if cv.Maximised {
-			ylabel = "maximised"
-		}
-		p := newPlot(o.Style, title, "iteration", ylabel)
-		p.Title.TextStyle.Font.Size = o.Style.LabelSize
-		lo, hi := math.Inf(1), math.Inf(-1)
-		for _, v := range cv.Objective {
-			lo, hi = math.Min(lo, v), math.Max(hi, v)
-		}
-		if lo > 0 && hi/lo > 10 {
-			p.Y.Scale = plot.LogScale{}
-			p.Y.Tick.Marker = sparseLogTicks(5)
-			p.Y.Label.Text += " (log scale)"
-		}
-		osc := oscillates(cv.Objective)
-		parts := [][]float64{nil}
-		names := []string{""}
-		if osc {
-			parts, names = [][]float64{nil, nil}, []string{"odd iterations", "even iterations"}
-		}
-		xs := make([][]float64, len(parts))
-		for j, v := range cv.Objective {
-			k := 0
-			if osc {
-				k = j % 2 // iteration j+1: odd iterates in part 0
-			}
-			parts[k] = append(parts[k], v)
-			xs[k] = append(xs[k], float64(j+1))
-		}
-		p.Add(plotter.NewGrid())
-		for k, ys := range parts {
-			pts := make(plotter.XYs, len(ys))
-			for j := range ys {
-				pts[j] = plotter.XY{X: xs[k][j], Y: ys[j]}
-			}
-			l, err := plotter.NewLine(pts)
-			if err != nil {
-				return nil, fmt.Errorf("objective of %s: %w", cv.Method, err)
-			}
-			st := seriesStyle(k)
-			l.Color, l.Dashes, l.Width = st.Color, st.Dashes, vg.Points(1.2)
-			p.Add(l)
-			if names[k] != "" {
-				p.Legend.Add(names[k], l)
-			}
-		}
-		p.Legend.Top, p.Legend.TextStyle.Font.Size = true, vg.Points(8)
-		if osc { // leave an empty band at the top for the legend
-			if _, isLog := p.Y.Scale.(plot.LogScale); isLog {
-				p.Y.Max = hi * math.Pow(hi/lo, 0.35)
-			} else {
-				p.Y.Max = hi + 0.35*(hi-lo)
-			}
+		p, osc, err := objectivePanel(o.Style, cv)
+		if err != nil {
+			return nil, err
 		}
 		plots[i] = p
 		fig.Facts = append(fig.Facts, curveFact(cv, osc))
@@ -164,6 +108,73 @@ func ObjectiveFigure(r *Results, dataset string, o FigureOptions) (*Figure, erro
 	})
 	fig.Files = files
 	return fig, err
+}
+
+// objectivePanel draws one curve's panel: the objective against iteration, on a log
+// axis where it spans more than a decade, as two lines (odd and even iterates, with a
+// legend in a band left empty at the top) where it oscillates with period 2 (osc).
+func objectivePanel(st FigureStyle, cv objectiveCurve) (p *plot.Plot, osc bool, err error) {
+	title := cv.Method
+	if cv.Swept != "" {
+		title += "\n" + cv.Swept
+	}
+	// The figure's title says "objective"; the axis says which way it is optimised.
+	ylabel := "minimised"
+	if cv.Maximised {
+		ylabel = "maximised"
+	}
+	p = newPlot(st, title, "iteration", ylabel)
+	p.Title.TextStyle.Font.Size = st.LabelSize
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, v := range cv.Objective {
+		lo, hi = math.Min(lo, v), math.Max(hi, v)
+	}
+	if lo > 0 && hi/lo > 10 {
+		p.Y.Scale = plot.LogScale{}
+		p.Y.Tick.Marker = sparseLogTicks(5)
+		p.Y.Label.Text += " (log scale)"
+	}
+	osc = oscillates(cv.Objective)
+	parts := [][]float64{nil}
+	names := []string{""}
+	if osc {
+		parts, names = [][]float64{nil, nil}, []string{"odd iterations", "even iterations"}
+	}
+	xs := make([][]float64, len(parts))
+	for j, v := range cv.Objective {
+		k := 0
+		if osc {
+			k = j % 2 // iteration j+1: odd iterates in part 0
+		}
+		parts[k] = append(parts[k], v)
+		xs[k] = append(xs[k], float64(j+1))
+	}
+	p.Add(plotter.NewGrid())
+	for k, ys := range parts {
+		pts := make(plotter.XYs, len(ys))
+		for j := range ys {
+			pts[j] = plotter.XY{X: xs[k][j], Y: ys[j]}
+		}
+		l, err := plotter.NewLine(pts)
+		if err != nil {
+			return nil, false, fmt.Errorf("objective of %s: %w", cv.Method, err)
+		}
+		ls := seriesStyle(k)
+		l.Color, l.Dashes, l.Width = ls.Color, ls.Dashes, vg.Points(1.2)
+		p.Add(l)
+		if names[k] != "" {
+			p.Legend.Add(names[k], l)
+		}
+	}
+	p.Legend.Top, p.Legend.TextStyle.Font.Size = true, vg.Points(8)
+	if osc { // leave an empty band at the top for the legend
+		if _, isLog := p.Y.Scale.(plot.LogScale); isLog {
+			p.Y.Max = hi * math.Pow(hi/lo, 0.35)
+		} else {
+			p.Y.Max = hi + 0.35*(hi-lo)
+		}
+	}
+	return p, osc, nil
 }
 
 // curveFact describes a curve: its run, direction of optimisation, start and end, how
