@@ -31,41 +31,43 @@ func writePaperIntro(b *bytes.Buffer, r *Results, opt Options) {
 // paragraph comparing it with the paper.
 func writePaperSections(b *bytes.Buffer, rep *Report, opt Options, tables map[string]*Table, figs map[string][]*Figure) {
 	r := rep.Results
-	b.WriteString("## " + r.Spec.Headings["layout"] + "\n\n")
-	b.WriteString(r.Spec.Layout.Stated + "\n\n")
-	writeFigures(b, figs["layout"])
-	writeSkipped(b, rep.Skipped, r.Spec.Layout.Figure)
+	if r.Spec.Layout.Dataset != "" {
+		b.WriteString("## " + r.Spec.Heading("layout", "Clusterings on a graph layout") + "\n\n")
+		b.WriteString(r.Spec.Layout.Stated + "\n\n")
+		writeFigures(b, figs["layout"])
+		writeSkipped(b, rep.Skipped, r.Spec.Layout.Figure)
+	}
 
 	if t := tables["datasets"]; t != nil {
-		writeTable(b, t, opt, r.Spec.Headings["datasets"], datasetsParagraph(t))
+		writeTable(b, t, opt, r.Spec.Heading("datasets", t.Title), datasetsParagraph(t))
 	}
 	if t := tables["ari"]; t != nil {
-		writeTable(b, t, opt, r.Spec.Headings["ari"], ariParagraph(t, r)+"\n\n"+offPaperParagraph(t, r))
+		writeTable(b, t, opt, r.Spec.Heading("ari", t.Title), ariParagraph(t, r)+"\n\n"+offPaperParagraph(t, r))
 	}
 	if t := tables["ari_connected"]; t != nil {
 		writeTable(b, t, opt, "ARI without isolated vertices (not in the paper)", ariConnectedParagraph(t, r))
 	}
 	if t := tables["modularity"]; t != nil {
-		writeTable(b, t, opt, r.Spec.Headings["modularity"], modularityParagraph(t, r))
+		writeTable(b, t, opt, r.Spec.Heading("modularity", t.Title), modularityParagraph(t, r))
 	}
 
-	b.WriteString("## " + r.Spec.Headings["lambda"] + "\n\n")
+	b.WriteString("## " + r.Spec.Heading("lambda", "Effect of λ on ARI") + "\n\n")
 	writeStated(b, r.Spec.StatedAbout("lambda"))
 	writeSweepFacts(figs["lambda"], r, "lambda")
 	writeFigures(b, figs["lambda"])
 	writeSkipped(b, rep.Skipped, "lambda figure")
 
-	b.WriteString("## " + r.Spec.Headings["k2"] + "\n\n")
+	b.WriteString("## " + r.Spec.Heading("k2", "Effect of k2 on ARI") + "\n\n")
 	writeStated(b, r.Spec.StatedAbout("k2"))
 	writeSweepFacts(figs["k2"], r, "k2")
 	writeFigures(b, figs["k2"])
 	writeSkipped(b, rep.Skipped, "k2 figure")
 
 	if t := tables["rho"]; t != nil {
-		writeTable(b, t, opt, r.Spec.Headings["rho"], rhoParagraph(t, r)+"\n\n"+offPaperParagraph(t, r))
+		writeTable(b, t, opt, r.Spec.Heading("rho", t.Title), rhoParagraph(t, r)+"\n\n"+offPaperParagraph(t, r))
 	}
 	if t := tables["runtime"]; t != nil {
-		writeTable(b, t, opt, r.Spec.Headings["runtime"], runtimeParagraph(t, r))
+		writeTable(b, t, opt, r.Spec.Heading("runtime", t.Title), runtimeParagraph(t, r))
 	}
 
 	b.WriteString("## Objective against iteration (not in the paper)\n\n")

@@ -256,7 +256,11 @@ func (rep *Report) write(opt Options) error {
 func buildTables(r *Results) []*Table {
 	out := []*Table{datasetsTable(r)}
 	if r.Compare {
-		out = append(out, ariTable(r), ariConnectedTable(r), modularityTable(r), rhoTable(r), runtimeTableOf(r))
+		out = append(out, ariTable(r), ariConnectedTable(r))
+		if r.Spec.Modularity.Dataset != "" {
+			out = append(out, modularityTable(r))
+		}
+		out = append(out, rhoTable(r), runtimeTableOf(r))
 	} else if len(r.Timed) > 0 {
 		out = append(out, fitTimesTable(r)) // a user's own timing config
 	}
@@ -375,13 +379,14 @@ func (rep *Report) drawPaperFigures(opt Options, add func(*Figure, error) error)
 		}
 	}
 	switch {
+	case r.Spec.Layout.Dataset == "": // the paper has no such figure
 	case ds == "":
-		rep.Skipped = append(rep.Skipped, "Fig. 1 (WebKB layout): WebKB is not in these results.")
+		rep.Skipped = append(rep.Skipped, r.Spec.Layout.Figure+": "+datasetTitle(r.Spec.Layout.Dataset)+" is not in these results.")
 	default:
 		g, err := opt.LoadGraph(ds)
 		if err != nil {
-			rep.Skipped = append(rep.Skipped, fmt.Sprintf("Fig. 1 (WebKB layout): the graph could not be loaded (%v); "+
-				"pass --data DIR or set NAGC_DATA.", err))
+			rep.Skipped = append(rep.Skipped, fmt.Sprintf("%s: the graph could not be loaded (%v); "+
+				"pass --data DIR or set NAGC_DATA.", r.Spec.Layout.Figure, err))
 			break
 		}
 		if err := add(layoutFigure(r, ds, g, opt.figureOptions())); err != nil {

@@ -12,7 +12,7 @@ import (
 	"github.com/nagc-harness/nagc/report/paper"
 )
 
-const reportUsage = "report RESULTS_DIR [--out DIR] [--formats md,tex,csv] [--figures png,pdf] [--rule modularity|two-view|heldout|objective] [--compare paper|none] [--paper FILE|none] [--data DIR]"
+const reportUsage = "report RESULTS_DIR [--out DIR] [--formats md,tex,csv] [--figures png,pdf] [--rule modularity|two-view|heldout|objective] [--compare paper|none] [--paper FILE|none] [--paper-spec FILE] [--data DIR]"
 
 func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("report", reportUsage, stderr)
@@ -22,6 +22,7 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	rule := fs.String("rule", experiments.SelectModularity, "label-free selection rule shown beside the paper's (modularity, two-view, heldout or objective)")
 	data := fs.String("data", "", "folder holding the named datasets, for the WebKB layout figure (overrides $NAGC_DATA)")
 	paperFile := fs.String("paper", "", "published-results YAML (default: the copy built into nagc; \"none\": no paper numbers)")
+	specFile := fs.String("paper-spec", "", "how the rows are set beside the paper: its rows, datasets, headings, stated facts and claims (default: the NAGC paper's, built into nagc; see configs/paper-comparison.yaml)")
 	compare := fs.String("compare", "", "comparison: paper (set the rows beside the NAGC paper's numbers) or none (the sweep alone); default: as the config's compare key recorded it")
 	in := addInputFlags(fs)
 	arg, err := parseOneArg(fs, args)
@@ -62,6 +63,13 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			return err
 		}
 		opt.Paper = p
+	}
+	if *specFile != "" {
+		spec, err := paper.LoadSpec(*specFile)
+		if err != nil {
+			return err
+		}
+		opt.Spec = spec
 	}
 	lock, err := experiments.LockRead(arg)
 	if err != nil {

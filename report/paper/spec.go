@@ -3,6 +3,7 @@ package paper
 import (
 	"fmt"
 	"math"
+	"os"
 	"slices"
 	"strings"
 
@@ -25,7 +26,8 @@ type Spec struct {
 	// they are compared with.
 	ComparedWith map[string]string `yaml:"compared_with"`
 	// Headings are the headings of the paper's tables and figures in the report, by the
-	// report's name of each (layout, datasets, ari, modularity, lambda, k2, rho, runtime).
+	// report's name of each (layout, datasets, ari, modularity, lambda, k2, rho, runtime);
+	// one not given is the table's title (Heading).
 	Headings map[string]string `yaml:"headings"`
 	// Layout is the paper's figure of clusterings drawn on a graph layout.
 	Layout Layout `yaml:"layout"`
@@ -106,6 +108,15 @@ type SpeedClaim struct {
 	Datasets []string `yaml:"datasets"`
 	// Why says why the claim holds or not with this implementation.
 	Why string `yaml:"why"`
+}
+
+// LoadSpec reads a comparison spec file (ParseSpec).
+func LoadSpec(path string) (*Spec, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return ParseSpec(path, b)
 }
 
 // ParseSpec parses a comparison spec (file names it in errors) and checks it: a name,
