@@ -93,8 +93,8 @@ func FitDense[T float32 | float64](ctx context.Context, x []T, n, m int, cfg Con
 // denseBytes estimates the memory FitDense takes besides x.
 func denseBytes(n, m, k, threads int) uint64 {
 	trials := 2 + int(math.Log(float64(k)))
-	perRow := memory.Bytes(int64(n), 8*(6+trials)) // norms, bounds, closest, labels, nearest, order, candidate distances
-	centres := memory.Bytes(int64(k)*int64(m), 8*5)
+	perRow := memory.Bytes(int64(n), 8*(9+trials)) // norms, bounds, closest, labels, nearest, order, changes, candidate distances
+	centres := memory.Bytes(int64(k)*int64(m), 8*6)
 	scratch := memory.Bytes(int64(threads)*chunkRows*int64(m+k+trials), 8)
 	return memory.Add(perRow, centres, scratch)
 }
@@ -111,6 +111,7 @@ var taskRows = 2048
 type denseFitter[T float32 | float64] struct {
 	x       []T
 	x64     []float64 // x itself when T is float64, else nil
+	x32     []float32 // x itself when T is float32, else nil
 	n, m, k int
 	norms   []float64 // ‖xᵢ‖²
 	pool    *pool
@@ -118,6 +119,8 @@ type denseFitter[T float32 | float64] struct {
 
 	centers, old, sums []float64  // k×m
 	ct                 *mat.Dense // m×k, the centres transposed for the products
+	ct32, c32          []float32  // float32 data: the centres in float32, transposed (m×kp) and not (k×m)
+	kp                 int        // k rounded up to a multiple of tileCols
 	cnorm, half, drift []float64  // ‖c‖², ½ distance to the nearest other centre, last shift
 	maxDrift           [2]float64 // the largest shift and the second largest
 	maxDriftAt         int        // the cluster with the largest shift
@@ -126,10 +129,13 @@ type denseFitter[T float32 | float64] struct {
 
 	labels       []int
 	upper, lower []float64 // Hamerly's bounds on the distance to the own centre and to any other
-	full         bool      // the next assignment computes every distance (first iteration)
 	moved        bool      // the centres moved since the bounds were last updated
-	changed      []int     // per task: rows that changed cluster
+	full         bool      // the next assignment computes every distance (first iteration)
+	changed      []int     // per task: rows that changed cluster, listed from the task's first row in chRow, chFrom
+	chRow        []int     // rows that changed cluster
+	chFrom       []int     // their former cluster
 	partial      []float64 // per task: inertia, or the k-means++ potential per trial
+	recount      bool      // the next update sums the clusters afresh
 
 	// k-means++
 	trials   int
@@ -137,6 +143,8 @@ type denseFitter[T float32 | float64] struct {
 	nearest  []int     // which chosen centre
 	cand     []int     // the step's candidate rows
 	candT    *mat.Dense
+	cand32   []float32 // m×tp, the candidates transposed in float32 (float32 data)
+	tp       int       // trials rounded up to a multiple of tileCols
 	candNorm []float64
 	candCent []float64 // trials×k: distance of candidate t to chosen centre j
 	candDist []float64 // n×trials: min(closest, squared distance to candidate t)
@@ -146,11 +154,12 @@ type denseFitter[T float32 | float64] struct {
 	work []denseScratch
 
 	// stored method values: run by the pool without allocating
-	assignFn, sumsFn, inertiaFn, halfFn, firstFn, trialFn, keepFn func(worker, task int)
+	assignFn, sumsFn, moveFn, inertiaFn, halfFn, firstFn, trialFn, keepFn func(worker, task int)
 }
 
 type denseScratch struct {
 	buf, dots []float64 // chunkRows×m rows widened to float64, chunkRows×max(k, trials) products
+	pack, out []float32 // float32 data: the rows packed in panels, the tiles' products
 	rows      []int
 	a, d      mat.Dense
 }
@@ -168,6 +177,7 @@ func newDenseFitter[T float32 | float64](x []T, n, m, k, threads int) *denseFitt
 		cnorm: make([]float64, k), half: make([]float64, k), drift: make([]float64, k),
 		counts: make([]int, k), start: make([]int, k+1), order: make([]int, n), next: make([]int, k),
 		labels: make([]int, n), upper: make([]float64, n), lower: make([]float64, n),
+		chRow: make([]int, n), chFrom: make([]int, n),
 
 		trials:  trials,
 		closest: make([]float64, n), nearest: make([]int, n),
@@ -175,6 +185,12 @@ func newDenseFitter[T float32 | float64](x []T, n, m, k, threads int) *denseFitt
 		candCent: make([]float64, trials*k), candDist: make([]float64, n*trials),
 	}
 	f.x64, _ = any(x).([]float64)
+	f.x32, _ = any(x).([]float32)
+	f.kp, f.tp = roundUp(k, tileCols), roundUp(trials, tileCols)
+	f.ct32, f.cand32 = make([]float32, m*f.kp), make([]float32, m*f.tp)
+	if f.x32 != nil {
+		f.c32 = make([]float32, k*m)
+	}
 	f.changed = make([]int, f.tasks)
 	f.partial = make([]float64, f.tasks*max(1, trials))
 	f.work = make([]denseScratch, f.pool.workers)
@@ -182,13 +198,15 @@ func newDenseFitter[T float32 | float64](x []T, n, m, k, threads int) *denseFitt
 		f.work[w] = denseScratch{
 			buf:  make([]float64, chunkRows*m),
 			dots: make([]float64, chunkRows*max(k, trials)),
+			pack: make([]float32, roundUp(chunkRows, tileRows)*m),
+			out:  make([]float32, roundUp(chunkRows, tileRows)*max(f.kp, f.tp)),
 			rows: make([]int, chunkRows),
 		}
 	}
 	for i := range n {
 		f.norms[i] = sumSq(x[i*m : (i+1)*m])
 	}
-	f.assignFn, f.sumsFn, f.inertiaFn, f.halfFn = f.assignTask, f.sumsTask, f.inertiaTask, f.halfTask
+	f.assignFn, f.sumsFn, f.moveFn, f.inertiaFn, f.halfFn = f.assignTask, f.sumsTask, f.moveTask, f.inertiaTask, f.halfTask
 	f.firstFn, f.trialFn, f.keepFn = f.firstTask, f.trialTask, f.keepTask
 	return f
 }
@@ -217,9 +235,14 @@ func (f *denseFitter[T]) meanVariance() float64 {
 	return floats.Sum(sq) / float64(f.n) / float64(f.m)
 }
 
-// product sets s.d (len(rows)×l) to the rows of x listed in rows, widened to float64, times
-// b (m×l).
-func (f *denseFitter[T]) product(s *denseScratch, rows []int, b *mat.Dense) {
+// product sets s.dots (len(rows)×l, row-major) to the rows of x listed in rows times b
+// (m×l): in float64 with package dense's kernels for float64 data, else in float32 with
+// b32 (b in float32, m×lp, lp a multiple of tileCols).
+func (f *denseFitter[T]) product(s *denseScratch, rows []int, b *mat.Dense, b32 []float32, lp int) {
+	if f.x32 != nil {
+		f.product32(s, rows, b32, lp, b.RawMatrix().Cols)
+		return
+	}
 	r, m := len(rows), f.m
 	_, l := b.Dims()
 	for t, i := range rows {
@@ -273,3 +296,35 @@ func dist2[T float32 | float64](x []T, c []float64) float64 {
 	}
 	return (s0 + s1) + (s2 + s3)
 }
+
+// product32 is product for float32 data: the rows packed in panels of tileRows (the last
+// padded with zeros), each panel times b32 by tiles.
+func (f *denseFitter[T]) product32(s *denseScratch, rows []int, b32 []float32, lp, l int) {
+	m := f.m
+	for p := 0; p*tileRows < len(rows); p++ {
+		panel := s.pack[p*tileRows*m : (p+1)*tileRows*m]
+		for r := range tileRows {
+			if q := p*tileRows + r; q < len(rows) {
+				for j, v := range f.x32[rows[q]*m : (rows[q]+1)*m] {
+					panel[j*tileRows+r] = v
+				}
+			} else {
+				for j := range m {
+					panel[j*tileRows+r] = 0
+				}
+			}
+		}
+		out := s.out[p*tileRows*lp:]
+		for c := 0; c < lp; c += tileCols {
+			tile12x8(panel, b32[c:], lp, m, out[c:], lp)
+		}
+	}
+	for q := range rows {
+		d, o := s.dots[q*l:(q+1)*l], s.out[q*lp:q*lp+l]
+		for c, v := range o {
+			d[c] = float64(v)
+		}
+	}
+}
+
+func roundUp(v, to int) int { return (v + to - 1) / to * to }

@@ -30,6 +30,7 @@ func (f *denseFitter[T]) seed(ctx context.Context, rng *rand.Rand) error {
 			x := f.row(r)
 			for j := range f.m {
 				f.candT.Set(j, t, float64(x[j]))
+				f.cand32[j*f.tp+t] = float32(x[j])
 			}
 			f.candNorm[t] = f.norms[r]
 			for c := range f.chosen {
@@ -98,7 +99,7 @@ func (f *denseFitter[T]) trialTask(w, t int) {
 		if len(rows) == 0 {
 			continue
 		}
-		f.product(s, rows, f.candT)
+		f.product(s, rows, f.candT, f.cand32, f.tp)
 		for p, i := range rows {
 			d, dots := f.candDist[i*tr:(i+1)*tr], s.dots[p*tr:(p+1)*tr]
 			for q := range d {

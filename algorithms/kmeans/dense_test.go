@@ -211,8 +211,9 @@ func TestFitDenseMatchesReference(t *testing.T) {
 	}
 }
 
-// TestFitDenseFloat32 checks that float32 input gives bit for bit the fit of the same
-// values widened to float64, and a fit close to that of the unrounded float64 data.
+// TestFitDenseFloat32 checks that float32 input (distances from float32 products) gives
+// the fit of the same values widened to float64 (float64 products), and one close to
+// that of the unrounded float64 data.
 func TestFitDenseFloat32(t *testing.T) {
 	for _, c := range denseCases[1:4] {
 		x, _ := planted(rand.New(rand.NewPCG(uint64(c.n), 3)), c.n, c.m, c.k, c.spread)
@@ -228,8 +229,8 @@ func TestFitDenseFloat32(t *testing.T) {
 		}
 		b, _ := FitDense(context.Background(), wide, c.n, c.m, cfg, rand.New(rand.NewPCG(1, 1)))
 		full, _ := FitDense(context.Background(), x, c.n, c.m, cfg, rand.New(rand.NewPCG(1, 1)))
-		if err := sameBits(a, b); err != nil {
-			t.Errorf("n=%d: float32 and its float64 widening: %v", c.n, err)
+		if !samePartition(a.Labels, b.Labels) || math.Abs(a.Inertia-b.Inertia) > 1e-9*b.Inertia {
+			t.Errorf("n=%d: float32 gives inertia %v, its float64 widening %v", c.n, a.Inertia, b.Inertia)
 		}
 		if math.Abs(a.Inertia-full.Inertia) > 1e-5*full.Inertia {
 			t.Errorf("n=%d: float32 inertia %v, float64 %v", c.n, a.Inertia, full.Inertia)
