@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Side-by-side reference for nagc's dense k-means (docs/kmeans.md).
 
-  kmeans_sklearn.py make DIR [--n 169343] [--m 128] [--k 40] [--noise 1.6] [--seed 1]
+  kmeans_sklearn.py make DIR [--n 169343] [--m 128] [--k 40] [--noise 1.55] [--seed 1]
       writes DIR/x64.npy, DIR/x32.npy (n x m attributes: |class mean + Gaussian noise|,
       class means N(0, 1) per column, labels uniform over k) and DIR/labels.npy.
   kmeans_sklearn.py fit DIR/x32.npy DIR/labels.npy [--k 40] [--n-init 10] [--seed 0]
@@ -19,7 +19,7 @@ p.add_argument("paths", nargs="+")
 p.add_argument("--n", type=int, default=169343)
 p.add_argument("--m", type=int, default=128)
 p.add_argument("--k", type=int, default=40)
-p.add_argument("--noise", type=float, default=1.6)
+p.add_argument("--noise", type=float, default=1.55)
 p.add_argument("--seed", type=int, default=1)
 p.add_argument("--n-init", type=int, default=10)
 a = p.parse_args()
