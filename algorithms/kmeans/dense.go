@@ -143,7 +143,7 @@ type denseFitter[T float32 | float64] struct {
 	nearest  []int     // which chosen centre
 	cand     []int     // the step's candidate rows
 	candT    *mat.Dense
-	cand32   []float32 // m×tp, the candidates transposed in float32 (float32 data)
+	cand32   []float32 // float32 data: the candidates transposed, m×tp
 	tp       int       // trials rounded up to a multiple of tileCols
 	candNorm []float64
 	candCent []float64 // trials×k: distance of candidate t to chosen centre j
@@ -159,7 +159,7 @@ type denseFitter[T float32 | float64] struct {
 
 type denseScratch struct {
 	buf, dots []float64 // chunkRows×m rows widened to float64, chunkRows×max(k, trials) products
-	pack, out []float32 // float32 data: the rows packed in panels, the tiles' products
+	pack, out []float32 // float32 data: a tile's rows copied together, the tiles' products
 	rows      []int
 	a, d      mat.Dense
 }
@@ -187,9 +187,8 @@ func newDenseFitter[T float32 | float64](x []T, n, m, k, threads int) *denseFitt
 	f.x64, _ = any(x).([]float64)
 	f.x32, _ = any(x).([]float32)
 	f.kp, f.tp = roundUp(k, tileCols), roundUp(trials, tileCols)
-	f.ct32, f.cand32 = make([]float32, m*f.kp), make([]float32, m*f.tp)
 	if f.x32 != nil {
-		f.c32 = make([]float32, k*m)
+		f.ct32, f.c32, f.cand32 = make([]float32, m*f.kp), make([]float32, k*m), make([]float32, m*f.tp)
 	}
 	f.changed = make([]int, f.tasks)
 	f.partial = make([]float64, f.tasks*max(1, trials))
@@ -198,7 +197,7 @@ func newDenseFitter[T float32 | float64](x []T, n, m, k, threads int) *denseFitt
 		f.work[w] = denseScratch{
 			buf:  make([]float64, chunkRows*m),
 			dots: make([]float64, chunkRows*max(k, trials)),
-			pack: make([]float32, roundUp(chunkRows, tileRows)*m),
+			pack: make([]float32, tileRows*m),
 			out:  make([]float32, roundUp(chunkRows, tileRows)*max(f.kp, f.tp)),
 			rows: make([]int, chunkRows),
 		}
@@ -297,26 +296,23 @@ func dist2[T float32 | float64](x []T, c []float64) float64 {
 	return (s0 + s1) + (s2 + s3)
 }
 
-// product32 is product for float32 data: the rows packed in panels of tileRows (the last
-// padded with zeros), each panel times b32 by tiles.
+// product32 is product for float32 data, by tiles of tileRows rows: read in place where
+// they are consecutive rows of x, else copied together (the last padded with zero rows).
 func (f *denseFitter[T]) product32(s *denseScratch, rows []int, b32 []float32, lp, l int) {
 	m := f.m
-	for p := 0; p*tileRows < len(rows); p++ {
-		panel := s.pack[p*tileRows*m : (p+1)*tileRows*m]
-		for r := range tileRows {
-			if q := p*tileRows + r; q < len(rows) {
-				for j, v := range f.x32[rows[q]*m : (rows[q]+1)*m] {
-					panel[j*tileRows+r] = v
-				}
-			} else {
-				for j := range m {
-					panel[j*tileRows+r] = 0
-				}
+	for p := 0; p < len(rows); p += tileRows {
+		tile := rows[p:min(p+tileRows, len(rows))]
+		a := s.pack
+		if len(tile) == tileRows && tile[tileRows-1]-tile[0] == tileRows-1 {
+			a = f.x32[tile[0]*m:]
+		} else {
+			for q, i := range tile {
+				copy(a[q*m:(q+1)*m], f.x32[i*m:(i+1)*m])
 			}
+			clear(a[len(tile)*m : tileRows*m])
 		}
-		out := s.out[p*tileRows*lp:]
 		for c := 0; c < lp; c += tileCols {
-			tile12x8(panel, b32[c:], lp, m, out[c:], lp)
+			tile12x8(a, m, b32[c:], lp, m, s.out[p*lp+c:], lp)
 		}
 	}
 	for q := range rows {

@@ -30,7 +30,11 @@ func (f *denseFitter[T]) seed(ctx context.Context, rng *rand.Rand) error {
 			x := f.row(r)
 			for j := range f.m {
 				f.candT.Set(j, t, float64(x[j]))
-				f.cand32[j*f.tp+t] = float32(x[j])
+			}
+			if f.x32 != nil {
+				for j, v := range f.x32[r*f.m : (r+1)*f.m] {
+					f.cand32[j*f.tp+t] = v
+				}
 			}
 			f.candNorm[t] = f.norms[r]
 			for c := range f.chosen {

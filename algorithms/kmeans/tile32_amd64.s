@@ -1,18 +1,26 @@
-// Hand-written AVX2 kernel of tile32.go: see tile12x8Go for its definition.
+// Hand-written AVX2 kernels of tile32.go: see tile12x8Go and dist2x32Go for their definitions.
 
 //go:build amd64 && !purego
 
 #include "textflag.h"
 
-// func tile12x8AVX2(a, b *float32, bStride, m int, dst *float32, dStride int)
-TEXT ·tile12x8AVX2(SB), NOSPLIT, $0-48
+// func tile12x8AVX2(a *float32, aStride int, b *float32, bStride, m int, dst *float32, dStride int)
+TEXT ·tile12x8AVX2(SB), NOSPLIT, $0-56
 	MOVQ a+0(FP), SI
-	MOVQ b+8(FP), BX
-	MOVQ bStride+16(FP), DX
+	MOVQ aStride+8(FP), AX
+	SHLQ $2, AX
+	LEAQ (SI)(AX*2), R9
+	ADDQ AX, R9
+	LEAQ (R9)(AX*2), R10
+	ADDQ AX, R10
+	LEAQ (R10)(AX*2), R11
+	ADDQ AX, R11
+	MOVQ b+16(FP), BX
+	MOVQ bStride+24(FP), DX
 	SHLQ $2, DX
-	MOVQ m+24(FP), CX
-	MOVQ dst+32(FP), DI
-	MOVQ dStride+40(FP), R8
+	MOVQ m+32(FP), CX
+	MOVQ dst+40(FP), DI
+	MOVQ dStride+48(FP), R8
 	SHLQ $2, R8
 	VXORPS Y0, Y0, Y0
 	VXORPS Y1, Y1, Y1
@@ -28,43 +36,46 @@ TEXT ·tile12x8AVX2(SB), NOSPLIT, $0-48
 	VXORPS Y11, Y11, Y11
 loop:
 	VMOVUPS (BX), Y12
-	VBROADCASTSS 0(SI), Y13
+	VBROADCASTSS (SI), Y13
 	VMULPS Y12, Y13, Y13
 	VADDPS Y13, Y0, Y0
-	VBROADCASTSS 4(SI), Y14
+	VBROADCASTSS (SI)(AX*1), Y14
 	VMULPS Y12, Y14, Y14
 	VADDPS Y14, Y1, Y1
-	VBROADCASTSS 8(SI), Y15
+	VBROADCASTSS (SI)(AX*2), Y15
 	VMULPS Y12, Y15, Y15
 	VADDPS Y15, Y2, Y2
-	VBROADCASTSS 12(SI), Y13
+	VBROADCASTSS (R9), Y13
 	VMULPS Y12, Y13, Y13
 	VADDPS Y13, Y3, Y3
-	VBROADCASTSS 16(SI), Y14
+	VBROADCASTSS (R9)(AX*1), Y14
 	VMULPS Y12, Y14, Y14
 	VADDPS Y14, Y4, Y4
-	VBROADCASTSS 20(SI), Y15
+	VBROADCASTSS (R9)(AX*2), Y15
 	VMULPS Y12, Y15, Y15
 	VADDPS Y15, Y5, Y5
-	VBROADCASTSS 24(SI), Y13
+	VBROADCASTSS (R10), Y13
 	VMULPS Y12, Y13, Y13
 	VADDPS Y13, Y6, Y6
-	VBROADCASTSS 28(SI), Y14
+	VBROADCASTSS (R10)(AX*1), Y14
 	VMULPS Y12, Y14, Y14
 	VADDPS Y14, Y7, Y7
-	VBROADCASTSS 32(SI), Y15
+	VBROADCASTSS (R10)(AX*2), Y15
 	VMULPS Y12, Y15, Y15
 	VADDPS Y15, Y8, Y8
-	VBROADCASTSS 36(SI), Y13
+	VBROADCASTSS (R11), Y13
 	VMULPS Y12, Y13, Y13
 	VADDPS Y13, Y9, Y9
-	VBROADCASTSS 40(SI), Y14
+	VBROADCASTSS (R11)(AX*1), Y14
 	VMULPS Y12, Y14, Y14
 	VADDPS Y14, Y10, Y10
-	VBROADCASTSS 44(SI), Y15
+	VBROADCASTSS (R11)(AX*2), Y15
 	VMULPS Y12, Y15, Y15
 	VADDPS Y15, Y11, Y11
-	ADDQ $48, SI
+	ADDQ $4, SI
+	ADDQ $4, R9
+	ADDQ $4, R10
+	ADDQ $4, R11
 	ADDQ DX, BX
 	DECQ CX
 	JNZ loop
@@ -94,25 +105,29 @@ loop:
 	VZEROUPPER
 	RET
 
-// func dist2x8AVX2(x, c *float32, n int) float32
-// n a positive multiple of 8: Σ (x−c)² in float32, lane j summing the terms j, j+8, …,
-// then the lanes added as ((l0+l4)+(l2+l6)) + ((l1+l5)+(l3+l7)).
-TEXT ·dist2x8AVX2(SB), NOSPLIT, $0-28
+// func dist2x16AVX2(x, c *float32, n int) float32
+// n a positive multiple of 16: Σ (x−c)² in float32 as dist2x32Go computes it.
+TEXT ·dist2x16AVX2(SB), NOSPLIT, $0-28
 	MOVQ x+0(FP), SI
 	MOVQ c+8(FP), DI
 	MOVQ n+16(FP), CX
-	SHRQ $3, CX
+	SHRQ $4, CX
 	VXORPS Y0, Y0, Y0
+	VXORPS Y3, Y3, Y3
 dloop:
 	VMOVUPS (SI), Y1
-	VMOVUPS (DI), Y2
-	VSUBPS Y2, Y1, Y1
+	VMOVUPS 32(SI), Y4
+	VSUBPS (DI), Y1, Y1
+	VSUBPS 32(DI), Y4, Y4
 	VMULPS Y1, Y1, Y1
+	VMULPS Y4, Y4, Y4
 	VADDPS Y1, Y0, Y0
-	ADDQ $32, SI
-	ADDQ $32, DI
+	VADDPS Y4, Y3, Y3
+	ADDQ $64, SI
+	ADDQ $64, DI
 	DECQ CX
 	JNZ dloop
+	VADDPS Y3, Y0, Y0
 	VEXTRACTF128 $1, Y0, X1
 	VADDPS X1, X0, X0
 	VMOVHLPS X0, X0, X1

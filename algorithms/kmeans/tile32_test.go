@@ -10,8 +10,8 @@ import (
 func TestTileAVX2SameBits(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 1))
 	for _, m := range []int{1, 2, 7, 128, 300} {
-		bStride, dStride := 24, 16
-		a, b := make([]float32, tileRows*m), make([]float32, m*bStride)
+		aStride, bStride, dStride := m+3, 24, 16
+		a, b := make([]float32, tileRows*aStride), make([]float32, m*bStride)
 		for p := range a {
 			a[p] = float32(rng.NormFloat64())
 		}
@@ -19,8 +19,8 @@ func TestTileAVX2SameBits(t *testing.T) {
 			b[p] = float32(rng.NormFloat64() * 3)
 		}
 		got, want := make([]float32, tileRows*dStride), make([]float32, tileRows*dStride)
-		tile12x8(a, b[8:], bStride, m, got[4:], dStride)
-		tile12x8Go(a, b[8:], bStride, m, want[4:], dStride)
+		tile12x8(a, aStride, b[8:], bStride, m, got[4:], dStride)
+		tile12x8Go(a, aStride, b[8:], bStride, m, want[4:], dStride)
 		for p := range want {
 			if got[p] != want[p] {
 				t.Fatalf("m=%d: entry %d is %v, Go kernel %v", m, p, got[p], want[p])
@@ -31,7 +31,7 @@ func TestTileAVX2SameBits(t *testing.T) {
 			for c := range tileCols {
 				var s float64
 				for j := range m {
-					s += float64(a[j*tileRows+r]) * float64(b[8+j*bStride+c])
+					s += float64(a[r*aStride+j]) * float64(b[8+j*bStride+c])
 				}
 				if d := float64(want[4+r*dStride+c]) - s; d*d > 1e-8*float64(m)*(1+s*s) {
 					t.Fatalf("m=%d: entry (%d,%d) is %v, exact %v", m, r, c, want[4+r*dStride+c], s)
@@ -44,7 +44,7 @@ func TestTileAVX2SameBits(t *testing.T) {
 // TestDist2AVX2SameBits holds the AVX2 squared distance to its Go definition, bit for bit.
 func TestDist2AVX2SameBits(t *testing.T) {
 	rng := rand.New(rand.NewPCG(2, 2))
-	for _, m := range []int{1, 7, 8, 13, 128, 301} {
+	for _, m := range []int{1, 7, 8, 13, 16, 40, 128, 301} {
 		x, c := make([]float32, m), make([]float32, m)
 		var exact float64
 		for j := range x {
