@@ -24,22 +24,22 @@ import (
 // Each Lloyd iteration is Hamerly's: every row keeps an upper bound on the distance to its
 // centre and a lower bound on the distance to every other centre, both moved by the
 // centres' shifts, and only rows whose bounds overlap get their distances recomputed, in
-// blocks of 128 rows as one product x_block·Cᵀ in the ‖x‖² − 2x·c + ‖c‖² form with
-// package dense's AVX2 kernels. The k-means++ steps skip, by the triangle inequality, the
-// rows a candidate centre cannot come closer to. Rows are split into fixed blocks run on
-// sparse.Threads() goroutines; centroid sums are taken per cluster in row order, so the
-// result is bit for bit the same for any thread count. Labels agree with plain Lloyd
-// iterations except where two centres tie within rounding.
+// blocks of rows as one product x_block·Cᵀ in the ‖x‖² − 2x·c + ‖c‖² form. The k-means++
+// steps skip, by the triangle inequality, the rows a candidate cannot come closer to.
+// Centroid sums are moved by the rows that changed cluster. Rows are split into fixed
+// blocks run on sparse.Threads() goroutines, and every sum over rows is taken in a fixed
+// order, so the result is bit for bit the same for any thread count. Labels agree with
+// plain Lloyd iterations except where two centres tie within rounding.
 //
-// float32 input is read as float32 (half the memory and memory traffic of float64); each
-// block of rows is widened to float64 for its product (the project's kernels are float64,
-// and the conversion costs 1/K of the product), and centroids, norms and the inertia are
-// accumulated in float64.
+// float32 input stays float32 (half the memory and memory traffic of float64) and its
+// products are float32, by a hand-written AVX2 kernel (tile32_amd64.s; its Go form where
+// AVX2 is missing, with the same bits); norms, centroids and the inertia are accumulated
+// in float64. float64 input is computed in float64 with package dense's kernels.
 //
-// Cost: the first iteration and each k-means++ step O(n·m·K) and O(n·m·(2+ln K)) at most;
-// later iterations O(n + r·m·K) for the r rows whose bounds overlap, plus O(n·m) for the
-// centroid sums. Memory about n·(8·(2+ln K) + 48) bytes besides x, checked against the
-// memory budget (package memory) before it is taken.
+// Cost per start: k-means++ at most (K−1)·(2+⌊ln K⌋) products of n·m; the first iteration
+// n·m·K; later ones O(n) plus m·K per row whose bounds overlap and m per row that changed
+// cluster. Memory about n·(72 + 8·(2+⌊ln K⌋)) bytes besides x, checked against the memory
+// budget (package memory) before it is taken. See docs/kmeans.md.
 func FitDense[T float32 | float64](ctx context.Context, x []T, n, m int, cfg Config, rng *rand.Rand) (*Result, error) {
 	cfg = cfg.withDefaults()
 	switch {
