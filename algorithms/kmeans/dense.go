@@ -161,6 +161,7 @@ type denseScratch struct {
 	buf, dots []float64 // chunkRows×m rows widened to float64, chunkRows×max(k, trials) products
 	pack, out []float32 // float32 data: a tile's rows copied together, the tiles' products
 	rows      []int
+	fail      []int // the rows of a chunk that fail Hamerly's test
 	a, d      mat.Dense
 }
 
@@ -200,6 +201,7 @@ func newDenseFitter[T float32 | float64](x []T, n, m, k, threads int) *denseFitt
 			pack: make([]float32, tileRows*m),
 			out:  make([]float32, roundUp(chunkRows, tileRows)*max(f.kp, f.tp)),
 			rows: make([]int, chunkRows),
+			fail: make([]int, chunkRows),
 		}
 	}
 	for i := range n {

@@ -83,6 +83,9 @@ func (f *denseFitter[T]) dist(i, c int) float64 {
 	return math.Sqrt(dist2(f.row(i), f.centers[c*m:(c+1)*m]))
 }
 
+// prefetchAhead is how many rows ahead assignTask prefetches the rows it tightens.
+const prefetchAhead = 4
+
 // halfTask sets half[c] to half the distance from centre c to its nearest other centre.
 func (f *denseFitter[T]) halfTask(_, c int) {
 	m := f.m
@@ -108,29 +111,38 @@ func (f *denseFitter[T]) assignTask(w, t int) {
 	changed := 0
 	for c0 := lo; c0 < hi; c0 += chunkRows {
 		rows := s.rows[:0]
-		for i := c0; i < min(c0+chunkRows, hi); i++ {
-			if f.full {
+		if f.full {
+			for i := c0; i < min(c0+chunkRows, hi); i++ {
 				rows = append(rows, i)
-				continue
 			}
-			a := f.labels[i]
-			if f.moved {
-				f.upper[i] += f.drift[a]
-				if a == f.maxDriftAt {
-					f.lower[i] -= f.maxDrift[1]
-				} else {
-					f.lower[i] -= f.maxDrift[0]
+		} else {
+			// Hamerly's test first (no row of x read), then the rows that fail it
+			// tightened, each prefetched a few rows ahead.
+			fail := s.fail[:0]
+			for i := c0; i < min(c0+chunkRows, hi); i++ {
+				a := f.labels[i]
+				if f.moved {
+					f.upper[i] += f.drift[a]
+					if a == f.maxDriftAt {
+						f.lower[i] -= f.maxDrift[1]
+					} else {
+						f.lower[i] -= f.maxDrift[0]
+					}
+				}
+				if f.upper[i] > max(f.lower[i], f.half[a]) {
+					fail = append(fail, i)
 				}
 			}
-			z := max(f.lower[i], f.half[a])
-			if f.upper[i] <= z {
-				continue
+			for q, i := range fail {
+				if q+prefetchAhead < len(fail) {
+					prefetch(f.row(fail[q+prefetchAhead]))
+				}
+				a := f.labels[i]
+				f.upper[i] = f.dist(i, a)
+				if f.upper[i] > max(f.lower[i], f.half[a]) {
+					rows = append(rows, i)
+				}
 			}
-			f.upper[i] = f.dist(i, a)
-			if f.upper[i] <= z {
-				continue
-			}
-			rows = append(rows, i)
 		}
 		if len(rows) == 0 {
 			continue

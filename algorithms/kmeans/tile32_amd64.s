@@ -4,8 +4,9 @@
 
 #include "textflag.h"
 
-// func tile12x8AVX2(a *float32, aStride int, b *float32, bStride, m int, dst *float32, dStride int)
-TEXT ·tile12x8AVX2(SB), NOSPLIT, $0-56
+// func tile12x8AVX2(a *float32, aStride int, b *float32, bStride, m int, dst *float32, dStride int, next *float32)
+// next: where the following tile's rows start, prefetched 48 bytes per step of j.
+TEXT ·tile12x8AVX2(SB), NOSPLIT, $0-64
 	MOVQ a+0(FP), SI
 	MOVQ aStride+8(FP), AX
 	SHLQ $2, AX
@@ -22,6 +23,7 @@ TEXT ·tile12x8AVX2(SB), NOSPLIT, $0-56
 	MOVQ dst+40(FP), DI
 	MOVQ dStride+48(FP), R8
 	SHLQ $2, R8
+	MOVQ next+56(FP), R12
 	VXORPS Y0, Y0, Y0
 	VXORPS Y1, Y1, Y1
 	VXORPS Y2, Y2, Y2
@@ -35,6 +37,8 @@ TEXT ·tile12x8AVX2(SB), NOSPLIT, $0-56
 	VXORPS Y10, Y10, Y10
 	VXORPS Y11, Y11, Y11
 loop:
+	PREFETCHT0 (R12)
+	ADDQ $48, R12
 	VMOVUPS (BX), Y12
 	VBROADCASTSS (SI), Y13
 	VMULPS Y12, Y13, Y13
@@ -136,4 +140,15 @@ dloop:
 	VADDSS X1, X0, X0
 	MOVSS X0, ret+24(FP)
 	VZEROUPPER
+	RET
+
+// func prefetchAVX2(p unsafe.Pointer, lines int)
+TEXT ·prefetchAVX2(SB), NOSPLIT, $0-16
+	MOVQ p+0(FP), SI
+	MOVQ lines+8(FP), CX
+ploop:
+	PREFETCHT0 (SI)
+	ADDQ $64, SI
+	DECQ CX
+	JNZ ploop
 	RET
