@@ -12,7 +12,6 @@ import (
 	"math"
 	"math/rand/v2"
 
-	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
@@ -125,6 +124,11 @@ type workspace struct {
 	dots    *mat.Dense // n×k, xᵢ·cⱼ
 	labels  []int
 	counts  []float64
+	cnorm   []float64 // ‖c‖²
+	best    []float64 // each row's least ‖x‖² − 2x·c + ‖c‖²
+	order   []int     // rows grouped by cluster (groupRows)
+	start   []int
+	next    []int
 }
 
 func newWorkspace(x *sparse.CSR, k int) *workspace {
@@ -137,6 +141,11 @@ func newWorkspace(x *sparse.CSR, k int) *workspace {
 		dots:    mat.NewDense(n, k, nil),
 		labels:  make([]int, n),
 		counts:  make([]float64, k),
+		cnorm:   make([]float64, k),
+		best:    make([]float64, n),
+		order:   make([]int, n),
+		start:   make([]int, k+1),
+		next:    make([]int, k),
 	}
 	if useFull && denseEnough(x) {
 		w.sums, w.full = mat.NewDense(k, m, nil), x.Dense()
@@ -195,12 +204,14 @@ func (w *workspace) distances(dst, b *mat.Dense, rows []int) {
 	}
 	w.mul(dst, b)
 	n, _ := w.x.Dims()
-	for i := 0; i < n; i++ {
-		d := dst.RawRowView(i)
-		for t, r := range rows {
-			d[t] = max(0, w.norms[i]+w.norms[r]-2*d[t])
+	sparse.ParallelTasks((n+labelBlock-1)/labelBlock, func(blk int) {
+		for i := blk * labelBlock; i < min((blk+1)*labelBlock, n); i++ {
+			d := dst.RawRowView(i)
+			for t, r := range rows {
+				d[t] = max(0, w.norms[i]+w.norms[r]-2*d[t])
+			}
 		}
-	}
+	})
 }
 
 // seed picks initial centres by greedy k-means++ (scikit-learn's _kmeans_plusplus). The
@@ -282,57 +293,67 @@ func sampleProportional(weight []float64, total float64, rng *rand.Rand) int {
 
 // assign sets every row's label to its nearest centre and returns the inertia. With sum
 // (and the dense copy), it also sums the rows of each cluster into w.sums and counts them
-// into w.counts, as update would, in the same pass: block by block, so that each block of
-// rows is read from memory once per Lloyd iteration instead of twice.
+// into w.counts, as update would. The products and the labels are computed on
+// sparse.Threads() goroutines, each row's alone; the inertia is summed in row order and
+// each cluster's rows are summed in row order (clusters in parallel), so every bit is that
+// of one thread.
 func (w *workspace) assign(sum bool) float64 {
-	n, m := w.x.Dims()
+	n, _ := w.x.Dims()
 	w.ct.CloneFrom(w.centers.T())
-	cnorm := make([]float64, w.k)
 	for c := 0; c < w.k; c++ {
 		r := w.centers.RawRowView(c)
-		cnorm[c] = dot(r, r)
+		w.cnorm[c] = dot(r, r)
 	}
-	sum = sum && w.full != nil
-	block := n
-	if sum {
-		w.sums.Zero()
-		clear(w.counts)
-		block = assignBlock
-	} else {
-		w.mul(w.dots, w.ct)
-	}
-	var inertia float64
-	var dots, rows mat.Dense // views of a block of w.dots and w.full
-	for lo := 0; lo < n; lo += block {
-		hi := min(lo+block, n)
-		if sum {
-			d, f := w.dots.RawMatrix(), w.full.RawMatrix()
-			dots.SetRawMatrix(blas64.General{Rows: hi - lo, Cols: w.k, Stride: d.Stride, Data: d.Data[lo*d.Stride:]})
-			rows.SetRawMatrix(blas64.General{Rows: hi - lo, Cols: m, Stride: f.Stride, Data: f.Data[lo*f.Stride:]})
-			dense.Mul(&dots, &rows, w.ct)
-		}
-		for i := lo; i < hi; i++ {
+	w.mul(w.dots, w.ct)
+	sparse.ParallelTasks((n+labelBlock-1)/labelBlock, func(b int) {
+		for i := b * labelBlock; i < min((b+1)*labelBlock, n); i++ {
 			d := w.dots.RawRowView(i)
 			best, bestD := 0, math.Inf(1)
 			for c := 0; c < w.k; c++ {
-				if v := w.norms[i] - 2*d[c] + cnorm[c]; v < bestD {
+				if v := w.norms[i] - 2*d[c] + w.cnorm[c]; v < bestD {
 					best, bestD = c, v
 				}
 			}
-			w.labels[i] = best
-			inertia += max(0, bestD)
-			if sum {
-				w.counts[best]++
-				floats.Add(w.sums.RawRowView(best), w.full.RawRowView(i)) // + 0 where x stores nothing: no bit changes
-			}
+			w.labels[i], w.best[i] = best, bestD
 		}
+	})
+	var inertia float64
+	for _, d := range w.best {
+		inertia += max(0, d)
+	}
+	if sum && w.full != nil {
+		w.groupRows()
+		w.sums.Zero()
+		sparse.ParallelTasks(w.k, func(c int) {
+			dst := w.sums.RawRowView(c)
+			for _, i := range w.order[w.start[c]:w.start[c+1]] {
+				floats.Add(dst, w.full.RawRowView(i)) // + 0 where x stores nothing: no bit changes
+			}
+		})
 	}
 	return inertia
 }
 
-// assignBlock is the number of rows of the dense copy that assign reads at a time (so
-// that they stay in cache between the product and the sums).
-const assignBlock = 16
+// groupRows counts the clusters' rows into w.counts and lists them, in row order, in
+// w.order[w.start[c]:w.start[c+1]].
+func (w *workspace) groupRows() {
+	clear(w.counts)
+	for _, c := range w.labels {
+		w.counts[c]++
+	}
+	w.start[0] = 0
+	for c := 0; c < w.k; c++ {
+		w.start[c+1] = w.start[c] + int(w.counts[c])
+	}
+	copy(w.next, w.start[:w.k])
+	for i, c := range w.labels {
+		w.order[w.next[c]] = i
+		w.next[c]++
+	}
+}
+
+// labelBlock is the number of rows whose labels one task of assign sets.
+const labelBlock = 1024
 
 func dot(a, b []float64) float64 {
 	var s float64
@@ -346,22 +367,21 @@ func dot(a, b []float64) float64 {
 // copy, has summed the clusters' rows into w.sums and counted them); an empty cluster
 // takes the row farthest from its centre. It returns the total squared centre shift.
 func (w *workspace) update(old *mat.Dense) float64 {
-	n, _ := w.x.Dims()
 	old.Copy(w.centers)
 	if w.full != nil {
 		w.centers.Copy(w.sums)
 	} else {
 		w.centers.Zero()
-		clear(w.counts)
-		for i := 0; i < n; i++ {
-			c := w.labels[i]
-			w.counts[c]++
+		w.groupRows()
+		sparse.ParallelTasks(w.k, func(c int) {
 			row := w.centers.RawRowView(c)
-			cols, vals := w.x.Row(i)
-			for p, j := range cols {
-				row[j] += vals[p]
+			for _, i := range w.order[w.start[c]:w.start[c+1]] {
+				cols, vals := w.x.Row(i)
+				for p, j := range cols {
+					row[j] += vals[p]
+				}
 			}
-		}
+		})
 	}
 	for c := 0; c < w.k; c++ {
 		if w.counts[c] == 0 {

@@ -1,0 +1,65 @@
+//go:build amd64 && !purego
+
+package kmeans
+
+import (
+	"unsafe"
+
+	"golang.org/x/sys/cpu"
+)
+
+// useAVX2 reports whether tile12x8 runs its AVX2 form (tile32_amd64.s), which computes
+// every entry with the same float32 operations in the same order as tile12x8Go (a product
+// rounded, then added; no fused multiply-add), so the results do not depend on it.
+var useAVX2 = cpu.X86.HasAVX2
+
+//go:noescape
+func tile12x8AVX2(a *float32, aStride int, b *float32, bStride, m int, dst *float32, dStride int, next *float32)
+
+// tile12x8 is tile12x8Go, in AVX2 where the processor has it. With aStride == m and a
+// long enough, it prefetches the next tile's rows (a[tileRows·m:]) as it goes.
+func tile12x8(a []float32, aStride int, b []float32, bStride, m int, dst []float32, dStride int) {
+	if !useAVX2 {
+		tile12x8Go(a, aStride, b, bStride, m, dst, dStride)
+		return
+	}
+	_ = a[(tileRows-1)*aStride+m-1]
+	_ = b[(m-1)*bStride+tileCols-1]
+	_ = dst[(tileRows-1)*dStride+tileCols-1]
+	next := &a[0]
+	if aStride == m && len(a) >= 2*tileRows*m {
+		next = &a[tileRows*m]
+	}
+	tile12x8AVX2(&a[0], aStride, &b[0], bStride, m, &dst[0], dStride, next)
+}
+
+//go:noescape
+func dist2x16AVX2(x, c *float32, n int) float32
+
+// dist2x32 returns ‖x − c‖² in float32 (see dist2x32Go).
+func dist2x32(x, c []float32) float32 {
+	n := len(x) &^ 15
+	if !useAVX2 || n == 0 {
+		return dist2x32Go(x, c)
+	}
+	c = c[:len(x)]
+	s := dist2x16AVX2(&x[0], &c[0], n)
+	for j := n; j < len(x); j++ {
+		d := x[j] - c[j]
+		s += float32(d * d)
+	}
+	return s
+}
+
+//go:noescape
+func prefetchAVX2(p unsafe.Pointer, lines int)
+
+// prefetch asks the processor to bring row (its cache lines) into cache; it changes no
+// value.
+func prefetch[T float32 | float64](row []T) {
+	if len(row) == 0 {
+		return
+	}
+	bytes := len(row) * int(unsafe.Sizeof(row[0]))
+	prefetchAVX2(unsafe.Pointer(&row[0]), (bytes+63)/64)
+}
