@@ -34,6 +34,7 @@ require (
 	golang.org/x/text v0.28.0 // indirect
 	golang.org/x/tools v0.36.0 // indirect
 	gotest.tools/gotestsum v1.13.0 // indirect
+	rsc.io/pdf v0.1.1 // indirect
 )
 
 tool gotest.tools/gotestsum
