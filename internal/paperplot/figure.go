@@ -240,7 +240,7 @@ func (f *Figure) legendSize(l plot.Legend) (w, h vg.Length) {
 
 // drawInside draws the legend in the corner of the data area dc that covers the fewest
 // data points (points, error ends, horizontal lines sampled across), top right first on
-// ties, on a white box so that a grid line behind it does not cross its text.
+// ties, on a white box so that grid lines and data behind it do not cross its text.
 func (f *Figure) drawInside(dc draw.Canvas, l plot.Legend) {
 	w, h := f.legendSize(l)
 	pad := f.Style.fontSize() / 3
@@ -288,7 +288,7 @@ func (f *Figure) drawInside(dc draw.Canvas, l plot.Legend) {
 		}
 	}
 	box := vg.Rectangle{Min: corners[best], Max: corners[best].Add(vg.Point{X: w, Y: h})}
-	dc.SetColor(color.NRGBA{0xff, 0xff, 0xff, 0xe6})
+	dc.SetColor(color.White) // opaque: PDF canvases draw no alpha
 	dc.Fill(box.Path())
 	dc.SetLineWidth(vg.Points(0.4))
 	dc.SetLineDash(nil, 0)

@@ -13,7 +13,21 @@ import (
 	"gonum.org/v1/plot/plotter"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden images in testdata from the rendered ones")
+var (
+	update = flag.Bool("update", false, "rewrite the golden images in testdata from the rendered ones")
+	keep   = flag.String("keep", "", "write the rendered figures to this folder (to look at them) instead of a temporary one")
+)
+
+// outDir returns the folder rendered figures go to.
+func outDir(t *testing.T) string {
+	if *keep != "" {
+		if err := os.MkdirAll(*keep, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return *keep
+	}
+	return t.TempDir()
+}
 
 // sensitivity is a figure of ARI against λ (log axis) for three values of ρ with std
 // error bars and a reference line: the report's sensitivity figure.
@@ -97,7 +111,7 @@ func figureKinds(t *testing.T) map[string]*Figure {
 // testdata/NAME_golden.png (a tolerance of 1 % per pixel channel difference absorbs
 // anti-aliasing differences across platforms); -update rewrites the golden images.
 func TestGolden(t *testing.T) {
-	dir := t.TempDir()
+	dir := outDir(t)
 	for name, f := range figureKinds(t) {
 		t.Run(name, func(t *testing.T) {
 			files, err := f.Save(filepath.Join(dir, name), PNG)
