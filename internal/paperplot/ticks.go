@@ -12,8 +12,8 @@ import (
 // MinTicks is the number of labelled ticks a linear axis gets where its range allows.
 const MinTicks = 4
 
-// Ticks is a plot.Ticker for linear axes: labelled ticks at multiples of 1, 2, 2.5 or 5
-// × 10^k, the widest step that still gives at least MinTicks labels (at most 8), all
+// Ticks is a plot.Ticker for linear axes: labelled ticks at multiples of 1, 2 or 5
+// × 10^k, the widest step that still gives at least MinTicks labels (so at most about ten), all
 // labels with the same number of decimals and a true minus sign, and an unlabelled tick
 // half way between.
 type Ticks struct {
@@ -51,12 +51,12 @@ func (t Ticks) scale() float64 {
 	return t.Scale
 }
 
-// tickStep returns the widest step of {1, 2, 2.5, 5} × 10^k with at least MinTicks
+// tickStep returns the widest step of {1, 2, 5} × 10^k with at least MinTicks
 // multiples in [lo, hi].
 func tickStep(lo, hi float64) float64 {
 	e := math.Floor(math.Log10(hi - lo))
 	for k := e; k > e-3; k-- {
-		for _, m := range []float64{5, 2.5, 2, 1} {
+		for _, m := range []float64{5, 2, 1} {
 			step := m * math.Pow(10, k)
 			n := math.Floor(hi/step+1e-9) - math.Ceil(lo/step-1e-9) + 1
 			if n >= MinTicks {
@@ -76,9 +76,6 @@ func formatTick(v, step, scale float64) string {
 	dec := 0
 	if step < 1 {
 		dec = int(math.Ceil(-math.Log10(step) - 1e-9))
-		if m := step / math.Pow(10, -float64(dec)); math.Abs(m-math.Round(m)) > 1e-6 {
-			dec++ // 2.5 × 10^k needs one more
-		}
 	}
 	return minus(strconv.FormatFloat(v, 'f', dec, 64))
 }

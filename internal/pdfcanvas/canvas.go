@@ -104,8 +104,11 @@ func (c *Canvas) SetColor(clr color.Color) {
 		clr = color.Black
 	}
 	c.context().color = clr
-	r, g, b, a := clr.RGBA()
-	ri, gi, bi := int(r>>8), int(g>>8), int(b>>8)
+	// PDF colours are not premultiplied: a translucent colour is its straight RGB with
+	// an opacity (vgpdf passes the premultiplied RGB, darkening translucent fills).
+	n := color.NRGBAModel.Convert(clr).(color.NRGBA)
+	_, _, _, a := clr.RGBA()
+	ri, gi, bi := int(n.R), int(n.G), int(n.B)
 	c.doc.SetFillColor(ri, gi, bi)
 	c.doc.SetDrawColor(ri, gi, bi)
 	c.doc.SetTextColor(ri, gi, bi)
