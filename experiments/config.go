@@ -66,6 +66,9 @@ type Config struct {
 	// numbers, in its tables and figures. Empty (the default): a report of the sweep
 	// alone. It is recorded in sweeps.jsonl (Provenance.Compare).
 	Compare string `yaml:"compare"`
+	// Figures says how the report draws this sweep's figures (see Figures); nil: as the
+	// report's defaults and flags say.
+	Figures *Figures `yaml:"figures"`
 
 	// File is the path the config was read from, and Hash the SHA-256 of its bytes.
 	File string `yaml:"-"`
@@ -270,6 +273,7 @@ var (
 var configKeys = map[string][]string{
 	"experiments.Config":     yamlFieldNames(reflect.TypeOf(Config{})),
 	"experiments.MethodSpec": yamlFieldNames(reflect.TypeOf(MethodSpec{})),
+	"experiments.Figures":    yamlFieldNames(reflect.TypeOf(Figures{})),
 }
 
 // yamlFieldNames returns the yaml keys of struct type t.
@@ -415,6 +419,9 @@ func (c *Config) validate() error {
 		if !contains(AllMetrics, m) {
 			return c.errf(c.keyLines["metrics"], "metrics", "unknown metric %q (known: %s)", m, strings.Join(AllMetrics, ", "))
 		}
+	}
+	if err := c.Figures.Check(); err != nil {
+		return c.errf(c.keyLines["figures"], "figures", "%v", err)
 	}
 	if len(c.Datasets) == 0 {
 		return c.errf(c.keyLines["datasets"], "datasets", "no datasets")

@@ -213,6 +213,8 @@ type Provenance struct {
 	// Timing is the config's timing key (Config.Timing): its runs were executed one at a
 	// time (Workers is then 1).
 	Timing bool `json:"timing,omitempty"`
+	// Figures is the config's figures section (Config.Figures), nil when it has none.
+	Figures *Figures `json:"figures,omitempty"`
 	// Datasets holds the loader's statistics of every dataset of the config.
 	Datasets []datasets.Stats `json:"datasets"`
 	// Sources says where each dataset was read from and how (paths absolute), and its
