@@ -125,8 +125,8 @@ func (opt Options) withDefaults() (Options, error) {
 		opt.Formats = []string{FormatMarkdown, FormatLaTeX, FormatCSV}
 	}
 	for _, f := range opt.Formats {
-		if f != FormatMarkdown && f != FormatLaTeX && f != FormatCSV {
-			return opt, fmt.Errorf("report: unknown table format %q (known: md, tex, csv)", f)
+		if f != FormatMarkdown && f != FormatLaTeX && f != FormatCSV && f != FormatLaTeXCompact {
+			return opt, fmt.Errorf("report: unknown table format %q (known: md, tex, csv, tex-compact)", f)
 		}
 	}
 	if opt.Figures == nil && !opt.NoFigures {
@@ -286,6 +286,10 @@ func writeTableFiles(dir string, t *Table, formats []string) ([]string, error) {
 			err = os.WriteFile(path, []byte("## "+texttable.MarkdownEscape(t.Title)+"\n\n"+t.Markdown()), 0o644)
 		case FormatLaTeX:
 			err = os.WriteFile(path, []byte(t.LaTeX()), 0o644)
+		case FormatLaTeXCompact:
+			name = t.Name + ".compact.tex"
+			path = filepath.Join(dir, name)
+			err = os.WriteFile(path, []byte(t.CompactLaTeX()), 0o644)
 		case FormatCSV:
 			err = writeCSVFile(path, t.Tidy)
 		default:

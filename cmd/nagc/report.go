@@ -17,7 +17,7 @@ const reportUsage = "report RESULTS_DIR [--out DIR] [--formats md,tex,csv] [--fi
 func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("report", reportUsage, stderr)
 	out := fs.String("out", "", "folder receiving the report (default RESULTS_DIR/report)")
-	formats := fs.String("formats", "md,tex,csv", "table formats, comma-separated: md, tex, csv")
+	formats := fs.String("formats", "md,tex,csv", "table formats, comma-separated: md, tex, csv, tex-compact (NAME.compact.tex: mean ± std, best bold, fits a column)")
 	figures := fs.String("figures", "png,pdf", "figure formats, comma-separated: png, pdf (\"none\" for no figures)")
 	rule := fs.String("rule", experiments.SelectModularity, "label-free selection rule shown beside the paper's (modularity, two-view, heldout or objective)")
 	data := fs.String("data", "", "folder holding the named datasets, for the WebKB layout figure (overrides $NAGC_DATA)")
