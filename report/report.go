@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/nagc-harness/nagc/datasets"
@@ -42,6 +43,12 @@ type Options struct {
 	// FigureStyle is how figures are drawn: sizes, fonts, titles (nil:
 	// DefaultFigureStyle).
 	FigureStyle *FigureStyle
+	// FigureSettings are laid over the figures section the sweep's config recorded
+	// (nagc report's figure flags); with neither, the sweep figures are drawn as before.
+	FigureSettings *experiments.Figures
+	// figuresDefaulted is whether Figures was left to its default (the recorded
+	// figures section's formats may then replace it).
+	figuresDefaulted bool
 	// FreeRule is the label-free selection rule shown beside the paper's (default
 	// modularity).
 	FreeRule string
@@ -131,6 +138,7 @@ func (opt Options) withDefaults() (Options, error) {
 	}
 	if opt.Figures == nil && !opt.NoFigures {
 		opt.Figures = []string{FormatPNG, FormatPDF}
+		opt.figuresDefaulted = true
 	}
 	if opt.NoFigures {
 		opt.Figures = nil
@@ -319,6 +327,14 @@ func writeCSVFile(path string, rows []TidyRow) error {
 func (rep *Report) drawFigures(opt Options) error {
 	r := rep.Results
 	fo := opt.figureOptions()
+	fs, err := r.figureSettings(opt)
+	if err != nil {
+		return err
+	}
+	formats := opt.Figures
+	if fs != nil && opt.figuresDefaulted && len(fs.Formats) > 0 {
+		formats = fs.Formats
+	}
 	add := func(f *Figure, err error) error {
 		if f != nil {
 			rep.Files = append(rep.Files, f.Files...)
@@ -338,10 +354,22 @@ func (rep *Report) drawFigures(opt Options) error {
 			continue // fits timed alone only: nothing to draw
 		}
 		for _, m := range r.Methods {
+			if fs != nil && !fs.wantsRow(m) {
+				continue
+			}
 			swept, vals := r.Swept(d, m)
+			if fs != nil {
+				swept = slices.DeleteFunc(slices.Clone(swept), func(p string) bool { return !fs.wantsParam(p) })
+			}
 			for _, param := range swept {
-				if r.Compare && m == r.Spec.Proposed && (param == "lambda" || param == "k2") {
+				if r.Compare && m == r.Spec.Proposed && (param == "lambda" || param == "k2") && fs == nil {
 					continue // drawn as the paper's figure
+				}
+				if fs != nil {
+					if err := add(paperSensitivityFigure(r, d, m, param, opt.OutDir, formats, fs)); err != nil {
+						return err
+					}
+					continue
 				}
 				if err := add(SensitivityFigure(r, d, m, param, fo)); err != nil {
 					return err
@@ -355,11 +383,32 @@ func (rep *Report) drawFigures(opt Options) error {
 					if len(vals[px]) < len(vals[py]) { // the longer grid across
 						px, py = py, px
 					}
+					if fs != nil {
+						if err := add(paperHeatmapFigure(r, d, m, px, py, opt.OutDir, formats, fs)); err != nil {
+							return err
+						}
+						continue
+					}
 					if err := add(HeatmapFigure(r, d, m, px, py, fo)); err != nil {
 						return err
 					}
 				}
 			}
+		}
+		if fs != nil {
+			figs, err := paperObjectiveFigures(r, d, opt.OutDir, formats, fs)
+			for _, f := range figs {
+				if err := add(f, nil); err != nil {
+					return err
+				}
+			}
+			if err != nil {
+				return err
+			}
+			if len(figs) == 0 {
+				rep.Skipped = append(rep.Skipped, fmt.Sprintf("objective figures on %s: no selected run recorded an objective curve.", datasetTitle(d)))
+			}
+			continue
 		}
 		f, err := ObjectiveFigure(r, d, fo)
 		if f == nil && err == nil {

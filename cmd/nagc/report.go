@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -12,7 +13,7 @@ import (
 	"github.com/nagc-harness/nagc/report/paper"
 )
 
-const reportUsage = "report RESULTS_DIR [--out DIR] [--formats md,tex,csv] [--figures png,pdf] [--rule modularity|two-view|heldout|objective] [--compare paper|none] [--paper FILE|none] [--paper-spec FILE] [--data DIR]"
+const reportUsage = "report RESULTS_DIR [--out DIR] [--formats md,tex,csv,tex-compact] [--figures png,pdf] [--rule modularity|two-view|heldout|objective] [--compare paper|none] [--paper FILE|none] [--paper-spec FILE] [--data DIR] [--figure-width column|page|LENGTH] [--figure-height LENGTH] [--aspect W/H] [--font-size PT] [--title=false] [--legend inside|outside|none] [--errors bars|bands|none] [--metric NAME] [--rows A,B] [--params P,Q] [--dpi N]"
 
 func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("report", reportUsage, stderr)
@@ -25,12 +26,38 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	specFile := fs.String("paper-spec", "", "how the rows are set beside the paper: its rows, datasets, headings, stated facts and claims (default: the NAGC paper's, built into nagc; see configs/paper-comparison.yaml)")
 	compare := fs.String("compare", "", "comparison: paper (set the rows beside the NAGC paper's numbers) or none (the sweep alone); default: as the config's compare key recorded it")
 	in := addInputFlags(fs)
+	var fig experiments.Figures
+	fs.StringVar(&fig.Width, "figure-width", "", "sweep figures for a paper: width, column (3.3 in), page (7 in) or a length (8cm, 3.5in, 240pt); any figure flag (or the config's figures section) draws the sweep figures for a paper: a column wide, 8 pt, no title, legend inside")
+	fs.StringVar(&fig.Height, "figure-height", "", "figure height, a length (default: width / aspect)")
+	fs.Float64Var(&fig.Aspect, "aspect", 0, "figure width / height (default 1.6)")
+	fs.Float64Var(&fig.FontSize, "font-size", 0, "font size of every text of a figure, in points (default 8)")
+	title := fs.Bool("title", false, "draw the figures' titles (a paper puts them in the caption)")
+	fs.StringVar(&fig.Legend, "legend", "", "legend: inside (the corner hiding the fewest points), outside or none")
+	fs.StringVar(&fig.Errors, "errors", "", "spread over restarts: bars, bands or none")
+	fs.StringVar(&fig.Metric, "metric", "", "recorded metric the sensitivity figures and heatmaps plot: ari, nmi, acc, modularity, heldout_modularity, … (default: the first rule's measure)")
+	rows := fs.String("rows", "", "rows that get sweep figures, comma-separated (default all)")
+	params := fs.String("params", "", "swept parameters that get figures, comma-separated (default all)")
+	fs.Float64Var(&fig.DPI, "dpi", 0, "PNG resolution of the paper figures (default 300)")
 	arg, err := parseOneArg(fs, args)
 	if err != nil {
 		return err
 	}
 	if err := in.apply(); err != nil {
 		return err
+	}
+	given := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	if given["title"] {
+		fig.Title = title
+	}
+	if given["rows"] {
+		fig.Rows = splitList(*rows)
+	}
+	if given["params"] {
+		fig.Params = splitList(*params)
+	}
+	if err := fig.Check(); err != nil {
+		return fmt.Errorf("report: %v", err)
 	}
 	if err := setDataFolder(*data); err != nil {
 		return err
@@ -44,11 +71,15 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		Compare:    *compare,
 		LoadGraph:  in.loadGraph(stderr),
 	}
+	if !fig.IsZero() {
+		opt.FigureSettings = &fig
+	}
 	if opt.Formats == nil {
 		opt.Formats = []string{}
 	}
-	switch f := strings.TrimSpace(*figures); f {
-	case "", "none":
+	switch f := strings.TrimSpace(*figures); {
+	case !given["figures"]: // the default, or the config's figures formats
+	case f == "" || f == "none":
 		opt.NoFigures = true
 	default:
 		opt.Figures = splitList(f)

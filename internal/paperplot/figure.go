@@ -197,10 +197,28 @@ func (f *Figure) Draw(c draw.Canvas) {
 		leg.Draw(right)
 		return
 	}
-	dc := f.drawPlot(c)
-	if f.Style.Legend == LegendInside && len(f.entries) > 0 {
-		f.drawInside(dc, leg)
+	if f.Style.Legend != LegendInside || len(f.entries) == 0 || f.bar != nil {
+		f.drawPlot(c)
+		return
 	}
+	// Inside: the emptiest corner; where every corner would hide data, the y axis is
+	// extended upwards until the legend fits above the data, in the emptier top corner.
+	box, hidden := f.legendCorner(f.Plot.DataCanvas(c), leg)
+	if hidden > 0 && f.Plot.Y.Max > f.Plot.Y.Min {
+		dc := f.Plot.DataCanvas(c)
+		frac := float64((box.Size().Y + f.Style.fontSize()/2) / dc.Size().Y)
+		if frac < 0.6 {
+			y := &f.Plot.Y
+			if _, isLog := y.Scale.(plot.LogScale); isLog && y.Min > 0 {
+				y.Max = y.Min * math.Pow(y.Max/y.Min, 1/(1-frac))
+			} else {
+				y.Max = y.Min + (y.Max-y.Min)/(1-frac)
+			}
+			box, _ = f.legendCorner(f.Plot.DataCanvas(c), leg)
+		}
+	}
+	f.drawPlot(c)
+	f.drawLegendBox(c, box, leg)
 }
 
 // drawPlot draws the plot (and colour bar) on c and returns its data area.
@@ -238,10 +256,10 @@ func (f *Figure) legendSize(l plot.Legend) (w, h vg.Length) {
 	return w, n*eh + (n-1)*l.Padding + l.TextStyle.FontExtents().Descent
 }
 
-// drawInside draws the legend in the corner of the data area dc that covers the fewest
-// data points (points, error ends, horizontal lines sampled across), top right first on
-// ties, on a white box so that grid lines and data behind it do not cross its text.
-func (f *Figure) drawInside(dc draw.Canvas, l plot.Legend) {
+// legendCorner returns the legend's box in the corner of the data area dc that covers
+// the fewest data points (points, error ends, segments and horizontal lines sampled),
+// top right first on ties, and how many it covers.
+func (f *Figure) legendCorner(dc draw.Canvas, l plot.Legend) (vg.Rectangle, int) {
 	w, h := f.legendSize(l)
 	pad := f.Style.fontSize() / 3
 	w, h = w+2*pad, h+2*pad
@@ -287,14 +305,20 @@ func (f *Figure) drawInside(dc draw.Canvas, l plot.Legend) {
 			best, bestN = i, n
 		}
 	}
-	box := vg.Rectangle{Min: corners[best], Max: corners[best].Add(vg.Point{X: w, Y: h})}
-	dc.SetColor(color.White) // opaque: PDF canvases draw no alpha
-	dc.Fill(box.Path())
-	dc.SetLineWidth(vg.Points(0.4))
-	dc.SetLineDash(nil, 0)
-	dc.SetColor(color.Gray{0xaa})
-	dc.Stroke(box.Path())
-	in := draw.Canvas{Canvas: dc.Canvas, Rectangle: vg.Rectangle{
+	return vg.Rectangle{Min: corners[best], Max: corners[best].Add(vg.Point{X: w, Y: h})}, bestN
+}
+
+// drawLegendBox draws the legend in box on a white ground with a thin grey frame, so
+// that grid lines and data behind it do not cross its text.
+func (f *Figure) drawLegendBox(c draw.Canvas, box vg.Rectangle, l plot.Legend) {
+	pad := f.Style.fontSize() / 3
+	c.SetColor(color.White) // opaque: PDF canvases draw no alpha
+	c.Fill(box.Path())
+	c.SetLineWidth(vg.Points(0.4))
+	c.SetLineDash(nil, 0)
+	c.SetColor(color.Gray{0xaa})
+	c.Stroke(box.Path())
+	in := draw.Canvas{Canvas: c.Canvas, Rectangle: vg.Rectangle{
 		Min: box.Min.Add(vg.Point{X: pad, Y: pad}), Max: box.Max.Sub(vg.Point{X: pad, Y: pad})}}
 	l.Top, l.Left = true, true
 	l.Draw(in)

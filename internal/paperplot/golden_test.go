@@ -107,9 +107,10 @@ func figureKinds(t *testing.T) map[string]*Figure {
 	return map[string]*Figure{"sensitivity": sens, "sensitivity_band_page": sensBand, "heatmap": heatmap(s), "objective": obj}
 }
 
-// TestGolden renders each figure kind at column width to PNG and compares it with
-// testdata/NAME_golden.png (a tolerance of 1 % per pixel channel difference absorbs
-// anti-aliasing differences across platforms); -update rewrites the golden images.
+// TestGolden renders each figure kind to PNG and compares it with
+// testdata/NAME_golden.png, pixel by pixel within a colour distance of 0.01 (gonum's
+// cmpimg.EqualApprox, YIQ space), which absorbs anti-aliasing differences across
+// platforms and nothing a reader would see; -update rewrites the golden images.
 func TestGolden(t *testing.T) {
 	dir := outDir(t)
 	for name, f := range figureKinds(t) {
