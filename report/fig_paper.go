@@ -134,7 +134,7 @@ func paperSensitivityFigure(r *Results, dataset, method, param, dir string, form
 	}
 	// Objectives of different rows measure different things: no comparison line then.
 	other := ""
-	if name, v, ok := r.bestOtherRow(dataset, method, rule, m); ok && rule != experiments.SelectObjective && s.Metric == "" {
+	if name, v, ok := r.bestOtherRow(dataset, method, rule, m); ok && rule != experiments.SelectObjective {
 		f.HLine(name, v)
 		lo, hi = math.Min(lo, v), math.Max(hi, v)
 		other = name

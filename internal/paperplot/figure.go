@@ -23,6 +23,8 @@ type Figure struct {
 	// levels are horizontal lines (their y), also kept clear of.
 	levels []float64
 	bar    *colorBar
+	// limits bound the y axis (Pad's limits: 0 and 1 for an NMI); ±Inf where unbounded.
+	limits [2]float64
 }
 
 // entry is a legend line: a name and the thumbnails drawn beside it (none: a note).
@@ -33,7 +35,7 @@ type entry struct {
 
 // NewFigure returns an empty figure with a plot lettered in the style (Style.NewPlot).
 func (s Style) NewFigure(title, xlabel, ylabel string) *Figure {
-	return &Figure{Style: s, Plot: s.NewPlot(title, xlabel, ylabel)}
+	return &Figure{Style: s, Plot: s.NewPlot(title, xlabel, ylabel), limits: [2]float64{math.Inf(-1), math.Inf(1)}}
 }
 
 // lineWidth and markerRadius are the line and marker sizes for the style's font: 1 pt
@@ -176,6 +178,7 @@ func (f *Figure) Pad(limits ...float64) {
 	}
 	if len(limits) == 2 {
 		y.Min, y.Max = math.Max(y.Min, limits[0]), math.Min(y.Max, limits[1])
+		f.limits = [2]float64{limits[0], limits[1]}
 	}
 }
 
@@ -202,19 +205,36 @@ func (f *Figure) Draw(c draw.Canvas) {
 		return
 	}
 	// Inside: the emptiest corner; where every corner would hide data, the y axis is
-	// extended upwards until the legend fits above the data, in the emptier top corner.
-	box, hidden := f.legendCorner(f.Plot.DataCanvas(c), leg)
-	if hidden > 0 && f.Plot.Y.Max > f.Plot.Y.Min {
+	// extended upwards (or, where that would pass the measure's bound, downwards) until
+	// the legend fits beside the data.
+	box, hidden := f.legendCorner(f.Plot.DataCanvas(c), leg, 0)
+	if y := &f.Plot.Y; hidden > 0 && y.Max > y.Min {
 		dc := f.Plot.DataCanvas(c)
 		frac := float64((box.Size().Y + f.Style.fontSize()/2) / dc.Size().Y)
-		if frac < 0.6 {
-			y := &f.Plot.Y
-			if _, isLog := y.Scale.(plot.LogScale); isLog && y.Min > 0 {
-				y.Max = y.Min * math.Pow(y.Max/y.Min, 1/(1-frac))
-			} else {
-				y.Max = y.Min + (y.Max-y.Min)/(1-frac)
+		_, isLog := y.Scale.(plot.LogScale)
+		isLog = isLog && y.Min > 0
+		grow := func(lo, hi float64, up bool) (float64, float64) {
+			if isLog {
+				k := math.Pow(hi/lo, frac/(1-frac))
+				if up {
+					return lo, hi * k
+				}
+				return lo / k, hi
 			}
-			box, _ = f.legendCorner(f.Plot.DataCanvas(c), leg)
+			d := (hi - lo) * frac / (1 - frac)
+			if up {
+				return lo, hi + d
+			}
+			return lo - d, hi
+		}
+		if frac < 0.6 {
+			if lo, hi := grow(y.Min, y.Max, true); hi <= f.limits[1] {
+				y.Min, y.Max = lo, hi
+				box, _ = f.legendCorner(f.Plot.DataCanvas(c), leg, 1)
+			} else if lo, hi := grow(y.Min, y.Max, false); lo >= f.limits[0] {
+				y.Min, y.Max = lo, hi
+				box, _ = f.legendCorner(f.Plot.DataCanvas(c), leg, -1)
+			}
 		}
 	}
 	f.drawPlot(c)
@@ -258,8 +278,9 @@ func (f *Figure) legendSize(l plot.Legend) (w, h vg.Length) {
 
 // legendCorner returns the legend's box in the corner of the data area dc that covers
 // the fewest data points (points, error ends, segments and horizontal lines sampled),
-// top right first on ties, and how many it covers.
-func (f *Figure) legendCorner(dc draw.Canvas, l plot.Legend) (vg.Rectangle, int) {
+// top right first on ties, and how many it covers; among the top corners only when side
+// is 1, the bottom ones when it is −1.
+func (f *Figure) legendCorner(dc draw.Canvas, l plot.Legend, side int) (vg.Rectangle, int) {
 	w, h := f.legendSize(l)
 	pad := f.Style.fontSize() / 3
 	w, h = w+2*pad, h+2*pad
@@ -295,6 +316,9 @@ func (f *Figure) legendCorner(dc draw.Canvas, l plot.Legend) (vg.Rectangle, int)
 	}
 	best, bestN := 0, -1
 	for i, c := range corners {
+		if side == 1 && i > 1 || side == -1 && i < 2 {
+			continue
+		}
 		n := 0
 		for _, p := range at {
 			if p.X >= c.X && p.X <= c.X+w && p.Y >= c.Y && p.Y <= c.Y+h {
