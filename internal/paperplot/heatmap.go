@@ -48,8 +48,9 @@ func (g cells) Y(r int) float64    { return float64(r) }
 // Heatmap returns a figure of grid (grid[r][c]: row r drawn at height r, column c at
 // x = c; NaN leaves a cell blank) as coloured cells labelled with their values, columns
 // named xt and rows yt, with a viridis colour bar titled bar on the right. Cell labels
-// have three decimals, two where three do not fit the cell at the style's width, none
-// where two do not; they are black on light cells and white on dark ones. The legend
+// have three decimals, two where three do not fit a cell at the style's width, a point
+// smaller where neither fits, none where nothing does; they are black on light cells and
+// white on dark ones. The legend
 // placement does not apply (a heatmap has none).
 func (s Style) Heatmap(title, xlabel, ylabel, bar string, xt, yt []string, grid [][]float64) *Figure {
 	f := s.NewFigure(title, xlabel, ylabel)
@@ -93,18 +94,43 @@ func categories(names []string) plot.ConstantTicks {
 	return t
 }
 
-// cellLabels returns the labels of the heatmap's cells, or nil if they do not fit.
+// cellLabels returns the labels of the heatmap's cells, or nil if they do not fit: three
+// decimals, else two, at one point below the style's font size, else two below (not
+// under 5 pt), whichever first fits 90 % of a cell's width.
 func (f *Figure) cellLabels(grid [][]float64, cm palette.ColorMap, cols int) *plotter.Labels {
-	fs := max(f.Style.fontSize()-1, 5)
 	sty := text.Style{Font: f.Plot.X.Tick.Label.Font, Handler: Super, XAlign: draw.XCenter, YAlign: draw.YCenter}
-	sty.Font.Size = fs
+	// The data area is the width less the y axis (its widest tick label, its label) and
+	// the colour bar.
 	w, _ := f.Style.Size()
-	// The data area is the width less the y axis (tick labels, label) and the colour bar.
-	cell := (w - 2*margin - 5*f.Style.fontSize() - f.bar.width()) / vg.Length(cols)
+	var yTicks vg.Length
+	for _, t := range f.Plot.Y.Tick.Marker.Ticks(f.Plot.Y.Min, f.Plot.Y.Max) {
+		yTicks = max(yTicks, f.Plot.Y.Tick.Label.Width(t.Label))
+	}
+	yAxis := yTicks + f.Plot.Y.Label.TextStyle.Height(f.Plot.Y.Label.Text) + 2*f.Plot.Y.Label.Padding + 2*f.Plot.Y.Padding
+	cell := (w - 2*margin - yAxis - f.bar.width()) / vg.Length(cols)
+	format := func(v float64, dec int) string { return minus(strconv.FormatFloat(v, 'f', dec, 64)) }
+	widest := func(dec int) vg.Length {
+		var m vg.Length
+		for _, row := range grid {
+			for _, v := range row {
+				if !math.IsNaN(v) {
+					m = max(m, sty.Width(format(v, dec)))
+				}
+			}
+		}
+		return m
+	}
 	dec := -1
-	for _, d := range []int{3, 2} {
-		if sty.Width(strconv.FormatFloat(-0.888, 'f', d, 64)) <= 0.9*cell {
-			dec = d
+	fs := f.Style.fontSize()
+	for _, size := range []vg.Length{max(fs-1, 5), max(fs-2, 5)} {
+		sty.Font.Size = size
+		for _, d := range []int{3, 2} {
+			if widest(d) <= 0.9*cell {
+				dec = d
+				break
+			}
+		}
+		if dec >= 0 {
 			break
 		}
 	}
@@ -119,7 +145,7 @@ func (f *Figure) cellLabels(grid [][]float64, cm palette.ColorMap, cols int) *pl
 				continue
 			}
 			lbl.XYs = append(lbl.XYs, plotter.XY{X: float64(c), Y: float64(r)})
-			lbl.Labels = append(lbl.Labels, minus(strconv.FormatFloat(v, 'f', dec, 64)))
+			lbl.Labels = append(lbl.Labels, format(v, dec))
 			st := sty
 			st.Color = color.White
 			if col, err := cm.At(v); err == nil && luminance(col) > 0.45 {
