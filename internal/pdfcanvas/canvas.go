@@ -188,7 +188,14 @@ func (c *Canvas) DrawImage(rect vg.Rectangle, img image.Image) {
 	opts := pdf.ImageOptions{ImageType: "png", ReadDpi: true}
 	c.doc.RegisterImageOptionsReader(name, opts, &buf)
 	size := rect.Size()
+	// fpdf places an image top row first, downwards; the canvas's y axis points up, so
+	// the image is drawn through a flip about its rectangle's middle (y → Min+Max−y) to
+	// keep its top row at the top (a colour bar's highest value above).
+	c.Push()
+	c.Translate(vg.Point{Y: rect.Min.Y + rect.Max.Y})
+	c.Scale(1, -1)
 	c.doc.ImageOptions(name, unitPt(rect.Min.X), unitPt(rect.Min.Y), unitPt(size.X), unitPt(size.Y), false, opts, 0, "")
+	c.Pop()
 }
 
 // path strokes ("D") or fills ("F") a vg.Path.
