@@ -366,7 +366,7 @@ func (rep *Report) drawFigures(opt Options) error {
 					continue // drawn as the paper's figure
 				}
 				if fs != nil {
-					if err := add(paperSensitivityFigure(r, d, m, param, opt.OutDir, formats, fs)); err != nil {
+					if err := add(styledSensitivityFigure(r, d, m, param, opt.OutDir, formats, fs)); err != nil {
 						return err
 					}
 					continue
@@ -384,7 +384,7 @@ func (rep *Report) drawFigures(opt Options) error {
 						px, py = py, px
 					}
 					if fs != nil {
-						if err := add(paperHeatmapFigure(r, d, m, px, py, opt.OutDir, formats, fs)); err != nil {
+						if err := add(styledHeatmapFigure(r, d, m, px, py, opt.OutDir, formats, fs)); err != nil {
 							return err
 						}
 						continue
@@ -396,7 +396,7 @@ func (rep *Report) drawFigures(opt Options) error {
 			}
 		}
 		if fs != nil {
-			figs, err := paperObjectiveFigures(r, d, opt.OutDir, formats, fs)
+			figs, err := styledObjectiveFigures(r, d, opt.OutDir, formats, fs)
 			for _, f := range figs {
 				if err := add(f, nil); err != nil {
 					return err

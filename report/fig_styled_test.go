@@ -13,11 +13,11 @@ import (
 	"github.com/nagc-harness/nagc/internal/pdftext"
 )
 
-// TestPaperFigures renders a sweep's figures with a recorded figures section (8 cm
+// TestStyledFigures renders a sweep's figures with a recorded figures section (8 cm
 // wide, attribute modularity, one row, PDF only) and a flag laid over it (titles on),
 // and reads the PDFs back: their size, their fonts, and their text (the Greek axis
 // symbols, the metric's axis label, exponents of the log axis, the title).
-func TestPaperFigures(t *testing.T) {
+func TestStyledFigures(t *testing.T) {
 	recs, prov := unlabeledSweep(t)
 	prov[0].Figures = &experiments.Figures{Width: "8cm", Metric: "attr_modularity", Rows: []string{"NAGC"}, Formats: []string{"pdf"}}
 	dir := writeResultsDir(t, recs, prov)

@@ -13,12 +13,13 @@ import (
 	"github.com/nagc-harness/nagc/internal/paperplot"
 )
 
-// This file draws the sweep figures for a paper (FigureSettings, internal/paperplot):
+// This file draws the sweep figures styled for the reader's own paper (FigureSettings,
+// internal/paperplot; not the NAGC paper's comparison, paper_*.go):
 // the same data as SensitivityFigure, HeatmapFigure and ObjectiveFigure, sized and
 // lettered as the settings say, with powers of ten on log axes, at least four labelled
 // ticks, ×10^k on the axis label of large values and parameter symbols (λ, ρ, k₂).
 
-// symbol is how a parameter is written on a paper figure's axes and legends (paperplot's
+// symbol is how a parameter is written on a styled figure's axes and legends (paperplot's
 // script markup): λ, ρ, k_{2} (k₂), or its name.
 func symbol(param string) string {
 	switch param {
@@ -32,7 +33,7 @@ func symbol(param string) string {
 	return param
 }
 
-// valueLabel writes a parameter value on a paper figure: as a power of ten (10^{e})
+// valueLabel writes a parameter value on a styled figure: as a power of ten (10^{e})
 // when pow says so and it is one, else as the report prints it.
 func valueLabel(v paramValue, pow bool) string {
 	if e, ok := powerOfTen(v); ok && pow {
@@ -73,10 +74,10 @@ func (r *Results) figureMeasure(dataset string, s *FigureSettings) (string, meas
 	return r.figureRule(dataset, s.Metric)
 }
 
-// paperSensitivityFigure is SensitivityFigure drawn with the settings: the measure (or
+// styledSensitivityFigure is SensitivityFigure drawn with the settings: the measure (or
 // the settings' metric) against param, one line per value of a second parameter, spread
 // as bars or bands of the std over restarts, the best other row as a dashed grey line.
-func paperSensitivityFigure(r *Results, dataset, method, param, dir string, formats []string, s *FigureSettings) (*Figure, error) {
+func styledSensitivityFigure(r *Results, dataset, method, param, dir string, formats []string, s *FigureSettings) (*Figure, error) {
 	swept, vals := r.Swept(dataset, method)
 	rule, m := r.figureMeasure(dataset, s)
 	by := secondParam(swept, vals, param)
@@ -168,7 +169,7 @@ func paperSensitivityFigure(r *Results, dataset, method, param, dir string, form
 		Name: fmt.Sprintf("sens_%s_%s_%s", r.Slug(dataset), r.MethodSlug(method), Slug(param)),
 		Kind: "sensitivity", Dataset: dataset, Method: method, Params: []string{param},
 		Title:   paperplot.Plain(fmt.Sprintf("%s on %s: sensitivity to %s", method, datasetTitle(dataset), sym)),
-		Caption: paperSensitivityCaption(method, dataset, m, sym, by, rule, other, s.Style.Errors),
+		Caption: styledSensitivityCaption(method, dataset, m, sym, by, rule, other, s.Style.Errors),
 	}
 	for _, se := range series {
 		j := argmax(se.Mean)
@@ -185,11 +186,11 @@ func paperSensitivityFigure(r *Results, dataset, method, param, dir string, form
 		fig.Facts = append(fig.Facts, fmt.Sprintf("Best%s: %s = %s, %s %s (%s).", at, paramSymbol(param), xv[se.X[j]].Label, m.Label,
 			fmtMeanStd(se.Mean[j], se.Std[j]), se.Params[j]))
 	}
-	return fig, savePaperFigure(f, fig, dir, formats)
+	return fig, saveStyledFigure(f, fig, dir, formats)
 }
 
-// paperSensitivityCaption says what a paper sensitivity figure draws.
-func paperSensitivityCaption(method, dataset string, m measure, sym, by, rule, other string, errs paperplot.Errors) string {
+// styledSensitivityCaption says what a styled sensitivity figure draws.
+func styledSensitivityCaption(method, dataset string, m measure, sym, by, rule, other string, errs paperplot.Errors) string {
 	c := fmt.Sprintf("%s (mean over restarts", m.Label)
 	switch errs {
 	case paperplot.ErrorBars:
@@ -211,9 +212,9 @@ func paperSensitivityCaption(method, dataset string, m measure, sym, by, rule, o
 	return c
 }
 
-// savePaperFigure writes a paper figure in every format to dir and lists its files,
+// saveStyledFigure writes a styled figure in every format to dir and lists its files,
 // relative to dir, in fig.
-func savePaperFigure(f *paperplot.Figure, fig *Figure, dir string, formats []string) error {
+func saveStyledFigure(f *paperplot.Figure, fig *Figure, dir string, formats []string) error {
 	files, err := f.Save(filepath.Join(dir, fig.Name), formats...)
 	for _, p := range files {
 		fig.Files = append(fig.Files, filepath.Base(p))
@@ -221,9 +222,9 @@ func savePaperFigure(f *paperplot.Figure, fig *Figure, dir string, formats []str
 	return err
 }
 
-// paperHeatmapFigure is HeatmapFigure drawn with the settings: the measure over px × py
+// styledHeatmapFigure is HeatmapFigure drawn with the settings: the measure over px × py
 // as viridis cells labelled with their means, with a colour bar.
-func paperHeatmapFigure(r *Results, dataset, method, px, py, dir string, formats []string, s *FigureSettings) (*Figure, error) {
+func styledHeatmapFigure(r *Results, dataset, method, px, py, dir string, formats []string, s *FigureSettings) (*Figure, error) {
 	_, vals := r.Swept(dataset, method)
 	rule, m := r.figureMeasure(dataset, s)
 	series := r.Sensitivity(dataset, method, px, py, rule, m)
@@ -254,14 +255,14 @@ func paperHeatmapFigure(r *Results, dataset, method, px, py, dir string, formats
 			"chosen by %s. Colour (viridis) from the lowest to the highest value, as the bar shows; blank: not in the grid or "+
 			"no finished run.", m.Label, method, datasetTitle(dataset), paperplot.Plain(symbol(px)), paperplot.Plain(symbol(py)), RuleText(rule)),
 	}
-	return fig, savePaperFigure(f, fig, dir, formats)
+	return fig, saveStyledFigure(f, fig, dir, formats)
 }
 
-// paperObjectiveFigures are ObjectiveFigure drawn with the settings: one figure per
+// styledObjectiveFigures are ObjectiveFigure drawn with the settings: one figure per
 // iterative row (objective_<dataset>_<row>), as a column-wide figure holds one panel; a
 // log axis where the curve spans more than a decade, else ×10^k on the axis label; a
 // curve oscillating with period 2 drawn as its odd and its even iterates.
-func paperObjectiveFigures(r *Results, dataset, dir string, formats []string, s *FigureSettings) ([]*Figure, error) {
+func styledObjectiveFigures(r *Results, dataset, dir string, formats []string, s *FigureSettings) ([]*Figure, error) {
 	var figs []*Figure
 	for _, cv := range r.Curves(dataset) {
 		if !s.wantsRow(cv.Method) {
@@ -321,7 +322,7 @@ func paperObjectiveFigures(r *Results, dataset, dir string, formats []string, s 
 		if osc {
 			fig.Caption += " It alternates up and down (period 2): odd and even iterates are drawn as two lines."
 		}
-		if err := savePaperFigure(f, fig, dir, formats); err != nil {
+		if err := saveStyledFigure(f, fig, dir, formats); err != nil {
 			return figs, err
 		}
 		figs = append(figs, fig)
