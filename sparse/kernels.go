@@ -104,11 +104,44 @@ func MulDense(dst *mat.Dense, a *CSR, b *mat.Dense) {
 	}
 	braw, draw := b.RawMatrix(), dst.RawMatrix()
 	unit := a.UnitValues()
-	if serial(a.r) {
+	if serialWork(a.r, a.NNZ()*k) {
 		mulDenseRows(draw, a, braw, k, unit, 0, a.r)
 		return
 	}
-	parallelRows(a.r, func(lo, hi int) { mulDenseRows(draw, a, braw, k, unit, lo, hi) })
+	parallelRowsOf(a.r, a.NNZ()*k, func(lo, hi int) { mulDenseRows(draw, a, braw, k, unit, lo, hi) })
+}
+
+// minWorkPerTask is the multiply-adds below which a product runs on one goroutine.
+const minWorkPerTask = 1 << 16
+
+// serialWork reports whether a row-parallel kernel over n rows of work multiply-adds in
+// all runs on the calling goroutine: one thread, too little work, or a single row. A
+// product with few but long rows (Xᵀ·B for a tall X with few columns) has plenty of work
+// in its few rows, so the decision is by work, not by rows.
+func serialWork(n, work int) bool {
+	return Threads() <= 1 || n < 2 || work < 2*minWorkPerTask
+}
+
+// parallelRowsOf calls fn over [0, n) split into contiguous blocks of about equal row
+// counts, up to four per thread, none with less than minWorkPerTask of the work (spread
+// evenly over the rows) or, with many rows, fewer than minRowsPerTask rows. Each row is
+// computed by one call, so results do not depend on the split.
+func parallelRowsOf(n, work int, fn func(lo, hi int)) {
+	t := Threads()
+	blocks := min(t*4, n, max(1, work/minWorkPerTask))
+	if n >= 2*minRowsPerTask {
+		blocks = min(blocks, (n+minRowsPerTask-1)/minRowsPerTask)
+	}
+	if t <= 1 || blocks <= 1 {
+		fn(0, n)
+		return
+	}
+	size := (n + blocks - 1) / blocks
+	parallelTasks(blocks, t, func(b int) {
+		if lo := b * size; lo < n {
+			fn(lo, min(lo+size, n))
+		}
+	})
 }
 
 // serial reports whether a row-parallel kernel over n rows runs on the calling goroutine.
@@ -309,7 +342,11 @@ func PatternSumGramDots(sum, gram *mat.Dense, w *CSR, u *mat.Dense) (dotSum, dot
 // minRowsPerTask rows) of n, returning the block's dot sums.
 func patternSumGramDotsBlock(sum, gram blas64.General, w *CSR, u blas64.General, k, b, n int) (s, q float64) {
 	lo, hi := b*minRowsPerTask, min((b+1)*minRowsPerTask, n)
-	if !useAVX2 || k > maxPattern {
+	if k > maxPattern {
+		patternRows(sum, blas64.General{}, w, u, k, lo, hi)
+		return patternGramDotsWide(gram, w, u, k, lo, hi)
+	}
+	if !useAVX2 {
 		patternRows(sum, gram, w, u, k, lo, hi)
 		return patternDotRows(w, u, k, lo, hi)
 	}
@@ -317,6 +354,29 @@ func patternSumGramDotsBlock(sum, gram blas64.General, w *CSR, u blas64.General,
 		gatherRowsAVX2Range(sum, w, u, k, true, lo, hi)
 	}
 	return patternGramDotsRowsAVX2Range(gram, w, u, k, lo, hi)
+}
+
+// patternGramDotsWide sets rows [lo, hi) of gram as patternRows does for k > maxPattern
+// and returns patternDotRows(w, u, k, lo, hi), computing each zᵢⱼ = uᵢ·uⱼ once for both
+// (the same bits as the two calls, which compute it twice).
+func patternGramDotsWide(gram blas64.General, w *CSR, u blas64.General, k, lo, hi int) (s, q float64) {
+	for i := lo; i < hi; i++ {
+		ui := u.Data[i*u.Stride : i*u.Stride+k]
+		out := gram.Data[i*gram.Stride : i*gram.Stride+k]
+		clear(out)
+		for _, j := range w.ind[w.ptr[i]:w.ptr[i+1]] {
+			uj := u.Data[j*u.Stride : j*u.Stride+k]
+			uj = uj[:len(ui)]
+			z := dot(ui, uj)
+			s += z
+			q += float64(z * z)
+			uj = uj[:len(out)]
+			for l := range out {
+				out[l] += float64(z * uj[l])
+			}
+		}
+	}
+	return s, q
 }
 
 // dot returns x·y for len(y) ≥ len(x), summed in order (as the unrolled pattern kernels

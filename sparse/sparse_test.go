@@ -265,18 +265,22 @@ func TestThreadsBitIdentical(t *testing.T) {
 	w, _ := randomSparse(rng, n, n, 0.003)
 	x, _ := unitSparse(rng, n, 50, 0.05)
 	xv, _ := randomSparse(rng, n, 50, 0.05)
+	tall, _ := randomSparse(rng, n, 20, 0.9) // its transpose has 20 long rows
+	wide := tall.T()
 	u := randomDense(rng, n, k)
 	v := randomDense(rng, 50, 10)
+	f := randomDense(rng, n, 10)
 	type result struct {
-		g, s, xv, xw *mat.Dense
-		sum, q       float64
+		g, s, xv, xw, xtf *mat.Dense
+		sum, q            float64
 	}
 	run := func(th int) result {
 		prev := SetThreads(th)
 		defer SetThreads(prev)
 		r := result{g: mat.NewDense(n, k, nil), s: mat.NewDense(n, k, nil),
-			xv: mat.NewDense(n, 10, nil), xw: mat.NewDense(n, 10, nil)}
+			xv: mat.NewDense(n, 10, nil), xw: mat.NewDense(n, 10, nil), xtf: mat.NewDense(20, 10, nil)}
 		PatternSumGramMul(r.s, r.g, w, u)
+		MulDense(r.xtf, wide, f)
 		r.sum, r.q = PatternDots(w, u)
 		MulDense(r.xv, x, v)
 		MulDense(r.xw, xv, v)
@@ -286,7 +290,7 @@ func TestThreadsBitIdentical(t *testing.T) {
 	for _, th := range []int{2, 4, 7} {
 		r := run(th)
 		if !mat.Equal(r1.g, r.g) || !mat.Equal(r1.s, r.s) || !mat.Equal(r1.xv, r.xv) || !mat.Equal(r1.xw, r.xw) ||
-			r1.sum != r.sum || r1.q != r.q {
+			!mat.Equal(r1.xtf, r.xtf) || r1.sum != r.sum || r1.q != r.q {
 			t.Errorf("kernel results with %d threads differ from 1 thread", th)
 		}
 	}

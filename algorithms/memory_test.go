@@ -1,0 +1,122 @@
+package algorithms
+
+import (
+	"context"
+	"errors"
+	"runtime"
+	"runtime/debug"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/nagc-harness/nagc/memory"
+)
+
+// peakHeap runs fn and returns the largest live heap above the heap before it, sampled
+// every millisecond with the collector kept eager (GOGC 5), so that the samples stay
+// close to the live bytes.
+func peakHeap(fn func()) uint64 {
+	defer debug.SetGCPercent(debug.SetGCPercent(5))
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	base := ms.HeapAlloc
+	var peak uint64
+	var mu sync.Mutex
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		var s runtime.MemStats
+		for {
+			runtime.ReadMemStats(&s)
+			mu.Lock()
+			peak = max(peak, s.HeapAlloc)
+			mu.Unlock()
+			select {
+			case <-done:
+				return
+			case <-time.After(time.Millisecond):
+			}
+		}
+	}()
+	fn()
+	runtime.ReadMemStats(&ms)
+	close(done)
+	wg.Wait()
+	peak = max(peak, ms.HeapAlloc)
+	if peak < base {
+		return 0
+	}
+	return peak - base
+}
+
+// TestMemoryEstimatesBoundMeasuredPeaks checks, at a mid-size shape (8,000 vertices,
+// average degree about 10, 64 dense attributes, 10 classes), that each method's estimate
+// is at least the measured peak of the live heap during its fit and at most 3 times it.
+func TestMemoryEstimatesBoundMeasuredPeaks(t *testing.T) {
+	if testing.Short() {
+		t.Skip("fits at 8,000 vertices")
+	}
+	adj, x, truth := shapeGraph(8_000, 10, 64, 10, 0.7, 3)
+	in := Input{Adj: adj, X: x, Truth: truth}
+	for _, c := range []struct {
+		name string
+		m    Method
+	}{
+		{"nagc random", NAGC{Lambda: 0.01, Rho: 0.75, Init: InitRandom, Iterations: 3}},
+		{"nagc kmeans", NAGC{Lambda: 0.01, Rho: 0.75, Iterations: 1}},
+		{"nagc filtered", NAGC{Lambda: 0.01, Rho: 0.75, Init: InitRandom, Iterations: 3, Filter: GraphFilterOptions{P: 4}}},
+		{"sgc-kmeans", SGCKMeans{GraphFilterOptions: GraphFilterOptions{P: DefaultSGCOrder}, Rank: DefaultSGCRank, NInit: 1}},
+		{"sgc-kmeans rank 0", SGCKMeans{GraphFilterOptions: GraphFilterOptions{P: 4}, NInit: 1}},
+		{"kmeans", KMeans{NInit: 1}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			est, ok := EstimateMemory(c.m, in, 10)
+			if !ok {
+				t.Fatalf("%s has no memory estimate", c.m.Name())
+			}
+			var err error
+			peak := peakHeap(func() { _, err = c.m.Fit(context.Background(), in, 10, 1) })
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("estimate %s, measured peak %s (%.2f×)", memory.Format(est), memory.Format(peak), float64(est)/float64(peak))
+			if est < peak || est > 3*peak {
+				t.Errorf("estimate %s, measured peak %s: want peak ≤ estimate ≤ 3·peak", memory.Format(est), memory.Format(peak))
+			}
+		})
+	}
+}
+
+// TestCheckMemoryRefusesWithoutAllocating checks that a budget below a fit's estimate
+// gives memory.ErrTooLarge naming the fit, before anything of the fit's size is
+// allocated, and that concurrent fits count together.
+func TestCheckMemoryRefusesWithoutAllocating(t *testing.T) {
+	adj, x, _ := shapeGraph(2_000, 10, 32, 5, 0.7, 4)
+	in := Input{Adj: adj, X: x}
+	m := NAGC{Lambda: 0.01, Rho: 0.75}
+	est, _ := EstimateMemory(m, in, 5)
+	defer memory.SetLimit(0)
+	memory.SetLimit(est / 2)
+	var err error
+	allocs := testing.AllocsPerRun(3, func() { err = CheckMemory(m, in, 5, 1) })
+	if !errors.Is(err, memory.ErrTooLarge) {
+		t.Fatalf("budget %s below the estimate %s: got %v, want a refusal", memory.Format(est/2), memory.Format(est), err)
+	}
+	if allocs > 20 {
+		t.Errorf("the refusal made %v allocations; it should only format its message", allocs)
+	}
+	t.Log(err)
+	memory.SetLimit(est + est/2)
+	if err := CheckMemory(m, in, 5, 1); err != nil {
+		t.Errorf("one fit within the budget refused: %v", err)
+	}
+	if err := CheckMemory(m, in, 5, 2); !errors.Is(err, memory.ErrTooLarge) {
+		t.Errorf("two concurrent fits over the budget: got %v, want a refusal", err)
+	}
+	if err := CheckMemory(METIS{}, in, 5, 1); err != nil {
+		t.Errorf("a method without an estimate: %v, want nil", err)
+	}
+}

@@ -1,0 +1,101 @@
+package algorithms
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"testing"
+
+	"github.com/nagc-harness/nagc/sparse"
+)
+
+// shapeGraph returns a planted graph of the given shape, as issue 26's numpy script
+// writes them: labels uniform over k classes, about deg/2 edge draws per vertex of which
+// a share h stays in the vertex's class, and dense attributes |class mean + N(0, 1)|
+// (means uniform in [0, 2)) stored as a CSR with every entry present.
+func shapeGraph(n, deg, m, k int, h float64, seed uint64) (adj, x *sparse.CSR, truth []int) {
+	rng := newRand(seed)
+	truth = make([]int, n)
+	members := make([][]int, k)
+	for i := range truth {
+		truth[i] = rng.IntN(k)
+		members[truth[i]] = append(members[truth[i]], i)
+	}
+	b := sparse.NewBuilder(n, n)
+	for i := 0; i < n; i++ {
+		for d := 0; d < deg/2; d++ {
+			j := rng.IntN(n)
+			if rng.Float64() < h {
+				c := members[truth[i]]
+				j = c[rng.IntN(len(c))]
+			}
+			if j != i {
+				_ = b.Add(i, j, 1)
+				_ = b.Add(j, i, 1)
+			}
+		}
+	}
+	adj = b.CSR(sparse.MaxDuplicates)
+	means := make([]float64, k*m)
+	for i := range means {
+		means[i] = 2 * rng.Float64()
+	}
+	ptr, ind, val := make([]int, n+1), make([]int, n*m), make([]float64, n*m)
+	for i := 0; i < n; i++ {
+		ptr[i+1] = (i + 1) * m
+		for j := 0; j < m; j++ {
+			ind[i*m+j] = j
+			val[i*m+j] = math.Abs(means[truth[i]*m+j]+rng.NormFloat64()) + 1e-3
+		}
+	}
+	x, err := sparse.NewCSR(n, m, ptr, ind, val)
+	if err != nil {
+		panic(err)
+	}
+	return adj, x, truth
+}
+
+// Shapes of issue 26 (scaled by the benchmark where noted).
+var benchShapes = []struct {
+	name         string
+	n, deg, m, k int
+	h            float64
+}{
+	{"1e5", 100_000, 14, 128, 40, 0.65},
+	{"arxiv", 169_343, 14, 128, 40, 0.65},
+}
+
+// BenchmarkNAGCStepShape times one NAGC iteration (Step and Objective, random factors,
+// λ = 0.01, ρ = 0.75, k1 = k2 = k) at the shapes of issue 26 on 1 and 2 kernel threads.
+func BenchmarkNAGCStepShape(b *testing.B) {
+	for _, sh := range benchShapes {
+		adj, x, _ := shapeGraph(sh.n, sh.deg, sh.m, sh.k, sh.h, 1)
+		op := sparse.NewCSROperator(x)
+		for _, threads := range []int{1, 2} {
+			b.Run(fmt.Sprintf("%s/threads=%d", sh.name, threads), func(b *testing.B) {
+				defer sparse.SetThreads(sparse.SetThreads(threads))
+				benchSteps(b, randomSolver(adj, op, sh.k, sh.k, 0.01, 0.75))
+			})
+		}
+	}
+}
+
+// BenchmarkNAGCFitShape times a 10-iteration NAGC fit from random factors at the
+// shapes of issue 26 on 1 and 2 kernel threads.
+func BenchmarkNAGCFitShape(b *testing.B) {
+	for _, sh := range benchShapes {
+		adj, x, _ := shapeGraph(sh.n, sh.deg, sh.m, sh.k, sh.h, 1)
+		in := Input{Adj: adj, X: x}
+		a := NAGC{Lambda: 0.01, Rho: 0.75, Init: InitRandom, Iterations: 10}
+		for _, threads := range []int{1, 2} {
+			b.Run(fmt.Sprintf("%s/threads=%d", sh.name, threads), func(b *testing.B) {
+				defer sparse.SetThreads(sparse.SetThreads(threads))
+				for i := 0; i < b.N; i++ {
+					if _, err := a.Fit(context.Background(), in, sh.k, 1); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
