@@ -41,12 +41,15 @@ func (c *Clustering) Metrics() map[string]float64 {
 	return named
 }
 
-// Cluster fits m to g with k1 clusters and seed and scores the clustering with every
+// Cluster fits m to g with k1 clusters and seed (refused, before it allocates, when its estimated memory exceeds the budget: algorithms.CheckMemory) and scores the clustering with every
 // metric, as a sweep's runner scores a run (the labels are handed to the method, which
 // reads them only for a label-reading initialisation). Cost: one fit, plus
 // metrics.Evaluate's O(|E| + nnz(X)) passes.
 func Cluster(ctx context.Context, g *datasets.Graph, m algorithms.Method, k1 int, seed uint64) (*Clustering, error) {
 	in := algorithms.Input{Adj: g.Adj, X: g.X, Truth: g.Labels}
+	if err := algorithms.CheckMemory(m, in, k1, 1); err != nil {
+		return nil, err
+	}
 	res, err := m.Fit(ctx, in, k1, seed)
 	if err != nil {
 		return nil, err

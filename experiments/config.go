@@ -18,6 +18,7 @@ import (
 
 	"github.com/nagc-harness/nagc/datasets"
 	"github.com/nagc-harness/nagc/internal/suggest"
+	"github.com/nagc-harness/nagc/memory"
 
 	"github.com/nagc-harness/nagc/algorithms"
 	"github.com/nagc-harness/nagc/configs"
@@ -69,6 +70,11 @@ type Config struct {
 	// Figures says how the report draws this sweep's figures (see Figures); nil: as the
 	// report's defaults and flags say.
 	Figures *Figures `yaml:"figures"`
+	// MaxMemory is the memory budget of the sweep's loads and fits ("12GB", "800MiB"; see
+	// memory.ParseSize), applied by `nagc run` unless --max-memory is given: a fit whose
+	// estimated peak, times the workers, exceeds it is recorded as failed before it
+	// allocates. Empty: the machine's available memory.
+	MaxMemory string `yaml:"max_memory"`
 
 	// File is the path the config was read from, and Hash the SHA-256 of its bytes.
 	File string `yaml:"-"`
@@ -393,6 +399,11 @@ func (c *Config) errf(line int, key, format string, args ...any) error {
 }
 
 func (c *Config) validate() error {
+	if c.MaxMemory != "" {
+		if _, err := memory.ParseSize(c.MaxMemory); err != nil {
+			return c.errf(c.keyLines["max_memory"], "max_memory", "%v", err)
+		}
+	}
 	if c.Restarts == 0 {
 		c.Restarts = 1
 	}

@@ -11,6 +11,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/nagc-harness/nagc/memory"
 )
 
 const smallConfig = `name: small
@@ -90,6 +92,7 @@ func TestConfigErrors(t *testing.T) {
 		{"negative holdout", base + "holdout: -0.1\n", 5, "holdout: must be a fraction"},
 		{"k2 not integer", base + "    grid:\n      k2: [2.5]\n", 6, "positive integer"},
 		{"empty file", "", 0, "empty config"},
+		{"max_memory unit", "max_memory: 12 apples\n" + base, 1, "max_memory"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			path := writeConfig(t, tc.text)
@@ -475,5 +478,31 @@ methods:
 	}
 	if after, _ := os.ReadFile(path); !bytes.Equal(before, after) {
 		t.Error("a failed rescore changed the runs file")
+	}
+}
+
+// TestMaxMemoryRefusesFits checks that a sweep run under a budget below its fits'
+// estimates records them as failed with the refusal, and that max_memory is read.
+func TestMaxMemoryRefusesFits(t *testing.T) {
+	cfg := mustLoad(t, "max_memory: 2GB\ndatasets: [synthetic]\nmethods:\n  - name: P\n    algorithm: nagc\n    options: {init: random, iterations: 2}\n")
+	if cfg.MaxMemory != "2GB" {
+		t.Fatalf("max_memory read as %q", cfg.MaxMemory)
+	}
+	defer memory.SetLimit(0)
+	memory.SetLimit(1000)
+	dir := t.TempDir()
+	sum, err := Execute(context.Background(), cfg, Options{ResultsDir: dir, Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Failed != sum.Total || sum.Total == 0 {
+		t.Fatalf("%d of %d runs failed under a 1 kB budget, want all", sum.Failed, sum.Total)
+	}
+	recs, _, err := ReadRecords(filepath.Join(dir, RunsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) == 0 || !strings.Contains(recs[0].Error, "more than the 1.0 kB budget") {
+		t.Errorf("record error %q, want the refusal", recs[0].Error)
 	}
 }

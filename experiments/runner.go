@@ -331,7 +331,7 @@ func runPool(ctx context.Context, cfg *Config, opt Options, p *sweepPlan, todo [
 					in = timedInput(in)
 					initApart, apart = startApart(b[0].Run, in)
 				}
-				for _, rec := range executeBatch(ctx, b, p.graphs[d], in, cfg, splits, opt.Batch > 1) {
+				for _, rec := range executeBatch(ctx, b, p.graphs[d], in, cfg, splits, opt.Batch > 1, opt.Workers) {
 					if rec == nil { // cancelled
 						continue
 					}
@@ -517,7 +517,10 @@ func present(idx []int) []int {
 // the batch is then one chain of fits that differ only in their iterations), then each
 // run is scored as if it had run alone. It returns each job's record, nil where ctx was
 // cancelled.
-func executeBatch(ctx context.Context, batch []job, g *datasets.Graph, in algorithms.Input, cfg *Config, splits *algorithms.Cache, lockstep bool) []*Record {
+// Each fit's estimated peak memory, times the workers that may run such fits at once
+// (concurrent), is checked against the memory budget first: a fit that would not fit
+// is recorded as failed with the refusal, without allocating.
+func executeBatch(ctx context.Context, batch []job, g *datasets.Graph, in algorithms.Input, cfg *Config, splits *algorithms.Cache, lockstep bool, concurrent int) []*Record {
 	recs := make([]*Record, len(batch))
 	held := cfg.Holdout > 0
 	var sp *heldOutInput
@@ -543,6 +546,9 @@ func executeBatch(ctx context.Context, batch []job, g *datasets.Graph, in algori
 	for i, j := range batch {
 		mainFit[i], heldFit[i] = -1, -1
 		m, err := algorithms.New(j.Algorithm, j.Params)
+		if err == nil {
+			err = algorithms.CheckMemory(m, in, j.K1, concurrent)
+		}
 		if err != nil {
 			methodErr[i] = err
 			continue
@@ -677,7 +683,7 @@ func newRecord(r Run) *Record {
 // execute fits one run on its own and scores it. It returns nil when ctx was cancelled
 // mid-run.
 func execute(ctx context.Context, r Run, in algorithms.Input, want []string) *Record {
-	return executeBatch(ctx, []job{{Run: r}}, nil, in, &Config{Metrics: want}, nil, false)[0]
+	return executeBatch(ctx, []job{{Run: r}}, nil, in, &Config{Metrics: want}, nil, false, 1)[0]
 }
 
 // scoreFit fills rec from the result of its fit (res, err) on in: timings, loss curve,

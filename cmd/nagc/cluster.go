@@ -20,6 +20,7 @@ import (
 	"github.com/nagc-harness/nagc/algorithms"
 	"github.com/nagc-harness/nagc/datasets"
 	"github.com/nagc-harness/nagc/experiments"
+	"github.com/nagc-harness/nagc/sparse"
 )
 
 // setDataRoot points dataset look-ups at dir: a LINQS folder itself becomes the only
@@ -110,9 +111,13 @@ func runCluster(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	initV := fs.String("init-v", "", "NAGC: initial V from a CSV file")
 	initH := fs.String("init-h", "", "NAGC: initial H from a CSV file")
 	factorsOut := fs.String("factors-out", "", "write the learnt factors (U.csv, V.csv, H.csv, …) into DIR")
+	threads := fs.Int("threads", 0, "threads of the fit's kernels (default: all cores; the records are the same bits for any count)")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
+	}
+	if *threads < 0 {
+		return fmt.Errorf("--threads %d: give the number of threads, or 0 for all cores", *threads)
 	}
 	if len(pos) > 0 {
 		return fmt.Errorf("unexpected argument %q", pos[0])
@@ -160,6 +165,7 @@ func runCluster(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if k == 0 {
 		return fmt.Errorf("--k1 is required: %s has no labels to count classes from", g.Name)
 	}
+	defer sparse.SetThreads(sparse.SetThreads(*threads))
 	c, err := experiments.Cluster(ctx, g, m, k, *seed)
 	if err != nil {
 		return err

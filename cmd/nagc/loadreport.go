@@ -38,7 +38,7 @@ func (f *inputFlags) apply() error {
 	if err != nil {
 		return fmt.Errorf("--max-memory: %w", err)
 	}
-	memory.SetLimit(b)
+	setMemoryBudget(b)
 	return nil
 }
 

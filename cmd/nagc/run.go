@@ -15,6 +15,7 @@ import (
 
 	"github.com/nagc-harness/nagc/datasets"
 	"github.com/nagc-harness/nagc/experiments"
+	"github.com/nagc-harness/nagc/memory"
 )
 
 func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -45,6 +46,9 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return err
 	}
 	in.configure(cfg)
+	if b, _ := memory.ParseSize(cfg.MaxMemory); b > 0 && *in.maxMemory == "" {
+		setMemoryBudget(b) // the config's max_memory, where --max-memory does not override it
+	}
 	opt := experiments.Options{ResultsDir: *results, Workers: *workers, Limit: *limit, Batch: *batch}
 	if opt.Workers == 0 {
 		opt.Workers = slurmWorkers(os.Getenv)
