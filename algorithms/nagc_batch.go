@@ -170,6 +170,10 @@ func fitLockstep(ctx context.Context, k int, seed uint64, chains []*nagcChain, r
 	var members []*nagcMember
 	var x sparse.Operator // the attributes, shared by the group
 	for _, c := range chains {
+		if err := ctx.Err(); err != nil {
+			c.fail(err, 0, errs)
+			continue
+		}
 		start := time.Now()
 		mb, err := prepareMember(c.fit, k, seed, &x)
 		if err != nil {
@@ -207,6 +211,7 @@ func fitLockstep(ctx context.Context, k int, seed uint64, chains []*nagcChain, r
 		for _, mb := range members {
 			mb.emit(it, t, per, len(members), res, errs)
 		}
+		reportProgress(ctx, "nagc iterations", it, t)
 	}
 }
 

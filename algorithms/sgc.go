@@ -155,10 +155,16 @@ func (a SGCKMeans) Fit(ctx context.Context, in Input, k int, seed uint64) (*Resu
 	if err := in.validate(true, true, k); err != nil {
 		return nil, fmt.Errorf("sgc-kmeans: %w", err)
 	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	o := a.GraphFilterOptions
 	e, err := sgcPoints(in, o, a.Rank)
 	if err != nil {
 		return nil, fmt.Errorf("sgc-kmeans: %w", err)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
 	res, err := kmeans.FitContext(ctx, e, kmeans.Config{K: k, NInit: a.NInit}, newRand(seed))
 	if err != nil {

@@ -166,7 +166,9 @@ func runCluster(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return fmt.Errorf("--k1 is required: %s has no labels to count classes from", g.Name)
 	}
 	defer sparse.SetThreads(sparse.SetThreads(*threads))
-	c, err := experiments.Cluster(ctx, g, m, k, *seed)
+	fitCtx, clearBar := withFitProgress(ctx, stderr)
+	c, err := experiments.Cluster(fitCtx, g, m, k, *seed)
+	clearBar()
 	if err != nil {
 		return err
 	}

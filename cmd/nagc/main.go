@@ -74,8 +74,12 @@ func usage(w io.Writer) {
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	os.Exit(run(ctx, os.Args[1:], os.Stdout, os.Stderr))
+	returned := make(chan struct{})
+	go exitAfterGrace(ctx, stop, returned, graceAfterSignal, os.Stderr, os.Exit)
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	close(returned)
+	stop()
+	os.Exit(code)
 }
 
 // run executes the command line args and returns the process exit code.

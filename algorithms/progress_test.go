@@ -1,0 +1,65 @@
+package algorithms
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+)
+
+// TestNAGCReportsProgress checks that a NAGC fit tells the context's Progress of every
+// iteration, in order, and that its result does not depend on being watched.
+func TestNAGCReportsProgress(t *testing.T) {
+	rng := newRand(8)
+	adj, x := randomGraph(rng, 200, 30, 0.03, 0.1)
+	in := Input{Adj: adj, X: x}
+	a := NAGC{Lambda: 0.1, Rho: 0.8, Init: InitRandom, Iterations: 7}
+	var got []int
+	ctx := WithProgress(context.Background(), func(phase string, done, total int) {
+		if phase != "nagc iterations" || total != 7 {
+			t.Errorf("progress %q %d/%d, want nagc iterations of 7", phase, done, total)
+		}
+		got = append(got, done)
+	})
+	watched, err := a.Fit(ctx, in, 3, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 7 || got[0] != 1 || got[6] != 7 {
+		t.Errorf("progress reports %v, want 1…7", got)
+	}
+	plain, _ := a.Fit(context.Background(), in, 3, 1)
+	if watched.Objective[6] != plain.Objective[6] {
+		t.Errorf("objective %v watched, %v not", watched.Objective[6], plain.Objective[6])
+	}
+}
+
+// TestFitsStopOnContext checks, at a mid shape (20,000 vertices, 64 dense attributes, 10
+// classes), that a fit given a cancelled context returns its error at once, and that a
+// NAGC fit of many iterations given a 300 ms deadline returns within a second of it.
+func TestFitsStopOnContext(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a mid-size graph")
+	}
+	adj, x, _ := shapeGraph(20_000, 10, 64, 10, 0.7, 5)
+	in := Input{Adj: adj, X: x}
+	cancelled, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, m := range []Method{
+		NAGC{Lambda: 0.01, Rho: 0.75},
+		SGCKMeans{GraphFilterOptions: GraphFilterOptions{P: DefaultSGCOrder}, Rank: DefaultSGCRank},
+	} {
+		start := time.Now()
+		_, err := m.Fit(cancelled, in, 10, 1)
+		if took := time.Since(start); !errors.Is(err, context.Canceled) || took > 100*time.Millisecond {
+			t.Errorf("%s with a cancelled context: %v after %v, want context.Canceled at once", m.Name(), err, took)
+		}
+	}
+	ctx, stop := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer stop()
+	start := time.Now()
+	_, err := NAGC{Lambda: 0.01, Rho: 0.75, Init: InitRandom, Iterations: 100_000}.Fit(ctx, in, 10, 1)
+	if took := time.Since(start); !errors.Is(err, context.DeadlineExceeded) || took > 1300*time.Millisecond {
+		t.Errorf("nagc with a 300 ms deadline: %v after %v, want the deadline's error within a second of it", err, took)
+	}
+}

@@ -1,0 +1,77 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"golang.org/x/term"
+
+	"github.com/nagc-harness/nagc/algorithms"
+)
+
+// fitBarDelay is how long a fit runs before its progress bar appears: short fits print
+// nothing.
+const fitBarDelay = 2 * time.Second
+
+// fitBar draws the progress of one fit (algorithms.Progress: NAGC's iterations) with its
+// ETA on a terminal, once the fit has run for fitBarDelay.
+type fitBar struct {
+	w     io.Writer
+	start time.Time
+	mu    sync.Mutex
+	bar   *progressbar.ProgressBar
+	phase string
+}
+
+// withFitProgress returns ctx carrying a progress bar of the fit on w when w is a
+// terminal (ctx itself otherwise), and the function that clears the bar when the fit
+// returns.
+func withFitProgress(ctx context.Context, w io.Writer) (context.Context, func()) {
+	f, ok := w.(*os.File)
+	if !ok || !term.IsTerminal(int(f.Fd())) {
+		return ctx, func() {}
+	}
+	b := &fitBar{w: w, start: time.Now()}
+	return algorithms.WithProgress(ctx, b.report), b.finish
+}
+
+func (b *fitBar) report(phase string, done, total int) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.bar == nil || b.phase != phase {
+		if time.Since(b.start) < fitBarDelay && done < total {
+			return
+		}
+		b.finishLocked()
+		b.phase = phase
+		b.bar = progressbar.NewOptions(total,
+			progressbar.OptionSetWriter(b.w),
+			progressbar.OptionSetDescription(phase),
+			progressbar.OptionShowCount(),
+			progressbar.OptionSetPredictTime(true),
+			progressbar.OptionSetWidth(30),
+			progressbar.OptionThrottle(200*time.Millisecond),
+			progressbar.OptionOnCompletion(func() { fmt.Fprintln(b.w) }),
+		)
+	}
+	_ = b.bar.Set(done)
+}
+
+func (b *fitBar) finish() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.finishLocked()
+}
+
+func (b *fitBar) finishLocked() {
+	if b.bar != nil && !b.bar.IsFinished() {
+		_ = b.bar.Exit()
+		fmt.Fprintln(b.w)
+	}
+	b.bar = nil
+}

@@ -1,0 +1,35 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"time"
+)
+
+// graceAfterSignal is how long a command has, after Ctrl-C or SIGTERM, to stop on its
+// own (the fits and the runner watch the context) before the process exits anyway: a
+// fit in a loop that does not watch it (a graph filter's powers, a reader) stops all the
+// same, within a second.
+const graceAfterSignal = 800 * time.Millisecond
+
+// exitAfterGrace waits for ctx, the signal context of main, to be done; it then restores
+// the default signal handling (restore: a second Ctrl-C ends the process at once), and
+// if the command has not returned after grace, says so on stderr and calls exit with
+// exitInterrupted. Recorded runs are complete lines (a torn last line is skipped when
+// read), so the same command resumes. It returns when ctx is done and exit has been
+// called, or when returned is closed.
+func exitAfterGrace(ctx context.Context, restore func(), returned <-chan struct{}, grace time.Duration, stderr io.Writer, exit func(int)) {
+	select {
+	case <-returned:
+		return
+	case <-ctx.Done():
+	}
+	restore()
+	select {
+	case <-returned:
+	case <-time.After(grace):
+		fmt.Fprintf(stderr, "nagc: interrupted; stopped the fit after %s (run the same command to resume a sweep)\n", grace)
+		exit(exitInterrupted)
+	}
+}
