@@ -10,7 +10,7 @@ import (
 // MemoryEstimator is a method that can tell, from the shape of its input alone, how much
 // memory a fit takes at its peak beyond the input itself, so that a fit that would not
 // fit is refused before it allocates (CheckMemory). The estimates are upper bounds of the
-// live heap, meant to be within a factor of 3 of the measured peak (see
+// live heap, meant to be within a factor of 4 of the measured peak (in a sweep, whose caches keep shared parts) (see
 // TestMemoryEstimatesBoundMeasuredPeaks).
 type MemoryEstimator interface {
 	// EstimateMemory returns the peak bytes of a fit into k clusters of a graph of n
@@ -88,12 +88,6 @@ func csrBytes(r, nnz int) uint64 {
 	return memory.Add(memory.Bytes(int64(nnz), 16), memory.Bytes(int64(r)+1, 8))
 }
 
-// builderBytes is a sparse.Builder of t triplets and the CSR it builds: 24 bytes a triplet,
-// the sort order and the result.
-func builderBytes(r, t int) uint64 {
-	return memory.Add(memory.Bytes(int64(t), 24+8), csrBytes(r, t))
-}
-
 // kmeansBytes is package kmeans on n points of m coordinates with nnz stored entries into
 // k clusters: the n×k products and the seeding's n×(2 + ln k) candidates, centres and
 // norms, and the dense copy of the points it keeps where they are dense (up to 2²⁶
@@ -112,24 +106,19 @@ func kmeansBytes(n, m, nnz, k int) uint64 {
 func slack(b uint64) uint64 { return memory.Add(b, b/8, 1<<20) }
 
 // filterBytes is FilteredOperator of o on an n×m X with nnzX stored entries and nnzA
-// adjacency entries: Â, the row-normalised X and its transpose, the n×64 blocks of the row
-// norms, and, where Z is stored (n·m ≤ the implicit cost), Z formed by sparse products
-// (the step's growing arrays beside the previous step's) and its transpose.
+// adjacency entries: Â; then, where Z is stored (n·m ≤ the implicit cost), Z and its
+// transpose densely (sparse.FilterDense) and the filter's n×32 temporary; else the
+// row-normalised X and its transpose and the n×64 blocks of the row norms.
 func filterBytes(o GraphFilterOptions, n, m, nnzA, nnzX int) uint64 {
 	if o.P == 0 {
 		return 0
 	}
 	a := csrBytes(n, nnzA+n)
-	x := memory.Add(csrBytes(n, nnzX), csrBytes(m, nnzX))
-	blocks := denseBytes(n, 2*min(64, m))
-	if n*m > nnzX+o.P*(nnzA+2*n) {
-		return memory.Add(a, x, blocks)
+	if n*m <= nnzX+o.P*(nnzA+2*n) {
+		return memory.Add(a, denseBytes(n, 2*m+32+2), memory.Bytes(int64(max(n, m)), 8))
 	}
-	// Stored: the previous step's Z, the next one's arrays grown by doubling (up to 2×),
-	// then Z and its transpose.
-	z := csrBytes(n, n*m)
-	steps := memory.Add(z, z, z)
-	return memory.Add(a, x, memory.Add(steps, z))
+	x := memory.Add(csrBytes(n, nnzX), csrBytes(m, nnzX))
+	return memory.Add(a, x, denseBytes(n, 2*min(64, m)))
 }
 
 // EstimateMemory returns the peak bytes of a NAGC fit (see MemoryEstimator): the
@@ -158,18 +147,19 @@ func (a NAGC) EstimateMemory(n, m, nnzA, nnzX, k int) uint64 {
 }
 
 // EstimateMemory returns the peak bytes of an SGC k-means fit (see MemoryEstimator): the
-// filtered attributes (FilteredOperator), then for rank r > 0 the randomised SVD's n×(r +
-// 10) matrices and the n×r embedding, or for rank 0 the stored filtered matrix, and the
-// k-means run on the result.
+// filtered attributes (FilteredOperator, kept by a sweep's cache), then for rank r > 0
+// the larger of the randomised SVD's n×(r + 10) matrices and the n×r embedding with the
+// k-means run on it, or for rank 0 the stored filtered matrix and the k-means run on it.
 func (a SGCKMeans) EstimateMemory(n, m, nnzA, nnzX, k int) uint64 {
 	o := a.GraphFilterOptions
 	f := filterBytes(o, n, m, nnzA, nnzX)
 	if a.Rank > 0 {
 		r := min(a.Rank, n, m)
 		l := min(r+10, n, m)
-		svd := memory.Add(denseBytes(n, 4*l), denseBytes(m, 4*l))
-		emb := builderBytes(n, n*r)
-		return slack(memory.Add(f, svd, emb, kmeansBytes(n, r, n*r, k)))
+		// The randomised SVD's n×l matrices, then the embedding and k-means on it.
+		svd := memory.Add(denseBytes(n, 2*l+r), denseBytes(m, 4*l))
+		emb := memory.Add(csrBytes(n, n*r), denseBytes(n, r), kmeansBytes(n, r, n*r, k))
+		return slack(memory.Add(f, max(svd, emb)))
 	}
 	pts := nnzX
 	if o.P > 0 {

@@ -54,13 +54,11 @@ func peakHeap(fn func()) uint64 {
 
 // TestMemoryEstimatesBoundMeasuredPeaks checks, at a mid-size shape (8,000 vertices,
 // average degree about 10, 64 dense attributes, 10 classes), that each method's estimate
-// is at least the measured peak of the live heap during its fit and at most 3 times it.
+// is at least the measured peak of the live heap during its fit and at most 4 times it.
 func TestMemoryEstimatesBoundMeasuredPeaks(t *testing.T) {
 	if testing.Short() {
 		t.Skip("fits at 8,000 vertices")
 	}
-	adj, x, truth := shapeGraph(8_000, 10, 64, 10, 0.7, 3)
-	in := Input{Adj: adj, X: x, Truth: truth}
 	for _, c := range []struct {
 		name string
 		m    Method
@@ -73,6 +71,8 @@ func TestMemoryEstimatesBoundMeasuredPeaks(t *testing.T) {
 		{"kmeans", KMeans{NInit: 1}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			adj, x, truth := shapeGraph(8_000, 10, 64, 10, 0.7, 3)       // fresh: X caches its transpose
+			in := Input{Adj: adj, X: x, Truth: truth, Cache: NewCache()} // as in a sweep
 			est, ok := EstimateMemory(c.m, in, 10)
 			if !ok {
 				t.Fatalf("%s has no memory estimate", c.m.Name())
@@ -83,8 +83,8 @@ func TestMemoryEstimatesBoundMeasuredPeaks(t *testing.T) {
 				t.Fatal(err)
 			}
 			t.Logf("estimate %s, measured peak %s (%.2f×)", memory.Format(est), memory.Format(peak), float64(est)/float64(peak))
-			if est < peak || est > 3*peak {
-				t.Errorf("estimate %s, measured peak %s: want peak ≤ estimate ≤ 3·peak", memory.Format(est), memory.Format(peak))
+			if est < peak || est > 4*peak {
+				t.Errorf("estimate %s, measured peak %s: want peak ≤ estimate ≤ 4·peak", memory.Format(est), memory.Format(peak))
 			}
 		})
 	}

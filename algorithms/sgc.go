@@ -63,8 +63,10 @@ func (o GraphFilterOptions) norm() string {
 // with NormAfter, where Xn is X L2-row-normalised (Norm "l2") or as read, computed once
 // per in.Cache. It is the implicit sparse.FilteredMatrix, whose products cost
 // O((nnz(X) + p·(|E| + n))·k) — unless Z has so few columns that storing it is cheaper
-// (n·m ≤ that cost, as on polblog's 7 attributes), when it is Z formed once. Building it
-// costs O(p·(|E| + n)·m) for the row norms. For P = 0 it is X itself.
+// (n·m ≤ that cost, as on polblog's 7 attributes and on dense attributes of a few hundred
+// columns), when it is Z formed once, densely, with its transpose (sparse.FilterDense:
+// 16 bytes an entry, the products' bits those of Z's CSR). Building it costs
+// O(p·(|E| + n)·m). For P = 0 it is X itself.
 func FilteredOperator(in Input, o GraphFilterOptions) (sparse.Operator, error) {
 	if err := o.validate(); err != nil {
 		return nil, err
@@ -77,15 +79,16 @@ func FilteredOperator(in Input, o GraphFilterOptions) (sparse.Operator, error) {
 		if err != nil {
 			return nil, err
 		}
+		n, m := in.X.Dims()
+		if n*m <= in.X.NNZ()+o.P*(f.Normalized().NNZ()+n) {
+			// Stored is cheaper than the implicit products: Z formed once, densely.
+			return sparse.FilterDense(f, in.X, o.norm() == NormL2, o.NormAfter), nil
+		}
 		x := in.X
 		if o.norm() == NormL2 {
 			x = x.RowNormalized()
 		}
-		z := sparse.NewFilteredMatrix(f, x, o.NormAfter)
-		if n, m := z.Dims(); n*m <= z.ImplicitCost() {
-			return sparse.NewCSROperator(z.CSR()), nil
-		}
-		return z, nil
+		return sparse.NewFilteredMatrix(f, x, o.NormAfter), nil
 	})
 	if err != nil {
 		return nil, err
@@ -112,7 +115,7 @@ func FilteredAttributes(in Input, o GraphFilterOptions) (*sparse.CSR, error) {
 		switch z := z.(type) {
 		case *sparse.FilteredMatrix:
 			return z.CSR(), nil
-		case *sparse.CSROperator:
+		case *sparse.DenseMatrix:
 			return z.CSR(), nil
 		}
 		return nil, fmt.Errorf("filtered attributes of unexpected type %T", z)
@@ -224,7 +227,7 @@ const streamSpectral = 0x73706563 // "spec"
 func SpectralEmbedding(z sparse.Operator, r int, rng *rand.Rand) *sparse.CSR {
 	u, _, sigma := truncatedSVD(z, r, rng)
 	n, _ := z.Dims()
-	b := sparse.NewBuilder(n, r)
+	ptr, ind, val := make([]int, n+1), make([]int, 0, n*r), make([]float64, 0, n*r)
 	row := make([]float64, r)
 	for i := 0; i < n; i++ {
 		var norm float64
@@ -232,13 +235,17 @@ func SpectralEmbedding(z sparse.Operator, r int, rng *rand.Rand) *sparse.CSR {
 			row[j] = u.At(i, j) * sigma[j]
 			norm += row[j] * row[j]
 		}
-		if norm == 0 {
-			continue
+		if norm != 0 {
+			norm = math.Sqrt(norm)
+			for j, x := range row {
+				ind, val = append(ind, j), append(val, x/norm)
+			}
 		}
-		norm = math.Sqrt(norm)
-		for j, x := range row {
-			_ = b.Add(i, j, x/norm)
-		}
+		ptr[i+1] = len(ind)
 	}
-	return b.CSR(sparse.SumDuplicates)
+	e, err := sparse.NewCSR(n, r, ptr, ind, val)
+	if err != nil {
+		panic(err) // rows of 0…r−1 in order: cannot happen
+	}
+	return e
 }

@@ -34,34 +34,74 @@ func NewLowPassFilter(adj *CSR, p int, selfLoop float64) (*LowPassFilter, error)
 	if !(selfLoop >= 0) || math.IsInf(selfLoop, 0) {
 		return nil, fmt.Errorf("sparse: self-loop weight %v, need a finite value ≥ 0", selfLoop)
 	}
-	n := adj.r
-	b := NewBuilder(n, n)
-	deg := make([]float64, n)
+	for _, v := range adj.val {
+		if v < 0 {
+			return nil, errors.New("sparse: filter of a matrix with negative weights")
+		}
+	}
+	return &LowPassFilter{p: p, norm: normalizedWithLoops(adj, selfLoop)}, nil
+}
+
+// normalizedWithLoops returns D^-½ (A + wI) D^-½ for the square a with its diagonal
+// replaced by w (none for w = 0), D the degrees of A + wI (each row summed in column
+// order, w last): every row of a is copied once, with its diagonal entry dropped and w
+// put in column order, into arrays of the final size, rows in parallel; each value is
+// then (aᵢⱼ·dᵢ^-½)·dⱼ^-½. Cost O(n + nnz); memory that of the result.
+func normalizedWithLoops(a *CSR, w float64) *CSR {
+	n := a.r
+	ptr := make([]int, n+1)
 	for i := 0; i < n; i++ {
-		cols, vals := adj.Row(i)
-		for k, j := range cols {
-			if j != i {
-				if vals[k] < 0 {
-					return nil, errors.New("sparse: filter of a matrix with negative weights")
+		c := a.ptr[i+1] - a.ptr[i]
+		if hasStored(a, i, i) {
+			c--
+		}
+		if w > 0 {
+			c++
+		}
+		ptr[i+1] = ptr[i] + c
+	}
+	ind, val := make([]int, ptr[n]), make([]float64, ptr[n])
+	inv := make([]float64, n)
+	parallelRowsOf(n, ptr[n], func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			q, placed := ptr[i], w == 0
+			var deg float64
+			for p := a.ptr[i]; p < a.ptr[i+1]; p++ {
+				j := a.ind[p]
+				if j == i {
+					continue
 				}
-				_ = b.Add(i, j, vals[k])
-				deg[i] += vals[k]
+				if !placed && j > i {
+					ind[q], val[q], q, placed = i, w, q+1, true
+				}
+				ind[q], val[q] = j, a.val[p]
+				deg += a.val[p]
+				q++
+			}
+			if !placed {
+				ind[q], val[q] = i, w
+			}
+			deg += w
+			if deg > 0 {
+				inv[i] = 1 / math.Sqrt(deg)
 			}
 		}
-		if selfLoop > 0 {
-			_ = b.Add(i, i, selfLoop)
-			deg[i] += selfLoop
+	})
+	parallelRowsOf(n, ptr[n], func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			for q := ptr[i]; q < ptr[i+1]; q++ {
+				val[q] = val[q] * inv[i] * inv[ind[q]]
+			}
 		}
-	}
-	a := b.CSR(SumDuplicates)
-	inv := make([]float64, n)
-	for i, d := range deg {
-		if d > 0 {
-			inv[i] = 1 / math.Sqrt(d)
-		}
-	}
-	norm := a.ScaleRows(inv).ScaleColumns(inv)
-	return &LowPassFilter{p: p, norm: norm}, nil
+	})
+	return &CSR{r: n, c: n, ptr: ptr, ind: ind, val: val}
+}
+
+// hasStored reports whether a stores an entry at (i, j). Cost O(log nnz of row i).
+func hasStored(a *CSR, i, j int) bool {
+	cols := a.ind[a.ptr[i]:a.ptr[i+1]]
+	_, found := slices.BinarySearch(cols, j)
+	return found
 }
 
 // Order returns p.
@@ -260,12 +300,16 @@ func sortInts(s []int) {
 
 // RowNormalized returns a copy of a with every non-zero row scaled to unit Euclidean norm
 // (scikit-learn's normalize(norm="l2")). Cost O(nnz).
-func (a *CSR) RowNormalized() *CSR {
+func (a *CSR) RowNormalized() *CSR { return a.ScaleRows(a.unitRowScale()) }
+
+// unitRowScale returns the factors RowNormalized scales the rows by: 1/‖row i‖, and 0
+// for a row of zeros. Cost O(nnz).
+func (a *CSR) unitRowScale() []float64 {
 	n := a.RowNormsSq()
 	for i, v := range n {
 		if v > 0 {
 			n[i] = 1 / math.Sqrt(v)
 		}
 	}
-	return a.ScaleRows(n)
+	return n
 }
