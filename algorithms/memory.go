@@ -106,8 +106,8 @@ func kmeansBytes(n, m, nnz, k int) uint64 {
 func slack(b uint64) uint64 { return memory.Add(b, b/8, 1<<20) }
 
 // filterBytes is FilteredOperator of o on an n×m X with nnzX stored entries and nnzA
-// adjacency entries: Â; then, where Z is stored (n·m ≤ the implicit cost), Z and its
-// transpose densely (sparse.FilterDense) and the filter's n×32 temporary; else the
+// adjacency entries: Â; then, where Z is stored (n·m ≤ the implicit cost), Z densely
+// (sparse.FilterDense) and the filter's n×32 temporary; else the
 // row-normalised X and its transpose and the n×64 blocks of the row norms.
 func filterBytes(o GraphFilterOptions, n, m, nnzA, nnzX int) uint64 {
 	if o.P == 0 {
@@ -115,7 +115,7 @@ func filterBytes(o GraphFilterOptions, n, m, nnzA, nnzX int) uint64 {
 	}
 	a := csrBytes(n, nnzA+n)
 	if n*m <= nnzX+o.P*(nnzA+2*n) {
-		return memory.Add(a, denseBytes(n, 2*m+32+2), memory.Bytes(int64(max(n, m)), 8))
+		return memory.Add(a, denseBytes(n, m+32+2))
 	}
 	x := memory.Add(csrBytes(n, nnzX), csrBytes(m, nnzX))
 	return memory.Add(a, x, denseBytes(n, 2*min(64, m)))

@@ -4,40 +4,32 @@ import (
 	"math"
 
 	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 )
 
-// DenseMatrix is an r×c matrix stored densely, with its transpose, as an Operator whose
-// products, sums and CSR are those of the CSR of its non-zero entries, bit for bit: every
-// product entry is summed over a row's entries in column order (the zeros add exact
-// zeros), as MulDense sums over stored entries. It is the stored form of graph-filtered
-// attributes, which fill in (FilterDense): 16 bytes an entry with the transpose, where a
-// CSR and its transpose take 32.
+// DenseMatrix is an r×c matrix stored densely as an Operator whose products, sums and
+// CSR are those of the CSR of its non-zero entries, bit for bit: every product entry is
+// summed over the entries in index order (the zeros add exact zeros), as MulDense sums
+// over stored entries and as MulDense with the CSR's transpose does for Dᵀ·b. It is the
+// stored form of graph-filtered attributes, which fill in (FilterDense): 8 bytes an
+// entry, where a CSR and the transpose its products need take 32.
 type DenseMatrix struct {
 	r, c   int
 	data   []float64 // r×c, row-major
-	t      []float64 // c×r, row-major: the transpose
-	ind    []int     // 0, 1, …, max(r, c)−1: the column indices of a full row
+	ind    []int     // 0, 1, …, c−1: the column indices of a full row
 	sum    float64
 	sumSq  float64
 	normSq []float64 // squared row norms
 }
 
-// newDenseMatrix returns the matrix of the r×c row-major data (taken over, not copied):
-// it forms the transpose and the sums. Cost O(r·c).
+// newDenseMatrix returns the matrix of the r×c row-major data (taken over, not copied)
+// and computes its sums. Cost O(r·c).
 func newDenseMatrix(r, c int, data []float64) *DenseMatrix {
-	d := &DenseMatrix{r: r, c: c, data: data, t: make([]float64, r*c), ind: make([]int, max(r, c)), normSq: make([]float64, r)}
+	d := &DenseMatrix{r: r, c: c, data: data, ind: make([]int, c), normSq: make([]float64, r)}
 	for j := range d.ind {
 		d.ind[j] = j
 	}
-	parallelRowsOf(c, r*c, func(lo, hi int) {
-		for j := lo; j < hi; j++ {
-			tj := d.t[j*r : (j+1)*r]
-			for i := range tj {
-				tj[i] = data[i*c+j]
-			}
-		}
-	})
 	for i := 0; i < r; i++ {
 		var s float64
 		for _, v := range data[i*c : (i+1)*c] {
@@ -60,10 +52,44 @@ func (d *DenseMatrix) MulDense(dst, b *mat.Dense) {
 	mulFullRows(dst, b, d.data, d.r, d.c, d.ind)
 }
 
-// TMulDense sets dst = Dᵀ·b (c×k), as MulDense of the transpose of D's CSR. Cost
-// O(r·c·k).
+// TMulDense sets dst = Dᵀ·b (c×k), as MulDense of the transpose of D's CSR: row j of
+// dst is Σᵢ dᵢⱼ·bᵢ summed over i in order, here by adding dᵢⱼ·bᵢ to it for i = 0, 1, …
+// (a product rounded, then added: floats.AddScaled), no transpose stored. Threads take
+// blocks of dst's columns. Cost O(r·c·k).
 func (d *DenseMatrix) TMulDense(dst, b *mat.Dense) {
-	mulFullRows(dst, b, d.t, d.c, d.r, d.ind)
+	br, k := b.Dims()
+	dr, dc := dst.Dims()
+	mustDims("b", br, k, d.r, k)
+	mustDims("dst", dr, dc, d.c, k)
+	braw, draw := b.RawMatrix(), dst.RawMatrix()
+	for j := 0; j < d.c; j++ {
+		clear(draw.Data[j*draw.Stride : j*draw.Stride+k])
+	}
+	if k == 0 || d.r == 0 {
+		return
+	}
+	cols := func(c0, c1 int) {
+		for i := 0; i < d.r; i++ {
+			bi := braw.Data[i*braw.Stride+c0 : i*braw.Stride+c1]
+			for j, v := range d.data[i*d.c : (i+1)*d.c] {
+				if v != 0 {
+					floats.AddScaled(draw.Data[j*draw.Stride+c0:j*draw.Stride+c1], v, bi)
+				}
+			}
+		}
+	}
+	// One block of at least 4 columns per thread: each block reads all of D once.
+	blocks := min(Threads(), max(1, k/4))
+	if serialWork(k, d.r*d.c*k) || blocks == 1 {
+		cols(0, k)
+		return
+	}
+	size := (k + blocks - 1) / blocks
+	parallelTasks(blocks, blocks, func(b int) {
+		if c0 := b * size; c0 < k {
+			cols(c0, min(c0+size, k))
+		}
+	})
 }
 
 // mulFullRows sets dst = a·b for the r×c row-major a, each row as a CSR row storing all
@@ -129,8 +155,8 @@ const filterDenseBlock = 32
 // non-zero row of x to unit Euclidean length when normBefore (as x.RowNormalized), F is
 // f, and R scales every non-zero row of F·S·x to unit length when unitRows (zero rows
 // stay zero). Its entries, products and CSR are the bits of FilteredMatrix's CSR (F·S·x
-// by sparse products, then R), at 16 bytes an entry, with no copy of x. The filter runs
-// on 32 columns at a time. Cost O(p·(nnz(Â) + n)·m + n·m); memory 16·n·m bytes plus an
+// by sparse products, then R), at 8 bytes an entry, with no copy of x. The filter runs
+// on 32 columns at a time. Cost O(p·(nnz(Â) + n)·m + n·m); memory 8·n·m bytes plus an
 // n×32 temporary.
 func FilterDense(f *LowPassFilter, x *CSR, normBefore, unitRows bool) *DenseMatrix {
 	n, m := x.Dims()

@@ -90,7 +90,7 @@ func TestFilterDenseMatchesFilteredCSR(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, c := randomDense(rng, m, 7), randomDense(rng, n, 5)
+	b, c := randomDense(rng, m, 7), randomDense(rng, n, 13)
 	for _, d := range []*mat.Dense{b, c} { // signs, as the randomised SVD's products have
 		for i, raw := 0, d.RawMatrix().Data; i < len(raw); i++ {
 			raw[i] = 2*raw[i] - 1
@@ -103,13 +103,13 @@ func TestFilterDenseMatchesFilteredCSR(t *testing.T) {
 				xs = x.RowNormalized()
 			}
 			want := NewCSROperator(NewFilteredMatrix(f, xs, unitRows).CSR())
-			wb, wc := mat.NewDense(n, 7, nil), mat.NewDense(m, 5, nil)
+			wb, wc := mat.NewDense(n, 7, nil), mat.NewDense(m, 13, nil)
 			want.MulDense(wb, b)
 			want.TMulDense(wc, c)
 			for _, th := range []int{1, 3} {
 				SetThreads(th)
 				got := FilterDense(f, x, normBefore, unitRows)
-				gb, gc := mat.NewDense(n, 7, nil), mat.NewDense(m, 5, nil)
+				gb, gc := mat.NewDense(n, 7, nil), mat.NewDense(m, 13, nil)
 				got.MulDense(gb, b)
 				got.TMulDense(gc, c)
 				if !equalCSR(got.CSR(), want.CSR()) || !mat.Equal(gb, wb) || !mat.Equal(gc, wc) ||
