@@ -3,54 +3,10 @@ package algorithms
 import (
 	"context"
 	"errors"
-	"runtime"
-	"runtime/debug"
-	"sync"
 	"testing"
-	"time"
 
 	"github.com/nagc-harness/nagc/memory"
 )
-
-// peakHeap runs fn and returns the largest live heap above the heap before it, sampled
-// every millisecond with the collector kept eager (GOGC 5), so that the samples stay
-// close to the live bytes.
-func peakHeap(fn func()) uint64 {
-	defer debug.SetGCPercent(debug.SetGCPercent(5))
-	runtime.GC()
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	base := ms.HeapAlloc
-	var peak uint64
-	var mu sync.Mutex
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		var s runtime.MemStats
-		for {
-			runtime.ReadMemStats(&s)
-			mu.Lock()
-			peak = max(peak, s.HeapAlloc)
-			mu.Unlock()
-			select {
-			case <-done:
-				return
-			case <-time.After(time.Millisecond):
-			}
-		}
-	}()
-	fn()
-	runtime.ReadMemStats(&ms)
-	close(done)
-	wg.Wait()
-	peak = max(peak, ms.HeapAlloc)
-	if peak < base {
-		return 0
-	}
-	return peak - base
-}
 
 // TestMemoryEstimatesBoundMeasuredPeaks checks, at a mid-size shape (8,000 vertices,
 // average degree about 10, 64 dense attributes, 10 classes), that each method's estimate

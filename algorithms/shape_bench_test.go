@@ -4,7 +4,11 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"runtime"
+	"runtime/debug"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/nagc-harness/nagc/sparse"
 )
@@ -97,5 +101,64 @@ func BenchmarkNAGCFitShape(b *testing.B) {
 				}
 			})
 		}
+	}
+}
+
+// peakHeap runs fn and returns the largest live heap above the heap before it, sampled
+// every millisecond with the collector kept eager (GOGC 5), so that the samples stay
+// close to the live bytes.
+func peakHeap(fn func()) uint64 {
+	defer debug.SetGCPercent(debug.SetGCPercent(5))
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	base := ms.HeapAlloc
+	var peak uint64
+	var mu sync.Mutex
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		var s runtime.MemStats
+		for {
+			runtime.ReadMemStats(&s)
+			mu.Lock()
+			peak = max(peak, s.HeapAlloc)
+			mu.Unlock()
+			select {
+			case <-done:
+				return
+			case <-time.After(time.Millisecond):
+			}
+		}
+	}()
+	fn()
+	runtime.ReadMemStats(&ms)
+	close(done)
+	wg.Wait()
+	peak = max(peak, ms.HeapAlloc)
+	if peak < base {
+		return 0
+	}
+	return peak - base
+}
+
+// BenchmarkSGCKMeansShape times one SGC k-means fit (defaults: p = 16, rank 32; one
+// k-means start) at a quarter of the ogbn-products shape (612,257 vertices, about 50
+// stored adjacency entries a vertex, 100 dense attributes, 47 classes, h 0.81), and
+// reports the peak live heap of the fit ("peak-MB", GOGC 5 while it runs).
+func BenchmarkSGCKMeansShape(b *testing.B) {
+	adj, x, _ := shapeGraph(2_449_029/4, 50, 100, 47, 0.81, 1)
+	in := Input{Adj: adj, X: x}
+	m := SGCKMeans{GraphFilterOptions: GraphFilterOptions{P: 16}, Rank: 32, NInit: 1}
+	defer sparse.SetThreads(sparse.SetThreads(1))
+	for i := 0; i < b.N; i++ {
+		var err error
+		peak := peakHeap(func() { _, err = m.Fit(context.Background(), in, 47, 1) })
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(float64(peak)/1e6, "peak-MB")
 	}
 }
