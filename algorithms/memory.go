@@ -58,11 +58,11 @@ func CheckMemory(m Method, in Input, k, concurrent int) error {
 		return nil
 	}
 	n, cols, nnzA, _ := InputShape(in)
-	what := fmt.Sprintf("a %s fit into %d clusters of a graph of %d vertices, %d attributes and %d stored edges",
+	what := fmt.Sprintf("a %s fit into %d clusters of a graph of %d vertices, %d attributes and %d stored adjacency entries",
 		m.Name(), k, n, cols, nnzA)
 	if concurrent > 1 {
 		est = mulSat(est, uint64(concurrent))
-		what = fmt.Sprintf("%d concurrent %s fits into %d clusters of a graph of %d vertices, %d attributes and %d stored edges (fewer --workers take less)",
+		what = fmt.Sprintf("%d concurrent %s fits into %d clusters of a graph of %d vertices, %d attributes and %d stored adjacency entries (fewer --workers take less)",
 			concurrent, m.Name(), k, n, cols, nnzA)
 	}
 	return memory.Check(what, est)
