@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 
@@ -29,7 +30,7 @@ func exitCode(err error) int {
 		return exitOK
 	case errors.Is(err, errUsage):
 		return exitUsage
-	case errors.Is(err, experiments.ErrInterrupted):
+	case errors.Is(err, experiments.ErrInterrupted), errors.Is(err, context.Canceled):
 		return exitInterrupted
 	case errors.Is(err, experiments.ErrRunsFailed):
 		return exitFailedRuns

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"io"
+	"strings"
 	"testing"
 	"time"
 )
@@ -33,4 +34,17 @@ func TestExitAfterGrace(t *testing.T) {
 	done := make(chan struct{})
 	close(done)
 	exitAfterGrace(context.Background(), func() { t.Error("restore called without a signal") }, done, 0, io.Discard, func(int) { t.Error("exit called without a signal") })
+}
+
+// TestCancelledFitExitsInterrupted checks that a fit stopped by a signal (its context
+// cancelled) ends nagc cluster with exit code 3 and says it was interrupted, not
+// "context canceled".
+func TestCancelledFitExitsInterrupted(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var out, errb strings.Builder
+	code := run(ctx, []string{"cluster", "--data", "synthetic", "--method", "nagc", "--iterations", "5"}, &out, &errb)
+	if code != exitInterrupted || !strings.Contains(errb.String(), "interrupted") || strings.Contains(errb.String(), "context canceled") {
+		t.Errorf("exit %d, stderr %q; want %d and the word interrupted", code, errb.String(), exitInterrupted)
+	}
 }

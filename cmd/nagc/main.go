@@ -26,6 +26,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/nagc-harness/nagc/experiments"
 	"io"
 	"os"
 	"os/signal"
@@ -95,6 +96,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		if c.name == args[0] {
 			err := c.run(ctx, args[1:], stdout, stderr)
 			code := exitCode(err)
+			if errors.Is(err, context.Canceled) && !errors.Is(err, experiments.ErrInterrupted) {
+				err = errors.New("interrupted (Ctrl-C or SIGTERM): the fit stopped")
+			}
 			if code != exitOK && code != exitUsage {
 				fmt.Fprintln(stderr, "nagc "+c.name+":", err)
 			}
