@@ -304,20 +304,35 @@ func (s *NAGCSolver) stepU() {
 	}
 	ur := s.U.RawMatrix()
 	n, k1 := s.U.Dims()
-	su, gr, uutu := s.su.RawMatrix().Data, s.g.RawMatrix().Data, s.uutu.RawMatrix().Data
-	an, ad := s.anum.RawMatrix().Data, s.aden.RawMatrix().Data
-	rows, w := n, k1 // the work buffers are contiguous: U too, or row by row
-	if ur.Stride == k1 {
-		rows, w = 1, n*k1
-	}
-	for i := 0; i < rows; i++ {
-		u, o := ur.Data[i*ur.Stride:i*ur.Stride+w], i*w
-		if g == nil {
-			dense.SymUpdate(u, su[o:o+w], uutu[o:o+w], an[o:o+w], ad[o:o+w], c)
-		} else {
-			dense.PUUpdate(u, su[o:o+w], gr[o:o+w], uutu[o:o+w], an[o:o+w], ad[o:o+w], c)
+	if ur.Stride != k1 { // the work buffers are contiguous, U row by row
+		for i := 0; i < n; i++ {
+			s.updateU(ur.Data[i*ur.Stride:i*ur.Stride+k1], i*k1, c)
 		}
+		return
 	}
+	// Element-wise: blocks of rows on the kernel threads give the same bits.
+	const blockRows = 4096
+	if nb := (n + blockRows - 1) / blockRows; nb > 1 && sparse.Threads() > 1 {
+		sparse.ParallelTasks(nb, func(b int) {
+			lo, hi := b*blockRows*k1, min((b+1)*blockRows, n)*k1
+			s.updateU(ur.Data[lo:hi], lo, c)
+		})
+		return
+	}
+	s.updateU(ur.Data[:n*k1], 0, c)
+}
+
+// updateU applies the U rule of stepU to u, the entries [o, o+len(u)) of U's contiguous
+// data.
+func (s *NAGCSolver) updateU(u []float64, o int, c dense.UpdateCoefficients) {
+	w := len(u)
+	su, uutu := s.su.RawMatrix().Data[o:o+w], s.uutu.RawMatrix().Data[o:o+w]
+	an, ad := s.anum.RawMatrix().Data[o:o+w], s.aden.RawMatrix().Data[o:o+w]
+	if s.gram() == nil {
+		dense.SymUpdate(u, su, uutu, an, ad, c)
+		return
+	}
+	dense.PUUpdate(u, su, s.g.RawMatrix().Data[o:o+w], uutu, an, ad, c)
 }
 
 // stepV applies V ← V ⊙ [Xᵀf(UH)] ⊘ [V f(UH)ᵀf(UH)]; f holds f(UH) of the new U and xtf

@@ -3,8 +3,13 @@ package algorithms
 import (
 	"context"
 	"errors"
+	"slices"
 	"testing"
 	"time"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/nagc-harness/nagc/sparse"
 )
 
 // TestNAGCReportsProgress checks that a NAGC fit tells the context's Progress of every
@@ -61,5 +66,38 @@ func TestFitsStopOnContext(t *testing.T) {
 	_, err := NAGC{Lambda: 0.01, Rho: 0.75, Init: InitRandom, Iterations: 100_000}.Fit(ctx, in, 10, 1)
 	if took := time.Since(start); !errors.Is(err, context.DeadlineExceeded) || took > 1300*time.Millisecond {
 		t.Errorf("nagc with a 300 ms deadline: %v after %v, want the deadline's error within a second of it", err, took)
+	}
+}
+
+// TestFitsThreadsBitIdentical checks that whole fits (NAGC from its k-means start, with
+// and without the graph filter, and SGC k-means) give the same labels, objective and
+// factors, bit for bit, on 1 and 2 kernel threads, on a graph large enough for every
+// kernel to split its work (9,000 vertices).
+func TestFitsThreadsBitIdentical(t *testing.T) {
+	if testing.Short() {
+		t.Skip("fits at 9,000 vertices")
+	}
+	adj, x, _ := shapeGraph(9_000, 10, 32, 6, 0.7, 9)
+	for _, m := range []Method{
+		NAGC{Lambda: 0.01, Rho: 0.75, Iterations: 5},
+		NAGC{Lambda: 1, Rho: 0.5, Init: InitRandom, Iterations: 5, Filter: GraphFilterOptions{P: 4, NormAfter: true}},
+		SGCKMeans{GraphFilterOptions: GraphFilterOptions{P: 4}, Rank: 8, NInit: 2},
+	} {
+		fit := func(threads int) *Result {
+			defer sparse.SetThreads(sparse.SetThreads(threads))
+			r, err := m.Fit(context.Background(), Input{Adj: adj, X: x}, 6, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return r
+		}
+		one, two := fit(1), fit(2)
+		same := slices.Equal(one.Labels, two.Labels) && slices.Equal(one.Objective, two.Objective)
+		for name, f := range one.Factors {
+			same = same && mat.Equal(f, two.Factors[name])
+		}
+		if !same {
+			t.Errorf("%s %+v: 1 and 2 threads differ", m.Name(), m)
+		}
 	}
 }
