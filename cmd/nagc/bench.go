@@ -85,7 +85,9 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			formatCount(r.MultiplyAdds), formatCount(r.PerNanosecond),
 			strconv.FormatFloat(float64(r.PeakHeapBytes)/(1<<20), 'f', 0, 64))
 	}
-	results, err := bench.Run(ctx, cases, methods, bench.Options{Repeats: *repeats, Threads: *threads, Progress: progress})
+	fitCtx, clearBar := withFitProgress(ctx, stderr)
+	results, err := bench.Run(fitCtx, cases, methods, bench.Options{Repeats: *repeats, Threads: *threads, Progress: progress})
+	clearBar()
 	if err != nil {
 		return err
 	}

@@ -18,14 +18,16 @@ import (
 // nothing.
 const fitBarDelay = 2 * time.Second
 
-// fitBar draws the progress of one fit (algorithms.Progress: NAGC's iterations) with its
-// ETA on a terminal, once the fit has run for fitBarDelay.
+// fitBar draws the progress of the fit under way (algorithms.Progress: NAGC's
+// iterations) with its ETA on a terminal, once the fit has run for fitBarDelay; a report
+// that goes back (the next fit of nagc bench) starts a new fit.
 type fitBar struct {
 	w     io.Writer
 	start time.Time
 	mu    sync.Mutex
 	bar   *progressbar.ProgressBar
 	phase string
+	last  int
 }
 
 // withFitProgress returns ctx carrying a progress bar of the fit on w when w is a
@@ -43,12 +45,15 @@ func withFitProgress(ctx context.Context, w io.Writer) (context.Context, func())
 func (b *fitBar) report(phase string, done, total int) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if b.bar == nil || b.phase != phase {
-		if time.Since(b.start) < fitBarDelay && done < total {
+	if b.phase != "" && (done < b.last || phase != b.phase) { // another fit
+		b.finishLocked()
+		b.start = time.Now()
+	}
+	b.phase, b.last = phase, done
+	if b.bar == nil {
+		if time.Since(b.start) < fitBarDelay {
 			return
 		}
-		b.finishLocked()
-		b.phase = phase
 		b.bar = progressbar.NewOptions(total,
 			progressbar.OptionSetWriter(b.w),
 			progressbar.OptionSetDescription(phase),

@@ -1,0 +1,37 @@
+package main
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestFitBar checks that a fit shorter than fitBarDelay draws nothing, that a longer one
+// draws a bar of its iterations with their count, and that the next fit (its iterations
+// starting again) waits for its own delay.
+func TestFitBar(t *testing.T) {
+	var w bytes.Buffer
+	b := &fitBar{w: &w, start: time.Now()}
+	for it := 1; it <= 10; it++ {
+		b.report("nagc iterations", it, 10)
+	}
+	b.finish()
+	if w.Len() != 0 {
+		t.Fatalf("a short fit drew %q", w.String())
+	}
+	b = &fitBar{w: &w, start: time.Now().Add(-time.Minute)}
+	for it := 1; it <= 40; it++ {
+		b.report("nagc iterations", it, 100)
+	}
+	b.finish()
+	if out := w.String(); !strings.Contains(out, "nagc iterations") || !strings.Contains(out, "/100)") {
+		t.Fatalf("a long fit drew %q, want a bar of its iterations", out)
+	}
+	w.Reset()
+	b.report("nagc iterations", 1, 100) // the next fit, at once: no bar yet
+	b.finish()
+	if w.Len() != 0 {
+		t.Errorf("the next fit drew %q before its delay", w.String())
+	}
+}
