@@ -117,6 +117,10 @@ func timeOne(ctx context.Context, c Case, m Method, opt Options) Result {
 		return r
 	}
 	in := algorithms.Input{Adj: g.Adj, X: g.X, Truth: g.Labels}
+	if err := algorithms.CheckMemory(method, in, g.K(), 1); err != nil {
+		r.Err = err.Error() // over the budget (--max-memory): refused before it allocates
+		return r
+	}
 	stopPeak := watchPeakHeap()
 	for rep := 0; rep < opt.Repeats; rep++ {
 		runtime.GC()

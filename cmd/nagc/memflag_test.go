@@ -27,3 +27,13 @@ func TestMaxMemoryFlag(t *testing.T) {
 		t.Errorf("--max-memory 1GB: exit %d, stdout %q, stderr %q; want the fit", code, stdout, stderr)
 	}
 }
+
+// TestBenchMaxMemory checks that nagc bench refuses a case whose fit would exceed
+// --max-memory, printing the refusal in its row.
+func TestBenchMaxMemory(t *testing.T) {
+	defer func() { memory.SetLimit(0); debug.SetMemoryLimit(math.MaxInt64) }()
+	code, stdout, stderr := cli(t, "bench", "--sizes", "2000", "--methods", "nagc", "--repeats", "1", "--out", t.TempDir(), "--max-memory", "50kB")
+	if !strings.Contains(stdout, "more than the 50.0 kB budget") {
+		t.Errorf("exit %d, stdout %q, stderr %q; want the refusal in the case's row", code, stdout, stderr)
+	}
+}
