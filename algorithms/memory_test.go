@@ -10,7 +10,7 @@ import (
 
 // TestMemoryEstimatesBoundMeasuredPeaks checks, at a mid-size shape (8,000 vertices,
 // average degree about 10, 64 dense attributes, 10 classes), that each method's estimate
-// is at least the measured peak of the live heap during its fit and at most 4 times it.
+// is at least the measured peak of the live heap during its fit and at most 5 times it.
 func TestMemoryEstimatesBoundMeasuredPeaks(t *testing.T) {
 	if testing.Short() {
 		t.Skip("fits at 8,000 vertices")
@@ -39,8 +39,8 @@ func TestMemoryEstimatesBoundMeasuredPeaks(t *testing.T) {
 				t.Fatal(err)
 			}
 			t.Logf("estimate %s, measured peak %s (%.2f×)", memory.Format(est), memory.Format(peak), float64(est)/float64(peak))
-			if est < peak || est > 4*peak {
-				t.Errorf("estimate %s, measured peak %s: want peak ≤ estimate ≤ 4·peak", memory.Format(est), memory.Format(peak))
+			if est < peak || est > 5*peak {
+				t.Errorf("estimate %s, measured peak %s: want peak ≤ estimate ≤ 5·peak", memory.Format(est), memory.Format(peak))
 			}
 		})
 	}
