@@ -10,8 +10,8 @@ import (
 // MemoryEstimator is a method that can tell, from the shape of its input alone, how much
 // memory a fit takes at its peak beyond the input itself, so that a fit that would not
 // fit is refused before it allocates (CheckMemory). The estimates are upper bounds of the
-// live heap, meant to be within a factor of 5 of the measured peak (in a sweep, whose caches keep shared parts) (see
-// TestMemoryEstimatesBoundMeasuredPeaks).
+// live heap of a fit in a sweep (whose caches keep the parts fits share), meant to be
+// within a factor of 5 of the measured peak (TestMemoryEstimatesBoundMeasuredPeaks).
 type MemoryEstimator interface {
 	// EstimateMemory returns the peak bytes of a fit into k clusters of a graph of n
 	// vertices, m attributes, nnzA stored adjacency entries and nnzX stored attribute
