@@ -98,16 +98,13 @@ func Run(ctx context.Context, cases []Case, methods []Method, opt Options) ([]Re
 func timeOne(ctx context.Context, c Case, m Method, opt Options) Result {
 	g := c.Graph
 	r := Result{Case: c.Name, Method: m.Name, N: g.N(), Edges: g.Edges(), Synthetic: c.Synthetic}
-	if g.X != nil {
-		r.NNZX = g.X.NNZ()
-	}
+	r.NNZX = g.AttributeNNZ()
 	r.Work = r.Edges + r.NNZX
 	r.PerIteration = math.NaN()
 	r.Median = math.NaN()
 	r.PerNanosecond = math.NaN()
-	if g.X != nil && g.Adj != nil {
-		_, m2 := g.X.Dims()
-		r.MultiplyAdds = methodMultiplyAdds(m, g.N(), m2, g.Adj.NNZ(), g.X.NNZ(), g.K())
+	if g.HasAttributes() && g.Adj != nil {
+		r.MultiplyAdds = methodMultiplyAdds(m, g.N(), g.M(), g.Adj.NNZ(), r.NNZX, g.K())
 	} else {
 		r.MultiplyAdds = math.NaN()
 	}
@@ -116,7 +113,7 @@ func timeOne(ctx context.Context, c Case, m Method, opt Options) Result {
 		r.Err = err.Error()
 		return r
 	}
-	in := algorithms.Input{Adj: g.Adj, X: g.X, Truth: g.Labels}
+	in := algorithms.Input{Adj: g.Adj, X: g.X, XDense: g.XDense, Truth: g.Labels}
 	stopPeak := watchPeakHeap()
 	for rep := 0; rep < opt.Repeats; rep++ {
 		runtime.GC()

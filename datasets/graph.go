@@ -95,6 +95,26 @@ func (g *Graph) Attributes() sparse.Operator {
 	return nil
 }
 
+// ScoredAttributes returns the attribute matrix the attribute measures of package
+// metrics read: X, or for dense attributes (whose zero pattern those measures are not
+// defined for) an n×0 matrix, with which the measures of the attributes are left out
+// (absent, not zero). Cost O(n) for the latter.
+func (g *Graph) ScoredAttributes() *sparse.CSR {
+	if g.X != nil || g.XDense == nil {
+		return g.X
+	}
+	return NoColumns(g.N())
+}
+
+// NoColumns returns the n×0 sparse matrix: no attributes, for n vertices.
+func NoColumns(n int) *sparse.CSR {
+	x, err := sparse.NewCSR(n, 0, make([]int, n+1), nil, nil)
+	if err != nil {
+		panic(err)
+	}
+	return x
+}
+
 // AttributeNNZ returns the number of non-zero attribute values: the stored entries of X,
 // or the non-zero entries of XDense (cost O(n·m)).
 func (g *Graph) AttributeNNZ() int {

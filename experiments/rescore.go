@@ -70,7 +70,7 @@ func Rescore(dir string, load func(name string) (*datasets.Graph, error)) (int, 
 		if len(labels) != g.N() {
 			return 0, fmt.Errorf("rescore run %s: %d labels for the %d vertices of %s", r.RunID, len(labels), g.N(), r.Dataset)
 		}
-		s, err := metrics.Evaluate(g.Labels, labels, g.Adj, g.X)
+		s, err := metrics.Evaluate(g.Labels, labels, g.Adj, g.ScoredAttributes())
 		if err != nil {
 			return 0, fmt.Errorf("rescore run %s: %w", r.RunID, err)
 		}
