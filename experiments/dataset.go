@@ -21,7 +21,7 @@ import (
 //	name:           the dataset's name in records and reports (default: the string, or
 //	                the base name of path)
 //	path:           folder or file (relative paths are taken from the config's folder)
-//	format:         linqs, edgelist, mtx or npz (default: from the path)
+//	format:         linqs, edgelist, mtx, npz or ogb (default: from the path)
 //	features:       an edge list's or Matrix Market adjacency's feature file
 //	feature_layout: dense or sparse (edge-list features)
 //	labels:         none, column or file (default: the format's)
