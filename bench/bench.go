@@ -211,6 +211,28 @@ func slope(xs, ys []float64) float64 {
 // average degree 10, m = 1000 attributes, 20 non-zero attributes per vertex, k1 = k2 =
 // 10 (10 vertex and attribute clusters), seeded.
 func SyntheticSeries(sizes []int, seed uint64) ([]Case, error) {
+	return syntheticSeries(sizes, seed)
+}
+
+// ShapeCase returns the bench case of a planted graph of a given shape (datasets.Shape):
+// shape is a name of datasets.Shapes (arxiv, products, …) optionally followed by
+// ",key=value" overrides, as in "arxiv,n=50000". The case is named after the shape. Cost:
+// datasets.SyntheticShape.
+func ShapeCase(shape string) (Case, error) {
+	s, err := datasets.ParseShape("synthetic:" + shape)
+	if err != nil {
+		return Case{}, fmt.Errorf("bench: --shape: %w", err)
+	}
+	g, err := datasets.SyntheticShape(s)
+	if err != nil {
+		return Case{}, fmt.Errorf("bench: --shape: %w", err)
+	}
+	name := "synthetic:" + shape
+	g.Name = name
+	return Case{Name: name, Graph: g}, nil
+}
+
+func syntheticSeries(sizes []int, seed uint64) ([]Case, error) {
 	var cases []Case
 	for _, n := range sizes {
 		cfg := datasets.SyntheticConfig{

@@ -168,7 +168,7 @@ func SourceLoader(dir string) func(name string) (*datasets.Graph, error) {
 			if s.Identity != identity {
 				continue
 			}
-			if _, err := os.Stat(s.Spec.Path); err != nil && s.Spec.Path != "synthetic" {
+			if _, err := os.Stat(s.Spec.Path); err != nil && s.Spec.Path != "synthetic" && !datasets.IsShapeName(s.Spec.Path) {
 				continue
 			}
 			g, _, err := datasets.LoadSpec(s.Spec)
