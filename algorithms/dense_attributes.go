@@ -15,8 +15,7 @@ import (
 
 // This file holds what the methods do differently when the attributes are dense
 // (Input.XDense): the dense filtered attributes, k-means on dense rows, and NAGC's k-means
-// start from dense rows. Nothing here forms a CSR copy of a dense matrix except the
-// interim kmeansFitDense below.
+// start from dense rows. Nothing here forms a CSR copy of a dense matrix.
 
 // points are the rows that k-means clusters: sparse, or dense (exactly one is set).
 type points struct {
@@ -41,35 +40,10 @@ func fitDense(ctx context.Context, x *dense.Matrix, cfg kmeans.Config, rng *rand
 	return kmeansFitDense(ctx, x.Float64(), n, m, cfg, rng)
 }
 
-// kmeansFitDense is k-means on the row-major n×m rows x, with kmeans.FitDense's
-// signature. Until package kmeans has FitDense it runs the sparse k-means on a CSR of the
-// rows (n·m·16 bytes, checked against the memory budget by the caller's estimate); the
-// switch to kmeans.FitDense is this function's body.
+// kmeansFitDense is k-means on the row-major n×m rows x: kmeans.FitDense, without any
+// copy of x.
 func kmeansFitDense[T float32 | float64](ctx context.Context, x []T, n, m int, cfg kmeans.Config, rng *rand.Rand) (*kmeans.Result, error) {
-	ptr := make([]int, n+1)
-	nnz := 0
-	for i := 0; i < n; i++ {
-		for _, v := range x[i*m : (i+1)*m] {
-			if v != 0 {
-				nnz++
-			}
-		}
-		ptr[i+1] = nnz
-	}
-	ind, val := make([]int, 0, nnz), make([]float64, 0, nnz)
-	for i := 0; i < n; i++ {
-		for j, v := range x[i*m : (i+1)*m] {
-			if v != 0 {
-				ind = append(ind, j)
-				val = append(val, float64(v))
-			}
-		}
-	}
-	csr, err := sparse.NewCSR(n, m, ptr, ind, val)
-	if err != nil {
-		return nil, err
-	}
-	return kmeans.FitContext(ctx, csr, cfg, rng)
+	return kmeans.FitDense(ctx, x, n, m, cfg, rng)
 }
 
 // filterDenseBlock is the number of columns of a dense X filtered at a time: the filter
