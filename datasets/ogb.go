@@ -341,6 +341,6 @@ func readOGBLabels(g *Graph, rep *LoadReport, path string) error {
 		return &ParseError{File: path, Msg: fmt.Sprintf("%d label lines for the %d vertices of num-node-list.csv.gz", len(raw), n)}
 	}
 	g.Labels, g.ClassNames = classIndex(raw)
-	checkLabels(rep, filepath.Base(path), g.Labels, g.ClassNames, true)
+	checkLabels(rep, filepath.Base(path), g.Labels, g.ClassNames, false)
 	return nil
 }
