@@ -10,6 +10,7 @@ import (
 
 	"github.com/nagc-harness/nagc/algorithms/kmeans"
 	"github.com/nagc-harness/nagc/dense"
+	"github.com/nagc-harness/nagc/memory"
 	"github.com/nagc-harness/nagc/sparse"
 )
 
@@ -54,8 +55,15 @@ const filterDenseBlock = 16
 // to unit length), as a dense matrix of x's storage type: the filtered attributes of a
 // dense X are dense, so they are formed once. Cost O(p·(nnz(Â) + n)·m); memory n·m
 // entries plus two n×16 float64 buffers.
-func filteredDense(f *sparse.LowPassFilter, x *dense.Matrix, unitRows bool) *dense.Matrix {
+func filteredDense(f *sparse.LowPassFilter, x *dense.Matrix, unitRows bool) (*dense.Matrix, error) {
 	n, m := x.Dims()
+	need := memory.Add(memory.Bytes(int64(n), m*x.ElemSize()), memory.Bytes(int64(n), 2*8*filterDenseBlock))
+	if unitRows {
+		need = memory.Add(need, memory.Bytes(int64(n), m*x.ElemSize()))
+	}
+	if err := memory.Check(fmt.Sprintf("the graph-filtered attributes (%d×%d, dense)", n, m), need); err != nil {
+		return nil, err
+	}
 	var z *dense.Matrix
 	if x.Is32() {
 		z = dense.NewMatrix32(n, m, make([]float32, n*m))
@@ -63,7 +71,7 @@ func filteredDense(f *sparse.LowPassFilter, x *dense.Matrix, unitRows bool) *den
 		z = dense.NewMatrix64(n, m, make([]float64, n*m))
 	}
 	if n == 0 || m == 0 {
-		return z
+		return z, nil
 	}
 	w0 := min(filterDenseBlock, m)
 	block := mat.NewDense(n, w0, nil)
@@ -88,9 +96,9 @@ func filteredDense(f *sparse.LowPassFilter, x *dense.Matrix, unitRows bool) *den
 		}
 	}
 	if unitRows {
-		return z.RowNormalized()
+		return z.RowNormalized(), nil
 	}
-	return z
+	return z, nil
 }
 
 // filteredDenseOperator is FilteredOperator for a dense X: Z formed once per in.Cache.
@@ -102,9 +110,12 @@ func filteredDenseOperator(in Input, o GraphFilterOptions) (*dense.Matrix, error
 		}
 		x := in.XDense
 		if o.norm() == NormL2 {
+			if err := checkDenseCopy("the row-normalised attributes", x); err != nil {
+				return nil, err
+			}
 			x = x.RowNormalized()
 		}
-		return filteredDense(f, x, o.NormAfter), nil
+		return filteredDense(f, x, o.NormAfter)
 	})
 	if err != nil {
 		return nil, err
@@ -141,7 +152,10 @@ func spectralEmbeddingDense(z sparse.Operator, r int, rng *rand.Rand) *dense.Mat
 // the distances to the k1 centroids, V the k2 centroids transposed. Cost: two k-means fits
 // and one product with the k1 centroids; memory one copy of x.
 func KMeansFactorsDense(ctx context.Context, x *dense.Matrix, k1, k2 int, rng *rand.Rand) (u, v *mat.Dense, labels []int, err error) {
-	xn := columnMaxNormalisedDense(x)
+	xn, err := columnMaxNormalisedDense(x)
+	if err != nil {
+		return nil, nil, nil, err
+	}
 	r1, err := fitDense(ctx, xn, kmeans.Config{K: k1}, rng)
 	if err != nil {
 		return nil, nil, nil, err
@@ -159,7 +173,10 @@ func KMeansFactorsDense(ctx context.Context, x *dense.Matrix, k1, k2 int, rng *r
 
 // columnMaxNormalisedDense is ColumnMaxNormalised for a dense matrix: a copy in x's
 // storage type. Cost O(n·m).
-func columnMaxNormalisedDense(x *dense.Matrix) *dense.Matrix {
+func columnMaxNormalisedDense(x *dense.Matrix) (*dense.Matrix, error) {
+	if err := checkDenseCopy("the column-scaled attributes", x); err != nil {
+		return nil, err
+	}
 	cm := x.ColMax()
 	for j, c := range cm {
 		if c > 0 {
@@ -168,7 +185,13 @@ func columnMaxNormalisedDense(x *dense.Matrix) *dense.Matrix {
 			cm[j] = 1
 		}
 	}
-	return x.Scaled(nil, cm)
+	return x.Scaled(nil, cm), nil
+}
+
+// checkDenseCopy checks a copy of x against the memory budget.
+func checkDenseCopy(what string, x *dense.Matrix) error {
+	n, m := x.Dims()
+	return memory.Check(fmt.Sprintf("%s (%d×%d, dense)", what, n, m), memory.Bytes(int64(n), m*x.ElemSize()))
 }
 
 // denseDistances sets dst[i][j] to the Euclidean distance between row i of x and row j

@@ -34,7 +34,10 @@ func (a KMeans) Fit(ctx context.Context, in Input, k int, seed uint64) (*Result,
 	p := points{csr: in.X, dense: in.XDense}
 	if a.ScaleColumns {
 		if p.dense != nil {
-			p.dense = columnMaxNormalisedDense(p.dense)
+			var err error
+			if p.dense, err = columnMaxNormalisedDense(p.dense); err != nil {
+				return nil, fmt.Errorf("kmeans: %w", err)
+			}
 		} else {
 			p.csr = ColumnMaxNormalised(p.csr)
 		}
