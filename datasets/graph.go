@@ -83,18 +83,6 @@ func (g *Graph) M() int {
 // HasAttributes reports whether the graph has an attribute matrix, sparse or dense.
 func (g *Graph) HasAttributes() bool { return g.X != nil || g.XDense != nil }
 
-// Attributes returns the attribute matrix as an Operator (XDense, or X with its
-// transpose), nil when the graph has none. Cost O(nnz(X)) for a sparse X's transpose.
-func (g *Graph) Attributes() sparse.Operator {
-	switch {
-	case g.XDense != nil:
-		return g.XDense
-	case g.X != nil:
-		return sparse.NewCSROperator(g.X)
-	}
-	return nil
-}
-
 // ScoredAttributes returns the attribute matrix the attribute measures of package
 // metrics read: X, or for dense attributes (whose zero pattern those measures are not
 // defined for) an n×0 matrix, with which the measures of the attributes are left out
