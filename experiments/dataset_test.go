@@ -144,7 +144,7 @@ func TestDatasetEntryErrors(t *testing.T) {
 	base := "methods:\n  - {name: KM, algorithm: kmeans}\n"
 	for _, c := range []struct{ text, want string }{
 		{"datasets: [{path: x, fromat: npz}]\n" + base, "unknown dataset key 'fromat' (did you mean 'format'?)"},
-		{"datasets: [{path: x, format: npy}]\n" + base, `format "npy": want linqs, edgelist, mtx or npz (did you mean 'npz'?)`},
+		{"datasets: [{path: x, format: npy}]\n" + base, `format "npy": want linqs, edgelist, mtx, npz or ogb (did you mean 'npz'?)`},
 		{"datasets: [{path: x, labels: some}]\n" + base, `labels "some": want none, column or file`},
 		{"datasets: [{path: own, labels: labels.csv}]\n" + base, `labels "labels.csv": want none, column or file; to read the labels from own/labels.csv, write labels: file and label_file: own/labels.csv`},
 		{"datasets: [a/x, b/x]\n" + base, `dataset "x" listed twice`},
