@@ -63,7 +63,10 @@ func openNPZ(s Spec) (*Graph, *LoadReport, error) {
 	}
 	rep := &LoadReport{Format: FormatNPZ, Files: []string{path}}
 
-	n, adj, err := a.adjacency(rep)
+	n, adj, canonical, err := a.canonicalAdjacency()
+	if err == nil && !canonical {
+		n, adj, err = a.adjacency(rep)
+	}
 	if err != nil {
 		return nil, nil, err
 	}
