@@ -1,6 +1,7 @@
-// Package dense holds kernels for tall-skinny dense matrices, and Matrix, a row-major
-// float32 or float64 matrix (dense vertex attributes) that is a sparse.Operator: products of an n×k matrix
-// with a small k×l one, the small k×l products Aᵀ·B of two tall matrices, and a fused
+// Package dense holds kernels for tall-skinny dense matrices, and Matrix, the row-major
+// float32 or float64 form of dense vertex attributes as a sparse.Operator (matrix.go).
+//
+// The kernels compute products of an n×k matrix with a small k×l one, the small k×l products Aᵀ·B of two tall matrices, and a fused
 // logistic sigmoid of such a product. They are meant for n up to ~10⁶ and k, l up to a few
 // tens, where a general BLAS dgemm spends its time on blocking and packing; here every
 // output row is summed with its partial sums in registers, by kernels unrolled over up to
