@@ -201,7 +201,7 @@ func TestNPYFeaturesBesideEdgeList(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "features.npy"), npyBytes("<f4", true, 4, 2, vals), 0o644)
 	os.WriteFile(filepath.Join(dir, "edges.csv"), []byte("0,1\n1,2\n2,3\n3,9\n"), 0o644)
 	os.WriteFile(filepath.Join(dir, "labels.csv"), []byte("0 a\n1 a\n2 b\n3 b\n"), 0o644)
-	g, rep, err := Open(Spec{Path: dir})
+	g, rep, err := Open(Spec{Path: dir, AllowDropped: true}) // the edge 3,9 names no vertex
 	if err != nil {
 		t.Fatal(err)
 	}
