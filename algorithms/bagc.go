@@ -127,6 +127,9 @@ func (a BAGC) validate(in Input, k int) error {
 	if err := in.validate(true, true, k); err != nil {
 		return fmt.Errorf("bagc: %w", err)
 	}
+	if in.XDense != nil {
+		return fmt.Errorf("bagc: %w", errDenseRows)
+	}
 	for _, p := range []struct {
 		name string
 		v    float64

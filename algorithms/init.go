@@ -1,6 +1,7 @@
 package algorithms
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"sort"
@@ -70,11 +71,11 @@ func SGCFactors(in Input, k1, k2, rank int, seed uint64) (u, v *mat.Dense, err e
 	key := fmt.Sprintf("sgc-labels/%s/%d/%d/%d/%d", in.xKey, rank, k1, k2, seed)
 	val, err := in.Cache.Do(key, func() (any, error) {
 		rng := rand.New(rand.NewPCG(seed, streamSGCInit))
-		r1, err := kmeans.Fit(pts, kmeans.Config{K: k1}, rng)
+		r1, err := fitPoints(context.Background(), pts, kmeans.Config{K: k1}, rng)
 		if err != nil {
 			return nil, err
 		}
-		r2, err := kmeans.Fit(pts, kmeans.Config{K: k2}, rng)
+		r2, err := fitPoints(context.Background(), pts, kmeans.Config{K: k2}, rng)
 		if err != nil {
 			return nil, err
 		}
@@ -115,11 +116,16 @@ type kmeansFactors struct {
 }
 
 // CachedKMeansFactors returns copies of KMeansFactors(X, k1, k2, rng), X the attributes
-// in factorises (ExplicitAttributes), for the k-means stream of seed, computed once per
-// in.Cache.
+// in factorises (ExplicitAttributes; KMeansFactorsDense for dense ones), for the k-means
+// stream of seed, computed once per in.Cache.
 func CachedKMeansFactors(in Input, k1, k2 int, seed uint64) (u, v *mat.Dense, labels []int, err error) {
 	key := fmt.Sprintf("kmeans-factors/%s/%d/%d/%d", in.xKey, k1, k2, seed)
 	val, err := in.Cache.Do(key, func() (any, error) {
+		if d := in.DenseAttributes(); d != nil {
+			rng := rand.New(rand.NewPCG(seed, streamKMeansInit))
+			u, v, labels, err := KMeansFactorsDense(context.Background(), d, k1, k2, rng)
+			return kmeansFactors{u, v, labels}, err
+		}
 		x, err := in.ExplicitAttributes()
 		if err != nil {
 			return nil, err
@@ -153,6 +159,16 @@ func KMeansFactors(x *sparse.CSR, k1, k2 int, rng *rand.Rand) (u, v *mat.Dense, 
 	n, _ := x.Dims()
 	u = mat.NewDense(n, k1, nil)
 	kmeans.Distances(u, xn, r1.Centers)
+	kmeansMembership(u, k1)
+	v = mat.DenseCopyOf(r2.Centers.T())
+	return u, v, r1.Labels, nil
+}
+
+// kmeansMembership turns the distances u (n×k1) of every vertex to the k1 centroids into
+// the authors' initial U in place: U[i,j] = (Σ_l dᵢₗ − dᵢⱼ)/Σ_l dᵢₗ, each row then divided
+// by its sum (1/k1 where that is undefined). Cost O(n·k1).
+func kmeansMembership(u *mat.Dense, k1 int) {
+	n, _ := u.Dims()
 	for i := 0; i < n; i++ {
 		row := u.RawRowView(i)
 		var total float64
@@ -171,8 +187,6 @@ func KMeansFactors(x *sparse.CSR, k1, k2 int, rng *rand.Rand) (u, v *mat.Dense, 
 			}
 		}
 	}
-	v = mat.DenseCopyOf(r2.Centers.T())
-	return u, v, r1.Labels, nil
 }
 
 // ColumnMaxNormalised returns x with every column divided by its largest value (columns

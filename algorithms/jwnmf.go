@@ -103,6 +103,9 @@ func (a JWNMF) validate(in Input, k int) error {
 	default:
 		return fmt.Errorf("jwnmf: unknown init %q (want kmeans or random)", a.Init)
 	}
+	if in.XDense != nil {
+		return fmt.Errorf("jwnmf: %w", errDenseRows)
+	}
 	if err := nmfCheckNonNegative("attribute matrix", in.X); err != nil {
 		return fmt.Errorf("jwnmf: %w", err)
 	}

@@ -25,20 +25,27 @@ type KMeans struct {
 // Name returns "kmeans".
 func (KMeans) Name() string { return "kmeans" }
 
-// Fit clusters the rows of in.X into k clusters.
+// Fit clusters the rows of in.X (or of in.XDense) into k clusters.
 func (a KMeans) Fit(ctx context.Context, in Input, k int, seed uint64) (*Result, error) {
 	start := time.Now()
 	if err := in.validate(false, true, k); err != nil {
 		return nil, fmt.Errorf("kmeans: %w", err)
 	}
-	x := in.X
+	p := points{csr: in.X, dense: in.XDense}
 	if a.ScaleColumns {
-		x = ColumnMaxNormalised(x)
+		if p.dense != nil {
+			var err error
+			if p.dense, err = columnMaxNormalisedDense(p.dense); err != nil {
+				return nil, fmt.Errorf("kmeans: %w", err)
+			}
+		} else {
+			p.csr = ColumnMaxNormalised(p.csr)
+		}
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	res, err := kmeans.FitContext(ctx, x, kmeans.Config{K: k, NInit: a.NInit, MaxIter: a.MaxIter, Tol: a.Tol}, newRand(seed))
+	res, err := fitPoints(ctx, p, kmeans.Config{K: k, NInit: a.NInit, MaxIter: a.MaxIter, Tol: a.Tol}, newRand(seed))
 	if err != nil {
 		return nil, err
 	}

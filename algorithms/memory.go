@@ -30,6 +30,9 @@ func InputShape(in Input) (n, m, nnzA, nnzX int) {
 	case in.X != nil:
 		_, m = in.X.Dims()
 		nnzX = in.X.NNZ()
+	case in.XDense != nil:
+		_, m = in.XDense.Dims()
+		nnzX = n * m
 	case in.attr != nil:
 		_, m = in.attr.Dims()
 		nnzX = n * m

@@ -26,8 +26,12 @@ type Input struct {
 	// Adj is the n×n symmetric 0/1 adjacency (self-loops on the diagonal where the data
 	// has them).
 	Adj *sparse.CSR
-	// X is the n×m non-negative attribute matrix.
+	// X is the n×m non-negative attribute matrix, when it is sparse.
 	X *sparse.CSR
+	// XDense is the n×m non-negative attribute matrix when it is dense; X is then nil.
+	// Methods that factorise attributes see it through Attributes; those that need rows
+	// read it through DenseAttributes (ExplicitAttributes refuses it).
+	XDense *dense.Matrix
 	// Truth holds the true class of each vertex. Methods ignore it, except options that
 	// are documented as reading the labels (NAGC's kmeans-median-ari initialisation).
 	Truth []int
@@ -46,6 +50,8 @@ type Input struct {
 	// nil), known through its products; explicit forms it when rows are needed.
 	attr     sparse.Operator
 	explicit func() (*sparse.CSR, error)
+	// dattr is attr when it is a dense matrix (the filtered attributes of a dense X).
+	dattr *dense.Matrix
 }
 
 // Attributes returns the attribute matrix to factorise as an Operator: the implicit
@@ -54,13 +60,49 @@ func (in Input) Attributes() sparse.Operator {
 	if in.attr != nil {
 		return in.attr
 	}
+	if in.XDense != nil {
+		return in.XDense
+	}
 	return sparse.NewCSROperator(in.X)
+}
+
+// DenseAttributes returns the attribute matrix to factorise when it is dense: XDense, or
+// for an input made by WithFilteredAttributes from a dense X, the dense filtered matrix.
+// It returns nil when the attributes are sparse.
+func (in Input) DenseAttributes() *dense.Matrix {
+	if in.attr != nil {
+		return in.dattr
+	}
+	return in.XDense
+}
+
+// errDenseRows is ExplicitAttributes' refusal of dense attributes.
+var errDenseRows = errors.New("the attributes are dense and this method works on sparse attribute rows only; " +
+	"use kmeans, sgc-kmeans, nagc, nmf, metis or snmf, or give the attributes as a sparse matrix (attr_data/attr_indices/attr_indptr in .npz, a sparse feature file)")
+
+// attrDims returns the dimensions of the attribute matrix to factorise, without forming
+// an operator (0, 0 when there is none).
+func (in Input) attrDims() (n, m int) {
+	switch {
+	case in.attr != nil:
+		return in.attr.Dims()
+	case in.XDense != nil:
+		return in.XDense.Dims()
+	case in.X != nil:
+		return in.X.Dims()
+	}
+	return 0, 0
 }
 
 // ExplicitAttributes returns the attribute matrix to factorise as a stored matrix: X, or
 // for an input made by WithFilteredAttributes the filtered matrix formed once per
 // in.Cache (it fills in; see sparse.FilteredMatrix.CSR).
+// Dense attributes have no stored sparse form: it returns an error naming the methods
+// that read dense ones (see DenseAttributes).
 func (in Input) ExplicitAttributes() (*sparse.CSR, error) {
+	if in.DenseAttributes() != nil {
+		return nil, errDenseRows
+	}
 	if in.explicit != nil {
 		return in.explicit()
 	}
@@ -80,6 +122,10 @@ func (in Input) WithFilteredAttributes(o GraphFilterOptions) (Input, error) {
 	if err != nil {
 		return in, err
 	}
+	if d, ok := z.(*dense.Matrix); ok && in.XDense != nil {
+		in.XDense, in.xKey, in.attr, in.dattr = nil, o.key(), d, d
+		return in, nil
+	}
 	orig := in
 	in.X, in.xKey, in.attr = nil, o.key(), z
 	in.explicit = func() (*sparse.CSR, error) { return FilteredAttributes(orig, o) }
@@ -96,6 +142,10 @@ func (in Input) N() int {
 		r, _ := in.X.Dims()
 		return r
 	}
+	if in.XDense != nil {
+		r, _ := in.XDense.Dims()
+		return r
+	}
 	if in.attr != nil {
 		r, _ := in.attr.Dims()
 		return r
@@ -108,7 +158,10 @@ func (in Input) validate(needAdj, needX bool, k int) error {
 	if needAdj && in.Adj == nil {
 		return errors.New("input has no adjacency matrix")
 	}
-	if needX && in.X == nil {
+	if in.X != nil && in.XDense != nil {
+		return errors.New("input has both a sparse and a dense attribute matrix")
+	}
+	if needX && in.X == nil && in.XDense == nil {
 		return errors.New("input has no attribute matrix")
 	}
 	n := in.N()
@@ -117,13 +170,13 @@ func (in Input) validate(needAdj, needX bool, k int) error {
 			return fmt.Errorf("adjacency is %d×%d, not square", r, c)
 		}
 	}
-	if in.X != nil && in.Adj != nil {
-		if r, _ := in.X.Dims(); r != n {
+	if (in.X != nil || in.XDense != nil) && in.Adj != nil {
+		if r, _ := in.attrDims(); r != n {
 			return fmt.Errorf("attributes have %d rows for %d vertices", r, n)
 		}
 	}
 	if needX {
-		if _, m := in.X.Dims(); m == 0 {
+		if _, m := in.attrDims(); m == 0 {
 			return errors.New("the graph has no attributes")
 		}
 	}

@@ -90,7 +90,12 @@ func (a NAGC) validate(in Input, k1 int) error {
 	if err := in.validate(true, true, k1); err != nil {
 		return fmt.Errorf("nagc: %w", err)
 	}
-	n, m := in.X.Dims()
+	if in.XDense != nil {
+		if err := denseNonNegative("attribute matrix", in.XDense); err != nil {
+			return fmt.Errorf("nagc: %w", err)
+		}
+	}
+	n, m := in.attrDims()
 	switch {
 	case a.K2 < 1 || a.K2 > n:
 		return fmt.Errorf("nagc: k2 = %d, need 1 ≤ k2 ≤ n = %d", a.K2, n)

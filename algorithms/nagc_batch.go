@@ -9,6 +9,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/nagc-harness/nagc/dense"
 	"github.com/nagc-harness/nagc/sparse"
 )
 
@@ -24,6 +25,9 @@ func (a NAGC) BatchKey(in Input, k int) string {
 		return ""
 	}
 	key := fmt.Sprintf("nagc/x=%p/k1=%d/k2=%d/t=%d", in.X, k, a.K2, a.Iterations)
+	if in.XDense != nil {
+		key += fmt.Sprintf("/xdense=%p", in.XDense)
+	}
 	if a.Filter.P > 0 {
 		key += fmt.Sprintf("/adj=%p/%s", in.Adj, a.Filter.key())
 	}
@@ -103,6 +107,7 @@ func (a NAGC) FitBatch(ctx context.Context, k int, seed uint64, fits []BatchFit)
 type chainKey struct {
 	a           NAGC
 	adj, x      *sparse.CSR
+	xDense      *dense.Matrix
 	cache       *Cache
 	truth       *int
 	nTruth      int
@@ -117,7 +122,7 @@ func newChainKey(a NAGC, in Input) (chainKey, bool) {
 		return chainKey{}, false
 	}
 	a.Iterations = 0
-	ck := chainKey{a: a, adj: in.Adj, x: in.X, cache: in.Cache, nTruth: len(in.Truth), noObjective: in.NoObjective}
+	ck := chainKey{a: a, adj: in.Adj, x: in.X, xDense: in.XDense, cache: in.Cache, nTruth: len(in.Truth), noObjective: in.NoObjective}
 	if len(in.Truth) > 0 {
 		ck.truth = &in.Truth[0]
 	}

@@ -93,7 +93,7 @@ func (a NMF) validate(in Input, k int) error {
 	if err := a.Filter.validate(); err != nil {
 		return fmt.Errorf("nmf: %w", err)
 	}
-	if err := nmfCheckNonNegative("attribute matrix", in.X); err != nil {
+	if err := checkAttributesNonNegative(in); err != nil {
 		return fmt.Errorf("nmf: %w", err)
 	}
 	if a.Iterations < 0 {
@@ -107,7 +107,7 @@ func (a NMF) validate(in Input, k int) error {
 	switch a.Init {
 	case InitRandom:
 	case NMFInitNNDSVDa:
-		n, m := in.X.Dims()
+		n, m := in.attrDims()
 		if k > min(n, m) {
 			return fmt.Errorf("nmf: init nndsvda needs k ≤ min(n, m) = %d, have k = %d", min(n, m), k)
 		}

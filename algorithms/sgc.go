@@ -74,6 +74,9 @@ func FilteredOperator(in Input, o GraphFilterOptions) (sparse.Operator, error) {
 	if o.P == 0 {
 		return in.Attributes(), nil
 	}
+	if in.XDense != nil {
+		return filteredDenseOperator(in, o)
+	}
 	v, err := in.Cache.Do("op/"+o.key(), func() (any, error) {
 		f, err := sparse.NewLowPassFilter(in.Adj, o.P, o.selfLoop())
 		if err != nil {
@@ -99,10 +102,14 @@ func FilteredOperator(in Input, o GraphFilterOptions) (sparse.Operator, error) {
 // FilteredAttributes returns the graph-filtered attribute matrix of in (FilteredOperator)
 // as a stored sparse matrix, computed once per in.Cache. With P = 0 it returns in.X
 // unchanged. Cost O(p·flops) of sparse–sparse products; the result fills in with p-hop
-// neighbourhoods' attributes, so use it only where rows are needed (k-means).
+// neighbourhoods' attributes, so use it only where rows are needed (k-means). Dense
+// attributes have no sparse form: their filtered matrix is FilteredOperator's dense one.
 func FilteredAttributes(in Input, o GraphFilterOptions) (*sparse.CSR, error) {
 	if err := o.validate(); err != nil {
 		return nil, err
+	}
+	if in.XDense != nil {
+		return nil, errDenseRows
 	}
 	if o.P == 0 {
 		return in.X, nil
@@ -169,7 +176,7 @@ func (a SGCKMeans) Fit(ctx context.Context, in Input, k int, seed uint64) (*Resu
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	res, err := kmeans.FitContext(ctx, e, kmeans.Config{K: k, NInit: a.NInit}, newRand(seed))
+	res, err := fitPoints(ctx, e, kmeans.Config{K: k, NInit: a.NInit}, newRand(seed))
 	if err != nil {
 		return nil, fmt.Errorf("sgc-kmeans: %w", err)
 	}
@@ -185,34 +192,48 @@ func (a SGCKMeans) Fit(ctx context.Context, in Input, k int, seed uint64) (*Resu
 
 // sgcPoints returns the points SGC k-means clusters: the filtered attributes of o for
 // rank 0, else their rank-r spectral embedding.
-func sgcPoints(in Input, o GraphFilterOptions, rank int) (*sparse.CSR, error) {
+func sgcPoints(in Input, o GraphFilterOptions, rank int) (points, error) {
 	fin, err := in.WithFilteredAttributes(o)
 	if err != nil {
-		return nil, err
+		return points{}, err
 	}
 	return embeddingPoints(fin, rank)
 }
 
-// embeddingPoints returns the attributes in factorises (ExplicitAttributes) for rank 0,
-// else their SpectralEmbedding of rank min(rank, n, m), computed once per in.Cache from
-// products only.
-func embeddingPoints(in Input, rank int) (*sparse.CSR, error) {
+// embeddingPoints returns the attributes in factorises for rank 0 (ExplicitAttributes,
+// or DenseAttributes when they are dense), else their SpectralEmbedding of rank
+// min(rank, n, m) (dense for dense attributes), computed once per in.Cache from products
+// only.
+func embeddingPoints(in Input, rank int) (points, error) {
+	d := in.DenseAttributes()
 	if rank == 0 {
-		return in.ExplicitAttributes()
+		if d != nil {
+			return points{dense: d}, nil
+		}
+		x, err := in.ExplicitAttributes()
+		return points{csr: x}, err
 	}
 	x := in.Attributes()
 	n, m := x.Dims()
 	if rank < 0 {
-		return nil, fmt.Errorf("rank %d < 0", rank)
+		return points{}, fmt.Errorf("rank %d < 0", rank)
 	}
 	rank = min(rank, n, m)
-	v, err := in.Cache.Do(fmt.Sprintf("spectral/%s/%d", in.xKey, rank), func() (any, error) {
-		return SpectralEmbedding(x, rank, rand.New(rand.NewPCG(0, streamSpectral))), nil
+	key := fmt.Sprintf("spectral/%s/%d", in.xKey, rank)
+	if d != nil {
+		key += "/dense"
+	}
+	v, err := in.Cache.Do(key, func() (any, error) {
+		rng := rand.New(rand.NewPCG(0, streamSpectral))
+		if d != nil {
+			return points{dense: spectralEmbeddingDense(x, rank, rng)}, nil
+		}
+		return points{csr: SpectralEmbedding(x, rank, rng)}, nil
 	})
 	if err != nil {
-		return nil, err
+		return points{}, err
 	}
-	return v.(*sparse.CSR), nil
+	return v.(points), nil
 }
 
 // streamSpectral is the random stream of the randomised SVD behind SpectralEmbedding: a

@@ -221,7 +221,7 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 	runsDir := filepath.Join(opt.OutDir, "runs", fmt.Sprintf("%s-seed%d", opt.Budget, opt.Seed))
 	exec := experiments.Options{ResultsDir: runsDir, Workers: opt.Workers, Progress: opt.Progress}
 	entry := func(name string, k int) experiments.DatasetEntry {
-		return experiments.DatasetEntry{Name: name, Path: graphDir, Format: "mtx", Labels: "none", K1: k}
+		return experiments.DatasetEntry{Name: name, Path: graphDir, Format: UnlabeledFormat(g), Labels: "none", K1: k}
 	}
 	res := &Result{Version: Version, Budget: opt.Budget, Graph: opt.Name, Seed: opt.Seed, K1: opt.K1}
 	cfg.Seed, res.Holdout = opt.Seed, cfg.Holdout

@@ -27,17 +27,49 @@ const (
 // features.mtx, general real coordinate, every stored entry exactly as float64 text), the
 // copy of the graph that Run's sweeps read: vertex i of it is vertex i of g. Cost
 // O(nnz(Adj) + nnz(X)).
+//
+// A graph with dense attributes is written as dir/graph.npz instead (attr_matrix, as
+// stored, so nothing is rounded; see datasets.WriteNPZ): UnlabeledFormat names the format.
 func WriteUnlabeled(dir string, g *datasets.Graph) error {
-	if g.Adj == nil || g.X == nil {
+	if g.Adj == nil || !g.HasAttributes() {
 		return fmt.Errorf("%s: the graph needs an adjacency and attributes", g.Name)
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
+	if g.XDense != nil {
+		c := *g
+		c.Labels, c.ClassNames = nil, nil
+		return datasets.WriteNPZ(filepath.Join(dir, "graph.npz"), &c)
+	}
 	if err := writeMTX(filepath.Join(dir, "adj.mtx"), g.Adj); err != nil {
 		return err
 	}
 	return writeMTX(filepath.Join(dir, "features.mtx"), g.X)
+}
+
+// attributeRows returns a function giving row v of g's attributes as column indices and
+// values: X's stored entries, or every column of a dense row (the slices are reused by
+// the next call).
+func attributeRows(g *datasets.Graph) func(v int) ([]int, []float64) {
+	if g.XDense == nil {
+		return g.X.Row
+	}
+	m := g.M()
+	cols, vals := make([]int, m), make([]float64, m)
+	for j := range cols {
+		cols[j] = j
+	}
+	return func(v int) ([]int, []float64) { return cols, g.XDense.Row(vals, v) }
+}
+
+// UnlabeledFormat returns the format WriteUnlabeled writes g in: npz for dense
+// attributes, else mtx.
+func UnlabeledFormat(g *datasets.Graph) string {
+	if g.XDense != nil {
+		return datasets.FormatNPZ
+	}
+	return datasets.FormatMTX
 }
 
 func writeMTX(path string, a *sparse.CSR) error {
@@ -85,7 +117,7 @@ func PlaceIsolated(g *datasets.Graph, clusters []int) ([]int, int, error) {
 	if isolated == 0 || isolated == len(clusters) {
 		return out, isolated, nil
 	}
-	_, m := g.X.Dims()
+	m, row := g.M(), attributeRows(g)
 	cent := make([]float64, k*m)
 	size := make([]int, k)
 	for v, c := range clusters {
@@ -93,7 +125,7 @@ func PlaceIsolated(g *datasets.Graph, clusters []int) ([]int, int, error) {
 			continue
 		}
 		size[c]++
-		cols, vals := g.X.Row(v)
+		cols, vals := row(v)
 		norm := rowNorm(vals)
 		if norm == 0 {
 			continue
@@ -116,7 +148,7 @@ func PlaceIsolated(g *datasets.Graph, clusters []int) ([]int, int, error) {
 		if conn[v] {
 			continue
 		}
-		cols, vals := g.X.Row(v)
+		cols, vals := row(v)
 		best, bestSim := largest, 0.0
 		if norm := rowNorm(vals); norm > 0 {
 			for c := range k {

@@ -98,16 +98,13 @@ func Run(ctx context.Context, cases []Case, methods []Method, opt Options) ([]Re
 func timeOne(ctx context.Context, c Case, m Method, opt Options) Result {
 	g := c.Graph
 	r := Result{Case: c.Name, Method: m.Name, N: g.N(), Edges: g.Edges(), Synthetic: c.Synthetic}
-	if g.X != nil {
-		r.NNZX = g.X.NNZ()
-	}
+	r.NNZX = g.AttributeNNZ()
 	r.Work = r.Edges + r.NNZX
 	r.PerIteration = math.NaN()
 	r.Median = math.NaN()
 	r.PerNanosecond = math.NaN()
-	if g.X != nil && g.Adj != nil {
-		_, m2 := g.X.Dims()
-		r.MultiplyAdds = methodMultiplyAdds(m, g.N(), m2, g.Adj.NNZ(), g.X.NNZ(), g.K())
+	if g.HasAttributes() && g.Adj != nil {
+		r.MultiplyAdds = methodMultiplyAdds(m, g.N(), g.M(), g.Adj.NNZ(), r.NNZX, g.K())
 	} else {
 		r.MultiplyAdds = math.NaN()
 	}
@@ -116,7 +113,7 @@ func timeOne(ctx context.Context, c Case, m Method, opt Options) Result {
 		r.Err = err.Error()
 		return r
 	}
-	in := algorithms.Input{Adj: g.Adj, X: g.X, Truth: g.Labels}
+	in := algorithms.Input{Adj: g.Adj, X: g.X, XDense: g.XDense, Truth: g.Labels}
 	if err := algorithms.CheckMemory(method, in, g.K(), 1); err != nil {
 		r.Err = err.Error() // over the budget (--max-memory): refused before it allocates
 		return r
@@ -218,6 +215,28 @@ func slope(xs, ys []float64) float64 {
 // average degree 10, m = 1000 attributes, 20 non-zero attributes per vertex, k1 = k2 =
 // 10 (10 vertex and attribute clusters), seeded.
 func SyntheticSeries(sizes []int, seed uint64) ([]Case, error) {
+	return syntheticSeries(sizes, seed)
+}
+
+// ShapeCase returns the bench case of a planted graph of a given shape (datasets.Shape):
+// shape is a name of datasets.Shapes (arxiv, products, …) optionally followed by
+// ",key=value" overrides, as in "arxiv,n=50000". The case is named after the shape. Cost:
+// datasets.SyntheticShape.
+func ShapeCase(shape string) (Case, error) {
+	s, err := datasets.ParseShape("synthetic:" + shape)
+	if err != nil {
+		return Case{}, fmt.Errorf("bench: --shape: %w", err)
+	}
+	g, err := datasets.SyntheticShape(s)
+	if err != nil {
+		return Case{}, fmt.Errorf("bench: --shape: %w", err)
+	}
+	name := "synthetic:" + shape
+	g.Name = name
+	return Case{Name: name, Graph: g}, nil
+}
+
+func syntheticSeries(sizes []int, seed uint64) ([]Case, error) {
 	var cases []Case
 	for _, n := range sizes {
 		cfg := datasets.SyntheticConfig{

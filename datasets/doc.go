@@ -1,20 +1,24 @@
 // Package datasets loads the attributed graphs a clustering method works on: the four
-// LINQS-format graphs of the NAGC paper (WebKB, Citeseer, Cora, polblog) and a seeded
-// synthetic generator with planted vertex and attribute clusters.
+// LINQS-format graphs of the NAGC paper (WebKB, Citeseer, Cora, polblog), a seeded
+// synthetic generator with planted vertex and attribute clusters, and planted graphs of a
+// given shape (SyntheticShape: ogbn-arxiv's, ogbn-products', …).
 //
 // A Graph holds a symmetric non-negative adjacency matrix (0/1 for an unweighted graph),
-// a non-negative attribute matrix, and, when the data has them, a ground-truth class per
-// vertex. Everything is stored sparse: no function of this package allocates an n×n or
-// n×m dense matrix.
+// an attribute matrix, and, when the data has them, a ground-truth class per vertex. The
+// adjacency is stored sparse; the attributes are sparse (Graph.X) or, where the file
+// stores them dense (an .npz attr_matrix, a .npy feature file, OGB node features, dense
+// synthetic shapes), dense (Graph.XDense, float32 when the file holds float32). No
+// function of this package allocates an n×n matrix or a dense copy of sparse attributes,
+// and none makes a sparse copy of dense ones.
 //
 // Open reads a graph in any of the supported formats (LINQS, edge list with features,
-// Matrix Market, NumPy .npz); see Spec and the sections below for the formats and how
+// Matrix Market, NumPy .npz, OGB dataset folders); see Spec and the sections below for the formats and how
 // each clustering method uses edge weights. docs/your-graph.md in the repository shows
 // how to write each format from PyTorch Geometric, DGL, OGB, networkx and pandas.
 //
 // # Formats
 //
-// Open(Spec) reads four formats; Spec.Format names one, or Open infers it from Path.
+// Open(Spec) reads five formats; Spec.Format names one, or Open infers it from Path.
 //
 //   - linqs: a folder of *.content files ("id v1 … vm label" a line) and *.cites files
 //     ("id_a id_b" a line), as the paper's four graphs are distributed (see LoadLINQS).
@@ -33,7 +37,14 @@
 //     array, real, integer or pattern, general or symmetric; labels from a label file.
 //   - npz: a NumPy archive in the scipy-CSR layout of PyG, DGL and the GNN benchmarks
 //     (adj_data, adj_indices, adj_indptr, adj_shape, attr_*, labels, node_names,
-//     class_names), read with github.com/sbinet/npyio.
+//     class_names), read with github.com/sbinet/npyio; or with the attributes as one
+//     dense array attr_matrix (float32 or float64, C or Fortran order), kept dense.
+//   - ogb: an Open Graph Benchmark node-property dataset folder as the OGB library
+//     downloads it (raw/edge.csv.gz, node-feat.csv.gz, node-label.csv.gz,
+//     num-node-list.csv.gz, num-edge-list.csv.gz; see openOGB).
+//
+// An edge list's feature file may also be a NumPy .npy array (row i is vertex i, whose
+// id is "i"), kept dense.
 //
 // Edge-list, label and Matrix Market files may be gzip-compressed (FILE.gz: SNAP's
 // .txt.gz edge lists, .mtx.gz matrices); a folder's edges.csv.gz,

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/nagc-harness/nagc/dense"
 	"github.com/nagc-harness/nagc/sparse"
 )
 
@@ -49,6 +50,11 @@ const reasonNoFeatureLine = "edge names an id with no feature line"
 // unknown id is. With no feature file the vertices are the ids of the edge file in order
 // of first appearance, and the graph has no attributes.
 //
+// Feature file as a NumPy .npy array (numpy.save of an n×m array; float32 kept as
+// float32): row i holds the attributes of vertex i, whose id is "i", so the edge file
+// names vertices 0 … n−1, as OGB, PyG and DGL number them; an edge naming another id is
+// dropped and counted. The attributes stay dense (Graph.XDense).
+//
 // Feature file, dense layout (the default): "id v1 v2 … vm" a line, every line with the
 // same m; with Labels "column" the last field is the label instead. Sparse layout: "id
 // column value" a line, columns numbered from 0 (m is the largest column + 1), a vertex
@@ -73,6 +79,9 @@ func openEdgeList(s Spec) (*Graph, *LoadReport, error) {
 		if features == "" {
 			features = findFile(dir, "features", tableExts)
 		}
+		if features == "" {
+			features = findFile(dir, "features", []string{".npy"})
+		}
 	}
 	labelFile, err := labelFileFor(s, dir)
 	if err != nil {
@@ -81,7 +90,20 @@ func openEdgeList(s Spec) (*Graph, *LoadReport, error) {
 	rep := &LoadReport{Format: FormatEdgeList}
 	e := &edgeListParser{rep: rep, index: make(map[string]int)}
 	labelColumn := s.Labels == LabelsColumn
-	if features != "" {
+	var xd *dense.Matrix
+	if isNPY(features) {
+		if labelColumn {
+			return nil, nil, fmt.Errorf("%s: labels: column needs a text feature file; give the labels in a label file", features)
+		}
+		if xd, err = readNPYMatrix(features); err != nil {
+			return nil, nil, err
+		}
+		rep.Files = append(rep.Files, features)
+		n, _ := xd.Dims()
+		for i := 0; i < n; i++ {
+			e.addVertex(strconv.Itoa(i))
+		}
+	} else if features != "" {
 		data, err := readFile(features)
 		if err != nil {
 			return nil, nil, err
@@ -160,6 +182,9 @@ func openEdgeList(s Spec) (*Graph, *LoadReport, error) {
 	g, err := e.graph()
 	if err != nil {
 		return nil, nil, err
+	}
+	if xd != nil {
+		g.X, g.XDense = nil, xd
 	}
 	if labelColumn {
 		g.Labels, g.ClassNames = classIndex(e.labels)
@@ -728,3 +753,6 @@ func (e *edgeListParser) graph() (*Graph, error) {
 	}
 	return &Graph{IDs: e.ids, Adj: adj, X: x, Dangling: e.dangling}, nil
 }
+
+// isNPY reports whether path names a NumPy .npy file.
+func isNPY(path string) bool { return strings.EqualFold(filepath.Ext(path), ".npy") }

@@ -4,6 +4,7 @@ import (
 	"math"
 	"sort"
 
+	"github.com/nagc-harness/nagc/dense"
 	"github.com/nagc-harness/nagc/sparse"
 )
 
@@ -33,8 +34,13 @@ type Graph struct {
 	// the diagonal.
 	Adj *sparse.CSR
 
-	// X is the n×m attribute matrix; only non-zero values are stored.
+	// X is the n×m attribute matrix; only non-zero values are stored. It is nil when
+	// the attributes are dense (XDense).
 	X *sparse.CSR
+
+	// XDense is the n×m attribute matrix when the data stores it dense; X is then nil.
+	// At most one of X and XDense is set.
+	XDense *dense.Matrix
 
 	// Dangling is the number of edge lines that were dropped because they name
 	// an id that has no attribute line.
@@ -63,11 +69,50 @@ func (g *Graph) N() int { return len(g.IDs) }
 
 // M returns the number of attribute columns.
 func (g *Graph) M() int {
-	if g.X == nil {
-		return 0
+	switch {
+	case g.X != nil:
+		_, m := g.X.Dims()
+		return m
+	case g.XDense != nil:
+		_, m := g.XDense.Dims()
+		return m
 	}
-	_, m := g.X.Dims()
-	return m
+	return 0
+}
+
+// HasAttributes reports whether the graph has an attribute matrix, sparse or dense.
+func (g *Graph) HasAttributes() bool { return g.X != nil || g.XDense != nil }
+
+// ScoredAttributes returns the attribute matrix the attribute measures of package
+// metrics read: X, or for dense attributes (whose zero pattern those measures are not
+// defined for) an n×0 matrix, with which the measures of the attributes are left out
+// (absent, not zero). Cost O(n) for the latter.
+func (g *Graph) ScoredAttributes() *sparse.CSR {
+	if g.X != nil || g.XDense == nil {
+		return g.X
+	}
+	return NoColumns(g.N())
+}
+
+// NoColumns returns the n×0 sparse matrix: no attributes, for n vertices.
+func NoColumns(n int) *sparse.CSR {
+	x, err := sparse.NewCSR(n, 0, make([]int, n+1), nil, nil)
+	if err != nil {
+		panic(err)
+	}
+	return x
+}
+
+// AttributeNNZ returns the number of non-zero attribute values: the stored entries of X,
+// or the non-zero entries of XDense (cost O(n·m)).
+func (g *Graph) AttributeNNZ() int {
+	switch {
+	case g.X != nil:
+		return g.X.NNZ()
+	case g.XDense != nil:
+		return g.XDense.NNZ()
+	}
+	return 0
 }
 
 // K returns the number of classes, 0 for an unlabeled graph.
@@ -183,9 +228,7 @@ func (g *Graph) Stats() Stats {
 		Density:   g.Density(),
 		Labeled:   g.LabeledCount(),
 	}
-	if g.X != nil {
-		s.NNZX = g.X.NNZ()
-	}
+	s.NNZX = g.AttributeNNZ()
 	return s
 }
 

@@ -156,7 +156,8 @@ func isDir(path string) bool {
 }
 
 // Load returns the dataset called name, in any format Open reads: "synthetic" gives
-// Synthetic(DefaultSynthetic()), anything else is found by Locate and read by Open with
+// Synthetic(DefaultSynthetic()), "synthetic:SHAPE[,key=value…]" gives SyntheticShape
+// (see ParseShape; e.g. "synthetic:arxiv"), anything else is found by Locate and read by Open with
 // the format inferred and the labels at the format's default.
 func Load(name string) (*Graph, error) {
 	g, _, err := LoadSpec(Spec{Path: name})
@@ -165,7 +166,7 @@ func Load(name string) (*Graph, error) {
 
 // LoadSpec is Load for a dataset described by spec: spec.Path is a name or path as Load
 // takes it (found by Locate), the other fields as Open reads them. It returns Open's report
-// (nil for the built-in synthetic graph).
+// (nil for the built-in synthetic graphs).
 func LoadSpec(spec Spec) (*Graph, *LoadReport, error) {
 	if spec.Path == "synthetic" {
 		g, err := Synthetic(DefaultSynthetic())
@@ -173,6 +174,21 @@ func LoadSpec(spec Spec) (*Graph, *LoadReport, error) {
 			g.Name = spec.Name
 		}
 		return g, nil, err
+	}
+	if IsShapeName(spec.Path) {
+		sh, err := ParseShape(spec.Path)
+		if err != nil {
+			return nil, nil, err
+		}
+		g, err := SyntheticShape(sh)
+		if err != nil {
+			return nil, nil, err
+		}
+		g.Name = spec.Path
+		if spec.Name != "" {
+			g.Name = spec.Name
+		}
+		return g, nil, nil
 	}
 	path, err := Locate(spec.Path)
 	if err != nil {

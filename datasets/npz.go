@@ -15,6 +15,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/nagc-harness/nagc/dense"
 	"github.com/nagc-harness/nagc/memory"
 	"github.com/nagc-harness/nagc/sparse"
 	"github.com/sbinet/npyio/npy"
@@ -25,6 +26,7 @@ import (
 //
 //	adj_data, adj_indices, adj_indptr, adj_shape     the adjacency, n×n, in CSR form
 //	attr_data, attr_indices, attr_indptr, attr_shape the attributes, n×m (optional)
+//	attr_matrix                                      or the attributes as a dense n×m array
 //	labels                                           one class per vertex (optional)
 //	node_names, class_names                          strings (optional)
 //
@@ -61,22 +63,31 @@ func openNPZ(s Spec) (*Graph, *LoadReport, error) {
 	}
 	rep := &LoadReport{Format: FormatNPZ, Files: []string{path}}
 
-	n, adj, err := a.adjacency(rep)
+	n, adj, canonical, err := a.canonicalAdjacency()
+	if err == nil && !canonical {
+		n, adj, err = a.adjacency(rep)
+	}
 	if err != nil {
 		return nil, nil, err
 	}
 	var x *sparse.CSR
-	if a.has("attr_data") || a.has("attr_indices") || a.has("attr_indptr") || a.has("attr_shape") {
+	var xd *dense.Matrix
+	switch {
+	case a.has("attr_data") || a.has("attr_indices") || a.has("attr_indptr") || a.has("attr_shape"):
 		if x, err = a.attributes(n); err != nil {
 			return nil, nil, err
 		}
-	} else {
 		if a.has("attr_matrix") {
-			rep.warn("%s holds a dense attr_matrix, which is not read (store the attributes as attr_data, attr_indices, attr_indptr, attr_shape)", path)
+			rep.warn("%s holds both sparse attributes (attr_data, …) and a dense attr_matrix: the sparse ones are read", path)
 		}
+	case a.has("attr_matrix"):
+		if xd, err = a.denseAttributes(n); err != nil {
+			return nil, nil, err
+		}
+	default:
 		x, _ = sparse.NewCSR(n, 0, make([]int, n+1), nil, nil)
 	}
-	g := &Graph{IDs: a.nodeNames(n, rep), Adj: adj, X: x}
+	g := &Graph{IDs: a.nodeNames(n, rep), Adj: adj, X: x, XDense: xd}
 
 	switch {
 	case s.Labels == LabelsNone:

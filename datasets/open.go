@@ -33,15 +33,18 @@ type Spec struct {
 	Name string `yaml:"name,omitempty" json:"name,omitempty"`
 	// Path is the dataset: a folder or a file. See Format.
 	Path string `yaml:"path,omitempty" json:"path,omitempty"`
-	// Format is one of "linqs", "edgelist", "mtx", "npz", or "" to infer it
+	// Format is one of "linqs", "edgelist", "mtx", "npz", "ogb", or "" to infer it
 	// from Path: a file ending in .npz is npz, .mtx is mtx, .csv, .tsv, .txt,
 	// .edges or .edgelist is edgelist, .content or .cites is the LINQS folder
 	// holding it. A folder is linqs when it holds *.content files, else edgelist
 	// when it holds edges.{csv,tsv,txt,edges}, else mtx when it holds
-	// adj.mtx or adjacency.mtx, else npz when it holds exactly one .npz file.
+	// adj.mtx or adjacency.mtx, else npz when it holds exactly one .npz file,
+	// else ogb when it (or its raw/ folder) holds OGB's edge.csv.gz and
+	// num-node-list.csv.gz.
 	Format string `yaml:"format,omitempty" json:"format,omitempty"`
 	// Features is the feature (attribute) file of an edge list or Matrix Market
-	// adjacency. In a folder it defaults to features.{csv,tsv,txt} (edgelist) or
+	// adjacency: text, or for an edge list a NumPy .npy array (kept dense). In a
+	// folder it defaults to features.{csv,tsv,txt}, else features.npy (edgelist), or
 	// features.mtx (mtx). Without one the graph has no attributes (M() = 0).
 	Features string `yaml:"features,omitempty" json:"features,omitempty"`
 	// FeatureLayout is the layout of an edge list's feature file: "dense" (the
@@ -123,8 +126,10 @@ func Open(spec Spec) (*Graph, *LoadReport, error) {
 		g, rep, err = openMTX(s)
 	case FormatNPZ:
 		g, rep, err = openNPZ(s)
+	case FormatOGB:
+		g, rep, err = openOGB(s)
 	default:
-		return nil, nil, fmt.Errorf("%s: unknown format %q (known: linqs, edgelist, mtx, npz)", s.Path, s.Format)
+		return nil, nil, fmt.Errorf("%s: unknown format %q (known: linqs, edgelist, mtx, npz, ogb)", s.Path, s.Format)
 	}
 	if err != nil {
 		return nil, nil, err
@@ -134,6 +139,11 @@ func Open(spec Spec) (*Graph, *LoadReport, error) {
 	rep.fill(g)
 	if g.M() == 0 {
 		rep.warn("the graph has no attributes (m = 0): attribute-based methods cannot use it")
+	}
+	if g.XDense != nil {
+		if i, j, neg := g.XDense.FirstNegative(); neg {
+			rep.warn("the dense attributes have negative values (the first at vertex %d, column %d): nagc and nmf need non-negative attributes and refuse them; kmeans, sgc-kmeans, metis and snmf use them as they are", i, j)
+		}
 	}
 	if g.Edges() == g.SelfLoops() {
 		rep.warn("the graph has no edges between distinct vertices")
@@ -175,7 +185,10 @@ func inferFormat(path string, dir bool) (string, error) {
 	if m, _ := filepath.Glob(filepath.Join(path, "*.npz")); len(m) == 1 {
 		return FormatNPZ, nil
 	}
-	return "", fmt.Errorf("%s: cannot tell the format of this folder: no .content file in folder (linqs), no edges.csv/.tsv/.txt (edgelist), no adj.mtx (mtx) and not exactly one .npz file; set format and path", path)
+	if ogbRaw(path) != "" {
+		return FormatOGB, nil
+	}
+	return "", fmt.Errorf("%s: cannot tell the format of this folder: no .content file in folder (linqs), no edges.csv/.tsv/.txt (edgelist), no adj.mtx (mtx), not exactly one .npz file and no raw/edge.csv.gz (ogb); set format and path", path)
 }
 
 // edgeExts and tableExts are the extensions of edge-list and table files.

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/nagc-harness/nagc/dense"
 	"github.com/nagc-harness/nagc/sparse"
 )
 
@@ -123,9 +124,7 @@ func (r *LoadReport) note(format string, args ...any) {
 func (r *LoadReport) fill(g *Graph) {
 	r.Name = g.Name
 	r.N, r.Edges, r.M, r.K = g.N(), g.Edges(), g.M(), g.K()
-	if g.X != nil {
-		r.NNZ = g.X.NNZ()
-	}
+	r.NNZ = g.AttributeNNZ()
 	r.SelfLoops, r.Isolated, r.Weighted = g.SelfLoops(), g.Isolated(), g.Weighted()
 }
 
@@ -188,7 +187,8 @@ func (r *LoadReport) String() string {
 // name, the vertex ids, the class names, the file paths or the format. So the same graph
 // read from a moved or renamed folder, or written in another format with its vertices in
 // the same order, has the same fingerprint; reordering vertices or attribute columns
-// changes it. Cost O(n + nnz(Adj) + nnz(X)).
+// changes it. Cost O(n + nnz(Adj) + nnz(X)), or O(n·m) for dense attributes (hashed as
+// the sparse matrix of their non-zero entries, so a dense and a sparse copy agree).
 func (g *Graph) Fingerprint() string {
 	h := sha256.New()
 	var buf [8]byte
@@ -198,8 +198,11 @@ func (g *Graph) Fingerprint() string {
 	}
 	h.Write([]byte("nagc-graph-v1\x00"))
 	put(uint64(g.N()))
-	for _, a := range []*sparse.CSR{g.Adj, g.X} {
-		hashCSR(h, a, put)
+	hashCSR(h, g.Adj, put)
+	if g.XDense != nil {
+		hashDenseAsCSR(h, g.XDense, put)
+	} else {
+		hashCSR(h, g.X, put)
 	}
 	if g.Labels == nil {
 		h.Write([]byte("unlabeled"))
@@ -216,6 +219,31 @@ func (g *Graph) Fingerprint() string {
 		}
 	}
 	return hex.EncodeToString(h.Sum(nil))
+}
+
+// hashDenseAsCSR feeds x to h as hashCSR feeds the CSR of its non-zero entries, so that
+// dense attributes and a sparse copy of them have the same fingerprint. Cost O(r·c).
+func hashDenseAsCSR(h hash.Hash, x *dense.Matrix, put func(uint64)) {
+	r, c := x.Dims()
+	put(uint64(r))
+	put(uint64(c))
+	row := make([]float64, c)
+	for i := 0; i < r; i++ {
+		x.Row(row, i)
+		nz := 0
+		for _, v := range row {
+			if v != 0 {
+				nz++
+			}
+		}
+		put(uint64(nz))
+		for j, v := range row {
+			if v != 0 {
+				put(uint64(j))
+				put(math.Float64bits(v))
+			}
+		}
+	}
 }
 
 // hashCSR feeds the dimensions, pattern and values of a (or a marker for nil) to h.

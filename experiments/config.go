@@ -459,10 +459,10 @@ func (c *Config) validate() error {
 			return c.errf(d.Line, "datasets", "%s: labels %q: want none, column or file%s", name, d.Labels, datasets.LabelFileHint(d.Path, d.Labels))
 		}
 		switch d.Format {
-		case "", datasets.FormatLINQS, datasets.FormatEdgeList, datasets.FormatMTX, datasets.FormatNPZ:
+		case "", datasets.FormatLINQS, datasets.FormatEdgeList, datasets.FormatMTX, datasets.FormatNPZ, datasets.FormatOGB:
 		default:
-			return c.errf(d.Line, "datasets", "%s: format %q: want linqs, edgelist, mtx or npz%s", name, d.Format,
-				suggest.DidYouMean(d.Format, []string{datasets.FormatLINQS, datasets.FormatEdgeList, datasets.FormatMTX, datasets.FormatNPZ}))
+			return c.errf(d.Line, "datasets", "%s: format %q: want linqs, edgelist, mtx, npz or ogb%s", name, d.Format,
+				suggest.DidYouMean(d.Format, []string{datasets.FormatLINQS, datasets.FormatEdgeList, datasets.FormatMTX, datasets.FormatNPZ, datasets.FormatOGB}))
 		}
 	}
 	// A display name may be used by several rows only when each restricts itself to

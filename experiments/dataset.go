@@ -21,7 +21,7 @@ import (
 //	name:           the dataset's name in records and reports (default: the string, or
 //	                the base name of path)
 //	path:           folder or file (relative paths are taken from the config's folder)
-//	format:         linqs, edgelist, mtx or npz (default: from the path)
+//	format:         linqs, edgelist, mtx, npz or ogb (default: from the path)
 //	features:       an edge list's or Matrix Market adjacency's feature file
 //	feature_layout: dense or sparse (edge-list features)
 //	labels:         none, column or file (default: the format's)
@@ -29,6 +29,11 @@ import (
 //	allow_dropped:  true to read the graph even when more than 1 % of its edge or
 //	                label lines name ids that are not vertices (by default an error)
 //	k1:             the number of clusters, required for a graph without labels
+//	synthetic:      instead of path, a planted graph of a given shape (datasets.Shape):
+//	                {shape: arxiv, n: 20000, edges: …, degree: …, m: …, k: …,
+//	                homophily: …, attributes: dense|sparse, noise: …, seed: …}, every key
+//	                optional but shape (or n, edges, m, k); the bare string
+//	                synthetic:arxiv names one too
 type DatasetEntry struct {
 	Name          string `yaml:"name"`
 	Path          string `yaml:"path"`
@@ -39,6 +44,9 @@ type DatasetEntry struct {
 	LabelFile     string `yaml:"label_file"`
 	AllowDropped  bool   `yaml:"allow_dropped"`
 	K1            int    `yaml:"k1"`
+	// Synthetic, when set, is the planted graph the entry stands for (Path is then its
+	// dataset name, Shape.String()).
+	Synthetic *datasets.Shape `yaml:"synthetic"`
 
 	// Line is the entry's line in the config.
 	Line int `yaml:"-"`
@@ -76,6 +84,22 @@ func (d *DatasetEntry) UnmarshalYAML(n *yaml.Node) error {
 		}
 		*d = DatasetEntry(p)
 		d.Line = n.Line
+		if d.Synthetic != nil {
+			if d.Path != "" {
+				return fmt.Errorf("line %d: a dataset has a path or a synthetic block, not both", n.Line)
+			}
+			s, err := d.Synthetic.Resolved()
+			if err != nil {
+				return fmt.Errorf("line %d: %w", n.Line, err)
+			}
+			d.Path = s.String()
+			if d.Name == "" {
+				d.Name = "synthetic:" + s.Name
+				if s.Name == "" {
+					d.Name = "synthetic"
+				}
+			}
+		}
 		if d.Path == "" {
 			d.Path = d.Name
 		}
@@ -90,6 +114,9 @@ func (d *DatasetEntry) UnmarshalYAML(n *yaml.Node) error {
 // isPathLike reports whether s names a file or folder rather than a dataset name: it has
 // a path separator or a file extension of a format Open reads.
 func isPathLike(s string) bool {
+	if datasets.IsShapeName(s) {
+		return false
+	}
 	if strings.ContainsAny(s, `/\`) || filepath.IsAbs(s) {
 		return true
 	}
@@ -115,7 +142,7 @@ func (d DatasetEntry) DisplayName() string {
 func (d DatasetEntry) Spec(configFile string) datasets.Spec {
 	dir := filepath.Dir(configFile)
 	resolve := func(p string) string {
-		if p == "" || filepath.IsAbs(p) || p == "synthetic" {
+		if p == "" || filepath.IsAbs(p) || p == "synthetic" || datasets.IsShapeName(p) {
 			return p
 		}
 		if q := filepath.Join(dir, p); isPathLike(p) || exists(q) {
@@ -153,7 +180,7 @@ func LoadDataset(d DatasetEntry, configFile string) (*LoadedDataset, error) {
 	if err != nil {
 		return nil, err
 	}
-	if abs, err := filepath.Abs(spec.Path); err == nil && spec.Path != "synthetic" && isPathLike(spec.Path) {
+	if abs, err := filepath.Abs(spec.Path); err == nil && spec.Path != "synthetic" && !datasets.IsShapeName(spec.Path) && isPathLike(spec.Path) {
 		spec.Path = abs
 	}
 	given := ""

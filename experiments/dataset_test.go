@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"gopkg.in/yaml.v3"
+
 	"github.com/nagc-harness/nagc/datasets"
 	"github.com/nagc-harness/nagc/internal/testenv"
 )
@@ -142,7 +144,7 @@ func TestDatasetEntryErrors(t *testing.T) {
 	base := "methods:\n  - {name: KM, algorithm: kmeans}\n"
 	for _, c := range []struct{ text, want string }{
 		{"datasets: [{path: x, fromat: npz}]\n" + base, "unknown dataset key 'fromat' (did you mean 'format'?)"},
-		{"datasets: [{path: x, format: npy}]\n" + base, `format "npy": want linqs, edgelist, mtx or npz (did you mean 'npz'?)`},
+		{"datasets: [{path: x, format: npy}]\n" + base, `format "npy": want linqs, edgelist, mtx, npz or ogb (did you mean 'npz'?)`},
 		{"datasets: [{path: x, labels: some}]\n" + base, `labels "some": want none, column or file`},
 		{"datasets: [{path: own, labels: labels.csv}]\n" + base, `labels "labels.csv": want none, column or file; to read the labels from own/labels.csv, write labels: file and label_file: own/labels.csv`},
 		{"datasets: [a/x, b/x]\n" + base, `dataset "x" listed twice`},
@@ -222,5 +224,34 @@ func TestDisplayName(t *testing.T) {
 		if got := test.entry.DisplayName(); got != test.want {
 			t.Errorf("DisplayName(%+v) = %q, want %q", test.entry, got, test.want)
 		}
+	}
+}
+
+func TestDatasetSyntheticShape(t *testing.T) {
+	var entries []DatasetEntry
+	src := "- synthetic:tiny\n- {synthetic: {shape: tiny, n: 600, attributes: sparse, seed: 2}}\n- {name: mine, synthetic: {n: 300, edges: 900, m: 5, k: 3, homophily: 0.9}}\n"
+	if err := yaml.Unmarshal([]byte(src), &entries); err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []struct {
+		name    string
+		n, m, k int
+		dense   bool
+	}{{"synthetic:tiny", 1000, 8, 4, true}, {"synthetic:tiny", 600, 8, 4, false}, {"mine", 300, 5, 3, true}} {
+		d, err := LoadDataset(entries[i], filepath.Join(t.TempDir(), "c.yaml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := d.Graph
+		if d.Name != want.name || g.N() != want.n || g.M() != want.m || d.K1 != want.k || (g.XDense != nil) != want.dense {
+			t.Errorf("entry %d: name %q n %d m %d k1 %d dense %v; want %+v", i, d.Name, g.N(), g.M(), d.K1, g.XDense != nil, want)
+		}
+	}
+	var bad []DatasetEntry
+	if err := yaml.Unmarshal([]byte("- {path: x.npz, synthetic: {shape: tiny}}\n"), &bad); err == nil {
+		t.Error("path and synthetic together accepted")
+	}
+	if err := yaml.Unmarshal([]byte("- {synthetic: {shape: huge}}\n"), &bad); err == nil || !strings.Contains(err.Error(), "arxiv") {
+		t.Errorf("unknown shape: error %v, want the known shapes listed", err)
 	}
 }

@@ -70,7 +70,7 @@ func Rescore(dir string, load func(name string) (*datasets.Graph, error)) (int, 
 		if len(labels) != g.N() {
 			return 0, fmt.Errorf("rescore run %s: %d labels for the %d vertices of %s", r.RunID, len(labels), g.N(), r.Dataset)
 		}
-		s, err := metrics.Evaluate(g.Labels, labels, g.Adj, g.X)
+		s, err := metrics.Evaluate(g.Labels, labels, g.Adj, g.ScoredAttributes())
 		if err != nil {
 			return 0, fmt.Errorf("rescore run %s: %w", r.RunID, err)
 		}
@@ -168,7 +168,7 @@ func SourceLoader(dir string) func(name string) (*datasets.Graph, error) {
 			if s.Identity != identity {
 				continue
 			}
-			if _, err := os.Stat(s.Spec.Path); err != nil && s.Spec.Path != "synthetic" {
+			if _, err := os.Stat(s.Spec.Path); err != nil && s.Spec.Path != "synthetic" && !datasets.IsShapeName(s.Spec.Path) {
 				continue
 			}
 			g, _, err := datasets.LoadSpec(s.Spec)

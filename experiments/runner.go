@@ -297,7 +297,7 @@ func runPool(ctx context.Context, cfg *Config, opt Options, p *sweepPlan, todo [
 	splits := algorithms.NewCache() // held-out splits, one per dataset and run seed
 	inputs := map[string]algorithms.Input{}
 	for d, g := range p.graphs {
-		inputs[d] = algorithms.Input{Adj: g.Adj, X: g.X, Truth: g.Labels, Cache: caches[d]}
+		inputs[d] = algorithms.Input{Adj: g.Adj, X: g.X, XDense: g.XDense, Truth: g.Labels, Cache: caches[d]}
 	}
 	if opt.Batch < 1 {
 		opt.Batch = DefaultBatch
@@ -533,7 +533,7 @@ func executeBatch(ctx context.Context, batch []job, g *datasets.Graph, in algori
 				return nil, err
 			}
 			// Only the held-out fit's labels are scored: no objective after each iteration.
-			hin := algorithms.Input{Adj: train, X: g.X, Truth: g.Labels, Cache: algorithms.NewCache(), NoObjective: true}
+			hin := algorithms.Input{Adj: train, X: g.X, XDense: g.XDense, Truth: g.Labels, Cache: algorithms.NewCache(), NoObjective: true}
 			return &heldOutInput{in: hin, test: test}, nil
 		})
 		if splitErr = err; err == nil {
@@ -710,7 +710,11 @@ func scoreFit(rec *Record, res *algorithms.Result, err error, in algorithms.Inpu
 		last := res.Objective[len(res.Objective)-1]
 		rec.FinalObjective = &last
 	}
-	scores, err := metrics.Evaluate(in.Truth, res.Labels, in.Adj, in.X)
+	scored := in.X
+	if in.XDense != nil { // the attribute measures read sparse rows: left out for dense ones
+		scored = datasets.NoColumns(in.N())
+	}
+	scores, err := metrics.Evaluate(in.Truth, res.Labels, in.Adj, scored)
 	if err != nil {
 		return fail(err)
 	}

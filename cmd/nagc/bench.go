@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -16,7 +17,7 @@ import (
 )
 
 func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	const usageLine = "bench [--data NAME,…] [--sizes N,…] [--methods nagc,…|all] [--repeats R] [--threads T] [--out DIR]"
+	const usageLine = "bench [--data NAME,…] [--sizes N,…] [--shape arxiv|products|…] [--methods nagc,…|all] [--repeats R] [--threads T] [--out DIR]"
 	fs := newFlagSet("bench", usageLine, stderr)
 	data := fs.String("data", "webkb,citeseer,cora,polblog", "datasets to time (names or LINQS folders; 'none' for only the synthetic series); missing ones are skipped")
 	sizes := fs.String("sizes", "1000,10000,100000", "vertex counts of the synthetic growth series (degree 10, m = 1000, 20 attributes per vertex); 'none' to skip")
@@ -26,12 +27,24 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	iterations := fs.Int("iterations", 100, "iterations of the iterative methods")
 	out := fs.String("out", filepath.Join("results", "bench"), "folder for bench.csv and growth.png/.pdf")
 	in := addInputFlags(fs)
+	shape := fs.String("shape", "", "time a planted graph of this shape instead ("+strings.Join(datasets.ShapeNames(), ", ")+
+		"; overrides as in arxiv,n=50000,m=64): --data and --sizes then default to none")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
 	}
 	if err := in.apply(); err != nil {
 		return err
+	}
+	if *shape != "" {
+		given := map[string]bool{}
+		fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+		if !given["data"] {
+			*data = "none"
+		}
+		if !given["sizes"] {
+			*sizes = "none"
+		}
 	}
 	if len(pos) > 0 {
 		return fmt.Errorf("unexpected argument %q", pos[0])
@@ -66,6 +79,13 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return err
 		}
 		cases = append(cases, series...)
+	}
+	if *shape != "" {
+		c, err := bench.ShapeCase(*shape)
+		if err != nil {
+			return err
+		}
+		cases = append(cases, c)
 	}
 	if len(cases) == 0 {
 		return fmt.Errorf("nothing to time")

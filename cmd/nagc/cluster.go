@@ -246,6 +246,8 @@ func printCluster(w io.Writer, c *experiments.Clustering, params map[string]any)
 	fmt.Fprintf(tw, "modularity\t%.4f\n", scores.Modularity)
 	if scores.Attributed() {
 		fmt.Fprintf(tw, "entropy\t%.4f\nattribute modularity\t%.4f\n", scores.Entropy, scores.AttrModularity)
+	} else if g.XDense != nil {
+		fmt.Fprintf(tw, "entropy, attribute modularity\tnone: not computed for dense attributes\n")
 	} else {
 		fmt.Fprintf(tw, "entropy, attribute modularity\tnone: the graph has no attributes\n")
 	}

@@ -8,7 +8,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/nagc-harness/nagc/datasets"
 )
@@ -20,6 +22,9 @@ func runDatasets(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if len(args) > 0 && args[0] == "where" {
 		return runWhere(args[1:], stdout, stderr)
 	}
+	if len(args) > 0 && args[0] == "synth" {
+		return runSynth(args[1:], stdout, stderr)
+	}
 	if len(args) == 0 || args[0] != "stats" {
 		w := stderr
 		if isHelp(args) {
@@ -28,6 +33,8 @@ func runDatasets(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		fmt.Fprintln(w, "usage: nagc datasets stats [graph flags of cluster] [--json] [NAME|PATH…]   n, edges, m, k1, nnz(X), density, self-loops, dangling edges, and the load report")
 		fmt.Fprintln(w, "       nagc datasets fetch NAME…|all [--dir DIR]               download the paper's datasets (default into $NAGC_DATA or ~/.cache/nagc/datasets)")
 		fmt.Fprintln(w, "       nagc datasets where [NAME…]                             the places datasets are looked up in, and where each named one is found")
+		fmt.Fprintln(w, "       nagc datasets synth --shape arxiv|products|… [--n --edges --m --k --homophily --dense] --out FILE.npz")
+		fmt.Fprintln(w, "                                                               write a planted graph of a given shape")
 		if w == stdout {
 			return nil
 		}
@@ -159,4 +166,52 @@ func parseDatasetNames(fs *flag.FlagSet, args []string) ([]string, error) {
 		names = datasets.PaperNames()
 	}
 	return names, nil
+}
+
+// runSynth implements `nagc datasets synth`: a planted graph of a given shape
+// (datasets.SyntheticShape) written as .npz.
+func runSynth(args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("datasets synth", "datasets synth --shape NAME [--n N] [--edges E|--degree D] [--m M] [--k K] [--homophily H] [--dense=true|false] [--noise S] [--seed S] --out FILE.npz", stderr)
+	shape := fs.String("shape", "", "named shape whose values the other flags override: "+strings.Join(datasets.ShapeNames(), ", ")+" (none: give --n, --edges, --m, --k)")
+	n := fs.Int("n", 0, "vertices")
+	edges := fs.Int("edges", 0, "undirected edges drawn")
+	degree := fs.Float64("degree", 0, "mean degree (sets the edges to n·degree/2)")
+	m := fs.Int("m", 0, "attribute columns")
+	k := fs.Int("k", 0, "classes")
+	h := fs.Float64("homophily", 0, "share of each vertex's edges inside its class, 0 … 1")
+	denseAttr := fs.Bool("dense", true, "dense float32 attributes |class mean + Gaussian noise| (false: sparse 0/1)")
+	noise := fs.Float64("noise", 0, "standard deviation of the dense attributes' noise (class means have 1)")
+	seed := fs.Uint64("seed", 0, "random seed (default the shape's, 1)")
+	out := fs.String("out", "", "the .npz file to write (required)")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 || *out == "" {
+		fs.Usage()
+		return errUsage
+	}
+	s := datasets.Shape{Name: *shape, N: *n, Edges: *edges, Degree: *degree, M: *m, K: *k, Homophily: *h, Noise: *noise, Seed: *seed}
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == "dense" {
+			s.Attributes = map[bool]string{true: "dense", false: "sparse"}[*denseAttr]
+		}
+	})
+	start := time.Now()
+	g, err := datasets.SyntheticShape(s)
+	if err != nil {
+		return err
+	}
+	gen := time.Since(start)
+	if err := datasets.WriteNPZ(*out, g); err != nil {
+		return err
+	}
+	st := g.Stats()
+	kind := "sparse"
+	if g.XDense != nil {
+		kind = "dense float32"
+	}
+	fmt.Fprintf(stdout, "wrote %s: n=%d edges=%d m=%d (%s) k=%d, generated in %.1f s, written in %.1f s\n",
+		*out, st.N, st.Edges, st.M, kind, st.K, gen.Seconds(), (time.Since(start) - gen).Seconds())
+	return nil
 }

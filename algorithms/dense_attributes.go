@@ -1,0 +1,239 @@
+package algorithms
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/nagc-harness/nagc/algorithms/kmeans"
+	"github.com/nagc-harness/nagc/dense"
+	"github.com/nagc-harness/nagc/memory"
+	"github.com/nagc-harness/nagc/sparse"
+)
+
+// This file holds what the methods do differently when the attributes are dense
+// (Input.XDense): the dense filtered attributes, k-means on dense rows, and NAGC's k-means
+// start from dense rows. Nothing here forms a CSR copy of a dense matrix.
+
+// points are the rows that k-means clusters: sparse, or dense (exactly one is set).
+type points struct {
+	csr   *sparse.CSR
+	dense *dense.Matrix
+}
+
+// fitPoints runs k-means on p's rows.
+func fitPoints(ctx context.Context, p points, cfg kmeans.Config, rng *rand.Rand) (*kmeans.Result, error) {
+	if p.dense != nil {
+		return fitDense(ctx, p.dense, cfg, rng)
+	}
+	return kmeans.FitContext(ctx, p.csr, cfg, rng)
+}
+
+// fitDense runs k-means on the rows of a dense matrix, in its storage type.
+func fitDense(ctx context.Context, x *dense.Matrix, cfg kmeans.Config, rng *rand.Rand) (*kmeans.Result, error) {
+	n, m := x.Dims()
+	if x.Is32() {
+		return kmeansFitDense(ctx, x.Float32(), n, m, cfg, rng)
+	}
+	return kmeansFitDense(ctx, x.Float64(), n, m, cfg, rng)
+}
+
+// kmeansFitDense is k-means on the row-major n×m rows x: kmeans.FitDense, without any
+// copy of x.
+func kmeansFitDense[T float32 | float64](ctx context.Context, x []T, n, m int, cfg kmeans.Config, rng *rand.Rand) (*kmeans.Result, error) {
+	return kmeans.FitDense(ctx, x, n, m, cfg, rng)
+}
+
+// filterDenseBlock is the number of columns of a dense X filtered at a time: the filter
+// then holds two n×16 float64 buffers (627 MB at ogbn-products' 2.4 M vertices).
+const filterDenseBlock = 16
+
+// filteredDense returns Z = F·x, or R·F·x with unitRows (every non-zero row of F·x scaled
+// to unit length), as a dense matrix of x's storage type: the filtered attributes of a
+// dense X are dense, so they are formed once. Cost O(p·(nnz(Â) + n)·m); memory n·m
+// entries plus two n×16 float64 buffers.
+func filteredDense(f *sparse.LowPassFilter, x *dense.Matrix, unitRows bool) (*dense.Matrix, error) {
+	n, m := x.Dims()
+	need := memory.Add(memory.Bytes(int64(n), m*x.ElemSize()), memory.Bytes(int64(n), 2*8*filterDenseBlock))
+	if unitRows {
+		need = memory.Add(need, memory.Bytes(int64(n), m*x.ElemSize()))
+	}
+	if err := memory.Check(fmt.Sprintf("the graph-filtered attributes (%d×%d, dense)", n, m), need); err != nil {
+		return nil, err
+	}
+	var z *dense.Matrix
+	if x.Is32() {
+		z = dense.NewMatrix32(n, m, make([]float32, n*m))
+	} else {
+		z = dense.NewMatrix64(n, m, make([]float64, n*m))
+	}
+	if n == 0 || m == 0 {
+		return z, nil
+	}
+	w0 := min(filterDenseBlock, m)
+	block := mat.NewDense(n, w0, nil)
+	row := make([]float64, m)
+	for j0 := 0; j0 < m; j0 += filterDenseBlock {
+		w := min(filterDenseBlock, m-j0)
+		b := block.Slice(0, n, 0, w).(*mat.Dense)
+		for i := 0; i < n; i++ {
+			copy(b.RawRowView(i)[:w], x.Row(row, i)[j0:j0+w])
+		}
+		f.ApplyDense(b, b)
+		for i := 0; i < n; i++ {
+			out := b.RawRowView(i)[:w]
+			if z.Is32() {
+				dst := z.Float32()[i*m+j0 : i*m+j0+w]
+				for j, v := range out {
+					dst[j] = float32(v)
+				}
+			} else {
+				copy(z.Float64()[i*m+j0:i*m+j0+w], out)
+			}
+		}
+	}
+	if unitRows {
+		return z.RowNormalized(), nil
+	}
+	return z, nil
+}
+
+// filteredDenseOperator is FilteredOperator for a dense X: Z formed once per in.Cache.
+func filteredDenseOperator(in Input, o GraphFilterOptions) (*dense.Matrix, error) {
+	v, err := in.Cache.Do("op/"+o.key(), func() (any, error) {
+		f, err := sparse.NewLowPassFilter(in.Adj, o.P, o.selfLoop())
+		if err != nil {
+			return nil, err
+		}
+		x := in.XDense
+		if o.norm() == NormL2 {
+			if err := checkDenseCopy("the row-normalised attributes", x); err != nil {
+				return nil, err
+			}
+			x = x.RowNormalized()
+		}
+		return filteredDense(f, x, o.NormAfter)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return v.(*dense.Matrix), nil
+}
+
+// spectralEmbeddingDense is SpectralEmbedding as a dense n×r float64 matrix, for dense
+// attributes (whose k-means runs on dense rows).
+func spectralEmbeddingDense(z sparse.Operator, r int, rng *rand.Rand) *dense.Matrix {
+	u, _, sigma := truncatedSVD(z, r, rng)
+	n, _ := z.Dims()
+	out := make([]float64, n*r)
+	for i := 0; i < n; i++ {
+		row := out[i*r : (i+1)*r]
+		var norm float64
+		for j := range row {
+			row[j] = u.At(i, j) * sigma[j]
+			norm += row[j] * row[j]
+		}
+		if norm == 0 {
+			continue
+		}
+		norm = math.Sqrt(norm)
+		for j := range row {
+			row[j] /= norm
+		}
+	}
+	return dense.NewMatrix64(n, r, out)
+}
+
+// KMeansFactorsDense is KMeansFactors on dense attribute rows: the columns divided by
+// their maxima (a copy in x's storage type), k-means with k1 and with k2 clusters, U from
+// the distances to the k1 centroids, V the k2 centroids transposed. Cost: two k-means fits
+// and one product with the k1 centroids; memory one copy of x.
+func KMeansFactorsDense(ctx context.Context, x *dense.Matrix, k1, k2 int, rng *rand.Rand) (u, v *mat.Dense, labels []int, err error) {
+	xn, err := columnMaxNormalisedDense(x)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	r1, err := fitDense(ctx, xn, kmeans.Config{K: k1}, rng)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	r2, err := fitDense(ctx, xn, kmeans.Config{K: k2}, rng)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	n, _ := x.Dims()
+	u = mat.NewDense(n, k1, nil)
+	denseDistances(u, xn, r1.Centers)
+	kmeansMembership(u, k1)
+	return u, mat.DenseCopyOf(r2.Centers.T()), r1.Labels, nil
+}
+
+// columnMaxNormalisedDense is ColumnMaxNormalised for a dense matrix: a copy in x's
+// storage type. Cost O(n·m).
+func columnMaxNormalisedDense(x *dense.Matrix) (*dense.Matrix, error) {
+	if err := checkDenseCopy("the column-scaled attributes", x); err != nil {
+		return nil, err
+	}
+	cm := x.ColMax()
+	for j, c := range cm {
+		if c > 0 {
+			cm[j] = 1 / c
+		} else {
+			cm[j] = 1
+		}
+	}
+	return x.Scaled(nil, cm), nil
+}
+
+// checkDenseCopy checks a copy of x against the memory budget.
+func checkDenseCopy(what string, x *dense.Matrix) error {
+	n, m := x.Dims()
+	return memory.Check(fmt.Sprintf("%s (%d×%d, dense)", what, n, m), memory.Bytes(int64(n), m*x.ElemSize()))
+}
+
+// denseDistances sets dst[i][j] to the Euclidean distance between row i of x and row j
+// of centers, by ‖x‖² − 2x·c + ‖c‖² as kmeans.Distances. Cost O(n·m·k).
+func denseDistances(dst *mat.Dense, x *dense.Matrix, centers *mat.Dense) {
+	n, _ := x.Dims()
+	k, _ := centers.Dims()
+	x.MulDense(dst, mat.DenseCopyOf(centers.T()))
+	norms := x.RowNormsSq()
+	cnorm := make([]float64, k)
+	for c := 0; c < k; c++ {
+		r := centers.RawRowView(c)
+		for _, v := range r {
+			cnorm[c] += v * v
+		}
+	}
+	for i := 0; i < n; i++ {
+		row := dst.RawRowView(i)
+		for c := range row {
+			row[c] = math.Sqrt(max(0, norms[i]-2*row[c]+cnorm[c]))
+		}
+	}
+}
+
+// denseNonNegative checks that a dense attribute matrix is finite, non-negative and not
+// all zero, as nmfCheckNonNegative does for a sparse one.
+func denseNonNegative(what string, x *dense.Matrix) error {
+	if i, j, bad := x.FirstNegative(); bad {
+		return fmt.Errorf("%s has entry %v in row %d (column %d); need finite, non-negative values", what, x.At(i, j), i, j)
+	}
+	if s := x.Sum(); math.IsInf(s, 0) {
+		return fmt.Errorf("%s has an infinite entry; need finite, non-negative values", what)
+	} else if s == 0 {
+		return fmt.Errorf("%s is all zero", what)
+	}
+	return nil
+}
+
+// checkAttributesNonNegative is nmfCheckNonNegative for in's attributes, sparse or dense.
+func checkAttributesNonNegative(in Input) error {
+	if in.XDense != nil {
+		return denseNonNegative("attribute matrix", in.XDense)
+	}
+	return nmfCheckNonNegative("attribute matrix", in.X)
+}

@@ -1,0 +1,147 @@
+package algorithms
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"testing"
+
+	"github.com/nagc-harness/nagc/dense"
+	"github.com/nagc-harness/nagc/metrics"
+)
+
+// withDenseX returns in with its sparse X replaced by the same values stored dense.
+func withDenseX(in Input, f32 bool) Input {
+	n, m := in.X.Dims()
+	d64 := make([]float64, n*m)
+	d32 := make([]float32, n*m)
+	for i := 0; i < n; i++ {
+		cols, vals := in.X.Row(i)
+		for k, j := range cols {
+			d64[i*m+j], d32[i*m+j] = vals[k], float32(vals[k])
+		}
+	}
+	in.X = nil
+	if f32 {
+		in.XDense = dense.NewMatrix32(n, m, d32)
+	} else {
+		in.XDense = dense.NewMatrix64(n, m, d64)
+	}
+	return in
+}
+
+func TestMethodsRunOnDenseAttributes(t *testing.T) {
+	sparseIn, truth := plantedGraph(7, 120, 24, 3, 0.15, 0.01, 0.6, 0.05)
+	for _, f32 := range []bool{false, true} {
+		in := withDenseX(sparseIn, f32)
+		for _, tc := range []struct {
+			method string
+			params map[string]any
+			minARI float64
+		}{
+			{"kmeans", nil, 0.5},
+			{"kmeans", map[string]any{"scale_columns": true}, 0.5},
+			{"sgc-kmeans", nil, 0.8},
+			{"sgc-kmeans", map[string]any{"rank": 0}, 0.8},
+			{"nagc", map[string]any{"k2": 3, "iterations": 20}, 0.5},
+			{"nagc", map[string]any{"k2": 3, "iterations": 20, "init": "sgc"}, 0.5},
+			{"nmf", nil, 0.3},
+			{"nmf", map[string]any{"p": 2}, 0.3},
+			{"metis", nil, 0.5},
+			{"snmf", nil, 0.3},
+		} {
+			t.Run(fmt.Sprintf("%s%v/f32=%v", tc.method, tc.params, f32), func(t *testing.T) {
+				m, err := New(tc.method, tc.params)
+				if err != nil {
+					t.Fatal(err)
+				}
+				in.Cache = NewCache()
+				res, err := m.Fit(context.Background(), in, 3, 1)
+				if err != nil {
+					t.Fatal(err)
+				}
+				ari, err := metrics.ARI(truth, res.Labels)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if ari < tc.minARI {
+					t.Errorf("ARI %.3f < %.2f", ari, tc.minARI)
+				}
+			})
+		}
+		for _, name := range []string{"jwnmf", "bagc"} {
+			m, err := New(name, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := m.Fit(context.Background(), in, 3, 1); !errors.Is(err, errDenseRows) {
+				t.Errorf("%s on dense attributes: error %v, want the dense-rows refusal", name, err)
+			}
+		}
+	}
+}
+
+// A dense X in float64 gives the products of the same X stored sparse, to rounding: the
+// filtered attributes, NMF's objective and NAGC's random-start objective.
+func TestDenseAttributesMatchSparse(t *testing.T) {
+	sparseIn, _ := plantedGraph(11, 90, 18, 3, 0.2, 0.02, 0.6, 0.05)
+	denseIn := withDenseX(sparseIn, false)
+	for _, o := range []GraphFilterOptions{{P: 2}, {P: 3, NormAfter: true}, {P: 1, Norm: NormNone}} {
+		zs, err := FilteredAttributes(sparseIn, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		zd, err := FilteredOperator(denseIn, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := zd.(*dense.Matrix)
+		n, m := d.Dims()
+		for i := 0; i < n; i++ {
+			for j := 0; j < m; j++ {
+				if diff := math.Abs(d.At(i, j) - zs.At(i, j)); diff > 1e-12 {
+					t.Fatalf("%+v: filtered (%d, %d) = %v dense, %v sparse", o, i, j, d.At(i, j), zs.At(i, j))
+				}
+			}
+		}
+	}
+	for _, tc := range []struct {
+		method string
+		params map[string]any
+	}{
+		{"nmf", nil},
+		{"nagc", map[string]any{"k2": 3, "iterations": 10, "init": "random"}},
+	} {
+		m, err := New(tc.method, tc.params)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rs, err := m.Fit(context.Background(), sparseIn, 3, 5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rd, err := m.Fit(context.Background(), denseIn, 3, 5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rs.Objective) == 0 || len(rs.Objective) != len(rd.Objective) {
+			t.Fatalf("%s: %d objective values sparse, %d dense", tc.method, len(rs.Objective), len(rd.Objective))
+		}
+		for i := range rs.Objective {
+			if d := math.Abs(rs.Objective[i] - rd.Objective[i]); d > 1e-9*math.Max(1, math.Abs(rs.Objective[i])) {
+				t.Errorf("%s: objective %d = %v dense, %v sparse", tc.method, i, rd.Objective[i], rs.Objective[i])
+			}
+		}
+	}
+}
+
+func TestDenseAttributesNegativeRefused(t *testing.T) {
+	in, _ := plantedGraph(3, 30, 6, 2, 0.3, 0.05, 0.6, 0.1)
+	in = withDenseX(in, true)
+	in.XDense.Float32()[7] = -1
+	m, _ := New("nmf", nil)
+	if _, err := m.Fit(context.Background(), in, 2, 1); err == nil {
+		t.Error("nmf accepted a negative dense attribute")
+	}
+}

@@ -1,0 +1,237 @@
+package datasets
+
+import (
+	"archive/zip"
+	"bufio"
+	"encoding/binary"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"strings"
+)
+
+// WriteNPZ writes g as a NumPy .npz archive that openNPZ (and numpy.load, scipy) reads
+// back: the adjacency as adj_data (float32 ones, or float64 weights), adj_indices and
+// adj_indptr (int32, int64 when they would not fit), adj_shape; sparse attributes as
+// attr_data, attr_indices, attr_indptr, attr_shape, dense ones as attr_matrix (float32 or
+// float64, as stored); labels (int32) and class_names when g has them. Entries are stored
+// uncompressed, as numpy.savez writes them, so that reading costs no decompression. The
+// file is written to a temporary name and renamed into place. Cost O(nnz + n·m).
+func WriteNPZ(path string, g *Graph) (err error) {
+	tmp := path + ".tmp"
+	f, err := os.Create(tmp)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(tmp)
+		}
+	}()
+	bw := bufio.NewWriterSize(f, 1<<20)
+	zw := zip.NewWriter(bw)
+	entry := func(name string) (io.Writer, error) {
+		return zw.CreateHeader(&zip.FileHeader{Name: name + ".npy", Method: zip.Store})
+	}
+	writeCSR := func(prefix string, r, c int, row func(i int) ([]int, []float64), nnz int, unit bool) error {
+		wide := nnz > math.MaxInt32 || c > math.MaxInt32
+		ptrType, indType := "<i4", "<i4"
+		if wide {
+			ptrType, indType = "<i8", "<i8"
+		}
+		w, err := entry(prefix + "_indptr")
+		if err != nil {
+			return err
+		}
+		p := 0
+		if err := writeNPY(w, ptrType, []int{r + 1}, r+1, func(q int) float64 {
+			if q > 0 {
+				cols, _ := row(q - 1)
+				p += len(cols)
+			}
+			return float64(p)
+		}); err != nil {
+			return err
+		}
+		all := func(pick func(cols []int, vals []float64, k int) float64) func(q int) float64 {
+			i, k := -1, 0
+			var cols []int
+			var vals []float64
+			return func(int) float64 {
+				for k == len(cols) {
+					i, k = i+1, 0
+					cols, vals = row(i)
+				}
+				v := pick(cols, vals, k)
+				k++
+				return v
+			}
+		}
+		if w, err = entry(prefix + "_indices"); err != nil {
+			return err
+		}
+		if err := writeNPY(w, indType, []int{nnz}, nnz, all(func(cols []int, _ []float64, k int) float64 { return float64(cols[k]) })); err != nil {
+			return err
+		}
+		dataType := "<f8"
+		if unit {
+			dataType = "<f4"
+		}
+		if w, err = entry(prefix + "_data"); err != nil {
+			return err
+		}
+		if err := writeNPY(w, dataType, []int{nnz}, nnz, all(func(_ []int, vals []float64, k int) float64 { return vals[k] })); err != nil {
+			return err
+		}
+		if w, err = entry(prefix + "_shape"); err != nil {
+			return err
+		}
+		shape := []float64{float64(r), float64(c)}
+		return writeNPY(w, "<i8", []int{2}, 2, func(q int) float64 { return shape[q] })
+	}
+	n := g.N()
+	if g.Adj == nil {
+		return fmt.Errorf("%s: the graph has no adjacency to write", path)
+	}
+	if err := writeCSR("adj", n, n, g.Adj.Row, g.Adj.NNZ(), g.Adj.UnitValues()); err != nil {
+		return err
+	}
+	switch {
+	case g.XDense != nil:
+		r, c := g.XDense.Dims()
+		w, err := entry("attr_matrix")
+		if err != nil {
+			return err
+		}
+		if g.XDense.Is32() {
+			d := g.XDense.Float32()
+			err = writeNPY(w, "<f4", []int{r, c}, r*c, func(q int) float64 { return float64(d[q]) })
+		} else {
+			d := g.XDense.Float64()
+			err = writeNPY(w, "<f8", []int{r, c}, r*c, func(q int) float64 { return d[q] })
+		}
+		if err != nil {
+			return err
+		}
+	case g.X != nil:
+		r, c := g.X.Dims()
+		if err := writeCSR("attr", r, c, g.X.Row, g.X.NNZ(), false); err != nil {
+			return err
+		}
+	}
+	if g.Labels != nil {
+		w, err := entry("labels")
+		if err != nil {
+			return err
+		}
+		if err := writeNPY(w, "<i4", []int{n}, n, func(q int) float64 { return float64(g.Labels[q]) }); err != nil {
+			return err
+		}
+		if err := writeNPYStrings(zw, "class_names", g.ClassNames); err != nil {
+			return err
+		}
+	}
+	if err := zw.Close(); err != nil {
+		return err
+	}
+	if err := bw.Flush(); err != nil {
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}
+
+// npyHeader returns the .npy version 1.0 header of a C-order array of dtype descr and the
+// given shape, padded to a multiple of 64 bytes as numpy writes it.
+func npyHeader(descr string, fortran bool, shape []int) []byte {
+	dims := make([]string, len(shape))
+	for k, d := range shape {
+		dims[k] = fmt.Sprint(d)
+	}
+	sh := strings.Join(dims, ", ")
+	if len(shape) == 1 {
+		sh += ","
+	}
+	order := "False"
+	if fortran {
+		order = "True"
+	}
+	dict := fmt.Sprintf("{'descr': '%s', 'fortran_order': %s, 'shape': (%s), }", descr, order, sh)
+	pad := 64 - (10+len(dict)+1)%64
+	if pad == 64 {
+		pad = 0
+	}
+	dict += strings.Repeat(" ", pad) + "\n"
+	h := append([]byte("\x93NUMPY\x01\x00"), 0, 0)
+	binary.LittleEndian.PutUint16(h[8:], uint16(len(dict)))
+	return append(h, dict...)
+}
+
+// writeNPY writes a C-order .npy array of count values at(0) … at(count−1), converted to
+// descr ("<f4", "<f8", "<i4" or "<i8"), in chunks.
+func writeNPY(w io.Writer, descr string, shape []int, count int, at func(q int) float64) error {
+	if _, err := w.Write(npyHeader(descr, false, shape)); err != nil {
+		return err
+	}
+	size := 8
+	if descr == "<f4" || descr == "<i4" {
+		size = 4
+	}
+	buf := make([]byte, 0, 1<<20)
+	for q := 0; q < count; q++ {
+		v := at(q)
+		switch descr {
+		case "<f4":
+			buf = binary.LittleEndian.AppendUint32(buf, math.Float32bits(float32(v)))
+		case "<f8":
+			buf = binary.LittleEndian.AppendUint64(buf, math.Float64bits(v))
+		case "<i4":
+			buf = binary.LittleEndian.AppendUint32(buf, uint32(int32(v)))
+		default:
+			buf = binary.LittleEndian.AppendUint64(buf, uint64(int64(v)))
+		}
+		if len(buf)+size > cap(buf) {
+			if _, err := w.Write(buf); err != nil {
+				return err
+			}
+			buf = buf[:0]
+		}
+	}
+	_, err := w.Write(buf)
+	return err
+}
+
+// writeNPYStrings writes a 1-D array of NumPy unicode strings ("<U…", UTF-32).
+func writeNPYStrings(zw *zip.Writer, name string, s []string) error {
+	width := 1
+	for _, v := range s {
+		width = max(width, len([]rune(v)))
+	}
+	w, err := zw.CreateHeader(&zip.FileHeader{Name: name + ".npy", Method: zip.Store})
+	if err != nil {
+		return err
+	}
+	if _, err := w.Write(npyHeader(fmt.Sprintf("<U%d", width), false, []int{len(s)})); err != nil {
+		return err
+	}
+	buf := make([]byte, 0, 4*width)
+	for _, v := range s {
+		buf = buf[:0]
+		r := []rune(v)
+		for k := 0; k < width; k++ {
+			c := rune(0)
+			if k < len(r) {
+				c = r[k]
+			}
+			buf = binary.LittleEndian.AppendUint32(buf, uint32(c))
+		}
+		if _, err := w.Write(buf); err != nil {
+			return err
+		}
+	}
+	return nil
+}
