@@ -150,8 +150,8 @@ func sweepFigure(r *Results, dataset, param string, o FigureOptions) (*Figure, e
 	}
 	logX := param == "lambda"
 	prop := r.Spec.Proposed
-	p := newPlot(o.Style, fmt.Sprintf("%s: ARI of %s against %s", datasetTitle(dataset), prop, names.symbol), names.axis, "ARI")
-	leg := newLegendBox(o.Style)
+	p := newPlot(defaultStyle, fmt.Sprintf("%s: ARI of %s against %s", datasetTitle(dataset), prop, names.symbol), names.axis, "ARI")
+	leg := newLegendBox(defaultStyle)
 	ari := metricMeasure("ari")
 	xmin, xmax, ymin, ymax, err := addSweepLines(p, leg, series, logX, ari)
 	if err != nil || math.IsInf(xmin, 1) {
@@ -202,7 +202,7 @@ func sweepFigure(r *Results, dataset, param string, o FigureOptions) (*Figure, e
 			r.baselineCaption()+"; dotted black line or black diamond: the paper's stated peak or value.",
 			prop, names.symbol, datasetTitle(dataset), names.symbol),
 	}
-	files, err := saveCanvas(o, fig.Name, o.Style.Width, o.Style.Height, func(c draw.Canvas) {
+	files, err := saveCanvas(o, fig.Name, defaultStyle.Width, defaultStyle.Height, func(c draw.Canvas) {
 		withLegend(c, p, leg)
 	})
 	fig.Files = files

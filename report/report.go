@@ -40,11 +40,11 @@ type Options struct {
 	Figures []string
 	// NoFigures disables figures.
 	NoFigures bool
-	// FigureStyle is how figures are drawn: sizes, fonts, titles (nil:
-	// DefaultFigureStyle).
-	FigureStyle *FigureStyle
-	// FigureSettings are laid over the figures section the sweep's config recorded
-	// (nagc report's figure flags); with neither, the sweep figures are drawn as before.
+	// FigureSettings are how the sweep figures are drawn for a paper (sizes, fonts,
+	// titles, legend, error bars, plotted metric, which rows and parameters): the
+	// figures section of a config, laid over the one the sweep recorded (nagc report's
+	// figure flags). With neither, figures are drawn in the report's own look (7.5 in ×
+	// 3.8 in plots, titles on, PNG at PNGDPI).
 	FigureSettings *experiments.Figures
 	// figuresDefaulted is whether Figures was left to its default (the recorded
 	// figures section's formats may then replace it).
@@ -205,11 +205,7 @@ func (rep *Report) writeAtomically(opt Options) error {
 
 // figureOptions returns where and how the report's figures are drawn.
 func (opt Options) figureOptions() FigureOptions {
-	st := DefaultFigureStyle()
-	if opt.FigureStyle != nil {
-		st = *opt.FigureStyle
-	}
-	return FigureOptions{Dir: opt.OutDir, Formats: opt.Figures, Style: st}
+	return FigureOptions{Dir: opt.OutDir, Formats: opt.Figures}
 }
 
 // write writes every file of the report into opt.OutDir.
@@ -327,7 +323,7 @@ func writeCSVFile(path string, rows []TidyRow) error {
 func (rep *Report) drawFigures(opt Options) error {
 	r := rep.Results
 	fo := opt.figureOptions()
-	fs, err := r.figureSettings(opt)
+	fs, err := r.settingsFor(opt)
 	if err != nil {
 		return err
 	}
