@@ -9,6 +9,8 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/nagc-harness/nagc/experiments"
 )
 
 // objectiveCurve is the objective against iteration of one selected run.
@@ -243,4 +245,17 @@ func decreases(curve []float64) int {
 		}
 	}
 	return n
+}
+
+// restartZero returns the restart-0 record of a point (else its first finished record).
+func restartZero(p *experiments.PointStats) *experiments.Record {
+	if p == nil || len(p.Records) == 0 {
+		return nil
+	}
+	for i := range p.Records {
+		if p.Records[i].Restart == 0 {
+			return &p.Records[i]
+		}
+	}
+	return &p.Records[0]
 }

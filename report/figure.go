@@ -350,3 +350,37 @@ func powerLabel(e float64) string {
 	}
 	return fmt.Sprintf("1e%d", int(e))
 }
+
+// refLine is a line across the whole plot: horizontal at Y, or vertical at X from Y0 to Y1.
+type refLine struct {
+	draw.LineStyle
+	horizontal bool
+	X, Y       float64
+	Y0, Y1     float64
+}
+
+func horizontal(y float64) *refLine {
+	return &refLine{LineStyle: plotter.DefaultLineStyle, horizontal: true, Y: y}
+}
+
+func vertical(x, y0, y1 float64) *refLine {
+	return &refLine{LineStyle: plotter.DefaultLineStyle, X: x, Y0: y0, Y1: y1}
+}
+
+// Plot implements plot.Plotter.
+func (l *refLine) Plot(c draw.Canvas, p *plot.Plot) {
+	tx, ty := p.Transforms(&c)
+	if l.horizontal {
+		y := ty(l.Y)
+		c.StrokeLine2(l.LineStyle, c.Min.X, y, c.Max.X, y)
+		return
+	}
+	x := tx(l.X)
+	c.StrokeLine2(l.LineStyle, x, ty(l.Y0), x, ty(l.Y1))
+}
+
+// Thumbnail implements plot.Thumbnailer: a horizontal stroke in the line's style.
+func (l *refLine) Thumbnail(c *draw.Canvas) {
+	y := c.Center().Y
+	c.StrokeLine2(l.LineStyle, c.Min.X, y, c.Max.X, y)
+}

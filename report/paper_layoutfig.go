@@ -59,19 +59,6 @@ func clusterPanel(method string, truth, pred []int) (layoutPanel, error) {
 	return p, nil
 }
 
-// restartZero returns the restart-0 record of a point (else its first finished record).
-func restartZero(p *experiments.PointStats) *experiments.Record {
-	if p == nil || len(p.Records) == 0 {
-		return nil
-	}
-	for i := range p.Records {
-		if p.Records[i].Restart == 0 {
-			return &p.Records[i]
-		}
-	}
-	return &p.Records[0]
-}
-
 // layoutPanels builds the panels of the layout figure from the selected (paper's rule)
 // grid point's restart-0 record of each method in LayoutMethods.
 func (r *Results) layoutPanels(dataset string, g *datasets.Graph) []layoutPanel {
