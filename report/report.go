@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 
 	"github.com/nagc-harness/nagc/datasets"
 	"github.com/nagc-harness/nagc/experiments"
@@ -251,20 +250,15 @@ func (rep *Report) write(opt Options) error {
 	return nil
 }
 
-// buildTables builds every table: with the paper's comparison, the paper's in its order
-// (datasets, ARI, then ARI without isolated vertices, not in the paper, WebKB modularity,
-// ρ, runtime); without it, the datasets table and, where fits were timed alone, their
+// buildTables builds every table: the datasets table, then with a comparison its
+// tables (comparer.tables: the paper's in its order); without it, the datasets table and, where fits were timed alone, their
 // times (fitTimesTable); then per dataset the table of every row at its selected grid
 // points (rowsTable), but for a dataset with fits timed alone and no run of a sweep
 // (noSweepSection): its table would have no line.
 func buildTables(r *Results) []*Table {
 	out := []*Table{datasetsTable(r)}
-	if r.Compare {
-		out = append(out, ariTable(r), ariConnectedTable(r))
-		if r.Spec.Modularity.Dataset != "" {
-			out = append(out, modularityTable(r))
-		}
-		out = append(out, rhoTable(r), runtimeTableOf(r))
+	if c := r.comparer(); c != nil {
+		out = append(out, c.tables(r)...)
 	} else if len(r.Timed) > 0 {
 		out = append(out, fitTimesTable(r)) // a user's own timing config
 	}
@@ -315,7 +309,7 @@ func writeCSVFile(path string, rows []TidyRow) error {
 	return os.WriteFile(path, b.Bytes(), 0o644)
 }
 
-// drawFigures draws the figures: with the paper's comparison, the paper's first (the
+// drawFigures draws the figures: with a comparison, its figures first (the paper's: the
 // WebKB layout, then per dataset the λ and k2 sweeps of Prop.); then per dataset a
 // sensitivity figure for every swept parameter of every row and a heatmap for each pair
 // of swept parameters (the first three pairs), and the objective curves; none on a
@@ -340,8 +334,9 @@ func (rep *Report) drawFigures(opt Options) error {
 		}
 		return err
 	}
-	if r.Compare {
-		if err := rep.drawPaperFigures(opt, add); err != nil {
+	cmp := r.comparer()
+	if cmp != nil {
+		if err := cmp.drawFigures(rep, opt, add); err != nil {
 			return err
 		}
 	}
@@ -358,7 +353,7 @@ func (rep *Report) drawFigures(opt Options) error {
 				swept = slices.DeleteFunc(slices.Clone(swept), func(p string) bool { return !fs.wantsParam(p) })
 			}
 			for _, param := range swept {
-				if r.Compare && m == r.Spec.Proposed && (param == "lambda" || param == "k2") && fs == nil {
+				if cmp != nil && fs == nil && cmp.drawsSensitivity(r, m, param) {
 					continue // drawn as the paper's figure
 				}
 				if fs != nil {
@@ -412,46 +407,6 @@ func (rep *Report) drawFigures(opt Options) error {
 		}
 		if err := add(f, err); err != nil {
 			return err
-		}
-	}
-	return nil
-}
-
-// drawPaperFigures draws the paper's figures: the WebKB layout, then per dataset the λ
-// and k2 sweeps of Prop.
-func (rep *Report) drawPaperFigures(opt Options, add func(*Figure, error) error) error {
-	r := rep.Results
-	var ds string
-	for _, d := range r.Datasets {
-		if strings.EqualFold(d, r.Spec.Layout.Dataset) {
-			ds = d
-		}
-	}
-	switch {
-	case r.Spec.Layout.Dataset == "": // the paper has no such figure
-	case ds == "":
-		rep.Skipped = append(rep.Skipped, r.Spec.Layout.Figure+": "+datasetTitle(r.Spec.Layout.Dataset)+" is not in these results.")
-	default:
-		g, err := opt.LoadGraph(ds)
-		if err != nil {
-			rep.Skipped = append(rep.Skipped, fmt.Sprintf("%s: the graph could not be loaded (%v); "+
-				"pass --data DIR or set NAGC_DATA.", r.Spec.Layout.Figure, err))
-			break
-		}
-		if err := add(layoutFigure(r, ds, g, opt.figureOptions())); err != nil {
-			return err
-		}
-	}
-	for _, param := range []string{"lambda", "k2"} {
-		for _, d := range r.Datasets {
-			f, err := sweepFigure(r, d, param, opt.figureOptions())
-			if f == nil && err == nil {
-				rep.Skipped = append(rep.Skipped, fmt.Sprintf("%s figure on %s: no finished Prop. runs with this parameter recorded.",
-					param, datasetTitle(d)))
-			}
-			if err := add(f, err); err != nil {
-				return err
-			}
 		}
 	}
 	return nil
