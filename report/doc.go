@@ -41,7 +41,8 @@
 // breaks a table: a cell without finished runs renders "—" with a note saying why.
 // Figures are drawn with gonum.org/v1/plot as PNG and as PDF whose fonts are embedded as
 // Unicode subsets (package internal/pdfcanvas), so that λ and ρ are in the text layer;
-// their sizes, fonts, titles and plotted metric are a FigureStyle. Files are named by
+// their sizes, fonts, titles and plotted metric are Options.FigureSettings (a config's
+// figures section), the report's own look without them. Files are named by
 // slugs of the dataset and row names, and the whole report is written into a temporary
 // folder first, so that a failure leaves none of it.
 package report

@@ -16,7 +16,7 @@ import (
 // It writes dir/heat_<dataset>_<row>_<px>_<py>.<format>.
 func HeatmapFigure(r *Results, dataset, method, px, py string, o FigureOptions) (*Figure, error) {
 	_, vals := r.Swept(dataset, method)
-	rule, m := r.figureRule(dataset, o.Style.Metric)
+	rule, m := r.figureRule(dataset, "")
 	series := r.Sensitivity(dataset, method, px, py, rule, m)
 	if len(series) == 0 {
 		return nil, nil
@@ -37,7 +37,7 @@ func HeatmapFigure(r *Results, dataset, method, px, py string, o FigureOptions) 
 			lo, hi = math.Min(lo, s.Mean[j]), math.Max(hi, s.Mean[j])
 		}
 	}
-	p := newPlot(o.Style, fmt.Sprintf("%s on %s: %s", method, datasetTitle(dataset), m.Label), paramSymbol(px), paramSymbol(py))
+	p := newPlot(defaultStyle, fmt.Sprintf("%s on %s: %s", method, datasetTitle(dataset), m.Label), paramSymbol(px), paramSymbol(py))
 	p.Add(&heatCells{grid: grid, lo: lo, hi: hi})
 	p.X.Min, p.X.Max = -0.5, float64(len(xv))-0.5
 	p.Y.Min, p.Y.Max = -0.5, float64(len(yv))-0.5

@@ -9,6 +9,8 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/nagc-harness/nagc/experiments"
 )
 
 // objectiveCurve is the objective against iteration of one selected run.
@@ -89,15 +91,15 @@ func ObjectiveFigure(r *Results, dataset string, o FigureOptions) (*Figure, erro
 			"and even iterates.", RuleText(r.Rules(dataset)[0])),
 	}
 	for i, cv := range curves {
-		p, osc, err := objectivePanel(o.Style, cv)
+		p, osc, err := objectivePanel(defaultStyle, cv)
 		if err != nil {
 			return nil, err
 		}
 		plots[i] = p
 		fig.Facts = append(fig.Facts, curveFact(cv, osc))
 	}
-	w := vg.Length(cols) * o.Style.PanelWidth
-	h := vg.Length(rows) * o.Style.PanelHeight
+	w := vg.Length(cols) * defaultStyle.PanelWidth
+	h := vg.Length(rows) * defaultStyle.PanelHeight
 	files, err := saveCanvas(o, fig.Name, w, h, func(c draw.Canvas) {
 		c = draw.Crop(c, figureMargin, -figureMargin, figureMargin, -figureMargin)
 		tiles := draw.Tiles{Rows: rows, Cols: cols, PadX: vg.Points(18), PadY: vg.Points(18),
@@ -113,7 +115,7 @@ func ObjectiveFigure(r *Results, dataset string, o FigureOptions) (*Figure, erro
 // objectivePanel draws one curve's panel: the objective against iteration, on a log
 // axis where it spans more than a decade, as two lines (odd and even iterates, with a
 // legend in a band left empty at the top) where it oscillates with period 2 (osc).
-func objectivePanel(st FigureStyle, cv objectiveCurve) (p *plot.Plot, osc bool, err error) {
+func objectivePanel(st figureStyle, cv objectiveCurve) (p *plot.Plot, osc bool, err error) {
 	title := cv.Method
 	if cv.Swept != "" {
 		title += "\n" + cv.Swept
@@ -243,4 +245,17 @@ func decreases(curve []float64) int {
 		}
 	}
 	return n
+}
+
+// restartZero returns the restart-0 record of a point (else its first finished record).
+func restartZero(p *experiments.PointStats) *experiments.Record {
+	if p == nil || len(p.Records) == 0 {
+		return nil
+	}
+	for i := range p.Records {
+		if p.Records[i].Restart == 0 {
+			return &p.Records[i]
+		}
+	}
+	return &p.Records[0]
 }

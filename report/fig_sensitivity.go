@@ -55,7 +55,7 @@ func numericAxis(vals []paramValue) bool {
 // dir/sens_<dataset>_<row>_<param>.<format> and returns nil if nothing is recorded.
 func SensitivityFigure(r *Results, dataset, method, param string, o FigureOptions) (*Figure, error) {
 	swept, vals := r.Swept(dataset, method)
-	rule, m := r.figureRule(dataset, o.Style.Metric)
+	rule, m := r.figureRule(dataset, "")
 	by := secondParam(swept, vals, param)
 	series := r.Sensitivity(dataset, method, param, by, rule, m)
 	if len(series) == 0 {
@@ -67,8 +67,8 @@ func SensitivityFigure(r *Results, dataset, method, param string, o FigureOption
 	if ax.log {
 		xlabel += " (log scale)"
 	}
-	p := newPlot(o.Style, fmt.Sprintf("%s on %s: %s against %s", method, datasetTitle(dataset), m.Label, sym), xlabel, m.Label)
-	leg := newLegendBox(o.Style)
+	p := newPlot(defaultStyle, fmt.Sprintf("%s on %s: %s against %s", method, datasetTitle(dataset), m.Label, sym), xlabel, m.Label)
+	leg := newLegendBox(defaultStyle)
 	ymin, ymax, err := addSensitivityLines(p, leg, series, ax, m, method, by)
 	if err != nil {
 		return nil, err
@@ -98,7 +98,7 @@ func SensitivityFigure(r *Results, dataset, method, param string, o FigureOption
 		Caption: sensitivityCaption(m, rule, method, datasetTitle(dataset), sym, by),
 		Facts:   sensitivityFacts(series, ax.vals, m, rule, sym, by),
 	}
-	files, err := saveCanvas(o, fig.Name, o.Style.Width, o.Style.Height, func(c draw.Canvas) {
+	files, err := saveCanvas(o, fig.Name, defaultStyle.Width, defaultStyle.Height, func(c draw.Canvas) {
 		withLegend(c, p, leg)
 	})
 	fig.Files = files

@@ -13,7 +13,7 @@ import (
 	"github.com/nagc-harness/nagc/internal/paperplot"
 )
 
-// This file draws the sweep figures styled for the reader's own paper (FigureSettings,
+// This file draws the sweep figures styled for the reader's own paper (Options.FigureSettings,
 // internal/paperplot; not the NAGC paper's comparison, paper_*.go):
 // the same data as SensitivityFigure, HeatmapFigure and ObjectiveFigure, sized and
 // lettered as the settings say, with powers of ten on log axes, at least four labelled
@@ -70,14 +70,14 @@ func valueLabels(vs []paramValue) []string {
 
 // figureMeasure returns the rule and the measure of a dataset's figures: the settings'
 // metric when set, else figureRule's.
-func (r *Results) figureMeasure(dataset string, s *FigureSettings) (string, measure) {
+func (r *Results) figureMeasure(dataset string, s *figureSettings) (string, measure) {
 	return r.figureRule(dataset, s.Metric)
 }
 
 // styledSensitivityFigure is SensitivityFigure drawn with the settings: the measure (or
 // the settings' metric) against param, one line per value of a second parameter, spread
 // as bars or bands of the std over restarts, the best other row as a dashed grey line.
-func styledSensitivityFigure(r *Results, dataset, method, param, dir string, formats []string, s *FigureSettings) (*Figure, error) {
+func styledSensitivityFigure(r *Results, dataset, method, param, dir string, formats []string, s *figureSettings) (*Figure, error) {
 	swept, vals := r.Swept(dataset, method)
 	rule, m := r.figureMeasure(dataset, s)
 	by := secondParam(swept, vals, param)
@@ -224,7 +224,7 @@ func saveStyledFigure(f *paperplot.Figure, fig *Figure, dir string, formats []st
 
 // styledHeatmapFigure is HeatmapFigure drawn with the settings: the measure over px × py
 // as viridis cells labelled with their means, with a colour bar.
-func styledHeatmapFigure(r *Results, dataset, method, px, py, dir string, formats []string, s *FigureSettings) (*Figure, error) {
+func styledHeatmapFigure(r *Results, dataset, method, px, py, dir string, formats []string, s *figureSettings) (*Figure, error) {
 	_, vals := r.Swept(dataset, method)
 	rule, m := r.figureMeasure(dataset, s)
 	series := r.Sensitivity(dataset, method, px, py, rule, m)
@@ -262,7 +262,7 @@ func styledHeatmapFigure(r *Results, dataset, method, px, py, dir string, format
 // iterative row (objective_<dataset>_<row>), as a column-wide figure holds one panel; a
 // log axis where the curve spans more than a decade, else ×10^k on the axis label; a
 // curve oscillating with period 2 drawn as its odd and its even iterates.
-func styledObjectiveFigures(r *Results, dataset, dir string, formats []string, s *FigureSettings) ([]*Figure, error) {
+func styledObjectiveFigures(r *Results, dataset, dir string, formats []string, s *figureSettings) ([]*Figure, error) {
 	var figs []*Figure
 	for _, cv := range r.Curves(dataset) {
 		if !s.wantsRow(cv.Method) {

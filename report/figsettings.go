@@ -10,10 +10,10 @@ import (
 	"github.com/nagc-harness/nagc/internal/paperplot"
 )
 
-// FigureSettings are how the report draws its sweep figures (sensitivity figures,
+// figureSettings are how the report draws its sweep figures (sensitivity figures,
 // heatmaps, objective plots) for a paper: a config's figures section with `nagc report`'s
-// flags laid over it. Without any setting the report draws its figures as before.
-type FigureSettings struct {
+// flags laid over it. Without any setting the report draws its figures in its own look (defaultStyle).
+type figureSettings struct {
 	// Style sizes and letters every figure (paperplot: a column wide, 8 pt, no title,
 	// legend inside, error bars, unless set).
 	Style paperplot.Style
@@ -26,16 +26,16 @@ type FigureSettings struct {
 	Formats []string
 }
 
-// NewFigureSettings reads a figures section (a config's with flags laid over it),
-// returning nil when no key is set (the report's figures as before).
-func NewFigureSettings(f *experiments.Figures) (*FigureSettings, error) {
+// newFigureSettings reads a figures section (a config's with flags laid over it),
+// returning nil when no key is set (figures in the report's own look).
+func newFigureSettings(f *experiments.Figures) (*figureSettings, error) {
 	if f.IsZero() {
 		return nil, nil
 	}
 	if err := f.Check(); err != nil {
 		return nil, fmt.Errorf("figures: %w", err)
 	}
-	s := &FigureSettings{Metric: f.Metric, Rows: f.Rows, Params: f.Params, Formats: f.Formats}
+	s := &figureSettings{Metric: f.Metric, Rows: f.Rows, Params: f.Params, Formats: f.Formats}
 	st := &s.Style
 	var err error
 	if f.Width != "" {
@@ -68,12 +68,12 @@ func NewFigureSettings(f *experiments.Figures) (*FigureSettings, error) {
 }
 
 // wantsRow reports whether a row gets figures.
-func (s *FigureSettings) wantsRow(method string) bool {
+func (s *figureSettings) wantsRow(method string) bool {
 	return len(s.Rows) == 0 || slices.Contains(s.Rows, method)
 }
 
 // wantsParam reports whether a swept parameter gets figures.
-func (s *FigureSettings) wantsParam(param string) bool {
+func (s *figureSettings) wantsParam(param string) bool {
 	return len(s.Params) == 0 || slices.Contains(s.Params, param)
 }
 
@@ -87,9 +87,9 @@ func (r *Results) recordedFigures() *experiments.Figures {
 	return nil
 }
 
-// figureSettings returns the report's figure settings: opt.FigureSettings laid over the
+// settingsFor returns the report's figure settings: opt.FigureSettings laid over the
 // recorded figures section, nil when neither sets a key (figures as before).
-func (r *Results) figureSettings(opt Options) (*FigureSettings, error) {
+func (r *Results) settingsFor(opt Options) (*figureSettings, error) {
 	var f experiments.Figures
 	if rec := r.recordedFigures(); rec != nil {
 		f = *rec
@@ -97,5 +97,5 @@ func (r *Results) figureSettings(opt Options) (*FigureSettings, error) {
 	if opt.FigureSettings != nil {
 		f = f.Merge(*opt.FigureSettings)
 	}
-	return NewFigureSettings(&f)
+	return newFigureSettings(&f)
 }

@@ -26,14 +26,14 @@ const (
 	FormatPDF = "pdf"
 )
 
-// PNGDPI is the default resolution of PNG figures (FigureStyle.DPI).
+// PNGDPI is the resolution of PNG figures drawn in the report's own look (without
+// figure settings, Options.FigureSettings).
 const PNGDPI = 150
 
-// FigureStyle is how the report draws its figures: sizes, font sizes and whether a
-// figure carries its title. DefaultFigureStyle gives the report's; each figure function
-// reads its sizes from here, so that a caller can ask for figures of another width or
-// font without touching the drawing code.
-type FigureStyle struct {
+// figureStyle is the report's own look, used when no figure settings are given
+// (Options.FigureSettings, a config's figures section): sizes, font sizes and whether a
+// figure carries its title. Each figure function of that look reads its sizes from here.
+type figureStyle struct {
 	// Width and Height are the size of a plot with its legend (sensitivity figures and
 	// the paper's parameter sweeps).
 	Width, Height vg.Length
@@ -45,35 +45,28 @@ type FigureStyle struct {
 	// TitleSize, LabelSize, TickSize and LegendSize are the font sizes of titles, axis
 	// labels, tick labels and legend entries (panel titles use LabelSize).
 	TitleSize, LabelSize, TickSize, LegendSize vg.Length
-	// Title is whether figures carry their title (a paper puts it in the caption).
+	// Title is whether figures carry their title.
 	Title bool
-	// Metric is the recorded metric the sensitivity figures and heatmaps plot ("ari",
-	// "nmi", "modularity", …); "" plots the measure of the dataset's first selection
-	// rule (the ARI where the dataset has labels, else the label-free rule's score).
-	Metric string
 	// DPI is the resolution of PNG files.
 	DPI float64
 }
 
-// DefaultFigureStyle returns the report's figure style: 7.5 in × 3.8 in plots, panels
-// of 3.4 in × 2.8 in, a 9 in × 5 in layout, fonts of 11, 10, 9 and 9 pt, titles on,
-// PNG at PNGDPI.
-func DefaultFigureStyle() FigureStyle {
-	return FigureStyle{
-		Width: 7.5 * vg.Inch, Height: 3.8 * vg.Inch,
-		PanelWidth: 3.4 * vg.Inch, PanelHeight: 2.8 * vg.Inch,
-		LayoutWidth: 9 * vg.Inch, LayoutHeight: 5 * vg.Inch,
-		TitleSize: vg.Points(11), LabelSize: vg.Points(10), TickSize: vg.Points(9), LegendSize: vg.Points(9),
-		Title: true, DPI: PNGDPI,
-	}
+// defaultStyle is the report's own look: 7.5 in × 3.8 in plots, panels of 3.4 in ×
+// 2.8 in, a 9 in × 5 in layout, fonts of 11, 10, 9 and 9 pt, titles on, PNG at PNGDPI.
+var defaultStyle = figureStyle{
+	Width: 7.5 * vg.Inch, Height: 3.8 * vg.Inch,
+	PanelWidth: 3.4 * vg.Inch, PanelHeight: 2.8 * vg.Inch,
+	LayoutWidth: 9 * vg.Inch, LayoutHeight: 5 * vg.Inch,
+	TitleSize: vg.Points(11), LabelSize: vg.Points(10), TickSize: vg.Points(9), LegendSize: vg.Points(9),
+	Title: true, DPI: PNGDPI,
 }
 
-// FigureOptions says where figures are written (Dir, in each of Formats: png, pdf) and
-// how they are drawn (Style).
+// FigureOptions says where figures are written: Dir, in each of Formats (png, pdf).
+// The figure functions draw in the report's own look; figures sized for a paper come
+// from Generate with Options.FigureSettings.
 type FigureOptions struct {
 	Dir     string
 	Formats []string
-	Style   FigureStyle
 }
 
 // Figure is a figure written by the report: its files and what REPORT.md says beside it.
@@ -158,7 +151,7 @@ func saveCanvas(o FigureOptions, stem string, w, h vg.Length, paint func(draw.Ca
 		var err error
 		switch f {
 		case FormatPNG:
-			c := vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(int(o.Style.DPI)), vgimg.UseBackgroundColor(color.White))
+			c := vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(int(defaultStyle.DPI)), vgimg.UseBackgroundColor(color.White))
 			paint(draw.New(c))
 			err = writeFile(path, vgimg.PngCanvas{Canvas: c})
 		case FormatPDF:
@@ -204,7 +197,7 @@ type legendBox struct {
 }
 
 // newLegendBox returns a legend with the style's font size.
-func newLegendBox(st FigureStyle) *legendBox { return &legendBox{Legend: newLegend(st)} }
+func newLegendBox(st figureStyle) *legendBox { return &legendBox{Legend: newLegend(st)} }
 
 // add adds an entry (a name without thumbnails is a line of text).
 func (l *legendBox) add(name string, thumbs ...plot.Thumbnailer) {
@@ -284,7 +277,7 @@ func fmtTick(v float64) string {
 }
 
 // newPlot returns a plot with the style's font sizes, titled when the style says so.
-func newPlot(st FigureStyle, title, xlabel, ylabel string) *plot.Plot {
+func newPlot(st figureStyle, title, xlabel, ylabel string) *plot.Plot {
 	p := plot.New()
 	if st.Title {
 		p.Title.Text = title
@@ -303,7 +296,7 @@ func newPlot(st FigureStyle, title, xlabel, ylabel string) *plot.Plot {
 }
 
 // newLegend returns a legend with the style's font size.
-func newLegend(st FigureStyle) plot.Legend {
+func newLegend(st figureStyle) plot.Legend {
 	l := plot.NewLegend()
 	l.TextStyle.Font = font.From(plot.DefaultFont, st.LegendSize)
 	l.ThumbnailWidth = vg.Points(28)
@@ -356,4 +349,38 @@ func powerLabel(e float64) string {
 		return strconv.FormatFloat(math.Pow(10, e), 'f', -1, 64)
 	}
 	return fmt.Sprintf("1e%d", int(e))
+}
+
+// refLine is a line across the whole plot: horizontal at Y, or vertical at X from Y0 to Y1.
+type refLine struct {
+	draw.LineStyle
+	horizontal bool
+	X, Y       float64
+	Y0, Y1     float64
+}
+
+func horizontal(y float64) *refLine {
+	return &refLine{LineStyle: plotter.DefaultLineStyle, horizontal: true, Y: y}
+}
+
+func vertical(x, y0, y1 float64) *refLine {
+	return &refLine{LineStyle: plotter.DefaultLineStyle, X: x, Y0: y0, Y1: y1}
+}
+
+// Plot implements plot.Plotter.
+func (l *refLine) Plot(c draw.Canvas, p *plot.Plot) {
+	tx, ty := p.Transforms(&c)
+	if l.horizontal {
+		y := ty(l.Y)
+		c.StrokeLine2(l.LineStyle, c.Min.X, y, c.Max.X, y)
+		return
+	}
+	x := tx(l.X)
+	c.StrokeLine2(l.LineStyle, x, ty(l.Y0), x, ty(l.Y1))
+}
+
+// Thumbnail implements plot.Thumbnailer: a horizontal stroke in the line's style.
+func (l *refLine) Thumbnail(c *draw.Canvas) {
+	y := c.Center().Y
+	c.StrokeLine2(l.LineStyle, c.Min.X, y, c.Max.X, y)
 }

@@ -9,8 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"gonum.org/v1/plot/vg"
-
 	"github.com/nagc-harness/nagc/datasets"
 	"github.com/nagc-harness/nagc/experiments"
 	"github.com/nagc-harness/nagc/sparse"
@@ -66,7 +64,7 @@ func TestSweepFigure(t *testing.T) {
 			if got := len(r.propSweep("webkb", tc.param)); got != tc.n {
 				t.Errorf("%d series, want %d", got, tc.n)
 			}
-			fig, err := sweepFigure(r, "webkb", tc.param, FigureOptions{Dir: dir, Formats: []string{FormatPNG, FormatPDF}, Style: DefaultFigureStyle()})
+			fig, err := sweepFigure(r, "webkb", tc.param, FigureOptions{Dir: dir, Formats: []string{FormatPNG, FormatPDF}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -80,45 +78,29 @@ func TestSweepFigure(t *testing.T) {
 			}
 		})
 	}
-	if fig, err := sweepFigure(r, "cora", "lambda", FigureOptions{Dir: dir, Formats: []string{FormatPNG}, Style: DefaultFigureStyle()}); fig != nil || err != nil {
+	if fig, err := sweepFigure(r, "cora", "lambda", FigureOptions{Dir: dir, Formats: []string{FormatPNG}}); fig != nil || err != nil {
 		t.Errorf("figure without runs: %v, %v; want nil, nil", fig, err)
 	}
 }
 
-// TestFigureStyle checks that a figure is drawn at the style's size and without its
-// title when the style says so (the same figure with its title differs).
-func TestFigureStyle(t *testing.T) {
+// TestOwnLook checks that without figure settings a figure is drawn in the report's own
+// look (7.5 in × 3.8 in at PNGDPI, 1125 × 570 pixels) and plots the measure of the
+// dataset's first selection rule (the ARI on a labelled dataset).
+func TestOwnLook(t *testing.T) {
 	r := fixtureResults(t, fixtureRuns())
-	st := DefaultFigureStyle()
-	st.Width, st.Height, st.DPI, st.Title = 3.3*vg.Inch, 2.5*vg.Inch, 100, false
 	dir := t.TempDir()
-	if _, err := sweepFigure(r, "webkb", "lambda", FigureOptions{Dir: dir, Formats: []string{FormatPNG}, Style: st}); err != nil {
+	if _, err := sweepFigure(r, "webkb", "lambda", FigureOptions{Dir: dir, Formats: []string{FormatPNG}}); err != nil {
 		t.Fatal(err)
 	}
-	checkPNG(t, filepath.Join(dir, "lambda_webkb.png"), 330, 250)
-	untitled, err := os.ReadFile(filepath.Join(dir, "lambda_webkb.png"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	st.Title = true
-	if _, err := sweepFigure(r, "webkb", "lambda", FigureOptions{Dir: dir, Formats: []string{FormatPNG}, Style: st}); err != nil {
-		t.Fatal(err)
-	}
-	titled, err := os.ReadFile(filepath.Join(dir, "lambda_webkb.png"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if bytes.Equal(titled, untitled) {
-		t.Error("the figure without its title is the figure with it")
-	}
-	st.Metric = "modularity"
-	fig, err := SensitivityFigure(r, "webkb", "Prop.", "lambda", FigureOptions{Dir: dir, Formats: []string{FormatPNG}, Style: st})
+	checkPNG(t, filepath.Join(dir, "lambda_webkb.png"), 1125, 570)
+	fig, err := SensitivityFigure(r, "webkb", "Prop.", "lambda", FigureOptions{Dir: dir, Formats: []string{FormatPNG}})
 	if err != nil || fig == nil {
-		t.Fatalf("sensitivity figure of modularity: %v, %v", fig, err)
+		t.Fatalf("sensitivity figure: %v, %v", fig, err)
 	}
-	if !strings.HasPrefix(fig.Caption, "modularity (mean over restarts") {
-		t.Errorf("the figure of modularity says: %s", fig.Caption)
+	if !strings.HasPrefix(fig.Caption, "ARI (mean over restarts") {
+		t.Errorf("the figure of the first rule's measure says: %s", fig.Caption)
 	}
+	checkPNG(t, filepath.Join(dir, fig.Files[0]), 1125, 570)
 }
 
 // TestSweep checks the series of the λ figure: for each λ the best k2, mean and std.
@@ -143,7 +125,7 @@ func TestSweep(t *testing.T) {
 func TestObjectiveFigure(t *testing.T) {
 	r := fixtureResults(t, fixtureRuns())
 	dir := t.TempDir()
-	fig, err := ObjectiveFigure(r, "webkb", FigureOptions{Dir: dir, Formats: []string{FormatPNG}, Style: DefaultFigureStyle()})
+	fig, err := ObjectiveFigure(r, "webkb", FigureOptions{Dir: dir, Formats: []string{FormatPNG}})
 	if err != nil || fig == nil {
 		t.Fatalf("%v, %v", fig, err)
 	}
@@ -239,7 +221,7 @@ func TestLayoutFigure(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	fig, err := layoutFigure(r, "tiny", g, FigureOptions{Dir: dir, Formats: []string{FormatPNG, FormatPDF}, Style: DefaultFigureStyle()})
+	fig, err := layoutFigure(r, "tiny", g, FigureOptions{Dir: dir, Formats: []string{FormatPNG, FormatPDF}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -264,7 +246,7 @@ func TestSweepWithoutRho(t *testing.T) {
 	if len(s) != 1 || !math.IsNaN(s[0].Rho) || len(s[0].X) != 2 || s[0].Mean[1] != 0.7 {
 		t.Fatalf("series %+v", s)
 	}
-	if fig, err := sweepFigure(r, "webkb", "lambda", FigureOptions{Dir: t.TempDir(), Formats: []string{FormatPNG}, Style: DefaultFigureStyle()}); err != nil || fig == nil {
+	if fig, err := sweepFigure(r, "webkb", "lambda", FigureOptions{Dir: t.TempDir(), Formats: []string{FormatPNG}}); err != nil || fig == nil {
 		t.Errorf("%v, %v", fig, err)
 	}
 }

@@ -92,3 +92,22 @@ func metricOf(p *experiments.PointStats, metric string) (mean, std float64) {
 	}
 	return m, p.Std[metric]
 }
+
+func argmax(v []float64) int {
+	j := -1
+	for i, x := range v {
+		if !math.IsNaN(x) && (j < 0 || x > v[j]) {
+			j = i
+		}
+	}
+	return j
+}
+
+func containsStr(s []string, x string) bool {
+	for _, y := range s {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}

@@ -15,9 +15,10 @@ import (
 func writeReport(b *bytes.Buffer, rep *Report, opt Options) {
 	r := rep.Results
 	fmt.Fprintf(b, "# %s\n\n", r.Title())
+	cmp := r.comparer()
 	switch {
-	case r.Compare:
-		writePaperIntro(b, r, opt)
+	case cmp != nil:
+		cmp.writeIntro(b, r, opt)
 	case r.timingOnly():
 		writeTimingIntro(b, r, opt)
 	default:
@@ -34,8 +35,8 @@ func writeReport(b *bytes.Buffer, rep *Report, opt Options) {
 	for _, f := range rep.Figures {
 		figs[f.Kind] = append(figs[f.Kind], f)
 	}
-	if r.Compare {
-		writePaperSections(b, rep, opt, tables, figs)
+	if cmp != nil {
+		cmp.writeSections(b, rep, opt, tables, figs)
 	} else {
 		if t := tables["datasets"]; t != nil {
 			writeTable(b, t, opt, "Datasets", "")
@@ -82,8 +83,8 @@ func writeReport(b *bytes.Buffer, rep *Report, opt Options) {
 		fmt.Fprintf(b, "## Every grid point\n\n[%s](%s) holds every grid point of every row on every dataset, one line per "+
 			"metric: the parameters, the mean and population std over the finished restarts and their number n.\n\n", GridFile, GridFile)
 	}
-	if r.Compare {
-		writeSelected(b, r)
+	if cmp != nil {
+		cmp.writeClosing(b, r)
 	}
 	b.WriteString("## Files\n\n")
 	for _, f := range rep.Files {

@@ -59,19 +59,6 @@ func clusterPanel(method string, truth, pred []int) (layoutPanel, error) {
 	return p, nil
 }
 
-// restartZero returns the restart-0 record of a point (else its first finished record).
-func restartZero(p *experiments.PointStats) *experiments.Record {
-	if p == nil || len(p.Records) == 0 {
-		return nil
-	}
-	for i := range p.Records {
-		if p.Records[i].Restart == 0 {
-			return &p.Records[i]
-		}
-	}
-	return &p.Records[0]
-}
-
 // layoutPanels builds the panels of the layout figure from the selected (paper's rule)
 // grid point's restart-0 record of each method in LayoutMethods.
 func (r *Results) layoutPanels(dataset string, g *datasets.Graph) []layoutPanel {
@@ -148,13 +135,13 @@ func layoutFigure(r *Results, dataset string, g *datasets.Graph, o FigureOptions
 		if pn.Class == nil {
 			pl.Title.Text = pn.Method + ": " + pn.Note
 		}
-		pl.Title.TextStyle.Font.Size = o.Style.LabelSize
+		pl.Title.TextStyle.Font.Size = defaultStyle.LabelSize
 		pl.Add(&graphPlot{pos: pos, edges: edges, panel: pn})
 		pl.X.Min, pl.X.Max, pl.Y.Min, pl.Y.Max = -1.05, 1.05, -1.05, 1.05
 		plots[i] = pl
 	}
 	k := g.K()
-	files, err := saveCanvas(o, fig.Name, o.Style.LayoutWidth, o.Style.LayoutHeight, func(c draw.Canvas) {
+	files, err := saveCanvas(o, fig.Name, defaultStyle.LayoutWidth, defaultStyle.LayoutHeight, func(c draw.Canvas) {
 		c = draw.Crop(c, figureMargin, -figureMargin, figureMargin, -figureMargin)
 		legH := vg.Points(22)
 		body := draw.Crop(c, 0, 0, legH, 0)
@@ -162,7 +149,7 @@ func layoutFigure(r *Results, dataset string, g *datasets.Graph, o FigureOptions
 		for i, pl := range plots {
 			pl.Draw(tiles.At(body, i, 0))
 		}
-		legendRow(draw.Crop(c, vg.Points(10), 0, 0, -(c.Size().Y-legH)), o.Style.LegendSize, k, g.ClassNames)
+		legendRow(draw.Crop(c, vg.Points(10), 0, 0, -(c.Size().Y-legH)), defaultStyle.LegendSize, k, g.ClassNames)
 	})
 	fig.Files = files
 	return fig, err

@@ -149,16 +149,6 @@ func writeSweepFacts(figs []*Figure, r *Results, param string) {
 	}
 }
 
-func argmax(v []float64) int {
-	j := -1
-	for i, x := range v {
-		if !math.IsNaN(x) && (j < 0 || x > v[j]) {
-			j = i
-		}
-	}
-	return j
-}
-
 // writeOtherStatements checks the paper's statements about no figure that name a
 // parameter setting (paper.Statement.Setting) against the recorded runs of the proposed
 // row (and the rows compared with it) at that setting.

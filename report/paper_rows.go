@@ -1,31 +1,10 @@
 package report
 
 import (
-	"math"
 	"strings"
 
 	"github.com/nagc-harness/nagc/internal/texttable"
 )
-
-// metricCell returns the cell of a metric at the grid point selected by rule for a
-// dataset and method, its tidy row, and its mean (NaN when there is none). A missing
-// result renders Dash with a note saying why.
-func (r *Results) metricCell(table, rule, dataset, method, metric string) (texttable.Cell, TidyRow, float64) {
-	tr := newTidy(table, dataset, method, metric, rule)
-	if why := r.Missing(dataset, method) + r.Unselected(rule, dataset, method); why != "" {
-		tr.Note = why
-		return texttable.Cell{Text: Dash, Note: why}, tr, math.NaN()
-	}
-	p := r.Selected(rule, dataset, method)
-	mean, std := metricOf(p, metric)
-	tr.Runs, tr.Failed, tr.Params = p.Runs, p.Failed, ParamString(p.Params)
-	if math.IsNaN(mean) {
-		tr.Note = metric + " not recorded"
-		return texttable.Cell{Text: Dash, Note: tr.Note}, tr, math.NaN()
-	}
-	tr.Mean, tr.Std, tr.Note = mean, std, failedNote(p)
-	return texttable.Cell{Text: fmtMeanStd(mean, std), Note: tr.Note}, tr, mean
-}
 
 // methodRows returns the methods a method × dataset table lists: the paper's rows in its
 // order, each followed by the recorded rows compared with it (PaperRows), then the other

@@ -3,28 +3,10 @@ package report
 import (
 	"fmt"
 	"math"
-	"strings"
 
 	"github.com/nagc-harness/nagc/experiments"
 	"github.com/nagc-harness/nagc/internal/texttable"
 )
-
-// Machine describes the machines the runs were recorded on (host and CPU from the
-// provenance), or "unknown machine".
-func (r *Results) Machine() string {
-	var ms []string
-	for _, p := range r.Provenance {
-		s := strings.TrimSpace(p.Host + ", " + p.CPU)
-		if p.GoVersion != "" {
-			s += ", " + p.GoVersion
-		}
-		ms = appendNew(ms, s)
-	}
-	if len(ms) == 0 {
-		return "unknown machine"
-	}
-	return strings.Join(ms, "; ")
-}
 
 // meanFitAll returns the mean fit time (fit_seconds) over every finished run of a
 // method on a dataset that keep accepts (nil: all), and the number of runs.
@@ -53,13 +35,6 @@ func atTimingSetting(p *experiments.PointStats) bool {
 	return math.IsNaN(k2) || len(p.Records) > 0 && k2 == float64(p.Records[0].K1)
 }
 
-// initSeconds returns the time a record spent initialising, timed apart from its
-// fit_seconds (the record's init_seconds), and whether the record carries it: records made
-// before the field existed do not, nor do methods that time no initialisation apart.
-func initSeconds(rec experiments.Record) (float64, bool) {
-	return rec.InitSeconds, rec.InitSeconds > 0 || rec.InitCached
-}
-
 // meanInit returns the mean init_seconds over the records of a point that carry it, and
 // their number.
 func meanInit(p *experiments.PointStats) (float64, int) {
@@ -86,17 +61,6 @@ func (r *Results) hasInitSeconds() bool {
 	}
 	return false
 }
-
-// Runtime table columns' selections in tidy rows.
-const (
-	selAll       = "all"
-	selTimingSet = "k2=k1"
-	// selAlone is the selection of the fits timed alone (experiments.Record.TimedAlone):
-	// the tidy row's mean column holds their median.
-	selAlone      = "alone-median"
-	metricFitTime = "fit_seconds"
-	metricInit    = "init_seconds"
-)
 
 // runtimeTableOf builds the runtime table (the paper's table/runtime.tex), one line per row
 // of the paper's runtime table and of the results, one group of columns per dataset
@@ -288,24 +252,6 @@ func (r *Results) workers() string {
 		return ""
 	}
 	return fmt.Sprintf("; runs timed %d at a time", w)
-}
-
-// fitTimes returns the fit times of a point's finished restarts.
-func fitTimes(p *experiments.PointStats) []float64 {
-	out := make([]float64, len(p.Records))
-	for i, rec := range p.Records {
-		out[i] = rec.FitSeconds
-	}
-	return out
-}
-
-func containsStr(s []string, x string) bool {
-	for _, y := range s {
-		if y == x {
-			return true
-		}
-	}
-	return false
 }
 
 // freeShort names a label-free rule in a few words.

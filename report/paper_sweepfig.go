@@ -150,8 +150,8 @@ func sweepFigure(r *Results, dataset, param string, o FigureOptions) (*Figure, e
 	}
 	logX := param == "lambda"
 	prop := r.Spec.Proposed
-	p := newPlot(o.Style, fmt.Sprintf("%s: ARI of %s against %s", datasetTitle(dataset), prop, names.symbol), names.axis, "ARI")
-	leg := newLegendBox(o.Style)
+	p := newPlot(defaultStyle, fmt.Sprintf("%s: ARI of %s against %s", datasetTitle(dataset), prop, names.symbol), names.axis, "ARI")
+	leg := newLegendBox(defaultStyle)
 	ari := metricMeasure("ari")
 	xmin, xmax, ymin, ymax, err := addSweepLines(p, leg, series, logX, ari)
 	if err != nil || math.IsInf(xmin, 1) {
@@ -202,7 +202,7 @@ func sweepFigure(r *Results, dataset, param string, o FigureOptions) (*Figure, e
 			r.baselineCaption()+"; dotted black line or black diamond: the paper's stated peak or value.",
 			prop, names.symbol, datasetTitle(dataset), names.symbol),
 	}
-	files, err := saveCanvas(o, fig.Name, o.Style.Width, o.Style.Height, func(c draw.Canvas) {
+	files, err := saveCanvas(o, fig.Name, defaultStyle.Width, defaultStyle.Height, func(c draw.Canvas) {
 		withLegend(c, p, leg)
 	})
 	fig.Files = files
@@ -319,40 +319,6 @@ func integerTicks(series []sweepLine, marks []paper.Mark, k1 int) plot.Ticker {
 		}
 		return t
 	})
-}
-
-// refLine is a line across the whole plot: horizontal at Y, or vertical at X from Y0 to Y1.
-type refLine struct {
-	draw.LineStyle
-	horizontal bool
-	X, Y       float64
-	Y0, Y1     float64
-}
-
-func horizontal(y float64) *refLine {
-	return &refLine{LineStyle: plotter.DefaultLineStyle, horizontal: true, Y: y}
-}
-
-func vertical(x, y0, y1 float64) *refLine {
-	return &refLine{LineStyle: plotter.DefaultLineStyle, X: x, Y0: y0, Y1: y1}
-}
-
-// Plot implements plot.Plotter.
-func (l *refLine) Plot(c draw.Canvas, p *plot.Plot) {
-	tx, ty := p.Transforms(&c)
-	if l.horizontal {
-		y := ty(l.Y)
-		c.StrokeLine2(l.LineStyle, c.Min.X, y, c.Max.X, y)
-		return
-	}
-	x := tx(l.X)
-	c.StrokeLine2(l.LineStyle, x, ty(l.Y0), x, ty(l.Y1))
-}
-
-// Thumbnail implements plot.Thumbnailer: a horizontal stroke in the line's style.
-func (l *refLine) Thumbnail(c *draw.Canvas) {
-	y := c.Center().Y
-	c.StrokeLine2(l.LineStyle, c.Min.X, y, c.Max.X, y)
 }
 
 // diamondGlyph is a filled diamond, the marker of a value stated by the paper.

@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 
 	"github.com/nagc-harness/nagc/datasets"
 	"github.com/nagc-harness/nagc/experiments"
@@ -40,11 +39,11 @@ type Options struct {
 	Figures []string
 	// NoFigures disables figures.
 	NoFigures bool
-	// FigureStyle is how figures are drawn: sizes, fonts, titles (nil:
-	// DefaultFigureStyle).
-	FigureStyle *FigureStyle
-	// FigureSettings are laid over the figures section the sweep's config recorded
-	// (nagc report's figure flags); with neither, the sweep figures are drawn as before.
+	// FigureSettings are how the sweep figures are drawn for a paper (sizes, fonts,
+	// titles, legend, error bars, plotted metric, which rows and parameters): the
+	// figures section of a config, laid over the one the sweep recorded (nagc report's
+	// figure flags). With neither, figures are drawn in the report's own look (7.5 in ×
+	// 3.8 in plots, titles on, PNG at PNGDPI).
 	FigureSettings *experiments.Figures
 	// figuresDefaulted is whether Figures was left to its default (the recorded
 	// figures section's formats may then replace it).
@@ -205,11 +204,7 @@ func (rep *Report) writeAtomically(opt Options) error {
 
 // figureOptions returns where and how the report's figures are drawn.
 func (opt Options) figureOptions() FigureOptions {
-	st := DefaultFigureStyle()
-	if opt.FigureStyle != nil {
-		st = *opt.FigureStyle
-	}
-	return FigureOptions{Dir: opt.OutDir, Formats: opt.Figures, Style: st}
+	return FigureOptions{Dir: opt.OutDir, Formats: opt.Figures}
 }
 
 // write writes every file of the report into opt.OutDir.
@@ -255,20 +250,15 @@ func (rep *Report) write(opt Options) error {
 	return nil
 }
 
-// buildTables builds every table: with the paper's comparison, the paper's in its order
-// (datasets, ARI, then ARI without isolated vertices, not in the paper, WebKB modularity,
-// ρ, runtime); without it, the datasets table and, where fits were timed alone, their
+// buildTables builds every table: the datasets table, then with a comparison its
+// tables (comparer.tables: the paper's in its order); without it, the datasets table and, where fits were timed alone, their
 // times (fitTimesTable); then per dataset the table of every row at its selected grid
 // points (rowsTable), but for a dataset with fits timed alone and no run of a sweep
 // (noSweepSection): its table would have no line.
 func buildTables(r *Results) []*Table {
 	out := []*Table{datasetsTable(r)}
-	if r.Compare {
-		out = append(out, ariTable(r), ariConnectedTable(r))
-		if r.Spec.Modularity.Dataset != "" {
-			out = append(out, modularityTable(r))
-		}
-		out = append(out, rhoTable(r), runtimeTableOf(r))
+	if c := r.comparer(); c != nil {
+		out = append(out, c.tables(r)...)
 	} else if len(r.Timed) > 0 {
 		out = append(out, fitTimesTable(r)) // a user's own timing config
 	}
@@ -319,7 +309,7 @@ func writeCSVFile(path string, rows []TidyRow) error {
 	return os.WriteFile(path, b.Bytes(), 0o644)
 }
 
-// drawFigures draws the figures: with the paper's comparison, the paper's first (the
+// drawFigures draws the figures: with a comparison, its figures first (the paper's: the
 // WebKB layout, then per dataset the λ and k2 sweeps of Prop.); then per dataset a
 // sensitivity figure for every swept parameter of every row and a heatmap for each pair
 // of swept parameters (the first three pairs), and the objective curves; none on a
@@ -327,7 +317,7 @@ func writeCSVFile(path string, rows []TidyRow) error {
 func (rep *Report) drawFigures(opt Options) error {
 	r := rep.Results
 	fo := opt.figureOptions()
-	fs, err := r.figureSettings(opt)
+	fs, err := r.settingsFor(opt)
 	if err != nil {
 		return err
 	}
@@ -344,8 +334,9 @@ func (rep *Report) drawFigures(opt Options) error {
 		}
 		return err
 	}
-	if r.Compare {
-		if err := rep.drawPaperFigures(opt, add); err != nil {
+	cmp := r.comparer()
+	if cmp != nil {
+		if err := cmp.drawFigures(rep, opt, add); err != nil {
 			return err
 		}
 	}
@@ -362,7 +353,7 @@ func (rep *Report) drawFigures(opt Options) error {
 				swept = slices.DeleteFunc(slices.Clone(swept), func(p string) bool { return !fs.wantsParam(p) })
 			}
 			for _, param := range swept {
-				if r.Compare && m == r.Spec.Proposed && (param == "lambda" || param == "k2") && fs == nil {
+				if cmp != nil && fs == nil && cmp.drawsSensitivity(r, m, param) {
 					continue // drawn as the paper's figure
 				}
 				if fs != nil {
@@ -416,46 +407,6 @@ func (rep *Report) drawFigures(opt Options) error {
 		}
 		if err := add(f, err); err != nil {
 			return err
-		}
-	}
-	return nil
-}
-
-// drawPaperFigures draws the paper's figures: the WebKB layout, then per dataset the λ
-// and k2 sweeps of Prop.
-func (rep *Report) drawPaperFigures(opt Options, add func(*Figure, error) error) error {
-	r := rep.Results
-	var ds string
-	for _, d := range r.Datasets {
-		if strings.EqualFold(d, r.Spec.Layout.Dataset) {
-			ds = d
-		}
-	}
-	switch {
-	case r.Spec.Layout.Dataset == "": // the paper has no such figure
-	case ds == "":
-		rep.Skipped = append(rep.Skipped, r.Spec.Layout.Figure+": "+datasetTitle(r.Spec.Layout.Dataset)+" is not in these results.")
-	default:
-		g, err := opt.LoadGraph(ds)
-		if err != nil {
-			rep.Skipped = append(rep.Skipped, fmt.Sprintf("%s: the graph could not be loaded (%v); "+
-				"pass --data DIR or set NAGC_DATA.", r.Spec.Layout.Figure, err))
-			break
-		}
-		if err := add(layoutFigure(r, ds, g, opt.figureOptions())); err != nil {
-			return err
-		}
-	}
-	for _, param := range []string{"lambda", "k2"} {
-		for _, d := range r.Datasets {
-			f, err := sweepFigure(r, d, param, opt.figureOptions())
-			if f == nil && err == nil {
-				rep.Skipped = append(rep.Skipped, fmt.Sprintf("%s figure on %s: no finished Prop. runs with this parameter recorded.",
-					param, datasetTitle(d)))
-			}
-			if err := add(f, err); err != nil {
-				return err
-			}
 		}
 	}
 	return nil

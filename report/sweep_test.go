@@ -151,7 +151,7 @@ func TestPDFGreek(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	fig, err := SensitivityFigure(r, "../own/x", "NAGC", "lambda", FigureOptions{Dir: dir, Formats: []string{FormatPDF}, Style: DefaultFigureStyle()})
+	fig, err := SensitivityFigure(r, "../own/x", "NAGC", "lambda", FigureOptions{Dir: dir, Formats: []string{FormatPDF}})
 	if err != nil || fig == nil {
 		t.Fatalf("%v, %v", fig, err)
 	}

@@ -385,3 +385,47 @@ func (r *Results) timedCounts() (done, failed int) {
 	}
 	return done, failed
 }
+
+// Machine describes the machines the runs were recorded on (host and CPU from the
+// provenance), or "unknown machine".
+func (r *Results) Machine() string {
+	var ms []string
+	for _, p := range r.Provenance {
+		s := strings.TrimSpace(p.Host + ", " + p.CPU)
+		if p.GoVersion != "" {
+			s += ", " + p.GoVersion
+		}
+		ms = appendNew(ms, s)
+	}
+	if len(ms) == 0 {
+		return "unknown machine"
+	}
+	return strings.Join(ms, "; ")
+}
+
+// initSeconds returns the time a record spent initialising, timed apart from its
+// fit_seconds (the record's init_seconds), and whether the record carries it: records made
+// before the field existed do not, nor do methods that time no initialisation apart.
+func initSeconds(rec experiments.Record) (float64, bool) {
+	return rec.InitSeconds, rec.InitSeconds > 0 || rec.InitCached
+}
+
+// Runtime table columns' selections in tidy rows.
+const (
+	selAll       = "all"
+	selTimingSet = "k2=k1"
+	// selAlone is the selection of the fits timed alone (experiments.Record.TimedAlone):
+	// the tidy row's mean column holds their median.
+	selAlone      = "alone-median"
+	metricFitTime = "fit_seconds"
+	metricInit    = "init_seconds"
+)
+
+// fitTimes returns the fit times of a point's finished restarts.
+func fitTimes(p *experiments.PointStats) []float64 {
+	out := make([]float64, len(p.Records))
+	for i, rec := range p.Records {
+		out[i] = rec.FitSeconds
+	}
+	return out
+}
