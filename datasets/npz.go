@@ -118,6 +118,28 @@ type npzArchive struct {
 // has reports whether the archive holds the array name.
 func (a *npzArchive) has(name string) bool { _, ok := a.files[name]; return ok }
 
+// missingHint says, after "array missing from the archive", which arrays the archive
+// holds and, for a missing adjacency array, the layout nagc reads: a user who saved
+// an edge array of their own learns what to write instead.
+func (a *npzArchive) missingHint(name string) string {
+	held := make([]string, 0, len(a.files))
+	for k := range a.files {
+		held = append(held, k)
+	}
+	sort.Strings(held)
+	if len(held) > 12 {
+		held = append(held[:12], "…")
+	}
+	hint := " (it holds " + strings.Join(held, ", ") + ")"
+	if len(held) == 0 {
+		hint = " (it holds no arrays)"
+	}
+	if strings.HasPrefix(name, "adj_") {
+		hint += "; nagc reads the graph as scipy's CSR arrays adj_data, adj_indices, adj_indptr, adj_shape, the layout of the GNN benchmarks: docs/your-graph.md shows the Python lines that write them"
+	}
+	return hint
+}
+
 // errorf returns a *ParseError about array name.
 func (a *npzArchive) errorf(name, format string, args ...any) error {
 	return &ParseError{File: a.path, Msg: name + ": " + fmt.Sprintf(format, args...)}
@@ -162,7 +184,7 @@ func (a *npzArchive) open(name string) (*npy.Reader, io.Reader, io.Closer, int, 
 func (a *npzArchive) openArray(name string, budget bool) (*npy.Reader, io.Reader, io.Closer, int, error) {
 	f, ok := a.files[name]
 	if !ok {
-		return nil, nil, nil, 0, a.errorf(name, "array missing from the archive")
+		return nil, nil, nil, 0, a.errorf(name, "array missing from the archive%s", a.missingHint(name))
 	}
 	rc, err := f.Open()
 	if err != nil {
