@@ -305,7 +305,7 @@ func Summarize(points []*PointStats, rules []string) ([]Selection, error) {
 			switch {
 			case s.Point != nil:
 			case ReadsLabels(rule):
-				s.Missing = "no labels (no ARI recorded)"
+				s.Missing = "no labels: no ARI recorded"
 			case rule == SelectHeldOut:
 				s.Missing = "no " + MetricHeldOut + " recorded (the config sets no holdout)"
 			case rule == SelectTwoView:

@@ -95,7 +95,8 @@ func TestUnlabeledGraphEndToEnd(t *testing.T) {
 		t.Fatalf("run: exit %d, %s", code, stderr)
 	}
 	code, stdout, stderr = cli(t, "results", "summary", "res")
-	if code != 0 || !strings.Contains(stdout, "label-free") || strings.Contains(stdout, "reads labels") {
+	if code != 0 || !strings.Contains(stdout, "label-free") || strings.Contains(stdout, "reads labels") ||
+		!strings.Contains(stdout, "no labels on mine (no ARI recorded): only label-free rules select there") {
 		t.Errorf("summary: exit %d, %q, %q", code, stdout, stderr)
 	}
 	if code, _, stderr := cli(t, "report", "res", "--out", "rep"); code != 0 {

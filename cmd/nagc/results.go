@@ -140,7 +140,7 @@ func printSummary(stdout io.Writer, arg string, recs []experiments.Record, point
 		}
 	}
 	if len(unlabeled) > 0 {
-		fmt.Fprintf(stdout, "no labels (no ARI recorded) on %s: only the label-free rule selects there\n", strings.Join(unlabeled, ", "))
+		fmt.Fprintf(stdout, "no labels on %s (no ARI recorded): only label-free rules select there\n", strings.Join(unlabeled, ", "))
 	}
 	if timed > 0 {
 		fmt.Fprintf(stdout, "%d fits timed alone (a config with timing: true) are left out: they are timed one at a time, not part of the sweep; the report's table of fit times reads them (nagc report %s).\n", timed, arg)
