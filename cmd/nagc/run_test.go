@@ -56,6 +56,12 @@ func TestRunCPUProfile(t *testing.T) {
 	if code == 0 || !strings.Contains(stderr, "--cpuprofile") {
 		t.Errorf("unwritable profile path: exit %d, %q", code, stderr)
 	}
+	// The help names the flag's argument FILE (a back-quoted word in a flag's usage
+	// becomes its argument name: it once read "-cpuprofile go tool pprof").
+	_, _, stderr = cli(t, "run", "-h")
+	if !strings.Contains(stderr, "-cpuprofile FILE\n") {
+		t.Errorf("run -h: want \"-cpuprofile FILE\", got %q", stderr)
+	}
 }
 
 // TestRunTiming runs a config with timing: true through the command line: it says that its
