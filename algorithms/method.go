@@ -1,10 +1,14 @@
-// Package algorithms holds the clustering methods of the NAGC paper behind one interface:
-// a method takes the graph's matrices, the number of clusters, its own options and a seed,
-// and returns labels plus what it recorded. Methods know nothing of sweeps, flags or plots.
+// Package algorithms holds the clustering methods of the NAGC paper, its baselines and
+// the methods it discusses, behind one interface.
 //
-// Every method works on sparse matrices (package sparse) and never forms an n×n dense
-// matrix; each method's doc comment states its objective, update rule, cost per iteration
-// and every default it assumes.
+// A method takes the graph's matrices, the number of clusters, its own options and a
+// seed, and returns labels plus what it recorded. Methods know nothing of sweeps, flags
+// or plots.
+//
+// Every method works on sparse matrices (package sparse) and forms no n×n dense matrix,
+// except SA-Cluster and Inc-Cluster, whose random-walk distance is one (checked against
+// the memory budget before it is allocated); each method's doc comment states its
+// objective, update rule, cost per iteration and every default it assumes.
 package algorithms
 
 import (

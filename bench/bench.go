@@ -1,8 +1,11 @@
-// Package bench measures how fast the clustering methods run: the median wall time of a
-// fit and of one iteration over repeated runs, the peak heap during a fit (from the Go
-// runtime's own accounting), and the growth exponent of fit time in the input size
-// |E| + nnz(X) over a series of synthetic graphs. It reads graphs and runs methods; it
-// records nothing in a results folder (see package experiments for that).
+// Package bench measures how fast the clustering methods run and how their fit time grows
+// with the input.
+//
+// It reports the median wall time of a fit and of one iteration over repeated runs, the
+// peak heap during a fit (from the Go runtime's own accounting), and the growth exponent
+// of fit time in the input size |E| + nnz(X) over a series of synthetic graphs. It reads
+// graphs and runs methods; it records nothing in a results folder (see package
+// experiments for that).
 package bench
 
 import (

@@ -1,8 +1,10 @@
-// Package configs holds the project's experiment configs (YAML files beside this one),
-// embedded in the binary so that an installed nagc can run them by name (`nagc run
-// quick`) and print them for a user to copy and edit (`nagc configs show quick`), and the
-// paper's published numbers, so that the binary can put them beside every reproduced
-// number without the shared folder.
+// Package configs embeds the shipped experiment configs and the paper's published numbers
+// in the binary.
+//
+// The configs are the YAML files beside this one: an installed nagc runs them by name
+// (`nagc run quick`) and prints them for a user to copy and edit (`nagc configs show
+// quick`). The published numbers let the binary put them beside every reproduced number
+// without the shared folder.
 package configs
 
 import (

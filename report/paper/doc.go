@@ -1,5 +1,7 @@
 // Package paper holds a published paper as data, for the report to set a sweep beside
-// it: the numbers it publishes (Published, read from a YAML file such as
+// it.
+//
+// It holds the numbers the paper publishes (Published, read from a YAML file such as
 // configs/published-results.yaml) and how a sweep is compared with it (Spec, read from a
 // YAML file such as configs/paper-comparison.yaml): the rows and datasets of its tables
 // in their order, the recorded rows compared with one of its rows, the headings of its
