@@ -46,3 +46,47 @@ func TestDocLinks(t *testing.T) {
 		}
 	}
 }
+
+// TestLayoutListsEveryPackage checks that docs/layout.md names every package of the
+// module (a folder holding a non-test .go file, outside testdata and nested modules) in
+// backquotes, as `folder` or `folder/`.
+func TestLayoutListsEveryPackage(t *testing.T) {
+	b, err := os.ReadFile("../../docs/layout.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	layout := string(b)
+	root := "../.."
+	err = filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() {
+			return nil
+		}
+		rel, _ := filepath.Rel(root, path)
+		rel = filepath.ToSlash(rel)
+		if rel == "." {
+			return nil
+		}
+		if name := d.Name(); name == "testdata" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") {
+			return filepath.SkipDir
+		}
+		if _, err := os.Stat(filepath.Join(path, "go.mod")); err == nil {
+			return filepath.SkipDir // a module of its own
+		}
+		files, _ := filepath.Glob(filepath.Join(path, "*.go"))
+		for _, f := range files {
+			if !strings.HasSuffix(f, "_test.go") {
+				if !strings.Contains(layout, "`"+rel+"`") && !strings.Contains(layout, "`"+rel+"/`") {
+					t.Errorf("docs/layout.md does not list the package %s", rel)
+				}
+				break
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
