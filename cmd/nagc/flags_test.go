@@ -35,3 +35,18 @@ func TestBadOptions(t *testing.T) {
 		}
 	}
 }
+
+// TestUnknownCommand checks that a misspelt command is named with the nearest command,
+// followed by the list of commands, with exit code 2.
+func TestUnknownCommand(t *testing.T) {
+	for _, test := range []struct{ cmd, want string }{
+		{"clustr", `nagc: unknown command "clustr" (did you mean 'cluster'?)`},
+		{"reprot", `nagc: unknown command "reprot" (did you mean 'report'?)`},
+		{"zzzzzzzz", "nagc: unknown command \"zzzzzzzz\"\n"},
+	} {
+		code, _, stderr := cli(t, test.cmd)
+		if code != exitUsage || !strings.HasPrefix(stderr, test.want) || !strings.Contains(stderr, "Commands:") {
+			t.Errorf("nagc %s: exit %d, stderr %q; want exit %d, %q and the commands", test.cmd, code, stderr, exitUsage, test.want)
+		}
+	}
+}

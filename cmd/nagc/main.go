@@ -105,7 +105,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			return code
 		}
 	}
-	fmt.Fprintf(stderr, "nagc: unknown command %q\n\n", args[0])
+	var names []string
+	for _, c := range commands() {
+		names = append(names, c.name)
+	}
+	fmt.Fprintf(stderr, "nagc: unknown command %q%s\n\n", args[0], suggest.DidYouMean(args[0], names))
 	usage(stderr)
 	return 2
 }
