@@ -137,6 +137,15 @@ func Open(spec Spec) (*Graph, *LoadReport, error) {
 	g.Name = s.Name
 	rep.Format = s.Format
 	rep.fill(g)
+	if !g.Labeled() && s.Labels == "" && s.LabelFile == "" {
+		dir := spec.Path
+		if !fi.IsDir() {
+			dir = filepath.Dir(spec.Path)
+		}
+		if npy := filepath.Join(dir, "labels.npy"); exists(npy) {
+			rep.warn("%s is not read, so the graph has no labels: write them as labels.txt, one class a line in vertex order (np.savetxt(\"labels.txt\", y, fmt=\"%%d\")), or labels.csv with id,label lines", npy)
+		}
+	}
 	if g.M() == 0 {
 		rep.warn("the graph has no attributes (m = 0): attribute-based methods cannot use it")
 	}

@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -562,5 +563,37 @@ func TestNewLoadReport(t *testing.T) {
 	g.Dangling = 3
 	if r := NewLoadReport(g, "linqs"); r.DroppedTotal() != 3 || !strings.HasSuffix(r.String(), "\n  dropped 3 entries: edge names an unknown id") {
 		t.Errorf("report %s", r)
+	}
+}
+
+// TestLabelsNPYNotRead checks that a labels.npy beside an edge list (numpy.save(y), which
+// the readers do not read) is named in a warning that says how to write the labels, and
+// that nothing is said when the labels are read from a text file or declared absent.
+func TestLabelsNPYNotRead(t *testing.T) {
+	files := map[string]string{
+		"edges.csv":  "0,1\n1,2\n2,0\n",
+		"labels.npy": "\x93NUMPY",
+	}
+	for _, test := range []struct {
+		name  string
+		extra map[string]string
+		spec  Spec
+		warn  bool
+	}{
+		{"folder", nil, Spec{Path: "."}, true},
+		{"edge file", nil, Spec{Path: "edges.csv"}, true},
+		{"labels none", nil, Spec{Path: ".", Labels: LabelsNone}, false},
+		{"labels.txt beside", map[string]string{"labels.txt": "0\n1\n1\n"}, Spec{Path: "."}, false},
+	} {
+		t.Run(test.name, func(t *testing.T) {
+			all := maps.Clone(files)
+			maps.Copy(all, test.extra)
+			_, spec := specInDir(t, all, test.spec)
+			_, rep := mustOpen(t, spec)
+			got := strings.Contains(rep.String(), "labels.npy is not read") && strings.Contains(rep.String(), `np.savetxt("labels.txt", y, fmt="%d")`)
+			if got != test.warn {
+				t.Errorf("warning about labels.npy: %v, want %v; report:\n%s", got, test.warn, rep)
+			}
+		})
 	}
 }
