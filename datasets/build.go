@@ -394,6 +394,9 @@ func (t *textFile) errorf(format string, args ...any) error {
 	return &ParseError{File: t.path, Line: t.ln, Msg: fmt.Sprintf(format, args...)}
 }
 
+// fillMissing says what to do about a missing value in a file written from Python.
+const fillMissing = "fill the missing values before writing the file (pandas: df.fillna(0); numpy: np.nan_to_num(X))"
+
 // parseValue parses tok as a finite number ≥ 0 (an attribute value or edge weight) of
 // at most maxValue. what names the value in an error, e.g. "weight", followed by col when
 // col > 0 ("attribute column 3"). It allocates only for an error.
@@ -410,12 +413,15 @@ func parseValue(tok []byte, what string, col int, maxValue float64) (float64, er
 	}
 	if err != nil {
 		if ne, ok := err.(*strconv.NumError); !ok || ne.Err != strconv.ErrRange {
+			if len(tok) == 0 {
+				return 0, fmt.Errorf("%s: \"\" is not a number: the field is empty, a missing value as pandas writes NaN; %s", what, fillMissing)
+			}
 			return 0, fmt.Errorf("%s: %q is not a number", what, tok)
 		}
 	}
 	switch {
 	case math.IsNaN(v):
-		return 0, fmt.Errorf("%s: value %q is NaN", what, tok)
+		return 0, fmt.Errorf("%s: value %q is NaN, a missing value; %s", what, tok, fillMissing)
 	case math.IsInf(v, 0):
 		return 0, fmt.Errorf("%s: value %q is infinite", what, tok)
 	case v < 0:

@@ -219,6 +219,18 @@ func TestOpenEdgeListErrors(t *testing.T) {
 			msg: []string{"attribute column 2", `"x" is not a number`},
 		},
 		{
+			name:  "empty feature field (pandas' NaN)",
+			files: map[string]string{"e.csv": "a,b\n", "f.csv": "a,1,2\nb,1,\n"},
+			spec:  Spec{Path: "e.csv", Features: "f.csv"}, file: "f.csv", line: 2,
+			msg: []string{`attribute column 2: "" is not a number: the field is empty, a missing value as pandas writes NaN`, "df.fillna(0)"},
+		},
+		{
+			name:  "nan feature (numpy's savetxt)",
+			files: map[string]string{"e.csv": "a,b\n", "f.csv": "a,1,2\nb,nan,1\n"},
+			spec:  Spec{Path: "e.csv", Features: "f.csv"}, file: "f.csv", line: 2,
+			msg: []string{`attribute column 1: value "nan" is NaN, a missing value`, "np.nan_to_num(X)"},
+		},
+		{
 			name:  "triplets read as dense",
 			files: map[string]string{"e.csv": "a,b\n", "f.csv": "a,0,1\nb,1,1\na,2,1\n"},
 			spec:  Spec{Path: "e.csv", Features: "f.csv"}, file: "f.csv", line: 3,
