@@ -45,7 +45,8 @@ func TestUnknownCommand(t *testing.T) {
 		{"zzzzzzzz", "nagc: unknown command \"zzzzzzzz\"\n"},
 	} {
 		code, _, stderr := cli(t, test.cmd)
-		if code != exitUsage || !strings.HasPrefix(stderr, test.want) || !strings.Contains(stderr, "Commands:") {
+		if code != exitUsage || !strings.HasPrefix(stderr, test.want) || !strings.Contains(stderr, "Commands:") ||
+			!strings.Contains(stderr, "nagc datasets stats|fetch|where") {
 			t.Errorf("nagc %s: exit %d, stderr %q; want exit %d, %q and the commands", test.cmd, code, stderr, exitUsage, test.want)
 		}
 	}
