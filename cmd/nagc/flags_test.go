@@ -46,7 +46,7 @@ func TestUnknownCommand(t *testing.T) {
 	} {
 		code, _, stderr := cli(t, test.cmd)
 		if code != exitUsage || !strings.HasPrefix(stderr, test.want) || !strings.Contains(stderr, "Commands:") ||
-			!strings.Contains(stderr, "nagc datasets stats|fetch|where") {
+			!strings.Contains(stderr, "nagc datasets stats|fetch|where|synth") {
 			t.Errorf("nagc %s: exit %d, stderr %q; want exit %d, %q and the commands", test.cmd, code, stderr, exitUsage, test.want)
 		}
 	}

@@ -45,7 +45,7 @@ type command struct {
 
 func commands() []command {
 	return []command{
-		{"datasets", "datasets stats|fetch|where [NAME|DIR…]", "print the statistics of datasets, download them, or say where they are looked up", runDatasets},
+		{"datasets", "datasets stats|fetch|where|synth [NAME|DIR…]", "print the statistics of datasets, download them, say where they are looked up, or write a planted graph of a given shape", runDatasets},
 		{"cluster", "cluster --data NAME|DIR --method METHOD [options]", "cluster one graph with one method and score it", runCluster},
 		{"auto", autoUsage, "cluster a graph without its labels: a fixed candidate set chosen by held-out modularity", runAuto},
 		{"run", "run CONFIG|NAME [--results DIR] [--workers N] [--shard I/N|auto] [--limit N]", "run (or resume) an experiment config file or a shipped one, recording every run", runRun},
