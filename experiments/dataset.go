@@ -23,7 +23,7 @@ import (
 //	path:           folder or file (relative paths are taken from the config's folder)
 //	format:         linqs, edgelist, mtx, npz or ogb (default: from the path)
 //	features:       an edge list's or Matrix Market adjacency's feature file
-//	feature_layout: dense or sparse (edge-list features)
+//	feature_layout: dense, sparse or rows (edge-list features)
 //	labels:         none, column or file (default: the format's)
 //	label_file:     the labels file for labels: file
 //	allow_dropped:  true to read the graph even when more than 1 % of its edge or
