@@ -1,7 +1,11 @@
-// Package datasets loads the attributed graphs a clustering method works on: the four
-// LINQS-format graphs of the NAGC paper (WebKB, Citeseer, Cora, polblog), a seeded
-// synthetic generator with planted vertex and attribute clusters, and planted graphs of a
-// given shape (SyntheticShape: ogbn-arxiv's, ogbn-products', …).
+// Package datasets loads the attributed graphs a clustering method works on, from files or
+// from a seeded generator.
+//
+// It reads the four LINQS-format graphs of the NAGC paper (WebKB, Citeseer, Cora,
+// polblog) and a user's own graph (an edge list with feature and label files, Matrix
+// Market, NumPy .npz or .npy, an OGB node-property folder), and generates a synthetic
+// graph with planted vertex and attribute clusters, or one of a given shape
+// (SyntheticShape: ogbn-arxiv's, ogbn-products', …).
 //
 // A Graph holds a symmetric non-negative adjacency matrix (0/1 for an unweighted graph),
 // an attribute matrix, and, when the data has them, a ground-truth class per vertex. The

@@ -1,5 +1,7 @@
-// Package dense holds kernels for tall-skinny dense matrices, and Matrix, the row-major
-// float32 or float64 form of dense vertex attributes as a sparse.Operator (matrix.go).
+// Package dense holds kernels for tall-skinny dense matrices, and Matrix, the form of
+// dense vertex attributes.
+//
+// Matrix is row-major float32 or float64 and acts as a sparse.Operator (matrix.go).
 //
 // The kernels compute products of an n×k matrix with a small k×l one, the small k×l
 // products Aᵀ·B of two tall matrices, and a fused logistic sigmoid of such a product. They

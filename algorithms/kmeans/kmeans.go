@@ -1,8 +1,11 @@
-// Package kmeans is Lloyd's k-means with greedy k-means++ seeding on sparse rows, as a
-// reusable piece: the k-means baseline, NAGC's and JWNMF's k-means initialisation all call
-// it. It follows scikit-learn's KMeans of the paper's time (≤ 1.1): greedy k-means++ with
-// 2 + ⌊ln k⌋ local trials, n_init restarts kept by lowest inertia, max_iter 300, and a
-// tolerance relative to the mean per-feature variance of the data.
+// Package kmeans is Lloyd's k-means with greedy k-means++ seeding, on sparse or dense
+// rows.
+//
+// It is a reusable piece: the k-means baseline, NAGC's and JWNMF's k-means initialisation
+// all call it (Fit on sparse rows, FitDense on dense ones). It follows scikit-learn's
+// KMeans of the paper's time (≤ 1.1): greedy k-means++ with 2 + ⌊ln k⌋ local trials,
+// n_init restarts kept by lowest inertia, max_iter 300, and a tolerance relative to the
+// mean per-feature variance of the data.
 package kmeans
 
 import (
