@@ -119,7 +119,7 @@ func openEdgeList(s Spec) (*Graph, *LoadReport, error) {
 				rep.Notes = rep.Notes[:notes]
 				e = &edgeListParser{rep: rep, index: make(map[string]int)}
 				if err = e.dense(features, data, labelColumn, true); err == nil {
-					rep.warn("%s has no id column (%s): read by position, line i as vertex i−1 (ids 0…%d, as the edge file must name them); feature_layout: rows (--feature-layout rows) says so and silences this",
+					rep.warn("%s has no id column (%s): read by position, line i as vertex i−1 (ids 0…%d, as the edge file must name them); to say so and silence this, set the feature layout to rows (feature_layout: rows in a config, --feature-layout rows on the command line)",
 						filepath.Base(features), noID.why, len(e.ids)-1)
 				}
 			}

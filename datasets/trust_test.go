@@ -222,7 +222,7 @@ func TestEverydayMistakesCora(t *testing.T) {
 			"features.txt": savetxtMatrix(false, c.x),
 			"edges.txt":    savetxtEdges(c.edges, 0, false),
 			"labels.csv":   pandasLabels(pos, c.labels),
-		}, []string{"features.txt has no id column", "read by position"}},
+		}, []string{"features.txt has no id column", "read by position", "set the feature layout to rows (feature_layout: rows in a config, --feature-layout rows on the command line)"}},
 	} {
 		t.Run(test.name, func(t *testing.T) {
 			dir := t.TempDir()
