@@ -180,7 +180,7 @@ func inferFormat(path string, dir bool) (string, error) {
 		if f := FileFormat(path); f != "" {
 			return f, nil
 		}
-		return "", fmt.Errorf("%s: cannot tell the format from the file name; set format to linqs, edgelist, mtx or npz", path)
+		return "", fmt.Errorf("%s: cannot tell the format from the file name; set it to linqs, edgelist, mtx or npz (--format on the command line, format: in a config)", path)
 	}
 	if m, _ := filepath.Glob(filepath.Join(path, "*.content")); len(m) > 0 {
 		return FormatLINQS, nil
@@ -191,13 +191,20 @@ func inferFormat(path string, dir bool) (string, error) {
 	if findFile(path, "adj", []string{".mtx"}) != "" || findFile(path, "adjacency", []string{".mtx"}) != "" {
 		return FormatMTX, nil
 	}
-	if m, _ := filepath.Glob(filepath.Join(path, "*.npz")); len(m) == 1 {
+	npz, _ := filepath.Glob(filepath.Join(path, "*.npz"))
+	if len(npz) == 1 {
 		return FormatNPZ, nil
 	}
 	if ogbRaw(path) != "" {
 		return FormatOGB, nil
 	}
-	return "", fmt.Errorf("%s: cannot tell the format of this folder: no .content file in folder (linqs), no edges.csv/.tsv/.txt (edgelist), no adj.mtx (mtx), not exactly one .npz file and no raw/edge.csv.gz (ogb); set format and path", path)
+	if len(npz) > 1 {
+		for i := range npz {
+			npz[i] = filepath.Base(npz[i])
+		}
+		return "", fmt.Errorf("%s: the folder holds %d .npz files (%s): name the one to read, e.g. %s", path, len(npz), strings.Join(npz, ", "), filepath.Join(path, npz[0]))
+	}
+	return "", fmt.Errorf("%s: cannot tell the format of this folder: no .content file in folder (linqs), no edges.csv/.tsv/.txt (edgelist), no adj.mtx (mtx), no .npz file and no raw/edge.csv.gz (ogb); name the graph's file itself, or set the format (--format on the command line, format: in a config)", path)
 }
 
 // edgeExts and tableExts are the extensions of edge-list and table files.

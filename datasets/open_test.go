@@ -405,6 +405,9 @@ func TestOpenFormatInference(t *testing.T) {
 	g.writeMTX(t, filepath.Join(root, "mm"))
 	writeFiles(t, filepath.Join(root, "npzdir"), nil)
 	g.writeNPZ(t, filepath.Join(root, "npzdir", "x.npz"))
+	writeFiles(t, filepath.Join(root, "twonpz"), nil)
+	g.writeNPZ(t, filepath.Join(root, "twonpz", "a.npz"))
+	g.writeNPZ(t, filepath.Join(root, "twonpz", "b.npz"))
 	for _, test := range []struct {
 		spec         Spec
 		format, name string
@@ -430,6 +433,8 @@ func TestOpenFormatInference(t *testing.T) {
 		{Spec{}, "no dataset path"},
 		{Spec{Path: filepath.Join(root, "nope")}, "nope"},
 		{Spec{Path: root}, "cannot tell the format of this folder"},
+		{Spec{Path: root}, "set the format (--format on the command line, format: in a config)"},
+		{Spec{Path: filepath.Join(root, "twonpz")}, "the folder holds 2 .npz files (a.npz, b.npz): name the one to read, e.g. " + filepath.Join(root, "twonpz", "a.npz")},
 		{Spec{Path: filepath.Join(root, "lq"), Format: "parquet"}, `unknown format "parquet"`},
 		{Spec{Path: filepath.Join(root, "lq"), Labels: "yes"}, `labels "yes": want none, column or file`},
 		{Spec{Path: filepath.Join(root, "mm"), Labels: LabelsColumn}, "use a label file"},
@@ -444,7 +449,7 @@ func TestOpenFormatInference(t *testing.T) {
 		}
 	}
 	writeFiles(t, filepath.Join(root, "odd"), map[string]string{"g.dat": "1 2\n"})
-	if _, _, err := Open(Spec{Path: filepath.Join(root, "odd", "g.dat")}); err == nil || !strings.Contains(err.Error(), "set format") {
+	if _, _, err := Open(Spec{Path: filepath.Join(root, "odd", "g.dat")}); err == nil || !strings.Contains(err.Error(), "set it to linqs, edgelist, mtx or npz (--format on the command line, format: in a config)") {
 		t.Errorf("unknown extension: error %v", err)
 	}
 	if _, _, err := Open(Spec{Path: filepath.Join(root, "odd", "g.dat"), Format: FormatEdgeList}); err != nil {
