@@ -467,11 +467,16 @@ func otherBaseVertices(base int, ids []string, n int) []int {
 }
 
 // LabelFileHint returns, for a labels value that looks like a file name (it has an
-// extension), the way to read labels from that file beside the dataset at path ("; to
-// read the labels from x.csv, write labels: file and label_file: DIR/x.csv"), else "".
+// extension), the way to read labels from that file ("; to read the labels from x.csv,
+// write labels: file and label_file: DIR/x.csv"), else "". The file is labels itself
+// where that exists (a path from the working folder), else labels beside the dataset at
+// path.
 func LabelFileHint(path, labels string) string {
 	if filepath.Ext(labels) == "" {
 		return ""
+	}
+	if fi, err := os.Stat(labels); err == nil && !fi.IsDir() {
+		return fmt.Sprintf("; to read the labels from %s, write labels: file and label_file: %s", labels, labels)
 	}
 	dir := path
 	if fi, err := os.Stat(path); err == nil && !fi.IsDir() || filepath.Ext(path) != "" {

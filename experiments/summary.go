@@ -270,6 +270,38 @@ type Selection struct {
 	Dataset, Method, Rule string
 	Point                 *PointStats
 	Missing               string
+	// Scored is the number of the dataset's vertices the label-reading metrics (ARI, NMI,
+	// accuracy, matching) score, those with a label, and Vertices its number of vertices;
+	// both 0 where the results folder does not record them (see SetCoverage).
+	Scored, Vertices int
+}
+
+// Coverage says how many of a dataset's vertices have a label (the ones ARI, NMI,
+// accuracy and matching score) out of how many.
+type Coverage struct{ Labeled, N int }
+
+// Partial reports whether some vertices but not all have a label.
+func (c Coverage) Partial() bool { return c.Labeled > 0 && c.Labeled < c.N }
+
+// LabelCoverage returns each dataset's Coverage as recorded by the sweep starts provs
+// (SweepsFile), the latest start that recorded the dataset winning.
+func LabelCoverage(provs []Provenance) map[string]Coverage {
+	cov := map[string]Coverage{}
+	for _, p := range provs {
+		for _, st := range p.Datasets {
+			cov[st.Name] = Coverage{Labeled: st.Labeled, N: st.N}
+		}
+	}
+	return cov
+}
+
+// SetCoverage fills Scored and Vertices of each selection from cov.
+func SetCoverage(sel []Selection, cov map[string]Coverage) {
+	for i := range sel {
+		if c, ok := cov[sel[i].Dataset]; ok {
+			sel[i].Scored, sel[i].Vertices = c.Labeled, c.N
+		}
+	}
 }
 
 // Summarize returns, for each dataset and method in the order of points, the grid point

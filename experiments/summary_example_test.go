@@ -9,7 +9,8 @@ import (
 
 // Two grid points of one method, two restarts each: the paper's rule (best mean ARI,
 // reading the labels) and the label-free modularity rule choose different points, and
-// the summary says which reads the labels.
+// the summary says which reads the labels and how many vertices the label-reading
+// metrics score.
 func ExampleWriteSummaryCSV() {
 	rec := func(id string, lambda float64, restart int, ari, q float64) experiments.Record {
 		return experiments.Record{RunID: id, Dataset: "mine", Methods: []string{"Prop."}, Algorithm: "nagc",
@@ -26,13 +27,16 @@ func ExampleWriteSummaryCSV() {
 		fmt.Println(err)
 		return
 	}
+	// The dataset labels 140 of its 2708 vertices (as recorded in sweeps.jsonl): ARI is
+	// over those 140.
+	experiments.SetCoverage(sel, map[string]experiments.Coverage{"mine": {Labeled: 140, N: 2708}})
 	if err := experiments.WriteSummaryCSV(os.Stdout, sel); err != nil {
 		fmt.Println(err)
 	}
 	// Output:
-	// dataset,method,rule,reads_labels,params,metric,mean,std,n,failed
-	// mine,Prop.,ari,true,lambda=0.01,ari,0.6,0.09999999999999998,2,0
-	// mine,Prop.,ari,true,lambda=0.01,modularity,0.61,0.010000000000000009,2,0
-	// mine,Prop.,modularity,false,lambda=1,ari,0.4,0,2,0
-	// mine,Prop.,modularity,false,lambda=1,modularity,0.71,0.010000000000000009,2,0
+	// dataset,method,rule,reads_labels,params,metric,mean,std,n,failed,scored,vertices
+	// mine,Prop.,ari,true,lambda=0.01,ari,0.6,0.09999999999999998,2,0,140,2708
+	// mine,Prop.,ari,true,lambda=0.01,modularity,0.61,0.010000000000000009,2,0,140,2708
+	// mine,Prop.,modularity,false,lambda=1,ari,0.4,0,2,0,140,2708
+	// mine,Prop.,modularity,false,lambda=1,modularity,0.71,0.010000000000000009,2,0,140,2708
 }

@@ -28,11 +28,13 @@ func (p *PointStats) MetricNames() []string {
 
 // WriteSummaryCSV writes the selections as tidy CSV: a header, then one line per
 // dataset, method, rule and metric (the point's parameters, the metric's mean and
-// population std, the number of finished and failed restarts). Selections that chose no
-// point are left out.
+// population std, the number of finished and failed restarts, then scored and vertices:
+// how many of the dataset's vertices the label-reading metrics score out of how many,
+// empty where not recorded; see SetCoverage). Selections that chose no point are left
+// out.
 func WriteSummaryCSV(w io.Writer, sel []Selection) error {
 	cw := csv.NewWriter(w)
-	cw.Write([]string{"dataset", "method", "rule", "reads_labels", "params", "metric", "mean", "std", "n", "failed"})
+	cw.Write([]string{"dataset", "method", "rule", "reads_labels", "params", "metric", "mean", "std", "n", "failed", "scored", "vertices"})
 	for _, s := range sel {
 		p := s.Point
 		if p == nil {
@@ -41,7 +43,7 @@ func WriteSummaryCSV(w io.Writer, sel []Selection) error {
 		for _, m := range p.MetricNames() {
 			cw.Write([]string{p.Dataset, p.Method, s.Rule, strconv.FormatBool(s.ReadsLabels()), FormatParams(p.Params), m,
 				strconv.FormatFloat(p.Mean[m], 'g', -1, 64), strconv.FormatFloat(p.Std[m], 'g', -1, 64),
-				strconv.Itoa(p.Runs), strconv.Itoa(p.Failed)})
+				strconv.Itoa(p.Runs), strconv.Itoa(p.Failed), count(s.Scored), count(s.Vertices)})
 		}
 	}
 	cw.Flush()
@@ -49,7 +51,8 @@ func WriteSummaryCSV(w io.Writer, sel []Selection) error {
 }
 
 // WriteSummaryJSON writes the selections as an indented JSON array, one object per
-// selection: dataset, method, rule, reads_labels, and either the point's params, runs,
+// selection: dataset, method, rule, reads_labels, scored and vertices (where recorded),
+// and either the point's params, runs,
 // failed and metrics (mean and std of each) or, where the rule chose nothing, missing
 // (why).
 func WriteSummaryJSON(w io.Writer, sel []Selection) error {
@@ -67,16 +70,19 @@ func WriteSummaryJSON(w io.Writer, sel []Selection) error {
 		Failed      int             `json:"failed"`
 		Metrics     map[string]stat `json:"metrics,omitempty"`
 		Missing     string          `json:"missing,omitempty"`
+		Scored      int             `json:"scored,omitempty"`
+		Vertices    int             `json:"vertices,omitempty"`
 	}
 	rows := make([]row, 0, len(sel))
 	for _, s := range sel {
 		p := s.Point
 		if p == nil {
-			rows = append(rows, row{Dataset: s.Dataset, Method: s.Method, Rule: s.Rule, ReadsLabels: s.ReadsLabels(), Missing: s.Missing})
+			rows = append(rows, row{Dataset: s.Dataset, Method: s.Method, Rule: s.Rule, ReadsLabels: s.ReadsLabels(), Missing: s.Missing,
+				Scored: s.Scored, Vertices: s.Vertices})
 			continue
 		}
 		r := row{Dataset: p.Dataset, Method: p.Method, Rule: s.Rule, ReadsLabels: s.ReadsLabels(),
-			Params: p.Params, Runs: p.Runs, Failed: p.Failed, Metrics: map[string]stat{}}
+			Params: p.Params, Runs: p.Runs, Failed: p.Failed, Metrics: map[string]stat{}, Scored: s.Scored, Vertices: s.Vertices}
 		for _, m := range p.MetricNames() {
 			r.Metrics[m] = stat{p.Mean[m], p.Std[m]}
 		}
@@ -85,4 +91,12 @@ func WriteSummaryJSON(w io.Writer, sel []Selection) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(rows)
+}
+
+// count writes a count for the CSV, empty where it is not known (0).
+func count(c int) string {
+	if c == 0 {
+		return ""
+	}
+	return strconv.Itoa(c)
 }

@@ -138,3 +138,36 @@ func TestClusterSparseFeatureFlag(t *testing.T) {
 		t.Errorf("--feature-layout sparse: exit %d, %q, %q", code, stdout, stderr)
 	}
 }
+
+// TestPartlyLabelledSummary labels 6 of the 20 vertices of a graph of one's own, sweeps
+// it, and checks that the results summary says in every format how many vertices the
+// label-reading metrics scored.
+func TestPartlyLabelledSummary(t *testing.T) {
+	chdirOwnGraph(t)
+	labels := "id,label\nn0_0,a\nn0_3,a\nn0_6,a\nn1_1,b\nn1_4,b\nn1_7,b\n"
+	if err := os.WriteFile(filepath.Join("mine", "labels.csv"), []byte(labels), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg := "name: partly\nseed: 3\nrestarts: 1\ndatasets:\n  - {path: mine, labels: file, label_file: mine/labels.csv}\nmethods:\n" +
+		"  - {name: SGC, algorithm: sgc-kmeans}\n"
+	if err := os.WriteFile("sweep.yaml", []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := cli(t, "run", "sweep.yaml", "--results", "res", "--workers", "1"); code != 0 {
+		t.Fatalf("run: exit %d, %s", code, stderr)
+	}
+	code, stdout, stderr := cli(t, "results", "summary", "res")
+	if want := "mine labels 6 of its 20 vertices: ARI, NMI, accuracy and matching score those 6"; code != 0 || !strings.Contains(stdout, want) {
+		t.Errorf("summary: exit %d, want %q in\n%s%s", code, want, stdout, stderr)
+	}
+	code, stdout, _ = cli(t, "results", "summary", "res", "--format", "csv")
+	rows := strings.Split(strings.TrimSpace(stdout), "\n")
+	if code != 0 || len(rows) < 2 || !strings.HasSuffix(rows[0], ",scored,vertices") || !strings.HasSuffix(rows[1], ",6,20") {
+		t.Errorf("summary --format csv: exit %d, want scored 6 of 20 vertices:\n%s", code, stdout)
+	}
+	code, stdout, _ = cli(t, "results", "summary", "res", "--format", "json")
+	var sel []struct{ Scored, Vertices int }
+	if err := json.Unmarshal([]byte(stdout), &sel); code != 0 || err != nil || len(sel) == 0 || sel[0].Scored != 6 || sel[0].Vertices != 20 {
+		t.Errorf("summary --format json: exit %d, %v, want scored 6 of 20 vertices:\n%s", code, err, stdout)
+	}
+}

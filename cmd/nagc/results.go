@@ -106,20 +106,26 @@ func runResults(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
+	provs, err := experiments.ReadProvenance(arg)
+	if err != nil {
+		return err
+	}
+	cov := experiments.LabelCoverage(provs)
+	experiments.SetCoverage(sel, cov)
 	switch *format {
 	case "csv":
 		return experiments.WriteSummaryCSV(stdout, sel)
 	case "json":
 		return experiments.WriteSummaryJSON(stdout, sel)
 	}
-	return printSummary(stdout, arg, recs, points, labeled, rules, sel)
+	return printSummary(stdout, arg, recs, points, labeled, cov, rules, sel)
 }
 
 // printSummary prints the selections sel of the results folder arg for people: the
 // rules, the datasets without labels, the fits timed alone left out, and one line per
 // dataset, row and rule.
 func printSummary(stdout io.Writer, arg string, recs []experiments.Record, points []*experiments.PointStats,
-	labeled map[string]bool, rules []string, sel []experiments.Selection) error {
+	labeled map[string]bool, cov map[string]experiments.Coverage, rules []string, sel []experiments.Selection) error {
 	timed := 0
 	for _, r := range recs {
 		if r.TimedAlone {
@@ -141,6 +147,14 @@ func printSummary(stdout io.Writer, arg string, recs []experiments.Record, point
 	}
 	if len(unlabeled) > 0 {
 		fmt.Fprintf(stdout, "no labels on %s (no ARI recorded): only label-free rules select there\n", strings.Join(unlabeled, ", "))
+	}
+	var partial []string
+	for _, p := range points {
+		if c := cov[p.Dataset]; c.Partial() && !slices.Contains(partial, p.Dataset) {
+			partial = append(partial, p.Dataset)
+			fmt.Fprintf(stdout, "%s labels %d of its %d vertices: ARI, NMI, accuracy and matching score those %d; modularity scores all\n",
+				p.Dataset, c.Labeled, c.N, c.Labeled)
+		}
 	}
 	if timed > 0 {
 		fmt.Fprintf(stdout, "%d fits timed alone (a config with timing: true) are left out: they are timed one at a time, not part of the sweep; the report's table of fit times reads them (nagc report %s).\n", timed, arg)
