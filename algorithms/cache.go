@@ -45,7 +45,9 @@ func (c *Cache) observed(computed *bool) *Cache {
 }
 
 // Do returns the value stored under key, computing it with compute on first use.
-// An error is cached like a value.
+// An error is cached like a value, except a context's cancellation or deadline: that is
+// forgotten once returned (to the callers waiting on that computation), so that the next
+// Do computes afresh.
 func (c *Cache) Do(key string, compute func() (any, error)) (any, error) {
 	if c == nil {
 		return compute()
@@ -61,6 +63,14 @@ func (c *Cache) Do(key string, compute func() (any, error)) (any, error) {
 	e.once.Do(func() { ran = true; e.val, e.err = compute() })
 	if ran && c.computed != nil {
 		*c.computed = true
+	}
+	if ran && isCancel(e.err) {
+		// A cancelled computation is not a result: the next fit computes it afresh.
+		c.mu.Lock()
+		if c.entries[key] == e {
+			delete(c.entries, key)
+		}
+		c.mu.Unlock()
 	}
 	return e.val, e.err
 }

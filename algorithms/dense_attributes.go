@@ -55,7 +55,7 @@ const filterDenseBlock = 16
 // to unit length), as a dense matrix of x's storage type: the filtered attributes of a
 // dense X are dense, so they are formed once. Cost O(p·(nnz(Â) + n)·m); memory n·m
 // entries plus two n×16 float64 buffers.
-func filteredDense(f *sparse.LowPassFilter, x *dense.Matrix, unitRows bool) (*dense.Matrix, error) {
+func filteredDense(ctx context.Context, f *sparse.LowPassFilter, x *dense.Matrix, unitRows bool) (*dense.Matrix, error) {
 	n, m := x.Dims()
 	need := memory.Add(memory.Bytes(int64(n), m*x.ElemSize()), memory.Bytes(int64(n), 2*8*filterDenseBlock))
 	if unitRows {
@@ -82,7 +82,9 @@ func filteredDense(f *sparse.LowPassFilter, x *dense.Matrix, unitRows bool) (*de
 		for i := 0; i < n; i++ {
 			copy(b.RawRowView(i)[:w], x.Row(row, i)[j0:j0+w])
 		}
-		f.ApplyDense(b, b)
+		if err := f.ApplyDenseContext(ctx, b, b); err != nil {
+			return nil, err
+		}
 		for i := 0; i < n; i++ {
 			out := b.RawRowView(i)[:w]
 			if z.Is32() {
@@ -102,7 +104,7 @@ func filteredDense(f *sparse.LowPassFilter, x *dense.Matrix, unitRows bool) (*de
 }
 
 // filteredDenseOperator is FilteredOperator for a dense X: Z formed once per in.Cache.
-func filteredDenseOperator(in Input, o GraphFilterOptions) (*dense.Matrix, error) {
+func filteredDenseOperator(ctx context.Context, in Input, o GraphFilterOptions) (*dense.Matrix, error) {
 	v, err := in.Cache.Do("op/"+o.key(), func() (any, error) {
 		f, err := sparse.NewLowPassFilter(in.Adj, o.P, o.selfLoop())
 		if err != nil {
@@ -115,7 +117,7 @@ func filteredDenseOperator(in Input, o GraphFilterOptions) (*dense.Matrix, error
 			}
 			x = x.RowNormalized()
 		}
-		return filteredDense(f, x, o.NormAfter)
+		return filteredDense(ctx, f, x, o.NormAfter)
 	})
 	if err != nil {
 		return nil, err
@@ -125,8 +127,11 @@ func filteredDenseOperator(in Input, o GraphFilterOptions) (*dense.Matrix, error
 
 // spectralEmbeddingDense is SpectralEmbedding as a dense n×r float64 matrix, for dense
 // attributes (whose k-means runs on dense rows).
-func spectralEmbeddingDense(z sparse.Operator, r int, rng *rand.Rand) *dense.Matrix {
-	u, _, sigma := truncatedSVD(z, r, rng)
+func spectralEmbeddingDense(ctx context.Context, z sparse.Operator, r int, rng *rand.Rand) (*dense.Matrix, error) {
+	u, _, sigma, err := truncatedSVDContext(ctx, z, r, rng)
+	if err != nil {
+		return nil, err
+	}
 	n, _ := z.Dims()
 	out := make([]float64, n*r)
 	for i := 0; i < n; i++ {
@@ -144,7 +149,7 @@ func spectralEmbeddingDense(z sparse.Operator, r int, rng *rand.Rand) *dense.Mat
 			row[j] /= norm
 		}
 	}
-	return dense.NewMatrix64(n, r, out)
+	return dense.NewMatrix64(n, r, out), nil
 }
 
 // KMeansFactorsDense is KMeansFactors on dense attribute rows: the columns divided by

@@ -2,6 +2,7 @@ package algorithms
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"sort"
@@ -20,7 +21,7 @@ const streamKMeansInit = 0x6b6d65616e73 // "kmeans"
 // initialise returns NAGC's initial U, V, H and a description of how they were made.
 // Random U, V, H come from newRand(seed); k-means factors from their own stream; H of a
 // k-means initialisation from newRand(seed).
-func (a NAGC) initialise(in Input, k1 int, seed uint64) (u, v, h *mat.Dense, info string, err error) {
+func (a NAGC) initialise(ctx context.Context, in Input, k1 int, seed uint64) (u, v, h *mat.Dense, info string, err error) {
 	n := in.N()
 	_, m := in.Attributes().Dims()
 	if a.InitU != nil {
@@ -34,11 +35,11 @@ func (a NAGC) initialise(in Input, k1 int, seed uint64) (u, v, h *mat.Dense, inf
 		h = uniformDense(k1, a.K2, rng)
 		return u, v, h, InitRandom, nil
 	case InitKMeans:
-		u, v, _, err = CachedKMeansFactors(in, k1, a.K2, seed)
+		u, v, _, err = CachedKMeansFactorsContext(ctx, in, k1, a.K2, seed)
 	case InitKMeansMedianARI:
-		u, v, err = cachedMedianARIFactors(in, k1, a.K2, seed)
+		u, v, err = cachedMedianARIFactors(ctx, in, k1, a.K2, seed)
 	case InitSGC:
-		u, v, err = SGCFactors(in, k1, a.K2, a.InitRank, seed)
+		u, v, err = SGCFactorsContext(ctx, in, k1, a.K2, a.InitRank, seed)
 	}
 	if err != nil {
 		return nil, nil, nil, "", fmt.Errorf("nagc: k-means initialisation: %w", err)
@@ -64,18 +65,24 @@ const sgcInitFloor = 0.1
 // per in.Cache. Cost: two k-means fits (plus the embedding once per graph) and one
 // product Zᵀ·M.
 func SGCFactors(in Input, k1, k2, rank int, seed uint64) (u, v *mat.Dense, err error) {
-	pts, err := embeddingPoints(in, rank)
+	return SGCFactorsContext(context.Background(), in, k1, k2, rank, seed)
+}
+
+// SGCFactorsContext is SGCFactors that returns ctx's error, checked before every filter
+// power, SVD product and k-means iteration, when ctx is cancelled.
+func SGCFactorsContext(ctx context.Context, in Input, k1, k2, rank int, seed uint64) (u, v *mat.Dense, err error) {
+	pts, err := embeddingPoints(ctx, in, rank)
 	if err != nil {
 		return nil, nil, err
 	}
 	key := fmt.Sprintf("sgc-labels/%s/%d/%d/%d/%d", in.xKey, rank, k1, k2, seed)
 	val, err := in.Cache.Do(key, func() (any, error) {
 		rng := rand.New(rand.NewPCG(seed, streamSGCInit))
-		r1, err := fitPoints(context.Background(), pts, kmeans.Config{K: k1}, rng)
+		r1, err := fitPoints(ctx, pts, kmeans.Config{K: k1}, rng)
 		if err != nil {
 			return nil, err
 		}
-		r2, err := fitPoints(context.Background(), pts, kmeans.Config{K: k2}, rng)
+		r2, err := fitPoints(ctx, pts, kmeans.Config{K: k2}, rng)
 		if err != nil {
 			return nil, err
 		}
@@ -119,19 +126,26 @@ type kmeansFactors struct {
 // in factorises (ExplicitAttributes; KMeansFactorsDense for dense ones), for the k-means
 // stream of seed, computed once per in.Cache.
 func CachedKMeansFactors(in Input, k1, k2 int, seed uint64) (u, v *mat.Dense, labels []int, err error) {
+	return CachedKMeansFactorsContext(context.Background(), in, k1, k2, seed)
+}
+
+// CachedKMeansFactorsContext is CachedKMeansFactors that returns ctx's error, checked
+// before every filter power and k-means iteration, when ctx is cancelled (nothing is then
+// cached).
+func CachedKMeansFactorsContext(ctx context.Context, in Input, k1, k2 int, seed uint64) (u, v *mat.Dense, labels []int, err error) {
 	key := fmt.Sprintf("kmeans-factors/%s/%d/%d/%d", in.xKey, k1, k2, seed)
 	val, err := in.Cache.Do(key, func() (any, error) {
 		if d := in.DenseAttributes(); d != nil {
 			rng := rand.New(rand.NewPCG(seed, streamKMeansInit))
-			u, v, labels, err := KMeansFactorsDense(context.Background(), d, k1, k2, rng)
+			u, v, labels, err := KMeansFactorsDense(ctx, d, k1, k2, rng)
 			return kmeansFactors{u, v, labels}, err
 		}
-		x, err := in.ExplicitAttributes()
+		x, err := in.ExplicitAttributesContext(ctx)
 		if err != nil {
 			return nil, err
 		}
 		rng := rand.New(rand.NewPCG(seed, streamKMeansInit))
-		u, v, labels, err := KMeansFactors(x, k1, k2, rng)
+		u, v, labels, err := KMeansFactorsContext(ctx, x, k1, k2, rng)
 		return kmeansFactors{u, v, labels}, err
 	})
 	if err != nil {
@@ -147,12 +161,18 @@ func CachedKMeansFactors(in Input, k1, k2 int, seed uint64) (u, v *mat.Dense, la
 // vertex i to centroid j of the k1 run, each row then divided by its sum; V is the k2 run's
 // centroids transposed. It also returns the k1 run's labels. Cost: two k-means fits.
 func KMeansFactors(x *sparse.CSR, k1, k2 int, rng *rand.Rand) (u, v *mat.Dense, labels []int, err error) {
+	return KMeansFactorsContext(context.Background(), x, k1, k2, rng)
+}
+
+// KMeansFactorsContext is KMeansFactors that returns ctx's error, checked before every
+// k-means restart and iteration, when ctx is cancelled.
+func KMeansFactorsContext(ctx context.Context, x *sparse.CSR, k1, k2 int, rng *rand.Rand) (u, v *mat.Dense, labels []int, err error) {
 	xn := ColumnMaxNormalised(x)
-	r1, err := kmeans.Fit(xn, kmeans.Config{K: k1}, rng)
+	r1, err := kmeans.FitContext(ctx, xn, kmeans.Config{K: k1}, rng)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	r2, err := kmeans.Fit(xn, kmeans.Config{K: k2}, rng)
+	r2, err := kmeans.FitContext(ctx, xn, kmeans.Config{K: k2}, rng)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -206,14 +226,14 @@ func ColumnMaxNormalised(x *sparse.CSR) *sparse.CSR {
 // cachedMedianARIFactors runs the k-means construction five times and keeps the run
 // whose k1 labels have the median ARI against in.Truth (the authors' protocol). The five
 // runs use the k-means streams of seeds seed·5+r, r = 0…4, each cached.
-func cachedMedianARIFactors(in Input, k1, k2 int, seed uint64) (u, v *mat.Dense, err error) {
+func cachedMedianARIFactors(ctx context.Context, in Input, k1, k2 int, seed uint64) (u, v *mat.Dense, err error) {
 	type run struct {
 		u, v *mat.Dense
 		ari  float64
 	}
 	runs := make([]run, 5)
 	for r := range runs {
-		u, v, labels, err := CachedKMeansFactors(in, k1, k2, seed*5+uint64(r))
+		u, v, labels, err := CachedKMeansFactorsContext(ctx, in, k1, k2, seed*5+uint64(r))
 		if err != nil {
 			return nil, nil, err
 		}
@@ -225,4 +245,9 @@ func cachedMedianARIFactors(in Input, k1, k2 int, seed uint64) (u, v *mat.Dense,
 	}
 	sort.SliceStable(runs, func(i, j int) bool { return runs[i].ari < runs[j].ari })
 	return runs[2].u, runs[2].v, nil
+}
+
+// isCancel reports whether err is (or wraps) a context's cancellation or deadline.
+func isCancel(err error) bool {
+	return errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
 }

@@ -135,16 +135,16 @@ func (a JWNMF) Fit(ctx context.Context, in Input, k int, seed uint64) (*Result, 
 	if err := nmfCheckNonNegative("adjacency", adj); err != nil {
 		return nil, fmt.Errorf("jwnmf: %w", err)
 	}
-	in, err := in.WithFilteredAttributes(a.Filter)
+	in, err := in.WithFilteredAttributesContext(ctx, a.Filter)
 	if err != nil {
 		return nil, fmt.Errorf("jwnmf: %w", err)
 	}
-	xin, err := in.ExplicitAttributes()
+	xin, err := in.ExplicitAttributesContext(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("jwnmf: %w", err)
 	}
 	s, x := adj.Scaled(1/adj.Sum()), xin.Scaled(1/xin.Sum())
-	u, v, err := a.initialise(in, xin, k, seed)
+	u, v, err := a.initialise(ctx, in, xin, k, seed)
 	if err != nil {
 		return nil, err
 	}
@@ -178,14 +178,14 @@ func (a JWNMF) Fit(ctx context.Context, in Input, k int, seed uint64) (*Result, 
 	}, nil
 }
 
-func (a JWNMF) initialise(in Input, x *sparse.CSR, k int, seed uint64) (u, v *mat.Dense, err error) {
+func (a JWNMF) initialise(ctx context.Context, in Input, x *sparse.CSR, k int, seed uint64) (u, v *mat.Dense, err error) {
 	if a.Init == InitRandom {
 		rng := newRand(seed)
 		n, m := x.Dims()
 		u = uniformDense(n, k, rng)
 		return u, uniformDense(m, k, rng), nil
 	}
-	u, v, _, err = CachedKMeansFactors(in, k, k, seed)
+	u, v, _, err = CachedKMeansFactorsContext(ctx, in, k, k, seed)
 	if err != nil {
 		return nil, nil, fmt.Errorf("jwnmf: k-means initialisation: %w", err)
 	}

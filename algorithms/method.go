@@ -53,7 +53,7 @@ type Input struct {
 	// attr, when set, is the attribute matrix a method factorises instead of X (X is then
 	// nil), known through its products; explicit forms it when rows are needed.
 	attr     sparse.Operator
-	explicit func() (*sparse.CSR, error)
+	explicit func(context.Context) (*sparse.CSR, error)
 	// dattr is attr when it is a dense matrix (the filtered attributes of a dense X).
 	dattr *dense.Matrix
 }
@@ -104,11 +104,17 @@ func (in Input) attrDims() (n, m int) {
 // Dense attributes have no stored sparse form: it returns an error naming the methods
 // that read dense ones (see DenseAttributes).
 func (in Input) ExplicitAttributes() (*sparse.CSR, error) {
+	return in.ExplicitAttributesContext(context.Background())
+}
+
+// ExplicitAttributesContext is ExplicitAttributes that returns ctx's error when ctx is
+// cancelled while the filtered matrix is formed.
+func (in Input) ExplicitAttributesContext(ctx context.Context) (*sparse.CSR, error) {
 	if in.DenseAttributes() != nil {
 		return nil, errDenseRows
 	}
 	if in.explicit != nil {
-		return in.explicit()
+		return in.explicit(ctx)
 	}
 	return in.X, nil
 }
@@ -119,10 +125,16 @@ func (in Input) ExplicitAttributes() (*sparse.CSR, error) {
 // (FilteredAttributes), and X is nil. For o.P = 0 it returns in unchanged. Cached
 // initialisations are kept apart from those of the original X.
 func (in Input) WithFilteredAttributes(o GraphFilterOptions) (Input, error) {
+	return in.WithFilteredAttributesContext(context.Background(), o)
+}
+
+// WithFilteredAttributesContext is WithFilteredAttributes that returns ctx's error when
+// ctx is cancelled while the filtered operator is built.
+func (in Input) WithFilteredAttributesContext(ctx context.Context, o GraphFilterOptions) (Input, error) {
 	if o.P == 0 {
 		return in, nil
 	}
-	z, err := FilteredOperator(in, o)
+	z, err := FilteredOperatorContext(ctx, in, o)
 	if err != nil {
 		return in, err
 	}
@@ -132,7 +144,7 @@ func (in Input) WithFilteredAttributes(o GraphFilterOptions) (Input, error) {
 	}
 	orig := in
 	in.X, in.xKey, in.attr = nil, o.key(), z
-	in.explicit = func() (*sparse.CSR, error) { return FilteredAttributes(orig, o) }
+	in.explicit = func(ctx context.Context) (*sparse.CSR, error) { return FilteredAttributesContext(ctx, orig, o) }
 	return in, nil
 }
 

@@ -180,7 +180,7 @@ func fitLockstep(ctx context.Context, k int, seed uint64, chains []*nagcChain, r
 			continue
 		}
 		start := time.Now()
-		mb, err := prepareMember(c.fit, k, seed, &x)
+		mb, err := prepareMember(ctx, c.fit, k, seed, &x)
 		if err != nil {
 			c.fail(err, 0, errs)
 			continue
@@ -267,7 +267,7 @@ func (mb *nagcMember) emit(it, t int, fitTime time.Duration, batch int, res []*R
 
 // prepareMember validates a fit's options, draws its initial factors and sets up its
 // solver. *x is the group's attribute operator, made from the first fit's input.
-func prepareMember(f BatchFit, k int, seed uint64, x *sparse.Operator) (*nagcMember, error) {
+func prepareMember(ctx context.Context, f BatchFit, k int, seed uint64, x *sparse.Operator) (*nagcMember, error) {
 	a := f.Method.(NAGC).withDefaults(k)
 	if err := a.validate(f.In, k); err != nil {
 		return nil, err
@@ -275,11 +275,11 @@ func prepareMember(f BatchFit, k int, seed uint64, x *sparse.Operator) (*nagcMem
 	computed := false
 	in := f.In
 	in.Cache = in.Cache.observed(&computed)
-	in, err := in.WithFilteredAttributes(a.Filter)
+	in, err := in.WithFilteredAttributesContext(ctx, a.Filter)
 	if err != nil {
 		return nil, fmt.Errorf("nagc: %w", err)
 	}
-	u, v, h, info, err := a.initialise(in, k, seed)
+	u, v, h, info, err := a.initialise(ctx, in, k, seed)
 	if err != nil {
 		return nil, err
 	}

@@ -125,7 +125,7 @@ func (a NMF) Fit(ctx context.Context, in Input, k int, seed uint64) (*Result, er
 	if err := a.validate(in, k); err != nil {
 		return nil, err
 	}
-	in, err := in.WithFilteredAttributes(a.Filter)
+	in, err := in.WithFilteredAttributesContext(ctx, a.Filter)
 	if err != nil {
 		return nil, fmt.Errorf("nmf: %w", err)
 	}
@@ -133,7 +133,9 @@ func (a NMF) Fit(ctx context.Context, in Input, k int, seed uint64) (*Result, er
 	rng := newRand(seed)
 	var w, h *mat.Dense
 	if a.Init == NMFInitNNDSVDa {
-		w, h = nmfNNDSVDa(x, k, rng)
+		if w, h, err = nmfNNDSVDa(ctx, x, k, rng); err != nil {
+			return nil, err
+		}
 	} else {
 		w, h = nmfRandomInit(x, k, rng)
 	}
@@ -241,6 +243,13 @@ func nmfDot(a, b []float64) float64 {
 // randomised subspace iteration (Halko, Martinsson & Tropp 2011): oversampling 10, 4
 // power iterations. u is n×k, v is m×k, sigma descending. Needs k ≤ min(n, m).
 func truncatedSVD(x sparse.Operator, k int, rng *rand.Rand) (u, v *mat.Dense, sigma []float64) {
+	u, v, sigma, _ = truncatedSVDContext(context.Background(), x, k, rng) // live: no error
+	return u, v, sigma
+}
+
+// truncatedSVDContext is truncatedSVD that returns ctx's error, checked before every
+// product with x, when ctx is cancelled.
+func truncatedSVDContext(ctx context.Context, x sparse.Operator, k int, rng *rand.Rand) (u, v *mat.Dense, sigma []float64, err error) {
 	n, m := x.Dims()
 	l := min(k+10, n, m)
 	omega := mat.NewDense(m, l, nil)
@@ -249,20 +258,32 @@ func truncatedSVD(x sparse.Operator, k int, rng *rand.Rand) (u, v *mat.Dense, si
 	}
 	q := mat.NewDense(n, l, nil)
 	z := mat.NewDense(m, l, nil)
+	if err := ctx.Err(); err != nil {
+		return nil, nil, nil, err
+	}
 	x.MulDense(q, omega)
 	nmfOrthonormalise(q)
 	for it := 0; it < 4; it++ {
+		if err := ctx.Err(); err != nil {
+			return nil, nil, nil, err
+		}
 		x.TMulDense(z, q)
 		nmfOrthonormalise(z)
+		if err := ctx.Err(); err != nil {
+			return nil, nil, nil, err
+		}
 		x.MulDense(q, z)
 		nmfOrthonormalise(q)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, nil, nil, err
 	}
 	// Bᵀ = XᵀQ (m×l); X ≈ Q B = (Q V_b) Σ U_bᵀ with Bᵀ = U_b Σ V_bᵀ.
 	x.TMulDense(z, q)
 	var svd mat.SVD
 	if !svd.Factorize(z, mat.SVDThin) {
 		// Does not happen for finite input; fall back to the subspace itself.
-		return mat.DenseCopyOf(q.Slice(0, n, 0, k)), mat.DenseCopyOf(z.Slice(0, m, 0, k)), make([]float64, k)
+		return mat.DenseCopyOf(q.Slice(0, n, 0, k)), mat.DenseCopyOf(z.Slice(0, m, 0, k)), make([]float64, k), nil
 	}
 	var ub, vb mat.Dense
 	svd.UTo(&ub)
@@ -270,13 +291,17 @@ func truncatedSVD(x sparse.Operator, k int, rng *rand.Rand) (u, v *mat.Dense, si
 	var uFull mat.Dense
 	uFull.Mul(q, &vb)
 	sigma = svd.Values(nil)[:k]
-	return mat.DenseCopyOf(uFull.Slice(0, n, 0, k)), mat.DenseCopyOf(ub.Slice(0, m, 0, k)), sigma
+	return mat.DenseCopyOf(uFull.Slice(0, n, 0, k)), mat.DenseCopyOf(ub.Slice(0, m, 0, k)), sigma, nil
 }
 
 // nmfNNDSVDa returns scikit-learn's "nndsvda" initial W (n×k) and H (m×k) for x.
-func nmfNNDSVDa(x sparse.Operator, k int, rng *rand.Rand) (w, h *mat.Dense) {
+// It returns ctx's error when ctx is cancelled during the SVD.
+func nmfNNDSVDa(ctx context.Context, x sparse.Operator, k int, rng *rand.Rand) (w, h *mat.Dense, err error) {
 	n, m := x.Dims()
-	u, v, sigma := truncatedSVD(x, k, rng)
+	u, v, sigma, err := truncatedSVDContext(ctx, x, k, rng)
+	if err != nil {
+		return nil, nil, err
+	}
 	w, h = mat.NewDense(n, k, nil), mat.NewDense(m, k, nil)
 	ucol, vcol := make([]float64, n), make([]float64, m)
 	split := func(s []float64) (pos, neg []float64, np, nn float64) {
@@ -331,7 +356,7 @@ func nmfNNDSVDa(x sparse.Operator, k int, rng *rand.Rand) (w, h *mat.Dense) {
 			}
 		}
 	}
-	return w, h
+	return w, h, nil
 }
 
 // nmfSolver holds NMF's factors and work buffers. Invariant between steps: xh = X·H.

@@ -194,7 +194,7 @@ func TestNMFObjectiveNeverIncreases(t *testing.T) {
 				if init == InitRandom {
 					w, h = nmfRandomInit(sparse.NewCSROperator(x), 4, rng)
 				} else {
-					w, h = nmfNNDSVDa(sparse.NewCSROperator(x), 4, rng)
+					w, h, _ = nmfNNDSVDa(context.Background(), sparse.NewCSROperator(x), 4, rng)
 				}
 				s := newNMFSolver(sparse.NewCSROperator(x), w, h, solver == NMFSolverHALS)
 				obj := []float64{s.objective()}
@@ -250,7 +250,7 @@ func TestNMFTruncatedSVD(t *testing.T) {
 	// NNDSVDa: W, H positive; for a positive X the first pair is sqrt(σ₁)|u₁|, sqrt(σ₁)|v₁|
 	// with no entry filled, so w₁h₁ᵀ is the best rank-one fit: ‖X − w₁h₁ᵀ‖² = ‖X‖² − σ₁².
 	rng2 := rand.New(rand.NewPCG(8, 9))
-	w, h := nmfNNDSVDa(sparse.NewCSROperator(low), 3, rng2)
+	w, h, _ := nmfNNDSVDa(context.Background(), sparse.NewCSROperator(low), 3, rng2)
 	if mat.Min(w) <= 0 || mat.Min(h) <= 0 {
 		t.Errorf("nndsvda factors not positive: min W %g, min H %g", mat.Min(w), mat.Min(h))
 	}

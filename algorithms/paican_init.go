@@ -62,7 +62,10 @@ func fitPaicanDCSBM(ctx context.Context, adj *sparse.CSR, k int, reference bool,
 		}
 		_ = b.Add(i, i, 1)
 	}
-	emb := SpectralEmbedding(sparse.NewCSROperator(b.CSR(sparse.SumDuplicates)), k, rng)
+	emb, err := SpectralEmbeddingContext(ctx, sparse.NewCSROperator(b.CSR(sparse.SumDuplicates)), k, rng)
+	if err != nil {
+		return nil, err
+	}
 	km, err := kmeans.FitContext(ctx, emb, kmeans.Config{K: k}, rng)
 	if err != nil {
 		return nil, err

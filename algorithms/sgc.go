@@ -68,6 +68,12 @@ func (o GraphFilterOptions) norm() string {
 // 16 bytes an entry, the products' bits those of Z's CSR). Building it costs
 // O(p·(|E| + n)·m). For P = 0 it is X itself.
 func FilteredOperator(in Input, o GraphFilterOptions) (sparse.Operator, error) {
+	return FilteredOperatorContext(context.Background(), in, o)
+}
+
+// FilteredOperatorContext is FilteredOperator that returns ctx's error, checked before
+// every filter power, when ctx is cancelled (nothing is then cached).
+func FilteredOperatorContext(ctx context.Context, in Input, o GraphFilterOptions) (sparse.Operator, error) {
 	if err := o.validate(); err != nil {
 		return nil, err
 	}
@@ -75,7 +81,7 @@ func FilteredOperator(in Input, o GraphFilterOptions) (sparse.Operator, error) {
 		return in.Attributes(), nil
 	}
 	if in.XDense != nil {
-		return filteredDenseOperator(in, o)
+		return filteredDenseOperator(ctx, in, o)
 	}
 	v, err := in.Cache.Do("op/"+o.key(), func() (any, error) {
 		f, err := sparse.NewLowPassFilter(in.Adj, o.P, o.selfLoop())
@@ -85,13 +91,13 @@ func FilteredOperator(in Input, o GraphFilterOptions) (sparse.Operator, error) {
 		n, m := in.X.Dims()
 		if n*m <= in.X.NNZ()+o.P*(f.Normalized().NNZ()+n) {
 			// Stored is cheaper than the implicit products: Z formed once, densely.
-			return sparse.FilterDense(f, in.X, o.norm() == NormL2, o.NormAfter), nil
+			return sparse.FilterDenseContext(ctx, f, in.X, o.norm() == NormL2, o.NormAfter)
 		}
 		x := in.X
 		if o.norm() == NormL2 {
 			x = x.RowNormalized()
 		}
-		return sparse.NewFilteredMatrix(f, x, o.NormAfter), nil
+		return sparse.NewFilteredMatrixContext(ctx, f, x, o.NormAfter)
 	})
 	if err != nil {
 		return nil, err
@@ -105,6 +111,12 @@ func FilteredOperator(in Input, o GraphFilterOptions) (sparse.Operator, error) {
 // neighbourhoods' attributes, so use it only where rows are needed (k-means). Dense
 // attributes have no sparse form: their filtered matrix is FilteredOperator's dense one.
 func FilteredAttributes(in Input, o GraphFilterOptions) (*sparse.CSR, error) {
+	return FilteredAttributesContext(context.Background(), in, o)
+}
+
+// FilteredAttributesContext is FilteredAttributes that returns ctx's error, checked before
+// every filter power (and every few thousand rows of one), when ctx is cancelled.
+func FilteredAttributesContext(ctx context.Context, in Input, o GraphFilterOptions) (*sparse.CSR, error) {
 	if err := o.validate(); err != nil {
 		return nil, err
 	}
@@ -114,14 +126,14 @@ func FilteredAttributes(in Input, o GraphFilterOptions) (*sparse.CSR, error) {
 	if o.P == 0 {
 		return in.X, nil
 	}
-	z, err := FilteredOperator(in, o)
+	z, err := FilteredOperatorContext(ctx, in, o)
 	if err != nil {
 		return nil, err
 	}
 	v, err := in.Cache.Do(o.key(), func() (any, error) {
 		switch z := z.(type) {
 		case *sparse.FilteredMatrix:
-			return z.CSR(), nil
+			return z.CSRContext(ctx)
 		case *sparse.DenseMatrix:
 			return z.CSR(), nil
 		}
@@ -169,7 +181,7 @@ func (a SGCKMeans) Fit(ctx context.Context, in Input, k int, seed uint64) (*Resu
 		return nil, err
 	}
 	o := a.GraphFilterOptions
-	e, err := sgcPoints(in, o, a.Rank)
+	e, err := sgcPoints(ctx, in, o, a.Rank)
 	if err != nil {
 		return nil, fmt.Errorf("sgc-kmeans: %w", err)
 	}
@@ -192,25 +204,25 @@ func (a SGCKMeans) Fit(ctx context.Context, in Input, k int, seed uint64) (*Resu
 
 // sgcPoints returns the points SGC k-means clusters: the filtered attributes of o for
 // rank 0, else their rank-r spectral embedding.
-func sgcPoints(in Input, o GraphFilterOptions, rank int) (points, error) {
-	fin, err := in.WithFilteredAttributes(o)
+func sgcPoints(ctx context.Context, in Input, o GraphFilterOptions, rank int) (points, error) {
+	fin, err := in.WithFilteredAttributesContext(ctx, o)
 	if err != nil {
 		return points{}, err
 	}
-	return embeddingPoints(fin, rank)
+	return embeddingPoints(ctx, fin, rank)
 }
 
 // embeddingPoints returns the attributes in factorises for rank 0 (ExplicitAttributes,
 // or DenseAttributes when they are dense), else their SpectralEmbedding of rank
 // min(rank, n, m) (dense for dense attributes), computed once per in.Cache from products
 // only.
-func embeddingPoints(in Input, rank int) (points, error) {
+func embeddingPoints(ctx context.Context, in Input, rank int) (points, error) {
 	d := in.DenseAttributes()
 	if rank == 0 {
 		if d != nil {
 			return points{dense: d}, nil
 		}
-		x, err := in.ExplicitAttributes()
+		x, err := in.ExplicitAttributesContext(ctx)
 		return points{csr: x}, err
 	}
 	x := in.Attributes()
@@ -226,9 +238,11 @@ func embeddingPoints(in Input, rank int) (points, error) {
 	v, err := in.Cache.Do(key, func() (any, error) {
 		rng := rand.New(rand.NewPCG(0, streamSpectral))
 		if d != nil {
-			return points{dense: spectralEmbeddingDense(x, rank, rng)}, nil
+			e, err := spectralEmbeddingDense(ctx, x, rank, rng)
+			return points{dense: e}, err
 		}
-		return points{csr: SpectralEmbedding(x, rank, rng)}, nil
+		e, err := SpectralEmbeddingContext(ctx, x, rank, rng)
+		return points{csr: e}, err
 	})
 	if err != nil {
 		return points{}, err
@@ -246,7 +260,17 @@ const streamSpectral = 0x73706563 // "spec"
 // zeros stay zero), as an n×r matrix stored densely in CSR form for package kmeans.
 // Cost: 10 products of z with (r + 10) columns, plus O((n + m)·(r + 10)²).
 func SpectralEmbedding(z sparse.Operator, r int, rng *rand.Rand) *sparse.CSR {
-	u, _, sigma := truncatedSVD(z, r, rng)
+	e, _ := SpectralEmbeddingContext(context.Background(), z, r, rng) // live: no error
+	return e
+}
+
+// SpectralEmbeddingContext is SpectralEmbedding that returns ctx's error, checked before
+// every product with z, when ctx is cancelled.
+func SpectralEmbeddingContext(ctx context.Context, z sparse.Operator, r int, rng *rand.Rand) (*sparse.CSR, error) {
+	u, _, sigma, err := truncatedSVDContext(ctx, z, r, rng)
+	if err != nil {
+		return nil, err
+	}
 	n, _ := z.Dims()
 	ptr, ind, val := make([]int, n+1), make([]int, 0, n*r), make([]float64, 0, n*r)
 	row := make([]float64, r)
@@ -268,5 +292,5 @@ func SpectralEmbedding(z sparse.Operator, r int, rng *rand.Rand) *sparse.CSR {
 	if err != nil {
 		panic(err) // rows of 0…r−1 in order: cannot happen
 	}
-	return e
+	return e, nil
 }

@@ -1,6 +1,7 @@
 package sparse
 
 import (
+	"context"
 	"math"
 
 	"gonum.org/v1/gonum/blas/blas64"
@@ -159,6 +160,13 @@ const filterDenseBlock = 32
 // on 32 columns at a time. Cost O(p·(nnz(Â) + n)·m + n·m); memory 8·n·m bytes plus an
 // n×32 temporary.
 func FilterDense(f *LowPassFilter, x *CSR, normBefore, unitRows bool) *DenseMatrix {
+	z, _ := FilterDenseContext(context.Background(), f, x, normBefore, unitRows) // live: no error
+	return z
+}
+
+// FilterDenseContext is FilterDense that returns ctx's error, checked before every filter
+// power of every block of columns, when ctx is cancelled.
+func FilterDenseContext(ctx context.Context, f *LowPassFilter, x *CSR, normBefore, unitRows bool) (*DenseMatrix, error) {
 	n, m := x.Dims()
 	mustDims("x", n, m, f.norm.r, m)
 	var inv []float64
@@ -181,7 +189,9 @@ func FilterDense(f *LowPassFilter, x *CSR, normBefore, unitRows bool) *DenseMatr
 	z := mat.NewDense(n, m, data)
 	for j0 := 0; j0 < m; j0 += filterDenseBlock {
 		b := z.Slice(0, n, j0, min(j0+filterDenseBlock, m)).(*mat.Dense)
-		f.ApplyDense(b, b)
+		if err := f.ApplyDenseContext(ctx, b, b); err != nil {
+			return nil, err
+		}
 	}
 	if unitRows {
 		parallelRowsOf(n, n*m, func(lo, hi int) {
@@ -200,5 +210,5 @@ func FilterDense(f *LowPassFilter, x *CSR, normBefore, unitRows bool) *DenseMatr
 			}
 		})
 	}
-	return newDenseMatrix(n, m, data)
+	return newDenseMatrix(n, m, data), nil
 }

@@ -1,6 +1,7 @@
 package sparse
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -113,19 +114,28 @@ func (f *LowPassFilter) Normalized() *CSR { return f.norm }
 // ApplyDense sets dst = F·b for a dense n×k b. dst may be b. Cost O(p·(nnz(Â) + n)·k);
 // its n×k temporary comes from a pool, so repeated calls allocate (almost) nothing.
 func (f *LowPassFilter) ApplyDense(dst, b *mat.Dense) {
+	_ = f.ApplyDenseContext(context.Background(), dst, b) // a live context: no error
+}
+
+// ApplyDenseContext is ApplyDense that returns ctx's error, checked before every filter
+// power, when ctx is cancelled (dst is then partly filtered).
+func (f *LowPassFilter) ApplyDenseContext(ctx context.Context, dst, b *mat.Dense) error {
 	r, c := b.Dims()
 	mustDims("b", r, c, f.norm.r, c)
 	if dst != b {
 		dst.Copy(b)
 	}
 	if f.p == 0 || r == 0 || c == 0 {
-		return
+		return ctx.Err()
 	}
 	buf := getScratch(r * c)
 	defer putScratch(buf)
 	tmp := mat.NewDense(r, c, (*buf)[:r*c])
 	d, t := dst.RawMatrix(), tmp.RawMatrix()
 	for s := 0; s < f.p; s++ {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		MulDense(tmp, f.norm, dst)
 		if d.Stride == c {
 			halfSum2(d.Data[:r*c], t.Data[:r*c])
@@ -135,6 +145,7 @@ func (f *LowPassFilter) ApplyDense(dst, b *mat.Dense) {
 			halfSum2(d.Data[i*d.Stride:i*d.Stride+c], t.Data[i*t.Stride:i*t.Stride+c])
 		}
 	}
+	return nil
 }
 
 // halfSum2 sets d[i] = 0.5·(d[i] + t[i]) for every i < len(d); len(t) ≥ len(d).
@@ -172,18 +183,34 @@ func putScratch(p *[]float64) { scratch.Put(p) }
 // result fills in with the p-hop neighbourhoods' attributes: cost O(p·flops) and memory
 // O(nnz(F·x)). Exact zeros are not stored.
 func (f *LowPassFilter) ApplyCSR(x *CSR) *CSR {
-	mustDims("x", x.r, x.c, f.norm.r, x.c)
-	z := x
-	for s := 0; s < f.p; s++ {
-		z = lowPassStep(f.norm, z)
-	}
+	z, _ := f.ApplyCSRContext(context.Background(), x) // a live context: no error
 	return z
 }
 
+// ApplyCSRContext is ApplyCSR that returns ctx's error, checked before every filter power
+// and every lowPassCheckRows rows of one, when ctx is cancelled.
+func (f *LowPassFilter) ApplyCSRContext(ctx context.Context, x *CSR) (*CSR, error) {
+	mustDims("x", x.r, x.c, f.norm.r, x.c)
+	z := x
+	for s := 0; s < f.p; s++ {
+		var err error
+		if z, err = lowPassStep(ctx, f.norm, z); err != nil {
+			return nil, err
+		}
+	}
+	return z, ctx.Err()
+}
+
+// lowPassCheckRows is how many rows lowPassStep computes between checks of its context:
+// a check costs far less than a row block, and a block of a large graph's sparse–sparse
+// product stays well under a second.
+const lowPassCheckRows = 1 << 12
+
 // lowPassStep returns ½(z + a·z): halfSum(z, MulCSR(a, z)) in one pass, with the same
 // entries and bits (a·z summed in the same order, its exact zeros dropped before the
-// half-sum), without forming a·z. Cost that of MulCSR(a, z).
-func lowPassStep(a, z *CSR) *CSR {
+// half-sum), without forming a·z. Cost that of MulCSR(a, z). It returns ctx's error,
+// checked every lowPassCheckRows rows, when ctx is cancelled.
+func lowPassStep(ctx context.Context, a, z *CSR) (*CSR, error) {
 	if a.c != z.r || a.r != z.r {
 		panic(fmt.Sprintf("sparse: filter step of %d×%d and %d×%d", a.r, a.c, z.r, z.c))
 	}
@@ -193,6 +220,11 @@ func lowPassStep(a, z *CSR) *CSR {
 	val := make([]float64, 0, cap(ind))
 	var cols []int
 	for i := 0; i < a.r; i++ {
+		if i%lowPassCheckRows == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
 		cols = productRow(cols, acc, mark, a, z, i)
 		// Merge row i of z with the non-zero entries of row i of a·z, as halfSum does.
 		p, end := z.ptr[i], z.ptr[i+1]
@@ -215,7 +247,7 @@ func lowPassStep(a, z *CSR) *CSR {
 		}
 		ptr[i+1] = len(ind)
 	}
-	return &CSR{r: z.r, c: z.c, ptr: ptr, ind: ind, val: val}
+	return &CSR{r: z.r, c: z.c, ptr: ptr, ind: ind, val: val}, nil
 }
 
 // MulCSR returns the sparse product a·b (Gustavson's row-by-row algorithm with a dense

@@ -1,6 +1,7 @@
 package sparse
 
 import (
+	"context"
 	"math"
 
 	"gonum.org/v1/gonum/mat"
@@ -70,6 +71,13 @@ const filterBlock = 64
 // norms of F·X by filtering X's columns in blocks of 64: cost O(p·(nnz(Â) + n)·m +
 // nnz(X)), memory O(n·64).
 func NewFilteredMatrix(f *LowPassFilter, x *CSR, unitRows bool) *FilteredMatrix {
+	z, _ := NewFilteredMatrixContext(context.Background(), f, x, unitRows) // live: no error
+	return z
+}
+
+// NewFilteredMatrixContext is NewFilteredMatrix that returns ctx's error, checked before
+// every filter power of every block of columns, when ctx is cancelled.
+func NewFilteredMatrixContext(ctx context.Context, f *LowPassFilter, x *CSR, unitRows bool) (*FilteredMatrix, error) {
 	n, m := x.Dims()
 	mustDims("x", n, m, f.norm.r, m)
 	z := &FilteredMatrix{f: f, x: x, xt: x.T(), normSq: make([]float64, n)}
@@ -84,7 +92,9 @@ func NewFilteredMatrix(f *LowPassFilter, x *CSR, unitRows bool) *FilteredMatrix 
 				b.Set(i, j-j0, vals[k])
 			}
 		}
-		f.ApplyDense(b, b)
+		if err := f.ApplyDenseContext(ctx, b, b); err != nil {
+			return nil, err
+		}
 		for i := 0; i < n; i++ {
 			for _, v := range b.RawRowView(i)[:w] {
 				z.normSq[i] += v * v
@@ -108,7 +118,9 @@ func NewFilteredMatrix(f *LowPassFilter, x *CSR, unitRows bool) *FilteredMatrix 
 			ones.Set(i, 0, z.scale[i])
 		}
 	}
-	f.ApplyDense(ones, ones)
+	if err := f.ApplyDenseContext(ctx, ones, ones); err != nil {
+		return nil, err
+	}
 	for i := 0; i < n; i++ {
 		_, vals := x.Row(i)
 		var rs float64
@@ -117,7 +129,7 @@ func NewFilteredMatrix(f *LowPassFilter, x *CSR, unitRows bool) *FilteredMatrix 
 		}
 		z.sum += ones.At(i, 0) * rs
 	}
-	return z
+	return z, nil
 }
 
 // ImplicitCost returns the cost, in multiply-adds per column of B, of one product Z·B by
@@ -178,11 +190,18 @@ func (z *FilteredMatrix) RowNormsSq() []float64 { return append([]float64(nil), 
 // fills in: use it only where the rows themselves are needed (k-means on Z). Cost
 // O(p·flops) and memory O(nnz(Z)).
 func (z *FilteredMatrix) CSR() *CSR {
-	fx := z.f.ApplyCSR(z.x)
-	if z.scale == nil {
-		return fx
+	c, _ := z.CSRContext(context.Background()) // a live context: no error
+	return c
+}
+
+// CSRContext is CSR that returns ctx's error, checked as in LowPassFilter.ApplyCSRContext,
+// when ctx is cancelled.
+func (z *FilteredMatrix) CSRContext(ctx context.Context) (*CSR, error) {
+	fx, err := z.f.ApplyCSRContext(ctx, z.x)
+	if err != nil || z.scale == nil {
+		return fx, err
 	}
-	return fx.ScaleRows(z.scale)
+	return fx.ScaleRows(z.scale), nil
 }
 
 func scaleRows(d *mat.Dense, s []float64) {
