@@ -92,9 +92,16 @@ func (a METIS) Fit(ctx context.Context, in Input, k int, seed uint64) (*Result, 
 	if err := writeMETISGraph(file, in); err != nil {
 		return nil, fmt.Errorf("metis: %w", err)
 	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	args = append(args, file, strconv.Itoa(k))
-	cmd := exec.CommandContext(ctx, bin, args...)
+	cmd := exec.CommandContext(ctx, bin, args...) // killed when ctx is cancelled
+	cmd.WaitDelay = metisWaitDelay
 	if out, err := cmd.CombinedOutput(); err != nil {
+		if ctxErr := ctx.Err(); ctxErr != nil {
+			return nil, fmt.Errorf("metis: %w", ctxErr) // gpmetis was killed for ctx
+		}
 		return nil, fmt.Errorf("metis: %s %s: %w\n%s", bin, strings.Join(args, " "), err, out)
 	}
 	labels, err := readMETISPartition(fmt.Sprintf("%s.part.%d", file, k), n, k)
@@ -104,6 +111,9 @@ func (a METIS) Fit(ctx context.Context, in Input, k int, seed uint64) (*Result, 
 	info["gpmetis"] = bin
 	return &Result{Labels: labels, FitTime: time.Since(start), Info: info}, nil
 }
+
+// metisWaitDelay bounds how long Fit waits for gpmetis's output once gpmetis is killed.
+const metisWaitDelay = 200 * time.Millisecond
 
 func or(s, def string) string {
 	if s == "" {

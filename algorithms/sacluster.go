@@ -201,7 +201,11 @@ func (a SACluster) fit(ctx context.Context, in Input, k int, incremental bool) (
 	}
 	walk := newSAWalk(g, a.Restart, a.Length, workers, incremental)
 	walk.transposed = a.Direction == SADirectionFromCentre
+	walk.ctx = ctx
 	walk.compute(w)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	centres := bagcRefCentres(g.adj, k)
 	labels := make([]int, n)
 	prev := make([]int, n)

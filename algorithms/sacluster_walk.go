@@ -1,6 +1,7 @@
 package algorithms
 
 import (
+	"context"
 	"math"
 	"slices"
 	"sort"
@@ -153,6 +154,9 @@ type saWalk struct {
 	// transposed stores Rᵀ in r: row i of r is then the walk into vertex i from every
 	// vertex (direction from-centre).
 	transposed bool
+	// ctx, when set, makes compute and update skip their remaining column blocks once it
+	// is cancelled, leaving R incomplete: the caller then returns ctx's error.
+	ctx context.Context
 }
 
 // saBuf is one worker's scratch for a column block.
@@ -214,6 +218,9 @@ func saWalkBytes(n, m, length, workers int, incremental bool) (matrices, scratch
 func (w *saWalk) blocks(fn func(lo, hi int, b *saBuf)) {
 	nb := (w.g.n + w.block - 1) / w.block
 	sparse.ParallelTasks(nb, func(q int) {
+		if w.ctx != nil && w.ctx.Err() != nil {
+			return
+		}
 		b := <-w.bufs
 		lo := q * w.block
 		hi := min(lo+w.block, w.g.n)

@@ -1,0 +1,147 @@
+package algorithms
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/nagc-harness/nagc/datasets"
+)
+
+// cancelCase is a fit TestFitStopsWhenCancelled cancels: a registered method with options
+// that make it run well past the cancellation on a graph of n vertices, so that the
+// cancellation lands in the loop named by phase.
+type cancelCase struct {
+	name   string
+	params map[string]any
+	n      int
+	phase  string // the loop the cancellation is meant to land in (for the log)
+}
+
+// cancelCases covers every registered method at least once (the test checks it), and the
+// library loops behind them: graph-filter powers, the randomised SVD, k-means starts.
+var cancelCases = []cancelCase{
+	{"nagc", nil, 20000, "k-means start"},
+	{"nagc", map[string]any{"init": InitSGC, "p": 40}, 20000, "graph filter, SVD, k-means start"},
+	{"nagc", map[string]any{"init": InitRandom, "iterations": 100000}, 20000, "iterations"},
+	{"kmeans", map[string]any{"n_init": 1000}, 20000, "Lloyd iterations"},
+	{"sgc-kmeans", map[string]any{"p": 400}, 20000, "filter powers, SVD"},
+	{"sgc-kmeans", map[string]any{"p": 3, "rank": 0}, 20000, "sparse filter powers (ApplyCSR)"},
+	{"metis", nil, 200000, "gpmetis"},
+	{"bagc", map[string]any{"max_sweeps": 100000, "tol": 0}, 20000, "sweeps"},
+	{"nmf", map[string]any{"iterations": 100000}, 20000, "iterations"},
+	{"nmf", map[string]any{"p": 400}, 20000, "graph filter"},
+	{"snmf", map[string]any{"iterations": 100000}, 20000, "iterations"},
+	{"jwnmf", map[string]any{"iterations": 100000}, 20000, "k-means start, iterations"},
+	{"sa-cluster", map[string]any{"max_iter": 100000}, 2000, "iterations"},
+	{"inc-cluster", map[string]any{"max_iter": 100000}, 2000, "iterations"},
+	{"paican", map[string]any{"max_iter": 100000, "tol": 0}, 20000, "spectral start, iterations"},
+}
+
+// cancelGraphs holds the test graphs by vertex count, built once.
+var cancelGraphs sync.Map
+
+// cancelGraph returns a synthetic graph of n vertices, degree 10, 500 attributes (20 per
+// vertex) and 10 clusters, with a Cache of its own.
+func cancelGraph(t *testing.T, n int) Input {
+	if in, ok := cancelGraphs.Load(n); ok {
+		in := in.(Input)
+		in.Cache = NewCache()
+		return in
+	}
+	g, err := datasets.Synthetic(datasets.SyntheticConfig{N: n, M: 500, K1: 10, K2: 10,
+		AvgDegree: 10, PIn: 0.8, AttrPerVertex: 20, AttrSignal: 0.7, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := Input{Adj: g.Adj, X: g.X, Truth: g.Labels, Cache: NewCache()}
+	cancelGraphs.Store(n, in)
+	return in
+}
+
+// TestFitStopsWhenCancelled checks that every registered method returns an error wrapping
+// context.Canceled within a second of its context being cancelled: before the fit starts,
+// and 100 ms into it, wherever it is then (each case with a Cache of its own, so that the
+// cancellation lands in the case's loop, not past a value an earlier case cached).
+func TestFitStopsWhenCancelled(t *testing.T) {
+	const k, limit = 10, time.Second
+	covered := map[string]bool{}
+	for _, c := range cancelCases {
+		covered[c.name] = true
+	}
+	for _, name := range Names() {
+		if !covered[name] {
+			t.Errorf("method %s has no case in cancelCases", name)
+		}
+	}
+	for _, c := range cancelCases {
+		t.Run(c.name+"/"+c.phase, func(t *testing.T) {
+			if c.name == "metis" {
+				requireGPMetis(t)
+			}
+			m, err := New(c.name, c.params)
+			if err != nil {
+				t.Fatal(err)
+			}
+			in := cancelGraph(t, c.n)
+
+			ctx, cancel := context.WithCancel(context.Background())
+			cancel()
+			start := time.Now()
+			_, err = m.Fit(ctx, in, k, 1)
+			if took := time.Since(start); !errors.Is(err, context.Canceled) || took > limit {
+				t.Errorf("cancelled before the fit: error %v after %v, want context.Canceled within %v", err, took, limit)
+			}
+
+			if testing.Short() {
+				return
+			}
+			const after = 100 * time.Millisecond
+			ctx, cancel = context.WithCancel(context.Background())
+			defer cancel()
+			var cancelled time.Time
+			fired := make(chan struct{})
+			timer := time.AfterFunc(after, func() { cancelled = time.Now(); cancel(); close(fired) })
+			start = time.Now()
+			_, err = m.Fit(ctx, in, k, 1)
+			end := time.Now()
+			if timer.Stop() {
+				t.Fatalf("the fit ended after %v, before its cancellation at %v: error %v", end.Sub(start), after, err)
+			}
+			<-fired
+			latency := end.Sub(cancelled)
+			t.Logf("%s (%s, n = %d): returned %v after the cancellation", c.name, c.phase, c.n, latency)
+			if !errors.Is(err, context.Canceled) || latency > limit {
+				t.Errorf("cancelled %v into the fit: error %v after %v, want context.Canceled within %v", after, err, latency, limit)
+			}
+		})
+	}
+}
+
+// TestCacheForgetsCancellation checks that a computation that failed with a context's
+// error is run again by the next Do, while any other error is cached like a value.
+func TestCacheForgetsCancellation(t *testing.T) {
+	for _, tc := range []struct {
+		err  error
+		runs int // computations run by two Do calls
+	}{
+		{context.Canceled, 2},
+		{fmt.Errorf("filter: %w", context.DeadlineExceeded), 2},
+		{errors.New("bad input"), 1},
+		{nil, 1},
+	} {
+		c, runs := NewCache(), 0
+		for range 2 {
+			_, err := c.Do("key", func() (any, error) { runs++; return runs, tc.err })
+			if err != tc.err {
+				t.Errorf("%v: Do returned error %v", tc.err, err)
+			}
+		}
+		if runs != tc.runs {
+			t.Errorf("%v: two Do calls ran the computation %d times, want %d", tc.err, runs, tc.runs)
+		}
+	}
+}
