@@ -329,7 +329,7 @@ func runPool(ctx context.Context, cfg *Config, opt Options, p *sweepPlan, todo [
 				apart := false
 				if cfg.Timing { // batches of one (opt.Batch is 1)
 					in = timedInput(in)
-					initApart, apart = startApart(b[0].Run, in)
+					initApart, apart = startApart(ctx, b[0].Run, in)
 				}
 				for _, rec := range executeBatch(ctx, b, p.graphs[d], in, cfg, splits, opt.Batch > 1, opt.Workers) {
 					if rec == nil { // cancelled

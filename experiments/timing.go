@@ -1,6 +1,7 @@
 package experiments
 
 import (
+	"context"
 	"runtime"
 	"time"
 
@@ -33,7 +34,7 @@ func timedInput(in algorithms.Input) algorithms.Input {
 // then finds it in in.Cache. It reports false for every other run (NAGC times its own
 // initialisation apart; BAGC, METIS and the others have none to take out), and for a run
 // whose initialisation failed (the fit then reports the same error, kept by the cache).
-func startApart(r Run, in algorithms.Input) (time.Duration, bool) {
+func startApart(ctx context.Context, r Run, in algorithms.Input) (time.Duration, bool) {
 	m, err := algorithms.New(r.Algorithm, r.Params)
 	if err != nil {
 		return 0, false
@@ -43,7 +44,7 @@ func startApart(r Run, in algorithms.Input) (time.Duration, bool) {
 		return 0, false
 	}
 	start := time.Now()
-	if _, _, _, err := algorithms.CachedKMeansFactors(in, r.K1, r.K1, r.Seed); err != nil {
+	if _, _, _, err := algorithms.CachedKMeansFactorsContext(ctx, in, r.K1, r.K1, r.Seed); err != nil {
 		return 0, false
 	}
 	return time.Since(start), true

@@ -182,7 +182,7 @@ func TestStartApart(t *testing.T) {
 		t.Run(fmt.Sprint(tc.algorithm, tc.params), func(t *testing.T) {
 			r := Run{Algorithm: tc.algorithm, Params: tc.params, K1: k, Seed: 5}
 			in := timedInput(algorithms.Input{Adj: g.Adj, X: g.X, Truth: g.Labels})
-			d, apart := startApart(r, in)
+			d, apart := startApart(context.Background(), r, in)
 			if apart != tc.apart || (apart && d <= 0) || (!apart && in.Cache.Len() != 0) {
 				t.Fatalf("startApart = %v, %v with %d cached; want apart %v", d, apart, in.Cache.Len(), tc.apart)
 			}

@@ -62,8 +62,8 @@ func Fit(x *sparse.CSR, cfg Config, rng *rand.Rand) (*Result, error) {
 	return FitContext(context.Background(), x, cfg, rng)
 }
 
-// FitContext is Fit that stops with ctx's error, checked before every restart and Lloyd
-// iteration, when ctx is cancelled.
+// FitContext is Fit that stops with ctx's error, checked before every restart, k-means++
+// centre and Lloyd iteration, when ctx is cancelled.
 func FitContext(ctx context.Context, x *sparse.CSR, cfg Config, rng *rand.Rand) (*Result, error) {
 	cfg = cfg.withDefaults()
 	n, m := x.Dims()
@@ -84,7 +84,9 @@ func FitContext(ctx context.Context, x *sparse.CSR, cfg Config, rng *rand.Rand) 
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		w.seed(rng)
+		if err := w.seed(ctx, rng); err != nil {
+			return nil, err
+		}
 		res, err := w.lloyd(ctx, cfg.MaxIter, tol)
 		if err != nil {
 			return nil, err
@@ -219,8 +221,9 @@ func (w *workspace) distances(dst, b *mat.Dense, rows []int) {
 
 // seed picks initial centres by greedy k-means++ (scikit-learn's _kmeans_plusplus). The
 // local trials of a step are drawn first (their draws do not depend on one another) and
-// their distances computed in one product.
-func (w *workspace) seed(rng *rand.Rand) {
+// their distances computed in one product. It returns ctx's error, checked before every
+// centre, when ctx is cancelled.
+func (w *workspace) seed(ctx context.Context, rng *rand.Rand) error {
 	n, m := w.x.Dims()
 	trials := 2 + int(math.Log(float64(w.k)))
 	cand := make([]float64, n)
@@ -234,6 +237,9 @@ func (w *workspace) seed(rng *rand.Rand) {
 	w.distances(dist.Slice(0, n, 0, 1).(*mat.Dense), b.Slice(0, m, 0, 1).(*mat.Dense), []int{first})
 	closest := mat.Col(nil, 0, dist)
 	for len(chosen) < w.k {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		pot := sum(closest)
 		for t := range idx {
 			idx[t] = sampleProportional(closest, pot, rng)
@@ -263,6 +269,7 @@ func (w *workspace) seed(rng *rand.Rand) {
 			row[j] = vals[p]
 		}
 	}
+	return nil
 }
 
 func sum(s []float64) float64 {
