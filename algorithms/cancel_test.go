@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/nagc-harness/nagc/datasets"
+	densem "github.com/nagc-harness/nagc/dense"
 )
 
 // cancelCase is a fit TestFitStopsWhenCancelled cancels: a registered method with options
@@ -19,37 +20,54 @@ type cancelCase struct {
 	params map[string]any
 	n      int
 	phase  string // the loop the cancellation is meant to land in (for the log)
+	dense  bool   // the attributes as a dense float32 matrix (Input.XDense)
 }
 
 // cancelCases covers every registered method at least once (the test checks it), and the
 // library loops behind them: graph-filter powers, the randomised SVD, k-means starts.
 var cancelCases = []cancelCase{
-	{"nagc", nil, 20000, "k-means start"},
-	{"nagc", map[string]any{"init": InitSGC, "p": 40}, 20000, "graph filter, SVD, k-means start"},
-	{"nagc", map[string]any{"init": InitRandom, "iterations": 100000}, 20000, "iterations"},
-	{"kmeans", map[string]any{"n_init": 1000}, 20000, "Lloyd iterations"},
-	{"sgc-kmeans", map[string]any{"p": 400}, 20000, "filter powers, SVD"},
-	{"sgc-kmeans", map[string]any{"p": 3, "rank": 0}, 20000, "sparse filter powers (ApplyCSR)"},
-	{"metis", nil, 200000, "gpmetis"},
-	{"bagc", map[string]any{"max_sweeps": 100000, "tol": 0}, 20000, "sweeps"},
-	{"nmf", map[string]any{"iterations": 100000}, 20000, "iterations"},
-	{"nmf", map[string]any{"p": 400}, 20000, "graph filter"},
-	{"snmf", map[string]any{"iterations": 100000}, 20000, "iterations"},
-	{"jwnmf", map[string]any{"iterations": 100000}, 20000, "k-means start, iterations"},
-	{"sa-cluster", map[string]any{"max_iter": 100000}, 2000, "iterations"},
-	{"inc-cluster", map[string]any{"max_iter": 100000}, 2000, "iterations"},
-	{"paican", map[string]any{"max_iter": 100000, "tol": 0}, 20000, "spectral start, iterations"},
+	{"nagc", nil, 20000, "k-means start", false},
+	{"nagc", map[string]any{"init": InitSGC, "p": 40}, 20000, "graph filter, SVD, k-means start", false},
+	{"nagc", map[string]any{"init": InitRandom, "iterations": 100000}, 20000, "iterations", false},
+	{"kmeans", map[string]any{"n_init": 1000}, 20000, "Lloyd iterations", false},
+	{"sgc-kmeans", map[string]any{"p": 400}, 20000, "filter powers, SVD", false},
+	{"sgc-kmeans", map[string]any{"p": 3, "rank": 0}, 20000, "sparse filter powers (ApplyCSR)", false},
+	{"metis", nil, 200000, "gpmetis", false},
+	{"bagc", map[string]any{"max_sweeps": 100000, "tol": 0}, 20000, "sweeps", false},
+	{"nmf", map[string]any{"iterations": 100000}, 20000, "iterations", false},
+	{"nmf", map[string]any{"p": 400}, 20000, "graph filter", false},
+	{"snmf", map[string]any{"iterations": 100000}, 20000, "iterations", false},
+	{"jwnmf", map[string]any{"iterations": 100000}, 20000, "k-means start, iterations", false},
+	{"sa-cluster", map[string]any{"max_iter": 100000}, 2000, "iterations", false},
+	{"inc-cluster", map[string]any{"max_iter": 100000}, 2000, "iterations", false},
+	{"paican", map[string]any{"max_iter": 100000, "tol": 0}, 20000, "spectral start, iterations", false},
+	{"nagc", nil, 20000, "dense k-means start", true},
+	{"kmeans", map[string]any{"n_init": 1000}, 20000, "dense Lloyd iterations", true},
+	{"sgc-kmeans", map[string]any{"p": 400}, 20000, "dense filter powers, SVD", true},
+	{"sgc-kmeans", map[string]any{"p": 400, "rank": 0}, 20000, "dense filter powers", true},
 }
 
 // cancelGraphs holds the test graphs by vertex count, built once.
 var cancelGraphs sync.Map
 
 // cancelGraph returns a synthetic graph of n vertices, degree 10, 500 attributes (20 per
-// vertex) and 10 clusters, with a Cache of its own.
-func cancelGraph(t *testing.T, n int) Input {
+// vertex) and 10 clusters, with a Cache of its own; with dense, its attributes as a dense
+// float32 matrix.
+func cancelGraph(t *testing.T, n int, dense bool) Input {
 	if in, ok := cancelGraphs.Load(n); ok {
 		in := in.(Input)
 		in.Cache = NewCache()
+		if dense {
+			r, c := in.X.Dims()
+			x := make([]float32, r*c)
+			for i := 0; i < r; i++ {
+				cols, vals := in.X.Row(i)
+				for p, j := range cols {
+					x[i*c+j] = float32(vals[p])
+				}
+			}
+			in.X, in.XDense = nil, densem.NewMatrix32(r, c, x)
+		}
 		return in
 	}
 	g, err := datasets.Synthetic(datasets.SyntheticConfig{N: n, M: 500, K1: 10, K2: 10,
@@ -59,7 +77,7 @@ func cancelGraph(t *testing.T, n int) Input {
 	}
 	in := Input{Adj: g.Adj, X: g.X, Truth: g.Labels, Cache: NewCache()}
 	cancelGraphs.Store(n, in)
-	return in
+	return cancelGraph(t, n, dense)
 }
 
 // TestFitStopsWhenCancelled checks that every registered method returns an error wrapping
@@ -86,7 +104,7 @@ func TestFitStopsWhenCancelled(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			in := cancelGraph(t, c.n)
+			in := cancelGraph(t, c.n, c.dense)
 
 			ctx, cancel := context.WithCancel(context.Background())
 			cancel()
