@@ -8,9 +8,9 @@ import (
 )
 
 // graceAfterSignal is how long a command has, after Ctrl-C or SIGTERM, to stop on its
-// own (the fits and the runner watch the context) before the process exits anyway: a
-// fit in a loop that does not watch it (a graph filter's powers, a reader) stops all the
-// same, within a second.
+// own (the fits, their graph filters, SVDs and k-means starts, and the runner watch the
+// context) before the process exits anyway: a loop that does not watch it (a reader)
+// stops all the same, within a second.
 const graceAfterSignal = 800 * time.Millisecond
 
 // exitAfterGrace waits for ctx, the signal context of main, to be done; it then restores
