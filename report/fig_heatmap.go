@@ -22,21 +22,7 @@ func HeatmapFigure(r *Results, dataset, method, px, py string, o FigureOptions) 
 		return nil, nil
 	}
 	xv, yv := vals[px], vals[py]
-	grid := make([][]float64, len(yv))
-	for i := range grid {
-		grid[i] = make([]float64, len(xv))
-		for j := range grid[i] {
-			grid[i][j] = math.NaN()
-		}
-	}
-	lo, hi := math.Inf(1), math.Inf(-1)
-	for _, s := range series {
-		yi := indexValue(yv, s.ByValue)
-		for j, xi := range s.X {
-			grid[yi][xi] = s.Mean[j]
-			lo, hi = math.Min(lo, s.Mean[j]), math.Max(hi, s.Mean[j])
-		}
-	}
+	grid, lo, hi := meanGrid(series, xv, yv)
 	p := newPlot(defaultStyle, fmt.Sprintf("%s on %s: %s", method, datasetTitle(dataset), m.Label), paramSymbol(px), paramSymbol(py))
 	p.Add(&heatCells{grid: grid, lo: lo, hi: hi})
 	p.X.Min, p.X.Max = -0.5, float64(len(xv))-0.5
@@ -126,4 +112,26 @@ func (h *heatCells) Plot(c draw.Canvas, p *plot.Plot) {
 			c.FillText(sty, vg.Point{X: (x0 + x1) / 2, Y: (y0 + y1) / 2}, fmt3(v))
 		}
 	}
+}
+
+// meanGrid lays the series' means out as a len(yv)×len(xv) grid (row: the series' value
+// of the second parameter, column: the first's), NaN where the grid has no point, and
+// returns it with the smallest and largest mean.
+func meanGrid(series []sensitivitySeries, xv, yv []paramValue) (grid [][]float64, lo, hi float64) {
+	grid = make([][]float64, len(yv))
+	for i := range grid {
+		grid[i] = make([]float64, len(xv))
+		for j := range grid[i] {
+			grid[i][j] = math.NaN()
+		}
+	}
+	lo, hi = math.Inf(1), math.Inf(-1)
+	for _, s := range series {
+		yi := indexValue(yv, s.ByValue)
+		for j, xi := range s.X {
+			grid[yi][xi] = s.Mean[j]
+			lo, hi = math.Min(lo, s.Mean[j]), math.Max(hi, s.Mean[j])
+		}
+	}
+	return grid, lo, hi
 }

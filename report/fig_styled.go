@@ -232,19 +232,7 @@ func styledHeatmapFigure(r *Results, dataset, method, px, py, dir string, format
 		return nil, nil
 	}
 	xv, yv := vals[px], vals[py]
-	grid := make([][]float64, len(yv))
-	for i := range grid {
-		grid[i] = make([]float64, len(xv))
-		for j := range grid[i] {
-			grid[i][j] = math.NaN()
-		}
-	}
-	for _, se := range series {
-		yi := indexValue(yv, se.ByValue)
-		for j, xi := range se.X {
-			grid[yi][xi] = se.Mean[j]
-		}
-	}
+	grid, _, _ := meanGrid(series, xv, yv)
 	title := fmt.Sprintf("%s on %s: %s", method, datasetTitle(dataset), m.Label)
 	f := s.Style.Heatmap(title, symbol(px), symbol(py), m.Label, valueLabels(xv), valueLabels(yv), grid)
 	fig := &Figure{
