@@ -176,7 +176,7 @@ func KMeansFactorsDense(ctx context.Context, x *dense.Matrix, k1, k2 int, rng *r
 	return u, mat.DenseCopyOf(r2.Centers.T()), r1.Labels, nil
 }
 
-// columnMaxNormalisedDense is ColumnMaxNormalised for a dense matrix: a copy in x's
+// columnMaxNormalisedDense is sparse.CSR.ColumnMaxNormalised for a dense matrix: a copy in x's
 // storage type. Cost O(n·m).
 func columnMaxNormalisedDense(x *dense.Matrix) (*dense.Matrix, error) {
 	if err := checkDenseCopy("the column-scaled attributes", x); err != nil {

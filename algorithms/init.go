@@ -167,7 +167,7 @@ func KMeansFactors(x *sparse.CSR, k1, k2 int, rng *rand.Rand) (u, v *mat.Dense, 
 // KMeansFactorsContext is KMeansFactors that returns ctx's error, checked before every
 // k-means restart and iteration, when ctx is cancelled.
 func KMeansFactorsContext(ctx context.Context, x *sparse.CSR, k1, k2 int, rng *rand.Rand) (u, v *mat.Dense, labels []int, err error) {
-	xn := ColumnMaxNormalised(x)
+	xn := x.ColumnMaxNormalised()
 	r1, err := kmeans.FitContext(ctx, xn, kmeans.Config{K: k1}, rng)
 	if err != nil {
 		return nil, nil, nil, err
@@ -207,20 +207,6 @@ func kmeansMembership(u *mat.Dense, k1 int) {
 			}
 		}
 	}
-}
-
-// ColumnMaxNormalised returns x with every column divided by its largest value (columns
-// of zeros left as they are). Cost O(nnz + m).
-func ColumnMaxNormalised(x *sparse.CSR) *sparse.CSR {
-	cm := x.ColMax()
-	for j, v := range cm {
-		if v > 0 {
-			cm[j] = 1 / v
-		} else {
-			cm[j] = 1
-		}
-	}
-	return x.ScaleColumns(cm)
 }
 
 // cachedMedianARIFactors runs the k-means construction five times and keeps the run

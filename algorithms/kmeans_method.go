@@ -39,7 +39,7 @@ func (a KMeans) Fit(ctx context.Context, in Input, k int, seed uint64) (*Result,
 				return nil, fmt.Errorf("kmeans: %w", err)
 			}
 		} else {
-			p.csr = ColumnMaxNormalised(p.csr)
+			p.csr = p.csr.ColumnMaxNormalised()
 		}
 	}
 	if err := ctx.Err(); err != nil {

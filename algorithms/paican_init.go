@@ -140,14 +140,8 @@ func (s *dcsbmState) mstep() {
 		for r, u := range zi {
 			s.kappa[r] += s.theta[i] * u
 			s.nb[r] += u
-			if u == 0 {
-				continue
-			}
-			row := s.m[r*k : (r+1)*k]
-			for l, v := range azi {
-				row[l] += u * v
-			}
 		}
+		addOuter(s.m, zi, azi)
 	}
 	for r := 0; r < k; r++ {
 		var e float64

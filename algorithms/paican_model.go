@@ -168,15 +168,7 @@ func (p *paicanModel) mstep() {
 	clear(p.mkl)
 	for i := 0; i < n; i++ {
 		gz, agz := p.gz.RawRowView(i), p.agz.RawRowView(i)
-		for r, u := range gz {
-			if u == 0 {
-				continue
-			}
-			row := p.mkl[r*k : (r+1)*k]
-			for l, v := range agz {
-				row[l] += u * v
-			}
-		}
+		addOuter(p.mkl, gz, agz)
 	}
 	for r := 0; r < k; r++ {
 		var s float64
@@ -421,4 +413,20 @@ func paicanRandomZ(n, k int, rng *rand.Rand) *mat.Dense {
 		}
 	}
 	return z
+}
+
+// addOuter adds the outer product u·vᵀ to the row-major len(u)×len(v) matrix dst,
+// skipping the rows where u is zero (most of them for near-hard memberships): the edge
+// counts between clusters, Σᵢ zᵢ·(A·Z)ᵢᵀ, one vertex at a time. Cost O(nnz(u)·len(v)).
+func addOuter(dst, u, v []float64) {
+	k := len(v)
+	for r, ur := range u {
+		if ur == 0 {
+			continue
+		}
+		row := dst[r*k : (r+1)*k]
+		for l, vl := range v {
+			row[l] += ur * vl
+		}
+	}
 }

@@ -522,3 +522,18 @@ func (a *CSR) WithoutDiagonal() *CSR {
 	}
 	return &CSR{r: a.r, c: a.c, ptr: ptr, ind: ind, val: val}
 }
+
+// ColumnMaxNormalised returns a copy of a with every column divided by its largest value
+// (columns of zeros left as they are): the authors' scaling of the attributes before
+// their k-means start. Cost O(nnz + c).
+func (a *CSR) ColumnMaxNormalised() *CSR {
+	cm := a.ColMax()
+	for j, v := range cm {
+		if v > 0 {
+			cm[j] = 1 / v
+		} else {
+			cm[j] = 1
+		}
+	}
+	return a.ScaleColumns(cm)
+}

@@ -80,22 +80,8 @@ func TestSparseSameBitsPaperGraphs(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		x := columnMaxNormalised(g.X)
+		x := g.X.ColumnMaxNormalised()
 		sameAsBefore(t, c.name+" k1", x, Config{K: c.k1}, 1, 2)
 		sameAsBefore(t, c.name+" k2", x, Config{K: c.k2}, 2, 2)
 	}
-}
-
-// columnMaxNormalised is algorithms.ColumnMaxNormalised (which this package cannot
-// import): every column divided by its maximum.
-func columnMaxNormalised(x *sparse.CSR) *sparse.CSR {
-	cm := x.ColMax()
-	for j, v := range cm {
-		if v > 0 {
-			cm[j] = 1 / v
-		} else {
-			cm[j] = 1
-		}
-	}
-	return x.ScaleColumns(cm)
 }
