@@ -12,7 +12,7 @@ import (
 // and density as measured by the loader (from the provenance in sweeps.jsonl) beside the
 // paper's values.
 func datasetsTable(r *Results) *Table {
-	t := newTable("datasets", texttable.Table{
+	t := NewTable("datasets", texttable.Table{
 		Title: "Datasets",
 		Caption: "Statistics as measured by the loader (recorded in sweeps.jsonl) beside the paper's " +
 			"table/dataset.tex; density = (edges − self-loops)/n². No grid point is selected in this table.",
@@ -32,14 +32,14 @@ func datasetsTable(r *Results) *Table {
 		ours := []float64{float64(s.N), float64(s.Edges), float64(s.M), float64(s.K), 100 * s.Density}
 		paper := []float64{float64(p.N), float64(p.Edges), float64(p.Attributes), float64(p.K1), p.DensityPercent}
 		names := []string{"n", "edges", "m", "k1", "density_percent"}
-		row := texttable.Row{Cells: []texttable.Cell{{Text: datasetTitle(d)}}}
+		row := texttable.Row{Cells: []texttable.Cell{{Text: DatasetTitle(d)}}}
 		for i := range ours {
 			fmtv := func(v float64) string { return strconv.Itoa(int(v)) }
 			if i == 4 {
 				fmtv = func(v float64) string { return strconv.FormatFloat(v, 'f', 2, 64) }
 			}
 			oc := texttable.Cell{Text: Dash, Note: "no loader statistics recorded in sweeps.jsonl"}
-			tr := newTidy(t.Name, d, "", names[i], "")
+			tr := NewTidy(t.Name, d, "", names[i], "")
 			if have {
 				oc = texttable.Cell{Text: fmtv(ours[i])}
 				tr.Mean = ours[i]

@@ -23,7 +23,7 @@ func HeatmapFigure(r *Results, dataset, method, px, py string, o FigureOptions) 
 	}
 	xv, yv := vals[px], vals[py]
 	grid, lo, hi := meanGrid(series, xv, yv)
-	p := newPlot(defaultStyle, fmt.Sprintf("%s on %s: %s", method, datasetTitle(dataset), m.Label), paramSymbol(px), paramSymbol(py))
+	p := NewPlot(DefaultStyle, fmt.Sprintf("%s on %s: %s", method, DatasetTitle(dataset), m.Label), paramSymbol(px), paramSymbol(py))
 	p.Add(&heatCells{grid: grid, lo: lo, hi: hi})
 	p.X.Min, p.X.Max = -0.5, float64(len(xv))-0.5
 	p.Y.Min, p.Y.Max = -0.5, float64(len(yv))-0.5
@@ -38,14 +38,14 @@ func HeatmapFigure(r *Results, dataset, method, px, py string, o FigureOptions) 
 	fig := &Figure{
 		Name: fmt.Sprintf("heat_%s_%s_%s_%s", r.Slug(dataset), r.MethodSlug(method), Slug(px), Slug(py)),
 		Kind: "heatmap", Dataset: dataset, Method: method, Params: []string{px, py},
-		Title: fmt.Sprintf("%s on %s: %s × %s", method, datasetTitle(dataset), paramSymbol(px), paramSymbol(py)),
+		Title: fmt.Sprintf("%s on %s: %s × %s", method, DatasetTitle(dataset), paramSymbol(px), paramSymbol(py)),
 		Caption: fmt.Sprintf("%s (mean over restarts) of %s on %s at each %s × %s, the other parameters at the grid point "+
 			"chosen by %s. Colour from the lowest (dark) to the highest (light) value; blank: not in the grid or no finished run.",
-			m.Label, method, datasetTitle(dataset), paramSymbol(px), paramSymbol(py), RuleText(rule)),
+			m.Label, method, DatasetTitle(dataset), paramSymbol(px), paramSymbol(py), RuleText(rule)),
 	}
 	w := vg.Length(max(4.5, 1.2+0.55*float64(len(xv)))) * vg.Inch
 	h := vg.Length(max(2.8, 1.1+0.35*float64(len(yv)))) * vg.Inch
-	files, err := saveCanvas(o, fig.Name, w, h, func(c draw.Canvas) { withMargin(c, p) })
+	files, err := SaveCanvas(o, fig.Name, w, h, func(c draw.Canvas) { withMargin(c, p) })
 	fig.Files = files
 	return fig, err
 }
@@ -109,7 +109,7 @@ func (h *heatCells) Plot(c draw.Canvas, p *plot.Plot) {
 			if t > 0.6 {
 				sty.Color = color.Black
 			}
-			c.FillText(sty, vg.Point{X: (x0 + x1) / 2, Y: (y0 + y1) / 2}, fmt3(v))
+			c.FillText(sty, vg.Point{X: (x0 + x1) / 2, Y: (y0 + y1) / 2}, Fmt3(v))
 		}
 	}
 }

@@ -33,7 +33,7 @@ func (r *Results) Curves(dataset string) []objectiveCurve {
 	var out []objectiveCurve
 	rule := r.Rules(dataset)[0]
 	for _, m := range r.Methods {
-		rec := restartZero(r.Selected(rule, dataset, m))
+		rec := RestartZero(r.Selected(rule, dataset, m))
 		if rec == nil || len(rec.Objective) < 2 {
 			continue
 		}
@@ -84,24 +84,24 @@ func ObjectiveFigure(r *Results, dataset string, o FigureOptions) (*Figure, erro
 	plots := make([]*plot.Plot, len(curves))
 	fig := &Figure{
 		Name: "objective_" + r.Slug(dataset), Kind: "objective", Dataset: dataset,
-		Title: fmt.Sprintf("Objective against iteration, %s", datasetTitle(dataset)),
+		Title: fmt.Sprintf("Objective against iteration, %s", DatasetTitle(dataset)),
 		Caption: fmt.Sprintf("Objective after each iteration of the restart-0 run at the grid point selected by %s, "+
 			"one panel per iterative method (the methods' objectives are on different scales; each panel says whether "+
 			"its method minimises or maximises). A curve alternating up and down (period 2) is drawn as two lines, odd "+
 			"and even iterates.", RuleText(r.Rules(dataset)[0])),
 	}
 	for i, cv := range curves {
-		p, osc, err := objectivePanel(defaultStyle, cv)
+		p, osc, err := objectivePanel(DefaultStyle, cv)
 		if err != nil {
 			return nil, err
 		}
 		plots[i] = p
 		fig.Facts = append(fig.Facts, curveFact(cv, osc))
 	}
-	w := vg.Length(cols) * defaultStyle.PanelWidth
-	h := vg.Length(rows) * defaultStyle.PanelHeight
-	files, err := saveCanvas(o, fig.Name, w, h, func(c draw.Canvas) {
-		c = draw.Crop(c, figureMargin, -figureMargin, figureMargin, -figureMargin)
+	w := vg.Length(cols) * DefaultStyle.PanelWidth
+	h := vg.Length(rows) * DefaultStyle.PanelHeight
+	files, err := SaveCanvas(o, fig.Name, w, h, func(c draw.Canvas) {
+		c = draw.Crop(c, FigureMargin, -FigureMargin, FigureMargin, -FigureMargin)
 		tiles := draw.Tiles{Rows: rows, Cols: cols, PadX: vg.Points(18), PadY: vg.Points(18),
 			PadTop: vg.Points(4), PadBottom: vg.Points(4), PadLeft: vg.Points(4), PadRight: vg.Points(10)}
 		for i, p := range plots {
@@ -125,7 +125,7 @@ func objectivePanel(st figureStyle, cv objectiveCurve) (p *plot.Plot, osc bool, 
 	if cv.Maximised {
 		ylabel = "maximised"
 	}
-	p = newPlot(st, title, "iteration", ylabel)
+	p = NewPlot(st, title, "iteration", ylabel)
 	p.Title.TextStyle.Font.Size = st.LabelSize
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, v := range cv.Objective {
@@ -161,7 +161,7 @@ func objectivePanel(st figureStyle, cv objectiveCurve) (p *plot.Plot, osc bool, 
 		if err != nil {
 			return nil, false, fmt.Errorf("objective of %s: %w", cv.Method, err)
 		}
-		ls := seriesStyle(k)
+		ls := SeriesStyle(k)
 		l.Color, l.Dashes, l.Width = ls.Color, ls.Dashes, vg.Points(1.2)
 		p.Add(l)
 		if names[k] != "" {
@@ -247,8 +247,8 @@ func decreases(curve []float64) int {
 	return n
 }
 
-// restartZero returns the restart-0 record of a point (else its first finished record).
-func restartZero(p *experiments.PointStats) *experiments.Record {
+// RestartZero returns the restart-0 record of a point (else its first finished record).
+func RestartZero(p *experiments.PointStats) *experiments.Record {
 	if p == nil || len(p.Records) == 0 {
 		return nil
 	}

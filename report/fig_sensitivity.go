@@ -67,8 +67,8 @@ func SensitivityFigure(r *Results, dataset, method, param string, o FigureOption
 	if ax.log {
 		xlabel += " (log scale)"
 	}
-	p := newPlot(defaultStyle, fmt.Sprintf("%s on %s: %s against %s", method, datasetTitle(dataset), m.Label, sym), xlabel, m.Label)
-	leg := newLegendBox(defaultStyle)
+	p := NewPlot(DefaultStyle, fmt.Sprintf("%s on %s: %s against %s", method, DatasetTitle(dataset), m.Label, sym), xlabel, m.Label)
+	leg := NewLegendBox(DefaultStyle)
 	ymin, ymax, err := addSensitivityLines(p, leg, series, ax, m, method, by)
 	if err != nil {
 		return nil, err
@@ -76,13 +76,13 @@ func SensitivityFigure(r *Results, dataset, method, param string, o FigureOption
 	// Objectives of different rows measure different things: no comparison line then.
 	if name, v, ok := r.bestOtherRow(dataset, method, rule, m); ok && rule != experiments.SelectObjective {
 		ymin, ymax = math.Min(ymin, v), math.Max(ymax, v)
-		bl := horizontal(v)
+		bl := Horizontal(v)
 		bl.Color, bl.Dashes, bl.Width = color.Gray{0x55}, []vg.Length{vg.Points(8), vg.Points(4)}, vg.Points(1.2)
 		p.Add(bl)
-		leg.add(fmt.Sprintf("best other row: %s (%s)", name, fmtTick(v)), bl)
+		leg.AddEntry(fmt.Sprintf("best other row: %s (%s)", name, fmtTick(v)), bl)
 	}
 	if !math.IsNaN(m.Lo) {
-		leg.add("error bars: std over restarts")
+		leg.AddEntry("error bars: std over restarts")
 	}
 	p.Add(plotter.NewGrid())
 	pad := 0.05 * math.Max(ymax-ymin, 0.05)
@@ -94,12 +94,12 @@ func SensitivityFigure(r *Results, dataset, method, param string, o FigureOption
 	fig := &Figure{
 		Name: fmt.Sprintf("sens_%s_%s_%s", r.Slug(dataset), r.MethodSlug(method), Slug(param)),
 		Kind: "sensitivity", Dataset: dataset, Method: method, Params: []string{param},
-		Title:   fmt.Sprintf("%s on %s: sensitivity to %s", method, datasetTitle(dataset), sym),
-		Caption: sensitivityCaption(m, rule, method, datasetTitle(dataset), sym, by),
+		Title:   fmt.Sprintf("%s on %s: sensitivity to %s", method, DatasetTitle(dataset), sym),
+		Caption: sensitivityCaption(m, rule, method, DatasetTitle(dataset), sym, by),
 		Facts:   sensitivityFacts(series, ax.vals, m, rule, sym, by),
 	}
-	files, err := saveCanvas(o, fig.Name, defaultStyle.Width, defaultStyle.Height, func(c draw.Canvas) {
-		withLegend(c, p, leg)
+	files, err := SaveCanvas(o, fig.Name, DefaultStyle.Width, DefaultStyle.Height, func(c draw.Canvas) {
+		WithLegend(c, p, leg)
 	})
 	fig.Files = files
 	return fig, err
@@ -143,7 +143,7 @@ func (a paramAxis) setX(p *plot.Plot) {
 	xv := a.vals
 	if a.log {
 		p.X.Scale = plot.LogScale{}
-		p.X.Tick.Marker = plot.TickerFunc(logTicks)
+		p.X.Tick.Marker = plot.TickerFunc(LogTicks)
 		p.X.Min, p.X.Max = xv[0].Num/math.Pow(10, 0.3), xv[len(xv)-1].Num*math.Pow(10, 0.3)
 		return
 	}
@@ -164,12 +164,12 @@ func (a paramAxis) setX(p *plot.Plot) {
 }
 
 // addSensitivityLines adds a line with markers per series (and error bars where the
-// measure is bounded) to p and its legend, and returns the range of mean ± std drawn.
-func addSensitivityLines(p *plot.Plot, leg *legendBox, series []sensitivitySeries, ax paramAxis, m measure,
+// Measure is bounded) to p and its legend, and returns the range of mean ± std drawn.
+func addSensitivityLines(p *plot.Plot, leg *LegendBox, series []sensitivitySeries, ax paramAxis, m Measure,
 	method, by string) (ymin, ymax float64, err error) {
 	ymin, ymax = math.Inf(1), math.Inf(-1)
 	for i, s := range series {
-		st := seriesStyle(i)
+		st := SeriesStyle(i)
 		off := float64(i) - float64(len(series)-1)/2
 		pts := make(plotter.XYs, len(s.X))
 		for j, xi := range s.X {
@@ -191,7 +191,7 @@ func addSensitivityLines(p *plot.Plot, leg *legendBox, series []sensitivitySerie
 			eb, err := plotter.NewYErrorBars(struct {
 				plotter.XYs
 				plotter.YErrors
-			}{pts, clippedErrors(s.Mean, s.Std, m.Lo, m.Hi)})
+			}{pts, ClippedErrors(s.Mean, s.Std, m.Lo, m.Hi)})
 			if err != nil {
 				return 0, 0, err
 			}
@@ -202,13 +202,13 @@ func addSensitivityLines(p *plot.Plot, leg *legendBox, series []sensitivitySerie
 		if by != "" {
 			name = paramSymbol(by) + " = " + s.ByValue.Label
 		}
-		leg.add(name, line, scatter)
+		leg.AddEntry(name, line, scatter)
 	}
 	return ymin, ymax, nil
 }
 
 // sensitivityCaption says what a sensitivity figure draws.
-func sensitivityCaption(m measure, rule, method, dataset, sym, by string) string {
+func sensitivityCaption(m Measure, rule, method, dataset, sym, by string) string {
 	caption := fmt.Sprintf("%s (mean over restarts", m.Label)
 	if !math.IsNaN(m.Lo) {
 		caption += "; error bars: population std over restarts, cut at the axis"
@@ -226,10 +226,10 @@ func sensitivityCaption(m measure, rule, method, dataset, sym, by string) string
 
 // sensitivityFacts gives the best value of each line (the lowest for the objective) with
 // its grid point.
-func sensitivityFacts(series []sensitivitySeries, xv []paramValue, m measure, rule, sym, by string) []string {
+func sensitivityFacts(series []sensitivitySeries, xv []paramValue, m Measure, rule, sym, by string) []string {
 	var facts []string
 	for _, s := range series {
-		j := argmax(s.Mean)
+		j := Argmax(s.Mean)
 		if rule == experiments.SelectObjective {
 			j = argmin(s.Mean)
 		}
@@ -241,7 +241,7 @@ func sensitivityFacts(series []sensitivitySeries, xv []paramValue, m measure, ru
 			at = fmt.Sprintf(" at %s = %s", paramSymbol(by), s.ByValue.Label)
 		}
 		facts = append(facts, fmt.Sprintf("Best%s: %s = %s, %s %s (%s).", at, sym, xv[s.X[j]].Label, m.Label,
-			fmtMeanStd(s.Mean[j], s.Std[j]), s.Params[j]))
+			FmtMeanStd(s.Mean[j], s.Std[j]), s.Params[j]))
 	}
 	return facts
 }
@@ -258,7 +258,7 @@ func argmin(v []float64) int {
 
 // bestOtherRow returns the row other than method with the best measure at the grid point
 // rule selects on a dataset.
-func (r *Results) bestOtherRow(dataset, method, rule string, m measure) (string, float64, bool) {
+func (r *Results) bestOtherRow(dataset, method, rule string, m Measure) (string, float64, bool) {
 	name, best := "", math.NaN()
 	for _, o := range r.Methods {
 		if o == method {

@@ -70,7 +70,7 @@ func valueLabels(vs []paramValue) []string {
 
 // figureMeasure returns the rule and the measure of a dataset's figures: the settings'
 // metric when set, else figureRule's.
-func (r *Results) figureMeasure(dataset string, s *figureSettings) (string, measure) {
+func (r *Results) figureMeasure(dataset string, s *figureSettings) (string, Measure) {
 	return r.figureRule(dataset, s.Metric)
 }
 
@@ -88,7 +88,7 @@ func styledSensitivityFigure(r *Results, dataset, method, param, dir string, for
 	xv := vals[param]
 	logX, numX := logAxis(xv), numericAxis(xv)
 	sym := symbol(param)
-	title := fmt.Sprintf("%s on %s: %s against %s", method, datasetTitle(dataset), m.Label, sym)
+	title := fmt.Sprintf("%s on %s: %s against %s", method, DatasetTitle(dataset), m.Label, sym)
 	f := s.Style.NewFigure(title, sym, m.Label)
 	f.Grid()
 	xpos := func(i int) float64 {
@@ -102,9 +102,9 @@ func styledSensitivityFigure(r *Results, dataset, method, param, dir string, for
 		off := float64(i) - float64(len(series)-1)/2
 		pts := make(plotter.XYs, len(se.X))
 		low, high := make([]float64, len(se.X)), make([]float64, len(se.X))
-		errs := clippedErrors(se.Mean, se.Std, m.Lo, m.Hi)
+		errs := ClippedErrors(se.Mean, se.Std, m.Lo, m.Hi)
 		if math.IsNaN(m.Lo) {
-			errs = clippedErrors(se.Mean, se.Std, math.Inf(-1), math.Inf(1))
+			errs = ClippedErrors(se.Mean, se.Std, math.Inf(-1), math.Inf(1))
 		}
 		for j, xi := range se.X {
 			x := xpos(xi)
@@ -168,11 +168,11 @@ func styledSensitivityFigure(r *Results, dataset, method, param, dir string, for
 	fig := &Figure{
 		Name: fmt.Sprintf("sens_%s_%s_%s", r.Slug(dataset), r.MethodSlug(method), Slug(param)),
 		Kind: "sensitivity", Dataset: dataset, Method: method, Params: []string{param},
-		Title:   paperplot.Plain(fmt.Sprintf("%s on %s: sensitivity to %s", method, datasetTitle(dataset), sym)),
+		Title:   paperplot.Plain(fmt.Sprintf("%s on %s: sensitivity to %s", method, DatasetTitle(dataset), sym)),
 		Caption: styledSensitivityCaption(method, dataset, m, sym, by, rule, other, s.Style.Errors),
 	}
 	for _, se := range series {
-		j := argmax(se.Mean)
+		j := Argmax(se.Mean)
 		if rule == experiments.SelectObjective && s.Metric == "" {
 			j = argmin(se.Mean)
 		}
@@ -184,13 +184,13 @@ func styledSensitivityFigure(r *Results, dataset, method, param, dir string, for
 			at = fmt.Sprintf(" at %s = %s", paramSymbol(by), se.ByValue.Label)
 		}
 		fig.Facts = append(fig.Facts, fmt.Sprintf("Best%s: %s = %s, %s %s (%s).", at, paramSymbol(param), xv[se.X[j]].Label, m.Label,
-			fmtMeanStd(se.Mean[j], se.Std[j]), se.Params[j]))
+			FmtMeanStd(se.Mean[j], se.Std[j]), se.Params[j]))
 	}
 	return fig, saveStyledFigure(f, fig, dir, formats)
 }
 
 // styledSensitivityCaption says what a styled sensitivity figure draws.
-func styledSensitivityCaption(method, dataset string, m measure, sym, by, rule, other string, errs paperplot.Errors) string {
+func styledSensitivityCaption(method, dataset string, m Measure, sym, by, rule, other string, errs paperplot.Errors) string {
 	c := fmt.Sprintf("%s (mean over restarts", m.Label)
 	switch errs {
 	case paperplot.ErrorBars:
@@ -201,7 +201,7 @@ func styledSensitivityCaption(method, dataset string, m measure, sym, by, rule, 
 	if !math.IsNaN(m.Lo) && errs != paperplot.ErrorsNone {
 		c += ", cut at the measure's range"
 	}
-	c += fmt.Sprintf(") of %s on %s against %s", method, datasetTitle(dataset), paperplot.Plain(sym))
+	c += fmt.Sprintf(") of %s on %s against %s", method, DatasetTitle(dataset), paperplot.Plain(sym))
 	if by != "" {
 		c += fmt.Sprintf(", one line per %s", paperplot.Plain(symbol(by)))
 	}
@@ -233,15 +233,15 @@ func styledHeatmapFigure(r *Results, dataset, method, px, py, dir string, format
 	}
 	xv, yv := vals[px], vals[py]
 	grid, _, _ := meanGrid(series, xv, yv)
-	title := fmt.Sprintf("%s on %s: %s", method, datasetTitle(dataset), m.Label)
+	title := fmt.Sprintf("%s on %s: %s", method, DatasetTitle(dataset), m.Label)
 	f := s.Style.Heatmap(title, symbol(px), symbol(py), m.Label, valueLabels(xv), valueLabels(yv), grid)
 	fig := &Figure{
 		Name: fmt.Sprintf("heat_%s_%s_%s_%s", r.Slug(dataset), r.MethodSlug(method), Slug(px), Slug(py)),
 		Kind: "heatmap", Dataset: dataset, Method: method, Params: []string{px, py},
-		Title: fmt.Sprintf("%s on %s: %s × %s", method, datasetTitle(dataset), paramSymbol(px), paramSymbol(py)),
+		Title: fmt.Sprintf("%s on %s: %s × %s", method, DatasetTitle(dataset), paramSymbol(px), paramSymbol(py)),
 		Caption: fmt.Sprintf("%s (mean over restarts) of %s on %s at each %s × %s, the other parameters at the grid point "+
 			"chosen by %s. Colour (viridis) from the lowest to the highest value, as the bar shows; blank: not in the grid or "+
-			"no finished run.", m.Label, method, datasetTitle(dataset), paperplot.Plain(symbol(px)), paperplot.Plain(symbol(py)), RuleText(rule)),
+			"no finished run.", m.Label, method, DatasetTitle(dataset), paperplot.Plain(symbol(px)), paperplot.Plain(symbol(py)), RuleText(rule)),
 	}
 	return fig, saveStyledFigure(f, fig, dir, formats)
 }
@@ -260,7 +260,7 @@ func styledObjectiveFigures(r *Results, dataset, dir string, formats []string, s
 		if cv.Maximised {
 			way = "maximised"
 		}
-		title := cv.Method + " on " + datasetTitle(dataset)
+		title := cv.Method + " on " + DatasetTitle(dataset)
 		if cv.Swept != "" {
 			title += ", " + cv.Swept
 		}
@@ -302,7 +302,7 @@ func styledObjectiveFigures(r *Results, dataset, dir string, formats []string, s
 		f.Pad()
 		fig := &Figure{
 			Name: "objective_" + r.Slug(dataset) + "_" + r.MethodSlug(cv.Method), Kind: "objective", Dataset: dataset, Method: cv.Method,
-			Title: fmt.Sprintf("Objective against iteration, %s on %s", cv.Method, datasetTitle(dataset)),
+			Title: fmt.Sprintf("Objective against iteration, %s on %s", cv.Method, DatasetTitle(dataset)),
 			Caption: fmt.Sprintf("Objective (%s) of %s after each iteration of the restart-0 run at the grid point selected by %s (%s).",
 				way, cv.Method, RuleText(r.Rules(dataset)[0]), paramsOr(cv.Params)),
 			Facts: []string{curveFact(cv, osc)},

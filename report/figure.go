@@ -51,9 +51,9 @@ type figureStyle struct {
 	DPI float64
 }
 
-// defaultStyle is the report's own look: 7.5 in × 3.8 in plots, panels of 3.4 in ×
+// DefaultStyle is the report's own look: 7.5 in × 3.8 in plots, panels of 3.4 in ×
 // 2.8 in, a 9 in × 5 in layout, fonts of 11, 10, 9 and 9 pt, titles on, PNG at PNGDPI.
-var defaultStyle = figureStyle{
+var DefaultStyle = figureStyle{
 	Width: 7.5 * vg.Inch, Height: 3.8 * vg.Inch,
 	PanelWidth: 3.4 * vg.Inch, PanelHeight: 2.8 * vg.Inch,
 	LayoutWidth: 9 * vg.Inch, LayoutHeight: 5 * vg.Inch,
@@ -122,9 +122,9 @@ var (
 	}
 )
 
-// seriesStyle returns the i-th line style: colour, dash pattern and marker all change with
+// SeriesStyle returns the i-th line style: colour, dash pattern and marker all change with
 // i, and no two of the first 24 styles share both dash pattern and marker.
-func seriesStyle(i int) markStyle {
+func SeriesStyle(i int) markStyle {
 	return markStyle{
 		Color:  okabeIto[i%len(okabeIto)],
 		Dashes: dashPatterns[i%len(dashPatterns)],
@@ -132,8 +132,8 @@ func seriesStyle(i int) markStyle {
 	}
 }
 
-// classStyle returns the colour and filled marker of class i in the layout figure.
-func classStyle(i int) markStyle {
+// ClassStyle returns the colour and filled marker of class i in the layout figure.
+func ClassStyle(i int) markStyle {
 	shapes := []draw.GlyphDrawer{draw.CircleGlyph{}, draw.BoxGlyph{}, draw.PyramidGlyph{}, draw.RingGlyph{}, draw.SquareGlyph{}, draw.TriangleGlyph{}}
 	if i < 0 {
 		return markStyle{Color: color.Gray{0x80}, Glyph: draw.CircleGlyph{}}
@@ -141,9 +141,9 @@ func classStyle(i int) markStyle {
 	return markStyle{Color: okabeIto[i%len(okabeIto)], Glyph: shapes[i%len(shapes)]}
 }
 
-// saveCanvas draws a figure of size w × h with paint and writes it in every format of o
+// SaveCanvas draws a figure of size w × h with paint and writes it in every format of o
 // to o.Dir/stem.FORMAT, returning the file names written (relative to o.Dir).
-func saveCanvas(o FigureOptions, stem string, w, h vg.Length, paint func(draw.Canvas)) ([]string, error) {
+func SaveCanvas(o FigureOptions, stem string, w, h vg.Length, paint func(draw.Canvas)) ([]string, error) {
 	var files []string
 	for _, f := range o.Formats {
 		name := stem + "." + f
@@ -151,7 +151,7 @@ func saveCanvas(o FigureOptions, stem string, w, h vg.Length, paint func(draw.Ca
 		var err error
 		switch f {
 		case FormatPNG:
-			c := vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(int(defaultStyle.DPI)), vgimg.UseBackgroundColor(color.White))
+			c := vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(int(DefaultStyle.DPI)), vgimg.UseBackgroundColor(color.White))
 			paint(draw.New(c))
 			err = writeFile(path, vgimg.PngCanvas{Canvas: c})
 		case FormatPDF:
@@ -185,28 +185,28 @@ func writeFile(path string, c io.WriterTo) error {
 	return f.Close()
 }
 
-// figureMargin is the blank border around every figure, so that titles and tick labels
+// FigureMargin is the blank border around every figure, so that titles and tick labels
 // never touch the edge.
-const figureMargin = vg.Length(8)
+const FigureMargin = vg.Length(8)
 
-// legendBox is a legend that knows its entries' names, so that its width can be
+// LegendBox is a legend that knows its entries' names, so that its width can be
 // measured and the legend kept inside the canvas.
-type legendBox struct {
+type LegendBox struct {
 	plot.Legend
 	names []string
 }
 
-// newLegendBox returns a legend with the style's font size.
-func newLegendBox(st figureStyle) *legendBox { return &legendBox{Legend: newLegend(st)} }
+// NewLegendBox returns a legend with the style's font size.
+func NewLegendBox(st figureStyle) *LegendBox { return &LegendBox{Legend: newLegend(st)} }
 
-// add adds an entry (a name without thumbnails is a line of text).
-func (l *legendBox) add(name string, thumbs ...plot.Thumbnailer) {
+// AddEntry adds an entry (a name without thumbnails is a line of text).
+func (l *LegendBox) AddEntry(name string, thumbs ...plot.Thumbnailer) {
 	l.names = append(l.names, name)
-	l.Add(name, thumbs...)
+	l.Legend.Add(name, thumbs...)
 }
 
 // width is the width the legend needs: its longest name, the thumbnail and padding.
-func (l *legendBox) width() vg.Length {
+func (l *LegendBox) width() vg.Length {
 	w := vg.Length(0)
 	for _, n := range l.names {
 		w = max(w, l.TextStyle.Width(n))
@@ -214,11 +214,11 @@ func (l *legendBox) width() vg.Length {
 	return w + l.ThumbnailWidth + 2*l.Padding + vg.Points(10)
 }
 
-// withLegend draws p on the left of c and the legend in a column on the right as wide as
+// WithLegend draws p on the left of c and the legend in a column on the right as wide as
 // its longest entry, so that the legend never hides data nor runs off the canvas; a
 // margin is left around both.
-func withLegend(c draw.Canvas, p *plot.Plot, leg *legendBox) {
-	c = draw.Crop(c, figureMargin, -figureMargin, figureMargin, -figureMargin)
+func WithLegend(c draw.Canvas, p *plot.Plot, leg *LegendBox) {
+	c = draw.Crop(c, FigureMargin, -FigureMargin, FigureMargin, -FigureMargin)
 	legW := min(leg.width(), c.Size().X/2)
 	p.Draw(draw.Crop(c, 0, -legW-vg.Points(16), 0, 0))
 	right := draw.Crop(c, c.Size().X-legW, 0, 0, -vg.Points(20))
@@ -228,12 +228,12 @@ func withLegend(c draw.Canvas, p *plot.Plot, leg *legendBox) {
 
 // withMargin draws p inside a blank margin.
 func withMargin(c draw.Canvas, p *plot.Plot) {
-	p.Draw(draw.Crop(c, figureMargin, -figureMargin, figureMargin, -figureMargin))
+	p.Draw(draw.Crop(c, FigureMargin, -FigureMargin, FigureMargin, -FigureMargin))
 }
 
-// clippedErrors returns error bars of ± std around each mean, cut at [lo, hi] (the
+// ClippedErrors returns error bars of ± std around each mean, cut at [lo, hi] (the
 // axis range), so that no bar runs past a metric's range (an ARI above 1).
-func clippedErrors(mean, std []float64, lo, hi float64) plotter.YErrors {
+func ClippedErrors(mean, std []float64, lo, hi float64) plotter.YErrors {
 	errs := make(plotter.YErrors, len(mean))
 	for i, m := range mean {
 		s := std[i]
@@ -276,8 +276,8 @@ func fmtTick(v float64) string {
 	return minus(strconv.FormatFloat(v, 'g', 4, 64))
 }
 
-// newPlot returns a plot with the style's font sizes, titled when the style says so.
-func newPlot(st figureStyle, title, xlabel, ylabel string) *plot.Plot {
+// NewPlot returns a plot with the style's font sizes, titled when the style says so.
+func NewPlot(st figureStyle, title, xlabel, ylabel string) *plot.Plot {
 	p := plot.New()
 	if st.Title {
 		p.Title.Text = title
@@ -304,10 +304,10 @@ func newLegend(st figureStyle) plot.Legend {
 	return l
 }
 
-// logTicks returns a labelled tick at every power of ten in [min, max] (1e-4, 0.1, 1,
+// LogTicks returns a labelled tick at every power of ten in [min, max] (1e-4, 0.1, 1,
 // 10); when the range spans less than two decades, also labelled ticks at 2× and 5× each
 // power, so that at least two labels show.
-func logTicks(min, max float64) []plot.Tick {
+func LogTicks(min, max float64) []plot.Tick {
 	var ticks []plot.Tick
 	lo, hi := math.Floor(math.Log10(min)), math.Ceil(math.Log10(max))
 	in := func(v float64) bool { return v >= min*(1-1e-9) && v <= max*(1+1e-9) }
@@ -329,7 +329,7 @@ func logTicks(min, max float64) []plot.Tick {
 // about n of them (every k-th decade), for short axes spanning many decades.
 func sparseLogTicks(n int) plot.Ticker {
 	return plot.TickerFunc(func(min, max float64) []plot.Tick {
-		ticks := logTicks(min, max)
+		ticks := LogTicks(min, max)
 		if len(ticks) <= n {
 			return ticks
 		}
@@ -359,11 +359,11 @@ type refLine struct {
 	Y0, Y1     float64
 }
 
-func horizontal(y float64) *refLine {
+func Horizontal(y float64) *refLine {
 	return &refLine{LineStyle: plotter.DefaultLineStyle, horizontal: true, Y: y}
 }
 
-func vertical(x, y0, y1 float64) *refLine {
+func Vertical(x, y0, y1 float64) *refLine {
 	return &refLine{LineStyle: plotter.DefaultLineStyle, X: x, Y0: y0, Y1: y1}
 }
 

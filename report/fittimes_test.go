@@ -92,25 +92,25 @@ func TestFitTimesTable(t *testing.T) {
 		want                float64
 		runs, failed        int
 	}{
-		{"NAGC", metricFitTime, "init=random iterations=100 k2=k1 lambda=0.01 rho=0.95", 0.012, 5, 0},
-		{"NAGC", metricInit, "init=random iterations=100 k2=k1 lambda=0.01 rho=0.95", 0.22, 5, 0},
-		{"NAGC", metricFitTime, "init=random iterations=100 k2=8 lambda=0.01 rho=0.95", 0.030, 3, 0},
-		{"NAGC", metricInit, "init=random iterations=100 k2=8 lambda=0.01 rho=0.95", 0.1, 3, 0},
-		{"NAGC w/o PU", metricFitTime, "init=random iterations=100 k2=k1 lambda=0.01 rho=0.5", 0.006, 3, 1},
-		{"JWNMF", metricFitTime, "defaults", 0.055, 4, 0},
-		{"JWNMF", metricInit, "defaults", 0.3, 4, 0},
-		{"BAGC", metricFitTime, "defaults", 0.3, 3, 0},
-		{"BAGC", metricInit, "", math.NaN(), 0, 0},
-		{"broken", metricFitTime, "", math.NaN(), 0, 0},
+		{"NAGC", MetricFitTime, "init=random iterations=100 k2=k1 lambda=0.01 rho=0.95", 0.012, 5, 0},
+		{"NAGC", MetricInit, "init=random iterations=100 k2=k1 lambda=0.01 rho=0.95", 0.22, 5, 0},
+		{"NAGC", MetricFitTime, "init=random iterations=100 k2=8 lambda=0.01 rho=0.95", 0.030, 3, 0},
+		{"NAGC", MetricInit, "init=random iterations=100 k2=8 lambda=0.01 rho=0.95", 0.1, 3, 0},
+		{"NAGC w/o PU", MetricFitTime, "init=random iterations=100 k2=k1 lambda=0.01 rho=0.5", 0.006, 3, 1},
+		{"JWNMF", MetricFitTime, "defaults", 0.055, 4, 0},
+		{"JWNMF", MetricInit, "defaults", 0.3, 4, 0},
+		{"BAGC", MetricFitTime, "defaults", 0.3, 3, 0},
+		{"BAGC", MetricInit, "", math.NaN(), 0, 0},
+		{"broken", MetricFitTime, "", math.NaN(), 0, 0},
 	} {
 		var got []TidyRow
 		for _, tr := range tb.Tidy {
-			if tr.Dataset == "synthetic" && tr.Method == tc.row && tr.Metric == tc.metric && tr.Selection == selAlone &&
+			if tr.Dataset == "synthetic" && tr.Method == tc.row && tr.Metric == tc.metric && tr.Selection == SelAlone &&
 				(tc.params == "" || tr.Params == tc.params) {
 				got = append(got, tr)
 			}
 		}
-		ok := len(got) == 1 && got[0].Runs == tc.runs && (tc.metric == metricInit || got[0].Failed == tc.failed) &&
+		ok := len(got) == 1 && got[0].Runs == tc.runs && (tc.metric == MetricInit || got[0].Failed == tc.failed) &&
 			(math.IsNaN(tc.want) && math.IsNaN(got[0].Mean) || math.Abs(got[0].Mean-tc.want) < 1e-12)
 		if !ok {
 			t.Errorf("%s %s at %q: %+v, want one row, median %v over %d fits (%d failed)", tc.row, tc.metric, tc.params, got, tc.want, tc.runs, tc.failed)

@@ -12,27 +12,27 @@ import (
 // Dash is what a cell without a value shows.
 const Dash = "—"
 
-// fmt3 prints v with three decimals, with a true minus sign, or Dash for NaN.
-func fmt3(v float64) string {
+// Fmt3 prints v with three decimals, with a true minus sign, or Dash for NaN.
+func Fmt3(v float64) string {
 	if math.IsNaN(v) {
 		return Dash
 	}
 	return minus(fmt.Sprintf("%.3f", v))
 }
 
-// fmtMeanStd prints "mean ± std" with three decimals.
-func fmtMeanStd(mean, std float64) string {
+// FmtMeanStd prints "mean ± std" with three decimals.
+func FmtMeanStd(mean, std float64) string {
 	if math.IsNaN(mean) {
 		return Dash
 	}
 	if math.IsNaN(std) {
-		return fmt3(mean)
+		return Fmt3(mean)
 	}
-	return fmt3(mean) + " ± " + fmt.Sprintf("%.3f", std)
+	return Fmt3(mean) + " ± " + fmt.Sprintf("%.3f", std)
 }
 
-// fmtDiff prints a signed difference with three decimals ("+0.012", "−0.025", "0.000").
-func fmtDiff(d float64) string {
+// FmtDiff prints a signed difference with three decimals ("+0.012", "−0.025", "0.000").
+func FmtDiff(d float64) string {
 	if math.IsNaN(d) {
 		return ""
 	}
@@ -46,9 +46,9 @@ func fmtDiff(d float64) string {
 	return minus(s)
 }
 
-// fmtSeconds prints a duration in seconds like the paper (two decimals), with more
+// FmtSeconds prints a duration in seconds like the paper (two decimals), with more
 // significant digits for very short times.
-func fmtSeconds(v float64) string {
+func FmtSeconds(v float64) string {
 	switch {
 	case math.IsNaN(v):
 		return Dash
@@ -58,8 +58,8 @@ func fmtSeconds(v float64) string {
 	return minus(fmt.Sprintf("%.2f", v))
 }
 
-// fmtParam prints a parameter value compactly: 1e-04 → "1e-4", 0.01 → "0.01".
-func fmtParam(v float64) string {
+// FmtParam prints a parameter value compactly: 1e-04 → "1e-4", 0.01 → "0.01".
+func FmtParam(v float64) string {
 	if math.IsNaN(v) {
 		return Dash
 	}
@@ -80,9 +80,9 @@ func minus(s string) string {
 	return s
 }
 
-// metricOf returns the mean and std of a metric at a point, NaN if not recorded or if
+// MetricOf returns the mean and std of a metric at a point, NaN if not recorded or if
 // the point has no finished run.
-func metricOf(p *experiments.PointStats, metric string) (mean, std float64) {
+func MetricOf(p *experiments.PointStats, metric string) (mean, std float64) {
 	if p == nil || p.Runs == 0 {
 		return math.NaN(), math.NaN()
 	}
@@ -93,7 +93,7 @@ func metricOf(p *experiments.PointStats, metric string) (mean, std float64) {
 	return m, p.Std[metric]
 }
 
-func argmax(v []float64) int {
+func Argmax(v []float64) int {
 	j := -1
 	for i, x := range v {
 		if !math.IsNaN(x) && (j < 0 || x > v[j]) {

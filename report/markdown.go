@@ -18,7 +18,7 @@ func writeReport(b *bytes.Buffer, rep *Report, opt Options) {
 	cmp := r.comparer()
 	switch {
 	case cmp != nil:
-		cmp.writeIntro(b, r, opt)
+		cmp.WriteIntro(b, r, opt)
 	case r.timingOnly():
 		writeTimingIntro(b, r, opt)
 	default:
@@ -36,24 +36,24 @@ func writeReport(b *bytes.Buffer, rep *Report, opt Options) {
 		figs[f.Kind] = append(figs[f.Kind], f)
 	}
 	if cmp != nil {
-		cmp.writeSections(b, rep, opt, tables, figs)
+		cmp.WriteSections(b, rep, opt, tables, figs)
 	} else {
 		if t := tables["datasets"]; t != nil {
-			writeTable(b, t, opt, "Datasets", "")
+			WriteTable(b, t, opt, "Datasets", "")
 		}
 		if t := tables["runtime"]; t != nil {
-			writeTable(b, t, opt, "Fit times (timed alone)", "")
+			WriteTable(b, t, opt, "Fit times (timed alone)", "")
 		}
 	}
 	for _, d := range r.Datasets {
 		if r.noSweepSection(d) {
 			if !r.timingOnly() { // a sweep ran, but not on this dataset
 				fmt.Fprintf(b, "## %s\n\nNo run of the sweep on %s: only fits timed alone (section \"Fit times (timed "+
-					"alone)\").\n\n", datasetTitle(d), datasetTitle(d))
+					"alone)\").\n\n", DatasetTitle(d), DatasetTitle(d))
 			}
 			continue
 		}
-		fmt.Fprintf(b, "## %s\n\n", datasetTitle(d))
+		fmt.Fprintf(b, "## %s\n\n", DatasetTitle(d))
 		if t := tables["rows_"+r.Slug(d)]; t != nil {
 			writeTableBody(b, t, opt, "")
 		}
@@ -68,15 +68,15 @@ func writeReport(b *bytes.Buffer, rep *Report, opt Options) {
 				heat = append(heat, f)
 			}
 		}
-		writeFigures(b, sens)
-		writeFigures(b, heat)
+		WriteFigures(b, sens)
+		WriteFigures(b, heat)
 		if !r.Compare {
 			for _, f := range figs["objective"] {
 				if f.Dataset == d {
-					writeFigures(b, []*Figure{f})
+					WriteFigures(b, []*Figure{f})
 				}
 			}
-			writeSkipped(b, rep.Skipped, "objective figure on "+datasetTitle(d)+":")
+			WriteSkipped(b, rep.Skipped, "objective figure on "+DatasetTitle(d)+":")
 		}
 	}
 	if r.Compare || !r.timingOnly() {
@@ -84,7 +84,7 @@ func writeReport(b *bytes.Buffer, rep *Report, opt Options) {
 			"metric: the parameters, the mean and population std over the finished restarts and their number n.\n\n", GridFile, GridFile)
 	}
 	if cmp != nil {
-		cmp.writeClosing(b, r)
+		cmp.WriteClosing(b, r)
 	}
 	b.WriteString("## Files\n\n")
 	for _, f := range rep.Files {
@@ -98,7 +98,7 @@ func writeTimingIntro(b *bytes.Buffer, r *Results, opt Options) {
 	tDone, tFailed := r.timedCounts()
 	fmt.Fprintf(b, "Report of the fits timed alone recorded in `%s`: %d fits timed alone (%d done, %d failed) on %s; "+
 		"rows %s. This report only reads recorded runs; nothing was re-run.\n\n",
-		opt.ResultsDir, len(r.Timed), tDone, tFailed, datasetList(r.Datasets), strings.Join(r.timedMethods(), ", "))
+		opt.ResultsDir, len(r.Timed), tDone, tFailed, DatasetList(r.Datasets), strings.Join(r.TimedMethods(), ", "))
 	fmt.Fprintf(b, "Every record comes from a config with timing: true, which runs its fits one at a time to time "+
 		"them: the results hold no run of a sweep, so there is no rows table, selection rule, figure or grid point "+
 		"here. The times are in the section \"Fit times (timed alone)\", and in `%s/runs.jsonl` (fit_seconds, "+
@@ -115,7 +115,7 @@ func writeSweepIntro(b *bytes.Buffer, r *Results, opt Options) {
 	}
 	fmt.Fprintf(b, "Report of the sweep from the recorded runs in `%s`: %d runs (%d done, %d failed) on %s%s. "+
 		"This report only reads recorded runs; nothing was re-run.\n\n",
-		opt.ResultsDir, total, done, failed, datasetList(r.Datasets), rows)
+		opt.ResultsDir, total, done, failed, DatasetList(r.Datasets), rows)
 	if len(r.Timed) > 0 {
 		fmt.Fprintf(b, "The results also hold %d fits timed alone (a config with timing: true): their times are "+
 			"in the section \"Fit times (timed alone)\", and in `%s/runs.jsonl` (fit_seconds, init_seconds, records "+
@@ -131,9 +131,9 @@ func selectionParagraph(r *Results) string {
 	var labeled, unlabeled []string
 	for _, d := range r.Datasets {
 		if r.Labeled(d) {
-			labeled = append(labeled, datasetTitle(d))
+			labeled = append(labeled, DatasetTitle(d))
 		} else {
-			unlabeled = append(unlabeled, datasetTitle(d))
+			unlabeled = append(unlabeled, DatasetTitle(d))
 		}
 	}
 	s := "**Selection rules.** Each row is shown at the grid point chosen per dataset"
@@ -156,11 +156,11 @@ func writeProvenance(b *bytes.Buffer, rep *Report, opt Options) {
 	b.WriteString("## Provenance\n\n")
 	var configs, commits, machines, gos, hashes []string
 	for _, p := range r.Provenance {
-		configs = appendNew(configs, p.Config)
-		hashes = appendNew(hashes, fmt.Sprintf("`%s` (sha256 `%s`)", p.Config, p.ConfigHash))
-		commits = appendNew(commits, "`"+p.GitCommit+"`")
-		machines = appendNew(machines, fmt.Sprintf("%s, %s, %d workers", p.Host, p.CPU, p.Workers))
-		gos = appendNew(gos, p.GoVersion)
+		configs = AppendNew(configs, p.Config)
+		hashes = AppendNew(hashes, fmt.Sprintf("`%s` (sha256 `%s`)", p.Config, p.ConfigHash))
+		commits = AppendNew(commits, "`"+p.GitCommit+"`")
+		machines = AppendNew(machines, fmt.Sprintf("%s, %s, %d workers", p.Host, p.CPU, p.Workers))
+		gos = AppendNew(gos, p.GoVersion)
 	}
 	if len(r.Provenance) == 0 {
 		b.WriteString("No provenance (sweeps.jsonl) was recorded in the results folder.\n\n")
@@ -214,9 +214,9 @@ func writeProvenance(b *bytes.Buffer, rep *Report, opt Options) {
 	fmt.Fprintf(b, "%s\n```\n\n", opt.Command)
 }
 
-// writeTable writes a table section: links to its files, the comparison paragraph and
+// WriteTable writes a table section: links to its files, the comparison paragraph and
 // the Markdown table.
-func writeTable(b *bytes.Buffer, t *Table, opt Options, heading, paragraph string) {
+func WriteTable(b *bytes.Buffer, t *Table, opt Options, heading, paragraph string) {
 	fmt.Fprintf(b, "## %s\n\n", heading)
 	writeTableBody(b, t, opt, paragraph)
 }
@@ -238,8 +238,8 @@ func writeTableBody(b *bytes.Buffer, t *Table, opt Options, paragraph string) {
 	b.WriteString("\n")
 }
 
-// writeFigures embeds each figure's PNG (or links its files) with its caption and facts.
-func writeFigures(b *bytes.Buffer, figs []*Figure) {
+// WriteFigures embeds each figure's PNG (or links its files) with its caption and facts.
+func WriteFigures(b *bytes.Buffer, figs []*Figure) {
 	for _, f := range figs {
 		fmt.Fprintf(b, "### %s\n\n", f.Title)
 		for _, file := range f.Files {
@@ -268,8 +268,8 @@ func filepathExt(name string) string {
 	return ""
 }
 
-// writeSkipped lists the skipped figures whose note starts with prefix.
-func writeSkipped(b *bytes.Buffer, skipped []string, prefix string) {
+// WriteSkipped lists the skipped figures whose note starts with prefix.
+func WriteSkipped(b *bytes.Buffer, skipped []string, prefix string) {
 	for _, s := range skipped {
 		if strings.HasPrefix(s, prefix) {
 			fmt.Fprintf(b, "*Not drawn: %s*\n\n", s)
@@ -277,11 +277,11 @@ func writeSkipped(b *bytes.Buffer, skipped []string, prefix string) {
 	}
 }
 
-// datasetList prints dataset names in the paper's spelling.
-func datasetList(ds []string) string {
+// DatasetList prints dataset names in the paper's spelling.
+func DatasetList(ds []string) string {
 	out := make([]string, len(ds))
 	for i, d := range ds {
-		out[i] = datasetTitle(d)
+		out[i] = DatasetTitle(d)
 	}
 	return strings.Join(out, ", ")
 }

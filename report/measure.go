@@ -6,9 +6,9 @@ import (
 	"github.com/nagc-harness/nagc/experiments"
 )
 
-// measure is a quantity of a grid point that a table or figure shows: a metric's mean
+// Measure is a quantity of a grid point that a table or figure shows: a metric's mean
 // and std over restarts, or a selection rule's score.
-type measure struct {
+type Measure struct {
 	// Name is the key (a metric name, "two-view" or "objective"); Label the axis label.
 	Name, Label string
 	// Lo and Hi bound the quantity (ARI in [−0.5, 1], modularity in [−0.5, 1], …); NaN
@@ -30,9 +30,9 @@ var metricLabels = map[string]string{
 	experiments.MetricHeldOut: "held-out modularity",
 }
 
-// metricMeasure returns the measure of a recorded metric.
-func metricMeasure(name string) measure {
-	m := measure{Name: name, Label: name, Lo: math.NaN(), Hi: math.NaN()}
+// MetricMeasure returns the measure of a recorded metric.
+func MetricMeasure(name string) Measure {
+	m := Measure{Name: name, Label: name, Lo: math.NaN(), Hi: math.NaN()}
 	if l, ok := metricLabels[name]; ok {
 		m.Label = l
 	}
@@ -50,12 +50,12 @@ func metricMeasure(name string) measure {
 }
 
 // ruleMeasure returns the quantity a selection rule optimises.
-func ruleMeasure(rule string) measure {
+func ruleMeasure(rule string) Measure {
 	switch rule {
 	case experiments.SelectHeldOut:
-		return metricMeasure(experiments.MetricHeldOut)
+		return MetricMeasure(experiments.MetricHeldOut)
 	case experiments.SelectTwoView:
-		return measure{Name: rule, Label: "modularity + attribute modularity", Lo: -1, Hi: 2,
+		return Measure{Name: rule, Label: "modularity + attribute modularity", Lo: -1, Hi: 2,
 			get: func(p *experiments.PointStats) (float64, float64, bool) {
 				v := twoViewScore(p)
 				if p.Runs == 0 || math.IsInf(v, -1) {
@@ -64,7 +64,7 @@ func ruleMeasure(rule string) measure {
 				return v, math.NaN(), true
 			}}
 	case experiments.SelectObjective:
-		return measure{Name: rule, Label: "final objective", Lo: math.NaN(), Hi: math.NaN(),
+		return Measure{Name: rule, Label: "final objective", Lo: math.NaN(), Hi: math.NaN(),
 			get: func(p *experiments.PointStats) (float64, float64, bool) {
 				var vs []float64
 				for _, rec := range p.Records {
@@ -79,7 +79,7 @@ func ruleMeasure(rule string) measure {
 				return m, s, true
 			}}
 	}
-	return metricMeasure(rule)
+	return MetricMeasure(rule)
 }
 
 // twoViewScore is experiments.SelectTwoView's score of a point, −Inf when incomplete.

@@ -12,7 +12,7 @@ type paperComparison struct{}
 
 // tables returns the paper's tables in its order: ARI, then ARI without isolated
 // vertices (not in the paper), the modularity table when the spec has one, ρ, runtime.
-func (paperComparison) tables(r *Results) []*Table {
+func (paperComparison) Tables(r *Results) []*Table {
 	out := []*Table{ariTable(r), ariConnectedTable(r)}
 	if r.Spec.Modularity.Dataset != "" {
 		out = append(out, modularityTable(r))
@@ -22,23 +22,23 @@ func (paperComparison) tables(r *Results) []*Table {
 
 // drawsSensitivity reports whether the paper's figures show a row's sensitivity to a
 // parameter: the λ and k2 sweeps of the proposed row.
-func (paperComparison) drawsSensitivity(r *Results, method, param string) bool {
+func (paperComparison) DrawsSensitivity(r *Results, method, param string) bool {
 	return method == r.Spec.Proposed && (param == "lambda" || param == "k2")
 }
 
-func (paperComparison) writeIntro(b *bytes.Buffer, r *Results, opt Options) {
+func (paperComparison) WriteIntro(b *bytes.Buffer, r *Results, opt Options) {
 	writePaperIntro(b, r, opt)
 }
 
-func (paperComparison) writeSections(b *bytes.Buffer, rep *Report, opt Options, tables map[string]*Table, figs map[string][]*Figure) {
+func (paperComparison) WriteSections(b *bytes.Buffer, rep *Report, opt Options, tables map[string]*Table, figs map[string][]*Figure) {
 	writePaperSections(b, rep, opt, tables, figs)
 }
 
-func (paperComparison) writeClosing(b *bytes.Buffer, r *Results) { writeSelected(b, r) }
+func (paperComparison) WriteClosing(b *bytes.Buffer, r *Results) { writeSelected(b, r) }
 
 // drawFigures draws the paper's figures: the WebKB layout, then per dataset the λ
 // and k2 sweeps of Prop.
-func (paperComparison) drawFigures(rep *Report, opt Options, add func(*Figure, error) error) error {
+func (paperComparison) DrawFigures(rep *Report, opt Options, add func(*Figure, error) error) error {
 	r := rep.Results
 	var ds string
 	for _, d := range r.Datasets {
@@ -49,7 +49,7 @@ func (paperComparison) drawFigures(rep *Report, opt Options, add func(*Figure, e
 	switch {
 	case r.Spec.Layout.Dataset == "": // the paper has no such figure
 	case ds == "":
-		rep.Skipped = append(rep.Skipped, r.Spec.Layout.Figure+": "+datasetTitle(r.Spec.Layout.Dataset)+" is not in these results.")
+		rep.Skipped = append(rep.Skipped, r.Spec.Layout.Figure+": "+DatasetTitle(r.Spec.Layout.Dataset)+" is not in these results.")
 	default:
 		g, err := opt.LoadGraph(ds)
 		if err != nil {
@@ -57,16 +57,16 @@ func (paperComparison) drawFigures(rep *Report, opt Options, add func(*Figure, e
 				"pass --data DIR or set NAGC_DATA.", r.Spec.Layout.Figure, err))
 			break
 		}
-		if err := add(layoutFigure(r, ds, g, opt.figureOptions())); err != nil {
+		if err := add(layoutFigure(r, ds, g, opt.FigureOptions())); err != nil {
 			return err
 		}
 	}
 	for _, param := range []string{"lambda", "k2"} {
 		for _, d := range r.Datasets {
-			f, err := sweepFigure(r, d, param, opt.figureOptions())
+			f, err := sweepFigure(r, d, param, opt.FigureOptions())
 			if f == nil && err == nil {
 				rep.Skipped = append(rep.Skipped, fmt.Sprintf("%s figure on %s: no finished Prop. runs with this parameter recorded.",
-					param, datasetTitle(d)))
+					param, DatasetTitle(d)))
 			}
 			if err := add(f, err); err != nil {
 				return err

@@ -71,7 +71,7 @@ func (r *Results) layoutPanels(dataset string, g *datasets.Graph) []layoutPanel 
 			continue
 		}
 		sel := r.Selected(PaperRule, dataset, m)
-		rec := restartZero(sel)
+		rec := RestartZero(sel)
 		pred, err := experiments.DecodeLabels(rec.Labels)
 		switch {
 		case rec.Labels == "":
@@ -91,7 +91,7 @@ func (r *Results) layoutPanels(dataset string, g *datasets.Graph) []layoutPanel 
 			out = append(out, empty)
 			continue
 		}
-		ari := fmt3(rec.Metrics["ari"])
+		ari := Fmt3(rec.Metrics["ari"])
 		p.Title = fmt.Sprintf("%s (restart %d): %d of %d misassigned, ARI %s", m, rec.Restart, p.Misassigned, g.N(), ari)
 		if ps := ParamString(sel.Params); ps != "" {
 			p.Note = fmt.Sprintf("restart %d of %s", rec.Restart, ps)
@@ -113,11 +113,11 @@ func layoutFigure(r *Results, dataset string, g *datasets.Graph, o FigureOptions
 	pos := forceLayout(g.N(), edges, layoutIterations, layoutSeed)
 	fig := &Figure{
 		Name: "layout_" + r.Slug(dataset), Kind: "layout", Dataset: dataset,
-		Title: fmt.Sprintf("%s clusterings drawn on a force-directed layout", datasetTitle(dataset)),
+		Title: fmt.Sprintf("%s clusterings drawn on a force-directed layout", DatasetTitle(dataset)),
 		Caption: fmt.Sprintf("%s (%d vertices, %d edges without self-loops), Fruchterman–Reingold layout (%d iterations, seed %d) of the "+
 			"graph only. Colour and marker: the class each vertex's cluster is matched to (Hungarian matching of "+
 			"clusters to classes); crosses: misassigned vertices. Labels of the grid point selected by %s, restart 0.",
-			datasetTitle(dataset), g.N(), len(edges), layoutIterations, layoutSeed, RuleText(PaperRule)),
+			DatasetTitle(dataset), g.N(), len(edges), layoutIterations, layoutSeed, RuleText(PaperRule)),
 	}
 	for _, p := range panels {
 		switch {
@@ -135,21 +135,21 @@ func layoutFigure(r *Results, dataset string, g *datasets.Graph, o FigureOptions
 		if pn.Class == nil {
 			pl.Title.Text = pn.Method + ": " + pn.Note
 		}
-		pl.Title.TextStyle.Font.Size = defaultStyle.LabelSize
+		pl.Title.TextStyle.Font.Size = DefaultStyle.LabelSize
 		pl.Add(&graphPlot{pos: pos, edges: edges, panel: pn})
 		pl.X.Min, pl.X.Max, pl.Y.Min, pl.Y.Max = -1.05, 1.05, -1.05, 1.05
 		plots[i] = pl
 	}
 	k := g.K()
-	files, err := saveCanvas(o, fig.Name, defaultStyle.LayoutWidth, defaultStyle.LayoutHeight, func(c draw.Canvas) {
-		c = draw.Crop(c, figureMargin, -figureMargin, figureMargin, -figureMargin)
+	files, err := SaveCanvas(o, fig.Name, DefaultStyle.LayoutWidth, DefaultStyle.LayoutHeight, func(c draw.Canvas) {
+		c = draw.Crop(c, FigureMargin, -FigureMargin, FigureMargin, -FigureMargin)
 		legH := vg.Points(22)
 		body := draw.Crop(c, 0, 0, legH, 0)
 		tiles := draw.Tiles{Rows: 1, Cols: len(plots), PadX: vg.Points(12), PadTop: vg.Points(4), PadLeft: vg.Points(4), PadRight: vg.Points(4)}
 		for i, pl := range plots {
 			pl.Draw(tiles.At(body, i, 0))
 		}
-		legendRow(draw.Crop(c, vg.Points(10), 0, 0, -(c.Size().Y-legH)), defaultStyle.LegendSize, k, g.ClassNames)
+		legendRow(draw.Crop(c, vg.Points(10), 0, 0, -(c.Size().Y-legH)), DefaultStyle.LegendSize, k, g.ClassNames)
 	})
 	fig.Files = files
 	return fig, err
@@ -168,7 +168,7 @@ func legendRow(c draw.Canvas, size vg.Length, k int, names []string) {
 		x += 12 + sty.Width(text) + 14
 	}
 	for i := 0; i < k; i++ {
-		st := classStyle(i)
+		st := ClassStyle(i)
 		name := fmt.Sprintf("class %d", i)
 		if i < len(names) {
 			name = names[i]
@@ -198,7 +198,7 @@ func (g *graphPlot) Plot(c draw.Canvas, p *plot.Plot) {
 		for i, q := range g.pos {
 			gs := draw.GlyphStyle{Color: color.Gray{0x90}, Shape: draw.CircleGlyph{}, Radius: vg.Points(1.6)}
 			if g.panel.Class != nil {
-				st := classStyle(g.panel.Class[i])
+				st := ClassStyle(g.panel.Class[i])
 				gs = draw.GlyphStyle{Color: st.Color, Shape: st.Glyph, Radius: vg.Points(1.8)}
 				if g.panel.Wrong[i] {
 					gs = draw.GlyphStyle{Color: st.Color, Shape: boldCross{}, Radius: vg.Points(3.5)}

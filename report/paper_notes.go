@@ -190,11 +190,11 @@ func (o *offPaper) Explain(rows []TidyRow) []string {
 		case offThePaper(p):
 			out[i] = offPrefix + fmt.Sprintf("the selection and, at the paper's rule's point, its cause: the label-free "+
 				"rule chose %s (ARI %s), the paper's rule %s (ARI %s, Δ %s), which is off because: %s",
-				paramsOrNone(tr.Params), fmt3(tr.Mean), paramsOrNone(p.Params), fmt3(p.Mean), fmtDiff(p.Diff), o.paperRuleCause(p))
+				paramsOrNone(tr.Params), Fmt3(tr.Mean), paramsOrNone(p.Params), Fmt3(p.Mean), FmtDiff(p.Diff), o.paperRuleCause(p))
 		default:
 			out[i] = offPrefix + fmt.Sprintf("the selection: the paper chose by ARI (reading the labels); the label-free "+
 				"rule chose %s (ARI %s), the paper's rule %s (ARI %s, within max(paper std, 0.02) of the paper)",
-				paramsOrNone(tr.Params), fmt3(tr.Mean), paramsOrNone(p.Params), fmt3(p.Mean))
+				paramsOrNone(tr.Params), Fmt3(tr.Mean), paramsOrNone(p.Params), Fmt3(p.Mean))
 		}
 	}
 	return out
@@ -210,7 +210,7 @@ func (o *offPaper) paperRuleCause(tr TidyRow) string {
 		return noNoteRecorded
 	case math.Abs(tr.Diff-n.Diff) > offPaperTolerance:
 		return fmt.Sprintf("not explained: the note on this cell in %s was written for Δ = %s, not %s", offPaperFile,
-			fmtDiff(n.Diff), fmtDiff(tr.Diff))
+			FmtDiff(n.Diff), FmtDiff(tr.Diff))
 	case !n.Explained:
 		return notExplained + strings.TrimSpace(n.Cause)
 	}
@@ -323,7 +323,7 @@ func offPaperParagraph(t *Table, r *Results) string {
 		var parts []string
 		for _, sel := range order {
 			c := counts[sel]
-			s := fmt.Sprintf("%d under %s", c[0], ruleShort(sel))
+			s := fmt.Sprintf("%d under %s", c[0], RuleShort(sel))
 			if c[1] > 0 {
 				s += fmt.Sprintf(" (%d not explained)", c[1])
 			}

@@ -10,7 +10,7 @@ import (
 // order, each followed by the recorded rows compared with it (PaperRows), then the other
 // recorded methods.
 func (r *Results) methodRows() []string {
-	rows := paperOrder(append(append([]string{}, r.Spec.Rows...), r.Methods...), r.Spec.Rows, func(s string) string { return s })
+	rows := PaperOrder(append(append([]string{}, r.Spec.Rows...), r.Methods...), r.Spec.Rows, func(s string) string { return s })
 	var out, after []string
 	for _, m := range rows {
 		if _, ok := r.Spec.ComparedWith[m]; !ok {
@@ -64,7 +64,7 @@ func (r *Results) methodLabel(m string) string {
 // tie-breaking alone, and the two columns show how much of the ARI they decide. Records
 // made before ari_connected existed gain it with `nagc results rescore`.
 func ariConnectedTable(r *Results) *Table {
-	t := newTable("ari_connected", texttable.Table{
+	t := NewTable("ari_connected", texttable.Table{
 		Title: "ARI with and without isolated vertices (not in the paper)",
 		Caption: "ARI mean ± population std over the restarts of the selected grid point, over all vertices (\"all\", " +
 			"as in the ARI table) and over the vertices with at least one edge to another vertex (\"with an edge\"; " +
@@ -73,17 +73,17 @@ func ariConnectedTable(r *Results) *Table {
 		Columns: []texttable.Column{{Title: "Method", Align: 'l'}},
 	})
 	for _, d := range r.Datasets {
-		t.Groups = append(t.Groups, texttable.Group{Title: datasetTitle(d), Span: 2})
+		t.Groups = append(t.Groups, texttable.Group{Title: DatasetTitle(d), Span: 2})
 		t.Columns = append(t.Columns, texttable.Column{Title: "all", Align: 'r'}, texttable.Column{Title: "with an edge", Align: 'r'})
 	}
 	methods := r.methodRows()
 	for _, rule := range []string{PaperRule, r.FreeRule} {
-		t.Rows = append(t.Rows, texttable.Row{Section: "Selection: " + ruleShort(rule)})
+		t.Rows = append(t.Rows, texttable.Row{Section: "Selection: " + RuleShort(rule)})
 		for _, m := range methods {
 			row := texttable.Row{Cells: []texttable.Cell{{Text: r.methodLabel(m)}}}
 			for _, d := range r.Datasets {
 				for _, metric := range []string{"ari", "ari_connected"} {
-					c, tr, _ := r.metricCell(t.Name, rule, d, m, metric)
+					c, tr, _ := r.MetricCell(t.Name, rule, d, m, metric)
 					row.Cells = append(row.Cells, c)
 					t.Tidy = append(t.Tidy, tr)
 				}

@@ -41,7 +41,7 @@ func meanInit(p *experiments.PointStats) (float64, int) {
 	var sum float64
 	n := 0
 	for _, rec := range p.Records {
-		if v, ok := initSeconds(rec); ok {
+		if v, ok := InitSeconds(rec); ok {
 			sum += v
 			n++
 		}
@@ -55,7 +55,7 @@ func meanInit(p *experiments.PointStats) (float64, int) {
 // hasInitSeconds reports whether some record carries init_seconds.
 func (r *Results) hasInitSeconds() bool {
 	for _, rec := range r.Records {
-		if _, ok := initSeconds(rec); ok {
+		if _, ok := InitSeconds(rec); ok {
 			return true
 		}
 	}
@@ -84,10 +84,10 @@ func runtimeTableOf(r *Results) *Table {
 		cols := []runtimeColumn{r.aloneColumn()}
 		note := aloneNote
 		if withSweep {
-			cols = append(cols, r.meanFitColumn("sweep k2 = k1", selTimingSet, fmtSec3))
+			cols = append(cols, r.meanFitColumn("sweep k2 = k1", SelTimingSet, FmtSec3))
 			note += "; sweep k2 = k1 = mean fit time over the sweep's runs at k2 = k1, timed concurrently"
 		}
-		return r.runtimeTable(r.aloneCaption(methods, withSweep, true), methods, cols,
+		return r.runtimeTable(r.AloneCaption(methods, withSweep, true), methods, cols,
 			note+"; paper = the paper's table (Python 3 / Octave, the authors' machine).")
 	}
 	withInit := r.hasInitSeconds()
@@ -104,7 +104,7 @@ func runtimeTableOf(r *Results) *Table {
 		"methods without k2) and over all finished runs of the grid (\"all runs\"). The paper's times were measured on " +
 		"the authors' machine (Python 3 / Octave), so only ratios between methods compare."
 	cols := []runtimeColumn{r.selectedFitColumn("paper rule", PaperRule), r.selectedFitColumn("label-free", r.FreeRule),
-		r.meanFitColumn("k2 = k1", selTimingSet, fmtSeconds), r.meanFitColumn("all runs", selAll, fmtSeconds)}
+		r.meanFitColumn("k2 = k1", SelTimingSet, FmtSeconds), r.meanFitColumn("all runs", SelAll, FmtSeconds)}
 	if withInit {
 		cols = append(cols, r.initColumn())
 	}
@@ -130,7 +130,7 @@ type runtimeColumn struct {
 // the columns of each kind, then the paper's seconds (also the paper value of every tidy
 // row of a fit time); a note on the columns, then paper.Spec.RuntimeNotes.
 func (r *Results) runtimeTable(caption string, methods []string, cols []runtimeColumn, note string) *Table {
-	t := newTable("runtime", texttable.Table{
+	t := NewTable("runtime", texttable.Table{
 		Title: "Runtime (seconds per fit)", Caption: caption,
 		Columns: []texttable.Column{{Title: "Method", Align: 'l'}},
 		Notes:   append([]string{note}, r.Spec.RuntimeNotes...),
@@ -142,7 +142,7 @@ func (r *Results) runtimeTable(caption string, methods []string, cols []runtimeC
 				heads = append(heads, texttable.Column{Title: title, Align: 'r'})
 			}
 		}
-		t.AddGroup(datasetTitle(d), append(heads, texttable.Column{Title: "paper", Align: 'r'})...)
+		t.AddGroup(DatasetTitle(d), append(heads, texttable.Column{Title: "paper", Align: 'r'})...)
 	}
 	for _, m := range methods {
 		row := texttable.Row{Cells: []texttable.Cell{{Text: r.methodLabel(m)}}}
@@ -151,7 +151,7 @@ func (r *Results) runtimeTable(caption string, methods []string, cols []runtimeC
 			for _, c := range cols {
 				cells, tidy := c.cells(d, m)
 				for i := range tidy {
-					if inPaper && tidy[i].Metric == metricFitTime {
+					if inPaper && tidy[i].Metric == MetricFitTime {
 						tidy[i].Paper = pv
 					}
 				}
@@ -168,13 +168,13 @@ func (r *Results) runtimeTable(caption string, methods []string, cols []runtimeC
 // selectedFitColumn is the mean fit time at the grid point rule selects.
 func (r *Results) selectedFitColumn(title, rule string) runtimeColumn {
 	return runtimeColumn{titles: []string{title}, cells: func(d, m string) ([]texttable.Cell, []TidyRow) {
-		tr := newTidy("runtime", d, m, metricFitTime, rule)
+		tr := NewTidy("runtime", d, m, MetricFitTime, rule)
 		c := texttable.Cell{Text: Dash, Note: r.Missing(d, m) + r.Unselected(rule, d, m)}
 		if c.Note == "" {
 			p := r.Selected(rule, d, m)
 			tr.Mean, tr.Runs, tr.Failed, tr.Params = p.FitSeconds, p.Runs, p.Failed, ParamString(p.Params)
-			_, tr.Std = experiments.MeanStd(fitTimes(p))
-			c = texttable.Cell{Text: fmtSeconds(p.FitSeconds), Note: failedNote(p)}
+			_, tr.Std = experiments.MeanStd(FitTimes(p))
+			c = texttable.Cell{Text: FmtSeconds(p.FitSeconds), Note: FailedNote(p)}
 		}
 		tr.Note = c.Note
 		return []texttable.Cell{c}, []TidyRow{tr}
@@ -185,11 +185,11 @@ func (r *Results) selectedFitColumn(title, rule string) runtimeColumn {
 // k2 = k1 (sel selTimingSet) or over all of them (selAll), printed by format.
 func (r *Results) meanFitColumn(title, sel string, format func(float64) string) runtimeColumn {
 	return runtimeColumn{titles: []string{title}, cells: func(d, m string) ([]texttable.Cell, []TidyRow) {
-		tr := newTidy("runtime", d, m, metricFitTime, sel)
+		tr := NewTidy("runtime", d, m, MetricFitTime, sel)
 		c := texttable.Cell{Text: Dash, Note: r.Missing(d, m)}
 		if c.Note == "" {
 			keep := atTimingSetting
-			if sel == selAll {
+			if sel == SelAll {
 				keep = nil
 			}
 			tr.Mean, tr.Runs = r.meanFitAll(d, m, keep)
@@ -206,13 +206,13 @@ func (r *Results) meanFitColumn(title, sel string, format func(float64) string) 
 // initColumn is the mean initialisation time (init_seconds) at the paper-rule point.
 func (r *Results) initColumn() runtimeColumn {
 	return runtimeColumn{titles: []string{"init"}, cells: func(d, m string) ([]texttable.Cell, []TidyRow) {
-		tr := newTidy("runtime", d, m, metricInit, PaperRule)
+		tr := NewTidy("runtime", d, m, MetricInit, PaperRule)
 		c := texttable.Cell{Text: Dash, Note: r.Missing(d, m) + r.Unselected(PaperRule, d, m)}
 		if c.Note == "" {
 			p := r.Selected(PaperRule, d, m)
 			tr.Params = ParamString(p.Params)
 			if tr.Mean, tr.Runs = meanInit(p); tr.Runs > 0 {
-				c = texttable.Cell{Text: fmtSeconds(tr.Mean)}
+				c = texttable.Cell{Text: FmtSeconds(tr.Mean)}
 			} else {
 				c.Note = "no init_seconds recorded (runs made before the field existed, or a method that does not time it apart)"
 			}
@@ -225,7 +225,7 @@ func (r *Results) initColumn() runtimeColumn {
 // aloneColumn is the median fit and initialisation times of the fits timed alone.
 func (r *Results) aloneColumn() runtimeColumn {
 	return runtimeColumn{titles: []string{"alone", "init"}, cells: func(d, m string) ([]texttable.Cell, []TidyRow) {
-		fc, fit, ic, ini := aloneCells("runtime", d, m, r.timedAlone(d, m))
+		fc, fit, ic, ini := AloneCells("runtime", d, m, r.TimedAlone(d, m))
 		return []texttable.Cell{fc, ic}, []TidyRow{fit, ini}
 	}}
 }
@@ -236,7 +236,7 @@ func paperSecondsCell(inPaper bool, pv float64) texttable.Cell {
 	if !inPaper {
 		return texttable.Cell{Text: Dash}
 	}
-	return texttable.Cell{Text: fmtSeconds(pv)}
+	return texttable.Cell{Text: FmtSeconds(pv)}
 }
 
 // workers describes how many runs were timed at once (the most workers of any recorded
@@ -260,4 +260,23 @@ func freeShort(rule string) string {
 		return "lowest mean final objective"
 	}
 	return "best mean " + rule
+}
+
+// aloneNote explains the "alone" and "init" columns of the paper's runtime table.
+const aloneNote = "alone = median fit time over the restarts timed alone (the iterations, without the initialisation " +
+	"where init has a value); init = median time of their initialisation, timed apart"
+
+// runtimeMethods lists the rows of the paper's runtime table: the paper's runtime rows
+// and the sweep's rows (methodRows order), then rows timed alone that are neither.
+func (r *Results) runtimeMethods() []string {
+	var out []string
+	for _, m := range r.methodRows() {
+		if r.Paper.HasRuntimeRow(m) || containsStr(r.Methods, m) {
+			out = append(out, m)
+		}
+	}
+	for _, m := range r.TimedMethods() {
+		out = AppendNew(out, m)
+	}
+	return out
 }

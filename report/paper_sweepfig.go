@@ -86,7 +86,7 @@ func (r *Results) bestBaseline(dataset string) (string, float64, bool) {
 		if strings.HasPrefix(m, "Prop") {
 			continue
 		}
-		if mean, _ := metricOf(r.Selected(PaperRule, dataset, m), "ari"); !math.IsNaN(mean) && mean > best {
+		if mean, _ := MetricOf(r.Selected(PaperRule, dataset, m), "ari"); !math.IsNaN(mean) && mean > best {
 			name, best = m, mean
 		}
 	}
@@ -150,9 +150,9 @@ func sweepFigure(r *Results, dataset, param string, o FigureOptions) (*Figure, e
 	}
 	logX := param == "lambda"
 	prop := r.Spec.Proposed
-	p := newPlot(defaultStyle, fmt.Sprintf("%s: ARI of %s against %s", datasetTitle(dataset), prop, names.symbol), names.axis, "ARI")
-	leg := newLegendBox(defaultStyle)
-	ari := metricMeasure("ari")
+	p := NewPlot(DefaultStyle, fmt.Sprintf("%s: ARI of %s against %s", DatasetTitle(dataset), prop, names.symbol), names.axis, "ARI")
+	leg := NewLegendBox(DefaultStyle)
+	ari := MetricMeasure("ari")
 	xmin, xmax, ymin, ymax, err := addSweepLines(p, leg, series, logX, ari)
 	if err != nil || math.IsInf(xmin, 1) {
 		return nil, err
@@ -160,10 +160,10 @@ func sweepFigure(r *Results, dataset, param string, o FigureOptions) (*Figure, e
 	if name, v, ok := r.baselineLine(dataset); ok {
 		ymax = math.Max(ymax, v)
 		ymin = math.Min(ymin, v)
-		bl := horizontal(v)
+		bl := Horizontal(v)
 		bl.Color, bl.Dashes, bl.Width = color.Gray{0x55}, []vg.Length{vg.Points(8), vg.Points(4)}, vg.Points(1.2)
 		p.Add(bl)
-		leg.add(name, bl)
+		leg.AddEntry(name, bl)
 	}
 	var marks []paper.Mark
 	if r.Paper != nil {
@@ -177,7 +177,7 @@ func sweepFigure(r *Results, dataset, param string, o FigureOptions) (*Figure, e
 	}
 	if logX {
 		p.X.Scale = plot.LogScale{}
-		p.X.Tick.Marker = plot.TickerFunc(logTicks)
+		p.X.Tick.Marker = plot.TickerFunc(LogTicks)
 		p.X.Min, p.X.Max = xmin/math.Pow(10, 0.3), xmax*math.Pow(10, 0.3)
 	} else {
 		p.X.Min, p.X.Max = xmin-0.8, xmax+0.8
@@ -190,20 +190,20 @@ func sweepFigure(r *Results, dataset, param string, o FigureOptions) (*Figure, e
 	if err := addStatedMarks(p, leg, marks); err != nil {
 		return nil, err
 	}
-	leg.add("error bars: std over restarts")
+	leg.AddEntry("error bars: std over restarts")
 	p.Add(plotter.NewGrid())
 	fig := &Figure{
 		Name: param + "_" + r.Slug(dataset),
 		Kind: param, Dataset: dataset, Method: prop, Params: []string{param},
-		Title: fmt.Sprintf("Effect of %s on ARI, %s", names.symbol, datasetTitle(dataset)),
+		Title: fmt.Sprintf("Effect of %s on ARI, %s", names.symbol, DatasetTitle(dataset)),
 		Caption: fmt.Sprintf("ARI (mean over restarts; error bars: population std over restarts) of %s (k-means init) "+
 			"against %s on %s, one line per ρ; for each %s the other parameters are at their best mean ARI. "+
 			"Lines are offset slightly in x so that error bars do not overlap; error bars are cut at the axis. "+
 			r.baselineCaption()+"; dotted black line or black diamond: the paper's stated peak or value.",
-			prop, names.symbol, datasetTitle(dataset), names.symbol),
+			prop, names.symbol, DatasetTitle(dataset), names.symbol),
 	}
-	files, err := saveCanvas(o, fig.Name, defaultStyle.Width, defaultStyle.Height, func(c draw.Canvas) {
-		withLegend(c, p, leg)
+	files, err := SaveCanvas(o, fig.Name, DefaultStyle.Width, DefaultStyle.Height, func(c draw.Canvas) {
+		WithLegend(c, p, leg)
 	})
 	fig.Files = files
 	return fig, err
@@ -212,7 +212,7 @@ func sweepFigure(r *Results, dataset, param string, o FigureOptions) (*Figure, e
 // addSweepLines adds one line per ρ with markers and error bars (std over restarts, cut
 // at the ARI's range) to p and its legend, leaving out x ≤ 0 on a log axis, and returns
 // the range of x and of mean ± std drawn (xmin = +Inf: nothing was drawn).
-func addSweepLines(p *plot.Plot, leg *legendBox, series []sweepLine, logX bool, ari measure) (xmin, xmax, ymin, ymax float64, err error) {
+func addSweepLines(p *plot.Plot, leg *LegendBox, series []sweepLine, logX bool, ari Measure) (xmin, xmax, ymin, ymax float64, err error) {
 	xmin, xmax = math.Inf(1), math.Inf(-1)
 	ymin, ymax = 0.0, math.Inf(-1)
 	for i, s := range series {
@@ -229,7 +229,7 @@ func addSweepLines(p *plot.Plot, leg *legendBox, series []sweepLine, logX bool, 
 				continue
 			}
 		}
-		st := seriesStyle(i)
+		st := SeriesStyle(i)
 		off := float64(i) - float64(len(series)-1)/2
 		pts := make(plotter.XYs, len(s.X))
 		for j, x := range s.X {
@@ -244,7 +244,7 @@ func addSweepLines(p *plot.Plot, leg *legendBox, series []sweepLine, logX bool, 
 			ymin = math.Min(ymin, s.Mean[j]-s.Std[j])
 			ymax = math.Max(ymax, s.Mean[j]+s.Std[j])
 		}
-		errs := clippedErrors(s.Mean, s.Std, ari.Lo, ari.Hi)
+		errs := ClippedErrors(s.Mean, s.Std, ari.Lo, ari.Hi)
 		line, scatter, err := plotter.NewLinePoints(pts)
 		if err != nil {
 			return 0, 0, 0, 0, err
@@ -260,24 +260,24 @@ func addSweepLines(p *plot.Plot, leg *legendBox, series []sweepLine, logX bool, 
 		}
 		eb.Color, eb.Width, eb.CapWidth = st.Color, vg.Points(0.8), vg.Points(5)
 		p.Add(eb, line, scatter)
-		name := "ρ = " + fmtParam(s.Rho)
+		name := "ρ = " + FmtParam(s.Rho)
 		if math.IsNaN(s.Rho) {
 			name = "ρ: method default"
 		}
-		leg.add(name, line, scatter)
+		leg.AddEntry(name, line, scatter)
 	}
 	return xmin, xmax, ymin, ymax, nil
 }
 
 // addStatedMarks draws what the paper states on its figure: a stated peak as a dotted
-// vertical line across the y range, a stated value as a black diamond.
-func addStatedMarks(p *plot.Plot, leg *legendBox, marks []paper.Mark) error {
+// Vertical line across the y range, a stated value as a black diamond.
+func addStatedMarks(p *plot.Plot, leg *LegendBox, marks []paper.Mark) error {
 	for _, mk := range marks {
 		if math.IsNaN(mk.YOrNaN()) {
-			vl := vertical(mk.X, p.Y.Min, p.Y.Max)
+			vl := Vertical(mk.X, p.Y.Min, p.Y.Max)
 			vl.Color, vl.Dashes, vl.Width = color.Black, []vg.Length{vg.Points(1), vg.Points(3)}, vg.Points(1.2)
 			p.Add(vl)
-			leg.add(mk.Label, vl)
+			leg.AddEntry(mk.Label, vl)
 			continue
 		}
 		sc, err := plotter.NewScatter(plotter.XYs{{X: mk.X, Y: mk.YOrNaN()}})
@@ -286,7 +286,7 @@ func addStatedMarks(p *plot.Plot, leg *legendBox, marks []paper.Mark) error {
 		}
 		sc.GlyphStyle = draw.GlyphStyle{Color: color.Black, Shape: diamondGlyph{}, Radius: vg.Points(5)}
 		p.Add(sc)
-		leg.add(mk.Label, sc)
+		leg.AddEntry(mk.Label, sc)
 	}
 	return nil
 }
@@ -311,7 +311,7 @@ func integerTicks(series []sweepLine, marks []paper.Mark, k1 int) plot.Ticker {
 	return plot.TickerFunc(func(min, max float64) []plot.Tick {
 		var t []plot.Tick
 		for _, x := range xs {
-			label := fmtParam(x)
+			label := FmtParam(x)
 			if k1 > 0 && x == float64(k1) {
 				label += " (k1)"
 			}

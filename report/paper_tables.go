@@ -35,12 +35,12 @@ type comparison struct {
 // and Δ = ours − paper, the best mean of each group in bold; then, when c.explain, a
 // note on the Δ of every cell off the paper. Cost O(rules · rows · columns) cells.
 func comparisonTable(r *Results, c comparison) *Table {
-	t := newTable(c.name, texttable.Table{
+	t := NewTable(c.name, texttable.Table{
 		Title: c.title, Caption: c.caption,
 		Columns: []texttable.Column{{Title: c.rowHead, Align: 'l'}},
 	})
 	for _, col := range c.columns {
-		t.addComparisonGroup(col)
+		t.AddComparisonGroup(col)
 	}
 	var deltas []cellRef
 	for _, rule := range []string{PaperRule, r.FreeRule} {
@@ -55,11 +55,11 @@ func comparisonTable(r *Results, c comparison) *Table {
 				means[ri][ci] = mean
 				pc, dc := texttable.Cell{Text: Dash}, texttable.Cell{}
 				if pm, ps, ok := c.published(ri, ci); ok {
-					pc.Text = fmtMeanStd(pm, ps)
+					pc.Text = FmtMeanStd(pm, ps)
 					tr.Paper, tr.PaperStd = pm, ps
 					if !math.IsNaN(mean) {
 						tr.Diff = mean - pm
-						dc.Text = fmtDiff(tr.Diff)
+						dc.Text = FmtDiff(tr.Diff)
 					}
 				}
 				row.Cells = append(row.Cells, cell, pc, dc)
@@ -93,7 +93,7 @@ func comparisonTable(r *Results, c comparison) *Table {
 func higher(int) bool { return false }
 
 // blockOf titles the block of a rule "Selection: …".
-func blockOf(rule string) string { return "Selection: " + ruleShort(rule) }
+func blockOf(rule string) string { return "Selection: " + RuleShort(rule) }
 
 // ariTable builds the ARI table (the paper's table/ari.tex): every method × dataset, ARI
 // mean ± std over the restarts of the grid point selected by the paper's rule, the best
@@ -114,7 +114,7 @@ func ariTable(r *Results) *Table {
 			". Bold: best mean per dataset within a block.",
 		rowHead: "Method", section: blockOf, rows: labels, columns: datasetTitles(r.Datasets),
 		ours: func(rule string, row, col int) (texttable.Cell, TidyRow, float64) {
-			return r.metricCell("ari", rule, r.Datasets[col], methods[row], "ari")
+			return r.MetricCell("ari", rule, r.Datasets[col], methods[row], "ari")
 		},
 		published: func(row, col int) (float64, float64, bool) {
 			return r.Paper.ARIOf(r.Spec.PaperRow(methods[row]), r.Datasets[col])
@@ -132,7 +132,7 @@ func rhoTable(r *Results) *Table {
 	rhos := r.rhoValues()
 	labels := make([]string, len(rhos))
 	for i, rho := range rhos {
-		labels[i] = "ρ = " + fmtParam(rho)
+		labels[i] = "ρ = " + FmtParam(rho)
 	}
 	return comparisonTable(r, comparison{
 		name:  "rho",
@@ -141,7 +141,7 @@ func rhoTable(r *Results) *Table {
 			"at the λ, k2 chosen per ρ; Δ = ours − paper. First block: " + RuleText(PaperRule) +
 			" over λ, k2. Second block: " + RuleText(r.FreeRule) + " over λ, k2. Bold: best per dataset within a block.",
 		rowHead: "ρ", rows: labels, columns: datasetTitles(r.Datasets),
-		section: func(rule string) string { return "Selection of λ, k2: " + ruleShort(rule) },
+		section: func(rule string) string { return "Selection of λ, k2: " + RuleShort(rule) },
 		ours: func(rule string, row, col int) (texttable.Cell, TidyRow, float64) {
 			return r.rhoCell(rule, r.Datasets[col], rhos[row])
 		},
@@ -157,7 +157,7 @@ func rhoTable(r *Results) *Table {
 // the λ, k2 chosen by rule (BestAtRho), its tidy row and its mean.
 func (r *Results) rhoCell(rule, dataset string, rho float64) (texttable.Cell, TidyRow, float64) {
 	prop := r.Spec.Proposed
-	tr := newTidy("rho", dataset, prop, "ari", rule)
+	tr := NewTidy("rho", dataset, prop, "ari", rule)
 	tr.Rho = rho
 	c := texttable.Cell{Text: Dash}
 	mean := math.NaN()
@@ -165,12 +165,12 @@ func (r *Results) rhoCell(rule, dataset string, rho float64) (texttable.Cell, Ti
 	case r.Missing(dataset, prop) != "":
 		c.Note = prop + ": " + r.Missing(dataset, prop)
 	case p == nil:
-		c.Note = fmt.Sprintf("ρ = %s not in the grid (or all its runs failed)", fmtParam(rho))
+		c.Note = fmt.Sprintf("ρ = %s not in the grid (or all its runs failed)", FmtParam(rho))
 	default:
 		var std float64
-		mean, std = metricOf(p, "ari")
+		mean, std = MetricOf(p, "ari")
 		tr.Mean, tr.Std, tr.Runs, tr.Failed, tr.Params = mean, std, p.Runs, p.Failed, ParamString(p.Params)
-		c = texttable.Cell{Text: fmtMeanStd(mean, std), Note: failedNote(p)}
+		c = texttable.Cell{Text: FmtMeanStd(mean, std), Note: FailedNote(p)}
 		if math.IsNaN(mean) {
 			c.Note = "ari not recorded"
 		}
@@ -202,7 +202,7 @@ func modularityTable(r *Results) *Table {
 	for i, m := range measures {
 		titles[i] = measureTitles[m]
 		if titles[i] == "" {
-			titles[i] = metricMeasure(m).Label
+			titles[i] = MetricMeasure(m).Label
 		}
 	}
 	methods := r.methodRows()
@@ -212,17 +212,17 @@ func modularityTable(r *Results) *Table {
 	}
 	return comparisonTable(r, comparison{
 		name:  "modularity",
-		title: datasetTitle(d) + ": modularity, average entropy and ARI",
-		caption: datasetTitle(d) + ", mean ± population std over the restarts of the selected grid point; Δ = ours − paper. " +
+		title: DatasetTitle(d) + ": modularity, average entropy and ARI",
+		caption: DatasetTitle(d) + ", mean ± population std over the restarts of the selected grid point; Δ = ours − paper. " +
 			"First block: " + RuleText(PaperRule) + ". Second block: " + RuleText(r.FreeRule) +
 			". Bold: best per measure within a block (highest modularity and ARI, lowest entropy).",
 		rowHead: "Method", section: blockOf, rows: labels, columns: titles,
 		ours: func(rule string, row, col int) (texttable.Cell, TidyRow, float64) {
 			if r.HasDataset(d) {
-				return r.metricCell("modularity", rule, d, methods[row], measures[col])
+				return r.MetricCell("modularity", rule, d, methods[row], measures[col])
 			}
-			why := datasetTitle(d) + " not in these results"
-			tr := newTidy("modularity", d, methods[row], measures[col], rule)
+			why := DatasetTitle(d) + " not in these results"
+			tr := NewTidy("modularity", d, methods[row], measures[col], rule)
 			tr.Note = why
 			return texttable.Cell{Text: Dash, Note: why}, tr, math.NaN()
 		},
@@ -244,7 +244,7 @@ func modularityTable(r *Results) *Table {
 func datasetTitles(ds []string) []string {
 	out := make([]string, len(ds))
 	for i, d := range ds {
-		out[i] = datasetTitle(d)
+		out[i] = DatasetTitle(d)
 	}
 	return out
 }

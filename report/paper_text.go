@@ -39,9 +39,9 @@ func datasetsParagraph(t *Table) string {
 		compared++
 		if math.Abs(tr.Diff) > 1e-9 {
 			if tr.Metric == "density_percent" {
-				diffs = append(diffs, fmt.Sprintf("%s %s: %.2f vs the paper's %.2f", datasetTitle(tr.Dataset), tr.Metric, tr.Mean, tr.Paper))
+				diffs = append(diffs, fmt.Sprintf("%s %s: %.2f vs the paper's %.2f", DatasetTitle(tr.Dataset), tr.Metric, tr.Mean, tr.Paper))
 			} else {
-				diffs = append(diffs, fmt.Sprintf("%s %s: %g vs the paper's %g", datasetTitle(tr.Dataset), tr.Metric, tr.Mean, tr.Paper))
+				diffs = append(diffs, fmt.Sprintf("%s %s: %g vs the paper's %g", DatasetTitle(tr.Dataset), tr.Metric, tr.Mean, tr.Paper))
 			}
 		}
 	}
@@ -70,8 +70,8 @@ func ariParagraph(t *Table, r *Results) string {
 	var props []string
 	for _, tr := range t.Tidy {
 		if tr.Selection == PaperRule && tr.Method == r.Spec.Proposed && !math.IsNaN(tr.Mean) && !math.IsNaN(tr.Paper) {
-			props = append(props, fmt.Sprintf("%s on %s: %s vs the paper's %s (%s)", tr.Method, datasetTitle(tr.Dataset),
-				fmtMeanStd(tr.Mean, tr.Std), fmt3(tr.Paper), fmtDiff(tr.Diff)))
+			props = append(props, fmt.Sprintf("%s on %s: %s vs the paper's %s (%s)", tr.Method, DatasetTitle(tr.Dataset),
+				FmtMeanStd(tr.Mean, tr.Std), Fmt3(tr.Paper), FmtDiff(tr.Diff)))
 		}
 	}
 	if len(props) > 0 {
@@ -89,11 +89,11 @@ func ariParagraph(t *Table, r *Results) string {
 		switch {
 		case om == "":
 		case pm == "":
-			bests = append(bests, fmt.Sprintf("%s: %s (%s)", datasetTitle(d), om, fmt3(ov)))
+			bests = append(bests, fmt.Sprintf("%s: %s (%s)", DatasetTitle(d), om, Fmt3(ov)))
 		case om == pm:
-			bests = append(bests, fmt.Sprintf("%s: %s (%s), as in the paper (%s)", datasetTitle(d), om, fmt3(ov), fmt3(pv)))
+			bests = append(bests, fmt.Sprintf("%s: %s (%s), as in the paper (%s)", DatasetTitle(d), om, Fmt3(ov), Fmt3(pv)))
 		default:
-			bests = append(bests, fmt.Sprintf("%s: %s (%s) here, %s (%s) in the paper", datasetTitle(d), om, fmt3(ov), pm, fmt3(pv)))
+			bests = append(bests, fmt.Sprintf("%s: %s (%s) here, %s (%s) in the paper", DatasetTitle(d), om, Fmt3(ov), pm, Fmt3(pv)))
 		}
 	}
 	if len(bests) > 0 {
@@ -120,7 +120,7 @@ func modularityParagraph(t *Table, r *Results) string {
 		s := fmt.Sprintf("%s: %d of %d within %.2f", metric, w, c, agreeTolerance)
 		for _, tr := range rows {
 			if tr.Selection == PaperRule && tr.Method == r.Spec.Proposed && !math.IsNaN(tr.Mean) && !math.IsNaN(tr.Paper) {
-				s += fmt.Sprintf(" (Prop. %s vs %s)", fmt3(tr.Mean), fmt3(tr.Paper))
+				s += fmt.Sprintf(" (Prop. %s vs %s)", Fmt3(tr.Mean), Fmt3(tr.Paper))
 			}
 		}
 		parts = append(parts, s)
@@ -130,7 +130,7 @@ func modularityParagraph(t *Table, r *Results) string {
 		out = "WebKB is not in these results, so this table has no reproduced value."
 	}
 	if m, v := bestOf(t.Tidy, PaperRule, "", false, "modularity"); m != "" {
-		out += fmt.Sprintf(" Highest modularity here: %s (%s)", m, fmt3(v))
+		out += fmt.Sprintf(" Highest modularity here: %s (%s)", m, Fmt3(v))
 		pm, pv := "", math.Inf(-1)
 		if r.Paper != nil {
 			for _, name := range r.Spec.Rows {
@@ -140,7 +140,7 @@ func modularityParagraph(t *Table, r *Results) string {
 			}
 		}
 		if pm != "" {
-			out += fmt.Sprintf("; in the paper: %s (%s)", pm, fmt3(pv))
+			out += fmt.Sprintf("; in the paper: %s (%s)", pm, Fmt3(pv))
 		}
 		out += "."
 	}
@@ -165,7 +165,7 @@ func rhoParagraph(t *Table, r *Results) string {
 		if math.IsNaN(bestRho) {
 			continue
 		}
-		s := fmt.Sprintf("%s: best ρ = %s (%s)", datasetTitle(d), fmtParam(bestRho), fmt3(bestV))
+		s := fmt.Sprintf("%s: best ρ = %s (%s)", DatasetTitle(d), FmtParam(bestRho), Fmt3(bestV))
 		pRho, pV := math.NaN(), math.Inf(-1)
 		for _, rho := range r.Paper.Rhos() {
 			if v, ok := r.Paper.RhoOf(rho, d); ok && v > pV {
@@ -173,7 +173,7 @@ func rhoParagraph(t *Table, r *Results) string {
 			}
 		}
 		if !math.IsNaN(pRho) {
-			s += fmt.Sprintf(", the paper's ρ = %s (%s)", fmtParam(pRho), fmt3(pV))
+			s += fmt.Sprintf(", the paper's ρ = %s (%s)", FmtParam(pRho), Fmt3(pV))
 		}
 		parts = append(parts, s)
 	}
@@ -189,7 +189,7 @@ func rhoParagraph(t *Table, r *Results) string {
 			}
 		}
 		if !found {
-			absent = append(absent, fmtParam(rho))
+			absent = append(absent, FmtParam(rho))
 		}
 	}
 	if len(absent) > 0 {
@@ -225,13 +225,13 @@ func runtimeParagraph(t *Table, r *Results) string {
 			if ratio > 1 {
 				holds++
 			}
-			cell := fmt.Sprintf("%s %s vs %s s, %.2f×", datasetTitle(d), fmtSec3(fast.Mean), fmtSec3(slow.Mean), ratio)
+			cell := fmt.Sprintf("%s %s vs %s s, %.2f×", DatasetTitle(d), FmtSec3(fast.Mean), FmtSec3(slow.Mean), ratio)
 			if !math.IsNaN(fast.Paper) && !math.IsNaN(slow.Paper) && fast.Paper > 0 {
 				pr := slow.Paper / fast.Paper
 				paperRatios = append(paperRatios, pr)
-				cell += fmt.Sprintf(" (paper %s vs %s s, %.2f×)", fmtSeconds(fast.Paper), fmtSeconds(slow.Paper), pr)
+				cell += fmt.Sprintf(" (paper %s vs %s s, %.2f×)", FmtSeconds(fast.Paper), FmtSeconds(slow.Paper), pr)
 			}
-			if alone && sel == selTimingSet {
+			if alone && sel == SelTimingSet {
 				cell += " (sweep)"
 				fromSweep = true
 			}
@@ -256,7 +256,7 @@ func runtimeParagraph(t *Table, r *Results) string {
 					continue
 				}
 				if fast, slow, _ := claimPair(t.Tidy, d, c); fast != nil {
-					others = append(others, fmt.Sprintf("%s %.2f×", datasetTitle(d), slow.Mean/fast.Mean))
+					others = append(others, fmt.Sprintf("%s %.2f×", DatasetTitle(d), slow.Mean/fast.Mean))
 				}
 			}
 			if len(others) > 0 {
@@ -274,7 +274,7 @@ func runtimeParagraph(t *Table, r *Results) string {
 				"timed concurrently"
 		}
 	} else {
-		head += "the means over the sweep's runs at k2 = k1 (column \"k2 = k1\"), " + r.sweepTiming() + " and with " +
+		head += "the means over the sweep's runs at k2 = k1 (column \"k2 = k1\"), " + r.SweepTiming() + " and with " +
 			"k-means starts shared between grid points, not alone by the paper's protocol (`nagc run timing --results DIR`, " +
 			"DIR this results folder, times them so)"
 	}
@@ -287,7 +287,7 @@ func runtimeParagraph(t *Table, r *Results) string {
 // their selection: the fits timed alone (selAlone) where both rows have them, else the
 // sweep's runs at k2 = k1 (selTimingSet); nil where no selection has both.
 func claimPair(rows []TidyRow, dataset string, c paper.SpeedClaim) (fast, slow *TidyRow, sel string) {
-	for _, sel := range []string{selAlone, selTimingSet} {
+	for _, sel := range []string{SelAlone, SelTimingSet} {
 		f, s := lookupSel(rows, dataset, c.Faster, sel), lookupSel(rows, dataset, c.Slower, sel)
 		if f != nil && s != nil && !math.IsNaN(f.Mean) && !math.IsNaN(s.Mean) && f.Mean > 0 && s.Mean > 0 {
 			return f, s, sel
@@ -323,7 +323,7 @@ func containsFold(list []string, s string) bool {
 func lookupSel(rows []TidyRow, dataset, method, selection string) *TidyRow {
 	for i := range rows {
 		if strings.EqualFold(rows[i].Dataset, dataset) && rows[i].Method == method && rows[i].Selection == selection &&
-			rows[i].Metric == metricFitTime {
+			rows[i].Metric == MetricFitTime {
 			return &rows[i]
 		}
 	}
@@ -362,8 +362,8 @@ func largestDiffs(rows []TidyRow, selection string, n int) []string {
 		if math.Abs(cand[i].Diff) <= agreeTolerance {
 			break
 		}
-		out = append(out, fmt.Sprintf("%s on %s (%s vs %s, %s)", cand[i].Method, datasetTitle(cand[i].Dataset),
-			fmt3(cand[i].Mean), fmt3(cand[i].Paper), fmtDiff(cand[i].Diff)))
+		out = append(out, fmt.Sprintf("%s on %s (%s vs %s, %s)", cand[i].Method, DatasetTitle(cand[i].Dataset),
+			Fmt3(cand[i].Mean), Fmt3(cand[i].Paper), FmtDiff(cand[i].Diff)))
 	}
 	return out
 }
@@ -429,9 +429,9 @@ func ariConnectedParagraph(t *Table, r *Results) string {
 		case !ok:
 		case math.Abs(w[1].Mean-w[0].Mean) > agreeTolerance:
 			moved = append(moved, fmt.Sprintf("%s (at most %s, %s: %s over all vertices, %s over those with an edge)",
-				datasetTitle(d), fmtDiff(w[1].Mean-w[0].Mean), w[0].Method, fmt3(w[0].Mean), fmt3(w[1].Mean)))
+				DatasetTitle(d), FmtDiff(w[1].Mean-w[0].Mean), w[0].Method, Fmt3(w[0].Mean), Fmt3(w[1].Mean)))
 		default:
-			same = append(same, datasetTitle(d))
+			same = append(same, DatasetTitle(d))
 		}
 	}
 	var b strings.Builder

@@ -202,8 +202,8 @@ func (rep *Report) writeAtomically(opt Options) error {
 	return nil
 }
 
-// figureOptions returns where and how the report's figures are drawn.
-func (opt Options) figureOptions() FigureOptions {
+// FigureOptions returns where and how the report's figures are drawn.
+func (opt Options) FigureOptions() FigureOptions {
 	return FigureOptions{Dir: opt.OutDir, Formats: opt.Figures}
 }
 
@@ -258,7 +258,7 @@ func (rep *Report) write(opt Options) error {
 func buildTables(r *Results) []*Table {
 	out := []*Table{datasetsTable(r)}
 	if c := r.comparer(); c != nil {
-		out = append(out, c.tables(r)...)
+		out = append(out, c.Tables(r)...)
 	} else if len(r.Timed) > 0 {
 		out = append(out, fitTimesTable(r)) // a user's own timing config
 	}
@@ -316,7 +316,7 @@ func writeCSVFile(path string, rows []TidyRow) error {
 // dataset with fits timed alone and no run of a sweep (noSweepSection).
 func (rep *Report) drawFigures(opt Options) error {
 	r := rep.Results
-	fo := opt.figureOptions()
+	fo := opt.FigureOptions()
 	fs, err := r.settingsFor(opt)
 	if err != nil {
 		return err
@@ -336,7 +336,7 @@ func (rep *Report) drawFigures(opt Options) error {
 	}
 	cmp := r.comparer()
 	if cmp != nil {
-		if err := cmp.drawFigures(rep, opt, add); err != nil {
+		if err := cmp.DrawFigures(rep, opt, add); err != nil {
 			return err
 		}
 	}
@@ -353,7 +353,7 @@ func (rep *Report) drawFigures(opt Options) error {
 				swept = slices.DeleteFunc(slices.Clone(swept), func(p string) bool { return !fs.wantsParam(p) })
 			}
 			for _, param := range swept {
-				if cmp != nil && fs == nil && cmp.drawsSensitivity(r, m, param) {
+				if cmp != nil && fs == nil && cmp.DrawsSensitivity(r, m, param) {
 					continue // drawn as the paper's figure
 				}
 				if fs != nil {
@@ -397,13 +397,13 @@ func (rep *Report) drawFigures(opt Options) error {
 				return err
 			}
 			if len(figs) == 0 {
-				rep.Skipped = append(rep.Skipped, fmt.Sprintf("objective figures on %s: no selected run recorded an objective curve.", datasetTitle(d)))
+				rep.Skipped = append(rep.Skipped, fmt.Sprintf("objective figures on %s: no selected run recorded an objective curve.", DatasetTitle(d)))
 			}
 			continue
 		}
 		f, err := ObjectiveFigure(r, d, fo)
 		if f == nil && err == nil {
-			rep.Skipped = append(rep.Skipped, fmt.Sprintf("objective figure on %s: no selected run recorded an objective curve.", datasetTitle(d)))
+			rep.Skipped = append(rep.Skipped, fmt.Sprintf("objective figure on %s: no selected run recorded an objective curve.", DatasetTitle(d)))
 		}
 		if err := add(f, err); err != nil {
 			return err

@@ -121,7 +121,7 @@ func newResults(recs []experiments.Record, prov []experiments.Provenance, pub *p
 	var names []string
 	for _, p := range prov {
 		if p.Name != "" {
-			names = appendNew(names, p.Name)
+			names = AppendNew(names, p.Name)
 		}
 		if p.Compare == experiments.ComparePaper {
 			r.Compare = pub != nil
@@ -131,7 +131,7 @@ func newResults(recs []experiments.Record, prov []experiments.Provenance, pub *p
 	var ds, ms []string
 	for _, p := range prov {
 		for _, s := range p.Datasets {
-			ds = appendNew(ds, s.Name)
+			ds = AppendNew(ds, s.Name)
 		}
 	}
 	for _, p := range r.Points {
@@ -141,15 +141,15 @@ func newResults(recs []experiments.Record, prov []experiments.Provenance, pub *p
 		if len(p.Errors) > 0 && r.errText[k] == "" {
 			r.errText[k] = p.Errors[0]
 		}
-		ds = appendNew(ds, p.Dataset)
-		ms = appendNew(ms, p.Method)
+		ds = AppendNew(ds, p.Dataset)
+		ms = AppendNew(ms, p.Method)
 	}
-	r.Datasets = paperOrder(ds, r.Spec.Datasets, strings.ToLower)
-	r.Methods = paperOrder(ms, r.Spec.Rows, func(s string) string { return s })
+	r.Datasets = PaperOrder(ds, r.Spec.Datasets, strings.ToLower)
+	r.Methods = PaperOrder(ms, r.Spec.Rows, func(s string) string { return s })
 	// A report of the sweep alone lists the datasets of fits timed alone too (their
 	// provenance names them, unless it was not recorded); the paper's tables do not.
 	for _, rec := range timed {
-		ds = appendNew(ds, rec.Dataset)
+		ds = AppendNew(ds, rec.Dataset)
 	}
 	r.sweepDatasets, r.sweepMethods = ds, ms
 	r.slugs = map[string]string{}
@@ -303,9 +303,9 @@ func (r *Results) Missing(dataset, method string) string {
 	return fmt.Sprintf("all %d runs failed: %s", r.failed[k], shorten(r.errText[k], 120))
 }
 
-// failedNote returns a note on failed restarts of a selected point ("2 of 5 restarts
+// FailedNote returns a note on failed restarts of a selected point ("2 of 5 restarts
 // failed: …"), or "" if none failed.
-func failedNote(p *experiments.PointStats) string {
+func FailedNote(p *experiments.PointStats) string {
 	if p == nil || p.Failed == 0 || p.Runs == 0 {
 		return ""
 	}
@@ -383,8 +383,8 @@ func RuleText(rule string) string {
 	return rule
 }
 
-// ruleShort names a selection rule in table headers.
-func ruleShort(rule string) string {
+// RuleShort names a selection rule in table headers.
+func RuleShort(rule string) string {
 	switch rule {
 	case experiments.SelectARI:
 		return "paper's rule (best mean ARI)"
@@ -400,9 +400,9 @@ func ruleShort(rule string) string {
 	return rule
 }
 
-// datasetTitle returns the paper's spelling of a dataset name (WebKB, Citeseer, Cora,
+// DatasetTitle returns the paper's spelling of a dataset name (WebKB, Citeseer, Cora,
 // polblog); other names are returned as they are.
-func datasetTitle(d string) string {
+func DatasetTitle(d string) string {
 	switch strings.ToLower(d) {
 	case "webkb":
 		return "WebKB"
@@ -482,7 +482,7 @@ func ParamString(params map[string]any) string {
 	parts := make([]string, len(keys))
 	for i, k := range keys {
 		if v := ParamFloat(params, k); !math.IsNaN(v) {
-			parts[i] = k + "=" + fmtParam(v)
+			parts[i] = k + "=" + FmtParam(v)
 		} else {
 			parts[i] = fmt.Sprintf("%s=%v", k, params[k])
 		}
@@ -490,9 +490,9 @@ func ParamString(params map[string]any) string {
 	return strings.Join(parts, " ")
 }
 
-// paperOrder puts the elements of s that are in ref first, in ref's order (compared by
+// PaperOrder puts the elements of s that are in ref first, in ref's order (compared by
 // key), then the others in their order.
-func paperOrder(s, ref []string, key func(string) string) []string {
+func PaperOrder(s, ref []string, key func(string) string) []string {
 	var out []string
 	used := map[string]bool{}
 	for _, r := range ref {
@@ -512,7 +512,7 @@ func paperOrder(s, ref []string, key func(string) string) []string {
 	return out
 }
 
-func appendNew(s []string, x string) []string {
+func AppendNew(s []string, x string) []string {
 	for _, y := range s {
 		if y == x {
 			return s

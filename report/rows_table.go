@@ -33,18 +33,18 @@ func (r *Results) rowMetrics(dataset string) []string {
 // each recorded metric's mean ± std over its restarts, with the fit time.
 func rowsTable(r *Results, dataset string) *Table {
 	metrics := r.rowMetrics(dataset)
-	t := newTable("rows_"+r.Slug(dataset), texttable.Table{
-		Title: datasetTitle(dataset) + ": every row at its selected grid point",
+	t := NewTable("rows_"+r.Slug(dataset), texttable.Table{
+		Title: DatasetTitle(dataset) + ": every row at its selected grid point",
 		Caption: "Mean ± population std over the restarts of the grid point each rule selects per row; " +
 			"parameters: every option of the chosen point (swept and fixed). Rules: " + rulesSentence(r.Rules(dataset)) + ".",
 		Columns: []texttable.Column{{Title: "Row", Align: 'l'}, {Title: "Selection", Align: 'l'}, {Title: "Parameters", Align: 'l'}},
 	})
 	for _, m := range metrics {
-		t.Columns = append(t.Columns, texttable.Column{Title: metricMeasure(m).Label, Align: 'r'})
+		t.Columns = append(t.Columns, texttable.Column{Title: MetricMeasure(m).Label, Align: 'r'})
 	}
 	t.Columns = append(t.Columns, texttable.Column{Title: "fit (s)", Align: 'r'}, texttable.Column{Title: "restarts", Align: 'r'})
 	if !r.Labeled(dataset) {
-		t.Notes = append(t.Notes, "No run on "+datasetTitle(dataset)+" recorded ARI (no labels): only the label-free rule selects.")
+		t.Notes = append(t.Notes, "No run on "+DatasetTitle(dataset)+" recorded ARI (no labels): only the label-free rule selects.")
 	}
 	for _, method := range r.Methods {
 		for _, rule := range r.Rules(dataset) {
@@ -57,7 +57,7 @@ func rowsTable(r *Results, dataset string) *Table {
 			if why != "" {
 				row.Cells = append(row.Cells, texttable.Cell{Text: Dash, Note: why})
 				for _, m := range metrics {
-					tr := newTidy(t.Name, dataset, method, m, rule)
+					tr := NewTidy(t.Name, dataset, method, m, rule)
 					tr.Note = why
 					t.Tidy = append(t.Tidy, tr)
 					row.Cells = append(row.Cells, texttable.Cell{Text: Dash})
@@ -71,18 +71,18 @@ func rowsTable(r *Results, dataset string) *Table {
 			if ps == "" {
 				ps = "(no parameters)"
 			}
-			row.Cells = append(row.Cells, texttable.Cell{Text: ps, Note: failedNote(p)})
+			row.Cells = append(row.Cells, texttable.Cell{Text: ps, Note: FailedNote(p)})
 			for _, m := range metrics {
-				c, tr, _ := r.metricCell(t.Name, rule, dataset, method, m)
+				c, tr, _ := r.MetricCell(t.Name, rule, dataset, method, m)
 				c.Note = ""
 				row.Cells = append(row.Cells, c)
 				t.Tidy = append(t.Tidy, tr)
 			}
-			tr := newTidy(t.Name, dataset, method, "fit_seconds", rule)
+			tr := NewTidy(t.Name, dataset, method, "fit_seconds", rule)
 			tr.Mean, tr.Runs, tr.Failed, tr.Params = p.FitSeconds, p.Runs, p.Failed, ps
-			_, tr.Std = experiments.MeanStd(fitTimes(p))
+			_, tr.Std = experiments.MeanStd(FitTimes(p))
 			t.Tidy = append(t.Tidy, tr)
-			row.Cells = append(row.Cells, texttable.Cell{Text: fmtSeconds(p.FitSeconds)}, texttable.Cell{Text: restarts(p)})
+			row.Cells = append(row.Cells, texttable.Cell{Text: FmtSeconds(p.FitSeconds)}, texttable.Cell{Text: restarts(p)})
 			t.Rows = append(t.Rows, row)
 		}
 	}
@@ -117,22 +117,22 @@ func rulesSentence(rules []string) string {
 	return strings.Join(out, "; ")
 }
 
-// metricCell returns the cell of a metric at the grid point selected by rule for a
+// MetricCell returns the cell of a metric at the grid point selected by rule for a
 // dataset and method, its tidy row, and its mean (NaN when there is none). A missing
 // result renders Dash with a note saying why.
-func (r *Results) metricCell(table, rule, dataset, method, metric string) (texttable.Cell, TidyRow, float64) {
-	tr := newTidy(table, dataset, method, metric, rule)
+func (r *Results) MetricCell(table, rule, dataset, method, metric string) (texttable.Cell, TidyRow, float64) {
+	tr := NewTidy(table, dataset, method, metric, rule)
 	if why := r.Missing(dataset, method) + r.Unselected(rule, dataset, method); why != "" {
 		tr.Note = why
 		return texttable.Cell{Text: Dash, Note: why}, tr, math.NaN()
 	}
 	p := r.Selected(rule, dataset, method)
-	mean, std := metricOf(p, metric)
+	mean, std := MetricOf(p, metric)
 	tr.Runs, tr.Failed, tr.Params = p.Runs, p.Failed, ParamString(p.Params)
 	if math.IsNaN(mean) {
 		tr.Note = metric + " not recorded"
 		return texttable.Cell{Text: Dash, Note: tr.Note}, tr, math.NaN()
 	}
-	tr.Mean, tr.Std, tr.Note = mean, std, failedNote(p)
-	return texttable.Cell{Text: fmtMeanStd(mean, std), Note: tr.Note}, tr, mean
+	tr.Mean, tr.Std, tr.Note = mean, std, FailedNote(p)
+	return texttable.Cell{Text: FmtMeanStd(mean, std), Note: tr.Note}, tr, mean
 }

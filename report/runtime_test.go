@@ -35,10 +35,10 @@ func timingRuns() []run {
 func TestRuntimeClaims(t *testing.T) {
 	r := fixtureResults(t, timingRuns())
 	tb := runtimeTableOf(r)
-	if tr := lookupSel(tb.Tidy, "webkb", "Prop.", selTimingSet); tr == nil || tr.Mean != 1.0 || tr.Runs != 1 {
+	if tr := lookupSel(tb.Tidy, "webkb", "Prop.", SelTimingSet); tr == nil || tr.Mean != 1.0 || tr.Runs != 1 {
 		t.Fatalf("Prop. at k2 = k1 on WebKB = %+v, want 1 s over 1 run", tr)
 	}
-	if tr := lookupSel(tb.Tidy, "webkb", "Prop.", selAll); tr == nil || tr.Mean != 2.0 {
+	if tr := lookupSel(tb.Tidy, "webkb", "Prop.", SelAll); tr == nil || tr.Mean != 2.0 {
 		t.Fatalf("Prop. over all runs on WebKB = %+v, want 2 s", tr)
 	}
 	p := runtimeParagraph(tb, r)
@@ -128,15 +128,15 @@ func TestRuntimeTimedAlone(t *testing.T) {
 		want                         float64
 		runs                         int
 	}{
-		{"webkb", "Prop.", metricFitTime, selAlone, 0.012, 5},
-		{"webkb", "Prop.", metricInit, selAlone, 0.22, 5},
-		{"webkb", "Prop. (w/o PU)", metricFitTime, selAlone, 0.006, 5},
-		{"citeseer", "Prop. (w/o PU)", metricFitTime, selAlone, 0.018, 5},
-		{"webkb", "JWNMF", metricFitTime, selAlone, 0.048, 5},
-		{"webkb", "JWNMF", metricInit, selAlone, 0.3, 5},
-		{"webkb", "BAGC", metricFitTime, selAlone, 0.024, 5},
-		{"webkb", "Prop.", metricFitTime, selTimingSet, 1.0, 1}, // the sweep's, as before
-		{"cora", "Prop.", metricFitTime, selTimingSet, 2.0, 1},
+		{"webkb", "Prop.", MetricFitTime, SelAlone, 0.012, 5},
+		{"webkb", "Prop.", MetricInit, SelAlone, 0.22, 5},
+		{"webkb", "Prop. (w/o PU)", MetricFitTime, SelAlone, 0.006, 5},
+		{"citeseer", "Prop. (w/o PU)", MetricFitTime, SelAlone, 0.018, 5},
+		{"webkb", "JWNMF", MetricFitTime, SelAlone, 0.048, 5},
+		{"webkb", "JWNMF", MetricInit, SelAlone, 0.3, 5},
+		{"webkb", "BAGC", MetricFitTime, SelAlone, 0.024, 5},
+		{"webkb", "Prop.", MetricFitTime, SelTimingSet, 1.0, 1}, // the sweep's, as before
+		{"cora", "Prop.", MetricFitTime, SelTimingSet, 2.0, 1},
 	} {
 		var got *TidyRow
 		for i, tr := range tb.Tidy {
@@ -289,7 +289,7 @@ func TestRuntimeInitColumn(t *testing.T) {
 		}
 		recs[i] = rec
 	}
-	_, carried := initSeconds(recs[0])
+	_, carried := InitSeconds(recs[0])
 	paper, err := paper.DefaultPublished()
 	if err != nil {
 		t.Fatal(err)

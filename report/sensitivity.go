@@ -13,10 +13,10 @@ import (
 // the other parameters at their best, and the measure they plot: metric when it is not
 // "", else the ARI by the paper's rule where the dataset has labels, else the label-free
 // rule's own score.
-func (r *Results) figureRule(dataset, metric string) (string, measure) {
+func (r *Results) figureRule(dataset, metric string) (string, Measure) {
 	rule := r.Rules(dataset)[0]
 	if metric != "" {
-		return rule, metricMeasure(metric)
+		return rule, MetricMeasure(metric)
 	}
 	return rule, ruleMeasure(rule)
 }
@@ -30,7 +30,7 @@ type paramValue struct {
 
 func valueOf(v any) paramValue {
 	if f := ParamFloat(map[string]any{"v": v}, "v"); !math.IsNaN(f) {
-		return paramValue{Key: strconv.FormatFloat(f, 'g', -1, 64), Num: f, Label: fmtParam(f)}
+		return paramValue{Key: strconv.FormatFloat(f, 'g', -1, 64), Num: f, Label: FmtParam(f)}
 	}
 	s := fmt.Sprint(v)
 	return paramValue{Key: "s:" + s, Num: math.NaN(), Label: s}
@@ -118,7 +118,7 @@ func secondParam(swept []string, vals map[string][]paramValue, param string) str
 // dataset: one per value of by ("" for a single line), each giving, for every value of
 // param, the measure of the grid point chosen by rule among those with these two values
 // (the other parameters at their best). Points without finished runs are left out.
-func (r *Results) Sensitivity(dataset, method, param, by, rule string, m measure) []sensitivitySeries {
+func (r *Results) Sensitivity(dataset, method, param, by, rule string, m Measure) []sensitivitySeries {
 	_, vals := r.Swept(dataset, method)
 	type key struct{ b, x int }
 	groups := map[key][]*experiments.PointStats{}

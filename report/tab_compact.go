@@ -52,7 +52,7 @@ func (t *Table) CompactLaTeX() string {
 	}
 	rowName := func(r TidyRow) string {
 		if !math.IsNaN(r.Rho) {
-			return fmt.Sprintf("%s, ρ = %s", r.Method, fmtParam(r.Rho))
+			return fmt.Sprintf("%s, ρ = %s", r.Method, FmtParam(r.Rho))
 		}
 		return r.Method
 	}
@@ -120,7 +120,7 @@ func (t *Table) CompactLaTeX() string {
 	b.WriteString("\\ifdefined\\nagcbox\\else\\newsavebox\\nagcbox\\fi\n")
 	fmt.Fprintf(&b, "\\sbox\\nagcbox{\\footnotesize\\setlength{\\tabcolsep}{3pt}%%\n\\begin{tabular}{@{}l*{%d}{c}@{}}\n\\toprule\n", len(cols))
 	for _, c := range cols {
-		title := datasetTitle(c)
+		title := DatasetTitle(c)
 		if !byDataset {
 			title = metricTitle(c)
 		}
@@ -221,7 +221,7 @@ func compactNumber(v float64, col, metric string) string {
 	if strings.HasSuffix(metric, "seconds") {
 		return minus(strconv.FormatFloat(v, 'g', 3, 64))
 	}
-	return fmt3(v)
+	return Fmt3(v)
 }
 
 // compactCell writes mean ± std in math mode, the std as a subscript (0.752₍±0.165₎,

@@ -14,14 +14,14 @@ type Table struct {
 	Tidy []TidyRow
 }
 
-// newTable returns a report table named name.
-func newTable(name string, t texttable.Table) *Table {
+// NewTable returns a report table named name.
+func NewTable(name string, t texttable.Table) *Table {
 	return &Table{Table: t, Name: name}
 }
 
-// addComparisonGroup appends a column group titled title with the three columns every
+// AddComparisonGroup appends a column group titled title with the three columns every
 // comparison with the paper uses: ours, paper, Δ.
-func (t *Table) addComparisonGroup(title string) {
+func (t *Table) AddComparisonGroup(title string) {
 	t.AddGroup(title, texttable.Column{Title: "ours", Align: 'r'}, texttable.Column{Title: "paper", Align: 'r'},
 		texttable.Column{Title: "Δ", Align: 'r'})
 }

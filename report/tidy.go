@@ -34,8 +34,8 @@ type TidyRow struct {
 	Note      string
 }
 
-// newTidy returns a row with every number NaN.
-func newTidy(table, dataset, method, metric, selection string) TidyRow {
+// NewTidy returns a row with every number NaN.
+func NewTidy(table, dataset, method, metric, selection string) TidyRow {
 	nan := math.NaN()
 	return TidyRow{Table: table, Dataset: dataset, Method: method, Metric: metric, Selection: selection,
 		Rho: nan, Mean: nan, Std: nan, Paper: nan, PaperStd: nan, Diff: nan}

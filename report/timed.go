@@ -19,17 +19,17 @@ import (
 // A timing config may sweep a grid: each of its points is a line of its own. It assumes
 // nothing of the paper: no paper column, no paper row.
 func fitTimesTable(r *Results) *Table {
-	methods := r.timedMethods()
-	t := newTable("runtime", texttable.Table{
+	methods := r.TimedMethods()
+	t := NewTable("runtime", texttable.Table{
 		Title:   "Fit times, timed alone (seconds per fit)",
-		Caption: r.aloneCaption(methods, false, false),
+		Caption: r.AloneCaption(methods, false, false),
 		Columns: []texttable.Column{{Title: "Row", Align: 'l'}, {Title: "Settings", Align: 'l'}, {Title: "fits", Align: 'r'}, {Title: "fit (s)", Align: 'r'}, {Title: "init (s)", Align: 'r'}},
 	})
 	for _, d := range r.Datasets {
 		var rows []texttable.Row
 		for _, m := range methods {
 			for _, a := range r.timedPoints(d, m) {
-				fc, fit, ic, ini := aloneCells(t.Name, d, m, a)
+				fc, fit, ic, ini := AloneCells(t.Name, d, m, a)
 				fits := strconv.Itoa(len(a.Done))
 				if a.Failed > 0 {
 					fits += fmt.Sprintf(" (+%d failed)", a.Failed)
@@ -39,46 +39,27 @@ func fitTimesTable(r *Results) *Table {
 			}
 		}
 		if len(rows) > 0 {
-			t.Rows = append(append(t.Rows, texttable.Row{Section: datasetTitle(d)}), rows...)
+			t.Rows = append(append(t.Rows, texttable.Row{Section: DatasetTitle(d)}), rows...)
 		}
 	}
 	note := "fits = fits timed alone that finished (failed ones in brackets); fit (s) = their median fit time (the " +
 		"iterations, without the initialisation where init (s) has a value); init (s) = the median time of their " +
 		"initialisation, timed apart."
 	if len(r.Records) > 0 {
-		note += " The rows tables' fit (s) are means over the sweep's runs, " + r.sweepTiming() + " with k-means starts " +
+		note += " The rows tables' fit (s) are means over the sweep's runs, " + r.SweepTiming() + " with k-means starts " +
 			"shared between grid points: they do not compare with these."
 	}
 	t.Notes = []string{note}
 	return t
 }
 
-// aloneNote explains the "alone" and "init" columns of the paper's runtime table.
-const aloneNote = "alone = median fit time over the restarts timed alone (the iterations, without the initialisation " +
-	"where init has a value); init = median time of their initialisation, timed apart"
-
-// runtimeMethods lists the rows of the paper's runtime table: the paper's runtime rows
-// and the sweep's rows (methodRows order), then rows timed alone that are neither.
-func (r *Results) runtimeMethods() []string {
-	var out []string
-	for _, m := range r.methodRows() {
-		if r.Paper.HasRuntimeRow(m) || containsStr(r.Methods, m) {
-			out = append(out, m)
-		}
-	}
-	for _, m := range r.timedMethods() {
-		out = appendNew(out, m)
-	}
-	return out
-}
-
-// timedMethods lists the rows that have fits timed alone, named as their configs name
+// TimedMethods lists the rows that have fits timed alone, named as their configs name
 // them, in the order they were recorded (a config's order).
-func (r *Results) timedMethods() []string {
+func (r *Results) TimedMethods() []string {
 	var out []string
 	for _, rec := range r.Timed {
 		for _, m := range rec.Methods {
-			out = appendNew(out, m)
+			out = AppendNew(out, m)
 		}
 	}
 	return out
@@ -126,9 +107,9 @@ func (r *Results) timedRecords(dataset, method string) []experiments.Record {
 	return out
 }
 
-// timedAlone returns the records timed alone of a row on a dataset, all grid points
+// TimedAlone returns the records timed alone of a row on a dataset, all grid points
 // together.
-func (r *Results) timedAlone(dataset, method string) timedFits {
+func (r *Results) TimedAlone(dataset, method string) timedFits {
 	return collectAlone(r.timedRecords(dataset, method))
 }
 
@@ -141,7 +122,7 @@ func (r *Results) timedPoints(dataset, method string) []timedFits {
 	byKey := map[string][]experiments.Record{}
 	for _, rec := range r.timedRecords(dataset, method) {
 		k := pointSettings(rec)
-		keys = appendNew(keys, k)
+		keys = AppendNew(keys, k)
 		byKey[k] = append(byKey[k], rec)
 	}
 	out := make([]timedFits, len(keys))
@@ -154,10 +135,10 @@ func (r *Results) timedPoints(dataset, method string) []timedFits {
 	return out
 }
 
-// aloneCells returns the cells and tidy rows of the median fit time (the table's name
+// AloneCells returns the cells and tidy rows of the median fit time (the table's name
 // table, selection selAlone) and of the median initialisation time of fits timed alone.
-func aloneCells(table, dataset, method string, a timedFits) (fc texttable.Cell, fit TidyRow, ic texttable.Cell, ini TidyRow) {
-	fit = newTidy(table, dataset, method, metricFitTime, selAlone)
+func AloneCells(table, dataset, method string, a timedFits) (fc texttable.Cell, fit TidyRow, ic texttable.Cell, ini TidyRow) {
+	fit = NewTidy(table, dataset, method, MetricFitTime, SelAlone)
 	fc = texttable.Cell{Text: Dash}
 	switch {
 	case len(a.Done) == 0 && a.Failed == 0:
@@ -171,18 +152,18 @@ func aloneCells(table, dataset, method string, a timedFits) (fc texttable.Cell, 
 		}
 		fit.Mean, fit.Runs, fit.Failed, fit.Params = metrics.Median(times), len(a.Done), a.Failed, a.Settings
 		_, fit.Std = experiments.MeanStd(times)
-		fc.Text = fmtSec3(fit.Mean)
+		fc.Text = FmtSec3(fit.Mean)
 		if a.Failed > 0 {
 			fc.Note = fmt.Sprintf("%d of %d fits timed alone failed: %s", a.Failed, a.Failed+len(a.Done), shorten(a.ErrText, 120))
 		}
 	}
 	fit.Note = fc.Note
 
-	ini = newTidy(table, dataset, method, metricInit, selAlone)
+	ini = NewTidy(table, dataset, method, MetricInit, SelAlone)
 	ic = texttable.Cell{Text: Dash}
 	var inits []float64
 	for _, rec := range a.Done {
-		if v, ok := initSeconds(rec); ok {
+		if v, ok := InitSeconds(rec); ok {
 			inits = append(inits, v)
 		}
 	}
@@ -190,7 +171,7 @@ func aloneCells(table, dataset, method string, a timedFits) (fc texttable.Cell, 
 	case len(inits) > 0:
 		ini.Mean, ini.Runs, ini.Params = metrics.Median(inits), len(inits), a.Settings
 		_, ini.Std = experiments.MeanStd(inits)
-		ic.Text = fmtSec3(ini.Mean)
+		ic.Text = FmtSec3(ini.Mean)
 	case len(a.Done) > 0:
 		ic.Note = "no initialisation timed apart: the fit time includes it"
 	}
@@ -222,7 +203,7 @@ func aloneSettings(recs []experiments.Record) string {
 	var points []string
 	lo, hi := math.MaxInt, 0
 	for _, rec := range recs {
-		points = appendNew(points, pointSettings(rec))
+		points = AppendNew(points, pointSettings(rec))
 		lo, hi = min(lo, rec.Iterations), max(hi, rec.Iterations)
 	}
 	out := strings.Join(points, " / ")
@@ -232,10 +213,10 @@ func aloneSettings(recs []experiments.Record) string {
 	return out
 }
 
-// aloneCaption is the caption of timedRuntimeTable (paper true) and fitTimesTable: how
+// AloneCaption is the caption of timedRuntimeTable (paper true) and fitTimesTable: how
 // the fits were timed, at which settings (read from the records; fitTimesTable has them
 // in a column), and how the other columns were measured.
-func (r *Results) aloneCaption(methods []string, withSweep, paper bool) string {
+func (r *Results) AloneCaption(methods []string, withSweep, paper bool) string {
 	fitCol, initCol, over := "alone", "init", "the restarts of the fits timed alone"
 	if !paper {
 		fitCol, initCol, over = "fit (s)", "init (s)", "the restarts of a row's fits timed alone at one grid point"
@@ -243,7 +224,7 @@ func (r *Results) aloneCaption(methods []string, withSweep, paper bool) string {
 	var configs []string
 	for _, p := range r.Provenance {
 		if p.Timing && p.Name != "" {
-			configs = appendNew(configs, p.Name)
+			configs = AppendNew(configs, p.Name)
 		}
 	}
 	from := "a config with timing: true"
@@ -256,10 +237,10 @@ func (r *Results) aloneCaption(methods []string, withSweep, paper bool) string {
 		var recs []experiments.Record
 		withInit := false
 		for _, d := range r.Datasets {
-			done := r.timedAlone(d, m).Done
+			done := r.TimedAlone(d, m).Done
 			recs = append(recs, done...)
 			for _, rec := range done {
-				if _, ok := initSeconds(rec); ok {
+				if _, ok := InitSeconds(rec); ok {
 					withInit = true
 					jwnmfApart = jwnmfApart || rec.Algorithm == "jwnmf"
 				}
@@ -301,16 +282,16 @@ func (r *Results) aloneCaption(methods []string, withSweep, paper bool) string {
 		"w/o-PU rule of U)."
 	if withSweep {
 		s += " \"sweep k2 = k1\": mean fit time over the sweep's finished runs at k2 = k1 (every run for methods without " +
-			"k2), " + r.sweepTiming() + ", with the k-means start of a restart computed once and shared by its grid points " +
+			"k2), " + r.SweepTiming() + ", with the k-means start of a restart computed once and shared by its grid points " +
 			"(so that most of them, JWNMF's included, start from the cache)."
 	}
 	return s + " The paper's times were measured on the authors' machine (Python 3 / Octave), so only ratios between " +
 		"methods compare."
 }
 
-// sweepTiming says how many of the sweep's runs were timed at once (the most workers of
+// SweepTiming says how many of the sweep's runs were timed at once (the most workers of
 // any start of a config without timing), for captions.
-func (r *Results) sweepTiming() string {
+func (r *Results) SweepTiming() string {
 	w := 0
 	for _, p := range r.Provenance {
 		if !p.Timing && p.Workers > w {
@@ -323,10 +304,10 @@ func (r *Results) sweepTiming() string {
 	return fmt.Sprintf("timed %d at a time", w)
 }
 
-// fmtSec3 prints a time in seconds to three significant digits ("0.0144", "0.300",
+// FmtSec3 prints a time in seconds to three significant digits ("0.0144", "0.300",
 // "54.3"), Dash for NaN: fits timed alone differ in the third digit, where fmtSeconds
 // would print 0.01 for both.
-func fmtSec3(v float64) string {
+func FmtSec3(v float64) string {
 	if math.IsNaN(v) {
 		return Dash
 	}
@@ -395,7 +376,7 @@ func (r *Results) Machine() string {
 		if p.GoVersion != "" {
 			s += ", " + p.GoVersion
 		}
-		ms = appendNew(ms, s)
+		ms = AppendNew(ms, s)
 	}
 	if len(ms) == 0 {
 		return "unknown machine"
@@ -403,26 +384,26 @@ func (r *Results) Machine() string {
 	return strings.Join(ms, "; ")
 }
 
-// initSeconds returns the time a record spent initialising, timed apart from its
+// InitSeconds returns the time a record spent initialising, timed apart from its
 // fit_seconds (the record's init_seconds), and whether the record carries it: records made
 // before the field existed do not, nor do methods that time no initialisation apart.
-func initSeconds(rec experiments.Record) (float64, bool) {
+func InitSeconds(rec experiments.Record) (float64, bool) {
 	return rec.InitSeconds, rec.InitSeconds > 0 || rec.InitCached
 }
 
 // Runtime table columns' selections in tidy rows.
 const (
-	selAll       = "all"
-	selTimingSet = "k2=k1"
-	// selAlone is the selection of the fits timed alone (experiments.Record.TimedAlone):
+	SelAll       = "all"
+	SelTimingSet = "k2=k1"
+	// SelAlone is the selection of the fits timed alone (experiments.Record.TimedAlone):
 	// the tidy row's mean column holds their median.
-	selAlone      = "alone-median"
-	metricFitTime = "fit_seconds"
-	metricInit    = "init_seconds"
+	SelAlone      = "alone-median"
+	MetricFitTime = "fit_seconds"
+	MetricInit    = "init_seconds"
 )
 
-// fitTimes returns the fit times of a point's finished restarts.
-func fitTimes(p *experiments.PointStats) []float64 {
+// FitTimes returns the fit times of a point's finished restarts.
+func FitTimes(p *experiments.PointStats) []float64 {
 	out := make([]float64, len(p.Records))
 	for i, rec := range p.Records {
 		out[i] = rec.FitSeconds

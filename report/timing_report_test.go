@@ -63,7 +63,7 @@ func TestGenerateTimingOnly(t *testing.T) {
 	for _, row := range readCSVFile(t, filepath.Join(out, AllTablesCSV)) {
 		if row[0] == "runtime" {
 			n++
-			if row[1] == "synthetic" && row[2] == "JWNMF" && row[4] == metricFitTime && (row[5] != selAlone || row[6] != "0.055" || row[8] != "4") {
+			if row[1] == "synthetic" && row[2] == "JWNMF" && row[4] == MetricFitTime && (row[5] != SelAlone || row[6] != "0.055" || row[8] != "4") {
 				t.Errorf("tables.csv JWNMF fit time: %q", row)
 			}
 		}
