@@ -1,0 +1,41 @@
+// Package render turns the recorded runs of a results folder into a report of the sweep:
+// its selection, tables, figures, grid.csv and REPORT.md.
+//
+// # The sweep
+//
+// Per dataset, every row of the config at the grid point each selection rule picks (with
+// every parameter of that point), a sensitivity figure for every swept parameter of every
+// row, heatmaps of pairs of swept parameters, the objective curves, and grid.csv with
+// every grid point (mean, std and n per metric). It never runs a method: everything is
+// read from runs.jsonl (metrics, fit times, objective curves, cluster labels) and
+// sweeps.jsonl (provenance, the config's name and compare key, and the loader's dataset
+// statistics). Results holds the aggregated runs and the selection; NewResults and
+// LoadResults build it, Generate writes the whole report.
+//
+// Where the labels were recorded (some run has ARI), rows are selected by the paper's
+// rule (best mean ARI over restarts, which reads the labels: never called label-free) and
+// by a label-free rule (best mean modularity by default); without labels, by the
+// label-free rule alone.
+//
+// # A comparison with a paper
+//
+// When the records or Options.Compare ask for it, the report first sets the rows beside a
+// paper's published numbers. The renderer knows nothing of that paper: it reaches the
+// comparison only through the Comparer interface (Options.Comparison), which adds its
+// tables, figures and sections of REPORT.md; package report/internal/compare is the NAGC
+// paper's. Without it, no paper number, column or title appears. The renderer's tables
+// and figures are in their reading order; the names exported here are those the
+// comparison builds its own with.
+//
+// # Output
+//
+// Every table exists as Markdown, LaTeX (booktabs, a tabular ready to \input) and tidy
+// CSV (one row per cell), written by package internal/texttable. Missing data never
+// breaks a table: a cell without finished runs renders "—" with a note saying why.
+// Figures are drawn with gonum.org/v1/plot as PNG and as PDF whose fonts are embedded as
+// Unicode subsets (package internal/pdfcanvas), so that λ and ρ are in the text layer;
+// their sizes, fonts, titles and plotted metric are Options.FigureSettings (a config's
+// figures section), the report's own look without them. Files are named by
+// slugs of the dataset and row names, and the whole report is written into a temporary
+// folder first, so that a failure leaves none of it.
+package render

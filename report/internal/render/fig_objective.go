@@ -1,0 +1,261 @@
+package render
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/nagc-harness/nagc/experiments"
+)
+
+// objectiveCurve is the objective against iteration of one selected run.
+type objectiveCurve struct {
+	Method, Params string
+	// Swept are the row's swept parameters at this point ("k2=7 lambda=0.01").
+	Swept     string
+	Restart   int
+	Objective []float64
+	// Maximised is whether the method maximises its objective (an ELBO or likelihood),
+	// Formula the objective as the method describes it ("" if it does not).
+	Maximised bool
+	Formula   string
+}
+
+// Curves returns, for a dataset, the objective curve of the selected grid point's
+// restart-0 run of every method whose record has a curve of more than one value (the
+// point chosen by the dataset's first rule: the paper's where the dataset has labels).
+func (r *Results) Curves(dataset string) []objectiveCurve {
+	var out []objectiveCurve
+	rule := r.Rules(dataset)[0]
+	for _, m := range r.Methods {
+		rec := RestartZero(r.Selected(rule, dataset, m))
+		if rec == nil || len(rec.Objective) < 2 {
+			continue
+		}
+		swept, _ := r.Swept(dataset, m)
+		sp := map[string]any{}
+		for _, k := range swept {
+			if v, ok := rec.Params[k]; ok {
+				sp[k] = v
+			}
+		}
+		formula := rec.Info["objective"]
+		lower := strings.ToLower(formula)
+		out = append(out, objectiveCurve{Method: m, Params: ParamString(rec.Params), Swept: ParamString(sp), Restart: rec.Restart,
+			Objective: rec.Objective, Formula: formula,
+			Maximised: strings.Contains(lower, "elbo") || strings.Contains(lower, "likelihood")})
+	}
+	return out
+}
+
+// oscillates reports whether a curve alternates up and down in at least 60 % of its
+// steps (the period-2 oscillation of multiplicative updates), over at least 6 values.
+func oscillates(curve []float64) bool {
+	if len(curve) < 6 {
+		return false
+	}
+	alt := 0
+	for i := 2; i < len(curve); i++ {
+		d0, d1 := curve[i-1]-curve[i-2], curve[i]-curve[i-1]
+		if d0*d1 < 0 {
+			alt++
+		}
+	}
+	return float64(alt) >= 0.6*float64(len(curve)-2)
+}
+
+// ObjectiveFigure draws the objective against iteration of each iterative method's
+// selected run on a dataset, one panel per method (objectives of different methods have
+// different scales), on a log axis where the curve spans more than a decade; a curve that
+// oscillates with period 2 is drawn as two lines, its odd and its even iterates. It writes
+// dir/objective_<dataset>.<format> and returns nil if no method recorded a curve.
+func ObjectiveFigure(r *Results, dataset string, o FigureOptions) (*Figure, error) {
+	curves := r.Curves(dataset)
+	if len(curves) == 0 {
+		return nil, nil
+	}
+	cols := min(3, len(curves))
+	rows := (len(curves) + cols - 1) / cols
+	plots := make([]*plot.Plot, len(curves))
+	fig := &Figure{
+		Name: "objective_" + r.Slug(dataset), Kind: "objective", Dataset: dataset,
+		Title: fmt.Sprintf("Objective against iteration, %s", DatasetTitle(dataset)),
+		Caption: fmt.Sprintf("Objective after each iteration of the restart-0 run at the grid point selected by %s, "+
+			"one panel per iterative method (the methods' objectives are on different scales; each panel says whether "+
+			"its method minimises or maximises). A curve alternating up and down (period 2) is drawn as two lines, odd "+
+			"and even iterates.", RuleText(r.Rules(dataset)[0])),
+	}
+	for i, cv := range curves {
+		p, osc, err := objectivePanel(DefaultStyle, cv)
+		if err != nil {
+			return nil, err
+		}
+		plots[i] = p
+		fig.Facts = append(fig.Facts, curveFact(cv, osc))
+	}
+	w := vg.Length(cols) * DefaultStyle.PanelWidth
+	h := vg.Length(rows) * DefaultStyle.PanelHeight
+	files, err := SaveCanvas(o, fig.Name, w, h, func(c draw.Canvas) {
+		c = draw.Crop(c, FigureMargin, -FigureMargin, FigureMargin, -FigureMargin)
+		tiles := draw.Tiles{Rows: rows, Cols: cols, PadX: vg.Points(18), PadY: vg.Points(18),
+			PadTop: vg.Points(4), PadBottom: vg.Points(4), PadLeft: vg.Points(4), PadRight: vg.Points(10)}
+		for i, p := range plots {
+			p.Draw(tiles.At(c, i%cols, i/cols))
+		}
+	})
+	fig.Files = files
+	return fig, err
+}
+
+// objectivePanel draws one curve's panel: the objective against iteration, on a log
+// axis where it spans more than a decade, as two lines (odd and even iterates, with a
+// legend in a band left empty at the top) where it oscillates with period 2 (osc).
+func objectivePanel(st figureStyle, cv objectiveCurve) (p *plot.Plot, osc bool, err error) {
+	title := cv.Method
+	if cv.Swept != "" {
+		title += "\n" + cv.Swept
+	}
+	// The figure's title says "objective"; the axis says which way it is optimised.
+	ylabel := "minimised"
+	if cv.Maximised {
+		ylabel = "maximised"
+	}
+	p = NewPlot(st, title, "iteration", ylabel)
+	p.Title.TextStyle.Font.Size = st.LabelSize
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, v := range cv.Objective {
+		lo, hi = math.Min(lo, v), math.Max(hi, v)
+	}
+	if lo > 0 && hi/lo > 10 {
+		p.Y.Scale = plot.LogScale{}
+		p.Y.Tick.Marker = sparseLogTicks(5)
+		p.Y.Label.Text += " (log scale)"
+	}
+	osc = oscillates(cv.Objective)
+	parts := [][]float64{nil}
+	names := []string{""}
+	if osc {
+		parts, names = [][]float64{nil, nil}, []string{"odd iterations", "even iterations"}
+	}
+	xs := make([][]float64, len(parts))
+	for j, v := range cv.Objective {
+		k := 0
+		if osc {
+			k = j % 2 // iteration j+1: odd iterates in part 0
+		}
+		parts[k] = append(parts[k], v)
+		xs[k] = append(xs[k], float64(j+1))
+	}
+	p.Add(plotter.NewGrid())
+	for k, ys := range parts {
+		pts := make(plotter.XYs, len(ys))
+		for j := range ys {
+			pts[j] = plotter.XY{X: xs[k][j], Y: ys[j]}
+		}
+		l, err := plotter.NewLine(pts)
+		if err != nil {
+			return nil, false, fmt.Errorf("objective of %s: %w", cv.Method, err)
+		}
+		ls := SeriesStyle(k)
+		l.Color, l.Dashes, l.Width = ls.Color, ls.Dashes, vg.Points(1.2)
+		p.Add(l)
+		if names[k] != "" {
+			p.Legend.Add(names[k], l)
+		}
+	}
+	p.Legend.Top, p.Legend.TextStyle.Font.Size = true, vg.Points(8)
+	if osc { // leave an empty band at the top for the legend
+		if _, isLog := p.Y.Scale.(plot.LogScale); isLog {
+			p.Y.Max = hi * math.Pow(hi/lo, 0.35)
+		} else {
+			p.Y.Max = hi + 0.35*(hi-lo)
+		}
+	}
+	return p, osc, nil
+}
+
+// curveFact describes a curve: its run, direction of optimisation, start and end, how
+// often it moved against its direction, and its oscillation.
+func curveFact(cv objectiveCurve, osc bool) string {
+	who := cv.Method
+	if cv.Params != "" {
+		who += fmt.Sprintf(" (%s, restart %d)", cv.Params, cv.Restart)
+	} else {
+		who += fmt.Sprintf(" (restart %d)", cv.Restart)
+	}
+	obj := cv.Objective
+	dir := "minimised"
+	if cv.Maximised {
+		dir = "maximised"
+	}
+	what := "objective"
+	if cv.Formula != "" {
+		what += " " + cv.Formula
+	}
+	fact := fmt.Sprintf("%s: %s, %s; %d iterations, %s → %s", who, what, dir, len(obj), fmtObjective(obj[0]), fmtObjective(obj[len(obj)-1]))
+	steps := len(obj) - 1
+	up, down := increases(obj), decreases(obj)
+	switch {
+	case cv.Maximised && down == 0:
+		fact += fmt.Sprintf("; it never decreased (rose in %d of %d iterations): monotone, as an exact ascent method must be", up, steps)
+	case cv.Maximised:
+		fact += fmt.Sprintf("; it decreased in %d of %d iterations (not monotone)", down, steps)
+	case up == 0:
+		fact += "; monotone non-increasing"
+	default:
+		fact += fmt.Sprintf("; it increased in %d of %d iterations (not monotone)", up, steps)
+	}
+	if osc {
+		fact += fmt.Sprintf("; it oscillates with period 2: odd iterates %s → %s, even iterates %s → %s",
+			fmtObjective(obj[0]), fmtObjective(obj[len(obj)-1-(len(obj)-1)%2]),
+			fmtObjective(obj[1]), fmtObjective(obj[len(obj)-1-len(obj)%2]))
+	}
+	return fact + "."
+}
+
+// fmtObjective prints an objective value with four significant digits.
+func fmtObjective(v float64) string {
+	return fmtTick(v)
+}
+
+// increases counts the steps where an objective curve goes up by more than a relative
+// 1e-9 (rounding).
+func increases(curve []float64) int {
+	n := 0
+	for i := 1; i < len(curve); i++ {
+		if curve[i] > curve[i-1]+1e-9*math.Abs(curve[i-1]) {
+			n++
+		}
+	}
+	return n
+}
+
+// decreases counts the steps where an objective curve goes down by more than a relative
+// 1e-9 (rounding).
+func decreases(curve []float64) int {
+	n := 0
+	for i := 1; i < len(curve); i++ {
+		if curve[i] < curve[i-1]-1e-9*math.Abs(curve[i-1]) {
+			n++
+		}
+	}
+	return n
+}
+
+// RestartZero returns the restart-0 record of a point (else its first finished record).
+func RestartZero(p *experiments.PointStats) *experiments.Record {
+	if p == nil || len(p.Records) == 0 {
+		return nil
+	}
+	for i := range p.Records {
+		if p.Records[i].Restart == 0 {
+			return &p.Records[i]
+		}
+	}
+	return &p.Records[0]
+}

@@ -1,0 +1,522 @@
+package render
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/nagc-harness/nagc/algorithms"
+	"github.com/nagc-harness/nagc/datasets"
+	"github.com/nagc-harness/nagc/experiments"
+	"github.com/nagc-harness/nagc/report/paper"
+)
+
+// PaperRule is the paper's selection rule: the grid point with the best mean ARI over
+// restarts. It reads the ground-truth labels.
+const PaperRule = experiments.SelectARI
+
+// Results is what a report is built from: the recorded runs of a results folder,
+// aggregated per grid point, with the grid point selected per dataset and method by the
+// paper's rule and by a label-free rule.
+type Results struct {
+	// Records are the latest record of every run, but for those timed alone.
+	Records []experiments.Record
+	// Timed are the latest records of the runs timed alone (a config with timing: true,
+	// experiments.Record.TimedAlone): repeated fits of the sweep, read by the runtime
+	// table only, and by no other table, figure, count or selection.
+	Timed []experiments.Record
+	// Points aggregate the records per dataset, method and grid point.
+	Points []*experiments.PointStats
+	// Provenance lists every start of `nagc run` on the folder.
+	Provenance []experiments.Provenance
+	// Paper holds the paper's published numbers.
+	Paper *paper.Published
+	// Spec is how the results are set beside the paper: its rows and datasets, in their
+	// order, its stated facts and claims (default: the NAGC paper's, paper.DefaultSpec).
+	Spec *paper.Spec
+	// FreeRule is the label-free selection rule (experiments.SelectModularity or
+	// experiments.SelectObjective).
+	FreeRule string
+	// Datasets lists the datasets of the results (records or provenance): the paper's
+	// first in its order, then the others in first-seen order.
+	Datasets []string
+	// Methods lists the display names of the recorded methods: the paper's first in its
+	// order, then the others in first-seen order.
+	Methods []string
+	// Name is the configs' names as recorded in the provenance, joined by " + " when
+	// several configs ran into the folder, "" if none.
+	Name string
+	// Compare is whether the report sets the rows beside the NAGC paper's published
+	// numbers: recorded by a config with compare: paper (experiments.Config.Compare),
+	// or asked for by Options.Compare. It needs Paper.
+	Compare bool
+	// Comparison is the comparison with the paper that Compare makes (set by Generate
+	// from Options.Comparison).
+	Comparison Comparer
+
+	sel         map[string]map[cellKey]*experiments.PointStats // rule → selection
+	byCell      map[cellKey][]*experiments.PointStats
+	failed      map[cellKey]int
+	errText     map[cellKey]string
+	labeled     map[string]bool
+	slugs       map[string]string
+	methodSlugs map[string]string
+	// sweepDatasets and sweepMethods are in the sweep's order (first seen).
+	sweepDatasets, sweepMethods []string
+}
+
+// SweepOrder lists datasets and methods in the order the sweep recorded them (the
+// config's) instead of the paper's: for a report of the sweep alone.
+func (r *Results) SweepOrder() {
+	r.Datasets, r.Methods = r.sweepDatasets, r.sweepMethods
+}
+
+// cellKey names one dataset × method cell.
+type cellKey struct{ dataset, method string }
+
+// NewResults aggregates records and selects grid points by the paper's rule and by
+// freeRule. paper may be nil (no paper values are then shown).
+func NewResults(recs []experiments.Record, prov []experiments.Provenance, pub *paper.Published, freeRule string) (*Results, error) {
+	return newResults(recs, prov, pub, defaultSpec(), freeRule)
+}
+
+// newResults is NewResults with the comparison spec spec.
+func newResults(recs []experiments.Record, prov []experiments.Provenance, pub *paper.Published, spec *paper.Spec, freeRule string) (*Results, error) {
+	if freeRule == PaperRule {
+		return nil, fmt.Errorf("label-free rule: %q reads the labels; use %q, %q, %q or %q", freeRule,
+			experiments.SelectModularity, experiments.SelectTwoView, experiments.SelectHeldOut, experiments.SelectObjective)
+	}
+	var sweep, timed []experiments.Record
+	for _, rec := range experiments.Latest(recs) {
+		if rec.TimedAlone {
+			timed = append(timed, rec)
+		} else {
+			sweep = append(sweep, rec)
+		}
+	}
+	recs = sweep
+	r := &Results{
+		Records: recs, Timed: timed, Provenance: prov, Paper: pub, FreeRule: freeRule, Spec: spec,
+		Points: experiments.Aggregate(recs),
+		sel:    map[string]map[cellKey]*experiments.PointStats{},
+		byCell: map[cellKey][]*experiments.PointStats{}, failed: map[cellKey]int{}, errText: map[cellKey]string{},
+	}
+	r.labeled = experiments.Labeled(r.Points)
+	for _, rule := range []string{PaperRule, freeRule} {
+		best, err := experiments.Best(r.Points, rule)
+		if err != nil {
+			return nil, err
+		}
+		m := map[cellKey]*experiments.PointStats{}
+		for _, p := range best {
+			if experiments.ReadsLabels(rule) && !r.labeled[p.Dataset] {
+				continue // no labels: a label-reading rule cannot choose
+			}
+			m[cellKey{p.Dataset, p.Method}] = p
+		}
+		r.sel[rule] = m
+	}
+	var names []string
+	for _, p := range prov {
+		if p.Name != "" {
+			names = AppendNew(names, p.Name)
+		}
+		if p.Compare == experiments.ComparePaper {
+			r.Compare = pub != nil
+		}
+	}
+	r.Name = strings.Join(names, " + ")
+	var ds, ms []string
+	for _, p := range prov {
+		for _, s := range p.Datasets {
+			ds = AppendNew(ds, s.Name)
+		}
+	}
+	for _, p := range r.Points {
+		k := cellKey{p.Dataset, p.Method}
+		r.byCell[k] = append(r.byCell[k], p)
+		r.failed[k] += p.Failed
+		if len(p.Errors) > 0 && r.errText[k] == "" {
+			r.errText[k] = p.Errors[0]
+		}
+		ds = AppendNew(ds, p.Dataset)
+		ms = AppendNew(ms, p.Method)
+	}
+	r.Datasets = PaperOrder(ds, r.Spec.Datasets, strings.ToLower)
+	r.Methods = PaperOrder(ms, r.Spec.Rows, func(s string) string { return s })
+	// A report of the sweep alone lists the datasets of fits timed alone too (their
+	// provenance names them, unless it was not recorded); the paper's tables do not.
+	for _, rec := range timed {
+		ds = AppendNew(ds, rec.Dataset)
+	}
+	r.sweepDatasets, r.sweepMethods = ds, ms
+	r.slugs = map[string]string{}
+	used := map[string]bool{}
+	for _, d := range append(append([]string{}, r.Datasets...), ds...) {
+		if _, ok := r.slugs[d]; !ok {
+			r.slugs[d] = uniqueSlug(d, used)
+		}
+	}
+	r.methodSlugs = map[string]string{}
+	usedM := map[string]bool{}
+	for _, m := range r.Methods {
+		r.methodSlugs[m] = uniqueSlug(m, usedM)
+	}
+	return r, nil
+}
+
+// Labeled reports whether some finished run on a dataset recorded ARI, i.e. the
+// dataset's labels were available; without them only the label-free rule selects.
+func (r *Results) Labeled(dataset string) bool { return r.labeled[dataset] }
+
+// Rules returns the selection rules of a dataset: the paper's (which reads the labels)
+// where the dataset has labels, then the label-free rule.
+func (r *Results) Rules(dataset string) []string {
+	if r.labeled[dataset] {
+		return []string{PaperRule, r.FreeRule}
+	}
+	return []string{r.FreeRule}
+}
+
+// AnyLabeled reports whether some dataset of the results has labels.
+func (r *Results) AnyLabeled() bool { return len(r.labeled) > 0 }
+
+// Slug returns the file-name form of a dataset name: unique among the datasets of the
+// results, made of lower-case letters, digits, '-' and '_' only (a dataset given as a
+// path such as "../own/x" becomes "own-x").
+func (r *Results) Slug(dataset string) string {
+	if s, ok := r.slugs[dataset]; ok {
+		return s
+	}
+	return Slug(dataset)
+}
+
+// MethodSlug returns the file-name form of a row's name, unique among the rows.
+func (r *Results) MethodSlug(method string) string {
+	if s, ok := r.methodSlugs[method]; ok {
+		return s
+	}
+	return Slug(method)
+}
+
+// Slug returns a file-name-safe form of a name: lower-case ASCII letters and digits, runs
+// of anything else turned into one '-' ('*' and '+' spelt "star" and "plus"), no leading or
+// trailing '-'; "x" if nothing is left. "JWNMF*" → "jwnmf-star", "../own/x" → "own-x".
+func Slug(name string) string {
+	var b strings.Builder
+	dash := false
+	for _, c := range strings.ToLower(name) {
+		switch {
+		case c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_':
+			if dash && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			dash = false
+			b.WriteRune(c)
+		case c == '*' || c == '+':
+			if b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			dash = true
+			b.WriteString(map[rune]string{'*': "star", '+': "plus"}[c])
+		default:
+			dash = true
+		}
+	}
+	if b.Len() == 0 {
+		return "x"
+	}
+	return b.String()
+}
+
+// uniqueSlug returns Slug(name), suffixed "-2", "-3", … if used already, and marks it used.
+func uniqueSlug(name string, used map[string]bool) string {
+	base := Slug(name)
+	s := base
+	for i := 2; used[s]; i++ {
+		s = fmt.Sprintf("%s-%d", base, i)
+	}
+	used[s] = true
+	return s
+}
+
+// LoadResults reads a results folder (runs.jsonl and sweeps.jsonl) into Results.
+func LoadResults(dir string, pub *paper.Published, freeRule string) (*Results, error) {
+	return loadResults(dir, pub, defaultSpec(), freeRule)
+}
+
+// loadResults is LoadResults with the comparison spec spec.
+func loadResults(dir string, pub *paper.Published, spec *paper.Spec, freeRule string) (*Results, error) {
+	recs, err := experiments.LoadResults(dir)
+	if err != nil {
+		return nil, err
+	}
+	prov, err := experiments.ReadProvenance(dir)
+	if err != nil {
+		return nil, err
+	}
+	return newResults(recs, prov, pub, spec, freeRule)
+}
+
+// Selected returns the grid point selected by rule (PaperRule or the label-free rule)
+// for a dataset and method, or nil if the method has no recorded run on the dataset. The
+// point has Runs == 0 when every run of the method failed.
+func (r *Results) Selected(rule, dataset, method string) *experiments.PointStats {
+	return r.sel[rule][cellKey{dataset, method}]
+}
+
+// Unselected returns why rule selects no grid point of a method that has finished runs on
+// a dataset (under experiments.SelectHeldOut: none has the held-out score), or "".
+func (r *Results) Unselected(rule, dataset, method string) string {
+	if r.Missing(dataset, method) != "" || r.Selected(rule, dataset, method) != nil {
+		return ""
+	}
+	if rule == experiments.SelectHeldOut {
+		return "no held-out fit recorded (the config sets no holdout)"
+	}
+	if experiments.ReadsLabels(rule) && !r.labeled[dataset] {
+		return "no labels: the paper's rule cannot choose"
+	}
+	return "no grid point selected"
+}
+
+// PointsOf returns the grid points of a method on a dataset, in canonical order.
+func (r *Results) PointsOf(dataset, method string) []*experiments.PointStats {
+	return r.byCell[cellKey{dataset, method}]
+}
+
+// Missing returns why a method has no result on a dataset ("not run", "all 5 runs
+// failed: …"), or "" if it has at least one finished run.
+func (r *Results) Missing(dataset, method string) string {
+	k := cellKey{dataset, method}
+	pts := r.byCell[k]
+	if len(pts) == 0 {
+		return "not run"
+	}
+	for _, p := range pts {
+		if p.Runs > 0 {
+			return ""
+		}
+	}
+	return fmt.Sprintf("all %d runs failed: %s", r.failed[k], shorten(r.errText[k], 120))
+}
+
+// FailedNote returns a note on failed restarts of a selected point ("2 of 5 restarts
+// failed: …"), or "" if none failed.
+func FailedNote(p *experiments.PointStats) string {
+	if p == nil || p.Failed == 0 || p.Runs == 0 {
+		return ""
+	}
+	e := ""
+	if len(p.Errors) > 0 {
+		e = ": " + shorten(p.Errors[0], 120)
+	}
+	return fmt.Sprintf("%d of %d restarts failed%s", p.Failed, p.Failed+p.Runs, e)
+}
+
+// DatasetStats returns the loader's statistics of a dataset as recorded in the
+// provenance (the latest sweep that has them).
+func (r *Results) DatasetStats(dataset string) (datasets.Stats, bool) {
+	for i := len(r.Provenance) - 1; i >= 0; i-- {
+		for _, s := range r.Provenance[i].Datasets {
+			if s.Name == dataset {
+				return s, true
+			}
+		}
+	}
+	return datasets.Stats{}, false
+}
+
+// K1 returns the number of classes of a dataset as recorded in its runs (else in the
+// provenance), 0 if unknown.
+func (r *Results) K1(dataset string) int {
+	for _, rec := range r.Records {
+		if rec.Dataset == dataset && rec.K1 > 0 {
+			return rec.K1
+		}
+	}
+	if s, ok := r.DatasetStats(dataset); ok {
+		return s.K
+	}
+	return 0
+}
+
+// HasDataset reports whether the results contain a dataset.
+func (r *Results) HasDataset(dataset string) bool {
+	for _, d := range r.Datasets {
+		if d == dataset {
+			return true
+		}
+	}
+	return false
+}
+
+// Counts returns the number of runs recorded, finished and failed.
+func (r *Results) Counts() (total, done, failed int) {
+	for _, rec := range r.Records {
+		total++
+		if rec.Status == experiments.StatusDone {
+			done++
+		} else {
+			failed++
+		}
+	}
+	return total, done, failed
+}
+
+// RuleText describes a selection rule for captions.
+func RuleText(rule string) string {
+	switch rule {
+	case experiments.SelectARI:
+		return "best mean ARI over restarts (the paper's rule; reads the ground-truth labels)"
+	case experiments.SelectModularity:
+		return "best mean modularity over restarts (label-free: reads no labels)"
+	case experiments.SelectObjective:
+		return "lowest mean final objective (label-free: reads no labels)"
+	case experiments.SelectTwoView:
+		return "best mean modularity + attribute modularity over restarts (modularity on the graph plus modularity on the attributes' cosine-similarity graph; label-free: reads no labels)"
+	case experiments.SelectHeldOut:
+		return "best mean held-out modularity over restarts (each run fitted again with a fraction of the edges held out, and its clustering scored by modularity on the held-out edges alone: edge cross-validation; label-free: reads no labels; only rows whose config sets holdout are selected)"
+	}
+	return rule
+}
+
+// RuleShort names a selection rule in table headers.
+func RuleShort(rule string) string {
+	switch rule {
+	case experiments.SelectARI:
+		return "paper's rule (best mean ARI)"
+	case experiments.SelectModularity:
+		return "label-free rule (best mean modularity)"
+	case experiments.SelectObjective:
+		return "label-free rule (lowest mean objective)"
+	case experiments.SelectTwoView:
+		return "label-free rule (best mean graph + attribute modularity)"
+	case experiments.SelectHeldOut:
+		return "label-free rule (best mean held-out modularity)"
+	}
+	return rule
+}
+
+// DatasetTitle returns the paper's spelling of a dataset name (WebKB, Citeseer, Cora,
+// polblog); other names are returned as they are.
+func DatasetTitle(d string) string {
+	switch strings.ToLower(d) {
+	case "webkb":
+		return "WebKB"
+	case "citeseer":
+		return "Citeseer"
+	case "cora":
+		return "Cora"
+	case "polblog":
+		return "polblog"
+	}
+	return d
+}
+
+// Title returns the report's title: the config's name (as recorded), or "Sweep report"
+// when none was recorded; with the paper's comparison, "Reproduction report: " and the
+// paper's name (paper.Spec.Name).
+func (r *Results) Title() string {
+	switch {
+	case r.Compare && r.Name != "":
+		return "Reproduction report: " + r.Spec.Name + " (" + r.Name + ")"
+	case r.Compare:
+		return "Reproduction report: " + r.Spec.Name
+	case r.Name != "":
+		return "Sweep report: " + r.Name
+	}
+	return "Sweep report"
+}
+
+// defaultSpec returns the shipped comparison spec (paper.DefaultSpec), parsed once; a
+// test checks that it parses.
+var defaultSpec = sync.OnceValue(func() *paper.Spec {
+	s, err := paper.DefaultSpec()
+	if err != nil {
+		panic(err) // the embedded file is checked by TestDefaultSpec
+	}
+	return s
+})
+
+// ReadsLabels reports whether some recorded run of a method read the ground-truth labels
+// to cluster (NAGC's kmeans-median-ari initialisation): whatever rule then selects its
+// grid point, its numbers are not label-free.
+func (r *Results) ReadsLabels(method string) bool {
+	for _, d := range r.Datasets {
+		for _, p := range r.PointsOf(d, method) {
+			if algorithms.ReadsLabels(p.Params) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// ParamFloat returns a numeric parameter of a grid point, NaN if absent or not a number.
+func ParamFloat(params map[string]any, key string) float64 {
+	switch v := params[key].(type) {
+	case float64:
+		return v
+	case int:
+		return float64(v)
+	case int64:
+		return float64(v)
+	case uint64:
+		return float64(v)
+	}
+	return math.NaN()
+}
+
+// ParamString prints every parameter of a grid point (swept and fixed, "init" and
+// "iterations" included) compactly in sorted order, e.g. "init=kmeans iterations=100
+// k2=20 lambda=1e-4 rho=0.95".
+func ParamString(params map[string]any) string {
+	keys := make([]string, 0, len(params))
+	for k := range params {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		if v := ParamFloat(params, k); !math.IsNaN(v) {
+			parts[i] = k + "=" + FmtParam(v)
+		} else {
+			parts[i] = fmt.Sprintf("%s=%v", k, params[k])
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// PaperOrder puts the elements of s that are in ref first, in ref's order (compared by
+// key), then the others in their order.
+func PaperOrder(s, ref []string, key func(string) string) []string {
+	var out []string
+	used := map[string]bool{}
+	for _, r := range ref {
+		for _, x := range s {
+			if key(x) == r && !used[x] {
+				out = append(out, x)
+				used[x] = true
+			}
+		}
+	}
+	for _, x := range s {
+		if !used[x] {
+			out = append(out, x)
+			used[x] = true
+		}
+	}
+	return out
+}
+
+func AppendNew(s []string, x string) []string {
+	for _, y := range s {
+		if y == x {
+			return s
+		}
+	}
+	return append(s, x)
+}

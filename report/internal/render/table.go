@@ -1,0 +1,30 @@
+package render
+
+import (
+	"github.com/nagc-harness/nagc/internal/texttable"
+)
+
+// Table is one report table: the rendered table (texttable.Table, written as Markdown
+// and LaTeX), its file stem, and its cells as tidy data for CSV.
+type Table struct {
+	texttable.Table
+	// Name is the file stem (datasets, ari, modularity, rho, runtime, rows_<dataset>).
+	Name string
+	// Tidy holds the table's cells as tidy data (one row per cell) for CSV.
+	Tidy []TidyRow
+}
+
+// NewTable returns a report table named name.
+func NewTable(name string, t texttable.Table) *Table {
+	return &Table{Table: t, Name: name}
+}
+
+// AddComparisonGroup appends a column group titled title with the three columns every
+// comparison with the paper uses: ours, paper, Δ.
+func (t *Table) AddComparisonGroup(title string) {
+	t.AddGroup(title, texttable.Column{Title: "ours", Align: 'r'}, texttable.Column{Title: "paper", Align: 'r'},
+		texttable.Column{Title: "Δ", Align: 'r'})
+}
+
+// shorten cuts s to at most n runes, marking the cut with "…", and puts it on one line.
+func shorten(s string, n int) string { return texttable.Shorten(s, n) }
