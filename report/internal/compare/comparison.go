@@ -3,8 +3,9 @@ package compare
 import (
 	"bytes"
 	"fmt"
-	"github.com/nagc-harness/nagc/report/internal/render"
 	"strings"
+
+	"github.com/nagc-harness/nagc/report/internal/render"
 )
 
 // Paper is the comparison with the NAGC paper (the Results' Spec and Paper, package

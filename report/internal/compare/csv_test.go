@@ -3,7 +3,6 @@ package compare
 import (
 	"bytes"
 	"encoding/csv"
-	"github.com/nagc-harness/nagc/report/internal/render"
 	"github.com/nagc-harness/nagc/report/internal/reporttest"
 	"math"
 	"os"
@@ -11,6 +10,8 @@ import (
 	"reflect"
 	"strconv"
 	"testing"
+
+	"github.com/nagc-harness/nagc/report/internal/render"
 )
 
 // TestCSVRoundTrip writes every table's tidy rows, reads them back with encoding/csv and

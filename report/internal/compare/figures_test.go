@@ -1,7 +1,6 @@
 package compare
 
 import (
-	"github.com/nagc-harness/nagc/report/internal/render"
 	"github.com/nagc-harness/nagc/report/internal/reporttest"
 	"math"
 	"path/filepath"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/nagc-harness/nagc/datasets"
 	"github.com/nagc-harness/nagc/experiments"
+	"github.com/nagc-harness/nagc/report/internal/render"
 	"github.com/nagc-harness/nagc/sparse"
 )
 

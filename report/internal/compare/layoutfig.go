@@ -2,7 +2,6 @@ package compare
 
 import (
 	"fmt"
-	"github.com/nagc-harness/nagc/report/internal/render"
 	"image/color"
 
 	"gonum.org/v1/plot"
@@ -12,6 +11,7 @@ import (
 	"github.com/nagc-harness/nagc/datasets"
 	"github.com/nagc-harness/nagc/experiments"
 	"github.com/nagc-harness/nagc/metrics"
+	"github.com/nagc-harness/nagc/report/internal/render"
 )
 
 // layoutSeed seeds the start positions of the layout figure's force-directed layout.

@@ -3,13 +3,13 @@ package compare
 import (
 	"bytes"
 	"fmt"
-	"github.com/nagc-harness/nagc/report/internal/render"
 	"math"
 	"strconv"
 	"strings"
 
 	"github.com/nagc-harness/nagc/experiments"
 	"github.com/nagc-harness/nagc/internal/texttable"
+	"github.com/nagc-harness/nagc/report/internal/render"
 	"github.com/nagc-harness/nagc/report/paper"
 )
 

@@ -3,13 +3,13 @@ package compare
 import (
 	_ "embed"
 	"fmt"
-	"github.com/nagc-harness/nagc/report/internal/render"
 	"math"
 	"strconv"
 	"strings"
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/nagc-harness/nagc/report/internal/render"
 	"github.com/nagc-harness/nagc/report/paper"
 )
 

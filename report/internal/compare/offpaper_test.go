@@ -1,7 +1,6 @@
 package compare
 
 import (
-	"github.com/nagc-harness/nagc/report/internal/render"
 	"github.com/nagc-harness/nagc/report/internal/reporttest"
 	"github.com/nagc-harness/nagc/report/paper"
 	"math"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/nagc-harness/nagc/experiments"
 	"github.com/nagc-harness/nagc/internal/texttable"
+	"github.com/nagc-harness/nagc/report/internal/render"
 )
 
 // tidy returns a tidy row of the ARI (rho NaN) or ρ table for the off-paper tests.

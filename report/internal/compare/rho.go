@@ -1,11 +1,11 @@
 package compare
 
 import (
-	"github.com/nagc-harness/nagc/report/internal/render"
 	"math"
 	"sort"
 
 	"github.com/nagc-harness/nagc/experiments"
+	"github.com/nagc-harness/nagc/report/internal/render"
 	"github.com/nagc-harness/nagc/report/paper"
 )
 

@@ -1,11 +1,11 @@
 package compare
 
 import (
-	"github.com/nagc-harness/nagc/report/internal/render"
 	"slices"
 	"strings"
 
 	"github.com/nagc-harness/nagc/internal/texttable"
+	"github.com/nagc-harness/nagc/report/internal/render"
 )
 
 // methodRows returns the methods a method × dataset table lists: the paper's rows in its

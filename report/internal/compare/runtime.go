@@ -2,12 +2,12 @@ package compare
 
 import (
 	"fmt"
-	"github.com/nagc-harness/nagc/report/internal/render"
 	"math"
 	"slices"
 
 	"github.com/nagc-harness/nagc/experiments"
 	"github.com/nagc-harness/nagc/internal/texttable"
+	"github.com/nagc-harness/nagc/report/internal/render"
 )
 
 // meanFitAll returns the mean fit time (fit_seconds) over every finished run of a

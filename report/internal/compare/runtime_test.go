@@ -3,13 +3,13 @@ package compare
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/nagc-harness/nagc/report/internal/render"
 	"math"
 	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/nagc-harness/nagc/experiments"
+	"github.com/nagc-harness/nagc/report/internal/render"
 	"github.com/nagc-harness/nagc/report/paper"
 )
 

@@ -2,7 +2,6 @@ package compare
 
 import (
 	"fmt"
-	"github.com/nagc-harness/nagc/report/internal/render"
 	"image/color"
 	"math"
 	"sort"
@@ -14,6 +13,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/nagc-harness/nagc/experiments"
+	"github.com/nagc-harness/nagc/report/internal/render"
 	"github.com/nagc-harness/nagc/report/paper"
 )
 

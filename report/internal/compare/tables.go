@@ -2,11 +2,11 @@ package compare
 
 import (
 	"fmt"
-	"github.com/nagc-harness/nagc/report/internal/render"
 	"math"
 	"strings"
 
 	"github.com/nagc-harness/nagc/internal/texttable"
+	"github.com/nagc-harness/nagc/report/internal/render"
 )
 
 // comparison describes a table that sets cells of ours beside the paper's: one line per

@@ -2,11 +2,11 @@ package compare
 
 import (
 	"fmt"
-	"github.com/nagc-harness/nagc/report/internal/render"
 	"math"
 	"sort"
 	"strings"
 
+	"github.com/nagc-harness/nagc/report/internal/render"
 	"github.com/nagc-harness/nagc/report/paper"
 )
 
