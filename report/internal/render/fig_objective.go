@@ -115,7 +115,7 @@ func ObjectiveFigure(r *Results, dataset string, o FigureOptions) (*Figure, erro
 // objectivePanel draws one curve's panel: the objective against iteration, on a log
 // axis where it spans more than a decade, as two lines (odd and even iterates, with a
 // legend in a band left empty at the top) where it oscillates with period 2 (osc).
-func objectivePanel(st figureStyle, cv objectiveCurve) (p *plot.Plot, osc bool, err error) {
+func objectivePanel(st FigureStyle, cv objectiveCurve) (p *plot.Plot, osc bool, err error) {
 	title := cv.Method
 	if cv.Swept != "" {
 		title += "\n" + cv.Swept

@@ -14,7 +14,7 @@ import (
 )
 
 // This file draws the sweep figures styled for the reader's own paper (Options.FigureSettings,
-// internal/paperplot; not the NAGC paper's comparison, paper_*.go):
+// internal/paperplot; not the NAGC paper's comparison, package compare):
 // the same data as SensitivityFigure, HeatmapFigure and ObjectiveFigure, sized and
 // lettered as the settings say, with powers of ten on log axes, at least four labelled
 // ticks, ×10^k on the axis label of large values and parameter symbols (λ, ρ, k₂).

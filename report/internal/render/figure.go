@@ -30,10 +30,10 @@ const (
 // figure settings, Options.FigureSettings).
 const PNGDPI = 150
 
-// figureStyle is the report's own look, used when no figure settings are given
+// FigureStyle is the report's own look, used when no figure settings are given
 // (Options.FigureSettings, a config's figures section): sizes, font sizes and whether a
 // figure carries its title. Each figure function of that look reads its sizes from here.
-type figureStyle struct {
+type FigureStyle struct {
 	// Width and Height are the size of a plot with its legend (sensitivity figures and
 	// the paper's parameter sweeps).
 	Width, Height vg.Length
@@ -53,7 +53,7 @@ type figureStyle struct {
 
 // DefaultStyle is the report's own look: 7.5 in × 3.8 in plots, panels of 3.4 in ×
 // 2.8 in, a 9 in × 5 in layout, fonts of 11, 10, 9 and 9 pt, titles on, PNG at PNGDPI.
-var DefaultStyle = figureStyle{
+var DefaultStyle = FigureStyle{
 	Width: 7.5 * vg.Inch, Height: 3.8 * vg.Inch,
 	PanelWidth: 3.4 * vg.Inch, PanelHeight: 2.8 * vg.Inch,
 	LayoutWidth: 9 * vg.Inch, LayoutHeight: 5 * vg.Inch,
@@ -87,9 +87,9 @@ type Figure struct {
 	Facts []string
 }
 
-// markStyle is how one line of a figure is drawn: distinguishable in greyscale print by dash
+// MarkStyle is how one line of a figure is drawn: distinguishable in greyscale print by dash
 // pattern and marker shape, not only by colour.
-type markStyle struct {
+type MarkStyle struct {
 	Color  color.Color
 	Dashes []vg.Length
 	Glyph  draw.GlyphDrawer
@@ -124,8 +124,8 @@ var (
 
 // SeriesStyle returns the i-th line style: colour, dash pattern and marker all change with
 // i, and no two of the first 24 styles share both dash pattern and marker.
-func SeriesStyle(i int) markStyle {
-	return markStyle{
+func SeriesStyle(i int) MarkStyle {
+	return MarkStyle{
 		Color:  okabeIto[i%len(okabeIto)],
 		Dashes: dashPatterns[i%len(dashPatterns)],
 		Glyph:  glyphShapes[i%len(glyphShapes)],
@@ -133,12 +133,12 @@ func SeriesStyle(i int) markStyle {
 }
 
 // ClassStyle returns the colour and filled marker of class i in the layout figure.
-func ClassStyle(i int) markStyle {
+func ClassStyle(i int) MarkStyle {
 	shapes := []draw.GlyphDrawer{draw.CircleGlyph{}, draw.BoxGlyph{}, draw.PyramidGlyph{}, draw.RingGlyph{}, draw.SquareGlyph{}, draw.TriangleGlyph{}}
 	if i < 0 {
-		return markStyle{Color: color.Gray{0x80}, Glyph: draw.CircleGlyph{}}
+		return MarkStyle{Color: color.Gray{0x80}, Glyph: draw.CircleGlyph{}}
 	}
-	return markStyle{Color: okabeIto[i%len(okabeIto)], Glyph: shapes[i%len(shapes)]}
+	return MarkStyle{Color: okabeIto[i%len(okabeIto)], Glyph: shapes[i%len(shapes)]}
 }
 
 // SaveCanvas draws a figure of size w × h with paint and writes it in every format of o
@@ -197,7 +197,7 @@ type LegendBox struct {
 }
 
 // NewLegendBox returns a legend with the style's font size.
-func NewLegendBox(st figureStyle) *LegendBox { return &LegendBox{Legend: newLegend(st)} }
+func NewLegendBox(st FigureStyle) *LegendBox { return &LegendBox{Legend: newLegend(st)} }
 
 // AddEntry adds an entry (a name without thumbnails is a line of text).
 func (l *LegendBox) AddEntry(name string, thumbs ...plot.Thumbnailer) {
@@ -277,7 +277,7 @@ func fmtTick(v float64) string {
 }
 
 // NewPlot returns a plot with the style's font sizes, titled when the style says so.
-func NewPlot(st figureStyle, title, xlabel, ylabel string) *plot.Plot {
+func NewPlot(st FigureStyle, title, xlabel, ylabel string) *plot.Plot {
 	p := plot.New()
 	if st.Title {
 		p.Title.Text = title
@@ -296,7 +296,7 @@ func NewPlot(st figureStyle, title, xlabel, ylabel string) *plot.Plot {
 }
 
 // newLegend returns a legend with the style's font size.
-func newLegend(st figureStyle) plot.Legend {
+func newLegend(st FigureStyle) plot.Legend {
 	l := plot.NewLegend()
 	l.TextStyle.Font = font.From(plot.DefaultFont, st.LegendSize)
 	l.ThumbnailWidth = vg.Points(28)
@@ -351,24 +351,26 @@ func powerLabel(e float64) string {
 	return fmt.Sprintf("1e%d", int(e))
 }
 
-// refLine is a line across the whole plot: horizontal at Y, or vertical at X from Y0 to Y1.
-type refLine struct {
+// RefLine is a line across the whole plot: horizontal at Y, or vertical at X from Y0 to Y1.
+type RefLine struct {
 	draw.LineStyle
 	horizontal bool
 	X, Y       float64
 	Y0, Y1     float64
 }
 
-func Horizontal(y float64) *refLine {
-	return &refLine{LineStyle: plotter.DefaultLineStyle, horizontal: true, Y: y}
+// Horizontal returns a horizontal reference line at y across the plot.
+func Horizontal(y float64) *RefLine {
+	return &RefLine{LineStyle: plotter.DefaultLineStyle, horizontal: true, Y: y}
 }
 
-func Vertical(x, y0, y1 float64) *refLine {
-	return &refLine{LineStyle: plotter.DefaultLineStyle, X: x, Y0: y0, Y1: y1}
+// Vertical returns a vertical reference line at x from y0 to y1.
+func Vertical(x, y0, y1 float64) *RefLine {
+	return &RefLine{LineStyle: plotter.DefaultLineStyle, X: x, Y0: y0, Y1: y1}
 }
 
 // Plot implements plot.Plotter.
-func (l *refLine) Plot(c draw.Canvas, p *plot.Plot) {
+func (l *RefLine) Plot(c draw.Canvas, p *plot.Plot) {
 	tx, ty := p.Transforms(&c)
 	if l.horizontal {
 		y := ty(l.Y)
@@ -380,7 +382,7 @@ func (l *refLine) Plot(c draw.Canvas, p *plot.Plot) {
 }
 
 // Thumbnail implements plot.Thumbnailer: a horizontal stroke in the line's style.
-func (l *refLine) Thumbnail(c *draw.Canvas) {
+func (l *RefLine) Thumbnail(c *draw.Canvas) {
 	y := c.Center().Y
 	c.StrokeLine2(l.LineStyle, c.Min.X, y, c.Max.X, y)
 }

@@ -93,6 +93,7 @@ func MetricOf(p *experiments.PointStats, metric string) (mean, std float64) {
 	return m, p.Std[metric]
 }
 
+// Argmax returns the index of the largest value of v that is not NaN (-1 if none).
 func Argmax(v []float64) int {
 	j := -1
 	for i, x := range v {

@@ -258,7 +258,7 @@ func (rep *Report) write(opt Options) error {
 }
 
 // BuildTables builds every table: the datasets table, then with a comparison its
-// tables (comparer.tables: the paper's in its order); without it, the datasets table and, where fits were timed alone, their
+// tables (Comparer.Tables: the paper's in its order); without it, the datasets table and, where fits were timed alone, their
 // times (fitTimesTable); then per dataset the table of every row at its selected grid
 // points (rowsTable), but for a dataset with fits timed alone and no run of a sweep
 // (noSweepSection): its table would have no line.

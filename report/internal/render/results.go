@@ -512,6 +512,7 @@ func PaperOrder(s, ref []string, key func(string) string) []string {
 	return out
 }
 
+// AppendNew appends x to s unless s holds it already.
 func AppendNew(s []string, x string) []string {
 	for _, y := range s {
 		if y == x {

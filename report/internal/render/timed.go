@@ -66,9 +66,9 @@ func (r *Results) TimedMethods() []string {
 	return out
 }
 
-// timedFits are the records timed alone of a row on a dataset: at every grid point
+// TimedFits are the records timed alone of a row on a dataset: at every grid point
 // (timedAlone) or at one (timedPoints).
-type timedFits struct {
+type TimedFits struct {
 	// Done are the finished records, in restart order.
 	Done []experiments.Record
 	// Failed is the number of failed ones, ErrText the error of the first.
@@ -80,8 +80,8 @@ type timedFits struct {
 }
 
 // collectAlone sorts records timed alone into finished and failed ones.
-func collectAlone(recs []experiments.Record) timedFits {
-	var a timedFits
+func collectAlone(recs []experiments.Record) TimedFits {
+	var a TimedFits
 	for _, rec := range recs {
 		if rec.Status != experiments.StatusDone {
 			if a.Failed == 0 {
@@ -110,7 +110,7 @@ func (r *Results) timedRecords(dataset, method string) []experiments.Record {
 
 // TimedAlone returns the records timed alone of a row on a dataset, all grid points
 // together.
-func (r *Results) TimedAlone(dataset, method string) timedFits {
+func (r *Results) TimedAlone(dataset, method string) TimedFits {
 	return collectAlone(r.timedRecords(dataset, method))
 }
 
@@ -118,7 +118,7 @@ func (r *Results) TimedAlone(dataset, method string) timedFits {
 // timing config may sweep a grid: each point is timed on its own), in the order the
 // points were first recorded. A point whose fits all failed is described by its
 // parameters (Settings of a failed one).
-func (r *Results) timedPoints(dataset, method string) []timedFits {
+func (r *Results) timedPoints(dataset, method string) []TimedFits {
 	var keys []string
 	byKey := map[string][]experiments.Record{}
 	for _, rec := range r.timedRecords(dataset, method) {
@@ -126,7 +126,7 @@ func (r *Results) timedPoints(dataset, method string) []timedFits {
 		keys = AppendNew(keys, k)
 		byKey[k] = append(byKey[k], rec)
 	}
-	out := make([]timedFits, len(keys))
+	out := make([]TimedFits, len(keys))
 	for i, k := range keys {
 		out[i] = collectAlone(byKey[k])
 		if out[i].Settings == "" {
@@ -138,7 +138,7 @@ func (r *Results) timedPoints(dataset, method string) []timedFits {
 
 // AloneCells returns the cells and tidy rows of the median fit time (the table's name
 // table, selection selAlone) and of the median initialisation time of fits timed alone.
-func AloneCells(table, dataset, method string, a timedFits) (fc texttable.Cell, fit TidyRow, ic texttable.Cell, ini TidyRow) {
+func AloneCells(table, dataset, method string, a TimedFits) (fc texttable.Cell, fit TidyRow, ic texttable.Cell, ini TidyRow) {
 	fit = NewTidy(table, dataset, method, MetricFitTime, SelAlone)
 	fc = texttable.Cell{Text: Dash}
 	switch {
