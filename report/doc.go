@@ -1,8 +1,7 @@
-// Package report writes the report of a sweep (tables, figures, grid.csv and
-// REPORT.md), set beside the NAGC paper's when the config asks for it.
+// Package report writes the report of a sweep, beside the NAGC paper's when asked.
 //
 // Generate reads a results folder written by `nagc run` (runs.jsonl, sweeps.jsonl) and
-// never runs a method. Per dataset it shows every row at the grid point each selection
+// writes the report's tables, figures, grid.csv and REPORT.md; it never runs a method. Per dataset it shows every row at the grid point each selection
 // rule picks (the paper's rule, best mean ARI, where labels were recorded; a label-free
 // rule, best mean modularity by default), a sensitivity figure for every swept
 // parameter, heatmaps of pairs of swept parameters, the objective curves, and grid.csv

@@ -1,5 +1,4 @@
-// Package compare sets the rows of a sweep beside the NAGC paper's published tables and
-// figures, for package render's report.
+// Package compare sets the rows of a sweep beside the NAGC paper's tables and figures.
 //
 // What the comparison needs of the paper is data, package report/paper: its numbers
 // (configs/published-results.yaml) and a spec (configs/paper-comparison.yaml: rows and

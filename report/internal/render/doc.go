@@ -1,5 +1,4 @@
-// Package render turns the recorded runs of a results folder into a report of the sweep:
-// its selection, tables, figures, grid.csv and REPORT.md.
+// Package render writes the report of a sweep's records: tables, figures, grid.csv, REPORT.md.
 //
 // # The sweep
 //
