@@ -41,7 +41,7 @@ func comparisonTable(r results, c comparison) *render.Table {
 		Columns: []texttable.Column{{Title: c.rowHead, Align: 'l'}},
 	})
 	for _, col := range c.columns {
-		t.AddComparisonGroup(col)
+		addComparisonGroup(t, col)
 	}
 	var deltas []cellRef
 	for _, rule := range []string{render.PaperRule, r.FreeRule} {
@@ -248,4 +248,11 @@ func datasetTitles(ds []string) []string {
 		out[i] = render.DatasetTitle(d)
 	}
 	return out
+}
+
+// addComparisonGroup appends to t a column group titled title with the three columns
+// every comparison with the paper uses: ours, paper, Δ.
+func addComparisonGroup(t *render.Table, title string) {
+	t.AddGroup(title, texttable.Column{Title: "ours", Align: 'r'}, texttable.Column{Title: "paper", Align: 'r'},
+		texttable.Column{Title: "Δ", Align: 'r'})
 }

@@ -19,12 +19,5 @@ func NewTable(name string, t texttable.Table) *Table {
 	return &Table{Table: t, Name: name}
 }
 
-// AddComparisonGroup appends a column group titled title with the three columns every
-// comparison with the paper uses: ours, paper, Δ.
-func (t *Table) AddComparisonGroup(title string) {
-	t.AddGroup(title, texttable.Column{Title: "ours", Align: 'r'}, texttable.Column{Title: "paper", Align: 'r'},
-		texttable.Column{Title: "Δ", Align: 'r'})
-}
-
 // shorten cuts s to at most n runes, marking the cut with "…", and puts it on one line.
 func shorten(s string, n int) string { return texttable.Shorten(s, n) }

@@ -23,7 +23,7 @@ func FitTimesTable(r *Results) *Table {
 	methods := r.TimedMethods()
 	t := NewTable("runtime", texttable.Table{
 		Title:   "Fit times, timed alone (seconds per fit)",
-		Caption: r.AloneCaption(methods, false, false),
+		Caption: r.AloneTiming(methods).Caption("fit (s)", "init (s)", "the restarts of a row's fits timed alone at one grid point"),
 		Columns: []texttable.Column{{Title: "Row", Align: 'l'}, {Title: "Settings", Align: 'l'}, {Title: "fits", Align: 'r'}, {Title: "fit (s)", Align: 'r'}, {Title: "init (s)", Align: 'r'}},
 	})
 	for _, d := range r.Datasets {
@@ -214,26 +214,35 @@ func aloneSettings(recs []experiments.Record) string {
 	return out
 }
 
-// AloneCaption is the caption of timedRuntimeTable (paper true) and fitTimesTable: how
-// the fits were timed, at which settings (read from the records; fitTimesTable has them
-// in a column), and how the other columns were measured.
-func (r *Results) AloneCaption(methods []string, withSweep, paper bool) string {
-	fitCol, initCol, over := "alone", "init", "the restarts of the fits timed alone"
-	if !paper {
-		fitCol, initCol, over = "fit (s)", "init (s)", "the restarts of a row's fits timed alone at one grid point"
-	}
+// AloneTiming is how the fits timed alone of some rows were timed, read from the
+// records and the provenance (the captions of the tables of fits timed alone).
+type AloneTiming struct {
+	// From names the configs that timed them ("config NAME, with timing: true").
+	From string
+	// Apart and Whole list the rows whose initialisation was timed apart, and those
+	// timed as a whole fit.
+	Apart, Whole []string
+	// Settings lists "row: settings" of the fits timed alone.
+	Settings []string
+	// JWNMFApart is whether a JWNMF fit had its k-means start computed apart by the
+	// runner.
+	JWNMFApart bool
+	// Machine is the machine of the runs (Results.Machine).
+	Machine string
+}
+
+// AloneTiming returns how the fits timed alone of methods were timed.
+func (r *Results) AloneTiming(methods []string) AloneTiming {
 	var configs []string
 	for _, p := range r.Provenance {
 		if p.Timing && p.Name != "" {
 			configs = AppendNew(configs, p.Name)
 		}
 	}
-	from := "a config with timing: true"
+	a := AloneTiming{From: "a config with timing: true", Machine: r.Machine()}
 	if len(configs) > 0 {
-		from = "config " + strings.Join(configs, ", ") + ", with timing: true"
+		a.From = "config " + strings.Join(configs, ", ") + ", with timing: true"
 	}
-	var apart, whole, settings []string
-	jwnmfApart := false // a JWNMF fit with its k-means start computed apart by the runner
 	for _, m := range methods {
 		var recs []experiments.Record
 		withInit := false
@@ -243,7 +252,7 @@ func (r *Results) AloneCaption(methods []string, withSweep, paper bool) string {
 			for _, rec := range done {
 				if _, ok := InitSeconds(rec); ok {
 					withInit = true
-					jwnmfApart = jwnmfApart || rec.Algorithm == "jwnmf"
+					a.JWNMFApart = a.JWNMFApart || rec.Algorithm == "jwnmf"
 				}
 			}
 		}
@@ -251,43 +260,34 @@ func (r *Results) AloneCaption(methods []string, withSweep, paper bool) string {
 			continue
 		}
 		if withInit {
-			apart = append(apart, m)
+			a.Apart = append(a.Apart, m)
 		} else {
-			whole = append(whole, m)
+			a.Whole = append(a.Whole, m)
 		}
-		settings = append(settings, m+": "+aloneSettings(recs))
+		a.Settings = append(a.Settings, m+": "+aloneSettings(recs))
 	}
-	s := "Seconds per fit on this machine (" + r.Machine() + "). \"" + fitCol + "\": median over " + over + " (" + from + "): one fit at a time, none of the harness's other runs meanwhile (other processes on the machine are not " +
+	return a
+}
+
+// Caption says how the fits were timed, for a table whose column fitCol holds the
+// median fit time over over and initCol the median time of the initialisation.
+func (a AloneTiming) Caption(fitCol, initCol, over string) string {
+	s := "Seconds per fit on this machine (" + a.Machine + "). \"" + fitCol + "\": median over " + over + " (" + a.From + "): one fit at a time, none of the harness's other runs meanwhile (other processes on the machine are not " +
 		"stopped), the project's kernels on one thread (gonum's, which JWNMF's dense products use, may split a large " +
 		"product across cores), each fit computing its own initialisation (no start shared " +
 		"with another fit), no held-out fits."
-	if len(apart) > 0 {
-		s += " For " + wordList(apart) + " that time is the iterations alone, and \"" + initCol + "\" the median time of the " +
+	if len(a.Apart) > 0 {
+		s += " For " + wordList(a.Apart) + " that time is the iterations alone, and \"" + initCol + "\" the median time of the " +
 			"initialisation, timed apart (init_seconds"
-		if jwnmfApart {
+		if a.JWNMFApart {
 			s += "; JWNMF times none itself, so the runner computes its k-means start before the fit"
 		}
 		s += ")."
 	}
-	if len(whole) > 0 {
-		s += " For " + wordList(whole) + " it is the whole fit (no initialisation timed apart)."
+	if len(a.Whole) > 0 {
+		s += " For " + wordList(a.Whole) + " it is the whole fit (no initialisation timed apart)."
 	}
-	if !paper {
-		return s
-	}
-	if len(settings) > 0 {
-		s += " Settings of the fits timed alone: " + strings.Join(settings, "; ") + "."
-	}
-	s += " The paper states k2 = k1 and t = 100 for its timings but neither λ nor ρ: those above are the timing " +
-		"config's choice, not the paper's (the cost of an iteration depends on neither, except that ρ = 0.5 selects the " +
-		"w/o-PU rule of U)."
-	if withSweep {
-		s += " \"sweep k2 = k1\": mean fit time over the sweep's finished runs at k2 = k1 (every run for methods without " +
-			"k2), " + r.SweepTiming() + ", with the k-means start of a restart computed once and shared by its grid points " +
-			"(so that most of them, JWNMF's included, start from the cache)."
-	}
-	return s + " The paper's times were measured on the authors' machine (Python 3 / Octave), so only ratios between " +
-		"methods compare."
+	return s
 }
 
 // SweepTiming says how many of the sweep's runs were timed at once (the most workers of
