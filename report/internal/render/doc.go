@@ -8,8 +8,8 @@
 // every grid point (mean, std and n per metric). It never runs a method: everything is
 // read from runs.jsonl (metrics, fit times, objective curves, cluster labels) and
 // sweeps.jsonl (provenance, the config's name and compare key, and the loader's dataset
-// statistics). Results holds the aggregated runs and the selection; NewResults and
-// LoadResults build it, Generate writes the whole report.
+// statistics). Results holds the aggregated runs and the selection; NewResults builds it,
+// Generate reads a results folder and writes the whole report.
 //
 // Where the labels were recorded (some run has ARI), rows are selected by the paper's
 // rule (best mean ARI over restarts, which reads the labels: never called label-free) and

@@ -242,12 +242,8 @@ func uniqueSlug(name string, used map[string]bool) string {
 	return s
 }
 
-// LoadResults reads a results folder (runs.jsonl and sweeps.jsonl) into Results.
-func LoadResults(dir string, pub *paper.Published, freeRule string) (*Results, error) {
-	return loadResults(dir, pub, defaultSpec(), freeRule)
-}
-
-// loadResults is LoadResults with the comparison spec spec.
+// loadResults reads a results folder (runs.jsonl and sweeps.jsonl) into Results, set
+// beside the paper pub by spec.
 func loadResults(dir string, pub *paper.Published, spec *paper.Spec, freeRule string) (*Results, error) {
 	recs, err := experiments.LoadResults(dir)
 	if err != nil {
