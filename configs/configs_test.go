@@ -39,7 +39,10 @@ func TestShippedConfigs(t *testing.T) {
 	if disk, err := os.ReadFile("paper-comparison.yaml"); err != nil || !bytes.Equal(disk, PaperComparison) {
 		t.Errorf("PaperComparison is not paper-comparison.yaml (%v)", err)
 	}
-	for _, name := range []string{"published-results", "paper-comparison", "nope", "", "../go"} {
+	if disk, err := os.ReadFile("offpaper.yaml"); err != nil || !bytes.Equal(disk, OffPaper) {
+		t.Errorf("OffPaper is not offpaper.yaml (%v)", err)
+	}
+	for _, name := range []string{"published-results", "paper-comparison", "offpaper", "nope", "", "../go"} {
 		if _, ok := Lookup(name); ok {
 			t.Errorf("Lookup(%q) found a config", name)
 		}

@@ -8,7 +8,7 @@
 // one the runtime table, from kinds of columns (the sweep's fit times, or fits timed
 // alone by a config with timing: true where the results hold them). Every cell of the ARI
 // and ρ tables off the paper by more than max(paper std, 0.02) carries a note on its Δ: a
-// measured cause or "not explained" with what was tried, kept as data in offpaper.yaml.
+// measured cause or "not explained" with what was tried, kept as data in configs/offpaper.yaml.
 //
 // Paper is the comparison (a render.Comparer): its tables and figures in the paper's
 // order (the WebKB layout, then per dataset the λ and k2 sweeps of Prop.), each with a

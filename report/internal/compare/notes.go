@@ -1,7 +1,6 @@
 package compare
 
 import (
-	_ "embed"
 	"fmt"
 	"math"
 	"strconv"
@@ -9,6 +8,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/nagc-harness/nagc/configs"
 	"github.com/nagc-harness/nagc/report/internal/render"
 	"github.com/nagc-harness/nagc/report/paper"
 )
@@ -18,11 +18,9 @@ import (
 // offPaperTolerance).
 const offPaperTolerance = 0.02
 
-// offPaperFile names the notes file in messages; its copy ships in the binary.
-const offPaperFile = "report/offpaper.yaml"
-
-//go:embed offpaper.yaml
-var offPaperYAML []byte
+// offPaperFile names the notes file in messages; its copy ships in the binary
+// (configs.OffPaper).
+const offPaperFile = "configs/offpaper.yaml"
 
 // offPaperNote explains one cell of the paper's comparison that is off the paper: a
 // cell of the ARI table (Table "ari", Row a method's display name) or of the ρ table
@@ -41,17 +39,17 @@ type offPaperNote struct {
 }
 
 // offPaper holds the notes on the cells off the paper and the paragraphs about whole
-// rows (BAGC's derivation), as data (report/offpaper.yaml).
+// rows (BAGC's derivation), as data (configs/offpaper.yaml).
 type offPaper struct {
 	Cells []offPaperNote `yaml:"cells"`
 	// Rows maps a row of the ARI table to a paragraph printed under it.
 	Rows map[string]string `yaml:"rows"`
 }
 
-// defaultOffPaper returns the notes shipped with nagc (report/offpaper.yaml), written
+// defaultOffPaper returns the notes shipped with nagc (configs/offpaper.yaml), written
 // for the committed results/paper tables.
 func defaultOffPaper() (*offPaper, error) {
-	o, err := parseOffPaper(offPaperFile, offPaperYAML)
+	o, err := parseOffPaper(offPaperFile, configs.OffPaper)
 	if err != nil {
 		return nil, err
 	}

@@ -75,7 +75,7 @@ cells:
 	want := []string{
 		offPrefix + "cause of A.",
 		offPrefix + "not explained; tried B.",
-		offPrefix + "not explained: the note on this cell in report/offpaper.yaml was written for Δ = +0.300, not +0.100",
+		offPrefix + "not explained: the note on this cell in configs/offpaper.yaml was written for Δ = +0.300, not +0.100",
 		offPrefix + noNoteRecorded,
 		"",
 		offPrefix + "the selection: the paper chose by ARI (reading the labels); the label-free rule chose lambda=0.01 " +
@@ -153,7 +153,7 @@ func readTidyCSV(t *testing.T, path string) []render.TidyRow {
 	return out
 }
 
-// TestCommittedCellsExplained holds report/offpaper.yaml to the committed paper tables
+// TestCommittedCellsExplained holds configs/offpaper.yaml to the committed paper tables
 // (results/paper/ari.csv and rho.csv): every cell off the paper by more than max(paper
 // std, 0.02) has a note (a cause, or "not explained" with what was tried), every cell the
 // label-free rule selects off the paper is explained, and no note is stale. A

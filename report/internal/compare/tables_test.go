@@ -44,7 +44,7 @@ func TestTableBuilders(t *testing.T) {
 			"| ρ = 0.55 | — [2] | 0.995 |  |",
 			"| ρ = 0.95 | 0.550 ± 0.050 | 0.512 | +0.038 [4] |",
 			"| ρ = 0.5 | **0.800 ± 0.000** | 0.990 | −0.190 [6] |",
-			"[1] off the paper by more than max(paper std, 0.02): not explained: no note on this cell in report/offpaper.yaml  ",
+			"[1] off the paper by more than max(paper std, 0.02): not explained: no note on this cell in configs/offpaper.yaml  ",
 			"[4] off the paper by more than max(paper std, 0.02): not explained; tried a second init.  ",
 		}},
 		{"runtime", runtimeTableOf, []string{
