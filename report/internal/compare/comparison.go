@@ -16,6 +16,8 @@ type Paper struct {
 	notes *offPaper
 }
 
+var _ render.Comparer = Paper{}
+
 // results are the aggregated runs as the comparison reads them: with the notes that
 // explain the cells off the paper.
 type results struct {
