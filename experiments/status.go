@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"sort"
 	"strconv"
+	"strings"
 )
 
 // ShardsDir is the folder of a results folder that holds one sub-folder per shard of a
@@ -219,4 +220,22 @@ func Holder(dir string) *LockHolder {
 		return h
 	}
 	return &LockHolder{}
+}
+
+// ShardCount returns the shard count of the sweep into the results folder dir: the one
+// count of the shard folders under dir (ShardCounts), 0 when there are none, and an
+// error when sweeps split different ways left shards there.
+func ShardCount(dir string) (int, error) {
+	counts, err := ShardCounts(dir)
+	if err != nil {
+		return 0, err
+	}
+	switch len(counts) {
+	case 0:
+		return 0, nil
+	case 1:
+		return counts[0], nil
+	}
+	return 0, fmt.Errorf("%s holds shards of sweeps split %s ways: say which with --tasks N",
+		filepath.Join(dir, ShardsDir), strings.Trim(strings.Join(strings.Fields(fmt.Sprint(counts)), ", "), "[]"))
 }

@@ -259,3 +259,10 @@ func (j *Job) Jobs(kind string) ([]string, error) {
 	}
 	return ids, nil
 }
+
+// Submitted reports whether the results folder results holds the scripts of a
+// submission (Job.Write's ArrayScript), which Resubmit completes.
+func Submitted(results string) bool {
+	_, err := os.Stat(filepath.Join(results, Dir, ArrayScript))
+	return err == nil
+}

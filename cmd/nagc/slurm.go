@@ -71,7 +71,7 @@ func runSlurm(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	if *resubmit {
 		// The scripts of the first submission stay; options given now override theirs.
-		if _, err := os.Stat(filepath.Join(job.Results, slurm.Dir, slurm.ArrayScript)); err != nil {
+		if !slurm.Submitted(job.Results) {
 			return fmt.Errorf("%s holds no earlier submission to complete: submit with --submit first", *results)
 		}
 		if err := job.Check(); err != nil {

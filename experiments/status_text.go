@@ -1,0 +1,81 @@
+package experiments
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+)
+
+// WriteText writes the status for people: the totals, one line per shard, the first
+// failures, and the commands that finish the sweep (NextCommands). config and dir are
+// the config and results folder as the user typed them; onSlurm reports that dir holds
+// the scripts of a Slurm submission.
+func (s *SweepStatus) WriteText(w io.Writer, config, dir string, onSlurm bool) error {
+	fmt.Fprintf(w, "%s into %s: %d runs: %d done, %d failed, %d missing", config, dir, s.Expected, s.Done, s.Failed, s.Missing)
+	if s.Shards != nil {
+		fmt.Fprintf(w, "; %d merged into %s", s.Merged, dir)
+	}
+	fmt.Fprintln(w)
+	if s.Shards != nil {
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "shard\truns\tdone\tfailed\tmissing\tstate\tfolder")
+		for _, sh := range s.Shards {
+			fmt.Fprintf(tw, "%d/%d\t%d\t%d\t%d\t%d\t%s\t%s\n", sh.Shard, sh.Shards, sh.Expected, sh.Done, sh.Failed, sh.Missing, sh.State(), sh.Dir)
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+	}
+	for i, r := range s.FailedRuns {
+		if i == 5 {
+			fmt.Fprintf(w, "  … and %d more failed runs (nagc results summary %s lists them by grid point)\n", len(s.FailedRuns)-i, dir)
+			break
+		}
+		msg, _, _ := strings.Cut(r.Error, "\n")
+		fmt.Fprintf(w, "failed: run %s (%s, %s %s, restart %d): %s\n", r.RunID, r.Dataset, r.Algorithm, r.GridPoint(), r.Restart, msg)
+	}
+	for _, line := range s.NextCommands(config, dir, onSlurm) {
+		if _, err := fmt.Fprintln(w, line); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// NextCommands returns what to type to finish the sweep of config into dir (as the user
+// typed them): nothing but the report when it is complete, else the merge of finished
+// shards, the run of the rest, a Slurm resubmission (onSlurm: dir holds the scripts of a
+// submission) or the runs of the unfinished shards and their merge.
+func (s *SweepStatus) NextCommands(config, dir string, onSlurm bool) []string {
+	n := len(s.Shards)
+	merge := func() string {
+		srcs := make([]string, n)
+		for i, sh := range s.Shards {
+			srcs[i] = sh.Dir
+		}
+		return fmt.Sprintf("  nagc merge --out %s --config %s %s", dir, config, strings.Join(srcs, " "))
+	}
+	switch {
+	case s.Missing == 0 && (n == 0 || s.Merged == s.Done):
+		out := []string{"Complete. The report: nagc report " + dir}
+		if s.Failed > 0 {
+			out = append(out, fmt.Sprintf("%d runs failed (their errors are recorded); running the sweep again retries them, which helps only where the machine failed them (runs are deterministic).", s.Failed))
+		}
+		return out
+	case s.Missing == 0:
+		return []string{"Every shard is finished. To merge them:", merge()}
+	case n == 0:
+		return []string{"To finish the rest:", fmt.Sprintf("  nagc run %s --results %s", config, dir)}
+	case onSlurm:
+		return []string{"To finish the rest (resubmits only the unfinished tasks, then the merge):",
+			fmt.Sprintf("  nagc slurm %s --results %s --tasks %d --resubmit", config, dir, n)}
+	}
+	out := []string{"To finish the rest, run the unfinished shards, then merge:"}
+	for _, sh := range s.Shards {
+		if sh.Missing > 0 && sh.Holder == nil {
+			out = append(out, fmt.Sprintf("  nagc run %s --results %s --shard %d/%d", config, sh.Dir, sh.Shard, sh.Shards))
+		}
+	}
+	return append(out, merge())
+}

@@ -1,0 +1,95 @@
+package experiments
+
+import (
+	"bytes"
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// TestNextCommands checks what the status tells to type in each state of a sweep.
+func TestNextCommands(t *testing.T) {
+	shards := func(missing ...int) []ShardStatus {
+		out := make([]ShardStatus, len(missing))
+		for i, m := range missing {
+			out[i] = ShardStatus{Shard: i + 1, Shards: len(missing), Dir: ShardDir("res", i+1, len(missing)), Missing: m}
+		}
+		return out
+	}
+	running := shards(3, 2)
+	running[1].Holder = &LockHolder{PID: 7, Host: "h"}
+	merge := "  nagc merge --out res --config c.yaml res/shards/1-of-2 res/shards/2-of-2"
+	for _, tc := range []struct {
+		name    string
+		st      SweepStatus
+		onSlurm bool
+		want    []string
+	}{
+		{"complete", SweepStatus{Expected: 4, Done: 4}, false, []string{"Complete. The report: nagc report res"}},
+		{"complete with failures", SweepStatus{Expected: 4, Done: 3, Failed: 1}, false,
+			[]string{"Complete. The report: nagc report res", "1 runs failed (their errors are recorded); running the sweep again retries them, which helps only where the machine failed them (runs are deterministic)."}},
+		{"merged", SweepStatus{Expected: 4, Done: 4, Merged: 4, Shards: shards(0, 0)}, false, []string{"Complete. The report: nagc report res"}},
+		{"shards finished", SweepStatus{Expected: 4, Done: 4, Shards: shards(0, 0)}, false, []string{"Every shard is finished. To merge them:", merge}},
+		{"not sharded", SweepStatus{Expected: 4, Done: 1, Missing: 3}, true, []string{"To finish the rest:", "  nagc run c.yaml --results res"}},
+		{"on slurm", SweepStatus{Expected: 4, Missing: 4, Shards: shards(2, 2)}, true,
+			[]string{"To finish the rest (resubmits only the unfinished tasks, then the merge):", "  nagc slurm c.yaml --results res --tasks 2 --resubmit"}},
+		{"shards by hand", SweepStatus{Expected: 5, Missing: 5, Shards: running}, false,
+			[]string{"To finish the rest, run the unfinished shards, then merge:", "  nagc run c.yaml --results res/shards/1-of-2 --shard 1/2", merge}},
+	} {
+		if got := tc.st.NextCommands("c.yaml", "res", tc.onSlurm); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%s:\n got %q\nwant %q", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestStatusText checks the status's totals, shard table and failures.
+func TestStatusText(t *testing.T) {
+	st := SweepStatus{Expected: 8, Done: 1, Failed: 6, Missing: 1, Merged: 0, Shards: []ShardStatus{
+		{Shard: 1, Shards: 1, Dir: "res/shards/1-of-1", Started: true, Expected: 8, Done: 1, Failed: 6, Missing: 1}}}
+	for i := 0; i < 6; i++ {
+		st.FailedRuns = append(st.FailedRuns, Record{RunID: "r" + string(rune('0'+i)), Dataset: "cora", Algorithm: "nagc",
+			Params: map[string]any{"k2": 700}, Restart: i, Error: "k2 700 > n\nstack"})
+	}
+	var b bytes.Buffer
+	if err := st.WriteText(&b, "c.yaml", "res", false); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{
+		"c.yaml into res: 8 runs: 1 done, 6 failed, 1 missing; 0 merged into res\n",
+		"1/1    8     1     6       1        stopped  res/shards/1-of-1\n",
+		"failed: run r4 (cora, nagc {\"k2\":700}, restart 4): k2 700 > n\n",
+		"  … and 1 more failed runs (nagc results summary res lists them by grid point)\n",
+		"  nagc run c.yaml --results res/shards/1-of-1 --shard 1/1\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("status lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "r5") {
+		t.Errorf("status lists more than 5 failures:\n%s", out)
+	}
+}
+
+// TestShardCount checks the shard count found under a results folder.
+func TestShardCount(t *testing.T) {
+	dir := t.TempDir()
+	if n, err := ShardCount(dir); n != 0 || err != nil {
+		t.Errorf("no shards: %d, %v", n, err)
+	}
+	for _, d := range []string{ShardDir(dir, 1, 3), ShardDir(dir, 3, 3)} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n, err := ShardCount(dir); n != 3 || err != nil {
+		t.Errorf("shards of 3: %d, %v", n, err)
+	}
+	if err := os.MkdirAll(ShardDir(dir, 1, 2), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ShardCount(dir); err == nil || !strings.Contains(err.Error(), "split 2, 3 ways") {
+		t.Errorf("shards of 2 and 3: %v, want an error naming both", err)
+	}
+}
