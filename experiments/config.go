@@ -9,6 +9,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"path/filepath"
 	"reflect"
 	"regexp"
 	"sort"
@@ -179,6 +180,16 @@ func LoadConfig(path string) (*Config, error) {
 
 // builtInSuffix marks the File of a shipped config.
 const builtInSuffix = " (built in)"
+
+// ShortName names the config in folder and job names: its name, else its file's base
+// name without the extension ("quick" for the shipped quick.yaml).
+func (c *Config) ShortName() string {
+	if c.Name != "" {
+		return c.Name
+	}
+	base := filepath.Base(strings.TrimSuffix(c.File, builtInSuffix))
+	return strings.TrimSuffix(base, filepath.Ext(base))
+}
 
 // OpenConfig reads and validates the experiment config named by nameOrPath: the file at
 // that path where one exists, else the shipped config of that name (package configs:

@@ -16,6 +16,7 @@ import (
 	"github.com/nagc-harness/nagc/datasets"
 	"github.com/nagc-harness/nagc/experiments"
 	"github.com/nagc-harness/nagc/memory"
+	"github.com/nagc-harness/nagc/slurm"
 )
 
 func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -51,10 +52,10 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	opt := experiments.Options{ResultsDir: *results, Workers: *workers, Limit: *limit, Batch: *batch}
 	if opt.Workers == 0 {
-		opt.Workers = slurmWorkers(os.Getenv)
+		opt.Workers = slurm.CPUsPerTask(os.Getenv)
 	}
 	if *shard != "" {
-		if opt.Shard, opt.Shards, err = parseShard(*shard, os.Getenv); err != nil {
+		if opt.Shard, opt.Shards, err = slurm.ParseShard(*shard, os.Getenv); err != nil {
 			return err
 		}
 	}
@@ -62,7 +63,7 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return fmt.Errorf("%s sets timing: true: its fits are timed one at a time on one machine, so it is not split into shards; run it without --shard", cfg.File)
 	}
 	if opt.ResultsDir == "" {
-		opt.ResultsDir = filepath.Join("results", configName(cfg, arg))
+		opt.ResultsDir = filepath.Join("results", cfg.ShortName())
 		if opt.Shards > 1 { // each shard its own folder: one writer per folder
 			opt.ResultsDir = experiments.ShardDir(opt.ResultsDir, opt.Shard+1, opt.Shards)
 		}

@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/nagc-harness/nagc/experiments"
 	"github.com/nagc-harness/nagc/slurm"
@@ -55,7 +54,7 @@ func runSlurm(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	job := &slurm.Job{Name: *name, Tasks: *tasks, CPUsPerTask: *cpus, Time: *timeLimit, Mem: *mem, Partition: *partition, Account: *account}
 	if job.Name == "" {
-		job.Name = "nagc-" + configName(cfg, arg)
+		job.Name = "nagc-" + cfg.ShortName()
 	}
 	if job.Nagc, err = os.Executable(); err != nil {
 		return fmt.Errorf("cannot find the nagc program the tasks should run: %w", err)
@@ -120,14 +119,6 @@ func submitSlurm(ctx context.Context, job *slurm.Job, array, merge string, hold 
 	}
 	fmt.Fprintf(stdout, "follow it: squeue --jobs %s,%s; nagc status %s --results %s\n", id, mid, arg, results)
 	return nil
-}
-
-// configName names a config: its name, else its file's base name.
-func configName(cfg *experiments.Config, path string) string {
-	if cfg.Name != "" {
-		return cfg.Name
-	}
-	return strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
 }
 
 // resubmitSlurm completes an earlier submission of job (slurm.Resubmit) and says what it did.

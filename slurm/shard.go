@@ -1,11 +1,11 @@
-package main
+package slurm
 
 import (
 	"fmt"
 	"strconv"
 )
 
-// parseShard reads a --shard value: "I/N" (1 ≤ I ≤ N), or "auto", which takes I and N
+// ParseShard reads a --shard value: "I/N" (1 ≤ I ≤ N), or "auto", which takes I and N
 // from the Slurm job array the process runs in (getenv reads the environment). It returns
 // the 0-based shard and the shard count.
 //
@@ -13,7 +13,7 @@ import (
 // numbered 1…N (as `nagc slurm` writes them) give task i shard i, arrays numbered
 // 0…N-1 (Slurm's common convention) give task i shard i+1. Any other array (a stride,
 // or a resubmission of some tasks only) is refused: pass --shard I/N there.
-func parseShard(spec string, getenv func(string) string) (shard, shards int, err error) {
+func ParseShard(spec string, getenv func(string) string) (shard, shards int, err error) {
 	if spec != "auto" {
 		var i, n int
 		if _, err := fmt.Sscanf(spec, "%d/%d", &i, &n); err != nil || n < 1 || i < 1 || i > n || fmt.Sprintf("%d/%d", i, n) != spec {
@@ -40,9 +40,9 @@ func parseShard(spec string, getenv func(string) string) (shard, shards int, err
 	return id - lo, count, nil
 }
 
-// slurmWorkers returns the CPUs Slurm gave each task (SLURM_CPUS_PER_TASK), or 0 outside
+// CPUsPerTask returns the CPUs Slurm gave each task (SLURM_CPUS_PER_TASK), or 0 outside
 // a Slurm job or when the job does not say.
-func slurmWorkers(getenv func(string) string) int {
+func CPUsPerTask(getenv func(string) string) int {
 	n, err := strconv.Atoi(getenv("SLURM_CPUS_PER_TASK"))
 	if err != nil || n < 1 {
 		return 0
