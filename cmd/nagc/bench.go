@@ -5,13 +5,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 
-	"github.com/nagc-harness/nagc/algorithms"
 	"github.com/nagc-harness/nagc/bench"
 	"github.com/nagc-harness/nagc/datasets"
 )
@@ -49,62 +46,19 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if len(pos) > 0 {
 		return fmt.Errorf("unexpected argument %q", pos[0])
 	}
-	methods, err := benchMethods(*methodList, *iterations)
+	methods, err := bench.Methods(*methodList, *iterations)
 	if err != nil {
 		return err
 	}
-	var cases []bench.Case
-	if *data != "none" {
-		for _, name := range strings.Split(*data, ",") {
-			g, rep, err := datasets.LoadSpec(datasets.Spec{Path: strings.TrimSpace(name), AllowDropped: *in.allowDropped})
-			if err != nil {
-				fmt.Fprintf(stderr, "bench: skipping %s: %v\n", name, err)
-				continue
-			}
-			in.report(stderr, rep)
-			cases = append(cases, bench.Case{Name: g.Name, Graph: g})
-		}
-	}
-	if *sizes != "none" {
-		var ns []int
-		for _, s := range strings.Split(*sizes, ",") {
-			n, err := strconv.Atoi(strings.TrimSpace(s))
-			if err != nil || n < 10 {
-				return fmt.Errorf("--sizes: %q is not a vertex count ≥ 10", s)
-			}
-			ns = append(ns, n)
-		}
-		series, err := bench.SyntheticSeries(ns, 1)
-		if err != nil {
-			return err
-		}
-		cases = append(cases, series...)
-	}
-	if *shape != "" {
-		c, err := bench.ShapeCase(*shape)
-		if err != nil {
-			return err
-		}
-		cases = append(cases, c)
-	}
-	if len(cases) == 0 {
-		return fmt.Errorf("nothing to time")
+	cases, err := benchCases(*data, *sizes, *shape, in, stderr)
+	if err != nil {
+		return err
 	}
 	if *threads == 0 {
 		*threads = -1
 	}
-	const row = "%-18s %-7s %9s %12s %14s %18s %15s %15s %15s\n"
-	fmt.Fprintf(stdout, row, "graph", "method", "n", "|E|+nnz(X)", "median fit (s)", "per iteration (ms)", "madds/iteration", "madds/ns", "peak heap (MiB)")
-	progress := func(r bench.Result) {
-		if r.Err != "" {
-			fmt.Fprintf(stdout, "%-18s %-7s %9d %12d error: %s\n", r.Case, r.Method, r.N, r.Work, r.Err)
-			return
-		}
-		fmt.Fprintf(stdout, row, r.Case, r.Method, strconv.Itoa(r.N), strconv.Itoa(r.Work),
-			strconv.FormatFloat(r.Median, 'f', 3, 64), strconv.FormatFloat(1000*r.PerIteration, 'f', 3, 64),
-			formatCount(r.MultiplyAdds), formatCount(r.PerNanosecond),
-			strconv.FormatFloat(float64(r.PeakHeapBytes)/(1<<20), 'f', 0, 64))
-	}
+	bench.WriteTableHeader(stdout)
+	progress := func(r bench.Result) { bench.WriteTableRow(stdout, r) }
 	fitCtx, clearBar := withFitProgress(ctx, stderr)
 	results, err := bench.Run(fitCtx, cases, methods, bench.Options{Repeats: *repeats, Threads: *threads, Progress: progress})
 	clearBar()
@@ -116,61 +70,54 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			fmt.Fprintf(stdout, "%s: fitted growth exponent of fit time in |E| + nnz(X): %.2f\n", m.Name, b)
 		}
 	}
-	if err := os.MkdirAll(*out, 0o755); err != nil {
+	if err := bench.WriteFiles(*out, results); err != nil {
 		return err
 	}
-	f, err := os.Create(filepath.Join(*out, "bench.csv"))
-	if err != nil {
-		return err
-	}
-	if err := bench.WriteCSV(f, results); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	for _, ext := range []string{"png", "pdf"} {
-		if err := bench.PlotGrowth(filepath.Join(*out, "growth."+ext), results); err != nil {
-			return err
-		}
-	}
-	fmt.Fprintf(stdout, "wrote %s\n", filepath.Join(*out, "bench.csv"))
+	fmt.Fprintf(stdout, "wrote %s\n", filepath.Join(*out, bench.CSVFile))
 	return nil
 }
 
-// formatCount prints a count with three significant digits, "-" when it is not known.
-func formatCount(x float64) string {
-	if math.IsNaN(x) {
-		return "-"
-	}
-	return strconv.FormatFloat(x, 'g', 3, 64)
-}
-
-// benchMethods returns the methods to time: NAGC at k2 = k1, λ = 0.01, ρ = 0.95 with
-// random initialisation (so only the iterations are timed); the baselines at defaults.
-func benchMethods(list string, iterations int) ([]bench.Method, error) {
-	names := strings.Split(list, ",")
-	if list == "all" {
-		names = algorithms.Names()
-	}
-	var out []bench.Method
-	for _, n := range names {
-		n = strings.TrimSpace(n)
-		params := map[string]any{}
-		switch n {
-		case "nagc":
-			params = map[string]any{"lambda": 0.01, "rho": 0.95, "init": "random", "iterations": iterations}
-		case "jwnmf", "snmf", "nmf":
-			params = map[string]any{"iterations": iterations}
-			if n == "jwnmf" {
-				params["init"] = "random"
+// benchCases returns the graphs to time: the datasets named in data (comma-separated;
+// one that does not load is skipped with a note on stderr), the synthetic growth series
+// of the vertex counts in sizes, and the planted graph of shape; "none" (and "" for
+// shape) leaves each out.
+func benchCases(data, sizes, shape string, in *inputFlags, stderr io.Writer) ([]bench.Case, error) {
+	var cases []bench.Case
+	if data != "none" {
+		for _, name := range strings.Split(data, ",") {
+			g, rep, err := datasets.LoadSpec(datasets.Spec{Path: strings.TrimSpace(name), AllowDropped: *in.allowDropped})
+			if err != nil {
+				fmt.Fprintf(stderr, "bench: skipping %s: %v\n", name, err)
+				continue
 			}
+			in.report(stderr, rep)
+			cases = append(cases, bench.Case{Name: g.Name, Graph: g})
 		}
-		if _, err := algorithms.New(n, params); err != nil {
+	}
+	if sizes != "none" {
+		var ns []int
+		for _, s := range strings.Split(sizes, ",") {
+			n, err := strconv.Atoi(strings.TrimSpace(s))
+			if err != nil || n < 10 {
+				return nil, fmt.Errorf("--sizes: %q is not a vertex count ≥ 10", s)
+			}
+			ns = append(ns, n)
+		}
+		series, err := bench.SyntheticSeries(ns, 1)
+		if err != nil {
 			return nil, err
 		}
-		out = append(out, bench.Method{Name: n, Algo: n, Params: params})
+		cases = append(cases, series...)
 	}
-	return out, nil
+	if shape != "" {
+		c, err := bench.ShapeCase(shape)
+		if err != nil {
+			return nil, err
+		}
+		cases = append(cases, c)
+	}
+	if len(cases) == 0 {
+		return nil, fmt.Errorf("nothing to time")
+	}
+	return cases, nil
 }
