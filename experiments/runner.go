@@ -290,31 +290,12 @@ func newProvenance(cfg *Config, opt Options, p *sweepPlan, sweep string, start t
 func runPool(ctx context.Context, cfg *Config, opt Options, p *sweepPlan, todo []job, record func(*Record) error) error {
 	// Kernels run single-threaded: the pool parallelises across runs.
 	defer sparse.SetThreads(sparse.SetThreads(1))
-	caches := map[string]*algorithms.Cache{}
-	for d := range p.graphs {
-		caches[d] = algorithms.NewCache()
-	}
-	splits := algorithms.NewCache() // held-out splits, one per dataset and run seed
-	inputs := map[string]algorithms.Input{}
-	for d, g := range p.graphs {
-		inputs[d] = algorithms.Input{Adj: g.Adj, X: g.X, XDense: g.XDense, Truth: g.Labels, Cache: caches[d]}
-	}
 	if opt.Batch < 1 {
 		opt.Batch = DefaultBatch
 	}
-	all := batches(todo, inputs, opt.Batch, !cfg.Timing)
-	// A dataset's caches (its k-means starts, filtered attributes and embeddings, and its
-	// held-out splits with theirs) are dropped once its last batch is done, so that the
-	// memory of a sweep peaks at that of its largest dataset, not of all of them.
-	left := map[string]*atomic.Int64{} // batches to do, by dataset and by held-out split
-	for _, b := range all {
-		for _, k := range []string{b[0].Dataset, heldOutPrefix(b[0].Dataset, b[0].Seed)} {
-			if left[k] == nil {
-				left[k] = &atomic.Int64{}
-			}
-			left[k].Add(1)
-		}
-	}
+	pl := newPool(cfg, opt, p)
+	all := batches(todo, pl.inputs, opt.Batch, !cfg.Timing)
+	pl.count(all)
 	jobs := make(chan []job)
 	results := make(chan *Record)
 	var wg sync.WaitGroup
@@ -323,29 +304,7 @@ func runPool(ctx context.Context, cfg *Config, opt Options, p *sweepPlan, todo [
 		go func() {
 			defer wg.Done()
 			for b := range jobs {
-				d := b[0].Dataset
-				in := inputs[d]
-				var initApart time.Duration
-				apart := false
-				if cfg.Timing { // batches of one (opt.Batch is 1)
-					in = timedInput(in)
-					initApart, apart = startApart(ctx, b[0].Run, in)
-				}
-				for _, rec := range executeBatch(ctx, b, p.graphs[d], in, cfg, splits, opt.Batch > 1, opt.Workers) {
-					if rec == nil { // cancelled
-						continue
-					}
-					if apart && rec.Status == StatusDone {
-						rec.InitSeconds = initApart.Seconds()
-					}
-					results <- rec
-				}
-				if left[heldOutPrefix(d, b[0].Seed)].Add(-1) == 0 {
-					splits.Forget(heldOutPrefix(d, b[0].Seed))
-				}
-				if left[d].Add(-1) == 0 {
-					caches[d].Forget("")
-				}
+				pl.run(ctx, b, results)
 			}
 		}()
 	}
@@ -368,6 +327,76 @@ func runPool(ctx context.Context, cfg *Config, opt Options, p *sweepPlan, todo [
 		}
 	}
 	return err
+}
+
+// pool is what the workers of runPool share: each dataset's input and cache, the
+// held-out splits, and the batches left per dataset and per held-out split.
+type pool struct {
+	cfg    *Config
+	opt    Options
+	graphs map[string]*datasets.Graph
+	caches map[string]*algorithms.Cache
+	inputs map[string]algorithms.Input
+	splits *algorithms.Cache // held-out splits, one per dataset and run seed
+	// left counts the batches to do, by dataset and by held-out split: a dataset's caches
+	// (its k-means starts, filtered attributes and embeddings, and its held-out splits
+	// with theirs) are dropped once its last batch is done, so that the memory of a sweep
+	// peaks at that of its largest dataset, not of all of them.
+	left map[string]*atomic.Int64
+}
+
+// newPool returns the pool of the sweep plan p: an input with its own cache per dataset.
+func newPool(cfg *Config, opt Options, p *sweepPlan) *pool {
+	pl := &pool{cfg: cfg, opt: opt, graphs: p.graphs, caches: map[string]*algorithms.Cache{},
+		inputs: map[string]algorithms.Input{}, splits: algorithms.NewCache(), left: map[string]*atomic.Int64{}}
+	for d := range p.graphs {
+		pl.caches[d] = algorithms.NewCache()
+	}
+	for d, g := range p.graphs {
+		pl.inputs[d] = algorithms.Input{Adj: g.Adj, X: g.X, XDense: g.XDense, Truth: g.Labels, Cache: pl.caches[d]}
+	}
+	return pl
+}
+
+// count sets the batches left of each dataset and held-out split to those of all.
+func (pl *pool) count(all [][]job) {
+	for _, b := range all {
+		for _, k := range []string{b[0].Dataset, heldOutPrefix(b[0].Dataset, b[0].Seed)} {
+			if pl.left[k] == nil {
+				pl.left[k] = &atomic.Int64{}
+			}
+			pl.left[k].Add(1)
+		}
+	}
+}
+
+// run executes batch b (executeBatch) and sends its records to results: a timing
+// config's run is timed alone, its initialisation apart (startApart). It then drops the
+// held-out split and the dataset's caches that no batch left needs.
+func (pl *pool) run(ctx context.Context, b []job, results chan<- *Record) {
+	d := b[0].Dataset
+	in := pl.inputs[d]
+	var initApart time.Duration
+	apart := false
+	if pl.cfg.Timing { // batches of one (opt.Batch is 1)
+		in = timedInput(in)
+		initApart, apart = startApart(ctx, b[0].Run, in)
+	}
+	for _, rec := range executeBatch(ctx, b, pl.graphs[d], in, pl.cfg, pl.splits, pl.opt.Batch > 1, pl.opt.Workers) {
+		if rec == nil { // cancelled
+			continue
+		}
+		if apart && rec.Status == StatusDone {
+			rec.InitSeconds = initApart.Seconds()
+		}
+		results <- rec
+	}
+	if pl.left[heldOutPrefix(d, b[0].Seed)].Add(-1) == 0 {
+		pl.splits.Forget(heldOutPrefix(d, b[0].Seed))
+	}
+	if pl.left[d].Add(-1) == 0 {
+		pl.caches[d].Forget("")
+	}
 }
 
 // job is a run to execute; prior, when set, is its done record, which lacks only the
@@ -521,112 +550,151 @@ func present(idx []int) []int {
 // (concurrent), is checked against the memory budget first: a fit that would not fit
 // is recorded as failed with the refusal, without allocating.
 func executeBatch(ctx context.Context, batch []job, g *datasets.Graph, in algorithms.Input, cfg *Config, splits *algorithms.Cache, lockstep bool, concurrent int) []*Record {
-	recs := make([]*Record, len(batch))
-	held := cfg.Holdout > 0
 	var sp *heldOutInput
 	var splitErr error
-	if held {
-		key, split := heldOutSplit(g, batch[0].Dataset, cfg.Holdout, batch[0].Seed)
-		v, err := splits.Do(key, func() (any, error) {
-			train, test, err := split()
-			if err != nil {
-				return nil, err
-			}
-			// Only the held-out fit's labels are scored: no objective after each iteration.
-			hin := algorithms.Input{Adj: train, X: g.X, XDense: g.XDense, Truth: g.Labels, Cache: algorithms.NewCache(), NoObjective: true}
-			return &heldOutInput{in: hin, test: test}, nil
-		})
-		if splitErr = err; err == nil {
-			sp = v.(*heldOutInput)
-		}
+	if cfg.Holdout > 0 {
+		sp, splitErr = heldOutOf(g, batch[0], cfg.Holdout, splits)
 	}
-	var fits []algorithms.BatchFit
-	mainFit, heldFit := make([]int, len(batch)), make([]int, len(batch))
-	methodErr := make([]error, len(batch))
+	bf := newBatchFits(batch, in, sp, concurrent)
+	bf.fit(ctx, batch[0].K1, batch[0].Seed, lockstep)
+	recs := make([]*Record, len(batch))
+	if ctx.Err() != nil {
+		return recs
+	}
 	for i, j := range batch {
-		mainFit[i], heldFit[i] = -1, -1
+		recs[i] = bf.record(i, j, in, cfg, sp, splitErr)
+	}
+	return recs
+}
+
+// heldOutOf returns the held-out split of g (fraction holdout) that the runs of j's
+// dataset and seed share, drawn once per sweep (splits caches it) with the input the
+// held-out fits are fitted on.
+func heldOutOf(g *datasets.Graph, j job, holdout float64, splits *algorithms.Cache) (*heldOutInput, error) {
+	key, split := heldOutSplit(g, j.Dataset, holdout, j.Seed)
+	v, err := splits.Do(key, func() (any, error) {
+		train, test, err := split()
+		if err != nil {
+			return nil, err
+		}
+		// Only the held-out fit's labels are scored: no objective after each iteration.
+		hin := algorithms.Input{Adj: train, X: g.X, XDense: g.XDense, Truth: g.Labels, Cache: algorithms.NewCache(), NoObjective: true}
+		return &heldOutInput{in: hin, test: test}, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return v.(*heldOutInput), nil
+}
+
+// batchFits are the fits of one batch: for job i, its own fit fits[mainFit[i]] (−1 when
+// it has a record already) and its held-out fit fits[heldFit[i]] (−1 without held-out
+// split), or the error methodErr[i] of building its method or checking its memory;
+// res and errs receive the fits' results.
+type batchFits struct {
+	fits             []algorithms.BatchFit
+	mainFit, heldFit []int
+	methodErr        []error
+	res              []*algorithms.Result
+	errs             []error
+}
+
+// newBatchFits builds the fits of the jobs of batch on in and, with sp, on its held-out
+// input, checking each fit's memory for concurrent workers (algorithms.CheckMemory).
+func newBatchFits(batch []job, in algorithms.Input, sp *heldOutInput, concurrent int) *batchFits {
+	bf := &batchFits{mainFit: make([]int, len(batch)), heldFit: make([]int, len(batch)), methodErr: make([]error, len(batch))}
+	for i, j := range batch {
+		bf.mainFit[i], bf.heldFit[i] = -1, -1
 		m, err := algorithms.New(j.Algorithm, j.Params)
 		if err == nil {
 			err = algorithms.CheckMemory(m, in, j.K1, concurrent)
 		}
 		if err != nil {
-			methodErr[i] = err
+			bf.methodErr[i] = err
 			continue
 		}
 		if j.prior == nil {
-			mainFit[i] = len(fits)
-			fits = append(fits, algorithms.BatchFit{Method: m, In: in})
+			bf.mainFit[i] = len(bf.fits)
+			bf.fits = append(bf.fits, algorithms.BatchFit{Method: m, In: in})
 		}
 		if sp != nil {
-			heldFit[i] = len(fits)
-			fits = append(fits, algorithms.BatchFit{Method: m, In: sp.in})
+			bf.heldFit[i] = len(bf.fits)
+			bf.fits = append(bf.fits, algorithms.BatchFit{Method: m, In: sp.in})
 		}
 	}
-	// The fits handed to algorithms.FitBatch together: all of them in lockstep; else the
-	// batch is one chain (see batches), whose main fits go together and its held-out fits
-	// together, each set one fit that the shorter ones are read off.
+	return bf
+}
+
+// fit runs the fits through algorithms.FitBatch with k1 clusters and seed: all of them
+// together in lockstep; else the batch is one chain (see batches), whose main fits go
+// together and its held-out fits together, each set one fit that the shorter ones are
+// read off. A panic fails every fit of its call.
+func (bf *batchFits) fit(ctx context.Context, k1 int, seed uint64, lockstep bool) {
 	var calls [][]int
 	if lockstep {
-		calls = [][]int{make([]int, len(fits))}
-		for i := range fits {
+		calls = [][]int{make([]int, len(bf.fits))}
+		for i := range bf.fits {
 			calls[0][i] = i
 		}
 	} else {
-		calls = [][]int{present(mainFit), present(heldFit)}
+		calls = [][]int{present(bf.mainFit), present(bf.heldFit)}
 	}
-	res, errs := make([]*algorithms.Result, len(fits)), make([]error, len(fits))
+	bf.res, bf.errs = make([]*algorithms.Result, len(bf.fits)), make([]error, len(bf.fits))
 	for _, idx := range calls {
 		if len(idx) == 0 {
 			continue
 		}
 		sub := make([]algorithms.BatchFit, len(idx))
 		for n, f := range idx {
-			sub[n] = fits[f]
+			sub[n] = bf.fits[f]
 		}
 		if p := recovered(func() {
-			r, e := algorithms.FitBatch(ctx, batch[0].K1, batch[0].Seed, sub)
+			r, e := algorithms.FitBatch(ctx, k1, seed, sub)
 			for n, f := range idx {
-				res[f], errs[f] = r[n], e[n]
+				bf.res[f], bf.errs[f] = r[n], e[n]
 			}
 		}); p != nil {
 			for _, f := range idx {
-				res[f], errs[f] = nil, p
+				bf.res[f], bf.errs[f] = nil, p
 			}
 		}
 	}
-	if ctx.Err() != nil {
-		return recs
-	}
-	for i, j := range batch {
-		var rec *Record
-		switch {
-		case j.prior != nil:
-			cp := *j.prior
-			cp.Metrics = maps.Clone(j.prior.Metrics)
-			rec = &cp
-		case methodErr[i] != nil:
-			rec = newRecord(j.Run).markFailed(methodErr[i])
-		default:
-			rec = newRecord(j.Run)
-			if p := recovered(func() { rec = scoreFit(rec, res[mainFit[i]], errs[mainFit[i]], in, cfg.Metrics) }); p != nil {
-				rec.markFailed(p)
-			}
+}
+
+// record returns the record of job j, the batch's i-th: its prior record, or its fit
+// scored on in (scoreFit), with the held-out fit's score (scoreHeldOut on sp) when the
+// config holds edges out; a failed fit, method or split (splitErr) fails the record.
+func (bf *batchFits) record(i int, j job, in algorithms.Input, cfg *Config, sp *heldOutInput, splitErr error) *Record {
+	var rec *Record
+	switch {
+	case j.prior != nil:
+		cp := *j.prior
+		cp.Metrics = maps.Clone(j.prior.Metrics)
+		rec = &cp
+	case bf.methodErr[i] != nil:
+		rec = newRecord(j.Run).markFailed(bf.methodErr[i])
+	default:
+		rec = newRecord(j.Run)
+		f := bf.mainFit[i]
+		if p := recovered(func() { rec = scoreFit(rec, bf.res[f], bf.errs[f], in, cfg.Metrics) }); p != nil {
+			rec.markFailed(p)
 		}
-		if rec.Status == StatusDone && held {
-			switch {
-			case splitErr != nil:
-				rec.markFailed(fmt.Errorf("held-out fit: %w", splitErr))
-			case methodErr[i] != nil:
-				rec.markFailed(fmt.Errorf("held-out fit: %w", methodErr[i]))
-			default:
-				if p := recovered(func() { scoreHeldOut(rec, res[heldFit[i]], errs[heldFit[i]], sp.test, cfg.Holdout) }); p != nil {
-					rec.markFailed(fmt.Errorf("held-out fit: %w", p))
-				}
-			}
-		}
-		recs[i] = rec
 	}
-	return recs
+	if rec.Status != StatusDone || cfg.Holdout <= 0 {
+		return rec
+	}
+	switch {
+	case splitErr != nil:
+		rec.markFailed(fmt.Errorf("held-out fit: %w", splitErr))
+	case bf.methodErr[i] != nil:
+		rec.markFailed(fmt.Errorf("held-out fit: %w", bf.methodErr[i]))
+	default:
+		f := bf.heldFit[i]
+		if p := recovered(func() { scoreHeldOut(rec, bf.res[f], bf.errs[f], sp.test, cfg.Holdout) }); p != nil {
+			rec.markFailed(fmt.Errorf("held-out fit: %w", p))
+		}
+	}
+	return rec
 }
 
 // recovered runs fn and returns the panic it raised, as an error with its stack, or nil.
