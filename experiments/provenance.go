@@ -1,9 +1,15 @@
 package experiments
 
 import (
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"os"
 	"os/exec"
+	"runtime"
 	"runtime/debug"
 	"strings"
+	"time"
 
 	"github.com/nagc-harness/nagc/datasets"
 )
@@ -66,4 +72,56 @@ func moduleVersion(bi *debug.BuildInfo) string {
 		return ""
 	}
 	return bi.Main.Version
+}
+
+// newProvenance describes the sweep sweep of cfg started at start, with toDo runs to
+// execute: the config, the code, the machine and the datasets.
+func newProvenance(cfg *Config, opt Options, p *sweepPlan, sweep string, start time.Time, toDo int) Provenance {
+	shard := "1/1"
+	if opt.Shards > 1 {
+		shard = fmt.Sprintf("%d/%d", opt.Shard+1, opt.Shards)
+	}
+	prov := Provenance{
+		Sweep: sweep, Config: cfg.File, ConfigHash: cfg.Hash, Name: cfg.Name,
+		GitCommit: gitCommit(), GoVersion: runtime.Version(), Host: hostname(), CPU: cpuModel(),
+		Started: start.UTC(), Workers: opt.Workers, Shard: shard, RunsTotal: p.total, RunsToDo: toDo,
+		Compare: cfg.Compare, Timing: cfg.Timing, Figures: cfg.Figures,
+	}
+	for _, ld := range p.loaded {
+		st := ld.Graph.Stats()
+		st.Name, st.K = ld.Name, ld.K1 // for a graph without labels, the config's k1
+		prov.Datasets = append(prov.Datasets, st)
+		prov.Sources = append(prov.Sources, DatasetSource{Name: ld.Name, Identity: ld.Identity, K1: ld.K1, Spec: ld.Spec, Load: ld.Report})
+	}
+	return prov
+}
+
+func newSweepID() string {
+	var b [4]byte
+	_, _ = rand.Read(b[:])
+	return time.Now().UTC().Format("20060102T150405Z") + "-" + hex.EncodeToString(b[:])
+}
+
+func hostname() string {
+	h, err := os.Hostname()
+	if err != nil {
+		return "unknown"
+	}
+	return h
+}
+
+// cpuModel returns the processor model and core count, for the runtime table.
+func cpuModel() string {
+	model := runtime.GOARCH
+	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
+		for _, line := range strings.Split(string(b), "\n") {
+			if strings.HasPrefix(line, "model name") {
+				if _, v, ok := strings.Cut(line, ":"); ok {
+					model = strings.TrimSpace(v)
+				}
+				break
+			}
+		}
+	}
+	return fmt.Sprintf("%s, %d cores", model, runtime.NumCPU())
 }

@@ -1,0 +1,187 @@
+package experiments
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/nagc-harness/nagc/algorithms"
+	"github.com/nagc-harness/nagc/datasets"
+	"github.com/nagc-harness/nagc/sparse"
+)
+
+// runPool executes the jobs todo on opt.Workers workers, batched (see batches), and
+// hands each finished run's record to record, one at a time in the caller's goroutine.
+// After record's first error it discards the records that follow and returns that
+// error once the workers are done. Cancelling ctx stops handing out batches; runs in
+// flight return no record.
+func runPool(ctx context.Context, cfg *Config, opt Options, p *sweepPlan, todo []job, record func(*Record) error) error {
+	// Kernels run single-threaded: the pool parallelises across runs.
+	defer sparse.SetThreads(sparse.SetThreads(1))
+	if opt.Batch < 1 {
+		opt.Batch = DefaultBatch
+	}
+	pl := newPool(cfg, opt, p)
+	all := batches(todo, pl.inputs, opt.Batch, !cfg.Timing)
+	pl.count(all)
+	jobs := make(chan []job)
+	results := make(chan *Record)
+	var wg sync.WaitGroup
+	for w := 0; w < opt.Workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for b := range jobs {
+				pl.run(ctx, b, results)
+			}
+		}()
+	}
+	go func() {
+		defer close(jobs)
+		for _, b := range all {
+			select {
+			case jobs <- b:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	go func() { wg.Wait(); close(results) }()
+
+	var err error
+	for rec := range results {
+		if err == nil {
+			err = record(rec)
+		}
+	}
+	return err
+}
+
+// pool is what the workers of runPool share: each dataset's input and cache, the
+// held-out splits, and the batches left per dataset and per held-out split.
+type pool struct {
+	cfg    *Config
+	opt    Options
+	graphs map[string]*datasets.Graph
+	caches map[string]*algorithms.Cache
+	inputs map[string]algorithms.Input
+	splits *algorithms.Cache // held-out splits, one per dataset and run seed
+	// left counts the batches to do, by dataset and by held-out split: a dataset's caches
+	// (its k-means starts, filtered attributes and embeddings, and its held-out splits
+	// with theirs) are dropped once its last batch is done, so that the memory of a sweep
+	// peaks at that of its largest dataset, not of all of them.
+	left map[string]*atomic.Int64
+}
+
+// newPool returns the pool of the sweep plan p: an input with its own cache per dataset.
+func newPool(cfg *Config, opt Options, p *sweepPlan) *pool {
+	pl := &pool{cfg: cfg, opt: opt, graphs: p.graphs, caches: map[string]*algorithms.Cache{},
+		inputs: map[string]algorithms.Input{}, splits: algorithms.NewCache(), left: map[string]*atomic.Int64{}}
+	for d := range p.graphs {
+		pl.caches[d] = algorithms.NewCache()
+	}
+	for d, g := range p.graphs {
+		pl.inputs[d] = algorithms.Input{Adj: g.Adj, X: g.X, XDense: g.XDense, Truth: g.Labels, Cache: pl.caches[d]}
+	}
+	return pl
+}
+
+// count sets the batches left of each dataset and held-out split to those of all.
+func (pl *pool) count(all [][]job) {
+	for _, b := range all {
+		for _, k := range []string{b[0].Dataset, heldOutPrefix(b[0].Dataset, b[0].Seed)} {
+			if pl.left[k] == nil {
+				pl.left[k] = &atomic.Int64{}
+			}
+			pl.left[k].Add(1)
+		}
+	}
+}
+
+// run executes batch b (executeBatch) and sends its records to results: a timing
+// config's run is timed alone, its initialisation apart (startApart). It then drops the
+// held-out split and the dataset's caches that no batch left needs.
+func (pl *pool) run(ctx context.Context, b []job, results chan<- *Record) {
+	d := b[0].Dataset
+	in := pl.inputs[d]
+	var initApart time.Duration
+	apart := false
+	if pl.cfg.Timing { // batches of one (opt.Batch is 1)
+		in = timedInput(in)
+		initApart, apart = startApart(ctx, b[0].Run, in)
+	}
+	for _, rec := range executeBatch(ctx, b, pl.graphs[d], in, pl.cfg, pl.splits, pl.opt.Batch > 1, pl.opt.Workers) {
+		if rec == nil { // cancelled
+			continue
+		}
+		if apart && rec.Status == StatusDone {
+			rec.InitSeconds = initApart.Seconds()
+		}
+		results <- rec
+	}
+	if pl.left[heldOutPrefix(d, b[0].Seed)].Add(-1) == 0 {
+		pl.splits.Forget(heldOutPrefix(d, b[0].Seed))
+	}
+	if pl.left[d].Add(-1) == 0 {
+		pl.caches[d].Forget("")
+	}
+}
+
+// batches cuts the jobs into the units the workers execute. With chain, jobs of one
+// dataset and seed whose runs differ only in their number of iterations form a chain,
+// executed as one fit that the shorter ones are read off (see algorithms.FitBatch; a
+// timing config's runs are timed alone, so it does not chain them). With size > 1, chains
+// whose methods are algorithms.BatchFitter with equal non-empty BatchKey (of the chain's
+// first job) form a group, cut in job order into batches of at most size chains; every
+// other chain is a batch of its own. Batches come in the order of their first job, so
+// the split depends on the jobs, size and chain alone.
+func batches(todo []job, inputs map[string]algorithms.Input, size int, chain bool) [][]job {
+	var units [][]job
+	open := map[string]int{} // chain key → index in units
+	for _, j := range todo {
+		if chain {
+			key := chainKey(j)
+			if i, ok := open[key]; ok {
+				units[i] = append(units[i], j)
+				continue
+			}
+			open[key] = len(units)
+		}
+		units = append(units, []job{j})
+	}
+	var out [][]job
+	filled := map[string]int{} // group key → index in out of its batch being filled
+	chains := map[int]int{}    // index in out → chains in it
+	for _, u := range units {
+		j, key := u[0], ""
+		if size > 1 {
+			if m, err := algorithms.New(j.Algorithm, j.Params); err == nil {
+				if b, ok := m.(algorithms.BatchFitter); ok {
+					if k := b.BatchKey(inputs[j.Dataset], j.K1); k != "" {
+						key = fmt.Sprintf("%s\x00%d\x00%s", j.Dataset, j.Seed, k)
+					}
+				}
+			}
+		}
+		if i, ok := filled[key]; ok && key != "" && chains[i] < size {
+			out[i] = append(out[i], u...)
+			chains[i]++
+			continue
+		}
+		filled[key] = len(out)
+		chains[len(out)] = 1
+		out = append(out, u)
+	}
+	return out
+}
+
+// chainKey returns what a job shares with the jobs it may chain with: its dataset, seed,
+// algorithm and parameters other than iterations.
+func chainKey(j job) string {
+	p := maps.Clone(j.Params)
+	delete(p, "iterations")
+	return fmt.Sprintf("%s\x00%d\x00%s\x00%s", j.Dataset, j.Seed, j.Algorithm, canonicalParams(p))
+}
