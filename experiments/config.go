@@ -410,6 +410,24 @@ func (c *Config) errf(line int, key, format string, args ...any) error {
 }
 
 func (c *Config) validate() error {
+	if err := c.validateSettings(); err != nil {
+		return err
+	}
+	if len(c.Datasets) == 0 {
+		return c.errf(c.keyLines["datasets"], "datasets", "no datasets")
+	}
+	if len(c.Methods) == 0 {
+		return c.errf(c.keyLines["methods"], "methods", "no methods")
+	}
+	if err := c.validateDatasets(); err != nil {
+		return err
+	}
+	return c.validateMethods()
+}
+
+// validateSettings checks the config's top-level settings and fills the defaults of
+// restarts (1) and metrics (AllMetrics).
+func (c *Config) validateSettings() error {
 	if c.MaxMemory != "" {
 		if _, err := memory.ParseSize(c.MaxMemory); err != nil {
 			return c.errf(c.keyLines["max_memory"], "max_memory", "%v", err)
@@ -445,12 +463,11 @@ func (c *Config) validate() error {
 	if err := c.Figures.Check(); err != nil {
 		return c.errf(c.keyLines["figures"], "figures", "%v", err)
 	}
-	if len(c.Datasets) == 0 {
-		return c.errf(c.keyLines["datasets"], "datasets", "no datasets")
-	}
-	if len(c.Methods) == 0 {
-		return c.errf(c.keyLines["methods"], "methods", "no methods")
-	}
+	return nil
+}
+
+// validateDatasets checks each dataset entry: a name given once, k1, labels and format.
+func (c *Config) validateDatasets() error {
 	seen := map[string]bool{}
 	for _, d := range c.Datasets {
 		if d.Path == "" {
@@ -476,6 +493,12 @@ func (c *Config) validate() error {
 				suggest.DidYouMean(d.Format, []string{datasets.FormatLINQS, datasets.FormatEdgeList, datasets.FormatMTX, datasets.FormatNPZ, datasets.FormatOGB}))
 		}
 	}
+	return nil
+}
+
+// validateMethods checks each method row (validateMethod), that a row name covers each
+// dataset once, and that the config declares at most MaxRuns runs.
+func (c *Config) validateMethods() error {
 	// A display name may be used by several rows only when each restricts itself to
 	// datasets no other row of that name covers (per-dataset settings of one method).
 	covered := map[string]map[string]bool{}

@@ -63,53 +63,8 @@ func Rescore(dir string, load func(name string) (*datasets.Graph, error)) (int, 
 			}
 			graphs[r.Dataset] = g
 		}
-		labels, err := DecodeLabels(r.Labels)
-		if err != nil {
-			return 0, fmt.Errorf("rescore run %s: labels: %w", r.RunID, err)
-		}
-		if len(labels) != g.N() {
-			return 0, fmt.Errorf("rescore run %s: %d labels for the %d vertices of %s", r.RunID, len(labels), g.N(), r.Dataset)
-		}
-		s, err := metrics.Evaluate(g.Labels, labels, g.Adj, g.ScoredAttributes())
-		if err != nil {
-			return 0, fmt.Errorf("rescore run %s: %w", r.RunID, err)
-		}
-		all := s.Named()
-		if r.Metrics == nil {
-			r.Metrics = map[string]float64{}
-		}
-		names := AllMetrics
-		if r.Holdout > 0 {
-			if all[MetricHeldOut], err = heldOutScore(r, g, splits); err != nil {
-				return 0, fmt.Errorf("rescore run %s: %w", r.RunID, err)
-			}
-			names = append(names[:len(names):len(names)], MetricHeldOut)
-		}
-		if len(r.Flags) > 0 {
-			masks := make(map[string][]bool, len(r.Flags))
-			for name, enc := range r.Flags {
-				if masks[name], err = DecodeFlags(enc); err != nil {
-					return 0, fmt.Errorf("rescore run %s: flags %s: %w", r.RunID, name, err)
-				}
-			}
-			flagged, err := flagMetrics(g.Labels, labels, masks, true)
-			if err != nil {
-				return 0, fmt.Errorf("rescore run %s: %w", r.RunID, err)
-			}
-			names = names[:len(names):len(names)]
-			for _, k := range []string{MetricUnflaggedShare, MetricARIUnflagged} {
-				if v, ok := flagged[k]; ok {
-					all[k] = v
-					names = append(names, k)
-				}
-			}
-		}
-		for _, k := range names {
-			if old, ok := r.Metrics[k]; ok && math.Abs(old-all[k]) > 1e-9*math.Max(1, math.Abs(old)) {
-				return 0, fmt.Errorf("rescore run %s on %s: recorded %s %v, recomputed %v: the dataset differs from the one the run saw",
-					r.RunID, r.Dataset, k, old, all[k])
-			}
-			r.Metrics[k] = all[k]
+		if err := rescoreRecord(r, g, splits); err != nil {
+			return 0, err
 		}
 		n++
 	}
@@ -117,6 +72,72 @@ func Rescore(dir string, load func(name string) (*datasets.Graph, error)) (int, 
 		return 0, err
 	}
 	return n, nil
+}
+
+// rescoreRecord sets the metrics of the finished run r from its recorded labels on g
+// (recomputed), after checking that those it recorded come out the same. splits caches
+// the held-out edges.
+func rescoreRecord(r *Record, g *datasets.Graph, splits map[string]*sparse.CSR) error {
+	labels, err := DecodeLabels(r.Labels)
+	if err != nil {
+		return fmt.Errorf("rescore run %s: labels: %w", r.RunID, err)
+	}
+	if len(labels) != g.N() {
+		return fmt.Errorf("rescore run %s: %d labels for the %d vertices of %s", r.RunID, len(labels), g.N(), r.Dataset)
+	}
+	all, names, err := recomputeMetrics(r, g, labels, splits)
+	if err != nil {
+		return fmt.Errorf("rescore run %s: %w", r.RunID, err)
+	}
+	if r.Metrics == nil {
+		r.Metrics = map[string]float64{}
+	}
+	for _, k := range names {
+		if old, ok := r.Metrics[k]; ok && math.Abs(old-all[k]) > 1e-9*math.Max(1, math.Abs(old)) {
+			return fmt.Errorf("rescore run %s on %s: recorded %s %v, recomputed %v: the dataset differs from the one the run saw",
+				r.RunID, r.Dataset, k, old, all[k])
+		}
+		r.Metrics[k] = all[k]
+	}
+	return nil
+}
+
+// recomputeMetrics returns every metric of the run r computed from labels on g
+// (metrics.Evaluate; its held-out modularity and its flags' metrics where it recorded
+// them), and the names of those that rescoring sets, in order.
+func recomputeMetrics(r *Record, g *datasets.Graph, labels []int, splits map[string]*sparse.CSR) (map[string]float64, []string, error) {
+	s, err := metrics.Evaluate(g.Labels, labels, g.Adj, g.ScoredAttributes())
+	if err != nil {
+		return nil, nil, err
+	}
+	all := s.Named()
+	names := AllMetrics
+	if r.Holdout > 0 {
+		if all[MetricHeldOut], err = heldOutScore(r, g, splits); err != nil {
+			return nil, nil, err
+		}
+		names = append(names[:len(names):len(names)], MetricHeldOut)
+	}
+	if len(r.Flags) > 0 {
+		masks := make(map[string][]bool, len(r.Flags))
+		for name, enc := range r.Flags {
+			if masks[name], err = DecodeFlags(enc); err != nil {
+				return nil, nil, fmt.Errorf("flags %s: %w", name, err)
+			}
+		}
+		flagged, err := flagMetrics(g.Labels, labels, masks, true)
+		if err != nil {
+			return nil, nil, err
+		}
+		names = names[:len(names):len(names)]
+		for _, k := range []string{MetricUnflaggedShare, MetricARIUnflagged} {
+			if v, ok := flagged[k]; ok {
+				all[k] = v
+				names = append(names, k)
+			}
+		}
+	}
+	return all, names, nil
 }
 
 // heldOutScore recomputes MetricHeldOut of r: the modularity of its held-out labels on
