@@ -189,23 +189,8 @@ func LoadBudget(b string) (*experiments.Config, []experiments.MethodSpec, error)
 func Run(ctx context.Context, opt Options) (*Result, error) {
 	start := time.Now()
 	g := opt.Graph
-	if g == nil || g.N() == 0 {
-		return nil, errors.New("the graph has no vertices")
-	}
-	if g.M() == 0 {
-		return nil, errors.New("the graph has no attributes, and every candidate of auto reads them (NAGC, SGC k-means on filtered attributes); cluster it with nagc cluster --method metis or snmf")
-	}
-	if opt.Budget == "" {
-		opt.Budget = "standard"
-	}
-	if opt.Seed == 0 {
-		opt.Seed = 1
-	}
-	if opt.Name == "" {
-		opt.Name = g.Name
-	}
-	if opt.K1 < 0 || opt.K1 > g.N() {
-		return nil, fmt.Errorf("k1 = %d clusters for a graph of %d vertices", opt.K1, g.N())
+	if err := opt.setDefaults(); err != nil {
+		return nil, err
 	}
 	cfg, krows, err := LoadBudget(opt.Budget)
 	if err != nil {
@@ -254,22 +239,53 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 	}
 	// Labels are read here, after the choice, and only to report.
 	if g.Labeled() {
-		ari, err := metrics.ARI(g.Labels, res.Clusters)
-		if err != nil {
-			return nil, err
-		}
-		ariC, err := metrics.ARIConnected(g.Labels, res.Clusters, g.Adj)
-		if err != nil {
-			return nil, err
-		}
-		res.ARI, res.ARIConnected = &ari, &ariC
-		res.Scored = metrics.Scored(g.Labels)
-		if err := res.labelScores(g); err != nil {
+		if err := res.scoreChoice(g); err != nil {
 			return nil, err
 		}
 	}
 	res.Seconds = time.Since(start).Seconds()
 	return res, nil
+}
+
+// setDefaults checks the options' graph and k1 and fills the defaults: budget
+// standard, seed 1, the graph's name.
+func (opt *Options) setDefaults() error {
+	g := opt.Graph
+	if g == nil || g.N() == 0 {
+		return errors.New("the graph has no vertices")
+	}
+	if g.M() == 0 {
+		return errors.New("the graph has no attributes, and every candidate of auto reads them (NAGC, SGC k-means on filtered attributes); cluster it with nagc cluster --method metis or snmf")
+	}
+	if opt.Budget == "" {
+		opt.Budget = "standard"
+	}
+	if opt.Seed == 0 {
+		opt.Seed = 1
+	}
+	if opt.Name == "" {
+		opt.Name = g.Name
+	}
+	if opt.K1 < 0 || opt.K1 > g.N() {
+		return fmt.Errorf("k1 = %d clusters for a graph of %d vertices", opt.K1, g.N())
+	}
+	return nil
+}
+
+// scoreChoice scores the chosen clustering against g's labels (ARI, ARI over connected
+// pairs, the vertices scored, and labelScores), for the report only.
+func (res *Result) scoreChoice(g *datasets.Graph) error {
+	ari, err := metrics.ARI(g.Labels, res.Clusters)
+	if err != nil {
+		return err
+	}
+	ariC, err := metrics.ARIConnected(g.Labels, res.Clusters, g.Adj)
+	if err != nil {
+		return err
+	}
+	res.ARI, res.ARIConnected = &ari, &ariC
+	res.Scored = metrics.Scored(g.Labels)
+	return res.labelScores(g)
 }
 
 // execute runs cfg and turns an interrupted or partly failed sweep into an error.
