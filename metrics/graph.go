@@ -155,7 +155,7 @@ func AttributeModularity(x *sparse.CSR, labels []int) (float64, error) {
 	if x == nil {
 		return 0, errors.New("metrics: AttributeModularity: nil attribute matrix")
 	}
-	n, m := x.Dims()
+	n, _ := x.Dims()
 	if n != len(labels) {
 		return 0, fmt.Errorf("metrics: AttributeModularity: %d attribute rows for %d labels: %w", n, len(labels), errLength)
 	}
@@ -164,14 +164,40 @@ func AttributeModularity(x *sparse.CSR, labels []int) (float64, error) {
 		return 0, err
 	}
 	k := len(uniq)
-	norm := make([]float64, n)
-	total := make([]float64, m) // s
+	norm, total, err := unitRows(x)
+	if err != nil {
+		return 0, err
+	}
+	in, deg, attributed := clusterSums(x, norm, total, idx, k)
+	var two float64
+	for _, v := range total {
+		two += v * v
+	}
+	two -= attributed
+	if !(two > 1e-12*math.Max(1, attributed)) {
+		return 0, nil
+	}
+	var q float64
+	for c := 0; c < k; c++ {
+		a := deg[c] / two
+		q += in[c]/two - a*a
+	}
+	return q, nil
+}
+
+// unitRows returns, for the rows of x, the inverse of each row's norm (0 for an empty
+// row) and s, the sum of the rows scaled to unit norm; a negative or NaN entry is an
+// error. Cost: two passes over x.
+func unitRows(x *sparse.CSR) (norm, total []float64, err error) {
+	n, m := x.Dims()
+	norm = make([]float64, n)
+	total = make([]float64, m) // s
 	for i := 0; i < n; i++ {
 		_, vals := x.Row(i)
 		var sq float64
 		for _, v := range vals {
 			if v < 0 || math.IsNaN(v) {
-				return 0, fmt.Errorf("metrics: AttributeModularity: entry %v in row %d; need non-negative attributes", v, i)
+				return nil, nil, fmt.Errorf("metrics: AttributeModularity: entry %v in row %d; need non-negative attributes", v, i)
 			}
 			sq += v * v
 		}
@@ -183,7 +209,15 @@ func AttributeModularity(x *sparse.CSR, labels []int) (float64, error) {
 			total[j] += vals[p] * norm[i]
 		}
 	}
-	// Visit vertices cluster by cluster, accumulating s_c in one reused vector.
+	return norm, total, nil
+}
+
+// clusterSums returns, for each of the k clusters c of idx, ‖s_c‖² − n_c (in) and
+// s_c·s − n_c (deg), where s_c sums the unit rows (norm) of its n_c attributed vertices
+// and s is total, and the number of attributed vertices. It visits the vertices cluster
+// by cluster, accumulating s_c in one reused vector. Cost: one pass over x.
+func clusterSums(x *sparse.CSR, norm, total []float64, idx []int, k int) (in, deg []float64, attributed float64) {
+	n, m := x.Dims()
 	order := make([]int, n)
 	for i := range order {
 		order[i] = i
@@ -192,9 +226,8 @@ func AttributeModularity(x *sparse.CSR, labels []int) (float64, error) {
 	sc := make([]float64, m)
 	mark := make([]int, m) // mark[j] = c+1 once column j is in touched for cluster c
 	var touched []int
-	in := make([]float64, k)
-	deg := make([]float64, k)
-	var attributed float64
+	in = make([]float64, k)
+	deg = make([]float64, k)
 	for start := 0; start < n; {
 		c := idx[order[start]]
 		end := start
@@ -226,18 +259,5 @@ func AttributeModularity(x *sparse.CSR, labels []int) (float64, error) {
 		attributed += nc
 		start = end
 	}
-	var two float64
-	for _, v := range total {
-		two += v * v
-	}
-	two -= attributed
-	if !(two > 1e-12*math.Max(1, attributed)) {
-		return 0, nil
-	}
-	var q float64
-	for c := 0; c < k; c++ {
-		a := deg[c] / two
-		q += in[c]/two - a*a
-	}
-	return q, nil
+	return in, deg, attributed
 }
