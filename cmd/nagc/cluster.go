@@ -61,105 +61,141 @@ func parseScalar(v string) any {
 	return v
 }
 
-func runCluster(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	const usageLine = "cluster --data NAME|PATH [--format F] [--features FILE] [--feature-layout dense|sparse] [--labels none|column|FILE] --method METHOD [--k1 K] [--k2 K] [--lambda L] [--rho R] [--init I] [--seed S] [--iterations T] [--opt key=value]… [--json] [--labels-out FILE] [--init-u/--init-v/--init-h FILE] [--factors-out DIR]"
-	fs := newFlagSet("cluster", usageLine, stderr)
-	gf := addGraphFlags(fs, "synthetic", "")
-	method := fs.String("method", "nagc", "method: "+strings.Join(algorithms.Names(), ", "))
-	k1 := fs.Int("k1", 0, "number of clusters (default: the number of classes; required for a graph without labels)")
+// clusterFlags are the options of `nagc cluster`.
+type clusterFlags struct {
+	graph                                      *graphFlags
+	method                                     *string
+	k1, threads                                *int
+	seed                                       *uint64
+	opts                                       kvFlag
+	asJSON                                     *bool
+	labelsOut, initU, initV, initH, factorsOut *string
+}
+
+const clusterUsage = "cluster --data NAME|PATH [--format F] [--features FILE] [--feature-layout dense|sparse] [--labels none|column|FILE] --method METHOD [--k1 K] [--k2 K] [--lambda L] [--rho R] [--init I] [--seed S] [--iterations T] [--opt key=value]… [--json] [--labels-out FILE] [--init-u/--init-v/--init-h FILE] [--factors-out DIR]"
+
+// addClusterFlags registers the options of `nagc cluster` on fs. The method options
+// (--k2, --lambda, --rho, --init, --iterations) are read by methodParams.
+func addClusterFlags(fs *flag.FlagSet) *clusterFlags {
+	f := &clusterFlags{graph: addGraphFlags(fs, "synthetic", ""), opts: kvFlag{}}
+	f.method = fs.String("method", "nagc", "method: "+strings.Join(algorithms.Names(), ", "))
+	f.k1 = fs.Int("k1", 0, "number of clusters (default: the number of classes; required for a graph without labels)")
 	fs.Int("k2", 0, "NAGC: number of attribute clusters (default: k1)")
 	fs.Float64("lambda", 0, "NAGC/JWNMF: weight of the attribute term (default: NAGC 0.01; JWNMF 1e-5, 0 for 0.1·‖S‖²/‖X‖²)")
 	fs.Float64("rho", 0, "NAGC: PU weight ρ, 0 < ρ ≤ 1 (default 0.75; 0.5 = the authors' w/o-PU rule)")
 	fs.String("init", "", "NAGC: random, kmeans (default), kmeans-median-ari (reads the labels), sgc; JWNMF: kmeans (default), random; NMF: random (default), nndsvda")
 	fs.Int("iterations", 0, "number of iterations, for methods that have the option (default: the method's)")
-	seed := fs.Uint64("seed", 1, "random seed")
-	opts := kvFlag{}
-	fs.Var(opts, "opt", "any other method option as key=value (repeatable)")
-	asJSON := fs.Bool("json", false, "print the result as JSON")
-	labelsOut := fs.String("labels-out", "", "write 'id<TAB>cluster' lines to FILE")
-	initU := fs.String("init-u", "", "NAGC: initial U from a CSV file (with --init-v and --init-h)")
-	initV := fs.String("init-v", "", "NAGC: initial V from a CSV file")
-	initH := fs.String("init-h", "", "NAGC: initial H from a CSV file")
-	factorsOut := fs.String("factors-out", "", "write the learnt factors (U.csv, V.csv, H.csv, …) into DIR")
-	threads := fs.Int("threads", 0, "threads of the fit's kernels (default: all cores; the records are the same bits for any count)")
+	f.seed = fs.Uint64("seed", 1, "random seed")
+	fs.Var(f.opts, "opt", "any other method option as key=value (repeatable)")
+	f.asJSON = fs.Bool("json", false, "print the result as JSON")
+	f.labelsOut = fs.String("labels-out", "", "write 'id<TAB>cluster' lines to FILE")
+	f.initU = fs.String("init-u", "", "NAGC: initial U from a CSV file (with --init-v and --init-h)")
+	f.initV = fs.String("init-v", "", "NAGC: initial V from a CSV file")
+	f.initH = fs.String("init-h", "", "NAGC: initial H from a CSV file")
+	f.factorsOut = fs.String("factors-out", "", "write the learnt factors (U.csv, V.csv, H.csv, …) into DIR")
+	f.threads = fs.Int("threads", 0, "threads of the fit's kernels (default: all cores; the records are the same bits for any count)")
+	return f
+}
+
+func runCluster(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("cluster", clusterUsage, stderr)
+	f := addClusterFlags(fs)
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
 	}
-	if *threads < 0 {
-		return fmt.Errorf("--threads %d: give the number of threads, or 0 for all cores", *threads)
+	if *f.threads < 0 {
+		return fmt.Errorf("--threads %d: give the number of threads, or 0 for all cores", *f.threads)
 	}
 	if len(pos) > 0 {
 		return fmt.Errorf("unexpected argument %q", pos[0])
 	}
-	params := map[string]any{}
-	for k, v := range opts {
-		params[k] = v
-	}
-	fromFlag := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) {
-		switch f.Name {
-		case "k2", "iterations":
-			params[f.Name], _ = strconv.Atoi(f.Value.String())
-		case "lambda", "rho":
-			params[f.Name], _ = strconv.ParseFloat(f.Value.String(), 64)
-		case "init":
-			params[f.Name] = f.Value.String()
-		default:
-			return
-		}
-		fromFlag[f.Name] = true
-	})
-	m, err := algorithms.New(*method, params)
-	if err != nil {
-		return optionFlagError(err, fromFlag)
-	}
-	if *initU != "" || *initV != "" || *initH != "" {
-		nm, ok := m.(algorithms.NAGC)
-		if !ok {
-			return errors.New("--init-u/--init-v/--init-h apply to --method nagc only")
-		}
-		if nm.InitU, nm.InitV, nm.InitH, err = readFactors(*initU, *initV, *initH); err != nil {
-			return err
-		}
-		m = nm
-	}
-	g, rep, err := gf.load(stderr)
+	m, params, err := f.newMethod(fs)
 	if err != nil {
 		return err
 	}
-	k := *k1
+	g, rep, err := f.graph.load(stderr)
+	if err != nil {
+		return err
+	}
+	k := *f.k1
 	if k == 0 {
 		k = g.K()
 	}
 	if k == 0 {
 		return fmt.Errorf("--k1 is required: %s has no labels to count classes from", g.Name)
 	}
-	defer sparse.SetThreads(sparse.SetThreads(*threads))
+	defer sparse.SetThreads(sparse.SetThreads(*f.threads))
 	fitCtx, clearBar := withFitProgress(ctx, stderr)
-	c, err := experiments.Cluster(fitCtx, g, m, k, *seed)
+	c, err := experiments.Cluster(fitCtx, g, m, k, *f.seed)
 	clearBar()
 	if err != nil {
 		return err
 	}
-	res := c.Result
-	if *labelsOut != "" {
-		if err := c.WriteLabels(*labelsOut); err != nil {
-			return err
-		}
+	if err := f.writeFiles(c); err != nil {
+		return err
 	}
-	if *factorsOut != "" {
-		if len(res.Factors) == 0 {
-			return fmt.Errorf("--factors-out: %s learns no factors to write (nagc, jwnmf, nmf, snmf, bagc and paican do)", m.Name())
-		}
-		if err := c.WriteFactors(*factorsOut); err != nil {
-			return err
-		}
-	}
-	if *asJSON {
+	if *f.asJSON {
 		return c.WriteJSON(stdout, params, rep)
 	}
 	return c.WriteText(stdout, params)
+}
+
+// newMethod returns the method the flags of fs ask for and the options given (--opt
+// key=value, and --k2, --lambda, --rho, --init, --iterations where given), with NAGC's
+// initial factors read from --init-u, --init-v and --init-h.
+func (f *clusterFlags) newMethod(fs *flag.FlagSet) (algorithms.Method, map[string]any, error) {
+	params := map[string]any{}
+	for k, v := range f.opts {
+		params[k] = v
+	}
+	fromFlag := map[string]bool{}
+	fs.Visit(func(fl *flag.Flag) {
+		switch fl.Name {
+		case "k2", "iterations":
+			params[fl.Name], _ = strconv.Atoi(fl.Value.String())
+		case "lambda", "rho":
+			params[fl.Name], _ = strconv.ParseFloat(fl.Value.String(), 64)
+		case "init":
+			params[fl.Name] = fl.Value.String()
+		default:
+			return
+		}
+		fromFlag[fl.Name] = true
+	})
+	m, err := algorithms.New(*f.method, params)
+	if err != nil {
+		return nil, nil, optionFlagError(err, fromFlag)
+	}
+	if *f.initU != "" || *f.initV != "" || *f.initH != "" {
+		nm, ok := m.(algorithms.NAGC)
+		if !ok {
+			return nil, nil, errors.New("--init-u/--init-v/--init-h apply to --method nagc only")
+		}
+		if nm.InitU, nm.InitV, nm.InitH, err = readFactors(*f.initU, *f.initV, *f.initH); err != nil {
+			return nil, nil, err
+		}
+		m = nm
+	}
+	return m, params, nil
+}
+
+// writeFiles writes the labels (--labels-out) and factors (--factors-out) of c.
+func (f *clusterFlags) writeFiles(c *experiments.Clustering) error {
+	if *f.labelsOut != "" {
+		if err := c.WriteLabels(*f.labelsOut); err != nil {
+			return err
+		}
+	}
+	if *f.factorsOut != "" {
+		if len(c.Result.Factors) == 0 {
+			return fmt.Errorf("--factors-out: %s learns no factors to write (nagc, jwnmf, nmf, snmf, bagc and paican do)", c.Method.Name())
+		}
+		if err := c.WriteFactors(*f.factorsOut); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // readFactors reads the three initial NAGC factors; all three must be given.

@@ -26,18 +26,7 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	specFile := fs.String("paper-spec", "", "how the rows are set beside the paper: its rows, datasets, headings, stated facts and claims (default: the NAGC paper's, built into nagc; see configs/paper-comparison.yaml)")
 	compare := fs.String("compare", "", "comparison: paper (set the rows beside the NAGC paper's numbers) or none (the sweep alone); default: as the config's compare key recorded it")
 	in := addInputFlags(fs)
-	var fig experiments.Figures
-	fs.StringVar(&fig.Width, "figure-width", "", "sweep figures for a paper: width, column (3.3 in), page (7 in) or a length (8cm, 3.5in, 240pt); any figure flag (or the config's figures section) draws the sweep figures for a paper: a column wide, 8 pt, no title, legend inside")
-	fs.StringVar(&fig.Height, "figure-height", "", "figure height, a length (default: width / aspect)")
-	fs.Float64Var(&fig.Aspect, "aspect", 0, "figure width / height (default 1.6)")
-	fs.Float64Var(&fig.FontSize, "font-size", 0, "font size of every text of a figure, in points (default 8)")
-	title := fs.Bool("title", false, "draw the figures' titles (a paper puts them in the caption)")
-	fs.StringVar(&fig.Legend, "legend", "", "legend: inside (the corner hiding the fewest points), outside or none")
-	fs.StringVar(&fig.Errors, "errors", "", "spread over restarts: bars, bands or none")
-	fs.StringVar(&fig.Metric, "metric", "", "recorded metric the sensitivity figures and heatmaps plot: ari, nmi, acc, modularity, heldout_modularity, … (default: the first rule's measure)")
-	rows := fs.String("rows", "", "rows that get sweep figures, comma-separated (default all)")
-	params := fs.String("params", "", "swept parameters that get figures, comma-separated (default all)")
-	fs.Float64Var(&fig.DPI, "dpi", 0, "PNG resolution of the paper figures (default 300)")
+	ff := addFigureFlags(fs)
 	arg, err := parseOneArg(fs, args)
 	if err != nil {
 		return err
@@ -47,17 +36,9 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	given := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
-	if given["title"] {
-		fig.Title = title
-	}
-	if given["rows"] {
-		fig.Rows = splitList(*rows)
-	}
-	if given["params"] {
-		fig.Params = splitList(*params)
-	}
-	if err := fig.Check(); err != nil {
-		return fmt.Errorf("report: %v", err)
+	fig, err := ff.settings(given)
+	if err != nil {
+		return err
 	}
 	if err := setDataFolder(*data); err != nil {
 		return err
@@ -72,7 +53,7 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		LoadGraph:  in.loadGraph(stderr),
 	}
 	if !fig.IsZero() {
-		opt.FigureSettings = &fig
+		opt.FigureSettings = fig
 	}
 	if opt.Formats == nil {
 		opt.Formats = []string{}
@@ -84,23 +65,8 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	default:
 		opt.Figures = splitList(f)
 	}
-	switch *paperFile {
-	case "":
-	case "none":
-		opt.NoPaper = true
-	default:
-		p, err := paper.LoadPublished(*paperFile)
-		if err != nil {
-			return err
-		}
-		opt.Paper = p
-	}
-	if *specFile != "" {
-		spec, err := paper.LoadSpec(*specFile)
-		if err != nil {
-			return err
-		}
-		opt.Spec = spec
+	if err := setPaper(&opt, *paperFile, *specFile); err != nil {
+		return err
 	}
 	lock, err := experiments.LockRead(arg)
 	if err != nil {
@@ -114,6 +80,71 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fmt.Fprintf(stdout, "wrote %d files to %s: %s\n", len(rep.Files), rep.Dir, filepath.Join(rep.Dir, report.ReportFile))
 	for _, s := range rep.Skipped {
 		fmt.Fprintln(stderr, "note:", s)
+	}
+	return nil
+}
+
+// figureFlags are the options of `nagc report` that set the sweep figures for a paper.
+type figureFlags struct {
+	fig          experiments.Figures
+	title        *bool
+	rows, params *string
+}
+
+// addFigureFlags registers the figure options of `nagc report` on fs.
+func addFigureFlags(fs *flag.FlagSet) *figureFlags {
+	f := &figureFlags{}
+	fs.StringVar(&f.fig.Width, "figure-width", "", "sweep figures for a paper: width, column (3.3 in), page (7 in) or a length (8cm, 3.5in, 240pt); any figure flag (or the config's figures section) draws the sweep figures for a paper: a column wide, 8 pt, no title, legend inside")
+	fs.StringVar(&f.fig.Height, "figure-height", "", "figure height, a length (default: width / aspect)")
+	fs.Float64Var(&f.fig.Aspect, "aspect", 0, "figure width / height (default 1.6)")
+	fs.Float64Var(&f.fig.FontSize, "font-size", 0, "font size of every text of a figure, in points (default 8)")
+	f.title = fs.Bool("title", false, "draw the figures' titles (a paper puts them in the caption)")
+	fs.StringVar(&f.fig.Legend, "legend", "", "legend: inside (the corner hiding the fewest points), outside or none")
+	fs.StringVar(&f.fig.Errors, "errors", "", "spread over restarts: bars, bands or none")
+	fs.StringVar(&f.fig.Metric, "metric", "", "recorded metric the sensitivity figures and heatmaps plot: ari, nmi, acc, modularity, heldout_modularity, … (default: the first rule's measure)")
+	f.rows = fs.String("rows", "", "rows that get sweep figures, comma-separated (default all)")
+	f.params = fs.String("params", "", "swept parameters that get figures, comma-separated (default all)")
+	fs.Float64Var(&f.fig.DPI, "dpi", 0, "PNG resolution of the paper figures (default 300)")
+	return f
+}
+
+// settings returns the figure settings the options given (the flags' names) set, checked.
+func (f *figureFlags) settings(given map[string]bool) (*experiments.Figures, error) {
+	if given["title"] {
+		f.fig.Title = f.title
+	}
+	if given["rows"] {
+		f.fig.Rows = splitList(*f.rows)
+	}
+	if given["params"] {
+		f.fig.Params = splitList(*f.params)
+	}
+	if err := f.fig.Check(); err != nil {
+		return nil, fmt.Errorf("report: %v", err)
+	}
+	return &f.fig, nil
+}
+
+// setPaper sets the paper numbers (--paper FILE or none) and the comparison spec
+// (--paper-spec FILE) of opt.
+func setPaper(opt *report.Options, paperFile, specFile string) error {
+	switch paperFile {
+	case "":
+	case "none":
+		opt.NoPaper = true
+	default:
+		p, err := paper.LoadPublished(paperFile)
+		if err != nil {
+			return err
+		}
+		opt.Paper = p
+	}
+	if specFile != "" {
+		spec, err := paper.LoadSpec(specFile)
+		if err != nil {
+			return err
+		}
+		opt.Spec = spec
 	}
 	return nil
 }
