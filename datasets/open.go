@@ -263,12 +263,39 @@ func applyLabelFile(g *Graph, rep *LoadReport, path string, allowDropped bool) e
 		return err
 	}
 	rep.Files = append(rep.Files, path)
-	n := g.N()
-	var ids, labels []string // of the "id label" lines, with their line numbers
-	var lines []int
-	var texts [][]byte
+	lf, err := readLabelLines(path, data, g.N(), rep)
+	if err != nil {
+		return err
+	}
+	raw, has, err := lf.assign(g, rep, allowDropped)
+	if err != nil {
+		return err
+	}
+	if err := checkLabelled(g, rep, path, has); err != nil {
+		return err
+	}
+	g.Labels, g.ClassNames = classIndexPartial(raw, has)
+	checkLabels(rep, path, g.Labels, g.ClassNames, false)
+	return nil
+}
+
+// labelLines are the lines of a label file: layout 1 (a label per line, in vertex
+// order) or 2 ("id label" lines, ids in canonical form, each line's text kept for the
+// load report), with the labels and line numbers.
+type labelLines struct {
+	path        string
+	layout      int
+	ids, labels []string
+	lines       []int
+	texts       [][]byte
+}
+
+// readLabelLines parses the label file path (its bytes data) of a graph of n vertices,
+// skipping a header row (noted in rep). Every line has the fields of the first.
+func readLabelLines(path string, data []byte, n int, rep *LoadReport) (*labelLines, error) {
+	lf := &labelLines{path: path}
 	t := newTextFile(path, data)
-	layout, first := 0, true
+	first := true
 	for nf := t.next(); nf >= 0; nf = t.next() {
 		if first {
 			first = false
@@ -289,90 +316,115 @@ func applyLabelFile(g *Graph, rep *LoadReport, path string, allowDropped bool) e
 			}
 		}
 		if nf != 1 && nf != 2 {
-			return t.errorf("label line needs 2 fields (id, label) or 1 (a label per vertex, in order), got %d", nf)
+			return nil, t.errorf("label line needs 2 fields (id, label) or 1 (a label per vertex, in order), got %d", nf)
 		}
-		if layout == 0 {
-			layout = nf
-		} else if nf != layout {
-			return t.errorf("label line has %d fields where earlier lines have %d", nf, layout)
+		if lf.layout == 0 {
+			lf.layout = nf
+		} else if nf != lf.layout {
+			return nil, t.errorf("label line has %d fields where earlier lines have %d", nf, lf.layout)
 		}
 		if nf == 1 {
-			if len(labels) >= n {
-				return t.errorf("more labels than the %d vertices", n)
+			if len(lf.labels) >= n {
+				return nil, t.errorf("more labels than the %d vertices", n)
 			}
-			labels, lines = append(labels, string(t.field(0))), append(lines, t.ln)
+			lf.labels, lf.lines = append(lf.labels, string(t.field(0))), append(lf.lines, t.ln)
 			continue
 		}
 		id, err := canonicalID(t.field(0))
 		if err != nil {
-			return t.errorf("%v", err)
+			return nil, t.errorf("%v", err)
 		}
-		ids, labels, lines = append(ids, string(id)), append(labels, string(t.field(1))), append(lines, t.ln)
-		texts = append(texts, append([]byte(nil), t.line...))
+		lf.ids, lf.labels, lf.lines = append(lf.ids, string(id)), append(lf.labels, string(t.field(1))), append(lf.lines, t.ln)
+		lf.texts = append(lf.texts, append([]byte(nil), t.line...))
 	}
-	raw := make([]string, n)
-	has := make([]bool, n)
+	return lf, nil
+}
+
+// assign returns each vertex's label as written (raw) and whether it has one: in vertex
+// order for layout 1; else by id, read with the other index base or shifted by one
+// where the ids say so (warned in rep), a line naming no vertex dropped (refused past
+// checkDropped's share unless allowDropped) and a second label for a vertex an error.
+func (lf *labelLines) assign(g *Graph, rep *LoadReport, allowDropped bool) (raw []string, has []bool, err error) {
+	n, path := g.N(), lf.path
+	raw = make([]string, n)
+	has = make([]bool, n)
 	base := indexBase(g.IDs)
-	if layout == 1 {
-		if len(labels) < n {
-			return &ParseError{File: path, Msg: fmt.Sprintf("%d labels, one a line in vertex order, for %d vertices; a file labelling only some vertices must name them (\"id label\" lines)", len(labels), n)}
+	if lf.layout == 1 {
+		if len(lf.labels) < n {
+			return nil, nil, &ParseError{File: path, Msg: fmt.Sprintf("%d labels, one a line in vertex order, for %d vertices; a file labelling only some vertices must name them (\"id label\" lines)", len(lf.labels), n)}
 		}
-		copy(raw, labels)
-		for i := range labels {
+		copy(raw, lf.labels)
+		for i := range lf.labels {
 			has[i] = true
 		}
-	} else if vertex := otherBaseVertices(base, ids, n); vertex != nil {
+		return raw, has, nil
+	}
+	if vertex := otherBaseVertices(base, lf.ids, n); vertex != nil {
 		other := 1 - base
 		rep.warn("%s: its ids run %d…%d, but the vertices are numbered %d…%d: read with id %d as vertex %s, and so on",
 			path, other, other+n-1, base, base+n-1, other, g.IDs[0])
 		for k, i := range vertex {
-			raw[i], has[i] = labels[k], true
+			raw[i], has[i] = lf.labels[k], true
 		}
-	} else {
-		index := make(map[string]int, n)
-		for i, id := range g.IDs {
-			index[id] = i
-		}
-		vertexOf := func(id string) (int, bool) { i, ok := index[id]; return i, ok }
-		if shift, unknown := labelShift(g.IDs, index, ids); shift != 0 {
-			// Ids one off from the vertices' (as an edge file's can be): read shifted.
-			more, fix := "one more", "minus 1"
-			if shift < 0 {
-				more, fix = "one less", "plus 1"
-			}
-			rep.warn("%s: its ids are %s than the vertices' (read as written, %d label lines would name no vertex and the rest would label the wrong one): read with every id %s",
-				path, more, unknown, fix)
-			ints := shiftedIndex(g.IDs)
-			vertexOf = func(id string) (int, bool) {
-				v, err := strconv.ParseInt(id, 10, 64)
-				if err != nil {
-					return 0, false
-				}
-				i, ok := ints[v-int64(shift)]
-				return i, ok
-			}
-		}
-		at := make([]int, n)
-		const reason = "label line names an id that is not a vertex"
-		for k, id := range ids {
-			i, ok := vertexOf(id)
-			if !ok {
-				rep.dropLine(reason, path, lines[k], texts[k])
-				continue
-			}
-			if has[i] {
-				return &ParseError{File: path, Line: lines[k], Msg: fmt.Sprintf("second label for vertex %q (first at line %d)", id, at[i])}
-			}
-			raw[i], has[i], at[i] = labels[k], true, lines[k]
-		}
-		hint := "check that the label file names the vertices as the graph does"
-		if base >= 0 {
-			hint += fmt.Sprintf(" (they are numbered %d…%d)", base, base+n-1)
-		}
-		if err := checkDropped(rep, allowDropped, path, reason, "label lines", len(ids), hint); err != nil {
-			return err
-		}
+		return raw, has, nil
 	}
+	vertexOf := lf.vertexOf(g, rep)
+	at := make([]int, n)
+	const reason = "label line names an id that is not a vertex"
+	for k, id := range lf.ids {
+		i, ok := vertexOf(id)
+		if !ok {
+			rep.dropLine(reason, path, lf.lines[k], lf.texts[k])
+			continue
+		}
+		if has[i] {
+			return nil, nil, &ParseError{File: path, Line: lf.lines[k], Msg: fmt.Sprintf("second label for vertex %q (first at line %d)", id, at[i])}
+		}
+		raw[i], has[i], at[i] = lf.labels[k], true, lf.lines[k]
+	}
+	hint := "check that the label file names the vertices as the graph does"
+	if base >= 0 {
+		hint += fmt.Sprintf(" (they are numbered %d…%d)", base, base+n-1)
+	}
+	if err := checkDropped(rep, allowDropped, path, reason, "label lines", len(lf.ids), hint); err != nil {
+		return nil, nil, err
+	}
+	return raw, has, nil
+}
+
+// vertexOf returns the lookup of the vertex an id of the file names: the vertex of that
+// id, or, where the ids are one off from the vertices' (as an edge file's can be: see
+// labelShift), of that id shifted back (warned in rep).
+func (lf *labelLines) vertexOf(g *Graph, rep *LoadReport) func(id string) (int, bool) {
+	index := make(map[string]int, g.N())
+	for i, id := range g.IDs {
+		index[id] = i
+	}
+	shift, unknown := labelShift(g.IDs, index, lf.ids)
+	if shift == 0 {
+		return func(id string) (int, bool) { i, ok := index[id]; return i, ok }
+	}
+	more, fix := "one more", "minus 1"
+	if shift < 0 {
+		more, fix = "one less", "plus 1"
+	}
+	rep.warn("%s: its ids are %s than the vertices' (read as written, %d label lines would name no vertex and the rest would label the wrong one): read with every id %s",
+		lf.path, more, unknown, fix)
+	ints := shiftedIndex(g.IDs)
+	return func(id string) (int, bool) {
+		v, err := strconv.ParseInt(id, 10, 64)
+		if err != nil {
+			return 0, false
+		}
+		i, ok := ints[v-int64(shift)]
+		return i, ok
+	}
+}
+
+// checkLabelled refuses a label file (path) that labels none of g's vertices (has), and
+// warns in rep when it labels only some.
+func checkLabelled(g *Graph, rep *LoadReport, path string, has []bool) error {
+	n := g.N()
 	missing := 0
 	firstMissing := -1
 	for i, h := range has {
@@ -384,7 +436,7 @@ func applyLabelFile(g *Graph, rep *LoadReport, path string, allowDropped bool) e
 		}
 	}
 	numbered := ""
-	if base >= 0 {
+	if base := indexBase(g.IDs); base >= 0 {
 		numbered = fmt.Sprintf(" (the vertices are numbered %d…%d, in the order of the matrix rows)", base, base+n-1)
 	}
 	if missing == n {
@@ -394,8 +446,6 @@ func applyLabelFile(g *Graph, rep *LoadReport, path string, allowDropped bool) e
 		rep.warn("%s labels %d of %d vertices (the first without a label: %q): the metrics score the %d labelled vertices; all are clustered",
 			path, n-missing, n, g.IDs[firstMissing], n-missing)
 	}
-	g.Labels, g.ClassNames = classIndexPartial(raw, has)
-	checkLabels(rep, path, g.Labels, g.ClassNames, false)
 	return nil
 }
 
