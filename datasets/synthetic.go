@@ -143,10 +143,35 @@ func Synthetic(cfg SyntheticConfig) (*Graph, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	n, m, k1 := cfg.N, cfg.M, cfg.K1
 	rng := rand.New(rand.NewPCG(cfg.Seed, synthStream))
+	z, members := plantClasses(rng, cfg.N, cfg.K1)
+	adj, err := plantEdges(cfg, rng, z, members)
+	if err != nil {
+		return nil, fmt.Errorf("datasets: synthetic adjacency: %w", err)
+	}
+	x, err := plantAttributes(cfg, rng, z)
+	if err != nil {
+		return nil, fmt.Errorf("datasets: synthetic attributes: %w", err)
+	}
+	names := make([]string, cfg.K1)
+	for c := range names {
+		names[c] = "c" + strconv.Itoa(c)
+	}
+	return &Graph{
+		Name:       "synthetic",
+		IDs:        numberIDs(cfg.N),
+		Labels:     z,
+		ClassNames: names,
+		Adj:        adj,
+		X:          x,
+	}, nil
+}
 
-	z := make([]int, n)
+// plantClasses draws the classes z of n vertices, k1 of them as equal in size as n
+// allows (vertex i gets i mod k1, then the assignment is shuffled with rng), and each
+// class's vertices in increasing order.
+func plantClasses(rng *rand.Rand, n, k1 int) (z []int, members [][]int32) {
+	z = make([]int, n)
 	for i := range z {
 		z[i] = i % k1
 	}
@@ -155,15 +180,22 @@ func Synthetic(cfg SyntheticConfig) (*Graph, error) {
 	for _, c := range z {
 		sizes[c]++
 	}
-	members := make([][]int32, k1)
+	members = make([][]int32, k1)
 	for c := range members {
 		members[c] = make([]int32, 0, sizes[c])
 	}
 	for i, c := range z {
 		members[c] = append(members[c], int32(i))
 	}
+	return z, members
+}
 
-	// Edges.
+// plantEdges draws the edges of the planted graph: each vertex i starts AvgDegree/2
+// edges on average (the fraction by a coin), each to a random member of its class with
+// probability PIn, else to a random vertex (redrawn, up to 16 times, when it hits i
+// itself without SelfLoops), stored symmetrically.
+func plantEdges(cfg SyntheticConfig, rng *rand.Rand, z []int, members [][]int32) (*sparse.CSR, error) {
+	n := cfg.N
 	half := cfg.AvgDegree / 2
 	dBase := int(half)
 	dFrac := half - float64(dBase)
@@ -200,13 +232,15 @@ func Synthetic(cfg SyntheticConfig) (*Graph, error) {
 			}
 		}
 	}
-	adj, err := patternCSR(n, n, src, dst)
-	if err != nil {
-		return nil, fmt.Errorf("datasets: synthetic adjacency: %w", err)
-	}
-	src, dst = nil, nil
+	return patternCSR(n, n, src, dst)
+}
 
-	// Attributes, row by row: columns come out sorted and deduplicated directly.
+// plantAttributes draws the 0/1 attributes, row by row: AttrPerVertex draws a vertex on
+// average, each from its class's vocabularies (AttrMap, the first with probability 2/3
+// when there are two) with probability AttrSignal, else from all M columns; columns come
+// out sorted and deduplicated directly.
+func plantAttributes(cfg SyntheticConfig, rng *rand.Rand, z []int) (*sparse.CSR, error) {
+	n, m, k1 := cfg.N, cfg.M, cfg.K1
 	// vocab[c] lists [lo, hi) of the vocabularies of AttrMap(c), flattened.
 	vocab := make([][]int, k1)
 	for c := range vocab {
@@ -254,12 +288,11 @@ func Synthetic(cfg SyntheticConfig) (*Graph, error) {
 	for k := range xval {
 		xval[k] = 1
 	}
-	x, err := sparse.NewCSR(n, m, xptr, xind, xval)
-	if err != nil {
-		return nil, fmt.Errorf("datasets: synthetic attributes: %w", err)
-	}
+	return sparse.NewCSR(n, m, xptr, xind, xval)
+}
 
-	// The ids "0", "1", … share one backing string.
+// numberIDs returns the ids "0", "1", …, "n−1", sharing one backing string.
+func numberIDs(n int) []string {
 	buf := make([]byte, 0, n*8)
 	ends := make([]int, n)
 	for i := range ends {
@@ -273,16 +306,5 @@ func Synthetic(cfg SyntheticConfig) (*Graph, error) {
 		ids[i] = all[start:e]
 		start = e
 	}
-	names := make([]string, k1)
-	for c := range names {
-		names[c] = "c" + strconv.Itoa(c)
-	}
-	return &Graph{
-		Name:       "synthetic",
-		IDs:        ids,
-		Labels:     z,
-		ClassNames: names,
-		Adj:        adj,
-		X:          x,
-	}, nil
+	return ids
 }
