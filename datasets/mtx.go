@@ -125,81 +125,17 @@ func readMTX(path string, rep *LoadReport, adjacency bool) (*mtxMatrix, error) {
 	rep.Files = append(rep.Files, path)
 	data = bytes.TrimPrefix(data, bom)
 	line, rest := nextLine(data)
-	perr := func(ln int, format string, args ...any) error {
-		return &ParseError{File: path, Line: ln, Msg: fmt.Sprintf(format, args...)}
+	format, field, symmetric, err := mtxHeader(path, line)
+	if err != nil {
+		return nil, err
 	}
-	head := strings.Fields(strings.ToLower(string(line)))
-	if len(head) != 5 || head[0] != "%%matrixmarket" || head[1] != "matrix" {
-		return nil, perr(1, "not a Matrix Market file: the first line must be \"%%%%MatrixMarket matrix coordinate real general\" or similar, got %q", truncate(line))
-	}
-	format, field, symmetry := head[2], head[3], head[4]
-	if format != "coordinate" && format != "array" {
-		return nil, perr(1, "format %q: want coordinate or array", format)
-	}
-	switch field {
-	case "real", "integer", "double":
-	case "pattern":
-		if format == "array" {
-			return nil, perr(1, "an array matrix cannot be pattern")
-		}
-	default:
-		return nil, perr(1, "field %q: want real, integer or pattern (complex values cannot be clustered)", field)
-	}
-	m := &mtxMatrix{path: path}
-	switch symmetry {
-	case "general":
-	case "symmetric":
-		m.symmetric = true
-	default:
-		return nil, perr(1, "symmetry %q: want general or symmetric", symmetry)
-	}
+	m := &mtxMatrix{path: path, symmetric: symmetric}
 	t := newTextFile(path, rest)
 	t.ln = 1
 	t.sep, t.sepSet = 0, true
-	nf := t.next()
-	if nf < 0 {
-		return nil, perr(t.ln, "no size line")
-	}
-	wantSize := 3
-	if format == "array" {
-		wantSize = 2
-	}
-	if nf != wantSize {
-		return nil, t.errorf("size line needs %d numbers (rows, columns%s), got %d fields", wantSize, map[bool]string{true: ", entries", false: ""}[wantSize == 3], nf)
-	}
-	var size [3]int
-	for k := 0; k < nf; k++ {
-		v, err := strconv.ParseInt(string(t.field(k)), 10, 64)
-		if err != nil || v < 0 || v > math.MaxInt32 {
-			return nil, t.errorf("size %q is not a whole number from 0 to %d", t.field(k), math.MaxInt32)
-		}
-		size[k] = int(v)
-	}
-	m.r, m.c, m.sizeLine = size[0], size[1], t.ln
-	if m.symmetric && m.r != m.c {
-		return nil, t.errorf("a symmetric matrix must be square, this one is %d×%d", m.r, m.c)
-	}
-	// Never trust a declared size: the rows are vertices and the columns attributes,
-	// each with arrays sized by them; the entries must fit in the bytes that follow.
-	from := fmt.Sprintf("%s:%d, the size line", path, t.ln)
-	if err := checkVertices(int64(m.r), from); err != nil {
+	entries, reserve, err := m.readSize(t, format, adjacency)
+	if err != nil {
 		return nil, err
-	}
-	if !adjacency {
-		if err := checkColumns(int64(m.c), from); err != nil {
-			return nil, err
-		}
-	}
-	reserve := 0
-	if format == "coordinate" {
-		// The entries are reserved up front: no more than the bytes after the size line
-		// can hold ("1 1" and a newline at least), so a size line announcing 2³¹ entries
-		// in a 60-byte file reserves nothing; a short file is reported once read.
-		fit := min(int64(size[2]), (int64(len(t.data))+1)/4)
-		if err := memory.Check(fmt.Sprintf("the %d entries %s announces", fit, from), memory.Bytes(fit, 64)); err != nil {
-			return nil, err
-		}
-		reserve = int(fit)
 	}
 	what := "value"
 	if adjacency {
@@ -208,9 +144,105 @@ func readMTX(path string, rep *LoadReport, adjacency bool) (*mtxMatrix, error) {
 	if format == "array" {
 		return m, m.readArray(t, what, adjacency, rep)
 	}
-	entries := size[2]
+	if err := m.readCoordinate(t, entries, reserve, field == "pattern", what, adjacency, rep); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// mtxHeader reads the banner line of the Matrix Market file path: its format
+// (coordinate or array), field (real, integer, double or pattern) and symmetry.
+func mtxHeader(path string, line []byte) (format, field string, symmetric bool, err error) {
+	perr := func(format string, args ...any) error {
+		return &ParseError{File: path, Line: 1, Msg: fmt.Sprintf(format, args...)}
+	}
+	head := strings.Fields(strings.ToLower(string(line)))
+	if len(head) != 5 || head[0] != "%%matrixmarket" || head[1] != "matrix" {
+		return "", "", false, perr("not a Matrix Market file: the first line must be \"%%%%MatrixMarket matrix coordinate real general\" or similar, got %q", truncate(line))
+	}
+	format, field, symmetry := head[2], head[3], head[4]
+	if format != "coordinate" && format != "array" {
+		return "", "", false, perr("format %q: want coordinate or array", format)
+	}
+	switch field {
+	case "real", "integer", "double":
+	case "pattern":
+		if format == "array" {
+			return "", "", false, perr("an array matrix cannot be pattern")
+		}
+	default:
+		return "", "", false, perr("field %q: want real, integer or pattern (complex values cannot be clustered)", field)
+	}
+	switch symmetry {
+	case "general":
+	case "symmetric":
+		symmetric = true
+	default:
+		return "", "", false, perr("symmetry %q: want general or symmetric", symmetry)
+	}
+	return format, field, symmetric, nil
+}
+
+// readSize reads the size line of t into m (rows, columns, its line) and returns the
+// entries it announces (coordinate format) and how many of them to reserve room for:
+// no more than the bytes that follow can hold, within the memory budget. The rows
+// (vertices) and, for attributes, the columns are checked before anything is sized by
+// them.
+func (m *mtxMatrix) readSize(t *textFile, format string, adjacency bool) (entries, reserve int, err error) {
+	path := m.path
+	nf := t.next()
+	if nf < 0 {
+		return 0, 0, &ParseError{File: path, Line: t.ln, Msg: "no size line"}
+	}
+	wantSize := 3
+	if format == "array" {
+		wantSize = 2
+	}
+	if nf != wantSize {
+		return 0, 0, t.errorf("size line needs %d numbers (rows, columns%s), got %d fields", wantSize, map[bool]string{true: ", entries", false: ""}[wantSize == 3], nf)
+	}
+	var size [3]int
+	for k := 0; k < nf; k++ {
+		v, err := strconv.ParseInt(string(t.field(k)), 10, 64)
+		if err != nil || v < 0 || v > math.MaxInt32 {
+			return 0, 0, t.errorf("size %q is not a whole number from 0 to %d", t.field(k), math.MaxInt32)
+		}
+		size[k] = int(v)
+	}
+	m.r, m.c, m.sizeLine = size[0], size[1], t.ln
+	if m.symmetric && m.r != m.c {
+		return 0, 0, t.errorf("a symmetric matrix must be square, this one is %d×%d", m.r, m.c)
+	}
+	// Never trust a declared size: the rows are vertices and the columns attributes,
+	// each with arrays sized by them; the entries must fit in the bytes that follow.
+	from := fmt.Sprintf("%s:%d, the size line", path, t.ln)
+	if err := checkVertices(int64(m.r), from); err != nil {
+		return 0, 0, err
+	}
+	if !adjacency {
+		if err := checkColumns(int64(m.c), from); err != nil {
+			return 0, 0, err
+		}
+	}
+	if format == "coordinate" {
+		// The entries are reserved up front: no more than the bytes after the size line
+		// can hold ("1 1" and a newline at least), so a size line announcing 2³¹ entries
+		// in a 60-byte file reserves nothing; a short file is reported once read.
+		fit := min(int64(size[2]), (int64(len(t.data))+1)/4)
+		if err := memory.Check(fmt.Sprintf("the %d entries %s announces", fit, from), memory.Bytes(fit, 64)); err != nil {
+			return 0, 0, err
+		}
+		reserve = int(fit)
+	}
+	return size[2], reserve, nil
+}
+
+// readCoordinate reads the entries lines of a coordinate-format file (row, column and,
+// unless pattern, a value named what), exactly the entries the size line announces. An
+// explicit zero is skipped (dropped in rep for an adjacency).
+func (m *mtxMatrix) readCoordinate(t *textFile, entries, reserve int, pattern bool, what string, adjacency bool, rep *LoadReport) error {
 	wantFields := 3
-	if field == "pattern" {
+	if pattern {
 		wantFields = 2
 	}
 	m.rows = make([]int32, 0, reserve)
@@ -220,29 +252,29 @@ func readMTX(path string, rep *LoadReport, adjacency bool) (*mtxMatrix, error) {
 	got := 0
 	for nf := t.next(); nf >= 0; nf = t.next() {
 		if got == entries {
-			return nil, t.errorf("more entries than the %d the size line announces", entries)
+			return t.errorf("more entries than the %d the size line announces", entries)
 		}
 		got++
 		if nf != wantFields {
-			return nil, t.errorf("entry line needs %d fields (row, column%s), got %d", wantFields, map[bool]string{true: ", value", false: ""}[wantFields == 3], nf)
+			return t.errorf("entry line needs %d fields (row, column%s), got %d", wantFields, map[bool]string{true: ", value", false: ""}[wantFields == 3], nf)
 		}
 		i, err := mtxIndex(t.field(0), m.r, "row")
 		if err != nil {
-			return nil, t.errorf("%v", err)
+			return t.errorf("%v", err)
 		}
 		j, err := mtxIndex(t.field(1), m.c, "column")
 		if err != nil {
-			return nil, t.errorf("%v", err)
+			return t.errorf("%v", err)
 		}
 		v := 1.0
 		if wantFields == 3 {
 			if v, err = parseValue(t.field(2), what, 0, MaxAttribute); err != nil {
-				return nil, t.errorf("%v", err)
+				return t.errorf("%v", err)
 			}
 		}
 		if v == 0 {
 			if adjacency {
-				rep.drop("explicit zero entry of the adjacency", path, t.ln)
+				rep.drop("explicit zero entry of the adjacency", m.path, t.ln)
 			}
 			continue
 		}
@@ -252,9 +284,9 @@ func readMTX(path string, rep *LoadReport, adjacency bool) (*mtxMatrix, error) {
 		m.lines = append(m.lines, int32(t.ln))
 	}
 	if got < entries {
-		return nil, perr(0, "%d entries, but the size line (line %d) announces %d", got, m.sizeLine, entries)
+		return &ParseError{File: m.path, Line: 0, Msg: fmt.Sprintf("%d entries, but the size line (line %d) announces %d", got, m.sizeLine, entries)}
 	}
-	return m, nil
+	return nil
 }
 
 // readArray reads the column-major values of an array-format file.
