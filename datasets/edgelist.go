@@ -70,114 +70,22 @@ const reasonNoFeatureLine = "edge names an id with no feature line"
 // more than MaxDroppedShare of the edge lines name unknown ids, the load fails unless
 // Spec.AllowDropped.
 func openEdgeList(s Spec) (*Graph, *LoadReport, error) {
-	edges, features, dir := s.Path, s.Features, ""
-	if fi, err := os.Stat(s.Path); err == nil && fi.IsDir() {
-		dir = s.Path
-		if edges = findFile(dir, "edges", edgeExts); edges == "" {
-			return nil, nil, &ParseError{File: dir, Msg: "no edges.csv, edges.tsv, edges.txt or edges.edges file in folder"}
-		}
-		if features == "" {
-			features = findFile(dir, "features", tableExts)
-		}
-		if features == "" {
-			features = findFile(dir, "features", []string{".npy"})
-		}
+	edges, features, dir, err := edgeListFiles(s)
+	if err != nil {
+		return nil, nil, err
 	}
 	labelFile, err := labelFileFor(s, dir)
 	if err != nil {
 		return nil, nil, err
 	}
 	rep := &LoadReport{Format: FormatEdgeList}
-	e := &edgeListParser{rep: rep, index: make(map[string]int)}
 	labelColumn := s.Labels == LabelsColumn
-	var xd *dense.Matrix
-	if isNPY(features) {
-		if labelColumn {
-			return nil, nil, fmt.Errorf("%s: labels: column needs a text feature file; give the labels in a label file", features)
-		}
-		if xd, err = readNPYMatrix(features); err != nil {
-			return nil, nil, err
-		}
-		rep.Files = append(rep.Files, features)
-		n, _ := xd.Dims()
-		for i := 0; i < n; i++ {
-			e.addVertex(strconv.Itoa(i))
-		}
-	} else if features != "" {
-		data, err := readFile(features)
-		if err != nil {
-			return nil, nil, err
-		}
-		rep.Files = append(rep.Files, features)
-		switch s.FeatureLayout {
-		case "", LayoutDense, LayoutRows:
-			notes := len(rep.Notes)
-			err = e.dense(features, data, labelColumn, s.FeatureLayout == LayoutRows)
-			var noID *noIDColumn
-			if errors.As(err, &noID) && s.FeatureLayout == "" {
-				// Read again, by position: vertex i is the i-th line.
-				rep.Notes = rep.Notes[:notes]
-				e = &edgeListParser{rep: rep, index: make(map[string]int)}
-				if err = e.dense(features, data, labelColumn, true); err == nil {
-					rep.warn("%s has no id column (%s): read by position, line i as vertex i−1 (ids 0…%d, as the edge file must name them); to say so and silence this, set the feature layout to rows (feature_layout: rows in a config, --feature-layout rows on the command line)",
-						filepath.Base(features), noID.why, len(e.ids)-1)
-				}
-			}
-		case LayoutSparse:
-			if labelColumn {
-				return nil, nil, fmt.Errorf("%s: labels: column needs dense features (a sparse feature file has no label column); use a label file", features)
-			}
-			err = e.sparse(features, data)
-		default:
-			return nil, nil, fmt.Errorf("%s: feature layout %q: want dense, sparse or rows", features, s.FeatureLayout)
-		}
-		if err != nil {
-			return nil, nil, err
-		}
-	} else if labelColumn {
-		return nil, nil, fmt.Errorf("%s: labels: column needs a feature file whose last column holds the labels", s.Path)
-	}
-	data, err := readFile(edges)
+	e, xd, err := readEdgeListFeatures(s, features, labelColumn, rep)
 	if err != nil {
 		return nil, nil, err
 	}
-	rep.Files = append(rep.Files, edges)
-	// A sparse feature file has no line for a vertex without attributes: the edge file's
-	// other ids are vertices too.
-	sparseLayout := features != "" && s.FeatureLayout == LayoutSparse
-	newVertices := features == "" || sparseLayout
-	withFeatures := len(e.ids)
-	mark := e.mark()
-	if err := e.edges(edges, data, newVertices); err != nil {
+	if err := e.readEdgeFile(s, edges, features); err != nil {
 		return nil, nil, err
-	}
-	if !newVertices && e.dangling > 0 {
-		// Ids counted from another base than the feature file's: every edge would land
-		// one vertex off, and only the few naming the last id would be dropped.
-		if shift := e.detectShift(edges, data); shift != 0 {
-			dropped := e.dangling
-			e.reset(mark)
-			e.shift = shift
-			if err := e.edges(edges, data, false); err != nil {
-				return nil, nil, err
-			}
-			more, fix := "one more", "minus 1"
-			if shift < 0 {
-				more, fix = "one less", "plus 1"
-			}
-			rep.warn("%s: its ids are %s than those of %s (read as written, %d edge lines would name an id with no feature line and the rest would land one vertex off): read with every id %s, so id %d is vertex %q",
-				filepath.Base(edges), more, filepath.Base(features), dropped, fix, e.intID(0)+int64(shift), e.ids[0])
-		}
-	}
-	if !newVertices {
-		hint := fmt.Sprintf("check that %s and %s name the vertices the same way", filepath.Base(edges), filepath.Base(features))
-		if err := checkDropped(rep, s.AllowDropped, edges, reasonNoFeatureLine, "edge lines", e.edgeLines, hint); err != nil {
-			return nil, nil, err
-		}
-	}
-	if added := len(e.ids) - withFeatures; sparseLayout && added > 0 {
-		rep.warn("%d vertices of %s have no line in the sparse feature file %s (the first %q): they are vertices with no attribute",
-			added, filepath.Base(edges), filepath.Base(features), e.ids[withFeatures])
 	}
 	g, err := e.graph()
 	if err != nil {
@@ -196,6 +104,135 @@ func openEdgeList(s Spec) (*Graph, *LoadReport, error) {
 		}
 	}
 	return g, rep, nil
+}
+
+// edgeListFiles returns the edge file and feature file of the edge list s names (for a
+// folder, its edges.* and features.* files, the folder returned as dir).
+func edgeListFiles(s Spec) (edges, features, dir string, err error) {
+	edges, features = s.Path, s.Features
+	if fi, err := os.Stat(s.Path); err == nil && fi.IsDir() {
+		dir = s.Path
+		if edges = findFile(dir, "edges", edgeExts); edges == "" {
+			return "", "", "", &ParseError{File: dir, Msg: "no edges.csv, edges.tsv, edges.txt or edges.edges file in folder"}
+		}
+		if features == "" {
+			features = findFile(dir, "features", tableExts)
+		}
+		if features == "" {
+			features = findFile(dir, "features", []string{".npy"})
+		}
+	}
+	return edges, features, dir, nil
+}
+
+// readEdgeListFeatures returns a parser holding the vertices of the feature file
+// features and their attributes (none without a feature file): a NumPy array, kept
+// dense (xd), or a text file in s's feature layout; a dense file without an id column,
+// when the layout is not given, is read again by position (warned in rep). labelColumn
+// reads the labels from a text file's last column.
+func readEdgeListFeatures(s Spec, features string, labelColumn bool, rep *LoadReport) (e *edgeListParser, xd *dense.Matrix, err error) {
+	e = &edgeListParser{rep: rep, index: make(map[string]int)}
+	switch {
+	case isNPY(features):
+		if labelColumn {
+			return nil, nil, fmt.Errorf("%s: labels: column needs a text feature file; give the labels in a label file", features)
+		}
+		if xd, err = readNPYMatrix(features); err != nil {
+			return nil, nil, err
+		}
+		rep.Files = append(rep.Files, features)
+		n, _ := xd.Dims()
+		for i := 0; i < n; i++ {
+			e.addVertex(strconv.Itoa(i))
+		}
+		return e, xd, nil
+	case features == "":
+		if labelColumn {
+			return nil, nil, fmt.Errorf("%s: labels: column needs a feature file whose last column holds the labels", s.Path)
+		}
+		return e, nil, nil
+	}
+	data, err := readFile(features)
+	if err != nil {
+		return nil, nil, err
+	}
+	rep.Files = append(rep.Files, features)
+	switch s.FeatureLayout {
+	case "", LayoutDense, LayoutRows:
+		notes := len(rep.Notes)
+		err = e.dense(features, data, labelColumn, s.FeatureLayout == LayoutRows)
+		var noID *noIDColumn
+		if errors.As(err, &noID) && s.FeatureLayout == "" {
+			// Read again, by position: vertex i is the i-th line.
+			rep.Notes = rep.Notes[:notes]
+			e = &edgeListParser{rep: rep, index: make(map[string]int)}
+			if err = e.dense(features, data, labelColumn, true); err == nil {
+				rep.warn("%s has no id column (%s): read by position, line i as vertex i−1 (ids 0…%d, as the edge file must name them); to say so and silence this, set the feature layout to rows (feature_layout: rows in a config, --feature-layout rows on the command line)",
+					filepath.Base(features), noID.why, len(e.ids)-1)
+			}
+		}
+	case LayoutSparse:
+		if labelColumn {
+			return nil, nil, fmt.Errorf("%s: labels: column needs dense features (a sparse feature file has no label column); use a label file", features)
+		}
+		err = e.sparse(features, data)
+	default:
+		return nil, nil, fmt.Errorf("%s: feature layout %q: want dense, sparse or rows", features, s.FeatureLayout)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	return e, nil, nil
+}
+
+// readEdgeFile reads the edge file edges into e. Without a feature file, or with a
+// sparse one (which has no line for a vertex without attributes), the edge file's new
+// ids are vertices too; else an edge naming an id with no feature line is dropped
+// (refused past checkDropped's share unless s.AllowDropped), after reading the file
+// again shifted by one where its ids are one off from the feature file's (warned).
+func (e *edgeListParser) readEdgeFile(s Spec, edges, features string) error {
+	rep := e.rep
+	data, err := readFile(edges)
+	if err != nil {
+		return err
+	}
+	rep.Files = append(rep.Files, edges)
+	sparseLayout := features != "" && s.FeatureLayout == LayoutSparse
+	newVertices := features == "" || sparseLayout
+	withFeatures := len(e.ids)
+	mark := e.mark()
+	if err := e.edges(edges, data, newVertices); err != nil {
+		return err
+	}
+	if !newVertices && e.dangling > 0 {
+		// Ids counted from another base than the feature file's: every edge would land
+		// one vertex off, and only the few naming the last id would be dropped.
+		if shift := e.detectShift(edges, data); shift != 0 {
+			dropped := e.dangling
+			e.reset(mark)
+			e.shift = shift
+			if err := e.edges(edges, data, false); err != nil {
+				return err
+			}
+			more, fix := "one more", "minus 1"
+			if shift < 0 {
+				more, fix = "one less", "plus 1"
+			}
+			rep.warn("%s: its ids are %s than those of %s (read as written, %d edge lines would name an id with no feature line and the rest would land one vertex off): read with every id %s, so id %d is vertex %q",
+				filepath.Base(edges), more, filepath.Base(features), dropped, fix, e.intID(0)+int64(shift), e.ids[0])
+		}
+	}
+	if !newVertices {
+		hint := fmt.Sprintf("check that %s and %s name the vertices the same way", filepath.Base(edges), filepath.Base(features))
+		if err := checkDropped(rep, s.AllowDropped, edges, reasonNoFeatureLine, "edge lines", e.edgeLines, hint); err != nil {
+			return err
+		}
+	}
+	if added := len(e.ids) - withFeatures; sparseLayout && added > 0 {
+		rep.warn("%d vertices of %s have no line in the sparse feature file %s (the first %q): they are vertices with no attribute",
+			added, filepath.Base(edges), filepath.Base(features), e.ids[withFeatures])
+	}
+	return nil
 }
 
 // edgeListParser accumulates the vertices, attributes and edges of an edge list.
