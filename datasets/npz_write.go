@@ -19,6 +19,9 @@ import (
 // uncompressed, as numpy.savez writes them, so that reading costs no decompression. The
 // file is written to a temporary name and renamed into place. Cost O(nnz + n·m).
 func WriteNPZ(path string, g *Graph) (err error) {
+	if g.Adj == nil {
+		return fmt.Errorf("%s: the graph has no adjacency to write", path)
+	}
 	tmp := path + ".tmp"
 	f, err := os.Create(tmp)
 	if err != nil {
@@ -31,77 +34,41 @@ func WriteNPZ(path string, g *Graph) (err error) {
 		}
 	}()
 	bw := bufio.NewWriterSize(f, 1<<20)
-	zw := zip.NewWriter(bw)
-	entry := func(name string) (io.Writer, error) {
-		return zw.CreateHeader(&zip.FileHeader{Name: name + ".npy", Method: zip.Store})
+	nw := npzWriter{zw: zip.NewWriter(bw)}
+	if err := nw.writeGraph(g); err != nil {
+		return err
 	}
-	writeCSR := func(prefix string, r, c int, row func(i int) ([]int, []float64), nnz int, unit bool) error {
-		wide := nnz > math.MaxInt32 || c > math.MaxInt32
-		ptrType, indType := "<i4", "<i4"
-		if wide {
-			ptrType, indType = "<i8", "<i8"
-		}
-		w, err := entry(prefix + "_indptr")
-		if err != nil {
-			return err
-		}
-		p := 0
-		if err := writeNPY(w, ptrType, []int{r + 1}, r+1, func(q int) float64 {
-			if q > 0 {
-				cols, _ := row(q - 1)
-				p += len(cols)
-			}
-			return float64(p)
-		}); err != nil {
-			return err
-		}
-		all := func(pick func(cols []int, vals []float64, k int) float64) func(q int) float64 {
-			i, k := -1, 0
-			var cols []int
-			var vals []float64
-			return func(int) float64 {
-				for k == len(cols) {
-					i, k = i+1, 0
-					cols, vals = row(i)
-				}
-				v := pick(cols, vals, k)
-				k++
-				return v
-			}
-		}
-		if w, err = entry(prefix + "_indices"); err != nil {
-			return err
-		}
-		if err := writeNPY(w, indType, []int{nnz}, nnz, all(func(cols []int, _ []float64, k int) float64 { return float64(cols[k]) })); err != nil {
-			return err
-		}
-		dataType := "<f8"
-		if unit {
-			dataType = "<f4"
-		}
-		if w, err = entry(prefix + "_data"); err != nil {
-			return err
-		}
-		if err := writeNPY(w, dataType, []int{nnz}, nnz, all(func(_ []int, vals []float64, k int) float64 { return vals[k] })); err != nil {
-			return err
-		}
-		if w, err = entry(prefix + "_shape"); err != nil {
-			return err
-		}
-		shape := []float64{float64(r), float64(c)}
-		return writeNPY(w, "<i8", []int{2}, 2, func(q int) float64 { return shape[q] })
+	if err := nw.zw.Close(); err != nil {
+		return err
 	}
+	if err := bw.Flush(); err != nil {
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}
+
+// npzWriter writes the arrays of an .npz archive, stored uncompressed.
+type npzWriter struct{ zw *zip.Writer }
+
+// entry starts the array name (name.npy) of the archive.
+func (nw npzWriter) entry(name string) (io.Writer, error) {
+	return nw.zw.CreateHeader(&zip.FileHeader{Name: name + ".npy", Method: zip.Store})
+}
+
+// writeGraph writes g's adjacency (adj_*; g.Adj must be set), its attributes (attr_matrix when dense,
+// attr_* when sparse) and its labels with their class names, as openNPZ reads them.
+func (nw npzWriter) writeGraph(g *Graph) error {
 	n := g.N()
-	if g.Adj == nil {
-		return fmt.Errorf("%s: the graph has no adjacency to write", path)
-	}
-	if err := writeCSR("adj", n, n, g.Adj.Row, g.Adj.NNZ(), g.Adj.UnitValues()); err != nil {
+	if err := nw.writeCSR("adj", n, n, g.Adj.Row, g.Adj.NNZ(), g.Adj.UnitValues()); err != nil {
 		return err
 	}
 	switch {
 	case g.XDense != nil:
 		r, c := g.XDense.Dims()
-		w, err := entry("attr_matrix")
+		w, err := nw.entry("attr_matrix")
 		if err != nil {
 			return err
 		}
@@ -117,32 +84,84 @@ func WriteNPZ(path string, g *Graph) (err error) {
 		}
 	case g.X != nil:
 		r, c := g.X.Dims()
-		if err := writeCSR("attr", r, c, g.X.Row, g.X.NNZ(), false); err != nil {
+		if err := nw.writeCSR("attr", r, c, g.X.Row, g.X.NNZ(), false); err != nil {
 			return err
 		}
 	}
 	if g.Labels != nil {
-		w, err := entry("labels")
+		w, err := nw.entry("labels")
 		if err != nil {
 			return err
 		}
 		if err := writeNPY(w, "<i4", []int{n}, n, func(q int) float64 { return float64(g.Labels[q]) }); err != nil {
 			return err
 		}
-		if err := writeNPYStrings(zw, "class_names", g.ClassNames); err != nil {
+		if err := writeNPYStrings(nw.zw, "class_names", g.ClassNames); err != nil {
 			return err
 		}
 	}
-	if err := zw.Close(); err != nil {
+	return nil
+}
+
+// writeCSR writes an r×c sparse matrix of nnz entries, whose rows row returns, as the
+// arrays prefix_indptr, prefix_indices, prefix_data and prefix_shape of a
+// scipy.sparse CSR matrix: 32-bit indices where they fit, float32 values where unit
+// (every value 1), else float64.
+func (nw npzWriter) writeCSR(prefix string, r, c int, row func(i int) ([]int, []float64), nnz int, unit bool) error {
+	wide := nnz > math.MaxInt32 || c > math.MaxInt32
+	ptrType, indType := "<i4", "<i4"
+	if wide {
+		ptrType, indType = "<i8", "<i8"
+	}
+	w, err := nw.entry(prefix + "_indptr")
+	if err != nil {
 		return err
 	}
-	if err := bw.Flush(); err != nil {
+	p := 0
+	if err := writeNPY(w, ptrType, []int{r + 1}, r+1, func(q int) float64 {
+		if q > 0 {
+			cols, _ := row(q - 1)
+			p += len(cols)
+		}
+		return float64(p)
+	}); err != nil {
 		return err
 	}
-	if err := f.Close(); err != nil {
+	all := func(pick func(cols []int, vals []float64, k int) float64) func(q int) float64 {
+		i, k := -1, 0
+		var cols []int
+		var vals []float64
+		return func(int) float64 {
+			for k == len(cols) {
+				i, k = i+1, 0
+				cols, vals = row(i)
+			}
+			v := pick(cols, vals, k)
+			k++
+			return v
+		}
+	}
+	if w, err = nw.entry(prefix + "_indices"); err != nil {
 		return err
 	}
-	return os.Rename(tmp, path)
+	if err := writeNPY(w, indType, []int{nnz}, nnz, all(func(cols []int, _ []float64, k int) float64 { return float64(cols[k]) })); err != nil {
+		return err
+	}
+	dataType := "<f8"
+	if unit {
+		dataType = "<f4"
+	}
+	if w, err = nw.entry(prefix + "_data"); err != nil {
+		return err
+	}
+	if err := writeNPY(w, dataType, []int{nnz}, nnz, all(func(_ []int, vals []float64, k int) float64 { return vals[k] })); err != nil {
+		return err
+	}
+	if w, err = nw.entry(prefix + "_shape"); err != nil {
+		return err
+	}
+	shape := []float64{float64(r), float64(c)}
+	return writeNPY(w, "<i8", []int{2}, 2, func(q int) float64 { return shape[q] })
 }
 
 // npyHeader returns the .npy version 1.0 header of a C-order array of dtype descr and the
