@@ -360,26 +360,8 @@ func (e *edgeListParser) dense(path string, data []byte, labelColumn, positional
 		}
 		if first {
 			first = false
-			switch {
-			case nf >= 2 && len(t.field(0)) == 0:
-				// pandas' df.to_csv(): the index column has no name. When the next
-				// column is named as an id column, the index is a row number.
-				if !positional && isIDWord(t.field(1)) {
-					t.skipFirst = true
-					e.rep.note("%s:%d read as a pandas header row (%q): the first column, pandas' unnamed index, is skipped; the ids are the column %q", path, t.ln, truncate(t.line), t.field(1))
-				} else {
-					e.rep.note("%s:%d read as a pandas header row (%q)", path, t.ln, truncate(t.line))
-				}
-				continue
-			case !positional && columnNumbers(t, nf):
-				// pandas' header of a matrix: no id column when the lines below have as
-				// many fields; one more is the index (whose empty name a space-separated
-				// file loses).
-				numbered = nf
-				e.rep.note("%s:%d read as a header row (%q)", path, t.ln, truncate(t.line))
-				continue
-			case positional && columnNumbers(t, nf), isHeaderWord(t.field(0)), !allNumbers(t, 1, 1+max(na, 0)):
-				e.rep.note("%s:%d read as a header row (%q)", path, t.ln, truncate(t.line))
+			header := false
+			if numbered, header = e.denseHeader(t, nf, na, positional); header {
 				continue
 			}
 		}
@@ -397,59 +379,13 @@ func (e *edgeListParser) dense(path string, data []byte, labelColumn, positional
 		} else if na != e.m {
 			return t.errorf("ragged feature row: expected %d values (as at line %d), got %d", e.m, mLine, na)
 		}
-		var id []byte
-		if positional {
-			id = strconv.AppendInt(nil, int64(len(e.ids)), 10)
-		} else {
-			var err error
-			id, err = canonicalID(t.field(0))
-			// Only on a fault: whether every field is a number (a matrix without ids),
-			// and unambiguously so (three fields a line may be sparse triplets).
-			numeric := func() bool { return allNumbers(t, 0, nf-b2i(labelColumn)) }
-			if err != nil {
-				if numeric() && nf != 3 {
-					return &noIDColumn{fmt.Sprintf("line %d starts with %q, a fraction, where an id would be", t.ln, t.field(0))}
-				}
-				if numeric() {
-					return t.errorf("%v; if the file has no id column (as np.savetxt(X) writes), set the feature layout to rows (feature_layout: rows in a config, --feature-layout rows on the command line)", err)
-				}
-				return t.errorf("%v", err)
-			}
-			if k, dup := e.index[string(id)]; dup {
-				if numeric() && nf != 3 {
-					return &noIDColumn{fmt.Sprintf("its first column repeats %q at lines %d and %d", t.field(0), lines[k], t.ln)}
-				}
-				return t.errorf("duplicate vertex id %q (first at line %d); if this file holds one (id, column, value) triplet a line, set the feature layout to sparse (feature_layout: sparse in a config, --feature-layout sparse on the command line); if it has no id column (as np.savetxt(X) writes), set it to rows", id, lines[k])
-			}
+		id, err := e.denseID(t, nf, labelColumn, positional, lines)
+		if err != nil {
+			return err
 		}
-		line, f := t.line, t.fields
-		for a := 0; a < na; a++ {
-			tok := line[f[2*(skip+a)]:f[2*(skip+a)+1]]
-			v := 1.0
-			switch {
-			case len(tok) == 1 && tok[0] == '0':
-				continue
-			case len(tok) == 1 && tok[0] == '1':
-			default:
-				var err error
-				if v, err = parseValue(tok, "attribute column", a+1, MaxAttribute); err != nil {
-					switch {
-					case len(tok) == 0: // a missing value, explained by parseValue
-					case a == 0 && nf == 3 && !isNumber(tok):
-						return t.errorf("%v; if this file holds one (id, column, value) triplet a line, set the feature layout to sparse (feature_layout: sparse in a config, --feature-layout sparse on the command line)", err)
-					case a == na-1 && !labelColumn && !isNumber(tok):
-						return t.errorf("%v; if the last column holds the labels, set labels: column (--labels column on the command line)", err)
-					}
-					return t.errorf("%v", err)
-				}
-				if v == 0 {
-					continue
-				}
-			}
-			e.xind = append(e.xind, a)
-			e.xval = append(e.xval, v)
+		if err := e.denseValues(t, nf, na, skip, labelColumn); err != nil {
+			return err
 		}
-		e.xptr = append(e.xptr, len(e.xind))
 		lines[e.addVertex(string(id))] = t.ln
 		if labelColumn {
 			e.labels = append(e.labels, string(t.field(nf-1)))
@@ -463,6 +399,101 @@ func (e *edgeListParser) dense(path string, data []byte, labelColumn, positional
 		return fmt.Errorf("%s: attributes: %w", path, err)
 	}
 	e.x = x
+	return nil
+}
+
+// denseHeader reports whether the first line of a dense feature file, of nf fields and
+// na values, is a header row (noted in the load report), and returns its number of
+// fields when it numbers the columns from 0 as pandas writes a matrix's (−1 otherwise).
+func (e *edgeListParser) denseHeader(t *textFile, nf, na int, positional bool) (numbered int, header bool) {
+	path := t.path
+	switch {
+	case nf >= 2 && len(t.field(0)) == 0:
+		// pandas' df.to_csv(): the index column has no name. When the next
+		// column is named as an id column, the index is a row number.
+		if !positional && isIDWord(t.field(1)) {
+			t.skipFirst = true
+			e.rep.note("%s:%d read as a pandas header row (%q): the first column, pandas' unnamed index, is skipped; the ids are the column %q", path, t.ln, truncate(t.line), t.field(1))
+		} else {
+			e.rep.note("%s:%d read as a pandas header row (%q)", path, t.ln, truncate(t.line))
+		}
+		return -1, true
+	case !positional && columnNumbers(t, nf):
+		// pandas' header of a matrix: no id column when the lines below have as
+		// many fields; one more is the index (whose empty name a space-separated
+		// file loses).
+		e.rep.note("%s:%d read as a header row (%q)", path, t.ln, truncate(t.line))
+		return nf, true
+	case positional && columnNumbers(t, nf), isHeaderWord(t.field(0)), !allNumbers(t, 1, 1+max(na, 0)):
+		e.rep.note("%s:%d read as a header row (%q)", path, t.ln, truncate(t.line))
+		return -1, true
+	}
+	return -1, false
+}
+
+// denseID returns the id of the feature line of nf fields t holds: its number among the
+// lines when positional, else its first field in canonical form. A fraction or a
+// repeated id where every field is a number (and the line is not three fields, which
+// may be a sparse triplet) is a *noIDColumn: the file may have no id column. lines
+// holds the line of each vertex read.
+func (e *edgeListParser) denseID(t *textFile, nf int, labelColumn, positional bool, lines map[int]int) ([]byte, error) {
+	if positional {
+		return strconv.AppendInt(nil, int64(len(e.ids)), 10), nil
+	}
+	id, err := canonicalID(t.field(0))
+	// Only on a fault: whether every field is a number (a matrix without ids),
+	// and unambiguously so (three fields a line may be sparse triplets).
+	numeric := func() bool { return allNumbers(t, 0, nf-b2i(labelColumn)) }
+	if err != nil {
+		if numeric() && nf != 3 {
+			return nil, &noIDColumn{fmt.Sprintf("line %d starts with %q, a fraction, where an id would be", t.ln, t.field(0))}
+		}
+		if numeric() {
+			return nil, t.errorf("%v; if the file has no id column (as np.savetxt(X) writes), set the feature layout to rows (feature_layout: rows in a config, --feature-layout rows on the command line)", err)
+		}
+		return nil, t.errorf("%v", err)
+	}
+	if k, dup := e.index[string(id)]; dup {
+		if numeric() && nf != 3 {
+			return nil, &noIDColumn{fmt.Sprintf("its first column repeats %q at lines %d and %d", t.field(0), lines[k], t.ln)}
+		}
+		return nil, t.errorf("duplicate vertex id %q (first at line %d); if this file holds one (id, column, value) triplet a line, set the feature layout to sparse (feature_layout: sparse in a config, --feature-layout sparse on the command line); if it has no id column (as np.savetxt(X) writes), set it to rows", id, lines[k])
+	}
+	return id, nil
+}
+
+// denseValues appends the na values of the feature line t holds (nf fields, the first
+// skip of them before the values) to the attributes as a row, zeros left out. A value
+// that is not a number is an error that says what the line may be instead.
+func (e *edgeListParser) denseValues(t *textFile, nf, na, skip int, labelColumn bool) error {
+	line, f := t.line, t.fields
+	for a := 0; a < na; a++ {
+		tok := line[f[2*(skip+a)]:f[2*(skip+a)+1]]
+		v := 1.0
+		switch {
+		case len(tok) == 1 && tok[0] == '0':
+			continue
+		case len(tok) == 1 && tok[0] == '1':
+		default:
+			var err error
+			if v, err = parseValue(tok, "attribute column", a+1, MaxAttribute); err != nil {
+				switch {
+				case len(tok) == 0: // a missing value, explained by parseValue
+				case a == 0 && nf == 3 && !isNumber(tok):
+					return t.errorf("%v; if this file holds one (id, column, value) triplet a line, set the feature layout to sparse (feature_layout: sparse in a config, --feature-layout sparse on the command line)", err)
+				case a == na-1 && !labelColumn && !isNumber(tok):
+					return t.errorf("%v; if the last column holds the labels, set labels: column (--labels column on the command line)", err)
+				}
+				return t.errorf("%v", err)
+			}
+			if v == 0 {
+				continue
+			}
+		}
+		e.xind = append(e.xind, a)
+		e.xval = append(e.xval, v)
+	}
+	e.xptr = append(e.xptr, len(e.xind))
 	return nil
 }
 
