@@ -150,35 +150,6 @@ func decodeDense(file, what string, rd io.Reader, typ string, fortran bool, shap
 	if big {
 		order = binary.BigEndian
 	}
-	decode := func(b []byte) float64 {
-		switch t {
-		case "f4":
-			return float64(math.Float32frombits(order.Uint32(b)))
-		case "f8":
-			return math.Float64frombits(order.Uint64(b))
-		case "i1":
-			return float64(int8(b[0]))
-		case "u1":
-			return float64(b[0])
-		case "b1":
-			if b[0] != 0 {
-				return 1
-			}
-			return 0
-		case "i2":
-			return float64(int16(order.Uint16(b)))
-		case "u2":
-			return float64(order.Uint16(b))
-		case "i4":
-			return float64(int32(order.Uint32(b)))
-		case "u4":
-			return float64(order.Uint32(b))
-		case "i8":
-			return float64(int64(order.Uint64(b)))
-		default: // u8
-			return float64(order.Uint64(b))
-		}
-	}
 	total := n * m
 	buf := make([]byte, (1<<20)/size*size)
 	for k := 0; k < total; {
@@ -201,7 +172,7 @@ func decodeDense(file, what string, rd io.Reader, typ string, fortran bool, shap
 				d32[pos] = v
 				continue
 			}
-			v := decode(b)
+			v := npyValue(t, order, b)
 			if math.IsNaN(v) || math.IsInf(v, 0) {
 				return nil, fail("value %v at row %d, column %d; attributes must be finite", v, pos/m, pos%m)
 			}
@@ -209,6 +180,38 @@ func decodeDense(file, what string, rd io.Reader, typ string, fortran bool, shap
 		}
 	}
 	return x, nil
+}
+
+// npyValue decodes the value b of NumPy dtype t (f4, f8, i1, u1, b1, i2, u2, i4, u4,
+// i8 or u8, without its byte-order mark) in byte order order.
+func npyValue(t string, order binary.ByteOrder, b []byte) float64 {
+	switch t {
+	case "f4":
+		return float64(math.Float32frombits(order.Uint32(b)))
+	case "f8":
+		return math.Float64frombits(order.Uint64(b))
+	case "i1":
+		return float64(int8(b[0]))
+	case "u1":
+		return float64(b[0])
+	case "b1":
+		if b[0] != 0 {
+			return 1
+		}
+		return 0
+	case "i2":
+		return float64(int16(order.Uint16(b)))
+	case "u2":
+		return float64(order.Uint16(b))
+	case "i4":
+		return float64(int32(order.Uint32(b)))
+	case "u4":
+		return float64(order.Uint32(b))
+	case "i8":
+		return float64(int64(order.Uint64(b)))
+	default: // u8
+		return float64(order.Uint64(b))
+	}
 }
 
 // checkVertexCount refuses a vertex count the sparse matrices cannot index (int32 ids).
