@@ -685,17 +685,11 @@ func (e *edgeListParser) edges(path string, data []byte, newVertices bool) error
 		// networkx's write_edgelist: "a b {}" or "a b {'weight': 2.5, …}" (the braces may
 		// hold the separator).
 		dict := false
-		if i := bytes.IndexByte(t.line, '{'); i >= 0 && bytes.HasSuffix(bytes.TrimRight(t.line, " \t\r"), []byte("}")) {
-			ids := strings.FieldsFunc(string(t.line[:i]), func(r rune) bool { return r == ' ' || r == '\t' || r == ',' })
-			if len(ids) == 2 {
-				dict, nf = true, 3
-				idA, idB = []byte(ids[0]), []byte(ids[1])
-				w, others, err := dictWeight(bytes.TrimRight(t.line[i:], " \t\r"))
-				if err != nil {
-					return t.errorf("%v", err)
-				}
-				weight, otherKeys = w, otherKeys || others
-			}
+		if a, b, w, others, ok, err := edgeDict(t); err != nil {
+			return err
+		} else if ok {
+			dict, nf = true, 3
+			idA, idB, weight, otherKeys = a, b, w, otherKeys || others
 		}
 		if first {
 			first = false
@@ -728,38 +722,9 @@ func (e *edgeListParser) edges(path string, data []byte, newVertices bool) error
 			return t.errorf("edge line has %d fields where earlier lines have %d", nf, width)
 		}
 		e.edgeLines++
-		var err error
-		if idA, err = canonicalID(idA); err != nil {
-			return t.errorf("%v", err)
+		if err := e.addEdge(t, idA, idB, weight, newVertices); err != nil {
+			return err
 		}
-		if idB, err = canonicalID(idB); err != nil {
-			return t.errorf("%v", err)
-		}
-		w := 1.0
-		if weight != nil {
-			var err error
-			if w, err = parseValue(weight, "weight", 0, MaxAttribute); err != nil {
-				return t.errorf("%v", err)
-			}
-			if w == 0 {
-				e.rep.drop("edge has weight 0", path, t.ln)
-				continue
-			}
-		}
-		a, okA := e.lookup(idA)
-		if newVertices && !okA {
-			a, okA = e.addVertex(string(idA)), true
-		}
-		b, okB := e.lookup(idB)
-		if newVertices && !okB {
-			b, okB = e.addVertex(string(idB)), true
-		}
-		if !okA || !okB {
-			e.dangling++
-			e.rep.dropLine(reasonNoFeatureLine, path, t.ln, t.line)
-			continue
-		}
-		e.es.add(a, b, w)
 	}
 	if otherKeys {
 		e.note("%s: edge attributes other than weight are ignored", path)
@@ -770,6 +735,63 @@ func (e *edgeListParser) edges(path string, data []byte, newVertices bool) error
 	if len(e.ids) > math.MaxInt32 {
 		return &ParseError{File: path, Msg: fmt.Sprintf("%d vertices exceed the supported 2³¹−1", len(e.ids))}
 	}
+	return nil
+}
+
+// edgeDict reads the line t holds as networkx's write_edgelist writes it, "a b {}" or
+// "a b {'weight': 2.5, …}" (the braces may hold the separator): ok when it is one, with
+// its ids, its weight (nil when none) and whether it has keys other than weight.
+func edgeDict(t *textFile) (idA, idB, weight []byte, others, ok bool, err error) {
+	i := bytes.IndexByte(t.line, '{')
+	if i < 0 || !bytes.HasSuffix(bytes.TrimRight(t.line, " \t\r"), []byte("}")) {
+		return nil, nil, nil, false, false, nil
+	}
+	ids := strings.FieldsFunc(string(t.line[:i]), func(r rune) bool { return r == ' ' || r == '\t' || r == ',' })
+	if len(ids) != 2 {
+		return nil, nil, nil, false, false, nil
+	}
+	w, others, err := dictWeight(bytes.TrimRight(t.line[i:], " \t\r"))
+	if err != nil {
+		return nil, nil, nil, false, false, t.errorf("%v", err)
+	}
+	return []byte(ids[0]), []byte(ids[1]), w, others, true, nil
+}
+
+// addEdge adds the edge of the line t holds, between ids idA and idB with weight
+// (nil: 1): an edge of weight 0 is dropped, and so is one naming an id that is not a
+// vertex, unless newVertices makes it one.
+func (e *edgeListParser) addEdge(t *textFile, idA, idB, weight []byte, newVertices bool) error {
+	var err error
+	if idA, err = canonicalID(idA); err != nil {
+		return t.errorf("%v", err)
+	}
+	if idB, err = canonicalID(idB); err != nil {
+		return t.errorf("%v", err)
+	}
+	w := 1.0
+	if weight != nil {
+		if w, err = parseValue(weight, "weight", 0, MaxAttribute); err != nil {
+			return t.errorf("%v", err)
+		}
+		if w == 0 {
+			e.rep.drop("edge has weight 0", t.path, t.ln)
+			return nil
+		}
+	}
+	a, okA := e.lookup(idA)
+	if newVertices && !okA {
+		a, okA = e.addVertex(string(idA)), true
+	}
+	b, okB := e.lookup(idB)
+	if newVertices && !okB {
+		b, okB = e.addVertex(string(idB)), true
+	}
+	if !okA || !okB {
+		e.dangling++
+		e.rep.dropLine(reasonNoFeatureLine, t.path, t.ln, t.line)
+		return nil
+	}
+	e.es.add(a, b, w)
 	return nil
 }
 
