@@ -96,16 +96,7 @@ func Open(spec Spec) (*Graph, *LoadReport, error) {
 		}
 	}
 	if s.Name == "" {
-		path := filepath.Clean(s.Path)
-		if abs, err := filepath.Abs(path); err == nil && (path == "." || path == ".." || strings.HasSuffix(path, string(filepath.Separator)+"..")) {
-			path = abs // "." names the working folder
-		}
-		base := filepath.Base(path)
-		if !fi.IsDir() {
-			base = strings.TrimSuffix(base, ".gz")
-			base = strings.TrimSuffix(base, filepath.Ext(base))
-		}
-		s.Name = base
+		s.Name = nameOf(s.Path, fi.IsDir())
 	}
 	switch s.Labels {
 	case "", LabelsNone, LabelsColumn, LabelsFile:
@@ -137,9 +128,32 @@ func Open(spec Spec) (*Graph, *LoadReport, error) {
 	g.Name = s.Name
 	rep.Format = s.Format
 	rep.fill(g)
-	if !g.Labeled() && s.Labels == "" && s.LabelFile == "" {
+	warnOddities(g, rep, spec, fi.IsDir())
+	return g, rep, nil
+}
+
+// nameOf names the dataset at path (a folder when isDir): its base name, without the
+// extension (and .gz) for a file; "." and ".." are named by the folder they stand for.
+func nameOf(p string, isDir bool) string {
+	path := filepath.Clean(p)
+	if abs, err := filepath.Abs(path); err == nil && (path == "." || path == ".." || strings.HasSuffix(path, string(filepath.Separator)+"..")) {
+		path = abs // "." names the working folder
+	}
+	base := filepath.Base(path)
+	if !isDir {
+		base = strings.TrimSuffix(base, ".gz")
+		base = strings.TrimSuffix(base, filepath.Ext(base))
+	}
+	return base
+}
+
+// warnOddities warns in rep about what g, read by spec (a folder when isDir), may have
+// been misread as: labels left in an unread labels.npy, no attributes, negative dense
+// attributes, no edges between distinct vertices.
+func warnOddities(g *Graph, rep *LoadReport, spec Spec, isDir bool) {
+	if !g.Labeled() && spec.Labels == "" && spec.LabelFile == "" {
 		dir := spec.Path
-		if !fi.IsDir() {
+		if !isDir {
 			dir = filepath.Dir(spec.Path)
 		}
 		if npy := filepath.Join(dir, "labels.npy"); exists(npy) {
@@ -157,7 +171,6 @@ func Open(spec Spec) (*Graph, *LoadReport, error) {
 	if g.Edges() == g.SelfLoops() {
 		rep.warn("the graph has no edges between distinct vertices")
 	}
-	return g, rep, nil
 }
 
 // FileFormat returns the format a file's extension names (.npz: npz; .mtx: mtx; .csv,
