@@ -333,45 +333,8 @@ func (p *linqsParser) content(path string, data []byte) error {
 			return perr(ln, "ragged attribute row: expected %d attributes (as at %s:%d), got %d",
 				p.m, p.files[p.mFile], p.mLine, na)
 		}
-		for a := 0; a < na; a++ {
-			tok := line[f[2+2*a]:f[3+2*a]]
-			var v float64
-			switch {
-			case len(tok) == 1 && tok[0] == '0':
-				continue
-			case len(tok) == 1 && tok[0] == '1':
-				v = 1
-			default:
-				var err error
-				v, err = strconv.ParseFloat(string(tok), 64)
-				if err != nil {
-					// A range error still yields ±Inf, reported below.
-					if ne, ok := err.(*strconv.NumError); !ok || ne.Err != strconv.ErrRange {
-						hint := ""
-						if p.noLabel && a == na-1 {
-							hint = " (with labels: none every column after the id must be a number; this last column looks like labels)"
-						} else if p.m == na && p.mFile == fi && p.mLine == ln && len(p.ids) == 0 {
-							hint = " (the first line looks like a header row of column names; LINQS files have none: remove it)"
-						}
-						return perr(ln, "attribute column %d: %q is not a number%s", a+1, tok, hint)
-					}
-				}
-				switch {
-				case math.IsNaN(v):
-					return perr(ln, "attribute column %d: value %q is NaN", a+1, tok)
-				case math.IsInf(v, 0):
-					return perr(ln, "attribute column %d: value %q is infinite", a+1, tok)
-				case v < 0:
-					return perr(ln, "attribute column %d: value %q is negative", a+1, tok)
-				case v == 0:
-					continue
-				}
-			}
-			if v > MaxAttribute {
-				return perr(ln, "attribute column %d: value %q is too large (at most 2⁵³ = %d)", a+1, tok, int64(MaxAttribute))
-			}
-			p.xind = append(p.xind, a)
-			p.xval = append(p.xval, v)
+		if err := p.contentValues(line, na, fi, ln); err != nil {
+			return err
 		}
 		p.xptr = append(p.xptr, len(p.xind))
 		p.index[id] = len(p.ids)
@@ -383,6 +346,57 @@ func (p *linqsParser) content(path string, data []byte) error {
 	}
 	if len(p.ids) == before {
 		return &ParseError{File: path, Msg: "no vertices (empty .content file)"}
+	}
+	return nil
+}
+
+// contentValues appends the na attribute values of the vertex line line (line ln of
+// p.files[fi], split into p.fields) to the attributes, zeros left out; a value that is
+// not a finite non-negative number of at most MaxAttribute is an error.
+func (p *linqsParser) contentValues(line []byte, na, fi, ln int) error {
+	f := p.fields
+	perr := func(format string, args ...any) error {
+		return &ParseError{File: p.files[fi], Line: ln, Msg: fmt.Sprintf(format, args...)}
+	}
+	for a := 0; a < na; a++ {
+		tok := line[f[2+2*a]:f[3+2*a]]
+		var v float64
+		switch {
+		case len(tok) == 1 && tok[0] == '0':
+			continue
+		case len(tok) == 1 && tok[0] == '1':
+			v = 1
+		default:
+			var err error
+			v, err = strconv.ParseFloat(string(tok), 64)
+			if err != nil {
+				// A range error still yields ±Inf, reported below.
+				if ne, ok := err.(*strconv.NumError); !ok || ne.Err != strconv.ErrRange {
+					hint := ""
+					if p.noLabel && a == na-1 {
+						hint = " (with labels: none every column after the id must be a number; this last column looks like labels)"
+					} else if p.m == na && p.mFile == fi && p.mLine == ln && len(p.ids) == 0 {
+						hint = " (the first line looks like a header row of column names; LINQS files have none: remove it)"
+					}
+					return perr("attribute column %d: %q is not a number%s", a+1, tok, hint)
+				}
+			}
+			switch {
+			case math.IsNaN(v):
+				return perr("attribute column %d: value %q is NaN", a+1, tok)
+			case math.IsInf(v, 0):
+				return perr("attribute column %d: value %q is infinite", a+1, tok)
+			case v < 0:
+				return perr("attribute column %d: value %q is negative", a+1, tok)
+			case v == 0:
+				continue
+			}
+		}
+		if v > MaxAttribute {
+			return perr("attribute column %d: value %q is too large (at most 2⁵³ = %d)", a+1, tok, int64(MaxAttribute))
+		}
+		p.xind = append(p.xind, a)
+		p.xval = append(p.xval, v)
 	}
 	return nil
 }
