@@ -468,8 +468,28 @@ func (a *npzArchive) strs(name string) (out []string, why string, err error) {
 
 // csrArrays reads the four arrays prefix_{data,indices,indptr,shape} and checks them.
 func (a *npzArchive) csrArrays(prefix string) (r, c int, ptr, ind []int64, val []float64, err error) {
-	shape, err := a.ints(prefix + "_shape")
+	r, c, shape, err := a.csrShape(prefix)
 	if err != nil {
+		return
+	}
+	if ptr, err = a.ints(prefix + "_indptr"); err != nil {
+		return
+	}
+	if ind, err = a.ints(prefix + "_indices"); err != nil {
+		return
+	}
+	if val, err = a.floats(prefix + "_data"); err != nil {
+		return
+	}
+	err = a.checkCSR(prefix, r, c, shape, ptr, ind, val)
+	return
+}
+
+// csrShape reads prefix_shape, checks it (the rows as vertices, the columns, but for the
+// adjacency, as attributes) and checks the lengths the headers of prefix_indptr,
+// prefix_indices and prefix_data announce against it, before any of them is read.
+func (a *npzArchive) csrShape(prefix string) (r, c int, shape []int64, err error) {
+	if shape, err = a.ints(prefix + "_shape"); err != nil {
 		return
 	}
 	if len(shape) != 2 || shape[0] < 0 || shape[1] < 0 || shape[0] > math.MaxInt32 || shape[1] > math.MaxInt32 {
@@ -505,15 +525,13 @@ func (a *npzArchive) csrArrays(prefix string) (r, c int, ptr, ind []int64, val [
 		err = a.errorf(prefix+"_indices", "has %d entries but %s_data has %d", ni, prefix, nd)
 		return
 	}
-	if ptr, err = a.ints(prefix + "_indptr"); err != nil {
-		return
-	}
-	if ind, err = a.ints(prefix + "_indices"); err != nil {
-		return
-	}
-	if val, err = a.floats(prefix + "_data"); err != nil {
-		return
-	}
+	return
+}
+
+// checkCSR checks the arrays of an r×c CSR matrix read from the archive (prefix_*, of
+// shape shape): row pointers from 0 to the entries, never decreasing; columns inside
+// 0…c−1; finite, non-negative values of at most MaxAttribute.
+func (a *npzArchive) checkCSR(prefix string, r, c int, shape []int64, ptr, ind []int64, val []float64) (err error) {
 	switch {
 	case len(ptr) != r+1:
 		err = a.errorf(prefix+"_indptr", "has %d entries, want rows + 1 = %d (%s_shape is %v)", len(ptr), r+1, prefix, shape)
@@ -554,7 +572,7 @@ func (a *npzArchive) csrArrays(prefix string) (r, c int, ptr, ind []int64, val [
 			return
 		}
 	}
-	return
+	return nil
 }
 
 // adjacency reads the adjacency and returns n and the symmetric adjacency.
