@@ -592,14 +592,7 @@ func (e *edgeListParser) sparse(path string, data []byte) error {
 	}
 	column := func(j int) string { return strconv.Itoa(j) }
 	if names != nil {
-		sorted := slices.Sorted(maps.Keys(names))
-		rank := make([]int32, len(names))
-		for r, name := range sorted {
-			rank[names[name]] = int32(r)
-		}
-		for k, c := range cols {
-			cols[k] = rank[c]
-		}
+		sorted := renumberNamed(names, cols)
 		column = func(j int) string { return strconv.Quote(sorted[j]) }
 		e.rep.note("%s: %d attributes named in its column field, numbered in sorted name order", path, len(sorted))
 	}
@@ -610,6 +603,20 @@ func (e *edgeListParser) sparse(path string, data []byte) error {
 		})
 	}
 	return nil
+}
+
+// renumberNamed renumbers the columns cols, numbered in names by first appearance, in
+// sorted name order, and returns the names in that order.
+func renumberNamed(names map[string]int32, cols []int32) []string {
+	sorted := slices.Sorted(maps.Keys(names))
+	rank := make([]int32, len(names))
+	for r, name := range sorted {
+		rank[names[name]] = int32(r)
+	}
+	for k, c := range cols {
+		cols[k] = rank[c]
+	}
+	return sorted
 }
 
 // dictWeight reads the edge data networkx's write_edgelist writes after the two ids, a
