@@ -6,10 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/nagc-harness/nagc/datasets"
@@ -65,7 +62,7 @@ func runStats(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if d := *gf.data; d != "" {
-		if isDataRoot(d) {
+		if datasets.IsDataRoot(d) {
 			if err := setDataRoot(d, &names); err != nil {
 				return err
 			}
@@ -76,10 +73,7 @@ func runStats(args []string, stdout, stderr io.Writer) error {
 	if len(names) == 0 {
 		names = datasets.PaperNames()
 	}
-	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-	if !*asJSON {
-		fmt.Fprintln(tw, "dataset\tn\tedges\tm\tk1\tlabelled\tnnz(X)\tdensity %\tself-loops\tdangling\t")
-	}
+	var stats []datasets.Stats
 	for _, name := range names {
 		*gf.data = name
 		g, rep, err := gf.load(stderr)
@@ -87,34 +81,20 @@ func runStats(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		s := g.Stats()
-		if *asJSON {
-			b, err := json.Marshal(statsOutput{Stats: s, Load: rep})
-			if err != nil {
-				return err
-			}
-			fmt.Fprintln(stdout, string(b))
+		if !*asJSON {
+			stats = append(stats, s)
 			continue
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%.2f\t%d\t%d\t\n",
-			s.Name, s.N, s.Edges, s.M, s.K, s.Labeled, s.NNZX, 100*s.Density, s.SelfLoops, s.Dangling)
-	}
-	return tw.Flush()
-}
-
-// isDataRoot reports whether --data dir of `datasets stats` names a folder of named
-// datasets (as $NAGC_DATA does) rather than one graph: a folder holding none of the files
-// a graph folder holds.
-func isDataRoot(dir string) bool {
-	fi, err := os.Stat(dir)
-	if err != nil || !fi.IsDir() {
-		return false
-	}
-	for _, pat := range []string{"*.content", "edges.*", "adj.mtx", "adjacency.mtx", "*.npz"} {
-		if m, _ := filepath.Glob(filepath.Join(dir, pat)); len(m) > 0 {
-			return false
+		b, err := json.Marshal(statsOutput{Stats: s, Load: rep})
+		if err != nil {
+			return err
 		}
+		fmt.Fprintln(stdout, string(b))
 	}
-	return true
+	if *asJSON {
+		return nil
+	}
+	return datasets.WriteStatsTable(stdout, stats)
 }
 
 // runWhere implements `nagc datasets where [NAME…]`: the search path, then the folder of
