@@ -86,3 +86,17 @@ func TestResultsSummaryTimedOnly(t *testing.T) {
 		t.Errorf("got %q, want it to start %q", b.String(), want)
 	}
 }
+
+// TestRuleText checks the words of the rules that nagc results and the report's captions
+// print.
+func TestRuleText(t *testing.T) {
+	for _, tc := range []struct{ rule, want string }{
+		{SelectARI, "best mean ARI over restarts (the paper's rule; reads the ground-truth labels)"},
+		{SelectModularity, "best mean modularity over restarts (label-free: reads no labels)"},
+		{"no-such-rule", "no-such-rule"},
+	} {
+		if got := RuleText(tc.rule); got != tc.want {
+			t.Errorf("RuleText(%q) = %q, want %q", tc.rule, got, tc.want)
+		}
+	}
+}

@@ -88,7 +88,3 @@ func Generate(opt Options) (*Report, error) {
 	}
 	return &Report{Dir: rep.Dir, Files: rep.Files, Skipped: rep.Skipped}, nil
 }
-
-// RuleText describes a selection rule (experiments.SelectARI, SelectModularity, …) in a
-// few words, as the report's captions do.
-func RuleText(rule string) string { return render.RuleText(rule) }

@@ -57,16 +57,3 @@ func TestGenerateWiresTheComparison(t *testing.T) {
 		t.Error("unknown comparison: no error")
 	}
 }
-
-// TestRuleText checks the words of the rules the report's captions and nagc results print.
-func TestRuleText(t *testing.T) {
-	for _, tc := range []struct{ rule, want string }{
-		{experiments.SelectARI, "best mean ARI over restarts (the paper's rule; reads the ground-truth labels)"},
-		{experiments.SelectModularity, "best mean modularity over restarts (label-free: reads no labels)"},
-		{"no-such-rule", "no-such-rule"},
-	} {
-		if got := RuleText(tc.rule); got != tc.want {
-			t.Errorf("RuleText(%q) = %q, want %q", tc.rule, got, tc.want)
-		}
-	}
-}

@@ -362,22 +362,9 @@ func (r *Results) Counts() (total, done, failed int) {
 	return total, done, failed
 }
 
-// RuleText describes a selection rule for captions.
-func RuleText(rule string) string {
-	switch rule {
-	case experiments.SelectARI:
-		return "best mean ARI over restarts (the paper's rule; reads the ground-truth labels)"
-	case experiments.SelectModularity:
-		return "best mean modularity over restarts (label-free: reads no labels)"
-	case experiments.SelectObjective:
-		return "lowest mean final objective (label-free: reads no labels)"
-	case experiments.SelectTwoView:
-		return "best mean modularity + attribute modularity over restarts (modularity on the graph plus modularity on the attributes' cosine-similarity graph; label-free: reads no labels)"
-	case experiments.SelectHeldOut:
-		return "best mean held-out modularity over restarts (each run fitted again with a fraction of the edges held out, and its clustering scored by modularity on the held-out edges alone: edge cross-validation; label-free: reads no labels; only rows whose config sets holdout are selected)"
-	}
-	return rule
-}
+// RuleText describes a selection rule for captions: experiments.RuleText, the words the
+// results summary uses too.
+func RuleText(rule string) string { return experiments.RuleText(rule) }
 
 // RuleShort names a selection rule in table headers.
 func RuleShort(rule string) string {
