@@ -55,6 +55,7 @@ func ExampleGenerate() {
 	// datasets.md
 	// rows_mygraph.md
 	// grid.csv
+	// sweep_mygraph.md
 	// REPORT.md
 	// ## mygraph: every row at its selected grid point
 	//

@@ -70,14 +70,7 @@ func writePaperSections(b *bytes.Buffer, r results, rep *render.Report, opt rend
 		render.WriteTable(b, t, opt, r.Spec.Heading("runtime", t.Title), runtimeParagraph(t, r))
 	}
 
-	b.WriteString("## Objective against iteration (not in the paper)\n\n")
-	render.WriteFigures(b, figs["objective"])
-	render.WriteSkipped(b, rep.Skipped, "objective figure")
-
 	writeOtherStatements(b, r)
-	b.WriteString("## The whole sweep, per dataset (beyond the paper's tables)\n\n" +
-		"Every row at the grid points its rules select, with every parameter, and the sensitivity of every row to every " +
-		"parameter it sweeps (Prop.'s λ and k2 are the figures above).\n\n")
 }
 
 // writeStated writes the paper's stated facts about a figure.

@@ -18,7 +18,7 @@ type Comparer interface {
 	// WriteIntro writes the opening paragraphs of REPORT.md.
 	WriteIntro(b *bytes.Buffer, r *Results, opt Options)
 	// WriteSections writes the comparison's sections of REPORT.md, after the
-	// provenance and before the per-dataset sections.
+	// provenance and before the links to the per-dataset pages.
 	WriteSections(b *bytes.Buffer, rep *Report, opt Options, tables map[string]*Table, figs map[string][]*Figure)
 	// WriteClosing writes the comparison's sections after "Every grid point".
 	WriteClosing(b *bytes.Buffer, r *Results)

@@ -8,11 +8,13 @@ import (
 	"github.com/nagc-harness/nagc/experiments"
 )
 
-// writeReport writes REPORT.md: title, provenance and regeneration commands; with the
-// paper's comparison, every table and figure of the paper in its order with a paragraph
-// comparing it with the paper; then per dataset the rows at their selected grid points and
-// the sensitivity figures of the whole sweep.
-func writeReport(b *bytes.Buffer, rep *Report, opt Options) {
+// writeReport writes REPORT.md, the index of the report: title, provenance and
+// regeneration commands; with the paper's comparison, every table and figure of the paper
+// in its order with a paragraph comparing it with the paper; then links to each
+// dataset's page (its rows at their selected grid points and the figures of the whole
+// sweep, writeDatasetPage), to the page of every figure (FiguresFile), to grid.csv and to
+// the report's files.
+func writeReport(b *bytes.Buffer, rep *Report, opt Options, tables map[string]*Table) {
 	r := rep.Results
 	fmt.Fprintf(b, "# %s\n\n", r.Title())
 	cmp := r.comparer()
@@ -27,10 +29,6 @@ func writeReport(b *bytes.Buffer, rep *Report, opt Options) {
 
 	writeProvenance(b, rep, opt)
 
-	tables := map[string]*Table{}
-	for _, t := range rep.Tables {
-		tables[t.Name] = t
-	}
 	figs := map[string][]*Figure{}
 	for _, f := range rep.Figures {
 		figs[f.Kind] = append(figs[f.Kind], f)
@@ -45,40 +43,7 @@ func writeReport(b *bytes.Buffer, rep *Report, opt Options) {
 			WriteTable(b, t, opt, "Fit times (timed alone)", "")
 		}
 	}
-	for _, d := range r.Datasets {
-		if r.noSweepSection(d) {
-			if !r.timingOnly() { // a sweep ran, but not on this dataset
-				fmt.Fprintf(b, "## %s\n\nNo run of the sweep on %s: only fits timed alone (section \"Fit times (timed "+
-					"alone)\").\n\n", DatasetTitle(d), DatasetTitle(d))
-			}
-			continue
-		}
-		fmt.Fprintf(b, "## %s\n\n", DatasetTitle(d))
-		if t := tables["rows_"+r.Slug(d)]; t != nil {
-			writeTableBody(b, t, opt, "")
-		}
-		var sens, heat []*Figure
-		for _, f := range figs["sensitivity"] {
-			if f.Dataset == d {
-				sens = append(sens, f)
-			}
-		}
-		for _, f := range figs["heatmap"] {
-			if f.Dataset == d {
-				heat = append(heat, f)
-			}
-		}
-		WriteFigures(b, sens)
-		WriteFigures(b, heat)
-		if !r.Compare {
-			for _, f := range figs["objective"] {
-				if f.Dataset == d {
-					WriteFigures(b, []*Figure{f})
-				}
-			}
-			WriteSkipped(b, rep.Skipped, "objective figure on "+DatasetTitle(d)+":")
-		}
-	}
+	writeDatasetIndex(b, rep, opt, tables)
 	if r.Compare || !r.timingOnly() {
 		fmt.Fprintf(b, "## Every grid point\n\n[%s](%s) holds every grid point of every row on every dataset, one line per "+
 			"metric: the parameters, the mean and population std over the finished restarts and their number n.\n\n", GridFile, GridFile)
@@ -86,11 +51,7 @@ func writeReport(b *bytes.Buffer, rep *Report, opt Options) {
 	if cmp != nil {
 		cmp.WriteClosing(b, r)
 	}
-	b.WriteString("## Files\n\n")
-	for _, f := range rep.Files {
-		fmt.Fprintf(b, "[%s](%s) ", f, f)
-	}
-	b.WriteString("\n")
+	writeFilesSection(b, rep)
 }
 
 // writeTimingIntro writes the opening paragraphs of a report of fits timed alone only.

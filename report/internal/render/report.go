@@ -248,8 +248,15 @@ func (rep *Report) write(opt Options) error {
 			return err
 		}
 	}
+	tables := map[string]*Table{}
+	for _, t := range rep.Tables {
+		tables[t.Name] = t
+	}
+	if err := rep.writePages(opt, tables); err != nil {
+		return err
+	}
 	var md bytes.Buffer
-	writeReport(&md, rep, opt)
+	writeReport(&md, rep, opt, tables)
 	if err := os.WriteFile(filepath.Join(opt.OutDir, ReportFile), md.Bytes(), 0o644); err != nil {
 		return err
 	}

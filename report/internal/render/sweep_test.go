@@ -85,20 +85,41 @@ func TestGenerateSweepReport(t *testing.T) {
 	md := reporttest.ReadText(t, filepath.Join(out, ReportFile))
 	for _, want := range []string{
 		"# Sweep report: my sweep",
-		"## ../own/x", "## data/y",
-		"| NAGC | best modularity (label-free) | init=kmeans iterations=40 lambda=0.01 rho=0.95 |",
 		"No run recorded ARI on ../own/x, data/y (no labels)",
-		"![NAGC on data/y: λ × ρ](heat_data-y_nagc_lambda_rho.png)",
-		"it oscillates with period 2",
+		"- [../own/x](sweep_own-x.md): every row at its selected grid points ([md](rows_own-x.md) · [tex](rows_own-x.tex) · [csv](rows_own-x.csv)); figures: 3 sensitivity, 1 heatmap, 1 objective.",
+		"- [data/y](sweep_data-y.md)",
+		"[figures.md](figures.md)",
 		"[grid.csv](grid.csv)",
 	} {
 		if !strings.Contains(md, want) {
-			t.Errorf("REPORT.md lacks %q", want)
+			t.Errorf("REPORT.md lacks %q:\n%s", want, md)
 		}
 	}
+	pages := map[string][]string{
+		"sweep_own-x.md": {"# ../own/x — Sweep report: my sweep", "Part of [REPORT.md](REPORT.md)",
+			"| NAGC | best modularity (label-free) | init=kmeans iterations=40 lambda=0.01 rho=0.95 |",
+			"## Sensitivity to each parameter", "![NAGC on ../own/x: λ × ρ](heat_own-x_nagc_lambda_rho.png)"},
+		"sweep_data-y.md": {"## Heatmaps of pairs of parameters", "![NAGC on data/y: λ × ρ](heat_data-y_nagc_lambda_rho.png)",
+			"## Objective against iteration", "it oscillates with period 2"},
+		"figures.md": {"## ../own/x", "### Sensitivity to each parameter\n\nShown in [sweep_own-x.md](sweep_own-x.md).",
+			"- NAGC on data/y: λ × ρ: [png](heat_data-y_nagc_lambda_rho.png) · [pdf](heat_data-y_nagc_lambda_rho.pdf)"},
+	}
+	all := md
+	for page, wants := range pages {
+		text := reporttest.ReadText(t, filepath.Join(out, page))
+		all += text
+		for _, want := range wants {
+			if !strings.Contains(text, want) {
+				t.Errorf("%s lacks %q:\n%s", page, want, text)
+			}
+		}
+	}
+	if strings.Contains(md, "![") {
+		t.Errorf("REPORT.md of a sweep alone shows a figure of a dataset's page:\n%s", md)
+	}
 	for _, bad := range []string{"Prop.", "paper's rule", "not in the paper", "Reproduction report", "reads the labels", "| ARI |"} {
-		if strings.Contains(md, bad) {
-			t.Errorf("REPORT.md of an unlabeled sweep without the paper says %q", bad)
+		if strings.Contains(all, bad) {
+			t.Errorf("REPORT.md or a page of an unlabeled sweep without the paper says %q", bad)
 		}
 	}
 	rows := reporttest.ReadCSV(t, filepath.Join(out, GridFile))

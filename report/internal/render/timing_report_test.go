@@ -100,7 +100,7 @@ func TestGenerateSweepAndTiming(t *testing.T) {
 			timedOn:   []string{"../own/x", "data/z"},
 			sameFiles: []string{"rows_own-x.md", "rows_own-x.tex", "rows_own-x.csv", "rows_data-y.md", "rows_data-y.csv", "grid.csv"},
 			wantSection: []string{"| **data/z** | | | | |",
-				"## data/z\n\nNo run of the sweep on data/z: only fits timed alone (section \"Fit times (timed alone)\").\n\n"},
+				"- data/z: no run of the sweep, only fits timed alone (section \"Fit times (timed alone)\").\n"},
 			noFiles: []string{"rows_data-z.md", "rows_data-z.csv"},
 		},
 	} {
@@ -158,12 +158,16 @@ func TestGenerateSweepAndTiming(t *testing.T) {
 				"## Fit times (timed alone)",
 				"The rows tables' fit (s) are means over the sweep's runs, timed 4 at a time with k-means starts shared " +
 					"between grid points: they do not compare with these.",
-				"| NAGC | best modularity (label-free) | init=kmeans iterations=40 lambda=0.01 rho=0.95 |",
+				"[../own/x](sweep_own-x.md)",
 				"## Every grid point",
 			}, tc.wantSection...) {
 				if !strings.Contains(md, want) {
 					t.Errorf("REPORT.md lacks %q:\n%s", want, md)
 				}
+			}
+			if page := reporttest.ReadText(t, filepath.Join(both, "sweep_own-x.md")); !strings.Contains(page,
+				"| NAGC | best modularity (label-free) | init=kmeans iterations=40 lambda=0.01 rho=0.95 |") {
+				t.Errorf("sweep_own-x.md lacks NAGC's row:\n%s", page)
 			}
 			if strings.Contains(md, "Prop.") || strings.Contains(md, "| paper") {
 				t.Errorf("REPORT.md of a user's sweep names the paper's rows or columns:\n%s", md)
