@@ -36,6 +36,7 @@ func TestGenerate(t *testing.T) {
 			t.Errorf("missing %s: %v", f, err)
 		}
 	}
+	reporttest.CheckLinks(t, out, render.ReportFile, rep.Files)
 	md := reporttest.ReadText(t, filepath.Join(out, render.ReportFile))
 	for _, want := range []string{
 		"Prop. on WebKB: 0.950 ± 0.050 vs the paper's 0.995 (−0.045)",

@@ -51,6 +51,12 @@ func figuresOf(rep *Report, d, kind string) []*Figure {
 	return out
 }
 
+// hasFiguresPage reports whether the report has a FiguresFile: when figures were asked
+// for and some were drawn or noted as not drawn.
+func (rep *Report) hasFiguresPage(opt Options) bool {
+	return len(opt.Figures) > 0 && (len(rep.Figures) > 0 || len(rep.Skipped) > 0)
+}
+
 // writePages writes each dataset's page and, when figures were drawn, FiguresFile into
 // opt.OutDir, adding their names to rep.Files.
 func (rep *Report) writePages(opt Options, tables map[string]*Table) error {
@@ -67,7 +73,7 @@ func (rep *Report) writePages(opt Options, tables map[string]*Table) error {
 		}
 		rep.Files = append(rep.Files, name)
 	}
-	if len(opt.Figures) == 0 {
+	if !rep.hasFiguresPage(opt) {
 		return nil
 	}
 	var b bytes.Buffer
@@ -86,7 +92,7 @@ func writeDatasetPage(b *bytes.Buffer, rep *Report, opt Options, d string, table
 	r := rep.Results
 	fmt.Fprintf(b, "# %s — %s\n\n", DatasetTitle(d), r.Title())
 	fmt.Fprintf(b, "Part of [%s](%s): the whole sweep on %s.", ReportFile, ReportFile, DatasetTitle(d))
-	if len(opt.Figures) > 0 {
+	if rep.hasFiguresPage(opt) {
 		fmt.Fprintf(b, " Every figure of the report: [%s](%s).", FiguresFile, FiguresFile)
 	}
 	fmt.Fprintf(b, " Every grid point: [%s](%s).\n\n", GridFile, GridFile)
@@ -237,7 +243,7 @@ func writeDatasetIndex(b *bytes.Buffer, rep *Report, opt Options, tables map[str
 		"of every row to each parameter it sweeps; heatmaps of pairs of parameters; the objective against " +
 		"iteration.\n\n")
 	b.WriteString(strings.Join(lines, "\n") + "\n\n")
-	if len(opt.Figures) > 0 {
+	if rep.hasFiguresPage(opt) {
 		fmt.Fprintf(b, "Every figure of the report (%d), grouped by dataset and kind, with its files: [%s](%s).\n\n",
 			len(rep.Figures), FiguresFile, FiguresFile)
 	}

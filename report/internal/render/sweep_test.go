@@ -82,6 +82,7 @@ func TestGenerateSweepReport(t *testing.T) {
 	if len(rep.Files) != len(entries) {
 		t.Errorf("%d files reported, %d in the folder", len(rep.Files), len(entries))
 	}
+	reporttest.CheckLinks(t, out, ReportFile, rep.Files)
 	md := reporttest.ReadText(t, filepath.Join(out, ReportFile))
 	for _, want := range []string{
 		"# Sweep report: my sweep",

@@ -23,6 +23,7 @@ func TestGenerateTimingOnly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	reporttest.CheckLinks(t, out, ReportFile, rep.Files)
 	md := reporttest.ReadText(t, filepath.Join(out, ReportFile))
 	for _, want := range []string{
 		"# Sweep report: mytiming",
@@ -132,10 +133,12 @@ func TestGenerateSweepAndTiming(t *testing.T) {
 				recs []experiments.Record
 				prov []experiments.Provenance
 			}{{alone, sweep, prov[:1]}, {both, append(append([]experiments.Record{}, sweep...), timed...), prov}} {
-				if _, err := Generate(Options{ResultsDir: reporttest.WriteResultsDir(t, g.recs, g.prov), OutDir: g.out, NoFigures: true,
-					Command: "nagc report RES"}); err != nil {
+				rep, err := Generate(Options{ResultsDir: reporttest.WriteResultsDir(t, g.recs, g.prov), OutDir: g.out, NoFigures: true,
+					Command: "nagc report RES"})
+				if err != nil {
 					t.Fatal(err)
 				}
+				reporttest.CheckLinks(t, g.out, ReportFile, rep.Files)
 			}
 			for _, f := range tc.sameFiles {
 				if a, b := reporttest.ReadText(t, filepath.Join(alone, f)), reporttest.ReadText(t, filepath.Join(both, f)); a != b {
