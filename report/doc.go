@@ -6,7 +6,8 @@
 // rule, best mean modularity by default), a sensitivity figure for every swept
 // parameter, heatmaps of pairs of swept parameters, the objective curves, and grid.csv
 // with every grid point. Tables are written as Markdown, LaTeX and tidy CSV; figures as
-// PNG and as PDF with Unicode fonts.
+// PNG and as PDF with Unicode fonts. REPORT.md is the index; each dataset's rows and
+// figures are on its page, sweep_DATASET.md, and figures.md lists every figure.
 //
 // When the config has compare: paper (or Options.Compare is "paper"), the report first
 // sets the rows named like the paper's beside its published numbers, in its order, with

@@ -37,4 +37,10 @@
 // figures section), the report's own look without them. Files are named by
 // slugs of the dataset and row names, and the whole report is written into a temporary
 // folder first, so that a failure leaves none of it.
+//
+// REPORT.md is an index: the introduction, provenance, the datasets table and the
+// comparison's sections (the paper's tables and figures), then links. Each dataset with
+// a run of the sweep has its page, sweep_DATASET.md (Results.PageFile: its rows table,
+// sensitivity figures, heatmaps and objective figure), and FiguresFile lists every
+// figure by dataset and kind; every link of these pages points to a file of the report.
 package render
