@@ -129,6 +129,9 @@ func writeDatasetPage(b *bytes.Buffer, rep *Report, opt Options, d string, table
 
 // figureLink links a figure's title to its first file (the PNG when there is one).
 func figureLink(f *Figure) string {
+	if len(f.Files) == 0 {
+		return f.Title
+	}
 	target := f.Files[0]
 	for _, file := range f.Files {
 		if strings.HasSuffix(file, ".png") {
