@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/nagc-harness/nagc/dense"
@@ -164,7 +165,8 @@ type NAGCSolver struct {
 	scale, xNormSq float64
 
 	f, fp, xv, fvtv *mat.Dense // n×k2: f(UH), f'(UH), XV, f(UH)·VᵀV
-	su, g, uutu     *mat.Dense // n×k1: AU (A the 0/1 adjacency, so SU = scale·AU), (UUᵀ⊙W)U, U(UᵀU)
+	su, g           *mat.Dense // n×k1: AU (A the 0/1 adjacency, so SU = scale·AU), (UUᵀ⊙W)U
+	uBlocks         uBlockScratch
 	anum, aden      *mat.Dense // n×k1: ((XV)⊙f')Hᵀ, ((f VᵀV)⊙f')Hᵀ at the current factors
 	xtf, vden       *mat.Dense // m×k2
 	utu             *mat.Dense // k1×k1: UᵀU of the current U
@@ -201,7 +203,7 @@ func NewNAGCSolverOp(adj *sparse.CSR, x sparse.Operator, u, v, h *mat.Dense, lam
 		adj: adj, x: x,
 		lambda: lambda, rho: rho, scale: scale, xNormSq: x.SumSq(),
 		f: d(n, k2), fp: d(n, k2), xv: d(n, k2), fvtv: d(n, k2),
-		su: d(n, k1), g: d(n, k1), uutu: d(n, k1), anum: d(n, k1), aden: d(n, k1),
+		su: d(n, k1), g: d(n, k1), anum: d(n, k1), aden: d(n, k1),
 		xtf: d(m, k2), vden: d(m, k2),
 		utu: d(k1, k1), vtv: d(k2, k2), ftf: d(k2, k2), ht: d(k2, k1),
 		hnum: d(k1, k2), hk: d(k1, k2), hden: d(k1, k2),
@@ -299,7 +301,6 @@ func (s *NAGCSolver) attributeTerms() {
 // them).
 func (s *NAGCSolver) stepU() {
 	g := s.gram()
-	dense.Mul(s.uutu, s.U, s.utu)
 	// ρ = 0.5: num = 2·SU + λ·anum, den = 2·U(UᵀU) + λ·aden; otherwise
 	// num = 2ρ·SU + λ·anum, den = 2ρ·g + 2(1−ρ)·(U(UᵀU) − g) + λ·aden, with
 	// (UUᵀ⊙W')U = U(UᵀU) − (UUᵀ⊙W)U.
@@ -307,31 +308,79 @@ func (s *NAGCSolver) stepU() {
 	if g != nil {
 		c.Graph, c.Edge, c.NonEdge = 2*s.rho*s.scale, 2*s.rho, 2*(1-s.rho)
 	}
-	ur := s.U.RawMatrix()
+	// Element-wise by blocks of rows, each with its rows of U(UᵀU) formed just before:
+	// blocks of rows on the kernel threads give the same bits.
 	n, k1 := s.U.Dims()
-	if ur.Stride != k1 { // the work buffers are contiguous, U row by row
-		for i := 0; i < n; i++ {
-			s.updateU(ur.Data[i*ur.Stride:i*ur.Stride+k1], i*k1, c)
-		}
+	nb := (n + uBlockRows - 1) / uBlockRows
+	threads := 1
+	if nb > 1 {
+		threads = sparse.Threads()
+	}
+	s.uBlocks.ensure(threads, min(n, uBlockRows), k1)
+	if threads > 1 {
+		sparse.ParallelTasks(nb, func(b int) { s.updateUBlock(b, c) })
 		return
 	}
-	// Element-wise: blocks of rows on the kernel threads give the same bits.
-	const blockRows = 4096
-	if nb := (n + blockRows - 1) / blockRows; nb > 1 && sparse.Threads() > 1 {
-		sparse.ParallelTasks(nb, func(b int) {
-			lo, hi := b*blockRows*k1, min((b+1)*blockRows, n)*k1
-			s.updateU(ur.Data[lo:hi], lo, c)
-		})
-		return
+	for b := 0; b < nb; b++ {
+		s.updateUBlock(b, c)
 	}
-	s.updateU(ur.Data[:n*k1], 0, c)
 }
 
-// updateU applies the U rule of stepU to u, the entries [o, o+len(u)) of U's contiguous
-// data.
-func (s *NAGCSolver) updateU(u []float64, o int, c dense.UpdateCoefficients) {
+// uBlockRows is the number of rows of U updated as one block (a multiple of
+// dense.BlockRows, so that the block's rows of U(UᵀU) are the bits of the whole product's).
+const uBlockRows = 4096
+
+// uBlockScratch holds, for each of up to Threads() blocks updated at once, the block's
+// rows of U(UᵀU) and views of them and of U's rows: Threads()·uBlockRows·k1 floats in
+// all instead of an n×k1 matrix, allocated once.
+type uBlockScratch struct {
+	free       chan int     // indices of the idle scratch buffers
+	uutu, rows []*mat.Dense // per buffer: U(UᵀU) of the block; a view of U's rows
+	data       [][]float64
+	rowsMax    int
+}
+
+// ensure makes room for threads blocks at once of up to rows rows of k1 columns.
+func (b *uBlockScratch) ensure(threads, rows, k1 int) {
+	if len(b.data) >= threads && b.rowsMax >= rows {
+		return
+	}
+	b.free = make(chan int, threads)
+	b.uutu, b.rows, b.data, b.rowsMax = make([]*mat.Dense, threads), make([]*mat.Dense, threads), make([][]float64, threads), rows
+	for t := range threads {
+		b.data[t] = make([]float64, rows*k1)
+		b.uutu[t], b.rows[t] = &mat.Dense{}, &mat.Dense{}
+		b.free <- t
+	}
+}
+
+// updateUBlock applies the U rule of stepU to the rows of block b: U(UᵀU) of those rows
+// (with the old U) into a scratch buffer, then the element-wise update.
+func (s *NAGCSolver) updateUBlock(b int, c dense.UpdateCoefficients) {
+	n, k1 := s.U.Dims()
+	lo, hi := b*uBlockRows, min((b+1)*uBlockRows, n)
+	t := <-s.uBlocks.free
+	defer func() { s.uBlocks.free <- t }()
+	ur := s.U.RawMatrix()
+	uutu, rows := s.uBlocks.uutu[t], s.uBlocks.rows[t]
+	uutu.SetRawMatrix(blas64.General{Rows: hi - lo, Cols: k1, Stride: k1, Data: s.uBlocks.data[t][:(hi-lo)*k1]})
+	rows.SetRawMatrix(blas64.General{Rows: hi - lo, Cols: k1, Stride: ur.Stride, Data: ur.Data[lo*ur.Stride : (hi-1)*ur.Stride+k1]})
+	dense.Mul(uutu, rows, s.utu)
+	uu := uutu.RawMatrix().Data
+	if ur.Stride == k1 { // U row by row, contiguous
+		s.updateU(ur.Data[lo*k1:hi*k1], uu, lo*k1, c)
+		return
+	}
+	for i := lo; i < hi; i++ {
+		s.updateU(ur.Data[i*ur.Stride:i*ur.Stride+k1], uu[(i-lo)*k1:(i-lo+1)*k1], i*k1, c)
+	}
+}
+
+// updateU applies the U rule of stepU to u, the entries [o, o+len(u)) of U's data taken
+// row by row (without its stride), with uutu the same entries of U(UᵀU).
+func (s *NAGCSolver) updateU(u, uutu []float64, o int, c dense.UpdateCoefficients) {
 	w := len(u)
-	su, uutu := s.su.RawMatrix().Data[o:o+w], s.uutu.RawMatrix().Data[o:o+w]
+	su := s.su.RawMatrix().Data[o : o+w]
 	an, ad := s.anum.RawMatrix().Data[o:o+w], s.aden.RawMatrix().Data[o:o+w]
 	if s.gram() == nil {
 		dense.SymUpdate(u, su, uutu, an, ad, c)
