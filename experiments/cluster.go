@@ -10,6 +10,7 @@ import (
 
 	"github.com/nagc-harness/nagc/algorithms"
 	"github.com/nagc-harness/nagc/datasets"
+	"github.com/nagc-harness/nagc/memory"
 	"github.com/nagc-harness/nagc/metrics"
 )
 
@@ -49,6 +50,9 @@ func Cluster(ctx context.Context, g *datasets.Graph, m algorithms.Method, k1 int
 	in := algorithms.Input{Adj: g.Adj, X: g.X, XDense: g.XDense, Truth: g.Labels}
 	if err := algorithms.CheckMemory(m, in, k1, 1); err != nil {
 		return nil, err
+	}
+	if est, ok := algorithms.EstimateMemory(m, in, k1); ok {
+		defer memory.HoldHeapTo(est)() // the collector keeps the heap near the input plus the estimate
 	}
 	res, err := m.Fit(ctx, in, k1, seed)
 	if err != nil {

@@ -3,6 +3,7 @@ package memory
 import (
 	"errors"
 	"math"
+	"runtime/debug"
 	"strings"
 	"testing"
 )
@@ -75,5 +76,31 @@ func TestAvailableIsPlausible(t *testing.T) {
 	a := Available()
 	if a != 0 && a < 1<<20 {
 		t.Errorf("Available() = %d bytes: implausibly small", a)
+	}
+}
+
+// TestHoldHeapTo checks that HoldHeapTo lowers the runtime's soft memory limit to about
+// what the process holds plus the need, never raises it, and that its restore puts the
+// previous limit back.
+func TestHoldHeapTo(t *testing.T) {
+	const high = int64(1) << 50
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(high))
+	restore := HoldHeapTo(64 << 20)
+	got := debug.SetMemoryLimit(-1)
+	if got >= high || got < 64<<20 || got > 64<<20+1<<30 {
+		t.Errorf("limit during the hold %d, want the held memory (a few MB) plus 64 MB", got)
+	}
+	restore()
+	if now := debug.SetMemoryLimit(-1); now != high {
+		t.Errorf("limit after restore %d, want %d", now, high)
+	}
+	debug.SetMemoryLimit(got) // a limit below what a hold would set stays
+	restore = HoldHeapTo(1 << 40)
+	if now := debug.SetMemoryLimit(-1); now != got {
+		t.Errorf("a hold raised the limit from %d to %d", got, now)
+	}
+	restore()
+	if now := debug.SetMemoryLimit(-1); now != got {
+		t.Errorf("limit after a hold that changed nothing %d, want %d", now, got)
 	}
 }
