@@ -2,9 +2,12 @@ package algorithms
 
 import (
 	"fmt"
+	"math"
 	"math/bits"
 
+	"github.com/nagc-harness/nagc/dense"
 	"github.com/nagc-harness/nagc/memory"
+	"github.com/nagc-harness/nagc/sparse"
 )
 
 // MemoryEstimator is a method that can tell, from the shape of its input alone, how much
@@ -13,31 +16,46 @@ import (
 // live heap of a fit in a sweep (whose caches keep the parts fits share), meant to be
 // within a factor of 5 of the measured peak (TestMemoryEstimatesBoundMeasuredPeaks).
 type MemoryEstimator interface {
-	// EstimateMemory returns the peak bytes of a fit into k clusters of a graph of n
-	// vertices, m attributes, nnzA stored adjacency entries and nnzX stored attribute
-	// entries (n·m for dense attributes). Cost O(1).
-	EstimateMemory(n, m, nnzA, nnzX, k int) uint64
+	// EstimateMemory returns the peak bytes of a fit of an input of shape s. Cost O(1).
+	EstimateMemory(s Shape) uint64
 }
 
-// InputShape returns the sizes EstimateMemory reads: n, m, the stored entries of the
-// adjacency and of the attributes (n·m for attributes known only through products).
-func InputShape(in Input) (n, m, nnzA, nnzX int) {
-	n = in.N()
+// Shape is what a memory estimate reads of a fit: the sizes of its input and its number
+// of clusters.
+type Shape struct {
+	N, M int // vertices and attributes
+	NNZA int // stored entries of the adjacency
+	NNZX int // stored entries of the attributes (n·m for dense attributes)
+	// DenseX is the bytes of one entry of dense attributes (4 for float32, 8 for float64),
+	// 0 for sparse ones (a CSR: 16 bytes an entry).
+	DenseX int
+	K      int // clusters (k1)
+}
+
+// InputShape returns the shape EstimateMemory reads of a fit of in into k clusters: n, m,
+// the stored entries of the adjacency and of the attributes (n·m for attributes known
+// only through products), and the entry size of dense attributes.
+func InputShape(in Input, k int) Shape {
+	s := Shape{N: in.N(), K: k}
 	if in.Adj != nil {
-		nnzA = in.Adj.NNZ()
+		s.NNZA = in.Adj.NNZ()
 	}
 	switch {
-	case in.X != nil:
-		_, m = in.X.Dims()
-		nnzX = in.X.NNZ()
-	case in.XDense != nil:
-		_, m = in.XDense.Dims()
-		nnzX = n * m
 	case in.attr != nil:
-		_, m = in.attr.Dims()
-		nnzX = n * m
+		_, s.M = in.attr.Dims()
+		s.NNZX = s.N * s.M
+		if in.dattr != nil {
+			s.DenseX = in.dattr.ElemSize()
+		}
+	case in.X != nil:
+		_, s.M = in.X.Dims()
+		s.NNZX = in.X.NNZ()
+	case in.XDense != nil:
+		_, s.M = in.XDense.Dims()
+		s.NNZX = s.N * s.M
+		s.DenseX = in.XDense.ElemSize()
 	}
-	return n, m, nnzA, nnzX
+	return s
 }
 
 // EstimateMemory returns m's estimate of a fit of in into k clusters (see
@@ -47,8 +65,7 @@ func EstimateMemory(m Method, in Input, k int) (uint64, bool) {
 	if !ok {
 		return 0, false
 	}
-	n, cols, nnzA, nnzX := InputShape(in)
-	return e.EstimateMemory(n, cols, nnzA, nnzX, k), true
+	return e.EstimateMemory(InputShape(in, k)), true
 }
 
 // CheckMemory returns a *memory.TooLargeError when concurrent fits of m on in into k
@@ -60,7 +77,8 @@ func CheckMemory(m Method, in Input, k, concurrent int) error {
 	if !ok {
 		return nil
 	}
-	n, cols, nnzA, _ := InputShape(in)
+	sh := InputShape(in, k)
+	n, cols, nnzA := sh.N, sh.M, sh.NNZA
 	what := fmt.Sprintf("a %s fit into %d clusters of a graph of %d vertices, %d attributes and %d stored adjacency entries",
 		m.Name(), k, n, cols, nnzA)
 	if concurrent > 1 {
@@ -104,80 +122,143 @@ func kmeansBytes(n, m, nnz, k int) uint64 {
 	return memory.Add(denseBytes(n, 2*k+trials+8), denseBytes(4*k, m), denseBytes(full, 1))
 }
 
+// kmeansDenseBytes is package kmeans' FitDense on n dense rows of m coordinates into k
+// clusters (its own estimate, kmeans.denseBytes): per row the norms, bounds, labels and
+// the seeding's 2 + ⌊ln k⌋ candidate distances; the centres; each thread's block of
+// products; and the result's labels.
+func kmeansDenseBytes(n, m, k int) uint64 {
+	trials := 2 + int(math.Log(float64(k)))
+	scratch := memory.Bytes(int64(sparse.Threads())*dense.BlockRows*int64(m+k+trials), 8)
+	return memory.Add(denseBytes(n, 10+trials), denseBytes(6*k, m), scratch)
+}
+
+// pointsBytes is k-means on n points of m coordinates into k clusters: dense rows of
+// elem bytes an entry when elem > 0 (kmeansDenseBytes), else a CSR of nnz entries
+// (kmeansBytes).
+func pointsBytes(n, m, nnz, elem, k int) uint64 {
+	if elem > 0 {
+		return kmeansDenseBytes(n, m, k)
+	}
+	return kmeansBytes(n, m, nnz, k)
+}
+
 // slack adds what the parts above leave out (results, labels, small temporaries): an
 // eighth and 1 MB.
 func slack(b uint64) uint64 { return memory.Add(b, b/8, 1<<20) }
 
-// filterBytes is FilteredOperator of o on an n×m X with nnzX stored entries and nnzA
-// adjacency entries: Â; then, where Z is stored (n·m ≤ the implicit cost), Z densely
-// (sparse.FilterDense) and the filter's n×32 temporary; else the
-// row-normalised X and its transpose and the n×64 blocks of the row norms.
-func filterBytes(o GraphFilterOptions, n, m, nnzA, nnzX int) uint64 {
+// filterBytes is FilteredOperator of o on the attributes of s: at its peak (while Z is
+// formed) and what stays once it is (kept, in a sweep's cache). Dense attributes: Â, Z
+// (n×m in X's entry size; twice with NormAfter, whose unit rows are a copy), the row
+// norms and the filter's two n×16 blocks; Z stays. Sparse ones: Â, then where Z is stored
+// (n·m ≤ the implicit cost) Z densely (sparse.FilterDense) and the filter's n×32
+// temporary, else the row-normalised X and its transpose and the n×64 blocks of the row
+// norms; all of it stays (the implicit operator keeps Â and X).
+func filterBytes(o GraphFilterOptions, s Shape) (peak, kept uint64) {
 	if o.P == 0 {
-		return 0
+		return 0, 0
 	}
+	n, m, nnzA, nnzX := s.N, s.M, s.NNZA, s.NNZX
 	a := csrBytes(n, nnzA+n)
+	if s.DenseX > 0 {
+		z := memory.Bytes(int64(n)*int64(m), s.DenseX)
+		if o.NormAfter {
+			z = memory.Add(z, z)
+		}
+		return memory.Add(a, z, denseBytes(n, 2*filterDenseBlock+1)), z
+	}
 	if n*m <= nnzX+o.P*(nnzA+2*n) {
-		return memory.Add(a, denseBytes(n, m+32+2))
+		b := memory.Add(a, denseBytes(n, m+32+2))
+		return b, b
 	}
 	x := memory.Add(csrBytes(n, nnzX), csrBytes(m, nnzX))
-	return memory.Add(a, x, denseBytes(n, 2*min(64, m)))
+	b := memory.Add(a, x, denseBytes(n, 2*min(64, m)))
+	return b, b
+}
+
+// filtered returns the shape of the attributes a fit reads after filter o: all n·m
+// entries stored where p > 0 (dense in X's entry size for dense X; for sparse X a CSR
+// where a method needs rows), s itself otherwise.
+func (s Shape) filtered(o GraphFilterOptions) Shape {
+	if o.P > 0 {
+		s.NNZX = s.N * s.M
+	}
+	return s
 }
 
 // EstimateMemory returns the peak bytes of a NAGC fit (see MemoryEstimator): the
-// solver's n×(4k2 + 6k1) and m×3k2 work matrices, the transpose of X that the products
-// Xᵀ·f(UH) read, the graph-filtered attributes where Filter asks for them, and the
-// initialisation (two k-means runs on a normalised copy of X, or the SGC start's).
-func (a NAGC) EstimateMemory(n, m, nnzA, nnzX, k int) uint64 {
-	a = a.withDefaults(k)
-	k1, k2 := k, a.K2
-	solver := memory.Add(denseBytes(n, 4*k2+6*k1), denseBytes(m, 3*k2), denseBytes(k1+k2, 4*(k1+k2)))
-	x := csrBytes(m, nnzX) // CSROperator's transpose
+// graph-filtered attributes where Filter asks for them; then the larger of the
+// initialisation (two k-means runs on a column-normalised copy of the attributes, or the
+// SGC start's) and the solver's n×(4k2 + 5k1) and m×3k2 work matrices, since the start's
+// temporaries are gone before the solver allocates; and, for sparse X, the transpose
+// that the products Xᵀ·f(UH) read.
+func (a NAGC) EstimateMemory(s Shape) uint64 {
+	a = a.withDefaults(s.K)
+	n, m, k1, k2 := s.N, s.M, s.K, a.K2
+	solver := memory.Add(denseBytes(n, 4*k2+5*k1), denseBytes(m, 3*k2), denseBytes(k1+k2, 4*(k1+k2)),
+		denseBytes(sparse.Threads()*uBlockRows, k1))
+	var x uint64
+	if s.DenseX == 0 {
+		x = csrBytes(m, s.NNZX) // CSROperator's transpose
+	}
+	fpeak, fkept := filterBytes(a.Filter, s)
+	z := s.filtered(a.Filter)
 	var init uint64
 	switch {
 	case a.InitU != nil:
 	case a.Init == InitRandom:
 	case a.Init == InitSGC:
-		init = SGCKMeans{GraphFilterOptions: a.Filter, Rank: a.InitRank}.EstimateMemory(n, m, nnzA, nnzX, k1)
+		init = SGCKMeans{GraphFilterOptions: a.Filter, Rank: a.InitRank}.EstimateMemory(s)
 	default: // k-means starts: the column-normalised copy, k-means, U's distances
-		xn := nnzX
-		if a.Filter.P > 0 {
-			xn = n * m
+		cp := csrBytes(n, z.NNZX)
+		if z.DenseX > 0 {
+			cp = memory.Bytes(int64(n)*int64(m), z.DenseX)
 		}
-		init = memory.Add(csrBytes(n, xn), kmeansBytes(n, m, xn, max(k1, k2)), denseBytes(n, k1))
+		init = memory.Add(cp, pointsBytes(n, m, z.NNZX, z.DenseX, max(k1, k2)), denseBytes(n, k1))
 	}
-	return slack(memory.Add(solver, x, filterBytes(a.Filter, n, m, nnzA, nnzX), init))
+	return slack(memory.Add(max(fpeak, memory.Add(fkept, max(init, solver))), x))
 }
 
 // EstimateMemory returns the peak bytes of an SGC k-means fit (see MemoryEstimator): the
-// filtered attributes (FilteredOperator, kept by a sweep's cache), then for rank r > 0
-// the larger of the randomised SVD's n×(r + 10) matrices and the n×r embedding with the
-// k-means run on it, or for rank 0 the stored filtered matrix and the k-means run on it.
-func (a SGCKMeans) EstimateMemory(n, m, nnzA, nnzX, k int) uint64 {
+// filtered attributes (FilteredOperator) while they are formed, then, beside them (a
+// sweep's cache keeps them), for rank r > 0 the larger of the randomised SVD's n×(r + 10)
+// matrices and the n×r embedding with the k-means run on it, or for rank 0 the stored
+// filtered matrix (a CSR for sparse X) and the k-means run on it.
+func (a SGCKMeans) EstimateMemory(s Shape) uint64 {
 	o := a.GraphFilterOptions
-	f := filterBytes(o, n, m, nnzA, nnzX)
+	n, m, k := s.N, s.M, s.K
+	fpeak, fkept := filterBytes(o, s)
+	z := s.filtered(o)
+	var fit uint64
 	if a.Rank > 0 {
 		r := min(a.Rank, n, m)
 		l := min(r+10, n, m)
-		// The randomised SVD's n×l matrices, then the embedding and k-means on it.
-		svd := memory.Add(denseBytes(n, 2*l+r), denseBytes(m, 4*l))
-		emb := memory.Add(csrBytes(n, n*r), denseBytes(n, r), kmeansBytes(n, r, n*r, k))
-		return slack(memory.Add(f, max(svd, emb)))
+		// The randomised SVD's n×l matrices (Q, its orthonormalisation's copy, Q·V_b and
+		// the n×r result), then the embedding and k-means on its dense rows.
+		svd := memory.Add(denseBytes(n, 3*l+r), denseBytes(m, 4*l))
+		emb := memory.Add(denseBytes(n, r), kmeansDenseBytes(n, r, k))
+		if s.DenseX == 0 { // a CSR embedding and sparse k-means
+			emb = memory.Add(csrBytes(n, n*r), denseBytes(n, r), kmeansBytes(n, r, n*r, k))
+		}
+		fit = max(svd, emb)
+	} else {
+		if o.P > 0 && s.DenseX == 0 {
+			fkept = memory.Add(fkept, csrBytes(n, z.NNZX)) // the CSR of Z k-means reads
+		}
+		fit = pointsBytes(n, m, z.NNZX, z.DenseX, k)
 	}
-	pts := nnzX
-	if o.P > 0 {
-		pts = n * m
-		f = memory.Add(f, csrBytes(n, pts))
-	}
-	return slack(memory.Add(f, kmeansBytes(n, m, pts, k)))
+	return slack(max(fpeak, memory.Add(fkept, fit)))
 }
 
 // EstimateMemory returns the peak bytes of a k-means fit on the attributes (see
 // MemoryEstimator), with the scaled copy of X under scale_columns.
-func (a KMeans) EstimateMemory(n, m, nnzA, nnzX, k int) uint64 {
-	b := kmeansBytes(n, m, nnzX, k)
+func (a KMeans) EstimateMemory(s Shape) uint64 {
+	b := pointsBytes(s.N, s.M, s.NNZX, s.DenseX, s.K)
 	if a.ScaleColumns {
-		b = memory.Add(b, csrBytes(n, nnzX))
+		cp := csrBytes(s.N, s.NNZX)
+		if s.DenseX > 0 {
+			cp = memory.Bytes(int64(s.N)*int64(s.M), s.DenseX)
+		}
+		b = memory.Add(b, cp)
 	}
 	return slack(b)
 }
