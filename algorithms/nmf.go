@@ -198,26 +198,57 @@ func nmfRandomInit(x sparse.Operator, k int, rng *rand.Rand) (w, h *mat.Dense) {
 
 // nmfOrthonormalise makes the columns of q orthonormal in place by modified Gram–Schmidt
 // applied twice; a column that is (numerically) dependent on the previous ones is set to
-// zero. Cost O(r·c²).
+// zero. Cost O(r·c²); it allocates r·c floats (orthonormaliser reuses them).
 func nmfOrthonormalise(q *mat.Dense) {
+	var o orthonormaliser
+	o.apply(q)
+}
+
+// orthonormaliser is nmfOrthonormalise with its r·c column buffer kept between calls.
+type orthonormaliser struct{ buf []float64 }
+
+// apply makes the columns of q orthonormal in place, as nmfOrthonormalise. The columns
+// are copied out and back in one pass over q's rows each, and every projection's update
+// of column j is fused with the next dot product it feeds (the next projection's, or the
+// final norm's), which reads the updated entries in the same order: the arithmetic and so
+// the bits are those of separate passes, with half the passes over memory.
+func (o *orthonormaliser) apply(q *mat.Dense) {
 	r, c := q.Dims()
-	col := make([][]float64, c)
-	for j := range col {
-		col[j] = make([]float64, r)
-		mat.Col(col[j], j, q)
+	if cap(o.buf) < r*c {
+		o.buf = make([]float64, r*c)
+	}
+	buf := o.buf[:r*c]
+	col := func(j int) []float64 { return buf[j*r : (j+1)*r] }
+	for i := 0; i < r; i++ {
+		for j, v := range q.RawRowView(i) {
+			buf[j*r+i] = v
+		}
 	}
 	for j := 0; j < c; j++ {
-		v := col[j]
+		v := col(j)
 		orig := math.Sqrt(nmfDot(v, v))
-		for pass := 0; pass < 2; pass++ {
-			for l := 0; l < j; l++ {
-				p := nmfDot(col[l], v)
-				for i := range v {
-					v[i] -= p * col[l][i]
-				}
-			}
+		// Two passes of projections on columns 0…j−1; p is the dot product of the next
+		// projection's column with v as v stands, and the last sweep leaves ‖v‖².
+		var p float64
+		if j > 0 {
+			p = nmfDot(col(0), v)
+		} else {
+			p = nmfDot(v, v)
 		}
-		nrm := math.Sqrt(nmfDot(v, v))
+		for step := 0; step < 2*j; step++ {
+			c := col(step % j)
+			next := v
+			if step+1 < 2*j {
+				next = col((step + 1) % j)
+			}
+			var s float64
+			for i := range v {
+				v[i] -= p * c[i]
+				s += next[i] * v[i]
+			}
+			p = s
+		}
+		nrm := math.Sqrt(p)
 		if nrm <= 1e-10*orig || nrm == 0 {
 			clear(v)
 			continue
@@ -226,8 +257,11 @@ func nmfOrthonormalise(q *mat.Dense) {
 			v[i] /= nrm
 		}
 	}
-	for j := range col {
-		q.SetCol(j, col[j])
+	for i := 0; i < r; i++ {
+		row := q.RawRowView(i)
+		for j := range row {
+			row[j] = buf[j*r+i]
+		}
 	}
 }
 
@@ -262,18 +296,19 @@ func truncatedSVDContext(ctx context.Context, x sparse.Operator, k int, rng *ran
 		return nil, nil, nil, err
 	}
 	x.MulDense(q, omega)
-	nmfOrthonormalise(q)
+	var orth orthonormaliser // one column buffer for every orthonormalisation
+	orth.apply(q)
 	for it := 0; it < 4; it++ {
 		if err := ctx.Err(); err != nil {
 			return nil, nil, nil, err
 		}
 		x.TMulDense(z, q)
-		nmfOrthonormalise(z)
+		orth.apply(z)
 		if err := ctx.Err(); err != nil {
 			return nil, nil, nil, err
 		}
 		x.MulDense(q, z)
-		nmfOrthonormalise(q)
+		orth.apply(q)
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, nil, nil, err
