@@ -51,11 +51,13 @@ func kmeansFitDense[T float32 | float64](ctx context.Context, x []T, n, m int, c
 // then holds two n×16 float64 buffers (627 MB at ogbn-products' 2.4 M vertices).
 const filterDenseBlock = 16
 
-// filteredDense returns Z = F·x, or R·F·x with unitRows (every non-zero row of F·x scaled
-// to unit length), as a dense matrix of x's storage type: the filtered attributes of a
-// dense X are dense, so they are formed once. Cost O(p·(nnz(Â) + n)·m); memory n·m
-// entries plus two n×16 float64 buffers.
-func filteredDense(ctx context.Context, f *sparse.LowPassFilter, x *dense.Matrix, unitRows bool) (*dense.Matrix, error) {
+// filteredDense returns Z = F·Xs, or R·F·Xs with unitRows (every non-zero row of F·Xs
+// scaled to unit length), as a dense matrix of x's storage type, where Xs is x with row i
+// scaled by rowScale[i] (x itself for a nil rowScale), each entry rounded to x's storage
+// type as dense.Matrix.Scaled rounds it, so that Xs is never stored: the filtered
+// attributes of a dense X are dense, so they are formed once. Cost O(p·(nnz(Â) + n)·m);
+// memory n·m entries plus two n×16 float64 buffers.
+func filteredDense(ctx context.Context, f *sparse.LowPassFilter, x *dense.Matrix, rowScale []float64, unitRows bool) (*dense.Matrix, error) {
 	n, m := x.Dims()
 	need := memory.Add(memory.Bytes(int64(n), m*x.ElemSize()), memory.Bytes(int64(n), 2*8*filterDenseBlock))
 	if unitRows {
@@ -80,7 +82,7 @@ func filteredDense(ctx context.Context, f *sparse.LowPassFilter, x *dense.Matrix
 		w := min(filterDenseBlock, m-j0)
 		b := block.Slice(0, n, 0, w).(*mat.Dense)
 		for i := 0; i < n; i++ {
-			copy(b.RawRowView(i)[:w], x.Row(row, i)[j0:j0+w])
+			copy(b.RawRowView(i)[:w], scaledRow(row, x, i, rowScale)[j0:j0+w])
 		}
 		if err := f.ApplyDenseContext(ctx, b, b); err != nil {
 			return nil, err
@@ -103,6 +105,38 @@ func filteredDense(ctx context.Context, f *sparse.LowPassFilter, x *dense.Matrix
 	return z, nil
 }
 
+// unitRowScales returns the factors that scale x's rows to unit Euclidean length, as
+// dense.Matrix.RowNormalized does: 1/‖xᵢ‖, or 0 for a row of zeros. Cost O(n·m).
+func unitRowScales(x *dense.Matrix) []float64 {
+	s := x.RowNormsSq()
+	for i, v := range s {
+		if v > 0 {
+			s[i] = 1 / math.Sqrt(v)
+		}
+	}
+	return s
+}
+
+// scaledRow returns row i of x times scale[i] (x's row for a nil scale) in dst (length at
+// least m), each product rounded to x's storage type as dense.Matrix.Scaled rounds it.
+func scaledRow(dst []float64, x *dense.Matrix, i int, scale []float64) []float64 {
+	if scale == nil {
+		return x.Row(dst, i)
+	}
+	_, m := x.Dims()
+	dst, s := dst[:m], scale[i]
+	if x.Is32() {
+		for j, v := range x.Float32()[i*m : (i+1)*m] {
+			dst[j] = float64(float32(float64(v) * s))
+		}
+		return dst
+	}
+	for j, v := range x.Float64()[i*m : (i+1)*m] {
+		dst[j] = v * s
+	}
+	return dst
+}
+
 // filteredDenseOperator is FilteredOperator for a dense X: Z formed once per in.Cache.
 func filteredDenseOperator(ctx context.Context, in Input, o GraphFilterOptions) (*dense.Matrix, error) {
 	v, err := in.Cache.Do("op/"+o.key(), func() (any, error) {
@@ -110,14 +144,11 @@ func filteredDenseOperator(ctx context.Context, in Input, o GraphFilterOptions) 
 		if err != nil {
 			return nil, err
 		}
-		x := in.XDense
+		var scale []float64 // the L2 row normalisation, applied as the rows are read
 		if o.norm() == NormL2 {
-			if err := checkDenseCopy("the row-normalised attributes", x); err != nil {
-				return nil, err
-			}
-			x = x.RowNormalized()
+			scale = unitRowScales(in.XDense)
 		}
-		return filteredDense(ctx, f, x, o.NormAfter)
+		return filteredDense(ctx, f, in.XDense, scale, o.NormAfter)
 	})
 	if err != nil {
 		return nil, err

@@ -9,6 +9,7 @@ import (
 
 	"github.com/nagc-harness/nagc/dense"
 	"github.com/nagc-harness/nagc/metrics"
+	"github.com/nagc-harness/nagc/sparse"
 )
 
 // withDenseX returns in with its sparse X replaced by the same values stored dense.
@@ -143,5 +144,41 @@ func TestDenseAttributesNegativeRefused(t *testing.T) {
 	m, _ := New("nmf", nil)
 	if _, err := m.Fit(context.Background(), in, 2, 1); err == nil {
 		t.Error("nmf accepted a negative dense attribute")
+	}
+}
+
+// TestFilteredDenseScalesRowsAsRowNormalized checks that filtering a dense X with its
+// rows scaled as they are read gives the bits of filtering its row-normalised copy (the
+// copy the filter no longer stores), for float32 and float64 storage, a zero row
+// included.
+func TestFilteredDenseScalesRowsAsRowNormalized(t *testing.T) {
+	in, _ := plantedGraph(12, 120, 20, 3, 0.2, 0.02, 0.6, 0.05)
+	for _, f32 := range []bool{true, false} {
+		x := withDenseX(in, f32).XDense
+		if x.Is32() {
+			clear(x.Float32()[:20])
+		} else {
+			clear(x.Float64()[:20])
+		}
+		f, err := sparse.NewLowPassFilter(in.Adj, 3, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := filteredDense(context.Background(), f, x.RowNormalized(), nil, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := filteredDense(context.Background(), f, x, unitRowScales(x), false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n, m := x.Dims()
+		for i := 0; i < n; i++ {
+			for j := 0; j < m; j++ {
+				if math.Float64bits(got.At(i, j)) != math.Float64bits(want.At(i, j)) {
+					t.Fatalf("float32 %v: (%d, %d) = %v, want %v (same bits)", f32, i, j, got.At(i, j), want.At(i, j))
+				}
+			}
+		}
 	}
 }
