@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -331,5 +332,26 @@ func TestJWNMFFilter(t *testing.T) {
 	}
 	if _, err := (JWNMF{Filter: GraphFilterOptions{P: -1}}).Fit(context.Background(), in, 3, 1); err == nil {
 		t.Error("a negative filter order accepted")
+	}
+}
+
+// TestSGCKMeansStartsAtLargeN checks the k-means starts of sgc-kmeans: n_init where
+// given, else 10 below SGCLargeN vertices and 1 from there, recorded with its reason.
+func TestSGCKMeansStartsAtLargeN(t *testing.T) {
+	for _, c := range []struct {
+		given, n, want int
+		info           string
+	}{
+		{0, 3312, 10, "10"},
+		{0, SGCLargeN - 1, 10, "10"},
+		{0, SGCLargeN, 1, "1 (not given, n ≥ 1000000"},
+		{5, 2_449_029, 5, "5"},
+		{1, 10, 1, "1"},
+	} {
+		got := SGCKMeans{NInit: c.given}.nInit(c.n)
+		info := nInitInfo(c.given, got)
+		if got != c.want || !strings.HasPrefix(info, c.info) {
+			t.Errorf("n_init %d at n = %d: %d starts, recorded %q; want %d, %q…", c.given, c.n, got, info, c.want, c.info)
+		}
 	}
 }
