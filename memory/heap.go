@@ -7,8 +7,12 @@ import (
 	"runtime/metrics"
 )
 
+// holdFloor is added to every hold, so that a small fit (whose estimate is a few MB) is
+// not made to collect at every allocation.
+const holdFloor = 64 << 20
+
 // HoldHeapTo lowers the Go runtime's soft memory limit, for the duration of one fit, to
-// what the process holds now plus need bytes (the fit's estimated peak, which
+// what the process holds now plus need bytes (and 64 MB) (the fit's estimated peak, which
 // MemoryEstimator-style estimates give as an upper bound), and returns the function that
 // puts the previous limit back. It never raises the limit: where the current limit (the
 // budget set by --max-memory, or none) is lower, it leaves it.
@@ -27,7 +31,7 @@ func HoldHeapTo(need uint64) (restore func()) {
 		{Name: "/memory/classes/heap/free:bytes"}}
 	metrics.Read(s)
 	held := s[0].Value.Uint64() - s[1].Value.Uint64() - s[2].Value.Uint64()
-	limit := Add(held, need)
+	limit := Add(held, need, holdFloor)
 	prev := debug.SetMemoryLimit(-1) // reads the current limit
 	if limit >= math.MaxInt64 || int64(limit) >= prev {
 		return func() {}
