@@ -149,7 +149,7 @@ func slack(b uint64) uint64 { return memory.Add(b, b/8, 1<<20) }
 // filterBytes is FilteredOperator of o on the attributes of s: at its peak (while Z is
 // formed) and what stays once it is (kept, in a sweep's cache). Dense attributes: Â, Z
 // (n×m in X's entry size; twice with NormAfter, whose unit rows are a copy), the row
-// norms and the filter's two n×16 blocks; Z stays. Sparse ones: Â, then where Z is stored
+// norms and the filter's two n×16 blocks; Z stays, and the pooled block for a while. Sparse ones: Â, then where Z is stored
 // (n·m ≤ the implicit cost) Z densely (sparse.FilterDense) and the filter's n×32
 // temporary, else the row-normalised X and its transpose and the n×64 blocks of the row
 // norms; all of it stays (the implicit operator keeps Â and X).
@@ -164,7 +164,8 @@ func filterBytes(o GraphFilterOptions, s Shape) (peak, kept uint64) {
 		if o.NormAfter {
 			z = memory.Add(z, z)
 		}
-		return memory.Add(a, z, denseBytes(n, 2*filterDenseBlock+1)), z
+		// The filter's pooled n×16 temporary outlives it until a collection or two.
+		return memory.Add(a, z, denseBytes(n, 2*filterDenseBlock+1)), memory.Add(z, denseBytes(n, filterDenseBlock))
 	}
 	if n*m <= nnzX+o.P*(nnzA+2*n) {
 		b := memory.Add(a, denseBytes(n, m+32+2))
@@ -188,14 +189,16 @@ func (s Shape) filtered(o GraphFilterOptions) Shape {
 // EstimateMemory returns the peak bytes of a NAGC fit (see MemoryEstimator): the
 // graph-filtered attributes where Filter asks for them; then the larger of the
 // initialisation (two k-means runs on a column-normalised copy of the attributes, or the
-// SGC start's) and the solver's n×(4k2 + 5k1) and m×3k2 work matrices, since the start's
+// SGC start's) and the solver's n×(3k2 + 5k1) and m×3k2 work matrices and per-thread
+// blocks, since the start's
 // temporaries are gone before the solver allocates; and, for sparse X, the transpose
 // that the products Xᵀ·f(UH) read.
 func (a NAGC) EstimateMemory(s Shape) uint64 {
 	a = a.withDefaults(s.K)
 	n, m, k1, k2 := s.N, s.M, s.K, a.K2
-	solver := memory.Add(denseBytes(n, 4*k2+5*k1), denseBytes(m, 3*k2), denseBytes(k1+k2, 4*(k1+k2)),
-		denseBytes(sparse.Threads()*uBlockRows, k1))
+	t := sparse.Threads()
+	solver := memory.Add(denseBytes(n, 3*k2+5*k1), denseBytes(m, 3*k2), denseBytes(k1+k2, 4*(k1+k2)),
+		denseBytes(t*uBlockRows, k1), denseBytes(t*dense.BlockRows, k2), denseBytes(n/dense.BlockRows+1, 1))
 	var x uint64
 	if s.DenseX == 0 {
 		x = csrBytes(m, s.NNZX) // CSROperator's transpose

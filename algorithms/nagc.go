@@ -152,7 +152,8 @@ func (a NAGC) validate(in Input, k1 int) error {
 // known: UᵀU and VᵀV (recomputed once after each update of U, V), AU, (UUᵀ⊙W)U and the
 // objective's sums over the edges (one pass over the edges after each update of U), Hᵀ,
 // X·V, and, for the current U, V, H, the attribute terms of the next U update, λ-free:
-// ((XV)⊙f')Hᵀ and ((f VᵀV)⊙f')Hᵀ, from which Objective takes ⟨XV, f⟩ and ⟨f VᵀV, f⟩. The
+// ((XV)⊙f')Hᵀ and ((f VᵀV)⊙f')Hᵀ, and ⟨f VᵀV, f⟩, from which with ⟨XV, f⟩ Objective
+// takes the attribute term. The
 // tall-skinny products run on package dense, the sparse ones on package sparse; both
 // follow sparse.Threads and give the same bits for any thread count.
 type NAGCSolver struct {
@@ -164,17 +165,19 @@ type NAGCSolver struct {
 	lambda, rho    float64
 	scale, xNormSq float64
 
-	f, fp, xv, fvtv *mat.Dense // n×k2: f(UH), f'(UH), XV, f(UH)·VᵀV
-	su, g           *mat.Dense // n×k1: AU (A the 0/1 adjacency, so SU = scale·AU), (UUᵀ⊙W)U
-	uBlocks         uBlockScratch
-	anum, aden      *mat.Dense // n×k1: ((XV)⊙f')Hᵀ, ((f VᵀV)⊙f')Hᵀ at the current factors
-	xtf, vden       *mat.Dense // m×k2
-	utu             *mat.Dense // k1×k1: UᵀU of the current U
-	vtv             *mat.Dense // k2×k2: VᵀV of the current V
-	ftf             *mat.Dense // k2×k2
-	ht              *mat.Dense // k2×k1: Hᵀ of the current H
-	hnum, hk, hden  *mat.Dense // k1×k2
-	sumE, sumESq    float64    // Σ_E zᵢⱼ and Σ_E zᵢⱼ² of Z = UUᵀ for the current U
+	f, fp, xv      *mat.Dense // n×k2: f(UH), f'(UH), XV
+	fvtvBlocks     fvtvScratch
+	fvtvDotF       float64    // ⟨f VᵀV, f⟩ at the current factors
+	su, g          *mat.Dense // n×k1: AU (A the 0/1 adjacency, so SU = scale·AU), (UUᵀ⊙W)U
+	uBlocks        uBlockScratch
+	anum, aden     *mat.Dense // n×k1: ((XV)⊙f')Hᵀ, ((f VᵀV)⊙f')Hᵀ at the current factors
+	xtf, vden      *mat.Dense // m×k2
+	utu            *mat.Dense // k1×k1: UᵀU of the current U
+	vtv            *mat.Dense // k2×k2: VᵀV of the current V
+	ftf            *mat.Dense // k2×k2
+	ht             *mat.Dense // k2×k1: Hᵀ of the current H
+	hnum, hk, hden *mat.Dense // k1×k2
+	sumE, sumESq   float64    // Σ_E zᵢⱼ and Σ_E zᵢⱼ² of Z = UUᵀ for the current U
 }
 
 // NewNAGCSolver prepares the updates for adjacency adj (0/1, n×n), attributes x (n×m) and
@@ -202,7 +205,7 @@ func NewNAGCSolverOp(adj *sparse.CSR, x sparse.Operator, u, v, h *mat.Dense, lam
 		U: u, V: v, H: h,
 		adj: adj, x: x,
 		lambda: lambda, rho: rho, scale: scale, xNormSq: x.SumSq(),
-		f: d(n, k2), fp: d(n, k2), xv: d(n, k2), fvtv: d(n, k2),
+		f: d(n, k2), fp: d(n, k2), xv: d(n, k2),
 		su: d(n, k1), g: d(n, k1), anum: d(n, k1), aden: d(n, k1),
 		xtf: d(m, k2), vden: d(m, k2),
 		utu: d(k1, k1), vtv: d(k2, k2), ftf: d(k2, k2), ht: d(k2, k1),
@@ -287,13 +290,85 @@ func (s *NAGCSolver) transposeH() {
 	}
 }
 
-// attributeTerms sets f, f', f·VᵀV and the attribute terms of the U rule from the current
-// U, V, H, with xv = XV and vtv = VᵀV already current.
+// attributeTerms sets f, f', the attribute terms of the U rule and ⟨f VᵀV, f⟩ from the
+// current U, V, H, with xv = XV and vtv = VᵀV already current. f·VᵀV is formed per block
+// of dense.BlockRows rows into per-thread scratch, never as an n×k2 matrix: each block's
+// rows of ((f VᵀV)⊙f')Hᵀ and its share of ⟨f VᵀV, f⟩ are taken from it at once, and the
+// shares are added in block order, as dense.Dot adds them, so the bits are those of the
+// whole products.
 func (s *NAGCSolver) attributeTerms() {
 	dense.SigmoidMul(s.f, s.fp, s.U, s.H)
 	dense.MulHadamard(s.anum, s.xv, s.fp, s.ht) // ((XV)⊙f')Hᵀ
-	dense.Mul(s.fvtv, s.f, s.vtv)
-	dense.MulHadamard(s.aden, s.fvtv, s.fp, s.ht) // ((f VᵀV)⊙f')Hᵀ
+	n, k2 := s.f.Dims()
+	nb := (n + dense.BlockRows - 1) / dense.BlockRows
+	threads := 1
+	if nb > 1 {
+		threads = sparse.Threads()
+	}
+	b := &s.fvtvBlocks
+	b.ensure(threads, nb, k2)
+	if threads > 1 {
+		sparse.ParallelTasks(nb, s.attributeBlock)
+	} else {
+		for blk := 0; blk < nb; blk++ {
+			s.attributeBlock(blk)
+		}
+	}
+	s.fvtvDotF = 0
+	for _, d := range b.dots[:nb] {
+		s.fvtvDotF += d
+	}
+}
+
+// attributeBlock sets, for block blk of dense.BlockRows rows, f·VᵀV into scratch, then
+// those rows of ((f VᵀV)⊙f')Hᵀ and the block's share of ⟨f VᵀV, f⟩.
+func (s *NAGCSolver) attributeBlock(blk int) {
+	n, k2 := s.f.Dims()
+	_, k1 := s.U.Dims()
+	b := &s.fvtvBlocks
+	lo, hi := blk*dense.BlockRows, min((blk+1)*dense.BlockRows, n)
+	t := <-b.free
+	v := &b.views[t]
+	v[0].SetRawMatrix(blas64.General{Rows: hi - lo, Cols: k2, Stride: k2, Data: b.data[t][:(hi-lo)*k2]})
+	rowsOf(&v[1], s.f, lo, hi, k2)
+	rowsOf(&v[2], s.fp, lo, hi, k2)
+	rowsOf(&v[3], s.aden, lo, hi, k1)
+	dense.Mul(&v[0], &v[1], s.vtv)               // f·VᵀV
+	dense.MulHadamard(&v[3], &v[0], &v[2], s.ht) // ((f VᵀV)⊙f')Hᵀ
+	b.dots[blk] = dense.Dot(&v[0], &v[1])        // the block's share of ⟨f VᵀV, f⟩
+	b.free <- t
+}
+
+// rowsOf makes dst a view of rows [lo, hi) of the contiguous m (c columns), allocating
+// nothing.
+func rowsOf(dst *mat.Dense, m *mat.Dense, lo, hi, c int) {
+	r := m.RawMatrix()
+	dst.SetRawMatrix(blas64.General{Rows: hi - lo, Cols: c, Stride: r.Stride, Data: r.Data[lo*r.Stride : (hi-1)*r.Stride+c]})
+}
+
+// fvtvScratch holds, for each of up to Threads() blocks of dense.BlockRows rows formed at
+// once, the block's rows of f·VᵀV and views of them and of the rows of f, f' and the U
+// rule's denominator term; and every block's share of ⟨f VᵀV, f⟩. Allocated once.
+type fvtvScratch struct {
+	free  chan int
+	data  [][]float64
+	views [][4]mat.Dense
+	dots  []float64
+}
+
+// ensure makes room for threads blocks at once of k2 columns, and nb shares.
+func (b *fvtvScratch) ensure(threads, nb, k2 int) {
+	if len(b.data) < threads || len(b.data) > 0 && len(b.data[0]) < dense.BlockRows*k2 {
+		b.free = make(chan int, threads)
+		b.data, b.views = make([][]float64, threads), make([][4]mat.Dense, threads)
+		for t := range threads {
+			b.data[t] = make([]float64, dense.BlockRows*k2)
+			b.free <- t
+		}
+	}
+	if len(b.dots) < nb {
+		b.dots = make([]float64, nb)
+	}
 }
 
 // stepU applies the U rule. su and (for ρ ≠ 0.5) g hold AU and (UUᵀ⊙W)U, anum and aden
@@ -427,6 +502,6 @@ func (s *NAGCSolver) Objective() float64 {
 		topo = 0.5 * (s.rho*fitE + (1-s.rho)*(allSq-sumESq))
 	}
 	// ‖X − FVᵀ‖² = ‖X‖² − 2⟨XV, F⟩ + tr((FᵀF)(VᵀV)), tr((FᵀF)(VᵀV)) = ⟨F VᵀV, F⟩.
-	attr := s.xNormSq - 2*dense.Dot(s.xv, s.f) + dense.Dot(s.fvtv, s.f)
+	attr := s.xNormSq - 2*dense.Dot(s.xv, s.f) + s.fvtvDotF
 	return topo + 0.5*s.lambda*attr
 }
