@@ -120,8 +120,11 @@ func MulHadamard(dst, a, b, c *mat.Dense) {
 	forBlocks(n, func(lo, hi int) { mulHadamardRows(d, ar, br, cw, k, l, lo, hi) })
 }
 
+// mulHadamardRows sets rows lo…hi−1 of d = (a⊙b)·c, a block of BlockRows rows at a time.
+// The AVX2 row kernels take any inner dimension k; the Go ones copy c's block to the stack,
+// so past maxInner without AVX2 a plain loop does it (same bits either way).
 func mulHadamardRows(d, a, b, c blas64.General, k, l, lo, hi int) {
-	if k > maxInner {
+	if k > maxInner && !useAVX2 {
 		mulHadamardRowsLargeK(d, a, b, c, k, l, lo, hi)
 		return
 	}
@@ -137,7 +140,8 @@ func mulHadamardRows(d, a, b, c blas64.General, k, l, lo, hi int) {
 	}
 }
 
-// mulHadamardRowsLargeK is mulHadamardRows for k > maxInner: a plain loop per row.
+// mulHadamardRowsLargeK is mulHadamardRows for k > maxInner without AVX2: a plain loop
+// per row, with the kernels' order of summation.
 func mulHadamardRowsLargeK(d, a, b, c blas64.General, k, l, lo, hi int) {
 	for i := lo; i < hi; i++ {
 		x := a.Data[i*a.Stride : i*a.Stride+k]

@@ -284,16 +284,7 @@ func patternRows(sum, gram blas64.General, w *CSR, u blas64.General, k, lo, hi i
 			patternGram(k, out, ui, cols, u.Data, u.Stride)
 			continue
 		}
-		clear(out)
-		for _, j := range cols {
-			uj := u.Data[j*u.Stride : j*u.Stride+k]
-			uj = uj[:len(ui)]
-			z := dot(ui, uj)
-			uj = uj[:len(out)]
-			for l := range out {
-				out[l] += float64(z * uj[l])
-			}
-		}
+		patternWideRow(out, ui, cols, u.Data, u.Stride, 0, 0)
 	}
 }
 
@@ -363,18 +354,7 @@ func patternGramDotsWide(gram blas64.General, w *CSR, u blas64.General, k, lo, h
 	for i := lo; i < hi; i++ {
 		ui := u.Data[i*u.Stride : i*u.Stride+k]
 		out := gram.Data[i*gram.Stride : i*gram.Stride+k]
-		clear(out)
-		for _, j := range w.ind[w.ptr[i]:w.ptr[i+1]] {
-			uj := u.Data[j*u.Stride : j*u.Stride+k]
-			uj = uj[:len(ui)]
-			z := dot(ui, uj)
-			s += z
-			q += float64(z * z)
-			uj = uj[:len(out)]
-			for l := range out {
-				out[l] += float64(z * uj[l])
-			}
-		}
+		s, q = patternWideRow(out, ui, w.ind[w.ptr[i]:w.ptr[i+1]], u.Data, u.Stride, s, q)
 	}
 	return s, q
 }
@@ -435,11 +415,7 @@ func patternDotRows(w *CSR, u blas64.General, k, lo, hi int) (s, q float64) {
 			q += pq
 			continue
 		}
-		for _, j := range cols {
-			z := dot(ui, u.Data[j*u.Stride:j*u.Stride+k])
-			s += z
-			q += float64(z * z)
-		}
+		s, q = patternWideRow(nil, ui, cols, u.Data, u.Stride, s, q)
 	}
 	return s, q
 }
