@@ -31,8 +31,24 @@ import (
 )
 
 // Version names the rule and candidate sets of this package. Any change to the rule, to
-// the k1 range or to a shipped configs/auto-*.yaml is a new version.
-const Version = "auto v1"
+// the k1 range, to the budgets' restarts or to a shipped configs/auto-*.yaml is a new
+// version. auto v2 is auto v1 with the quick budget's restarts cut to one from
+// QuickOneRestartN vertices (below, the same runs and choices as v1).
+const Version = "auto v2"
+
+// QuickOneRestartN is the number of vertices from which the quick budget fits every
+// candidate with one restart instead of its config's restarts, so that quick stays within
+// minutes at the size of ogbn-arxiv (docs/auto.md). A variable so that tests can lower it.
+var QuickOneRestartN = 100_000
+
+// budgetRestarts returns the restarts of budget b for a graph of n vertices, whose config
+// declares restarts.
+func budgetRestarts(b string, restarts, n int) int {
+	if b == "quick" && n >= QuickOneRestartN {
+		return 1
+	}
+	return restarts
+}
 
 // Budgets lists the budgets, cheapest first; each names the shipped config
 // "auto-BUDGET".
@@ -110,6 +126,9 @@ type Result struct {
 	Seed    uint64 `json:"seed"`
 	// Holdout is the fraction of edges each run's second fit holds out.
 	Holdout float64 `json:"holdout"`
+	// Restarts is the number of restarts of every candidate (the budget's, or one for the
+	// quick budget from QuickOneRestartN vertices).
+	Restarts int `json:"restarts"`
 	// K1 is the number of clusters; KChosen whether Run chose it (KCurve then holds the
 	// curve it chose from, in increasing k).
 	K1      int      `json:"k1"`
@@ -212,6 +231,8 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 	}
 	res := &Result{Version: Version, Budget: opt.Budget, Graph: opt.Name, Seed: opt.Seed, K1: opt.K1}
 	cfg.Seed, res.Holdout = opt.Seed, cfg.Holdout
+	cfg.Restarts = budgetRestarts(opt.Budget, cfg.Restarts, g.N())
+	res.Restarts = cfg.Restarts
 
 	if res.K1 == 0 {
 		res.KChosen = true

@@ -317,3 +317,79 @@ func scores(r *Result) []string {
 	}
 	return out
 }
+
+// TestBudgetRestarts: the quick budget fits one restart from QuickOneRestartN vertices and
+// its config's restarts below; the other budgets keep theirs at any size.
+func TestBudgetRestarts(t *testing.T) {
+	for _, tc := range []struct {
+		budget      string
+		restarts, n int
+		want        int
+	}{
+		{"quick", 2, QuickOneRestartN - 1, 2},
+		{"quick", 2, QuickOneRestartN, 1},
+		{"quick", 2, 169_343, 1},
+		{"standard", 3, 169_343, 3},
+		{"thorough", 5, 2_449_029, 5},
+	} {
+		if got := budgetRestarts(tc.budget, tc.restarts, tc.n); got != tc.want {
+			t.Errorf("budgetRestarts(%q, %d, %d) = %d, want %d", tc.budget, tc.restarts, tc.n, got, tc.want)
+		}
+	}
+}
+
+// TestQuickOneRestartLarge runs the quick budget on a graph at the one-restart size (the
+// size lowered for the test): every candidate is fitted once, the first restart's runs
+// are the same records as with two restarts, and the report says no agreement was
+// measured.
+func TestQuickOneRestartLarge(t *testing.T) {
+	g := synthetic(t, 3, 5)
+	twoDir := t.TempDir()
+	two, err := Run(context.Background(), Options{Graph: g, K1: 3, Budget: "quick", OutDir: twoDir, Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func(n int) { QuickOneRestartN = n }(QuickOneRestartN)
+	QuickOneRestartN = g.N()
+	dir := t.TempDir()
+	one, err := Run(context.Background(), Options{Graph: g, K1: 3, Budget: "quick", OutDir: dir, Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if two.Restarts != 2 || one.Restarts != 1 {
+		t.Fatalf("restarts %d and %d, want 2 below the size and 1 at it", two.Restarts, one.Restarts)
+	}
+	if len(one.Candidates) != len(two.Candidates) {
+		t.Fatalf("%d candidates with one restart, %d with two", len(one.Candidates), len(two.Candidates))
+	}
+	twoRecs, err := experiments.LoadResults(filepath.Join(twoDir, "runs", "quick-seed1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := map[string]float64{} // held-out modularity of restart 0, by row and settings
+	for _, r := range twoRecs {
+		if r.Restart == 0 && r.K1 == 3 {
+			first[r.Methods[0]+" "+experiments.FormatParams(r.Params)] = r.Metrics[experiments.MetricHeldOut]
+		}
+	}
+	for _, c := range one.Candidates {
+		key := c.Method + " " + experiments.FormatParams(c.Params)
+		if c.Runs != 1 || c.Score != first[key] {
+			t.Errorf("%s: %d runs scoring %v, want 1 run scoring %v (restart 0 of two)", key, c.Runs, c.Score, first[key])
+		}
+	}
+	recs, err := experiments.LoadResults(filepath.Join(dir, "runs", "quick-seed1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range recs {
+		if r.Restart != 0 {
+			t.Fatalf("a run of restart %d recorded", r.Restart)
+		}
+	}
+	var rep bytes.Buffer
+	one.Report(&rep)
+	if !strings.Contains(rep.String(), "1 restart each") || !strings.Contains(rep.String(), "no agreement between restarts measured") {
+		t.Errorf("the report does not say it fitted one restart:\n%s", rep.String())
+	}
+}

@@ -223,7 +223,7 @@ const maxReportCandidates = 15
 func (r *Result) Report(w io.Writer) {
 	c := r.Chosen()
 	fmt.Fprintf(w, "# nagc auto: %s\n\n", r.Graph)
-	fmt.Fprintf(w, "%s (docs/auto.md), budget %s, seed %d, %d candidates, %.1f s.\n\n", r.Version, r.Budget, r.Seed, len(r.Candidates), r.Seconds)
+	fmt.Fprintf(w, "%s (docs/auto.md), budget %s, seed %d, %d candidates, %d restart%s each, %.1f s.\n\n", r.Version, r.Budget, r.Seed, len(r.Candidates), r.Restarts, plural(r.Restarts), r.Seconds)
 	fmt.Fprintf(w, "**Rule (label-free).** The candidate with the best mean held-out modularity over its restarts: each run is fitted again with %g %% of the edges held out, and its clustering scored by modularity on those edges alone. No label is read before the choice.\n\n", 100*r.Holdout)
 	how := "given"
 	if r.KChosen {
@@ -234,7 +234,11 @@ func (r *Result) Report(w io.Writer) {
 	if ru := r.RunnerUp(); ru != nil {
 		fmt.Fprintf(w, "- runner-up: %s %s: %.4f ± %.4f\n", ru.Method, experiments.FormatParams(ru.Params), ru.Score, ru.SD)
 	}
-	fmt.Fprintf(w, "- agreement between the restarts of the chosen point: mean pairwise ARI %.3f; the clustering written is restart %d's (the one agreeing most with the others)\n", r.Agreement, r.Restart)
+	if r.Restarts == 1 {
+		fmt.Fprintf(w, "- one restart per candidate (budget %s from %d vertices): no agreement between restarts measured\n", r.Budget, QuickOneRestartN)
+	} else {
+		fmt.Fprintf(w, "- agreement between the restarts of the chosen point: mean pairwise ARI %.3f; the clustering written is restart %d's (the one agreeing most with the others)\n", r.Agreement, r.Restart)
+	}
 	fmt.Fprintf(w, "- isolated vertices: %d, each placed in the cluster whose attribute centroid (over the vertices with an edge) is most cosine-similar to its attributes\n", r.Isolated)
 	if r.ARI != nil {
 		over := "all vertices"
@@ -266,4 +270,12 @@ func (r *Result) Report(w io.Writer) {
 	for i, cand := range r.Candidates[:min(maxReportCandidates, len(r.Candidates))] {
 		fmt.Fprintf(w, "| %d | %s | %s | %.4f | %.4f |\n", i+1, cand.Method, experiments.FormatParams(cand.Params), cand.Score, cand.SD)
 	}
+}
+
+// plural returns "s" unless n is 1.
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
 }
