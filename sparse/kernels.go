@@ -284,7 +284,7 @@ func patternRows(sum, gram blas64.General, w *CSR, u blas64.General, k, lo, hi i
 			patternGram(k, out, ui, cols, u.Data, u.Stride)
 			continue
 		}
-		patternWideRow(out, nil, ui, cols, u.Data, u.Stride, 0, 0)
+		patternWideRow(out, ui, cols, u.Data, u.Stride, 0, 0)
 	}
 }
 
@@ -334,7 +334,8 @@ func PatternSumGramDots(sum, gram *mat.Dense, w *CSR, u *mat.Dense) (dotSum, dot
 func patternSumGramDotsBlock(sum, gram blas64.General, w *CSR, u blas64.General, k, b, n int) (s, q float64) {
 	lo, hi := b*minRowsPerTask, min((b+1)*minRowsPerTask, n)
 	if k > maxPattern {
-		return patternGramDotsWide(sum, gram, w, u, k, lo, hi)
+		patternRows(sum, blas64.General{}, w, u, k, lo, hi)
+		return patternGramDotsWide(gram, w, u, k, lo, hi)
 	}
 	if !useAVX2 {
 		patternRows(sum, gram, w, u, k, lo, hi)
@@ -346,19 +347,14 @@ func patternSumGramDotsBlock(sum, gram blas64.General, w *CSR, u blas64.General,
 	return patternGramDotsRowsAVX2Range(gram, w, u, k, lo, hi)
 }
 
-// patternGramDotsWide sets rows [lo, hi) of sum (unless its Data is nil) and gram as
-// patternRows does for k > maxPattern and returns patternDotRows(w, u, k, lo, hi), from one
-// pass over the rows uⱼ, computing each zᵢⱼ = uᵢ·uⱼ once for both (the same bits as the
-// calls, which compute it twice and read every uⱼ three times).
-func patternGramDotsWide(sum, gram blas64.General, w *CSR, u blas64.General, k, lo, hi int) (s, q float64) {
+// patternGramDotsWide sets rows [lo, hi) of gram as patternRows does for k > maxPattern
+// and returns patternDotRows(w, u, k, lo, hi), computing each zᵢⱼ = uᵢ·uⱼ once for both
+// (the same bits as the two calls, which compute it twice).
+func patternGramDotsWide(gram blas64.General, w *CSR, u blas64.General, k, lo, hi int) (s, q float64) {
 	for i := lo; i < hi; i++ {
 		ui := u.Data[i*u.Stride : i*u.Stride+k]
 		out := gram.Data[i*gram.Stride : i*gram.Stride+k]
-		var acc []float64
-		if sum.Data != nil {
-			acc = sum.Data[i*sum.Stride : i*sum.Stride+k]
-		}
-		s, q = patternWideRow(out, acc, ui, w.ind[w.ptr[i]:w.ptr[i+1]], u.Data, u.Stride, s, q)
+		s, q = patternWideRow(out, ui, w.ind[w.ptr[i]:w.ptr[i+1]], u.Data, u.Stride, s, q)
 	}
 	return s, q
 }
@@ -419,7 +415,7 @@ func patternDotRows(w *CSR, u blas64.General, k, lo, hi int) (s, q float64) {
 			q += pq
 			continue
 		}
-		s, q = patternWideRow(nil, nil, ui, cols, u.Data, u.Stride, s, q)
+		s, q = patternWideRow(nil, ui, cols, u.Data, u.Stride, s, q)
 	}
 	return s, q
 }

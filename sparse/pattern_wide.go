@@ -6,26 +6,19 @@ package sparse
 // row's edges eight (then four, then one) at a time with a chain per edge, so that the
 // chains overlap, while every zᵢⱼ is still summed from +0 in order of the coordinates,
 // the sums Σz and Σz² and every entry of the row of (UUᵀ⊙W)U still take the edges in
-// order: the same bits as dot edge by edge (TestPatternWideRowMatchesReference). The
-// rows uⱼ are scattered over memory, so the pass also sums them for AU while they are in
-// cache, in the order the gather kernels sum them, instead of reading them a second time.
+// order: the same bits as dot edge by edge (TestPatternWideRowMatchesReference).
 
 // patternWideRow returns s + Σ_p zₚ and q + Σ_p zₚ² over the edges p of cols, added to
 // s and q one edge at a time in order, where
 // zₚ = ui·u[cols[p]·us : cols[p]·us+k] with k = len(ui), and, unless out is nil, sets
 // out[:k] = Σ_p zₚ·u[cols[p]·us : …+k], each sum from +0 in order of p (of the
-// coordinates for zₚ), each product rounded before it is added; where out and sum are
-// both non-nil, it also sets sum[:k] = Σ_p u[cols[p]·us : …+k] from +0 in order
-// of p. Cost O(len(cols)·k); no allocation.
-func patternWideRow(out, sum, ui []float64, cols []int, u []float64, us int, s, q float64) (float64, float64) {
+// coordinates for zₚ), each product rounded before it is added. Cost O(len(cols)·k); no
+// allocation.
+func patternWideRow(out, ui []float64, cols []int, u []float64, us int, s, q float64) (float64, float64) {
 	k := len(ui)
 	if out != nil {
 		out = out[:k]
 		clear(out)
-	}
-	if sum != nil {
-		sum = sum[:k]
-		clear(sum)
 	}
 	p := 0
 	for ; p+8 <= len(cols); p += 8 {
@@ -80,21 +73,6 @@ func patternWideRow(out, sum, ui []float64, cols []int, u []float64, us int, s, 
 			o += float64(z7 * u7[l])
 			out[l] = o
 		}
-		if sum == nil {
-			continue
-		}
-		for l := range sum {
-			a := sum[l]
-			a += u0[l]
-			a += u1[l]
-			a += u2[l]
-			a += u3[l]
-			a += u4[l]
-			a += u5[l]
-			a += u6[l]
-			a += u7[l]
-			sum[l] = a
-		}
 	}
 	for ; p+4 <= len(cols); p += 4 {
 		c := cols[p : p+4 : p+4]
@@ -128,17 +106,6 @@ func patternWideRow(out, sum, ui []float64, cols []int, u []float64, us int, s, 
 			o += float64(z3 * u3[l])
 			out[l] = o
 		}
-		if sum == nil {
-			continue
-		}
-		for l := range sum {
-			a := sum[l]
-			a += u0[l]
-			a += u1[l]
-			a += u2[l]
-			a += u3[l]
-			sum[l] = a
-		}
 	}
 	for ; p < len(cols); p++ {
 		uj := u[cols[p]*us:][:k]
@@ -150,9 +117,6 @@ func patternWideRow(out, sum, ui []float64, cols []int, u []float64, us int, s, 
 		}
 		for l := range out {
 			out[l] += float64(z * uj[l])
-		}
-		for l := range sum {
-			sum[l] += uj[l]
 		}
 	}
 	return s, q
