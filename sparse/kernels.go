@@ -351,10 +351,21 @@ func patternSumGramDotsBlock(sum, gram blas64.General, w *CSR, u blas64.General,
 // and returns patternDotRows(w, u, k, lo, hi), computing each zᵢⱼ = uᵢ·uⱼ once for both
 // (the same bits as the two calls, which compute it twice).
 func patternGramDotsWide(gram blas64.General, w *CSR, u blas64.General, k, lo, hi int) (s, q float64) {
+	zp := wideScratch.Get().(*[maxWideDegree]float64)
+	defer wideScratch.Put(zp)
+	z := zp[:]
 	for i := lo; i < hi; i++ {
 		ui := u.Data[i*u.Stride : i*u.Stride+k]
 		out := gram.Data[i*gram.Stride : i*gram.Stride+k]
-		s, q = patternWideRow(out, ui, w.ind[w.ptr[i]:w.ptr[i+1]], u.Data, u.Stride, s, q)
+		cols := w.ind[w.ptr[i]:w.ptr[i+1]]
+		if useAVX2 && len(cols) <= maxWideDegree {
+			// The zᵢⱼ first, then (UUᵀ⊙W)U's row as the weighted gather Σ zᵢⱼ·uⱼ,
+			// 4 columns per instruction in the same order of edges.
+			s, q = patternWideDotsRow(z[:len(cols)], ui, cols, u.Data, u.Stride, s, q)
+			gatherRowAVX2(out, cols, z[:len(cols)], u, w.c, k)
+			continue
+		}
+		s, q = patternWideRow(out, ui, cols, u.Data, u.Stride, s, q)
 	}
 	return s, q
 }

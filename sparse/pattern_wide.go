@@ -1,5 +1,7 @@
 package sparse
 
+import "sync"
+
 // The edge pass for k > maxPattern, where no unrolled kernel holds a row of U in
 // registers. Each zᵢⱼ = uᵢ·uⱼ is a chain of k dependent additions; summed one edge after
 // the other (dot), the pass waits on the latency of the adder. patternWideRow takes a
@@ -118,6 +120,72 @@ func patternWideRow(out, ui []float64, cols []int, u []float64, us int, s, q flo
 		for l := range out {
 			out[l] += float64(z * uj[l])
 		}
+	}
+	return s, q
+}
+
+// maxWideDegree is the largest row degree whose zᵢⱼ the AVX2 path of the wide edge pass
+// keeps in a stack buffer before the weighted gather; rows of higher degree take
+// patternWideRow (same bits).
+const maxWideDegree = 512
+
+// wideScratch holds the buffers of the zᵢⱼ of one row for the AVX2 path (taken from the
+// pool, none is allocated once every goroutine has one).
+var wideScratch = sync.Pool{New: func() any { return new([maxWideDegree]float64) }}
+
+// patternWideDotsRow sets z[p] = ui·u[cols[p]·us : …+len(ui)] for every p (len(z) =
+// len(cols)), eight then four edges at a time as patternWideRow does, and returns s + Σz
+// and q + Σz² added edge by edge in order. Cost O(len(cols)·k); no allocation.
+func patternWideDotsRow(z, ui []float64, cols []int, u []float64, us int, s, q float64) (float64, float64) {
+	k := len(ui)
+	z = z[:len(cols)]
+	p := 0
+	for ; p+8 <= len(cols); p += 8 {
+		c := cols[p : p+8 : p+8]
+		u0 := u[c[0]*us:][:k]
+		u1 := u[c[1]*us:][:k]
+		u2 := u[c[2]*us:][:k]
+		u3 := u[c[3]*us:][:k]
+		u4 := u[c[4]*us:][:k]
+		u5 := u[c[5]*us:][:k]
+		u6 := u[c[6]*us:][:k]
+		u7 := u[c[7]*us:][:k]
+		var z0, z1, z2, z3, z4, z5, z6, z7 float64
+		for l, v := range ui {
+			z0 += float64(v * u0[l])
+			z1 += float64(v * u1[l])
+			z2 += float64(v * u2[l])
+			z3 += float64(v * u3[l])
+			z4 += float64(v * u4[l])
+			z5 += float64(v * u5[l])
+			z6 += float64(v * u6[l])
+			z7 += float64(v * u7[l])
+		}
+		zz := z[p : p+8 : p+8]
+		zz[0], zz[1], zz[2], zz[3], zz[4], zz[5], zz[6], zz[7] = z0, z1, z2, z3, z4, z5, z6, z7
+	}
+	for ; p+4 <= len(cols); p += 4 {
+		c := cols[p : p+4 : p+4]
+		u0 := u[c[0]*us:][:k]
+		u1 := u[c[1]*us:][:k]
+		u2 := u[c[2]*us:][:k]
+		u3 := u[c[3]*us:][:k]
+		var z0, z1, z2, z3 float64
+		for l, v := range ui {
+			z0 += float64(v * u0[l])
+			z1 += float64(v * u1[l])
+			z2 += float64(v * u2[l])
+			z3 += float64(v * u3[l])
+		}
+		zz := z[p : p+4 : p+4]
+		zz[0], zz[1], zz[2], zz[3] = z0, z1, z2, z3
+	}
+	for ; p < len(cols); p++ {
+		z[p] = dot(ui, u[cols[p]*us:][:k])
+	}
+	for _, v := range z {
+		s += v
+		q += float64(v * v)
 	}
 	return s, q
 }

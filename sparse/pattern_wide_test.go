@@ -74,8 +74,9 @@ func signedPadded(rng *rand.Rand, r, c int) *mat.Dense {
 // TestPatternWideRowMatchesReference holds the edge pass (PatternSumGramDots with and
 // without the sum, PatternSumGramMul, PatternDots) to refPatternPass bit for bit, for
 // k = 1…64 (the unrolled kernels, and past them the kernel that takes eight and four
-// edges at a time), on a ragged graph (degrees 0 to about 40, so every remainder of eight
-// and four edges occurs, and more than one block of rows), a strided U, and 1 and 2
+// edges at a time, with the AVX2 weighted gather or the Go loop), on a ragged graph
+// (degrees 0 to about 40, so every remainder of eight and four edges occurs, a hub of
+// degree n past maxWideDegree, and more than one block of rows), a strided U, and 1 and 2
 // threads.
 func TestPatternWideRowMatchesReference(t *testing.T) {
 	defer SetThreads(SetThreads(1))
@@ -93,7 +94,14 @@ func TestPatternWideRowMatchesReference(t *testing.T) {
 			_ = b.Add(j, i, 1)
 		}
 	}
+	for j := 0; j < n; j++ { // a hub past maxWideDegree: the AVX2 path hands it to the Go one
+		_ = b.Add(3, j, 1)
+		_ = b.Add(j, 3, 1)
+	}
 	w := b.CSR(MaxDuplicates)
+	if d := w.ptr[4] - w.ptr[3]; d <= maxWideDegree {
+		t.Fatalf("the hub has %d edges, want more than %d", d, maxWideDegree)
+	}
 	for k := 1; k <= 64; k++ {
 		u := signedPadded(rng, n, k)
 		want, ws, wq := refPatternPass(w, u)

@@ -81,3 +81,35 @@ func patternDotsRowsAVX2Range(w *CSR, u blas64.General, k, lo, hi int) (s, q flo
 	all := u.Data[:(w.c-1)*u.Stride+k]
 	return patternDotsRowsAVX2[k](w.ptr[lo:hi+1], w.ind, x, all, u.Stride)
 }
+
+// gatherRowAVX2 sets out[:k] = Σ_p val[p]·b[cols[p]·bs : cols[p]·bs+k], from +0 in order
+// of p, each product rounded before it is added (as gather does), for b holding rows
+// 0…rows−1 of stride bs: the weighted gather of one row, chunk by chunk of at most
+// maxGatherAVX2 columns.
+func gatherRowAVX2(out []float64, cols []int, val []float64, b blas64.General, rows, k int) {
+	if k == 0 || rows == 0 {
+		return
+	}
+	nc := (k + maxGatherAVX2 - 1) / maxGatherAVX2
+	w0, rem := k/nc, k%nc
+	ptr := rowPtr[len(cols)][:] // a row of len(cols) entries, without a slice on the heap
+	val = val[:len(cols)]
+	for q, c := 0, 0; q < nc; q++ {
+		w := w0
+		if q < rem {
+			w++
+		}
+		// The slice expressions check the bounds the assembly relies on.
+		gatherRowsAVX2[w](out[c:c+w], 0, ptr, cols, val, b.Data[c:(rows-1)*b.Stride+c+w], b.Stride)
+		c += w
+	}
+}
+
+// rowPtr[d] is the row pointer {0, d} of a one-row matrix with d entries, for
+// gatherRowAVX2 (d ≤ maxWideDegree).
+var rowPtr = func() (p [maxWideDegree + 1][2]int) {
+	for d := range p {
+		p[d][1] = d
+	}
+	return p
+}()

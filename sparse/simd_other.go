@@ -23,3 +23,7 @@ func patternDotsRowsAVX2Range(w *CSR, u blas64.General, k, lo, hi int) (s, q flo
 func patternGramDotsRowsAVX2Range(gram blas64.General, w *CSR, u blas64.General, k, lo, hi int) (s, q float64) {
 	panic("sparse: AVX2 kernels are not built")
 }
+
+func gatherRowAVX2(out []float64, cols []int, val []float64, b blas64.General, rows, k int) {
+	panic("sparse: AVX2 kernels are not built")
+}
