@@ -10,7 +10,8 @@ import (
 
 // TestMemoryEstimatesBoundMeasuredPeaks checks, at a mid-size shape (8,000 vertices,
 // average degree about 10, 64 dense attributes, 10 classes), that each method's estimate
-// is at least the measured peak of the live heap during its fit and at most 5 times it,
+// is at least the measured peak of the live heap during its fit (within the sampling's
+// slack) and at most 5 times it,
 // with the attributes stored sparse and dense (float32).
 func TestMemoryEstimatesBoundMeasuredPeaks(t *testing.T) {
 	if testing.Short() {
@@ -39,14 +40,15 @@ func TestMemoryEstimatesBoundMeasuredPeaks(t *testing.T) {
 					t.Fatalf("%s has no memory estimate", c.m.Name())
 				}
 				var err error
-				peak := peakHeap(func() { _, err = c.m.Fit(context.Background(), in, 10, 1) })
+				peak, slack := peakHeap(func() { _, err = c.m.Fit(context.Background(), in, 10, 1) })
 				if err != nil {
 					t.Fatal(err)
 				}
 				t.Logf("estimate %s, measured peak %s (%.2f×)", memory.Format(est), memory.Format(peak), float64(est)/float64(peak))
-				// Below 1 MB the sampled live heap is the collector's noise: only the
-				// lower bound is held there.
-				if est < peak || est > 5*peak && peak > 1<<20 {
+				// A sample may hold up to slack bytes of garbage (peakHeap), so the
+				// estimate must reach the peak less that. Below 1 MB the sampled live
+				// heap is the collector's noise: only the lower bound is held there.
+				if est+slack < peak || est > 5*peak && peak > 1<<20 {
 					t.Errorf("estimate %s, measured peak %s: want peak ≤ estimate ≤ 5·peak", memory.Format(est), memory.Format(peak))
 				}
 			})
