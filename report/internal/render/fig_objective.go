@@ -45,12 +45,19 @@ func (r *Results) Curves(dataset string) []objectiveCurve {
 			}
 		}
 		formula := rec.Info["objective"]
-		lower := strings.ToLower(formula)
 		out = append(out, objectiveCurve{Method: m, Params: ParamString(rec.Params), Swept: ParamString(sp), Restart: rec.Restart,
 			Objective: rec.Objective, Formula: formula,
-			Maximised: strings.Contains(lower, "elbo") || strings.Contains(lower, "likelihood")})
+			Maximised: maximises(formula)})
 	}
 	return out
+}
+
+// maximises reports whether an objective, as a method's record describes it, is one the
+// method maximises: an ELBO, a likelihood or a lower bound on one (BAGC's public code
+// calls its ELBO "the lower bound"); every other objective is minimised.
+func maximises(formula string) bool {
+	lower := strings.ToLower(formula)
+	return strings.Contains(lower, "elbo") || strings.Contains(lower, "likelihood") || strings.Contains(lower, "lower bound")
 }
 
 // oscillates reports whether a curve alternates up and down in at least 60 % of its
