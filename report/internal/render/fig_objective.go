@@ -54,10 +54,16 @@ func (r *Results) Curves(dataset string) []objectiveCurve {
 
 // maximises reports whether an objective, as a method's record describes it, is one the
 // method maximises: an ELBO, a likelihood or a lower bound on one (BAGC's public code
-// calls its ELBO "the lower bound"); every other objective is minimised.
+// calls its ELBO "the lower bound"), or a similarity to the cluster centres (SA-Cluster's
+// walk similarity); every other objective is minimised.
 func maximises(formula string) bool {
 	lower := strings.ToLower(formula)
-	return strings.Contains(lower, "elbo") || strings.Contains(lower, "likelihood") || strings.Contains(lower, "lower bound")
+	for _, w := range []string{"elbo", "likelihood", "lower bound", "similarity"} {
+		if strings.Contains(lower, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // oscillates reports whether a curve alternates up and down in at least 60 % of its

@@ -13,8 +13,9 @@ func TestMaximises(t *testing.T) {
 		{"lower bound of BAGC's public code, before each outer iteration's update", true}, // BAGC, protocol reference
 		{"ELBO after each iteration (variational EM, parallel updates)", true},            // PAICAN
 		{"log-likelihood", true},
-		{"½·L_ρ(S−UUᵀ) + (λ/2)‖X−f(UH)Vᵀ‖²", false}, // NAGC
-		{"‖A − HHᵀ‖²", false},                       // SNMF
+		{"Σ_i walk similarity of i and its centre (R(c, i) from the centre, R(i, c) to it)", true}, // SA-Cluster
+		{"½·L_ρ(S−UUᵀ) + (λ/2)‖X−f(UH)Vᵀ‖²", false},                                                // NAGC
+		{"‖A − HHᵀ‖²", false},                                                                      // SNMF
 		{"", false},
 	} {
 		if got := maximises(tc.formula); got != tc.want {
