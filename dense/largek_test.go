@@ -2,7 +2,6 @@ package dense
 
 import (
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -34,26 +33,6 @@ func refMulHadamard(a, b, c *mat.Dense) *mat.Dense {
 	return d
 }
 
-// signedView returns an r×c view (row stride c+2) with entries of both signs, magnitudes
-// from 1e-3 to 1e3 and zeros of both signs, so that a change in the order of an addition
-// or in the sign of a zero shows.
-func signedView(rng *rand.Rand, r, c int) *mat.Dense {
-	m := randDense(rng, r, c, 2)
-	for i := 0; i < r; i++ {
-		for j := 0; j < c; j++ {
-			switch rng.IntN(12) {
-			case 0:
-				m.Set(i, j, 0)
-			case 1:
-				m.Set(i, j, math.Copysign(0, -1))
-			default:
-				m.Set(i, j, m.At(i, j)*math.Pow(10, float64(rng.IntN(7)-3)))
-			}
-		}
-	}
-	return m
-}
-
 // TestMulHadamardMatchesReference holds MulHadamard ((XV)⊙f′)Hᵀ's kernel) and Mul to the
 // entry-by-entry reference bit for bit for every inner dimension k = 1…64 (the unrolled
 // kernels up to maxInner, the AVX2 row kernels or the plain loop past it), ragged row
@@ -65,29 +44,16 @@ func TestMulHadamardMatchesReference(t *testing.T) {
 	for k := 1; k <= 64; k++ {
 		n := []int{1, 7, BlockRows + 3, 2*BlockRows + 61}[k%4]
 		l := 1 + rng.IntN(41)
-		a, b, c := signedView(rng, n, k), signedView(rng, n, k), signedView(rng, k, l)
+		a, b, c := signed(rng, n, k), signed(rng, n, k), signed(rng, k, l)
 		wantH, want := refMulHadamard(a, b, c), refMulHadamard(a, nil, c)
 		for _, th := range []int{1, 2} {
 			sparse.SetThreads(th)
 			name := fmt.Sprintf("n=%d k=%d l=%d threads=%d", n, k, l, th)
-			got := signedView(rng, n, l) // stale values: the kernel must overwrite them
+			got := signed(rng, n, l) // stale values: the kernel must overwrite them
 			MulHadamard(got, a, b, c)
-			checkBitsEqual(t, name+" MulHadamard", got, wantH)
+			checkSameBits(t, name+" MulHadamard", got, wantH)
 			Mul(got, a, c)
-			checkBitsEqual(t, name+" Mul", got, want)
-		}
-	}
-}
-
-// checkBitsEqual fails unless got and want hold the same bits entry by entry.
-func checkBitsEqual(t *testing.T, what string, got, want *mat.Dense) {
-	t.Helper()
-	r, c := want.Dims()
-	for i := 0; i < r; i++ {
-		for j := 0; j < c; j++ {
-			if g, w := got.At(i, j), want.At(i, j); math.Float64bits(g) != math.Float64bits(w) {
-				t.Fatalf("%s: entry (%d, %d) is %v (%#x), the reference %v (%#x)", what, i, j, g, math.Float64bits(g), w, math.Float64bits(w))
-			}
+			checkSameBits(t, name+" Mul", got, want)
 		}
 	}
 }
