@@ -47,7 +47,7 @@ func (s Style) Save(stem string, formats []string, paint func(draw.Canvas)) ([]s
 			dc.Fill(dc.Rectangle.Path())
 		}
 		paint(draw.Crop(dc, margin, -margin, margin, -margin))
-		if err := writeFile(path, c); err != nil {
+		if err := WriteFile(path, c); err != nil {
 			return files, err
 		}
 		files = append(files, path)
@@ -55,8 +55,8 @@ func (s Style) Save(stem string, formats []string, paint func(draw.Canvas)) ([]s
 	return files, nil
 }
 
-// writeFile writes a canvas to path.
-func writeFile(path string, c io.WriterTo) error {
+// WriteFile writes a canvas (or anything that writes itself) to the file path.
+func WriteFile(path string, c io.WriterTo) error {
 	f, err := os.Create(path)
 	if err != nil {
 		return err

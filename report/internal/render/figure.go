@@ -3,9 +3,7 @@ package render
 import (
 	"fmt"
 	"image/color"
-	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -17,6 +15,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
 
+	"github.com/nagc-harness/nagc/internal/paperplot"
 	"github.com/nagc-harness/nagc/internal/pdfcanvas"
 )
 
@@ -153,14 +152,14 @@ func SaveCanvas(o FigureOptions, stem string, w, h vg.Length, paint func(draw.Ca
 		case FormatPNG:
 			c := vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(int(DefaultStyle.DPI)), vgimg.UseBackgroundColor(color.White))
 			paint(draw.New(c))
-			err = writeFile(path, vgimg.PngCanvas{Canvas: c})
+			err = paperplot.WriteFile(path, vgimg.PngCanvas{Canvas: c})
 		case FormatPDF:
 			c := pdfcanvas.New(w, h)
 			dc := draw.New(c)
 			dc.SetColor(color.White)
 			dc.Fill(dc.Rectangle.Path())
 			paint(dc)
-			err = writeFile(path, c)
+			err = paperplot.WriteFile(path, c)
 		default:
 			err = fmt.Errorf("unknown figure format %q (known: png, pdf)", f)
 		}
@@ -170,19 +169,6 @@ func SaveCanvas(o FigureOptions, stem string, w, h vg.Length, paint func(draw.Ca
 		files = append(files, name)
 	}
 	return files, nil
-}
-
-// writeFile writes a canvas to path.
-func writeFile(path string, c io.WriterTo) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if _, err := c.WriteTo(f); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
 }
 
 // FigureMargin is the blank border around every figure, so that titles and tick labels
