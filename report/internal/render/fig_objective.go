@@ -3,13 +3,13 @@ package render
 import (
 	"fmt"
 	"math"
-	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
+	"github.com/nagc-harness/nagc/algorithms"
 	"github.com/nagc-harness/nagc/experiments"
 )
 
@@ -20,7 +20,8 @@ type objectiveCurve struct {
 	Swept     string
 	Restart   int
 	Objective []float64
-	// Maximised is whether the method maximises its objective (an ELBO or likelihood),
+	// Maximised is whether the method maximises its objective (algorithms.ObjectiveMaximised:
+	// an ELBO, a similarity to the centres),
 	// Formula the objective as the method describes it ("" if it does not).
 	Maximised bool
 	Formula   string
@@ -47,23 +48,9 @@ func (r *Results) Curves(dataset string) []objectiveCurve {
 		formula := rec.Info["objective"]
 		out = append(out, objectiveCurve{Method: m, Params: ParamString(rec.Params), Swept: ParamString(sp), Restart: rec.Restart,
 			Objective: rec.Objective, Formula: formula,
-			Maximised: maximises(formula)})
+			Maximised: algorithms.ObjectiveMaximised(rec.Algorithm)})
 	}
 	return out
-}
-
-// maximises reports whether an objective, as a method's record describes it, is one the
-// method maximises: an ELBO, a likelihood or a lower bound on one (BAGC's public code
-// calls its ELBO "the lower bound"), or a similarity to the cluster centres (SA-Cluster's
-// walk similarity); every other objective is minimised.
-func maximises(formula string) bool {
-	lower := strings.ToLower(formula)
-	for _, w := range []string{"elbo", "likelihood", "lower bound", "similarity"} {
-		if strings.Contains(lower, w) {
-			return true
-		}
-	}
-	return false
 }
 
 // oscillates reports whether a curve alternates up and down in at least 60 % of its
