@@ -70,9 +70,10 @@ type clusterFlags struct {
 	opts                                       kvFlag
 	asJSON                                     *bool
 	labelsOut, initU, initV, initH, factorsOut *string
+	cpuProfile                                 *string
 }
 
-const clusterUsage = "cluster --data NAME|PATH [--format F] [--features FILE] [--feature-layout dense|sparse] [--labels none|column|FILE] --method METHOD [--k1 K] [--k2 K] [--lambda L] [--rho R] [--init I] [--seed S] [--iterations T] [--opt key=value]… [--json] [--labels-out FILE] [--init-u/--init-v/--init-h FILE] [--factors-out DIR]"
+const clusterUsage = "cluster --data NAME|PATH [--format F] [--features FILE] [--feature-layout dense|sparse] [--labels none|column|FILE] --method METHOD [--k1 K] [--k2 K] [--lambda L] [--rho R] [--init I] [--seed S] [--iterations T] [--opt key=value]… [--json] [--labels-out FILE] [--init-u/--init-v/--init-h FILE] [--factors-out DIR] [--cpuprofile FILE]"
 
 // addClusterFlags registers the options of `nagc cluster` on fs. The method options
 // (--k2, --lambda, --rho, --init, --iterations) are read by methodParams.
@@ -94,6 +95,7 @@ func addClusterFlags(fs *flag.FlagSet) *clusterFlags {
 	f.initH = fs.String("init-h", "", "NAGC: initial H from a CSV file")
 	f.factorsOut = fs.String("factors-out", "", "write the learnt factors (U.csv, V.csv, H.csv, …) into DIR")
 	f.threads = fs.Int("threads", 0, "threads of the fit's kernels (default: all cores; the records are the same bits for any count)")
+	f.cpuProfile = fs.String("cpuprofile", "", "write a CPU profile of reading the graph and the fit to `FILE` (read it with: go tool pprof FILE)")
 	return f
 }
 
@@ -113,6 +115,13 @@ func runCluster(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	m, params, err := f.newMethod(fs)
 	if err != nil {
 		return err
+	}
+	if *f.cpuProfile != "" {
+		stop, err := startCPUProfile(*f.cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer stop()
 	}
 	g, rep, err := f.graph.load(stderr)
 	if err != nil {

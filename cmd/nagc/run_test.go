@@ -40,27 +40,39 @@ func TestRunReportsFailedRuns(t *testing.T) {
 	}
 }
 
-// TestRunCPUProfile checks that --cpuprofile writes a profile that go tool pprof reads
-// (a gzipped protocol buffer), and that an unwritable path is refused in plain words.
-func TestRunCPUProfile(t *testing.T) {
-	t.Chdir(t.TempDir())
-	code, stdout, stderr := cli(t, "run", "quick", "--results", "r", "--workers", "1", "--cpuprofile", "cpu.prof")
-	if code != 0 {
-		t.Fatalf("exit %d; stdout %q, stderr %q", code, stdout, stderr)
-	}
-	b, err := os.ReadFile("cpu.prof")
-	if err != nil || len(b) < 2 || b[0] != 0x1f || b[1] != 0x8b {
-		t.Errorf("cpu.prof is not a gzipped profile (%d bytes, %v)", len(b), err)
-	}
-	code, _, stderr = cli(t, "run", "quick", "--results", "r2", "--cpuprofile", "no/such/folder/cpu.prof")
-	if code == 0 || !strings.Contains(stderr, "--cpuprofile") {
-		t.Errorf("unwritable profile path: exit %d, %q", code, stderr)
-	}
-	// The help names the flag's argument FILE (a back-quoted word in a flag's usage
-	// becomes its argument name: it once read "-cpuprofile go tool pprof").
-	_, _, stderr = cli(t, "run", "-h")
-	if !strings.Contains(stderr, "-cpuprofile FILE\n") {
-		t.Errorf("run -h: want \"-cpuprofile FILE\", got %q", stderr)
+// TestCPUProfile checks that --cpuprofile of `nagc run` and `nagc cluster` writes a
+// profile that go tool pprof reads (a gzipped protocol buffer), and that an unwritable
+// path is refused in plain words.
+func TestCPUProfile(t *testing.T) {
+	for _, tc := range []struct {
+		cmd  string
+		args []string
+	}{
+		{"run", []string{"quick", "--results", "r", "--workers", "1"}},
+		{"cluster", []string{"--data", "synthetic", "--method", "nagc", "--iterations", "5"}},
+	} {
+		t.Run(tc.cmd, func(t *testing.T) {
+			t.Chdir(t.TempDir())
+			args := append([]string{tc.cmd}, tc.args...)
+			code, stdout, stderr := cli(t, append(args, "--cpuprofile", "cpu.prof")...)
+			if code != 0 {
+				t.Fatalf("exit %d; stdout %q, stderr %q", code, stdout, stderr)
+			}
+			b, err := os.ReadFile("cpu.prof")
+			if err != nil || len(b) < 2 || b[0] != 0x1f || b[1] != 0x8b {
+				t.Errorf("cpu.prof is not a gzipped profile (%d bytes, %v)", len(b), err)
+			}
+			code, _, stderr = cli(t, append(args, "--cpuprofile", "no/such/folder/cpu.prof")...)
+			if code == 0 || !strings.Contains(stderr, "--cpuprofile") {
+				t.Errorf("unwritable profile path: exit %d, %q", code, stderr)
+			}
+			// The help names the flag's argument FILE (a back-quoted word in a flag's
+			// usage becomes its argument name: it once read "-cpuprofile go tool pprof").
+			_, _, stderr = cli(t, tc.cmd, "-h")
+			if !strings.Contains(stderr, "-cpuprofile FILE\n") {
+				t.Errorf("%s -h: want \"-cpuprofile FILE\", got %q", tc.cmd, stderr)
+			}
+		})
 	}
 }
 
