@@ -3,6 +3,7 @@ package sparse
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -101,6 +102,39 @@ func BenchmarkPatternSumGramDotsArxiv(b *testing.B) {
 		_ = g.Add(j, i, 1)
 	}
 	adj := g.CSR(MaxDuplicates)
+	u := randomDense(rng, n, k)
+	sum, gram := mat.NewDense(n, k, nil), mat.NewDense(n, k, nil)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		_, _ = PatternSumGramDots(sum, gram, adj, u)
+	}
+}
+
+// BenchmarkPatternSumGramDotsProducts16 times NAGC's edge pass at a 16th of the
+// ogbn-products shape (153,064 vertices, about 7.7 M stored entries, degree 50, a
+// random pattern) with k = 47, on one thread. U (57 MB) is larger than the last-level
+// cache, so each neighbour row comes from memory, as at the full shape.
+func BenchmarkPatternSumGramDotsProducts16(b *testing.B) {
+	if testing.Short() {
+		b.Skip("a 7.7 M-entry graph")
+	}
+	defer SetThreads(SetThreads(1))
+	rng := rand.New(rand.NewPCG(26, 47))
+	n, k, deg := 153_064, 47, 50
+	ptr, ind := make([]int, n+1), make([]int, 0, n*deg)
+	for i := 0; i < n; i++ {
+		row := ind[len(ind):][:deg]
+		for d := range row {
+			row[d] = rng.IntN(n)
+		}
+		slices.Sort(row)
+		ind = append(ind, slices.Compact(row)...)
+		ptr[i+1] = len(ind)
+	}
+	adj, err := NewCSR(n, n, ptr, ind, slices.Repeat([]float64{1}, len(ind)))
+	if err != nil {
+		b.Fatal(err)
+	}
 	u := randomDense(rng, n, k)
 	sum, gram := mat.NewDense(n, k, nil), mat.NewDense(n, k, nil)
 	b.ResetTimer()
