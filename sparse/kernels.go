@@ -334,8 +334,7 @@ func PatternSumGramDots(sum, gram *mat.Dense, w *CSR, u *mat.Dense) (dotSum, dot
 func patternSumGramDotsBlock(sum, gram blas64.General, w *CSR, u blas64.General, k, b, n int) (s, q float64) {
 	lo, hi := b*minRowsPerTask, min((b+1)*minRowsPerTask, n)
 	if k > maxPattern {
-		patternRows(sum, blas64.General{}, w, u, k, lo, hi)
-		return patternGramDotsWide(gram, w, u, k, lo, hi)
+		return patternGramDotsWide(sum, gram, w, u, k, lo, hi)
 	}
 	if !useAVX2 {
 		patternRows(sum, gram, w, u, k, lo, hi)
@@ -347,14 +346,24 @@ func patternSumGramDotsBlock(sum, gram blas64.General, w *CSR, u blas64.General,
 	return patternGramDotsRowsAVX2Range(gram, w, u, k, lo, hi)
 }
 
-// patternGramDotsWide sets rows [lo, hi) of gram as patternRows does for k > maxPattern
-// and returns patternDotRows(w, u, k, lo, hi), computing each zᵢⱼ = uᵢ·uⱼ once for both
-// (the same bits as the two calls, which compute it twice).
-func patternGramDotsWide(gram blas64.General, w *CSR, u blas64.General, k, lo, hi int) (s, q float64) {
+// patternGramDotsWide sets rows [lo, hi) of sum (unless its Data is nil) and gram as
+// patternRows does for k > maxPattern and returns patternDotRows(w, u, k, lo, hi),
+// computing each zᵢⱼ = uᵢ·uⱼ once for both (the same bits as the separate calls, which
+// compute it twice). It goes row by row, each row's AU, zᵢⱼ and weighted gather one after
+// the other: the neighbour rows of U come from memory once, for AU, and are still in the
+// cache for the zᵢⱼ and the gather.
+func patternGramDotsWide(sum, gram blas64.General, w *CSR, u blas64.General, k, lo, hi int) (s, q float64) {
 	zp := wideScratch.Get().(*[maxWideDegree]float64)
 	defer wideScratch.Put(zp)
 	z := zp[:]
 	for i := lo; i < hi; i++ {
+		if sum.Data != nil {
+			if useAVX2 {
+				gatherRowsAVX2Range(sum, w, u, k, true, i, i+1)
+			} else {
+				patternRows(sum, blas64.General{}, w, u, k, i, i+1)
+			}
+		}
 		ui := u.Data[i*u.Stride : i*u.Stride+k]
 		out := gram.Data[i*gram.Stride : i*gram.Stride+k]
 		cols := w.ind[w.ptr[i]:w.ptr[i+1]]
