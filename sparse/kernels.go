@@ -370,7 +370,7 @@ func patternGramDotsWide(sum, gram blas64.General, w *CSR, u blas64.General, k, 
 		if useAVX2 && len(cols) <= maxWideDegree {
 			// The zᵢⱼ first, then (UUᵀ⊙W)U's row as the weighted gather Σ zᵢⱼ·uⱼ,
 			// 4 columns per instruction in the same order of edges.
-			s, q = patternWideDotsRow(z[:len(cols)], ui, cols, u.Data, u.Stride, s, q)
+			s, q = patternWideDotsRowAVX2(z, ui, cols, u, w.c, s, q)
 			gatherRowAVX2(out, cols, z[:len(cols)], u, w.c, k)
 			continue
 		}

@@ -371,3 +371,10 @@ func patternDotsRows8AVX2(ptr []int, ind []int, x []float64, u []float64, us int
 //
 //go:noescape
 func patternGramDotsRows8AVX2(out []float64, os int, ptr []int, ind []int, x []float64, u []float64, us int) (s float64, q float64)
+
+// wideDotsAVX2 sets z[p] = ui·u[cols[p]·us : cols[p]·us+len(ui)] for p < len(cols), each from +0 in order
+// of the coordinates; z must have room for len(cols) rounded up to 8 (the spare lanes of
+// the last group are overwritten).
+//
+//go:noescape
+func wideDotsAVX2(z []float64, ui []float64, cols []int, u []float64, us int)

@@ -10385,3 +10385,184 @@ done:
 	MOVSD X8, s+136(FP)
 	MOVSD X9, q+144(FP)
 	RET
+
+// func wideDotsAVX2(z []float64, ui []float64, cols []int, u []float64, us int)
+// Requires: AVX, CMOV
+TEXT ·wideDotsAVX2(SB), NOSPLIT, $24-104
+	MOVQ z_base+0(FP), AX
+	MOVQ AX, (SP)
+	MOVQ cols_base+48(FP), AX
+	MOVQ AX, 8(SP)
+	MOVQ cols_len+56(FP), AX
+	MOVQ AX, 16(SP)
+
+group:
+	MOVQ    16(SP), AX
+	DECQ    AX
+	JL      done
+	MOVQ    8(SP), CX
+	MOVQ    u_base+72(FP), DX
+	MOVQ    us+96(FP), BX
+	SHLQ    $0x03, BX
+	MOVQ    $0x00000000, SI
+	CMPQ    SI, AX
+	CMOVQGT AX, SI
+	MOVQ    (CX)(SI*8), SI
+	IMULQ   BX, SI
+	ADDQ    DX, SI
+	MOVQ    $0x00000001, DI
+	CMPQ    DI, AX
+	CMOVQGT AX, DI
+	MOVQ    (CX)(DI*8), DI
+	IMULQ   BX, DI
+	ADDQ    DX, DI
+	MOVQ    $0x00000002, R8
+	CMPQ    R8, AX
+	CMOVQGT AX, R8
+	MOVQ    (CX)(R8*8), R8
+	IMULQ   BX, R8
+	ADDQ    DX, R8
+	MOVQ    $0x00000003, R9
+	CMPQ    R9, AX
+	CMOVQGT AX, R9
+	MOVQ    (CX)(R9*8), R9
+	IMULQ   BX, R9
+	ADDQ    DX, R9
+	MOVQ    $0x00000004, R10
+	CMPQ    R10, AX
+	CMOVQGT AX, R10
+	MOVQ    (CX)(R10*8), R10
+	IMULQ   BX, R10
+	ADDQ    DX, R10
+	MOVQ    $0x00000005, R11
+	CMPQ    R11, AX
+	CMOVQGT AX, R11
+	MOVQ    (CX)(R11*8), R11
+	IMULQ   BX, R11
+	ADDQ    DX, R11
+	MOVQ    $0x00000006, R12
+	CMPQ    R12, AX
+	CMOVQGT AX, R12
+	MOVQ    (CX)(R12*8), R12
+	IMULQ   BX, R12
+	ADDQ    DX, R12
+	MOVQ    $0x00000007, R13
+	CMPQ    R13, AX
+	CMOVQGT AX, R13
+	MOVQ    (CX)(R13*8), CX
+	IMULQ   BX, CX
+	ADDQ    DX, CX
+	CMPQ    AX, $0x03
+	JLE     four
+	VXORPD  Y0, Y0, Y0
+	VXORPD  Y1, Y1, Y1
+	MOVQ    ui_base+24(FP), AX
+	MOVQ    ui_len+32(FP), DX
+	SHRQ    $0x01, DX
+	XORQ    BX, BX
+	TESTQ   DX, DX
+	JZ      oddeight
+
+paireight:
+	VBROADCASTSD (AX)(BX*1), Y2
+	VBROADCASTSD 8(AX)(BX*1), Y3
+	VMOVUPD      (SI)(BX*1), X4
+	VINSERTF128  $0x01, (R8)(BX*1), Y4, Y4
+	VMOVUPD      (DI)(BX*1), X5
+	VINSERTF128  $0x01, (R9)(BX*1), Y5, Y5
+	VUNPCKLPD    Y5, Y4, Y6
+	VUNPCKHPD    Y5, Y4, Y7
+	VMULPD       Y6, Y2, Y6
+	VADDPD       Y6, Y0, Y0
+	VMULPD       Y7, Y3, Y7
+	VADDPD       Y7, Y0, Y0
+	VMOVUPD      (R10)(BX*1), X4
+	VINSERTF128  $0x01, (R12)(BX*1), Y4, Y4
+	VMOVUPD      (R11)(BX*1), X5
+	VINSERTF128  $0x01, (CX)(BX*1), Y5, Y5
+	VUNPCKLPD    Y5, Y4, Y6
+	VUNPCKHPD    Y5, Y4, Y7
+	VMULPD       Y6, Y2, Y6
+	VADDPD       Y6, Y1, Y1
+	VMULPD       Y7, Y3, Y7
+	VADDPD       Y7, Y1, Y1
+	ADDQ         $0x10, BX
+	DECQ         DX
+	JNZ          paireight
+
+oddeight:
+	MOVQ         ui_len+32(FP), DX
+	ANDQ         $0x01, DX
+	JZ           endeight
+	VBROADCASTSD (AX)(BX*1), Y2
+	VMOVSD       (SI)(BX*1), X4
+	VMOVHPD      (DI)(BX*1), X4, X4
+	VMOVSD       (R8)(BX*1), X5
+	VMOVHPD      (R9)(BX*1), X5, X5
+	VINSERTF128  $0x01, X5, Y4, Y6
+	VMULPD       Y6, Y2, Y6
+	VADDPD       Y6, Y0, Y0
+	VMOVSD       (R10)(BX*1), X4
+	VMOVHPD      (R11)(BX*1), X4, X4
+	VMOVSD       (R12)(BX*1), X5
+	VMOVHPD      (CX)(BX*1), X5, X5
+	VINSERTF128  $0x01, X5, Y4, Y6
+	VMULPD       Y6, Y2, Y6
+	VADDPD       Y6, Y1, Y1
+
+endeight:
+	MOVQ    (SP), AX
+	VMOVUPD Y0, (AX)
+	VMOVUPD Y1, 32(AX)
+	ADDQ    $0x40, AX
+	MOVQ    AX, (SP)
+	ADDQ    $0x40, 8(SP)
+	SUBQ    $0x08, 16(SP)
+	JMP     group
+
+four:
+	VXORPD Y0, Y0, Y0
+	MOVQ   ui_base+24(FP), AX
+	MOVQ   ui_len+32(FP), CX
+	SHRQ   $0x01, CX
+	XORQ   DX, DX
+	TESTQ  CX, CX
+	JZ     oddfour
+
+pairfour:
+	VBROADCASTSD (AX)(DX*1), Y1
+	VBROADCASTSD 8(AX)(DX*1), Y2
+	VMOVUPD      (SI)(DX*1), X8
+	VINSERTF128  $0x01, (R8)(DX*1), Y8, Y8
+	VMOVUPD      (DI)(DX*1), X9
+	VINSERTF128  $0x01, (R9)(DX*1), Y9, Y9
+	VUNPCKLPD    Y9, Y8, Y3
+	VUNPCKHPD    Y9, Y8, Y4
+	VMULPD       Y3, Y1, Y3
+	VADDPD       Y3, Y0, Y0
+	VMULPD       Y4, Y2, Y4
+	VADDPD       Y4, Y0, Y0
+	ADDQ         $0x10, DX
+	DECQ         CX
+	JNZ          pairfour
+
+oddfour:
+	MOVQ         ui_len+32(FP), CX
+	ANDQ         $0x01, CX
+	JZ           endfour
+	VBROADCASTSD (AX)(DX*1), Y1
+	VMOVSD       (SI)(DX*1), X8
+	VMOVHPD      (DI)(DX*1), X8, X8
+	VMOVSD       (R8)(DX*1), X9
+	VMOVHPD      (R9)(DX*1), X9, X9
+	VINSERTF128  $0x01, X9, Y8, Y3
+	VMULPD       Y3, Y1, Y3
+	VADDPD       Y3, Y0, Y0
+
+endfour:
+	MOVQ    (SP), AX
+	VMOVUPD Y0, (AX)
+
+done:
+	VZEROUPPER
+	RET

@@ -113,3 +113,23 @@ var rowPtr = func() (p [maxWideDegree + 1][2]int) {
 	}
 	return p
 }()
+
+// patternWideDotsRowAVX2 does patternWideDotsRow(z, ui, cols, u.Data, u.Stride, s, q)
+// with the zᵢⱼ of eight edges at a time in the lanes of two YMM registers
+// (wideDotsAVX2), for u holding rows 0…rows−1: the same bits, each zᵢⱼ summed from +0 in
+// order of the coordinates. z must hold len(cols) rounded up to 8 entries (those past
+// len(cols) are overwritten). Cost O(len(cols)·len(ui)); no allocation.
+func patternWideDotsRowAVX2(z, ui []float64, cols []int, u blas64.General, rows int, s, q float64) (float64, float64) {
+	n := len(cols)
+	if n == 0 {
+		return s, q
+	}
+	// The slice expressions check the bounds the assembly relies on.
+	_ = z[(n+7)&^7-1]
+	wideDotsAVX2(z, ui, cols, u.Data[:(rows-1)*u.Stride+len(ui)], u.Stride)
+	for _, v := range z[:n] {
+		s += v
+		q += float64(v * v)
+	}
+	return s, q
+}

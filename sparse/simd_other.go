@@ -27,3 +27,7 @@ func patternGramDotsRowsAVX2Range(gram blas64.General, w *CSR, u blas64.General,
 func gatherRowAVX2(out []float64, cols []int, val []float64, b blas64.General, rows, k int) {
 	panic("sparse: AVX2 kernels are not built")
 }
+
+func patternWideDotsRowAVX2(z, ui []float64, cols []int, u blas64.General, rows int, s, q float64) (float64, float64) {
+	panic("sparse: AVX2 kernels are not built")
+}

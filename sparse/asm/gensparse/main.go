@@ -40,6 +40,7 @@ func main() {
 		patternRows(k, false, true)
 		patternRows(k, true, true)
 	}
+	wideDots()
 	Generate()
 	if *tables != "" {
 		writeTables(*tables)
@@ -324,6 +325,130 @@ func patternRows(k int, gram, dots bool) {
 		Store(Q, Return("q"))
 	}
 	RET()
+}
+
+// wideDots emits wideDotsAVX2(z, ui, cols, u, us): z[p] = ui·u[cols[p]·us : …+k] for
+// every p < len(cols), with k = len(ui), each from +0 in order of the coordinates, each
+// product rounded before it is added, as the Go loop (dot) sums it. One YMM lane per
+// edge: eight edges at a time in two chains of four lanes (whose additions overlap), the
+// coordinates of four rows put in lanes by loading two at a time from each row and
+// interleaving (VINSERTF128, VUNPCKLPD/VUNPCKHPD), then one coordinate if k is odd. A
+// last group of fewer than eight (or four) edges repeats its last edge in the spare
+// lanes, so z must hold len(cols) rounded up to 8 (4 when that group is of at most four
+// edges) entries; the spare entries are overwritten with copies.
+func wideDots() {
+	TEXT("wideDotsAVX2", NOSPLIT, "func(z []float64, ui []float64, cols []int, u []float64, us int)")
+	Doc("wideDotsAVX2 sets z[p] = ui·u[cols[p]·us : cols[p]·us+len(ui)] for p < len(cols), each from +0 in order",
+		"of the coordinates; z must have room for len(cols) rounded up to 8 (the spare lanes of",
+		"the last group are overwritten).")
+	Pragma("noescape")
+	zLoc, colsLoc, remLoc := AllocLocal(8), AllocLocal(8), AllocLocal(8)
+	t := GP64()
+	Load(Param("z").Base(), t)
+	MOVQ(t, zLoc)
+	Load(Param("cols").Base(), t)
+	MOVQ(t, colsLoc)
+	Load(Param("cols").Len(), t)
+	MOVQ(t, remLoc)
+
+	zA, zB := YMM(), YMM()
+	Label("group")
+	last := GP64()
+	MOVQ(remLoc, last)
+	DECQ(last)
+	JL(LabelRef("done"))
+	colsp := GP64()
+	MOVQ(colsLoc, colsp)
+	ub := Load(Param("u").Base(), GP64())
+	us8 := Load(Param("us"), GP64())
+	SHLQ(U8(3), us8)
+	// r[e] is the row of edge min(e, last) of the group.
+	var r [8]reg.GPVirtual
+	for e := range r {
+		x := GP64()
+		MOVQ(U32(e), x)
+		CMPQ(x, last)
+		CMOVQGT(last, x)
+		r[e] = GP64()
+		MOVQ(vec.Idx(colsp, x, 8), r[e])
+		IMULQ(us8, r[e])
+		ADDQ(ub, r[e])
+	}
+	CMPQ(last, U8(3))
+	JLE(LabelRef("four"))
+	dotsGroup(r[:], zA, zB, "eight")
+	zp := GP64()
+	MOVQ(zLoc, zp)
+	VMOVUPD(zA, Mem{Base: zp})
+	VMOVUPD(zB, Mem{Base: zp, Disp: 32})
+	ADDQ(U8(64), zp)
+	MOVQ(zp, zLoc)
+	ADDQ(U8(64), colsLoc)
+	SUBQ(U8(8), remLoc)
+	JMP(LabelRef("group"))
+
+	Label("four")
+	dotsGroup(r[:4], zA, zB, "four")
+	MOVQ(zLoc, zp)
+	VMOVUPD(zA, Mem{Base: zp})
+
+	Label("done")
+	VZEROUPPER()
+	RET()
+}
+
+// dotsGroup emits the sums z of the edges whose rows are r (four or eight, in lanes of zA
+// and then zB), as wideDots describes; its labels end in lbl.
+func dotsGroup(r []reg.GPVirtual, zA, zB reg.VecVirtual, lbl string) {
+	chains := []reg.VecVirtual{zA, zB}[:len(r)/4]
+	for _, z := range chains {
+		VXORPD(z, z, z)
+	}
+	uip := Load(Param("ui").Base(), GP64())
+	pairs := Load(Param("ui").Len(), GP64())
+	SHRQ(U8(1), pairs)
+	l8 := GP64()
+	XORQ(l8, l8)
+	b0, b1 := YMM(), YMM()
+	lo, hi, c0, c1 := YMM(), YMM(), YMM(), YMM()
+	TESTQ(pairs, pairs)
+	JZ(LabelRef("odd" + lbl))
+	Label("pair" + lbl)
+	VBROADCASTSD(vec.Idx(uip, l8, 1), b0)
+	VBROADCASTSD(Mem{Base: uip, Index: l8, Scale: 1, Disp: 8}, b1)
+	for c, z := range chains {
+		q := r[4*c : 4*c+4]
+		// lo = [q0[l], q0[l+1], q2[l], q2[l+1]], hi the same of q1 and q3.
+		VMOVUPD(vec.Idx(q[0], l8, 1), lo.AsX())
+		VINSERTF128(U8(1), vec.Idx(q[2], l8, 1), lo, lo)
+		VMOVUPD(vec.Idx(q[1], l8, 1), hi.AsX())
+		VINSERTF128(U8(1), vec.Idx(q[3], l8, 1), hi, hi)
+		VUNPCKLPD(hi, lo, c0) // coordinate l of q0…q3
+		VUNPCKHPD(hi, lo, c1) // coordinate l+1
+		VMULPD(c0, b0, c0)
+		VADDPD(c0, z, z)
+		VMULPD(c1, b1, c1)
+		VADDPD(c1, z, z)
+	}
+	ADDQ(U8(16), l8)
+	DECQ(pairs)
+	JNZ(LabelRef("pair" + lbl))
+	Label("odd" + lbl)
+	k := Load(Param("ui").Len(), GP64())
+	ANDQ(U8(1), k)
+	JZ(LabelRef("end" + lbl))
+	VBROADCASTSD(vec.Idx(uip, l8, 1), b0)
+	for c, z := range chains {
+		q := r[4*c : 4*c+4]
+		VMOVSD(vec.Idx(q[0], l8, 1), lo.AsX())
+		VMOVHPD(vec.Idx(q[1], l8, 1), lo.AsX(), lo.AsX())
+		VMOVSD(vec.Idx(q[2], l8, 1), hi.AsX())
+		VMOVHPD(vec.Idx(q[3], l8, 1), hi.AsX(), hi.AsX())
+		VINSERTF128(U8(1), hi.AsX(), lo, c0)
+		VMULPD(c0, b0, c0)
+		VADDPD(c0, z, z)
+	}
+	Label("end" + lbl)
 }
 
 // writeTables writes the Go tables that index the kernels by width.
