@@ -353,9 +353,8 @@ func patternSumGramDotsBlock(sum, gram blas64.General, w *CSR, u blas64.General,
 // the other: the neighbour rows of U come from memory once, for AU, and are still in the
 // cache for the zᵢⱼ and the gather.
 func patternGramDotsWide(sum, gram blas64.General, w *CSR, u blas64.General, k, lo, hi int) (s, q float64) {
-	zp := wideScratch.Get().(*[maxWideDegree]float64)
-	defer wideScratch.Put(zp)
-	z := zp[:]
+	scratch := wideScratch.Get().(*wideRowScratch)
+	defer wideScratch.Put(scratch)
 	for i := lo; i < hi; i++ {
 		if sum.Data != nil {
 			if useAVX2 {
@@ -367,11 +366,12 @@ func patternGramDotsWide(sum, gram blas64.General, w *CSR, u blas64.General, k, 
 		ui := u.Data[i*u.Stride : i*u.Stride+k]
 		out := gram.Data[i*gram.Stride : i*gram.Stride+k]
 		cols := w.ind[w.ptr[i]:w.ptr[i+1]]
-		if useAVX2 && len(cols) <= maxWideDegree {
+		if useAVX2 {
 			// The zᵢⱼ first, then (UUᵀ⊙W)U's row as the weighted gather Σ zᵢⱼ·uⱼ,
 			// 4 columns per instruction in the same order of edges.
+			z := scratch.forDegree(len(cols))
 			s, q = patternWideDotsRowAVX2(z, ui, cols, u, w.c, s, q)
-			gatherRowAVX2(out, cols, z[:len(cols)], u, w.c, k)
+			gatherRowAVX2(out, scratch.ptr[:], cols, z[:len(cols)], u, w.c, k)
 			continue
 		}
 		s, q = patternWideRow(out, ui, cols, u.Data, u.Stride, s, q)

@@ -124,14 +124,31 @@ func patternWideRow(out, ui []float64, cols []int, u []float64, us int, s, q flo
 	return s, q
 }
 
-// maxWideDegree is the largest row degree whose zᵢⱼ the AVX2 path of the wide edge pass
-// keeps in a stack buffer before the weighted gather; rows of higher degree take
-// patternWideRow (same bits).
+// maxWideDegree is the row degree the scratch of the AVX2 path of the wide edge pass is
+// made for; a goroutine's scratch grows, once, to the largest degree it meets.
 const maxWideDegree = 512
 
-// wideScratch holds the buffers of the zᵢⱼ of one row for the AVX2 path (taken from the
-// pool, none is allocated once every goroutine has one).
-var wideScratch = sync.Pool{New: func() any { return new([maxWideDegree]float64) }}
+// wideRowScratch is what the AVX2 path of the wide edge pass needs for one row besides
+// its output: the row's zᵢⱼ (room for the degree rounded up to 8) and the row pointer
+// {0, degree} of the weighted gather, kept here so that neither is allocated per row.
+type wideRowScratch struct {
+	z   []float64
+	ptr [2]int
+}
+
+// wideScratch holds the scratch of the goroutines running the wide edge pass (taken from
+// the pool; none is allocated once every goroutine has one large enough).
+var wideScratch = sync.Pool{New: func() any { return &wideRowScratch{z: make([]float64, maxWideDegree)} }}
+
+// forDegree returns the scratch's zᵢⱼ buffer, grown if a row of degree d needs more
+// (len(cols) rounded up to 8), and sets its row pointer to {0, d}.
+func (w *wideRowScratch) forDegree(d int) []float64 {
+	if need := (d + 7) &^ 7; len(w.z) < need {
+		w.z = make([]float64, need)
+	}
+	w.ptr = [2]int{0, d}
+	return w.z
+}
 
 // patternWideDotsRow sets z[p] = ui·u[cols[p]·us : …+len(ui)] for every p (len(z) =
 // len(cols)), eight then four edges at a time as patternWideRow does, and returns s + Σz

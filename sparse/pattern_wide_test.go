@@ -111,7 +111,7 @@ func TestPatternWideRowMatchesReference(t *testing.T) {
 			_ = b.Add(j, i, 1)
 		}
 	}
-	for j := 0; j < n; j++ { // a hub past maxWideDegree: the AVX2 path hands it to the Go one
+	for j := 0; j < n; j++ { // a hub past maxWideDegree: the AVX2 path grows its scratch for it
 		_ = b.Add(3, j, 1)
 		_ = b.Add(j, 3, 1)
 	}

@@ -85,14 +85,17 @@ func patternDotsRowsAVX2Range(w *CSR, u blas64.General, k, lo, hi int) (s, q flo
 // gatherRowAVX2 sets out[:k] = Σ_p val[p]·b[cols[p]·bs : cols[p]·bs+k], from +0 in order
 // of p, each product rounded before it is added (as gather does), for b holding rows
 // 0…rows−1 of stride bs: the weighted gather of one row, chunk by chunk of at most
-// maxGatherAVX2 columns.
-func gatherRowAVX2(out []float64, cols []int, val []float64, b blas64.General, rows, k int) {
+// maxGatherAVX2 columns. ptr is the row pointer {0, len(cols)} (the caller's, so that no
+// slice of it is made on the heap per row).
+func gatherRowAVX2(out []float64, ptr []int, cols []int, val []float64, b blas64.General, rows, k int) {
 	if k == 0 || rows == 0 {
 		return
 	}
+	if len(ptr) != 2 || ptr[0] != 0 || ptr[1] != len(cols) {
+		panic("sparse: gatherRowAVX2's row pointer is not {0, len(cols)}")
+	}
 	nc := (k + maxGatherAVX2 - 1) / maxGatherAVX2
 	w0, rem := k/nc, k%nc
-	ptr := rowPtr[len(cols)][:] // a row of len(cols) entries, without a slice on the heap
 	val = val[:len(cols)]
 	for q, c := 0, 0; q < nc; q++ {
 		w := w0
@@ -104,15 +107,6 @@ func gatherRowAVX2(out []float64, cols []int, val []float64, b blas64.General, r
 		c += w
 	}
 }
-
-// rowPtr[d] is the row pointer {0, d} of a one-row matrix with d entries, for
-// gatherRowAVX2 (d ≤ maxWideDegree).
-var rowPtr = func() (p [maxWideDegree + 1][2]int) {
-	for d := range p {
-		p[d][1] = d
-	}
-	return p
-}()
 
 // patternWideDotsRowAVX2 does patternWideDotsRow(z, ui, cols, u.Data, u.Stride, s, q)
 // with the zᵢⱼ of eight edges at a time in the lanes of two YMM registers

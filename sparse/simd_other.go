@@ -24,7 +24,7 @@ func patternGramDotsRowsAVX2Range(gram blas64.General, w *CSR, u blas64.General,
 	panic("sparse: AVX2 kernels are not built")
 }
 
-func gatherRowAVX2(out []float64, cols []int, val []float64, b blas64.General, rows, k int) {
+func gatherRowAVX2(out []float64, ptr []int, cols []int, val []float64, b blas64.General, rows, k int) {
 	panic("sparse: AVX2 kernels are not built")
 }
 

@@ -314,6 +314,21 @@ func TestNoAllocationsOnOneThread(t *testing.T) {
 	}); allocs != 0 {
 		t.Errorf("%v allocations per run, want 0", allocs)
 	}
+	// The wide edge pass (k > maxPattern), with a hub past the scratch's first size: the
+	// scratch grows once, in the run AllocsPerRun does first, and is reused after.
+	hub := NewBuilder(n, n)
+	for j := 0; j < n; j++ {
+		_ = hub.Add(0, j, 1)
+		_ = hub.Add(j, 0, 1)
+	}
+	wh := hub.CSR(MaxDuplicates)
+	u47 := randomDense(rng, n, 47)
+	s47, g47 := mat.NewDense(n, 47, nil), mat.NewDense(n, 47, nil)
+	if allocs := testing.AllocsPerRun(10, func() {
+		_, _ = PatternSumGramDots(s47, g47, wh, u47)
+	}); allocs != 0 {
+		t.Errorf("wide edge pass with a hub of degree %d: %v allocations per run, want 0", wh.RowNNZ(0), allocs)
+	}
 }
 
 func TestScalingHelpers(t *testing.T) {
