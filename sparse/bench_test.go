@@ -112,8 +112,8 @@ func BenchmarkPatternSumGramDotsArxiv(b *testing.B) {
 
 // BenchmarkPatternSumGramDotsProducts16 times NAGC's edge pass at a 16th of the
 // ogbn-products shape (153,064 vertices, about 7.7 M stored entries, degree 50, a
-// random pattern) with k = 47, on one thread. U (57 MB) is larger than the last-level
-// cache, so each neighbour row comes from memory, as at the full shape.
+// random pattern) with k = 47, on 1 and 2 threads. U (57 MB) is larger than the
+// last-level cache, so each neighbour row comes from memory, as at the full shape.
 func BenchmarkPatternSumGramDotsProducts16(b *testing.B) {
 	if testing.Short() {
 		b.Skip("a 7.7 M-entry graph")
@@ -137,8 +137,12 @@ func BenchmarkPatternSumGramDotsProducts16(b *testing.B) {
 	}
 	u := randomDense(rng, n, k)
 	sum, gram := mat.NewDense(n, k, nil), mat.NewDense(n, k, nil)
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		_, _ = PatternSumGramDots(sum, gram, adj, u)
+	for _, threads := range []int{1, 2} {
+		b.Run(fmt.Sprintf("threads=%d", threads), func(b *testing.B) {
+			SetThreads(threads)
+			for i := 0; i < b.N; i++ {
+				_, _ = PatternSumGramDots(sum, gram, adj, u)
+			}
+		})
 	}
 }
