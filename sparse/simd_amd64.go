@@ -108,10 +108,11 @@ func gatherRowAVX2(out []float64, ptr []int, cols []int, val []float64, b blas64
 	}
 }
 
-// patternWideDotsRowAVX2 does patternWideDotsRow(z, ui, cols, u.Data, u.Stride, s, q)
-// with the zᵢⱼ of eight edges at a time in the lanes of two YMM registers
-// (wideDotsAVX2), for u holding rows 0…rows−1: the same bits, each zᵢⱼ summed from +0 in
-// order of the coordinates. z must hold len(cols) rounded up to 8 entries (those past
+// patternWideDotsRowAVX2 sets z[p] = ui·u[cols[p]·us : …+len(ui)] for every p <
+// len(cols), the zᵢⱼ of eight edges at a time in the lanes of two YMM registers
+// (wideDotsAVX2), each summed from +0 in order of the coordinates as dot does, and returns
+// s + Σz and q + Σz² added edge by edge in order (as patternWideRow does), for u holding
+// rows 0…rows−1. z must hold len(cols) rounded up to 8 entries (those past
 // len(cols) are overwritten). Cost O(len(cols)·len(ui)); no allocation.
 func patternWideDotsRowAVX2(z, ui []float64, cols []int, u blas64.General, rows int, s, q float64) (float64, float64) {
 	n := len(cols)
