@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/nagc-harness/nagc/sparse"
 )
 
 // orthonormaliseSeparatePasses is modified Gram–Schmidt applied twice with a separate
@@ -75,5 +77,128 @@ func TestOrthonormaliseSameBitsAsSeparatePasses(t *testing.T) {
 				t.Errorf("%d×%d: dependent column not zeroed (%v)", c.r, c.c, v)
 			}
 		}
+	}
+}
+
+// orthonormaliseFixedBlocks is the definition of the blocked orthonormalisation for any
+// number of rows, written plainly: modified Gram–Schmidt applied twice with every dot
+// product summed in row order within blocks of gsBlockRows rows, the blocks' sums added
+// in block order.
+func orthonormaliseFixedBlocks(q *mat.Dense) {
+	r, c := q.Dims()
+	dot := func(a, b []float64) float64 {
+		var total float64
+		for lo := 0; lo < r; lo += gsBlockRows {
+			var s float64
+			for i := lo; i < min(lo+gsBlockRows, r); i++ {
+				s += a[i] * b[i]
+			}
+			if lo == 0 {
+				total = s
+			} else {
+				total += s
+			}
+		}
+		return total
+	}
+	col := make([][]float64, c)
+	for j := range col {
+		col[j] = make([]float64, r)
+		mat.Col(col[j], j, q)
+	}
+	for j := 0; j < c; j++ {
+		v := col[j]
+		orig := math.Sqrt(dot(v, v))
+		for pass := 0; pass < 2; pass++ {
+			for l := 0; l < j; l++ {
+				p := dot(col[l], v)
+				for i := range v {
+					v[i] -= p * col[l][i]
+				}
+			}
+		}
+		nrm := math.Sqrt(dot(v, v))
+		if nrm <= 1e-10*orig || nrm == 0 {
+			clear(v)
+			continue
+		}
+		for i := range v {
+			v[i] /= nrm
+		}
+	}
+	for j := range col {
+		q.SetCol(j, col[j])
+	}
+}
+
+// TestOrthonormaliseFixedBlocks checks the parallel orthonormalisation on 1, 2 and 3
+// threads: for at most gsBlockRows rows (one block) it gives the bits of the serial
+// separate passes, which every graph of the paper takes; above, the bits of the blocked
+// definition, the same for every thread count, with orthonormal columns (a repeated
+// column zeroed).
+func TestOrthonormaliseFixedBlocks(t *testing.T) {
+	rng := newRand(12)
+	for _, c := range []struct {
+		r, c int
+		ref  func(*mat.Dense)
+	}{
+		{3312, 12, orthonormaliseSeparatePasses},
+		{gsBlockRows, 5, orthonormaliseSeparatePasses},
+		{gsBlockRows + 1, 5, orthonormaliseFixedBlocks},
+		{2*gsBlockRows + 777, 7, orthonormaliseFixedBlocks},
+	} {
+		a := mat.NewDense(c.r, c.c, nil)
+		for i, raw := 0, a.RawMatrix().Data; i < len(raw); i++ {
+			raw[i] = rng.NormFloat64()
+		}
+		for i := 0; i < c.r; i++ { // column 3 = 3·column 1: dependent
+			a.Set(i, 3, 3*a.At(i, 1))
+		}
+		want := mat.DenseCopyOf(a)
+		c.ref(want)
+		for _, threads := range []int{1, 2, 3} {
+			got := mat.DenseCopyOf(a)
+			func() {
+				defer sparse.SetThreads(sparse.SetThreads(threads))
+				var o orthonormaliser
+				o.apply(got)
+			}()
+			for i := 0; i < c.r; i++ {
+				for j := 0; j < c.c; j++ {
+					if math.Float64bits(got.At(i, j)) != math.Float64bits(want.At(i, j)) {
+						t.Fatalf("%d×%d, %d threads: entry (%d, %d) = %v, want %v (same bits)", c.r, c.c, threads, i, j, got.At(i, j), want.At(i, j))
+					}
+				}
+			}
+		}
+		var g mat.Dense
+		g.Mul(want.T(), want)
+		for i := 0; i < c.c; i++ {
+			for j := 0; j < c.c; j++ {
+				w := 0.0
+				if i == j && i != 3 {
+					w = 1
+				}
+				if math.Abs(g.At(i, j)-w) > 1e-12 {
+					t.Errorf("%d×%d: (QᵀQ)[%d, %d] = %v, want %v", c.r, c.c, i, j, g.At(i, j), w)
+				}
+			}
+		}
+	}
+}
+
+// TestOrthonormaliserAllocatesNothing checks that a reused orthonormaliser allocates
+// nothing once its buffers have grown, on one thread.
+func TestOrthonormaliserAllocatesNothing(t *testing.T) {
+	q := mat.NewDense(2*gsBlockRows+5, 4, nil)
+	rng := newRand(13)
+	for i, raw := 0, q.RawMatrix().Data; i < len(raw); i++ {
+		raw[i] = rng.NormFloat64()
+	}
+	defer sparse.SetThreads(sparse.SetThreads(1))
+	var o orthonormaliser
+	o.apply(q)
+	if n := testing.AllocsPerRun(3, func() { o.apply(q) }); n != 0 {
+		t.Errorf("%v allocations per orthonormalisation, want 0", n)
 	}
 }
