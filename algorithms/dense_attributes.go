@@ -188,15 +188,21 @@ func spectralEmbeddingDense(ctx context.Context, z sparse.Operator, r int, rng *
 // the distances to the k1 centroids, V the k2 centroids transposed. Cost: two k-means fits
 // and one product with the k1 centroids; memory one copy of x.
 func KMeansFactorsDense(ctx context.Context, x *dense.Matrix, k1, k2 int, rng *rand.Rand) (u, v *mat.Dense, labels []int, err error) {
+	return kmeansFactorsDense(ctx, x, k1, k2, 0, rng)
+}
+
+// kmeansFactorsDense is KMeansFactorsDense with nInit starts per k-means run (0: the
+// default, 10).
+func kmeansFactorsDense(ctx context.Context, x *dense.Matrix, k1, k2, nInit int, rng *rand.Rand) (u, v *mat.Dense, labels []int, err error) {
 	xn, err := columnMaxNormalisedDense(x)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	r1, err := fitDense(ctx, xn, kmeans.Config{K: k1}, rng)
+	r1, err := fitDense(ctx, xn, kmeans.Config{K: k1, NInit: nInit}, rng)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	r2, err := fitDense(ctx, xn, kmeans.Config{K: k2}, rng)
+	r2, err := fitDense(ctx, xn, kmeans.Config{K: k2, NInit: nInit}, rng)
 	if err != nil {
 		return nil, nil, nil, err
 	}

@@ -35,9 +35,9 @@ func (a NAGC) initialise(ctx context.Context, in Input, k1 int, seed uint64) (u,
 		h = uniformDense(k1, a.K2, rng)
 		return u, v, h, InitRandom, nil
 	case InitKMeans:
-		u, v, _, err = CachedKMeansFactorsContext(ctx, in, k1, a.K2, seed)
+		u, v, _, err = cachedKMeansFactors(ctx, in, k1, a.K2, a.initNInit(n), seed)
 	case InitKMeansMedianARI:
-		u, v, err = cachedMedianARIFactors(ctx, in, k1, a.K2, seed)
+		u, v, err = cachedMedianARIFactors(ctx, in, k1, a.K2, a.initNInit(n), seed)
 	case InitSGC:
 		u, v, err = SGCFactorsContext(ctx, in, k1, a.K2, a.InitRank, seed)
 	}
@@ -46,6 +46,23 @@ func (a NAGC) initialise(ctx context.Context, in Input, k1 int, seed uint64) (u,
 	}
 	h = uniformDense(k1, a.K2, rng)
 	return u, v, h, a.Init, nil
+}
+
+// initNInit returns the k-means starts of each k-means run of NAGC's k-means start
+// (inits kmeans and kmeans-median-ari) on n vertices: InitNInit where given, else one
+// from SGCLargeN vertices (as sgc-kmeans) and 10, the authors' protocol, below.
+func (a NAGC) initNInit(n int) int { return largeNInit(a.InitNInit, n) }
+
+// initNInitInfo is what a fit on n vertices records of its start's k-means starts: the
+// reason where the large-n default chose one start, else "" (the settings say it).
+func (a NAGC) initNInitInfo(n int) string {
+	if a.InitU != nil || (a.Init != InitKMeans && a.Init != InitKMeansMedianARI) {
+		return ""
+	}
+	if used := a.initNInit(n); a.InitNInit == 0 && used == 1 {
+		return nInitInfo(a.InitNInit, used)
+	}
+	return ""
 }
 
 // Random stream of the k-means runs of the SGC initialisation.
@@ -133,11 +150,21 @@ func CachedKMeansFactors(in Input, k1, k2 int, seed uint64) (u, v *mat.Dense, la
 // before every filter power and k-means iteration, when ctx is cancelled (nothing is then
 // cached).
 func CachedKMeansFactorsContext(ctx context.Context, in Input, k1, k2 int, seed uint64) (u, v *mat.Dense, labels []int, err error) {
+	return cachedKMeansFactors(ctx, in, k1, k2, kmeans.Config{}.WithDefaults().NInit, seed)
+}
+
+// cachedKMeansFactors is CachedKMeansFactorsContext with nInit k-means starts per
+// k-means run instead of 10. Runs with 10 starts share their cache entry with
+// CachedKMeansFactors (JWNMF's start).
+func cachedKMeansFactors(ctx context.Context, in Input, k1, k2, nInit int, seed uint64) (u, v *mat.Dense, labels []int, err error) {
 	key := fmt.Sprintf("kmeans-factors/%s/%d/%d/%d", in.xKey, k1, k2, seed)
+	if defaults := (kmeans.Config{}).WithDefaults(); nInit != defaults.NInit {
+		key += fmt.Sprintf("/n_init=%d", nInit)
+	}
 	val, err := in.Cache.Do(key, func() (any, error) {
 		if d := in.DenseAttributes(); d != nil {
 			rng := rand.New(rand.NewPCG(seed, streamKMeansInit))
-			u, v, labels, err := KMeansFactorsDense(ctx, d, k1, k2, rng)
+			u, v, labels, err := kmeansFactorsDense(ctx, d, k1, k2, nInit, rng)
 			return kmeansFactors{u, v, labels}, err
 		}
 		x, err := in.ExplicitAttributesContext(ctx)
@@ -145,7 +172,7 @@ func CachedKMeansFactorsContext(ctx context.Context, in Input, k1, k2 int, seed 
 			return nil, err
 		}
 		rng := rand.New(rand.NewPCG(seed, streamKMeansInit))
-		u, v, labels, err := KMeansFactorsContext(ctx, x, k1, k2, rng)
+		u, v, labels, err := kmeansFactorsSparse(ctx, x, k1, k2, nInit, rng)
 		return kmeansFactors{u, v, labels}, err
 	})
 	if err != nil {
@@ -167,12 +194,18 @@ func KMeansFactors(x *sparse.CSR, k1, k2 int, rng *rand.Rand) (u, v *mat.Dense, 
 // KMeansFactorsContext is KMeansFactors that returns ctx's error, checked before every
 // k-means restart and iteration, when ctx is cancelled.
 func KMeansFactorsContext(ctx context.Context, x *sparse.CSR, k1, k2 int, rng *rand.Rand) (u, v *mat.Dense, labels []int, err error) {
+	return kmeansFactorsSparse(ctx, x, k1, k2, 0, rng)
+}
+
+// kmeansFactorsSparse is KMeansFactorsContext with nInit starts per k-means run (0: the
+// default, 10).
+func kmeansFactorsSparse(ctx context.Context, x *sparse.CSR, k1, k2, nInit int, rng *rand.Rand) (u, v *mat.Dense, labels []int, err error) {
 	xn := x.ColumnMaxNormalised()
-	r1, err := kmeans.FitContext(ctx, xn, kmeans.Config{K: k1}, rng)
+	r1, err := kmeans.FitContext(ctx, xn, kmeans.Config{K: k1, NInit: nInit}, rng)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	r2, err := kmeans.FitContext(ctx, xn, kmeans.Config{K: k2}, rng)
+	r2, err := kmeans.FitContext(ctx, xn, kmeans.Config{K: k2, NInit: nInit}, rng)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -212,14 +245,14 @@ func kmeansMembership(u *mat.Dense, k1 int) {
 // cachedMedianARIFactors runs the k-means construction five times and keeps the run
 // whose k1 labels have the median ARI against in.Truth (the authors' protocol). The five
 // runs use the k-means streams of seeds seed·5+r, r = 0…4, each cached.
-func cachedMedianARIFactors(ctx context.Context, in Input, k1, k2 int, seed uint64) (u, v *mat.Dense, err error) {
+func cachedMedianARIFactors(ctx context.Context, in Input, k1, k2, nInit int, seed uint64) (u, v *mat.Dense, err error) {
 	type run struct {
 		u, v *mat.Dense
 		ari  float64
 	}
 	runs := make([]run, 5)
 	for r := range runs {
-		u, v, labels, err := CachedKMeansFactorsContext(ctx, in, k1, k2, seed*5+uint64(r))
+		u, v, labels, err := cachedKMeansFactors(ctx, in, k1, k2, nInit, seed*5+uint64(r))
 		if err != nil {
 			return nil, nil, err
 		}

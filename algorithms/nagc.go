@@ -62,6 +62,10 @@ type NAGC struct {
 	Iterations int     `yaml:"iterations"` // number of iterations t; 0 means 100 (no convergence test)
 	Init       string  `yaml:"init"`       // InitRandom, InitKMeans (default), InitKMeansMedianARI or InitSGC
 	InitRank   int     `yaml:"init_rank"`  // InitSGC: rank of the spectral embedding, capped at min(n, m) (0: the attributes themselves)
+	// InitNInit is the k-means starts of each k-means run of inits kmeans and
+	// kmeans-median-ari; 0 means 10 (the authors' protocol) below SGCLargeN vertices and
+	// 1 from SGCLargeN vertices (recorded in Result.Info["init_n_init"]).
+	InitNInit int `yaml:"init_n_init"`
 	// InitU, InitV, InitH, when all set, are used as the initial factors instead of Init
 	// (copied, not modified).
 	InitU, InitV, InitH *mat.Dense `yaml:"-"`

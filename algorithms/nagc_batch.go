@@ -262,6 +262,9 @@ func (mb *nagcMember) emit(it, t int, fitTime time.Duration, batch int, res []*R
 				"objective": "½·L_ρ(S−UUᵀ) + (λ/2)‖X−f(UH)Vᵀ‖²",
 			},
 		}
+		if why := mb.a.initNInitInfo(s.U.RawMatrix().Rows); why != "" {
+			res[i].Info["init_n_init"] = why
+		}
 	}
 }
 

@@ -362,6 +362,7 @@ func (a NAGC) checkOptions() error {
 		atLeastZero("nagc", "iterations", a.Iterations),
 		oneOf("nagc", "init", a.Init, InitRandom, InitKMeans, InitKMeansMedianARI, InitSGC),
 		atLeastZero("nagc", "init_rank", a.InitRank),
+		atLeastZero("nagc", "init_n_init", a.InitNInit),
 		a.Filter.checkFilter("nagc"),
 	)
 }

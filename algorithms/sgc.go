@@ -209,19 +209,25 @@ func (a SGCKMeans) Fit(ctx context.Context, in Input, k int, seed uint64) (*Resu
 	}, nil
 }
 
-// SGCLargeN is the number of vertices from which sgc-kmeans, when n_init is not given,
-// runs one k-means start (scikit-learn's n_init="auto" for k-means++) instead of 10: at a
-// sixteenth of the ogbn-products shape the ten starts took a quarter of the fit's CPU time,
-// all of them clustering the same embedding (docs/performance.md).
+// SGCLargeN is the number of vertices from which sgc-kmeans, and NAGC's k-means start,
+// when their starts (n_init, init_n_init) are not given, run one k-means start
+// (scikit-learn's n_init="auto" for k-means++) instead of 10: at a sixteenth of the
+// ogbn-products shape the ten starts took a quarter of SGC k-means' CPU time, all of them
+// clustering the same embedding, and NAGC's start at the whole shape is 2 × 10 k-means
+// runs on 2.4 M × 100 rows (docs/performance.md).
 const SGCLargeN = 1_000_000
 
 // nInit returns the k-means starts of a fit of n vertices: NInit where given, else 1 from
 // SGCLargeN vertices and package kmeans' default (10) below.
-func (a SGCKMeans) nInit(n int) int {
-	if a.NInit == 0 && n >= SGCLargeN {
+func (a SGCKMeans) nInit(n int) int { return largeNInit(a.NInit, n) }
+
+// largeNInit returns the k-means starts of a run on n points: given where not 0, else 1
+// from SGCLargeN points and package kmeans' default (10) below.
+func largeNInit(given, n int) int {
+	if given == 0 && n >= SGCLargeN {
 		return 1
 	}
-	return kmeans.Config{NInit: a.NInit}.WithDefaults().NInit
+	return kmeans.Config{NInit: given}.WithDefaults().NInit
 }
 
 // nInitInfo is the n_init a run records: the count, and why where the large-n default
