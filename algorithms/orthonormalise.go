@@ -86,7 +86,7 @@ const (
 
 // gramSchmidt is one orthonormalisation's columns (column j is buf[j·r : (j+1)·r]), the
 // per-block sums of its dot products, and the operands of the pass under way, read by
-// task, which runs the pass on one block of rows.
+// task, which runs the pass on one group of gsGroup blocks of rows.
 type gramSchmidt struct {
 	q     *mat.Dense
 	buf   []float64
@@ -96,7 +96,7 @@ type gramSchmidt struct {
 	op         int
 	a, b, next []float64
 	p          float64
-	task       func(block int) // g.block, bound to owner
+	task       func(group int) // g.group, bound to owner
 	owner      *gramSchmidt
 }
 
@@ -112,24 +112,24 @@ func (g *gramSchmidt) reset(q *mat.Dense) {
 	}
 	g.q, g.buf, g.r, g.parts = q, g.buf[:r*c], r, g.parts[:nb]
 	if g.owner != g { // first use, or g was copied: bind the task to this g
-		g.task, g.owner = g.block, g
+		g.task, g.owner = g.group, g
 	}
 }
 
 func (g *gramSchmidt) col(j int) []float64 { return g.buf[j*g.r : (j+1)*g.r] }
 
-// run runs pass op over every block of rows, on up to sparse.Threads goroutines when there
-// is more than one block, and returns the blocks' sums added in block order (passes that
-// sum nothing return 0).
+// run runs pass op over every block of rows, a group of gsGroup blocks a task, on up to
+// sparse.Threads goroutines when there is more than one group, and returns the blocks'
+// sums added in block order (passes that sum nothing return 0).
 func (g *gramSchmidt) run(op int, a, b, next []float64, p float64) float64 {
 	g.op, g.a, g.b, g.next, g.p = op, a, b, next, p
-	nb := len(g.parts)
-	if nb <= 1 || sparse.Threads() <= 1 {
-		for blk := 0; blk < nb; blk++ {
-			g.task(blk)
+	groups := (len(g.parts) + gsGroup - 1) / gsGroup
+	if groups <= 1 || sparse.Threads() <= 1 {
+		for grp := 0; grp < groups; grp++ {
+			g.task(grp)
 		}
 	} else {
-		sparse.ParallelTasks(nb, g.task)
+		sparse.ParallelTasks(groups, g.task)
 	}
 	g.a, g.b, g.next = nil, nil, nil
 	if op != gsDot && op != gsProject {
@@ -140,6 +140,59 @@ func (g *gramSchmidt) run(op int, a, b, next []float64, p float64) float64 {
 		s += x
 	}
 	return s
+}
+
+// gsGroup is the number of consecutive blocks of rows one task of gramSchmidt.run takes:
+// their dot products are summed side by side, each block's in its own accumulator and in
+// row order, so that four additions are in flight instead of one (a single sum is bound
+// by the latency of its additions) with each block's sum the same bits.
+const gsGroup = 4
+
+// group runs the current pass on the blocks of group grp: side by side where it has
+// gsGroup full blocks and the pass sums, else one block after the other.
+func (g *gramSchmidt) group(grp int) {
+	first := grp * gsGroup
+	last := min(first+gsGroup, len(g.parts)) // one past
+	if last-first == gsGroup && last*gsBlockRows <= g.r && (g.op == gsDot || g.op == gsProject) {
+		g.group4(first)
+		return
+	}
+	for blk := first; blk < last; blk++ {
+		g.block(blk)
+	}
+}
+
+// group4 runs the current pass (gsDot or gsProject) on the gsGroup full blocks from block
+// first, the blocks' sums side by side, each in row order.
+func (g *gramSchmidt) group4(first int) {
+	const n = gsBlockRows
+	lo := first * n
+	a0, a1, a2, a3 := g.a[lo:lo+n], g.a[lo+n:lo+2*n], g.a[lo+2*n:lo+3*n], g.a[lo+3*n:lo+4*n]
+	b0, b1, b2, b3 := g.b[lo:lo+n], g.b[lo+n:lo+2*n], g.b[lo+2*n:lo+3*n], g.b[lo+3*n:lo+4*n]
+	var s0, s1, s2, s3 float64
+	if g.op == gsDot {
+		for i := 0; i < n; i++ {
+			s0 += a0[i] * b0[i]
+			s1 += a1[i] * b1[i]
+			s2 += a2[i] * b2[i]
+			s3 += a3[i] * b3[i]
+		}
+	} else {
+		x := g.next
+		x0, x1, x2, x3 := x[lo:lo+n], x[lo+n:lo+2*n], x[lo+2*n:lo+3*n], x[lo+3*n:lo+4*n]
+		p := g.p
+		for i := 0; i < n; i++ {
+			a0[i] -= p * b0[i]
+			s0 += x0[i] * a0[i]
+			a1[i] -= p * b1[i]
+			s1 += x1[i] * a1[i]
+			a2[i] -= p * b2[i]
+			s2 += x2[i] * a2[i]
+			a3[i] -= p * b3[i]
+			s3 += x3[i] * a3[i]
+		}
+	}
+	g.parts[first], g.parts[first+1], g.parts[first+2], g.parts[first+3] = s0, s1, s2, s3
 }
 
 // block runs the current pass on rows blk·gsBlockRows … of block blk, summing its rows in

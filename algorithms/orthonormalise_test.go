@@ -1,6 +1,7 @@
 package algorithms
 
 import (
+	"fmt"
 	"math"
 	"testing"
 
@@ -146,6 +147,8 @@ func TestOrthonormaliseFixedBlocks(t *testing.T) {
 		{gsBlockRows, 5, orthonormaliseSeparatePasses},
 		{gsBlockRows + 1, 5, orthonormaliseFixedBlocks},
 		{2*gsBlockRows + 777, 7, orthonormaliseFixedBlocks},
+		{5*gsBlockRows + 123, 6, orthonormaliseFixedBlocks}, // a group of 4 side by side, then 2
+		{2 * gsGroup * gsBlockRows, 5, orthonormaliseFixedBlocks},
 	} {
 		a := mat.NewDense(c.r, c.c, nil)
 		for i, raw := 0, a.RawMatrix().Data; i < len(raw); i++ {
@@ -200,5 +203,27 @@ func TestOrthonormaliserAllocatesNothing(t *testing.T) {
 	o.apply(q)
 	if n := testing.AllocsPerRun(3, func() { o.apply(q) }); n != 0 {
 		t.Errorf("%v allocations per orthonormalisation, want 0", n)
+	}
+}
+
+// BenchmarkOrthonormalise times one orthonormalisation of the randomised SVD's n×42 block
+// (rank 32 + 10) at a quarter of the ogbn-products shape's rows, on 1 and 2 threads.
+func BenchmarkOrthonormalise(b *testing.B) {
+	const r, c = 2_449_029 / 4, 42
+	a := mat.NewDense(r, c, nil)
+	rng := newRand(14)
+	for i, raw := 0, a.RawMatrix().Data; i < len(raw); i++ {
+		raw[i] = rng.NormFloat64()
+	}
+	q := mat.NewDense(r, c, nil)
+	for _, threads := range []int{1, 2} {
+		b.Run(fmt.Sprintf("threads=%d", threads), func(b *testing.B) {
+			defer sparse.SetThreads(sparse.SetThreads(threads))
+			var o orthonormaliser
+			for i := 0; i < b.N; i++ {
+				q.Copy(a)
+				o.apply(q)
+			}
+		})
 	}
 }
