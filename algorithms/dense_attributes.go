@@ -165,21 +165,7 @@ func spectralEmbeddingDense(ctx context.Context, z sparse.Operator, r int, rng *
 	}
 	n, _ := z.Dims()
 	out := make([]float64, n*r)
-	for i := 0; i < n; i++ {
-		row := out[i*r : (i+1)*r]
-		var norm float64
-		for j := range row {
-			row[j] = u.At(i, j) * sigma[j]
-			norm += row[j] * row[j]
-		}
-		if norm == 0 {
-			continue
-		}
-		norm = math.Sqrt(norm)
-		for j := range row {
-			row[j] /= norm
-		}
-	}
+	embeddingRows(n, func(i int) { embeddingRow(out[i*r:(i+1)*r], u, sigma, i) })
 	return dense.NewMatrix64(n, r, out), nil
 }
 

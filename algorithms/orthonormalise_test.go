@@ -1,6 +1,7 @@
 package algorithms
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"testing"
@@ -225,5 +226,81 @@ func BenchmarkOrthonormalise(b *testing.B) {
 				o.apply(q)
 			}
 		})
+	}
+}
+
+// spectralRowsSerial is the row loop SpectralEmbedding ran before it was split between
+// threads: rows of U_r·Σ_r scaled to unit length, a zero row not stored.
+func spectralRowsSerial(u *mat.Dense, sigma []float64, n, r int) (ptr, ind []int, val []float64) {
+	ptr = make([]int, n+1)
+	row := make([]float64, r)
+	for i := 0; i < n; i++ {
+		var norm float64
+		for j := range row {
+			row[j] = u.At(i, j) * sigma[j]
+			norm += row[j] * row[j]
+		}
+		if norm != 0 {
+			norm = math.Sqrt(norm)
+			for j, x := range row {
+				ind, val = append(ind, j), append(val, x/norm)
+			}
+		}
+		ptr[i+1] = len(ind)
+	}
+	return ptr, ind, val
+}
+
+// TestSpectralEmbeddingRowsOnThreads checks that SpectralEmbedding (sparse) and its dense
+// form, their rows split between 1, 2 or 3 threads, give the bits of the serial row loop
+// on the same SVD, with zero rows (vertices without attributes) left out of the sparse
+// form and zero in the dense one.
+func TestSpectralEmbeddingRowsOnThreads(t *testing.T) {
+	const n, m, r = 3*embeddingRowBlock + 50, 9, 4
+	rng := newRand(15)
+	b := sparse.NewBuilder(n, m)
+	for i := 0; i < n; i++ {
+		if i%7 == 3 {
+			continue // a zero row
+		}
+		for j := 0; j < m; j++ {
+			if rng.Float64() < 0.5 {
+				_ = b.Add(i, j, rng.Float64())
+			}
+		}
+	}
+	z := sparse.NewCSROperator(b.CSR(sparse.SumDuplicates))
+	u, _, sigma := truncatedSVD(z, r, newRand(16))
+	wantPtr, wantInd, wantVal := spectralRowsSerial(u, sigma, n, r)
+	for _, threads := range []int{1, 2, 3} {
+		func() {
+			defer sparse.SetThreads(sparse.SetThreads(threads))
+			e := SpectralEmbedding(z, r, newRand(16))
+			d, err := spectralEmbeddingDense(context.Background(), z, r, newRand(16))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := 0; i < n; i++ {
+				cols, vals := e.Row(i)
+				want := wantVal[wantPtr[i]:wantPtr[i+1]]
+				if len(cols) != len(want) {
+					t.Fatalf("%d threads: row %d has %d entries, want %d", threads, i, len(cols), len(want))
+				}
+				for k, j := range cols {
+					if j != wantInd[wantPtr[i]+k] || math.Float64bits(vals[k]) != math.Float64bits(want[k]) {
+						t.Fatalf("%d threads: row %d entry %d = (%d, %v), want (%d, %v)", threads, i, k, j, vals[k], wantInd[wantPtr[i]+k], want[k])
+					}
+				}
+				for j := 0; j < r; j++ {
+					w := 0.0
+					if len(want) > 0 {
+						w = want[j]
+					}
+					if math.Float64bits(d.At(i, j)) != math.Float64bits(w) {
+						t.Fatalf("%d threads: dense row %d, column %d = %v, want %v", threads, i, j, d.At(i, j), w)
+					}
+				}
+			}
+		}()
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"gonum.org/v1/gonum/mat"
+
 	"github.com/nagc-harness/nagc/algorithms/kmeans"
 	"github.com/nagc-harness/nagc/sparse"
 )
@@ -309,25 +311,66 @@ func SpectralEmbeddingContext(ctx context.Context, z sparse.Operator, r int, rng
 		return nil, err
 	}
 	n, _ := z.Dims()
-	ptr, ind, val := make([]int, n+1), make([]int, 0, n*r), make([]float64, 0, n*r)
-	row := make([]float64, r)
-	for i := 0; i < n; i++ {
-		var norm float64
-		for j := range row {
-			row[j] = u.At(i, j) * sigma[j]
-			norm += row[j] * row[j]
+	// Each row in place in an n×r array, by blocks of rows on the kernel threads; then the
+	// rows that are not zero packed to its start (a zero row is not stored).
+	val := make([]float64, n*r)
+	nonZero := make([]bool, n)
+	embeddingRows(n, func(i int) { nonZero[i] = embeddingRow(val[i*r:(i+1)*r], u, sigma, i) })
+	ptr := make([]int, n+1)
+	for i, nz := range nonZero {
+		ptr[i+1] = ptr[i]
+		if nz {
+			ptr[i+1] += r
 		}
-		if norm != 0 {
-			norm = math.Sqrt(norm)
-			for j, x := range row {
-				ind, val = append(ind, j), append(val, x/norm)
+	}
+	if ptr[n] < n*r { // rows move towards the start, in order: none is overwritten unread
+		for i, nz := range nonZero {
+			if nz {
+				copy(val[ptr[i]:ptr[i]+r], val[i*r:(i+1)*r])
 			}
 		}
-		ptr[i+1] = len(ind)
+		val = val[:ptr[n]]
+	}
+	ind := make([]int, ptr[n])
+	for p := range ind {
+		ind[p] = p % r
 	}
 	e, err := sparse.NewCSR(n, r, ptr, ind, val)
 	if err != nil {
 		panic(err) // rows of 0…r−1 in order: cannot happen
 	}
 	return e, nil
+}
+
+// embeddingRowBlock is the number of rows of one task of embeddingRows.
+const embeddingRowBlock = 4096
+
+// embeddingRows calls row(i) for every i in [0, n), by blocks of embeddingRowBlock rows on
+// up to sparse.Threads goroutines; each row is computed by one call, so the result does
+// not depend on the thread count.
+func embeddingRows(n int, row func(i int)) {
+	sparse.ParallelTasks((n+embeddingRowBlock-1)/embeddingRowBlock, func(b int) {
+		for i := b * embeddingRowBlock; i < min((b+1)*embeddingRowBlock, n); i++ {
+			row(i)
+		}
+	})
+}
+
+// embeddingRow sets dst (length r) to row i of U_r·Σ_r scaled to unit Euclidean length
+// and reports whether it is non-zero (a zero row is left zero).
+func embeddingRow(dst []float64, u *mat.Dense, sigma []float64, i int) bool {
+	ui := u.RawRowView(i)
+	var norm float64
+	for j := range dst {
+		dst[j] = ui[j] * sigma[j]
+		norm += dst[j] * dst[j]
+	}
+	if norm == 0 {
+		return false
+	}
+	norm = math.Sqrt(norm)
+	for j := range dst {
+		dst[j] /= norm
+	}
+	return true
 }
