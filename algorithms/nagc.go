@@ -17,7 +17,8 @@ const (
 	// InitRandom draws U, V and H uniformly from [0, 1) (the paper's "Prop.*").
 	InitRandom = "random"
 	// InitKMeans builds U and V from two k-means runs on column-max-normalised attributes
-	// (best inertia of 10 k-means++ starts each); label-free. H is uniform random.
+	// (best inertia of 10 k-means++ starts each; one start each from SGCLargeN vertices
+	// unless NAGC.InitNInit is given); label-free. H is uniform random.
 	InitKMeans = "kmeans"
 	// InitKMeansMedianARI is the authors' protocol: five InitKMeans constructions, keeping
 	// the one whose k1-cluster k-means has the median ARI against the true labels. It
