@@ -120,44 +120,35 @@ func MulHadamard(dst, a, b, c *mat.Dense) {
 	forBlocks(n, func(lo, hi int) { mulHadamardRows(d, ar, br, cw, k, l, lo, hi) })
 }
 
-// mulHadamardRows sets rows lo…hi−1 of d = (a⊙b)·c, a block of BlockRows rows at a time.
-// The AVX2 row kernels take any inner dimension k; the Go ones copy c's block to the stack,
-// so past maxInner without AVX2 a plain loop does it (same bits either way).
+// mulHadamardRows sets rows lo…hi−1 of d = (a⊙b)·c, a block of BlockRows rows at a time:
+// it forms the block's rows of a⊙b in pooled scratch (the same rounded products the
+// entry-by-entry formulation multiplies by c) and multiplies them by c with mulRows, so
+// each product aᵢₜ·bᵢₜ is formed once instead of once per column chunk of c.
 func mulHadamardRows(d, a, b, c blas64.General, k, l, lo, hi int) {
-	if k > maxInner && !useAVX2 {
-		mulHadamardRowsLargeK(d, a, b, c, k, l, lo, hi)
-		return
-	}
-	sp := splitCols(l)
+	sp := getScratch(min(BlockRows, hi-lo) * k)
 	for ; lo < hi; lo += BlockRows {
 		rows := min(BlockRows, hi-lo)
-		for q, j := 0, 0; q < sp.nc; q++ {
-			w := sp.width(q)
-			rowMulHadamard(w, d.Data[lo*d.Stride+j:], d.Stride, a.Data[lo*a.Stride:], a.Stride,
-				b.Data[lo*b.Stride:], b.Stride, c.Data[j:], c.Stride, k, rows)
-			j += w
-		}
+		h := hadamardRows(*sp, a, b, k, lo, lo+rows)
+		dv := blas64.General{Rows: rows, Cols: l, Stride: d.Stride, Data: d.Data[lo*d.Stride:]}
+		mulRows(dv, h, c, k, l, 0, rows)
 	}
+	putScratch(sp)
 }
 
-// mulHadamardRowsLargeK is mulHadamardRows for k > maxInner without AVX2: a plain loop
-// per row, with the kernels' order of summation.
-func mulHadamardRowsLargeK(d, a, b, c blas64.General, k, l, lo, hi int) {
+// hadamardRows sets buf to rows lo…hi−1 of a⊙b (their first c columns) and returns it as a
+// (hi−lo)×c matrix. buf must hold at least (hi−lo)·c entries.
+func hadamardRows(buf []float64, a, b blas64.General, c, lo, hi int) blas64.General {
+	h := blas64.General{Rows: hi - lo, Cols: c, Stride: max(c, 1), Data: buf[:(hi-lo)*c]}
 	for i := lo; i < hi; i++ {
-		x := a.Data[i*a.Stride : i*a.Stride+k]
-		y := b.Data[i*b.Stride : i*b.Stride+k]
-		y = y[:len(x)]
-		out := d.Data[i*d.Stride : i*d.Stride+l]
-		clear(out)
-		for t, v := range x {
-			v *= y[t]
-			r := c.Data[t*c.Stride : t*c.Stride+l]
-			r = r[:len(out)]
-			for j := range out {
-				out[j] += float64(v * r[j])
-			}
+		out := h.Data[(i-lo)*c : (i-lo+1)*c]
+		x := a.Data[i*a.Stride : i*a.Stride+c]
+		y := b.Data[i*b.Stride : i*b.Stride+c]
+		x, y = x[:len(out)], y[:len(out)]
+		for j := range out {
+			out[j] = x[j] * y[j]
 		}
 	}
+	return h
 }
 
 // MulBT sets dst = a·bᵀ for a n×k, b l×k and dst n×l: each entry is a dot product of a
@@ -276,14 +267,15 @@ func TMulHadamard(dst, a, b, c *mat.Dense) {
 	})
 }
 
+// tmulHadamardBlock sets (add: adds to) d the sum over rows lo…hi−1 of a_iᵀ(b_i⊙c_i): it
+// forms those rows of b⊙c in pooled scratch (the same rounded products the column kernels
+// would form per group of output rows) and sums with tmulBlock.
 func tmulHadamardBlock(d, a, b, c blas64.General, k, l, lo, hi int, add bool) {
-	sp := splitCols(l)
-	x, y, z := a.Data[lo*a.Stride:], b.Data[lo*b.Stride:], c.Data[lo*c.Stride:]
-	for q, j := 0, 0; q < sp.nc; q++ {
-		w := sp.width(q)
-		colAccHadamard(w, d.Data[j:], d.Stride, x, a.Stride, k, y[j:], b.Stride, z[j:], c.Stride, hi-lo, add)
-		j += w
-	}
+	sp := getScratch((hi - lo) * l)
+	h := hadamardRows(*sp, b, c, l, lo, hi)
+	av := blas64.General{Rows: hi - lo, Cols: k, Stride: a.Stride, Data: a.Data[lo*a.Stride:]}
+	tmulBlock(d, av, h, k, l, 0, hi-lo, add)
+	putScratch(sp)
 }
 
 // Gram sets dst = aᵀ·a for a n×k and dst k×k. It computes the upper triangle (summed per

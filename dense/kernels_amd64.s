@@ -87,28 +87,29 @@ TEXT ·rowMul1AVX2(SB), NOSPLIT, $0-112
 group:
 	CMPQ   R8, $0x04
 	JLT    rest
-	VXORPD X0, X0, X0
 	VXORPD X1, X1, X1
 	VXORPD X2, X2, X2
 	VXORPD X3, X3, X3
+	VXORPD X4, X4, X4
 	MOVQ   b_base+64(FP), R9
 	MOVQ   k+96(FP), R10
 	TESTQ  R10, R10
 	JZ     storeG
 
 tG:
-	VBROADCASTSD (DX), Y4
-	VMULSD       (R9), X4, X4
-	VADDSD       X4, X0, X0
-	VBROADCASTSD (DX)(BX*1), Y4
-	VMULSD       (R9), X4, X4
-	VADDSD       X4, X1, X1
-	VBROADCASTSD (DX)(BX*2), Y4
-	VMULSD       (R9), X4, X4
-	VADDSD       X4, X2, X2
-	VBROADCASTSD (DX)(SI*1), Y4
-	VMULSD       (R9), X4, X4
-	VADDSD       X4, X3, X3
+	VMOVSD       (R9), X0
+	VBROADCASTSD (DX), Y5
+	VMULSD       X0, X5, X5
+	VADDSD       X5, X1, X1
+	VBROADCASTSD (DX)(BX*1), Y5
+	VMULSD       X0, X5, X5
+	VADDSD       X5, X2, X2
+	VBROADCASTSD (DX)(BX*2), Y5
+	VMULSD       X0, X5, X5
+	VADDSD       X5, X3, X3
+	VBROADCASTSD (DX)(SI*1), Y5
+	VMULSD       X0, X5, X5
+	VADDSD       X5, X4, X4
 	ADDQ         $0x08, DX
 	ADDQ         DI, R9
 	DECQ         R10
@@ -116,13 +117,13 @@ tG:
 
 storeG:
 	MOVQ   AX, R9
-	VMOVSD X0, (R9)
-	ADDQ   CX, R9
 	VMOVSD X1, (R9)
 	ADDQ   CX, R9
 	VMOVSD X2, (R9)
 	ADDQ   CX, R9
 	VMOVSD X3, (R9)
+	ADDQ   CX, R9
+	VMOVSD X4, (R9)
 	ADDQ   CX, R9
 	MOVQ   R9, AX
 	MOVQ   k+96(FP), R10
@@ -138,24 +139,25 @@ storeG:
 rest:
 	CMPQ   R8, $0x03
 	JNE    not3
-	VXORPD X0, X0, X0
 	VXORPD X1, X1, X1
 	VXORPD X2, X2, X2
+	VXORPD X3, X3, X3
 	MOVQ   b_base+64(FP), R9
 	MOVQ   k+96(FP), R10
 	TESTQ  R10, R10
 	JZ     store3
 
 t3:
-	VBROADCASTSD (DX), Y4
-	VMULSD       (R9), X4, X4
-	VADDSD       X4, X0, X0
-	VBROADCASTSD (DX)(BX*1), Y4
-	VMULSD       (R9), X4, X4
-	VADDSD       X4, X1, X1
-	VBROADCASTSD (DX)(BX*2), Y4
-	VMULSD       (R9), X4, X4
-	VADDSD       X4, X2, X2
+	VMOVSD       (R9), X0
+	VBROADCASTSD (DX), Y5
+	VMULSD       X0, X5, X5
+	VADDSD       X5, X1, X1
+	VBROADCASTSD (DX)(BX*1), Y5
+	VMULSD       X0, X5, X5
+	VADDSD       X5, X2, X2
+	VBROADCASTSD (DX)(BX*2), Y5
+	VMULSD       X0, X5, X5
+	VADDSD       X5, X3, X3
 	ADDQ         $0x08, DX
 	ADDQ         DI, R9
 	DECQ         R10
@@ -163,11 +165,11 @@ t3:
 
 store3:
 	MOVQ   AX, R9
-	VMOVSD X0, (R9)
-	ADDQ   CX, R9
 	VMOVSD X1, (R9)
 	ADDQ   CX, R9
 	VMOVSD X2, (R9)
+	ADDQ   CX, R9
+	VMOVSD X3, (R9)
 	ADDQ   CX, R9
 	MOVQ   R9, AX
 	MOVQ   k+96(FP), R10
@@ -181,20 +183,21 @@ store3:
 not3:
 	CMPQ   R8, $0x02
 	JNE    not2
-	VXORPD X0, X0, X0
 	VXORPD X1, X1, X1
+	VXORPD X2, X2, X2
 	MOVQ   b_base+64(FP), R9
 	MOVQ   k+96(FP), R10
 	TESTQ  R10, R10
 	JZ     store2
 
 t2:
-	VBROADCASTSD (DX), Y4
-	VMULSD       (R9), X4, X4
-	VADDSD       X4, X0, X0
-	VBROADCASTSD (DX)(BX*1), Y4
-	VMULSD       (R9), X4, X4
-	VADDSD       X4, X1, X1
+	VMOVSD       (R9), X0
+	VBROADCASTSD (DX), Y5
+	VMULSD       X0, X5, X5
+	VADDSD       X5, X1, X1
+	VBROADCASTSD (DX)(BX*1), Y5
+	VMULSD       X0, X5, X5
+	VADDSD       X5, X2, X2
 	ADDQ         $0x08, DX
 	ADDQ         DI, R9
 	DECQ         R10
@@ -202,9 +205,9 @@ t2:
 
 store2:
 	MOVQ   AX, R9
-	VMOVSD X0, (R9)
-	ADDQ   CX, R9
 	VMOVSD X1, (R9)
+	ADDQ   CX, R9
+	VMOVSD X2, (R9)
 	ADDQ   CX, R9
 	MOVQ   R9, AX
 	MOVQ   k+96(FP), R10
@@ -217,16 +220,17 @@ store2:
 not2:
 	CMPQ   R8, $0x01
 	JNE    not1
-	VXORPD X0, X0, X0
+	VXORPD X1, X1, X1
 	MOVQ   b_base+64(FP), R9
 	MOVQ   k+96(FP), R10
 	TESTQ  R10, R10
 	JZ     store1
 
 t1:
-	VBROADCASTSD (DX), Y4
-	VMULSD       (R9), X4, X4
-	VADDSD       X4, X0, X0
+	VMOVSD       (R9), X0
+	VBROADCASTSD (DX), Y5
+	VMULSD       X0, X5, X5
+	VADDSD       X5, X1, X1
 	ADDQ         $0x08, DX
 	ADDQ         DI, R9
 	DECQ         R10
@@ -234,7 +238,7 @@ t1:
 
 store1:
 	MOVQ   AX, R9
-	VMOVSD X0, (R9)
+	VMOVSD X1, (R9)
 	ADDQ   CX, R9
 	MOVQ   R9, AX
 	MOVQ   k+96(FP), R10
@@ -897,28 +901,29 @@ TEXT ·rowMul2AVX2(SB), NOSPLIT, $0-112
 group:
 	CMPQ   R8, $0x04
 	JLT    rest
-	VXORPD X0, X0, X0
 	VXORPD X1, X1, X1
 	VXORPD X2, X2, X2
 	VXORPD X3, X3, X3
+	VXORPD X4, X4, X4
 	MOVQ   b_base+64(FP), R9
 	MOVQ   k+96(FP), R10
 	TESTQ  R10, R10
 	JZ     storeG
 
 tG:
-	VBROADCASTSD (DX), Y4
-	VMULPD       (R9), X4, X4
-	VADDPD       X4, X0, X0
-	VBROADCASTSD (DX)(BX*1), Y4
-	VMULPD       (R9), X4, X4
-	VADDPD       X4, X1, X1
-	VBROADCASTSD (DX)(BX*2), Y4
-	VMULPD       (R9), X4, X4
-	VADDPD       X4, X2, X2
-	VBROADCASTSD (DX)(SI*1), Y4
-	VMULPD       (R9), X4, X4
-	VADDPD       X4, X3, X3
+	VMOVUPD      (R9), X0
+	VBROADCASTSD (DX), Y5
+	VMULPD       X0, X5, X5
+	VADDPD       X5, X1, X1
+	VBROADCASTSD (DX)(BX*1), Y5
+	VMULPD       X0, X5, X5
+	VADDPD       X5, X2, X2
+	VBROADCASTSD (DX)(BX*2), Y5
+	VMULPD       X0, X5, X5
+	VADDPD       X5, X3, X3
+	VBROADCASTSD (DX)(SI*1), Y5
+	VMULPD       X0, X5, X5
+	VADDPD       X5, X4, X4
 	ADDQ         $0x08, DX
 	ADDQ         DI, R9
 	DECQ         R10
@@ -926,13 +931,13 @@ tG:
 
 storeG:
 	MOVQ    AX, R9
-	VMOVUPD X0, (R9)
-	ADDQ    CX, R9
 	VMOVUPD X1, (R9)
 	ADDQ    CX, R9
 	VMOVUPD X2, (R9)
 	ADDQ    CX, R9
 	VMOVUPD X3, (R9)
+	ADDQ    CX, R9
+	VMOVUPD X4, (R9)
 	ADDQ    CX, R9
 	MOVQ    R9, AX
 	MOVQ    k+96(FP), R10
@@ -948,24 +953,25 @@ storeG:
 rest:
 	CMPQ   R8, $0x03
 	JNE    not3
-	VXORPD X0, X0, X0
 	VXORPD X1, X1, X1
 	VXORPD X2, X2, X2
+	VXORPD X3, X3, X3
 	MOVQ   b_base+64(FP), R9
 	MOVQ   k+96(FP), R10
 	TESTQ  R10, R10
 	JZ     store3
 
 t3:
-	VBROADCASTSD (DX), Y4
-	VMULPD       (R9), X4, X4
-	VADDPD       X4, X0, X0
-	VBROADCASTSD (DX)(BX*1), Y4
-	VMULPD       (R9), X4, X4
-	VADDPD       X4, X1, X1
-	VBROADCASTSD (DX)(BX*2), Y4
-	VMULPD       (R9), X4, X4
-	VADDPD       X4, X2, X2
+	VMOVUPD      (R9), X0
+	VBROADCASTSD (DX), Y5
+	VMULPD       X0, X5, X5
+	VADDPD       X5, X1, X1
+	VBROADCASTSD (DX)(BX*1), Y5
+	VMULPD       X0, X5, X5
+	VADDPD       X5, X2, X2
+	VBROADCASTSD (DX)(BX*2), Y5
+	VMULPD       X0, X5, X5
+	VADDPD       X5, X3, X3
 	ADDQ         $0x08, DX
 	ADDQ         DI, R9
 	DECQ         R10
@@ -973,11 +979,11 @@ t3:
 
 store3:
 	MOVQ    AX, R9
-	VMOVUPD X0, (R9)
-	ADDQ    CX, R9
 	VMOVUPD X1, (R9)
 	ADDQ    CX, R9
 	VMOVUPD X2, (R9)
+	ADDQ    CX, R9
+	VMOVUPD X3, (R9)
 	ADDQ    CX, R9
 	MOVQ    R9, AX
 	MOVQ    k+96(FP), R10
@@ -991,20 +997,21 @@ store3:
 not3:
 	CMPQ   R8, $0x02
 	JNE    not2
-	VXORPD X0, X0, X0
 	VXORPD X1, X1, X1
+	VXORPD X2, X2, X2
 	MOVQ   b_base+64(FP), R9
 	MOVQ   k+96(FP), R10
 	TESTQ  R10, R10
 	JZ     store2
 
 t2:
-	VBROADCASTSD (DX), Y4
-	VMULPD       (R9), X4, X4
-	VADDPD       X4, X0, X0
-	VBROADCASTSD (DX)(BX*1), Y4
-	VMULPD       (R9), X4, X4
-	VADDPD       X4, X1, X1
+	VMOVUPD      (R9), X0
+	VBROADCASTSD (DX), Y5
+	VMULPD       X0, X5, X5
+	VADDPD       X5, X1, X1
+	VBROADCASTSD (DX)(BX*1), Y5
+	VMULPD       X0, X5, X5
+	VADDPD       X5, X2, X2
 	ADDQ         $0x08, DX
 	ADDQ         DI, R9
 	DECQ         R10
@@ -1012,9 +1019,9 @@ t2:
 
 store2:
 	MOVQ    AX, R9
-	VMOVUPD X0, (R9)
-	ADDQ    CX, R9
 	VMOVUPD X1, (R9)
+	ADDQ    CX, R9
+	VMOVUPD X2, (R9)
 	ADDQ    CX, R9
 	MOVQ    R9, AX
 	MOVQ    k+96(FP), R10
@@ -1027,16 +1034,17 @@ store2:
 not2:
 	CMPQ   R8, $0x01
 	JNE    not1
-	VXORPD X0, X0, X0
+	VXORPD X1, X1, X1
 	MOVQ   b_base+64(FP), R9
 	MOVQ   k+96(FP), R10
 	TESTQ  R10, R10
 	JZ     store1
 
 t1:
-	VBROADCASTSD (DX), Y4
-	VMULPD       (R9), X4, X4
-	VADDPD       X4, X0, X0
+	VMOVUPD      (R9), X0
+	VBROADCASTSD (DX), Y5
+	VMULPD       X0, X5, X5
+	VADDPD       X5, X1, X1
 	ADDQ         $0x08, DX
 	ADDQ         DI, R9
 	DECQ         R10
@@ -1044,7 +1052,7 @@ t1:
 
 store1:
 	MOVQ    AX, R9
-	VMOVUPD X0, (R9)
+	VMOVUPD X1, (R9)
 	ADDQ    CX, R9
 	MOVQ    R9, AX
 	MOVQ    k+96(FP), R10
@@ -1707,8 +1715,75 @@ TEXT ·rowMul3AVX2(SB), NOSPLIT, $0-112
 group:
 	CMPQ   R8, $0x04
 	JLT    rest
-	VXORPD X0, X0, X0
-	VXORPD X1, X1, X1
+	VXORPD X2, X2, X2
+	VXORPD X3, X3, X3
+	VXORPD X4, X4, X4
+	VXORPD X5, X5, X5
+	VXORPD X6, X6, X6
+	VXORPD X7, X7, X7
+	VXORPD X8, X8, X8
+	VXORPD X9, X9, X9
+	MOVQ   b_base+64(FP), R9
+	MOVQ   k+96(FP), R10
+	TESTQ  R10, R10
+	JZ     storeG
+
+tG:
+	VMOVUPD      (R9), X0
+	VMOVSD       16(R9), X1
+	VBROADCASTSD (DX), Y10
+	VMULPD       X0, X10, X11
+	VADDPD       X11, X2, X2
+	VMULSD       X1, X10, X11
+	VADDSD       X11, X3, X3
+	VBROADCASTSD (DX)(BX*1), Y10
+	VMULPD       X0, X10, X11
+	VADDPD       X11, X4, X4
+	VMULSD       X1, X10, X11
+	VADDSD       X11, X5, X5
+	VBROADCASTSD (DX)(BX*2), Y10
+	VMULPD       X0, X10, X11
+	VADDPD       X11, X6, X6
+	VMULSD       X1, X10, X11
+	VADDSD       X11, X7, X7
+	VBROADCASTSD (DX)(SI*1), Y10
+	VMULPD       X0, X10, X11
+	VADDPD       X11, X8, X8
+	VMULSD       X1, X10, X11
+	VADDSD       X11, X9, X9
+	ADDQ         $0x08, DX
+	ADDQ         DI, R9
+	DECQ         R10
+	JNZ          tG
+
+storeG:
+	MOVQ    AX, R9
+	VMOVUPD X2, (R9)
+	VMOVSD  X3, 16(R9)
+	ADDQ    CX, R9
+	VMOVUPD X4, (R9)
+	VMOVSD  X5, 16(R9)
+	ADDQ    CX, R9
+	VMOVUPD X6, (R9)
+	VMOVSD  X7, 16(R9)
+	ADDQ    CX, R9
+	VMOVUPD X8, (R9)
+	VMOVSD  X9, 16(R9)
+	ADDQ    CX, R9
+	MOVQ    R9, AX
+	MOVQ    k+96(FP), R10
+	SHLQ    $0x03, R10
+	SUBQ    R10, DX
+	ADDQ    BX, DX
+	ADDQ    BX, DX
+	ADDQ    BX, DX
+	ADDQ    BX, DX
+	SUBQ    $0x04, R8
+	JMP     group
+
+rest:
+	CMPQ   R8, $0x03
+	JNE    not3
 	VXORPD X2, X2, X2
 	VXORPD X3, X3, X3
 	VXORPD X4, X4, X4
@@ -1718,39 +1793,33 @@ group:
 	MOVQ   b_base+64(FP), R9
 	MOVQ   k+96(FP), R10
 	TESTQ  R10, R10
-	JZ     storeG
+	JZ     store3
 
-tG:
-	VBROADCASTSD (DX), Y8
-	VMULPD       (R9), X8, X9
-	VADDPD       X9, X0, X0
-	VMULSD       16(R9), X8, X9
-	VADDSD       X9, X1, X1
-	VBROADCASTSD (DX)(BX*1), Y8
-	VMULPD       (R9), X8, X9
-	VADDPD       X9, X2, X2
-	VMULSD       16(R9), X8, X9
-	VADDSD       X9, X3, X3
-	VBROADCASTSD (DX)(BX*2), Y8
-	VMULPD       (R9), X8, X9
-	VADDPD       X9, X4, X4
-	VMULSD       16(R9), X8, X9
-	VADDSD       X9, X5, X5
-	VBROADCASTSD (DX)(SI*1), Y8
-	VMULPD       (R9), X8, X9
-	VADDPD       X9, X6, X6
-	VMULSD       16(R9), X8, X9
-	VADDSD       X9, X7, X7
+t3:
+	VMOVUPD      (R9), X0
+	VMOVSD       16(R9), X1
+	VBROADCASTSD (DX), Y10
+	VMULPD       X0, X10, X11
+	VADDPD       X11, X2, X2
+	VMULSD       X1, X10, X11
+	VADDSD       X11, X3, X3
+	VBROADCASTSD (DX)(BX*1), Y10
+	VMULPD       X0, X10, X11
+	VADDPD       X11, X4, X4
+	VMULSD       X1, X10, X11
+	VADDSD       X11, X5, X5
+	VBROADCASTSD (DX)(BX*2), Y10
+	VMULPD       X0, X10, X11
+	VADDPD       X11, X6, X6
+	VMULSD       X1, X10, X11
+	VADDSD       X11, X7, X7
 	ADDQ         $0x08, DX
 	ADDQ         DI, R9
 	DECQ         R10
-	JNZ          tG
+	JNZ          t3
 
-storeG:
+store3:
 	MOVQ    AX, R9
-	VMOVUPD X0, (R9)
-	VMOVSD  X1, 16(R9)
-	ADDQ    CX, R9
 	VMOVUPD X2, (R9)
 	VMOVSD  X3, 16(R9)
 	ADDQ    CX, R9
@@ -1767,15 +1836,11 @@ storeG:
 	ADDQ    BX, DX
 	ADDQ    BX, DX
 	ADDQ    BX, DX
-	ADDQ    BX, DX
-	SUBQ    $0x04, R8
-	JMP     group
+	JMP     done
 
-rest:
-	CMPQ   R8, $0x03
-	JNE    not3
-	VXORPD X0, X0, X0
-	VXORPD X1, X1, X1
+not3:
+	CMPQ   R8, $0x02
+	JNE    not2
 	VXORPD X2, X2, X2
 	VXORPD X3, X3, X3
 	VXORPD X4, X4, X4
@@ -1783,34 +1848,28 @@ rest:
 	MOVQ   b_base+64(FP), R9
 	MOVQ   k+96(FP), R10
 	TESTQ  R10, R10
-	JZ     store3
+	JZ     store2
 
-t3:
-	VBROADCASTSD (DX), Y8
-	VMULPD       (R9), X8, X9
-	VADDPD       X9, X0, X0
-	VMULSD       16(R9), X8, X9
-	VADDSD       X9, X1, X1
-	VBROADCASTSD (DX)(BX*1), Y8
-	VMULPD       (R9), X8, X9
-	VADDPD       X9, X2, X2
-	VMULSD       16(R9), X8, X9
-	VADDSD       X9, X3, X3
-	VBROADCASTSD (DX)(BX*2), Y8
-	VMULPD       (R9), X8, X9
-	VADDPD       X9, X4, X4
-	VMULSD       16(R9), X8, X9
-	VADDSD       X9, X5, X5
+t2:
+	VMOVUPD      (R9), X0
+	VMOVSD       16(R9), X1
+	VBROADCASTSD (DX), Y10
+	VMULPD       X0, X10, X11
+	VADDPD       X11, X2, X2
+	VMULSD       X1, X10, X11
+	VADDSD       X11, X3, X3
+	VBROADCASTSD (DX)(BX*1), Y10
+	VMULPD       X0, X10, X11
+	VADDPD       X11, X4, X4
+	VMULSD       X1, X10, X11
+	VADDSD       X11, X5, X5
 	ADDQ         $0x08, DX
 	ADDQ         DI, R9
 	DECQ         R10
-	JNZ          t3
+	JNZ          t2
 
-store3:
+store2:
 	MOVQ    AX, R9
-	VMOVUPD X0, (R9)
-	VMOVSD  X1, 16(R9)
-	ADDQ    CX, R9
 	VMOVUPD X2, (R9)
 	VMOVSD  X3, 16(R9)
 	ADDQ    CX, R9
@@ -1823,69 +1882,26 @@ store3:
 	SUBQ    R10, DX
 	ADDQ    BX, DX
 	ADDQ    BX, DX
-	ADDQ    BX, DX
-	JMP     done
-
-not3:
-	CMPQ   R8, $0x02
-	JNE    not2
-	VXORPD X0, X0, X0
-	VXORPD X1, X1, X1
-	VXORPD X2, X2, X2
-	VXORPD X3, X3, X3
-	MOVQ   b_base+64(FP), R9
-	MOVQ   k+96(FP), R10
-	TESTQ  R10, R10
-	JZ     store2
-
-t2:
-	VBROADCASTSD (DX), Y8
-	VMULPD       (R9), X8, X9
-	VADDPD       X9, X0, X0
-	VMULSD       16(R9), X8, X9
-	VADDSD       X9, X1, X1
-	VBROADCASTSD (DX)(BX*1), Y8
-	VMULPD       (R9), X8, X9
-	VADDPD       X9, X2, X2
-	VMULSD       16(R9), X8, X9
-	VADDSD       X9, X3, X3
-	ADDQ         $0x08, DX
-	ADDQ         DI, R9
-	DECQ         R10
-	JNZ          t2
-
-store2:
-	MOVQ    AX, R9
-	VMOVUPD X0, (R9)
-	VMOVSD  X1, 16(R9)
-	ADDQ    CX, R9
-	VMOVUPD X2, (R9)
-	VMOVSD  X3, 16(R9)
-	ADDQ    CX, R9
-	MOVQ    R9, AX
-	MOVQ    k+96(FP), R10
-	SHLQ    $0x03, R10
-	SUBQ    R10, DX
-	ADDQ    BX, DX
-	ADDQ    BX, DX
 	JMP     done
 
 not2:
 	CMPQ   R8, $0x01
 	JNE    not1
-	VXORPD X0, X0, X0
-	VXORPD X1, X1, X1
+	VXORPD X2, X2, X2
+	VXORPD X3, X3, X3
 	MOVQ   b_base+64(FP), R9
 	MOVQ   k+96(FP), R10
 	TESTQ  R10, R10
 	JZ     store1
 
 t1:
-	VBROADCASTSD (DX), Y8
-	VMULPD       (R9), X8, X9
-	VADDPD       X9, X0, X0
-	VMULSD       16(R9), X8, X9
-	VADDSD       X9, X1, X1
+	VMOVUPD      (R9), X0
+	VMOVSD       16(R9), X1
+	VBROADCASTSD (DX), Y10
+	VMULPD       X0, X10, X11
+	VADDPD       X11, X2, X2
+	VMULSD       X1, X10, X11
+	VADDSD       X11, X3, X3
 	ADDQ         $0x08, DX
 	ADDQ         DI, R9
 	DECQ         R10
@@ -1893,8 +1909,8 @@ t1:
 
 store1:
 	MOVQ    AX, R9
-	VMOVUPD X0, (R9)
-	VMOVSD  X1, 16(R9)
+	VMOVUPD X2, (R9)
+	VMOVSD  X3, 16(R9)
 	ADDQ    CX, R9
 	MOVQ    R9, AX
 	MOVQ    k+96(FP), R10
@@ -2709,28 +2725,29 @@ TEXT ·rowMul4AVX2(SB), NOSPLIT, $0-112
 group:
 	CMPQ   R8, $0x04
 	JLT    rest
-	VXORPD Y0, Y0, Y0
 	VXORPD Y1, Y1, Y1
 	VXORPD Y2, Y2, Y2
 	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
 	MOVQ   b_base+64(FP), R9
 	MOVQ   k+96(FP), R10
 	TESTQ  R10, R10
 	JZ     storeG
 
 tG:
-	VBROADCASTSD (DX), Y4
-	VMULPD       (R9), Y4, Y4
-	VADDPD       Y4, Y0, Y0
-	VBROADCASTSD (DX)(BX*1), Y4
-	VMULPD       (R9), Y4, Y4
-	VADDPD       Y4, Y1, Y1
-	VBROADCASTSD (DX)(BX*2), Y4
-	VMULPD       (R9), Y4, Y4
-	VADDPD       Y4, Y2, Y2
-	VBROADCASTSD (DX)(SI*1), Y4
-	VMULPD       (R9), Y4, Y4
-	VADDPD       Y4, Y3, Y3
+	VMOVUPD      (R9), Y0
+	VBROADCASTSD (DX), Y5
+	VMULPD       Y0, Y5, Y5
+	VADDPD       Y5, Y1, Y1
+	VBROADCASTSD (DX)(BX*1), Y5
+	VMULPD       Y0, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VBROADCASTSD (DX)(BX*2), Y5
+	VMULPD       Y0, Y5, Y5
+	VADDPD       Y5, Y3, Y3
+	VBROADCASTSD (DX)(SI*1), Y5
+	VMULPD       Y0, Y5, Y5
+	VADDPD       Y5, Y4, Y4
 	ADDQ         $0x08, DX
 	ADDQ         DI, R9
 	DECQ         R10
@@ -2738,13 +2755,13 @@ tG:
 
 storeG:
 	MOVQ    AX, R9
-	VMOVUPD Y0, (R9)
-	ADDQ    CX, R9
 	VMOVUPD Y1, (R9)
 	ADDQ    CX, R9
 	VMOVUPD Y2, (R9)
 	ADDQ    CX, R9
 	VMOVUPD Y3, (R9)
+	ADDQ    CX, R9
+	VMOVUPD Y4, (R9)
 	ADDQ    CX, R9
 	MOVQ    R9, AX
 	MOVQ    k+96(FP), R10
@@ -2760,24 +2777,25 @@ storeG:
 rest:
 	CMPQ   R8, $0x03
 	JNE    not3
-	VXORPD Y0, Y0, Y0
 	VXORPD Y1, Y1, Y1
 	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
 	MOVQ   b_base+64(FP), R9
 	MOVQ   k+96(FP), R10
 	TESTQ  R10, R10
 	JZ     store3
 
 t3:
-	VBROADCASTSD (DX), Y4
-	VMULPD       (R9), Y4, Y4
-	VADDPD       Y4, Y0, Y0
-	VBROADCASTSD (DX)(BX*1), Y4
-	VMULPD       (R9), Y4, Y4
-	VADDPD       Y4, Y1, Y1
-	VBROADCASTSD (DX)(BX*2), Y4
-	VMULPD       (R9), Y4, Y4
-	VADDPD       Y4, Y2, Y2
+	VMOVUPD      (R9), Y0
+	VBROADCASTSD (DX), Y5
+	VMULPD       Y0, Y5, Y5
+	VADDPD       Y5, Y1, Y1
+	VBROADCASTSD (DX)(BX*1), Y5
+	VMULPD       Y0, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VBROADCASTSD (DX)(BX*2), Y5
+	VMULPD       Y0, Y5, Y5
+	VADDPD       Y5, Y3, Y3
 	ADDQ         $0x08, DX
 	ADDQ         DI, R9
 	DECQ         R10
@@ -2785,11 +2803,11 @@ t3:
 
 store3:
 	MOVQ    AX, R9
-	VMOVUPD Y0, (R9)
-	ADDQ    CX, R9
 	VMOVUPD Y1, (R9)
 	ADDQ    CX, R9
 	VMOVUPD Y2, (R9)
+	ADDQ    CX, R9
+	VMOVUPD Y3, (R9)
 	ADDQ    CX, R9
 	MOVQ    R9, AX
 	MOVQ    k+96(FP), R10
@@ -2803,20 +2821,21 @@ store3:
 not3:
 	CMPQ   R8, $0x02
 	JNE    not2
-	VXORPD Y0, Y0, Y0
 	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
 	MOVQ   b_base+64(FP), R9
 	MOVQ   k+96(FP), R10
 	TESTQ  R10, R10
 	JZ     store2
 
 t2:
-	VBROADCASTSD (DX), Y4
-	VMULPD       (R9), Y4, Y4
-	VADDPD       Y4, Y0, Y0
-	VBROADCASTSD (DX)(BX*1), Y4
-	VMULPD       (R9), Y4, Y4
-	VADDPD       Y4, Y1, Y1
+	VMOVUPD      (R9), Y0
+	VBROADCASTSD (DX), Y5
+	VMULPD       Y0, Y5, Y5
+	VADDPD       Y5, Y1, Y1
+	VBROADCASTSD (DX)(BX*1), Y5
+	VMULPD       Y0, Y5, Y5
+	VADDPD       Y5, Y2, Y2
 	ADDQ         $0x08, DX
 	ADDQ         DI, R9
 	DECQ         R10
@@ -2824,9 +2843,9 @@ t2:
 
 store2:
 	MOVQ    AX, R9
-	VMOVUPD Y0, (R9)
-	ADDQ    CX, R9
 	VMOVUPD Y1, (R9)
+	ADDQ    CX, R9
+	VMOVUPD Y2, (R9)
 	ADDQ    CX, R9
 	MOVQ    R9, AX
 	MOVQ    k+96(FP), R10
@@ -2839,16 +2858,17 @@ store2:
 not2:
 	CMPQ   R8, $0x01
 	JNE    not1
-	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
 	MOVQ   b_base+64(FP), R9
 	MOVQ   k+96(FP), R10
 	TESTQ  R10, R10
 	JZ     store1
 
 t1:
-	VBROADCASTSD (DX), Y4
-	VMULPD       (R9), Y4, Y4
-	VADDPD       Y4, Y0, Y0
+	VMOVUPD      (R9), Y0
+	VBROADCASTSD (DX), Y5
+	VMULPD       Y0, Y5, Y5
+	VADDPD       Y5, Y1, Y1
 	ADDQ         $0x08, DX
 	ADDQ         DI, R9
 	DECQ         R10
@@ -2856,7 +2876,7 @@ t1:
 
 store1:
 	MOVQ    AX, R9
-	VMOVUPD Y0, (R9)
+	VMOVUPD Y1, (R9)
 	ADDQ    CX, R9
 	MOVQ    R9, AX
 	MOVQ    k+96(FP), R10
@@ -3519,8 +3539,75 @@ TEXT ·rowMul5AVX2(SB), NOSPLIT, $0-112
 group:
 	CMPQ   R8, $0x04
 	JLT    rest
-	VXORPD Y0, Y0, Y0
-	VXORPD X1, X1, X1
+	VXORPD Y2, Y2, Y2
+	VXORPD X3, X3, X3
+	VXORPD Y4, Y4, Y4
+	VXORPD X5, X5, X5
+	VXORPD Y6, Y6, Y6
+	VXORPD X7, X7, X7
+	VXORPD Y8, Y8, Y8
+	VXORPD X9, X9, X9
+	MOVQ   b_base+64(FP), R9
+	MOVQ   k+96(FP), R10
+	TESTQ  R10, R10
+	JZ     storeG
+
+tG:
+	VMOVUPD      (R9), Y0
+	VMOVSD       32(R9), X1
+	VBROADCASTSD (DX), Y10
+	VMULPD       Y0, Y10, Y11
+	VADDPD       Y11, Y2, Y2
+	VMULSD       X1, X10, X11
+	VADDSD       X11, X3, X3
+	VBROADCASTSD (DX)(BX*1), Y10
+	VMULPD       Y0, Y10, Y11
+	VADDPD       Y11, Y4, Y4
+	VMULSD       X1, X10, X11
+	VADDSD       X11, X5, X5
+	VBROADCASTSD (DX)(BX*2), Y10
+	VMULPD       Y0, Y10, Y11
+	VADDPD       Y11, Y6, Y6
+	VMULSD       X1, X10, X11
+	VADDSD       X11, X7, X7
+	VBROADCASTSD (DX)(SI*1), Y10
+	VMULPD       Y0, Y10, Y11
+	VADDPD       Y11, Y8, Y8
+	VMULSD       X1, X10, X11
+	VADDSD       X11, X9, X9
+	ADDQ         $0x08, DX
+	ADDQ         DI, R9
+	DECQ         R10
+	JNZ          tG
+
+storeG:
+	MOVQ    AX, R9
+	VMOVUPD Y2, (R9)
+	VMOVSD  X3, 32(R9)
+	ADDQ    CX, R9
+	VMOVUPD Y4, (R9)
+	VMOVSD  X5, 32(R9)
+	ADDQ    CX, R9
+	VMOVUPD Y6, (R9)
+	VMOVSD  X7, 32(R9)
+	ADDQ    CX, R9
+	VMOVUPD Y8, (R9)
+	VMOVSD  X9, 32(R9)
+	ADDQ    CX, R9
+	MOVQ    R9, AX
+	MOVQ    k+96(FP), R10
+	SHLQ    $0x03, R10
+	SUBQ    R10, DX
+	ADDQ    BX, DX
+	ADDQ    BX, DX
+	ADDQ    BX, DX
+	ADDQ    BX, DX
+	SUBQ    $0x04, R8
+	JMP     group
+
+rest:
+	CMPQ   R8, $0x03
+	JNE    not3
 	VXORPD Y2, Y2, Y2
 	VXORPD X3, X3, X3
 	VXORPD Y4, Y4, Y4
@@ -3530,39 +3617,33 @@ group:
 	MOVQ   b_base+64(FP), R9
 	MOVQ   k+96(FP), R10
 	TESTQ  R10, R10
-	JZ     storeG
+	JZ     store3
 
-tG:
-	VBROADCASTSD (DX), Y8
-	VMULPD       (R9), Y8, Y9
-	VADDPD       Y9, Y0, Y0
-	VMULSD       32(R9), X8, X9
-	VADDSD       X9, X1, X1
-	VBROADCASTSD (DX)(BX*1), Y8
-	VMULPD       (R9), Y8, Y9
-	VADDPD       Y9, Y2, Y2
-	VMULSD       32(R9), X8, X9
-	VADDSD       X9, X3, X3
-	VBROADCASTSD (DX)(BX*2), Y8
-	VMULPD       (R9), Y8, Y9
-	VADDPD       Y9, Y4, Y4
-	VMULSD       32(R9), X8, X9
-	VADDSD       X9, X5, X5
-	VBROADCASTSD (DX)(SI*1), Y8
-	VMULPD       (R9), Y8, Y9
-	VADDPD       Y9, Y6, Y6
-	VMULSD       32(R9), X8, X9
-	VADDSD       X9, X7, X7
+t3:
+	VMOVUPD      (R9), Y0
+	VMOVSD       32(R9), X1
+	VBROADCASTSD (DX), Y10
+	VMULPD       Y0, Y10, Y11
+	VADDPD       Y11, Y2, Y2
+	VMULSD       X1, X10, X11
+	VADDSD       X11, X3, X3
+	VBROADCASTSD (DX)(BX*1), Y10
+	VMULPD       Y0, Y10, Y11
+	VADDPD       Y11, Y4, Y4
+	VMULSD       X1, X10, X11
+	VADDSD       X11, X5, X5
+	VBROADCASTSD (DX)(BX*2), Y10
+	VMULPD       Y0, Y10, Y11
+	VADDPD       Y11, Y6, Y6
+	VMULSD       X1, X10, X11
+	VADDSD       X11, X7, X7
 	ADDQ         $0x08, DX
 	ADDQ         DI, R9
 	DECQ         R10
-	JNZ          tG
+	JNZ          t3
 
-storeG:
+store3:
 	MOVQ    AX, R9
-	VMOVUPD Y0, (R9)
-	VMOVSD  X1, 32(R9)
-	ADDQ    CX, R9
 	VMOVUPD Y2, (R9)
 	VMOVSD  X3, 32(R9)
 	ADDQ    CX, R9
@@ -3579,15 +3660,11 @@ storeG:
 	ADDQ    BX, DX
 	ADDQ    BX, DX
 	ADDQ    BX, DX
-	ADDQ    BX, DX
-	SUBQ    $0x04, R8
-	JMP     group
+	JMP     done
 
-rest:
-	CMPQ   R8, $0x03
-	JNE    not3
-	VXORPD Y0, Y0, Y0
-	VXORPD X1, X1, X1
+not3:
+	CMPQ   R8, $0x02
+	JNE    not2
 	VXORPD Y2, Y2, Y2
 	VXORPD X3, X3, X3
 	VXORPD Y4, Y4, Y4
@@ -3595,34 +3672,28 @@ rest:
 	MOVQ   b_base+64(FP), R9
 	MOVQ   k+96(FP), R10
 	TESTQ  R10, R10
-	JZ     store3
+	JZ     store2
 
-t3:
-	VBROADCASTSD (DX), Y8
-	VMULPD       (R9), Y8, Y9
-	VADDPD       Y9, Y0, Y0
-	VMULSD       32(R9), X8, X9
-	VADDSD       X9, X1, X1
-	VBROADCASTSD (DX)(BX*1), Y8
-	VMULPD       (R9), Y8, Y9
-	VADDPD       Y9, Y2, Y2
-	VMULSD       32(R9), X8, X9
-	VADDSD       X9, X3, X3
-	VBROADCASTSD (DX)(BX*2), Y8
-	VMULPD       (R9), Y8, Y9
-	VADDPD       Y9, Y4, Y4
-	VMULSD       32(R9), X8, X9
-	VADDSD       X9, X5, X5
+t2:
+	VMOVUPD      (R9), Y0
+	VMOVSD       32(R9), X1
+	VBROADCASTSD (DX), Y10
+	VMULPD       Y0, Y10, Y11
+	VADDPD       Y11, Y2, Y2
+	VMULSD       X1, X10, X11
+	VADDSD       X11, X3, X3
+	VBROADCASTSD (DX)(BX*1), Y10
+	VMULPD       Y0, Y10, Y11
+	VADDPD       Y11, Y4, Y4
+	VMULSD       X1, X10, X11
+	VADDSD       X11, X5, X5
 	ADDQ         $0x08, DX
 	ADDQ         DI, R9
 	DECQ         R10
-	JNZ          t3
+	JNZ          t2
 
-store3:
+store2:
 	MOVQ    AX, R9
-	VMOVUPD Y0, (R9)
-	VMOVSD  X1, 32(R9)
-	ADDQ    CX, R9
 	VMOVUPD Y2, (R9)
 	VMOVSD  X3, 32(R9)
 	ADDQ    CX, R9
@@ -3635,69 +3706,26 @@ store3:
 	SUBQ    R10, DX
 	ADDQ    BX, DX
 	ADDQ    BX, DX
-	ADDQ    BX, DX
-	JMP     done
-
-not3:
-	CMPQ   R8, $0x02
-	JNE    not2
-	VXORPD Y0, Y0, Y0
-	VXORPD X1, X1, X1
-	VXORPD Y2, Y2, Y2
-	VXORPD X3, X3, X3
-	MOVQ   b_base+64(FP), R9
-	MOVQ   k+96(FP), R10
-	TESTQ  R10, R10
-	JZ     store2
-
-t2:
-	VBROADCASTSD (DX), Y8
-	VMULPD       (R9), Y8, Y9
-	VADDPD       Y9, Y0, Y0
-	VMULSD       32(R9), X8, X9
-	VADDSD       X9, X1, X1
-	VBROADCASTSD (DX)(BX*1), Y8
-	VMULPD       (R9), Y8, Y9
-	VADDPD       Y9, Y2, Y2
-	VMULSD       32(R9), X8, X9
-	VADDSD       X9, X3, X3
-	ADDQ         $0x08, DX
-	ADDQ         DI, R9
-	DECQ         R10
-	JNZ          t2
-
-store2:
-	MOVQ    AX, R9
-	VMOVUPD Y0, (R9)
-	VMOVSD  X1, 32(R9)
-	ADDQ    CX, R9
-	VMOVUPD Y2, (R9)
-	VMOVSD  X3, 32(R9)
-	ADDQ    CX, R9
-	MOVQ    R9, AX
-	MOVQ    k+96(FP), R10
-	SHLQ    $0x03, R10
-	SUBQ    R10, DX
-	ADDQ    BX, DX
-	ADDQ    BX, DX
 	JMP     done
 
 not2:
 	CMPQ   R8, $0x01
 	JNE    not1
-	VXORPD Y0, Y0, Y0
-	VXORPD X1, X1, X1
+	VXORPD Y2, Y2, Y2
+	VXORPD X3, X3, X3
 	MOVQ   b_base+64(FP), R9
 	MOVQ   k+96(FP), R10
 	TESTQ  R10, R10
 	JZ     store1
 
 t1:
-	VBROADCASTSD (DX), Y8
-	VMULPD       (R9), Y8, Y9
-	VADDPD       Y9, Y0, Y0
-	VMULSD       32(R9), X8, X9
-	VADDSD       X9, X1, X1
+	VMOVUPD      (R9), Y0
+	VMOVSD       32(R9), X1
+	VBROADCASTSD (DX), Y10
+	VMULPD       Y0, Y10, Y11
+	VADDPD       Y11, Y2, Y2
+	VMULSD       X1, X10, X11
+	VADDSD       X11, X3, X3
 	ADDQ         $0x08, DX
 	ADDQ         DI, R9
 	DECQ         R10
@@ -3705,8 +3733,8 @@ t1:
 
 store1:
 	MOVQ    AX, R9
-	VMOVUPD Y0, (R9)
-	VMOVSD  X1, 32(R9)
+	VMOVUPD Y2, (R9)
+	VMOVSD  X3, 32(R9)
 	ADDQ    CX, R9
 	MOVQ    R9, AX
 	MOVQ    k+96(FP), R10
@@ -4521,8 +4549,75 @@ TEXT ·rowMul6AVX2(SB), NOSPLIT, $0-112
 group:
 	CMPQ   R8, $0x04
 	JLT    rest
-	VXORPD Y0, Y0, Y0
-	VXORPD X1, X1, X1
+	VXORPD Y2, Y2, Y2
+	VXORPD X3, X3, X3
+	VXORPD Y4, Y4, Y4
+	VXORPD X5, X5, X5
+	VXORPD Y6, Y6, Y6
+	VXORPD X7, X7, X7
+	VXORPD Y8, Y8, Y8
+	VXORPD X9, X9, X9
+	MOVQ   b_base+64(FP), R9
+	MOVQ   k+96(FP), R10
+	TESTQ  R10, R10
+	JZ     storeG
+
+tG:
+	VMOVUPD      (R9), Y0
+	VMOVUPD      32(R9), X1
+	VBROADCASTSD (DX), Y10
+	VMULPD       Y0, Y10, Y11
+	VADDPD       Y11, Y2, Y2
+	VMULPD       X1, X10, X11
+	VADDPD       X11, X3, X3
+	VBROADCASTSD (DX)(BX*1), Y10
+	VMULPD       Y0, Y10, Y11
+	VADDPD       Y11, Y4, Y4
+	VMULPD       X1, X10, X11
+	VADDPD       X11, X5, X5
+	VBROADCASTSD (DX)(BX*2), Y10
+	VMULPD       Y0, Y10, Y11
+	VADDPD       Y11, Y6, Y6
+	VMULPD       X1, X10, X11
+	VADDPD       X11, X7, X7
+	VBROADCASTSD (DX)(SI*1), Y10
+	VMULPD       Y0, Y10, Y11
+	VADDPD       Y11, Y8, Y8
+	VMULPD       X1, X10, X11
+	VADDPD       X11, X9, X9
+	ADDQ         $0x08, DX
+	ADDQ         DI, R9
+	DECQ         R10
+	JNZ          tG
+
+storeG:
+	MOVQ    AX, R9
+	VMOVUPD Y2, (R9)
+	VMOVUPD X3, 32(R9)
+	ADDQ    CX, R9
+	VMOVUPD Y4, (R9)
+	VMOVUPD X5, 32(R9)
+	ADDQ    CX, R9
+	VMOVUPD Y6, (R9)
+	VMOVUPD X7, 32(R9)
+	ADDQ    CX, R9
+	VMOVUPD Y8, (R9)
+	VMOVUPD X9, 32(R9)
+	ADDQ    CX, R9
+	MOVQ    R9, AX
+	MOVQ    k+96(FP), R10
+	SHLQ    $0x03, R10
+	SUBQ    R10, DX
+	ADDQ    BX, DX
+	ADDQ    BX, DX
+	ADDQ    BX, DX
+	ADDQ    BX, DX
+	SUBQ    $0x04, R8
+	JMP     group
+
+rest:
+	CMPQ   R8, $0x03
+	JNE    not3
 	VXORPD Y2, Y2, Y2
 	VXORPD X3, X3, X3
 	VXORPD Y4, Y4, Y4
@@ -4532,39 +4627,33 @@ group:
 	MOVQ   b_base+64(FP), R9
 	MOVQ   k+96(FP), R10
 	TESTQ  R10, R10
-	JZ     storeG
+	JZ     store3
 
-tG:
-	VBROADCASTSD (DX), Y8
-	VMULPD       (R9), Y8, Y9
-	VADDPD       Y9, Y0, Y0
-	VMULPD       32(R9), X8, X9
-	VADDPD       X9, X1, X1
-	VBROADCASTSD (DX)(BX*1), Y8
-	VMULPD       (R9), Y8, Y9
-	VADDPD       Y9, Y2, Y2
-	VMULPD       32(R9), X8, X9
-	VADDPD       X9, X3, X3
-	VBROADCASTSD (DX)(BX*2), Y8
-	VMULPD       (R9), Y8, Y9
-	VADDPD       Y9, Y4, Y4
-	VMULPD       32(R9), X8, X9
-	VADDPD       X9, X5, X5
-	VBROADCASTSD (DX)(SI*1), Y8
-	VMULPD       (R9), Y8, Y9
-	VADDPD       Y9, Y6, Y6
-	VMULPD       32(R9), X8, X9
-	VADDPD       X9, X7, X7
+t3:
+	VMOVUPD      (R9), Y0
+	VMOVUPD      32(R9), X1
+	VBROADCASTSD (DX), Y10
+	VMULPD       Y0, Y10, Y11
+	VADDPD       Y11, Y2, Y2
+	VMULPD       X1, X10, X11
+	VADDPD       X11, X3, X3
+	VBROADCASTSD (DX)(BX*1), Y10
+	VMULPD       Y0, Y10, Y11
+	VADDPD       Y11, Y4, Y4
+	VMULPD       X1, X10, X11
+	VADDPD       X11, X5, X5
+	VBROADCASTSD (DX)(BX*2), Y10
+	VMULPD       Y0, Y10, Y11
+	VADDPD       Y11, Y6, Y6
+	VMULPD       X1, X10, X11
+	VADDPD       X11, X7, X7
 	ADDQ         $0x08, DX
 	ADDQ         DI, R9
 	DECQ         R10
-	JNZ          tG
+	JNZ          t3
 
-storeG:
+store3:
 	MOVQ    AX, R9
-	VMOVUPD Y0, (R9)
-	VMOVUPD X1, 32(R9)
-	ADDQ    CX, R9
 	VMOVUPD Y2, (R9)
 	VMOVUPD X3, 32(R9)
 	ADDQ    CX, R9
@@ -4581,15 +4670,11 @@ storeG:
 	ADDQ    BX, DX
 	ADDQ    BX, DX
 	ADDQ    BX, DX
-	ADDQ    BX, DX
-	SUBQ    $0x04, R8
-	JMP     group
+	JMP     done
 
-rest:
-	CMPQ   R8, $0x03
-	JNE    not3
-	VXORPD Y0, Y0, Y0
-	VXORPD X1, X1, X1
+not3:
+	CMPQ   R8, $0x02
+	JNE    not2
 	VXORPD Y2, Y2, Y2
 	VXORPD X3, X3, X3
 	VXORPD Y4, Y4, Y4
@@ -4597,34 +4682,28 @@ rest:
 	MOVQ   b_base+64(FP), R9
 	MOVQ   k+96(FP), R10
 	TESTQ  R10, R10
-	JZ     store3
+	JZ     store2
 
-t3:
-	VBROADCASTSD (DX), Y8
-	VMULPD       (R9), Y8, Y9
-	VADDPD       Y9, Y0, Y0
-	VMULPD       32(R9), X8, X9
-	VADDPD       X9, X1, X1
-	VBROADCASTSD (DX)(BX*1), Y8
-	VMULPD       (R9), Y8, Y9
-	VADDPD       Y9, Y2, Y2
-	VMULPD       32(R9), X8, X9
-	VADDPD       X9, X3, X3
-	VBROADCASTSD (DX)(BX*2), Y8
-	VMULPD       (R9), Y8, Y9
-	VADDPD       Y9, Y4, Y4
-	VMULPD       32(R9), X8, X9
-	VADDPD       X9, X5, X5
+t2:
+	VMOVUPD      (R9), Y0
+	VMOVUPD      32(R9), X1
+	VBROADCASTSD (DX), Y10
+	VMULPD       Y0, Y10, Y11
+	VADDPD       Y11, Y2, Y2
+	VMULPD       X1, X10, X11
+	VADDPD       X11, X3, X3
+	VBROADCASTSD (DX)(BX*1), Y10
+	VMULPD       Y0, Y10, Y11
+	VADDPD       Y11, Y4, Y4
+	VMULPD       X1, X10, X11
+	VADDPD       X11, X5, X5
 	ADDQ         $0x08, DX
 	ADDQ         DI, R9
 	DECQ         R10
-	JNZ          t3
+	JNZ          t2
 
-store3:
+store2:
 	MOVQ    AX, R9
-	VMOVUPD Y0, (R9)
-	VMOVUPD X1, 32(R9)
-	ADDQ    CX, R9
 	VMOVUPD Y2, (R9)
 	VMOVUPD X3, 32(R9)
 	ADDQ    CX, R9
@@ -4637,69 +4716,26 @@ store3:
 	SUBQ    R10, DX
 	ADDQ    BX, DX
 	ADDQ    BX, DX
-	ADDQ    BX, DX
-	JMP     done
-
-not3:
-	CMPQ   R8, $0x02
-	JNE    not2
-	VXORPD Y0, Y0, Y0
-	VXORPD X1, X1, X1
-	VXORPD Y2, Y2, Y2
-	VXORPD X3, X3, X3
-	MOVQ   b_base+64(FP), R9
-	MOVQ   k+96(FP), R10
-	TESTQ  R10, R10
-	JZ     store2
-
-t2:
-	VBROADCASTSD (DX), Y8
-	VMULPD       (R9), Y8, Y9
-	VADDPD       Y9, Y0, Y0
-	VMULPD       32(R9), X8, X9
-	VADDPD       X9, X1, X1
-	VBROADCASTSD (DX)(BX*1), Y8
-	VMULPD       (R9), Y8, Y9
-	VADDPD       Y9, Y2, Y2
-	VMULPD       32(R9), X8, X9
-	VADDPD       X9, X3, X3
-	ADDQ         $0x08, DX
-	ADDQ         DI, R9
-	DECQ         R10
-	JNZ          t2
-
-store2:
-	MOVQ    AX, R9
-	VMOVUPD Y0, (R9)
-	VMOVUPD X1, 32(R9)
-	ADDQ    CX, R9
-	VMOVUPD Y2, (R9)
-	VMOVUPD X3, 32(R9)
-	ADDQ    CX, R9
-	MOVQ    R9, AX
-	MOVQ    k+96(FP), R10
-	SHLQ    $0x03, R10
-	SUBQ    R10, DX
-	ADDQ    BX, DX
-	ADDQ    BX, DX
 	JMP     done
 
 not2:
 	CMPQ   R8, $0x01
 	JNE    not1
-	VXORPD Y0, Y0, Y0
-	VXORPD X1, X1, X1
+	VXORPD Y2, Y2, Y2
+	VXORPD X3, X3, X3
 	MOVQ   b_base+64(FP), R9
 	MOVQ   k+96(FP), R10
 	TESTQ  R10, R10
 	JZ     store1
 
 t1:
-	VBROADCASTSD (DX), Y8
-	VMULPD       (R9), Y8, Y9
-	VADDPD       Y9, Y0, Y0
-	VMULPD       32(R9), X8, X9
-	VADDPD       X9, X1, X1
+	VMOVUPD      (R9), Y0
+	VMOVUPD      32(R9), X1
+	VBROADCASTSD (DX), Y10
+	VMULPD       Y0, Y10, Y11
+	VADDPD       Y11, Y2, Y2
+	VMULPD       X1, X10, X11
+	VADDPD       X11, X3, X3
 	ADDQ         $0x08, DX
 	ADDQ         DI, R9
 	DECQ         R10
@@ -4707,8 +4743,8 @@ t1:
 
 store1:
 	MOVQ    AX, R9
-	VMOVUPD Y0, (R9)
-	VMOVUPD X1, 32(R9)
+	VMOVUPD Y2, (R9)
+	VMOVUPD X3, 32(R9)
 	ADDQ    CX, R9
 	MOVQ    R9, AX
 	MOVQ    k+96(FP), R10
@@ -5516,16 +5552,13 @@ TEXT ·rowMul7AVX2(SB), NOSPLIT, $0-112
 	MOVQ as+56(FP), BX
 	SHLQ $0x03, BX
 	LEAQ (BX)(BX*2), SI
-	MOVQ bs+88(FP), DI
-	SHLQ $0x03, DI
-	MOVQ rows+104(FP), R8
+	MOVQ bs+88(FP), SI
+	SHLQ $0x03, SI
+	MOVQ rows+104(FP), DI
 
 group:
-	CMPQ   R8, $0x04
+	CMPQ   DI, $0x03
 	JLT    rest
-	VXORPD Y0, Y0, Y0
-	VXORPD X1, X1, X1
-	VXORPD X2, X2, X2
 	VXORPD Y3, Y3, Y3
 	VXORPD X4, X4, X4
 	VXORPD X5, X5, X5
@@ -5535,227 +5568,157 @@ group:
 	VXORPD Y9, Y9, Y9
 	VXORPD X10, X10, X10
 	VXORPD X11, X11, X11
-	MOVQ   b_base+64(FP), R9
-	MOVQ   k+96(FP), R10
-	TESTQ  R10, R10
+	MOVQ   b_base+64(FP), R8
+	MOVQ   k+96(FP), R9
+	TESTQ  R9, R9
 	JZ     storeG
 
 tG:
+	VMOVUPD      (R8), Y0
+	VMOVUPD      32(R8), X1
+	VMOVSD       48(R8), X2
 	VBROADCASTSD (DX), Y12
-	VMULPD       (R9), Y12, Y13
-	VADDPD       Y13, Y0, Y0
-	VMULPD       32(R9), X12, X13
-	VADDPD       X13, X1, X1
-	VMULSD       48(R9), X12, X13
-	VADDSD       X13, X2, X2
-	VBROADCASTSD (DX)(BX*1), Y12
-	VMULPD       (R9), Y12, Y13
+	VMULPD       Y0, Y12, Y13
 	VADDPD       Y13, Y3, Y3
-	VMULPD       32(R9), X12, X13
+	VMULPD       X1, X12, X13
 	VADDPD       X13, X4, X4
-	VMULSD       48(R9), X12, X13
+	VMULSD       X2, X12, X13
 	VADDSD       X13, X5, X5
-	VBROADCASTSD (DX)(BX*2), Y12
-	VMULPD       (R9), Y12, Y13
+	VBROADCASTSD (DX)(BX*1), Y12
+	VMULPD       Y0, Y12, Y13
 	VADDPD       Y13, Y6, Y6
-	VMULPD       32(R9), X12, X13
+	VMULPD       X1, X12, X13
 	VADDPD       X13, X7, X7
-	VMULSD       48(R9), X12, X13
+	VMULSD       X2, X12, X13
 	VADDSD       X13, X8, X8
-	VBROADCASTSD (DX)(SI*1), Y12
-	VMULPD       (R9), Y12, Y13
+	VBROADCASTSD (DX)(BX*2), Y12
+	VMULPD       Y0, Y12, Y13
 	VADDPD       Y13, Y9, Y9
-	VMULPD       32(R9), X12, X13
+	VMULPD       X1, X12, X13
 	VADDPD       X13, X10, X10
-	VMULSD       48(R9), X12, X13
+	VMULSD       X2, X12, X13
 	VADDSD       X13, X11, X11
 	ADDQ         $0x08, DX
-	ADDQ         DI, R9
-	DECQ         R10
+	ADDQ         SI, R8
+	DECQ         R9
 	JNZ          tG
 
 storeG:
-	MOVQ    AX, R9
-	VMOVUPD Y0, (R9)
-	VMOVUPD X1, 32(R9)
-	VMOVSD  X2, 48(R9)
-	ADDQ    CX, R9
-	VMOVUPD Y3, (R9)
-	VMOVUPD X4, 32(R9)
-	VMOVSD  X5, 48(R9)
-	ADDQ    CX, R9
-	VMOVUPD Y6, (R9)
-	VMOVUPD X7, 32(R9)
-	VMOVSD  X8, 48(R9)
-	ADDQ    CX, R9
-	VMOVUPD Y9, (R9)
-	VMOVUPD X10, 32(R9)
-	VMOVSD  X11, 48(R9)
-	ADDQ    CX, R9
-	MOVQ    R9, AX
-	MOVQ    k+96(FP), R10
-	SHLQ    $0x03, R10
-	SUBQ    R10, DX
+	MOVQ    AX, R8
+	VMOVUPD Y3, (R8)
+	VMOVUPD X4, 32(R8)
+	VMOVSD  X5, 48(R8)
+	ADDQ    CX, R8
+	VMOVUPD Y6, (R8)
+	VMOVUPD X7, 32(R8)
+	VMOVSD  X8, 48(R8)
+	ADDQ    CX, R8
+	VMOVUPD Y9, (R8)
+	VMOVUPD X10, 32(R8)
+	VMOVSD  X11, 48(R8)
+	ADDQ    CX, R8
+	MOVQ    R8, AX
+	MOVQ    k+96(FP), R9
+	SHLQ    $0x03, R9
+	SUBQ    R9, DX
 	ADDQ    BX, DX
 	ADDQ    BX, DX
 	ADDQ    BX, DX
-	ADDQ    BX, DX
-	SUBQ    $0x04, R8
+	SUBQ    $0x03, DI
 	JMP     group
 
 rest:
-	CMPQ   R8, $0x03
-	JNE    not3
-	VXORPD Y0, Y0, Y0
-	VXORPD X1, X1, X1
-	VXORPD X2, X2, X2
+	CMPQ   DI, $0x02
+	JNE    not2
 	VXORPD Y3, Y3, Y3
 	VXORPD X4, X4, X4
 	VXORPD X5, X5, X5
 	VXORPD Y6, Y6, Y6
 	VXORPD X7, X7, X7
 	VXORPD X8, X8, X8
-	MOVQ   b_base+64(FP), R9
-	MOVQ   k+96(FP), R10
-	TESTQ  R10, R10
-	JZ     store3
-
-t3:
-	VBROADCASTSD (DX), Y12
-	VMULPD       (R9), Y12, Y13
-	VADDPD       Y13, Y0, Y0
-	VMULPD       32(R9), X12, X13
-	VADDPD       X13, X1, X1
-	VMULSD       48(R9), X12, X13
-	VADDSD       X13, X2, X2
-	VBROADCASTSD (DX)(BX*1), Y12
-	VMULPD       (R9), Y12, Y13
-	VADDPD       Y13, Y3, Y3
-	VMULPD       32(R9), X12, X13
-	VADDPD       X13, X4, X4
-	VMULSD       48(R9), X12, X13
-	VADDSD       X13, X5, X5
-	VBROADCASTSD (DX)(BX*2), Y12
-	VMULPD       (R9), Y12, Y13
-	VADDPD       Y13, Y6, Y6
-	VMULPD       32(R9), X12, X13
-	VADDPD       X13, X7, X7
-	VMULSD       48(R9), X12, X13
-	VADDSD       X13, X8, X8
-	ADDQ         $0x08, DX
-	ADDQ         DI, R9
-	DECQ         R10
-	JNZ          t3
-
-store3:
-	MOVQ    AX, R9
-	VMOVUPD Y0, (R9)
-	VMOVUPD X1, 32(R9)
-	VMOVSD  X2, 48(R9)
-	ADDQ    CX, R9
-	VMOVUPD Y3, (R9)
-	VMOVUPD X4, 32(R9)
-	VMOVSD  X5, 48(R9)
-	ADDQ    CX, R9
-	VMOVUPD Y6, (R9)
-	VMOVUPD X7, 32(R9)
-	VMOVSD  X8, 48(R9)
-	ADDQ    CX, R9
-	MOVQ    R9, AX
-	MOVQ    k+96(FP), R10
-	SHLQ    $0x03, R10
-	SUBQ    R10, DX
-	ADDQ    BX, DX
-	ADDQ    BX, DX
-	ADDQ    BX, DX
-	JMP     done
-
-not3:
-	CMPQ   R8, $0x02
-	JNE    not2
-	VXORPD Y0, Y0, Y0
-	VXORPD X1, X1, X1
-	VXORPD X2, X2, X2
-	VXORPD Y3, Y3, Y3
-	VXORPD X4, X4, X4
-	VXORPD X5, X5, X5
-	MOVQ   b_base+64(FP), R9
-	MOVQ   k+96(FP), R10
-	TESTQ  R10, R10
+	MOVQ   b_base+64(FP), R8
+	MOVQ   k+96(FP), R9
+	TESTQ  R9, R9
 	JZ     store2
 
 t2:
+	VMOVUPD      (R8), Y0
+	VMOVUPD      32(R8), X1
+	VMOVSD       48(R8), X2
 	VBROADCASTSD (DX), Y12
-	VMULPD       (R9), Y12, Y13
-	VADDPD       Y13, Y0, Y0
-	VMULPD       32(R9), X12, X13
-	VADDPD       X13, X1, X1
-	VMULSD       48(R9), X12, X13
-	VADDSD       X13, X2, X2
-	VBROADCASTSD (DX)(BX*1), Y12
-	VMULPD       (R9), Y12, Y13
+	VMULPD       Y0, Y12, Y13
 	VADDPD       Y13, Y3, Y3
-	VMULPD       32(R9), X12, X13
+	VMULPD       X1, X12, X13
 	VADDPD       X13, X4, X4
-	VMULSD       48(R9), X12, X13
+	VMULSD       X2, X12, X13
 	VADDSD       X13, X5, X5
+	VBROADCASTSD (DX)(BX*1), Y12
+	VMULPD       Y0, Y12, Y13
+	VADDPD       Y13, Y6, Y6
+	VMULPD       X1, X12, X13
+	VADDPD       X13, X7, X7
+	VMULSD       X2, X12, X13
+	VADDSD       X13, X8, X8
 	ADDQ         $0x08, DX
-	ADDQ         DI, R9
-	DECQ         R10
+	ADDQ         SI, R8
+	DECQ         R9
 	JNZ          t2
 
 store2:
-	MOVQ    AX, R9
-	VMOVUPD Y0, (R9)
-	VMOVUPD X1, 32(R9)
-	VMOVSD  X2, 48(R9)
-	ADDQ    CX, R9
-	VMOVUPD Y3, (R9)
-	VMOVUPD X4, 32(R9)
-	VMOVSD  X5, 48(R9)
-	ADDQ    CX, R9
-	MOVQ    R9, AX
-	MOVQ    k+96(FP), R10
-	SHLQ    $0x03, R10
-	SUBQ    R10, DX
+	MOVQ    AX, R8
+	VMOVUPD Y3, (R8)
+	VMOVUPD X4, 32(R8)
+	VMOVSD  X5, 48(R8)
+	ADDQ    CX, R8
+	VMOVUPD Y6, (R8)
+	VMOVUPD X7, 32(R8)
+	VMOVSD  X8, 48(R8)
+	ADDQ    CX, R8
+	MOVQ    R8, AX
+	MOVQ    k+96(FP), R9
+	SHLQ    $0x03, R9
+	SUBQ    R9, DX
 	ADDQ    BX, DX
 	ADDQ    BX, DX
 	JMP     done
 
 not2:
-	CMPQ   R8, $0x01
+	CMPQ   DI, $0x01
 	JNE    not1
-	VXORPD Y0, Y0, Y0
-	VXORPD X1, X1, X1
-	VXORPD X2, X2, X2
-	MOVQ   b_base+64(FP), R9
-	MOVQ   k+96(FP), R10
-	TESTQ  R10, R10
+	VXORPD Y3, Y3, Y3
+	VXORPD X4, X4, X4
+	VXORPD X5, X5, X5
+	MOVQ   b_base+64(FP), R8
+	MOVQ   k+96(FP), R9
+	TESTQ  R9, R9
 	JZ     store1
 
 t1:
+	VMOVUPD      (R8), Y0
+	VMOVUPD      32(R8), X1
+	VMOVSD       48(R8), X2
 	VBROADCASTSD (DX), Y12
-	VMULPD       (R9), Y12, Y13
-	VADDPD       Y13, Y0, Y0
-	VMULPD       32(R9), X12, X13
-	VADDPD       X13, X1, X1
-	VMULSD       48(R9), X12, X13
-	VADDSD       X13, X2, X2
+	VMULPD       Y0, Y12, Y13
+	VADDPD       Y13, Y3, Y3
+	VMULPD       X1, X12, X13
+	VADDPD       X13, X4, X4
+	VMULSD       X2, X12, X13
+	VADDSD       X13, X5, X5
 	ADDQ         $0x08, DX
-	ADDQ         DI, R9
-	DECQ         R10
+	ADDQ         SI, R8
+	DECQ         R9
 	JNZ          t1
 
 store1:
-	MOVQ    AX, R9
-	VMOVUPD Y0, (R9)
-	VMOVUPD X1, 32(R9)
-	VMOVSD  X2, 48(R9)
-	ADDQ    CX, R9
-	MOVQ    R9, AX
-	MOVQ    k+96(FP), R10
-	SHLQ    $0x03, R10
-	SUBQ    R10, DX
+	MOVQ    AX, R8
+	VMOVUPD Y3, (R8)
+	VMOVUPD X4, 32(R8)
+	VMOVSD  X5, 48(R8)
+	ADDQ    CX, R8
+	MOVQ    R8, AX
+	MOVQ    k+96(FP), R9
+	SHLQ    $0x03, R9
+	SUBQ    R9, DX
 	ADDQ    BX, DX
 	JMP     done
 
@@ -6514,8 +6477,75 @@ TEXT ·rowMul8AVX2(SB), NOSPLIT, $0-112
 group:
 	CMPQ   R8, $0x04
 	JLT    rest
-	VXORPD Y0, Y0, Y0
-	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+	VXORPD Y8, Y8, Y8
+	VXORPD Y9, Y9, Y9
+	MOVQ   b_base+64(FP), R9
+	MOVQ   k+96(FP), R10
+	TESTQ  R10, R10
+	JZ     storeG
+
+tG:
+	VMOVUPD      (R9), Y0
+	VMOVUPD      32(R9), Y1
+	VBROADCASTSD (DX), Y10
+	VMULPD       Y0, Y10, Y11
+	VADDPD       Y11, Y2, Y2
+	VMULPD       Y1, Y10, Y11
+	VADDPD       Y11, Y3, Y3
+	VBROADCASTSD (DX)(BX*1), Y10
+	VMULPD       Y0, Y10, Y11
+	VADDPD       Y11, Y4, Y4
+	VMULPD       Y1, Y10, Y11
+	VADDPD       Y11, Y5, Y5
+	VBROADCASTSD (DX)(BX*2), Y10
+	VMULPD       Y0, Y10, Y11
+	VADDPD       Y11, Y6, Y6
+	VMULPD       Y1, Y10, Y11
+	VADDPD       Y11, Y7, Y7
+	VBROADCASTSD (DX)(SI*1), Y10
+	VMULPD       Y0, Y10, Y11
+	VADDPD       Y11, Y8, Y8
+	VMULPD       Y1, Y10, Y11
+	VADDPD       Y11, Y9, Y9
+	ADDQ         $0x08, DX
+	ADDQ         DI, R9
+	DECQ         R10
+	JNZ          tG
+
+storeG:
+	MOVQ    AX, R9
+	VMOVUPD Y2, (R9)
+	VMOVUPD Y3, 32(R9)
+	ADDQ    CX, R9
+	VMOVUPD Y4, (R9)
+	VMOVUPD Y5, 32(R9)
+	ADDQ    CX, R9
+	VMOVUPD Y6, (R9)
+	VMOVUPD Y7, 32(R9)
+	ADDQ    CX, R9
+	VMOVUPD Y8, (R9)
+	VMOVUPD Y9, 32(R9)
+	ADDQ    CX, R9
+	MOVQ    R9, AX
+	MOVQ    k+96(FP), R10
+	SHLQ    $0x03, R10
+	SUBQ    R10, DX
+	ADDQ    BX, DX
+	ADDQ    BX, DX
+	ADDQ    BX, DX
+	ADDQ    BX, DX
+	SUBQ    $0x04, R8
+	JMP     group
+
+rest:
+	CMPQ   R8, $0x03
+	JNE    not3
 	VXORPD Y2, Y2, Y2
 	VXORPD Y3, Y3, Y3
 	VXORPD Y4, Y4, Y4
@@ -6525,39 +6555,33 @@ group:
 	MOVQ   b_base+64(FP), R9
 	MOVQ   k+96(FP), R10
 	TESTQ  R10, R10
-	JZ     storeG
+	JZ     store3
 
-tG:
-	VBROADCASTSD (DX), Y8
-	VMULPD       (R9), Y8, Y9
-	VADDPD       Y9, Y0, Y0
-	VMULPD       32(R9), Y8, Y9
-	VADDPD       Y9, Y1, Y1
-	VBROADCASTSD (DX)(BX*1), Y8
-	VMULPD       (R9), Y8, Y9
-	VADDPD       Y9, Y2, Y2
-	VMULPD       32(R9), Y8, Y9
-	VADDPD       Y9, Y3, Y3
-	VBROADCASTSD (DX)(BX*2), Y8
-	VMULPD       (R9), Y8, Y9
-	VADDPD       Y9, Y4, Y4
-	VMULPD       32(R9), Y8, Y9
-	VADDPD       Y9, Y5, Y5
-	VBROADCASTSD (DX)(SI*1), Y8
-	VMULPD       (R9), Y8, Y9
-	VADDPD       Y9, Y6, Y6
-	VMULPD       32(R9), Y8, Y9
-	VADDPD       Y9, Y7, Y7
+t3:
+	VMOVUPD      (R9), Y0
+	VMOVUPD      32(R9), Y1
+	VBROADCASTSD (DX), Y10
+	VMULPD       Y0, Y10, Y11
+	VADDPD       Y11, Y2, Y2
+	VMULPD       Y1, Y10, Y11
+	VADDPD       Y11, Y3, Y3
+	VBROADCASTSD (DX)(BX*1), Y10
+	VMULPD       Y0, Y10, Y11
+	VADDPD       Y11, Y4, Y4
+	VMULPD       Y1, Y10, Y11
+	VADDPD       Y11, Y5, Y5
+	VBROADCASTSD (DX)(BX*2), Y10
+	VMULPD       Y0, Y10, Y11
+	VADDPD       Y11, Y6, Y6
+	VMULPD       Y1, Y10, Y11
+	VADDPD       Y11, Y7, Y7
 	ADDQ         $0x08, DX
 	ADDQ         DI, R9
 	DECQ         R10
-	JNZ          tG
+	JNZ          t3
 
-storeG:
+store3:
 	MOVQ    AX, R9
-	VMOVUPD Y0, (R9)
-	VMOVUPD Y1, 32(R9)
-	ADDQ    CX, R9
 	VMOVUPD Y2, (R9)
 	VMOVUPD Y3, 32(R9)
 	ADDQ    CX, R9
@@ -6574,15 +6598,11 @@ storeG:
 	ADDQ    BX, DX
 	ADDQ    BX, DX
 	ADDQ    BX, DX
-	ADDQ    BX, DX
-	SUBQ    $0x04, R8
-	JMP     group
+	JMP     done
 
-rest:
-	CMPQ   R8, $0x03
-	JNE    not3
-	VXORPD Y0, Y0, Y0
-	VXORPD Y1, Y1, Y1
+not3:
+	CMPQ   R8, $0x02
+	JNE    not2
 	VXORPD Y2, Y2, Y2
 	VXORPD Y3, Y3, Y3
 	VXORPD Y4, Y4, Y4
@@ -6590,34 +6610,28 @@ rest:
 	MOVQ   b_base+64(FP), R9
 	MOVQ   k+96(FP), R10
 	TESTQ  R10, R10
-	JZ     store3
+	JZ     store2
 
-t3:
-	VBROADCASTSD (DX), Y8
-	VMULPD       (R9), Y8, Y9
-	VADDPD       Y9, Y0, Y0
-	VMULPD       32(R9), Y8, Y9
-	VADDPD       Y9, Y1, Y1
-	VBROADCASTSD (DX)(BX*1), Y8
-	VMULPD       (R9), Y8, Y9
-	VADDPD       Y9, Y2, Y2
-	VMULPD       32(R9), Y8, Y9
-	VADDPD       Y9, Y3, Y3
-	VBROADCASTSD (DX)(BX*2), Y8
-	VMULPD       (R9), Y8, Y9
-	VADDPD       Y9, Y4, Y4
-	VMULPD       32(R9), Y8, Y9
-	VADDPD       Y9, Y5, Y5
+t2:
+	VMOVUPD      (R9), Y0
+	VMOVUPD      32(R9), Y1
+	VBROADCASTSD (DX), Y10
+	VMULPD       Y0, Y10, Y11
+	VADDPD       Y11, Y2, Y2
+	VMULPD       Y1, Y10, Y11
+	VADDPD       Y11, Y3, Y3
+	VBROADCASTSD (DX)(BX*1), Y10
+	VMULPD       Y0, Y10, Y11
+	VADDPD       Y11, Y4, Y4
+	VMULPD       Y1, Y10, Y11
+	VADDPD       Y11, Y5, Y5
 	ADDQ         $0x08, DX
 	ADDQ         DI, R9
 	DECQ         R10
-	JNZ          t3
+	JNZ          t2
 
-store3:
+store2:
 	MOVQ    AX, R9
-	VMOVUPD Y0, (R9)
-	VMOVUPD Y1, 32(R9)
-	ADDQ    CX, R9
 	VMOVUPD Y2, (R9)
 	VMOVUPD Y3, 32(R9)
 	ADDQ    CX, R9
@@ -6630,69 +6644,26 @@ store3:
 	SUBQ    R10, DX
 	ADDQ    BX, DX
 	ADDQ    BX, DX
-	ADDQ    BX, DX
-	JMP     done
-
-not3:
-	CMPQ   R8, $0x02
-	JNE    not2
-	VXORPD Y0, Y0, Y0
-	VXORPD Y1, Y1, Y1
-	VXORPD Y2, Y2, Y2
-	VXORPD Y3, Y3, Y3
-	MOVQ   b_base+64(FP), R9
-	MOVQ   k+96(FP), R10
-	TESTQ  R10, R10
-	JZ     store2
-
-t2:
-	VBROADCASTSD (DX), Y8
-	VMULPD       (R9), Y8, Y9
-	VADDPD       Y9, Y0, Y0
-	VMULPD       32(R9), Y8, Y9
-	VADDPD       Y9, Y1, Y1
-	VBROADCASTSD (DX)(BX*1), Y8
-	VMULPD       (R9), Y8, Y9
-	VADDPD       Y9, Y2, Y2
-	VMULPD       32(R9), Y8, Y9
-	VADDPD       Y9, Y3, Y3
-	ADDQ         $0x08, DX
-	ADDQ         DI, R9
-	DECQ         R10
-	JNZ          t2
-
-store2:
-	MOVQ    AX, R9
-	VMOVUPD Y0, (R9)
-	VMOVUPD Y1, 32(R9)
-	ADDQ    CX, R9
-	VMOVUPD Y2, (R9)
-	VMOVUPD Y3, 32(R9)
-	ADDQ    CX, R9
-	MOVQ    R9, AX
-	MOVQ    k+96(FP), R10
-	SHLQ    $0x03, R10
-	SUBQ    R10, DX
-	ADDQ    BX, DX
-	ADDQ    BX, DX
 	JMP     done
 
 not2:
 	CMPQ   R8, $0x01
 	JNE    not1
-	VXORPD Y0, Y0, Y0
-	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
 	MOVQ   b_base+64(FP), R9
 	MOVQ   k+96(FP), R10
 	TESTQ  R10, R10
 	JZ     store1
 
 t1:
-	VBROADCASTSD (DX), Y8
-	VMULPD       (R9), Y8, Y9
-	VADDPD       Y9, Y0, Y0
-	VMULPD       32(R9), Y8, Y9
-	VADDPD       Y9, Y1, Y1
+	VMOVUPD      (R9), Y0
+	VMOVUPD      32(R9), Y1
+	VBROADCASTSD (DX), Y10
+	VMULPD       Y0, Y10, Y11
+	VADDPD       Y11, Y2, Y2
+	VMULPD       Y1, Y10, Y11
+	VADDPD       Y11, Y3, Y3
 	ADDQ         $0x08, DX
 	ADDQ         DI, R9
 	DECQ         R10
@@ -6700,8 +6671,8 @@ t1:
 
 store1:
 	MOVQ    AX, R9
-	VMOVUPD Y0, (R9)
-	VMOVUPD Y1, 32(R9)
+	VMOVUPD Y2, (R9)
+	VMOVUPD Y3, 32(R9)
 	ADDQ    CX, R9
 	MOVQ    R9, AX
 	MOVQ    k+96(FP), R10
@@ -7509,16 +7480,13 @@ TEXT ·rowMul9AVX2(SB), NOSPLIT, $0-112
 	MOVQ as+56(FP), BX
 	SHLQ $0x03, BX
 	LEAQ (BX)(BX*2), SI
-	MOVQ bs+88(FP), DI
-	SHLQ $0x03, DI
-	MOVQ rows+104(FP), R8
+	MOVQ bs+88(FP), SI
+	SHLQ $0x03, SI
+	MOVQ rows+104(FP), DI
 
 group:
-	CMPQ   R8, $0x04
+	CMPQ   DI, $0x03
 	JLT    rest
-	VXORPD Y0, Y0, Y0
-	VXORPD Y1, Y1, Y1
-	VXORPD X2, X2, X2
 	VXORPD Y3, Y3, Y3
 	VXORPD Y4, Y4, Y4
 	VXORPD X5, X5, X5
@@ -7528,227 +7496,157 @@ group:
 	VXORPD Y9, Y9, Y9
 	VXORPD Y10, Y10, Y10
 	VXORPD X11, X11, X11
-	MOVQ   b_base+64(FP), R9
-	MOVQ   k+96(FP), R10
-	TESTQ  R10, R10
+	MOVQ   b_base+64(FP), R8
+	MOVQ   k+96(FP), R9
+	TESTQ  R9, R9
 	JZ     storeG
 
 tG:
+	VMOVUPD      (R8), Y0
+	VMOVUPD      32(R8), Y1
+	VMOVSD       64(R8), X2
 	VBROADCASTSD (DX), Y12
-	VMULPD       (R9), Y12, Y13
-	VADDPD       Y13, Y0, Y0
-	VMULPD       32(R9), Y12, Y13
-	VADDPD       Y13, Y1, Y1
-	VMULSD       64(R9), X12, X13
-	VADDSD       X13, X2, X2
-	VBROADCASTSD (DX)(BX*1), Y12
-	VMULPD       (R9), Y12, Y13
+	VMULPD       Y0, Y12, Y13
 	VADDPD       Y13, Y3, Y3
-	VMULPD       32(R9), Y12, Y13
+	VMULPD       Y1, Y12, Y13
 	VADDPD       Y13, Y4, Y4
-	VMULSD       64(R9), X12, X13
+	VMULSD       X2, X12, X13
 	VADDSD       X13, X5, X5
-	VBROADCASTSD (DX)(BX*2), Y12
-	VMULPD       (R9), Y12, Y13
+	VBROADCASTSD (DX)(BX*1), Y12
+	VMULPD       Y0, Y12, Y13
 	VADDPD       Y13, Y6, Y6
-	VMULPD       32(R9), Y12, Y13
+	VMULPD       Y1, Y12, Y13
 	VADDPD       Y13, Y7, Y7
-	VMULSD       64(R9), X12, X13
+	VMULSD       X2, X12, X13
 	VADDSD       X13, X8, X8
-	VBROADCASTSD (DX)(SI*1), Y12
-	VMULPD       (R9), Y12, Y13
+	VBROADCASTSD (DX)(BX*2), Y12
+	VMULPD       Y0, Y12, Y13
 	VADDPD       Y13, Y9, Y9
-	VMULPD       32(R9), Y12, Y13
+	VMULPD       Y1, Y12, Y13
 	VADDPD       Y13, Y10, Y10
-	VMULSD       64(R9), X12, X13
+	VMULSD       X2, X12, X13
 	VADDSD       X13, X11, X11
 	ADDQ         $0x08, DX
-	ADDQ         DI, R9
-	DECQ         R10
+	ADDQ         SI, R8
+	DECQ         R9
 	JNZ          tG
 
 storeG:
-	MOVQ    AX, R9
-	VMOVUPD Y0, (R9)
-	VMOVUPD Y1, 32(R9)
-	VMOVSD  X2, 64(R9)
-	ADDQ    CX, R9
-	VMOVUPD Y3, (R9)
-	VMOVUPD Y4, 32(R9)
-	VMOVSD  X5, 64(R9)
-	ADDQ    CX, R9
-	VMOVUPD Y6, (R9)
-	VMOVUPD Y7, 32(R9)
-	VMOVSD  X8, 64(R9)
-	ADDQ    CX, R9
-	VMOVUPD Y9, (R9)
-	VMOVUPD Y10, 32(R9)
-	VMOVSD  X11, 64(R9)
-	ADDQ    CX, R9
-	MOVQ    R9, AX
-	MOVQ    k+96(FP), R10
-	SHLQ    $0x03, R10
-	SUBQ    R10, DX
+	MOVQ    AX, R8
+	VMOVUPD Y3, (R8)
+	VMOVUPD Y4, 32(R8)
+	VMOVSD  X5, 64(R8)
+	ADDQ    CX, R8
+	VMOVUPD Y6, (R8)
+	VMOVUPD Y7, 32(R8)
+	VMOVSD  X8, 64(R8)
+	ADDQ    CX, R8
+	VMOVUPD Y9, (R8)
+	VMOVUPD Y10, 32(R8)
+	VMOVSD  X11, 64(R8)
+	ADDQ    CX, R8
+	MOVQ    R8, AX
+	MOVQ    k+96(FP), R9
+	SHLQ    $0x03, R9
+	SUBQ    R9, DX
 	ADDQ    BX, DX
 	ADDQ    BX, DX
 	ADDQ    BX, DX
-	ADDQ    BX, DX
-	SUBQ    $0x04, R8
+	SUBQ    $0x03, DI
 	JMP     group
 
 rest:
-	CMPQ   R8, $0x03
-	JNE    not3
-	VXORPD Y0, Y0, Y0
-	VXORPD Y1, Y1, Y1
-	VXORPD X2, X2, X2
+	CMPQ   DI, $0x02
+	JNE    not2
 	VXORPD Y3, Y3, Y3
 	VXORPD Y4, Y4, Y4
 	VXORPD X5, X5, X5
 	VXORPD Y6, Y6, Y6
 	VXORPD Y7, Y7, Y7
 	VXORPD X8, X8, X8
-	MOVQ   b_base+64(FP), R9
-	MOVQ   k+96(FP), R10
-	TESTQ  R10, R10
-	JZ     store3
-
-t3:
-	VBROADCASTSD (DX), Y12
-	VMULPD       (R9), Y12, Y13
-	VADDPD       Y13, Y0, Y0
-	VMULPD       32(R9), Y12, Y13
-	VADDPD       Y13, Y1, Y1
-	VMULSD       64(R9), X12, X13
-	VADDSD       X13, X2, X2
-	VBROADCASTSD (DX)(BX*1), Y12
-	VMULPD       (R9), Y12, Y13
-	VADDPD       Y13, Y3, Y3
-	VMULPD       32(R9), Y12, Y13
-	VADDPD       Y13, Y4, Y4
-	VMULSD       64(R9), X12, X13
-	VADDSD       X13, X5, X5
-	VBROADCASTSD (DX)(BX*2), Y12
-	VMULPD       (R9), Y12, Y13
-	VADDPD       Y13, Y6, Y6
-	VMULPD       32(R9), Y12, Y13
-	VADDPD       Y13, Y7, Y7
-	VMULSD       64(R9), X12, X13
-	VADDSD       X13, X8, X8
-	ADDQ         $0x08, DX
-	ADDQ         DI, R9
-	DECQ         R10
-	JNZ          t3
-
-store3:
-	MOVQ    AX, R9
-	VMOVUPD Y0, (R9)
-	VMOVUPD Y1, 32(R9)
-	VMOVSD  X2, 64(R9)
-	ADDQ    CX, R9
-	VMOVUPD Y3, (R9)
-	VMOVUPD Y4, 32(R9)
-	VMOVSD  X5, 64(R9)
-	ADDQ    CX, R9
-	VMOVUPD Y6, (R9)
-	VMOVUPD Y7, 32(R9)
-	VMOVSD  X8, 64(R9)
-	ADDQ    CX, R9
-	MOVQ    R9, AX
-	MOVQ    k+96(FP), R10
-	SHLQ    $0x03, R10
-	SUBQ    R10, DX
-	ADDQ    BX, DX
-	ADDQ    BX, DX
-	ADDQ    BX, DX
-	JMP     done
-
-not3:
-	CMPQ   R8, $0x02
-	JNE    not2
-	VXORPD Y0, Y0, Y0
-	VXORPD Y1, Y1, Y1
-	VXORPD X2, X2, X2
-	VXORPD Y3, Y3, Y3
-	VXORPD Y4, Y4, Y4
-	VXORPD X5, X5, X5
-	MOVQ   b_base+64(FP), R9
-	MOVQ   k+96(FP), R10
-	TESTQ  R10, R10
+	MOVQ   b_base+64(FP), R8
+	MOVQ   k+96(FP), R9
+	TESTQ  R9, R9
 	JZ     store2
 
 t2:
+	VMOVUPD      (R8), Y0
+	VMOVUPD      32(R8), Y1
+	VMOVSD       64(R8), X2
 	VBROADCASTSD (DX), Y12
-	VMULPD       (R9), Y12, Y13
-	VADDPD       Y13, Y0, Y0
-	VMULPD       32(R9), Y12, Y13
-	VADDPD       Y13, Y1, Y1
-	VMULSD       64(R9), X12, X13
-	VADDSD       X13, X2, X2
-	VBROADCASTSD (DX)(BX*1), Y12
-	VMULPD       (R9), Y12, Y13
+	VMULPD       Y0, Y12, Y13
 	VADDPD       Y13, Y3, Y3
-	VMULPD       32(R9), Y12, Y13
+	VMULPD       Y1, Y12, Y13
 	VADDPD       Y13, Y4, Y4
-	VMULSD       64(R9), X12, X13
+	VMULSD       X2, X12, X13
 	VADDSD       X13, X5, X5
+	VBROADCASTSD (DX)(BX*1), Y12
+	VMULPD       Y0, Y12, Y13
+	VADDPD       Y13, Y6, Y6
+	VMULPD       Y1, Y12, Y13
+	VADDPD       Y13, Y7, Y7
+	VMULSD       X2, X12, X13
+	VADDSD       X13, X8, X8
 	ADDQ         $0x08, DX
-	ADDQ         DI, R9
-	DECQ         R10
+	ADDQ         SI, R8
+	DECQ         R9
 	JNZ          t2
 
 store2:
-	MOVQ    AX, R9
-	VMOVUPD Y0, (R9)
-	VMOVUPD Y1, 32(R9)
-	VMOVSD  X2, 64(R9)
-	ADDQ    CX, R9
-	VMOVUPD Y3, (R9)
-	VMOVUPD Y4, 32(R9)
-	VMOVSD  X5, 64(R9)
-	ADDQ    CX, R9
-	MOVQ    R9, AX
-	MOVQ    k+96(FP), R10
-	SHLQ    $0x03, R10
-	SUBQ    R10, DX
+	MOVQ    AX, R8
+	VMOVUPD Y3, (R8)
+	VMOVUPD Y4, 32(R8)
+	VMOVSD  X5, 64(R8)
+	ADDQ    CX, R8
+	VMOVUPD Y6, (R8)
+	VMOVUPD Y7, 32(R8)
+	VMOVSD  X8, 64(R8)
+	ADDQ    CX, R8
+	MOVQ    R8, AX
+	MOVQ    k+96(FP), R9
+	SHLQ    $0x03, R9
+	SUBQ    R9, DX
 	ADDQ    BX, DX
 	ADDQ    BX, DX
 	JMP     done
 
 not2:
-	CMPQ   R8, $0x01
+	CMPQ   DI, $0x01
 	JNE    not1
-	VXORPD Y0, Y0, Y0
-	VXORPD Y1, Y1, Y1
-	VXORPD X2, X2, X2
-	MOVQ   b_base+64(FP), R9
-	MOVQ   k+96(FP), R10
-	TESTQ  R10, R10
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD X5, X5, X5
+	MOVQ   b_base+64(FP), R8
+	MOVQ   k+96(FP), R9
+	TESTQ  R9, R9
 	JZ     store1
 
 t1:
+	VMOVUPD      (R8), Y0
+	VMOVUPD      32(R8), Y1
+	VMOVSD       64(R8), X2
 	VBROADCASTSD (DX), Y12
-	VMULPD       (R9), Y12, Y13
-	VADDPD       Y13, Y0, Y0
-	VMULPD       32(R9), Y12, Y13
-	VADDPD       Y13, Y1, Y1
-	VMULSD       64(R9), X12, X13
-	VADDSD       X13, X2, X2
+	VMULPD       Y0, Y12, Y13
+	VADDPD       Y13, Y3, Y3
+	VMULPD       Y1, Y12, Y13
+	VADDPD       Y13, Y4, Y4
+	VMULSD       X2, X12, X13
+	VADDSD       X13, X5, X5
 	ADDQ         $0x08, DX
-	ADDQ         DI, R9
-	DECQ         R10
+	ADDQ         SI, R8
+	DECQ         R9
 	JNZ          t1
 
 store1:
-	MOVQ    AX, R9
-	VMOVUPD Y0, (R9)
-	VMOVUPD Y1, 32(R9)
-	VMOVSD  X2, 64(R9)
-	ADDQ    CX, R9
-	MOVQ    R9, AX
-	MOVQ    k+96(FP), R10
-	SHLQ    $0x03, R10
-	SUBQ    R10, DX
+	MOVQ    AX, R8
+	VMOVUPD Y3, (R8)
+	VMOVUPD Y4, 32(R8)
+	VMOVSD  X5, 64(R8)
+	ADDQ    CX, R8
+	MOVQ    R8, AX
+	MOVQ    k+96(FP), R9
+	SHLQ    $0x03, R9
+	SUBQ    R9, DX
 	ADDQ    BX, DX
 	JMP     done
 
@@ -8500,16 +8398,13 @@ TEXT ·rowMul10AVX2(SB), NOSPLIT, $0-112
 	MOVQ as+56(FP), BX
 	SHLQ $0x03, BX
 	LEAQ (BX)(BX*2), SI
-	MOVQ bs+88(FP), DI
-	SHLQ $0x03, DI
-	MOVQ rows+104(FP), R8
+	MOVQ bs+88(FP), SI
+	SHLQ $0x03, SI
+	MOVQ rows+104(FP), DI
 
 group:
-	CMPQ   R8, $0x04
+	CMPQ   DI, $0x03
 	JLT    rest
-	VXORPD Y0, Y0, Y0
-	VXORPD Y1, Y1, Y1
-	VXORPD X2, X2, X2
 	VXORPD Y3, Y3, Y3
 	VXORPD Y4, Y4, Y4
 	VXORPD X5, X5, X5
@@ -8519,227 +8414,157 @@ group:
 	VXORPD Y9, Y9, Y9
 	VXORPD Y10, Y10, Y10
 	VXORPD X11, X11, X11
-	MOVQ   b_base+64(FP), R9
-	MOVQ   k+96(FP), R10
-	TESTQ  R10, R10
+	MOVQ   b_base+64(FP), R8
+	MOVQ   k+96(FP), R9
+	TESTQ  R9, R9
 	JZ     storeG
 
 tG:
+	VMOVUPD      (R8), Y0
+	VMOVUPD      32(R8), Y1
+	VMOVUPD      64(R8), X2
 	VBROADCASTSD (DX), Y12
-	VMULPD       (R9), Y12, Y13
-	VADDPD       Y13, Y0, Y0
-	VMULPD       32(R9), Y12, Y13
-	VADDPD       Y13, Y1, Y1
-	VMULPD       64(R9), X12, X13
-	VADDPD       X13, X2, X2
-	VBROADCASTSD (DX)(BX*1), Y12
-	VMULPD       (R9), Y12, Y13
+	VMULPD       Y0, Y12, Y13
 	VADDPD       Y13, Y3, Y3
-	VMULPD       32(R9), Y12, Y13
+	VMULPD       Y1, Y12, Y13
 	VADDPD       Y13, Y4, Y4
-	VMULPD       64(R9), X12, X13
+	VMULPD       X2, X12, X13
 	VADDPD       X13, X5, X5
-	VBROADCASTSD (DX)(BX*2), Y12
-	VMULPD       (R9), Y12, Y13
+	VBROADCASTSD (DX)(BX*1), Y12
+	VMULPD       Y0, Y12, Y13
 	VADDPD       Y13, Y6, Y6
-	VMULPD       32(R9), Y12, Y13
+	VMULPD       Y1, Y12, Y13
 	VADDPD       Y13, Y7, Y7
-	VMULPD       64(R9), X12, X13
+	VMULPD       X2, X12, X13
 	VADDPD       X13, X8, X8
-	VBROADCASTSD (DX)(SI*1), Y12
-	VMULPD       (R9), Y12, Y13
+	VBROADCASTSD (DX)(BX*2), Y12
+	VMULPD       Y0, Y12, Y13
 	VADDPD       Y13, Y9, Y9
-	VMULPD       32(R9), Y12, Y13
+	VMULPD       Y1, Y12, Y13
 	VADDPD       Y13, Y10, Y10
-	VMULPD       64(R9), X12, X13
+	VMULPD       X2, X12, X13
 	VADDPD       X13, X11, X11
 	ADDQ         $0x08, DX
-	ADDQ         DI, R9
-	DECQ         R10
+	ADDQ         SI, R8
+	DECQ         R9
 	JNZ          tG
 
 storeG:
-	MOVQ    AX, R9
-	VMOVUPD Y0, (R9)
-	VMOVUPD Y1, 32(R9)
-	VMOVUPD X2, 64(R9)
-	ADDQ    CX, R9
-	VMOVUPD Y3, (R9)
-	VMOVUPD Y4, 32(R9)
-	VMOVUPD X5, 64(R9)
-	ADDQ    CX, R9
-	VMOVUPD Y6, (R9)
-	VMOVUPD Y7, 32(R9)
-	VMOVUPD X8, 64(R9)
-	ADDQ    CX, R9
-	VMOVUPD Y9, (R9)
-	VMOVUPD Y10, 32(R9)
-	VMOVUPD X11, 64(R9)
-	ADDQ    CX, R9
-	MOVQ    R9, AX
-	MOVQ    k+96(FP), R10
-	SHLQ    $0x03, R10
-	SUBQ    R10, DX
+	MOVQ    AX, R8
+	VMOVUPD Y3, (R8)
+	VMOVUPD Y4, 32(R8)
+	VMOVUPD X5, 64(R8)
+	ADDQ    CX, R8
+	VMOVUPD Y6, (R8)
+	VMOVUPD Y7, 32(R8)
+	VMOVUPD X8, 64(R8)
+	ADDQ    CX, R8
+	VMOVUPD Y9, (R8)
+	VMOVUPD Y10, 32(R8)
+	VMOVUPD X11, 64(R8)
+	ADDQ    CX, R8
+	MOVQ    R8, AX
+	MOVQ    k+96(FP), R9
+	SHLQ    $0x03, R9
+	SUBQ    R9, DX
 	ADDQ    BX, DX
 	ADDQ    BX, DX
 	ADDQ    BX, DX
-	ADDQ    BX, DX
-	SUBQ    $0x04, R8
+	SUBQ    $0x03, DI
 	JMP     group
 
 rest:
-	CMPQ   R8, $0x03
-	JNE    not3
-	VXORPD Y0, Y0, Y0
-	VXORPD Y1, Y1, Y1
-	VXORPD X2, X2, X2
+	CMPQ   DI, $0x02
+	JNE    not2
 	VXORPD Y3, Y3, Y3
 	VXORPD Y4, Y4, Y4
 	VXORPD X5, X5, X5
 	VXORPD Y6, Y6, Y6
 	VXORPD Y7, Y7, Y7
 	VXORPD X8, X8, X8
-	MOVQ   b_base+64(FP), R9
-	MOVQ   k+96(FP), R10
-	TESTQ  R10, R10
-	JZ     store3
-
-t3:
-	VBROADCASTSD (DX), Y12
-	VMULPD       (R9), Y12, Y13
-	VADDPD       Y13, Y0, Y0
-	VMULPD       32(R9), Y12, Y13
-	VADDPD       Y13, Y1, Y1
-	VMULPD       64(R9), X12, X13
-	VADDPD       X13, X2, X2
-	VBROADCASTSD (DX)(BX*1), Y12
-	VMULPD       (R9), Y12, Y13
-	VADDPD       Y13, Y3, Y3
-	VMULPD       32(R9), Y12, Y13
-	VADDPD       Y13, Y4, Y4
-	VMULPD       64(R9), X12, X13
-	VADDPD       X13, X5, X5
-	VBROADCASTSD (DX)(BX*2), Y12
-	VMULPD       (R9), Y12, Y13
-	VADDPD       Y13, Y6, Y6
-	VMULPD       32(R9), Y12, Y13
-	VADDPD       Y13, Y7, Y7
-	VMULPD       64(R9), X12, X13
-	VADDPD       X13, X8, X8
-	ADDQ         $0x08, DX
-	ADDQ         DI, R9
-	DECQ         R10
-	JNZ          t3
-
-store3:
-	MOVQ    AX, R9
-	VMOVUPD Y0, (R9)
-	VMOVUPD Y1, 32(R9)
-	VMOVUPD X2, 64(R9)
-	ADDQ    CX, R9
-	VMOVUPD Y3, (R9)
-	VMOVUPD Y4, 32(R9)
-	VMOVUPD X5, 64(R9)
-	ADDQ    CX, R9
-	VMOVUPD Y6, (R9)
-	VMOVUPD Y7, 32(R9)
-	VMOVUPD X8, 64(R9)
-	ADDQ    CX, R9
-	MOVQ    R9, AX
-	MOVQ    k+96(FP), R10
-	SHLQ    $0x03, R10
-	SUBQ    R10, DX
-	ADDQ    BX, DX
-	ADDQ    BX, DX
-	ADDQ    BX, DX
-	JMP     done
-
-not3:
-	CMPQ   R8, $0x02
-	JNE    not2
-	VXORPD Y0, Y0, Y0
-	VXORPD Y1, Y1, Y1
-	VXORPD X2, X2, X2
-	VXORPD Y3, Y3, Y3
-	VXORPD Y4, Y4, Y4
-	VXORPD X5, X5, X5
-	MOVQ   b_base+64(FP), R9
-	MOVQ   k+96(FP), R10
-	TESTQ  R10, R10
+	MOVQ   b_base+64(FP), R8
+	MOVQ   k+96(FP), R9
+	TESTQ  R9, R9
 	JZ     store2
 
 t2:
+	VMOVUPD      (R8), Y0
+	VMOVUPD      32(R8), Y1
+	VMOVUPD      64(R8), X2
 	VBROADCASTSD (DX), Y12
-	VMULPD       (R9), Y12, Y13
-	VADDPD       Y13, Y0, Y0
-	VMULPD       32(R9), Y12, Y13
-	VADDPD       Y13, Y1, Y1
-	VMULPD       64(R9), X12, X13
-	VADDPD       X13, X2, X2
-	VBROADCASTSD (DX)(BX*1), Y12
-	VMULPD       (R9), Y12, Y13
+	VMULPD       Y0, Y12, Y13
 	VADDPD       Y13, Y3, Y3
-	VMULPD       32(R9), Y12, Y13
+	VMULPD       Y1, Y12, Y13
 	VADDPD       Y13, Y4, Y4
-	VMULPD       64(R9), X12, X13
+	VMULPD       X2, X12, X13
 	VADDPD       X13, X5, X5
+	VBROADCASTSD (DX)(BX*1), Y12
+	VMULPD       Y0, Y12, Y13
+	VADDPD       Y13, Y6, Y6
+	VMULPD       Y1, Y12, Y13
+	VADDPD       Y13, Y7, Y7
+	VMULPD       X2, X12, X13
+	VADDPD       X13, X8, X8
 	ADDQ         $0x08, DX
-	ADDQ         DI, R9
-	DECQ         R10
+	ADDQ         SI, R8
+	DECQ         R9
 	JNZ          t2
 
 store2:
-	MOVQ    AX, R9
-	VMOVUPD Y0, (R9)
-	VMOVUPD Y1, 32(R9)
-	VMOVUPD X2, 64(R9)
-	ADDQ    CX, R9
-	VMOVUPD Y3, (R9)
-	VMOVUPD Y4, 32(R9)
-	VMOVUPD X5, 64(R9)
-	ADDQ    CX, R9
-	MOVQ    R9, AX
-	MOVQ    k+96(FP), R10
-	SHLQ    $0x03, R10
-	SUBQ    R10, DX
+	MOVQ    AX, R8
+	VMOVUPD Y3, (R8)
+	VMOVUPD Y4, 32(R8)
+	VMOVUPD X5, 64(R8)
+	ADDQ    CX, R8
+	VMOVUPD Y6, (R8)
+	VMOVUPD Y7, 32(R8)
+	VMOVUPD X8, 64(R8)
+	ADDQ    CX, R8
+	MOVQ    R8, AX
+	MOVQ    k+96(FP), R9
+	SHLQ    $0x03, R9
+	SUBQ    R9, DX
 	ADDQ    BX, DX
 	ADDQ    BX, DX
 	JMP     done
 
 not2:
-	CMPQ   R8, $0x01
+	CMPQ   DI, $0x01
 	JNE    not1
-	VXORPD Y0, Y0, Y0
-	VXORPD Y1, Y1, Y1
-	VXORPD X2, X2, X2
-	MOVQ   b_base+64(FP), R9
-	MOVQ   k+96(FP), R10
-	TESTQ  R10, R10
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD X5, X5, X5
+	MOVQ   b_base+64(FP), R8
+	MOVQ   k+96(FP), R9
+	TESTQ  R9, R9
 	JZ     store1
 
 t1:
+	VMOVUPD      (R8), Y0
+	VMOVUPD      32(R8), Y1
+	VMOVUPD      64(R8), X2
 	VBROADCASTSD (DX), Y12
-	VMULPD       (R9), Y12, Y13
-	VADDPD       Y13, Y0, Y0
-	VMULPD       32(R9), Y12, Y13
-	VADDPD       Y13, Y1, Y1
-	VMULPD       64(R9), X12, X13
-	VADDPD       X13, X2, X2
+	VMULPD       Y0, Y12, Y13
+	VADDPD       Y13, Y3, Y3
+	VMULPD       Y1, Y12, Y13
+	VADDPD       Y13, Y4, Y4
+	VMULPD       X2, X12, X13
+	VADDPD       X13, X5, X5
 	ADDQ         $0x08, DX
-	ADDQ         DI, R9
-	DECQ         R10
+	ADDQ         SI, R8
+	DECQ         R9
 	JNZ          t1
 
 store1:
-	MOVQ    AX, R9
-	VMOVUPD Y0, (R9)
-	VMOVUPD Y1, 32(R9)
-	VMOVUPD X2, 64(R9)
-	ADDQ    CX, R9
-	MOVQ    R9, AX
-	MOVQ    k+96(FP), R10
-	SHLQ    $0x03, R10
-	SUBQ    R10, DX
+	MOVQ    AX, R8
+	VMOVUPD Y3, (R8)
+	VMOVUPD Y4, 32(R8)
+	VMOVUPD X5, 64(R8)
+	ADDQ    CX, R8
+	MOVQ    R8, AX
+	MOVQ    k+96(FP), R9
+	SHLQ    $0x03, R9
+	SUBQ    R9, DX
 	ADDQ    BX, DX
 	JMP     done
 
@@ -9496,12 +9321,8 @@ TEXT ·rowMul11AVX2(SB), NOSPLIT, $0-112
 	MOVQ rows+104(FP), DI
 
 group:
-	CMPQ   DI, $0x03
+	CMPQ   DI, $0x02
 	JLT    rest
-	VXORPD Y0, Y0, Y0
-	VXORPD Y1, Y1, Y1
-	VXORPD X2, X2, X2
-	VXORPD X3, X3, X3
 	VXORPD Y4, Y4, Y4
 	VXORPD Y5, Y5, Y5
 	VXORPD X6, X6, X6
@@ -9516,32 +9337,27 @@ group:
 	JZ     storeG
 
 tG:
+	VMOVUPD      (R8), Y0
+	VMOVUPD      32(R8), Y1
+	VMOVUPD      64(R8), X2
+	VMOVSD       80(R8), X3
 	VBROADCASTSD (DX), Y12
-	VMULPD       (R8), Y12, Y13
-	VADDPD       Y13, Y0, Y0
-	VMULPD       32(R8), Y12, Y13
-	VADDPD       Y13, Y1, Y1
-	VMULPD       64(R8), X12, X13
-	VADDPD       X13, X2, X2
-	VMULSD       80(R8), X12, X13
-	VADDSD       X13, X3, X3
-	VBROADCASTSD (DX)(BX*1), Y12
-	VMULPD       (R8), Y12, Y13
+	VMULPD       Y0, Y12, Y13
 	VADDPD       Y13, Y4, Y4
-	VMULPD       32(R8), Y12, Y13
+	VMULPD       Y1, Y12, Y13
 	VADDPD       Y13, Y5, Y5
-	VMULPD       64(R8), X12, X13
+	VMULPD       X2, X12, X13
 	VADDPD       X13, X6, X6
-	VMULSD       80(R8), X12, X13
+	VMULSD       X3, X12, X13
 	VADDSD       X13, X7, X7
-	VBROADCASTSD (DX)(BX*2), Y12
-	VMULPD       (R8), Y12, Y13
+	VBROADCASTSD (DX)(BX*1), Y12
+	VMULPD       Y0, Y12, Y13
 	VADDPD       Y13, Y8, Y8
-	VMULPD       32(R8), Y12, Y13
+	VMULPD       Y1, Y12, Y13
 	VADDPD       Y13, Y9, Y9
-	VMULPD       64(R8), X12, X13
+	VMULPD       X2, X12, X13
 	VADDPD       X13, X10, X10
-	VMULSD       80(R8), X12, X13
+	VMULSD       X3, X12, X13
 	VADDSD       X13, X11, X11
 	ADDQ         $0x08, DX
 	ADDQ         SI, R8
@@ -9550,11 +9366,6 @@ tG:
 
 storeG:
 	MOVQ    AX, R8
-	VMOVUPD Y0, (R8)
-	VMOVUPD Y1, 32(R8)
-	VMOVUPD X2, 64(R8)
-	VMOVSD  X3, 80(R8)
-	ADDQ    CX, R8
 	VMOVUPD Y4, (R8)
 	VMOVUPD Y5, 32(R8)
 	VMOVUPD X6, 64(R8)
@@ -9571,17 +9382,12 @@ storeG:
 	SUBQ    R9, DX
 	ADDQ    BX, DX
 	ADDQ    BX, DX
-	ADDQ    BX, DX
-	SUBQ    $0x03, DI
+	SUBQ    $0x02, DI
 	JMP     group
 
 rest:
-	CMPQ   DI, $0x02
-	JNE    not2
-	VXORPD Y0, Y0, Y0
-	VXORPD Y1, Y1, Y1
-	VXORPD X2, X2, X2
-	VXORPD X3, X3, X3
+	CMPQ   DI, $0x01
+	JNE    not1
 	VXORPD Y4, Y4, Y4
 	VXORPD Y5, Y5, Y5
 	VXORPD X6, X6, X6
@@ -9589,74 +9395,22 @@ rest:
 	MOVQ   b_base+64(FP), R8
 	MOVQ   k+96(FP), R9
 	TESTQ  R9, R9
-	JZ     store2
-
-t2:
-	VBROADCASTSD (DX), Y12
-	VMULPD       (R8), Y12, Y13
-	VADDPD       Y13, Y0, Y0
-	VMULPD       32(R8), Y12, Y13
-	VADDPD       Y13, Y1, Y1
-	VMULPD       64(R8), X12, X13
-	VADDPD       X13, X2, X2
-	VMULSD       80(R8), X12, X13
-	VADDSD       X13, X3, X3
-	VBROADCASTSD (DX)(BX*1), Y12
-	VMULPD       (R8), Y12, Y13
-	VADDPD       Y13, Y4, Y4
-	VMULPD       32(R8), Y12, Y13
-	VADDPD       Y13, Y5, Y5
-	VMULPD       64(R8), X12, X13
-	VADDPD       X13, X6, X6
-	VMULSD       80(R8), X12, X13
-	VADDSD       X13, X7, X7
-	ADDQ         $0x08, DX
-	ADDQ         SI, R8
-	DECQ         R9
-	JNZ          t2
-
-store2:
-	MOVQ    AX, R8
-	VMOVUPD Y0, (R8)
-	VMOVUPD Y1, 32(R8)
-	VMOVUPD X2, 64(R8)
-	VMOVSD  X3, 80(R8)
-	ADDQ    CX, R8
-	VMOVUPD Y4, (R8)
-	VMOVUPD Y5, 32(R8)
-	VMOVUPD X6, 64(R8)
-	VMOVSD  X7, 80(R8)
-	ADDQ    CX, R8
-	MOVQ    R8, AX
-	MOVQ    k+96(FP), R9
-	SHLQ    $0x03, R9
-	SUBQ    R9, DX
-	ADDQ    BX, DX
-	ADDQ    BX, DX
-	JMP     done
-
-not2:
-	CMPQ   DI, $0x01
-	JNE    not1
-	VXORPD Y0, Y0, Y0
-	VXORPD Y1, Y1, Y1
-	VXORPD X2, X2, X2
-	VXORPD X3, X3, X3
-	MOVQ   b_base+64(FP), R8
-	MOVQ   k+96(FP), R9
-	TESTQ  R9, R9
 	JZ     store1
 
 t1:
+	VMOVUPD      (R8), Y0
+	VMOVUPD      32(R8), Y1
+	VMOVUPD      64(R8), X2
+	VMOVSD       80(R8), X3
 	VBROADCASTSD (DX), Y12
-	VMULPD       (R8), Y12, Y13
-	VADDPD       Y13, Y0, Y0
-	VMULPD       32(R8), Y12, Y13
-	VADDPD       Y13, Y1, Y1
-	VMULPD       64(R8), X12, X13
-	VADDPD       X13, X2, X2
-	VMULSD       80(R8), X12, X13
-	VADDSD       X13, X3, X3
+	VMULPD       Y0, Y12, Y13
+	VADDPD       Y13, Y4, Y4
+	VMULPD       Y1, Y12, Y13
+	VADDPD       Y13, Y5, Y5
+	VMULPD       X2, X12, X13
+	VADDPD       X13, X6, X6
+	VMULSD       X3, X12, X13
+	VADDSD       X13, X7, X7
 	ADDQ         $0x08, DX
 	ADDQ         SI, R8
 	DECQ         R9
@@ -9664,10 +9418,10 @@ t1:
 
 store1:
 	MOVQ    AX, R8
-	VMOVUPD Y0, (R8)
-	VMOVUPD Y1, 32(R8)
-	VMOVUPD X2, 64(R8)
-	VMOVSD  X3, 80(R8)
+	VMOVUPD Y4, (R8)
+	VMOVUPD Y5, 32(R8)
+	VMOVUPD X6, 64(R8)
+	VMOVSD  X7, 80(R8)
 	ADDQ    CX, R8
 	MOVQ    R8, AX
 	MOVQ    k+96(FP), R9
@@ -10221,16 +9975,13 @@ TEXT ·rowMul12AVX2(SB), NOSPLIT, $0-112
 	MOVQ as+56(FP), BX
 	SHLQ $0x03, BX
 	LEAQ (BX)(BX*2), SI
-	MOVQ bs+88(FP), DI
-	SHLQ $0x03, DI
-	MOVQ rows+104(FP), R8
+	MOVQ bs+88(FP), SI
+	SHLQ $0x03, SI
+	MOVQ rows+104(FP), DI
 
 group:
-	CMPQ   R8, $0x04
+	CMPQ   DI, $0x03
 	JLT    rest
-	VXORPD Y0, Y0, Y0
-	VXORPD Y1, Y1, Y1
-	VXORPD Y2, Y2, Y2
 	VXORPD Y3, Y3, Y3
 	VXORPD Y4, Y4, Y4
 	VXORPD Y5, Y5, Y5
@@ -10240,227 +9991,157 @@ group:
 	VXORPD Y9, Y9, Y9
 	VXORPD Y10, Y10, Y10
 	VXORPD Y11, Y11, Y11
-	MOVQ   b_base+64(FP), R9
-	MOVQ   k+96(FP), R10
-	TESTQ  R10, R10
+	MOVQ   b_base+64(FP), R8
+	MOVQ   k+96(FP), R9
+	TESTQ  R9, R9
 	JZ     storeG
 
 tG:
+	VMOVUPD      (R8), Y0
+	VMOVUPD      32(R8), Y1
+	VMOVUPD      64(R8), Y2
 	VBROADCASTSD (DX), Y12
-	VMULPD       (R9), Y12, Y13
-	VADDPD       Y13, Y0, Y0
-	VMULPD       32(R9), Y12, Y13
-	VADDPD       Y13, Y1, Y1
-	VMULPD       64(R9), Y12, Y13
-	VADDPD       Y13, Y2, Y2
-	VBROADCASTSD (DX)(BX*1), Y12
-	VMULPD       (R9), Y12, Y13
+	VMULPD       Y0, Y12, Y13
 	VADDPD       Y13, Y3, Y3
-	VMULPD       32(R9), Y12, Y13
+	VMULPD       Y1, Y12, Y13
 	VADDPD       Y13, Y4, Y4
-	VMULPD       64(R9), Y12, Y13
+	VMULPD       Y2, Y12, Y13
 	VADDPD       Y13, Y5, Y5
-	VBROADCASTSD (DX)(BX*2), Y12
-	VMULPD       (R9), Y12, Y13
+	VBROADCASTSD (DX)(BX*1), Y12
+	VMULPD       Y0, Y12, Y13
 	VADDPD       Y13, Y6, Y6
-	VMULPD       32(R9), Y12, Y13
+	VMULPD       Y1, Y12, Y13
 	VADDPD       Y13, Y7, Y7
-	VMULPD       64(R9), Y12, Y13
+	VMULPD       Y2, Y12, Y13
 	VADDPD       Y13, Y8, Y8
-	VBROADCASTSD (DX)(SI*1), Y12
-	VMULPD       (R9), Y12, Y13
+	VBROADCASTSD (DX)(BX*2), Y12
+	VMULPD       Y0, Y12, Y13
 	VADDPD       Y13, Y9, Y9
-	VMULPD       32(R9), Y12, Y13
+	VMULPD       Y1, Y12, Y13
 	VADDPD       Y13, Y10, Y10
-	VMULPD       64(R9), Y12, Y13
+	VMULPD       Y2, Y12, Y13
 	VADDPD       Y13, Y11, Y11
 	ADDQ         $0x08, DX
-	ADDQ         DI, R9
-	DECQ         R10
+	ADDQ         SI, R8
+	DECQ         R9
 	JNZ          tG
 
 storeG:
-	MOVQ    AX, R9
-	VMOVUPD Y0, (R9)
-	VMOVUPD Y1, 32(R9)
-	VMOVUPD Y2, 64(R9)
-	ADDQ    CX, R9
-	VMOVUPD Y3, (R9)
-	VMOVUPD Y4, 32(R9)
-	VMOVUPD Y5, 64(R9)
-	ADDQ    CX, R9
-	VMOVUPD Y6, (R9)
-	VMOVUPD Y7, 32(R9)
-	VMOVUPD Y8, 64(R9)
-	ADDQ    CX, R9
-	VMOVUPD Y9, (R9)
-	VMOVUPD Y10, 32(R9)
-	VMOVUPD Y11, 64(R9)
-	ADDQ    CX, R9
-	MOVQ    R9, AX
-	MOVQ    k+96(FP), R10
-	SHLQ    $0x03, R10
-	SUBQ    R10, DX
+	MOVQ    AX, R8
+	VMOVUPD Y3, (R8)
+	VMOVUPD Y4, 32(R8)
+	VMOVUPD Y5, 64(R8)
+	ADDQ    CX, R8
+	VMOVUPD Y6, (R8)
+	VMOVUPD Y7, 32(R8)
+	VMOVUPD Y8, 64(R8)
+	ADDQ    CX, R8
+	VMOVUPD Y9, (R8)
+	VMOVUPD Y10, 32(R8)
+	VMOVUPD Y11, 64(R8)
+	ADDQ    CX, R8
+	MOVQ    R8, AX
+	MOVQ    k+96(FP), R9
+	SHLQ    $0x03, R9
+	SUBQ    R9, DX
 	ADDQ    BX, DX
 	ADDQ    BX, DX
 	ADDQ    BX, DX
-	ADDQ    BX, DX
-	SUBQ    $0x04, R8
+	SUBQ    $0x03, DI
 	JMP     group
 
 rest:
-	CMPQ   R8, $0x03
-	JNE    not3
-	VXORPD Y0, Y0, Y0
-	VXORPD Y1, Y1, Y1
-	VXORPD Y2, Y2, Y2
+	CMPQ   DI, $0x02
+	JNE    not2
 	VXORPD Y3, Y3, Y3
 	VXORPD Y4, Y4, Y4
 	VXORPD Y5, Y5, Y5
 	VXORPD Y6, Y6, Y6
 	VXORPD Y7, Y7, Y7
 	VXORPD Y8, Y8, Y8
-	MOVQ   b_base+64(FP), R9
-	MOVQ   k+96(FP), R10
-	TESTQ  R10, R10
-	JZ     store3
-
-t3:
-	VBROADCASTSD (DX), Y12
-	VMULPD       (R9), Y12, Y13
-	VADDPD       Y13, Y0, Y0
-	VMULPD       32(R9), Y12, Y13
-	VADDPD       Y13, Y1, Y1
-	VMULPD       64(R9), Y12, Y13
-	VADDPD       Y13, Y2, Y2
-	VBROADCASTSD (DX)(BX*1), Y12
-	VMULPD       (R9), Y12, Y13
-	VADDPD       Y13, Y3, Y3
-	VMULPD       32(R9), Y12, Y13
-	VADDPD       Y13, Y4, Y4
-	VMULPD       64(R9), Y12, Y13
-	VADDPD       Y13, Y5, Y5
-	VBROADCASTSD (DX)(BX*2), Y12
-	VMULPD       (R9), Y12, Y13
-	VADDPD       Y13, Y6, Y6
-	VMULPD       32(R9), Y12, Y13
-	VADDPD       Y13, Y7, Y7
-	VMULPD       64(R9), Y12, Y13
-	VADDPD       Y13, Y8, Y8
-	ADDQ         $0x08, DX
-	ADDQ         DI, R9
-	DECQ         R10
-	JNZ          t3
-
-store3:
-	MOVQ    AX, R9
-	VMOVUPD Y0, (R9)
-	VMOVUPD Y1, 32(R9)
-	VMOVUPD Y2, 64(R9)
-	ADDQ    CX, R9
-	VMOVUPD Y3, (R9)
-	VMOVUPD Y4, 32(R9)
-	VMOVUPD Y5, 64(R9)
-	ADDQ    CX, R9
-	VMOVUPD Y6, (R9)
-	VMOVUPD Y7, 32(R9)
-	VMOVUPD Y8, 64(R9)
-	ADDQ    CX, R9
-	MOVQ    R9, AX
-	MOVQ    k+96(FP), R10
-	SHLQ    $0x03, R10
-	SUBQ    R10, DX
-	ADDQ    BX, DX
-	ADDQ    BX, DX
-	ADDQ    BX, DX
-	JMP     done
-
-not3:
-	CMPQ   R8, $0x02
-	JNE    not2
-	VXORPD Y0, Y0, Y0
-	VXORPD Y1, Y1, Y1
-	VXORPD Y2, Y2, Y2
-	VXORPD Y3, Y3, Y3
-	VXORPD Y4, Y4, Y4
-	VXORPD Y5, Y5, Y5
-	MOVQ   b_base+64(FP), R9
-	MOVQ   k+96(FP), R10
-	TESTQ  R10, R10
+	MOVQ   b_base+64(FP), R8
+	MOVQ   k+96(FP), R9
+	TESTQ  R9, R9
 	JZ     store2
 
 t2:
+	VMOVUPD      (R8), Y0
+	VMOVUPD      32(R8), Y1
+	VMOVUPD      64(R8), Y2
 	VBROADCASTSD (DX), Y12
-	VMULPD       (R9), Y12, Y13
-	VADDPD       Y13, Y0, Y0
-	VMULPD       32(R9), Y12, Y13
-	VADDPD       Y13, Y1, Y1
-	VMULPD       64(R9), Y12, Y13
-	VADDPD       Y13, Y2, Y2
-	VBROADCASTSD (DX)(BX*1), Y12
-	VMULPD       (R9), Y12, Y13
+	VMULPD       Y0, Y12, Y13
 	VADDPD       Y13, Y3, Y3
-	VMULPD       32(R9), Y12, Y13
+	VMULPD       Y1, Y12, Y13
 	VADDPD       Y13, Y4, Y4
-	VMULPD       64(R9), Y12, Y13
+	VMULPD       Y2, Y12, Y13
 	VADDPD       Y13, Y5, Y5
+	VBROADCASTSD (DX)(BX*1), Y12
+	VMULPD       Y0, Y12, Y13
+	VADDPD       Y13, Y6, Y6
+	VMULPD       Y1, Y12, Y13
+	VADDPD       Y13, Y7, Y7
+	VMULPD       Y2, Y12, Y13
+	VADDPD       Y13, Y8, Y8
 	ADDQ         $0x08, DX
-	ADDQ         DI, R9
-	DECQ         R10
+	ADDQ         SI, R8
+	DECQ         R9
 	JNZ          t2
 
 store2:
-	MOVQ    AX, R9
-	VMOVUPD Y0, (R9)
-	VMOVUPD Y1, 32(R9)
-	VMOVUPD Y2, 64(R9)
-	ADDQ    CX, R9
-	VMOVUPD Y3, (R9)
-	VMOVUPD Y4, 32(R9)
-	VMOVUPD Y5, 64(R9)
-	ADDQ    CX, R9
-	MOVQ    R9, AX
-	MOVQ    k+96(FP), R10
-	SHLQ    $0x03, R10
-	SUBQ    R10, DX
+	MOVQ    AX, R8
+	VMOVUPD Y3, (R8)
+	VMOVUPD Y4, 32(R8)
+	VMOVUPD Y5, 64(R8)
+	ADDQ    CX, R8
+	VMOVUPD Y6, (R8)
+	VMOVUPD Y7, 32(R8)
+	VMOVUPD Y8, 64(R8)
+	ADDQ    CX, R8
+	MOVQ    R8, AX
+	MOVQ    k+96(FP), R9
+	SHLQ    $0x03, R9
+	SUBQ    R9, DX
 	ADDQ    BX, DX
 	ADDQ    BX, DX
 	JMP     done
 
 not2:
-	CMPQ   R8, $0x01
+	CMPQ   DI, $0x01
 	JNE    not1
-	VXORPD Y0, Y0, Y0
-	VXORPD Y1, Y1, Y1
-	VXORPD Y2, Y2, Y2
-	MOVQ   b_base+64(FP), R9
-	MOVQ   k+96(FP), R10
-	TESTQ  R10, R10
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	MOVQ   b_base+64(FP), R8
+	MOVQ   k+96(FP), R9
+	TESTQ  R9, R9
 	JZ     store1
 
 t1:
+	VMOVUPD      (R8), Y0
+	VMOVUPD      32(R8), Y1
+	VMOVUPD      64(R8), Y2
 	VBROADCASTSD (DX), Y12
-	VMULPD       (R9), Y12, Y13
-	VADDPD       Y13, Y0, Y0
-	VMULPD       32(R9), Y12, Y13
-	VADDPD       Y13, Y1, Y1
-	VMULPD       64(R9), Y12, Y13
-	VADDPD       Y13, Y2, Y2
+	VMULPD       Y0, Y12, Y13
+	VADDPD       Y13, Y3, Y3
+	VMULPD       Y1, Y12, Y13
+	VADDPD       Y13, Y4, Y4
+	VMULPD       Y2, Y12, Y13
+	VADDPD       Y13, Y5, Y5
 	ADDQ         $0x08, DX
-	ADDQ         DI, R9
-	DECQ         R10
+	ADDQ         SI, R8
+	DECQ         R9
 	JNZ          t1
 
 store1:
-	MOVQ    AX, R9
-	VMOVUPD Y0, (R9)
-	VMOVUPD Y1, 32(R9)
-	VMOVUPD Y2, 64(R9)
-	ADDQ    CX, R9
-	MOVQ    R9, AX
-	MOVQ    k+96(FP), R10
-	SHLQ    $0x03, R10
-	SUBQ    R10, DX
+	MOVQ    AX, R8
+	VMOVUPD Y3, (R8)
+	VMOVUPD Y4, 32(R8)
+	VMOVUPD Y5, 64(R8)
+	ADDQ    CX, R8
+	MOVQ    R8, AX
+	MOVQ    k+96(FP), R9
+	SHLQ    $0x03, R9
+	SUBQ    R9, DX
 	ADDQ    BX, DX
 	JMP     done
 

@@ -90,6 +90,12 @@ func rowKernel(w int, had bool) {
 	Doc(name + " is the AVX2 form of " + strings.TrimSuffix(name, "AVX2") + ", with the same results.")
 	segs := vec.Segs(w)
 	R := group(len(segs), 2-len(segs)) // b is read from memory: no registers for its row
+	var brow vec.Row
+	if !had {
+		// b's row t is loaded into registers once and serves the R rows of the group.
+		R = group(len(segs), 2)
+		brow = vec.NewRow(w)
+	}
 
 	outp := Load(Param("out").Base(), GP64())
 	ds8 := Load(Param("ds"), GP64())
@@ -141,15 +147,19 @@ func rowKernel(w int, had bool) {
 		TESTQ(cnt, cnt)
 		JZ(LabelRef("store" + lbl))
 		Label("t" + lbl)
+		if !had {
+			brow.Load(Mem{Base: bt})
+		}
 		for r := 0; r < g; r++ {
 			if had {
 				VMOVSD(rowAt(a0, as8, as3, r), v.AsX())
 				VMULSD(rowAt(c0, cs8, cs3, r), v.AsX(), v.AsX())
 				VBROADCASTSD(v.AsX(), v)
+				accs[r].AddScaledMem(v, tmp, Mem{Base: bt})
 			} else {
 				VBROADCASTSD(rowAt(a0, as8, as3, r), v)
+				accs[r].AddScaled(v, tmp, brow)
 			}
-			accs[r].AddScaledMem(v, tmp, Mem{Base: bt})
 		}
 		ADDQ(U8(8), a0)
 		if had {
