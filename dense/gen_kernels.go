@@ -63,38 +63,14 @@ var families = []family{
 		},
 	},
 	{
-		name: "rowMulHadamard",
-		doc: `sets, for each row i < rows, out[i·ds : i·ds+w] =
-// Σ_{t<k} a[i·as+t]·c[i·cs+t]·b[t·bs : t·bs+w]: w columns of rows of (a⊙c)·b, for
-// k ≤ maxInner. Like rowMul it works from a copy of b on the stack.`,
-		params: "out []float64, ds int, a []float64, as int, c []float64, cs int, b []float64, bs, k, rows int",
-		args:   "out, ds, a, as, c, cs, b, bs, k, rows",
-		checks: `if rows > 0 {
-			_ = out[(rows-1)*ds+w-1]
-			if k > 0 {
-				_ = a[(rows-1)*as+k-1]
-				_ = c[(rows-1)*cs+k-1]
-				_ = b[(k-1)*bs+w-1]
-			}
-		}`,
-		body: func(p printer, w int) {
-			copyB(p, w, "")
-			p("\tfor i := 0; i < rows; i++ {\n\t\tx := a[i*as:][:k]\n\t\ty := c[i*cs:][:k]\n")
-			p("\t\tvar %s float64\n", list("s%d", w))
-			p("\t\tfor t, v := range x {\n\t\t\tv *= y[t]\n\t\t\tr := &bb[t]\n")
-			terms(p, w, "\t\t\ts%[1]d += float64(v * r[%[1]d])\n")
-			p("\t\t}\n\t\to := out[i*ds : i*ds+%[1]d : i*ds+%[1]d]\n", w)
-			terms(p, w, "\t\to[%[1]d] = s%[1]d\n")
-			p("\t}\n")
-		},
-	},
-	{
 		name: "colAcc",
-		doc: `sets, for each p < k, out[p·ds : p·ds+w] (add: adds to it)
-// Σ_{t<n} x[t·xs+p]·b[t·bs : t·bs+w]: w columns of xᵀ·b over a block of n ≤ BlockRows rows.
-// It copies the n×w block of b to the stack first.`,
-		params: "out []float64, ds int, x []float64, xs, k int, b []float64, bs, n int, add bool",
-		args:   "out, ds, x, xs, k, b, bs, n, add",
+		doc: `sets, for each p < k, out[p·ds : p·ds+w] to
+// Σ_{t<n} x[t·xs+p]·b[t·bs : t·bs+w] summed in order of t from +0, or (cont) from the
+// values out holds, so that a sum over rows cut into pieces continues where the last
+// piece stopped (the same bits as one call over all rows): w columns of xᵀ·b over
+// n ≤ BlockRows rows. It copies the n×w block of b to the stack first.`,
+		params: "out []float64, ds int, x []float64, xs, k int, b []float64, bs, n int, cont bool",
+		args:   "out, ds, x, xs, k, b, bs, n, cont",
 		checks: `if k > 0 {
 			_ = out[(k-1)*ds+w-1]
 			if n > 0 {
@@ -103,27 +79,7 @@ var families = []family{
 			}
 		}`,
 		body: func(p printer, w int) {
-			copyBlock(p, w, false)
-			colLoop(p, w)
-		},
-	},
-	{
-		name: "colAccHadamard",
-		doc: `sets, for each p < k, out[p·ds : p·ds+w] (add: adds to it)
-// Σ_{t<n} x[t·xs+p]·(b[t·bs : t·bs+w] ⊙ c[t·cs : t·cs+w]): w columns of xᵀ·(b⊙c) over a
-// block of n ≤ BlockRows rows. It copies the n×w block of b⊙c to the stack first.`,
-		params: "out []float64, ds int, x []float64, xs, k int, b []float64, bs int, c []float64, cs, n int, add bool",
-		args:   "out, ds, x, xs, k, b, bs, c, cs, n, add",
-		checks: `if k > 0 {
-			_ = out[(k-1)*ds+w-1]
-			if n > 0 {
-				_ = x[(n-1)*xs+k-1]
-				_ = b[(n-1)*bs+w-1]
-				_ = c[(n-1)*cs+w-1]
-			}
-		}`,
-		body: func(p printer, w int) {
-			copyBlock(p, w, true)
+			copyBlock(p, w)
 			colLoop(p, w)
 		},
 	},
@@ -138,31 +94,28 @@ func copyB(p printer, w int, _ string) {
 	p("\t}\n")
 }
 
-// copyBlock copies rows t < n, columns 0…w−1 of b (of b⊙c) to bb [BlockRows][w]float64.
-func copyBlock(p printer, w int, hadamard bool) {
+// copyBlock copies rows t < n, columns 0…w−1 of b to bb [BlockRows][w]float64.
+func copyBlock(p printer, w int) {
 	p("\tvar bb [BlockRows][%d]float64\n", w)
 	p("\tfor t := range bb[:n] {\n\t\tr := b[t*bs : t*bs+%[1]d : t*bs+%[1]d]\n", w)
-	if hadamard {
-		p("\t\tq := c[t*cs : t*cs+%[1]d : t*cs+%[1]d]\n", w)
-		terms(p, w, "\t\tbb[t][%[1]d] = r[%[1]d] * q[%[1]d]\n")
-	} else {
-		terms(p, w, "\t\tbb[t][%[1]d] = r[%[1]d]\n")
-	}
+	terms(p, w, "\t\tbb[t][%[1]d] = r[%[1]d]\n")
 	p("\t}\n\tbb2 := bb[:n]\n")
 }
 
-// colLoop sums x[t·xs+p]·bb[t] over t for each p and stores the sums.
+// colLoop sums x[t·xs+p]·bb[t] over t for each p, from +0 or (cont) from out, and stores
+// the sums.
 func colLoop(pr printer, w int) {
 	p := pr
 	p("\tfor p := 0; p < k; p++ {\n")
-	p("\t\tvar %s float64\n", list("s%d", w))
+	p("\t\to := out[p*ds : p*ds+%[1]d : p*ds+%[1]d]\n", w)
+	p("\t\tvar %s float64\n\t\tif cont {\n", list("s%d", w))
+	terms(p, w, "\t\t\ts%[1]d = o[%[1]d]\n")
+	p("\t\t}\n")
 	p("\t\txo := p\n\t\tfor t := range bb2 {\n\t\t\tv := x[xo]\n\t\t\txo += xs\n\t\t\tr := &bb2[t]\n")
 	terms(p, w, "\t\t\ts%[1]d += float64(v * r[%[1]d])\n")
-	p("\t\t}\n\t\to := out[p*ds : p*ds+%[1]d : p*ds+%[1]d]\n\t\tif add {\n", w)
-	terms(p, w, "\t\t\to[%[1]d] += s%[1]d\n")
-	p("\t\t} else {\n")
-	terms(p, w, "\t\t\to[%[1]d] = s%[1]d\n")
-	p("\t\t}\n\t}\n")
+	p("\t\t}\n")
+	terms(p, w, "\t\to[%[1]d] = s%[1]d\n")
+	p("\t}\n")
 }
 
 func main() {

@@ -9,240 +9,120 @@ package dense
 //go:noescape
 func rowMul1AVX2(out []float64, ds int, a []float64, as int, b []float64, bs int, k int, rows int)
 
-// rowMulHadamard1AVX2 is the AVX2 form of rowMulHadamard1, with the same results.
-//
-//go:noescape
-func rowMulHadamard1AVX2(out []float64, ds int, a []float64, as int, c []float64, cs int, b []float64, bs int, k int, rows int)
-
 // colAcc1AVX2 is the AVX2 form of colAcc1, with the same results.
 //
 //go:noescape
-func colAcc1AVX2(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, n int, add bool)
-
-// colAccHadamard1AVX2 is the AVX2 form of colAccHadamard1, with the same results.
-//
-//go:noescape
-func colAccHadamard1AVX2(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, c []float64, cs int, n int, add bool)
+func colAcc1AVX2(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, n int, cont bool)
 
 // rowMul2AVX2 is the AVX2 form of rowMul2, with the same results.
 //
 //go:noescape
 func rowMul2AVX2(out []float64, ds int, a []float64, as int, b []float64, bs int, k int, rows int)
 
-// rowMulHadamard2AVX2 is the AVX2 form of rowMulHadamard2, with the same results.
-//
-//go:noescape
-func rowMulHadamard2AVX2(out []float64, ds int, a []float64, as int, c []float64, cs int, b []float64, bs int, k int, rows int)
-
 // colAcc2AVX2 is the AVX2 form of colAcc2, with the same results.
 //
 //go:noescape
-func colAcc2AVX2(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, n int, add bool)
-
-// colAccHadamard2AVX2 is the AVX2 form of colAccHadamard2, with the same results.
-//
-//go:noescape
-func colAccHadamard2AVX2(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, c []float64, cs int, n int, add bool)
+func colAcc2AVX2(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, n int, cont bool)
 
 // rowMul3AVX2 is the AVX2 form of rowMul3, with the same results.
 //
 //go:noescape
 func rowMul3AVX2(out []float64, ds int, a []float64, as int, b []float64, bs int, k int, rows int)
 
-// rowMulHadamard3AVX2 is the AVX2 form of rowMulHadamard3, with the same results.
-//
-//go:noescape
-func rowMulHadamard3AVX2(out []float64, ds int, a []float64, as int, c []float64, cs int, b []float64, bs int, k int, rows int)
-
 // colAcc3AVX2 is the AVX2 form of colAcc3, with the same results.
 //
 //go:noescape
-func colAcc3AVX2(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, n int, add bool)
-
-// colAccHadamard3AVX2 is the AVX2 form of colAccHadamard3, with the same results.
-//
-//go:noescape
-func colAccHadamard3AVX2(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, c []float64, cs int, n int, add bool)
+func colAcc3AVX2(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, n int, cont bool)
 
 // rowMul4AVX2 is the AVX2 form of rowMul4, with the same results.
 //
 //go:noescape
 func rowMul4AVX2(out []float64, ds int, a []float64, as int, b []float64, bs int, k int, rows int)
 
-// rowMulHadamard4AVX2 is the AVX2 form of rowMulHadamard4, with the same results.
-//
-//go:noescape
-func rowMulHadamard4AVX2(out []float64, ds int, a []float64, as int, c []float64, cs int, b []float64, bs int, k int, rows int)
-
 // colAcc4AVX2 is the AVX2 form of colAcc4, with the same results.
 //
 //go:noescape
-func colAcc4AVX2(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, n int, add bool)
-
-// colAccHadamard4AVX2 is the AVX2 form of colAccHadamard4, with the same results.
-//
-//go:noescape
-func colAccHadamard4AVX2(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, c []float64, cs int, n int, add bool)
+func colAcc4AVX2(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, n int, cont bool)
 
 // rowMul5AVX2 is the AVX2 form of rowMul5, with the same results.
 //
 //go:noescape
 func rowMul5AVX2(out []float64, ds int, a []float64, as int, b []float64, bs int, k int, rows int)
 
-// rowMulHadamard5AVX2 is the AVX2 form of rowMulHadamard5, with the same results.
-//
-//go:noescape
-func rowMulHadamard5AVX2(out []float64, ds int, a []float64, as int, c []float64, cs int, b []float64, bs int, k int, rows int)
-
 // colAcc5AVX2 is the AVX2 form of colAcc5, with the same results.
 //
 //go:noescape
-func colAcc5AVX2(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, n int, add bool)
-
-// colAccHadamard5AVX2 is the AVX2 form of colAccHadamard5, with the same results.
-//
-//go:noescape
-func colAccHadamard5AVX2(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, c []float64, cs int, n int, add bool)
+func colAcc5AVX2(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, n int, cont bool)
 
 // rowMul6AVX2 is the AVX2 form of rowMul6, with the same results.
 //
 //go:noescape
 func rowMul6AVX2(out []float64, ds int, a []float64, as int, b []float64, bs int, k int, rows int)
 
-// rowMulHadamard6AVX2 is the AVX2 form of rowMulHadamard6, with the same results.
-//
-//go:noescape
-func rowMulHadamard6AVX2(out []float64, ds int, a []float64, as int, c []float64, cs int, b []float64, bs int, k int, rows int)
-
 // colAcc6AVX2 is the AVX2 form of colAcc6, with the same results.
 //
 //go:noescape
-func colAcc6AVX2(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, n int, add bool)
-
-// colAccHadamard6AVX2 is the AVX2 form of colAccHadamard6, with the same results.
-//
-//go:noescape
-func colAccHadamard6AVX2(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, c []float64, cs int, n int, add bool)
+func colAcc6AVX2(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, n int, cont bool)
 
 // rowMul7AVX2 is the AVX2 form of rowMul7, with the same results.
 //
 //go:noescape
 func rowMul7AVX2(out []float64, ds int, a []float64, as int, b []float64, bs int, k int, rows int)
 
-// rowMulHadamard7AVX2 is the AVX2 form of rowMulHadamard7, with the same results.
-//
-//go:noescape
-func rowMulHadamard7AVX2(out []float64, ds int, a []float64, as int, c []float64, cs int, b []float64, bs int, k int, rows int)
-
 // colAcc7AVX2 is the AVX2 form of colAcc7, with the same results.
 //
 //go:noescape
-func colAcc7AVX2(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, n int, add bool)
-
-// colAccHadamard7AVX2 is the AVX2 form of colAccHadamard7, with the same results.
-//
-//go:noescape
-func colAccHadamard7AVX2(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, c []float64, cs int, n int, add bool)
+func colAcc7AVX2(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, n int, cont bool)
 
 // rowMul8AVX2 is the AVX2 form of rowMul8, with the same results.
 //
 //go:noescape
 func rowMul8AVX2(out []float64, ds int, a []float64, as int, b []float64, bs int, k int, rows int)
 
-// rowMulHadamard8AVX2 is the AVX2 form of rowMulHadamard8, with the same results.
-//
-//go:noescape
-func rowMulHadamard8AVX2(out []float64, ds int, a []float64, as int, c []float64, cs int, b []float64, bs int, k int, rows int)
-
 // colAcc8AVX2 is the AVX2 form of colAcc8, with the same results.
 //
 //go:noescape
-func colAcc8AVX2(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, n int, add bool)
-
-// colAccHadamard8AVX2 is the AVX2 form of colAccHadamard8, with the same results.
-//
-//go:noescape
-func colAccHadamard8AVX2(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, c []float64, cs int, n int, add bool)
+func colAcc8AVX2(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, n int, cont bool)
 
 // rowMul9AVX2 is the AVX2 form of rowMul9, with the same results.
 //
 //go:noescape
 func rowMul9AVX2(out []float64, ds int, a []float64, as int, b []float64, bs int, k int, rows int)
 
-// rowMulHadamard9AVX2 is the AVX2 form of rowMulHadamard9, with the same results.
-//
-//go:noescape
-func rowMulHadamard9AVX2(out []float64, ds int, a []float64, as int, c []float64, cs int, b []float64, bs int, k int, rows int)
-
 // colAcc9AVX2 is the AVX2 form of colAcc9, with the same results.
 //
 //go:noescape
-func colAcc9AVX2(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, n int, add bool)
-
-// colAccHadamard9AVX2 is the AVX2 form of colAccHadamard9, with the same results.
-//
-//go:noescape
-func colAccHadamard9AVX2(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, c []float64, cs int, n int, add bool)
+func colAcc9AVX2(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, n int, cont bool)
 
 // rowMul10AVX2 is the AVX2 form of rowMul10, with the same results.
 //
 //go:noescape
 func rowMul10AVX2(out []float64, ds int, a []float64, as int, b []float64, bs int, k int, rows int)
 
-// rowMulHadamard10AVX2 is the AVX2 form of rowMulHadamard10, with the same results.
-//
-//go:noescape
-func rowMulHadamard10AVX2(out []float64, ds int, a []float64, as int, c []float64, cs int, b []float64, bs int, k int, rows int)
-
 // colAcc10AVX2 is the AVX2 form of colAcc10, with the same results.
 //
 //go:noescape
-func colAcc10AVX2(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, n int, add bool)
-
-// colAccHadamard10AVX2 is the AVX2 form of colAccHadamard10, with the same results.
-//
-//go:noescape
-func colAccHadamard10AVX2(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, c []float64, cs int, n int, add bool)
+func colAcc10AVX2(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, n int, cont bool)
 
 // rowMul11AVX2 is the AVX2 form of rowMul11, with the same results.
 //
 //go:noescape
 func rowMul11AVX2(out []float64, ds int, a []float64, as int, b []float64, bs int, k int, rows int)
 
-// rowMulHadamard11AVX2 is the AVX2 form of rowMulHadamard11, with the same results.
-//
-//go:noescape
-func rowMulHadamard11AVX2(out []float64, ds int, a []float64, as int, c []float64, cs int, b []float64, bs int, k int, rows int)
-
 // colAcc11AVX2 is the AVX2 form of colAcc11, with the same results.
 //
 //go:noescape
-func colAcc11AVX2(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, n int, add bool)
-
-// colAccHadamard11AVX2 is the AVX2 form of colAccHadamard11, with the same results.
-//
-//go:noescape
-func colAccHadamard11AVX2(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, c []float64, cs int, n int, add bool)
+func colAcc11AVX2(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, n int, cont bool)
 
 // rowMul12AVX2 is the AVX2 form of rowMul12, with the same results.
 //
 //go:noescape
 func rowMul12AVX2(out []float64, ds int, a []float64, as int, b []float64, bs int, k int, rows int)
 
-// rowMulHadamard12AVX2 is the AVX2 form of rowMulHadamard12, with the same results.
-//
-//go:noescape
-func rowMulHadamard12AVX2(out []float64, ds int, a []float64, as int, c []float64, cs int, b []float64, bs int, k int, rows int)
-
 // colAcc12AVX2 is the AVX2 form of colAcc12, with the same results.
 //
 //go:noescape
-func colAcc12AVX2(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, n int, add bool)
-
-// colAccHadamard12AVX2 is the AVX2 form of colAccHadamard12, with the same results.
-//
-//go:noescape
-func colAccHadamard12AVX2(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, c []float64, cs int, n int, add bool)
+func colAcc12AVX2(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, n int, cont bool)
 
 // sigmoidAVX2 does what sigmoid does, with the same results, for the entries of f
 // before the first group of 4 (f[4g:4g+4]) with an entry outside sigmoid's fast path,

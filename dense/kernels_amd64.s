@@ -87,29 +87,29 @@ TEXT ·rowMul1AVX2(SB), NOSPLIT, $0-112
 group:
 	CMPQ   R8, $0x04
 	JLT    rest
+	VXORPD X0, X0, X0
 	VXORPD X1, X1, X1
 	VXORPD X2, X2, X2
 	VXORPD X3, X3, X3
-	VXORPD X4, X4, X4
 	MOVQ   b_base+64(FP), R9
 	MOVQ   k+96(FP), R10
 	TESTQ  R10, R10
 	JZ     storeG
 
 tG:
-	VMOVSD       (R9), X0
+	VMOVSD       (R9), X4
 	VBROADCASTSD (DX), Y5
-	VMULSD       X0, X5, X5
-	VADDSD       X5, X1, X1
+	VMULSD       X4, X5, X5
+	VADDSD       X5, X0, X0
 	VBROADCASTSD (DX)(BX*1), Y5
-	VMULSD       X0, X5, X5
-	VADDSD       X5, X2, X2
+	VMULSD       X4, X5, X5
+	VADDSD       X5, X1, X1
 	VBROADCASTSD (DX)(BX*2), Y5
-	VMULSD       X0, X5, X5
-	VADDSD       X5, X3, X3
+	VMULSD       X4, X5, X5
+	VADDSD       X5, X2, X2
 	VBROADCASTSD (DX)(SI*1), Y5
-	VMULSD       X0, X5, X5
-	VADDSD       X5, X4, X4
+	VMULSD       X4, X5, X5
+	VADDSD       X5, X3, X3
 	ADDQ         $0x08, DX
 	ADDQ         DI, R9
 	DECQ         R10
@@ -117,13 +117,13 @@ tG:
 
 storeG:
 	MOVQ   AX, R9
+	VMOVSD X0, (R9)
+	ADDQ   CX, R9
 	VMOVSD X1, (R9)
 	ADDQ   CX, R9
 	VMOVSD X2, (R9)
 	ADDQ   CX, R9
 	VMOVSD X3, (R9)
-	ADDQ   CX, R9
-	VMOVSD X4, (R9)
 	ADDQ   CX, R9
 	MOVQ   R9, AX
 	MOVQ   k+96(FP), R10
@@ -139,25 +139,25 @@ storeG:
 rest:
 	CMPQ   R8, $0x03
 	JNE    not3
+	VXORPD X0, X0, X0
 	VXORPD X1, X1, X1
 	VXORPD X2, X2, X2
-	VXORPD X3, X3, X3
 	MOVQ   b_base+64(FP), R9
 	MOVQ   k+96(FP), R10
 	TESTQ  R10, R10
 	JZ     store3
 
 t3:
-	VMOVSD       (R9), X0
+	VMOVSD       (R9), X4
 	VBROADCASTSD (DX), Y5
-	VMULSD       X0, X5, X5
-	VADDSD       X5, X1, X1
+	VMULSD       X4, X5, X5
+	VADDSD       X5, X0, X0
 	VBROADCASTSD (DX)(BX*1), Y5
-	VMULSD       X0, X5, X5
-	VADDSD       X5, X2, X2
+	VMULSD       X4, X5, X5
+	VADDSD       X5, X1, X1
 	VBROADCASTSD (DX)(BX*2), Y5
-	VMULSD       X0, X5, X5
-	VADDSD       X5, X3, X3
+	VMULSD       X4, X5, X5
+	VADDSD       X5, X2, X2
 	ADDQ         $0x08, DX
 	ADDQ         DI, R9
 	DECQ         R10
@@ -165,11 +165,11 @@ t3:
 
 store3:
 	MOVQ   AX, R9
+	VMOVSD X0, (R9)
+	ADDQ   CX, R9
 	VMOVSD X1, (R9)
 	ADDQ   CX, R9
 	VMOVSD X2, (R9)
-	ADDQ   CX, R9
-	VMOVSD X3, (R9)
 	ADDQ   CX, R9
 	MOVQ   R9, AX
 	MOVQ   k+96(FP), R10
@@ -183,21 +183,21 @@ store3:
 not3:
 	CMPQ   R8, $0x02
 	JNE    not2
+	VXORPD X0, X0, X0
 	VXORPD X1, X1, X1
-	VXORPD X2, X2, X2
 	MOVQ   b_base+64(FP), R9
 	MOVQ   k+96(FP), R10
 	TESTQ  R10, R10
 	JZ     store2
 
 t2:
-	VMOVSD       (R9), X0
+	VMOVSD       (R9), X4
 	VBROADCASTSD (DX), Y5
-	VMULSD       X0, X5, X5
-	VADDSD       X5, X1, X1
+	VMULSD       X4, X5, X5
+	VADDSD       X5, X0, X0
 	VBROADCASTSD (DX)(BX*1), Y5
-	VMULSD       X0, X5, X5
-	VADDSD       X5, X2, X2
+	VMULSD       X4, X5, X5
+	VADDSD       X5, X1, X1
 	ADDQ         $0x08, DX
 	ADDQ         DI, R9
 	DECQ         R10
@@ -205,9 +205,9 @@ t2:
 
 store2:
 	MOVQ   AX, R9
-	VMOVSD X1, (R9)
+	VMOVSD X0, (R9)
 	ADDQ   CX, R9
-	VMOVSD X2, (R9)
+	VMOVSD X1, (R9)
 	ADDQ   CX, R9
 	MOVQ   R9, AX
 	MOVQ   k+96(FP), R10
@@ -220,17 +220,17 @@ store2:
 not2:
 	CMPQ   R8, $0x01
 	JNE    not1
-	VXORPD X1, X1, X1
+	VXORPD X0, X0, X0
 	MOVQ   b_base+64(FP), R9
 	MOVQ   k+96(FP), R10
 	TESTQ  R10, R10
 	JZ     store1
 
 t1:
-	VMOVSD       (R9), X0
+	VMOVSD       (R9), X4
 	VBROADCASTSD (DX), Y5
-	VMULSD       X0, X5, X5
-	VADDSD       X5, X1, X1
+	VMULSD       X4, X5, X5
+	VADDSD       X5, X0, X0
 	ADDQ         $0x08, DX
 	ADDQ         DI, R9
 	DECQ         R10
@@ -238,7 +238,7 @@ t1:
 
 store1:
 	MOVQ   AX, R9
-	VMOVSD X1, (R9)
+	VMOVSD X0, (R9)
 	ADDQ   CX, R9
 	MOVQ   R9, AX
 	MOVQ   k+96(FP), R10
@@ -252,227 +252,7 @@ done:
 	VZEROUPPER
 	RET
 
-// func rowMulHadamard1AVX2(out []float64, ds int, a []float64, as int, c []float64, cs int, b []float64, bs int, k int, rows int)
-// Requires: AVX, AVX2
-TEXT ·rowMulHadamard1AVX2(SB), NOSPLIT, $0-144
-	MOVQ out_base+0(FP), AX
-	MOVQ ds+24(FP), CX
-	SHLQ $0x03, CX
-	MOVQ a_base+32(FP), DX
-	MOVQ as+56(FP), BX
-	SHLQ $0x03, BX
-	LEAQ (BX)(BX*2), SI
-	MOVQ c_base+64(FP), DI
-	MOVQ cs+88(FP), R8
-	SHLQ $0x03, R8
-	LEAQ (R8)(R8*2), R9
-	MOVQ bs+120(FP), R10
-	SHLQ $0x03, R10
-	MOVQ rows+136(FP), R11
-
-group:
-	CMPQ   R11, $0x04
-	JLT    rest
-	VXORPD X0, X0, X0
-	VXORPD X1, X1, X1
-	VXORPD X2, X2, X2
-	VXORPD X3, X3, X3
-	MOVQ   b_base+96(FP), R12
-	MOVQ   k+128(FP), R13
-	TESTQ  R13, R13
-	JZ     storeG
-
-tG:
-	VMOVSD       (DX), X4
-	VMULSD       (DI), X4, X4
-	VBROADCASTSD X4, Y4
-	VMULSD       (R12), X4, X4
-	VADDSD       X4, X0, X0
-	VMOVSD       (DX)(BX*1), X4
-	VMULSD       (DI)(R8*1), X4, X4
-	VBROADCASTSD X4, Y4
-	VMULSD       (R12), X4, X4
-	VADDSD       X4, X1, X1
-	VMOVSD       (DX)(BX*2), X4
-	VMULSD       (DI)(R8*2), X4, X4
-	VBROADCASTSD X4, Y4
-	VMULSD       (R12), X4, X4
-	VADDSD       X4, X2, X2
-	VMOVSD       (DX)(SI*1), X4
-	VMULSD       (DI)(R9*1), X4, X4
-	VBROADCASTSD X4, Y4
-	VMULSD       (R12), X4, X4
-	VADDSD       X4, X3, X3
-	ADDQ         $0x08, DX
-	ADDQ         $0x08, DI
-	ADDQ         R10, R12
-	DECQ         R13
-	JNZ          tG
-
-storeG:
-	MOVQ   AX, R12
-	VMOVSD X0, (R12)
-	ADDQ   CX, R12
-	VMOVSD X1, (R12)
-	ADDQ   CX, R12
-	VMOVSD X2, (R12)
-	ADDQ   CX, R12
-	VMOVSD X3, (R12)
-	ADDQ   CX, R12
-	MOVQ   R12, AX
-	MOVQ   k+128(FP), R13
-	SHLQ   $0x03, R13
-	SUBQ   R13, DX
-	SUBQ   R13, DI
-	ADDQ   BX, DX
-	ADDQ   R8, DI
-	ADDQ   BX, DX
-	ADDQ   R8, DI
-	ADDQ   BX, DX
-	ADDQ   R8, DI
-	ADDQ   BX, DX
-	ADDQ   R8, DI
-	SUBQ   $0x04, R11
-	JMP    group
-
-rest:
-	CMPQ   R11, $0x03
-	JNE    not3
-	VXORPD X0, X0, X0
-	VXORPD X1, X1, X1
-	VXORPD X2, X2, X2
-	MOVQ   b_base+96(FP), R12
-	MOVQ   k+128(FP), R13
-	TESTQ  R13, R13
-	JZ     store3
-
-t3:
-	VMOVSD       (DX), X4
-	VMULSD       (DI), X4, X4
-	VBROADCASTSD X4, Y4
-	VMULSD       (R12), X4, X4
-	VADDSD       X4, X0, X0
-	VMOVSD       (DX)(BX*1), X4
-	VMULSD       (DI)(R8*1), X4, X4
-	VBROADCASTSD X4, Y4
-	VMULSD       (R12), X4, X4
-	VADDSD       X4, X1, X1
-	VMOVSD       (DX)(BX*2), X4
-	VMULSD       (DI)(R8*2), X4, X4
-	VBROADCASTSD X4, Y4
-	VMULSD       (R12), X4, X4
-	VADDSD       X4, X2, X2
-	ADDQ         $0x08, DX
-	ADDQ         $0x08, DI
-	ADDQ         R10, R12
-	DECQ         R13
-	JNZ          t3
-
-store3:
-	MOVQ   AX, R12
-	VMOVSD X0, (R12)
-	ADDQ   CX, R12
-	VMOVSD X1, (R12)
-	ADDQ   CX, R12
-	VMOVSD X2, (R12)
-	ADDQ   CX, R12
-	MOVQ   R12, AX
-	MOVQ   k+128(FP), R13
-	SHLQ   $0x03, R13
-	SUBQ   R13, DX
-	SUBQ   R13, DI
-	ADDQ   BX, DX
-	ADDQ   R8, DI
-	ADDQ   BX, DX
-	ADDQ   R8, DI
-	ADDQ   BX, DX
-	ADDQ   R8, DI
-	JMP    done
-
-not3:
-	CMPQ   R11, $0x02
-	JNE    not2
-	VXORPD X0, X0, X0
-	VXORPD X1, X1, X1
-	MOVQ   b_base+96(FP), R12
-	MOVQ   k+128(FP), R13
-	TESTQ  R13, R13
-	JZ     store2
-
-t2:
-	VMOVSD       (DX), X4
-	VMULSD       (DI), X4, X4
-	VBROADCASTSD X4, Y4
-	VMULSD       (R12), X4, X4
-	VADDSD       X4, X0, X0
-	VMOVSD       (DX)(BX*1), X4
-	VMULSD       (DI)(R8*1), X4, X4
-	VBROADCASTSD X4, Y4
-	VMULSD       (R12), X4, X4
-	VADDSD       X4, X1, X1
-	ADDQ         $0x08, DX
-	ADDQ         $0x08, DI
-	ADDQ         R10, R12
-	DECQ         R13
-	JNZ          t2
-
-store2:
-	MOVQ   AX, R12
-	VMOVSD X0, (R12)
-	ADDQ   CX, R12
-	VMOVSD X1, (R12)
-	ADDQ   CX, R12
-	MOVQ   R12, AX
-	MOVQ   k+128(FP), R13
-	SHLQ   $0x03, R13
-	SUBQ   R13, DX
-	SUBQ   R13, DI
-	ADDQ   BX, DX
-	ADDQ   R8, DI
-	ADDQ   BX, DX
-	ADDQ   R8, DI
-	JMP    done
-
-not2:
-	CMPQ   R11, $0x01
-	JNE    not1
-	VXORPD X0, X0, X0
-	MOVQ   b_base+96(FP), R12
-	MOVQ   k+128(FP), R13
-	TESTQ  R13, R13
-	JZ     store1
-
-t1:
-	VMOVSD       (DX), X4
-	VMULSD       (DI), X4, X4
-	VBROADCASTSD X4, Y4
-	VMULSD       (R12), X4, X4
-	VADDSD       X4, X0, X0
-	ADDQ         $0x08, DX
-	ADDQ         $0x08, DI
-	ADDQ         R10, R12
-	DECQ         R13
-	JNZ          t1
-
-store1:
-	MOVQ   AX, R12
-	VMOVSD X0, (R12)
-	ADDQ   CX, R12
-	MOVQ   R12, AX
-	MOVQ   k+128(FP), R13
-	SHLQ   $0x03, R13
-	SUBQ   R13, DX
-	SUBQ   R13, DI
-	ADDQ   BX, DX
-	ADDQ   R8, DI
-	JMP    done
-
-not1:
-done:
-	VZEROUPPER
-	RET
-
-// func colAcc1AVX2(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, n int, add bool)
+// func colAcc1AVX2(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, n int, cont bool)
 // Requires: AVX
 TEXT ·colAcc1AVX2(SB), NOSPLIT, $0-113
 	MOVQ out_base+0(FP), AX
@@ -488,15 +268,31 @@ TEXT ·colAcc1AVX2(SB), NOSPLIT, $0-113
 group:
 	CMPQ   SI, $0x04
 	JLT    rest
+	CMPB   cont+112(FP), $0x00
+	JNE    contG
 	VXORPD X0, X0, X0
 	VXORPD X1, X1, X1
 	VXORPD X2, X2, X2
 	VXORPD X3, X3, X3
-	MOVQ   DX, R8
-	MOVQ   b_base+72(FP), R9
-	MOVQ   n+104(FP), R10
-	TESTQ  R10, R10
-	JZ     storeG
+	JMP    sumG
+
+contG:
+	MOVQ   AX, R9
+	VMOVSD (R9), X0
+	ADDQ   CX, R9
+	VMOVSD (R9), X1
+	ADDQ   CX, R9
+	VMOVSD (R9), X2
+	ADDQ   CX, R9
+	VMOVSD (R9), X3
+	ADDQ   CX, R9
+
+sumG:
+	MOVQ  DX, R8
+	MOVQ  b_base+72(FP), R9
+	MOVQ  n+104(FP), R10
+	TESTQ R10, R10
+	JZ    storeG
 
 tG:
 	VMOVSD       (R9), X4
@@ -518,19 +314,6 @@ tG:
 	JNZ          tG
 
 storeG:
-	CMPB   add+112(FP), $0x00
-	JE     setG
-	MOVQ   AX, R9
-	VADDSD (R9), X0, X0
-	ADDQ   CX, R9
-	VADDSD (R9), X1, X1
-	ADDQ   CX, R9
-	VADDSD (R9), X2, X2
-	ADDQ   CX, R9
-	VADDSD (R9), X3, X3
-	ADDQ   CX, R9
-
-setG:
 	VMOVSD X0, (AX)
 	ADDQ   CX, AX
 	VMOVSD X1, (AX)
@@ -546,14 +329,28 @@ setG:
 rest:
 	CMPQ   SI, $0x03
 	JNE    not3
+	CMPB   cont+112(FP), $0x00
+	JNE    cont3
 	VXORPD X0, X0, X0
 	VXORPD X1, X1, X1
 	VXORPD X2, X2, X2
-	MOVQ   DX, R8
-	MOVQ   b_base+72(FP), R9
-	MOVQ   n+104(FP), R10
-	TESTQ  R10, R10
-	JZ     store3
+	JMP    sum3
+
+cont3:
+	MOVQ   AX, R9
+	VMOVSD (R9), X0
+	ADDQ   CX, R9
+	VMOVSD (R9), X1
+	ADDQ   CX, R9
+	VMOVSD (R9), X2
+	ADDQ   CX, R9
+
+sum3:
+	MOVQ  DX, R8
+	MOVQ  b_base+72(FP), R9
+	MOVQ  n+104(FP), R10
+	TESTQ R10, R10
+	JZ    store3
 
 t3:
 	VMOVSD       (R9), X4
@@ -572,17 +369,6 @@ t3:
 	JNZ          t3
 
 store3:
-	CMPB   add+112(FP), $0x00
-	JE     set3
-	MOVQ   AX, R9
-	VADDSD (R9), X0, X0
-	ADDQ   CX, R9
-	VADDSD (R9), X1, X1
-	ADDQ   CX, R9
-	VADDSD (R9), X2, X2
-	ADDQ   CX, R9
-
-set3:
 	VMOVSD X0, (AX)
 	ADDQ   CX, AX
 	VMOVSD X1, (AX)
@@ -595,13 +381,25 @@ set3:
 not3:
 	CMPQ   SI, $0x02
 	JNE    not2
+	CMPB   cont+112(FP), $0x00
+	JNE    cont2
 	VXORPD X0, X0, X0
 	VXORPD X1, X1, X1
-	MOVQ   DX, R8
-	MOVQ   b_base+72(FP), R9
-	MOVQ   n+104(FP), R10
-	TESTQ  R10, R10
-	JZ     store2
+	JMP    sum2
+
+cont2:
+	MOVQ   AX, R9
+	VMOVSD (R9), X0
+	ADDQ   CX, R9
+	VMOVSD (R9), X1
+	ADDQ   CX, R9
+
+sum2:
+	MOVQ  DX, R8
+	MOVQ  b_base+72(FP), R9
+	MOVQ  n+104(FP), R10
+	TESTQ R10, R10
+	JZ    store2
 
 t2:
 	VMOVSD       (R9), X4
@@ -617,15 +415,6 @@ t2:
 	JNZ          t2
 
 store2:
-	CMPB   add+112(FP), $0x00
-	JE     set2
-	MOVQ   AX, R9
-	VADDSD (R9), X0, X0
-	ADDQ   CX, R9
-	VADDSD (R9), X1, X1
-	ADDQ   CX, R9
-
-set2:
 	VMOVSD X0, (AX)
 	ADDQ   CX, AX
 	VMOVSD X1, (AX)
@@ -636,12 +425,22 @@ set2:
 not2:
 	CMPQ   SI, $0x01
 	JNE    not1
+	CMPB   cont+112(FP), $0x00
+	JNE    cont1
 	VXORPD X0, X0, X0
-	MOVQ   DX, R8
-	MOVQ   b_base+72(FP), R9
-	MOVQ   n+104(FP), R10
-	TESTQ  R10, R10
-	JZ     store1
+	JMP    sum1
+
+cont1:
+	MOVQ   AX, R9
+	VMOVSD (R9), X0
+	ADDQ   CX, R9
+
+sum1:
+	MOVQ  DX, R8
+	MOVQ  b_base+72(FP), R9
+	MOVQ  n+104(FP), R10
+	TESTQ R10, R10
+	JZ    store1
 
 t1:
 	VMOVSD       (R9), X4
@@ -654,226 +453,6 @@ t1:
 	JNZ          t1
 
 store1:
-	CMPB   add+112(FP), $0x00
-	JE     set1
-	MOVQ   AX, R9
-	VADDSD (R9), X0, X0
-	ADDQ   CX, R9
-
-set1:
-	VMOVSD X0, (AX)
-	ADDQ   CX, AX
-	ADDQ   $0x08, DX
-	JMP    done
-
-not1:
-done:
-	VZEROUPPER
-	RET
-
-// func colAccHadamard1AVX2(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, c []float64, cs int, n int, add bool)
-// Requires: AVX
-TEXT ·colAccHadamard1AVX2(SB), NOSPLIT, $0-145
-	MOVQ out_base+0(FP), AX
-	MOVQ ds+24(FP), CX
-	SHLQ $0x03, CX
-	MOVQ x_base+32(FP), DX
-	MOVQ xs+56(FP), BX
-	SHLQ $0x03, BX
-	MOVQ k+64(FP), SI
-	MOVQ bs+96(FP), DI
-	SHLQ $0x03, DI
-	MOVQ cs+128(FP), R8
-	SHLQ $0x03, R8
-
-group:
-	CMPQ   SI, $0x04
-	JLT    rest
-	VXORPD X0, X0, X0
-	VXORPD X1, X1, X1
-	VXORPD X2, X2, X2
-	VXORPD X3, X3, X3
-	MOVQ   DX, R10
-	MOVQ   b_base+72(FP), R11
-	MOVQ   c_base+104(FP), R9
-	MOVQ   n+136(FP), R12
-	TESTQ  R12, R12
-	JZ     storeG
-
-tG:
-	VMOVSD       (R11), X4
-	VMULSD       (R9), X4, X4
-	ADDQ         R8, R9
-	VBROADCASTSD (R10), Y5
-	VMULSD       X4, X5, X5
-	VADDSD       X5, X0, X0
-	VBROADCASTSD 8(R10), Y5
-	VMULSD       X4, X5, X5
-	VADDSD       X5, X1, X1
-	VBROADCASTSD 16(R10), Y5
-	VMULSD       X4, X5, X5
-	VADDSD       X5, X2, X2
-	VBROADCASTSD 24(R10), Y5
-	VMULSD       X4, X5, X5
-	VADDSD       X5, X3, X3
-	ADDQ         BX, R10
-	ADDQ         DI, R11
-	DECQ         R12
-	JNZ          tG
-
-storeG:
-	CMPB   add+144(FP), $0x00
-	JE     setG
-	MOVQ   AX, R11
-	VADDSD (R11), X0, X0
-	ADDQ   CX, R11
-	VADDSD (R11), X1, X1
-	ADDQ   CX, R11
-	VADDSD (R11), X2, X2
-	ADDQ   CX, R11
-	VADDSD (R11), X3, X3
-	ADDQ   CX, R11
-
-setG:
-	VMOVSD X0, (AX)
-	ADDQ   CX, AX
-	VMOVSD X1, (AX)
-	ADDQ   CX, AX
-	VMOVSD X2, (AX)
-	ADDQ   CX, AX
-	VMOVSD X3, (AX)
-	ADDQ   CX, AX
-	ADDQ   $0x20, DX
-	SUBQ   $0x04, SI
-	JMP    group
-
-rest:
-	CMPQ   SI, $0x03
-	JNE    not3
-	VXORPD X0, X0, X0
-	VXORPD X1, X1, X1
-	VXORPD X2, X2, X2
-	MOVQ   DX, R10
-	MOVQ   b_base+72(FP), R11
-	MOVQ   c_base+104(FP), R9
-	MOVQ   n+136(FP), R12
-	TESTQ  R12, R12
-	JZ     store3
-
-t3:
-	VMOVSD       (R11), X4
-	VMULSD       (R9), X4, X4
-	ADDQ         R8, R9
-	VBROADCASTSD (R10), Y5
-	VMULSD       X4, X5, X5
-	VADDSD       X5, X0, X0
-	VBROADCASTSD 8(R10), Y5
-	VMULSD       X4, X5, X5
-	VADDSD       X5, X1, X1
-	VBROADCASTSD 16(R10), Y5
-	VMULSD       X4, X5, X5
-	VADDSD       X5, X2, X2
-	ADDQ         BX, R10
-	ADDQ         DI, R11
-	DECQ         R12
-	JNZ          t3
-
-store3:
-	CMPB   add+144(FP), $0x00
-	JE     set3
-	MOVQ   AX, R11
-	VADDSD (R11), X0, X0
-	ADDQ   CX, R11
-	VADDSD (R11), X1, X1
-	ADDQ   CX, R11
-	VADDSD (R11), X2, X2
-	ADDQ   CX, R11
-
-set3:
-	VMOVSD X0, (AX)
-	ADDQ   CX, AX
-	VMOVSD X1, (AX)
-	ADDQ   CX, AX
-	VMOVSD X2, (AX)
-	ADDQ   CX, AX
-	ADDQ   $0x18, DX
-	JMP    done
-
-not3:
-	CMPQ   SI, $0x02
-	JNE    not2
-	VXORPD X0, X0, X0
-	VXORPD X1, X1, X1
-	MOVQ   DX, R10
-	MOVQ   b_base+72(FP), R11
-	MOVQ   c_base+104(FP), R9
-	MOVQ   n+136(FP), R12
-	TESTQ  R12, R12
-	JZ     store2
-
-t2:
-	VMOVSD       (R11), X4
-	VMULSD       (R9), X4, X4
-	ADDQ         R8, R9
-	VBROADCASTSD (R10), Y5
-	VMULSD       X4, X5, X5
-	VADDSD       X5, X0, X0
-	VBROADCASTSD 8(R10), Y5
-	VMULSD       X4, X5, X5
-	VADDSD       X5, X1, X1
-	ADDQ         BX, R10
-	ADDQ         DI, R11
-	DECQ         R12
-	JNZ          t2
-
-store2:
-	CMPB   add+144(FP), $0x00
-	JE     set2
-	MOVQ   AX, R11
-	VADDSD (R11), X0, X0
-	ADDQ   CX, R11
-	VADDSD (R11), X1, X1
-	ADDQ   CX, R11
-
-set2:
-	VMOVSD X0, (AX)
-	ADDQ   CX, AX
-	VMOVSD X1, (AX)
-	ADDQ   CX, AX
-	ADDQ   $0x10, DX
-	JMP    done
-
-not2:
-	CMPQ   SI, $0x01
-	JNE    not1
-	VXORPD X0, X0, X0
-	MOVQ   DX, R10
-	MOVQ   b_base+72(FP), R11
-	MOVQ   c_base+104(FP), R9
-	MOVQ   n+136(FP), R12
-	TESTQ  R12, R12
-	JZ     store1
-
-t1:
-	VMOVSD       (R11), X4
-	VMULSD       (R9), X4, X4
-	ADDQ         R8, R9
-	VBROADCASTSD (R10), Y5
-	VMULSD       X4, X5, X5
-	VADDSD       X5, X0, X0
-	ADDQ         BX, R10
-	ADDQ         DI, R11
-	DECQ         R12
-	JNZ          t1
-
-store1:
-	CMPB   add+144(FP), $0x00
-	JE     set1
-	MOVQ   AX, R11
-	VADDSD (R11), X0, X0
-	ADDQ   CX, R11
-
-set1:
 	VMOVSD X0, (AX)
 	ADDQ   CX, AX
 	ADDQ   $0x08, DX
@@ -901,29 +480,29 @@ TEXT ·rowMul2AVX2(SB), NOSPLIT, $0-112
 group:
 	CMPQ   R8, $0x04
 	JLT    rest
+	VXORPD X0, X0, X0
 	VXORPD X1, X1, X1
 	VXORPD X2, X2, X2
 	VXORPD X3, X3, X3
-	VXORPD X4, X4, X4
 	MOVQ   b_base+64(FP), R9
 	MOVQ   k+96(FP), R10
 	TESTQ  R10, R10
 	JZ     storeG
 
 tG:
-	VMOVUPD      (R9), X0
+	VMOVUPD      (R9), X4
 	VBROADCASTSD (DX), Y5
-	VMULPD       X0, X5, X5
-	VADDPD       X5, X1, X1
+	VMULPD       X4, X5, X5
+	VADDPD       X5, X0, X0
 	VBROADCASTSD (DX)(BX*1), Y5
-	VMULPD       X0, X5, X5
-	VADDPD       X5, X2, X2
+	VMULPD       X4, X5, X5
+	VADDPD       X5, X1, X1
 	VBROADCASTSD (DX)(BX*2), Y5
-	VMULPD       X0, X5, X5
-	VADDPD       X5, X3, X3
+	VMULPD       X4, X5, X5
+	VADDPD       X5, X2, X2
 	VBROADCASTSD (DX)(SI*1), Y5
-	VMULPD       X0, X5, X5
-	VADDPD       X5, X4, X4
+	VMULPD       X4, X5, X5
+	VADDPD       X5, X3, X3
 	ADDQ         $0x08, DX
 	ADDQ         DI, R9
 	DECQ         R10
@@ -931,13 +510,13 @@ tG:
 
 storeG:
 	MOVQ    AX, R9
+	VMOVUPD X0, (R9)
+	ADDQ    CX, R9
 	VMOVUPD X1, (R9)
 	ADDQ    CX, R9
 	VMOVUPD X2, (R9)
 	ADDQ    CX, R9
 	VMOVUPD X3, (R9)
-	ADDQ    CX, R9
-	VMOVUPD X4, (R9)
 	ADDQ    CX, R9
 	MOVQ    R9, AX
 	MOVQ    k+96(FP), R10
@@ -953,25 +532,25 @@ storeG:
 rest:
 	CMPQ   R8, $0x03
 	JNE    not3
+	VXORPD X0, X0, X0
 	VXORPD X1, X1, X1
 	VXORPD X2, X2, X2
-	VXORPD X3, X3, X3
 	MOVQ   b_base+64(FP), R9
 	MOVQ   k+96(FP), R10
 	TESTQ  R10, R10
 	JZ     store3
 
 t3:
-	VMOVUPD      (R9), X0
+	VMOVUPD      (R9), X4
 	VBROADCASTSD (DX), Y5
-	VMULPD       X0, X5, X5
-	VADDPD       X5, X1, X1
+	VMULPD       X4, X5, X5
+	VADDPD       X5, X0, X0
 	VBROADCASTSD (DX)(BX*1), Y5
-	VMULPD       X0, X5, X5
-	VADDPD       X5, X2, X2
+	VMULPD       X4, X5, X5
+	VADDPD       X5, X1, X1
 	VBROADCASTSD (DX)(BX*2), Y5
-	VMULPD       X0, X5, X5
-	VADDPD       X5, X3, X3
+	VMULPD       X4, X5, X5
+	VADDPD       X5, X2, X2
 	ADDQ         $0x08, DX
 	ADDQ         DI, R9
 	DECQ         R10
@@ -979,11 +558,11 @@ t3:
 
 store3:
 	MOVQ    AX, R9
+	VMOVUPD X0, (R9)
+	ADDQ    CX, R9
 	VMOVUPD X1, (R9)
 	ADDQ    CX, R9
 	VMOVUPD X2, (R9)
-	ADDQ    CX, R9
-	VMOVUPD X3, (R9)
 	ADDQ    CX, R9
 	MOVQ    R9, AX
 	MOVQ    k+96(FP), R10
@@ -997,21 +576,21 @@ store3:
 not3:
 	CMPQ   R8, $0x02
 	JNE    not2
+	VXORPD X0, X0, X0
 	VXORPD X1, X1, X1
-	VXORPD X2, X2, X2
 	MOVQ   b_base+64(FP), R9
 	MOVQ   k+96(FP), R10
 	TESTQ  R10, R10
 	JZ     store2
 
 t2:
-	VMOVUPD      (R9), X0
+	VMOVUPD      (R9), X4
 	VBROADCASTSD (DX), Y5
-	VMULPD       X0, X5, X5
-	VADDPD       X5, X1, X1
+	VMULPD       X4, X5, X5
+	VADDPD       X5, X0, X0
 	VBROADCASTSD (DX)(BX*1), Y5
-	VMULPD       X0, X5, X5
-	VADDPD       X5, X2, X2
+	VMULPD       X4, X5, X5
+	VADDPD       X5, X1, X1
 	ADDQ         $0x08, DX
 	ADDQ         DI, R9
 	DECQ         R10
@@ -1019,9 +598,9 @@ t2:
 
 store2:
 	MOVQ    AX, R9
-	VMOVUPD X1, (R9)
+	VMOVUPD X0, (R9)
 	ADDQ    CX, R9
-	VMOVUPD X2, (R9)
+	VMOVUPD X1, (R9)
 	ADDQ    CX, R9
 	MOVQ    R9, AX
 	MOVQ    k+96(FP), R10
@@ -1034,17 +613,17 @@ store2:
 not2:
 	CMPQ   R8, $0x01
 	JNE    not1
-	VXORPD X1, X1, X1
+	VXORPD X0, X0, X0
 	MOVQ   b_base+64(FP), R9
 	MOVQ   k+96(FP), R10
 	TESTQ  R10, R10
 	JZ     store1
 
 t1:
-	VMOVUPD      (R9), X0
+	VMOVUPD      (R9), X4
 	VBROADCASTSD (DX), Y5
-	VMULPD       X0, X5, X5
-	VADDPD       X5, X1, X1
+	VMULPD       X4, X5, X5
+	VADDPD       X5, X0, X0
 	ADDQ         $0x08, DX
 	ADDQ         DI, R9
 	DECQ         R10
@@ -1052,7 +631,7 @@ t1:
 
 store1:
 	MOVQ    AX, R9
-	VMOVUPD X1, (R9)
+	VMOVUPD X0, (R9)
 	ADDQ    CX, R9
 	MOVQ    R9, AX
 	MOVQ    k+96(FP), R10
@@ -1066,227 +645,7 @@ done:
 	VZEROUPPER
 	RET
 
-// func rowMulHadamard2AVX2(out []float64, ds int, a []float64, as int, c []float64, cs int, b []float64, bs int, k int, rows int)
-// Requires: AVX, AVX2
-TEXT ·rowMulHadamard2AVX2(SB), NOSPLIT, $0-144
-	MOVQ out_base+0(FP), AX
-	MOVQ ds+24(FP), CX
-	SHLQ $0x03, CX
-	MOVQ a_base+32(FP), DX
-	MOVQ as+56(FP), BX
-	SHLQ $0x03, BX
-	LEAQ (BX)(BX*2), SI
-	MOVQ c_base+64(FP), DI
-	MOVQ cs+88(FP), R8
-	SHLQ $0x03, R8
-	LEAQ (R8)(R8*2), R9
-	MOVQ bs+120(FP), R10
-	SHLQ $0x03, R10
-	MOVQ rows+136(FP), R11
-
-group:
-	CMPQ   R11, $0x04
-	JLT    rest
-	VXORPD X0, X0, X0
-	VXORPD X1, X1, X1
-	VXORPD X2, X2, X2
-	VXORPD X3, X3, X3
-	MOVQ   b_base+96(FP), R12
-	MOVQ   k+128(FP), R13
-	TESTQ  R13, R13
-	JZ     storeG
-
-tG:
-	VMOVSD       (DX), X4
-	VMULSD       (DI), X4, X4
-	VBROADCASTSD X4, Y4
-	VMULPD       (R12), X4, X4
-	VADDPD       X4, X0, X0
-	VMOVSD       (DX)(BX*1), X4
-	VMULSD       (DI)(R8*1), X4, X4
-	VBROADCASTSD X4, Y4
-	VMULPD       (R12), X4, X4
-	VADDPD       X4, X1, X1
-	VMOVSD       (DX)(BX*2), X4
-	VMULSD       (DI)(R8*2), X4, X4
-	VBROADCASTSD X4, Y4
-	VMULPD       (R12), X4, X4
-	VADDPD       X4, X2, X2
-	VMOVSD       (DX)(SI*1), X4
-	VMULSD       (DI)(R9*1), X4, X4
-	VBROADCASTSD X4, Y4
-	VMULPD       (R12), X4, X4
-	VADDPD       X4, X3, X3
-	ADDQ         $0x08, DX
-	ADDQ         $0x08, DI
-	ADDQ         R10, R12
-	DECQ         R13
-	JNZ          tG
-
-storeG:
-	MOVQ    AX, R12
-	VMOVUPD X0, (R12)
-	ADDQ    CX, R12
-	VMOVUPD X1, (R12)
-	ADDQ    CX, R12
-	VMOVUPD X2, (R12)
-	ADDQ    CX, R12
-	VMOVUPD X3, (R12)
-	ADDQ    CX, R12
-	MOVQ    R12, AX
-	MOVQ    k+128(FP), R13
-	SHLQ    $0x03, R13
-	SUBQ    R13, DX
-	SUBQ    R13, DI
-	ADDQ    BX, DX
-	ADDQ    R8, DI
-	ADDQ    BX, DX
-	ADDQ    R8, DI
-	ADDQ    BX, DX
-	ADDQ    R8, DI
-	ADDQ    BX, DX
-	ADDQ    R8, DI
-	SUBQ    $0x04, R11
-	JMP     group
-
-rest:
-	CMPQ   R11, $0x03
-	JNE    not3
-	VXORPD X0, X0, X0
-	VXORPD X1, X1, X1
-	VXORPD X2, X2, X2
-	MOVQ   b_base+96(FP), R12
-	MOVQ   k+128(FP), R13
-	TESTQ  R13, R13
-	JZ     store3
-
-t3:
-	VMOVSD       (DX), X4
-	VMULSD       (DI), X4, X4
-	VBROADCASTSD X4, Y4
-	VMULPD       (R12), X4, X4
-	VADDPD       X4, X0, X0
-	VMOVSD       (DX)(BX*1), X4
-	VMULSD       (DI)(R8*1), X4, X4
-	VBROADCASTSD X4, Y4
-	VMULPD       (R12), X4, X4
-	VADDPD       X4, X1, X1
-	VMOVSD       (DX)(BX*2), X4
-	VMULSD       (DI)(R8*2), X4, X4
-	VBROADCASTSD X4, Y4
-	VMULPD       (R12), X4, X4
-	VADDPD       X4, X2, X2
-	ADDQ         $0x08, DX
-	ADDQ         $0x08, DI
-	ADDQ         R10, R12
-	DECQ         R13
-	JNZ          t3
-
-store3:
-	MOVQ    AX, R12
-	VMOVUPD X0, (R12)
-	ADDQ    CX, R12
-	VMOVUPD X1, (R12)
-	ADDQ    CX, R12
-	VMOVUPD X2, (R12)
-	ADDQ    CX, R12
-	MOVQ    R12, AX
-	MOVQ    k+128(FP), R13
-	SHLQ    $0x03, R13
-	SUBQ    R13, DX
-	SUBQ    R13, DI
-	ADDQ    BX, DX
-	ADDQ    R8, DI
-	ADDQ    BX, DX
-	ADDQ    R8, DI
-	ADDQ    BX, DX
-	ADDQ    R8, DI
-	JMP     done
-
-not3:
-	CMPQ   R11, $0x02
-	JNE    not2
-	VXORPD X0, X0, X0
-	VXORPD X1, X1, X1
-	MOVQ   b_base+96(FP), R12
-	MOVQ   k+128(FP), R13
-	TESTQ  R13, R13
-	JZ     store2
-
-t2:
-	VMOVSD       (DX), X4
-	VMULSD       (DI), X4, X4
-	VBROADCASTSD X4, Y4
-	VMULPD       (R12), X4, X4
-	VADDPD       X4, X0, X0
-	VMOVSD       (DX)(BX*1), X4
-	VMULSD       (DI)(R8*1), X4, X4
-	VBROADCASTSD X4, Y4
-	VMULPD       (R12), X4, X4
-	VADDPD       X4, X1, X1
-	ADDQ         $0x08, DX
-	ADDQ         $0x08, DI
-	ADDQ         R10, R12
-	DECQ         R13
-	JNZ          t2
-
-store2:
-	MOVQ    AX, R12
-	VMOVUPD X0, (R12)
-	ADDQ    CX, R12
-	VMOVUPD X1, (R12)
-	ADDQ    CX, R12
-	MOVQ    R12, AX
-	MOVQ    k+128(FP), R13
-	SHLQ    $0x03, R13
-	SUBQ    R13, DX
-	SUBQ    R13, DI
-	ADDQ    BX, DX
-	ADDQ    R8, DI
-	ADDQ    BX, DX
-	ADDQ    R8, DI
-	JMP     done
-
-not2:
-	CMPQ   R11, $0x01
-	JNE    not1
-	VXORPD X0, X0, X0
-	MOVQ   b_base+96(FP), R12
-	MOVQ   k+128(FP), R13
-	TESTQ  R13, R13
-	JZ     store1
-
-t1:
-	VMOVSD       (DX), X4
-	VMULSD       (DI), X4, X4
-	VBROADCASTSD X4, Y4
-	VMULPD       (R12), X4, X4
-	VADDPD       X4, X0, X0
-	ADDQ         $0x08, DX
-	ADDQ         $0x08, DI
-	ADDQ         R10, R12
-	DECQ         R13
-	JNZ          t1
-
-store1:
-	MOVQ    AX, R12
-	VMOVUPD X0, (R12)
-	ADDQ    CX, R12
-	MOVQ    R12, AX
-	MOVQ    k+128(FP), R13
-	SHLQ    $0x03, R13
-	SUBQ    R13, DX
-	SUBQ    R13, DI
-	ADDQ    BX, DX
-	ADDQ    R8, DI
-	JMP     done
-
-not1:
-done:
-	VZEROUPPER
-	RET
-
-// func colAcc2AVX2(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, n int, add bool)
+// func colAcc2AVX2(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, n int, cont bool)
 // Requires: AVX
 TEXT ·colAcc2AVX2(SB), NOSPLIT, $0-113
 	MOVQ out_base+0(FP), AX
@@ -1302,15 +661,31 @@ TEXT ·colAcc2AVX2(SB), NOSPLIT, $0-113
 group:
 	CMPQ   SI, $0x04
 	JLT    rest
+	CMPB   cont+112(FP), $0x00
+	JNE    contG
 	VXORPD X0, X0, X0
 	VXORPD X1, X1, X1
 	VXORPD X2, X2, X2
 	VXORPD X3, X3, X3
-	MOVQ   DX, R8
-	MOVQ   b_base+72(FP), R9
-	MOVQ   n+104(FP), R10
-	TESTQ  R10, R10
-	JZ     storeG
+	JMP    sumG
+
+contG:
+	MOVQ    AX, R9
+	VMOVUPD (R9), X0
+	ADDQ    CX, R9
+	VMOVUPD (R9), X1
+	ADDQ    CX, R9
+	VMOVUPD (R9), X2
+	ADDQ    CX, R9
+	VMOVUPD (R9), X3
+	ADDQ    CX, R9
+
+sumG:
+	MOVQ  DX, R8
+	MOVQ  b_base+72(FP), R9
+	MOVQ  n+104(FP), R10
+	TESTQ R10, R10
+	JZ    storeG
 
 tG:
 	VMOVUPD      (R9), X4
@@ -1332,19 +707,6 @@ tG:
 	JNZ          tG
 
 storeG:
-	CMPB   add+112(FP), $0x00
-	JE     setG
-	MOVQ   AX, R9
-	VADDPD (R9), X0, X0
-	ADDQ   CX, R9
-	VADDPD (R9), X1, X1
-	ADDQ   CX, R9
-	VADDPD (R9), X2, X2
-	ADDQ   CX, R9
-	VADDPD (R9), X3, X3
-	ADDQ   CX, R9
-
-setG:
 	VMOVUPD X0, (AX)
 	ADDQ    CX, AX
 	VMOVUPD X1, (AX)
@@ -1360,14 +722,28 @@ setG:
 rest:
 	CMPQ   SI, $0x03
 	JNE    not3
+	CMPB   cont+112(FP), $0x00
+	JNE    cont3
 	VXORPD X0, X0, X0
 	VXORPD X1, X1, X1
 	VXORPD X2, X2, X2
-	MOVQ   DX, R8
-	MOVQ   b_base+72(FP), R9
-	MOVQ   n+104(FP), R10
-	TESTQ  R10, R10
-	JZ     store3
+	JMP    sum3
+
+cont3:
+	MOVQ    AX, R9
+	VMOVUPD (R9), X0
+	ADDQ    CX, R9
+	VMOVUPD (R9), X1
+	ADDQ    CX, R9
+	VMOVUPD (R9), X2
+	ADDQ    CX, R9
+
+sum3:
+	MOVQ  DX, R8
+	MOVQ  b_base+72(FP), R9
+	MOVQ  n+104(FP), R10
+	TESTQ R10, R10
+	JZ    store3
 
 t3:
 	VMOVUPD      (R9), X4
@@ -1386,17 +762,6 @@ t3:
 	JNZ          t3
 
 store3:
-	CMPB   add+112(FP), $0x00
-	JE     set3
-	MOVQ   AX, R9
-	VADDPD (R9), X0, X0
-	ADDQ   CX, R9
-	VADDPD (R9), X1, X1
-	ADDQ   CX, R9
-	VADDPD (R9), X2, X2
-	ADDQ   CX, R9
-
-set3:
 	VMOVUPD X0, (AX)
 	ADDQ    CX, AX
 	VMOVUPD X1, (AX)
@@ -1409,13 +774,25 @@ set3:
 not3:
 	CMPQ   SI, $0x02
 	JNE    not2
+	CMPB   cont+112(FP), $0x00
+	JNE    cont2
 	VXORPD X0, X0, X0
 	VXORPD X1, X1, X1
-	MOVQ   DX, R8
-	MOVQ   b_base+72(FP), R9
-	MOVQ   n+104(FP), R10
-	TESTQ  R10, R10
-	JZ     store2
+	JMP    sum2
+
+cont2:
+	MOVQ    AX, R9
+	VMOVUPD (R9), X0
+	ADDQ    CX, R9
+	VMOVUPD (R9), X1
+	ADDQ    CX, R9
+
+sum2:
+	MOVQ  DX, R8
+	MOVQ  b_base+72(FP), R9
+	MOVQ  n+104(FP), R10
+	TESTQ R10, R10
+	JZ    store2
 
 t2:
 	VMOVUPD      (R9), X4
@@ -1431,15 +808,6 @@ t2:
 	JNZ          t2
 
 store2:
-	CMPB   add+112(FP), $0x00
-	JE     set2
-	MOVQ   AX, R9
-	VADDPD (R9), X0, X0
-	ADDQ   CX, R9
-	VADDPD (R9), X1, X1
-	ADDQ   CX, R9
-
-set2:
 	VMOVUPD X0, (AX)
 	ADDQ    CX, AX
 	VMOVUPD X1, (AX)
@@ -1450,12 +818,22 @@ set2:
 not2:
 	CMPQ   SI, $0x01
 	JNE    not1
+	CMPB   cont+112(FP), $0x00
+	JNE    cont1
 	VXORPD X0, X0, X0
-	MOVQ   DX, R8
-	MOVQ   b_base+72(FP), R9
-	MOVQ   n+104(FP), R10
-	TESTQ  R10, R10
-	JZ     store1
+	JMP    sum1
+
+cont1:
+	MOVQ    AX, R9
+	VMOVUPD (R9), X0
+	ADDQ    CX, R9
+
+sum1:
+	MOVQ  DX, R8
+	MOVQ  b_base+72(FP), R9
+	MOVQ  n+104(FP), R10
+	TESTQ R10, R10
+	JZ    store1
 
 t1:
 	VMOVUPD      (R9), X4
@@ -1468,226 +846,6 @@ t1:
 	JNZ          t1
 
 store1:
-	CMPB   add+112(FP), $0x00
-	JE     set1
-	MOVQ   AX, R9
-	VADDPD (R9), X0, X0
-	ADDQ   CX, R9
-
-set1:
-	VMOVUPD X0, (AX)
-	ADDQ    CX, AX
-	ADDQ    $0x08, DX
-	JMP     done
-
-not1:
-done:
-	VZEROUPPER
-	RET
-
-// func colAccHadamard2AVX2(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, c []float64, cs int, n int, add bool)
-// Requires: AVX
-TEXT ·colAccHadamard2AVX2(SB), NOSPLIT, $0-145
-	MOVQ out_base+0(FP), AX
-	MOVQ ds+24(FP), CX
-	SHLQ $0x03, CX
-	MOVQ x_base+32(FP), DX
-	MOVQ xs+56(FP), BX
-	SHLQ $0x03, BX
-	MOVQ k+64(FP), SI
-	MOVQ bs+96(FP), DI
-	SHLQ $0x03, DI
-	MOVQ cs+128(FP), R8
-	SHLQ $0x03, R8
-
-group:
-	CMPQ   SI, $0x04
-	JLT    rest
-	VXORPD X0, X0, X0
-	VXORPD X1, X1, X1
-	VXORPD X2, X2, X2
-	VXORPD X3, X3, X3
-	MOVQ   DX, R10
-	MOVQ   b_base+72(FP), R11
-	MOVQ   c_base+104(FP), R9
-	MOVQ   n+136(FP), R12
-	TESTQ  R12, R12
-	JZ     storeG
-
-tG:
-	VMOVUPD      (R11), X4
-	VMULPD       (R9), X4, X4
-	ADDQ         R8, R9
-	VBROADCASTSD (R10), Y5
-	VMULPD       X4, X5, X5
-	VADDPD       X5, X0, X0
-	VBROADCASTSD 8(R10), Y5
-	VMULPD       X4, X5, X5
-	VADDPD       X5, X1, X1
-	VBROADCASTSD 16(R10), Y5
-	VMULPD       X4, X5, X5
-	VADDPD       X5, X2, X2
-	VBROADCASTSD 24(R10), Y5
-	VMULPD       X4, X5, X5
-	VADDPD       X5, X3, X3
-	ADDQ         BX, R10
-	ADDQ         DI, R11
-	DECQ         R12
-	JNZ          tG
-
-storeG:
-	CMPB   add+144(FP), $0x00
-	JE     setG
-	MOVQ   AX, R11
-	VADDPD (R11), X0, X0
-	ADDQ   CX, R11
-	VADDPD (R11), X1, X1
-	ADDQ   CX, R11
-	VADDPD (R11), X2, X2
-	ADDQ   CX, R11
-	VADDPD (R11), X3, X3
-	ADDQ   CX, R11
-
-setG:
-	VMOVUPD X0, (AX)
-	ADDQ    CX, AX
-	VMOVUPD X1, (AX)
-	ADDQ    CX, AX
-	VMOVUPD X2, (AX)
-	ADDQ    CX, AX
-	VMOVUPD X3, (AX)
-	ADDQ    CX, AX
-	ADDQ    $0x20, DX
-	SUBQ    $0x04, SI
-	JMP     group
-
-rest:
-	CMPQ   SI, $0x03
-	JNE    not3
-	VXORPD X0, X0, X0
-	VXORPD X1, X1, X1
-	VXORPD X2, X2, X2
-	MOVQ   DX, R10
-	MOVQ   b_base+72(FP), R11
-	MOVQ   c_base+104(FP), R9
-	MOVQ   n+136(FP), R12
-	TESTQ  R12, R12
-	JZ     store3
-
-t3:
-	VMOVUPD      (R11), X4
-	VMULPD       (R9), X4, X4
-	ADDQ         R8, R9
-	VBROADCASTSD (R10), Y5
-	VMULPD       X4, X5, X5
-	VADDPD       X5, X0, X0
-	VBROADCASTSD 8(R10), Y5
-	VMULPD       X4, X5, X5
-	VADDPD       X5, X1, X1
-	VBROADCASTSD 16(R10), Y5
-	VMULPD       X4, X5, X5
-	VADDPD       X5, X2, X2
-	ADDQ         BX, R10
-	ADDQ         DI, R11
-	DECQ         R12
-	JNZ          t3
-
-store3:
-	CMPB   add+144(FP), $0x00
-	JE     set3
-	MOVQ   AX, R11
-	VADDPD (R11), X0, X0
-	ADDQ   CX, R11
-	VADDPD (R11), X1, X1
-	ADDQ   CX, R11
-	VADDPD (R11), X2, X2
-	ADDQ   CX, R11
-
-set3:
-	VMOVUPD X0, (AX)
-	ADDQ    CX, AX
-	VMOVUPD X1, (AX)
-	ADDQ    CX, AX
-	VMOVUPD X2, (AX)
-	ADDQ    CX, AX
-	ADDQ    $0x18, DX
-	JMP     done
-
-not3:
-	CMPQ   SI, $0x02
-	JNE    not2
-	VXORPD X0, X0, X0
-	VXORPD X1, X1, X1
-	MOVQ   DX, R10
-	MOVQ   b_base+72(FP), R11
-	MOVQ   c_base+104(FP), R9
-	MOVQ   n+136(FP), R12
-	TESTQ  R12, R12
-	JZ     store2
-
-t2:
-	VMOVUPD      (R11), X4
-	VMULPD       (R9), X4, X4
-	ADDQ         R8, R9
-	VBROADCASTSD (R10), Y5
-	VMULPD       X4, X5, X5
-	VADDPD       X5, X0, X0
-	VBROADCASTSD 8(R10), Y5
-	VMULPD       X4, X5, X5
-	VADDPD       X5, X1, X1
-	ADDQ         BX, R10
-	ADDQ         DI, R11
-	DECQ         R12
-	JNZ          t2
-
-store2:
-	CMPB   add+144(FP), $0x00
-	JE     set2
-	MOVQ   AX, R11
-	VADDPD (R11), X0, X0
-	ADDQ   CX, R11
-	VADDPD (R11), X1, X1
-	ADDQ   CX, R11
-
-set2:
-	VMOVUPD X0, (AX)
-	ADDQ    CX, AX
-	VMOVUPD X1, (AX)
-	ADDQ    CX, AX
-	ADDQ    $0x10, DX
-	JMP     done
-
-not2:
-	CMPQ   SI, $0x01
-	JNE    not1
-	VXORPD X0, X0, X0
-	MOVQ   DX, R10
-	MOVQ   b_base+72(FP), R11
-	MOVQ   c_base+104(FP), R9
-	MOVQ   n+136(FP), R12
-	TESTQ  R12, R12
-	JZ     store1
-
-t1:
-	VMOVUPD      (R11), X4
-	VMULPD       (R9), X4, X4
-	ADDQ         R8, R9
-	VBROADCASTSD (R10), Y5
-	VMULPD       X4, X5, X5
-	VADDPD       X5, X0, X0
-	ADDQ         BX, R10
-	ADDQ         DI, R11
-	DECQ         R12
-	JNZ          t1
-
-store1:
-	CMPB   add+144(FP), $0x00
-	JE     set1
-	MOVQ   AX, R11
-	VADDPD (R11), X0, X0
-	ADDQ   CX, R11
-
-set1:
 	VMOVUPD X0, (AX)
 	ADDQ    CX, AX
 	ADDQ    $0x08, DX
@@ -1715,42 +873,42 @@ TEXT ·rowMul3AVX2(SB), NOSPLIT, $0-112
 group:
 	CMPQ   R8, $0x04
 	JLT    rest
+	VXORPD X0, X0, X0
+	VXORPD X1, X1, X1
 	VXORPD X2, X2, X2
 	VXORPD X3, X3, X3
 	VXORPD X4, X4, X4
 	VXORPD X5, X5, X5
 	VXORPD X6, X6, X6
 	VXORPD X7, X7, X7
-	VXORPD X8, X8, X8
-	VXORPD X9, X9, X9
 	MOVQ   b_base+64(FP), R9
 	MOVQ   k+96(FP), R10
 	TESTQ  R10, R10
 	JZ     storeG
 
 tG:
-	VMOVUPD      (R9), X0
-	VMOVSD       16(R9), X1
+	VMOVUPD      (R9), X8
+	VMOVSD       16(R9), X9
 	VBROADCASTSD (DX), Y10
-	VMULPD       X0, X10, X11
-	VADDPD       X11, X2, X2
-	VMULSD       X1, X10, X11
-	VADDSD       X11, X3, X3
+	VMULPD       X8, X10, X11
+	VADDPD       X11, X0, X0
+	VMULSD       X9, X10, X11
+	VADDSD       X11, X1, X1
 	VBROADCASTSD (DX)(BX*1), Y10
-	VMULPD       X0, X10, X11
-	VADDPD       X11, X4, X4
-	VMULSD       X1, X10, X11
-	VADDSD       X11, X5, X5
+	VMULPD       X8, X10, X11
+	VADDPD       X11, X2, X2
+	VMULSD       X9, X10, X11
+	VADDSD       X11, X3, X3
 	VBROADCASTSD (DX)(BX*2), Y10
-	VMULPD       X0, X10, X11
-	VADDPD       X11, X6, X6
-	VMULSD       X1, X10, X11
-	VADDSD       X11, X7, X7
+	VMULPD       X8, X10, X11
+	VADDPD       X11, X4, X4
+	VMULSD       X9, X10, X11
+	VADDSD       X11, X5, X5
 	VBROADCASTSD (DX)(SI*1), Y10
-	VMULPD       X0, X10, X11
-	VADDPD       X11, X8, X8
-	VMULSD       X1, X10, X11
-	VADDSD       X11, X9, X9
+	VMULPD       X8, X10, X11
+	VADDPD       X11, X6, X6
+	VMULSD       X9, X10, X11
+	VADDSD       X11, X7, X7
 	ADDQ         $0x08, DX
 	ADDQ         DI, R9
 	DECQ         R10
@@ -1758,6 +916,9 @@ tG:
 
 storeG:
 	MOVQ    AX, R9
+	VMOVUPD X0, (R9)
+	VMOVSD  X1, 16(R9)
+	ADDQ    CX, R9
 	VMOVUPD X2, (R9)
 	VMOVSD  X3, 16(R9)
 	ADDQ    CX, R9
@@ -1766,9 +927,6 @@ storeG:
 	ADDQ    CX, R9
 	VMOVUPD X6, (R9)
 	VMOVSD  X7, 16(R9)
-	ADDQ    CX, R9
-	VMOVUPD X8, (R9)
-	VMOVSD  X9, 16(R9)
 	ADDQ    CX, R9
 	MOVQ    R9, AX
 	MOVQ    k+96(FP), R10
@@ -1784,35 +942,35 @@ storeG:
 rest:
 	CMPQ   R8, $0x03
 	JNE    not3
+	VXORPD X0, X0, X0
+	VXORPD X1, X1, X1
 	VXORPD X2, X2, X2
 	VXORPD X3, X3, X3
 	VXORPD X4, X4, X4
 	VXORPD X5, X5, X5
-	VXORPD X6, X6, X6
-	VXORPD X7, X7, X7
 	MOVQ   b_base+64(FP), R9
 	MOVQ   k+96(FP), R10
 	TESTQ  R10, R10
 	JZ     store3
 
 t3:
-	VMOVUPD      (R9), X0
-	VMOVSD       16(R9), X1
+	VMOVUPD      (R9), X8
+	VMOVSD       16(R9), X9
 	VBROADCASTSD (DX), Y10
-	VMULPD       X0, X10, X11
-	VADDPD       X11, X2, X2
-	VMULSD       X1, X10, X11
-	VADDSD       X11, X3, X3
+	VMULPD       X8, X10, X11
+	VADDPD       X11, X0, X0
+	VMULSD       X9, X10, X11
+	VADDSD       X11, X1, X1
 	VBROADCASTSD (DX)(BX*1), Y10
-	VMULPD       X0, X10, X11
-	VADDPD       X11, X4, X4
-	VMULSD       X1, X10, X11
-	VADDSD       X11, X5, X5
+	VMULPD       X8, X10, X11
+	VADDPD       X11, X2, X2
+	VMULSD       X9, X10, X11
+	VADDSD       X11, X3, X3
 	VBROADCASTSD (DX)(BX*2), Y10
-	VMULPD       X0, X10, X11
-	VADDPD       X11, X6, X6
-	VMULSD       X1, X10, X11
-	VADDSD       X11, X7, X7
+	VMULPD       X8, X10, X11
+	VADDPD       X11, X4, X4
+	VMULSD       X9, X10, X11
+	VADDSD       X11, X5, X5
 	ADDQ         $0x08, DX
 	ADDQ         DI, R9
 	DECQ         R10
@@ -1820,14 +978,14 @@ t3:
 
 store3:
 	MOVQ    AX, R9
+	VMOVUPD X0, (R9)
+	VMOVSD  X1, 16(R9)
+	ADDQ    CX, R9
 	VMOVUPD X2, (R9)
 	VMOVSD  X3, 16(R9)
 	ADDQ    CX, R9
 	VMOVUPD X4, (R9)
 	VMOVSD  X5, 16(R9)
-	ADDQ    CX, R9
-	VMOVUPD X6, (R9)
-	VMOVSD  X7, 16(R9)
 	ADDQ    CX, R9
 	MOVQ    R9, AX
 	MOVQ    k+96(FP), R10
@@ -1841,28 +999,28 @@ store3:
 not3:
 	CMPQ   R8, $0x02
 	JNE    not2
+	VXORPD X0, X0, X0
+	VXORPD X1, X1, X1
 	VXORPD X2, X2, X2
 	VXORPD X3, X3, X3
-	VXORPD X4, X4, X4
-	VXORPD X5, X5, X5
 	MOVQ   b_base+64(FP), R9
 	MOVQ   k+96(FP), R10
 	TESTQ  R10, R10
 	JZ     store2
 
 t2:
-	VMOVUPD      (R9), X0
-	VMOVSD       16(R9), X1
+	VMOVUPD      (R9), X8
+	VMOVSD       16(R9), X9
 	VBROADCASTSD (DX), Y10
-	VMULPD       X0, X10, X11
-	VADDPD       X11, X2, X2
-	VMULSD       X1, X10, X11
-	VADDSD       X11, X3, X3
+	VMULPD       X8, X10, X11
+	VADDPD       X11, X0, X0
+	VMULSD       X9, X10, X11
+	VADDSD       X11, X1, X1
 	VBROADCASTSD (DX)(BX*1), Y10
-	VMULPD       X0, X10, X11
-	VADDPD       X11, X4, X4
-	VMULSD       X1, X10, X11
-	VADDSD       X11, X5, X5
+	VMULPD       X8, X10, X11
+	VADDPD       X11, X2, X2
+	VMULSD       X9, X10, X11
+	VADDSD       X11, X3, X3
 	ADDQ         $0x08, DX
 	ADDQ         DI, R9
 	DECQ         R10
@@ -1870,11 +1028,11 @@ t2:
 
 store2:
 	MOVQ    AX, R9
+	VMOVUPD X0, (R9)
+	VMOVSD  X1, 16(R9)
+	ADDQ    CX, R9
 	VMOVUPD X2, (R9)
 	VMOVSD  X3, 16(R9)
-	ADDQ    CX, R9
-	VMOVUPD X4, (R9)
-	VMOVSD  X5, 16(R9)
 	ADDQ    CX, R9
 	MOVQ    R9, AX
 	MOVQ    k+96(FP), R10
@@ -1887,21 +1045,21 @@ store2:
 not2:
 	CMPQ   R8, $0x01
 	JNE    not1
-	VXORPD X2, X2, X2
-	VXORPD X3, X3, X3
+	VXORPD X0, X0, X0
+	VXORPD X1, X1, X1
 	MOVQ   b_base+64(FP), R9
 	MOVQ   k+96(FP), R10
 	TESTQ  R10, R10
 	JZ     store1
 
 t1:
-	VMOVUPD      (R9), X0
-	VMOVSD       16(R9), X1
+	VMOVUPD      (R9), X8
+	VMOVSD       16(R9), X9
 	VBROADCASTSD (DX), Y10
-	VMULPD       X0, X10, X11
-	VADDPD       X11, X2, X2
-	VMULSD       X1, X10, X11
-	VADDSD       X11, X3, X3
+	VMULPD       X8, X10, X11
+	VADDPD       X11, X0, X0
+	VMULSD       X9, X10, X11
+	VADDSD       X11, X1, X1
 	ADDQ         $0x08, DX
 	ADDQ         DI, R9
 	DECQ         R10
@@ -1909,8 +1067,8 @@ t1:
 
 store1:
 	MOVQ    AX, R9
-	VMOVUPD X2, (R9)
-	VMOVSD  X3, 16(R9)
+	VMOVUPD X0, (R9)
+	VMOVSD  X1, 16(R9)
 	ADDQ    CX, R9
 	MOVQ    R9, AX
 	MOVQ    k+96(FP), R10
@@ -1924,267 +1082,7 @@ done:
 	VZEROUPPER
 	RET
 
-// func rowMulHadamard3AVX2(out []float64, ds int, a []float64, as int, c []float64, cs int, b []float64, bs int, k int, rows int)
-// Requires: AVX, AVX2
-TEXT ·rowMulHadamard3AVX2(SB), NOSPLIT, $0-144
-	MOVQ out_base+0(FP), AX
-	MOVQ ds+24(FP), CX
-	SHLQ $0x03, CX
-	MOVQ a_base+32(FP), DX
-	MOVQ as+56(FP), BX
-	SHLQ $0x03, BX
-	LEAQ (BX)(BX*2), SI
-	MOVQ c_base+64(FP), DI
-	MOVQ cs+88(FP), R8
-	SHLQ $0x03, R8
-	LEAQ (R8)(R8*2), R9
-	MOVQ bs+120(FP), R10
-	SHLQ $0x03, R10
-	MOVQ rows+136(FP), R11
-
-group:
-	CMPQ   R11, $0x04
-	JLT    rest
-	VXORPD X0, X0, X0
-	VXORPD X1, X1, X1
-	VXORPD X2, X2, X2
-	VXORPD X3, X3, X3
-	VXORPD X4, X4, X4
-	VXORPD X5, X5, X5
-	VXORPD X6, X6, X6
-	VXORPD X7, X7, X7
-	MOVQ   b_base+96(FP), R12
-	MOVQ   k+128(FP), R13
-	TESTQ  R13, R13
-	JZ     storeG
-
-tG:
-	VMOVSD       (DX), X8
-	VMULSD       (DI), X8, X8
-	VBROADCASTSD X8, Y8
-	VMULPD       (R12), X8, X9
-	VADDPD       X9, X0, X0
-	VMULSD       16(R12), X8, X9
-	VADDSD       X9, X1, X1
-	VMOVSD       (DX)(BX*1), X8
-	VMULSD       (DI)(R8*1), X8, X8
-	VBROADCASTSD X8, Y8
-	VMULPD       (R12), X8, X9
-	VADDPD       X9, X2, X2
-	VMULSD       16(R12), X8, X9
-	VADDSD       X9, X3, X3
-	VMOVSD       (DX)(BX*2), X8
-	VMULSD       (DI)(R8*2), X8, X8
-	VBROADCASTSD X8, Y8
-	VMULPD       (R12), X8, X9
-	VADDPD       X9, X4, X4
-	VMULSD       16(R12), X8, X9
-	VADDSD       X9, X5, X5
-	VMOVSD       (DX)(SI*1), X8
-	VMULSD       (DI)(R9*1), X8, X8
-	VBROADCASTSD X8, Y8
-	VMULPD       (R12), X8, X9
-	VADDPD       X9, X6, X6
-	VMULSD       16(R12), X8, X9
-	VADDSD       X9, X7, X7
-	ADDQ         $0x08, DX
-	ADDQ         $0x08, DI
-	ADDQ         R10, R12
-	DECQ         R13
-	JNZ          tG
-
-storeG:
-	MOVQ    AX, R12
-	VMOVUPD X0, (R12)
-	VMOVSD  X1, 16(R12)
-	ADDQ    CX, R12
-	VMOVUPD X2, (R12)
-	VMOVSD  X3, 16(R12)
-	ADDQ    CX, R12
-	VMOVUPD X4, (R12)
-	VMOVSD  X5, 16(R12)
-	ADDQ    CX, R12
-	VMOVUPD X6, (R12)
-	VMOVSD  X7, 16(R12)
-	ADDQ    CX, R12
-	MOVQ    R12, AX
-	MOVQ    k+128(FP), R13
-	SHLQ    $0x03, R13
-	SUBQ    R13, DX
-	SUBQ    R13, DI
-	ADDQ    BX, DX
-	ADDQ    R8, DI
-	ADDQ    BX, DX
-	ADDQ    R8, DI
-	ADDQ    BX, DX
-	ADDQ    R8, DI
-	ADDQ    BX, DX
-	ADDQ    R8, DI
-	SUBQ    $0x04, R11
-	JMP     group
-
-rest:
-	CMPQ   R11, $0x03
-	JNE    not3
-	VXORPD X0, X0, X0
-	VXORPD X1, X1, X1
-	VXORPD X2, X2, X2
-	VXORPD X3, X3, X3
-	VXORPD X4, X4, X4
-	VXORPD X5, X5, X5
-	MOVQ   b_base+96(FP), R12
-	MOVQ   k+128(FP), R13
-	TESTQ  R13, R13
-	JZ     store3
-
-t3:
-	VMOVSD       (DX), X8
-	VMULSD       (DI), X8, X8
-	VBROADCASTSD X8, Y8
-	VMULPD       (R12), X8, X9
-	VADDPD       X9, X0, X0
-	VMULSD       16(R12), X8, X9
-	VADDSD       X9, X1, X1
-	VMOVSD       (DX)(BX*1), X8
-	VMULSD       (DI)(R8*1), X8, X8
-	VBROADCASTSD X8, Y8
-	VMULPD       (R12), X8, X9
-	VADDPD       X9, X2, X2
-	VMULSD       16(R12), X8, X9
-	VADDSD       X9, X3, X3
-	VMOVSD       (DX)(BX*2), X8
-	VMULSD       (DI)(R8*2), X8, X8
-	VBROADCASTSD X8, Y8
-	VMULPD       (R12), X8, X9
-	VADDPD       X9, X4, X4
-	VMULSD       16(R12), X8, X9
-	VADDSD       X9, X5, X5
-	ADDQ         $0x08, DX
-	ADDQ         $0x08, DI
-	ADDQ         R10, R12
-	DECQ         R13
-	JNZ          t3
-
-store3:
-	MOVQ    AX, R12
-	VMOVUPD X0, (R12)
-	VMOVSD  X1, 16(R12)
-	ADDQ    CX, R12
-	VMOVUPD X2, (R12)
-	VMOVSD  X3, 16(R12)
-	ADDQ    CX, R12
-	VMOVUPD X4, (R12)
-	VMOVSD  X5, 16(R12)
-	ADDQ    CX, R12
-	MOVQ    R12, AX
-	MOVQ    k+128(FP), R13
-	SHLQ    $0x03, R13
-	SUBQ    R13, DX
-	SUBQ    R13, DI
-	ADDQ    BX, DX
-	ADDQ    R8, DI
-	ADDQ    BX, DX
-	ADDQ    R8, DI
-	ADDQ    BX, DX
-	ADDQ    R8, DI
-	JMP     done
-
-not3:
-	CMPQ   R11, $0x02
-	JNE    not2
-	VXORPD X0, X0, X0
-	VXORPD X1, X1, X1
-	VXORPD X2, X2, X2
-	VXORPD X3, X3, X3
-	MOVQ   b_base+96(FP), R12
-	MOVQ   k+128(FP), R13
-	TESTQ  R13, R13
-	JZ     store2
-
-t2:
-	VMOVSD       (DX), X8
-	VMULSD       (DI), X8, X8
-	VBROADCASTSD X8, Y8
-	VMULPD       (R12), X8, X9
-	VADDPD       X9, X0, X0
-	VMULSD       16(R12), X8, X9
-	VADDSD       X9, X1, X1
-	VMOVSD       (DX)(BX*1), X8
-	VMULSD       (DI)(R8*1), X8, X8
-	VBROADCASTSD X8, Y8
-	VMULPD       (R12), X8, X9
-	VADDPD       X9, X2, X2
-	VMULSD       16(R12), X8, X9
-	VADDSD       X9, X3, X3
-	ADDQ         $0x08, DX
-	ADDQ         $0x08, DI
-	ADDQ         R10, R12
-	DECQ         R13
-	JNZ          t2
-
-store2:
-	MOVQ    AX, R12
-	VMOVUPD X0, (R12)
-	VMOVSD  X1, 16(R12)
-	ADDQ    CX, R12
-	VMOVUPD X2, (R12)
-	VMOVSD  X3, 16(R12)
-	ADDQ    CX, R12
-	MOVQ    R12, AX
-	MOVQ    k+128(FP), R13
-	SHLQ    $0x03, R13
-	SUBQ    R13, DX
-	SUBQ    R13, DI
-	ADDQ    BX, DX
-	ADDQ    R8, DI
-	ADDQ    BX, DX
-	ADDQ    R8, DI
-	JMP     done
-
-not2:
-	CMPQ   R11, $0x01
-	JNE    not1
-	VXORPD X0, X0, X0
-	VXORPD X1, X1, X1
-	MOVQ   b_base+96(FP), R12
-	MOVQ   k+128(FP), R13
-	TESTQ  R13, R13
-	JZ     store1
-
-t1:
-	VMOVSD       (DX), X8
-	VMULSD       (DI), X8, X8
-	VBROADCASTSD X8, Y8
-	VMULPD       (R12), X8, X9
-	VADDPD       X9, X0, X0
-	VMULSD       16(R12), X8, X9
-	VADDSD       X9, X1, X1
-	ADDQ         $0x08, DX
-	ADDQ         $0x08, DI
-	ADDQ         R10, R12
-	DECQ         R13
-	JNZ          t1
-
-store1:
-	MOVQ    AX, R12
-	VMOVUPD X0, (R12)
-	VMOVSD  X1, 16(R12)
-	ADDQ    CX, R12
-	MOVQ    R12, AX
-	MOVQ    k+128(FP), R13
-	SHLQ    $0x03, R13
-	SUBQ    R13, DX
-	SUBQ    R13, DI
-	ADDQ    BX, DX
-	ADDQ    R8, DI
-	JMP     done
-
-not1:
-done:
-	VZEROUPPER
-	RET
-
-// func colAcc3AVX2(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, n int, add bool)
+// func colAcc3AVX2(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, n int, cont bool)
 // Requires: AVX
 TEXT ·colAcc3AVX2(SB), NOSPLIT, $0-113
 	MOVQ out_base+0(FP), AX
@@ -2200,6 +1098,8 @@ TEXT ·colAcc3AVX2(SB), NOSPLIT, $0-113
 group:
 	CMPQ   SI, $0x04
 	JLT    rest
+	CMPB   cont+112(FP), $0x00
+	JNE    contG
 	VXORPD X0, X0, X0
 	VXORPD X1, X1, X1
 	VXORPD X2, X2, X2
@@ -2208,11 +1108,29 @@ group:
 	VXORPD X5, X5, X5
 	VXORPD X6, X6, X6
 	VXORPD X7, X7, X7
-	MOVQ   DX, R8
-	MOVQ   b_base+72(FP), R9
-	MOVQ   n+104(FP), R10
-	TESTQ  R10, R10
-	JZ     storeG
+	JMP    sumG
+
+contG:
+	MOVQ    AX, R9
+	VMOVUPD (R9), X0
+	VMOVSD  16(R9), X1
+	ADDQ    CX, R9
+	VMOVUPD (R9), X2
+	VMOVSD  16(R9), X3
+	ADDQ    CX, R9
+	VMOVUPD (R9), X4
+	VMOVSD  16(R9), X5
+	ADDQ    CX, R9
+	VMOVUPD (R9), X6
+	VMOVSD  16(R9), X7
+	ADDQ    CX, R9
+
+sumG:
+	MOVQ  DX, R8
+	MOVQ  b_base+72(FP), R9
+	MOVQ  n+104(FP), R10
+	TESTQ R10, R10
+	JZ    storeG
 
 tG:
 	VMOVUPD      (R9), X8
@@ -2243,23 +1161,6 @@ tG:
 	JNZ          tG
 
 storeG:
-	CMPB   add+112(FP), $0x00
-	JE     setG
-	MOVQ   AX, R9
-	VADDPD (R9), X0, X0
-	VADDSD 16(R9), X1, X1
-	ADDQ   CX, R9
-	VADDPD (R9), X2, X2
-	VADDSD 16(R9), X3, X3
-	ADDQ   CX, R9
-	VADDPD (R9), X4, X4
-	VADDSD 16(R9), X5, X5
-	ADDQ   CX, R9
-	VADDPD (R9), X6, X6
-	VADDSD 16(R9), X7, X7
-	ADDQ   CX, R9
-
-setG:
 	VMOVUPD X0, (AX)
 	VMOVSD  X1, 16(AX)
 	ADDQ    CX, AX
@@ -2279,17 +1180,34 @@ setG:
 rest:
 	CMPQ   SI, $0x03
 	JNE    not3
+	CMPB   cont+112(FP), $0x00
+	JNE    cont3
 	VXORPD X0, X0, X0
 	VXORPD X1, X1, X1
 	VXORPD X2, X2, X2
 	VXORPD X3, X3, X3
 	VXORPD X4, X4, X4
 	VXORPD X5, X5, X5
-	MOVQ   DX, R8
-	MOVQ   b_base+72(FP), R9
-	MOVQ   n+104(FP), R10
-	TESTQ  R10, R10
-	JZ     store3
+	JMP    sum3
+
+cont3:
+	MOVQ    AX, R9
+	VMOVUPD (R9), X0
+	VMOVSD  16(R9), X1
+	ADDQ    CX, R9
+	VMOVUPD (R9), X2
+	VMOVSD  16(R9), X3
+	ADDQ    CX, R9
+	VMOVUPD (R9), X4
+	VMOVSD  16(R9), X5
+	ADDQ    CX, R9
+
+sum3:
+	MOVQ  DX, R8
+	MOVQ  b_base+72(FP), R9
+	MOVQ  n+104(FP), R10
+	TESTQ R10, R10
+	JZ    store3
 
 t3:
 	VMOVUPD      (R9), X8
@@ -2315,20 +1233,6 @@ t3:
 	JNZ          t3
 
 store3:
-	CMPB   add+112(FP), $0x00
-	JE     set3
-	MOVQ   AX, R9
-	VADDPD (R9), X0, X0
-	VADDSD 16(R9), X1, X1
-	ADDQ   CX, R9
-	VADDPD (R9), X2, X2
-	VADDSD 16(R9), X3, X3
-	ADDQ   CX, R9
-	VADDPD (R9), X4, X4
-	VADDSD 16(R9), X5, X5
-	ADDQ   CX, R9
-
-set3:
 	VMOVUPD X0, (AX)
 	VMOVSD  X1, 16(AX)
 	ADDQ    CX, AX
@@ -2344,15 +1248,29 @@ set3:
 not3:
 	CMPQ   SI, $0x02
 	JNE    not2
+	CMPB   cont+112(FP), $0x00
+	JNE    cont2
 	VXORPD X0, X0, X0
 	VXORPD X1, X1, X1
 	VXORPD X2, X2, X2
 	VXORPD X3, X3, X3
-	MOVQ   DX, R8
-	MOVQ   b_base+72(FP), R9
-	MOVQ   n+104(FP), R10
-	TESTQ  R10, R10
-	JZ     store2
+	JMP    sum2
+
+cont2:
+	MOVQ    AX, R9
+	VMOVUPD (R9), X0
+	VMOVSD  16(R9), X1
+	ADDQ    CX, R9
+	VMOVUPD (R9), X2
+	VMOVSD  16(R9), X3
+	ADDQ    CX, R9
+
+sum2:
+	MOVQ  DX, R8
+	MOVQ  b_base+72(FP), R9
+	MOVQ  n+104(FP), R10
+	TESTQ R10, R10
+	JZ    store2
 
 t2:
 	VMOVUPD      (R9), X8
@@ -2373,17 +1291,6 @@ t2:
 	JNZ          t2
 
 store2:
-	CMPB   add+112(FP), $0x00
-	JE     set2
-	MOVQ   AX, R9
-	VADDPD (R9), X0, X0
-	VADDSD 16(R9), X1, X1
-	ADDQ   CX, R9
-	VADDPD (R9), X2, X2
-	VADDSD 16(R9), X3, X3
-	ADDQ   CX, R9
-
-set2:
 	VMOVUPD X0, (AX)
 	VMOVSD  X1, 16(AX)
 	ADDQ    CX, AX
@@ -2396,13 +1303,24 @@ set2:
 not2:
 	CMPQ   SI, $0x01
 	JNE    not1
+	CMPB   cont+112(FP), $0x00
+	JNE    cont1
 	VXORPD X0, X0, X0
 	VXORPD X1, X1, X1
-	MOVQ   DX, R8
-	MOVQ   b_base+72(FP), R9
-	MOVQ   n+104(FP), R10
-	TESTQ  R10, R10
-	JZ     store1
+	JMP    sum1
+
+cont1:
+	MOVQ    AX, R9
+	VMOVUPD (R9), X0
+	VMOVSD  16(R9), X1
+	ADDQ    CX, R9
+
+sum1:
+	MOVQ  DX, R8
+	MOVQ  b_base+72(FP), R9
+	MOVQ  n+104(FP), R10
+	TESTQ R10, R10
+	JZ    store1
 
 t1:
 	VMOVUPD      (R9), X8
@@ -2418,285 +1336,6 @@ t1:
 	JNZ          t1
 
 store1:
-	CMPB   add+112(FP), $0x00
-	JE     set1
-	MOVQ   AX, R9
-	VADDPD (R9), X0, X0
-	VADDSD 16(R9), X1, X1
-	ADDQ   CX, R9
-
-set1:
-	VMOVUPD X0, (AX)
-	VMOVSD  X1, 16(AX)
-	ADDQ    CX, AX
-	ADDQ    $0x08, DX
-	JMP     done
-
-not1:
-done:
-	VZEROUPPER
-	RET
-
-// func colAccHadamard3AVX2(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, c []float64, cs int, n int, add bool)
-// Requires: AVX
-TEXT ·colAccHadamard3AVX2(SB), NOSPLIT, $0-145
-	MOVQ out_base+0(FP), AX
-	MOVQ ds+24(FP), CX
-	SHLQ $0x03, CX
-	MOVQ x_base+32(FP), DX
-	MOVQ xs+56(FP), BX
-	SHLQ $0x03, BX
-	MOVQ k+64(FP), SI
-	MOVQ bs+96(FP), DI
-	SHLQ $0x03, DI
-	MOVQ cs+128(FP), R8
-	SHLQ $0x03, R8
-
-group:
-	CMPQ   SI, $0x04
-	JLT    rest
-	VXORPD X0, X0, X0
-	VXORPD X1, X1, X1
-	VXORPD X2, X2, X2
-	VXORPD X3, X3, X3
-	VXORPD X4, X4, X4
-	VXORPD X5, X5, X5
-	VXORPD X6, X6, X6
-	VXORPD X7, X7, X7
-	MOVQ   DX, R10
-	MOVQ   b_base+72(FP), R11
-	MOVQ   c_base+104(FP), R9
-	MOVQ   n+136(FP), R12
-	TESTQ  R12, R12
-	JZ     storeG
-
-tG:
-	VMOVUPD      (R11), X8
-	VMOVSD       16(R11), X9
-	VMULPD       (R9), X8, X8
-	VMULSD       16(R9), X9, X9
-	ADDQ         R8, R9
-	VBROADCASTSD (R10), Y10
-	VMULPD       X8, X10, X11
-	VADDPD       X11, X0, X0
-	VMULSD       X9, X10, X11
-	VADDSD       X11, X1, X1
-	VBROADCASTSD 8(R10), Y10
-	VMULPD       X8, X10, X11
-	VADDPD       X11, X2, X2
-	VMULSD       X9, X10, X11
-	VADDSD       X11, X3, X3
-	VBROADCASTSD 16(R10), Y10
-	VMULPD       X8, X10, X11
-	VADDPD       X11, X4, X4
-	VMULSD       X9, X10, X11
-	VADDSD       X11, X5, X5
-	VBROADCASTSD 24(R10), Y10
-	VMULPD       X8, X10, X11
-	VADDPD       X11, X6, X6
-	VMULSD       X9, X10, X11
-	VADDSD       X11, X7, X7
-	ADDQ         BX, R10
-	ADDQ         DI, R11
-	DECQ         R12
-	JNZ          tG
-
-storeG:
-	CMPB   add+144(FP), $0x00
-	JE     setG
-	MOVQ   AX, R11
-	VADDPD (R11), X0, X0
-	VADDSD 16(R11), X1, X1
-	ADDQ   CX, R11
-	VADDPD (R11), X2, X2
-	VADDSD 16(R11), X3, X3
-	ADDQ   CX, R11
-	VADDPD (R11), X4, X4
-	VADDSD 16(R11), X5, X5
-	ADDQ   CX, R11
-	VADDPD (R11), X6, X6
-	VADDSD 16(R11), X7, X7
-	ADDQ   CX, R11
-
-setG:
-	VMOVUPD X0, (AX)
-	VMOVSD  X1, 16(AX)
-	ADDQ    CX, AX
-	VMOVUPD X2, (AX)
-	VMOVSD  X3, 16(AX)
-	ADDQ    CX, AX
-	VMOVUPD X4, (AX)
-	VMOVSD  X5, 16(AX)
-	ADDQ    CX, AX
-	VMOVUPD X6, (AX)
-	VMOVSD  X7, 16(AX)
-	ADDQ    CX, AX
-	ADDQ    $0x20, DX
-	SUBQ    $0x04, SI
-	JMP     group
-
-rest:
-	CMPQ   SI, $0x03
-	JNE    not3
-	VXORPD X0, X0, X0
-	VXORPD X1, X1, X1
-	VXORPD X2, X2, X2
-	VXORPD X3, X3, X3
-	VXORPD X4, X4, X4
-	VXORPD X5, X5, X5
-	MOVQ   DX, R10
-	MOVQ   b_base+72(FP), R11
-	MOVQ   c_base+104(FP), R9
-	MOVQ   n+136(FP), R12
-	TESTQ  R12, R12
-	JZ     store3
-
-t3:
-	VMOVUPD      (R11), X8
-	VMOVSD       16(R11), X9
-	VMULPD       (R9), X8, X8
-	VMULSD       16(R9), X9, X9
-	ADDQ         R8, R9
-	VBROADCASTSD (R10), Y10
-	VMULPD       X8, X10, X11
-	VADDPD       X11, X0, X0
-	VMULSD       X9, X10, X11
-	VADDSD       X11, X1, X1
-	VBROADCASTSD 8(R10), Y10
-	VMULPD       X8, X10, X11
-	VADDPD       X11, X2, X2
-	VMULSD       X9, X10, X11
-	VADDSD       X11, X3, X3
-	VBROADCASTSD 16(R10), Y10
-	VMULPD       X8, X10, X11
-	VADDPD       X11, X4, X4
-	VMULSD       X9, X10, X11
-	VADDSD       X11, X5, X5
-	ADDQ         BX, R10
-	ADDQ         DI, R11
-	DECQ         R12
-	JNZ          t3
-
-store3:
-	CMPB   add+144(FP), $0x00
-	JE     set3
-	MOVQ   AX, R11
-	VADDPD (R11), X0, X0
-	VADDSD 16(R11), X1, X1
-	ADDQ   CX, R11
-	VADDPD (R11), X2, X2
-	VADDSD 16(R11), X3, X3
-	ADDQ   CX, R11
-	VADDPD (R11), X4, X4
-	VADDSD 16(R11), X5, X5
-	ADDQ   CX, R11
-
-set3:
-	VMOVUPD X0, (AX)
-	VMOVSD  X1, 16(AX)
-	ADDQ    CX, AX
-	VMOVUPD X2, (AX)
-	VMOVSD  X3, 16(AX)
-	ADDQ    CX, AX
-	VMOVUPD X4, (AX)
-	VMOVSD  X5, 16(AX)
-	ADDQ    CX, AX
-	ADDQ    $0x18, DX
-	JMP     done
-
-not3:
-	CMPQ   SI, $0x02
-	JNE    not2
-	VXORPD X0, X0, X0
-	VXORPD X1, X1, X1
-	VXORPD X2, X2, X2
-	VXORPD X3, X3, X3
-	MOVQ   DX, R10
-	MOVQ   b_base+72(FP), R11
-	MOVQ   c_base+104(FP), R9
-	MOVQ   n+136(FP), R12
-	TESTQ  R12, R12
-	JZ     store2
-
-t2:
-	VMOVUPD      (R11), X8
-	VMOVSD       16(R11), X9
-	VMULPD       (R9), X8, X8
-	VMULSD       16(R9), X9, X9
-	ADDQ         R8, R9
-	VBROADCASTSD (R10), Y10
-	VMULPD       X8, X10, X11
-	VADDPD       X11, X0, X0
-	VMULSD       X9, X10, X11
-	VADDSD       X11, X1, X1
-	VBROADCASTSD 8(R10), Y10
-	VMULPD       X8, X10, X11
-	VADDPD       X11, X2, X2
-	VMULSD       X9, X10, X11
-	VADDSD       X11, X3, X3
-	ADDQ         BX, R10
-	ADDQ         DI, R11
-	DECQ         R12
-	JNZ          t2
-
-store2:
-	CMPB   add+144(FP), $0x00
-	JE     set2
-	MOVQ   AX, R11
-	VADDPD (R11), X0, X0
-	VADDSD 16(R11), X1, X1
-	ADDQ   CX, R11
-	VADDPD (R11), X2, X2
-	VADDSD 16(R11), X3, X3
-	ADDQ   CX, R11
-
-set2:
-	VMOVUPD X0, (AX)
-	VMOVSD  X1, 16(AX)
-	ADDQ    CX, AX
-	VMOVUPD X2, (AX)
-	VMOVSD  X3, 16(AX)
-	ADDQ    CX, AX
-	ADDQ    $0x10, DX
-	JMP     done
-
-not2:
-	CMPQ   SI, $0x01
-	JNE    not1
-	VXORPD X0, X0, X0
-	VXORPD X1, X1, X1
-	MOVQ   DX, R10
-	MOVQ   b_base+72(FP), R11
-	MOVQ   c_base+104(FP), R9
-	MOVQ   n+136(FP), R12
-	TESTQ  R12, R12
-	JZ     store1
-
-t1:
-	VMOVUPD      (R11), X8
-	VMOVSD       16(R11), X9
-	VMULPD       (R9), X8, X8
-	VMULSD       16(R9), X9, X9
-	ADDQ         R8, R9
-	VBROADCASTSD (R10), Y10
-	VMULPD       X8, X10, X11
-	VADDPD       X11, X0, X0
-	VMULSD       X9, X10, X11
-	VADDSD       X11, X1, X1
-	ADDQ         BX, R10
-	ADDQ         DI, R11
-	DECQ         R12
-	JNZ          t1
-
-store1:
-	CMPB   add+144(FP), $0x00
-	JE     set1
-	MOVQ   AX, R11
-	VADDPD (R11), X0, X0
-	VADDSD 16(R11), X1, X1
-	ADDQ   CX, R11
-
-set1:
 	VMOVUPD X0, (AX)
 	VMOVSD  X1, 16(AX)
 	ADDQ    CX, AX
@@ -2725,29 +1364,29 @@ TEXT ·rowMul4AVX2(SB), NOSPLIT, $0-112
 group:
 	CMPQ   R8, $0x04
 	JLT    rest
+	VXORPD Y0, Y0, Y0
 	VXORPD Y1, Y1, Y1
 	VXORPD Y2, Y2, Y2
 	VXORPD Y3, Y3, Y3
-	VXORPD Y4, Y4, Y4
 	MOVQ   b_base+64(FP), R9
 	MOVQ   k+96(FP), R10
 	TESTQ  R10, R10
 	JZ     storeG
 
 tG:
-	VMOVUPD      (R9), Y0
+	VMOVUPD      (R9), Y4
 	VBROADCASTSD (DX), Y5
-	VMULPD       Y0, Y5, Y5
-	VADDPD       Y5, Y1, Y1
+	VMULPD       Y4, Y5, Y5
+	VADDPD       Y5, Y0, Y0
 	VBROADCASTSD (DX)(BX*1), Y5
-	VMULPD       Y0, Y5, Y5
-	VADDPD       Y5, Y2, Y2
+	VMULPD       Y4, Y5, Y5
+	VADDPD       Y5, Y1, Y1
 	VBROADCASTSD (DX)(BX*2), Y5
-	VMULPD       Y0, Y5, Y5
-	VADDPD       Y5, Y3, Y3
+	VMULPD       Y4, Y5, Y5
+	VADDPD       Y5, Y2, Y2
 	VBROADCASTSD (DX)(SI*1), Y5
-	VMULPD       Y0, Y5, Y5
-	VADDPD       Y5, Y4, Y4
+	VMULPD       Y4, Y5, Y5
+	VADDPD       Y5, Y3, Y3
 	ADDQ         $0x08, DX
 	ADDQ         DI, R9
 	DECQ         R10
@@ -2755,13 +1394,13 @@ tG:
 
 storeG:
 	MOVQ    AX, R9
+	VMOVUPD Y0, (R9)
+	ADDQ    CX, R9
 	VMOVUPD Y1, (R9)
 	ADDQ    CX, R9
 	VMOVUPD Y2, (R9)
 	ADDQ    CX, R9
 	VMOVUPD Y3, (R9)
-	ADDQ    CX, R9
-	VMOVUPD Y4, (R9)
 	ADDQ    CX, R9
 	MOVQ    R9, AX
 	MOVQ    k+96(FP), R10
@@ -2777,25 +1416,25 @@ storeG:
 rest:
 	CMPQ   R8, $0x03
 	JNE    not3
+	VXORPD Y0, Y0, Y0
 	VXORPD Y1, Y1, Y1
 	VXORPD Y2, Y2, Y2
-	VXORPD Y3, Y3, Y3
 	MOVQ   b_base+64(FP), R9
 	MOVQ   k+96(FP), R10
 	TESTQ  R10, R10
 	JZ     store3
 
 t3:
-	VMOVUPD      (R9), Y0
+	VMOVUPD      (R9), Y4
 	VBROADCASTSD (DX), Y5
-	VMULPD       Y0, Y5, Y5
-	VADDPD       Y5, Y1, Y1
+	VMULPD       Y4, Y5, Y5
+	VADDPD       Y5, Y0, Y0
 	VBROADCASTSD (DX)(BX*1), Y5
-	VMULPD       Y0, Y5, Y5
-	VADDPD       Y5, Y2, Y2
+	VMULPD       Y4, Y5, Y5
+	VADDPD       Y5, Y1, Y1
 	VBROADCASTSD (DX)(BX*2), Y5
-	VMULPD       Y0, Y5, Y5
-	VADDPD       Y5, Y3, Y3
+	VMULPD       Y4, Y5, Y5
+	VADDPD       Y5, Y2, Y2
 	ADDQ         $0x08, DX
 	ADDQ         DI, R9
 	DECQ         R10
@@ -2803,11 +1442,11 @@ t3:
 
 store3:
 	MOVQ    AX, R9
+	VMOVUPD Y0, (R9)
+	ADDQ    CX, R9
 	VMOVUPD Y1, (R9)
 	ADDQ    CX, R9
 	VMOVUPD Y2, (R9)
-	ADDQ    CX, R9
-	VMOVUPD Y3, (R9)
 	ADDQ    CX, R9
 	MOVQ    R9, AX
 	MOVQ    k+96(FP), R10
@@ -2821,21 +1460,21 @@ store3:
 not3:
 	CMPQ   R8, $0x02
 	JNE    not2
+	VXORPD Y0, Y0, Y0
 	VXORPD Y1, Y1, Y1
-	VXORPD Y2, Y2, Y2
 	MOVQ   b_base+64(FP), R9
 	MOVQ   k+96(FP), R10
 	TESTQ  R10, R10
 	JZ     store2
 
 t2:
-	VMOVUPD      (R9), Y0
+	VMOVUPD      (R9), Y4
 	VBROADCASTSD (DX), Y5
-	VMULPD       Y0, Y5, Y5
-	VADDPD       Y5, Y1, Y1
+	VMULPD       Y4, Y5, Y5
+	VADDPD       Y5, Y0, Y0
 	VBROADCASTSD (DX)(BX*1), Y5
-	VMULPD       Y0, Y5, Y5
-	VADDPD       Y5, Y2, Y2
+	VMULPD       Y4, Y5, Y5
+	VADDPD       Y5, Y1, Y1
 	ADDQ         $0x08, DX
 	ADDQ         DI, R9
 	DECQ         R10
@@ -2843,9 +1482,9 @@ t2:
 
 store2:
 	MOVQ    AX, R9
-	VMOVUPD Y1, (R9)
+	VMOVUPD Y0, (R9)
 	ADDQ    CX, R9
-	VMOVUPD Y2, (R9)
+	VMOVUPD Y1, (R9)
 	ADDQ    CX, R9
 	MOVQ    R9, AX
 	MOVQ    k+96(FP), R10
@@ -2858,17 +1497,17 @@ store2:
 not2:
 	CMPQ   R8, $0x01
 	JNE    not1
-	VXORPD Y1, Y1, Y1
+	VXORPD Y0, Y0, Y0
 	MOVQ   b_base+64(FP), R9
 	MOVQ   k+96(FP), R10
 	TESTQ  R10, R10
 	JZ     store1
 
 t1:
-	VMOVUPD      (R9), Y0
+	VMOVUPD      (R9), Y4
 	VBROADCASTSD (DX), Y5
-	VMULPD       Y0, Y5, Y5
-	VADDPD       Y5, Y1, Y1
+	VMULPD       Y4, Y5, Y5
+	VADDPD       Y5, Y0, Y0
 	ADDQ         $0x08, DX
 	ADDQ         DI, R9
 	DECQ         R10
@@ -2876,7 +1515,7 @@ t1:
 
 store1:
 	MOVQ    AX, R9
-	VMOVUPD Y1, (R9)
+	VMOVUPD Y0, (R9)
 	ADDQ    CX, R9
 	MOVQ    R9, AX
 	MOVQ    k+96(FP), R10
@@ -2890,227 +1529,7 @@ done:
 	VZEROUPPER
 	RET
 
-// func rowMulHadamard4AVX2(out []float64, ds int, a []float64, as int, c []float64, cs int, b []float64, bs int, k int, rows int)
-// Requires: AVX, AVX2
-TEXT ·rowMulHadamard4AVX2(SB), NOSPLIT, $0-144
-	MOVQ out_base+0(FP), AX
-	MOVQ ds+24(FP), CX
-	SHLQ $0x03, CX
-	MOVQ a_base+32(FP), DX
-	MOVQ as+56(FP), BX
-	SHLQ $0x03, BX
-	LEAQ (BX)(BX*2), SI
-	MOVQ c_base+64(FP), DI
-	MOVQ cs+88(FP), R8
-	SHLQ $0x03, R8
-	LEAQ (R8)(R8*2), R9
-	MOVQ bs+120(FP), R10
-	SHLQ $0x03, R10
-	MOVQ rows+136(FP), R11
-
-group:
-	CMPQ   R11, $0x04
-	JLT    rest
-	VXORPD Y0, Y0, Y0
-	VXORPD Y1, Y1, Y1
-	VXORPD Y2, Y2, Y2
-	VXORPD Y3, Y3, Y3
-	MOVQ   b_base+96(FP), R12
-	MOVQ   k+128(FP), R13
-	TESTQ  R13, R13
-	JZ     storeG
-
-tG:
-	VMOVSD       (DX), X4
-	VMULSD       (DI), X4, X4
-	VBROADCASTSD X4, Y4
-	VMULPD       (R12), Y4, Y4
-	VADDPD       Y4, Y0, Y0
-	VMOVSD       (DX)(BX*1), X4
-	VMULSD       (DI)(R8*1), X4, X4
-	VBROADCASTSD X4, Y4
-	VMULPD       (R12), Y4, Y4
-	VADDPD       Y4, Y1, Y1
-	VMOVSD       (DX)(BX*2), X4
-	VMULSD       (DI)(R8*2), X4, X4
-	VBROADCASTSD X4, Y4
-	VMULPD       (R12), Y4, Y4
-	VADDPD       Y4, Y2, Y2
-	VMOVSD       (DX)(SI*1), X4
-	VMULSD       (DI)(R9*1), X4, X4
-	VBROADCASTSD X4, Y4
-	VMULPD       (R12), Y4, Y4
-	VADDPD       Y4, Y3, Y3
-	ADDQ         $0x08, DX
-	ADDQ         $0x08, DI
-	ADDQ         R10, R12
-	DECQ         R13
-	JNZ          tG
-
-storeG:
-	MOVQ    AX, R12
-	VMOVUPD Y0, (R12)
-	ADDQ    CX, R12
-	VMOVUPD Y1, (R12)
-	ADDQ    CX, R12
-	VMOVUPD Y2, (R12)
-	ADDQ    CX, R12
-	VMOVUPD Y3, (R12)
-	ADDQ    CX, R12
-	MOVQ    R12, AX
-	MOVQ    k+128(FP), R13
-	SHLQ    $0x03, R13
-	SUBQ    R13, DX
-	SUBQ    R13, DI
-	ADDQ    BX, DX
-	ADDQ    R8, DI
-	ADDQ    BX, DX
-	ADDQ    R8, DI
-	ADDQ    BX, DX
-	ADDQ    R8, DI
-	ADDQ    BX, DX
-	ADDQ    R8, DI
-	SUBQ    $0x04, R11
-	JMP     group
-
-rest:
-	CMPQ   R11, $0x03
-	JNE    not3
-	VXORPD Y0, Y0, Y0
-	VXORPD Y1, Y1, Y1
-	VXORPD Y2, Y2, Y2
-	MOVQ   b_base+96(FP), R12
-	MOVQ   k+128(FP), R13
-	TESTQ  R13, R13
-	JZ     store3
-
-t3:
-	VMOVSD       (DX), X4
-	VMULSD       (DI), X4, X4
-	VBROADCASTSD X4, Y4
-	VMULPD       (R12), Y4, Y4
-	VADDPD       Y4, Y0, Y0
-	VMOVSD       (DX)(BX*1), X4
-	VMULSD       (DI)(R8*1), X4, X4
-	VBROADCASTSD X4, Y4
-	VMULPD       (R12), Y4, Y4
-	VADDPD       Y4, Y1, Y1
-	VMOVSD       (DX)(BX*2), X4
-	VMULSD       (DI)(R8*2), X4, X4
-	VBROADCASTSD X4, Y4
-	VMULPD       (R12), Y4, Y4
-	VADDPD       Y4, Y2, Y2
-	ADDQ         $0x08, DX
-	ADDQ         $0x08, DI
-	ADDQ         R10, R12
-	DECQ         R13
-	JNZ          t3
-
-store3:
-	MOVQ    AX, R12
-	VMOVUPD Y0, (R12)
-	ADDQ    CX, R12
-	VMOVUPD Y1, (R12)
-	ADDQ    CX, R12
-	VMOVUPD Y2, (R12)
-	ADDQ    CX, R12
-	MOVQ    R12, AX
-	MOVQ    k+128(FP), R13
-	SHLQ    $0x03, R13
-	SUBQ    R13, DX
-	SUBQ    R13, DI
-	ADDQ    BX, DX
-	ADDQ    R8, DI
-	ADDQ    BX, DX
-	ADDQ    R8, DI
-	ADDQ    BX, DX
-	ADDQ    R8, DI
-	JMP     done
-
-not3:
-	CMPQ   R11, $0x02
-	JNE    not2
-	VXORPD Y0, Y0, Y0
-	VXORPD Y1, Y1, Y1
-	MOVQ   b_base+96(FP), R12
-	MOVQ   k+128(FP), R13
-	TESTQ  R13, R13
-	JZ     store2
-
-t2:
-	VMOVSD       (DX), X4
-	VMULSD       (DI), X4, X4
-	VBROADCASTSD X4, Y4
-	VMULPD       (R12), Y4, Y4
-	VADDPD       Y4, Y0, Y0
-	VMOVSD       (DX)(BX*1), X4
-	VMULSD       (DI)(R8*1), X4, X4
-	VBROADCASTSD X4, Y4
-	VMULPD       (R12), Y4, Y4
-	VADDPD       Y4, Y1, Y1
-	ADDQ         $0x08, DX
-	ADDQ         $0x08, DI
-	ADDQ         R10, R12
-	DECQ         R13
-	JNZ          t2
-
-store2:
-	MOVQ    AX, R12
-	VMOVUPD Y0, (R12)
-	ADDQ    CX, R12
-	VMOVUPD Y1, (R12)
-	ADDQ    CX, R12
-	MOVQ    R12, AX
-	MOVQ    k+128(FP), R13
-	SHLQ    $0x03, R13
-	SUBQ    R13, DX
-	SUBQ    R13, DI
-	ADDQ    BX, DX
-	ADDQ    R8, DI
-	ADDQ    BX, DX
-	ADDQ    R8, DI
-	JMP     done
-
-not2:
-	CMPQ   R11, $0x01
-	JNE    not1
-	VXORPD Y0, Y0, Y0
-	MOVQ   b_base+96(FP), R12
-	MOVQ   k+128(FP), R13
-	TESTQ  R13, R13
-	JZ     store1
-
-t1:
-	VMOVSD       (DX), X4
-	VMULSD       (DI), X4, X4
-	VBROADCASTSD X4, Y4
-	VMULPD       (R12), Y4, Y4
-	VADDPD       Y4, Y0, Y0
-	ADDQ         $0x08, DX
-	ADDQ         $0x08, DI
-	ADDQ         R10, R12
-	DECQ         R13
-	JNZ          t1
-
-store1:
-	MOVQ    AX, R12
-	VMOVUPD Y0, (R12)
-	ADDQ    CX, R12
-	MOVQ    R12, AX
-	MOVQ    k+128(FP), R13
-	SHLQ    $0x03, R13
-	SUBQ    R13, DX
-	SUBQ    R13, DI
-	ADDQ    BX, DX
-	ADDQ    R8, DI
-	JMP     done
-
-not1:
-done:
-	VZEROUPPER
-	RET
-
-// func colAcc4AVX2(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, n int, add bool)
+// func colAcc4AVX2(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, n int, cont bool)
 // Requires: AVX
 TEXT ·colAcc4AVX2(SB), NOSPLIT, $0-113
 	MOVQ out_base+0(FP), AX
@@ -3126,15 +1545,31 @@ TEXT ·colAcc4AVX2(SB), NOSPLIT, $0-113
 group:
 	CMPQ   SI, $0x04
 	JLT    rest
+	CMPB   cont+112(FP), $0x00
+	JNE    contG
 	VXORPD Y0, Y0, Y0
 	VXORPD Y1, Y1, Y1
 	VXORPD Y2, Y2, Y2
 	VXORPD Y3, Y3, Y3
-	MOVQ   DX, R8
-	MOVQ   b_base+72(FP), R9
-	MOVQ   n+104(FP), R10
-	TESTQ  R10, R10
-	JZ     storeG
+	JMP    sumG
+
+contG:
+	MOVQ    AX, R9
+	VMOVUPD (R9), Y0
+	ADDQ    CX, R9
+	VMOVUPD (R9), Y1
+	ADDQ    CX, R9
+	VMOVUPD (R9), Y2
+	ADDQ    CX, R9
+	VMOVUPD (R9), Y3
+	ADDQ    CX, R9
+
+sumG:
+	MOVQ  DX, R8
+	MOVQ  b_base+72(FP), R9
+	MOVQ  n+104(FP), R10
+	TESTQ R10, R10
+	JZ    storeG
 
 tG:
 	VMOVUPD      (R9), Y4
@@ -3156,19 +1591,6 @@ tG:
 	JNZ          tG
 
 storeG:
-	CMPB   add+112(FP), $0x00
-	JE     setG
-	MOVQ   AX, R9
-	VADDPD (R9), Y0, Y0
-	ADDQ   CX, R9
-	VADDPD (R9), Y1, Y1
-	ADDQ   CX, R9
-	VADDPD (R9), Y2, Y2
-	ADDQ   CX, R9
-	VADDPD (R9), Y3, Y3
-	ADDQ   CX, R9
-
-setG:
 	VMOVUPD Y0, (AX)
 	ADDQ    CX, AX
 	VMOVUPD Y1, (AX)
@@ -3184,14 +1606,28 @@ setG:
 rest:
 	CMPQ   SI, $0x03
 	JNE    not3
+	CMPB   cont+112(FP), $0x00
+	JNE    cont3
 	VXORPD Y0, Y0, Y0
 	VXORPD Y1, Y1, Y1
 	VXORPD Y2, Y2, Y2
-	MOVQ   DX, R8
-	MOVQ   b_base+72(FP), R9
-	MOVQ   n+104(FP), R10
-	TESTQ  R10, R10
-	JZ     store3
+	JMP    sum3
+
+cont3:
+	MOVQ    AX, R9
+	VMOVUPD (R9), Y0
+	ADDQ    CX, R9
+	VMOVUPD (R9), Y1
+	ADDQ    CX, R9
+	VMOVUPD (R9), Y2
+	ADDQ    CX, R9
+
+sum3:
+	MOVQ  DX, R8
+	MOVQ  b_base+72(FP), R9
+	MOVQ  n+104(FP), R10
+	TESTQ R10, R10
+	JZ    store3
 
 t3:
 	VMOVUPD      (R9), Y4
@@ -3210,17 +1646,6 @@ t3:
 	JNZ          t3
 
 store3:
-	CMPB   add+112(FP), $0x00
-	JE     set3
-	MOVQ   AX, R9
-	VADDPD (R9), Y0, Y0
-	ADDQ   CX, R9
-	VADDPD (R9), Y1, Y1
-	ADDQ   CX, R9
-	VADDPD (R9), Y2, Y2
-	ADDQ   CX, R9
-
-set3:
 	VMOVUPD Y0, (AX)
 	ADDQ    CX, AX
 	VMOVUPD Y1, (AX)
@@ -3233,13 +1658,25 @@ set3:
 not3:
 	CMPQ   SI, $0x02
 	JNE    not2
+	CMPB   cont+112(FP), $0x00
+	JNE    cont2
 	VXORPD Y0, Y0, Y0
 	VXORPD Y1, Y1, Y1
-	MOVQ   DX, R8
-	MOVQ   b_base+72(FP), R9
-	MOVQ   n+104(FP), R10
-	TESTQ  R10, R10
-	JZ     store2
+	JMP    sum2
+
+cont2:
+	MOVQ    AX, R9
+	VMOVUPD (R9), Y0
+	ADDQ    CX, R9
+	VMOVUPD (R9), Y1
+	ADDQ    CX, R9
+
+sum2:
+	MOVQ  DX, R8
+	MOVQ  b_base+72(FP), R9
+	MOVQ  n+104(FP), R10
+	TESTQ R10, R10
+	JZ    store2
 
 t2:
 	VMOVUPD      (R9), Y4
@@ -3255,15 +1692,6 @@ t2:
 	JNZ          t2
 
 store2:
-	CMPB   add+112(FP), $0x00
-	JE     set2
-	MOVQ   AX, R9
-	VADDPD (R9), Y0, Y0
-	ADDQ   CX, R9
-	VADDPD (R9), Y1, Y1
-	ADDQ   CX, R9
-
-set2:
 	VMOVUPD Y0, (AX)
 	ADDQ    CX, AX
 	VMOVUPD Y1, (AX)
@@ -3274,12 +1702,22 @@ set2:
 not2:
 	CMPQ   SI, $0x01
 	JNE    not1
+	CMPB   cont+112(FP), $0x00
+	JNE    cont1
 	VXORPD Y0, Y0, Y0
-	MOVQ   DX, R8
-	MOVQ   b_base+72(FP), R9
-	MOVQ   n+104(FP), R10
-	TESTQ  R10, R10
-	JZ     store1
+	JMP    sum1
+
+cont1:
+	MOVQ    AX, R9
+	VMOVUPD (R9), Y0
+	ADDQ    CX, R9
+
+sum1:
+	MOVQ  DX, R8
+	MOVQ  b_base+72(FP), R9
+	MOVQ  n+104(FP), R10
+	TESTQ R10, R10
+	JZ    store1
 
 t1:
 	VMOVUPD      (R9), Y4
@@ -3292,226 +1730,6 @@ t1:
 	JNZ          t1
 
 store1:
-	CMPB   add+112(FP), $0x00
-	JE     set1
-	MOVQ   AX, R9
-	VADDPD (R9), Y0, Y0
-	ADDQ   CX, R9
-
-set1:
-	VMOVUPD Y0, (AX)
-	ADDQ    CX, AX
-	ADDQ    $0x08, DX
-	JMP     done
-
-not1:
-done:
-	VZEROUPPER
-	RET
-
-// func colAccHadamard4AVX2(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, c []float64, cs int, n int, add bool)
-// Requires: AVX
-TEXT ·colAccHadamard4AVX2(SB), NOSPLIT, $0-145
-	MOVQ out_base+0(FP), AX
-	MOVQ ds+24(FP), CX
-	SHLQ $0x03, CX
-	MOVQ x_base+32(FP), DX
-	MOVQ xs+56(FP), BX
-	SHLQ $0x03, BX
-	MOVQ k+64(FP), SI
-	MOVQ bs+96(FP), DI
-	SHLQ $0x03, DI
-	MOVQ cs+128(FP), R8
-	SHLQ $0x03, R8
-
-group:
-	CMPQ   SI, $0x04
-	JLT    rest
-	VXORPD Y0, Y0, Y0
-	VXORPD Y1, Y1, Y1
-	VXORPD Y2, Y2, Y2
-	VXORPD Y3, Y3, Y3
-	MOVQ   DX, R10
-	MOVQ   b_base+72(FP), R11
-	MOVQ   c_base+104(FP), R9
-	MOVQ   n+136(FP), R12
-	TESTQ  R12, R12
-	JZ     storeG
-
-tG:
-	VMOVUPD      (R11), Y4
-	VMULPD       (R9), Y4, Y4
-	ADDQ         R8, R9
-	VBROADCASTSD (R10), Y5
-	VMULPD       Y4, Y5, Y5
-	VADDPD       Y5, Y0, Y0
-	VBROADCASTSD 8(R10), Y5
-	VMULPD       Y4, Y5, Y5
-	VADDPD       Y5, Y1, Y1
-	VBROADCASTSD 16(R10), Y5
-	VMULPD       Y4, Y5, Y5
-	VADDPD       Y5, Y2, Y2
-	VBROADCASTSD 24(R10), Y5
-	VMULPD       Y4, Y5, Y5
-	VADDPD       Y5, Y3, Y3
-	ADDQ         BX, R10
-	ADDQ         DI, R11
-	DECQ         R12
-	JNZ          tG
-
-storeG:
-	CMPB   add+144(FP), $0x00
-	JE     setG
-	MOVQ   AX, R11
-	VADDPD (R11), Y0, Y0
-	ADDQ   CX, R11
-	VADDPD (R11), Y1, Y1
-	ADDQ   CX, R11
-	VADDPD (R11), Y2, Y2
-	ADDQ   CX, R11
-	VADDPD (R11), Y3, Y3
-	ADDQ   CX, R11
-
-setG:
-	VMOVUPD Y0, (AX)
-	ADDQ    CX, AX
-	VMOVUPD Y1, (AX)
-	ADDQ    CX, AX
-	VMOVUPD Y2, (AX)
-	ADDQ    CX, AX
-	VMOVUPD Y3, (AX)
-	ADDQ    CX, AX
-	ADDQ    $0x20, DX
-	SUBQ    $0x04, SI
-	JMP     group
-
-rest:
-	CMPQ   SI, $0x03
-	JNE    not3
-	VXORPD Y0, Y0, Y0
-	VXORPD Y1, Y1, Y1
-	VXORPD Y2, Y2, Y2
-	MOVQ   DX, R10
-	MOVQ   b_base+72(FP), R11
-	MOVQ   c_base+104(FP), R9
-	MOVQ   n+136(FP), R12
-	TESTQ  R12, R12
-	JZ     store3
-
-t3:
-	VMOVUPD      (R11), Y4
-	VMULPD       (R9), Y4, Y4
-	ADDQ         R8, R9
-	VBROADCASTSD (R10), Y5
-	VMULPD       Y4, Y5, Y5
-	VADDPD       Y5, Y0, Y0
-	VBROADCASTSD 8(R10), Y5
-	VMULPD       Y4, Y5, Y5
-	VADDPD       Y5, Y1, Y1
-	VBROADCASTSD 16(R10), Y5
-	VMULPD       Y4, Y5, Y5
-	VADDPD       Y5, Y2, Y2
-	ADDQ         BX, R10
-	ADDQ         DI, R11
-	DECQ         R12
-	JNZ          t3
-
-store3:
-	CMPB   add+144(FP), $0x00
-	JE     set3
-	MOVQ   AX, R11
-	VADDPD (R11), Y0, Y0
-	ADDQ   CX, R11
-	VADDPD (R11), Y1, Y1
-	ADDQ   CX, R11
-	VADDPD (R11), Y2, Y2
-	ADDQ   CX, R11
-
-set3:
-	VMOVUPD Y0, (AX)
-	ADDQ    CX, AX
-	VMOVUPD Y1, (AX)
-	ADDQ    CX, AX
-	VMOVUPD Y2, (AX)
-	ADDQ    CX, AX
-	ADDQ    $0x18, DX
-	JMP     done
-
-not3:
-	CMPQ   SI, $0x02
-	JNE    not2
-	VXORPD Y0, Y0, Y0
-	VXORPD Y1, Y1, Y1
-	MOVQ   DX, R10
-	MOVQ   b_base+72(FP), R11
-	MOVQ   c_base+104(FP), R9
-	MOVQ   n+136(FP), R12
-	TESTQ  R12, R12
-	JZ     store2
-
-t2:
-	VMOVUPD      (R11), Y4
-	VMULPD       (R9), Y4, Y4
-	ADDQ         R8, R9
-	VBROADCASTSD (R10), Y5
-	VMULPD       Y4, Y5, Y5
-	VADDPD       Y5, Y0, Y0
-	VBROADCASTSD 8(R10), Y5
-	VMULPD       Y4, Y5, Y5
-	VADDPD       Y5, Y1, Y1
-	ADDQ         BX, R10
-	ADDQ         DI, R11
-	DECQ         R12
-	JNZ          t2
-
-store2:
-	CMPB   add+144(FP), $0x00
-	JE     set2
-	MOVQ   AX, R11
-	VADDPD (R11), Y0, Y0
-	ADDQ   CX, R11
-	VADDPD (R11), Y1, Y1
-	ADDQ   CX, R11
-
-set2:
-	VMOVUPD Y0, (AX)
-	ADDQ    CX, AX
-	VMOVUPD Y1, (AX)
-	ADDQ    CX, AX
-	ADDQ    $0x10, DX
-	JMP     done
-
-not2:
-	CMPQ   SI, $0x01
-	JNE    not1
-	VXORPD Y0, Y0, Y0
-	MOVQ   DX, R10
-	MOVQ   b_base+72(FP), R11
-	MOVQ   c_base+104(FP), R9
-	MOVQ   n+136(FP), R12
-	TESTQ  R12, R12
-	JZ     store1
-
-t1:
-	VMOVUPD      (R11), Y4
-	VMULPD       (R9), Y4, Y4
-	ADDQ         R8, R9
-	VBROADCASTSD (R10), Y5
-	VMULPD       Y4, Y5, Y5
-	VADDPD       Y5, Y0, Y0
-	ADDQ         BX, R10
-	ADDQ         DI, R11
-	DECQ         R12
-	JNZ          t1
-
-store1:
-	CMPB   add+144(FP), $0x00
-	JE     set1
-	MOVQ   AX, R11
-	VADDPD (R11), Y0, Y0
-	ADDQ   CX, R11
-
-set1:
 	VMOVUPD Y0, (AX)
 	ADDQ    CX, AX
 	ADDQ    $0x08, DX
@@ -3539,42 +1757,42 @@ TEXT ·rowMul5AVX2(SB), NOSPLIT, $0-112
 group:
 	CMPQ   R8, $0x04
 	JLT    rest
+	VXORPD Y0, Y0, Y0
+	VXORPD X1, X1, X1
 	VXORPD Y2, Y2, Y2
 	VXORPD X3, X3, X3
 	VXORPD Y4, Y4, Y4
 	VXORPD X5, X5, X5
 	VXORPD Y6, Y6, Y6
 	VXORPD X7, X7, X7
-	VXORPD Y8, Y8, Y8
-	VXORPD X9, X9, X9
 	MOVQ   b_base+64(FP), R9
 	MOVQ   k+96(FP), R10
 	TESTQ  R10, R10
 	JZ     storeG
 
 tG:
-	VMOVUPD      (R9), Y0
-	VMOVSD       32(R9), X1
+	VMOVUPD      (R9), Y8
+	VMOVSD       32(R9), X9
 	VBROADCASTSD (DX), Y10
-	VMULPD       Y0, Y10, Y11
-	VADDPD       Y11, Y2, Y2
-	VMULSD       X1, X10, X11
-	VADDSD       X11, X3, X3
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y0, Y0
+	VMULSD       X9, X10, X11
+	VADDSD       X11, X1, X1
 	VBROADCASTSD (DX)(BX*1), Y10
-	VMULPD       Y0, Y10, Y11
-	VADDPD       Y11, Y4, Y4
-	VMULSD       X1, X10, X11
-	VADDSD       X11, X5, X5
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y2, Y2
+	VMULSD       X9, X10, X11
+	VADDSD       X11, X3, X3
 	VBROADCASTSD (DX)(BX*2), Y10
-	VMULPD       Y0, Y10, Y11
-	VADDPD       Y11, Y6, Y6
-	VMULSD       X1, X10, X11
-	VADDSD       X11, X7, X7
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y4, Y4
+	VMULSD       X9, X10, X11
+	VADDSD       X11, X5, X5
 	VBROADCASTSD (DX)(SI*1), Y10
-	VMULPD       Y0, Y10, Y11
-	VADDPD       Y11, Y8, Y8
-	VMULSD       X1, X10, X11
-	VADDSD       X11, X9, X9
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y6, Y6
+	VMULSD       X9, X10, X11
+	VADDSD       X11, X7, X7
 	ADDQ         $0x08, DX
 	ADDQ         DI, R9
 	DECQ         R10
@@ -3582,6 +1800,9 @@ tG:
 
 storeG:
 	MOVQ    AX, R9
+	VMOVUPD Y0, (R9)
+	VMOVSD  X1, 32(R9)
+	ADDQ    CX, R9
 	VMOVUPD Y2, (R9)
 	VMOVSD  X3, 32(R9)
 	ADDQ    CX, R9
@@ -3590,9 +1811,6 @@ storeG:
 	ADDQ    CX, R9
 	VMOVUPD Y6, (R9)
 	VMOVSD  X7, 32(R9)
-	ADDQ    CX, R9
-	VMOVUPD Y8, (R9)
-	VMOVSD  X9, 32(R9)
 	ADDQ    CX, R9
 	MOVQ    R9, AX
 	MOVQ    k+96(FP), R10
@@ -3608,35 +1826,35 @@ storeG:
 rest:
 	CMPQ   R8, $0x03
 	JNE    not3
+	VXORPD Y0, Y0, Y0
+	VXORPD X1, X1, X1
 	VXORPD Y2, Y2, Y2
 	VXORPD X3, X3, X3
 	VXORPD Y4, Y4, Y4
 	VXORPD X5, X5, X5
-	VXORPD Y6, Y6, Y6
-	VXORPD X7, X7, X7
 	MOVQ   b_base+64(FP), R9
 	MOVQ   k+96(FP), R10
 	TESTQ  R10, R10
 	JZ     store3
 
 t3:
-	VMOVUPD      (R9), Y0
-	VMOVSD       32(R9), X1
+	VMOVUPD      (R9), Y8
+	VMOVSD       32(R9), X9
 	VBROADCASTSD (DX), Y10
-	VMULPD       Y0, Y10, Y11
-	VADDPD       Y11, Y2, Y2
-	VMULSD       X1, X10, X11
-	VADDSD       X11, X3, X3
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y0, Y0
+	VMULSD       X9, X10, X11
+	VADDSD       X11, X1, X1
 	VBROADCASTSD (DX)(BX*1), Y10
-	VMULPD       Y0, Y10, Y11
-	VADDPD       Y11, Y4, Y4
-	VMULSD       X1, X10, X11
-	VADDSD       X11, X5, X5
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y2, Y2
+	VMULSD       X9, X10, X11
+	VADDSD       X11, X3, X3
 	VBROADCASTSD (DX)(BX*2), Y10
-	VMULPD       Y0, Y10, Y11
-	VADDPD       Y11, Y6, Y6
-	VMULSD       X1, X10, X11
-	VADDSD       X11, X7, X7
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y4, Y4
+	VMULSD       X9, X10, X11
+	VADDSD       X11, X5, X5
 	ADDQ         $0x08, DX
 	ADDQ         DI, R9
 	DECQ         R10
@@ -3644,14 +1862,14 @@ t3:
 
 store3:
 	MOVQ    AX, R9
+	VMOVUPD Y0, (R9)
+	VMOVSD  X1, 32(R9)
+	ADDQ    CX, R9
 	VMOVUPD Y2, (R9)
 	VMOVSD  X3, 32(R9)
 	ADDQ    CX, R9
 	VMOVUPD Y4, (R9)
 	VMOVSD  X5, 32(R9)
-	ADDQ    CX, R9
-	VMOVUPD Y6, (R9)
-	VMOVSD  X7, 32(R9)
 	ADDQ    CX, R9
 	MOVQ    R9, AX
 	MOVQ    k+96(FP), R10
@@ -3665,28 +1883,28 @@ store3:
 not3:
 	CMPQ   R8, $0x02
 	JNE    not2
+	VXORPD Y0, Y0, Y0
+	VXORPD X1, X1, X1
 	VXORPD Y2, Y2, Y2
 	VXORPD X3, X3, X3
-	VXORPD Y4, Y4, Y4
-	VXORPD X5, X5, X5
 	MOVQ   b_base+64(FP), R9
 	MOVQ   k+96(FP), R10
 	TESTQ  R10, R10
 	JZ     store2
 
 t2:
-	VMOVUPD      (R9), Y0
-	VMOVSD       32(R9), X1
+	VMOVUPD      (R9), Y8
+	VMOVSD       32(R9), X9
 	VBROADCASTSD (DX), Y10
-	VMULPD       Y0, Y10, Y11
-	VADDPD       Y11, Y2, Y2
-	VMULSD       X1, X10, X11
-	VADDSD       X11, X3, X3
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y0, Y0
+	VMULSD       X9, X10, X11
+	VADDSD       X11, X1, X1
 	VBROADCASTSD (DX)(BX*1), Y10
-	VMULPD       Y0, Y10, Y11
-	VADDPD       Y11, Y4, Y4
-	VMULSD       X1, X10, X11
-	VADDSD       X11, X5, X5
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y2, Y2
+	VMULSD       X9, X10, X11
+	VADDSD       X11, X3, X3
 	ADDQ         $0x08, DX
 	ADDQ         DI, R9
 	DECQ         R10
@@ -3694,11 +1912,11 @@ t2:
 
 store2:
 	MOVQ    AX, R9
+	VMOVUPD Y0, (R9)
+	VMOVSD  X1, 32(R9)
+	ADDQ    CX, R9
 	VMOVUPD Y2, (R9)
 	VMOVSD  X3, 32(R9)
-	ADDQ    CX, R9
-	VMOVUPD Y4, (R9)
-	VMOVSD  X5, 32(R9)
 	ADDQ    CX, R9
 	MOVQ    R9, AX
 	MOVQ    k+96(FP), R10
@@ -3711,21 +1929,21 @@ store2:
 not2:
 	CMPQ   R8, $0x01
 	JNE    not1
-	VXORPD Y2, Y2, Y2
-	VXORPD X3, X3, X3
+	VXORPD Y0, Y0, Y0
+	VXORPD X1, X1, X1
 	MOVQ   b_base+64(FP), R9
 	MOVQ   k+96(FP), R10
 	TESTQ  R10, R10
 	JZ     store1
 
 t1:
-	VMOVUPD      (R9), Y0
-	VMOVSD       32(R9), X1
+	VMOVUPD      (R9), Y8
+	VMOVSD       32(R9), X9
 	VBROADCASTSD (DX), Y10
-	VMULPD       Y0, Y10, Y11
-	VADDPD       Y11, Y2, Y2
-	VMULSD       X1, X10, X11
-	VADDSD       X11, X3, X3
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y0, Y0
+	VMULSD       X9, X10, X11
+	VADDSD       X11, X1, X1
 	ADDQ         $0x08, DX
 	ADDQ         DI, R9
 	DECQ         R10
@@ -3733,8 +1951,8 @@ t1:
 
 store1:
 	MOVQ    AX, R9
-	VMOVUPD Y2, (R9)
-	VMOVSD  X3, 32(R9)
+	VMOVUPD Y0, (R9)
+	VMOVSD  X1, 32(R9)
 	ADDQ    CX, R9
 	MOVQ    R9, AX
 	MOVQ    k+96(FP), R10
@@ -3748,267 +1966,7 @@ done:
 	VZEROUPPER
 	RET
 
-// func rowMulHadamard5AVX2(out []float64, ds int, a []float64, as int, c []float64, cs int, b []float64, bs int, k int, rows int)
-// Requires: AVX, AVX2
-TEXT ·rowMulHadamard5AVX2(SB), NOSPLIT, $0-144
-	MOVQ out_base+0(FP), AX
-	MOVQ ds+24(FP), CX
-	SHLQ $0x03, CX
-	MOVQ a_base+32(FP), DX
-	MOVQ as+56(FP), BX
-	SHLQ $0x03, BX
-	LEAQ (BX)(BX*2), SI
-	MOVQ c_base+64(FP), DI
-	MOVQ cs+88(FP), R8
-	SHLQ $0x03, R8
-	LEAQ (R8)(R8*2), R9
-	MOVQ bs+120(FP), R10
-	SHLQ $0x03, R10
-	MOVQ rows+136(FP), R11
-
-group:
-	CMPQ   R11, $0x04
-	JLT    rest
-	VXORPD Y0, Y0, Y0
-	VXORPD X1, X1, X1
-	VXORPD Y2, Y2, Y2
-	VXORPD X3, X3, X3
-	VXORPD Y4, Y4, Y4
-	VXORPD X5, X5, X5
-	VXORPD Y6, Y6, Y6
-	VXORPD X7, X7, X7
-	MOVQ   b_base+96(FP), R12
-	MOVQ   k+128(FP), R13
-	TESTQ  R13, R13
-	JZ     storeG
-
-tG:
-	VMOVSD       (DX), X8
-	VMULSD       (DI), X8, X8
-	VBROADCASTSD X8, Y8
-	VMULPD       (R12), Y8, Y9
-	VADDPD       Y9, Y0, Y0
-	VMULSD       32(R12), X8, X9
-	VADDSD       X9, X1, X1
-	VMOVSD       (DX)(BX*1), X8
-	VMULSD       (DI)(R8*1), X8, X8
-	VBROADCASTSD X8, Y8
-	VMULPD       (R12), Y8, Y9
-	VADDPD       Y9, Y2, Y2
-	VMULSD       32(R12), X8, X9
-	VADDSD       X9, X3, X3
-	VMOVSD       (DX)(BX*2), X8
-	VMULSD       (DI)(R8*2), X8, X8
-	VBROADCASTSD X8, Y8
-	VMULPD       (R12), Y8, Y9
-	VADDPD       Y9, Y4, Y4
-	VMULSD       32(R12), X8, X9
-	VADDSD       X9, X5, X5
-	VMOVSD       (DX)(SI*1), X8
-	VMULSD       (DI)(R9*1), X8, X8
-	VBROADCASTSD X8, Y8
-	VMULPD       (R12), Y8, Y9
-	VADDPD       Y9, Y6, Y6
-	VMULSD       32(R12), X8, X9
-	VADDSD       X9, X7, X7
-	ADDQ         $0x08, DX
-	ADDQ         $0x08, DI
-	ADDQ         R10, R12
-	DECQ         R13
-	JNZ          tG
-
-storeG:
-	MOVQ    AX, R12
-	VMOVUPD Y0, (R12)
-	VMOVSD  X1, 32(R12)
-	ADDQ    CX, R12
-	VMOVUPD Y2, (R12)
-	VMOVSD  X3, 32(R12)
-	ADDQ    CX, R12
-	VMOVUPD Y4, (R12)
-	VMOVSD  X5, 32(R12)
-	ADDQ    CX, R12
-	VMOVUPD Y6, (R12)
-	VMOVSD  X7, 32(R12)
-	ADDQ    CX, R12
-	MOVQ    R12, AX
-	MOVQ    k+128(FP), R13
-	SHLQ    $0x03, R13
-	SUBQ    R13, DX
-	SUBQ    R13, DI
-	ADDQ    BX, DX
-	ADDQ    R8, DI
-	ADDQ    BX, DX
-	ADDQ    R8, DI
-	ADDQ    BX, DX
-	ADDQ    R8, DI
-	ADDQ    BX, DX
-	ADDQ    R8, DI
-	SUBQ    $0x04, R11
-	JMP     group
-
-rest:
-	CMPQ   R11, $0x03
-	JNE    not3
-	VXORPD Y0, Y0, Y0
-	VXORPD X1, X1, X1
-	VXORPD Y2, Y2, Y2
-	VXORPD X3, X3, X3
-	VXORPD Y4, Y4, Y4
-	VXORPD X5, X5, X5
-	MOVQ   b_base+96(FP), R12
-	MOVQ   k+128(FP), R13
-	TESTQ  R13, R13
-	JZ     store3
-
-t3:
-	VMOVSD       (DX), X8
-	VMULSD       (DI), X8, X8
-	VBROADCASTSD X8, Y8
-	VMULPD       (R12), Y8, Y9
-	VADDPD       Y9, Y0, Y0
-	VMULSD       32(R12), X8, X9
-	VADDSD       X9, X1, X1
-	VMOVSD       (DX)(BX*1), X8
-	VMULSD       (DI)(R8*1), X8, X8
-	VBROADCASTSD X8, Y8
-	VMULPD       (R12), Y8, Y9
-	VADDPD       Y9, Y2, Y2
-	VMULSD       32(R12), X8, X9
-	VADDSD       X9, X3, X3
-	VMOVSD       (DX)(BX*2), X8
-	VMULSD       (DI)(R8*2), X8, X8
-	VBROADCASTSD X8, Y8
-	VMULPD       (R12), Y8, Y9
-	VADDPD       Y9, Y4, Y4
-	VMULSD       32(R12), X8, X9
-	VADDSD       X9, X5, X5
-	ADDQ         $0x08, DX
-	ADDQ         $0x08, DI
-	ADDQ         R10, R12
-	DECQ         R13
-	JNZ          t3
-
-store3:
-	MOVQ    AX, R12
-	VMOVUPD Y0, (R12)
-	VMOVSD  X1, 32(R12)
-	ADDQ    CX, R12
-	VMOVUPD Y2, (R12)
-	VMOVSD  X3, 32(R12)
-	ADDQ    CX, R12
-	VMOVUPD Y4, (R12)
-	VMOVSD  X5, 32(R12)
-	ADDQ    CX, R12
-	MOVQ    R12, AX
-	MOVQ    k+128(FP), R13
-	SHLQ    $0x03, R13
-	SUBQ    R13, DX
-	SUBQ    R13, DI
-	ADDQ    BX, DX
-	ADDQ    R8, DI
-	ADDQ    BX, DX
-	ADDQ    R8, DI
-	ADDQ    BX, DX
-	ADDQ    R8, DI
-	JMP     done
-
-not3:
-	CMPQ   R11, $0x02
-	JNE    not2
-	VXORPD Y0, Y0, Y0
-	VXORPD X1, X1, X1
-	VXORPD Y2, Y2, Y2
-	VXORPD X3, X3, X3
-	MOVQ   b_base+96(FP), R12
-	MOVQ   k+128(FP), R13
-	TESTQ  R13, R13
-	JZ     store2
-
-t2:
-	VMOVSD       (DX), X8
-	VMULSD       (DI), X8, X8
-	VBROADCASTSD X8, Y8
-	VMULPD       (R12), Y8, Y9
-	VADDPD       Y9, Y0, Y0
-	VMULSD       32(R12), X8, X9
-	VADDSD       X9, X1, X1
-	VMOVSD       (DX)(BX*1), X8
-	VMULSD       (DI)(R8*1), X8, X8
-	VBROADCASTSD X8, Y8
-	VMULPD       (R12), Y8, Y9
-	VADDPD       Y9, Y2, Y2
-	VMULSD       32(R12), X8, X9
-	VADDSD       X9, X3, X3
-	ADDQ         $0x08, DX
-	ADDQ         $0x08, DI
-	ADDQ         R10, R12
-	DECQ         R13
-	JNZ          t2
-
-store2:
-	MOVQ    AX, R12
-	VMOVUPD Y0, (R12)
-	VMOVSD  X1, 32(R12)
-	ADDQ    CX, R12
-	VMOVUPD Y2, (R12)
-	VMOVSD  X3, 32(R12)
-	ADDQ    CX, R12
-	MOVQ    R12, AX
-	MOVQ    k+128(FP), R13
-	SHLQ    $0x03, R13
-	SUBQ    R13, DX
-	SUBQ    R13, DI
-	ADDQ    BX, DX
-	ADDQ    R8, DI
-	ADDQ    BX, DX
-	ADDQ    R8, DI
-	JMP     done
-
-not2:
-	CMPQ   R11, $0x01
-	JNE    not1
-	VXORPD Y0, Y0, Y0
-	VXORPD X1, X1, X1
-	MOVQ   b_base+96(FP), R12
-	MOVQ   k+128(FP), R13
-	TESTQ  R13, R13
-	JZ     store1
-
-t1:
-	VMOVSD       (DX), X8
-	VMULSD       (DI), X8, X8
-	VBROADCASTSD X8, Y8
-	VMULPD       (R12), Y8, Y9
-	VADDPD       Y9, Y0, Y0
-	VMULSD       32(R12), X8, X9
-	VADDSD       X9, X1, X1
-	ADDQ         $0x08, DX
-	ADDQ         $0x08, DI
-	ADDQ         R10, R12
-	DECQ         R13
-	JNZ          t1
-
-store1:
-	MOVQ    AX, R12
-	VMOVUPD Y0, (R12)
-	VMOVSD  X1, 32(R12)
-	ADDQ    CX, R12
-	MOVQ    R12, AX
-	MOVQ    k+128(FP), R13
-	SHLQ    $0x03, R13
-	SUBQ    R13, DX
-	SUBQ    R13, DI
-	ADDQ    BX, DX
-	ADDQ    R8, DI
-	JMP     done
-
-not1:
-done:
-	VZEROUPPER
-	RET
-
-// func colAcc5AVX2(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, n int, add bool)
+// func colAcc5AVX2(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, n int, cont bool)
 // Requires: AVX
 TEXT ·colAcc5AVX2(SB), NOSPLIT, $0-113
 	MOVQ out_base+0(FP), AX
@@ -4024,6 +1982,8 @@ TEXT ·colAcc5AVX2(SB), NOSPLIT, $0-113
 group:
 	CMPQ   SI, $0x04
 	JLT    rest
+	CMPB   cont+112(FP), $0x00
+	JNE    contG
 	VXORPD Y0, Y0, Y0
 	VXORPD X1, X1, X1
 	VXORPD Y2, Y2, Y2
@@ -4032,11 +1992,29 @@ group:
 	VXORPD X5, X5, X5
 	VXORPD Y6, Y6, Y6
 	VXORPD X7, X7, X7
-	MOVQ   DX, R8
-	MOVQ   b_base+72(FP), R9
-	MOVQ   n+104(FP), R10
-	TESTQ  R10, R10
-	JZ     storeG
+	JMP    sumG
+
+contG:
+	MOVQ    AX, R9
+	VMOVUPD (R9), Y0
+	VMOVSD  32(R9), X1
+	ADDQ    CX, R9
+	VMOVUPD (R9), Y2
+	VMOVSD  32(R9), X3
+	ADDQ    CX, R9
+	VMOVUPD (R9), Y4
+	VMOVSD  32(R9), X5
+	ADDQ    CX, R9
+	VMOVUPD (R9), Y6
+	VMOVSD  32(R9), X7
+	ADDQ    CX, R9
+
+sumG:
+	MOVQ  DX, R8
+	MOVQ  b_base+72(FP), R9
+	MOVQ  n+104(FP), R10
+	TESTQ R10, R10
+	JZ    storeG
 
 tG:
 	VMOVUPD      (R9), Y8
@@ -4067,23 +2045,6 @@ tG:
 	JNZ          tG
 
 storeG:
-	CMPB   add+112(FP), $0x00
-	JE     setG
-	MOVQ   AX, R9
-	VADDPD (R9), Y0, Y0
-	VADDSD 32(R9), X1, X1
-	ADDQ   CX, R9
-	VADDPD (R9), Y2, Y2
-	VADDSD 32(R9), X3, X3
-	ADDQ   CX, R9
-	VADDPD (R9), Y4, Y4
-	VADDSD 32(R9), X5, X5
-	ADDQ   CX, R9
-	VADDPD (R9), Y6, Y6
-	VADDSD 32(R9), X7, X7
-	ADDQ   CX, R9
-
-setG:
 	VMOVUPD Y0, (AX)
 	VMOVSD  X1, 32(AX)
 	ADDQ    CX, AX
@@ -4103,17 +2064,34 @@ setG:
 rest:
 	CMPQ   SI, $0x03
 	JNE    not3
+	CMPB   cont+112(FP), $0x00
+	JNE    cont3
 	VXORPD Y0, Y0, Y0
 	VXORPD X1, X1, X1
 	VXORPD Y2, Y2, Y2
 	VXORPD X3, X3, X3
 	VXORPD Y4, Y4, Y4
 	VXORPD X5, X5, X5
-	MOVQ   DX, R8
-	MOVQ   b_base+72(FP), R9
-	MOVQ   n+104(FP), R10
-	TESTQ  R10, R10
-	JZ     store3
+	JMP    sum3
+
+cont3:
+	MOVQ    AX, R9
+	VMOVUPD (R9), Y0
+	VMOVSD  32(R9), X1
+	ADDQ    CX, R9
+	VMOVUPD (R9), Y2
+	VMOVSD  32(R9), X3
+	ADDQ    CX, R9
+	VMOVUPD (R9), Y4
+	VMOVSD  32(R9), X5
+	ADDQ    CX, R9
+
+sum3:
+	MOVQ  DX, R8
+	MOVQ  b_base+72(FP), R9
+	MOVQ  n+104(FP), R10
+	TESTQ R10, R10
+	JZ    store3
 
 t3:
 	VMOVUPD      (R9), Y8
@@ -4139,20 +2117,6 @@ t3:
 	JNZ          t3
 
 store3:
-	CMPB   add+112(FP), $0x00
-	JE     set3
-	MOVQ   AX, R9
-	VADDPD (R9), Y0, Y0
-	VADDSD 32(R9), X1, X1
-	ADDQ   CX, R9
-	VADDPD (R9), Y2, Y2
-	VADDSD 32(R9), X3, X3
-	ADDQ   CX, R9
-	VADDPD (R9), Y4, Y4
-	VADDSD 32(R9), X5, X5
-	ADDQ   CX, R9
-
-set3:
 	VMOVUPD Y0, (AX)
 	VMOVSD  X1, 32(AX)
 	ADDQ    CX, AX
@@ -4168,15 +2132,29 @@ set3:
 not3:
 	CMPQ   SI, $0x02
 	JNE    not2
+	CMPB   cont+112(FP), $0x00
+	JNE    cont2
 	VXORPD Y0, Y0, Y0
 	VXORPD X1, X1, X1
 	VXORPD Y2, Y2, Y2
 	VXORPD X3, X3, X3
-	MOVQ   DX, R8
-	MOVQ   b_base+72(FP), R9
-	MOVQ   n+104(FP), R10
-	TESTQ  R10, R10
-	JZ     store2
+	JMP    sum2
+
+cont2:
+	MOVQ    AX, R9
+	VMOVUPD (R9), Y0
+	VMOVSD  32(R9), X1
+	ADDQ    CX, R9
+	VMOVUPD (R9), Y2
+	VMOVSD  32(R9), X3
+	ADDQ    CX, R9
+
+sum2:
+	MOVQ  DX, R8
+	MOVQ  b_base+72(FP), R9
+	MOVQ  n+104(FP), R10
+	TESTQ R10, R10
+	JZ    store2
 
 t2:
 	VMOVUPD      (R9), Y8
@@ -4197,17 +2175,6 @@ t2:
 	JNZ          t2
 
 store2:
-	CMPB   add+112(FP), $0x00
-	JE     set2
-	MOVQ   AX, R9
-	VADDPD (R9), Y0, Y0
-	VADDSD 32(R9), X1, X1
-	ADDQ   CX, R9
-	VADDPD (R9), Y2, Y2
-	VADDSD 32(R9), X3, X3
-	ADDQ   CX, R9
-
-set2:
 	VMOVUPD Y0, (AX)
 	VMOVSD  X1, 32(AX)
 	ADDQ    CX, AX
@@ -4220,13 +2187,24 @@ set2:
 not2:
 	CMPQ   SI, $0x01
 	JNE    not1
+	CMPB   cont+112(FP), $0x00
+	JNE    cont1
 	VXORPD Y0, Y0, Y0
 	VXORPD X1, X1, X1
-	MOVQ   DX, R8
-	MOVQ   b_base+72(FP), R9
-	MOVQ   n+104(FP), R10
-	TESTQ  R10, R10
-	JZ     store1
+	JMP    sum1
+
+cont1:
+	MOVQ    AX, R9
+	VMOVUPD (R9), Y0
+	VMOVSD  32(R9), X1
+	ADDQ    CX, R9
+
+sum1:
+	MOVQ  DX, R8
+	MOVQ  b_base+72(FP), R9
+	MOVQ  n+104(FP), R10
+	TESTQ R10, R10
+	JZ    store1
 
 t1:
 	VMOVUPD      (R9), Y8
@@ -4242,285 +2220,6 @@ t1:
 	JNZ          t1
 
 store1:
-	CMPB   add+112(FP), $0x00
-	JE     set1
-	MOVQ   AX, R9
-	VADDPD (R9), Y0, Y0
-	VADDSD 32(R9), X1, X1
-	ADDQ   CX, R9
-
-set1:
-	VMOVUPD Y0, (AX)
-	VMOVSD  X1, 32(AX)
-	ADDQ    CX, AX
-	ADDQ    $0x08, DX
-	JMP     done
-
-not1:
-done:
-	VZEROUPPER
-	RET
-
-// func colAccHadamard5AVX2(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, c []float64, cs int, n int, add bool)
-// Requires: AVX
-TEXT ·colAccHadamard5AVX2(SB), NOSPLIT, $0-145
-	MOVQ out_base+0(FP), AX
-	MOVQ ds+24(FP), CX
-	SHLQ $0x03, CX
-	MOVQ x_base+32(FP), DX
-	MOVQ xs+56(FP), BX
-	SHLQ $0x03, BX
-	MOVQ k+64(FP), SI
-	MOVQ bs+96(FP), DI
-	SHLQ $0x03, DI
-	MOVQ cs+128(FP), R8
-	SHLQ $0x03, R8
-
-group:
-	CMPQ   SI, $0x04
-	JLT    rest
-	VXORPD Y0, Y0, Y0
-	VXORPD X1, X1, X1
-	VXORPD Y2, Y2, Y2
-	VXORPD X3, X3, X3
-	VXORPD Y4, Y4, Y4
-	VXORPD X5, X5, X5
-	VXORPD Y6, Y6, Y6
-	VXORPD X7, X7, X7
-	MOVQ   DX, R10
-	MOVQ   b_base+72(FP), R11
-	MOVQ   c_base+104(FP), R9
-	MOVQ   n+136(FP), R12
-	TESTQ  R12, R12
-	JZ     storeG
-
-tG:
-	VMOVUPD      (R11), Y8
-	VMOVSD       32(R11), X9
-	VMULPD       (R9), Y8, Y8
-	VMULSD       32(R9), X9, X9
-	ADDQ         R8, R9
-	VBROADCASTSD (R10), Y10
-	VMULPD       Y8, Y10, Y11
-	VADDPD       Y11, Y0, Y0
-	VMULSD       X9, X10, X11
-	VADDSD       X11, X1, X1
-	VBROADCASTSD 8(R10), Y10
-	VMULPD       Y8, Y10, Y11
-	VADDPD       Y11, Y2, Y2
-	VMULSD       X9, X10, X11
-	VADDSD       X11, X3, X3
-	VBROADCASTSD 16(R10), Y10
-	VMULPD       Y8, Y10, Y11
-	VADDPD       Y11, Y4, Y4
-	VMULSD       X9, X10, X11
-	VADDSD       X11, X5, X5
-	VBROADCASTSD 24(R10), Y10
-	VMULPD       Y8, Y10, Y11
-	VADDPD       Y11, Y6, Y6
-	VMULSD       X9, X10, X11
-	VADDSD       X11, X7, X7
-	ADDQ         BX, R10
-	ADDQ         DI, R11
-	DECQ         R12
-	JNZ          tG
-
-storeG:
-	CMPB   add+144(FP), $0x00
-	JE     setG
-	MOVQ   AX, R11
-	VADDPD (R11), Y0, Y0
-	VADDSD 32(R11), X1, X1
-	ADDQ   CX, R11
-	VADDPD (R11), Y2, Y2
-	VADDSD 32(R11), X3, X3
-	ADDQ   CX, R11
-	VADDPD (R11), Y4, Y4
-	VADDSD 32(R11), X5, X5
-	ADDQ   CX, R11
-	VADDPD (R11), Y6, Y6
-	VADDSD 32(R11), X7, X7
-	ADDQ   CX, R11
-
-setG:
-	VMOVUPD Y0, (AX)
-	VMOVSD  X1, 32(AX)
-	ADDQ    CX, AX
-	VMOVUPD Y2, (AX)
-	VMOVSD  X3, 32(AX)
-	ADDQ    CX, AX
-	VMOVUPD Y4, (AX)
-	VMOVSD  X5, 32(AX)
-	ADDQ    CX, AX
-	VMOVUPD Y6, (AX)
-	VMOVSD  X7, 32(AX)
-	ADDQ    CX, AX
-	ADDQ    $0x20, DX
-	SUBQ    $0x04, SI
-	JMP     group
-
-rest:
-	CMPQ   SI, $0x03
-	JNE    not3
-	VXORPD Y0, Y0, Y0
-	VXORPD X1, X1, X1
-	VXORPD Y2, Y2, Y2
-	VXORPD X3, X3, X3
-	VXORPD Y4, Y4, Y4
-	VXORPD X5, X5, X5
-	MOVQ   DX, R10
-	MOVQ   b_base+72(FP), R11
-	MOVQ   c_base+104(FP), R9
-	MOVQ   n+136(FP), R12
-	TESTQ  R12, R12
-	JZ     store3
-
-t3:
-	VMOVUPD      (R11), Y8
-	VMOVSD       32(R11), X9
-	VMULPD       (R9), Y8, Y8
-	VMULSD       32(R9), X9, X9
-	ADDQ         R8, R9
-	VBROADCASTSD (R10), Y10
-	VMULPD       Y8, Y10, Y11
-	VADDPD       Y11, Y0, Y0
-	VMULSD       X9, X10, X11
-	VADDSD       X11, X1, X1
-	VBROADCASTSD 8(R10), Y10
-	VMULPD       Y8, Y10, Y11
-	VADDPD       Y11, Y2, Y2
-	VMULSD       X9, X10, X11
-	VADDSD       X11, X3, X3
-	VBROADCASTSD 16(R10), Y10
-	VMULPD       Y8, Y10, Y11
-	VADDPD       Y11, Y4, Y4
-	VMULSD       X9, X10, X11
-	VADDSD       X11, X5, X5
-	ADDQ         BX, R10
-	ADDQ         DI, R11
-	DECQ         R12
-	JNZ          t3
-
-store3:
-	CMPB   add+144(FP), $0x00
-	JE     set3
-	MOVQ   AX, R11
-	VADDPD (R11), Y0, Y0
-	VADDSD 32(R11), X1, X1
-	ADDQ   CX, R11
-	VADDPD (R11), Y2, Y2
-	VADDSD 32(R11), X3, X3
-	ADDQ   CX, R11
-	VADDPD (R11), Y4, Y4
-	VADDSD 32(R11), X5, X5
-	ADDQ   CX, R11
-
-set3:
-	VMOVUPD Y0, (AX)
-	VMOVSD  X1, 32(AX)
-	ADDQ    CX, AX
-	VMOVUPD Y2, (AX)
-	VMOVSD  X3, 32(AX)
-	ADDQ    CX, AX
-	VMOVUPD Y4, (AX)
-	VMOVSD  X5, 32(AX)
-	ADDQ    CX, AX
-	ADDQ    $0x18, DX
-	JMP     done
-
-not3:
-	CMPQ   SI, $0x02
-	JNE    not2
-	VXORPD Y0, Y0, Y0
-	VXORPD X1, X1, X1
-	VXORPD Y2, Y2, Y2
-	VXORPD X3, X3, X3
-	MOVQ   DX, R10
-	MOVQ   b_base+72(FP), R11
-	MOVQ   c_base+104(FP), R9
-	MOVQ   n+136(FP), R12
-	TESTQ  R12, R12
-	JZ     store2
-
-t2:
-	VMOVUPD      (R11), Y8
-	VMOVSD       32(R11), X9
-	VMULPD       (R9), Y8, Y8
-	VMULSD       32(R9), X9, X9
-	ADDQ         R8, R9
-	VBROADCASTSD (R10), Y10
-	VMULPD       Y8, Y10, Y11
-	VADDPD       Y11, Y0, Y0
-	VMULSD       X9, X10, X11
-	VADDSD       X11, X1, X1
-	VBROADCASTSD 8(R10), Y10
-	VMULPD       Y8, Y10, Y11
-	VADDPD       Y11, Y2, Y2
-	VMULSD       X9, X10, X11
-	VADDSD       X11, X3, X3
-	ADDQ         BX, R10
-	ADDQ         DI, R11
-	DECQ         R12
-	JNZ          t2
-
-store2:
-	CMPB   add+144(FP), $0x00
-	JE     set2
-	MOVQ   AX, R11
-	VADDPD (R11), Y0, Y0
-	VADDSD 32(R11), X1, X1
-	ADDQ   CX, R11
-	VADDPD (R11), Y2, Y2
-	VADDSD 32(R11), X3, X3
-	ADDQ   CX, R11
-
-set2:
-	VMOVUPD Y0, (AX)
-	VMOVSD  X1, 32(AX)
-	ADDQ    CX, AX
-	VMOVUPD Y2, (AX)
-	VMOVSD  X3, 32(AX)
-	ADDQ    CX, AX
-	ADDQ    $0x10, DX
-	JMP     done
-
-not2:
-	CMPQ   SI, $0x01
-	JNE    not1
-	VXORPD Y0, Y0, Y0
-	VXORPD X1, X1, X1
-	MOVQ   DX, R10
-	MOVQ   b_base+72(FP), R11
-	MOVQ   c_base+104(FP), R9
-	MOVQ   n+136(FP), R12
-	TESTQ  R12, R12
-	JZ     store1
-
-t1:
-	VMOVUPD      (R11), Y8
-	VMOVSD       32(R11), X9
-	VMULPD       (R9), Y8, Y8
-	VMULSD       32(R9), X9, X9
-	ADDQ         R8, R9
-	VBROADCASTSD (R10), Y10
-	VMULPD       Y8, Y10, Y11
-	VADDPD       Y11, Y0, Y0
-	VMULSD       X9, X10, X11
-	VADDSD       X11, X1, X1
-	ADDQ         BX, R10
-	ADDQ         DI, R11
-	DECQ         R12
-	JNZ          t1
-
-store1:
-	CMPB   add+144(FP), $0x00
-	JE     set1
-	MOVQ   AX, R11
-	VADDPD (R11), Y0, Y0
-	VADDSD 32(R11), X1, X1
-	ADDQ   CX, R11
-
-set1:
 	VMOVUPD Y0, (AX)
 	VMOVSD  X1, 32(AX)
 	ADDQ    CX, AX
@@ -4549,42 +2248,42 @@ TEXT ·rowMul6AVX2(SB), NOSPLIT, $0-112
 group:
 	CMPQ   R8, $0x04
 	JLT    rest
+	VXORPD Y0, Y0, Y0
+	VXORPD X1, X1, X1
 	VXORPD Y2, Y2, Y2
 	VXORPD X3, X3, X3
 	VXORPD Y4, Y4, Y4
 	VXORPD X5, X5, X5
 	VXORPD Y6, Y6, Y6
 	VXORPD X7, X7, X7
-	VXORPD Y8, Y8, Y8
-	VXORPD X9, X9, X9
 	MOVQ   b_base+64(FP), R9
 	MOVQ   k+96(FP), R10
 	TESTQ  R10, R10
 	JZ     storeG
 
 tG:
-	VMOVUPD      (R9), Y0
-	VMOVUPD      32(R9), X1
+	VMOVUPD      (R9), Y8
+	VMOVUPD      32(R9), X9
 	VBROADCASTSD (DX), Y10
-	VMULPD       Y0, Y10, Y11
-	VADDPD       Y11, Y2, Y2
-	VMULPD       X1, X10, X11
-	VADDPD       X11, X3, X3
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y0, Y0
+	VMULPD       X9, X10, X11
+	VADDPD       X11, X1, X1
 	VBROADCASTSD (DX)(BX*1), Y10
-	VMULPD       Y0, Y10, Y11
-	VADDPD       Y11, Y4, Y4
-	VMULPD       X1, X10, X11
-	VADDPD       X11, X5, X5
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y2, Y2
+	VMULPD       X9, X10, X11
+	VADDPD       X11, X3, X3
 	VBROADCASTSD (DX)(BX*2), Y10
-	VMULPD       Y0, Y10, Y11
-	VADDPD       Y11, Y6, Y6
-	VMULPD       X1, X10, X11
-	VADDPD       X11, X7, X7
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y4, Y4
+	VMULPD       X9, X10, X11
+	VADDPD       X11, X5, X5
 	VBROADCASTSD (DX)(SI*1), Y10
-	VMULPD       Y0, Y10, Y11
-	VADDPD       Y11, Y8, Y8
-	VMULPD       X1, X10, X11
-	VADDPD       X11, X9, X9
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y6, Y6
+	VMULPD       X9, X10, X11
+	VADDPD       X11, X7, X7
 	ADDQ         $0x08, DX
 	ADDQ         DI, R9
 	DECQ         R10
@@ -4592,6 +2291,9 @@ tG:
 
 storeG:
 	MOVQ    AX, R9
+	VMOVUPD Y0, (R9)
+	VMOVUPD X1, 32(R9)
+	ADDQ    CX, R9
 	VMOVUPD Y2, (R9)
 	VMOVUPD X3, 32(R9)
 	ADDQ    CX, R9
@@ -4600,9 +2302,6 @@ storeG:
 	ADDQ    CX, R9
 	VMOVUPD Y6, (R9)
 	VMOVUPD X7, 32(R9)
-	ADDQ    CX, R9
-	VMOVUPD Y8, (R9)
-	VMOVUPD X9, 32(R9)
 	ADDQ    CX, R9
 	MOVQ    R9, AX
 	MOVQ    k+96(FP), R10
@@ -4618,35 +2317,35 @@ storeG:
 rest:
 	CMPQ   R8, $0x03
 	JNE    not3
+	VXORPD Y0, Y0, Y0
+	VXORPD X1, X1, X1
 	VXORPD Y2, Y2, Y2
 	VXORPD X3, X3, X3
 	VXORPD Y4, Y4, Y4
 	VXORPD X5, X5, X5
-	VXORPD Y6, Y6, Y6
-	VXORPD X7, X7, X7
 	MOVQ   b_base+64(FP), R9
 	MOVQ   k+96(FP), R10
 	TESTQ  R10, R10
 	JZ     store3
 
 t3:
-	VMOVUPD      (R9), Y0
-	VMOVUPD      32(R9), X1
+	VMOVUPD      (R9), Y8
+	VMOVUPD      32(R9), X9
 	VBROADCASTSD (DX), Y10
-	VMULPD       Y0, Y10, Y11
-	VADDPD       Y11, Y2, Y2
-	VMULPD       X1, X10, X11
-	VADDPD       X11, X3, X3
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y0, Y0
+	VMULPD       X9, X10, X11
+	VADDPD       X11, X1, X1
 	VBROADCASTSD (DX)(BX*1), Y10
-	VMULPD       Y0, Y10, Y11
-	VADDPD       Y11, Y4, Y4
-	VMULPD       X1, X10, X11
-	VADDPD       X11, X5, X5
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y2, Y2
+	VMULPD       X9, X10, X11
+	VADDPD       X11, X3, X3
 	VBROADCASTSD (DX)(BX*2), Y10
-	VMULPD       Y0, Y10, Y11
-	VADDPD       Y11, Y6, Y6
-	VMULPD       X1, X10, X11
-	VADDPD       X11, X7, X7
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y4, Y4
+	VMULPD       X9, X10, X11
+	VADDPD       X11, X5, X5
 	ADDQ         $0x08, DX
 	ADDQ         DI, R9
 	DECQ         R10
@@ -4654,14 +2353,14 @@ t3:
 
 store3:
 	MOVQ    AX, R9
+	VMOVUPD Y0, (R9)
+	VMOVUPD X1, 32(R9)
+	ADDQ    CX, R9
 	VMOVUPD Y2, (R9)
 	VMOVUPD X3, 32(R9)
 	ADDQ    CX, R9
 	VMOVUPD Y4, (R9)
 	VMOVUPD X5, 32(R9)
-	ADDQ    CX, R9
-	VMOVUPD Y6, (R9)
-	VMOVUPD X7, 32(R9)
 	ADDQ    CX, R9
 	MOVQ    R9, AX
 	MOVQ    k+96(FP), R10
@@ -4675,28 +2374,28 @@ store3:
 not3:
 	CMPQ   R8, $0x02
 	JNE    not2
+	VXORPD Y0, Y0, Y0
+	VXORPD X1, X1, X1
 	VXORPD Y2, Y2, Y2
 	VXORPD X3, X3, X3
-	VXORPD Y4, Y4, Y4
-	VXORPD X5, X5, X5
 	MOVQ   b_base+64(FP), R9
 	MOVQ   k+96(FP), R10
 	TESTQ  R10, R10
 	JZ     store2
 
 t2:
-	VMOVUPD      (R9), Y0
-	VMOVUPD      32(R9), X1
+	VMOVUPD      (R9), Y8
+	VMOVUPD      32(R9), X9
 	VBROADCASTSD (DX), Y10
-	VMULPD       Y0, Y10, Y11
-	VADDPD       Y11, Y2, Y2
-	VMULPD       X1, X10, X11
-	VADDPD       X11, X3, X3
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y0, Y0
+	VMULPD       X9, X10, X11
+	VADDPD       X11, X1, X1
 	VBROADCASTSD (DX)(BX*1), Y10
-	VMULPD       Y0, Y10, Y11
-	VADDPD       Y11, Y4, Y4
-	VMULPD       X1, X10, X11
-	VADDPD       X11, X5, X5
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y2, Y2
+	VMULPD       X9, X10, X11
+	VADDPD       X11, X3, X3
 	ADDQ         $0x08, DX
 	ADDQ         DI, R9
 	DECQ         R10
@@ -4704,11 +2403,11 @@ t2:
 
 store2:
 	MOVQ    AX, R9
+	VMOVUPD Y0, (R9)
+	VMOVUPD X1, 32(R9)
+	ADDQ    CX, R9
 	VMOVUPD Y2, (R9)
 	VMOVUPD X3, 32(R9)
-	ADDQ    CX, R9
-	VMOVUPD Y4, (R9)
-	VMOVUPD X5, 32(R9)
 	ADDQ    CX, R9
 	MOVQ    R9, AX
 	MOVQ    k+96(FP), R10
@@ -4721,21 +2420,21 @@ store2:
 not2:
 	CMPQ   R8, $0x01
 	JNE    not1
-	VXORPD Y2, Y2, Y2
-	VXORPD X3, X3, X3
+	VXORPD Y0, Y0, Y0
+	VXORPD X1, X1, X1
 	MOVQ   b_base+64(FP), R9
 	MOVQ   k+96(FP), R10
 	TESTQ  R10, R10
 	JZ     store1
 
 t1:
-	VMOVUPD      (R9), Y0
-	VMOVUPD      32(R9), X1
+	VMOVUPD      (R9), Y8
+	VMOVUPD      32(R9), X9
 	VBROADCASTSD (DX), Y10
-	VMULPD       Y0, Y10, Y11
-	VADDPD       Y11, Y2, Y2
-	VMULPD       X1, X10, X11
-	VADDPD       X11, X3, X3
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y0, Y0
+	VMULPD       X9, X10, X11
+	VADDPD       X11, X1, X1
 	ADDQ         $0x08, DX
 	ADDQ         DI, R9
 	DECQ         R10
@@ -4743,8 +2442,8 @@ t1:
 
 store1:
 	MOVQ    AX, R9
-	VMOVUPD Y2, (R9)
-	VMOVUPD X3, 32(R9)
+	VMOVUPD Y0, (R9)
+	VMOVUPD X1, 32(R9)
 	ADDQ    CX, R9
 	MOVQ    R9, AX
 	MOVQ    k+96(FP), R10
@@ -4758,267 +2457,7 @@ done:
 	VZEROUPPER
 	RET
 
-// func rowMulHadamard6AVX2(out []float64, ds int, a []float64, as int, c []float64, cs int, b []float64, bs int, k int, rows int)
-// Requires: AVX, AVX2
-TEXT ·rowMulHadamard6AVX2(SB), NOSPLIT, $0-144
-	MOVQ out_base+0(FP), AX
-	MOVQ ds+24(FP), CX
-	SHLQ $0x03, CX
-	MOVQ a_base+32(FP), DX
-	MOVQ as+56(FP), BX
-	SHLQ $0x03, BX
-	LEAQ (BX)(BX*2), SI
-	MOVQ c_base+64(FP), DI
-	MOVQ cs+88(FP), R8
-	SHLQ $0x03, R8
-	LEAQ (R8)(R8*2), R9
-	MOVQ bs+120(FP), R10
-	SHLQ $0x03, R10
-	MOVQ rows+136(FP), R11
-
-group:
-	CMPQ   R11, $0x04
-	JLT    rest
-	VXORPD Y0, Y0, Y0
-	VXORPD X1, X1, X1
-	VXORPD Y2, Y2, Y2
-	VXORPD X3, X3, X3
-	VXORPD Y4, Y4, Y4
-	VXORPD X5, X5, X5
-	VXORPD Y6, Y6, Y6
-	VXORPD X7, X7, X7
-	MOVQ   b_base+96(FP), R12
-	MOVQ   k+128(FP), R13
-	TESTQ  R13, R13
-	JZ     storeG
-
-tG:
-	VMOVSD       (DX), X8
-	VMULSD       (DI), X8, X8
-	VBROADCASTSD X8, Y8
-	VMULPD       (R12), Y8, Y9
-	VADDPD       Y9, Y0, Y0
-	VMULPD       32(R12), X8, X9
-	VADDPD       X9, X1, X1
-	VMOVSD       (DX)(BX*1), X8
-	VMULSD       (DI)(R8*1), X8, X8
-	VBROADCASTSD X8, Y8
-	VMULPD       (R12), Y8, Y9
-	VADDPD       Y9, Y2, Y2
-	VMULPD       32(R12), X8, X9
-	VADDPD       X9, X3, X3
-	VMOVSD       (DX)(BX*2), X8
-	VMULSD       (DI)(R8*2), X8, X8
-	VBROADCASTSD X8, Y8
-	VMULPD       (R12), Y8, Y9
-	VADDPD       Y9, Y4, Y4
-	VMULPD       32(R12), X8, X9
-	VADDPD       X9, X5, X5
-	VMOVSD       (DX)(SI*1), X8
-	VMULSD       (DI)(R9*1), X8, X8
-	VBROADCASTSD X8, Y8
-	VMULPD       (R12), Y8, Y9
-	VADDPD       Y9, Y6, Y6
-	VMULPD       32(R12), X8, X9
-	VADDPD       X9, X7, X7
-	ADDQ         $0x08, DX
-	ADDQ         $0x08, DI
-	ADDQ         R10, R12
-	DECQ         R13
-	JNZ          tG
-
-storeG:
-	MOVQ    AX, R12
-	VMOVUPD Y0, (R12)
-	VMOVUPD X1, 32(R12)
-	ADDQ    CX, R12
-	VMOVUPD Y2, (R12)
-	VMOVUPD X3, 32(R12)
-	ADDQ    CX, R12
-	VMOVUPD Y4, (R12)
-	VMOVUPD X5, 32(R12)
-	ADDQ    CX, R12
-	VMOVUPD Y6, (R12)
-	VMOVUPD X7, 32(R12)
-	ADDQ    CX, R12
-	MOVQ    R12, AX
-	MOVQ    k+128(FP), R13
-	SHLQ    $0x03, R13
-	SUBQ    R13, DX
-	SUBQ    R13, DI
-	ADDQ    BX, DX
-	ADDQ    R8, DI
-	ADDQ    BX, DX
-	ADDQ    R8, DI
-	ADDQ    BX, DX
-	ADDQ    R8, DI
-	ADDQ    BX, DX
-	ADDQ    R8, DI
-	SUBQ    $0x04, R11
-	JMP     group
-
-rest:
-	CMPQ   R11, $0x03
-	JNE    not3
-	VXORPD Y0, Y0, Y0
-	VXORPD X1, X1, X1
-	VXORPD Y2, Y2, Y2
-	VXORPD X3, X3, X3
-	VXORPD Y4, Y4, Y4
-	VXORPD X5, X5, X5
-	MOVQ   b_base+96(FP), R12
-	MOVQ   k+128(FP), R13
-	TESTQ  R13, R13
-	JZ     store3
-
-t3:
-	VMOVSD       (DX), X8
-	VMULSD       (DI), X8, X8
-	VBROADCASTSD X8, Y8
-	VMULPD       (R12), Y8, Y9
-	VADDPD       Y9, Y0, Y0
-	VMULPD       32(R12), X8, X9
-	VADDPD       X9, X1, X1
-	VMOVSD       (DX)(BX*1), X8
-	VMULSD       (DI)(R8*1), X8, X8
-	VBROADCASTSD X8, Y8
-	VMULPD       (R12), Y8, Y9
-	VADDPD       Y9, Y2, Y2
-	VMULPD       32(R12), X8, X9
-	VADDPD       X9, X3, X3
-	VMOVSD       (DX)(BX*2), X8
-	VMULSD       (DI)(R8*2), X8, X8
-	VBROADCASTSD X8, Y8
-	VMULPD       (R12), Y8, Y9
-	VADDPD       Y9, Y4, Y4
-	VMULPD       32(R12), X8, X9
-	VADDPD       X9, X5, X5
-	ADDQ         $0x08, DX
-	ADDQ         $0x08, DI
-	ADDQ         R10, R12
-	DECQ         R13
-	JNZ          t3
-
-store3:
-	MOVQ    AX, R12
-	VMOVUPD Y0, (R12)
-	VMOVUPD X1, 32(R12)
-	ADDQ    CX, R12
-	VMOVUPD Y2, (R12)
-	VMOVUPD X3, 32(R12)
-	ADDQ    CX, R12
-	VMOVUPD Y4, (R12)
-	VMOVUPD X5, 32(R12)
-	ADDQ    CX, R12
-	MOVQ    R12, AX
-	MOVQ    k+128(FP), R13
-	SHLQ    $0x03, R13
-	SUBQ    R13, DX
-	SUBQ    R13, DI
-	ADDQ    BX, DX
-	ADDQ    R8, DI
-	ADDQ    BX, DX
-	ADDQ    R8, DI
-	ADDQ    BX, DX
-	ADDQ    R8, DI
-	JMP     done
-
-not3:
-	CMPQ   R11, $0x02
-	JNE    not2
-	VXORPD Y0, Y0, Y0
-	VXORPD X1, X1, X1
-	VXORPD Y2, Y2, Y2
-	VXORPD X3, X3, X3
-	MOVQ   b_base+96(FP), R12
-	MOVQ   k+128(FP), R13
-	TESTQ  R13, R13
-	JZ     store2
-
-t2:
-	VMOVSD       (DX), X8
-	VMULSD       (DI), X8, X8
-	VBROADCASTSD X8, Y8
-	VMULPD       (R12), Y8, Y9
-	VADDPD       Y9, Y0, Y0
-	VMULPD       32(R12), X8, X9
-	VADDPD       X9, X1, X1
-	VMOVSD       (DX)(BX*1), X8
-	VMULSD       (DI)(R8*1), X8, X8
-	VBROADCASTSD X8, Y8
-	VMULPD       (R12), Y8, Y9
-	VADDPD       Y9, Y2, Y2
-	VMULPD       32(R12), X8, X9
-	VADDPD       X9, X3, X3
-	ADDQ         $0x08, DX
-	ADDQ         $0x08, DI
-	ADDQ         R10, R12
-	DECQ         R13
-	JNZ          t2
-
-store2:
-	MOVQ    AX, R12
-	VMOVUPD Y0, (R12)
-	VMOVUPD X1, 32(R12)
-	ADDQ    CX, R12
-	VMOVUPD Y2, (R12)
-	VMOVUPD X3, 32(R12)
-	ADDQ    CX, R12
-	MOVQ    R12, AX
-	MOVQ    k+128(FP), R13
-	SHLQ    $0x03, R13
-	SUBQ    R13, DX
-	SUBQ    R13, DI
-	ADDQ    BX, DX
-	ADDQ    R8, DI
-	ADDQ    BX, DX
-	ADDQ    R8, DI
-	JMP     done
-
-not2:
-	CMPQ   R11, $0x01
-	JNE    not1
-	VXORPD Y0, Y0, Y0
-	VXORPD X1, X1, X1
-	MOVQ   b_base+96(FP), R12
-	MOVQ   k+128(FP), R13
-	TESTQ  R13, R13
-	JZ     store1
-
-t1:
-	VMOVSD       (DX), X8
-	VMULSD       (DI), X8, X8
-	VBROADCASTSD X8, Y8
-	VMULPD       (R12), Y8, Y9
-	VADDPD       Y9, Y0, Y0
-	VMULPD       32(R12), X8, X9
-	VADDPD       X9, X1, X1
-	ADDQ         $0x08, DX
-	ADDQ         $0x08, DI
-	ADDQ         R10, R12
-	DECQ         R13
-	JNZ          t1
-
-store1:
-	MOVQ    AX, R12
-	VMOVUPD Y0, (R12)
-	VMOVUPD X1, 32(R12)
-	ADDQ    CX, R12
-	MOVQ    R12, AX
-	MOVQ    k+128(FP), R13
-	SHLQ    $0x03, R13
-	SUBQ    R13, DX
-	SUBQ    R13, DI
-	ADDQ    BX, DX
-	ADDQ    R8, DI
-	JMP     done
-
-not1:
-done:
-	VZEROUPPER
-	RET
-
-// func colAcc6AVX2(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, n int, add bool)
+// func colAcc6AVX2(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, n int, cont bool)
 // Requires: AVX
 TEXT ·colAcc6AVX2(SB), NOSPLIT, $0-113
 	MOVQ out_base+0(FP), AX
@@ -5034,6 +2473,8 @@ TEXT ·colAcc6AVX2(SB), NOSPLIT, $0-113
 group:
 	CMPQ   SI, $0x04
 	JLT    rest
+	CMPB   cont+112(FP), $0x00
+	JNE    contG
 	VXORPD Y0, Y0, Y0
 	VXORPD X1, X1, X1
 	VXORPD Y2, Y2, Y2
@@ -5042,11 +2483,29 @@ group:
 	VXORPD X5, X5, X5
 	VXORPD Y6, Y6, Y6
 	VXORPD X7, X7, X7
-	MOVQ   DX, R8
-	MOVQ   b_base+72(FP), R9
-	MOVQ   n+104(FP), R10
-	TESTQ  R10, R10
-	JZ     storeG
+	JMP    sumG
+
+contG:
+	MOVQ    AX, R9
+	VMOVUPD (R9), Y0
+	VMOVUPD 32(R9), X1
+	ADDQ    CX, R9
+	VMOVUPD (R9), Y2
+	VMOVUPD 32(R9), X3
+	ADDQ    CX, R9
+	VMOVUPD (R9), Y4
+	VMOVUPD 32(R9), X5
+	ADDQ    CX, R9
+	VMOVUPD (R9), Y6
+	VMOVUPD 32(R9), X7
+	ADDQ    CX, R9
+
+sumG:
+	MOVQ  DX, R8
+	MOVQ  b_base+72(FP), R9
+	MOVQ  n+104(FP), R10
+	TESTQ R10, R10
+	JZ    storeG
 
 tG:
 	VMOVUPD      (R9), Y8
@@ -5077,23 +2536,6 @@ tG:
 	JNZ          tG
 
 storeG:
-	CMPB   add+112(FP), $0x00
-	JE     setG
-	MOVQ   AX, R9
-	VADDPD (R9), Y0, Y0
-	VADDPD 32(R9), X1, X1
-	ADDQ   CX, R9
-	VADDPD (R9), Y2, Y2
-	VADDPD 32(R9), X3, X3
-	ADDQ   CX, R9
-	VADDPD (R9), Y4, Y4
-	VADDPD 32(R9), X5, X5
-	ADDQ   CX, R9
-	VADDPD (R9), Y6, Y6
-	VADDPD 32(R9), X7, X7
-	ADDQ   CX, R9
-
-setG:
 	VMOVUPD Y0, (AX)
 	VMOVUPD X1, 32(AX)
 	ADDQ    CX, AX
@@ -5113,17 +2555,34 @@ setG:
 rest:
 	CMPQ   SI, $0x03
 	JNE    not3
+	CMPB   cont+112(FP), $0x00
+	JNE    cont3
 	VXORPD Y0, Y0, Y0
 	VXORPD X1, X1, X1
 	VXORPD Y2, Y2, Y2
 	VXORPD X3, X3, X3
 	VXORPD Y4, Y4, Y4
 	VXORPD X5, X5, X5
-	MOVQ   DX, R8
-	MOVQ   b_base+72(FP), R9
-	MOVQ   n+104(FP), R10
-	TESTQ  R10, R10
-	JZ     store3
+	JMP    sum3
+
+cont3:
+	MOVQ    AX, R9
+	VMOVUPD (R9), Y0
+	VMOVUPD 32(R9), X1
+	ADDQ    CX, R9
+	VMOVUPD (R9), Y2
+	VMOVUPD 32(R9), X3
+	ADDQ    CX, R9
+	VMOVUPD (R9), Y4
+	VMOVUPD 32(R9), X5
+	ADDQ    CX, R9
+
+sum3:
+	MOVQ  DX, R8
+	MOVQ  b_base+72(FP), R9
+	MOVQ  n+104(FP), R10
+	TESTQ R10, R10
+	JZ    store3
 
 t3:
 	VMOVUPD      (R9), Y8
@@ -5149,20 +2608,6 @@ t3:
 	JNZ          t3
 
 store3:
-	CMPB   add+112(FP), $0x00
-	JE     set3
-	MOVQ   AX, R9
-	VADDPD (R9), Y0, Y0
-	VADDPD 32(R9), X1, X1
-	ADDQ   CX, R9
-	VADDPD (R9), Y2, Y2
-	VADDPD 32(R9), X3, X3
-	ADDQ   CX, R9
-	VADDPD (R9), Y4, Y4
-	VADDPD 32(R9), X5, X5
-	ADDQ   CX, R9
-
-set3:
 	VMOVUPD Y0, (AX)
 	VMOVUPD X1, 32(AX)
 	ADDQ    CX, AX
@@ -5178,15 +2623,29 @@ set3:
 not3:
 	CMPQ   SI, $0x02
 	JNE    not2
+	CMPB   cont+112(FP), $0x00
+	JNE    cont2
 	VXORPD Y0, Y0, Y0
 	VXORPD X1, X1, X1
 	VXORPD Y2, Y2, Y2
 	VXORPD X3, X3, X3
-	MOVQ   DX, R8
-	MOVQ   b_base+72(FP), R9
-	MOVQ   n+104(FP), R10
-	TESTQ  R10, R10
-	JZ     store2
+	JMP    sum2
+
+cont2:
+	MOVQ    AX, R9
+	VMOVUPD (R9), Y0
+	VMOVUPD 32(R9), X1
+	ADDQ    CX, R9
+	VMOVUPD (R9), Y2
+	VMOVUPD 32(R9), X3
+	ADDQ    CX, R9
+
+sum2:
+	MOVQ  DX, R8
+	MOVQ  b_base+72(FP), R9
+	MOVQ  n+104(FP), R10
+	TESTQ R10, R10
+	JZ    store2
 
 t2:
 	VMOVUPD      (R9), Y8
@@ -5207,17 +2666,6 @@ t2:
 	JNZ          t2
 
 store2:
-	CMPB   add+112(FP), $0x00
-	JE     set2
-	MOVQ   AX, R9
-	VADDPD (R9), Y0, Y0
-	VADDPD 32(R9), X1, X1
-	ADDQ   CX, R9
-	VADDPD (R9), Y2, Y2
-	VADDPD 32(R9), X3, X3
-	ADDQ   CX, R9
-
-set2:
 	VMOVUPD Y0, (AX)
 	VMOVUPD X1, 32(AX)
 	ADDQ    CX, AX
@@ -5230,13 +2678,24 @@ set2:
 not2:
 	CMPQ   SI, $0x01
 	JNE    not1
+	CMPB   cont+112(FP), $0x00
+	JNE    cont1
 	VXORPD Y0, Y0, Y0
 	VXORPD X1, X1, X1
-	MOVQ   DX, R8
-	MOVQ   b_base+72(FP), R9
-	MOVQ   n+104(FP), R10
-	TESTQ  R10, R10
-	JZ     store1
+	JMP    sum1
+
+cont1:
+	MOVQ    AX, R9
+	VMOVUPD (R9), Y0
+	VMOVUPD 32(R9), X1
+	ADDQ    CX, R9
+
+sum1:
+	MOVQ  DX, R8
+	MOVQ  b_base+72(FP), R9
+	MOVQ  n+104(FP), R10
+	TESTQ R10, R10
+	JZ    store1
 
 t1:
 	VMOVUPD      (R9), Y8
@@ -5252,285 +2711,6 @@ t1:
 	JNZ          t1
 
 store1:
-	CMPB   add+112(FP), $0x00
-	JE     set1
-	MOVQ   AX, R9
-	VADDPD (R9), Y0, Y0
-	VADDPD 32(R9), X1, X1
-	ADDQ   CX, R9
-
-set1:
-	VMOVUPD Y0, (AX)
-	VMOVUPD X1, 32(AX)
-	ADDQ    CX, AX
-	ADDQ    $0x08, DX
-	JMP     done
-
-not1:
-done:
-	VZEROUPPER
-	RET
-
-// func colAccHadamard6AVX2(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, c []float64, cs int, n int, add bool)
-// Requires: AVX
-TEXT ·colAccHadamard6AVX2(SB), NOSPLIT, $0-145
-	MOVQ out_base+0(FP), AX
-	MOVQ ds+24(FP), CX
-	SHLQ $0x03, CX
-	MOVQ x_base+32(FP), DX
-	MOVQ xs+56(FP), BX
-	SHLQ $0x03, BX
-	MOVQ k+64(FP), SI
-	MOVQ bs+96(FP), DI
-	SHLQ $0x03, DI
-	MOVQ cs+128(FP), R8
-	SHLQ $0x03, R8
-
-group:
-	CMPQ   SI, $0x04
-	JLT    rest
-	VXORPD Y0, Y0, Y0
-	VXORPD X1, X1, X1
-	VXORPD Y2, Y2, Y2
-	VXORPD X3, X3, X3
-	VXORPD Y4, Y4, Y4
-	VXORPD X5, X5, X5
-	VXORPD Y6, Y6, Y6
-	VXORPD X7, X7, X7
-	MOVQ   DX, R10
-	MOVQ   b_base+72(FP), R11
-	MOVQ   c_base+104(FP), R9
-	MOVQ   n+136(FP), R12
-	TESTQ  R12, R12
-	JZ     storeG
-
-tG:
-	VMOVUPD      (R11), Y8
-	VMOVUPD      32(R11), X9
-	VMULPD       (R9), Y8, Y8
-	VMULPD       32(R9), X9, X9
-	ADDQ         R8, R9
-	VBROADCASTSD (R10), Y10
-	VMULPD       Y8, Y10, Y11
-	VADDPD       Y11, Y0, Y0
-	VMULPD       X9, X10, X11
-	VADDPD       X11, X1, X1
-	VBROADCASTSD 8(R10), Y10
-	VMULPD       Y8, Y10, Y11
-	VADDPD       Y11, Y2, Y2
-	VMULPD       X9, X10, X11
-	VADDPD       X11, X3, X3
-	VBROADCASTSD 16(R10), Y10
-	VMULPD       Y8, Y10, Y11
-	VADDPD       Y11, Y4, Y4
-	VMULPD       X9, X10, X11
-	VADDPD       X11, X5, X5
-	VBROADCASTSD 24(R10), Y10
-	VMULPD       Y8, Y10, Y11
-	VADDPD       Y11, Y6, Y6
-	VMULPD       X9, X10, X11
-	VADDPD       X11, X7, X7
-	ADDQ         BX, R10
-	ADDQ         DI, R11
-	DECQ         R12
-	JNZ          tG
-
-storeG:
-	CMPB   add+144(FP), $0x00
-	JE     setG
-	MOVQ   AX, R11
-	VADDPD (R11), Y0, Y0
-	VADDPD 32(R11), X1, X1
-	ADDQ   CX, R11
-	VADDPD (R11), Y2, Y2
-	VADDPD 32(R11), X3, X3
-	ADDQ   CX, R11
-	VADDPD (R11), Y4, Y4
-	VADDPD 32(R11), X5, X5
-	ADDQ   CX, R11
-	VADDPD (R11), Y6, Y6
-	VADDPD 32(R11), X7, X7
-	ADDQ   CX, R11
-
-setG:
-	VMOVUPD Y0, (AX)
-	VMOVUPD X1, 32(AX)
-	ADDQ    CX, AX
-	VMOVUPD Y2, (AX)
-	VMOVUPD X3, 32(AX)
-	ADDQ    CX, AX
-	VMOVUPD Y4, (AX)
-	VMOVUPD X5, 32(AX)
-	ADDQ    CX, AX
-	VMOVUPD Y6, (AX)
-	VMOVUPD X7, 32(AX)
-	ADDQ    CX, AX
-	ADDQ    $0x20, DX
-	SUBQ    $0x04, SI
-	JMP     group
-
-rest:
-	CMPQ   SI, $0x03
-	JNE    not3
-	VXORPD Y0, Y0, Y0
-	VXORPD X1, X1, X1
-	VXORPD Y2, Y2, Y2
-	VXORPD X3, X3, X3
-	VXORPD Y4, Y4, Y4
-	VXORPD X5, X5, X5
-	MOVQ   DX, R10
-	MOVQ   b_base+72(FP), R11
-	MOVQ   c_base+104(FP), R9
-	MOVQ   n+136(FP), R12
-	TESTQ  R12, R12
-	JZ     store3
-
-t3:
-	VMOVUPD      (R11), Y8
-	VMOVUPD      32(R11), X9
-	VMULPD       (R9), Y8, Y8
-	VMULPD       32(R9), X9, X9
-	ADDQ         R8, R9
-	VBROADCASTSD (R10), Y10
-	VMULPD       Y8, Y10, Y11
-	VADDPD       Y11, Y0, Y0
-	VMULPD       X9, X10, X11
-	VADDPD       X11, X1, X1
-	VBROADCASTSD 8(R10), Y10
-	VMULPD       Y8, Y10, Y11
-	VADDPD       Y11, Y2, Y2
-	VMULPD       X9, X10, X11
-	VADDPD       X11, X3, X3
-	VBROADCASTSD 16(R10), Y10
-	VMULPD       Y8, Y10, Y11
-	VADDPD       Y11, Y4, Y4
-	VMULPD       X9, X10, X11
-	VADDPD       X11, X5, X5
-	ADDQ         BX, R10
-	ADDQ         DI, R11
-	DECQ         R12
-	JNZ          t3
-
-store3:
-	CMPB   add+144(FP), $0x00
-	JE     set3
-	MOVQ   AX, R11
-	VADDPD (R11), Y0, Y0
-	VADDPD 32(R11), X1, X1
-	ADDQ   CX, R11
-	VADDPD (R11), Y2, Y2
-	VADDPD 32(R11), X3, X3
-	ADDQ   CX, R11
-	VADDPD (R11), Y4, Y4
-	VADDPD 32(R11), X5, X5
-	ADDQ   CX, R11
-
-set3:
-	VMOVUPD Y0, (AX)
-	VMOVUPD X1, 32(AX)
-	ADDQ    CX, AX
-	VMOVUPD Y2, (AX)
-	VMOVUPD X3, 32(AX)
-	ADDQ    CX, AX
-	VMOVUPD Y4, (AX)
-	VMOVUPD X5, 32(AX)
-	ADDQ    CX, AX
-	ADDQ    $0x18, DX
-	JMP     done
-
-not3:
-	CMPQ   SI, $0x02
-	JNE    not2
-	VXORPD Y0, Y0, Y0
-	VXORPD X1, X1, X1
-	VXORPD Y2, Y2, Y2
-	VXORPD X3, X3, X3
-	MOVQ   DX, R10
-	MOVQ   b_base+72(FP), R11
-	MOVQ   c_base+104(FP), R9
-	MOVQ   n+136(FP), R12
-	TESTQ  R12, R12
-	JZ     store2
-
-t2:
-	VMOVUPD      (R11), Y8
-	VMOVUPD      32(R11), X9
-	VMULPD       (R9), Y8, Y8
-	VMULPD       32(R9), X9, X9
-	ADDQ         R8, R9
-	VBROADCASTSD (R10), Y10
-	VMULPD       Y8, Y10, Y11
-	VADDPD       Y11, Y0, Y0
-	VMULPD       X9, X10, X11
-	VADDPD       X11, X1, X1
-	VBROADCASTSD 8(R10), Y10
-	VMULPD       Y8, Y10, Y11
-	VADDPD       Y11, Y2, Y2
-	VMULPD       X9, X10, X11
-	VADDPD       X11, X3, X3
-	ADDQ         BX, R10
-	ADDQ         DI, R11
-	DECQ         R12
-	JNZ          t2
-
-store2:
-	CMPB   add+144(FP), $0x00
-	JE     set2
-	MOVQ   AX, R11
-	VADDPD (R11), Y0, Y0
-	VADDPD 32(R11), X1, X1
-	ADDQ   CX, R11
-	VADDPD (R11), Y2, Y2
-	VADDPD 32(R11), X3, X3
-	ADDQ   CX, R11
-
-set2:
-	VMOVUPD Y0, (AX)
-	VMOVUPD X1, 32(AX)
-	ADDQ    CX, AX
-	VMOVUPD Y2, (AX)
-	VMOVUPD X3, 32(AX)
-	ADDQ    CX, AX
-	ADDQ    $0x10, DX
-	JMP     done
-
-not2:
-	CMPQ   SI, $0x01
-	JNE    not1
-	VXORPD Y0, Y0, Y0
-	VXORPD X1, X1, X1
-	MOVQ   DX, R10
-	MOVQ   b_base+72(FP), R11
-	MOVQ   c_base+104(FP), R9
-	MOVQ   n+136(FP), R12
-	TESTQ  R12, R12
-	JZ     store1
-
-t1:
-	VMOVUPD      (R11), Y8
-	VMOVUPD      32(R11), X9
-	VMULPD       (R9), Y8, Y8
-	VMULPD       32(R9), X9, X9
-	ADDQ         R8, R9
-	VBROADCASTSD (R10), Y10
-	VMULPD       Y8, Y10, Y11
-	VADDPD       Y11, Y0, Y0
-	VMULPD       X9, X10, X11
-	VADDPD       X11, X1, X1
-	ADDQ         BX, R10
-	ADDQ         DI, R11
-	DECQ         R12
-	JNZ          t1
-
-store1:
-	CMPB   add+144(FP), $0x00
-	JE     set1
-	MOVQ   AX, R11
-	VADDPD (R11), Y0, Y0
-	VADDPD 32(R11), X1, X1
-	ADDQ   CX, R11
-
-set1:
 	VMOVUPD Y0, (AX)
 	VMOVUPD X1, 32(AX)
 	ADDQ    CX, AX
@@ -5559,45 +2739,45 @@ TEXT ·rowMul7AVX2(SB), NOSPLIT, $0-112
 group:
 	CMPQ   DI, $0x03
 	JLT    rest
+	VXORPD Y0, Y0, Y0
+	VXORPD X1, X1, X1
+	VXORPD X2, X2, X2
 	VXORPD Y3, Y3, Y3
 	VXORPD X4, X4, X4
 	VXORPD X5, X5, X5
 	VXORPD Y6, Y6, Y6
 	VXORPD X7, X7, X7
 	VXORPD X8, X8, X8
-	VXORPD Y9, Y9, Y9
-	VXORPD X10, X10, X10
-	VXORPD X11, X11, X11
 	MOVQ   b_base+64(FP), R8
 	MOVQ   k+96(FP), R9
 	TESTQ  R9, R9
 	JZ     storeG
 
 tG:
-	VMOVUPD      (R8), Y0
-	VMOVUPD      32(R8), X1
-	VMOVSD       48(R8), X2
+	VMOVUPD      (R8), Y9
+	VMOVUPD      32(R8), X10
+	VMOVSD       48(R8), X11
 	VBROADCASTSD (DX), Y12
-	VMULPD       Y0, Y12, Y13
-	VADDPD       Y13, Y3, Y3
-	VMULPD       X1, X12, X13
-	VADDPD       X13, X4, X4
-	VMULSD       X2, X12, X13
-	VADDSD       X13, X5, X5
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       X10, X12, X13
+	VADDPD       X13, X1, X1
+	VMULSD       X11, X12, X13
+	VADDSD       X13, X2, X2
 	VBROADCASTSD (DX)(BX*1), Y12
-	VMULPD       Y0, Y12, Y13
-	VADDPD       Y13, Y6, Y6
-	VMULPD       X1, X12, X13
-	VADDPD       X13, X7, X7
-	VMULSD       X2, X12, X13
-	VADDSD       X13, X8, X8
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y3, Y3
+	VMULPD       X10, X12, X13
+	VADDPD       X13, X4, X4
+	VMULSD       X11, X12, X13
+	VADDSD       X13, X5, X5
 	VBROADCASTSD (DX)(BX*2), Y12
-	VMULPD       Y0, Y12, Y13
-	VADDPD       Y13, Y9, Y9
-	VMULPD       X1, X12, X13
-	VADDPD       X13, X10, X10
-	VMULSD       X2, X12, X13
-	VADDSD       X13, X11, X11
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y6, Y6
+	VMULPD       X10, X12, X13
+	VADDPD       X13, X7, X7
+	VMULSD       X11, X12, X13
+	VADDSD       X13, X8, X8
 	ADDQ         $0x08, DX
 	ADDQ         SI, R8
 	DECQ         R9
@@ -5605,6 +2785,10 @@ tG:
 
 storeG:
 	MOVQ    AX, R8
+	VMOVUPD Y0, (R8)
+	VMOVUPD X1, 32(R8)
+	VMOVSD  X2, 48(R8)
+	ADDQ    CX, R8
 	VMOVUPD Y3, (R8)
 	VMOVUPD X4, 32(R8)
 	VMOVSD  X5, 48(R8)
@@ -5612,10 +2796,6 @@ storeG:
 	VMOVUPD Y6, (R8)
 	VMOVUPD X7, 32(R8)
 	VMOVSD  X8, 48(R8)
-	ADDQ    CX, R8
-	VMOVUPD Y9, (R8)
-	VMOVUPD X10, 32(R8)
-	VMOVSD  X11, 48(R8)
 	ADDQ    CX, R8
 	MOVQ    R8, AX
 	MOVQ    k+96(FP), R9
@@ -5630,35 +2810,35 @@ storeG:
 rest:
 	CMPQ   DI, $0x02
 	JNE    not2
+	VXORPD Y0, Y0, Y0
+	VXORPD X1, X1, X1
+	VXORPD X2, X2, X2
 	VXORPD Y3, Y3, Y3
 	VXORPD X4, X4, X4
 	VXORPD X5, X5, X5
-	VXORPD Y6, Y6, Y6
-	VXORPD X7, X7, X7
-	VXORPD X8, X8, X8
 	MOVQ   b_base+64(FP), R8
 	MOVQ   k+96(FP), R9
 	TESTQ  R9, R9
 	JZ     store2
 
 t2:
-	VMOVUPD      (R8), Y0
-	VMOVUPD      32(R8), X1
-	VMOVSD       48(R8), X2
+	VMOVUPD      (R8), Y9
+	VMOVUPD      32(R8), X10
+	VMOVSD       48(R8), X11
 	VBROADCASTSD (DX), Y12
-	VMULPD       Y0, Y12, Y13
-	VADDPD       Y13, Y3, Y3
-	VMULPD       X1, X12, X13
-	VADDPD       X13, X4, X4
-	VMULSD       X2, X12, X13
-	VADDSD       X13, X5, X5
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       X10, X12, X13
+	VADDPD       X13, X1, X1
+	VMULSD       X11, X12, X13
+	VADDSD       X13, X2, X2
 	VBROADCASTSD (DX)(BX*1), Y12
-	VMULPD       Y0, Y12, Y13
-	VADDPD       Y13, Y6, Y6
-	VMULPD       X1, X12, X13
-	VADDPD       X13, X7, X7
-	VMULSD       X2, X12, X13
-	VADDSD       X13, X8, X8
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y3, Y3
+	VMULPD       X10, X12, X13
+	VADDPD       X13, X4, X4
+	VMULSD       X11, X12, X13
+	VADDSD       X13, X5, X5
 	ADDQ         $0x08, DX
 	ADDQ         SI, R8
 	DECQ         R9
@@ -5666,13 +2846,13 @@ t2:
 
 store2:
 	MOVQ    AX, R8
+	VMOVUPD Y0, (R8)
+	VMOVUPD X1, 32(R8)
+	VMOVSD  X2, 48(R8)
+	ADDQ    CX, R8
 	VMOVUPD Y3, (R8)
 	VMOVUPD X4, 32(R8)
 	VMOVSD  X5, 48(R8)
-	ADDQ    CX, R8
-	VMOVUPD Y6, (R8)
-	VMOVUPD X7, 32(R8)
-	VMOVSD  X8, 48(R8)
 	ADDQ    CX, R8
 	MOVQ    R8, AX
 	MOVQ    k+96(FP), R9
@@ -5685,25 +2865,25 @@ store2:
 not2:
 	CMPQ   DI, $0x01
 	JNE    not1
-	VXORPD Y3, Y3, Y3
-	VXORPD X4, X4, X4
-	VXORPD X5, X5, X5
+	VXORPD Y0, Y0, Y0
+	VXORPD X1, X1, X1
+	VXORPD X2, X2, X2
 	MOVQ   b_base+64(FP), R8
 	MOVQ   k+96(FP), R9
 	TESTQ  R9, R9
 	JZ     store1
 
 t1:
-	VMOVUPD      (R8), Y0
-	VMOVUPD      32(R8), X1
-	VMOVSD       48(R8), X2
+	VMOVUPD      (R8), Y9
+	VMOVUPD      32(R8), X10
+	VMOVSD       48(R8), X11
 	VBROADCASTSD (DX), Y12
-	VMULPD       Y0, Y12, Y13
-	VADDPD       Y13, Y3, Y3
-	VMULPD       X1, X12, X13
-	VADDPD       X13, X4, X4
-	VMULSD       X2, X12, X13
-	VADDSD       X13, X5, X5
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       X10, X12, X13
+	VADDPD       X13, X1, X1
+	VMULSD       X11, X12, X13
+	VADDSD       X13, X2, X2
 	ADDQ         $0x08, DX
 	ADDQ         SI, R8
 	DECQ         R9
@@ -5711,9 +2891,9 @@ t1:
 
 store1:
 	MOVQ    AX, R8
-	VMOVUPD Y3, (R8)
-	VMOVUPD X4, 32(R8)
-	VMOVSD  X5, 48(R8)
+	VMOVUPD Y0, (R8)
+	VMOVUPD X1, 32(R8)
+	VMOVSD  X2, 48(R8)
 	ADDQ    CX, R8
 	MOVQ    R8, AX
 	MOVQ    k+96(FP), R9
@@ -5727,307 +2907,7 @@ done:
 	VZEROUPPER
 	RET
 
-// func rowMulHadamard7AVX2(out []float64, ds int, a []float64, as int, c []float64, cs int, b []float64, bs int, k int, rows int)
-// Requires: AVX, AVX2
-TEXT ·rowMulHadamard7AVX2(SB), NOSPLIT, $0-144
-	MOVQ out_base+0(FP), AX
-	MOVQ ds+24(FP), CX
-	SHLQ $0x03, CX
-	MOVQ a_base+32(FP), DX
-	MOVQ as+56(FP), BX
-	SHLQ $0x03, BX
-	LEAQ (BX)(BX*2), SI
-	MOVQ c_base+64(FP), DI
-	MOVQ cs+88(FP), R8
-	SHLQ $0x03, R8
-	LEAQ (R8)(R8*2), R9
-	MOVQ bs+120(FP), R10
-	SHLQ $0x03, R10
-	MOVQ rows+136(FP), R11
-
-group:
-	CMPQ   R11, $0x04
-	JLT    rest
-	VXORPD Y0, Y0, Y0
-	VXORPD X1, X1, X1
-	VXORPD X2, X2, X2
-	VXORPD Y3, Y3, Y3
-	VXORPD X4, X4, X4
-	VXORPD X5, X5, X5
-	VXORPD Y6, Y6, Y6
-	VXORPD X7, X7, X7
-	VXORPD X8, X8, X8
-	VXORPD Y9, Y9, Y9
-	VXORPD X10, X10, X10
-	VXORPD X11, X11, X11
-	MOVQ   b_base+96(FP), R12
-	MOVQ   k+128(FP), R13
-	TESTQ  R13, R13
-	JZ     storeG
-
-tG:
-	VMOVSD       (DX), X12
-	VMULSD       (DI), X12, X12
-	VBROADCASTSD X12, Y12
-	VMULPD       (R12), Y12, Y13
-	VADDPD       Y13, Y0, Y0
-	VMULPD       32(R12), X12, X13
-	VADDPD       X13, X1, X1
-	VMULSD       48(R12), X12, X13
-	VADDSD       X13, X2, X2
-	VMOVSD       (DX)(BX*1), X12
-	VMULSD       (DI)(R8*1), X12, X12
-	VBROADCASTSD X12, Y12
-	VMULPD       (R12), Y12, Y13
-	VADDPD       Y13, Y3, Y3
-	VMULPD       32(R12), X12, X13
-	VADDPD       X13, X4, X4
-	VMULSD       48(R12), X12, X13
-	VADDSD       X13, X5, X5
-	VMOVSD       (DX)(BX*2), X12
-	VMULSD       (DI)(R8*2), X12, X12
-	VBROADCASTSD X12, Y12
-	VMULPD       (R12), Y12, Y13
-	VADDPD       Y13, Y6, Y6
-	VMULPD       32(R12), X12, X13
-	VADDPD       X13, X7, X7
-	VMULSD       48(R12), X12, X13
-	VADDSD       X13, X8, X8
-	VMOVSD       (DX)(SI*1), X12
-	VMULSD       (DI)(R9*1), X12, X12
-	VBROADCASTSD X12, Y12
-	VMULPD       (R12), Y12, Y13
-	VADDPD       Y13, Y9, Y9
-	VMULPD       32(R12), X12, X13
-	VADDPD       X13, X10, X10
-	VMULSD       48(R12), X12, X13
-	VADDSD       X13, X11, X11
-	ADDQ         $0x08, DX
-	ADDQ         $0x08, DI
-	ADDQ         R10, R12
-	DECQ         R13
-	JNZ          tG
-
-storeG:
-	MOVQ    AX, R12
-	VMOVUPD Y0, (R12)
-	VMOVUPD X1, 32(R12)
-	VMOVSD  X2, 48(R12)
-	ADDQ    CX, R12
-	VMOVUPD Y3, (R12)
-	VMOVUPD X4, 32(R12)
-	VMOVSD  X5, 48(R12)
-	ADDQ    CX, R12
-	VMOVUPD Y6, (R12)
-	VMOVUPD X7, 32(R12)
-	VMOVSD  X8, 48(R12)
-	ADDQ    CX, R12
-	VMOVUPD Y9, (R12)
-	VMOVUPD X10, 32(R12)
-	VMOVSD  X11, 48(R12)
-	ADDQ    CX, R12
-	MOVQ    R12, AX
-	MOVQ    k+128(FP), R13
-	SHLQ    $0x03, R13
-	SUBQ    R13, DX
-	SUBQ    R13, DI
-	ADDQ    BX, DX
-	ADDQ    R8, DI
-	ADDQ    BX, DX
-	ADDQ    R8, DI
-	ADDQ    BX, DX
-	ADDQ    R8, DI
-	ADDQ    BX, DX
-	ADDQ    R8, DI
-	SUBQ    $0x04, R11
-	JMP     group
-
-rest:
-	CMPQ   R11, $0x03
-	JNE    not3
-	VXORPD Y0, Y0, Y0
-	VXORPD X1, X1, X1
-	VXORPD X2, X2, X2
-	VXORPD Y3, Y3, Y3
-	VXORPD X4, X4, X4
-	VXORPD X5, X5, X5
-	VXORPD Y6, Y6, Y6
-	VXORPD X7, X7, X7
-	VXORPD X8, X8, X8
-	MOVQ   b_base+96(FP), R12
-	MOVQ   k+128(FP), R13
-	TESTQ  R13, R13
-	JZ     store3
-
-t3:
-	VMOVSD       (DX), X12
-	VMULSD       (DI), X12, X12
-	VBROADCASTSD X12, Y12
-	VMULPD       (R12), Y12, Y13
-	VADDPD       Y13, Y0, Y0
-	VMULPD       32(R12), X12, X13
-	VADDPD       X13, X1, X1
-	VMULSD       48(R12), X12, X13
-	VADDSD       X13, X2, X2
-	VMOVSD       (DX)(BX*1), X12
-	VMULSD       (DI)(R8*1), X12, X12
-	VBROADCASTSD X12, Y12
-	VMULPD       (R12), Y12, Y13
-	VADDPD       Y13, Y3, Y3
-	VMULPD       32(R12), X12, X13
-	VADDPD       X13, X4, X4
-	VMULSD       48(R12), X12, X13
-	VADDSD       X13, X5, X5
-	VMOVSD       (DX)(BX*2), X12
-	VMULSD       (DI)(R8*2), X12, X12
-	VBROADCASTSD X12, Y12
-	VMULPD       (R12), Y12, Y13
-	VADDPD       Y13, Y6, Y6
-	VMULPD       32(R12), X12, X13
-	VADDPD       X13, X7, X7
-	VMULSD       48(R12), X12, X13
-	VADDSD       X13, X8, X8
-	ADDQ         $0x08, DX
-	ADDQ         $0x08, DI
-	ADDQ         R10, R12
-	DECQ         R13
-	JNZ          t3
-
-store3:
-	MOVQ    AX, R12
-	VMOVUPD Y0, (R12)
-	VMOVUPD X1, 32(R12)
-	VMOVSD  X2, 48(R12)
-	ADDQ    CX, R12
-	VMOVUPD Y3, (R12)
-	VMOVUPD X4, 32(R12)
-	VMOVSD  X5, 48(R12)
-	ADDQ    CX, R12
-	VMOVUPD Y6, (R12)
-	VMOVUPD X7, 32(R12)
-	VMOVSD  X8, 48(R12)
-	ADDQ    CX, R12
-	MOVQ    R12, AX
-	MOVQ    k+128(FP), R13
-	SHLQ    $0x03, R13
-	SUBQ    R13, DX
-	SUBQ    R13, DI
-	ADDQ    BX, DX
-	ADDQ    R8, DI
-	ADDQ    BX, DX
-	ADDQ    R8, DI
-	ADDQ    BX, DX
-	ADDQ    R8, DI
-	JMP     done
-
-not3:
-	CMPQ   R11, $0x02
-	JNE    not2
-	VXORPD Y0, Y0, Y0
-	VXORPD X1, X1, X1
-	VXORPD X2, X2, X2
-	VXORPD Y3, Y3, Y3
-	VXORPD X4, X4, X4
-	VXORPD X5, X5, X5
-	MOVQ   b_base+96(FP), R12
-	MOVQ   k+128(FP), R13
-	TESTQ  R13, R13
-	JZ     store2
-
-t2:
-	VMOVSD       (DX), X12
-	VMULSD       (DI), X12, X12
-	VBROADCASTSD X12, Y12
-	VMULPD       (R12), Y12, Y13
-	VADDPD       Y13, Y0, Y0
-	VMULPD       32(R12), X12, X13
-	VADDPD       X13, X1, X1
-	VMULSD       48(R12), X12, X13
-	VADDSD       X13, X2, X2
-	VMOVSD       (DX)(BX*1), X12
-	VMULSD       (DI)(R8*1), X12, X12
-	VBROADCASTSD X12, Y12
-	VMULPD       (R12), Y12, Y13
-	VADDPD       Y13, Y3, Y3
-	VMULPD       32(R12), X12, X13
-	VADDPD       X13, X4, X4
-	VMULSD       48(R12), X12, X13
-	VADDSD       X13, X5, X5
-	ADDQ         $0x08, DX
-	ADDQ         $0x08, DI
-	ADDQ         R10, R12
-	DECQ         R13
-	JNZ          t2
-
-store2:
-	MOVQ    AX, R12
-	VMOVUPD Y0, (R12)
-	VMOVUPD X1, 32(R12)
-	VMOVSD  X2, 48(R12)
-	ADDQ    CX, R12
-	VMOVUPD Y3, (R12)
-	VMOVUPD X4, 32(R12)
-	VMOVSD  X5, 48(R12)
-	ADDQ    CX, R12
-	MOVQ    R12, AX
-	MOVQ    k+128(FP), R13
-	SHLQ    $0x03, R13
-	SUBQ    R13, DX
-	SUBQ    R13, DI
-	ADDQ    BX, DX
-	ADDQ    R8, DI
-	ADDQ    BX, DX
-	ADDQ    R8, DI
-	JMP     done
-
-not2:
-	CMPQ   R11, $0x01
-	JNE    not1
-	VXORPD Y0, Y0, Y0
-	VXORPD X1, X1, X1
-	VXORPD X2, X2, X2
-	MOVQ   b_base+96(FP), R12
-	MOVQ   k+128(FP), R13
-	TESTQ  R13, R13
-	JZ     store1
-
-t1:
-	VMOVSD       (DX), X12
-	VMULSD       (DI), X12, X12
-	VBROADCASTSD X12, Y12
-	VMULPD       (R12), Y12, Y13
-	VADDPD       Y13, Y0, Y0
-	VMULPD       32(R12), X12, X13
-	VADDPD       X13, X1, X1
-	VMULSD       48(R12), X12, X13
-	VADDSD       X13, X2, X2
-	ADDQ         $0x08, DX
-	ADDQ         $0x08, DI
-	ADDQ         R10, R12
-	DECQ         R13
-	JNZ          t1
-
-store1:
-	MOVQ    AX, R12
-	VMOVUPD Y0, (R12)
-	VMOVUPD X1, 32(R12)
-	VMOVSD  X2, 48(R12)
-	ADDQ    CX, R12
-	MOVQ    R12, AX
-	MOVQ    k+128(FP), R13
-	SHLQ    $0x03, R13
-	SUBQ    R13, DX
-	SUBQ    R13, DI
-	ADDQ    BX, DX
-	ADDQ    R8, DI
-	JMP     done
-
-not1:
-done:
-	VZEROUPPER
-	RET
-
-// func colAcc7AVX2(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, n int, add bool)
+// func colAcc7AVX2(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, n int, cont bool)
 // Requires: AVX
 TEXT ·colAcc7AVX2(SB), NOSPLIT, $0-113
 	MOVQ out_base+0(FP), AX
@@ -6043,6 +2923,8 @@ TEXT ·colAcc7AVX2(SB), NOSPLIT, $0-113
 group:
 	CMPQ   SI, $0x03
 	JLT    rest
+	CMPB   cont+112(FP), $0x00
+	JNE    contG
 	VXORPD Y0, Y0, Y0
 	VXORPD X1, X1, X1
 	VXORPD X2, X2, X2
@@ -6052,11 +2934,29 @@ group:
 	VXORPD Y6, Y6, Y6
 	VXORPD X7, X7, X7
 	VXORPD X8, X8, X8
-	MOVQ   DX, R8
-	MOVQ   b_base+72(FP), R9
-	MOVQ   n+104(FP), R10
-	TESTQ  R10, R10
-	JZ     storeG
+	JMP    sumG
+
+contG:
+	MOVQ    AX, R9
+	VMOVUPD (R9), Y0
+	VMOVUPD 32(R9), X1
+	VMOVSD  48(R9), X2
+	ADDQ    CX, R9
+	VMOVUPD (R9), Y3
+	VMOVUPD 32(R9), X4
+	VMOVSD  48(R9), X5
+	ADDQ    CX, R9
+	VMOVUPD (R9), Y6
+	VMOVUPD 32(R9), X7
+	VMOVSD  48(R9), X8
+	ADDQ    CX, R9
+
+sumG:
+	MOVQ  DX, R8
+	MOVQ  b_base+72(FP), R9
+	MOVQ  n+104(FP), R10
+	TESTQ R10, R10
+	JZ    storeG
 
 tG:
 	VMOVUPD      (R9), Y9
@@ -6089,23 +2989,6 @@ tG:
 	JNZ          tG
 
 storeG:
-	CMPB   add+112(FP), $0x00
-	JE     setG
-	MOVQ   AX, R9
-	VADDPD (R9), Y0, Y0
-	VADDPD 32(R9), X1, X1
-	VADDSD 48(R9), X2, X2
-	ADDQ   CX, R9
-	VADDPD (R9), Y3, Y3
-	VADDPD 32(R9), X4, X4
-	VADDSD 48(R9), X5, X5
-	ADDQ   CX, R9
-	VADDPD (R9), Y6, Y6
-	VADDPD 32(R9), X7, X7
-	VADDSD 48(R9), X8, X8
-	ADDQ   CX, R9
-
-setG:
 	VMOVUPD Y0, (AX)
 	VMOVUPD X1, 32(AX)
 	VMOVSD  X2, 48(AX)
@@ -6125,17 +3008,33 @@ setG:
 rest:
 	CMPQ   SI, $0x02
 	JNE    not2
+	CMPB   cont+112(FP), $0x00
+	JNE    cont2
 	VXORPD Y0, Y0, Y0
 	VXORPD X1, X1, X1
 	VXORPD X2, X2, X2
 	VXORPD Y3, Y3, Y3
 	VXORPD X4, X4, X4
 	VXORPD X5, X5, X5
-	MOVQ   DX, R8
-	MOVQ   b_base+72(FP), R9
-	MOVQ   n+104(FP), R10
-	TESTQ  R10, R10
-	JZ     store2
+	JMP    sum2
+
+cont2:
+	MOVQ    AX, R9
+	VMOVUPD (R9), Y0
+	VMOVUPD 32(R9), X1
+	VMOVSD  48(R9), X2
+	ADDQ    CX, R9
+	VMOVUPD (R9), Y3
+	VMOVUPD 32(R9), X4
+	VMOVSD  48(R9), X5
+	ADDQ    CX, R9
+
+sum2:
+	MOVQ  DX, R8
+	MOVQ  b_base+72(FP), R9
+	MOVQ  n+104(FP), R10
+	TESTQ R10, R10
+	JZ    store2
 
 t2:
 	VMOVUPD      (R9), Y9
@@ -6161,19 +3060,6 @@ t2:
 	JNZ          t2
 
 store2:
-	CMPB   add+112(FP), $0x00
-	JE     set2
-	MOVQ   AX, R9
-	VADDPD (R9), Y0, Y0
-	VADDPD 32(R9), X1, X1
-	VADDSD 48(R9), X2, X2
-	ADDQ   CX, R9
-	VADDPD (R9), Y3, Y3
-	VADDPD 32(R9), X4, X4
-	VADDSD 48(R9), X5, X5
-	ADDQ   CX, R9
-
-set2:
 	VMOVUPD Y0, (AX)
 	VMOVUPD X1, 32(AX)
 	VMOVSD  X2, 48(AX)
@@ -6188,14 +3074,26 @@ set2:
 not2:
 	CMPQ   SI, $0x01
 	JNE    not1
+	CMPB   cont+112(FP), $0x00
+	JNE    cont1
 	VXORPD Y0, Y0, Y0
 	VXORPD X1, X1, X1
 	VXORPD X2, X2, X2
-	MOVQ   DX, R8
-	MOVQ   b_base+72(FP), R9
-	MOVQ   n+104(FP), R10
-	TESTQ  R10, R10
-	JZ     store1
+	JMP    sum1
+
+cont1:
+	MOVQ    AX, R9
+	VMOVUPD (R9), Y0
+	VMOVUPD 32(R9), X1
+	VMOVSD  48(R9), X2
+	ADDQ    CX, R9
+
+sum1:
+	MOVQ  DX, R8
+	MOVQ  b_base+72(FP), R9
+	MOVQ  n+104(FP), R10
+	TESTQ R10, R10
+	JZ    store1
 
 t1:
 	VMOVUPD      (R9), Y9
@@ -6214,240 +3112,6 @@ t1:
 	JNZ          t1
 
 store1:
-	CMPB   add+112(FP), $0x00
-	JE     set1
-	MOVQ   AX, R9
-	VADDPD (R9), Y0, Y0
-	VADDPD 32(R9), X1, X1
-	VADDSD 48(R9), X2, X2
-	ADDQ   CX, R9
-
-set1:
-	VMOVUPD Y0, (AX)
-	VMOVUPD X1, 32(AX)
-	VMOVSD  X2, 48(AX)
-	ADDQ    CX, AX
-	ADDQ    $0x08, DX
-	JMP     done
-
-not1:
-done:
-	VZEROUPPER
-	RET
-
-// func colAccHadamard7AVX2(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, c []float64, cs int, n int, add bool)
-// Requires: AVX
-TEXT ·colAccHadamard7AVX2(SB), NOSPLIT, $0-145
-	MOVQ out_base+0(FP), AX
-	MOVQ ds+24(FP), CX
-	SHLQ $0x03, CX
-	MOVQ x_base+32(FP), DX
-	MOVQ xs+56(FP), BX
-	SHLQ $0x03, BX
-	MOVQ k+64(FP), SI
-	MOVQ bs+96(FP), DI
-	SHLQ $0x03, DI
-	MOVQ cs+128(FP), R8
-	SHLQ $0x03, R8
-
-group:
-	CMPQ   SI, $0x03
-	JLT    rest
-	VXORPD Y0, Y0, Y0
-	VXORPD X1, X1, X1
-	VXORPD X2, X2, X2
-	VXORPD Y3, Y3, Y3
-	VXORPD X4, X4, X4
-	VXORPD X5, X5, X5
-	VXORPD Y6, Y6, Y6
-	VXORPD X7, X7, X7
-	VXORPD X8, X8, X8
-	MOVQ   DX, R10
-	MOVQ   b_base+72(FP), R11
-	MOVQ   c_base+104(FP), R9
-	MOVQ   n+136(FP), R12
-	TESTQ  R12, R12
-	JZ     storeG
-
-tG:
-	VMOVUPD      (R11), Y9
-	VMOVUPD      32(R11), X10
-	VMOVSD       48(R11), X11
-	VMULPD       (R9), Y9, Y9
-	VMULPD       32(R9), X10, X10
-	VMULSD       48(R9), X11, X11
-	ADDQ         R8, R9
-	VBROADCASTSD (R10), Y12
-	VMULPD       Y9, Y12, Y13
-	VADDPD       Y13, Y0, Y0
-	VMULPD       X10, X12, X13
-	VADDPD       X13, X1, X1
-	VMULSD       X11, X12, X13
-	VADDSD       X13, X2, X2
-	VBROADCASTSD 8(R10), Y12
-	VMULPD       Y9, Y12, Y13
-	VADDPD       Y13, Y3, Y3
-	VMULPD       X10, X12, X13
-	VADDPD       X13, X4, X4
-	VMULSD       X11, X12, X13
-	VADDSD       X13, X5, X5
-	VBROADCASTSD 16(R10), Y12
-	VMULPD       Y9, Y12, Y13
-	VADDPD       Y13, Y6, Y6
-	VMULPD       X10, X12, X13
-	VADDPD       X13, X7, X7
-	VMULSD       X11, X12, X13
-	VADDSD       X13, X8, X8
-	ADDQ         BX, R10
-	ADDQ         DI, R11
-	DECQ         R12
-	JNZ          tG
-
-storeG:
-	CMPB   add+144(FP), $0x00
-	JE     setG
-	MOVQ   AX, R11
-	VADDPD (R11), Y0, Y0
-	VADDPD 32(R11), X1, X1
-	VADDSD 48(R11), X2, X2
-	ADDQ   CX, R11
-	VADDPD (R11), Y3, Y3
-	VADDPD 32(R11), X4, X4
-	VADDSD 48(R11), X5, X5
-	ADDQ   CX, R11
-	VADDPD (R11), Y6, Y6
-	VADDPD 32(R11), X7, X7
-	VADDSD 48(R11), X8, X8
-	ADDQ   CX, R11
-
-setG:
-	VMOVUPD Y0, (AX)
-	VMOVUPD X1, 32(AX)
-	VMOVSD  X2, 48(AX)
-	ADDQ    CX, AX
-	VMOVUPD Y3, (AX)
-	VMOVUPD X4, 32(AX)
-	VMOVSD  X5, 48(AX)
-	ADDQ    CX, AX
-	VMOVUPD Y6, (AX)
-	VMOVUPD X7, 32(AX)
-	VMOVSD  X8, 48(AX)
-	ADDQ    CX, AX
-	ADDQ    $0x18, DX
-	SUBQ    $0x03, SI
-	JMP     group
-
-rest:
-	CMPQ   SI, $0x02
-	JNE    not2
-	VXORPD Y0, Y0, Y0
-	VXORPD X1, X1, X1
-	VXORPD X2, X2, X2
-	VXORPD Y3, Y3, Y3
-	VXORPD X4, X4, X4
-	VXORPD X5, X5, X5
-	MOVQ   DX, R10
-	MOVQ   b_base+72(FP), R11
-	MOVQ   c_base+104(FP), R9
-	MOVQ   n+136(FP), R12
-	TESTQ  R12, R12
-	JZ     store2
-
-t2:
-	VMOVUPD      (R11), Y9
-	VMOVUPD      32(R11), X10
-	VMOVSD       48(R11), X11
-	VMULPD       (R9), Y9, Y9
-	VMULPD       32(R9), X10, X10
-	VMULSD       48(R9), X11, X11
-	ADDQ         R8, R9
-	VBROADCASTSD (R10), Y12
-	VMULPD       Y9, Y12, Y13
-	VADDPD       Y13, Y0, Y0
-	VMULPD       X10, X12, X13
-	VADDPD       X13, X1, X1
-	VMULSD       X11, X12, X13
-	VADDSD       X13, X2, X2
-	VBROADCASTSD 8(R10), Y12
-	VMULPD       Y9, Y12, Y13
-	VADDPD       Y13, Y3, Y3
-	VMULPD       X10, X12, X13
-	VADDPD       X13, X4, X4
-	VMULSD       X11, X12, X13
-	VADDSD       X13, X5, X5
-	ADDQ         BX, R10
-	ADDQ         DI, R11
-	DECQ         R12
-	JNZ          t2
-
-store2:
-	CMPB   add+144(FP), $0x00
-	JE     set2
-	MOVQ   AX, R11
-	VADDPD (R11), Y0, Y0
-	VADDPD 32(R11), X1, X1
-	VADDSD 48(R11), X2, X2
-	ADDQ   CX, R11
-	VADDPD (R11), Y3, Y3
-	VADDPD 32(R11), X4, X4
-	VADDSD 48(R11), X5, X5
-	ADDQ   CX, R11
-
-set2:
-	VMOVUPD Y0, (AX)
-	VMOVUPD X1, 32(AX)
-	VMOVSD  X2, 48(AX)
-	ADDQ    CX, AX
-	VMOVUPD Y3, (AX)
-	VMOVUPD X4, 32(AX)
-	VMOVSD  X5, 48(AX)
-	ADDQ    CX, AX
-	ADDQ    $0x10, DX
-	JMP     done
-
-not2:
-	CMPQ   SI, $0x01
-	JNE    not1
-	VXORPD Y0, Y0, Y0
-	VXORPD X1, X1, X1
-	VXORPD X2, X2, X2
-	MOVQ   DX, R10
-	MOVQ   b_base+72(FP), R11
-	MOVQ   c_base+104(FP), R9
-	MOVQ   n+136(FP), R12
-	TESTQ  R12, R12
-	JZ     store1
-
-t1:
-	VMOVUPD      (R11), Y9
-	VMOVUPD      32(R11), X10
-	VMOVSD       48(R11), X11
-	VMULPD       (R9), Y9, Y9
-	VMULPD       32(R9), X10, X10
-	VMULSD       48(R9), X11, X11
-	ADDQ         R8, R9
-	VBROADCASTSD (R10), Y12
-	VMULPD       Y9, Y12, Y13
-	VADDPD       Y13, Y0, Y0
-	VMULPD       X10, X12, X13
-	VADDPD       X13, X1, X1
-	VMULSD       X11, X12, X13
-	VADDSD       X13, X2, X2
-	ADDQ         BX, R10
-	ADDQ         DI, R11
-	DECQ         R12
-	JNZ          t1
-
-store1:
-	CMPB   add+144(FP), $0x00
-	JE     set1
-	MOVQ   AX, R11
-	VADDPD (R11), Y0, Y0
-	VADDPD 32(R11), X1, X1
-	VADDSD 48(R11), X2, X2
-	ADDQ   CX, R11
-
-set1:
 	VMOVUPD Y0, (AX)
 	VMOVUPD X1, 32(AX)
 	VMOVSD  X2, 48(AX)
@@ -6477,42 +3141,42 @@ TEXT ·rowMul8AVX2(SB), NOSPLIT, $0-112
 group:
 	CMPQ   R8, $0x04
 	JLT    rest
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
 	VXORPD Y2, Y2, Y2
 	VXORPD Y3, Y3, Y3
 	VXORPD Y4, Y4, Y4
 	VXORPD Y5, Y5, Y5
 	VXORPD Y6, Y6, Y6
 	VXORPD Y7, Y7, Y7
-	VXORPD Y8, Y8, Y8
-	VXORPD Y9, Y9, Y9
 	MOVQ   b_base+64(FP), R9
 	MOVQ   k+96(FP), R10
 	TESTQ  R10, R10
 	JZ     storeG
 
 tG:
-	VMOVUPD      (R9), Y0
-	VMOVUPD      32(R9), Y1
+	VMOVUPD      (R9), Y8
+	VMOVUPD      32(R9), Y9
 	VBROADCASTSD (DX), Y10
-	VMULPD       Y0, Y10, Y11
-	VADDPD       Y11, Y2, Y2
-	VMULPD       Y1, Y10, Y11
-	VADDPD       Y11, Y3, Y3
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y0, Y0
+	VMULPD       Y9, Y10, Y11
+	VADDPD       Y11, Y1, Y1
 	VBROADCASTSD (DX)(BX*1), Y10
-	VMULPD       Y0, Y10, Y11
-	VADDPD       Y11, Y4, Y4
-	VMULPD       Y1, Y10, Y11
-	VADDPD       Y11, Y5, Y5
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y2, Y2
+	VMULPD       Y9, Y10, Y11
+	VADDPD       Y11, Y3, Y3
 	VBROADCASTSD (DX)(BX*2), Y10
-	VMULPD       Y0, Y10, Y11
-	VADDPD       Y11, Y6, Y6
-	VMULPD       Y1, Y10, Y11
-	VADDPD       Y11, Y7, Y7
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y4, Y4
+	VMULPD       Y9, Y10, Y11
+	VADDPD       Y11, Y5, Y5
 	VBROADCASTSD (DX)(SI*1), Y10
-	VMULPD       Y0, Y10, Y11
-	VADDPD       Y11, Y8, Y8
-	VMULPD       Y1, Y10, Y11
-	VADDPD       Y11, Y9, Y9
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y6, Y6
+	VMULPD       Y9, Y10, Y11
+	VADDPD       Y11, Y7, Y7
 	ADDQ         $0x08, DX
 	ADDQ         DI, R9
 	DECQ         R10
@@ -6520,6 +3184,9 @@ tG:
 
 storeG:
 	MOVQ    AX, R9
+	VMOVUPD Y0, (R9)
+	VMOVUPD Y1, 32(R9)
+	ADDQ    CX, R9
 	VMOVUPD Y2, (R9)
 	VMOVUPD Y3, 32(R9)
 	ADDQ    CX, R9
@@ -6528,9 +3195,6 @@ storeG:
 	ADDQ    CX, R9
 	VMOVUPD Y6, (R9)
 	VMOVUPD Y7, 32(R9)
-	ADDQ    CX, R9
-	VMOVUPD Y8, (R9)
-	VMOVUPD Y9, 32(R9)
 	ADDQ    CX, R9
 	MOVQ    R9, AX
 	MOVQ    k+96(FP), R10
@@ -6546,35 +3210,35 @@ storeG:
 rest:
 	CMPQ   R8, $0x03
 	JNE    not3
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
 	VXORPD Y2, Y2, Y2
 	VXORPD Y3, Y3, Y3
 	VXORPD Y4, Y4, Y4
 	VXORPD Y5, Y5, Y5
-	VXORPD Y6, Y6, Y6
-	VXORPD Y7, Y7, Y7
 	MOVQ   b_base+64(FP), R9
 	MOVQ   k+96(FP), R10
 	TESTQ  R10, R10
 	JZ     store3
 
 t3:
-	VMOVUPD      (R9), Y0
-	VMOVUPD      32(R9), Y1
+	VMOVUPD      (R9), Y8
+	VMOVUPD      32(R9), Y9
 	VBROADCASTSD (DX), Y10
-	VMULPD       Y0, Y10, Y11
-	VADDPD       Y11, Y2, Y2
-	VMULPD       Y1, Y10, Y11
-	VADDPD       Y11, Y3, Y3
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y0, Y0
+	VMULPD       Y9, Y10, Y11
+	VADDPD       Y11, Y1, Y1
 	VBROADCASTSD (DX)(BX*1), Y10
-	VMULPD       Y0, Y10, Y11
-	VADDPD       Y11, Y4, Y4
-	VMULPD       Y1, Y10, Y11
-	VADDPD       Y11, Y5, Y5
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y2, Y2
+	VMULPD       Y9, Y10, Y11
+	VADDPD       Y11, Y3, Y3
 	VBROADCASTSD (DX)(BX*2), Y10
-	VMULPD       Y0, Y10, Y11
-	VADDPD       Y11, Y6, Y6
-	VMULPD       Y1, Y10, Y11
-	VADDPD       Y11, Y7, Y7
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y4, Y4
+	VMULPD       Y9, Y10, Y11
+	VADDPD       Y11, Y5, Y5
 	ADDQ         $0x08, DX
 	ADDQ         DI, R9
 	DECQ         R10
@@ -6582,14 +3246,14 @@ t3:
 
 store3:
 	MOVQ    AX, R9
+	VMOVUPD Y0, (R9)
+	VMOVUPD Y1, 32(R9)
+	ADDQ    CX, R9
 	VMOVUPD Y2, (R9)
 	VMOVUPD Y3, 32(R9)
 	ADDQ    CX, R9
 	VMOVUPD Y4, (R9)
 	VMOVUPD Y5, 32(R9)
-	ADDQ    CX, R9
-	VMOVUPD Y6, (R9)
-	VMOVUPD Y7, 32(R9)
 	ADDQ    CX, R9
 	MOVQ    R9, AX
 	MOVQ    k+96(FP), R10
@@ -6603,28 +3267,28 @@ store3:
 not3:
 	CMPQ   R8, $0x02
 	JNE    not2
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
 	VXORPD Y2, Y2, Y2
 	VXORPD Y3, Y3, Y3
-	VXORPD Y4, Y4, Y4
-	VXORPD Y5, Y5, Y5
 	MOVQ   b_base+64(FP), R9
 	MOVQ   k+96(FP), R10
 	TESTQ  R10, R10
 	JZ     store2
 
 t2:
-	VMOVUPD      (R9), Y0
-	VMOVUPD      32(R9), Y1
+	VMOVUPD      (R9), Y8
+	VMOVUPD      32(R9), Y9
 	VBROADCASTSD (DX), Y10
-	VMULPD       Y0, Y10, Y11
-	VADDPD       Y11, Y2, Y2
-	VMULPD       Y1, Y10, Y11
-	VADDPD       Y11, Y3, Y3
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y0, Y0
+	VMULPD       Y9, Y10, Y11
+	VADDPD       Y11, Y1, Y1
 	VBROADCASTSD (DX)(BX*1), Y10
-	VMULPD       Y0, Y10, Y11
-	VADDPD       Y11, Y4, Y4
-	VMULPD       Y1, Y10, Y11
-	VADDPD       Y11, Y5, Y5
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y2, Y2
+	VMULPD       Y9, Y10, Y11
+	VADDPD       Y11, Y3, Y3
 	ADDQ         $0x08, DX
 	ADDQ         DI, R9
 	DECQ         R10
@@ -6632,11 +3296,11 @@ t2:
 
 store2:
 	MOVQ    AX, R9
+	VMOVUPD Y0, (R9)
+	VMOVUPD Y1, 32(R9)
+	ADDQ    CX, R9
 	VMOVUPD Y2, (R9)
 	VMOVUPD Y3, 32(R9)
-	ADDQ    CX, R9
-	VMOVUPD Y4, (R9)
-	VMOVUPD Y5, 32(R9)
 	ADDQ    CX, R9
 	MOVQ    R9, AX
 	MOVQ    k+96(FP), R10
@@ -6649,21 +3313,21 @@ store2:
 not2:
 	CMPQ   R8, $0x01
 	JNE    not1
-	VXORPD Y2, Y2, Y2
-	VXORPD Y3, Y3, Y3
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
 	MOVQ   b_base+64(FP), R9
 	MOVQ   k+96(FP), R10
 	TESTQ  R10, R10
 	JZ     store1
 
 t1:
-	VMOVUPD      (R9), Y0
-	VMOVUPD      32(R9), Y1
+	VMOVUPD      (R9), Y8
+	VMOVUPD      32(R9), Y9
 	VBROADCASTSD (DX), Y10
-	VMULPD       Y0, Y10, Y11
-	VADDPD       Y11, Y2, Y2
-	VMULPD       Y1, Y10, Y11
-	VADDPD       Y11, Y3, Y3
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y0, Y0
+	VMULPD       Y9, Y10, Y11
+	VADDPD       Y11, Y1, Y1
 	ADDQ         $0x08, DX
 	ADDQ         DI, R9
 	DECQ         R10
@@ -6671,8 +3335,8 @@ t1:
 
 store1:
 	MOVQ    AX, R9
-	VMOVUPD Y2, (R9)
-	VMOVUPD Y3, 32(R9)
+	VMOVUPD Y0, (R9)
+	VMOVUPD Y1, 32(R9)
 	ADDQ    CX, R9
 	MOVQ    R9, AX
 	MOVQ    k+96(FP), R10
@@ -6686,267 +3350,7 @@ done:
 	VZEROUPPER
 	RET
 
-// func rowMulHadamard8AVX2(out []float64, ds int, a []float64, as int, c []float64, cs int, b []float64, bs int, k int, rows int)
-// Requires: AVX, AVX2
-TEXT ·rowMulHadamard8AVX2(SB), NOSPLIT, $0-144
-	MOVQ out_base+0(FP), AX
-	MOVQ ds+24(FP), CX
-	SHLQ $0x03, CX
-	MOVQ a_base+32(FP), DX
-	MOVQ as+56(FP), BX
-	SHLQ $0x03, BX
-	LEAQ (BX)(BX*2), SI
-	MOVQ c_base+64(FP), DI
-	MOVQ cs+88(FP), R8
-	SHLQ $0x03, R8
-	LEAQ (R8)(R8*2), R9
-	MOVQ bs+120(FP), R10
-	SHLQ $0x03, R10
-	MOVQ rows+136(FP), R11
-
-group:
-	CMPQ   R11, $0x04
-	JLT    rest
-	VXORPD Y0, Y0, Y0
-	VXORPD Y1, Y1, Y1
-	VXORPD Y2, Y2, Y2
-	VXORPD Y3, Y3, Y3
-	VXORPD Y4, Y4, Y4
-	VXORPD Y5, Y5, Y5
-	VXORPD Y6, Y6, Y6
-	VXORPD Y7, Y7, Y7
-	MOVQ   b_base+96(FP), R12
-	MOVQ   k+128(FP), R13
-	TESTQ  R13, R13
-	JZ     storeG
-
-tG:
-	VMOVSD       (DX), X8
-	VMULSD       (DI), X8, X8
-	VBROADCASTSD X8, Y8
-	VMULPD       (R12), Y8, Y9
-	VADDPD       Y9, Y0, Y0
-	VMULPD       32(R12), Y8, Y9
-	VADDPD       Y9, Y1, Y1
-	VMOVSD       (DX)(BX*1), X8
-	VMULSD       (DI)(R8*1), X8, X8
-	VBROADCASTSD X8, Y8
-	VMULPD       (R12), Y8, Y9
-	VADDPD       Y9, Y2, Y2
-	VMULPD       32(R12), Y8, Y9
-	VADDPD       Y9, Y3, Y3
-	VMOVSD       (DX)(BX*2), X8
-	VMULSD       (DI)(R8*2), X8, X8
-	VBROADCASTSD X8, Y8
-	VMULPD       (R12), Y8, Y9
-	VADDPD       Y9, Y4, Y4
-	VMULPD       32(R12), Y8, Y9
-	VADDPD       Y9, Y5, Y5
-	VMOVSD       (DX)(SI*1), X8
-	VMULSD       (DI)(R9*1), X8, X8
-	VBROADCASTSD X8, Y8
-	VMULPD       (R12), Y8, Y9
-	VADDPD       Y9, Y6, Y6
-	VMULPD       32(R12), Y8, Y9
-	VADDPD       Y9, Y7, Y7
-	ADDQ         $0x08, DX
-	ADDQ         $0x08, DI
-	ADDQ         R10, R12
-	DECQ         R13
-	JNZ          tG
-
-storeG:
-	MOVQ    AX, R12
-	VMOVUPD Y0, (R12)
-	VMOVUPD Y1, 32(R12)
-	ADDQ    CX, R12
-	VMOVUPD Y2, (R12)
-	VMOVUPD Y3, 32(R12)
-	ADDQ    CX, R12
-	VMOVUPD Y4, (R12)
-	VMOVUPD Y5, 32(R12)
-	ADDQ    CX, R12
-	VMOVUPD Y6, (R12)
-	VMOVUPD Y7, 32(R12)
-	ADDQ    CX, R12
-	MOVQ    R12, AX
-	MOVQ    k+128(FP), R13
-	SHLQ    $0x03, R13
-	SUBQ    R13, DX
-	SUBQ    R13, DI
-	ADDQ    BX, DX
-	ADDQ    R8, DI
-	ADDQ    BX, DX
-	ADDQ    R8, DI
-	ADDQ    BX, DX
-	ADDQ    R8, DI
-	ADDQ    BX, DX
-	ADDQ    R8, DI
-	SUBQ    $0x04, R11
-	JMP     group
-
-rest:
-	CMPQ   R11, $0x03
-	JNE    not3
-	VXORPD Y0, Y0, Y0
-	VXORPD Y1, Y1, Y1
-	VXORPD Y2, Y2, Y2
-	VXORPD Y3, Y3, Y3
-	VXORPD Y4, Y4, Y4
-	VXORPD Y5, Y5, Y5
-	MOVQ   b_base+96(FP), R12
-	MOVQ   k+128(FP), R13
-	TESTQ  R13, R13
-	JZ     store3
-
-t3:
-	VMOVSD       (DX), X8
-	VMULSD       (DI), X8, X8
-	VBROADCASTSD X8, Y8
-	VMULPD       (R12), Y8, Y9
-	VADDPD       Y9, Y0, Y0
-	VMULPD       32(R12), Y8, Y9
-	VADDPD       Y9, Y1, Y1
-	VMOVSD       (DX)(BX*1), X8
-	VMULSD       (DI)(R8*1), X8, X8
-	VBROADCASTSD X8, Y8
-	VMULPD       (R12), Y8, Y9
-	VADDPD       Y9, Y2, Y2
-	VMULPD       32(R12), Y8, Y9
-	VADDPD       Y9, Y3, Y3
-	VMOVSD       (DX)(BX*2), X8
-	VMULSD       (DI)(R8*2), X8, X8
-	VBROADCASTSD X8, Y8
-	VMULPD       (R12), Y8, Y9
-	VADDPD       Y9, Y4, Y4
-	VMULPD       32(R12), Y8, Y9
-	VADDPD       Y9, Y5, Y5
-	ADDQ         $0x08, DX
-	ADDQ         $0x08, DI
-	ADDQ         R10, R12
-	DECQ         R13
-	JNZ          t3
-
-store3:
-	MOVQ    AX, R12
-	VMOVUPD Y0, (R12)
-	VMOVUPD Y1, 32(R12)
-	ADDQ    CX, R12
-	VMOVUPD Y2, (R12)
-	VMOVUPD Y3, 32(R12)
-	ADDQ    CX, R12
-	VMOVUPD Y4, (R12)
-	VMOVUPD Y5, 32(R12)
-	ADDQ    CX, R12
-	MOVQ    R12, AX
-	MOVQ    k+128(FP), R13
-	SHLQ    $0x03, R13
-	SUBQ    R13, DX
-	SUBQ    R13, DI
-	ADDQ    BX, DX
-	ADDQ    R8, DI
-	ADDQ    BX, DX
-	ADDQ    R8, DI
-	ADDQ    BX, DX
-	ADDQ    R8, DI
-	JMP     done
-
-not3:
-	CMPQ   R11, $0x02
-	JNE    not2
-	VXORPD Y0, Y0, Y0
-	VXORPD Y1, Y1, Y1
-	VXORPD Y2, Y2, Y2
-	VXORPD Y3, Y3, Y3
-	MOVQ   b_base+96(FP), R12
-	MOVQ   k+128(FP), R13
-	TESTQ  R13, R13
-	JZ     store2
-
-t2:
-	VMOVSD       (DX), X8
-	VMULSD       (DI), X8, X8
-	VBROADCASTSD X8, Y8
-	VMULPD       (R12), Y8, Y9
-	VADDPD       Y9, Y0, Y0
-	VMULPD       32(R12), Y8, Y9
-	VADDPD       Y9, Y1, Y1
-	VMOVSD       (DX)(BX*1), X8
-	VMULSD       (DI)(R8*1), X8, X8
-	VBROADCASTSD X8, Y8
-	VMULPD       (R12), Y8, Y9
-	VADDPD       Y9, Y2, Y2
-	VMULPD       32(R12), Y8, Y9
-	VADDPD       Y9, Y3, Y3
-	ADDQ         $0x08, DX
-	ADDQ         $0x08, DI
-	ADDQ         R10, R12
-	DECQ         R13
-	JNZ          t2
-
-store2:
-	MOVQ    AX, R12
-	VMOVUPD Y0, (R12)
-	VMOVUPD Y1, 32(R12)
-	ADDQ    CX, R12
-	VMOVUPD Y2, (R12)
-	VMOVUPD Y3, 32(R12)
-	ADDQ    CX, R12
-	MOVQ    R12, AX
-	MOVQ    k+128(FP), R13
-	SHLQ    $0x03, R13
-	SUBQ    R13, DX
-	SUBQ    R13, DI
-	ADDQ    BX, DX
-	ADDQ    R8, DI
-	ADDQ    BX, DX
-	ADDQ    R8, DI
-	JMP     done
-
-not2:
-	CMPQ   R11, $0x01
-	JNE    not1
-	VXORPD Y0, Y0, Y0
-	VXORPD Y1, Y1, Y1
-	MOVQ   b_base+96(FP), R12
-	MOVQ   k+128(FP), R13
-	TESTQ  R13, R13
-	JZ     store1
-
-t1:
-	VMOVSD       (DX), X8
-	VMULSD       (DI), X8, X8
-	VBROADCASTSD X8, Y8
-	VMULPD       (R12), Y8, Y9
-	VADDPD       Y9, Y0, Y0
-	VMULPD       32(R12), Y8, Y9
-	VADDPD       Y9, Y1, Y1
-	ADDQ         $0x08, DX
-	ADDQ         $0x08, DI
-	ADDQ         R10, R12
-	DECQ         R13
-	JNZ          t1
-
-store1:
-	MOVQ    AX, R12
-	VMOVUPD Y0, (R12)
-	VMOVUPD Y1, 32(R12)
-	ADDQ    CX, R12
-	MOVQ    R12, AX
-	MOVQ    k+128(FP), R13
-	SHLQ    $0x03, R13
-	SUBQ    R13, DX
-	SUBQ    R13, DI
-	ADDQ    BX, DX
-	ADDQ    R8, DI
-	JMP     done
-
-not1:
-done:
-	VZEROUPPER
-	RET
-
-// func colAcc8AVX2(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, n int, add bool)
+// func colAcc8AVX2(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, n int, cont bool)
 // Requires: AVX
 TEXT ·colAcc8AVX2(SB), NOSPLIT, $0-113
 	MOVQ out_base+0(FP), AX
@@ -6962,6 +3366,8 @@ TEXT ·colAcc8AVX2(SB), NOSPLIT, $0-113
 group:
 	CMPQ   SI, $0x04
 	JLT    rest
+	CMPB   cont+112(FP), $0x00
+	JNE    contG
 	VXORPD Y0, Y0, Y0
 	VXORPD Y1, Y1, Y1
 	VXORPD Y2, Y2, Y2
@@ -6970,11 +3376,29 @@ group:
 	VXORPD Y5, Y5, Y5
 	VXORPD Y6, Y6, Y6
 	VXORPD Y7, Y7, Y7
-	MOVQ   DX, R8
-	MOVQ   b_base+72(FP), R9
-	MOVQ   n+104(FP), R10
-	TESTQ  R10, R10
-	JZ     storeG
+	JMP    sumG
+
+contG:
+	MOVQ    AX, R9
+	VMOVUPD (R9), Y0
+	VMOVUPD 32(R9), Y1
+	ADDQ    CX, R9
+	VMOVUPD (R9), Y2
+	VMOVUPD 32(R9), Y3
+	ADDQ    CX, R9
+	VMOVUPD (R9), Y4
+	VMOVUPD 32(R9), Y5
+	ADDQ    CX, R9
+	VMOVUPD (R9), Y6
+	VMOVUPD 32(R9), Y7
+	ADDQ    CX, R9
+
+sumG:
+	MOVQ  DX, R8
+	MOVQ  b_base+72(FP), R9
+	MOVQ  n+104(FP), R10
+	TESTQ R10, R10
+	JZ    storeG
 
 tG:
 	VMOVUPD      (R9), Y8
@@ -7005,23 +3429,6 @@ tG:
 	JNZ          tG
 
 storeG:
-	CMPB   add+112(FP), $0x00
-	JE     setG
-	MOVQ   AX, R9
-	VADDPD (R9), Y0, Y0
-	VADDPD 32(R9), Y1, Y1
-	ADDQ   CX, R9
-	VADDPD (R9), Y2, Y2
-	VADDPD 32(R9), Y3, Y3
-	ADDQ   CX, R9
-	VADDPD (R9), Y4, Y4
-	VADDPD 32(R9), Y5, Y5
-	ADDQ   CX, R9
-	VADDPD (R9), Y6, Y6
-	VADDPD 32(R9), Y7, Y7
-	ADDQ   CX, R9
-
-setG:
 	VMOVUPD Y0, (AX)
 	VMOVUPD Y1, 32(AX)
 	ADDQ    CX, AX
@@ -7041,17 +3448,34 @@ setG:
 rest:
 	CMPQ   SI, $0x03
 	JNE    not3
+	CMPB   cont+112(FP), $0x00
+	JNE    cont3
 	VXORPD Y0, Y0, Y0
 	VXORPD Y1, Y1, Y1
 	VXORPD Y2, Y2, Y2
 	VXORPD Y3, Y3, Y3
 	VXORPD Y4, Y4, Y4
 	VXORPD Y5, Y5, Y5
-	MOVQ   DX, R8
-	MOVQ   b_base+72(FP), R9
-	MOVQ   n+104(FP), R10
-	TESTQ  R10, R10
-	JZ     store3
+	JMP    sum3
+
+cont3:
+	MOVQ    AX, R9
+	VMOVUPD (R9), Y0
+	VMOVUPD 32(R9), Y1
+	ADDQ    CX, R9
+	VMOVUPD (R9), Y2
+	VMOVUPD 32(R9), Y3
+	ADDQ    CX, R9
+	VMOVUPD (R9), Y4
+	VMOVUPD 32(R9), Y5
+	ADDQ    CX, R9
+
+sum3:
+	MOVQ  DX, R8
+	MOVQ  b_base+72(FP), R9
+	MOVQ  n+104(FP), R10
+	TESTQ R10, R10
+	JZ    store3
 
 t3:
 	VMOVUPD      (R9), Y8
@@ -7077,20 +3501,6 @@ t3:
 	JNZ          t3
 
 store3:
-	CMPB   add+112(FP), $0x00
-	JE     set3
-	MOVQ   AX, R9
-	VADDPD (R9), Y0, Y0
-	VADDPD 32(R9), Y1, Y1
-	ADDQ   CX, R9
-	VADDPD (R9), Y2, Y2
-	VADDPD 32(R9), Y3, Y3
-	ADDQ   CX, R9
-	VADDPD (R9), Y4, Y4
-	VADDPD 32(R9), Y5, Y5
-	ADDQ   CX, R9
-
-set3:
 	VMOVUPD Y0, (AX)
 	VMOVUPD Y1, 32(AX)
 	ADDQ    CX, AX
@@ -7106,15 +3516,29 @@ set3:
 not3:
 	CMPQ   SI, $0x02
 	JNE    not2
+	CMPB   cont+112(FP), $0x00
+	JNE    cont2
 	VXORPD Y0, Y0, Y0
 	VXORPD Y1, Y1, Y1
 	VXORPD Y2, Y2, Y2
 	VXORPD Y3, Y3, Y3
-	MOVQ   DX, R8
-	MOVQ   b_base+72(FP), R9
-	MOVQ   n+104(FP), R10
-	TESTQ  R10, R10
-	JZ     store2
+	JMP    sum2
+
+cont2:
+	MOVQ    AX, R9
+	VMOVUPD (R9), Y0
+	VMOVUPD 32(R9), Y1
+	ADDQ    CX, R9
+	VMOVUPD (R9), Y2
+	VMOVUPD 32(R9), Y3
+	ADDQ    CX, R9
+
+sum2:
+	MOVQ  DX, R8
+	MOVQ  b_base+72(FP), R9
+	MOVQ  n+104(FP), R10
+	TESTQ R10, R10
+	JZ    store2
 
 t2:
 	VMOVUPD      (R9), Y8
@@ -7135,17 +3559,6 @@ t2:
 	JNZ          t2
 
 store2:
-	CMPB   add+112(FP), $0x00
-	JE     set2
-	MOVQ   AX, R9
-	VADDPD (R9), Y0, Y0
-	VADDPD 32(R9), Y1, Y1
-	ADDQ   CX, R9
-	VADDPD (R9), Y2, Y2
-	VADDPD 32(R9), Y3, Y3
-	ADDQ   CX, R9
-
-set2:
 	VMOVUPD Y0, (AX)
 	VMOVUPD Y1, 32(AX)
 	ADDQ    CX, AX
@@ -7158,13 +3571,24 @@ set2:
 not2:
 	CMPQ   SI, $0x01
 	JNE    not1
+	CMPB   cont+112(FP), $0x00
+	JNE    cont1
 	VXORPD Y0, Y0, Y0
 	VXORPD Y1, Y1, Y1
-	MOVQ   DX, R8
-	MOVQ   b_base+72(FP), R9
-	MOVQ   n+104(FP), R10
-	TESTQ  R10, R10
-	JZ     store1
+	JMP    sum1
+
+cont1:
+	MOVQ    AX, R9
+	VMOVUPD (R9), Y0
+	VMOVUPD 32(R9), Y1
+	ADDQ    CX, R9
+
+sum1:
+	MOVQ  DX, R8
+	MOVQ  b_base+72(FP), R9
+	MOVQ  n+104(FP), R10
+	TESTQ R10, R10
+	JZ    store1
 
 t1:
 	VMOVUPD      (R9), Y8
@@ -7180,285 +3604,6 @@ t1:
 	JNZ          t1
 
 store1:
-	CMPB   add+112(FP), $0x00
-	JE     set1
-	MOVQ   AX, R9
-	VADDPD (R9), Y0, Y0
-	VADDPD 32(R9), Y1, Y1
-	ADDQ   CX, R9
-
-set1:
-	VMOVUPD Y0, (AX)
-	VMOVUPD Y1, 32(AX)
-	ADDQ    CX, AX
-	ADDQ    $0x08, DX
-	JMP     done
-
-not1:
-done:
-	VZEROUPPER
-	RET
-
-// func colAccHadamard8AVX2(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, c []float64, cs int, n int, add bool)
-// Requires: AVX
-TEXT ·colAccHadamard8AVX2(SB), NOSPLIT, $0-145
-	MOVQ out_base+0(FP), AX
-	MOVQ ds+24(FP), CX
-	SHLQ $0x03, CX
-	MOVQ x_base+32(FP), DX
-	MOVQ xs+56(FP), BX
-	SHLQ $0x03, BX
-	MOVQ k+64(FP), SI
-	MOVQ bs+96(FP), DI
-	SHLQ $0x03, DI
-	MOVQ cs+128(FP), R8
-	SHLQ $0x03, R8
-
-group:
-	CMPQ   SI, $0x04
-	JLT    rest
-	VXORPD Y0, Y0, Y0
-	VXORPD Y1, Y1, Y1
-	VXORPD Y2, Y2, Y2
-	VXORPD Y3, Y3, Y3
-	VXORPD Y4, Y4, Y4
-	VXORPD Y5, Y5, Y5
-	VXORPD Y6, Y6, Y6
-	VXORPD Y7, Y7, Y7
-	MOVQ   DX, R10
-	MOVQ   b_base+72(FP), R11
-	MOVQ   c_base+104(FP), R9
-	MOVQ   n+136(FP), R12
-	TESTQ  R12, R12
-	JZ     storeG
-
-tG:
-	VMOVUPD      (R11), Y8
-	VMOVUPD      32(R11), Y9
-	VMULPD       (R9), Y8, Y8
-	VMULPD       32(R9), Y9, Y9
-	ADDQ         R8, R9
-	VBROADCASTSD (R10), Y10
-	VMULPD       Y8, Y10, Y11
-	VADDPD       Y11, Y0, Y0
-	VMULPD       Y9, Y10, Y11
-	VADDPD       Y11, Y1, Y1
-	VBROADCASTSD 8(R10), Y10
-	VMULPD       Y8, Y10, Y11
-	VADDPD       Y11, Y2, Y2
-	VMULPD       Y9, Y10, Y11
-	VADDPD       Y11, Y3, Y3
-	VBROADCASTSD 16(R10), Y10
-	VMULPD       Y8, Y10, Y11
-	VADDPD       Y11, Y4, Y4
-	VMULPD       Y9, Y10, Y11
-	VADDPD       Y11, Y5, Y5
-	VBROADCASTSD 24(R10), Y10
-	VMULPD       Y8, Y10, Y11
-	VADDPD       Y11, Y6, Y6
-	VMULPD       Y9, Y10, Y11
-	VADDPD       Y11, Y7, Y7
-	ADDQ         BX, R10
-	ADDQ         DI, R11
-	DECQ         R12
-	JNZ          tG
-
-storeG:
-	CMPB   add+144(FP), $0x00
-	JE     setG
-	MOVQ   AX, R11
-	VADDPD (R11), Y0, Y0
-	VADDPD 32(R11), Y1, Y1
-	ADDQ   CX, R11
-	VADDPD (R11), Y2, Y2
-	VADDPD 32(R11), Y3, Y3
-	ADDQ   CX, R11
-	VADDPD (R11), Y4, Y4
-	VADDPD 32(R11), Y5, Y5
-	ADDQ   CX, R11
-	VADDPD (R11), Y6, Y6
-	VADDPD 32(R11), Y7, Y7
-	ADDQ   CX, R11
-
-setG:
-	VMOVUPD Y0, (AX)
-	VMOVUPD Y1, 32(AX)
-	ADDQ    CX, AX
-	VMOVUPD Y2, (AX)
-	VMOVUPD Y3, 32(AX)
-	ADDQ    CX, AX
-	VMOVUPD Y4, (AX)
-	VMOVUPD Y5, 32(AX)
-	ADDQ    CX, AX
-	VMOVUPD Y6, (AX)
-	VMOVUPD Y7, 32(AX)
-	ADDQ    CX, AX
-	ADDQ    $0x20, DX
-	SUBQ    $0x04, SI
-	JMP     group
-
-rest:
-	CMPQ   SI, $0x03
-	JNE    not3
-	VXORPD Y0, Y0, Y0
-	VXORPD Y1, Y1, Y1
-	VXORPD Y2, Y2, Y2
-	VXORPD Y3, Y3, Y3
-	VXORPD Y4, Y4, Y4
-	VXORPD Y5, Y5, Y5
-	MOVQ   DX, R10
-	MOVQ   b_base+72(FP), R11
-	MOVQ   c_base+104(FP), R9
-	MOVQ   n+136(FP), R12
-	TESTQ  R12, R12
-	JZ     store3
-
-t3:
-	VMOVUPD      (R11), Y8
-	VMOVUPD      32(R11), Y9
-	VMULPD       (R9), Y8, Y8
-	VMULPD       32(R9), Y9, Y9
-	ADDQ         R8, R9
-	VBROADCASTSD (R10), Y10
-	VMULPD       Y8, Y10, Y11
-	VADDPD       Y11, Y0, Y0
-	VMULPD       Y9, Y10, Y11
-	VADDPD       Y11, Y1, Y1
-	VBROADCASTSD 8(R10), Y10
-	VMULPD       Y8, Y10, Y11
-	VADDPD       Y11, Y2, Y2
-	VMULPD       Y9, Y10, Y11
-	VADDPD       Y11, Y3, Y3
-	VBROADCASTSD 16(R10), Y10
-	VMULPD       Y8, Y10, Y11
-	VADDPD       Y11, Y4, Y4
-	VMULPD       Y9, Y10, Y11
-	VADDPD       Y11, Y5, Y5
-	ADDQ         BX, R10
-	ADDQ         DI, R11
-	DECQ         R12
-	JNZ          t3
-
-store3:
-	CMPB   add+144(FP), $0x00
-	JE     set3
-	MOVQ   AX, R11
-	VADDPD (R11), Y0, Y0
-	VADDPD 32(R11), Y1, Y1
-	ADDQ   CX, R11
-	VADDPD (R11), Y2, Y2
-	VADDPD 32(R11), Y3, Y3
-	ADDQ   CX, R11
-	VADDPD (R11), Y4, Y4
-	VADDPD 32(R11), Y5, Y5
-	ADDQ   CX, R11
-
-set3:
-	VMOVUPD Y0, (AX)
-	VMOVUPD Y1, 32(AX)
-	ADDQ    CX, AX
-	VMOVUPD Y2, (AX)
-	VMOVUPD Y3, 32(AX)
-	ADDQ    CX, AX
-	VMOVUPD Y4, (AX)
-	VMOVUPD Y5, 32(AX)
-	ADDQ    CX, AX
-	ADDQ    $0x18, DX
-	JMP     done
-
-not3:
-	CMPQ   SI, $0x02
-	JNE    not2
-	VXORPD Y0, Y0, Y0
-	VXORPD Y1, Y1, Y1
-	VXORPD Y2, Y2, Y2
-	VXORPD Y3, Y3, Y3
-	MOVQ   DX, R10
-	MOVQ   b_base+72(FP), R11
-	MOVQ   c_base+104(FP), R9
-	MOVQ   n+136(FP), R12
-	TESTQ  R12, R12
-	JZ     store2
-
-t2:
-	VMOVUPD      (R11), Y8
-	VMOVUPD      32(R11), Y9
-	VMULPD       (R9), Y8, Y8
-	VMULPD       32(R9), Y9, Y9
-	ADDQ         R8, R9
-	VBROADCASTSD (R10), Y10
-	VMULPD       Y8, Y10, Y11
-	VADDPD       Y11, Y0, Y0
-	VMULPD       Y9, Y10, Y11
-	VADDPD       Y11, Y1, Y1
-	VBROADCASTSD 8(R10), Y10
-	VMULPD       Y8, Y10, Y11
-	VADDPD       Y11, Y2, Y2
-	VMULPD       Y9, Y10, Y11
-	VADDPD       Y11, Y3, Y3
-	ADDQ         BX, R10
-	ADDQ         DI, R11
-	DECQ         R12
-	JNZ          t2
-
-store2:
-	CMPB   add+144(FP), $0x00
-	JE     set2
-	MOVQ   AX, R11
-	VADDPD (R11), Y0, Y0
-	VADDPD 32(R11), Y1, Y1
-	ADDQ   CX, R11
-	VADDPD (R11), Y2, Y2
-	VADDPD 32(R11), Y3, Y3
-	ADDQ   CX, R11
-
-set2:
-	VMOVUPD Y0, (AX)
-	VMOVUPD Y1, 32(AX)
-	ADDQ    CX, AX
-	VMOVUPD Y2, (AX)
-	VMOVUPD Y3, 32(AX)
-	ADDQ    CX, AX
-	ADDQ    $0x10, DX
-	JMP     done
-
-not2:
-	CMPQ   SI, $0x01
-	JNE    not1
-	VXORPD Y0, Y0, Y0
-	VXORPD Y1, Y1, Y1
-	MOVQ   DX, R10
-	MOVQ   b_base+72(FP), R11
-	MOVQ   c_base+104(FP), R9
-	MOVQ   n+136(FP), R12
-	TESTQ  R12, R12
-	JZ     store1
-
-t1:
-	VMOVUPD      (R11), Y8
-	VMOVUPD      32(R11), Y9
-	VMULPD       (R9), Y8, Y8
-	VMULPD       32(R9), Y9, Y9
-	ADDQ         R8, R9
-	VBROADCASTSD (R10), Y10
-	VMULPD       Y8, Y10, Y11
-	VADDPD       Y11, Y0, Y0
-	VMULPD       Y9, Y10, Y11
-	VADDPD       Y11, Y1, Y1
-	ADDQ         BX, R10
-	ADDQ         DI, R11
-	DECQ         R12
-	JNZ          t1
-
-store1:
-	CMPB   add+144(FP), $0x00
-	JE     set1
-	MOVQ   AX, R11
-	VADDPD (R11), Y0, Y0
-	VADDPD 32(R11), Y1, Y1
-	ADDQ   CX, R11
-
-set1:
 	VMOVUPD Y0, (AX)
 	VMOVUPD Y1, 32(AX)
 	ADDQ    CX, AX
@@ -7487,45 +3632,45 @@ TEXT ·rowMul9AVX2(SB), NOSPLIT, $0-112
 group:
 	CMPQ   DI, $0x03
 	JLT    rest
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD X2, X2, X2
 	VXORPD Y3, Y3, Y3
 	VXORPD Y4, Y4, Y4
 	VXORPD X5, X5, X5
 	VXORPD Y6, Y6, Y6
 	VXORPD Y7, Y7, Y7
 	VXORPD X8, X8, X8
-	VXORPD Y9, Y9, Y9
-	VXORPD Y10, Y10, Y10
-	VXORPD X11, X11, X11
 	MOVQ   b_base+64(FP), R8
 	MOVQ   k+96(FP), R9
 	TESTQ  R9, R9
 	JZ     storeG
 
 tG:
-	VMOVUPD      (R8), Y0
-	VMOVUPD      32(R8), Y1
-	VMOVSD       64(R8), X2
+	VMOVUPD      (R8), Y9
+	VMOVUPD      32(R8), Y10
+	VMOVSD       64(R8), X11
 	VBROADCASTSD (DX), Y12
-	VMULPD       Y0, Y12, Y13
-	VADDPD       Y13, Y3, Y3
-	VMULPD       Y1, Y12, Y13
-	VADDPD       Y13, Y4, Y4
-	VMULSD       X2, X12, X13
-	VADDSD       X13, X5, X5
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y1, Y1
+	VMULSD       X11, X12, X13
+	VADDSD       X13, X2, X2
 	VBROADCASTSD (DX)(BX*1), Y12
-	VMULPD       Y0, Y12, Y13
-	VADDPD       Y13, Y6, Y6
-	VMULPD       Y1, Y12, Y13
-	VADDPD       Y13, Y7, Y7
-	VMULSD       X2, X12, X13
-	VADDSD       X13, X8, X8
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y3, Y3
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y4, Y4
+	VMULSD       X11, X12, X13
+	VADDSD       X13, X5, X5
 	VBROADCASTSD (DX)(BX*2), Y12
-	VMULPD       Y0, Y12, Y13
-	VADDPD       Y13, Y9, Y9
-	VMULPD       Y1, Y12, Y13
-	VADDPD       Y13, Y10, Y10
-	VMULSD       X2, X12, X13
-	VADDSD       X13, X11, X11
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y6, Y6
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y7, Y7
+	VMULSD       X11, X12, X13
+	VADDSD       X13, X8, X8
 	ADDQ         $0x08, DX
 	ADDQ         SI, R8
 	DECQ         R9
@@ -7533,6 +3678,10 @@ tG:
 
 storeG:
 	MOVQ    AX, R8
+	VMOVUPD Y0, (R8)
+	VMOVUPD Y1, 32(R8)
+	VMOVSD  X2, 64(R8)
+	ADDQ    CX, R8
 	VMOVUPD Y3, (R8)
 	VMOVUPD Y4, 32(R8)
 	VMOVSD  X5, 64(R8)
@@ -7540,10 +3689,6 @@ storeG:
 	VMOVUPD Y6, (R8)
 	VMOVUPD Y7, 32(R8)
 	VMOVSD  X8, 64(R8)
-	ADDQ    CX, R8
-	VMOVUPD Y9, (R8)
-	VMOVUPD Y10, 32(R8)
-	VMOVSD  X11, 64(R8)
 	ADDQ    CX, R8
 	MOVQ    R8, AX
 	MOVQ    k+96(FP), R9
@@ -7558,35 +3703,35 @@ storeG:
 rest:
 	CMPQ   DI, $0x02
 	JNE    not2
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD X2, X2, X2
 	VXORPD Y3, Y3, Y3
 	VXORPD Y4, Y4, Y4
 	VXORPD X5, X5, X5
-	VXORPD Y6, Y6, Y6
-	VXORPD Y7, Y7, Y7
-	VXORPD X8, X8, X8
 	MOVQ   b_base+64(FP), R8
 	MOVQ   k+96(FP), R9
 	TESTQ  R9, R9
 	JZ     store2
 
 t2:
-	VMOVUPD      (R8), Y0
-	VMOVUPD      32(R8), Y1
-	VMOVSD       64(R8), X2
+	VMOVUPD      (R8), Y9
+	VMOVUPD      32(R8), Y10
+	VMOVSD       64(R8), X11
 	VBROADCASTSD (DX), Y12
-	VMULPD       Y0, Y12, Y13
-	VADDPD       Y13, Y3, Y3
-	VMULPD       Y1, Y12, Y13
-	VADDPD       Y13, Y4, Y4
-	VMULSD       X2, X12, X13
-	VADDSD       X13, X5, X5
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y1, Y1
+	VMULSD       X11, X12, X13
+	VADDSD       X13, X2, X2
 	VBROADCASTSD (DX)(BX*1), Y12
-	VMULPD       Y0, Y12, Y13
-	VADDPD       Y13, Y6, Y6
-	VMULPD       Y1, Y12, Y13
-	VADDPD       Y13, Y7, Y7
-	VMULSD       X2, X12, X13
-	VADDSD       X13, X8, X8
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y3, Y3
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y4, Y4
+	VMULSD       X11, X12, X13
+	VADDSD       X13, X5, X5
 	ADDQ         $0x08, DX
 	ADDQ         SI, R8
 	DECQ         R9
@@ -7594,13 +3739,13 @@ t2:
 
 store2:
 	MOVQ    AX, R8
+	VMOVUPD Y0, (R8)
+	VMOVUPD Y1, 32(R8)
+	VMOVSD  X2, 64(R8)
+	ADDQ    CX, R8
 	VMOVUPD Y3, (R8)
 	VMOVUPD Y4, 32(R8)
 	VMOVSD  X5, 64(R8)
-	ADDQ    CX, R8
-	VMOVUPD Y6, (R8)
-	VMOVUPD Y7, 32(R8)
-	VMOVSD  X8, 64(R8)
 	ADDQ    CX, R8
 	MOVQ    R8, AX
 	MOVQ    k+96(FP), R9
@@ -7613,25 +3758,25 @@ store2:
 not2:
 	CMPQ   DI, $0x01
 	JNE    not1
-	VXORPD Y3, Y3, Y3
-	VXORPD Y4, Y4, Y4
-	VXORPD X5, X5, X5
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD X2, X2, X2
 	MOVQ   b_base+64(FP), R8
 	MOVQ   k+96(FP), R9
 	TESTQ  R9, R9
 	JZ     store1
 
 t1:
-	VMOVUPD      (R8), Y0
-	VMOVUPD      32(R8), Y1
-	VMOVSD       64(R8), X2
+	VMOVUPD      (R8), Y9
+	VMOVUPD      32(R8), Y10
+	VMOVSD       64(R8), X11
 	VBROADCASTSD (DX), Y12
-	VMULPD       Y0, Y12, Y13
-	VADDPD       Y13, Y3, Y3
-	VMULPD       Y1, Y12, Y13
-	VADDPD       Y13, Y4, Y4
-	VMULSD       X2, X12, X13
-	VADDSD       X13, X5, X5
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y1, Y1
+	VMULSD       X11, X12, X13
+	VADDSD       X13, X2, X2
 	ADDQ         $0x08, DX
 	ADDQ         SI, R8
 	DECQ         R9
@@ -7639,9 +3784,9 @@ t1:
 
 store1:
 	MOVQ    AX, R8
-	VMOVUPD Y3, (R8)
-	VMOVUPD Y4, 32(R8)
-	VMOVSD  X5, 64(R8)
+	VMOVUPD Y0, (R8)
+	VMOVUPD Y1, 32(R8)
+	VMOVSD  X2, 64(R8)
 	ADDQ    CX, R8
 	MOVQ    R8, AX
 	MOVQ    k+96(FP), R9
@@ -7655,307 +3800,7 @@ done:
 	VZEROUPPER
 	RET
 
-// func rowMulHadamard9AVX2(out []float64, ds int, a []float64, as int, c []float64, cs int, b []float64, bs int, k int, rows int)
-// Requires: AVX, AVX2
-TEXT ·rowMulHadamard9AVX2(SB), NOSPLIT, $0-144
-	MOVQ out_base+0(FP), AX
-	MOVQ ds+24(FP), CX
-	SHLQ $0x03, CX
-	MOVQ a_base+32(FP), DX
-	MOVQ as+56(FP), BX
-	SHLQ $0x03, BX
-	LEAQ (BX)(BX*2), SI
-	MOVQ c_base+64(FP), DI
-	MOVQ cs+88(FP), R8
-	SHLQ $0x03, R8
-	LEAQ (R8)(R8*2), R9
-	MOVQ bs+120(FP), R10
-	SHLQ $0x03, R10
-	MOVQ rows+136(FP), R11
-
-group:
-	CMPQ   R11, $0x04
-	JLT    rest
-	VXORPD Y0, Y0, Y0
-	VXORPD Y1, Y1, Y1
-	VXORPD X2, X2, X2
-	VXORPD Y3, Y3, Y3
-	VXORPD Y4, Y4, Y4
-	VXORPD X5, X5, X5
-	VXORPD Y6, Y6, Y6
-	VXORPD Y7, Y7, Y7
-	VXORPD X8, X8, X8
-	VXORPD Y9, Y9, Y9
-	VXORPD Y10, Y10, Y10
-	VXORPD X11, X11, X11
-	MOVQ   b_base+96(FP), R12
-	MOVQ   k+128(FP), R13
-	TESTQ  R13, R13
-	JZ     storeG
-
-tG:
-	VMOVSD       (DX), X12
-	VMULSD       (DI), X12, X12
-	VBROADCASTSD X12, Y12
-	VMULPD       (R12), Y12, Y13
-	VADDPD       Y13, Y0, Y0
-	VMULPD       32(R12), Y12, Y13
-	VADDPD       Y13, Y1, Y1
-	VMULSD       64(R12), X12, X13
-	VADDSD       X13, X2, X2
-	VMOVSD       (DX)(BX*1), X12
-	VMULSD       (DI)(R8*1), X12, X12
-	VBROADCASTSD X12, Y12
-	VMULPD       (R12), Y12, Y13
-	VADDPD       Y13, Y3, Y3
-	VMULPD       32(R12), Y12, Y13
-	VADDPD       Y13, Y4, Y4
-	VMULSD       64(R12), X12, X13
-	VADDSD       X13, X5, X5
-	VMOVSD       (DX)(BX*2), X12
-	VMULSD       (DI)(R8*2), X12, X12
-	VBROADCASTSD X12, Y12
-	VMULPD       (R12), Y12, Y13
-	VADDPD       Y13, Y6, Y6
-	VMULPD       32(R12), Y12, Y13
-	VADDPD       Y13, Y7, Y7
-	VMULSD       64(R12), X12, X13
-	VADDSD       X13, X8, X8
-	VMOVSD       (DX)(SI*1), X12
-	VMULSD       (DI)(R9*1), X12, X12
-	VBROADCASTSD X12, Y12
-	VMULPD       (R12), Y12, Y13
-	VADDPD       Y13, Y9, Y9
-	VMULPD       32(R12), Y12, Y13
-	VADDPD       Y13, Y10, Y10
-	VMULSD       64(R12), X12, X13
-	VADDSD       X13, X11, X11
-	ADDQ         $0x08, DX
-	ADDQ         $0x08, DI
-	ADDQ         R10, R12
-	DECQ         R13
-	JNZ          tG
-
-storeG:
-	MOVQ    AX, R12
-	VMOVUPD Y0, (R12)
-	VMOVUPD Y1, 32(R12)
-	VMOVSD  X2, 64(R12)
-	ADDQ    CX, R12
-	VMOVUPD Y3, (R12)
-	VMOVUPD Y4, 32(R12)
-	VMOVSD  X5, 64(R12)
-	ADDQ    CX, R12
-	VMOVUPD Y6, (R12)
-	VMOVUPD Y7, 32(R12)
-	VMOVSD  X8, 64(R12)
-	ADDQ    CX, R12
-	VMOVUPD Y9, (R12)
-	VMOVUPD Y10, 32(R12)
-	VMOVSD  X11, 64(R12)
-	ADDQ    CX, R12
-	MOVQ    R12, AX
-	MOVQ    k+128(FP), R13
-	SHLQ    $0x03, R13
-	SUBQ    R13, DX
-	SUBQ    R13, DI
-	ADDQ    BX, DX
-	ADDQ    R8, DI
-	ADDQ    BX, DX
-	ADDQ    R8, DI
-	ADDQ    BX, DX
-	ADDQ    R8, DI
-	ADDQ    BX, DX
-	ADDQ    R8, DI
-	SUBQ    $0x04, R11
-	JMP     group
-
-rest:
-	CMPQ   R11, $0x03
-	JNE    not3
-	VXORPD Y0, Y0, Y0
-	VXORPD Y1, Y1, Y1
-	VXORPD X2, X2, X2
-	VXORPD Y3, Y3, Y3
-	VXORPD Y4, Y4, Y4
-	VXORPD X5, X5, X5
-	VXORPD Y6, Y6, Y6
-	VXORPD Y7, Y7, Y7
-	VXORPD X8, X8, X8
-	MOVQ   b_base+96(FP), R12
-	MOVQ   k+128(FP), R13
-	TESTQ  R13, R13
-	JZ     store3
-
-t3:
-	VMOVSD       (DX), X12
-	VMULSD       (DI), X12, X12
-	VBROADCASTSD X12, Y12
-	VMULPD       (R12), Y12, Y13
-	VADDPD       Y13, Y0, Y0
-	VMULPD       32(R12), Y12, Y13
-	VADDPD       Y13, Y1, Y1
-	VMULSD       64(R12), X12, X13
-	VADDSD       X13, X2, X2
-	VMOVSD       (DX)(BX*1), X12
-	VMULSD       (DI)(R8*1), X12, X12
-	VBROADCASTSD X12, Y12
-	VMULPD       (R12), Y12, Y13
-	VADDPD       Y13, Y3, Y3
-	VMULPD       32(R12), Y12, Y13
-	VADDPD       Y13, Y4, Y4
-	VMULSD       64(R12), X12, X13
-	VADDSD       X13, X5, X5
-	VMOVSD       (DX)(BX*2), X12
-	VMULSD       (DI)(R8*2), X12, X12
-	VBROADCASTSD X12, Y12
-	VMULPD       (R12), Y12, Y13
-	VADDPD       Y13, Y6, Y6
-	VMULPD       32(R12), Y12, Y13
-	VADDPD       Y13, Y7, Y7
-	VMULSD       64(R12), X12, X13
-	VADDSD       X13, X8, X8
-	ADDQ         $0x08, DX
-	ADDQ         $0x08, DI
-	ADDQ         R10, R12
-	DECQ         R13
-	JNZ          t3
-
-store3:
-	MOVQ    AX, R12
-	VMOVUPD Y0, (R12)
-	VMOVUPD Y1, 32(R12)
-	VMOVSD  X2, 64(R12)
-	ADDQ    CX, R12
-	VMOVUPD Y3, (R12)
-	VMOVUPD Y4, 32(R12)
-	VMOVSD  X5, 64(R12)
-	ADDQ    CX, R12
-	VMOVUPD Y6, (R12)
-	VMOVUPD Y7, 32(R12)
-	VMOVSD  X8, 64(R12)
-	ADDQ    CX, R12
-	MOVQ    R12, AX
-	MOVQ    k+128(FP), R13
-	SHLQ    $0x03, R13
-	SUBQ    R13, DX
-	SUBQ    R13, DI
-	ADDQ    BX, DX
-	ADDQ    R8, DI
-	ADDQ    BX, DX
-	ADDQ    R8, DI
-	ADDQ    BX, DX
-	ADDQ    R8, DI
-	JMP     done
-
-not3:
-	CMPQ   R11, $0x02
-	JNE    not2
-	VXORPD Y0, Y0, Y0
-	VXORPD Y1, Y1, Y1
-	VXORPD X2, X2, X2
-	VXORPD Y3, Y3, Y3
-	VXORPD Y4, Y4, Y4
-	VXORPD X5, X5, X5
-	MOVQ   b_base+96(FP), R12
-	MOVQ   k+128(FP), R13
-	TESTQ  R13, R13
-	JZ     store2
-
-t2:
-	VMOVSD       (DX), X12
-	VMULSD       (DI), X12, X12
-	VBROADCASTSD X12, Y12
-	VMULPD       (R12), Y12, Y13
-	VADDPD       Y13, Y0, Y0
-	VMULPD       32(R12), Y12, Y13
-	VADDPD       Y13, Y1, Y1
-	VMULSD       64(R12), X12, X13
-	VADDSD       X13, X2, X2
-	VMOVSD       (DX)(BX*1), X12
-	VMULSD       (DI)(R8*1), X12, X12
-	VBROADCASTSD X12, Y12
-	VMULPD       (R12), Y12, Y13
-	VADDPD       Y13, Y3, Y3
-	VMULPD       32(R12), Y12, Y13
-	VADDPD       Y13, Y4, Y4
-	VMULSD       64(R12), X12, X13
-	VADDSD       X13, X5, X5
-	ADDQ         $0x08, DX
-	ADDQ         $0x08, DI
-	ADDQ         R10, R12
-	DECQ         R13
-	JNZ          t2
-
-store2:
-	MOVQ    AX, R12
-	VMOVUPD Y0, (R12)
-	VMOVUPD Y1, 32(R12)
-	VMOVSD  X2, 64(R12)
-	ADDQ    CX, R12
-	VMOVUPD Y3, (R12)
-	VMOVUPD Y4, 32(R12)
-	VMOVSD  X5, 64(R12)
-	ADDQ    CX, R12
-	MOVQ    R12, AX
-	MOVQ    k+128(FP), R13
-	SHLQ    $0x03, R13
-	SUBQ    R13, DX
-	SUBQ    R13, DI
-	ADDQ    BX, DX
-	ADDQ    R8, DI
-	ADDQ    BX, DX
-	ADDQ    R8, DI
-	JMP     done
-
-not2:
-	CMPQ   R11, $0x01
-	JNE    not1
-	VXORPD Y0, Y0, Y0
-	VXORPD Y1, Y1, Y1
-	VXORPD X2, X2, X2
-	MOVQ   b_base+96(FP), R12
-	MOVQ   k+128(FP), R13
-	TESTQ  R13, R13
-	JZ     store1
-
-t1:
-	VMOVSD       (DX), X12
-	VMULSD       (DI), X12, X12
-	VBROADCASTSD X12, Y12
-	VMULPD       (R12), Y12, Y13
-	VADDPD       Y13, Y0, Y0
-	VMULPD       32(R12), Y12, Y13
-	VADDPD       Y13, Y1, Y1
-	VMULSD       64(R12), X12, X13
-	VADDSD       X13, X2, X2
-	ADDQ         $0x08, DX
-	ADDQ         $0x08, DI
-	ADDQ         R10, R12
-	DECQ         R13
-	JNZ          t1
-
-store1:
-	MOVQ    AX, R12
-	VMOVUPD Y0, (R12)
-	VMOVUPD Y1, 32(R12)
-	VMOVSD  X2, 64(R12)
-	ADDQ    CX, R12
-	MOVQ    R12, AX
-	MOVQ    k+128(FP), R13
-	SHLQ    $0x03, R13
-	SUBQ    R13, DX
-	SUBQ    R13, DI
-	ADDQ    BX, DX
-	ADDQ    R8, DI
-	JMP     done
-
-not1:
-done:
-	VZEROUPPER
-	RET
-
-// func colAcc9AVX2(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, n int, add bool)
+// func colAcc9AVX2(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, n int, cont bool)
 // Requires: AVX
 TEXT ·colAcc9AVX2(SB), NOSPLIT, $0-113
 	MOVQ out_base+0(FP), AX
@@ -7971,6 +3816,8 @@ TEXT ·colAcc9AVX2(SB), NOSPLIT, $0-113
 group:
 	CMPQ   SI, $0x03
 	JLT    rest
+	CMPB   cont+112(FP), $0x00
+	JNE    contG
 	VXORPD Y0, Y0, Y0
 	VXORPD Y1, Y1, Y1
 	VXORPD X2, X2, X2
@@ -7980,11 +3827,29 @@ group:
 	VXORPD Y6, Y6, Y6
 	VXORPD Y7, Y7, Y7
 	VXORPD X8, X8, X8
-	MOVQ   DX, R8
-	MOVQ   b_base+72(FP), R9
-	MOVQ   n+104(FP), R10
-	TESTQ  R10, R10
-	JZ     storeG
+	JMP    sumG
+
+contG:
+	MOVQ    AX, R9
+	VMOVUPD (R9), Y0
+	VMOVUPD 32(R9), Y1
+	VMOVSD  64(R9), X2
+	ADDQ    CX, R9
+	VMOVUPD (R9), Y3
+	VMOVUPD 32(R9), Y4
+	VMOVSD  64(R9), X5
+	ADDQ    CX, R9
+	VMOVUPD (R9), Y6
+	VMOVUPD 32(R9), Y7
+	VMOVSD  64(R9), X8
+	ADDQ    CX, R9
+
+sumG:
+	MOVQ  DX, R8
+	MOVQ  b_base+72(FP), R9
+	MOVQ  n+104(FP), R10
+	TESTQ R10, R10
+	JZ    storeG
 
 tG:
 	VMOVUPD      (R9), Y9
@@ -8017,23 +3882,6 @@ tG:
 	JNZ          tG
 
 storeG:
-	CMPB   add+112(FP), $0x00
-	JE     setG
-	MOVQ   AX, R9
-	VADDPD (R9), Y0, Y0
-	VADDPD 32(R9), Y1, Y1
-	VADDSD 64(R9), X2, X2
-	ADDQ   CX, R9
-	VADDPD (R9), Y3, Y3
-	VADDPD 32(R9), Y4, Y4
-	VADDSD 64(R9), X5, X5
-	ADDQ   CX, R9
-	VADDPD (R9), Y6, Y6
-	VADDPD 32(R9), Y7, Y7
-	VADDSD 64(R9), X8, X8
-	ADDQ   CX, R9
-
-setG:
 	VMOVUPD Y0, (AX)
 	VMOVUPD Y1, 32(AX)
 	VMOVSD  X2, 64(AX)
@@ -8053,17 +3901,33 @@ setG:
 rest:
 	CMPQ   SI, $0x02
 	JNE    not2
+	CMPB   cont+112(FP), $0x00
+	JNE    cont2
 	VXORPD Y0, Y0, Y0
 	VXORPD Y1, Y1, Y1
 	VXORPD X2, X2, X2
 	VXORPD Y3, Y3, Y3
 	VXORPD Y4, Y4, Y4
 	VXORPD X5, X5, X5
-	MOVQ   DX, R8
-	MOVQ   b_base+72(FP), R9
-	MOVQ   n+104(FP), R10
-	TESTQ  R10, R10
-	JZ     store2
+	JMP    sum2
+
+cont2:
+	MOVQ    AX, R9
+	VMOVUPD (R9), Y0
+	VMOVUPD 32(R9), Y1
+	VMOVSD  64(R9), X2
+	ADDQ    CX, R9
+	VMOVUPD (R9), Y3
+	VMOVUPD 32(R9), Y4
+	VMOVSD  64(R9), X5
+	ADDQ    CX, R9
+
+sum2:
+	MOVQ  DX, R8
+	MOVQ  b_base+72(FP), R9
+	MOVQ  n+104(FP), R10
+	TESTQ R10, R10
+	JZ    store2
 
 t2:
 	VMOVUPD      (R9), Y9
@@ -8089,19 +3953,6 @@ t2:
 	JNZ          t2
 
 store2:
-	CMPB   add+112(FP), $0x00
-	JE     set2
-	MOVQ   AX, R9
-	VADDPD (R9), Y0, Y0
-	VADDPD 32(R9), Y1, Y1
-	VADDSD 64(R9), X2, X2
-	ADDQ   CX, R9
-	VADDPD (R9), Y3, Y3
-	VADDPD 32(R9), Y4, Y4
-	VADDSD 64(R9), X5, X5
-	ADDQ   CX, R9
-
-set2:
 	VMOVUPD Y0, (AX)
 	VMOVUPD Y1, 32(AX)
 	VMOVSD  X2, 64(AX)
@@ -8116,14 +3967,26 @@ set2:
 not2:
 	CMPQ   SI, $0x01
 	JNE    not1
+	CMPB   cont+112(FP), $0x00
+	JNE    cont1
 	VXORPD Y0, Y0, Y0
 	VXORPD Y1, Y1, Y1
 	VXORPD X2, X2, X2
-	MOVQ   DX, R8
-	MOVQ   b_base+72(FP), R9
-	MOVQ   n+104(FP), R10
-	TESTQ  R10, R10
-	JZ     store1
+	JMP    sum1
+
+cont1:
+	MOVQ    AX, R9
+	VMOVUPD (R9), Y0
+	VMOVUPD 32(R9), Y1
+	VMOVSD  64(R9), X2
+	ADDQ    CX, R9
+
+sum1:
+	MOVQ  DX, R8
+	MOVQ  b_base+72(FP), R9
+	MOVQ  n+104(FP), R10
+	TESTQ R10, R10
+	JZ    store1
 
 t1:
 	VMOVUPD      (R9), Y9
@@ -8142,240 +4005,6 @@ t1:
 	JNZ          t1
 
 store1:
-	CMPB   add+112(FP), $0x00
-	JE     set1
-	MOVQ   AX, R9
-	VADDPD (R9), Y0, Y0
-	VADDPD 32(R9), Y1, Y1
-	VADDSD 64(R9), X2, X2
-	ADDQ   CX, R9
-
-set1:
-	VMOVUPD Y0, (AX)
-	VMOVUPD Y1, 32(AX)
-	VMOVSD  X2, 64(AX)
-	ADDQ    CX, AX
-	ADDQ    $0x08, DX
-	JMP     done
-
-not1:
-done:
-	VZEROUPPER
-	RET
-
-// func colAccHadamard9AVX2(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, c []float64, cs int, n int, add bool)
-// Requires: AVX
-TEXT ·colAccHadamard9AVX2(SB), NOSPLIT, $0-145
-	MOVQ out_base+0(FP), AX
-	MOVQ ds+24(FP), CX
-	SHLQ $0x03, CX
-	MOVQ x_base+32(FP), DX
-	MOVQ xs+56(FP), BX
-	SHLQ $0x03, BX
-	MOVQ k+64(FP), SI
-	MOVQ bs+96(FP), DI
-	SHLQ $0x03, DI
-	MOVQ cs+128(FP), R8
-	SHLQ $0x03, R8
-
-group:
-	CMPQ   SI, $0x03
-	JLT    rest
-	VXORPD Y0, Y0, Y0
-	VXORPD Y1, Y1, Y1
-	VXORPD X2, X2, X2
-	VXORPD Y3, Y3, Y3
-	VXORPD Y4, Y4, Y4
-	VXORPD X5, X5, X5
-	VXORPD Y6, Y6, Y6
-	VXORPD Y7, Y7, Y7
-	VXORPD X8, X8, X8
-	MOVQ   DX, R10
-	MOVQ   b_base+72(FP), R11
-	MOVQ   c_base+104(FP), R9
-	MOVQ   n+136(FP), R12
-	TESTQ  R12, R12
-	JZ     storeG
-
-tG:
-	VMOVUPD      (R11), Y9
-	VMOVUPD      32(R11), Y10
-	VMOVSD       64(R11), X11
-	VMULPD       (R9), Y9, Y9
-	VMULPD       32(R9), Y10, Y10
-	VMULSD       64(R9), X11, X11
-	ADDQ         R8, R9
-	VBROADCASTSD (R10), Y12
-	VMULPD       Y9, Y12, Y13
-	VADDPD       Y13, Y0, Y0
-	VMULPD       Y10, Y12, Y13
-	VADDPD       Y13, Y1, Y1
-	VMULSD       X11, X12, X13
-	VADDSD       X13, X2, X2
-	VBROADCASTSD 8(R10), Y12
-	VMULPD       Y9, Y12, Y13
-	VADDPD       Y13, Y3, Y3
-	VMULPD       Y10, Y12, Y13
-	VADDPD       Y13, Y4, Y4
-	VMULSD       X11, X12, X13
-	VADDSD       X13, X5, X5
-	VBROADCASTSD 16(R10), Y12
-	VMULPD       Y9, Y12, Y13
-	VADDPD       Y13, Y6, Y6
-	VMULPD       Y10, Y12, Y13
-	VADDPD       Y13, Y7, Y7
-	VMULSD       X11, X12, X13
-	VADDSD       X13, X8, X8
-	ADDQ         BX, R10
-	ADDQ         DI, R11
-	DECQ         R12
-	JNZ          tG
-
-storeG:
-	CMPB   add+144(FP), $0x00
-	JE     setG
-	MOVQ   AX, R11
-	VADDPD (R11), Y0, Y0
-	VADDPD 32(R11), Y1, Y1
-	VADDSD 64(R11), X2, X2
-	ADDQ   CX, R11
-	VADDPD (R11), Y3, Y3
-	VADDPD 32(R11), Y4, Y4
-	VADDSD 64(R11), X5, X5
-	ADDQ   CX, R11
-	VADDPD (R11), Y6, Y6
-	VADDPD 32(R11), Y7, Y7
-	VADDSD 64(R11), X8, X8
-	ADDQ   CX, R11
-
-setG:
-	VMOVUPD Y0, (AX)
-	VMOVUPD Y1, 32(AX)
-	VMOVSD  X2, 64(AX)
-	ADDQ    CX, AX
-	VMOVUPD Y3, (AX)
-	VMOVUPD Y4, 32(AX)
-	VMOVSD  X5, 64(AX)
-	ADDQ    CX, AX
-	VMOVUPD Y6, (AX)
-	VMOVUPD Y7, 32(AX)
-	VMOVSD  X8, 64(AX)
-	ADDQ    CX, AX
-	ADDQ    $0x18, DX
-	SUBQ    $0x03, SI
-	JMP     group
-
-rest:
-	CMPQ   SI, $0x02
-	JNE    not2
-	VXORPD Y0, Y0, Y0
-	VXORPD Y1, Y1, Y1
-	VXORPD X2, X2, X2
-	VXORPD Y3, Y3, Y3
-	VXORPD Y4, Y4, Y4
-	VXORPD X5, X5, X5
-	MOVQ   DX, R10
-	MOVQ   b_base+72(FP), R11
-	MOVQ   c_base+104(FP), R9
-	MOVQ   n+136(FP), R12
-	TESTQ  R12, R12
-	JZ     store2
-
-t2:
-	VMOVUPD      (R11), Y9
-	VMOVUPD      32(R11), Y10
-	VMOVSD       64(R11), X11
-	VMULPD       (R9), Y9, Y9
-	VMULPD       32(R9), Y10, Y10
-	VMULSD       64(R9), X11, X11
-	ADDQ         R8, R9
-	VBROADCASTSD (R10), Y12
-	VMULPD       Y9, Y12, Y13
-	VADDPD       Y13, Y0, Y0
-	VMULPD       Y10, Y12, Y13
-	VADDPD       Y13, Y1, Y1
-	VMULSD       X11, X12, X13
-	VADDSD       X13, X2, X2
-	VBROADCASTSD 8(R10), Y12
-	VMULPD       Y9, Y12, Y13
-	VADDPD       Y13, Y3, Y3
-	VMULPD       Y10, Y12, Y13
-	VADDPD       Y13, Y4, Y4
-	VMULSD       X11, X12, X13
-	VADDSD       X13, X5, X5
-	ADDQ         BX, R10
-	ADDQ         DI, R11
-	DECQ         R12
-	JNZ          t2
-
-store2:
-	CMPB   add+144(FP), $0x00
-	JE     set2
-	MOVQ   AX, R11
-	VADDPD (R11), Y0, Y0
-	VADDPD 32(R11), Y1, Y1
-	VADDSD 64(R11), X2, X2
-	ADDQ   CX, R11
-	VADDPD (R11), Y3, Y3
-	VADDPD 32(R11), Y4, Y4
-	VADDSD 64(R11), X5, X5
-	ADDQ   CX, R11
-
-set2:
-	VMOVUPD Y0, (AX)
-	VMOVUPD Y1, 32(AX)
-	VMOVSD  X2, 64(AX)
-	ADDQ    CX, AX
-	VMOVUPD Y3, (AX)
-	VMOVUPD Y4, 32(AX)
-	VMOVSD  X5, 64(AX)
-	ADDQ    CX, AX
-	ADDQ    $0x10, DX
-	JMP     done
-
-not2:
-	CMPQ   SI, $0x01
-	JNE    not1
-	VXORPD Y0, Y0, Y0
-	VXORPD Y1, Y1, Y1
-	VXORPD X2, X2, X2
-	MOVQ   DX, R10
-	MOVQ   b_base+72(FP), R11
-	MOVQ   c_base+104(FP), R9
-	MOVQ   n+136(FP), R12
-	TESTQ  R12, R12
-	JZ     store1
-
-t1:
-	VMOVUPD      (R11), Y9
-	VMOVUPD      32(R11), Y10
-	VMOVSD       64(R11), X11
-	VMULPD       (R9), Y9, Y9
-	VMULPD       32(R9), Y10, Y10
-	VMULSD       64(R9), X11, X11
-	ADDQ         R8, R9
-	VBROADCASTSD (R10), Y12
-	VMULPD       Y9, Y12, Y13
-	VADDPD       Y13, Y0, Y0
-	VMULPD       Y10, Y12, Y13
-	VADDPD       Y13, Y1, Y1
-	VMULSD       X11, X12, X13
-	VADDSD       X13, X2, X2
-	ADDQ         BX, R10
-	ADDQ         DI, R11
-	DECQ         R12
-	JNZ          t1
-
-store1:
-	CMPB   add+144(FP), $0x00
-	JE     set1
-	MOVQ   AX, R11
-	VADDPD (R11), Y0, Y0
-	VADDPD 32(R11), Y1, Y1
-	VADDSD 64(R11), X2, X2
-	ADDQ   CX, R11
-
-set1:
 	VMOVUPD Y0, (AX)
 	VMOVUPD Y1, 32(AX)
 	VMOVSD  X2, 64(AX)
@@ -8405,45 +4034,45 @@ TEXT ·rowMul10AVX2(SB), NOSPLIT, $0-112
 group:
 	CMPQ   DI, $0x03
 	JLT    rest
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD X2, X2, X2
 	VXORPD Y3, Y3, Y3
 	VXORPD Y4, Y4, Y4
 	VXORPD X5, X5, X5
 	VXORPD Y6, Y6, Y6
 	VXORPD Y7, Y7, Y7
 	VXORPD X8, X8, X8
-	VXORPD Y9, Y9, Y9
-	VXORPD Y10, Y10, Y10
-	VXORPD X11, X11, X11
 	MOVQ   b_base+64(FP), R8
 	MOVQ   k+96(FP), R9
 	TESTQ  R9, R9
 	JZ     storeG
 
 tG:
-	VMOVUPD      (R8), Y0
-	VMOVUPD      32(R8), Y1
-	VMOVUPD      64(R8), X2
+	VMOVUPD      (R8), Y9
+	VMOVUPD      32(R8), Y10
+	VMOVUPD      64(R8), X11
 	VBROADCASTSD (DX), Y12
-	VMULPD       Y0, Y12, Y13
-	VADDPD       Y13, Y3, Y3
-	VMULPD       Y1, Y12, Y13
-	VADDPD       Y13, Y4, Y4
-	VMULPD       X2, X12, X13
-	VADDPD       X13, X5, X5
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y1, Y1
+	VMULPD       X11, X12, X13
+	VADDPD       X13, X2, X2
 	VBROADCASTSD (DX)(BX*1), Y12
-	VMULPD       Y0, Y12, Y13
-	VADDPD       Y13, Y6, Y6
-	VMULPD       Y1, Y12, Y13
-	VADDPD       Y13, Y7, Y7
-	VMULPD       X2, X12, X13
-	VADDPD       X13, X8, X8
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y3, Y3
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y4, Y4
+	VMULPD       X11, X12, X13
+	VADDPD       X13, X5, X5
 	VBROADCASTSD (DX)(BX*2), Y12
-	VMULPD       Y0, Y12, Y13
-	VADDPD       Y13, Y9, Y9
-	VMULPD       Y1, Y12, Y13
-	VADDPD       Y13, Y10, Y10
-	VMULPD       X2, X12, X13
-	VADDPD       X13, X11, X11
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y6, Y6
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y7, Y7
+	VMULPD       X11, X12, X13
+	VADDPD       X13, X8, X8
 	ADDQ         $0x08, DX
 	ADDQ         SI, R8
 	DECQ         R9
@@ -8451,6 +4080,10 @@ tG:
 
 storeG:
 	MOVQ    AX, R8
+	VMOVUPD Y0, (R8)
+	VMOVUPD Y1, 32(R8)
+	VMOVUPD X2, 64(R8)
+	ADDQ    CX, R8
 	VMOVUPD Y3, (R8)
 	VMOVUPD Y4, 32(R8)
 	VMOVUPD X5, 64(R8)
@@ -8458,10 +4091,6 @@ storeG:
 	VMOVUPD Y6, (R8)
 	VMOVUPD Y7, 32(R8)
 	VMOVUPD X8, 64(R8)
-	ADDQ    CX, R8
-	VMOVUPD Y9, (R8)
-	VMOVUPD Y10, 32(R8)
-	VMOVUPD X11, 64(R8)
 	ADDQ    CX, R8
 	MOVQ    R8, AX
 	MOVQ    k+96(FP), R9
@@ -8476,35 +4105,35 @@ storeG:
 rest:
 	CMPQ   DI, $0x02
 	JNE    not2
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD X2, X2, X2
 	VXORPD Y3, Y3, Y3
 	VXORPD Y4, Y4, Y4
 	VXORPD X5, X5, X5
-	VXORPD Y6, Y6, Y6
-	VXORPD Y7, Y7, Y7
-	VXORPD X8, X8, X8
 	MOVQ   b_base+64(FP), R8
 	MOVQ   k+96(FP), R9
 	TESTQ  R9, R9
 	JZ     store2
 
 t2:
-	VMOVUPD      (R8), Y0
-	VMOVUPD      32(R8), Y1
-	VMOVUPD      64(R8), X2
+	VMOVUPD      (R8), Y9
+	VMOVUPD      32(R8), Y10
+	VMOVUPD      64(R8), X11
 	VBROADCASTSD (DX), Y12
-	VMULPD       Y0, Y12, Y13
-	VADDPD       Y13, Y3, Y3
-	VMULPD       Y1, Y12, Y13
-	VADDPD       Y13, Y4, Y4
-	VMULPD       X2, X12, X13
-	VADDPD       X13, X5, X5
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y1, Y1
+	VMULPD       X11, X12, X13
+	VADDPD       X13, X2, X2
 	VBROADCASTSD (DX)(BX*1), Y12
-	VMULPD       Y0, Y12, Y13
-	VADDPD       Y13, Y6, Y6
-	VMULPD       Y1, Y12, Y13
-	VADDPD       Y13, Y7, Y7
-	VMULPD       X2, X12, X13
-	VADDPD       X13, X8, X8
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y3, Y3
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y4, Y4
+	VMULPD       X11, X12, X13
+	VADDPD       X13, X5, X5
 	ADDQ         $0x08, DX
 	ADDQ         SI, R8
 	DECQ         R9
@@ -8512,13 +4141,13 @@ t2:
 
 store2:
 	MOVQ    AX, R8
+	VMOVUPD Y0, (R8)
+	VMOVUPD Y1, 32(R8)
+	VMOVUPD X2, 64(R8)
+	ADDQ    CX, R8
 	VMOVUPD Y3, (R8)
 	VMOVUPD Y4, 32(R8)
 	VMOVUPD X5, 64(R8)
-	ADDQ    CX, R8
-	VMOVUPD Y6, (R8)
-	VMOVUPD Y7, 32(R8)
-	VMOVUPD X8, 64(R8)
 	ADDQ    CX, R8
 	MOVQ    R8, AX
 	MOVQ    k+96(FP), R9
@@ -8531,25 +4160,25 @@ store2:
 not2:
 	CMPQ   DI, $0x01
 	JNE    not1
-	VXORPD Y3, Y3, Y3
-	VXORPD Y4, Y4, Y4
-	VXORPD X5, X5, X5
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD X2, X2, X2
 	MOVQ   b_base+64(FP), R8
 	MOVQ   k+96(FP), R9
 	TESTQ  R9, R9
 	JZ     store1
 
 t1:
-	VMOVUPD      (R8), Y0
-	VMOVUPD      32(R8), Y1
-	VMOVUPD      64(R8), X2
+	VMOVUPD      (R8), Y9
+	VMOVUPD      32(R8), Y10
+	VMOVUPD      64(R8), X11
 	VBROADCASTSD (DX), Y12
-	VMULPD       Y0, Y12, Y13
-	VADDPD       Y13, Y3, Y3
-	VMULPD       Y1, Y12, Y13
-	VADDPD       Y13, Y4, Y4
-	VMULPD       X2, X12, X13
-	VADDPD       X13, X5, X5
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y1, Y1
+	VMULPD       X11, X12, X13
+	VADDPD       X13, X2, X2
 	ADDQ         $0x08, DX
 	ADDQ         SI, R8
 	DECQ         R9
@@ -8557,9 +4186,9 @@ t1:
 
 store1:
 	MOVQ    AX, R8
-	VMOVUPD Y3, (R8)
-	VMOVUPD Y4, 32(R8)
-	VMOVUPD X5, 64(R8)
+	VMOVUPD Y0, (R8)
+	VMOVUPD Y1, 32(R8)
+	VMOVUPD X2, 64(R8)
 	ADDQ    CX, R8
 	MOVQ    R8, AX
 	MOVQ    k+96(FP), R9
@@ -8573,307 +4202,7 @@ done:
 	VZEROUPPER
 	RET
 
-// func rowMulHadamard10AVX2(out []float64, ds int, a []float64, as int, c []float64, cs int, b []float64, bs int, k int, rows int)
-// Requires: AVX, AVX2
-TEXT ·rowMulHadamard10AVX2(SB), NOSPLIT, $0-144
-	MOVQ out_base+0(FP), AX
-	MOVQ ds+24(FP), CX
-	SHLQ $0x03, CX
-	MOVQ a_base+32(FP), DX
-	MOVQ as+56(FP), BX
-	SHLQ $0x03, BX
-	LEAQ (BX)(BX*2), SI
-	MOVQ c_base+64(FP), DI
-	MOVQ cs+88(FP), R8
-	SHLQ $0x03, R8
-	LEAQ (R8)(R8*2), R9
-	MOVQ bs+120(FP), R10
-	SHLQ $0x03, R10
-	MOVQ rows+136(FP), R11
-
-group:
-	CMPQ   R11, $0x04
-	JLT    rest
-	VXORPD Y0, Y0, Y0
-	VXORPD Y1, Y1, Y1
-	VXORPD X2, X2, X2
-	VXORPD Y3, Y3, Y3
-	VXORPD Y4, Y4, Y4
-	VXORPD X5, X5, X5
-	VXORPD Y6, Y6, Y6
-	VXORPD Y7, Y7, Y7
-	VXORPD X8, X8, X8
-	VXORPD Y9, Y9, Y9
-	VXORPD Y10, Y10, Y10
-	VXORPD X11, X11, X11
-	MOVQ   b_base+96(FP), R12
-	MOVQ   k+128(FP), R13
-	TESTQ  R13, R13
-	JZ     storeG
-
-tG:
-	VMOVSD       (DX), X12
-	VMULSD       (DI), X12, X12
-	VBROADCASTSD X12, Y12
-	VMULPD       (R12), Y12, Y13
-	VADDPD       Y13, Y0, Y0
-	VMULPD       32(R12), Y12, Y13
-	VADDPD       Y13, Y1, Y1
-	VMULPD       64(R12), X12, X13
-	VADDPD       X13, X2, X2
-	VMOVSD       (DX)(BX*1), X12
-	VMULSD       (DI)(R8*1), X12, X12
-	VBROADCASTSD X12, Y12
-	VMULPD       (R12), Y12, Y13
-	VADDPD       Y13, Y3, Y3
-	VMULPD       32(R12), Y12, Y13
-	VADDPD       Y13, Y4, Y4
-	VMULPD       64(R12), X12, X13
-	VADDPD       X13, X5, X5
-	VMOVSD       (DX)(BX*2), X12
-	VMULSD       (DI)(R8*2), X12, X12
-	VBROADCASTSD X12, Y12
-	VMULPD       (R12), Y12, Y13
-	VADDPD       Y13, Y6, Y6
-	VMULPD       32(R12), Y12, Y13
-	VADDPD       Y13, Y7, Y7
-	VMULPD       64(R12), X12, X13
-	VADDPD       X13, X8, X8
-	VMOVSD       (DX)(SI*1), X12
-	VMULSD       (DI)(R9*1), X12, X12
-	VBROADCASTSD X12, Y12
-	VMULPD       (R12), Y12, Y13
-	VADDPD       Y13, Y9, Y9
-	VMULPD       32(R12), Y12, Y13
-	VADDPD       Y13, Y10, Y10
-	VMULPD       64(R12), X12, X13
-	VADDPD       X13, X11, X11
-	ADDQ         $0x08, DX
-	ADDQ         $0x08, DI
-	ADDQ         R10, R12
-	DECQ         R13
-	JNZ          tG
-
-storeG:
-	MOVQ    AX, R12
-	VMOVUPD Y0, (R12)
-	VMOVUPD Y1, 32(R12)
-	VMOVUPD X2, 64(R12)
-	ADDQ    CX, R12
-	VMOVUPD Y3, (R12)
-	VMOVUPD Y4, 32(R12)
-	VMOVUPD X5, 64(R12)
-	ADDQ    CX, R12
-	VMOVUPD Y6, (R12)
-	VMOVUPD Y7, 32(R12)
-	VMOVUPD X8, 64(R12)
-	ADDQ    CX, R12
-	VMOVUPD Y9, (R12)
-	VMOVUPD Y10, 32(R12)
-	VMOVUPD X11, 64(R12)
-	ADDQ    CX, R12
-	MOVQ    R12, AX
-	MOVQ    k+128(FP), R13
-	SHLQ    $0x03, R13
-	SUBQ    R13, DX
-	SUBQ    R13, DI
-	ADDQ    BX, DX
-	ADDQ    R8, DI
-	ADDQ    BX, DX
-	ADDQ    R8, DI
-	ADDQ    BX, DX
-	ADDQ    R8, DI
-	ADDQ    BX, DX
-	ADDQ    R8, DI
-	SUBQ    $0x04, R11
-	JMP     group
-
-rest:
-	CMPQ   R11, $0x03
-	JNE    not3
-	VXORPD Y0, Y0, Y0
-	VXORPD Y1, Y1, Y1
-	VXORPD X2, X2, X2
-	VXORPD Y3, Y3, Y3
-	VXORPD Y4, Y4, Y4
-	VXORPD X5, X5, X5
-	VXORPD Y6, Y6, Y6
-	VXORPD Y7, Y7, Y7
-	VXORPD X8, X8, X8
-	MOVQ   b_base+96(FP), R12
-	MOVQ   k+128(FP), R13
-	TESTQ  R13, R13
-	JZ     store3
-
-t3:
-	VMOVSD       (DX), X12
-	VMULSD       (DI), X12, X12
-	VBROADCASTSD X12, Y12
-	VMULPD       (R12), Y12, Y13
-	VADDPD       Y13, Y0, Y0
-	VMULPD       32(R12), Y12, Y13
-	VADDPD       Y13, Y1, Y1
-	VMULPD       64(R12), X12, X13
-	VADDPD       X13, X2, X2
-	VMOVSD       (DX)(BX*1), X12
-	VMULSD       (DI)(R8*1), X12, X12
-	VBROADCASTSD X12, Y12
-	VMULPD       (R12), Y12, Y13
-	VADDPD       Y13, Y3, Y3
-	VMULPD       32(R12), Y12, Y13
-	VADDPD       Y13, Y4, Y4
-	VMULPD       64(R12), X12, X13
-	VADDPD       X13, X5, X5
-	VMOVSD       (DX)(BX*2), X12
-	VMULSD       (DI)(R8*2), X12, X12
-	VBROADCASTSD X12, Y12
-	VMULPD       (R12), Y12, Y13
-	VADDPD       Y13, Y6, Y6
-	VMULPD       32(R12), Y12, Y13
-	VADDPD       Y13, Y7, Y7
-	VMULPD       64(R12), X12, X13
-	VADDPD       X13, X8, X8
-	ADDQ         $0x08, DX
-	ADDQ         $0x08, DI
-	ADDQ         R10, R12
-	DECQ         R13
-	JNZ          t3
-
-store3:
-	MOVQ    AX, R12
-	VMOVUPD Y0, (R12)
-	VMOVUPD Y1, 32(R12)
-	VMOVUPD X2, 64(R12)
-	ADDQ    CX, R12
-	VMOVUPD Y3, (R12)
-	VMOVUPD Y4, 32(R12)
-	VMOVUPD X5, 64(R12)
-	ADDQ    CX, R12
-	VMOVUPD Y6, (R12)
-	VMOVUPD Y7, 32(R12)
-	VMOVUPD X8, 64(R12)
-	ADDQ    CX, R12
-	MOVQ    R12, AX
-	MOVQ    k+128(FP), R13
-	SHLQ    $0x03, R13
-	SUBQ    R13, DX
-	SUBQ    R13, DI
-	ADDQ    BX, DX
-	ADDQ    R8, DI
-	ADDQ    BX, DX
-	ADDQ    R8, DI
-	ADDQ    BX, DX
-	ADDQ    R8, DI
-	JMP     done
-
-not3:
-	CMPQ   R11, $0x02
-	JNE    not2
-	VXORPD Y0, Y0, Y0
-	VXORPD Y1, Y1, Y1
-	VXORPD X2, X2, X2
-	VXORPD Y3, Y3, Y3
-	VXORPD Y4, Y4, Y4
-	VXORPD X5, X5, X5
-	MOVQ   b_base+96(FP), R12
-	MOVQ   k+128(FP), R13
-	TESTQ  R13, R13
-	JZ     store2
-
-t2:
-	VMOVSD       (DX), X12
-	VMULSD       (DI), X12, X12
-	VBROADCASTSD X12, Y12
-	VMULPD       (R12), Y12, Y13
-	VADDPD       Y13, Y0, Y0
-	VMULPD       32(R12), Y12, Y13
-	VADDPD       Y13, Y1, Y1
-	VMULPD       64(R12), X12, X13
-	VADDPD       X13, X2, X2
-	VMOVSD       (DX)(BX*1), X12
-	VMULSD       (DI)(R8*1), X12, X12
-	VBROADCASTSD X12, Y12
-	VMULPD       (R12), Y12, Y13
-	VADDPD       Y13, Y3, Y3
-	VMULPD       32(R12), Y12, Y13
-	VADDPD       Y13, Y4, Y4
-	VMULPD       64(R12), X12, X13
-	VADDPD       X13, X5, X5
-	ADDQ         $0x08, DX
-	ADDQ         $0x08, DI
-	ADDQ         R10, R12
-	DECQ         R13
-	JNZ          t2
-
-store2:
-	MOVQ    AX, R12
-	VMOVUPD Y0, (R12)
-	VMOVUPD Y1, 32(R12)
-	VMOVUPD X2, 64(R12)
-	ADDQ    CX, R12
-	VMOVUPD Y3, (R12)
-	VMOVUPD Y4, 32(R12)
-	VMOVUPD X5, 64(R12)
-	ADDQ    CX, R12
-	MOVQ    R12, AX
-	MOVQ    k+128(FP), R13
-	SHLQ    $0x03, R13
-	SUBQ    R13, DX
-	SUBQ    R13, DI
-	ADDQ    BX, DX
-	ADDQ    R8, DI
-	ADDQ    BX, DX
-	ADDQ    R8, DI
-	JMP     done
-
-not2:
-	CMPQ   R11, $0x01
-	JNE    not1
-	VXORPD Y0, Y0, Y0
-	VXORPD Y1, Y1, Y1
-	VXORPD X2, X2, X2
-	MOVQ   b_base+96(FP), R12
-	MOVQ   k+128(FP), R13
-	TESTQ  R13, R13
-	JZ     store1
-
-t1:
-	VMOVSD       (DX), X12
-	VMULSD       (DI), X12, X12
-	VBROADCASTSD X12, Y12
-	VMULPD       (R12), Y12, Y13
-	VADDPD       Y13, Y0, Y0
-	VMULPD       32(R12), Y12, Y13
-	VADDPD       Y13, Y1, Y1
-	VMULPD       64(R12), X12, X13
-	VADDPD       X13, X2, X2
-	ADDQ         $0x08, DX
-	ADDQ         $0x08, DI
-	ADDQ         R10, R12
-	DECQ         R13
-	JNZ          t1
-
-store1:
-	MOVQ    AX, R12
-	VMOVUPD Y0, (R12)
-	VMOVUPD Y1, 32(R12)
-	VMOVUPD X2, 64(R12)
-	ADDQ    CX, R12
-	MOVQ    R12, AX
-	MOVQ    k+128(FP), R13
-	SHLQ    $0x03, R13
-	SUBQ    R13, DX
-	SUBQ    R13, DI
-	ADDQ    BX, DX
-	ADDQ    R8, DI
-	JMP     done
-
-not1:
-done:
-	VZEROUPPER
-	RET
-
-// func colAcc10AVX2(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, n int, add bool)
+// func colAcc10AVX2(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, n int, cont bool)
 // Requires: AVX
 TEXT ·colAcc10AVX2(SB), NOSPLIT, $0-113
 	MOVQ out_base+0(FP), AX
@@ -8889,6 +4218,8 @@ TEXT ·colAcc10AVX2(SB), NOSPLIT, $0-113
 group:
 	CMPQ   SI, $0x03
 	JLT    rest
+	CMPB   cont+112(FP), $0x00
+	JNE    contG
 	VXORPD Y0, Y0, Y0
 	VXORPD Y1, Y1, Y1
 	VXORPD X2, X2, X2
@@ -8898,11 +4229,29 @@ group:
 	VXORPD Y6, Y6, Y6
 	VXORPD Y7, Y7, Y7
 	VXORPD X8, X8, X8
-	MOVQ   DX, R8
-	MOVQ   b_base+72(FP), R9
-	MOVQ   n+104(FP), R10
-	TESTQ  R10, R10
-	JZ     storeG
+	JMP    sumG
+
+contG:
+	MOVQ    AX, R9
+	VMOVUPD (R9), Y0
+	VMOVUPD 32(R9), Y1
+	VMOVUPD 64(R9), X2
+	ADDQ    CX, R9
+	VMOVUPD (R9), Y3
+	VMOVUPD 32(R9), Y4
+	VMOVUPD 64(R9), X5
+	ADDQ    CX, R9
+	VMOVUPD (R9), Y6
+	VMOVUPD 32(R9), Y7
+	VMOVUPD 64(R9), X8
+	ADDQ    CX, R9
+
+sumG:
+	MOVQ  DX, R8
+	MOVQ  b_base+72(FP), R9
+	MOVQ  n+104(FP), R10
+	TESTQ R10, R10
+	JZ    storeG
 
 tG:
 	VMOVUPD      (R9), Y9
@@ -8935,23 +4284,6 @@ tG:
 	JNZ          tG
 
 storeG:
-	CMPB   add+112(FP), $0x00
-	JE     setG
-	MOVQ   AX, R9
-	VADDPD (R9), Y0, Y0
-	VADDPD 32(R9), Y1, Y1
-	VADDPD 64(R9), X2, X2
-	ADDQ   CX, R9
-	VADDPD (R9), Y3, Y3
-	VADDPD 32(R9), Y4, Y4
-	VADDPD 64(R9), X5, X5
-	ADDQ   CX, R9
-	VADDPD (R9), Y6, Y6
-	VADDPD 32(R9), Y7, Y7
-	VADDPD 64(R9), X8, X8
-	ADDQ   CX, R9
-
-setG:
 	VMOVUPD Y0, (AX)
 	VMOVUPD Y1, 32(AX)
 	VMOVUPD X2, 64(AX)
@@ -8971,17 +4303,33 @@ setG:
 rest:
 	CMPQ   SI, $0x02
 	JNE    not2
+	CMPB   cont+112(FP), $0x00
+	JNE    cont2
 	VXORPD Y0, Y0, Y0
 	VXORPD Y1, Y1, Y1
 	VXORPD X2, X2, X2
 	VXORPD Y3, Y3, Y3
 	VXORPD Y4, Y4, Y4
 	VXORPD X5, X5, X5
-	MOVQ   DX, R8
-	MOVQ   b_base+72(FP), R9
-	MOVQ   n+104(FP), R10
-	TESTQ  R10, R10
-	JZ     store2
+	JMP    sum2
+
+cont2:
+	MOVQ    AX, R9
+	VMOVUPD (R9), Y0
+	VMOVUPD 32(R9), Y1
+	VMOVUPD 64(R9), X2
+	ADDQ    CX, R9
+	VMOVUPD (R9), Y3
+	VMOVUPD 32(R9), Y4
+	VMOVUPD 64(R9), X5
+	ADDQ    CX, R9
+
+sum2:
+	MOVQ  DX, R8
+	MOVQ  b_base+72(FP), R9
+	MOVQ  n+104(FP), R10
+	TESTQ R10, R10
+	JZ    store2
 
 t2:
 	VMOVUPD      (R9), Y9
@@ -9007,19 +4355,6 @@ t2:
 	JNZ          t2
 
 store2:
-	CMPB   add+112(FP), $0x00
-	JE     set2
-	MOVQ   AX, R9
-	VADDPD (R9), Y0, Y0
-	VADDPD 32(R9), Y1, Y1
-	VADDPD 64(R9), X2, X2
-	ADDQ   CX, R9
-	VADDPD (R9), Y3, Y3
-	VADDPD 32(R9), Y4, Y4
-	VADDPD 64(R9), X5, X5
-	ADDQ   CX, R9
-
-set2:
 	VMOVUPD Y0, (AX)
 	VMOVUPD Y1, 32(AX)
 	VMOVUPD X2, 64(AX)
@@ -9034,14 +4369,26 @@ set2:
 not2:
 	CMPQ   SI, $0x01
 	JNE    not1
+	CMPB   cont+112(FP), $0x00
+	JNE    cont1
 	VXORPD Y0, Y0, Y0
 	VXORPD Y1, Y1, Y1
 	VXORPD X2, X2, X2
-	MOVQ   DX, R8
-	MOVQ   b_base+72(FP), R9
-	MOVQ   n+104(FP), R10
-	TESTQ  R10, R10
-	JZ     store1
+	JMP    sum1
+
+cont1:
+	MOVQ    AX, R9
+	VMOVUPD (R9), Y0
+	VMOVUPD 32(R9), Y1
+	VMOVUPD 64(R9), X2
+	ADDQ    CX, R9
+
+sum1:
+	MOVQ  DX, R8
+	MOVQ  b_base+72(FP), R9
+	MOVQ  n+104(FP), R10
+	TESTQ R10, R10
+	JZ    store1
 
 t1:
 	VMOVUPD      (R9), Y9
@@ -9060,240 +4407,6 @@ t1:
 	JNZ          t1
 
 store1:
-	CMPB   add+112(FP), $0x00
-	JE     set1
-	MOVQ   AX, R9
-	VADDPD (R9), Y0, Y0
-	VADDPD 32(R9), Y1, Y1
-	VADDPD 64(R9), X2, X2
-	ADDQ   CX, R9
-
-set1:
-	VMOVUPD Y0, (AX)
-	VMOVUPD Y1, 32(AX)
-	VMOVUPD X2, 64(AX)
-	ADDQ    CX, AX
-	ADDQ    $0x08, DX
-	JMP     done
-
-not1:
-done:
-	VZEROUPPER
-	RET
-
-// func colAccHadamard10AVX2(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, c []float64, cs int, n int, add bool)
-// Requires: AVX
-TEXT ·colAccHadamard10AVX2(SB), NOSPLIT, $0-145
-	MOVQ out_base+0(FP), AX
-	MOVQ ds+24(FP), CX
-	SHLQ $0x03, CX
-	MOVQ x_base+32(FP), DX
-	MOVQ xs+56(FP), BX
-	SHLQ $0x03, BX
-	MOVQ k+64(FP), SI
-	MOVQ bs+96(FP), DI
-	SHLQ $0x03, DI
-	MOVQ cs+128(FP), R8
-	SHLQ $0x03, R8
-
-group:
-	CMPQ   SI, $0x03
-	JLT    rest
-	VXORPD Y0, Y0, Y0
-	VXORPD Y1, Y1, Y1
-	VXORPD X2, X2, X2
-	VXORPD Y3, Y3, Y3
-	VXORPD Y4, Y4, Y4
-	VXORPD X5, X5, X5
-	VXORPD Y6, Y6, Y6
-	VXORPD Y7, Y7, Y7
-	VXORPD X8, X8, X8
-	MOVQ   DX, R10
-	MOVQ   b_base+72(FP), R11
-	MOVQ   c_base+104(FP), R9
-	MOVQ   n+136(FP), R12
-	TESTQ  R12, R12
-	JZ     storeG
-
-tG:
-	VMOVUPD      (R11), Y9
-	VMOVUPD      32(R11), Y10
-	VMOVUPD      64(R11), X11
-	VMULPD       (R9), Y9, Y9
-	VMULPD       32(R9), Y10, Y10
-	VMULPD       64(R9), X11, X11
-	ADDQ         R8, R9
-	VBROADCASTSD (R10), Y12
-	VMULPD       Y9, Y12, Y13
-	VADDPD       Y13, Y0, Y0
-	VMULPD       Y10, Y12, Y13
-	VADDPD       Y13, Y1, Y1
-	VMULPD       X11, X12, X13
-	VADDPD       X13, X2, X2
-	VBROADCASTSD 8(R10), Y12
-	VMULPD       Y9, Y12, Y13
-	VADDPD       Y13, Y3, Y3
-	VMULPD       Y10, Y12, Y13
-	VADDPD       Y13, Y4, Y4
-	VMULPD       X11, X12, X13
-	VADDPD       X13, X5, X5
-	VBROADCASTSD 16(R10), Y12
-	VMULPD       Y9, Y12, Y13
-	VADDPD       Y13, Y6, Y6
-	VMULPD       Y10, Y12, Y13
-	VADDPD       Y13, Y7, Y7
-	VMULPD       X11, X12, X13
-	VADDPD       X13, X8, X8
-	ADDQ         BX, R10
-	ADDQ         DI, R11
-	DECQ         R12
-	JNZ          tG
-
-storeG:
-	CMPB   add+144(FP), $0x00
-	JE     setG
-	MOVQ   AX, R11
-	VADDPD (R11), Y0, Y0
-	VADDPD 32(R11), Y1, Y1
-	VADDPD 64(R11), X2, X2
-	ADDQ   CX, R11
-	VADDPD (R11), Y3, Y3
-	VADDPD 32(R11), Y4, Y4
-	VADDPD 64(R11), X5, X5
-	ADDQ   CX, R11
-	VADDPD (R11), Y6, Y6
-	VADDPD 32(R11), Y7, Y7
-	VADDPD 64(R11), X8, X8
-	ADDQ   CX, R11
-
-setG:
-	VMOVUPD Y0, (AX)
-	VMOVUPD Y1, 32(AX)
-	VMOVUPD X2, 64(AX)
-	ADDQ    CX, AX
-	VMOVUPD Y3, (AX)
-	VMOVUPD Y4, 32(AX)
-	VMOVUPD X5, 64(AX)
-	ADDQ    CX, AX
-	VMOVUPD Y6, (AX)
-	VMOVUPD Y7, 32(AX)
-	VMOVUPD X8, 64(AX)
-	ADDQ    CX, AX
-	ADDQ    $0x18, DX
-	SUBQ    $0x03, SI
-	JMP     group
-
-rest:
-	CMPQ   SI, $0x02
-	JNE    not2
-	VXORPD Y0, Y0, Y0
-	VXORPD Y1, Y1, Y1
-	VXORPD X2, X2, X2
-	VXORPD Y3, Y3, Y3
-	VXORPD Y4, Y4, Y4
-	VXORPD X5, X5, X5
-	MOVQ   DX, R10
-	MOVQ   b_base+72(FP), R11
-	MOVQ   c_base+104(FP), R9
-	MOVQ   n+136(FP), R12
-	TESTQ  R12, R12
-	JZ     store2
-
-t2:
-	VMOVUPD      (R11), Y9
-	VMOVUPD      32(R11), Y10
-	VMOVUPD      64(R11), X11
-	VMULPD       (R9), Y9, Y9
-	VMULPD       32(R9), Y10, Y10
-	VMULPD       64(R9), X11, X11
-	ADDQ         R8, R9
-	VBROADCASTSD (R10), Y12
-	VMULPD       Y9, Y12, Y13
-	VADDPD       Y13, Y0, Y0
-	VMULPD       Y10, Y12, Y13
-	VADDPD       Y13, Y1, Y1
-	VMULPD       X11, X12, X13
-	VADDPD       X13, X2, X2
-	VBROADCASTSD 8(R10), Y12
-	VMULPD       Y9, Y12, Y13
-	VADDPD       Y13, Y3, Y3
-	VMULPD       Y10, Y12, Y13
-	VADDPD       Y13, Y4, Y4
-	VMULPD       X11, X12, X13
-	VADDPD       X13, X5, X5
-	ADDQ         BX, R10
-	ADDQ         DI, R11
-	DECQ         R12
-	JNZ          t2
-
-store2:
-	CMPB   add+144(FP), $0x00
-	JE     set2
-	MOVQ   AX, R11
-	VADDPD (R11), Y0, Y0
-	VADDPD 32(R11), Y1, Y1
-	VADDPD 64(R11), X2, X2
-	ADDQ   CX, R11
-	VADDPD (R11), Y3, Y3
-	VADDPD 32(R11), Y4, Y4
-	VADDPD 64(R11), X5, X5
-	ADDQ   CX, R11
-
-set2:
-	VMOVUPD Y0, (AX)
-	VMOVUPD Y1, 32(AX)
-	VMOVUPD X2, 64(AX)
-	ADDQ    CX, AX
-	VMOVUPD Y3, (AX)
-	VMOVUPD Y4, 32(AX)
-	VMOVUPD X5, 64(AX)
-	ADDQ    CX, AX
-	ADDQ    $0x10, DX
-	JMP     done
-
-not2:
-	CMPQ   SI, $0x01
-	JNE    not1
-	VXORPD Y0, Y0, Y0
-	VXORPD Y1, Y1, Y1
-	VXORPD X2, X2, X2
-	MOVQ   DX, R10
-	MOVQ   b_base+72(FP), R11
-	MOVQ   c_base+104(FP), R9
-	MOVQ   n+136(FP), R12
-	TESTQ  R12, R12
-	JZ     store1
-
-t1:
-	VMOVUPD      (R11), Y9
-	VMOVUPD      32(R11), Y10
-	VMOVUPD      64(R11), X11
-	VMULPD       (R9), Y9, Y9
-	VMULPD       32(R9), Y10, Y10
-	VMULPD       64(R9), X11, X11
-	ADDQ         R8, R9
-	VBROADCASTSD (R10), Y12
-	VMULPD       Y9, Y12, Y13
-	VADDPD       Y13, Y0, Y0
-	VMULPD       Y10, Y12, Y13
-	VADDPD       Y13, Y1, Y1
-	VMULPD       X11, X12, X13
-	VADDPD       X13, X2, X2
-	ADDQ         BX, R10
-	ADDQ         DI, R11
-	DECQ         R12
-	JNZ          t1
-
-store1:
-	CMPB   add+144(FP), $0x00
-	JE     set1
-	MOVQ   AX, R11
-	VADDPD (R11), Y0, Y0
-	VADDPD 32(R11), Y1, Y1
-	VADDPD 64(R11), X2, X2
-	ADDQ   CX, R11
-
-set1:
 	VMOVUPD Y0, (AX)
 	VMOVUPD Y1, 32(AX)
 	VMOVUPD X2, 64(AX)
@@ -9323,42 +4436,42 @@ TEXT ·rowMul11AVX2(SB), NOSPLIT, $0-112
 group:
 	CMPQ   DI, $0x02
 	JLT    rest
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD X2, X2, X2
+	VXORPD X3, X3, X3
 	VXORPD Y4, Y4, Y4
 	VXORPD Y5, Y5, Y5
 	VXORPD X6, X6, X6
 	VXORPD X7, X7, X7
-	VXORPD Y8, Y8, Y8
-	VXORPD Y9, Y9, Y9
-	VXORPD X10, X10, X10
-	VXORPD X11, X11, X11
 	MOVQ   b_base+64(FP), R8
 	MOVQ   k+96(FP), R9
 	TESTQ  R9, R9
 	JZ     storeG
 
 tG:
-	VMOVUPD      (R8), Y0
-	VMOVUPD      32(R8), Y1
-	VMOVUPD      64(R8), X2
-	VMOVSD       80(R8), X3
+	VMOVUPD      (R8), Y8
+	VMOVUPD      32(R8), Y9
+	VMOVUPD      64(R8), X10
+	VMOVSD       80(R8), X11
 	VBROADCASTSD (DX), Y12
-	VMULPD       Y0, Y12, Y13
-	VADDPD       Y13, Y4, Y4
-	VMULPD       Y1, Y12, Y13
-	VADDPD       Y13, Y5, Y5
-	VMULPD       X2, X12, X13
-	VADDPD       X13, X6, X6
-	VMULSD       X3, X12, X13
-	VADDSD       X13, X7, X7
+	VMULPD       Y8, Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y1, Y1
+	VMULPD       X10, X12, X13
+	VADDPD       X13, X2, X2
+	VMULSD       X11, X12, X13
+	VADDSD       X13, X3, X3
 	VBROADCASTSD (DX)(BX*1), Y12
-	VMULPD       Y0, Y12, Y13
-	VADDPD       Y13, Y8, Y8
-	VMULPD       Y1, Y12, Y13
-	VADDPD       Y13, Y9, Y9
-	VMULPD       X2, X12, X13
-	VADDPD       X13, X10, X10
-	VMULSD       X3, X12, X13
-	VADDSD       X13, X11, X11
+	VMULPD       Y8, Y12, Y13
+	VADDPD       Y13, Y4, Y4
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y5, Y5
+	VMULPD       X10, X12, X13
+	VADDPD       X13, X6, X6
+	VMULSD       X11, X12, X13
+	VADDSD       X13, X7, X7
 	ADDQ         $0x08, DX
 	ADDQ         SI, R8
 	DECQ         R9
@@ -9366,15 +4479,15 @@ tG:
 
 storeG:
 	MOVQ    AX, R8
+	VMOVUPD Y0, (R8)
+	VMOVUPD Y1, 32(R8)
+	VMOVUPD X2, 64(R8)
+	VMOVSD  X3, 80(R8)
+	ADDQ    CX, R8
 	VMOVUPD Y4, (R8)
 	VMOVUPD Y5, 32(R8)
 	VMOVUPD X6, 64(R8)
 	VMOVSD  X7, 80(R8)
-	ADDQ    CX, R8
-	VMOVUPD Y8, (R8)
-	VMOVUPD Y9, 32(R8)
-	VMOVUPD X10, 64(R8)
-	VMOVSD  X11, 80(R8)
 	ADDQ    CX, R8
 	MOVQ    R8, AX
 	MOVQ    k+96(FP), R9
@@ -9388,29 +4501,29 @@ storeG:
 rest:
 	CMPQ   DI, $0x01
 	JNE    not1
-	VXORPD Y4, Y4, Y4
-	VXORPD Y5, Y5, Y5
-	VXORPD X6, X6, X6
-	VXORPD X7, X7, X7
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD X2, X2, X2
+	VXORPD X3, X3, X3
 	MOVQ   b_base+64(FP), R8
 	MOVQ   k+96(FP), R9
 	TESTQ  R9, R9
 	JZ     store1
 
 t1:
-	VMOVUPD      (R8), Y0
-	VMOVUPD      32(R8), Y1
-	VMOVUPD      64(R8), X2
-	VMOVSD       80(R8), X3
+	VMOVUPD      (R8), Y8
+	VMOVUPD      32(R8), Y9
+	VMOVUPD      64(R8), X10
+	VMOVSD       80(R8), X11
 	VBROADCASTSD (DX), Y12
-	VMULPD       Y0, Y12, Y13
-	VADDPD       Y13, Y4, Y4
-	VMULPD       Y1, Y12, Y13
-	VADDPD       Y13, Y5, Y5
-	VMULPD       X2, X12, X13
-	VADDPD       X13, X6, X6
-	VMULSD       X3, X12, X13
-	VADDSD       X13, X7, X7
+	VMULPD       Y8, Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y1, Y1
+	VMULPD       X10, X12, X13
+	VADDPD       X13, X2, X2
+	VMULSD       X11, X12, X13
+	VADDSD       X13, X3, X3
 	ADDQ         $0x08, DX
 	ADDQ         SI, R8
 	DECQ         R9
@@ -9418,10 +4531,10 @@ t1:
 
 store1:
 	MOVQ    AX, R8
-	VMOVUPD Y4, (R8)
-	VMOVUPD Y5, 32(R8)
-	VMOVUPD X6, 64(R8)
-	VMOVSD  X7, 80(R8)
+	VMOVUPD Y0, (R8)
+	VMOVUPD Y1, 32(R8)
+	VMOVUPD X2, 64(R8)
+	VMOVSD  X3, 80(R8)
 	ADDQ    CX, R8
 	MOVQ    R8, AX
 	MOVQ    k+96(FP), R9
@@ -9435,235 +4548,7 @@ done:
 	VZEROUPPER
 	RET
 
-// func rowMulHadamard11AVX2(out []float64, ds int, a []float64, as int, c []float64, cs int, b []float64, bs int, k int, rows int)
-// Requires: AVX, AVX2
-TEXT ·rowMulHadamard11AVX2(SB), NOSPLIT, $0-144
-	MOVQ out_base+0(FP), AX
-	MOVQ ds+24(FP), CX
-	SHLQ $0x03, CX
-	MOVQ a_base+32(FP), DX
-	MOVQ as+56(FP), BX
-	SHLQ $0x03, BX
-	LEAQ (BX)(BX*2), SI
-	MOVQ c_base+64(FP), SI
-	MOVQ cs+88(FP), DI
-	SHLQ $0x03, DI
-	LEAQ (DI)(DI*2), R8
-	MOVQ bs+120(FP), R8
-	SHLQ $0x03, R8
-	MOVQ rows+136(FP), R9
-
-group:
-	CMPQ   R9, $0x03
-	JLT    rest
-	VXORPD Y0, Y0, Y0
-	VXORPD Y1, Y1, Y1
-	VXORPD X2, X2, X2
-	VXORPD X3, X3, X3
-	VXORPD Y4, Y4, Y4
-	VXORPD Y5, Y5, Y5
-	VXORPD X6, X6, X6
-	VXORPD X7, X7, X7
-	VXORPD Y8, Y8, Y8
-	VXORPD Y9, Y9, Y9
-	VXORPD X10, X10, X10
-	VXORPD X11, X11, X11
-	MOVQ   b_base+96(FP), R10
-	MOVQ   k+128(FP), R11
-	TESTQ  R11, R11
-	JZ     storeG
-
-tG:
-	VMOVSD       (DX), X12
-	VMULSD       (SI), X12, X12
-	VBROADCASTSD X12, Y12
-	VMULPD       (R10), Y12, Y13
-	VADDPD       Y13, Y0, Y0
-	VMULPD       32(R10), Y12, Y13
-	VADDPD       Y13, Y1, Y1
-	VMULPD       64(R10), X12, X13
-	VADDPD       X13, X2, X2
-	VMULSD       80(R10), X12, X13
-	VADDSD       X13, X3, X3
-	VMOVSD       (DX)(BX*1), X12
-	VMULSD       (SI)(DI*1), X12, X12
-	VBROADCASTSD X12, Y12
-	VMULPD       (R10), Y12, Y13
-	VADDPD       Y13, Y4, Y4
-	VMULPD       32(R10), Y12, Y13
-	VADDPD       Y13, Y5, Y5
-	VMULPD       64(R10), X12, X13
-	VADDPD       X13, X6, X6
-	VMULSD       80(R10), X12, X13
-	VADDSD       X13, X7, X7
-	VMOVSD       (DX)(BX*2), X12
-	VMULSD       (SI)(DI*2), X12, X12
-	VBROADCASTSD X12, Y12
-	VMULPD       (R10), Y12, Y13
-	VADDPD       Y13, Y8, Y8
-	VMULPD       32(R10), Y12, Y13
-	VADDPD       Y13, Y9, Y9
-	VMULPD       64(R10), X12, X13
-	VADDPD       X13, X10, X10
-	VMULSD       80(R10), X12, X13
-	VADDSD       X13, X11, X11
-	ADDQ         $0x08, DX
-	ADDQ         $0x08, SI
-	ADDQ         R8, R10
-	DECQ         R11
-	JNZ          tG
-
-storeG:
-	MOVQ    AX, R10
-	VMOVUPD Y0, (R10)
-	VMOVUPD Y1, 32(R10)
-	VMOVUPD X2, 64(R10)
-	VMOVSD  X3, 80(R10)
-	ADDQ    CX, R10
-	VMOVUPD Y4, (R10)
-	VMOVUPD Y5, 32(R10)
-	VMOVUPD X6, 64(R10)
-	VMOVSD  X7, 80(R10)
-	ADDQ    CX, R10
-	VMOVUPD Y8, (R10)
-	VMOVUPD Y9, 32(R10)
-	VMOVUPD X10, 64(R10)
-	VMOVSD  X11, 80(R10)
-	ADDQ    CX, R10
-	MOVQ    R10, AX
-	MOVQ    k+128(FP), R11
-	SHLQ    $0x03, R11
-	SUBQ    R11, DX
-	SUBQ    R11, SI
-	ADDQ    BX, DX
-	ADDQ    DI, SI
-	ADDQ    BX, DX
-	ADDQ    DI, SI
-	ADDQ    BX, DX
-	ADDQ    DI, SI
-	SUBQ    $0x03, R9
-	JMP     group
-
-rest:
-	CMPQ   R9, $0x02
-	JNE    not2
-	VXORPD Y0, Y0, Y0
-	VXORPD Y1, Y1, Y1
-	VXORPD X2, X2, X2
-	VXORPD X3, X3, X3
-	VXORPD Y4, Y4, Y4
-	VXORPD Y5, Y5, Y5
-	VXORPD X6, X6, X6
-	VXORPD X7, X7, X7
-	MOVQ   b_base+96(FP), R10
-	MOVQ   k+128(FP), R11
-	TESTQ  R11, R11
-	JZ     store2
-
-t2:
-	VMOVSD       (DX), X12
-	VMULSD       (SI), X12, X12
-	VBROADCASTSD X12, Y12
-	VMULPD       (R10), Y12, Y13
-	VADDPD       Y13, Y0, Y0
-	VMULPD       32(R10), Y12, Y13
-	VADDPD       Y13, Y1, Y1
-	VMULPD       64(R10), X12, X13
-	VADDPD       X13, X2, X2
-	VMULSD       80(R10), X12, X13
-	VADDSD       X13, X3, X3
-	VMOVSD       (DX)(BX*1), X12
-	VMULSD       (SI)(DI*1), X12, X12
-	VBROADCASTSD X12, Y12
-	VMULPD       (R10), Y12, Y13
-	VADDPD       Y13, Y4, Y4
-	VMULPD       32(R10), Y12, Y13
-	VADDPD       Y13, Y5, Y5
-	VMULPD       64(R10), X12, X13
-	VADDPD       X13, X6, X6
-	VMULSD       80(R10), X12, X13
-	VADDSD       X13, X7, X7
-	ADDQ         $0x08, DX
-	ADDQ         $0x08, SI
-	ADDQ         R8, R10
-	DECQ         R11
-	JNZ          t2
-
-store2:
-	MOVQ    AX, R10
-	VMOVUPD Y0, (R10)
-	VMOVUPD Y1, 32(R10)
-	VMOVUPD X2, 64(R10)
-	VMOVSD  X3, 80(R10)
-	ADDQ    CX, R10
-	VMOVUPD Y4, (R10)
-	VMOVUPD Y5, 32(R10)
-	VMOVUPD X6, 64(R10)
-	VMOVSD  X7, 80(R10)
-	ADDQ    CX, R10
-	MOVQ    R10, AX
-	MOVQ    k+128(FP), R11
-	SHLQ    $0x03, R11
-	SUBQ    R11, DX
-	SUBQ    R11, SI
-	ADDQ    BX, DX
-	ADDQ    DI, SI
-	ADDQ    BX, DX
-	ADDQ    DI, SI
-	JMP     done
-
-not2:
-	CMPQ   R9, $0x01
-	JNE    not1
-	VXORPD Y0, Y0, Y0
-	VXORPD Y1, Y1, Y1
-	VXORPD X2, X2, X2
-	VXORPD X3, X3, X3
-	MOVQ   b_base+96(FP), R10
-	MOVQ   k+128(FP), R11
-	TESTQ  R11, R11
-	JZ     store1
-
-t1:
-	VMOVSD       (DX), X12
-	VMULSD       (SI), X12, X12
-	VBROADCASTSD X12, Y12
-	VMULPD       (R10), Y12, Y13
-	VADDPD       Y13, Y0, Y0
-	VMULPD       32(R10), Y12, Y13
-	VADDPD       Y13, Y1, Y1
-	VMULPD       64(R10), X12, X13
-	VADDPD       X13, X2, X2
-	VMULSD       80(R10), X12, X13
-	VADDSD       X13, X3, X3
-	ADDQ         $0x08, DX
-	ADDQ         $0x08, SI
-	ADDQ         R8, R10
-	DECQ         R11
-	JNZ          t1
-
-store1:
-	MOVQ    AX, R10
-	VMOVUPD Y0, (R10)
-	VMOVUPD Y1, 32(R10)
-	VMOVUPD X2, 64(R10)
-	VMOVSD  X3, 80(R10)
-	ADDQ    CX, R10
-	MOVQ    R10, AX
-	MOVQ    k+128(FP), R11
-	SHLQ    $0x03, R11
-	SUBQ    R11, DX
-	SUBQ    R11, SI
-	ADDQ    BX, DX
-	ADDQ    DI, SI
-	JMP     done
-
-not1:
-done:
-	VZEROUPPER
-	RET
-
-// func colAcc11AVX2(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, n int, add bool)
+// func colAcc11AVX2(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, n int, cont bool)
 // Requires: AVX
 TEXT ·colAcc11AVX2(SB), NOSPLIT, $0-113
 	MOVQ out_base+0(FP), AX
@@ -9679,6 +4564,8 @@ TEXT ·colAcc11AVX2(SB), NOSPLIT, $0-113
 group:
 	CMPQ   SI, $0x02
 	JLT    rest
+	CMPB   cont+112(FP), $0x00
+	JNE    contG
 	VXORPD Y0, Y0, Y0
 	VXORPD Y1, Y1, Y1
 	VXORPD X2, X2, X2
@@ -9687,11 +4574,27 @@ group:
 	VXORPD Y5, Y5, Y5
 	VXORPD X6, X6, X6
 	VXORPD X7, X7, X7
-	MOVQ   DX, R8
-	MOVQ   b_base+72(FP), R9
-	MOVQ   n+104(FP), R10
-	TESTQ  R10, R10
-	JZ     storeG
+	JMP    sumG
+
+contG:
+	MOVQ    AX, R9
+	VMOVUPD (R9), Y0
+	VMOVUPD 32(R9), Y1
+	VMOVUPD 64(R9), X2
+	VMOVSD  80(R9), X3
+	ADDQ    CX, R9
+	VMOVUPD (R9), Y4
+	VMOVUPD 32(R9), Y5
+	VMOVUPD 64(R9), X6
+	VMOVSD  80(R9), X7
+	ADDQ    CX, R9
+
+sumG:
+	MOVQ  DX, R8
+	MOVQ  b_base+72(FP), R9
+	MOVQ  n+104(FP), R10
+	TESTQ R10, R10
+	JZ    storeG
 
 tG:
 	VMOVUPD      (R9), Y8
@@ -9722,21 +4625,6 @@ tG:
 	JNZ          tG
 
 storeG:
-	CMPB   add+112(FP), $0x00
-	JE     setG
-	MOVQ   AX, R9
-	VADDPD (R9), Y0, Y0
-	VADDPD 32(R9), Y1, Y1
-	VADDPD 64(R9), X2, X2
-	VADDSD 80(R9), X3, X3
-	ADDQ   CX, R9
-	VADDPD (R9), Y4, Y4
-	VADDPD 32(R9), Y5, Y5
-	VADDPD 64(R9), X6, X6
-	VADDSD 80(R9), X7, X7
-	ADDQ   CX, R9
-
-setG:
 	VMOVUPD Y0, (AX)
 	VMOVUPD Y1, 32(AX)
 	VMOVUPD X2, 64(AX)
@@ -9754,15 +4642,28 @@ setG:
 rest:
 	CMPQ   SI, $0x01
 	JNE    not1
+	CMPB   cont+112(FP), $0x00
+	JNE    cont1
 	VXORPD Y0, Y0, Y0
 	VXORPD Y1, Y1, Y1
 	VXORPD X2, X2, X2
 	VXORPD X3, X3, X3
-	MOVQ   DX, R8
-	MOVQ   b_base+72(FP), R9
-	MOVQ   n+104(FP), R10
-	TESTQ  R10, R10
-	JZ     store1
+	JMP    sum1
+
+cont1:
+	MOVQ    AX, R9
+	VMOVUPD (R9), Y0
+	VMOVUPD 32(R9), Y1
+	VMOVUPD 64(R9), X2
+	VMOVSD  80(R9), X3
+	ADDQ    CX, R9
+
+sum1:
+	MOVQ  DX, R8
+	MOVQ  b_base+72(FP), R9
+	MOVQ  n+104(FP), R10
+	TESTQ R10, R10
+	JZ    store1
 
 t1:
 	VMOVUPD      (R9), Y8
@@ -9784,174 +4685,6 @@ t1:
 	JNZ          t1
 
 store1:
-	CMPB   add+112(FP), $0x00
-	JE     set1
-	MOVQ   AX, R9
-	VADDPD (R9), Y0, Y0
-	VADDPD 32(R9), Y1, Y1
-	VADDPD 64(R9), X2, X2
-	VADDSD 80(R9), X3, X3
-	ADDQ   CX, R9
-
-set1:
-	VMOVUPD Y0, (AX)
-	VMOVUPD Y1, 32(AX)
-	VMOVUPD X2, 64(AX)
-	VMOVSD  X3, 80(AX)
-	ADDQ    CX, AX
-	ADDQ    $0x08, DX
-	JMP     done
-
-not1:
-done:
-	VZEROUPPER
-	RET
-
-// func colAccHadamard11AVX2(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, c []float64, cs int, n int, add bool)
-// Requires: AVX
-TEXT ·colAccHadamard11AVX2(SB), NOSPLIT, $0-145
-	MOVQ out_base+0(FP), AX
-	MOVQ ds+24(FP), CX
-	SHLQ $0x03, CX
-	MOVQ x_base+32(FP), DX
-	MOVQ xs+56(FP), BX
-	SHLQ $0x03, BX
-	MOVQ k+64(FP), SI
-	MOVQ bs+96(FP), DI
-	SHLQ $0x03, DI
-	MOVQ cs+128(FP), R8
-	SHLQ $0x03, R8
-
-group:
-	CMPQ   SI, $0x02
-	JLT    rest
-	VXORPD Y0, Y0, Y0
-	VXORPD Y1, Y1, Y1
-	VXORPD X2, X2, X2
-	VXORPD X3, X3, X3
-	VXORPD Y4, Y4, Y4
-	VXORPD Y5, Y5, Y5
-	VXORPD X6, X6, X6
-	VXORPD X7, X7, X7
-	MOVQ   DX, R10
-	MOVQ   b_base+72(FP), R11
-	MOVQ   c_base+104(FP), R9
-	MOVQ   n+136(FP), R12
-	TESTQ  R12, R12
-	JZ     storeG
-
-tG:
-	VMOVUPD      (R11), Y8
-	VMOVUPD      32(R11), Y9
-	VMOVUPD      64(R11), X10
-	VMOVSD       80(R11), X11
-	VMULPD       (R9), Y8, Y8
-	VMULPD       32(R9), Y9, Y9
-	VMULPD       64(R9), X10, X10
-	VMULSD       80(R9), X11, X11
-	ADDQ         R8, R9
-	VBROADCASTSD (R10), Y12
-	VMULPD       Y8, Y12, Y13
-	VADDPD       Y13, Y0, Y0
-	VMULPD       Y9, Y12, Y13
-	VADDPD       Y13, Y1, Y1
-	VMULPD       X10, X12, X13
-	VADDPD       X13, X2, X2
-	VMULSD       X11, X12, X13
-	VADDSD       X13, X3, X3
-	VBROADCASTSD 8(R10), Y12
-	VMULPD       Y8, Y12, Y13
-	VADDPD       Y13, Y4, Y4
-	VMULPD       Y9, Y12, Y13
-	VADDPD       Y13, Y5, Y5
-	VMULPD       X10, X12, X13
-	VADDPD       X13, X6, X6
-	VMULSD       X11, X12, X13
-	VADDSD       X13, X7, X7
-	ADDQ         BX, R10
-	ADDQ         DI, R11
-	DECQ         R12
-	JNZ          tG
-
-storeG:
-	CMPB   add+144(FP), $0x00
-	JE     setG
-	MOVQ   AX, R11
-	VADDPD (R11), Y0, Y0
-	VADDPD 32(R11), Y1, Y1
-	VADDPD 64(R11), X2, X2
-	VADDSD 80(R11), X3, X3
-	ADDQ   CX, R11
-	VADDPD (R11), Y4, Y4
-	VADDPD 32(R11), Y5, Y5
-	VADDPD 64(R11), X6, X6
-	VADDSD 80(R11), X7, X7
-	ADDQ   CX, R11
-
-setG:
-	VMOVUPD Y0, (AX)
-	VMOVUPD Y1, 32(AX)
-	VMOVUPD X2, 64(AX)
-	VMOVSD  X3, 80(AX)
-	ADDQ    CX, AX
-	VMOVUPD Y4, (AX)
-	VMOVUPD Y5, 32(AX)
-	VMOVUPD X6, 64(AX)
-	VMOVSD  X7, 80(AX)
-	ADDQ    CX, AX
-	ADDQ    $0x10, DX
-	SUBQ    $0x02, SI
-	JMP     group
-
-rest:
-	CMPQ   SI, $0x01
-	JNE    not1
-	VXORPD Y0, Y0, Y0
-	VXORPD Y1, Y1, Y1
-	VXORPD X2, X2, X2
-	VXORPD X3, X3, X3
-	MOVQ   DX, R10
-	MOVQ   b_base+72(FP), R11
-	MOVQ   c_base+104(FP), R9
-	MOVQ   n+136(FP), R12
-	TESTQ  R12, R12
-	JZ     store1
-
-t1:
-	VMOVUPD      (R11), Y8
-	VMOVUPD      32(R11), Y9
-	VMOVUPD      64(R11), X10
-	VMOVSD       80(R11), X11
-	VMULPD       (R9), Y8, Y8
-	VMULPD       32(R9), Y9, Y9
-	VMULPD       64(R9), X10, X10
-	VMULSD       80(R9), X11, X11
-	ADDQ         R8, R9
-	VBROADCASTSD (R10), Y12
-	VMULPD       Y8, Y12, Y13
-	VADDPD       Y13, Y0, Y0
-	VMULPD       Y9, Y12, Y13
-	VADDPD       Y13, Y1, Y1
-	VMULPD       X10, X12, X13
-	VADDPD       X13, X2, X2
-	VMULSD       X11, X12, X13
-	VADDSD       X13, X3, X3
-	ADDQ         BX, R10
-	ADDQ         DI, R11
-	DECQ         R12
-	JNZ          t1
-
-store1:
-	CMPB   add+144(FP), $0x00
-	JE     set1
-	MOVQ   AX, R11
-	VADDPD (R11), Y0, Y0
-	VADDPD 32(R11), Y1, Y1
-	VADDPD 64(R11), X2, X2
-	VADDSD 80(R11), X3, X3
-	ADDQ   CX, R11
-
-set1:
 	VMOVUPD Y0, (AX)
 	VMOVUPD Y1, 32(AX)
 	VMOVUPD X2, 64(AX)
@@ -9982,45 +4715,45 @@ TEXT ·rowMul12AVX2(SB), NOSPLIT, $0-112
 group:
 	CMPQ   DI, $0x03
 	JLT    rest
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
 	VXORPD Y3, Y3, Y3
 	VXORPD Y4, Y4, Y4
 	VXORPD Y5, Y5, Y5
 	VXORPD Y6, Y6, Y6
 	VXORPD Y7, Y7, Y7
 	VXORPD Y8, Y8, Y8
-	VXORPD Y9, Y9, Y9
-	VXORPD Y10, Y10, Y10
-	VXORPD Y11, Y11, Y11
 	MOVQ   b_base+64(FP), R8
 	MOVQ   k+96(FP), R9
 	TESTQ  R9, R9
 	JZ     storeG
 
 tG:
-	VMOVUPD      (R8), Y0
-	VMOVUPD      32(R8), Y1
-	VMOVUPD      64(R8), Y2
+	VMOVUPD      (R8), Y9
+	VMOVUPD      32(R8), Y10
+	VMOVUPD      64(R8), Y11
 	VBROADCASTSD (DX), Y12
-	VMULPD       Y0, Y12, Y13
-	VADDPD       Y13, Y3, Y3
-	VMULPD       Y1, Y12, Y13
-	VADDPD       Y13, Y4, Y4
-	VMULPD       Y2, Y12, Y13
-	VADDPD       Y13, Y5, Y5
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y1, Y1
+	VMULPD       Y11, Y12, Y13
+	VADDPD       Y13, Y2, Y2
 	VBROADCASTSD (DX)(BX*1), Y12
-	VMULPD       Y0, Y12, Y13
-	VADDPD       Y13, Y6, Y6
-	VMULPD       Y1, Y12, Y13
-	VADDPD       Y13, Y7, Y7
-	VMULPD       Y2, Y12, Y13
-	VADDPD       Y13, Y8, Y8
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y3, Y3
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y4, Y4
+	VMULPD       Y11, Y12, Y13
+	VADDPD       Y13, Y5, Y5
 	VBROADCASTSD (DX)(BX*2), Y12
-	VMULPD       Y0, Y12, Y13
-	VADDPD       Y13, Y9, Y9
-	VMULPD       Y1, Y12, Y13
-	VADDPD       Y13, Y10, Y10
-	VMULPD       Y2, Y12, Y13
-	VADDPD       Y13, Y11, Y11
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y6, Y6
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y7, Y7
+	VMULPD       Y11, Y12, Y13
+	VADDPD       Y13, Y8, Y8
 	ADDQ         $0x08, DX
 	ADDQ         SI, R8
 	DECQ         R9
@@ -10028,6 +4761,10 @@ tG:
 
 storeG:
 	MOVQ    AX, R8
+	VMOVUPD Y0, (R8)
+	VMOVUPD Y1, 32(R8)
+	VMOVUPD Y2, 64(R8)
+	ADDQ    CX, R8
 	VMOVUPD Y3, (R8)
 	VMOVUPD Y4, 32(R8)
 	VMOVUPD Y5, 64(R8)
@@ -10035,10 +4772,6 @@ storeG:
 	VMOVUPD Y6, (R8)
 	VMOVUPD Y7, 32(R8)
 	VMOVUPD Y8, 64(R8)
-	ADDQ    CX, R8
-	VMOVUPD Y9, (R8)
-	VMOVUPD Y10, 32(R8)
-	VMOVUPD Y11, 64(R8)
 	ADDQ    CX, R8
 	MOVQ    R8, AX
 	MOVQ    k+96(FP), R9
@@ -10053,35 +4786,35 @@ storeG:
 rest:
 	CMPQ   DI, $0x02
 	JNE    not2
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
 	VXORPD Y3, Y3, Y3
 	VXORPD Y4, Y4, Y4
 	VXORPD Y5, Y5, Y5
-	VXORPD Y6, Y6, Y6
-	VXORPD Y7, Y7, Y7
-	VXORPD Y8, Y8, Y8
 	MOVQ   b_base+64(FP), R8
 	MOVQ   k+96(FP), R9
 	TESTQ  R9, R9
 	JZ     store2
 
 t2:
-	VMOVUPD      (R8), Y0
-	VMOVUPD      32(R8), Y1
-	VMOVUPD      64(R8), Y2
+	VMOVUPD      (R8), Y9
+	VMOVUPD      32(R8), Y10
+	VMOVUPD      64(R8), Y11
 	VBROADCASTSD (DX), Y12
-	VMULPD       Y0, Y12, Y13
-	VADDPD       Y13, Y3, Y3
-	VMULPD       Y1, Y12, Y13
-	VADDPD       Y13, Y4, Y4
-	VMULPD       Y2, Y12, Y13
-	VADDPD       Y13, Y5, Y5
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y1, Y1
+	VMULPD       Y11, Y12, Y13
+	VADDPD       Y13, Y2, Y2
 	VBROADCASTSD (DX)(BX*1), Y12
-	VMULPD       Y0, Y12, Y13
-	VADDPD       Y13, Y6, Y6
-	VMULPD       Y1, Y12, Y13
-	VADDPD       Y13, Y7, Y7
-	VMULPD       Y2, Y12, Y13
-	VADDPD       Y13, Y8, Y8
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y3, Y3
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y4, Y4
+	VMULPD       Y11, Y12, Y13
+	VADDPD       Y13, Y5, Y5
 	ADDQ         $0x08, DX
 	ADDQ         SI, R8
 	DECQ         R9
@@ -10089,13 +4822,13 @@ t2:
 
 store2:
 	MOVQ    AX, R8
+	VMOVUPD Y0, (R8)
+	VMOVUPD Y1, 32(R8)
+	VMOVUPD Y2, 64(R8)
+	ADDQ    CX, R8
 	VMOVUPD Y3, (R8)
 	VMOVUPD Y4, 32(R8)
 	VMOVUPD Y5, 64(R8)
-	ADDQ    CX, R8
-	VMOVUPD Y6, (R8)
-	VMOVUPD Y7, 32(R8)
-	VMOVUPD Y8, 64(R8)
 	ADDQ    CX, R8
 	MOVQ    R8, AX
 	MOVQ    k+96(FP), R9
@@ -10108,25 +4841,25 @@ store2:
 not2:
 	CMPQ   DI, $0x01
 	JNE    not1
-	VXORPD Y3, Y3, Y3
-	VXORPD Y4, Y4, Y4
-	VXORPD Y5, Y5, Y5
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
 	MOVQ   b_base+64(FP), R8
 	MOVQ   k+96(FP), R9
 	TESTQ  R9, R9
 	JZ     store1
 
 t1:
-	VMOVUPD      (R8), Y0
-	VMOVUPD      32(R8), Y1
-	VMOVUPD      64(R8), Y2
+	VMOVUPD      (R8), Y9
+	VMOVUPD      32(R8), Y10
+	VMOVUPD      64(R8), Y11
 	VBROADCASTSD (DX), Y12
-	VMULPD       Y0, Y12, Y13
-	VADDPD       Y13, Y3, Y3
-	VMULPD       Y1, Y12, Y13
-	VADDPD       Y13, Y4, Y4
-	VMULPD       Y2, Y12, Y13
-	VADDPD       Y13, Y5, Y5
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y1, Y1
+	VMULPD       Y11, Y12, Y13
+	VADDPD       Y13, Y2, Y2
 	ADDQ         $0x08, DX
 	ADDQ         SI, R8
 	DECQ         R9
@@ -10134,9 +4867,9 @@ t1:
 
 store1:
 	MOVQ    AX, R8
-	VMOVUPD Y3, (R8)
-	VMOVUPD Y4, 32(R8)
-	VMOVUPD Y5, 64(R8)
+	VMOVUPD Y0, (R8)
+	VMOVUPD Y1, 32(R8)
+	VMOVUPD Y2, 64(R8)
 	ADDQ    CX, R8
 	MOVQ    R8, AX
 	MOVQ    k+96(FP), R9
@@ -10150,307 +4883,7 @@ done:
 	VZEROUPPER
 	RET
 
-// func rowMulHadamard12AVX2(out []float64, ds int, a []float64, as int, c []float64, cs int, b []float64, bs int, k int, rows int)
-// Requires: AVX, AVX2
-TEXT ·rowMulHadamard12AVX2(SB), NOSPLIT, $0-144
-	MOVQ out_base+0(FP), AX
-	MOVQ ds+24(FP), CX
-	SHLQ $0x03, CX
-	MOVQ a_base+32(FP), DX
-	MOVQ as+56(FP), BX
-	SHLQ $0x03, BX
-	LEAQ (BX)(BX*2), SI
-	MOVQ c_base+64(FP), DI
-	MOVQ cs+88(FP), R8
-	SHLQ $0x03, R8
-	LEAQ (R8)(R8*2), R9
-	MOVQ bs+120(FP), R10
-	SHLQ $0x03, R10
-	MOVQ rows+136(FP), R11
-
-group:
-	CMPQ   R11, $0x04
-	JLT    rest
-	VXORPD Y0, Y0, Y0
-	VXORPD Y1, Y1, Y1
-	VXORPD Y2, Y2, Y2
-	VXORPD Y3, Y3, Y3
-	VXORPD Y4, Y4, Y4
-	VXORPD Y5, Y5, Y5
-	VXORPD Y6, Y6, Y6
-	VXORPD Y7, Y7, Y7
-	VXORPD Y8, Y8, Y8
-	VXORPD Y9, Y9, Y9
-	VXORPD Y10, Y10, Y10
-	VXORPD Y11, Y11, Y11
-	MOVQ   b_base+96(FP), R12
-	MOVQ   k+128(FP), R13
-	TESTQ  R13, R13
-	JZ     storeG
-
-tG:
-	VMOVSD       (DX), X12
-	VMULSD       (DI), X12, X12
-	VBROADCASTSD X12, Y12
-	VMULPD       (R12), Y12, Y13
-	VADDPD       Y13, Y0, Y0
-	VMULPD       32(R12), Y12, Y13
-	VADDPD       Y13, Y1, Y1
-	VMULPD       64(R12), Y12, Y13
-	VADDPD       Y13, Y2, Y2
-	VMOVSD       (DX)(BX*1), X12
-	VMULSD       (DI)(R8*1), X12, X12
-	VBROADCASTSD X12, Y12
-	VMULPD       (R12), Y12, Y13
-	VADDPD       Y13, Y3, Y3
-	VMULPD       32(R12), Y12, Y13
-	VADDPD       Y13, Y4, Y4
-	VMULPD       64(R12), Y12, Y13
-	VADDPD       Y13, Y5, Y5
-	VMOVSD       (DX)(BX*2), X12
-	VMULSD       (DI)(R8*2), X12, X12
-	VBROADCASTSD X12, Y12
-	VMULPD       (R12), Y12, Y13
-	VADDPD       Y13, Y6, Y6
-	VMULPD       32(R12), Y12, Y13
-	VADDPD       Y13, Y7, Y7
-	VMULPD       64(R12), Y12, Y13
-	VADDPD       Y13, Y8, Y8
-	VMOVSD       (DX)(SI*1), X12
-	VMULSD       (DI)(R9*1), X12, X12
-	VBROADCASTSD X12, Y12
-	VMULPD       (R12), Y12, Y13
-	VADDPD       Y13, Y9, Y9
-	VMULPD       32(R12), Y12, Y13
-	VADDPD       Y13, Y10, Y10
-	VMULPD       64(R12), Y12, Y13
-	VADDPD       Y13, Y11, Y11
-	ADDQ         $0x08, DX
-	ADDQ         $0x08, DI
-	ADDQ         R10, R12
-	DECQ         R13
-	JNZ          tG
-
-storeG:
-	MOVQ    AX, R12
-	VMOVUPD Y0, (R12)
-	VMOVUPD Y1, 32(R12)
-	VMOVUPD Y2, 64(R12)
-	ADDQ    CX, R12
-	VMOVUPD Y3, (R12)
-	VMOVUPD Y4, 32(R12)
-	VMOVUPD Y5, 64(R12)
-	ADDQ    CX, R12
-	VMOVUPD Y6, (R12)
-	VMOVUPD Y7, 32(R12)
-	VMOVUPD Y8, 64(R12)
-	ADDQ    CX, R12
-	VMOVUPD Y9, (R12)
-	VMOVUPD Y10, 32(R12)
-	VMOVUPD Y11, 64(R12)
-	ADDQ    CX, R12
-	MOVQ    R12, AX
-	MOVQ    k+128(FP), R13
-	SHLQ    $0x03, R13
-	SUBQ    R13, DX
-	SUBQ    R13, DI
-	ADDQ    BX, DX
-	ADDQ    R8, DI
-	ADDQ    BX, DX
-	ADDQ    R8, DI
-	ADDQ    BX, DX
-	ADDQ    R8, DI
-	ADDQ    BX, DX
-	ADDQ    R8, DI
-	SUBQ    $0x04, R11
-	JMP     group
-
-rest:
-	CMPQ   R11, $0x03
-	JNE    not3
-	VXORPD Y0, Y0, Y0
-	VXORPD Y1, Y1, Y1
-	VXORPD Y2, Y2, Y2
-	VXORPD Y3, Y3, Y3
-	VXORPD Y4, Y4, Y4
-	VXORPD Y5, Y5, Y5
-	VXORPD Y6, Y6, Y6
-	VXORPD Y7, Y7, Y7
-	VXORPD Y8, Y8, Y8
-	MOVQ   b_base+96(FP), R12
-	MOVQ   k+128(FP), R13
-	TESTQ  R13, R13
-	JZ     store3
-
-t3:
-	VMOVSD       (DX), X12
-	VMULSD       (DI), X12, X12
-	VBROADCASTSD X12, Y12
-	VMULPD       (R12), Y12, Y13
-	VADDPD       Y13, Y0, Y0
-	VMULPD       32(R12), Y12, Y13
-	VADDPD       Y13, Y1, Y1
-	VMULPD       64(R12), Y12, Y13
-	VADDPD       Y13, Y2, Y2
-	VMOVSD       (DX)(BX*1), X12
-	VMULSD       (DI)(R8*1), X12, X12
-	VBROADCASTSD X12, Y12
-	VMULPD       (R12), Y12, Y13
-	VADDPD       Y13, Y3, Y3
-	VMULPD       32(R12), Y12, Y13
-	VADDPD       Y13, Y4, Y4
-	VMULPD       64(R12), Y12, Y13
-	VADDPD       Y13, Y5, Y5
-	VMOVSD       (DX)(BX*2), X12
-	VMULSD       (DI)(R8*2), X12, X12
-	VBROADCASTSD X12, Y12
-	VMULPD       (R12), Y12, Y13
-	VADDPD       Y13, Y6, Y6
-	VMULPD       32(R12), Y12, Y13
-	VADDPD       Y13, Y7, Y7
-	VMULPD       64(R12), Y12, Y13
-	VADDPD       Y13, Y8, Y8
-	ADDQ         $0x08, DX
-	ADDQ         $0x08, DI
-	ADDQ         R10, R12
-	DECQ         R13
-	JNZ          t3
-
-store3:
-	MOVQ    AX, R12
-	VMOVUPD Y0, (R12)
-	VMOVUPD Y1, 32(R12)
-	VMOVUPD Y2, 64(R12)
-	ADDQ    CX, R12
-	VMOVUPD Y3, (R12)
-	VMOVUPD Y4, 32(R12)
-	VMOVUPD Y5, 64(R12)
-	ADDQ    CX, R12
-	VMOVUPD Y6, (R12)
-	VMOVUPD Y7, 32(R12)
-	VMOVUPD Y8, 64(R12)
-	ADDQ    CX, R12
-	MOVQ    R12, AX
-	MOVQ    k+128(FP), R13
-	SHLQ    $0x03, R13
-	SUBQ    R13, DX
-	SUBQ    R13, DI
-	ADDQ    BX, DX
-	ADDQ    R8, DI
-	ADDQ    BX, DX
-	ADDQ    R8, DI
-	ADDQ    BX, DX
-	ADDQ    R8, DI
-	JMP     done
-
-not3:
-	CMPQ   R11, $0x02
-	JNE    not2
-	VXORPD Y0, Y0, Y0
-	VXORPD Y1, Y1, Y1
-	VXORPD Y2, Y2, Y2
-	VXORPD Y3, Y3, Y3
-	VXORPD Y4, Y4, Y4
-	VXORPD Y5, Y5, Y5
-	MOVQ   b_base+96(FP), R12
-	MOVQ   k+128(FP), R13
-	TESTQ  R13, R13
-	JZ     store2
-
-t2:
-	VMOVSD       (DX), X12
-	VMULSD       (DI), X12, X12
-	VBROADCASTSD X12, Y12
-	VMULPD       (R12), Y12, Y13
-	VADDPD       Y13, Y0, Y0
-	VMULPD       32(R12), Y12, Y13
-	VADDPD       Y13, Y1, Y1
-	VMULPD       64(R12), Y12, Y13
-	VADDPD       Y13, Y2, Y2
-	VMOVSD       (DX)(BX*1), X12
-	VMULSD       (DI)(R8*1), X12, X12
-	VBROADCASTSD X12, Y12
-	VMULPD       (R12), Y12, Y13
-	VADDPD       Y13, Y3, Y3
-	VMULPD       32(R12), Y12, Y13
-	VADDPD       Y13, Y4, Y4
-	VMULPD       64(R12), Y12, Y13
-	VADDPD       Y13, Y5, Y5
-	ADDQ         $0x08, DX
-	ADDQ         $0x08, DI
-	ADDQ         R10, R12
-	DECQ         R13
-	JNZ          t2
-
-store2:
-	MOVQ    AX, R12
-	VMOVUPD Y0, (R12)
-	VMOVUPD Y1, 32(R12)
-	VMOVUPD Y2, 64(R12)
-	ADDQ    CX, R12
-	VMOVUPD Y3, (R12)
-	VMOVUPD Y4, 32(R12)
-	VMOVUPD Y5, 64(R12)
-	ADDQ    CX, R12
-	MOVQ    R12, AX
-	MOVQ    k+128(FP), R13
-	SHLQ    $0x03, R13
-	SUBQ    R13, DX
-	SUBQ    R13, DI
-	ADDQ    BX, DX
-	ADDQ    R8, DI
-	ADDQ    BX, DX
-	ADDQ    R8, DI
-	JMP     done
-
-not2:
-	CMPQ   R11, $0x01
-	JNE    not1
-	VXORPD Y0, Y0, Y0
-	VXORPD Y1, Y1, Y1
-	VXORPD Y2, Y2, Y2
-	MOVQ   b_base+96(FP), R12
-	MOVQ   k+128(FP), R13
-	TESTQ  R13, R13
-	JZ     store1
-
-t1:
-	VMOVSD       (DX), X12
-	VMULSD       (DI), X12, X12
-	VBROADCASTSD X12, Y12
-	VMULPD       (R12), Y12, Y13
-	VADDPD       Y13, Y0, Y0
-	VMULPD       32(R12), Y12, Y13
-	VADDPD       Y13, Y1, Y1
-	VMULPD       64(R12), Y12, Y13
-	VADDPD       Y13, Y2, Y2
-	ADDQ         $0x08, DX
-	ADDQ         $0x08, DI
-	ADDQ         R10, R12
-	DECQ         R13
-	JNZ          t1
-
-store1:
-	MOVQ    AX, R12
-	VMOVUPD Y0, (R12)
-	VMOVUPD Y1, 32(R12)
-	VMOVUPD Y2, 64(R12)
-	ADDQ    CX, R12
-	MOVQ    R12, AX
-	MOVQ    k+128(FP), R13
-	SHLQ    $0x03, R13
-	SUBQ    R13, DX
-	SUBQ    R13, DI
-	ADDQ    BX, DX
-	ADDQ    R8, DI
-	JMP     done
-
-not1:
-done:
-	VZEROUPPER
-	RET
-
-// func colAcc12AVX2(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, n int, add bool)
+// func colAcc12AVX2(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, n int, cont bool)
 // Requires: AVX
 TEXT ·colAcc12AVX2(SB), NOSPLIT, $0-113
 	MOVQ out_base+0(FP), AX
@@ -10466,6 +4899,8 @@ TEXT ·colAcc12AVX2(SB), NOSPLIT, $0-113
 group:
 	CMPQ   SI, $0x03
 	JLT    rest
+	CMPB   cont+112(FP), $0x00
+	JNE    contG
 	VXORPD Y0, Y0, Y0
 	VXORPD Y1, Y1, Y1
 	VXORPD Y2, Y2, Y2
@@ -10475,11 +4910,29 @@ group:
 	VXORPD Y6, Y6, Y6
 	VXORPD Y7, Y7, Y7
 	VXORPD Y8, Y8, Y8
-	MOVQ   DX, R8
-	MOVQ   b_base+72(FP), R9
-	MOVQ   n+104(FP), R10
-	TESTQ  R10, R10
-	JZ     storeG
+	JMP    sumG
+
+contG:
+	MOVQ    AX, R9
+	VMOVUPD (R9), Y0
+	VMOVUPD 32(R9), Y1
+	VMOVUPD 64(R9), Y2
+	ADDQ    CX, R9
+	VMOVUPD (R9), Y3
+	VMOVUPD 32(R9), Y4
+	VMOVUPD 64(R9), Y5
+	ADDQ    CX, R9
+	VMOVUPD (R9), Y6
+	VMOVUPD 32(R9), Y7
+	VMOVUPD 64(R9), Y8
+	ADDQ    CX, R9
+
+sumG:
+	MOVQ  DX, R8
+	MOVQ  b_base+72(FP), R9
+	MOVQ  n+104(FP), R10
+	TESTQ R10, R10
+	JZ    storeG
 
 tG:
 	VMOVUPD      (R9), Y9
@@ -10512,23 +4965,6 @@ tG:
 	JNZ          tG
 
 storeG:
-	CMPB   add+112(FP), $0x00
-	JE     setG
-	MOVQ   AX, R9
-	VADDPD (R9), Y0, Y0
-	VADDPD 32(R9), Y1, Y1
-	VADDPD 64(R9), Y2, Y2
-	ADDQ   CX, R9
-	VADDPD (R9), Y3, Y3
-	VADDPD 32(R9), Y4, Y4
-	VADDPD 64(R9), Y5, Y5
-	ADDQ   CX, R9
-	VADDPD (R9), Y6, Y6
-	VADDPD 32(R9), Y7, Y7
-	VADDPD 64(R9), Y8, Y8
-	ADDQ   CX, R9
-
-setG:
 	VMOVUPD Y0, (AX)
 	VMOVUPD Y1, 32(AX)
 	VMOVUPD Y2, 64(AX)
@@ -10548,17 +4984,33 @@ setG:
 rest:
 	CMPQ   SI, $0x02
 	JNE    not2
+	CMPB   cont+112(FP), $0x00
+	JNE    cont2
 	VXORPD Y0, Y0, Y0
 	VXORPD Y1, Y1, Y1
 	VXORPD Y2, Y2, Y2
 	VXORPD Y3, Y3, Y3
 	VXORPD Y4, Y4, Y4
 	VXORPD Y5, Y5, Y5
-	MOVQ   DX, R8
-	MOVQ   b_base+72(FP), R9
-	MOVQ   n+104(FP), R10
-	TESTQ  R10, R10
-	JZ     store2
+	JMP    sum2
+
+cont2:
+	MOVQ    AX, R9
+	VMOVUPD (R9), Y0
+	VMOVUPD 32(R9), Y1
+	VMOVUPD 64(R9), Y2
+	ADDQ    CX, R9
+	VMOVUPD (R9), Y3
+	VMOVUPD 32(R9), Y4
+	VMOVUPD 64(R9), Y5
+	ADDQ    CX, R9
+
+sum2:
+	MOVQ  DX, R8
+	MOVQ  b_base+72(FP), R9
+	MOVQ  n+104(FP), R10
+	TESTQ R10, R10
+	JZ    store2
 
 t2:
 	VMOVUPD      (R9), Y9
@@ -10584,19 +5036,6 @@ t2:
 	JNZ          t2
 
 store2:
-	CMPB   add+112(FP), $0x00
-	JE     set2
-	MOVQ   AX, R9
-	VADDPD (R9), Y0, Y0
-	VADDPD 32(R9), Y1, Y1
-	VADDPD 64(R9), Y2, Y2
-	ADDQ   CX, R9
-	VADDPD (R9), Y3, Y3
-	VADDPD 32(R9), Y4, Y4
-	VADDPD 64(R9), Y5, Y5
-	ADDQ   CX, R9
-
-set2:
 	VMOVUPD Y0, (AX)
 	VMOVUPD Y1, 32(AX)
 	VMOVUPD Y2, 64(AX)
@@ -10611,14 +5050,26 @@ set2:
 not2:
 	CMPQ   SI, $0x01
 	JNE    not1
+	CMPB   cont+112(FP), $0x00
+	JNE    cont1
 	VXORPD Y0, Y0, Y0
 	VXORPD Y1, Y1, Y1
 	VXORPD Y2, Y2, Y2
-	MOVQ   DX, R8
-	MOVQ   b_base+72(FP), R9
-	MOVQ   n+104(FP), R10
-	TESTQ  R10, R10
-	JZ     store1
+	JMP    sum1
+
+cont1:
+	MOVQ    AX, R9
+	VMOVUPD (R9), Y0
+	VMOVUPD 32(R9), Y1
+	VMOVUPD 64(R9), Y2
+	ADDQ    CX, R9
+
+sum1:
+	MOVQ  DX, R8
+	MOVQ  b_base+72(FP), R9
+	MOVQ  n+104(FP), R10
+	TESTQ R10, R10
+	JZ    store1
 
 t1:
 	VMOVUPD      (R9), Y9
@@ -10637,240 +5088,6 @@ t1:
 	JNZ          t1
 
 store1:
-	CMPB   add+112(FP), $0x00
-	JE     set1
-	MOVQ   AX, R9
-	VADDPD (R9), Y0, Y0
-	VADDPD 32(R9), Y1, Y1
-	VADDPD 64(R9), Y2, Y2
-	ADDQ   CX, R9
-
-set1:
-	VMOVUPD Y0, (AX)
-	VMOVUPD Y1, 32(AX)
-	VMOVUPD Y2, 64(AX)
-	ADDQ    CX, AX
-	ADDQ    $0x08, DX
-	JMP     done
-
-not1:
-done:
-	VZEROUPPER
-	RET
-
-// func colAccHadamard12AVX2(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, c []float64, cs int, n int, add bool)
-// Requires: AVX
-TEXT ·colAccHadamard12AVX2(SB), NOSPLIT, $0-145
-	MOVQ out_base+0(FP), AX
-	MOVQ ds+24(FP), CX
-	SHLQ $0x03, CX
-	MOVQ x_base+32(FP), DX
-	MOVQ xs+56(FP), BX
-	SHLQ $0x03, BX
-	MOVQ k+64(FP), SI
-	MOVQ bs+96(FP), DI
-	SHLQ $0x03, DI
-	MOVQ cs+128(FP), R8
-	SHLQ $0x03, R8
-
-group:
-	CMPQ   SI, $0x03
-	JLT    rest
-	VXORPD Y0, Y0, Y0
-	VXORPD Y1, Y1, Y1
-	VXORPD Y2, Y2, Y2
-	VXORPD Y3, Y3, Y3
-	VXORPD Y4, Y4, Y4
-	VXORPD Y5, Y5, Y5
-	VXORPD Y6, Y6, Y6
-	VXORPD Y7, Y7, Y7
-	VXORPD Y8, Y8, Y8
-	MOVQ   DX, R10
-	MOVQ   b_base+72(FP), R11
-	MOVQ   c_base+104(FP), R9
-	MOVQ   n+136(FP), R12
-	TESTQ  R12, R12
-	JZ     storeG
-
-tG:
-	VMOVUPD      (R11), Y9
-	VMOVUPD      32(R11), Y10
-	VMOVUPD      64(R11), Y11
-	VMULPD       (R9), Y9, Y9
-	VMULPD       32(R9), Y10, Y10
-	VMULPD       64(R9), Y11, Y11
-	ADDQ         R8, R9
-	VBROADCASTSD (R10), Y12
-	VMULPD       Y9, Y12, Y13
-	VADDPD       Y13, Y0, Y0
-	VMULPD       Y10, Y12, Y13
-	VADDPD       Y13, Y1, Y1
-	VMULPD       Y11, Y12, Y13
-	VADDPD       Y13, Y2, Y2
-	VBROADCASTSD 8(R10), Y12
-	VMULPD       Y9, Y12, Y13
-	VADDPD       Y13, Y3, Y3
-	VMULPD       Y10, Y12, Y13
-	VADDPD       Y13, Y4, Y4
-	VMULPD       Y11, Y12, Y13
-	VADDPD       Y13, Y5, Y5
-	VBROADCASTSD 16(R10), Y12
-	VMULPD       Y9, Y12, Y13
-	VADDPD       Y13, Y6, Y6
-	VMULPD       Y10, Y12, Y13
-	VADDPD       Y13, Y7, Y7
-	VMULPD       Y11, Y12, Y13
-	VADDPD       Y13, Y8, Y8
-	ADDQ         BX, R10
-	ADDQ         DI, R11
-	DECQ         R12
-	JNZ          tG
-
-storeG:
-	CMPB   add+144(FP), $0x00
-	JE     setG
-	MOVQ   AX, R11
-	VADDPD (R11), Y0, Y0
-	VADDPD 32(R11), Y1, Y1
-	VADDPD 64(R11), Y2, Y2
-	ADDQ   CX, R11
-	VADDPD (R11), Y3, Y3
-	VADDPD 32(R11), Y4, Y4
-	VADDPD 64(R11), Y5, Y5
-	ADDQ   CX, R11
-	VADDPD (R11), Y6, Y6
-	VADDPD 32(R11), Y7, Y7
-	VADDPD 64(R11), Y8, Y8
-	ADDQ   CX, R11
-
-setG:
-	VMOVUPD Y0, (AX)
-	VMOVUPD Y1, 32(AX)
-	VMOVUPD Y2, 64(AX)
-	ADDQ    CX, AX
-	VMOVUPD Y3, (AX)
-	VMOVUPD Y4, 32(AX)
-	VMOVUPD Y5, 64(AX)
-	ADDQ    CX, AX
-	VMOVUPD Y6, (AX)
-	VMOVUPD Y7, 32(AX)
-	VMOVUPD Y8, 64(AX)
-	ADDQ    CX, AX
-	ADDQ    $0x18, DX
-	SUBQ    $0x03, SI
-	JMP     group
-
-rest:
-	CMPQ   SI, $0x02
-	JNE    not2
-	VXORPD Y0, Y0, Y0
-	VXORPD Y1, Y1, Y1
-	VXORPD Y2, Y2, Y2
-	VXORPD Y3, Y3, Y3
-	VXORPD Y4, Y4, Y4
-	VXORPD Y5, Y5, Y5
-	MOVQ   DX, R10
-	MOVQ   b_base+72(FP), R11
-	MOVQ   c_base+104(FP), R9
-	MOVQ   n+136(FP), R12
-	TESTQ  R12, R12
-	JZ     store2
-
-t2:
-	VMOVUPD      (R11), Y9
-	VMOVUPD      32(R11), Y10
-	VMOVUPD      64(R11), Y11
-	VMULPD       (R9), Y9, Y9
-	VMULPD       32(R9), Y10, Y10
-	VMULPD       64(R9), Y11, Y11
-	ADDQ         R8, R9
-	VBROADCASTSD (R10), Y12
-	VMULPD       Y9, Y12, Y13
-	VADDPD       Y13, Y0, Y0
-	VMULPD       Y10, Y12, Y13
-	VADDPD       Y13, Y1, Y1
-	VMULPD       Y11, Y12, Y13
-	VADDPD       Y13, Y2, Y2
-	VBROADCASTSD 8(R10), Y12
-	VMULPD       Y9, Y12, Y13
-	VADDPD       Y13, Y3, Y3
-	VMULPD       Y10, Y12, Y13
-	VADDPD       Y13, Y4, Y4
-	VMULPD       Y11, Y12, Y13
-	VADDPD       Y13, Y5, Y5
-	ADDQ         BX, R10
-	ADDQ         DI, R11
-	DECQ         R12
-	JNZ          t2
-
-store2:
-	CMPB   add+144(FP), $0x00
-	JE     set2
-	MOVQ   AX, R11
-	VADDPD (R11), Y0, Y0
-	VADDPD 32(R11), Y1, Y1
-	VADDPD 64(R11), Y2, Y2
-	ADDQ   CX, R11
-	VADDPD (R11), Y3, Y3
-	VADDPD 32(R11), Y4, Y4
-	VADDPD 64(R11), Y5, Y5
-	ADDQ   CX, R11
-
-set2:
-	VMOVUPD Y0, (AX)
-	VMOVUPD Y1, 32(AX)
-	VMOVUPD Y2, 64(AX)
-	ADDQ    CX, AX
-	VMOVUPD Y3, (AX)
-	VMOVUPD Y4, 32(AX)
-	VMOVUPD Y5, 64(AX)
-	ADDQ    CX, AX
-	ADDQ    $0x10, DX
-	JMP     done
-
-not2:
-	CMPQ   SI, $0x01
-	JNE    not1
-	VXORPD Y0, Y0, Y0
-	VXORPD Y1, Y1, Y1
-	VXORPD Y2, Y2, Y2
-	MOVQ   DX, R10
-	MOVQ   b_base+72(FP), R11
-	MOVQ   c_base+104(FP), R9
-	MOVQ   n+136(FP), R12
-	TESTQ  R12, R12
-	JZ     store1
-
-t1:
-	VMOVUPD      (R11), Y9
-	VMOVUPD      32(R11), Y10
-	VMOVUPD      64(R11), Y11
-	VMULPD       (R9), Y9, Y9
-	VMULPD       32(R9), Y10, Y10
-	VMULPD       64(R9), Y11, Y11
-	ADDQ         R8, R9
-	VBROADCASTSD (R10), Y12
-	VMULPD       Y9, Y12, Y13
-	VADDPD       Y13, Y0, Y0
-	VMULPD       Y10, Y12, Y13
-	VADDPD       Y13, Y1, Y1
-	VMULPD       Y11, Y12, Y13
-	VADDPD       Y13, Y2, Y2
-	ADDQ         BX, R10
-	ADDQ         DI, R11
-	DECQ         R12
-	JNZ          t1
-
-store1:
-	CMPB   add+144(FP), $0x00
-	JE     set1
-	MOVQ   AX, R11
-	VADDPD (R11), Y0, Y0
-	VADDPD 32(R11), Y1, Y1
-	VADDPD 64(R11), Y2, Y2
-	ADDQ   CX, R11
-
-set1:
 	VMOVUPD Y0, (AX)
 	VMOVUPD Y1, 32(AX)
 	VMOVUPD Y2, 64(AX)

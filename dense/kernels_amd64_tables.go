@@ -23,24 +23,8 @@ var rowMulAVX2 = [widestAVX2 + 1]func(out []float64, ds int, a []float64, as int
 	12: rowMul12AVX2,
 }
 
-// rowMulHadamardAVX2[w] is the AVX2 kernel of width w.
-var rowMulHadamardAVX2 = [widestAVX2 + 1]func(out []float64, ds int, a []float64, as int, c []float64, cs int, b []float64, bs, k, rows int){
-	1:  rowMulHadamard1AVX2,
-	2:  rowMulHadamard2AVX2,
-	3:  rowMulHadamard3AVX2,
-	4:  rowMulHadamard4AVX2,
-	5:  rowMulHadamard5AVX2,
-	6:  rowMulHadamard6AVX2,
-	7:  rowMulHadamard7AVX2,
-	8:  rowMulHadamard8AVX2,
-	9:  rowMulHadamard9AVX2,
-	10: rowMulHadamard10AVX2,
-	11: rowMulHadamard11AVX2,
-	12: rowMulHadamard12AVX2,
-}
-
 // colAccAVX2[w] is the AVX2 kernel of width w.
-var colAccAVX2 = [widestAVX2 + 1]func(out []float64, ds int, x []float64, xs, k int, b []float64, bs, n int, add bool){
+var colAccAVX2 = [widestAVX2 + 1]func(out []float64, ds int, x []float64, xs, k int, b []float64, bs, n int, cont bool){
 	1:  colAcc1AVX2,
 	2:  colAcc2AVX2,
 	3:  colAcc3AVX2,
@@ -53,20 +37,4 @@ var colAccAVX2 = [widestAVX2 + 1]func(out []float64, ds int, x []float64, xs, k 
 	10: colAcc10AVX2,
 	11: colAcc11AVX2,
 	12: colAcc12AVX2,
-}
-
-// colAccHadamardAVX2[w] is the AVX2 kernel of width w.
-var colAccHadamardAVX2 = [widestAVX2 + 1]func(out []float64, ds int, x []float64, xs, k int, b []float64, bs int, c []float64, cs, n int, add bool){
-	1:  colAccHadamard1AVX2,
-	2:  colAccHadamard2AVX2,
-	3:  colAccHadamard3AVX2,
-	4:  colAccHadamard4AVX2,
-	5:  colAccHadamard5AVX2,
-	6:  colAccHadamard6AVX2,
-	7:  colAccHadamard7AVX2,
-	8:  colAccHadamard8AVX2,
-	9:  colAccHadamard9AVX2,
-	10: colAccHadamard10AVX2,
-	11: colAccHadamard11AVX2,
-	12: colAccHadamard12AVX2,
 }

@@ -299,149 +299,160 @@ func rowMul8(out []float64, ds int, a []float64, as int, b []float64, bs, k, row
 	}
 }
 
-// rowMulHadamard sets, for each row i < rows, out[i·ds : i·ds+w] =
-// Σ_{t<k} a[i·as+t]·c[i·cs+t]·b[t·bs : t·bs+w]: w columns of rows of (a⊙c)·b, for
-// k ≤ maxInner. Like rowMul it works from a copy of b on the stack.
+// colAcc sets, for each p < k, out[p·ds : p·ds+w] to
+// Σ_{t<n} x[t·xs+p]·b[t·bs : t·bs+w] summed in order of t from +0, or (cont) from the
+// values out holds, so that a sum over rows cut into pieces continues where the last
+// piece stopped (the same bits as one call over all rows): w columns of xᵀ·b over
+// n ≤ BlockRows rows. It copies the n×w block of b to the stack first.
 // It dispatches to the AVX2 kernel (same results; 1 ≤ w ≤ widestAVX2) where
 // useAVX2, else on 1 ≤ w ≤ widest.
-func rowMulHadamard(w int, out []float64, ds int, a []float64, as int, c []float64, cs int, b []float64, bs, k, rows int) {
+func colAcc(w int, out []float64, ds int, x []float64, xs, k int, b []float64, bs, n int, cont bool) {
 	if useAVX2 && 1 <= w && w <= widestAVX2 {
-		if rows > 0 {
-			_ = out[(rows-1)*ds+w-1]
-			if k > 0 {
-				_ = a[(rows-1)*as+k-1]
-				_ = c[(rows-1)*cs+k-1]
-				_ = b[(k-1)*bs+w-1]
+		if k > 0 {
+			_ = out[(k-1)*ds+w-1]
+			if n > 0 {
+				_ = x[(n-1)*xs+k-1]
+				_ = b[(n-1)*bs+w-1]
 			}
 		}
-		rowMulHadamardAVX2[w](out, ds, a, as, c, cs, b, bs, k, rows)
+		colAccAVX2[w](out, ds, x, xs, k, b, bs, n, cont)
 		return
 	}
 	switch w {
 	case 1:
-		rowMulHadamard1(out, ds, a, as, c, cs, b, bs, k, rows)
+		colAcc1(out, ds, x, xs, k, b, bs, n, cont)
 	case 2:
-		rowMulHadamard2(out, ds, a, as, c, cs, b, bs, k, rows)
+		colAcc2(out, ds, x, xs, k, b, bs, n, cont)
 	case 3:
-		rowMulHadamard3(out, ds, a, as, c, cs, b, bs, k, rows)
+		colAcc3(out, ds, x, xs, k, b, bs, n, cont)
 	case 4:
-		rowMulHadamard4(out, ds, a, as, c, cs, b, bs, k, rows)
+		colAcc4(out, ds, x, xs, k, b, bs, n, cont)
 	case 5:
-		rowMulHadamard5(out, ds, a, as, c, cs, b, bs, k, rows)
+		colAcc5(out, ds, x, xs, k, b, bs, n, cont)
 	case 6:
-		rowMulHadamard6(out, ds, a, as, c, cs, b, bs, k, rows)
+		colAcc6(out, ds, x, xs, k, b, bs, n, cont)
 	case 7:
-		rowMulHadamard7(out, ds, a, as, c, cs, b, bs, k, rows)
+		colAcc7(out, ds, x, xs, k, b, bs, n, cont)
 	case 8:
-		rowMulHadamard8(out, ds, a, as, c, cs, b, bs, k, rows)
+		colAcc8(out, ds, x, xs, k, b, bs, n, cont)
 	default:
 		panic("dense: kernel width out of range")
 	}
 }
 
-func rowMulHadamard1(out []float64, ds int, a []float64, as int, c []float64, cs int, b []float64, bs, k, rows int) {
-	if k > maxInner {
-		panic("dense: inner dimension above maxInner")
-	}
-	var bb [maxInner][1]float64
-	for t := range bb[:k] {
+func colAcc1(out []float64, ds int, x []float64, xs, k int, b []float64, bs, n int, cont bool) {
+	var bb [BlockRows][1]float64
+	for t := range bb[:n] {
 		r := b[t*bs : t*bs+1 : t*bs+1]
 		bb[t][0] = r[0]
 	}
-	for i := 0; i < rows; i++ {
-		x := a[i*as:][:k]
-		y := c[i*cs:][:k]
+	bb2 := bb[:n]
+	for p := 0; p < k; p++ {
+		o := out[p*ds : p*ds+1 : p*ds+1]
 		var s0 float64
-		for t, v := range x {
-			v *= y[t]
-			r := &bb[t]
+		if cont {
+			s0 = o[0]
+		}
+		xo := p
+		for t := range bb2 {
+			v := x[xo]
+			xo += xs
+			r := &bb2[t]
 			s0 += float64(v * r[0])
 		}
-		o := out[i*ds : i*ds+1 : i*ds+1]
 		o[0] = s0
 	}
 }
 
-func rowMulHadamard2(out []float64, ds int, a []float64, as int, c []float64, cs int, b []float64, bs, k, rows int) {
-	if k > maxInner {
-		panic("dense: inner dimension above maxInner")
-	}
-	var bb [maxInner][2]float64
-	for t := range bb[:k] {
+func colAcc2(out []float64, ds int, x []float64, xs, k int, b []float64, bs, n int, cont bool) {
+	var bb [BlockRows][2]float64
+	for t := range bb[:n] {
 		r := b[t*bs : t*bs+2 : t*bs+2]
 		bb[t][0] = r[0]
 		bb[t][1] = r[1]
 	}
-	for i := 0; i < rows; i++ {
-		x := a[i*as:][:k]
-		y := c[i*cs:][:k]
+	bb2 := bb[:n]
+	for p := 0; p < k; p++ {
+		o := out[p*ds : p*ds+2 : p*ds+2]
 		var s0, s1 float64
-		for t, v := range x {
-			v *= y[t]
-			r := &bb[t]
+		if cont {
+			s0 = o[0]
+			s1 = o[1]
+		}
+		xo := p
+		for t := range bb2 {
+			v := x[xo]
+			xo += xs
+			r := &bb2[t]
 			s0 += float64(v * r[0])
 			s1 += float64(v * r[1])
 		}
-		o := out[i*ds : i*ds+2 : i*ds+2]
 		o[0] = s0
 		o[1] = s1
 	}
 }
 
-func rowMulHadamard3(out []float64, ds int, a []float64, as int, c []float64, cs int, b []float64, bs, k, rows int) {
-	if k > maxInner {
-		panic("dense: inner dimension above maxInner")
-	}
-	var bb [maxInner][3]float64
-	for t := range bb[:k] {
+func colAcc3(out []float64, ds int, x []float64, xs, k int, b []float64, bs, n int, cont bool) {
+	var bb [BlockRows][3]float64
+	for t := range bb[:n] {
 		r := b[t*bs : t*bs+3 : t*bs+3]
 		bb[t][0] = r[0]
 		bb[t][1] = r[1]
 		bb[t][2] = r[2]
 	}
-	for i := 0; i < rows; i++ {
-		x := a[i*as:][:k]
-		y := c[i*cs:][:k]
+	bb2 := bb[:n]
+	for p := 0; p < k; p++ {
+		o := out[p*ds : p*ds+3 : p*ds+3]
 		var s0, s1, s2 float64
-		for t, v := range x {
-			v *= y[t]
-			r := &bb[t]
+		if cont {
+			s0 = o[0]
+			s1 = o[1]
+			s2 = o[2]
+		}
+		xo := p
+		for t := range bb2 {
+			v := x[xo]
+			xo += xs
+			r := &bb2[t]
 			s0 += float64(v * r[0])
 			s1 += float64(v * r[1])
 			s2 += float64(v * r[2])
 		}
-		o := out[i*ds : i*ds+3 : i*ds+3]
 		o[0] = s0
 		o[1] = s1
 		o[2] = s2
 	}
 }
 
-func rowMulHadamard4(out []float64, ds int, a []float64, as int, c []float64, cs int, b []float64, bs, k, rows int) {
-	if k > maxInner {
-		panic("dense: inner dimension above maxInner")
-	}
-	var bb [maxInner][4]float64
-	for t := range bb[:k] {
+func colAcc4(out []float64, ds int, x []float64, xs, k int, b []float64, bs, n int, cont bool) {
+	var bb [BlockRows][4]float64
+	for t := range bb[:n] {
 		r := b[t*bs : t*bs+4 : t*bs+4]
 		bb[t][0] = r[0]
 		bb[t][1] = r[1]
 		bb[t][2] = r[2]
 		bb[t][3] = r[3]
 	}
-	for i := 0; i < rows; i++ {
-		x := a[i*as:][:k]
-		y := c[i*cs:][:k]
+	bb2 := bb[:n]
+	for p := 0; p < k; p++ {
+		o := out[p*ds : p*ds+4 : p*ds+4]
 		var s0, s1, s2, s3 float64
-		for t, v := range x {
-			v *= y[t]
-			r := &bb[t]
+		if cont {
+			s0 = o[0]
+			s1 = o[1]
+			s2 = o[2]
+			s3 = o[3]
+		}
+		xo := p
+		for t := range bb2 {
+			v := x[xo]
+			xo += xs
+			r := &bb2[t]
 			s0 += float64(v * r[0])
 			s1 += float64(v * r[1])
 			s2 += float64(v * r[2])
 			s3 += float64(v * r[3])
 		}
-		o := out[i*ds : i*ds+4 : i*ds+4]
 		o[0] = s0
 		o[1] = s1
 		o[2] = s2
@@ -449,12 +460,9 @@ func rowMulHadamard4(out []float64, ds int, a []float64, as int, c []float64, cs
 	}
 }
 
-func rowMulHadamard5(out []float64, ds int, a []float64, as int, c []float64, cs int, b []float64, bs, k, rows int) {
-	if k > maxInner {
-		panic("dense: inner dimension above maxInner")
-	}
-	var bb [maxInner][5]float64
-	for t := range bb[:k] {
+func colAcc5(out []float64, ds int, x []float64, xs, k int, b []float64, bs, n int, cont bool) {
+	var bb [BlockRows][5]float64
+	for t := range bb[:n] {
 		r := b[t*bs : t*bs+5 : t*bs+5]
 		bb[t][0] = r[0]
 		bb[t][1] = r[1]
@@ -462,20 +470,28 @@ func rowMulHadamard5(out []float64, ds int, a []float64, as int, c []float64, cs
 		bb[t][3] = r[3]
 		bb[t][4] = r[4]
 	}
-	for i := 0; i < rows; i++ {
-		x := a[i*as:][:k]
-		y := c[i*cs:][:k]
+	bb2 := bb[:n]
+	for p := 0; p < k; p++ {
+		o := out[p*ds : p*ds+5 : p*ds+5]
 		var s0, s1, s2, s3, s4 float64
-		for t, v := range x {
-			v *= y[t]
-			r := &bb[t]
+		if cont {
+			s0 = o[0]
+			s1 = o[1]
+			s2 = o[2]
+			s3 = o[3]
+			s4 = o[4]
+		}
+		xo := p
+		for t := range bb2 {
+			v := x[xo]
+			xo += xs
+			r := &bb2[t]
 			s0 += float64(v * r[0])
 			s1 += float64(v * r[1])
 			s2 += float64(v * r[2])
 			s3 += float64(v * r[3])
 			s4 += float64(v * r[4])
 		}
-		o := out[i*ds : i*ds+5 : i*ds+5]
 		o[0] = s0
 		o[1] = s1
 		o[2] = s2
@@ -484,12 +500,9 @@ func rowMulHadamard5(out []float64, ds int, a []float64, as int, c []float64, cs
 	}
 }
 
-func rowMulHadamard6(out []float64, ds int, a []float64, as int, c []float64, cs int, b []float64, bs, k, rows int) {
-	if k > maxInner {
-		panic("dense: inner dimension above maxInner")
-	}
-	var bb [maxInner][6]float64
-	for t := range bb[:k] {
+func colAcc6(out []float64, ds int, x []float64, xs, k int, b []float64, bs, n int, cont bool) {
+	var bb [BlockRows][6]float64
+	for t := range bb[:n] {
 		r := b[t*bs : t*bs+6 : t*bs+6]
 		bb[t][0] = r[0]
 		bb[t][1] = r[1]
@@ -498,13 +511,23 @@ func rowMulHadamard6(out []float64, ds int, a []float64, as int, c []float64, cs
 		bb[t][4] = r[4]
 		bb[t][5] = r[5]
 	}
-	for i := 0; i < rows; i++ {
-		x := a[i*as:][:k]
-		y := c[i*cs:][:k]
+	bb2 := bb[:n]
+	for p := 0; p < k; p++ {
+		o := out[p*ds : p*ds+6 : p*ds+6]
 		var s0, s1, s2, s3, s4, s5 float64
-		for t, v := range x {
-			v *= y[t]
-			r := &bb[t]
+		if cont {
+			s0 = o[0]
+			s1 = o[1]
+			s2 = o[2]
+			s3 = o[3]
+			s4 = o[4]
+			s5 = o[5]
+		}
+		xo := p
+		for t := range bb2 {
+			v := x[xo]
+			xo += xs
+			r := &bb2[t]
 			s0 += float64(v * r[0])
 			s1 += float64(v * r[1])
 			s2 += float64(v * r[2])
@@ -512,7 +535,6 @@ func rowMulHadamard6(out []float64, ds int, a []float64, as int, c []float64, cs
 			s4 += float64(v * r[4])
 			s5 += float64(v * r[5])
 		}
-		o := out[i*ds : i*ds+6 : i*ds+6]
 		o[0] = s0
 		o[1] = s1
 		o[2] = s2
@@ -522,12 +544,9 @@ func rowMulHadamard6(out []float64, ds int, a []float64, as int, c []float64, cs
 	}
 }
 
-func rowMulHadamard7(out []float64, ds int, a []float64, as int, c []float64, cs int, b []float64, bs, k, rows int) {
-	if k > maxInner {
-		panic("dense: inner dimension above maxInner")
-	}
-	var bb [maxInner][7]float64
-	for t := range bb[:k] {
+func colAcc7(out []float64, ds int, x []float64, xs, k int, b []float64, bs, n int, cont bool) {
+	var bb [BlockRows][7]float64
+	for t := range bb[:n] {
 		r := b[t*bs : t*bs+7 : t*bs+7]
 		bb[t][0] = r[0]
 		bb[t][1] = r[1]
@@ -537,13 +556,24 @@ func rowMulHadamard7(out []float64, ds int, a []float64, as int, c []float64, cs
 		bb[t][5] = r[5]
 		bb[t][6] = r[6]
 	}
-	for i := 0; i < rows; i++ {
-		x := a[i*as:][:k]
-		y := c[i*cs:][:k]
+	bb2 := bb[:n]
+	for p := 0; p < k; p++ {
+		o := out[p*ds : p*ds+7 : p*ds+7]
 		var s0, s1, s2, s3, s4, s5, s6 float64
-		for t, v := range x {
-			v *= y[t]
-			r := &bb[t]
+		if cont {
+			s0 = o[0]
+			s1 = o[1]
+			s2 = o[2]
+			s3 = o[3]
+			s4 = o[4]
+			s5 = o[5]
+			s6 = o[6]
+		}
+		xo := p
+		for t := range bb2 {
+			v := x[xo]
+			xo += xs
+			r := &bb2[t]
 			s0 += float64(v * r[0])
 			s1 += float64(v * r[1])
 			s2 += float64(v * r[2])
@@ -552,7 +582,6 @@ func rowMulHadamard7(out []float64, ds int, a []float64, as int, c []float64, cs
 			s5 += float64(v * r[5])
 			s6 += float64(v * r[6])
 		}
-		o := out[i*ds : i*ds+7 : i*ds+7]
 		o[0] = s0
 		o[1] = s1
 		o[2] = s2
@@ -563,12 +592,9 @@ func rowMulHadamard7(out []float64, ds int, a []float64, as int, c []float64, cs
 	}
 }
 
-func rowMulHadamard8(out []float64, ds int, a []float64, as int, c []float64, cs int, b []float64, bs, k, rows int) {
-	if k > maxInner {
-		panic("dense: inner dimension above maxInner")
-	}
-	var bb [maxInner][8]float64
-	for t := range bb[:k] {
+func colAcc8(out []float64, ds int, x []float64, xs, k int, b []float64, bs, n int, cont bool) {
+	var bb [BlockRows][8]float64
+	for t := range bb[:n] {
 		r := b[t*bs : t*bs+8 : t*bs+8]
 		bb[t][0] = r[0]
 		bb[t][1] = r[1]
@@ -579,13 +605,25 @@ func rowMulHadamard8(out []float64, ds int, a []float64, as int, c []float64, cs
 		bb[t][6] = r[6]
 		bb[t][7] = r[7]
 	}
-	for i := 0; i < rows; i++ {
-		x := a[i*as:][:k]
-		y := c[i*cs:][:k]
+	bb2 := bb[:n]
+	for p := 0; p < k; p++ {
+		o := out[p*ds : p*ds+8 : p*ds+8]
 		var s0, s1, s2, s3, s4, s5, s6, s7 float64
-		for t, v := range x {
-			v *= y[t]
-			r := &bb[t]
+		if cont {
+			s0 = o[0]
+			s1 = o[1]
+			s2 = o[2]
+			s3 = o[3]
+			s4 = o[4]
+			s5 = o[5]
+			s6 = o[6]
+			s7 = o[7]
+		}
+		xo := p
+		for t := range bb2 {
+			v := x[xo]
+			xo += xs
+			r := &bb2[t]
 			s0 += float64(v * r[0])
 			s1 += float64(v * r[1])
 			s2 += float64(v * r[2])
@@ -595,7 +633,6 @@ func rowMulHadamard8(out []float64, ds int, a []float64, as int, c []float64, cs
 			s6 += float64(v * r[6])
 			s7 += float64(v * r[7])
 		}
-		o := out[i*ds : i*ds+8 : i*ds+8]
 		o[0] = s0
 		o[1] = s1
 		o[2] = s2
@@ -604,716 +641,5 @@ func rowMulHadamard8(out []float64, ds int, a []float64, as int, c []float64, cs
 		o[5] = s5
 		o[6] = s6
 		o[7] = s7
-	}
-}
-
-// colAcc sets, for each p < k, out[p·ds : p·ds+w] (add: adds to it)
-// Σ_{t<n} x[t·xs+p]·b[t·bs : t·bs+w]: w columns of xᵀ·b over a block of n ≤ BlockRows rows.
-// It copies the n×w block of b to the stack first.
-// It dispatches to the AVX2 kernel (same results; 1 ≤ w ≤ widestAVX2) where
-// useAVX2, else on 1 ≤ w ≤ widest.
-func colAcc(w int, out []float64, ds int, x []float64, xs, k int, b []float64, bs, n int, add bool) {
-	if useAVX2 && 1 <= w && w <= widestAVX2 {
-		if k > 0 {
-			_ = out[(k-1)*ds+w-1]
-			if n > 0 {
-				_ = x[(n-1)*xs+k-1]
-				_ = b[(n-1)*bs+w-1]
-			}
-		}
-		colAccAVX2[w](out, ds, x, xs, k, b, bs, n, add)
-		return
-	}
-	switch w {
-	case 1:
-		colAcc1(out, ds, x, xs, k, b, bs, n, add)
-	case 2:
-		colAcc2(out, ds, x, xs, k, b, bs, n, add)
-	case 3:
-		colAcc3(out, ds, x, xs, k, b, bs, n, add)
-	case 4:
-		colAcc4(out, ds, x, xs, k, b, bs, n, add)
-	case 5:
-		colAcc5(out, ds, x, xs, k, b, bs, n, add)
-	case 6:
-		colAcc6(out, ds, x, xs, k, b, bs, n, add)
-	case 7:
-		colAcc7(out, ds, x, xs, k, b, bs, n, add)
-	case 8:
-		colAcc8(out, ds, x, xs, k, b, bs, n, add)
-	default:
-		panic("dense: kernel width out of range")
-	}
-}
-
-func colAcc1(out []float64, ds int, x []float64, xs, k int, b []float64, bs, n int, add bool) {
-	var bb [BlockRows][1]float64
-	for t := range bb[:n] {
-		r := b[t*bs : t*bs+1 : t*bs+1]
-		bb[t][0] = r[0]
-	}
-	bb2 := bb[:n]
-	for p := 0; p < k; p++ {
-		var s0 float64
-		xo := p
-		for t := range bb2 {
-			v := x[xo]
-			xo += xs
-			r := &bb2[t]
-			s0 += float64(v * r[0])
-		}
-		o := out[p*ds : p*ds+1 : p*ds+1]
-		if add {
-			o[0] += s0
-		} else {
-			o[0] = s0
-		}
-	}
-}
-
-func colAcc2(out []float64, ds int, x []float64, xs, k int, b []float64, bs, n int, add bool) {
-	var bb [BlockRows][2]float64
-	for t := range bb[:n] {
-		r := b[t*bs : t*bs+2 : t*bs+2]
-		bb[t][0] = r[0]
-		bb[t][1] = r[1]
-	}
-	bb2 := bb[:n]
-	for p := 0; p < k; p++ {
-		var s0, s1 float64
-		xo := p
-		for t := range bb2 {
-			v := x[xo]
-			xo += xs
-			r := &bb2[t]
-			s0 += float64(v * r[0])
-			s1 += float64(v * r[1])
-		}
-		o := out[p*ds : p*ds+2 : p*ds+2]
-		if add {
-			o[0] += s0
-			o[1] += s1
-		} else {
-			o[0] = s0
-			o[1] = s1
-		}
-	}
-}
-
-func colAcc3(out []float64, ds int, x []float64, xs, k int, b []float64, bs, n int, add bool) {
-	var bb [BlockRows][3]float64
-	for t := range bb[:n] {
-		r := b[t*bs : t*bs+3 : t*bs+3]
-		bb[t][0] = r[0]
-		bb[t][1] = r[1]
-		bb[t][2] = r[2]
-	}
-	bb2 := bb[:n]
-	for p := 0; p < k; p++ {
-		var s0, s1, s2 float64
-		xo := p
-		for t := range bb2 {
-			v := x[xo]
-			xo += xs
-			r := &bb2[t]
-			s0 += float64(v * r[0])
-			s1 += float64(v * r[1])
-			s2 += float64(v * r[2])
-		}
-		o := out[p*ds : p*ds+3 : p*ds+3]
-		if add {
-			o[0] += s0
-			o[1] += s1
-			o[2] += s2
-		} else {
-			o[0] = s0
-			o[1] = s1
-			o[2] = s2
-		}
-	}
-}
-
-func colAcc4(out []float64, ds int, x []float64, xs, k int, b []float64, bs, n int, add bool) {
-	var bb [BlockRows][4]float64
-	for t := range bb[:n] {
-		r := b[t*bs : t*bs+4 : t*bs+4]
-		bb[t][0] = r[0]
-		bb[t][1] = r[1]
-		bb[t][2] = r[2]
-		bb[t][3] = r[3]
-	}
-	bb2 := bb[:n]
-	for p := 0; p < k; p++ {
-		var s0, s1, s2, s3 float64
-		xo := p
-		for t := range bb2 {
-			v := x[xo]
-			xo += xs
-			r := &bb2[t]
-			s0 += float64(v * r[0])
-			s1 += float64(v * r[1])
-			s2 += float64(v * r[2])
-			s3 += float64(v * r[3])
-		}
-		o := out[p*ds : p*ds+4 : p*ds+4]
-		if add {
-			o[0] += s0
-			o[1] += s1
-			o[2] += s2
-			o[3] += s3
-		} else {
-			o[0] = s0
-			o[1] = s1
-			o[2] = s2
-			o[3] = s3
-		}
-	}
-}
-
-func colAcc5(out []float64, ds int, x []float64, xs, k int, b []float64, bs, n int, add bool) {
-	var bb [BlockRows][5]float64
-	for t := range bb[:n] {
-		r := b[t*bs : t*bs+5 : t*bs+5]
-		bb[t][0] = r[0]
-		bb[t][1] = r[1]
-		bb[t][2] = r[2]
-		bb[t][3] = r[3]
-		bb[t][4] = r[4]
-	}
-	bb2 := bb[:n]
-	for p := 0; p < k; p++ {
-		var s0, s1, s2, s3, s4 float64
-		xo := p
-		for t := range bb2 {
-			v := x[xo]
-			xo += xs
-			r := &bb2[t]
-			s0 += float64(v * r[0])
-			s1 += float64(v * r[1])
-			s2 += float64(v * r[2])
-			s3 += float64(v * r[3])
-			s4 += float64(v * r[4])
-		}
-		o := out[p*ds : p*ds+5 : p*ds+5]
-		if add {
-			o[0] += s0
-			o[1] += s1
-			o[2] += s2
-			o[3] += s3
-			o[4] += s4
-		} else {
-			o[0] = s0
-			o[1] = s1
-			o[2] = s2
-			o[3] = s3
-			o[4] = s4
-		}
-	}
-}
-
-func colAcc6(out []float64, ds int, x []float64, xs, k int, b []float64, bs, n int, add bool) {
-	var bb [BlockRows][6]float64
-	for t := range bb[:n] {
-		r := b[t*bs : t*bs+6 : t*bs+6]
-		bb[t][0] = r[0]
-		bb[t][1] = r[1]
-		bb[t][2] = r[2]
-		bb[t][3] = r[3]
-		bb[t][4] = r[4]
-		bb[t][5] = r[5]
-	}
-	bb2 := bb[:n]
-	for p := 0; p < k; p++ {
-		var s0, s1, s2, s3, s4, s5 float64
-		xo := p
-		for t := range bb2 {
-			v := x[xo]
-			xo += xs
-			r := &bb2[t]
-			s0 += float64(v * r[0])
-			s1 += float64(v * r[1])
-			s2 += float64(v * r[2])
-			s3 += float64(v * r[3])
-			s4 += float64(v * r[4])
-			s5 += float64(v * r[5])
-		}
-		o := out[p*ds : p*ds+6 : p*ds+6]
-		if add {
-			o[0] += s0
-			o[1] += s1
-			o[2] += s2
-			o[3] += s3
-			o[4] += s4
-			o[5] += s5
-		} else {
-			o[0] = s0
-			o[1] = s1
-			o[2] = s2
-			o[3] = s3
-			o[4] = s4
-			o[5] = s5
-		}
-	}
-}
-
-func colAcc7(out []float64, ds int, x []float64, xs, k int, b []float64, bs, n int, add bool) {
-	var bb [BlockRows][7]float64
-	for t := range bb[:n] {
-		r := b[t*bs : t*bs+7 : t*bs+7]
-		bb[t][0] = r[0]
-		bb[t][1] = r[1]
-		bb[t][2] = r[2]
-		bb[t][3] = r[3]
-		bb[t][4] = r[4]
-		bb[t][5] = r[5]
-		bb[t][6] = r[6]
-	}
-	bb2 := bb[:n]
-	for p := 0; p < k; p++ {
-		var s0, s1, s2, s3, s4, s5, s6 float64
-		xo := p
-		for t := range bb2 {
-			v := x[xo]
-			xo += xs
-			r := &bb2[t]
-			s0 += float64(v * r[0])
-			s1 += float64(v * r[1])
-			s2 += float64(v * r[2])
-			s3 += float64(v * r[3])
-			s4 += float64(v * r[4])
-			s5 += float64(v * r[5])
-			s6 += float64(v * r[6])
-		}
-		o := out[p*ds : p*ds+7 : p*ds+7]
-		if add {
-			o[0] += s0
-			o[1] += s1
-			o[2] += s2
-			o[3] += s3
-			o[4] += s4
-			o[5] += s5
-			o[6] += s6
-		} else {
-			o[0] = s0
-			o[1] = s1
-			o[2] = s2
-			o[3] = s3
-			o[4] = s4
-			o[5] = s5
-			o[6] = s6
-		}
-	}
-}
-
-func colAcc8(out []float64, ds int, x []float64, xs, k int, b []float64, bs, n int, add bool) {
-	var bb [BlockRows][8]float64
-	for t := range bb[:n] {
-		r := b[t*bs : t*bs+8 : t*bs+8]
-		bb[t][0] = r[0]
-		bb[t][1] = r[1]
-		bb[t][2] = r[2]
-		bb[t][3] = r[3]
-		bb[t][4] = r[4]
-		bb[t][5] = r[5]
-		bb[t][6] = r[6]
-		bb[t][7] = r[7]
-	}
-	bb2 := bb[:n]
-	for p := 0; p < k; p++ {
-		var s0, s1, s2, s3, s4, s5, s6, s7 float64
-		xo := p
-		for t := range bb2 {
-			v := x[xo]
-			xo += xs
-			r := &bb2[t]
-			s0 += float64(v * r[0])
-			s1 += float64(v * r[1])
-			s2 += float64(v * r[2])
-			s3 += float64(v * r[3])
-			s4 += float64(v * r[4])
-			s5 += float64(v * r[5])
-			s6 += float64(v * r[6])
-			s7 += float64(v * r[7])
-		}
-		o := out[p*ds : p*ds+8 : p*ds+8]
-		if add {
-			o[0] += s0
-			o[1] += s1
-			o[2] += s2
-			o[3] += s3
-			o[4] += s4
-			o[5] += s5
-			o[6] += s6
-			o[7] += s7
-		} else {
-			o[0] = s0
-			o[1] = s1
-			o[2] = s2
-			o[3] = s3
-			o[4] = s4
-			o[5] = s5
-			o[6] = s6
-			o[7] = s7
-		}
-	}
-}
-
-// colAccHadamard sets, for each p < k, out[p·ds : p·ds+w] (add: adds to it)
-// Σ_{t<n} x[t·xs+p]·(b[t·bs : t·bs+w] ⊙ c[t·cs : t·cs+w]): w columns of xᵀ·(b⊙c) over a
-// block of n ≤ BlockRows rows. It copies the n×w block of b⊙c to the stack first.
-// It dispatches to the AVX2 kernel (same results; 1 ≤ w ≤ widestAVX2) where
-// useAVX2, else on 1 ≤ w ≤ widest.
-func colAccHadamard(w int, out []float64, ds int, x []float64, xs, k int, b []float64, bs int, c []float64, cs, n int, add bool) {
-	if useAVX2 && 1 <= w && w <= widestAVX2 {
-		if k > 0 {
-			_ = out[(k-1)*ds+w-1]
-			if n > 0 {
-				_ = x[(n-1)*xs+k-1]
-				_ = b[(n-1)*bs+w-1]
-				_ = c[(n-1)*cs+w-1]
-			}
-		}
-		colAccHadamardAVX2[w](out, ds, x, xs, k, b, bs, c, cs, n, add)
-		return
-	}
-	switch w {
-	case 1:
-		colAccHadamard1(out, ds, x, xs, k, b, bs, c, cs, n, add)
-	case 2:
-		colAccHadamard2(out, ds, x, xs, k, b, bs, c, cs, n, add)
-	case 3:
-		colAccHadamard3(out, ds, x, xs, k, b, bs, c, cs, n, add)
-	case 4:
-		colAccHadamard4(out, ds, x, xs, k, b, bs, c, cs, n, add)
-	case 5:
-		colAccHadamard5(out, ds, x, xs, k, b, bs, c, cs, n, add)
-	case 6:
-		colAccHadamard6(out, ds, x, xs, k, b, bs, c, cs, n, add)
-	case 7:
-		colAccHadamard7(out, ds, x, xs, k, b, bs, c, cs, n, add)
-	case 8:
-		colAccHadamard8(out, ds, x, xs, k, b, bs, c, cs, n, add)
-	default:
-		panic("dense: kernel width out of range")
-	}
-}
-
-func colAccHadamard1(out []float64, ds int, x []float64, xs, k int, b []float64, bs int, c []float64, cs, n int, add bool) {
-	var bb [BlockRows][1]float64
-	for t := range bb[:n] {
-		r := b[t*bs : t*bs+1 : t*bs+1]
-		q := c[t*cs : t*cs+1 : t*cs+1]
-		bb[t][0] = r[0] * q[0]
-	}
-	bb2 := bb[:n]
-	for p := 0; p < k; p++ {
-		var s0 float64
-		xo := p
-		for t := range bb2 {
-			v := x[xo]
-			xo += xs
-			r := &bb2[t]
-			s0 += float64(v * r[0])
-		}
-		o := out[p*ds : p*ds+1 : p*ds+1]
-		if add {
-			o[0] += s0
-		} else {
-			o[0] = s0
-		}
-	}
-}
-
-func colAccHadamard2(out []float64, ds int, x []float64, xs, k int, b []float64, bs int, c []float64, cs, n int, add bool) {
-	var bb [BlockRows][2]float64
-	for t := range bb[:n] {
-		r := b[t*bs : t*bs+2 : t*bs+2]
-		q := c[t*cs : t*cs+2 : t*cs+2]
-		bb[t][0] = r[0] * q[0]
-		bb[t][1] = r[1] * q[1]
-	}
-	bb2 := bb[:n]
-	for p := 0; p < k; p++ {
-		var s0, s1 float64
-		xo := p
-		for t := range bb2 {
-			v := x[xo]
-			xo += xs
-			r := &bb2[t]
-			s0 += float64(v * r[0])
-			s1 += float64(v * r[1])
-		}
-		o := out[p*ds : p*ds+2 : p*ds+2]
-		if add {
-			o[0] += s0
-			o[1] += s1
-		} else {
-			o[0] = s0
-			o[1] = s1
-		}
-	}
-}
-
-func colAccHadamard3(out []float64, ds int, x []float64, xs, k int, b []float64, bs int, c []float64, cs, n int, add bool) {
-	var bb [BlockRows][3]float64
-	for t := range bb[:n] {
-		r := b[t*bs : t*bs+3 : t*bs+3]
-		q := c[t*cs : t*cs+3 : t*cs+3]
-		bb[t][0] = r[0] * q[0]
-		bb[t][1] = r[1] * q[1]
-		bb[t][2] = r[2] * q[2]
-	}
-	bb2 := bb[:n]
-	for p := 0; p < k; p++ {
-		var s0, s1, s2 float64
-		xo := p
-		for t := range bb2 {
-			v := x[xo]
-			xo += xs
-			r := &bb2[t]
-			s0 += float64(v * r[0])
-			s1 += float64(v * r[1])
-			s2 += float64(v * r[2])
-		}
-		o := out[p*ds : p*ds+3 : p*ds+3]
-		if add {
-			o[0] += s0
-			o[1] += s1
-			o[2] += s2
-		} else {
-			o[0] = s0
-			o[1] = s1
-			o[2] = s2
-		}
-	}
-}
-
-func colAccHadamard4(out []float64, ds int, x []float64, xs, k int, b []float64, bs int, c []float64, cs, n int, add bool) {
-	var bb [BlockRows][4]float64
-	for t := range bb[:n] {
-		r := b[t*bs : t*bs+4 : t*bs+4]
-		q := c[t*cs : t*cs+4 : t*cs+4]
-		bb[t][0] = r[0] * q[0]
-		bb[t][1] = r[1] * q[1]
-		bb[t][2] = r[2] * q[2]
-		bb[t][3] = r[3] * q[3]
-	}
-	bb2 := bb[:n]
-	for p := 0; p < k; p++ {
-		var s0, s1, s2, s3 float64
-		xo := p
-		for t := range bb2 {
-			v := x[xo]
-			xo += xs
-			r := &bb2[t]
-			s0 += float64(v * r[0])
-			s1 += float64(v * r[1])
-			s2 += float64(v * r[2])
-			s3 += float64(v * r[3])
-		}
-		o := out[p*ds : p*ds+4 : p*ds+4]
-		if add {
-			o[0] += s0
-			o[1] += s1
-			o[2] += s2
-			o[3] += s3
-		} else {
-			o[0] = s0
-			o[1] = s1
-			o[2] = s2
-			o[3] = s3
-		}
-	}
-}
-
-func colAccHadamard5(out []float64, ds int, x []float64, xs, k int, b []float64, bs int, c []float64, cs, n int, add bool) {
-	var bb [BlockRows][5]float64
-	for t := range bb[:n] {
-		r := b[t*bs : t*bs+5 : t*bs+5]
-		q := c[t*cs : t*cs+5 : t*cs+5]
-		bb[t][0] = r[0] * q[0]
-		bb[t][1] = r[1] * q[1]
-		bb[t][2] = r[2] * q[2]
-		bb[t][3] = r[3] * q[3]
-		bb[t][4] = r[4] * q[4]
-	}
-	bb2 := bb[:n]
-	for p := 0; p < k; p++ {
-		var s0, s1, s2, s3, s4 float64
-		xo := p
-		for t := range bb2 {
-			v := x[xo]
-			xo += xs
-			r := &bb2[t]
-			s0 += float64(v * r[0])
-			s1 += float64(v * r[1])
-			s2 += float64(v * r[2])
-			s3 += float64(v * r[3])
-			s4 += float64(v * r[4])
-		}
-		o := out[p*ds : p*ds+5 : p*ds+5]
-		if add {
-			o[0] += s0
-			o[1] += s1
-			o[2] += s2
-			o[3] += s3
-			o[4] += s4
-		} else {
-			o[0] = s0
-			o[1] = s1
-			o[2] = s2
-			o[3] = s3
-			o[4] = s4
-		}
-	}
-}
-
-func colAccHadamard6(out []float64, ds int, x []float64, xs, k int, b []float64, bs int, c []float64, cs, n int, add bool) {
-	var bb [BlockRows][6]float64
-	for t := range bb[:n] {
-		r := b[t*bs : t*bs+6 : t*bs+6]
-		q := c[t*cs : t*cs+6 : t*cs+6]
-		bb[t][0] = r[0] * q[0]
-		bb[t][1] = r[1] * q[1]
-		bb[t][2] = r[2] * q[2]
-		bb[t][3] = r[3] * q[3]
-		bb[t][4] = r[4] * q[4]
-		bb[t][5] = r[5] * q[5]
-	}
-	bb2 := bb[:n]
-	for p := 0; p < k; p++ {
-		var s0, s1, s2, s3, s4, s5 float64
-		xo := p
-		for t := range bb2 {
-			v := x[xo]
-			xo += xs
-			r := &bb2[t]
-			s0 += float64(v * r[0])
-			s1 += float64(v * r[1])
-			s2 += float64(v * r[2])
-			s3 += float64(v * r[3])
-			s4 += float64(v * r[4])
-			s5 += float64(v * r[5])
-		}
-		o := out[p*ds : p*ds+6 : p*ds+6]
-		if add {
-			o[0] += s0
-			o[1] += s1
-			o[2] += s2
-			o[3] += s3
-			o[4] += s4
-			o[5] += s5
-		} else {
-			o[0] = s0
-			o[1] = s1
-			o[2] = s2
-			o[3] = s3
-			o[4] = s4
-			o[5] = s5
-		}
-	}
-}
-
-func colAccHadamard7(out []float64, ds int, x []float64, xs, k int, b []float64, bs int, c []float64, cs, n int, add bool) {
-	var bb [BlockRows][7]float64
-	for t := range bb[:n] {
-		r := b[t*bs : t*bs+7 : t*bs+7]
-		q := c[t*cs : t*cs+7 : t*cs+7]
-		bb[t][0] = r[0] * q[0]
-		bb[t][1] = r[1] * q[1]
-		bb[t][2] = r[2] * q[2]
-		bb[t][3] = r[3] * q[3]
-		bb[t][4] = r[4] * q[4]
-		bb[t][5] = r[5] * q[5]
-		bb[t][6] = r[6] * q[6]
-	}
-	bb2 := bb[:n]
-	for p := 0; p < k; p++ {
-		var s0, s1, s2, s3, s4, s5, s6 float64
-		xo := p
-		for t := range bb2 {
-			v := x[xo]
-			xo += xs
-			r := &bb2[t]
-			s0 += float64(v * r[0])
-			s1 += float64(v * r[1])
-			s2 += float64(v * r[2])
-			s3 += float64(v * r[3])
-			s4 += float64(v * r[4])
-			s5 += float64(v * r[5])
-			s6 += float64(v * r[6])
-		}
-		o := out[p*ds : p*ds+7 : p*ds+7]
-		if add {
-			o[0] += s0
-			o[1] += s1
-			o[2] += s2
-			o[3] += s3
-			o[4] += s4
-			o[5] += s5
-			o[6] += s6
-		} else {
-			o[0] = s0
-			o[1] = s1
-			o[2] = s2
-			o[3] = s3
-			o[4] = s4
-			o[5] = s5
-			o[6] = s6
-		}
-	}
-}
-
-func colAccHadamard8(out []float64, ds int, x []float64, xs, k int, b []float64, bs int, c []float64, cs, n int, add bool) {
-	var bb [BlockRows][8]float64
-	for t := range bb[:n] {
-		r := b[t*bs : t*bs+8 : t*bs+8]
-		q := c[t*cs : t*cs+8 : t*cs+8]
-		bb[t][0] = r[0] * q[0]
-		bb[t][1] = r[1] * q[1]
-		bb[t][2] = r[2] * q[2]
-		bb[t][3] = r[3] * q[3]
-		bb[t][4] = r[4] * q[4]
-		bb[t][5] = r[5] * q[5]
-		bb[t][6] = r[6] * q[6]
-		bb[t][7] = r[7] * q[7]
-	}
-	bb2 := bb[:n]
-	for p := 0; p < k; p++ {
-		var s0, s1, s2, s3, s4, s5, s6, s7 float64
-		xo := p
-		for t := range bb2 {
-			v := x[xo]
-			xo += xs
-			r := &bb2[t]
-			s0 += float64(v * r[0])
-			s1 += float64(v * r[1])
-			s2 += float64(v * r[2])
-			s3 += float64(v * r[3])
-			s4 += float64(v * r[4])
-			s5 += float64(v * r[5])
-			s6 += float64(v * r[6])
-			s7 += float64(v * r[7])
-		}
-		o := out[p*ds : p*ds+8 : p*ds+8]
-		if add {
-			o[0] += s0
-			o[1] += s1
-			o[2] += s2
-			o[3] += s3
-			o[4] += s4
-			o[5] += s5
-			o[6] += s6
-			o[7] += s7
-		} else {
-			o[0] = s0
-			o[1] = s1
-			o[2] = s2
-			o[3] = s3
-			o[4] = s4
-			o[5] = s5
-			o[6] = s6
-			o[7] = s7
-		}
 	}
 }

@@ -79,10 +79,10 @@ func TestAVX2KernelsMatchGo(t *testing.T) {
 	}
 }
 
-// TestColAccAddAVX2MatchesGo holds the column kernels' add mode (the later blocks of a
-// reduction on one thread) to the Go kernels bit for bit, on outputs that hold zeros of
-// both signs.
-func TestColAccAddAVX2MatchesGo(t *testing.T) {
+// TestColAccContinueAVX2MatchesGo holds the column kernels' continue mode (the sums of
+// a later piece of rows, starting from the values out holds) to the Go kernels bit for
+// bit, on outputs that hold zeros of both signs.
+func TestColAccContinueAVX2MatchesGo(t *testing.T) {
 	if !useAVX2 {
 		t.Skip("no AVX2")
 	}
@@ -90,21 +90,17 @@ func TestColAccAddAVX2MatchesGo(t *testing.T) {
 	for w := 1; w <= widest; w++ {
 		for k := 1; k <= 9; k++ {
 			for _, n := range []int{0, 1, 5, BlockRows} {
-				x, b, c := signed(rng, max(n, 1), k).RawMatrix(), signed(rng, max(n, 1), w).RawMatrix(), signed(rng, max(n, 1), w).RawMatrix()
-				for _, had := range []bool{false, true} {
+				x, b := signed(rng, max(n, 1), k).RawMatrix(), signed(rng, max(n, 1), w).RawMatrix()
+				for _, cont := range []bool{false, true} {
 					got, want := signed(rng, k, w), signed(rng, k, w)
 					want.Copy(got)
 					run := func(o *mat.Dense) {
 						r := o.RawMatrix()
-						if had {
-							colAccHadamard(w, r.Data, r.Stride, x.Data, x.Stride, k, b.Data, b.Stride, c.Data, c.Stride, n, true)
-						} else {
-							colAcc(w, r.Data, r.Stride, x.Data, x.Stride, k, b.Data, b.Stride, n, true)
-						}
+						colAcc(w, r.Data, r.Stride, x.Data, x.Stride, k, b.Data, b.Stride, n, cont)
 					}
 					run(got)
 					withoutAVX2(func() { run(want) })
-					checkSameBits(t, fmt.Sprintf("colAcc add w=%d k=%d n=%d hadamard=%v", w, k, n, had), got, want)
+					checkSameBits(t, fmt.Sprintf("colAcc w=%d k=%d n=%d cont=%v", w, k, n, cont), got, want)
 				}
 			}
 		}
@@ -267,4 +263,13 @@ func TestUpdatesAVX2MatchGo(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestReductionsMatchReferenceGo runs checkReductions and checkRowProducts on the Go
+// kernels.
+func TestReductionsMatchReferenceGo(t *testing.T) {
+	withoutAVX2(func() {
+		checkReductions(t)
+		checkRowProducts(t)
+	})
 }

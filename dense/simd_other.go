@@ -11,10 +11,8 @@ const widestAVX2 = widest
 
 // The AVX2 kernel tables, empty: never used, since useAVX2 is false.
 var (
-	rowMulAVX2         [widestAVX2 + 1]func(out []float64, ds int, a []float64, as int, b []float64, bs, k, rows int)
-	rowMulHadamardAVX2 [widestAVX2 + 1]func(out []float64, ds int, a []float64, as int, c []float64, cs int, b []float64, bs, k, rows int)
-	colAccAVX2         [widestAVX2 + 1]func(out []float64, ds int, x []float64, xs, k int, b []float64, bs, n int, add bool)
-	colAccHadamardAVX2 [widestAVX2 + 1]func(out []float64, ds int, x []float64, xs, k int, b []float64, bs int, c []float64, cs, n int, add bool)
+	rowMulAVX2 [widestAVX2 + 1]func(out []float64, ds int, a []float64, as int, b []float64, bs, k, rows int)
+	colAccAVX2 [widestAVX2 + 1]func(out []float64, ds int, x []float64, xs, k int, b []float64, bs, n int, cont bool)
 )
 
 func sigmoidAVX2(f, fp []float64, tbl *[32]float64) int { return 0 }

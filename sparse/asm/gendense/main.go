@@ -33,10 +33,8 @@ func main() {
 	ConstraintExpr("amd64,!purego")
 	consts()
 	for w := 1; w <= widest; w++ {
-		rowKernel(w, false)
-		rowKernel(w, true)
-		colKernel(w, false)
-		colKernel(w, true)
+		rowKernel(w)
+		colKernel(w)
 	}
 	sigmoidKernel()
 	expKernel()
@@ -51,19 +49,9 @@ func main() {
 }
 
 // rowName and colName name the kernels of width w.
-func rowName(w int, had bool) string {
-	if had {
-		return fmt.Sprintf("rowMulHadamard%dAVX2", w)
-	}
-	return fmt.Sprintf("rowMul%dAVX2", w)
-}
+func rowName(w int) string { return fmt.Sprintf("rowMul%dAVX2", w) }
 
-func colName(w int, had bool) string {
-	if had {
-		return fmt.Sprintf("colAccHadamard%dAVX2", w)
-	}
-	return fmt.Sprintf("colAcc%dAVX2", w)
-}
+func colName(w int) string { return fmt.Sprintf("colAcc%dAVX2", w) }
 
 // group returns how many rows of nseg accumulators fit in the 16 YMM registers beside
 // nseg + extra others, at most 4.
@@ -75,27 +63,18 @@ func group(nseg, extra int) int {
 	return g
 }
 
-// rowKernel emits rowMul (had: rowMulHadamard) of width w: for each row i < rows,
-// out[i·ds : i·ds+w] = Σ_{t<k} a[i·as+t]·b[t·bs : t·bs+w] (had: with a[i·as+t]·c[i·cs+t]
-// in place of a[i·as+t]), each sum from +0 in order of t, as the Go kernel does. Rows are
-// done R at a time, then the last rows % R in one group.
-func rowKernel(w int, had bool) {
-	name := rowName(w, had)
-	if had {
-		TEXT(name, NOSPLIT, "func(out []float64, ds int, a []float64, as int, c []float64, cs int, b []float64, bs, k, rows int)")
-	} else {
-		TEXT(name, NOSPLIT, "func(out []float64, ds int, a []float64, as int, b []float64, bs, k, rows int)")
-	}
+// rowKernel emits rowMul of width w: for each row i < rows,
+// out[i·ds : i·ds+w] = Σ_{t<k} a[i·as+t]·b[t·bs : t·bs+w], each sum from +0 in order of t,
+// as the Go kernel does. Rows are done R at a time (then the last rows % R in one group):
+// for each t, b's row t is loaded into registers once and serves the R rows, each
+// broadcasting its a[i·as+t], so that a group makes w/4 + R loads per R·w multiply-adds.
+func rowKernel(w int) {
+	name := rowName(w)
+	TEXT(name, NOSPLIT, "func(out []float64, ds int, a []float64, as int, b []float64, bs, k, rows int)")
 	Pragma("noescape")
 	Doc(name + " is the AVX2 form of " + strings.TrimSuffix(name, "AVX2") + ", with the same results.")
 	segs := vec.Segs(w)
-	R := group(len(segs), 2-len(segs)) // b is read from memory: no registers for its row
-	var brow vec.Row
-	if !had {
-		// b's row t is loaded into registers once and serves the R rows of the group.
-		R = group(len(segs), 2)
-		brow = vec.NewRow(w)
-	}
+	R := group(len(segs), 2)
 
 	outp := Load(Param("out").Base(), GP64())
 	ds8 := Load(Param("ds"), GP64())
@@ -105,36 +84,29 @@ func rowKernel(w int, had bool) {
 	SHLQ(U8(3), as8)
 	as3 := GP64()
 	LEAQ(Mem{Base: as8, Index: as8, Scale: 2}, as3)
-	var c0, cs8, cs3 reg.Register
-	if had {
-		c0 = Load(Param("c").Base(), GP64())
-		cs8 = Load(Param("cs"), GP64())
-		SHLQ(U8(3), cs8)
-		cs3 = GP64()
-		LEAQ(Mem{Base: cs8, Index: cs8, Scale: 2}, cs3)
-	}
 	bs8 := Load(Param("bs"), GP64())
 	SHLQ(U8(3), bs8)
 	rows := Load(Param("rows"), GP64())
 	bt, cnt := GP64(), GP64()
 	// rowAt returns element t of row r of the group, for the current t (the base
 	// pointer advances by 8 bytes per t).
-	rowAt := func(base, s8, s3 reg.Register, r int) Mem {
+	rowAt := func(r int) Mem {
 		switch r {
 		case 0:
-			return Mem{Base: base}
+			return Mem{Base: a0}
 		case 1:
-			return Mem{Base: base, Index: s8, Scale: 1}
+			return Mem{Base: a0, Index: as8, Scale: 1}
 		case 2:
-			return Mem{Base: base, Index: s8, Scale: 2}
+			return Mem{Base: a0, Index: as8, Scale: 2}
 		default:
-			return Mem{Base: base, Index: s3, Scale: 1}
+			return Mem{Base: a0, Index: as3, Scale: 1}
 		}
 	}
 	accs := make([]vec.Row, R)
 	for r := range accs {
 		accs[r] = vec.NewRow(w)
 	}
+	brow := vec.NewRow(w)
 	v, tmp := YMM(), YMM()
 
 	// body emits one group of g rows.
@@ -147,24 +119,12 @@ func rowKernel(w int, had bool) {
 		TESTQ(cnt, cnt)
 		JZ(LabelRef("store" + lbl))
 		Label("t" + lbl)
-		if !had {
-			brow.Load(Mem{Base: bt})
-		}
+		brow.Load(Mem{Base: bt})
 		for r := 0; r < g; r++ {
-			if had {
-				VMOVSD(rowAt(a0, as8, as3, r), v.AsX())
-				VMULSD(rowAt(c0, cs8, cs3, r), v.AsX(), v.AsX())
-				VBROADCASTSD(v.AsX(), v)
-				accs[r].AddScaledMem(v, tmp, Mem{Base: bt})
-			} else {
-				VBROADCASTSD(rowAt(a0, as8, as3, r), v)
-				accs[r].AddScaled(v, tmp, brow)
-			}
+			VBROADCASTSD(rowAt(r), v)
+			accs[r].AddScaled(v, tmp, brow)
 		}
 		ADDQ(U8(8), a0)
-		if had {
-			ADDQ(U8(8), c0)
-		}
 		ADDQ(bs8, bt)
 		DECQ(cnt)
 		JNZ(LabelRef("t" + lbl))
@@ -175,18 +135,12 @@ func rowKernel(w int, had bool) {
 			ADDQ(ds8, bt)
 		}
 		MOVQ(bt, outp)
-		// Move a (and c) from the group's row ends to the next group's row starts.
+		// Move a from the group's row ends to the next group's row starts.
 		Load(Param("k"), cnt)
 		SHLQ(U8(3), cnt)
 		SUBQ(cnt, a0)
-		if had {
-			SUBQ(cnt, c0)
-		}
 		for r := 0; r < g; r++ {
 			ADDQ(as8, a0)
-			if had {
-				ADDQ(cs8, c0)
-			}
 		}
 	}
 	vec.Groups(rows, R, body)
@@ -194,17 +148,13 @@ func rowKernel(w int, had bool) {
 	RET()
 }
 
-// colKernel emits colAcc (had: colAccHadamard) of width w: for each p < k,
-// out[p·ds : p·ds+w] = (add: out[…] +) Σ_{t<n} x[t·xs+p]·b[t·bs : t·bs+w] (had: with
-// b[t·bs+j]·c[t·cs+j] in place of b[t·bs+j]), each sum from +0 in order of t, as the Go
-// kernel does. The p are done P at a time, then the last k % P in one group.
-func colKernel(w int, had bool) {
-	name := colName(w, had)
-	if had {
-		TEXT(name, NOSPLIT, "func(out []float64, ds int, x []float64, xs, k int, b []float64, bs int, c []float64, cs, n int, add bool)")
-	} else {
-		TEXT(name, NOSPLIT, "func(out []float64, ds int, x []float64, xs, k int, b []float64, bs, n int, add bool)")
-	}
+// colKernel emits colAcc of width w: for each p < k, out[p·ds : p·ds+w] =
+// Σ_{t<n} x[t·xs+p]·b[t·bs : t·bs+w], each sum in order of t from +0 or (cont) from the
+// value out holds, as the Go kernel does. The p are done P at a time, then the last k % P
+// in one group; for each t, b's row is loaded once and serves the P outputs.
+func colKernel(w int) {
+	name := colName(w)
+	TEXT(name, NOSPLIT, "func(out []float64, ds int, x []float64, xs, k int, b []float64, bs, n int, cont bool)")
 	Pragma("noescape")
 	Doc(name + " is the AVX2 form of " + strings.TrimSuffix(name, "AVX2") + ", with the same results.")
 	segs := vec.Segs(w)
@@ -219,12 +169,6 @@ func colKernel(w int, had bool) {
 	krem := Load(Param("k"), GP64())
 	bs8 := Load(Param("bs"), GP64())
 	SHLQ(U8(3), bs8)
-	var cs8, ct reg.Register
-	if had {
-		cs8 = Load(Param("cs"), GP64())
-		SHLQ(U8(3), cs8)
-		ct = GP64()
-	}
 	xt, bt, cnt := GP64(), GP64(), GP64()
 	accs := make([]vec.Row, P)
 	for g := range accs {
@@ -232,25 +176,32 @@ func colKernel(w int, had bool) {
 	}
 	brow := vec.NewRow(w)
 	v, tmp := YMM(), YMM()
+	cont, err := Param("cont").Resolve()
+	if err != nil {
+		log.Fatal(err)
+	}
 
 	body := func(g int, lbl string) {
+		CMPB(cont.Addr, U8(0))
+		JNE(LabelRef("cont" + lbl))
 		for i := 0; i < g; i++ {
 			accs[i].Zero()
 		}
+		JMP(LabelRef("sum" + lbl))
+		Label("cont" + lbl)
+		MOVQ(outp, bt)
+		for i := 0; i < g; i++ {
+			accs[i].Load(Mem{Base: bt})
+			ADDQ(ds8, bt)
+		}
+		Label("sum" + lbl)
 		MOVQ(xp, xt)
 		Load(Param("b").Base(), bt)
-		if had {
-			Load(Param("c").Base(), ct)
-		}
 		Load(Param("n"), cnt)
 		TESTQ(cnt, cnt)
 		JZ(LabelRef("store" + lbl))
 		Label("t" + lbl)
 		brow.Load(Mem{Base: bt})
-		if had {
-			brow.MulMem(Mem{Base: ct})
-			ADDQ(cs8, ct)
-		}
 		for i := 0; i < g; i++ {
 			VBROADCASTSD(Mem{Base: xt, Disp: 8 * i}, v)
 			accs[i].AddScaled(v, tmp, brow)
@@ -260,18 +211,6 @@ func colKernel(w int, had bool) {
 		DECQ(cnt)
 		JNZ(LabelRef("t" + lbl))
 		Label("store" + lbl)
-		add, err := Param("add").Resolve()
-		if err != nil {
-			log.Fatal(err)
-		}
-		CMPB(add.Addr, U8(0))
-		JE(LabelRef("set" + lbl))
-		MOVQ(outp, bt)
-		for i := 0; i < g; i++ {
-			accs[i].AddMem(Mem{Base: bt})
-			ADDQ(ds8, bt)
-		}
-		Label("set" + lbl)
 		for i := 0; i < g; i++ {
 			accs[i].Store(Mem{Base: outp})
 			ADDQ(ds8, outp)
@@ -689,9 +628,7 @@ func writeTables(path string) {
 	vec.WriteTables(path, "asm/gendense", "dense",
 		fmt.Sprintf("// widestAVX2 is the widest AVX2 row and column kernel.\nconst widestAVX2 = %d\n", widest),
 		[]vec.Table{
-			{Var: "rowMulAVX2", Bound: "widestAVX2", Sig: "func(out []float64, ds int, a []float64, as int, b []float64, bs, k, rows int)", Max: widest, Name: func(w int) string { return rowName(w, false) }},
-			{Var: "rowMulHadamardAVX2", Bound: "widestAVX2", Sig: "func(out []float64, ds int, a []float64, as int, c []float64, cs int, b []float64, bs, k, rows int)", Max: widest, Name: func(w int) string { return rowName(w, true) }},
-			{Var: "colAccAVX2", Bound: "widestAVX2", Sig: "func(out []float64, ds int, x []float64, xs, k int, b []float64, bs, n int, add bool)", Max: widest, Name: func(w int) string { return colName(w, false) }},
-			{Var: "colAccHadamardAVX2", Bound: "widestAVX2", Sig: "func(out []float64, ds int, x []float64, xs, k int, b []float64, bs int, c []float64, cs, n int, add bool)", Max: widest, Name: func(w int) string { return colName(w, true) }},
+			{Var: "rowMulAVX2", Bound: "widestAVX2", Sig: "func(out []float64, ds int, a []float64, as int, b []float64, bs, k, rows int)", Max: widest, Name: rowName},
+			{Var: "colAccAVX2", Bound: "widestAVX2", Sig: "func(out []float64, ds int, x []float64, xs, k int, b []float64, bs, n int, cont bool)", Max: widest, Name: colName},
 		})
 }
