@@ -139,14 +139,12 @@ func mulHadamardRows(d, a, b, c blas64.General, k, l, lo, hi int) {
 // (hi−lo)×c matrix. buf must hold at least (hi−lo)·c entries.
 func hadamardRows(buf []float64, a, b blas64.General, c, lo, hi int) blas64.General {
 	h := blas64.General{Rows: hi - lo, Cols: c, Stride: max(c, 1), Data: buf[:(hi-lo)*c]}
+	if a.Stride == c && b.Stride == c { // contiguous: one pass over the block
+		mulElem(h.Data, a.Data[lo*c:hi*c], b.Data[lo*c:hi*c])
+		return h
+	}
 	for i := lo; i < hi; i++ {
-		out := h.Data[(i-lo)*c : (i-lo+1)*c]
-		x := a.Data[i*a.Stride : i*a.Stride+c]
-		y := b.Data[i*b.Stride : i*b.Stride+c]
-		x, y = x[:len(out)], y[:len(out)]
-		for j := range out {
-			out[j] = x[j] * y[j]
-		}
+		mulElem(h.Data[(i-lo)*c:(i-lo+1)*c], a.Data[i*a.Stride:i*a.Stride+c], b.Data[i*b.Stride:i*b.Stride+c])
 	}
 	return h
 }
@@ -269,21 +267,18 @@ func colSums(d blas64.General, x []float64, xs, k int, tri bool, b []float64, bs
 	if !add {
 		return
 	}
-	for q, c := 0, 0; q < sp2.nc; q++ {
-		w := sp2.width(q)
-		kk := k
-		if tri {
-			kk = c + w
+	if !tri {
+		for p := 0; p < k; p++ {
+			addElem(d.Data[p*d.Stride:p*d.Stride+l], t.Data[p*t.Stride:p*t.Stride+l])
 		}
-		for p := 0; p < kk; p++ {
-			out := d.Data[p*d.Stride+c : p*d.Stride+c+w]
-			in := t.Data[p*t.Stride+c : p*t.Stride+c+w]
-			in = in[:len(out)]
-			for j := range out {
-				out[j] += in[j]
+	} else { // k = l: row p holds sums from the chunk holding column p on
+		for q, c := 0, 0; q < sp2.nc; q++ {
+			w := sp2.width(q)
+			for p := c; p < c+w; p++ {
+				addElem(d.Data[p*d.Stride+c:p*d.Stride+l], t.Data[p*t.Stride+c:p*t.Stride+l])
 			}
+			c += w
 		}
-		c += w
 	}
 	putScratch(sp)
 }

@@ -144,6 +144,24 @@ func expAVX2(dst []float64, x []float64, tbl *[32]float64) int
 //go:noescape
 func dotAVX2(x []float64, y []float64) float64
 
+// mulElemAVX2 sets dst[i] = x[i]·y[i] for i up to the last multiple of 4 of len(dst),
+// and returns how many it did. x and y must be at least as long as dst.
+//
+//go:noescape
+func mulElemAVX2(dst []float64, x []float64, y []float64) int
+
+// addElemAVX2 sets dst[i] = dst[i] + src[i] for i up to the last multiple of 4 of
+// len(dst), and returns how many it did. src must be at least as long as dst.
+//
+//go:noescape
+func addElemAVX2(dst []float64, src []float64) int
+
+// widenAVX2 sets dst[i] = float64(src[i]) for i up to the last multiple of 4 of
+// len(dst), and returns how many it did. src must be at least as long as dst.
+//
+//go:noescape
+func widenAVX2(dst []float64, src []float32) int
+
 // ratioUpdateAVX2 does what ratioUpdate does, with the same results, for the entries
 // of x up to the last multiple of 4, and returns how many it did. The other slices
 // must be at least as long as x.

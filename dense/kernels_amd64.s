@@ -5434,6 +5434,75 @@ sum:
 	MOVSD        X1, ret+48(FP)
 	RET
 
+// func mulElemAVX2(dst []float64, x []float64, y []float64) int
+// Requires: AVX
+TEXT ·mulElemAVX2(SB), NOSPLIT, $0-80
+	MOVQ dst_base+0(FP), AX
+	MOVQ x_base+24(FP), CX
+	MOVQ y_base+48(FP), DX
+	MOVQ dst_len+8(FP), BX
+	ANDQ $-4, BX
+	XORQ SI, SI
+
+loop:
+	CMPQ    SI, BX
+	JGE     done
+	VMOVUPD (CX)(SI*8), Y0
+	VMULPD  (DX)(SI*8), Y0, Y0
+	VMOVUPD Y0, (AX)(SI*8)
+	ADDQ    $0x04, SI
+	JMP     loop
+
+done:
+	MOVQ BX, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func addElemAVX2(dst []float64, src []float64) int
+// Requires: AVX
+TEXT ·addElemAVX2(SB), NOSPLIT, $0-56
+	MOVQ dst_base+0(FP), AX
+	MOVQ src_base+24(FP), CX
+	MOVQ dst_len+8(FP), DX
+	ANDQ $-4, DX
+	XORQ BX, BX
+
+loop:
+	CMPQ    BX, DX
+	JGE     done
+	VMOVUPD (AX)(BX*8), Y0
+	VADDPD  (CX)(BX*8), Y0, Y0
+	VMOVUPD Y0, (AX)(BX*8)
+	ADDQ    $0x04, BX
+	JMP     loop
+
+done:
+	MOVQ DX, ret+48(FP)
+	VZEROUPPER
+	RET
+
+// func widenAVX2(dst []float64, src []float32) int
+// Requires: AVX
+TEXT ·widenAVX2(SB), NOSPLIT, $0-56
+	MOVQ dst_base+0(FP), AX
+	MOVQ src_base+24(FP), CX
+	MOVQ dst_len+8(FP), DX
+	ANDQ $-4, DX
+	XORQ BX, BX
+
+loop:
+	CMPQ      BX, DX
+	JGE       done
+	VCVTPS2PD (CX)(BX*4), Y0
+	VMOVUPD   Y0, (AX)(BX*8)
+	ADDQ      $0x04, BX
+	JMP       loop
+
+done:
+	MOVQ DX, ret+48(FP)
+	VZEROUPPER
+	RET
+
 // func ratioUpdateAVX2(x []float64, num []float64, den []float64, c *[5]float64) int
 // Requires: AVX
 TEXT ·ratioUpdateAVX2(SB), NOSPLIT, $0-88

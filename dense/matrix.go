@@ -137,9 +137,7 @@ func (x *Matrix) rows64(buf []float64, lo, hi int) blas64.General {
 		return g
 	}
 	g.Data = buf[:(hi-lo)*x.c]
-	for k, v := range x.f32[lo*x.c : hi*x.c] {
-		g.Data[k] = float64(v)
-	}
+	widen(g.Data, x.f32[lo*x.c:hi*x.c])
 	return g
 }
 

@@ -22,3 +22,7 @@ func dotAVX2(x, y []float64) float64 { panic("dense: AVX2 kernels are not built"
 func ratioUpdateAVX2(x, num, den []float64, c *[5]float64) int         { return 0 }
 func puUpdateAVX2(x, su, g, uutu, an, ad []float64, c *[5]float64) int { return 0 }
 func symUpdateAVX2(x, su, uutu, an, ad []float64, c *[5]float64) int   { return 0 }
+
+func mulElemAVX2(dst, x, y []float64) int        { return 0 }
+func addElemAVX2(dst, src []float64) int         { return 0 }
+func widenAVX2(dst []float64, src []float32) int { return 0 }

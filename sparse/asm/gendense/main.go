@@ -39,6 +39,7 @@ func main() {
 	sigmoidKernel()
 	expKernel()
 	dotKernel()
+	elemKernels()
 	updateKernel("ratioUpdateAVX2", []string{"x", "num", "den"}, ratioUpdate)
 	updateKernel("puUpdateAVX2", []string{"x", "su", "g", "uutu", "an", "ad"}, puUpdate)
 	updateKernel("symUpdateAVX2", []string{"x", "su", "uutu", "an", "ad"}, symUpdate)
@@ -621,6 +622,76 @@ func updateKernel(name string, slices []string, body updateBody) {
 	Store(end, ReturnIndex(0))
 	VZEROUPPER()
 	RET()
+}
+
+// elemKernels emits the entry-wise kernels that prepare the operands of the row and
+// column kernels: mulElemAVX2 (dst = x⊙y), addElemAVX2 (dst += src) and widenAVX2
+// (float32 to float64). Each does the entries up to the last multiple of 4 and returns
+// how many; the caller does the rest in Go, with the same IEEE operation per entry.
+func elemKernels() {
+	type kernel struct {
+		name, sig string
+		doc       []string
+		slices    []string
+		body      func(at func(s string) Mem, t reg.VecVirtual)
+	}
+	for _, k := range []kernel{
+		{"mulElemAVX2", "func(dst, x, y []float64) int",
+			[]string{"mulElemAVX2 sets dst[i] = x[i]·y[i] for i up to the last multiple of 4 of len(dst),",
+				"and returns how many it did. x and y must be at least as long as dst."},
+			[]string{"dst", "x", "y"},
+			func(at func(string) Mem, t reg.VecVirtual) {
+				VMOVUPD(at("x"), t)
+				VMULPD(at("y"), t, t)
+				VMOVUPD(t, at("dst"))
+			}},
+		{"addElemAVX2", "func(dst, src []float64) int",
+			[]string{"addElemAVX2 sets dst[i] = dst[i] + src[i] for i up to the last multiple of 4 of",
+				"len(dst), and returns how many it did. src must be at least as long as dst."},
+			[]string{"dst", "src"},
+			func(at func(string) Mem, t reg.VecVirtual) {
+				VMOVUPD(at("dst"), t)
+				VADDPD(at("src"), t, t)
+				VMOVUPD(t, at("dst"))
+			}},
+		{"widenAVX2", "func(dst []float64, src []float32) int",
+			[]string{"widenAVX2 sets dst[i] = float64(src[i]) for i up to the last multiple of 4 of",
+				"len(dst), and returns how many it did. src must be at least as long as dst."},
+			[]string{"dst", "src"},
+			func(at func(string) Mem, t reg.VecVirtual) {
+				VCVTPS2PD(at("src"), t)
+				VMOVUPD(t, at("dst"))
+			}},
+	} {
+		TEXT(k.name, NOSPLIT, k.sig)
+		Pragma("noescape")
+		Doc(k.doc...)
+		base := map[string]reg.Register{}
+		for _, p := range k.slices {
+			base[p] = Load(Param(p).Base(), GP64())
+		}
+		end := Load(Param("dst").Len(), GP64())
+		ANDQ(I32(-4), end)
+		j := GP64()
+		XORQ(j, j)
+		t := YMM()
+		Label("loop")
+		CMPQ(j, end)
+		JGE(LabelRef("done"))
+		at := func(s string) Mem {
+			if s == "src" && k.name == "widenAVX2" {
+				return Mem{Base: base[s], Index: j, Scale: 4}
+			}
+			return Mem{Base: base[s], Index: j, Scale: 8}
+		}
+		k.body(at, t)
+		ADDQ(U8(4), j)
+		JMP(LabelRef("loop"))
+		Label("done")
+		Store(end, ReturnIndex(0))
+		VZEROUPPER()
+		RET()
+	}
 }
 
 // writeTables writes the Go tables that index the row and column kernels by width.
