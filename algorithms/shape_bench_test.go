@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nagc-harness/nagc/dense"
 	"github.com/nagc-harness/nagc/sparse"
 )
 
@@ -81,6 +82,30 @@ func BenchmarkNAGCStepShape(b *testing.B) {
 				benchSteps(b, randomSolver(adj, op, sh.k, sh.k, 0.01, 0.75))
 			})
 		}
+	}
+}
+
+// BenchmarkNAGCStepProductsShape times one NAGC iteration (Step and Objective, random
+// factors, λ = 0.01, ρ = 0.75, k1 = k2 = 47) at a sixteenth of the ogbn-products shape
+// (153,064 vertices, about 50 stored adjacency entries a vertex, h 0.81) with its 100
+// attributes dense and float32, as products' are, on 1 and 2 kernel threads: the dense
+// products (X·V, Xᵀf(UH) and the n×47 by 47×47 ones) at the width they have there.
+func BenchmarkNAGCStepProductsShape(b *testing.B) {
+	const n, m, k = 2_449_029 / 16, 100, 47
+	adj, xs, _ := shapeGraph(n, 50, m, k, 0.81, 1)
+	x32 := make([]float32, 0, n*m)
+	for i := 0; i < n; i++ { // every entry of a row is stored, in column order
+		_, vals := xs.Row(i)
+		for _, v := range vals {
+			x32 = append(x32, float32(v))
+		}
+	}
+	x := dense.NewMatrix32(n, m, x32)
+	for _, threads := range []int{1, 2} {
+		b.Run(fmt.Sprintf("threads=%d", threads), func(b *testing.B) {
+			defer sparse.SetThreads(sparse.SetThreads(threads))
+			benchSteps(b, randomSolver(adj, x, k, k, 0.01, 0.75))
+		})
 	}
 }
 

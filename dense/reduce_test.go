@@ -56,14 +56,22 @@ func refGram(a *mat.Dense) *mat.Dense {
 }
 
 // reductionShapes are the sizes the reduction tests cover: every inner width k = 1…64
-// and output width l ragged up to 64 (so every split into column chunks), with row counts
-// across and inside the blocks of BlockRows rows and the pieces of colRows rows (one row,
-// a piece and a bit, a block and a bit, several blocks with a ragged last piece).
+// and output widths l up to 64, every other one drawn at random and the others cycling
+// through widths whose column chunks take each form of kernel (3, 7, 11 and 47 = 12 + 12
+// + 12 + 11: the masked last register; 22, 35, 59: chunks of 11 and 12; 1, 2, 5, 6, 13,
+// 64), with row counts across and inside the blocks of BlockRows rows and the pieces of
+// colRows rows (one row, a piece and a bit, a block and a bit, several blocks with a
+// ragged last piece).
 func reductionShapes(rng *rand.Rand) []struct{ n, k, l int } {
 	rows := []int{1, colRows + 3, BlockRows + 1, 2*BlockRows + colRows + 7, 3*BlockRows - 1}
+	widths := []int{3, 7, 11, 47, 22, 35, 59, 1, 2, 5, 6, 13, 64}
 	var s []struct{ n, k, l int }
 	for k := 1; k <= 64; k++ {
-		s = append(s, struct{ n, k, l int }{rows[k%len(rows)], k, 1 + rng.IntN(64)})
+		l := 1 + rng.IntN(64)
+		if k%2 == 0 {
+			l = widths[(k/2)%len(widths)]
+		}
+		s = append(s, struct{ n, k, l int }{rows[k%len(rows)], k, l})
 	}
 	return s
 }
