@@ -93,10 +93,44 @@ group:
 	VXORPD X3, X3, X3
 	MOVQ   b_base+64(FP), R9
 	MOVQ   k+96(FP), R10
-	TESTQ  R10, R10
-	JZ     storeG
 
 tG:
+	CMPQ         R10, $0x02
+	JLT          lastG
+	VMOVSD       (R9), X4
+	VBROADCASTSD (DX), Y5
+	VMULSD       X4, X5, X5
+	VADDSD       X5, X0, X0
+	VBROADCASTSD (DX)(BX*1), Y5
+	VMULSD       X4, X5, X5
+	VADDSD       X5, X1, X1
+	VBROADCASTSD (DX)(BX*2), Y5
+	VMULSD       X4, X5, X5
+	VADDSD       X5, X2, X2
+	VBROADCASTSD (DX)(SI*1), Y5
+	VMULSD       X4, X5, X5
+	VADDSD       X5, X3, X3
+	VMOVSD       (R9)(DI*1), X4
+	VBROADCASTSD 8(DX), Y5
+	VMULSD       X4, X5, X5
+	VADDSD       X5, X0, X0
+	VBROADCASTSD 8(DX)(BX*1), Y5
+	VMULSD       X4, X5, X5
+	VADDSD       X5, X1, X1
+	VBROADCASTSD 8(DX)(BX*2), Y5
+	VMULSD       X4, X5, X5
+	VADDSD       X5, X2, X2
+	VBROADCASTSD 8(DX)(SI*1), Y5
+	VMULSD       X4, X5, X5
+	VADDSD       X5, X3, X3
+	ADDQ         $0x10, DX
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          tG
+
+lastG:
+	TESTQ        R10, R10
+	JZ           storeG
 	VMOVSD       (R9), X4
 	VBROADCASTSD (DX), Y5
 	VMULSD       X4, X5, X5
@@ -111,9 +145,6 @@ tG:
 	VMULSD       X4, X5, X5
 	VADDSD       X5, X3, X3
 	ADDQ         $0x08, DX
-	ADDQ         DI, R9
-	DECQ         R10
-	JNZ          tG
 
 storeG:
 	MOVQ   AX, R9
@@ -144,10 +175,38 @@ rest:
 	VXORPD X2, X2, X2
 	MOVQ   b_base+64(FP), R9
 	MOVQ   k+96(FP), R10
-	TESTQ  R10, R10
-	JZ     store3
 
 t3:
+	CMPQ         R10, $0x02
+	JLT          last3
+	VMOVSD       (R9), X4
+	VBROADCASTSD (DX), Y5
+	VMULSD       X4, X5, X5
+	VADDSD       X5, X0, X0
+	VBROADCASTSD (DX)(BX*1), Y5
+	VMULSD       X4, X5, X5
+	VADDSD       X5, X1, X1
+	VBROADCASTSD (DX)(BX*2), Y5
+	VMULSD       X4, X5, X5
+	VADDSD       X5, X2, X2
+	VMOVSD       (R9)(DI*1), X4
+	VBROADCASTSD 8(DX), Y5
+	VMULSD       X4, X5, X5
+	VADDSD       X5, X0, X0
+	VBROADCASTSD 8(DX)(BX*1), Y5
+	VMULSD       X4, X5, X5
+	VADDSD       X5, X1, X1
+	VBROADCASTSD 8(DX)(BX*2), Y5
+	VMULSD       X4, X5, X5
+	VADDSD       X5, X2, X2
+	ADDQ         $0x10, DX
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t3
+
+last3:
+	TESTQ        R10, R10
+	JZ           store3
 	VMOVSD       (R9), X4
 	VBROADCASTSD (DX), Y5
 	VMULSD       X4, X5, X5
@@ -159,9 +218,6 @@ t3:
 	VMULSD       X4, X5, X5
 	VADDSD       X5, X2, X2
 	ADDQ         $0x08, DX
-	ADDQ         DI, R9
-	DECQ         R10
-	JNZ          t3
 
 store3:
 	MOVQ   AX, R9
@@ -187,10 +243,32 @@ not3:
 	VXORPD X1, X1, X1
 	MOVQ   b_base+64(FP), R9
 	MOVQ   k+96(FP), R10
-	TESTQ  R10, R10
-	JZ     store2
 
 t2:
+	CMPQ         R10, $0x02
+	JLT          last2
+	VMOVSD       (R9), X4
+	VBROADCASTSD (DX), Y5
+	VMULSD       X4, X5, X5
+	VADDSD       X5, X0, X0
+	VBROADCASTSD (DX)(BX*1), Y5
+	VMULSD       X4, X5, X5
+	VADDSD       X5, X1, X1
+	VMOVSD       (R9)(DI*1), X4
+	VBROADCASTSD 8(DX), Y5
+	VMULSD       X4, X5, X5
+	VADDSD       X5, X0, X0
+	VBROADCASTSD 8(DX)(BX*1), Y5
+	VMULSD       X4, X5, X5
+	VADDSD       X5, X1, X1
+	ADDQ         $0x10, DX
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t2
+
+last2:
+	TESTQ        R10, R10
+	JZ           store2
 	VMOVSD       (R9), X4
 	VBROADCASTSD (DX), Y5
 	VMULSD       X4, X5, X5
@@ -199,9 +277,6 @@ t2:
 	VMULSD       X4, X5, X5
 	VADDSD       X5, X1, X1
 	ADDQ         $0x08, DX
-	ADDQ         DI, R9
-	DECQ         R10
-	JNZ          t2
 
 store2:
 	MOVQ   AX, R9
@@ -223,18 +298,31 @@ not2:
 	VXORPD X0, X0, X0
 	MOVQ   b_base+64(FP), R9
 	MOVQ   k+96(FP), R10
-	TESTQ  R10, R10
-	JZ     store1
 
 t1:
+	CMPQ         R10, $0x02
+	JLT          last1
+	VMOVSD       (R9), X4
+	VBROADCASTSD (DX), Y5
+	VMULSD       X4, X5, X5
+	VADDSD       X5, X0, X0
+	VMOVSD       (R9)(DI*1), X4
+	VBROADCASTSD 8(DX), Y5
+	VMULSD       X4, X5, X5
+	VADDSD       X5, X0, X0
+	ADDQ         $0x10, DX
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t1
+
+last1:
+	TESTQ        R10, R10
+	JZ           store1
 	VMOVSD       (R9), X4
 	VBROADCASTSD (DX), Y5
 	VMULSD       X4, X5, X5
 	VADDSD       X5, X0, X0
 	ADDQ         $0x08, DX
-	ADDQ         DI, R9
-	DECQ         R10
-	JNZ          t1
 
 store1:
 	MOVQ   AX, R9
@@ -288,13 +376,13 @@ contG:
 	ADDQ   CX, R9
 
 sumG:
-	MOVQ  DX, R8
-	MOVQ  b_base+72(FP), R9
-	MOVQ  n+104(FP), R10
-	TESTQ R10, R10
-	JZ    storeG
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
 
 tG:
+	CMPQ         R10, $0x02
+	JLT          lastG
 	VMOVSD       (R9), X4
 	VBROADCASTSD (R8), Y5
 	VMULSD       X4, X5, X5
@@ -308,10 +396,40 @@ tG:
 	VBROADCASTSD 24(R8), Y5
 	VMULSD       X4, X5, X5
 	VADDSD       X5, X3, X3
-	ADDQ         BX, R8
-	ADDQ         DI, R9
-	DECQ         R10
-	JNZ          tG
+	VMOVSD       (R9)(DI*1), X4
+	VBROADCASTSD (R8)(BX*1), Y5
+	VMULSD       X4, X5, X5
+	VADDSD       X5, X0, X0
+	VBROADCASTSD 8(R8)(BX*1), Y5
+	VMULSD       X4, X5, X5
+	VADDSD       X5, X1, X1
+	VBROADCASTSD 16(R8)(BX*1), Y5
+	VMULSD       X4, X5, X5
+	VADDSD       X5, X2, X2
+	VBROADCASTSD 24(R8)(BX*1), Y5
+	VMULSD       X4, X5, X5
+	VADDSD       X5, X3, X3
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          tG
+
+lastG:
+	TESTQ        R10, R10
+	JZ           storeG
+	VMOVSD       (R9), X4
+	VBROADCASTSD (R8), Y5
+	VMULSD       X4, X5, X5
+	VADDSD       X5, X0, X0
+	VBROADCASTSD 8(R8), Y5
+	VMULSD       X4, X5, X5
+	VADDSD       X5, X1, X1
+	VBROADCASTSD 16(R8), Y5
+	VMULSD       X4, X5, X5
+	VADDSD       X5, X2, X2
+	VBROADCASTSD 24(R8), Y5
+	VMULSD       X4, X5, X5
+	VADDSD       X5, X3, X3
 
 storeG:
 	VMOVSD X0, (AX)
@@ -346,13 +464,13 @@ cont3:
 	ADDQ   CX, R9
 
 sum3:
-	MOVQ  DX, R8
-	MOVQ  b_base+72(FP), R9
-	MOVQ  n+104(FP), R10
-	TESTQ R10, R10
-	JZ    store3
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
 
 t3:
+	CMPQ         R10, $0x02
+	JLT          last3
 	VMOVSD       (R9), X4
 	VBROADCASTSD (R8), Y5
 	VMULSD       X4, X5, X5
@@ -363,10 +481,34 @@ t3:
 	VBROADCASTSD 16(R8), Y5
 	VMULSD       X4, X5, X5
 	VADDSD       X5, X2, X2
-	ADDQ         BX, R8
-	ADDQ         DI, R9
-	DECQ         R10
-	JNZ          t3
+	VMOVSD       (R9)(DI*1), X4
+	VBROADCASTSD (R8)(BX*1), Y5
+	VMULSD       X4, X5, X5
+	VADDSD       X5, X0, X0
+	VBROADCASTSD 8(R8)(BX*1), Y5
+	VMULSD       X4, X5, X5
+	VADDSD       X5, X1, X1
+	VBROADCASTSD 16(R8)(BX*1), Y5
+	VMULSD       X4, X5, X5
+	VADDSD       X5, X2, X2
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t3
+
+last3:
+	TESTQ        R10, R10
+	JZ           store3
+	VMOVSD       (R9), X4
+	VBROADCASTSD (R8), Y5
+	VMULSD       X4, X5, X5
+	VADDSD       X5, X0, X0
+	VBROADCASTSD 8(R8), Y5
+	VMULSD       X4, X5, X5
+	VADDSD       X5, X1, X1
+	VBROADCASTSD 16(R8), Y5
+	VMULSD       X4, X5, X5
+	VADDSD       X5, X2, X2
 
 store3:
 	VMOVSD X0, (AX)
@@ -395,13 +537,13 @@ cont2:
 	ADDQ   CX, R9
 
 sum2:
-	MOVQ  DX, R8
-	MOVQ  b_base+72(FP), R9
-	MOVQ  n+104(FP), R10
-	TESTQ R10, R10
-	JZ    store2
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
 
 t2:
+	CMPQ         R10, $0x02
+	JLT          last2
 	VMOVSD       (R9), X4
 	VBROADCASTSD (R8), Y5
 	VMULSD       X4, X5, X5
@@ -409,10 +551,28 @@ t2:
 	VBROADCASTSD 8(R8), Y5
 	VMULSD       X4, X5, X5
 	VADDSD       X5, X1, X1
-	ADDQ         BX, R8
-	ADDQ         DI, R9
-	DECQ         R10
-	JNZ          t2
+	VMOVSD       (R9)(DI*1), X4
+	VBROADCASTSD (R8)(BX*1), Y5
+	VMULSD       X4, X5, X5
+	VADDSD       X5, X0, X0
+	VBROADCASTSD 8(R8)(BX*1), Y5
+	VMULSD       X4, X5, X5
+	VADDSD       X5, X1, X1
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t2
+
+last2:
+	TESTQ        R10, R10
+	JZ           store2
+	VMOVSD       (R9), X4
+	VBROADCASTSD (R8), Y5
+	VMULSD       X4, X5, X5
+	VADDSD       X5, X0, X0
+	VBROADCASTSD 8(R8), Y5
+	VMULSD       X4, X5, X5
+	VADDSD       X5, X1, X1
 
 store2:
 	VMOVSD X0, (AX)
@@ -436,21 +596,33 @@ cont1:
 	ADDQ   CX, R9
 
 sum1:
-	MOVQ  DX, R8
-	MOVQ  b_base+72(FP), R9
-	MOVQ  n+104(FP), R10
-	TESTQ R10, R10
-	JZ    store1
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
 
 t1:
+	CMPQ         R10, $0x02
+	JLT          last1
 	VMOVSD       (R9), X4
 	VBROADCASTSD (R8), Y5
 	VMULSD       X4, X5, X5
 	VADDSD       X5, X0, X0
-	ADDQ         BX, R8
-	ADDQ         DI, R9
-	DECQ         R10
-	JNZ          t1
+	VMOVSD       (R9)(DI*1), X4
+	VBROADCASTSD (R8)(BX*1), Y5
+	VMULSD       X4, X5, X5
+	VADDSD       X5, X0, X0
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t1
+
+last1:
+	TESTQ        R10, R10
+	JZ           store1
+	VMOVSD       (R9), X4
+	VBROADCASTSD (R8), Y5
+	VMULSD       X4, X5, X5
+	VADDSD       X5, X0, X0
 
 store1:
 	VMOVSD X0, (AX)
@@ -486,10 +658,44 @@ group:
 	VXORPD X3, X3, X3
 	MOVQ   b_base+64(FP), R9
 	MOVQ   k+96(FP), R10
-	TESTQ  R10, R10
-	JZ     storeG
 
 tG:
+	CMPQ         R10, $0x02
+	JLT          lastG
+	VMOVUPD      (R9), X4
+	VBROADCASTSD (DX), Y5
+	VMULPD       X4, X5, X5
+	VADDPD       X5, X0, X0
+	VBROADCASTSD (DX)(BX*1), Y5
+	VMULPD       X4, X5, X5
+	VADDPD       X5, X1, X1
+	VBROADCASTSD (DX)(BX*2), Y5
+	VMULPD       X4, X5, X5
+	VADDPD       X5, X2, X2
+	VBROADCASTSD (DX)(SI*1), Y5
+	VMULPD       X4, X5, X5
+	VADDPD       X5, X3, X3
+	VMOVUPD      (R9)(DI*1), X4
+	VBROADCASTSD 8(DX), Y5
+	VMULPD       X4, X5, X5
+	VADDPD       X5, X0, X0
+	VBROADCASTSD 8(DX)(BX*1), Y5
+	VMULPD       X4, X5, X5
+	VADDPD       X5, X1, X1
+	VBROADCASTSD 8(DX)(BX*2), Y5
+	VMULPD       X4, X5, X5
+	VADDPD       X5, X2, X2
+	VBROADCASTSD 8(DX)(SI*1), Y5
+	VMULPD       X4, X5, X5
+	VADDPD       X5, X3, X3
+	ADDQ         $0x10, DX
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          tG
+
+lastG:
+	TESTQ        R10, R10
+	JZ           storeG
 	VMOVUPD      (R9), X4
 	VBROADCASTSD (DX), Y5
 	VMULPD       X4, X5, X5
@@ -504,9 +710,6 @@ tG:
 	VMULPD       X4, X5, X5
 	VADDPD       X5, X3, X3
 	ADDQ         $0x08, DX
-	ADDQ         DI, R9
-	DECQ         R10
-	JNZ          tG
 
 storeG:
 	MOVQ    AX, R9
@@ -537,10 +740,38 @@ rest:
 	VXORPD X2, X2, X2
 	MOVQ   b_base+64(FP), R9
 	MOVQ   k+96(FP), R10
-	TESTQ  R10, R10
-	JZ     store3
 
 t3:
+	CMPQ         R10, $0x02
+	JLT          last3
+	VMOVUPD      (R9), X4
+	VBROADCASTSD (DX), Y5
+	VMULPD       X4, X5, X5
+	VADDPD       X5, X0, X0
+	VBROADCASTSD (DX)(BX*1), Y5
+	VMULPD       X4, X5, X5
+	VADDPD       X5, X1, X1
+	VBROADCASTSD (DX)(BX*2), Y5
+	VMULPD       X4, X5, X5
+	VADDPD       X5, X2, X2
+	VMOVUPD      (R9)(DI*1), X4
+	VBROADCASTSD 8(DX), Y5
+	VMULPD       X4, X5, X5
+	VADDPD       X5, X0, X0
+	VBROADCASTSD 8(DX)(BX*1), Y5
+	VMULPD       X4, X5, X5
+	VADDPD       X5, X1, X1
+	VBROADCASTSD 8(DX)(BX*2), Y5
+	VMULPD       X4, X5, X5
+	VADDPD       X5, X2, X2
+	ADDQ         $0x10, DX
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t3
+
+last3:
+	TESTQ        R10, R10
+	JZ           store3
 	VMOVUPD      (R9), X4
 	VBROADCASTSD (DX), Y5
 	VMULPD       X4, X5, X5
@@ -552,9 +783,6 @@ t3:
 	VMULPD       X4, X5, X5
 	VADDPD       X5, X2, X2
 	ADDQ         $0x08, DX
-	ADDQ         DI, R9
-	DECQ         R10
-	JNZ          t3
 
 store3:
 	MOVQ    AX, R9
@@ -580,10 +808,32 @@ not3:
 	VXORPD X1, X1, X1
 	MOVQ   b_base+64(FP), R9
 	MOVQ   k+96(FP), R10
-	TESTQ  R10, R10
-	JZ     store2
 
 t2:
+	CMPQ         R10, $0x02
+	JLT          last2
+	VMOVUPD      (R9), X4
+	VBROADCASTSD (DX), Y5
+	VMULPD       X4, X5, X5
+	VADDPD       X5, X0, X0
+	VBROADCASTSD (DX)(BX*1), Y5
+	VMULPD       X4, X5, X5
+	VADDPD       X5, X1, X1
+	VMOVUPD      (R9)(DI*1), X4
+	VBROADCASTSD 8(DX), Y5
+	VMULPD       X4, X5, X5
+	VADDPD       X5, X0, X0
+	VBROADCASTSD 8(DX)(BX*1), Y5
+	VMULPD       X4, X5, X5
+	VADDPD       X5, X1, X1
+	ADDQ         $0x10, DX
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t2
+
+last2:
+	TESTQ        R10, R10
+	JZ           store2
 	VMOVUPD      (R9), X4
 	VBROADCASTSD (DX), Y5
 	VMULPD       X4, X5, X5
@@ -592,9 +842,6 @@ t2:
 	VMULPD       X4, X5, X5
 	VADDPD       X5, X1, X1
 	ADDQ         $0x08, DX
-	ADDQ         DI, R9
-	DECQ         R10
-	JNZ          t2
 
 store2:
 	MOVQ    AX, R9
@@ -616,18 +863,31 @@ not2:
 	VXORPD X0, X0, X0
 	MOVQ   b_base+64(FP), R9
 	MOVQ   k+96(FP), R10
-	TESTQ  R10, R10
-	JZ     store1
 
 t1:
+	CMPQ         R10, $0x02
+	JLT          last1
+	VMOVUPD      (R9), X4
+	VBROADCASTSD (DX), Y5
+	VMULPD       X4, X5, X5
+	VADDPD       X5, X0, X0
+	VMOVUPD      (R9)(DI*1), X4
+	VBROADCASTSD 8(DX), Y5
+	VMULPD       X4, X5, X5
+	VADDPD       X5, X0, X0
+	ADDQ         $0x10, DX
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t1
+
+last1:
+	TESTQ        R10, R10
+	JZ           store1
 	VMOVUPD      (R9), X4
 	VBROADCASTSD (DX), Y5
 	VMULPD       X4, X5, X5
 	VADDPD       X5, X0, X0
 	ADDQ         $0x08, DX
-	ADDQ         DI, R9
-	DECQ         R10
-	JNZ          t1
 
 store1:
 	MOVQ    AX, R9
@@ -681,13 +941,13 @@ contG:
 	ADDQ    CX, R9
 
 sumG:
-	MOVQ  DX, R8
-	MOVQ  b_base+72(FP), R9
-	MOVQ  n+104(FP), R10
-	TESTQ R10, R10
-	JZ    storeG
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
 
 tG:
+	CMPQ         R10, $0x02
+	JLT          lastG
 	VMOVUPD      (R9), X4
 	VBROADCASTSD (R8), Y5
 	VMULPD       X4, X5, X5
@@ -701,10 +961,40 @@ tG:
 	VBROADCASTSD 24(R8), Y5
 	VMULPD       X4, X5, X5
 	VADDPD       X5, X3, X3
-	ADDQ         BX, R8
-	ADDQ         DI, R9
-	DECQ         R10
-	JNZ          tG
+	VMOVUPD      (R9)(DI*1), X4
+	VBROADCASTSD (R8)(BX*1), Y5
+	VMULPD       X4, X5, X5
+	VADDPD       X5, X0, X0
+	VBROADCASTSD 8(R8)(BX*1), Y5
+	VMULPD       X4, X5, X5
+	VADDPD       X5, X1, X1
+	VBROADCASTSD 16(R8)(BX*1), Y5
+	VMULPD       X4, X5, X5
+	VADDPD       X5, X2, X2
+	VBROADCASTSD 24(R8)(BX*1), Y5
+	VMULPD       X4, X5, X5
+	VADDPD       X5, X3, X3
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          tG
+
+lastG:
+	TESTQ        R10, R10
+	JZ           storeG
+	VMOVUPD      (R9), X4
+	VBROADCASTSD (R8), Y5
+	VMULPD       X4, X5, X5
+	VADDPD       X5, X0, X0
+	VBROADCASTSD 8(R8), Y5
+	VMULPD       X4, X5, X5
+	VADDPD       X5, X1, X1
+	VBROADCASTSD 16(R8), Y5
+	VMULPD       X4, X5, X5
+	VADDPD       X5, X2, X2
+	VBROADCASTSD 24(R8), Y5
+	VMULPD       X4, X5, X5
+	VADDPD       X5, X3, X3
 
 storeG:
 	VMOVUPD X0, (AX)
@@ -739,13 +1029,13 @@ cont3:
 	ADDQ    CX, R9
 
 sum3:
-	MOVQ  DX, R8
-	MOVQ  b_base+72(FP), R9
-	MOVQ  n+104(FP), R10
-	TESTQ R10, R10
-	JZ    store3
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
 
 t3:
+	CMPQ         R10, $0x02
+	JLT          last3
 	VMOVUPD      (R9), X4
 	VBROADCASTSD (R8), Y5
 	VMULPD       X4, X5, X5
@@ -756,10 +1046,34 @@ t3:
 	VBROADCASTSD 16(R8), Y5
 	VMULPD       X4, X5, X5
 	VADDPD       X5, X2, X2
-	ADDQ         BX, R8
-	ADDQ         DI, R9
-	DECQ         R10
-	JNZ          t3
+	VMOVUPD      (R9)(DI*1), X4
+	VBROADCASTSD (R8)(BX*1), Y5
+	VMULPD       X4, X5, X5
+	VADDPD       X5, X0, X0
+	VBROADCASTSD 8(R8)(BX*1), Y5
+	VMULPD       X4, X5, X5
+	VADDPD       X5, X1, X1
+	VBROADCASTSD 16(R8)(BX*1), Y5
+	VMULPD       X4, X5, X5
+	VADDPD       X5, X2, X2
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t3
+
+last3:
+	TESTQ        R10, R10
+	JZ           store3
+	VMOVUPD      (R9), X4
+	VBROADCASTSD (R8), Y5
+	VMULPD       X4, X5, X5
+	VADDPD       X5, X0, X0
+	VBROADCASTSD 8(R8), Y5
+	VMULPD       X4, X5, X5
+	VADDPD       X5, X1, X1
+	VBROADCASTSD 16(R8), Y5
+	VMULPD       X4, X5, X5
+	VADDPD       X5, X2, X2
 
 store3:
 	VMOVUPD X0, (AX)
@@ -788,13 +1102,13 @@ cont2:
 	ADDQ    CX, R9
 
 sum2:
-	MOVQ  DX, R8
-	MOVQ  b_base+72(FP), R9
-	MOVQ  n+104(FP), R10
-	TESTQ R10, R10
-	JZ    store2
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
 
 t2:
+	CMPQ         R10, $0x02
+	JLT          last2
 	VMOVUPD      (R9), X4
 	VBROADCASTSD (R8), Y5
 	VMULPD       X4, X5, X5
@@ -802,10 +1116,28 @@ t2:
 	VBROADCASTSD 8(R8), Y5
 	VMULPD       X4, X5, X5
 	VADDPD       X5, X1, X1
-	ADDQ         BX, R8
-	ADDQ         DI, R9
-	DECQ         R10
-	JNZ          t2
+	VMOVUPD      (R9)(DI*1), X4
+	VBROADCASTSD (R8)(BX*1), Y5
+	VMULPD       X4, X5, X5
+	VADDPD       X5, X0, X0
+	VBROADCASTSD 8(R8)(BX*1), Y5
+	VMULPD       X4, X5, X5
+	VADDPD       X5, X1, X1
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t2
+
+last2:
+	TESTQ        R10, R10
+	JZ           store2
+	VMOVUPD      (R9), X4
+	VBROADCASTSD (R8), Y5
+	VMULPD       X4, X5, X5
+	VADDPD       X5, X0, X0
+	VBROADCASTSD 8(R8), Y5
+	VMULPD       X4, X5, X5
+	VADDPD       X5, X1, X1
 
 store2:
 	VMOVUPD X0, (AX)
@@ -829,21 +1161,33 @@ cont1:
 	ADDQ    CX, R9
 
 sum1:
-	MOVQ  DX, R8
-	MOVQ  b_base+72(FP), R9
-	MOVQ  n+104(FP), R10
-	TESTQ R10, R10
-	JZ    store1
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
 
 t1:
+	CMPQ         R10, $0x02
+	JLT          last1
 	VMOVUPD      (R9), X4
 	VBROADCASTSD (R8), Y5
 	VMULPD       X4, X5, X5
 	VADDPD       X5, X0, X0
-	ADDQ         BX, R8
-	ADDQ         DI, R9
-	DECQ         R10
-	JNZ          t1
+	VMOVUPD      (R9)(DI*1), X4
+	VBROADCASTSD (R8)(BX*1), Y5
+	VMULPD       X4, X5, X5
+	VADDPD       X5, X0, X0
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t1
+
+last1:
+	TESTQ        R10, R10
+	JZ           store1
+	VMOVUPD      (R9), X4
+	VBROADCASTSD (R8), Y5
+	VMULPD       X4, X5, X5
+	VADDPD       X5, X0, X0
 
 store1:
 	VMOVUPD X0, (AX)
@@ -883,10 +1227,62 @@ group:
 	VXORPD X7, X7, X7
 	MOVQ   b_base+64(FP), R9
 	MOVQ   k+96(FP), R10
-	TESTQ  R10, R10
-	JZ     storeG
 
 tG:
+	CMPQ         R10, $0x02
+	JLT          lastG
+	VMOVUPD      (R9), X8
+	VMOVSD       16(R9), X9
+	VBROADCASTSD (DX), Y10
+	VMULPD       X8, X10, X11
+	VADDPD       X11, X0, X0
+	VMULSD       X9, X10, X11
+	VADDSD       X11, X1, X1
+	VBROADCASTSD (DX)(BX*1), Y10
+	VMULPD       X8, X10, X11
+	VADDPD       X11, X2, X2
+	VMULSD       X9, X10, X11
+	VADDSD       X11, X3, X3
+	VBROADCASTSD (DX)(BX*2), Y10
+	VMULPD       X8, X10, X11
+	VADDPD       X11, X4, X4
+	VMULSD       X9, X10, X11
+	VADDSD       X11, X5, X5
+	VBROADCASTSD (DX)(SI*1), Y10
+	VMULPD       X8, X10, X11
+	VADDPD       X11, X6, X6
+	VMULSD       X9, X10, X11
+	VADDSD       X11, X7, X7
+	VMOVUPD      (R9)(DI*1), X8
+	VMOVSD       16(R9)(DI*1), X9
+	VBROADCASTSD 8(DX), Y10
+	VMULPD       X8, X10, X11
+	VADDPD       X11, X0, X0
+	VMULSD       X9, X10, X11
+	VADDSD       X11, X1, X1
+	VBROADCASTSD 8(DX)(BX*1), Y10
+	VMULPD       X8, X10, X11
+	VADDPD       X11, X2, X2
+	VMULSD       X9, X10, X11
+	VADDSD       X11, X3, X3
+	VBROADCASTSD 8(DX)(BX*2), Y10
+	VMULPD       X8, X10, X11
+	VADDPD       X11, X4, X4
+	VMULSD       X9, X10, X11
+	VADDSD       X11, X5, X5
+	VBROADCASTSD 8(DX)(SI*1), Y10
+	VMULPD       X8, X10, X11
+	VADDPD       X11, X6, X6
+	VMULSD       X9, X10, X11
+	VADDSD       X11, X7, X7
+	ADDQ         $0x10, DX
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          tG
+
+lastG:
+	TESTQ        R10, R10
+	JZ           storeG
 	VMOVUPD      (R9), X8
 	VMOVSD       16(R9), X9
 	VBROADCASTSD (DX), Y10
@@ -910,9 +1306,6 @@ tG:
 	VMULSD       X9, X10, X11
 	VADDSD       X11, X7, X7
 	ADDQ         $0x08, DX
-	ADDQ         DI, R9
-	DECQ         R10
-	JNZ          tG
 
 storeG:
 	MOVQ    AX, R9
@@ -950,10 +1343,52 @@ rest:
 	VXORPD X5, X5, X5
 	MOVQ   b_base+64(FP), R9
 	MOVQ   k+96(FP), R10
-	TESTQ  R10, R10
-	JZ     store3
 
 t3:
+	CMPQ         R10, $0x02
+	JLT          last3
+	VMOVUPD      (R9), X8
+	VMOVSD       16(R9), X9
+	VBROADCASTSD (DX), Y10
+	VMULPD       X8, X10, X11
+	VADDPD       X11, X0, X0
+	VMULSD       X9, X10, X11
+	VADDSD       X11, X1, X1
+	VBROADCASTSD (DX)(BX*1), Y10
+	VMULPD       X8, X10, X11
+	VADDPD       X11, X2, X2
+	VMULSD       X9, X10, X11
+	VADDSD       X11, X3, X3
+	VBROADCASTSD (DX)(BX*2), Y10
+	VMULPD       X8, X10, X11
+	VADDPD       X11, X4, X4
+	VMULSD       X9, X10, X11
+	VADDSD       X11, X5, X5
+	VMOVUPD      (R9)(DI*1), X8
+	VMOVSD       16(R9)(DI*1), X9
+	VBROADCASTSD 8(DX), Y10
+	VMULPD       X8, X10, X11
+	VADDPD       X11, X0, X0
+	VMULSD       X9, X10, X11
+	VADDSD       X11, X1, X1
+	VBROADCASTSD 8(DX)(BX*1), Y10
+	VMULPD       X8, X10, X11
+	VADDPD       X11, X2, X2
+	VMULSD       X9, X10, X11
+	VADDSD       X11, X3, X3
+	VBROADCASTSD 8(DX)(BX*2), Y10
+	VMULPD       X8, X10, X11
+	VADDPD       X11, X4, X4
+	VMULSD       X9, X10, X11
+	VADDSD       X11, X5, X5
+	ADDQ         $0x10, DX
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t3
+
+last3:
+	TESTQ        R10, R10
+	JZ           store3
 	VMOVUPD      (R9), X8
 	VMOVSD       16(R9), X9
 	VBROADCASTSD (DX), Y10
@@ -972,9 +1407,6 @@ t3:
 	VMULSD       X9, X10, X11
 	VADDSD       X11, X5, X5
 	ADDQ         $0x08, DX
-	ADDQ         DI, R9
-	DECQ         R10
-	JNZ          t3
 
 store3:
 	MOVQ    AX, R9
@@ -1005,10 +1437,42 @@ not3:
 	VXORPD X3, X3, X3
 	MOVQ   b_base+64(FP), R9
 	MOVQ   k+96(FP), R10
-	TESTQ  R10, R10
-	JZ     store2
 
 t2:
+	CMPQ         R10, $0x02
+	JLT          last2
+	VMOVUPD      (R9), X8
+	VMOVSD       16(R9), X9
+	VBROADCASTSD (DX), Y10
+	VMULPD       X8, X10, X11
+	VADDPD       X11, X0, X0
+	VMULSD       X9, X10, X11
+	VADDSD       X11, X1, X1
+	VBROADCASTSD (DX)(BX*1), Y10
+	VMULPD       X8, X10, X11
+	VADDPD       X11, X2, X2
+	VMULSD       X9, X10, X11
+	VADDSD       X11, X3, X3
+	VMOVUPD      (R9)(DI*1), X8
+	VMOVSD       16(R9)(DI*1), X9
+	VBROADCASTSD 8(DX), Y10
+	VMULPD       X8, X10, X11
+	VADDPD       X11, X0, X0
+	VMULSD       X9, X10, X11
+	VADDSD       X11, X1, X1
+	VBROADCASTSD 8(DX)(BX*1), Y10
+	VMULPD       X8, X10, X11
+	VADDPD       X11, X2, X2
+	VMULSD       X9, X10, X11
+	VADDSD       X11, X3, X3
+	ADDQ         $0x10, DX
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t2
+
+last2:
+	TESTQ        R10, R10
+	JZ           store2
 	VMOVUPD      (R9), X8
 	VMOVSD       16(R9), X9
 	VBROADCASTSD (DX), Y10
@@ -1022,9 +1486,6 @@ t2:
 	VMULSD       X9, X10, X11
 	VADDSD       X11, X3, X3
 	ADDQ         $0x08, DX
-	ADDQ         DI, R9
-	DECQ         R10
-	JNZ          t2
 
 store2:
 	MOVQ    AX, R9
@@ -1049,10 +1510,32 @@ not2:
 	VXORPD X1, X1, X1
 	MOVQ   b_base+64(FP), R9
 	MOVQ   k+96(FP), R10
-	TESTQ  R10, R10
-	JZ     store1
 
 t1:
+	CMPQ         R10, $0x02
+	JLT          last1
+	VMOVUPD      (R9), X8
+	VMOVSD       16(R9), X9
+	VBROADCASTSD (DX), Y10
+	VMULPD       X8, X10, X11
+	VADDPD       X11, X0, X0
+	VMULSD       X9, X10, X11
+	VADDSD       X11, X1, X1
+	VMOVUPD      (R9)(DI*1), X8
+	VMOVSD       16(R9)(DI*1), X9
+	VBROADCASTSD 8(DX), Y10
+	VMULPD       X8, X10, X11
+	VADDPD       X11, X0, X0
+	VMULSD       X9, X10, X11
+	VADDSD       X11, X1, X1
+	ADDQ         $0x10, DX
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t1
+
+last1:
+	TESTQ        R10, R10
+	JZ           store1
 	VMOVUPD      (R9), X8
 	VMOVSD       16(R9), X9
 	VBROADCASTSD (DX), Y10
@@ -1061,9 +1544,6 @@ t1:
 	VMULSD       X9, X10, X11
 	VADDSD       X11, X1, X1
 	ADDQ         $0x08, DX
-	ADDQ         DI, R9
-	DECQ         R10
-	JNZ          t1
 
 store1:
 	MOVQ    AX, R9
@@ -1126,13 +1606,13 @@ contG:
 	ADDQ    CX, R9
 
 sumG:
-	MOVQ  DX, R8
-	MOVQ  b_base+72(FP), R9
-	MOVQ  n+104(FP), R10
-	TESTQ R10, R10
-	JZ    storeG
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
 
 tG:
+	CMPQ         R10, $0x02
+	JLT          lastG
 	VMOVUPD      (R9), X8
 	VMOVSD       16(R9), X9
 	VBROADCASTSD (R8), Y10
@@ -1155,10 +1635,58 @@ tG:
 	VADDPD       X11, X6, X6
 	VMULSD       X9, X10, X11
 	VADDSD       X11, X7, X7
-	ADDQ         BX, R8
-	ADDQ         DI, R9
-	DECQ         R10
-	JNZ          tG
+	VMOVUPD      (R9)(DI*1), X8
+	VMOVSD       16(R9)(DI*1), X9
+	VBROADCASTSD (R8)(BX*1), Y10
+	VMULPD       X8, X10, X11
+	VADDPD       X11, X0, X0
+	VMULSD       X9, X10, X11
+	VADDSD       X11, X1, X1
+	VBROADCASTSD 8(R8)(BX*1), Y10
+	VMULPD       X8, X10, X11
+	VADDPD       X11, X2, X2
+	VMULSD       X9, X10, X11
+	VADDSD       X11, X3, X3
+	VBROADCASTSD 16(R8)(BX*1), Y10
+	VMULPD       X8, X10, X11
+	VADDPD       X11, X4, X4
+	VMULSD       X9, X10, X11
+	VADDSD       X11, X5, X5
+	VBROADCASTSD 24(R8)(BX*1), Y10
+	VMULPD       X8, X10, X11
+	VADDPD       X11, X6, X6
+	VMULSD       X9, X10, X11
+	VADDSD       X11, X7, X7
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          tG
+
+lastG:
+	TESTQ        R10, R10
+	JZ           storeG
+	VMOVUPD      (R9), X8
+	VMOVSD       16(R9), X9
+	VBROADCASTSD (R8), Y10
+	VMULPD       X8, X10, X11
+	VADDPD       X11, X0, X0
+	VMULSD       X9, X10, X11
+	VADDSD       X11, X1, X1
+	VBROADCASTSD 8(R8), Y10
+	VMULPD       X8, X10, X11
+	VADDPD       X11, X2, X2
+	VMULSD       X9, X10, X11
+	VADDSD       X11, X3, X3
+	VBROADCASTSD 16(R8), Y10
+	VMULPD       X8, X10, X11
+	VADDPD       X11, X4, X4
+	VMULSD       X9, X10, X11
+	VADDSD       X11, X5, X5
+	VBROADCASTSD 24(R8), Y10
+	VMULPD       X8, X10, X11
+	VADDPD       X11, X6, X6
+	VMULSD       X9, X10, X11
+	VADDSD       X11, X7, X7
 
 storeG:
 	VMOVUPD X0, (AX)
@@ -1203,13 +1731,13 @@ cont3:
 	ADDQ    CX, R9
 
 sum3:
-	MOVQ  DX, R8
-	MOVQ  b_base+72(FP), R9
-	MOVQ  n+104(FP), R10
-	TESTQ R10, R10
-	JZ    store3
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
 
 t3:
+	CMPQ         R10, $0x02
+	JLT          last3
 	VMOVUPD      (R9), X8
 	VMOVSD       16(R9), X9
 	VBROADCASTSD (R8), Y10
@@ -1227,10 +1755,48 @@ t3:
 	VADDPD       X11, X4, X4
 	VMULSD       X9, X10, X11
 	VADDSD       X11, X5, X5
-	ADDQ         BX, R8
-	ADDQ         DI, R9
-	DECQ         R10
-	JNZ          t3
+	VMOVUPD      (R9)(DI*1), X8
+	VMOVSD       16(R9)(DI*1), X9
+	VBROADCASTSD (R8)(BX*1), Y10
+	VMULPD       X8, X10, X11
+	VADDPD       X11, X0, X0
+	VMULSD       X9, X10, X11
+	VADDSD       X11, X1, X1
+	VBROADCASTSD 8(R8)(BX*1), Y10
+	VMULPD       X8, X10, X11
+	VADDPD       X11, X2, X2
+	VMULSD       X9, X10, X11
+	VADDSD       X11, X3, X3
+	VBROADCASTSD 16(R8)(BX*1), Y10
+	VMULPD       X8, X10, X11
+	VADDPD       X11, X4, X4
+	VMULSD       X9, X10, X11
+	VADDSD       X11, X5, X5
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t3
+
+last3:
+	TESTQ        R10, R10
+	JZ           store3
+	VMOVUPD      (R9), X8
+	VMOVSD       16(R9), X9
+	VBROADCASTSD (R8), Y10
+	VMULPD       X8, X10, X11
+	VADDPD       X11, X0, X0
+	VMULSD       X9, X10, X11
+	VADDSD       X11, X1, X1
+	VBROADCASTSD 8(R8), Y10
+	VMULPD       X8, X10, X11
+	VADDPD       X11, X2, X2
+	VMULSD       X9, X10, X11
+	VADDSD       X11, X3, X3
+	VBROADCASTSD 16(R8), Y10
+	VMULPD       X8, X10, X11
+	VADDPD       X11, X4, X4
+	VMULSD       X9, X10, X11
+	VADDSD       X11, X5, X5
 
 store3:
 	VMOVUPD X0, (AX)
@@ -1266,13 +1832,13 @@ cont2:
 	ADDQ    CX, R9
 
 sum2:
-	MOVQ  DX, R8
-	MOVQ  b_base+72(FP), R9
-	MOVQ  n+104(FP), R10
-	TESTQ R10, R10
-	JZ    store2
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
 
 t2:
+	CMPQ         R10, $0x02
+	JLT          last2
 	VMOVUPD      (R9), X8
 	VMOVSD       16(R9), X9
 	VBROADCASTSD (R8), Y10
@@ -1285,10 +1851,38 @@ t2:
 	VADDPD       X11, X2, X2
 	VMULSD       X9, X10, X11
 	VADDSD       X11, X3, X3
-	ADDQ         BX, R8
-	ADDQ         DI, R9
-	DECQ         R10
-	JNZ          t2
+	VMOVUPD      (R9)(DI*1), X8
+	VMOVSD       16(R9)(DI*1), X9
+	VBROADCASTSD (R8)(BX*1), Y10
+	VMULPD       X8, X10, X11
+	VADDPD       X11, X0, X0
+	VMULSD       X9, X10, X11
+	VADDSD       X11, X1, X1
+	VBROADCASTSD 8(R8)(BX*1), Y10
+	VMULPD       X8, X10, X11
+	VADDPD       X11, X2, X2
+	VMULSD       X9, X10, X11
+	VADDSD       X11, X3, X3
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t2
+
+last2:
+	TESTQ        R10, R10
+	JZ           store2
+	VMOVUPD      (R9), X8
+	VMOVSD       16(R9), X9
+	VBROADCASTSD (R8), Y10
+	VMULPD       X8, X10, X11
+	VADDPD       X11, X0, X0
+	VMULSD       X9, X10, X11
+	VADDSD       X11, X1, X1
+	VBROADCASTSD 8(R8), Y10
+	VMULPD       X8, X10, X11
+	VADDPD       X11, X2, X2
+	VMULSD       X9, X10, X11
+	VADDSD       X11, X3, X3
 
 store2:
 	VMOVUPD X0, (AX)
@@ -1316,13 +1910,13 @@ cont1:
 	ADDQ    CX, R9
 
 sum1:
-	MOVQ  DX, R8
-	MOVQ  b_base+72(FP), R9
-	MOVQ  n+104(FP), R10
-	TESTQ R10, R10
-	JZ    store1
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
 
 t1:
+	CMPQ         R10, $0x02
+	JLT          last1
 	VMOVUPD      (R9), X8
 	VMOVSD       16(R9), X9
 	VBROADCASTSD (R8), Y10
@@ -1330,10 +1924,28 @@ t1:
 	VADDPD       X11, X0, X0
 	VMULSD       X9, X10, X11
 	VADDSD       X11, X1, X1
-	ADDQ         BX, R8
-	ADDQ         DI, R9
-	DECQ         R10
-	JNZ          t1
+	VMOVUPD      (R9)(DI*1), X8
+	VMOVSD       16(R9)(DI*1), X9
+	VBROADCASTSD (R8)(BX*1), Y10
+	VMULPD       X8, X10, X11
+	VADDPD       X11, X0, X0
+	VMULSD       X9, X10, X11
+	VADDSD       X11, X1, X1
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t1
+
+last1:
+	TESTQ        R10, R10
+	JZ           store1
+	VMOVUPD      (R9), X8
+	VMOVSD       16(R9), X9
+	VBROADCASTSD (R8), Y10
+	VMULPD       X8, X10, X11
+	VADDPD       X11, X0, X0
+	VMULSD       X9, X10, X11
+	VADDSD       X11, X1, X1
 
 store1:
 	VMOVUPD X0, (AX)
@@ -1370,10 +1982,44 @@ group:
 	VXORPD Y3, Y3, Y3
 	MOVQ   b_base+64(FP), R9
 	MOVQ   k+96(FP), R10
-	TESTQ  R10, R10
-	JZ     storeG
 
 tG:
+	CMPQ         R10, $0x02
+	JLT          lastG
+	VMOVUPD      (R9), Y4
+	VBROADCASTSD (DX), Y5
+	VMULPD       Y4, Y5, Y5
+	VADDPD       Y5, Y0, Y0
+	VBROADCASTSD (DX)(BX*1), Y5
+	VMULPD       Y4, Y5, Y5
+	VADDPD       Y5, Y1, Y1
+	VBROADCASTSD (DX)(BX*2), Y5
+	VMULPD       Y4, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VBROADCASTSD (DX)(SI*1), Y5
+	VMULPD       Y4, Y5, Y5
+	VADDPD       Y5, Y3, Y3
+	VMOVUPD      (R9)(DI*1), Y4
+	VBROADCASTSD 8(DX), Y5
+	VMULPD       Y4, Y5, Y5
+	VADDPD       Y5, Y0, Y0
+	VBROADCASTSD 8(DX)(BX*1), Y5
+	VMULPD       Y4, Y5, Y5
+	VADDPD       Y5, Y1, Y1
+	VBROADCASTSD 8(DX)(BX*2), Y5
+	VMULPD       Y4, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VBROADCASTSD 8(DX)(SI*1), Y5
+	VMULPD       Y4, Y5, Y5
+	VADDPD       Y5, Y3, Y3
+	ADDQ         $0x10, DX
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          tG
+
+lastG:
+	TESTQ        R10, R10
+	JZ           storeG
 	VMOVUPD      (R9), Y4
 	VBROADCASTSD (DX), Y5
 	VMULPD       Y4, Y5, Y5
@@ -1388,9 +2034,6 @@ tG:
 	VMULPD       Y4, Y5, Y5
 	VADDPD       Y5, Y3, Y3
 	ADDQ         $0x08, DX
-	ADDQ         DI, R9
-	DECQ         R10
-	JNZ          tG
 
 storeG:
 	MOVQ    AX, R9
@@ -1421,10 +2064,38 @@ rest:
 	VXORPD Y2, Y2, Y2
 	MOVQ   b_base+64(FP), R9
 	MOVQ   k+96(FP), R10
-	TESTQ  R10, R10
-	JZ     store3
 
 t3:
+	CMPQ         R10, $0x02
+	JLT          last3
+	VMOVUPD      (R9), Y4
+	VBROADCASTSD (DX), Y5
+	VMULPD       Y4, Y5, Y5
+	VADDPD       Y5, Y0, Y0
+	VBROADCASTSD (DX)(BX*1), Y5
+	VMULPD       Y4, Y5, Y5
+	VADDPD       Y5, Y1, Y1
+	VBROADCASTSD (DX)(BX*2), Y5
+	VMULPD       Y4, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VMOVUPD      (R9)(DI*1), Y4
+	VBROADCASTSD 8(DX), Y5
+	VMULPD       Y4, Y5, Y5
+	VADDPD       Y5, Y0, Y0
+	VBROADCASTSD 8(DX)(BX*1), Y5
+	VMULPD       Y4, Y5, Y5
+	VADDPD       Y5, Y1, Y1
+	VBROADCASTSD 8(DX)(BX*2), Y5
+	VMULPD       Y4, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	ADDQ         $0x10, DX
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t3
+
+last3:
+	TESTQ        R10, R10
+	JZ           store3
 	VMOVUPD      (R9), Y4
 	VBROADCASTSD (DX), Y5
 	VMULPD       Y4, Y5, Y5
@@ -1436,9 +2107,6 @@ t3:
 	VMULPD       Y4, Y5, Y5
 	VADDPD       Y5, Y2, Y2
 	ADDQ         $0x08, DX
-	ADDQ         DI, R9
-	DECQ         R10
-	JNZ          t3
 
 store3:
 	MOVQ    AX, R9
@@ -1464,10 +2132,32 @@ not3:
 	VXORPD Y1, Y1, Y1
 	MOVQ   b_base+64(FP), R9
 	MOVQ   k+96(FP), R10
-	TESTQ  R10, R10
-	JZ     store2
 
 t2:
+	CMPQ         R10, $0x02
+	JLT          last2
+	VMOVUPD      (R9), Y4
+	VBROADCASTSD (DX), Y5
+	VMULPD       Y4, Y5, Y5
+	VADDPD       Y5, Y0, Y0
+	VBROADCASTSD (DX)(BX*1), Y5
+	VMULPD       Y4, Y5, Y5
+	VADDPD       Y5, Y1, Y1
+	VMOVUPD      (R9)(DI*1), Y4
+	VBROADCASTSD 8(DX), Y5
+	VMULPD       Y4, Y5, Y5
+	VADDPD       Y5, Y0, Y0
+	VBROADCASTSD 8(DX)(BX*1), Y5
+	VMULPD       Y4, Y5, Y5
+	VADDPD       Y5, Y1, Y1
+	ADDQ         $0x10, DX
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t2
+
+last2:
+	TESTQ        R10, R10
+	JZ           store2
 	VMOVUPD      (R9), Y4
 	VBROADCASTSD (DX), Y5
 	VMULPD       Y4, Y5, Y5
@@ -1476,9 +2166,6 @@ t2:
 	VMULPD       Y4, Y5, Y5
 	VADDPD       Y5, Y1, Y1
 	ADDQ         $0x08, DX
-	ADDQ         DI, R9
-	DECQ         R10
-	JNZ          t2
 
 store2:
 	MOVQ    AX, R9
@@ -1500,18 +2187,31 @@ not2:
 	VXORPD Y0, Y0, Y0
 	MOVQ   b_base+64(FP), R9
 	MOVQ   k+96(FP), R10
-	TESTQ  R10, R10
-	JZ     store1
 
 t1:
+	CMPQ         R10, $0x02
+	JLT          last1
+	VMOVUPD      (R9), Y4
+	VBROADCASTSD (DX), Y5
+	VMULPD       Y4, Y5, Y5
+	VADDPD       Y5, Y0, Y0
+	VMOVUPD      (R9)(DI*1), Y4
+	VBROADCASTSD 8(DX), Y5
+	VMULPD       Y4, Y5, Y5
+	VADDPD       Y5, Y0, Y0
+	ADDQ         $0x10, DX
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t1
+
+last1:
+	TESTQ        R10, R10
+	JZ           store1
 	VMOVUPD      (R9), Y4
 	VBROADCASTSD (DX), Y5
 	VMULPD       Y4, Y5, Y5
 	VADDPD       Y5, Y0, Y0
 	ADDQ         $0x08, DX
-	ADDQ         DI, R9
-	DECQ         R10
-	JNZ          t1
 
 store1:
 	MOVQ    AX, R9
@@ -1565,13 +2265,13 @@ contG:
 	ADDQ    CX, R9
 
 sumG:
-	MOVQ  DX, R8
-	MOVQ  b_base+72(FP), R9
-	MOVQ  n+104(FP), R10
-	TESTQ R10, R10
-	JZ    storeG
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
 
 tG:
+	CMPQ         R10, $0x02
+	JLT          lastG
 	VMOVUPD      (R9), Y4
 	VBROADCASTSD (R8), Y5
 	VMULPD       Y4, Y5, Y5
@@ -1585,10 +2285,40 @@ tG:
 	VBROADCASTSD 24(R8), Y5
 	VMULPD       Y4, Y5, Y5
 	VADDPD       Y5, Y3, Y3
-	ADDQ         BX, R8
-	ADDQ         DI, R9
-	DECQ         R10
-	JNZ          tG
+	VMOVUPD      (R9)(DI*1), Y4
+	VBROADCASTSD (R8)(BX*1), Y5
+	VMULPD       Y4, Y5, Y5
+	VADDPD       Y5, Y0, Y0
+	VBROADCASTSD 8(R8)(BX*1), Y5
+	VMULPD       Y4, Y5, Y5
+	VADDPD       Y5, Y1, Y1
+	VBROADCASTSD 16(R8)(BX*1), Y5
+	VMULPD       Y4, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VBROADCASTSD 24(R8)(BX*1), Y5
+	VMULPD       Y4, Y5, Y5
+	VADDPD       Y5, Y3, Y3
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          tG
+
+lastG:
+	TESTQ        R10, R10
+	JZ           storeG
+	VMOVUPD      (R9), Y4
+	VBROADCASTSD (R8), Y5
+	VMULPD       Y4, Y5, Y5
+	VADDPD       Y5, Y0, Y0
+	VBROADCASTSD 8(R8), Y5
+	VMULPD       Y4, Y5, Y5
+	VADDPD       Y5, Y1, Y1
+	VBROADCASTSD 16(R8), Y5
+	VMULPD       Y4, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	VBROADCASTSD 24(R8), Y5
+	VMULPD       Y4, Y5, Y5
+	VADDPD       Y5, Y3, Y3
 
 storeG:
 	VMOVUPD Y0, (AX)
@@ -1623,13 +2353,13 @@ cont3:
 	ADDQ    CX, R9
 
 sum3:
-	MOVQ  DX, R8
-	MOVQ  b_base+72(FP), R9
-	MOVQ  n+104(FP), R10
-	TESTQ R10, R10
-	JZ    store3
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
 
 t3:
+	CMPQ         R10, $0x02
+	JLT          last3
 	VMOVUPD      (R9), Y4
 	VBROADCASTSD (R8), Y5
 	VMULPD       Y4, Y5, Y5
@@ -1640,10 +2370,34 @@ t3:
 	VBROADCASTSD 16(R8), Y5
 	VMULPD       Y4, Y5, Y5
 	VADDPD       Y5, Y2, Y2
-	ADDQ         BX, R8
-	ADDQ         DI, R9
-	DECQ         R10
-	JNZ          t3
+	VMOVUPD      (R9)(DI*1), Y4
+	VBROADCASTSD (R8)(BX*1), Y5
+	VMULPD       Y4, Y5, Y5
+	VADDPD       Y5, Y0, Y0
+	VBROADCASTSD 8(R8)(BX*1), Y5
+	VMULPD       Y4, Y5, Y5
+	VADDPD       Y5, Y1, Y1
+	VBROADCASTSD 16(R8)(BX*1), Y5
+	VMULPD       Y4, Y5, Y5
+	VADDPD       Y5, Y2, Y2
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t3
+
+last3:
+	TESTQ        R10, R10
+	JZ           store3
+	VMOVUPD      (R9), Y4
+	VBROADCASTSD (R8), Y5
+	VMULPD       Y4, Y5, Y5
+	VADDPD       Y5, Y0, Y0
+	VBROADCASTSD 8(R8), Y5
+	VMULPD       Y4, Y5, Y5
+	VADDPD       Y5, Y1, Y1
+	VBROADCASTSD 16(R8), Y5
+	VMULPD       Y4, Y5, Y5
+	VADDPD       Y5, Y2, Y2
 
 store3:
 	VMOVUPD Y0, (AX)
@@ -1672,13 +2426,13 @@ cont2:
 	ADDQ    CX, R9
 
 sum2:
-	MOVQ  DX, R8
-	MOVQ  b_base+72(FP), R9
-	MOVQ  n+104(FP), R10
-	TESTQ R10, R10
-	JZ    store2
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
 
 t2:
+	CMPQ         R10, $0x02
+	JLT          last2
 	VMOVUPD      (R9), Y4
 	VBROADCASTSD (R8), Y5
 	VMULPD       Y4, Y5, Y5
@@ -1686,10 +2440,28 @@ t2:
 	VBROADCASTSD 8(R8), Y5
 	VMULPD       Y4, Y5, Y5
 	VADDPD       Y5, Y1, Y1
-	ADDQ         BX, R8
-	ADDQ         DI, R9
-	DECQ         R10
-	JNZ          t2
+	VMOVUPD      (R9)(DI*1), Y4
+	VBROADCASTSD (R8)(BX*1), Y5
+	VMULPD       Y4, Y5, Y5
+	VADDPD       Y5, Y0, Y0
+	VBROADCASTSD 8(R8)(BX*1), Y5
+	VMULPD       Y4, Y5, Y5
+	VADDPD       Y5, Y1, Y1
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t2
+
+last2:
+	TESTQ        R10, R10
+	JZ           store2
+	VMOVUPD      (R9), Y4
+	VBROADCASTSD (R8), Y5
+	VMULPD       Y4, Y5, Y5
+	VADDPD       Y5, Y0, Y0
+	VBROADCASTSD 8(R8), Y5
+	VMULPD       Y4, Y5, Y5
+	VADDPD       Y5, Y1, Y1
 
 store2:
 	VMOVUPD Y0, (AX)
@@ -1713,21 +2485,33 @@ cont1:
 	ADDQ    CX, R9
 
 sum1:
-	MOVQ  DX, R8
-	MOVQ  b_base+72(FP), R9
-	MOVQ  n+104(FP), R10
-	TESTQ R10, R10
-	JZ    store1
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
 
 t1:
+	CMPQ         R10, $0x02
+	JLT          last1
 	VMOVUPD      (R9), Y4
 	VBROADCASTSD (R8), Y5
 	VMULPD       Y4, Y5, Y5
 	VADDPD       Y5, Y0, Y0
-	ADDQ         BX, R8
-	ADDQ         DI, R9
-	DECQ         R10
-	JNZ          t1
+	VMOVUPD      (R9)(DI*1), Y4
+	VBROADCASTSD (R8)(BX*1), Y5
+	VMULPD       Y4, Y5, Y5
+	VADDPD       Y5, Y0, Y0
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t1
+
+last1:
+	TESTQ        R10, R10
+	JZ           store1
+	VMOVUPD      (R9), Y4
+	VBROADCASTSD (R8), Y5
+	VMULPD       Y4, Y5, Y5
+	VADDPD       Y5, Y0, Y0
 
 store1:
 	VMOVUPD Y0, (AX)
@@ -1767,10 +2551,62 @@ group:
 	VXORPD X7, X7, X7
 	MOVQ   b_base+64(FP), R9
 	MOVQ   k+96(FP), R10
-	TESTQ  R10, R10
-	JZ     storeG
 
 tG:
+	CMPQ         R10, $0x02
+	JLT          lastG
+	VMOVUPD      (R9), Y8
+	VMOVSD       32(R9), X9
+	VBROADCASTSD (DX), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y0, Y0
+	VMULSD       X9, X10, X11
+	VADDSD       X11, X1, X1
+	VBROADCASTSD (DX)(BX*1), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y2, Y2
+	VMULSD       X9, X10, X11
+	VADDSD       X11, X3, X3
+	VBROADCASTSD (DX)(BX*2), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y4, Y4
+	VMULSD       X9, X10, X11
+	VADDSD       X11, X5, X5
+	VBROADCASTSD (DX)(SI*1), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y6, Y6
+	VMULSD       X9, X10, X11
+	VADDSD       X11, X7, X7
+	VMOVUPD      (R9)(DI*1), Y8
+	VMOVSD       32(R9)(DI*1), X9
+	VBROADCASTSD 8(DX), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y0, Y0
+	VMULSD       X9, X10, X11
+	VADDSD       X11, X1, X1
+	VBROADCASTSD 8(DX)(BX*1), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y2, Y2
+	VMULSD       X9, X10, X11
+	VADDSD       X11, X3, X3
+	VBROADCASTSD 8(DX)(BX*2), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y4, Y4
+	VMULSD       X9, X10, X11
+	VADDSD       X11, X5, X5
+	VBROADCASTSD 8(DX)(SI*1), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y6, Y6
+	VMULSD       X9, X10, X11
+	VADDSD       X11, X7, X7
+	ADDQ         $0x10, DX
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          tG
+
+lastG:
+	TESTQ        R10, R10
+	JZ           storeG
 	VMOVUPD      (R9), Y8
 	VMOVSD       32(R9), X9
 	VBROADCASTSD (DX), Y10
@@ -1794,9 +2630,6 @@ tG:
 	VMULSD       X9, X10, X11
 	VADDSD       X11, X7, X7
 	ADDQ         $0x08, DX
-	ADDQ         DI, R9
-	DECQ         R10
-	JNZ          tG
 
 storeG:
 	MOVQ    AX, R9
@@ -1834,10 +2667,52 @@ rest:
 	VXORPD X5, X5, X5
 	MOVQ   b_base+64(FP), R9
 	MOVQ   k+96(FP), R10
-	TESTQ  R10, R10
-	JZ     store3
 
 t3:
+	CMPQ         R10, $0x02
+	JLT          last3
+	VMOVUPD      (R9), Y8
+	VMOVSD       32(R9), X9
+	VBROADCASTSD (DX), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y0, Y0
+	VMULSD       X9, X10, X11
+	VADDSD       X11, X1, X1
+	VBROADCASTSD (DX)(BX*1), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y2, Y2
+	VMULSD       X9, X10, X11
+	VADDSD       X11, X3, X3
+	VBROADCASTSD (DX)(BX*2), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y4, Y4
+	VMULSD       X9, X10, X11
+	VADDSD       X11, X5, X5
+	VMOVUPD      (R9)(DI*1), Y8
+	VMOVSD       32(R9)(DI*1), X9
+	VBROADCASTSD 8(DX), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y0, Y0
+	VMULSD       X9, X10, X11
+	VADDSD       X11, X1, X1
+	VBROADCASTSD 8(DX)(BX*1), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y2, Y2
+	VMULSD       X9, X10, X11
+	VADDSD       X11, X3, X3
+	VBROADCASTSD 8(DX)(BX*2), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y4, Y4
+	VMULSD       X9, X10, X11
+	VADDSD       X11, X5, X5
+	ADDQ         $0x10, DX
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t3
+
+last3:
+	TESTQ        R10, R10
+	JZ           store3
 	VMOVUPD      (R9), Y8
 	VMOVSD       32(R9), X9
 	VBROADCASTSD (DX), Y10
@@ -1856,9 +2731,6 @@ t3:
 	VMULSD       X9, X10, X11
 	VADDSD       X11, X5, X5
 	ADDQ         $0x08, DX
-	ADDQ         DI, R9
-	DECQ         R10
-	JNZ          t3
 
 store3:
 	MOVQ    AX, R9
@@ -1889,10 +2761,42 @@ not3:
 	VXORPD X3, X3, X3
 	MOVQ   b_base+64(FP), R9
 	MOVQ   k+96(FP), R10
-	TESTQ  R10, R10
-	JZ     store2
 
 t2:
+	CMPQ         R10, $0x02
+	JLT          last2
+	VMOVUPD      (R9), Y8
+	VMOVSD       32(R9), X9
+	VBROADCASTSD (DX), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y0, Y0
+	VMULSD       X9, X10, X11
+	VADDSD       X11, X1, X1
+	VBROADCASTSD (DX)(BX*1), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y2, Y2
+	VMULSD       X9, X10, X11
+	VADDSD       X11, X3, X3
+	VMOVUPD      (R9)(DI*1), Y8
+	VMOVSD       32(R9)(DI*1), X9
+	VBROADCASTSD 8(DX), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y0, Y0
+	VMULSD       X9, X10, X11
+	VADDSD       X11, X1, X1
+	VBROADCASTSD 8(DX)(BX*1), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y2, Y2
+	VMULSD       X9, X10, X11
+	VADDSD       X11, X3, X3
+	ADDQ         $0x10, DX
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t2
+
+last2:
+	TESTQ        R10, R10
+	JZ           store2
 	VMOVUPD      (R9), Y8
 	VMOVSD       32(R9), X9
 	VBROADCASTSD (DX), Y10
@@ -1906,9 +2810,6 @@ t2:
 	VMULSD       X9, X10, X11
 	VADDSD       X11, X3, X3
 	ADDQ         $0x08, DX
-	ADDQ         DI, R9
-	DECQ         R10
-	JNZ          t2
 
 store2:
 	MOVQ    AX, R9
@@ -1933,10 +2834,32 @@ not2:
 	VXORPD X1, X1, X1
 	MOVQ   b_base+64(FP), R9
 	MOVQ   k+96(FP), R10
-	TESTQ  R10, R10
-	JZ     store1
 
 t1:
+	CMPQ         R10, $0x02
+	JLT          last1
+	VMOVUPD      (R9), Y8
+	VMOVSD       32(R9), X9
+	VBROADCASTSD (DX), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y0, Y0
+	VMULSD       X9, X10, X11
+	VADDSD       X11, X1, X1
+	VMOVUPD      (R9)(DI*1), Y8
+	VMOVSD       32(R9)(DI*1), X9
+	VBROADCASTSD 8(DX), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y0, Y0
+	VMULSD       X9, X10, X11
+	VADDSD       X11, X1, X1
+	ADDQ         $0x10, DX
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t1
+
+last1:
+	TESTQ        R10, R10
+	JZ           store1
 	VMOVUPD      (R9), Y8
 	VMOVSD       32(R9), X9
 	VBROADCASTSD (DX), Y10
@@ -1945,9 +2868,6 @@ t1:
 	VMULSD       X9, X10, X11
 	VADDSD       X11, X1, X1
 	ADDQ         $0x08, DX
-	ADDQ         DI, R9
-	DECQ         R10
-	JNZ          t1
 
 store1:
 	MOVQ    AX, R9
@@ -2010,13 +2930,13 @@ contG:
 	ADDQ    CX, R9
 
 sumG:
-	MOVQ  DX, R8
-	MOVQ  b_base+72(FP), R9
-	MOVQ  n+104(FP), R10
-	TESTQ R10, R10
-	JZ    storeG
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
 
 tG:
+	CMPQ         R10, $0x02
+	JLT          lastG
 	VMOVUPD      (R9), Y8
 	VMOVSD       32(R9), X9
 	VBROADCASTSD (R8), Y10
@@ -2039,10 +2959,58 @@ tG:
 	VADDPD       Y11, Y6, Y6
 	VMULSD       X9, X10, X11
 	VADDSD       X11, X7, X7
-	ADDQ         BX, R8
-	ADDQ         DI, R9
-	DECQ         R10
-	JNZ          tG
+	VMOVUPD      (R9)(DI*1), Y8
+	VMOVSD       32(R9)(DI*1), X9
+	VBROADCASTSD (R8)(BX*1), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y0, Y0
+	VMULSD       X9, X10, X11
+	VADDSD       X11, X1, X1
+	VBROADCASTSD 8(R8)(BX*1), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y2, Y2
+	VMULSD       X9, X10, X11
+	VADDSD       X11, X3, X3
+	VBROADCASTSD 16(R8)(BX*1), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y4, Y4
+	VMULSD       X9, X10, X11
+	VADDSD       X11, X5, X5
+	VBROADCASTSD 24(R8)(BX*1), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y6, Y6
+	VMULSD       X9, X10, X11
+	VADDSD       X11, X7, X7
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          tG
+
+lastG:
+	TESTQ        R10, R10
+	JZ           storeG
+	VMOVUPD      (R9), Y8
+	VMOVSD       32(R9), X9
+	VBROADCASTSD (R8), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y0, Y0
+	VMULSD       X9, X10, X11
+	VADDSD       X11, X1, X1
+	VBROADCASTSD 8(R8), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y2, Y2
+	VMULSD       X9, X10, X11
+	VADDSD       X11, X3, X3
+	VBROADCASTSD 16(R8), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y4, Y4
+	VMULSD       X9, X10, X11
+	VADDSD       X11, X5, X5
+	VBROADCASTSD 24(R8), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y6, Y6
+	VMULSD       X9, X10, X11
+	VADDSD       X11, X7, X7
 
 storeG:
 	VMOVUPD Y0, (AX)
@@ -2087,13 +3055,13 @@ cont3:
 	ADDQ    CX, R9
 
 sum3:
-	MOVQ  DX, R8
-	MOVQ  b_base+72(FP), R9
-	MOVQ  n+104(FP), R10
-	TESTQ R10, R10
-	JZ    store3
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
 
 t3:
+	CMPQ         R10, $0x02
+	JLT          last3
 	VMOVUPD      (R9), Y8
 	VMOVSD       32(R9), X9
 	VBROADCASTSD (R8), Y10
@@ -2111,10 +3079,48 @@ t3:
 	VADDPD       Y11, Y4, Y4
 	VMULSD       X9, X10, X11
 	VADDSD       X11, X5, X5
-	ADDQ         BX, R8
-	ADDQ         DI, R9
-	DECQ         R10
-	JNZ          t3
+	VMOVUPD      (R9)(DI*1), Y8
+	VMOVSD       32(R9)(DI*1), X9
+	VBROADCASTSD (R8)(BX*1), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y0, Y0
+	VMULSD       X9, X10, X11
+	VADDSD       X11, X1, X1
+	VBROADCASTSD 8(R8)(BX*1), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y2, Y2
+	VMULSD       X9, X10, X11
+	VADDSD       X11, X3, X3
+	VBROADCASTSD 16(R8)(BX*1), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y4, Y4
+	VMULSD       X9, X10, X11
+	VADDSD       X11, X5, X5
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t3
+
+last3:
+	TESTQ        R10, R10
+	JZ           store3
+	VMOVUPD      (R9), Y8
+	VMOVSD       32(R9), X9
+	VBROADCASTSD (R8), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y0, Y0
+	VMULSD       X9, X10, X11
+	VADDSD       X11, X1, X1
+	VBROADCASTSD 8(R8), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y2, Y2
+	VMULSD       X9, X10, X11
+	VADDSD       X11, X3, X3
+	VBROADCASTSD 16(R8), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y4, Y4
+	VMULSD       X9, X10, X11
+	VADDSD       X11, X5, X5
 
 store3:
 	VMOVUPD Y0, (AX)
@@ -2150,13 +3156,13 @@ cont2:
 	ADDQ    CX, R9
 
 sum2:
-	MOVQ  DX, R8
-	MOVQ  b_base+72(FP), R9
-	MOVQ  n+104(FP), R10
-	TESTQ R10, R10
-	JZ    store2
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
 
 t2:
+	CMPQ         R10, $0x02
+	JLT          last2
 	VMOVUPD      (R9), Y8
 	VMOVSD       32(R9), X9
 	VBROADCASTSD (R8), Y10
@@ -2169,10 +3175,38 @@ t2:
 	VADDPD       Y11, Y2, Y2
 	VMULSD       X9, X10, X11
 	VADDSD       X11, X3, X3
-	ADDQ         BX, R8
-	ADDQ         DI, R9
-	DECQ         R10
-	JNZ          t2
+	VMOVUPD      (R9)(DI*1), Y8
+	VMOVSD       32(R9)(DI*1), X9
+	VBROADCASTSD (R8)(BX*1), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y0, Y0
+	VMULSD       X9, X10, X11
+	VADDSD       X11, X1, X1
+	VBROADCASTSD 8(R8)(BX*1), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y2, Y2
+	VMULSD       X9, X10, X11
+	VADDSD       X11, X3, X3
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t2
+
+last2:
+	TESTQ        R10, R10
+	JZ           store2
+	VMOVUPD      (R9), Y8
+	VMOVSD       32(R9), X9
+	VBROADCASTSD (R8), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y0, Y0
+	VMULSD       X9, X10, X11
+	VADDSD       X11, X1, X1
+	VBROADCASTSD 8(R8), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y2, Y2
+	VMULSD       X9, X10, X11
+	VADDSD       X11, X3, X3
 
 store2:
 	VMOVUPD Y0, (AX)
@@ -2200,13 +3234,13 @@ cont1:
 	ADDQ    CX, R9
 
 sum1:
-	MOVQ  DX, R8
-	MOVQ  b_base+72(FP), R9
-	MOVQ  n+104(FP), R10
-	TESTQ R10, R10
-	JZ    store1
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
 
 t1:
+	CMPQ         R10, $0x02
+	JLT          last1
 	VMOVUPD      (R9), Y8
 	VMOVSD       32(R9), X9
 	VBROADCASTSD (R8), Y10
@@ -2214,10 +3248,28 @@ t1:
 	VADDPD       Y11, Y0, Y0
 	VMULSD       X9, X10, X11
 	VADDSD       X11, X1, X1
-	ADDQ         BX, R8
-	ADDQ         DI, R9
-	DECQ         R10
-	JNZ          t1
+	VMOVUPD      (R9)(DI*1), Y8
+	VMOVSD       32(R9)(DI*1), X9
+	VBROADCASTSD (R8)(BX*1), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y0, Y0
+	VMULSD       X9, X10, X11
+	VADDSD       X11, X1, X1
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t1
+
+last1:
+	TESTQ        R10, R10
+	JZ           store1
+	VMOVUPD      (R9), Y8
+	VMOVSD       32(R9), X9
+	VBROADCASTSD (R8), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y0, Y0
+	VMULSD       X9, X10, X11
+	VADDSD       X11, X1, X1
 
 store1:
 	VMOVUPD Y0, (AX)
@@ -2258,10 +3310,62 @@ group:
 	VXORPD X7, X7, X7
 	MOVQ   b_base+64(FP), R9
 	MOVQ   k+96(FP), R10
-	TESTQ  R10, R10
-	JZ     storeG
 
 tG:
+	CMPQ         R10, $0x02
+	JLT          lastG
+	VMOVUPD      (R9), Y8
+	VMOVUPD      32(R9), X9
+	VBROADCASTSD (DX), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y0, Y0
+	VMULPD       X9, X10, X11
+	VADDPD       X11, X1, X1
+	VBROADCASTSD (DX)(BX*1), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y2, Y2
+	VMULPD       X9, X10, X11
+	VADDPD       X11, X3, X3
+	VBROADCASTSD (DX)(BX*2), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y4, Y4
+	VMULPD       X9, X10, X11
+	VADDPD       X11, X5, X5
+	VBROADCASTSD (DX)(SI*1), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y6, Y6
+	VMULPD       X9, X10, X11
+	VADDPD       X11, X7, X7
+	VMOVUPD      (R9)(DI*1), Y8
+	VMOVUPD      32(R9)(DI*1), X9
+	VBROADCASTSD 8(DX), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y0, Y0
+	VMULPD       X9, X10, X11
+	VADDPD       X11, X1, X1
+	VBROADCASTSD 8(DX)(BX*1), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y2, Y2
+	VMULPD       X9, X10, X11
+	VADDPD       X11, X3, X3
+	VBROADCASTSD 8(DX)(BX*2), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y4, Y4
+	VMULPD       X9, X10, X11
+	VADDPD       X11, X5, X5
+	VBROADCASTSD 8(DX)(SI*1), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y6, Y6
+	VMULPD       X9, X10, X11
+	VADDPD       X11, X7, X7
+	ADDQ         $0x10, DX
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          tG
+
+lastG:
+	TESTQ        R10, R10
+	JZ           storeG
 	VMOVUPD      (R9), Y8
 	VMOVUPD      32(R9), X9
 	VBROADCASTSD (DX), Y10
@@ -2285,9 +3389,6 @@ tG:
 	VMULPD       X9, X10, X11
 	VADDPD       X11, X7, X7
 	ADDQ         $0x08, DX
-	ADDQ         DI, R9
-	DECQ         R10
-	JNZ          tG
 
 storeG:
 	MOVQ    AX, R9
@@ -2325,10 +3426,52 @@ rest:
 	VXORPD X5, X5, X5
 	MOVQ   b_base+64(FP), R9
 	MOVQ   k+96(FP), R10
-	TESTQ  R10, R10
-	JZ     store3
 
 t3:
+	CMPQ         R10, $0x02
+	JLT          last3
+	VMOVUPD      (R9), Y8
+	VMOVUPD      32(R9), X9
+	VBROADCASTSD (DX), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y0, Y0
+	VMULPD       X9, X10, X11
+	VADDPD       X11, X1, X1
+	VBROADCASTSD (DX)(BX*1), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y2, Y2
+	VMULPD       X9, X10, X11
+	VADDPD       X11, X3, X3
+	VBROADCASTSD (DX)(BX*2), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y4, Y4
+	VMULPD       X9, X10, X11
+	VADDPD       X11, X5, X5
+	VMOVUPD      (R9)(DI*1), Y8
+	VMOVUPD      32(R9)(DI*1), X9
+	VBROADCASTSD 8(DX), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y0, Y0
+	VMULPD       X9, X10, X11
+	VADDPD       X11, X1, X1
+	VBROADCASTSD 8(DX)(BX*1), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y2, Y2
+	VMULPD       X9, X10, X11
+	VADDPD       X11, X3, X3
+	VBROADCASTSD 8(DX)(BX*2), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y4, Y4
+	VMULPD       X9, X10, X11
+	VADDPD       X11, X5, X5
+	ADDQ         $0x10, DX
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t3
+
+last3:
+	TESTQ        R10, R10
+	JZ           store3
 	VMOVUPD      (R9), Y8
 	VMOVUPD      32(R9), X9
 	VBROADCASTSD (DX), Y10
@@ -2347,9 +3490,6 @@ t3:
 	VMULPD       X9, X10, X11
 	VADDPD       X11, X5, X5
 	ADDQ         $0x08, DX
-	ADDQ         DI, R9
-	DECQ         R10
-	JNZ          t3
 
 store3:
 	MOVQ    AX, R9
@@ -2380,10 +3520,42 @@ not3:
 	VXORPD X3, X3, X3
 	MOVQ   b_base+64(FP), R9
 	MOVQ   k+96(FP), R10
-	TESTQ  R10, R10
-	JZ     store2
 
 t2:
+	CMPQ         R10, $0x02
+	JLT          last2
+	VMOVUPD      (R9), Y8
+	VMOVUPD      32(R9), X9
+	VBROADCASTSD (DX), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y0, Y0
+	VMULPD       X9, X10, X11
+	VADDPD       X11, X1, X1
+	VBROADCASTSD (DX)(BX*1), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y2, Y2
+	VMULPD       X9, X10, X11
+	VADDPD       X11, X3, X3
+	VMOVUPD      (R9)(DI*1), Y8
+	VMOVUPD      32(R9)(DI*1), X9
+	VBROADCASTSD 8(DX), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y0, Y0
+	VMULPD       X9, X10, X11
+	VADDPD       X11, X1, X1
+	VBROADCASTSD 8(DX)(BX*1), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y2, Y2
+	VMULPD       X9, X10, X11
+	VADDPD       X11, X3, X3
+	ADDQ         $0x10, DX
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t2
+
+last2:
+	TESTQ        R10, R10
+	JZ           store2
 	VMOVUPD      (R9), Y8
 	VMOVUPD      32(R9), X9
 	VBROADCASTSD (DX), Y10
@@ -2397,9 +3569,6 @@ t2:
 	VMULPD       X9, X10, X11
 	VADDPD       X11, X3, X3
 	ADDQ         $0x08, DX
-	ADDQ         DI, R9
-	DECQ         R10
-	JNZ          t2
 
 store2:
 	MOVQ    AX, R9
@@ -2424,10 +3593,32 @@ not2:
 	VXORPD X1, X1, X1
 	MOVQ   b_base+64(FP), R9
 	MOVQ   k+96(FP), R10
-	TESTQ  R10, R10
-	JZ     store1
 
 t1:
+	CMPQ         R10, $0x02
+	JLT          last1
+	VMOVUPD      (R9), Y8
+	VMOVUPD      32(R9), X9
+	VBROADCASTSD (DX), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y0, Y0
+	VMULPD       X9, X10, X11
+	VADDPD       X11, X1, X1
+	VMOVUPD      (R9)(DI*1), Y8
+	VMOVUPD      32(R9)(DI*1), X9
+	VBROADCASTSD 8(DX), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y0, Y0
+	VMULPD       X9, X10, X11
+	VADDPD       X11, X1, X1
+	ADDQ         $0x10, DX
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t1
+
+last1:
+	TESTQ        R10, R10
+	JZ           store1
 	VMOVUPD      (R9), Y8
 	VMOVUPD      32(R9), X9
 	VBROADCASTSD (DX), Y10
@@ -2436,9 +3627,6 @@ t1:
 	VMULPD       X9, X10, X11
 	VADDPD       X11, X1, X1
 	ADDQ         $0x08, DX
-	ADDQ         DI, R9
-	DECQ         R10
-	JNZ          t1
 
 store1:
 	MOVQ    AX, R9
@@ -2501,13 +3689,13 @@ contG:
 	ADDQ    CX, R9
 
 sumG:
-	MOVQ  DX, R8
-	MOVQ  b_base+72(FP), R9
-	MOVQ  n+104(FP), R10
-	TESTQ R10, R10
-	JZ    storeG
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
 
 tG:
+	CMPQ         R10, $0x02
+	JLT          lastG
 	VMOVUPD      (R9), Y8
 	VMOVUPD      32(R9), X9
 	VBROADCASTSD (R8), Y10
@@ -2530,10 +3718,58 @@ tG:
 	VADDPD       Y11, Y6, Y6
 	VMULPD       X9, X10, X11
 	VADDPD       X11, X7, X7
-	ADDQ         BX, R8
-	ADDQ         DI, R9
-	DECQ         R10
-	JNZ          tG
+	VMOVUPD      (R9)(DI*1), Y8
+	VMOVUPD      32(R9)(DI*1), X9
+	VBROADCASTSD (R8)(BX*1), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y0, Y0
+	VMULPD       X9, X10, X11
+	VADDPD       X11, X1, X1
+	VBROADCASTSD 8(R8)(BX*1), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y2, Y2
+	VMULPD       X9, X10, X11
+	VADDPD       X11, X3, X3
+	VBROADCASTSD 16(R8)(BX*1), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y4, Y4
+	VMULPD       X9, X10, X11
+	VADDPD       X11, X5, X5
+	VBROADCASTSD 24(R8)(BX*1), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y6, Y6
+	VMULPD       X9, X10, X11
+	VADDPD       X11, X7, X7
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          tG
+
+lastG:
+	TESTQ        R10, R10
+	JZ           storeG
+	VMOVUPD      (R9), Y8
+	VMOVUPD      32(R9), X9
+	VBROADCASTSD (R8), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y0, Y0
+	VMULPD       X9, X10, X11
+	VADDPD       X11, X1, X1
+	VBROADCASTSD 8(R8), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y2, Y2
+	VMULPD       X9, X10, X11
+	VADDPD       X11, X3, X3
+	VBROADCASTSD 16(R8), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y4, Y4
+	VMULPD       X9, X10, X11
+	VADDPD       X11, X5, X5
+	VBROADCASTSD 24(R8), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y6, Y6
+	VMULPD       X9, X10, X11
+	VADDPD       X11, X7, X7
 
 storeG:
 	VMOVUPD Y0, (AX)
@@ -2578,13 +3814,13 @@ cont3:
 	ADDQ    CX, R9
 
 sum3:
-	MOVQ  DX, R8
-	MOVQ  b_base+72(FP), R9
-	MOVQ  n+104(FP), R10
-	TESTQ R10, R10
-	JZ    store3
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
 
 t3:
+	CMPQ         R10, $0x02
+	JLT          last3
 	VMOVUPD      (R9), Y8
 	VMOVUPD      32(R9), X9
 	VBROADCASTSD (R8), Y10
@@ -2602,10 +3838,48 @@ t3:
 	VADDPD       Y11, Y4, Y4
 	VMULPD       X9, X10, X11
 	VADDPD       X11, X5, X5
-	ADDQ         BX, R8
-	ADDQ         DI, R9
-	DECQ         R10
-	JNZ          t3
+	VMOVUPD      (R9)(DI*1), Y8
+	VMOVUPD      32(R9)(DI*1), X9
+	VBROADCASTSD (R8)(BX*1), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y0, Y0
+	VMULPD       X9, X10, X11
+	VADDPD       X11, X1, X1
+	VBROADCASTSD 8(R8)(BX*1), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y2, Y2
+	VMULPD       X9, X10, X11
+	VADDPD       X11, X3, X3
+	VBROADCASTSD 16(R8)(BX*1), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y4, Y4
+	VMULPD       X9, X10, X11
+	VADDPD       X11, X5, X5
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t3
+
+last3:
+	TESTQ        R10, R10
+	JZ           store3
+	VMOVUPD      (R9), Y8
+	VMOVUPD      32(R9), X9
+	VBROADCASTSD (R8), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y0, Y0
+	VMULPD       X9, X10, X11
+	VADDPD       X11, X1, X1
+	VBROADCASTSD 8(R8), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y2, Y2
+	VMULPD       X9, X10, X11
+	VADDPD       X11, X3, X3
+	VBROADCASTSD 16(R8), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y4, Y4
+	VMULPD       X9, X10, X11
+	VADDPD       X11, X5, X5
 
 store3:
 	VMOVUPD Y0, (AX)
@@ -2641,13 +3915,13 @@ cont2:
 	ADDQ    CX, R9
 
 sum2:
-	MOVQ  DX, R8
-	MOVQ  b_base+72(FP), R9
-	MOVQ  n+104(FP), R10
-	TESTQ R10, R10
-	JZ    store2
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
 
 t2:
+	CMPQ         R10, $0x02
+	JLT          last2
 	VMOVUPD      (R9), Y8
 	VMOVUPD      32(R9), X9
 	VBROADCASTSD (R8), Y10
@@ -2660,10 +3934,38 @@ t2:
 	VADDPD       Y11, Y2, Y2
 	VMULPD       X9, X10, X11
 	VADDPD       X11, X3, X3
-	ADDQ         BX, R8
-	ADDQ         DI, R9
-	DECQ         R10
-	JNZ          t2
+	VMOVUPD      (R9)(DI*1), Y8
+	VMOVUPD      32(R9)(DI*1), X9
+	VBROADCASTSD (R8)(BX*1), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y0, Y0
+	VMULPD       X9, X10, X11
+	VADDPD       X11, X1, X1
+	VBROADCASTSD 8(R8)(BX*1), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y2, Y2
+	VMULPD       X9, X10, X11
+	VADDPD       X11, X3, X3
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t2
+
+last2:
+	TESTQ        R10, R10
+	JZ           store2
+	VMOVUPD      (R9), Y8
+	VMOVUPD      32(R9), X9
+	VBROADCASTSD (R8), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y0, Y0
+	VMULPD       X9, X10, X11
+	VADDPD       X11, X1, X1
+	VBROADCASTSD 8(R8), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y2, Y2
+	VMULPD       X9, X10, X11
+	VADDPD       X11, X3, X3
 
 store2:
 	VMOVUPD Y0, (AX)
@@ -2691,13 +3993,13 @@ cont1:
 	ADDQ    CX, R9
 
 sum1:
-	MOVQ  DX, R8
-	MOVQ  b_base+72(FP), R9
-	MOVQ  n+104(FP), R10
-	TESTQ R10, R10
-	JZ    store1
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
 
 t1:
+	CMPQ         R10, $0x02
+	JLT          last1
 	VMOVUPD      (R9), Y8
 	VMOVUPD      32(R9), X9
 	VBROADCASTSD (R8), Y10
@@ -2705,10 +4007,28 @@ t1:
 	VADDPD       Y11, Y0, Y0
 	VMULPD       X9, X10, X11
 	VADDPD       X11, X1, X1
-	ADDQ         BX, R8
-	ADDQ         DI, R9
-	DECQ         R10
-	JNZ          t1
+	VMOVUPD      (R9)(DI*1), Y8
+	VMOVUPD      32(R9)(DI*1), X9
+	VBROADCASTSD (R8)(BX*1), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y0, Y0
+	VMULPD       X9, X10, X11
+	VADDPD       X11, X1, X1
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t1
+
+last1:
+	TESTQ        R10, R10
+	JZ           store1
+	VMOVUPD      (R9), Y8
+	VMOVUPD      32(R9), X9
+	VBROADCASTSD (R8), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y0, Y0
+	VMULPD       X9, X10, X11
+	VADDPD       X11, X1, X1
 
 store1:
 	VMOVUPD Y0, (AX)
@@ -2750,10 +4070,66 @@ group:
 	VXORPD X8, X8, X8
 	MOVQ   b_base+64(FP), R8
 	MOVQ   k+96(FP), R9
-	TESTQ  R9, R9
-	JZ     storeG
 
 tG:
+	CMPQ         R9, $0x02
+	JLT          lastG
+	VMOVUPD      (R8), Y9
+	VMOVUPD      32(R8), X10
+	VMOVSD       48(R8), X11
+	VBROADCASTSD (DX), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       X10, X12, X13
+	VADDPD       X13, X1, X1
+	VMULSD       X11, X12, X13
+	VADDSD       X13, X2, X2
+	VBROADCASTSD (DX)(BX*1), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y3, Y3
+	VMULPD       X10, X12, X13
+	VADDPD       X13, X4, X4
+	VMULSD       X11, X12, X13
+	VADDSD       X13, X5, X5
+	VBROADCASTSD (DX)(BX*2), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y6, Y6
+	VMULPD       X10, X12, X13
+	VADDPD       X13, X7, X7
+	VMULSD       X11, X12, X13
+	VADDSD       X13, X8, X8
+	VMOVUPD      (R8)(SI*1), Y9
+	VMOVUPD      32(R8)(SI*1), X10
+	VMOVSD       48(R8)(SI*1), X11
+	VBROADCASTSD 8(DX), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       X10, X12, X13
+	VADDPD       X13, X1, X1
+	VMULSD       X11, X12, X13
+	VADDSD       X13, X2, X2
+	VBROADCASTSD 8(DX)(BX*1), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y3, Y3
+	VMULPD       X10, X12, X13
+	VADDPD       X13, X4, X4
+	VMULSD       X11, X12, X13
+	VADDSD       X13, X5, X5
+	VBROADCASTSD 8(DX)(BX*2), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y6, Y6
+	VMULPD       X10, X12, X13
+	VADDPD       X13, X7, X7
+	VMULSD       X11, X12, X13
+	VADDSD       X13, X8, X8
+	ADDQ         $0x10, DX
+	LEAQ         (R8)(SI*2), R8
+	SUBQ         $0x02, R9
+	JMP          tG
+
+lastG:
+	TESTQ        R9, R9
+	JZ           storeG
 	VMOVUPD      (R8), Y9
 	VMOVUPD      32(R8), X10
 	VMOVSD       48(R8), X11
@@ -2779,9 +4155,6 @@ tG:
 	VMULSD       X11, X12, X13
 	VADDSD       X13, X8, X8
 	ADDQ         $0x08, DX
-	ADDQ         SI, R8
-	DECQ         R9
-	JNZ          tG
 
 storeG:
 	MOVQ    AX, R8
@@ -2818,10 +4191,52 @@ rest:
 	VXORPD X5, X5, X5
 	MOVQ   b_base+64(FP), R8
 	MOVQ   k+96(FP), R9
-	TESTQ  R9, R9
-	JZ     store2
 
 t2:
+	CMPQ         R9, $0x02
+	JLT          last2
+	VMOVUPD      (R8), Y9
+	VMOVUPD      32(R8), X10
+	VMOVSD       48(R8), X11
+	VBROADCASTSD (DX), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       X10, X12, X13
+	VADDPD       X13, X1, X1
+	VMULSD       X11, X12, X13
+	VADDSD       X13, X2, X2
+	VBROADCASTSD (DX)(BX*1), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y3, Y3
+	VMULPD       X10, X12, X13
+	VADDPD       X13, X4, X4
+	VMULSD       X11, X12, X13
+	VADDSD       X13, X5, X5
+	VMOVUPD      (R8)(SI*1), Y9
+	VMOVUPD      32(R8)(SI*1), X10
+	VMOVSD       48(R8)(SI*1), X11
+	VBROADCASTSD 8(DX), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       X10, X12, X13
+	VADDPD       X13, X1, X1
+	VMULSD       X11, X12, X13
+	VADDSD       X13, X2, X2
+	VBROADCASTSD 8(DX)(BX*1), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y3, Y3
+	VMULPD       X10, X12, X13
+	VADDPD       X13, X4, X4
+	VMULSD       X11, X12, X13
+	VADDSD       X13, X5, X5
+	ADDQ         $0x10, DX
+	LEAQ         (R8)(SI*2), R8
+	SUBQ         $0x02, R9
+	JMP          t2
+
+last2:
+	TESTQ        R9, R9
+	JZ           store2
 	VMOVUPD      (R8), Y9
 	VMOVUPD      32(R8), X10
 	VMOVSD       48(R8), X11
@@ -2840,9 +4255,6 @@ t2:
 	VMULSD       X11, X12, X13
 	VADDSD       X13, X5, X5
 	ADDQ         $0x08, DX
-	ADDQ         SI, R8
-	DECQ         R9
-	JNZ          t2
 
 store2:
 	MOVQ    AX, R8
@@ -2870,10 +4282,38 @@ not2:
 	VXORPD X2, X2, X2
 	MOVQ   b_base+64(FP), R8
 	MOVQ   k+96(FP), R9
-	TESTQ  R9, R9
-	JZ     store1
 
 t1:
+	CMPQ         R9, $0x02
+	JLT          last1
+	VMOVUPD      (R8), Y9
+	VMOVUPD      32(R8), X10
+	VMOVSD       48(R8), X11
+	VBROADCASTSD (DX), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       X10, X12, X13
+	VADDPD       X13, X1, X1
+	VMULSD       X11, X12, X13
+	VADDSD       X13, X2, X2
+	VMOVUPD      (R8)(SI*1), Y9
+	VMOVUPD      32(R8)(SI*1), X10
+	VMOVSD       48(R8)(SI*1), X11
+	VBROADCASTSD 8(DX), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       X10, X12, X13
+	VADDPD       X13, X1, X1
+	VMULSD       X11, X12, X13
+	VADDSD       X13, X2, X2
+	ADDQ         $0x10, DX
+	LEAQ         (R8)(SI*2), R8
+	SUBQ         $0x02, R9
+	JMP          t1
+
+last1:
+	TESTQ        R9, R9
+	JZ           store1
 	VMOVUPD      (R8), Y9
 	VMOVUPD      32(R8), X10
 	VMOVSD       48(R8), X11
@@ -2885,9 +4325,6 @@ t1:
 	VMULSD       X11, X12, X13
 	VADDSD       X13, X2, X2
 	ADDQ         $0x08, DX
-	ADDQ         SI, R8
-	DECQ         R9
-	JNZ          t1
 
 store1:
 	MOVQ    AX, R8
@@ -2952,13 +4389,13 @@ contG:
 	ADDQ    CX, R9
 
 sumG:
-	MOVQ  DX, R8
-	MOVQ  b_base+72(FP), R9
-	MOVQ  n+104(FP), R10
-	TESTQ R10, R10
-	JZ    storeG
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
 
 tG:
+	CMPQ         R10, $0x02
+	JLT          lastG
 	VMOVUPD      (R9), Y9
 	VMOVUPD      32(R9), X10
 	VMOVSD       48(R9), X11
@@ -2983,10 +4420,62 @@ tG:
 	VADDPD       X13, X7, X7
 	VMULSD       X11, X12, X13
 	VADDSD       X13, X8, X8
-	ADDQ         BX, R8
-	ADDQ         DI, R9
-	DECQ         R10
-	JNZ          tG
+	VMOVUPD      (R9)(DI*1), Y9
+	VMOVUPD      32(R9)(DI*1), X10
+	VMOVSD       48(R9)(DI*1), X11
+	VBROADCASTSD (R8)(BX*1), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       X10, X12, X13
+	VADDPD       X13, X1, X1
+	VMULSD       X11, X12, X13
+	VADDSD       X13, X2, X2
+	VBROADCASTSD 8(R8)(BX*1), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y3, Y3
+	VMULPD       X10, X12, X13
+	VADDPD       X13, X4, X4
+	VMULSD       X11, X12, X13
+	VADDSD       X13, X5, X5
+	VBROADCASTSD 16(R8)(BX*1), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y6, Y6
+	VMULPD       X10, X12, X13
+	VADDPD       X13, X7, X7
+	VMULSD       X11, X12, X13
+	VADDSD       X13, X8, X8
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          tG
+
+lastG:
+	TESTQ        R10, R10
+	JZ           storeG
+	VMOVUPD      (R9), Y9
+	VMOVUPD      32(R9), X10
+	VMOVSD       48(R9), X11
+	VBROADCASTSD (R8), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       X10, X12, X13
+	VADDPD       X13, X1, X1
+	VMULSD       X11, X12, X13
+	VADDSD       X13, X2, X2
+	VBROADCASTSD 8(R8), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y3, Y3
+	VMULPD       X10, X12, X13
+	VADDPD       X13, X4, X4
+	VMULSD       X11, X12, X13
+	VADDSD       X13, X5, X5
+	VBROADCASTSD 16(R8), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y6, Y6
+	VMULPD       X10, X12, X13
+	VADDPD       X13, X7, X7
+	VMULSD       X11, X12, X13
+	VADDSD       X13, X8, X8
 
 storeG:
 	VMOVUPD Y0, (AX)
@@ -3030,13 +4519,13 @@ cont2:
 	ADDQ    CX, R9
 
 sum2:
-	MOVQ  DX, R8
-	MOVQ  b_base+72(FP), R9
-	MOVQ  n+104(FP), R10
-	TESTQ R10, R10
-	JZ    store2
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
 
 t2:
+	CMPQ         R10, $0x02
+	JLT          last2
 	VMOVUPD      (R9), Y9
 	VMOVUPD      32(R9), X10
 	VMOVSD       48(R9), X11
@@ -3054,10 +4543,48 @@ t2:
 	VADDPD       X13, X4, X4
 	VMULSD       X11, X12, X13
 	VADDSD       X13, X5, X5
-	ADDQ         BX, R8
-	ADDQ         DI, R9
-	DECQ         R10
-	JNZ          t2
+	VMOVUPD      (R9)(DI*1), Y9
+	VMOVUPD      32(R9)(DI*1), X10
+	VMOVSD       48(R9)(DI*1), X11
+	VBROADCASTSD (R8)(BX*1), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       X10, X12, X13
+	VADDPD       X13, X1, X1
+	VMULSD       X11, X12, X13
+	VADDSD       X13, X2, X2
+	VBROADCASTSD 8(R8)(BX*1), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y3, Y3
+	VMULPD       X10, X12, X13
+	VADDPD       X13, X4, X4
+	VMULSD       X11, X12, X13
+	VADDSD       X13, X5, X5
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t2
+
+last2:
+	TESTQ        R10, R10
+	JZ           store2
+	VMOVUPD      (R9), Y9
+	VMOVUPD      32(R9), X10
+	VMOVSD       48(R9), X11
+	VBROADCASTSD (R8), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       X10, X12, X13
+	VADDPD       X13, X1, X1
+	VMULSD       X11, X12, X13
+	VADDSD       X13, X2, X2
+	VBROADCASTSD 8(R8), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y3, Y3
+	VMULPD       X10, X12, X13
+	VADDPD       X13, X4, X4
+	VMULSD       X11, X12, X13
+	VADDSD       X13, X5, X5
 
 store2:
 	VMOVUPD Y0, (AX)
@@ -3089,13 +4616,13 @@ cont1:
 	ADDQ    CX, R9
 
 sum1:
-	MOVQ  DX, R8
-	MOVQ  b_base+72(FP), R9
-	MOVQ  n+104(FP), R10
-	TESTQ R10, R10
-	JZ    store1
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
 
 t1:
+	CMPQ         R10, $0x02
+	JLT          last1
 	VMOVUPD      (R9), Y9
 	VMOVUPD      32(R9), X10
 	VMOVSD       48(R9), X11
@@ -3106,10 +4633,34 @@ t1:
 	VADDPD       X13, X1, X1
 	VMULSD       X11, X12, X13
 	VADDSD       X13, X2, X2
-	ADDQ         BX, R8
-	ADDQ         DI, R9
-	DECQ         R10
-	JNZ          t1
+	VMOVUPD      (R9)(DI*1), Y9
+	VMOVUPD      32(R9)(DI*1), X10
+	VMOVSD       48(R9)(DI*1), X11
+	VBROADCASTSD (R8)(BX*1), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       X10, X12, X13
+	VADDPD       X13, X1, X1
+	VMULSD       X11, X12, X13
+	VADDSD       X13, X2, X2
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t1
+
+last1:
+	TESTQ        R10, R10
+	JZ           store1
+	VMOVUPD      (R9), Y9
+	VMOVUPD      32(R9), X10
+	VMOVSD       48(R9), X11
+	VBROADCASTSD (R8), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       X10, X12, X13
+	VADDPD       X13, X1, X1
+	VMULSD       X11, X12, X13
+	VADDSD       X13, X2, X2
 
 store1:
 	VMOVUPD Y0, (AX)
@@ -3151,10 +4702,62 @@ group:
 	VXORPD Y7, Y7, Y7
 	MOVQ   b_base+64(FP), R9
 	MOVQ   k+96(FP), R10
-	TESTQ  R10, R10
-	JZ     storeG
 
 tG:
+	CMPQ         R10, $0x02
+	JLT          lastG
+	VMOVUPD      (R9), Y8
+	VMOVUPD      32(R9), Y9
+	VBROADCASTSD (DX), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y0, Y0
+	VMULPD       Y9, Y10, Y11
+	VADDPD       Y11, Y1, Y1
+	VBROADCASTSD (DX)(BX*1), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y2, Y2
+	VMULPD       Y9, Y10, Y11
+	VADDPD       Y11, Y3, Y3
+	VBROADCASTSD (DX)(BX*2), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y4, Y4
+	VMULPD       Y9, Y10, Y11
+	VADDPD       Y11, Y5, Y5
+	VBROADCASTSD (DX)(SI*1), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y6, Y6
+	VMULPD       Y9, Y10, Y11
+	VADDPD       Y11, Y7, Y7
+	VMOVUPD      (R9)(DI*1), Y8
+	VMOVUPD      32(R9)(DI*1), Y9
+	VBROADCASTSD 8(DX), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y0, Y0
+	VMULPD       Y9, Y10, Y11
+	VADDPD       Y11, Y1, Y1
+	VBROADCASTSD 8(DX)(BX*1), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y2, Y2
+	VMULPD       Y9, Y10, Y11
+	VADDPD       Y11, Y3, Y3
+	VBROADCASTSD 8(DX)(BX*2), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y4, Y4
+	VMULPD       Y9, Y10, Y11
+	VADDPD       Y11, Y5, Y5
+	VBROADCASTSD 8(DX)(SI*1), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y6, Y6
+	VMULPD       Y9, Y10, Y11
+	VADDPD       Y11, Y7, Y7
+	ADDQ         $0x10, DX
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          tG
+
+lastG:
+	TESTQ        R10, R10
+	JZ           storeG
 	VMOVUPD      (R9), Y8
 	VMOVUPD      32(R9), Y9
 	VBROADCASTSD (DX), Y10
@@ -3178,9 +4781,6 @@ tG:
 	VMULPD       Y9, Y10, Y11
 	VADDPD       Y11, Y7, Y7
 	ADDQ         $0x08, DX
-	ADDQ         DI, R9
-	DECQ         R10
-	JNZ          tG
 
 storeG:
 	MOVQ    AX, R9
@@ -3218,10 +4818,52 @@ rest:
 	VXORPD Y5, Y5, Y5
 	MOVQ   b_base+64(FP), R9
 	MOVQ   k+96(FP), R10
-	TESTQ  R10, R10
-	JZ     store3
 
 t3:
+	CMPQ         R10, $0x02
+	JLT          last3
+	VMOVUPD      (R9), Y8
+	VMOVUPD      32(R9), Y9
+	VBROADCASTSD (DX), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y0, Y0
+	VMULPD       Y9, Y10, Y11
+	VADDPD       Y11, Y1, Y1
+	VBROADCASTSD (DX)(BX*1), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y2, Y2
+	VMULPD       Y9, Y10, Y11
+	VADDPD       Y11, Y3, Y3
+	VBROADCASTSD (DX)(BX*2), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y4, Y4
+	VMULPD       Y9, Y10, Y11
+	VADDPD       Y11, Y5, Y5
+	VMOVUPD      (R9)(DI*1), Y8
+	VMOVUPD      32(R9)(DI*1), Y9
+	VBROADCASTSD 8(DX), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y0, Y0
+	VMULPD       Y9, Y10, Y11
+	VADDPD       Y11, Y1, Y1
+	VBROADCASTSD 8(DX)(BX*1), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y2, Y2
+	VMULPD       Y9, Y10, Y11
+	VADDPD       Y11, Y3, Y3
+	VBROADCASTSD 8(DX)(BX*2), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y4, Y4
+	VMULPD       Y9, Y10, Y11
+	VADDPD       Y11, Y5, Y5
+	ADDQ         $0x10, DX
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t3
+
+last3:
+	TESTQ        R10, R10
+	JZ           store3
 	VMOVUPD      (R9), Y8
 	VMOVUPD      32(R9), Y9
 	VBROADCASTSD (DX), Y10
@@ -3240,9 +4882,6 @@ t3:
 	VMULPD       Y9, Y10, Y11
 	VADDPD       Y11, Y5, Y5
 	ADDQ         $0x08, DX
-	ADDQ         DI, R9
-	DECQ         R10
-	JNZ          t3
 
 store3:
 	MOVQ    AX, R9
@@ -3273,10 +4912,42 @@ not3:
 	VXORPD Y3, Y3, Y3
 	MOVQ   b_base+64(FP), R9
 	MOVQ   k+96(FP), R10
-	TESTQ  R10, R10
-	JZ     store2
 
 t2:
+	CMPQ         R10, $0x02
+	JLT          last2
+	VMOVUPD      (R9), Y8
+	VMOVUPD      32(R9), Y9
+	VBROADCASTSD (DX), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y0, Y0
+	VMULPD       Y9, Y10, Y11
+	VADDPD       Y11, Y1, Y1
+	VBROADCASTSD (DX)(BX*1), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y2, Y2
+	VMULPD       Y9, Y10, Y11
+	VADDPD       Y11, Y3, Y3
+	VMOVUPD      (R9)(DI*1), Y8
+	VMOVUPD      32(R9)(DI*1), Y9
+	VBROADCASTSD 8(DX), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y0, Y0
+	VMULPD       Y9, Y10, Y11
+	VADDPD       Y11, Y1, Y1
+	VBROADCASTSD 8(DX)(BX*1), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y2, Y2
+	VMULPD       Y9, Y10, Y11
+	VADDPD       Y11, Y3, Y3
+	ADDQ         $0x10, DX
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t2
+
+last2:
+	TESTQ        R10, R10
+	JZ           store2
 	VMOVUPD      (R9), Y8
 	VMOVUPD      32(R9), Y9
 	VBROADCASTSD (DX), Y10
@@ -3290,9 +4961,6 @@ t2:
 	VMULPD       Y9, Y10, Y11
 	VADDPD       Y11, Y3, Y3
 	ADDQ         $0x08, DX
-	ADDQ         DI, R9
-	DECQ         R10
-	JNZ          t2
 
 store2:
 	MOVQ    AX, R9
@@ -3317,10 +4985,32 @@ not2:
 	VXORPD Y1, Y1, Y1
 	MOVQ   b_base+64(FP), R9
 	MOVQ   k+96(FP), R10
-	TESTQ  R10, R10
-	JZ     store1
 
 t1:
+	CMPQ         R10, $0x02
+	JLT          last1
+	VMOVUPD      (R9), Y8
+	VMOVUPD      32(R9), Y9
+	VBROADCASTSD (DX), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y0, Y0
+	VMULPD       Y9, Y10, Y11
+	VADDPD       Y11, Y1, Y1
+	VMOVUPD      (R9)(DI*1), Y8
+	VMOVUPD      32(R9)(DI*1), Y9
+	VBROADCASTSD 8(DX), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y0, Y0
+	VMULPD       Y9, Y10, Y11
+	VADDPD       Y11, Y1, Y1
+	ADDQ         $0x10, DX
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t1
+
+last1:
+	TESTQ        R10, R10
+	JZ           store1
 	VMOVUPD      (R9), Y8
 	VMOVUPD      32(R9), Y9
 	VBROADCASTSD (DX), Y10
@@ -3329,9 +5019,6 @@ t1:
 	VMULPD       Y9, Y10, Y11
 	VADDPD       Y11, Y1, Y1
 	ADDQ         $0x08, DX
-	ADDQ         DI, R9
-	DECQ         R10
-	JNZ          t1
 
 store1:
 	MOVQ    AX, R9
@@ -3394,13 +5081,13 @@ contG:
 	ADDQ    CX, R9
 
 sumG:
-	MOVQ  DX, R8
-	MOVQ  b_base+72(FP), R9
-	MOVQ  n+104(FP), R10
-	TESTQ R10, R10
-	JZ    storeG
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
 
 tG:
+	CMPQ         R10, $0x02
+	JLT          lastG
 	VMOVUPD      (R9), Y8
 	VMOVUPD      32(R9), Y9
 	VBROADCASTSD (R8), Y10
@@ -3423,10 +5110,58 @@ tG:
 	VADDPD       Y11, Y6, Y6
 	VMULPD       Y9, Y10, Y11
 	VADDPD       Y11, Y7, Y7
-	ADDQ         BX, R8
-	ADDQ         DI, R9
-	DECQ         R10
-	JNZ          tG
+	VMOVUPD      (R9)(DI*1), Y8
+	VMOVUPD      32(R9)(DI*1), Y9
+	VBROADCASTSD (R8)(BX*1), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y0, Y0
+	VMULPD       Y9, Y10, Y11
+	VADDPD       Y11, Y1, Y1
+	VBROADCASTSD 8(R8)(BX*1), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y2, Y2
+	VMULPD       Y9, Y10, Y11
+	VADDPD       Y11, Y3, Y3
+	VBROADCASTSD 16(R8)(BX*1), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y4, Y4
+	VMULPD       Y9, Y10, Y11
+	VADDPD       Y11, Y5, Y5
+	VBROADCASTSD 24(R8)(BX*1), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y6, Y6
+	VMULPD       Y9, Y10, Y11
+	VADDPD       Y11, Y7, Y7
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          tG
+
+lastG:
+	TESTQ        R10, R10
+	JZ           storeG
+	VMOVUPD      (R9), Y8
+	VMOVUPD      32(R9), Y9
+	VBROADCASTSD (R8), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y0, Y0
+	VMULPD       Y9, Y10, Y11
+	VADDPD       Y11, Y1, Y1
+	VBROADCASTSD 8(R8), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y2, Y2
+	VMULPD       Y9, Y10, Y11
+	VADDPD       Y11, Y3, Y3
+	VBROADCASTSD 16(R8), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y4, Y4
+	VMULPD       Y9, Y10, Y11
+	VADDPD       Y11, Y5, Y5
+	VBROADCASTSD 24(R8), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y6, Y6
+	VMULPD       Y9, Y10, Y11
+	VADDPD       Y11, Y7, Y7
 
 storeG:
 	VMOVUPD Y0, (AX)
@@ -3471,13 +5206,13 @@ cont3:
 	ADDQ    CX, R9
 
 sum3:
-	MOVQ  DX, R8
-	MOVQ  b_base+72(FP), R9
-	MOVQ  n+104(FP), R10
-	TESTQ R10, R10
-	JZ    store3
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
 
 t3:
+	CMPQ         R10, $0x02
+	JLT          last3
 	VMOVUPD      (R9), Y8
 	VMOVUPD      32(R9), Y9
 	VBROADCASTSD (R8), Y10
@@ -3495,10 +5230,48 @@ t3:
 	VADDPD       Y11, Y4, Y4
 	VMULPD       Y9, Y10, Y11
 	VADDPD       Y11, Y5, Y5
-	ADDQ         BX, R8
-	ADDQ         DI, R9
-	DECQ         R10
-	JNZ          t3
+	VMOVUPD      (R9)(DI*1), Y8
+	VMOVUPD      32(R9)(DI*1), Y9
+	VBROADCASTSD (R8)(BX*1), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y0, Y0
+	VMULPD       Y9, Y10, Y11
+	VADDPD       Y11, Y1, Y1
+	VBROADCASTSD 8(R8)(BX*1), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y2, Y2
+	VMULPD       Y9, Y10, Y11
+	VADDPD       Y11, Y3, Y3
+	VBROADCASTSD 16(R8)(BX*1), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y4, Y4
+	VMULPD       Y9, Y10, Y11
+	VADDPD       Y11, Y5, Y5
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t3
+
+last3:
+	TESTQ        R10, R10
+	JZ           store3
+	VMOVUPD      (R9), Y8
+	VMOVUPD      32(R9), Y9
+	VBROADCASTSD (R8), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y0, Y0
+	VMULPD       Y9, Y10, Y11
+	VADDPD       Y11, Y1, Y1
+	VBROADCASTSD 8(R8), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y2, Y2
+	VMULPD       Y9, Y10, Y11
+	VADDPD       Y11, Y3, Y3
+	VBROADCASTSD 16(R8), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y4, Y4
+	VMULPD       Y9, Y10, Y11
+	VADDPD       Y11, Y5, Y5
 
 store3:
 	VMOVUPD Y0, (AX)
@@ -3534,13 +5307,13 @@ cont2:
 	ADDQ    CX, R9
 
 sum2:
-	MOVQ  DX, R8
-	MOVQ  b_base+72(FP), R9
-	MOVQ  n+104(FP), R10
-	TESTQ R10, R10
-	JZ    store2
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
 
 t2:
+	CMPQ         R10, $0x02
+	JLT          last2
 	VMOVUPD      (R9), Y8
 	VMOVUPD      32(R9), Y9
 	VBROADCASTSD (R8), Y10
@@ -3553,10 +5326,38 @@ t2:
 	VADDPD       Y11, Y2, Y2
 	VMULPD       Y9, Y10, Y11
 	VADDPD       Y11, Y3, Y3
-	ADDQ         BX, R8
-	ADDQ         DI, R9
-	DECQ         R10
-	JNZ          t2
+	VMOVUPD      (R9)(DI*1), Y8
+	VMOVUPD      32(R9)(DI*1), Y9
+	VBROADCASTSD (R8)(BX*1), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y0, Y0
+	VMULPD       Y9, Y10, Y11
+	VADDPD       Y11, Y1, Y1
+	VBROADCASTSD 8(R8)(BX*1), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y2, Y2
+	VMULPD       Y9, Y10, Y11
+	VADDPD       Y11, Y3, Y3
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t2
+
+last2:
+	TESTQ        R10, R10
+	JZ           store2
+	VMOVUPD      (R9), Y8
+	VMOVUPD      32(R9), Y9
+	VBROADCASTSD (R8), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y0, Y0
+	VMULPD       Y9, Y10, Y11
+	VADDPD       Y11, Y1, Y1
+	VBROADCASTSD 8(R8), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y2, Y2
+	VMULPD       Y9, Y10, Y11
+	VADDPD       Y11, Y3, Y3
 
 store2:
 	VMOVUPD Y0, (AX)
@@ -3584,13 +5385,13 @@ cont1:
 	ADDQ    CX, R9
 
 sum1:
-	MOVQ  DX, R8
-	MOVQ  b_base+72(FP), R9
-	MOVQ  n+104(FP), R10
-	TESTQ R10, R10
-	JZ    store1
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
 
 t1:
+	CMPQ         R10, $0x02
+	JLT          last1
 	VMOVUPD      (R9), Y8
 	VMOVUPD      32(R9), Y9
 	VBROADCASTSD (R8), Y10
@@ -3598,10 +5399,28 @@ t1:
 	VADDPD       Y11, Y0, Y0
 	VMULPD       Y9, Y10, Y11
 	VADDPD       Y11, Y1, Y1
-	ADDQ         BX, R8
-	ADDQ         DI, R9
-	DECQ         R10
-	JNZ          t1
+	VMOVUPD      (R9)(DI*1), Y8
+	VMOVUPD      32(R9)(DI*1), Y9
+	VBROADCASTSD (R8)(BX*1), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y0, Y0
+	VMULPD       Y9, Y10, Y11
+	VADDPD       Y11, Y1, Y1
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t1
+
+last1:
+	TESTQ        R10, R10
+	JZ           store1
+	VMOVUPD      (R9), Y8
+	VMOVUPD      32(R9), Y9
+	VBROADCASTSD (R8), Y10
+	VMULPD       Y8, Y10, Y11
+	VADDPD       Y11, Y0, Y0
+	VMULPD       Y9, Y10, Y11
+	VADDPD       Y11, Y1, Y1
 
 store1:
 	VMOVUPD Y0, (AX)
@@ -3643,10 +5462,66 @@ group:
 	VXORPD X8, X8, X8
 	MOVQ   b_base+64(FP), R8
 	MOVQ   k+96(FP), R9
-	TESTQ  R9, R9
-	JZ     storeG
 
 tG:
+	CMPQ         R9, $0x02
+	JLT          lastG
+	VMOVUPD      (R8), Y9
+	VMOVUPD      32(R8), Y10
+	VMOVSD       64(R8), X11
+	VBROADCASTSD (DX), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y1, Y1
+	VMULSD       X11, X12, X13
+	VADDSD       X13, X2, X2
+	VBROADCASTSD (DX)(BX*1), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y3, Y3
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y4, Y4
+	VMULSD       X11, X12, X13
+	VADDSD       X13, X5, X5
+	VBROADCASTSD (DX)(BX*2), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y6, Y6
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y7, Y7
+	VMULSD       X11, X12, X13
+	VADDSD       X13, X8, X8
+	VMOVUPD      (R8)(SI*1), Y9
+	VMOVUPD      32(R8)(SI*1), Y10
+	VMOVSD       64(R8)(SI*1), X11
+	VBROADCASTSD 8(DX), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y1, Y1
+	VMULSD       X11, X12, X13
+	VADDSD       X13, X2, X2
+	VBROADCASTSD 8(DX)(BX*1), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y3, Y3
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y4, Y4
+	VMULSD       X11, X12, X13
+	VADDSD       X13, X5, X5
+	VBROADCASTSD 8(DX)(BX*2), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y6, Y6
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y7, Y7
+	VMULSD       X11, X12, X13
+	VADDSD       X13, X8, X8
+	ADDQ         $0x10, DX
+	LEAQ         (R8)(SI*2), R8
+	SUBQ         $0x02, R9
+	JMP          tG
+
+lastG:
+	TESTQ        R9, R9
+	JZ           storeG
 	VMOVUPD      (R8), Y9
 	VMOVUPD      32(R8), Y10
 	VMOVSD       64(R8), X11
@@ -3672,9 +5547,6 @@ tG:
 	VMULSD       X11, X12, X13
 	VADDSD       X13, X8, X8
 	ADDQ         $0x08, DX
-	ADDQ         SI, R8
-	DECQ         R9
-	JNZ          tG
 
 storeG:
 	MOVQ    AX, R8
@@ -3711,10 +5583,52 @@ rest:
 	VXORPD X5, X5, X5
 	MOVQ   b_base+64(FP), R8
 	MOVQ   k+96(FP), R9
-	TESTQ  R9, R9
-	JZ     store2
 
 t2:
+	CMPQ         R9, $0x02
+	JLT          last2
+	VMOVUPD      (R8), Y9
+	VMOVUPD      32(R8), Y10
+	VMOVSD       64(R8), X11
+	VBROADCASTSD (DX), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y1, Y1
+	VMULSD       X11, X12, X13
+	VADDSD       X13, X2, X2
+	VBROADCASTSD (DX)(BX*1), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y3, Y3
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y4, Y4
+	VMULSD       X11, X12, X13
+	VADDSD       X13, X5, X5
+	VMOVUPD      (R8)(SI*1), Y9
+	VMOVUPD      32(R8)(SI*1), Y10
+	VMOVSD       64(R8)(SI*1), X11
+	VBROADCASTSD 8(DX), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y1, Y1
+	VMULSD       X11, X12, X13
+	VADDSD       X13, X2, X2
+	VBROADCASTSD 8(DX)(BX*1), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y3, Y3
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y4, Y4
+	VMULSD       X11, X12, X13
+	VADDSD       X13, X5, X5
+	ADDQ         $0x10, DX
+	LEAQ         (R8)(SI*2), R8
+	SUBQ         $0x02, R9
+	JMP          t2
+
+last2:
+	TESTQ        R9, R9
+	JZ           store2
 	VMOVUPD      (R8), Y9
 	VMOVUPD      32(R8), Y10
 	VMOVSD       64(R8), X11
@@ -3733,9 +5647,6 @@ t2:
 	VMULSD       X11, X12, X13
 	VADDSD       X13, X5, X5
 	ADDQ         $0x08, DX
-	ADDQ         SI, R8
-	DECQ         R9
-	JNZ          t2
 
 store2:
 	MOVQ    AX, R8
@@ -3763,10 +5674,38 @@ not2:
 	VXORPD X2, X2, X2
 	MOVQ   b_base+64(FP), R8
 	MOVQ   k+96(FP), R9
-	TESTQ  R9, R9
-	JZ     store1
 
 t1:
+	CMPQ         R9, $0x02
+	JLT          last1
+	VMOVUPD      (R8), Y9
+	VMOVUPD      32(R8), Y10
+	VMOVSD       64(R8), X11
+	VBROADCASTSD (DX), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y1, Y1
+	VMULSD       X11, X12, X13
+	VADDSD       X13, X2, X2
+	VMOVUPD      (R8)(SI*1), Y9
+	VMOVUPD      32(R8)(SI*1), Y10
+	VMOVSD       64(R8)(SI*1), X11
+	VBROADCASTSD 8(DX), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y1, Y1
+	VMULSD       X11, X12, X13
+	VADDSD       X13, X2, X2
+	ADDQ         $0x10, DX
+	LEAQ         (R8)(SI*2), R8
+	SUBQ         $0x02, R9
+	JMP          t1
+
+last1:
+	TESTQ        R9, R9
+	JZ           store1
 	VMOVUPD      (R8), Y9
 	VMOVUPD      32(R8), Y10
 	VMOVSD       64(R8), X11
@@ -3778,9 +5717,6 @@ t1:
 	VMULSD       X11, X12, X13
 	VADDSD       X13, X2, X2
 	ADDQ         $0x08, DX
-	ADDQ         SI, R8
-	DECQ         R9
-	JNZ          t1
 
 store1:
 	MOVQ    AX, R8
@@ -3845,13 +5781,13 @@ contG:
 	ADDQ    CX, R9
 
 sumG:
-	MOVQ  DX, R8
-	MOVQ  b_base+72(FP), R9
-	MOVQ  n+104(FP), R10
-	TESTQ R10, R10
-	JZ    storeG
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
 
 tG:
+	CMPQ         R10, $0x02
+	JLT          lastG
 	VMOVUPD      (R9), Y9
 	VMOVUPD      32(R9), Y10
 	VMOVSD       64(R9), X11
@@ -3876,10 +5812,62 @@ tG:
 	VADDPD       Y13, Y7, Y7
 	VMULSD       X11, X12, X13
 	VADDSD       X13, X8, X8
-	ADDQ         BX, R8
-	ADDQ         DI, R9
-	DECQ         R10
-	JNZ          tG
+	VMOVUPD      (R9)(DI*1), Y9
+	VMOVUPD      32(R9)(DI*1), Y10
+	VMOVSD       64(R9)(DI*1), X11
+	VBROADCASTSD (R8)(BX*1), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y1, Y1
+	VMULSD       X11, X12, X13
+	VADDSD       X13, X2, X2
+	VBROADCASTSD 8(R8)(BX*1), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y3, Y3
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y4, Y4
+	VMULSD       X11, X12, X13
+	VADDSD       X13, X5, X5
+	VBROADCASTSD 16(R8)(BX*1), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y6, Y6
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y7, Y7
+	VMULSD       X11, X12, X13
+	VADDSD       X13, X8, X8
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          tG
+
+lastG:
+	TESTQ        R10, R10
+	JZ           storeG
+	VMOVUPD      (R9), Y9
+	VMOVUPD      32(R9), Y10
+	VMOVSD       64(R9), X11
+	VBROADCASTSD (R8), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y1, Y1
+	VMULSD       X11, X12, X13
+	VADDSD       X13, X2, X2
+	VBROADCASTSD 8(R8), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y3, Y3
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y4, Y4
+	VMULSD       X11, X12, X13
+	VADDSD       X13, X5, X5
+	VBROADCASTSD 16(R8), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y6, Y6
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y7, Y7
+	VMULSD       X11, X12, X13
+	VADDSD       X13, X8, X8
 
 storeG:
 	VMOVUPD Y0, (AX)
@@ -3923,13 +5911,13 @@ cont2:
 	ADDQ    CX, R9
 
 sum2:
-	MOVQ  DX, R8
-	MOVQ  b_base+72(FP), R9
-	MOVQ  n+104(FP), R10
-	TESTQ R10, R10
-	JZ    store2
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
 
 t2:
+	CMPQ         R10, $0x02
+	JLT          last2
 	VMOVUPD      (R9), Y9
 	VMOVUPD      32(R9), Y10
 	VMOVSD       64(R9), X11
@@ -3947,10 +5935,48 @@ t2:
 	VADDPD       Y13, Y4, Y4
 	VMULSD       X11, X12, X13
 	VADDSD       X13, X5, X5
-	ADDQ         BX, R8
-	ADDQ         DI, R9
-	DECQ         R10
-	JNZ          t2
+	VMOVUPD      (R9)(DI*1), Y9
+	VMOVUPD      32(R9)(DI*1), Y10
+	VMOVSD       64(R9)(DI*1), X11
+	VBROADCASTSD (R8)(BX*1), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y1, Y1
+	VMULSD       X11, X12, X13
+	VADDSD       X13, X2, X2
+	VBROADCASTSD 8(R8)(BX*1), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y3, Y3
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y4, Y4
+	VMULSD       X11, X12, X13
+	VADDSD       X13, X5, X5
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t2
+
+last2:
+	TESTQ        R10, R10
+	JZ           store2
+	VMOVUPD      (R9), Y9
+	VMOVUPD      32(R9), Y10
+	VMOVSD       64(R9), X11
+	VBROADCASTSD (R8), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y1, Y1
+	VMULSD       X11, X12, X13
+	VADDSD       X13, X2, X2
+	VBROADCASTSD 8(R8), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y3, Y3
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y4, Y4
+	VMULSD       X11, X12, X13
+	VADDSD       X13, X5, X5
 
 store2:
 	VMOVUPD Y0, (AX)
@@ -3982,13 +6008,13 @@ cont1:
 	ADDQ    CX, R9
 
 sum1:
-	MOVQ  DX, R8
-	MOVQ  b_base+72(FP), R9
-	MOVQ  n+104(FP), R10
-	TESTQ R10, R10
-	JZ    store1
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
 
 t1:
+	CMPQ         R10, $0x02
+	JLT          last1
 	VMOVUPD      (R9), Y9
 	VMOVUPD      32(R9), Y10
 	VMOVSD       64(R9), X11
@@ -3999,10 +6025,34 @@ t1:
 	VADDPD       Y13, Y1, Y1
 	VMULSD       X11, X12, X13
 	VADDSD       X13, X2, X2
-	ADDQ         BX, R8
-	ADDQ         DI, R9
-	DECQ         R10
-	JNZ          t1
+	VMOVUPD      (R9)(DI*1), Y9
+	VMOVUPD      32(R9)(DI*1), Y10
+	VMOVSD       64(R9)(DI*1), X11
+	VBROADCASTSD (R8)(BX*1), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y1, Y1
+	VMULSD       X11, X12, X13
+	VADDSD       X13, X2, X2
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t1
+
+last1:
+	TESTQ        R10, R10
+	JZ           store1
+	VMOVUPD      (R9), Y9
+	VMOVUPD      32(R9), Y10
+	VMOVSD       64(R9), X11
+	VBROADCASTSD (R8), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y1, Y1
+	VMULSD       X11, X12, X13
+	VADDSD       X13, X2, X2
 
 store1:
 	VMOVUPD Y0, (AX)
@@ -4045,10 +6095,66 @@ group:
 	VXORPD X8, X8, X8
 	MOVQ   b_base+64(FP), R8
 	MOVQ   k+96(FP), R9
-	TESTQ  R9, R9
-	JZ     storeG
 
 tG:
+	CMPQ         R9, $0x02
+	JLT          lastG
+	VMOVUPD      (R8), Y9
+	VMOVUPD      32(R8), Y10
+	VMOVUPD      64(R8), X11
+	VBROADCASTSD (DX), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y1, Y1
+	VMULPD       X11, X12, X13
+	VADDPD       X13, X2, X2
+	VBROADCASTSD (DX)(BX*1), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y3, Y3
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y4, Y4
+	VMULPD       X11, X12, X13
+	VADDPD       X13, X5, X5
+	VBROADCASTSD (DX)(BX*2), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y6, Y6
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y7, Y7
+	VMULPD       X11, X12, X13
+	VADDPD       X13, X8, X8
+	VMOVUPD      (R8)(SI*1), Y9
+	VMOVUPD      32(R8)(SI*1), Y10
+	VMOVUPD      64(R8)(SI*1), X11
+	VBROADCASTSD 8(DX), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y1, Y1
+	VMULPD       X11, X12, X13
+	VADDPD       X13, X2, X2
+	VBROADCASTSD 8(DX)(BX*1), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y3, Y3
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y4, Y4
+	VMULPD       X11, X12, X13
+	VADDPD       X13, X5, X5
+	VBROADCASTSD 8(DX)(BX*2), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y6, Y6
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y7, Y7
+	VMULPD       X11, X12, X13
+	VADDPD       X13, X8, X8
+	ADDQ         $0x10, DX
+	LEAQ         (R8)(SI*2), R8
+	SUBQ         $0x02, R9
+	JMP          tG
+
+lastG:
+	TESTQ        R9, R9
+	JZ           storeG
 	VMOVUPD      (R8), Y9
 	VMOVUPD      32(R8), Y10
 	VMOVUPD      64(R8), X11
@@ -4074,9 +6180,6 @@ tG:
 	VMULPD       X11, X12, X13
 	VADDPD       X13, X8, X8
 	ADDQ         $0x08, DX
-	ADDQ         SI, R8
-	DECQ         R9
-	JNZ          tG
 
 storeG:
 	MOVQ    AX, R8
@@ -4113,10 +6216,52 @@ rest:
 	VXORPD X5, X5, X5
 	MOVQ   b_base+64(FP), R8
 	MOVQ   k+96(FP), R9
-	TESTQ  R9, R9
-	JZ     store2
 
 t2:
+	CMPQ         R9, $0x02
+	JLT          last2
+	VMOVUPD      (R8), Y9
+	VMOVUPD      32(R8), Y10
+	VMOVUPD      64(R8), X11
+	VBROADCASTSD (DX), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y1, Y1
+	VMULPD       X11, X12, X13
+	VADDPD       X13, X2, X2
+	VBROADCASTSD (DX)(BX*1), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y3, Y3
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y4, Y4
+	VMULPD       X11, X12, X13
+	VADDPD       X13, X5, X5
+	VMOVUPD      (R8)(SI*1), Y9
+	VMOVUPD      32(R8)(SI*1), Y10
+	VMOVUPD      64(R8)(SI*1), X11
+	VBROADCASTSD 8(DX), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y1, Y1
+	VMULPD       X11, X12, X13
+	VADDPD       X13, X2, X2
+	VBROADCASTSD 8(DX)(BX*1), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y3, Y3
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y4, Y4
+	VMULPD       X11, X12, X13
+	VADDPD       X13, X5, X5
+	ADDQ         $0x10, DX
+	LEAQ         (R8)(SI*2), R8
+	SUBQ         $0x02, R9
+	JMP          t2
+
+last2:
+	TESTQ        R9, R9
+	JZ           store2
 	VMOVUPD      (R8), Y9
 	VMOVUPD      32(R8), Y10
 	VMOVUPD      64(R8), X11
@@ -4135,9 +6280,6 @@ t2:
 	VMULPD       X11, X12, X13
 	VADDPD       X13, X5, X5
 	ADDQ         $0x08, DX
-	ADDQ         SI, R8
-	DECQ         R9
-	JNZ          t2
 
 store2:
 	MOVQ    AX, R8
@@ -4165,10 +6307,38 @@ not2:
 	VXORPD X2, X2, X2
 	MOVQ   b_base+64(FP), R8
 	MOVQ   k+96(FP), R9
-	TESTQ  R9, R9
-	JZ     store1
 
 t1:
+	CMPQ         R9, $0x02
+	JLT          last1
+	VMOVUPD      (R8), Y9
+	VMOVUPD      32(R8), Y10
+	VMOVUPD      64(R8), X11
+	VBROADCASTSD (DX), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y1, Y1
+	VMULPD       X11, X12, X13
+	VADDPD       X13, X2, X2
+	VMOVUPD      (R8)(SI*1), Y9
+	VMOVUPD      32(R8)(SI*1), Y10
+	VMOVUPD      64(R8)(SI*1), X11
+	VBROADCASTSD 8(DX), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y1, Y1
+	VMULPD       X11, X12, X13
+	VADDPD       X13, X2, X2
+	ADDQ         $0x10, DX
+	LEAQ         (R8)(SI*2), R8
+	SUBQ         $0x02, R9
+	JMP          t1
+
+last1:
+	TESTQ        R9, R9
+	JZ           store1
 	VMOVUPD      (R8), Y9
 	VMOVUPD      32(R8), Y10
 	VMOVUPD      64(R8), X11
@@ -4180,9 +6350,6 @@ t1:
 	VMULPD       X11, X12, X13
 	VADDPD       X13, X2, X2
 	ADDQ         $0x08, DX
-	ADDQ         SI, R8
-	DECQ         R9
-	JNZ          t1
 
 store1:
 	MOVQ    AX, R8
@@ -4247,13 +6414,13 @@ contG:
 	ADDQ    CX, R9
 
 sumG:
-	MOVQ  DX, R8
-	MOVQ  b_base+72(FP), R9
-	MOVQ  n+104(FP), R10
-	TESTQ R10, R10
-	JZ    storeG
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
 
 tG:
+	CMPQ         R10, $0x02
+	JLT          lastG
 	VMOVUPD      (R9), Y9
 	VMOVUPD      32(R9), Y10
 	VMOVUPD      64(R9), X11
@@ -4278,10 +6445,62 @@ tG:
 	VADDPD       Y13, Y7, Y7
 	VMULPD       X11, X12, X13
 	VADDPD       X13, X8, X8
-	ADDQ         BX, R8
-	ADDQ         DI, R9
-	DECQ         R10
-	JNZ          tG
+	VMOVUPD      (R9)(DI*1), Y9
+	VMOVUPD      32(R9)(DI*1), Y10
+	VMOVUPD      64(R9)(DI*1), X11
+	VBROADCASTSD (R8)(BX*1), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y1, Y1
+	VMULPD       X11, X12, X13
+	VADDPD       X13, X2, X2
+	VBROADCASTSD 8(R8)(BX*1), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y3, Y3
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y4, Y4
+	VMULPD       X11, X12, X13
+	VADDPD       X13, X5, X5
+	VBROADCASTSD 16(R8)(BX*1), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y6, Y6
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y7, Y7
+	VMULPD       X11, X12, X13
+	VADDPD       X13, X8, X8
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          tG
+
+lastG:
+	TESTQ        R10, R10
+	JZ           storeG
+	VMOVUPD      (R9), Y9
+	VMOVUPD      32(R9), Y10
+	VMOVUPD      64(R9), X11
+	VBROADCASTSD (R8), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y1, Y1
+	VMULPD       X11, X12, X13
+	VADDPD       X13, X2, X2
+	VBROADCASTSD 8(R8), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y3, Y3
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y4, Y4
+	VMULPD       X11, X12, X13
+	VADDPD       X13, X5, X5
+	VBROADCASTSD 16(R8), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y6, Y6
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y7, Y7
+	VMULPD       X11, X12, X13
+	VADDPD       X13, X8, X8
 
 storeG:
 	VMOVUPD Y0, (AX)
@@ -4325,13 +6544,13 @@ cont2:
 	ADDQ    CX, R9
 
 sum2:
-	MOVQ  DX, R8
-	MOVQ  b_base+72(FP), R9
-	MOVQ  n+104(FP), R10
-	TESTQ R10, R10
-	JZ    store2
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
 
 t2:
+	CMPQ         R10, $0x02
+	JLT          last2
 	VMOVUPD      (R9), Y9
 	VMOVUPD      32(R9), Y10
 	VMOVUPD      64(R9), X11
@@ -4349,10 +6568,48 @@ t2:
 	VADDPD       Y13, Y4, Y4
 	VMULPD       X11, X12, X13
 	VADDPD       X13, X5, X5
-	ADDQ         BX, R8
-	ADDQ         DI, R9
-	DECQ         R10
-	JNZ          t2
+	VMOVUPD      (R9)(DI*1), Y9
+	VMOVUPD      32(R9)(DI*1), Y10
+	VMOVUPD      64(R9)(DI*1), X11
+	VBROADCASTSD (R8)(BX*1), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y1, Y1
+	VMULPD       X11, X12, X13
+	VADDPD       X13, X2, X2
+	VBROADCASTSD 8(R8)(BX*1), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y3, Y3
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y4, Y4
+	VMULPD       X11, X12, X13
+	VADDPD       X13, X5, X5
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t2
+
+last2:
+	TESTQ        R10, R10
+	JZ           store2
+	VMOVUPD      (R9), Y9
+	VMOVUPD      32(R9), Y10
+	VMOVUPD      64(R9), X11
+	VBROADCASTSD (R8), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y1, Y1
+	VMULPD       X11, X12, X13
+	VADDPD       X13, X2, X2
+	VBROADCASTSD 8(R8), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y3, Y3
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y4, Y4
+	VMULPD       X11, X12, X13
+	VADDPD       X13, X5, X5
 
 store2:
 	VMOVUPD Y0, (AX)
@@ -4384,13 +6641,13 @@ cont1:
 	ADDQ    CX, R9
 
 sum1:
-	MOVQ  DX, R8
-	MOVQ  b_base+72(FP), R9
-	MOVQ  n+104(FP), R10
-	TESTQ R10, R10
-	JZ    store1
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
 
 t1:
+	CMPQ         R10, $0x02
+	JLT          last1
 	VMOVUPD      (R9), Y9
 	VMOVUPD      32(R9), Y10
 	VMOVUPD      64(R9), X11
@@ -4401,10 +6658,34 @@ t1:
 	VADDPD       Y13, Y1, Y1
 	VMULPD       X11, X12, X13
 	VADDPD       X13, X2, X2
-	ADDQ         BX, R8
-	ADDQ         DI, R9
-	DECQ         R10
-	JNZ          t1
+	VMOVUPD      (R9)(DI*1), Y9
+	VMOVUPD      32(R9)(DI*1), Y10
+	VMOVUPD      64(R9)(DI*1), X11
+	VBROADCASTSD (R8)(BX*1), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y1, Y1
+	VMULPD       X11, X12, X13
+	VADDPD       X13, X2, X2
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t1
+
+last1:
+	TESTQ        R10, R10
+	JZ           store1
+	VMOVUPD      (R9), Y9
+	VMOVUPD      32(R9), Y10
+	VMOVUPD      64(R9), X11
+	VBROADCASTSD (R8), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y1, Y1
+	VMULPD       X11, X12, X13
+	VADDPD       X13, X2, X2
 
 store1:
 	VMOVUPD Y0, (AX)
@@ -4446,10 +6727,62 @@ group:
 	VXORPD X7, X7, X7
 	MOVQ   b_base+64(FP), R8
 	MOVQ   k+96(FP), R9
-	TESTQ  R9, R9
-	JZ     storeG
 
 tG:
+	CMPQ         R9, $0x02
+	JLT          lastG
+	VMOVUPD      (R8), Y8
+	VMOVUPD      32(R8), Y9
+	VMOVUPD      64(R8), X10
+	VMOVSD       80(R8), X11
+	VBROADCASTSD (DX), Y12
+	VMULPD       Y8, Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y1, Y1
+	VMULPD       X10, X12, X13
+	VADDPD       X13, X2, X2
+	VMULSD       X11, X12, X13
+	VADDSD       X13, X3, X3
+	VBROADCASTSD (DX)(BX*1), Y12
+	VMULPD       Y8, Y12, Y13
+	VADDPD       Y13, Y4, Y4
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y5, Y5
+	VMULPD       X10, X12, X13
+	VADDPD       X13, X6, X6
+	VMULSD       X11, X12, X13
+	VADDSD       X13, X7, X7
+	VMOVUPD      (R8)(SI*1), Y8
+	VMOVUPD      32(R8)(SI*1), Y9
+	VMOVUPD      64(R8)(SI*1), X10
+	VMOVSD       80(R8)(SI*1), X11
+	VBROADCASTSD 8(DX), Y12
+	VMULPD       Y8, Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y1, Y1
+	VMULPD       X10, X12, X13
+	VADDPD       X13, X2, X2
+	VMULSD       X11, X12, X13
+	VADDSD       X13, X3, X3
+	VBROADCASTSD 8(DX)(BX*1), Y12
+	VMULPD       Y8, Y12, Y13
+	VADDPD       Y13, Y4, Y4
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y5, Y5
+	VMULPD       X10, X12, X13
+	VADDPD       X13, X6, X6
+	VMULSD       X11, X12, X13
+	VADDSD       X13, X7, X7
+	ADDQ         $0x10, DX
+	LEAQ         (R8)(SI*2), R8
+	SUBQ         $0x02, R9
+	JMP          tG
+
+lastG:
+	TESTQ        R9, R9
+	JZ           storeG
 	VMOVUPD      (R8), Y8
 	VMOVUPD      32(R8), Y9
 	VMOVUPD      64(R8), X10
@@ -4473,9 +6806,6 @@ tG:
 	VMULSD       X11, X12, X13
 	VADDSD       X13, X7, X7
 	ADDQ         $0x08, DX
-	ADDQ         SI, R8
-	DECQ         R9
-	JNZ          tG
 
 storeG:
 	MOVQ    AX, R8
@@ -4507,10 +6837,44 @@ rest:
 	VXORPD X3, X3, X3
 	MOVQ   b_base+64(FP), R8
 	MOVQ   k+96(FP), R9
-	TESTQ  R9, R9
-	JZ     store1
 
 t1:
+	CMPQ         R9, $0x02
+	JLT          last1
+	VMOVUPD      (R8), Y8
+	VMOVUPD      32(R8), Y9
+	VMOVUPD      64(R8), X10
+	VMOVSD       80(R8), X11
+	VBROADCASTSD (DX), Y12
+	VMULPD       Y8, Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y1, Y1
+	VMULPD       X10, X12, X13
+	VADDPD       X13, X2, X2
+	VMULSD       X11, X12, X13
+	VADDSD       X13, X3, X3
+	VMOVUPD      (R8)(SI*1), Y8
+	VMOVUPD      32(R8)(SI*1), Y9
+	VMOVUPD      64(R8)(SI*1), X10
+	VMOVSD       80(R8)(SI*1), X11
+	VBROADCASTSD 8(DX), Y12
+	VMULPD       Y8, Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y1, Y1
+	VMULPD       X10, X12, X13
+	VADDPD       X13, X2, X2
+	VMULSD       X11, X12, X13
+	VADDSD       X13, X3, X3
+	ADDQ         $0x10, DX
+	LEAQ         (R8)(SI*2), R8
+	SUBQ         $0x02, R9
+	JMP          t1
+
+last1:
+	TESTQ        R9, R9
+	JZ           store1
 	VMOVUPD      (R8), Y8
 	VMOVUPD      32(R8), Y9
 	VMOVUPD      64(R8), X10
@@ -4525,9 +6889,6 @@ t1:
 	VMULSD       X11, X12, X13
 	VADDSD       X13, X3, X3
 	ADDQ         $0x08, DX
-	ADDQ         SI, R8
-	DECQ         R9
-	JNZ          t1
 
 store1:
 	MOVQ    AX, R8
@@ -4590,13 +6951,13 @@ contG:
 	ADDQ    CX, R9
 
 sumG:
-	MOVQ  DX, R8
-	MOVQ  b_base+72(FP), R9
-	MOVQ  n+104(FP), R10
-	TESTQ R10, R10
-	JZ    storeG
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
 
 tG:
+	CMPQ         R10, $0x02
+	JLT          lastG
 	VMOVUPD      (R9), Y8
 	VMOVUPD      32(R9), Y9
 	VMOVUPD      64(R9), X10
@@ -4619,10 +6980,58 @@ tG:
 	VADDPD       X13, X6, X6
 	VMULSD       X11, X12, X13
 	VADDSD       X13, X7, X7
-	ADDQ         BX, R8
-	ADDQ         DI, R9
-	DECQ         R10
-	JNZ          tG
+	VMOVUPD      (R9)(DI*1), Y8
+	VMOVUPD      32(R9)(DI*1), Y9
+	VMOVUPD      64(R9)(DI*1), X10
+	VMOVSD       80(R9)(DI*1), X11
+	VBROADCASTSD (R8)(BX*1), Y12
+	VMULPD       Y8, Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y1, Y1
+	VMULPD       X10, X12, X13
+	VADDPD       X13, X2, X2
+	VMULSD       X11, X12, X13
+	VADDSD       X13, X3, X3
+	VBROADCASTSD 8(R8)(BX*1), Y12
+	VMULPD       Y8, Y12, Y13
+	VADDPD       Y13, Y4, Y4
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y5, Y5
+	VMULPD       X10, X12, X13
+	VADDPD       X13, X6, X6
+	VMULSD       X11, X12, X13
+	VADDSD       X13, X7, X7
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          tG
+
+lastG:
+	TESTQ        R10, R10
+	JZ           storeG
+	VMOVUPD      (R9), Y8
+	VMOVUPD      32(R9), Y9
+	VMOVUPD      64(R9), X10
+	VMOVSD       80(R9), X11
+	VBROADCASTSD (R8), Y12
+	VMULPD       Y8, Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y1, Y1
+	VMULPD       X10, X12, X13
+	VADDPD       X13, X2, X2
+	VMULSD       X11, X12, X13
+	VADDSD       X13, X3, X3
+	VBROADCASTSD 8(R8), Y12
+	VMULPD       Y8, Y12, Y13
+	VADDPD       Y13, Y4, Y4
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y5, Y5
+	VMULPD       X10, X12, X13
+	VADDPD       X13, X6, X6
+	VMULSD       X11, X12, X13
+	VADDSD       X13, X7, X7
 
 storeG:
 	VMOVUPD Y0, (AX)
@@ -4659,13 +7068,13 @@ cont1:
 	ADDQ    CX, R9
 
 sum1:
-	MOVQ  DX, R8
-	MOVQ  b_base+72(FP), R9
-	MOVQ  n+104(FP), R10
-	TESTQ R10, R10
-	JZ    store1
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
 
 t1:
+	CMPQ         R10, $0x02
+	JLT          last1
 	VMOVUPD      (R9), Y8
 	VMOVUPD      32(R9), Y9
 	VMOVUPD      64(R9), X10
@@ -4679,10 +7088,40 @@ t1:
 	VADDPD       X13, X2, X2
 	VMULSD       X11, X12, X13
 	VADDSD       X13, X3, X3
-	ADDQ         BX, R8
-	ADDQ         DI, R9
-	DECQ         R10
-	JNZ          t1
+	VMOVUPD      (R9)(DI*1), Y8
+	VMOVUPD      32(R9)(DI*1), Y9
+	VMOVUPD      64(R9)(DI*1), X10
+	VMOVSD       80(R9)(DI*1), X11
+	VBROADCASTSD (R8)(BX*1), Y12
+	VMULPD       Y8, Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y1, Y1
+	VMULPD       X10, X12, X13
+	VADDPD       X13, X2, X2
+	VMULSD       X11, X12, X13
+	VADDSD       X13, X3, X3
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t1
+
+last1:
+	TESTQ        R10, R10
+	JZ           store1
+	VMOVUPD      (R9), Y8
+	VMOVUPD      32(R9), Y9
+	VMOVUPD      64(R9), X10
+	VMOVSD       80(R9), X11
+	VBROADCASTSD (R8), Y12
+	VMULPD       Y8, Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y1, Y1
+	VMULPD       X10, X12, X13
+	VADDPD       X13, X2, X2
+	VMULSD       X11, X12, X13
+	VADDSD       X13, X3, X3
 
 store1:
 	VMOVUPD Y0, (AX)
@@ -4726,10 +7165,66 @@ group:
 	VXORPD Y8, Y8, Y8
 	MOVQ   b_base+64(FP), R8
 	MOVQ   k+96(FP), R9
-	TESTQ  R9, R9
-	JZ     storeG
 
 tG:
+	CMPQ         R9, $0x02
+	JLT          lastG
+	VMOVUPD      (R8), Y9
+	VMOVUPD      32(R8), Y10
+	VMOVUPD      64(R8), Y11
+	VBROADCASTSD (DX), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y1, Y1
+	VMULPD       Y11, Y12, Y13
+	VADDPD       Y13, Y2, Y2
+	VBROADCASTSD (DX)(BX*1), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y3, Y3
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y4, Y4
+	VMULPD       Y11, Y12, Y13
+	VADDPD       Y13, Y5, Y5
+	VBROADCASTSD (DX)(BX*2), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y6, Y6
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y7, Y7
+	VMULPD       Y11, Y12, Y13
+	VADDPD       Y13, Y8, Y8
+	VMOVUPD      (R8)(SI*1), Y9
+	VMOVUPD      32(R8)(SI*1), Y10
+	VMOVUPD      64(R8)(SI*1), Y11
+	VBROADCASTSD 8(DX), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y1, Y1
+	VMULPD       Y11, Y12, Y13
+	VADDPD       Y13, Y2, Y2
+	VBROADCASTSD 8(DX)(BX*1), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y3, Y3
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y4, Y4
+	VMULPD       Y11, Y12, Y13
+	VADDPD       Y13, Y5, Y5
+	VBROADCASTSD 8(DX)(BX*2), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y6, Y6
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y7, Y7
+	VMULPD       Y11, Y12, Y13
+	VADDPD       Y13, Y8, Y8
+	ADDQ         $0x10, DX
+	LEAQ         (R8)(SI*2), R8
+	SUBQ         $0x02, R9
+	JMP          tG
+
+lastG:
+	TESTQ        R9, R9
+	JZ           storeG
 	VMOVUPD      (R8), Y9
 	VMOVUPD      32(R8), Y10
 	VMOVUPD      64(R8), Y11
@@ -4755,9 +7250,6 @@ tG:
 	VMULPD       Y11, Y12, Y13
 	VADDPD       Y13, Y8, Y8
 	ADDQ         $0x08, DX
-	ADDQ         SI, R8
-	DECQ         R9
-	JNZ          tG
 
 storeG:
 	MOVQ    AX, R8
@@ -4794,10 +7286,52 @@ rest:
 	VXORPD Y5, Y5, Y5
 	MOVQ   b_base+64(FP), R8
 	MOVQ   k+96(FP), R9
-	TESTQ  R9, R9
-	JZ     store2
 
 t2:
+	CMPQ         R9, $0x02
+	JLT          last2
+	VMOVUPD      (R8), Y9
+	VMOVUPD      32(R8), Y10
+	VMOVUPD      64(R8), Y11
+	VBROADCASTSD (DX), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y1, Y1
+	VMULPD       Y11, Y12, Y13
+	VADDPD       Y13, Y2, Y2
+	VBROADCASTSD (DX)(BX*1), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y3, Y3
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y4, Y4
+	VMULPD       Y11, Y12, Y13
+	VADDPD       Y13, Y5, Y5
+	VMOVUPD      (R8)(SI*1), Y9
+	VMOVUPD      32(R8)(SI*1), Y10
+	VMOVUPD      64(R8)(SI*1), Y11
+	VBROADCASTSD 8(DX), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y1, Y1
+	VMULPD       Y11, Y12, Y13
+	VADDPD       Y13, Y2, Y2
+	VBROADCASTSD 8(DX)(BX*1), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y3, Y3
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y4, Y4
+	VMULPD       Y11, Y12, Y13
+	VADDPD       Y13, Y5, Y5
+	ADDQ         $0x10, DX
+	LEAQ         (R8)(SI*2), R8
+	SUBQ         $0x02, R9
+	JMP          t2
+
+last2:
+	TESTQ        R9, R9
+	JZ           store2
 	VMOVUPD      (R8), Y9
 	VMOVUPD      32(R8), Y10
 	VMOVUPD      64(R8), Y11
@@ -4816,9 +7350,6 @@ t2:
 	VMULPD       Y11, Y12, Y13
 	VADDPD       Y13, Y5, Y5
 	ADDQ         $0x08, DX
-	ADDQ         SI, R8
-	DECQ         R9
-	JNZ          t2
 
 store2:
 	MOVQ    AX, R8
@@ -4846,10 +7377,38 @@ not2:
 	VXORPD Y2, Y2, Y2
 	MOVQ   b_base+64(FP), R8
 	MOVQ   k+96(FP), R9
-	TESTQ  R9, R9
-	JZ     store1
 
 t1:
+	CMPQ         R9, $0x02
+	JLT          last1
+	VMOVUPD      (R8), Y9
+	VMOVUPD      32(R8), Y10
+	VMOVUPD      64(R8), Y11
+	VBROADCASTSD (DX), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y1, Y1
+	VMULPD       Y11, Y12, Y13
+	VADDPD       Y13, Y2, Y2
+	VMOVUPD      (R8)(SI*1), Y9
+	VMOVUPD      32(R8)(SI*1), Y10
+	VMOVUPD      64(R8)(SI*1), Y11
+	VBROADCASTSD 8(DX), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y1, Y1
+	VMULPD       Y11, Y12, Y13
+	VADDPD       Y13, Y2, Y2
+	ADDQ         $0x10, DX
+	LEAQ         (R8)(SI*2), R8
+	SUBQ         $0x02, R9
+	JMP          t1
+
+last1:
+	TESTQ        R9, R9
+	JZ           store1
 	VMOVUPD      (R8), Y9
 	VMOVUPD      32(R8), Y10
 	VMOVUPD      64(R8), Y11
@@ -4861,9 +7420,6 @@ t1:
 	VMULPD       Y11, Y12, Y13
 	VADDPD       Y13, Y2, Y2
 	ADDQ         $0x08, DX
-	ADDQ         SI, R8
-	DECQ         R9
-	JNZ          t1
 
 store1:
 	MOVQ    AX, R8
@@ -4928,13 +7484,13 @@ contG:
 	ADDQ    CX, R9
 
 sumG:
-	MOVQ  DX, R8
-	MOVQ  b_base+72(FP), R9
-	MOVQ  n+104(FP), R10
-	TESTQ R10, R10
-	JZ    storeG
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
 
 tG:
+	CMPQ         R10, $0x02
+	JLT          lastG
 	VMOVUPD      (R9), Y9
 	VMOVUPD      32(R9), Y10
 	VMOVUPD      64(R9), Y11
@@ -4959,10 +7515,62 @@ tG:
 	VADDPD       Y13, Y7, Y7
 	VMULPD       Y11, Y12, Y13
 	VADDPD       Y13, Y8, Y8
-	ADDQ         BX, R8
-	ADDQ         DI, R9
-	DECQ         R10
-	JNZ          tG
+	VMOVUPD      (R9)(DI*1), Y9
+	VMOVUPD      32(R9)(DI*1), Y10
+	VMOVUPD      64(R9)(DI*1), Y11
+	VBROADCASTSD (R8)(BX*1), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y1, Y1
+	VMULPD       Y11, Y12, Y13
+	VADDPD       Y13, Y2, Y2
+	VBROADCASTSD 8(R8)(BX*1), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y3, Y3
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y4, Y4
+	VMULPD       Y11, Y12, Y13
+	VADDPD       Y13, Y5, Y5
+	VBROADCASTSD 16(R8)(BX*1), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y6, Y6
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y7, Y7
+	VMULPD       Y11, Y12, Y13
+	VADDPD       Y13, Y8, Y8
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          tG
+
+lastG:
+	TESTQ        R10, R10
+	JZ           storeG
+	VMOVUPD      (R9), Y9
+	VMOVUPD      32(R9), Y10
+	VMOVUPD      64(R9), Y11
+	VBROADCASTSD (R8), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y1, Y1
+	VMULPD       Y11, Y12, Y13
+	VADDPD       Y13, Y2, Y2
+	VBROADCASTSD 8(R8), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y3, Y3
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y4, Y4
+	VMULPD       Y11, Y12, Y13
+	VADDPD       Y13, Y5, Y5
+	VBROADCASTSD 16(R8), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y6, Y6
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y7, Y7
+	VMULPD       Y11, Y12, Y13
+	VADDPD       Y13, Y8, Y8
 
 storeG:
 	VMOVUPD Y0, (AX)
@@ -5006,13 +7614,13 @@ cont2:
 	ADDQ    CX, R9
 
 sum2:
-	MOVQ  DX, R8
-	MOVQ  b_base+72(FP), R9
-	MOVQ  n+104(FP), R10
-	TESTQ R10, R10
-	JZ    store2
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
 
 t2:
+	CMPQ         R10, $0x02
+	JLT          last2
 	VMOVUPD      (R9), Y9
 	VMOVUPD      32(R9), Y10
 	VMOVUPD      64(R9), Y11
@@ -5030,10 +7638,48 @@ t2:
 	VADDPD       Y13, Y4, Y4
 	VMULPD       Y11, Y12, Y13
 	VADDPD       Y13, Y5, Y5
-	ADDQ         BX, R8
-	ADDQ         DI, R9
-	DECQ         R10
-	JNZ          t2
+	VMOVUPD      (R9)(DI*1), Y9
+	VMOVUPD      32(R9)(DI*1), Y10
+	VMOVUPD      64(R9)(DI*1), Y11
+	VBROADCASTSD (R8)(BX*1), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y1, Y1
+	VMULPD       Y11, Y12, Y13
+	VADDPD       Y13, Y2, Y2
+	VBROADCASTSD 8(R8)(BX*1), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y3, Y3
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y4, Y4
+	VMULPD       Y11, Y12, Y13
+	VADDPD       Y13, Y5, Y5
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t2
+
+last2:
+	TESTQ        R10, R10
+	JZ           store2
+	VMOVUPD      (R9), Y9
+	VMOVUPD      32(R9), Y10
+	VMOVUPD      64(R9), Y11
+	VBROADCASTSD (R8), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y1, Y1
+	VMULPD       Y11, Y12, Y13
+	VADDPD       Y13, Y2, Y2
+	VBROADCASTSD 8(R8), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y3, Y3
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y4, Y4
+	VMULPD       Y11, Y12, Y13
+	VADDPD       Y13, Y5, Y5
 
 store2:
 	VMOVUPD Y0, (AX)
@@ -5065,13 +7711,13 @@ cont1:
 	ADDQ    CX, R9
 
 sum1:
-	MOVQ  DX, R8
-	MOVQ  b_base+72(FP), R9
-	MOVQ  n+104(FP), R10
-	TESTQ R10, R10
-	JZ    store1
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
 
 t1:
+	CMPQ         R10, $0x02
+	JLT          last1
 	VMOVUPD      (R9), Y9
 	VMOVUPD      32(R9), Y10
 	VMOVUPD      64(R9), Y11
@@ -5082,10 +7728,34 @@ t1:
 	VADDPD       Y13, Y1, Y1
 	VMULPD       Y11, Y12, Y13
 	VADDPD       Y13, Y2, Y2
-	ADDQ         BX, R8
-	ADDQ         DI, R9
-	DECQ         R10
-	JNZ          t1
+	VMOVUPD      (R9)(DI*1), Y9
+	VMOVUPD      32(R9)(DI*1), Y10
+	VMOVUPD      64(R9)(DI*1), Y11
+	VBROADCASTSD (R8)(BX*1), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y1, Y1
+	VMULPD       Y11, Y12, Y13
+	VADDPD       Y13, Y2, Y2
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t1
+
+last1:
+	TESTQ        R10, R10
+	JZ           store1
+	VMOVUPD      (R9), Y9
+	VMOVUPD      32(R9), Y10
+	VMOVUPD      64(R9), Y11
+	VBROADCASTSD (R8), Y12
+	VMULPD       Y9, Y12, Y13
+	VADDPD       Y13, Y0, Y0
+	VMULPD       Y10, Y12, Y13
+	VADDPD       Y13, Y1, Y1
+	VMULPD       Y11, Y12, Y13
+	VADDPD       Y13, Y2, Y2
 
 store1:
 	VMOVUPD Y0, (AX)

@@ -117,18 +117,33 @@ func rowKernel(w int) {
 		}
 		Load(Param("b").Base(), bt)
 		Load(Param("k"), cnt)
+		// step emits the work of t (off 0) or t+1 (off 1), in order.
+		step := func(off int) {
+			if off == 0 {
+				brow.Load(Mem{Base: bt})
+			} else {
+				brow.Load(Mem{Base: bt, Index: bs8, Scale: 1})
+			}
+			for r := 0; r < g; r++ {
+				VBROADCASTSD(rowAt(r).Offset(8*off), v)
+				accs[r].AddScaled(v, tmp, brow)
+			}
+		}
+		// Two values of t a pass, then the last one if k is odd.
+		Label("t" + lbl)
+		CMPQ(cnt, U8(2))
+		JLT(LabelRef("last" + lbl))
+		step(0)
+		step(1)
+		ADDQ(U8(16), a0)
+		LEAQ(Mem{Base: bt, Index: bs8, Scale: 2}, bt)
+		SUBQ(U8(2), cnt)
+		JMP(LabelRef("t" + lbl))
+		Label("last" + lbl)
 		TESTQ(cnt, cnt)
 		JZ(LabelRef("store" + lbl))
-		Label("t" + lbl)
-		brow.Load(Mem{Base: bt})
-		for r := 0; r < g; r++ {
-			VBROADCASTSD(rowAt(r), v)
-			accs[r].AddScaled(v, tmp, brow)
-		}
+		step(0)
 		ADDQ(U8(8), a0)
-		ADDQ(bs8, bt)
-		DECQ(cnt)
-		JNZ(LabelRef("t" + lbl))
 		Label("store" + lbl)
 		MOVQ(outp, bt)
 		for r := 0; r < g; r++ {
@@ -199,18 +214,36 @@ func colKernel(w int) {
 		MOVQ(xp, xt)
 		Load(Param("b").Base(), bt)
 		Load(Param("n"), cnt)
+		// step emits the work of row t (off 0) or t+1 (off 1), in order.
+		step := func(off int) {
+			if off == 0 {
+				brow.Load(Mem{Base: bt})
+			} else {
+				brow.Load(Mem{Base: bt, Index: bs8, Scale: 1})
+			}
+			for i := 0; i < g; i++ {
+				if off == 0 {
+					VBROADCASTSD(Mem{Base: xt, Disp: 8 * i}, v)
+				} else {
+					VBROADCASTSD(Mem{Base: xt, Index: xs8, Scale: 1, Disp: 8 * i}, v)
+				}
+				accs[i].AddScaled(v, tmp, brow)
+			}
+		}
+		// Two rows a pass, then the last one if n is odd.
+		Label("t" + lbl)
+		CMPQ(cnt, U8(2))
+		JLT(LabelRef("last" + lbl))
+		step(0)
+		step(1)
+		LEAQ(Mem{Base: xt, Index: xs8, Scale: 2}, xt)
+		LEAQ(Mem{Base: bt, Index: bs8, Scale: 2}, bt)
+		SUBQ(U8(2), cnt)
+		JMP(LabelRef("t" + lbl))
+		Label("last" + lbl)
 		TESTQ(cnt, cnt)
 		JZ(LabelRef("store" + lbl))
-		Label("t" + lbl)
-		brow.Load(Mem{Base: bt})
-		for i := 0; i < g; i++ {
-			VBROADCASTSD(Mem{Base: xt, Disp: 8 * i}, v)
-			accs[i].AddScaled(v, tmp, brow)
-		}
-		ADDQ(xs8, xt)
-		ADDQ(bs8, bt)
-		DECQ(cnt)
-		JNZ(LabelRef("t" + lbl))
+		step(0)
 		Label("store" + lbl)
 		for i := 0; i < g; i++ {
 			accs[i].Store(Mem{Base: outp})
