@@ -101,8 +101,8 @@ func mulRowsLargeK(d, a, b blas64.General, k, l, lo, hi int) {
 	}
 }
 
-// MulHadamard sets dst = (a⊙b)·c for a, b n×k, c k×l and dst n×l, without forming a⊙b.
-// Cost O(n·k·l).
+// MulHadamard sets dst = (a⊙b)·c for a, b n×k, c k×l and dst n×l, forming a⊙b one
+// block of BlockRows rows at a time in pooled scratch, never whole. Cost O(n·k·l).
 func MulHadamard(dst, a, b, c *mat.Dense) {
 	n, k := a.Dims()
 	cr, l := c.Dims()
@@ -250,12 +250,12 @@ func colSums(d blas64.General, x []float64, xs, k int, tri bool, b []float64, bs
 		sp = getScratch(k * l)
 		t = blas64.General{Rows: k, Cols: l, Stride: l, Data: *sp}
 	}
-	sp2 := splitCols(l)
+	split := splitCols(l)
 	for lo := 0; lo == 0 || lo < n; lo += colRows {
 		rows := min(colRows, n-lo)
 		xr, br := x[lo*xs:], b[lo*bs:]
-		for q, c := 0, 0; q < sp2.nc; q++ {
-			w := sp2.width(q)
+		for q, c := 0, 0; q < split.nc; q++ {
+			w := split.width(q)
 			kk := k
 			if tri {
 				kk = c + w
@@ -272,8 +272,8 @@ func colSums(d blas64.General, x []float64, xs, k int, tri bool, b []float64, bs
 			addElem(d.Data[p*d.Stride:p*d.Stride+l], t.Data[p*t.Stride:p*t.Stride+l])
 		}
 	} else { // k = l: row p holds sums from the chunk holding column p on
-		for q, c := 0, 0; q < sp2.nc; q++ {
-			w := sp2.width(q)
+		for q, c := 0, 0; q < split.nc; q++ {
+			w := split.width(q)
 			for p := c; p < c+w; p++ {
 				addElem(d.Data[p*d.Stride+c:p*d.Stride+l], t.Data[p*t.Stride+c:p*t.Stride+l])
 			}
@@ -283,8 +283,9 @@ func colSums(d blas64.General, x []float64, xs, k int, tri bool, b []float64, bs
 	putScratch(sp)
 }
 
-// TMulHadamard sets dst = aᵀ·(b⊙c) for a n×k, b, c n×l and dst k×l, without forming b⊙c.
-// Summed per block of rows like TMul. Cost O(n·k·l).
+// TMulHadamard sets dst = aᵀ·(b⊙c) for a n×k, b, c n×l and dst k×l, forming b⊙c one
+// block of BlockRows rows at a time in pooled scratch, never whole. Summed per block of
+// rows like TMul. Cost O(n·k·l).
 func TMulHadamard(dst, a, b, c *mat.Dense) {
 	n, k := a.Dims()
 	_, l := b.Dims()
