@@ -68,7 +68,7 @@ var families = []family{
 // Σ_{t<n} x[t·xs+p]·b[t·bs : t·bs+w] summed in order of t from +0, or (cont) from the
 // values out holds, so that a sum over rows cut into pieces continues where the last
 // piece stopped (the same bits as one call over all rows): w columns of xᵀ·b over
-// n ≤ BlockRows rows. It copies the n×w block of b to the stack first.`,
+// n ≤ colRows rows. It copies the n×w block of b to the stack first.`,
 		params: "out []float64, ds int, x []float64, xs, k int, b []float64, bs, n int, cont bool",
 		args:   "out, ds, x, xs, k, b, bs, n, cont",
 		checks: `if k > 0 {
@@ -94,9 +94,9 @@ func copyB(p printer, w int, _ string) {
 	p("\t}\n")
 }
 
-// copyBlock copies rows t < n, columns 0…w−1 of b to bb [BlockRows][w]float64.
+// copyBlock copies rows t < n, columns 0…w−1 of b to bb [colRows][w]float64.
 func copyBlock(p printer, w int) {
-	p("\tvar bb [BlockRows][%d]float64\n", w)
+	p("\tvar bb [colRows][%d]float64\n", w)
 	p("\tfor t := range bb[:n] {\n\t\tr := b[t*bs : t*bs+%[1]d : t*bs+%[1]d]\n", w)
 	terms(p, w, "\t\tbb[t][%[1]d] = r[%[1]d]\n")
 	p("\t}\n\tbb2 := bb[:n]\n")

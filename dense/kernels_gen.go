@@ -303,7 +303,7 @@ func rowMul8(out []float64, ds int, a []float64, as int, b []float64, bs, k, row
 // Σ_{t<n} x[t·xs+p]·b[t·bs : t·bs+w] summed in order of t from +0, or (cont) from the
 // values out holds, so that a sum over rows cut into pieces continues where the last
 // piece stopped (the same bits as one call over all rows): w columns of xᵀ·b over
-// n ≤ BlockRows rows. It copies the n×w block of b to the stack first.
+// n ≤ colRows rows. It copies the n×w block of b to the stack first.
 // It dispatches to the AVX2 kernel (same results; 1 ≤ w ≤ widestAVX2) where
 // useAVX2, else on 1 ≤ w ≤ widest.
 func colAcc(w int, out []float64, ds int, x []float64, xs, k int, b []float64, bs, n int, cont bool) {
@@ -341,7 +341,7 @@ func colAcc(w int, out []float64, ds int, x []float64, xs, k int, b []float64, b
 }
 
 func colAcc1(out []float64, ds int, x []float64, xs, k int, b []float64, bs, n int, cont bool) {
-	var bb [BlockRows][1]float64
+	var bb [colRows][1]float64
 	for t := range bb[:n] {
 		r := b[t*bs : t*bs+1 : t*bs+1]
 		bb[t][0] = r[0]
@@ -365,7 +365,7 @@ func colAcc1(out []float64, ds int, x []float64, xs, k int, b []float64, bs, n i
 }
 
 func colAcc2(out []float64, ds int, x []float64, xs, k int, b []float64, bs, n int, cont bool) {
-	var bb [BlockRows][2]float64
+	var bb [colRows][2]float64
 	for t := range bb[:n] {
 		r := b[t*bs : t*bs+2 : t*bs+2]
 		bb[t][0] = r[0]
@@ -393,7 +393,7 @@ func colAcc2(out []float64, ds int, x []float64, xs, k int, b []float64, bs, n i
 }
 
 func colAcc3(out []float64, ds int, x []float64, xs, k int, b []float64, bs, n int, cont bool) {
-	var bb [BlockRows][3]float64
+	var bb [colRows][3]float64
 	for t := range bb[:n] {
 		r := b[t*bs : t*bs+3 : t*bs+3]
 		bb[t][0] = r[0]
@@ -425,7 +425,7 @@ func colAcc3(out []float64, ds int, x []float64, xs, k int, b []float64, bs, n i
 }
 
 func colAcc4(out []float64, ds int, x []float64, xs, k int, b []float64, bs, n int, cont bool) {
-	var bb [BlockRows][4]float64
+	var bb [colRows][4]float64
 	for t := range bb[:n] {
 		r := b[t*bs : t*bs+4 : t*bs+4]
 		bb[t][0] = r[0]
@@ -461,7 +461,7 @@ func colAcc4(out []float64, ds int, x []float64, xs, k int, b []float64, bs, n i
 }
 
 func colAcc5(out []float64, ds int, x []float64, xs, k int, b []float64, bs, n int, cont bool) {
-	var bb [BlockRows][5]float64
+	var bb [colRows][5]float64
 	for t := range bb[:n] {
 		r := b[t*bs : t*bs+5 : t*bs+5]
 		bb[t][0] = r[0]
@@ -501,7 +501,7 @@ func colAcc5(out []float64, ds int, x []float64, xs, k int, b []float64, bs, n i
 }
 
 func colAcc6(out []float64, ds int, x []float64, xs, k int, b []float64, bs, n int, cont bool) {
-	var bb [BlockRows][6]float64
+	var bb [colRows][6]float64
 	for t := range bb[:n] {
 		r := b[t*bs : t*bs+6 : t*bs+6]
 		bb[t][0] = r[0]
@@ -545,7 +545,7 @@ func colAcc6(out []float64, ds int, x []float64, xs, k int, b []float64, bs, n i
 }
 
 func colAcc7(out []float64, ds int, x []float64, xs, k int, b []float64, bs, n int, cont bool) {
-	var bb [BlockRows][7]float64
+	var bb [colRows][7]float64
 	for t := range bb[:n] {
 		r := b[t*bs : t*bs+7 : t*bs+7]
 		bb[t][0] = r[0]
@@ -593,7 +593,7 @@ func colAcc7(out []float64, ds int, x []float64, xs, k int, b []float64, bs, n i
 }
 
 func colAcc8(out []float64, ds int, x []float64, xs, k int, b []float64, bs, n int, cont bool) {
-	var bb [BlockRows][8]float64
+	var bb [colRows][8]float64
 	for t := range bb[:n] {
 		r := b[t*bs : t*bs+8 : t*bs+8]
 		bb[t][0] = r[0]

@@ -89,7 +89,7 @@ func TestColAccContinueAVX2MatchesGo(t *testing.T) {
 	rng := rand.New(rand.NewPCG(8, 8))
 	for w := 1; w <= widest; w++ {
 		for k := 1; k <= 9; k++ {
-			for _, n := range []int{0, 1, 5, BlockRows} {
+			for _, n := range []int{0, 1, 5, colRows} {
 				x, b := signed(rng, max(n, 1), k).RawMatrix(), signed(rng, max(n, 1), w).RawMatrix()
 				for _, cont := range []bool{false, true} {
 					got, want := signed(rng, k, w), signed(rng, k, w)
