@@ -13,8 +13,8 @@ import (
 	"github.com/nagc-harness/nagc/sparse"
 )
 
-// runPool executes the jobs todo on opt.Workers workers, batched (see batches), and
-// hands each finished run's record to record, one at a time in the caller's goroutine.
+// runPool executes the jobs todo on opt.Workers workers, batched (see batches) and, with
+// several workers, handed out longest first (longestFirst), and hands each finished run's record to record, one at a time in the caller's goroutine.
 // After record's first error it discards the records that follow and returns that
 // error once the workers are done. Cancelling ctx stops handing out batches; runs in
 // flight return no record.
@@ -26,6 +26,9 @@ func runPool(ctx context.Context, cfg *Config, opt Options, p *sweepPlan, todo [
 	}
 	pl := newPool(cfg, opt, p)
 	all := batches(todo, pl.inputs, opt.Batch, !cfg.Timing)
+	if opt.Workers > 1 && !cfg.Timing { // one worker's order changes nothing but its records' order
+		longestFirst(all, inputShapes(pl.inputs), opt.Workers, cfg.Holdout > 0)
+	}
 	pl.count(all)
 	jobs := make(chan []job)
 	results := make(chan *Record)
