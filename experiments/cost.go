@@ -1,6 +1,7 @@
 package experiments
 
 import (
+	"cmp"
 	"math"
 	"slices"
 
@@ -133,23 +134,23 @@ func inputShapes(inputs map[string]algorithms.Input) shapeOf {
 	return func(j job) algorithms.Shape { return algorithms.InputShape(inputs[j.Dataset], j.K1) }
 }
 
-// batchCost is the estimated cost of executing batch b (on inputs of shape shape): per chain (jobs that differ
-// only in iterations, fitted as one fit the shorter ones are read off) its longest job's
-// fits, and the chains' sum; a job's fits are its own fit unless it has a record already,
-// plus its held-out fit when holdout is on.
-func batchCost(b []job, shape shapeOf, holdout bool) float64 {
+// taskCost is the estimated cost of executing task t (on inputs of shape shape): per
+// chain (jobs that differ only in iterations, fitted as one fit the shorter ones are read
+// off) its longest job's fits, and the chains' sum. A job's fits are, for a whole batch,
+// its own fit unless it has a record already plus its held-out fit when holdout is on;
+// for a part of a split batch, that part's fit.
+func taskCost(t task, shape shapeOf, holdout bool) float64 {
 	chains := map[string]float64{}
 	var order []string
-	for _, j := range b {
-		s := shape(j)
+	for _, j := range t.batch {
 		fits := 0
-		if j.prior == nil {
+		if j.prior == nil && t.part != heldOutFits {
 			fits++
 		}
-		if holdout {
+		if holdout && t.part != mainFits {
 			fits++
 		}
-		c := float64(fits) * fitCost(j.Algorithm, j.Params, s)
+		c := float64(fits) * fitCost(j.Algorithm, j.Params, shape(j))
 		key := chainKey(j)
 		if _, ok := chains[key]; !ok {
 			order = append(order, key)
@@ -163,43 +164,37 @@ func batchCost(b []job, shape shapeOf, holdout bool) float64 {
 	return total
 }
 
-// longestFirst orders the batches all (as batches cut them, in their order) for the
-// workers: within each stretch of consecutive batches of one dataset and group of
-// restarts (see interleaveRestarts, which Execute ordered the jobs by), the batches of
-// largest estimated cost (batchCost) first, ties in their order. This is the longest-
-// processing-time rule: the long fits start while there are short ones left to fill the
-// other workers, instead of running alone at the end. The stretches keep their order, so
-// that a dataset's caches and a restart's held-out split are dropped as early as before.
-// What runs (the shard, a sweep's limit, the batches) and every record are the same in
-// any order. Cost O(len(all) log len(all)) and one fitCost per job.
-func longestFirst(all [][]job, shape shapeOf, group int, holdout bool) {
+// longestFirst orders the tasks for the workers: within each stretch of consecutive
+// tasks of one dataset and group of restarts (see interleaveRestarts, which Execute
+// ordered the jobs by), the tasks of largest estimated cost (taskCost) first, ties in
+// their order. This is the longest-processing-time rule: the long fits start while there
+// are short ones left to fill the other workers, instead of running alone at the end.
+// The stretches keep their order, so that a dataset's caches and a restart's held-out
+// split are dropped as early as before. What runs (the shard, a sweep's limit, the
+// batches) and every record are the same in any order. Cost O(len(tasks) log len(tasks))
+// and one fitCost per job.
+func longestFirst(tasks []task, shape shapeOf, group int, holdout bool) {
 	group = max(group, 1)
 	type keyed struct {
 		stretch int
 		cost    float64
-		b       []job
+		t       task
 	}
-	ks := make([]keyed, len(all))
+	ks := make([]keyed, len(tasks))
 	stretch := -1
-	for i, b := range all {
-		if i == 0 || b[0].Dataset != all[i-1][0].Dataset || b[0].Restart/group != all[i-1][0].Restart/group {
+	for i, t := range tasks {
+		if i == 0 || t.batch[0].Dataset != tasks[i-1].batch[0].Dataset || t.batch[0].Restart/group != tasks[i-1].batch[0].Restart/group {
 			stretch++
 		}
-		ks[i] = keyed{stretch, batchCost(b, shape, holdout), b}
+		ks[i] = keyed{stretch, taskCost(t, shape, holdout), t}
 	}
 	slices.SortStableFunc(ks, func(x, y keyed) int {
 		if x.stretch != y.stretch {
 			return x.stretch - y.stretch
 		}
-		switch {
-		case x.cost > y.cost:
-			return -1
-		case x.cost < y.cost:
-			return 1
-		}
-		return 0
+		return cmp.Compare(y.cost, x.cost)
 	})
 	for i := range ks {
-		all[i] = ks[i].b
+		tasks[i] = ks[i].t
 	}
 }

@@ -94,39 +94,50 @@ func TestLongestFirst(t *testing.T) {
 		{km("a", 2, 1)}, {sgc("a", 2)}, {metis("a", 2)},
 		{random("b", 0)}, {sgc("b", 0)},
 	}
-	ids := func(bs [][]job) []string {
+	ids := func(ts []task) []string {
 		var out []string
-		for _, b := range bs {
-			out = append(out, b[0].ID)
+		for _, t := range ts {
+			out = append(out, fmt.Sprintf("%s part %d", t.batch[0].ID, t.part))
 		}
 		return out
 	}
-	got := slices.Clone(plan)
+	got := splitTasks(plan, false)
 	longestFirst(got, shape, 2, true)
-	if !slices.Equal(ids(got), ids(want)) {
-		t.Errorf("order:\n got %q\nwant %q", ids(got), ids(want))
+	if w := splitTasks(want, false); !slices.Equal(ids(got), ids(w)) {
+		t.Errorf("order:\n got %q\nwant %q", ids(got), ids(w))
+	}
+	// Split into their own and held-out fits, of equal cost: each batch's own fits, then
+	// its held-out fits, in the order above.
+	got = splitTasks(plan, true)
+	longestFirst(got, shape, 2, true)
+	if w := splitTasks(want, true); !slices.Equal(ids(got), ids(w)) || len(w) != 2*len(want) {
+		t.Errorf("order of the split tasks:\n got %q\nwant %q", ids(got), ids(w))
 	}
 
-	// Costs of batches: held-out fit alone is half; a chain costs its longest fit; a
+	// Costs of tasks: the held-out fit alone is half; a chain costs its longest fit; a
 	// lockstep batch of two runs the sum.
 	long, short := random("a", 0), random("a", 0)
 	long.Params = map[string]any{"init": "random", "iterations": 100}
 	short.Params = map[string]any{"init": "random", "iterations": 10}
-	one := batchCost([][]job{{long}}[0], shape, true)
+	whole := func(b ...job) task { return task{batch: b, part: allFits} }
+	one := taskCost(whole(long), shape, true)
 	done := long
 	done.prior = &Record{}
 	for _, tc := range []struct {
-		name string
-		b    []job
-		want float64
+		name    string
+		t       task
+		holdout bool
+		want    float64
 	}{
-		{"held-out fit only", []job{done}, one / 2},
-		{"no holdout", []job{long}, one / 2},
-		{"chain", []job{short, long}, one},
-		{"lockstep", []job{long, km("a", 0, 1)}, one + batchCost([]job{km("a", 0, 1)}, shape, true)},
+		{"held-out fit only", whole(done), true, one / 2},
+		{"no holdout", whole(long), false, one / 2},
+		{"own fit part", task{batch: []job{long}, part: mainFits}, true, one / 2},
+		{"held-out fit part", task{batch: []job{long}, part: heldOutFits}, true, one / 2},
+		{"own fit part, record kept", task{batch: []job{done}, part: mainFits}, true, 0},
+		{"chain", whole(short, long), true, one},
+		{"lockstep", whole(long, km("a", 0, 1)), true, one + taskCost(whole(km("a", 0, 1)), shape, true)},
 	} {
-		holdout := tc.name != "no holdout"
-		if got := batchCost(tc.b, shape, holdout); got != tc.want {
+		if got := taskCost(tc.t, shape, tc.holdout); got != tc.want {
 			t.Errorf("%s: cost %.4g, want %.4g", tc.name, got, tc.want)
 		}
 	}
