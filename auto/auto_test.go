@@ -293,19 +293,32 @@ func TestBudgets(t *testing.T) {
 	}
 }
 
-// TestWorkersSameChoice: one worker and two give the same choice and clustering.
+// TestWorkersSameChoice: one worker (runs in plan order) and two or three (runs handed out
+// longest first) give the same choice.json, candidates' scores and clustering, with k1
+// given and chosen.
 func TestWorkersSameChoice(t *testing.T) {
 	g := synthetic(t, 3, 5)
-	var got []*Result
-	for _, w := range []int{1, 2} {
-		res, err := Run(context.Background(), Options{Graph: g, K1: 3, Budget: "quick", OutDir: t.TempDir(), Workers: w})
-		if err != nil {
-			t.Fatal(err)
+	for _, k1 := range []int{3, 0} {
+		var want []byte
+		var clusters []int
+		for _, w := range []int{1, 2, 3} {
+			res, err := Run(context.Background(), Options{Graph: g, K1: k1, Budget: "quick", OutDir: t.TempDir(), Workers: w})
+			if err != nil {
+				t.Fatal(err)
+			}
+			res.Seconds = 0
+			got, err := json.Marshal(res)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if w == 1 {
+				want, clusters = got, res.Clusters
+				continue
+			}
+			if !bytes.Equal(got, want) || !slices.Equal(res.Clusters, clusters) {
+				t.Errorf("k1 %d: %d workers chose differently from one:\n%s\n%s", k1, w, got, want)
+			}
 		}
-		got = append(got, res)
-	}
-	if got[0].Chosen().Score != got[1].Chosen().Score || !slices.Equal(got[0].Clusters, got[1].Clusters) {
-		t.Error("1 and 2 workers chose differently")
 	}
 }
 

@@ -36,19 +36,37 @@ func present(idx []int) []int {
 // (concurrent), is checked against the memory budget first: a fit that would not fit
 // is recorded as failed with the refusal, without allocating.
 func executeBatch(ctx context.Context, batch []job, g *datasets.Graph, in algorithms.Input, cfg *Config, splits *algorithms.Cache, lockstep bool, concurrent int) []*Record {
+	bf := prepareBatch(batch, g, in, cfg, splits, concurrent)
+	if lockstep {
+		bf.fit(ctx, batch[0].K1, batch[0].Seed, allFits)
+	} else {
+		bf.fit(ctx, batch[0].K1, batch[0].Seed, mainFits)
+		bf.fit(ctx, batch[0].K1, batch[0].Seed, heldOutFits)
+	}
+	return bf.records(ctx, batch, in, cfg)
+}
+
+// prepareBatch returns the fits of batch (newBatchFits), on in and, when cfg holds edges
+// out, on the held-out split of g that the runs of the batch's dataset and seed share.
+func prepareBatch(batch []job, g *datasets.Graph, in algorithms.Input, cfg *Config, splits *algorithms.Cache, concurrent int) *batchFits {
 	var sp *heldOutInput
 	var splitErr error
 	if cfg.Holdout > 0 {
 		sp, splitErr = heldOutOf(g, batch[0], cfg.Holdout, splits)
 	}
 	bf := newBatchFits(batch, in, sp, concurrent)
-	bf.fit(ctx, batch[0].K1, batch[0].Seed, lockstep)
+	bf.sp, bf.splitErr = sp, splitErr
+	return bf
+}
+
+// records returns each job's record (record), all nil when ctx was cancelled.
+func (bf *batchFits) records(ctx context.Context, batch []job, in algorithms.Input, cfg *Config) []*Record {
 	recs := make([]*Record, len(batch))
 	if ctx.Err() != nil {
 		return recs
 	}
 	for i, j := range batch {
-		recs[i] = bf.record(i, j, in, cfg, sp, splitErr)
+		recs[i] = bf.record(i, j, in, cfg, bf.sp, bf.splitErr)
 	}
 	return recs
 }
@@ -76,13 +94,16 @@ func heldOutOf(g *datasets.Graph, j job, holdout float64, splits *algorithms.Cac
 // batchFits are the fits of one batch: for job i, its own fit fits[mainFit[i]] (−1 when
 // it has a record already) and its held-out fit fits[heldFit[i]] (−1 without held-out
 // split), or the error methodErr[i] of building its method or checking its memory;
-// res and errs receive the fits' results.
+// res and errs receive the fits' results (the parts of fitPart may fill them at once:
+// each writes its own entries). sp is the held-out split, or splitErr why there is none.
 type batchFits struct {
 	fits             []algorithms.BatchFit
 	mainFit, heldFit []int
 	methodErr        []error
 	res              []*algorithms.Result
 	errs             []error
+	sp               *heldOutInput
+	splitErr         error
 }
 
 // newBatchFits builds the fits of the jobs of batch on in and, with sp, on its held-out
@@ -108,41 +129,52 @@ func newBatchFits(batch []job, in algorithms.Input, sp *heldOutInput, concurrent
 			bf.fits = append(bf.fits, algorithms.BatchFit{Method: m, In: sp.in})
 		}
 	}
+	bf.res, bf.errs = make([]*algorithms.Result, len(bf.fits)), make([]error, len(bf.fits))
 	return bf
 }
 
-// fit runs the fits through algorithms.FitBatch with k1 clusters and seed: all of them
-// together in lockstep; else the batch is one chain (see batches), whose main fits go
-// together and its held-out fits together, each set one fit that the shorter ones are
-// read off. A panic fails every fit of its call.
-func (bf *batchFits) fit(ctx context.Context, k1 int, seed uint64, lockstep bool) {
-	var calls [][]int
-	if lockstep {
-		calls = [][]int{make([]int, len(bf.fits))}
+// fitPart names the fits of a batch one call of batchFits.fit makes.
+type fitPart int
+
+const (
+	allFits     fitPart = iota // every fit, in lockstep
+	mainFits                   // the runs' own fits (one chain: one fit read off)
+	heldOutFits                // their held-out fits (likewise)
+)
+
+// fit runs the fits of part through algorithms.FitBatch with k1 clusters and seed, as one
+// call: all of them in lockstep; or the batch's main or held-out fits, which in a batch of
+// one chain (see batches) are one fit that the shorter ones are read off. The two parts
+// write different entries of res and errs, so they may run at once. A panic fails every
+// fit of its call.
+func (bf *batchFits) fit(ctx context.Context, k1 int, seed uint64, part fitPart) {
+	var idx []int
+	switch part {
+	case allFits:
+		idx = make([]int, len(bf.fits))
 		for i := range bf.fits {
-			calls[0][i] = i
+			idx[i] = i
 		}
-	} else {
-		calls = [][]int{present(bf.mainFit), present(bf.heldFit)}
+	case mainFits:
+		idx = present(bf.mainFit)
+	case heldOutFits:
+		idx = present(bf.heldFit)
 	}
-	bf.res, bf.errs = make([]*algorithms.Result, len(bf.fits)), make([]error, len(bf.fits))
-	for _, idx := range calls {
-		if len(idx) == 0 {
-			continue
-		}
-		sub := make([]algorithms.BatchFit, len(idx))
+	if len(idx) == 0 {
+		return
+	}
+	sub := make([]algorithms.BatchFit, len(idx))
+	for n, f := range idx {
+		sub[n] = bf.fits[f]
+	}
+	if p := recovered(func() {
+		r, e := algorithms.FitBatch(ctx, k1, seed, sub)
 		for n, f := range idx {
-			sub[n] = bf.fits[f]
+			bf.res[f], bf.errs[f] = r[n], e[n]
 		}
-		if p := recovered(func() {
-			r, e := algorithms.FitBatch(ctx, k1, seed, sub)
-			for n, f := range idx {
-				bf.res[f], bf.errs[f] = r[n], e[n]
-			}
-		}); p != nil {
-			for _, f := range idx {
-				bf.res[f], bf.errs[f] = nil, p
-			}
+	}); p != nil {
+		for _, f := range idx {
+			bf.res[f], bf.errs[f] = nil, p
 		}
 	}
 }

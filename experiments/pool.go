@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -13,11 +14,12 @@ import (
 	"github.com/nagc-harness/nagc/sparse"
 )
 
-// runPool executes the jobs todo on opt.Workers workers, batched (see batches), and
-// hands each finished run's record to record, one at a time in the caller's goroutine.
-// After record's first error it discards the records that follow and returns that
-// error once the workers are done. Cancelling ctx stops handing out batches; runs in
-// flight return no record.
+// runPool executes the jobs todo on opt.Workers workers, batched (see batches), and hands
+// each finished run's record to record, one at a time in the caller's goroutine. With
+// several workers the batches are split into their own and their held-out fits
+// (splitTasks) and handed out longest first (longestFirst). After record's first error
+// it discards the records that follow and returns that error once the workers are done.
+// Cancelling ctx stops handing out batches; runs in flight return no record.
 func runPool(ctx context.Context, cfg *Config, opt Options, p *sweepPlan, todo []job, record func(*Record) error) error {
 	// Kernels run single-threaded: the pool parallelises across runs.
 	defer sparse.SetThreads(sparse.SetThreads(1))
@@ -27,23 +29,30 @@ func runPool(ctx context.Context, cfg *Config, opt Options, p *sweepPlan, todo [
 	pl := newPool(cfg, opt, p)
 	all := batches(todo, pl.inputs, opt.Batch, !cfg.Timing)
 	pl.count(all)
-	jobs := make(chan []job)
+	// One worker (a timing config's too) keeps the plan's order, in which its records are
+	// written; its order changes nothing else.
+	several := opt.Workers > 1 && !cfg.Timing
+	tasks := splitTasks(all, several && cfg.Holdout > 0 && opt.Batch == 1)
+	if several {
+		longestFirst(tasks, inputShapes(pl.inputs), opt.Workers, cfg.Holdout > 0)
+	}
+	queue := make(chan task)
 	results := make(chan *Record)
 	var wg sync.WaitGroup
 	for w := 0; w < opt.Workers; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for b := range jobs {
-				pl.run(ctx, b, results)
+			for t := range queue {
+				pl.run(ctx, t, results)
 			}
 		}()
 	}
 	go func() {
-		defer close(jobs)
-		for _, b := range all {
+		defer close(queue)
+		for _, t := range tasks {
 			select {
-			case jobs <- b:
+			case queue <- t:
 			case <-ctx.Done():
 				return
 			}
@@ -58,6 +67,44 @@ func runPool(ctx context.Context, cfg *Config, opt Options, p *sweepPlan, todo [
 		}
 	}
 	return err
+}
+
+// task is what a worker executes: a whole batch (executeBatch), or one part of a batch
+// split in two, its runs' own fits or their held-out fits (split then holds what the two
+// parts share).
+type task struct {
+	batch []job
+	part  fitPart // mainFits or heldOutFits for a part; allFits for a whole batch
+	split *splitBatch
+}
+
+// splitBatch is what the two parts of a split batch share: the batch's fits, prepared by
+// the part that starts first, and the parts still running; the part that finishes last
+// scores the runs.
+type splitBatch struct {
+	once sync.Once
+	bf   *batchFits
+	left atomic.Int32
+}
+
+// splitTasks returns the tasks of the batches all, in their order: with split, a batch
+// that has fits of its own and held-out fits to make becomes two tasks, its own fits then
+// its held-out fits, which two workers may execute at once (a run's held-out fit does not
+// wait for its own, nor for the same start computed on the other input); every other
+// batch is one task. The fits, and so the records, are the same either way.
+func splitTasks(all [][]job, split bool) []task {
+	tasks := make([]task, 0, len(all))
+	for _, b := range all {
+		own := slices.ContainsFunc(b, func(j job) bool { return j.prior == nil })
+		if !split || !own {
+			tasks = append(tasks, task{batch: b, part: allFits})
+			continue
+		}
+		s := &splitBatch{}
+		s.left.Store(2)
+		tasks = append(tasks, task{batch: b, part: mainFits, split: s}, task{batch: b, part: heldOutFits, split: s})
+	}
+	return tasks
 }
 
 // pool is what the workers of runPool share: each dataset's input and cache, the
@@ -101,12 +148,30 @@ func (pl *pool) count(all [][]job) {
 	}
 }
 
-// run executes batch b (executeBatch) and sends its records to results: a timing
-// config's run is timed alone, its initialisation apart (startApart). It then drops the
-// held-out split and the dataset's caches that no batch left needs.
-func (pl *pool) run(ctx context.Context, b []job, results chan<- *Record) {
+// run executes task t and sends the records of its batch, once the batch is done, to
+// results: a whole batch with executeBatch (a timing config's run timed alone, its
+// initialisation apart: startApart); a part of a split batch by fitting its part, the part
+// that finishes last scoring the batch's runs. It then drops the held-out split and the
+// dataset's caches that no batch left needs.
+func (pl *pool) run(ctx context.Context, t task, results chan<- *Record) {
+	b := t.batch
 	d := b[0].Dataset
 	in := pl.inputs[d]
+	if t.split != nil {
+		s := t.split
+		s.once.Do(func() { s.bf = prepareBatch(b, pl.graphs[d], in, pl.cfg, pl.splits, pl.opt.Workers) })
+		s.bf.fit(ctx, b[0].K1, b[0].Seed, t.part)
+		if s.left.Add(-1) > 0 {
+			return // the other part finishes the batch
+		}
+		for _, rec := range s.bf.records(ctx, b, in, pl.cfg) {
+			if rec != nil { // nil: cancelled
+				results <- rec
+			}
+		}
+		pl.batchDone(b)
+		return
+	}
 	var initApart time.Duration
 	apart := false
 	if pl.cfg.Timing { // batches of one (opt.Batch is 1)
@@ -122,6 +187,13 @@ func (pl *pool) run(ctx context.Context, b []job, results chan<- *Record) {
 		}
 		results <- rec
 	}
+	pl.batchDone(b)
+}
+
+// batchDone counts batch b done, dropping the held-out split and the dataset's caches
+// once no batch left needs them.
+func (pl *pool) batchDone(b []job) {
+	d := b[0].Dataset
 	if pl.left[heldOutPrefix(d, b[0].Seed)].Add(-1) == 0 {
 		pl.splits.Forget(heldOutPrefix(d, b[0].Seed))
 	}
