@@ -59,10 +59,7 @@ func (a NAGC) initNInitInfo(n int) string {
 	if a.InitU != nil || (a.Init != InitKMeans && a.Init != InitKMeansMedianARI) {
 		return ""
 	}
-	if used := a.initNInit(n); a.InitNInit == 0 && used == 1 {
-		return nInitInfo(a.InitNInit, used)
-	}
-	return ""
+	return largeNInitNote(a.InitNInit, n)
 }
 
 // Random stream of the k-means runs of the SGC initialisation.

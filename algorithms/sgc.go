@@ -199,8 +199,8 @@ func (a SGCKMeans) Fit(ctx context.Context, in Input, k int, seed uint64) (*Resu
 	}
 	info := map[string]string{"p": fmt.Sprint(o.P), "norm": o.norm(), "norm_after": fmt.Sprint(o.NormAfter),
 		"self_loop": fmt.Sprint(o.selfLoop()), "rank": fmt.Sprint(a.Rank)}
-	if a.NInit == 0 && nInit == 1 { // the large-n default: said in the record (below it, the settings' n_init holds)
-		info["n_init"] = nInitInfo(a.NInit, nInit)
+	if why := largeNInitNote(a.NInit, in.N()); why != "" { // below it, the settings' n_init holds
+		info["n_init"] = why
 	}
 	return &Result{
 		Labels:     res.Labels,
@@ -230,6 +230,15 @@ func largeNInit(given, n int) int {
 		return 1
 	}
 	return kmeans.Config{NInit: given}.WithDefaults().NInit
+}
+
+// largeNInitNote is what a run on n points records of its k-means starts where the
+// large-n default chose one (nInitInfo's words), else "".
+func largeNInitNote(given, n int) string {
+	if used := largeNInit(given, n); given == 0 && used == 1 {
+		return nInitInfo(given, used)
+	}
+	return ""
 }
 
 // nInitInfo is the n_init a run records: the count, and why where the large-n default
