@@ -496,29 +496,42 @@ func forBlocks(n int, fn func(lo, hi int)) {
 func parallelBlocks(nb int, fn func(b int)) { sparse.ParallelTasks(nb, fn) }
 
 // reduceBlocks sets d (r×c) to the sum of block(part, lo, hi) over the blocks of
-// BlockRows rows of [0, n), where block sets part (r×c) to its block's sum; the blocks
-// run in parallel and their sums are added in block order.
+// BlockRows rows of [0, n), where block sets part (r×c) to its block's sum. The blocks run
+// in waves: a wave's blocks in parallel, each into its own part of a scratch of about
+// reduceWaveBytes (so the parts stay in the cache), then the parts are added to d in
+// block order before the next wave starts. Every entry of d is therefore the first
+// block's sum plus the next ones' in block order, whatever the waves and the threads.
+// Scratch O(wave·r·c), not O(n/BlockRows·r·c).
 func reduceBlocks(d blas64.General, r, c, n int, block func(part blas64.General, lo, hi int)) {
 	nb := (n + BlockRows - 1) / BlockRows
 	size := r * c
-	sp := getScratch(nb * size)
+	wave := min(nb, max(sparse.Threads(), reduceWaveBytes/(8*max(size, 1))))
+	sp := getScratch(wave * size)
 	buf := *sp
-	parallelBlocks(nb, func(b int) {
-		block(blas64.General{Rows: r, Cols: c, Stride: c, Data: buf[b*size : (b+1)*size]}, b*BlockRows, min((b+1)*BlockRows, n))
-	})
-	for i := 0; i < r; i++ {
-		out := d.Data[i*d.Stride : i*d.Stride+c]
-		copy(out, buf[i*c:(i+1)*c])
-		for b := 1; b < nb; b++ {
-			p := buf[b*size+i*c : b*size+(i+1)*c]
-			p = p[:len(out)]
-			for j := range out {
-				out[j] += p[j]
+	for w0 := 0; w0 < nb; w0 += wave {
+		w1 := min(w0+wave, nb)
+		parallelBlocks(w1-w0, func(b int) {
+			lo := (w0 + b) * BlockRows
+			block(blas64.General{Rows: r, Cols: c, Stride: c, Data: buf[b*size : (b+1)*size]}, lo, min(lo+BlockRows, n))
+		})
+		for b := w0; b < w1; b++ {
+			part := buf[(b-w0)*size : (b-w0+1)*size]
+			for i := 0; i < r; i++ {
+				out := d.Data[i*d.Stride : i*d.Stride+c]
+				if b == 0 {
+					copy(out, part[i*c:(i+1)*c])
+				} else {
+					addElem(out, part[i*c:(i+1)*c])
+				}
 			}
 		}
 	}
 	putScratch(sp)
 }
+
+// reduceWaveBytes is the scratch one wave of reduceBlocks fills with block sums (at least
+// one block per thread): 512 KiB, the size of a second-level cache.
+var reduceWaveBytes = 512 << 10
 
 var scratch = sync.Pool{New: func() any { return new([]float64) }}
 

@@ -78,8 +78,19 @@ func reductionShapes(rng *rand.Rand) []struct{ n, k, l int } {
 
 // checkReductions holds TMul, TMulHadamard, Gram and Matrix.TMulDense (float32 and
 // float64 storage) to the entry-by-entry references bit for bit over reductionShapes,
-// strided operands, on 1 and 2 threads.
+// strided operands, on 1 and 2 threads, with reduceBlocks' waves as large as its scratch
+// allows and one block per thread (so that several waves add up one sum).
 func checkReductions(t *testing.T) {
+	for _, wave := range []int{reduceWaveBytes, 0} {
+		t.Run(fmt.Sprintf("wave=%dB", wave), func(t *testing.T) {
+			defer func(old int) { reduceWaveBytes = old }(reduceWaveBytes)
+			reduceWaveBytes = wave
+			checkReductionsOnce(t)
+		})
+	}
+}
+
+func checkReductionsOnce(t *testing.T) {
 	defer sparse.SetThreads(sparse.SetThreads(1))
 	rng := rand.New(rand.NewPCG(26, 47))
 	for _, s := range reductionShapes(rng) {

@@ -1,6 +1,7 @@
 package dense
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"testing"
 
@@ -11,8 +12,8 @@ import (
 
 // BenchmarkProductsShape times NAGC's dense products at the ogbn-products shape (m = 100
 // float32 attributes, k1 = k2 = 47) on a 64th of its rows (38,266: every n×47 operand
-// still larger than the last-level cache), one thread, and reports the multiply-adds per
-// nanosecond.
+// still larger than the last-level cache), on one thread and on two (where the reductions
+// run in reduceBlocks' waves), and reports the multiply-adds per nanosecond.
 func BenchmarkProductsShape(b *testing.B) {
 	defer sparse.SetThreads(sparse.SetThreads(1))
 	const n, m, k = 2_449_029 / 64, 100, 47
@@ -39,11 +40,14 @@ func BenchmarkProductsShape(b *testing.B) {
 		{"Gram", n * k * k / 2, func() { Gram(small, f) }},
 		{"SigmoidMul", n * k * k, func() { SigmoidMul(f, fp, u, sq) }},
 	} {
-		b.Run(c.name, func(b *testing.B) {
-			for i := 0; i < b.N; i++ {
-				c.f()
-			}
-			b.ReportMetric(c.macs*float64(b.N)/float64(b.Elapsed().Nanoseconds()), "MAC/ns")
-		})
+		for _, threads := range []int{1, 2} {
+			b.Run(fmt.Sprintf("%s/threads=%d", c.name, threads), func(b *testing.B) {
+				sparse.SetThreads(threads)
+				for i := 0; i < b.N; i++ {
+					c.f()
+				}
+				b.ReportMetric(c.macs*float64(b.N)/float64(b.Elapsed().Nanoseconds()), "MAC/ns")
+			})
+		}
 	}
 }
