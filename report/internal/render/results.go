@@ -21,7 +21,8 @@ const PaperRule = experiments.SelectARI
 // aggregated per grid point, with the grid point selected per dataset and method by the
 // paper's rule and by a label-free rule.
 type Results struct {
-	// Records are the latest record of every run, but for those timed alone.
+	// Records are the latest record of every run, but for those timed alone, in the
+	// order of the configs that planned them (experiments.SortByPlan).
 	Records []experiments.Record
 	// Timed are the latest records of the runs timed alone (a config with timing: true,
 	// experiments.Record.TimedAlone): repeated fits of the sweep, read by the runtime
@@ -89,7 +90,9 @@ func newResults(recs []experiments.Record, prov []experiments.Provenance, pub *p
 			experiments.SelectModularity, experiments.SelectTwoView, experiments.SelectHeldOut, experiments.SelectObjective)
 	}
 	var sweep, timed []experiments.Record
-	for _, rec := range experiments.Latest(recs) {
+	recs = experiments.Latest(recs)
+	experiments.SortByPlan(recs) // the configs' order, not the order runs finished in
+	for _, rec := range recs {
 		if rec.TimedAlone {
 			timed = append(timed, rec)
 		} else {
