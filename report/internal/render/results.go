@@ -41,10 +41,10 @@ type Results struct {
 	// experiments.SelectObjective).
 	FreeRule string
 	// Datasets lists the datasets of the results (records or provenance): the paper's
-	// first in its order, then the others in first-seen order.
+	// first in its order, then the others in the configs' order.
 	Datasets []string
 	// Methods lists the display names of the recorded methods: the paper's first in its
-	// order, then the others in first-seen order.
+	// order, then the others in the configs' order.
 	Methods []string
 	// Name is the configs' names as recorded in the provenance, joined by " + " when
 	// several configs ran into the folder, "" if none.
@@ -64,7 +64,8 @@ type Results struct {
 	labeled     map[string]bool
 	slugs       map[string]string
 	methodSlugs map[string]string
-	// sweepDatasets and sweepMethods are in the sweep's order (first seen).
+	// sweepDatasets and sweepMethods are in the sweep's order: first seen in the configs'
+	// order (experiments.SortByPlan).
 	sweepDatasets, sweepMethods []string
 }
 
