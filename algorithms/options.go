@@ -230,18 +230,22 @@ func ReadsLabels(params map[string]any) bool {
 }
 
 // resolver is implemented by methods that read some zero options as defaults: resolved
-// returns the method with those zeros replaced by the values a fit uses.
+// returns the method with those zeros replaced by the values a fit of k1 clusters on n
+// vertices uses.
 type resolver interface {
-	resolved(k1 int) Method
+	resolved(k1, n int) Method
 }
 
-// Effective returns every option of m with the value a fit with k1 clusters uses: as
-// Settings, but with each zero that the method reads as a default replaced by that
-// default (NAGC's k2 = 0 by k1, iterations 0 by 100, …). Values that depend on the graph
-// (JWNMF's λ = 0) stay as stored.
-func Effective(m Method, k1 int) []Setting {
+// Effective returns every option of m with the value a fit with k1 clusters on a graph
+// of n vertices uses: as Settings, but with each zero that the method reads as a default
+// replaced by that default (NAGC's k2 = 0 by k1, iterations 0 by 100, the k-means starts
+// n_init and init_n_init 0 by 10, or by 1 from SGCLargeN vertices, …). An option shows
+// its value even where the fit does not read it (init_n_init under init random). Values
+// that depend on more than the graph's size (JWNMF's λ = 0) stay as stored. It changes
+// nothing of m or of its fits: it describes them.
+func Effective(m Method, k1, n int) []Setting {
 	if r, ok := m.(resolver); ok {
-		m = r.resolved(k1)
+		m = r.resolved(k1, n)
 	}
 	return Settings(m)
 }
@@ -251,34 +255,35 @@ func (o GraphFilterOptions) resolved() GraphFilterOptions {
 	return o
 }
 
-func (a NAGC) resolved(k1 int) Method {
+func (a NAGC) resolved(k1, n int) Method {
 	a = a.withDefaults(k1)
 	a.Filter = a.Filter.resolved()
+	a.InitNInit = a.initNInit(n)
 	return a
 }
 
-func (a JWNMF) resolved(int) Method {
+func (a JWNMF) resolved(_, _ int) Method {
 	a = a.withDefaults()
 	a.Filter = a.Filter.resolved()
 	return a
 }
 
-func (a NMF) resolved(int) Method {
+func (a NMF) resolved(_, _ int) Method {
 	a = a.withDefaults()
 	a.Filter = a.Filter.resolved()
 	return a
 }
 
-func (a SNMF) resolved(int) Method { return a.withDefaults() }
-func (a SACluster) resolved(int) Method {
+func (a SNMF) resolved(_, _ int) Method { return a.withDefaults() }
+func (a SACluster) resolved(_, _ int) Method {
 	if a.Protocol == SAProtocolReference {
 		a.MaxIter = cmp.Or(a.MaxIter, saMaxIter)
 		return a
 	}
 	return a.withDefaults()
 }
-func (a IncCluster) resolved(int) Method { return IncCluster{a.SACluster.withDefaults()} }
-func (a BAGC) resolved(int) Method {
+func (a IncCluster) resolved(_, _ int) Method { return IncCluster{a.SACluster.withDefaults()} }
+func (a BAGC) resolved(_, _ int) Method {
 	if a.Protocol == BAGCProtocolReference {
 		// The reference's schedule is fixed; the variant's options do not apply.
 		a.IterNum = cmp.Or(a.IterNum, bagcRefIterNum)
@@ -288,20 +293,20 @@ func (a BAGC) resolved(int) Method {
 	return a.withDefaults()
 }
 
-func (a METIS) resolved(int) Method {
+func (a METIS) resolved(_, _ int) Method {
 	a.PType, a.ObjType = or(a.PType, "kway"), or(a.ObjType, "cut")
 	return a
 }
 
-func (a KMeans) resolved(int) Method {
+func (a KMeans) resolved(_, _ int) Method {
 	c := kmeans.Config{NInit: a.NInit, MaxIter: a.MaxIter, Tol: a.Tol}.WithDefaults()
 	a.NInit, a.MaxIter, a.Tol = c.NInit, c.MaxIter, c.Tol
 	return a
 }
 
-func (a SGCKMeans) resolved(int) Method {
+func (a SGCKMeans) resolved(_, n int) Method {
 	a.GraphFilterOptions = a.GraphFilterOptions.resolved()
-	a.NInit = kmeans.Config{NInit: a.NInit}.WithDefaults().NInit
+	a.NInit = a.nInit(n)
 	return a
 }
 

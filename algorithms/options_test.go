@@ -86,6 +86,46 @@ func TestDefaultsAndSettings(t *testing.T) {
 	}
 }
 
+// TestEffectiveKMeansStarts checks that Effective shows the k-means starts a fit uses,
+// not the 0 that stands for the default: 10 below SGCLargeN vertices and 1 from there
+// (the rule TestNAGCStartsAtLargeN checks of the fits), the given count wherever given,
+// for NAGC's init_n_init and sgc-kmeans' n_init alike; and that the method is not changed.
+func TestEffectiveKMeansStarts(t *testing.T) {
+	for _, c := range []struct {
+		method, key string
+		params      map[string]any
+		n, want     int
+	}{
+		{"nagc", "init_n_init", nil, 600, 10},
+		{"nagc", "init_n_init", nil, SGCLargeN - 1, 10},
+		{"nagc", "init_n_init", nil, SGCLargeN, 1},
+		{"nagc", "init_n_init", map[string]any{"init_n_init": 3}, SGCLargeN, 3},
+		{"nagc", "init_n_init", map[string]any{"init": "kmeans-median-ari"}, 600, 10},
+		{"sgc-kmeans", "n_init", nil, 600, 10},
+		{"sgc-kmeans", "n_init", nil, SGCLargeN, 1},
+		{"sgc-kmeans", "n_init", map[string]any{"n_init": 10}, SGCLargeN, 10},
+		{"sgc-kmeans", "n_init", map[string]any{"n_init": 2}, 600, 2},
+	} {
+		m, err := New(c.method, c.params)
+		if err != nil {
+			t.Fatal(err)
+		}
+		before := fmt.Sprint(Settings(m))
+		got := -1
+		for _, st := range Effective(m, 4, c.n) {
+			if st.Key == c.key {
+				got, _ = st.Value.(int)
+			}
+		}
+		if got != c.want {
+			t.Errorf("%s %v at n = %d: effective %s = %d, want %d", c.method, c.params, c.n, c.key, got, c.want)
+		}
+		if after := fmt.Sprint(Settings(m)); after != before {
+			t.Errorf("%s %v: Effective changed the method's settings from %s to %s", c.method, c.params, before, after)
+		}
+	}
+}
+
 // meanARIAtDefaults fits method at its defaults with seeds 1…5 and returns the mean ARI.
 func meanARIAtDefaults(t *testing.T, method string, g *datasets.Graph) float64 {
 	t.Helper()

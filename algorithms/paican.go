@@ -142,7 +142,7 @@ func (a PAICAN) withDefaults() PAICAN {
 	return a
 }
 
-func (a PAICAN) resolved(int) Method { return a.withDefaults() }
+func (a PAICAN) resolved(_, _ int) Method { return a.withDefaults() }
 
 func (a PAICAN) checkOptions() error {
 	return firstError(

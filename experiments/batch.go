@@ -188,6 +188,7 @@ func (bf *batchFits) record(i int, j job, in algorithms.Input, cfg *Config, sp *
 	case j.prior != nil:
 		cp := *j.prior
 		cp.Metrics = maps.Clone(j.prior.Metrics)
+		cp.Plan = j.Plan // a record written before positions were recorded has none
 		rec = &cp
 	case bf.methodErr[i] != nil:
 		rec = newRecord(j.Run).markFailed(bf.methodErr[i])
@@ -263,6 +264,7 @@ func newRecord(r Run) *Record {
 	return &Record{
 		RunID: r.ID, Dataset: r.Dataset, Methods: r.Methods, Algorithm: r.Algorithm,
 		Params: r.Params, K1: r.K1, Restart: r.Restart, Seed: r.Seed, TimedAlone: r.TimedAlone,
+		Plan: r.Plan,
 	}
 }
 

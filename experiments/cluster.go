@@ -67,7 +67,7 @@ func Cluster(ctx context.Context, g *datasets.Graph, m algorithms.Method, k1 int
 		return nil, err
 	}
 	return &Clustering{Graph: g, Method: m, K1: k1, Seed: seed, Result: res, Scores: scores,
-		Settings: algorithms.Effective(m, k1), Flagged: flagged}, nil
+		Settings: algorithms.Effective(m, k1, g.N()), Flagged: flagged}, nil
 }
 
 // WriteLabels writes the clustering to path, one "id<TAB>cluster" line per vertex in the

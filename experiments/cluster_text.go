@@ -76,7 +76,7 @@ func (c *Clustering) WriteText(w io.Writer, params map[string]any) error {
 	for _, st := range c.Settings {
 		note := ""
 		if _, given := params[st.Key]; !given {
-			note = "  (default)"
+			note = "  (default" + defaultWhy(m, st, g.N()) + ")"
 		}
 		fmt.Fprintf(tw, "  %s\t%s%s\n", st.Key, settingValue(m, st, k), note)
 	}
@@ -141,4 +141,15 @@ func settingValue(m algorithms.Method, st algorithms.Setting, k1 int) string {
 		return "0.1·‖S‖²/‖X‖² of this graph"
 	}
 	return fmt.Sprint(st.Value)
+}
+
+// defaultWhy says, after "default", why an option not given took its value where the
+// graph's size chose it: the k-means starts (sgc-kmeans' n_init, NAGC's init_n_init) are
+// one from algorithms.SGCLargeN vertices instead of 10. Else "".
+func defaultWhy(m algorithms.Method, st algorithms.Setting, n int) string {
+	starts := m.Name() == "sgc-kmeans" && st.Key == "n_init" || m.Name() == "nagc" && st.Key == "init_n_init"
+	if starts && n >= algorithms.SGCLargeN && st.Value == 1 {
+		return fmt.Sprintf(": one k-means++ start from %d vertices, as scikit-learn's n_init=\"auto\"", algorithms.SGCLargeN)
+	}
+	return ""
 }

@@ -66,6 +66,58 @@ func TestClusteringOutput(t *testing.T) {
 	}
 }
 
+// TestClusteringShowsKMeansStarts checks that `nagc cluster` prints the k-means starts a
+// fit used where none were given (10 on a small graph, for NAGC's start and sgc-kmeans
+// alike), in the text and in the JSON's settings, while the JSON's params list only the
+// options given; and that from algorithms.SGCLargeN vertices the text says why one start.
+func TestClusteringShowsKMeansStarts(t *testing.T) {
+	g, err := datasets.Synthetic(datasets.DefaultSynthetic())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ method, key string }{{"nagc", "init_n_init"}, {"sgc-kmeans", "n_init"}} {
+		params := map[string]any{}
+		if c.method == "nagc" {
+			params["iterations"] = 3
+		}
+		m, err := algorithms.New(c.method, params)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cl, err := Cluster(context.Background(), g, m, g.K(), 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b bytes.Buffer
+		if err := cl.WriteText(&b, params); err != nil {
+			t.Fatal(err)
+		}
+		if want := c.key + " 10 (default)\n"; !strings.Contains(squeeze(b.String()), want) {
+			t.Errorf("%s: text lacks %q:\n%s", c.method, want, b.String())
+		}
+		out := cl.JSON(params)
+		if out.Settings[c.key] != 10 {
+			t.Errorf("%s: JSON settings %s = %v, want 10", c.method, c.key, out.Settings[c.key])
+		}
+		if _, ok := out.Params[c.key]; ok {
+			t.Errorf("%s: JSON params list %s, which was not given", c.method, c.key)
+		}
+	}
+	m, _ := algorithms.New("nagc", nil)
+	for _, c := range []struct {
+		n, starts int
+		want      string
+	}{
+		{algorithms.SGCLargeN, 1, ": one k-means++ start from 1000000 vertices"},
+		{algorithms.SGCLargeN - 1, 10, ""},
+	} {
+		got := defaultWhy(m, algorithms.Setting{Key: "init_n_init", Value: c.starts}, c.n)
+		if !strings.HasPrefix(got, c.want) || (c.want == "") != (got == "") {
+			t.Errorf("n = %d, %d starts: default noted %q, want %q…", c.n, c.starts, got, c.want)
+		}
+	}
+}
+
 // squeeze replaces every run of spaces and tabs in s by one space, per line.
 func squeeze(s string) string {
 	lines := strings.Split(s, "\n")

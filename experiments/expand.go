@@ -33,6 +33,10 @@ type Run struct {
 	Seed uint64
 	// TimedAlone marks a run of a config with timing: true (Config.Timing).
 	TimedAlone bool
+	// Plan is the run's position in the config's plan, 1 for the first: its index in
+	// Expand's order, counted over every shard's runs, plus one. Records carry it
+	// (Record.Plan) so that reports list rows in the config's order (SortByPlan).
+	Plan int
 }
 
 // GridPoint returns the run's parameters as a canonical string (sorted keys), which
@@ -119,7 +123,7 @@ func (c *Config) expand(k1 map[string]int, identity map[string]string) ([]Run, e
 					runs = append(runs, Run{
 						ID: rid, Dataset: d, Methods: []string{m.Name.Value},
 						Algorithm: m.Algorithm.Value, Params: p, K1: k, Restart: r,
-						Seed: RunSeed(c.Seed, id, r), TimedAlone: c.Timing,
+						Seed: RunSeed(c.Seed, id, r), TimedAlone: c.Timing, Plan: len(runs) + 1,
 					})
 				}
 			}

@@ -87,6 +87,13 @@ type Record struct {
 	// (same seed, same clustering): Aggregate, and so every summary and table, leaves
 	// them out; the report's runtime table reads them.
 	TimedAlone bool `json:"timed_alone,omitempty"`
+	// Config names the config that planned the run (Config.ShortName: its name, else its
+	// file's base name) and Plan is the run's position in that config's plan (Run.Plan,
+	// from 1): where the run comes in the config's order of datasets, rows, grid points
+	// and restarts, whatever order the runs finished in. SortByPlan orders records by
+	// them. Both are absent from records written before nagc recorded them.
+	Config string `json:"config,omitempty"`
+	Plan   int    `json:"plan,omitempty"`
 }
 
 // labelDigits are the characters EncodeLabels uses for clusters 0…61.
@@ -297,7 +304,8 @@ func Latest(recs []Record) []Record {
 	return out
 }
 
-// LoadResults reads the latest record of every run in a results folder.
+// LoadResults reads the latest record of every run in a results folder, in the order of
+// the configs that planned them (SortByPlan).
 func LoadResults(dir string) ([]Record, error) {
 	recs, _, err := ReadRecords(filepath.Join(dir, RunsFile))
 	if err != nil {
@@ -308,7 +316,9 @@ func LoadResults(dir string) ([]Record, error) {
 			return nil, fmt.Errorf("%s: no %s (run `nagc run CONFIG --results %s` first)", dir, RunsFile, dir)
 		}
 	}
-	return Latest(recs), nil
+	recs = Latest(recs)
+	SortByPlan(recs)
+	return recs, nil
 }
 
 // ReadProvenance reads every sweep start recorded in a results folder. Lines have no

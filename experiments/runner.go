@@ -146,7 +146,7 @@ func Execute(ctx context.Context, cfg *Config, opt Options) (*Summary, error) {
 		defer opt.Progress.Stop()
 	}
 	writeErr := runPool(ctx, cfg, opt, p, todo, func(rec *Record) error {
-		rec.Sweep = sum.Sweep
+		rec.Sweep, rec.Config = sum.Sweep, cfg.ShortName()
 		if err := appendJSONLine(out, rec); err != nil {
 			return fmt.Errorf("%s: %w", runsPath, err)
 		}

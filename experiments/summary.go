@@ -66,9 +66,12 @@ func (p *PointStats) GridPoint() string { return canonicalParams(p.Params) }
 // grid point. A run shared by several rows counts for each. Records timed alone
 // (Record.TimedAlone) are left out: they repeat a sweep's fits for their times only, and
 // counted here they would add restarts to the sweep's grid points. The result is ordered
-// by dataset and method in first-seen order, then by grid point.
+// by dataset and method in the order the records first name them once sorted into their
+// configs' order (SortByPlan: the order a config lists datasets and rows, whatever order
+// the runs finished in), then by grid point.
 func Aggregate(recs []Record) []*PointStats {
 	recs = Latest(recs)
+	SortByPlan(recs)
 	type key struct{ d, m, p string }
 	index := map[key]*PointStats{}
 	var order []key

@@ -21,7 +21,8 @@ const PaperRule = experiments.SelectARI
 // aggregated per grid point, with the grid point selected per dataset and method by the
 // paper's rule and by a label-free rule.
 type Results struct {
-	// Records are the latest record of every run, but for those timed alone.
+	// Records are the latest record of every run, but for those timed alone, in the
+	// order of the configs that planned them (experiments.SortByPlan).
 	Records []experiments.Record
 	// Timed are the latest records of the runs timed alone (a config with timing: true,
 	// experiments.Record.TimedAlone): repeated fits of the sweep, read by the runtime
@@ -40,10 +41,10 @@ type Results struct {
 	// experiments.SelectObjective).
 	FreeRule string
 	// Datasets lists the datasets of the results (records or provenance): the paper's
-	// first in its order, then the others in first-seen order.
+	// first in its order, then the others in the configs' order.
 	Datasets []string
 	// Methods lists the display names of the recorded methods: the paper's first in its
-	// order, then the others in first-seen order.
+	// order, then the others in the configs' order.
 	Methods []string
 	// Name is the configs' names as recorded in the provenance, joined by " + " when
 	// several configs ran into the folder, "" if none.
@@ -63,7 +64,8 @@ type Results struct {
 	labeled     map[string]bool
 	slugs       map[string]string
 	methodSlugs map[string]string
-	// sweepDatasets and sweepMethods are in the sweep's order (first seen).
+	// sweepDatasets and sweepMethods are in the sweep's order: first seen in the configs'
+	// order (experiments.SortByPlan).
 	sweepDatasets, sweepMethods []string
 }
 
@@ -89,7 +91,9 @@ func newResults(recs []experiments.Record, prov []experiments.Provenance, pub *p
 			experiments.SelectModularity, experiments.SelectTwoView, experiments.SelectHeldOut, experiments.SelectObjective)
 	}
 	var sweep, timed []experiments.Record
-	for _, rec := range experiments.Latest(recs) {
+	recs = experiments.Latest(recs)
+	experiments.SortByPlan(recs) // the configs' order, not the order runs finished in
+	for _, rec := range recs {
 		if rec.TimedAlone {
 			timed = append(timed, rec)
 		} else {
