@@ -93,6 +93,7 @@ func openEdgeList(s Spec) (*Graph, *LoadReport, error) {
 	}
 	if xd != nil {
 		g.X, g.XDense = nil, xd
+		warnEdgelessRows(g, rep, edges, features)
 	}
 	if labelColumn {
 		g.Labels, g.ClassNames = classIndex(e.labels)
@@ -104,6 +105,21 @@ func openEdgeList(s Spec) (*Graph, *LoadReport, error) {
 		}
 	}
 	return g, rep, nil
+}
+
+// warnEdgelessRows warns in rep when the last rows of a .npy feature file (features) are
+// vertices no edge of the edge file (edges) names: the array has more rows than the
+// graph the edges describe, or the ids are not the row numbers.
+func warnEdgelessRows(g *Graph, rep *LoadReport, edges, features string) {
+	n := g.N()
+	last := n - 1
+	for last >= 0 && g.Adj.RowNNZ(last) == 0 {
+		last--
+	}
+	if last >= 0 && last < n-1 {
+		rep.warn("rows %d…%d of %s (%d vertices) have no edge: %s names vertices up to %d only; check that row i of the array is vertex i of the edge file",
+			last+1, n-1, filepath.Base(features), n-1-last, filepath.Base(edges), last)
+	}
 }
 
 // edgeListFiles returns the edge file and feature file of the edge list s names (for a
@@ -146,6 +162,8 @@ func readEdgeListFeatures(s Spec, features string, labelColumn bool, rep *LoadRe
 			e.addVertex(strconv.Itoa(i))
 		}
 		return e, xd, nil
+	case strings.EqualFold(filepath.Ext(features), ".npz"):
+		return nil, nil, &ParseError{File: features, Msg: "a NumPy .npz archive (numpy.savez) is not a feature file: save the n×m attribute array alone with numpy.save (x.npy), or give the .npz itself as the graph (adj_* arrays with attr_matrix; see docs/dense-and-ogb.md)"}
 	case features == "":
 		if labelColumn {
 			return nil, nil, fmt.Errorf("%s: labels: column needs a feature file whose last column holds the labels", s.Path)
@@ -852,5 +870,7 @@ func (e *edgeListParser) graph() (*Graph, error) {
 	return &Graph{IDs: e.ids, Adj: adj, X: x, Dangling: e.dangling}, nil
 }
 
-// isNPY reports whether path names a NumPy .npy file.
-func isNPY(path string) bool { return strings.EqualFold(filepath.Ext(path), ".npy") }
+// isNPY reports whether path names a NumPy .npy file (or a gzipped one, .npy.gz).
+func isNPY(path string) bool {
+	return strings.EqualFold(filepath.Ext(strings.TrimSuffix(strings.TrimSuffix(path, ".gz"), ".GZ")), ".npy")
+}

@@ -203,7 +203,7 @@ func (a *npzArchive) openArray(name string, budget bool) (*npy.Reader, io.Reader
 			return nil, nil, nil, 0, a.errorf(name, "not a NumPy array (its header length %d exceeds the %d bytes stored)", hl, f.UncompressedSize64)
 		}
 	}
-	data := fullReader{br}
+	data := fullReader{npyStream(br)}
 	r, err := safeNewReader(data)
 	if err != nil {
 		rc.Close()
@@ -700,6 +700,10 @@ func (a *npzArchive) labels(g *Graph, rep *LoadReport) error {
 		}
 		lab = make([]int64, len(fl))
 		for i, v := range fl {
+			if math.IsNaN(v) {
+				lab[i] = -1 // NaN marks an unlabelled vertex, as in OGB's float label arrays
+				continue
+			}
 			if v != math.Trunc(v) || math.Abs(v) > 1<<53 {
 				return a.errorf("labels", "vertex %d has label %v, not a whole number", i, v)
 			}
@@ -728,7 +732,7 @@ func (a *npzArchive) labels(g *Graph, rep *LoadReport) error {
 	unlabelled := 0
 	for i, l := range lab {
 		if l < 0 {
-			unlabelled++ // a negative label (−1, as PyG writes it) marks an unlabelled vertex
+			unlabelled++ // a negative label (−1, as PyG writes it) or NaN marks an unlabelled vertex
 			continue
 		}
 		has[i] = true
@@ -742,10 +746,10 @@ func (a *npzArchive) labels(g *Graph, rep *LoadReport) error {
 		}
 	}
 	if unlabelled == n {
-		return a.errorf("labels", "every label is negative (no vertex is labelled); set labels: none")
+		return a.errorf("labels", "every label is negative or NaN (no vertex is labelled); set labels: none")
 	}
 	if unlabelled > 0 {
-		rep.warn("%s labels: %d of %d vertices have a negative label, read as unlabelled: the metrics score the %d labelled vertices; all are clustered", a.path, unlabelled, n, n-unlabelled)
+		rep.warn("%s labels: %d of %d vertices have a negative or NaN label, read as unlabelled: the metrics score the %d labelled vertices; all are clustered", a.path, unlabelled, n, n-unlabelled)
 	}
 	g.Labels, g.ClassNames = classIndexPartial(raw, has)
 	checkLabels(rep, a.path+" labels", g.Labels, g.ClassNames, false)

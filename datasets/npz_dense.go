@@ -2,6 +2,8 @@ package datasets
 
 import (
 	"bufio"
+	"bytes"
+	"compress/gzip"
 	"encoding/binary"
 	"fmt"
 	"io"
@@ -15,7 +17,7 @@ import (
 
 // This file reads dense attribute matrices stored as NumPy arrays: attr_matrix in an
 // .npz archive and a .npy feature file. A float32 array is kept as float32
-// (dense.Matrix), every other numeric type as float64; C and Fortran order are read
+// (dense.Matrix), and so is float16 (widened exactly), every other numeric type as float64; C and Fortran order are read
 // alike. Sizes from the header are checked against the bytes stored and the memory budget
 // before anything is allocated.
 
@@ -41,7 +43,7 @@ func (a *npzArchive) denseAttributes(n int) (*dense.Matrix, error) {
 }
 
 // readNPYMatrix reads the .npy file path holding a 2-D numeric array: one row per vertex,
-// one column per attribute.
+// one column per attribute. A gzipped file (x.npy.gz) is read as the array it holds.
 func readNPYMatrix(path string) (*dense.Matrix, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -53,18 +55,37 @@ func readNPYMatrix(path string) (*dense.Matrix, error) {
 		return nil, err
 	}
 	br := bufio.NewReaderSize(f, 1<<20)
+	// room is the most bytes the array can hold: the file's size, or for gzip data
+	// what deflate can expand it to (about 1032 times).
+	room, stored := uint64(fi.Size()), fmt.Sprintf("the file's %d bytes", fi.Size())
+	var zr *gzip.Reader
+	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
+		if zr, err = gzip.NewReader(br); err != nil {
+			return nil, &ParseError{File: path, Msg: fmt.Sprintf("not readable gzip data (%v)", err)}
+		}
+		br = bufio.NewReaderSize(zr, 1<<20)
+		room = memory.Add(memory.Bytes(fi.Size(), 1100), 1024)
+		stored = fmt.Sprintf("the %d bytes of gzip data can expand to", fi.Size())
+	}
 	pre, _ := br.Peek(12)
 	if len(pre) < 10 || string(pre[:6]) != "\x93NUMPY" {
-		return nil, &ParseError{File: path, Msg: "not a NumPy .npy file (it does not start with \\x93NUMPY); write it with numpy.save"}
+		hint := "write it with numpy.save"
+		if len(pre) >= 4 && string(pre[:4]) == "PK\x03\x04" {
+			hint = "it is a zip archive: an .npz of several arrays (numpy.savez) is a dataset, not a feature file; give one array saved with numpy.save, or the .npz itself as the graph"
+		}
+		return nil, &ParseError{File: path, Msg: "not a NumPy .npy file (it does not start with \\x93NUMPY); " + hint}
+	}
+	if pre[6] < 1 || pre[6] > 3 {
+		return nil, &ParseError{File: path, Msg: fmt.Sprintf("written in .npy format version %d.%d; nagc reads versions 1.0 to 3.0 (those numpy.save writes)", pre[6], pre[7])}
 	}
 	hl := uint64(binary.LittleEndian.Uint16(pre[8:10]))
 	if pre[6] >= 2 && len(pre) == 12 {
 		hl = uint64(binary.LittleEndian.Uint32(pre[8:12]))
 	}
-	if hl > uint64(fi.Size()) {
-		return nil, &ParseError{File: path, Msg: fmt.Sprintf("not a NumPy array (its header length %d exceeds the file's %d bytes; truncated?)", hl, fi.Size())}
+	if hl > room {
+		return nil, &ParseError{File: path, Msg: fmt.Sprintf("not a NumPy array (its header length %d exceeds %s; truncated?)", hl, stored)}
 	}
-	data := fullReader{br}
+	data := fullReader{npyStream(br)}
 	r, err := safeNewReader(data)
 	if err != nil {
 		return nil, &ParseError{File: path, Msg: fmt.Sprintf("not a NumPy array (%v)", err)}
@@ -74,13 +95,53 @@ func readNPYMatrix(path string) (*dense.Matrix, error) {
 		return nil, &ParseError{File: path, Msg: "stored as pickled Python objects, which cannot be read; store a float array"}
 	}
 	if len(h.Shape) == 2 {
-		if size := dtypeSize(h.Type); size > 0 {
-			if need := memory.Bytes(int64(h.Shape[0]), h.Shape[1]*size); h.Shape[1] >= 0 && need > uint64(fi.Size()) {
-				return nil, &ParseError{File: path, Msg: fmt.Sprintf("its header announces a %d×%d array of %d-byte values, more than the file's %d bytes (truncated file?)", h.Shape[0], h.Shape[1], size, fi.Size())}
+		if size := dtypeSize(h.Type); size > 0 && h.Shape[0] >= 0 && h.Shape[1] >= 0 {
+			if need := arrayBytes(h.Shape[0], h.Shape[1], size); need > room {
+				return nil, &ParseError{File: path, Msg: fmt.Sprintf("its header announces a %d×%d array of %d-byte values (%s), more than %s (truncated file?)", h.Shape[0], h.Shape[1], size, memory.Format(need), stored)}
 			}
 		}
+		if h.Shape[0] == 0 {
+			return nil, &ParseError{File: path, Msg: fmt.Sprintf("has shape (0, %d): no rows, so no vertices; row i of the array holds the attributes of vertex i", h.Shape[1])}
+		}
 	}
-	return decodeDense(path, "", data, h.Type, h.Fortran, h.Shape)
+	x, err := decodeDense(path, "", data, h.Type, h.Fortran, h.Shape)
+	if err != nil {
+		return nil, err
+	}
+	if zr != nil {
+		// gzip checks its CRC at the end of the stream.
+		if _, err := io.Copy(io.Discard, br); err != nil {
+			return nil, &ParseError{File: path, Msg: fmt.Sprintf("is corrupt gzip data (%v)", err)}
+		}
+	}
+	return x, nil
+}
+
+// npyStream returns the stream of br with a .npy version 3.0 header presented as 2.0:
+// the layout is the same (3.0 only allows UTF-8 in the header text), and npyio knows
+// versions 1 and 2 only.
+func npyStream(br *bufio.Reader) io.Reader {
+	pre, _ := br.Peek(8)
+	if len(pre) == 8 && string(pre[:6]) == "\x93NUMPY" && pre[6] == 3 {
+		head := append([]byte(nil), pre...)
+		head[6] = 2
+		br.Discard(8)
+		return io.MultiReader(bytes.NewReader(head), br)
+	}
+	return br
+}
+
+// arrayBytes returns n·m·size bytes, saturating at math.MaxUint64 (so that a shape
+// read from a file cannot overflow into a small size).
+func arrayBytes(n, m, size int) uint64 {
+	per := memory.Bytes(int64(m), size)
+	if per == 0 || n <= 0 {
+		return 0
+	}
+	if uint64(n) > math.MaxUint64/per {
+		return math.MaxUint64
+	}
+	return uint64(n) * per
 }
 
 // dtypeSize returns the bytes per value of a numeric NumPy dtype the dense readers
@@ -124,17 +185,21 @@ func decodeDense(file, what string, rd io.Reader, typ string, fortran bool, shap
 	}
 	t := strings.TrimLeft(typ, "<>|=")
 	size := dtypeSize(typ)
-	if size == 0 || t == "f2" {
-		return nil, fail("holds values of type %s; want float32, float64, an integer or bool type", typ)
+	if size == 0 {
+		return nil, fail("holds values of type %s; want float16, float32, float64, an integer or bool type", typ)
 	}
 	big := strings.HasPrefix(typ, ">")
-	is32 := t == "f4"
+	is32 := t == "f4" || t == "f2" // float16 is widened to float32, exactly
 	elem := 8
 	if is32 {
 		elem = 4
 	}
-	if err := memory.Check(fmt.Sprintf("reading the %d×%d attributes of %s", n, m, file), memory.Bytes(int64(n), m*elem)); err != nil {
+	need := arrayBytes(n, m, elem)
+	if err := memory.Check(fmt.Sprintf("reading the %d×%d attributes of %s", n, m, file), need); err != nil {
 		return nil, err
+	}
+	if need > math.MaxInt64/2 {
+		return nil, fail("has shape %v, too large to hold", shape)
 	}
 	var x *dense.Matrix
 	var d32 []float32
@@ -165,7 +230,12 @@ func decodeDense(file, what string, rd io.Reader, typ string, fortran bool, shap
 			}
 			b := buf[q*size : (q+1)*size]
 			if is32 {
-				v := math.Float32frombits(order.Uint32(b))
+				var v float32
+				if size == 2 {
+					v = halfToFloat32(order.Uint16(b))
+				} else {
+					v = math.Float32frombits(order.Uint32(b))
+				}
 				if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
 					return nil, fail("value %v at row %d, column %d; attributes must be finite", v, pos/m, pos%m)
 				}
@@ -180,6 +250,25 @@ func decodeDense(file, what string, rd io.Reader, typ string, fortran bool, shap
 		}
 	}
 	return x, nil
+}
+
+// halfToFloat32 returns the IEEE 754 half-precision value h as a float32 (exactly: every
+// float16 value is a float32 value).
+func halfToFloat32(h uint16) float32 {
+	sign := uint32(h>>15) << 31
+	exp := uint32(h>>10) & 0x1f
+	mant := uint32(h & 0x3ff)
+	switch {
+	case exp == 0x1f: // ±Inf, NaN
+		return math.Float32frombits(sign | 0x7f800000 | mant<<13)
+	case exp == 0: // zero, subnormal: mant·2⁻²⁴
+		v := float32(mant) / (1 << 24)
+		if sign != 0 {
+			v = -v
+		}
+		return v
+	}
+	return math.Float32frombits(sign | (exp+127-15)<<23 | mant<<13)
 }
 
 // npyValue decodes the value b of NumPy dtype t (f4, f8, i1, u1, b1, i2, u2, i4, u4,

@@ -217,7 +217,7 @@ func inferFormat(path string, dir bool) (string, error) {
 		}
 		return "", fmt.Errorf("%s: the folder holds %d .npz files (%s): name the one to read, e.g. %s", path, len(npz), strings.Join(npz, ", "), filepath.Join(path, npz[0]))
 	}
-	return "", fmt.Errorf("%s: cannot tell the format of this folder: no .content file in folder (linqs), no edges.csv/.tsv/.txt (edgelist), no adj.mtx (mtx), no .npz file and no raw/edge.csv.gz (ogb); name the graph's file itself, or set the format (--format on the command line, format: in a config)", path)
+	return "", fmt.Errorf("%s: cannot tell the format of this folder: no .content file in folder (linqs), no edges.csv/.tsv/.txt (edgelist), no adj.mtx (mtx), no .npz file and no raw/edge.csv.gz (ogb); name the graph's file itself, or set the format (--format on the command line, format: in a config)%s", path, ogbNear(path))
 }
 
 // edgeExts and tableExts are the extensions of edge-list and table files.
