@@ -218,7 +218,7 @@ func (a *npzArchive) openArray(name string, budget bool) (*npy.Reader, io.Reader
 	for _, d := range h.Shape {
 		if d < 0 || count > 0 && d > math.MaxInt32*16/count {
 			rc.Close()
-			return nil, nil, nil, 0, a.errorf(name, "shape %v is too large", h.Shape)
+			return nil, nil, nil, 0, a.errorf(name, "shape %s is too large", pyShape(h.Shape))
 		}
 		count *= d
 	}
@@ -690,7 +690,7 @@ func (a *npzArchive) labels(g *Graph, rep *LoadReport) error {
 	shape := r.Header.Descr.Shape
 	c.Close()
 	if len(shape) != 1 {
-		return a.errorf("labels", "has shape %v; want one class per vertex (multi-label or one-hot labels are not supported; set labels: none)", shape)
+		return a.errorf("labels", "has shape %s; want one class per vertex (multi-label or one-hot labels are not supported; set labels: none)", pyShape(shape))
 	}
 	var lab []int64
 	if dtypeKind(r.Header.Descr.Type) == 'f' {

@@ -9,6 +9,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/nagc-harness/nagc/dense"
@@ -100,6 +101,15 @@ func readNPYMatrix(path string) (*dense.Matrix, error) {
 				return nil, &ParseError{File: path, Msg: fmt.Sprintf("its header announces a %d×%d array of %d-byte values (%s), more than %s (truncated file?)", h.Shape[0], h.Shape[1], size, memory.Format(need), stored)}
 			}
 		}
+		if size := dtypeSize(h.Type); zr == nil && size > 0 && h.Shape[0] >= 0 && h.Shape[1] >= 0 {
+			prefix := 10 + hl
+			if pre[6] >= 2 {
+				prefix = 12 + hl
+			}
+			if end := memory.Add(prefix, arrayBytes(h.Shape[0], h.Shape[1], size)); end < uint64(fi.Size()) {
+				return nil, extraBytes(path, uint64(fi.Size())-end, h.Shape)
+			}
+		}
 		if h.Shape[0] == 0 {
 			return nil, &ParseError{File: path, Msg: fmt.Sprintf("has shape (0, %d): no rows, so no vertices; row i of the array holds the attributes of vertex i", h.Shape[1])}
 		}
@@ -110,11 +120,22 @@ func readNPYMatrix(path string) (*dense.Matrix, error) {
 	}
 	if zr != nil {
 		// gzip checks its CRC at the end of the stream.
-		if _, err := io.Copy(io.Discard, br); err != nil {
+		extra, err := io.Copy(io.Discard, br)
+		if err != nil {
 			return nil, &ParseError{File: path, Msg: fmt.Sprintf("is corrupt gzip data (%v)", err)}
+		}
+		if extra > 0 {
+			return nil, extraBytes(path, uint64(extra), h.Shape)
 		}
 	}
 	return x, nil
+}
+
+// extraBytes is the error for a .npy file holding more bytes than its header's shape
+// accounts for: the header is wrong, or another array was appended, and reading the
+// shape alone would read part of the data as the whole.
+func extraBytes(path string, extra uint64, shape []int) error {
+	return &ParseError{File: path, Msg: fmt.Sprintf("holds %d bytes after the %s array its header announces: the header and the data disagree (numpy.save writes one array and nothing after it)", extra, pyShape(shape))}
 }
 
 // npyStream returns the stream of br with a .npy version 3.0 header presented as 2.0:
@@ -129,6 +150,18 @@ func npyStream(br *bufio.Reader) io.Reader {
 		return io.MultiReader(bytes.NewReader(head), br)
 	}
 	return br
+}
+
+// pyShape writes a shape as NumPy prints it: (6, 3), (6,), ().
+func pyShape(shape []int) string {
+	dims := make([]string, len(shape))
+	for k, d := range shape {
+		dims[k] = strconv.Itoa(d)
+	}
+	if len(dims) == 1 {
+		return "(" + dims[0] + ",)"
+	}
+	return "(" + strings.Join(dims, ", ") + ")"
 }
 
 // arrayBytes returns n·m·size bytes, saturating at math.MaxUint64 (so that a shape
@@ -174,11 +207,11 @@ func decodeDense(file, what string, rd io.Reader, typ string, fortran bool, shap
 		return &ParseError{File: file, Msg: msg}
 	}
 	if len(shape) != 2 {
-		return nil, fail("has shape %v; want a 2-D array (vertices × attributes)", shape)
+		return nil, fail("has shape %s; want a 2-D array (vertices × attributes)", pyShape(shape))
 	}
 	n, m := shape[0], shape[1]
 	if n < 0 || m < 0 {
-		return nil, fail("has shape %v", shape)
+		return nil, fail("has shape %s, with a negative size: the header is corrupt", pyShape(shape))
 	}
 	if err := checkVertexCount(file, n); err != nil {
 		return nil, err
@@ -199,7 +232,7 @@ func decodeDense(file, what string, rd io.Reader, typ string, fortran bool, shap
 		return nil, err
 	}
 	if need > math.MaxInt64/2 {
-		return nil, fail("has shape %v, too large to hold", shape)
+		return nil, fail("has shape %s, too large to hold", pyShape(shape))
 	}
 	var x *dense.Matrix
 	var d32 []float32

@@ -159,7 +159,7 @@ func TestOpenNPZErrors(t *testing.T) {
 		{"label count", with(func(a map[string]any) { a["labels"] = []int64{0, 1} }), nil, []string{"labels: has 2 entries for 3 vertices"}},
 		{"fractional label", with(func(a map[string]any) { a["labels"] = []float32{0, 1.5, 1} }), nil, []string{"vertex 1 has label 1.5, not a whole number"}},
 		{"every label negative", with(func(a map[string]any) { a["labels"] = []int64{-1, -1, -1} }), nil, []string{"no vertex is labelled", "labels: none"}},
-		{"one-hot labels", with(func(a map[string]any) {}), map[string][]byte{"labels": rawNPY("<i8", "(3, 2)", make([]byte, 48))}, []string{"has shape [3 2]", "multi-label"}},
+		{"one-hot labels", with(func(a map[string]any) {}), map[string][]byte{"labels": rawNPY("<i8", "(3, 2)", make([]byte, 48))}, []string{"has shape (3, 2)", "multi-label"}},
 		{"pickled adjacency", with(func(a map[string]any) { delete(a, "adj_data") }), map[string][]byte{"adj_data": rawNPY("|O", "(5,)", nil)}, []string{"adj_data: stored as pickled"}},
 		{"truncated", with(func(a map[string]any) { delete(a, "adj_data") }), map[string][]byte{"adj_data": rawNPY("<f8", "(5,)", make([]byte, 16))}, []string{"adj_data: the array data is truncated"}},
 		{"huge shape", with(func(a map[string]any) { delete(a, "adj_data") }), map[string][]byte{"adj_data": rawNPY("<f8", "(99999999999,)", nil)}, []string{"adj_data"}},
