@@ -2,6 +2,7 @@ package datasets
 
 import (
 	"errors"
+	"math"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -402,6 +403,15 @@ func checkOpened(t *testing.T, g *Graph, rep *LoadReport) {
 				t.Fatalf("A[%d,%d] = %v, A[%d,%d] = %v", i, j, vals[k], j, i, g.Adj.At(j, i))
 			}
 		}
+		if g.XDense != nil {
+			_, m := g.XDense.Dims()
+			for j := 0; j < m; j++ {
+				if v := g.XDense.At(i, j); math.IsNaN(v) || math.IsInf(v, 0) {
+					t.Fatalf("XDense[%d,%d] = %v", i, j, v)
+				}
+			}
+			continue
+		}
 		_, xv := g.X.Row(i)
 		for _, v := range xv {
 			if !(v > 0) {
@@ -409,7 +419,11 @@ func checkOpened(t *testing.T, g *Graph, rep *LoadReport) {
 			}
 		}
 	}
-	if r, _ := g.X.Dims(); r != n {
+	if g.XDense != nil {
+		if r, _ := g.XDense.Dims(); r != n || g.X != nil {
+			t.Fatalf("XDense has %d rows for %d vertices (X %v)", r, n, g.X != nil)
+		}
+	} else if r, _ := g.X.Dims(); r != n {
 		t.Fatalf("X has %d rows for %d vertices", r, n)
 	}
 	if g.Labels != nil && len(g.Labels) != n || g.Labels == nil && g.ClassNames != nil {

@@ -14,7 +14,7 @@ import (
 )
 
 // npyBytes returns a .npy file of a 2-D array: vals (row-major) written in C or Fortran
-// order as dtype descr (<f4, >f4, <f8, <i8, |u1).
+// order as dtype descr (<f2, <f4, >f4, <f8, <i8, |u1).
 func npyBytes(descr string, fortran bool, r, c int, vals []float64) []byte {
 	var b bytes.Buffer
 	b.Write(npyHeader(descr, fortran, []int{r, c}))
@@ -37,9 +37,23 @@ func npyBytes(descr string, fortran bool, r, c int, vals []float64) []byte {
 			order.PutUint64(grow(&b, 8), uint64(int64(v)))
 		case "u1":
 			b.WriteByte(byte(v))
+		case "f2":
+			order.PutUint16(grow(&b, 2), halfBits(float32(v)))
 		}
 	}
 	return b.Bytes()
+}
+
+// halfBits returns the float16 bits of v, a zero or a normal float16 value whose
+// mantissa fits in 10 bits (exact for the test values).
+func halfBits(v float32) uint16 {
+	b := math.Float32bits(v)
+	sign := uint16(b>>16) & 0x8000
+	if v == 0 {
+		return sign
+	}
+	exp := int(b>>23&0xff) - 127 + 15
+	return sign | uint16(exp)<<10 | uint16(b>>13&0x3ff)
 }
 
 func grow(b *bytes.Buffer, n int) []byte {

@@ -191,6 +191,8 @@ func FuzzOpenNPZ(f *testing.F) {
 	f.Add(rawNPY("<i8", "(4,)", make([]byte, 32)))
 	f.Add(rawNPY(">i4", "(4,)", []byte{0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 4, 0, 0, 0, 5}))
 	f.Add([]byte("\x93NUMPY\x01\x00\x10\x00{'descr': '<i4'\n"))
+	f.Add(npyVersion3(rawNPY("<i8", "(4,)", make([]byte, 32))))
+	f.Add(rawNPY("<f2", "(4,)", make([]byte, 8)))
 	f.Fuzz(func(t *testing.T, indptr []byte) {
 		p := filepath.Join(t.TempDir(), "g.npz")
 		arrays := smallNPZ()

@@ -118,6 +118,9 @@ func openOGB(s Spec) (*Graph, *LoadReport, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	if len(counts) == 2 && counts[0] == 0 {
+		return nil, nil, &ParseError{File: nnl, Msg: fmt.Sprintf("holds two lines, 0 and %d: is the 0 the column name pandas writes with header=True? OGB's files have no header line: write them with header=False, index=False", counts[1])}
+	}
 	if len(counts) != 1 {
 		return nil, nil, &ParseError{File: nnl, Msg: fmt.Sprintf("holds %d vertex counts, one a line: a graph-property dataset (ogbg-*, one graph a line); nagc clusters the one graph of a node-property dataset (ogbn-*)", len(counts))}
 	}
@@ -145,13 +148,13 @@ func openOGB(s Spec) (*Graph, *LoadReport, error) {
 		rep.Files = append(rep.Files, p)
 	}
 	edgeFile := ogbFile(raw, "edge.csv")
-	adj, edges, err := readOGBEdges(edgeFile, n, wantEdges, rep)
+	adj, edges, first, err := readOGBEdges(edgeFile, n, wantEdges, rep)
 	if err != nil {
 		return nil, nil, err
 	}
 	rep.Files = append(rep.Files, edgeFile)
 	if wantEdges >= 0 && edges != wantEdges {
-		return nil, nil, &ParseError{File: edgeFile, Msg: fmt.Sprintf("holds %d edges, but num-edge-list.csv.gz says %d", edges, wantEdges)}
+		return nil, nil, &ParseError{File: edgeFile, Msg: fmt.Sprintf("holds %d edges, but num-edge-list.csv.gz says %d%s", edges, wantEdges, headerHint(first, edges == wantEdges+1))}
 	}
 	ids := make([]string, n)
 	for i := range ids {
@@ -207,10 +210,11 @@ func ogbLines(path string, maxLine int, keepEmpty bool, fn func(line []byte, no 
 			return &ParseError{File: path, Msg: fmt.Sprintf("not readable gzip data (%v); OGB's raw files are gzipped CSV", err)}
 		}
 		src = zr
-	} else if err := checkNotBinary(path, fb); err != nil {
-		return err
 	}
 	br := bufio.NewReaderSize(src, 1<<20)
+	if err := checkNotBinary(path, br); err != nil {
+		return err
+	}
 	corrupt := func(ferr error) error {
 		if zr == nil {
 			return ferr
@@ -252,13 +256,13 @@ func ogbLines(path string, maxLine int, keepEmpty bool, fn func(line []byte, no 
 	}
 }
 
-// checkNotBinary refuses a file that is neither gzip nor text (its first bytes hold a
-// NUL or another control character), before it is parsed line by line.
+// checkNotBinary refuses a file whose text (after gzip) is not text: its first bytes hold
+// a NUL or another control character (a binary file, or another compression).
 func checkNotBinary(path string, br *bufio.Reader) error {
 	head, _ := br.Peek(512)
 	for _, c := range head {
 		if control[c] {
-			return &ParseError{File: path, Msg: fmt.Sprintf("neither gzip data nor CSV text (it holds the byte 0x%02X); OGB's raw files are gzipped CSV", c)}
+			return &ParseError{File: path, Msg: fmt.Sprintf("is not CSV text (it holds the byte 0x%02X near its start: a binary file, or compressed other than by gzip); OGB's raw files are gzipped CSV", c)}
 		}
 	}
 	return nil
@@ -395,20 +399,22 @@ func parseVertex(field []byte) (v int64, ok bool) {
 // returns it with the number of edge lines. want, when ≥ 0, is the stated edge count,
 // whose memory is checked before reading. A graph where vertex 0 has no edge is warned
 // about in rep: OGB numbers vertices from 0, and ids counted from 1 would read one off.
-func readOGBEdges(path string, n, want int, rep *LoadReport) (*sparse.CSR, int, error) {
+func readOGBEdges(path string, n, want int, rep *LoadReport) (adj *sparse.CSR, count int, first string, err error) {
 	if want >= 0 {
 		// Two int32 copies of each direction, then the CSR (an int and a float64 each).
 		if err := memory.Check(fmt.Sprintf("reading the %d edges num-edge-list.csv.gz announces for %s", want, path), memory.Bytes(int64(want), 2*(8+16))); err != nil {
-			return nil, 0, err
+			return nil, 0, "", err
 		}
 	}
 	var rows, cols []int32
 	if want > 0 {
 		rows, cols = make([]int32, 0, 2*want), make([]int32, 0, 2*want)
 	}
-	count := 0
 	zeroSeen := false
-	err := ogbTable(path, 1<<10, false, rep, func(line []byte, no, _ int) error {
+	err = ogbTable(path, 1<<10, false, rep, func(line []byte, no, row int) error {
+		if row == 0 {
+			first = string(line)
+		}
 		k := bytes.IndexByte(line, ',')
 		if k < 0 {
 			return &ParseError{File: path, Line: no, Msg: fmt.Sprintf("%q is not an edge \"source,target\"", truncate(line))}
@@ -437,13 +443,28 @@ func readOGBEdges(path string, n, want int, rep *LoadReport) (*sparse.CSR, int, 
 		return nil
 	})
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, "", err
 	}
 	if !zeroSeen && count > 0 && n > 1 {
 		rep.warn("%s: no edge names vertex 0; OGB numbers vertices from 0, so if the ids count from 1 every edge lands one vertex off (subtract 1 from every id)", path)
 	}
-	adj, err := patternCSR(n, n, rows, cols)
-	return adj, count, err
+	adj, err = patternCSR(n, n, rows, cols)
+	return adj, count, first, err
+}
+
+// headerHint returns, when more says the file has one data line too many and first (its
+// first line) is the column names pandas writes for a frame of default columns with
+// header=True ("0", "0,1", "0,1,2", …), a hint saying so; else "".
+func headerHint(first string, more bool) string {
+	if !more || first == "" {
+		return ""
+	}
+	for k, f := range strings.Split(first, ",") {
+		if strings.TrimSpace(f) != strconv.Itoa(k) {
+			return ""
+		}
+	}
+	return fmt.Sprintf(" (is line 1, %q, the column names pandas writes with header=True? OGB's files have no header line: write them with header=False, index=False)", truncate([]byte(first)))
 }
 
 // readOGBFeatures reads node-feat.csv.gz: n lines of m comma-separated numbers, as a
@@ -451,8 +472,10 @@ func readOGBEdges(path string, n, want int, rep *LoadReport) (*sparse.CSR, int, 
 func readOGBFeatures(path string, n int, rep *LoadReport) (*dense.Matrix, error) {
 	var data []float32
 	m, rows := -1, 0
+	first := ""
 	err := ogbTable(path, 1<<26, false, rep, func(line []byte, no, row int) error {
 		if m < 0 {
+			first = string(line)
 			m = 1 + bytes.Count(line, []byte{','})
 			if err := memory.Check(fmt.Sprintf("reading the %d×%d features of %s", n, m, path), memory.Bytes(int64(n), 4*m)); err != nil {
 				return err
@@ -460,7 +483,7 @@ func readOGBFeatures(path string, n int, rep *LoadReport) (*dense.Matrix, error)
 			data = make([]float32, n*m)
 		}
 		if row == n {
-			return &ParseError{File: path, Line: no, Msg: fmt.Sprintf("more feature lines than the %d vertices of num-node-list.csv.gz", n)}
+			return &ParseError{File: path, Line: no, Msg: fmt.Sprintf("more feature lines than the %d vertices of num-node-list.csv.gz%s", n, headerHint(first, true))}
 		}
 		out := data[row*m : (row+1)*m]
 		j := 0
@@ -508,13 +531,16 @@ func readOGBLabels(g *Graph, rep *LoadReport, path string) error {
 	raw := make([]string, n)
 	has := make([]bool, n)
 	rows, unlabelled := 0, 0
-	why := ""
+	why, first := "", ""
 	err := ogbTable(path, 1<<16, true, rep, func(line []byte, no, row int) error {
+		if row == 0 {
+			first = string(line)
+		}
 		if why != "" {
 			return nil
 		}
 		if row == n {
-			return &ParseError{File: path, Line: no, Msg: fmt.Sprintf("more label lines than the %d vertices of num-node-list.csv.gz", n)}
+			return &ParseError{File: path, Line: no, Msg: fmt.Sprintf("more label lines than the %d vertices of num-node-list.csv.gz%s", n, headerHint(first, true))}
 		}
 		rows = row + 1
 		t := strings.Trim(strings.TrimSpace(string(line)), "\"")
