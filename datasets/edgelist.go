@@ -242,6 +242,9 @@ func (e *edgeListParser) readEdgeFile(s Spec, edges, features string) error {
 	}
 	if !newVertices {
 		hint := fmt.Sprintf("check that %s and %s name the vertices the same way", filepath.Base(edges), filepath.Base(features))
+		if isNPY(features) {
+			hint = fmt.Sprintf("%s has %d rows, so the vertices are 0 … %d: check that row i of the array is vertex i of %s", filepath.Base(features), withFeatures, withFeatures-1, filepath.Base(edges))
+		}
 		if err := checkDropped(rep, s.AllowDropped, edges, reasonNoFeatureLine, "edge lines", e.edgeLines, hint); err != nil {
 			return err
 		}

@@ -71,6 +71,7 @@ func TestNPYFeatureCorpus(t *testing.T) {
 		{name: "gzipped, named .npy.gz", file: "x.npy.gz", data: gzipped.Bytes(), want32: true},
 		{name: "gzipped, named .npy", data: gzipped.Bytes(), want32: true},
 		{name: "version 3.0 header", data: npyVersion3(c), want32: true},
+		{name: "fewer rows than the edges name", data: npyBytes("<f4", false, 2, 2, vals[:4]), errs: "x.npy has 2 rows, so the vertices are 0 … 1"},
 		{name: "more rows than the edges name", data: npyBytes("<f8", false, 5, 2, append(vals, 1, 1, 1, 1)), warn: "rows 3…4 of x.npy"},
 		{name: "header shape past 2^63 bytes", data: npyHeaderOnly("<f8", []int{2, 1 << 62}, 48), errs: "more than 18 EB"},
 		{name: "header shape of 10^12 values", data: npyHeaderOnly("<f8", []int{1_000_000, 1_000_000}, 48), errs: "(8.0 TB), more than the file's"},
