@@ -80,7 +80,7 @@ func TestNPYFeatureCorpus(t *testing.T) {
 		{name: "gzipped, with data after the array", data: gz(string(append(npyHeader("<f4", false, []int{2, 2}), c[len(c)-24:]...))), errs: "8 bytes after"},
 		{name: "negative shape", data: npyHeaderOnly("<f8", []int{-1, 2}, 48), errs: "negative size"},
 		{name: "no rows", data: npyHeaderOnly("<f4", []int{0, 2}, 0), errs: "has shape (0, 2): no rows"},
-		{name: "one-dimensional", data: npyHeaderOnly("<f4", []int{3}, 12), errs: "has shape (3,); want a 2-D array"},
+		{name: "one-dimensional", data: npyHeaderOnly("<f4", []int{3}, 12), errs: "has shape (3,); want a 2-D array (vertices × attributes) (one attribute per vertex? save x.reshape(-1, 1))"},
 		{name: "three-dimensional", data: npyHeaderOnly("<f4", []int{3, 2, 1}, 24), errs: "has shape (3, 2, 1); want a 2-D array"},
 		{name: "complex", data: npyHeaderOnly("<c8", []int{3, 2}, 48), errs: "type <c8"},
 		{name: "pickled objects", data: npyHeaderOnly("|O", []int{3, 2}, 48), errs: "pickled"},
@@ -157,6 +157,8 @@ func TestNPZDenseCorpus(t *testing.T) {
 		{name: "every label NaN", edit: func(a map[string][]byte) { a["labels"] = oneD("<f8", []float64{math.NaN(), math.NaN(), math.NaN()}) }, errs: "every label is negative or NaN"},
 		{name: "fractional label", edit: func(a map[string][]byte) { a["labels"] = oneD("<f8", []float64{0, 0.5, 1}) }, errs: "vertex 1 has label 0.5"},
 		{name: "attr_matrix and attr_*: the sparse ones are read", edit: sparseAttrs, labels: "[0 1 1]", warn: "the sparse ones are read"},
+		{name: "labels as a column (n, 1)", edit: func(a map[string][]byte) { a["labels"] = npyBytes("<i8", false, 3, 1, []float64{1, 0, 1}) }, labels: "[1 0 1]"},
+		{name: "labels as a matrix (n, 2)", edit: func(a map[string][]byte) { a["labels"] = npyBytes("<i8", false, 3, 2, vals) }, errs: "has shape (3, 2); want one class per vertex"},
 		{name: "adj_indices out of range", edit: func(a map[string][]byte) { a["adj_indices"] = oneD("<i8", []float64{1, 0, 9, 1}) }, errs: "adj_indices: entry 2 is column 9, outside 0 to 2"},
 		{name: "attr_matrix rows", edit: func(a map[string][]byte) { a["attr_matrix"] = npyBytes("<f4", false, 2, 3, vals) }, errs: "attr_matrix: has 2 rows, but the adjacency has 3 vertices"},
 	} {
@@ -347,6 +349,25 @@ func TestOGBFileNames(t *testing.T) {
 // checked against the memory budget before anything of that size is allocated.
 func TestOGBDeclaredSizes(t *testing.T) {
 	lowBudget(t, 64<<20)
+	// A .npy header of 2·10⁹ rows and no columns: no values, but 2·10⁹ vertices.
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"e.csv": "0,1\n", "x.npy": string(npyHeaderOnly("<f4", []int{2_000_000_000, 0}, 0))})
+	var err error
+	if got := allocated(func() {
+		_, _, err = Open(Spec{Path: filepath.Join(dir, "e.csv"), Features: filepath.Join(dir, "x.npy")})
+	}); got > 8<<20 || !errors.Is(err, memory.ErrTooLarge) || !strings.Contains(err.Error(), "n = 2000000000 vertices") {
+		t.Errorf("x.npy of shape (2000000000, 0): allocated %d bytes, error %v", got, err)
+	}
+	// An edge file without num-edge-list.csv.gz whose lines (a few kB of gzip) would
+	// outgrow the budget: refused as the edge arrays grow.
+	files := ogbFiles()
+	delete(files, "num-edge-list.csv.gz")
+	delete(files, "node-feat.csv.gz")
+	delete(files, "node-label.csv.gz")
+	files["edge.csv.gz"] = strings.Repeat("0,1\n", 1<<20+1)
+	if _, _, err := Open(Spec{Path: writeOGB(t, files)}); !errors.Is(err, memory.ErrTooLarge) || !strings.Contains(err.Error(), "more than 1048576 edges") {
+		t.Errorf("2^20+1 edge lines under a 64 MB budget: error %v", err)
+	}
 	for _, tc := range []struct{ file, data, want string }{
 		{"num-node-list.csv.gz", "2000000000\n", "n = 2000000000 vertices"},
 		{"num-edge-list.csv.gz", "10000000000000\n", "10000000000000 edges"},

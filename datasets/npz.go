@@ -689,6 +689,9 @@ func (a *npzArchive) labels(g *Graph, rep *LoadReport) error {
 	}
 	shape := r.Header.Descr.Shape
 	c.Close()
+	if len(shape) == 2 && shape[1] == 1 {
+		shape = shape[:1] // a column (n, 1), as a one-column frame's .values is: one class per vertex
+	}
 	if len(shape) != 1 {
 		return a.errorf("labels", "has shape %s; want one class per vertex (multi-label or one-hot labels are not supported; set labels: none)", pyShape(shape))
 	}

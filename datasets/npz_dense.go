@@ -207,13 +207,21 @@ func decodeDense(file, what string, rd io.Reader, typ string, fortran bool, shap
 		return &ParseError{File: file, Msg: msg}
 	}
 	if len(shape) != 2 {
-		return nil, fail("has shape %s; want a 2-D array (vertices × attributes)", pyShape(shape))
+		hint := ""
+		if len(shape) == 1 {
+			hint = " (one attribute per vertex? save x.reshape(-1, 1))"
+		}
+		return nil, fail("has shape %s; want a 2-D array (vertices × attributes)%s", pyShape(shape), hint)
 	}
 	n, m := shape[0], shape[1]
 	if n < 0 || m < 0 {
 		return nil, fail("has shape %s, with a negative size: the header is corrupt", pyShape(shape))
 	}
 	if err := checkVertexCount(file, n); err != nil {
+		return nil, err
+	}
+	// Each row is a vertex, whose id and graph arrays take memory even when m = 0.
+	if err := checkVertices(int64(n), fmt.Sprintf("the %s rows of %s", pyShape(shape), file)); err != nil {
 		return nil, err
 	}
 	t := strings.TrimLeft(typ, "<>|=")

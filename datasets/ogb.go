@@ -417,7 +417,7 @@ func readOGBEdges(path string, n, want int, rep *LoadReport) (adj *sparse.CSR, c
 		}
 		k := bytes.IndexByte(line, ',')
 		if k < 0 {
-			return &ParseError{File: path, Line: no, Msg: fmt.Sprintf("%q is not an edge \"source,target\"", truncate(line))}
+			return &ParseError{File: path, Line: no, Msg: fmt.Sprintf("%q is not an edge \"source,target\" (two vertex numbers separated by a comma, as OGB writes them)", truncate(line))}
 		}
 		if bytes.IndexByte(line[k+1:], ',') >= 0 {
 			return &ParseError{File: path, Line: no, Msg: fmt.Sprintf("%q has %d values; an edge line is \"source,target\" (a pandas index column? write the frame with index=False)", truncate(line), bytes.Count(line, []byte{','})+1)}
@@ -438,6 +438,13 @@ func readOGBEdges(path string, n, want int, rep *LoadReport) (adj *sparse.CSR, c
 			ends[e] = int32(v)
 		}
 		zeroSeen = zeroSeen || ends[0] == 0 || ends[1] == 0
+		if want < 0 && count >= 1<<16 && count&(count-1) == 0 {
+			// No stated count: check the memory of the edges read so far, doubled, as the
+			// arrays grow (a gzip file of a few MB can hold billions of lines).
+			if err := memory.Check(fmt.Sprintf("reading the more than %d edges of %s", count, path), memory.Bytes(int64(2*count), 2*(8+16))); err != nil {
+				return err
+			}
+		}
 		rows, cols = append(rows, ends[0], ends[1]), append(cols, ends[1], ends[0])
 		count++
 		return nil
