@@ -328,6 +328,15 @@ func TestOGBFileNames(t *testing.T) {
 			t.Errorf("%s, format ogb: error %v, want one saying %q", tc.path, err, tc.want)
 		}
 	}
+	// A heterogeneous dataset (ogbn-mag): raw/num-node-dict.csv.gz and relations/.
+	mag := filepath.Join(t.TempDir(), "ogbn_mag")
+	os.MkdirAll(filepath.Join(mag, "raw", "relations", "paper___cites___paper"), 0o755)
+	os.WriteFile(filepath.Join(mag, "raw", "num-node-dict.csv.gz"), gz("author,paper\n3,4\n"), 0o644)
+	for _, f := range []string{"", FormatOGB} {
+		if _, _, err := Open(Spec{Path: mag, Format: f}); err == nil || !strings.Contains(err.Error(), "heterogeneous OGB dataset") {
+			t.Errorf("ogbn-mag layout, format %q: error %v", f, err)
+		}
+	}
 	// Bytes that are neither gzip nor text (a zip archive, pandas' compression="zip").
 	zipped := filepath.Join(plain, "raw", "edge.csv")
 	os.WriteFile(zipped, []byte("PK\x03\x04\x14\x00\x00\x00"), 0o644)

@@ -53,6 +53,11 @@ func ogbFile(dir, name string) string {
 // one: one level above (it holds dataset folders, as OGB's root= folder does) or below
 // (split/, processed/, mapping/ of one); "" when there is none.
 func ogbNear(path string) string {
+	for _, d := range []string{path, filepath.Join(path, "raw")} {
+		if ogbFile(d, "num-node-dict.csv") != "" {
+			return fmt.Sprintf("; %s is a heterogeneous OGB dataset (several vertex types, as ogbn-mag): nagc reads graphs of one vertex type", d)
+		}
+	}
 	if m, _ := filepath.Glob(filepath.Join(path, "*", "raw")); len(m) > 0 {
 		var names []string
 		for _, r := range m {
@@ -420,7 +425,7 @@ func readOGBEdges(path string, n, want int, rep *LoadReport) (adj *sparse.CSR, c
 			return &ParseError{File: path, Line: no, Msg: fmt.Sprintf("%q is not an edge \"source,target\" (two vertex numbers separated by a comma, as OGB writes them)", truncate(line))}
 		}
 		if bytes.IndexByte(line[k+1:], ',') >= 0 {
-			return &ParseError{File: path, Line: no, Msg: fmt.Sprintf("%q has %d values; an edge line is \"source,target\" (a pandas index column? write the frame with index=False)", truncate(line), bytes.Count(line, []byte{','})+1)}
+			return &ParseError{File: path, Line: no, Msg: fmt.Sprintf("%q has %d values; an edge line is \"source,target\" (a pandas index column? write the frame with index=False; edge weights or features go in edge-feat.csv.gz, which nagc does not read)", truncate(line), bytes.Count(line, []byte{','})+1)}
 		}
 		var ends [2]int32
 		for e, field := range [][]byte{line[:k], line[k+1:]} {
