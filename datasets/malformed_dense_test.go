@@ -157,6 +157,8 @@ func TestNPZDenseCorpus(t *testing.T) {
 		{name: "every label NaN", edit: func(a map[string][]byte) { a["labels"] = oneD("<f8", []float64{math.NaN(), math.NaN(), math.NaN()}) }, errs: "every label is negative or NaN"},
 		{name: "fractional label", edit: func(a map[string][]byte) { a["labels"] = oneD("<f8", []float64{0, 0.5, 1}) }, errs: "vertex 1 has label 0.5"},
 		{name: "attr_matrix and attr_*: the sparse ones are read", edit: sparseAttrs, labels: "[0 1 1]", warn: "the sparse ones are read"},
+		{name: "string labels", edit: func(a map[string][]byte) { a["labels"] = rawNPY("<U2", "(3,)", utf32("cs", "ma", "ma")) }, labels: "[0 1 1]"},
+		{name: "string labels, one empty", edit: func(a map[string][]byte) { a["labels"] = rawNPY("|S2", "(3,)", []byte("cs\x00\x00ma")) }, labels: "[0 -1 1]", warn: "1 of 3 vertices have an empty label"},
 		{name: "labels as a column (n, 1)", edit: func(a map[string][]byte) { a["labels"] = npyBytes("<i8", false, 3, 1, []float64{1, 0, 1}) }, labels: "[1 0 1]"},
 		{name: "labels as a matrix (n, 2)", edit: func(a map[string][]byte) { a["labels"] = npyBytes("<i8", false, 3, 2, vals) }, errs: "has shape (3, 2); want one class per vertex"},
 		{name: "adj_indices out of range", edit: func(a map[string][]byte) { a["adj_indices"] = oneD("<i8", []float64{1, 0, 9, 1}) }, errs: "adj_indices: entry 2 is column 9, outside 0 to 2"},
@@ -190,6 +192,26 @@ func TestNPZDenseCorpus(t *testing.T) {
 			}
 		})
 	}
+}
+
+// utf32 returns NumPy's little-endian UTF-32 encoding of strings padded to the longest.
+func utf32(strs ...string) []byte {
+	w := 0
+	for _, s := range strs {
+		w = max(w, len([]rune(s)))
+	}
+	var b []byte
+	for _, s := range strs {
+		r := []rune(s)
+		for k := 0; k < w; k++ {
+			var c rune
+			if k < len(r) {
+				c = r[k]
+			}
+			b = binary.LittleEndian.AppendUint32(b, uint32(c))
+		}
+	}
+	return b
 }
 
 func fmtInts(v []int) string {
@@ -461,4 +483,20 @@ func FuzzOpenOGB(f *testing.F) {
 		}
 		checkOpened(t, g, rep)
 	})
+}
+
+// TestNPZBytesNames reads node_names stored as NumPy bytes strings ('S'), which NumPy
+// pads with NULs to the longest: the names are read without the padding.
+func TestNPZBytesNames(t *testing.T) {
+	a := pathArrays()
+	a["node_names"] = rawNPY("|S3", "(3,)", []byte("a\x00\x00bb\x00ccc"))
+	p := filepath.Join(t.TempDir(), "g.npz")
+	writeZip(t, p, a)
+	g, rep, err := Open(Spec{Path: p})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(g.IDs, ",") != "a,bb,ccc" || len(rep.Warnings) != 0 {
+		t.Errorf("ids %q, warnings %v", g.IDs, rep.Warnings)
+	}
 }

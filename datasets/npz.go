@@ -461,6 +461,9 @@ func (a *npzArchive) strs(name string) (out []string, why string, err error) {
 		if err := readArray(r, &out); err != nil {
 			return nil, "", a.errorf(name, "%v", err)
 		}
+		for k, s := range out {
+			out[k] = strings.TrimRight(s, "\x00") // NumPy pads bytes strings with NULs
+		}
 		return out, "", nil
 	}
 	return nil, fmt.Sprintf("it holds values of type %s, not strings", r.Header.Descr.Type), nil
@@ -695,6 +698,9 @@ func (a *npzArchive) labels(g *Graph, rep *LoadReport) error {
 	if len(shape) != 1 {
 		return a.errorf("labels", "has shape %s; want one class per vertex (multi-label or one-hot labels are not supported; set labels: none)", pyShape(shape))
 	}
+	if k := dtypeKind(r.Header.Descr.Type); k == 'U' || k == 'S' {
+		return a.stringLabels(g, rep)
+	}
 	var lab []int64
 	if dtypeKind(r.Header.Descr.Type) == 'f' {
 		fl, err := a.floats("labels")
@@ -755,6 +761,42 @@ func (a *npzArchive) labels(g *Graph, rep *LoadReport) error {
 		rep.warn("%s labels: %d of %d vertices have a negative or NaN label, read as unlabelled: the metrics score the %d labelled vertices; all are clustered", a.path, unlabelled, n, n-unlabelled)
 	}
 	g.Labels, g.ClassNames = classIndexPartial(raw, has)
+	checkLabels(rep, a.path+" labels", g.Labels, g.ClassNames, false)
+	return nil
+}
+
+// stringLabels sets g's labels from a labels array of strings (NumPy 'U' or 'S'): each
+// string names its class; an empty string marks an unlabelled vertex.
+func (a *npzArchive) stringLabels(g *Graph, rep *LoadReport) error {
+	names, why, err := a.strs("labels")
+	if err != nil {
+		return err
+	}
+	if why != "" {
+		return a.errorf("labels", "cannot be read: %s", why)
+	}
+	n := g.N()
+	if len(names) != n {
+		return a.errorf("labels", "has %d entries for %d vertices", len(names), n)
+	}
+	has := make([]bool, n)
+	unlabelled := 0
+	for i, s := range names {
+		if strings.IndexFunc(s, func(r rune) bool { return r < 0x20 || r == 0x7f }) >= 0 {
+			return a.errorf("labels", "vertex %d has label %q, which holds a control character", i, s)
+		}
+		has[i] = s != ""
+		if !has[i] {
+			unlabelled++
+		}
+	}
+	if unlabelled == n {
+		return a.errorf("labels", "every label is an empty string (no vertex is labelled); set labels: none")
+	}
+	if unlabelled > 0 {
+		rep.warn("%s labels: %d of %d vertices have an empty label, read as unlabelled: the metrics score the %d labelled vertices; all are clustered", a.path, unlabelled, n, n-unlabelled)
+	}
+	g.Labels, g.ClassNames = classIndexPartial(names, has)
 	checkLabels(rep, a.path+" labels", g.Labels, g.ClassNames, false)
 	return nil
 }

@@ -206,6 +206,13 @@ func decodeDense(file, what string, rd io.Reader, typ string, fortran bool, shap
 		}
 		return &ParseError{File: file, Msg: msg}
 	}
+	if dtypeSize(typ) == 0 {
+		hint := ""
+		if strings.HasPrefix(typ, "(") || strings.HasPrefix(typ, "[") {
+			hint = " (a structured array of named fields: save numpy.column_stack of the fields, or numpy.lib.recfunctions.structured_to_unstructured(x))"
+		}
+		return nil, fail("holds values of type %s; want float16, float32, float64, an integer or bool type%s", typ, hint)
+	}
 	if len(shape) != 2 {
 		hint := ""
 		if len(shape) == 1 {
@@ -226,9 +233,6 @@ func decodeDense(file, what string, rd io.Reader, typ string, fortran bool, shap
 	}
 	t := strings.TrimLeft(typ, "<>|=")
 	size := dtypeSize(typ)
-	if size == 0 {
-		return nil, fail("holds values of type %s; want float16, float32, float64, an integer or bool type", typ)
-	}
 	big := strings.HasPrefix(typ, ">")
 	is32 := t == "f4" || t == "f2" // float16 is widened to float32, exactly
 	elem := 8
@@ -278,14 +282,14 @@ func decodeDense(file, what string, rd io.Reader, typ string, fortran bool, shap
 					v = math.Float32frombits(order.Uint32(b))
 				}
 				if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
-					return nil, fail("value %v at row %d, column %d; attributes must be finite", v, pos/m, pos%m)
+					return nil, fail("value %v at row %d, column %d; attributes must be finite (fill missing values first, e.g. numpy.nan_to_num(x))", v, pos/m, pos%m)
 				}
 				d32[pos] = v
 				continue
 			}
 			v := npyValue(t, order, b)
 			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return nil, fail("value %v at row %d, column %d; attributes must be finite", v, pos/m, pos%m)
+				return nil, fail("value %v at row %d, column %d; attributes must be finite (fill missing values first, e.g. numpy.nan_to_num(x))", v, pos/m, pos%m)
 			}
 			d64[pos] = v
 		}
