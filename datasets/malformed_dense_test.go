@@ -490,6 +490,7 @@ func FuzzOpenOGB(f *testing.F) {
 func TestNPZBytesNames(t *testing.T) {
 	a := pathArrays()
 	a["node_names"] = rawNPY("|S3", "(3,)", []byte("a\x00\x00bb\x00ccc"))
+	a["attr_matrix"] = npyBytes("<f4", false, 3, 1, []float64{1, 2, 3})
 	p := filepath.Join(t.TempDir(), "g.npz")
 	writeZip(t, p, a)
 	g, rep, err := Open(Spec{Path: p})
