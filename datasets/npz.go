@@ -27,7 +27,7 @@ import (
 //	adj_data, adj_indices, adj_indptr, adj_shape     the adjacency, n×n, in CSR form
 //	attr_data, attr_indices, attr_indptr, attr_shape the attributes, n×m (optional)
 //	attr_matrix                                      or the attributes as a dense n×m array
-//	labels                                           one class per vertex (optional)
+//	labels                                           one class per vertex (optional; −1, NaN or "" for none)
 //	node_names, class_names                          strings (optional)
 //
 // Spec.Path is the .npz file, or a folder holding exactly one. Arrays may be of any
