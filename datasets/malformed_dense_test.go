@@ -256,7 +256,7 @@ func TestOGBCorpus(t *testing.T) {
 		{name: "float ids", files: map[string]string{"edge.csv.gz": "0.0,1.0\n1.0,2.0\n2.0,0.0\n2.0,3.0\n"}, same: true},
 		{name: "float labels", files: map[string]string{"node-label.csv.gz": "3.0\n3.0\n0.0\n1.0\n"}, same: true},
 		{name: "plain text in .gz files", plain: true, same: true},
-		{name: "spaces after commas", files: map[string]string{"edge.csv.gz": "0, 1\n1, 2\n2, 0\n2, 3\n"}, same: true},
+		{name: "spaces after commas", files: map[string]string{"edge.csv.gz": "0, 1\n1, 2\n2, 0\n2, 3\n", "node-feat.csv.gz": "-0.1, 0.5, 1.0\n0.2, 0.0, 3.5\n1e-3, 2, 0\n0, 0, 0\n"}, same: true},
 		{name: "index column out of vertex order", files: map[string]string{"node-label.csv.gz": ",y\n1,3\n0,3\n2,0\n3,1\n"}, errs: "node-label.csv.gz:2: the first value, \"1\", of pandas' index column is not the row number 0"},
 		{name: "index column without header", files: map[string]string{"edge.csv.gz": "0,0,1\n1,1,2\n2,2,0\n3,2,3\n"}, errs: "edge.csv.gz:1: \"0,0,1\" has 3 values"},
 		{name: "default column names as header", files: map[string]string{"node-label.csv.gz": "0\n3\n3\n0\n1\n"}, errs: `is line 1, "0", the column names pandas writes`},

@@ -507,7 +507,10 @@ func readOGBFeatures(path string, n int, rep *LoadReport) (*dense.Matrix, error)
 			if j == m {
 				return &ParseError{File: path, Line: no, Msg: fmt.Sprintf("more than the %d values of the first line", m)}
 			}
-			v, err := strconv.ParseFloat(string(bytes.TrimSpace(line[start:end])), 32)
+			v, err := strconv.ParseFloat(string(line[start:end]), 32)
+			if err != nil { // "0.5, 1.0" as some writers space them
+				v, err = strconv.ParseFloat(string(bytes.TrimSpace(line[start:end])), 32)
+			}
 			if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
 				return &ParseError{File: path, Line: no, Msg: fmt.Sprintf("value %d, %q, is not a finite number (features must be numbers; pandas writes NaN as an empty field)", j+1, truncate(line[start:end]))}
 			}
