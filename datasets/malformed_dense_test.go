@@ -277,6 +277,8 @@ func TestOGBCorpus(t *testing.T) {
 			check: func(g *Graph) string { return fmtInts(g.Labels) + " want [0 -1 -1 -1]" }},
 		{name: "an empty line is an unlabelled vertex", files: map[string]string{"node-label.csv.gz": "3\n\n0\n1\n"}, warn: "1 of 4 vertices have no label",
 			check: func(g *Graph) string { return fmtInts(g.Labels) + " want [2 -1 0 1]" }},
+		{name: "empty lines after the last label", files: map[string]string{"node-label.csv.gz": "3\n3\n0\n1\n\n\n"}, same: true},
+		{name: "empty lines after the last label", files: map[string]string{"node-label.csv.gz": "3\n3\n0\n1\n\n\n"}, same: true},
 		{name: "every label NaN", files: map[string]string{"node-label.csv.gz": "nan\nnan\nnan\nnan\n"}, warn: "every label is NaN or negative",
 			check: func(g *Graph) string { return fmtInts(g.Labels) + " want []" }},
 	} {

@@ -554,7 +554,10 @@ func readOGBLabels(g *Graph, rep *LoadReport, path string) error {
 		if why != "" {
 			return nil
 		}
-		if row == n {
+		if row >= n {
+			if len(bytes.TrimSpace(line)) == 0 {
+				return nil // empty lines at the end of the file
+			}
 			return &ParseError{File: path, Line: no, Msg: fmt.Sprintf("more label lines than the %d vertices of num-node-list.csv.gz%s", n, headerHint(first, true))}
 		}
 		rows = row + 1
