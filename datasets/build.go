@@ -130,6 +130,30 @@ func classIndex(raw []string) (labels []int, names []string) {
 	return labels, names
 }
 
+// setPartialLabels sets g's labels from a labels source (what: a file, or an archive's
+// array, as messages name it) in which some vertices have no label (has[i] false, their
+// labels written as how, e.g. "NaN or negative"): the others' classes are raw's, and a
+// warning says how many are unlabelled. When none has a label it sets nothing and
+// reports none, for the caller to refuse the source or read the graph unlabeled.
+func setPartialLabels(g *Graph, rep *LoadReport, what string, raw []string, has []bool, how string) (none bool) {
+	n := len(raw)
+	unlabelled := n
+	for _, h := range has {
+		if h {
+			unlabelled--
+		}
+	}
+	if unlabelled == n {
+		return true
+	}
+	if unlabelled > 0 {
+		rep.warn("%s: %d of %d vertices have no label (%s), read as unlabelled: the metrics score the %d labelled vertices; all are clustered", what, unlabelled, n, how, n-unlabelled)
+	}
+	g.Labels, g.ClassNames = classIndexPartial(raw, has)
+	checkLabels(rep, what, g.Labels, g.ClassNames, false)
+	return false
+}
+
 // classIndexPartial is classIndex for a partly labelled graph: vertex i has a label when
 // has[i] (raw[i] is its class name), else the label Unlabeled.
 func classIndexPartial(raw []string, has []bool) (labels []int, names []string) {

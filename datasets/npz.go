@@ -738,11 +738,9 @@ func (a *npzArchive) labels(g *Graph, rep *LoadReport) error {
 	}
 	raw := make([]string, n)
 	has := make([]bool, n)
-	unlabelled := 0
 	for i, l := range lab {
 		if l < 0 {
-			unlabelled++ // a negative label (−1, as PyG writes it) or NaN marks an unlabelled vertex
-			continue
+			continue // a negative label (−1, as PyG writes it) or NaN marks an unlabelled vertex
 		}
 		has[i] = true
 		if l < int64(len(classNames)) {
@@ -754,14 +752,9 @@ func (a *npzArchive) labels(g *Graph, rep *LoadReport) error {
 			raw[i] = strconv.FormatInt(l, 10)
 		}
 	}
-	if unlabelled == n {
+	if setPartialLabels(g, rep, a.path+" labels", raw, has, "negative or NaN") {
 		return a.errorf("labels", "every label is negative or NaN (no vertex is labelled); set labels: none")
 	}
-	if unlabelled > 0 {
-		rep.warn("%s labels: %d of %d vertices have a negative or NaN label, read as unlabelled: the metrics score the %d labelled vertices; all are clustered", a.path, unlabelled, n, n-unlabelled)
-	}
-	g.Labels, g.ClassNames = classIndexPartial(raw, has)
-	checkLabels(rep, a.path+" labels", g.Labels, g.ClassNames, false)
 	return nil
 }
 
@@ -780,23 +773,14 @@ func (a *npzArchive) stringLabels(g *Graph, rep *LoadReport) error {
 		return a.errorf("labels", "has %d entries for %d vertices", len(names), n)
 	}
 	has := make([]bool, n)
-	unlabelled := 0
 	for i, s := range names {
 		if strings.IndexFunc(s, func(r rune) bool { return r < 0x20 || r == 0x7f }) >= 0 {
 			return a.errorf("labels", "vertex %d has label %q, which holds a control character", i, s)
 		}
 		has[i] = s != ""
-		if !has[i] {
-			unlabelled++
-		}
 	}
-	if unlabelled == n {
+	if setPartialLabels(g, rep, a.path+" labels", names, has, "an empty string") {
 		return a.errorf("labels", "every label is an empty string (no vertex is labelled); set labels: none")
 	}
-	if unlabelled > 0 {
-		rep.warn("%s labels: %d of %d vertices have an empty label, read as unlabelled: the metrics score the %d labelled vertices; all are clustered", a.path, unlabelled, n, n-unlabelled)
-	}
-	g.Labels, g.ClassNames = classIndexPartial(names, has)
-	checkLabels(rep, a.path+" labels", g.Labels, g.ClassNames, false)
 	return nil
 }

@@ -545,7 +545,7 @@ func readOGBLabels(g *Graph, rep *LoadReport, path string) error {
 	n := g.N()
 	raw := make([]string, n)
 	has := make([]bool, n)
-	rows, unlabelled := 0, 0
+	rows := 0
 	why, first := "", ""
 	err := ogbTable(path, 1<<16, true, rep, func(line []byte, no, row int) error {
 		if row == 0 {
@@ -567,8 +567,7 @@ func readOGBLabels(g *Graph, rep *LoadReport, path string) error {
 			return nil
 		}
 		if t == "" || strings.EqualFold(t, "nan") {
-			unlabelled++
-			return nil
+			return nil // an unlabelled vertex
 		}
 		v, err := parseWhole([]byte(t))
 		if err != nil {
@@ -576,8 +575,7 @@ func readOGBLabels(g *Graph, rep *LoadReport, path string) error {
 			return nil
 		}
 		if v < 0 {
-			unlabelled++
-			return nil
+			return nil // an unlabelled vertex
 		}
 		raw[row], has[row] = strconv.FormatInt(v, 10), true
 		return nil
@@ -592,14 +590,8 @@ func readOGBLabels(g *Graph, rep *LoadReport, path string) error {
 	if rows != n {
 		return &ParseError{File: path, Msg: fmt.Sprintf("%d label lines for the %d vertices of num-node-list.csv.gz", rows, n)}
 	}
-	if unlabelled == n {
-		rep.warn("%s: every label is NaN or negative (no vertex is labelled); the graph is read unlabeled", path)
-		return nil
+	if setPartialLabels(g, rep, path, raw, has, "NaN, empty or negative") {
+		rep.warn("%s: every label is NaN, empty or negative (no vertex is labelled); the graph is read unlabeled", path)
 	}
-	if unlabelled > 0 {
-		rep.warn("%s: %d of %d vertices have no label (NaN, empty or negative), read as unlabelled: the metrics score the %d labelled vertices; all are clustered", path, unlabelled, n, n-unlabelled)
-	}
-	g.Labels, g.ClassNames = classIndexPartial(raw, has)
-	checkLabels(rep, filepath.Base(path), g.Labels, g.ClassNames, false)
 	return nil
 }

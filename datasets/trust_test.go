@@ -495,7 +495,7 @@ func TestPartialLabels(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if fmt.Sprint(g.Labels) != "[1 -1 0]" || !strings.Contains(strings.Join(rep.Warnings, "\n"), "1 of 3 vertices have a negative or NaN label") {
+	if fmt.Sprint(g.Labels) != "[1 -1 0]" || !strings.Contains(strings.Join(rep.Warnings, "\n"), "1 of 3 vertices have no label (negative or NaN)") {
 		t.Errorf("npz labels %v, warnings %q", g.Labels, rep.Warnings)
 	}
 }
