@@ -29,7 +29,7 @@ func exitAfterGrace(ctx context.Context, restore func(), returned <-chan struct{
 	select {
 	case <-returned:
 	case <-time.After(grace):
-		fmt.Fprintf(stderr, "nagc: interrupted; stopped the fit after %s (run the same command to resume a sweep)\n", grace)
+		fmt.Fprintf(stderr, "nagc: interrupted; ended %s after the signal, in the middle of a step that does not stop on its own (a sweep's recorded runs are kept: run the same command to resume it)\n", grace)
 		exit(exitInterrupted)
 	}
 }
