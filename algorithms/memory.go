@@ -190,7 +190,8 @@ func (s Shape) filtered(o GraphFilterOptions) Shape {
 // graph-filtered attributes where Filter asks for them; then the larger of the
 // initialisation (two k-means runs on a column-normalised copy of the attributes, or the
 // SGC start's) and the solver's n×(3k2 + 5k1) and m×3k2 work matrices and per-thread
-// blocks, since the start's
+// blocks (and the line-aligned copy of U that a large U with k1 not a multiple of 8 is
+// given, beside the U it was made from), since the start's
 // temporaries are gone before the solver allocates; and, for sparse X, the transpose
 // that the products Xᵀ·f(UH) read.
 func (a NAGC) EstimateMemory(s Shape) uint64 {
@@ -199,6 +200,9 @@ func (a NAGC) EstimateMemory(s Shape) uint64 {
 	t := sparse.Threads()
 	solver := memory.Add(denseBytes(n, 3*k2+5*k1), denseBytes(m, 3*k2), denseBytes(k1+k2, 4*(k1+k2)),
 		denseBytes(t*uBlockRows, k1), denseBytes(t*dense.BlockRows, k2), denseBytes(n/dense.BlockRows+1, 1))
+	if k1%8 != 0 && n*k1*8 >= alignedMinBytes {
+		solver = memory.Add(solver, denseBytes(n, (k1+7)&^7))
+	}
 	var x uint64
 	if s.DenseX == 0 {
 		x = csrBytes(m, s.NNZX) // CSROperator's transpose

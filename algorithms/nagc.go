@@ -186,8 +186,10 @@ type NAGCSolver struct {
 }
 
 // NewNAGCSolver prepares the updates for adjacency adj (0/1, n×n), attributes x (n×m) and
-// the initial factors, which it takes over (they are updated in place). S is adj scaled
-// by sum(x)/sum(adj).
+// the initial factors, which it takes over: V and H are updated in place, and U too
+// unless it is larger than the last-level cache and its rows are not whole cache lines
+// (see lineAligned); read the factors from the solver's U, V and H. S is adj scaled by
+// sum(x)/sum(adj).
 func NewNAGCSolver(adj, x *sparse.CSR, u, v, h *mat.Dense, lambda, rho float64) *NAGCSolver {
 	return NewNAGCSolverOp(adj, sparse.NewCSROperator(x), u, v, h, lambda, rho)
 }
@@ -206,6 +208,7 @@ func NewNAGCSolverOp(adj *sparse.CSR, x sparse.Operator, u, v, h *mat.Dense, lam
 		scale = x.Sum() / as
 	}
 	d := func(r, c int) *mat.Dense { return mat.NewDense(r, c, nil) }
+	u = lineAligned(u)
 	s := &NAGCSolver{
 		U: u, V: v, H: h,
 		adj: adj, x: x,
@@ -223,6 +226,30 @@ func NewNAGCSolverOp(adj *sparse.CSR, x sparse.Operator, u, v, h *mat.Dense, lam
 	s.x.MulDense(s.xv, s.V)
 	s.attributeTerms()
 	return s
+}
+
+// alignedMinBytes is the size of U from which lineAligned pads its rows: larger than
+// the last-level cache, so that the edge pass reads the neighbours' rows from memory. (A
+// variable so that tests can pad small factors.)
+var alignedMinBytes = 64 << 20
+
+// lineAligned returns u, or, when u holds more than alignedMinBytes and its rows are not
+// a whole number of 64-byte cache lines (k1 not a multiple of 8), a copy whose stride is
+// k1 rounded up to 8 (at most 7 unused values a row). The edge pass reads the rows of U
+// of every vertex's neighbours from memory, whole cache lines at a time: a row of 47
+// values (376 bytes) at any offset spans 6 or 7 lines, 6.9 on average, and one of stride
+// 48 exactly 6 (Go places allocations this large on page boundaries), which made the
+// pass 15 % faster at the ogbn-products shape. The values, and every sum over them, are
+// the same. Cost one copy of u.
+func lineAligned(u *mat.Dense) *mat.Dense {
+	n, k1 := u.Dims()
+	if k1%8 == 0 || n*k1*8 < alignedMinBytes {
+		return u
+	}
+	stride := (k1 + 7) &^ 7
+	a := mat.NewDense(n, stride, nil).Slice(0, n, 0, k1).(*mat.Dense)
+	a.Copy(u)
+	return a
 }
 
 func (s *NAGCSolver) ruleName() string {

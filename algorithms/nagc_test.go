@@ -391,3 +391,66 @@ func TestNAGCNoObjective(t *testing.T) {
 		}
 	}
 }
+
+// TestNAGCLineAlignedU checks the line-aligned copy of a large U (lineAligned): k1 not a
+// multiple of 8 gets a stride rounded up to 8 with the same values, other widths and
+// small factors are left as they are, and a solver whose U was padded gives the bits of
+// one whose U was not, factors and objective, over several iterations at ρ = 0.5 and
+// ρ ≠ 0.5, on 1 and 2 threads.
+func TestNAGCLineAlignedU(t *testing.T) {
+	defer func(old int) { alignedMinBytes = old }(alignedMinBytes)
+	rng := rand.New(rand.NewPCG(47, 48))
+	for _, k1 := range []int{3, 8, 13} {
+		u := uniformDense(30, k1, rng)
+		alignedMinBytes = 1 << 40
+		if lineAligned(u) != u {
+			t.Errorf("k1 = %d: a small U was copied", k1)
+		}
+		alignedMinBytes = 0
+		a := lineAligned(u)
+		if stride := a.RawMatrix().Stride; stride%8 != 0 || stride-k1 > 7 || (k1%8 == 0) != (a == u) {
+			t.Errorf("k1 = %d: stride %d (copied %v)", k1, stride, a != u)
+		}
+		if !mat.Equal(a, u) {
+			t.Errorf("k1 = %d: the aligned copy holds other values", k1)
+		}
+	}
+	defer sparse.SetThreads(sparse.SetThreads(1))
+	for _, threads := range []int{1, 2} {
+		sparse.SetThreads(threads)
+		for _, rho := range []float64{0.5, 0.8} {
+			n, m, k1, k2 := 300, 20, 5, 6
+			adj, x := randomGraph(rng, n, m, 0.05, 0.3)
+			u, v, h := uniformDense(n, k1, rng), uniformDense(m, k2, rng), uniformDense(k1, k2, rng)
+			solve := func(minBytes int) *NAGCSolver {
+				alignedMinBytes = minBytes
+				s := NewNAGCSolver(adj, x, mat.DenseCopyOf(u), mat.DenseCopyOf(v), mat.DenseCopyOf(h), 0.1, rho)
+				for range 5 {
+					s.Step()
+				}
+				return s
+			}
+			plain, padded := solve(1<<40), solve(0)
+			if padded.U.RawMatrix().Stride != 8 || plain.U.RawMatrix().Stride != k1 {
+				t.Fatalf("strides %d and %d, want 8 and %d", padded.U.RawMatrix().Stride, plain.U.RawMatrix().Stride, k1)
+			}
+			name := fmt.Sprintf("threads=%d rho=%v", threads, rho)
+			for _, c := range []struct {
+				what      string
+				got, want *mat.Dense
+			}{{"U", padded.U, plain.U}, {"V", padded.V, plain.V}, {"H", padded.H, plain.H}} {
+				r, cc := c.want.Dims()
+				for i := 0; i < r; i++ {
+					for j := 0; j < cc; j++ {
+						if math.Float64bits(c.got.At(i, j)) != math.Float64bits(c.want.At(i, j)) {
+							t.Fatalf("%s: %s[%d,%d] = %v, want %v", name, c.what, i, j, c.got.At(i, j), c.want.At(i, j))
+						}
+					}
+				}
+			}
+			if a, b := padded.Objective(), plain.Objective(); math.Float64bits(a) != math.Float64bits(b) {
+				t.Errorf("%s: objective %v, want %v", name, a, b)
+			}
+		}
+	}
+}
