@@ -234,16 +234,16 @@ func NewNAGCSolverOp(adj *sparse.CSR, x sparse.Operator, u, v, h *mat.Dense, lam
 var alignedMinBytes = 64 << 20
 
 // lineAligned returns u, or, when u holds more than alignedMinBytes and its rows are not
-// a whole number of 64-byte cache lines (k1 not a multiple of 8), a copy whose stride is
-// k1 rounded up to 8 (at most 7 unused values a row). The edge pass reads the rows of U
-// of every vertex's neighbours from memory, whole cache lines at a time: a row of 47
-// values (376 bytes) at any offset spans 6 or 7 lines, 6.9 on average, and one of stride
-// 48 exactly 6 (Go places allocations this large on page boundaries), which made the
-// pass 15 % faster at the ogbn-products shape. The values, and every sum over them, are
-// the same. Cost one copy of u.
+// a whole number of 64-byte cache lines (a stride not a multiple of 8), a copy whose
+// stride is k1 rounded up to 8 (at most 7 unused values a row). The edge pass reads the
+// rows of U of every vertex's neighbours from memory, whole cache lines at a time: a row
+// of 47 values (376 bytes) at any offset spans 6 or 7 lines, 6.9 on average, and one of
+// stride 48 exactly 6 (Go places allocations this large on page boundaries), which made
+// the pass 15 % faster at a quarter of the ogbn-products shape. The values, and every sum
+// over them, are the same. Cost one copy of u.
 func lineAligned(u *mat.Dense) *mat.Dense {
 	n, k1 := u.Dims()
-	if k1%8 == 0 || n*k1*8 < alignedMinBytes {
+	if u.RawMatrix().Stride%8 == 0 || n*k1*8 < alignedMinBytes {
 		return u
 	}
 	stride := (k1 + 7) &^ 7
