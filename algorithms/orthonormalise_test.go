@@ -14,7 +14,12 @@ import (
 // orthonormaliseSeparatePasses is modified Gram–Schmidt applied twice with a separate
 // pass over memory for every dot product and every update: the form nmfOrthonormalise
 // had before its passes were fused, kept as the reference for its bits.
-func orthonormaliseSeparatePasses(q *mat.Dense) {
+func orthonormaliseSeparatePasses(q *mat.Dense) { gramSchmidtTwice(q, nmfDot) }
+
+// gramSchmidtTwice orthonormalises q's columns in place by modified Gram–Schmidt applied
+// twice, column by column, with dot for every dot product; a column whose norm falls
+// below 1e-10 of its original norm is zeroed.
+func gramSchmidtTwice(q *mat.Dense, dot func(a, b []float64) float64) {
 	r, c := q.Dims()
 	col := make([][]float64, c)
 	for j := range col {
@@ -23,16 +28,16 @@ func orthonormaliseSeparatePasses(q *mat.Dense) {
 	}
 	for j := 0; j < c; j++ {
 		v := col[j]
-		orig := math.Sqrt(nmfDot(v, v))
+		orig := math.Sqrt(dot(v, v))
 		for pass := 0; pass < 2; pass++ {
 			for l := 0; l < j; l++ {
-				p := nmfDot(col[l], v)
+				p := dot(col[l], v)
 				for i := range v {
 					v[i] -= p * col[l][i]
 				}
 			}
 		}
-		nrm := math.Sqrt(nmfDot(v, v))
+		nrm := math.Sqrt(dot(v, v))
 		if nrm <= 1e-10*orig || nrm == 0 {
 			clear(v)
 			continue
@@ -87,8 +92,8 @@ func TestOrthonormaliseSameBitsAsSeparatePasses(t *testing.T) {
 // product summed in row order within blocks of gsBlockRows rows, the blocks' sums added
 // in block order.
 func orthonormaliseFixedBlocks(q *mat.Dense) {
-	r, c := q.Dims()
-	dot := func(a, b []float64) float64 {
+	r, _ := q.Dims()
+	gramSchmidtTwice(q, func(a, b []float64) float64 {
 		var total float64
 		for lo := 0; lo < r; lo += gsBlockRows {
 			var s float64
@@ -102,35 +107,7 @@ func orthonormaliseFixedBlocks(q *mat.Dense) {
 			}
 		}
 		return total
-	}
-	col := make([][]float64, c)
-	for j := range col {
-		col[j] = make([]float64, r)
-		mat.Col(col[j], j, q)
-	}
-	for j := 0; j < c; j++ {
-		v := col[j]
-		orig := math.Sqrt(dot(v, v))
-		for pass := 0; pass < 2; pass++ {
-			for l := 0; l < j; l++ {
-				p := dot(col[l], v)
-				for i := range v {
-					v[i] -= p * col[l][i]
-				}
-			}
-		}
-		nrm := math.Sqrt(dot(v, v))
-		if nrm <= 1e-10*orig || nrm == 0 {
-			clear(v)
-			continue
-		}
-		for i := range v {
-			v[i] /= nrm
-		}
-	}
-	for j := range col {
-		q.SetCol(j, col[j])
-	}
+	})
 }
 
 // TestOrthonormaliseFixedBlocks checks the parallel orthonormalisation on 1, 2 and 3
