@@ -508,12 +508,14 @@ func reduceBlocks(d blas64.General, r, c, n int, block func(part blas64.General,
 	wave := min(nb, max(sparse.Threads(), reduceWaveBytes/(8*max(size, 1))))
 	sp := getScratch(wave * size)
 	buf := *sp
-	for w0 := 0; w0 < nb; w0 += wave {
+	var w0 int // the wave's first block; one closure serves every wave
+	sumBlock := func(b int) {
+		lo := (w0 + b) * BlockRows
+		block(blas64.General{Rows: r, Cols: c, Stride: c, Data: buf[b*size : (b+1)*size]}, lo, min(lo+BlockRows, n))
+	}
+	for w0 = 0; w0 < nb; w0 += wave {
 		w1 := min(w0+wave, nb)
-		parallelBlocks(w1-w0, func(b int) {
-			lo := (w0 + b) * BlockRows
-			block(blas64.General{Rows: r, Cols: c, Stride: c, Data: buf[b*size : (b+1)*size]}, lo, min(lo+BlockRows, n))
-		})
+		parallelBlocks(w1-w0, sumBlock)
 		for b := w0; b < w1; b++ {
 			part := buf[(b-w0)*size : (b-w0+1)*size]
 			for i := 0; i < r; i++ {
