@@ -243,11 +243,16 @@ type resolver interface {
 // its value even where the fit does not read it (init_n_init under init random). Values
 // that depend on more than the graph's size (JWNMF's λ = 0) stay as stored. It changes
 // nothing of m or of its fits: it describes them.
-func Effective(m Method, k1, n int) []Setting {
+func Effective(m Method, k1, n int) []Setting { return Settings(Resolved(m, k1, n)) }
+
+// Resolved returns m with each zero option that it reads as a default replaced by the
+// value a fit with k1 clusters on a graph of n vertices uses (see Effective); methods
+// without such defaults come back as they are.
+func Resolved(m Method, k1, n int) Method {
 	if r, ok := m.(resolver); ok {
-		m = r.resolved(k1, n)
+		return r.resolved(k1, n)
 	}
-	return Settings(m)
+	return m
 }
 
 func (o GraphFilterOptions) resolved() GraphFilterOptions {

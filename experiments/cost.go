@@ -20,7 +20,8 @@ import (
 const (
 	// costLloydIters is the Lloyd iterations assumed of one k-means start.
 	costLloydIters = 10
-	// costKMeansStarts is package kmeans' default number of starts (n_init).
+	// costKMeansStarts is package kmeans' default number of starts (n_init), which the
+	// SGC start of NAGC takes.
 	costKMeansStarts = 10
 	// costRandomizedPasses is the passes over the filtered attributes a rank-r
 	// spectral embedding (randomized range finder and SVD) is assumed to take.
@@ -39,7 +40,7 @@ func fitCost(algorithm string, params map[string]any, s algorithms.Shape) float6
 		return 0
 	}
 	n, nnzA, nnzX, k := float64(s.N), float64(s.NNZA), float64(s.NNZX), float64(max(s.K, 1))
-	switch a := m.(type) {
+	switch a := algorithms.Resolved(m, s.K, s.N).(type) { // defaults as the fit takes them
 	case algorithms.NAGC:
 		return nagcCost(a, s)
 	case algorithms.SGCKMeans:
@@ -47,20 +48,9 @@ func fitCost(algorithm string, params map[string]any, s algorithms.Shape) float6
 		if a.Rank == 0 {
 			rank = float64(s.M)
 		}
-		starts := a.NInit
-		if starts == 0 {
-			starts = costKMeansStarts
-			if s.N >= algorithms.SGCLargeN {
-				starts = 1
-			}
-		}
-		return filterCost(a.P, s) + embedCost(int(rank), s) + kmeansCost(starts, n*rank, s.N, s.K)
+		return filterCost(a.P, s) + embedCost(int(rank), s) + kmeansCost(a.NInit, n*rank, s.N, s.K)
 	case algorithms.KMeans:
-		starts := a.NInit
-		if starts == 0 {
-			starts = costKMeansStarts
-		}
-		return kmeansCost(starts, nnzX, s.N, s.K)
+		return kmeansCost(a.NInit, nnzX, s.N, s.K)
 	case algorithms.METIS:
 		return nnzA * math.Log2(n+2)
 	default:
@@ -71,19 +61,12 @@ func fitCost(algorithm string, params map[string]any, s algorithms.Shape) float6
 // nagcCost is the cost of a NAGC fit: its start (random, k-means on the attributes, or
 // k-means on the SGC embedding of filtered attributes) and its iterations, each a product
 // of the adjacency with the n×k1 factor, of the attributes with the k2 factors, and the
-// n×(k1+k2)² Gram and update terms.
+// n×(k1+k2)² Gram and update terms. a has its defaults filled in (algorithms.Resolved).
 func nagcCost(a algorithms.NAGC, s algorithms.Shape) float64 {
 	n, nnzA, nnzX := float64(s.N), float64(s.NNZA), float64(s.NNZX)
-	k1, k2 := max(s.K, 1), a.K2
-	if k2 == 0 {
-		k2 = k1
-	}
-	iters := a.Iterations
-	if iters == 0 {
-		iters = 100
-	}
+	k1, k2 := max(s.K, 1), max(a.K2, 1)
 	kk := float64(k1 + k2)
-	cost := float64(iters) * (nnzA*float64(k1) + nnzX*float64(k2) + n*kk*kk)
+	cost := float64(a.Iterations) * (nnzA*float64(k1) + nnzX*float64(k2) + n*kk*kk)
 	switch a.Init {
 	case algorithms.InitRandom:
 		cost += n * kk
@@ -95,7 +78,7 @@ func nagcCost(a algorithms.NAGC, s algorithms.Shape) float64 {
 		cost += filterCost(a.Filter.P, s) + embedCost(rank, s) +
 			kmeansCost(costKMeansStarts, n*float64(rank), s.N, k1) + kmeansCost(costKMeansStarts, n*float64(rank), s.N, k2)
 	default: // the k-means start (and its median-ARI variant, which repeats it)
-		starts := costKMeansStarts
+		starts := a.InitNInit
 		if a.Init == algorithms.InitKMeansMedianARI {
 			starts *= 5
 		}
