@@ -1,6 +1,7 @@
 package datasets
 
 import (
+	"bufio"
 	"bytes"
 	"compress/gzip"
 	"errors"
@@ -43,6 +44,12 @@ func readFile(path string) ([]byte, error) {
 		return nil, err
 	}
 	return data, checkText(path, data)
+}
+
+// isGzip reports whether br's next bytes are gzip's magic number (1f 8b).
+func isGzip(br *bufio.Reader) bool {
+	magic, _ := br.Peek(2)
+	return len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b
 }
 
 // readData returns the contents of the file path, decompressed when it is gzip data (as

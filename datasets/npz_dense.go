@@ -60,7 +60,7 @@ func readNPYMatrix(path string) (*dense.Matrix, error) {
 	// what deflate can expand it to (about 1032 times).
 	room, stored := uint64(fi.Size()), fmt.Sprintf("the file's %d bytes", fi.Size())
 	var zr *gzip.Reader
-	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
+	if isGzip(br) {
 		if zr, err = gzip.NewReader(br); err != nil {
 			return nil, &ParseError{File: path, Msg: fmt.Sprintf("not readable gzip data (%v)", err)}
 		}

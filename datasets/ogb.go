@@ -210,7 +210,7 @@ func ogbLines(path string, maxLine int, keepEmpty bool, fn func(line []byte, no 
 	fb := bufio.NewReaderSize(f, 1<<16)
 	var src io.Reader = fb
 	var zr *gzip.Reader
-	if magic, _ := fb.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
+	if isGzip(fb) {
 		if zr, err = gzip.NewReader(fb); err != nil {
 			return &ParseError{File: path, Msg: fmt.Sprintf("not readable gzip data (%v); OGB's raw files are gzipped CSV", err)}
 		}
