@@ -378,3 +378,9 @@ func patternGramDotsRows8AVX2(out []float64, os int, ptr []int, ind []int, x []f
 //
 //go:noescape
 func wideDotsAVX2(z []float64, ui []float64, cols []int, u []float64, us int)
+
+// prefetchRows64 prefetches (into L2) the cache lines of src[cols[p]·ss : cols[p]·ss+k] for every
+// p < len(cols); k ≥ 1.
+//
+//go:noescape
+func prefetchRows64(cols []int, src []float64, ss int, k int)

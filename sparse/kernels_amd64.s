@@ -10566,3 +10566,36 @@ endfour:
 done:
 	VZEROUPPER
 	RET
+
+// func prefetchRows64(cols []int, src []float64, ss int, k int)
+// Requires: MMX+
+TEXT ·prefetchRows64(SB), NOSPLIT, $0-64
+	MOVQ cols_base+0(FP), AX
+	MOVQ cols_len+8(FP), CX
+	MOVQ src_base+24(FP), DX
+	MOVQ ss+48(FP), BX
+	SHLQ $0x03, BX
+	MOVQ k+56(FP), SI
+	DECQ SI
+	SHLQ $0x03, SI
+
+row:
+	TESTQ CX, CX
+	JZ    done
+	MOVQ  (AX), DI
+	IMULQ BX, DI
+	ADDQ  DX, DI
+	XORQ  R8, R8
+
+line:
+	PREFETCHT1 (DI)(R8*1)
+	ADDQ       $0x40, R8
+	CMPQ       R8, SI
+	JLE        line
+	PREFETCHT1 (DI)(SI*1)
+	ADDQ       $0x08, AX
+	DECQ       CX
+	JMP        row
+
+done:
+	RET

@@ -128,3 +128,13 @@ func patternWideDotsRowAVX2(z, ui []float64, cols []int, u blas64.General, rows 
 	}
 	return s, q
 }
+
+// prefetchRows64Range prefetches (into L2) the rows u[cols[p]·us : …+k], p < len(cols),
+// for u holding rows 0…rows−1 of stride us (every cols[p] < rows). Results do not depend
+// on it.
+func prefetchRows64Range(cols []int, u []float64, us, rows, k int) {
+	if len(cols) == 0 || k == 0 {
+		return
+	}
+	prefetchRows64(cols, u[:(rows-1)*us+k], us, k)
+}

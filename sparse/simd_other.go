@@ -31,3 +31,5 @@ func gatherRowAVX2(out []float64, ptr []int, cols []int, val []float64, b blas64
 func patternWideDotsRowAVX2(z, ui []float64, cols []int, u blas64.General, rows int, s, q float64) (float64, float64) {
 	panic("sparse: AVX2 kernels are not built")
 }
+
+func prefetchRows64Range(cols []int, u []float64, us, rows, k int) {}
