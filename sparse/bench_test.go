@@ -122,21 +122,8 @@ func BenchmarkPatternSumGramDotsProducts16(b *testing.B) {
 	}
 	defer SetThreads(SetThreads(1))
 	rng := rand.New(rand.NewPCG(26, 47))
-	n, deg := 153_064, 50
-	ptr, ind := make([]int, n+1), make([]int, 0, n*deg)
-	for i := 0; i < n; i++ {
-		row := ind[len(ind):][:deg]
-		for d := range row {
-			row[d] = rng.IntN(n)
-		}
-		slices.Sort(row)
-		ind = append(ind, slices.Compact(row)...)
-		ptr[i+1] = len(ind)
-	}
-	adj, err := NewCSR(n, n, ptr, ind, slices.Repeat([]float64{1}, len(ind)))
-	if err != nil {
-		b.Fatal(err)
-	}
+	n := 153_064
+	adj := randomDegreeGraph(b, rng, n, 50, false)
 	for _, k := range []int{47, 24} {
 		u := randomDense(rng, n, k)
 		sum, gram := mat.NewDense(n, k, nil), mat.NewDense(n, k, nil)
@@ -149,6 +136,65 @@ func BenchmarkPatternSumGramDotsProducts16(b *testing.B) {
 				SetThreads(threads)
 				for i := 0; i < b.N; i++ {
 					_, _ = PatternSumGramDots(sum, gram, adj, u)
+				}
+			})
+		}
+	}
+}
+
+// randomDegreeGraph returns an n×n CSR whose every row holds deg column indices drawn
+// uniformly (duplicates merged, so slightly fewer), all 1 or, when weighted, uniform in
+// [0, 1) as the entries of a normalized adjacency are.
+func randomDegreeGraph(b *testing.B, rng *rand.Rand, n, deg int, weighted bool) *CSR {
+	ptr, ind := make([]int, n+1), make([]int, 0, n*deg)
+	for i := 0; i < n; i++ {
+		row := ind[len(ind):][:deg]
+		for d := range row {
+			row[d] = rng.IntN(n)
+		}
+		slices.Sort(row)
+		ind = append(ind, slices.Compact(row)...)
+		ptr[i+1] = len(ind)
+	}
+	val := slices.Repeat([]float64{1}, len(ind))
+	if weighted {
+		for p := range val {
+			val[p] = rng.Float64()
+		}
+	}
+	adj, err := NewCSR(n, n, ptr, ind, val)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return adj
+}
+
+// BenchmarkMulDenseProducts4 times the graph filter's product Â·B at a quarter of the
+// ogbn-products shape (612,257 vertices, about 30.6 M stored entries, degree 50, a random
+// pattern, weighted values), on 1 and 2 threads, for the two shapes of B the filter
+// gathers from: n×16 contiguous (the filter of a dense X, 16 columns at a time: 78 MB)
+// and 32 columns of an n×100 matrix (FilterDense's block of columns: rows 800 bytes
+// apart, 490 MB). Both are larger than the last-level cache, so each neighbour row comes
+// from memory, as at the full shape (a 16th of the shape's n×16 would fit in it).
+func BenchmarkMulDenseProducts4(b *testing.B) {
+	if testing.Short() {
+		b.Skip("a 30.6 M-entry graph")
+	}
+	defer SetThreads(SetThreads(1))
+	rng := rand.New(rand.NewPCG(26, 100))
+	n := 612_257
+	adj := randomDegreeGraph(b, rng, n, 50, true)
+	for _, c := range []struct {
+		name      string
+		k, stride int
+	}{{"k=16", 16, 16}, {"k=32/stride=100", 32, 100}} {
+		src := randomDense(rng, n, c.stride).Slice(0, n, 0, c.k).(*mat.Dense)
+		dst := mat.NewDense(n, c.k, nil)
+		for _, threads := range []int{1, 2} {
+			b.Run(fmt.Sprintf("%s/threads=%d", c.name, threads), func(b *testing.B) {
+				SetThreads(threads)
+				for i := 0; i < b.N; i++ {
+					MulDense(dst, adj, src)
 				}
 			})
 		}
