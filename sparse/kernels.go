@@ -364,7 +364,7 @@ func patternGramDotsWide(sum, gram blas64.General, w *CSR, u blas64.General, k, 
 		}
 		if sum.Data != nil {
 			if useAVX2 {
-				gatherRowsAVX2Range(sum, w, u, k, true, i, i+1)
+				gatherRowsAVX2Block(sum, w, u, k, true, i, i+1)
 			} else {
 				patternRows(sum, blas64.General{}, w, u, k, i, i+1)
 			}

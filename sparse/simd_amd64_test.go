@@ -3,6 +3,7 @@
 package sparse
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -94,6 +95,81 @@ func TestMulDenseAVX2MatchesGo(t *testing.T) {
 				MulDense(got, a, b)
 				withoutAVX2(func() { MulDense(want, a, b) })
 				sameBits(t, "MulDense", got, want)
+			}
+		}
+	}
+}
+
+// degreeMix returns an r×c CSR (r ≥ 4) whose rows have degree 0 (every fifth row from
+// the first), 1, about c/2 (every eleventh), or up to 60 at random, the last row 7, with
+// values from vals (nil: all 1).
+func degreeMix(rng *rand.Rand, r, c int, vals func() float64) *CSR {
+	b := NewBuilder(r, c)
+	for i := 0; i < r; i++ {
+		var deg int
+		switch {
+		case i == r-1:
+			deg = 7
+		case i%5 == 0:
+			deg = 0
+		case i%5 == 1:
+			deg = 1
+		case i%11 == 2:
+			deg = min(c/2, 2000)
+		default:
+			deg = rng.IntN(61)
+		}
+		for range deg {
+			v := 1.0
+			if vals != nil {
+				v = vals()
+			}
+			if err := b.Add(i, rng.IntN(c), v); err != nil {
+				panic(err)
+			}
+		}
+	}
+	return b.CSR(SumDuplicates)
+}
+
+// TestMulDensePrefetchMatchesGo holds the AVX2 gathers that prefetch the neighbours' rows
+// (row by row, gatherPrefetchAhead rows ahead) to the Go kernels bit for bit, on rows of
+// degree 0, 1, large and a non-empty last row, strided b and dst, widths of one to three
+// column chunks, unit and weighted values, on 1 and 2 threads: forced on a small b
+// (gatherPrefetchBytes 0), and at its size from which it is taken by default.
+func TestMulDensePrefetchMatchesGo(t *testing.T) {
+	if !useAVX2 {
+		t.Skip("no AVX2")
+	}
+	defer SetThreads(SetThreads(1))
+	rng := rand.New(rand.NewPCG(26, 4))
+	type shape struct{ r, c, k, limit int }
+	shapes := []shape{{r: 3 * minRowsPerTask, c: 70_000, k: 16, limit: gatherPrefetchBytes}}
+	for _, k := range []int{1, 3, 8, 16, 24, 25, 32, 49, 2*maxGatherAVX2 + 1} {
+		shapes = append(shapes, shape{r: 300, c: 400, k: k, limit: 0})
+	}
+	for _, sh := range shapes {
+		if sh.c*sh.k*8 < sh.limit {
+			t.Fatalf("a %d×%d b is below the prefetch limit %d", sh.c, sh.k, sh.limit)
+		}
+		for _, weighted := range []bool{false, true} {
+			var vals func() float64
+			if weighted {
+				vals = func() float64 { return rng.NormFloat64() }
+			}
+			a := degreeMix(rng, sh.r, sh.c, vals)
+			b := signedDense(rng, sh.c, sh.k)
+			want := signedDense(rng, sh.r, sh.k)
+			withoutAVX2(func() { MulDense(want, a, b) })
+			for _, threads := range []int{1, 2} {
+				SetThreads(threads)
+				got := signedDense(rng, sh.r, sh.k)
+				func() {
+					defer func(l int) { gatherPrefetchBytes = l }(gatherPrefetchBytes)
+					gatherPrefetchBytes = sh.limit
+					MulDense(got, a, b)
+				}()
+				sameBits(t, fmt.Sprintf("MulDense %d×%d·%d×%d (weighted %v, %d threads)", sh.r, sh.c, sh.c, sh.k, weighted, threads), got, want)
 			}
 		}
 	}

@@ -12,6 +12,10 @@ func gatherRowsAVX2Range(dst blas64.General, a *CSR, b blas64.General, k int, un
 	panic("sparse: AVX2 kernels are not built")
 }
 
+func gatherRowsAVX2Block(dst blas64.General, a *CSR, b blas64.General, k int, unit bool, lo, hi int) {
+	panic("sparse: AVX2 kernels are not built")
+}
+
 func patternGramRowsAVX2Range(gram blas64.General, w *CSR, u blas64.General, k, lo, hi int) {
 	panic("sparse: AVX2 kernels are not built")
 }
