@@ -154,6 +154,10 @@ func setPartialLabels(g *Graph, rep *LoadReport, what string, raw []string, has 
 	return false
 }
 
+// setLabelsNone is what the messages about labels that may not be labels tell a user to
+// do, in a config's words and the command line's.
+const setLabelsNone = "set labels: none (--labels none)"
+
 // classIndexPartial is classIndex for a partly labelled graph: vertex i has a label when
 // has[i] (raw[i] is its class name), else the label Unlabeled.
 func classIndexPartial(raw []string, has []bool) (labels []int, names []string) {
@@ -223,7 +227,7 @@ func checkLabels(rep *LoadReport, what string, labels []int, names []string, col
 			integer = false
 		}
 	}
-	hint := "if the data has no labels, set labels: none (--labels none)"
+	hint := "if the data has no labels, " + setLabelsNone
 	switch {
 	case numeric && !integer:
 		rep.warn("labels from %s are fractional numbers (%d distinct): this looks like an attribute column, not classes; %s", what, k, hint)
@@ -239,12 +243,12 @@ func checkLabels(rep *LoadReport, what string, labels []int, names []string, col
 		if small := min(sizes[0], sizes[1]); small*20 < n {
 			rep.warn("labels from %s are 0/1 with only %d vertices in the smaller class: this looks like a 0/1 attribute read as labels; %s", what, small, hint)
 		} else if column {
-			rep.note("labels from %s are the numbers 0 and 1; if the file has no label column, set labels: none (--labels none)", what)
+			rep.note("labels from %s are the numbers 0 and 1; if the file has no label column, "+setLabelsNone, what)
 		}
 	case k == 1:
 		rep.warn("labels from %s name a single class for every vertex; %s", what, hint)
 	case numeric && column:
-		rep.note("labels from %s are numbers (%d classes); if the file has no label column, set labels: none (--labels none)", what, k)
+		rep.note("labels from %s are numbers (%d classes); if the file has no label column, "+setLabelsNone, what, k)
 	}
 }
 

@@ -316,7 +316,7 @@ func (p *linqsParser) content(path string, data []byte) error {
 			minFields, na = 1, nf-1
 		}
 		if nf < minFields {
-			return perr(ln, "vertex line needs at least 2 fields (id and label), got %d (if the file has no label column, set labels: none (--labels none))", nf)
+			return perr(ln, "vertex line needs at least 2 fields (id and label), got %d (if the file has no label column, "+setLabelsNone+")", nf)
 		}
 		f := p.fields
 		if p.m < 0 {

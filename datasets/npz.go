@@ -685,7 +685,7 @@ func (a *npzArchive) labels(g *Graph, rep *LoadReport) error {
 	}
 	r, _, c, _, err := a.open("labels")
 	if err == errPickled {
-		return a.errorf("labels", "stored as pickled Python objects, which cannot be read; store it as an integer array, or set labels: none (--labels none)")
+		return a.errorf("labels", "stored as pickled Python objects, which cannot be read; store it as an integer array, or "+setLabelsNone)
 	}
 	if err != nil {
 		return err
@@ -696,7 +696,7 @@ func (a *npzArchive) labels(g *Graph, rep *LoadReport) error {
 		shape = shape[:1] // a column (n, 1), as a one-column frame's .values is: one class per vertex
 	}
 	if len(shape) != 1 {
-		return a.errorf("labels", "has shape %s; want one class per vertex (multi-label or one-hot labels are not supported; set labels: none (--labels none))", pyShape(shape))
+		return a.errorf("labels", "has shape %s; want one class per vertex (multi-label or one-hot labels are not supported; "+setLabelsNone+")", pyShape(shape))
 	}
 	if k := dtypeKind(r.Header.Descr.Type); k == 'U' || k == 'S' {
 		return a.stringLabels(g, rep)
@@ -753,7 +753,7 @@ func (a *npzArchive) labels(g *Graph, rep *LoadReport) error {
 		}
 	}
 	if setPartialLabels(g, rep, a.path+" labels", raw, has, "negative or NaN") {
-		return a.errorf("labels", "every label is negative or NaN (no vertex is labelled); set labels: none (--labels none)")
+		return a.errorf("labels", "every label is negative or NaN (no vertex is labelled); "+setLabelsNone)
 	}
 	return nil
 }
@@ -780,7 +780,7 @@ func (a *npzArchive) stringLabels(g *Graph, rep *LoadReport) error {
 		has[i] = s != ""
 	}
 	if setPartialLabels(g, rep, a.path+" labels", names, has, "an empty string") {
-		return a.errorf("labels", "every label is an empty string (no vertex is labelled); set labels: none (--labels none)")
+		return a.errorf("labels", "every label is an empty string (no vertex is labelled); "+setLabelsNone)
 	}
 	return nil
 }

@@ -453,7 +453,7 @@ func checkLabelled(g *Graph, rep *LoadReport, path string, has []bool) error {
 		numbered = fmt.Sprintf(" (the vertices are numbered %d…%d, in the order of the matrix rows)", base, base+n-1)
 	}
 	if missing == n {
-		return &ParseError{File: path, Msg: fmt.Sprintf("labels none of the %d vertices%s; set labels: none (--labels none) for a graph without labels", n, numbered)}
+		return &ParseError{File: path, Msg: fmt.Sprintf("labels none of the %d vertices%s; "+setLabelsNone+" for a graph without labels", n, numbered)}
 	}
 	if missing > 0 {
 		rep.warn("%s labels %d of %d vertices (the first without a label: %q): the metrics score the %d labelled vertices; all are clustered",
