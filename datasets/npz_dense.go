@@ -274,24 +274,21 @@ func decodeDense(file, what string, rd io.Reader, typ string, fortran bool, shap
 				pos = (k%n)*m + k/n
 			}
 			b := buf[q*size : (q+1)*size]
-			if is32 {
-				var v float32
-				if size == 2 {
-					v = halfToFloat32(order.Uint16(b))
-				} else {
-					v = math.Float32frombits(order.Uint32(b))
-				}
-				if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
-					return nil, fail("value %v at row %d, column %d; attributes must be finite (fill missing values first, e.g. numpy.nan_to_num(x))", v, pos/m, pos%m)
-				}
-				d32[pos] = v
-				continue
+			var v float64
+			switch {
+			case is32 && size == 2:
+				d32[pos] = halfToFloat32(order.Uint16(b))
+				v = float64(d32[pos])
+			case is32:
+				d32[pos] = math.Float32frombits(order.Uint32(b))
+				v = float64(d32[pos])
+			default:
+				v = npyValue(t, order, b)
+				d64[pos] = v
 			}
-			v := npyValue(t, order, b)
 			if math.IsNaN(v) || math.IsInf(v, 0) {
 				return nil, fail("value %v at row %d, column %d; attributes must be finite (fill missing values first, e.g. numpy.nan_to_num(x))", v, pos/m, pos%m)
 			}
-			d64[pos] = v
 		}
 	}
 	return x, nil

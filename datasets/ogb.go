@@ -344,8 +344,7 @@ func isWordField(f string) bool {
 	if f == "" || !(f[0] == '_' || f[0] >= 'a' && f[0] <= 'z' || f[0] >= 'A' && f[0] <= 'Z') {
 		return false
 	}
-	_, err := strconv.ParseFloat(f, 64)
-	return err != nil
+	return !isNumber([]byte(f))
 }
 
 // readOGBInts reads a file of one integer a line (at most limit lines).
