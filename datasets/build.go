@@ -134,8 +134,9 @@ func classIndex(raw []string) (labels []int, names []string) {
 // array, as messages name it) in which some vertices have no label (has[i] false, their
 // labels written as how, e.g. "NaN or negative"): the others' classes are raw's, and a
 // warning says how many are unlabelled. When none has a label it sets nothing and
-// reports none, for the caller to refuse the source or read the graph unlabeled.
-func setPartialLabels(g *Graph, rep *LoadReport, what string, raw []string, has []bool, how string) (none bool) {
+// reports none, for the caller to refuse the source or read the graph unlabeled. column
+// is checkLabels' (the labels are the last column of a table of numbers).
+func setPartialLabels(g *Graph, rep *LoadReport, what string, raw []string, has []bool, how string, column bool) (none bool) {
 	n := len(raw)
 	unlabelled := n
 	for _, h := range has {
@@ -150,9 +151,13 @@ func setPartialLabels(g *Graph, rep *LoadReport, what string, raw []string, has 
 		rep.warn("%s: %d of %d vertices have no label (%s), read as unlabelled: the metrics score the %d labelled vertices; all are clustered", what, unlabelled, n, how, n-unlabelled)
 	}
 	g.Labels, g.ClassNames = classIndexPartial(raw, has)
-	checkLabels(rep, what, g.Labels, g.ClassNames, false)
+	checkLabels(rep, what, g.Labels, g.ClassNames, column)
 	return false
 }
+
+// missingLabel reports whether a label as written means that the vertex has none: an
+// empty field (how pandas' to_csv writes NaN) or NaN.
+func missingLabel(s string) bool { return s == "" || strings.EqualFold(s, "nan") }
 
 // setLabelsNone is what the messages about labels that may not be labels tell a user to
 // do, in a config's words and the command line's.

@@ -96,8 +96,13 @@ func openEdgeList(s Spec) (*Graph, *LoadReport, error) {
 		warnEdgelessRows(g, rep, edges, features)
 	}
 	if labelColumn {
-		g.Labels, g.ClassNames = classIndex(e.labels)
-		checkLabels(rep, "the last column of "+filepath.Base(features), g.Labels, g.ClassNames, true)
+		has := make([]bool, len(e.labels))
+		for i, l := range e.labels {
+			has[i] = !missingLabel(l)
+		}
+		if setPartialLabels(g, rep, "the last column of "+filepath.Base(features), e.labels, has, "empty or NaN, a missing value as pandas writes it", true) {
+			return nil, nil, &ParseError{File: features, Msg: "labels: column, but every value of the last column is empty or NaN (no vertex is labelled); " + setLabelsNone}
+		}
 	}
 	if labelFile != "" && s.Labels != LabelsColumn {
 		if err := applyLabelFile(g, rep, labelFile, s.AllowDropped); err != nil {

@@ -752,7 +752,7 @@ func (a *npzArchive) labels(g *Graph, rep *LoadReport) error {
 			raw[i] = strconv.FormatInt(l, 10)
 		}
 	}
-	if setPartialLabels(g, rep, a.path+" labels", raw, has, "negative or NaN") {
+	if setPartialLabels(g, rep, a.path+" labels", raw, has, "negative or NaN", false) {
 		return a.errorf("labels", "every label is negative or NaN (no vertex is labelled); "+setLabelsNone)
 	}
 	return nil
@@ -779,7 +779,7 @@ func (a *npzArchive) stringLabels(g *Graph, rep *LoadReport) error {
 		}
 		has[i] = s != ""
 	}
-	if setPartialLabels(g, rep, a.path+" labels", names, has, "an empty string") {
+	if setPartialLabels(g, rep, a.path+" labels", names, has, "an empty string", false) {
 		return a.errorf("labels", "every label is an empty string (no vertex is labelled); "+setLabelsNone)
 	}
 	return nil

@@ -589,7 +589,7 @@ func readOGBLabels(g *Graph, rep *LoadReport, path string) error {
 	if rows != n {
 		return &ParseError{File: path, Msg: fmt.Sprintf("%d label lines for the %d vertices of num-node-list.csv.gz", rows, n)}
 	}
-	if setPartialLabels(g, rep, path, raw, has, "NaN, empty or negative") {
+	if setPartialLabels(g, rep, path, raw, has, "NaN, empty or negative", false) {
 		rep.warn("%s: every label is NaN, empty or negative (no vertex is labelled); the graph is read unlabeled", path)
 	}
 	return nil

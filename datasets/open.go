@@ -262,7 +262,8 @@ func labelFileFor(s Spec, dir string) (string, error) {
 // such line labels vertex i; then there must be one per vertex). A first line of column
 // names ("id", "label", ...) is skipped, and so is pandas' unnamed index column.
 //
-// An "id label" file may label only some vertices (as Planetoid's training labels do):
+// An "id label" file may label only some vertices (as Planetoid's training labels do), and
+// a label written empty or NaN (a missing value, as pandas writes it) labels no vertex:
 // the others get the label −1 (see Graph.Labels), with a warning, and are clustered all
 // the same; the metrics score the labelled ones. A file labelling no vertex is an error.
 //
@@ -283,6 +284,16 @@ func applyLabelFile(g *Graph, rep *LoadReport, path string, allowDropped bool) e
 	raw, has, err := lf.assign(g, rep, allowDropped)
 	if err != nil {
 		return err
+	}
+	missing := 0
+	for i, h := range has {
+		if h && missingLabel(raw[i]) {
+			has[i] = false
+			missing++
+		}
+	}
+	if missing > 0 {
+		rep.note("%s: %d labels are empty or NaN (a missing value, as pandas writes it), so those vertices are read as unlabelled", path, missing)
 	}
 	if err := checkLabelled(g, rep, path, has); err != nil {
 		return err

@@ -472,8 +472,8 @@ func TestLabelShift(t *testing.T) {
 	}
 }
 
-// TestPartialLabels checks a label file naming some vertices: the others get Unlabeled,
-// with a warning; a file naming none is an error.
+// TestPartialLabels checks a label file naming some vertices, or giving some an empty or
+// NaN label: the others get Unlabeled, with a warning; a file labelling none is an error.
 func TestPartialLabels(t *testing.T) {
 	_, s := specInDir(t, map[string]string{"e.txt": "a b\nb c\nc d\n", "l.txt": "b x\nd y\n"}, Spec{Path: "e.txt", LabelFile: "l.txt"})
 	g, rep := mustOpen(t, s)
@@ -485,6 +485,49 @@ func TestPartialLabels(t *testing.T) {
 	}
 	if st := g.Stats(); st.Labeled != 2 {
 		t.Errorf("Stats.Labeled = %d", st.Labeled)
+	}
+	// pandas' missing values (an empty field, NaN) label no vertex; a file of only those
+	// labels none.
+	for _, c := range []struct{ labels, want string }{
+		{",label\n0,1.0\n1,\n2,2.0\n3,NaN\n", "[0 -1 1 -1]"},
+		{"1.0\n\"\"\nnan\n2.0\n", "[0 -1 -1 1]"},
+		{"0,\n1,\n2,NaN\n3,\n", ""},
+	} {
+		_, s := specInDir(t, map[string]string{"e.csv": "0,1\n1,2\n2,3\n", "l.csv": c.labels}, Spec{Path: "e.csv", LabelFile: "l.csv"})
+		g, rep, err := Open(s)
+		if c.want == "" {
+			if err == nil || !strings.Contains(err.Error(), "labels none of the 4 vertices") {
+				t.Errorf("labels only missing: error %v", err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%q: %v", c.labels, err)
+		}
+		if fmt.Sprint(g.Labels) != c.want || g.K() != 2 || !strings.Contains(strings.Join(rep.Notes, "\n"), "2 labels are empty or NaN") ||
+			!strings.Contains(strings.Join(rep.Warnings, "\n"), "labels 2 of 4 vertices") {
+			t.Errorf("%q: labels %v (k=%d), notes %q, warnings %q; want %s", c.labels, g.Labels, g.K(), rep.Notes, rep.Warnings, c.want)
+		}
+	}
+	// The same in the label column of a feature file (labels: column).
+	for _, c := range []struct{ features, want string }{
+		{"id,a,label\n0,1,x\n1,0,\n2,1,y\n3,0,NaN\n", "[0 -1 1 -1]"},
+		{"id,a,label\n0,1,\n1,0,\n2,1,nan\n3,0,\n", ""},
+	} {
+		_, s := specInDir(t, map[string]string{"e.csv": "0,1\n1,2\n2,3\n", "f.csv": c.features}, Spec{Path: "e.csv", Features: "f.csv", Labels: LabelsColumn})
+		g, rep, err := Open(s)
+		if c.want == "" {
+			if err == nil || !strings.Contains(err.Error(), "every value of the last column is empty or NaN") {
+				t.Errorf("label column only missing: error %v", err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%q: %v", c.features, err)
+		}
+		if fmt.Sprint(g.Labels) != c.want || !strings.Contains(strings.Join(rep.Warnings, "\n"), "2 of 4 vertices have no label (empty or NaN") {
+			t.Errorf("%q: labels %v, warnings %q; want %s", c.features, g.Labels, rep.Warnings, c.want)
+		}
 	}
 	// npz: negative labels mark unlabelled vertices.
 	p := filepath.Join(t.TempDir(), "g.npz")
