@@ -30,20 +30,26 @@ func TestMemoryEstimatesBoundMeasuredPeaks(t *testing.T) {
 	} {
 		for _, layout := range []string{"sparse", "dense float32"} {
 			t.Run(c.name+"/"+layout, func(t *testing.T) {
-				adj, x, truth := shapeGraph(8_000, 10, 64, 10, 0.7, 3)       // fresh: X caches its transpose
-				in := Input{Adj: adj, X: x, Truth: truth, Cache: NewCache()} // as in a sweep
-				if layout != "sparse" {
-					in = withDenseX(in, true)
+				input := func() Input {
+					adj, x, truth := shapeGraph(8_000, 10, 64, 10, 0.7, 3)       // fresh: X caches its transpose
+					in := Input{Adj: adj, X: x, Truth: truth, Cache: NewCache()} // as in a sweep
+					if layout != "sparse" {
+						in = withDenseX(in, true)
+					}
+					return in
 				}
-				est, ok := EstimateMemory(c.m, in, 10)
+				est, ok := EstimateMemory(c.m, input(), 10)
 				if !ok {
 					t.Fatalf("%s has no memory estimate", c.m.Name())
 				}
-				var err error
-				peak, slack := peakHeap(func() { _, err = c.m.Fit(context.Background(), in, 10, 1) })
-				if err != nil {
-					t.Fatal(err)
-				}
+				peak, slack := minMeasuredPeak(t, est, func() func() {
+					in := input()
+					return func() {
+						if _, err := c.m.Fit(context.Background(), in, 10, 1); err != nil {
+							t.Fatal(err)
+						}
+					}
+				})
 				t.Logf("estimate %s, measured peak %s (%.2f×)", memory.Format(est), memory.Format(peak), float64(est)/float64(peak))
 				// A sample may hold up to slack bytes of garbage (peakHeap), so the
 				// estimate must reach the peak less that. Below 1 MB the sampled live
@@ -85,4 +91,24 @@ func TestCheckMemoryRefusesWithoutAllocating(t *testing.T) {
 	if err := CheckMemory(METIS{}, in, 5, 1); err != nil {
 		t.Errorf("a method without an estimate: %v, want nil", err)
 	}
+}
+
+// minMeasuredPeak returns peakHeap's measurement of the fit that prepare returns (prepare
+// builds its input unmeasured), repeated up to three times while it exceeds est: a
+// measurement only overstates the live peak (garbage freed while the collector marks
+// stays counted), so the smallest is the closest. It seldom repeats (once in some tens of
+// fits at GOMAXPROCS = 16).
+func minMeasuredPeak(t *testing.T, est uint64, prepare func() func()) (peak, slack uint64) {
+	t.Helper()
+	for try := 0; try < 3; try++ {
+		p, s := peakHeap(prepare())
+		if try == 0 || p < peak {
+			peak, slack = p, s
+		}
+		if est+slack >= peak {
+			break
+		}
+		t.Logf("measured peak %s above the estimate %s: measuring again", memory.Format(p), memory.Format(est))
+	}
+	return peak, slack
 }

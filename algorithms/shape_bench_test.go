@@ -131,9 +131,11 @@ func BenchmarkNAGCFitShape(b *testing.B) {
 
 // peakHeap runs fn and returns the peak of the live heap it added: the largest heap in
 // use sampled every millisecond, less the heap in use before. The collector runs at
-// GOGC = 1 meanwhile, so a sample overstates the live heap by at most 1 % of the whole
-// heap (base and fit), the slack, which is returned too: a sample can hold garbage of up
-// to GOGC % of the heap marked live at the last collection.
+// GOGC = 1 meanwhile, so between collections a sample holds garbage of at most 1 % of
+// the whole heap (base and fit), the slack, which is returned too. A sample taken while
+// a collection is marking can hold more: what the fit frees during the mark stays
+// counted until the next cycle. Measurements can therefore only overstate the peak, and
+// by an amount that depends on when the collector ran (minMeasuredPeak).
 func peakHeap(fn func()) (peak, slack uint64) {
 	defer debug.SetGCPercent(debug.SetGCPercent(1))
 	runtime.GC()
