@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/nagc-harness/nagc/dense"
 	"github.com/nagc-harness/nagc/sparse"
@@ -541,12 +542,18 @@ func allNumbers(t *textFile, lo, hi int) bool {
 	return true
 }
 
-// truncate shortens a line for a message.
+// truncate shortens a line for a message: without the carriage return of a CRLF ending
+// (which %q would show as \r), cut after 60 bytes on a character boundary.
 func truncate(line []byte) string {
-	if len(line) > 60 {
-		return string(line[:60]) + "…"
+	line = bytes.TrimSuffix(line, []byte("\r"))
+	if len(line) <= 60 {
+		return string(line)
 	}
-	return string(line)
+	cut := 60
+	for cut > 0 && !utf8.RuneStart(line[cut]) {
+		cut--
+	}
+	return string(line[:cut]) + "…"
 }
 
 // sparse parses a feature file of (id, column, value) triplets. A column is a whole

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/nagc-harness/nagc/memory"
 )
@@ -476,6 +477,59 @@ func TestTextFileFields(t *testing.T) {
 		}
 		if !reflect.DeepEqual(got, test.want) {
 			t.Errorf("%s: fields %q, want %q", test.name, got, test.want)
+		}
+	}
+}
+
+// TestTruncate checks the quoting of a file's line in messages: a CRLF ending's carriage
+// return is not shown, and a long line is cut on a character boundary.
+func TestTruncate(t *testing.T) {
+	long := strings.Repeat("a", 59) + "é,b" // é spans bytes 59 and 60
+	for _, c := range []struct{ line, want string }{
+		{"source,target\r", "source,target"},
+		{"a,b", "a,b"},
+		{"", ""},
+		{strings.Repeat("x", 60) + "\r", strings.Repeat("x", 60)},
+		{strings.Repeat("x", 61), strings.Repeat("x", 60) + "…"},
+		{long, strings.Repeat("a", 59) + "…"},
+	} {
+		if got := truncate([]byte(c.line)); got != c.want || !utf8.ValidString(got) {
+			t.Errorf("truncate(%q) = %q, want %q", c.line, got, c.want)
+		}
+	}
+}
+
+// TestMessagesOfCRLFFiles checks that what the reader says of files written with CRLF
+// endings and a byte-order mark (pandas' to_csv with encoding="utf-8-sig" and
+// lineterminator="\r\n", as Excel users write them) quotes their lines without a
+// carriage return, and reads the same graph as from LF files.
+func TestMessagesOfCRLFFiles(t *testing.T) {
+	files := map[string]string{
+		"edges.csv":    "source,target\n0,1\n1,2\n2,0\n3,\n",
+		"features.csv": "id,f0,f1\n0,1,0\n1,0,1\n2,1,1\n3,0,0\n",
+		"labels.csv":   "id,label\n0,a\n1,b\n2,a\n3,b\n",
+	}
+	crlf := map[string]string{}
+	for name, text := range files {
+		crlf[name] = "\xEF\xBB\xBF" + strings.ReplaceAll(text, "\n", "\r\n")
+	}
+	_, s := specInDir(t, files, Spec{Path: ".", AllowDropped: true})
+	want, _ := mustOpen(t, s)
+	_, s = specInDir(t, crlf, Spec{Path: ".", AllowDropped: true})
+	g, rep := mustOpen(t, s)
+	if d := sameContent(want, g); d != "" {
+		t.Errorf("CRLF files read differently: %s", d)
+	}
+	said := slices.Concat(rep.Notes, rep.Warnings)
+	for _, d := range rep.Dropped {
+		said = append(said, d.Examples...)
+	}
+	if len(rep.Notes) != 3 || rep.DroppedTotal() != 1 {
+		t.Errorf("notes %q, dropped %d: want 3 header notes and the line \"3,\" dropped", rep.Notes, rep.DroppedTotal())
+	}
+	for _, m := range said {
+		if strings.Contains(m, `\r`) || strings.Contains(m, "\r") || strings.Contains(m, "\uFEFF") {
+			t.Errorf("message %q shows a carriage return or byte-order mark", m)
 		}
 	}
 }

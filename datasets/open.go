@@ -335,7 +335,7 @@ func readLabelLines(path string, data []byte, n int, rep *LoadReport) (*labelLin
 				continue
 			}
 			if isHeaderWord(t.field(0)) || nf == 2 && isHeaderWord(t.field(1)) {
-				rep.note("%s:%d read as a header row (%q)", path, t.ln, t.line)
+				rep.note("%s:%d read as a header row (%q)", path, t.ln, truncate(t.line))
 				continue
 			}
 		}
