@@ -197,7 +197,7 @@ func (in Input) validate(needAdj, needX bool, k int) error {
 		}
 	}
 	if k < 1 || k > n {
-		return fmt.Errorf("k = %d clusters for %d vertices", k, n)
+		return fmt.Errorf("k = %d clusters for %d vertices: the number of clusters must be from 1 to the number of vertices", k, n)
 	}
 	return nil
 }

@@ -197,7 +197,7 @@ func LoadDataset(d DatasetEntry, configFile string) (*LoadedDataset, error) {
 			ErrNoK1, ld.Name, d.Path)
 	}
 	if ld.K1 > g.N() {
-		return nil, fmt.Errorf("%s: k1 = %d clusters for %d vertices", ld.Name, ld.K1, g.N())
+		return nil, fmt.Errorf("%s: k1 = %d clusters for %d vertices: the number of clusters must be at most the number of vertices", ld.Name, ld.K1, g.N())
 	}
 	return ld, nil
 }
