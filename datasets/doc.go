@@ -42,7 +42,9 @@
 //   - npz: a NumPy archive in the scipy-CSR layout of PyG, DGL and the GNN benchmarks
 //     (adj_data, adj_indices, adj_indptr, adj_shape, attr_*, labels, node_names,
 //     class_names), read with github.com/sbinet/npyio; or with the attributes as one
-//     dense array attr_matrix (float32 or float64, C or Fortran order), kept dense.
+//     dense array attr_matrix (float32 or float64, C or Fortran order), kept dense; or,
+//     without adj_ arrays, as edge arrays (edge_index 2 × E as PyG's, edges E × 2, or
+//     src and dst; with x or node_features, y or node_labels; see npz_edges.go).
 //   - ogb: an Open Graph Benchmark node-property dataset folder as the OGB library
 //     downloads it (raw/edge.csv.gz, node-feat.csv.gz, node-label.csv.gz,
 //     num-node-list.csv.gz, num-edge-list.csv.gz; see openOGB).

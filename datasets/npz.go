@@ -30,6 +30,10 @@ import (
 //	labels                                           one class per vertex (optional; −1, NaN or "" for none)
 //	node_names, class_names                          strings (optional)
 //
+// or, without adj_ arrays, in the edge-array layout (npz_edges.go): edge_index (2 × E, as
+// PyG's), edges (E × 2) or src and dst, with x (or X, node_features, features) and y (or
+// node_labels).
+//
 // Spec.Path is the .npz file, or a folder holding exactly one. Arrays may be of any
 // integer type (indices) and any integer, float or bool type (values), in either byte
 // order. Values must be finite and ≥ 0. Explicit zeros of the adjacency are dropped and
@@ -57,7 +61,7 @@ func openNPZ(s Spec) (*Graph, *LoadReport, error) {
 		return nil, nil, &ParseError{File: path, Msg: "not a NumPy .npz archive (it does not open as a zip file)"}
 	}
 	defer zr.Close()
-	a := &npzArchive{path: path, files: make(map[string]*zip.File)}
+	a := &npzArchive{path: path, files: make(map[string]*zip.File), attrName: "attr_matrix", labelName: "labels"}
 	for _, f := range zr.File {
 		a.files[strings.TrimSuffix(f.Name, ".npy")] = f
 	}
@@ -65,7 +69,11 @@ func openNPZ(s Spec) (*Graph, *LoadReport, error) {
 
 	n, adj, canonical, err := a.canonicalAdjacency()
 	if err == nil && !canonical {
-		n, adj, err = a.adjacency(rep)
+		if edges := a.edgeArray(); edges != "" {
+			n, adj, err = a.edgeArrays(edges, rep)
+		} else {
+			n, adj, err = a.adjacency(rep)
+		}
 	}
 	if err != nil {
 		return nil, nil, err
@@ -77,10 +85,10 @@ func openNPZ(s Spec) (*Graph, *LoadReport, error) {
 		if x, err = a.attributes(n); err != nil {
 			return nil, nil, err
 		}
-		if a.has("attr_matrix") {
-			rep.warn("%s holds both sparse attributes (attr_data, …) and a dense attr_matrix: the sparse ones are read", path)
+		if a.has(a.attrName) {
+			rep.warn("%s holds both sparse attributes (attr_data, …) and a dense %s: the sparse ones are read", path, a.attrName)
 		}
-	case a.has("attr_matrix"):
+	case a.has(a.attrName):
 		if xd, err = a.denseAttributes(n); err != nil {
 			return nil, nil, err
 		}
@@ -99,7 +107,7 @@ func openNPZ(s Spec) (*Graph, *LoadReport, error) {
 		if err := applyLabelFile(g, rep, f, s.AllowDropped); err != nil {
 			return nil, nil, err
 		}
-	case a.has("labels"):
+	case a.has(a.labelName):
 		if err := a.labels(g, rep); err != nil {
 			return nil, nil, err
 		}
@@ -110,9 +118,12 @@ func openNPZ(s Spec) (*Graph, *LoadReport, error) {
 }
 
 // npzArchive is an open .npz archive; files maps array names (without ".npy") to entries.
+// attrName and labelName name its dense attribute and label arrays: attr_matrix and
+// labels, or in the edge-array layout the names found there (x, y, …).
 type npzArchive struct {
-	path  string
-	files map[string]*zip.File
+	path                string
+	files               map[string]*zip.File
+	attrName, labelName string
 }
 
 // has reports whether the archive holds the array name.
@@ -135,7 +146,7 @@ func (a *npzArchive) missingHint(name string) string {
 		hint = " (it holds no arrays)"
 	}
 	if strings.HasPrefix(name, "adj_") {
-		hint += "; nagc reads the graph as scipy's CSR arrays adj_data, adj_indices, adj_indptr, adj_shape, the layout of the GNN benchmarks: docs/your-graph.md shows the Python lines that write them"
+		hint += "; nagc reads the graph as scipy's CSR arrays adj_data, adj_indices, adj_indptr, adj_shape, the layout of the GNN benchmarks, or as an edge array (edge_index, 2 × E as PyG's; edges, E × 2; or src and dst) with x and y: docs/your-graph.md shows the Python lines that write them"
 	}
 	return hint
 }
@@ -678,14 +689,15 @@ func (a *npzArchive) nodeNames(n int, rep *LoadReport) []string {
 	return ids
 }
 
-// labels sets g's labels from the labels array (and class_names when readable).
+// labels sets g's labels from the label array (labels, or a.labelName; and class_names
+// when readable).
 func (a *npzArchive) labels(g *Graph, rep *LoadReport) error {
-	if !a.has("labels") {
+	if !a.has(a.labelName) {
 		return nil
 	}
-	r, _, c, _, err := a.open("labels")
+	r, _, c, _, err := a.open(a.labelName)
 	if err == errPickled {
-		return a.errorf("labels", "stored as pickled Python objects, which cannot be read; store it as an integer array, or "+setLabelsNone)
+		return a.errorf(a.labelName, "stored as pickled Python objects, which cannot be read; store it as an integer array, or "+setLabelsNone)
 	}
 	if err != nil {
 		return err
@@ -696,14 +708,14 @@ func (a *npzArchive) labels(g *Graph, rep *LoadReport) error {
 		shape = shape[:1] // a column (n, 1), as a one-column frame's .values is: one class per vertex
 	}
 	if len(shape) != 1 {
-		return a.errorf("labels", "has shape %s; want one class per vertex (multi-label or one-hot labels are not supported; "+setLabelsNone+")", pyShape(shape))
+		return a.errorf(a.labelName, "has shape %s; want one class per vertex (multi-label or one-hot labels are not supported; "+setLabelsNone+")", pyShape(shape))
 	}
 	if k := dtypeKind(r.Header.Descr.Type); k == 'U' || k == 'S' {
 		return a.stringLabels(g, rep)
 	}
 	var lab []int64
 	if dtypeKind(r.Header.Descr.Type) == 'f' {
-		fl, err := a.floats("labels")
+		fl, err := a.floats(a.labelName)
 		if err != nil {
 			return err
 		}
@@ -714,16 +726,16 @@ func (a *npzArchive) labels(g *Graph, rep *LoadReport) error {
 				continue
 			}
 			if v != math.Trunc(v) || math.Abs(v) > 1<<53 {
-				return a.errorf("labels", "vertex %d has label %v, not a whole number", i, v)
+				return a.errorf(a.labelName, "vertex %d has label %v, not a whole number", i, v)
 			}
 			lab[i] = int64(v)
 		}
-	} else if lab, err = a.ints("labels"); err != nil {
+	} else if lab, err = a.ints(a.labelName); err != nil {
 		return err
 	}
 	n := g.N()
 	if len(lab) != n {
-		return a.errorf("labels", "has %d entries for %d vertices", len(lab), n)
+		return a.errorf(a.labelName, "has %d entries for %d vertices", len(lab), n)
 	}
 	var classNames []string
 	if a.has("class_names") {
@@ -747,40 +759,40 @@ func (a *npzArchive) labels(g *Graph, rep *LoadReport) error {
 			raw[i] = classNames[l]
 		} else {
 			if classNames != nil {
-				return a.errorf("labels", "vertex %d has label %d, but class_names names only %d classes", i, l, len(classNames))
+				return a.errorf(a.labelName, "vertex %d has label %d, but class_names names only %d classes", i, l, len(classNames))
 			}
 			raw[i] = strconv.FormatInt(l, 10)
 		}
 	}
-	if setPartialLabels(g, rep, a.path+" labels", raw, has, "negative or NaN", false) {
-		return a.errorf("labels", "every label is negative or NaN (no vertex is labelled); "+setLabelsNone)
+	if setPartialLabels(g, rep, a.path+" "+a.labelName, raw, has, "negative or NaN", false) {
+		return a.errorf(a.labelName, "every label is negative or NaN (no vertex is labelled); "+setLabelsNone)
 	}
 	return nil
 }
 
-// stringLabels sets g's labels from a labels array of strings (NumPy 'U' or 'S'): each
+// stringLabels sets g's labels from a label array of strings (NumPy 'U' or 'S'): each
 // string names its class; an empty string marks an unlabelled vertex.
 func (a *npzArchive) stringLabels(g *Graph, rep *LoadReport) error {
-	names, why, err := a.strs("labels")
+	names, why, err := a.strs(a.labelName)
 	if err != nil {
 		return err
 	}
 	if why != "" {
-		return a.errorf("labels", "cannot be read: %s", why)
+		return a.errorf(a.labelName, "cannot be read: %s", why)
 	}
 	n := g.N()
 	if len(names) != n {
-		return a.errorf("labels", "has %d entries for %d vertices", len(names), n)
+		return a.errorf(a.labelName, "has %d entries for %d vertices", len(names), n)
 	}
 	has := make([]bool, n)
 	for i, s := range names {
 		if strings.IndexFunc(s, func(r rune) bool { return r < 0x20 || r == 0x7f }) >= 0 {
-			return a.errorf("labels", "vertex %d has label %q, which holds a control character", i, s)
+			return a.errorf(a.labelName, "vertex %d has label %q, which holds a control character", i, s)
 		}
 		has[i] = s != ""
 	}
-	if setPartialLabels(g, rep, a.path+" labels", names, has, "an empty string", false) {
-		return a.errorf("labels", "every label is an empty string (no vertex is labelled); "+setLabelsNone)
+	if setPartialLabels(g, rep, a.path+" "+a.labelName, names, has, "an empty string", false) {
+		return a.errorf(a.labelName, "every label is an empty string (no vertex is labelled); "+setLabelsNone)
 	}
 	return nil
 }

@@ -22,23 +22,24 @@ import (
 // alike. Sizes from the header are checked against the bytes stored and the memory budget
 // before anything is allocated.
 
-// denseAttributes reads the archive's dense n×m attr_matrix.
+// denseAttributes reads the archive's dense n×m attribute array (attr_matrix, or
+// a.attrName).
 func (a *npzArchive) denseAttributes(n int) (*dense.Matrix, error) {
-	r, data, c, _, err := a.open("attr_matrix")
+	r, data, c, _, err := a.open(a.attrName)
 	if err != nil {
 		if err == errPickled {
-			return nil, a.errorf("attr_matrix", "stored as pickled Python objects, which cannot be read; store it as a float array")
+			return nil, a.errorf(a.attrName, "stored as pickled Python objects, which cannot be read; store it as a float array")
 		}
 		return nil, err
 	}
 	defer c.Close()
 	h := r.Header.Descr
-	x, err := decodeDense(a.path, "attr_matrix", data, h.Type, h.Fortran, h.Shape)
+	x, err := decodeDense(a.path, a.attrName, data, h.Type, h.Fortran, h.Shape)
 	if err != nil {
 		return nil, err
 	}
 	if r, _ := x.Dims(); r != n {
-		return nil, a.errorf("attr_matrix", "has %d rows, but the adjacency has %d vertices", r, n)
+		return nil, a.errorf(a.attrName, "has %d rows, but the adjacency has %d vertices", r, n)
 	}
 	return x, nil
 }

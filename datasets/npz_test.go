@@ -146,7 +146,8 @@ func TestOpenNPZErrors(t *testing.T) {
 		msg    []string
 	}{
 		{"missing indptr", with(func(a map[string]any) { delete(a, "adj_indptr") }), nil, []string{"adj_indptr: array missing", "it holds adj_data, adj_indices, adj_shape, attr_data", "scipy's CSR arrays adj_data, adj_indices, adj_indptr, adj_shape"}},
-		{"edge array of its own", map[string]any{"edges": []int64{0, 1, 1, 2}, "labels": []int64{0, 1, 0}}, nil, []string{"adj_", "array missing from the archive (it holds edges, labels)", "docs/your-graph.md"}},
+		{"no graph arrays", map[string]any{"links": []int64{0, 1, 1, 2}, "labels": []int64{0, 1, 0}}, nil, []string{"adj_", "array missing from the archive (it holds labels, links)", "or as an edge array (edge_index", "docs/your-graph.md"}},
+		{"edge array of one dimension", map[string]any{"edges": []int64{0, 1, 1, 2}, "labels": []int64{0, 1, 0}}, nil, []string{"edges: has shape (4,); want 2 × E", "docs/dense-and-ogb.md"}},
 		{"short indptr", with(func(a map[string]any) { a["adj_indptr"] = []int32{0, 1, 5} }), nil, []string{"adj_indptr: has 3 entries, want rows + 1 = 4"}},
 		{"indptr end", with(func(a map[string]any) { a["adj_indptr"] = []int32{0, 1, 4, 4} }), nil, []string{"adj_indptr: must run from 0 to 5"}},
 		{"decreasing", with(func(a map[string]any) { a["adj_indptr"] = []int32{0, 4, 1, 5} }), nil, []string{"decreases at row 1"}},

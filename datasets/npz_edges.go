@@ -1,0 +1,285 @@
+package datasets
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/nagc-harness/nagc/memory"
+	"github.com/nagc-harness/nagc/sparse"
+)
+
+// The edge-array layout of a .npz archive: the graph as an edge array, with dense
+// attributes and labels as plain arrays, as a user saves a PyTorch Geometric graph
+//
+//	np.savez("g.npz", edge_index=data.edge_index.numpy(), x=data.x.numpy(), y=data.y.numpy())
+//
+// or as the heterophily benchmarks of Platonov et al. ship theirs (edges, node_features,
+// node_labels). The names read, each in order of preference:
+//
+//	edges        edge_index (2 × E, PyG's), edges (E × 2), or src and dst (E each)
+//	attributes   x, X, node_features, features, attr_matrix (n × m)
+//	labels       y, node_labels, labels (n)
+//
+// It is read when the archive holds an edge array and no adj_ array.
+var (
+	edgeArrayNames  = []string{"edge_index", "edges"}
+	attrArrayNames  = []string{"x", "X", "node_features", "features", "attr_matrix"}
+	labelArrayNames = []string{"y", "node_labels", "labels"}
+)
+
+// edgeArray returns the name of the archive's edge array ("src and dst" for the pair),
+// or "" when the archive is not in the edge-array layout.
+func (a *npzArchive) edgeArray() string {
+	for name := range a.files {
+		if strings.HasPrefix(name, "adj_") {
+			return ""
+		}
+	}
+	for _, name := range edgeArrayNames {
+		if a.has(name) {
+			return name
+		}
+	}
+	if a.has("src") && a.has("dst") {
+		return "src and dst"
+	}
+	return ""
+}
+
+// shape returns the shape array name's header announces, reading nothing else.
+func (a *npzArchive) shape(name string) ([]int, error) {
+	r, _, c, _, err := a.openArray(name, false)
+	if err == errPickled {
+		return nil, a.errorf(name, "stored as pickled Python objects, which cannot be read; store it as a number array")
+	}
+	if err != nil {
+		return nil, err
+	}
+	c.Close()
+	return r.Header.Descr.Shape, nil
+}
+
+// edgeArrays reads the graph of the edge-array layout, its edges from the array edges
+// (edgeArray's answer), and names the archive's attribute and label arrays. n is the
+// attribute array's number of rows, else the label array's length, else (noted) the
+// largest vertex number + 1. Every edge is read as undirected (PyG stores both
+// directions, other files one); repeated edges count once. Cost O(n + E log d) and,
+// checked against the budget first, about 64 bytes an edge.
+func (a *npzArchive) edgeArrays(edges string, rep *LoadReport) (n int, adj *sparse.CSR, err error) {
+	for _, name := range attrArrayNames {
+		if a.has(name) {
+			a.attrName = name
+			break
+		}
+	}
+	for _, name := range labelArrayNames {
+		if a.has(name) {
+			a.labelName = name
+			break
+		}
+	}
+	n, nFrom := -1, ""
+	for _, name := range []string{a.attrName, a.labelName} {
+		if !a.has(name) {
+			continue
+		}
+		shape, err := a.shape(name)
+		if err != nil {
+			return 0, nil, err
+		}
+		if len(shape) >= 1 && (name == a.labelName || len(shape) == 2) {
+			n, nFrom = shape[0], name
+			break
+		}
+	}
+	src, dst, layout, err := a.edgeEnds(edges)
+	if err != nil {
+		return 0, nil, err
+	}
+	first, last := edgeArrayNamesOf(edges)
+	zeroSeen, maxID := false, int64(-1)
+	for k := range src {
+		for e, v := range [2]int64{src[k], dst[k]} {
+			name := first
+			if e == 1 {
+				name = last
+			}
+			if v < 0 || n >= 0 && v >= int64(n) || v >= math.MaxInt32 {
+				return 0, nil, a.errorf(name, "edge %d names vertex %d, %s%s", k, v, vertexRange(n, nFrom), oneBasedHint(v, n, zeroSeen))
+			}
+			maxID = max(maxID, v)
+			zeroSeen = zeroSeen || v == 0
+		}
+	}
+	what := []string{fmt.Sprintf("the edges from %s (%s), each as undirected", edges, layout)}
+	if a.has(a.attrName) {
+		what = append(what, "the attributes from "+a.attrName)
+	}
+	if a.has(a.labelName) {
+		what = append(what, "the labels from "+a.labelName)
+	}
+	if n < 0 {
+		n = int(maxID + 1)
+		what = append(what, fmt.Sprintf("n = %d, the largest vertex number + 1 (no attribute or label array gives it; a vertex numbered after the last one with an edge is not seen)", n))
+	} else {
+		what = append(what, fmt.Sprintf("n = %d from %s", n, nFrom))
+	}
+	if !zeroSeen && len(src) > 0 && n > 1 {
+		rep.warn("%s: no edge names vertex 0; the arrays number vertices from 0, so if the ids count from 1 every edge lands one vertex off (subtract 1 from every id)", a.path)
+	}
+	if err := memory.Check(fmt.Sprintf("building the adjacency of the %d edges of %s", len(src), a.path), memory.Bytes(int64(len(src)), 4*4+2*16)); err != nil {
+		return 0, nil, err
+	}
+	rows, cols := make([]int32, 0, 2*len(src)), make([]int32, 0, 2*len(src))
+	for k := range src {
+		i, j := int32(src[k]), int32(dst[k])
+		rows, cols = append(rows, i, j), append(cols, j, i)
+	}
+	src, dst = nil, nil
+	if adj, err = patternCSR(n, n, rows, cols); err != nil {
+		return 0, nil, a.errorf(first, "%v", err)
+	}
+	rep.note("%s: read as edge arrays: %s%s", a.path, strings.Join(what, "; "), a.notRead(edges))
+	return n, adj, nil
+}
+
+// edgeEnds reads the edge array(s) edges and returns the two ends of each edge and
+// how they were laid out, for the note.
+func (a *npzArchive) edgeEnds(edges string) (src, dst []int64, layout string, err error) {
+	if edges == "src and dst" {
+		for _, name := range []string{"src", "dst"} {
+			shape, err := a.shape(name)
+			if err != nil {
+				return nil, nil, "", err
+			}
+			if len(shape) != 1 && (len(shape) != 2 || shape[1] != 1) {
+				return nil, nil, "", a.errorf(name, "has shape %s; want one vertex number per edge", pyShape(shape))
+			}
+		}
+		if src, err = a.edgeInts("src"); err != nil {
+			return nil, nil, "", err
+		}
+		if dst, err = a.edgeInts("dst"); err != nil {
+			return nil, nil, "", err
+		}
+		if len(src) != len(dst) {
+			return nil, nil, "", a.errorf("dst", "has %d entries, src has %d: want one pair per edge", len(dst), len(src))
+		}
+		return src, dst, fmt.Sprintf("%d edges", len(src)), nil
+	}
+	r, _, c, _, err := a.open(edges)
+	if err == errPickled {
+		return nil, nil, "", a.errorf(edges, "stored as pickled Python objects, which cannot be read; store it as an integer array")
+	}
+	if err != nil {
+		return nil, nil, "", err
+	}
+	c.Close()
+	shape, fortran := r.Header.Descr.Shape, r.Header.Descr.Fortran
+	// Which axis holds the two ends: PyG's edge_index is 2 × E, an edge table E × 2; a
+	// 2 × 2 array is read as its name says.
+	var endsFirst bool
+	switch {
+	case len(shape) != 2 || shape[0] != 2 && shape[1] != 2:
+		return nil, nil, "", a.errorf(edges, "has shape %s; want 2 × E (source and target rows, as PyG's edge_index) or E × 2 (one edge a row): docs/dense-and-ogb.md shows the layout", pyShape(shape))
+	case shape[0] == 2 && shape[1] == 2:
+		endsFirst = edges == "edge_index"
+	default:
+		endsFirst = shape[0] == 2
+	}
+	flat, err := a.edgeInts(edges)
+	if err != nil {
+		return nil, nil, "", err
+	}
+	e := len(flat) / 2
+	// Stored row by row, a 2 × E array holds the sources and then the targets; an
+	// E × 2 one each edge's pair in turn. Fortran order swaps the two.
+	if endsFirst != fortran {
+		src, dst = flat[:e], flat[e:]
+	} else {
+		src, dst = make([]int64, e), make([]int64, e)
+		for k := range src {
+			src[k], dst[k] = flat[2*k], flat[2*k+1]
+		}
+	}
+	layout = fmt.Sprintf("%d × 2, one edge a row", e)
+	if endsFirst {
+		layout = fmt.Sprintf("2 × %d, sources and targets as PyG writes them", e)
+	}
+	return src, dst, layout, nil
+}
+
+// edgeInts reads the integer array name of vertex numbers; a float array holding whole
+// numbers is accepted (as pandas or numpy may save ids).
+func (a *npzArchive) edgeInts(name string) ([]int64, error) {
+	r, _, c, _, err := a.open(name)
+	if err != nil {
+		return nil, err
+	}
+	kind := dtypeKind(r.Header.Descr.Type)
+	c.Close()
+	if kind != 'f' {
+		return a.ints(name)
+	}
+	fl, err := a.floats(name)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]int64, len(fl))
+	for k, v := range fl {
+		if v != math.Trunc(v) || math.Abs(v) > math.MaxInt32 {
+			return nil, a.errorf(name, "entry %d is %v, not a vertex number (a whole number from 0)", k, v)
+		}
+		out[k] = int64(v)
+	}
+	return out, nil
+}
+
+// edgeArrayNamesOf returns the names of the arrays holding an edge's two ends.
+func edgeArrayNamesOf(edges string) (first, last string) {
+	if edges == "src and dst" {
+		return "src", "dst"
+	}
+	return edges, edges
+}
+
+// vertexRange says which vertex numbers are valid, for an error.
+func vertexRange(n int, from string) string {
+	if n < 0 {
+		return "want a whole number from 0"
+	}
+	return fmt.Sprintf("outside 0 … %d (%s gives %d vertices)", n-1, from, n)
+}
+
+// oneBasedHint suggests ids counted from 1 when vertex n appears before vertex 0.
+func oneBasedHint(v int64, n int, zeroSeen bool) string {
+	if n >= 0 && v == int64(n) && !zeroSeen {
+		return "; no edge so far names vertex 0, and a vertex n suggests ids counted from 1: subtract 1 from every id"
+	}
+	return ""
+}
+
+// notRead lists, for the note, the archive's arrays the edge-array layout leaves
+// unread (masks, splits, …), or "".
+func (a *npzArchive) notRead(edges string) string {
+	used := map[string]bool{a.attrName: true, a.labelName: true, "node_names": true, "class_names": true}
+	first, last := edgeArrayNamesOf(edges)
+	used[first], used[last] = true, true
+	var rest []string
+	for name := range a.files {
+		if !used[name] {
+			rest = append(rest, name)
+		}
+	}
+	if len(rest) == 0 {
+		return ""
+	}
+	sort.Strings(rest)
+	if len(rest) > 8 {
+		rest = append(slices.Clip(rest[:8]), "…")
+	}
+	return "; not read: " + strings.Join(rest, ", ")
+}
