@@ -168,17 +168,9 @@ func TestNPZDenseCorpus(t *testing.T) {
 			a := pathArrays()
 			a["attr_matrix"] = npyBytes("<f4", false, 3, 2, vals)
 			tc.edit(a)
-			p := filepath.Join(t.TempDir(), "g.npz")
-			writeZip(t, p, a)
-			g, rep, err := Open(Spec{Path: p})
-			if tc.errs != "" {
-				if err == nil || !strings.Contains(err.Error(), tc.errs) || !strings.Contains(err.Error(), "g.npz") {
-					t.Fatalf("error %v, want one naming g.npz and saying %q", err, tc.errs)
-				}
+			g, rep := openWrittenNPZ(t, filepath.Join(t.TempDir(), "g.npz"), a, tc.errs)
+			if g == nil {
 				return
-			}
-			if err != nil {
-				t.Fatal(err)
 			}
 			warnings := strings.Join(rep.Warnings, "\n")
 			if got := fmtInts(g.Labels); got != tc.labels || !strings.Contains(warnings, tc.warn) || tc.warn == "" && warnings != "" {
@@ -502,4 +494,22 @@ func TestNPZBytesNames(t *testing.T) {
 	if strings.Join(g.IDs, ",") != "a,bb,ccc" || len(rep.Warnings) != 0 {
 		t.Errorf("ids %q, warnings %v", g.IDs, rep.Warnings)
 	}
+}
+
+// openWrittenNPZ writes arrays as the archive path and opens it. With errs set, the
+// archive must be refused with an error naming it and saying errs; g is then nil.
+func openWrittenNPZ(t *testing.T, path string, arrays map[string][]byte, errs string) (*Graph, *LoadReport) {
+	t.Helper()
+	writeZip(t, path, arrays)
+	g, rep, err := Open(Spec{Path: path})
+	if errs != "" {
+		if err == nil || !strings.Contains(err.Error(), errs) || !strings.Contains(err.Error(), filepath.Base(path)) {
+			t.Fatalf("error %v, want one naming %s and saying %q", err, filepath.Base(path), errs)
+		}
+		return nil, nil
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g, rep
 }
