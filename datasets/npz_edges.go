@@ -81,6 +81,7 @@ func (a *npzArchive) edgeArrays(edges string, rep *LoadReport) (n int, adj *spar
 			break
 		}
 	}
+	// n from a header: the attributes' rows, else the labels' length.
 	n, nFrom := -1, ""
 	for _, name := range []string{a.attrName, a.labelName} {
 		if !a.has(name) {
@@ -91,7 +92,13 @@ func (a *npzArchive) edgeArrays(edges string, rep *LoadReport) (n int, adj *spar
 			return 0, nil, err
 		}
 		if len(shape) >= 1 && (name == a.labelName || len(shape) == 2) {
-			n, nFrom = shape[0], name
+			n, nFrom = shape[0], "the rows of "+name
+			if name == a.labelName {
+				nFrom = "the length of " + name
+			}
+			if err := checkVertices(int64(n), a.path+": "+nFrom); err != nil {
+				return 0, nil, err
+			}
 			break
 		}
 	}
@@ -122,10 +129,13 @@ func (a *npzArchive) edgeArrays(edges string, rep *LoadReport) (n int, adj *spar
 		what = append(what, "the labels from "+a.labelName)
 	}
 	if n < 0 {
-		n = int(maxID + 1)
-		what = append(what, fmt.Sprintf("n = %d, the largest vertex number + 1 (no attribute or label array gives it; a vertex numbered after the last one with an edge is not seen)", n))
+		n, nFrom = int(maxID+1), "the largest vertex number + 1"
+		if err := checkVertices(int64(n), a.path+": "+nFrom+" in "+edges); err != nil {
+			return 0, nil, err
+		}
+		what = append(what, fmt.Sprintf("n = %d, %s (no attribute or label array gives it; a vertex numbered after the last one with an edge is not seen)", n, nFrom))
 	} else {
-		what = append(what, fmt.Sprintf("n = %d from %s", n, nFrom))
+		what = append(what, fmt.Sprintf("n = %d, %s", n, nFrom))
 	}
 	if !zeroSeen && len(src) > 0 && n > 1 {
 		rep.warn("%s: no edge names vertex 0; the arrays number vertices from 0, so if the ids count from 1 every edge lands one vertex off (subtract 1 from every id)", a.path)
@@ -251,7 +261,7 @@ func vertexRange(n int, from string) string {
 	if n < 0 {
 		return "want a whole number from 0"
 	}
-	return fmt.Sprintf("outside 0 … %d (%s gives %d vertices)", n-1, from, n)
+	return fmt.Sprintf("outside 0 … %d (n = %d, %s)", n-1, n, from)
 }
 
 // oneBasedHint suggests ids counted from 1 when vertex n appears before vertex 0.

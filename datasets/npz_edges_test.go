@@ -55,7 +55,7 @@ func TestNPZEdgeArrays(t *testing.T) {
 		{
 			name:   "PyG edge_index, both directions",
 			arrays: map[string][]byte{"edge_index": npyBytes("<i8", false, 2, 8, append(both.src, both.dst...)), "x": x, "y": y},
-			note:   "the edges from edge_index (2 × 8, sources and targets as PyG writes them), each as undirected; the attributes from x; the labels from y; n = 4 from x",
+			note:   "the edges from edge_index (2 × 8, sources and targets as PyG writes them), each as undirected; the attributes from x; the labels from y; n = 4, the rows of x",
 		},
 		{
 			name:   "edge_index in Fortran order (a transposed array saved)",
@@ -66,7 +66,7 @@ func TestNPZEdgeArrays(t *testing.T) {
 			name: "heterophily benchmark: edges E × 2, node_features, node_labels, masks",
 			arrays: map[string][]byte{"edges": npyBytes("<i8", false, 4, 2, pairs(one.src, one.dst)), "node_features": x, "node_labels": y,
 				"train_masks": npyBytes("|u1", false, 2, 4, []float64{1, 0, 1, 0, 0, 1, 0, 1})},
-			note: "the edges from edges (4 × 2, one edge a row), each as undirected; the attributes from node_features; the labels from node_labels; n = 4 from node_features; not read: train_masks",
+			note: "the edges from edges (4 × 2, one edge a row), each as undirected; the attributes from node_features; the labels from node_labels; n = 4, the rows of node_features; not read: train_masks",
 		},
 		{
 			name:   "edges E × 2 in Fortran order",
@@ -81,17 +81,17 @@ func TestNPZEdgeArrays(t *testing.T) {
 		{
 			name:   "edges with attr_matrix, y as a column (n, 1)",
 			arrays: map[string][]byte{"edges": npyBytes("<i8", false, 4, 2, pairs(one.src, one.dst)), "attr_matrix": x, "y": npyBytes("<i8", false, 4, 1, []float64{0, 1, 1, 0})},
-			note:   "n = 4 from attr_matrix",
+			note:   "n = 4, the rows of attr_matrix",
 		},
 		{
 			name:   "edge_index outside the vertices of x",
 			arrays: map[string][]byte{"edge_index": npyBytes("<i8", false, 2, 4, []float64{0, 1, 2, 0, 1, 2, 4, 2}), "x": x, "y": y},
-			errs:   "edge_index: edge 2 names vertex 4, outside 0 … 3 (x gives 4 vertices)",
+			errs:   "edge_index: edge 2 names vertex 4, outside 0 … 3 (n = 4, the rows of x)",
 		},
 		{
 			name:   "ids counted from 1",
 			arrays: map[string][]byte{"src": oneD("<i8", []float64{1, 2, 3, 1}), "dst": oneD("<i8", []float64{2, 3, 4, 3}), "x": x},
-			errs:   "dst: edge 2 names vertex 4, outside 0 … 3 (x gives 4 vertices); no edge so far names vertex 0, and a vertex n suggests ids counted from 1",
+			errs:   "dst: edge 2 names vertex 4, outside 0 … 3 (n = 4, the rows of x); no edge so far names vertex 0, and a vertex n suggests ids counted from 1",
 		},
 		{
 			name:   "a negative id",
@@ -157,7 +157,7 @@ func TestNPZEdgeArraysWithoutVertexCount(t *testing.T) {
 	if g.N() != 6 || g.Adj.At(0, 2) != 1 || g.Adj.At(1, 5) != 1 || g.Adj.NNZ() != 4 || g.M() != 0 {
 		t.Errorf("edge_index [[0 1] [2 5]]: n %d, A[0,2] %v, A[1,5] %v, nnz %d, m %d; want 6 vertices, edges {0,2} and {1,5}", g.N(), g.Adj.At(0, 2), g.Adj.At(1, 5), g.Adj.NNZ(), g.M())
 	}
-	if notes := strings.Join(rep.Notes, "\n"); !strings.Contains(notes, "n = 6, the largest vertex number + 1") {
+	if notes := strings.Join(rep.Notes, "\n"); !strings.Contains(notes, "n = 6, the largest vertex number + 1 (no attribute") {
 		t.Errorf("notes %q, want n = 6 explained", notes)
 	}
 	writeZip(t, p, map[string][]byte{"edges": npyBytes("<i8", false, 2, 2, []float64{0, 1, 2, 5})})
@@ -199,4 +199,34 @@ func FuzzOpenNPZEdgeArrays(f *testing.F) {
 		}
 		checkOpened(t, g, rep)
 	})
+}
+
+// TestNPZEdgeArraysDeclaredSizes checks that a vertex count the edge-array layout reads
+// (an attribute header announcing 2·10⁹ rows of no columns, or one edge naming vertex
+// 2·10⁹) is checked against the memory budget before anything of its size is
+// allocated.
+func TestNPZEdgeArraysDeclaredSizes(t *testing.T) {
+	lowBudget(t, 64<<20)
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name   string
+		arrays map[string][]byte
+		errs   string
+	}{
+		{"x of 2e9 rows and no columns", map[string][]byte{"edges": npyBytes("<i8", false, 1, 2, []float64{0, 1}), "x": rawNPY("<f4", "(2000000000, 0)", nil)},
+			"a graph of n = 2000000000 vertices (" + filepath.Join(dir, "g.npz") + ": the rows of x)"},
+		{"an edge naming vertex 2e9", map[string][]byte{"edges": npyBytes("<i8", false, 1, 2, []float64{0, 2e9})},
+			"a graph of n = 2000000001 vertices (" + filepath.Join(dir, "g.npz") + ": the largest vertex number + 1 in edges)"},
+	} {
+		var err error
+		if a := allocated(func() {
+			writeZip(t, filepath.Join(dir, "g.npz"), tc.arrays)
+			_, _, err = Open(Spec{Path: filepath.Join(dir, "g.npz")})
+		}); a > 8<<20 {
+			t.Errorf("%s: %d bytes allocated before the refusal", tc.name, a)
+		}
+		if !errors.Is(err, memory.ErrTooLarge) || !strings.Contains(err.Error(), tc.errs) {
+			t.Errorf("%s: error %v, want the budget's refusal of %q", tc.name, err, tc.errs)
+		}
+	}
 }
