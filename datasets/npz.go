@@ -707,14 +707,22 @@ func (a *npzArchive) labels(g *Graph, rep *LoadReport) error {
 	if len(shape) == 2 && shape[1] == 1 {
 		shape = shape[:1] // a column (n, 1), as a one-column frame's .values is: one class per vertex
 	}
-	if len(shape) != 1 {
-		return a.errorf(a.labelName, "has shape %s; want one class per vertex (multi-label or one-hot labels are not supported; "+setLabelsNone+")", pyShape(shape))
+	kind := dtypeKind(r.Header.Descr.Type)
+	if len(shape) != 1 && (len(shape) != 2 || kind == 'U' || kind == 'S') {
+		return a.errorf(a.labelName, "has shape %s; want one class per vertex (multi-label labels are not supported; "+setLabelsNone+")", pyShape(shape))
 	}
-	if k := dtypeKind(r.Header.Descr.Type); k == 'U' || k == 'S' {
+	if kind == 'U' || kind == 'S' {
 		return a.stringLabels(g, rep)
 	}
 	var lab []int64
-	if dtypeKind(r.Header.Descr.Type) == 'f' {
+	unlabelled := "negative or NaN"
+	if len(shape) == 2 {
+		if lab, err = a.oneHotLabels(shape, r.Header.Descr.Fortran); err != nil {
+			return err
+		}
+		unlabelled = "a row of zeros"
+		rep.note("%s: %s read as one-hot labels (%s): a vertex's class is the column of its 1", a.path, a.labelName, pyShape(shape))
+	} else if kind == 'f' {
 		fl, err := a.floats(a.labelName)
 		if err != nil {
 			return err
@@ -764,10 +772,45 @@ func (a *npzArchive) labels(g *Graph, rep *LoadReport) error {
 			raw[i] = strconv.FormatInt(l, 10)
 		}
 	}
-	if setPartialLabels(g, rep, a.path+" "+a.labelName, raw, has, "negative or NaN", false) {
-		return a.errorf(a.labelName, "every label is negative or NaN (no vertex is labelled); "+setLabelsNone)
+	if setPartialLabels(g, rep, a.path+" "+a.labelName, raw, has, unlabelled, false) {
+		return a.errorf(a.labelName, "every label is %s (no vertex is labelled); "+setLabelsNone, unlabelled)
 	}
 	return nil
+}
+
+// oneHotLabels reads the n × k label array of the given shape and storage order as
+// one-hot rows: the class of row i is the column of its single 1, and a row of zeros
+// (an unlabelled vertex, as Planetoid's) gives −1. Any other value, or a row holding
+// more than one 1 (multi-label), is an error naming the vertex. Cost O(n·k).
+func (a *npzArchive) oneHotLabels(shape []int, fortran bool) ([]int64, error) {
+	v, err := a.floats(a.labelName)
+	if err != nil {
+		return nil, err
+	}
+	n, k := shape[0], shape[1]
+	notOneHot := func(i, c int, what string) error {
+		return a.errorf(a.labelName, "has shape %s; want one class per vertex, or one-hot rows (a single 1, or zeros for an unlabelled vertex): vertex %d %s (multi-label labels are not supported; "+setLabelsNone+")", pyShape(shape), i, what)
+	}
+	lab := make([]int64, n)
+	for i := range lab {
+		lab[i] = -1
+		for c := 0; c < k; c++ {
+			x := v[i*k+c]
+			if fortran {
+				x = v[c*n+i]
+			}
+			switch {
+			case x == 0:
+			case x != 1:
+				return nil, notOneHot(i, c, fmt.Sprintf("holds %v in column %d", x, c))
+			case lab[i] >= 0:
+				return nil, notOneHot(i, c, fmt.Sprintf("has a 1 in columns %d and %d", lab[i], c))
+			default:
+				lab[i] = int64(c)
+			}
+		}
+	}
+	return lab, nil
 }
 
 // stringLabels sets g's labels from a label array of strings (NumPy 'U' or 'S'): each
