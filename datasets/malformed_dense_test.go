@@ -161,7 +161,9 @@ func TestNPZDenseCorpus(t *testing.T) {
 		{name: "string labels, one empty", edit: func(a map[string][]byte) { a["labels"] = rawNPY("|S2", "(3,)", []byte("cs\x00\x00ma")) }, labels: "[0 -1 1]", warn: "1 of 3 vertices have no label (an empty string)"},
 		{name: "labels as a column (n, 1)", edit: func(a map[string][]byte) { a["labels"] = npyBytes("<i8", false, 3, 1, []float64{1, 0, 1}) }, labels: "[1 0 1]"},
 		{name: "labels as a matrix (n, 2)", edit: func(a map[string][]byte) { a["labels"] = npyBytes("<i8", false, 3, 2, vals) }, errs: "has shape (3, 2); want one class per vertex, or one-hot rows (a single 1, or zeros for an unlabelled vertex): vertex 1 holds 2 in column 0"},
-		{name: "one-hot labels", edit: func(a map[string][]byte) { a["labels"] = npyBytes("<i8", false, 3, 3, []float64{0, 0, 1, 1, 0, 0, 1, 0, 0}) }, labels: "[1 0 0]"},
+		{name: "one-hot labels", edit: func(a map[string][]byte) {
+			a["labels"] = npyBytes("<i8", false, 3, 3, []float64{0, 0, 1, 1, 0, 0, 1, 0, 0})
+		}, labels: "[1 0 0]"},
 		{name: "one-hot labels, Fortran order, a row of zeros", edit: func(a map[string][]byte) { a["labels"] = npyBytes("<f4", true, 3, 2, []float64{0, 1, 0, 0, 1, 0}) }, labels: "[1 -1 0]", warn: "1 of 3 vertices have no label (a row of zeros)"},
 		{name: "multi-label rows", edit: func(a map[string][]byte) { a["labels"] = npyBytes("|u1", false, 3, 2, []float64{1, 0, 1, 1, 0, 1}) }, errs: "vertex 1 has a 1 in columns 0 and 1 (multi-label labels are not supported"},
 		{name: "adj_indices out of range", edit: func(a map[string][]byte) { a["adj_indices"] = oneD("<i8", []float64{1, 0, 9, 1}) }, errs: "adj_indices: entry 2 is column 9, outside 0 to 2"},
