@@ -721,7 +721,7 @@ func (a *npzArchive) labels(g *Graph, rep *LoadReport) error {
 			return err
 		}
 		unlabelled = "a row of zeros"
-		rep.note("%s: %s read as one-hot labels (%s): a vertex's class is the column of its 1", a.path, a.labelName, pyShape(shape))
+		rep.note("%s: %s, of shape %s, read as one-hot labels: a vertex's class is the column of its 1", a.path, a.labelName, pyShape(shape))
 	} else if kind == 'f' {
 		fl, err := a.floats(a.labelName)
 		if err != nil {
