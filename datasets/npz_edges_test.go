@@ -230,3 +230,35 @@ func TestNPZEdgeArraysDeclaredSizes(t *testing.T) {
 		}
 	}
 }
+
+// FuzzOpenNPZLabels feeds arbitrary bytes as the labels array beside a valid 3-vertex
+// graph and checks that the reader never panics, refuses with a *ParseError naming the
+// archive (or a budget error), or reads labels that index its classes.
+//
+//	go test ./datasets -run '^$' -fuzz FuzzOpenNPZLabels -fuzztime 1m
+func FuzzOpenNPZLabels(f *testing.F) {
+	f.Add(oneD("<i8", []float64{0, 1, 1}))
+	f.Add(npyBytes("<f4", true, 3, 2, []float64{0, 1, 0, 0, 1, 0}))
+	f.Add(npyBytes("|u1", false, 3, 3, []float64{1, 0, 0, 0, 1, 0, 0, 0, 1}))
+	f.Add(rawNPY("<U2", "(3,)", utf32("cs", "", "ma")))
+	f.Add(rawNPY("<f8", "(3, 1000000000)", nil))
+	f.Fuzz(func(t *testing.T, labels []byte) {
+		a := pathArrays()
+		a["labels"] = labels
+		p := filepath.Join(t.TempDir(), "g.npz")
+		writeZip(t, p, a)
+		g, _, err := Open(Spec{Path: p})
+		if err != nil {
+			var pe *ParseError
+			if !errors.As(err, &pe) && !errors.Is(err, memory.ErrTooLarge) || pe != nil && pe.File != p {
+				t.Fatalf("error %v is not a *ParseError naming the archive", err)
+			}
+			return
+		}
+		for i, l := range g.Labels {
+			if l != Unlabeled && (l < 0 || l >= g.K()) {
+				t.Fatalf("vertex %d has class %d of %d", i, l, g.K())
+			}
+		}
+	})
+}
