@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/nagc-harness/nagc/dense"
+	"github.com/nagc-harness/nagc/memory"
 	"github.com/nagc-harness/nagc/sparse"
 )
 
@@ -60,7 +61,9 @@ const reasonNoFeatureLine = "edge names an id with no feature line"
 // same m; with Labels "column" the last field is the label instead. Sparse layout: "id
 // column value" a line, columns numbered from 0 (m is the largest column + 1), a vertex
 // being every id that has a line. Rows layout: "v1 v2 … vm" a line, no id, vertex i−1 on
-// line i (ids 0…n−1). Values are numbers from 0 to MaxAttribute.
+// line i (ids 0…n−1). Values are numbers from 0 to MaxAttribute; a dense or rows file
+// may hold negative values too (embeddings), and is then kept dense (Graph.XDense,
+// float64), as an .npy file is, with the load's warning about them.
 //
 // What Python writes is read as meant (docs/your-graph-checks.md): pandas' to_csv()
 // header (first cell empty) and unnamed index column; ids written as floats (12.0 is id
@@ -270,6 +273,10 @@ type edgeListParser struct {
 
 	m int
 	x *sparse.CSR
+	// xDense holds the attributes of a dense feature file with a negative value, kept
+	// dense (float64) as an .npy file's would be, instead of x.
+	xDense   *dense.Matrix
+	negative bool // a dense feature file holds a negative value
 	// sparseX assembles the attributes of a sparse feature file for n vertices (those
 	// after its own have no stored value).
 	sparseX func(n int) (*sparse.CSR, error)
@@ -426,7 +433,40 @@ func (e *edgeListParser) dense(path string, data []byte, labelColumn, positional
 		return fmt.Errorf("%s: attributes: %w", path, err)
 	}
 	e.x = x
+	if e.negative {
+		return e.keepDense(path)
+	}
 	return nil
+}
+
+// keepDense turns the attributes of a dense feature file that holds negative values
+// (embeddings, standardised features) into a dense float64 matrix: the sparse
+// attributes, whose readers and methods take values ≥ 0 only, would refuse them, while
+// k-means and SGC k-means take any values (the load warns which methods refuse them).
+// Its memory is checked against the budget first. Cost O(n·m).
+func (e *edgeListParser) keepDense(path string) error {
+	n, m := e.x.Dims()
+	if err := memory.Check(fmt.Sprintf("keeping the %d×%d attributes of %s dense (they hold negative values)", n, m, path), memory.Bytes(int64(n), 8*m)); err != nil {
+		return err
+	}
+	data := make([]float64, n*m)
+	for i := 0; i < n; i++ {
+		cols, vals := e.x.Row(i)
+		for k, j := range cols {
+			data[i*m+j] = vals[k]
+		}
+	}
+	e.x, e.xDense = nil, dense.NewMatrix64(n, m, data)
+	e.xptr, e.xind, e.xval = nil, nil, nil
+	return nil
+}
+
+// negativeValue returns the value of tok when it is a finite negative number of
+// magnitude at most MaxAttribute, the one kind of attribute parseValue refuses that a
+// dense feature file may hold.
+func negativeValue(tok []byte) (float64, bool) {
+	v, err := strconv.ParseFloat(string(tok), 64)
+	return v, err == nil && v < 0 && v >= -MaxAttribute
 }
 
 // denseHeader reports whether the first line of a dense feature file, of nf fields and
@@ -504,6 +544,10 @@ func (e *edgeListParser) denseValues(t *textFile, nf, na, skip int, labelColumn 
 		default:
 			var err error
 			if v, err = parseValue(tok, "attribute column", a+1, MaxAttribute); err != nil {
+				if nv, ok := negativeValue(tok); ok {
+					v, e.negative = nv, true // kept: the file is then read dense (see dense)
+					break
+				}
 				switch {
 				case len(tok) == 0: // a missing value, explained by parseValue
 				case a == 0 && nf == 3 && !isNumber(tok):
@@ -598,6 +642,9 @@ func (e *edgeListParser) sparse(path string, data []byte) error {
 			return t.errorf("column %q is not a whole number from 0 to %d%s", t.field(1), math.MaxInt32-1, hint)
 		}
 		v, err := parseValue(t.field(2), "value", 0, MaxAttribute)
+		if _, negative := negativeValue(t.field(2)); negative {
+			return t.errorf("%v: a sparse feature file holds values ≥ 0 (counts, tf-idf); write signed features such as embeddings in the dense layout (id,v1,…,vm) or as a .npy file, which are read dense for k-means and SGC k-means", err)
+		}
 		if err != nil {
 			return t.errorf("%v", err)
 		}
@@ -871,6 +918,9 @@ func (e *edgeListParser) graph() (*Graph, error) {
 	adj, err := e.es.csr(n)
 	if err != nil {
 		return nil, fmt.Errorf("adjacency: %w", err)
+	}
+	if e.xDense != nil {
+		return &Graph{IDs: e.ids, Adj: adj, XDense: e.xDense, Dangling: e.dangling}, nil
 	}
 	x := e.x
 	if e.sparseX != nil {

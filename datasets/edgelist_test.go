@@ -533,3 +533,42 @@ func TestMessagesOfCRLFFiles(t *testing.T) {
 		}
 	}
 }
+
+// TestDenseFeaturesWithNegativeValues checks that a dense feature file holding negative
+// values (embeddings, as pandas writes them) is read dense, every value kept, with the
+// warning naming the methods that refuse it; that without a negative value it stays
+// sparse; and that a negative value in a sparse-layout file is still refused.
+func TestDenseFeaturesWithNegativeValues(t *testing.T) {
+	files := map[string]string{
+		"edges.csv":    "src,dst\n0,1\n1,2\n",
+		"features.csv": "id,e0,e1,e2\n0,0.5,-1.25,0\n1,0,0,0\n2,-3e-2,1,2\n",
+	}
+	_, s := specInDir(t, files, Spec{Path: "."})
+	g, rep := mustOpen(t, s)
+	if g.XDense == nil || g.X != nil {
+		t.Fatalf("attributes: dense %v, sparse %v; want them dense", g.XDense != nil, g.X != nil)
+	}
+	want := [][]float64{{0.5, -1.25, 0}, {0, 0, 0}, {-3e-2, 1, 2}}
+	for i, row := range want {
+		for j, v := range row {
+			if got := g.XDense.At(i, j); got != v {
+				t.Errorf("X[%d,%d] = %v, want %v", i, j, got, v)
+			}
+		}
+	}
+	if w := strings.Join(rep.Warnings, "\n"); !strings.Contains(w, "negative values (the first at vertex 0, column 1): nagc and nmf need non-negative attributes") {
+		t.Errorf("warnings %q, want the negative values named", w)
+	}
+
+	files["features.csv"] = "id,e0,e1,e2\n0,0.5,1.25,0\n1,0,0,0\n2,3e-2,1,2\n"
+	_, s = specInDir(t, files, Spec{Path: "."})
+	if g, _ = mustOpen(t, s); g.XDense != nil || g.X == nil || g.X.NNZ() != 5 {
+		t.Errorf("non-negative dense file: want sparse attributes of 5 entries")
+	}
+
+	files["features.csv"] = "0,0,0.5\n2,1,-1\n"
+	_, s = specInDir(t, files, Spec{Path: ".", FeatureLayout: LayoutSparse})
+	if _, _, err := Open(s); err == nil || !strings.Contains(err.Error(), `features.csv:2: value: value "-1" is negative`) {
+		t.Errorf("sparse layout with a negative value: %v, want it refused with its line", err)
+	}
+}
