@@ -461,6 +461,15 @@ func (e *edgeListParser) keepDense(path string) error {
 	return nil
 }
 
+// signedHint returns, for a negative attribute value tok of a sparse feature file (not
+// the adjacency), where signed features go instead; else "".
+func signedHint(tok []byte, adjacency bool) string {
+	if _, negative := negativeValue(tok); !negative || adjacency {
+		return ""
+	}
+	return ": sparse attributes are values ≥ 0 (counts, tf-idf); write signed features such as embeddings as a dense CSV (id,v1,…,vm) or a .npy file (np.save), which are read dense for k-means and SGC k-means"
+}
+
 // negativeValue returns the value of tok when it is a finite negative number of
 // magnitude at most MaxAttribute, the one kind of attribute parseValue refuses that a
 // dense feature file may hold.
@@ -642,11 +651,8 @@ func (e *edgeListParser) sparse(path string, data []byte) error {
 			return t.errorf("column %q is not a whole number from 0 to %d%s", t.field(1), math.MaxInt32-1, hint)
 		}
 		v, err := parseValue(t.field(2), "value", 0, MaxAttribute)
-		if _, negative := negativeValue(t.field(2)); negative {
-			return t.errorf("%v: a sparse feature file holds values ≥ 0 (counts, tf-idf); write signed features such as embeddings in the dense layout (id,v1,…,vm) or as a .npy file, which are read dense for k-means and SGC k-means", err)
-		}
 		if err != nil {
-			return t.errorf("%v", err)
+			return t.errorf("%v%s", err, signedHint(t.field(2), false))
 		}
 		id, err := canonicalID(t.field(0))
 		if err != nil {

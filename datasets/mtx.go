@@ -269,7 +269,7 @@ func (m *mtxMatrix) readCoordinate(t *textFile, entries, reserve int, pattern bo
 		v := 1.0
 		if wantFields == 3 {
 			if v, err = parseValue(t.field(2), what, 0, MaxAttribute); err != nil {
-				return t.errorf("%v", err)
+				return t.errorf("%v%s", err, signedHint(t.field(2), adjacency))
 			}
 		}
 		if v == 0 {
@@ -307,7 +307,7 @@ func (m *mtxMatrix) readArray(t *textFile, what string, adjacency bool, rep *Loa
 		got++
 		v, err := parseValue(t.field(0), what, 0, MaxAttribute)
 		if err != nil {
-			return t.errorf("%v", err)
+			return t.errorf("%v%s", err, signedHint(t.field(0), adjacency))
 		}
 		if v != 0 {
 			m.rows = append(m.rows, int32(i))

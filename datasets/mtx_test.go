@@ -117,6 +117,10 @@ func TestOpenMTXErrors(t *testing.T) {
 		{"zero index", map[string]string{"a.mtx": head + "2 2 1\n0 1 1\n"}, Spec{Path: "a.mtx"}, "a.mtx", 3, []string{`row index "0"`}},
 		{"negative weight", map[string]string{"a.mtx": head + "2 2 1\n1 2 -1\n"}, Spec{Path: "a.mtx"}, "a.mtx", 3, []string{"edge weight", "negative"}},
 		{"missing value", map[string]string{"a.mtx": head + "2 2 1\n1 2\n"}, Spec{Path: "a.mtx"}, "a.mtx", 3, []string{"needs 3 fields"}},
+		{
+			"negative attribute in an array", map[string]string{"a.mtx": head + "2 2 1\n1 2 1\n", "f.mtx": "%%MatrixMarket matrix array real general\n2 1\n0.5\n-0.25\n"},
+			Spec{Path: "a.mtx", Features: "f.mtx"}, "f.mtx", 4, []string{`"-0.25" is negative: sparse attributes are values ≥ 0`, "a .npy file (np.save)"},
+		},
 		{"too many entries", map[string]string{"a.mtx": head + "2 2 1\n1 2 1\n2 1 1\n"}, Spec{Path: "a.mtx"}, "a.mtx", 4, []string{"more entries than the 1"}},
 		{"too few entries", map[string]string{"a.mtx": head + "2 2 3\n1 2 1\n"}, Spec{Path: "a.mtx"}, "a.mtx", 0, []string{"1 entries, but the size line (line 2) announces 3"}},
 		{
