@@ -20,6 +20,7 @@ import (
 // node_labels). The names read, each in order of preference:
 //
 //	edges        edge_index (2 × E, PyG's), edges (E × 2), or src and dst (E each)
+//	weights      edge_weight (E, optional)
 //	attributes   x, X, node_features, features, attr_matrix (n × m)
 //	labels       y, node_labels, labels (n)
 //
@@ -140,16 +141,33 @@ func (a *npzArchive) edgeArrays(edges string, rep *LoadReport) (n int, adj *spar
 	if !zeroSeen && len(src) > 0 && n > 1 {
 		rep.warn("%s: no edge names vertex 0; the arrays number vertices from 0, so if the ids count from 1 every edge lands one vertex off (subtract 1 from every id)", a.path)
 	}
-	if err := memory.Check(fmt.Sprintf("building the adjacency of the %d edges of %s", len(src), a.path), memory.Bytes(int64(len(src)), 4*4+2*16)); err != nil {
+	w, err := a.edgeWeights(len(src))
+	if err != nil {
 		return 0, nil, err
 	}
-	rows, cols := make([]int32, 0, 2*len(src)), make([]int32, 0, 2*len(src))
-	for k := range src {
-		i, j := int32(src[k]), int32(dst[k])
-		rows, cols = append(rows, i, j), append(cols, j, i)
+	if w != nil {
+		what[0] += ", weighted by edge_weight (a repeated edge keeps its largest weight)"
 	}
-	src, dst = nil, nil
-	if adj, err = patternCSR(n, n, rows, cols); err != nil {
+	if err := memory.Check(fmt.Sprintf("building the adjacency of the %d edges of %s", len(src), a.path), memory.Bytes(int64(len(src)), 4*4+2*16+2*8*b2i(w != nil))); err != nil {
+		return 0, nil, err
+	}
+	var es edgeSet
+	es.src, es.dst = make([]int32, 0, 2*len(src)), make([]int32, 0, 2*len(src))
+	if w != nil {
+		es.w = make([]float64, 0, 2*len(src))
+	}
+	for k := range src {
+		switch {
+		case w == nil:
+			es.add(int(src[k]), int(dst[k]), 1)
+		case w[k] == 0:
+			rep.drop("edge of weight 0", a.path+" edge_weight", 0)
+		default:
+			es.add(int(src[k]), int(dst[k]), w[k])
+		}
+	}
+	src, dst, w = nil, nil, nil
+	if adj, err = es.csr(n); err != nil {
 		return 0, nil, a.errorf(first, "%v", err)
 	}
 	rep.note("%s: read as edge arrays: %s%s", a.path, strings.Join(what, "; "), a.notRead(edges))
@@ -222,6 +240,40 @@ func (a *npzArchive) edgeEnds(edges string) (src, dst []int64, layout string, er
 	return src, dst, layout, nil
 }
 
+// edgeWeights reads the archive's edge_weight array (PyG's name), e values finite and
+// ≥ 0, or returns nil when there is none or every weight is 1 (the graph is then the
+// unweighted one, bit for bit).
+func (a *npzArchive) edgeWeights(e int) ([]float64, error) {
+	if !a.has("edge_weight") {
+		return nil, nil
+	}
+	shape, err := a.shape("edge_weight")
+	if err != nil {
+		return nil, err
+	}
+	if len(shape) == 2 && shape[1] == 1 {
+		shape = shape[:1]
+	}
+	if len(shape) != 1 || shape[0] != e {
+		return nil, a.errorf("edge_weight", "has shape %s; want one weight per edge (%d)", pyShape(shape), e)
+	}
+	w, err := a.floats("edge_weight")
+	if err != nil {
+		return nil, err
+	}
+	ones := true
+	for k, v := range w {
+		if !(v >= 0) || v > MaxAttribute {
+			return nil, a.errorf("edge_weight", "edge %d has weight %v; want a finite number ≥ 0", k, v)
+		}
+		ones = ones && v == 1
+	}
+	if ones {
+		return nil, nil
+	}
+	return w, nil
+}
+
 // edgeInts reads the integer array name of vertex numbers; a float array holding whole
 // numbers is accepted (as pandas or numpy may save ids).
 func (a *npzArchive) edgeInts(name string) ([]int64, error) {
@@ -275,7 +327,7 @@ func oneBasedHint(v int64, n int, zeroSeen bool) string {
 // notRead lists, for the note, the archive's arrays the edge-array layout leaves
 // unread (masks, splits, …), or "".
 func (a *npzArchive) notRead(edges string) string {
-	used := map[string]bool{a.attrName: true, a.labelName: true, "node_names": true, "class_names": true}
+	used := map[string]bool{a.attrName: true, a.labelName: true, "node_names": true, "class_names": true, "edge_weight": true}
 	first, last := edgeArrayNamesOf(edges)
 	used[first], used[last] = true, true
 	var rest []string

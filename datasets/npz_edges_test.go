@@ -262,3 +262,40 @@ func FuzzOpenNPZLabels(f *testing.F) {
 		}
 	})
 }
+
+// TestNPZEdgeWeights checks PyG's edge_weight beside edge_index: weights kept, a
+// repeated edge keeping its largest weight, a zero weight dropping its edge (counted),
+// all-one weights giving the unweighted graph, and a negative weight or a length other
+// than E refused.
+func TestNPZEdgeWeights(t *testing.T) {
+	dir := t.TempDir()
+	x := npyBytes("<f4", false, 4, 2, edgeCaseX)
+	ei := npyBytes("<i8", false, 2, 5, []float64{0, 1, 2, 1, 0, 1, 0, 3, 2, 3})
+	read := func(w []byte, errs string) (*Graph, *LoadReport) {
+		t.Helper()
+		a := map[string][]byte{"edge_index": ei, "x": x}
+		if w != nil {
+			a["edge_weight"] = w
+		}
+		return openWrittenNPZ(t, filepath.Join(dir, "g.npz"), a, errs)
+	}
+	g, rep := read(oneD("<f4", []float64{2, 3.5, 0, 1.5, 1}), "")
+	for _, c := range []struct {
+		i, j int
+		w    float64
+	}{{0, 1, 3.5}, {1, 0, 3.5}, {2, 3, 0}, {1, 2, 1.5}, {2, 1, 1.5}, {0, 3, 1}} {
+		if got := g.Adj.At(c.i, c.j); got != c.w {
+			t.Errorf("A[%d,%d] = %v, want %v", c.i, c.j, got, c.w)
+		}
+	}
+	if rep.DroppedTotal() != 1 || !strings.Contains(strings.Join(rep.Notes, "\n"), "weighted by edge_weight") {
+		t.Errorf("dropped %d, notes %q; want the zero-weight edge dropped and the weights noted", rep.DroppedTotal(), rep.Notes)
+	}
+	unweighted, _ := read(nil, "")
+	ones, rep := read(oneD("<f8", []float64{1, 1, 1, 1, 1}), "")
+	if ones.Fingerprint() != unweighted.Fingerprint() || strings.Contains(strings.Join(rep.Notes, "\n"), "weighted") {
+		t.Error("all-one edge weights do not give the unweighted graph")
+	}
+	read(oneD("<f8", []float64{1, -2, 1, 1, 1}), "edge_weight: edge 1 has weight -2; want a finite number ≥ 0")
+	read(oneD("<f8", []float64{1, 1, 1}), "edge_weight: has shape (3,); want one weight per edge (5)")
+}
