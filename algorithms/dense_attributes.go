@@ -248,7 +248,11 @@ func denseDistances(dst *mat.Dense, x *dense.Matrix, centers *mat.Dense) {
 // all zero, as nmfCheckNonNegative does for a sparse one.
 func denseNonNegative(what string, x *dense.Matrix) error {
 	if i, j, bad := x.FirstNegative(); bad {
-		return fmt.Errorf("%s has entry %v in row %d (column %d); need finite, non-negative values", what, x.At(i, j), i, j)
+		hint := ""
+		if x.At(i, j) < 0 {
+			hint = " (signed attributes, such as embeddings, are clustered by kmeans and sgc-kmeans)"
+		}
+		return fmt.Errorf("%s has entry %v in row %d (column %d); need finite, non-negative values%s", what, x.At(i, j), i, j, hint)
 	}
 	if s := x.Sum(); math.IsInf(s, 0) {
 		return fmt.Errorf("%s has an infinite entry; need finite, non-negative values", what)

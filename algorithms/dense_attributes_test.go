@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/nagc-harness/nagc/dense"
@@ -141,9 +142,12 @@ func TestDenseAttributesNegativeRefused(t *testing.T) {
 	in, _ := plantedGraph(3, 30, 6, 2, 0.3, 0.05, 0.6, 0.1)
 	in = withDenseX(in, true)
 	in.XDense.Float32()[7] = -1
-	m, _ := New("nmf", nil)
-	if _, err := m.Fit(context.Background(), in, 2, 1); err == nil {
-		t.Error("nmf accepted a negative dense attribute")
+	for _, name := range []string{"nmf", "nagc"} {
+		m, _ := New(name, nil)
+		_, err := m.Fit(context.Background(), in, 2, 1)
+		if err == nil || !strings.Contains(err.Error(), "row 1 (column 1); need finite, non-negative values (signed attributes, such as embeddings, are clustered by kmeans and sgc-kmeans)") {
+			t.Errorf("%s with a negative dense attribute: %v, want a refusal naming the entry and the methods that take it", name, err)
+		}
 	}
 }
 
