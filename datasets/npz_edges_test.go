@@ -188,10 +188,7 @@ func FuzzOpenNPZEdgeArrays(f *testing.F) {
 		writeZip(t, p, map[string][]byte{name: edges, "x": npyBytes("<f4", false, 4, 2, edgeCaseX), "y": oneD("<i8", []float64{0, 1, 1, 0})})
 		g, rep, err := Open(Spec{Path: p})
 		if err != nil {
-			var pe *ParseError
-			if !errors.As(err, &pe) && !errors.Is(err, memory.ErrTooLarge) || pe != nil && pe.File != p {
-				t.Fatalf("error %v is not a *ParseError naming the archive", err)
-			}
+			checkArchiveRefusal(t, err, p)
 			return
 		}
 		if g.N() != 4 {
@@ -249,10 +246,7 @@ func FuzzOpenNPZLabels(f *testing.F) {
 		writeZip(t, p, a)
 		g, _, err := Open(Spec{Path: p})
 		if err != nil {
-			var pe *ParseError
-			if !errors.As(err, &pe) && !errors.Is(err, memory.ErrTooLarge) || pe != nil && pe.File != p {
-				t.Fatalf("error %v is not a *ParseError naming the archive", err)
-			}
+			checkArchiveRefusal(t, err, p)
 			return
 		}
 		for i, l := range g.Labels {
@@ -298,4 +292,14 @@ func TestNPZEdgeWeights(t *testing.T) {
 	}
 	read(oneD("<f8", []float64{1, -2, 1, 1, 1}), "edge_weight: edge 1 has weight -2; want a finite number ≥ 0")
 	read(oneD("<f8", []float64{1, 1, 1}), "edge_weight: has shape (3,); want one weight per edge (5)")
+}
+
+// checkArchiveRefusal fails t unless err, from opening the archive path, is a
+// *ParseError naming it or the memory budget's refusal.
+func checkArchiveRefusal(t *testing.T, err error, path string) {
+	t.Helper()
+	var pe *ParseError
+	if !errors.As(err, &pe) && !errors.Is(err, memory.ErrTooLarge) || pe != nil && pe.File != path {
+		t.Fatalf("error %v is not a *ParseError naming the archive", err)
+	}
 }
