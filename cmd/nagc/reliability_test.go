@@ -17,11 +17,14 @@ import (
 )
 
 // crashConfig is a sweep of 25 runs on the built-in synthetic graph, most of them NAGC
-// fits of roughly 50 ms, so that a signal sent after a few records lands mid-sweep.
+// fits of roughly 60 ms (2,000 iterations; the sweep takes about 1.5 s on 2 workers), so
+// that a signal sent after a few records lands mid-sweep even on a busy machine. (At 100
+// iterations the sweep took 0.1 s, and at GOMAXPROCS=1 beside other test binaries a
+// SIGINT once landed after its end.)
 const crashConfig = `name: crash
 seed: 11
 restarts: 1
-iterations: 100
+iterations: 2000
 datasets: [synthetic]
 methods:
   - name: "Prop.*"
