@@ -472,8 +472,12 @@ func signedHint(tok []byte, adjacency bool) string {
 
 // negativeValue returns the value of tok when it is a finite negative number of
 // magnitude at most MaxAttribute, the one kind of attribute parseValue refuses that a
-// dense feature file may hold.
+// dense feature file may hold. Only a token starting with '-' is parsed, so that a
+// value ≥ 0 is parsed once, by parseValue.
 func negativeValue(tok []byte) (float64, bool) {
+	if len(tok) < 2 || tok[0] != '-' {
+		return 0, false
+	}
 	v, err := strconv.ParseFloat(string(tok), 64)
 	return v, err == nil && v < 0 && v >= -MaxAttribute
 }
@@ -552,11 +556,9 @@ func (e *edgeListParser) denseValues(t *textFile, nf, na, skip int, labelColumn 
 		case len(tok) == 1 && tok[0] == '1':
 		default:
 			var err error
-			if v, err = parseValue(tok, "attribute column", a+1, MaxAttribute); err != nil {
-				if nv, ok := negativeValue(tok); ok {
-					v, e.negative = nv, true // kept: the file is then read dense (see dense)
-					break
-				}
+			if nv, ok := negativeValue(tok); ok {
+				v, e.negative = nv, true // kept: the file is then read dense (see dense)
+			} else if v, err = parseValue(tok, "attribute column", a+1, MaxAttribute); err != nil {
 				switch {
 				case len(tok) == 0: // a missing value, explained by parseValue
 				case a == 0 && nf == 3 && !isNumber(tok):
