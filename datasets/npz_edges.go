@@ -9,6 +9,7 @@ import (
 
 	"github.com/nagc-harness/nagc/memory"
 	"github.com/nagc-harness/nagc/sparse"
+	"github.com/sbinet/npyio/npy"
 )
 
 // The edge-array layout of a .npz archive: the graph as an edge array, with dense
@@ -50,17 +51,18 @@ func (a *npzArchive) edgeArray() string {
 	return ""
 }
 
-// shape returns the shape array name's header announces, reading nothing else.
-func (a *npzArchive) shape(name string) ([]int, error) {
+// header returns the header of array name (its type, order and shape), reading nothing
+// else; a pickled array is an error saying to store it as want ("a number array").
+func (a *npzArchive) header(name, want string) (npy.Header, error) {
 	r, _, c, _, err := a.openArray(name, false)
 	if err == errPickled {
-		return nil, a.errorf(name, "stored as pickled Python objects, which cannot be read; store it as a number array")
+		return npy.Header{}, a.errorf(name, "stored as pickled Python objects, which cannot be read; store it as %s", want)
 	}
 	if err != nil {
-		return nil, err
+		return npy.Header{}, err
 	}
 	c.Close()
-	return r.Header.Descr.Shape, nil
+	return r.Header, nil
 }
 
 // edgeArrays reads the graph of the edge-array layout, its edges from the array edges
@@ -88,11 +90,11 @@ func (a *npzArchive) edgeArrays(edges string, rep *LoadReport) (n int, adj *spar
 		if !a.has(name) {
 			continue
 		}
-		shape, err := a.shape(name)
+		h, err := a.header(name, "a number array")
 		if err != nil {
 			return 0, nil, err
 		}
-		if len(shape) >= 1 && (name == a.labelName || len(shape) == 2) {
+		if shape := h.Descr.Shape; len(shape) >= 1 && (name == a.labelName || len(shape) == 2) {
 			n, nFrom = shape[0], "the rows of "+name
 			if name == a.labelName {
 				nFrom = "the length of " + name
@@ -178,19 +180,19 @@ func (a *npzArchive) edgeArrays(edges string, rep *LoadReport) (n int, adj *spar
 // how they were laid out, for the note.
 func (a *npzArchive) edgeEnds(edges string) (src, dst []int64, layout string, err error) {
 	if edges == "src and dst" {
-		for _, name := range []string{"src", "dst"} {
-			shape, err := a.shape(name)
-			if err != nil {
+		var h [2]npy.Header
+		for e, name := range []string{"src", "dst"} {
+			if h[e], err = a.header(name, "a number array"); err != nil {
 				return nil, nil, "", err
 			}
-			if len(shape) != 1 && (len(shape) != 2 || shape[1] != 1) {
+			if shape := h[e].Descr.Shape; len(shape) != 1 && (len(shape) != 2 || shape[1] != 1) {
 				return nil, nil, "", a.errorf(name, "has shape %s; want one vertex number per edge", pyShape(shape))
 			}
 		}
-		if src, err = a.edgeInts("src"); err != nil {
+		if src, err = a.edgeInts("src", h[0]); err != nil {
 			return nil, nil, "", err
 		}
-		if dst, err = a.edgeInts("dst"); err != nil {
+		if dst, err = a.edgeInts("dst", h[1]); err != nil {
 			return nil, nil, "", err
 		}
 		if len(src) != len(dst) {
@@ -198,15 +200,11 @@ func (a *npzArchive) edgeEnds(edges string) (src, dst []int64, layout string, er
 		}
 		return src, dst, fmt.Sprintf("%d edges", len(src)), nil
 	}
-	r, _, c, _, err := a.open(edges)
-	if err == errPickled {
-		return nil, nil, "", a.errorf(edges, "stored as pickled Python objects, which cannot be read; store it as an integer array")
-	}
+	h, err := a.header(edges, "an integer array")
 	if err != nil {
 		return nil, nil, "", err
 	}
-	c.Close()
-	shape, fortran := r.Header.Descr.Shape, r.Header.Descr.Fortran
+	shape, fortran := h.Descr.Shape, h.Descr.Fortran
 	// Which axis holds the two ends: PyG's edge_index is 2 × E, an edge table E × 2; a
 	// 2 × 2 array is read as its name says.
 	var endsFirst bool
@@ -218,7 +216,7 @@ func (a *npzArchive) edgeEnds(edges string) (src, dst []int64, layout string, er
 	default:
 		endsFirst = shape[0] == 2
 	}
-	flat, err := a.edgeInts(edges)
+	flat, err := a.edgeInts(edges, h)
 	if err != nil {
 		return nil, nil, "", err
 	}
@@ -247,10 +245,11 @@ func (a *npzArchive) edgeWeights(e int) ([]float64, error) {
 	if !a.has("edge_weight") {
 		return nil, nil
 	}
-	shape, err := a.shape("edge_weight")
+	h, err := a.header("edge_weight", "a number array")
 	if err != nil {
 		return nil, err
 	}
+	shape := h.Descr.Shape
 	if len(shape) == 2 && shape[1] == 1 {
 		shape = shape[:1]
 	}
@@ -274,16 +273,10 @@ func (a *npzArchive) edgeWeights(e int) ([]float64, error) {
 	return w, nil
 }
 
-// edgeInts reads the integer array name of vertex numbers; a float array holding whole
-// numbers is accepted (as pandas or numpy may save ids).
-func (a *npzArchive) edgeInts(name string) ([]int64, error) {
-	r, _, c, _, err := a.open(name)
-	if err != nil {
-		return nil, err
-	}
-	kind := dtypeKind(r.Header.Descr.Type)
-	c.Close()
-	if kind != 'f' {
+// edgeInts reads the array name, of header h, of vertex numbers: integers, or floats
+// holding whole numbers (as pandas or numpy may save ids).
+func (a *npzArchive) edgeInts(name string, h npy.Header) ([]int64, error) {
+	if dtypeKind(h.Descr.Type) != 'f' {
 		return a.ints(name)
 	}
 	fl, err := a.floats(name)
