@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/nagc-harness/nagc/algorithms"
+	"github.com/nagc-harness/nagc/algorithms/kmeans"
 )
 
 // The cost model of the pool's longest-first order (longestFirst). A run's cost is an
@@ -20,9 +21,6 @@ import (
 const (
 	// costLloydIters is the Lloyd iterations assumed of one k-means start.
 	costLloydIters = 10
-	// costKMeansStarts is package kmeans' default number of starts (n_init), which the
-	// SGC start of NAGC takes.
-	costKMeansStarts = 10
 	// costRandomizedPasses is the passes over the filtered attributes a rank-r
 	// spectral embedding (randomized range finder and SVD) is assumed to take.
 	costRandomizedPasses = 4
@@ -30,6 +28,10 @@ const (
 	// (the paper's baselines, which iterate over the adjacency and the attributes).
 	costPaperIters = 100
 )
+
+// sgcStartKMeansStarts is the k-means starts of each k-means run of NAGC's SGC start:
+// package kmeans' default number of starts (n_init), which that start takes.
+var sgcStartKMeansStarts = kmeans.Config{}.WithDefaults().NInit
 
 // fitCost returns the estimated cost of one fit of the run (algorithm, params) into k1
 // clusters of an input of shape s: see the cost model above. A method that cannot be
@@ -76,7 +78,7 @@ func nagcCost(a algorithms.NAGC, s algorithms.Shape) float64 {
 			rank = s.M
 		}
 		cost += filterCost(a.Filter.P, s) + embedCost(rank, s) +
-			kmeansCost(costKMeansStarts, n*float64(rank), s.N, k1) + kmeansCost(costKMeansStarts, n*float64(rank), s.N, k2)
+			kmeansCost(sgcStartKMeansStarts, n*float64(rank), s.N, k1) + kmeansCost(sgcStartKMeansStarts, n*float64(rank), s.N, k2)
 	default: // the k-means start (and its median-ARI variant, which repeats it)
 		starts := a.InitNInit
 		if a.Init == algorithms.InitKMeansMedianARI {
