@@ -486,47 +486,46 @@ func TestPartialLabels(t *testing.T) {
 	if st := g.Stats(); st.Labeled != 2 {
 		t.Errorf("Stats.Labeled = %d", st.Labeled)
 	}
-	// pandas' missing values (an empty field, NaN) label no vertex; a file of only those
-	// labels none.
-	for _, c := range []struct{ labels, want string }{
-		{",label\n0,1.0\n1,\n2,2.0\n3,NaN\n", "[0 -1 1 -1]"},
-		{"1.0\n\"\"\nnan\n2.0\n", "[0 -1 -1 1]"},
-		{"0,\n1,\n2,NaN\n3,\n", ""},
+	// pandas' missing values (an empty field, NaN) label no vertex, in a label file and in
+	// the label column of a feature file (labels: column); a file of only those labels
+	// none.
+	fileSpec := Spec{Path: "e.csv", LabelFile: "l.csv"}
+	columnSpec := Spec{Path: "e.csv", Features: "f.csv", Labels: LabelsColumn}
+	for _, c := range []struct {
+		file, text string
+		spec       Spec
+		want       string   // the labels read; "" when the file is refused
+		errs       string   // in the refusal
+		note, warn []string // in the notes and warnings
+		k          int      // classes read (0: not checked)
+	}{
+		{"l.csv", ",label\n0,1.0\n1,\n2,2.0\n3,NaN\n", fileSpec, "[0 -1 1 -1]", "", []string{"2 labels are empty or NaN"}, []string{"labels 2 of 4 vertices"}, 2},
+		{"l.csv", "1.0\n\"\"\nnan\n2.0\n", fileSpec, "[0 -1 -1 1]", "", []string{"2 labels are empty or NaN"}, []string{"labels 2 of 4 vertices"}, 2},
+		{"l.csv", "0,\n1,\n2,NaN\n3,\n", fileSpec, "", "labels none of the 4 vertices", nil, nil, 0},
+		{"f.csv", "id,a,label\n0,1,x\n1,0,\n2,1,y\n3,0,NaN\n", columnSpec, "[0 -1 1 -1]", "", nil, []string{"2 of 4 vertices have no label (empty or NaN"}, 0},
+		{"f.csv", "id,a,label\n0,1,\n1,0,\n2,1,nan\n3,0,\n", columnSpec, "", "every value of the last column is empty or NaN", nil, nil, 0},
 	} {
-		_, s := specInDir(t, map[string]string{"e.csv": "0,1\n1,2\n2,3\n", "l.csv": c.labels}, Spec{Path: "e.csv", LabelFile: "l.csv"})
+		_, s := specInDir(t, map[string]string{"e.csv": "0,1\n1,2\n2,3\n", c.file: c.text}, c.spec)
 		g, rep, err := Open(s)
 		if c.want == "" {
-			if err == nil || !strings.Contains(err.Error(), "labels none of the 4 vertices") {
-				t.Errorf("labels only missing: error %v", err)
+			if err == nil || !strings.Contains(err.Error(), c.errs) {
+				t.Errorf("%q, only missing labels: error %v, want one saying %q", c.text, err, c.errs)
 			}
 			continue
 		}
 		if err != nil {
-			t.Fatalf("%q: %v", c.labels, err)
+			t.Fatalf("%q: %v", c.text, err)
 		}
-		if fmt.Sprint(g.Labels) != c.want || g.K() != 2 || !strings.Contains(strings.Join(rep.Notes, "\n"), "2 labels are empty or NaN") ||
-			!strings.Contains(strings.Join(rep.Warnings, "\n"), "labels 2 of 4 vertices") {
-			t.Errorf("%q: labels %v (k=%d), notes %q, warnings %q; want %s", c.labels, g.Labels, g.K(), rep.Notes, rep.Warnings, c.want)
-		}
-	}
-	// The same in the label column of a feature file (labels: column).
-	for _, c := range []struct{ features, want string }{
-		{"id,a,label\n0,1,x\n1,0,\n2,1,y\n3,0,NaN\n", "[0 -1 1 -1]"},
-		{"id,a,label\n0,1,\n1,0,\n2,1,nan\n3,0,\n", ""},
-	} {
-		_, s := specInDir(t, map[string]string{"e.csv": "0,1\n1,2\n2,3\n", "f.csv": c.features}, Spec{Path: "e.csv", Features: "f.csv", Labels: LabelsColumn})
-		g, rep, err := Open(s)
-		if c.want == "" {
-			if err == nil || !strings.Contains(err.Error(), "every value of the last column is empty or NaN") {
-				t.Errorf("label column only missing: error %v", err)
+		said := func(msgs, want []string) bool {
+			for _, w := range want {
+				if !strings.Contains(strings.Join(msgs, "\n"), w) {
+					return false
+				}
 			}
-			continue
+			return true
 		}
-		if err != nil {
-			t.Fatalf("%q: %v", c.features, err)
-		}
-		if fmt.Sprint(g.Labels) != c.want || !strings.Contains(strings.Join(rep.Warnings, "\n"), "2 of 4 vertices have no label (empty or NaN") {
-			t.Errorf("%q: labels %v, warnings %q; want %s", c.features, g.Labels, rep.Warnings, c.want)
+		if fmt.Sprint(g.Labels) != c.want || c.k != 0 && g.K() != c.k || !said(rep.Notes, c.note) || !said(rep.Warnings, c.warn) {
+			t.Errorf("%q: labels %v (k=%d), notes %q, warnings %q; want %s", c.text, g.Labels, g.K(), rep.Notes, rep.Warnings, c.want)
 		}
 	}
 	// npz: negative labels mark unlabelled vertices.
