@@ -262,6 +262,18 @@ func denseNonNegative(what string, x *dense.Matrix) error {
 	return nil
 }
 
+// NeedsNonNegativeAttributes reports whether m refuses attributes holding a negative
+// value: NAGC and NMF factorise them (checkAttributesNonNegative); k-means, SGC k-means,
+// METIS and SNMF take any values, and JWNMF, BAGC and the other baselines read sparse
+// attributes, which the readers keep ≥ 0.
+func NeedsNonNegativeAttributes(m Method) bool {
+	switch m.(type) {
+	case NAGC, *NAGC, NMF, *NMF:
+		return true
+	}
+	return false
+}
+
 // checkAttributesNonNegative is nmfCheckNonNegative for in's attributes, sparse or dense.
 func checkAttributesNonNegative(in Input) error {
 	if in.XDense != nil {

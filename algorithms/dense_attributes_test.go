@@ -186,3 +186,22 @@ func TestFilteredDenseScalesRowsAsRowNormalized(t *testing.T) {
 		}
 	}
 }
+
+// TestNeedsNonNegativeAttributes checks the predicate against the fits themselves: a
+// method it names refuses a dense attribute matrix holding a negative value, and every
+// other method that reads dense attributes clusters it.
+func TestNeedsNonNegativeAttributes(t *testing.T) {
+	in, _ := plantedGraph(3, 30, 6, 2, 0.3, 0.05, 0.6, 0.1)
+	in = withDenseX(in, true)
+	in.XDense.Float32()[7] = -1
+	for _, name := range []string{"nagc", "nmf", "kmeans", "sgc-kmeans", "snmf"} {
+		m, err := New(name, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = m.Fit(context.Background(), in, 2, 1)
+		if refused := err != nil && strings.Contains(err.Error(), "need finite, non-negative values"); refused != NeedsNonNegativeAttributes(m) {
+			t.Errorf("%s: NeedsNonNegativeAttributes %v, but its fit gives %v", name, NeedsNonNegativeAttributes(m), err)
+		}
+	}
+}

@@ -25,6 +25,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/nagc-harness/nagc/algorithms"
 	"github.com/nagc-harness/nagc/datasets"
 	"github.com/nagc-harness/nagc/experiments"
 	"github.com/nagc-harness/nagc/metrics"
@@ -215,6 +216,10 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	res := &Result{Version: Version, Budget: opt.Budget, Graph: opt.Name, Seed: opt.Seed, K1: opt.K1}
+	if cfg.Methods, krows, err = res.forSignedAttributes(g, cfg.Methods, krows); err != nil {
+		return nil, err
+	}
 	graphDir := filepath.Join(opt.OutDir, "graph")
 	if err := WriteUnlabeled(graphDir, g); err != nil {
 		return nil, err
@@ -229,7 +234,6 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 	entry := func(name string, k int) experiments.DatasetEntry {
 		return experiments.DatasetEntry{Name: name, Path: graphDir, Format: UnlabeledFormat(g), Labels: "none", K1: k}
 	}
-	res := &Result{Version: Version, Budget: opt.Budget, Graph: opt.Name, Seed: opt.Seed, K1: opt.K1}
 	cfg.Seed, res.Holdout = opt.Seed, cfg.Holdout
 	cfg.Restarts = budgetRestarts(opt.Budget, cfg.Restarts, g.N())
 	res.Restarts = cfg.Restarts
@@ -266,6 +270,39 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 	}
 	res.Seconds = time.Since(start).Seconds()
 	return res, nil
+}
+
+// forSignedAttributes returns the candidate and k1-selection rows that can fit g: all of
+// them, unless g's (dense) attributes hold a negative value (embeddings), which the rows
+// of the methods that factorise the attributes (NAGC, NMF:
+// algorithms.NeedsNonNegativeAttributes) refuse; those rows are then left out, with a
+// warning in res, rather than run to fail. Either set left empty is an error.
+func (res *Result) forSignedAttributes(g *datasets.Graph, cands, krows []experiments.MethodSpec) ([]experiments.MethodSpec, []experiments.MethodSpec, error) {
+	if g.XDense == nil {
+		return cands, krows, nil
+	}
+	i, j, negative := g.XDense.FirstNegative()
+	if !negative {
+		return cands, krows, nil
+	}
+	var left []string
+	keep := func(rows []experiments.MethodSpec) []experiments.MethodSpec {
+		return slices.DeleteFunc(slices.Clone(rows), func(r experiments.MethodSpec) bool {
+			m, err := algorithms.New(r.Algorithm.Value, nil)
+			if err != nil || !algorithms.NeedsNonNegativeAttributes(m) {
+				return false
+			}
+			left = append(left, r.Name.Value)
+			return true
+		})
+	}
+	cands, krows = keep(cands), keep(krows)
+	if len(cands) == 0 || len(krows) == 0 {
+		return nil, nil, fmt.Errorf("the attributes have negative values (the first at vertex %d, column %d), which every candidate of budget %s refuses", i, j, res.Budget)
+	}
+	res.Warnings = append(res.Warnings, fmt.Sprintf("the attributes have negative values (the first at vertex %d, column %d), which NAGC and NMF refuse: the rows %s are left out, and auto chooses among the others",
+		i, j, strings.Join(left, ", ")))
+	return cands, krows, nil
 }
 
 // setDefaults checks the options' graph and k1 and fills the defaults: budget

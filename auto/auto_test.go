@@ -16,6 +16,7 @@ import (
 	"testing"
 
 	"github.com/nagc-harness/nagc/datasets"
+	"github.com/nagc-harness/nagc/dense"
 	"github.com/nagc-harness/nagc/experiments"
 	"github.com/nagc-harness/nagc/sparse"
 )
@@ -404,5 +405,47 @@ func TestQuickOneRestartLarge(t *testing.T) {
 	one.Report(&rep)
 	if !strings.Contains(rep.String(), "1 restart each") || !strings.Contains(rep.String(), "no agreement between restarts measured") {
 		t.Errorf("the report does not say it fitted one restart:\n%s", rep.String())
+	}
+}
+
+// TestSignedAttributes: a graph whose dense attributes hold negative values (centred,
+// as embeddings are) is clustered from the candidates that take them, the NAGC rows
+// (which refuse such attributes) left out with a warning, with k1 chosen or given.
+func TestSignedAttributes(t *testing.T) {
+	g := synthetic(t, 3, 5)
+	n, m := g.X.Dims()
+	data := make([]float64, n*m)
+	for i := 0; i < n; i++ {
+		cols, vals := g.X.Row(i)
+		for k, j := range cols {
+			data[i*m+j] = vals[k]
+		}
+	}
+	for j := 0; j < m; j++ { // centre every column
+		mean := 0.0
+		for i := 0; i < n; i++ {
+			mean += data[i*m+j] / float64(n)
+		}
+		for i := 0; i < n; i++ {
+			data[i*m+j] -= mean
+		}
+	}
+	g.X, g.XDense = nil, dense.NewMatrix64(n, m, data)
+	for _, k1 := range []int{0, 3} {
+		res, err := Run(context.Background(), Options{Graph: g, K1: k1, Budget: "quick", OutDir: t.TempDir(), Workers: 2})
+		if err != nil {
+			t.Fatalf("k1 %d: %v", k1, err)
+		}
+		if w := strings.Join(res.Warnings, "\n"); !strings.Contains(w, "negative values") || !strings.Contains(w, "Prop.") {
+			t.Errorf("k1 %d: warnings %q, want the left-out NAGC rows named", k1, res.Warnings)
+		}
+		for _, c := range res.Candidates {
+			if strings.HasPrefix(c.Method, "Prop.") {
+				t.Errorf("k1 %d: candidate %s ran on negative attributes", k1, c.Method)
+			}
+		}
+		if res.K1 != 3 || *res.ARI < 0.9 {
+			t.Errorf("k1 %d: chose k1 = %d, ARI %.3f; want 3 and the planted clusters", k1, res.K1, *res.ARI)
+		}
 	}
 }
