@@ -218,9 +218,13 @@ func Settings(m Method) []Setting {
 var labelReadingOptions = map[string]string{"init": InitKMeansMedianARI}
 
 // ReadsLabels reports whether a fit with options params reads the ground-truth labels
-// to cluster (only NAGC's init kmeans-median-ari does): its results are then not
-// label-free, whatever rule selects them.
+// to cluster (NAGC's init kmeans-median-ari, or a user's program given them: the
+// parameter reads_labels: true of its runs): its results are then not label-free,
+// whatever rule selects them.
 func ReadsLabels(params map[string]any) bool {
+	if b, ok := params["reads_labels"].(bool); ok && b {
+		return true
+	}
 	for k, v := range labelReadingOptions {
 		if s, ok := params[k].(string); ok && s == v {
 			return true

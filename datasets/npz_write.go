@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"bufio"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -34,11 +35,7 @@ func WriteNPZ(path string, g *Graph) (err error) {
 		}
 	}()
 	bw := bufio.NewWriterSize(f, 1<<20)
-	nw := npzWriter{zw: zip.NewWriter(bw)}
-	if err := nw.writeGraph(g); err != nil {
-		return err
-	}
-	if err := nw.zw.Close(); err != nil {
+	if err := EncodeNPZ(bw, g); err != nil {
 		return err
 	}
 	if err := bw.Flush(); err != nil {
@@ -48,6 +45,20 @@ func WriteNPZ(path string, g *Graph) (err error) {
 		return err
 	}
 	return os.Rename(tmp, path)
+}
+
+// EncodeNPZ writes g to w as the .npz archive WriteNPZ writes to a file (g.Adj must be
+// set). The same graph gives the same bytes, so a hash of them fingerprints the graph.
+// Cost O(nnz + n·m).
+func EncodeNPZ(w io.Writer, g *Graph) error {
+	if g.Adj == nil {
+		return errors.New("the graph has no adjacency to write")
+	}
+	nw := npzWriter{zw: zip.NewWriter(w)}
+	if err := nw.writeGraph(g); err != nil {
+		return err
+	}
+	return nw.zw.Close()
 }
 
 // npzWriter writes the arrays of an .npz archive, stored uncompressed.
@@ -61,7 +72,7 @@ func (nw npzWriter) entry(name string) (io.Writer, error) {
 // writeGraph writes g's adjacency (adj_*; g.Adj must be set), its attributes (attr_matrix when dense,
 // attr_* when sparse) and its labels with their class names, as openNPZ reads them.
 func (nw npzWriter) writeGraph(g *Graph) error {
-	n := g.N()
+	n, _ := g.Adj.Dims() // g.N() counts IDs, which a graph built from matrices alone lacks
 	if err := nw.writeCSR("adj", n, n, g.Adj.Row, g.Adj.NNZ(), g.Adj.UnitValues()); err != nil {
 		return err
 	}

@@ -112,7 +112,7 @@ func newBatchFits(batch []job, in algorithms.Input, sp *heldOutInput, concurrent
 	bf := &batchFits{mainFit: make([]int, len(batch)), heldFit: make([]int, len(batch)), methodErr: make([]error, len(batch))}
 	for i, j := range batch {
 		bf.mainFit[i], bf.heldFit[i] = -1, -1
-		m, err := algorithms.New(j.Algorithm, j.Params)
+		m, err := newMethod(j, concurrent)
 		if err == nil {
 			err = algorithms.CheckMemory(m, in, j.K1, concurrent)
 		}
@@ -261,11 +261,13 @@ func (rec *Record) markFailed(err error) *Record {
 
 // newRecord returns the record of run r before its fit.
 func newRecord(r Run) *Record {
-	return &Record{
+	rec := &Record{
 		RunID: r.ID, Dataset: r.Dataset, Methods: r.Methods, Algorithm: r.Algorithm,
 		Params: r.Params, K1: r.K1, Restart: r.Restart, Seed: r.Seed, TimedAlone: r.TimedAlone,
 		Plan: r.Plan,
 	}
+	stampProgram(rec, r)
+	return rec
 }
 
 // execute fits one run on its own and scores it. It returns nil when ctx was cancelled

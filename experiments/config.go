@@ -99,6 +99,15 @@ type MethodSpec struct {
 	Grid map[string]yaml.Node `yaml:"grid"`
 	// Datasets, when set, restricts the row to these datasets (names as in Config).
 	Datasets []posString `yaml:"datasets"`
+	// Command, Timeout and ReadsLabels are the keys of a row with algorithm: command, a
+	// program of the user's (see RowProgram and docs/your-method.md): its argv, the
+	// time-out of each run (seconds or a duration; none when absent), and whether the
+	// graph file it reads holds the labels.
+	Command     yaml.Node `yaml:"command"`
+	Timeout     yaml.Node `yaml:"timeout"`
+	ReadsLabels bool      `yaml:"reads_labels"`
+
+	program *RowProgram // the program of a command row, set when the config is validated
 }
 
 // posString is a YAML string that remembers its line.
@@ -422,7 +431,10 @@ func (c *Config) validate() error {
 	if err := c.validateDatasets(); err != nil {
 		return err
 	}
-	return c.validateMethods()
+	if err := c.validateMethods(); err != nil {
+		return err
+	}
+	return c.resolvePrograms()
 }
 
 // validateSettings checks the config's top-level settings and fills the defaults of
@@ -548,6 +560,9 @@ func contains(list []string, s string) bool {
 }
 
 func (c *Config) validateMethod(m MethodSpec) error {
+	if isCommand, err := c.validateCommandRow(m); isCommand || err != nil {
+		return err
+	}
 	if m.Name.Value == "" {
 		return c.errf(m.Algorithm.Line, "name", "a method needs a display name")
 	}

@@ -33,6 +33,9 @@ type Run struct {
 	Seed uint64
 	// TimedAlone marks a run of a config with timing: true (Config.Timing).
 	TimedAlone bool
+	// Program is the program of a run of a row with algorithm: command, nil for a
+	// registered method. Its argv enters the run's ID.
+	Program *RowProgram
 	// Plan is the run's position in the config's plan, 1 for the first: its index in
 	// Expand's order, counted over every shard's runs, plus one. Records carry it
 	// (Record.Plan) so that reports list rows in the config's order (SortByPlan).
@@ -55,9 +58,10 @@ func RunSeed(base uint64, dataset string, restart int) uint64 {
 	return binary.LittleEndian.Uint64(h.Sum(nil)) >> 1 // keep it positive as an int64
 }
 
-// runID returns the id of a run. timed (a run of a timing config) adds a field to what is
-// hashed; without it the hashed text, and so every id of a sweep, is what it always was.
-func runID(dataset, algorithm string, params map[string]any, k1, restart int, timed bool) string {
+// runID returns the id of a run. timed (a run of a timing config) and argv (a command
+// row's program) add fields to what is hashed; without them the hashed text, and so every
+// id of a sweep, is what it always was.
+func runID(dataset, algorithm string, params map[string]any, k1, restart int, timed bool, argv []string) string {
 	b, _ := json.Marshal(struct {
 		Dataset    string         `json:"dataset"`
 		Algorithm  string         `json:"algorithm"`
@@ -65,7 +69,8 @@ func runID(dataset, algorithm string, params map[string]any, k1, restart int, ti
 		K1         int            `json:"k1"`
 		Restart    int            `json:"restart"`
 		TimedAlone bool           `json:"timed_alone,omitempty"`
-	}{dataset, algorithm, params, k1, restart, timed})
+		Command    []string       `json:"command,omitempty"`
+	}{dataset, algorithm, params, k1, restart, timed, argv})
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:8])
 }
@@ -112,7 +117,11 @@ func (c *Config) expand(k1 map[string]int, identity map[string]string) ([]Run, e
 			}
 			for _, p := range points {
 				for r := 0; r < c.Restarts; r++ {
-					rid := runID(id, m.Algorithm.Value, p, k, r, c.Timing)
+					var argv []string
+					if m.program != nil {
+						argv = m.program.Argv
+					}
+					rid := runID(id, m.Algorithm.Value, p, k, r, c.Timing, argv)
 					if i, dup := index[rid]; dup {
 						if !containsStr(runs[i].Methods, m.Name.Value) {
 							runs[i].Methods = append(runs[i].Methods, m.Name.Value)
@@ -123,7 +132,7 @@ func (c *Config) expand(k1 map[string]int, identity map[string]string) ([]Run, e
 					runs = append(runs, Run{
 						ID: rid, Dataset: d, Methods: []string{m.Name.Value},
 						Algorithm: m.Algorithm.Value, Params: p, K1: k, Restart: r,
-						Seed: RunSeed(c.Seed, id, r), TimedAlone: c.Timing, Plan: len(runs) + 1,
+						Seed: RunSeed(c.Seed, id, r), TimedAlone: c.Timing, Program: m.program, Plan: len(runs) + 1,
 					})
 				}
 			}
@@ -160,6 +169,9 @@ func (c *Config) gridPoints(m MethodSpec, k int) ([]map[string]any, error) {
 			return nil, err
 		}
 		base[key] = resolveK1(v, k)
+	}
+	if m.ReadsLabels {
+		base[ParamReadsLabels] = true
 	}
 	if c.Iterations > 0 {
 		if keys, _ := algorithms.Params(m.Algorithm.Value); containsStr(keys, "iterations") {

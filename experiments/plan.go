@@ -88,6 +88,8 @@ func resumeJobs(runsPath string, runs []Run, holdout float64) ([]job, error) {
 type job struct {
 	Run
 	prior *Record
+	// resultsDir is the sweep's results folder, where a command row's graph is written.
+	resultsDir string
 }
 
 // hasHeldOut reports whether r carries the held-out fit of fraction holdout (always true

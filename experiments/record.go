@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/nagc-harness/nagc/algorithms/command"
 	"github.com/nagc-harness/nagc/datasets"
 	"github.com/nagc-harness/nagc/metrics"
 )
@@ -94,6 +95,11 @@ type Record struct {
 	// them. Both are absent from records written before nagc recorded them.
 	Config string `json:"config,omitempty"`
 	Plan   int    `json:"plan,omitempty"`
+	// Command is the argv of the program a run of a command row started, and
+	// CommandFiles the files it names with their SHA-256 when the sweep started: which
+	// version of the script ran.
+	Command      []string       `json:"command,omitempty"`
+	CommandFiles []command.File `json:"command_files,omitempty"`
 }
 
 // labelDigits are the characters EncodeLabels uses for clusters 0…61.

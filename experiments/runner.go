@@ -127,6 +127,9 @@ func Execute(ctx context.Context, cfg *Config, opt Options) (*Summary, error) {
 	if err != nil {
 		return nil, err
 	}
+	for i := range todo {
+		todo[i].resultsDir = opt.ResultsDir
+	}
 	interleaveRestarts(todo, opt.Workers)
 	sum := &Summary{Total: len(p.runs), Skipped: len(p.runs) - len(todo), Sweep: newSweepID()}
 	if opt.Limit > 0 && len(todo) > opt.Limit {

@@ -150,10 +150,10 @@ func TestTimingRunsAlone(t *testing.T) {
 func TestRunIDs(t *testing.T) {
 	params := map[string]any{"init": "kmeans", "k2": 4, "lambda": 0.01, "rho": 0.95, "iterations": 100}
 	// Computed by the code before the timing key (commit f3c3d4e).
-	if got := runID("webkb", "nagc", params, 4, 2, false); got != "5da8d2a34747b7b1" {
+	if got := runID("webkb", "nagc", params, 4, 2, false, nil); got != "5da8d2a34747b7b1" {
 		t.Errorf("sweep run id = %s, want 5da8d2a34747b7b1 as before", got)
 	}
-	if runID("webkb", "nagc", params, 4, 2, true) == runID("webkb", "nagc", params, 4, 2, false) {
+	if runID("webkb", "nagc", params, 4, 2, true, nil) == runID("webkb", "nagc", params, 4, 2, false, nil) {
 		t.Error("a timed run has the id of the sweep's run")
 	}
 }

@@ -46,6 +46,9 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
+	if err := experiments.WritePrograms(stdout, cfg); err != nil {
+		return err
+	}
 	in.configure(cfg)
 	if b, _ := memory.ParseSize(cfg.MaxMemory); b > 0 && *in.maxMemory == "" {
 		setMemoryBudget(b) // the config's max_memory, where --max-memory does not override it

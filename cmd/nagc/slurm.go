@@ -48,6 +48,9 @@ func runSlurm(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
+	if err := experiments.WritePrograms(stdout, cfg); err != nil {
+		return err
+	}
 	if cfg.Timing && *tasks > 1 {
 		return fmt.Errorf("%s sets timing: true: its fits are timed one at a time on one machine, so it is not split into tasks; "+
 			"run it with nagc run (or --tasks 1)", cfg.File)

@@ -26,6 +26,9 @@ func runStatus(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
+	if err := experiments.WritePrograms(stdout, cfg); err != nil {
+		return err
+	}
 	n, err := shardCount(*results, *tasks)
 	if err != nil {
 		return err
