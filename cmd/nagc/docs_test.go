@@ -66,7 +66,7 @@ func docCommands(path string) ([]docCommand, error) {
 var paperDataset = regexp.MustCompile(`(^|[^\w./-])(webkb|citeseer|cora|polblog)([^\w./-]|$)`)
 
 // pythonModule matches the modules a page's Python imports.
-var pythonModule = regexp.MustCompile(`(?m)^\s*(?:import|from)\s+(numpy|scipy|pandas|networkx)\b`)
+var pythonModule = regexp.MustCompile(`(?m)^\s*(?:import|from)\s+(numpy|scipy|pandas|networkx|sklearn)\b`)
 
 // docPython returns a python3 that imports every module of mods, or "" (and what is
 // missing) when there is none: the python3 on PATH, else Debian's /usr/bin/python3.
