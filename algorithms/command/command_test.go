@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -189,5 +190,22 @@ func TestPath(t *testing.T) {
 	files, err := command.Program{Argv: []string{os.Args[0], "run.sh", "--flag", "absent.py"}, Dir: dir}.Files()
 	if err != nil || len(files) != 2 || files[1].Path != script || len(files[1].SHA256) != 64 {
 		t.Fatalf("Files = %v, %v; want the program and %s with their SHA-256", files, err, script)
+	}
+}
+
+// TestSameAsCompiledIn checks that nagc's k-means run as a program, reading the graph
+// file, gives the clustering of the same method compiled in, with the same seed.
+func TestSameAsCompiledIn(t *testing.T) {
+	_, in := graph(t)
+	want, err := algorithms.KMeans{}.Fit(context.Background(), in, 4, 11)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := method(commandtest.KMeans, t.TempDir()).Fit(context.Background(), in, 4, 11)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got.Labels, want.Labels) {
+		t.Fatalf("the program's labels differ from the compiled-in k-means'")
 	}
 }
