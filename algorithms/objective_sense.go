@@ -23,7 +23,7 @@ func (SACluster) MaximisesObjective() bool { return true }
 // objective it records in Result.Objective (false: it minimises it, or name is not a
 // registered method).
 func ObjectiveMaximised(name string) bool {
-	mk, ok := registry[name]
+	mk, ok := lookup(name)
 	if !ok {
 		return false
 	}

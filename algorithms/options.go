@@ -67,7 +67,7 @@ type optionChecker interface {
 // range is an error in the user's words (an *OptionError for options), with a
 // suggestion where a name looks misspelt.
 func New(name string, params map[string]any) (Method, error) {
-	mk, ok := registry[name]
+	mk, ok := lookup(name)
 	if !ok {
 		return nil, unknownMethod(name)
 	}

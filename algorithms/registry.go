@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/nagc-harness/nagc/internal/suggest"
 )
@@ -28,8 +29,54 @@ var registry = map[string]func() any{
 	},
 }
 
+// registryMu guards registry against Register while methods are looked up.
+var registryMu sync.RWMutex
+
+// lookup returns the constructor of method name's options.
+func lookup(name string) (func() any, bool) {
+	registryMu.RLock()
+	defer registryMu.RUnlock()
+	mk, ok := registry[name]
+	return mk, ok
+}
+
+// Register adds a method of the caller's own under name, so that everything that names
+// methods takes it as it takes the built-in ones: a config's `algorithm: name` with its
+// options and grid, sweeps, records, summaries and reports. options returns the method's
+// options at their defaults as a pointer to a struct, whose yaml-tagged fields are the
+// options a config may set and whose value (not the pointer) is a Method named name;
+// New decodes a run's options into a fresh one. Register it from main or an init
+// function, before a config naming it is read. A name already registered, an empty one,
+// "command" (a config's program rows) or options of another shape are errors.
+func Register(name string, options func() any) error {
+	if name == "" || name == "command" {
+		return fmt.Errorf("register %q: the name must be non-empty and not \"command\"", name)
+	}
+	if _, taken := lookup(name); taken {
+		return fmt.Errorf("register %q: a method of that name is registered already", name)
+	}
+	opts := options()
+	v := reflect.ValueOf(opts)
+	if v.Kind() != reflect.Pointer || v.IsNil() || v.Elem().Kind() != reflect.Struct {
+		return fmt.Errorf("register %q: options must return a non-nil pointer to a struct of options, got %T", name, opts)
+	}
+	m, ok := v.Elem().Interface().(Method)
+	if !ok {
+		return fmt.Errorf("register %q: %s does not implement algorithms.Method (Name and Fit with value receivers)", name, v.Elem().Type())
+	}
+	if m.Name() != name {
+		return fmt.Errorf("register %q: the method's Name() is %q", name, m.Name())
+	}
+	registryMu.Lock()
+	defer registryMu.Unlock()
+	registry[name] = options
+	return nil
+}
+
 // Names returns the registered method names in sorted order.
 func Names() []string {
+	registryMu.RLock()
+	defer registryMu.RUnlock()
 	names := make([]string, 0, len(registry))
 	for n := range registry {
 		names = append(names, n)
@@ -40,7 +87,7 @@ func Names() []string {
 
 // Params returns the option keys method name accepts (its fields' yaml names), sorted.
 func Params(name string) ([]string, error) {
-	mk, ok := registry[name]
+	mk, ok := lookup(name)
 	if !ok {
 		return nil, unknownMethod(name)
 	}

@@ -55,3 +55,29 @@ func TestParamsIncludeInlineOptions(t *testing.T) {
 		t.Errorf("inline option not decoded: %+v %v", m, err)
 	}
 }
+
+// notMethod is options whose value is not a Method.
+type notMethod struct{}
+
+func TestRegisterRefuses(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		options func() any
+		want    string
+	}{
+		{"", func() any { return &KMeans{} }, "non-empty"},
+		{"command", func() any { return &KMeans{} }, "not \"command\""},
+		{"nagc", func() any { return &NAGC{} }, "registered already"},
+		{"mine", func() any { return KMeans{} }, "pointer to a struct"},
+		{"mine", func() any { return (*KMeans)(nil) }, "pointer to a struct"},
+		{"mine", func() any { return &notMethod{} }, "does not implement algorithms.Method"},
+		{"mine", func() any { return &KMeans{} }, `Name() is "kmeans"`},
+	} {
+		if err := Register(c.name, c.options); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("Register(%q): %v, want an error saying %s", c.name, err, c.want)
+		}
+	}
+	if _, ok := lookup("mine"); ok {
+		t.Error("a refused method was registered")
+	}
+}
