@@ -25,7 +25,7 @@ const (
 )
 
 // readLabels reads the labels file at path: n lines, each one integer cluster id (blank
-// lines at the end allowed), renumbered 0, 1, … in the order of the ids (compact).
+// lines at the end allowed), renumbered 0, 1, … in the order of the ids (Renumber).
 func readLabels(path string, n int) ([]int, error) {
 	f, err := os.Open(path)
 	if errors.Is(err, os.ErrNotExist) {
@@ -70,11 +70,12 @@ func readLabels(path string, n int) ([]int, error) {
 	if len(labels) != n {
 		return nil, fmt.Errorf("the program wrote %d labels for %d vertices: write one line per vertex, in the graph's order", len(labels), n)
 	}
-	return compact(labels), nil
+	return Renumber(labels), nil
 }
 
-// compact renumbers labels 0, 1, … in increasing order of their values, in place.
-func compact(labels []int) []int {
+// Renumber renumbers cluster ids 0, 1, … in increasing order of their values, in place,
+// and returns labels: ids 0…c−1 stay as they are. Cost O(n log n).
+func Renumber(labels []int) []int {
 	ids := slices.Clone(labels)
 	slices.Sort(ids)
 	ids = slices.Compact(ids)

@@ -56,6 +56,7 @@ func commands() []command {
 		{"results", "results summary DIR [--rule R] [--format text|csv|json] | results rescore DIR", "best grid point per dataset and method; recompute recorded metrics", runResults},
 		{"bench", "bench [--data …] [--sizes …] [--methods …]", "time methods on the paper's graphs and a growing synthetic series", runBench},
 		{"report", "report RESULTS_DIR [--out DIR] [--rule R] [options]", "tables, figures and REPORT.md of a sweep (beside the paper's with compare: paper)", runReport},
+		{"score", scoreUsage, "record clusterings made elsewhere (id<TAB>cluster files) as runs of a named row", runScore},
 	}
 }
 
