@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nagc-harness/nagc/algorithms"
+	"github.com/nagc-harness/nagc/configs"
 	"github.com/nagc-harness/nagc/internal/commandtest"
 )
 
@@ -152,5 +154,83 @@ func TestCommandConfigErrors(t *testing.T) {
 				t.Fatalf("error %v, want %q", err, c.want)
 			}
 		})
+	}
+}
+
+// TestShippedConfigsStartNoProgram checks that no shipped config names a program.
+func TestShippedConfigsStartNoProgram(t *testing.T) {
+	for _, name := range configs.Names() {
+		cfg, err := OpenConfig(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p := cfg.Programs(); len(p) != 0 {
+			t.Errorf("%s starts programs %v", name, p[0].Argv)
+		}
+	}
+}
+
+// TestWritePrograms checks the list of programs a config starts, printed before its
+// first run: each row's argv and the SHA-256 of the files it names.
+func TestWritePrograms(t *testing.T) {
+	dir := t.TempDir()
+	script := filepath.Join(dir, "mine.py")
+	os.WriteFile(script, []byte("print('hello')\n"), 0o644)
+	cfg, err := ParseConfig(filepath.Join(dir, "mine.yaml"), []byte(fmt.Sprintf(
+		"datasets: [synthetic]\nmethods:\n  - {name: Mine, algorithm: command, command: [%q, mine.py, --flag]}\n", os.Args[0])))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	if err := WritePrograms(&b, cfg); err != nil {
+		t.Fatal(err)
+	}
+	// sha256 of "print('hello')\n"
+	for _, want := range []string{"starts 1 program(s)", "Mine: " + os.Args[0] + " mine.py --flag",
+		"sha256 03e693d9f2f687e0f40e36a8df7fcb4d1c22974012b7c2a55c000eb30f305824  " + script} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("listing lacks %q:\n%s", want, b.String())
+		}
+	}
+}
+
+// TestCommandReadsLabels checks a row with reads_labels: true: its program finds the
+// labels in the graph file (and so clusters perfectly here), and its runs are marked as
+// reading them, which the same program without the key is not.
+func TestCommandReadsLabels(t *testing.T) {
+	dir := t.TempDir()
+	argv := fmt.Sprintf("[%q, %q]", commandtest.Argv()[0], commandtest.Argv()[1])
+	cfg, err := ParseConfig(filepath.Join(dir, "mine.yaml"), []byte(`datasets: [synthetic]
+methods:
+  - {name: Reads, algorithm: command, command: `+argv+`, reads_labels: true, options: {mode: truth}}
+  - {name: Blind, algorithm: command, command: `+argv+`, options: {mode: good}}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := filepath.Join(dir, "res")
+	if _, err := Execute(context.Background(), cfg, Options{ResultsDir: res, Workers: 1}); err != nil {
+		t.Fatal(err)
+	}
+	recs, err := LoadResults(res)
+	if err != nil || len(recs) != 2 {
+		t.Fatalf("%d records, %v", len(recs), err)
+	}
+	for _, r := range recs {
+		reads := algorithms.ReadsLabels(r.Params)
+		switch r.Methods[0] {
+		case "Reads":
+			if r.Status != StatusDone || r.Metrics["ari"] != 1 || !reads {
+				t.Errorf("Reads: %s %s, ARI %v, reads labels %v; want done, 1, true", r.Status, r.Error, r.Metrics["ari"], reads)
+			}
+		case "Blind":
+			if r.Status != StatusDone || reads {
+				t.Errorf("Blind: %s %s, reads labels %v; want done, false", r.Status, r.Error, reads)
+			}
+		}
+	}
+	graphs, _ := filepath.Glob(filepath.Join(res, GraphsDir, "*.npz"))
+	if len(graphs) != 2 {
+		t.Errorf("graph files %v, want one with labels and one without", graphs)
 	}
 }
