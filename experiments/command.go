@@ -106,9 +106,12 @@ func (c *Config) configDir() string {
 // are. It reports whether m is a command row.
 func (c *Config) validateCommandRow(m MethodSpec) (bool, error) {
 	if m.Algorithm.Value != command.Name {
-		for key, set := range map[string]*yaml.Node{"command": &m.Command, "timeout": &m.Timeout} {
-			if set.Kind != 0 {
-				return false, c.errf(set.Line, key, "%s is for rows with algorithm: command (a program of yours); %s is built in", key, m.Algorithm.Value)
+		for _, k := range []struct {
+			key string
+			n   *yaml.Node
+		}{{"command", &m.Command}, {"timeout", &m.Timeout}} {
+			if k.n.Kind != 0 {
+				return false, c.errf(k.n.Line, k.key, "%s is for rows with algorithm: command (a program of yours); %s is built in", k.key, m.Algorithm.Value)
 			}
 		}
 		if m.ReadsLabels {

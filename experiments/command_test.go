@@ -83,6 +83,12 @@ func TestCommandSweep(t *testing.T) {
 	want := map[string]string{"Hangs": "timed out after 200ms", "Exits": "ValueError: boom",
 		"Short": "wrote 599 labels for 600 vertices", "NaN": `"nan" is not an integer`}
 	done := map[string]int{}
+	kmSeed := map[int]uint64{}
+	for _, r := range recs {
+		if r.Methods[0] == "KM" {
+			kmSeed[r.Restart] = r.Seed
+		}
+	}
 	for _, r := range recs {
 		row := r.Methods[0]
 		if row == "KM" {
@@ -90,6 +96,9 @@ func TestCommandSweep(t *testing.T) {
 				t.Errorf("k-means record holds a command %v", r.Command)
 			}
 			continue
+		}
+		if r.Seed != kmSeed[r.Restart] {
+			t.Errorf("%s restart %d: seed %d, want k-means' seed of that restart %d", row, r.Restart, r.Seed, kmSeed[r.Restart])
 		}
 		if len(r.Command) != 2 || len(r.CommandFiles) != 1 || len(r.CommandFiles[0].SHA256) != 64 {
 			t.Errorf("%s: command %v, files %v; want the argv and the program's SHA-256", row, r.Command, r.CommandFiles)
