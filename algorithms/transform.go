@@ -270,13 +270,10 @@ func TransformCSR(x *sparse.CSR, t string) (*sparse.CSR, error) {
 		return x, nil
 	}
 	bound := x.NNZ() + min(n*len(fill), n*m)
-	what := fmt.Sprintf("the %s-transformed attributes (%d×%d, up to %d entries)", t, n, m, bound)
-	if err := memory.Check(what, csrBytes(n, bound)); err != nil {
+	ptr, ind, val, err := newCSRArrays(fmt.Sprintf("the %s-transformed attributes (%d×%d, up to %d entries)", t, n, m, bound), n, bound)
+	if err != nil {
 		return nil, err
 	}
-	ptr := make([]int, n+1)
-	ind := make([]int, 0, bound)
-	val := make([]float64, 0, bound)
 	for i := 0; i < n; i++ {
 		cols, vals := x.Row(i)
 		// Merge the row's stored columns with the filled ones, in column order.
@@ -307,13 +304,10 @@ func TransformCSR(x *sparse.CSR, t string) (*sparse.CSR, error) {
 func splitCSR(x *sparse.CSR) (*sparse.CSR, error) {
 	n, m := x.Dims()
 	nnz := x.NNZ()
-	what := fmt.Sprintf("the split attributes (%d×%d, %d entries)", n, 2*m, nnz)
-	if err := memory.Check(what, csrBytes(n, nnz)); err != nil {
+	ptr, ind, val, err := newCSRArrays(fmt.Sprintf("the split attributes (%d×%d, %d entries)", n, 2*m, nnz), n, nnz)
+	if err != nil {
 		return nil, err
 	}
-	ptr := make([]int, n+1)
-	ind := make([]int, 0, nnz)
-	val := make([]float64, 0, nnz)
 	for i := 0; i < n; i++ {
 		cols, vals := x.Row(i)
 		for p, j := range cols {
@@ -329,6 +323,15 @@ func splitCSR(x *sparse.CSR) (*sparse.CSR, error) {
 		ptr[i+1] = len(ind)
 	}
 	return sparse.NewCSR(n, 2*m, ptr, ind, val)
+}
+
+// newCSRArrays returns the row pointers of an n-row CSR and its index and value arrays
+// with room for nnz entries, after checking them (what) against the memory budget.
+func newCSRArrays(what string, n, nnz int) (ptr, ind []int, val []float64, err error) {
+	if err := memory.Check(what, csrBytes(n, nnz)); err != nil {
+		return nil, nil, nil, err
+	}
+	return make([]int, n+1), make([]int, 0, nnz), make([]float64, 0, nnz), nil
 }
 
 // csrColumnRange returns the minimum and maximum of every column of x, counting the

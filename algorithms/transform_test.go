@@ -2,6 +2,7 @@ package algorithms
 
 import (
 	"context"
+	"errors"
 	"math"
 	"math/rand/v2"
 	"reflect"
@@ -10,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/nagc-harness/nagc/dense"
+	"github.com/nagc-harness/nagc/memory"
 	"github.com/nagc-harness/nagc/sparse"
 )
 
@@ -357,5 +359,23 @@ func TestTransformMemoryEstimate(t *testing.T) {
 	n, m := in.XDense.Dims()
 	if copyBytes := uint64(n * 2 * m * 8); b < a+copyBytes {
 		t.Errorf("estimate with split %d, without %d: want at least the %d bytes of the copy more", b, a, copyBytes)
+	}
+}
+
+// TestTransformRefusedOverBudget checks that a transform whose copy exceeds the memory
+// budget is refused before it allocates, naming what it would form.
+func TestTransformRefusedOverBudget(t *testing.T) {
+	in, _ := signedInput(false)
+	defer memory.SetLimit(0)
+	memory.SetLimit(1000) // bytes: less than any copy of the 120×24 attributes
+	if _, err := TransformDense(in.XDense, TransformSplit); !errors.Is(err, memory.ErrTooLarge) || !strings.Contains(err.Error(), "split-transformed attributes (120×48, dense)") {
+		t.Errorf("dense split over the budget: %v", err)
+	}
+	if _, err := TransformCSR(csrOf(t, entries(in.XDense)), TransformMinMax); !errors.Is(err, memory.ErrTooLarge) {
+		t.Errorf("sparse minmax over the budget: %v", err)
+	}
+	m, _ := New("kmeans", map[string]any{"transform": "split"})
+	if _, err := m.Fit(context.Background(), in, 3, 1); !errors.Is(err, memory.ErrTooLarge) || !strings.HasPrefix(err.Error(), "kmeans: ") {
+		t.Errorf("kmeans with split over the budget: %v", err)
 	}
 }
