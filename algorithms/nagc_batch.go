@@ -19,23 +19,20 @@ import (
 // joins the fits of the full graph). Graph-filtered fits share one only with fits of the
 // same adjacency and filter, whose attributes are the same. The key is "" for options
 // that do not validate, which FitBatch reports on their own. A fit with a transform is
-// keyed by the transformed attributes (formed here once per in.Cache, where its fits find
-// them).
+// keyed by its transform and not validated here (that would form the transformed
+// attributes before the batch runs): FitBatch validates it on them.
 func (a NAGC) BatchKey(in Input, k int) string {
 	a = a.withDefaults(k)
-	if t := a.attributeTransform(); t != "" {
-		var err error
-		if in, err = in.WithTransformedAttributes(t); err != nil {
-			return ""
-		}
-		a.Transform = ""
-	}
-	if a.validate(in, k) != nil {
+	t := a.attributeTransform()
+	if t == "" && a.validate(in, k) != nil {
 		return ""
 	}
 	key := fmt.Sprintf("nagc/x=%p/k1=%d/k2=%d/t=%d", in.X, k, a.K2, a.Iterations)
 	if in.xKey != "" {
 		key += "/" + in.xKey
+	}
+	if t != "" {
+		key += "/transform=" + t
 	}
 	if in.XDense != nil {
 		key += fmt.Sprintf("/xdense=%p", in.XDense)

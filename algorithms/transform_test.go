@@ -379,3 +379,55 @@ func TestTransformRefusedOverBudget(t *testing.T) {
 		t.Errorf("kmeans with split over the budget: %v", err)
 	}
 }
+
+// TestTransformBatches checks NAGC's batches of fits with transforms: BatchKey forms no
+// transformed matrix and keys fits of different transforms apart, and FitBatch gives each
+// fit of a mixed batch (two transforms, several λ and iteration counts) the result of its
+// own Fit, bit for bit, with the transformed attributes formed once per transform.
+func TestTransformBatches(t *testing.T) {
+	in, _ := signedInput(false)
+	in.Cache = NewCache()
+	var fits []BatchFit
+	keys := map[string]string{}
+	for _, tr := range []string{TransformSplit, TransformMinMax} {
+		for _, lambda := range []float64{0.01, 1} {
+			for _, iters := range []int{5, 12} {
+				m, err := New("nagc", map[string]any{"transform": tr, "lambda": lambda, "iterations": iters})
+				if err != nil {
+					t.Fatal(err)
+				}
+				key := m.(BatchFitter).BatchKey(in, 3)
+				if other, seen := keys[key]; seen && other != tr {
+					t.Errorf("transforms %s and %s share the batch key %q", tr, other, key)
+				}
+				keys[key] = tr
+				fits = append(fits, BatchFit{Method: m, In: in})
+			}
+		}
+	}
+	if n := in.Cache.Len(); n != 0 {
+		t.Fatalf("BatchKey formed %d cached values", n)
+	}
+	res, errs := FitBatch(context.Background(), 3, 4, fits)
+	shared := 0
+	for i := range res {
+		if errs[i] == nil && (res[i].BatchSize > 1 || res[i].PrefixOf != 0) {
+			shared++
+		}
+	}
+	if shared != len(fits) {
+		t.Errorf("%d of %d fits shared a lockstep batch or were read off a longer fit", shared, len(fits))
+	}
+	for i, f := range fits {
+		alone, err := f.Method.Fit(context.Background(), Input{Adj: in.Adj, XDense: in.XDense}, 3, 4)
+		if errs[i] != nil || err != nil {
+			t.Fatalf("fit %d: batch %v, alone %v", i, errs[i], err)
+		}
+		if !slices.Equal(res[i].Labels, alone.Labels) || !slices.Equal(res[i].Objective, alone.Objective) {
+			t.Errorf("fit %d (%v): the batch's result differs from its own fit", i, Settings(f.Method))
+		}
+	}
+	if n := in.Cache.Len(); n < 2 {
+		t.Errorf("%d cached values after the batch, want the two transformed matrices at least", n)
+	}
+}
