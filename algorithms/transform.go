@@ -134,7 +134,8 @@ func (in Input) WithTransformedAttributesContext(ctx context.Context, t string) 
 // TransformDense returns transform t (one of Transforms) of x as a new matrix of x's
 // storage type: n×2m for split, n×m otherwise (x itself for none). Each entry is computed
 // in float64 and rounded to the storage type once. The copy is checked against the memory
-// budget before it is allocated. Cost O(n·m).
+// budget before it is allocated. Cost O(n·m), by blocks of rows on sparse.Threads
+// goroutines (each entry is computed alone: the result does not depend on the count).
 func TransformDense(x *dense.Matrix, t string) (*dense.Matrix, error) {
 	n, m := x.Dims()
 	cols := m
@@ -157,35 +158,79 @@ func TransformDense(x *dense.Matrix, t string) (*dense.Matrix, error) {
 	if err := memory.Check(what, memory.Bytes(int64(n), cols*x.ElemSize())); err != nil {
 		return nil, err
 	}
-	// f sets the entries of a row of the result that entry j of x's row, v, gives.
-	var f func(row []float64, j int, v float64)
-	switch t {
-	case TransformSplit:
-		f = func(row []float64, j int, v float64) { row[j], row[m+j] = max(v, 0), max(-v, 0) }
-	default:
-		lo, scale := denseColumnAffine(x, t)
-		f = func(row []float64, j int, v float64) { row[j] = affine(v, lo[j], scale[j]) }
-	}
-	row, src := make([]float64, cols), make([]float64, m)
 	if x.Is32() {
 		out := make([]float32, n*cols)
-		for i := 0; i < n; i++ {
-			for j, v := range x.Row(src, i) {
-				f(row, j, v)
-			}
-			for j, v := range row {
-				out[i*cols+j] = float32(v)
-			}
-		}
+		transformDenseRows(out, x.Float32(), n, m, t)
 		return dense.NewMatrix32(n, cols, out), nil
 	}
 	out := make([]float64, n*cols)
-	for i := 0; i < n; i++ {
-		for j, v := range x.Row(src, i) {
-			f(out[i*cols:(i+1)*cols], j, v)
+	transformDenseRows(out, x.Float64(), n, m, t)
+	return dense.NewMatrix64(n, cols, out), nil
+}
+
+// transformRowBlock is the number of rows of one task of a dense transform.
+const transformRowBlock = 1024
+
+// transformDenseRows sets dst to transform t (split, shift or minmax) of the row-major
+// n×m matrix x: dst is n×2m for split, n×m otherwise.
+func transformDenseRows[T float32 | float64](dst, x []T, n, m int, t string) {
+	var lo, scale []float64
+	if t != TransformSplit {
+		l, h := denseColumnRange(x, n, m)
+		lo, scale = columnAffine(l, h, t)
+	}
+	sparse.ParallelTasks((n+transformRowBlock-1)/transformRowBlock, func(b int) {
+		for i := b * transformRowBlock; i < min((b+1)*transformRowBlock, n); i++ {
+			row := x[i*m : (i+1)*m]
+			if t == TransformSplit {
+				pos, neg := dst[i*2*m:i*2*m+m], dst[i*2*m+m:(i+1)*2*m]
+				for j, v := range row {
+					f := float64(v)
+					pos[j], neg[j] = T(max(f, 0)), T(max(-f, 0))
+				}
+				continue
+			}
+			out := dst[i*m : (i+1)*m]
+			for j, v := range row {
+				out[j] = T(affine(float64(v), lo[j], scale[j]))
+			}
+		}
+	})
+}
+
+// denseColumnRange returns the minimum and maximum of every column of the row-major n×m
+// matrix x, by blocks of rows whose ranges are merged (min and max are exact, so the
+// result does not depend on the blocks). Cost O(n·m).
+func denseColumnRange[T float32 | float64](x []T, n, m int) (lo, hi []float64) {
+	nb := (n + transformRowBlock - 1) / transformRowBlock
+	blo, bhi := make([][]float64, nb), make([][]float64, nb)
+	sparse.ParallelTasks(nb, func(b int) {
+		l, h := make([]float64, m), make([]float64, m)
+		for i := b * transformRowBlock; i < min((b+1)*transformRowBlock, n); i++ {
+			for j, v := range x[i*m : (i+1)*m] {
+				f := float64(v)
+				if i == b*transformRowBlock || f < l[j] {
+					l[j] = f
+				}
+				if i == b*transformRowBlock || f > h[j] {
+					h[j] = f
+				}
+			}
+		}
+		blo[b], bhi[b] = l, h
+	})
+	lo, hi = make([]float64, m), make([]float64, m)
+	for b := range nb {
+		for j := range lo {
+			if b == 0 || blo[b][j] < lo[j] {
+				lo[j] = blo[b][j]
+			}
+			if b == 0 || bhi[b][j] > hi[j] {
+				hi[j] = bhi[b][j]
+			}
 		}
 	}
-	return dense.NewMatrix64(n, cols, out), nil
+	return lo, hi
 }
 
 // affine returns entry v of a column with minimum lo as shift and minmax map it: v − lo
@@ -213,25 +258,6 @@ func columnAffine(lo, hi []float64, t string) (minima, scale []float64) {
 		}
 	}
 	return lo, scale
-}
-
-// denseColumnAffine returns affine's parameters of transform t for the columns of x.
-// Cost O(n·m).
-func denseColumnAffine(x *dense.Matrix, t string) (lo, scale []float64) {
-	n, m := x.Dims()
-	lo, hi := make([]float64, m), make([]float64, m)
-	row := make([]float64, m)
-	for i := 0; i < n; i++ {
-		for j, v := range x.Row(row, i) {
-			if i == 0 || v < lo[j] {
-				lo[j] = v
-			}
-			if i == 0 || v > hi[j] {
-				hi[j] = v
-			}
-		}
-	}
-	return columnAffine(lo, hi, t)
 }
 
 // TransformCSR returns transform t (one of Transforms) of x as a new sparse matrix, or x

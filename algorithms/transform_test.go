@@ -431,3 +431,25 @@ func TestTransformBatches(t *testing.T) {
 		t.Errorf("%d cached values after the batch, want the two transformed matrices at least", n)
 	}
 }
+
+// BenchmarkTransformDense times the transforms of dense attributes of ogbn-arxiv's shape
+// (169,343 × 128 float32, signed).
+func BenchmarkTransformDense(b *testing.B) {
+	n, m := 169343, 128
+	rng := rand.New(rand.NewPCG(1, 0))
+	data := make([]float32, n*m)
+	for i := range data {
+		data[i] = float32(rng.NormFloat64())
+	}
+	x := dense.NewMatrix32(n, m, data)
+	for _, tr := range []string{TransformSplit, TransformShift, TransformMinMax, TransformL2} {
+		b.Run(tr, func(b *testing.B) {
+			b.SetBytes(int64(4 * n * m))
+			for range b.N {
+				if _, err := TransformDense(x, tr); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
