@@ -91,3 +91,19 @@ methods:
 		t.Errorf("records by transform: %v, want 2 split and 2 minmax", seen)
 	}
 }
+
+// TestTransformConfigErrors checks that a transform a method does not have, or a value
+// that is no transform, is an error naming the file, line and key when the config is
+// loaded.
+func TestTransformConfigErrors(t *testing.T) {
+	for _, tc := range []struct{ row, want string }{
+		{"algorithm: metis\n    options: {transform: split}", "config.yaml:5: transform: metis has no option transform"},
+		{"algorithm: nagc\n    grid: {transform: [split, splt]}", `config.yaml:5: transform: nagc: transform "splt" is not one of none, split, shift, minmax, l2 (did you mean 'split'?)`},
+		{"algorithm: kmeans\n    options: {transform: 1}", "config.yaml:5: transform: kmeans: transform must be a word (got 1)"},
+	} {
+		_, err := LoadConfig(writeConfig(t, "datasets: [synthetic]\nmethods:\n  - name: row\n    "+tc.row+"\n"))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s:\n%v\nwant %q", tc.row, err, tc.want)
+		}
+	}
+}
