@@ -24,8 +24,12 @@ func (c *Config) refuseSignedAttributes(loaded []*LoadedDataset, runs []Run) err
 	}
 	needs := map[string]bool{} // by algorithm and canonical options
 	signed := map[string]string{}
-	var errs []error
-	refused := map[[2]string]bool{} // dataset, row
+	type refusal struct {
+		row, dataset, algorithm, where string
+		transforms                     []string // the row's values of transform that fail
+	}
+	var refusals []*refusal
+	refused := map[[2]string]*refusal{} // by dataset and row
 	for _, r := range runs {
 		key := r.Algorithm + "\x00" + canonicalParams(r.Params)
 		need, seen := needs[key]
@@ -45,20 +49,32 @@ func (c *Config) refuseSignedAttributes(loaded []*LoadedDataset, runs []Run) err
 		if where == "" {
 			continue
 		}
-		for _, row := range r.Methods {
-			if refused[[2]string{r.Dataset, row}] {
-				continue
-			}
-			refused[[2]string{r.Dataset, row}] = true
-			errs = append(errs, c.signedRowError(row, r.Dataset, r.Algorithm, where))
+		t, _ := r.Params["transform"].(string)
+		if t == "" {
+			t = algorithms.TransformNone
 		}
+		for _, row := range r.Methods {
+			f := refused[[2]string{r.Dataset, row}]
+			if f == nil {
+				f = &refusal{row: row, dataset: r.Dataset, algorithm: r.Algorithm, where: where}
+				refused[[2]string{r.Dataset, row}] = f
+				refusals = append(refusals, f)
+			}
+			if !slices.Contains(f.transforms, t) {
+				f.transforms = append(f.transforms, t)
+			}
+		}
+	}
+	errs := make([]error, len(refusals))
+	for i, f := range refusals {
+		errs[i] = c.signedRowError(f.row, f.dataset, f.algorithm, f.where, f.transforms)
 	}
 	return errors.Join(errs...)
 }
 
 // signedRowError is the refusal of row (of method algorithm) on dataset, whose first
-// negative attribute is where.
-func (c *Config) signedRowError(row, dataset, algorithm, where string) error {
+// negative attribute is where, with the given values of transform.
+func (c *Config) signedRowError(row, dataset, algorithm, where string, transforms []string) error {
 	line := 0
 	for _, m := range c.Methods {
 		if m.Name.Value == row && (len(m.Datasets) == 0 || hasPos(m.Datasets, dataset)) {
@@ -67,10 +83,10 @@ func (c *Config) signedRowError(row, dataset, algorithm, where string) error {
 		}
 	}
 	ts := algorithms.NonNegativeTransforms
-	return c.errf(line, "name", "row %q cannot run on dataset %s: its attributes have negative values (%s), which %s refuses; "+
+	return c.errf(line, "name", "row %q cannot run on dataset %s with transform %s: its attributes have negative values (%s), which %s refuses; "+
 		"give the row the option transform: %s or %s (split keeps both signs, in 2m columns), e.g. options: {transform: split} or grid: {transform: [%s]}, "+
 		"or restrict the row to other datasets (datasets: […])",
-		row, dataset, where, algorithm, strings.Join(ts[:len(ts)-1], ", "), ts[len(ts)-1], strings.Join(ts, ", "))
+		row, dataset, strings.Join(transforms, ", "), where, algorithm, strings.Join(ts[:len(ts)-1], ", "), ts[len(ts)-1], strings.Join(ts, ", "))
 }
 
 // firstNegativeAttribute describes the first negative attribute of g ("the first at

@@ -34,6 +34,7 @@ methods:
 	for _, want := range []string{
 		`config.yaml:5: name: row "Prop." cannot run on dataset synthetic:custom`,
 		`config.yaml:8: name: row "NMF" cannot run on dataset`,
+		"with transform none: its attributes", "with transform l2: its attributes",
 		"which nagc refuses", "which nmf refuses",
 		"its attributes have negative values (the first at vertex",
 		"give the row the option transform: split, shift or minmax",
@@ -41,6 +42,9 @@ methods:
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("refusal lacks %q:\n%v", want, err)
 		}
+	}
+	if strings.Contains(err.Error(), "with transform split") || strings.Contains(err.Error(), "none, split") {
+		t.Errorf("refusal names the row's split runs, which take signed attributes:\n%v", err)
 	}
 	if strings.Contains(err.Error(), `"kmeans"`) {
 		t.Errorf("refusal names the k-means row, which takes signed attributes:\n%v", err)
