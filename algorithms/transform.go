@@ -284,11 +284,11 @@ func TransformCSR(x *sparse.CSR, t string) (*sparse.CSR, error) {
 	default:
 		return nil, unknownTransform(t)
 	}
-	lo, hi := csrColumnRange(x)
+	lo, hi, gaps := csrColumnRange(x)
 	lo, scale := columnAffine(lo, hi, t)
 	var fill []int // the columns whose unstored zeros become non-zero, ascending
 	for j := range lo {
-		if affine(0, lo[j], scale[j]) != 0 {
+		if gaps[j] && affine(0, lo[j], scale[j]) != 0 {
 			fill = append(fill, j)
 		}
 	}
@@ -361,8 +361,9 @@ func newCSRArrays(what string, n, nnz int) (ptr, ind []int, val []float64, err e
 }
 
 // csrColumnRange returns the minimum and maximum of every column of x, counting the
-// unstored zeros of a column with fewer than n stored entries. Cost O(nnz(x) + m).
-func csrColumnRange(x *sparse.CSR) (lo, hi []float64) {
+// unstored zeros of a column with fewer than n stored entries, and which columns have
+// such zeros. Cost O(nnz(x) + m).
+func csrColumnRange(x *sparse.CSR) (lo, hi []float64, gaps []bool) {
 	n, m := x.Dims()
 	lo, hi = make([]float64, m), make([]float64, m)
 	stored := make([]int, m)
@@ -379,12 +380,13 @@ func csrColumnRange(x *sparse.CSR) (lo, hi []float64) {
 			stored[j]++
 		}
 	}
+	gaps = make([]bool, m)
 	for j, s := range stored {
-		if s < n {
+		if gaps[j] = s < n; gaps[j] {
 			lo[j], hi[j] = math.Min(lo[j], 0), math.Max(hi[j], 0)
 		}
 	}
-	return lo, hi
+	return lo, hi, gaps
 }
 
 func allZero(v []float64) bool {
