@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
+	"strings"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -139,7 +141,7 @@ func scaledRow(dst []float64, x *dense.Matrix, i int, scale []float64) []float64
 
 // filteredDenseOperator is FilteredOperator for a dense X: Z formed once per in.Cache.
 func filteredDenseOperator(ctx context.Context, in Input, o GraphFilterOptions) (*dense.Matrix, error) {
-	v, err := in.Cache.Do("op/"+o.key(), func() (any, error) {
+	v, err := in.Cache.Do("op/"+in.xKey+o.key(), func() (any, error) {
 		f, err := sparse.NewLowPassFilter(in.Adj, o.P, o.selfLoop())
 		if err != nil {
 			return nil, err
@@ -250,7 +252,7 @@ func denseNonNegative(what string, x *dense.Matrix) error {
 	if i, j, bad := x.FirstNegative(); bad {
 		hint := ""
 		if x.At(i, j) < 0 {
-			hint = " (signed attributes, such as embeddings, are clustered by kmeans and sgc-kmeans)"
+			hint = SignedAttributesHint
 		}
 		return fmt.Errorf("%s has entry %v in row %d (column %d); need finite, non-negative values%s", what, x.At(i, j), i, j, hint)
 	}
@@ -263,21 +265,48 @@ func denseNonNegative(what string, x *dense.Matrix) error {
 }
 
 // NeedsNonNegativeAttributes reports whether m refuses attributes holding a negative
-// value: NAGC and NMF factorise them (checkAttributesNonNegative); k-means, SGC k-means,
-// METIS and SNMF take any values, and JWNMF, BAGC and the other baselines read sparse
-// attributes, which the readers keep ≥ 0.
+// value: NAGC and NMF factorise them (checkAttributesNonNegative), unless their option
+// transform is one of NonNegativeTransforms; k-means, SGC k-means, METIS and SNMF take
+// any values, and JWNMF, BAGC and the other baselines read sparse attributes, which the
+// readers keep ≥ 0.
 func NeedsNonNegativeAttributes(m Method) bool {
 	switch m.(type) {
 	case NAGC, *NAGC, NMF, *NMF:
-		return true
+		return !slices.Contains(NonNegativeTransforms, TransformOf(m))
 	}
 	return false
 }
+
+// csrHasNegative reports whether x stores a negative value. Cost O(nnz(x)).
+func csrHasNegative(x *sparse.CSR) bool {
+	r, _ := x.Dims()
+	for i := 0; i < r; i++ {
+		_, vals := x.Row(i)
+		for _, v := range vals {
+			if v < 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// SignedAttributesHint ends the refusal of signed attributes by NAGC and NMF: the
+// transforms that make them non-negative, and the methods that take them as they are.
+var SignedAttributesHint = " (signed attributes, such as embeddings: give the option transform: " +
+	strings.Join(NonNegativeTransforms[:len(NonNegativeTransforms)-1], ", ") + " or " + NonNegativeTransforms[len(NonNegativeTransforms)-1] +
+	" (split keeps both signs, in 2m columns); or cluster them with kmeans or sgc-kmeans)"
 
 // checkAttributesNonNegative is nmfCheckNonNegative for in's attributes, sparse or dense.
 func checkAttributesNonNegative(in Input) error {
 	if in.XDense != nil {
 		return denseNonNegative("attribute matrix", in.XDense)
 	}
-	return nmfCheckNonNegative("attribute matrix", in.X)
+	if err := nmfCheckNonNegative("attribute matrix", in.X); err != nil {
+		if csrHasNegative(in.X) {
+			return fmt.Errorf("%w%s", err, SignedAttributesHint)
+		}
+		return err
+	}
+	return nil
 }

@@ -145,7 +145,7 @@ func TestDenseAttributesNegativeRefused(t *testing.T) {
 	for _, name := range []string{"nmf", "nagc"} {
 		m, _ := New(name, nil)
 		_, err := m.Fit(context.Background(), in, 2, 1)
-		if err == nil || !strings.Contains(err.Error(), "row 1 (column 1); need finite, non-negative values (signed attributes, such as embeddings, are clustered by kmeans and sgc-kmeans)") {
+		if err == nil || !strings.Contains(err.Error(), "row 1 (column 1); need finite, non-negative values (signed attributes, such as embeddings: give the option transform: split, shift or minmax (split keeps both signs, in 2m columns); or cluster them with kmeans or sgc-kmeans)") {
 			t.Errorf("%s with a negative dense attribute: %v, want a refusal naming the entry and the methods that take it", name, err)
 		}
 	}

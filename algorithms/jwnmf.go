@@ -80,6 +80,9 @@ type JWNMF struct {
 	// initialisation included. Z is stored (FilteredAttributes): the closed-form weights
 	// read its columns. p = 0, the default, is plain JWNMF bit for bit.
 	Filter GraphFilterOptions `yaml:",inline"`
+	// AttributeTransform is the option transform: what is done to the attributes before
+	// the fit (see Transforms); none, the default, reads them as they are.
+	AttributeTransform `yaml:",inline"`
 }
 
 // Name returns "jwnmf".
@@ -128,6 +131,10 @@ func (a JWNMF) withDefaults() JWNMF {
 func (a JWNMF) Fit(ctx context.Context, in Input, k int, seed uint64) (*Result, error) {
 	start := time.Now()
 	a = a.withDefaults()
+	in, err := a.transformed(ctx, "jwnmf", in)
+	if err != nil {
+		return nil, err
+	}
 	if err := a.validate(in, k); err != nil {
 		return nil, err
 	}
@@ -135,7 +142,7 @@ func (a JWNMF) Fit(ctx context.Context, in Input, k int, seed uint64) (*Result, 
 	if err := nmfCheckNonNegative("adjacency", adj); err != nil {
 		return nil, fmt.Errorf("jwnmf: %w", err)
 	}
-	in, err := in.WithFilteredAttributesContext(ctx, a.Filter)
+	in, err = in.WithFilteredAttributesContext(ctx, a.Filter)
 	if err != nil {
 		return nil, fmt.Errorf("jwnmf: %w", err)
 	}

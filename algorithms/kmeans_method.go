@@ -20,6 +20,9 @@ type KMeans struct {
 	MaxIter      int     `yaml:"max_iter"`
 	Tol          float64 `yaml:"tol"`
 	ScaleColumns bool    `yaml:"scale_columns"`
+	// AttributeTransform is the option transform: what is done to the attributes before
+	// the fit (see Transforms); none, the default, reads them as they are.
+	AttributeTransform `yaml:",inline"`
 }
 
 // Name returns "kmeans".
@@ -28,13 +31,16 @@ func (KMeans) Name() string { return "kmeans" }
 // Fit clusters the rows of in.X (or of in.XDense) into k clusters.
 func (a KMeans) Fit(ctx context.Context, in Input, k int, seed uint64) (*Result, error) {
 	start := time.Now()
+	in, err := a.transformed(ctx, "kmeans", in)
+	if err != nil {
+		return nil, err
+	}
 	if err := in.validate(false, true, k); err != nil {
 		return nil, fmt.Errorf("kmeans: %w", err)
 	}
 	p := points{csr: in.X, dense: in.XDense}
 	if a.ScaleColumns {
 		if p.dense != nil {
-			var err error
 			if p.dense, err = columnMaxNormalisedDense(p.dense); err != nil {
 				return nil, fmt.Errorf("kmeans: %w", err)
 			}

@@ -59,13 +59,16 @@ func InputShape(in Input, k int) Shape {
 }
 
 // EstimateMemory returns m's estimate of a fit of in into k clusters (see
-// MemoryEstimator), and false for a method without one.
+// MemoryEstimator), and false for a method without one. For a method with an attribute
+// transform it is the estimate of the fit of the transformed attributes plus their copy
+// (TransformedShape).
 func EstimateMemory(m Method, in Input, k int) (uint64, bool) {
 	e, ok := m.(MemoryEstimator)
 	if !ok {
 		return 0, false
 	}
-	return e.EstimateMemory(InputShape(in, k)), true
+	s, cp := TransformedShape(InputShape(in, k), m)
+	return memory.Add(e.EstimateMemory(s), cp), true
 }
 
 // CheckMemory returns a *memory.TooLargeError when concurrent fits of m on in into k

@@ -27,6 +27,8 @@ func TestMemoryEstimatesBoundMeasuredPeaks(t *testing.T) {
 		{"sgc-kmeans", SGCKMeans{GraphFilterOptions: GraphFilterOptions{P: DefaultSGCOrder}, Rank: DefaultSGCRank, NInit: 1}},
 		{"sgc-kmeans rank 0", SGCKMeans{GraphFilterOptions: GraphFilterOptions{P: 4}, NInit: 1}},
 		{"kmeans", KMeans{NInit: 1}},
+		{"nagc kmeans split", NAGC{Lambda: 0.01, Rho: 0.75, Iterations: 1, AttributeTransform: AttributeTransform{TransformSplit}}},
+		{"kmeans minmax", KMeans{NInit: 1, AttributeTransform: AttributeTransform{TransformMinMax}}},
 	} {
 		for _, layout := range []string{"sparse", "dense float32"} {
 			t.Run(c.name+"/"+layout, func(t *testing.T) {

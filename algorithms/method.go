@@ -139,11 +139,11 @@ func (in Input) WithFilteredAttributesContext(ctx context.Context, o GraphFilter
 		return in, err
 	}
 	if d, ok := z.(*dense.Matrix); ok && in.XDense != nil {
-		in.XDense, in.xKey, in.attr, in.dattr = nil, o.key(), d, d
+		in.XDense, in.xKey, in.attr, in.dattr = nil, in.xKey+o.key(), d, d
 		return in, nil
 	}
 	orig := in
-	in.X, in.xKey, in.attr = nil, o.key(), z
+	in.X, in.xKey, in.attr = nil, in.xKey+o.key(), z
 	in.explicit = func(ctx context.Context) (*sparse.CSR, error) { return FilteredAttributesContext(ctx, orig, o) }
 	return in, nil
 }

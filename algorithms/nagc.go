@@ -74,6 +74,9 @@ type NAGC struct {
 	// (see GraphFilterOptions) instead of X, k-means initialisation included. Not in the
 	// paper; p = 0, the default, is the paper's method bit for bit.
 	Filter GraphFilterOptions `yaml:",inline"`
+	// AttributeTransform is the option transform: what is done to the attributes before
+	// the fit (see Transforms); none, the default, reads them as they are.
+	AttributeTransform `yaml:",inline"`
 }
 
 // Name returns "nagc".

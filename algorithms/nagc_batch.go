@@ -18,13 +18,22 @@ import (
 // their passes over X, whatever their λ, ρ, initialisation and adjacency (a held-out fit
 // joins the fits of the full graph). Graph-filtered fits share one only with fits of the
 // same adjacency and filter, whose attributes are the same. The key is "" for options
-// that do not validate, which FitBatch reports on their own.
+// that do not validate, which FitBatch reports on their own. A fit with a transform is
+// keyed by its transform and not validated here (that would form the transformed
+// attributes before the batch runs): FitBatch validates it on them.
 func (a NAGC) BatchKey(in Input, k int) string {
 	a = a.withDefaults(k)
-	if a.validate(in, k) != nil {
+	t := a.attributeTransform()
+	if t == "" && a.validate(in, k) != nil {
 		return ""
 	}
 	key := fmt.Sprintf("nagc/x=%p/k1=%d/k2=%d/t=%d", in.X, k, a.K2, a.Iterations)
+	if in.xKey != "" {
+		key += "/" + in.xKey
+	}
+	if t != "" {
+		key += "/transform=" + t
+	}
 	if in.XDense != nil {
 		key += fmt.Sprintf("/xdense=%p", in.XDense)
 	}
@@ -68,6 +77,15 @@ func (a NAGC) FitBatch(ctx context.Context, k int, seed uint64, fits []BatchFit)
 			res[i], errs[i] = f.Method.Fit(ctx, f.In, k, seed)
 			continue
 		}
+		if m.attributeTransform() != "" {
+			// The fit reads the transformed attributes, shared through f.In.Cache.
+			in, err := m.transformed(ctx, "nagc", f.In)
+			if err != nil {
+				errs[i] = err
+				continue
+			}
+			m.Transform, f.In = "", in
+		}
 		m = m.withDefaults(k)
 		ck, chainable := newChainKey(m, f.In)
 		c := byKey[ck]
@@ -106,6 +124,7 @@ func (a NAGC) FitBatch(ctx context.Context, k int, seed uint64, fits []BatchFit)
 // options with Iterations zeroed, and the input they fit.
 type chainKey struct {
 	a           NAGC
+	xKey        string
 	adj, x      *sparse.CSR
 	xDense      *dense.Matrix
 	cache       *Cache
@@ -118,11 +137,11 @@ type chainKey struct {
 // and false where the fit cannot share iterations (an input carrying its own attribute
 // operator).
 func newChainKey(a NAGC, in Input) (chainKey, bool) {
-	if in.attr != nil || in.explicit != nil || in.xKey != "" {
+	if in.attr != nil || in.explicit != nil {
 		return chainKey{}, false
 	}
 	a.Iterations = 0
-	ck := chainKey{a: a, adj: in.Adj, x: in.X, xDense: in.XDense, cache: in.Cache, nTruth: len(in.Truth), noObjective: in.NoObjective}
+	ck := chainKey{a: a, xKey: in.xKey, adj: in.Adj, x: in.X, xDense: in.XDense, cache: in.Cache, nTruth: len(in.Truth), noObjective: in.NoObjective}
 	if len(in.Truth) > 0 {
 		ck.truth = &in.Truth[0]
 	}

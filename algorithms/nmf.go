@@ -68,6 +68,9 @@ type NMF struct {
 	Init       string             `yaml:"init"`       // InitRandom (default) or NMFInitNNDSVDa
 	Solver     string             `yaml:"solver"`     // NMFSolverMU (default) or NMFSolverHALS
 	Filter     GraphFilterOptions `yaml:",inline"`
+	// AttributeTransform is the option transform: what is done to the attributes before
+	// the fit (see Transforms); none, the default, reads them as they are.
+	AttributeTransform `yaml:",inline"`
 }
 
 // Name returns "nmf".
@@ -122,10 +125,14 @@ func (a NMF) validate(in Input, k int) error {
 func (a NMF) Fit(ctx context.Context, in Input, k int, seed uint64) (*Result, error) {
 	start := time.Now()
 	a = a.withDefaults()
+	in, err := a.transformed(ctx, "nmf", in)
+	if err != nil {
+		return nil, err
+	}
 	if err := a.validate(in, k); err != nil {
 		return nil, err
 	}
-	in, err := in.WithFilteredAttributesContext(ctx, a.Filter)
+	in, err = in.WithFilteredAttributesContext(ctx, a.Filter)
 	if err != nil {
 		return nil, fmt.Errorf("nmf: %w", err)
 	}

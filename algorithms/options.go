@@ -378,6 +378,7 @@ func (a NAGC) checkOptions() error {
 		atLeastZero("nagc", "init_rank", a.InitRank),
 		atLeastZero("nagc", "init_n_init", a.InitNInit),
 		a.Filter.checkFilter("nagc"),
+		a.checkTransform("nagc"),
 	)
 }
 
@@ -387,6 +388,7 @@ func (a JWNMF) checkOptions() error {
 		atLeastZero("jwnmf", "iterations", a.Iterations),
 		oneOf("jwnmf", "init", a.Init, InitKMeans, InitRandom),
 		a.Filter.checkFilter("jwnmf"),
+		a.checkTransform("jwnmf"),
 	)
 }
 
@@ -396,6 +398,7 @@ func (a NMF) checkOptions() error {
 		oneOf("nmf", "init", a.Init, InitRandom, NMFInitNNDSVDa),
 		oneOf("nmf", "solver", a.Solver, NMFSolverMU, NMFSolverHALS),
 		a.Filter.checkFilter("nmf"),
+		a.checkTransform("nmf"),
 	)
 }
 
@@ -413,6 +416,7 @@ func (a KMeans) checkOptions() error {
 		atLeastZero("kmeans", "n_init", a.NInit),
 		atLeastZero("kmeans", "max_iter", a.MaxIter),
 		nonNegative("kmeans", "tol", a.Tol),
+		a.checkTransform("kmeans"),
 	)
 }
 
@@ -421,6 +425,7 @@ func (a SGCKMeans) checkOptions() error {
 		a.GraphFilterOptions.checkFilter("sgc-kmeans"),
 		atLeastZero("sgc-kmeans", "n_init", a.NInit),
 		atLeastZero("sgc-kmeans", "rank", a.Rank),
+		a.checkTransform("sgc-kmeans"),
 	)
 }
 

@@ -85,7 +85,7 @@ func FilteredOperatorContext(ctx context.Context, in Input, o GraphFilterOptions
 	if in.XDense != nil {
 		return filteredDenseOperator(ctx, in, o)
 	}
-	v, err := in.Cache.Do("op/"+o.key(), func() (any, error) {
+	v, err := in.Cache.Do("op/"+in.xKey+o.key(), func() (any, error) {
 		f, err := sparse.NewLowPassFilter(in.Adj, o.P, o.selfLoop())
 		if err != nil {
 			return nil, err
@@ -132,7 +132,7 @@ func FilteredAttributesContext(ctx context.Context, in Input, o GraphFilterOptio
 	if err != nil {
 		return nil, err
 	}
-	v, err := in.Cache.Do(o.key(), func() (any, error) {
+	v, err := in.Cache.Do(in.xKey+o.key(), func() (any, error) {
 		switch z := z.(type) {
 		case *sparse.FilteredMatrix:
 			return z.CSRContext(ctx)
@@ -170,6 +170,9 @@ type SGCKMeans struct {
 	GraphFilterOptions `yaml:",inline"`
 	NInit              int `yaml:"n_init"`
 	Rank               int `yaml:"rank"` // r > 0: k-means on the rank-r spectral embedding of Z
+	// AttributeTransform is the option transform: what is done to the attributes before
+	// the fit (see Transforms); none, the default, reads them as they are.
+	AttributeTransform `yaml:",inline"`
 }
 
 // Name returns "sgc-kmeans".
@@ -178,6 +181,10 @@ func (SGCKMeans) Name() string { return "sgc-kmeans" }
 // Fit filters the attributes and clusters them into k clusters.
 func (a SGCKMeans) Fit(ctx context.Context, in Input, k int, seed uint64) (*Result, error) {
 	start := time.Now()
+	in, err := a.transformed(ctx, "sgc-kmeans", in)
+	if err != nil {
+		return nil, err
+	}
 	if err := in.validate(true, true, k); err != nil {
 		return nil, fmt.Errorf("sgc-kmeans: %w", err)
 	}

@@ -84,14 +84,12 @@ func (g *Graph) M() int {
 func (g *Graph) HasAttributes() bool { return g.X != nil || g.XDense != nil }
 
 // ScoredAttributes returns the attribute matrix the attribute measures of package
-// metrics read: X, or for dense attributes (whose zero pattern those measures are not
-// defined for) an n×0 matrix, with which the measures of the attributes are left out
-// (absent, not zero). Cost O(n) for the latter.
-func (g *Graph) ScoredAttributes() *sparse.CSR {
+// metrics read (metrics.Attributes): X, or XDense for dense attributes.
+func (g *Graph) ScoredAttributes() interface{ Dims() (r, c int) } {
 	if g.X != nil || g.XDense == nil {
 		return g.X
 	}
-	return NoColumns(g.N())
+	return g.XDense
 }
 
 // NoColumns returns the n×0 sparse matrix: no attributes, for n vertices.

@@ -165,7 +165,7 @@ func warnOddities(g *Graph, rep *LoadReport, spec Spec, isDir bool) {
 	}
 	if g.XDense != nil {
 		if i, j, neg := g.XDense.FirstNegative(); neg {
-			rep.warn("the dense attributes have negative values (the first at vertex %d, column %d): nagc and nmf need non-negative attributes and refuse them; kmeans, sgc-kmeans, metis and snmf use them as they are", i, j)
+			rep.warn("the dense attributes have negative values (the first at vertex %d, column %d): nagc and nmf need non-negative attributes: give them the option transform (split, shift or minmax); kmeans, sgc-kmeans, metis and snmf use them as they are", i, j)
 		}
 	}
 	if g.Edges() == g.SelfLoops() {

@@ -36,8 +36,9 @@ type Shape struct {
 	K int `yaml:"k" json:"k"`
 	// Homophily is the share of each vertex's edges drawn inside its class.
 	Homophily float64 `yaml:"homophily" json:"homophily"`
-	// Attributes is "dense" (float32 |class mean + Gaussian noise|) or "sparse" (0/1,
-	// about 20 a vertex, half from the class's own block of columns).
+	// Attributes is "dense" (float32 |class mean + Gaussian noise|), "signed" (float32
+	// class mean + Gaussian noise, as embeddings are: about half the values negative) or
+	// "sparse" (0/1, about 20 a vertex, half from the class's own block of columns).
 	Attributes string `yaml:"attributes" json:"attributes"`
 	// Noise is the standard deviation of the Gaussian noise of dense attributes, whose
 	// class means have standard deviation 1 per column.
@@ -127,8 +128,8 @@ func (s Shape) Resolved() (Shape, error) {
 		return s, fmt.Errorf("synthetic shape: k = %d classes for %d vertices", s.K, s.N)
 	case !(s.Homophily >= 0 && s.Homophily <= 1):
 		return s, fmt.Errorf("synthetic shape: homophily %v; want 0 … 1", s.Homophily)
-	case s.Attributes != "dense" && s.Attributes != "sparse":
-		return s, fmt.Errorf("synthetic shape: attributes %q; want dense or sparse", s.Attributes)
+	case s.Attributes != "dense" && s.Attributes != "signed" && s.Attributes != "sparse":
+		return s, fmt.Errorf("synthetic shape: attributes %q; want dense, signed or sparse", s.Attributes)
 	case !(s.Noise > 0) || math.IsInf(s.Noise, 0):
 		return s, fmt.Errorf("synthetic shape: noise %v; want a positive number", s.Noise)
 	}
@@ -237,6 +238,8 @@ func ShapeBytes(s Shape) uint64 {
 //     once. The adjacency is symmetric 0/1.
 //   - Dense attributes (float32, XDense): X[i,j] = |μ[c,j] + Noise·ε| for i of class c,
 //     μ[c,j] and ε standard normal.
+//   - Signed attributes (float32, XDense): X[i,j] = μ[c,j] + Noise·ε, the same draws
+//     without the absolute value.
 //   - Sparse attributes (0/1, X): 20 draws a vertex (fewer for M < 20), half uniform in
 //     its class's block of M/K columns, half uniform over all; repeats merged.
 //
@@ -280,7 +283,7 @@ func SyntheticShape(s Shape) (*Graph, error) {
 		names[c] = "c" + strconv.Itoa(c)
 	}
 	g := &Graph{Name: s.String(), IDs: ids, Labels: labels, ClassNames: names, Adj: adj}
-	if s.Attributes == "dense" {
+	if s.Attributes != "sparse" {
 		g.XDense = shapeDense(s, labels)
 	} else if g.X, err = shapeSparse(s, labels); err != nil {
 		return nil, err
@@ -378,7 +381,8 @@ func parallelPatternCSR(n int, rows, cols []int32) (*sparse.CSR, error) {
 	return sparse.NewCSR(n, n, ptr, ind, val)
 }
 
-// shapeDense draws the dense attributes of s: |μ[c] + Noise·ε| as float32.
+// shapeDense draws the dense attributes of s: |μ[c] + Noise·ε| as float32, or μ[c] +
+// Noise·ε for signed attributes.
 func shapeDense(s Shape, labels []int) *dense.Matrix {
 	n, m := s.N, s.M
 	mean := make([]float64, s.K*m)
@@ -387,13 +391,18 @@ func shapeDense(s Shape, labels []int) *dense.Matrix {
 		mean[q] = rng.NormFloat64()
 	}
 	data := make([]float32, n*m)
+	signed := s.Attributes == "signed"
 	parallelBlocks((n+shapeRowBlock-1)/shapeRowBlock, func(b int) {
 		rng := rand.New(rand.NewPCG(s.Seed, shapeStreamAttrs+uint64(b)))
 		for i := b * shapeRowBlock; i < min((b+1)*shapeRowBlock, n); i++ {
 			mu := mean[labels[i]*m : (labels[i]+1)*m]
 			row := data[i*m : (i+1)*m]
 			for j := range row {
-				row[j] = float32(math.Abs(mu[j] + s.Noise*rng.NormFloat64()))
+				v := mu[j] + s.Noise*rng.NormFloat64()
+				if !signed {
+					v = math.Abs(v)
+				}
+				row[j] = float32(v)
 			}
 		}
 	})

@@ -300,9 +300,9 @@ func scoreFit(rec *Record, res *algorithms.Result, err error, in algorithms.Inpu
 		last := res.Objective[len(res.Objective)-1]
 		rec.FinalObjective = &last
 	}
-	scored := in.X
-	if in.XDense != nil { // the attribute measures read sparse rows: left out for dense ones
-		scored = datasets.NoColumns(in.N())
+	var scored metrics.Attributes = in.X
+	if in.XDense != nil {
+		scored = in.XDense
 	}
 	scores, err := metrics.Evaluate(in.Truth, res.Labels, in.Adj, scored)
 	if err != nil {

@@ -90,11 +90,12 @@ func (c *Clustering) WriteText(w io.Writer, params map[string]any) error {
 	}
 	c.writeFlags(tw)
 	fmt.Fprintf(tw, "modularity\t%.4f\n", scores.Modularity)
-	if scores.Attributed() {
+	switch {
+	case scores.HasAttrModularity():
 		fmt.Fprintf(tw, "entropy\t%.4f\nattribute modularity\t%.4f\n", scores.Entropy, scores.AttrModularity)
-	} else if g.XDense != nil {
-		fmt.Fprintf(tw, "entropy, attribute modularity\tnone: not computed for dense attributes\n")
-	} else {
+	case scores.Attributed():
+		fmt.Fprintf(tw, "entropy\t%.4f\nattribute modularity\tnone: the attributes have negative values (cosine similarities are no edge weights)\n", scores.Entropy)
+	default:
 		fmt.Fprintf(tw, "entropy, attribute modularity\tnone: the graph has no attributes\n")
 	}
 	fmt.Fprintf(tw, "iterations\t%d\nfit time\t%.3fs\n", res.Iterations, res.FitTime.Seconds())

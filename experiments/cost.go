@@ -41,6 +41,7 @@ func fitCost(algorithm string, params map[string]any, s algorithms.Shape) float6
 	if err != nil {
 		return 0
 	}
+	s, _ = algorithms.TransformedShape(s, m) // the attributes the fit reads
 	n, nnzA, nnzX, k := float64(s.N), float64(s.NNZA), float64(s.NNZX), float64(max(s.K, 1))
 	switch a := algorithms.Resolved(m, s.K, s.N).(type) { // defaults as the fit takes them
 	case algorithms.NAGC:

@@ -16,7 +16,9 @@ type sweepPlan struct {
 }
 
 // planSweep loads the datasets of cfg (telling opt.Warn the readers' warnings) and
-// expands the config into the runs of opt's shard.
+// expands the config into the runs of opt's shard. A row whose method refuses the signed
+// attributes of a dataset it runs on is an error before anything runs
+// (refuseSignedAttributes).
 func planSweep(cfg *Config, opt Options) (*sweepPlan, error) {
 	loaded, err := LoadDatasets(cfg)
 	if err != nil {
@@ -45,6 +47,9 @@ func planSweep(cfg *Config, opt Options) (*sweepPlan, error) {
 	}
 	runs, err := cfg.ExpandLoaded(loaded)
 	if err != nil {
+		return nil, err
+	}
+	if err := cfg.refuseSignedAttributes(loaded, runs); err != nil {
 		return nil, err
 	}
 	return &sweepPlan{loaded: loaded, graphs: graphs, runs: Shard(runs, opt.Shard, opt.Shards), total: len(runs)}, nil

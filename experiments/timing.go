@@ -40,7 +40,7 @@ func startApart(ctx context.Context, r Run, in algorithms.Input) (time.Duration,
 		return 0, false
 	}
 	j, ok := m.(algorithms.JWNMF)
-	if !ok || (j.Init != "" && j.Init != algorithms.InitKMeans) || j.Filter.P != 0 {
+	if !ok || (j.Init != "" && j.Init != algorithms.InitKMeans) || j.Filter.P != 0 || algorithms.TransformOf(j) != "" {
 		return 0, false
 	}
 	start := time.Now()

@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"slices"
 
+	"github.com/nagc-harness/nagc/dense"
 	"github.com/nagc-harness/nagc/sparse"
 )
 
@@ -25,6 +26,9 @@ type Scores struct {
 	// noAttributes is set by Evaluate for a graph without attributes (m = 0): the
 	// measures of the attributes (AttributeMetrics) are then absent, not zero.
 	noAttributes bool
+	// signedAttributes is set by Evaluate for dense attributes holding a negative (or
+	// NaN) value: AttrModularity, whose weights are cosine similarities, is then absent.
+	signedAttributes bool
 }
 
 // LabelMetrics names the measures that read the ground-truth labels; a graph without
@@ -38,8 +42,18 @@ var AttributeMetrics = []string{"entropy", "attr_modularity"}
 // Labelled reports whether s holds the label-reading measures (LabelMetrics).
 func (s Scores) Labelled() bool { return !s.unlabelled }
 
-// Attributed reports whether s holds the measures of the attributes (AttributeMetrics).
+// Attributed reports whether s holds the measures of the attributes (AttributeMetrics;
+// AttrModularity only where HasAttrModularity).
 func (s Scores) Attributed() bool { return !s.noAttributes }
+
+// HasAttrModularity reports whether s holds AttrModularity: the graph has attributes,
+// and none of them negative (signed dense attributes have none).
+func (s Scores) HasAttrModularity() bool { return !s.noAttributes && !s.signedAttributes }
+
+// Attributes is an attribute matrix Evaluate reads: a *sparse.CSR or a *dense.Matrix.
+type Attributes interface {
+	Dims() (r, c int)
+}
 
 // Evaluate computes all seven measures (for truth == nil, a graph without labels, only the
 // three that read no labels: see Labelled and Named; for x with no columns, a graph
@@ -50,13 +64,29 @@ func (s Scores) Attributed() bool { return !s.noAttributes }
 // AttributeModularity on the attribute matrix x (all computed from pred). adj and x are required: a nil matrix
 // is an error, as is any error of the individual measures (length or dimension mismatch,
 // negative label, zero-weight graph, empty attribute matrix). Cost O(n + nnz(adj) +
-// nnz(x) + m + k1·k2 + min(k1,k2)²·max(k1,k2)).
-func Evaluate(truth, pred []int, adj, x *sparse.CSR) (Scores, error) {
+// nnz(x) + m + k1·k2 + min(k1,k2)²·max(k1,k2)), with nnz(x) = n·m for dense x.
+//
+// x is sparse or dense (AverageEntropyDense, AttributeModularityDense); for dense
+// attributes with a negative value AttributeModularity is left out (see
+// HasAttrModularity), the entropy of their zero pattern kept.
+func Evaluate(truth, pred []int, adj *sparse.CSR, x Attributes) (Scores, error) {
 	var s Scores
 	if adj == nil {
 		return s, errors.New("metrics: Evaluate: nil adjacency")
 	}
-	if x == nil {
+	var rows rowReader
+	switch v := x.(type) {
+	case *sparse.CSR:
+		if v != nil {
+			rows = v
+		}
+	case *dense.Matrix:
+		if v != nil {
+			rows = newDenseRows(v)
+			_, _, s.signedAttributes = v.FirstNegative()
+		}
+	}
+	if rows == nil {
 		return s, errors.New("metrics: Evaluate: nil attribute matrix")
 	}
 	var err error
@@ -79,17 +109,20 @@ func Evaluate(truth, pred []int, adj, x *sparse.CSR) (Scores, error) {
 	if s.Modularity, err = Modularity(adj, pred); err != nil {
 		return Scores{}, err
 	}
-	if r, m := x.Dims(); m == 0 {
+	if r, m := rows.Dims(); m == 0 {
 		if r != len(pred) {
 			return Scores{}, fmt.Errorf("metrics: Evaluate: attribute matrix has %d rows for %d labels", r, len(pred))
 		}
-		s.noAttributes = true
+		s.noAttributes, s.signedAttributes = true, false
 		return s, nil
 	}
-	if s.Entropy, err = AverageEntropy(x, pred); err != nil {
+	if s.Entropy, err = averageEntropy(rows, pred); err != nil {
 		return Scores{}, err
 	}
-	if s.AttrModularity, err = AttributeModularity(x, pred); err != nil {
+	if s.signedAttributes {
+		return s, nil
+	}
+	if s.AttrModularity, err = attributeModularity(rows, pred); err != nil {
 		return Scores{}, err
 	}
 	return s, nil
@@ -107,7 +140,8 @@ func (s Scores) Named() map[string]float64 {
 	for i := range v.NumField() {
 		name := v.Type().Field(i).Tag.Get("json")
 		if name == "" || (s.unlabelled && slices.Contains(LabelMetrics, name)) ||
-			(s.noAttributes && slices.Contains(AttributeMetrics, name)) {
+			(s.noAttributes && slices.Contains(AttributeMetrics, name)) ||
+			(name == "attr_modularity" && !s.HasAttrModularity()) {
 			continue
 		}
 		named[name] = v.Field(i).Float()

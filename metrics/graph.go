@@ -75,6 +75,11 @@ func AverageEntropy(x *sparse.CSR, labels []int) (float64, error) {
 	if x == nil {
 		return 0, errors.New("metrics: AverageEntropy: nil attribute matrix")
 	}
+	return averageEntropy(x, labels)
+}
+
+// averageEntropy is AverageEntropy of the rows of x.
+func averageEntropy(x rowReader, labels []int) (float64, error) {
 	n, m := x.Dims()
 	if n != len(labels) {
 		return 0, fmt.Errorf("metrics: AverageEntropy: attribute matrix has %d rows, want %d: %w", n, len(labels), errLength)
@@ -155,6 +160,11 @@ func AttributeModularity(x *sparse.CSR, labels []int) (float64, error) {
 	if x == nil {
 		return 0, errors.New("metrics: AttributeModularity: nil attribute matrix")
 	}
+	return attributeModularity(x, labels)
+}
+
+// attributeModularity is AttributeModularity of the rows of x.
+func attributeModularity(x rowReader, labels []int) (float64, error) {
 	n, _ := x.Dims()
 	if n != len(labels) {
 		return 0, fmt.Errorf("metrics: AttributeModularity: %d attribute rows for %d labels: %w", n, len(labels), errLength)
@@ -188,7 +198,7 @@ func AttributeModularity(x *sparse.CSR, labels []int) (float64, error) {
 // unitRows returns, for the rows of x, the inverse of each row's norm (0 for an empty
 // row) and s, the sum of the rows scaled to unit norm; a negative or NaN entry is an
 // error. Cost: two passes over x.
-func unitRows(x *sparse.CSR) (norm, total []float64, err error) {
+func unitRows(x rowReader) (norm, total []float64, err error) {
 	n, m := x.Dims()
 	norm = make([]float64, n)
 	total = make([]float64, m) // s
@@ -216,7 +226,7 @@ func unitRows(x *sparse.CSR) (norm, total []float64, err error) {
 // s_c·s − n_c (deg), where s_c sums the unit rows (norm) of its n_c attributed vertices
 // and s is total, and the number of attributed vertices. It visits the vertices cluster
 // by cluster, accumulating s_c in one reused vector. Cost: one pass over x.
-func clusterSums(x *sparse.CSR, norm, total []float64, idx []int, k int) (in, deg []float64, attributed float64) {
+func clusterSums(x rowReader, norm, total []float64, idx []int, k int) (in, deg []float64, attributed float64) {
 	n, m := x.Dims()
 	order := make([]int, n)
 	for i := range order {

@@ -73,10 +73,10 @@ type clusterFlags struct {
 	cpuProfile                                 *string
 }
 
-const clusterUsage = "cluster --data NAME|PATH [--format F] [--features FILE] [--feature-layout dense|sparse] [--labels none|column|FILE] --method METHOD [--k1 K] [--k2 K] [--lambda L] [--rho R] [--init I] [--seed S] [--iterations T] [--opt key=value]… [--json] [--labels-out FILE] [--init-u/--init-v/--init-h FILE] [--factors-out DIR] [--cpuprofile FILE]"
+const clusterUsage = "cluster --data NAME|PATH [--format F] [--features FILE] [--feature-layout dense|sparse] [--labels none|column|FILE] --method METHOD [--k1 K] [--k2 K] [--lambda L] [--rho R] [--init I] [--transform T] [--seed S] [--iterations T] [--opt key=value]… [--json] [--labels-out FILE] [--init-u/--init-v/--init-h FILE] [--factors-out DIR] [--cpuprofile FILE]"
 
 // addClusterFlags registers the options of `nagc cluster` on fs. The method options
-// (--k2, --lambda, --rho, --init, --iterations) are read by methodParams.
+// (--k2, --lambda, --rho, --init, --transform, --iterations) are read by newMethod.
 func addClusterFlags(fs *flag.FlagSet) *clusterFlags {
 	f := &clusterFlags{graph: addGraphFlags(fs, "synthetic", ""), opts: kvFlag{}}
 	f.method = fs.String("method", "nagc", "method: "+strings.Join(algorithms.Names(), ", "))
@@ -86,6 +86,7 @@ func addClusterFlags(fs *flag.FlagSet) *clusterFlags {
 	fs.Float64("rho", 0, "NAGC: PU weight ρ, 0 < ρ ≤ 1 (default 0.75; 0.5 = the authors' w/o-PU rule)")
 	fs.String("init", "", "NAGC: random, kmeans (default), kmeans-median-ari (reads the labels), sgc; JWNMF: kmeans (default), random; NMF: random (default), nndsvda")
 	fs.Int("iterations", 0, "number of iterations, for methods that have the option (default: the method's)")
+	fs.String("transform", "", "attribute transform before the fit, for methods that read attribute values: "+strings.Join(algorithms.Transforms, ", ")+" (default none; split, shift or minmax let NAGC and NMF take signed attributes)")
 	f.seed = fs.Uint64("seed", 1, "random seed")
 	fs.Var(f.opts, "opt", "any other method option as key=value (repeatable)")
 	f.asJSON = fs.Bool("json", false, "print the result as JSON")
@@ -151,7 +152,7 @@ func runCluster(ctx context.Context, args []string, stdout, stderr io.Writer) er
 }
 
 // newMethod returns the method the flags of fs ask for and the options given (--opt
-// key=value, and --k2, --lambda, --rho, --init, --iterations where given), with NAGC's
+// key=value, and --k2, --lambda, --rho, --init, --transform, --iterations where given), with NAGC's
 // initial factors read from --init-u, --init-v and --init-h.
 func (f *clusterFlags) newMethod(fs *flag.FlagSet) (algorithms.Method, map[string]any, error) {
 	params := map[string]any{}
@@ -165,7 +166,7 @@ func (f *clusterFlags) newMethod(fs *flag.FlagSet) (algorithms.Method, map[strin
 			params[fl.Name], _ = strconv.Atoi(fl.Value.String())
 		case "lambda", "rho":
 			params[fl.Name], _ = strconv.ParseFloat(fl.Value.String(), 64)
-		case "init":
+		case "init", "transform":
 			params[fl.Name] = fl.Value.String()
 		default:
 			return

@@ -151,7 +151,7 @@ func parseDatasetNames(fs *flag.FlagSet, args []string) ([]string, error) {
 // runSynth implements `nagc datasets synth`: a planted graph of a given shape
 // (datasets.SyntheticShape) written as .npz.
 func runSynth(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("datasets synth", "datasets synth --shape NAME [--n N] [--edges E|--degree D] [--m M] [--k K] [--homophily H] [--dense=true|false] [--noise S] [--seed S] --out FILE.npz", stderr)
+	fs := newFlagSet("datasets synth", "datasets synth --shape NAME [--n N] [--edges E|--degree D] [--m M] [--k K] [--homophily H] [--dense=true|false] [--signed] [--noise S] [--seed S] --out FILE.npz", stderr)
 	shape := fs.String("shape", "", "named shape whose values the other flags override: "+strings.Join(datasets.ShapeNames(), ", ")+" (none: give --n, --edges, --m, --k)")
 	n := fs.Int("n", 0, "vertices")
 	edges := fs.Int("edges", 0, "undirected edges drawn")
@@ -160,6 +160,7 @@ func runSynth(args []string, stdout, stderr io.Writer) error {
 	k := fs.Int("k", 0, "classes")
 	h := fs.Float64("homophily", 0, "share of each vertex's edges inside its class, 0 … 1")
 	denseAttr := fs.Bool("dense", true, "dense float32 attributes |class mean + Gaussian noise| (false: sparse 0/1)")
+	signed := fs.Bool("signed", false, "dense float32 attributes class mean + Gaussian noise, with their signs (as embeddings)")
 	noise := fs.Float64("noise", 0, "standard deviation of the dense attributes' noise (class means have 1)")
 	seed := fs.Uint64("seed", 0, "random seed (default the shape's, 1)")
 	out := fs.String("out", "", "the .npz file to write (required)")
@@ -177,6 +178,9 @@ func runSynth(args []string, stdout, stderr io.Writer) error {
 			s.Attributes = map[bool]string{true: "dense", false: "sparse"}[*denseAttr]
 		}
 	})
+	if *signed {
+		s.Attributes = "signed"
+	}
 	start := time.Now()
 	g, err := datasets.SyntheticShape(s)
 	if err != nil {
