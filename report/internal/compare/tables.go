@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/nagc-harness/nagc/internal/texttable"
+	"github.com/nagc-harness/nagc/metrics"
 	"github.com/nagc-harness/nagc/report/internal/render"
 )
 
@@ -180,9 +181,6 @@ func (r results) rhoCell(rule, dataset string, rho float64) (texttable.Cell, ren
 	return c, tr, mean
 }
 
-// lowerIsBetter lists the measures whose best value is the lowest.
-var lowerIsBetter = map[string]bool{"entropy": true}
-
 // measureTitles head the measures' groups in the modularity table.
 var measureTitles = map[string]string{"modularity": "Modularity", "entropy": "Entropy", "ari": "ARI"}
 
@@ -237,7 +235,7 @@ func modularityTable(r results) *render.Table {
 			}
 			return v[col], math.NaN(), true
 		},
-		lower: func(col int) bool { return lowerIsBetter[measures[col]] },
+		lower: func(col int) bool { return metrics.DirectionOf(measures[col]) == metrics.LowerIsBetter },
 	})
 }
 

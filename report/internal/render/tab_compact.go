@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/nagc-harness/nagc/internal/texttable"
+	"github.com/nagc-harness/nagc/metrics"
 )
 
 // FormatLaTeXCompact is the table format of compact LaTeX tables for a paper, written to
@@ -21,9 +22,6 @@ const compactMaxColumns = 4
 // compactMetricOrder is the order in which a one-dataset table keeps its metrics as
 // columns when it has more than compactMaxColumns.
 var compactMetricOrder = []string{"ari", "nmi", "acc", "modularity", "heldout_modularity", "attr_modularity", "ari_connected", "entropy", "fit_seconds"}
-
-// compactLowerIsBetter are the metrics whose best value is the smallest.
-var compactLowerIsBetter = map[string]bool{"entropy": true, "fit_seconds": true, "init_seconds": true}
 
 // CompactLaTeX renders the table's cells (its tidy rows) as a compact booktabs table for
 // a column of a two-column paper: mean ± std with \pm, the best mean of each column in
@@ -44,7 +42,7 @@ func (t *Table) CompactLaTeX() string {
 	if len(cells) == 0 {
 		return t.LaTeX()
 	}
-	var datasets, metrics, selections, rows []string
+	var datasets, measures, selections, rows []string
 	add := func(list *[]string, v string) {
 		if !slices.Contains(*list, v) {
 			*list = append(*list, v)
@@ -58,7 +56,7 @@ func (t *Table) CompactLaTeX() string {
 	}
 	for _, r := range cells {
 		add(&datasets, r.Dataset)
-		add(&metrics, r.Metric)
+		add(&measures, r.Metric)
 		add(&selections, r.Selection)
 		add(&rows, rowName(r))
 	}
@@ -69,18 +67,18 @@ func (t *Table) CompactLaTeX() string {
 	var dropped []string
 	if byDataset {
 		cols = datasets
-		for _, m := range metrics {
+		for _, m := range measures {
 			for _, s := range selections {
 				blocks = append(blocks, block{m, s})
 			}
 		}
 	} else {
 		for _, m := range compactMetricOrder {
-			if slices.Contains(metrics, m) && len(cols) < compactMaxColumns {
+			if slices.Contains(measures, m) && len(cols) < compactMaxColumns {
 				cols = append(cols, m)
 			}
 		}
-		for _, m := range metrics {
+		for _, m := range measures {
 			if !slices.Contains(cols, m) {
 				if len(cols) < compactMaxColumns {
 					cols = append(cols, m)
@@ -137,7 +135,7 @@ func (t *Table) CompactLaTeX() string {
 				if !ok {
 					continue
 				}
-				lower := compactLowerIsBetter[r.Metric]
+				lower := metrics.DirectionOf(r.Metric) == metrics.LowerIsBetter
 				if math.IsNaN(v) || (lower && r.Mean < v) || (!lower && r.Mean > v) {
 					v = r.Mean
 				}
@@ -183,13 +181,11 @@ func (t *Table) CompactLaTeX() string {
 	return b.String()
 }
 
-// metricTitle is a metric's column heading: "ARI", "NMI", "accuracy", its name else.
+// metricTitle is a metric's column heading: its label in the metrics catalogue ("ARI",
+// "accuracy", "fit (s)"), its name else.
 func metricTitle(m string) string {
-	if l, ok := metricLabels[m]; ok {
-		return l
-	}
-	if m == "fit_seconds" {
-		return "fit (s)"
+	if c, ok := metrics.Lookup(m); ok {
+		return c.Label
 	}
 	return m
 }
@@ -206,8 +202,8 @@ func ruleWords(sel string) string {
 	case "all":
 		return "mean over all runs"
 	}
-	if l, ok := metricLabels[sel]; ok {
-		return "best mean " + l
+	if c, ok := metrics.Lookup(sel); ok {
+		return "best mean " + c.Label
 	}
 	return sel
 }
