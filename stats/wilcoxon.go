@@ -12,17 +12,28 @@ import (
 // whenever differences are tied, the normal approximation is used.
 const MaxExactWilcoxon = 50
 
-// WilcoxonResult is the outcome of a two-sided Wilcoxon signed-rank test.
+// Alternative is the alternative hypothesis of a test of paired samples x and y.
+type Alternative int8
+
+// Alternatives: x and y differ (either way), x is greater, x is less.
+const (
+	TwoSided Alternative = iota
+	Greater
+	Less
+)
+
+// WilcoxonResult is the outcome of a Wilcoxon signed-rank test.
 type WilcoxonResult struct {
-	// Statistic is min(W+, W−), the smaller sum of the ranks of |x − y| over the
-	// positive and over the negative differences (scipy's two-sided statistic).
+	// Statistic is scipy's: min(W+, W−) for a two-sided test (the smaller sum of the
+	// ranks of |x − y| over the positive and over the negative differences), W+ for a
+	// one-sided one.
 	Statistic float64
 	// WPlus and WMinus are the rank sums of the positive and the negative differences.
 	WPlus, WMinus float64
 	// N is the number of non-zero differences the test ranks; Zeros the number of
 	// zero differences it dropped.
 	N, Zeros int
-	// P is the two-sided p-value.
+	// P is the p-value under the test's alternative.
 	P float64
 	// Exact is whether P is exact (N ≤ MaxExactWilcoxon, no ties, no zeros); else it
 	// is the normal approximation's, and Z its statistic.
@@ -30,15 +41,19 @@ type WilcoxonResult struct {
 	Z     float64
 }
 
-// Wilcoxon tests whether the paired differences x[i] − y[i] are symmetric about zero
-// (two-sided), as scipy.stats.wilcoxon(x, y, zero_method="wilcox", correction=True)
-// does: zero differences are dropped, |x − y| ranked with ties averaged; the p-value is
-// exact (the distribution of W+ by counting, 2·P(W ≤ min(W+, W−)), capped at 1) when
-// there are at most MaxExactWilcoxon differences and no zero or tied one, and otherwise
-// the normal approximation with the tie correction of the variance and a continuity
-// correction of ½. It returns an error for unequal lengths or when every difference is
-// zero. Cost O(n log n), plus O(n³) for the exact distribution (n ≤ 50).
-func Wilcoxon(x, y []float64) (WilcoxonResult, error) {
+// Wilcoxon is WilcoxonTest with the two-sided alternative.
+func Wilcoxon(x, y []float64) (WilcoxonResult, error) { return WilcoxonTest(x, y, TwoSided) }
+
+// WilcoxonTest tests whether the paired differences x[i] − y[i] are symmetric about
+// zero against alt, as scipy.stats.wilcoxon(x, y, zero_method="wilcox",
+// correction=True, alternative=…) does: zero differences are dropped, |x − y| ranked
+// with ties averaged; the p-value is exact (the distribution of W+ by counting; for a
+// two-sided test 2·P(W ≤ min(W+, W−)), capped at 1) when there are at most
+// MaxExactWilcoxon differences and no zero or tied one, and otherwise the normal
+// approximation with the tie correction of the variance and a continuity correction of
+// ½. It returns an error for unequal lengths or when every difference is zero. Cost
+// O(n log n), plus O(n³) for the exact distribution (n ≤ 50).
+func WilcoxonTest(x, y []float64, alt Alternative) (WilcoxonResult, error) {
 	if len(x) != len(y) {
 		return WilcoxonResult{}, errors.New("stats: Wilcoxon: samples of different lengths")
 	}
@@ -72,10 +87,21 @@ func Wilcoxon(x, y []float64) (WilcoxonResult, error) {
 		}
 	}
 	res.Statistic = math.Min(res.WPlus, res.WMinus)
+	if alt != TwoSided {
+		res.Statistic = res.WPlus
+	}
 	ties := tieSizes(abs)
 	if n <= MaxExactWilcoxon && zeros == 0 && len(ties) == 0 {
 		res.Exact = true
-		res.P = wilcoxonExactP(n, int(res.Statistic))
+		counts := wilcoxonCounts(n)
+		switch w := int(res.WPlus); alt {
+		case Greater: // P(W+ ≥ w) = P(W+ ≤ total − w)
+			res.P = cumulative(counts, len(counts)-1-w) / math.Ldexp(1, n)
+		case Less:
+			res.P = cumulative(counts, w) / math.Ldexp(1, n)
+		default:
+			res.P = wilcoxonExactP(n, int(res.Statistic))
+		}
 		return res, nil
 	}
 	fn := float64(n)
@@ -86,11 +112,23 @@ func Wilcoxon(x, y []float64) (WilcoxonResult, error) {
 		variance -= ft * (ft*ft - 1) / 48
 	}
 	cc := 0.0
-	if res.Statistic != mean {
+	switch {
+	case alt == Greater:
+		cc = 0.5
+	case alt == Less:
+		cc = -0.5
+	case res.Statistic != mean:
 		cc = math.Copysign(0.5, res.Statistic-mean)
 	}
 	res.Z = (res.Statistic - mean - cc) / math.Sqrt(variance)
-	res.P = math.Min(1, 2*distuv.UnitNormal.Survival(math.Abs(res.Z)))
+	switch alt {
+	case Greater:
+		res.P = distuv.UnitNormal.Survival(res.Z)
+	case Less:
+		res.P = distuv.UnitNormal.CDF(res.Z)
+	default:
+		res.P = math.Min(1, 2*distuv.UnitNormal.Survival(math.Abs(res.Z)))
+	}
 	return res, nil
 }
 
@@ -98,20 +136,33 @@ func Wilcoxon(x, y []float64) (WilcoxonResult, error) {
 // signed-rank statistic of n untied non-zero differences: the number of subsets of
 // {1, …, n} with sum at most w over 2ⁿ. Cost O(n³).
 func wilcoxonExactP(n, w int) float64 {
+	counts := wilcoxonCounts(n)
+	if 2*w == len(counts)-1 {
+		return 1 // the centre of the distribution
+	}
+	return math.Min(1, 2*cumulative(counts, w)/math.Ldexp(1, n))
+}
+
+// wilcoxonCounts returns, for s = 0 … n(n+1)/2, the number of subsets of {1, …, n}
+// summing to s: 2ⁿ times the distribution of W+ (exact in float64 for n ≤ 52). Cost
+// O(n³).
+func wilcoxonCounts(n int) []float64 {
 	total := n * (n + 1) / 2
-	counts := make([]float64, total+1) // counts[s]: subsets of {1…i} summing to s
+	counts := make([]float64, total+1)
 	counts[0] = 1
 	for i := 1; i <= n; i++ {
 		for s := total; s >= i; s-- {
 			counts[s] += counts[s-i]
 		}
 	}
-	if 2*w == total {
-		return 1 // the centre of the distribution
+	return counts
+}
+
+// cumulative returns counts[0] + … + counts[w].
+func cumulative(counts []float64, w int) float64 {
+	var s float64
+	for _, c := range counts[:w+1] {
+		s += c
 	}
-	var le float64
-	for s := 0; s <= w; s++ {
-		le += counts[s]
-	}
-	return math.Min(1, 2*le/math.Ldexp(1, n))
+	return s
 }

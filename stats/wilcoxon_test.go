@@ -53,6 +53,38 @@ func TestWilcoxon(t *testing.T) {
 	}
 }
 
+// TestWilcoxonOneSided checks the one-sided tests against scipy.stats.wilcoxon(…,
+// alternative="greater" or "less", correction=True) (scipy 1.10.1); the first pair is
+// the documentation's example (p 0.0206298828125 for "greater").
+func TestWilcoxonOneSided(t *testing.T) {
+	maize := []float64{6, 8, 14, 16, 23, 24, 28, 29, 41, -48, 49, 56, 60, -67, 75}
+	ties := []float64{1, 2, 2, 3, -1, 4, 5, 5, 6, -2}
+	for _, c := range []struct {
+		name      string
+		d         []float64
+		alt       Alternative
+		statistic float64
+		p         float64
+	}{
+		{"maize greater", maize, Greater, 96, 0.0206298828125},
+		{"maize less", maize, Less, 96, 0.982330322265625},
+		{"ties greater", ties, Greater, 49.5, 0.013900915060036254},
+		{"ties less", ties, Less, 49.5, 0.9893436958330899},
+		// Tied differences: the normal approximation.
+		{"five equal", []float64{0.1, 0.1, 0.1, 0.1, 0.1}, Greater, 15, 0.018444212853524936},
+		// Exact: P(W+ ≥ 15) = 1/2⁵.
+		{"five distinct", []float64{1, 2, 3, 4, 5}, Greater, 15, 1.0 / 32},
+	} {
+		r, err := WilcoxonTest(c.d, make([]float64, len(c.d)), c.alt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Statistic != c.statistic || math.Abs(r.P-c.p) > 1e-12 {
+			t.Errorf("%s: statistic %v p %.17g, want %v %.17g", c.name, r.Statistic, r.P, c.statistic, c.p)
+		}
+	}
+}
+
 func TestWilcoxonErrors(t *testing.T) {
 	for _, c := range []struct {
 		name string
