@@ -51,7 +51,9 @@ func Wilcoxon(x, y []float64) (WilcoxonResult, error) { return WilcoxonTest(x, y
 // two-sided test 2·P(W ≤ min(W+, W−)), capped at 1) when there are at most
 // MaxExactWilcoxon differences and no zero or tied one, and otherwise the normal
 // approximation with the tie correction of the variance and a continuity correction of
-// ½. It returns an error for unequal lengths or when every difference is zero. Cost
+// ½. Tied differences take the approximation, as R's wilcox.test does (scipy 1.10's
+// "auto" method counts them exactly from truncated rank sums). It returns an error for
+// unequal lengths or when every difference is zero. Cost
 // O(n log n), plus O(n³) for the exact distribution (n ≤ 50).
 func WilcoxonTest(x, y []float64, alt Alternative) (WilcoxonResult, error) {
 	if len(x) != len(y) {

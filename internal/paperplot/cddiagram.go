@@ -15,7 +15,8 @@ import (
 // their average ranks on an axis from 1 (best, left) to k, the best half labelled on the
 // left and the others on the right, Nemenyi's critical difference drawn above the axis,
 // and a thick bar joining each maximal group of methods whose ranks differ by less than
-// it (no significant difference within the group).
+// it (no significant difference within the group). A critical difference longer than
+// the axis is drawn to its end, open.
 type CDDiagram struct {
 	Style Style
 	// Title is drawn above the diagram when Style.Title.
@@ -42,7 +43,7 @@ func (s Style) NewCDDiagram(title string, names []string, ranks []float64, cd fl
 	if s.Height <= 0 {
 		w, _ := s.Size()
 		d.Style.Width = w
-		lines := 3.3 + 0.6*float64(len(d.Cliques())) + 1.5*float64((k+1)/2) + 0.5
+		lines := 4.3 + 0.6*float64(len(d.Cliques())) + 1.5*float64((k+1)/2) + 0.5
 		if s.Title {
 			lines += 1.5
 		}
@@ -119,14 +120,18 @@ func (d *CDDiagram) Draw(c draw.Canvas) {
 		c.FillText(tt, vg.Point{X: (c.Min.X + c.Max.X) / 2, Y: y}, d.Title)
 		y -= row
 	}
-	// The critical difference, above the axis, from rank 1.
-	cdY := y - 0.6*fs
-	c.StrokeLine2(line, x(1), cdY, x(1+d.cd), cdY)
+	// The critical difference, above the axis, from rank 1, its value above it; a CD
+	// longer than the axis is cut at its end, left open.
+	cdY := y - 1.6*fs
+	end := min(1+d.cd, float64(k))
+	c.StrokeLine2(line, x(1), cdY, x(end), cdY)
 	c.StrokeLine2(line, x(1), cdY-fs/4, x(1), cdY+fs/4)
-	c.StrokeLine2(line, x(1+d.cd), cdY-fs/4, x(1+d.cd), cdY+fs/4)
+	if end == 1+d.cd {
+		c.StrokeLine2(line, x(end), cdY-fs/4, x(end), cdY+fs/4)
+	}
 	lt := ts
-	lt.XAlign, lt.YAlign = draw.XLeft, draw.YCenter
-	c.FillText(lt, vg.Point{X: x(1+d.cd) + fs/3, Y: cdY}, "CD = "+fmt.Sprintf("%.2f", d.cd))
+	lt.XAlign, lt.YAlign = draw.XCenter, draw.YBottom
+	c.FillText(lt, vg.Point{X: (x(1) + x(end)) / 2, Y: cdY + fs/3}, "CD = "+fmt.Sprintf("%.2f", d.cd))
 	// The axis with a tick and label at every rank.
 	axisY := cdY - 2.2*fs
 	c.StrokeLine2(line, x(1), axisY, x(float64(k)), axisY)

@@ -129,7 +129,11 @@ func cdDiagram(t *testing.T) *CDDiagram {
 // platforms and nothing a reader would see; -update rewrites the golden images.
 func TestGolden(t *testing.T) {
 	dir := outDir(t)
-	kinds := map[string]saver{"cd_diagram": cdDiagram(t)}
+	wide, err := Style{}.NewCDDiagram("", []string{"A", "B", "C"}, []float64{1.25, 2, 2.75}, 2.34)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kinds := map[string]saver{"cd_diagram": cdDiagram(t), "cd_diagram_wide": wide}
 	for name, f := range figureKinds(t) {
 		kinds[name] = f
 	}

@@ -43,6 +43,7 @@ func writeReport(b *bytes.Buffer, rep *Report, opt Options, tables map[string]*T
 			WriteTable(b, t, opt, "Fit times (timed alone)", "")
 		}
 	}
+	writeRanks(b, rep, opt, tables, figs["cd"])
 	writeDatasetIndex(b, rep, opt, tables)
 	if r.Compare || !r.timingOnly() {
 		fmt.Fprintf(b, "## Every grid point\n\n[%s](%s) holds every grid point of every row on every dataset, one line per "+

@@ -166,13 +166,17 @@ func writeFiguresPage(b *bytes.Buffer, rep *Report) {
 			title = "Every dataset"
 		}
 		fmt.Fprintf(b, "## %s\n\n", title)
-		var comparison []*Figure // the comparison's figures, of any kind not on a page
+		var comparison, cd []*Figure // the comparison's figures, of any kind not on a page
 		for _, f := range rep.Figures {
-			if f.Dataset == d && !onPage(f.Kind) {
+			switch {
+			case f.Dataset == d && f.Kind == "cd":
+				cd = append(cd, f)
+			case f.Dataset == d && !onPage(f.Kind):
 				comparison = append(comparison, f)
 			}
 		}
 		writeFigureList(b, "Drawn with the comparison", ReportFile, comparison)
+		writeFigureList(b, "Critical differences across datasets", ReportFile, cd)
 		for _, k := range pageKinds {
 			writeFigureList(b, k.heading, r.PageFile(d), figuresOf(rep, d, k.kind))
 		}

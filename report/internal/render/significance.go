@@ -158,7 +158,7 @@ func significanceNote(tests []Versus) string {
 		return ""
 	}
 	var ns []int
-	paired, boot := 0, 0
+	paired, boot, untested := 0, 0, 0
 	for _, v := range tests {
 		if !slices.Contains(ns, v.N) && v.N > 0 {
 			ns = append(ns, v.N)
@@ -168,7 +168,12 @@ func significanceNote(tests []Versus) string {
 			paired++
 		case "bootstrap":
 			boot++
+		default:
+			untested++
 		}
+	}
+	if paired+boot == 0 {
+		return fmt.Sprintf("No cell tested against its column's best (under 2 unpaired restarts): no %s mark.", SignificanceMark)
 	}
 	slices.Sort(ns)
 	restarts := "?"
@@ -178,17 +183,24 @@ func significanceNote(tests []Versus) string {
 			restarts += "–" + fmt.Sprint(ns[len(ns)-1])
 		}
 	}
-	s := fmt.Sprintf("%s: not significantly worse than the bold row of its column (α = %.2f, %s restarts a row; ", SignificanceMark, Alpha, restarts)
+	unit := "restarts"
+	if restarts == "1" {
+		unit = "restart"
+	}
+	s := fmt.Sprintf("%s: not significantly worse than the bold row (α = %.2f; %s %s; ", SignificanceMark, Alpha, restarts, unit)
 	var how []string
 	if paired > 0 {
-		how = append(how, "one-sided Wilcoxon signed-rank test of the restarts paired by seed")
+		how = append(how, "one-sided Wilcoxon signed-rank, restarts paired by seed")
 	}
 	if boot > 0 {
-		how = append(how, fmt.Sprintf("one-sided %.0f %% bootstrap bound of the difference of means where they do not pair", 100*(1-Alpha)))
+		how = append(how, fmt.Sprintf("unpaired: one-sided %.0f %% bootstrap bound", 100*(1-Alpha)))
 	}
 	s += strings.Join(how, "; ") + ")."
+	if untested > 0 {
+		s += fmt.Sprintf(" %d cells untested (under 2 unpaired restarts).", untested)
+	}
 	if paired > 0 && len(ns) > 0 && ns[0] <= 4 {
-		s += fmt.Sprintf(" With %d restarts the smallest exact p is %.4g: no row can test worse.", ns[0], math.Ldexp(1, -ns[0]))
+		s += fmt.Sprintf(" With %d paired restarts the smallest exact p is %.4g: no row can test worse.", ns[0], math.Ldexp(1, -ns[0]))
 	}
 	return s
 }
@@ -225,7 +237,7 @@ func (m *Marks) Mark(c *texttable.Cell, rule, dataset, method string) {
 		return
 	}
 	m.tested = append(m.tested, v)
-	if !v.Worse && v.Mean != m.means[k] {
+	if v.Test != "" && !v.Worse && v.Mean != m.means[k] {
 		c.Text += " " + SignificanceMark
 	}
 }

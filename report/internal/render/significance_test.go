@@ -73,7 +73,7 @@ func TestBestVersus(t *testing.T) {
 	}
 	var tb texttable.Table
 	marks.AddNote(&tb)
-	if len(tb.Notes) != 1 || !strings.Contains(tb.Notes[0], "8 restarts a row; one-sided Wilcoxon") || !strings.Contains(tb.Notes[0], "bootstrap") {
+	if len(tb.Notes) != 1 || !strings.Contains(tb.Notes[0], "8 restarts; one-sided Wilcoxon") || !strings.Contains(tb.Notes[0], "bootstrap") {
 		t.Errorf("note %q", tb.Notes)
 	}
 }

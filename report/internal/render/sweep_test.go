@@ -247,6 +247,7 @@ func TestRowsTables(t *testing.T) {
 		{"datasets_sweep", DatasetsTable(unlabeled), []string{
 			"| ../own/x | 10 | 20 | 5 | 2 | 0.00 |",
 		}},
+		{"methods_unlabeled", MethodsTable(unlabeled), nil},
 	}
 	for _, tc := range tests {
 		t.Run(tc.golden, func(t *testing.T) { checkTable(t, tc.golden, tc.table, tc.lines) })
