@@ -86,7 +86,10 @@ func ClaimsTable(r *Results) *Table {
 				row.Cells = append(row.Cells, c)
 				t.Tidy = append(t.Tidy, tr)
 			}
-			across, tr := texttable.Cell{Text: Dash, Note: "not ranked on every dataset"}, NewTidy(t.Name, "", o, "avg_rank_difference", rule)
+			across, tr := texttable.Cell{Text: Dash, Note: "not ranked: no result on every dataset"}, NewTidy(t.Name, "", o, "avg_rank_difference", rule)
+			if ranks == nil {
+				across.Note = "no ranks: fewer than two datasets or rows with results on all"
+			}
 			if ranks != nil && !math.IsNaN(ranks.Rank(prop)) && !math.IsNaN(ranks.Rank(o)) {
 				diff := ranks.Rank(o) - ranks.Rank(prop)
 				tr.Mean = diff

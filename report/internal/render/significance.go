@@ -152,8 +152,8 @@ func mean(v []float64) float64 {
 
 // significanceNote states what SignificanceMark means in a table: the test, α and the
 // numbers of restarts behind the cells tested (tests lists the Versus of every marked
-// or tested cell).
-func significanceNote(tests []Versus) string {
+// or tested cell), best naming the cell they are tested against.
+func significanceNote(tests []Versus, best string) string {
 	if len(tests) == 0 {
 		return ""
 	}
@@ -187,7 +187,7 @@ func significanceNote(tests []Versus) string {
 	if restarts == "1" {
 		unit = "restart"
 	}
-	s := fmt.Sprintf("%s: not significantly worse than the bold row (α = %.2f; %s %s; ", SignificanceMark, Alpha, restarts, unit)
+	s := fmt.Sprintf("%s: not significantly worse than %s (α = %.2f; %s %s; ", SignificanceMark, best, Alpha, restarts, unit)
 	var how []string
 	if paired > 0 {
 		how = append(how, "one-sided Wilcoxon signed-rank, restarts paired by seed")
@@ -206,10 +206,12 @@ func significanceNote(tests []Versus) string {
 }
 
 // Marks are the significance marks of a table's cells: per selection rule and dataset,
-// the best row of a metric and every other row's Versus (Results.Best).
+// the best mean of a metric and every other row's Versus (Results.Best).
 type Marks struct {
 	metric string
-	best   map[[2]string]string
+	// best names the best cell in the note ("the bold row").
+	best string
+	// means are the best means per rule and dataset; vs every other row's Versus.
 	means  map[[2]string]float64
 	vs     map[[2]string]map[string]Versus
 	tested []Versus
@@ -218,11 +220,16 @@ type Marks struct {
 // MarkNotWorse tests, under every selection rule of every dataset, each of methods
 // against the best of them on metric (Best).
 func (r *Results) MarkNotWorse(metric string, methods []string) *Marks {
-	m := &Marks{metric: metric, best: map[[2]string]string{}, means: map[[2]string]float64{}, vs: map[[2]string]map[string]Versus{}}
-	for _, d := range r.Datasets {
+	return r.markNotWorse(metric, methods, r.Datasets, "the bold row")
+}
+
+// markNotWorse is MarkNotWorse on datasets, the best cell called best in the note.
+func (r *Results) markNotWorse(metric string, methods, datasets []string, best string) *Marks {
+	m := &Marks{metric: metric, best: best, means: map[[2]string]float64{}, vs: map[[2]string]map[string]Versus{}}
+	for _, d := range datasets {
 		for _, rule := range []string{PaperRule, r.FreeRule} {
 			k := [2]string{rule, d}
-			m.best[k], m.means[k], m.vs[k] = r.Best(rule, d, metric, methods)
+			_, m.means[k], m.vs[k] = r.Best(rule, d, metric, methods)
 		}
 	}
 	return m
@@ -244,7 +251,7 @@ func (m *Marks) Mark(c *texttable.Cell, rule, dataset, method string) {
 
 // AddNote adds to t the note saying what the marks mean, when some cell was tested.
 func (m *Marks) AddNote(t *texttable.Table) {
-	if s := significanceNote(m.tested); s != "" {
+	if s := significanceNote(m.tested, m.best); s != "" {
 		t.Notes = append(t.Notes, s)
 	}
 }
