@@ -142,14 +142,6 @@ func seeded(p *experiments.PointStats, metric string) ([][2]uint64, []float64) {
 	return keys, vals
 }
 
-func mean(v []float64) float64 {
-	var s float64
-	for _, x := range v {
-		s += x
-	}
-	return s / float64(len(v))
-}
-
 // significanceNote states what SignificanceMark means in a table: the test, α and the
 // numbers of restarts behind the cells tested (tests lists the Versus of every marked
 // or tested cell), best naming the cell they are tested against.
