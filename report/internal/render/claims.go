@@ -67,7 +67,6 @@ func ClaimsTable(r *Results) *Table {
 					text, tr.Note = "✗✗", "the row's mean is at least as good"
 				default:
 					v := versus(pp, op, metric, dir)
-					tr.Mean = pm - om
 					switch {
 					case v.Worse && v.Test == "wilcoxon":
 						text, tr.Note = fmt.Sprintf("✓ (p = %s)", fmtP(v.P)), "holds: Wilcoxon p "+fmtP(v.P)
@@ -92,7 +91,6 @@ func ClaimsTable(r *Results) *Table {
 			}
 			if ranks != nil && !math.IsNaN(ranks.Rank(prop)) && !math.IsNaN(ranks.Rank(o)) {
 				diff := ranks.Rank(o) - ranks.Rank(prop)
-				tr.Mean = diff
 				mark := "✗"
 				if diff >= ranks.CD {
 					mark = "✓"
@@ -100,6 +98,9 @@ func ClaimsTable(r *Results) *Table {
 				across = texttable.Cell{Text: fmt.Sprintf("%s (%.2f vs CD %.2f)", mark, diff, ranks.CD)}
 			}
 			tr.Note = across.Note
+			if tr.Note == "" {
+				tr.Note = "average rank " + across.Text
+			}
 			row.Cells = append(row.Cells, across)
 			t.Tidy = append(t.Tidy, tr)
 			t.Rows = append(t.Rows, row)

@@ -50,7 +50,7 @@ func MethodsTable(r *Results) *Table {
 				before := c.Text
 				marks.Mark(&c, rule, d, m)
 				if c.Text != before {
-					tr.Note = joinNotes(tr.Note, "not significantly worse than the column's best")
+					tr.Note = joinNotes(tr.Note, notWorseNote)
 				}
 				if dir.Better(mean, best[i]) {
 					best[i] = mean
@@ -82,6 +82,10 @@ func MethodsTable(r *Results) *Table {
 	marks.AddNote(&t.Table)
 	return t
 }
+
+// notWorseNote is the tidy note of a cell marked SignificanceMark (the compact LaTeX
+// table marks it from the note).
+const notWorseNote = "not significantly worse than the column's best"
 
 // joinNotes joins two notes of a tidy row with "; ", either possibly empty.
 func joinNotes(a, b string) string {

@@ -64,6 +64,11 @@ func TestMethodsTable(t *testing.T) {
 	if rt.Friedman.ChiSq != f.ChiSq || rt.Rank("A") != 1 || rt.Rank("B") != 2 || !math.IsNaN(rt.Rank("C")) {
 		t.Errorf("ranks %v χ² %v, want A 1, B 2, χ² %v", rt.Friedman.AvgRanks, rt.Friedman.ChiSq, f.ChiSq)
 	}
+	compact := tb.CompactLaTeX()
+	if !strings.Contains(compact, `$0.891_{\pm 0.004}$$^\dagger$`) || strings.Contains(compact, "avg\\_rank") ||
+		!strings.Contains(compact, "% Ranks, paper's rule") {
+		t.Errorf("compact table: want B's mark on d2, the ranks' note and no rank column:\n%s", compact)
+	}
 	var csv strings.Builder
 	if err := WriteCSV(&csv, tb.Tidy); err != nil {
 		t.Fatal(err)

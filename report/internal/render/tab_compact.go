@@ -26,7 +26,8 @@ var compactMetricOrder = []string{"ari", "nmi", "acc", "modularity", "heldout_mo
 // CompactLaTeX renders the table's cells (its tidy rows) as a compact booktabs table for
 // a column of a two-column paper: mean ± std with \pm, the best mean of each column in
 // each block bold, our numbers only (the paper's and Δ stay in NAME.tex). Datasets become
-// the columns when there are several, and each metric and selection rule a block of rows;
+// the columns when there are several (a row across datasets, Dataset "", is left out),
+// and each metric and selection rule a block of rows;
 // with one dataset the metrics are the columns (at most four, in the order ARI, NMI,
 // accuracy, modularity, …; the rest are named in a comment) and each rule a block. The
 // tabular is set in \footnotesize and shrunk to \columnwidth where it is wider (it needs
@@ -35,7 +36,7 @@ var compactMetricOrder = []string{"ari", "nmi", "acc", "modularity", "heldout_mo
 func (t *Table) CompactLaTeX() string {
 	var cells []TidyRow
 	for _, r := range t.Tidy {
-		if r.Selection != "" && !math.IsNaN(r.Mean) && !strings.HasPrefix(r.Selection, "alone") {
+		if r.Selection != "" && r.Dataset != "" && !math.IsNaN(r.Mean) && !strings.HasPrefix(r.Selection, "alone") {
 			cells = append(cells, r)
 		}
 	}
@@ -109,6 +110,14 @@ func (t *Table) CompactLaTeX() string {
 	for _, l := range texttable.Wrap(t.Caption, 86) {
 		b.WriteString("% " + l + "\n")
 	}
+	marked := slices.ContainsFunc(cells, func(r TidyRow) bool { return strings.Contains(r.Note, notWorseNote) })
+	for _, note := range t.Notes { // what the marks mean, and the ranks across datasets
+		if marked && strings.HasPrefix(note, SignificanceMark) || strings.HasPrefix(note, "Ranks, ") {
+			for _, l := range texttable.Wrap(strings.Replace(note, SignificanceMark, `$^\dagger$`, 1), 86) {
+				b.WriteString("% " + l + "\n")
+			}
+		}
+	}
 	if len(dropped) > 0 {
 		fmt.Fprintf(&b, "%% Left out to fit a column (see %s.tex): %s.\n", t.Name, strings.Join(dropped, ", "))
 	}
@@ -155,7 +164,11 @@ func (t *Table) CompactLaTeX() string {
 					continue
 				}
 				any = true
-				fields = append(fields, compactCell(r, c, bl.metric, compactNumber(r.Mean, c, bl.metric) == best[j]))
+				f := compactCell(r, c, bl.metric, compactNumber(r.Mean, c, bl.metric) == best[j])
+				if strings.Contains(r.Note, notWorseNote) {
+					f += `$^\dagger$`
+				}
+				fields = append(fields, f)
 			}
 			if any {
 				lines = append(lines, texttable.TeXEscape(row)+" & "+strings.Join(fields, " & ")+" \\\\\n")
