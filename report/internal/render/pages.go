@@ -198,11 +198,7 @@ func writeFigureList(b *bytes.Buffer, heading, shownIn string, figs []*Figure) {
 	}
 	fmt.Fprintf(b, "### %s\n\nShown in [%s](%s).\n\n", heading, shownIn, shownIn)
 	for _, f := range figs {
-		var links []string
-		for _, file := range f.Files {
-			links = append(links, fmt.Sprintf("[%s](%s)", strings.TrimPrefix(filepathExt(file), "."), file))
-		}
-		fmt.Fprintf(b, "- %s: %s\n", f.Title, strings.Join(links, " · "))
+		fmt.Fprintf(b, "- %s: %s\n", f.Title, fileLinks(f))
 	}
 	b.WriteString("\n")
 }

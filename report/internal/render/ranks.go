@@ -203,12 +203,3 @@ func writeRanks(b *bytes.Buffer, rep *Report, opt Options, tables map[string]*Ta
 
 // cdName is the file stem of the critical-difference diagram of t.
 func cdName(t *RankTest) string { return "cd_" + t.Metric + "_" + Slug(t.Rule) }
-
-// fileLinks links a figure's files: "[png](x.png) · [pdf](x.pdf)".
-func fileLinks(f *Figure) string {
-	var links []string
-	for _, file := range f.Files {
-		links = append(links, fmt.Sprintf("[%s](%s)", strings.TrimPrefix(filepathExt(file), "."), file))
-	}
-	return strings.Join(links, " · ")
-}
