@@ -20,6 +20,7 @@ import (
 	"github.com/nagc-harness/nagc/datasets"
 	"github.com/nagc-harness/nagc/internal/suggest"
 	"github.com/nagc-harness/nagc/memory"
+	"github.com/nagc-harness/nagc/metrics"
 
 	"github.com/nagc-harness/nagc/algorithms"
 	"github.com/nagc-harness/nagc/configs"
@@ -138,7 +139,8 @@ const (
 )
 
 // AllMetrics lists the metrics a run can record from its clustering, in table order.
-var AllMetrics = []string{"ari", "nmi", "acc", "modularity", "entropy", "attr_modularity", "ari_connected"}
+// They are the metrics catalogue's measures that metrics.Evaluate computes.
+var AllMetrics = metrics.Names(func(m metrics.Metric) bool { return m.Evaluated })
 
 // MetricHeldOut names the metric of a config with Holdout > 0: the modularity, on the
 // held-out edges alone, of the clustering fitted to the graph without them.

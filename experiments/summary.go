@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/nagc-harness/nagc/algorithms"
+	"github.com/nagc-harness/nagc/metrics"
 )
 
 // Selection rules for the grid point reported per dataset and method.
@@ -246,9 +247,13 @@ func ruleOrder(rule string) (func(a, b *PointStats) bool, error) {
 // compares only points that have both).
 func twoView(p *PointStats) float64 { return p.Mean["modularity"] + p.Mean["attr_modularity"] }
 
-// ReadsLabels reports whether a selection rule reads the ground-truth labels (only
-// SelectARI does); a rule that reads them is never called label-free.
-func ReadsLabels(rule string) bool { return rule == SelectARI }
+// ReadsLabels reports whether a selection rule reads the ground-truth labels: a rule
+// that is a label-reading measure of the metrics catalogue (only SelectARI is). A rule
+// that reads them is never called label-free.
+func ReadsLabels(rule string) bool {
+	m, ok := metrics.Lookup(rule)
+	return ok && m.ReadsLabels
+}
 
 // ReadsLabels reports whether the point's runs read the ground-truth labels to cluster
 // (algorithms.ReadsLabels: the authors' kmeans-median-ari initialisation), so that no

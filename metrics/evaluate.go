@@ -31,13 +31,13 @@ type Scores struct {
 	signedAttributes bool
 }
 
-// LabelMetrics names the measures that read the ground-truth labels; a graph without
-// labels has none of them.
-var LabelMetrics = []string{"ari", "nmi", "acc", "ari_connected"}
+// LabelMetrics names the measures Evaluate computes that read the ground-truth labels
+// (Catalogue's ReadsLabels); a graph without labels has none of them.
+var LabelMetrics = Names(func(m Metric) bool { return m.Evaluated && m.ReadsLabels })
 
-// AttributeMetrics names the measures of the clusters' attributes; a graph without
-// attributes has none of them.
-var AttributeMetrics = []string{"entropy", "attr_modularity"}
+// AttributeMetrics names the measures of the clusters' attributes Evaluate computes
+// (Catalogue's ReadsAttributes); a graph without attributes has none of them.
+var AttributeMetrics = Names(func(m Metric) bool { return m.Evaluated && m.ReadsAttributes })
 
 // Labelled reports whether s holds the label-reading measures (LabelMetrics).
 func (s Scores) Labelled() bool { return !s.unlabelled }

@@ -107,13 +107,37 @@ func figureKinds(t *testing.T) map[string]*Figure {
 	return map[string]*Figure{"sensitivity": sens, "sensitivity_band_page": sensBand, "heatmap": heatmap(s), "objective": obj}
 }
 
+// saver is a figure that saves itself: a Figure or a CDDiagram.
+type saver interface {
+	Save(stem string, formats ...string) ([]string, error)
+}
+
+// cdDiagram is the critical-difference diagram of Demšar's (2006) figure 1(a): four
+// C4.5 variants at his average ranks, CD = 1.12 at α = 0.10.
+func cdDiagram(t *testing.T) *CDDiagram {
+	d, err := Style{}.NewCDDiagram("Nemenyi, α = 0.10", []string{"C4.5", "C4.5+m", "C4.5+cf", "C4.5+m+cf"},
+		[]float64{3.143, 2.000, 2.893, 1.964}, 1.12)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
 // TestGolden renders each figure kind to PNG and compares it with
 // testdata/NAME_golden.png, pixel by pixel within a colour distance of 0.01 (gonum's
 // cmpimg.EqualApprox, YIQ space), which absorbs anti-aliasing differences across
 // platforms and nothing a reader would see; -update rewrites the golden images.
 func TestGolden(t *testing.T) {
 	dir := outDir(t)
+	wide, err := Style{}.NewCDDiagram("", []string{"A", "B", "C"}, []float64{1.25, 2, 2.75}, 2.34)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kinds := map[string]saver{"cd_diagram": cdDiagram(t), "cd_diagram_wide": wide}
 	for name, f := range figureKinds(t) {
+		kinds[name] = f
+	}
+	for name, f := range kinds {
 		t.Run(name, func(t *testing.T) {
 			files, err := f.Save(filepath.Join(dir, name), PNG)
 			if err != nil {

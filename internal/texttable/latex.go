@@ -120,7 +120,7 @@ var texReplacer = strings.NewReplacer(
 	"λ", `$\lambda$`, "ρ", `$\rho$`, "Δ", `$\Delta$`, "≤", `$\leq$`, "≥", `$\geq$`,
 	"×", `$\times$`, "²", `$^2$`, "→", `$\to$`, "’", "'", "\n", " ",
 	"ᵀ", `$^\top$`, "⊙", `$\odot$`, "·", `$\cdot$`, "√", `$\surd$`, "§", `\S{}`,
-	"γ", `$\gamma$`, "ξ", `$\xi$`, "μ", `$\mu$`, "ν", `$\nu$`,
+	"†", `$^\dagger$`, "α", `$\alpha$`, "χ", `$\chi$`, "✓", `$\checkmark$`, "✗", `$\times$`, "γ", `$\gamma$`, "ξ", `$\xi$`, "μ", `$\mu$`, "ν", `$\nu$`,
 )
 
 // Wrap splits text into lines of at most width bytes at spaces (a word longer than

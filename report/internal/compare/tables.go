@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/nagc-harness/nagc/internal/texttable"
+	"github.com/nagc-harness/nagc/metrics"
 	"github.com/nagc-harness/nagc/report/internal/render"
 )
 
@@ -107,7 +108,8 @@ func ariTable(r results) *render.Table {
 	for i, m := range methods {
 		labels[i] = r.methodLabel(m)
 	}
-	return comparisonTable(r, comparison{
+	marks := r.MarkNotWorse("ari", methods)
+	t := comparisonTable(r, comparison{
 		name:  "ari",
 		title: "ARI (mean ± std over restarts)",
 		caption: "ARI mean ± population std over the restarts of the selected grid point; Δ = ours − paper. " +
@@ -115,13 +117,17 @@ func ariTable(r results) *render.Table {
 			". Bold: best mean per dataset within a block.",
 		rowHead: "Method", section: blockOf, rows: labels, columns: datasetTitles(r.Datasets),
 		ours: func(rule string, row, col int) (texttable.Cell, render.TidyRow, float64) {
-			return r.MetricCell("ari", rule, r.Datasets[col], methods[row], "ari")
+			c, tr, mean := r.MetricCell("ari", rule, r.Datasets[col], methods[row], "ari")
+			marks.Mark(&c, rule, r.Datasets[col], methods[row])
+			return c, tr, mean
 		},
 		published: func(row, col int) (float64, float64, bool) {
 			return r.Paper.ARIOf(r.Spec.PaperRow(methods[row]), r.Datasets[col])
 		},
 		lower: higher, explain: true,
 	})
+	marks.AddNote(&t.Table)
+	return t
 }
 
 // rhoTable builds the table of the effect of ρ (the paper's table/q-ari.tex): for every ρ,
@@ -180,9 +186,6 @@ func (r results) rhoCell(rule, dataset string, rho float64) (texttable.Cell, ren
 	return c, tr, mean
 }
 
-// lowerIsBetter lists the measures whose best value is the lowest.
-var lowerIsBetter = map[string]bool{"entropy": true}
-
 // measureTitles head the measures' groups in the modularity table.
 var measureTitles = map[string]string{"modularity": "Modularity", "entropy": "Entropy", "ari": "ARI"}
 
@@ -237,7 +240,7 @@ func modularityTable(r results) *render.Table {
 			}
 			return v[col], math.NaN(), true
 		},
-		lower: func(col int) bool { return lowerIsBetter[measures[col]] },
+		lower: func(col int) bool { return metrics.DirectionOf(measures[col]) == metrics.LowerIsBetter },
 	})
 }
 

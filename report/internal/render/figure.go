@@ -73,7 +73,8 @@ type Figure struct {
 	// Name is the file stem, e.g. "lambda_webkb".
 	Name string
 	// Kind is what the figure shows: "layout", "lambda", "k2" (the paper's), "objective",
-	// "sensitivity" or "heatmap"; Dataset, Method and Params what it is about.
+	// "sensitivity", "heatmap" or "cd" (a critical-difference diagram across datasets,
+	// Dataset ""); Dataset, Method and Params what it is about.
 	Kind, Dataset, Method string
 	Params                []string
 	// Title is the heading of the figure in REPORT.md.

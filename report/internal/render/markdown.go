@@ -43,6 +43,7 @@ func writeReport(b *bytes.Buffer, rep *Report, opt Options, tables map[string]*T
 			WriteTable(b, t, opt, "Fit times (timed alone)", "")
 		}
 	}
+	writeRanks(b, rep, opt, tables, figs["cd"])
 	writeDatasetIndex(b, rep, opt, tables)
 	if r.Compare || !r.timingOnly() {
 		fmt.Fprintf(b, "## Every grid point\n\n[%s](%s) holds every grid point of every row on every dataset, one line per "+
@@ -208,11 +209,7 @@ func WriteFigures(b *bytes.Buffer, figs []*Figure) {
 				fmt.Fprintf(b, "![%s](%s)\n\n", f.Title, file)
 			}
 		}
-		var links []string
-		for _, file := range f.Files {
-			links = append(links, fmt.Sprintf("[%s](%s)", strings.TrimPrefix(filepathExt(file), "."), file))
-		}
-		fmt.Fprintf(b, "%s Files: %s.\n\n", f.Caption, strings.Join(links, " · "))
+		fmt.Fprintf(b, "%s Files: %s.\n\n", f.Caption, fileLinks(f))
 		for _, fact := range f.Facts {
 			fmt.Fprintf(b, "- %s\n", fact)
 		}
@@ -220,6 +217,15 @@ func WriteFigures(b *bytes.Buffer, figs []*Figure) {
 			b.WriteString("\n")
 		}
 	}
+}
+
+// fileLinks links a figure's files: "[png](x.png) · [pdf](x.pdf)".
+func fileLinks(f *Figure) string {
+	var links []string
+	for _, file := range f.Files {
+		links = append(links, fmt.Sprintf("[%s](%s)", strings.TrimPrefix(filepathExt(file), "."), file))
+	}
+	return strings.Join(links, " · ")
 }
 
 func filepathExt(name string) string {

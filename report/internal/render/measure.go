@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/nagc-harness/nagc/experiments"
+	"github.com/nagc-harness/nagc/metrics"
 )
 
 // Measure is a quantity of a grid point that a table or figure shows: a metric's mean
@@ -17,27 +18,12 @@ type Measure struct {
 	get    func(p *experiments.PointStats) (mean, std float64, ok bool)
 }
 
-// metricRange is the range of each metric: error bars and axes are clipped to it.
-var metricRange = map[string][2]float64{
-	"ari": {-0.5, 1}, "ari_connected": {-0.5, 1}, "nmi": {0, 1}, "acc": {0, 1},
-	"modularity": {-0.5, 1}, "attr_modularity": {-0.5, 1}, experiments.MetricHeldOut: {-0.5, 1},
-}
-
-// metricLabels are the axis labels of the metrics.
-var metricLabels = map[string]string{
-	"ari": "ARI", "ari_connected": "ARI (vertices with an edge)", "nmi": "NMI", "acc": "accuracy",
-	"modularity": "modularity", "attr_modularity": "attribute modularity", "entropy": "average entropy",
-	experiments.MetricHeldOut: "held-out modularity",
-}
-
-// MetricMeasure returns the measure of a recorded metric.
+// MetricMeasure returns the measure of a recorded metric: its label and range are the
+// metrics catalogue's (metrics.Lookup), its name and no bounds for a name it lacks.
 func MetricMeasure(name string) Measure {
 	m := Measure{Name: name, Label: name, Lo: math.NaN(), Hi: math.NaN()}
-	if l, ok := metricLabels[name]; ok {
-		m.Label = l
-	}
-	if r, ok := metricRange[name]; ok {
-		m.Lo, m.Hi = r[0], r[1]
+	if c, ok := metrics.Lookup(name); ok {
+		m.Label, m.Lo, m.Hi = c.Label, c.Lo, c.Hi
 	}
 	m.get = func(p *experiments.PointStats) (float64, float64, bool) {
 		v, ok := p.Mean[name]

@@ -166,13 +166,17 @@ func writeFiguresPage(b *bytes.Buffer, rep *Report) {
 			title = "Every dataset"
 		}
 		fmt.Fprintf(b, "## %s\n\n", title)
-		var comparison []*Figure // the comparison's figures, of any kind not on a page
+		var comparison, cd []*Figure // the comparison's figures, of any kind not on a page
 		for _, f := range rep.Figures {
-			if f.Dataset == d && !onPage(f.Kind) {
+			switch {
+			case f.Dataset == d && f.Kind == "cd":
+				cd = append(cd, f)
+			case f.Dataset == d && !onPage(f.Kind):
 				comparison = append(comparison, f)
 			}
 		}
 		writeFigureList(b, "Drawn with the comparison", ReportFile, comparison)
+		writeFigureList(b, "Critical differences across datasets", ReportFile, cd)
 		for _, k := range pageKinds {
 			writeFigureList(b, k.heading, r.PageFile(d), figuresOf(rep, d, k.kind))
 		}
@@ -194,11 +198,7 @@ func writeFigureList(b *bytes.Buffer, heading, shownIn string, figs []*Figure) {
 	}
 	fmt.Fprintf(b, "### %s\n\nShown in [%s](%s).\n\n", heading, shownIn, shownIn)
 	for _, f := range figs {
-		var links []string
-		for _, file := range f.Files {
-			links = append(links, fmt.Sprintf("[%s](%s)", strings.TrimPrefix(filepathExt(file), "."), file))
-		}
-		fmt.Fprintf(b, "- %s: %s\n", f.Title, strings.Join(links, " · "))
+		fmt.Fprintf(b, "- %s: %s\n", f.Title, fileLinks(f))
 	}
 	b.WriteString("\n")
 }

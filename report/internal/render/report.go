@@ -265,16 +265,26 @@ func (rep *Report) write(opt Options) error {
 }
 
 // BuildTables builds every table: the datasets table, then with a comparison its
-// tables (Comparer.Tables: the paper's in its order); without it, the datasets table and, where fits were timed alone, their
-// times (fitTimesTable); then per dataset the table of every row at its selected grid
+// tables (Comparer.Tables: the paper's in its order) and the paper's claims under the
+// significance tests (ClaimsTable); without it, where fits were timed alone, their
+// times (fitTimesTable), and over several datasets the methods × datasets table
+// (MethodsTable); then per dataset the table of every row at its selected grid
 // points (rowsTable), but for a dataset with fits timed alone and no run of a sweep
 // (noSweepSection): its table would have no line.
 func BuildTables(r *Results) []*Table {
 	out := []*Table{DatasetsTable(r)}
 	if c := r.comparer(); c != nil {
 		out = append(out, c.Tables(r)...)
-	} else if len(r.Timed) > 0 {
-		out = append(out, FitTimesTable(r)) // a user's own timing config
+		if t := ClaimsTable(r); t != nil {
+			out = append(out, t)
+		}
+	} else {
+		if len(r.Timed) > 0 {
+			out = append(out, FitTimesTable(r)) // a user's own timing config
+		}
+		if t := MethodsTable(r); t != nil {
+			out = append(out, t)
+		}
 	}
 	for _, d := range r.Datasets {
 		if r.noSweepSection(d) {
@@ -352,6 +362,13 @@ func (rep *Report) drawFigures(opt Options) error {
 	if cmp != nil {
 		if err := cmp.DrawFigures(rep, opt, add); err != nil {
 			return err
+		}
+	}
+	for _, rule := range r.RankRules() { // across datasets: the critical differences
+		if t := r.Ranks(rule, r.RankMetric(), r.Methods); t != nil {
+			if err := add(r.cdFigure(t, opt.OutDir, formats)); err != nil {
+				return err
+			}
 		}
 	}
 	for _, d := range r.Datasets {

@@ -46,6 +46,10 @@ func RowsTable(r *Results, dataset string) *Table {
 	if !r.Labeled(dataset) {
 		t.Notes = append(t.Notes, "No run on "+DatasetTitle(dataset)+" recorded ARI (no labels): only the label-free rule selects.")
 	}
+	marks := map[string]*Marks{}
+	for _, m := range metrics {
+		marks[m] = r.markNotWorse(m, r.Methods, []string{dataset}, "the best mean of its column under the same rule")
+	}
 	for _, method := range r.Methods {
 		for _, rule := range r.Rules(dataset) {
 			sel := ruleName(rule)
@@ -75,6 +79,7 @@ func RowsTable(r *Results, dataset string) *Table {
 			for _, m := range metrics {
 				c, tr, _ := r.MetricCell(t.Name, rule, dataset, method, m)
 				c.Note = ""
+				marks[m].Mark(&c, rule, dataset, method)
 				row.Cells = append(row.Cells, c)
 				t.Tidy = append(t.Tidy, tr)
 			}
@@ -85,6 +90,13 @@ func RowsTable(r *Results, dataset string) *Table {
 			row.Cells = append(row.Cells, texttable.Cell{Text: FmtSeconds(p.FitSeconds)}, texttable.Cell{Text: restarts(p)})
 			t.Rows = append(t.Rows, row)
 		}
+	}
+	var tested []Versus
+	for _, m := range metrics {
+		tested = append(tested, marks[m].tested...)
+	}
+	if len(metrics) > 0 {
+		(&Marks{best: marks[metrics[0]].best, tested: tested}).AddNote(&t.Table)
 	}
 	return t
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/nagc-harness/nagc/internal/texttable"
+	"github.com/nagc-harness/nagc/metrics"
 )
 
 // FormatLaTeXCompact is the table format of compact LaTeX tables for a paper, written to
@@ -22,13 +23,11 @@ const compactMaxColumns = 4
 // columns when it has more than compactMaxColumns.
 var compactMetricOrder = []string{"ari", "nmi", "acc", "modularity", "heldout_modularity", "attr_modularity", "ari_connected", "entropy", "fit_seconds"}
 
-// compactLowerIsBetter are the metrics whose best value is the smallest.
-var compactLowerIsBetter = map[string]bool{"entropy": true, "fit_seconds": true, "init_seconds": true}
-
 // CompactLaTeX renders the table's cells (its tidy rows) as a compact booktabs table for
 // a column of a two-column paper: mean ± std with \pm, the best mean of each column in
 // each block bold, our numbers only (the paper's and Δ stay in NAME.tex). Datasets become
-// the columns when there are several, and each metric and selection rule a block of rows;
+// the columns when there are several (a row across datasets, Dataset "", is left out),
+// and each metric and selection rule a block of rows;
 // with one dataset the metrics are the columns (at most four, in the order ARI, NMI,
 // accuracy, modularity, …; the rest are named in a comment) and each rule a block. The
 // tabular is set in \footnotesize and shrunk to \columnwidth where it is wider (it needs
@@ -37,14 +36,14 @@ var compactLowerIsBetter = map[string]bool{"entropy": true, "fit_seconds": true,
 func (t *Table) CompactLaTeX() string {
 	var cells []TidyRow
 	for _, r := range t.Tidy {
-		if r.Selection != "" && !math.IsNaN(r.Mean) && !strings.HasPrefix(r.Selection, "alone") {
+		if r.Selection != "" && r.Dataset != "" && !math.IsNaN(r.Mean) && !strings.HasPrefix(r.Selection, "alone") {
 			cells = append(cells, r)
 		}
 	}
 	if len(cells) == 0 {
 		return t.LaTeX()
 	}
-	var datasets, metrics, selections, rows []string
+	var datasets, measures, selections, rows []string
 	add := func(list *[]string, v string) {
 		if !slices.Contains(*list, v) {
 			*list = append(*list, v)
@@ -58,7 +57,7 @@ func (t *Table) CompactLaTeX() string {
 	}
 	for _, r := range cells {
 		add(&datasets, r.Dataset)
-		add(&metrics, r.Metric)
+		add(&measures, r.Metric)
 		add(&selections, r.Selection)
 		add(&rows, rowName(r))
 	}
@@ -69,18 +68,18 @@ func (t *Table) CompactLaTeX() string {
 	var dropped []string
 	if byDataset {
 		cols = datasets
-		for _, m := range metrics {
+		for _, m := range measures {
 			for _, s := range selections {
 				blocks = append(blocks, block{m, s})
 			}
 		}
 	} else {
 		for _, m := range compactMetricOrder {
-			if slices.Contains(metrics, m) && len(cols) < compactMaxColumns {
+			if slices.Contains(measures, m) && len(cols) < compactMaxColumns {
 				cols = append(cols, m)
 			}
 		}
-		for _, m := range metrics {
+		for _, m := range measures {
 			if !slices.Contains(cols, m) {
 				if len(cols) < compactMaxColumns {
 					cols = append(cols, m)
@@ -111,6 +110,14 @@ func (t *Table) CompactLaTeX() string {
 	for _, l := range texttable.Wrap(t.Caption, 86) {
 		b.WriteString("% " + l + "\n")
 	}
+	marked := slices.ContainsFunc(cells, func(r TidyRow) bool { return strings.Contains(r.Note, notWorseNote) })
+	for _, note := range t.Notes { // what the marks mean, and the ranks across datasets
+		if marked && strings.HasPrefix(note, SignificanceMark) || strings.HasPrefix(note, "Ranks, ") {
+			for _, l := range texttable.Wrap(strings.Replace(note, SignificanceMark, `$^\dagger$`, 1), 86) {
+				b.WriteString("% " + l + "\n")
+			}
+		}
+	}
 	if len(dropped) > 0 {
 		fmt.Fprintf(&b, "%% Left out to fit a column (see %s.tex): %s.\n", t.Name, strings.Join(dropped, ", "))
 	}
@@ -137,7 +144,7 @@ func (t *Table) CompactLaTeX() string {
 				if !ok {
 					continue
 				}
-				lower := compactLowerIsBetter[r.Metric]
+				lower := metrics.DirectionOf(r.Metric) == metrics.LowerIsBetter
 				if math.IsNaN(v) || (lower && r.Mean < v) || (!lower && r.Mean > v) {
 					v = r.Mean
 				}
@@ -157,7 +164,11 @@ func (t *Table) CompactLaTeX() string {
 					continue
 				}
 				any = true
-				fields = append(fields, compactCell(r, c, bl.metric, compactNumber(r.Mean, c, bl.metric) == best[j]))
+				f := compactCell(r, c, bl.metric, compactNumber(r.Mean, c, bl.metric) == best[j])
+				if strings.Contains(r.Note, notWorseNote) {
+					f += `$^\dagger$`
+				}
+				fields = append(fields, f)
 			}
 			if any {
 				lines = append(lines, texttable.TeXEscape(row)+" & "+strings.Join(fields, " & ")+" \\\\\n")
@@ -183,13 +194,11 @@ func (t *Table) CompactLaTeX() string {
 	return b.String()
 }
 
-// metricTitle is a metric's column heading: "ARI", "NMI", "accuracy", its name else.
+// metricTitle is a metric's column heading: its label in the metrics catalogue ("ARI",
+// "accuracy", "fit (s)"), its name else.
 func metricTitle(m string) string {
-	if l, ok := metricLabels[m]; ok {
-		return l
-	}
-	if m == "fit_seconds" {
-		return "fit (s)"
+	if c, ok := metrics.Lookup(m); ok {
+		return c.Label
 	}
 	return m
 }
@@ -206,8 +215,8 @@ func ruleWords(sel string) string {
 	case "all":
 		return "mean over all runs"
 	}
-	if l, ok := metricLabels[sel]; ok {
-		return "best mean " + l
+	if c, ok := metrics.Lookup(sel); ok {
+		return "best mean " + c.Label
 	}
 	return sel
 }

@@ -1,0 +1,35 @@
+package paperplot
+
+import (
+	"fmt"
+	"testing"
+)
+
+// TestCDCliques checks the groups of Demšar's (2006) figure 1: at α = 0.10 (CD = 1.12)
+// C4.5+m+cf, C4.5+m and C4.5+cf form one group and C4.5+cf and C4.5 another; at α =
+// 0.05 (CD = 1.25) all four are one group.
+func TestCDCliques(t *testing.T) {
+	names := []string{"C4.5", "C4.5+m", "C4.5+cf", "C4.5+m+cf"}
+	ranks := []float64{3.143, 2.000, 2.893, 1.964}
+	for _, c := range []struct {
+		cd   float64
+		want string
+	}{{1.12, "[[3 1 2] [2 0]]"}, {1.25, "[[3 1 2 0]]"}, {0.01, "[]"}} {
+		d, err := Style{}.NewCDDiagram("", names, ranks, c.cd)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := fmt.Sprint(d.Cliques()); got != c.want {
+			t.Errorf("CD %v: groups %s, want %s", c.cd, got, c.want)
+		}
+	}
+	for _, bad := range []struct {
+		names []string
+		ranks []float64
+		cd    float64
+	}{{names[:1], ranks[:1], 1}, {names, ranks[:3], 1}, {names, ranks, 0}, {names, []float64{0.5, 2, 3, 4}, 1}} {
+		if _, err := (Style{}).NewCDDiagram("", bad.names, bad.ranks, bad.cd); err == nil {
+			t.Errorf("%v %v CD %v: no error", bad.names, bad.ranks, bad.cd)
+		}
+	}
+}
