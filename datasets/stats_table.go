@@ -22,7 +22,8 @@ func WriteStatsTable(w io.Writer, stats []Stats) error {
 
 // IsDataRoot reports whether dir is a folder of named datasets (as $NAGC_DATA is)
 // rather than one graph: a folder holding none of the files a graph folder holds (a
-// LINQS .content file, edges.*, adj.mtx, adjacency.mtx, an .npz archive).
+// LINQS .content file, edges.*, adj.mtx, adjacency.mtx, an .npz archive, an OGB raw/
+// folder).
 func IsDataRoot(dir string) bool {
 	fi, err := os.Stat(dir)
 	if err != nil || !fi.IsDir() {
@@ -33,5 +34,5 @@ func IsDataRoot(dir string) bool {
 			return false
 		}
 	}
-	return true
+	return ogbRaw(dir) == ""
 }

@@ -6,8 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -17,21 +15,6 @@ import (
 	"github.com/nagc-harness/nagc/experiments"
 	"github.com/nagc-harness/nagc/sparse"
 )
-
-// setDataRoot points dataset look-ups at dir: a LINQS folder itself becomes the only
-// dataset when none is named; any other folder becomes the data root.
-func setDataRoot(dir string, names *[]string) error {
-	if m, _ := filepath.Glob(filepath.Join(dir, "*.content")); len(m) > 0 {
-		if len(*names) == 0 {
-			*names = []string{dir}
-		}
-		return nil
-	}
-	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-		return fmt.Errorf("--data %s: not a folder", dir)
-	}
-	return os.Setenv("NAGC_DATA", dir)
-}
 
 // kvFlag collects repeated --opt key=value flags.
 type kvFlag map[string]any
