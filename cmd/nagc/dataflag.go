@@ -1,9 +1,11 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 
 	"github.com/nagc-harness/nagc/datasets"
 )
@@ -41,4 +43,16 @@ func setDataFolder(data string) (restore func(), err error) {
 // files nor folders of datasets.
 func noGraphIn(dir string) error {
 	return fmt.Errorf("--data %s: found no graph there: no graph files (a LINQS .content, edges.csv/.tsv/.txt, adj.mtx, an .npz, an OGB raw/edge.csv.gz) and no folder holding one (such as webkb, cora)", dir)
+}
+
+// checkK1Flag refuses a --k1 given below min (0 is not a number of clusters, nor a way to
+// ask for the default, which omitting the flag gives), saying how to ask for the default.
+func checkK1Flag(fs *flag.FlagSet, min int, howDefault string) error {
+	f := fs.Lookup("k1")
+	given := false
+	fs.Visit(func(v *flag.Flag) { given = given || v.Name == "k1" })
+	if k, err := strconv.Atoi(f.Value.String()); given && err == nil && k < min {
+		return fmt.Errorf("--k1 %d: the number of clusters must be at least %d; %s", k, min, howDefault)
+	}
+	return nil
 }

@@ -50,3 +50,21 @@ func TestDataNamesOneThing(t *testing.T) {
 		t.Errorf("datasets where --data: exit %d, stdout %q; want only the folder given", code, stdout)
 	}
 }
+
+// TestK1ZeroIsRefused checks that --k1 0 (or below) is refused, saying how to ask for the
+// default, rather than silently meaning the number of classes.
+func TestK1ZeroIsRefused(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"cluster", "--data", "synthetic", "--k1", "0"}, "--k1 0: the number of clusters must be at least 1; leave --k1 out for the number of classes"},
+		{[]string{"cluster", "--data", "synthetic", "--k1", "-3"}, "--k1 -3: the number of clusters must be at least 1"},
+		{[]string{"auto", "--data", "synthetic", "--k1", "0"}, "--k1 0: the number of clusters must be at least 2; leave --k1 out to choose it"},
+	} {
+		code, _, stderr := cli(t, c.args...)
+		if code == 0 || !strings.Contains(stderr, c.want) {
+			t.Errorf("nagc %s: exit %d, stderr %q; want %q", strings.Join(c.args, " "), code, stderr, c.want)
+		}
+	}
+}

@@ -27,7 +27,7 @@ func runDatasets(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		if isHelp(args) {
 			w = stdout
 		}
-		fmt.Fprintln(w, "usage: nagc datasets stats [graph flags of cluster] [--json] [NAME|PATH…]   n, edges, m, k1, nnz(X), density, self-loops, dangling edges, and the load report")
+		fmt.Fprintln(w, "usage: nagc datasets stats [graph flags of cluster] [--json] [NAME|PATH…]   n, edges, m, k1, nnz(X), density, self-loops, isolated vertices, dropped edges, and the load report")
 		fmt.Fprintln(w, "       nagc datasets fetch NAME…|all [--dir DIR]               download the paper's datasets (default into $NAGC_DATA or ~/.cache/nagc/datasets)")
 		fmt.Fprintln(w, "       nagc datasets where [NAME…]                             the places datasets are looked up in, and where each named one is found")
 		fmt.Fprintln(w, "       nagc datasets synth --shape arxiv|products|… [--n --edges --m --k --homophily --dense] --out FILE.npz")
