@@ -202,33 +202,28 @@ func Add(bs ...uint64) uint64 {
 // FormatBinary writes a byte count in powers of 1024, as cgroup limits are set ("6G" in
 // Slurm's --mem, Docker's --memory and memory.max is 6 GiB): "512 B", "6.0 GiB".
 func FormatBinary(b uint64) string {
-	if b < 1024 {
-		return fmt.Sprintf("%d B", b)
-	}
-	units := []string{"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"}
-	v := float64(b) / 1024
-	i := 0
-	for v >= 1023.95 && i < len(units)-1 {
-		v /= 1024
-		i++
-	}
-	return fmt.Sprintf("%.1f %s", v, units[i])
+	return formatUnits(b, 1024, "KiB", "MiB", "GiB", "TiB", "PiB", "EiB")
 }
 
 // Format writes a byte count for people: "512 B", "3.2 MB", "16.0 GB" (powers of 1000;
 // "GB" as users type it in --max-memory).
 func Format(b uint64) string {
-	switch {
-	case b == math.MaxUint64:
+	if b == math.MaxUint64 {
 		return "more than 18 EB"
-	case b < 1000:
+	}
+	return formatUnits(b, 1000, "kB", "MB", "GB", "TB", "PB", "EB")
+}
+
+// formatUnits writes b in the largest of units (powers of base) that keeps its value
+// below base, with one decimal; bytes below base as a whole number of B.
+func formatUnits(b uint64, base float64, units ...string) string {
+	if float64(b) < base {
 		return fmt.Sprintf("%d B", b)
 	}
-	units := []string{"kB", "MB", "GB", "TB", "PB", "EB"}
-	v := float64(b) / 1000
+	v := float64(b) / base
 	i := 0
-	for v >= 999.95 && i < len(units)-1 {
-		v /= 1000
+	for v >= base-0.05 && i < len(units)-1 {
+		v /= base
 		i++
 	}
 	return fmt.Sprintf("%.1f %s", v, units[i])
