@@ -107,7 +107,7 @@ func readGzip(f *os.File, path string) ([]byte, error) {
 	}
 	if n > limit {
 		return nil, &memory.TooLargeError{
-			What:   fmt.Sprintf("decompressing %s (it expands to more than %s; its text and the graph read from it take four times that at least)", path, memory.Format(uint64(limit))),
+			What:   fmt.Sprintf("decompressing %s (it expands to more than %s, a quarter of the budget; its text and the graph read from it take four times that at least)", path, memory.Format(uint64(limit))),
 			Need:   memory.Add(memory.Bytes(n, 4), 1),
 			Budget: budget.Bytes,
 			By:     budget,
