@@ -49,7 +49,7 @@ type Bound struct {
 	Bytes  uint64 // the memory it leaves: Limit less Used
 	Limit  uint64 // the limit itself
 	Used   uint64 // what its cgroup holds already (0 for the machine and --max-memory)
-	Source string // what sets it: "--max-memory", "the cgroup /sys/fs/cgroup/job_12 memory.max", …
+	Source string // what sets it: "--max-memory or max_memory", "the cgroup /sys/fs/cgroup/job_12 memory.max", …
 }
 
 // String says which limit the bound is: its Source, and for a cgroup the limit and
