@@ -54,6 +54,9 @@ func TestMethodsRunOnDenseAttributes(t *testing.T) {
 			{"snmf", nil, 0.3},
 		} {
 			t.Run(fmt.Sprintf("%s%v/f32=%v", tc.method, tc.params, f32), func(t *testing.T) {
+				if tc.method == "metis" {
+					requireGPMetis(t)
+				}
 				m, err := New(tc.method, tc.params)
 				if err != nil {
 					t.Fatal(err)

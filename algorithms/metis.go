@@ -11,6 +11,9 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/nagc-harness/nagc/internal/scratch"
+	"github.com/nagc-harness/nagc/memory"
 )
 
 // METISInstallHint tells a user how to get gpmetis.
@@ -24,7 +27,8 @@ const METISInstallHint = "install METIS's command-line tools: on Debian/Ubuntu `
 // volume) under a balance constraint of 1.03 (gpmetis's default -ufactor=30) by multilevel
 // coarsening, initial partitioning and refinement; it has no per-iteration objective.
 //
-// The binary is NAGC_GPMETIS if set, else gpmetis on PATH. Cost: O(|E|) to write the file
+// The binary is NAGC_GPMETIS if set, else gpmetis on PATH. The files are written in a
+// folder under $TMPDIR (internal/scratch), removed on every return. Cost: O(|E|) to write the file
 // plus METIS's own near-linear time. Defaults (zero values): k-way partitioning, edge-cut
 // objective.
 type METIS struct {
@@ -83,14 +87,16 @@ func (a METIS) Fit(ctx context.Context, in Input, k int, seed uint64) (*Result, 
 	if err != nil {
 		return nil, err
 	}
-	dir, err := os.MkdirTemp("", "nagc-metis-*")
+	// The graph file: a line per vertex of its neighbours' numbers (at most 11 bytes each
+	// with its separator); the partition gpmetis writes beside it: a line per vertex.
+	dir, remove, err := scratch.Dir("", "nagc-metis-*", memory.Bytes(int64(in.Adj.NNZ())+2*int64(n)+64, 11))
 	if err != nil {
 		return nil, fmt.Errorf("metis: %w", err)
 	}
-	defer os.RemoveAll(dir)
+	defer remove()
 	file := filepath.Join(dir, "graph")
 	if err := writeMETISGraph(file, in); err != nil {
-		return nil, fmt.Errorf("metis: %w", err)
+		return nil, fmt.Errorf("metis: %w", scratch.Explain(err))
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -430,6 +431,15 @@ func (t *textFile) errorf(format string, args ...any) error {
 // fillMissing says what to do about a missing value in a file written from Python.
 const fillMissing = "fill the missing values before writing the file (pandas: df.fillna(0); numpy: np.nan_to_num(X))"
 
+// missingMarkers are the strings other than "" and NaN's spellings that pandas'
+// read_csv takes for a missing value (its default na_values), as data written by R, SQL
+// exports, pandas' nullable types and spreadsheets hold them.
+var missingMarkers = []string{"NA", "<NA>", "N/A", "n/a", "#N/A", "#N/A N/A", "#NA", "NULL", "null", "None", "-nan", "-NaN",
+	"-1.#IND", "1.#IND", "-1.#QNAN", "1.#QNAN"}
+
+// isMissing reports whether tok is one of missingMarkers.
+func isMissing(tok []byte) bool { return slices.Contains(missingMarkers, string(tok)) }
+
 // parseValue parses tok as a finite number ≥ 0 (an attribute value or edge weight) of
 // at most maxValue. what names the value in an error, e.g. "weight", followed by col when
 // col > 0 ("attribute column 3"). It allocates only for an error.
@@ -448,6 +458,9 @@ func parseValue(tok []byte, what string, col int, maxValue float64) (float64, er
 		if ne, ok := err.(*strconv.NumError); !ok || ne.Err != strconv.ErrRange {
 			if len(tok) == 0 {
 				return 0, fmt.Errorf("%s: \"\" is not a number: the field is empty, a missing value as pandas writes NaN; %s", what, fillMissing)
+			}
+			if isMissing(tok) {
+				return 0, fmt.Errorf("%s: %q is not a number: it marks a missing value (pandas reads it as NaN); %s", what, tok, fillMissing)
 			}
 			return 0, fmt.Errorf("%s: %q is not a number", what, tok)
 		}

@@ -560,7 +560,7 @@ func (e *edgeListParser) denseValues(t *textFile, nf, na, skip int, labelColumn 
 				v, e.negative = nv, true // kept: the file is then read dense (see dense)
 			} else if v, err = parseValue(tok, "attribute column", a+1, MaxAttribute); err != nil {
 				switch {
-				case len(tok) == 0: // a missing value, explained by parseValue
+				case len(tok) == 0 || isMissing(tok): // a missing value, explained by parseValue
 				case a == 0 && nf == 3 && !isNumber(tok):
 					return t.errorf("%v; if this file holds one (id, column, value) triplet a line, set the feature layout to sparse (feature_layout: sparse in a config, --feature-layout sparse on the command line)", err)
 				case a == na-1 && !labelColumn && !isNumber(tok):

@@ -205,7 +205,8 @@ type Stats struct {
 	K         int     `json:"k"`
 	NNZX      int     `json:"nnz_x"`
 	SelfLoops int     `json:"self_loops"`
-	Dangling  int     `json:"dangling"`
+	Isolated  int     `json:"isolated"` // vertices without an edge to another vertex, as the load report's isolated=
+	Dangling  int     `json:"dangling"` // edge lines dropped for naming an unknown id (the table's "dropped edges")
 	Density   float64 `json:"density"`
 	// Labeled is the number of vertices with a label: N for a fully labelled graph,
 	// fewer for a partly labelled one (the vertices the label-reading metrics score),
@@ -222,6 +223,7 @@ func (g *Graph) Stats() Stats {
 		M:         g.M(),
 		K:         g.K(),
 		SelfLoops: g.SelfLoops(),
+		Isolated:  g.Isolated(),
 		Dangling:  g.Dangling,
 		Density:   g.Density(),
 		Labeled:   g.LabeledCount(),

@@ -54,9 +54,10 @@ func isGzip(br *bufio.Reader) bool {
 
 // readData returns the contents of the file path, decompressed when it is gzip data (as
 // SNAP's .txt.gz edge lists are). The file's size is checked against the memory budget
-// before it is read; gzip data is decompressed incrementally and refused as soon as it
-// exceeds a quarter of the budget (the parsed graph needs the rest), so a small file that
-// expands to gigabytes stops with a message, not the machine's out-of-memory killer.
+// before it is read; gzip data is decompressed once without being kept, to count its
+// bytes, and refused when they exceed a quarter of the budget (the parsed graph needs the
+// rest), so a small file that expands to gigabytes stops with a message, not the
+// out-of-memory killer; data within it is decompressed again into one buffer of its size.
 func readData(path string) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -75,64 +76,65 @@ func readData(path string) ([]byte, error) {
 	var magic [2]byte
 	k, _ := io.ReadFull(f, magic[:])
 	if k < 2 || magic[0] != 0x1f || magic[1] != 0x8b {
-		if _, err := f.Seek(0, io.SeekStart); err != nil {
-			return nil, err
-		}
-		return readAllCapped(f, path, math.MaxInt64, fi.Size())
+		return os.ReadFile(path)
 	}
-	if _, err := f.Seek(0, io.SeekStart); err != nil {
-		return nil, err
-	}
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		return nil, &ParseError{File: path, Msg: fmt.Sprintf("not readable gzip data: %v", err)}
-	}
-	limit := uint64(math.MaxInt64)
-	if b := memory.Limit(); b > 0 {
-		limit = b / 4
-	}
-	out, err := readAllCapped(zr, path, limit, 4*fi.Size())
+	out, err := readGzip(f, path)
 	var tl *memory.TooLargeError
 	if err != nil && !errors.As(err, &tl) {
 		return nil, &ParseError{File: path, Msg: fmt.Sprintf("not readable gzip data: %v", err)}
 	}
+	return out, err
+}
+
+// readGzip returns the decompressed contents of the gzip file f (named path). A first
+// pass counts the decompressed bytes without keeping them and refuses, with a
+// *memory.TooLargeError naming the budget, more than a quarter of the memory budget
+// before anything of that size is allocated; a second reads them into one buffer of
+// exactly their size. Cost: two decompressions, and the data's size in memory once.
+func readGzip(f *os.File, path string) ([]byte, error) {
+	budget := memory.Budget()
+	limit := int64(math.MaxInt64 - 1)
+	if budget.Bytes > 0 {
+		limit = int64(min(budget.Bytes/4, math.MaxInt64-1))
+	}
+	zr, err := rewoundGzip(f, nil)
 	if err != nil {
 		return nil, err
+	}
+	n, err := io.Copy(io.Discard, io.LimitReader(zr, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if n > limit {
+		return nil, &memory.TooLargeError{
+			What:   fmt.Sprintf("decompressing %s (it expands to more than %s, a quarter of the budget; its text and the graph read from it take four times that at least)", path, memory.Format(uint64(limit))),
+			Need:   memory.Add(memory.Bytes(n, 4), 1),
+			Budget: budget.Bytes,
+			By:     budget,
+		}
+	}
+	if zr, err = rewoundGzip(f, zr); err != nil {
+		return nil, err
+	}
+	out := make([]byte, n)
+	if _, err := io.ReadFull(zr, out); err != nil {
+		return nil, fmt.Errorf("%w (did the file change while it was read?)", err)
+	}
+	if k, _ := zr.Read(make([]byte, 1)); k > 0 {
+		return nil, errors.New("it grew while it was read")
 	}
 	return out, nil
 }
 
-// readAllCapped reads r to its end, growing its buffer from sizeHint, and refuses with a
-// *memory.TooLargeError once more than limit bytes have come out.
-func readAllCapped(r io.Reader, path string, limit uint64, sizeHint int64) ([]byte, error) {
-	hint := min(max(sizeHint, 512)+1, 1<<26)
-	if uint64(hint) > limit+1 {
-		hint = int64(limit) + 1
+// rewoundGzip returns a gzip reader of f from its start, reusing zr when it is not nil.
+func rewoundGzip(f *os.File, zr *gzip.Reader) (*gzip.Reader, error) {
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return nil, err
 	}
-	buf := make([]byte, 0, hint)
-	for {
-		if len(buf) == cap(buf) {
-			if uint64(len(buf)) > limit {
-				return nil, &memory.TooLargeError{
-					What:   fmt.Sprintf("decompressing %s (it expands to more than %s; its text and the graph read from it take four times that at least)", path, memory.Format(uint64(len(buf)))),
-					Need:   memory.Add(memory.Bytes(int64(len(buf)), 4), 1),
-					Budget: memory.Limit(),
-				}
-			}
-			grow := min(uint64(cap(buf)), limit+1-uint64(len(buf)))
-			nb := make([]byte, len(buf), uint64(len(buf))+max(grow, 512))
-			copy(nb, buf)
-			buf = nb
-		}
-		n, err := r.Read(buf[len(buf):cap(buf)])
-		buf = buf[:len(buf)+n]
-		if err == io.EOF {
-			return buf, nil
-		}
-		if err != nil {
-			return nil, err
-		}
+	if zr == nil {
+		return gzip.NewReader(f)
 	}
+	return zr, zr.Reset(f)
 }
 
 // control marks the C0 control characters (and DEL) other than the line and field

@@ -373,7 +373,9 @@ func (p *linqsParser) contentValues(line []byte, na, fi, ln int) error {
 				// A range error still yields ±Inf, reported below.
 				if ne, ok := err.(*strconv.NumError); !ok || ne.Err != strconv.ErrRange {
 					hint := ""
-					if p.noLabel && a == na-1 {
+					if isMissing(tok) {
+						hint = ": it marks a missing value (pandas reads it as NaN); " + fillMissing
+					} else if p.noLabel && a == na-1 {
 						hint = " (with labels: none every column after the id must be a number; this last column looks like labels)"
 					} else if p.m == na && p.mFile == fi && p.mLine == ln && len(p.ids) == 0 {
 						hint = " (the first line looks like a header row of column names; LINQS files have none: remove it)"
@@ -383,7 +385,7 @@ func (p *linqsParser) contentValues(line []byte, na, fi, ln int) error {
 			}
 			switch {
 			case math.IsNaN(v):
-				return perr("attribute column %d: value %q is NaN", a+1, tok)
+				return perr("attribute column %d: value %q is NaN, a missing value; %s", a+1, tok, fillMissing)
 			case math.IsInf(v, 0):
 				return perr("attribute column %d: value %q is infinite", a+1, tok)
 			case v < 0:

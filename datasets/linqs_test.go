@@ -71,7 +71,7 @@ func TestLoadPaperDatasets(t *testing.T) {
 			}
 			t.Logf("%s loaded in %v", test.name, time.Since(start))
 			want := Stats{Name: test.name, N: test.n, Edges: test.edges, M: test.m, K: test.k,
-				NNZX: test.nnzX, SelfLoops: test.selfLoops, Dangling: test.dangling, Labeled: test.n}
+				NNZX: test.nnzX, SelfLoops: test.selfLoops, Isolated: test.isolated, Dangling: test.dangling, Labeled: test.n}
 			got := g.Stats()
 			got.Density = 0
 			if got != want {

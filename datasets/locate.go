@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 )
 
 // PaperNames returns the names of the four datasets of the NAGC paper, in the order of
@@ -51,12 +52,27 @@ func downloadDir() (string, error) {
 	return filepath.Join(c, "nagc", "datasets"), nil
 }
 
+// searchOnly, when set, is the one folder SearchPath holds (see SearchOnly).
+var searchOnly atomic.Pointer[string]
+
+// SearchOnly makes dir the one place where datasets named by a bare name are looked up,
+// as when a user names a folder with --data: no look-up then falls back to $NAGC_DATA,
+// the download folder or the checkout's shared folder. It returns the function that
+// restores the search path.
+func SearchOnly(dir string) (restore func()) {
+	prev := searchOnly.Swap(&dir)
+	return func() { searchOnly.Store(prev) }
+}
+
 // SearchPath returns, in order, the places where a dataset named by a bare name is looked
 // for: $NAGC_DATA when set; the folder `nagc datasets fetch` installs into by default
 // (see DefaultDir); and, only when the working directory is inside a checkout of this
 // repository, the folder shared/datasets beside the checkout. None of them need exist.
 // Cost: one stat and one small read per parent folder of the working directory.
 func SearchPath() []Place {
+	if d := searchOnly.Load(); d != nil {
+		return []Place{{*d, "--data"}}
+	}
 	var places []Place
 	if d := os.Getenv(DataVar); d != "" {
 		places = append(places, Place{d, "$" + DataVar})
@@ -230,4 +246,30 @@ func Identity(g *Graph, given string) string {
 		return given + "@sha256:" + fp
 	}
 	return "sha256:" + fp
+}
+
+// DatasetsIn returns the names of the datasets the folder dir holds, as a folder named by
+// $NAGC_DATA or --data holds them: its subfolders that hold a graph (IsDataRoot false),
+// the paper's four first in their order, then the others sorted. Cost: one listing of
+// dir and a few globs per subfolder.
+func DatasetsIn(dir string) []string {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	var paper, others []string
+	for _, e := range entries {
+		if !e.IsDir() || IsDataRoot(filepath.Join(dir, e.Name())) {
+			continue
+		}
+		if slices.Contains(PaperNames(), e.Name()) {
+			paper = append(paper, e.Name())
+		} else {
+			others = append(others, e.Name())
+		}
+	}
+	slices.SortFunc(paper, func(a, b string) int {
+		return slices.Index(PaperNames(), a) - slices.Index(PaperNames(), b)
+	})
+	return append(paper, others...)
 }

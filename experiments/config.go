@@ -421,106 +421,135 @@ func (c *Config) errf(line int, key, format string, args ...any) error {
 }
 
 func (c *Config) validate() error {
-	if err := c.validateSettings(); err != nil {
-		return err
-	}
+	errs := []error{c.validateSettings()}
 	if len(c.Datasets) == 0 {
-		return c.errf(c.keyLines["datasets"], "datasets", "no datasets")
+		errs = append(errs, c.errf(c.keyLines["datasets"], "datasets", "no datasets"))
 	}
 	if len(c.Methods) == 0 {
-		return c.errf(c.keyLines["methods"], "methods", "no methods")
+		errs = append(errs, c.errf(c.keyLines["methods"], "methods", "no methods"))
 	}
-	if err := c.validateDatasets(); err != nil {
-		return err
-	}
-	if err := c.validateMethods(); err != nil {
+	errs = append(errs, c.validateDatasets(), c.validateMethods())
+	if err := joinConfigErrors(errs...); err != nil {
 		return err
 	}
 	return c.resolvePrograms()
 }
 
+// joinConfigErrors returns every fault of errs (nil ones and errors.Join's nesting left
+// out) as one error: nil, the one *ConfigError, or the first with each further one on a
+// line of its own (as yamlConfigError reports the decoder's), so that a config's faults
+// are all reported at once.
+func joinConfigErrors(errs ...error) error {
+	var flat []error
+	var walk func(error)
+	walk = func(err error) {
+		if j, ok := err.(interface{ Unwrap() []error }); ok {
+			for _, e := range j.Unwrap() {
+				walk(e)
+			}
+		} else if err != nil {
+			flat = append(flat, err)
+		}
+	}
+	for _, err := range errs {
+		walk(err)
+	}
+	if len(flat) == 0 {
+		return nil
+	}
+	first, ok := flat[0].(*ConfigError)
+	if !ok {
+		return errors.Join(flat...)
+	}
+	for _, err := range flat[1:] {
+		first.Msg += "\n" + err.Error()
+	}
+	return first
+}
+
 // validateSettings checks the config's top-level settings and fills the defaults of
 // restarts (1) and metrics (AllMetrics).
 func (c *Config) validateSettings() error {
+	var errs []error
 	if c.MaxMemory != "" {
 		if _, err := memory.ParseSize(c.MaxMemory); err != nil {
-			return c.errf(c.keyLines["max_memory"], "max_memory", "%v", err)
+			errs = append(errs, c.errf(c.keyLines["max_memory"], "max_memory", "%v", err))
 		}
 	}
 	if c.Restarts == 0 {
 		c.Restarts = 1
 	}
 	if c.Restarts < 0 || c.Restarts > MaxRestarts {
-		return c.errf(c.keyLines["restarts"], "restarts", "must be in 1…%d, got %d", MaxRestarts, c.Restarts)
+		errs = append(errs, c.errf(c.keyLines["restarts"], "restarts", "must be in 1…%d, got %d", MaxRestarts, c.Restarts))
 	}
 	if c.Iterations < 0 || c.Iterations > MaxIterations {
-		return c.errf(c.keyLines["iterations"], "iterations", "must be in 1…%d, got %d", MaxIterations, c.Iterations)
+		errs = append(errs, c.errf(c.keyLines["iterations"], "iterations", "must be in 1…%d, got %d", MaxIterations, c.Iterations))
 	}
 	if !(c.Holdout >= 0 && c.Holdout < 1) {
-		return c.errf(c.keyLines["holdout"], "holdout", "must be a fraction of the edges in [0, 1) (0: no held-out fit), got %v", c.Holdout)
-	}
-	if c.Timing && c.Holdout > 0 {
-		return c.errf(c.keyLines["holdout"], "holdout", "a config with timing: true times each fit alone and fits no held-out copy; "+
-			"remove holdout here (held-out fits belong in the sweep's config) or remove timing")
+		errs = append(errs, c.errf(c.keyLines["holdout"], "holdout", "must be a fraction of the edges in [0, 1) (0: no held-out fit), got %v", c.Holdout))
+	} else if c.Timing && c.Holdout > 0 {
+		errs = append(errs, c.errf(c.keyLines["holdout"], "holdout", "a config with timing: true times each fit alone and fits no held-out copy; "+
+			"remove holdout here (held-out fits belong in the sweep's config) or remove timing"))
 	}
 	if c.Compare != "" && c.Compare != ComparePaper {
-		return c.errf(c.keyLines["compare"], "compare", "unknown comparison %q (known: %s; leave it out for a report of the sweep alone)", c.Compare, ComparePaper)
+		errs = append(errs, c.errf(c.keyLines["compare"], "compare", "unknown comparison %q (known: %s; leave it out for a report of the sweep alone)", c.Compare, ComparePaper))
 	}
 	if len(c.Metrics) == 0 {
 		c.Metrics = AllMetrics
 	}
 	for _, m := range c.Metrics {
 		if !contains(AllMetrics, m) {
-			return c.errf(c.keyLines["metrics"], "metrics", "unknown metric %q (known: %s)", m, strings.Join(AllMetrics, ", "))
+			errs = append(errs, c.errf(c.keyLines["metrics"], "metrics", "unknown metric %q (known: %s)", m, strings.Join(AllMetrics, ", ")))
 		}
 	}
 	if err := c.Figures.Check(); err != nil {
-		return c.errf(c.keyLines["figures"], "figures", "%v", err)
+		errs = append(errs, c.errf(c.keyLines["figures"], "figures", "%v", err))
 	}
-	return nil
+	return errors.Join(errs...)
 }
 
 // validateDatasets checks each dataset entry: a name given once, k1, labels and format.
 func (c *Config) validateDatasets() error {
+	var errs []error
 	seen := map[string]bool{}
 	for _, d := range c.Datasets {
 		if d.Path == "" {
-			return c.errf(d.Line, "datasets", "empty dataset name")
+			errs = append(errs, c.errf(d.Line, "datasets", "empty dataset name"))
+			continue
 		}
 		name := d.DisplayName()
 		if seen[name] {
-			return c.errf(d.Line, "datasets", "dataset %q listed twice (give one of them another name: {name: …, path: …})", name)
+			errs = append(errs, c.errf(d.Line, "datasets", "dataset %q listed twice (give one of them another name: {name: …, path: …})", name))
 		}
 		seen[name] = true
 		if d.K1 < 0 {
-			return c.errf(d.Line, "datasets", "%s: k1 = %d, need a number of clusters ≥ 1", name, d.K1)
+			errs = append(errs, c.errf(d.Line, "datasets", "%s: k1 = %d, need a number of clusters ≥ 1", name, d.K1))
 		}
 		switch d.Labels {
 		case "", datasets.LabelsNone, datasets.LabelsColumn, datasets.LabelsFile:
 		default:
-			return c.errf(d.Line, "datasets", "%s: labels %q: want none, column or file%s", name, d.Labels, datasets.LabelFileHint(d.Path, d.Labels))
+			errs = append(errs, c.errf(d.Line, "datasets", "%s: labels %q: want none, column or file%s", name, d.Labels, datasets.LabelFileHint(d.Path, d.Labels)))
 		}
 		switch d.Format {
 		case "", datasets.FormatLINQS, datasets.FormatEdgeList, datasets.FormatMTX, datasets.FormatNPZ, datasets.FormatOGB:
 		default:
-			return c.errf(d.Line, "datasets", "%s: format %q: want linqs, edgelist, mtx, npz or ogb%s", name, d.Format,
-				suggest.DidYouMean(d.Format, []string{datasets.FormatLINQS, datasets.FormatEdgeList, datasets.FormatMTX, datasets.FormatNPZ, datasets.FormatOGB}))
+			errs = append(errs, c.errf(d.Line, "datasets", "%s: format %q: want linqs, edgelist, mtx, npz or ogb%s", name, d.Format,
+				suggest.DidYouMean(d.Format, []string{datasets.FormatLINQS, datasets.FormatEdgeList, datasets.FormatMTX, datasets.FormatNPZ, datasets.FormatOGB})))
 		}
 	}
-	return nil
+	return errors.Join(errs...)
 }
 
 // validateMethods checks each method row (validateMethod), that a row name covers each
 // dataset once, and that the config declares at most MaxRuns runs.
 func (c *Config) validateMethods() error {
+	var errs []error
 	// A display name may be used by several rows only when each restricts itself to
 	// datasets no other row of that name covers (per-dataset settings of one method).
 	covered := map[string]map[string]bool{}
-	runs := 0
+	runs, tooMany := 0, false
 	for _, m := range c.Methods {
-		if err := c.validateMethod(m); err != nil {
-			return err
-		}
+		errs = append(errs, c.validateMethod(m))
 		ds := c.DatasetNames()
 		if len(m.Datasets) > 0 {
 			ds = ds[:0:0]
@@ -533,23 +562,24 @@ func (c *Config) validateMethods() error {
 		}
 		for _, d := range ds {
 			if covered[m.Name.Value][d] {
-				return c.errf(m.Name.Line, "name", "method name %q used twice for dataset %s", m.Name.Value, d)
+				errs = append(errs, c.errf(m.Name.Line, "name", "method name %q used twice for dataset %s", m.Name.Value, d))
 			}
 			covered[m.Name.Value][d] = true
 		}
 		// Count the row's runs (before duplicates merge) without overflowing.
-		rowRuns := c.Restarts * len(ds)
+		rowRuns := max(c.Restarts, 1) * len(ds)
 		for _, n := range m.Grid {
 			if rowRuns > MaxRuns {
 				break
 			}
 			rowRuns *= len(n.Content)
 		}
-		if runs += rowRuns; rowRuns > MaxRuns || runs > MaxRuns {
-			return c.errf(m.Name.Line, "grid", "the config declares more than %d runs", MaxRuns)
+		if runs += rowRuns; !tooMany && (rowRuns > MaxRuns || runs > MaxRuns) {
+			errs = append(errs, c.errf(m.Name.Line, "grid", "the config declares more than %d runs", MaxRuns))
+			tooMany = true
 		}
 	}
-	return nil
+	return errors.Join(errs...)
 }
 
 func contains(list []string, s string) bool {
@@ -565,17 +595,18 @@ func (c *Config) validateMethod(m MethodSpec) error {
 	if isCommand, err := c.validateCommandRow(m); isCommand || err != nil {
 		return err
 	}
+	var errs []error
 	if m.Name.Value == "" {
-		return c.errf(m.Algorithm.Line, "name", "a method needs a display name")
-	}
-	params, err := algorithms.Params(m.Algorithm.Value)
-	if err != nil {
-		return c.errf(m.Algorithm.Line, "algorithm", "%v", err)
+		errs = append(errs, c.errf(m.Algorithm.Line, "name", "a method needs a display name"))
 	}
 	for _, d := range m.Datasets {
 		if !c.hasDataset(d.Value) {
-			return c.errf(d.Line, "datasets", "method %q names dataset %q, which the config does not list", m.Name.Value, d.Value)
+			errs = append(errs, c.errf(d.Line, "datasets", "method %q names dataset %q, which the config does not list", m.Name.Value, d.Value))
 		}
+	}
+	params, err := algorithms.Params(m.Algorithm.Value)
+	if err != nil {
+		return errors.Join(append(errs, c.errf(m.Algorithm.Line, "algorithm", "%v", err))...)
 	}
 	check := func(key string, n *yaml.Node, isGrid bool) error {
 		if !contains(params, key) {
@@ -616,17 +647,13 @@ func (c *Config) validateMethod(m MethodSpec) error {
 	}
 	for _, key := range sortedKeys(m.Options) {
 		n := m.Options[key]
-		if err := check(key, &n, false); err != nil {
-			return err
-		}
+		errs = append(errs, check(key, &n, false))
 	}
 	for _, key := range sortedKeys(m.Grid) {
 		n := m.Grid[key]
-		if err := check(key, &n, true); err != nil {
-			return err
-		}
+		errs = append(errs, check(key, &n, true))
 	}
-	return nil
+	return errors.Join(errs...)
 }
 
 func (c *Config) hasDataset(name string) bool {

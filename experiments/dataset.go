@@ -193,11 +193,12 @@ func LoadDataset(d DatasetEntry, configFile string) (*LoadedDataset, error) {
 		ld.K1 = g.K()
 	}
 	if ld.K1 == 0 {
-		return nil, fmt.Errorf("%w: %s has no labels to count classes from; give its number of clusters as k1 (datasets: - {path: %s, k1: 5})",
-			ErrNoK1, ld.Name, d.Path)
+		return nil, fmt.Errorf("%w: it has no labels to count classes from; give its number of clusters as k1 (datasets: - {path: %s, k1: 5})",
+			ErrNoK1, d.Path)
 	}
 	if ld.K1 > g.N() {
-		return nil, fmt.Errorf("%s: k1 = %d clusters for %d vertices: the number of clusters must be at most the number of vertices", ld.Name, ld.K1, g.N())
+		return nil, &ConfigError{File: configFile, Line: d.Line, Key: "k1",
+			Msg: fmt.Sprintf("dataset %s: k1 = %d clusters for its %d vertices: the number of clusters must be at most the number of vertices", ld.Name, ld.K1, g.N())}
 	}
 	return ld, nil
 }
@@ -213,6 +214,10 @@ func LoadDatasets(cfg *Config) ([]*LoadedDataset, error) {
 	var loaded []*LoadedDataset
 	for _, d := range cfg.Datasets {
 		ld, err := LoadDataset(d, cfg.File)
+		var ce *ConfigError
+		if errors.As(err, &ce) {
+			return nil, err // it names the file, line and dataset
+		}
 		if err != nil {
 			return nil, fmt.Errorf("dataset %s: %w", d.DisplayName(), err)
 		}

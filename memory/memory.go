@@ -9,43 +9,111 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync/atomic"
 )
 
-// limit is the process-wide budget in bytes; 0 means "not set": Limit then returns the
-// machine's available memory.
+// limit is the budget --max-memory sets, in bytes; 0 means "not set".
 var limit atomic.Uint64
 
-// SetLimit sets the budget that Check enforces to b bytes (the --max-memory flag and the
-// config key max_memory); 0 restores the default, the machine's available memory.
+// fsRoot is the file-system root /proc and /sys are read under: "/" but in tests.
+var fsRoot atomic.Pointer[string]
+
+// SetLimit sets the budget that --max-memory (or the config key max_memory) names to b
+// bytes; 0 unsets it. It can only lower the budget: Limit is the smallest of it and the
+// machine's and the cgroups' limits.
 func SetLimit(b uint64) { limit.Store(b) }
 
-// Limit returns the budget in bytes: the one set by SetLimit, else the machine's
-// available memory (MemAvailable of /proc/meminfo), else 0 when neither is known (no
-// budget: Check then accepts everything).
-func Limit() uint64 {
+// SetSystemRoot makes /proc and /sys be read under dir (a fake tree of cgroup and meminfo
+// files, in tests) and returns the function that puts the previous root back.
+func SetSystemRoot(dir string) (restore func()) {
+	prev := fsRoot.Swap(&dir)
+	return func() { fsRoot.Store(prev) }
+}
+
+// systemRoot returns the root SetSystemRoot set, "/" by default.
+func systemRoot() string {
+	if p := fsRoot.Load(); p != nil {
+		return *p
+	}
+	return "/"
+}
+
+// maxMemorySource is the Source of the bound SetLimit sets.
+const maxMemorySource = "--max-memory or max_memory"
+
+// Bound is one limit on the memory budget: what it leaves this process and what sets it.
+type Bound struct {
+	Bytes  uint64 // the memory it leaves: Limit less Used
+	Limit  uint64 // the limit itself
+	Used   uint64 // what its cgroup holds already (0 for the machine and --max-memory)
+	Source string // what sets it: "--max-memory or max_memory", "the cgroup /sys/fs/cgroup/job_12 memory.max", …
+}
+
+// String says which limit the bound is: its Source, and for a cgroup the limit and
+// what the cgroup holds ("the cgroup /sys/fs/cgroup/job_12 memory.max of 6.0 GiB, 0.2 GiB
+// of it in use").
+func (b Bound) String() string {
+	if !strings.HasPrefix(b.Source, "the cgroup ") {
+		return b.Source
+	}
+	s := fmt.Sprintf("%s of %s", b.Source, FormatBinary(b.Limit))
+	if b.Used > 0 {
+		s += fmt.Sprintf(", %s of it in use", FormatBinary(b.Used))
+	}
+	return s
+}
+
+// Bounds returns every limit on the budget: --max-memory where set, the machine's
+// available memory (MemAvailable of /proc/meminfo), and each memory.max and memory.high
+// (cgroup v2) or memory.limit_in_bytes (v1) of the process's own cgroup and its
+// ancestors. Cost: some tens of small file reads.
+func Bounds() []Bound {
+	var bs []Bound
 	if b := limit.Load(); b > 0 {
-		return b
+		bs = append(bs, Bound{Bytes: b, Limit: b, Source: maxMemorySource})
 	}
-	return Available()
+	root := systemRoot()
+	if b := meminfo(root, "MemAvailable"); b > 0 {
+		bs = append(bs, Bound{Bytes: b, Limit: b, Source: "the machine's available memory"})
+	}
+	return append(bs, cgroupBounds(root)...)
 }
 
-// Available returns the memory the machine can still give this process, in bytes:
-// MemAvailable of /proc/meminfo, lowered to the cgroup's memory.max headroom where one is
-// set; 0 where neither can be read (not Linux). Cost: two small file reads.
+// Budget returns the smallest of Bounds, the one that binds; its Bytes is 0 when none is
+// known (not Linux, no --max-memory).
+func Budget() Bound {
+	var min Bound
+	for i, b := range Bounds() {
+		if i == 0 || b.Bytes < min.Bytes {
+			min = b
+		}
+	}
+	return min
+}
+
+// Limit returns the budget in bytes, Budget().Bytes: 0 when none is known (Check then
+// accepts everything).
+func Limit() uint64 { return Budget().Bytes }
+
+// Available returns the memory the machine and the process's cgroups can still give it,
+// in bytes, leaving --max-memory out; 0 where none can be read (not Linux).
 func Available() uint64 {
-	avail := meminfo("MemAvailable")
-	if cg := cgroupHeadroom(); cg > 0 && (avail == 0 || cg < avail) {
-		avail = cg
+	var min uint64
+	for _, b := range Bounds() {
+		if b.Source != maxMemorySource && (min == 0 || b.Bytes < min) {
+			min = b.Bytes
+		}
 	}
-	return avail
+	return min
 }
 
-// meminfo returns the named field of /proc/meminfo in bytes, 0 when it cannot be read.
-func meminfo(field string) uint64 {
-	f, err := os.Open("/proc/meminfo")
+// meminfo returns the named field of /proc/meminfo under root in bytes, 0 when it cannot
+// be read.
+func meminfo(root, field string) uint64 {
+	f, err := os.Open(filepath.Join(root, "proc/meminfo"))
 	if err != nil {
 		return 0
 	}
@@ -69,43 +137,24 @@ func meminfo(field string) uint64 {
 	return 0
 }
 
-// cgroupHeadroom returns memory.max − memory.current of this process's cgroup (v2), 0
-// when there is no limit or it cannot be read.
-func cgroupHeadroom() uint64 {
-	read := func(p string) (uint64, bool) {
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return 0, false
-		}
-		s := strings.TrimSpace(string(b))
-		if s == "max" {
-			return 0, false
-		}
-		v, err := strconv.ParseUint(s, 10, 64)
-		return v, err == nil
-	}
-	max, ok := read("/sys/fs/cgroup/memory.max")
-	if !ok {
-		return 0
-	}
-	cur, _ := read("/sys/fs/cgroup/memory.current")
-	if cur >= max {
-		return 1
-	}
-	return max - cur
-}
-
 // TooLargeError is the refusal of Check: what would not fit, its estimate and the budget.
 type TooLargeError struct {
 	What   string // in the user's words: "reading adj.mtx (n = 2000000000 from its size line)"
 	Need   uint64 // estimated bytes
 	Budget uint64 // the budget in force
+	By     Bound  // the limit that set the budget (Source empty when unknown)
 }
 
 func (e *TooLargeError) Error() string {
-	return fmt.Sprintf("%s needs about %s of memory, more than the %s budget "+
-		"(the machine's available memory unless --max-memory or max_memory sets it)",
-		e.What, Format(e.Need), Format(e.Budget))
+	by := "the machine's available memory unless --max-memory or max_memory sets it"
+	if e.By.Source != "" {
+		by = "set by " + e.By.String()
+	}
+	if e.By.Source != maxMemorySource && e.By.Source != "" {
+		by += "; --max-memory can only lower it"
+	}
+	return fmt.Sprintf("%s needs about %s of memory, more than the %s budget (%s)",
+		e.What, Format(e.Need), Format(e.Budget), by)
 }
 
 // ErrTooLarge matches every *TooLargeError with errors.Is.
@@ -118,11 +167,11 @@ func (e *TooLargeError) Is(target error) bool { return target == ErrTooLarge }
 // says, in the user's words, what the memory is for and which numbers it came from. With
 // no known budget it returns nil.
 func Check(what string, need uint64) error {
-	b := Limit()
-	if b == 0 || need <= b {
+	b := Budget()
+	if b.Bytes == 0 || need <= b.Bytes {
 		return nil
 	}
-	return &TooLargeError{What: what, Need: need, Budget: b}
+	return &TooLargeError{What: what, Need: need, Budget: b.Bytes, By: b}
 }
 
 // Bytes returns count·size as a byte count, saturating at math.MaxUint64 instead of
@@ -150,20 +199,31 @@ func Add(bs ...uint64) uint64 {
 	return t
 }
 
+// FormatBinary writes a byte count in powers of 1024, as cgroup limits are set ("6G" in
+// Slurm's --mem, Docker's --memory and memory.max is 6 GiB): "512 B", "6.0 GiB".
+func FormatBinary(b uint64) string {
+	return formatUnits(b, 1024, "KiB", "MiB", "GiB", "TiB", "PiB", "EiB")
+}
+
 // Format writes a byte count for people: "512 B", "3.2 MB", "16.0 GB" (powers of 1000;
 // "GB" as users type it in --max-memory).
 func Format(b uint64) string {
-	switch {
-	case b == math.MaxUint64:
+	if b == math.MaxUint64 {
 		return "more than 18 EB"
-	case b < 1000:
+	}
+	return formatUnits(b, 1000, "kB", "MB", "GB", "TB", "PB", "EB")
+}
+
+// formatUnits writes b in the largest of units (powers of base) that keeps its value
+// below base, with one decimal; bytes below base as a whole number of B.
+func formatUnits(b uint64, base float64, units ...string) string {
+	if float64(b) < base {
 		return fmt.Sprintf("%d B", b)
 	}
-	units := []string{"kB", "MB", "GB", "TB", "PB", "EB"}
-	v := float64(b) / 1000
+	v := float64(b) / base
 	i := 0
-	for v >= 999.95 && i < len(units)-1 {
-		v /= 1000
+	for v >= base-0.05 && i < len(units)-1 {
+		v /= base
 		i++
 	}
 	return fmt.Sprintf("%.1f %s", v, units[i])

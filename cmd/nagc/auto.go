@@ -30,6 +30,9 @@ func runAuto(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if len(pos) > 0 {
 		return fmt.Errorf("unexpected argument %q (give the graph as --data %s)", pos[0], pos[0])
 	}
+	if err := checkK1Flag(fs, 2, fmt.Sprintf("leave --k1 out to choose it from %d…%d by held-out modularity", auto.K1Min, auto.K1Max)); err != nil {
+		return err
+	}
 	if *gf.data == "" {
 		fmt.Fprintln(stderr, "nagc auto: --data is required: the graph to cluster")
 		fs.Usage()
@@ -37,9 +40,6 @@ func runAuto(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	if !slices.Contains(auto.Budgets, *budget) {
 		return fmt.Errorf("--budget %s: unknown budget (known: %s)", *budget, strings.Join(auto.Budgets, ", "))
-	}
-	if *k1 < 0 || *k1 == 1 {
-		return fmt.Errorf("--k1 %d: the number of clusters must be at least 2", *k1)
 	}
 	if *seed == 0 {
 		return fmt.Errorf("--seed 0: seeds start at 1")

@@ -16,7 +16,7 @@ import (
 func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	const usageLine = "bench [--data NAME,…] [--sizes N,…] [--shape arxiv|products|…] [--methods nagc,…|all] [--repeats R] [--threads T] [--out DIR]"
 	fs := newFlagSet("bench", usageLine, stderr)
-	data := fs.String("data", "webkb,citeseer,cora,polblog", "datasets to time (names or LINQS folders; 'none' for only the synthetic series); missing ones are skipped")
+	data := fs.String("data", "webkb,citeseer,cora,polblog", "the graphs to time, comma-separated: names, or files and folders as cluster's --data takes them ('none' for only the synthetic series); of the default, the paper's four, missing ones are skipped; a graph named here that cannot be read is an error")
 	sizes := fs.String("sizes", "1000,10000,100000", "vertex counts of the synthetic growth series (degree 10, m = 1000, 20 attributes per vertex); 'none' to skip")
 	methodList := fs.String("methods", "nagc", "methods to time, comma-separated, or 'all'")
 	repeats := fs.Int("repeats", 3, "fits per method and graph (the median is reported)")
@@ -33,9 +33,9 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := in.apply(); err != nil {
 		return err
 	}
+	given := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
 	if *shape != "" {
-		given := map[string]bool{}
-		fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
 		if !given["data"] {
 			*data = "none"
 		}
@@ -50,7 +50,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	cases, err := benchCases(*data, *sizes, *shape, in, stderr)
+	cases, err := benchCases(*data, given["data"], *sizes, *shape, in, stderr)
 	if err != nil {
 		return err
 	}
@@ -81,11 +81,14 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 // one that does not load is skipped with a note on stderr), the synthetic growth series
 // of the vertex counts in sizes, and the planted graph of shape; "none" (and "" for
 // shape) leaves each out.
-func benchCases(data, sizes, shape string, in *inputFlags, stderr io.Writer) ([]bench.Case, error) {
+func benchCases(data string, named bool, sizes, shape string, in *inputFlags, stderr io.Writer) ([]bench.Case, error) {
 	var cases []bench.Case
 	if data != "none" {
 		for _, name := range strings.Split(data, ",") {
 			g, rep, err := datasets.LoadSpec(datasets.Spec{Path: strings.TrimSpace(name), AllowDropped: *in.allowDropped})
+			if err != nil && named {
+				return nil, fmt.Errorf("--data %s: %w", name, err)
+			}
 			if err != nil {
 				fmt.Fprintf(stderr, "bench: skipping %s: %v\n", name, err)
 				continue

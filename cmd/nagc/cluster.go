@@ -6,8 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -17,21 +15,6 @@ import (
 	"github.com/nagc-harness/nagc/experiments"
 	"github.com/nagc-harness/nagc/sparse"
 )
-
-// setDataRoot points dataset look-ups at dir: a LINQS folder itself becomes the only
-// dataset when none is named; any other folder becomes the data root.
-func setDataRoot(dir string, names *[]string) error {
-	if m, _ := filepath.Glob(filepath.Join(dir, "*.content")); len(m) > 0 {
-		if len(*names) == 0 {
-			*names = []string{dir}
-		}
-		return nil
-	}
-	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-		return fmt.Errorf("--data %s: not a folder", dir)
-	}
-	return os.Setenv("NAGC_DATA", dir)
-}
 
 // kvFlag collects repeated --opt key=value flags.
 type kvFlag map[string]any
@@ -80,7 +63,7 @@ const clusterUsage = "cluster --data NAME|PATH [--format F] [--features FILE] [-
 func addClusterFlags(fs *flag.FlagSet) *clusterFlags {
 	f := &clusterFlags{graph: addGraphFlags(fs, "synthetic", ""), opts: kvFlag{}}
 	f.method = fs.String("method", "nagc", "method: "+strings.Join(algorithms.Names(), ", "))
-	f.k1 = fs.Int("k1", 0, "number of clusters (default: the number of classes; required for a graph without labels)")
+	f.k1 = fs.Int("k1", 0, "number of clusters, at least 1 (default: the number of classes; required for a graph without labels)")
 	fs.Int("k2", 0, "NAGC: number of attribute clusters (default: k1)")
 	fs.Float64("lambda", 0, "NAGC/JWNMF: weight of the attribute term (default: NAGC 0.01; JWNMF 1e-5, 0 for 0.1·‖S‖²/‖X‖²)")
 	fs.Float64("rho", 0, "NAGC: PU weight ρ, 0 < ρ ≤ 1 (default 0.75; 0.5 = the authors' w/o-PU rule)")
@@ -112,6 +95,9 @@ func runCluster(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	if len(pos) > 0 {
 		return fmt.Errorf("unexpected argument %q", pos[0])
+	}
+	if err := checkK1Flag(fs, 1, "leave --k1 out for the number of classes of a labelled graph"); err != nil {
+		return err
 	}
 	m, params, err := f.newMethod(fs)
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime/debug"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -360,6 +361,9 @@ func checkClusterCase(t *testing.T, c corpusCase) {
 			a = filepath.Join(corpusDir, a)
 		}
 		args = append(args, a)
+	}
+	if slices.Contains(args, "metis") {
+		requireGPMetis(t)
 	}
 	labelsOut := filepath.Join(t.TempDir(), "labels.tsv")
 	args = append(args, "--json", "--labels-out", labelsOut)

@@ -27,7 +27,7 @@ func runDatasets(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		if isHelp(args) {
 			w = stdout
 		}
-		fmt.Fprintln(w, "usage: nagc datasets stats [graph flags of cluster] [--json] [NAME|PATH…]   n, edges, m, k1, nnz(X), density, self-loops, dangling edges, and the load report")
+		fmt.Fprintln(w, "usage: nagc datasets stats [graph flags of cluster] [--json] [NAME|PATH…]   n, edges, m, k1, nnz(X), density, self-loops, isolated vertices, dropped edges, and the load report")
 		fmt.Fprintln(w, "       nagc datasets fetch NAME…|all [--dir DIR]               download the paper's datasets (default into $NAGC_DATA or ~/.cache/nagc/datasets)")
 		fmt.Fprintln(w, "       nagc datasets where [NAME…]                             the places datasets are looked up in, and where each named one is found")
 		fmt.Fprintln(w, "       nagc datasets synth --shape arxiv|products|… [--n --edges --m --k --homophily --dense] --out FILE.npz")
@@ -53,6 +53,7 @@ func runStats(args []string, stdout, stderr io.Writer) error {
 	const usage = "datasets stats [--data NAME|PATH] [--format F] [--features FILE] [--feature-layout L] [--labels none|column|FILE] [--allow-dropped] [--max-memory SIZE] [--quiet] [--json] [NAME|PATH…]"
 	fs := newFlagSet("datasets stats", usage, stderr)
 	gf := addGraphFlags(fs, "", "")
+	fs.Lookup("data").Usage += "; or a folder of datasets: then the graphs in it (or the NAMEs given) are read from it alone, and a folder holding no graph is an error"
 	asJSON := fs.Bool("json", false, "print one JSON object per dataset, with its load report")
 	names, err := parseFlags(fs, args)
 	if err != nil {
@@ -63,8 +64,15 @@ func runStats(args []string, stdout, stderr io.Writer) error {
 	}
 	if d := *gf.data; d != "" {
 		if datasets.IsDataRoot(d) {
-			if err := setDataRoot(d, &names); err != nil {
+			restore, err := setDataRoot(d, &names)
+			if err != nil {
 				return err
+			}
+			defer restore()
+			if len(names) == 0 {
+				if names = datasets.DatasetsIn(d); len(names) == 0 {
+					return noGraphIn(d)
+				}
 			}
 		} else {
 			names = append([]string{d}, names...)
@@ -101,10 +109,11 @@ func runStats(args []string, stdout, stderr io.Writer) error {
 // each named dataset (default: the paper's four). It fails when one is not found.
 func runWhere(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("datasets where", "datasets where [--data DIR] [NAME…]", stderr)
-	names, err := parseDatasetNames(fs, args)
+	names, restore, err := parseDatasetNames(fs, args)
 	if err != nil {
 		return err
 	}
+	defer restore()
 	fmt.Fprintln(stdout, "datasets are looked up by name in:")
 	for _, p := range datasets.SearchPath() {
 		fmt.Fprintf(stdout, "  %s (%s)\n", p.Dir, p.Why)
@@ -130,22 +139,22 @@ func runWhere(args []string, stdout, stderr io.Writer) error {
 }
 
 // parseDatasetNames adds --data to fs, parses args and returns the datasets named (the
-// paper's four when none is), with --data applied (see setDataRoot).
-func parseDatasetNames(fs *flag.FlagSet, args []string) ([]string, error) {
-	data := fs.String("data", "", "folder holding the named datasets (overrides $NAGC_DATA)")
-	names, err := parseFlags(fs, args)
-	if err != nil {
-		return nil, err
+// paper's four when none is), with --data applied (see setDataRoot) until restore.
+func parseDatasetNames(fs *flag.FlagSet, args []string) (names []string, restore func(), err error) {
+	data := fs.String("data", "", "the folder holding the named datasets, the only place they are looked for (default: $NAGC_DATA, the download folder, ../shared/datasets beside a checkout)")
+	if names, err = parseFlags(fs, args); err != nil {
+		return nil, nil, err
 	}
+	restore = func() {}
 	if *data != "" {
-		if err := setDataRoot(*data, &names); err != nil {
-			return nil, err
+		if restore, err = setDataRoot(*data, &names); err != nil {
+			return nil, nil, err
 		}
 	}
 	if len(names) == 0 {
 		names = datasets.PaperNames()
 	}
-	return names, nil
+	return names, restore, nil
 }
 
 // runSynth implements `nagc datasets synth`: a planted graph of a given shape

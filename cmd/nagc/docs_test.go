@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -65,8 +66,35 @@ func docCommands(path string) ([]docCommand, error) {
 // paperDataset matches a command line naming one of the paper's four graphs.
 var paperDataset = regexp.MustCompile(`(^|[^\w./-])(webkb|citeseer|cora|polblog)([^\w./-]|$)`)
 
-// pythonModule matches the modules a page's Python imports.
-var pythonModule = regexp.MustCompile(`(?m)^\s*(?:import|from)\s+(numpy|scipy|pandas|networkx|sklearn)\b`)
+// pythonImport matches a Python import statement at the start of a line, after a ";" or
+// after the quote that opens a python3 -c program: the names after import (group 1,
+// "os, numpy as np") or the module after from (group 2, "scipy.sparse").
+var pythonImport = regexp.MustCompile(`(?m)(?:^|[;"'])[ \t]*(?:import[ \t]+([\w.]+(?:[ \t]+as[ \t]+\w+)?(?:[ \t]*,[ \t]*[\w.]+(?:[ \t]+as[ \t]+\w+)?)*)|from[ \t]+([\w.]+)[ \t]+import\b)`)
+
+// pythonModules returns the top-level modules the Python in text imports, each once, in
+// order: "import os, numpy as np" gives os and numpy, "from scipy.sparse import csr_matrix"
+// scipy; relative imports (from . import x) give none.
+func pythonModules(text string) []string {
+	var mods []string
+	add := func(name string) {
+		top, _, _ := strings.Cut(strings.TrimSpace(name), ".")
+		if top != "" && !slices.Contains(mods, top) {
+			mods = append(mods, top)
+		}
+	}
+	for _, m := range pythonImport.FindAllStringSubmatch(text, -1) {
+		if m[2] != "" {
+			add(m[2])
+			continue
+		}
+		for _, item := range strings.Split(m[1], ",") {
+			if f := strings.Fields(item); len(f) > 0 {
+				add(f[0])
+			}
+		}
+	}
+	return mods
+}
 
 // docPython returns a python3 that imports every module of mods, or "" (and what is
 // missing) when there is none: the python3 on PATH, else Debian's /usr/bin/python3.
@@ -83,9 +111,36 @@ func docPython(mods []string) (string, string) {
 		if exec.Command(path, "-c", "import "+strings.Join(mods, ", ")).Run() == nil {
 			return path, ""
 		}
-		tried = append(tried, path)
+		var lacks []string
+		for _, m := range mods {
+			if exec.Command(path, "-c", "import "+m).Run() != nil {
+				lacks = append(lacks, m)
+			}
+		}
+		tried = append(tried, fmt.Sprintf("%s lacks %s", path, strings.Join(lacks, ", ")))
 	}
-	return "", fmt.Sprintf("no python3 imports %s (tried %s)", strings.Join(mods, ", "), strings.Join(tried, ", "))
+	return "", fmt.Sprintf("no python3 imports all of %s (%s)", strings.Join(mods, ", "), strings.Join(tried, "; "))
+}
+
+// TestPythonModules checks that every module an import statement names is found, in each
+// way the pages write one.
+func TestPythonModules(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		want []string
+	}{
+		{"import os, numpy as np, pandas as pd, networkx as nx\n", []string{"os", "numpy", "pandas", "networkx"}},
+		{"from scipy.sparse import csr_matrix\nimport numpy\n", []string{"scipy", "numpy"}},
+		{"def f():\n    import torch_geometric.datasets as D\n    from ogb.nodeproppred import NodePropPredDataset\n", []string{"torch_geometric", "ogb"}},
+		{"python3 -c 'import numpy as np; import dgl; print(1)'\n", []string{"numpy", "dgl"}},
+		{"python3 -c \"import sklearn.cluster\"\n", []string{"sklearn"}},
+		{"from . import x\nimport numpy\nimport numpy as np\n", []string{"numpy"}},
+		{"nagc cluster --data cora  # the important flags\n", nil},
+	} {
+		if got := pythonModules(c.text); !slices.Equal(got, c.want) {
+			t.Errorf("pythonModules(%q) = %q, want %q", c.text, got, c.want)
+		}
+	}
 }
 
 // TestDocs executes every shell example of README.md and docs/*.md, as a user would type
@@ -148,10 +203,7 @@ func TestDocs(t *testing.T) {
 				testenv.Missing(t, "a folder holding the paper's four graphs", testenv.FetchHint)
 			}
 			path := bin + string(os.PathListSeparator) + os.Getenv("PATH")
-			var mods []string
-			for _, m := range pythonModule.FindAllStringSubmatch(all.String(), -1) {
-				mods = append(mods, m[1])
-			}
+			mods := pythonModules(all.String())
 			if strings.Contains(all.String(), "python3") {
 				py, why := docPython(mods)
 				if py == "" {
@@ -178,6 +230,9 @@ func TestDocs(t *testing.T) {
 				cmd.Stdout, cmd.Stderr = &out, &out
 				err := cmd.Run()
 				cancel()
+				if err != nil && failedForGPMetis(out.String()) {
+					testenv.Missing(t, "METIS's gpmetis", fmt.Sprintf("%s:%d runs METIS; %s", name, c.line, gpmetisHint))
+				}
 				if err != nil {
 					t.Fatalf("%s:%d: $ %s\n%v; its output:\n%s", name, c.line, c.text, err, out.String())
 				}

@@ -25,7 +25,7 @@ func addInputFlags(fs *flag.FlagSet) *inputFlags {
 	return &inputFlags{
 		quiet:        fs.Bool("quiet", false, "do not print the load report (sizes, dropped lines, notes, warnings) on stderr"),
 		allowDropped: fs.Bool("allow-dropped", false, fmt.Sprintf("read a graph even when more than %g%% of its edge or label lines name ids that are not vertices (by default such a load fails)", 100*datasets.MaxDroppedShare)),
-		maxMemory:    fs.String("max-memory", "", "memory budget, e.g. 8GB or 512MiB (default: the machine's available memory); files and fits that would need more are refused before allocating"),
+		maxMemory:    fs.String("max-memory", "", "memory budget, e.g. 8GB or 512MiB (default and at most: the machine's available memory and the limits of the job's cgroups); files and fits that would need more are refused before allocating"),
 	}
 }
 

@@ -42,7 +42,7 @@ func twoTriangles(t *testing.T, dangling bool) string {
 func TestLoadReportEverywhere(t *testing.T) {
 	clean, dangling := twoTriangles(t, false), twoTriangles(t, true)
 
-	code, stdout, stderr := cli(t, "cluster", "--data", clean, "--method", "metis", "--k1", "2")
+	code, stdout, stderr := cli(t, "cluster", "--data", clean, "--method", "kmeans", "--k1", "2")
 	if code != 0 {
 		t.Fatalf("cluster: exit %d: %s", code, stderr)
 	}
@@ -54,7 +54,7 @@ func TestLoadReportEverywhere(t *testing.T) {
 	if !strings.Contains(stdout, "5 of 6 vertices (those with a label") {
 		t.Errorf("cluster output does not say how many vertices were scored:\n%s", stdout)
 	}
-	code, stdout, stderr = cli(t, "cluster", "--data", clean, "--method", "metis", "--k1", "2", "--json", "--quiet")
+	code, stdout, stderr = cli(t, "cluster", "--data", clean, "--method", "kmeans", "--k1", "2", "--json", "--quiet")
 	if code != 0 || stderr != "" {
 		t.Fatalf("cluster --quiet: exit %d, stderr %q", code, stderr)
 	}
@@ -74,7 +74,7 @@ func TestLoadReportEverywhere(t *testing.T) {
 	}
 
 	// The 1 % rule, in cluster and datasets stats, and --allow-dropped.
-	for _, cmd := range [][]string{{"cluster", "--method", "metis", "--k1", "2"}, {"datasets", "stats"}} {
+	for _, cmd := range [][]string{{"cluster", "--method", "kmeans", "--k1", "2"}, {"datasets", "stats"}} {
 		code, _, stderr = cli(t, append(cmd, "--data", dangling)...)
 		if code != 1 || !strings.Contains(stderr, "1 of 8 edge lines (12.5%) name an id that is not a vertex") || !strings.Contains(stderr, "edges.txt:8: 5 99") || !strings.Contains(stderr, "--allow-dropped") {
 			t.Errorf("%s on a dangling edge: exit %d, stderr %q", cmd[0], code, stderr)

@@ -21,7 +21,7 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	formats := fs.String("formats", "md,tex,csv", "table formats, comma-separated: md, tex, csv, tex-compact (NAME.compact.tex: mean ± std, best bold, fits a column)")
 	figures := fs.String("figures", "png,pdf", "figure formats, comma-separated: png, pdf (\"none\" for no figures)")
 	rule := fs.String("rule", experiments.SelectModularity, "label-free selection rule shown beside the paper's (modularity, two-view, heldout or objective)")
-	data := fs.String("data", "", "folder holding the named datasets, for the WebKB layout figure (overrides $NAGC_DATA)")
+	data := fs.String("data", "", "the folder holding the named datasets, for the WebKB layout figure: the only place they are looked for (default: $NAGC_DATA, the download folder, ../shared/datasets beside a checkout)")
 	paperFile := fs.String("paper", "", "published-results YAML (default: the copy built into nagc; \"none\": no paper numbers)")
 	specFile := fs.String("paper-spec", "", "how the rows are set beside the paper: its rows, datasets, headings, stated facts and claims (default: the NAGC paper's, built into nagc; see configs/paper-comparison.yaml)")
 	compare := fs.String("compare", "", "comparison: paper (set the rows beside the NAGC paper's numbers) or none (the sweep alone); default: as the config's compare key recorded it")
@@ -40,9 +40,11 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
-	if err := setDataFolder(*data); err != nil {
+	restore, err := setDataFolder(*data)
+	if err != nil {
 		return err
 	}
+	defer restore()
 	opt := report.Options{
 		ResultsDir: arg,
 		OutDir:     *out,
@@ -170,20 +172,4 @@ func reportCommand(args []string) string {
 		q[i] = a
 	}
 	return "nagc report " + strings.Join(q, " ")
-}
-
-// setDataFolder applies a --data flag naming the folder that holds the named datasets
-// (nothing for ""); a folder that is itself one dataset is an error.
-func setDataFolder(data string) error {
-	if data == "" {
-		return nil
-	}
-	var names []string
-	if err := setDataRoot(data, &names); err != nil {
-		return err
-	}
-	if len(names) > 0 {
-		return fmt.Errorf("--data %s: want the folder holding the dataset folders (webkb, cora, …), not one dataset", data)
-	}
-	return nil
 }

@@ -96,14 +96,16 @@ func runResults(ctx context.Context, args []string, stdout, stderr io.Writer) er
 // experiments.Rescore).
 func runRescore(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("results rescore", "results rescore DIR [--data DIR]", stderr)
-	data := fs.String("data", "", "folder holding the named datasets (overrides $NAGC_DATA)")
+	data := fs.String("data", "", "the folder holding the recorded runs' datasets: the only place they are looked for (default: $NAGC_DATA, the download folder, ../shared/datasets beside a checkout)")
 	arg, err := parseOneArg(fs, args)
 	if err != nil {
 		return err
 	}
-	if err := setDataFolder(*data); err != nil {
+	restore, err := setDataFolder(*data)
+	if err != nil {
 		return err
 	}
+	defer restore()
 	n, err := experiments.Rescore(arg, nil)
 	if err != nil {
 		return err

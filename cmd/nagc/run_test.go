@@ -52,6 +52,9 @@ func TestCPUProfile(t *testing.T) {
 		{"cluster", []string{"--data", "synthetic", "--method", "nagc", "--iterations", "5"}},
 	} {
 		t.Run(tc.cmd, func(t *testing.T) {
+			if tc.cmd == "run" {
+				requireGPMetis(t) // quick has METIS rows
+			}
 			t.Chdir(t.TempDir())
 			args := append([]string{tc.cmd}, tc.args...)
 			code, stdout, stderr := cli(t, append(args, "--cpuprofile", "cpu.prof")...)

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"github.com/nagc-harness/nagc/experiments"
+	"github.com/nagc-harness/nagc/internal/testenv"
 	"github.com/nagc-harness/nagc/slurm"
 )
 
@@ -78,7 +80,7 @@ func TestSlurmLocalCluster(t *testing.T) {
 	defer func() {
 		stop, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()
-		if out, err := exec.CommandContext(stop, script, "stop").CombinedOutput(); err != nil {
+		if out, err := exec.CommandContext(stop, script, "stop").CombinedOutput(); err != nil && !t.Skipped() {
 			t.Errorf("stopping the cluster: %v\n%s", err, out)
 		}
 		if t.Failed() {
@@ -89,7 +91,11 @@ func TestSlurmLocalCluster(t *testing.T) {
 			}
 		}
 	}()
-	sh(script, "start")
+	if out, err := exec.CommandContext(ctx, script, "start").CombinedOutput(); err != nil {
+		// Installing or starting Slurm failed (no network for apt-get, no munge, …): the
+		// machine cannot run the test, unless NAGC_REQUIRE_DATA=1 says it must.
+		testenv.Missing(t, "a local Slurm cluster", fmt.Sprintf("scripts/slurm-local.sh start failed (%v): %s", err, out[max(0, len(out)-2000):]))
+	}
 	t.Logf("cluster up in %s", time.Since(start).Round(100*time.Millisecond))
 
 	bin := buildNagc(t)
