@@ -76,6 +76,8 @@ type Config struct {
 	// estimated peak, times the workers, exceeds it is recorded as failed before it
 	// allocates. Empty: the machine's available memory.
 	MaxMemory string `yaml:"max_memory"`
+	// Search holds the settings of the searches of the rows with a space (SearchSpec).
+	Search *SearchSpec `yaml:"search"`
 
 	// File is the path the config was read from, and Hash the SHA-256 of its bytes.
 	File string `yaml:"-"`
@@ -99,6 +101,10 @@ type MethodSpec struct {
 	Grid map[string]yaml.Node `yaml:"grid"`
 	// Datasets, when set, restricts the row to these datasets (names as in Config).
 	Datasets []posString `yaml:"datasets"`
+	// Space, instead of Grid, maps an option to the values a search draws from (see
+	// search_config.go), and Search, when set, overrides the config's search settings.
+	Space  map[string]yaml.Node `yaml:"space"`
+	Search *SearchSpec          `yaml:"search"`
 }
 
 // posString is a YAML string that remembers its line.
@@ -291,6 +297,7 @@ var configKeys = map[string][]string{
 	"experiments.Config":     yamlFieldNames(reflect.TypeOf(Config{})),
 	"experiments.MethodSpec": yamlFieldNames(reflect.TypeOf(MethodSpec{})),
 	"experiments.Figures":    yamlFieldNames(reflect.TypeOf(Figures{})),
+	"experiments.SearchSpec": yamlFieldNames(reflect.TypeOf(SearchSpec{})),
 }
 
 // yamlFieldNames returns the yaml keys of struct type t.
@@ -422,7 +429,10 @@ func (c *Config) validate() error {
 	if err := c.validateDatasets(); err != nil {
 		return err
 	}
-	return c.validateMethods()
+	if err := c.validateMethods(); err != nil {
+		return err
+	}
+	return c.validateSearches()
 }
 
 // validateSettings checks the config's top-level settings and fills the defaults of
@@ -525,6 +535,9 @@ func (c *Config) validateMethods() error {
 		}
 		// Count the row's runs (before duplicates merge) without overflowing.
 		rowRuns := c.Restarts * len(ds)
+		if len(m.Space) > 0 {
+			rowRuns *= c.searchOf(m).Trials
+		}
 		for _, n := range m.Grid {
 			if rowRuns > MaxRuns {
 				break
@@ -609,7 +622,7 @@ func (c *Config) validateMethod(m MethodSpec) error {
 			return err
 		}
 	}
-	return nil
+	return c.validateSpace(m, params, func(key string, v *yaml.Node) error { return check(key, v, false) })
 }
 
 func (c *Config) hasDataset(name string) bool {
