@@ -145,10 +145,16 @@ func Execute(ctx context.Context, cfg *Config, opt Options) (*Summary, error) {
 		opt.Progress.Start(len(p.runs), sum.Skipped)
 		defer opt.Progress.Stop()
 	}
-	writeErr := runPool(ctx, cfg, opt, p, todo, func(rec *Record) error {
+	write := func(rec *Record) error {
 		rec.Sweep, rec.Config = sum.Sweep, cfg.ShortName()
 		if err := appendJSONLine(out, rec); err != nil {
 			return fmt.Errorf("%s: %w", runsPath, err)
+		}
+		return nil
+	}
+	record := func(rec *Record) error {
+		if err := write(rec); err != nil {
+			return err
 		}
 		if rec.Status == StatusDone {
 			sum.Done++
@@ -160,7 +166,14 @@ func Execute(ctx context.Context, cfg *Config, opt Options) (*Summary, error) {
 			opt.Progress.Finished(rec)
 		}
 		return nil
-	})
+	}
+	writeErr := runPool(ctx, cfg, opt, p, todo, record)
+	if left := opt.Limit - len(todo); writeErr == nil && ctx.Err() == nil && (opt.Limit <= 0 || left > 0) {
+		if opt.Limit <= 0 {
+			left = -1
+		}
+		writeErr = runSearches(ctx, cfg, opt, p, left, record, write)
+	}
 	if err := out.Sync(); err != nil && writeErr == nil {
 		writeErr = err
 	}
