@@ -142,7 +142,8 @@ func Execute(ctx context.Context, cfg *Config, opt Options) (*Summary, error) {
 	}
 	defer out.Close()
 	if opt.Progress != nil {
-		opt.Progress.Start(len(p.runs), sum.Skipped)
+		total, done := searchRunCounts(p, opt, runsPath)
+		opt.Progress.Start(len(p.runs)+total, sum.Skipped+done)
 		defer opt.Progress.Stop()
 	}
 	write := func(rec *Record) error {

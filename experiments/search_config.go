@@ -38,7 +38,7 @@ type SearchSpec struct {
 	// halving (successive halving; see searchPlan). hyperband is not implemented yet.
 	Prune string `yaml:"prune"`
 	// MinIterations is the iterations of the first rung of halving (default: the row's
-	// iterations / eta², at least 1); rungs follow at MinIterations·etaᵏ up to the row's
+	// iterations / eta² rounded up); rungs follow at MinIterations·etaᵏ up to the row's
 	// iterations.
 	MinIterations int `yaml:"min_iterations"`
 	// Eta is the reduction factor of halving (default 3): the best 1/Eta of a rung go on.
@@ -153,7 +153,7 @@ func (c *Config) searchOf(m MethodSpec) *SearchSpec {
 	}
 	if _, given := out.lines["min_iterations"]; !given {
 		e := max(out.Eta, 2)
-		out.MinIterations = max(1, c.rowIterations(m)/(e*e))
+		out.MinIterations = max(1, (c.rowIterations(m)+e*e-1)/(e*e))
 	}
 	return out
 }
@@ -408,4 +408,14 @@ func (c *Config) validateSearches() error {
 		}
 	}
 	return c.errf(c.keyLines["search"], "search", "no method row gives a space to search (space: beside name and algorithm)")
+}
+
+// HasSearch reports whether a row of the config gives a space to search.
+func (c *Config) HasSearch() bool {
+	for _, m := range c.Methods {
+		if len(m.Space) > 0 {
+			return true
+		}
+	}
+	return false
 }

@@ -251,3 +251,42 @@ func survivors(values []float64, eta int) []int {
 	sort.Ints(keep)
 	return keep
 }
+
+// totalRuns returns the number of fits the search makes: per batch of n trials,
+// n·restartsAt(0) at the first rung, then max(1, ⌊n/eta⌋) trials at each rung after
+// with theirs (the cuts are decided by values, their sizes are not).
+func (t *searchTask) totalRuns() int {
+	total := 0
+	for b := 0; b < t.batches(); b++ {
+		n := min(t.spec.Batch, t.spec.Trials-b*t.spec.Batch)
+		for k := range t.rungs {
+			if k > 0 {
+				n = max(1, n/t.spec.Eta)
+			}
+			total += n * t.restartsAt(k)
+		}
+	}
+	return total
+}
+
+// searchRunCounts returns the fits of the searches opt's shard runs, and those of them
+// the folder records, for the progress line.
+func searchRunCounts(p *sweepPlan, opt Options, runsPath string) (total, done int) {
+	rows := map[string]bool{}
+	for _, t := range p.searches {
+		if opt.Shards <= 1 || t.shardOf(opt.Shards) == opt.Shard {
+			total += t.totalRuns()
+			rows[t.ds.Name+"\x00"+t.row.Name.Value] = true
+		}
+	}
+	if total == 0 {
+		return 0, 0
+	}
+	recs, _, _ := ReadRecords(runsPath)
+	for _, r := range Latest(recs) {
+		if r.Search != nil && rows[r.Dataset+"\x00"+r.Search.Row] {
+			done++
+		}
+	}
+	return total, done
+}

@@ -116,6 +116,34 @@ func TestSearchHalving(t *testing.T) {
 	if perRung["P"] != [3]int{18, 6, 3} || perRung["Q"] != [3]int{5, 1, 1} {
 		t.Errorf("trials per rung: %v", perRung)
 	}
+	total := 0
+	p, err := planSweep(cfg, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range p.searches {
+		total += s.totalRuns()
+	}
+	if total != len(latest) {
+		t.Errorf("planned %d fits, recorded %d", total, len(latest))
+	}
+	// Status: every trial done or cut; the best is a trial of the last rung.
+	for _, st := range SearchStatusOf(cfg, recs) {
+		want := map[string][2]int{"P": {3, 15}, "Q": {1, 4}}[st.Row]
+		if st.Finished != want[0] || st.Cut != want[1] || st.Running != 0 || !st.Complete() || st.Best == nil || st.Best.Restarts != 2 {
+			t.Errorf("status %+v", st)
+		}
+		// The summary's choice under the search's rule is the status's best.
+		sel, err := Summarize(Aggregate(recs), []string{st.Rule})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range sel {
+			if s.Method == st.Row && (s.Point == nil || s.Point.Runs != 2 || s.Point.Mean["modularity"] != st.Best.Value) {
+				t.Errorf("%s: summary chose %+v, status's best %+v", st.Row, s.Point, st.Best)
+			}
+		}
+	}
 	if ran >= straight {
 		t.Errorf("iterations run %d, not fewer than the records' %d", ran, straight)
 	}
