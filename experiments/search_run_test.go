@@ -156,7 +156,14 @@ func TestSearchHalving(t *testing.T) {
 // A continued configuration's record is the record of the straight fit of the same
 // length: the final rung of the search against a grid of the chosen points.
 func TestSearchContinuedEqualsStraight(t *testing.T) {
-	cfg := mustLoad(t, searchConfig)
+	for _, holdout := range []string{"", "holdout: 0.2\n"} {
+		t.Run("holdout="+holdout, func(t *testing.T) { testContinuedEqualsStraight(t, holdout) })
+	}
+}
+
+func testContinuedEqualsStraight(t *testing.T, holdout string) {
+	text := strings.Replace(searchConfig, "rule: modularity", "rule: "+map[string]string{"": "modularity", "holdout: 0.2\n": "heldout"}[holdout], 1)
+	cfg := mustLoad(t, holdout+text)
 	dir := t.TempDir()
 	executeSearch(t, cfg, Options{ResultsDir: dir, Workers: 1})
 	recs, _, _ := ReadRecords(filepath.Join(dir, RunsFile))
@@ -165,7 +172,10 @@ func TestSearchContinuedEqualsStraight(t *testing.T) {
 		if r.Search.Rung != 2 || r.Search.Row != "P" {
 			continue
 		}
-		grid := `seed: 3
+		if (holdout != "") != (r.HeldOutLabels != "") {
+			t.Fatalf("holdout %q, held-out labels %q", holdout, r.HeldOutLabels)
+		}
+		grid := holdout + `seed: 3
 restarts: 2
 metrics: [ari, modularity]
 datasets: [synthetic]
@@ -181,7 +191,7 @@ methods:
 				continue
 			}
 			checked++
-			if g.Labels != r.Labels || !reflect.DeepEqual(g.Objective, r.Objective) || !reflect.DeepEqual(g.Metrics, r.Metrics) || !reflect.DeepEqual(g.Info, r.Info) {
+			if g.Labels != r.Labels || !reflect.DeepEqual(g.Objective, r.Objective) || !reflect.DeepEqual(g.Metrics, r.Metrics) || !reflect.DeepEqual(g.Info, r.Info) || g.HeldOutLabels != r.HeldOutLabels {
 				t.Errorf("trial %d restart %d: the continued fit differs from the straight one", r.Search.Trial, r.Restart)
 			}
 			if r.IterationsRun >= g.Iterations {
