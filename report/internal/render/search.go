@@ -146,7 +146,9 @@ func ruleLabel(rule string) string {
 }
 
 // searchSlug is the file stem part of a search.
-func (r *Results) searchSlug(v *searchView) string { return r.Slug(v.Dataset) + "_" + r.MethodSlug(v.Row) }
+func (r *Results) searchSlug(v *searchView) string {
+	return r.Slug(v.Dataset) + "_" + r.MethodSlug(v.Row)
+}
 
 // bestSoFarFigure draws the search's best finished value against the iterations its
 // fits ran, with the best grid point of another row of the same dataset as a line.
