@@ -37,7 +37,8 @@ type searchTask struct {
 	space search.Space
 	ds    *LoadedDataset
 	// rungs are the iterations of each rung (one rung, the row's iterations, without
-	// pruning); iterations says whether runs set the iterations option.
+	// pruning); iterations says whether runs set the iterations option (to their rung's,
+	// over a fixed option's).
 	rungs      []int
 	iterations bool
 	// plan0 is the plan position before the search's first run.
@@ -66,7 +67,7 @@ func (c *Config) searchTasks(loaded []*LoadedDataset, total int) ([]*searchTask,
 			t.rungs = rungIterations(s, c.rowIterations(m))
 			params, _ := algorithms.Params(m.Algorithm.Value)
 			_, fixed := m.Options["iterations"]
-			t.iterations = contains(params, "iterations") && !fixed && (s.Prune == PruneHalving || c.Iterations > 0)
+			t.iterations = contains(params, "iterations") && (s.Prune == PruneHalving || c.Iterations > 0 || fixed)
 			plan += s.Trials * len(t.rungs) * c.Restarts
 			out = append(out, t)
 		}

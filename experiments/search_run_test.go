@@ -27,7 +27,7 @@ methods:
       rho: {uniform: [0.5, 0.99]}
   - name: Q
     algorithm: nagc
-    options: {rho: 0.5}
+    options: {rho: 0.5, iterations: 27}
     space:
       lambda: {log: [1.0e-4, 10]}
     search: {sampler: random, trials: 5, batch: 5}
