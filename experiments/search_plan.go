@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"math"
+	"slices"
 	"sort"
 
 	"github.com/nagc-harness/nagc/algorithms"
@@ -130,7 +131,8 @@ func (t *searchTask) sampler() search.Sampler {
 }
 
 // propose returns the points of the trials of batch b (trials b·Batch+1 …), drawn from
-// the batch's seed after the observations obs of every earlier batch's trials. A
+// the batch's seed after the observations obs of every earlier batch's trials, each
+// proposal counted as a failed trial by the ones after it (Optuna's constant liar). A
 // proposal whose parameters equal an earlier trial's is drawn again (up to 20 times).
 func (t *searchTask) propose(b int, obs []search.Observation, earlier map[string]bool) [][]float64 {
 	first := b * t.spec.Batch
@@ -144,19 +146,30 @@ func (t *searchTask) propose(b int, obs []search.Observation, earlier map[string
 	}
 	rng := search.NewRand(t.batchSeed(b))
 	s := t.sampler()
+	seen := slices.Clone(obs)
 	for len(out) < n {
 		var x []float64
 		for try := 0; try < 20; try++ {
-			x = s.Propose(t.space, obs, rng)
+			x = s.Propose(t.space, seen, rng)
 			if !earlier[t.key(x)] {
 				break
 			}
 		}
 		earlier[t.key(x)] = true
 		out = append(out, x)
+		// The constant liar: a proposal of the batch counts, for the next ones, as a
+		// trial that failed, so that they spread over the space instead of all landing
+		// where the batch's first did.
+		if len(seen) >= t.liarFrom() {
+			seen = append(seen, search.Observation{X: x, Value: math.Inf(-1)})
+		}
 	}
 	return out
 }
+
+// liarFrom returns the observations from which proposals of a batch lie about the
+// ones before them (search.TPE's start-up trials: below, proposals are random anyway).
+func (t *searchTask) liarFrom() int { return (search.TPE{}).Startup() }
 
 // gridPoint returns combination i of a space of lists, the last parameter varying
 // fastest.

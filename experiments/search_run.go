@@ -370,6 +370,10 @@ func (t *searchTask) checkSettings(dir string) error {
 	return nil
 }
 
+// proposalsVersion names how this nagc proposes a search's trials (samplers, liar,
+// seeds): a folder whose search was proposed otherwise is not resumed.
+const proposalsVersion = 1
+
 // settings returns what a search's records depend on.
 func (t *searchTask) settings() map[string]any {
 	space := map[string]any{}
@@ -386,6 +390,7 @@ func (t *searchTask) settings() map[string]any {
 		"prune": t.spec.Prune, "rungs": t.rungs, "first_restarts": t.restartsAt(0), "restarts": t.cfg.Restarts,
 		"seed": t.cfg.Seed, "space": space, "options": opts, "algorithm": t.row.Algorithm.Value,
 		"holdout": t.cfg.Holdout, "metrics": t.cfg.Metrics, "k1": t.ds.K1,
+		"proposals": proposalsVersion,
 	}
 }
 

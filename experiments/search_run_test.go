@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/nagc-harness/nagc/search"
 )
 
 const searchConfig = `name: s
@@ -279,4 +281,38 @@ func TestSearchSettingsChangedRefused(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, SearchDir)); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// The proposals of one batch spread over the space (the constant liar): after 20
+// trials whose best are at one combination, a batch of 10 TPE proposals does not land
+// ten times at their k2 and ρ.
+func TestSearchBatchSpreads(t *testing.T) {
+	cfg := mustLoad(t, searchConfig)
+	p, err := planSweep(cfg, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	task := p.searches[0]
+	task.spec.Batch, task.spec.Trials = 10, 30
+	var obs []search.Observation
+	rng := search.NewRand(1)
+	for i := 0; i < 20; i++ {
+		x := search.Random(task.space, rng)
+		x[0], x[2] = 0, 0.5+0.1*rng.Float64()
+		v := 0.0
+		if i < 2 { // the two best (γ(20) = 2) at k2 = 5, ρ = 0.99; the rest far from them
+			x[0], x[2], v = 2, 0.99, 1
+		}
+		obs = append(obs, search.Observation{X: x, Value: v})
+	}
+	atBest := 0
+	for _, x := range task.propose(2, obs, map[string]bool{}) {
+		if x[0] == 2 && x[2] > 0.9 {
+			atBest++
+		}
+	}
+	if atBest > 7 {
+		t.Errorf("%d of a batch of 10 proposals at the best trials' k2 and ρ", atBest)
+	}
+	t.Logf("%d of 10 at the best trials' k2 and ρ", atBest)
 }

@@ -56,6 +56,9 @@ func (t TPE) withDefaults() TPE {
 	return t
 }
 
+// Startup returns the observations below which t proposes at random.
+func (t TPE) Startup() int { return t.withDefaults().StartupTrials }
+
 // Gamma returns the number of observations, of n, that TPE counts as the best:
 // min(⌈0.1·n⌉, 25).
 func Gamma(n int) int { return min((n+9)/10, 25) }
