@@ -238,17 +238,24 @@ func ruleValue(rule string, r *Record) (float64, bool) {
 	if r == nil || r.Status != StatusDone {
 		return 0, false
 	}
+	return RuleValue(rule, r.Metrics)
+}
+
+// RuleValue returns the value a search's rule gives a run's metrics (higher is
+// better: modularity, two-view's modularity + attribute modularity, heldout's
+// held-out modularity, ari), false where a metric it reads is missing or NaN.
+func RuleValue(rule string, metrics map[string]float64) (float64, bool) {
 	var v float64
 	var ok bool
 	switch rule {
 	case SelectTwoView:
-		a, okA := r.Metrics["modularity"]
-		b, okB := r.Metrics["attr_modularity"]
+		a, okA := metrics["modularity"]
+		b, okB := metrics["attr_modularity"]
 		v, ok = a+b, okA && okB
 	case SelectHeldOut:
-		v, ok = r.Metrics[MetricHeldOut]
+		v, ok = metrics[MetricHeldOut]
 	default:
-		v, ok = r.Metrics[rule]
+		v, ok = metrics[rule]
 	}
 	return v, ok && !math.IsNaN(v)
 }

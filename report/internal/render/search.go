@@ -97,7 +97,7 @@ func (v *searchView) trials() {
 		t.Iterations[s.Rung] = rec.Iterations
 		val := math.Inf(-1)
 		if rec.Status == experiments.StatusDone {
-			if x, ok := ruleOf(s.Rule, rec.Metrics); ok {
+			if x, ok := experiments.RuleValue(s.Rule, rec.Metrics); ok {
 				val = x
 			}
 		}
@@ -120,21 +120,6 @@ func (v *searchView) trials() {
 		t.Finished = t.restarts == restarts && restarts > 0
 	}
 	sort.SliceStable(v.Trials, func(a, b int) bool { return v.Trials[a].Trial < v.Trials[b].Trial })
-}
-
-// ruleOf returns a search rule's value of a record's metrics.
-func ruleOf(rule string, m map[string]float64) (float64, bool) {
-	switch rule {
-	case experiments.SelectTwoView:
-		a, okA := m["modularity"]
-		b, okB := m["attr_modularity"]
-		return a + b, okA && okB
-	case experiments.SelectHeldOut:
-		v, ok := m[experiments.MetricHeldOut]
-		return v, ok
-	}
-	v, ok := m[rule]
-	return v, ok
 }
 
 // ruleLabel names a search's rule in a figure, saying so when it reads the labels.
@@ -221,7 +206,7 @@ func (r *Results) gridBest(v *searchView) (string, float64, int, bool) {
 		if p.Dataset != v.Dataset || p.Runs == 0 || p.Records[0].Search != nil || p.Records[0].Algorithm != algo {
 			continue
 		}
-		if x, has := ruleOf(v.Rule, p.Mean); has && x > best {
+		if x, has := experiments.RuleValue(v.Rule, p.Mean); has && x > best {
 			best, name, ok = x, p.Method, true
 		}
 	}
