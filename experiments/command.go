@@ -125,6 +125,10 @@ func (c *Config) validateCommandRow(m MethodSpec) (bool, error) {
 	if _, err := c.rowProgram(m); err != nil {
 		return true, err
 	}
+	if keys := sortedKeys(m.Space); len(keys) > 0 {
+		n := m.Space[keys[0]]
+		return true, c.errf(n.Line, "space", "a row with algorithm: command takes a grid, not a search space, in this version: list the values under grid:")
+	}
 	for _, d := range m.Datasets {
 		if !c.hasDataset(d.Value) {
 			return true, c.errf(d.Line, "datasets", "method %q names dataset %q, which the config does not list", m.Name.Value, d.Value)

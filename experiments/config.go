@@ -77,6 +77,8 @@ type Config struct {
 	// estimated peak, times the workers, exceeds it is recorded as failed before it
 	// allocates. Empty: the machine's available memory.
 	MaxMemory string `yaml:"max_memory"`
+	// Search holds the settings of the searches of the rows with a space (SearchSpec).
+	Search *SearchSpec `yaml:"search"`
 
 	// File is the path the config was read from, and Hash the SHA-256 of its bytes.
 	File string `yaml:"-"`
@@ -109,6 +111,11 @@ type MethodSpec struct {
 	ReadsLabels bool      `yaml:"reads_labels"`
 
 	program *RowProgram // the program of a command row, set when the config is validated
+
+	// Space, instead of Grid, maps an option to the values a search draws from (see
+	// search_config.go), and Search, when set, overrides the config's search settings.
+	Space  map[string]yaml.Node `yaml:"space"`
+	Search *SearchSpec          `yaml:"search"`
 }
 
 // posString is a YAML string that remembers its line.
@@ -302,6 +309,7 @@ var configKeys = map[string][]string{
 	"experiments.Config":     yamlFieldNames(reflect.TypeOf(Config{})),
 	"experiments.MethodSpec": yamlFieldNames(reflect.TypeOf(MethodSpec{})),
 	"experiments.Figures":    yamlFieldNames(reflect.TypeOf(Figures{})),
+	"experiments.SearchSpec": yamlFieldNames(reflect.TypeOf(SearchSpec{})),
 }
 
 // yamlFieldNames returns the yaml keys of struct type t.
@@ -430,6 +438,9 @@ func (c *Config) validate() error {
 	}
 	errs = append(errs, c.validateDatasets(), c.validateMethods())
 	if err := joinConfigErrors(errs...); err != nil {
+		return err
+	}
+	if err := c.validateSearches(); err != nil {
 		return err
 	}
 	return c.resolvePrograms()
@@ -568,6 +579,9 @@ func (c *Config) validateMethods() error {
 		}
 		// Count the row's runs (before duplicates merge) without overflowing.
 		rowRuns := max(c.Restarts, 1) * len(ds)
+		if len(m.Space) > 0 {
+			rowRuns *= c.searchOf(m).Trials
+		}
 		for _, n := range m.Grid {
 			if rowRuns > MaxRuns {
 				break
@@ -653,6 +667,7 @@ func (c *Config) validateMethod(m MethodSpec) error {
 		n := m.Grid[key]
 		errs = append(errs, check(key, &n, true))
 	}
+	errs = append(errs, c.validateSpace(m, params, func(key string, v *yaml.Node) error { return check(key, v, false) }))
 	return errors.Join(errs...)
 }
 

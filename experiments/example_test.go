@@ -40,7 +40,7 @@ methods:
 	fmt.Println(err)
 	// Output:
 	// 10 runs; the first: synthetic nagc k2=4 lambda=0.01 restart 0
-	// bad.yaml:4: unknown key 'algoritm' (did you mean 'algorithm'?) (keys here: name, algorithm, options, grid, datasets, command, timeout, reads_labels)
+	// bad.yaml:4: unknown key 'algoritm' (did you mean 'algorithm'?) (keys here: name, algorithm, options, grid, datasets, command, timeout, reads_labels, space, search)
 }
 
 // Cluster fits one method once and scores the clustering as a sweep's runner would.

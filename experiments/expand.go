@@ -108,7 +108,7 @@ func (c *Config) expand(k1 map[string]int, identity map[string]string) ([]Run, e
 			id = v
 		}
 		for _, m := range c.Methods {
-			if len(m.Datasets) > 0 && !hasPos(m.Datasets, d) {
+			if (len(m.Datasets) > 0 && !hasPos(m.Datasets, d)) || len(m.Space) > 0 { // a search plans its runs as it goes
 				continue
 			}
 			points, err := c.gridPoints(m, k)

@@ -13,6 +13,8 @@ type sweepPlan struct {
 	// runs are the runs of opt's shard; total counts the config's runs, every shard's.
 	runs  []Run
 	total int
+	// searches are the config's searches (searchTasks), every shard's.
+	searches []*searchTask
 }
 
 // planSweep loads the datasets of cfg (telling opt.Warn the readers' warnings) and
@@ -52,7 +54,18 @@ func planSweep(cfg *Config, opt Options) (*sweepPlan, error) {
 	if err := cfg.refuseSignedAttributes(loaded, runs); err != nil {
 		return nil, err
 	}
-	return &sweepPlan{loaded: loaded, graphs: graphs, runs: Shard(runs, opt.Shard, opt.Shards), total: len(runs)}, nil
+	searches, err := cfg.searchTasks(loaded, len(runs))
+	if err != nil {
+		return nil, err
+	}
+	var probes []Run
+	for _, t := range searches {
+		probes = append(probes, t.probeRuns()...)
+	}
+	if err := cfg.refuseSignedAttributes(loaded, probes); err != nil {
+		return nil, err
+	}
+	return &sweepPlan{loaded: loaded, graphs: graphs, runs: Shard(runs, opt.Shard, opt.Shards), total: len(runs), searches: searches}, nil
 }
 
 // resumeJobs reads the records of runsPath (dropping a line torn by a crash mid-write)

@@ -100,6 +100,11 @@ type Record struct {
 	// version of the script ran.
 	Command      []string       `json:"command,omitempty"`
 	CommandFiles []command.File `json:"command_files,omitempty"`
+	// Search, for a run of a search, says which trial and rung it is (SearchInfo), and
+	// IterationsRun is the iterations the run executed itself: less than Iterations for
+	// a fit continued from its trial's previous rung. Both absent from a grid's records.
+	Search        *SearchInfo `json:"search,omitempty"`
+	IterationsRun int         `json:"iterations_run,omitempty"`
 }
 
 // labelDigits are the characters EncodeLabels uses for clusters 0…61.

@@ -145,13 +145,20 @@ func Execute(ctx context.Context, cfg *Config, opt Options) (*Summary, error) {
 	}
 	defer out.Close()
 	if opt.Progress != nil {
-		opt.Progress.Start(len(p.runs), sum.Skipped)
+		total, done := searchRunCounts(p, opt, runsPath)
+		opt.Progress.Start(len(p.runs)+total, sum.Skipped+done)
 		defer opt.Progress.Stop()
 	}
-	writeErr := runPool(ctx, cfg, opt, p, todo, func(rec *Record) error {
+	write := func(rec *Record) error {
 		rec.Sweep, rec.Config = sum.Sweep, cfg.ShortName()
 		if err := appendJSONLine(out, rec); err != nil {
 			return fmt.Errorf("%s: %w", runsPath, err)
+		}
+		return nil
+	}
+	record := func(rec *Record) error {
+		if err := write(rec); err != nil {
+			return err
 		}
 		if rec.Status == StatusDone {
 			sum.Done++
@@ -163,7 +170,14 @@ func Execute(ctx context.Context, cfg *Config, opt Options) (*Summary, error) {
 			opt.Progress.Finished(rec)
 		}
 		return nil
-	})
+	}
+	writeErr := runPool(ctx, cfg, opt, p, todo, record)
+	if left := opt.Limit - len(todo); writeErr == nil && ctx.Err() == nil && (opt.Limit <= 0 || left > 0) {
+		if opt.Limit <= 0 {
+			left = -1
+		}
+		writeErr = runSearches(ctx, cfg, opt, p, left, record, write)
+	}
 	if err := out.Sync(); err != nil && writeErr == nil {
 		writeErr = err
 	}

@@ -111,3 +111,33 @@ func TestTransformConfigErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestSignedSearchRowRefusedAtPlanTime: a search row whose method refuses signed
+// attributes is refused before any trial, for each transform its space can take that
+// fails; one whose space holds only non-negative transforms plans.
+func TestSignedSearchRowRefusedAtPlanTime(t *testing.T) {
+	for _, tc := range []struct {
+		space, want string
+	}{
+		{"{lambda: {log: [0.01, 1]}}", "with transform none"},
+		{"{transform: [split, none]}", "with transform none"},
+		{"{transform: [split, shift]}", ""},
+	} {
+		cfg := mustLoad(t, `datasets: [`+signedGraph+`]
+iterations: 10
+search: {sampler: random, trials: 2}
+methods:
+  - name: Prop.
+    algorithm: nagc
+    space: `+tc.space+`
+`)
+		dir := filepath.Join(t.TempDir(), "out")
+		_, err := Execute(context.Background(), cfg, Options{ResultsDir: dir, Workers: 1})
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("space %s: %v", tc.space, err)
+		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+			t.Errorf("space %s: got %v, want a refusal %q", tc.space, err, tc.want)
+		}
+	}
+}

@@ -66,7 +66,10 @@ func (p *PointStats) GridPoint() string { return canonicalParams(p.Params) }
 // Aggregate groups the latest record of every run by dataset, method display name and
 // grid point. A run shared by several rows counts for each. Records timed alone
 // (Record.TimedAlone) are left out: they repeat a sweep's fits for their times only, and
-// counted here they would add restarts to the sweep's grid points. The result is ordered
+// counted here they would add restarts to the sweep's grid points; so are a search's
+// records of rungs before its last (fits cut short), so that a search's points are its
+// trials that completed the last rung, and its choice under a rule is the best of them.
+// The result is ordered
 // by dataset and method in the order the records first name them once sorted into their
 // configs' order (SortByPlan: the order a config lists datasets and rows, whatever order
 // the runs finished in), then by grid point.
@@ -77,7 +80,7 @@ func Aggregate(recs []Record) []*PointStats {
 	index := map[key]*PointStats{}
 	var order []key
 	for _, r := range recs {
-		if r.TimedAlone {
+		if r.TimedAlone || !r.searchFinal() {
 			continue
 		}
 		for _, m := range r.Methods {

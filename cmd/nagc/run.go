@@ -124,6 +124,7 @@ type barProgress struct {
 	w      io.Writer
 	bar    *progressbar.ProgressBar
 	failed int
+	best   experiments.SearchBest // a search's best so far
 }
 
 func (p *barProgress) Start(total, done int) {
@@ -141,9 +142,19 @@ func (p *barProgress) Start(total, done int) {
 }
 
 func (p *barProgress) Finished(r *experiments.Record) {
+	best := p.best.Add(r)
 	if r.Status != experiments.StatusDone {
 		p.failed++
-		p.bar.Describe(fmt.Sprintf("runs (%d failed)", p.failed))
+	}
+	if r.Status != experiments.StatusDone || best != "" {
+		desc := "runs"
+		if p.failed > 0 {
+			desc += fmt.Sprintf(" (%d failed)", p.failed)
+		}
+		if best != "" {
+			desc += ", " + best
+		}
+		p.bar.Describe(desc)
 	}
 	_ = p.bar.Add(1)
 }
@@ -157,6 +168,8 @@ type lineProgress struct {
 	mu                         sync.Mutex
 	total, done, failed, start int
 	began, last                time.Time
+	best                       experiments.SearchBest // a search's best so far
+	bestText                   string
 }
 
 func (p *lineProgress) Start(total, done int) {
@@ -172,6 +185,7 @@ func (p *lineProgress) Finished(r *experiments.Record) {
 	if r.Status != experiments.StatusDone {
 		p.failed++
 	}
+	p.bestText = p.best.Add(r)
 	if time.Since(p.last) >= p.every || p.done == p.total {
 		p.last = time.Now()
 		p.print()
@@ -185,8 +199,12 @@ func (p *lineProgress) print() {
 	if ran > 0 {
 		eta = (time.Duration(float64(elapsed) / float64(ran) * float64(p.total-p.done))).Round(time.Second).String()
 	}
-	fmt.Fprintf(p.w, "runs: %d/%d done, %d failed, elapsed %s, ETA %s\n",
-		p.done, p.total, p.failed, elapsed.Round(time.Second), eta)
+	best := ""
+	if p.bestText != "" {
+		best = "; " + p.bestText
+	}
+	fmt.Fprintf(p.w, "runs: %d/%d done, %d failed, elapsed %s, ETA %s%s\n",
+		p.done, p.total, p.failed, elapsed.Round(time.Second), eta, best)
 }
 
 func (p *lineProgress) Stop() {}

@@ -41,7 +41,12 @@ func runStatus(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
-	return st.WriteText(stdout, arg, *results, slurm.Submitted(*results))
+	if len(runs) > 0 || !cfg.HasSearch() { // a config of searches alone has no grid to report on
+		if err := st.WriteText(stdout, arg, *results, slurm.Submitted(*results)); err != nil {
+			return err
+		}
+	}
+	return writeSearchStatus(stdout, cfg, arg, *results)
 }
 
 // shardCount returns the shard count of the sweep in dir: tasks when positive, else the

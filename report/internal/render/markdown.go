@@ -52,6 +52,7 @@ func writeReport(b *bytes.Buffer, rep *Report, opt Options, tables map[string]*T
 	if cmp != nil {
 		cmp.WriteClosing(b, r)
 	}
+	b.Write(rep.searches.Bytes())
 	writeFilesSection(b, rep)
 }
 

@@ -85,6 +85,8 @@ type Report struct {
 	Skipped []string
 	// Files lists every file written, relative to Dir.
 	Files []string
+	// searches is the section of REPORT.md on the searches (writeSearchSection).
+	searches bytes.Buffer
 }
 
 // Generate reads a results folder and writes the report's tables, figures and REPORT.md
@@ -253,6 +255,9 @@ func (rep *Report) write(opt Options) error {
 		tables[t.Name] = t
 	}
 	if err := rep.writePages(opt, tables); err != nil {
+		return err
+	}
+	if err := rep.writeSearchSection(&rep.searches, opt); err != nil {
 		return err
 	}
 	var md bytes.Buffer

@@ -1,0 +1,400 @@
+package experiments
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/nagc-harness/nagc/algorithms"
+	"github.com/nagc-harness/nagc/datasets"
+	"github.com/nagc-harness/nagc/search"
+	"github.com/nagc-harness/nagc/sparse"
+)
+
+// SearchDir is the folder of a results folder that holds what its searches keep
+// between rungs: each search's settings and the factors of the fits a later rung
+// continues.
+const SearchDir = "search"
+
+// searchEnv is what the searches of one execution share.
+type searchEnv struct {
+	ctx    context.Context
+	cfg    *Config
+	opt    Options
+	dir    string             // the results folder
+	latest map[string]*Record // the latest record of every run in the folder
+	record func(*Record) error
+	// rewrite appends a record of a run already counted (markCut).
+	rewrite func(*Record) error
+	inputs  map[string]algorithms.Input
+	graphs  map[string]*datasets.Graph
+	splits  *algorithms.Cache
+	// left is the runs the execution may still execute (Options.Limit), < 0 for no limit.
+	left int
+	// stopped is set when a search stopped before its end (cancelled, the limit).
+	stopped bool
+}
+
+// searchJob is one fit of a search: its run and, for a fit that continues its trial's
+// fit of the previous rung, that fit's record and iterations.
+type searchJob struct {
+	run       Run
+	info      SearchInfo
+	last      bool // the search's last rung: no factors kept
+	prev      *Record
+	prevIters int
+}
+
+// runSearches executes the searches of plan p that opt's shard runs (a search goes
+// whole to one shard), appending records with record. It resumes from the records in
+// the folder: proposals are a function of the config and the values recorded, so a
+// search run again proposes the same trials and executes only the fits not recorded.
+// limit is the runs it may execute (< 0: no limit).
+// rewrite appends a record again (with Search.Cut set) without counting it.
+func runSearches(ctx context.Context, cfg *Config, opt Options, p *sweepPlan, limit int, record, rewrite func(*Record) error) error {
+	var tasks []*searchTask
+	for _, t := range p.searches {
+		if t.shardOf(opt.Shards) == max(opt.Shard, 0) || opt.Shards <= 1 {
+			tasks = append(tasks, t)
+		}
+	}
+	if len(tasks) == 0 {
+		return nil
+	}
+	recs, _, err := ReadRecords(filepath.Join(opt.ResultsDir, RunsFile))
+	if err != nil {
+		return err
+	}
+	env := &searchEnv{ctx: ctx, cfg: cfg, opt: opt, dir: opt.ResultsDir, latest: map[string]*Record{}, record: record, rewrite: rewrite,
+		inputs: map[string]algorithms.Input{}, graphs: p.graphs, splits: algorithms.NewCache(), left: limit}
+	for i := range recs {
+		env.latest[recs[i].RunID] = &recs[i]
+	}
+	for _, t := range tasks {
+		if err := t.checkSettings(opt.ResultsDir); err != nil {
+			return err
+		}
+	}
+	defer sparse.SetThreads(sparse.SetThreads(1))
+	for _, t := range tasks {
+		g := p.graphs[t.ds.Name]
+		if _, ok := env.inputs[t.ds.Name]; !ok {
+			env.inputs = map[string]algorithms.Input{ // one dataset's caches at a time
+				t.ds.Name: {Adj: g.Adj, X: g.X, XDense: g.XDense, Truth: g.Labels, Cache: algorithms.NewCache()},
+			}
+			env.splits = algorithms.NewCache()
+		}
+		if err := t.execute(env); err != nil || env.stopped {
+			return err
+		}
+	}
+	return nil
+}
+
+// execute runs the search t: batch after batch, the batch's trials proposed from the
+// values of the earlier batches, then rung after rung, every fit of a rung done before
+// the rung is cut. It returns with env.stopped set where it could not finish.
+func (t *searchTask) execute(env *searchEnv) error {
+	var obs []search.Observation
+	earlier := map[string]bool{}
+	for b := 0; b < t.batches(); b++ {
+		points := t.propose(b, obs, earlier)
+		first := b*t.spec.Batch + 1
+		alive := make([]int, len(points))
+		for i := range alive {
+			alive[i] = i
+		}
+		level, value := make([]int, len(points)), make([]float64, len(points))
+		for k := range t.rungs {
+			var jobs []searchJob
+			for _, i := range alive {
+				for r := 0; r < t.restartsAt(k); r++ {
+					j := searchJob{run: t.run(first+i, b, points[i], k, r), last: k == len(t.rungs)-1,
+						info: SearchInfo{Row: t.row.Name.Value, Rule: t.spec.Rule, Trial: first + i, Batch: b, Rung: k, Rungs: len(t.rungs)}}
+					if k > 0 && r < t.restartsAt(k-1) {
+						j.prev, j.prevIters = env.latest[t.run(first+i, b, points[i], k-1, r).ID], t.rungs[k-1]
+					}
+					jobs = append(jobs, j)
+				}
+			}
+			if err := env.executeJobs(t, jobs); err != nil || env.stopped {
+				return err
+			}
+			vals := make([]float64, len(alive))
+			for n, i := range alive {
+				vals[n] = t.trialValue(env, first+i, b, points[i], k)
+				level[i], value[i] = k, vals[n]
+			}
+			keep := alive
+			if k < len(t.rungs)-1 {
+				keep = nil
+				for _, n := range survivors(vals, t.spec.Eta) {
+					keep = append(keep, alive[n])
+				}
+			}
+			for _, i := range alive {
+				cut := !slices.Contains(keep, i)
+				for r := 0; r < t.restartsAt(k); r++ {
+					id := t.run(first+i, b, points[i], k, r).ID
+					if cut {
+						if err := env.markCut(id); err != nil {
+							return err
+						}
+						removeFactors(env.dir, id)
+					}
+					if k > 0 && r < t.restartsAt(k-1) { // continued: the previous rung's factors are spent
+						removeFactors(env.dir, t.run(first+i, b, points[i], k-1, r).ID)
+					}
+				}
+			}
+			alive = keep
+		}
+		for i, x := range points {
+			obs = append(obs, search.Observation{X: x, Value: value[i], Level: level[i]})
+		}
+	}
+	return nil
+}
+
+// trialValue returns the value of a trial at rung k: the mean of the rule's value over
+// its restarts there, −Inf where a fit failed or lacks the rule's metric.
+func (t *searchTask) trialValue(env *searchEnv, trial, b int, x []float64, k int) float64 {
+	var sum float64
+	n := t.restartsAt(k)
+	for r := 0; r < n; r++ {
+		v, ok := ruleValue(t.spec.Rule, env.latest[t.run(trial, b, x, k, r).ID])
+		if !ok {
+			return math.Inf(-1)
+		}
+		sum += v
+	}
+	return sum / float64(n)
+}
+
+// markCut appends the record of run id again with Search.Cut set, unless it says so.
+func (env *searchEnv) markCut(id string) error {
+	rec := env.latest[id]
+	if rec == nil || rec.Search == nil || rec.Search.Cut {
+		return nil
+	}
+	cp := *rec
+	info := *rec.Search
+	info.Cut = true
+	cp.Search = &info
+	if err := env.rewrite(&cp); err != nil {
+		return err
+	}
+	env.latest[id] = &cp
+	return nil
+}
+
+// executeJobs executes the jobs not yet recorded on opt.Workers workers and records
+// them. It sets env.stopped when it could not execute them all (the limit, or ctx).
+// A failed fit is recorded and counts as finished: runs are deterministic, so it
+// would fail again.
+func (env *searchEnv) executeJobs(t *searchTask, jobs []searchJob) error {
+	var todo []searchJob
+	for _, j := range jobs {
+		if env.latest[j.run.ID] == nil {
+			todo = append(todo, j)
+		}
+	}
+	if env.left >= 0 && len(todo) > env.left {
+		todo, env.stopped = todo[:env.left], true
+	}
+	if env.left >= 0 {
+		env.left -= len(todo)
+	}
+	queue := make(chan searchJob)
+	results := make(chan *Record)
+	var wg sync.WaitGroup
+	for w := 0; w < max(env.opt.Workers, 1); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range queue {
+				results <- env.fit(t, j)
+			}
+		}()
+	}
+	go func() {
+		defer close(queue)
+		for _, j := range todo {
+			select {
+			case queue <- j:
+			case <-env.ctx.Done():
+				return
+			}
+		}
+	}()
+	go func() { wg.Wait(); close(results) }()
+	var err error
+	for rec := range results {
+		if rec == nil || err != nil { // cancelled
+			continue
+		}
+		if err = env.record(rec); err == nil {
+			env.latest[rec.RunID] = rec
+		}
+	}
+	if env.ctx.Err() != nil {
+		env.stopped = true
+	}
+	return err
+}
+
+// fit executes job j of search t and returns its record, nil when cancelled: its fit
+// (continued from the previous rung's factors where j has a previous fit whose factors
+// are kept) and, with holdout, its held-out fit likewise; then, before a last rung,
+// keeps the factors of both for the next rung.
+func (env *searchEnv) fit(t *searchTask, j searchJob) *Record {
+	in := env.inputs[t.ds.Name]
+	rec := newRecord(j.run)
+	info := j.info
+	rec.Search = &info
+	m, err := algorithms.New(j.run.Algorithm, j.run.Params)
+	if err == nil {
+		err = algorithms.CheckMemory(m, in, j.run.K1, env.opt.Workers)
+	}
+	if err != nil {
+		return rec.markFailed(err)
+	}
+	res, ran, err := env.fitPart(m, in, j, "main")
+	if env.ctx.Err() != nil {
+		return nil
+	}
+	rec = scoreFit(rec, res, err, in, env.cfg.Metrics)
+	rec.IterationsRun = ran
+	var hres *algorithms.Result
+	if rec.Status == StatusDone && env.cfg.Holdout > 0 {
+		sp, err := heldOutOf(env.graphs[t.ds.Name], job{Run: j.run}, env.cfg.Holdout, env.splits)
+		if err != nil {
+			return rec.markFailed(fmt.Errorf("held-out fit: %w", err))
+		}
+		var herr error
+		hres, _, herr = env.fitPart(m, sp.in, j, "heldout")
+		if env.ctx.Err() != nil {
+			return nil
+		}
+		scoreHeldOut(rec, hres, herr, sp.test, env.cfg.Holdout)
+	}
+	if rec.Status == StatusDone && !j.last {
+		err := saveFactors(env.dir, j.run.ID, "main", res.Factors)
+		if err == nil && hres != nil {
+			err = saveFactors(env.dir, j.run.ID, "heldout", hres.Factors)
+		}
+		if err != nil {
+			return rec.markFailed(fmt.Errorf("keeping the factors for the next rung: %w", err))
+		}
+	}
+	return rec
+}
+
+// fitPart fits method m on in for job j, part "main" or "heldout": continued from the
+// factors of j's previous fit where they are kept and m is an algorithms.Continuer (the
+// result then reads as the straight fit: the previous fit's loss curve, its
+// description, all iterations), else from the start. It returns the iterations it ran.
+func (env *searchEnv) fitPart(m algorithms.Method, in algorithms.Input, j searchJob, part string) (*algorithms.Result, int, error) {
+	its := j.run.Params["iterations"]
+	c, ok := m.(algorithms.Continuer)
+	if j.prev != nil && j.prev.Status == StatusDone && ok && its != nil {
+		if f, err := loadFactors(env.dir, j.prev.RunID, part); err == nil {
+			more := its.(int) - j.prevIters
+			cm, err := c.Continue(f, more)
+			if err != nil {
+				return nil, 0, err
+			}
+			res, err := cm.Fit(env.ctx, in, j.run.K1, j.run.Seed)
+			if err != nil {
+				return nil, more, err
+			}
+			if part == "main" {
+				res.Objective = append(slices.Clone(j.prev.Objective), res.Objective...)
+				res.Info = j.prev.Info
+			}
+			res.Iterations = its.(int)
+			res.InitCached = false
+			return res, more, nil
+		}
+	}
+	res, err := m.Fit(env.ctx, in, j.run.K1, j.run.Seed)
+	if err != nil {
+		return nil, 0, err
+	}
+	return res, res.Iterations, nil
+}
+
+// checkSettings refuses to go on with a search whose settings differ from those its
+// results folder recorded at its first run (naming what changed), and records them
+// when it has none.
+func (t *searchTask) checkSettings(dir string) error {
+	now := t.settings()
+	path := filepath.Join(dir, SearchDir, searchFileName(t.ds.Identity, t.row.Name.Value)+".json")
+	raw, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		b, _ := json.MarshalIndent(now, "", "  ")
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return err
+		}
+		return writeFileAtomic(path, append(b, '\n'))
+	}
+	if err != nil {
+		return err
+	}
+	var was map[string]any
+	if err := json.Unmarshal(raw, &was); err != nil {
+		return fmt.Errorf("%s: %v", path, err)
+	}
+	b, _ := json.Marshal(now)
+	var cur map[string]any
+	_ = json.Unmarshal(b, &cur)
+	var changed []string
+	for _, k := range sortedKeys(cur) {
+		a, _ := json.Marshal(was[k])
+		c, _ := json.Marshal(cur[k])
+		if string(a) != string(c) {
+			changed = append(changed, fmt.Sprintf("%s %s → %s", k, a, c))
+		}
+	}
+	if len(changed) > 0 {
+		return t.cfg.errf(t.spec.line, "search", "the search of row %q on %s in %s was run with other settings (%s); a search is never mixed with another: use a new results folder, or restore the settings",
+			t.row.Name.Value, t.ds.Name, dir, strings.Join(changed, "; "))
+	}
+	return nil
+}
+
+// proposalsVersion names how this nagc proposes a search's trials (samplers, liar,
+// seeds): a folder whose search was proposed otherwise is not resumed.
+const proposalsVersion = 1
+
+// settings returns what a search's records depend on.
+func (t *searchTask) settings() map[string]any {
+	space := map[string]any{}
+	for _, p := range t.space {
+		space[p.Name] = p
+	}
+	opts := map[string]any{}
+	for k, n := range t.row.Options {
+		v, _ := scalar(&n)
+		opts[k] = v
+	}
+	return map[string]any{
+		"sampler": t.spec.Sampler, "trials": t.spec.Trials, "batch": t.spec.Batch, "rule": t.spec.Rule,
+		"prune": t.spec.Prune, "rungs": t.rungs, "first_restarts": t.restartsAt(0), "restarts": t.cfg.Restarts,
+		"seed": t.cfg.Seed, "space": space, "options": opts, "algorithm": t.row.Algorithm.Value,
+		"holdout": t.cfg.Holdout, "metrics": t.cfg.Metrics, "k1": t.ds.K1,
+		"proposals": proposalsVersion,
+	}
+}
+
+// searchFileName returns a file name for the search of row on a dataset.
+func searchFileName(dataset, row string) string {
+	return runID(dataset, "search", map[string]any{"row": row}, 0, 0, false, nil)
+}

@@ -1,0 +1,318 @@
+package experiments
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/nagc-harness/nagc/search"
+)
+
+const searchConfig = `name: s
+seed: 3
+restarts: 2
+iterations: 27
+metrics: [ari, modularity]
+datasets: [synthetic]
+search: {sampler: tpe, trials: 18, batch: 6, rule: modularity, prune: halving, min_iterations: 3, eta: 3, first_restarts: 1}
+methods:
+  - name: P
+    algorithm: nagc
+    space:
+      lambda: {log: [1.0e-4, 10]}
+      k2: [k1, 3, 5]
+      rho: {uniform: [0.5, 0.99]}
+  - name: Q
+    algorithm: nagc
+    options: {rho: 0.5, iterations: 27}
+    space:
+      lambda: {log: [1.0e-4, 10]}
+    search: {sampler: random, trials: 5, batch: 5}
+`
+
+// searchRecords returns the latest records of dir, each as the JSON of what a search
+// must reproduce (no times), sorted.
+func searchRecords(t *testing.T, dir string) []string {
+	t.Helper()
+	recs, torn, err := ReadRecords(filepath.Join(dir, RunsFile))
+	if err != nil || torn {
+		t.Fatalf("%s: %v (torn %v)", dir, err, torn)
+	}
+	var out []string
+	for _, r := range Latest(recs) {
+		b, _ := json.Marshal([]any{r.RunID, r.Dataset, r.Methods, r.Params, r.Seed, r.Restart, r.Status, r.Error,
+			r.Metrics, r.Iterations, r.IterationsRun, r.Objective, r.Labels, r.Search, r.Plan, r.Info})
+		out = append(out, string(b))
+	}
+	sort.Strings(out)
+	return out
+}
+
+func executeSearch(t *testing.T, cfg *Config, opt Options) *Summary {
+	t.Helper()
+	sum, err := Execute(context.Background(), cfg, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sum
+}
+
+// The search's trials, rungs and cuts: every trial has its first rung with
+// first_restarts restarts; the best third of each batch's rung goes on with all
+// restarts; every record says its trial, rung and cut; continued fits ran only their
+// own iterations.
+func TestSearchHalving(t *testing.T) {
+	cfg := mustLoad(t, searchConfig)
+	dir := t.TempDir()
+	executeSearch(t, cfg, Options{ResultsDir: dir, Workers: 2})
+	recs, _, _ := ReadRecords(filepath.Join(dir, RunsFile))
+	latest := Latest(recs)
+	type key struct {
+		row         string
+		trial, rung int
+	}
+	restarts := map[key]int{}
+	cut := map[key]bool{}
+	ran, straight := 0, 0
+	for _, r := range latest {
+		if r.Search == nil || r.Status != StatusDone {
+			t.Fatalf("record without search or failed: %+v", r)
+		}
+		k := key{r.Search.Row, r.Search.Trial, r.Search.Rung}
+		restarts[k]++
+		cut[k] = cut[k] || r.Search.Cut
+		if r.Iterations != []int{3, 9, 27}[r.Search.Rung] || len(r.Objective) != r.Iterations {
+			t.Errorf("trial %d rung %d: %d iterations, %d objective values", r.Search.Trial, r.Search.Rung, r.Iterations, len(r.Objective))
+		}
+		if r.Search.Rung > 0 && r.Restart == 0 && r.IterationsRun != r.Iterations-[]int{3, 9, 27}[r.Search.Rung-1] {
+			t.Errorf("continued fit of trial %d rung %d ran %d iterations", r.Search.Trial, r.Search.Rung, r.IterationsRun)
+		}
+		ran += r.IterationsRun
+		straight += r.Iterations
+	}
+	perRung := map[string][3]int{}
+	for k, n := range restarts {
+		want := 2
+		if k.rung == 0 {
+			want = 1
+		}
+		if n != want {
+			t.Errorf("%v: %d restarts, want %d", k, n, want)
+		}
+		c := perRung[k.row]
+		c[k.rung]++
+		perRung[k.row] = c
+		if k.rung < 2 && !cut[k] != (restarts[key{k.row, k.trial, k.rung + 1}] > 0) {
+			t.Errorf("%v: cut %v, but went on: %v", k, cut[k], restarts[key{k.row, k.trial, k.rung + 1}] > 0)
+		}
+		if k.rung == 2 && cut[k] {
+			t.Errorf("%v cut at the last rung", k)
+		}
+	}
+	// P: 3 batches of 6 trials → 2 → 1; Q: one batch of 5 → 1 → 1.
+	if perRung["P"] != [3]int{18, 6, 3} || perRung["Q"] != [3]int{5, 1, 1} {
+		t.Errorf("trials per rung: %v", perRung)
+	}
+	total := 0
+	p, err := planSweep(cfg, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range p.searches {
+		total += s.totalRuns()
+	}
+	if total != len(latest) {
+		t.Errorf("planned %d fits, recorded %d", total, len(latest))
+	}
+	// Status: every trial done or cut; the best is a trial of the last rung.
+	for _, st := range SearchStatusOf(cfg, recs) {
+		want := map[string][2]int{"P": {3, 15}, "Q": {1, 4}}[st.Row]
+		if st.Finished != want[0] || st.Cut != want[1] || st.Running != 0 || !st.Complete() || st.Best == nil || st.Best.Restarts != 2 {
+			t.Errorf("status %+v", st)
+		}
+		// The summary's choice under the search's rule is the status's best.
+		sel, err := Summarize(Aggregate(recs), []string{st.Rule})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range sel {
+			if s.Method == st.Row && (s.Point == nil || s.Point.Runs != 2 || s.Point.Mean["modularity"] != st.Best.Value) {
+				t.Errorf("%s: summary chose %+v, status's best %+v", st.Row, s.Point, st.Best)
+			}
+		}
+	}
+	if ran >= straight {
+		t.Errorf("iterations run %d, not fewer than the records' %d", ran, straight)
+	}
+	// Settings recorded; no factors left behind once the search is over.
+	if left, _ := filepath.Glob(filepath.Join(dir, SearchDir, "factors", "*")); len(left) != 0 {
+		t.Errorf("factors left: %v", left)
+	}
+}
+
+// A continued configuration's record is the record of the straight fit of the same
+// length: the final rung of the search against a grid of the chosen points.
+func TestSearchContinuedEqualsStraight(t *testing.T) {
+	for _, holdout := range []string{"", "holdout: 0.2\n"} {
+		t.Run("holdout="+holdout, func(t *testing.T) { testContinuedEqualsStraight(t, holdout) })
+	}
+}
+
+func testContinuedEqualsStraight(t *testing.T, holdout string) {
+	text := strings.Replace(searchConfig, "rule: modularity", "rule: "+map[string]string{"": "modularity", "holdout: 0.2\n": "heldout"}[holdout], 1)
+	cfg := mustLoad(t, holdout+text)
+	dir := t.TempDir()
+	executeSearch(t, cfg, Options{ResultsDir: dir, Workers: 1})
+	recs, _, _ := ReadRecords(filepath.Join(dir, RunsFile))
+	checked := 0
+	for _, r := range Latest(recs) {
+		if r.Search.Rung != 2 || r.Search.Row != "P" {
+			continue
+		}
+		if (holdout != "") != (r.HeldOutLabels != "") {
+			t.Fatalf("holdout %q, held-out labels %q", holdout, r.HeldOutLabels)
+		}
+		grid := holdout + `seed: 3
+restarts: 2
+metrics: [ari, modularity]
+datasets: [synthetic]
+methods:
+  - name: G
+    algorithm: nagc
+    options: ` + mustJSON(t, r.Params) + "\n"
+		gdir := t.TempDir()
+		executeSearch(t, mustLoad(t, grid), Options{ResultsDir: gdir, Workers: 1})
+		grecs, _, _ := ReadRecords(filepath.Join(gdir, RunsFile))
+		for _, g := range grecs {
+			if g.Restart != r.Restart {
+				continue
+			}
+			checked++
+			if g.Labels != r.Labels || !reflect.DeepEqual(g.Objective, r.Objective) || !reflect.DeepEqual(g.Metrics, r.Metrics) || !reflect.DeepEqual(g.Info, r.Info) || g.HeldOutLabels != r.HeldOutLabels {
+				t.Errorf("trial %d restart %d: the continued fit differs from the straight one", r.Search.Trial, r.Restart)
+			}
+			if r.IterationsRun >= g.Iterations {
+				t.Errorf("trial %d restart %d ran %d iterations: not continued", r.Search.Trial, r.Restart, r.IterationsRun)
+			}
+		}
+		if checked >= 4 {
+			break
+		}
+	}
+	if checked < 4 {
+		t.Fatalf("checked %d fits", checked)
+	}
+}
+
+func mustJSON(t *testing.T, v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// The same records for 1 and 2 workers, and for 3 shards merged.
+func TestSearchDeterministic(t *testing.T) {
+	cfg := mustLoad(t, searchConfig)
+	one, two := t.TempDir(), t.TempDir()
+	executeSearch(t, cfg, Options{ResultsDir: one, Workers: 1})
+	executeSearch(t, cfg, Options{ResultsDir: two, Workers: 2})
+	a, b := searchRecords(t, one), searchRecords(t, two)
+	for i := range a {
+		if i < len(b) && a[i] != b[i] {
+			t.Logf("%s\n%s", a[i], b[i])
+			break
+		}
+	}
+	if len(a) != 18+12+6+5+2+2 || !reflect.DeepEqual(a, b) {
+		t.Fatalf("1 and 2 workers differ (%d and %d records)", len(a), len(b))
+	}
+	var shards []string
+	for i := 0; i < 3; i++ {
+		d := t.TempDir()
+		executeSearch(t, cfg, Options{ResultsDir: d, Workers: 2, Shard: i, Shards: 3})
+		shards = append(shards, d)
+	}
+	merged := t.TempDir()
+	if _, err := Merge(merged, shards); err != nil {
+		t.Fatal(err)
+	}
+	if c := searchRecords(t, merged); !reflect.DeepEqual(a, c) {
+		t.Errorf("3 shards merged differ from one run (%d and %d records)", len(a), len(c))
+	}
+}
+
+// A search stopped after any number of runs and run again ends with the records of
+// one never stopped, and executes no fit twice.
+func TestSearchResume(t *testing.T) {
+	cfg := mustLoad(t, searchConfig)
+	whole := t.TempDir()
+	executeSearch(t, cfg, Options{ResultsDir: whole, Workers: 2})
+	want := searchRecords(t, whole)
+	for _, limit := range []int{1, 6, 7, 10, 11, 12, 13, 31, 49} {
+		dir := t.TempDir()
+		s1 := executeSearch(t, cfg, Options{ResultsDir: dir, Workers: 2, Limit: limit})
+		s2 := executeSearch(t, cfg, Options{ResultsDir: dir, Workers: 1})
+		if got := searchRecords(t, dir); !reflect.DeepEqual(got, want) {
+			t.Fatalf("stopped after %d runs: records differ from one run's", limit)
+		}
+		if s1.Done+s2.Done != len(want) {
+			t.Errorf("stopped after %d runs: %d + %d fits executed, want %d", limit, s1.Done, s2.Done, len(want))
+		}
+	}
+}
+
+// A search whose settings changed after runs were recorded is refused, naming what
+// changed.
+func TestSearchSettingsChangedRefused(t *testing.T) {
+	dir := t.TempDir()
+	executeSearch(t, mustLoad(t, searchConfig), Options{ResultsDir: dir, Workers: 2, Limit: 3})
+	changed := mustLoad(t, searchConfig[:len(searchConfig)-len("batch: 5}\n")]+"batch: 4}\n")
+	_, err := Execute(context.Background(), changed, Options{ResultsDir: dir, Workers: 2})
+	if err == nil || !strings.Contains(err.Error(), "batch 5 → 4") || !strings.Contains(err.Error(), "other settings") {
+		t.Fatalf("changed settings: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, SearchDir)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// The proposals of one batch spread over the space (the constant liar): after 20
+// trials whose best are at one combination, a batch of 10 TPE proposals does not land
+// ten times at their k2 and ρ.
+func TestSearchBatchSpreads(t *testing.T) {
+	cfg := mustLoad(t, searchConfig)
+	p, err := planSweep(cfg, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	task := p.searches[0]
+	task.spec.Batch, task.spec.Trials = 10, 30
+	var obs []search.Observation
+	rng := search.NewRand(1)
+	for i := 0; i < 20; i++ {
+		x := search.Random(task.space, rng)
+		x[0], x[2] = 0, 0.5+0.1*rng.Float64()
+		v := 0.0
+		if i < 2 { // the two best (γ(20) = 2) at k2 = 5, ρ = 0.99; the rest far from them
+			x[0], x[2], v = 2, 0.99, 1
+		}
+		obs = append(obs, search.Observation{X: x, Value: v})
+	}
+	atBest := 0
+	for _, x := range task.propose(2, obs, map[string]bool{}) {
+		if x[0] == 2 && x[2] > 0.9 {
+			atBest++
+		}
+	}
+	if atBest > 7 {
+		t.Errorf("%d of a batch of 10 proposals at the best trials' k2 and ρ", atBest)
+	}
+	t.Logf("%d of 10 at the best trials' k2 and ρ", atBest)
+}

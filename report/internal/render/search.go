@@ -1,0 +1,375 @@
+package render
+
+import (
+	"bytes"
+	"fmt"
+	"image/color"
+	"math"
+	"slices"
+	"sort"
+	"strconv"
+
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/nagc-harness/nagc/experiments"
+	"github.com/nagc-harness/nagc/internal/texttable"
+)
+
+// searchView is one search of the results (a row with a space on one dataset): its
+// trials, with the mean of its rule's value at every rung each reached, and its fits in
+// the order they were executed (batch, rung, trial, restart).
+type searchView struct {
+	Dataset, Row, Rule string
+	Trials             []*searchTrialView
+	Fits               []experiments.Record
+}
+
+// searchTrialView is one trial of a search: its parameters and, per rung reached, its
+// iterations and mean value; Cut says it stopped at its last rung reached before the
+// search's last; Finished that it completed the last rung.
+type searchTrialView struct {
+	Trial, Batch   int
+	Params         map[string]any
+	Iterations     []int
+	Values         []float64
+	Cut, Finished  bool
+	finishedAt     int // index in Fits of its last fit at the last rung
+	restarts, last int
+}
+
+// Searches returns the searches recorded in r, in the order their records first come.
+func (r *Results) Searches() []*searchView {
+	type key struct{ d, row string }
+	views := map[key]*searchView{}
+	var order []key
+	for _, rec := range r.Records {
+		if rec.Search == nil {
+			continue
+		}
+		k := key{rec.Dataset, rec.Search.Row}
+		if views[k] == nil {
+			views[k] = &searchView{Dataset: rec.Dataset, Row: rec.Search.Row, Rule: rec.Search.Rule}
+			order = append(order, k)
+		}
+		views[k].Fits = append(views[k].Fits, rec)
+	}
+	out := make([]*searchView, 0, len(order))
+	for _, k := range order {
+		v := views[k]
+		slices.SortStableFunc(v.Fits, func(a, b experiments.Record) int {
+			x, y := a.Search, b.Search
+			for _, c := range [][2]int{{x.Batch, y.Batch}, {x.Rung, y.Rung}, {x.Trial, y.Trial}, {a.Restart, b.Restart}} {
+				if c[0] != c[1] {
+					return c[0] - c[1]
+				}
+			}
+			return 0
+		})
+		v.trials()
+		out = append(out, v)
+	}
+	return out
+}
+
+// trials fills v.Trials from its fits.
+func (v *searchView) trials() {
+	byTrial := map[int]*searchTrialView{}
+	sums := map[[2]int][2]float64{}
+	for i, rec := range v.Fits {
+		s := rec.Search
+		t := byTrial[s.Trial]
+		if t == nil {
+			params := map[string]any{}
+			for k, p := range rec.Params {
+				if k != "iterations" {
+					params[k] = p
+				}
+			}
+			t = &searchTrialView{Trial: s.Trial, Batch: s.Batch, Params: params}
+			byTrial[s.Trial] = t
+			v.Trials = append(v.Trials, t)
+		}
+		for len(t.Iterations) <= s.Rung {
+			t.Iterations, t.Values = append(t.Iterations, 0), append(t.Values, math.NaN())
+		}
+		t.Iterations[s.Rung] = rec.Iterations
+		val := math.Inf(-1)
+		if rec.Status == experiments.StatusDone {
+			if x, ok := experiments.RuleValue(s.Rule, rec.Metrics); ok {
+				val = x
+			}
+		}
+		acc := sums[[2]int{s.Trial, s.Rung}]
+		acc[0] += val
+		acc[1]++
+		sums[[2]int{s.Trial, s.Rung}] = acc
+		t.Values[s.Rung] = acc[0] / acc[1]
+		t.Cut = t.Cut || s.Cut
+		if s.Rung == s.Rungs-1 {
+			t.restarts++
+			t.finishedAt, t.last = i, s.Rung
+		}
+	}
+	restarts := 0
+	for _, t := range v.Trials {
+		restarts = max(restarts, t.restarts)
+	}
+	for _, t := range v.Trials {
+		t.Finished = t.restarts == restarts && restarts > 0
+	}
+	sort.SliceStable(v.Trials, func(a, b int) bool { return v.Trials[a].Trial < v.Trials[b].Trial })
+}
+
+// ruleLabel names a search's rule in a figure, saying so when it reads the labels.
+func ruleLabel(rule string) string {
+	if experiments.ReadsLabels(rule) {
+		return rule + " (reads the labels)"
+	}
+	return rule
+}
+
+// searchSlug is the file stem part of a search.
+func (r *Results) searchSlug(v *searchView) string {
+	return r.Slug(v.Dataset) + "_" + r.MethodSlug(v.Row)
+}
+
+// bestSoFarFigure draws the search's best finished value against the iterations its
+// fits ran, with the best grid point of another row of the same dataset as a line.
+func (r *Results) bestSoFarFigure(v *searchView, o FigureOptions) (*Figure, error) {
+	var pts plotter.XYs
+	best, iters := math.Inf(-1), 0
+	finishedAt := map[int]*searchTrialView{}
+	for _, t := range v.Trials {
+		if t.Finished {
+			finishedAt[t.finishedAt] = t
+		}
+	}
+	for i, rec := range v.Fits {
+		iters += rec.IterationsRun
+		if t := finishedAt[i]; t != nil && t.Values[t.last] > best {
+			best = t.Values[t.last]
+			if len(pts) > 0 {
+				pts = append(pts, plotter.XY{X: float64(iters), Y: pts[len(pts)-1].Y})
+			}
+			pts = append(pts, plotter.XY{X: float64(iters), Y: best})
+		}
+	}
+	if len(pts) == 0 {
+		return nil, nil
+	}
+	pts = append(pts, plotter.XY{X: float64(iters), Y: best})
+	p := NewPlot(DefaultStyle, fmt.Sprintf("%s on %s: best so far", v.Row, DatasetTitle(v.Dataset)), "iterations run (all fits)", ruleLabel(v.Rule))
+	leg := NewLegendBox(DefaultStyle)
+	line, err := plotter.NewLine(pts)
+	if err != nil {
+		return nil, err
+	}
+	st := SeriesStyle(0)
+	line.Color, line.Width = st.Color, vg.Points(1.5)
+	p.Add(line, plotter.NewGrid())
+	leg.AddEntry("best trial that completed the last rung", line)
+	lo, hi := pts[0].Y, best
+	if name, g, gIters, ok := r.gridBest(v); ok {
+		bl := Horizontal(g)
+		bl.Color, bl.Dashes, bl.Width = color.Gray{0x55}, []vg.Length{vg.Points(8), vg.Points(4)}, vg.Points(1.2)
+		p.Add(bl)
+		leg.AddEntry(fmt.Sprintf("grid's best (%s, %s iterations)", name, strconv.Itoa(gIters)), bl)
+		lo, hi = math.Min(lo, g), math.Max(hi, g)
+	}
+	pad := 0.05 * math.Max(hi-lo, 0.01)
+	p.Y.Min, p.Y.Max = lo-pad, hi+pad
+	p.X.Min = 0
+	fig := &Figure{Name: "search_best_" + r.searchSlug(v), Kind: "search", Dataset: v.Dataset, Method: v.Row,
+		Title:   fmt.Sprintf("%s on %s: the search's best so far", v.Row, DatasetTitle(v.Dataset)),
+		Caption: fmt.Sprintf("The best mean %s over restarts of the trials that completed the last rung, against the iterations all the search's fits ran up to then (continued fits count only their own).", ruleLabel(v.Rule))}
+	fig.Files, err = SaveCanvas(o, fig.Name, DefaultStyle.Width, DefaultStyle.Height, func(c draw.Canvas) { WithLegend(c, p, leg) })
+	return fig, err
+}
+
+// gridBest returns the best grid point, under the search's rule, of a row that is no
+// search on the search's dataset with the same method: its row, value and the
+// iterations of the row's grid.
+func (r *Results) gridBest(v *searchView) (string, float64, int, bool) {
+	algo := v.Fits[0].Algorithm
+	best, name, ok := math.Inf(-1), "", false
+	iters := map[string]int{}
+	for _, rec := range r.Records {
+		if rec.Search == nil && rec.Dataset == v.Dataset && rec.Algorithm == algo {
+			for _, m := range rec.Methods {
+				iters[m] += rec.Iterations
+			}
+		}
+	}
+	for _, p := range r.Points {
+		if p.Dataset != v.Dataset || p.Runs == 0 || p.Records[0].Search != nil || p.Records[0].Algorithm != algo {
+			continue
+		}
+		if x, has := experiments.RuleValue(v.Rule, p.Mean); has && x > best {
+			best, name, ok = x, p.Method, true
+		}
+	}
+	return name, best, iters[name], ok
+}
+
+// rungFigure draws every trial's mean value at each rung it reached against the
+// rung's iterations: finished trials in colour, cut ones grey.
+func (r *Results) rungFigure(v *searchView, o FigureOptions) (*Figure, error) {
+	p := NewPlot(DefaultStyle, fmt.Sprintf("%s on %s: rungs", v.Row, DatasetTitle(v.Dataset)), "iterations", ruleLabel(v.Rule))
+	leg := NewLegendBox(DefaultStyle)
+	lo, hi := math.Inf(1), math.Inf(-1)
+	var cutLine, doneLine *plotter.Line
+	for _, t := range v.Trials {
+		var pts plotter.XYs
+		for k, it := range t.Iterations {
+			if y := t.Values[k]; !math.IsInf(y, 0) && !math.IsNaN(y) {
+				pts = append(pts, plotter.XY{X: float64(it), Y: y})
+				lo, hi = math.Min(lo, y), math.Max(hi, y)
+			}
+		}
+		if len(pts) == 0 {
+			continue
+		}
+		l, s, err := plotter.NewLinePoints(pts)
+		if err != nil {
+			return nil, err
+		}
+		c := color.Color(color.Gray{0xaa})
+		if t.Finished {
+			c = SeriesStyle(0).Color
+			doneLine = l
+		} else {
+			cutLine = l
+		}
+		l.Color, s.Color, s.Radius = c, c, vg.Points(1.5)
+		p.Add(l, s)
+	}
+	if doneLine == nil && cutLine == nil {
+		return nil, nil
+	}
+	if doneLine != nil {
+		leg.AddEntry("completed the last rung", doneLine)
+	}
+	if cutLine != nil {
+		leg.AddEntry("cut (or still running)", cutLine)
+	}
+	p.Add(plotter.NewGrid())
+	pad := 0.05 * math.Max(hi-lo, 0.01)
+	p.Y.Min, p.Y.Max = lo-pad, hi+pad
+	fig := &Figure{Name: "search_rungs_" + r.searchSlug(v), Kind: "search", Dataset: v.Dataset, Method: v.Row,
+		Title:   fmt.Sprintf("%s on %s: the search's rungs", v.Row, DatasetTitle(v.Dataset)),
+		Caption: fmt.Sprintf("Each trial's mean %s over its restarts at each rung it reached, against the rung's iterations.", ruleLabel(v.Rule))}
+	var err error
+	fig.Files, err = SaveCanvas(o, fig.Name, DefaultStyle.Width, DefaultStyle.Height, func(c draw.Canvas) { WithLegend(c, p, leg) })
+	return fig, err
+}
+
+// trialsTable returns the table of a search's trials: parameters, rung reached,
+// iterations, mean value there, and whether it was cut or completed the last rung.
+func trialsTable(r *Results, v *searchView) *Table {
+	var keys []string
+	for _, t := range v.Trials {
+		for k := range t.Params {
+			if !slices.Contains(keys, k) {
+				keys = append(keys, k)
+			}
+		}
+	}
+	sort.Strings(keys)
+	tt := texttable.Table{
+		Title:   fmt.Sprintf("%s on %s: trials of the search", v.Row, DatasetTitle(v.Dataset)),
+		Caption: fmt.Sprintf("Every trial in order: its parameters, the last rung it reached with that rung's iterations and the mean %s over its restarts there, and its outcome.", ruleLabel(v.Rule)),
+	}
+	tt.Columns = append(tt.Columns, texttable.Column{Title: "trial", Align: 'r'}, texttable.Column{Title: "batch", Align: 'r'})
+	for _, k := range keys {
+		tt.Columns = append(tt.Columns, texttable.Column{Title: k, Align: 'r'})
+	}
+	tt.Columns = append(tt.Columns, texttable.Column{Title: "rung", Align: 'r'}, texttable.Column{Title: "iterations", Align: 'r'},
+		texttable.Column{Title: v.Rule, Align: 'r'}, texttable.Column{Title: "outcome", Align: 'l'})
+	t := NewTable("search_trials_"+r.searchSlug(v), tt)
+	for _, tr := range v.Trials {
+		cells := []texttable.Cell{{Text: strconv.Itoa(tr.Trial)}, {Text: strconv.Itoa(tr.Batch)}}
+		for _, k := range keys {
+			cells = append(cells, texttable.Cell{Text: fmt.Sprint(tr.Params[k])})
+		}
+		k := len(tr.Iterations) - 1
+		outcome := "running"
+		switch {
+		case tr.Finished:
+			outcome = "completed"
+		case tr.Cut:
+			outcome = "cut"
+		}
+		cells = append(cells, texttable.Cell{Text: strconv.Itoa(k)}, texttable.Cell{Text: strconv.Itoa(tr.Iterations[k])},
+			texttable.Cell{Text: fmt.Sprintf("%.4f", tr.Values[k])}, texttable.Cell{Text: outcome})
+		t.AddRow(cells...)
+		t.Tidy = append(t.Tidy, TidyRow{Table: t.Name, Dataset: v.Dataset, Method: v.Row, Rho: math.NaN(), Metric: v.Rule,
+			Selection: "trial " + strconv.Itoa(tr.Trial) + " rung " + strconv.Itoa(k) + " " + outcome, Mean: tr.Values[k], Std: math.NaN(),
+			Runs: 0})
+	}
+	return t
+}
+
+// writeSearchSection draws each search's figures, writes its trials table and appends
+// a section on the searches to b; nothing when the results hold no search.
+func (rep *Report) writeSearchSection(b *bytes.Buffer, opt Options) error {
+	views := rep.Results.Searches()
+	if len(views) == 0 {
+		return nil
+	}
+	fmt.Fprintf(b, "## Searches\n\n")
+	for _, v := range views {
+		fmt.Fprintf(b, "### %s on %s (rule %s)\n\n", v.Row, DatasetTitle(v.Dataset), ruleLabel(v.Rule))
+		done, cut, iters := 0, 0, 0
+		for _, t := range v.Trials {
+			if t.Finished {
+				done++
+			} else if t.Cut {
+				cut++
+			}
+		}
+		for _, f := range v.Fits {
+			iters += f.IterationsRun
+		}
+		fmt.Fprintf(b, "%d trials: %d completed the last rung, %d cut; %d fits ran %d iterations in all.", len(v.Trials), done, cut, len(v.Fits), iters)
+		if name, g, gIters, ok := rep.Results.gridBest(v); ok && gIters > 0 {
+			fmt.Fprintf(b, " The grid of %s on the same dataset ran %d iterations (the search: %.1f %% of them); its best %s is %.4f.", name, gIters, 100*float64(iters)/float64(gIters), v.Rule, g)
+		}
+		fmt.Fprint(b, "\n\n")
+		if len(opt.Figures) > 0 {
+			fo := opt.FigureOptions()
+			for _, draw := range []func(*searchView, FigureOptions) (*Figure, error){rep.Results.bestSoFarFigure, rep.Results.rungFigure} {
+				f, err := draw(v, fo)
+				if err != nil {
+					return err
+				}
+				if f != nil {
+					rep.Files = append(rep.Files, f.Files...)
+					rep.Figures = append(rep.Figures, f)
+					WriteFigures(b, []*Figure{f})
+				}
+			}
+		}
+		t := trialsTable(rep.Results, v)
+		files, err := writeTableFiles(opt.OutDir, t, opt.Formats)
+		rep.Files = append(rep.Files, files...)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(b, "The trials: %s.\n\n", linkList(files))
+	}
+	return nil
+}
+
+// linkList returns Markdown links to files, comma-separated.
+func linkList(files []string) string {
+	var b bytes.Buffer
+	for i, f := range files {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "[%s](%s)", f, f)
+	}
+	return b.String()
+}

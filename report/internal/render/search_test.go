@@ -1,0 +1,73 @@
+package render
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/nagc-harness/nagc/datasets"
+	"github.com/nagc-harness/nagc/experiments"
+)
+
+// The report of a results folder holding a search and a grid of the same method: the
+// search's section with its best-so-far and rung figures (the grid's best as a line),
+// its trials table in every format, one line per trial with its outcome, and the
+// share of the grid's iterations.
+func TestSearchReport(t *testing.T) {
+	const config = `name: s
+seed: 3
+restarts: 2
+iterations: 27
+metrics: [ari, modularity]
+datasets: [synthetic]
+search: {sampler: tpe, trials: 12, batch: 6, rule: modularity, prune: halving, min_iterations: 3, first_restarts: 1}
+methods:
+  - name: S
+    algorithm: nagc
+    space:
+      lambda: {log: [1.0e-4, 10]}
+      rho: [0.5, 0.95]
+  - name: G
+    algorithm: nagc
+    grid:
+      lambda: [1.0e-2, 1]
+      rho: [0.5, 0.95]
+`
+	path := filepath.Join(t.TempDir(), "s.yaml")
+	if err := os.WriteFile(path, []byte(config), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := experiments.LoadConfig(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if _, err := experiments.Execute(context.Background(), cfg, experiments.Options{ResultsDir: dir, Workers: 2}); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "rep")
+	if _, err := Generate(Options{ResultsDir: dir, OutDir: out, Figures: []string{FormatPNG}, NoPaper: true,
+		LoadGraph: func(string) (*datasets.Graph, error) { return nil, errors.New("no data") }}); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"search_best_synthetic_s.png", "search_rungs_synthetic_s.png", "search_trials_synthetic_s.md",
+		"search_trials_synthetic_s.tex", "search_trials_synthetic_s.csv"} {
+		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
+			t.Errorf("missing %s: %v", f, err)
+		}
+	}
+	md, _ := os.ReadFile(filepath.Join(out, "REPORT.md"))
+	for _, want := range []string{"## Searches", "### S on synthetic (rule modularity)", "12 trials: 2 completed the last rung, 10 cut",
+		"The grid of G on the same dataset ran 216 iterations"} {
+		if !strings.Contains(string(md), want) {
+			t.Errorf("REPORT.md lacks %q", want)
+		}
+	}
+	table, _ := os.ReadFile(filepath.Join(out, "search_trials_synthetic_s.md"))
+	if n, c := strings.Count(string(table), "| completed |"), strings.Count(string(table), "| cut |"); n != 2 || c != 10 {
+		t.Errorf("trials table: %d completed, %d cut\n%s", n, c, table)
+	}
+}
