@@ -10,9 +10,10 @@ import (
 type sweepPlan struct {
 	loaded []*LoadedDataset
 	graphs map[string]*datasets.Graph // by dataset name
-	// runs are the runs of opt's shard; total counts the config's runs, every shard's.
-	runs  []Run
-	total int
+	// runs are the runs of opt's shard; all are the config's runs, every shard's, and
+	// total counts them.
+	runs, all []Run
+	total     int
 }
 
 // planSweep loads the datasets of cfg (telling opt.Warn the readers' warnings) and
@@ -47,7 +48,7 @@ func planSweep(cfg *Config, opt Options) (*sweepPlan, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &sweepPlan{loaded: loaded, graphs: graphs, runs: Shard(runs, opt.Shard, opt.Shards), total: len(runs)}, nil
+	return &sweepPlan{loaded: loaded, graphs: graphs, runs: Shard(runs, opt.Shard, opt.Shards), all: runs, total: len(runs)}, nil
 }
 
 // resumeJobs reads the records of runsPath (dropping a line torn by a crash mid-write)
