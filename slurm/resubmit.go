@@ -27,13 +27,14 @@ type Resubmission struct {
 }
 
 // Resubmit submits the tasks of job whose shard has missing runs and a new merge job
-// after them (MergeAfter), cancelling a merge job of an earlier submission still queued. job is the
-// first submission's (its scripts in job.Results); cfg its config; opts are sbatch options
-// (--time=…, --mem=…, --cpus-per-task=…) overriding the scripts', the merge job taking
-// all but --cpus-per-task (it runs on one CPU). Every shard finished and merged, it submits
-// nothing; every shard finished but not merged, only a merge job. It refuses while tasks
-// of an earlier submission are queued or running, or while a shard is being recorded.
-// What it did is returned even with an error (a merge job it cancelled before failing).
+// after them (MergeAfter), cancelling a merge job of an earlier submission still
+// queued. job is the first submission's (its scripts in job.Results); cfg its config;
+// opts are sbatch options (--time=…, --mem=…, --cpus-per-task=…) overriding the
+// scripts', the merge job taking all but --cpus-per-task (it runs on one CPU). Every
+// shard finished and merged, it submits nothing; every shard finished but not merged,
+// only a merge job. It refuses while tasks of an earlier submission are queued or
+// running, or while a shard is being recorded. What it did is returned even with an
+// error (a merge job it cancelled before failing).
 func Resubmit(ctx context.Context, job *Job, cfg *experiments.Config, opts []string) (*Resubmission, error) {
 	out := &Resubmission{}
 	counts, err := experiments.ShardCounts(job.Results)
@@ -74,6 +75,11 @@ func Resubmit(ctx context.Context, job *Job, cfg *experiments.Config, opts []str
 			todo = append(todo, s.Shard)
 		}
 	}
+	if len(todo) == 0 && st.Missing > 0 {
+		// The shards of job.Tasks tasks hold every run of cfg between them: none can be
+		// missing without its shard; say so rather than claim the sweep complete.
+		return out, fmt.Errorf("%d of %d runs are missing, but no shard of %d tasks lacks them: is %s the config of this sweep?", st.Missing, st.Expected, job.Tasks, cfg.File)
+	}
 	merges, err := job.Jobs("merge")
 	if err != nil {
 		return out, err
@@ -92,11 +98,6 @@ func Resubmit(ctx context.Context, job *Job, cfg *experiments.Config, opts []str
 		if !strings.HasPrefix(o, "--cpus-per-task=") {
 			mergeOpts = append(mergeOpts, o)
 		}
-	}
-	if len(todo) == 0 && st.Missing > 0 {
-		// The shards of job.Tasks tasks hold every run of cfg between them: none can be
-		// missing without its shard; say so rather than claim the sweep complete.
-		return out, fmt.Errorf("%d of %d runs are missing, but no shard of %d tasks lacks them: is %s the config of this sweep?", st.Missing, st.Expected, job.Tasks, cfg.File)
 	}
 	if len(todo) == 0 {
 		if st.Merged == st.Done {

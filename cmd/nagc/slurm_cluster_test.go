@@ -143,7 +143,7 @@ func jobs(t *testing.T, results string) (arrays, merges []string) {
 	return arrays, merges
 }
 
-// log returns the output of a job of the results folder: a merge job's (task "") or an
+// jobLog returns the output of a job of the results folder: a merge job's (task "") or an
 // array task's.
 func jobLog(t *testing.T, results, id, task string) string {
 	t.Helper()
