@@ -78,3 +78,27 @@ func TestPopulationsNotPooled(t *testing.T) {
 		t.Errorf("the first config after a wider one: %v, want restarts 4 → 3 recorded by more.yaml", err)
 	}
 }
+
+// TestMergeRefusesAnotherPopulation checks that merging, for a config, a folder that
+// another config with a row of the same name recorded into is refused, naming what
+// differs, while the config's own folder merges.
+func TestMergeRefusesAnotherPopulation(t *testing.T) {
+	text := "name: m\nseed: 1\nrestarts: 2\ndatasets: [synthetic]\nmethods:\n  - name: KM\n    algorithm: kmeans\n"
+	a := mustLoad(t, text)
+	b := mustLoad(t, strings.Replace(text, "restarts: 2", "restarts: 3", 1))
+	dirA, dirB, dst := t.TempDir(), t.TempDir(), t.TempDir()
+	for _, c := range []struct {
+		cfg *Config
+		dir string
+	}{{a, dirA}, {b, dirB}} {
+		if _, err := Execute(context.Background(), c.cfg, Options{ResultsDir: c.dir, Workers: 1}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if gaps, err := MergeGaps(a.File, dst, []string{dirA}); err != nil || len(gaps) != 0 {
+		t.Errorf("merging the config's own folder: gaps %v, %v", gaps, err)
+	}
+	if _, err := MergeGaps(a.File, dst, []string{dirA, dirB}); err == nil || !strings.Contains(err.Error(), "restarts 3 → 2") {
+		t.Errorf("merging another config's folder: %v, want restarts 3 → 2", err)
+	}
+}
