@@ -230,7 +230,7 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 	// One results folder per budget and seed: run ids do not hold the base seed, and a
 	// folder holds only its budget's grid points and restarts.
 	runsDir := filepath.Join(opt.OutDir, "runs", fmt.Sprintf("%s-seed%d", opt.Budget, opt.Seed))
-	exec := experiments.Options{ResultsDir: runsDir, Workers: opt.Workers, Progress: opt.Progress}
+	exec := experiments.Options{ResultsDir: runsDir, Workers: opt.Workers, Progress: opt.Progress, SeveralK1: true}
 	entry := func(name string, k int) experiments.DatasetEntry {
 		return experiments.DatasetEntry{Name: name, Path: graphDir, Format: UnlabeledFormat(g), Labels: "none", K1: k}
 	}

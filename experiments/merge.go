@@ -124,7 +124,8 @@ func sameDir(a, b string) bool {
 
 // MergeGaps checks that the folders dst and srcs together record every run of config
 // (of every config their sweeps record when config is ""), and describes what they lack,
-// one line per config.
+// one line per config. Given a config, it refuses folders holding runs that config's rows
+// would pool with other settings (checkPopulations), as nagc run does.
 func MergeGaps(config, dst string, srcs []string) ([]string, error) {
 	configs := []string{config}
 	if config == "" {
@@ -153,6 +154,13 @@ func MergeGaps(config, dst string, srcs []string) ([]string, error) {
 		runs, err := Plan(cfg)
 		if err != nil {
 			return nil, err
+		}
+		if config != "" { // the folders are pieces of this config's sweep: no other population
+			for _, d := range dirs {
+				if err := checkPopulations(cfg, runs, d, false); err != nil {
+					return nil, err
+				}
+			}
 		}
 		st, err := StatusIn(cfg, runs, dirs)
 		if err != nil {

@@ -10,9 +10,10 @@ import (
 type sweepPlan struct {
 	loaded []*LoadedDataset
 	graphs map[string]*datasets.Graph // by dataset name
-	// runs are the runs of opt's shard; total counts the config's runs, every shard's.
-	runs  []Run
-	total int
+	// runs are the runs of opt's shard; all are the config's runs, every shard's, and
+	// total counts them.
+	runs, all []Run
+	total     int
 	// searches are the config's searches (searchTasks), every shard's.
 	searches []*searchTask
 }
@@ -65,7 +66,7 @@ func planSweep(cfg *Config, opt Options) (*sweepPlan, error) {
 	if err := cfg.refuseSignedAttributes(loaded, probes); err != nil {
 		return nil, err
 	}
-	return &sweepPlan{loaded: loaded, graphs: graphs, runs: Shard(runs, opt.Shard, opt.Shards), total: len(runs), searches: searches}, nil
+	return &sweepPlan{loaded: loaded, graphs: graphs, runs: Shard(runs, opt.Shard, opt.Shards), all: runs, total: len(runs), searches: searches}, nil
 }
 
 // resumeJobs reads the records of runsPath (dropping a line torn by a crash mid-write)

@@ -43,6 +43,10 @@ type Options struct {
 	// on its own (always, for a config with timing: true). Memory grows with the batch: about 2·B fits' factors and work buffers
 	// plus 4·(n + m)·B·k2 floats of shared products per worker.
 	Batch int
+	// SeveralK1 records runs of several numbers of clusters into one folder on purpose
+	// (auto's choice of k): a recorded run of another k1 than the config's is then not
+	// refused as another population of its row (see checkPopulations).
+	SeveralK1 bool
 }
 
 // DefaultBatch is the batch size Execute uses when Options.Batch is not set: 1, every
@@ -120,6 +124,9 @@ func Execute(ctx context.Context, cfg *Config, opt Options) (*Summary, error) {
 		return nil, err
 	}
 	if err := os.MkdirAll(opt.ResultsDir, 0o755); err != nil {
+		return nil, err
+	}
+	if err := checkPopulations(cfg, p.all, opt.ResultsDir, opt.SeveralK1); err != nil {
 		return nil, err
 	}
 	runsPath := filepath.Join(opt.ResultsDir, RunsFile)

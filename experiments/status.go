@@ -109,13 +109,14 @@ func (s ShardStatus) State() string {
 }
 
 // StatusOf counts how far the sweep of cfg into the results folder dir has come: runs are
-// looked up in dir and in its shard folders (ShardDir) for n shards (n ≤ 1: none), a run
+// looked up in dir and in its shard folders (ShardDir) for n shards (n < 1: none; n = 1:
+// the one shard 1-of-1 that a one-task job array records into), a run
 // done in any of them being done. runs is Plan(cfg). It only reads, without taking
 // locks: the files a sweep appends to are read up to their last whole record. Cost:
 // reading every runs file once.
 func StatusOf(cfg *Config, runs []Run, dir string, n int) (*SweepStatus, error) {
 	dirs := []string{dir}
-	for i := 1; i <= n && n > 1; i++ {
+	for i := 1; i <= n; i++ {
 		dirs = append(dirs, ShardDir(dir, i, n))
 	}
 	t, err := tallyRuns(cfg, dirs)
@@ -123,7 +124,7 @@ func StatusOf(cfg *Config, runs []Run, dir string, n int) (*SweepStatus, error) 
 		return nil, err
 	}
 	st := t.status(runs)
-	for i := 1; i <= n && n > 1; i++ {
+	for i := 1; i <= n; i++ {
 		sh := ShardStatus{Shard: i, Shards: n, Dir: dirs[i], Started: t.started[dirs[i]]}
 		if sh.Started {
 			sh.Holder = Holder(sh.Dir)

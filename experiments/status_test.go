@@ -54,6 +54,30 @@ func TestStatusOf(t *testing.T) {
 	}
 }
 
+// TestStatusOfOneShard checks that the one shard of a one-task job array (shards/1-of-1)
+// is counted: a sweep stopped in it is neither "0 done" nor complete.
+func TestStatusOfOneShard(t *testing.T) {
+	cfg := mustLoad(t, "datasets: [synthetic]\nrestarts: 4\nmethods:\n  - name: KM\n    algorithm: kmeans\n")
+	runs, err := Plan(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if _, err := Execute(context.Background(), cfg, Options{ResultsDir: ShardDir(dir, 1, 1), Shard: 0, Shards: 1, Limit: 3}); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := ShardCount(dir); n != 1 || err != nil {
+		t.Fatalf("ShardCount: %d, %v; want 1", n, err)
+	}
+	st, err := StatusOf(cfg, runs, dir, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Done != 3 || st.Missing != 1 || st.Merged != 0 || len(st.Shards) != 1 || st.Shards[0].Done != 3 || st.Shards[0].State() != "stopped" {
+		t.Errorf("3 of 4 runs in shards/1-of-1: %+v, shard %+v", st, st.Shards)
+	}
+}
+
 func TestShardCountsIgnoresOthers(t *testing.T) {
 	dir := t.TempDir()
 	for _, name := range []string{"1-of-2", "2-of-2", "3-of-5", "4-of-3", "notes", "x-of-2"} {

@@ -20,18 +20,21 @@ type Resubmission struct {
 	Tasks, Array string
 	// Merge is the id of the new merge job, "" when nothing was submitted.
 	Merge string
-	// Expected and Missing count the sweep's runs and those not yet recorded.
-	Expected, Missing int
+	// Expected, Done, Failed and Missing count the sweep's runs as the shards and the
+	// results folder hold them (experiments.SweepStatus); Merged counts those done in the
+	// results folder itself.
+	Expected, Done, Failed, Missing, Merged int
 }
 
 // Resubmit submits the tasks of job whose shard has missing runs and a new merge job
-// after them, cancelling the merge job left waiting for the earlier tasks. job is the
-// first submission's (its scripts in job.Results); cfg its config; opts are sbatch options
-// (--time=…, --mem=…, --cpus-per-task=…) overriding the scripts', the merge job taking
-// all but --cpus-per-task (it runs on one CPU). Every shard finished and merged, it submits
-// nothing; every shard finished but not merged, only a merge job. It refuses while tasks
-// of an earlier submission are queued or running, or while a shard is being recorded.
-// What it did is returned even with an error (a merge job it cancelled before failing).
+// after them (MergeAfter), cancelling a merge job of an earlier submission still
+// queued. job is the first submission's (its scripts in job.Results); cfg its config;
+// opts are sbatch options (--time=…, --mem=…, --cpus-per-task=…) overriding the
+// scripts', the merge job taking all but --cpus-per-task (it runs on one CPU). Every
+// shard finished and merged, it submits nothing; every shard finished but not merged,
+// only a merge job. It refuses while tasks of an earlier submission are queued or
+// running, or while a shard is being recorded. What it did is returned even with an
+// error (a merge job it cancelled before failing).
 func Resubmit(ctx context.Context, job *Job, cfg *experiments.Config, opts []string) (*Resubmission, error) {
 	out := &Resubmission{}
 	counts, err := experiments.ShardCounts(job.Results)
@@ -62,7 +65,7 @@ func Resubmit(ctx context.Context, job *Job, cfg *experiments.Config, opts []str
 	if err != nil {
 		return out, err
 	}
-	out.Expected, out.Missing = st.Expected, st.Missing
+	out.Expected, out.Done, out.Failed, out.Missing, out.Merged = st.Expected, st.Done, st.Failed, st.Missing, st.Merged
 	var todo []int
 	for _, s := range st.Shards {
 		if s.Holder != nil {
@@ -71,6 +74,11 @@ func Resubmit(ctx context.Context, job *Job, cfg *experiments.Config, opts []str
 		if s.Missing > 0 {
 			todo = append(todo, s.Shard)
 		}
+	}
+	if len(todo) == 0 && st.Missing > 0 {
+		// The shards of job.Tasks tasks hold every run of cfg between them: none can be
+		// missing without its shard; say so rather than claim the sweep complete.
+		return out, fmt.Errorf("%d of %d runs are missing, but no shard of %d tasks lacks them: is %s the config of this sweep?", st.Missing, st.Expected, job.Tasks, cfg.File)
 	}
 	merges, err := job.Jobs("merge")
 	if err != nil {
@@ -102,6 +110,6 @@ func Resubmit(ctx context.Context, job *Job, cfg *experiments.Config, opts []str
 	if out.Array, err = job.Submit(ctx, "array", filepath.Join(job.Results, Dir, ArrayScript), append(opts, "--array="+out.Tasks)...); err != nil {
 		return out, err
 	}
-	out.Merge, err = job.Submit(ctx, "merge", merge, append(mergeOpts, "--dependency=afterok:"+out.Array)...)
+	out.Merge, err = job.Submit(ctx, "merge", merge, append(mergeOpts, MergeAfter(out.Array))...)
 	return out, err
 }

@@ -80,7 +80,7 @@ func TestResubmit(t *testing.T) {
 	for _, want := range []string{
 		"scancel 101",
 		"sbatch --parsable --time=2:00:00 --cpus-per-task=4 --array=2 " + filepath.Join(res, Dir, ArrayScript),
-		"sbatch --parsable --time=2:00:00 --dependency=afterok:102 " + filepath.Join(res, Dir, MergeScript),
+		"sbatch --parsable --time=2:00:00 --dependency=afterany:102 " + filepath.Join(res, Dir, MergeScript),
 	} {
 		if !strings.Contains(calls, want) {
 			t.Errorf("no call %q among\n%s", want, calls)
@@ -98,5 +98,48 @@ func TestResubmit(t *testing.T) {
 	other.Tasks = 3
 	if _, err := Resubmit(context.Background(), &other, cfg, nil); err == nil || !strings.Contains(err.Error(), "not 3") {
 		t.Errorf("with --tasks 3 over shards of 2: %v", err)
+	}
+}
+
+// A one-task array stopped part-way (its shard shards/1-of-1 holds some runs, the results
+// folder none) is resubmitted, never reported as recorded and merged; once its shard is
+// finished, only a merge job is submitted; once merged, nothing.
+func TestResubmitOneTask(t *testing.T) {
+	dir := t.TempDir()
+	fakeSlurm(t, dir)
+	config := filepath.Join(dir, "tiny.yaml")
+	if err := os.WriteFile(config, []byte("name: tiny\nseed: 1\nrestarts: 4\ndatasets: [synthetic]\nmethods:\n  - {name: k-means, algorithm: kmeans}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := experiments.LoadConfig(config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := filepath.Join(dir, "results")
+	job := &Job{Name: "nagc-tiny", Nagc: "/bin/true", Config: config, Results: res, Tasks: 1}
+	if _, _, err := job.Write(); err != nil {
+		t.Fatal(err)
+	}
+	shard := experiments.ShardDir(res, 1, 1)
+	run := func(limit int) {
+		t.Helper()
+		if _, err := experiments.Execute(context.Background(), cfg, experiments.Options{ResultsDir: shard, Shards: 1, Workers: 1, Limit: limit}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	run(3)
+	r, err := Resubmit(context.Background(), job, cfg, nil)
+	if err != nil || r.Tasks != "1" || r.Done != 3 || r.Missing != 1 || r.Merge == "" {
+		t.Fatalf("3 of 4 runs in the shard: %+v, %v; want task 1 resubmitted, 3 done, 1 missing, a merge job", r, err)
+	}
+	run(0)
+	if r, err = Resubmit(context.Background(), job, cfg, nil); err != nil || r.Tasks != "" || r.Merge == "" || r.Done != 4 || r.Merged != 0 {
+		t.Fatalf("shard finished, not merged: %+v, %v; want only a merge job", r, err)
+	}
+	if _, err := experiments.Merge(res, []string{shard}); err != nil {
+		t.Fatal(err)
+	}
+	if r, err = Resubmit(context.Background(), job, cfg, nil); err != nil || r.Tasks != "" || r.Merge != "" || r.Merged != 4 {
+		t.Fatalf("merged: %+v, %v; want nothing submitted, 4 merged", r, err)
 	}
 }

@@ -94,46 +94,69 @@ func (j *Job) header(b *bytes.Buffer, name, output string) {
 	}
 }
 
+// MergeAfter returns the sbatch option that starts a merge job once every task of the
+// job array id has ended, however it ended (afterany): a task stopped by its time limit
+// or by scancel never satisfies afterok, which would leave the merge job waiting forever.
+// The merge script itself refuses an incomplete sweep and says what finishes it.
+func MergeAfter(id string) string { return "--dependency=afterany:" + id }
+
+// resubmitCommand returns the command that completes the sweep of j (Resubmit).
+func (j *Job) resubmitCommand() string {
+	return fmt.Sprintf("%s slurm %s --results %s --tasks %d --resubmit", j.Nagc, j.Config, j.Results, j.Tasks)
+}
+
 // Array returns the job-array script: task I of 1…Tasks runs
-// `nagc run CONFIG --shard I/Tasks` into TaskResults(I). A task whose runs all finished
-// but some failed exits 0 (failed runs are recorded results, and the merge should go
-// on); an interrupted task (time limit, scancel) exits non-zero, so the merge job,
-// which depends on every task succeeding, waits for its resubmission.
+// `nagc run CONFIG --shard I/Tasks` into TaskResults(I). At a time limit (or on scancel)
+// Slurm sends SIGTERM to nagc and to the script: nagc stops handing out runs, records
+// those that finished and exits 3 (the rest resumable); the script's trap keeps it alive
+// until then, to say in the task's log how to finish the sweep. A task whose runs all
+// finished but some failed exits 0 (failed runs are recorded results).
 func (j *Job) Array() string {
 	var b bytes.Buffer
 	n := strconv.Itoa(j.Tasks)
 	fmt.Fprintf(&b, "#!/bin/bash\n")
 	fmt.Fprintf(&b, "# Written by `nagc slurm`: task I of this array runs shard I/%s of\n# %s\n# into %s.\n", n, j.Config, j.TaskResults("I"))
-	fmt.Fprintf(&b, "# Submit: sbatch %s (then the merge job with --dependency=afterok:JOBID).\n", filepath.Join(j.Results, Dir, ArrayScript))
+	fmt.Fprintf(&b, "# Submit: sbatch %s (then the merge job with --dependency=afterany:JOBID).\n", filepath.Join(j.Results, Dir, ArrayScript))
 	j.header(&b, j.Name, "task-%a-of-"+n+"-job-%A.out")
 	fmt.Fprintf(&b, "#SBATCH --array=1-%s\n", n)
 	if j.CPUsPerTask > 0 {
 		fmt.Fprintf(&b, "#SBATCH --cpus-per-task=%d\n", j.CPUsPerTask)
 	}
-	fmt.Fprintf(&b, "\n%s run %s --shard \"${SLURM_ARRAY_TASK_ID}/%s\" --results \"%s\" --workers \"${SLURM_CPUS_PER_TASK:-1}\"\n",
+	b.WriteString(`
+# SIGTERM (the time limit, scancel) reaches nagc too, which stops cleanly: the trap only
+# keeps this script alive until nagc has exited, to report it.
+trap 'echo "task ${SLURM_ARRAY_TASK_ID}: SIGTERM (time limit or scancel): waiting for nagc to stop" >&2' TERM
+`)
+	fmt.Fprintf(&b, "%s run %s --shard \"${SLURM_ARRAY_TASK_ID}/%s\" --results \"%s\" --workers \"${SLURM_CPUS_PER_TASK:-1}\"\n",
 		j.Nagc, j.Config, n, j.TaskResults("${SLURM_ARRAY_TASK_ID}"))
 	b.WriteString(`code=$?
 # 4: every run finished, some recorded as failed: they are results, the merge goes on.
-# 3: interrupted (time limit, scancel): finished runs are recorded; resubmit with
-#    nagc slurm … --resubmit, which reruns only the unfinished tasks.
 if [ "$code" -eq 4 ]; then exit 0; fi
-exit "$code"
+# 3: stopped (time limit, scancel): the finished runs are recorded, the rest resumable.
+if [ "$code" -eq 3 ]; then
 `)
+	fmt.Fprintf(&b, "\techo \"task ${SLURM_ARRAY_TASK_ID}: stopped; its finished runs are recorded. Finish the sweep with:\" >&2\n\techo \"  %s\" >&2\nfi\n", j.resubmitCommand())
+	b.WriteString("exit \"$code\"\n")
 	return b.String()
 }
 
-// Merge returns the merge job's script: it merges every shard into Results (refusing an
-// incomplete set) and renders the report into Results/report.
+// Merge returns the merge job's script, which runs after every task has ended however
+// it ended (MergeAfter): it merges the shards into Results and renders the report into
+// Results/report, or, when a shard is unfinished (a task stopped by its time limit,
+// scancel or a node failure), merges nothing, says which runs are missing and the
+// command that finishes the sweep, and fails.
 func (j *Job) Merge() string {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "#!/bin/bash\n# Written by `nagc slurm`: merges the %d shards of\n# %s\n# into %s and renders the report.\n", j.Tasks, j.Config, j.Results)
 	j.header(&b, j.Name+"-merge", "merge-job-%j.out")
-	b.WriteString("#SBATCH --cpus-per-task=1\nset -e\n\n")
-	fmt.Fprintf(&b, "%s merge --out %s --config %s", j.Nagc, j.Results, j.Config)
+	b.WriteString("#SBATCH --cpus-per-task=1\n\n")
+	b.WriteString("# nagc merge refuses an incomplete set of shards, saying which runs are missing.\n")
+	fmt.Fprintf(&b, "if ! %s merge --out %s --config %s", j.Nagc, j.Results, j.Config)
 	for i := 1; i <= j.Tasks; i++ {
 		fmt.Fprintf(&b, " \\\n\t%s", j.TaskResults(strconv.Itoa(i)))
 	}
-	fmt.Fprintf(&b, "\n%s report %s\n", j.Nagc, j.Results)
+	fmt.Fprintf(&b, "; then\n\techo \"not merged. Finish the sweep (the unfinished tasks, then a new merge job) with:\" >&2\n\techo \"  %s\" >&2\n\texit 1\nfi\n", j.resubmitCommand())
+	fmt.Fprintf(&b, "%s report %s\n", j.Nagc, j.Results)
 	return b.String()
 }
 

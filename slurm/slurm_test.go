@@ -70,7 +70,7 @@ func TestScripts(t *testing.T) {
 		}
 	}
 	// #SBATCH lines count only before the first command.
-	body := a[strings.Index(a, "\n/opt/bin/nagc"):]
+	body := a[strings.Index(a, "\ntrap "):]
 	if strings.Contains(body, "#SBATCH") {
 		t.Error("an #SBATCH line after the first command is ignored by sbatch")
 	}
@@ -80,6 +80,7 @@ func TestScripts(t *testing.T) {
 		"/opt/bin/nagc merge --out /scratch/me/quick --config /home/me/quick.yaml",
 		"/scratch/me/quick/shards/1-of-3", "/scratch/me/quick/shards/3-of-3",
 		"/opt/bin/nagc report /scratch/me/quick\n",
+		"/opt/bin/nagc slurm /home/me/quick.yaml --results /scratch/me/quick --tasks 3 --resubmit",
 	} {
 		if !strings.Contains(m, want) {
 			t.Errorf("merge script lacks %q:\n%s", want, m)
@@ -123,18 +124,24 @@ func ExampleJob_Array() {
 	// # Written by `nagc slurm`: task I of this array runs shard I/3 of
 	// # /home/me/quick.yaml
 	// # into /scratch/me/quick/shards/I-of-3.
-	// # Submit: sbatch /scratch/me/quick/slurm/array.sh (then the merge job with --dependency=afterok:JOBID).
+	// # Submit: sbatch /scratch/me/quick/slurm/array.sh (then the merge job with --dependency=afterany:JOBID).
 	// #SBATCH --job-name=nagc-quick
 	// #SBATCH --output=/scratch/me/quick/slurm/logs/task-%a-of-3-job-%A.out
 	// #SBATCH --time=1:00:00
 	// #SBATCH --array=1-3
 	// #SBATCH --cpus-per-task=2
 	//
+	// # SIGTERM (the time limit, scancel) reaches nagc too, which stops cleanly: the trap only
+	// # keeps this script alive until nagc has exited, to report it.
+	// trap 'echo "task ${SLURM_ARRAY_TASK_ID}: SIGTERM (time limit or scancel): waiting for nagc to stop" >&2' TERM
 	// /opt/bin/nagc run /home/me/quick.yaml --shard "${SLURM_ARRAY_TASK_ID}/3" --results "/scratch/me/quick/shards/${SLURM_ARRAY_TASK_ID}-of-3" --workers "${SLURM_CPUS_PER_TASK:-1}"
 	// code=$?
 	// # 4: every run finished, some recorded as failed: they are results, the merge goes on.
-	// # 3: interrupted (time limit, scancel): finished runs are recorded; resubmit with
-	// #    nagc slurm … --resubmit, which reruns only the unfinished tasks.
 	// if [ "$code" -eq 4 ]; then exit 0; fi
+	// # 3: stopped (time limit, scancel): the finished runs are recorded, the rest resumable.
+	// if [ "$code" -eq 3 ]; then
+	// 	echo "task ${SLURM_ARRAY_TASK_ID}: stopped; its finished runs are recorded. Finish the sweep with:" >&2
+	// 	echo "  /opt/bin/nagc slurm /home/me/quick.yaml --results /scratch/me/quick --tasks 3 --resubmit" >&2
+	// fi
 	// exit "$code"
 }

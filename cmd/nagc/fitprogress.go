@@ -28,6 +28,15 @@ type fitBar struct {
 	bar   *progressbar.ProgressBar
 	phase string
 	last  int
+	now   func() time.Time // the clock (nil: time.Now)
+}
+
+// clock returns the time now by b's clock.
+func (b *fitBar) clock() time.Time {
+	if b.now == nil {
+		return time.Now()
+	}
+	return b.now()
 }
 
 // withFitProgress returns ctx carrying a progress bar of the fit on w when w is a
@@ -47,11 +56,11 @@ func (b *fitBar) report(phase string, done, total int) {
 	defer b.mu.Unlock()
 	if b.phase != "" && (done < b.last || phase != b.phase) { // another fit
 		b.finishLocked()
-		b.start = time.Now()
+		b.start = b.clock()
 	}
 	b.phase, b.last = phase, done
 	if b.bar == nil {
-		if time.Since(b.start) < fitBarDelay {
+		if b.clock().Sub(b.start) < fitBarDelay {
 			return
 		}
 		b.bar = progressbar.NewOptions(total,

@@ -9,19 +9,23 @@ import (
 
 // TestFitBar checks that a fit shorter than fitBarDelay draws nothing, that a longer one
 // draws a bar of its iterations with their count, and that the next fit (its iterations
-// starting again) waits for its own delay.
+// starting again) waits for its own delay. The bar's clock is the test's.
 func TestFitBar(t *testing.T) {
 	var w bytes.Buffer
-	b := &fitBar{w: &w, start: time.Now()}
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	clock := func() time.Time { return now }
+	b := &fitBar{w: &w, start: now, now: clock}
 	for it := 1; it <= 10; it++ {
+		now = now.Add(fitBarDelay / 20)
 		b.report("nagc iterations", it, 10)
 	}
 	b.finish()
 	if w.Len() != 0 {
 		t.Fatalf("a short fit drew %q", w.String())
 	}
-	b = &fitBar{w: &w, start: time.Now().Add(-time.Minute)}
+	b = &fitBar{w: &w, start: now, now: clock}
 	for it := 1; it <= 40; it++ {
+		now = now.Add(fitBarDelay / 10)
 		b.report("nagc iterations", it, 100)
 	}
 	b.finish()

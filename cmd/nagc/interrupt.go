@@ -15,11 +15,11 @@ const graceAfterSignal = 800 * time.Millisecond
 
 // exitAfterGrace waits for ctx, the signal context of main, to be done; it then restores
 // the default signal handling (restore: a second Ctrl-C ends the process at once), and
-// if the command has not returned after grace, says so on stderr and calls exit with
-// exitInterrupted. Recorded runs are complete lines (a torn last line is skipped when
-// read), so the same command resumes. It returns when ctx is done and exit has been
-// called, or when returned is closed.
-func exitAfterGrace(ctx context.Context, restore func(), returned <-chan struct{}, grace time.Duration, stderr io.Writer, exit func(int)) {
+// if the command has not returned when after(grace) fires (main passes time.After), says
+// so on stderr and calls exit with exitInterrupted. Recorded runs are complete lines (a
+// torn last line is skipped when read), so the same command resumes. It returns when ctx
+// is done and exit has been called, or when returned is closed.
+func exitAfterGrace(ctx context.Context, restore func(), returned <-chan struct{}, grace time.Duration, after func(time.Duration) <-chan time.Time, stderr io.Writer, exit func(int)) {
 	select {
 	case <-returned:
 		return
@@ -28,7 +28,7 @@ func exitAfterGrace(ctx context.Context, restore func(), returned <-chan struct{
 	restore()
 	select {
 	case <-returned:
-	case <-time.After(grace):
+	case <-after(grace):
 		fmt.Fprintf(stderr, "nagc: interrupted; ended %s after the signal, in the middle of a step that does not stop on its own (a sweep's recorded runs are kept: run the same command to resume it)\n", grace)
 		exit(exitInterrupted)
 	}

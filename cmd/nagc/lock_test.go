@@ -9,17 +9,15 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
 )
 
-// TestSecondWriterRefused runs the nagc binary: while a sweep runs (held stopped with
-// SIGSTOP after a few records, so that it is certainly still running and holding its
-// results folder), `nagc results rescore` and a second `nagc run` on the same folder are
-// refused with an error naming the sweep's pid and host, and change nothing; a summary
-// may still read the folder. Continued, the sweep ends with exactly the records of an
-// uninterrupted one; a rescore afterwards succeeds and keeps every run.
+// TestSecondWriterRefused runs the nagc binary: while a sweep runs (paused after a few
+// records, pauseEnv, so that it is certainly still running and holding its results
+// folder), `nagc results rescore` and a second `nagc run` on the same folder are refused
+// with an error naming the sweep's pid and host, and change nothing; a summary may still
+// read the folder. Stopped with SIGINT and resumed, the sweep ends with exactly the
+// records of an uninterrupted one; a rescore afterwards succeeds and keeps every run.
 func TestSecondWriterRefused(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds nagc and runs sweeps")
@@ -34,18 +32,9 @@ func TestSecondWriterRefused(t *testing.T) {
 	want := readMetricLines(t, ref)
 
 	results := filepath.Join(dir, "shared")
-	s := startRun(t, bin, dir, results, 2)
-	s.waitForLines(t, 3)
-	if err := s.cmd.Process.Signal(syscall.SIGSTOP); err != nil {
-		t.Fatal(err)
-	}
-	stopped := true
-	defer func() {
-		if stopped { // a failed check below must not leave a stopped process behind
-			s.cmd.Process.Kill()
-		}
-	}()
-	waitStopped(t, s.cmd.Process.Pid) // the signal is delivered later: a record may be on its way
+	s := startRun(t, bin, dir, results, 2, 3)
+	defer s.cmd.Process.Kill() // a failed check below must not leave the paused sweep behind
+	s.waitPaused(t)
 	before, err := os.ReadFile(filepath.Join(results, "runs.jsonl"))
 	if err != nil {
 		t.Fatal(err)
@@ -74,13 +63,13 @@ func TestSecondWriterRefused(t *testing.T) {
 		t.Error("a refused command changed runs.jsonl")
 	}
 
-	if err := s.cmd.Process.Signal(syscall.SIGCONT); err != nil {
+	if err := s.cmd.Process.Signal(os.Interrupt); err != nil {
 		t.Fatal(err)
 	}
-	stopped = false
-	if code := s.wait(t); code != exitOK {
-		t.Fatalf("the sweep: exit %d\n%s", code, s.stderr.String())
+	if code := s.wait(t); code != exitInterrupted {
+		t.Fatalf("the sweep, interrupted: exit %d\n%s", code, s.stderr.String())
 	}
+	runToEnd(t, bin, dir, results, 2)
 	if d := sameRecords(want, readMetricLines(t, results)); d != "" {
 		t.Errorf("the sweep that refused others differs from an uninterrupted one: %s", d)
 	}
@@ -105,35 +94,4 @@ func runNagc(t *testing.T, bin, dir string, args ...string) (string, int) {
 		t.Fatal(err)
 	}
 	return string(out), 0
-}
-
-// waitStopped returns once every thread of process pid is stopped (state T in
-// /proc/pid/task/*/stat; without /proc, after a second), and fails the test if that takes
-// more than 10 s.
-func waitStopped(t *testing.T, pid int) {
-	t.Helper()
-	tasks := filepath.Join("/proc", strconv.Itoa(pid), "task")
-	if _, err := os.Stat(tasks); err != nil {
-		time.Sleep(time.Second)
-		return
-	}
-	deadline := time.Now().Add(10 * time.Second)
-	for time.Now().Before(deadline) {
-		stats, _ := filepath.Glob(filepath.Join(tasks, "*", "stat"))
-		all := len(stats) > 0
-		for _, f := range stats {
-			b, err := os.ReadFile(f)
-			// The state follows the command name in parentheses, which may hold spaces.
-			i := bytes.LastIndexByte(b, ')')
-			if err != nil || i < 0 || i+2 >= len(b) || b[i+2] != 'T' {
-				all = false
-				break
-			}
-		}
-		if all {
-			return
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	t.Fatalf("process %d did not stop within 10 s of SIGSTOP", pid)
 }

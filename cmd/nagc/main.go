@@ -33,6 +33,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/nagc-harness/nagc/internal/suggest"
 )
@@ -77,7 +78,7 @@ func usage(w io.Writer) {
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	returned := make(chan struct{})
-	go exitAfterGrace(ctx, stop, returned, graceAfterSignal, os.Stderr, os.Exit)
+	go exitAfterGrace(ctx, stop, returned, graceAfterSignal, time.After, os.Stderr, os.Exit)
 	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	close(returned)
 	stop()

@@ -11,20 +11,19 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
-	"time"
 )
 
 // crashConfig is a sweep of 25 runs on the built-in synthetic graph, most of them NAGC
-// fits of roughly 60 ms (2,000 iterations; the sweep takes about 1.5 s on 2 workers), so
-// that a signal sent after a few records lands mid-sweep even on a busy machine. (At 100
-// iterations the sweep took 0.1 s, and at GOMAXPROCS=1 beside other test binaries a
-// SIGINT once landed after its end.)
+// fits. The tests that stop it part-way start it with pauseEnv set, so it pauses after a
+// given number of records until their signal: no signal can land after its end, however
+// fast or loaded the machine.
 const crashConfig = `name: crash
 seed: 11
 restarts: 1
-iterations: 2000
+iterations: 200
 datasets: [synthetic]
 methods:
   - name: "Prop.*"
@@ -58,61 +57,91 @@ func buildNagc(t *testing.T) string {
 // sweep is a started `nagc run` process.
 type sweep struct {
 	cmd     *exec.Cmd
-	stderr  bytes.Buffer
+	stderr  *watchedOutput
 	results string
+	exited  chan struct{} // closed when the process has exited (err then holds Wait's error)
+	err     error
 }
 
-// startRun starts `nagc run CONFIG --results results --workers workers` in dir.
-func startRun(t *testing.T, bin, dir, results string, workers int) *sweep {
+// watchedOutput collects a process's output and closes seen once it holds marker.
+type watchedOutput struct {
+	mu     sync.Mutex
+	buf    bytes.Buffer
+	marker string
+	seen   chan struct{}
+}
+
+func (w *watchedOutput) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.buf.Write(p)
+	if w.marker != "" && bytes.Contains(w.buf.Bytes(), []byte(w.marker)) {
+		close(w.seen)
+		w.marker = ""
+	}
+	return len(p), nil
+}
+
+func (w *watchedOutput) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.buf.String()
+}
+
+// startRun starts `nagc run CONFIG --results results --workers workers` in dir; with
+// pause > 0 the sweep pauses after that many records until a signal (pauseEnv).
+func startRun(t *testing.T, bin, dir, results string, workers, pause int) *sweep {
 	t.Helper()
-	s := &sweep{results: results}
+	s := &sweep{results: results, exited: make(chan struct{}), stderr: &watchedOutput{seen: make(chan struct{})}}
 	s.cmd = exec.Command(bin, "run", filepath.Join(dir, "crash.yaml"), "--results", results,
 		"--workers", fmt.Sprint(workers))
 	s.cmd.Dir = dir
-	s.cmd.Stderr = &s.stderr
+	s.cmd.Stderr = s.stderr
+	if pause > 0 {
+		s.cmd.Env = append(os.Environ(), fmt.Sprintf("%s=%d", pauseEnv, pause))
+		s.stderr.marker = fmt.Sprintf(pausedLine, pause)
+	}
 	if err := s.cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	go func() { s.err = s.cmd.Wait(); close(s.exited) }()
 	return s
+}
+
+// waitPaused returns once the sweep, started with a pause, has paused: its records are
+// then exactly those it made before the pause, and it runs until signalled. It fails the
+// test if the sweep exits instead.
+func (s *sweep) waitPaused(t *testing.T) {
+	t.Helper()
+	select {
+	case <-s.stderr.seen:
+	case <-s.exited:
+		t.Fatalf("the sweep exited without pausing\n%s", s.stderr.String())
+	}
 }
 
 // wait waits for the process and returns its exit code.
 func (s *sweep) wait(t *testing.T) int {
 	t.Helper()
-	err := s.cmd.Wait()
+	<-s.exited
 	var ee *exec.ExitError
 	switch {
-	case err == nil:
+	case s.err == nil:
 		return 0
-	case errors.As(err, &ee):
+	case errors.As(s.err, &ee):
 		return ee.ExitCode()
 	}
-	t.Fatal(err)
+	t.Fatal(s.err)
 	return -1
 }
 
 // runToEnd runs a whole sweep and fails the test unless it succeeds.
 func runToEnd(t *testing.T, bin, dir, results string, workers int) {
 	t.Helper()
-	s := startRun(t, bin, dir, results, workers)
+	s := startRun(t, bin, dir, results, workers, 0)
 	if code := s.wait(t); code != 0 {
 		t.Fatalf("nagc run --workers %d: exit %d\n%s", workers, code, s.stderr.String())
 	}
-}
-
-// waitForLines polls the sweep's runs file until it holds at least n lines.
-func (s *sweep) waitForLines(t *testing.T, n int) {
-	t.Helper()
-	deadline := time.Now().Add(60 * time.Second)
-	for time.Now().Before(deadline) {
-		data, _ := os.ReadFile(filepath.Join(s.results, "runs.jsonl"))
-		if bytes.Count(data, []byte("\n")) >= n {
-			return
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-	s.cmd.Process.Kill()
-	t.Fatalf("no %d records within 60 s\n%s", n, s.stderr.String())
 }
 
 // metricLine is the part of a run record that must not depend on scheduling, workers,
@@ -213,25 +242,25 @@ func TestCrashSafetyAndDeterminism(t *testing.T) {
 	}
 
 	t.Run("sigkill-resume", func(t *testing.T) {
+		const paused = 5
 		results := filepath.Join(dir, "killed")
-		s := startRun(t, bin, dir, results, 2)
-		s.waitForLines(t, 5)
+		s := startRun(t, bin, dir, results, 2, paused)
+		s.waitPaused(t)
 		if err := s.cmd.Process.Signal(syscall.SIGKILL); err != nil {
 			t.Fatal(err)
 		}
 		if code := s.wait(t); code == 0 {
-			t.Fatal("the killed sweep exited 0: it finished before the kill")
+			t.Fatal("the killed sweep exited 0")
 		}
 		partial := readMetricLines(t, results)
-		if len(partial) >= crashRuns {
-			t.Fatalf("kill landed after the sweep: %d runs", len(partial))
+		if len(partial) != paused {
+			t.Fatalf("killed while paused after %d records: %d runs recorded", paused, len(partial))
 		}
 		for id, line := range partial {
 			if ref[id] != line {
 				t.Errorf("before the resume, run %s differs from the reference", id)
 			}
 		}
-		t.Logf("killed after %d of %d runs", len(partial), crashRuns)
 		runToEnd(t, bin, dir, results, 2)
 		if d := sameRecords(ref, readMetricLines(t, results)); d != "" {
 			t.Errorf("killed and resumed differs from uninterrupted: %s", d)
@@ -239,9 +268,10 @@ func TestCrashSafetyAndDeterminism(t *testing.T) {
 	})
 
 	t.Run("sigint", func(t *testing.T) {
+		const paused = 3
 		results := filepath.Join(dir, "interrupted")
-		s := startRun(t, bin, dir, results, 2)
-		s.waitForLines(t, 3)
+		s := startRun(t, bin, dir, results, 2, paused)
+		s.waitPaused(t)
 		if err := s.cmd.Process.Signal(os.Interrupt); err != nil {
 			t.Fatal(err)
 		}
@@ -253,9 +283,11 @@ func TestCrashSafetyAndDeterminism(t *testing.T) {
 		if strings.Contains(stderr, "goroutine ") {
 			t.Errorf("stack trace on SIGINT: %s", stderr)
 		}
+		// Runs that finished while the sweep was paused are recorded after the signal;
+		// the queue of runs is not handed out any further.
 		partial := readMetricLines(t, results)
-		if len(partial) >= crashRuns {
-			t.Fatalf("SIGINT landed after the sweep: %d runs", len(partial))
+		if len(partial) < paused || len(partial) >= crashRuns {
+			t.Fatalf("SIGINT while paused after %d records: %d runs recorded", paused, len(partial))
 		}
 		for id, line := range partial {
 			if ref[id] != line {

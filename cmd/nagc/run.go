@@ -79,7 +79,7 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if cfg.Timing {
 		fmt.Fprintf(stdout, "%s sets timing: true: its runs execute one at a time (whatever --workers and --batch say), each computing its own initialisation, to time them\n", cfg.File)
 	}
-	opt.Progress = newProgress(stderr)
+	opt.Progress = pauseAfter(ctx, newProgress(stderr), os.Getenv, stderr)
 	opt.Loaded = func(_ string, rep *datasets.LoadReport) { in.report(stderr, rep) }
 	if *cpuProfile != "" {
 		stop, err := startCPUProfile(*cpuProfile)

@@ -85,7 +85,7 @@ func runSlurm(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	fmt.Fprintf(stdout, "wrote %s (%d tasks) and %s; submit them with\n", array, job.Tasks, merge)
 	fmt.Fprintf(stdout, "  nagc slurm %s --results %s --tasks %d --submit\nor by hand:\n", arg, *results, job.Tasks)
-	fmt.Fprintf(stdout, "  jid=$(sbatch --parsable %s) && sbatch --dependency=afterok:$jid %s\n", array, merge)
+	fmt.Fprintf(stdout, "  jid=$(sbatch --parsable %s) && sbatch %s %s\n", array, slurm.MergeAfter("$jid"), merge)
 	return nil
 }
 
@@ -123,11 +123,11 @@ func submitSlurm(ctx context.Context, job *slurm.Job, array, merge string, hold 
 	if err != nil {
 		return err
 	}
-	mid, err := job.Submit(ctx, "merge", merge, append(held, "--dependency=afterok:"+id)...)
+	mid, err := job.Submit(ctx, "merge", merge, append(held, slurm.MergeAfter(id))...)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "submitted job array %s (%d tasks) and merge job %s (runs when every task has succeeded)\n", id, job.Tasks, mid)
+	fmt.Fprintf(stdout, "submitted job array %s (%d tasks) and merge job %s (runs when every task has ended: it merges a complete sweep, or says what is missing)\n", id, job.Tasks, mid)
 	if hold {
 		fmt.Fprintf(stdout, "both are held: start them with scontrol release %s %s\n", id, mid)
 	}
@@ -139,17 +139,19 @@ func submitSlurm(ctx context.Context, job *slurm.Job, array, merge string, hold 
 func resubmitSlurm(ctx context.Context, job *slurm.Job, cfg *experiments.Config, opts []string, stdout io.Writer) error {
 	r, err := slurm.Resubmit(ctx, job, cfg, opts)
 	for _, id := range r.CancelledMerges {
-		fmt.Fprintf(stdout, "cancelled merge job %s, which waited for the earlier tasks\n", id)
+		fmt.Fprintf(stdout, "cancelled merge job %s of an earlier submission\n", id)
 	}
 	switch {
 	case err != nil:
 		return err
 	case r.Tasks != "":
-		fmt.Fprintf(stdout, "resubmitted tasks %s of %d (%d runs missing) as job %s, and merge job %s after them\n", r.Tasks, job.Tasks, r.Missing, r.Array, r.Merge)
+		fmt.Fprintf(stdout, "%d of %d runs are recorded (%d done, %d failed), %d missing: resubmitted tasks %s of %d as job %s, and merge job %s after them\n",
+			r.Done+r.Failed, r.Expected, r.Done, r.Failed, r.Missing, r.Tasks, job.Tasks, r.Array, r.Merge)
 	case r.Merge != "":
-		fmt.Fprintf(stdout, "every shard is finished; submitted merge job %s\n", r.Merge)
+		fmt.Fprintf(stdout, "every shard is finished (%d runs: %d done, %d failed), %d merged into %s: submitted merge job %s\n",
+			r.Expected, r.Done, r.Failed, r.Merged, job.Results, r.Merge)
 	default:
-		fmt.Fprintf(stdout, "nothing to resubmit: all %d runs are recorded and merged into %s\n", r.Expected, job.Results)
+		fmt.Fprintf(stdout, "nothing to resubmit: all %d runs are recorded (%d done, %d failed) and merged into %s\n", r.Expected, r.Done, r.Failed, job.Results)
 	}
 	return nil
 }
