@@ -209,11 +209,6 @@ func (rep *Report) writeAtomically(opt Options) error {
 	return nil
 }
 
-// FigureOptions returns where and how the report's figures are drawn.
-func (opt Options) FigureOptions() FigureOptions {
-	return FigureOptions{Dir: opt.OutDir, Formats: opt.Figures}
-}
-
 // write writes every file of the report into opt.OutDir.
 func (rep *Report) write(opt Options) error {
 	res := rep.Results
@@ -340,14 +335,13 @@ func writeCSVFile(path string, rows []TidyRow) error {
 // dataset with fits timed alone and no run of a sweep (noSweepSection).
 func (rep *Report) drawFigures(opt Options) error {
 	r := rep.Results
-	fo := opt.FigureOptions()
 	fs, err := r.settingsFor(opt)
 	if err != nil {
 		return err
 	}
-	formats := opt.Figures
-	if fs != nil && opt.figuresDefaulted && len(fs.Formats) > 0 {
-		formats = fs.Formats
+	fo := FigureOptions{Dir: opt.OutDir, Formats: opt.Figures, Style: fs.Style}
+	if opt.figuresDefaulted && len(fs.Formats) > 0 {
+		fo.Formats = fs.Formats
 	}
 	add := func(f *Figure, err error) error {
 		if f != nil {
@@ -360,13 +354,13 @@ func (rep *Report) drawFigures(opt Options) error {
 	}
 	cmp := r.comparer()
 	if cmp != nil {
-		if err := cmp.DrawFigures(rep, opt, add); err != nil {
+		if err := cmp.DrawFigures(rep, opt, fo, add); err != nil {
 			return err
 		}
 	}
 	for _, rule := range r.RankRules() { // across datasets: the critical differences
 		if t := r.Ranks(rule, r.RankMetric(), r.Methods); t != nil {
-			if err := add(r.cdFigure(t, opt.OutDir, formats)); err != nil {
+			if err := add(r.cdFigure(t, fo)); err != nil {
 				return err
 			}
 		}
@@ -376,24 +370,16 @@ func (rep *Report) drawFigures(opt Options) error {
 			continue // fits timed alone only: nothing to draw
 		}
 		for _, m := range r.Methods {
-			if fs != nil && !fs.wantsRow(m) {
+			if !fs.wantsRow(m) {
 				continue
 			}
 			swept, vals := r.Swept(d, m)
-			if fs != nil {
-				swept = slices.DeleteFunc(slices.Clone(swept), func(p string) bool { return !fs.wantsParam(p) })
-			}
+			swept = slices.DeleteFunc(slices.Clone(swept), func(p string) bool { return !fs.wantsParam(p) })
 			for _, param := range swept {
-				if cmp != nil && fs == nil && cmp.DrawsSensitivity(r, m, param) {
+				if cmp != nil && !fs.custom && cmp.DrawsSensitivity(r, m, param) {
 					continue // drawn as the paper's figure
 				}
-				if fs != nil {
-					if err := add(styledSensitivityFigure(r, d, m, param, opt.OutDir, formats, fs)); err != nil {
-						return err
-					}
-					continue
-				}
-				if err := add(SensitivityFigure(r, d, m, param, fo)); err != nil {
+				if err := add(sensitivityFigure(r, d, m, param, fo, fs)); err != nil {
 					return err
 				}
 			}
@@ -405,20 +391,14 @@ func (rep *Report) drawFigures(opt Options) error {
 					if len(vals[px]) < len(vals[py]) { // the longer grid across
 						px, py = py, px
 					}
-					if fs != nil {
-						if err := add(styledHeatmapFigure(r, d, m, px, py, opt.OutDir, formats, fs)); err != nil {
-							return err
-						}
-						continue
-					}
-					if err := add(HeatmapFigure(r, d, m, px, py, fo)); err != nil {
+					if err := add(heatmapFigure(r, d, m, px, py, fo, fs)); err != nil {
 						return err
 					}
 				}
 			}
 		}
-		if fs != nil {
-			figs, err := styledObjectiveFigures(r, d, opt.OutDir, formats, fs)
+		if fs.custom {
+			figs, err := objectiveFigures(r, d, fo, fs)
 			for _, f := range figs {
 				if err := add(f, nil); err != nil {
 					return err
@@ -432,7 +412,7 @@ func (rep *Report) drawFigures(opt Options) error {
 			}
 			continue
 		}
-		f, err := ObjectiveFigure(r, d, fo)
+		f, err := objectiveFigure(r, d, fo)
 		if f == nil && err == nil {
 			rep.Skipped = append(rep.Skipped, fmt.Sprintf("objective figure on %s: no selected run recorded an objective curve.", DatasetTitle(d)))
 		}
