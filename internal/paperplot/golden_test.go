@@ -107,7 +107,69 @@ func figureKinds(t *testing.T) map[string]*Figure {
 	return map[string]*Figure{"sensitivity": sens, "sensitivity_band_page": sensBand, "heatmap": heatmap(s), "objective": obj}
 }
 
-// saver is a figure that saves itself: a Figure or a CDDiagram.
+// sweepMarks is a figure of ARI against k₂ for two values of ρ with the marks a paper
+// states: a dotted line at its peak and a diamond at a value it gives.
+func sweepMarks(s Style) (*Figure, error) {
+	f := s.NewFigure("", "k_{2}", "ARI")
+	f.Grid()
+	for i := range 2 {
+		pts := plotter.XYs{{X: 4, Y: 0.5 + 0.1*float64(i)}, {X: 6, Y: 0.6}, {X: 8, Y: 0.55 - 0.05*float64(i)}}
+		sd := []float64{0.03, 0.05, 0.02}
+		if err := f.Spread(i, pts, sd, sd); err != nil {
+			return nil, err
+		}
+		if err := f.Line(i, []string{"ρ = 0.5", "ρ = 0.95"}[i], pts); err != nil {
+			return nil, err
+		}
+	}
+	f.VLine("paper's peak: k_{2} = 6", 6)
+	if err := f.Mark("paper's value", 8, 0.7); err != nil {
+		return nil, err
+	}
+	f.Plot.X.Min, f.Plot.X.Max = 3.2, 8.8
+	f.Pad(0, 1)
+	return f, nil
+}
+
+// panels are three objective curves, two to a row, each panel titled.
+func panels(t *testing.T) *Panels {
+	var figs []*Figure
+	for i := range 3 {
+		f, err := objective(Style{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.Plot.Title.Text = []string{"NAGC", "NMF", "SNMF"}[i]
+		figs = append(figs, f)
+	}
+	p, err := Style{}.NewPanels(2, figs...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// graph is a 6-cycle with a chord in two classes, drawn twice: every vertex right, and
+// two misassigned.
+func graph(t *testing.T) *GraphFigure {
+	var pos [][2]float64
+	for i := range 6 {
+		a := 2 * math.Pi * float64(i) / 6
+		pos = append(pos, [2]float64{0.9 * math.Cos(a), 0.9 * math.Sin(a)})
+	}
+	edges := [][2]int{{0, 1}, {1, 2}, {2, 3}, {3, 4}, {4, 5}, {5, 0}, {0, 3}}
+	class := []int{0, 0, 0, 1, 1, 1}
+	g, err := Style{}.NewGraphFigure(pos, edges, []string{"left", "right"},
+		GraphPanel{Title: "right", Class: class, Wrong: make([]bool, 6)},
+		GraphPanel{Title: "two wrong", Class: []int{0, 0, 1, 1, 1, 0}, Wrong: []bool{false, false, true, false, false, true}},
+		GraphPanel{Title: "not run"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+// saver is a figure that saves itself: a Figure, Panels, a GraphFigure or a CDDiagram.
 type saver interface {
 	Save(stem string, formats ...string) ([]string, error)
 }
@@ -133,7 +195,12 @@ func TestGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	kinds := map[string]saver{"cd_diagram": cdDiagram(t), "cd_diagram_wide": wide}
+	marks, err := sweepMarks(Style{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	kinds := map[string]saver{"cd_diagram": cdDiagram(t), "cd_diagram_wide": wide, "sweep_marks": marks,
+		"panels": panels(t), "graph": graph(t)}
 	for name, f := range figureKinds(t) {
 		kinds[name] = f
 	}

@@ -37,8 +37,8 @@ func TestSweepFigure(t *testing.T) {
 			if fig == nil || len(fig.Files) != 2 {
 				t.Fatalf("figure %+v, want two files", fig)
 			}
-			// paperplot's zero Style: a column wide at aspect 1.6, 300 dpi.
-			w, h := paperplot.ColumnWidth, paperplot.ColumnWidth/paperplot.DefaultAspect
+			// paperplot's zero Style, widened to the page at aspect 2.4, 300 dpi.
+			w, h := paperplot.PageWidth, paperplot.PageWidth/2.4
 			reporttest.CheckPNG(t, filepath.Join(dir, tc.param+"_webkb.png"), int(math.Round(w.Dots(300))), int(math.Round(h.Dots(300))))
 			reporttest.CheckPDF(t, filepath.Join(dir, tc.param+"_webkb.pdf"))
 			if !strings.Contains(fig.Caption, "error bars: population std over restarts") {

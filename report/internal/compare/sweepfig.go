@@ -137,7 +137,7 @@ var sweepNames = map[string]struct{ symbol, axis string }{
 // sweepFigure draws the ARI of Prop. against param ("lambda", log x axis, or "k2") on a
 // dataset, one line per ρ with error bars (std over restarts), the best baseline as a
 // dashed horizontal line and the paper's stated mark (if any) as a dotted vertical line
-// or a black diamond. It writes <param>_<dataset>.<format> and returns nil if there is
+// or a black diamond, a page wide unless the style sets a size. It writes <param>_<dataset>.<format> and returns nil if there is
 // nothing to draw.
 func sweepFigure(r results, dataset, param string, o render.FigureOptions) (*render.Figure, error) {
 	series := r.propSweep(dataset, param)
@@ -151,6 +151,10 @@ func sweepFigure(r results, dataset, param string, o render.FigureOptions) (*ren
 	logX := param == "lambda"
 	prop := r.Spec.Proposed
 	o.Style.Errors = paperplot.ErrorBars // the caption says error bars
+	if o.Style.Width <= 0 && o.Style.Height <= 0 {
+		// A page wide, as the paper's: its legend names a competitor and the paper's mark.
+		o.Style.Width, o.Style.Aspect = paperplot.PageWidth, 2.4
+	}
 	f := o.Style.NewFigure(fmt.Sprintf("%s: ARI of %s against %s", render.DatasetTitle(dataset), prop, names.symbol), names.axis, "ARI")
 	f.Grid()
 	ari := render.MetricMeasure("ari")
