@@ -7,7 +7,6 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 
-	"github.com/nagc-harness/nagc/algorithms"
 	"github.com/nagc-harness/nagc/experiments"
 	"github.com/nagc-harness/nagc/internal/paperplot"
 )
@@ -19,7 +18,7 @@ type objectiveCurve struct {
 	Swept     string
 	Restart   int
 	Objective []float64
-	// Maximised is whether the method maximises its objective (algorithms.ObjectiveMaximised:
+	// Maximised is whether the method maximises its objective (experiments.ObjectiveMaximised:
 	// an ELBO, a similarity to the centres),
 	// Formula the objective as the method describes it ("" if it does not).
 	Maximised bool
@@ -47,7 +46,7 @@ func (r *Results) Curves(dataset string) []objectiveCurve {
 		formula := rec.Info["objective"]
 		out = append(out, objectiveCurve{Method: m, Params: ParamString(rec.Params), Swept: ParamString(sp), Restart: rec.Restart,
 			Objective: rec.Objective, Formula: formula,
-			Maximised: algorithms.ObjectiveMaximised(rec.Algorithm)})
+			Maximised: experiments.ObjectiveMaximised(r.Provenance, rec.Algorithm)})
 	}
 	return out
 }
