@@ -39,15 +39,12 @@ type Options struct {
 	Figures []string
 	// NoFigures disables figures.
 	NoFigures bool
-	// FigureSettings are how the sweep figures are drawn for a paper (sizes, fonts,
-	// titles, legend, error bars, plotted metric, which rows and parameters): the
-	// figures section of a config, laid over the one the sweep recorded (nagc report's
-	// figure flags). With neither, figures are drawn in the report's own look (7.5 in ×
-	// 3.8 in plots, titles on, PNG at PNGDPI).
+	// FigureSettings are how the figures are drawn (sizes, fonts, titles, legend, error
+	// bars, plotted metric, which rows and parameters): the figures section of a config,
+	// laid over the one the sweep recorded (nagc report's figure flags). With neither,
+	// figures are drawn for a paper: a column wide, 8 pt, no title, legend inside, PNG
+	// at 300 dpi (paperplot's zero Style).
 	FigureSettings *experiments.Figures
-	// figuresDefaulted is whether Figures was left to its default (the recorded
-	// figures section's formats may then replace it).
-	figuresDefaulted bool
 	// FreeRule is the label-free selection rule shown beside the paper's (default
 	// modularity).
 	FreeRule string
@@ -64,9 +61,6 @@ type Options struct {
 	Compare string
 	// LoadGraph loads a dataset for the layout figure (default datasets.Load).
 	LoadGraph func(name string) (*datasets.Graph, error)
-	// Comparison is the comparison with a paper the report makes when the records or
-	// Compare ask for one (report/internal/compare's Paper for the NAGC paper).
-	Comparison Comparer
 	// Command is the command line that regenerates the report, printed in REPORT.md
 	// (default "nagc report RESULTS_DIR").
 	Command string
@@ -85,11 +79,17 @@ type Report struct {
 	Skipped []string
 	// Files lists every file written, relative to Dir.
 	Files []string
+	// figuresDefaulted is whether opt.Figures was left to its default (the recorded
+	// figures section's formats may then replace it).
+	figuresDefaulted bool
 }
 
 // Generate reads a results folder and writes the report's tables, figures and REPORT.md
-// into the report folder. It never runs a method.
-func Generate(opt Options) (*Report, error) {
+// into the report folder, with the comparison cmp (report/internal/compare's Paper for
+// the NAGC paper; nil: none can be made) when the records or opt.Compare ask for one.
+// It never runs a method.
+func Generate(opt Options, cmp Comparer) (*Report, error) {
+	defaulted := opt.Figures == nil && !opt.NoFigures
 	opt, err := opt.withDefaults()
 	if err != nil {
 		return nil, err
@@ -110,15 +110,15 @@ func Generate(opt Options) (*Report, error) {
 	default:
 		return nil, fmt.Errorf("report: unknown comparison %q (known: paper, none)", opt.Compare)
 	}
-	if res.Compare && opt.Comparison == nil {
+	if res.Compare && cmp == nil {
 		return nil, fmt.Errorf("report: the comparison with the paper was asked for, but none is wired in (use --compare none)")
 	}
-	res.Comparison = opt.Comparison
+	res.Comparison = cmp
 	if !res.Compare {
 		res.Paper = nil // a report of the sweep alone shows no paper number
 		res.SweepOrder()
 	}
-	rep := &Report{Dir: opt.OutDir, Results: res}
+	rep := &Report{Dir: opt.OutDir, Results: res, figuresDefaulted: defaulted}
 	if err := rep.writeAtomically(opt); err != nil {
 		return nil, err
 	}
@@ -144,7 +144,6 @@ func (opt Options) withDefaults() (Options, error) {
 	}
 	if opt.Figures == nil && !opt.NoFigures {
 		opt.Figures = []string{FormatPNG, FormatPDF}
-		opt.figuresDefaulted = true
 	}
 	if opt.NoFigures {
 		opt.Figures = nil
@@ -340,7 +339,7 @@ func (rep *Report) drawFigures(opt Options) error {
 		return err
 	}
 	fo := FigureOptions{Dir: opt.OutDir, Formats: opt.Figures, Style: fs.Style}
-	if opt.figuresDefaulted && len(fs.Formats) > 0 {
+	if rep.figuresDefaulted && len(fs.Formats) > 0 {
 		fo.Formats = fs.Formats
 	}
 	add := func(f *Figure, err error) error {

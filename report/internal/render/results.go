@@ -53,7 +53,7 @@ type Results struct {
 	// or asked for by Options.Compare. It needs Paper.
 	Compare bool
 	// Comparison is the comparison with the paper that Compare makes (set by Generate
-	// from Options.Comparison).
+	// from its cmp argument).
 	Comparison Comparer
 
 	sel         map[string]map[cellKey]*experiments.PointStats // rule → selection

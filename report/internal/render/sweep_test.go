@@ -62,7 +62,7 @@ func TestGenerateSweepReport(t *testing.T) {
 	dir := reporttest.WriteResultsDir(t, recs, prov)
 	out := filepath.Join(t.TempDir(), "rep")
 	rep, err := Generate(Options{ResultsDir: dir, OutDir: out, Figures: []string{FormatPNG, FormatPDF}, NoPaper: true,
-		LoadGraph: func(string) (*datasets.Graph, error) { return nil, errors.New("no data") }})
+		LoadGraph: func(string) (*datasets.Graph, error) { return nil, errors.New("no data") }}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,7 +140,7 @@ func TestGenerateFailsWhole(t *testing.T) {
 	dir := reporttest.WriteResultsDir(t, recs, prov)
 	out := filepath.Join(t.TempDir(), "rep")
 	_, err := Generate(Options{ResultsDir: dir, OutDir: out, Figures: []string{FormatPNG}, Formats: []string{"md"}, NoPaper: true,
-		Compare: experiments.ComparePaper})
+		Compare: experiments.ComparePaper}, nil)
 	if err == nil {
 		t.Fatal("compare: paper without the paper's numbers: no error")
 	}
