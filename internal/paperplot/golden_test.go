@@ -131,6 +131,30 @@ func sweepMarks(s Style) (*Figure, error) {
 	return f, nil
 }
 
+// growth is fit time against input size on log-log axes: two methods' series as lines
+// and their times on other graphs as points (nagc bench's figure).
+func growth(s Style) (*Figure, error) {
+	f := s.NewFigure("", "|E| + nnz(X)", "median fit time (s)")
+	f.Grid()
+	for i, slope := range []float64{1, 1.4} {
+		var pts plotter.XYs
+		for _, w := range []float64{1e4, 1e5, 1e6} {
+			pts = append(pts, plotter.XY{X: w, Y: 1e-3 * math.Pow(w/1e4, slope) * float64(i+1)})
+		}
+		if err := f.Line(i, []string{"nagc (slope 1.00)", "snmf (slope 1.40)"}[i], pts); err != nil {
+			return nil, err
+		}
+		if err := f.Points(i, []string{"nagc (paper's graphs)", "snmf (paper's graphs)"}[i], plotter.XYs{{X: 5e4, Y: 1e-2 * float64(i+1)}}); err != nil {
+			return nil, err
+		}
+	}
+	for _, a := range []*plot.Axis{&f.Plot.X, &f.Plot.Y} {
+		a.Scale, a.Tick.Marker = plot.LogScale{}, LogTicks{}
+	}
+	f.Pad()
+	return f, nil
+}
+
 // panels are three objective curves, two to a row, each panel titled.
 func panels(t *testing.T) *Panels {
 	var figs []*Figure
@@ -199,7 +223,11 @@ func TestGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	kinds := map[string]saver{"cd_diagram": cdDiagram(t), "cd_diagram_wide": wide, "sweep_marks": marks,
+	grow, err := growth(Style{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	kinds := map[string]saver{"cd_diagram": cdDiagram(t), "cd_diagram_wide": wide, "sweep_marks": marks, "growth": grow,
 		"panels": panels(t), "graph": graph(t)}
 	for name, f := range figureKinds(t) {
 		kinds[name] = f

@@ -1,6 +1,7 @@
 package paperplot
 
 import (
+	"fmt"
 	"image/color"
 
 	"gonum.org/v1/plot"
@@ -70,4 +71,21 @@ func (Diamond) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
 	p.Line(vg.Point{X: pt.X - r, Y: pt.Y})
 	p.Close()
 	c.Fill(p)
+}
+
+// Points adds markers of line i (its colour and marker, no line) at pts — values
+// measured apart from line i's series — and a legend entry name unless name is "".
+func (f *Figure) Points(i int, name string, pts plotter.XYs) error {
+	st := Line(i)
+	sc, err := plotter.NewScatter(pts)
+	if err != nil {
+		return fmt.Errorf("points %q: %w", name, err)
+	}
+	sc.GlyphStyle = draw.GlyphStyle{Color: st.Color, Shape: st.Glyph, Radius: 1.3 * f.markerRadius()}
+	f.Plot.Add(sc)
+	f.points = append(f.points, pts...)
+	if name != "" {
+		f.entries = append(f.entries, entry{name, []plot.Thumbnailer{sc}})
+	}
+	return nil
 }
