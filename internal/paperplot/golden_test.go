@@ -72,6 +72,24 @@ func heatmap(s Style) *Figure {
 	return s.Heatmap("Prop. on Cora: NMI", "k_{2}", "λ", "NMI", xt, yt, grid)
 }
 
+// heatmapMany is a 6 × 12 grid of ARI over λ = 10⁻¹⁰ … 10¹ × k₂: more column names than
+// fit side by side at a column's width.
+func heatmapMany(s Style) *Figure {
+	var xt []string
+	for e := -10; e <= 1; e++ {
+		xt = append(xt, PowerOfTen(e))
+	}
+	yt := []string{"4", "5", "7", "10", "15", "20"}
+	grid := make([][]float64, len(yt))
+	for r := range grid {
+		grid[r] = make([]float64, len(xt))
+		for c := range grid[r] {
+			grid[r][c] = 0.9 + 0.007*float64(c) - 0.3*float64(c/11) + 0.002*float64(r)
+		}
+	}
+	return s.Heatmap("", "λ", "k_{2}", "ARI", xt, yt, grid)
+}
+
 // objective is a loss curve of 5.6e6 decreasing to 5.575e6 over 60 iterations.
 func objective(s Style) (*Figure, error) {
 	f := s.NewFigure("objective", "iteration", "objective")
@@ -104,7 +122,7 @@ func figureKinds(t *testing.T) map[string]*Figure {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return map[string]*Figure{"sensitivity": sens, "sensitivity_band_page": sensBand, "heatmap": heatmap(s), "objective": obj}
+	return map[string]*Figure{"sensitivity": sens, "sensitivity_band_page": sensBand, "heatmap": heatmap(s), "heatmap_many": heatmapMany(s), "objective": obj}
 }
 
 // sweepMarks is a figure of ARI against k₂ for two values of ρ with the marks a paper
