@@ -3,6 +3,7 @@ package paperplot
 import (
 	"bytes"
 	"flag"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -245,7 +246,17 @@ func TestGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	kinds := map[string]saver{"cd_diagram": cdDiagram(t), "cd_diagram_wide": wide, "sweep_marks": marks, "growth": grow,
+	var names []string
+	var ranks []float64
+	for i := range 11 {
+		names = append(names, fmt.Sprintf("method %c", 'A'+i))
+		ranks = append(ranks, 1+float64(i)*0.95)
+	}
+	many, err := Style{}.NewCDDiagram("", names, ranks, 4.5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kinds := map[string]saver{"cd_diagram": cdDiagram(t), "cd_diagram_wide": wide, "cd_diagram_many": many, "sweep_marks": marks, "growth": grow,
 		"panels": panels(t), "graph": graph(t)}
 	for name, f := range figureKinds(t) {
 		kinds[name] = f

@@ -29,8 +29,9 @@ func Viridis(lo, hi float64) palette.ColorMap {
 	if err != nil {
 		panic(err) // the stops are fixed and monotone in lightness
 	}
-	if !(hi > lo) {
-		lo, hi = lo-0.5, lo+0.5
+	if !(hi > lo) { // one value: a range around it of 1 % of its size (0.01 about 0)
+		d := math.Max(0.01*math.Abs(lo), 0.005)
+		lo, hi = lo-d, lo+d
 	}
 	cm.SetMin(lo)
 	cm.SetMax(hi)

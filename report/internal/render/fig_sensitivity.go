@@ -155,8 +155,9 @@ func (a paramAxis) offset(x, off float64) float64 {
 	return x + 0.04*off
 }
 
-// setX sets the plot's x scale, ticks (powers of ten on a log axis, every category
-// labelled) and range (a margin around the values).
+// setX sets the plot's x scale, ticks (powers of ten on a log axis, else every value
+// named where they are categories or at most eight) and range (a margin around the
+// values).
 func (a paramAxis) setX(p *plot.Plot) {
 	xv := a.vals
 	if a.log {
@@ -165,7 +166,7 @@ func (a paramAxis) setX(p *plot.Plot) {
 		p.X.Min, p.X.Max = xv[0].Num/math.Pow(10, 0.3), xv[len(xv)-1].Num*math.Pow(10, 0.3)
 		return
 	}
-	if !a.num {
+	if !a.num || len(xv) <= 8 { // few values: each one named, as in the grid
 		ticks := make(plot.ConstantTicks, len(xv))
 		for i, l := range valueLabels(xv) {
 			ticks[i] = plot.Tick{Value: a.pos(i), Label: l}
