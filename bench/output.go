@@ -3,16 +3,17 @@ package bench
 import (
 	"encoding/csv"
 	"fmt"
-	"image/color"
 	"io"
 	"math"
+	"path/filepath"
 	"sort"
 	"strconv"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/nagc-harness/nagc/internal/paperplot"
 )
 
 // CSVHeader lists the columns WriteCSV writes.
@@ -47,16 +48,15 @@ func WriteCSV(w io.Writer, results []Result) error {
 
 // PlotGrowth draws median fit time against |E| + nnz(X) on log-log axes, one line per
 // method over the synthetic series (with its fitted exponent in the legend) and the
-// paper's graphs as separate points, and saves it to path (the extension picks the
-// format: .png, .pdf, .svg).
+// paper's graphs as separate points, with package internal/paperplot (a column wide),
+// and saves it to path (the extension picks the format: .png or .pdf).
 func PlotGrowth(path string, results []Result) error {
-	p := plot.New()
-	p.Title.Text = "NAGC harness: fit time against input size"
-	p.X.Label.Text = "|E| + nnz(X)"
-	p.Y.Label.Text = "median fit time (s)"
-	p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
-	p.X.Tick.Marker, p.Y.Tick.Marker = plot.LogTicks{Prec: -1}, plot.LogTicks{Prec: -1}
-	p.Legend.Top, p.Legend.Left = true, true
+	format := strings.TrimPrefix(filepath.Ext(path), ".")
+	if format != paperplot.PNG && format != paperplot.PDF {
+		return fmt.Errorf("bench: %s: figure format %q: want png or pdf", path, format)
+	}
+	f := paperplot.Style{}.NewFigure("fit time against input size", "|E| + nnz(X)", "median fit time (s)")
+	f.Grid()
 	byMethod := map[string][]Result{}
 	var methods []string
 	for _, r := range results {
@@ -83,38 +83,30 @@ func PlotGrowth(path string, results []Result) error {
 				real = append(real, pt)
 			}
 		}
-		c := palette[i%len(palette)]
 		if len(series) > 0 {
-			l, pts, err := plotter.NewLinePoints(series)
-			if err != nil {
-				return err
-			}
-			l.Color, pts.Color = c, c
-			l.Dashes = dashes[i%len(dashes)]
-			pts.Shape = shapes[i%len(shapes)]
-			p.Add(l, pts)
 			label := m + " (synthetic)"
 			if b, err := GrowthExponent(results, m); err == nil {
 				label = fmt.Sprintf("%s (synthetic, slope %.2f)", m, b)
 			}
-			p.Legend.Add(label, l, pts)
-		}
-		if len(real) > 0 {
-			s, err := plotter.NewScatter(real)
-			if err != nil {
+			if err := f.Line(i, label, series); err != nil {
 				return err
 			}
-			s.Color = c
-			s.Shape = draw.CrossGlyph{}
-			s.Radius = vg.Points(4)
-			p.Add(s)
-			p.Legend.Add(m+" (paper's graphs)", s)
+		}
+		if len(real) > 0 {
+			if err := f.Points(i, m+" (paper's graphs)", real); err != nil {
+				return err
+			}
 		}
 	}
-	p.Add(plotter.NewGrid())
-	widenLogRange(&p.X)
-	widenLogRange(&p.Y)
-	return p.Save(7*vg.Inch, 5*vg.Inch, path)
+	for _, a := range []*plot.Axis{&f.Plot.X, &f.Plot.Y} {
+		a.Scale, a.Tick.Marker = plot.LogScale{}, paperplot.LogTicks{}
+		widenLogRange(a)
+	}
+	f.Pad()
+	k := math.Pow(10, 0.05) // room for the first and last markers
+	f.Plot.X.Min, f.Plot.X.Max = f.Plot.X.Min/k, f.Plot.X.Max*k
+	_, err := f.Save(strings.TrimSuffix(path, filepath.Ext(path)), format)
+	return err
 }
 
 // widenLogRange gives a log axis whose data span one value (a single fit, or equal
@@ -125,15 +117,3 @@ func widenLogRange(a *plot.Axis) {
 		a.Min, a.Max = a.Min/math.Sqrt(10), a.Max*math.Sqrt(10)
 	}
 }
-
-var palette = []color.Color{
-	color.RGBA{0, 114, 178, 255}, color.RGBA{213, 94, 0, 255}, color.RGBA{0, 158, 115, 255},
-	color.RGBA{204, 121, 167, 255}, color.RGBA{86, 180, 233, 255}, color.RGBA{230, 159, 0, 255},
-	color.RGBA{0, 0, 0, 255},
-}
-
-var dashes = [][]vg.Length{nil, {vg.Points(6), vg.Points(3)}, {vg.Points(2), vg.Points(2)},
-	{vg.Points(8), vg.Points(3), vg.Points(2), vg.Points(3)}}
-
-var shapes = []draw.GlyphDrawer{draw.CircleGlyph{}, draw.SquareGlyph{}, draw.TriangleGlyph{},
-	draw.PyramidGlyph{}, draw.RingGlyph{}, draw.BoxGlyph{}, draw.PlusGlyph{}}

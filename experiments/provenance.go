@@ -85,7 +85,7 @@ func newProvenance(cfg *Config, opt Options, p *sweepPlan, sweep string, start t
 		Sweep: sweep, Config: cfg.File, ConfigHash: cfg.Hash, Name: cfg.Name,
 		GitCommit: gitCommit(), GoVersion: runtime.Version(), Host: hostname(), CPU: cpuModel(),
 		Started: start.UTC(), Workers: opt.Workers, Shard: shard, RunsTotal: p.total, RunsToDo: toDo,
-		Compare: cfg.Compare, Timing: cfg.Timing, Figures: cfg.Figures,
+		Compare: cfg.Compare, Timing: cfg.Timing, Figures: cfg.Figures, Maximises: maximisers(cfg),
 	}
 	for _, ld := range p.loaded {
 		st := ld.Graph.Stats()

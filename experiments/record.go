@@ -233,6 +233,9 @@ type Provenance struct {
 	Timing bool `json:"timing,omitempty"`
 	// Figures is the config's figures section (Config.Figures), nil when it has none.
 	Figures *Figures `json:"figures,omitempty"`
+	// Maximises lists the config's algorithms whose recorded objective is maximised
+	// (see ObjectiveMaximised), so that the report reads it rather than asks a method.
+	Maximises []string `json:"maximises,omitempty"`
 	// Datasets holds the loader's statistics of every dataset of the config.
 	Datasets []datasets.Stats `json:"datasets"`
 	// Sources says where each dataset was read from and how (paths absolute), and its

@@ -96,7 +96,7 @@ type figureFlags struct {
 // addFigureFlags registers the figure options of `nagc report` on fs.
 func addFigureFlags(fs *flag.FlagSet) *figureFlags {
 	f := &figureFlags{}
-	fs.StringVar(&f.fig.Width, "figure-width", "", "sweep figures for a paper: width, column (3.3 in), page (7 in) or a length (8cm, 3.5in, 240pt); any figure flag (or the config's figures section) draws the sweep figures for a paper: a column wide, 8 pt, no title, legend inside")
+	fs.StringVar(&f.fig.Width, "figure-width", "", "figure width: column (3.3 in, the default), page (7 in) or a length (8cm, 3.5in, 240pt); figures are drawn for a paper: a column wide, 8 pt, no title, legend inside, unless these flags or the config's figures section say otherwise")
 	fs.StringVar(&f.fig.Height, "figure-height", "", "figure height, a length (default: width / aspect)")
 	fs.Float64Var(&f.fig.Aspect, "aspect", 0, "figure width / height (default 1.6)")
 	fs.Float64Var(&f.fig.FontSize, "font-size", 0, "font size of every text of a figure, in points (default 8)")

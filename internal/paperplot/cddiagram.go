@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"image/color"
+	"math"
 	"sort"
 
 	"gonum.org/v1/plot"
@@ -132,14 +133,21 @@ func (d *CDDiagram) Draw(c draw.Canvas) {
 	lt := ts
 	lt.XAlign, lt.YAlign = draw.XCenter, draw.YBottom
 	c.FillText(lt, vg.Point{X: (x(1) + x(end)) / 2, Y: cdY + fs/3}, "CD = "+fmt.Sprintf("%.2f", d.cd))
-	// The axis with a tick and label at every rank.
+	// The axis with a tick at every rank, labelled at every step-th from 1 where the
+	// labels would run together.
 	axisY := cdY - 2.2*fs
 	c.StrokeLine2(line, x(1), axisY, x(float64(k)), axisY)
 	tl := ts
 	tl.XAlign, tl.YAlign = draw.XCenter, draw.YBottom
+	step := 1
+	if gap := x(2) - x(1); gap > 0 {
+		step = max(1, int(math.Ceil(float64((ts.Width(fmt.Sprint(k))+fs/2)/gap))))
+	}
 	for r := 1; r <= k; r++ {
 		c.StrokeLine2(line, x(float64(r)), axisY, x(float64(r)), axisY+fs/3)
-		c.FillText(tl, vg.Point{X: x(float64(r)), Y: axisY + fs/2}, fmt.Sprint(r))
+		if (r-1)%step == 0 {
+			c.FillText(tl, vg.Point{X: x(float64(r)), Y: axisY + fs/2}, fmt.Sprint(r))
+		}
 	}
 	// The groups without significant differences: thick bars under the axis.
 	cliques := d.Cliques()

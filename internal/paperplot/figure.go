@@ -191,13 +191,7 @@ func (f *Figure) Save(stem string, formats ...string) ([]string, error) {
 func (f *Figure) Draw(c draw.Canvas) {
 	leg := f.legend()
 	if f.Style.Legend == LegendOutside && len(f.entries) > 0 {
-		w, _ := f.legendSize(leg)
-		w = min(w, c.Size().X/2)
-		gap := f.Style.fontSize()
-		f.drawPlot(draw.Crop(c, 0, -w-gap, 0, 0))
-		right := draw.Crop(c, c.Size().X-w, 0, 0, 0)
-		leg.Top, leg.Left = true, true
-		leg.Draw(right)
+		f.drawOutside(c, leg)
 		return
 	}
 	if f.Style.Legend != LegendInside || len(f.entries) == 0 || f.bar != nil {
@@ -206,9 +200,10 @@ func (f *Figure) Draw(c draw.Canvas) {
 	}
 	// Inside: the emptiest corner; where every corner would hide data, the y axis is
 	// extended upwards (or, where that would pass the measure's bound, downwards) until
-	// the legend fits beside the data.
+	// the legend fits beside the data; where it cannot, the legend goes outside.
 	box, hidden := f.legendCorner(f.Plot.DataCanvas(c), leg, 0)
 	if y := &f.Plot.Y; hidden > 0 && y.Max > y.Min {
+		y0, y1 := y.Min, y.Max
 		dc := f.Plot.DataCanvas(c)
 		frac := float64((box.Size().Y + f.Style.fontSize()/2) / dc.Size().Y)
 		_, isLog := y.Scale.(plot.LogScale)
@@ -230,15 +225,32 @@ func (f *Figure) Draw(c draw.Canvas) {
 		if frac < 0.6 {
 			if lo, hi := grow(y.Min, y.Max, true); hi <= f.limits[1] {
 				y.Min, y.Max = lo, hi
-				box, _ = f.legendCorner(f.Plot.DataCanvas(c), leg, 1)
+				box, hidden = f.legendCorner(f.Plot.DataCanvas(c), leg, 1)
 			} else if lo, hi := grow(y.Min, y.Max, false); lo >= f.limits[0] {
 				y.Min, y.Max = lo, hi
-				box, _ = f.legendCorner(f.Plot.DataCanvas(c), leg, -1)
+				box, hidden = f.legendCorner(f.Plot.DataCanvas(c), leg, -1)
 			}
+		}
+		if hidden > 0 {
+			y.Min, y.Max = y0, y1
+			f.drawOutside(c, leg)
+			return
 		}
 	}
 	f.drawPlot(c)
 	f.drawLegendBox(c, box, leg)
+}
+
+// drawOutside draws the plot and, in a column on its right as wide as its longest
+// entry (at most half the figure), the legend.
+func (f *Figure) drawOutside(c draw.Canvas, leg plot.Legend) {
+	w, _ := f.legendSize(leg)
+	w = min(w, c.Size().X/2)
+	gap := f.Style.fontSize()
+	f.drawPlot(draw.Crop(c, 0, -w-gap, 0, 0))
+	right := draw.Crop(c, c.Size().X-w, 0, 0, 0)
+	leg.Top, leg.Left = true, true
+	leg.Draw(right)
 }
 
 // drawPlot draws the plot (and colour bar) on c and returns its data area.
@@ -346,4 +358,21 @@ func (f *Figure) drawLegendBox(c draw.Canvas, box vg.Rectangle, l plot.Legend) {
 		Min: box.Min.Add(vg.Point{X: pad, Y: pad}), Max: box.Max.Sub(vg.Point{X: pad, Y: pad})}}
 	l.Top, l.Left = true, true
 	l.Draw(in)
+}
+
+// Muted adds a grey line through pts with a small marker at each point (a series of
+// the background: a search's cut trials), and a legend entry name unless name is "".
+func (f *Figure) Muted(name string, pts plotter.XYs) error {
+	l, sc, err := plotter.NewLinePoints(pts)
+	if err != nil {
+		return fmt.Errorf("line %q: %w", name, err)
+	}
+	l.Color, l.Width = Muted, f.lineWidth()*0.7
+	sc.GlyphStyle = draw.GlyphStyle{Color: Muted, Shape: draw.CircleGlyph{}, Radius: f.markerRadius() * 0.7}
+	f.Plot.Add(l, sc)
+	f.points = append(f.points, pts...)
+	if name != "" {
+		f.entries = append(f.entries, entry{name, []plot.Thumbnailer{l, sc}})
+	}
+	return nil
 }

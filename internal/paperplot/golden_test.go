@@ -3,6 +3,7 @@ package paperplot
 import (
 	"bytes"
 	"flag"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -72,6 +73,24 @@ func heatmap(s Style) *Figure {
 	return s.Heatmap("Prop. on Cora: NMI", "k_{2}", "λ", "NMI", xt, yt, grid)
 }
 
+// heatmapMany is a 6 × 12 grid of ARI over λ = 10⁻¹⁰ … 10¹ × k₂: more column names than
+// fit side by side at a column's width.
+func heatmapMany(s Style) *Figure {
+	var xt []string
+	for e := -10; e <= 1; e++ {
+		xt = append(xt, PowerOfTen(e))
+	}
+	yt := []string{"4", "5", "7", "10", "15", "20"}
+	grid := make([][]float64, len(yt))
+	for r := range grid {
+		grid[r] = make([]float64, len(xt))
+		for c := range grid[r] {
+			grid[r][c] = 0.9 + 0.007*float64(c) - 0.3*float64(c/11) + 0.002*float64(r)
+		}
+	}
+	return s.Heatmap("", "λ", "k_{2}", "ARI", xt, yt, grid)
+}
+
 // objective is a loss curve of 5.6e6 decreasing to 5.575e6 over 60 iterations.
 func objective(s Style) (*Figure, error) {
 	f := s.NewFigure("objective", "iteration", "objective")
@@ -104,10 +123,96 @@ func figureKinds(t *testing.T) map[string]*Figure {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return map[string]*Figure{"sensitivity": sens, "sensitivity_band_page": sensBand, "heatmap": heatmap(s), "objective": obj}
+	return map[string]*Figure{"sensitivity": sens, "sensitivity_band_page": sensBand, "heatmap": heatmap(s), "heatmap_many": heatmapMany(s), "objective": obj}
 }
 
-// saver is a figure that saves itself: a Figure or a CDDiagram.
+// sweepMarks is a figure of ARI against k₂ for two values of ρ with the marks a paper
+// states: a dotted line at its peak and a diamond at a value it gives.
+func sweepMarks(s Style) (*Figure, error) {
+	f := s.NewFigure("", "k_{2}", "ARI")
+	f.Grid()
+	for i := range 2 {
+		pts := plotter.XYs{{X: 4, Y: 0.5 + 0.1*float64(i)}, {X: 6, Y: 0.6}, {X: 8, Y: 0.55 - 0.05*float64(i)}}
+		sd := []float64{0.03, 0.05, 0.02}
+		if err := f.Spread(i, pts, sd, sd); err != nil {
+			return nil, err
+		}
+		if err := f.Line(i, []string{"ρ = 0.5", "ρ = 0.95"}[i], pts); err != nil {
+			return nil, err
+		}
+	}
+	f.VLine("paper's peak: k_{2} = 6", 6)
+	if err := f.Mark("paper's value", 8, 0.7); err != nil {
+		return nil, err
+	}
+	f.Plot.X.Min, f.Plot.X.Max = 3.2, 8.8
+	f.Pad(0, 1)
+	return f, nil
+}
+
+// growth is fit time against input size on log-log axes: two methods' series as lines
+// and their times on other graphs as points (nagc bench's figure).
+func growth(s Style) (*Figure, error) {
+	f := s.NewFigure("", "|E| + nnz(X)", "median fit time (s)")
+	f.Grid()
+	for i, slope := range []float64{1, 1.4} {
+		var pts plotter.XYs
+		for _, w := range []float64{1e4, 1e5, 1e6} {
+			pts = append(pts, plotter.XY{X: w, Y: 1e-3 * math.Pow(w/1e4, slope) * float64(i+1)})
+		}
+		if err := f.Line(i, []string{"nagc (slope 1.00)", "snmf (slope 1.40)"}[i], pts); err != nil {
+			return nil, err
+		}
+		if err := f.Points(i, []string{"nagc (paper's graphs)", "snmf (paper's graphs)"}[i], plotter.XYs{{X: 5e4, Y: 1e-2 * float64(i+1)}}); err != nil {
+			return nil, err
+		}
+	}
+	for _, a := range []*plot.Axis{&f.Plot.X, &f.Plot.Y} {
+		a.Scale, a.Tick.Marker = plot.LogScale{}, LogTicks{}
+	}
+	f.Pad()
+	return f, nil
+}
+
+// panels are three objective curves, two to a row, each panel titled.
+func panels(t *testing.T) *Panels {
+	var figs []*Figure
+	for i := range 3 {
+		f, err := objective(Style{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.Plot.Title.Text = []string{"NAGC", "NMF", "SNMF"}[i]
+		figs = append(figs, f)
+	}
+	p, err := Style{}.NewPanels(2, figs...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// graph is a 6-cycle with a chord in two classes, drawn twice: every vertex right, and
+// two misassigned.
+func graph(t *testing.T) *GraphFigure {
+	var pos [][2]float64
+	for i := range 6 {
+		a := 2 * math.Pi * float64(i) / 6
+		pos = append(pos, [2]float64{0.9 * math.Cos(a), 0.9 * math.Sin(a)})
+	}
+	edges := [][2]int{{0, 1}, {1, 2}, {2, 3}, {3, 4}, {4, 5}, {5, 0}, {0, 3}}
+	class := []int{0, 0, 0, 1, 1, 1}
+	g, err := Style{}.NewGraphFigure(pos, edges, []string{"left", "right"},
+		GraphPanel{Title: "right", Class: class, Wrong: make([]bool, 6)},
+		GraphPanel{Title: "two wrong", Class: []int{0, 0, 1, 1, 1, 0}, Wrong: []bool{false, false, true, false, false, true}},
+		GraphPanel{Title: "not run"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+// saver is a figure that saves itself: a Figure, Panels, a GraphFigure or a CDDiagram.
 type saver interface {
 	Save(stem string, formats ...string) ([]string, error)
 }
@@ -133,7 +238,26 @@ func TestGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	kinds := map[string]saver{"cd_diagram": cdDiagram(t), "cd_diagram_wide": wide}
+	marks, err := sweepMarks(Style{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	grow, err := growth(Style{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	var ranks []float64
+	for i := range 11 {
+		names = append(names, fmt.Sprintf("method %c", 'A'+i))
+		ranks = append(ranks, 1+float64(i)*0.95)
+	}
+	many, err := Style{}.NewCDDiagram("", names, ranks, 4.5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kinds := map[string]saver{"cd_diagram": cdDiagram(t), "cd_diagram_wide": wide, "cd_diagram_many": many, "sweep_marks": marks, "growth": grow,
+		"panels": panels(t), "graph": graph(t)}
 	for name, f := range figureKinds(t) {
 		kinds[name] = f
 	}

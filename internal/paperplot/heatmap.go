@@ -29,8 +29,9 @@ func Viridis(lo, hi float64) palette.ColorMap {
 	if err != nil {
 		panic(err) // the stops are fixed and monotone in lightness
 	}
-	if !(hi > lo) {
-		lo, hi = lo-0.5, lo+0.5
+	if !(hi > lo) { // one value: a range around it of 1 % of its size (0.01 about 0)
+		d := math.Max(0.01*math.Abs(lo), 0.005)
+		lo, hi = lo-d, lo+d
 	}
 	cm.SetMin(lo)
 	cm.SetMax(hi)
@@ -50,8 +51,8 @@ func (g cells) Y(r int) float64    { return float64(r) }
 // named xt and rows yt, with a viridis colour bar titled bar on the right. Cell labels
 // have three decimals, two where three do not fit a cell at the style's width, a point
 // smaller where neither fits, none where nothing does; they are black on light cells and
-// white on dark ones. The legend
-// placement does not apply (a heatmap has none).
+// white on dark ones. Where the column names do not fit side by side, every k-th is
+// written. The legend placement does not apply (a heatmap has none).
 func (s Style) Heatmap(title, xlabel, ylabel, bar string, xt, yt []string, grid [][]float64) *Figure {
 	f := s.NewFigure(title, xlabel, ylabel)
 	f.Style.Legend = LegendNone
@@ -79,6 +80,7 @@ func (s Style) Heatmap(title, xlabel, ylabel, bar string, xt, yt []string, grid 
 	f.Plot.X.Tick.Length, f.Plot.Y.Tick.Length = 0, 0
 
 	f.bar = newColorBar(s, bar, cm)
+	f.Plot.X.Tick.Marker = f.thinned(categories(xt), f.cellWidth(len(xt)))
 	if lbl := f.cellLabels(grid, cm, len(xt)); lbl != nil {
 		f.Plot.Add(lbl)
 	}
@@ -94,20 +96,44 @@ func categories(names []string) plot.ConstantTicks {
 	return t
 }
 
-// cellLabels returns the labels of the heatmap's cells, or nil if they do not fit: three
-// decimals, else two, at one point below the style's font size, else two below (not
-// under 5 pt), whichever first fits 90 % of a cell's width.
-func (f *Figure) cellLabels(grid [][]float64, cm palette.ColorMap, cols int) *plotter.Labels {
-	sty := text.Style{Font: f.Plot.X.Tick.Label.Font, Handler: Super, XAlign: draw.XCenter, YAlign: draw.YCenter}
-	// The data area is the width less the y axis (its widest tick label, its label) and
-	// the colour bar.
+// cellWidth returns the width of one of cols columns of a heatmap: the data area is the
+// width less the y axis (its widest tick label, its label) and the colour bar.
+func (f *Figure) cellWidth(cols int) vg.Length {
 	w, _ := f.Style.Size()
 	var yTicks vg.Length
 	for _, t := range f.Plot.Y.Tick.Marker.Ticks(f.Plot.Y.Min, f.Plot.Y.Max) {
 		yTicks = max(yTicks, f.Plot.Y.Tick.Label.Width(t.Label))
 	}
 	yAxis := yTicks + f.Plot.Y.Label.TextStyle.Height(f.Plot.Y.Label.Text) + 2*f.Plot.Y.Label.Padding + 2*f.Plot.Y.Padding
-	cell := (w - 2*margin - yAxis - f.bar.width()) / vg.Length(cols)
+	return (w - 2*margin - yAxis - f.bar.width()) / vg.Length(cols)
+}
+
+// thinned returns the column names with only every k-th labelled (the first, the
+// (k+1)-th, …), k the smallest step at which the widest name and a gap of half the font
+// size fit the width of k cells, so that neighbouring names never run together.
+func (f *Figure) thinned(t plot.ConstantTicks, cell vg.Length) plot.ConstantTicks {
+	var widest vg.Length
+	for _, tk := range t {
+		widest = max(widest, f.Plot.X.Tick.Label.Width(tk.Label))
+	}
+	k := 1
+	if cell > 0 {
+		k = max(1, int(math.Ceil(float64((widest+f.Style.fontSize()/2)/cell))))
+	}
+	for i := range t {
+		if i%k != 0 {
+			t[i].Label = ""
+		}
+	}
+	return t
+}
+
+// cellLabels returns the labels of the heatmap's cells, or nil if they do not fit: three
+// decimals, else two, at one point below the style's font size, else two below (not
+// under 5 pt), whichever first fits 90 % of a cell's width.
+func (f *Figure) cellLabels(grid [][]float64, cm palette.ColorMap, cols int) *plotter.Labels {
+	sty := text.Style{Font: f.Plot.X.Tick.Label.Font, Handler: Super, XAlign: draw.XCenter, YAlign: draw.YCenter}
+	cell := f.cellWidth(cols)
 	format := func(v float64, dec int) string { return minus(strconv.FormatFloat(v, 'f', dec, 64)) }
 	widest := func(dec int) vg.Length {
 		var m vg.Length

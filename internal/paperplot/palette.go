@@ -58,3 +58,7 @@ func Line(i int) LineStyle {
 		Glyph:  glyphs[i%len(glyphs)],
 	}
 }
+
+// Muted is the colour of background series (a search's cut trials), lighter than
+// Reference.
+var Muted = color.Gray{0xb0}

@@ -14,7 +14,8 @@ type Legend int
 
 const (
 	// LegendInside puts the legend inside the axes, in the corner that hides the fewest
-	// data points (top right first on ties).
+	// data points (top right first on ties), making room above or below the data where
+	// every corner hides some, and right of the axes where no room can be made.
 	LegendInside Legend = iota
 	// LegendOutside puts the legend in a column right of the axes.
 	LegendOutside

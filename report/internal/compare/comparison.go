@@ -61,7 +61,7 @@ func (c Paper) WriteClosing(b *bytes.Buffer, r *render.Results) { writeSelected(
 
 // DrawFigures draws the paper's figures: the WebKB layout, then per dataset the λ
 // and k2 sweeps of Prop.
-func (c Paper) DrawFigures(rep *render.Report, opt render.Options, add func(*render.Figure, error) error) error {
+func (c Paper) DrawFigures(rep *render.Report, opt render.Options, o render.FigureOptions, add func(*render.Figure, error) error) error {
 	r := c.of(rep.Results)
 	var ds string
 	for _, d := range r.Datasets {
@@ -80,13 +80,13 @@ func (c Paper) DrawFigures(rep *render.Report, opt render.Options, add func(*ren
 				"pass --data DIR or set NAGC_DATA.", r.Spec.Layout.Figure, err))
 			break
 		}
-		if err := add(layoutFigure(r, ds, g, opt.FigureOptions())); err != nil {
+		if err := add(layoutFigure(r, ds, g, o)); err != nil {
 			return err
 		}
 	}
 	for _, param := range []string{"lambda", "k2"} {
 		for _, d := range r.Datasets {
-			f, err := sweepFigure(r, d, param, opt.FigureOptions())
+			f, err := sweepFigure(r, d, param, o)
 			if f == nil && err == nil {
 				rep.Skipped = append(rep.Skipped, fmt.Sprintf("%s figure on %s: no finished Prop. runs with this parameter recorded.",
 					param, render.DatasetTitle(d)))

@@ -95,7 +95,7 @@ func TestCSVCells(t *testing.T) {
 // of cells as the tables have tidy rows, and tables.csv holds them all.
 func TestGenerateCSVFiles(t *testing.T) {
 	dir := writeFixtureDir(t, fixtureRuns())
-	rep, err := render.Generate(render.Options{Comparison: Paper{}, ResultsDir: dir, NoFigures: true, Formats: []string{render.FormatCSV}})
+	rep, err := render.Generate(render.Options{ResultsDir: dir, NoFigures: true, Formats: []string{render.FormatCSV}}, Paper{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/nagc-harness/nagc/datasets"
 	"github.com/nagc-harness/nagc/experiments"
+	"github.com/nagc-harness/nagc/internal/paperplot"
 	"github.com/nagc-harness/nagc/report/internal/render"
 	"github.com/nagc-harness/nagc/sparse"
 )
@@ -36,7 +37,9 @@ func TestSweepFigure(t *testing.T) {
 			if fig == nil || len(fig.Files) != 2 {
 				t.Fatalf("figure %+v, want two files", fig)
 			}
-			reporttest.CheckPNG(t, filepath.Join(dir, tc.param+"_webkb.png"), int(7.5*render.PNGDPI), int(3.8*render.PNGDPI))
+			// paperplot's zero Style, widened to the page at aspect 2.4, 300 dpi.
+			w, h := paperplot.PageWidth, paperplot.PageWidth/2.4
+			reporttest.CheckPNG(t, filepath.Join(dir, tc.param+"_webkb.png"), int(math.Round(w.Dots(300))), int(math.Round(h.Dots(300))))
 			reporttest.CheckPDF(t, filepath.Join(dir, tc.param+"_webkb.pdf"))
 			if !strings.Contains(fig.Caption, "error bars: population std over restarts") {
 				t.Errorf("caption does not explain the error bars: %s", fig.Caption)
@@ -46,26 +49,6 @@ func TestSweepFigure(t *testing.T) {
 	if fig, err := sweepFigure(r, "cora", "lambda", render.FigureOptions{Dir: dir, Formats: []string{render.FormatPNG}}); fig != nil || err != nil {
 		t.Errorf("figure without runs: %v, %v; want nil, nil", fig, err)
 	}
-}
-
-// TestOwnLook checks that without figure settings a figure is drawn in the report's own
-// look (7.5 in × 3.8 in at PNGDPI, 1125 × 570 pixels) and plots the measure of the
-// dataset's first selection rule (the ARI on a labelled dataset).
-func TestOwnLook(t *testing.T) {
-	r := fixtureResults(t, fixtureRuns())
-	dir := t.TempDir()
-	if _, err := sweepFigure(r, "webkb", "lambda", render.FigureOptions{Dir: dir, Formats: []string{render.FormatPNG}}); err != nil {
-		t.Fatal(err)
-	}
-	reporttest.CheckPNG(t, filepath.Join(dir, "lambda_webkb.png"), 1125, 570)
-	fig, err := render.SensitivityFigure(r.Results, "webkb", "Prop.", "lambda", render.FigureOptions{Dir: dir, Formats: []string{render.FormatPNG}})
-	if err != nil || fig == nil {
-		t.Fatalf("sensitivity figure: %v, %v", fig, err)
-	}
-	if !strings.HasPrefix(fig.Caption, "ARI (mean over restarts") {
-		t.Errorf("the figure of the first rule's measure says: %s", fig.Caption)
-	}
-	reporttest.CheckPNG(t, filepath.Join(dir, fig.Files[0]), 1125, 570)
 }
 
 // TestSweep checks the series of the λ figure: for each λ the best k2, mean and std.
@@ -175,7 +158,9 @@ func TestLayoutFigure(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	reporttest.CheckPNG(t, filepath.Join(dir, "layout_tiny.png"), 9*render.PNGDPI, 5*render.PNGDPI)
+	// The graph figure's default: the page's width at aspect 2, 300 dpi.
+	w, h := paperplot.PageWidth, paperplot.PageWidth/2
+	reporttest.CheckPNG(t, filepath.Join(dir, "layout_tiny.png"), int(math.Round(w.Dots(300))), int(math.Round(h.Dots(300))))
 	reporttest.CheckPDF(t, filepath.Join(dir, "layout_tiny.pdf"))
 	facts := strings.Join(fig.Facts, "\n")
 	for _, want := range []string{"Prop. (restart 0 of lambda=1e-4 rho=0.5): 1 of 6 vertices misassigned.", "JWNMF: not drawn (not run)."} {

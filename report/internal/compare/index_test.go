@@ -53,10 +53,9 @@ func paperSizedRuns() []run {
 func TestIndexAndPages(t *testing.T) {
 	dir := writeFixtureDir(t, paperSizedRuns())
 	out := filepath.Join(t.TempDir(), "rep")
-	rep, err := render.Generate(render.Options{Comparison: Paper{},
-		ResultsDir: dir, OutDir: out, Figures: []string{render.FormatPDF}, Compare: experiments.ComparePaper,
+	rep, err := render.Generate(render.Options{ResultsDir: dir, OutDir: out, Figures: []string{render.FormatPDF}, Compare: experiments.ComparePaper,
 		LoadGraph: func(string) (*datasets.Graph, error) { return nil, errors.New("no data here") },
-	})
+	}, Paper{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,14 +2,10 @@ package compare
 
 import (
 	"fmt"
-	"image/color"
-
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/nagc-harness/nagc/datasets"
 	"github.com/nagc-harness/nagc/experiments"
+	"github.com/nagc-harness/nagc/internal/paperplot"
 	"github.com/nagc-harness/nagc/metrics"
 	"github.com/nagc-harness/nagc/report/internal/render"
 )
@@ -128,105 +124,27 @@ func layoutFigure(r results, dataset string, g *datasets.Graph, o render.FigureO
 			fig.Facts = append(fig.Facts, fmt.Sprintf("%s (%s): %d of %d vertices misassigned.", p.Method, p.Note, p.Misassigned, g.N()))
 		}
 	}
-	plots := make([]*plot.Plot, len(panels))
+	gp := make([]paperplot.GraphPanel, len(panels))
 	for i, pn := range panels {
-		pl := plot.New()
-		pl.HideAxes()
-		pl.Title.Text = pn.Title
+		gp[i] = paperplot.GraphPanel{Title: pn.Title, Class: pn.Class, Wrong: pn.Wrong}
 		if pn.Class == nil {
-			pl.Title.Text = pn.Method + ": " + pn.Note
-		}
-		pl.Title.TextStyle.Font.Size = render.DefaultStyle.LabelSize
-		pl.Add(&graphPlot{pos: pos, edges: edges, panel: pn})
-		pl.X.Min, pl.X.Max, pl.Y.Min, pl.Y.Max = -1.05, 1.05, -1.05, 1.05
-		plots[i] = pl
-	}
-	k := g.K()
-	files, err := render.SaveCanvas(o, fig.Name, render.DefaultStyle.LayoutWidth, render.DefaultStyle.LayoutHeight, func(c draw.Canvas) {
-		c = draw.Crop(c, render.FigureMargin, -render.FigureMargin, render.FigureMargin, -render.FigureMargin)
-		legH := vg.Points(22)
-		body := draw.Crop(c, 0, 0, legH, 0)
-		tiles := draw.Tiles{Rows: 1, Cols: len(plots), PadX: vg.Points(12), PadTop: vg.Points(4), PadLeft: vg.Points(4), PadRight: vg.Points(4)}
-		for i, pl := range plots {
-			pl.Draw(tiles.At(body, i, 0))
-		}
-		legendRow(draw.Crop(c, vg.Points(10), 0, 0, -(c.Size().Y-legH)), render.DefaultStyle.LegendSize, k, g.ClassNames)
-	})
-	fig.Files = files
-	return fig, err
-}
-
-// legendRow draws one line of legend: a marker per class and the cross of misassigned
-// vertices.
-func legendRow(c draw.Canvas, size vg.Length, k int, names []string) {
-	sty := plot.NewLegend().TextStyle
-	sty.Font.Size = size
-	x := c.Min.X
-	y := c.Min.Y + c.Size().Y/2
-	item := func(gs draw.GlyphStyle, text string) {
-		c.DrawGlyphNoClip(gs, vg.Point{X: x + 4, Y: y})
-		c.FillText(sty, vg.Point{X: x + 12, Y: y - sty.Font.Size/3}, text)
-		x += 12 + sty.Width(text) + 14
-	}
-	for i := 0; i < k; i++ {
-		st := render.ClassStyle(i)
-		name := fmt.Sprintf("class %d", i)
-		if i < len(names) {
-			name = names[i]
-		}
-		item(draw.GlyphStyle{Color: st.Color, Shape: st.Glyph, Radius: vg.Points(3)}, name)
-	}
-	item(draw.GlyphStyle{Color: color.Black, Shape: boldCross{}, Radius: vg.Points(3.5)}, "misassigned")
-}
-
-// graphPlot draws a graph layout: grey edges, then correctly assigned vertices as class
-// markers, then misassigned vertices as crosses on top.
-type graphPlot struct {
-	pos   []point2
-	edges [][2]int
-	panel layoutPanel
-}
-
-// Plot implements plot.Plotter.
-func (g *graphPlot) Plot(c draw.Canvas, p *plot.Plot) {
-	tx, ty := p.Transforms(&c)
-	es := draw.LineStyle{Color: color.Gray{0xc8}, Width: vg.Points(0.3)}
-	for _, e := range g.edges {
-		a, b := g.pos[e[0]], g.pos[e[1]]
-		c.StrokeLine2(es, tx(a.X), ty(a.Y), tx(b.X), ty(b.Y))
-	}
-	for pass := 0; pass < 2; pass++ {
-		for i, q := range g.pos {
-			gs := draw.GlyphStyle{Color: color.Gray{0x90}, Shape: draw.CircleGlyph{}, Radius: vg.Points(1.6)}
-			if g.panel.Class != nil {
-				st := render.ClassStyle(g.panel.Class[i])
-				gs = draw.GlyphStyle{Color: st.Color, Shape: st.Glyph, Radius: vg.Points(1.8)}
-				if g.panel.Wrong[i] {
-					gs = draw.GlyphStyle{Color: st.Color, Shape: boldCross{}, Radius: vg.Points(3.5)}
-				}
-			}
-			wrong := g.panel.Wrong != nil && g.panel.Wrong[i]
-			if (pass == 1) != wrong {
-				continue
-			}
-			c.DrawGlyph(gs, vg.Point{X: tx(q.X), Y: ty(q.Y)})
+			gp[i].Title = pn.Method + ": " + pn.Note
 		}
 	}
-}
-
-// boldCross is an "x" marker drawn with a thick line, visible among small markers.
-type boldCross struct{}
-
-// DrawGlyph implements draw.GlyphDrawer.
-func (boldCross) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
-	c.SetLineStyle(draw.LineStyle{Color: sty.Color, Width: vg.Points(1.3)})
-	r := sty.Radius * 0.7071
-	var p vg.Path
-	p.Move(vg.Point{X: pt.X - r, Y: pt.Y - r})
-	p.Line(vg.Point{X: pt.X + r, Y: pt.Y + r})
-	c.Stroke(p)
-	p = p[:0]
-	p.Move(vg.Point{X: pt.X - r, Y: pt.Y + r})
-	p.Line(vg.Point{X: pt.X + r, Y: pt.Y - r})
-	c.Stroke(p)
+	xy := make([][2]float64, len(pos))
+	for i, q := range pos {
+		xy[i] = [2]float64{q.X, q.Y}
+	}
+	names := make([]string, g.K())
+	for i := range names {
+		names[i] = fmt.Sprintf("class %d", i)
+		if i < len(g.ClassNames) {
+			names[i] = g.ClassNames[i]
+		}
+	}
+	gf, err := o.Style.NewGraphFigure(xy, edges, names, gp...)
+	if err != nil {
+		return nil, err
+	}
+	return fig, o.Save(fig, gf)
 }

@@ -23,10 +23,9 @@ import (
 func TestGenerate(t *testing.T) {
 	dir := writeFixtureDir(t, fixtureRuns())
 	out := filepath.Join(t.TempDir(), "rep")
-	rep, err := render.Generate(render.Options{Comparison: Paper{},
-		ResultsDir: dir, OutDir: out, Figures: []string{render.FormatPNG}, Compare: experiments.ComparePaper,
+	rep, err := render.Generate(render.Options{ResultsDir: dir, OutDir: out, Figures: []string{render.FormatPNG}, Compare: experiments.ComparePaper,
 		LoadGraph: func(string) (*datasets.Graph, error) { return nil, errors.New("no data here") },
-	})
+	}, Paper{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,10 +118,10 @@ func TestNewResultsRejectsARIAsFreeRule(t *testing.T) {
 	if _, err := render.NewResults(nil, nil, nil, experiments.SelectARI); err == nil {
 		t.Error("no error")
 	}
-	if _, err := render.Generate(render.Options{Comparison: Paper{}, ResultsDir: t.TempDir()}); err == nil {
+	if _, err := render.Generate(render.Options{ResultsDir: t.TempDir()}, Paper{}); err == nil {
 		t.Error("no error for a folder without runs")
 	}
-	if _, err := render.Generate(render.Options{Comparison: Paper{}, ResultsDir: writeFixtureDir(t, fixtureRuns()), Formats: []string{"docx"}}); err == nil {
+	if _, err := render.Generate(render.Options{ResultsDir: writeFixtureDir(t, fixtureRuns()), Formats: []string{"docx"}}, Paper{}); err == nil {
 		t.Error("no error for an unknown format")
 	}
 }
@@ -228,10 +227,9 @@ stated:
 		t.Fatal(err)
 	}
 	out := filepath.Join(t.TempDir(), "rep")
-	if _, err := render.Generate(render.Options{Comparison: Paper{},
-		ResultsDir: writeFixtureDir(t, fixtureRuns()), OutDir: out, NoFigures: true, Compare: experiments.ComparePaper,
+	if _, err := render.Generate(render.Options{ResultsDir: writeFixtureDir(t, fixtureRuns()), OutDir: out, NoFigures: true, Compare: experiments.ComparePaper,
 		Spec: spec,
-	}); err != nil {
+	}, Paper{}); err != nil {
 		t.Fatal(err)
 	}
 	md := reporttest.ReadText(t, filepath.Join(out, render.ReportFile))

@@ -2,17 +2,15 @@ package compare
 
 import (
 	"fmt"
-	"image/color"
 	"math"
 	"sort"
 	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/nagc-harness/nagc/experiments"
+	"github.com/nagc-harness/nagc/internal/paperplot"
 	"github.com/nagc-harness/nagc/report/internal/render"
 	"github.com/nagc-harness/nagc/report/paper"
 )
@@ -138,8 +136,9 @@ var sweepNames = map[string]struct{ symbol, axis string }{
 
 // sweepFigure draws the ARI of Prop. against param ("lambda", log x axis, or "k2") on a
 // dataset, one line per ρ with error bars (std over restarts), the best baseline as a
-// dashed horizontal line and the paper's stated mark (if any) as a dotted vertical line.
-// It writes dir/<param>_<dataset>.<format> and returns nil if there is nothing to draw.
+// dashed horizontal line and the paper's stated mark (if any) as a dotted vertical line
+// or a black diamond, a page wide unless the style sets a size. It writes <param>_<dataset>.<format> and returns nil if there is
+// nothing to draw.
 func sweepFigure(r results, dataset, param string, o render.FigureOptions) (*render.Figure, error) {
 	series := r.propSweep(dataset, param)
 	if len(series) == 0 {
@@ -151,48 +150,42 @@ func sweepFigure(r results, dataset, param string, o render.FigureOptions) (*ren
 	}
 	logX := param == "lambda"
 	prop := r.Spec.Proposed
-	p := render.NewPlot(render.DefaultStyle, fmt.Sprintf("%s: ARI of %s against %s", render.DatasetTitle(dataset), prop, names.symbol), names.axis, "ARI")
-	leg := render.NewLegendBox(render.DefaultStyle)
+	o.Style.Errors = paperplot.ErrorBars // the caption says error bars
+	if o.Style.Width <= 0 && o.Style.Height <= 0 {
+		// A page wide, as the paper's: its legend names a competitor and the paper's mark.
+		o.Style.Width, o.Style.Aspect = paperplot.PageWidth, 2.4
+	}
+	f := o.Style.NewFigure(fmt.Sprintf("%s: ARI of %s against %s", render.DatasetTitle(dataset), prop, names.symbol), names.axis, "ARI")
+	f.Grid()
 	ari := render.MetricMeasure("ari")
-	xmin, xmax, ymin, ymax, err := addSweepLines(p, leg, series, logX, ari)
+	xmin, xmax, err := addSweepLines(f, series, logX, ari)
 	if err != nil || math.IsInf(xmin, 1) {
 		return nil, err
 	}
 	if name, v, ok := r.baselineLine(dataset); ok {
-		ymax = math.Max(ymax, v)
-		ymin = math.Min(ymin, v)
-		bl := render.Horizontal(v)
-		bl.Color, bl.Dashes, bl.Width = color.Gray{0x55}, []vg.Length{vg.Points(8), vg.Points(4)}, vg.Points(1.2)
-		p.Add(bl)
-		leg.AddEntry(name, bl)
+		f.HLine(name, v)
 	}
 	var marks []paper.Mark
 	if r.Paper != nil {
 		if mk, ok := r.Spec.Marks(param)[strings.ToLower(dataset)]; ok && (!logX || mk.X > 0) {
 			marks = append(marks, mk)
 			xmin, xmax = math.Min(xmin, mk.X), math.Max(xmax, mk.X)
-			if !math.IsNaN(mk.YOrNaN()) {
-				ymax = math.Max(ymax, mk.YOrNaN())
+			if y := mk.YOrNaN(); math.IsNaN(y) {
+				f.VLine(mk.Label, mk.X)
+			} else if err := f.Mark(mk.Label, mk.X, y); err != nil {
+				return nil, err
 			}
 		}
 	}
 	if logX {
-		p.X.Scale = plot.LogScale{}
-		p.X.Tick.Marker = plot.TickerFunc(render.LogTicks)
-		p.X.Min, p.X.Max = xmin/math.Pow(10, 0.3), xmax*math.Pow(10, 0.3)
+		f.Plot.X.Scale = plot.LogScale{}
+		f.Plot.X.Tick.Marker = paperplot.LogTicks{}
+		f.Plot.X.Min, f.Plot.X.Max = xmin/math.Pow(10, 0.3), xmax*math.Pow(10, 0.3)
 	} else {
-		p.X.Min, p.X.Max = xmin-0.8, xmax+0.8
-		p.X.Tick.Marker = integerTicks(series, marks, r.K1(dataset))
+		f.Plot.X.Min, f.Plot.X.Max = xmin-0.8, xmax+0.8
+		f.Plot.X.Tick.Marker = integerTicks(series, marks, r.K1(dataset))
 	}
-	if ymax < ymin+0.1 {
-		ymax = ymin + 0.1
-	}
-	p.Y.Min, p.Y.Max = math.Max(ymin-0.02, ari.Lo), math.Min(ymax+0.05, ari.Hi)
-	if err := addStatedMarks(p, leg, marks); err != nil {
-		return nil, err
-	}
-	leg.AddEntry("error bars: std over restarts")
-	p.Add(plotter.NewGrid())
+	f.Pad(ari.Lo, ari.Hi)
 	fig := &render.Figure{
 		Name: param + "_" + r.Slug(dataset),
 		Kind: param, Dataset: dataset, Method: prop, Params: []string{param},
@@ -203,19 +196,14 @@ func sweepFigure(r results, dataset, param string, o render.FigureOptions) (*ren
 			r.baselineCaption()+"; dotted black line or black diamond: the paper's stated peak or value.",
 			prop, names.symbol, render.DatasetTitle(dataset), names.symbol),
 	}
-	files, err := render.SaveCanvas(o, fig.Name, render.DefaultStyle.Width, render.DefaultStyle.Height, func(c draw.Canvas) {
-		render.WithLegend(c, p, leg)
-	})
-	fig.Files = files
-	return fig, err
+	return fig, o.Save(fig, f)
 }
 
 // addSweepLines adds one line per ρ with markers and error bars (std over restarts, cut
-// at the ARI's range) to p and its legend, leaving out x ≤ 0 on a log axis, and returns
-// the range of x and of mean ± std drawn (xmin = +Inf: nothing was drawn).
-func addSweepLines(p *plot.Plot, leg *render.LegendBox, series []sweepLine, logX bool, ari render.Measure) (xmin, xmax, ymin, ymax float64, err error) {
+// at the ARI's range) to f, leaving out x ≤ 0 on a log axis, and returns the range of x
+// drawn (xmin = +Inf: nothing was drawn).
+func addSweepLines(f *paperplot.Figure, series []sweepLine, logX bool, ari render.Measure) (xmin, xmax float64, err error) {
 	xmin, xmax = math.Inf(1), math.Inf(-1)
-	ymin, ymax = 0.0, math.Inf(-1)
 	for i, s := range series {
 		if logX {
 			var keep sweepLine
@@ -230,7 +218,6 @@ func addSweepLines(p *plot.Plot, leg *render.LegendBox, series []sweepLine, logX
 				continue
 			}
 		}
-		st := render.SeriesStyle(i)
 		off := float64(i) - float64(len(series)-1)/2
 		pts := make(plotter.XYs, len(s.X))
 		for j, x := range s.X {
@@ -242,54 +229,20 @@ func addSweepLines(p *plot.Plot, leg *render.LegendBox, series []sweepLine, logX
 				x += 0.12 * off
 			}
 			pts[j] = plotter.XY{X: x, Y: s.Mean[j]}
-			ymin = math.Min(ymin, s.Mean[j]-s.Std[j])
-			ymax = math.Max(ymax, s.Mean[j]+s.Std[j])
 		}
-		errs := render.ClippedErrors(s.Mean, s.Std, ari.Lo, ari.Hi)
-		line, scatter, err := plotter.NewLinePoints(pts)
-		if err != nil {
-			return 0, 0, 0, 0, err
+		low, high := render.ClippedErrors(s.Mean, s.Std, ari.Lo, ari.Hi)
+		if err := f.Spread(i, pts, low, high); err != nil {
+			return 0, 0, err
 		}
-		line.Color, line.Dashes, line.Width = st.Color, st.Dashes, vg.Points(1.5)
-		scatter.GlyphStyle = draw.GlyphStyle{Color: st.Color, Shape: st.Glyph, Radius: vg.Points(3.5)}
-		eb, err := plotter.NewYErrorBars(struct {
-			plotter.XYs
-			plotter.YErrors
-		}{pts, errs})
-		if err != nil {
-			return 0, 0, 0, 0, err
-		}
-		eb.Color, eb.Width, eb.CapWidth = st.Color, vg.Points(0.8), vg.Points(5)
-		p.Add(eb, line, scatter)
 		name := "ρ = " + render.FmtParam(s.Rho)
 		if math.IsNaN(s.Rho) {
 			name = "ρ: method default"
 		}
-		leg.AddEntry(name, line, scatter)
-	}
-	return xmin, xmax, ymin, ymax, nil
-}
-
-// addStatedMarks draws what the paper states on its figure: a stated peak as a dotted
-// Vertical line across the y range, a stated value as a black diamond.
-func addStatedMarks(p *plot.Plot, leg *render.LegendBox, marks []paper.Mark) error {
-	for _, mk := range marks {
-		if math.IsNaN(mk.YOrNaN()) {
-			vl := render.Vertical(mk.X, p.Y.Min, p.Y.Max)
-			vl.Color, vl.Dashes, vl.Width = color.Black, []vg.Length{vg.Points(1), vg.Points(3)}, vg.Points(1.2)
-			p.Add(vl)
-			leg.AddEntry(mk.Label, vl)
-			continue
+		if err := f.Line(i, name, pts); err != nil {
+			return 0, 0, err
 		}
-		sc, err := plotter.NewScatter(plotter.XYs{{X: mk.X, Y: mk.YOrNaN()}})
-		if err != nil {
-			return err
-		}
-		sc.GlyphStyle = draw.GlyphStyle{Color: color.Black, Shape: diamondGlyph{}, Radius: vg.Points(5)}
-		p.Add(sc)
-		leg.AddEntry(mk.Label, sc)
 	}
-	return nil
+	return xmin, xmax, nil
 }
 
 // integerTicks labels every k2 value of the series and marks, the value equal to k1
@@ -320,20 +273,4 @@ func integerTicks(series []sweepLine, marks []paper.Mark, k1 int) plot.Ticker {
 		}
 		return t
 	})
-}
-
-// diamondGlyph is a filled diamond, the marker of a value stated by the paper.
-type diamondGlyph struct{}
-
-// DrawGlyph implements draw.GlyphDrawer.
-func (diamondGlyph) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
-	c.SetColor(sty.Color)
-	r := sty.Radius
-	var p vg.Path
-	p.Move(vg.Point{X: pt.X, Y: pt.Y + r})
-	p.Line(vg.Point{X: pt.X + r, Y: pt.Y})
-	p.Line(vg.Point{X: pt.X, Y: pt.Y - r})
-	p.Line(vg.Point{X: pt.X - r, Y: pt.Y})
-	p.Close()
-	c.Fill(p)
 }

@@ -9,11 +9,12 @@ type Comparer interface {
 	// Tables returns the comparison's tables, in the paper's order, set after the
 	// datasets table.
 	Tables(r *Results) []*Table
-	// DrawFigures draws the comparison's figures (before the sweep's), passing each to
-	// add, and notes on rep.Skipped the ones it cannot draw.
-	DrawFigures(rep *Report, opt Options, add func(*Figure, error) error) error
+	// DrawFigures draws the comparison's figures (before the sweep's) as o says,
+	// passing each to add, and notes on rep.Skipped the ones it cannot draw.
+	DrawFigures(rep *Report, opt Options, o FigureOptions, add func(*Figure, error) error) error
 	// DrawsSensitivity reports whether the comparison draws the sensitivity of a row to
-	// a parameter itself (the renderer then leaves out its own figure in its own look).
+	// a parameter itself (the renderer then leaves out its own sensitivity figure, unless
+	// a figures section asks for its rows and parameters).
 	DrawsSensitivity(r *Results, method, param string) bool
 	// WriteIntro writes the opening paragraphs of REPORT.md.
 	WriteIntro(b *bytes.Buffer, r *Results, opt Options)

@@ -20,7 +20,7 @@
 //
 // When the records or Options.Compare ask for it, the report first sets the rows beside a
 // paper's published numbers. The renderer knows nothing of that paper: it reaches the
-// comparison only through the Comparer interface (Options.Comparison), which adds its
+// comparison only through the Comparer interface (Generate's cmp), which adds its
 // tables, figures and sections of REPORT.md; package report/internal/compare is the NAGC
 // paper's. Without it, no paper number, column or title appears. The renderer's tables
 // and figures are in their reading order; the names exported here are those the
@@ -31,10 +31,11 @@
 // Every table exists as Markdown, LaTeX (booktabs, a tabular ready to \input) and tidy
 // CSV (one row per cell), written by package internal/texttable. Missing data never
 // breaks a table: a cell without finished runs renders "—" with a note saying why.
-// Figures are drawn with gonum.org/v1/plot as PNG and as PDF whose fonts are embedded as
-// Unicode subsets (package internal/pdfcanvas), so that λ and ρ are in the text layer;
-// their sizes, fonts, titles and plotted metric are Options.FigureSettings (a config's
-// figures section), the report's own look without them. Files are named by
+// Figures are drawn with package internal/paperplot (on gonum.org/v1/plot) as PNG and as
+// PDF whose fonts are embedded as Unicode subsets (package internal/pdfcanvas), so that λ
+// and ρ are in the text layer; their sizes, fonts, titles and plotted metric are
+// Options.FigureSettings (a config's figures section), ready for a paper (a column wide,
+// 8 pt, no title) without them. Files are named by
 // slugs of the dataset and row names, and the whole report is written into a temporary
 // folder first, so that a failure leaves none of it.
 //

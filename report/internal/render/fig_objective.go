@@ -6,11 +6,9 @@ import (
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
 
-	"github.com/nagc-harness/nagc/algorithms"
 	"github.com/nagc-harness/nagc/experiments"
+	"github.com/nagc-harness/nagc/internal/paperplot"
 )
 
 // objectiveCurve is the objective against iteration of one selected run.
@@ -20,7 +18,7 @@ type objectiveCurve struct {
 	Swept     string
 	Restart   int
 	Objective []float64
-	// Maximised is whether the method maximises its objective (algorithms.ObjectiveMaximised:
+	// Maximised is whether the method maximises its objective (experiments.ObjectiveMaximised:
 	// an ELBO, a similarity to the centres),
 	// Formula the objective as the method describes it ("" if it does not).
 	Maximised bool
@@ -48,7 +46,7 @@ func (r *Results) Curves(dataset string) []objectiveCurve {
 		formula := rec.Info["objective"]
 		out = append(out, objectiveCurve{Method: m, Params: ParamString(rec.Params), Swept: ParamString(sp), Restart: rec.Restart,
 			Objective: rec.Objective, Formula: formula,
-			Maximised: algorithms.ObjectiveMaximised(rec.Algorithm)})
+			Maximised: experiments.ObjectiveMaximised(r.Provenance, rec.Algorithm)})
 	}
 	return out
 }
@@ -69,19 +67,15 @@ func oscillates(curve []float64) bool {
 	return float64(alt) >= 0.6*float64(len(curve)-2)
 }
 
-// ObjectiveFigure draws the objective against iteration of each iterative method's
+// objectiveFigure draws the objective against iteration of each iterative method's
 // selected run on a dataset, one panel per method (objectives of different methods have
-// different scales), on a log axis where the curve spans more than a decade; a curve that
-// oscillates with period 2 is drawn as two lines, its odd and its even iterates. It writes
-// dir/objective_<dataset>.<format> and returns nil if no method recorded a curve.
-func ObjectiveFigure(r *Results, dataset string, o FigureOptions) (*Figure, error) {
+// different scales), two panels to a row; see objectivePlot. It writes
+// objective_<dataset>.<format> and returns nil if no method recorded a curve.
+func objectiveFigure(r *Results, dataset string, o FigureOptions) (*Figure, error) {
 	curves := r.Curves(dataset)
 	if len(curves) == 0 {
 		return nil, nil
 	}
-	cols := min(3, len(curves))
-	rows := (len(curves) + cols - 1) / cols
-	plots := make([]*plot.Plot, len(curves))
 	fig := &Figure{
 		Name: "objective_" + r.Slug(dataset), Kind: "objective", Dataset: dataset,
 		Title: fmt.Sprintf("Objective against iteration, %s", DatasetTitle(dataset)),
@@ -90,55 +84,89 @@ func ObjectiveFigure(r *Results, dataset string, o FigureOptions) (*Figure, erro
 			"its method minimises or maximises). A curve alternating up and down (period 2) is drawn as two lines, odd "+
 			"and even iterates.", RuleText(r.Rules(dataset)[0])),
 	}
+	figs := make([]*paperplot.Figure, len(curves))
 	for i, cv := range curves {
-		p, osc, err := objectivePanel(DefaultStyle, cv)
+		// The figure's title says "objective"; the axis says which way it is optimised.
+		ylabel := "minimised"
+		if cv.Maximised {
+			ylabel = "maximised"
+		}
+		f, osc, err := objectivePlot(o.Style, cv, ylabel)
 		if err != nil {
 			return nil, err
 		}
-		plots[i] = p
+		f.Plot.Title.Text = cv.Method // a panel's title names it
+		if cv.Swept != "" {
+			f.Plot.Title.Text += "\n" + cv.Swept
+		}
+		figs[i] = f
 		fig.Facts = append(fig.Facts, curveFact(cv, osc))
 	}
-	w := vg.Length(cols) * DefaultStyle.PanelWidth
-	h := vg.Length(rows) * DefaultStyle.PanelHeight
-	files, err := SaveCanvas(o, fig.Name, w, h, func(c draw.Canvas) {
-		c = draw.Crop(c, FigureMargin, -FigureMargin, FigureMargin, -FigureMargin)
-		tiles := draw.Tiles{Rows: rows, Cols: cols, PadX: vg.Points(18), PadY: vg.Points(18),
-			PadTop: vg.Points(4), PadBottom: vg.Points(4), PadLeft: vg.Points(4), PadRight: vg.Points(10)}
-		for i, p := range plots {
-			p.Draw(tiles.At(c, i%cols, i/cols))
-		}
-	})
-	fig.Files = files
-	return fig, err
+	panels, err := o.Style.NewPanels(2, figs...)
+	if err != nil {
+		return nil, err
+	}
+	return fig, o.Save(fig, panels)
 }
 
-// objectivePanel draws one curve's panel: the objective against iteration, on a log
-// axis where it spans more than a decade, as two lines (odd and even iterates, with a
-// legend in a band left empty at the top) where it oscillates with period 2 (osc).
-func objectivePanel(st FigureStyle, cv objectiveCurve) (p *plot.Plot, osc bool, err error) {
+// objectiveFigures are the objective curves drawn for a figures section: one figure per
+// iterative row (objective_<dataset>_<row>), as a column-wide figure holds one panel.
+func objectiveFigures(r *Results, dataset string, o FigureOptions, s *figureSettings) ([]*Figure, error) {
+	var figs []*Figure
+	for _, cv := range r.Curves(dataset) {
+		if !s.wantsRow(cv.Method) {
+			continue
+		}
+		way := "minimised"
+		if cv.Maximised {
+			way = "maximised"
+		}
+		f, osc, err := objectivePlot(o.Style, cv, "objective")
+		if err != nil {
+			return figs, err
+		}
+		fig := &Figure{
+			Name: "objective_" + r.Slug(dataset) + "_" + r.MethodSlug(cv.Method), Kind: "objective", Dataset: dataset, Method: cv.Method,
+			Title: fmt.Sprintf("Objective against iteration, %s on %s", cv.Method, DatasetTitle(dataset)),
+			Caption: fmt.Sprintf("Objective (%s) of %s after each iteration of the restart-0 run at the grid point selected by %s (%s).",
+				way, cv.Method, RuleText(r.Rules(dataset)[0]), paramsOr(cv.Params)),
+			Facts: []string{curveFact(cv, osc)},
+		}
+		if osc {
+			fig.Caption += " It alternates up and down (period 2): odd and even iterates are drawn as two lines."
+		}
+		if err := o.Save(fig, f); err != nil {
+			return figs, err
+		}
+		figs = append(figs, fig)
+	}
+	return figs, nil
+}
+
+// paramsOr returns params, or "its defaults" when empty.
+func paramsOr(params string) string {
+	if params == "" {
+		return "its defaults"
+	}
+	return params
+}
+
+// objectivePlot draws one curve: the objective against iteration, on a log axis where
+// it spans more than a decade (else ×10^k on the axis label of large values), as two
+// lines (odd and even iterates, osc) where it oscillates with period 2.
+func objectivePlot(st paperplot.Style, cv objectiveCurve, ylabel string) (f *paperplot.Figure, osc bool, err error) {
 	title := cv.Method
 	if cv.Swept != "" {
-		title += "\n" + cv.Swept
+		title += ", " + cv.Swept
 	}
-	// The figure's title says "objective"; the axis says which way it is optimised.
-	ylabel := "minimised"
-	if cv.Maximised {
-		ylabel = "maximised"
-	}
-	p = NewPlot(st, title, "iteration", ylabel)
-	p.Title.TextStyle.Font.Size = st.LabelSize
+	f = st.NewFigure(title, "iteration", ylabel)
+	f.Grid()
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, v := range cv.Objective {
 		lo, hi = math.Min(lo, v), math.Max(hi, v)
 	}
-	if lo > 0 && hi/lo > 10 {
-		p.Y.Scale = plot.LogScale{}
-		p.Y.Tick.Marker = sparseLogTicks(5)
-		p.Y.Label.Text += " (log scale)"
-	}
 	osc = oscillates(cv.Objective)
-	parts := [][]float64{nil}
-	names := []string{""}
+	parts, names := [][]float64{nil}, []string{""}
 	if osc {
 		parts, names = [][]float64{nil, nil}, []string{"odd iterations", "even iterations"}
 	}
@@ -151,32 +179,23 @@ func objectivePanel(st FigureStyle, cv objectiveCurve) (p *plot.Plot, osc bool, 
 		parts[k] = append(parts[k], v)
 		xs[k] = append(xs[k], float64(j+1))
 	}
-	p.Add(plotter.NewGrid())
 	for k, ys := range parts {
 		pts := make(plotter.XYs, len(ys))
 		for j := range ys {
 			pts[j] = plotter.XY{X: xs[k][j], Y: ys[j]}
 		}
-		l, err := plotter.NewLine(pts)
-		if err != nil {
+		if err := f.Curve(k, names[k], pts); err != nil {
 			return nil, false, fmt.Errorf("objective of %s: %w", cv.Method, err)
 		}
-		ls := SeriesStyle(k)
-		l.Color, l.Dashes, l.Width = ls.Color, ls.Dashes, vg.Points(1.2)
-		p.Add(l)
-		if names[k] != "" {
-			p.Legend.Add(names[k], l)
-		}
 	}
-	p.Legend.Top, p.Legend.TextStyle.Font.Size = true, vg.Points(8)
-	if osc { // leave an empty band at the top for the legend
-		if _, isLog := p.Y.Scale.(plot.LogScale); isLog {
-			p.Y.Max = hi * math.Pow(hi/lo, 0.35)
-		} else {
-			p.Y.Max = hi + 0.35*(hi-lo)
-		}
+	if lo > 0 && hi/lo > 10 {
+		f.Plot.Y.Scale = plot.LogScale{}
+		f.Plot.Y.Tick.Marker = paperplot.LogTicks{}
+	} else {
+		paperplot.ScaleAxis(&f.Plot.Y, lo, hi)
 	}
-	return p, osc, nil
+	f.Pad()
+	return f, osc, nil
 }
 
 // curveFact describes a curve: its run, direction of optimisation, start and end, how

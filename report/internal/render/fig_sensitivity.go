@@ -2,15 +2,14 @@ package render
 
 import (
 	"fmt"
-	"image/color"
 	"math"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/nagc-harness/nagc/experiments"
+	"github.com/nagc-harness/nagc/internal/paperplot"
 )
 
 // paramSymbol is how a parameter is written in figures: λ, ρ, or its name.
@@ -47,62 +46,81 @@ func numericAxis(vals []paramValue) bool {
 	return len(vals) > 0
 }
 
-// SensitivityFigure draws a row's measure against one swept parameter on a dataset (the
-// ARI where the dataset has labels, else the label-free rule's score), one line per value
-// of a second swept parameter (the one with fewest values), the other parameters at their
-// best by the same rule; error bars are the std over restarts, cut at the measure's range.
-// The best other row at its selected grid point is a dashed grey line. It writes
-// dir/sens_<dataset>_<row>_<param>.<format> and returns nil if nothing is recorded.
-func SensitivityFigure(r *Results, dataset, method, param string, o FigureOptions) (*Figure, error) {
+// sensitivityFigure draws a row's measure against one swept parameter on a dataset (the
+// settings' metric, else the ARI where the dataset has labels, else the label-free
+// rule's score), one line per value of a second swept parameter (the one with fewest
+// values), the other parameters at their best by the same rule; the spread is the std
+// over restarts, cut at the measure's range. The best other row at its selected grid
+// point is a dashed grey line. It writes sens_<dataset>_<row>_<param>.<format> and
+// returns nil if nothing is recorded.
+func sensitivityFigure(r *Results, dataset, method, param string, o FigureOptions, s *figureSettings) (*Figure, error) {
 	swept, vals := r.Swept(dataset, method)
-	rule, m := r.figureRule(dataset, "")
+	rule, m := r.figureRule(dataset, s.Metric)
 	by := secondParam(swept, vals, param)
 	series := r.Sensitivity(dataset, method, param, by, rule, m)
 	if len(series) == 0 {
 		return nil, nil
 	}
-	ax := newParamAxis(vals[param])
-	sym := paramSymbol(param)
-	xlabel := sym
-	if ax.log {
-		xlabel += " (log scale)"
+	if !s.custom && math.IsNaN(m.Lo) {
+		o.Style.Errors = paperplot.ErrorsNone // the report's own caption names bars only on a bounded measure
 	}
-	p := NewPlot(DefaultStyle, fmt.Sprintf("%s on %s: %s against %s", method, DatasetTitle(dataset), m.Label, sym), xlabel, m.Label)
-	leg := NewLegendBox(DefaultStyle)
-	ymin, ymax, err := addSensitivityLines(p, leg, series, ax, m, method, by)
-	if err != nil {
-		return nil, err
+	ax := newParamAxis(vals[param])
+	sym := symbol(param)
+	f := o.Style.NewFigure(fmt.Sprintf("%s on %s: %s against %s", method, DatasetTitle(dataset), m.Label, sym), sym, m.Label)
+	f.Grid()
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for i, se := range series {
+		off := float64(i) - float64(len(series)-1)/2
+		pts := make(plotter.XYs, len(se.X))
+		low, high := ClippedErrors(se.Mean, se.Std, m.Lo, m.Hi)
+		if math.IsNaN(m.Lo) {
+			low, high = ClippedErrors(se.Mean, se.Std, math.Inf(-1), math.Inf(1))
+		}
+		for j, xi := range se.X {
+			x := ax.pos(xi)
+			if o.Style.Errors == paperplot.ErrorBars {
+				x = ax.offset(x, off) // lines a little apart, so that their bars do not overlap
+			}
+			pts[j] = plotter.XY{X: x, Y: se.Mean[j]}
+			lo, hi = math.Min(lo, se.Mean[j]-low[j]), math.Max(hi, se.Mean[j]+high[j])
+		}
+		name := method
+		if by != "" {
+			name = symbol(by) + " = " + valueLabel(se.ByValue, true)
+		}
+		if err := f.Spread(i, pts, low, high); err != nil {
+			return nil, err
+		}
+		if err := f.Line(i, name, pts); err != nil {
+			return nil, err
+		}
 	}
 	// Objectives of different rows measure different things: no comparison line then.
+	other := ""
 	if name, v, ok := r.bestOtherRow(dataset, method, rule, m); ok && rule != experiments.SelectObjective {
-		ymin, ymax = math.Min(ymin, v), math.Max(ymax, v)
-		bl := Horizontal(v)
-		bl.Color, bl.Dashes, bl.Width = color.Gray{0x55}, []vg.Length{vg.Points(8), vg.Points(4)}, vg.Points(1.2)
-		p.Add(bl)
-		leg.AddEntry(fmt.Sprintf("best other row: %s (%s)", name, fmtTick(v)), bl)
+		f.HLine(name, v)
+		lo, hi = math.Min(lo, v), math.Max(hi, v)
+		other = name
 	}
-	if !math.IsNaN(m.Lo) {
-		leg.AddEntry("error bars: std over restarts")
+	ax.setX(f.Plot)
+	if math.IsNaN(m.Lo) {
+		paperplot.ScaleAxis(&f.Plot.Y, lo, hi)
+		f.Pad()
+	} else {
+		f.Pad(m.Lo, m.Hi)
 	}
-	p.Add(plotter.NewGrid())
-	pad := 0.05 * math.Max(ymax-ymin, 0.05)
-	p.Y.Min, p.Y.Max = ymin-pad, ymax+pad
-	if !math.IsNaN(m.Lo) {
-		p.Y.Min, p.Y.Max = math.Max(p.Y.Min, m.Lo), math.Min(p.Y.Max, m.Hi)
-	}
-	ax.setX(p)
 	fig := &Figure{
 		Name: fmt.Sprintf("sens_%s_%s_%s", r.Slug(dataset), r.MethodSlug(method), Slug(param)),
 		Kind: "sensitivity", Dataset: dataset, Method: method, Params: []string{param},
-		Title:   fmt.Sprintf("%s on %s: sensitivity to %s", method, DatasetTitle(dataset), sym),
-		Caption: sensitivityCaption(m, rule, method, DatasetTitle(dataset), sym, by),
-		Facts:   sensitivityFacts(series, ax.vals, m, rule, sym, by),
+		Title:   fmt.Sprintf("%s on %s: sensitivity to %s", method, DatasetTitle(dataset), paramSymbol(param)),
+		Caption: sensitivityCaption(m, rule, method, DatasetTitle(dataset), paramSymbol(param), by),
+		Facts:   sensitivityFacts(series, ax.vals, m, rule == experiments.SelectObjective && s.Metric == "", paramSymbol(param), by),
 	}
-	files, err := SaveCanvas(o, fig.Name, DefaultStyle.Width, DefaultStyle.Height, func(c draw.Canvas) {
-		WithLegend(c, p, leg)
-	})
-	fig.Files = files
-	return fig, err
+	if s.custom {
+		fig.Title = paperplot.Plain(fmt.Sprintf("%s on %s: sensitivity to %s", method, DatasetTitle(dataset), sym))
+		fig.Caption = styledSensitivityCaption(method, dataset, m, sym, by, rule, other, o.Style.Errors)
+	}
+	return fig, o.Save(fig, f)
 }
 
 // paramAxis is the x axis of a swept parameter: its values, on a log scale when they
@@ -137,74 +155,30 @@ func (a paramAxis) offset(x, off float64) float64 {
 	return x + 0.04*off
 }
 
-// setX sets the plot's x scale, ticks (every value labelled; powers of ten on a log
-// axis) and range (a margin around the values).
+// setX sets the plot's x scale, ticks (powers of ten on a log axis, else every value
+// named where they are categories or at most eight) and range (a margin around the
+// values).
 func (a paramAxis) setX(p *plot.Plot) {
 	xv := a.vals
 	if a.log {
 		p.X.Scale = plot.LogScale{}
-		p.X.Tick.Marker = plot.TickerFunc(LogTicks)
+		p.X.Tick.Marker = paperplot.LogTicks{}
 		p.X.Min, p.X.Max = xv[0].Num/math.Pow(10, 0.3), xv[len(xv)-1].Num*math.Pow(10, 0.3)
 		return
 	}
-	var ticks []plot.Tick
-	for i, v := range xv {
-		ticks = append(ticks, plot.Tick{Value: a.pos(i), Label: v.Label})
+	if !a.num || len(xv) <= 8 { // few values: each one named, as in the grid
+		ticks := make(plot.ConstantTicks, len(xv))
+		for i, l := range valueLabels(xv) {
+			ticks[i] = plot.Tick{Value: a.pos(i), Label: l}
+		}
+		p.X.Tick.Marker = ticks
 	}
-	p.X.Tick.Marker = plot.ConstantTicks(ticks)
 	span := a.pos(len(xv)-1) - a.pos(0)
-	if span == 0 {
-		span = 1
-	}
 	pad := 0.06 * span
-	if !a.num {
+	if !a.num || span == 0 {
 		pad = 0.4 // categories sit at 0, 1, …: half a step of room at each end
 	}
 	p.X.Min, p.X.Max = a.pos(0)-pad, a.pos(len(xv)-1)+pad
-}
-
-// addSensitivityLines adds a line with markers per series (and error bars where the
-// Measure is bounded) to p and its legend, and returns the range of mean ± std drawn.
-func addSensitivityLines(p *plot.Plot, leg *LegendBox, series []sensitivitySeries, ax paramAxis, m Measure,
-	method, by string) (ymin, ymax float64, err error) {
-	ymin, ymax = math.Inf(1), math.Inf(-1)
-	for i, s := range series {
-		st := SeriesStyle(i)
-		off := float64(i) - float64(len(series)-1)/2
-		pts := make(plotter.XYs, len(s.X))
-		for j, xi := range s.X {
-			pts[j] = plotter.XY{X: ax.offset(ax.pos(xi), off), Y: s.Mean[j]}
-			sd := s.Std[j]
-			if math.IsNaN(sd) {
-				sd = 0
-			}
-			ymin, ymax = math.Min(ymin, s.Mean[j]-sd), math.Max(ymax, s.Mean[j]+sd)
-		}
-		line, scatter, err := plotter.NewLinePoints(pts)
-		if err != nil {
-			return 0, 0, err
-		}
-		line.Color, line.Dashes, line.Width = st.Color, st.Dashes, vg.Points(1.5)
-		scatter.GlyphStyle = draw.GlyphStyle{Color: st.Color, Shape: st.Glyph, Radius: vg.Points(3.5)}
-		p.Add(line, scatter)
-		if !math.IsNaN(m.Lo) {
-			eb, err := plotter.NewYErrorBars(struct {
-				plotter.XYs
-				plotter.YErrors
-			}{pts, ClippedErrors(s.Mean, s.Std, m.Lo, m.Hi)})
-			if err != nil {
-				return 0, 0, err
-			}
-			eb.Color, eb.Width, eb.CapWidth = st.Color, vg.Points(0.8), vg.Points(5)
-			p.Add(eb)
-		}
-		name := method
-		if by != "" {
-			name = paramSymbol(by) + " = " + s.ByValue.Label
-		}
-		leg.AddEntry(name, line, scatter)
-	}
-	return ymin, ymax, nil
 }
 
 // sensitivityCaption says what a sensitivity figure draws.
@@ -224,13 +198,13 @@ func sensitivityCaption(m Measure, rule, method, dataset, sym, by string) string
 	return caption
 }
 
-// sensitivityFacts gives the best value of each line (the lowest for the objective) with
-// its grid point.
-func sensitivityFacts(series []sensitivitySeries, xv []paramValue, m Measure, rule, sym, by string) []string {
+// sensitivityFacts gives the best value of each line (the lowest where lowBest: the
+// objective) with its grid point.
+func sensitivityFacts(series []sensitivitySeries, xv []paramValue, m Measure, lowBest bool, sym, by string) []string {
 	var facts []string
 	for _, s := range series {
 		j := Argmax(s.Mean)
-		if rule == experiments.SelectObjective {
+		if lowBest {
 			j = argmin(s.Mean)
 		}
 		if j < 0 {
@@ -277,4 +251,77 @@ func (r *Results) bestOtherRow(dataset, method, rule string, m Measure) (string,
 		}
 	}
 	return name, best, name != ""
+}
+
+// styledSensitivityCaption says what a sensitivity figure drawn with a figures section
+// draws.
+func styledSensitivityCaption(method, dataset string, m Measure, sym, by, rule, other string, errs paperplot.Errors) string {
+	c := fmt.Sprintf("%s (mean over restarts", m.Label)
+	switch errs {
+	case paperplot.ErrorBars:
+		c += "; error bars: population std over restarts"
+	case paperplot.ErrorBands:
+		c += "; bands: population std over restarts"
+	}
+	if !math.IsNaN(m.Lo) && errs != paperplot.ErrorsNone {
+		c += ", cut at the measure's range"
+	}
+	c += fmt.Sprintf(") of %s on %s against %s", method, DatasetTitle(dataset), paperplot.Plain(sym))
+	if by != "" {
+		c += fmt.Sprintf(", one line per %s", paperplot.Plain(symbol(by)))
+	}
+	c += fmt.Sprintf("; the other parameters at the grid point chosen by %s.", RuleText(rule))
+	if other != "" {
+		c += fmt.Sprintf(" Dashed grey: the best other row (%s) at the grid point that rule selects.", other)
+	}
+	return c
+}
+
+// symbol is how a parameter is written on a figure's axes and legends (paperplot's
+// script markup): λ, ρ, k_{2} (k₂), or its name.
+func symbol(param string) string {
+	switch param {
+	case "lambda":
+		return "λ"
+	case "rho":
+		return "ρ"
+	case "k1", "k2":
+		return "k_{" + param[1:] + "}"
+	}
+	return param
+}
+
+// valueLabel writes a parameter value on a figure: as a power of ten (10^{e}) when pow
+// says so and it is one, else as the report prints it.
+func valueLabel(v paramValue, pow bool) string {
+	if e, ok := powerOfTen(v); ok && pow {
+		return paperplot.PowerOfTen(e)
+	}
+	return strings.ReplaceAll(v.Label, "-", "−")
+}
+
+// powerOfTen returns e where v is 10^e.
+func powerOfTen(v paramValue) (int, bool) {
+	if math.IsNaN(v.Num) || v.Num <= 0 {
+		return 0, false
+	}
+	e := math.Round(math.Log10(v.Num))
+	return int(e), math.Abs(v.Num-math.Pow(10, e)) < 1e-9*v.Num
+}
+
+// valueLabels writes the values of one axis: every power of ten as 10^{e} when one of
+// them is below 10⁻² or above 10³ (as 10⁻⁴ would otherwise sit beside 0.01), the values
+// as printed otherwise.
+func valueLabels(vs []paramValue) []string {
+	pow := false
+	for _, v := range vs {
+		if e, ok := powerOfTen(v); ok && (e < -2 || e > 3) {
+			pow = true
+		}
+	}
+	out := make([]string, len(vs))
+	for i, v := range vs {
+		out[i] = valueLabel(v, pow)
+	}
+	return out
 }

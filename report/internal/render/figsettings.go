@@ -10,10 +10,14 @@ import (
 	"github.com/nagc-harness/nagc/internal/paperplot"
 )
 
-// figureSettings are how the report draws its sweep figures (sensitivity figures,
-// heatmaps, objective plots) for a paper: a config's figures section with `nagc report`'s
-// flags laid over it. Without any setting the report draws its figures in its own look (defaultStyle).
+// figureSettings are how the report draws its figures: a config's figures section with
+// `nagc report`'s flags laid over it. Without any setting every figure is drawn in
+// paperplot's zero Style, ready for a paper.
 type figureSettings struct {
+	// custom is whether some key was set: the sweep figures are then drawn as the
+	// section asks (which rows and parameters, the objective one figure per row) and
+	// captioned with its style's words.
+	custom bool
 	// Style sizes and letters every figure (paperplot: a column wide, 8 pt, no title,
 	// legend inside, error bars, unless set).
 	Style paperplot.Style
@@ -26,16 +30,16 @@ type figureSettings struct {
 	Formats []string
 }
 
-// newFigureSettings reads a figures section (a config's with flags laid over it),
-// returning nil when no key is set (figures in the report's own look).
+// newFigureSettings reads a figures section (a config's with flags laid over it); with
+// no key set, the zero settings.
 func newFigureSettings(f *experiments.Figures) (*figureSettings, error) {
 	if f.IsZero() {
-		return nil, nil
+		return &figureSettings{}, nil
 	}
 	if err := f.Check(); err != nil {
 		return nil, fmt.Errorf("figures: %w", err)
 	}
-	s := &figureSettings{Metric: f.Metric, Rows: f.Rows, Params: f.Params, Formats: f.Formats}
+	s := &figureSettings{custom: true, Metric: f.Metric, Rows: f.Rows, Params: f.Params, Formats: f.Formats}
 	st := &s.Style
 	var err error
 	if f.Width != "" {
@@ -88,7 +92,7 @@ func (r *Results) recordedFigures() *experiments.Figures {
 }
 
 // settingsFor returns the report's figure settings: opt.FigureSettings laid over the
-// recorded figures section, nil when neither sets a key (figures as before).
+// recorded figures section (the zero settings when neither sets a key).
 func (r *Results) settingsFor(opt Options) (*figureSettings, error) {
 	var f experiments.Figures
 	if rec := r.recordedFigures(); rec != nil {

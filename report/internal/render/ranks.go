@@ -4,11 +4,9 @@ import (
 	"bytes"
 	"fmt"
 	"math"
-	"path/filepath"
 	"slices"
 	"strings"
 
-	"github.com/nagc-harness/nagc/internal/paperplot"
 	"github.com/nagc-harness/nagc/metrics"
 	"github.com/nagc-harness/nagc/stats"
 )
@@ -144,21 +142,16 @@ func fmtNaN(v float64) string {
 	return fmt.Sprintf("%.2f", v)
 }
 
-// cdFigure draws the critical-difference diagram of t (paperplot's look, at the
-// report's figure formats) into dir.
-func (r *Results) cdFigure(t *RankTest, dir string, formats []string) (*Figure, error) {
-	name := cdName(t)
-	d, err := paperplot.Style{}.NewCDDiagram("", t.Methods, t.Friedman.AvgRanks, t.CD)
+// cdFigure draws the critical-difference diagram of t in the report's figure style and
+// formats.
+func (r *Results) cdFigure(t *RankTest, o FigureOptions) (*Figure, error) {
+	d, err := o.Style.NewCDDiagram("", t.Methods, t.Friedman.AvgRanks, t.CD)
 	if err != nil {
 		return nil, err
 	}
-	files, err := d.Save(filepath.Join(dir, name), formats...)
-	fig := &Figure{Name: name, Kind: "cd", Title: fmt.Sprintf("Critical differences: %s, %s", MetricMeasure(t.Metric).Label, RuleShort(t.Rule)),
+	fig := &Figure{Name: cdName(t), Kind: "cd", Title: fmt.Sprintf("Critical differences: %s, %s", MetricMeasure(t.Metric).Label, RuleShort(t.Rule)),
 		Caption: t.Sentence() + " A bar joins rows whose average ranks differ by less than it: no significant difference."}
-	for _, f := range files {
-		fig.Files = append(fig.Files, filepath.Base(f))
-	}
-	return fig, err
+	return fig, o.Save(fig, d)
 }
 
 // writeRanks writes the comparison of rows across datasets: the methods × datasets

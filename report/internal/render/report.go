@@ -39,15 +39,12 @@ type Options struct {
 	Figures []string
 	// NoFigures disables figures.
 	NoFigures bool
-	// FigureSettings are how the sweep figures are drawn for a paper (sizes, fonts,
-	// titles, legend, error bars, plotted metric, which rows and parameters): the
-	// figures section of a config, laid over the one the sweep recorded (nagc report's
-	// figure flags). With neither, figures are drawn in the report's own look (7.5 in ×
-	// 3.8 in plots, titles on, PNG at PNGDPI).
+	// FigureSettings are how the figures are drawn (sizes, fonts, titles, legend, error
+	// bars, plotted metric, which rows and parameters): the figures section of a config,
+	// laid over the one the sweep recorded (nagc report's figure flags). With neither,
+	// figures are drawn for a paper: a column wide, 8 pt, no title, legend inside, PNG
+	// at 300 dpi (paperplot's zero Style).
 	FigureSettings *experiments.Figures
-	// figuresDefaulted is whether Figures was left to its default (the recorded
-	// figures section's formats may then replace it).
-	figuresDefaulted bool
 	// FreeRule is the label-free selection rule shown beside the paper's (default
 	// modularity).
 	FreeRule string
@@ -64,9 +61,6 @@ type Options struct {
 	Compare string
 	// LoadGraph loads a dataset for the layout figure (default datasets.Load).
 	LoadGraph func(name string) (*datasets.Graph, error)
-	// Comparison is the comparison with a paper the report makes when the records or
-	// Compare ask for one (report/internal/compare's Paper for the NAGC paper).
-	Comparison Comparer
 	// Command is the command line that regenerates the report, printed in REPORT.md
 	// (default "nagc report RESULTS_DIR").
 	Command string
@@ -87,11 +81,17 @@ type Report struct {
 	Files []string
 	// searches is the section of REPORT.md on the searches (writeSearchSection).
 	searches bytes.Buffer
+	// figuresDefaulted is whether opt.Figures was left to its default (the recorded
+	// figures section's formats may then replace it).
+	figuresDefaulted bool
 }
 
 // Generate reads a results folder and writes the report's tables, figures and REPORT.md
-// into the report folder. It never runs a method.
-func Generate(opt Options) (*Report, error) {
+// into the report folder, with the comparison cmp (report/internal/compare's Paper for
+// the NAGC paper; nil: none can be made) when the records or opt.Compare ask for one.
+// It never runs a method.
+func Generate(opt Options, cmp Comparer) (*Report, error) {
+	defaulted := opt.Figures == nil && !opt.NoFigures
 	opt, err := opt.withDefaults()
 	if err != nil {
 		return nil, err
@@ -112,15 +112,15 @@ func Generate(opt Options) (*Report, error) {
 	default:
 		return nil, fmt.Errorf("report: unknown comparison %q (known: paper, none)", opt.Compare)
 	}
-	if res.Compare && opt.Comparison == nil {
+	if res.Compare && cmp == nil {
 		return nil, fmt.Errorf("report: the comparison with the paper was asked for, but none is wired in (use --compare none)")
 	}
-	res.Comparison = opt.Comparison
+	res.Comparison = cmp
 	if !res.Compare {
 		res.Paper = nil // a report of the sweep alone shows no paper number
 		res.SweepOrder()
 	}
-	rep := &Report{Dir: opt.OutDir, Results: res}
+	rep := &Report{Dir: opt.OutDir, Results: res, figuresDefaulted: defaulted}
 	if err := rep.writeAtomically(opt); err != nil {
 		return nil, err
 	}
@@ -146,7 +146,6 @@ func (opt Options) withDefaults() (Options, error) {
 	}
 	if opt.Figures == nil && !opt.NoFigures {
 		opt.Figures = []string{FormatPNG, FormatPDF}
-		opt.figuresDefaulted = true
 	}
 	if opt.NoFigures {
 		opt.Figures = nil
@@ -209,11 +208,6 @@ func (rep *Report) writeAtomically(opt Options) error {
 		}
 	}
 	return nil
-}
-
-// FigureOptions returns where and how the report's figures are drawn.
-func (opt Options) FigureOptions() FigureOptions {
-	return FigureOptions{Dir: opt.OutDir, Formats: opt.Figures}
 }
 
 // write writes every file of the report into opt.OutDir.
@@ -338,6 +332,20 @@ func writeCSVFile(path string, rows []TidyRow) error {
 	return os.WriteFile(path, b.Bytes(), 0o644)
 }
 
+// figureOptions returns the figure settings of the results under opt and where and how
+// the report saves its figures.
+func (rep *Report) figureOptions(opt Options) (*figureSettings, FigureOptions, error) {
+	fs, err := rep.Results.settingsFor(opt)
+	if err != nil {
+		return nil, FigureOptions{}, err
+	}
+	fo := FigureOptions{Dir: opt.OutDir, Formats: opt.Figures, Style: fs.Style}
+	if rep.figuresDefaulted && len(fs.Formats) > 0 {
+		fo.Formats = fs.Formats
+	}
+	return fs, fo, nil
+}
+
 // drawFigures draws the figures: with a comparison, its figures first (the paper's: the
 // WebKB layout, then per dataset the λ and k2 sweeps of Prop.); then per dataset a
 // sensitivity figure for every swept parameter of every row and a heatmap for each pair
@@ -345,14 +353,9 @@ func writeCSVFile(path string, rows []TidyRow) error {
 // dataset with fits timed alone and no run of a sweep (noSweepSection).
 func (rep *Report) drawFigures(opt Options) error {
 	r := rep.Results
-	fo := opt.FigureOptions()
-	fs, err := r.settingsFor(opt)
+	fs, fo, err := rep.figureOptions(opt)
 	if err != nil {
 		return err
-	}
-	formats := opt.Figures
-	if fs != nil && opt.figuresDefaulted && len(fs.Formats) > 0 {
-		formats = fs.Formats
 	}
 	add := func(f *Figure, err error) error {
 		if f != nil {
@@ -365,13 +368,13 @@ func (rep *Report) drawFigures(opt Options) error {
 	}
 	cmp := r.comparer()
 	if cmp != nil {
-		if err := cmp.DrawFigures(rep, opt, add); err != nil {
+		if err := cmp.DrawFigures(rep, opt, fo, add); err != nil {
 			return err
 		}
 	}
 	for _, rule := range r.RankRules() { // across datasets: the critical differences
 		if t := r.Ranks(rule, r.RankMetric(), r.Methods); t != nil {
-			if err := add(r.cdFigure(t, opt.OutDir, formats)); err != nil {
+			if err := add(r.cdFigure(t, fo)); err != nil {
 				return err
 			}
 		}
@@ -381,24 +384,16 @@ func (rep *Report) drawFigures(opt Options) error {
 			continue // fits timed alone only: nothing to draw
 		}
 		for _, m := range r.Methods {
-			if fs != nil && !fs.wantsRow(m) {
+			if !fs.wantsRow(m) {
 				continue
 			}
 			swept, vals := r.Swept(d, m)
-			if fs != nil {
-				swept = slices.DeleteFunc(slices.Clone(swept), func(p string) bool { return !fs.wantsParam(p) })
-			}
+			swept = slices.DeleteFunc(slices.Clone(swept), func(p string) bool { return !fs.wantsParam(p) })
 			for _, param := range swept {
-				if cmp != nil && fs == nil && cmp.DrawsSensitivity(r, m, param) {
+				if cmp != nil && !fs.custom && cmp.DrawsSensitivity(r, m, param) {
 					continue // drawn as the paper's figure
 				}
-				if fs != nil {
-					if err := add(styledSensitivityFigure(r, d, m, param, opt.OutDir, formats, fs)); err != nil {
-						return err
-					}
-					continue
-				}
-				if err := add(SensitivityFigure(r, d, m, param, fo)); err != nil {
+				if err := add(sensitivityFigure(r, d, m, param, fo, fs)); err != nil {
 					return err
 				}
 			}
@@ -410,20 +405,14 @@ func (rep *Report) drawFigures(opt Options) error {
 					if len(vals[px]) < len(vals[py]) { // the longer grid across
 						px, py = py, px
 					}
-					if fs != nil {
-						if err := add(styledHeatmapFigure(r, d, m, px, py, opt.OutDir, formats, fs)); err != nil {
-							return err
-						}
-						continue
-					}
-					if err := add(HeatmapFigure(r, d, m, px, py, fo)); err != nil {
+					if err := add(heatmapFigure(r, d, m, px, py, fo, fs)); err != nil {
 						return err
 					}
 				}
 			}
 		}
-		if fs != nil {
-			figs, err := styledObjectiveFigures(r, d, opt.OutDir, formats, fs)
+		if fs.custom {
+			figs, err := objectiveFigures(r, d, fo, fs)
 			for _, f := range figs {
 				if err := add(f, nil); err != nil {
 					return err
@@ -437,7 +426,7 @@ func (rep *Report) drawFigures(opt Options) error {
 			}
 			continue
 		}
-		f, err := ObjectiveFigure(r, d, fo)
+		f, err := objectiveFigure(r, d, fo)
 		if f == nil && err == nil {
 			rep.Skipped = append(rep.Skipped, fmt.Sprintf("objective figure on %s: no selected run recorded an objective curve.", DatasetTitle(d)))
 		}

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/nagc-harness/nagc/algorithms"
 	"github.com/nagc-harness/nagc/datasets"
 	"github.com/nagc-harness/nagc/experiments"
 	"github.com/nagc-harness/nagc/report/paper"
@@ -54,7 +53,7 @@ type Results struct {
 	// or asked for by Options.Compare. It needs Paper.
 	Compare bool
 	// Comparison is the comparison with the paper that Compare makes (set by Generate
-	// from Options.Comparison).
+	// from its cmp argument).
 	Comparison Comparer
 
 	sel         map[string]map[cellKey]*experiments.PointStats // rule → selection
@@ -434,7 +433,7 @@ var defaultSpec = sync.OnceValue(func() *paper.Spec {
 func (r *Results) ReadsLabels(method string) bool {
 	for _, d := range r.Datasets {
 		for _, p := range r.PointsOf(d, method) {
-			if algorithms.ReadsLabels(p.Params) {
+			if p.ReadsLabels() {
 				return true
 			}
 		}

@@ -3,15 +3,12 @@ package render
 import (
 	"bytes"
 	"fmt"
-	"image/color"
 	"math"
 	"slices"
 	"sort"
 	"strconv"
 
 	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/nagc-harness/nagc/experiments"
 	"github.com/nagc-harness/nagc/internal/texttable"
@@ -160,32 +157,20 @@ func (r *Results) bestSoFarFigure(v *searchView, o FigureOptions) (*Figure, erro
 		return nil, nil
 	}
 	pts = append(pts, plotter.XY{X: float64(iters), Y: best})
-	p := NewPlot(DefaultStyle, fmt.Sprintf("%s on %s: best so far", v.Row, DatasetTitle(v.Dataset)), "iterations run (all fits)", ruleLabel(v.Rule))
-	leg := NewLegendBox(DefaultStyle)
-	line, err := plotter.NewLine(pts)
-	if err != nil {
+	f := o.Style.NewFigure(fmt.Sprintf("%s on %s: best so far", v.Row, DatasetTitle(v.Dataset)), "iterations run (all fits)", ruleLabel(v.Rule))
+	f.Grid()
+	if err := f.Curve(0, "best trial that completed the last rung", pts); err != nil {
 		return nil, err
 	}
-	st := SeriesStyle(0)
-	line.Color, line.Width = st.Color, vg.Points(1.5)
-	p.Add(line, plotter.NewGrid())
-	leg.AddEntry("best trial that completed the last rung", line)
-	lo, hi := pts[0].Y, best
 	if name, g, gIters, ok := r.gridBest(v); ok {
-		bl := Horizontal(g)
-		bl.Color, bl.Dashes, bl.Width = color.Gray{0x55}, []vg.Length{vg.Points(8), vg.Points(4)}, vg.Points(1.2)
-		p.Add(bl)
-		leg.AddEntry(fmt.Sprintf("grid's best (%s, %s iterations)", name, strconv.Itoa(gIters)), bl)
-		lo, hi = math.Min(lo, g), math.Max(hi, g)
+		f.HLine(fmt.Sprintf("grid's best (%s, %s iterations)", name, strconv.Itoa(gIters)), g)
 	}
-	pad := 0.05 * math.Max(hi-lo, 0.01)
-	p.Y.Min, p.Y.Max = lo-pad, hi+pad
-	p.X.Min = 0
+	f.Plot.X.Min = 0
+	f.Pad()
 	fig := &Figure{Name: "search_best_" + r.searchSlug(v), Kind: "search", Dataset: v.Dataset, Method: v.Row,
 		Title:   fmt.Sprintf("%s on %s: the search's best so far", v.Row, DatasetTitle(v.Dataset)),
 		Caption: fmt.Sprintf("The best mean %s over restarts of the trials that completed the last rung, against the iterations all the search's fits ran up to then (continued fits count only their own).", ruleLabel(v.Rule))}
-	fig.Files, err = SaveCanvas(o, fig.Name, DefaultStyle.Width, DefaultStyle.Height, func(c draw.Canvas) { WithLegend(c, p, leg) })
-	return fig, err
+	return fig, o.Save(fig, f)
 }
 
 // gridBest returns the best grid point, under the search's rule, of a row that is no
@@ -216,53 +201,52 @@ func (r *Results) gridBest(v *searchView) (string, float64, int, bool) {
 // rungFigure draws every trial's mean value at each rung it reached against the
 // rung's iterations: finished trials in colour, cut ones grey.
 func (r *Results) rungFigure(v *searchView, o FigureOptions) (*Figure, error) {
-	p := NewPlot(DefaultStyle, fmt.Sprintf("%s on %s: rungs", v.Row, DatasetTitle(v.Dataset)), "iterations", ruleLabel(v.Rule))
-	leg := NewLegendBox(DefaultStyle)
-	lo, hi := math.Inf(1), math.Inf(-1)
-	var cutLine, doneLine *plotter.Line
+	f := o.Style.NewFigure(fmt.Sprintf("%s on %s: rungs", v.Row, DatasetTitle(v.Dataset)), "iterations", ruleLabel(v.Rule))
+	f.Grid()
+	var done, cut []plotter.XYs
 	for _, t := range v.Trials {
 		var pts plotter.XYs
 		for k, it := range t.Iterations {
 			if y := t.Values[k]; !math.IsInf(y, 0) && !math.IsNaN(y) {
 				pts = append(pts, plotter.XY{X: float64(it), Y: y})
-				lo, hi = math.Min(lo, y), math.Max(hi, y)
 			}
 		}
-		if len(pts) == 0 {
-			continue
+		switch {
+		case len(pts) == 0:
+		case t.Finished:
+			done = append(done, pts)
+		default:
+			cut = append(cut, pts)
 		}
-		l, s, err := plotter.NewLinePoints(pts)
-		if err != nil {
-			return nil, err
-		}
-		c := color.Color(color.Gray{0xaa})
-		if t.Finished {
-			c = SeriesStyle(0).Color
-			doneLine = l
-		} else {
-			cutLine = l
-		}
-		l.Color, s.Color, s.Radius = c, c, vg.Points(1.5)
-		p.Add(l, s)
 	}
-	if doneLine == nil && cutLine == nil {
+	if len(done) == 0 && len(cut) == 0 {
 		return nil, nil
 	}
-	if doneLine != nil {
-		leg.AddEntry("completed the last rung", doneLine)
+	// Cut trials first, in grey beneath; one legend entry for each kind.
+	for j, pts := range cut {
+		if err := f.Muted(legendOnce(j, "cut (or still running)"), pts); err != nil {
+			return nil, err
+		}
 	}
-	if cutLine != nil {
-		leg.AddEntry("cut (or still running)", cutLine)
+	for j, pts := range done {
+		if err := f.Line(0, legendOnce(j, "completed the last rung"), pts); err != nil {
+			return nil, err
+		}
 	}
-	p.Add(plotter.NewGrid())
-	pad := 0.05 * math.Max(hi-lo, 0.01)
-	p.Y.Min, p.Y.Max = lo-pad, hi+pad
+	f.Pad()
 	fig := &Figure{Name: "search_rungs_" + r.searchSlug(v), Kind: "search", Dataset: v.Dataset, Method: v.Row,
 		Title:   fmt.Sprintf("%s on %s: the search's rungs", v.Row, DatasetTitle(v.Dataset)),
 		Caption: fmt.Sprintf("Each trial's mean %s over its restarts at each rung it reached, against the rung's iterations.", ruleLabel(v.Rule))}
-	var err error
-	fig.Files, err = SaveCanvas(o, fig.Name, DefaultStyle.Width, DefaultStyle.Height, func(c draw.Canvas) { WithLegend(c, p, leg) })
-	return fig, err
+	return fig, o.Save(fig, f)
+}
+
+// legendOnce returns name for the first (j = 0) of several lines of one kind, and ""
+// (no legend entry) for the others.
+func legendOnce(j int, name string) string {
+	if j == 0 {
+		return name
+	}
+	return ""
 }
 
 // trialsTable returns the table of a search's trials: parameters, rung reached,
@@ -338,7 +322,10 @@ func (rep *Report) writeSearchSection(b *bytes.Buffer, opt Options) error {
 		}
 		fmt.Fprint(b, "\n\n")
 		if len(opt.Figures) > 0 {
-			fo := opt.FigureOptions()
+			_, fo, err := rep.figureOptions(opt)
+			if err != nil {
+				return err
+			}
 			for _, draw := range []func(*searchView, FigureOptions) (*Figure, error){rep.Results.bestSoFarFigure, rep.Results.rungFigure} {
 				f, err := draw(v, fo)
 				if err != nil {

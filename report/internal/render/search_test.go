@@ -50,7 +50,7 @@ methods:
 	}
 	out := filepath.Join(t.TempDir(), "rep")
 	if _, err := Generate(Options{ResultsDir: dir, OutDir: out, Figures: []string{FormatPNG}, NoPaper: true,
-		LoadGraph: func(string) (*datasets.Graph, error) { return nil, errors.New("no data") }}); err != nil {
+		LoadGraph: func(string) (*datasets.Graph, error) { return nil, errors.New("no data") }}, nil); err != nil {
 		t.Fatal(err)
 	}
 	for _, f := range []string{"search_best_synthetic_s.png", "search_rungs_synthetic_s.png", "search_trials_synthetic_s.md",

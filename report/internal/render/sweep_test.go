@@ -62,7 +62,7 @@ func TestGenerateSweepReport(t *testing.T) {
 	dir := reporttest.WriteResultsDir(t, recs, prov)
 	out := filepath.Join(t.TempDir(), "rep")
 	rep, err := Generate(Options{ResultsDir: dir, OutDir: out, Figures: []string{FormatPNG, FormatPDF}, NoPaper: true,
-		LoadGraph: func(string) (*datasets.Graph, error) { return nil, errors.New("no data") }})
+		LoadGraph: func(string) (*datasets.Graph, error) { return nil, errors.New("no data") }}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,7 +140,7 @@ func TestGenerateFailsWhole(t *testing.T) {
 	dir := reporttest.WriteResultsDir(t, recs, prov)
 	out := filepath.Join(t.TempDir(), "rep")
 	_, err := Generate(Options{ResultsDir: dir, OutDir: out, Figures: []string{FormatPNG}, Formats: []string{"md"}, NoPaper: true,
-		Compare: experiments.ComparePaper})
+		Compare: experiments.ComparePaper}, nil)
 	if err == nil {
 		t.Fatal("compare: paper without the paper's numbers: no error")
 	}
@@ -174,7 +174,7 @@ func TestPDFGreek(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	fig, err := SensitivityFigure(r, "../own/x", "NAGC", "lambda", FigureOptions{Dir: dir, Formats: []string{FormatPDF}})
+	fig, err := sensitivityFigure(r, "../own/x", "NAGC", "lambda", FigureOptions{Dir: dir, Formats: []string{FormatPDF}}, &figureSettings{})
 	if err != nil || fig == nil {
 		t.Fatalf("%v, %v", fig, err)
 	}
@@ -212,7 +212,7 @@ func TestPDFGreek(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"against λ", "ρ = 0.95"} {
+	for _, want := range []string{"\nλ\n", "ρ = 0.95"} { // the axis label, a legend entry
 		if !strings.Contains(string(got), want) {
 			t.Errorf("pdftotext: %q lacks %q", got, want)
 		}

@@ -19,7 +19,7 @@ func TestGenerateTimingOnly(t *testing.T) {
 	dir := reporttest.WriteResultsDir(t, ownTimedFits(t), []experiments.Provenance{timingProvenance("mytiming", synthStats)})
 	out := filepath.Join(t.TempDir(), "rep")
 	rep, err := Generate(Options{ResultsDir: dir, OutDir: out, Figures: []string{FormatPNG},
-		LoadGraph: func(string) (*datasets.Graph, error) { t.Error("a timing-only report loaded a graph"); return nil, nil }})
+		LoadGraph: func(string) (*datasets.Graph, error) { t.Error("a timing-only report loaded a graph"); return nil, nil }}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,7 +134,7 @@ func TestGenerateSweepAndTiming(t *testing.T) {
 				prov []experiments.Provenance
 			}{{alone, sweep, prov[:1]}, {both, append(append([]experiments.Record{}, sweep...), timed...), prov}} {
 				rep, err := Generate(Options{ResultsDir: reporttest.WriteResultsDir(t, g.recs, g.prov), OutDir: g.out, NoFigures: true,
-					Command: "nagc report RES"})
+					Command: "nagc report RES"}, nil)
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -26,7 +26,7 @@ func TestStyledFigures(t *testing.T) {
 	yes := true
 	_, err := Generate(Options{ResultsDir: dir, OutDir: out, NoPaper: true, Formats: []string{FormatMarkdown},
 		FigureSettings: &experiments.Figures{Title: &yes},
-		LoadGraph:      func(string) (*datasets.Graph, error) { return nil, errors.New("no data") }})
+		LoadGraph:      func(string) (*datasets.Graph, error) { return nil, errors.New("no data") }}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
