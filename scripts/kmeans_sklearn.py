@@ -4,10 +4,12 @@
   kmeans_sklearn.py make DIR [--n 169343] [--m 128] [--k 40] [--noise 1.55] [--seed 1]
       writes DIR/x64.npy, DIR/x32.npy (n x m attributes: |class mean + Gaussian noise|,
       class means N(0, 1) per column, labels uniform over k) and DIR/labels.npy.
-  kmeans_sklearn.py fit DIR/x32.npy DIR/labels.npy [--k 40] [--n-init 10] [--seed 0]
+  kmeans_sklearn.py fit DIR/x32.npy DIR/labels.npy [--k 40] [--n-init 10] [--seed 0] [--csr]
       runs scikit-learn's KMeans(n_clusters=k, n_init=n_init) (its defaults otherwise:
       k-means++ with 2 + ln k local trials, max_iter 300, tol 1e-4, algorithm "lloyd")
       and prints JSON: fit seconds, inertia, iterations, ARI against the labels.
+      --csr fits the same values as a float64 scipy CSR matrix (as a .npz's
+      attr_data/indices/indptr hold them).
 Threads: OpenBLAS and OpenMP use every core unless OMP_NUM_THREADS / OPENBLAS_NUM_THREADS say.
 Needs Debian's python3-sklearn."""
 import argparse, json, os, time
@@ -22,6 +24,7 @@ p.add_argument("--k", type=int, default=40)
 p.add_argument("--noise", type=float, default=1.55)
 p.add_argument("--seed", type=int, default=1)
 p.add_argument("--n-init", type=int, default=10)
+p.add_argument("--csr", action="store_true")
 a = p.parse_args()
 
 if a.cmd == "make":
@@ -38,6 +41,9 @@ else:
     from sklearn.cluster import KMeans
     from sklearn.metrics import adjusted_rand_score
     x, y = np.load(a.paths[0]), np.load(a.paths[1])
+    if a.csr:
+        import scipy.sparse
+        x = scipy.sparse.csr_matrix(x.astype(np.float64))
     t = time.perf_counter()
     km = KMeans(n_clusters=a.k, n_init=a.n_init, random_state=a.seed).fit(x)
     t = time.perf_counter() - t
