@@ -48,12 +48,12 @@ func tile6x8f64AVX2(a *float64, aStride int, b *float64, bStride, m int, dst *fl
 //go:noescape
 func tile12x8f64AVX512(a *float64, aStride int, b *float64, bStride, m int, dst *float64, dStride int, next *float64)
 
-// tile12x8f64 is tile12x8f64Go, in AVX-512 or AVX2 (two tiles of six rows) where the
+// tile12x8f64 is tile12x8Go in float64, in AVX-512 or AVX2 (two tiles of six rows) where the
 // processor has them. With aStride == m and a long enough, it prefetches the next tile's
 // rows (a[tileRows·m:]) as it goes.
 func tile12x8f64(a []float64, aStride int, b []float64, bStride, m int, dst []float64, dStride int) {
 	if level < LevelAVX2 {
-		tile12x8f64Go(a, aStride, b, bStride, m, dst, dStride)
+		tile12x8Go(a, aStride, b, bStride, m, dst, dStride)
 		return
 	}
 	_ = a[(tileRows-1)*aStride+m-1]

@@ -7,7 +7,7 @@ func tile12x8(a []float32, aStride int, b []float32, bStride, m int, dst []float
 }
 
 func tile12x8f64(a []float64, aStride int, b []float64, bStride, m int, dst []float64, dStride int) {
-	tile12x8f64Go(a, aStride, b, bStride, m, dst, dStride)
+	tile12x8Go(a, aStride, b, bStride, m, dst, dStride)
 }
 
 // bestLevel is LevelGo: the assembly kernels are amd64's.

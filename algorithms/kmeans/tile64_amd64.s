@@ -1,11 +1,11 @@
-// Hand-written kernels of tile64.go: see tile12x8f64Go for their definition.
+// Hand-written float64 kernels of tile32.go: see tile12x8Go (in float64) for their definition.
 
 //go:build amd64 && !purego
 
 #include "textflag.h"
 
 // func tile6x8f64AVX2(a *float64, aStride int, b *float64, bStride, m int, dst *float64, dStride int, next *float64)
-// Rows 0…5 of tile12x8f64Go in 256-bit vectors; next: where the following rows start,
+// Rows 0…5 of tile12x8Go in 256-bit vectors; next: where the following rows start,
 // prefetched 48 bytes per step of j.
 TEXT ·tile6x8f64AVX2(SB), NOSPLIT, $0-64
 	MOVQ a+0(FP), SI
@@ -94,7 +94,7 @@ loop6:
 	RET
 
 // func tile12x8f64AVX512(a *float64, aStride int, b *float64, bStride, m int, dst *float64, dStride int, next *float64)
-// tile12x8f64Go in 512-bit vectors; next: where the following tile's rows start,
+// tile12x8Go in 512-bit vectors; next: where the following tile's rows start,
 // prefetched 96 bytes per step of j.
 TEXT ·tile12x8f64AVX512(SB), NOSPLIT, $0-64
 	MOVQ a+0(FP), SI

@@ -47,7 +47,7 @@ func TestTile64SameBits(t *testing.T) {
 			}
 			got, want := make([]float64, tileRows*dStride), make([]float64, tileRows*dStride)
 			tile12x8f64(a, aStride, b[8:], bStride, m, got[4:], dStride)
-			tile12x8f64Go(a, aStride, b[8:], bStride, m, want[4:], dStride)
+			tile12x8Go(a, aStride, b[8:], bStride, m, want[4:], dStride)
 			for p := range want {
 				if got[p] != want[p] {
 					t.Fatalf("m=%d: entry %d is %v, Go kernel %v", m, p, got[p], want[p])
