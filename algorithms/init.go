@@ -198,6 +198,9 @@ func KMeansFactorsContext(ctx context.Context, x *sparse.CSR, k1, k2 int, rng *r
 // default, 10).
 func kmeansFactorsSparse(ctx context.Context, x *sparse.CSR, k1, k2, nInit int, rng *rand.Rand) (u, v *mat.Dense, labels []int, err error) {
 	xn := x.ColumnMaxNormalised()
+	if d, _ := denseRows(xn, max(k1, k2)); d != nil {
+		return kmeansFactorsOnDense(ctx, d, k1, k2, nInit, rng)
+	}
 	r1, err := kmeans.FitContext(ctx, xn, kmeans.Config{K: k1, NInit: nInit}, rng)
 	if err != nil {
 		return nil, nil, nil, err

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/nagc-harness/nagc/algorithms/kmeans"
+	"github.com/nagc-harness/nagc/dense"
 )
 
 // KMeans clusters vertices by their attributes alone with k-means (package kmeans):
@@ -13,8 +14,10 @@ import (
 // the best of NInit starts by inertia. Defaults, as scikit-learn's KMeans of the paper's
 // time: NInit 10, MaxIter 300, Tol 1e-4 (relative to the mean column variance), no
 // scaling. ScaleColumns divides every attribute column by its maximum first, as the
-// authors' NAGC initialisation does. Cost per Lloyd iteration O(nnz(X)·k + m·k).
-// Result.Objective holds the kept start's final inertia.
+// authors' NAGC initialisation does. Sparse attributes holding at least DenseRowsDensity
+// of their entries are clustered as dense float64 rows (kmeans.FitDense), memory
+// permitting; Result.Info's "rows" says which. Cost per Lloyd iteration
+// O(nnz(X)·k + m·k). Result.Objective holds the kept start's final inertia.
 type KMeans struct {
 	NInit        int     `yaml:"n_init"`
 	MaxIter      int     `yaml:"max_iter"`
@@ -48,6 +51,13 @@ func (a KMeans) Fit(ctx context.Context, in Input, k int, seed uint64) (*Result,
 			p.csr = p.csr.ColumnMaxNormalised()
 		}
 	}
+	rows := "dense"
+	if p.csr != nil {
+		var d *dense.Matrix
+		if d, rows = denseRows(p.csr, k); d != nil {
+			p = points{dense: d}
+		}
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -60,6 +70,6 @@ func (a KMeans) Fit(ctx context.Context, in Input, k int, seed uint64) (*Result,
 		Iterations: res.Iterations,
 		Objective:  []float64{res.Inertia},
 		FitTime:    time.Since(start),
-		Info:       map[string]string{"scale_columns": fmt.Sprint(a.ScaleColumns)},
+		Info:       map[string]string{"scale_columns": fmt.Sprint(a.ScaleColumns), "rows": rows},
 	}, nil
 }

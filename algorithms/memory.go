@@ -223,7 +223,7 @@ func (a NAGC) EstimateMemory(s Shape) uint64 {
 		if z.DenseX > 0 {
 			cp = memory.Bytes(int64(n)*int64(m), z.DenseX)
 		}
-		init = memory.Add(cp, pointsBytes(n, m, z.NNZX, z.DenseX, max(k1, k2)), denseBytes(n, k1))
+		init = memory.Add(cp, rowsBytes(n, m, z.NNZX, z.DenseX, max(k1, k2)), denseBytes(n, k1))
 	}
 	return slack(memory.Add(max(fpeak, memory.Add(fkept, max(init, solver))), x))
 }
@@ -262,7 +262,7 @@ func (a SGCKMeans) EstimateMemory(s Shape) uint64 {
 // EstimateMemory returns the peak bytes of a k-means fit on the attributes (see
 // MemoryEstimator), with the scaled copy of X under scale_columns.
 func (a KMeans) EstimateMemory(s Shape) uint64 {
-	b := pointsBytes(s.N, s.M, s.NNZX, s.DenseX, s.K)
+	b := rowsBytes(s.N, s.M, s.NNZX, s.DenseX, s.K)
 	if a.ScaleColumns {
 		cp := csrBytes(s.N, s.NNZX)
 		if s.DenseX > 0 {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/nagc-harness/nagc/dense"
+	"github.com/nagc-harness/nagc/metrics"
 	"github.com/nagc-harness/nagc/sparse"
 )
 
@@ -197,6 +198,33 @@ func BenchmarkSGCKMeansShape(b *testing.B) {
 				}
 				b.ReportMetric(float64(peak)/1e6, "peak-MB")
 			}
+		})
+	}
+}
+
+// BenchmarkKMeansArxivCSR times the kmeans method (scikit-learn's protocol: n_init 10,
+// max_iter 300, tol 1e-4) on the arxiv shape's attributes stored as a CSR holding every
+// entry, which it clusters as dense float64 rows (info "rows"), on 1 and 2 threads, and
+// reports the ARI against the planted classes. Its yardstick is scikit-learn's KMeans on
+// the same values as a scipy CSR (scripts/kmeans_sklearn.py fit --csr; docs/kmeans.md).
+func BenchmarkKMeansArxivCSR(b *testing.B) {
+	sh := benchShapes[1]
+	_, x, truth := shapeGraph(sh.n, sh.deg, sh.m, sh.k, sh.h, 1)
+	for _, threads := range []int{1, 2} {
+		b.Run(fmt.Sprintf("threads=%d", threads), func(b *testing.B) {
+			defer sparse.SetThreads(sparse.SetThreads(threads))
+			var res *Result
+			for i := 0; i < b.N; i++ {
+				var err error
+				if res, err = (KMeans{}).Fit(context.Background(), Input{X: x}, sh.k, 1); err != nil {
+					b.Fatal(err)
+				}
+			}
+			if res.Info["rows"][:5] != "dense" {
+				b.Fatalf("rows %q, want dense", res.Info["rows"])
+			}
+			ari, _ := metrics.ARI(truth, res.Labels)
+			b.ReportMetric(ari, "ARI")
 		})
 	}
 }

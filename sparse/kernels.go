@@ -111,24 +111,21 @@ func MulDense(dst *mat.Dense, a *CSR, b *mat.Dense) {
 	parallelRowsOf(a.r, a.NNZ()*k, func(lo, hi int) { mulDenseRows(draw, a, braw, k, unit, lo, hi) })
 }
 
-// minWorkPerTask is the multiply-adds below which a product runs on one goroutine.
-const minWorkPerTask = 1 << 16
-
 // serialWork reports whether a row-parallel kernel over n rows of work multiply-adds in
 // all runs on the calling goroutine: one thread, too little work, or a single row. A
 // product with few but long rows (Xᵀ·B for a tall X with few columns) has plenty of work
 // in its few rows, so the decision is by work, not by rows.
 func serialWork(n, work int) bool {
-	return Threads() <= 1 || n < 2 || work < 2*minWorkPerTask
+	return Threads() <= 1 || n < 2 || work < 2*minWorkPerTask()
 }
 
 // parallelRowsOf calls fn over [0, n) split into contiguous blocks of about equal row
-// counts, up to four per thread, none with less than minWorkPerTask of the work (spread
+// counts, up to four per thread, none with less than minWorkPerTask() of the work (spread
 // evenly over the rows) or, with many rows, fewer than minRowsPerTask rows. Each row is
 // computed by one call, so results do not depend on the split.
 func parallelRowsOf(n, work int, fn func(lo, hi int)) {
 	t := Threads()
-	blocks := min(t*4, n, max(1, work/minWorkPerTask))
+	blocks := min(t*4, n, max(1, work/minWorkPerTask()))
 	if n >= 2*minRowsPerTask {
 		blocks = min(blocks, (n+minRowsPerTask-1)/minRowsPerTask)
 	}

@@ -6,7 +6,6 @@ import (
 	"math"
 	"math/rand/v2"
 
-	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
@@ -118,7 +117,7 @@ type denseFitter[T float32 | float64] struct {
 	tasks   int // ⌈n/taskRows⌉
 
 	centers, old, sums []float64  // k×m
-	ct                 *mat.Dense // m×k, the centres transposed for the products
+	ct64               []float64  // float64 data: the centres transposed, m×kp
 	ct32, c32          []float32  // float32 data: the centres in float32, transposed (m×kp) and not (k×m)
 	kp                 int        // k rounded up to a multiple of tileCols
 	cnorm, half, drift []float64  // ‖c‖², ½ distance to the nearest other centre, last shift
@@ -142,7 +141,7 @@ type denseFitter[T float32 | float64] struct {
 	closest  []float64 // squared distance to the nearest chosen centre
 	nearest  []int     // which chosen centre
 	cand     []int     // the step's candidate rows
-	candT    *mat.Dense
+	cand64   []float64 // float64 data: the candidates transposed, m×tp
 	cand32   []float32 // float32 data: the candidates transposed, m×tp
 	tp       int       // trials rounded up to a multiple of tileCols
 	candNorm []float64
@@ -158,11 +157,12 @@ type denseFitter[T float32 | float64] struct {
 }
 
 type denseScratch struct {
-	buf, dots []float64 // chunkRows×m rows widened to float64, chunkRows×max(k, trials) products
+	dots      []float64 // chunkRows×max(k, trials) products
 	pack, out []float32 // float32 data: a tile's rows copied together, the tiles' products
+	pack64    []float64 // float64 data: a tile's rows copied together
+	out64     []float64 // float64 data: the tiles' products
 	rows      []int
 	fail      []int // the rows of a chunk that fail Hamerly's test
-	a, d      mat.Dense
 }
 
 func newDenseFitter[T float32 | float64](x []T, n, m, k, threads int) *denseFitter[T] {
@@ -174,7 +174,6 @@ func newDenseFitter[T float32 | float64](x []T, n, m, k, threads int) *denseFitt
 		tasks: (n + taskRows - 1) / taskRows,
 
 		centers: make([]float64, k*m), old: make([]float64, k*m), sums: make([]float64, k*m),
-		ct:    mat.NewDense(m, k, nil),
 		cnorm: make([]float64, k), half: make([]float64, k), drift: make([]float64, k),
 		counts: make([]int, k), start: make([]int, k+1), order: make([]int, n), next: make([]int, k),
 		labels: make([]int, n), upper: make([]float64, n), lower: make([]float64, n),
@@ -182,7 +181,7 @@ func newDenseFitter[T float32 | float64](x []T, n, m, k, threads int) *denseFitt
 
 		trials:  trials,
 		closest: make([]float64, n), nearest: make([]int, n),
-		cand: make([]int, trials), candT: mat.NewDense(m, trials, nil), candNorm: make([]float64, trials),
+		cand: make([]int, trials), candNorm: make([]float64, trials),
 		candCent: make([]float64, trials*k), candDist: make([]float64, n*trials),
 	}
 	f.x64, _ = any(x).([]float64)
@@ -190,18 +189,23 @@ func newDenseFitter[T float32 | float64](x []T, n, m, k, threads int) *denseFitt
 	f.kp, f.tp = roundUp(k, tileCols), roundUp(trials, tileCols)
 	if f.x32 != nil {
 		f.ct32, f.c32, f.cand32 = make([]float32, m*f.kp), make([]float32, k*m), make([]float32, m*f.tp)
+	} else {
+		f.ct64, f.cand64 = make([]float64, m*f.kp), make([]float64, m*f.tp)
 	}
 	f.changed = make([]int, f.tasks)
 	f.partial = make([]float64, f.tasks*max(1, trials))
 	f.work = make([]denseScratch, f.pool.workers)
+	outLen := roundUp(chunkRows, tileRows) * max(f.kp, f.tp)
 	for w := range f.work {
 		f.work[w] = denseScratch{
-			buf:  make([]float64, chunkRows*m),
 			dots: make([]float64, chunkRows*max(k, trials)),
-			pack: make([]float32, tileRows*m),
-			out:  make([]float32, roundUp(chunkRows, tileRows)*max(f.kp, f.tp)),
 			rows: make([]int, chunkRows),
 			fail: make([]int, chunkRows),
+		}
+		if f.x32 != nil {
+			f.work[w].pack, f.work[w].out = make([]float32, tileRows*m), make([]float32, outLen)
+		} else {
+			f.work[w].pack64, f.work[w].out64 = make([]float64, tileRows*m), make([]float64, outLen)
 		}
 	}
 	for i := range n {
@@ -236,29 +240,15 @@ func (f *denseFitter[T]) meanVariance() float64 {
 	return floats.Sum(sq) / float64(f.n) / float64(f.m)
 }
 
-// product sets s.dots (len(rows)×l, row-major) to the rows of x listed in rows times b
-// (m×l): in float64 with package dense's kernels for float64 data, else in float32 with
-// b32 (b in float32, m×lp, lp a multiple of tileCols).
-func (f *denseFitter[T]) product(s *denseScratch, rows []int, b *mat.Dense, b32 []float32, lp int) {
+// product sets s.dots (len(rows)×l, row-major) to the rows of x listed in rows times the
+// m×l matrix held, its columns padded to lp (a multiple of tileCols), in b64 for float64
+// data and in b32 for float32 data, whose products are float32.
+func (f *denseFitter[T]) product(s *denseScratch, rows []int, b64 []float64, b32 []float32, lp, l int) {
 	if f.x32 != nil {
-		f.product32(s, rows, b32, lp, b.RawMatrix().Cols)
+		productTiles(f.x32, f.m, s.pack, s.out, s.dots, rows, b32, lp, l, tile12x8)
 		return
 	}
-	r, m := len(rows), f.m
-	_, l := b.Dims()
-	for t, i := range rows {
-		dst := s.buf[t*m : (t+1)*m]
-		if f.x64 != nil {
-			copy(dst, f.x64[i*m:(i+1)*m])
-			continue
-		}
-		for j, v := range f.row(i) {
-			dst[j] = float64(v)
-		}
-	}
-	s.a.SetRawMatrix(blas64.General{Rows: r, Cols: m, Stride: m, Data: s.buf[:r*m]})
-	s.d.SetRawMatrix(blas64.General{Rows: r, Cols: l, Stride: l, Data: s.dots[:r*l]})
-	dense.Mul(&s.d, &s.a, b)
+	productTiles(f.x64, f.m, s.pack64, s.out64, s.dots, rows, b64, lp, l, tile12x8f64)
 }
 
 // sumSq returns ‖v‖² in float64, with four partial sums.
@@ -298,27 +288,29 @@ func dist2[T float32 | float64](x []T, c []float64) float64 {
 	return (s0 + s1) + (s2 + s3)
 }
 
-// product32 is product for float32 data, by tiles of tileRows rows: read in place where
-// they are consecutive rows of x, else copied together (the last padded with zero rows).
-func (f *denseFitter[T]) product32(s *denseScratch, rows []int, b32 []float32, lp, l int) {
-	m := f.m
+// productTiles sets dots (len(rows)×l) to the rows of x (m columns) listed in rows times
+// b (m×lp), by tiles of tileRows rows: read in place where they are consecutive rows of x,
+// else copied together into pack (the last padded with zero rows); out holds the tiles'
+// products, lp to a row.
+func productTiles[E float32 | float64](x []E, m int, pack, out []E, dots []float64, rows []int, b []E, lp, l int,
+	tile func(a []E, aStride int, b []E, bStride, m int, dst []E, dStride int)) {
 	for p := 0; p < len(rows); p += tileRows {
-		tile := rows[p:min(p+tileRows, len(rows))]
-		a := s.pack
-		if len(tile) == tileRows && tile[tileRows-1]-tile[0] == tileRows-1 {
-			a = f.x32[tile[0]*m:]
+		rs := rows[p:min(p+tileRows, len(rows))]
+		a := pack
+		if len(rs) == tileRows && rs[tileRows-1]-rs[0] == tileRows-1 {
+			a = x[rs[0]*m:]
 		} else {
-			for q, i := range tile {
-				copy(a[q*m:(q+1)*m], f.x32[i*m:(i+1)*m])
+			for q, i := range rs {
+				copy(a[q*m:(q+1)*m], x[i*m:(i+1)*m])
 			}
-			clear(a[len(tile)*m : tileRows*m])
+			clear(a[len(rs)*m : tileRows*m])
 		}
 		for c := 0; c < lp; c += tileCols {
-			tile12x8(a, m, b32[c:], lp, m, s.out[p*lp+c:], lp)
+			tile(a, m, b[c:], lp, m, out[p*lp+c:], lp)
 		}
 	}
 	for q := range rows {
-		d, o := s.dots[q*l:(q+1)*l], s.out[q*lp:q*lp+l]
+		d, o := dots[q*l:(q+1)*l], out[q*lp:q*lp+l]
 		for c, v := range o {
 			d[c] = float64(v)
 		}

@@ -53,7 +53,7 @@ func (f *denseFitter[T]) assign() int {
 		}
 		f.cnorm[c] = floats.Dot(r, r)
 		for j, v := range r {
-			f.ct.Set(j, c, v)
+			f.ct64[j*f.kp+c] = v
 		}
 	}
 	if k > 1 {
@@ -147,7 +147,7 @@ func (f *denseFitter[T]) assignTask(w, t int) {
 		if len(rows) == 0 {
 			continue
 		}
-		f.product(s, rows, f.ct, f.ct32, f.kp)
+		f.product(s, rows, f.ct64, f.ct32, f.kp, k)
 		for p, i := range rows {
 			// the nearest and second nearest centres, without branches
 			dots := s.dots[p*k : (p+1)*k]

@@ -28,12 +28,13 @@ func (f *denseFitter[T]) seed(ctx context.Context, rng *rand.Rand) error {
 		}
 		for t, r := range f.cand {
 			x := f.row(r)
-			for j := range f.m {
-				f.candT.Set(j, t, float64(x[j]))
-			}
 			if f.x32 != nil {
 				for j, v := range f.x32[r*f.m : (r+1)*f.m] {
 					f.cand32[j*f.tp+t] = v
+				}
+			} else {
+				for j, v := range f.x64[r*f.m : (r+1)*f.m] {
+					f.cand64[j*f.tp+t] = v
 				}
 			}
 			f.candNorm[t] = f.norms[r]
@@ -103,7 +104,7 @@ func (f *denseFitter[T]) trialTask(w, t int) {
 		if len(rows) == 0 {
 			continue
 		}
-		f.product(s, rows, f.candT, f.cand32, f.tp)
+		f.product(s, rows, f.cand64, f.cand32, f.tp, tr)
 		for p, i := range rows {
 			d, dots := f.candDist[i*tr:(i+1)*tr], s.dots[p*tr:(p+1)*tr]
 			for q := range d {

@@ -10,16 +10,17 @@ const (
 )
 
 // tile12x8Go sets dst[r·dStride+c] = Σⱼ a[r·aStride+j]·b[j·bStride+c] for r < tileRows,
-// c < tileCols, summed in order j = 0…m−1, each product rounded to float32 before it is
-// added (the explicit conversion forbids a fused multiply-add).
-func tile12x8Go(a []float32, aStride int, b []float32, bStride, m int, dst []float32, dStride int) {
-	var acc [tileRows][tileCols]float32
+// c < tileCols, summed in order j = 0…m−1, each product rounded to E before it is added
+// (the explicit conversion forbids a fused multiply-add). In float64 that is the sum
+// package dense's Mul takes, so the two give the same bits.
+func tile12x8Go[E float32 | float64](a []E, aStride int, b []E, bStride, m int, dst []E, dStride int) {
+	var acc [tileRows][tileCols]E
 	for j := range m {
 		bj := b[j*bStride : j*bStride+tileCols]
 		for r := range acc {
 			av := a[r*aStride+j]
 			for c, bv := range bj {
-				acc[r][c] += float32(av * bv)
+				acc[r][c] += E(av * bv)
 			}
 		}
 	}

@@ -6,8 +6,11 @@ import (
 	"testing"
 )
 
-// TestTileAVX2SameBits holds the AVX2 tile kernel to its Go definition, bit for bit.
-func TestTileAVX2SameBits(t *testing.T) {
+// TestTileAVX2SameBits holds the float32 tile kernel, at every level, to its Go
+// definition, bit for bit.
+func TestTileAVX2SameBits(t *testing.T) { forEachLevel(t, testTile32SameBits) }
+
+func testTile32SameBits(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 1))
 	for _, m := range []int{1, 2, 7, 128, 300} {
 		aStride, bStride, dStride := m+3, 24, 16
@@ -41,8 +44,11 @@ func TestTileAVX2SameBits(t *testing.T) {
 	}
 }
 
-// TestDist2AVX2SameBits holds the AVX2 squared distance to its Go definition, bit for bit.
-func TestDist2AVX2SameBits(t *testing.T) {
+// TestDist2AVX2SameBits holds the float32 squared distance, at every level, to its Go
+// definition, bit for bit.
+func TestDist2AVX2SameBits(t *testing.T) { forEachLevel(t, testDist2SameBits) }
+
+func testDist2SameBits(t *testing.T) {
 	rng := rand.New(rand.NewPCG(2, 2))
 	for _, m := range []int{1, 7, 8, 13, 16, 40, 128, 301} {
 		x, c := make([]float32, m), make([]float32, m)

@@ -1,0 +1,36 @@
+package kmeans
+
+// Level is the instruction set the generated tile kernels run with: every level gives the
+// same bits (each kernel computes its Go form's operations in its order), so the level
+// changes only the speed.
+type Level int
+
+const (
+	LevelGo     Level = iota // the Go forms, on any processor
+	LevelAVX2                // 256-bit vectors
+	LevelAVX512              // 512-bit vectors (AVX-512 F)
+)
+
+func (l Level) String() string {
+	switch l {
+	case LevelAVX2:
+		return "avx2"
+	case LevelAVX512:
+		return "avx512"
+	}
+	return "go"
+}
+
+// level is the level in use: the best the processor has (bestLevel), lowered by tests
+// through setLevel.
+var level = bestLevel
+
+// KernelLevel returns the instruction set FitDense's kernels use on this processor.
+func KernelLevel() Level { return level }
+
+// setLevel sets the kernels' level (at most bestLevel) and returns the former one.
+func setLevel(l Level) Level {
+	old := level
+	level = min(l, bestLevel)
+	return old
+}
