@@ -118,17 +118,17 @@ func ParseTimeout(s string) (time.Duration, error) {
 	var d time.Duration
 	if f, err := strconv.ParseFloat(s, 64); err == nil {
 		if !(f > 0) || f > 1e9 {
-			return 0, fmt.Errorf("timeout must be a positive number of seconds or a duration such as 90s or 2h, got %s", s)
+			return 0, fmt.Errorf("want a positive number of seconds or a duration such as 90s or 2h, got %s", s)
 		}
 		d = time.Duration(f * float64(time.Second))
 	} else {
 		d, err = time.ParseDuration(s)
 		if err != nil {
-			return 0, fmt.Errorf("timeout %q: want a number of seconds or a duration such as 90s, 30m or 2h", s)
+			return 0, fmt.Errorf("%q is neither a number of seconds nor a duration such as 90s, 30m or 2h", s)
 		}
 	}
 	if d <= 0 {
-		return 0, fmt.Errorf("timeout must be positive, got %s", s)
+		return 0, fmt.Errorf("want a positive duration, got %s", s)
 	}
 	return d, nil
 }
