@@ -187,6 +187,9 @@ func (c *Config) rowProgram(m MethodSpec) (*RowProgram, error) {
 	if _, err := p.Path(); err != nil {
 		return nil, c.errf(line, "command", "%v", err)
 	}
+	if err := p.CheckScript(); err != nil {
+		return nil, c.errf(line, "command", "%v", err)
+	}
 	if m.Timeout.Kind != 0 {
 		if m.Timeout.Kind != yaml.ScalarNode {
 			return nil, c.errf(m.Timeout.Line, "timeout", "want a number of seconds or a duration such as 90s or 2h")

@@ -148,6 +148,7 @@ func TestCommandConfigErrors(t *testing.T) {
 		{"missing", "  - {name: M, algorithm: command}", "mine.yaml:3: command: want the program"},
 		{"not found", "  - {name: M, algorithm: command, command: [no-such-program-nagc, x.py]}", "mine.yaml:3: command: program no-such-program-nagc not found on PATH"},
 		{"relative not found", "  - {name: M, algorithm: command, command: [./absent.sh]}", "absent.sh not found"},
+		{"script not found", "  - {name: M, algorithm: command, command: [" + bin + ", mine.py]}", "mine.yaml:3: command: script mine.py not found"},
 		{"zero timeout", "  - {name: M, algorithm: command, command: [" + bin + "], timeout: 0}", "mine.yaml:3: timeout: want a positive number of seconds"},
 		{"negative timeout", "  - name: M\n    algorithm: command\n    command: [" + bin + "]\n    timeout: -5s", "mine.yaml:6: timeout: want a positive duration, got -5s"},
 		{"bad timeout", "  - {name: M, algorithm: command, command: [" + bin + "], timeout: soon}", "mine.yaml:3: timeout: \"soon\" is neither a number of seconds"},
