@@ -111,11 +111,11 @@ func (c *Config) validateCommandRow(m MethodSpec) (bool, error) {
 			n   *yaml.Node
 		}{{"command", &m.Command}, {"timeout", &m.Timeout}} {
 			if k.n.Kind != 0 {
-				return false, c.errf(k.n.Line, k.key, "%s is for rows with algorithm: command (a program of yours); %s is built in", k.key, m.Algorithm.Value)
+				return false, c.errf(k.n.Line, k.key, "only a row with algorithm: command (a program of yours) takes %s; %s is built in: remove %s, or make the row algorithm: command", k.key, m.Algorithm.Value, k.key)
 			}
 		}
 		if m.ReadsLabels {
-			return false, c.errf(m.Algorithm.Line, "reads_labels", "reads_labels is for rows with algorithm: command; %s says itself whether it reads the labels", m.Algorithm.Value)
+			return false, c.errf(m.Algorithm.Line, "reads_labels", "only a row with algorithm: command (a program of yours) takes reads_labels; %s is built in and says itself whether it reads the labels: remove reads_labels", m.Algorithm.Value)
 		}
 		return false, nil
 	}
@@ -189,6 +189,9 @@ func (c *Config) rowProgram(m MethodSpec) (*RowProgram, error) {
 		return nil, c.errf(line, "command", "the program's name is empty")
 	}
 	if _, err := p.Path(); err != nil {
+		return nil, c.errf(line, "command", "%v", err)
+	}
+	if err := p.CheckScript(); err != nil {
 		return nil, c.errf(line, "command", "%v", err)
 	}
 	if m.Timeout.Kind != 0 {

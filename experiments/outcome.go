@@ -32,9 +32,10 @@ type runsFailedError struct {
 
 func (e runsFailedError) Error() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d of %d runs failed; their errors are recorded (nagc status shows them) and running the same command again retries them, which helps only where the machine failed them (a missing gpmetis, too little memory): runs are deterministic, so an error from the data or the options comes back", e.failed, e.ran)
+	fmt.Fprintf(&b, "%d of %d runs failed; their errors are recorded (nagc status shows them) and running the same command again retries them, which helps only where the machine failed them (a missing gpmetis, too little memory): runs are deterministic, so an error from the data, the options or a program of yours comes back until it is fixed", e.failed, e.ran)
 	for _, f := range e.failures {
-		fmt.Fprintf(&b, "\n  %d× %s\n     e.g. %s", f.Runs, f.Error, f.Example)
+		// A program's last lines of output are indented under their failure.
+		fmt.Fprintf(&b, "\n  %d× %s\n     e.g. %s", f.Runs, strings.ReplaceAll(f.Error, "\n", "\n       | "), f.Example)
 	}
 	return b.String()
 }

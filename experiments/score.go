@@ -43,10 +43,13 @@ type ScoreOptions struct {
 func Score(cfg *Config, opt ScoreOptions) (*Summary, error) {
 	start := time.Now()
 	if strings.TrimSpace(opt.Row) == "" {
-		return nil, fmt.Errorf("score: give the row's name (--row)")
+		return nil, fmt.Errorf("give the row's name (--row)")
+	}
+	if err := checkScoreRow(cfg, opt); err != nil {
+		return nil, err
 	}
 	if !strings.Contains(opt.Files, "{dataset}") && len(cfg.Datasets) > 1 {
-		return nil, fmt.Errorf("score: %s names no {dataset}, and the config has %d datasets", opt.Files, len(cfg.Datasets))
+		return nil, fmt.Errorf("%s names no {dataset}, and the config has %d datasets", opt.Files, len(cfg.Datasets))
 	}
 	loaded, err := LoadDatasets(cfg)
 	if err != nil {
@@ -81,7 +84,7 @@ func Score(cfg *Config, opt ScoreOptions) (*Summary, error) {
 		}
 	}
 	if len(recs) == 0 {
-		return nil, fmt.Errorf("score: no file matches %s for the config's datasets (%s) and restarts 0…%d",
+		return nil, fmt.Errorf("no file matches %s for the config's datasets (%s) and restarts 0…%d",
 			opt.Files, strings.Join(cfg.DatasetNames(), ", "), restarts-1)
 	}
 	if err := os.MkdirAll(opt.ResultsDir, 0o755); err != nil {
@@ -160,4 +163,27 @@ func readClustering(path string, g *datasets.Graph) ([]int, error) {
 		}
 	}
 	return command.Renumber(labels), nil
+}
+
+// checkScoreRow refuses a row name that a config row or a recorded run of another
+// algorithm already has: summaries and reports group runs by name, so the clusterings
+// would be averaged with that row's own runs.
+func checkScoreRow(cfg *Config, opt ScoreOptions) error {
+	for _, m := range cfg.Methods {
+		if m.Name.Value == opt.Row {
+			return fmt.Errorf("--row %s: %s:%d names a row %s (algorithm: %s), whose runs would be averaged with these clusterings: give them a name of their own, e.g. --row %s-external",
+				opt.Row, cfg.File, m.Name.Line, opt.Row, m.Algorithm.Value, opt.Row)
+		}
+	}
+	recs, err := LoadResults(opt.ResultsDir)
+	if err != nil {
+		return nil // no records yet
+	}
+	for _, r := range recs {
+		if len(r.Methods) > 0 && r.Methods[0] == opt.Row && r.Algorithm != AlgorithmExternal {
+			return fmt.Errorf("--row %s: %s already holds runs of a row %s (algorithm: %s), which would be averaged with these clusterings: give them a name of their own, e.g. --row %s-external",
+				opt.Row, opt.ResultsDir, opt.Row, r.Algorithm, opt.Row)
+		}
+	}
+	return nil
 }

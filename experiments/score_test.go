@@ -86,6 +86,21 @@ func TestScore(t *testing.T) {
 	if len(points) != 2 {
 		t.Errorf("%d grid points, want KM's and GNN's", len(points))
 	}
+	// A row name the config or the folder's records already give another algorithm is
+	// refused: its runs would be averaged with the clusterings.
+	files := filepath.Join(dir, "gnn", "{dataset}-{restart}.tsv")
+	other := mustLoad(t, strings.Replace(scoreConfig, "name: KM", "name: KM2", 1))
+	for _, c := range []struct {
+		cfg  *Config
+		want string
+	}{{cfg, "config.yaml:5 names a row KM (algorithm: kmeans)"}, {other, "already holds runs of a row KM (algorithm: kmeans)"}} {
+		if _, err := Score(c.cfg, ScoreOptions{ResultsDir: res, Row: "KM", Files: files}); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("--row KM: error %v, want %q", err, c.want)
+		}
+	}
+	if again, err := LoadResults(res); err != nil || len(again) != len(recs) {
+		t.Errorf("a refused score recorded runs: %d records, want %d (%v)", len(again), len(recs), err)
+	}
 }
 
 // TestScoreRefuses checks the faults of a clustering file, each named with its file and

@@ -32,8 +32,11 @@ func (s *SweepStatus) WriteText(w io.Writer, config, dir string, onSlurm bool) e
 			fmt.Fprintf(w, "  … and %d more failed runs (nagc results summary %s lists them by grid point)\n", len(s.FailedRuns)-i, dir)
 			break
 		}
-		msg, _, _ := strings.Cut(r.Error, "\n")
-		fmt.Fprintf(w, "failed: run %s (%s, %s %s, restart %d): %s\n", r.RunID, r.Dataset, r.Algorithm, r.GridPoint(), r.Restart, msg)
+		row := r.Algorithm
+		if len(r.Methods) > 0 {
+			row = r.Methods[0] // the config's name of the row: several command rows share an algorithm
+		}
+		fmt.Fprintf(w, "failed: run %s (%s, %s %s, restart %d): %s\n", r.RunID, r.Dataset, row, r.GridPoint(), r.Restart, errorLine(r.Error))
 	}
 	for _, line := range s.NextCommands(config, dir, onSlurm) {
 		if _, err := fmt.Fprintln(w, line); err != nil {
@@ -78,4 +81,16 @@ func (s *SweepStatus) NextCommands(config, dir string, onSlurm bool) []string {
 		}
 	}
 	return append(out, merge())
+}
+
+// errorLine returns a recorded error in one line: its first line and, when that ends
+// by announcing a program's last lines of output (a colon), the last of them, which
+// says what went wrong (a Python traceback ends with its exception).
+func errorLine(err string) string {
+	first, rest, ok := strings.Cut(err, "\n")
+	if !ok || !strings.HasSuffix(first, ":") {
+		return first
+	}
+	lines := strings.Split(strings.TrimSpace(rest), "\n")
+	return first + " … " + strings.TrimSpace(lines[len(lines)-1])
 }

@@ -67,6 +67,15 @@ func TestStatusText(t *testing.T) {
 			t.Errorf("status lacks %q:\n%s", want, out)
 		}
 	}
+	st.FailedRuns = []Record{{RunID: "p0", Dataset: "cora", Algorithm: "command", Methods: []string{"Spectral"}, Params: map[string]any{}, Restart: 1,
+		Error: "the program failed (exit status 1); the last lines it printed:\nTraceback (most recent call last):\nModuleNotFoundError: No module named 'numpy'"}}
+	b.Reset()
+	if err := st.WriteText(&b, "c.yaml", "res", false); err != nil {
+		t.Fatal(err)
+	}
+	if want := "failed: run p0 (cora, Spectral {}, restart 1): the program failed (exit status 1); the last lines it printed: … ModuleNotFoundError: No module named 'numpy'\n"; !strings.Contains(b.String(), want) {
+		t.Errorf("status lacks %q:\n%s", want, b.String())
+	}
 	if strings.Contains(out, "r5") {
 		t.Errorf("status lists more than 5 failures:\n%s", out)
 	}

@@ -187,6 +187,22 @@ func TestPath(t *testing.T) {
 			t.Errorf("Path of %q: %v, want an error saying %q", c.argv, err, c.want)
 		}
 	}
+	for _, c := range []struct {
+		argv []string
+		bad  bool
+	}{
+		{[]string{"python3", "missing.py"}, true},
+		{[]string{"python3", filepath.Join(dir, "missing.py")}, true},
+		{[]string{"python3", "run.sh"}, false},     // present
+		{[]string{"python3", "-m", "mine"}, false}, // a flag first
+		{[]string{"mine", "out.txt"}, false},       // not a script's ending
+		{[]string{"python3"}, false},
+	} {
+		err := command.Program{Argv: c.argv, Dir: dir}.CheckScript()
+		if (err != nil) != c.bad || c.bad && !strings.Contains(err.Error(), "script "+c.argv[1]+" not found") {
+			t.Errorf("CheckScript of %q: %v, want an error: %v", c.argv, err, c.bad)
+		}
+	}
 	files, err := command.Program{Argv: []string{os.Args[0], "run.sh", "--flag", "absent.py"}, Dir: dir}.Files()
 	if err != nil || len(files) != 2 || files[1].Path != script || len(files[1].SHA256) != 64 {
 		t.Fatalf("Files = %v, %v; want the program and %s with their SHA-256", files, err, script)

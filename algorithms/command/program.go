@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -54,6 +55,28 @@ func (p Program) Path() (string, error) {
 		return "", fmt.Errorf("program %s not found on PATH", name)
 	}
 	return filepath.Abs(path)
+}
+
+// scriptExts are the endings of the scripts an interpreter is given as its first
+// argument: [python3, mine.py], [Rscript, mine.R], [julia, mine.jl], [bash, mine.sh].
+var scriptExts = []string{".py", ".R", ".r", ".jl", ".sh", ".pl", ".rb", ".js", ".m", ".lua"}
+
+// CheckScript returns an error when p's first argument names a script (by its ending)
+// that is not a file: with [python3, mine.py] and no mine.py in Dir, every run would
+// fail the same way, so a sweep says it before any starts. Other arguments may name
+// files yet to be made and are not checked.
+func (p Program) CheckScript() error {
+	if len(p.Argv) < 2 || p.Argv[1] == "" || strings.HasPrefix(p.Argv[1], "-") || !slices.Contains(scriptExts, filepath.Ext(p.Argv[1])) {
+		return nil
+	}
+	path := p.Argv[1]
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(p.Dir, path)
+	}
+	if st, err := os.Stat(path); err != nil || !st.Mode().IsRegular() {
+		return fmt.Errorf("script %s not found: %s is not a file (relative paths are read from the config's folder, %s)", p.Argv[1], path, p.Dir)
+	}
+	return nil
 }
 
 // File is a file a program's argv names, with the SHA-256 of its bytes.
@@ -118,17 +141,17 @@ func ParseTimeout(s string) (time.Duration, error) {
 	var d time.Duration
 	if f, err := strconv.ParseFloat(s, 64); err == nil {
 		if !(f > 0) || f > 1e9 {
-			return 0, fmt.Errorf("timeout must be a positive number of seconds or a duration such as 90s or 2h, got %s", s)
+			return 0, fmt.Errorf("want a positive number of seconds or a duration such as 90s or 2h, got %s", s)
 		}
 		d = time.Duration(f * float64(time.Second))
 	} else {
 		d, err = time.ParseDuration(s)
 		if err != nil {
-			return 0, fmt.Errorf("timeout %q: want a number of seconds or a duration such as 90s, 30m or 2h", s)
+			return 0, fmt.Errorf("%q is neither a number of seconds nor a duration such as 90s, 30m or 2h", s)
 		}
 	}
 	if d <= 0 {
-		return 0, fmt.Errorf("timeout must be positive, got %s", s)
+		return 0, fmt.Errorf("want a positive duration, got %s", s)
 	}
 	return d, nil
 }

@@ -49,6 +49,13 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err := experiments.WritePrograms(stdout, cfg); err != nil {
 		return err
 	}
+	if len(cfg.Programs()) > 0 {
+		if recs, err := experiments.LoadResults(*results); err == nil { // none yet: nothing to compare
+			if err := experiments.WriteProgramChanges(stdout, cfg, recs); err != nil {
+				return err
+			}
+		}
+	}
 	in.configure(cfg)
 	if b, _ := memory.ParseSize(cfg.MaxMemory); b > 0 && *in.maxMemory == "" {
 		setMemoryBudget(b) // the config's max_memory, where --max-memory does not override it

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"image/color"
-	"math"
 	"sort"
 
 	"gonum.org/v1/plot"
@@ -44,7 +43,7 @@ func (s Style) NewCDDiagram(title string, names []string, ranks []float64, cd fl
 	if s.Height <= 0 {
 		w, _ := s.Size()
 		d.Style.Width = w
-		lines := 4.3 + 0.6*float64(len(d.Cliques())) + 1.5*float64((k+1)/2) + 0.5
+		lines := 4.6 + 0.6*float64(len(d.Cliques())) + 1.5*float64((k+1)/2) + 0.5
 		if s.Title {
 			lines += 1.5
 		}
@@ -101,12 +100,17 @@ func (d *CDDiagram) Draw(c draw.Canvas) {
 	line := draw.LineStyle{Color: color.Black, Width: vg.Points(0.6)}
 	k := len(d.names)
 	order := d.order()
-	// Labels take the sides: the widest label decides the axis's margins.
-	var labelW vg.Length
-	for i := range d.names {
-		labelW = max(labelW, ts.Width(d.label(i)))
+	// Labels take the sides: the widest label of each side decides its margin.
+	half := (k + 1) / 2
+	var leftW, rightW vg.Length
+	for pos, i := range order {
+		if pos < half {
+			leftW = max(leftW, ts.Width(d.label(i)))
+		} else {
+			rightW = max(rightW, ts.Width(d.label(i)))
+		}
 	}
-	left, right := c.Min.X+labelW+fs, c.Max.X-labelW-fs
+	left, right := c.Min.X+leftW+fs, c.Max.X-rightW-fs
 	if right-left < 4*fs { // too narrow for the labels: the axis keeps a third
 		w := c.Size().X
 		left, right = c.Min.X+w/3, c.Max.X-w/3
@@ -139,10 +143,7 @@ func (d *CDDiagram) Draw(c draw.Canvas) {
 	c.StrokeLine2(line, x(1), axisY, x(float64(k)), axisY)
 	tl := ts
 	tl.XAlign, tl.YAlign = draw.XCenter, draw.YBottom
-	step := 1
-	if gap := x(2) - x(1); gap > 0 {
-		step = max(1, int(math.Ceil(float64((ts.Width(fmt.Sprint(k))+fs/2)/gap))))
-	}
+	step := rankLabelStep(float64((right-left)/vg.Length(k-1)), float64(tl.Width(fmt.Sprint(k))+fs/2))
 	for r := 1; r <= k; r++ {
 		c.StrokeLine2(line, x(float64(r)), axisY, x(float64(r)), axisY+fs/3)
 		if (r-1)%step == 0 {
@@ -153,13 +154,12 @@ func (d *CDDiagram) Draw(c draw.Canvas) {
 	cliques := d.Cliques()
 	bar := draw.LineStyle{Color: color.Black, Width: vg.Points(2)}
 	for i, g := range cliques {
-		by := axisY - fs/2 - vg.Length(i)*fs*0.6
+		by := axisY - 0.8*fs - vg.Length(i)*fs*0.6
 		lo, hi := d.ranks[g[0]], d.ranks[g[len(g)-1]]
 		c.StrokeLine2(bar, x(lo)-fs/6, by, x(hi)+fs/6, by)
 	}
 	// Each method: down from its rank, then out to its label.
-	top := axisY - fs/2 - vg.Length(len(cliques))*fs*0.6 - fs/4
-	half := (k + 1) / 2
+	top := axisY - 0.8*fs - vg.Length(len(cliques))*fs*0.6 - fs/4
 	for pos, i := range order {
 		xr := x(d.ranks[i])
 		lab := ts
@@ -193,4 +193,20 @@ func sign(leftSide bool) float64 {
 		return 1
 	}
 	return -1
+}
+
+// rankLabelStep returns how many ranks apart the axis's numbers are written: 1 when ticks
+// spacing apart leave room for a number as wide as width, else the smallest of 2, 5,
+// 10, 20, 50, … that does, so that no two numbers overlap on a narrow axis.
+func rankLabelStep(spacing, width float64) int {
+	if spacing <= 0 {
+		return 1
+	}
+	for step := 1; ; step *= 10 {
+		for _, m := range []int{1, 2, 5} {
+			if float64(step*m)*spacing >= width {
+				return step * m
+			}
+		}
+	}
 }

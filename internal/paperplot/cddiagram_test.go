@@ -33,3 +33,15 @@ func TestCDCliques(t *testing.T) {
 		}
 	}
 }
+
+// TestRankLabelStep checks that the axis's numbers are thinned only when they would overlap.
+func TestRankLabelStep(t *testing.T) {
+	for _, c := range []struct {
+		spacing, width float64
+		want           int
+	}{{20, 10, 1}, {10, 10, 1}, {9, 10, 2}, {4, 10, 5}, {1.5, 10, 10}, {0.3, 10, 50}, {0, 10, 1}} {
+		if got := rankLabelStep(c.spacing, c.width); got != c.want {
+			t.Errorf("rankLabelStep(%v, %v) = %d, want %d", c.spacing, c.width, got, c.want)
+		}
+	}
+}

@@ -256,8 +256,15 @@ func TestGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	kinds := map[string]saver{"cd_diagram": cdDiagram(t), "cd_diagram_wide": wide, "cd_diagram_many": many, "sweep_marks": marks, "growth": grow,
-		"panels": panels(t), "graph": graph(t)}
+	// Eleven rows of the paper's table, ranked over two datasets: the numbers thin out
+	// on a column-wide axis, and the long labels stay on their side.
+	paperRows, err := Style{}.NewCDDiagram("", []string{"Prop.", "Prop. (authors' init)", "Prop. (w/o PU)", "Prop.*", "NMF",
+		"JWNMF*", "METIS", "k-means", "JWNMF", "SNMF", "BAGC"}, []float64{1, 2.5, 3, 5.5, 6.5, 7, 7, 7, 7.5, 8, 11}, 10.68)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kinds := map[string]saver{"cd_diagram": cdDiagram(t), "cd_diagram_wide": wide, "cd_diagram_many": many,
+		"cd_diagram_paper_rows": paperRows, "sweep_marks": marks, "growth": grow, "panels": panels(t), "graph": graph(t)}
 	for name, f := range figureKinds(t) {
 		kinds[name] = f
 	}

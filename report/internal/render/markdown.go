@@ -134,6 +134,7 @@ func writeProvenance(b *bytes.Buffer, rep *Report, opt Options) {
 		fmt.Fprintf(b, "- git commit: %s\n", strings.Join(commits, ", "))
 		fmt.Fprintf(b, "- machine: %s\n", strings.Join(machines, "; "))
 		fmt.Fprintf(b, "- Go version: %s\n", strings.Join(gos, ", "))
+		writePrograms(b, r.Records)
 		writeLoadReports(b, r.Provenance[len(r.Provenance)-1])
 	}
 	total, done, failed := r.Counts()
