@@ -1,0 +1,165 @@
+package render
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"gonum.org/v1/plot/cmpimg"
+
+	"github.com/nagc-harness/nagc/experiments"
+	"github.com/nagc-harness/nagc/report/internal/reporttest"
+	"github.com/nagc-harness/nagc/report/paper"
+)
+
+// searchFixture is the records of a halving search and a grid of one method on Cora,
+// written by hand: the search "S" has two batches of 9 trials (λ = 10⁻⁶·2^(2i+batch) for its i-th, ρ in
+// {0.5, 0.95}), rungs of 10, 30 and 90 iterations (η = 3), 2 restarts; the top third
+// of a rung goes on, continued (iterations_run is the rung's difference). Its value
+// is ARI = 0.3 + 0.04·(trial mod 9) − 0.01·restart at every rung, plus 0.005 per rung.
+// The grid "G" has λ ∈ {0.01, 1} × ρ ∈ {0.5, 0.95}, 90 iterations, 2 restarts, ARI
+// 0.5 + 0.05·point. Every fit takes 0.01 s an iteration; a restart's k-means start,
+// 2 s, is paid by its first fit only.
+func searchFixture() []experiments.Record {
+	var recs []experiments.Record
+	plan, started := 0, map[string]bool{}
+	add := func(rec experiments.Record) {
+		plan++
+		rec.Plan, rec.Config = plan, "s"
+		rec.Dataset, rec.Algorithm, rec.K1, rec.Status = "cora", "nagc", 7, experiments.StatusDone
+		rec.Finished = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+		rec.RunID = fmt.Sprintf("%s|%v|%d", rec.Methods[0], rec.Params, rec.Restart)
+		if rec.IterationsRun == 0 {
+			rec.IterationsRun = rec.Iterations
+		}
+		rec.FitSeconds = 0.01 * float64(rec.IterationsRun)
+		if k := fmt.Sprint(rec.Methods[0], rec.Restart); started[k] {
+			rec.InitCached = true
+		} else {
+			started[k], rec.InitSeconds = true, 2
+		}
+		b, err := json.Marshal(rec)
+		if err != nil {
+			panic(err)
+		}
+		var back experiments.Record
+		if err := json.Unmarshal(b, &back); err != nil {
+			panic(err)
+		}
+		recs = append(recs, back)
+	}
+	rungs := []int{10, 30, 90}
+	for batch := range 2 {
+		alive := []int{0, 1, 2, 3, 4, 5, 6, 7, 8}
+		for rung, its := range rungs {
+			var next []int
+			for _, i := range alive {
+				trial := 9*batch + i
+				promoted := rung < 2 && i >= 9-len(alive)/3
+				cut := rung < 2 && !promoted
+				if promoted {
+					next = append(next, i)
+				}
+				for restart := range 2 {
+					run := its
+					if rung > 0 {
+						run = its - rungs[rung-1]
+					}
+					add(experiments.Record{
+						Methods: []string{"S"}, Restart: restart, Iterations: its, IterationsRun: run,
+						Params:  map[string]any{"lambda": 1e-6 * float64(int(1)<<(2*i+batch)), "rho": []float64{0.5, 0.95}[i%2], "iterations": its},
+						Metrics: map[string]float64{"ari": 0.3 + 0.04*float64(i) - 0.01*float64(restart) + 0.005*float64(rung) + 0.01*float64(batch)},
+						Search:  &experiments.SearchInfo{Row: "S", Rule: "ari", Trial: trial, Batch: batch, Rung: rung, Rungs: 3, Cut: cut},
+					})
+				}
+			}
+			alive = next
+		}
+	}
+	for p, lr := range [][2]float64{{0.01, 0.5}, {0.01, 0.95}, {1, 0.5}, {1, 0.95}} {
+		for restart := range 2 {
+			add(experiments.Record{Methods: []string{"G"}, Restart: restart, Iterations: 90,
+				Params:  map[string]any{"lambda": lr[0], "rho": lr[1]},
+				Metrics: map[string]float64{"ari": 0.5 + 0.05*float64(p)}})
+		}
+	}
+	return recs
+}
+
+// searchResults aggregates searchFixture as a report reads it.
+func searchResults(t *testing.T) (*Results, *searchView) {
+	t.Helper()
+	pub, err := paper.DefaultPublished()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := NewResults(searchFixture(), reporttest.Provenance(), pub, experiments.SelectModularity)
+	if err != nil {
+		t.Fatal(err)
+	}
+	views := r.Searches()
+	if len(views) != 1 {
+		t.Fatalf("%d searches, want 1", len(views))
+	}
+	return r, views[0]
+}
+
+// TestSearchFiguresGolden draws the search figures of searchFixture to PNG and compares
+// each with testdata/NAME_golden.png within gonum's cmpimg.EqualApprox colour distance
+// of 0.01 (as internal/paperplot's golden tests); go test -update rewrites them.
+func TestSearchFiguresGolden(t *testing.T) {
+	r, v := searchResults(t)
+	dir := t.TempDir()
+	o := FigureOptions{Dir: dir, Formats: []string{FormatPNG}}
+	for name, draw := range map[string]func(*searchView, FigureOptions) (*Figure, error){
+		"search_best": r.bestSoFarFigure, "search_rungs": r.rungFigure,
+	} {
+		t.Run(name, func(t *testing.T) {
+			fig, err := draw(v, o)
+			if err != nil || fig == nil {
+				t.Fatalf("%v, %v", fig, err)
+			}
+			got, err := os.ReadFile(filepath.Join(dir, fig.Files[0]))
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkGoldenPNG(t, filepath.Join("testdata", name+"_golden.png"), got)
+		})
+	}
+}
+
+// checkGoldenPNG compares a rendered PNG with the golden image at path, rewriting it
+// under -update.
+func checkGoldenPNG(t *testing.T, path string, got []byte) {
+	t.Helper()
+	if f := flag.Lookup("update"); f != nil && f.Value.String() == "true" {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if bytes.Equal(got, want) {
+		return
+	}
+	ok, err := cmpimg.EqualApprox("png", got, want, 0.01)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !ok {
+		bad := "(not kept)"
+		if d, err := os.MkdirTemp("", "nagc-golden-"); err == nil {
+			bad = filepath.Join(d, filepath.Base(path))
+			os.WriteFile(bad, got, 0o644)
+		}
+		t.Errorf("%s differs beyond the tolerance; rendered image: %s", path, bad)
+	}
+}
