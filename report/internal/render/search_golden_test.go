@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"testing"
@@ -22,8 +23,8 @@ import (
 // {0.5, 0.95}), rungs of 10, 30 and 90 iterations (η = 3), 2 restarts; the top third
 // of a rung goes on, continued (iterations_run is the rung's difference). Its value
 // is ARI = 0.3 + 0.04·(trial mod 9) − 0.01·restart at every rung, plus 0.005 per rung.
-// The grid "G" has λ ∈ {0.01, 1} × ρ ∈ {0.5, 0.95}, 90 iterations, 2 restarts, ARI
-// 0.5 + 0.05·point. Every fit takes 0.01 s an iteration; a restart's k-means start,
+// The grid "G" has λ ∈ {10⁻⁴, …, 10} × ρ ∈ {0.5, 0.95}, 90 iterations, 2 restarts,
+// ARI 0.5 + 0.015·point (0.665 at its last). Every fit takes 0.01 s an iteration; a restart's k-means start,
 // 2 s, is paid by its first fit only.
 func searchFixture() []experiments.Record {
 	var recs []experiments.Record
@@ -81,11 +82,11 @@ func searchFixture() []experiments.Record {
 			alive = next
 		}
 	}
-	for p, lr := range [][2]float64{{0.01, 0.5}, {0.01, 0.95}, {1, 0.5}, {1, 0.95}} {
+	for p := range 12 {
 		for restart := range 2 {
 			add(experiments.Record{Methods: []string{"G"}, Restart: restart, Iterations: 90,
-				Params:  map[string]any{"lambda": lr[0], "rho": lr[1]},
-				Metrics: map[string]float64{"ari": 0.5 + 0.05*float64(p)}})
+				Params:  map[string]any{"lambda": math.Pow(10, float64(p/2-4)), "rho": []float64{0.5, 0.95}[p%2]},
+				Metrics: map[string]float64{"ari": 0.5 + 0.015*float64(p)}})
 		}
 	}
 	return recs
@@ -117,7 +118,7 @@ func TestSearchFiguresGolden(t *testing.T) {
 	dir := t.TempDir()
 	o := FigureOptions{Dir: dir, Formats: []string{FormatPNG}}
 	for name, draw := range map[string]func(*searchView, FigureOptions) (*Figure, error){
-		"search_best": r.bestSoFarFigure, "search_rungs": r.rungFigure,
+		"search_best": r.bestSoFarFigure, "search_best_seconds": r.bestSoFarSecondsFigure, "search_rungs": r.rungFigure,
 	} {
 		t.Run(name, func(t *testing.T) {
 			fig, err := draw(v, o)
@@ -162,4 +163,20 @@ func checkGoldenPNG(t *testing.T, path string, got []byte) {
 		}
 		t.Errorf("%s differs beyond the tolerance; rendered image: %s", path, bad)
 	}
+}
+
+// TestSearchGridTable checks the table "search against grid" of searchFixture against
+// golden Markdown and LaTeX, with its costs computed by hand: the search ran 2 × (9·2·10
+// + 3·2·20 + 1·2·60) = 840 iterations (its best, trial 17: 0.64 − 0.005 = 0.635) in 52 fits, 8.4 s of iterations and 2 × 2 s of
+// k-means starts; the grid 12·2·90 = 2160 iterations in 24 fits, 21.6 + 4 s.
+func TestSearchGridTable(t *testing.T) {
+	r, v := searchResults(t)
+	tb := searchGridTable(r, v)
+	if tb == nil {
+		t.Fatal("no table")
+	}
+	checkTable(t, "search_grid", tb, []string{
+		"| grid | G | 0.6650 | lambda=10 rho=0.95 | 24 | 2160 | 25.6 | 100.0 % | 100.0 % |",
+		"| search | S | 0.6350 | trial 17: lambda=0.131072 rho=0.5 | 52 | 840 | 12.4 | 38.9 % | 48.4 % |",
+	})
 }
