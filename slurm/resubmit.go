@@ -24,6 +24,9 @@ type Resubmission struct {
 	// results folder hold them (experiments.SweepStatus); Merged counts those done in the
 	// results folder itself.
 	Expected, Done, Failed, Missing, Merged int
+	// Searches counts the config's searches the shards and the results folder do not
+	// hold complete (experiments.SearchGaps): their shards are resubmitted too.
+	Searches int
 }
 
 // Resubmit submits the tasks of job whose shard has missing runs and a new merge job
@@ -75,6 +78,21 @@ func Resubmit(ctx context.Context, job *Job, cfg *experiments.Config, opts []str
 			todo = append(todo, s.Shard)
 		}
 	}
+	dirs := []string{job.Results}
+	for i := 1; i <= job.Tasks; i++ {
+		dirs = append(dirs, experiments.ShardDir(job.Results, i, job.Tasks))
+	}
+	searches, err := experiments.SearchGaps(cfg, dirs, job.Tasks)
+	if err != nil {
+		return out, err
+	}
+	out.Searches = len(searches)
+	for _, g := range searches {
+		if !slices.Contains(todo, g.Shard) {
+			todo = append(todo, g.Shard)
+		}
+	}
+	slices.Sort(todo)
 	if len(todo) == 0 && st.Missing > 0 {
 		// The shards of job.Tasks tasks hold every run of cfg between them: none can be
 		// missing without its shard; say so rather than claim the sweep complete.
@@ -100,7 +118,11 @@ func Resubmit(ctx context.Context, job *Job, cfg *experiments.Config, opts []str
 		}
 	}
 	if len(todo) == 0 {
-		if st.Merged == st.Done {
+		unmerged, err := experiments.SearchGaps(cfg, dirs[:1], 0)
+		if err != nil {
+			return out, err
+		}
+		if st.Merged == st.Done && len(unmerged) == 0 {
 			return out, nil
 		}
 		out.Merge, err = job.Submit(ctx, "merge", merge, mergeOpts...)
