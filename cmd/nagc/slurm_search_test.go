@@ -70,7 +70,8 @@ func sweepRecords(t *testing.T, dir string) []string {
 // shards merged give the records of one nagc run (the search whole in one shard). A
 // shard stopped inside its search (a task's time limit) leaves every planned grid run
 // recorded; the merge refuses it all the same, naming the search, and once the task is
-// run again the merge gives the same records.
+// run again the merge gives the same records. Meanwhile nagc status reads the search's
+// progress in its shard and names the command that finishes it.
 func TestShardedSearchMerge(t *testing.T) {
 	dir := t.TempDir()
 	cfg := filepath.Join(dir, "shs.yaml")
@@ -128,6 +129,11 @@ func TestShardedSearchMerge(t *testing.T) {
 		args := append([]string{"merge", "--out", filepath.Join(dir, "refused"), "--config", cfg}, parts...)
 		if code := run(context.Background(), args, &out, &errb); code == 0 || !strings.Contains(errb.String(), "search S on synthetic has") {
 			t.Errorf("merge of a shard stopped inside its search: exit %d, %s", code, errb.String())
+		}
+		status := nagcOK(t, "status", cfg, "--results", stopped)
+		if want := fmt.Sprintf("--shard %d/3 --results %s   # finishes search S on synthetic", i+1, parts[i]); !strings.Contains(status, want) ||
+			!strings.Contains(status, "search S on synthetic (rule modularity): ") {
+			t.Errorf("nagc status of the stopped shard lacks the search's line or %q:\n%s", want, status)
 		}
 		nagcOK(t, "run", cfg, "--results", parts[i], "--shard", fmt.Sprintf("%d/3", i+1), "--workers", "1")
 	}
