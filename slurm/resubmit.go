@@ -29,7 +29,8 @@ type Resubmission struct {
 	Searches int
 }
 
-// Resubmit submits the tasks of job whose shard has missing runs and a new merge job
+// Resubmit submits the tasks of job whose shard has missing runs or an unfinished
+// search (experiments.SearchGaps) and a new merge job
 // after them (MergeAfter), cancelling a merge job of an earlier submission still
 // queued. job is the first submission's (its scripts in job.Results); cfg its config;
 // opts are sbatch options (--time=…, --mem=…, --cpus-per-task=…) overriding the
@@ -74,25 +75,11 @@ func Resubmit(ctx context.Context, job *Job, cfg *experiments.Config, opts []str
 		if s.Holder != nil {
 			return out, fmt.Errorf("shard %d/%d is being recorded by %s: wait for it, or stop it, then resubmit", s.Shard, s.Shards, s.State())
 		}
-		if s.Missing > 0 {
+		if s.Missing+s.Searches > 0 {
 			todo = append(todo, s.Shard)
 		}
 	}
-	dirs := []string{job.Results}
-	for i := 1; i <= job.Tasks; i++ {
-		dirs = append(dirs, experiments.ShardDir(job.Results, i, job.Tasks))
-	}
-	searches, err := experiments.SearchGaps(cfg, dirs, job.Tasks)
-	if err != nil {
-		return out, err
-	}
-	out.Searches = len(searches)
-	for _, g := range searches {
-		if !slices.Contains(todo, g.Shard) {
-			todo = append(todo, g.Shard)
-		}
-	}
-	slices.Sort(todo)
+	out.Searches = st.Searches
 	if len(todo) == 0 && st.Missing > 0 {
 		// The shards of job.Tasks tasks hold every run of cfg between them: none can be
 		// missing without its shard; say so rather than claim the sweep complete.
@@ -118,7 +105,7 @@ func Resubmit(ctx context.Context, job *Job, cfg *experiments.Config, opts []str
 		}
 	}
 	if len(todo) == 0 {
-		unmerged, err := experiments.SearchGaps(cfg, dirs[:1], 0)
+		unmerged, err := experiments.SearchGaps(cfg, []string{job.Results}, 0)
 		if err != nil {
 			return out, err
 		}

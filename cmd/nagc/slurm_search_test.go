@@ -135,6 +135,10 @@ func TestShardedSearchMerge(t *testing.T) {
 			!strings.Contains(status, "search S on synthetic (rule modularity): ") {
 			t.Errorf("nagc status of the stopped shard lacks the search's line or %q:\n%s", want, status)
 		}
+		if !strings.Contains(status, "1 searches unfinished") || !strings.Contains(status, fmt.Sprintf("%d/3 ", i+1)) ||
+			strings.Contains(status, "Every shard is finished") {
+			t.Errorf("nagc status counts the stopped search's shard as finished:\n%s", status)
+		}
 		nagcOK(t, "run", cfg, "--results", parts[i], "--shard", fmt.Sprintf("%d/3", i+1), "--workers", "1")
 	}
 	again := filepath.Join(dir, "again")
