@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -132,6 +133,52 @@ func TestSearchFiguresGolden(t *testing.T) {
 			checkGoldenPNG(t, filepath.Join("testdata", name+"_golden.png"), got)
 		})
 	}
+	t.Run("search_slices", func(t *testing.T) {
+		pub, err := paper.DefaultPublished()
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := NewResults(sliceFixture(t), reporttest.Provenance(), pub, experiments.SelectModularity)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fig, err := r.sliceFigure(r.Searches()[0], o)
+		if err != nil || fig == nil {
+			t.Fatalf("%v, %v", fig, err)
+		}
+		if want := "Log axis for λ"; !strings.Contains(fig.Caption, want) || strings.Contains(fig.Caption, "for λ and") {
+			t.Errorf("caption %q: want a log axis for λ alone", fig.Caption)
+		}
+		got, err := os.ReadFile(filepath.Join(dir, fig.Files[0]))
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkGoldenPNG(t, filepath.Join("testdata", "search_slices_golden.png"), got)
+	})
+}
+
+// sliceFixture is a random search without pruning on Cora: 16 trials, 2 restarts, λ =
+// 10^(−8+0.6·i) (ten decades), ρ ∈ {0.5, 0.95}, k₂ ∈ {5, 10}, modularity 0.6 −
+// 0.002·(log₁₀ λ + 2)² − 0.05·(ρ − 0.5) + 0.001·k₂ − 0.004·restart; trial 15's second
+// restart is missing (it did not complete the last rung).
+func sliceFixture(t *testing.T) []experiments.Record {
+	var recs []experiments.Record
+	for i := range 16 {
+		l, rho, k2 := math.Pow(10, -8+0.6*float64(i)), []float64{0.5, 0.95}[i%2], []int{5, 10}[i/2%2]
+		for restart := range 2 {
+			if i == 15 && restart == 1 {
+				continue
+			}
+			mod := 0.6 - 0.002*math.Pow(math.Log10(l)+2, 2) - 0.05*(rho-0.5) + 0.001*float64(k2) - 0.004*float64(restart)
+			recs = append(recs, reporttest.Record(t, "cora", "R", map[string]any{"lambda": l, "rho": rho, "k2": k2, "iterations": 100}, restart, 0.2, mod, 0, 1, ""))
+			r := &recs[len(recs)-1]
+			r.RunID += fmt.Sprint("|trial ", i)
+			r.Algorithm, r.Iterations, r.IterationsRun = "nagc", 100, 100
+			r.Search = &experiments.SearchInfo{Row: "R", Rule: "modularity", Trial: i, Rungs: 1}
+			r.Plan = len(recs)
+		}
+	}
+	return recs
 }
 
 // checkGoldenPNG compares a rendered PNG with the golden image at path, rewriting it

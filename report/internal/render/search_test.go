@@ -55,7 +55,7 @@ methods:
 		t.Fatal(err)
 	}
 	for _, f := range []string{"search_best_synthetic_s.png", "search_rungs_synthetic_s.png", "search_trials_synthetic_s.md",
-		"search_trials_synthetic_s.tex", "search_trials_synthetic_s.csv", "search_best_seconds_synthetic_s.png",
+		"search_trials_synthetic_s.tex", "search_trials_synthetic_s.csv", "search_best_seconds_synthetic_s.png", "search_slices_synthetic_s.png",
 		"search_grid_synthetic_s.md", "search_grid_synthetic_s.tex", "search_grid_synthetic_s.csv"} {
 		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
 			t.Errorf("missing %s: %v", f, err)
