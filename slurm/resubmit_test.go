@@ -43,20 +43,8 @@ func fakeSlurm(t *testing.T, dir string) {
 func TestResubmit(t *testing.T) {
 	dir := t.TempDir()
 	fakeSlurm(t, dir)
-	config := filepath.Join(dir, "tiny.yaml")
-	cfgText := "name: tiny\nseed: 1\nrestarts: 2\ndatasets: [synthetic]\nmethods:\n  - {name: k-means, algorithm: kmeans}\n  - {name: SNMF, algorithm: snmf}\n"
-	if err := os.WriteFile(config, []byte(cfgText), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	cfg, err := experiments.LoadConfig(config)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res := filepath.Join(dir, "results")
-	job := &Job{Name: "nagc-tiny", Nagc: "/bin/true", Config: config, Results: res, Tasks: 2, CPUsPerTask: 1}
-	if _, _, err := job.Write(); err != nil {
-		t.Fatal(err)
-	}
+	job, cfg := writtenJob(t, dir, "tiny", "name: tiny\nseed: 1\nrestarts: 2\ndatasets: [synthetic]\nmethods:\n  - {name: k-means, algorithm: kmeans}\n  - {name: SNMF, algorithm: snmf}\n", 2)
+	res := job.Results
 	// The first submission: array 100, merge 101, still queued.
 	if _, err := job.Submit(context.Background(), "array", filepath.Join(res, Dir, ArrayScript)); err != nil {
 		t.Fatal(err)
@@ -150,22 +138,10 @@ func TestResubmitOneTask(t *testing.T) {
 func TestResubmitSearch(t *testing.T) {
 	dir := t.TempDir()
 	fakeSlurm(t, dir)
-	config := filepath.Join(dir, "s.yaml")
-	cfgText := "name: s\nseed: 2\nrestarts: 2\niterations: 27\ndatasets: [synthetic]\n" +
-		"search: {sampler: random, trials: 6, batch: 3, rule: modularity, prune: halving, min_iterations: 3, first_restarts: 1}\n" +
-		"methods:\n  - name: S\n    algorithm: nagc\n    space: {lambda: {log: [1.0e-4, 10]}}\n"
-	if err := os.WriteFile(config, []byte(cfgText), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	cfg, err := experiments.LoadConfig(config)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res := filepath.Join(dir, "results")
-	job := &Job{Name: "nagc-s", Nagc: "/bin/true", Config: config, Results: res, Tasks: 2, CPUsPerTask: 1}
-	if _, _, err := job.Write(); err != nil {
-		t.Fatal(err)
-	}
+	job, cfg := writtenJob(t, dir, "s", "name: s\nseed: 2\nrestarts: 2\niterations: 27\ndatasets: [synthetic]\n"+
+		"search: {sampler: random, trials: 6, batch: 3, rule: modularity, prune: halving, min_iterations: 3, first_restarts: 1}\n"+
+		"methods:\n  - name: S\n    algorithm: nagc\n    space: {lambda: {log: [1.0e-4, 10]}}\n", 2)
+	res := job.Results
 	execute := func(limit int) string {
 		held := ""
 		for i := range 2 {
@@ -195,4 +171,23 @@ func TestResubmitSearch(t *testing.T) {
 	if r.Searches != 0 || r.Tasks != "" || r.Merge == "" {
 		t.Errorf("search finished, not merged: resubmission %+v; want a merge job only", r)
 	}
+}
+
+// writtenJob writes config text cfgText to dir/NAME.yaml and the scripts of a job of
+// tasks tasks recording into dir/results, and returns the job and the loaded config.
+func writtenJob(t *testing.T, dir, name, cfgText string, tasks int) (*Job, *experiments.Config) {
+	t.Helper()
+	config := filepath.Join(dir, name+".yaml")
+	if err := os.WriteFile(config, []byte(cfgText), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := experiments.LoadConfig(config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	job := &Job{Name: "nagc-" + name, Nagc: "/bin/true", Config: config, Results: filepath.Join(dir, "results"), Tasks: tasks, CPUsPerTask: 1}
+	if _, _, err := job.Write(); err != nil {
+		t.Fatal(err)
+	}
+	return job, cfg
 }

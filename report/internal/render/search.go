@@ -252,9 +252,8 @@ func legendOnce(j int, name string) string {
 	return ""
 }
 
-// trialsTable returns the table of a search's trials: parameters, rung reached,
-// iterations, mean value there, and whether it was cut or completed the last rung.
-func trialsTable(r *Results, v *searchView) *Table {
+// paramKeys returns the names of the parameters of v's trials, sorted.
+func (v *searchView) paramKeys() []string {
 	var keys []string
 	for _, t := range v.Trials {
 		for k := range t.Params {
@@ -264,6 +263,13 @@ func trialsTable(r *Results, v *searchView) *Table {
 		}
 	}
 	sort.Strings(keys)
+	return keys
+}
+
+// trialsTable returns the table of a search's trials: parameters, rung reached,
+// iterations, mean value there, and whether it was cut or completed the last rung.
+func trialsTable(r *Results, v *searchView) *Table {
+	keys := v.paramKeys()
 	tt := texttable.Table{
 		Title:   fmt.Sprintf("%s on %s: trials of the search", v.Row, DatasetTitle(v.Dataset)),
 		Caption: fmt.Sprintf("Every trial in order: its parameters, the last rung it reached with that rung's iterations and the mean %s over its restarts there, and its outcome.", ruleLabel(v.Rule)),

@@ -1,7 +1,6 @@
 package render
 
 import (
-	"bytes"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -12,9 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"gonum.org/v1/plot/cmpimg"
-
 	"github.com/nagc-harness/nagc/experiments"
+	"github.com/nagc-harness/nagc/internal/paperplot/plottest"
 	"github.com/nagc-harness/nagc/report/internal/reporttest"
 	"github.com/nagc-harness/nagc/report/paper"
 )
@@ -181,35 +179,12 @@ func sliceFixture(t *testing.T) []experiments.Record {
 	return recs
 }
 
-// checkGoldenPNG compares a rendered PNG with the golden image at path, rewriting it
-// under -update.
+// checkGoldenPNG compares a rendered PNG with the golden image at path (plottest),
+// rewriting it under -update (the flag reporttest defines).
 func checkGoldenPNG(t *testing.T, path string, got []byte) {
 	t.Helper()
-	if f := flag.Lookup("update"); f != nil && f.Value.String() == "true" {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if bytes.Equal(got, want) {
-		return
-	}
-	ok, err := cmpimg.EqualApprox("png", got, want, 0.01)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !ok {
-		bad := "(not kept)"
-		if d, err := os.MkdirTemp("", "nagc-golden-"); err == nil {
-			bad = filepath.Join(d, filepath.Base(path))
-			os.WriteFile(bad, got, 0o644)
-		}
-		t.Errorf("%s differs beyond the tolerance; rendered image: %s", path, bad)
-	}
+	f := flag.Lookup("update")
+	plottest.CheckPNG(t, path, got, f != nil && f.Value.String() == "true")
 }
 
 // TestSearchGridTable checks the table "search against grid" of searchFixture against

@@ -3,8 +3,6 @@ package render
 import (
 	"fmt"
 	"math"
-	"slices"
-	"sort"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -23,15 +21,7 @@ const logSpan = 100
 // least logSpan. Records do not say how a space was declared, so the axis follows the
 // values. Nil when no trial completed the last rung.
 func (r *Results) sliceFigure(v *searchView, o FigureOptions) (*Figure, error) {
-	var keys []string
-	for _, t := range v.Trials {
-		for k := range t.Params {
-			if !slices.Contains(keys, k) {
-				keys = append(keys, k)
-			}
-		}
-	}
-	sort.Strings(keys)
+	keys := v.paramKeys()
 	var figs []*paperplot.Figure
 	var drawn, logs []string
 	for _, k := range keys {
