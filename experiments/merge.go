@@ -123,8 +123,9 @@ func sameDir(a, b string) bool {
 }
 
 // MergeGaps checks that the folders dst and srcs together record every run of config
-// (of every config their sweeps record when config is ""), and describes what they lack,
-// one line per config. Given a config, it refuses folders holding runs that config's rows
+// (of every config their sweeps record when config is "") and hold its every search
+// complete (SearchGaps), and describes what they lack: one line per incomplete search
+// and per config with runs missing. Given a config, it refuses folders holding runs that config's rows
 // would pool with other settings (checkPopulations), as nagc run does.
 func MergeGaps(config, dst string, srcs []string) ([]string, error) {
 	configs := []string{config}
@@ -165,6 +166,13 @@ func MergeGaps(config, dst string, srcs []string) ([]string, error) {
 		st, err := StatusIn(cfg, runs, dirs)
 		if err != nil {
 			return nil, err
+		}
+		searches, err := SearchGaps(cfg, dirs, 0)
+		if err != nil {
+			return nil, err
+		}
+		for _, g := range searches {
+			gaps = append(gaps, c+": "+g.String())
 		}
 		if st.Missing == 0 {
 			continue

@@ -73,6 +73,9 @@ type SweepStatus struct {
 	MissingRuns []Run
 	// FailedRuns lists the latest record of each run recorded only as failed.
 	FailedRuns []Record
+	// Searches counts the config's searches not held complete (SearchGaps): a search
+	// plans its runs as it goes, so Expected and Missing count none of its runs.
+	Searches int
 }
 
 // ShardStatus is the progress of one shard of a sweep.
@@ -85,8 +88,9 @@ type ShardStatus struct {
 	// Holder names the process recording into Dir now, nil when none is (as far as the
 	// folder's lock tells: see LockAppend).
 	Holder *LockHolder
-	// Expected, Done, Failed and Missing count the shard's runs as SweepStatus does.
-	Expected, Done, Failed, Missing int
+	// Expected, Done, Failed, Missing and Searches count the shard's runs and searches
+	// as SweepStatus does.
+	Expected, Done, Failed, Missing, Searches int
 }
 
 // Complete reports whether every run is recorded, as done or failed.
@@ -102,7 +106,7 @@ func (s ShardStatus) State() string {
 		return "running"
 	case !s.Started && s.Done+s.Failed == 0:
 		return "not started"
-	case s.Missing == 0:
+	case s.Missing == 0 && s.Searches == 0:
 		return "finished"
 	}
 	return "stopped"
@@ -124,6 +128,11 @@ func StatusOf(cfg *Config, runs []Run, dir string, n int) (*SweepStatus, error) 
 		return nil, err
 	}
 	st := t.status(runs)
+	searches, err := SearchGaps(cfg, dirs, n)
+	if err != nil {
+		return nil, err
+	}
+	st.Searches = len(searches)
 	for i := 1; i <= n; i++ {
 		sh := ShardStatus{Shard: i, Shards: n, Dir: dirs[i], Started: t.started[dirs[i]]}
 		if sh.Started {
@@ -131,6 +140,11 @@ func StatusOf(cfg *Config, runs []Run, dir string, n int) (*SweepStatus, error) 
 		}
 		sub := t.status(Shard(runs, i-1, n))
 		sh.Expected, sh.Done, sh.Failed, sh.Missing = sub.Expected, sub.Done, sub.Failed, sub.Missing
+		for _, g := range searches {
+			if g.Shard == i {
+				sh.Searches++
+			}
+		}
 		st.Shards = append(st.Shards, sh)
 	}
 	return st, nil

@@ -13,6 +13,9 @@ import (
 // the scripts of a Slurm submission.
 func (s *SweepStatus) WriteText(w io.Writer, config, dir string, onSlurm bool) error {
 	fmt.Fprintf(w, "%s into %s: %d runs: %d done, %d failed, %d missing", config, dir, s.Expected, s.Done, s.Failed, s.Missing)
+	if s.Searches > 0 {
+		fmt.Fprintf(w, ", %d searches unfinished", s.Searches)
+	}
 	if s.Shards != nil {
 		fmt.Fprintf(w, "; %d merged into %s", s.Merged, dir)
 	}
@@ -60,13 +63,13 @@ func (s *SweepStatus) NextCommands(config, dir string, onSlurm bool) []string {
 		return fmt.Sprintf("  nagc merge --out %s --config %s %s", dir, config, strings.Join(srcs, " "))
 	}
 	switch {
-	case s.Missing == 0 && (n == 0 || s.Merged == s.Done):
+	case s.Missing+s.Searches == 0 && (n == 0 || s.Merged == s.Done):
 		out := []string{"Complete. The report: nagc report " + dir}
 		if s.Failed > 0 {
 			out = append(out, fmt.Sprintf("%d runs failed (their errors are recorded); running the sweep again retries them, which helps only where the machine failed them (runs are deterministic).", s.Failed))
 		}
 		return out
-	case s.Missing == 0:
+	case s.Missing+s.Searches == 0:
 		return []string{"Every shard is finished. To merge them:", merge()}
 	case n == 0:
 		return []string{"To finish the rest:", fmt.Sprintf("  nagc run %s --results %s", config, dir)}
@@ -76,7 +79,7 @@ func (s *SweepStatus) NextCommands(config, dir string, onSlurm bool) []string {
 	}
 	out := []string{"To finish the rest, run the unfinished shards, then merge:"}
 	for _, sh := range s.Shards {
-		if sh.Missing > 0 && sh.Holder == nil {
+		if sh.Missing+sh.Searches > 0 && sh.Holder == nil {
 			out = append(out, fmt.Sprintf("  nagc run %s --results %s --shard %d/%d", config, sh.Dir, sh.Shard, sh.Shards))
 		}
 	}

@@ -24,9 +24,13 @@ type Resubmission struct {
 	// results folder hold them (experiments.SweepStatus); Merged counts those done in the
 	// results folder itself.
 	Expected, Done, Failed, Missing, Merged int
+	// Searches counts the config's searches the shards and the results folder do not
+	// hold complete (experiments.SearchGaps): their shards are resubmitted too.
+	Searches int
 }
 
-// Resubmit submits the tasks of job whose shard has missing runs and a new merge job
+// Resubmit submits the tasks of job whose shard has missing runs or an unfinished
+// search (experiments.SearchGaps) and a new merge job
 // after them (MergeAfter), cancelling a merge job of an earlier submission still
 // queued. job is the first submission's (its scripts in job.Results); cfg its config;
 // opts are sbatch options (--time=…, --mem=…, --cpus-per-task=…) overriding the
@@ -71,10 +75,11 @@ func Resubmit(ctx context.Context, job *Job, cfg *experiments.Config, opts []str
 		if s.Holder != nil {
 			return out, fmt.Errorf("shard %d/%d is being recorded by %s: wait for it, or stop it, then resubmit", s.Shard, s.Shards, s.State())
 		}
-		if s.Missing > 0 {
+		if s.Missing+s.Searches > 0 {
 			todo = append(todo, s.Shard)
 		}
 	}
+	out.Searches = st.Searches
 	if len(todo) == 0 && st.Missing > 0 {
 		// The shards of job.Tasks tasks hold every run of cfg between them: none can be
 		// missing without its shard; say so rather than claim the sweep complete.
@@ -100,7 +105,11 @@ func Resubmit(ctx context.Context, job *Job, cfg *experiments.Config, opts []str
 		}
 	}
 	if len(todo) == 0 {
-		if st.Merged == st.Done {
+		unmerged, err := experiments.SearchGaps(cfg, []string{job.Results}, 0)
+		if err != nil {
+			return out, err
+		}
+		if st.Merged == st.Done && len(unmerged) == 0 {
 			return out, nil
 		}
 		out.Merge, err = job.Submit(ctx, "merge", merge, mergeOpts...)

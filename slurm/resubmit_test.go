@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -42,20 +43,8 @@ func fakeSlurm(t *testing.T, dir string) {
 func TestResubmit(t *testing.T) {
 	dir := t.TempDir()
 	fakeSlurm(t, dir)
-	config := filepath.Join(dir, "tiny.yaml")
-	cfgText := "name: tiny\nseed: 1\nrestarts: 2\ndatasets: [synthetic]\nmethods:\n  - {name: k-means, algorithm: kmeans}\n  - {name: SNMF, algorithm: snmf}\n"
-	if err := os.WriteFile(config, []byte(cfgText), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	cfg, err := experiments.LoadConfig(config)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res := filepath.Join(dir, "results")
-	job := &Job{Name: "nagc-tiny", Nagc: "/bin/true", Config: config, Results: res, Tasks: 2, CPUsPerTask: 1}
-	if _, _, err := job.Write(); err != nil {
-		t.Fatal(err)
-	}
+	job, cfg := writtenJob(t, dir, "tiny", "name: tiny\nseed: 1\nrestarts: 2\ndatasets: [synthetic]\nmethods:\n  - {name: k-means, algorithm: kmeans}\n  - {name: SNMF, algorithm: snmf}\n", 2)
+	res := job.Results
 	// The first submission: array 100, merge 101, still queued.
 	if _, err := job.Submit(context.Background(), "array", filepath.Join(res, Dir, ArrayScript)); err != nil {
 		t.Fatal(err)
@@ -142,4 +131,63 @@ func TestResubmitOneTask(t *testing.T) {
 	if r, err = Resubmit(context.Background(), job, cfg, nil); err != nil || r.Tasks != "" || r.Merge != "" || r.Merged != 4 {
 		t.Fatalf("merged: %+v, %v; want nothing submitted, 4 merged", r, err)
 	}
+}
+
+// A search's runs are planned as it goes, so its shard stopped inside it (every planned
+// run recorded) is resubmitted all the same; finished, it gets a merge job only.
+func TestResubmitSearch(t *testing.T) {
+	dir := t.TempDir()
+	fakeSlurm(t, dir)
+	job, cfg := writtenJob(t, dir, "s", "name: s\nseed: 2\nrestarts: 2\niterations: 27\ndatasets: [synthetic]\n"+
+		"search: {sampler: random, trials: 6, batch: 3, rule: modularity, prune: halving, min_iterations: 3, first_restarts: 1}\n"+
+		"methods:\n  - name: S\n    algorithm: nagc\n    space: {lambda: {log: [1.0e-4, 10]}}\n", 2)
+	res := job.Results
+	execute := func(limit int) string {
+		held := ""
+		for i := range 2 {
+			d := experiments.ShardDir(res, i+1, 2)
+			if _, err := experiments.Execute(context.Background(), cfg, experiments.Options{ResultsDir: d, Shard: i, Shards: 2, Workers: 1, Limit: limit}); err != nil {
+				t.Fatal(err)
+			}
+			if recs, _, _ := experiments.ReadRecords(filepath.Join(d, experiments.RunsFile)); len(recs) > 0 {
+				held = strconv.Itoa(i + 1)
+			}
+		}
+		return held
+	}
+	task := execute(4)
+	r, err := Resubmit(context.Background(), job, cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Searches != 1 || r.Tasks != task || r.Array == "" || r.Merge == "" {
+		t.Errorf("search stopped in shard %s: resubmission %+v; want that task and a merge job", task, r)
+	}
+	execute(0)
+	r, err = Resubmit(context.Background(), job, cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Searches != 0 || r.Tasks != "" || r.Merge == "" {
+		t.Errorf("search finished, not merged: resubmission %+v; want a merge job only", r)
+	}
+}
+
+// writtenJob writes config text cfgText to dir/NAME.yaml and the scripts of a job of
+// tasks tasks recording into dir/results, and returns the job and the loaded config.
+func writtenJob(t *testing.T, dir, name, cfgText string, tasks int) (*Job, *experiments.Config) {
+	t.Helper()
+	config := filepath.Join(dir, name+".yaml")
+	if err := os.WriteFile(config, []byte(cfgText), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := experiments.LoadConfig(config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	job := &Job{Name: "nagc-" + name, Nagc: "/bin/true", Config: config, Results: filepath.Join(dir, "results"), Tasks: tasks, CPUsPerTask: 1}
+	if _, _, err := job.Write(); err != nil {
+		t.Fatal(err)
+	}
+	return job, cfg
 }

@@ -8,22 +8,53 @@ import (
 	"github.com/nagc-harness/nagc/experiments"
 )
 
-// writeSearchStatus writes a line per search of cfg recorded in dir (trials done, cut,
-// running; best so far), and the command that finishes the searches not complete.
-func writeSearchStatus(w io.Writer, cfg *experiments.Config, config, dir string) error {
-	recs, _, err := experiments.ReadRecords(filepath.Join(dir, experiments.RunsFile))
-	if err != nil {
-		return err
+// writeSearchStatus writes a line per search of cfg recorded in dir or in its n shard
+// folders (trials done, cut, running; best so far), a line per search not started, and
+// the commands that finish the searches not complete: for a sharded sweep, those of the
+// shards that run them (a search goes whole to one shard).
+func writeSearchStatus(w io.Writer, cfg *experiments.Config, config, dir string, n int) error {
+	dirs := []string{dir}
+	for i := 1; i <= n; i++ {
+		dirs = append(dirs, experiments.ShardDir(dir, i, n))
 	}
-	complete := true
+	var recs []experiments.Record
+	for _, d := range dirs {
+		r, _, err := experiments.ReadRecords(filepath.Join(d, experiments.RunsFile))
+		if err != nil {
+			return err
+		}
+		recs = append(recs, r...)
+	}
 	for _, s := range experiments.SearchStatusOf(cfg, recs) {
 		if err := s.WriteText(w); err != nil {
 			return err
 		}
-		complete = complete && s.Complete()
 	}
-	if !complete {
+	gaps, err := experiments.SearchGaps(cfg, dirs, n)
+	if err != nil {
+		return err
+	}
+	for _, g := range gaps {
+		if g.Status.Proposed == 0 {
+			fmt.Fprintf(w, "search %s on %s: not started\n", g.Status.Row, g.Status.Dataset)
+		}
+	}
+	if len(gaps) == 0 {
+		return nil
+	}
+	if n == 0 {
 		_, err = fmt.Fprintf(w, "  nagc run %s --results %s   # finishes the searches (resumes where they stopped)\n", config, dir)
+		return err
 	}
-	return err
+	done := map[int]bool{}
+	for _, g := range gaps {
+		if !done[g.Shard] {
+			done[g.Shard] = true
+			if _, err := fmt.Fprintf(w, "  nagc run %s --shard %d/%d --results %s   # finishes search %s on %s (resumes where it stopped)\n",
+				config, g.Shard, n, experiments.ShardDir(dir, g.Shard, n), g.Status.Row, g.Status.Dataset); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }

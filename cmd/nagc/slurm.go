@@ -145,8 +145,12 @@ func resubmitSlurm(ctx context.Context, job *slurm.Job, cfg *experiments.Config,
 	case err != nil:
 		return err
 	case r.Tasks != "":
-		fmt.Fprintf(stdout, "%d of %d runs are recorded (%d done, %d failed), %d missing: resubmitted tasks %s of %d as job %s, and merge job %s after them\n",
-			r.Done+r.Failed, r.Expected, r.Done, r.Failed, r.Missing, r.Tasks, job.Tasks, r.Array, r.Merge)
+		unfinished := ""
+		if r.Searches > 0 {
+			unfinished = fmt.Sprintf(", %d searches unfinished", r.Searches)
+		}
+		fmt.Fprintf(stdout, "%d of %d runs are recorded (%d done, %d failed), %d missing%s: resubmitted tasks %s of %d as job %s, and merge job %s after them\n",
+			r.Done+r.Failed, r.Expected, r.Done, r.Failed, r.Missing, unfinished, r.Tasks, job.Tasks, r.Array, r.Merge)
 	case r.Merge != "":
 		fmt.Fprintf(stdout, "every shard is finished (%d runs: %d done, %d failed), %d merged into %s: submitted merge job %s\n",
 			r.Expected, r.Done, r.Failed, r.Merged, job.Results, r.Merge)

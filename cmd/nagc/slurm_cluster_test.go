@@ -42,7 +42,7 @@ func TestSlurmLocalCluster(t *testing.T) {
 	if b, err := os.ReadFile("/etc/slurm/slurm.conf"); err == nil && !bytes.Contains(b, []byte("nagc scripts/slurm-local.sh")) {
 		t.Skip("this machine has its own Slurm configuration: the test does not touch it")
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 6*time.Minute)
 	defer cancel()
 	script, err := filepath.Abs("../../scripts/slurm-local.sh")
 	if err != nil {
@@ -93,10 +93,11 @@ func TestSlurmLocalCluster(t *testing.T) {
 	c.sh(t, c.bin, "run", config, "--results", ref, "--workers", "2")
 	c.want = readMetricLines(t, ref)
 
-	// Both at once: the time-limited task waits a minute for its limit, on one CPU.
+	// All at once: the time-limited tasks wait a minute for their limit, on one CPU.
 	t.Run("jobs", func(t *testing.T) {
 		t.Run("cancelled-task", func(t *testing.T) { t.Parallel(); c.cancelledTask(t) })
 		t.Run("time-limit", func(t *testing.T) { t.Parallel(); c.timeLimit(t) })
+		t.Run("search", func(t *testing.T) { t.Parallel(); c.searchTimeLimit(t) })
 	})
 	t.Logf("whole test (cluster start, reference run, jobs, resubmissions) %s", time.Since(start).Round(100*time.Millisecond))
 }

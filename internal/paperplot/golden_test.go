@@ -1,7 +1,6 @@
 package paperplot
 
 import (
-	"bytes"
 	"flag"
 	"fmt"
 	"math"
@@ -10,8 +9,9 @@ import (
 	"testing"
 
 	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/cmpimg"
 	"gonum.org/v1/plot/plotter"
+
+	"github.com/nagc-harness/nagc/internal/paperplot/plottest"
 )
 
 var (
@@ -278,29 +278,7 @@ func TestGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			golden := filepath.Join("testdata", name+"_golden.png")
-			if *update {
-				if err := os.WriteFile(golden, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run go test -update to create it)", err)
-			}
-			if bytes.Equal(got, want) {
-				return
-			}
-			ok, err := cmpimg.EqualApprox("png", got, want, 0.01)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !ok {
-				bad := filepath.Join(os.TempDir(), "paperplot_"+name+"_got.png")
-				os.WriteFile(bad, got, 0o644)
-				t.Errorf("%s differs from %s beyond the tolerance; rendered image: %s", name, golden, bad)
-			}
+			plottest.CheckPNG(t, filepath.Join("testdata", name+"_golden.png"), got, *update)
 		})
 	}
 }

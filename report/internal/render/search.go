@@ -135,8 +135,19 @@ func (r *Results) searchSlug(v *searchView) string {
 // bestSoFarFigure draws the search's best finished value against the iterations its
 // fits ran, with the best grid point of another row of the same dataset as a line.
 func (r *Results) bestSoFarFigure(v *searchView, o FigureOptions) (*Figure, error) {
+	return r.bestSoFar(v, o, false)
+}
+
+// bestSoFarSecondsFigure is bestSoFarFigure against the seconds the fits took.
+func (r *Results) bestSoFarSecondsFigure(v *searchView, o FigureOptions) (*Figure, error) {
+	return r.bestSoFar(v, o, true)
+}
+
+// bestSoFar draws the search's best finished value against the cost (fitCost) of its
+// fits in the order they were executed: iterations, or seconds when seconds is set.
+func (r *Results) bestSoFar(v *searchView, o FigureOptions, seconds bool) (*Figure, error) {
 	var pts plotter.XYs
-	best, iters := math.Inf(-1), 0
+	best, cost := math.Inf(-1), 0.0
 	finishedAt := map[int]*searchTrialView{}
 	for _, t := range v.Trials {
 		if t.Finished {
@@ -144,58 +155,50 @@ func (r *Results) bestSoFarFigure(v *searchView, o FigureOptions) (*Figure, erro
 		}
 	}
 	for i, rec := range v.Fits {
-		iters += rec.IterationsRun
+		its, s := fitCost(rec)
+		if seconds {
+			cost += s
+		} else {
+			cost += float64(its)
+		}
 		if t := finishedAt[i]; t != nil && t.Values[t.last] > best {
 			best = t.Values[t.last]
 			if len(pts) > 0 {
-				pts = append(pts, plotter.XY{X: float64(iters), Y: pts[len(pts)-1].Y})
+				pts = append(pts, plotter.XY{X: cost, Y: pts[len(pts)-1].Y})
 			}
-			pts = append(pts, plotter.XY{X: float64(iters), Y: best})
+			pts = append(pts, plotter.XY{X: cost, Y: best})
 		}
 	}
 	if len(pts) == 0 {
 		return nil, nil
 	}
-	pts = append(pts, plotter.XY{X: float64(iters), Y: best})
-	f := o.Style.NewFigure(fmt.Sprintf("%s on %s: best so far", v.Row, DatasetTitle(v.Dataset)), "iterations run (all fits)", ruleLabel(v.Rule))
+	pts = append(pts, plotter.XY{X: cost, Y: best})
+	xLabel, name, against := "iterations run (all fits)", "search_best_", "the iterations all the search's fits ran up to then (continued fits count only their own)"
+	if seconds {
+		xLabel, name, against = "seconds (all fits)", "search_best_seconds_", "the seconds all the search's fits took up to then (fit time plus a k-means start where it was computed, summed over fits whatever ran in parallel)"
+	}
+	f := o.Style.NewFigure(fmt.Sprintf("%s on %s: best so far", v.Row, DatasetTitle(v.Dataset)), xLabel, ruleLabel(v.Rule))
 	f.Grid()
 	if err := f.Curve(0, "best trial that completed the last rung", pts); err != nil {
 		return nil, err
 	}
-	if name, g, gIters, ok := r.gridBest(v); ok {
-		f.HLine(fmt.Sprintf("grid's best (%s, %s iterations)", name, strconv.Itoa(gIters)), g)
+	if grids := r.gridCosts(v); bestGrid(grids) >= 0 {
+		g := grids[bestGrid(grids)]
+		cost := strconv.Itoa(g.Iterations) + " iterations"
+		if seconds {
+			cost = FmtSec3(g.Seconds) + " s"
+		}
+		f.HLine(fmt.Sprintf("grid's best (%s, %s)", g.Row, cost), g.Best)
 	}
 	f.Plot.X.Min = 0
 	f.Pad()
-	fig := &Figure{Name: "search_best_" + r.searchSlug(v), Kind: "search", Dataset: v.Dataset, Method: v.Row,
+	fig := &Figure{Name: name + r.searchSlug(v), Kind: "search", Dataset: v.Dataset, Method: v.Row,
 		Title:   fmt.Sprintf("%s on %s: the search's best so far", v.Row, DatasetTitle(v.Dataset)),
-		Caption: fmt.Sprintf("The best mean %s over restarts of the trials that completed the last rung, against the iterations all the search's fits ran up to then (continued fits count only their own).", ruleLabel(v.Rule))}
+		Caption: fmt.Sprintf("The best mean %s over restarts of the trials that completed the last rung, against %s.", ruleLabel(v.Rule), against)}
+	if seconds {
+		fig.Title += " against seconds"
+	}
 	return fig, o.Save(fig, f)
-}
-
-// gridBest returns the best grid point, under the search's rule, of a row that is no
-// search on the search's dataset with the same method: its row, value and the
-// iterations of the row's grid.
-func (r *Results) gridBest(v *searchView) (string, float64, int, bool) {
-	algo := v.Fits[0].Algorithm
-	best, name, ok := math.Inf(-1), "", false
-	iters := map[string]int{}
-	for _, rec := range r.Records {
-		if rec.Search == nil && rec.Dataset == v.Dataset && rec.Algorithm == algo {
-			for _, m := range rec.Methods {
-				iters[m] += rec.Iterations
-			}
-		}
-	}
-	for _, p := range r.Points {
-		if p.Dataset != v.Dataset || p.Runs == 0 || p.Records[0].Search != nil || p.Records[0].Algorithm != algo {
-			continue
-		}
-		if x, has := experiments.RuleValue(v.Rule, p.Mean); has && x > best {
-			best, name, ok = x, p.Method, true
-		}
-	}
-	return name, best, iters[name], ok
 }
 
 // rungFigure draws every trial's mean value at each rung it reached against the
@@ -249,9 +252,8 @@ func legendOnce(j int, name string) string {
 	return ""
 }
 
-// trialsTable returns the table of a search's trials: parameters, rung reached,
-// iterations, mean value there, and whether it was cut or completed the last rung.
-func trialsTable(r *Results, v *searchView) *Table {
+// paramKeys returns the names of the parameters of v's trials, sorted.
+func (v *searchView) paramKeys() []string {
 	var keys []string
 	for _, t := range v.Trials {
 		for k := range t.Params {
@@ -261,6 +263,13 @@ func trialsTable(r *Results, v *searchView) *Table {
 		}
 	}
 	sort.Strings(keys)
+	return keys
+}
+
+// trialsTable returns the table of a search's trials: parameters, rung reached,
+// iterations, mean value there, and whether it was cut or completed the last rung.
+func trialsTable(r *Results, v *searchView) *Table {
+	keys := v.paramKeys()
 	tt := texttable.Table{
 		Title:   fmt.Sprintf("%s on %s: trials of the search", v.Row, DatasetTitle(v.Dataset)),
 		Caption: fmt.Sprintf("Every trial in order: its parameters, the last rung it reached with that rung's iterations and the mean %s over its restarts there, and its outcome.", ruleLabel(v.Rule)),
@@ -317,8 +326,9 @@ func (rep *Report) writeSearchSection(b *bytes.Buffer, opt Options) error {
 			iters += f.IterationsRun
 		}
 		fmt.Fprintf(b, "%d trials: %d completed the last rung, %d cut; %d fits ran %d iterations in all.", len(v.Trials), done, cut, len(v.Fits), iters)
-		if name, g, gIters, ok := rep.Results.gridBest(v); ok && gIters > 0 {
-			fmt.Fprintf(b, " The grid of %s on the same dataset ran %d iterations (the search: %.1f %% of them); its best %s is %.4f.", name, gIters, 100*float64(iters)/float64(gIters), v.Rule, g)
+		if grids := rep.Results.gridCosts(v); bestGrid(grids) >= 0 && grids[bestGrid(grids)].Iterations > 0 {
+			g := grids[bestGrid(grids)]
+			fmt.Fprintf(b, " The grid of %s on the same dataset ran %d iterations (the search: %.1f %% of them); its best %s is %.4f.", g.Row, g.Iterations, 100*float64(iters)/float64(g.Iterations), v.Rule, g.Best)
 		}
 		fmt.Fprint(b, "\n\n")
 		if len(opt.Figures) > 0 {
@@ -326,7 +336,7 @@ func (rep *Report) writeSearchSection(b *bytes.Buffer, opt Options) error {
 			if err != nil {
 				return err
 			}
-			for _, draw := range []func(*searchView, FigureOptions) (*Figure, error){rep.Results.bestSoFarFigure, rep.Results.rungFigure} {
+			for _, draw := range []func(*searchView, FigureOptions) (*Figure, error){rep.Results.bestSoFarFigure, rep.Results.bestSoFarSecondsFigure, rep.Results.rungFigure, rep.Results.sliceFigure} {
 				f, err := draw(v, fo)
 				if err != nil {
 					return err
@@ -345,6 +355,14 @@ func (rep *Report) writeSearchSection(b *bytes.Buffer, opt Options) error {
 			return err
 		}
 		fmt.Fprintf(b, "The trials: %s.\n\n", linkList(files))
+		if t := searchGridTable(rep.Results, v); t != nil {
+			files, err := writeTableFiles(opt.OutDir, t, opt.Formats)
+			rep.Files = append(rep.Files, files...)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(b, "%s\n\n%s\n\n", t.Markdown(), linkList(files))
+		}
 	}
 	return nil
 }

@@ -13,8 +13,9 @@ import (
 )
 
 // The report of a results folder holding a search and a grid of the same method: the
-// search's section with its best-so-far and rung figures (the grid's best as a line),
-// its trials table in every format, one line per trial with its outcome, and the
+// search's section with its best-so-far (against iterations and seconds) and rung
+// figures (the grid's best as a line), its trials table and the table "search against
+// grid" in every format, one line per trial with its outcome, and the
 // share of the grid's iterations.
 func TestSearchReport(t *testing.T) {
 	const config = `name: s
@@ -54,14 +55,15 @@ methods:
 		t.Fatal(err)
 	}
 	for _, f := range []string{"search_best_synthetic_s.png", "search_rungs_synthetic_s.png", "search_trials_synthetic_s.md",
-		"search_trials_synthetic_s.tex", "search_trials_synthetic_s.csv"} {
+		"search_trials_synthetic_s.tex", "search_trials_synthetic_s.csv", "search_best_seconds_synthetic_s.png", "search_slices_synthetic_s.png",
+		"search_grid_synthetic_s.md", "search_grid_synthetic_s.tex", "search_grid_synthetic_s.csv"} {
 		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
 			t.Errorf("missing %s: %v", f, err)
 		}
 	}
 	md, _ := os.ReadFile(filepath.Join(out, "REPORT.md"))
 	for _, want := range []string{"## Searches", "### S on synthetic (rule modularity)", "12 trials: 2 completed the last rung, 10 cut",
-		"The grid of G on the same dataset ran 216 iterations"} {
+		"The grid of G on the same dataset ran 216 iterations", "| grid | G |"} {
 		if !strings.Contains(string(md), want) {
 			t.Errorf("REPORT.md lacks %q", want)
 		}
