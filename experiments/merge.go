@@ -1,6 +1,8 @@
 package experiments
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -89,7 +91,48 @@ func Merge(dst string, srcs []string) (int, error) {
 	if err := writeLines(filepath.Join(dst, SweepsFile), uniq); err != nil {
 		return 0, err
 	}
+	if err := mergeSearchSettings(dst, srcs); err != nil {
+		return 0, err
+	}
 	return len(merged), nil
+}
+
+// mergeSearchSettings copies the settings each search recorded at its first run
+// (SearchDir/*.json) from srcs into dst, so that a later run into dst with other search
+// settings is refused there as in the shard that ran the search. The same search's
+// settings found with two contents are an error naming both files.
+func mergeSearchSettings(dst string, srcs []string) error {
+	for _, dir := range srcs {
+		if sameDir(dir, dst) {
+			continue
+		}
+		files, err := filepath.Glob(filepath.Join(dir, SearchDir, "*.json"))
+		if err != nil {
+			return err
+		}
+		for _, src := range files {
+			b, err := os.ReadFile(src)
+			if err != nil {
+				return err
+			}
+			to := filepath.Join(dst, SearchDir, filepath.Base(src))
+			switch have, err := os.ReadFile(to); {
+			case err == nil && !bytes.Equal(have, b):
+				return fmt.Errorf("merge: %s and %s record the same search with other settings", src, to)
+			case err == nil:
+				continue
+			case !errors.Is(err, os.ErrNotExist):
+				return err
+			}
+			if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
+				return err
+			}
+			if err := writeFileAtomic(to, b); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // writeLines replaces path atomically by one JSON line per element of items.

@@ -103,6 +103,19 @@ func TestShardedSearchMerge(t *testing.T) {
 	if got := sweepRecords(t, merged); !reflect.DeepEqual(got, want) {
 		t.Errorf("3 shards merged: %d records, one run: %d; they differ", len(got), len(want))
 	}
+	// The search's recorded settings come along, so that the merged folder refuses a run
+	// with other search settings as the shard would.
+	settings, _ := filepath.Glob(filepath.Join(one, experiments.SearchDir, "*.json"))
+	if len(settings) == 0 {
+		t.Fatal("the one-process run recorded no search settings")
+	}
+	for _, p := range settings {
+		a, _ := os.ReadFile(p)
+		b, err := os.ReadFile(filepath.Join(merged, experiments.SearchDir, filepath.Base(p)))
+		if err != nil || !bytes.Equal(a, b) {
+			t.Errorf("merged folder's %s: %v, or not the one-process run's", filepath.Base(p), err)
+		}
+	}
 
 	// The search's shard stopped after its first few runs of the search.
 	grid := 0
