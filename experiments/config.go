@@ -449,16 +449,19 @@ func (c *Config) validate() error {
 // joinConfigErrors returns every fault of errs (nil ones and errors.Join's nesting left
 // out) as one error: nil, the one *ConfigError, or the first with each further one on a
 // line of its own (as yamlConfigError reports the decoder's), so that a config's faults
-// are all reported at once.
+// are all reported at once, each once (a top-level search block's fault is found for
+// every row that uses it).
 func joinConfigErrors(errs ...error) error {
 	var flat []error
+	seen := map[string]bool{}
 	var walk func(error)
 	walk = func(err error) {
 		if j, ok := err.(interface{ Unwrap() []error }); ok {
 			for _, e := range j.Unwrap() {
 				walk(e)
 			}
-		} else if err != nil {
+		} else if err != nil && !seen[err.Error()] {
+			seen[err.Error()] = true
 			flat = append(flat, err)
 		}
 	}
