@@ -167,12 +167,10 @@ type LoadedDataset struct {
 	Spec     datasets.Spec // how it was read, paths resolved
 }
 
-// ErrNoK1 is returned (wrapped) for a graph without labels whose entry gives no k1.
-var ErrNoK1 = errors.New("no number of clusters")
-
 // LoadDataset reads dataset entry d of the config read from configFile: its graph, its
 // identity (the name a config gives it enters only when the entry has a name key of its
-// own, see datasets.Identity) and its number of clusters. Cost: reading the files, plus
+// own, see datasets.Identity) and its number of clusters (a missing or impossible k1 is
+// a *ConfigError naming the entry's line). Cost: reading the files, plus
 // one fingerprint of the graph.
 func LoadDataset(d DatasetEntry, configFile string) (*LoadedDataset, error) {
 	spec := d.Spec(configFile)
@@ -193,8 +191,8 @@ func LoadDataset(d DatasetEntry, configFile string) (*LoadedDataset, error) {
 		ld.K1 = g.K()
 	}
 	if ld.K1 == 0 {
-		return nil, fmt.Errorf("%w: it has no labels to count classes from; give its number of clusters as k1 (datasets: - {path: %s, k1: 5})",
-			ErrNoK1, d.Path)
+		return nil, &ConfigError{File: configFile, Line: d.Line, Key: "k1",
+			Msg: fmt.Sprintf("dataset %s has no labels to count its classes from: give its number of clusters in its entry, as {path: %s, k1: 5}", ld.Name, d.Path)}
 	}
 	if ld.K1 > g.N() {
 		return nil, &ConfigError{File: configFile, Line: d.Line, Key: "k1",

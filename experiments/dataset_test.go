@@ -112,8 +112,8 @@ func TestUnlabeledDataset(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = Execute(context.Background(), cfg, Options{ResultsDir: filepath.Join(root, "r0"), Workers: 1})
-	if err == nil || !strings.Contains(err.Error(), "has no labels to count classes from; give its number of clusters as k1") {
-		t.Errorf("no k1: %v", err)
+	if want := cfgPath + ":3: k1: dataset plain has no labels to count its classes from: give its number of clusters in its entry, as {path: plain, k1: 5}"; err == nil || err.Error() != want {
+		t.Errorf("no k1: %v\nwant %s", err, want)
 	}
 	text = strings.Replace(text, "labels: none}", "labels: none, k1: 2}", 1)
 	if err := os.WriteFile(cfgPath, []byte(text), 0o644); err != nil {
