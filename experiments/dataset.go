@@ -207,19 +207,25 @@ func exists(path string) bool {
 	return err == nil
 }
 
-// LoadDatasets reads every dataset of cfg (see LoadDataset), in config order.
+// LoadDatasets reads every dataset of cfg (see LoadDataset), in config order. A dataset
+// that cannot be read does not stop the others: the error holds every dataset's fault.
 func LoadDatasets(cfg *Config) ([]*LoadedDataset, error) {
 	var loaded []*LoadedDataset
+	var errs []error
 	for _, d := range cfg.Datasets {
 		ld, err := LoadDataset(d, cfg.File)
 		var ce *ConfigError
-		if errors.As(err, &ce) {
-			return nil, err // it names the file, line and dataset
+		switch {
+		case errors.As(err, &ce):
+			errs = append(errs, err) // it names the file, line and dataset
+		case err != nil:
+			errs = append(errs, fmt.Errorf("dataset %s: %w", d.DisplayName(), err))
+		default:
+			loaded = append(loaded, ld)
 		}
-		if err != nil {
-			return nil, fmt.Errorf("dataset %s: %w", d.DisplayName(), err)
-		}
-		loaded = append(loaded, ld)
+	}
+	if err := joinConfigErrors(errs...); err != nil {
+		return nil, err
 	}
 	return loaded, nil
 }

@@ -255,3 +255,33 @@ func TestDatasetSyntheticShape(t *testing.T) {
 		t.Errorf("unknown shape: error %v, want the known shapes listed", err)
 	}
 }
+
+// TestLoadDatasetsAllFaults checks that every dataset of a config that cannot be used is
+// reported in one error, each with its file, line and key, the first fault stopping
+// nothing.
+func TestLoadDatasetsAllFaults(t *testing.T) {
+	root := t.TempDir()
+	ownGraph(t, root, "plain", false)
+	ownGraph(t, root, "lab", true)
+	cfgPath := filepath.Join(root, "u.yaml")
+	text := "name: u\nseed: 1\ndatasets:\n" + // 1-3
+		"  - {path: lab, k1: 9}\n" + // 4: 9 clusters for 6 vertices
+		"  - {path: plain, labels: none}\n" + // 5: no labels, no k1
+		"methods:\n  - {name: KM, algorithm: kmeans}\n"
+	if err := os.WriteFile(cfgPath, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := LoadConfig(cfgPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = LoadDatasets(cfg)
+	if err == nil {
+		t.Fatal("accepted")
+	}
+	want := cfgPath + ":4: k1: dataset lab: k1 = 9 clusters for its 6 vertices: the number of clusters must be at most the number of vertices\n" +
+		cfgPath + ":5: k1: dataset plain has no labels to count its classes from: give its number of clusters in its entry, as {path: plain, k1: 5}"
+	if err.Error() != want {
+		t.Errorf("got\n%v\nwant\n%s", err, want)
+	}
+}
