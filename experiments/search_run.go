@@ -355,15 +355,7 @@ func (t *searchTask) checkSettings(dir string) error {
 	b, _ := json.Marshal(now)
 	var cur map[string]any
 	_ = json.Unmarshal(b, &cur)
-	var changed []string
-	for _, k := range sortedKeys(cur) {
-		a, _ := json.Marshal(was[k])
-		c, _ := json.Marshal(cur[k])
-		if string(a) != string(c) {
-			changed = append(changed, fmt.Sprintf("%s %s → %s", k, a, c))
-		}
-	}
-	if len(changed) > 0 {
+	if changed := settingsChanges(was, cur); len(changed) > 0 {
 		return t.cfg.errf(t.spec.line, "search", "the search of row %q on %s in %s was run with other settings (%s); a search is never mixed with another: use a new results folder, or restore the settings",
 			t.row.Name.Value, t.ds.Name, dir, strings.Join(changed, "; "))
 	}
