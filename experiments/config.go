@@ -591,8 +591,14 @@ func (c *Config) validateMethods() error {
 			}
 			rowRuns *= len(n.Content)
 		}
+		key := "grid"
+		if len(m.Space) > 0 {
+			key = "search"
+			// trials above the cap for one dataset are refused at its trials key.
+			tooMany = tooMany || c.searchOf(m).Trials > MaxRuns/max(c.Restarts, 1)
+		}
 		if runs += rowRuns; !tooMany && (rowRuns > MaxRuns || runs > MaxRuns) {
-			errs = append(errs, c.errf(m.Name.Line, "grid", "the config declares more than %d runs", MaxRuns))
+			errs = append(errs, c.errf(m.Name.Line, key, "the config declares more than %d runs", MaxRuns))
 			tooMany = true
 		}
 	}

@@ -378,7 +378,9 @@ func (c *Config) checkSearch(m MethodSpec, s *SearchSpec, sp search.Space, space
 		fault("sampler", "unknown sampler %q (want tpe, random or grid)%s", s.Sampler,
 			suggest.DidYouMean(s.Sampler, []string{SamplerTPE, SamplerRandom, SamplerGrid}))
 	}
-	if s.Trials < 1 {
+	_, trialsGiven := s.lines["trials"]
+	if s.Trials < 1 && (trialsGiven || s.Sampler != SamplerGrid || gridSize(sp) > 0) {
+		// (sampler grid on a space with a range has no trials to count: said above)
 		fault("trials", "a search needs trials ≥ 1 (configurations per dataset and row), got %d", s.Trials)
 	} else if c.Restarts > 0 && s.Trials > MaxRuns/c.Restarts {
 		fault("trials", "%d trials × %d restarts exceed the cap of %d runs", s.Trials, c.Restarts, MaxRuns)

@@ -152,3 +152,28 @@ func TestSearchConfigErrorsAllAtOnce(t *testing.T) {
 		t.Errorf("%d lines, want the %d faults:\n%s", len(lines), len(want), err)
 	}
 }
+
+// A fault is reported once, where it is: sampler grid on a range has no trials to count
+// (no second fault at trials), and trials above the run cap are refused at trials, not
+// again as a grid's "more than … runs".
+func TestSearchConfigFaultOnce(t *testing.T) {
+	for _, c := range []struct {
+		name, text, want string
+	}{
+		{"grid sampler on a range", searchHead + "methods:\n  - name: P\n    algorithm: nagc\n    space: {lambda: {log: [1, 2]}}\n    search: {sampler: grid}\n",
+			":8: sampler: sampler grid needs a space of lists only"},
+		{"trials above the cap", searchHead + "methods:\n  - name: P\n    algorithm: nagc\n    space: {lambda: {log: [1, 2]}}\n    search: {trials: 900000}\n",
+			":8: trials: 900000 trials × 2 restarts exceed the cap"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			path := writeConfig(t, c.text)
+			_, err := LoadConfig(path)
+			if err == nil {
+				t.Fatal("accepted")
+			}
+			if lines := strings.Split(err.Error(), "\n"); len(lines) != 1 || !strings.HasPrefix(lines[0], path+c.want) {
+				t.Errorf("error:\n%v\nwant one line starting %s", err, path+c.want)
+			}
+		})
+	}
+}
