@@ -44,3 +44,15 @@ func searchNotes(recs []Record) []string {
 	}
 	return out
 }
+
+// SearchReadsLabels reports whether the point is a trial of a search whose rule reads the
+// labels (rule ari): the search kept it by them, so any rule choosing among its trials
+// reads them too.
+func (p *PointStats) SearchReadsLabels() bool {
+	for _, r := range p.Records {
+		if r.Search != nil && ReadsLabels(r.Search.Rule) {
+			return true
+		}
+	}
+	return false
+}

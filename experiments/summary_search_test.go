@@ -36,3 +36,43 @@ func TestSummaryNamesTheSearchesTrials(t *testing.T) {
 		}
 	}
 }
+
+// A label-free rule choosing among the trials a search by ARI kept reads the labels
+// through that search: the summary never calls it label-free; among the trials of a
+// search by modularity it is label-free.
+func TestSummaryOfLabelReadingSearch(t *testing.T) {
+	for _, c := range []struct {
+		searchRule string
+		reads      bool
+		label      string
+	}{
+		{"ari", true, "modularity (among the trials a label-reading search kept)"},
+		{"modularity", false, "modularity (label-free)"},
+	} {
+		t.Run(c.searchRule, func(t *testing.T) {
+			text := strings.Replace(searchConfig, "rule: modularity,", "rule: "+c.searchRule+",", 1)
+			dir := t.TempDir()
+			executeSearch(t, mustLoad(t, text), Options{ResultsDir: dir, Workers: 2})
+			s, err := SummarizeResults(dir, SelectModularity)
+			if err != nil {
+				t.Fatal(err)
+			}
+			n := 0
+			for _, sel := range s.Selections {
+				if sel.Rule != SelectModularity || sel.Point == nil {
+					continue
+				}
+				n++
+				if sel.ReadsLabels() != c.reads {
+					t.Errorf("%s: reads labels %v, want %v", sel.Method, sel.ReadsLabels(), c.reads)
+				}
+				if got := ruleLabel(sel.Rule, sel.Point); got != c.label {
+					t.Errorf("%s: labelled %q, want %q", sel.Method, got, c.label)
+				}
+			}
+			if n != 2 {
+				t.Errorf("%d modularity selections, want one per row (2)", n)
+			}
+		})
+	}
+}

@@ -172,6 +172,8 @@ func ruleLabel(rule string, p *PointStats) string {
 	switch {
 	case ReadsLabels(rule):
 		return rule + " (reads labels)"
+	case p != nil && p.SearchReadsLabels():
+		return rule + " (among the trials a label-reading search kept)"
 	case p != nil && p.ReadsLabels():
 		return rule + " (the row's initialisation reads labels)"
 	}

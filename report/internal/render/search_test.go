@@ -71,3 +71,42 @@ methods:
 		t.Errorf("trials table: %d completed, %d cut\n%s", n, c, table)
 	}
 }
+
+// The rows table never calls a label-free rule's choice among the trials of a search by
+// ARI label-free: it says that a search by the labels kept them.
+func TestSearchByLabelsRowsTable(t *testing.T) {
+	const config = `seed: 3
+restarts: 1
+iterations: 9
+metrics: [ari, modularity]
+datasets: [synthetic]
+methods:
+  - name: S
+    algorithm: nagc
+    space: {lambda: {log: [1.0e-4, 10]}}
+    search: {sampler: random, trials: 3, rule: ari}
+`
+	path := filepath.Join(t.TempDir(), "s.yaml")
+	if err := os.WriteFile(path, []byte(config), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := experiments.LoadConfig(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if _, err := experiments.Execute(context.Background(), cfg, experiments.Options{ResultsDir: dir, Workers: 1}); err != nil {
+		t.Fatal(err)
+	}
+	recs, err := experiments.LoadResults(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := NewResults(recs, nil, nil, experiments.SelectModularity)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if md := RowsTable(r, "synthetic").Markdown(); !strings.Contains(md, "| S | best modularity (but a search by the labels kept its trials) |") {
+		t.Errorf("rows table calls the choice among an ARI search's trials label-free:\n%s", md)
+	}
+}
