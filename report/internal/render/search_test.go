@@ -36,18 +36,7 @@ methods:
       lambda: [1.0e-2, 1]
       rho: [0.5, 0.95]
 `
-	path := filepath.Join(t.TempDir(), "s.yaml")
-	if err := os.WriteFile(path, []byte(config), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	cfg, err := experiments.LoadConfig(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	if _, err := experiments.Execute(context.Background(), cfg, experiments.Options{ResultsDir: dir, Workers: 2}); err != nil {
-		t.Fatal(err)
-	}
+	dir := sweepOf(t, config, 2)
 	out := filepath.Join(t.TempDir(), "rep")
 	if _, err := Generate(Options{ResultsDir: dir, OutDir: out, Figures: []string{FormatPNG}, NoPaper: true,
 		LoadGraph: func(string) (*datasets.Graph, error) { return nil, errors.New("no data") }}, nil); err != nil {
@@ -86,19 +75,7 @@ methods:
     space: {lambda: {log: [1.0e-4, 10]}}
     search: {sampler: random, trials: 3, rule: ari}
 `
-	path := filepath.Join(t.TempDir(), "s.yaml")
-	if err := os.WriteFile(path, []byte(config), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	cfg, err := experiments.LoadConfig(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	if _, err := experiments.Execute(context.Background(), cfg, experiments.Options{ResultsDir: dir, Workers: 1}); err != nil {
-		t.Fatal(err)
-	}
-	recs, err := experiments.LoadResults(dir)
+	recs, err := experiments.LoadResults(sweepOf(t, config, 1))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,4 +86,23 @@ methods:
 	if md := RowsTable(r, "synthetic").Markdown(); !strings.Contains(md, "| S | best modularity (but a search by the labels kept its trials) |") {
 		t.Errorf("rows table calls the choice among an ARI search's trials label-free:\n%s", md)
 	}
+}
+
+// sweepOf runs the config text on workers workers into a new results folder and returns
+// the folder.
+func sweepOf(t *testing.T, config string, workers int) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "s.yaml")
+	if err := os.WriteFile(path, []byte(config), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := experiments.LoadConfig(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if _, err := experiments.Execute(context.Background(), cfg, experiments.Options{ResultsDir: dir, Workers: workers}); err != nil {
+		t.Fatal(err)
+	}
+	return dir
 }
