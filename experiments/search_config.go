@@ -306,34 +306,33 @@ func (c *Config) validateSpace(m MethodSpec, params []string, check func(key str
 	if c.Timing {
 		errs = append(errs, c.errf(m.Name.Line, "space", "a config with timing: true times given fits; it does not search"))
 	}
+	var sp search.Space
+	spaceOK := true
 	for _, key := range sortedKeys(m.Space) {
 		n := m.Space[key]
+		p, err := spaceParam(key, &n)
+		if err == nil {
+			sp = append(sp, p)
+		}
+		spaceOK = spaceOK && err == nil
+		_, fixed := m.Options[key]
 		switch {
 		case !contains(params, key):
 			errs = append(errs, c.errf(n.Line, key, "%s has no option %s%s (its options: %s)", m.Algorithm.Value, key,
 				suggest.DidYouMean(key, params), strings.Join(params, ", ")))
 		case key == "iterations":
 			errs = append(errs, c.errf(n.Line, key, "iterations are a search's resource, not searched: set them in options (halving stops fits early)"))
+		case fixed:
+			errs = append(errs, c.errf(n.Line, key, "set both as a fixed option and in the space"))
+		case err != nil:
+			errs = append(errs, c.errf(n.Line, key, "%v", err))
 		default:
-			if _, dup := m.Options[key]; dup {
-				errs = append(errs, c.errf(n.Line, key, "set both as a fixed option and in the space"))
-				continue
-			}
-			p, err := spaceParam(key, &n)
-			if err != nil {
-				errs = append(errs, c.errf(n.Line, key, "%v", err))
-				continue
-			}
 			errs = append(errs, checkSpaceValues(p, &n, check))
 		}
 	}
-	sp, err := c.rowSpace(m)
-	if err != nil {
-		// Every fault of the space is reported above; the search settings are still
-		// checked, on a space without grid size (sampler grid is checked once it decodes).
-		sp = nil
-	}
-	errs = append(errs, c.checkSearch(m, c.searchOf(m), sp, err == nil))
+	// With faults in the space, the search settings are still checked (sampler grid's
+	// need for a space of lists once the space decodes).
+	errs = append(errs, c.checkSearch(m, c.searchOf(m), sp, spaceOK))
 	return errors.Join(errs...)
 }
 
