@@ -132,6 +132,27 @@ func Open(spec Spec) (*Graph, *LoadReport, error) {
 	return g, rep, nil
 }
 
+// besideHint returns, for an edge file named by itself (not its folder) without a
+// feature file, a hint naming the feature and label files beside it, which only a
+// folder reads by default; "" otherwise.
+func besideHint(spec Spec, isDir bool) string {
+	if isDir || spec.Features != "" {
+		return ""
+	}
+	dir := filepath.Dir(spec.Path)
+	var found []string
+	for _, f := range []string{"features.csv", "features.tsv", "features.txt", "features.npy", "labels.csv", "labels.tsv", "labels.txt"} {
+		if exists(filepath.Join(dir, f)) {
+			found = append(found, f)
+		}
+	}
+	if len(found) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("; %s beside %s %s read only when you name the folder (%s) instead of the edge file, or give the files (--features FILE, --labels FILE; features:, label_file: in a config)",
+		strings.Join(found, " and "), filepath.Base(spec.Path), map[bool]string{true: "is", false: "are"}[len(found) == 1], dir)
+}
+
 // nameOf names the dataset at path (a folder when isDir): its base name, without the
 // extension (and .gz) for a file; "." and ".." are named by the folder they stand for.
 func nameOf(p string, isDir bool) string {
@@ -161,7 +182,7 @@ func warnOddities(g *Graph, rep *LoadReport, spec Spec, isDir bool) {
 		}
 	}
 	if g.M() == 0 {
-		rep.warn("the graph has no attributes (m = 0): attribute-based methods cannot use it")
+		rep.warn("the graph has no attributes (m = 0): attribute-based methods cannot use it%s", besideHint(spec, isDir))
 	}
 	if g.XDense != nil {
 		if i, j, neg := g.XDense.FirstNegative(); neg {

@@ -238,7 +238,7 @@ func ParseConfig(file string, raw []byte) (*Config, error) {
 		if errors.Is(err, os.ErrNotExist) {
 			return nil, err
 		}
-		return nil, yamlConfigError(file, raw, err)
+		return nil, joinConfigErrors(append([]error{yamlConfigError(file, raw, err)}, fractionalCounts(file, raw)...)...)
 	}
 	// A second document would be silently ignored: refuse it.
 	var extra yaml.Node
@@ -253,7 +253,7 @@ func ParseConfig(file string, raw []byte) (*Config, error) {
 	c.keyLines = topKeyLines(raw)
 	sum := sha256.Sum256(raw)
 	c.File, c.Hash = file, hex.EncodeToString(sum[:])
-	if err := c.validate(); err != nil {
+	if err := joinConfigErrors(append(fractionalCounts(file, raw), c.validate())...); err != nil {
 		return nil, err
 	}
 	return &c, nil
@@ -279,7 +279,11 @@ func yamlConfigError(file string, raw []byte, err error) error {
 		if _, err := fmt.Sscanf(part, "line %d:", &line); err == nil {
 			part = strings.TrimSpace(part[strings.Index(part, ":")+1:])
 		}
-		key, text := keyAtLine(raw, line), plainYAMLMessage(part)
+		value := ""
+		if m := yamlWrongKind.FindStringSubmatch(part); m != nil {
+			value = m[2]
+		}
+		key, text := keyAtLine(raw, line, value), plainYAMLMessage(part)
 		if key != "" && strings.Contains(text, "'"+key+"'") { // the message names its key already
 			key = ""
 		}
@@ -394,15 +398,15 @@ func topKeyLines(raw []byte) map[string]int {
 }
 
 // keyAtLine returns the mapping key whose value starts on line, for messages of the YAML
-// decoder that give a line but no key; "" where no key, or more than one (a mapping
-// written on one line, {name: x, path: y}), has its value there, since the message may be
-// about any of them.
-func keyAtLine(raw []byte, line int) string {
+// decoder that give a line but no key; where several do (a mapping written on one line,
+// {name: x, trials: ten}), the one whose value is value (the one the message quotes), and
+// "" where that does not single one out, since the message may be about any of them.
+func keyAtLine(raw []byte, line int, value string) string {
 	var root yaml.Node
 	if line == 0 || yaml.Unmarshal(raw, &root) != nil {
 		return ""
 	}
-	var keys []string
+	var keys, ofValue []string
 	var find func(n *yaml.Node)
 	find = func(n *yaml.Node) {
 		if n.Kind == yaml.MappingNode {
@@ -410,6 +414,9 @@ func keyAtLine(raw []byte, line int) string {
 				k, v := n.Content[i], n.Content[i+1]
 				if v.Line == line && k.Line == line { // not a block collection's key above it
 					keys = append(keys, k.Value)
+					if value != "" && v.Value == value {
+						ofValue = append(ofValue, k.Value)
+					}
 				}
 			}
 		}
@@ -418,6 +425,9 @@ func keyAtLine(raw []byte, line int) string {
 		}
 	}
 	find(&root)
+	if len(keys) > 1 {
+		keys = ofValue
+	}
 	if len(keys) != 1 {
 		return ""
 	}
@@ -449,16 +459,19 @@ func (c *Config) validate() error {
 // joinConfigErrors returns every fault of errs (nil ones and errors.Join's nesting left
 // out) as one error: nil, the one *ConfigError, or the first with each further one on a
 // line of its own (as yamlConfigError reports the decoder's), so that a config's faults
-// are all reported at once.
+// are all reported at once, each once (a top-level search block's fault is found for
+// every row that uses it).
 func joinConfigErrors(errs ...error) error {
 	var flat []error
+	seen := map[string]bool{}
 	var walk func(error)
 	walk = func(err error) {
 		if j, ok := err.(interface{ Unwrap() []error }); ok {
 			for _, e := range j.Unwrap() {
 				walk(e)
 			}
-		} else if err != nil {
+		} else if err != nil && !seen[err.Error()] {
+			seen[err.Error()] = true
 			flat = append(flat, err)
 		}
 	}
@@ -588,8 +601,14 @@ func (c *Config) validateMethods() error {
 			}
 			rowRuns *= len(n.Content)
 		}
+		key := "grid"
+		if len(m.Space) > 0 {
+			key = "search"
+			// trials above the cap for one dataset are refused at its trials key.
+			tooMany = tooMany || c.searchOf(m).Trials > MaxRuns/max(c.Restarts, 1)
+		}
 		if runs += rowRuns; !tooMany && (rowRuns > MaxRuns || runs > MaxRuns) {
-			errs = append(errs, c.errf(m.Name.Line, "grid", "the config declares more than %d runs", MaxRuns))
+			errs = append(errs, c.errf(m.Name.Line, key, "the config declares more than %d runs", MaxRuns))
 			tooMany = true
 		}
 	}

@@ -167,12 +167,10 @@ type LoadedDataset struct {
 	Spec     datasets.Spec // how it was read, paths resolved
 }
 
-// ErrNoK1 is returned (wrapped) for a graph without labels whose entry gives no k1.
-var ErrNoK1 = errors.New("no number of clusters")
-
 // LoadDataset reads dataset entry d of the config read from configFile: its graph, its
 // identity (the name a config gives it enters only when the entry has a name key of its
-// own, see datasets.Identity) and its number of clusters. Cost: reading the files, plus
+// own, see datasets.Identity) and its number of clusters (a missing or impossible k1 is
+// a *ConfigError naming the entry's line). Cost: reading the files, plus
 // one fingerprint of the graph.
 func LoadDataset(d DatasetEntry, configFile string) (*LoadedDataset, error) {
 	spec := d.Spec(configFile)
@@ -193,8 +191,8 @@ func LoadDataset(d DatasetEntry, configFile string) (*LoadedDataset, error) {
 		ld.K1 = g.K()
 	}
 	if ld.K1 == 0 {
-		return nil, fmt.Errorf("%w: it has no labels to count classes from; give its number of clusters as k1 (datasets: - {path: %s, k1: 5})",
-			ErrNoK1, d.Path)
+		return nil, &ConfigError{File: configFile, Line: d.Line, Key: "k1",
+			Msg: fmt.Sprintf("dataset %s has no labels to count its classes from: give its number of clusters in its entry, as {path: %s, k1: 5}", ld.Name, d.Path)}
 	}
 	if ld.K1 > g.N() {
 		return nil, &ConfigError{File: configFile, Line: d.Line, Key: "k1",
@@ -209,19 +207,25 @@ func exists(path string) bool {
 	return err == nil
 }
 
-// LoadDatasets reads every dataset of cfg (see LoadDataset), in config order.
+// LoadDatasets reads every dataset of cfg (see LoadDataset), in config order. A dataset
+// that cannot be read does not stop the others: the error holds every dataset's fault.
 func LoadDatasets(cfg *Config) ([]*LoadedDataset, error) {
 	var loaded []*LoadedDataset
+	var errs []error
 	for _, d := range cfg.Datasets {
 		ld, err := LoadDataset(d, cfg.File)
 		var ce *ConfigError
-		if errors.As(err, &ce) {
-			return nil, err // it names the file, line and dataset
+		switch {
+		case errors.As(err, &ce):
+			errs = append(errs, err) // it names the file, line and dataset
+		case err != nil:
+			errs = append(errs, fmt.Errorf("dataset %s: %w", d.DisplayName(), err))
+		default:
+			loaded = append(loaded, ld)
 		}
-		if err != nil {
-			return nil, fmt.Errorf("dataset %s: %w", d.DisplayName(), err)
-		}
-		loaded = append(loaded, ld)
+	}
+	if err := joinConfigErrors(errs...); err != nil {
+		return nil, err
 	}
 	return loaded, nil
 }

@@ -112,8 +112,8 @@ func TestUnlabeledDataset(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = Execute(context.Background(), cfg, Options{ResultsDir: filepath.Join(root, "r0"), Workers: 1})
-	if err == nil || !strings.Contains(err.Error(), "has no labels to count classes from; give its number of clusters as k1") {
-		t.Errorf("no k1: %v", err)
+	if want := cfgPath + ":3: k1: dataset plain has no labels to count its classes from: give its number of clusters in its entry, as {path: plain, k1: 5}"; err == nil || err.Error() != want {
+		t.Errorf("no k1: %v\nwant %s", err, want)
 	}
 	text = strings.Replace(text, "labels: none}", "labels: none, k1: 2}", 1)
 	if err := os.WriteFile(cfgPath, []byte(text), 0o644); err != nil {
@@ -253,5 +253,35 @@ func TestDatasetSyntheticShape(t *testing.T) {
 	}
 	if err := yaml.Unmarshal([]byte("- {synthetic: {shape: huge}}\n"), &bad); err == nil || !strings.Contains(err.Error(), "arxiv") {
 		t.Errorf("unknown shape: error %v, want the known shapes listed", err)
+	}
+}
+
+// TestLoadDatasetsAllFaults checks that every dataset of a config that cannot be used is
+// reported in one error, each with its file, line and key, the first fault stopping
+// nothing.
+func TestLoadDatasetsAllFaults(t *testing.T) {
+	root := t.TempDir()
+	ownGraph(t, root, "plain", false)
+	ownGraph(t, root, "lab", true)
+	cfgPath := filepath.Join(root, "u.yaml")
+	text := "name: u\nseed: 1\ndatasets:\n" + // 1-3
+		"  - {path: lab, k1: 9}\n" + // 4: 9 clusters for 6 vertices
+		"  - {path: plain, labels: none}\n" + // 5: no labels, no k1
+		"methods:\n  - {name: KM, algorithm: kmeans}\n"
+	if err := os.WriteFile(cfgPath, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := LoadConfig(cfgPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = LoadDatasets(cfg)
+	if err == nil {
+		t.Fatal("accepted")
+	}
+	want := cfgPath + ":4: k1: dataset lab: k1 = 9 clusters for its 6 vertices: the number of clusters must be at most the number of vertices\n" +
+		cfgPath + ":5: k1: dataset plain has no labels to count its classes from: give its number of clusters in its entry, as {path: plain, k1: 5}"
+	if err.Error() != want {
+		t.Errorf("got\n%v\nwant\n%s", err, want)
 	}
 }

@@ -33,6 +33,11 @@ func runPool(ctx context.Context, cfg *Config, opt Options, p *sweepPlan, todo [
 	// written; its order changes nothing else.
 	several := opt.Workers > 1 && !cfg.Timing
 	tasks := splitTasks(all, several && cfg.Holdout > 0 && opt.Batch == 1)
+	// No more workers than tasks: a worker without one would count, in every fit's
+	// memory check, as a fit running beside it.
+	if n := max(len(tasks), 1); opt.Workers > n {
+		opt.Workers, pl.opt.Workers = n, n
+	}
 	if several {
 		longestFirst(tasks, inputShapes(pl.inputs), opt.Workers, cfg.Holdout > 0)
 	}

@@ -138,7 +138,10 @@ func Execute(ctx context.Context, cfg *Config, opt Options) (*Summary, error) {
 		todo[i].resultsDir = opt.ResultsDir
 	}
 	interleaveRestarts(todo, opt.Workers)
-	sum := &Summary{Total: len(p.runs), Skipped: len(p.runs) - len(todo), Sweep: newSweepID()}
+	// A search's runs count as a grid's: those of its plan in this slice, and those of
+	// them recorded.
+	searchTotal, searchDone := searchRunCounts(p, opt, runsPath)
+	sum := &Summary{Total: len(p.runs) + searchTotal, Skipped: len(p.runs) - len(todo) + searchDone, Sweep: newSweepID()}
 	if opt.Limit > 0 && len(todo) > opt.Limit {
 		todo = todo[:opt.Limit]
 	}
@@ -152,8 +155,7 @@ func Execute(ctx context.Context, cfg *Config, opt Options) (*Summary, error) {
 	}
 	defer out.Close()
 	if opt.Progress != nil {
-		total, done := searchRunCounts(p, opt, runsPath)
-		opt.Progress.Start(len(p.runs)+total, sum.Skipped+done)
+		opt.Progress.Start(sum.Total, sum.Skipped)
 		defer opt.Progress.Stop()
 	}
 	write := func(rec *Record) error {

@@ -1,6 +1,7 @@
 package experiments
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"reflect"
@@ -199,13 +200,18 @@ func (c *Config) rowIterations(m MethodSpec) int {
 // Choices keep "k1" as given (resolveK1 replaces it per dataset).
 func (c *Config) rowSpace(m MethodSpec) (search.Space, error) {
 	var sp search.Space
+	var errs []error
 	for _, key := range sortedKeys(m.Space) {
 		n := m.Space[key]
 		p, err := spaceParam(key, &n)
 		if err != nil {
-			return nil, c.errf(n.Line, key, "%v", err)
+			errs = append(errs, c.errf(n.Line, key, "%v", err))
+			continue
 		}
 		sp = append(sp, p)
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
 	}
 	return sp, nil
 }
@@ -283,7 +289,8 @@ func spaceParam(key string, n *yaml.Node) (search.Param, error) {
 
 // validateSpace checks the space of row m (whose algorithm takes params): not with a
 // grid, each key an option of the method and not a fixed option, every value or bound
-// one the method accepts (check), and the row's search settings.
+// one the method accepts (check), and the row's search settings. It returns every fault
+// it finds, joined.
 func (c *Config) validateSpace(m MethodSpec, params []string, check func(key string, v *yaml.Node) error) error {
 	if m.Search != nil && len(m.Space) == 0 {
 		return c.errf(m.Search.line, "search", "row %q has a search block but no space", m.Name.Value)
@@ -291,110 +298,131 @@ func (c *Config) validateSpace(m MethodSpec, params []string, check func(key str
 	if len(m.Space) == 0 {
 		return nil
 	}
+	var errs []error
 	if len(m.Grid) > 0 {
 		n := m.Grid[sortedKeys(m.Grid)[0]]
-		return c.errf(n.Line, "grid", "row %q gives both grid and space: a row is a grid or a search", m.Name.Value)
+		errs = append(errs, c.errf(n.Line, "grid", "row %q gives both grid and space: a row is a grid or a search", m.Name.Value))
 	}
 	if c.Timing {
-		return c.errf(m.Name.Line, "space", "a config with timing: true times given fits; it does not search")
+		errs = append(errs, c.errf(m.Name.Line, "space", "a config with timing: true times given fits; it does not search"))
 	}
-	sp, err := c.rowSpace(m)
-	if err != nil {
-		return err
-	}
-	for _, p := range sp {
-		n := m.Space[p.Name]
-		if !contains(params, p.Name) {
-			return c.errf(n.Line, p.Name, "%s has no option %s%s (its options: %s)", m.Algorithm.Value, p.Name,
-				suggest.DidYouMean(p.Name, params), strings.Join(params, ", "))
+	var sp search.Space
+	spaceOK := true
+	for _, key := range sortedKeys(m.Space) {
+		n := m.Space[key]
+		p, err := spaceParam(key, &n)
+		if err == nil {
+			sp = append(sp, p)
 		}
-		if p.Name == "iterations" {
-			return c.errf(n.Line, p.Name, "iterations are a search's resource, not searched: set them in options (halving stops fits early)")
-		}
-		if _, dup := m.Options[p.Name]; dup {
-			return c.errf(n.Line, p.Name, "set both as a fixed option and in the space")
-		}
-		var probes []*yaml.Node
-		if p.Kind == search.Choice {
-			probes = n.Content
-		} else {
-			for _, v := range []float64{p.Lo, p.Hi} {
-				node := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!float", Value: fmt.Sprint(v), Line: n.Line}
-				if p.Kind == search.Int {
-					node.Tag = "!!int"
-				}
-				probes = append(probes, node)
-			}
-		}
-		for _, v := range probes {
-			if err := check(p.Name, v); err != nil {
-				return err
-			}
+		spaceOK = spaceOK && err == nil
+		_, fixed := m.Options[key]
+		switch {
+		case !contains(params, key):
+			errs = append(errs, c.errf(n.Line, key, "%s has no option %s%s (its options: %s)", m.Algorithm.Value, key,
+				suggest.DidYouMean(key, params), strings.Join(params, ", ")))
+		case key == "iterations":
+			errs = append(errs, c.errf(n.Line, key, "iterations are a search's resource, not searched: set them in options (halving stops fits early)"))
+		case fixed:
+			errs = append(errs, c.errf(n.Line, key, "set both as a fixed option and in the space"))
+		case err != nil:
+			errs = append(errs, c.errf(n.Line, key, "%v", err))
+		default:
+			errs = append(errs, checkSpaceValues(p, &n, check))
 		}
 	}
-	return c.checkSearch(m, c.searchOf(m), sp)
+	// With faults in the space, the search settings are still checked (sampler grid's
+	// need for a space of lists once the space decodes).
+	errs = append(errs, c.checkSearch(m, c.searchOf(m), sp, spaceOK))
+	return errors.Join(errs...)
 }
 
-// checkSearch checks the resolved search settings s of row m with space sp.
-func (c *Config) checkSearch(m MethodSpec, s *SearchSpec, sp search.Space) error {
+// checkSpaceValues checks that every value of a list, or both bounds of a range, of
+// parameter p (given at node n) is one the method accepts.
+func checkSpaceValues(p search.Param, n *yaml.Node, check func(key string, v *yaml.Node) error) error {
+	var probes []*yaml.Node
+	if p.Kind == search.Choice {
+		probes = n.Content
+	} else {
+		for _, v := range []float64{p.Lo, p.Hi} {
+			node := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!float", Value: fmt.Sprint(v), Line: n.Line}
+			if p.Kind == search.Int {
+				node.Tag = "!!int"
+			}
+			probes = append(probes, node)
+		}
+	}
+	for _, v := range probes {
+		if err := check(p.Name, v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkSearch checks the resolved search settings s of row m with space sp (spaceOK
+// false when the space has faults of its own, reported elsewhere), returning every
+// fault it finds, joined.
+func (c *Config) checkSearch(m MethodSpec, s *SearchSpec, sp search.Space, spaceOK bool) error {
+	var errs []error
+	fault := func(key, format string, args ...any) {
+		errs = append(errs, c.errf(s.lineOf(key), key, format, args...))
+	}
 	switch s.Sampler {
 	case SamplerTPE, SamplerRandom:
 	case SamplerGrid:
-		if gridSize(sp) == 0 {
-			return c.errf(s.lineOf("sampler"), "sampler", "sampler grid needs a space of lists only (a range has no grid)")
+		if spaceOK && gridSize(sp) == 0 {
+			fault("sampler", "sampler grid needs a space of lists only (a range has no grid)")
 		}
 	default:
-		return c.errf(s.lineOf("sampler"), "sampler", "unknown sampler %q (want tpe, random or grid)%s", s.Sampler,
+		fault("sampler", "unknown sampler %q (want tpe, random or grid)%s", s.Sampler,
 			suggest.DidYouMean(s.Sampler, []string{SamplerTPE, SamplerRandom, SamplerGrid}))
 	}
-	if s.Trials < 1 {
-		return c.errf(s.lineOf("trials"), "trials", "a search needs trials ≥ 1 (configurations per dataset and row), got %d", s.Trials)
-	}
-	if s.Trials > MaxRuns/c.Restarts {
-		return c.errf(s.lineOf("trials"), "trials", "%d trials × %d restarts exceed the cap of %d runs", s.Trials, c.Restarts, MaxRuns)
+	_, trialsGiven := s.lines["trials"]
+	if s.Trials < 1 && (trialsGiven || s.Sampler != SamplerGrid || gridSize(sp) > 0) {
+		// (sampler grid on a space with a range has no trials to count: said above)
+		fault("trials", "a search needs trials ≥ 1 (configurations per dataset and row), got %d", s.Trials)
+	} else if c.Restarts > 0 && s.Trials > MaxRuns/c.Restarts {
+		fault("trials", "%d trials × %d restarts exceed the cap of %d runs", s.Trials, c.Restarts, MaxRuns)
 	}
 	if s.Batch < 1 {
-		return c.errf(s.lineOf("batch"), "batch", "need batch ≥ 1 (configurations proposed at once), got %d", s.Batch)
+		fault("batch", "need batch ≥ 1 (configurations proposed at once), got %d", s.Batch)
 	}
-	if !contains(searchRules, s.Rule) {
-		return c.errf(s.lineOf("rule"), "rule", "a search maximises one of %s; got %q", strings.Join(searchRules, ", "), s.Rule)
-	}
-	switch s.Rule {
-	case SelectHeldOut:
-		if c.Holdout <= 0 {
-			return c.errf(s.lineOf("rule"), "rule", "rule heldout needs holdout: a fraction of edges (such as 0.2) at the top level")
-		}
-	case SelectARI, SelectModularity:
-		if !contains(c.Metrics, s.Rule) {
-			return c.errf(s.lineOf("rule"), "rule", "rule %s needs the metric %s among metrics", s.Rule, s.Rule)
-		}
-	case SelectTwoView:
-		if !contains(c.Metrics, "modularity") || !contains(c.Metrics, "attr_modularity") {
-			return c.errf(s.lineOf("rule"), "rule", "rule two-view needs the metrics modularity and attr_modularity")
-		}
+	switch {
+	case !contains(searchRules, s.Rule):
+		fault("rule", "a search maximises one of %s; got %q%s", strings.Join(searchRules, ", "), s.Rule,
+			suggest.DidYouMean(s.Rule, searchRules))
+	case s.Rule == SelectHeldOut && c.Holdout <= 0:
+		fault("rule", "rule heldout needs holdout: a fraction of edges (such as 0.2) at the top level")
+	case (s.Rule == SelectARI || s.Rule == SelectModularity) && !contains(c.Metrics, s.Rule):
+		fault("rule", "rule %s needs the metric %s among metrics", s.Rule, s.Rule)
+	case s.Rule == SelectTwoView && (!contains(c.Metrics, "modularity") || !contains(c.Metrics, "attr_modularity")):
+		fault("rule", "rule two-view needs the metrics modularity and attr_modularity")
 	}
 	switch s.Prune {
 	case PruneNone:
-		return nil
+		return errors.Join(errs...)
 	case PruneHalving:
 	case PruneHyperband:
-		return c.errf(s.lineOf("prune"), "prune", "hyperband is not implemented yet; use halving")
+		fault("prune", "hyperband is not implemented yet; use halving")
+		return errors.Join(errs...)
 	default:
-		return c.errf(s.lineOf("prune"), "prune", "unknown pruner %q (want none or halving)", s.Prune)
+		fault("prune", "unknown pruner %q (want none or halving)", s.Prune)
+		return errors.Join(errs...)
 	}
 	if params, _ := algorithms.Params(m.Algorithm.Value); !contains(params, "iterations") {
-		return c.errf(s.lineOf("prune"), "prune", "%s has no iterations to halve", m.Algorithm.Value)
+		fault("prune", "%s has no iterations to halve", m.Algorithm.Value)
+		return errors.Join(errs...)
 	}
 	if s.Eta < 2 {
-		return c.errf(s.lineOf("eta"), "eta", "need eta ≥ 2 (the best 1/eta of a rung go on), got %d", s.Eta)
+		fault("eta", "need eta ≥ 2 (the best 1/eta of a rung go on), got %d", s.Eta)
 	}
 	if it := c.rowIterations(m); s.MinIterations < 1 || s.MinIterations >= it {
-		return c.errf(s.lineOf("min_iterations"), "min_iterations", "need 1 ≤ min_iterations < the row's %d iterations, got %d", it, s.MinIterations)
+		fault("min_iterations", "need 1 ≤ min_iterations < the row's %d iterations, got %d", it, s.MinIterations)
 	}
 	if s.FirstRestarts < 1 || s.FirstRestarts > c.Restarts {
-		return c.errf(s.lineOf("first_restarts"), "first_restarts", "need 1 ≤ first_restarts ≤ restarts (%d), got %d", c.Restarts, s.FirstRestarts)
+		fault("first_restarts", "need 1 ≤ first_restarts ≤ restarts (%d), got %d", c.Restarts, s.FirstRestarts)
 	}
-	return nil
+	return errors.Join(errs...)
 }
 
 // validateSearches refuses a top-level search block that no row uses.

@@ -102,3 +102,78 @@ func TestSearchConfigErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestSearchConfigErrorsAllAtOnce checks that the faults of a search's space and
+// settings are reported together, each once although a top-level search block serves
+// two rows, so that a user fixes them in one pass.
+func TestSearchConfigErrorsAllAtOnce(t *testing.T) {
+	text := searchHead + // lines 1-3
+		"search: {trials: 0, prune: halving, eta: 1, min_iterations: 30}\n" + // 4
+		"methods:\n" + // 5
+		"  - name: P\n" + // 6
+		"    algorithm: nagc\n" + // 7
+		"    space:\n" + // 8
+		"      lambda: {log: [0, 10]}\n" + // 9
+		"      rho: {uniform: [0.9, 0.5]}\n" + // 10
+		"      k2: {int: [2.5, 6]}\n" + // 11
+		"      gamma: [1, 2]\n" + // 12
+		"  - name: Q\n" + // 13
+		"    algorithm: nagc\n" + // 14
+		"    grid: {rho: [0.5]}\n" + // 15
+		"    space: {lambda: {log: [1.0e-3, 1]}}\n" // 16
+	path := writeConfig(t, text)
+	_, err := LoadConfig(path)
+	if err == nil {
+		t.Fatal("accepted")
+	}
+	lines := strings.Split(err.Error(), "\n")
+	want := []string{
+		":12: gamma: nagc has no option gamma",
+		":11: k2: integer bounds must be whole numbers",
+		":9: lambda: a log range needs lo > 0",
+		":10: rho: need lo < hi",
+		":4: trials: a search needs trials ≥ 1",
+		":4: eta: need eta ≥ 2",
+		":4: min_iterations: need 1 ≤ min_iterations < the row's 30 iterations",
+		":15: grid: row \"Q\" gives both grid and space",
+	}
+	for _, w := range want {
+		n := 0
+		for _, l := range lines {
+			if strings.HasPrefix(l, path+w) {
+				n++
+			}
+		}
+		if n != 1 {
+			t.Errorf("%d lines starting %q, want 1, in:\n%s", n, path+w, err)
+		}
+	}
+	if len(lines) != len(want) {
+		t.Errorf("%d lines, want the %d faults:\n%s", len(lines), len(want), err)
+	}
+}
+
+// A fault is reported once, where it is: sampler grid on a range has no trials to count
+// (no second fault at trials), and trials above the run cap are refused at trials, not
+// again as a grid's "more than … runs".
+func TestSearchConfigFaultOnce(t *testing.T) {
+	for _, c := range []struct {
+		name, text, want string
+	}{
+		{"grid sampler on a range", searchHead + "methods:\n  - name: P\n    algorithm: nagc\n    space: {lambda: {log: [1, 2]}}\n    search: {sampler: grid}\n",
+			":8: sampler: sampler grid needs a space of lists only"},
+		{"trials above the cap", searchHead + "methods:\n  - name: P\n    algorithm: nagc\n    space: {lambda: {log: [1, 2]}}\n    search: {trials: 900000}\n",
+			":8: trials: 900000 trials × 2 restarts exceed the cap"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			path := writeConfig(t, c.text)
+			_, err := LoadConfig(path)
+			if err == nil {
+				t.Fatal("accepted")
+			}
+			if lines := strings.Split(err.Error(), "\n"); len(lines) != 1 || !strings.HasPrefix(lines[0], path+c.want) {
+				t.Errorf("error:\n%v\nwant one line starting %s", err, path+c.want)
+			}
+		})
+	}
+}

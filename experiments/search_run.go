@@ -40,6 +40,9 @@ type searchEnv struct {
 	left int
 	// stopped is set when a search stopped before its end (cancelled, the limit).
 	stopped bool
+	// concurrent is the number of fits executeJobs runs at once (the workers, at most its
+	// jobs), for the memory check of each.
+	concurrent int
 }
 
 // searchJob is one fit of a search: its run and, for a fit that continues its trial's
@@ -215,7 +218,8 @@ func (env *searchEnv) executeJobs(t *searchTask, jobs []searchJob) error {
 	queue := make(chan searchJob)
 	results := make(chan *Record)
 	var wg sync.WaitGroup
-	for w := 0; w < max(env.opt.Workers, 1); w++ {
+	env.concurrent = max(min(env.opt.Workers, len(todo)), 1)
+	for w := 0; w < env.concurrent; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -261,7 +265,7 @@ func (env *searchEnv) fit(t *searchTask, j searchJob) *Record {
 	rec.Search = &info
 	m, err := algorithms.New(j.run.Algorithm, j.run.Params)
 	if err == nil {
-		err = algorithms.CheckMemory(m, in, j.run.K1, env.opt.Workers)
+		err = algorithms.CheckMemory(m, in, j.run.K1, env.concurrent)
 	}
 	if err != nil {
 		return rec.markFailed(err)
@@ -355,15 +359,7 @@ func (t *searchTask) checkSettings(dir string) error {
 	b, _ := json.Marshal(now)
 	var cur map[string]any
 	_ = json.Unmarshal(b, &cur)
-	var changed []string
-	for _, k := range sortedKeys(cur) {
-		a, _ := json.Marshal(was[k])
-		c, _ := json.Marshal(cur[k])
-		if string(a) != string(c) {
-			changed = append(changed, fmt.Sprintf("%s %s → %s", k, a, c))
-		}
-	}
-	if len(changed) > 0 {
+	if changed := settingsChanges(was, cur); len(changed) > 0 {
 		return t.cfg.errf(t.spec.line, "search", "the search of row %q on %s in %s was run with other settings (%s); a search is never mixed with another: use a new results folder, or restore the settings",
 			t.row.Name.Value, t.ds.Name, dir, strings.Join(changed, "; "))
 	}

@@ -316,3 +316,25 @@ func TestSearchBatchSpreads(t *testing.T) {
 	}
 	t.Logf("%d of 10 at the best trials' k2 and ρ", atBest)
 }
+
+// A search's runs are counted in the Summary as a grid's are (nagc run prints it): the
+// runs of its plan, those already recorded, and those this call ran.
+func TestSearchSummaryCounts(t *testing.T) {
+	cfg := mustLoad(t, searchConfig)
+	whole := executeSearch(t, cfg, Options{ResultsDir: t.TempDir(), Workers: 2})
+	if whole.Total == 0 || whole.Skipped != 0 || whole.Done != whole.Total {
+		t.Fatalf("one run: %+v, want every run of the plan done", whole)
+	}
+	dir := t.TempDir()
+	first := executeSearch(t, cfg, Options{ResultsDir: dir, Workers: 2, Limit: 7})
+	second := executeSearch(t, cfg, Options{ResultsDir: dir, Workers: 2})
+	third := executeSearch(t, cfg, Options{ResultsDir: dir, Workers: 2})
+	for i, s := range []*Summary{first, second, third} {
+		if s.Total != whole.Total {
+			t.Errorf("call %d: total %d, want %d", i+1, s.Total, whole.Total)
+		}
+	}
+	if first.Done != 7 || second.Skipped != 7 || second.Done != whole.Total-7 || third.Skipped != whole.Total || third.Done != 0 {
+		t.Errorf("resumed: %+v, then %+v, then %+v", first, second, third)
+	}
+}

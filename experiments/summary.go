@@ -259,9 +259,12 @@ func ReadsLabels(rule string) bool {
 }
 
 // ReadsLabels reports whether the point's runs read the ground-truth labels to cluster
-// (algorithms.ReadsLabels: the authors' kmeans-median-ari initialisation), so that no
-// rule selecting it is label-free.
-func (p *PointStats) ReadsLabels() bool { return algorithms.ReadsLabels(p.Params) }
+// (algorithms.ReadsLabels: the authors' kmeans-median-ari initialisation) or the point
+// is a trial kept by a search whose rule reads them (SearchReadsLabels), so that no rule
+// selecting it is label-free.
+func (p *PointStats) ReadsLabels() bool {
+	return algorithms.ReadsLabels(p.Params) || p.SearchReadsLabels()
+}
 
 // Labeled returns the datasets on which some finished run recorded ARI, i.e. whose
 // ground-truth labels were available; only there can SelectARI choose a grid point.

@@ -98,11 +98,15 @@ func (s *ResultsSummary) WriteText(w io.Writer) error {
 	return s.writeTable(w)
 }
 
-// writeNotes writes the lines above the summary's table: the rules, the datasets
-// without labels or with some, and the timed fits left out.
+// writeNotes writes the lines above the summary's table: the rules, what each search
+// leaves them to choose among, the datasets without labels or with some, and the timed
+// fits left out.
 func (s *ResultsSummary) writeNotes(w io.Writer, timed int) {
 	for _, r := range s.Rules {
 		fmt.Fprintf(w, "rule %s: %s\n", r, RuleText(r))
+	}
+	for _, n := range searchNotes(s.Records) {
+		fmt.Fprintln(w, n)
 	}
 	var unlabeled []string
 	for _, p := range s.Points {
@@ -168,6 +172,8 @@ func ruleLabel(rule string, p *PointStats) string {
 	switch {
 	case ReadsLabels(rule):
 		return rule + " (reads labels)"
+	case p != nil && p.SearchReadsLabels():
+		return rule + " (among the trials a label-reading search kept)"
 	case p != nil && p.ReadsLabels():
 		return rule + " (the row's initialisation reads labels)"
 	}

@@ -187,7 +187,8 @@ func TestBudgetFromCgroups(t *testing.T) {
 }
 
 // TestRefusalNamesTheCgroup checks that a refusal under a cgroup's limit names the cgroup,
-// its file and the limit in the units the cgroup was set in.
+// its file and the limit in the units the cgroup was set in, the need and the budget in
+// the same units.
 func TestRefusalNamesTheCgroup(t *testing.T) {
 	fakeSystem(t, map[string]string{
 		"proc/meminfo":                              memAvail20G,
@@ -200,7 +201,10 @@ func TestRefusalNamesTheCgroup(t *testing.T) {
 	if !errors.Is(err, ErrTooLarge) {
 		t.Fatalf("8 GB in a 6 GiB cgroup: %v, want a refusal", err)
 	}
-	for _, s := range []string{"reading edges.txt.gz", "8.0 GB", "the cgroup /sys/fs/cgroup/slurm/job_12 memory.max of 6.0 GiB", "100.0 MiB of it in use"} {
+	// The need, the budget, the limit and its usage in one unit: 8e9 B = 7.5 GiB, and
+	// 6 GiB − 100 MiB = 5.9 GiB.
+	for _, s := range []string{"reading edges.txt.gz needs about 7.5 GiB of memory, more than the 5.9 GiB budget",
+		"the cgroup /sys/fs/cgroup/slurm/job_12 memory.max of 6.0 GiB", "100.0 MiB of it in use"} {
 		if !strings.Contains(err.Error(), s) {
 			t.Errorf("%q lacks %q", err, s)
 		}

@@ -153,8 +153,14 @@ func (e *TooLargeError) Error() string {
 	if e.By.Source != maxMemorySource && e.By.Source != "" {
 		by += "; --max-memory can only lower it"
 	}
+	// Under a cgroup's limit, the need and the budget are in its units (GiB), so that
+	// they read against the limit and its usage beside them.
+	format := Format
+	if strings.HasPrefix(e.By.Source, "the cgroup ") {
+		format = FormatBinary
+	}
 	return fmt.Sprintf("%s needs about %s of memory, more than the %s budget (%s)",
-		e.What, Format(e.Need), Format(e.Budget), by)
+		e.What, format(e.Need), format(e.Budget), by)
 }
 
 // ErrTooLarge matches every *TooLargeError with errors.Is.

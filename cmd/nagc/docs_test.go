@@ -66,6 +66,11 @@ func docCommands(path string) ([]docCommand, error) {
 // paperDataset matches a command line naming one of the paper's four graphs.
 var paperDataset = regexp.MustCompile(`(^|[^\w./-])(webkb|citeseer|cora|polblog)([^\w./-]|$)`)
 
+// paperDatasetInConfig matches a config line a page writes (in a heredoc) that lists
+// one of the paper's four graphs: `datasets: [webkb]`, or a list entry `- cora` or
+// `- {path: cora, …}` under it.
+var paperDatasetInConfig = regexp.MustCompile(`(?m)^\s*(datasets:\s*\[[^\]]*|-\s*(\{\s*path:\s*)?)\b(webkb|citeseer|cora|polblog)\b`)
+
 // pythonImport matches a Python import statement at the start of a line, after a ";" or
 // after the quote that opens a python3 -c program: the names after import (group 1,
 // "os, numpy as np") or the module after from (group 2, "scipy.sparse").
@@ -143,13 +148,36 @@ func TestPythonModules(t *testing.T) {
 	}
 }
 
+// TestPaperDatasetInConfig checks which lines of a config a page writes count as naming
+// one of the paper's graphs (the page is then skipped without them).
+func TestPaperDatasetInConfig(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		want bool
+	}{
+		{"datasets: [webkb]", true},
+		{"datasets: [synthetic, cora]", true},
+		{"datasets:\n  - citeseer\n", true},
+		{"datasets:\n  - {path: polblog, k1: 2}\n", true},
+		{"datasets: [synthetic]", false},
+		{"datasets: [mycora]", false},
+		{"# the paper ran on cora", false},
+		{"$ nagc run mine.yaml", false},
+	} {
+		if got := paperDatasetInConfig.MatchString(c.text); got != c.want {
+			t.Errorf("paperDatasetInConfig(%q) = %v, want %v", c.text, got, c.want)
+		}
+	}
+}
+
 // TestDocs executes every shell example of README.md and docs/*.md, as a user would type
 // them: each page's ```sh commands (lines starting with "$ ") run in order, with bash, in
 // a temporary folder of their own, with this nagc on PATH and NAGC_DATA set to the
 // paper's datasets where they are found. A command that exits non-zero fails the test
-// with its file, line and output. A page whose command lines name one of the paper's graphs is skipped
-// without them (failed under NAGC_REQUIRE_DATA=1); a page whose Python imports a module
-// no python3 here has is skipped, saying which.
+// with its file, line and output. A page whose command lines, or the configs it writes,
+// name one of the paper's graphs is skipped without them (failed under
+// NAGC_REQUIRE_DATA=1); a page whose Python imports a module no python3 here has is
+// skipped, saying which.
 func TestDocs(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("the examples are POSIX shell")
@@ -193,12 +221,13 @@ func TestDocs(t *testing.T) {
 	for _, pg := range todo {
 		name, _ := filepath.Rel("../..", pg.path)
 		t.Run(name, func(t *testing.T) {
-			var all strings.Builder
+			var all, typed strings.Builder
 			for _, c := range pg.cmds {
 				all.WriteString(c.text + "\n")
+				first, _, _ := strings.Cut(c.text, "\n") // the line typed, not a heredoc's body
+				typed.WriteString(first + "\n")
 			}
-			// A command line or a file it writes (a config's datasets: [webkb]) may name one.
-			if paperDataset.MatchString(all.String()) && !haveData {
+			if (paperDataset.MatchString(typed.String()) || paperDatasetInConfig.MatchString(all.String())) && !haveData {
 				testenv.Missing(t, "a folder holding the paper's four graphs", testenv.FetchHint)
 			}
 			path := bin + string(os.PathListSeparator) + os.Getenv("PATH")

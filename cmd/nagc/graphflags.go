@@ -20,7 +20,7 @@ func addGraphFlags(fs *flag.FlagSet, defaultData, labelsNote string) *graphFlags
 	return &graphFlags{
 		data:          fs.String("data", defaultData, "the graph: webkb, citeseer, cora, polblog, synthetic, synthetic:SHAPE (arxiv, products, …; see nagc datasets synth), or a folder or file (LINQS folder, edge list, .mtx, .npz, OGB dataset folder)"),
 		format:        fs.String("format", "", "the graph's format: linqs, edgelist, mtx, npz (attr_matrix dense or attr_* sparse) or ogb (an OGB dataset folder with raw/edge.csv.gz, node-feat.csv.gz, …) (default: from the path)"),
-		features:      fs.String("features", "", "feature file of an edge list (text, or a NumPy .npy array whose row i is vertex i, kept dense) or of a Matrix Market adjacency (default: features.* beside it)"),
+		features:      fs.String("features", "", "feature file of an edge list (text, or a NumPy .npy array whose row i is vertex i, kept dense) or of a Matrix Market adjacency (default: features.* in the folder --data names; none for an edge or .mtx file named itself)"),
 		featureLayout: fs.String("feature-layout", "", "layout of an edge list's feature file: dense (id, then one value per column; the default), sparse (id, column, value triplets) or rows (no id column: line i is vertex i−1, as np.savetxt(X) writes)"),
 		labels:        fs.String("labels", "", "where the classes are: none, column, or a file of 'id label' lines (default: the format's)"+labelsNote),
 		inputFlags:    addInputFlags(fs),

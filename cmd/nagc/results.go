@@ -96,7 +96,7 @@ func runResults(ctx context.Context, args []string, stdout, stderr io.Writer) er
 // experiments.Rescore).
 func runRescore(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("results rescore", "results rescore DIR [--data DIR]", stderr)
-	data := fs.String("data", "", "the folder holding the recorded runs' datasets: the only place they are looked for (default: $NAGC_DATA, the download folder, ../shared/datasets beside a checkout)")
+	data := fs.String("data", "", "where to look, by name, for a dataset whose recorded path (sweeps.jsonl) is gone: the only place then looked (default: $NAGC_DATA, the download folder, ../shared/datasets beside a checkout); a dataset still at its recorded path is read from there")
 	arg, err := parseOneArg(fs, args)
 	if err != nil {
 		return err

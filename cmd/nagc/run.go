@@ -210,7 +210,9 @@ func (p *lineProgress) print() {
 	if p.bestText != "" {
 		best = "; " + p.bestText
 	}
-	fmt.Fprintf(p.w, "runs: %d/%d done, %d failed, elapsed %s, ETA %s%s\n",
+	// done counts failed runs too: "finished", so that it reads as the summary line's
+	// "done" (succeeded) plus "failed".
+	fmt.Fprintf(p.w, "runs: %d/%d finished (%d failed), elapsed %s, ETA %s%s\n",
 		p.done, p.total, p.failed, elapsed.Round(time.Second), eta, best)
 }
 

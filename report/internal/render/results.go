@@ -441,6 +441,20 @@ func (r *Results) ReadsLabels(method string) bool {
 	return false
 }
 
+// readsLabelsHow says how a method's runs read the labels (ReadsLabels): "the row's
+// initialisation reads the labels", or, for the trials of a search by a label-reading
+// rule, "a search by the labels kept its trials".
+func (r *Results) readsLabelsHow(method string) string {
+	for _, d := range r.Datasets {
+		for _, p := range r.PointsOf(d, method) {
+			if p.SearchReadsLabels() {
+				return "a search by the labels kept its trials"
+			}
+		}
+	}
+	return "the row's initialisation reads the labels"
+}
+
 // ParamFloat returns a numeric parameter of a grid point, NaN if absent or not a number.
 func ParamFloat(params map[string]any, key string) float64 {
 	switch v := params[key].(type) {

@@ -54,7 +54,7 @@ func RowsTable(r *Results, dataset string) *Table {
 		for _, rule := range r.Rules(dataset) {
 			sel := ruleName(rule)
 			if r.ReadsLabels(method) && !experiments.ReadsLabels(rule) {
-				sel = "best " + rule + " (but the row's initialisation reads the labels)"
+				sel = "best " + rule + " (but " + r.readsLabelsHow(method) + ")"
 			}
 			row := texttable.Row{Cells: []texttable.Cell{{Text: method}, {Text: sel}}}
 			why := r.Missing(dataset, method) + r.Unselected(rule, dataset, method)

@@ -37,18 +37,7 @@ methods:
       lambda: [1.0e-2, 1]
       rho: [0.5, 0.95]
 `
-	path := filepath.Join(t.TempDir(), "s.yaml")
-	if err := os.WriteFile(path, []byte(config), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	cfg, err := experiments.LoadConfig(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	if _, err := experiments.Execute(context.Background(), cfg, experiments.Options{ResultsDir: dir, Workers: 2}); err != nil {
-		t.Fatal(err)
-	}
+	dir := sweepOf(t, config, 2)
 	out := filepath.Join(t.TempDir(), "rep")
 	if _, err := Generate(Options{ResultsDir: dir, OutDir: out, Figures: []string{FormatPNG}, NoPaper: true,
 		LoadGraph: func(string) (*datasets.Graph, error) { return nil, errors.New("no data") }}, nil); err != nil {
@@ -72,4 +61,50 @@ methods:
 	if n, c := strings.Count(string(table), "| completed |"), strings.Count(string(table), "| cut |"); n != 2 || c != 10 {
 		t.Errorf("trials table: %d completed, %d cut\n%s", n, c, table)
 	}
+}
+
+// The rows table never calls a label-free rule's choice among the trials of a search by
+// ARI label-free: it says that a search by the labels kept them.
+func TestSearchByLabelsRowsTable(t *testing.T) {
+	const config = `seed: 3
+restarts: 1
+iterations: 9
+metrics: [ari, modularity]
+datasets: [synthetic]
+methods:
+  - name: S
+    algorithm: nagc
+    space: {lambda: {log: [1.0e-4, 10]}}
+    search: {sampler: random, trials: 3, rule: ari}
+`
+	recs, err := experiments.LoadResults(sweepOf(t, config, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := NewResults(recs, nil, nil, experiments.SelectModularity)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if md := RowsTable(r, "synthetic").Markdown(); !strings.Contains(md, "| S | best modularity (but a search by the labels kept its trials) |") {
+		t.Errorf("rows table calls the choice among an ARI search's trials label-free:\n%s", md)
+	}
+}
+
+// sweepOf runs the config text on workers workers into a new results folder and returns
+// the folder.
+func sweepOf(t *testing.T, config string, workers int) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "s.yaml")
+	if err := os.WriteFile(path, []byte(config), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := experiments.LoadConfig(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if _, err := experiments.Execute(context.Background(), cfg, experiments.Options{ResultsDir: dir, Workers: workers}); err != nil {
+		t.Fatal(err)
+	}
+	return dir
 }
