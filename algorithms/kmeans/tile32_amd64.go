@@ -32,13 +32,7 @@ func tile12x8(a []float32, aStride int, b []float32, bStride, m int, dst []float
 		tile12x8Go(a, aStride, b, bStride, m, dst, dStride)
 		return
 	}
-	_ = a[(tileRows-1)*aStride+m-1]
-	_ = b[(m-1)*bStride+tileCols-1]
-	_ = dst[(tileRows-1)*dStride+tileCols-1]
-	next := &a[0]
-	if aStride == m && len(a) >= 2*tileRows*m {
-		next = &a[tileRows*m]
-	}
+	next := tileBounds(a, aStride, b, bStride, m, dst, dStride)
 	tile12x8AVX2(&a[0], aStride, &b[0], bStride, m, &dst[0], dStride, next)
 }
 
@@ -56,13 +50,7 @@ func tile12x8f64(a []float64, aStride int, b []float64, bStride, m int, dst []fl
 		tile12x8Go(a, aStride, b, bStride, m, dst, dStride)
 		return
 	}
-	_ = a[(tileRows-1)*aStride+m-1]
-	_ = b[(m-1)*bStride+tileCols-1]
-	_ = dst[(tileRows-1)*dStride+tileCols-1]
-	next := &a[0]
-	if aStride == m && len(a) >= 2*tileRows*m {
-		next = &a[tileRows*m]
-	}
+	next := tileBounds(a, aStride, b, bStride, m, dst, dStride)
 	if level >= LevelAVX512 {
 		tile12x8f64AVX512(&a[0], aStride, &b[0], bStride, m, &dst[0], dStride, next)
 		return
@@ -71,6 +59,19 @@ func tile12x8f64(a []float64, aStride int, b []float64, bStride, m int, dst []fl
 	mid := &a[half*aStride]
 	tile6x8f64AVX2(&a[0], aStride, &b[0], bStride, m, &dst[0], dStride, mid)
 	tile6x8f64AVX2(mid, aStride, &b[0], bStride, m, &dst[half*dStride], dStride, next)
+}
+
+// tileBounds checks that a, b and dst hold a whole tile (so that the assembly reads and
+// writes nothing past them) and returns the row the kernel prefetches as it goes: the
+// next tile's first row where aStride == m and a holds it, else a's first.
+func tileBounds[T float32 | float64](a []T, aStride int, b []T, bStride, m int, dst []T, dStride int) *T {
+	_ = a[(tileRows-1)*aStride+m-1]
+	_ = b[(m-1)*bStride+tileCols-1]
+	_ = dst[(tileRows-1)*dStride+tileCols-1]
+	if aStride == m && len(a) >= 2*tileRows*m {
+		return &a[tileRows*m]
+	}
+	return &a[0]
 }
 
 //go:noescape
