@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"slices"
 	"strings"
 
 	"gonum.org/v1/gonum/mat"
@@ -271,19 +270,6 @@ func denseNonNegative(what string, x *dense.Matrix) error {
 		return fmt.Errorf("%s is all zero", what)
 	}
 	return nil
-}
-
-// NeedsNonNegativeAttributes reports whether m refuses attributes holding a negative
-// value: NAGC and NMF factorise them (checkAttributesNonNegative), unless their option
-// transform is one of NonNegativeTransforms; k-means, SGC k-means, METIS and SNMF take
-// any values, and JWNMF, BAGC and the other baselines read sparse attributes, which the
-// readers keep ≥ 0.
-func NeedsNonNegativeAttributes(m Method) bool {
-	switch m.(type) {
-	case NAGC, *NAGC, NMF, *NMF:
-		return !slices.Contains(NonNegativeTransforms, TransformOf(m))
-	}
-	return false
 }
 
 // csrHasNegative reports whether x stores a negative value. Cost O(nnz(x)).

@@ -213,26 +213,6 @@ func Settings(m Method) []Setting {
 	return out
 }
 
-// labelReadingOptions lists the option values that make a fit read the ground-truth
-// labels before clustering (NAGC's kmeans-median-ari initialisation): option → value.
-var labelReadingOptions = map[string]string{"init": InitKMeansMedianARI}
-
-// ReadsLabels reports whether a fit with options params reads the ground-truth labels
-// to cluster (NAGC's init kmeans-median-ari, or a user's program given them: the
-// parameter reads_labels: true of its runs): its results are then not label-free,
-// whatever rule selects them.
-func ReadsLabels(params map[string]any) bool {
-	if b, ok := params["reads_labels"].(bool); ok && b {
-		return true
-	}
-	for k, v := range labelReadingOptions {
-		if s, ok := params[k].(string); ok && s == v {
-			return true
-		}
-	}
-	return false
-}
-
 // resolver is implemented by methods that read some zero options as defaults: resolved
 // returns the method with those zeros replaced by the values a fit of k1 clusters on n
 // vertices uses.

@@ -204,19 +204,3 @@ func TestDefaultsClusterWell(t *testing.T) {
 		})
 	}
 }
-
-func TestReadsLabels(t *testing.T) {
-	for _, c := range []struct {
-		params map[string]any
-		want   bool
-	}{
-		{nil, false},
-		{map[string]any{"init": "kmeans"}, false},
-		{map[string]any{"init": InitKMeansMedianARI, "lambda": 0.01}, true},
-		{map[string]any{"p": 2}, false},
-	} {
-		if got := ReadsLabels(c.params); got != c.want {
-			t.Errorf("ReadsLabels(%v) = %v, want %v", c.params, got, c.want)
-		}
-	}
-}

@@ -53,8 +53,8 @@ type Result struct {
 	// PerIteration is Median divided by the iterations the fit ran (NaN if none).
 	PerIteration float64
 	Iterations   int
-	// MultiplyAdds is the multiply-adds one iteration needs (NAGCMultiplyAdds; NaN for
-	// methods whose work is not counted), and PerNanosecond the multiply-adds per
+	// MultiplyAdds is the multiply-adds one iteration needs (the method's
+	// algorithms.EstimateIterationWork; NaN for methods whose work is not counted), and PerNanosecond the multiply-adds per
 	// nanosecond achieved at the median: MultiplyAdds / PerIteration, in ns.
 	MultiplyAdds, PerNanosecond float64
 	// PeakHeapBytes is the largest live heap seen during the fits (the graph included).
@@ -106,17 +106,16 @@ func timeOne(ctx context.Context, c Case, m Method, opt Options) Result {
 	r.PerIteration = math.NaN()
 	r.Median = math.NaN()
 	r.PerNanosecond = math.NaN()
-	if g.HasAttributes() && g.Adj != nil {
-		r.MultiplyAdds = methodMultiplyAdds(m, g.N(), g.M(), g.Adj.NNZ(), r.NNZX, g.K())
-	} else {
-		r.MultiplyAdds = math.NaN()
-	}
+	r.MultiplyAdds = math.NaN()
 	method, err := algorithms.New(m.Algo, m.Params)
 	if err != nil {
 		r.Err = err.Error()
 		return r
 	}
 	in := algorithms.Input{Adj: g.Adj, X: g.X, XDense: g.XDense, Truth: g.Labels}
+	if g.HasAttributes() && g.Adj != nil {
+		r.MultiplyAdds, _ = algorithms.EstimateIterationWork(method, algorithms.InputShape(in, g.K()))
+	}
 	if err := algorithms.CheckMemory(method, in, g.K(), 1); err != nil {
 		r.Err = err.Error() // over the budget (--max-memory): refused before it allocates
 		return r

@@ -85,25 +85,6 @@ func TestRunWritesCSVAndPlot(t *testing.T) {
 	}
 }
 
-// TestNAGCMultiplyAdds checks the count against a hand sum for n = 2, m = 3, nnz(A) = 2,
-// nnz(X) = 4, k1 = 1, k2 = 2: A products 2·1·(2+2) = 8, X products 2·4·2 = 16, U(UᵀU) 2,
-// Grams 2 + 6 + 9, V(fᵀf) 12, n·k1·k2 terms 6·4 = 24, f·VᵀV 8, dots 8, ·VᵀV 4, ‖UᵀU‖² 1:
-// 100, and 96 for the ρ = ½ rule, which skips the two passes of (UUᵀ⊙W)U.
-func TestNAGCMultiplyAdds(t *testing.T) {
-	if got := NAGCMultiplyAdds(2, 3, 2, 4, 1, 2, true); got != 100 {
-		t.Errorf("PU rule: %v multiply-adds, want 100", got)
-	}
-	if got := NAGCMultiplyAdds(2, 3, 2, 4, 1, 2, false); got != 96 {
-		t.Errorf("ρ = ½ rule: %v multiply-adds, want 96", got)
-	}
-	if !math.IsNaN(methodMultiplyAdds(Method{Algo: "kmeans"}, 2, 3, 2, 4, 1)) {
-		t.Error("k-means: counted, want NaN")
-	}
-	if got := methodMultiplyAdds(Method{Algo: "nagc", Params: map[string]any{"k2": 2, "rho": 0.5}}, 2, 3, 2, 4, 1); got != 96 {
-		t.Errorf("nagc options k2 = 2, ρ = ½: %v, want 96", got)
-	}
-}
-
 // TestPlotGrowthOnePoint plots a single fit under a second (nagc bench --sizes none
 // --methods metis on one graph): the log axes span one value, which used to panic.
 func TestPlotGrowthOnePoint(t *testing.T) {

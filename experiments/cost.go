@@ -2,113 +2,21 @@ package experiments
 
 import (
 	"cmp"
-	"math"
 	"slices"
 
 	"github.com/nagc-harness/nagc/algorithms"
-	"github.com/nagc-harness/nagc/algorithms/kmeans"
 )
-
-// The cost model of the pool's longest-first order (longestFirst). A run's cost is an
-// estimate of the multiply-adds of its fits, from what the run is (method, initialisation,
-// iterations, filter order, rank, k-means starts) and the shape of its input (n, stored
-// entries of the adjacency and of the attributes, m, k1). It only orders runs: it is
-// monotone in every size and in iterations and starts, and it ranks the methods as they
-// measure on the ogbn-arxiv shape (NAGC with the k-means start ≫ NAGC from SGC labels ≫
-// SGC k-means ≫ METIS), but it is no time prediction.
-
-// Assumed constants of the cost model.
-const (
-	// costLloydIters is the Lloyd iterations assumed of one k-means start.
-	costLloydIters = 10
-	// costRandomizedPasses is the passes over the filtered attributes a rank-r
-	// spectral embedding (randomized range finder and SVD) is assumed to take.
-	costRandomizedPasses = 4
-	// costPaperIters is the iterations assumed of a method the model does not know
-	// (the paper's baselines, which iterate over the adjacency and the attributes).
-	costPaperIters = 100
-)
-
-// sgcStartKMeansStarts is the k-means starts of each k-means run of NAGC's SGC start:
-// package kmeans' default number of starts (n_init), which that start takes.
-var sgcStartKMeansStarts = kmeans.Config{}.WithDefaults().NInit
 
 // fitCost returns the estimated cost of one fit of the run (algorithm, params) into k1
-// clusters of an input of shape s: see the cost model above. A method that cannot be
-// built costs 0 (its run fails at once). Cost O(1).
+// clusters of an input of shape s: the method's own estimate of its multiply-adds
+// (algorithms.EstimateWork), which orders runs but is no time prediction. A method that
+// cannot be built costs 0 (its run fails at once). Cost O(1).
 func fitCost(algorithm string, params map[string]any, s algorithms.Shape) float64 {
 	m, err := algorithms.New(algorithm, params)
 	if err != nil {
 		return 0
 	}
-	s, _ = algorithms.TransformedShape(s, m) // the attributes the fit reads
-	n, nnzA, nnzX, k := float64(s.N), float64(s.NNZA), float64(s.NNZX), float64(max(s.K, 1))
-	switch a := algorithms.Resolved(m, s.K, s.N).(type) { // defaults as the fit takes them
-	case algorithms.NAGC:
-		return nagcCost(a, s)
-	case algorithms.SGCKMeans:
-		rank := float64(min(a.Rank, s.M))
-		if a.Rank == 0 {
-			rank = float64(s.M)
-		}
-		return filterCost(a.P, s) + embedCost(int(rank), s) + kmeansCost(a.NInit, n*rank, s.N, s.K)
-	case algorithms.KMeans:
-		return kmeansCost(a.NInit, nnzX, s.N, s.K)
-	case algorithms.METIS:
-		return nnzA * math.Log2(n+2)
-	default:
-		return costPaperIters * (nnzA + nnzX + n*k) * k
-	}
-}
-
-// nagcCost is the cost of a NAGC fit: its start (random, k-means on the attributes, or
-// k-means on the SGC embedding of filtered attributes) and its iterations, each a product
-// of the adjacency with the n×k1 factor, of the attributes with the k2 factors, and the
-// n×(k1+k2)² Gram and update terms. a has its defaults filled in (algorithms.Resolved).
-func nagcCost(a algorithms.NAGC, s algorithms.Shape) float64 {
-	n, nnzA, nnzX := float64(s.N), float64(s.NNZA), float64(s.NNZX)
-	k1, k2 := max(s.K, 1), max(a.K2, 1)
-	kk := float64(k1 + k2)
-	cost := float64(a.Iterations) * (nnzA*float64(k1) + nnzX*float64(k2) + n*kk*kk)
-	switch a.Init {
-	case algorithms.InitRandom:
-		cost += n * kk
-	case algorithms.InitSGC:
-		rank := a.InitRank
-		if rank == 0 || rank > s.M {
-			rank = s.M
-		}
-		cost += filterCost(a.Filter.P, s) + embedCost(rank, s) +
-			kmeansCost(sgcStartKMeansStarts, n*float64(rank), s.N, k1) + kmeansCost(sgcStartKMeansStarts, n*float64(rank), s.N, k2)
-	default: // the k-means start (and its median-ARI variant, which repeats it)
-		starts := a.InitNInit
-		if a.Init == algorithms.InitKMeansMedianARI {
-			starts *= 5
-		}
-		cost += kmeansCost(starts, nnzX, s.N, k1) + kmeansCost(starts, nnzX, s.N, k2)
-	}
-	return cost
-}
-
-// kmeansCost is the cost of k-means with the given starts on points of nnz stored
-// entries (n·d for dense ones) into k clusters: costLloydIters distance passes per start,
-// each also n·k comparisons.
-func kmeansCost(starts int, nnz float64, n, k int) float64 {
-	return float64(starts) * costLloydIters * (nnz + float64(n)) * float64(max(k, 1))
-}
-
-// filterCost is the cost of p steps of the graph filter on the attributes: each a product
-// of the adjacency with the n×m attributes.
-func filterCost(p int, s algorithms.Shape) float64 {
-	return float64(p) * (float64(s.NNZA)*float64(s.M) + float64(s.NNZX))
-}
-
-// embedCost is the cost of a rank-r spectral embedding of the n×m (filtered) attributes.
-func embedCost(rank int, s algorithms.Shape) float64 {
-	if rank >= s.M {
-		return 0 // the attributes themselves
-	}
-	return costRandomizedPasses * float64(s.N) * float64(s.M) * float64(rank)
+	return algorithms.EstimateWork(m, s)
 }
 
 // shapeOf returns the input shape a job's fits read (algorithms.InputShape of its

@@ -62,7 +62,7 @@ func TestFit(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.mode, func(t *testing.T) {
 			m := method(c.mode, t.TempDir())
-			m.Timeout, m.ReadsLabels = c.timeout, c.labels
+			m.Timeout, m.Program.ReadsLabels = c.timeout, c.labels
 			res, err := m.Fit(context.Background(), in, 4, 7)
 			if c.want != "" {
 				if err == nil || !strings.Contains(err.Error(), c.want) {
@@ -223,5 +223,21 @@ func TestSameAsCompiledIn(t *testing.T) {
 	}
 	if !slices.Equal(got.Labels, want.Labels) {
 		t.Fatalf("the program's labels differ from the compiled-in k-means'")
+	}
+}
+
+// TestCapabilities checks a program's answers to the capability questions a method is
+// asked (algorithms.LabelReader and the others): it reads the labels when it is given
+// them, and says nothing of its attributes' signs or of an objective.
+func TestCapabilities(t *testing.T) {
+	for _, labels := range []bool{false, true} {
+		m := method(commandtest.Good, t.TempDir())
+		m.Program.ReadsLabels = labels
+		if got := algorithms.MethodReadsLabels(m); got != labels {
+			t.Errorf("given the labels %v: reads them %v", labels, got)
+		}
+		if algorithms.NeedsNonNegativeAttributes(m) || algorithms.MaximisesObjective(m) {
+			t.Errorf("given the labels %v: needs non-negative attributes or maximises an objective", labels)
+		}
 	}
 }

@@ -46,6 +46,10 @@ type Job struct {
 // Name returns "command".
 func (m *Method) Name() string { return Name }
 
+// ReadsLabels reports whether the program is given the ground-truth labels
+// (Program.ReadsLabels): its fits then read them (algorithms.LabelReader).
+func (m *Method) ReadsLabels() bool { return m.Program.ReadsLabels }
+
 // Fit writes in's graph (once per in.Cache and GraphDir; see GraphFile), starts the
 // program with the Job of this fit on its standard input, waits for it (at most Timeout)
 // and reads its labels back, renumbered 0, 1, … in the order of the ids it wrote (ids
@@ -107,15 +111,15 @@ func (m *Method) graph(in algorithms.Input) (string, func(), error) {
 		if err != nil {
 			return "", nil, err
 		}
-		path, err := GraphFile(in, dir, m.Dataset, m.ReadsLabels)
+		path, err := GraphFile(in, dir, m.Dataset, m.Program.ReadsLabels)
 		return path, func() { os.RemoveAll(dir) }, err
 	}
-	write := func() (any, error) { return GraphFile(in, m.GraphDir, m.Dataset, m.ReadsLabels) }
+	write := func() (any, error) { return GraphFile(in, m.GraphDir, m.Dataset, m.Program.ReadsLabels) }
 	if in.Cache == nil {
 		path, err := write()
 		return path.(string), func() {}, err
 	}
-	path, err := in.Cache.Do(fmt.Sprintf("command-graph\x00%s\x00%s\x00%t", m.GraphDir, m.Dataset, m.ReadsLabels), write)
+	path, err := in.Cache.Do(fmt.Sprintf("command-graph\x00%s\x00%s\x00%t", m.GraphDir, m.Dataset, m.Program.ReadsLabels), write)
 	if err != nil {
 		return "", nil, err
 	}

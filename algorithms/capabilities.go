@@ -1,0 +1,119 @@
+package algorithms
+
+import "slices"
+
+// The capability questions a caller asks of a method, each an optional interface that
+// the method answers for itself (beside MemoryEstimator and WorkEstimator), and a
+// function giving the answer of a method that does not implement it. A method of the
+// caller's own (Register) or a program (package command) answers through the same
+// interfaces.
+
+// LabelReader is a method whose settings may make its fits read the ground-truth labels
+// before clustering (NAGC's kmeans-median-ari start, a program given them): its results
+// are then not label-free, whatever rule selects them.
+type LabelReader interface {
+	// ReadsLabels reports whether a fit with the method's settings reads the labels.
+	ReadsLabels() bool
+}
+
+// NonNegativityNeeder is a method that, with some settings, refuses attributes holding
+// a negative value.
+type NonNegativityNeeder interface {
+	// NeedsNonNegativeAttributes reports whether a fit with the method's settings
+	// refuses attributes holding a negative value.
+	NeedsNonNegativeAttributes() bool
+}
+
+// ObjectiveMaximiser is a method that says which way its Result.Objective improves.
+type ObjectiveMaximiser interface {
+	// MaximisesObjective reports whether Result.Objective is maximised (an ELBO, a
+	// similarity) rather than minimised (a loss).
+	MaximisesObjective() bool
+}
+
+// MethodReadsLabels reports whether a fit of m reads the ground-truth labels
+// (LabelReader); false for a method that does not say.
+func MethodReadsLabels(m Method) bool {
+	r, ok := m.(LabelReader)
+	return ok && r.ReadsLabels()
+}
+
+// NeedsNonNegativeAttributes reports whether m refuses attributes holding a negative
+// value (NonNegativityNeeder); false for a method that does not say. NAGC and NMF
+// factorise them unless their option transform is one of NonNegativeTransforms;
+// k-means, SGC k-means, METIS and SNMF take any values, and JWNMF, BAGC and the other
+// baselines read sparse attributes, which the readers keep ≥ 0.
+func NeedsNonNegativeAttributes(m Method) bool {
+	r, ok := m.(NonNegativityNeeder)
+	return ok && r.NeedsNonNegativeAttributes()
+}
+
+// MaximisesObjective reports whether m maximises the objective it records in
+// Result.Objective (ObjectiveMaximiser); false, a loss it minimises, for a method that
+// does not say.
+func MaximisesObjective(m Method) bool {
+	r, ok := m.(ObjectiveMaximiser)
+	return ok && r.MaximisesObjective()
+}
+
+// ObjectiveMaximised reports whether the method registered as name, at its default
+// settings, maximises the objective it records in Result.Objective (MaximisesObjective;
+// false: it minimises it, or name is not a registered method).
+func ObjectiveMaximised(name string) bool {
+	m, err := New(name, nil)
+	return err == nil && MaximisesObjective(m)
+}
+
+// ReadsLabels reports whether a run with options params reads the ground-truth labels,
+// for a caller that holds a run's options but not its method: the parameter
+// reads_labels: true that the runs of a program given the labels record, or a setting in
+// params that makes a registered method taking params read them (MethodReadsLabels of
+// the method with params and not at its defaults: NAGC's init kmeans-median-ari). Its
+// results are then not label-free, whatever rule selects them. Cost: up to two New per
+// registered method.
+func ReadsLabels(params map[string]any) bool {
+	if b, ok := params["reads_labels"].(bool); ok && b {
+		return true
+	}
+	if len(params) == 0 {
+		return false
+	}
+	for _, name := range Names() {
+		if m, err := New(name, params); err == nil && MethodReadsLabels(m) {
+			if d, err := New(name, nil); err != nil || !MethodReadsLabels(d) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// ReadsLabels reports whether a NAGC fit reads the labels: its init kmeans-median-ari
+// keeps, of its k-means starts, the one of median ARI against them.
+func (a NAGC) ReadsLabels() bool { return a.Init == InitKMeansMedianARI }
+
+// NeedsNonNegativeAttributes reports whether a NAGC fit refuses negative attributes: it
+// factorises them, unless its transform makes them non-negative.
+func (a NAGC) NeedsNonNegativeAttributes() bool { return !nonNegativeTransform(a) }
+
+// NeedsNonNegativeAttributes reports whether an NMF fit refuses negative attributes: it
+// factorises them, unless its transform makes them non-negative.
+func (a NMF) NeedsNonNegativeAttributes() bool { return !nonNegativeTransform(a) }
+
+// nonNegativeTransform reports whether m's attribute transform is one of
+// NonNegativeTransforms.
+func nonNegativeTransform(m Method) bool {
+	return slices.Contains(NonNegativeTransforms, TransformOf(m))
+}
+
+// MaximisesObjective reports that BAGC's Result.Objective, its ELBO (or, at protocol
+// reference, the lower bound of its author's code), is maximised.
+func (BAGC) MaximisesObjective() bool { return true }
+
+// MaximisesObjective reports that PAICAN's Result.Objective, its ELBO, is maximised.
+func (PAICAN) MaximisesObjective() bool { return true }
+
+// MaximisesObjective reports that SA-Cluster's Result.Objective, the walk similarity of
+// every vertex to its centre (each vertex joins the centre of largest similarity), is
+// maximised; Inc-Cluster, which embeds SA-Cluster, inherits it.
+func (SACluster) MaximisesObjective() bool { return true }
