@@ -1,6 +1,10 @@
 package algorithms
 
-import "slices"
+import (
+	"fmt"
+	"slices"
+	"sync"
+)
 
 // The capability questions a caller asks of a method, each an optional interface that
 // the method answers for itself (beside MemoryEstimator and WorkEstimator), and a
@@ -70,7 +74,8 @@ func ObjectiveMaximised(name string) bool {
 // params that makes a registered method taking params read them (MethodReadsLabels of
 // the method with params and not at its defaults: NAGC's init kmeans-median-ari). Its
 // results are then not label-free, whatever rule selects them. Cost: up to two New per
-// registered method.
+// registered method taking every key of params, once per distinct params (the answers
+// are kept until Register).
 func ReadsLabels(params map[string]any) bool {
 	if b, ok := params["reads_labels"].(bool); ok && b {
 		return true
@@ -78,7 +83,25 @@ func ReadsLabels(params map[string]any) bool {
 	if len(params) == 0 {
 		return false
 	}
+	key := fmt.Sprint(params) // map keys in sorted order
+	if v, ok := labelReadingParams.Load(key); ok {
+		return v.(bool)
+	}
+	reads := settingsReadLabels(params)
+	labelReadingParams.Store(key, reads)
+	return reads
+}
+
+// labelReadingParams holds ReadsLabels' answers by the printed params, cleared by
+// Register.
+var labelReadingParams sync.Map
+
+// settingsReadLabels is ReadsLabels asked of every registered method taking params.
+func settingsReadLabels(params map[string]any) bool {
 	for _, name := range Names() {
+		if !takesAll(name, params) {
+			continue // fails New at once, without decoding its options
+		}
 		if m, err := New(name, params); err == nil && MethodReadsLabels(m) {
 			if d, err := New(name, nil); err != nil || !MethodReadsLabels(d) {
 				return true
@@ -86,6 +109,20 @@ func ReadsLabels(params map[string]any) bool {
 		}
 	}
 	return false
+}
+
+// takesAll reports whether method name has an option of every key of params.
+func takesAll(name string, params map[string]any) bool {
+	keys, err := Params(name)
+	if err != nil {
+		return false
+	}
+	for k := range params {
+		if _, found := slices.BinarySearch(keys, k); !found {
+			return false
+		}
+	}
+	return true
 }
 
 // ReadsLabels reports whether a NAGC fit reads the labels: its init kmeans-median-ari

@@ -113,8 +113,12 @@ func (c capsMethod) MaximisesObjective() bool         { return c.Maximise }
 
 // TestRegisteredCapabilities checks that a registered method of the caller's own answers
 // through the same interfaces as the built-in ones, and that a run's options alone
-// (ReadsLabels) find the settings that make it read the labels.
+// (ReadsLabels) find the settings that make it read the labels once it is registered.
 func TestRegisteredCapabilities(t *testing.T) {
+	labels := map[string]any{"labels": true}
+	if ReadsLabels(labels) {
+		t.Fatalf("ReadsLabels(%v) before %s is registered: true", labels, capsMethodName)
+	}
 	if err := Register(capsMethodName, func() any { return &capsMethod{} }); err != nil {
 		t.Fatal(err)
 	}
@@ -122,13 +126,14 @@ func TestRegisteredCapabilities(t *testing.T) {
 		registryMu.Lock()
 		defer registryMu.Unlock()
 		delete(registry, capsMethodName)
+		labelReadingParams.Clear()
 	})
 	for _, c := range []struct {
 		params map[string]any
 		want   capabilities
 	}{
 		{nil, capabilities{}},
-		{map[string]any{"labels": true}, capabilities{readsLabels: true}},
+		{labels, capabilities{readsLabels: true}},
 		{map[string]any{"positive": true, "maximise": true}, capabilities{needsNonNegative: true, maximises: true}},
 	} {
 		m, err := New(capsMethodName, c.params)
