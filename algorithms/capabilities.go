@@ -1,7 +1,6 @@
 package algorithms
 
 import (
-	"fmt"
 	"slices"
 	"sync"
 )
@@ -70,59 +69,68 @@ func ObjectiveMaximised(name string) bool {
 
 // ReadsLabels reports whether a run with options params reads the ground-truth labels,
 // for a caller that holds a run's options but not its method: the parameter
-// reads_labels: true that the runs of a program given the labels record, or a setting in
-// params that makes a registered method taking params read them (MethodReadsLabels of
-// the method with params and not at its defaults: NAGC's init kmeans-median-ari). Its
-// results are then not label-free, whatever rule selects them. Cost: up to two New per
-// registered method taking every key of params, once per distinct params (the answers
-// are kept until Register).
+// reads_labels: true that the runs of a program given the labels record, or a setting
+// of params that alone makes a registered method read them (MethodReadsLabels of the
+// method with that setting and not at its defaults: NAGC's init kmeans-median-ari). Its
+// results are then not label-free, whatever rule selects them. Cost: a map look-up per
+// setting, and New of the methods taking it the first time a setting is seen (the
+// answers are kept until Register).
 func ReadsLabels(params map[string]any) bool {
 	if b, ok := params["reads_labels"].(bool); ok && b {
 		return true
 	}
-	if len(params) == 0 {
-		return false
-	}
-	key := fmt.Sprint(params) // map keys in sorted order
-	if v, ok := labelReadingParams.Load(key); ok {
-		return v.(bool)
-	}
-	reads := settingsReadLabels(params)
-	labelReadingParams.Store(key, reads)
-	return reads
-}
-
-// labelReadingParams holds ReadsLabels' answers by the printed params, cleared by
-// Register.
-var labelReadingParams sync.Map
-
-// settingsReadLabels is ReadsLabels asked of every registered method taking params.
-func settingsReadLabels(params map[string]any) bool {
-	for _, name := range Names() {
-		if !takesAll(name, params) {
-			continue // fails New at once, without decoding its options
-		}
-		if m, err := New(name, params); err == nil && MethodReadsLabels(m) {
-			if d, err := New(name, nil); err != nil || !MethodReadsLabels(d) {
-				return true
-			}
+	for key, value := range params {
+		if settingReadsLabels(key, value) {
+			return true
 		}
 	}
 	return false
 }
 
-// takesAll reports whether method name has an option of every key of params.
-func takesAll(name string, params map[string]any) bool {
-	keys, err := Params(name)
-	if err != nil {
-		return false
-	}
-	for k := range params {
-		if _, found := slices.BinarySearch(keys, k); !found {
-			return false
+// setting is one option and its value, as a run's options hold it.
+type setting struct {
+	key   string
+	value any
+}
+
+// labelReadingSettings holds settingReadsLabels' answers by setting, cleared by
+// Register.
+var labelReadingSettings sync.Map
+
+// settingReadsLabels reports whether the setting key: value alone makes a registered
+// method read the labels (see ReadsLabels).
+func settingReadsLabels(key string, value any) bool {
+	s := setting{key, value}
+	kept := scalar(value) // a key of the map
+	if kept {
+		if v, ok := labelReadingSettings.Load(s); ok {
+			return v.(bool)
 		}
 	}
-	return true
+	reads := false
+	for _, name := range Names() {
+		m, err := New(name, map[string]any{key: value}) // fails at once without the option
+		if err != nil || !MethodReadsLabels(m) {
+			continue
+		}
+		if d, err := New(name, nil); err != nil || !MethodReadsLabels(d) {
+			reads = true
+			break
+		}
+	}
+	if kept {
+		labelReadingSettings.Store(s, reads)
+	}
+	return reads
+}
+
+// scalar reports whether v is a scalar option value (comparable, so a map key).
+func scalar(v any) bool {
+	switch v.(type) {
+	case string, bool, int, int64, uint64, float64:
+		return true
+	}
+	return false
 }
 
 // ReadsLabels reports whether a NAGC fit reads the labels: its init kmeans-median-ari

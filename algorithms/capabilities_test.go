@@ -126,7 +126,7 @@ func TestRegisteredCapabilities(t *testing.T) {
 		registryMu.Lock()
 		defer registryMu.Unlock()
 		delete(registry, capsMethodName)
-		labelReadingParams.Clear()
+		labelReadingSettings.Clear()
 	})
 	for _, c := range []struct {
 		params map[string]any
@@ -163,6 +163,7 @@ func TestReadsLabels(t *testing.T) {
 		{map[string]any{"p": 2}, false},
 		{map[string]any{"reads_labels": true, "alpha": 1}, true},
 		{map[string]any{"reads_labels": false}, false},
+		{map[string]any{"init": InitKMeansMedianARI, "weights": []any{1.0, 2.0}}, true}, // a value no map key can hold
 	} {
 		if got := ReadsLabels(c.params); got != c.want {
 			t.Errorf("ReadsLabels(%v) = %v, want %v", c.params, got, c.want)

@@ -70,7 +70,7 @@ func Register(name string, options func() any) error {
 	registryMu.Lock()
 	defer registryMu.Unlock()
 	registry[name] = options
-	labelReadingParams.Clear() // the new method may read the labels with some of them
+	labelReadingSettings.Clear() // the new method may read the labels with some of them
 	return nil
 }
 
