@@ -1,6 +1,7 @@
 package algorithms
 
 import (
+	"math"
 	"slices"
 	"sync"
 )
@@ -124,11 +125,14 @@ func settingReadsLabels(key string, value any) bool {
 	return reads
 }
 
-// scalar reports whether v is a scalar option value (comparable, so a map key).
+// scalar reports whether v is a scalar option value that a map key finds again
+// (comparable, and not NaN, which equals nothing).
 func scalar(v any) bool {
-	switch v.(type) {
-	case string, bool, int, int64, uint64, float64:
+	switch x := v.(type) {
+	case string, bool, int, int64, uint64:
 		return true
+	case float64:
+		return !math.IsNaN(x)
 	}
 	return false
 }

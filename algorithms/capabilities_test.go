@@ -164,9 +164,18 @@ func TestReadsLabels(t *testing.T) {
 		{map[string]any{"reads_labels": true, "alpha": 1}, true},
 		{map[string]any{"reads_labels": false}, false},
 		{map[string]any{"init": InitKMeansMedianARI, "weights": []any{1.0, 2.0}}, true}, // a value no map key can hold
+		{map[string]any{"lambda": math.NaN()}, false},
 	} {
 		if got := ReadsLabels(c.params); got != c.want {
 			t.Errorf("ReadsLabels(%v) = %v, want %v", c.params, got, c.want)
 		}
+	}
+	before := 0
+	labelReadingSettings.Range(func(_, _ any) bool { before++; return true })
+	ReadsLabels(map[string]any{"lambda": math.NaN()})
+	after := 0
+	labelReadingSettings.Range(func(_, _ any) bool { after++; return true })
+	if after != before {
+		t.Errorf("asked of NaN, ReadsLabels keeps %d answers more", after-before)
 	}
 }
