@@ -20,7 +20,7 @@ import (
 	"github.com/nagc-harness/nagc/datasets"
 	"github.com/nagc-harness/nagc/internal/suggest"
 	"github.com/nagc-harness/nagc/memory"
-	"github.com/nagc-harness/nagc/metrics"
+	"github.com/nagc-harness/nagc/results"
 
 	"github.com/nagc-harness/nagc/algorithms"
 	"github.com/nagc-harness/nagc/configs"
@@ -71,7 +71,7 @@ type Config struct {
 	Compare string `yaml:"compare"`
 	// Figures says how the report draws this sweep's figures (see Figures); nil: as the
 	// report's defaults and flags say.
-	Figures *Figures `yaml:"figures"`
+	Figures *results.Figures `yaml:"figures"`
 	// MaxMemory is the memory budget of the sweep's loads and fits ("12GB", "800MiB"; see
 	// memory.ParseSize), applied by `nagc run` unless --max-memory is given: a fit whose
 	// estimated peak, times the workers, exceeds it is recorded as failed before it
@@ -144,27 +144,6 @@ const (
 	MaxRestarts   = 10_000
 	MaxIterations = 1_000_000
 )
-
-// AllMetrics lists the metrics a run can record from its clustering, in table order.
-// They are the metrics catalogue's measures that metrics.Evaluate computes.
-var AllMetrics = metrics.Names(func(m metrics.Metric) bool { return m.Evaluated })
-
-// MetricHeldOut names the metric of a config with Holdout > 0: the modularity, on the
-// held-out edges alone, of the clustering fitted to the graph without them.
-const MetricHeldOut = "heldout_modularity"
-
-// Metrics of a run whose method flags vertices (algorithms.Result.Flags, PAICAN's
-// anomalies): the ARI over the vertices no mask flags (PAICAN's own protocol; "ari" stays
-// the ARI over all vertices, the NAGC paper's) and the share of the vertices kept. They
-// are recorded beside the config's metrics whenever the method returns flags ("ari"
-// among them for MetricARIUnflagged); no config asks for them.
-const (
-	MetricARIUnflagged   = "ari_unflagged"
-	MetricUnflaggedShare = "unflagged_share"
-)
-
-// ComparePaper is the value of Config.Compare asking for the NAGC paper's comparison.
-const ComparePaper = "paper"
 
 // ConfigError is a problem with a config file, located by line and key.
 type ConfigError struct {
@@ -312,7 +291,7 @@ var (
 var configKeys = map[string][]string{
 	"experiments.Config":     yamlFieldNames(reflect.TypeOf(Config{})),
 	"experiments.MethodSpec": yamlFieldNames(reflect.TypeOf(MethodSpec{})),
-	"experiments.Figures":    yamlFieldNames(reflect.TypeOf(Figures{})),
+	"results.Figures":        yamlFieldNames(reflect.TypeOf(results.Figures{})),
 	"experiments.SearchSpec": yamlFieldNames(reflect.TypeOf(SearchSpec{})),
 }
 
@@ -515,15 +494,15 @@ func (c *Config) validateSettings() error {
 		errs = append(errs, c.errf(c.keyLines["holdout"], "holdout", "a config with timing: true times each fit alone and fits no held-out copy; "+
 			"remove holdout here (held-out fits belong in the sweep's config) or remove timing"))
 	}
-	if c.Compare != "" && c.Compare != ComparePaper {
-		errs = append(errs, c.errf(c.keyLines["compare"], "compare", "unknown comparison %q (known: %s; leave it out for a report of the sweep alone)", c.Compare, ComparePaper))
+	if c.Compare != "" && c.Compare != results.ComparePaper {
+		errs = append(errs, c.errf(c.keyLines["compare"], "compare", "unknown comparison %q (known: %s; leave it out for a report of the sweep alone)", c.Compare, results.ComparePaper))
 	}
 	if len(c.Metrics) == 0 {
-		c.Metrics = AllMetrics
+		c.Metrics = results.AllMetrics
 	}
 	for _, m := range c.Metrics {
-		if !contains(AllMetrics, m) {
-			errs = append(errs, c.errf(c.keyLines["metrics"], "metrics", "unknown metric %q (known: %s)", m, strings.Join(AllMetrics, ", ")))
+		if !contains(results.AllMetrics, m) {
+			errs = append(errs, c.errf(c.keyLines["metrics"], "metrics", "unknown metric %q (known: %s)", m, strings.Join(results.AllMetrics, ", ")))
 		}
 	}
 	if err := c.Figures.Check(); err != nil {

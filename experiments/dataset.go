@@ -167,12 +167,12 @@ type LoadedDataset struct {
 	Spec     datasets.Spec // how it was read, paths resolved
 }
 
-// LoadDataset reads dataset entry d of the config read from configFile: its graph, its
+// loadDataset reads dataset entry d of the config read from configFile: its graph, its
 // identity (the name a config gives it enters only when the entry has a name key of its
 // own, see datasets.Identity) and its number of clusters (a missing or impossible k1 is
 // a *ConfigError naming the entry's line). Cost: reading the files, plus
 // one fingerprint of the graph.
-func LoadDataset(d DatasetEntry, configFile string) (*LoadedDataset, error) {
+func loadDataset(d DatasetEntry, configFile string) (*LoadedDataset, error) {
 	spec := d.Spec(configFile)
 	g, rep, err := datasets.LoadSpec(spec)
 	if err != nil {
@@ -207,13 +207,13 @@ func exists(path string) bool {
 	return err == nil
 }
 
-// LoadDatasets reads every dataset of cfg (see LoadDataset), in config order. A dataset
+// LoadDatasets reads every dataset of cfg (see loadDataset), in config order. A dataset
 // that cannot be read does not stop the others: the error holds every dataset's fault.
 func LoadDatasets(cfg *Config) ([]*LoadedDataset, error) {
 	var loaded []*LoadedDataset
 	var errs []error
 	for _, d := range cfg.Datasets {
-		ld, err := LoadDataset(d, cfg.File)
+		ld, err := loadDataset(d, cfg.File)
 		var ce *ConfigError
 		switch {
 		case errors.As(err, &ce):

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+
+	"github.com/nagc-harness/nagc/results"
 )
 
 // WriteProgramChanges writes to w a note for each command row of cfg whose runs in recs
@@ -11,7 +13,7 @@ import (
 // such runs are recorded, so a sweep keeps them and does not start them again, which a
 // user who fixed a script does not expect. It reads each file's SHA-256 once (see
 // RowProgram.Hashed) and writes nothing when every recorded run matches.
-func WriteProgramChanges(w io.Writer, cfg *Config, recs []Record) error {
+func WriteProgramChanges(w io.Writer, cfg *Config, recs []results.Record) error {
 	for _, p := range cfg.Programs() {
 		now, err := p.Hashed()
 		if err != nil {
