@@ -44,7 +44,7 @@ methods:
 		fmt.Println(err)
 		return
 	}
-	recs, _ := results.LoadResults(dir)
+	recs, _ := results.Load(dir)
 	for _, r := range recs {
 		fmt.Printf("%s %v: ARI %.2f\n", r.Methods[0], r.Params, r.Metrics["ari"])
 	}

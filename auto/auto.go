@@ -252,7 +252,7 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 	if err := execute(ctx, cfg, exec); err != nil {
 		return nil, err
 	}
-	recs, err := results.LoadResults(runsDir)
+	recs, err := results.Load(runsDir)
 	if err != nil {
 		return nil, err
 	}

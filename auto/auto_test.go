@@ -376,7 +376,7 @@ func TestQuickOneRestartLarge(t *testing.T) {
 	if len(one.Candidates) != len(two.Candidates) {
 		t.Fatalf("%d candidates with one restart, %d with two", len(one.Candidates), len(two.Candidates))
 	}
-	twoRecs, err := results.LoadResults(filepath.Join(twoDir, "runs", "quick-seed1"))
+	twoRecs, err := results.Load(filepath.Join(twoDir, "runs", "quick-seed1"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -392,7 +392,7 @@ func TestQuickOneRestartLarge(t *testing.T) {
 			t.Errorf("%s: %d runs scoring %v, want 1 run scoring %v (restart 0 of two)", key, c.Runs, c.Score, first[key])
 		}
 	}
-	recs, err := results.LoadResults(filepath.Join(dir, "runs", "quick-seed1"))
+	recs, err := results.Load(filepath.Join(dir, "runs", "quick-seed1"))
 	if err != nil {
 		t.Fatal(err)
 	}

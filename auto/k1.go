@@ -67,7 +67,7 @@ func kCurve(ctx context.Context, cfg *experiments.Config, opt experiments.Option
 	if err := execute(ctx, &c, opt); err != nil {
 		return nil, err
 	}
-	recs, err := results.LoadResults(opt.ResultsDir)
+	recs, err := results.Load(opt.ResultsDir)
 	if err != nil {
 		return nil, err
 	}

@@ -229,7 +229,7 @@ func recovered(fn func()) (err error) {
 }
 
 // scoreHeldOut adds to rec the held-out fit's result: the clustering's modularity on the
-// held-out edges test (MetricHeldOut), or marks rec failed.
+// held-out edges test (results.MetricHeldOut), or marks rec failed.
 func scoreHeldOut(rec *results.Record, res *algorithms.Result, err error, test *sparse.CSR, holdout float64) {
 	fail := func(err error) { markFailed(rec, fmt.Errorf("held-out fit: %w", err)) }
 	if err != nil {

@@ -42,7 +42,7 @@ methods:
 // resumption.
 func comparable(t *testing.T, dir string) []string {
 	t.Helper()
-	recs, err := results.LoadResults(dir)
+	recs, err := results.Load(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +99,7 @@ func TestBatchedRecordsEqualSingleRuns(t *testing.T) {
 	if len(want) != 36 || failed == 0 || heldOut == 0 {
 		t.Fatalf("reference sweep: %d records, %d failed, %d with a held-out fit; want 36, some of each", len(want), failed, heldOut)
 	}
-	recs, _ := results.LoadResults(ref)
+	recs, _ := results.Load(ref)
 	for _, r := range recs {
 		if r.Algorithm == "nagc" && r.Status == results.StatusDone && (r.BatchSize != 1 || r.InitSeconds <= 0 || r.PrefixOf != 0) {
 			t.Fatalf("run alone: batch size %d, init %v s, read off %d iterations; want 1, > 0, 0", r.BatchSize, r.InitSeconds, r.PrefixOf)
@@ -131,7 +131,7 @@ func TestBatchedRecordsEqualSingleRuns(t *testing.T) {
 		if got := comparable(t, dir); !reflect.DeepEqual(got, want) {
 			t.Errorf("%d workers, batch %d: records differ from single runs", c.workers, c.batch)
 		}
-		recs, _ := results.LoadResults(dir)
+		recs, _ := results.Load(dir)
 		if c.batch == 60 && (recs[0].Algorithm != "nagc" || recs[0].BatchSize < 2) {
 			t.Errorf("batch 60: first record has batch size %d", recs[0].BatchSize)
 		}

@@ -223,7 +223,7 @@ methods:
 	if _, err := Execute(context.Background(), cfg, Options{ResultsDir: res, Workers: 1}); err != nil {
 		t.Fatal(err)
 	}
-	recs, err := results.LoadResults(res)
+	recs, err := results.Load(res)
 	if err != nil || len(recs) != 2 {
 		t.Fatalf("%d records, %v", len(recs), err)
 	}

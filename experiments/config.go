@@ -44,14 +44,14 @@ type Config struct {
 	// Holdout, when in (0, 1), makes every run also fit its method on the graph with that
 	// fraction of its edges held out (datasets.HoldOutEdges, one split per dataset and
 	// restart, drawn from the run's seed) and record the modularity of that clustering on
-	// the held-out edges as the metric MetricHeldOut: edge cross-validation for the
-	// label-free rule SelectHeldOut. 0 (the default) fits once.
+	// the held-out edges as the metric results.MetricHeldOut: edge cross-validation for the
+	// label-free rule results.SelectHeldOut. 0 (the default) fits once.
 	Holdout float64 `yaml:"holdout"`
 	// Timing, when true, makes the config a timing run (the paper's runtime protocol,
 	// configs/timing.yaml): its runs execute one at a time whatever Options.Workers and
 	// Options.Batch say, each with an initialisation of its own (nothing shared with
 	// another run through a cache, and timed apart from the iterations), and are recorded
-	// with Record.TimedAlone. Their run ids differ from those of the same fits in a sweep
+	// with results.Record.TimedAlone. Their run ids differ from those of the same fits in a sweep
 	// (they are timed again, never skipped as done by a sweep's record), and every
 	// summary and report table leaves them out except the report's runtime table, which
 	// reads them in place of the sweep's concurrent timings. It does not go with Holdout,
@@ -64,10 +64,10 @@ type Config struct {
 	Datasets []DatasetEntry `yaml:"datasets"`
 	// Methods lists the rows of the experiment.
 	Methods []MethodSpec `yaml:"methods"`
-	// Compare, when ComparePaper, asks the report for the NAGC paper's comparison: rows
+	// Compare, when results.ComparePaper, asks the report for the NAGC paper's comparison: rows
 	// named like the paper's rows ("Prop.", "JWNMF", …) are set beside its published
 	// numbers, in its tables and figures. Empty (the default): a report of the sweep
-	// alone. It is recorded in sweeps.jsonl (Provenance.Compare).
+	// alone. It is recorded in sweeps.jsonl (results.Provenance.Compare).
 	Compare string `yaml:"compare"`
 	// Figures says how the report draws this sweep's figures (see Figures); nil: as the
 	// report's defaults and flags say.
@@ -471,7 +471,7 @@ func joinConfigErrors(errs ...error) error {
 }
 
 // validateSettings checks the config's top-level settings and fills the defaults of
-// restarts (1) and metrics (AllMetrics).
+// restarts (1) and metrics (results.AllMetrics).
 func (c *Config) validateSettings() error {
 	var errs []error
 	if c.MaxMemory != "" {

@@ -90,7 +90,7 @@ methods:
 		}
 		fmt.Printf("%d runs: %d already recorded, %d done, %d failed\n", sum.Total, sum.Skipped, sum.Done, sum.Failed)
 	}
-	recs, err := results.LoadResults(dir)
+	recs, err := results.Load(dir)
 	if err != nil {
 		log.Fatal(err)
 	}

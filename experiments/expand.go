@@ -38,7 +38,7 @@ type Run struct {
 	Program *RowProgram
 	// Plan is the run's position in the config's plan, 1 for the first: its index in
 	// Expand's order, counted over every shard's runs, plus one. Records carry it
-	// (Record.Plan) so that reports list rows in the config's order (SortByPlan).
+	// (results.Record.Plan) so that reports list rows in the config's order (results.SortByPlan).
 	Plan int
 }
 

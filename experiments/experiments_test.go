@@ -348,7 +348,7 @@ methods:
 	if err != nil || sum.Failed != 1 || sum.Done != 1 {
 		t.Fatalf("%+v %v", sum, err)
 	}
-	recs, _ := results.LoadResults(dir)
+	recs, _ := results.Load(dir)
 	points := results.Aggregate(recs)
 	best, _ := results.Best(points, results.SelectARI)
 	if best[0].Runs != 0 || best[0].Failed != 1 || !strings.Contains(best[0].Errors[0], "k2") {

@@ -5,8 +5,8 @@ import (
 	"github.com/nagc-harness/nagc/results"
 )
 
-// flagMetrics returns MetricUnflaggedShare of the masks flags and, when truth is given
-// and withARI, MetricARIUnflagged of pred against truth over the vertices kept (absent
+// flagMetrics returns results.MetricUnflaggedShare of the masks flags and, when truth is given
+// and withARI, results.MetricARIUnflagged of pred against truth over the vertices kept (absent
 // when every vertex is flagged). It returns nil for no masks.
 func flagMetrics(truth, pred []int, flags map[string][]bool, withARI bool) (map[string]float64, error) {
 	if len(flags) == 0 {

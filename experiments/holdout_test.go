@@ -37,7 +37,7 @@ func TestHeldOutFit(t *testing.T) {
 	if _, err := Execute(ctx, plain, Options{ResultsDir: dir, Workers: 2}); err != nil {
 		t.Fatal(err)
 	}
-	first, err := results.LoadResults(dir)
+	first, err := results.Load(dir)
 	if err != nil || len(first) != 6 {
 		t.Fatalf("%d records, %v", len(first), err)
 	}

@@ -39,7 +39,7 @@ func TestSplitFitsInterruptedAndResumed(t *testing.T) {
 	if err != nil || !sum.Interrupted || sum.Done+sum.Failed >= sum.Total {
 		t.Fatalf("interrupted sweep: %+v, %v", sum, err)
 	}
-	recs, err := results.LoadResults(dir)
+	recs, err := results.Load(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -50,7 +50,7 @@ func checkPopulations(cfg *Config, runs []Run, dir string, severalK1 bool) error
 	for i := range recs {
 		rec := &recs[i]
 		if rec.TimedAlone != cfg.Timing {
-			continue // a timing config's runs are their own population (Aggregate leaves them out)
+			continue // a timing config's runs are their own population (results.Aggregate leaves them out)
 		}
 		if severalK1 && rec.K1 != k1[rec.Dataset] {
 			continue

@@ -130,7 +130,7 @@ func cpuModel() string {
 }
 
 // maximisers returns the algorithms of cfg's rows whose objective is maximised, sorted,
-// for the sweep's provenance (Provenance.Maximises).
+// for the sweep's provenance (results.Provenance.Maximises).
 func maximisers(cfg *Config) []string {
 	var out []string
 	for _, m := range cfg.Methods {

@@ -127,7 +127,7 @@ methods:
 			t.Errorf("runs.jsonl mentions %s", bad)
 		}
 	}
-	recs, err := results.LoadResults(resDir)
+	recs, err := results.Load(resDir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,7 +13,7 @@ import (
 	"github.com/nagc-harness/nagc/sparse"
 )
 
-// Rescore recomputes every metric of AllMetrics for the finished runs recorded in dir,
+// Rescore recomputes every metric of results.AllMetrics for the finished runs recorded in dir,
 // from their recorded labels and the datasets (loaded by load; when nil, by sourceLoader(dir):
 // as the sweep read them),
 // and rewrites dir's runs file with them, atomically (temporary file, then rename). It
@@ -21,9 +21,9 @@ import (
 // metric already recorded must come out the same (within 1e-9): otherwise the dataset is
 // not the one the runs saw, and Rescore stops with an error naming the run, leaving the
 // file as it was. A torn last line is an error (run `nagc run` to repair it first).
-// MetricHeldOut is recomputed from the recorded held-out labels on the same split
-// (HoldOutEdges with heldOutSeed of the run's seed), and MetricUnflaggedShare and
-// MetricARIUnflagged from the recorded flags, and checked the same way.
+// results.MetricHeldOut is recomputed from the recorded held-out labels on the same split
+// (HoldOutEdges with heldOutSeed of the run's seed), and results.MetricUnflaggedShare and
+// results.MetricARIUnflagged from the recorded flags, and checked the same way.
 // It returns the number of records rescored. Cost: one metrics.Evaluate per record, plus
 // one split per dataset and restart for records with a held-out fit.
 func Rescore(dir string, load func(name string) (*datasets.Graph, error)) (int, error) {
@@ -141,7 +141,7 @@ func recomputeMetrics(r *results.Record, g *datasets.Graph, labels []int, splits
 	return all, names, nil
 }
 
-// heldOutScore recomputes MetricHeldOut of r: the modularity of its held-out labels on
+// heldOutScore recomputes results.MetricHeldOut of r: the modularity of its held-out labels on
 // the edges its held-out fit did not see. splits caches the held-out edges.
 func heldOutScore(r *results.Record, g *datasets.Graph, splits map[string]*sparse.CSR) (float64, error) {
 	labels, err := results.DecodeLabels(r.HeldOutLabels)

@@ -176,7 +176,7 @@ func checkScoreRow(cfg *Config, opt ScoreOptions) error {
 				opt.Row, cfg.File, m.Name.Line, opt.Row, m.Algorithm.Value, opt.Row)
 		}
 	}
-	recs, err := results.LoadResults(opt.ResultsDir)
+	recs, err := results.Load(opt.ResultsDir)
 	if err != nil {
 		return nil // no records yet
 	}

@@ -25,7 +25,7 @@ methods:
 // records by restart.
 func writeClusterings(t *testing.T, dir string, ids []string) map[int]results.Record {
 	t.Helper()
-	recs, err := results.LoadResults(filepath.Join(dir, "res"))
+	recs, err := results.Load(filepath.Join(dir, "res"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +64,7 @@ func TestScore(t *testing.T) {
 	if err != nil || sum.Done != 2 {
 		t.Fatalf("Score: %+v, %v; want 2 clusterings recorded", sum, err)
 	}
-	recs, err := results.LoadResults(res)
+	recs, err := results.Load(res)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +99,7 @@ func TestScore(t *testing.T) {
 			t.Errorf("--row KM: error %v, want %q", err, c.want)
 		}
 	}
-	if again, err := results.LoadResults(res); err != nil || len(again) != len(recs) {
+	if again, err := results.Load(res); err != nil || len(again) != len(recs) {
 		t.Errorf("a refused score recorded runs: %d records, want %d (%v)", len(again), len(recs), err)
 	}
 }

@@ -74,7 +74,7 @@ methods:
 	if err != nil || sum.Failed != 0 || sum.Done != 5 {
 		t.Fatalf("%+v %v", sum, err)
 	}
-	recs, err := results.LoadResults(dir)
+	recs, err := results.Load(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -44,7 +44,7 @@ type ShardStatus struct {
 	// Started reports that Dir holds a runs file.
 	Started bool
 	// Holder names the process recording into Dir now, nil when none is (as far as the
-	// folder's lock tells: see LockAppend).
+	// folder's lock tells: see results.LockAppend).
 	Holder *results.LockHolder
 	// Expected, Done, Failed, Missing and Searches count the shard's runs and searches
 	// as SweepStatus does.
@@ -71,7 +71,7 @@ func (s ShardStatus) State() string {
 }
 
 // StatusOf counts how far the sweep of cfg into the results folder dir has come: runs are
-// looked up in dir and in its shard folders (ShardDir) for n shards (n < 1: none; n = 1:
+// looked up in dir and in its shard folders (results.ShardDir) for n shards (n < 1: none; n = 1:
 // the one shard 1-of-1 that a one-task job array records into), a run
 // done in any of them being done. runs is Plan(cfg). It only reads, without taking
 // locks: the files a sweep appends to are read up to their last whole record. Cost:

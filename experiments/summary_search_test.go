@@ -15,7 +15,7 @@ func TestSummaryNamesTheSearchesTrials(t *testing.T) {
 	cfg := mustLoad(t, searchConfig)
 	dir := t.TempDir()
 	executeSearch(t, cfg, Options{ResultsDir: dir, Workers: 2})
-	s, err := results.SummarizeResults(dir, results.SelectModularity)
+	s, err := results.SummarizeDir(dir, results.SelectModularity)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +55,7 @@ func TestSummaryOfLabelReadingSearch(t *testing.T) {
 			text := strings.Replace(searchConfig, "rule: modularity,", "rule: "+c.searchRule+",", 1)
 			dir := t.TempDir()
 			executeSearch(t, mustLoad(t, text), Options{ResultsDir: dir, Workers: 2})
-			s, err := results.SummarizeResults(dir, results.SelectModularity)
+			s, err := results.SummarizeDir(dir, results.SelectModularity)
 			if err != nil {
 				t.Fatal(err)
 			}

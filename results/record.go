@@ -295,9 +295,9 @@ func Latest(recs []Record) []Record {
 	return out
 }
 
-// LoadResults reads the latest record of every run in a results folder, in the order of
+// Load reads the latest record of every run in a results folder, in the order of
 // the configs that planned them (SortByPlan).
-func LoadResults(dir string) ([]Record, error) {
+func Load(dir string) ([]Record, error) {
 	recs, _, err := ReadRecords(filepath.Join(dir, RunsFile))
 	if err != nil {
 		return nil, err

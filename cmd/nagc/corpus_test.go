@@ -323,7 +323,7 @@ func checkConfigCase(t *testing.T, c corpusCase, path string) {
 		if code != 0 {
 			t.Fatalf("nagc run: exit %d: %s", code, stderr)
 		}
-		recs, err := results.LoadResults(resDir)
+		recs, err := results.Load(resDir)
 		if err != nil || len(recs) != 1 || recs[0].Status != results.StatusDone {
 			t.Fatalf("nagc run --limit 1 recorded %+v, %v", recs, err)
 		}

@@ -80,7 +80,7 @@ func runResults(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if *format != "text" && *format != "csv" && *format != "json" {
 		return fmt.Errorf("--format %s: unknown format (known: text, csv, json)", *format)
 	}
-	sum, err := results.SummarizeResults(arg, *rule)
+	sum, err := results.SummarizeDir(arg, *rule)
 	if err != nil {
 		return err
 	}

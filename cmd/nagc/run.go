@@ -51,7 +51,7 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return err
 	}
 	if len(cfg.Programs()) > 0 {
-		if recs, err := results.LoadResults(*resultsDir); err == nil { // none yet: nothing to compare
+		if recs, err := results.Load(*resultsDir); err == nil { // none yet: nothing to compare
 			if err := experiments.WriteProgramChanges(stdout, cfg, recs); err != nil {
 				return err
 			}

@@ -248,7 +248,7 @@ func uniqueSlug(name string, used map[string]bool) string {
 // loadResults reads a results folder (runs.jsonl and sweeps.jsonl) into Results, set
 // beside the paper pub by spec.
 func loadResults(dir string, pub *paper.Published, spec *paper.Spec, freeRule string) (*Results, error) {
-	recs, err := results.LoadResults(dir)
+	recs, err := results.Load(dir)
 	if err != nil {
 		return nil, err
 	}

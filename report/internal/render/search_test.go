@@ -78,7 +78,7 @@ methods:
     space: {lambda: {log: [1.0e-4, 10]}}
     search: {sampler: random, trials: 3, rule: ari}
 `
-	recs, err := results.LoadResults(sweepOf(t, config, 1))
+	recs, err := results.Load(sweepOf(t, config, 1))
 	if err != nil {
 		t.Fatal(err)
 	}
