@@ -70,7 +70,7 @@ func TestBatchedRecordsEqualSingleRuns(t *testing.T) {
 	ref := t.TempDir()
 	// One run per Execute (as shard i of 1000 holds): nothing batched, nothing read off
 	// another fit.
-	loaded, err := LoadDatasets(cfg)
+	loaded, err := loadDatasets(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -207,9 +207,9 @@ func exists(path string) bool {
 	return err == nil
 }
 
-// LoadDatasets reads every dataset of cfg (see loadDataset), in config order. A dataset
+// loadDatasets reads every dataset of cfg (see loadDataset), in config order. A dataset
 // that cannot be read does not stop the others: the error holds every dataset's fault.
-func LoadDatasets(cfg *Config) ([]*LoadedDataset, error) {
+func loadDatasets(cfg *Config) ([]*LoadedDataset, error) {
 	var loaded []*LoadedDataset
 	var errs []error
 	for _, d := range cfg.Datasets {

@@ -276,7 +276,7 @@ func TestLoadDatasetsAllFaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = LoadDatasets(cfg)
+	_, err = loadDatasets(cfg)
 	if err == nil {
 		t.Fatal("accepted")
 	}

@@ -108,7 +108,7 @@ func TestConfigErrors(t *testing.T) {
 			if ce, ok := err.(*ConfigError); !ok || ce.Line != tc.line {
 				t.Errorf("error %q: want line %d", msg, tc.line)
 			}
-			for _, w := range []string{"experiments.", "algorithms.", "!!", "unmarshal", "float64", "uint64", "posString", "not found in type"} {
+			for _, w := range []string{"experiments.", "results.", "algorithms.", "!!", "unmarshal", "float64", "uint64", "posString", "not found in type"} {
 				if strings.Contains(msg, w) {
 					t.Errorf("error %q speaks Go or YAML (%q)", msg, w)
 				}

@@ -24,7 +24,7 @@ type sweepPlan struct {
 // attributes of a dataset it runs on is an error before anything runs
 // (refuseSignedAttributes).
 func planSweep(cfg *Config, opt Options) (*sweepPlan, error) {
-	loaded, err := LoadDatasets(cfg)
+	loaded, err := loadDatasets(cfg)
 	if err != nil {
 		return nil, err
 	}

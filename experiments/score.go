@@ -52,7 +52,7 @@ func Score(cfg *Config, opt ScoreOptions) (*Summary, error) {
 	if !strings.Contains(opt.Files, "{dataset}") && len(cfg.Datasets) > 1 {
 		return nil, fmt.Errorf("%s names no {dataset}, and the config has %d datasets", opt.Files, len(cfg.Datasets))
 	}
-	loaded, err := LoadDatasets(cfg)
+	loaded, err := loadDatasets(cfg)
 	if err != nil {
 		return nil, err
 	}

@@ -32,7 +32,7 @@ func SearchGaps(cfg *Config, dirs []string, n int) ([]SearchGap, error) {
 	if !slices.ContainsFunc(cfg.Methods, func(m MethodSpec) bool { return len(m.Space) > 0 }) {
 		return nil, nil
 	}
-	loaded, err := LoadDatasets(cfg)
+	loaded, err := loadDatasets(cfg)
 	if err != nil {
 		return nil, err
 	}

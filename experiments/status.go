@@ -11,7 +11,7 @@ import (
 // Plan returns every run of cfg, in config order, loading each dataset to learn its
 // number of clusters and identity. Cost: loading the config's datasets.
 func Plan(cfg *Config) ([]Run, error) {
-	loaded, err := LoadDatasets(cfg)
+	loaded, err := loadDatasets(cfg)
 	if err != nil {
 		return nil, err
 	}
