@@ -1,6 +1,8 @@
-// Package results reads and analyses what sweeps recorded: the run records and sweep
-// provenance of a results folder, its locks, shards and merge, and the aggregation of
-// restarts into grid points with the selection rules that choose among them.
+// Package results reads, merges and summarises what sweeps recorded.
+//
+// It holds the run records and sweep provenance of a results folder, its locks, shards
+// and merge, and the aggregation of restarts into grid points with the selection rules
+// that choose among them.
 //
 // A results folder holds RunsFile, one Record per finished run appended by the runner
 // (package experiments) as it finishes, and SweepsFile, one Provenance per start of a

@@ -20,5 +20,6 @@ const (
 	MetricUnflaggedShare = "unflagged_share"
 )
 
-// ComparePaper is the value of experiments.Config.Compare asking for the NAGC paper's comparison.
+// ComparePaper is the value of a config's compare key (Provenance.Compare) asking for
+// the NAGC paper's comparison.
 const ComparePaper = "paper"

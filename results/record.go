@@ -15,10 +15,16 @@ import (
 	"github.com/nagc-harness/nagc/datasets"
 )
 
-// File names inside a results folder.
+// Names of the files and folders inside a results folder.
 const (
 	RunsFile   = "runs.jsonl"   // one Record per finished run
 	SweepsFile = "sweeps.jsonl" // one Provenance per start of `nagc run`
+	// ShardsDir holds one folder per shard of a sweep shared between machines or
+	// cluster tasks (see ShardDir).
+	ShardsDir = "shards"
+	// SearchDir holds what the searches keep between rungs: each search's settings and
+	// the factors of the fits a later rung continues.
+	SearchDir = "search"
 )
 
 // Run statuses.
@@ -185,7 +191,8 @@ func DecodeFlags(s string) ([]bool, error) {
 	return out, nil
 }
 
-// GridPoint returns the record's parameters as a canonical string (JSON with sorted keys, as experiments.Run.GridPoint).
+// GridPoint returns the record's parameters as a canonical string: JSON with sorted
+// keys, as experiments.Run.GridPoint.
 func (r *Record) GridPoint() string { return gridPoint(r.Params) }
 
 // Provenance describes one start of a sweep: one JSON line of SweepsFile.

@@ -11,15 +11,6 @@ import (
 	"strings"
 )
 
-// ShardsDir is the folder of a results folder that holds one sub-folder per shard of a
-// sweep shared between machines or cluster tasks (see ShardDir).
-const ShardsDir = "shards"
-
-// SearchDir is the folder of a results folder that holds what its searches keep
-// between rungs: each search's settings and the factors of the fits a later rung
-// continues.
-const SearchDir = "search"
-
 // ShardDir returns the folder that shard i of n (1-based, as `--shard I/N` numbers them)
 // of a sweep into the results folder dir records into: dir/shards/I-of-N.
 func ShardDir(dir string, i, n int) string {
