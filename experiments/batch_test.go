@@ -74,7 +74,7 @@ func TestBatchedRecordsEqualSingleRuns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	runs, err := cfg.ExpandLoaded(loaded)
+	runs, err := cfg.expandLoaded(loaded)
 	if err != nil {
 		t.Fatal(err)
 	}

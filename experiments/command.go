@@ -36,9 +36,9 @@ type RowProgram struct {
 	err   error
 }
 
-// Hashed returns the files the program's argv names with their SHA-256 (see
+// hashed returns the files the program's argv names with their SHA-256 (see
 // command.Program.Files), read once.
-func (p *RowProgram) Hashed() ([]command.File, error) {
+func (p *RowProgram) hashed() ([]command.File, error) {
 	p.once.Do(func() { p.files, p.err = p.Files() })
 	return p.files, p.err
 }
@@ -65,7 +65,7 @@ func WritePrograms(w io.Writer, cfg *Config) error {
 	}
 	fmt.Fprintf(w, "%s starts %d program(s), with your rights, no shell:\n", cfg.File, len(progs))
 	for _, p := range progs {
-		files, err := p.Hashed()
+		files, err := p.hashed()
 		if err != nil {
 			return fmt.Errorf("%s:%d: command: %w", cfg.File, p.Line, err)
 		}
@@ -262,7 +262,7 @@ func stampProgram(rec *results.Record, r Run) {
 		return
 	}
 	rec.Command = r.Program.Argv
-	if files, err := r.Program.Hashed(); err == nil {
+	if files, err := r.Program.hashed(); err == nil {
 		for _, f := range files {
 			rec.CommandFiles = append(rec.CommandFiles, results.ProgramFile(f))
 		}

@@ -520,7 +520,7 @@ func (c *Config) validateDatasets() error {
 			errs = append(errs, c.errf(d.Line, "datasets", "empty dataset name"))
 			continue
 		}
-		name := d.DisplayName()
+		name := d.displayName()
 		if seen[name] {
 			errs = append(errs, c.errf(d.Line, "datasets", "dataset %q listed twice (give one of them another name: {name: …, path: …})", name))
 		}
@@ -671,7 +671,7 @@ func (c *Config) validateMethod(m MethodSpec) error {
 
 func (c *Config) hasDataset(name string) bool {
 	for _, d := range c.Datasets {
-		if d.DisplayName() == name {
+		if d.displayName() == name {
 			return true
 		}
 	}
@@ -773,7 +773,7 @@ func sortedKeys[V any](m map[string]V) []string {
 func (c *Config) DatasetNames() []string {
 	out := make([]string, len(c.Datasets))
 	for i, d := range c.Datasets {
-		out[i] = d.DisplayName()
+		out[i] = d.displayName()
 	}
 	return out
 }

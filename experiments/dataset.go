@@ -123,9 +123,9 @@ func isPathLike(s string) bool {
 	return datasets.FileFormat(s) != ""
 }
 
-// DisplayName returns the dataset's name in records and reports: Name, else the base name
+// displayName returns the dataset's name in records and reports: Name, else the base name
 // of Path (a file's without its extension).
-func (d DatasetEntry) DisplayName() string {
+func (d DatasetEntry) displayName() string {
 	if d.Name != "" {
 		return d.Name
 	}
@@ -151,7 +151,7 @@ func (d DatasetEntry) Spec(configFile string) datasets.Spec {
 		return p
 	}
 	return datasets.Spec{
-		Name: d.DisplayName(), Path: resolve(d.Path), Format: d.Format,
+		Name: d.displayName(), Path: resolve(d.Path), Format: d.Format,
 		Features: resolve(d.Features), FeatureLayout: d.FeatureLayout,
 		Labels: d.Labels, LabelFile: resolve(d.LabelFile), AllowDropped: d.AllowDropped,
 	}
@@ -159,7 +159,7 @@ func (d DatasetEntry) Spec(configFile string) datasets.Spec {
 
 // LoadedDataset is a config's dataset read from disk.
 type LoadedDataset struct {
-	Name     string          // display name (DatasetEntry.DisplayName)
+	Name     string          // display name (DatasetEntry.displayName)
 	Identity string          // what run ids and seeds derive from (datasets.Identity)
 	K1       int             // number of clusters: the entry's k1, else the number of classes
 	Graph    *datasets.Graph // the graph
@@ -185,7 +185,7 @@ func loadDataset(d DatasetEntry, configFile string) (*LoadedDataset, error) {
 	if d.Name != "" && d.Name != d.Path {
 		given = d.Name
 	}
-	ld := &LoadedDataset{Name: d.DisplayName(), Identity: datasets.Identity(g, given), K1: d.K1,
+	ld := &LoadedDataset{Name: d.displayName(), Identity: datasets.Identity(g, given), K1: d.K1,
 		Graph: g, Report: rep, Spec: spec}
 	if ld.K1 == 0 {
 		ld.K1 = g.K()
@@ -219,7 +219,7 @@ func loadDatasets(cfg *Config) ([]*LoadedDataset, error) {
 		case errors.As(err, &ce):
 			errs = append(errs, err) // it names the file, line and dataset
 		case err != nil:
-			errs = append(errs, fmt.Errorf("dataset %s: %w", d.DisplayName(), err))
+			errs = append(errs, fmt.Errorf("dataset %s: %w", d.displayName(), err))
 		default:
 			loaded = append(loaded, ld)
 		}

@@ -222,7 +222,7 @@ func TestDisplayName(t *testing.T) {
 		{DatasetEntry{Path: "v1.2/graph"}, "graph"},
 		{DatasetEntry{Name: "x", Path: "g.npz"}, "x"},
 	} {
-		if got := test.entry.DisplayName(); got != test.want {
+		if got := test.entry.displayName(); got != test.want {
 			t.Errorf("DisplayName(%+v) = %q, want %q", test.entry, got, test.want)
 		}
 	}

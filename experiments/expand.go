@@ -82,10 +82,10 @@ func (c *Config) Expand(k1 map[string]int) ([]Run, error) {
 	return c.expand(k1, nil)
 }
 
-// ExpandLoaded is Expand for the config's datasets as loadDataset read them: each
+// expandLoaded is Expand for the config's datasets as loadDataset read them: each
 // dataset's number of clusters is its K1, and its run ids and seeds derive from its
 // Identity rather than its display name (which records keep as Dataset).
-func (c *Config) ExpandLoaded(ds []*LoadedDataset) ([]Run, error) {
+func (c *Config) expandLoaded(ds []*LoadedDataset) ([]Run, error) {
 	k1, identity := map[string]int{}, map[string]string{}
 	for _, d := range ds {
 		k1[d.Name], identity[d.Name] = d.K1, d.Identity

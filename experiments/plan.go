@@ -49,7 +49,7 @@ func planSweep(cfg *Config, opt Options) (*sweepPlan, error) {
 	for _, ld := range loaded {
 		graphs[ld.Name] = ld.Graph
 	}
-	runs, err := cfg.ExpandLoaded(loaded)
+	runs, err := cfg.expandLoaded(loaded)
 	if err != nil {
 		return nil, err
 	}

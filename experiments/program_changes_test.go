@@ -27,7 +27,7 @@ methods:
 	if err != nil {
 		t.Fatal(err)
 	}
-	now, err := cfg.Programs()[0].Hashed()
+	now, err := cfg.Programs()[0].hashed()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,7 +15,7 @@ func Plan(cfg *Config) ([]Run, error) {
 	if err != nil {
 		return nil, err
 	}
-	return cfg.ExpandLoaded(loaded)
+	return cfg.expandLoaded(loaded)
 }
 
 // Progress of a sweep, as StatusOf counts it.

@@ -39,7 +39,7 @@ func TestNextCommands(t *testing.T) {
 		{"shards by hand", SweepStatus{Expected: 5, Missing: 5, Shards: running}, false,
 			[]string{"To finish the rest, run the unfinished shards, then merge:", "  nagc run c.yaml --results res/shards/1-of-2 --shard 1/2", merge}},
 	} {
-		if got := tc.st.NextCommands("c.yaml", "res", tc.onSlurm); !reflect.DeepEqual(got, tc.want) {
+		if got := tc.st.nextCommands("c.yaml", "res", tc.onSlurm); !reflect.DeepEqual(got, tc.want) {
 			t.Errorf("%s:\n got %q\nwant %q", tc.name, got, tc.want)
 		}
 	}

@@ -309,8 +309,8 @@ type Selection struct {
 // accuracy and matching score) out of how many.
 type Coverage struct{ Labeled, N int }
 
-// Partial reports whether some vertices but not all have a label.
-func (c Coverage) Partial() bool { return c.Labeled > 0 && c.Labeled < c.N }
+// partial reports whether some vertices but not all have a label.
+func (c Coverage) partial() bool { return c.Labeled > 0 && c.Labeled < c.N }
 
 // LabelCoverage returns each dataset's Coverage as recorded by the sweep starts provs
 // (SweepsFile), the latest start that recorded the dataset winning.

@@ -119,7 +119,7 @@ func (s *Summary) writeNotes(w io.Writer, timed int) {
 	}
 	var partial []string
 	for _, p := range s.Points {
-		if c := s.Coverage[p.Dataset]; c.Partial() && !slices.Contains(partial, p.Dataset) {
+		if c := s.Coverage[p.Dataset]; c.partial() && !slices.Contains(partial, p.Dataset) {
 			partial = append(partial, p.Dataset)
 			fmt.Fprintf(w, "%s labels %d of its %d vertices: ARI, NMI, accuracy and matching score those %d; modularity scores all\n",
 				p.Dataset, c.Labeled, c.N, c.Labeled)
