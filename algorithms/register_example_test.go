@@ -7,6 +7,7 @@ import (
 
 	"github.com/nagc-harness/nagc/algorithms"
 	"github.com/nagc-harness/nagc/experiments"
+	"github.com/nagc-harness/nagc/results"
 )
 
 // Quick is a method of the user's own: nagc's k-means of the attributes, with Starts
@@ -43,7 +44,7 @@ methods:
 		fmt.Println(err)
 		return
 	}
-	recs, _ := experiments.LoadResults(dir)
+	recs, _ := results.Load(dir)
 	for _, r := range recs {
 		fmt.Printf("%s %v: ARI %.2f\n", r.Methods[0], r.Params, r.Metrics["ari"])
 	}

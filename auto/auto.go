@@ -4,7 +4,7 @@
 // It runs a fixed candidate set of methods and settings (a shipped config per budget,
 // configs/auto-*.yaml), each run fitted a second time with a fifth of its edges held out,
 // and picks the candidate whose clusterings best predict the held-out edges (the best
-// mean held-out modularity, experiments.SelectHeldOut). Where the number of clusters is
+// mean held-out modularity, results.SelectHeldOut). Where the number of clusters is
 // not given it is chosen the same way from a range. The rule and the candidate sets are
 // versioned (Version, docs/auto.md): they were fixed before any new graph's labels were
 // looked at, and a change to either is a new version.
@@ -29,6 +29,7 @@ import (
 	"github.com/nagc-harness/nagc/datasets"
 	"github.com/nagc-harness/nagc/experiments"
 	"github.com/nagc-harness/nagc/metrics"
+	"github.com/nagc-harness/nagc/results"
 )
 
 // Version names the rule and candidate sets of this package. Any change to the rule, to
@@ -104,7 +105,7 @@ type Candidate struct {
 	SD    float64 `json:"heldout_modularity_sd"`
 	Runs  int     `json:"runs"`
 
-	records []experiments.Record
+	records []results.Record
 }
 
 // KPoint is one point of the k1 curve: the best mean held-out modularity of the
@@ -251,7 +252,7 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 	if err := execute(ctx, cfg, exec); err != nil {
 		return nil, err
 	}
-	recs, err := experiments.LoadResults(runsDir)
+	recs, err := results.Load(runsDir)
 	if err != nil {
 		return nil, err
 	}
@@ -361,26 +362,26 @@ func execute(ctx context.Context, cfg *experiments.Config, opt experiments.Optio
 // candidates scores every grid point of dataset d with k1 clusters, best mean held-out
 // modularity first; ties keep the config's order of rows and grid points. Points without
 // a held-out score are left out.
-func candidates(recs []experiments.Record, d string, k1 int, cfg *experiments.Config) []Candidate {
-	recs = slices.DeleteFunc(slices.Clone(recs), func(r experiments.Record) bool { return r.K1 != k1 })
+func candidates(recs []results.Record, d string, k1 int, cfg *experiments.Config) []Candidate {
+	recs = slices.DeleteFunc(slices.Clone(recs), func(r results.Record) bool { return r.K1 != k1 })
 	rowOrder := map[string]int{}
 	for i, m := range cfg.Methods {
 		rowOrder[m.Name.Value] = i
 	}
 	var out []Candidate
-	for _, ps := range experiments.Aggregate(recs) {
+	for _, ps := range results.Aggregate(recs) {
 		if ps.Dataset != d || ps.Runs == 0 {
 			continue
 		}
 		if _, ok := rowOrder[ps.Method]; !ok {
 			continue
 		}
-		score, ok := ps.Mean[experiments.MetricHeldOut]
+		score, ok := ps.Mean[results.MetricHeldOut]
 		if !ok || math.IsNaN(score) {
 			continue
 		}
 		out = append(out, Candidate{Method: ps.Method, Params: ps.Params, Score: score,
-			SD: ps.Std[experiments.MetricHeldOut], Runs: ps.Runs, records: ps.Records})
+			SD: ps.Std[results.MetricHeldOut], Runs: ps.Runs, records: ps.Records})
 	}
 	slices.SortStableFunc(out, func(a, b Candidate) int {
 		if c := cmp.Compare(b.Score, a.Score); c != 0 {
@@ -398,7 +399,7 @@ func (r *Result) settle(g *datasets.Graph) error {
 	c := r.Chosen()
 	parts := make([][]int, len(c.records))
 	for i, rec := range c.records {
-		p, err := experiments.DecodeLabels(rec.Labels)
+		p, err := results.DecodeLabels(rec.Labels)
 		if err != nil {
 			return err
 		}
@@ -423,7 +424,7 @@ func (r *Result) settle(g *datasets.Graph) error {
 		if c.Score-ru.Score <= se {
 			r.Warnings = append(r.Warnings, fmt.Sprintf(
 				"close call: the runner-up (%s %s) scores within one standard error of the choice (%.4f vs %.4f, SE %.4f)",
-				ru.Method, experiments.FormatParams(ru.Params), ru.Score, c.Score, se))
+				ru.Method, results.FormatParams(ru.Params), ru.Score, c.Score, se))
 		}
 	}
 	if r.KChosen {

@@ -17,7 +17,7 @@ import (
 
 	"github.com/nagc-harness/nagc/datasets"
 	"github.com/nagc-harness/nagc/dense"
-	"github.com/nagc-harness/nagc/experiments"
+	"github.com/nagc-harness/nagc/results"
 	"github.com/nagc-harness/nagc/sparse"
 )
 
@@ -65,22 +65,22 @@ func TestChoiceIgnoresLabels(t *testing.T) {
 			permuted.Labels[i], permuted.Labels[j] = permuted.Labels[j], permuted.Labels[i]
 		})
 		dropped.Labels, dropped.ClassNames = nil, nil
-		var results []*Result
+		var fits []*Result
 		for _, graph := range []*datasets.Graph{g, &permuted, &dropped} {
 			res, err := Run(context.Background(), Options{Graph: graph, K1: k1, Budget: "quick", OutDir: t.TempDir(), Workers: 2})
 			if err != nil {
 				t.Fatal(err)
 			}
-			results = append(results, res)
+			fits = append(fits, res)
 		}
-		want := results[0]
-		if want.ARI == nil || results[1].ARI == nil || results[2].ARI != nil {
-			t.Fatalf("k1 %d: ARI reported %v %v %v, want with labels only", k1, want.ARI, results[1].ARI, results[2].ARI)
+		want := fits[0]
+		if want.ARI == nil || fits[1].ARI == nil || fits[2].ARI != nil {
+			t.Fatalf("k1 %d: ARI reported %v %v %v, want with labels only", k1, want.ARI, fits[1].ARI, fits[2].ARI)
 		}
-		if *want.ARI < 0.9 || *results[1].ARI > 0.1 {
-			t.Errorf("k1 %d: ARI %.3f with the labels, %.3f permuted", k1, *want.ARI, *results[1].ARI)
+		if *want.ARI < 0.9 || *fits[1].ARI > 0.1 {
+			t.Errorf("k1 %d: ARI %.3f with the labels, %.3f permuted", k1, *want.ARI, *fits[1].ARI)
 		}
-		for i, got := range results[1:] {
+		for i, got := range fits[1:] {
 			if got.K1 != want.K1 || !reflect.DeepEqual(got.KCurve, want.KCurve) {
 				t.Errorf("k1 %d, graph %d: k1 %d curve %v, want %d %v", k1, i+1, got.K1, got.KCurve, want.K1, want.KCurve)
 			}
@@ -89,9 +89,9 @@ func TestChoiceIgnoresLabels(t *testing.T) {
 			}
 			for j := range want.Candidates {
 				a, b := got.Candidates[j], want.Candidates[j]
-				if a.Method != b.Method || experiments.FormatParams(a.Params) != experiments.FormatParams(b.Params) || a.Score != b.Score {
+				if a.Method != b.Method || results.FormatParams(a.Params) != results.FormatParams(b.Params) || a.Score != b.Score {
 					t.Errorf("k1 %d, graph %d, rank %d: %s %s %v, want %s %s %v", k1, i+1, j,
-						a.Method, experiments.FormatParams(a.Params), a.Score, b.Method, experiments.FormatParams(b.Params), b.Score)
+						a.Method, results.FormatParams(a.Params), a.Score, b.Method, results.FormatParams(b.Params), b.Score)
 				}
 			}
 			if got.Restart != want.Restart || !slices.Equal(got.Clusters, want.Clusters) {
@@ -209,7 +209,7 @@ func TestWrite(t *testing.T) {
 	if err := json.Unmarshal(js, &choice); err != nil {
 		t.Fatal(err)
 	}
-	if choice.Version != Version || choice.Method != res.Chosen().Method || choice.Settings != experiments.FormatParams(res.Chosen().Params) ||
+	if choice.Version != Version || choice.Method != res.Chosen().Method || choice.Settings != results.FormatParams(res.Chosen().Params) ||
 		choice.K1 != 3 || len(choice.Candidates) != len(res.Candidates) || choice.RunnerUp == nil || choice.ARI == nil {
 		t.Errorf("choice.json: %s", js)
 	}
@@ -327,7 +327,7 @@ func TestWorkersSameChoice(t *testing.T) {
 func scores(r *Result) []string {
 	var out []string
 	for _, c := range r.Candidates {
-		out = append(out, fmt.Sprintf("%s %s %v %d", c.Method, experiments.FormatParams(c.Params), c.Score, c.Runs))
+		out = append(out, fmt.Sprintf("%s %s %v %d", c.Method, results.FormatParams(c.Params), c.Score, c.Runs))
 	}
 	return out
 }
@@ -376,23 +376,23 @@ func TestQuickOneRestartLarge(t *testing.T) {
 	if len(one.Candidates) != len(two.Candidates) {
 		t.Fatalf("%d candidates with one restart, %d with two", len(one.Candidates), len(two.Candidates))
 	}
-	twoRecs, err := experiments.LoadResults(filepath.Join(twoDir, "runs", "quick-seed1"))
+	twoRecs, err := results.Load(filepath.Join(twoDir, "runs", "quick-seed1"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	first := map[string]float64{} // held-out modularity of restart 0, by row and settings
 	for _, r := range twoRecs {
 		if r.Restart == 0 && r.K1 == 3 {
-			first[r.Methods[0]+" "+experiments.FormatParams(r.Params)] = r.Metrics[experiments.MetricHeldOut]
+			first[r.Methods[0]+" "+results.FormatParams(r.Params)] = r.Metrics[results.MetricHeldOut]
 		}
 	}
 	for _, c := range one.Candidates {
-		key := c.Method + " " + experiments.FormatParams(c.Params)
+		key := c.Method + " " + results.FormatParams(c.Params)
 		if c.Runs != 1 || c.Score != first[key] {
 			t.Errorf("%s: %d runs scoring %v, want 1 run scoring %v (restart 0 of two)", key, c.Runs, c.Score, first[key])
 		}
 	}
-	recs, err := experiments.LoadResults(filepath.Join(dir, "runs", "quick-seed1"))
+	recs, err := results.Load(filepath.Join(dir, "runs", "quick-seed1"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,8 +4,8 @@ import (
 	"cmp"
 
 	"github.com/nagc-harness/nagc/datasets"
-	"github.com/nagc-harness/nagc/experiments"
 	"github.com/nagc-harness/nagc/metrics"
+	"github.com/nagc-harness/nagc/results"
 )
 
 // LabelScore is a candidate scored against the labels, after the choice: the mean and
@@ -24,7 +24,7 @@ type LabelScore struct {
 func scoreLabels(g *datasets.Graph, cand *Candidate) (LabelScore, error) {
 	var all, conn []float64
 	for _, rec := range cand.records {
-		p, err := experiments.DecodeLabels(rec.Labels)
+		p, err := results.DecodeLabels(rec.Labels)
 		if err != nil {
 			return LabelScore{}, err
 		}
@@ -42,8 +42,8 @@ func scoreLabels(g *datasets.Graph, cand *Candidate) (LabelScore, error) {
 		all, conn = append(all, a), append(conn, c)
 	}
 	s := LabelScore{Method: cand.Method, Params: cand.Params}
-	s.ARI, s.ARISD = experiments.MeanStd(all)
-	s.ARIConnected, s.ARIConnectedSD = experiments.MeanStd(conn)
+	s.ARI, s.ARISD = results.MeanStd(all)
+	s.ARIConnected, s.ARIConnectedSD = results.MeanStd(conn)
 	return s, nil
 }
 

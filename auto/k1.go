@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/nagc-harness/nagc/experiments"
+	"github.com/nagc-harness/nagc/results"
 )
 
 // chooseK runs cfg's rows (the k1-selection rows) on the graph for each k of the
@@ -66,7 +67,7 @@ func kCurve(ctx context.Context, cfg *experiments.Config, opt experiments.Option
 	if err := execute(ctx, &c, opt); err != nil {
 		return nil, err
 	}
-	recs, err := experiments.LoadResults(opt.ResultsDir)
+	recs, err := results.Load(opt.ResultsDir)
 	if err != nil {
 		return nil, err
 	}
@@ -74,14 +75,14 @@ func kCurve(ctx context.Context, cfg *experiments.Config, opt experiments.Option
 	for i, m := range cfg.Methods {
 		row[m.Name.Value] = i + 1
 	}
-	best := map[string]*experiments.PointStats{}
-	for _, ps := range experiments.Aggregate(recs) {
+	best := map[string]*results.PointStats{}
+	for _, ps := range results.Aggregate(recs) {
 		if row[ps.Method] == 0 || ps.Runs == 0 {
 			continue
 		}
 		b := best[ps.Dataset]
-		if b == nil || ps.Mean[experiments.MetricHeldOut] > b.Mean[experiments.MetricHeldOut] ||
-			ps.Mean[experiments.MetricHeldOut] == b.Mean[experiments.MetricHeldOut] && row[ps.Method] < row[b.Method] {
+		if b == nil || ps.Mean[results.MetricHeldOut] > b.Mean[results.MetricHeldOut] ||
+			ps.Mean[results.MetricHeldOut] == b.Mean[results.MetricHeldOut] && row[ps.Method] < row[b.Method] {
 			best[ps.Dataset] = ps
 		}
 	}
@@ -91,8 +92,8 @@ func kCurve(ctx context.Context, cfg *experiments.Config, opt experiments.Option
 		if !ok {
 			continue
 		}
-		sd := ps.Std[experiments.MetricHeldOut]
-		curve = append(curve, KPoint{K: k, Row: ps.Method, Score: ps.Mean[experiments.MetricHeldOut], SD: sd,
+		sd := ps.Std[results.MetricHeldOut]
+		curve = append(curve, KPoint{K: k, Row: ps.Method, Score: ps.Mean[results.MetricHeldOut], SD: sd,
 			SE: sd / math.Sqrt(float64(ps.Runs)), Runs: ps.Runs})
 	}
 	if len(curve) == 0 {

@@ -11,8 +11,8 @@ import (
 	"strings"
 
 	"github.com/nagc-harness/nagc/datasets"
-	"github.com/nagc-harness/nagc/experiments"
 	"github.com/nagc-harness/nagc/metrics"
+	"github.com/nagc-harness/nagc/results"
 	"github.com/nagc-harness/nagc/sparse"
 )
 
@@ -210,7 +210,7 @@ func (r *Result) MarshalJSON() ([]byte, error) {
 		Method   string     `json:"method"`
 		Settings string     `json:"settings"`
 		RunnerUp *Candidate `json:"runner_up,omitempty"`
-	}{(*plain)(r), r.Chosen().Method, experiments.FormatParams(r.Chosen().Params), r.RunnerUp()}
+	}{(*plain)(r), r.Chosen().Method, results.FormatParams(r.Chosen().Params), r.RunnerUp()}
 	return json.Marshal(out)
 }
 
@@ -230,9 +230,9 @@ func (r *Result) Report(w io.Writer) {
 		how = fmt.Sprintf("chosen from %d…%d by the one-standard-error rule on held-out modularity", K1Min, K1Max)
 	}
 	fmt.Fprintf(w, "- clusters: k1 = %d (%s)\n", r.K1, how)
-	fmt.Fprintf(w, "- chosen: **%s** %s: held-out modularity %.4f ± %.4f over %d restarts\n", c.Method, experiments.FormatParams(c.Params), c.Score, c.SD, c.Runs)
+	fmt.Fprintf(w, "- chosen: **%s** %s: held-out modularity %.4f ± %.4f over %d restarts\n", c.Method, results.FormatParams(c.Params), c.Score, c.SD, c.Runs)
 	if ru := r.RunnerUp(); ru != nil {
-		fmt.Fprintf(w, "- runner-up: %s %s: %.4f ± %.4f\n", ru.Method, experiments.FormatParams(ru.Params), ru.Score, ru.SD)
+		fmt.Fprintf(w, "- runner-up: %s %s: %.4f ± %.4f\n", ru.Method, results.FormatParams(ru.Params), ru.Score, ru.SD)
 	}
 	if r.Restarts == 1 {
 		fmt.Fprintf(w, "- one restart per candidate (budget %s from %d vertices): no agreement between restarts measured\n", r.Budget, QuickOneRestartN)
@@ -250,7 +250,7 @@ func (r *Result) Report(w io.Writer) {
 	if l := r.LabelSelected; l != nil {
 		fmt.Fprintf(w, "- the chosen point over its %d restarts: ARI %.3f ± %.3f (with an edge %.3f ± %.3f); for comparison only, the candidate with the best mean ARI (label-selected: reads the labels) is %s %s: %.3f ± %.3f (with an edge %.3f ± %.3f)\n",
 			c.Runs, r.ChosenLabels.ARI, r.ChosenLabels.ARISD, r.ChosenLabels.ARIConnected, r.ChosenLabels.ARIConnectedSD,
-			l.Method, experiments.FormatParams(l.Params), l.ARI, l.ARISD, l.ARIConnected, l.ARIConnectedSD)
+			l.Method, results.FormatParams(l.Params), l.ARI, l.ARISD, l.ARIConnected, l.ARIConnectedSD)
 	}
 	for _, warn := range r.Warnings {
 		fmt.Fprintf(w, "\n**Warning:** %s\n", warn)
@@ -268,7 +268,7 @@ func (r *Result) Report(w io.Writer) {
 	fmt.Fprintf(w, "\n## Candidates (best %d of %d; all in %s)\n\n| rank | method | settings | held-out modularity | std |\n|---:|---|---|---:|---:|\n",
 		min(maxReportCandidates, len(r.Candidates)), len(r.Candidates), ChoiceFile)
 	for i, cand := range r.Candidates[:min(maxReportCandidates, len(r.Candidates))] {
-		fmt.Fprintf(w, "| %d | %s | %s | %.4f | %.4f |\n", i+1, cand.Method, experiments.FormatParams(cand.Params), cand.Score, cand.SD)
+		fmt.Fprintf(w, "| %d | %s | %s | %.4f | %.4f |\n", i+1, cand.Method, results.FormatParams(cand.Params), cand.Score, cand.SD)
 	}
 }
 

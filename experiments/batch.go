@@ -12,6 +12,7 @@ import (
 	"github.com/nagc-harness/nagc/algorithms"
 	"github.com/nagc-harness/nagc/datasets"
 	"github.com/nagc-harness/nagc/metrics"
+	"github.com/nagc-harness/nagc/results"
 	"github.com/nagc-harness/nagc/sparse"
 )
 
@@ -35,7 +36,7 @@ func present(idx []int) []int {
 // Each fit's estimated peak memory, times the workers that may run such fits at once
 // (concurrent), is checked against the memory budget first: a fit that would not fit
 // is recorded as failed with the refusal, without allocating.
-func executeBatch(ctx context.Context, batch []job, g *datasets.Graph, in algorithms.Input, cfg *Config, splits *algorithms.Cache, lockstep bool, concurrent int) []*Record {
+func executeBatch(ctx context.Context, batch []job, g *datasets.Graph, in algorithms.Input, cfg *Config, splits *algorithms.Cache, lockstep bool, concurrent int) []*results.Record {
 	bf := prepareBatch(batch, g, in, cfg, splits, concurrent)
 	if lockstep {
 		bf.fit(ctx, batch[0].K1, batch[0].Seed, allFits)
@@ -60,8 +61,8 @@ func prepareBatch(batch []job, g *datasets.Graph, in algorithms.Input, cfg *Conf
 }
 
 // records returns each job's record (record), all nil when ctx was cancelled.
-func (bf *batchFits) records(ctx context.Context, batch []job, in algorithms.Input, cfg *Config) []*Record {
-	recs := make([]*Record, len(batch))
+func (bf *batchFits) records(ctx context.Context, batch []job, in algorithms.Input, cfg *Config) []*results.Record {
+	recs := make([]*results.Record, len(batch))
 	if ctx.Err() != nil {
 		return recs
 	}
@@ -182,8 +183,8 @@ func (bf *batchFits) fit(ctx context.Context, k1 int, seed uint64, part fitPart)
 // record returns the record of job j, the batch's i-th: its prior record, or its fit
 // scored on in (scoreFit), with the held-out fit's score (scoreHeldOut on sp) when the
 // config holds edges out; a failed fit, method or split (splitErr) fails the record.
-func (bf *batchFits) record(i int, j job, in algorithms.Input, cfg *Config, sp *heldOutInput, splitErr error) *Record {
-	var rec *Record
+func (bf *batchFits) record(i int, j job, in algorithms.Input, cfg *Config, sp *heldOutInput, splitErr error) *results.Record {
+	var rec *results.Record
 	switch {
 	case j.prior != nil:
 		cp := *j.prior
@@ -191,26 +192,26 @@ func (bf *batchFits) record(i int, j job, in algorithms.Input, cfg *Config, sp *
 		cp.Plan = j.Plan // a record written before positions were recorded has none
 		rec = &cp
 	case bf.methodErr[i] != nil:
-		rec = newRecord(j.Run).markFailed(bf.methodErr[i])
+		rec = markFailed(newRecord(j.Run), bf.methodErr[i])
 	default:
 		rec = newRecord(j.Run)
 		f := bf.mainFit[i]
 		if p := recovered(func() { rec = scoreFit(rec, bf.res[f], bf.errs[f], in, cfg.Metrics) }); p != nil {
-			rec.markFailed(p)
+			markFailed(rec, p)
 		}
 	}
-	if rec.Status != StatusDone || cfg.Holdout <= 0 {
+	if rec.Status != results.StatusDone || cfg.Holdout <= 0 {
 		return rec
 	}
 	switch {
 	case splitErr != nil:
-		rec.markFailed(fmt.Errorf("held-out fit: %w", splitErr))
+		markFailed(rec, fmt.Errorf("held-out fit: %w", splitErr))
 	case bf.methodErr[i] != nil:
-		rec.markFailed(fmt.Errorf("held-out fit: %w", bf.methodErr[i]))
+		markFailed(rec, fmt.Errorf("held-out fit: %w", bf.methodErr[i]))
 	default:
 		f := bf.heldFit[i]
 		if p := recovered(func() { scoreHeldOut(rec, bf.res[f], bf.errs[f], sp.test, cfg.Holdout) }); p != nil {
-			rec.markFailed(fmt.Errorf("held-out fit: %w", p))
+			markFailed(rec, fmt.Errorf("held-out fit: %w", p))
 		}
 	}
 	return rec
@@ -228,9 +229,9 @@ func recovered(fn func()) (err error) {
 }
 
 // scoreHeldOut adds to rec the held-out fit's result: the clustering's modularity on the
-// held-out edges test (MetricHeldOut), or marks rec failed.
-func scoreHeldOut(rec *Record, res *algorithms.Result, err error, test *sparse.CSR, holdout float64) {
-	fail := func(err error) { rec.markFailed(fmt.Errorf("held-out fit: %w", err)) }
+// held-out edges test (results.MetricHeldOut), or marks rec failed.
+func scoreHeldOut(rec *results.Record, res *algorithms.Result, err error, test *sparse.CSR, holdout float64) {
+	fail := func(err error) { markFailed(rec, fmt.Errorf("held-out fit: %w", err)) }
 	if err != nil {
 		fail(err)
 		return
@@ -241,27 +242,27 @@ func scoreHeldOut(rec *Record, res *algorithms.Result, err error, test *sparse.C
 		return
 	}
 	if math.IsNaN(q) || math.IsInf(q, 0) {
-		fail(fmt.Errorf("metric %s is %v", MetricHeldOut, q))
+		fail(fmt.Errorf("metric %s is %v", results.MetricHeldOut, q))
 		return
 	}
-	rec.Metrics[MetricHeldOut] = q
+	rec.Metrics[results.MetricHeldOut] = q
 	rec.Holdout = holdout
-	rec.HeldOutLabels = EncodeLabels(res.Labels)
+	rec.HeldOutLabels = results.EncodeLabels(res.Labels)
 	rec.Finished = time.Now().UTC()
 }
 
 // markFailed turns rec into the record of a failed run (no metrics, no loss curve) and
 // returns it.
-func (rec *Record) markFailed(err error) *Record {
-	rec.Status, rec.Error = StatusFailed, err.Error()
+func markFailed(rec *results.Record, err error) *results.Record {
+	rec.Status, rec.Error = results.StatusFailed, err.Error()
 	rec.Metrics, rec.Objective, rec.FinalObjective, rec.Flags = nil, nil, nil, nil
 	rec.Finished = time.Now().UTC()
 	return rec
 }
 
 // newRecord returns the record of run r before its fit.
-func newRecord(r Run) *Record {
-	rec := &Record{
+func newRecord(r Run) *results.Record {
+	rec := &results.Record{
 		RunID: r.ID, Dataset: r.Dataset, Methods: r.Methods, Algorithm: r.Algorithm,
 		Params: r.Params, K1: r.K1, Restart: r.Restart, Seed: r.Seed, TimedAlone: r.TimedAlone,
 		Plan: r.Plan,
@@ -272,14 +273,14 @@ func newRecord(r Run) *Record {
 
 // execute fits one run on its own and scores it. It returns nil when ctx was cancelled
 // mid-run.
-func execute(ctx context.Context, r Run, in algorithms.Input, want []string) *Record {
+func execute(ctx context.Context, r Run, in algorithms.Input, want []string) *results.Record {
 	return executeBatch(ctx, []job{{Run: r}}, nil, in, &Config{Metrics: want}, nil, false, 1)[0]
 }
 
 // scoreFit fills rec from the result of its fit (res, err) on in: timings, loss curve,
 // the metrics want and the labels; or marks it failed. It returns rec.
-func scoreFit(rec *Record, res *algorithms.Result, err error, in algorithms.Input, want []string) *Record {
-	fail := rec.markFailed
+func scoreFit(rec *results.Record, res *algorithms.Result, err error, in algorithms.Input, want []string) *results.Record {
+	fail := func(err error) *results.Record { return markFailed(rec, err) }
 	if err != nil {
 		return fail(err)
 	}
@@ -330,11 +331,11 @@ func scoreFit(rec *Record, res *algorithms.Result, err error, in algorithms.Inpu
 	if len(res.Flags) > 0 {
 		rec.Flags = make(map[string]string, len(res.Flags))
 		for name, mask := range res.Flags {
-			rec.Flags[name] = EncodeFlags(mask)
+			rec.Flags[name] = results.EncodeFlags(mask)
 		}
 	}
-	rec.Labels = EncodeLabels(res.Labels)
-	rec.Status = StatusDone
+	rec.Labels = results.EncodeLabels(res.Labels)
+	rec.Status = results.StatusDone
 	rec.Finished = time.Now().UTC()
 	return rec
 }

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/nagc-harness/nagc/results"
 )
 
 const batchConfig = `name: batch
@@ -40,7 +42,7 @@ methods:
 // resumption.
 func comparable(t *testing.T, dir string) []string {
 	t.Helper()
-	recs, err := LoadResults(dir)
+	recs, err := results.Load(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,16 +70,16 @@ func TestBatchedRecordsEqualSingleRuns(t *testing.T) {
 	ref := t.TempDir()
 	// One run per Execute (as shard i of 1000 holds): nothing batched, nothing read off
 	// another fit.
-	loaded, err := LoadDatasets(cfg)
+	loaded, err := loadDatasets(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	runs, err := cfg.ExpandLoaded(loaded)
+	runs, err := cfg.expandLoaded(loaded)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for i := 0; i < 1000; i++ {
-		switch len(Shard(runs, i, 1000)) {
+		switch len(shardRuns(runs, i, 1000)) {
 		case 0:
 			continue
 		case 1:
@@ -97,9 +99,9 @@ func TestBatchedRecordsEqualSingleRuns(t *testing.T) {
 	if len(want) != 36 || failed == 0 || heldOut == 0 {
 		t.Fatalf("reference sweep: %d records, %d failed, %d with a held-out fit; want 36, some of each", len(want), failed, heldOut)
 	}
-	recs, _ := LoadResults(ref)
+	recs, _ := results.Load(ref)
 	for _, r := range recs {
-		if r.Algorithm == "nagc" && r.Status == StatusDone && (r.BatchSize != 1 || r.InitSeconds <= 0 || r.PrefixOf != 0) {
+		if r.Algorithm == "nagc" && r.Status == results.StatusDone && (r.BatchSize != 1 || r.InitSeconds <= 0 || r.PrefixOf != 0) {
 			t.Fatalf("run alone: batch size %d, init %v s, read off %d iterations; want 1, > 0, 0", r.BatchSize, r.InitSeconds, r.PrefixOf)
 		}
 	}
@@ -129,7 +131,7 @@ func TestBatchedRecordsEqualSingleRuns(t *testing.T) {
 		if got := comparable(t, dir); !reflect.DeepEqual(got, want) {
 			t.Errorf("%d workers, batch %d: records differ from single runs", c.workers, c.batch)
 		}
-		recs, _ := LoadResults(dir)
+		recs, _ := results.Load(dir)
 		if c.batch == 60 && (recs[0].Algorithm != "nagc" || recs[0].BatchSize < 2) {
 			t.Errorf("batch 60: first record has batch size %d", recs[0].BatchSize)
 		}
@@ -156,10 +158,10 @@ func TestBatchedRecordsEqualSingleRuns(t *testing.T) {
 		if got := comparable(t, dir); !reflect.DeepEqual(got, want) {
 			t.Errorf("resumed (%+v): records differ from single runs", c)
 		}
-		all, _, _ := ReadRecords(filepath.Join(dir, RunsFile))
+		all, _, _ := results.ReadRecords(filepath.Join(dir, results.RunsFile))
 		done := map[string]int{} // a failed run is tried again on resume; a done one never
 		for _, r := range all {
-			if r.Status == StatusDone {
+			if r.Status == results.StatusDone {
 				done[r.RunID]++
 			}
 		}

@@ -27,8 +27,9 @@ type Clustering struct {
 	// Settings are every option the fit used, defaults included (algorithms.Effective).
 	Settings []algorithms.Setting
 	// Flagged holds, for a method that flags vertices (Result.Flags: PAICAN's anomalies),
-	// MetricUnflaggedShare and, where the graph has labels, MetricARIUnflagged, as a run
-	// records them; nil for a method that flags nothing.
+	// results.MetricUnflaggedShare and, where the graph has labels,
+	// results.MetricARIUnflagged, as a run records them; nil for a method that flags
+	// nothing.
 	Flagged map[string]float64
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/nagc-harness/nagc/algorithms"
 	"github.com/nagc-harness/nagc/datasets"
 	"github.com/nagc-harness/nagc/metrics"
+	"github.com/nagc-harness/nagc/results"
 )
 
 // Cluster gives the clustering a sweep's run of the same method, k1 and seed records,
@@ -29,11 +30,11 @@ func TestCluster(t *testing.T) {
 		t.Fatal(err)
 	}
 	rec := execute(context.Background(), Run{Algorithm: "nagc", Params: map[string]any{"iterations": 20}, K1: g.K(), Seed: 3},
-		algorithms.Input{Adj: g.Adj, X: g.X, Truth: g.Labels}, AllMetrics)
-	if rec.Status != StatusDone {
+		algorithms.Input{Adj: g.Adj, X: g.X, Truth: g.Labels}, results.AllMetrics)
+	if rec.Status != results.StatusDone {
 		t.Fatal(rec.Error)
 	}
-	if EncodeLabels(c.Result.Labels) != rec.Labels {
+	if results.EncodeLabels(c.Result.Labels) != rec.Labels {
 		t.Error("Cluster's labels differ from the runner's for the same method, k1 and seed")
 	}
 	named := c.Scores.Named()

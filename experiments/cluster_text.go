@@ -11,6 +11,7 @@ import (
 
 	"github.com/nagc-harness/nagc/algorithms"
 	"github.com/nagc-harness/nagc/datasets"
+	"github.com/nagc-harness/nagc/results"
 )
 
 // ClusteringJSON is what `nagc cluster --json` prints of a Clustering.
@@ -124,8 +125,8 @@ func (c *Clustering) writeFlags(w io.Writer) {
 		}
 		fmt.Fprintf(w, "flagged %s\t%d of %d\n", strings.ReplaceAll(name, "_", " "), n, len(flags[name]))
 	}
-	share := c.Flagged[MetricUnflaggedShare]
-	if ari, ok := c.Flagged[MetricARIUnflagged]; ok {
+	share := c.Flagged[results.MetricUnflaggedShare]
+	if ari, ok := c.Flagged[results.MetricARIUnflagged]; ok {
 		fmt.Fprintf(w, "ARI, unflagged vertices\t%.4f  (PAICAN's protocol, over %.1f%% of the vertices; ARI above is over all)\n", ari, 100*share)
 	} else {
 		fmt.Fprintf(w, "unflagged vertices\t%.1f%%\n", 100*share)

@@ -12,16 +12,17 @@ import (
 
 	"github.com/nagc-harness/nagc/algorithms"
 	"github.com/nagc-harness/nagc/algorithms/command"
+	"github.com/nagc-harness/nagc/results"
 )
 
-// GraphsDir is the folder of a results folder that holds the graph files given to the
+// graphsDir is the folder of a results folder that holds the graph files given to the
 // programs of command rows (command.GraphFile).
-const GraphsDir = "graphs"
+const graphsDir = "graphs"
 
-// ParamReadsLabels is the parameter a row with reads_labels: true records in every run's
+// paramReadsLabels is the parameter a row with reads_labels: true records in every run's
 // parameters, so that its runs are marked as reading the labels wherever they are read
 // (algorithms.ReadsLabels). It is not passed to the program.
-const ParamReadsLabels = "reads_labels"
+const paramReadsLabels = "reads_labels"
 
 // RowProgram is the program a config row with algorithm: command starts.
 type RowProgram struct {
@@ -35,9 +36,9 @@ type RowProgram struct {
 	err   error
 }
 
-// Hashed returns the files the program's argv names with their SHA-256 (see
+// hashed returns the files the program's argv names with their SHA-256 (see
 // command.Program.Files), read once.
-func (p *RowProgram) Hashed() ([]command.File, error) {
+func (p *RowProgram) hashed() ([]command.File, error) {
 	p.once.Do(func() { p.files, p.err = p.Files() })
 	return p.files, p.err
 }
@@ -64,7 +65,7 @@ func WritePrograms(w io.Writer, cfg *Config) error {
 	}
 	fmt.Fprintf(w, "%s starts %d program(s), with your rights, no shell:\n", cfg.File, len(progs))
 	for _, p := range progs {
-		files, err := p.Hashed()
+		files, err := p.hashed()
 		if err != nil {
 			return fmt.Errorf("%s:%d: command: %w", cfg.File, p.Line, err)
 		}
@@ -136,7 +137,7 @@ func (c *Config) validateCommandRow(m MethodSpec) (bool, error) {
 	}
 	for _, key := range sortedKeys(m.Options) {
 		n := m.Options[key]
-		if key == ParamReadsLabels {
+		if key == paramReadsLabels {
 			return true, c.errf(n.Line, key, "reads_labels is a key of the row, not an option")
 		}
 		if _, err := scalar(&n); err != nil {
@@ -145,7 +146,7 @@ func (c *Config) validateCommandRow(m MethodSpec) (bool, error) {
 	}
 	for _, key := range sortedKeys(m.Grid) {
 		n := m.Grid[key]
-		if key == ParamReadsLabels {
+		if key == paramReadsLabels {
 			return true, c.errf(n.Line, key, "reads_labels is a key of the row, not a grid")
 		}
 		if _, dup := m.Options[key]; dup {
@@ -235,7 +236,7 @@ func (c *Config) resolvePrograms() error {
 }
 
 // newMethod returns the method of job j: a registered method with j's options, or for
-// a command row its program, writing the graph to the results folder's GraphsDir and
+// a command row its program, writing the graph to the results folder's graphsDir and
 // allowed its share of the cores among concurrent workers.
 func newMethod(j job, concurrent int) (algorithms.Method, error) {
 	if j.Program == nil {
@@ -243,25 +244,27 @@ func newMethod(j job, concurrent int) (algorithms.Method, error) {
 	}
 	params := make(map[string]any, len(j.Params))
 	for k, v := range j.Params {
-		if k != ParamReadsLabels {
+		if k != paramReadsLabels {
 			params[k] = v
 		}
 	}
 	m := &command.Method{Program: j.Program.Program, Params: params, Dataset: j.Dataset,
 		Threads: max(1, runtime.NumCPU()/max(concurrent, 1))}
 	if j.resultsDir != "" {
-		m.GraphDir = filepath.Join(j.resultsDir, GraphsDir)
+		m.GraphDir = filepath.Join(j.resultsDir, graphsDir)
 	}
 	return m, nil
 }
 
 // stampProgram records in rec the argv and the files of the program of run r, if any.
-func stampProgram(rec *Record, r Run) {
+func stampProgram(rec *results.Record, r Run) {
 	if r.Program == nil {
 		return
 	}
 	rec.Command = r.Program.Argv
-	if files, err := r.Program.Hashed(); err == nil {
-		rec.CommandFiles = files
+	if files, err := r.Program.hashed(); err == nil {
+		for _, f := range files {
+			rec.CommandFiles = append(rec.CommandFiles, results.ProgramFile(f))
+		}
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/nagc-harness/nagc/algorithms"
 	"github.com/nagc-harness/nagc/configs"
 	"github.com/nagc-harness/nagc/internal/commandtest"
+	"github.com/nagc-harness/nagc/results"
 )
 
 func TestMain(m *testing.M) {
@@ -76,7 +77,7 @@ func TestCommandSweep(t *testing.T) {
 	if err := second.Err(); !errors.Is(err, ErrRunsFailed) {
 		t.Errorf("Summary.Err() = %v, want ErrRunsFailed (exit 4)", err)
 	}
-	recs, _, err := ReadRecords(filepath.Join(res, RunsFile))
+	recs, _, err := results.ReadRecords(filepath.Join(res, results.RunsFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,12 +105,12 @@ func TestCommandSweep(t *testing.T) {
 			t.Errorf("%s: command %v, files %v; want the argv and the program's SHA-256", row, r.Command, r.CommandFiles)
 		}
 		if w, broken := want[row]; broken {
-			if r.Status != StatusFailed || !strings.Contains(r.Error, w) {
+			if r.Status != results.StatusFailed || !strings.Contains(r.Error, w) {
 				t.Errorf("%s: %s, %q; want failed saying %q", row, r.Status, r.Error, w)
 			}
 			continue
 		}
-		if r.Status != StatusDone {
+		if r.Status != results.StatusDone {
 			t.Errorf("%s %v: %s %s", row, r.Params, r.Status, r.Error)
 		}
 		done[fmt.Sprintf("%d %s", r.Seed, canonicalParams(r.Params))]++
@@ -131,7 +132,7 @@ func TestCommandSweep(t *testing.T) {
 			t.Errorf("run %s: recorded done %d times, started %d times; want once each", run, n, starts[run])
 		}
 	}
-	graphs, _ := filepath.Glob(filepath.Join(res, GraphsDir, "*.npz"))
+	graphs, _ := filepath.Glob(filepath.Join(res, graphsDir, "*.npz"))
 	if len(graphs) != 1 {
 		t.Errorf("graph files %v, want one", graphs)
 	}
@@ -222,7 +223,7 @@ methods:
 	if _, err := Execute(context.Background(), cfg, Options{ResultsDir: res, Workers: 1}); err != nil {
 		t.Fatal(err)
 	}
-	recs, err := LoadResults(res)
+	recs, err := results.Load(res)
 	if err != nil || len(recs) != 2 {
 		t.Fatalf("%d records, %v", len(recs), err)
 	}
@@ -230,16 +231,16 @@ methods:
 		reads := algorithms.ReadsLabels(r.Params)
 		switch r.Methods[0] {
 		case "Reads":
-			if r.Status != StatusDone || r.Metrics["ari"] != 1 || !reads {
+			if r.Status != results.StatusDone || r.Metrics["ari"] != 1 || !reads {
 				t.Errorf("Reads: %s %s, ARI %v, reads labels %v; want done, 1, true", r.Status, r.Error, r.Metrics["ari"], reads)
 			}
 		case "Blind":
-			if r.Status != StatusDone || reads {
+			if r.Status != results.StatusDone || reads {
 				t.Errorf("Blind: %s %s, reads labels %v; want done, false", r.Status, r.Error, reads)
 			}
 		}
 	}
-	graphs, _ := filepath.Glob(filepath.Join(res, GraphsDir, "*.npz"))
+	graphs, _ := filepath.Glob(filepath.Join(res, graphsDir, "*.npz"))
 	if len(graphs) != 2 {
 		t.Errorf("graph files %v, want one with labels and one without", graphs)
 	}

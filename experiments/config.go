@@ -20,7 +20,7 @@ import (
 	"github.com/nagc-harness/nagc/datasets"
 	"github.com/nagc-harness/nagc/internal/suggest"
 	"github.com/nagc-harness/nagc/memory"
-	"github.com/nagc-harness/nagc/metrics"
+	"github.com/nagc-harness/nagc/results"
 
 	"github.com/nagc-harness/nagc/algorithms"
 	"github.com/nagc-harness/nagc/configs"
@@ -44,14 +44,14 @@ type Config struct {
 	// Holdout, when in (0, 1), makes every run also fit its method on the graph with that
 	// fraction of its edges held out (datasets.HoldOutEdges, one split per dataset and
 	// restart, drawn from the run's seed) and record the modularity of that clustering on
-	// the held-out edges as the metric MetricHeldOut: edge cross-validation for the
-	// label-free rule SelectHeldOut. 0 (the default) fits once.
+	// the held-out edges as the metric results.MetricHeldOut: edge cross-validation for the
+	// label-free rule results.SelectHeldOut. 0 (the default) fits once.
 	Holdout float64 `yaml:"holdout"`
 	// Timing, when true, makes the config a timing run (the paper's runtime protocol,
 	// configs/timing.yaml): its runs execute one at a time whatever Options.Workers and
 	// Options.Batch say, each with an initialisation of its own (nothing shared with
 	// another run through a cache, and timed apart from the iterations), and are recorded
-	// with Record.TimedAlone. Their run ids differ from those of the same fits in a sweep
+	// with results.Record.TimedAlone. Their run ids differ from those of the same fits in a sweep
 	// (they are timed again, never skipped as done by a sweep's record), and every
 	// summary and report table leaves them out except the report's runtime table, which
 	// reads them in place of the sweep's concurrent timings. It does not go with Holdout,
@@ -64,14 +64,14 @@ type Config struct {
 	Datasets []DatasetEntry `yaml:"datasets"`
 	// Methods lists the rows of the experiment.
 	Methods []MethodSpec `yaml:"methods"`
-	// Compare, when ComparePaper, asks the report for the NAGC paper's comparison: rows
+	// Compare, when results.ComparePaper, asks the report for the NAGC paper's comparison: rows
 	// named like the paper's rows ("Prop.", "JWNMF", …) are set beside its published
 	// numbers, in its tables and figures. Empty (the default): a report of the sweep
-	// alone. It is recorded in sweeps.jsonl (Provenance.Compare).
+	// alone. It is recorded in sweeps.jsonl (results.Provenance.Compare).
 	Compare string `yaml:"compare"`
 	// Figures says how the report draws this sweep's figures (see Figures); nil: as the
 	// report's defaults and flags say.
-	Figures *Figures `yaml:"figures"`
+	Figures *results.Figures `yaml:"figures"`
 	// MaxMemory is the memory budget of the sweep's loads and fits ("12GB", "800MiB"; see
 	// memory.ParseSize), applied by `nagc run` unless --max-memory is given: a fit whose
 	// estimated peak, times the workers, exceeds it is recorded as failed before it
@@ -144,27 +144,6 @@ const (
 	MaxRestarts   = 10_000
 	MaxIterations = 1_000_000
 )
-
-// AllMetrics lists the metrics a run can record from its clustering, in table order.
-// They are the metrics catalogue's measures that metrics.Evaluate computes.
-var AllMetrics = metrics.Names(func(m metrics.Metric) bool { return m.Evaluated })
-
-// MetricHeldOut names the metric of a config with Holdout > 0: the modularity, on the
-// held-out edges alone, of the clustering fitted to the graph without them.
-const MetricHeldOut = "heldout_modularity"
-
-// Metrics of a run whose method flags vertices (algorithms.Result.Flags, PAICAN's
-// anomalies): the ARI over the vertices no mask flags (PAICAN's own protocol; "ari" stays
-// the ARI over all vertices, the NAGC paper's) and the share of the vertices kept. They
-// are recorded beside the config's metrics whenever the method returns flags ("ari"
-// among them for MetricARIUnflagged); no config asks for them.
-const (
-	MetricARIUnflagged   = "ari_unflagged"
-	MetricUnflaggedShare = "unflagged_share"
-)
-
-// ComparePaper is the value of Config.Compare asking for the NAGC paper's comparison.
-const ComparePaper = "paper"
 
 // ConfigError is a problem with a config file, located by line and key.
 type ConfigError struct {
@@ -312,7 +291,7 @@ var (
 var configKeys = map[string][]string{
 	"experiments.Config":     yamlFieldNames(reflect.TypeOf(Config{})),
 	"experiments.MethodSpec": yamlFieldNames(reflect.TypeOf(MethodSpec{})),
-	"experiments.Figures":    yamlFieldNames(reflect.TypeOf(Figures{})),
+	"results.Figures":        yamlFieldNames(reflect.TypeOf(results.Figures{})),
 	"experiments.SearchSpec": yamlFieldNames(reflect.TypeOf(SearchSpec{})),
 }
 
@@ -492,7 +471,7 @@ func joinConfigErrors(errs ...error) error {
 }
 
 // validateSettings checks the config's top-level settings and fills the defaults of
-// restarts (1) and metrics (AllMetrics).
+// restarts (1) and metrics (results.AllMetrics).
 func (c *Config) validateSettings() error {
 	var errs []error
 	if c.MaxMemory != "" {
@@ -515,15 +494,15 @@ func (c *Config) validateSettings() error {
 		errs = append(errs, c.errf(c.keyLines["holdout"], "holdout", "a config with timing: true times each fit alone and fits no held-out copy; "+
 			"remove holdout here (held-out fits belong in the sweep's config) or remove timing"))
 	}
-	if c.Compare != "" && c.Compare != ComparePaper {
-		errs = append(errs, c.errf(c.keyLines["compare"], "compare", "unknown comparison %q (known: %s; leave it out for a report of the sweep alone)", c.Compare, ComparePaper))
+	if c.Compare != "" && c.Compare != results.ComparePaper {
+		errs = append(errs, c.errf(c.keyLines["compare"], "compare", "unknown comparison %q (known: %s; leave it out for a report of the sweep alone)", c.Compare, results.ComparePaper))
 	}
 	if len(c.Metrics) == 0 {
-		c.Metrics = AllMetrics
+		c.Metrics = results.AllMetrics
 	}
 	for _, m := range c.Metrics {
-		if !contains(AllMetrics, m) {
-			errs = append(errs, c.errf(c.keyLines["metrics"], "metrics", "unknown metric %q (known: %s)", m, strings.Join(AllMetrics, ", ")))
+		if !contains(results.AllMetrics, m) {
+			errs = append(errs, c.errf(c.keyLines["metrics"], "metrics", "unknown metric %q (known: %s)", m, strings.Join(results.AllMetrics, ", ")))
 		}
 	}
 	if err := c.Figures.Check(); err != nil {
@@ -541,7 +520,7 @@ func (c *Config) validateDatasets() error {
 			errs = append(errs, c.errf(d.Line, "datasets", "empty dataset name"))
 			continue
 		}
-		name := d.DisplayName()
+		name := d.displayName()
 		if seen[name] {
 			errs = append(errs, c.errf(d.Line, "datasets", "dataset %q listed twice (give one of them another name: {name: …, path: …})", name))
 		}
@@ -692,7 +671,7 @@ func (c *Config) validateMethod(m MethodSpec) error {
 
 func (c *Config) hasDataset(name string) bool {
 	for _, d := range c.Datasets {
-		if d.DisplayName() == name {
+		if d.displayName() == name {
 			return true
 		}
 	}
@@ -794,7 +773,7 @@ func sortedKeys[V any](m map[string]V) []string {
 func (c *Config) DatasetNames() []string {
 	out := make([]string, len(c.Datasets))
 	for i, d := range c.Datasets {
-		out[i] = d.DisplayName()
+		out[i] = d.displayName()
 	}
 	return out
 }

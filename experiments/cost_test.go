@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/nagc-harness/nagc/algorithms"
+	"github.com/nagc-harness/nagc/results"
 )
 
 // arxivShape is the ogbn-arxiv shape of the measurements: 169,343 vertices,
@@ -100,7 +101,7 @@ func TestLongestFirst(t *testing.T) {
 	whole := func(b ...job) task { return task{batch: b, part: allFits} }
 	one := taskCost(whole(long), shape, true)
 	done := long
-	done.prior = &Record{}
+	done.prior = &results.Record{}
 	for _, tc := range []struct {
 		name    string
 		t       task

@@ -123,9 +123,9 @@ func isPathLike(s string) bool {
 	return datasets.FileFormat(s) != ""
 }
 
-// DisplayName returns the dataset's name in records and reports: Name, else the base name
+// displayName returns the dataset's name in records and reports: Name, else the base name
 // of Path (a file's without its extension).
-func (d DatasetEntry) DisplayName() string {
+func (d DatasetEntry) displayName() string {
 	if d.Name != "" {
 		return d.Name
 	}
@@ -151,7 +151,7 @@ func (d DatasetEntry) Spec(configFile string) datasets.Spec {
 		return p
 	}
 	return datasets.Spec{
-		Name: d.DisplayName(), Path: resolve(d.Path), Format: d.Format,
+		Name: d.displayName(), Path: resolve(d.Path), Format: d.Format,
 		Features: resolve(d.Features), FeatureLayout: d.FeatureLayout,
 		Labels: d.Labels, LabelFile: resolve(d.LabelFile), AllowDropped: d.AllowDropped,
 	}
@@ -159,7 +159,7 @@ func (d DatasetEntry) Spec(configFile string) datasets.Spec {
 
 // LoadedDataset is a config's dataset read from disk.
 type LoadedDataset struct {
-	Name     string          // display name (DatasetEntry.DisplayName)
+	Name     string          // display name (DatasetEntry.displayName)
 	Identity string          // what run ids and seeds derive from (datasets.Identity)
 	K1       int             // number of clusters: the entry's k1, else the number of classes
 	Graph    *datasets.Graph // the graph
@@ -167,12 +167,12 @@ type LoadedDataset struct {
 	Spec     datasets.Spec // how it was read, paths resolved
 }
 
-// LoadDataset reads dataset entry d of the config read from configFile: its graph, its
+// loadDataset reads dataset entry d of the config read from configFile: its graph, its
 // identity (the name a config gives it enters only when the entry has a name key of its
 // own, see datasets.Identity) and its number of clusters (a missing or impossible k1 is
 // a *ConfigError naming the entry's line). Cost: reading the files, plus
 // one fingerprint of the graph.
-func LoadDataset(d DatasetEntry, configFile string) (*LoadedDataset, error) {
+func loadDataset(d DatasetEntry, configFile string) (*LoadedDataset, error) {
 	spec := d.Spec(configFile)
 	g, rep, err := datasets.LoadSpec(spec)
 	if err != nil {
@@ -185,7 +185,7 @@ func LoadDataset(d DatasetEntry, configFile string) (*LoadedDataset, error) {
 	if d.Name != "" && d.Name != d.Path {
 		given = d.Name
 	}
-	ld := &LoadedDataset{Name: d.DisplayName(), Identity: datasets.Identity(g, given), K1: d.K1,
+	ld := &LoadedDataset{Name: d.displayName(), Identity: datasets.Identity(g, given), K1: d.K1,
 		Graph: g, Report: rep, Spec: spec}
 	if ld.K1 == 0 {
 		ld.K1 = g.K()
@@ -207,19 +207,19 @@ func exists(path string) bool {
 	return err == nil
 }
 
-// LoadDatasets reads every dataset of cfg (see LoadDataset), in config order. A dataset
+// loadDatasets reads every dataset of cfg (see loadDataset), in config order. A dataset
 // that cannot be read does not stop the others: the error holds every dataset's fault.
-func LoadDatasets(cfg *Config) ([]*LoadedDataset, error) {
+func loadDatasets(cfg *Config) ([]*LoadedDataset, error) {
 	var loaded []*LoadedDataset
 	var errs []error
 	for _, d := range cfg.Datasets {
-		ld, err := LoadDataset(d, cfg.File)
+		ld, err := loadDataset(d, cfg.File)
 		var ce *ConfigError
 		switch {
 		case errors.As(err, &ce):
 			errs = append(errs, err) // it names the file, line and dataset
 		case err != nil:
-			errs = append(errs, fmt.Errorf("dataset %s: %w", d.DisplayName(), err))
+			errs = append(errs, fmt.Errorf("dataset %s: %w", d.displayName(), err))
 		default:
 			loaded = append(loaded, ld)
 		}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/nagc-harness/nagc/datasets"
 	"github.com/nagc-harness/nagc/internal/testenv"
+	"github.com/nagc-harness/nagc/results"
 )
 
 // ownGraph writes a small labelled LINQS graph (two triangles joined by an edge) into a
@@ -39,13 +40,13 @@ func ownGraph(t *testing.T, dir, name string, labels bool) string {
 	return path
 }
 
-func runConfig(t *testing.T, path, results string) *Summary {
+func runConfig(t *testing.T, path, resDir string) *Summary {
 	t.Helper()
 	cfg, err := LoadConfig(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	sum, err := Execute(context.Background(), cfg, Options{ResultsDir: results, Workers: 1})
+	sum, err := Execute(context.Background(), cfg, Options{ResultsDir: resDir, Workers: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,24 +68,24 @@ func TestDatasetIdentity(t *testing.T) {
 		}
 		return p
 	}
-	results := filepath.Join(root, "results")
+	resDir := filepath.Join(root, "results")
 	t.Chdir(t.TempDir()) // paths resolve against the config, not the working folder
-	sum := runConfig(t, write("a.yaml", "[data/mine]"), results)
+	sum := runConfig(t, write("a.yaml", "[data/mine]"), resDir)
 	if sum.Done != 4 || sum.Skipped != 0 {
 		t.Fatalf("first sweep: %+v", sum)
 	}
 	// The same folder named another way, then moved and renamed: nothing re-runs.
-	if sum := runConfig(t, write("b.yaml", "[./data/../data/mine]"), results); sum.Done != 0 || sum.Skipped != 4 {
+	if sum := runConfig(t, write("b.yaml", "[./data/../data/mine]"), resDir); sum.Done != 0 || sum.Skipped != 4 {
 		t.Errorf("same folder, other path: %+v", sum)
 	}
 	if err := os.Rename(filepath.Join(root, "data", "mine"), filepath.Join(root, "moved")); err != nil {
 		t.Fatal(err)
 	}
-	if sum := runConfig(t, write("c.yaml", "["+filepath.Join(root, "moved")+"]"), results); sum.Done != 0 || sum.Skipped != 4 {
+	if sum := runConfig(t, write("c.yaml", "["+filepath.Join(root, "moved")+"]"), resDir); sum.Done != 0 || sum.Skipped != 4 {
 		t.Errorf("moved and renamed folder: %+v", sum)
 	}
 	// Rescore reads the moved folder as the last sweep recorded it.
-	if n, err := Rescore(results, nil); err != nil || n != 4 {
+	if n, err := Rescore(resDir, nil); err != nil || n != 4 {
 		t.Errorf("rescore: %d, %v", n, err)
 	}
 	// A changed graph is another dataset: its runs run.
@@ -92,7 +93,7 @@ func TestDatasetIdentity(t *testing.T) {
 	if err := os.WriteFile(cites, []byte("va vb\nvb vc\nva vc\nvd ve\nve vf\nvd vf\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if sum := runConfig(t, write("d.yaml", "["+filepath.Join(root, "moved")+"]"), results); sum.Done != 4 {
+	if sum := runConfig(t, write("d.yaml", "["+filepath.Join(root, "moved")+"]"), resDir); sum.Done != 4 {
 		t.Errorf("changed graph: %+v", sum)
 	}
 }
@@ -119,11 +120,11 @@ func TestUnlabeledDataset(t *testing.T) {
 	if err := os.WriteFile(cfgPath, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	results := filepath.Join(root, "r")
-	if sum := runConfig(t, cfgPath, results); sum.Done != 1 || sum.Failed != 0 {
+	resDir := filepath.Join(root, "r")
+	if sum := runConfig(t, cfgPath, resDir); sum.Done != 1 || sum.Failed != 0 {
 		t.Fatalf("unlabelled sweep: %+v", sum)
 	}
-	recs, _, err := ReadRecords(filepath.Join(results, RunsFile))
+	recs, _, err := results.ReadRecords(filepath.Join(resDir, results.RunsFile))
 	if err != nil || len(recs) != 1 {
 		t.Fatal(recs, err)
 	}
@@ -182,10 +183,10 @@ func TestExecuteWarns(t *testing.T) {
 			t.Fatal(err)
 		}
 		var warned []string
-		results := filepath.Join(t.TempDir(), "r")
-		_, err = Execute(context.Background(), cfg, Options{ResultsDir: results, Workers: 1, Limit: 1,
+		resDir := filepath.Join(t.TempDir(), "r")
+		_, err = Execute(context.Background(), cfg, Options{ResultsDir: resDir, Workers: 1, Limit: 1,
 			Warn: func(d, w string) {
-				if _, err := os.Stat(filepath.Join(results, RunsFile)); err == nil {
+				if _, err := os.Stat(filepath.Join(resDir, results.RunsFile)); err == nil {
 					t.Errorf("warning %q told after a run was recorded", w)
 				}
 				warned = append(warned, d+": "+w)
@@ -221,7 +222,7 @@ func TestDisplayName(t *testing.T) {
 		{DatasetEntry{Path: "v1.2/graph"}, "graph"},
 		{DatasetEntry{Name: "x", Path: "g.npz"}, "x"},
 	} {
-		if got := test.entry.DisplayName(); got != test.want {
+		if got := test.entry.displayName(); got != test.want {
 			t.Errorf("DisplayName(%+v) = %q, want %q", test.entry, got, test.want)
 		}
 	}
@@ -238,7 +239,7 @@ func TestDatasetSyntheticShape(t *testing.T) {
 		n, m, k int
 		dense   bool
 	}{{"synthetic:tiny", 1000, 8, 4, true}, {"synthetic:tiny", 600, 8, 4, false}, {"mine", 300, 5, 3, true}} {
-		d, err := LoadDataset(entries[i], filepath.Join(t.TempDir(), "c.yaml"))
+		d, err := loadDataset(entries[i], filepath.Join(t.TempDir(), "c.yaml"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -275,7 +276,7 @@ func TestLoadDatasetsAllFaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = LoadDatasets(cfg)
+	_, err = loadDatasets(cfg)
 	if err == nil {
 		t.Fatal("accepted")
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/nagc-harness/nagc/algorithms"
 	"github.com/nagc-harness/nagc/datasets"
 	"github.com/nagc-harness/nagc/experiments"
+	"github.com/nagc-harness/nagc/results"
 )
 
 // A config is parsed and checked before anything runs; Plan lists its runs: every row on
@@ -34,7 +35,7 @@ methods:
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println(len(runs), "runs; the first:", runs[0].Dataset, runs[0].Algorithm, experiments.FormatParams(runs[0].Params), "restart", runs[0].Restart)
+	fmt.Println(len(runs), "runs; the first:", runs[0].Dataset, runs[0].Algorithm, results.FormatParams(runs[0].Params), "restart", runs[0].Restart)
 
 	_, err = experiments.ParseConfig("bad.yaml", []byte("name: bad\ndatasets: [synthetic]\nmethods:\n  - {name: P, algoritm: nagc}\n"))
 	fmt.Println(err)
@@ -89,11 +90,11 @@ methods:
 		}
 		fmt.Printf("%d runs: %d already recorded, %d done, %d failed\n", sum.Total, sum.Skipped, sum.Done, sum.Failed)
 	}
-	recs, err := experiments.LoadResults(dir)
+	recs, err := results.Load(dir)
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println(len(recs), "records in", filepath.Base(filepath.Join(dir, experiments.RunsFile)))
+	fmt.Println(len(recs), "records in", filepath.Base(filepath.Join(dir, results.RunsFile)))
 	// Output:
 	// 6 runs: 0 already recorded, 6 done, 0 failed
 	// 6 runs: 6 already recorded, 0 done, 0 failed

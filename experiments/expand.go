@@ -38,7 +38,7 @@ type Run struct {
 	Program *RowProgram
 	// Plan is the run's position in the config's plan, 1 for the first: its index in
 	// Expand's order, counted over every shard's runs, plus one. Records carry it
-	// (Record.Plan) so that reports list rows in the config's order (SortByPlan).
+	// (results.Record.Plan) so that reports list rows in the config's order (results.SortByPlan).
 	Plan int
 }
 
@@ -82,10 +82,10 @@ func (c *Config) Expand(k1 map[string]int) ([]Run, error) {
 	return c.expand(k1, nil)
 }
 
-// ExpandLoaded is Expand for the config's datasets as LoadDataset read them: each
+// expandLoaded is Expand for the config's datasets as loadDataset read them: each
 // dataset's number of clusters is its K1, and its run ids and seeds derive from its
 // Identity rather than its display name (which records keep as Dataset).
-func (c *Config) ExpandLoaded(ds []*LoadedDataset) ([]Run, error) {
+func (c *Config) expandLoaded(ds []*LoadedDataset) ([]Run, error) {
 	k1, identity := map[string]int{}, map[string]string{}
 	for _, d := range ds {
 		k1[d.Name], identity[d.Name] = d.K1, d.Identity
@@ -171,7 +171,7 @@ func (c *Config) gridPoints(m MethodSpec, k int) ([]map[string]any, error) {
 		base[key] = resolveK1(v, k)
 	}
 	if m.ReadsLabels {
-		base[ParamReadsLabels] = true
+		base[paramReadsLabels] = true
 	}
 	if c.Iterations > 0 {
 		if keys, _ := algorithms.Params(m.Algorithm.Value); containsStr(keys, "iterations") {
@@ -219,7 +219,7 @@ func resolveK1(v any, k int) any {
 
 // Shard returns the runs that shard i of n (0-based) executes: those whose ID hashes to
 // i mod n. The split depends on the run IDs only, never on the order or the worker count.
-func Shard(runs []Run, i, n int) []Run {
+func shardRuns(runs []Run, i, n int) []Run {
 	if n <= 1 {
 		return runs
 	}

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/nagc-harness/nagc/memory"
+	"github.com/nagc-harness/nagc/results"
 )
 
 const smallConfig = `name: small
@@ -107,7 +108,7 @@ func TestConfigErrors(t *testing.T) {
 			if ce, ok := err.(*ConfigError); !ok || ce.Line != tc.line {
 				t.Errorf("error %q: want line %d", msg, tc.line)
 			}
-			for _, w := range []string{"experiments.", "algorithms.", "!!", "unmarshal", "float64", "uint64", "posString", "not found in type"} {
+			for _, w := range []string{"experiments.", "results.", "algorithms.", "!!", "unmarshal", "float64", "uint64", "posString", "not found in type"} {
 				if strings.Contains(msg, w) {
 					t.Errorf("error %q speaks Go or YAML (%q)", msg, w)
 				}
@@ -161,7 +162,7 @@ func TestExpandCounts(t *testing.T) {
 	// Shards partition the runs.
 	var union []string
 	for i := 0; i < 3; i++ {
-		for _, r := range Shard(runs3, i, 3) {
+		for _, r := range shardRuns(runs3, i, 3) {
 			union = append(union, r.ID)
 		}
 	}
@@ -192,7 +193,7 @@ func TestPaperConfigLoads(t *testing.T) {
 		t.Errorf("paper config: %d runs, want %d", len(runs), want)
 	}
 	// The committed report reads every metric and the held-out fits of both configs.
-	if !slices.Equal(cfg.Metrics, AllMetrics) || cfg.Holdout != 0.2 {
+	if !slices.Equal(cfg.Metrics, results.AllMetrics) || cfg.Holdout != 0.2 {
 		t.Errorf("paper config: metrics %v, holdout %v; want all metrics and 0.2", cfg.Metrics, cfg.Holdout)
 	}
 	for _, name := range []string{"quick.yaml", "baselines.yaml", "discussed.yaml"} {
@@ -213,7 +214,7 @@ func TestPaperConfigLoads(t *testing.T) {
 	if want := 4 * 5 * (2*6*7*2*3 + 5*2 + 6*3*2); len(runs) != want {
 		t.Errorf("filtered config: %d runs, want %d", len(runs), want)
 	}
-	if !slices.Equal(filtered.Metrics, AllMetrics) || filtered.Holdout != 0.2 {
+	if !slices.Equal(filtered.Metrics, results.AllMetrics) || filtered.Holdout != 0.2 {
 		t.Errorf("filtered config: metrics %v, holdout %v; want all metrics and 0.2", filtered.Metrics, filtered.Holdout)
 	}
 }
@@ -222,7 +223,7 @@ func TestPaperConfigLoads(t *testing.T) {
 // on scheduling: run id, parameters, seed, status, metrics, iterations, objective.
 func metricRecords(t *testing.T, dir string) []string {
 	t.Helper()
-	recs, torn, err := ReadRecords(filepath.Join(dir, RunsFile))
+	recs, torn, err := results.ReadRecords(filepath.Join(dir, results.RunsFile))
 	if err != nil || torn {
 		t.Fatalf("%s: %v (torn %v)", dir, err, torn)
 	}
@@ -262,7 +263,7 @@ func TestDeterministicAcrossWorkersAndShards(t *testing.T) {
 		shards = append(shards, d)
 	}
 	merged := t.TempDir()
-	n, err := Merge(merged, shards)
+	n, err := results.Merge(merged, shards)
 	if err != nil || n != 18 {
 		t.Fatalf("merge: %d runs, %v", n, err)
 	}
@@ -271,12 +272,12 @@ func TestDeterministicAcrossWorkersAndShards(t *testing.T) {
 	}
 	// Merging a conflicting duplicate is refused.
 	bad := t.TempDir()
-	recs, _, _ := ReadRecords(filepath.Join(one, RunsFile))
+	recs, _, _ := results.ReadRecords(filepath.Join(one, results.RunsFile))
 	recs[0].Metrics["ari"] += 0.5
-	if err := writeLines(filepath.Join(bad, RunsFile), recs[:1]); err != nil {
+	if err := results.RewriteRecords(filepath.Join(bad, results.RunsFile), recs[:1]); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Merge(t.TempDir(), []string{one, bad}); err == nil || !strings.Contains(err.Error(), "conflicting") {
+	if _, err := results.Merge(t.TempDir(), []string{one, bad}); err == nil || !strings.Contains(err.Error(), "conflicting") {
 		t.Errorf("conflicting duplicate merged: %v", err)
 	}
 }
@@ -289,13 +290,13 @@ func TestResumeAfterTornLine(t *testing.T) {
 	if err != nil || sum.Done != 7 {
 		t.Fatalf("first part: %+v, %v", sum, err)
 	}
-	path := filepath.Join(dir, RunsFile)
-	before, _, _ := ReadRecords(path)
+	path := filepath.Join(dir, results.RunsFile)
+	before, _, _ := results.ReadRecords(path)
 	// Simulate a crash mid-write: half a line at the end.
 	f, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
 	f.WriteString(`{"run_id":"deadbeef","sta`)
 	f.Close()
-	if _, torn, err := ReadRecords(path); err != nil || !torn {
+	if _, torn, err := results.ReadRecords(path); err != nil || !torn {
 		t.Fatalf("torn line not detected: torn=%v err=%v", torn, err)
 	}
 	sum, err = Execute(ctx, cfg, Options{ResultsDir: dir, Workers: 2})
@@ -305,7 +306,7 @@ func TestResumeAfterTornLine(t *testing.T) {
 	if sum.Skipped != 7 || sum.Done != 11 {
 		t.Errorf("resume: skipped %d, ran %d; want 7 and 11", sum.Skipped, sum.Done)
 	}
-	after, torn, err := ReadRecords(path)
+	after, torn, err := results.ReadRecords(path)
 	if err != nil || torn || len(after) != 18 {
 		t.Fatalf("after resume: %d records, torn %v, %v", len(after), torn, err)
 	}
@@ -326,7 +327,7 @@ func TestResumeAfterTornLine(t *testing.T) {
 	if sum.Done+sum.Failed != 0 || sum.Skipped != 18 {
 		t.Errorf("third run: %+v", sum)
 	}
-	prov, _ := ReadProvenance(dir)
+	prov, _ := results.ReadProvenance(dir)
 	if len(prov) != 3 || prov[0].ConfigHash != cfg.Hash || prov[0].GoVersion == "" {
 		t.Errorf("provenance: %+v", prov)
 	}
@@ -347,78 +348,14 @@ methods:
 	if err != nil || sum.Failed != 1 || sum.Done != 1 {
 		t.Fatalf("%+v %v", sum, err)
 	}
-	recs, _ := LoadResults(dir)
-	points := Aggregate(recs)
-	best, _ := Best(points, SelectARI)
+	recs, _ := results.Load(dir)
+	points := results.Aggregate(recs)
+	best, _ := results.Best(points, results.SelectARI)
 	if best[0].Runs != 0 || best[0].Failed != 1 || !strings.Contains(best[0].Errors[0], "k2") {
 		t.Errorf("failed point: %+v", best[0])
 	}
 	if best[1].Runs != 1 || best[1].Mean["ari"] <= 0 {
 		t.Errorf("good point: %+v", best[1])
-	}
-}
-
-func TestAggregateAndBest(t *testing.T) {
-	mk := func(id string, rho float64, restart int, ari, mod float64) Record {
-		return Record{RunID: id, Dataset: "d", Methods: []string{"M"}, Algorithm: "nagc",
-			Params: map[string]any{"rho": rho}, Restart: restart, Status: StatusDone,
-			Metrics: map[string]float64{"ari": ari, "modularity": mod}}
-	}
-	recs := []Record{
-		mk("a0", 0.5, 0, 0.2, 0.9), mk("a1", 0.5, 1, 0.4, 0.7),
-		mk("b0", 0.9, 0, 0.6, 0.1), mk("b1", 0.9, 1, 0.6, 0.3),
-	}
-	points := Aggregate(recs)
-	if len(points) != 2 {
-		t.Fatalf("%d points", len(points))
-	}
-	if m, s := points[0].Mean["ari"], points[0].Std["ari"]; abs(m-0.3) > 1e-12 || abs(s-0.1) > 1e-12 {
-		t.Errorf("ρ=0.5: mean %v std %v, want 0.3 ± 0.1", m, s)
-	}
-	byARI, _ := Best(points, SelectARI)
-	byMod, _ := Best(points, SelectModularity)
-	if byARI[0].Params["rho"] != 0.9 || byMod[0].Params["rho"] != 0.5 {
-		t.Errorf("selection: ARI picks %v, modularity picks %v", byARI[0].Params, byMod[0].Params)
-	}
-	if _, err := Best(points, "purity"); err == nil {
-		t.Error("unknown rule accepted")
-	}
-
-	// Two-view: ρ = 0.5 has modularity 0.8 + attribute modularity 0.05, ρ = 0.9 has
-	// 0.2 + 0.7; a third point without attribute modularity is never chosen.
-	for i := range recs {
-		recs[i].Metrics["attr_modularity"] = map[bool]float64{true: 0.05, false: 0.7}[recs[i].Params["rho"] == 0.5]
-	}
-	recs = append(recs, Record{RunID: "c0", Dataset: "d", Methods: []string{"M"}, Algorithm: "nagc",
-		Params: map[string]any{"rho": 0.7}, Status: StatusDone, Metrics: map[string]float64{"ari": 0, "modularity": 5}})
-	byTwoView, err := Best(Aggregate(recs), SelectTwoView)
-	if err != nil || byTwoView[0].Params["rho"] != 0.9 {
-		t.Errorf("two-view picks %v (%v), want ρ = 0.9", byTwoView[0].Params, err)
-	}
-}
-
-func abs(x float64) float64 {
-	if x < 0 {
-		return -x
-	}
-	return x
-}
-
-func TestLabelsRoundTrip(t *testing.T) {
-	for _, labels := range [][]int{{}, {0, 1, 61, 5}, {0, 62, 100, 3}, {7}} {
-		got, err := DecodeLabels(EncodeLabels(labels))
-		if err != nil || !reflect.DeepEqual(got, labels) && len(labels) > 0 {
-			t.Errorf("%v: round trip gave %v, %v", labels, got, err)
-		}
-	}
-	if _, err := DecodeLabels("01#"); err == nil {
-		t.Error("bad character accepted")
-	}
-}
-
-func TestMergeRefusesMissingSource(t *testing.T) {
-	if _, err := Merge(t.TempDir(), []string{filepath.Join(t.TempDir(), "nope")}); err == nil || !strings.Contains(err.Error(), "nope") {
-		t.Errorf("missing source: %v", err)
 	}
 }
 
@@ -436,10 +373,10 @@ methods:
 	if _, err := Execute(context.Background(), cfg, Options{ResultsDir: dir}); err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join(dir, RunsFile)
-	orig, _, _ := ReadRecords(path)
+	path := filepath.Join(dir, results.RunsFile)
+	orig, _, _ := results.ReadRecords(path)
 	// Records made before attr_modularity existed: drop it.
-	old := make([]Record, len(orig))
+	old := make([]results.Record, len(orig))
 	for i, r := range orig {
 		old[i] = r
 		old[i].Metrics = map[string]float64{}
@@ -449,14 +386,14 @@ methods:
 			}
 		}
 	}
-	if err := writeLines(path, old); err != nil {
+	if err := results.RewriteRecords(path, old); err != nil {
 		t.Fatal(err)
 	}
 	n, err := Rescore(dir, nil)
 	if err != nil || n != 2 {
 		t.Fatalf("rescored %d (%v), want the 2 finished runs", n, err)
 	}
-	got, _, _ := ReadRecords(path)
+	got, _, _ := results.ReadRecords(path)
 	for i := range got {
 		if !reflect.DeepEqual(got[i].Metrics, orig[i].Metrics) || got[i].Labels != orig[i].Labels {
 			t.Errorf("run %s: rescored metrics %v, recorded at run time %v", got[i].RunID, got[i].Metrics, orig[i].Metrics)
@@ -464,12 +401,12 @@ methods:
 	}
 	// A recorded metric that the data does not reproduce stops it, file untouched.
 	for i := range got {
-		if got[i].Status == StatusDone {
+		if got[i].Status == results.StatusDone {
 			got[i].Metrics["modularity"] += 0.01
 			break
 		}
 	}
-	if err := writeLines(path, got); err != nil {
+	if err := results.RewriteRecords(path, got); err != nil {
 		t.Fatal(err)
 	}
 	before, _ := os.ReadFile(path)
@@ -498,7 +435,7 @@ func TestMaxMemoryRefusesFits(t *testing.T) {
 	if sum.Failed != sum.Total || sum.Total == 0 {
 		t.Fatalf("%d of %d runs failed under a 1 kB budget, want all", sum.Failed, sum.Total)
 	}
-	recs, _, err := ReadRecords(filepath.Join(dir, RunsFile))
+	recs, _, err := results.ReadRecords(filepath.Join(dir, results.RunsFile))
 	if err != nil {
 		t.Fatal(err)
 	}

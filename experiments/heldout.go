@@ -13,7 +13,7 @@ import (
 // heldOutPrefix is the start of the cache keys of the held-out splits of dataset for run
 // seed runSeed (one split per fraction held out).
 func heldOutPrefix(dataset string, runSeed uint64) string {
-	return fmt.Sprintf("%s\x00%d\x00", dataset, HeldOutSeed(runSeed))
+	return fmt.Sprintf("%s\x00%d\x00", dataset, heldOutSeed(runSeed))
 }
 
 // heldOutInput is a dataset with part of its edges held out: the input the method is
@@ -23,9 +23,9 @@ type heldOutInput struct {
 	test *sparse.CSR
 }
 
-// HeldOutSeed returns the seed of the held-out split used with run seed seed: all grid
+// heldOutSeed returns the seed of the held-out split used with run seed seed: all grid
 // points of one restart share the split.
-func HeldOutSeed(seed uint64) uint64 {
+func heldOutSeed(seed uint64) uint64 {
 	h := sha256.New()
 	fmt.Fprintf(h, "nagc-holdout\x00%d", seed)
 	return binary.LittleEndian.Uint64(h.Sum(nil))
@@ -34,7 +34,7 @@ func HeldOutSeed(seed uint64) uint64 {
 // heldOutSplit draws the split of g's edges that the held-out fit of a run with seed
 // runSeed uses, and the key that identifies it among a sweep's splits.
 func heldOutSplit(g *datasets.Graph, dataset string, holdout float64, runSeed uint64) (key string, split func() (train, test *sparse.CSR, err error)) {
-	seed := HeldOutSeed(runSeed)
+	seed := heldOutSeed(runSeed)
 	return fmt.Sprintf("%s%v", heldOutPrefix(dataset, runSeed), holdout), func() (*sparse.CSR, *sparse.CSR, error) {
 		return datasets.HoldOutEdges(g.Adj, holdout, seed)
 	}

@@ -4,6 +4,7 @@ import (
 	"sort"
 
 	"github.com/nagc-harness/nagc/datasets"
+	"github.com/nagc-harness/nagc/results"
 )
 
 // sweepPlan is what a sweep executes: its datasets, loaded once, and its runs.
@@ -23,7 +24,7 @@ type sweepPlan struct {
 // attributes of a dataset it runs on is an error before anything runs
 // (refuseSignedAttributes).
 func planSweep(cfg *Config, opt Options) (*sweepPlan, error) {
-	loaded, err := LoadDatasets(cfg)
+	loaded, err := loadDatasets(cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -48,7 +49,7 @@ func planSweep(cfg *Config, opt Options) (*sweepPlan, error) {
 	for _, ld := range loaded {
 		graphs[ld.Name] = ld.Graph
 	}
-	runs, err := cfg.ExpandLoaded(loaded)
+	runs, err := cfg.expandLoaded(loaded)
 	if err != nil {
 		return nil, err
 	}
@@ -66,7 +67,7 @@ func planSweep(cfg *Config, opt Options) (*sweepPlan, error) {
 	if err := cfg.refuseSignedAttributes(loaded, probes); err != nil {
 		return nil, err
 	}
-	return &sweepPlan{loaded: loaded, graphs: graphs, runs: Shard(runs, opt.Shard, opt.Shards), all: runs, total: len(runs), searches: searches}, nil
+	return &sweepPlan{loaded: loaded, graphs: graphs, runs: shardRuns(runs, opt.Shard, opt.Shards), all: runs, total: len(runs), searches: searches}, nil
 }
 
 // resumeJobs reads the records of runsPath (dropping a line torn by a crash mid-write)
@@ -74,22 +75,22 @@ func planSweep(cfg *Config, opt Options) (*sweepPlan, error) {
 // latest record is done and has the held-out fit of fraction holdout; a done record
 // lacking it becomes a job that makes only that fit (its own fit is kept).
 func resumeJobs(runsPath string, runs []Run, holdout float64) ([]job, error) {
-	recs, torn, err := ReadRecords(runsPath)
+	recs, torn, err := results.ReadRecords(runsPath)
 	if err != nil {
 		return nil, err
 	}
 	if torn { // a crash mid-write: drop the partial line before appending
-		if _, err := repairTorn(runsPath); err != nil {
+		if _, err := results.RepairTorn(runsPath); err != nil {
 			return nil, err
 		}
 	}
 	done := map[string]bool{}
-	prior := map[string]*Record{}
+	prior := map[string]*results.Record{}
 	for i := range recs {
 		r := &recs[i]
-		done[r.RunID] = r.Status == StatusDone && hasHeldOut(r, holdout)
+		done[r.RunID] = r.Status == results.StatusDone && hasHeldOut(r, holdout)
 		delete(prior, r.RunID)
-		if r.Status == StatusDone && !done[r.RunID] {
+		if r.Status == results.StatusDone && !done[r.RunID] {
 			prior[r.RunID] = r
 		}
 	}
@@ -106,18 +107,18 @@ func resumeJobs(runsPath string, runs []Run, holdout float64) ([]job, error) {
 // held-out fit.
 type job struct {
 	Run
-	prior *Record
+	prior *results.Record
 	// resultsDir is the sweep's results folder, where a command row's graph is written.
 	resultsDir string
 }
 
 // hasHeldOut reports whether r carries the held-out fit of fraction holdout (always true
 // for holdout 0).
-func hasHeldOut(r *Record, holdout float64) bool {
+func hasHeldOut(r *results.Record, holdout float64) bool {
 	if holdout == 0 {
 		return true
 	}
-	_, ok := r.Metrics[MetricHeldOut]
+	_, ok := r.Metrics[results.MetricHeldOut]
 	return ok && r.Holdout == holdout
 }
 

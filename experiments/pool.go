@@ -11,6 +11,7 @@ import (
 
 	"github.com/nagc-harness/nagc/algorithms"
 	"github.com/nagc-harness/nagc/datasets"
+	"github.com/nagc-harness/nagc/results"
 	"github.com/nagc-harness/nagc/sparse"
 )
 
@@ -20,7 +21,7 @@ import (
 // (splitTasks) and handed out longest first (longestFirst). After record's first error
 // it discards the records that follow and returns that error once the workers are done.
 // Cancelling ctx stops handing out batches; runs in flight return no record.
-func runPool(ctx context.Context, cfg *Config, opt Options, p *sweepPlan, todo []job, record func(*Record) error) error {
+func runPool(ctx context.Context, cfg *Config, opt Options, p *sweepPlan, todo []job, record func(*results.Record) error) error {
 	// Kernels run single-threaded: the pool parallelises across runs.
 	defer sparse.SetThreads(sparse.SetThreads(1))
 	if opt.Batch < 1 {
@@ -42,14 +43,14 @@ func runPool(ctx context.Context, cfg *Config, opt Options, p *sweepPlan, todo [
 		longestFirst(tasks, inputShapes(pl.inputs), opt.Workers, cfg.Holdout > 0)
 	}
 	queue := make(chan task)
-	results := make(chan *Record)
+	finished := make(chan *results.Record)
 	var wg sync.WaitGroup
 	for w := 0; w < opt.Workers; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for t := range queue {
-				pl.run(ctx, t, results)
+				pl.run(ctx, t, finished)
 			}
 		}()
 	}
@@ -63,10 +64,10 @@ func runPool(ctx context.Context, cfg *Config, opt Options, p *sweepPlan, todo [
 			}
 		}
 	}()
-	go func() { wg.Wait(); close(results) }()
+	go func() { wg.Wait(); close(finished) }()
 
 	var err error
-	for rec := range results {
+	for rec := range finished {
 		if err == nil {
 			err = record(rec)
 		}
@@ -158,7 +159,7 @@ func (pl *pool) count(all [][]job) {
 // initialisation apart: startApart); a part of a split batch by fitting its part, the part
 // that finishes last scoring the batch's runs. It then drops the held-out split and the
 // dataset's caches that no batch left needs.
-func (pl *pool) run(ctx context.Context, t task, results chan<- *Record) {
+func (pl *pool) run(ctx context.Context, t task, finished chan<- *results.Record) {
 	b := t.batch
 	d := b[0].Dataset
 	in := pl.inputs[d]
@@ -171,7 +172,7 @@ func (pl *pool) run(ctx context.Context, t task, results chan<- *Record) {
 		}
 		for _, rec := range s.bf.records(ctx, b, in, pl.cfg) {
 			if rec != nil { // nil: cancelled
-				results <- rec
+				finished <- rec
 			}
 		}
 		pl.batchDone(b)
@@ -187,10 +188,10 @@ func (pl *pool) run(ctx context.Context, t task, results chan<- *Record) {
 		if rec == nil { // cancelled
 			continue
 		}
-		if apart && rec.Status == StatusDone {
+		if apart && rec.Status == results.StatusDone {
 			rec.InitSeconds = initApart.Seconds()
 		}
-		results <- rec
+		finished <- rec
 	}
 	pl.batchDone(b)
 }

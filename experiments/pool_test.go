@@ -4,6 +4,8 @@ import (
 	"context"
 	"reflect"
 	"testing"
+
+	"github.com/nagc-harness/nagc/results"
 )
 
 // cancelAfter cancels a sweep once it has recorded n runs.
@@ -14,7 +16,7 @@ type cancelAfter struct {
 
 func (c cancelAfter) Start(total, done int) {}
 func (c cancelAfter) Stop()                 {}
-func (c cancelAfter) Finished(r *Record) {
+func (c cancelAfter) Finished(r *results.Record) {
 	if *c.n--; *c.n == 0 {
 		c.cancel()
 	}
@@ -37,12 +39,12 @@ func TestSplitFitsInterruptedAndResumed(t *testing.T) {
 	if err != nil || !sum.Interrupted || sum.Done+sum.Failed >= sum.Total {
 		t.Fatalf("interrupted sweep: %+v, %v", sum, err)
 	}
-	recs, err := LoadResults(dir)
+	recs, err := results.Load(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, r := range recs {
-		if r.Status == StatusDone && !hasHeldOut(&r, cfg.Holdout) {
+		if r.Status == results.StatusDone && !hasHeldOut(&r, cfg.Holdout) {
 			t.Errorf("run %s recorded done without its held-out fit", r.RunID)
 		}
 	}

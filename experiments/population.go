@@ -7,6 +7,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/nagc-harness/nagc/results"
 )
 
 // rowKey names a population of runs: one row of a config on one dataset. Summaries and
@@ -24,7 +26,7 @@ type rowKey struct{ dataset, row string }
 // value, the config's value) and the config that wrote the recorded runs. Cost: reading
 // dir's records and provenance once.
 func checkPopulations(cfg *Config, runs []Run, dir string, severalK1 bool) error {
-	recs, _, err := ReadRecords(filepath.Join(dir, RunsFile))
+	recs, _, err := results.ReadRecords(filepath.Join(dir, results.RunsFile))
 	if err != nil || len(recs) == 0 {
 		return err
 	}
@@ -40,15 +42,15 @@ func checkPopulations(cfg *Config, runs []Run, dir string, severalK1 bool) error
 		}
 	}
 	type conflict struct {
-		rec        *Record // a recorded run the config does not plan
-		maxRestart int     // the largest restart recorded for the row
+		rec        *results.Record // a recorded run the config does not plan
+		maxRestart int             // the largest restart recorded for the row
 	}
 	found := map[rowKey]*conflict{}
 	var order []rowKey
 	for i := range recs {
 		rec := &recs[i]
 		if rec.TimedAlone != cfg.Timing {
-			continue // a timing config's runs are their own population (Aggregate leaves them out)
+			continue // a timing config's runs are their own population (results.Aggregate leaves them out)
 		}
 		if severalK1 && rec.K1 != k1[rec.Dataset] {
 			continue
@@ -77,7 +79,7 @@ func checkPopulations(cfg *Config, runs []Run, dir string, severalK1 bool) error
 		return nil
 	}
 	written := map[string]string{}
-	if prov, err := ReadProvenance(dir); err == nil {
+	if prov, err := results.ReadProvenance(dir); err == nil {
 		for _, p := range prov {
 			written[p.Sweep] = p.Config
 		}
@@ -100,7 +102,7 @@ func checkPopulations(cfg *Config, runs []Run, dir string, severalK1 bool) error
 // rowDifferences describes how the recorded run rec of a row (whose restarts reach
 // maxRestart) differs from the runs cfg plans for the row: as "key recorded → config's"
 // items.
-func rowDifferences(cfg *Config, plan []*Run, rec *Record, maxRestart int) []string {
+func rowDifferences(cfg *Config, plan []*Run, rec *results.Record, maxRestart int) []string {
 	var diffs []string
 	if maxRestart >= cfg.Restarts {
 		diffs = append(diffs, fmt.Sprintf("restarts %d → %d", maxRestart+1, cfg.Restarts))

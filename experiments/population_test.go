@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/nagc-harness/nagc/results"
 )
 
 // TestPopulationsNotPooled records one config into a folder and checks which configs with
@@ -29,9 +31,9 @@ func TestPopulationsNotPooled(t *testing.T) {
 		}
 		return cfg
 	}
-	results := filepath.Join(dir, "results")
+	resDir := filepath.Join(dir, "results")
 	run := func(cfg *Config) error {
-		_, err := Execute(context.Background(), cfg, Options{ResultsDir: results, Workers: 1})
+		_, err := Execute(context.Background(), cfg, Options{ResultsDir: resDir, Workers: 1})
 		return err
 	}
 	a := config("a", first)
@@ -52,7 +54,7 @@ func TestPopulationsNotPooled(t *testing.T) {
 		{"more", strings.Replace(strings.Replace(first, "[1, 2]", "[1, 2, 3]", 1), "restarts: 3", "restarts: 4", 1), nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			before, _ := os.ReadFile(filepath.Join(results, RunsFile))
+			before, _ := os.ReadFile(filepath.Join(resDir, results.RunsFile))
 			err := run(config(tc.name, tc.text))
 			if tc.want == nil {
 				if err != nil {
@@ -68,7 +70,7 @@ func TestPopulationsNotPooled(t *testing.T) {
 					t.Errorf("error %q does not say %q", err, w)
 				}
 			}
-			if after, _ := os.ReadFile(filepath.Join(results, RunsFile)); string(after) != string(before) {
+			if after, _ := os.ReadFile(filepath.Join(resDir, results.RunsFile)); string(after) != string(before) {
 				t.Error("the refused config recorded runs")
 			}
 		})

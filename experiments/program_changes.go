@@ -4,16 +4,18 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+
+	"github.com/nagc-harness/nagc/results"
 )
 
 // WriteProgramChanges writes to w a note for each command row of cfg whose runs in recs
 // were made by another version of a file its command names (a script edited since):
 // such runs are recorded, so a sweep keeps them and does not start them again, which a
 // user who fixed a script does not expect. It reads each file's SHA-256 once (see
-// RowProgram.Hashed) and writes nothing when every recorded run matches.
-func WriteProgramChanges(w io.Writer, cfg *Config, recs []Record) error {
+// RowProgram.hashed) and writes nothing when every recorded run matches.
+func WriteProgramChanges(w io.Writer, cfg *Config, recs []results.Record) error {
 	for _, p := range cfg.Programs() {
-		now, err := p.Hashed()
+		now, err := p.hashed()
 		if err != nil {
 			return fmt.Errorf("%s:%d: command: %w", cfg.File, p.Line, err)
 		}

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/nagc-harness/nagc/algorithms/command"
+	"github.com/nagc-harness/nagc/results"
 )
 
 // TestWriteProgramChanges checks that runs recorded by an edited script are pointed
@@ -27,23 +27,26 @@ methods:
 	if err != nil {
 		t.Fatal(err)
 	}
-	now, err := cfg.Programs()[0].Hashed()
+	now, err := cfg.Programs()[0].hashed()
 	if err != nil {
 		t.Fatal(err)
 	}
-	run := func(scriptSHA string) Record {
-		files := append([]command.File(nil), now...)
+	run := func(scriptSHA string) results.Record {
+		var files []results.ProgramFile
+		for _, f := range now {
+			files = append(files, results.ProgramFile(f))
+		}
 		files[len(files)-1].SHA256 = scriptSHA
-		return Record{Methods: []string{"Mine"}, Algorithm: "command", Command: []string{"sh", "mine.sh"}, CommandFiles: files}
+		return results.Record{Methods: []string{"Mine"}, Algorithm: "command", Command: []string{"sh", "mine.sh"}, CommandFiles: files}
 	}
 	current := now[len(now)-1].SHA256
 	for _, c := range []struct {
 		name string
-		recs []Record
+		recs []results.Record
 		want string
 	}{
-		{"current", []Record{run(current), {Methods: []string{"KM"}, Algorithm: "kmeans"}}, ""},
-		{"edited", []Record{run("old"), run(current), run("old")},
+		{"current", []results.Record{run(current), {Methods: []string{"KM"}, Algorithm: "kmeans"}}, ""},
+		{"edited", []results.Record{run("old"), run(current), run("old")},
 			"note: Mine: 2 recorded runs were made by another version of mine.sh (its SHA-256 has changed since); they are kept and not run again: to run the row with this version, give another --results folder\n"},
 	} {
 		var b bytes.Buffer

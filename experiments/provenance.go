@@ -4,10 +4,13 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"github.com/nagc-harness/nagc/algorithms"
+	"github.com/nagc-harness/nagc/results"
 	"os"
 	"os/exec"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"time"
 
@@ -76,12 +79,12 @@ func moduleVersion(bi *debug.BuildInfo) string {
 
 // newProvenance describes the sweep sweep of cfg started at start, with toDo runs to
 // execute: the config, the code, the machine and the datasets.
-func newProvenance(cfg *Config, opt Options, p *sweepPlan, sweep string, start time.Time, toDo int) Provenance {
+func newProvenance(cfg *Config, opt Options, p *sweepPlan, sweep string, start time.Time, toDo int) results.Provenance {
 	shard := "1/1"
 	if opt.Shards > 1 {
 		shard = fmt.Sprintf("%d/%d", opt.Shard+1, opt.Shards)
 	}
-	prov := Provenance{
+	prov := results.Provenance{
 		Sweep: sweep, Config: cfg.File, ConfigHash: cfg.Hash, Name: cfg.Name,
 		GitCommit: gitCommit(), GoVersion: runtime.Version(), Host: hostname(), CPU: cpuModel(),
 		Started: start.UTC(), Workers: opt.Workers, Shard: shard, RunsTotal: p.total, RunsToDo: toDo,
@@ -91,7 +94,7 @@ func newProvenance(cfg *Config, opt Options, p *sweepPlan, sweep string, start t
 		st := ld.Graph.Stats()
 		st.Name, st.K = ld.Name, ld.K1 // for a graph without labels, the config's k1
 		prov.Datasets = append(prov.Datasets, st)
-		prov.Sources = append(prov.Sources, DatasetSource{Name: ld.Name, Identity: ld.Identity, K1: ld.K1, Spec: ld.Spec, Load: ld.Report})
+		prov.Sources = append(prov.Sources, results.DatasetSource{Name: ld.Name, Identity: ld.Identity, K1: ld.K1, Spec: ld.Spec, Load: ld.Report})
 	}
 	return prov
 }
@@ -124,4 +127,17 @@ func cpuModel() string {
 		}
 	}
 	return fmt.Sprintf("%s, %d cores", model, runtime.NumCPU())
+}
+
+// maximisers returns the algorithms of cfg's rows whose objective is maximised, sorted,
+// for the sweep's provenance (results.Provenance.Maximises).
+func maximisers(cfg *Config) []string {
+	var out []string
+	for _, m := range cfg.Methods {
+		if a := m.Algorithm.Value; algorithms.ObjectiveMaximised(a) && !slices.Contains(out, a) {
+			out = append(out, a)
+		}
+	}
+	slices.Sort(out)
+	return out
 }

@@ -41,3 +41,13 @@ func TestGitCommitOutsideCheckout(t *testing.T) {
 		t.Errorf("outside the checkout gitCommit() = %q, want unknown (test binaries carry no build stamp)", got)
 	}
 }
+
+// TestMaximisers checks the algorithms a sweep's provenance records as maximising their
+// objective: each once, sorted.
+func TestMaximisers(t *testing.T) {
+	cfg := &Config{Methods: []MethodSpec{{Algorithm: posString{Value: "nagc"}}, {Algorithm: posString{Value: "bagc"}},
+		{Algorithm: posString{Value: "sa-cluster"}}, {Algorithm: posString{Value: "bagc"}}}}
+	if got := maximisers(cfg); len(got) != 2 || got[0] != "bagc" || got[1] != "sa-cluster" {
+		t.Errorf("maximisers = %v, want [bagc sa-cluster]", got)
+	}
+}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/nagc-harness/nagc/algorithms"
 	"github.com/nagc-harness/nagc/datasets"
+	"github.com/nagc-harness/nagc/results"
 )
 
 // writeLINQS writes g as a LINQS folder dir/x.content, dir/x.cites.
@@ -109,15 +110,15 @@ methods:
 	if err != nil {
 		t.Fatal(err)
 	}
-	results := filepath.Join(tmp, "results")
-	sum, err := Execute(context.Background(), cfg, Options{ResultsDir: results, Workers: 2})
+	resDir := filepath.Join(tmp, "results")
+	sum, err := Execute(context.Background(), cfg, Options{ResultsDir: resDir, Workers: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if sum.Total != 24 || sum.Done+sum.Failed != 24 {
 		t.Fatalf("summary %+v, want 24 runs", sum)
 	}
-	raw, err := os.ReadFile(filepath.Join(results, RunsFile))
+	raw, err := os.ReadFile(filepath.Join(resDir, results.RunsFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,19 +127,19 @@ methods:
 			t.Errorf("runs.jsonl mentions %s", bad)
 		}
 	}
-	recs, err := LoadResults(results)
+	recs, err := results.Load(resDir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, r := range recs {
-		if r.Status == StatusFailed {
+		if r.Status == results.StatusFailed {
 			if r.Error == "" || r.Metrics != nil {
 				t.Errorf("run %s failed without a reason or with metrics: %+v", r.RunID, r)
 			}
 			t.Logf("%s %v failed: %s", r.Algorithm, r.Params, r.Error)
 			continue
 		}
-		if len(r.Metrics) != len(AllMetrics) {
+		if len(r.Metrics) != len(results.AllMetrics) {
 			t.Errorf("run %s: metrics %v", r.RunID, r.Metrics)
 		}
 		for k, v := range r.Metrics {
@@ -146,7 +147,7 @@ methods:
 				t.Errorf("run %s: %s = %v", r.RunID, k, v)
 			}
 		}
-		labels, err := DecodeLabels(r.Labels)
+		labels, err := results.DecodeLabels(r.Labels)
 		if err != nil || len(labels) != n {
 			t.Errorf("run %s: labels %q: %v", r.RunID, r.Labels, err)
 		}
@@ -171,11 +172,11 @@ func TestDivergedRunRecordedAsFailed(t *testing.T) {
 	in := algorithms.Input{Adj: g.Adj, X: g.X.Scaled(1e150), Truth: g.Labels}
 	run := Run{ID: "diverge", Dataset: "huge", Algorithm: "nagc", K1: 2, Seed: 1,
 		Params: map[string]any{"init": "random", "lambda": 1.0, "rho": 0.9, "iterations": 5}}
-	rec := execute(context.Background(), run, in, AllMetrics)
+	rec := execute(context.Background(), run, in, results.AllMetrics)
 	if rec == nil {
 		t.Fatal("no record")
 	}
-	if rec.Status != StatusFailed || !strings.Contains(rec.Error, "diverged") {
+	if rec.Status != results.StatusFailed || !strings.Contains(rec.Error, "diverged") {
 		t.Fatalf("record %+v: want failed with a divergence reason", rec)
 	}
 	if rec.Metrics != nil || rec.FinalObjective != nil || rec.Objective != nil {

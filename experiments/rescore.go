@@ -9,36 +9,37 @@ import (
 
 	"github.com/nagc-harness/nagc/datasets"
 	"github.com/nagc-harness/nagc/metrics"
+	"github.com/nagc-harness/nagc/results"
 	"github.com/nagc-harness/nagc/sparse"
 )
 
-// Rescore recomputes every metric of AllMetrics for the finished runs recorded in dir,
-// from their recorded labels and the datasets (loaded by load; when nil, by SourceLoader(dir):
+// Rescore recomputes every metric of results.AllMetrics for the finished runs recorded in dir,
+// from their recorded labels and the datasets (loaded by load; when nil, by sourceLoader(dir):
 // as the sweep read them),
 // and rewrites dir's runs file with them, atomically (temporary file, then rename). It
 // lets records made before a metric existed gain it without re-running any method. A
 // metric already recorded must come out the same (within 1e-9): otherwise the dataset is
 // not the one the runs saw, and Rescore stops with an error naming the run, leaving the
 // file as it was. A torn last line is an error (run `nagc run` to repair it first).
-// MetricHeldOut is recomputed from the recorded held-out labels on the same split
-// (HoldOutEdges with HeldOutSeed of the run's seed), and MetricUnflaggedShare and
-// MetricARIUnflagged from the recorded flags, and checked the same way.
+// results.MetricHeldOut is recomputed from the recorded held-out labels on the same split
+// (HoldOutEdges with heldOutSeed of the run's seed), and results.MetricUnflaggedShare and
+// results.MetricARIUnflagged from the recorded flags, and checked the same way.
 // It returns the number of records rescored. Cost: one metrics.Evaluate per record, plus
 // one split per dataset and restart for records with a held-out fit.
 func Rescore(dir string, load func(name string) (*datasets.Graph, error)) (int, error) {
 	if load == nil {
-		load = SourceLoader(dir)
+		load = sourceLoader(dir)
 	}
-	path := filepath.Join(dir, RunsFile)
+	path := filepath.Join(dir, results.RunsFile)
 	if _, err := os.Stat(path); err != nil {
-		return 0, fmt.Errorf("%s: no %s to rescore (run `nagc run CONFIG --results %s` first)", dir, RunsFile, dir)
+		return 0, fmt.Errorf("%s: no %s to rescore (run `nagc run CONFIG --results %s` first)", dir, results.RunsFile, dir)
 	}
-	lock, err := LockRewrite(dir)
+	lock, err := results.LockRewrite(dir)
 	if err != nil {
 		return 0, err
 	}
 	defer lock.Unlock()
-	recs, torn, err := ReadRecords(path)
+	recs, torn, err := results.ReadRecords(path)
 	if err != nil {
 		return 0, err
 	}
@@ -53,7 +54,7 @@ func Rescore(dir string, load func(name string) (*datasets.Graph, error)) (int, 
 	n := 0
 	for i := range recs {
 		r := &recs[i]
-		if r.Status != StatusDone {
+		if r.Status != results.StatusDone {
 			continue
 		}
 		g, ok := graphs[r.Dataset]
@@ -68,7 +69,7 @@ func Rescore(dir string, load func(name string) (*datasets.Graph, error)) (int, 
 		}
 		n++
 	}
-	if err := writeLines(path, recs); err != nil {
+	if err := results.RewriteRecords(path, recs); err != nil {
 		return 0, err
 	}
 	return n, nil
@@ -77,8 +78,8 @@ func Rescore(dir string, load func(name string) (*datasets.Graph, error)) (int, 
 // rescoreRecord sets the metrics of the finished run r from its recorded labels on g
 // (recomputed), after checking that those it recorded come out the same. splits caches
 // the held-out edges.
-func rescoreRecord(r *Record, g *datasets.Graph, splits map[string]*sparse.CSR) error {
-	labels, err := DecodeLabels(r.Labels)
+func rescoreRecord(r *results.Record, g *datasets.Graph, splits map[string]*sparse.CSR) error {
+	labels, err := results.DecodeLabels(r.Labels)
 	if err != nil {
 		return fmt.Errorf("rescore run %s: labels: %w", r.RunID, err)
 	}
@@ -105,23 +106,23 @@ func rescoreRecord(r *Record, g *datasets.Graph, splits map[string]*sparse.CSR) 
 // recomputeMetrics returns every metric of the run r computed from labels on g
 // (metrics.Evaluate; its held-out modularity and its flags' metrics where it recorded
 // them), and the names of those that rescoring sets, in order.
-func recomputeMetrics(r *Record, g *datasets.Graph, labels []int, splits map[string]*sparse.CSR) (map[string]float64, []string, error) {
+func recomputeMetrics(r *results.Record, g *datasets.Graph, labels []int, splits map[string]*sparse.CSR) (map[string]float64, []string, error) {
 	s, err := metrics.Evaluate(g.Labels, labels, g.Adj, g.ScoredAttributes())
 	if err != nil {
 		return nil, nil, err
 	}
 	all := s.Named()
-	names := AllMetrics
+	names := results.AllMetrics
 	if r.Holdout > 0 {
-		if all[MetricHeldOut], err = heldOutScore(r, g, splits); err != nil {
+		if all[results.MetricHeldOut], err = heldOutScore(r, g, splits); err != nil {
 			return nil, nil, err
 		}
-		names = append(names[:len(names):len(names)], MetricHeldOut)
+		names = append(names[:len(names):len(names)], results.MetricHeldOut)
 	}
 	if len(r.Flags) > 0 {
 		masks := make(map[string][]bool, len(r.Flags))
 		for name, enc := range r.Flags {
-			if masks[name], err = DecodeFlags(enc); err != nil {
+			if masks[name], err = results.DecodeFlags(enc); err != nil {
 				return nil, nil, fmt.Errorf("flags %s: %w", name, err)
 			}
 		}
@@ -130,7 +131,7 @@ func recomputeMetrics(r *Record, g *datasets.Graph, labels []int, splits map[str
 			return nil, nil, err
 		}
 		names = names[:len(names):len(names)]
-		for _, k := range []string{MetricUnflaggedShare, MetricARIUnflagged} {
+		for _, k := range []string{results.MetricUnflaggedShare, results.MetricARIUnflagged} {
 			if v, ok := flagged[k]; ok {
 				all[k] = v
 				names = append(names, k)
@@ -140,10 +141,10 @@ func recomputeMetrics(r *Record, g *datasets.Graph, labels []int, splits map[str
 	return all, names, nil
 }
 
-// heldOutScore recomputes MetricHeldOut of r: the modularity of its held-out labels on
+// heldOutScore recomputes results.MetricHeldOut of r: the modularity of its held-out labels on
 // the edges its held-out fit did not see. splits caches the held-out edges.
-func heldOutScore(r *Record, g *datasets.Graph, splits map[string]*sparse.CSR) (float64, error) {
-	labels, err := DecodeLabels(r.HeldOutLabels)
+func heldOutScore(r *results.Record, g *datasets.Graph, splits map[string]*sparse.CSR) (float64, error) {
+	labels, err := results.DecodeLabels(r.HeldOutLabels)
 	if err != nil {
 		return 0, fmt.Errorf("held-out labels: %w", err)
 	}
@@ -158,7 +159,7 @@ func heldOutScore(r *Record, g *datasets.Graph, splits map[string]*sparse.CSR) (
 	return metrics.Modularity(test, labels)
 }
 
-// SourceLoader returns a loader of the datasets recorded in results folder dir, by the
+// sourceLoader returns a loader of the datasets recorded in results folder dir, by the
 // name records give them: each is read as the sweeps of dir read it (their Sources:
 // absolute path, format, labels), so that a config-relative path resolves as it did for
 // the sweep wherever the command runs. A dataset moved or renamed since is read from where
@@ -166,9 +167,9 @@ func heldOutScore(r *Record, g *datasets.Graph, splits map[string]*sparse.CSR) (
 // the folder records no source (sweeps made before sources were recorded), the name is
 // looked up as datasets.Load looks it up. A graph read by a recorded source must have the
 // recorded identity, else the loader says the dataset differs.
-func SourceLoader(dir string) func(name string) (*datasets.Graph, error) {
-	var sources []DatasetSource
-	if provs, err := ReadProvenance(dir); err == nil {
+func sourceLoader(dir string) func(name string) (*datasets.Graph, error) {
+	var sources []results.DatasetSource
+	if provs, err := results.ReadProvenance(dir); err == nil {
 		for _, p := range provs {
 			sources = append(sources, p.Sources...)
 		}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/nagc-harness/nagc/datasets"
+	"github.com/nagc-harness/nagc/results"
 )
 
 // Options control one execution of a config.
@@ -62,7 +63,7 @@ const DefaultBatch = 1
 // Progress is told about the sweep as it goes.
 type Progress interface {
 	Start(total, done int)
-	Finished(r *Record)
+	Finished(r *results.Record)
 	Stop()
 }
 
@@ -88,7 +89,7 @@ type Failure struct {
 const maxFailureKinds = 5
 
 // noteFailure counts rec's error among the distinct failures.
-func (s *Summary) noteFailure(rec *Record) {
+func (s *Summary) noteFailure(rec *results.Record) {
 	for i := range s.Failures {
 		if s.Failures[i].Error == rec.Error {
 			s.Failures[i].Runs++
@@ -129,7 +130,7 @@ func Execute(ctx context.Context, cfg *Config, opt Options) (*Summary, error) {
 	if err := checkPopulations(cfg, p.all, opt.ResultsDir, opt.SeveralK1); err != nil {
 		return nil, err
 	}
-	runsPath := filepath.Join(opt.ResultsDir, RunsFile)
+	runsPath := filepath.Join(opt.ResultsDir, results.RunsFile)
 	todo, err := resumeJobs(runsPath, p.runs, cfg.Holdout)
 	if err != nil {
 		return nil, err
@@ -146,7 +147,7 @@ func Execute(ctx context.Context, cfg *Config, opt Options) (*Summary, error) {
 		todo = todo[:opt.Limit]
 	}
 	prov := newProvenance(cfg, opt, p, sum.Sweep, start, len(todo))
-	if err := appendFile(filepath.Join(opt.ResultsDir, SweepsFile), prov); err != nil {
+	if err := appendFile(filepath.Join(opt.ResultsDir, results.SweepsFile), prov); err != nil {
 		return nil, err
 	}
 	out, err := os.OpenFile(runsPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
@@ -158,18 +159,18 @@ func Execute(ctx context.Context, cfg *Config, opt Options) (*Summary, error) {
 		opt.Progress.Start(sum.Total, sum.Skipped)
 		defer opt.Progress.Stop()
 	}
-	write := func(rec *Record) error {
+	write := func(rec *results.Record) error {
 		rec.Sweep, rec.Config = sum.Sweep, cfg.ShortName()
-		if err := appendJSONLine(out, rec); err != nil {
+		if err := results.AppendLine(out, rec); err != nil {
 			return fmt.Errorf("%s: %w", runsPath, err)
 		}
 		return nil
 	}
-	record := func(rec *Record) error {
+	record := func(rec *results.Record) error {
 		if err := write(rec); err != nil {
 			return err
 		}
-		if rec.Status == StatusDone {
+		if rec.Status == results.StatusDone {
 			sum.Done++
 		} else {
 			sum.Failed++
@@ -201,7 +202,7 @@ func appendFile(path string, v any) error {
 	if err != nil {
 		return err
 	}
-	if err := appendJSONLine(f, v); err != nil {
+	if err := results.AppendLine(f, v); err != nil {
 		f.Close()
 		return err
 	}

@@ -12,11 +12,12 @@ import (
 	"github.com/nagc-harness/nagc/algorithms"
 	"github.com/nagc-harness/nagc/algorithms/command"
 	"github.com/nagc-harness/nagc/datasets"
+	"github.com/nagc-harness/nagc/results"
 )
 
-// AlgorithmExternal is the algorithm of the records of clusterings made elsewhere and
+// algorithmExternal is the algorithm of the records of clusterings made elsewhere and
 // scored by Score.
-const AlgorithmExternal = "external"
+const algorithmExternal = "external"
 
 // ScoreOptions say which clusterings Score records.
 type ScoreOptions struct {
@@ -51,7 +52,7 @@ func Score(cfg *Config, opt ScoreOptions) (*Summary, error) {
 	if !strings.Contains(opt.Files, "{dataset}") && len(cfg.Datasets) > 1 {
 		return nil, fmt.Errorf("%s names no {dataset}, and the config has %d datasets", opt.Files, len(cfg.Datasets))
 	}
-	loaded, err := LoadDatasets(cfg)
+	loaded, err := loadDatasets(cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -59,7 +60,7 @@ func Score(cfg *Config, opt ScoreOptions) (*Summary, error) {
 	if !strings.Contains(opt.Files, "{restart}") {
 		restarts = 1
 	}
-	var recs []*Record
+	var recs []*results.Record
 	for _, ld := range loaded {
 		in := algorithms.Input{Adj: ld.Graph.Adj, X: ld.Graph.X, XDense: ld.Graph.XDense, Truth: ld.Graph.Labels}
 		for r := 0; r < restarts; r++ {
@@ -71,11 +72,11 @@ func Score(cfg *Config, opt ScoreOptions) (*Summary, error) {
 			if err != nil {
 				return nil, err
 			}
-			run := Run{ID: runID(ld.Identity, AlgorithmExternal, map[string]any{}, ld.K1, r, false, []string{opt.Row}),
-				Dataset: ld.Name, Methods: []string{opt.Row}, Algorithm: AlgorithmExternal, Params: map[string]any{},
+			run := Run{ID: runID(ld.Identity, algorithmExternal, map[string]any{}, ld.K1, r, false, []string{opt.Row}),
+				Dataset: ld.Name, Methods: []string{opt.Row}, Algorithm: algorithmExternal, Params: map[string]any{},
 				K1: ld.K1, Restart: r, Seed: RunSeed(cfg.Seed, ld.Identity, r)}
 			rec := scoreFit(newRecord(run), &algorithms.Result{Labels: labels}, nil, in, cfg.Metrics)
-			if rec.Status != StatusDone {
+			if rec.Status != results.StatusDone {
 				return nil, fmt.Errorf("%s: %s", path, rec.Error)
 			}
 			abs, _ := filepath.Abs(path)
@@ -93,17 +94,17 @@ func Score(cfg *Config, opt ScoreOptions) (*Summary, error) {
 	sum := &Summary{Total: len(recs), Done: len(recs), Sweep: newSweepID()}
 	p := &sweepPlan{loaded: loaded, total: len(recs)}
 	prov := newProvenance(cfg, Options{Workers: 1}, p, sum.Sweep, start, len(recs))
-	if err := appendFile(filepath.Join(opt.ResultsDir, SweepsFile), prov); err != nil {
+	if err := appendFile(filepath.Join(opt.ResultsDir, results.SweepsFile), prov); err != nil {
 		return nil, err
 	}
-	out, err := os.OpenFile(filepath.Join(opt.ResultsDir, RunsFile), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	out, err := os.OpenFile(filepath.Join(opt.ResultsDir, results.RunsFile), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
 		return nil, err
 	}
 	defer out.Close()
 	for _, rec := range recs {
 		rec.Sweep, rec.Config = sum.Sweep, cfg.ShortName()
-		if err := appendJSONLine(out, rec); err != nil {
+		if err := results.AppendLine(out, rec); err != nil {
 			return nil, err
 		}
 	}
@@ -175,12 +176,12 @@ func checkScoreRow(cfg *Config, opt ScoreOptions) error {
 				opt.Row, cfg.File, m.Name.Line, opt.Row, m.Algorithm.Value, opt.Row)
 		}
 	}
-	recs, err := LoadResults(opt.ResultsDir)
+	recs, err := results.Load(opt.ResultsDir)
 	if err != nil {
 		return nil // no records yet
 	}
 	for _, r := range recs {
-		if len(r.Methods) > 0 && r.Methods[0] == opt.Row && r.Algorithm != AlgorithmExternal {
+		if len(r.Methods) > 0 && r.Methods[0] == opt.Row && r.Algorithm != algorithmExternal {
 			return fmt.Errorf("--row %s: %s already holds runs of a row %s (algorithm: %s), which would be averaged with these clusterings: give them a name of their own, e.g. --row %s-external",
 				opt.Row, opt.ResultsDir, opt.Row, r.Algorithm, opt.Row)
 		}

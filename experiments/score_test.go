@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/nagc-harness/nagc/datasets"
+	"github.com/nagc-harness/nagc/results"
 )
 
 const scoreConfig = `seed: 5
@@ -22,16 +23,16 @@ methods:
 // writeClusterings writes each k-means record of dir as the file gnn/synthetic-R.tsv
 // (id<TAB>cluster, in reverse vertex order, cluster ids shifted by 10) and returns the
 // records by restart.
-func writeClusterings(t *testing.T, dir string, ids []string) map[int]Record {
+func writeClusterings(t *testing.T, dir string, ids []string) map[int]results.Record {
 	t.Helper()
-	recs, err := LoadResults(filepath.Join(dir, "res"))
+	recs, err := results.Load(filepath.Join(dir, "res"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	os.MkdirAll(filepath.Join(dir, "gnn"), 0o755)
-	byRestart := map[int]Record{}
+	byRestart := map[int]results.Record{}
 	for _, r := range recs {
-		labels, err := DecodeLabels(r.Labels)
+		labels, err := results.DecodeLabels(r.Labels)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -63,7 +64,7 @@ func TestScore(t *testing.T) {
 	if err != nil || sum.Done != 2 {
 		t.Fatalf("Score: %+v, %v; want 2 clusterings recorded", sum, err)
 	}
-	recs, err := LoadResults(res)
+	recs, err := results.Load(res)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +75,7 @@ func TestScore(t *testing.T) {
 		}
 		scored++
 		want := km[r.Restart]
-		if r.Status != StatusDone || r.Algorithm != AlgorithmExternal || r.Seed != want.Seed || r.Labels != want.Labels ||
+		if r.Status != results.StatusDone || r.Algorithm != algorithmExternal || r.Seed != want.Seed || r.Labels != want.Labels ||
 			!reflect.DeepEqual(r.Metrics, want.Metrics) || r.RunID == want.RunID {
 			t.Errorf("restart %d: recorded %+v\nwant the metrics, labels and seed of %+v under an id of its own", r.Restart, r, want)
 		}
@@ -82,7 +83,7 @@ func TestScore(t *testing.T) {
 	if scored != 2 {
 		t.Errorf("%d GNN records, want 2", scored)
 	}
-	points := Aggregate(recs)
+	points := results.Aggregate(recs)
 	if len(points) != 2 {
 		t.Errorf("%d grid points, want KM's and GNN's", len(points))
 	}
@@ -98,7 +99,7 @@ func TestScore(t *testing.T) {
 			t.Errorf("--row KM: error %v, want %q", err, c.want)
 		}
 	}
-	if again, err := LoadResults(res); err != nil || len(again) != len(recs) {
+	if again, err := results.Load(res); err != nil || len(again) != len(recs) {
 		t.Errorf("a refused score recorded runs: %d records, want %d (%v)", len(again), len(recs), err)
 	}
 }
@@ -136,7 +137,7 @@ func TestScoreRefuses(t *testing.T) {
 			if err == nil || !strings.Contains(err.Error(), c.want) {
 				t.Fatalf("error %v, want %q", err, c.want)
 			}
-			if _, err := os.Stat(filepath.Join(dir, "res", RunsFile)); err == nil {
+			if _, err := os.Stat(filepath.Join(dir, "res", results.RunsFile)); err == nil {
 				t.Error("records were written")
 			}
 		})

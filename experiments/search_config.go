@@ -11,6 +11,7 @@ import (
 
 	"github.com/nagc-harness/nagc/algorithms"
 	"github.com/nagc-harness/nagc/internal/suggest"
+	"github.com/nagc-harness/nagc/results"
 	"github.com/nagc-harness/nagc/search"
 )
 
@@ -67,7 +68,7 @@ const (
 var reflectSearchSpec = reflect.TypeOf(SearchSpec{})
 
 // searchRules are the rules a search can maximise (all higher-is-better).
-var searchRules = []string{SelectModularity, SelectTwoView, SelectHeldOut, SelectARI}
+var searchRules = []string{results.SelectModularity, results.SelectTwoView, results.SelectHeldOut, results.SelectARI}
 
 // UnmarshalYAML decodes a search block, remembering the line of each key and refusing
 // unknown keys.
@@ -133,7 +134,7 @@ func (c *Config) searchOf(m MethodSpec) *SearchSpec {
 		out.Sampler = SamplerTPE
 	}
 	if out.Rule == "" {
-		out.Rule = SelectModularity
+		out.Rule = results.SelectModularity
 	}
 	if out.Prune == "" {
 		out.Prune = PruneNone
@@ -391,11 +392,11 @@ func (c *Config) checkSearch(m MethodSpec, s *SearchSpec, sp search.Space, space
 	case !contains(searchRules, s.Rule):
 		fault("rule", "a search maximises one of %s; got %q%s", strings.Join(searchRules, ", "), s.Rule,
 			suggest.DidYouMean(s.Rule, searchRules))
-	case s.Rule == SelectHeldOut && c.Holdout <= 0:
+	case s.Rule == results.SelectHeldOut && c.Holdout <= 0:
 		fault("rule", "rule heldout needs holdout: a fraction of edges (such as 0.2) at the top level")
-	case (s.Rule == SelectARI || s.Rule == SelectModularity) && !contains(c.Metrics, s.Rule):
+	case (s.Rule == results.SelectARI || s.Rule == results.SelectModularity) && !contains(c.Metrics, s.Rule):
 		fault("rule", "rule %s needs the metric %s among metrics", s.Rule, s.Rule)
-	case s.Rule == SelectTwoView && (!contains(c.Metrics, "modularity") || !contains(c.Metrics, "attr_modularity")):
+	case s.Rule == results.SelectTwoView && (!contains(c.Metrics, "modularity") || !contains(c.Metrics, "attr_modularity")):
 		fault("rule", "rule two-view needs the metrics modularity and attr_modularity")
 	}
 	switch s.Prune {

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nagc-harness/nagc/results"
 	"github.com/nagc-harness/nagc/search"
 )
 
@@ -24,7 +25,7 @@ methods:
 `)
 	m := cfg.Methods[0]
 	s := cfg.searchOf(m)
-	if s.Sampler != SamplerTPE || s.Trials != 12 || s.Batch != 4 || s.Eta != 3 || s.MinIterations != 5 || s.FirstRestarts != 1 || s.Rule != SelectARI {
+	if s.Sampler != SamplerTPE || s.Trials != 12 || s.Batch != 4 || s.Eta != 3 || s.MinIterations != 5 || s.FirstRestarts != 1 || s.Rule != results.SelectARI {
 		t.Errorf("resolved search %+v", s)
 	}
 	sp, err := cfg.rowSpace(m)

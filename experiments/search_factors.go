@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/nagc-harness/nagc/results"
 )
 
 // factorNames are the factors a search keeps between rungs, in file order.
@@ -17,7 +19,7 @@ var factorNames = []string{"U", "V", "H"}
 // factorsPath returns the file of the factors of run id's fit part ("main" or
 // "heldout").
 func factorsPath(dir, id, part string) string {
-	return filepath.Join(dir, SearchDir, "factors", id+"-"+part+".bin")
+	return filepath.Join(dir, results.SearchDir, "factors", id+"-"+part+".bin")
 }
 
 // saveFactors writes factors U, V and H of a fit, exactly (gonum's binary form, each
@@ -44,7 +46,7 @@ func saveFactors(dir, id, part string, factors map[string]*mat.Dense) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	return writeFileAtomic(path, buf.Bytes())
+	return results.WriteAtomic(path, buf.Bytes())
 }
 
 // loadFactors reads what saveFactors wrote.
@@ -77,22 +79,4 @@ func removeFactors(dir, id string) {
 	for _, part := range []string{"main", "heldout"} {
 		os.Remove(factorsPath(dir, id, part))
 	}
-}
-
-// writeFileAtomic writes data to path through a temporary file renamed into place.
-func writeFileAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
-	if err != nil {
-		return err
-	}
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }

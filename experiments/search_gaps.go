@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+
+	"github.com/nagc-harness/nagc/results"
 )
 
 // SearchGap is a search of a config that some results folders do not hold complete
@@ -30,7 +32,7 @@ func SearchGaps(cfg *Config, dirs []string, n int) ([]SearchGap, error) {
 	if !slices.ContainsFunc(cfg.Methods, func(m MethodSpec) bool { return len(m.Space) > 0 }) {
 		return nil, nil
 	}
-	loaded, err := LoadDatasets(cfg)
+	loaded, err := loadDatasets(cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -38,9 +40,9 @@ func SearchGaps(cfg *Config, dirs []string, n int) ([]SearchGap, error) {
 	if err != nil {
 		return nil, err
 	}
-	var recs []Record
+	var recs []results.Record
 	for _, d := range dirs {
-		r, _, err := ReadRecords(filepath.Join(d, RunsFile))
+		r, _, err := results.ReadRecords(filepath.Join(d, results.RunsFile))
 		if err != nil {
 			return nil, err
 		}

@@ -13,23 +13,9 @@ import (
 	"sort"
 
 	"github.com/nagc-harness/nagc/algorithms"
+	"github.com/nagc-harness/nagc/results"
 	"github.com/nagc-harness/nagc/search"
 )
-
-// SearchInfo is what a record of a search says of its run: the row searched, the trial
-// (from 1) and the batch it was proposed in (from 0), the rung of successive halving
-// (from 0, of Rungs; 0 of 1 without pruning), and whether the trial was cut at this
-// rung (its value there was not in the best 1/eta of the rung). Rule is the rule the
-// search maximises.
-type SearchInfo struct {
-	Row   string `json:"row"`
-	Rule  string `json:"rule"`
-	Trial int    `json:"trial"`
-	Batch int    `json:"batch"`
-	Rung  int    `json:"rung"`
-	Rungs int    `json:"rungs"`
-	Cut   bool   `json:"cut,omitempty"`
-}
 
 // searchTask is the search of one row on one dataset.
 type searchTask struct {
@@ -62,7 +48,7 @@ func (c *Config) searchTasks(loaded []*LoadedDataset, total int) ([]*searchTask,
 				return nil, err
 			}
 			s := c.searchOf(m)
-			if ReadsLabels(s.Rule) && !ds.Graph.Labeled() {
+			if results.ReadsLabels(s.Rule) && !ds.Graph.Labeled() {
 				return nil, c.errf(s.lineOf("rule"), "rule", "rule %s reads the labels, and dataset %s has none: use modularity, two-view or heldout", s.Rule, ds.Name)
 			}
 			t := &searchTask{cfg: c, row: m, spec: s, space: sp, ds: ds, plan0: plan}
@@ -235,30 +221,11 @@ func searchRunID(dataset, algorithm, row string, params map[string]any, k1, rest
 
 // ruleValue returns the value rule gives a record (higher is better), false where the
 // record is failed or lacks the metric.
-func ruleValue(rule string, r *Record) (float64, bool) {
-	if r == nil || r.Status != StatusDone {
+func ruleValue(rule string, r *results.Record) (float64, bool) {
+	if r == nil || r.Status != results.StatusDone {
 		return 0, false
 	}
-	return RuleValue(rule, r.Metrics)
-}
-
-// RuleValue returns the value a search's rule gives a run's metrics (higher is
-// better: modularity, two-view's modularity + attribute modularity, heldout's
-// held-out modularity, ari), false where a metric it reads is missing or NaN.
-func RuleValue(rule string, metrics map[string]float64) (float64, bool) {
-	var v float64
-	var ok bool
-	switch rule {
-	case SelectTwoView:
-		a, okA := metrics["modularity"]
-		b, okB := metrics["attr_modularity"]
-		v, ok = a+b, okA && okB
-	case SelectHeldOut:
-		v, ok = metrics[MetricHeldOut]
-	default:
-		v, ok = metrics[rule]
-	}
-	return v, ok && !math.IsNaN(v)
+	return results.RuleValue(rule, r.Metrics)
 }
 
 // survivors returns the trials (indices into values) that go on from a rung: the best
@@ -304,8 +271,8 @@ func searchRunCounts(p *sweepPlan, opt Options, runsPath string) (total, done in
 	if total == 0 {
 		return 0, 0
 	}
-	recs, _, _ := ReadRecords(runsPath)
-	for _, r := range Latest(recs) {
+	recs, _, _ := results.ReadRecords(runsPath)
+	for _, r := range results.Latest(recs) {
 		if r.Search != nil && rows[r.Dataset+"\x00"+r.Search.Row] {
 			done++
 		}

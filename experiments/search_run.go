@@ -14,25 +14,21 @@ import (
 
 	"github.com/nagc-harness/nagc/algorithms"
 	"github.com/nagc-harness/nagc/datasets"
+	"github.com/nagc-harness/nagc/results"
 	"github.com/nagc-harness/nagc/search"
 	"github.com/nagc-harness/nagc/sparse"
 )
-
-// SearchDir is the folder of a results folder that holds what its searches keep
-// between rungs: each search's settings and the factors of the fits a later rung
-// continues.
-const SearchDir = "search"
 
 // searchEnv is what the searches of one execution share.
 type searchEnv struct {
 	ctx    context.Context
 	cfg    *Config
 	opt    Options
-	dir    string             // the results folder
-	latest map[string]*Record // the latest record of every run in the folder
-	record func(*Record) error
+	dir    string                     // the results folder
+	latest map[string]*results.Record // the latest record of every run in the folder
+	record func(*results.Record) error
 	// rewrite appends a record of a run already counted (markCut).
-	rewrite func(*Record) error
+	rewrite func(*results.Record) error
 	inputs  map[string]algorithms.Input
 	graphs  map[string]*datasets.Graph
 	splits  *algorithms.Cache
@@ -49,9 +45,9 @@ type searchEnv struct {
 // fit of the previous rung, that fit's record and iterations.
 type searchJob struct {
 	run       Run
-	info      SearchInfo
+	info      results.SearchInfo
 	last      bool // the search's last rung: no factors kept
-	prev      *Record
+	prev      *results.Record
 	prevIters int
 }
 
@@ -61,7 +57,7 @@ type searchJob struct {
 // search run again proposes the same trials and executes only the fits not recorded.
 // limit is the runs it may execute (< 0: no limit).
 // rewrite appends a record again (with Search.Cut set) without counting it.
-func runSearches(ctx context.Context, cfg *Config, opt Options, p *sweepPlan, limit int, record, rewrite func(*Record) error) error {
+func runSearches(ctx context.Context, cfg *Config, opt Options, p *sweepPlan, limit int, record, rewrite func(*results.Record) error) error {
 	var tasks []*searchTask
 	for _, t := range p.searches {
 		if t.shardOf(opt.Shards) == max(opt.Shard, 0) || opt.Shards <= 1 {
@@ -71,11 +67,11 @@ func runSearches(ctx context.Context, cfg *Config, opt Options, p *sweepPlan, li
 	if len(tasks) == 0 {
 		return nil
 	}
-	recs, _, err := ReadRecords(filepath.Join(opt.ResultsDir, RunsFile))
+	recs, _, err := results.ReadRecords(filepath.Join(opt.ResultsDir, results.RunsFile))
 	if err != nil {
 		return err
 	}
-	env := &searchEnv{ctx: ctx, cfg: cfg, opt: opt, dir: opt.ResultsDir, latest: map[string]*Record{}, record: record, rewrite: rewrite,
+	env := &searchEnv{ctx: ctx, cfg: cfg, opt: opt, dir: opt.ResultsDir, latest: map[string]*results.Record{}, record: record, rewrite: rewrite,
 		inputs: map[string]algorithms.Input{}, graphs: p.graphs, splits: algorithms.NewCache(), left: limit}
 	for i := range recs {
 		env.latest[recs[i].RunID] = &recs[i]
@@ -120,7 +116,7 @@ func (t *searchTask) execute(env *searchEnv) error {
 			for _, i := range alive {
 				for r := 0; r < t.restartsAt(k); r++ {
 					j := searchJob{run: t.run(first+i, b, points[i], k, r), last: k == len(t.rungs)-1,
-						info: SearchInfo{Row: t.row.Name.Value, Rule: t.spec.Rule, Trial: first + i, Batch: b, Rung: k, Rungs: len(t.rungs)}}
+						info: results.SearchInfo{Row: t.row.Name.Value, Rule: t.spec.Rule, Trial: first + i, Batch: b, Rung: k, Rungs: len(t.rungs)}}
 					if k > 0 && r < t.restartsAt(k-1) {
 						j.prev, j.prevIters = env.latest[t.run(first+i, b, points[i], k-1, r).ID], t.rungs[k-1]
 					}
@@ -216,7 +212,7 @@ func (env *searchEnv) executeJobs(t *searchTask, jobs []searchJob) error {
 		env.left -= len(todo)
 	}
 	queue := make(chan searchJob)
-	results := make(chan *Record)
+	finished := make(chan *results.Record)
 	var wg sync.WaitGroup
 	env.concurrent = max(min(env.opt.Workers, len(todo)), 1)
 	for w := 0; w < env.concurrent; w++ {
@@ -224,7 +220,7 @@ func (env *searchEnv) executeJobs(t *searchTask, jobs []searchJob) error {
 		go func() {
 			defer wg.Done()
 			for j := range queue {
-				results <- env.fit(t, j)
+				finished <- env.fit(t, j)
 			}
 		}()
 	}
@@ -238,9 +234,9 @@ func (env *searchEnv) executeJobs(t *searchTask, jobs []searchJob) error {
 			}
 		}
 	}()
-	go func() { wg.Wait(); close(results) }()
+	go func() { wg.Wait(); close(finished) }()
 	var err error
-	for rec := range results {
+	for rec := range finished {
 		if rec == nil || err != nil { // cancelled
 			continue
 		}
@@ -258,7 +254,7 @@ func (env *searchEnv) executeJobs(t *searchTask, jobs []searchJob) error {
 // (continued from the previous rung's factors where j has a previous fit whose factors
 // are kept) and, with holdout, its held-out fit likewise; then, before a last rung,
 // keeps the factors of both for the next rung.
-func (env *searchEnv) fit(t *searchTask, j searchJob) *Record {
+func (env *searchEnv) fit(t *searchTask, j searchJob) *results.Record {
 	in := env.inputs[t.ds.Name]
 	rec := newRecord(j.run)
 	info := j.info
@@ -268,7 +264,7 @@ func (env *searchEnv) fit(t *searchTask, j searchJob) *Record {
 		err = algorithms.CheckMemory(m, in, j.run.K1, env.concurrent)
 	}
 	if err != nil {
-		return rec.markFailed(err)
+		return markFailed(rec, err)
 	}
 	res, ran, err := env.fitPart(m, in, j, "main")
 	if env.ctx.Err() != nil {
@@ -277,10 +273,10 @@ func (env *searchEnv) fit(t *searchTask, j searchJob) *Record {
 	rec = scoreFit(rec, res, err, in, env.cfg.Metrics)
 	rec.IterationsRun = ran
 	var hres *algorithms.Result
-	if rec.Status == StatusDone && env.cfg.Holdout > 0 {
+	if rec.Status == results.StatusDone && env.cfg.Holdout > 0 {
 		sp, err := heldOutOf(env.graphs[t.ds.Name], job{Run: j.run}, env.cfg.Holdout, env.splits)
 		if err != nil {
-			return rec.markFailed(fmt.Errorf("held-out fit: %w", err))
+			return markFailed(rec, fmt.Errorf("held-out fit: %w", err))
 		}
 		var herr error
 		hres, _, herr = env.fitPart(m, sp.in, j, "heldout")
@@ -289,13 +285,13 @@ func (env *searchEnv) fit(t *searchTask, j searchJob) *Record {
 		}
 		scoreHeldOut(rec, hres, herr, sp.test, env.cfg.Holdout)
 	}
-	if rec.Status == StatusDone && !j.last {
+	if rec.Status == results.StatusDone && !j.last {
 		err := saveFactors(env.dir, j.run.ID, "main", res.Factors)
 		if err == nil && hres != nil {
 			err = saveFactors(env.dir, j.run.ID, "heldout", hres.Factors)
 		}
 		if err != nil {
-			return rec.markFailed(fmt.Errorf("keeping the factors for the next rung: %w", err))
+			return markFailed(rec, fmt.Errorf("keeping the factors for the next rung: %w", err))
 		}
 	}
 	return rec
@@ -308,7 +304,7 @@ func (env *searchEnv) fit(t *searchTask, j searchJob) *Record {
 func (env *searchEnv) fitPart(m algorithms.Method, in algorithms.Input, j searchJob, part string) (*algorithms.Result, int, error) {
 	its := j.run.Params["iterations"]
 	c, ok := m.(algorithms.Continuer)
-	if j.prev != nil && j.prev.Status == StatusDone && ok && its != nil {
+	if j.prev != nil && j.prev.Status == results.StatusDone && ok && its != nil {
 		if f, err := loadFactors(env.dir, j.prev.RunID, part); err == nil {
 			more := its.(int) - j.prevIters
 			cm, err := c.Continue(f, more)
@@ -340,14 +336,14 @@ func (env *searchEnv) fitPart(m algorithms.Method, in algorithms.Input, j search
 // when it has none.
 func (t *searchTask) checkSettings(dir string) error {
 	now := t.settings()
-	path := filepath.Join(dir, SearchDir, searchFileName(t.ds.Identity, t.row.Name.Value)+".json")
+	path := filepath.Join(dir, results.SearchDir, searchFileName(t.ds.Identity, t.row.Name.Value)+".json")
 	raw, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
 		b, _ := json.MarshalIndent(now, "", "  ")
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			return err
 		}
-		return writeFileAtomic(path, append(b, '\n'))
+		return results.WriteAtomic(path, append(b, '\n'))
 	}
 	if err != nil {
 		return err

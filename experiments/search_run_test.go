@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nagc-harness/nagc/results"
 	"github.com/nagc-harness/nagc/search"
 )
 
@@ -39,12 +40,12 @@ methods:
 // must reproduce (no times), sorted.
 func searchRecords(t *testing.T, dir string) []string {
 	t.Helper()
-	recs, torn, err := ReadRecords(filepath.Join(dir, RunsFile))
+	recs, torn, err := results.ReadRecords(filepath.Join(dir, results.RunsFile))
 	if err != nil || torn {
 		t.Fatalf("%s: %v (torn %v)", dir, err, torn)
 	}
 	var out []string
-	for _, r := range Latest(recs) {
+	for _, r := range results.Latest(recs) {
 		b, _ := json.Marshal([]any{r.RunID, r.Dataset, r.Methods, r.Params, r.Seed, r.Restart, r.Status, r.Error,
 			r.Metrics, r.Iterations, r.IterationsRun, r.Objective, r.Labels, r.Search, r.Plan, r.Info})
 		out = append(out, string(b))
@@ -70,8 +71,8 @@ func TestSearchHalving(t *testing.T) {
 	cfg := mustLoad(t, searchConfig)
 	dir := t.TempDir()
 	executeSearch(t, cfg, Options{ResultsDir: dir, Workers: 2})
-	recs, _, _ := ReadRecords(filepath.Join(dir, RunsFile))
-	latest := Latest(recs)
+	recs, _, _ := results.ReadRecords(filepath.Join(dir, results.RunsFile))
+	latest := results.Latest(recs)
 	type key struct {
 		row         string
 		trial, rung int
@@ -80,7 +81,7 @@ func TestSearchHalving(t *testing.T) {
 	cut := map[key]bool{}
 	ran, straight := 0, 0
 	for _, r := range latest {
-		if r.Search == nil || r.Status != StatusDone {
+		if r.Search == nil || r.Status != results.StatusDone {
 			t.Fatalf("record without search or failed: %+v", r)
 		}
 		k := key{r.Search.Row, r.Search.Trial, r.Search.Rung}
@@ -136,7 +137,7 @@ func TestSearchHalving(t *testing.T) {
 			t.Errorf("status %+v", st)
 		}
 		// The summary's choice under the search's rule is the status's best.
-		sel, err := Summarize(Aggregate(recs), []string{st.Rule})
+		sel, err := results.Summarize(results.Aggregate(recs), []string{st.Rule})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -150,7 +151,7 @@ func TestSearchHalving(t *testing.T) {
 		t.Errorf("iterations run %d, not fewer than the records' %d", ran, straight)
 	}
 	// Settings recorded; no factors left behind once the search is over.
-	if left, _ := filepath.Glob(filepath.Join(dir, SearchDir, "factors", "*")); len(left) != 0 {
+	if left, _ := filepath.Glob(filepath.Join(dir, results.SearchDir, "factors", "*")); len(left) != 0 {
 		t.Errorf("factors left: %v", left)
 	}
 }
@@ -168,9 +169,9 @@ func testContinuedEqualsStraight(t *testing.T, holdout string) {
 	cfg := mustLoad(t, holdout+text)
 	dir := t.TempDir()
 	executeSearch(t, cfg, Options{ResultsDir: dir, Workers: 1})
-	recs, _, _ := ReadRecords(filepath.Join(dir, RunsFile))
+	recs, _, _ := results.ReadRecords(filepath.Join(dir, results.RunsFile))
 	checked := 0
-	for _, r := range Latest(recs) {
+	for _, r := range results.Latest(recs) {
 		if r.Search.Rung != 2 || r.Search.Row != "P" {
 			continue
 		}
@@ -187,7 +188,7 @@ methods:
     options: ` + mustJSON(t, r.Params) + "\n"
 		gdir := t.TempDir()
 		executeSearch(t, mustLoad(t, grid), Options{ResultsDir: gdir, Workers: 1})
-		grecs, _, _ := ReadRecords(filepath.Join(gdir, RunsFile))
+		grecs, _, _ := results.ReadRecords(filepath.Join(gdir, results.RunsFile))
 		for _, g := range grecs {
 			if g.Restart != r.Restart {
 				continue
@@ -240,7 +241,7 @@ func TestSearchDeterministic(t *testing.T) {
 		shards = append(shards, d)
 	}
 	merged := t.TempDir()
-	if _, err := Merge(merged, shards); err != nil {
+	if _, err := results.Merge(merged, shards); err != nil {
 		t.Fatal(err)
 	}
 	if c := searchRecords(t, merged); !reflect.DeepEqual(a, c) {
@@ -278,7 +279,7 @@ func TestSearchSettingsChangedRefused(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "batch 5 → 4") || !strings.Contains(err.Error(), "other settings") {
 		t.Fatalf("changed settings: %v", err)
 	}
-	if _, err := os.Stat(filepath.Join(dir, SearchDir)); err != nil {
+	if _, err := os.Stat(filepath.Join(dir, results.SearchDir)); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -4,8 +4,9 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"math"
 	"sort"
+
+	"github.com/nagc-harness/nagc/results"
 )
 
 // SearchStatus is the progress of one search (a row with a space on one dataset), read
@@ -30,7 +31,7 @@ type SearchTrial struct {
 
 // SearchStatusOf returns the progress of every search of cfg with a record among recs
 // (any order, superseded records included), in the order the records first name them.
-func SearchStatusOf(cfg *Config, recs []Record) []SearchStatus {
+func SearchStatusOf(cfg *Config, recs []results.Record) []SearchStatus {
 	type key struct{ d, row string }
 	type trialAcc struct {
 		rung, n  int
@@ -42,7 +43,7 @@ func SearchStatusOf(cfg *Config, recs []Record) []SearchStatus {
 	trials := map[key]map[int]*trialAcc{}
 	rules := map[key]string{}
 	var order []key
-	for _, r := range Latest(recs) {
+	for _, r := range results.Latest(recs) {
 		if r.Search == nil {
 			continue
 		}
@@ -122,7 +123,7 @@ func (s SearchStatus) Complete() bool { return s.Trials > 0 && s.Finished+s.Cut 
 // best so far.
 func (s SearchStatus) WriteText(w io.Writer) error {
 	label := s.Rule
-	if ReadsLabels(s.Rule) {
+	if results.ReadsLabels(s.Rule) {
 		label += " (reads the labels)"
 	}
 	_, err := fmt.Fprintf(w, "search %s on %s (rule %s): %d of %d trials: %d done, %d cut, %d running", s.Row, s.Dataset, label,
@@ -131,51 +132,10 @@ func (s SearchStatus) WriteText(w io.Writer) error {
 		return err
 	}
 	if s.Best != nil {
-		_, err = fmt.Fprintf(w, "; best so far %.4f (trial %d: %s)", s.Best.Value, s.Best.Trial, FormatParams(s.Best.Params))
+		_, err = fmt.Fprintf(w, "; best so far %.4f (trial %d: %s)", s.Best.Value, s.Best.Trial, results.FormatParams(s.Best.Params))
 	}
 	if err == nil {
 		_, err = fmt.Fprintln(w)
 	}
 	return err
 }
-
-// SearchBest follows the best trial seen at the last rung of any search, record by
-// record, for a progress line. The zero value is ready to use.
-type SearchBest struct {
-	acc  map[string]*[2]float64 // dataset, row, trial → sum, n at the last rung
-	best float64
-	text string
-}
-
-// Add counts record r and returns the best so far ("" before any trial reached its
-// last rung): the mean of its rule's value over its restarts recorded so far.
-func (b *SearchBest) Add(r *Record) string {
-	if r.Search == nil || r.Search.Rung != r.Search.Rungs-1 {
-		return b.text
-	}
-	v, ok := ruleValue(r.Search.Rule, r)
-	if !ok {
-		return b.text
-	}
-	if b.acc == nil {
-		b.acc, b.best = map[string]*[2]float64{}, math.Inf(-1)
-	}
-	k := fmt.Sprintf("%s\x00%s\x00%d", r.Dataset, r.Search.Row, r.Search.Trial)
-	a := b.acc[k]
-	if a == nil {
-		a = &[2]float64{}
-		b.acc[k] = a
-	}
-	a[0] += v
-	a[1]++
-	if m := a[0] / a[1]; m > b.best {
-		b.best = m
-		b.text = fmt.Sprintf("best %s %.4f (%s, %s trial %d)", r.Search.Rule, m, r.Dataset, r.Search.Row, r.Search.Trial)
-	}
-	return b.text
-}
-
-// searchFinal reports whether r is a grid's record or a search's record of its last
-// rung: the records summaries read. A search's lower rungs are fits cut short, which
-// no selection compares with full ones.
-func (r *Record) searchFinal() bool { return r.Search == nil || r.Search.Rung == r.Search.Rungs-1 }

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/nagc-harness/nagc/results"
 )
 
 // signedGraph is a small planted graph whose dense attributes are signed, as embeddings.
@@ -72,7 +74,7 @@ methods:
 	if err != nil || sum.Failed != 0 || sum.Done != 5 {
 		t.Fatalf("%+v %v", sum, err)
 	}
-	recs, err := LoadResults(dir)
+	recs, err := results.Load(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

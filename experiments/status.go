@@ -1,63 +1,21 @@
 package experiments
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
-	"sort"
-	"strconv"
-	"strings"
+
+	"github.com/nagc-harness/nagc/results"
 )
-
-// ShardsDir is the folder of a results folder that holds one sub-folder per shard of a
-// sweep shared between machines or cluster tasks (see ShardDir).
-const ShardsDir = "shards"
-
-// ShardDir returns the folder that shard i of n (1-based, as `--shard I/N` numbers them)
-// of a sweep into the results folder dir records into: dir/shards/I-of-N.
-func ShardDir(dir string, i, n int) string {
-	return filepath.Join(dir, ShardsDir, fmt.Sprintf("%d-of-%d", i, n))
-}
-
-var shardDirName = regexp.MustCompile(`^([0-9]+)-of-([0-9]+)$`)
-
-// ShardCounts lists the shard counts N of the shard folders (ShardDir) found under dir,
-// in increasing order.
-func ShardCounts(dir string) ([]int, error) {
-	ents, err := os.ReadDir(filepath.Join(dir, ShardsDir))
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	seen := map[int]bool{}
-	var out []int
-	for _, e := range ents {
-		m := shardDirName.FindStringSubmatch(e.Name())
-		if m == nil || !e.IsDir() {
-			continue
-		}
-		n, _ := strconv.Atoi(m[2])
-		if i, _ := strconv.Atoi(m[1]); i >= 1 && i <= n && !seen[n] {
-			seen[n] = true
-			out = append(out, n)
-		}
-	}
-	sort.Ints(out)
-	return out, nil
-}
 
 // Plan returns every run of cfg, in config order, loading each dataset to learn its
 // number of clusters and identity. Cost: loading the config's datasets.
 func Plan(cfg *Config) ([]Run, error) {
-	loaded, err := LoadDatasets(cfg)
+	loaded, err := loadDatasets(cfg)
 	if err != nil {
 		return nil, err
 	}
-	return cfg.ExpandLoaded(loaded)
+	return cfg.expandLoaded(loaded)
 }
 
 // Progress of a sweep, as StatusOf counts it.
@@ -72,7 +30,7 @@ type SweepStatus struct {
 	// MissingRuns lists the runs neither done nor failed, in config order.
 	MissingRuns []Run
 	// FailedRuns lists the latest record of each run recorded only as failed.
-	FailedRuns []Record
+	FailedRuns []results.Record
 	// Searches counts the config's searches not held complete (SearchGaps): a search
 	// plans its runs as it goes, so Expected and Missing count none of its runs.
 	Searches int
@@ -86,8 +44,8 @@ type ShardStatus struct {
 	// Started reports that Dir holds a runs file.
 	Started bool
 	// Holder names the process recording into Dir now, nil when none is (as far as the
-	// folder's lock tells: see LockAppend).
-	Holder *LockHolder
+	// folder's lock tells: see results.LockAppend).
+	Holder *results.LockHolder
 	// Expected, Done, Failed, Missing and Searches count the shard's runs and searches
 	// as SweepStatus does.
 	Expected, Done, Failed, Missing, Searches int
@@ -113,7 +71,7 @@ func (s ShardStatus) State() string {
 }
 
 // StatusOf counts how far the sweep of cfg into the results folder dir has come: runs are
-// looked up in dir and in its shard folders (ShardDir) for n shards (n < 1: none; n = 1:
+// looked up in dir and in its shard folders (results.ShardDir) for n shards (n < 1: none; n = 1:
 // the one shard 1-of-1 that a one-task job array records into), a run
 // done in any of them being done. runs is Plan(cfg). It only reads, without taking
 // locks: the files a sweep appends to are read up to their last whole record. Cost:
@@ -121,7 +79,7 @@ func (s ShardStatus) State() string {
 func StatusOf(cfg *Config, runs []Run, dir string, n int) (*SweepStatus, error) {
 	dirs := []string{dir}
 	for i := 1; i <= n; i++ {
-		dirs = append(dirs, ShardDir(dir, i, n))
+		dirs = append(dirs, results.ShardDir(dir, i, n))
 	}
 	t, err := tallyRuns(cfg, dirs)
 	if err != nil {
@@ -136,9 +94,9 @@ func StatusOf(cfg *Config, runs []Run, dir string, n int) (*SweepStatus, error) 
 	for i := 1; i <= n; i++ {
 		sh := ShardStatus{Shard: i, Shards: n, Dir: dirs[i], Started: t.started[dirs[i]]}
 		if sh.Started {
-			sh.Holder = Holder(sh.Dir)
+			sh.Holder = results.Holder(sh.Dir)
 		}
-		sub := t.status(Shard(runs, i-1, n))
+		sub := t.status(shardRuns(runs, i-1, n))
 		sh.Expected, sh.Done, sh.Failed, sh.Missing = sub.Expected, sub.Done, sub.Failed, sub.Missing
 		for _, g := range searches {
 			if g.Shard == i {
@@ -150,10 +108,10 @@ func StatusOf(cfg *Config, runs []Run, dir string, n int) (*SweepStatus, error) 
 	return st, nil
 }
 
-// StatusIn counts the runs of cfg (runs is Plan(cfg)) recorded in the results folders
+// statusIn counts the runs of cfg (runs is Plan(cfg)) recorded in the results folders
 // dirs together, a run done in any of them being done; Merged counts those done in
 // dirs[0]. It reads as StatusOf does.
-func StatusIn(cfg *Config, runs []Run, dirs []string) (*SweepStatus, error) {
+func statusIn(cfg *Config, runs []Run, dirs []string) (*SweepStatus, error) {
 	t, err := tallyRuns(cfg, dirs)
 	if err != nil {
 		return nil, err
@@ -163,17 +121,17 @@ func StatusIn(cfg *Config, runs []Run, dirs []string) (*SweepStatus, error) {
 
 // runTally is what the runs files of some results folders record about each run.
 type runTally struct {
-	done    map[string]bool    // recorded as done, with the held-out fit the config asks for
-	merged  map[string]bool    // so recorded in the first folder
-	failed  map[string]*Record // the latest failed record
-	started map[string]bool    // folders holding a runs file
+	done    map[string]bool            // recorded as done, with the held-out fit the config asks for
+	merged  map[string]bool            // so recorded in the first folder
+	failed  map[string]*results.Record // the latest failed record
+	started map[string]bool            // folders holding a runs file
 }
 
 func tallyRuns(cfg *Config, dirs []string) (*runTally, error) {
-	t := &runTally{done: map[string]bool{}, merged: map[string]bool{}, failed: map[string]*Record{}, started: map[string]bool{}}
+	t := &runTally{done: map[string]bool{}, merged: map[string]bool{}, failed: map[string]*results.Record{}, started: map[string]bool{}}
 	for k, d := range dirs {
-		path := filepath.Join(d, RunsFile)
-		recs, _, err := ReadRecords(path)
+		path := filepath.Join(d, results.RunsFile)
+		recs, _, err := results.ReadRecords(path)
 		if err != nil {
 			return nil, err
 		}
@@ -183,10 +141,10 @@ func tallyRuns(cfg *Config, dirs []string) (*runTally, error) {
 		for i := range recs {
 			r := &recs[i]
 			switch {
-			case r.Status == StatusDone && hasHeldOut(r, cfg.Holdout):
+			case r.Status == results.StatusDone && hasHeldOut(r, cfg.Holdout):
 				t.done[r.RunID] = true
 				t.merged[r.RunID] = t.merged[r.RunID] || k == 0
-			case r.Status == StatusFailed:
+			case r.Status == results.StatusFailed:
 				t.failed[r.RunID] = r
 			}
 		}
@@ -213,44 +171,4 @@ func (t *runTally) status(runs []Run) *SweepStatus {
 		}
 	}
 	return st
-}
-
-// Holder returns the process holding the write lock of the results folder dir, or nil
-// when none does. It creates nothing.
-func Holder(dir string) *LockHolder {
-	f, err := os.OpenFile(filepath.Join(dir, LockFile), os.O_RDWR, 0)
-	if err != nil {
-		return nil
-	}
-	defer f.Close()
-	ok, err := tryLock(f, true) // held for an instant: writers retry for a moment (lockGrace)
-	if err != nil {
-		return nil
-	}
-	if ok {
-		unlock(f)
-		return nil
-	}
-	if h := readHolder(dir); h != nil {
-		return h
-	}
-	return &LockHolder{}
-}
-
-// ShardCount returns the shard count of the sweep into the results folder dir: the one
-// count of the shard folders under dir (ShardCounts), 0 when there are none, and an
-// error when sweeps split different ways left shards there.
-func ShardCount(dir string) (int, error) {
-	counts, err := ShardCounts(dir)
-	if err != nil {
-		return 0, err
-	}
-	switch len(counts) {
-	case 0:
-		return 0, nil
-	case 1:
-		return counts[0], nil
-	}
-	return 0, fmt.Errorf("%s holds shards of sweeps split %s ways: say which with --tasks N",
-		filepath.Join(dir, ShardsDir), strings.Trim(strings.Join(strings.Fields(fmt.Sprint(counts)), ", "), "[]"))
 }

@@ -2,10 +2,10 @@ package experiments
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"reflect"
 	"testing"
+
+	"github.com/nagc-harness/nagc/results"
 )
 
 // TestStatusOf runs one shard of three, checks the counts of the sweep and of each shard
@@ -27,7 +27,7 @@ func TestStatusOf(t *testing.T) {
 	}
 	sizes := 0
 	for i, sh := range st.Shards {
-		if want := len(Shard(runs, i, 3)); sh.Expected != want || sh.Missing != want || sh.Started {
+		if want := len(shardRuns(runs, i, 3)); sh.Expected != want || sh.Missing != want || sh.Started {
 			t.Errorf("shard %d before any run: %+v, want %d runs missing, not started", i+1, sh, want)
 		}
 		sizes += sh.Expected
@@ -35,15 +35,15 @@ func TestStatusOf(t *testing.T) {
 	if sizes != 8 {
 		t.Errorf("shards hold %d runs, want 8", sizes)
 	}
-	if _, err := Execute(context.Background(), cfg, Options{ResultsDir: ShardDir(dir, 2, 3), Shard: 1, Shards: 3}); err != nil {
+	if _, err := Execute(context.Background(), cfg, Options{ResultsDir: results.ShardDir(dir, 2, 3), Shard: 1, Shards: 3}); err != nil {
 		t.Fatal(err)
 	}
 	st, _ = StatusOf(cfg, runs, dir, 3)
-	two := len(Shard(runs, 1, 3))
+	two := len(shardRuns(runs, 1, 3))
 	if st.Done != two || st.Missing != 8-two || st.Merged != 0 || !st.Shards[1].Started || st.Shards[1].Done != two || st.Shards[1].Missing != 0 {
 		t.Errorf("after shard 2: %+v (shard 2 %+v)", st, st.Shards[1])
 	}
-	if n, _ := ShardCounts(dir); !reflect.DeepEqual(n, []int{3}) {
+	if n, _ := results.ShardCounts(dir); !reflect.DeepEqual(n, []int{3}) {
 		t.Errorf("ShardCounts: %v, want [3]", n)
 	}
 	// A config asking for held-out fits does not count runs without them as done.
@@ -63,10 +63,10 @@ func TestStatusOfOneShard(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	if _, err := Execute(context.Background(), cfg, Options{ResultsDir: ShardDir(dir, 1, 1), Shard: 0, Shards: 1, Limit: 3}); err != nil {
+	if _, err := Execute(context.Background(), cfg, Options{ResultsDir: results.ShardDir(dir, 1, 1), Shard: 0, Shards: 1, Limit: 3}); err != nil {
 		t.Fatal(err)
 	}
-	if n, err := ShardCount(dir); n != 1 || err != nil {
+	if n, err := results.ShardCount(dir); n != 1 || err != nil {
 		t.Fatalf("ShardCount: %d, %v; want 1", n, err)
 	}
 	st, err := StatusOf(cfg, runs, dir, 1)
@@ -75,42 +75,5 @@ func TestStatusOfOneShard(t *testing.T) {
 	}
 	if st.Done != 3 || st.Missing != 1 || st.Merged != 0 || len(st.Shards) != 1 || st.Shards[0].Done != 3 || st.Shards[0].State() != "stopped" {
 		t.Errorf("3 of 4 runs in shards/1-of-1: %+v, shard %+v", st, st.Shards)
-	}
-}
-
-func TestShardCountsIgnoresOthers(t *testing.T) {
-	dir := t.TempDir()
-	for _, name := range []string{"1-of-2", "2-of-2", "3-of-5", "4-of-3", "notes", "x-of-2"} {
-		if err := os.MkdirAll(filepath.Join(dir, ShardsDir, name), 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := os.WriteFile(filepath.Join(dir, ShardsDir, "1-of-7"), nil, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	// 4-of-3 is no shard, 1-of-7 is a file: counts 2 and 5.
-	if n, err := ShardCounts(dir); err != nil || !reflect.DeepEqual(n, []int{2, 5}) {
-		t.Errorf("ShardCounts: %v %v, want [2 5]", n, err)
-	}
-	if n, err := ShardCounts(t.TempDir()); err != nil || n != nil {
-		t.Errorf("no shards: %v %v", n, err)
-	}
-}
-
-func TestHolder(t *testing.T) {
-	dir := t.TempDir()
-	if h := Holder(dir); h != nil {
-		t.Errorf("a folder never locked: holder %+v", h)
-	}
-	l, err := LockAppend(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if h := Holder(dir); h == nil || h.PID != os.Getpid() {
-		t.Errorf("held: holder %+v, want this process", h)
-	}
-	l.Unlock()
-	if h := Holder(dir); h != nil {
-		t.Errorf("released: holder %+v", h)
 	}
 }

@@ -8,7 +8,7 @@ import (
 )
 
 // WriteText writes the status for people: the totals, one line per shard, the first
-// failures, and the commands that finish the sweep (NextCommands). config and dir are
+// failures, and the commands that finish the sweep (nextCommands). config and dir are
 // the config and results folder as the user typed them; onSlurm reports that dir holds
 // the scripts of a Slurm submission.
 func (s *SweepStatus) WriteText(w io.Writer, config, dir string, onSlurm bool) error {
@@ -41,7 +41,7 @@ func (s *SweepStatus) WriteText(w io.Writer, config, dir string, onSlurm bool) e
 		}
 		fmt.Fprintf(w, "failed: run %s (%s, %s %s, restart %d): %s\n", r.RunID, r.Dataset, row, r.GridPoint(), r.Restart, errorLine(r.Error))
 	}
-	for _, line := range s.NextCommands(config, dir, onSlurm) {
+	for _, line := range s.nextCommands(config, dir, onSlurm) {
 		if _, err := fmt.Fprintln(w, line); err != nil {
 			return err
 		}
@@ -49,11 +49,11 @@ func (s *SweepStatus) WriteText(w io.Writer, config, dir string, onSlurm bool) e
 	return nil
 }
 
-// NextCommands returns what to type to finish the sweep of config into dir (as the user
+// nextCommands returns what to type to finish the sweep of config into dir (as the user
 // typed them): nothing but the report when it is complete, else the merge of finished
 // shards, the run of the rest, a Slurm resubmission (onSlurm: dir holds the scripts of a
 // submission) or the runs of the unfinished shards and their merge.
-func (s *SweepStatus) NextCommands(config, dir string, onSlurm bool) []string {
+func (s *SweepStatus) nextCommands(config, dir string, onSlurm bool) []string {
 	n := len(s.Shards)
 	merge := func() string {
 		srcs := make([]string, n)

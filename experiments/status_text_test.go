@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/nagc-harness/nagc/results"
 )
 
 // TestNextCommands checks what the status tells to type in each state of a sweep.
@@ -13,12 +15,12 @@ func TestNextCommands(t *testing.T) {
 	shards := func(missing ...int) []ShardStatus {
 		out := make([]ShardStatus, len(missing))
 		for i, m := range missing {
-			out[i] = ShardStatus{Shard: i + 1, Shards: len(missing), Dir: ShardDir("res", i+1, len(missing)), Missing: m}
+			out[i] = ShardStatus{Shard: i + 1, Shards: len(missing), Dir: results.ShardDir("res", i+1, len(missing)), Missing: m}
 		}
 		return out
 	}
 	running := shards(3, 2)
-	running[1].Holder = &LockHolder{PID: 7, Host: "h"}
+	running[1].Holder = &results.LockHolder{PID: 7, Host: "h"}
 	merge := "  nagc merge --out res --config c.yaml res/shards/1-of-2 res/shards/2-of-2"
 	for _, tc := range []struct {
 		name    string
@@ -37,7 +39,7 @@ func TestNextCommands(t *testing.T) {
 		{"shards by hand", SweepStatus{Expected: 5, Missing: 5, Shards: running}, false,
 			[]string{"To finish the rest, run the unfinished shards, then merge:", "  nagc run c.yaml --results res/shards/1-of-2 --shard 1/2", merge}},
 	} {
-		if got := tc.st.NextCommands("c.yaml", "res", tc.onSlurm); !reflect.DeepEqual(got, tc.want) {
+		if got := tc.st.nextCommands("c.yaml", "res", tc.onSlurm); !reflect.DeepEqual(got, tc.want) {
 			t.Errorf("%s:\n got %q\nwant %q", tc.name, got, tc.want)
 		}
 	}
@@ -48,7 +50,7 @@ func TestStatusText(t *testing.T) {
 	st := SweepStatus{Expected: 8, Done: 1, Failed: 6, Missing: 1, Merged: 0, Shards: []ShardStatus{
 		{Shard: 1, Shards: 1, Dir: "res/shards/1-of-1", Started: true, Expected: 8, Done: 1, Failed: 6, Missing: 1}}}
 	for i := 0; i < 6; i++ {
-		st.FailedRuns = append(st.FailedRuns, Record{RunID: "r" + string(rune('0'+i)), Dataset: "cora", Algorithm: "nagc",
+		st.FailedRuns = append(st.FailedRuns, results.Record{RunID: "r" + string(rune('0'+i)), Dataset: "cora", Algorithm: "nagc",
 			Params: map[string]any{"k2": 700}, Restart: i, Error: "k2 700 > n\nstack"})
 	}
 	var b bytes.Buffer
@@ -67,7 +69,7 @@ func TestStatusText(t *testing.T) {
 			t.Errorf("status lacks %q:\n%s", want, out)
 		}
 	}
-	st.FailedRuns = []Record{{RunID: "p0", Dataset: "cora", Algorithm: "command", Methods: []string{"Spectral"}, Params: map[string]any{}, Restart: 1,
+	st.FailedRuns = []results.Record{{RunID: "p0", Dataset: "cora", Algorithm: "command", Methods: []string{"Spectral"}, Params: map[string]any{}, Restart: 1,
 		Error: "the program failed (exit status 1); the last lines it printed:\nTraceback (most recent call last):\nModuleNotFoundError: No module named 'numpy'"}}
 	b.Reset()
 	if err := st.WriteText(&b, "c.yaml", "res", false); err != nil {
@@ -84,21 +86,21 @@ func TestStatusText(t *testing.T) {
 // TestShardCount checks the shard count found under a results folder.
 func TestShardCount(t *testing.T) {
 	dir := t.TempDir()
-	if n, err := ShardCount(dir); n != 0 || err != nil {
+	if n, err := results.ShardCount(dir); n != 0 || err != nil {
 		t.Errorf("no shards: %d, %v", n, err)
 	}
-	for _, d := range []string{ShardDir(dir, 1, 3), ShardDir(dir, 3, 3)} {
+	for _, d := range []string{results.ShardDir(dir, 1, 3), results.ShardDir(dir, 3, 3)} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if n, err := ShardCount(dir); n != 3 || err != nil {
+	if n, err := results.ShardCount(dir); n != 3 || err != nil {
 		t.Errorf("shards of 3: %d, %v", n, err)
 	}
-	if err := os.MkdirAll(ShardDir(dir, 1, 2), 0o755); err != nil {
+	if err := os.MkdirAll(results.ShardDir(dir, 1, 2), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ShardCount(dir); err == nil || !strings.Contains(err.Error(), "split 2, 3 ways") {
+	if _, err := results.ShardCount(dir); err == nil || !strings.Contains(err.Error(), "split 2, 3 ways") {
 		t.Errorf("shards of 2 and 3: %v, want an error naming both", err)
 	}
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/nagc-harness/nagc/algorithms"
 	"github.com/nagc-harness/nagc/datasets"
+	"github.com/nagc-harness/nagc/results"
 )
 
 // timingRows are the rows of the timing tests: the four of the paper's runtime table
@@ -35,7 +36,7 @@ methods:
 
 // sameFit identifies a fit across a sweep and a timing run: dataset, rows, parameters
 // and restart (not the run id, which differs).
-func sameFit(r Record) string {
+func sameFit(r results.Record) string {
 	return fmt.Sprintf("%s|%v|%s|%d", r.Dataset, r.Methods, r.GridPoint(), r.Restart)
 }
 
@@ -59,7 +60,7 @@ func TestTimingRunsAlone(t *testing.T) {
 		t.Fatal(err)
 	}
 	sweepRecs := mustRecords(t, dir)
-	sweepPoints := Aggregate(sweepRecs)
+	sweepPoints := results.Aggregate(sweepRecs)
 
 	sum, err := Execute(ctx, timing, Options{ResultsDir: dir, Workers: 2, Batch: 4})
 	if err != nil {
@@ -68,7 +69,7 @@ func TestTimingRunsAlone(t *testing.T) {
 	if sum.Total != 8 || sum.Done != 8 || sum.Skipped != 0 || sum.Failed != 0 {
 		t.Fatalf("timing run beside the sweep: %+v; want its 8 runs done, none skipped as the sweep's", sum)
 	}
-	prov, err := ReadProvenance(dir)
+	prov, err := results.ReadProvenance(dir)
 	if err != nil || len(prov) != 2 {
 		t.Fatalf("provenance: %d starts, %v", len(prov), err)
 	}
@@ -76,12 +77,12 @@ func TestTimingRunsAlone(t *testing.T) {
 		t.Errorf("provenance of the timing run: timing %v, %d workers; of the sweep: timing %v", p.Timing, p.Workers, prov[0].Timing)
 	}
 
-	all := Latest(mustRecords(t, dir))
+	all := results.Latest(mustRecords(t, dir))
 	if len(all) != 16 {
 		t.Fatalf("%d records in the folder, want the sweep's 8 and the timing run's 8", len(all))
 	}
-	bySweep := map[string]Record{}
-	var timed []Record
+	bySweep := map[string]results.Record{}
+	var timed []results.Record
 	for _, r := range all {
 		if r.TimedAlone {
 			timed = append(timed, r)
@@ -103,7 +104,7 @@ func TestTimingRunsAlone(t *testing.T) {
 		if r.Seed != s.Seed || r.Labels != s.Labels || !reflect.DeepEqual(r.Metrics, s.Metrics) {
 			t.Errorf("%s: timed alone, the fit differs from the sweep's", sameFit(r))
 		}
-		if r.Status != StatusDone || r.InitCached || r.BatchSize > 1 {
+		if r.Status != results.StatusDone || r.InitCached || r.BatchSize > 1 {
 			t.Errorf("%s: status %s, init cached %v, batch %d; want done, its own initialisation, alone",
 				sameFit(r), r.Status, r.InitCached, r.BatchSize)
 		}
@@ -132,7 +133,7 @@ func TestTimingRunsAlone(t *testing.T) {
 		}
 	}
 	// The timed records do not enter the sweep's grid points.
-	if got := Aggregate(all); !reflect.DeepEqual(got, sweepPoints) {
+	if got := results.Aggregate(all); !reflect.DeepEqual(got, sweepPoints) {
 		t.Errorf("Aggregate changed when records timed alone were added: %d points, want %d", len(got), len(sweepPoints))
 	}
 	// Resuming either config finds its own runs done.
@@ -239,7 +240,7 @@ func TestTimingConfig(t *testing.T) {
 		t.Fatal(err)
 	}
 	if timing.Name != "timing" || !timing.Timing || timing.Holdout != 0 || timing.Seed != paper.Seed ||
-		timing.Restarts != paper.Restarts || timing.Compare != ComparePaper {
+		timing.Restarts != paper.Restarts || timing.Compare != results.ComparePaper {
 		t.Fatalf("timing config: name %q, timing %v, holdout %v, seed %d, restarts %d, compare %q",
 			timing.Name, timing.Timing, timing.Holdout, timing.Seed, timing.Restarts, timing.Compare)
 	}
@@ -312,7 +313,7 @@ methods:
 			if !timing && r.Iterations == 5 {
 				want = 10
 			}
-			if r.Status != StatusDone || r.PrefixOf != want {
+			if r.Status != results.StatusDone || r.PrefixOf != want {
 				t.Errorf("timing %v, %d iterations: %s, read off %d iterations; want done, %d", timing, r.Iterations, r.Status, r.PrefixOf, want)
 			}
 		}

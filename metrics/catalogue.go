@@ -28,7 +28,7 @@ func (d Direction) Better(a, b float64) bool {
 // Metric describes one measure the project records for a run: the one place that says
 // what it is called, how it is shown, its range and which way it improves.
 type Metric struct {
-	// Name is the key in records (experiments.Record.Metrics, runs.jsonl) and configs.
+	// Name is the key in records (results.Record.Metrics, runs.jsonl) and configs.
 	Name string
 	// Label is how tables and axes name it ("ARI", "average entropy").
 	Label string

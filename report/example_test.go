@@ -8,8 +8,8 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/nagc-harness/nagc/experiments"
 	"github.com/nagc-harness/nagc/report"
+	"github.com/nagc-harness/nagc/results"
 )
 
 // The report of a small sweep of one's own graph (one row, two values of λ, two restarts
@@ -24,17 +24,17 @@ func ExampleGenerate() {
 	enc := json.NewEncoder(&runs)
 	for i, modularity := range []float64{0.70, 0.72, 0.74, 0.74} {
 		lambda := []float64{1e-4, 1e-2}[i/2]
-		if err := enc.Encode(experiments.Record{
+		if err := enc.Encode(results.Record{
 			RunID:   fmt.Sprintf("mygraph|NAGC|%g|%d", lambda, i%2),
 			Dataset: "mygraph", Methods: []string{"NAGC"}, Algorithm: "nagc",
 			Params: map[string]any{"lambda": lambda}, K1: 4, Restart: i % 2,
-			Status: experiments.StatusDone, FitSeconds: 1,
+			Status: results.StatusDone, FitSeconds: 1,
 			Metrics: map[string]float64{"modularity": modularity},
 		}); err != nil {
 			log.Fatal(err)
 		}
 	}
-	if err := os.WriteFile(filepath.Join(dir, experiments.RunsFile), runs.Bytes(), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, results.RunsFile), runs.Bytes(), 0o644); err != nil {
 		log.Fatal(err)
 	}
 	rep, err := report.Generate(report.Options{

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/nagc-harness/nagc/experiments"
+	"github.com/nagc-harness/nagc/results"
 )
 
 // orderConfig lists a cheap row (k-means) before two NAGC rows, so that two or more
@@ -75,7 +76,7 @@ func TestRowsInConfigOrder(t *testing.T) {
 		shards = append([]string{dir}, shards...) // merged last shard first
 	}
 	merged := t.TempDir()
-	if _, err := experiments.Merge(merged, shards); err != nil {
+	if _, err := results.Merge(merged, shards); err != nil {
 		t.Fatal(err)
 	}
 	sweeps["3 shards merged in reverse"] = merged
@@ -117,7 +118,7 @@ func TestRowsInConfigOrder(t *testing.T) {
 				t.Errorf("%s: %s differs from 1 worker's:\n%s\nwant\n%s", name, f, got[f], text)
 			}
 		}
-		recs, _, err := experiments.ReadRecords(filepath.Join(dir, experiments.RunsFile))
+		recs, _, err := results.ReadRecords(filepath.Join(dir, results.RunsFile))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -132,12 +133,12 @@ func TestRowsInConfigOrder(t *testing.T) {
 // the records of dir in the file's order (the order the runs finished in), one a line.
 func aggregateOrder(t *testing.T, dir string) string {
 	t.Helper()
-	recs, _, err := experiments.ReadRecords(filepath.Join(dir, experiments.RunsFile))
+	recs, _, err := results.ReadRecords(filepath.Join(dir, results.RunsFile))
 	if err != nil {
 		t.Fatal(err)
 	}
 	var lines []string
-	for _, p := range experiments.Aggregate(recs) {
+	for _, p := range results.Aggregate(recs) {
 		lines = append(lines, p.Dataset+" | "+p.Method+" | "+p.GridPoint())
 	}
 	return strings.Join(lines, "\n")
@@ -172,8 +173,8 @@ func tables(t *testing.T, dir string) map[string]string {
 // scheduling field of the records cleared.
 func clearTimings(t *testing.T, dir string) {
 	t.Helper()
-	path := filepath.Join(dir, experiments.RunsFile)
-	recs, _, err := experiments.ReadRecords(path)
+	path := filepath.Join(dir, results.RunsFile)
+	recs, _, err := results.ReadRecords(path)
 	if err != nil {
 		t.Fatal(err)
 	}

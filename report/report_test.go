@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/nagc-harness/nagc/experiments"
 	"github.com/nagc-harness/nagc/report/internal/reporttest"
+	"github.com/nagc-harness/nagc/results"
 )
 
 // TestGenerateWiresTheComparison checks that Generate sets the rows beside the paper
@@ -16,12 +16,12 @@ import (
 // table out under Compare "none", that it refuses an unknown comparison, and that
 // Report lists what was written.
 func TestGenerateWiresTheComparison(t *testing.T) {
-	var recs []experiments.Record
+	var recs []results.Record
 	for i, ari := range []float64{0.9, 1.0} {
 		recs = append(recs, reporttest.Record(t, "webkb", "Prop.", map[string]any{"lambda": 1e-4, "rho": 0.5, "k2": 4.0}, i, ari, 0.7, 0.15, 1, ""))
 	}
 	prov := reporttest.Provenance()
-	prov[0].Compare = experiments.ComparePaper
+	prov[0].Compare = results.ComparePaper
 	dir := reporttest.WriteResultsDir(t, recs, prov)
 	for _, tc := range []struct {
 		compare string

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/nagc-harness/nagc/experiments"
+	"github.com/nagc-harness/nagc/results"
 )
 
 // Resubmission is what Resubmit did.
@@ -41,12 +42,12 @@ type Resubmission struct {
 // error (a merge job it cancelled before failing).
 func Resubmit(ctx context.Context, job *Job, cfg *experiments.Config, opts []string) (*Resubmission, error) {
 	out := &Resubmission{}
-	counts, err := experiments.ShardCounts(job.Results)
+	counts, err := results.ShardCounts(job.Results)
 	if err != nil {
 		return out, err
 	}
 	if len(counts) > 0 && !slices.Contains(counts, job.Tasks) {
-		return out, fmt.Errorf("%s holds shards of %v tasks, not %d: pass the --tasks of the first submission", filepath.Join(job.Results, experiments.ShardsDir), counts, job.Tasks)
+		return out, fmt.Errorf("%s holds shards of %v tasks, not %d: pass the --tasks of the first submission", filepath.Join(job.Results, results.ShardsDir), counts, job.Tasks)
 	}
 	arrays, err := job.Jobs("array")
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/nagc-harness/nagc/experiments"
+	"github.com/nagc-harness/nagc/results"
 )
 
 // fakeSlurm puts sbatch, squeue and scancel scripts on PATH that log their arguments to
@@ -54,7 +55,7 @@ func TestResubmit(t *testing.T) {
 	}
 	os.WriteFile(filepath.Join(dir, "queued"), []byte("101"), 0o644)
 	// Shard 1 finished, shard 2 never started.
-	if _, err := experiments.Execute(context.Background(), cfg, experiments.Options{ResultsDir: experiments.ShardDir(res, 1, 2), Shard: 0, Shards: 2, Workers: 1}); err != nil {
+	if _, err := experiments.Execute(context.Background(), cfg, experiments.Options{ResultsDir: results.ShardDir(res, 1, 2), Shard: 0, Shards: 2, Workers: 1}); err != nil {
 		t.Fatal(err)
 	}
 	r, err := Resubmit(context.Background(), job, cfg, []string{"--time=2:00:00", "--cpus-per-task=4"})
@@ -109,7 +110,7 @@ func TestResubmitOneTask(t *testing.T) {
 	if _, _, err := job.Write(); err != nil {
 		t.Fatal(err)
 	}
-	shard := experiments.ShardDir(res, 1, 1)
+	shard := results.ShardDir(res, 1, 1)
 	run := func(limit int) {
 		t.Helper()
 		if _, err := experiments.Execute(context.Background(), cfg, experiments.Options{ResultsDir: shard, Shards: 1, Workers: 1, Limit: limit}); err != nil {
@@ -125,7 +126,7 @@ func TestResubmitOneTask(t *testing.T) {
 	if r, err = Resubmit(context.Background(), job, cfg, nil); err != nil || r.Tasks != "" || r.Merge == "" || r.Done != 4 || r.Merged != 0 {
 		t.Fatalf("shard finished, not merged: %+v, %v; want only a merge job", r, err)
 	}
-	if _, err := experiments.Merge(res, []string{shard}); err != nil {
+	if _, err := results.Merge(res, []string{shard}); err != nil {
 		t.Fatal(err)
 	}
 	if r, err = Resubmit(context.Background(), job, cfg, nil); err != nil || r.Tasks != "" || r.Merge != "" || r.Merged != 4 {
@@ -145,11 +146,11 @@ func TestResubmitSearch(t *testing.T) {
 	execute := func(limit int) string {
 		held := ""
 		for i := range 2 {
-			d := experiments.ShardDir(res, i+1, 2)
+			d := results.ShardDir(res, i+1, 2)
 			if _, err := experiments.Execute(context.Background(), cfg, experiments.Options{ResultsDir: d, Shard: i, Shards: 2, Workers: 1, Limit: limit}); err != nil {
 				t.Fatal(err)
 			}
-			if recs, _, _ := experiments.ReadRecords(filepath.Join(d, experiments.RunsFile)); len(recs) > 0 {
+			if recs, _, _ := results.ReadRecords(filepath.Join(d, results.RunsFile)); len(recs) > 0 {
 				held = strconv.Itoa(i + 1)
 			}
 		}

@@ -15,7 +15,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/nagc-harness/nagc/experiments"
+	"github.com/nagc-harness/nagc/results"
 )
 
 // Files that Job.Write puts in a results folder's Dir.
@@ -78,9 +78,9 @@ func (j *Job) Check() error {
 }
 
 // TaskResults returns the results folder of array task task (1-based): the shard folder
-// experiments.ShardDir names.
+// results.ShardDir names.
 func (j *Job) TaskResults(task string) string {
-	return filepath.Join(j.Results, experiments.ShardsDir, task+"-of-"+strconv.Itoa(j.Tasks))
+	return filepath.Join(j.Results, results.ShardsDir, task+"-of-"+strconv.Itoa(j.Tasks))
 }
 
 // header writes the #SBATCH lines common to both scripts.

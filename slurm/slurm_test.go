@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/nagc-harness/nagc/experiments"
+	"github.com/nagc-harness/nagc/results"
 )
 
 func testJob() *Job {
@@ -17,7 +17,7 @@ func testJob() *Job {
 func TestTaskResultsIsShardDir(t *testing.T) {
 	j := testJob()
 	for i := 1; i <= j.Tasks; i++ {
-		if got, want := j.TaskResults(fmt.Sprint(i)), experiments.ShardDir(j.Results, i, j.Tasks); got != want {
+		if got, want := j.TaskResults(fmt.Sprint(i)), results.ShardDir(j.Results, i, j.Tasks); got != want {
 			t.Errorf("task %d records into %s, but nagc status looks in %s", i, got, want)
 		}
 	}

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/nagc-harness/nagc/configs"
-	"github.com/nagc-harness/nagc/experiments"
+	"github.com/nagc-harness/nagc/results"
 )
 
 // TestShippedConfigsCommands checks `nagc configs list|show` and that `nagc run NAME`
@@ -44,7 +44,7 @@ func TestShippedConfigsCommands(t *testing.T) {
 	if code != 0 || !strings.Contains(stdout, "quick.yaml (built in)") {
 		t.Fatalf("run quick: exit %d, %q, %q", code, stdout, stderr)
 	}
-	recs, _, err := experiments.ReadRecords(filepath.Join("q", experiments.RunsFile))
+	recs, _, err := results.ReadRecords(filepath.Join("q", results.RunsFile))
 	if err != nil || len(recs) != 4 {
 		t.Fatalf("run quick recorded %d runs, %v", len(recs), err)
 	}

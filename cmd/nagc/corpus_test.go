@@ -20,6 +20,7 @@ import (
 	"github.com/nagc-harness/nagc/algorithms"
 	"github.com/nagc-harness/nagc/datasets"
 	"github.com/nagc-harness/nagc/experiments"
+	"github.com/nagc-harness/nagc/results"
 )
 
 // corpusDir is the bad-input corpus, relative to this package.
@@ -296,7 +297,7 @@ func checkLINQSCase(t *testing.T, c corpusCase, dir string) {
 
 func checkConfigCase(t *testing.T, c corpusCase, path string) {
 	cfg, err := experiments.LoadConfig(path)
-	results := t.TempDir()
+	resDir := t.TempDir()
 	if c.accepted {
 		if err != nil {
 			t.Fatalf("rejected: %v", err)
@@ -318,12 +319,12 @@ func checkConfigCase(t *testing.T, c corpusCase, path string) {
 				t.Errorf("run %s: %v", r.ID, err)
 			}
 		}
-		code, _, stderr := cli(t, "run", path, "--results", results, "--workers", "1", "--limit", "1")
+		code, _, stderr := cli(t, "run", path, "--results", resDir, "--workers", "1", "--limit", "1")
 		if code != 0 {
 			t.Fatalf("nagc run: exit %d: %s", code, stderr)
 		}
-		recs, err := experiments.LoadResults(results)
-		if err != nil || len(recs) != 1 || recs[0].Status != experiments.StatusDone {
+		recs, err := results.Load(resDir)
+		if err != nil || len(recs) != 1 || recs[0].Status != results.StatusDone {
 			t.Fatalf("nagc run --limit 1 recorded %+v, %v", recs, err)
 		}
 		return
@@ -345,11 +346,11 @@ func checkConfigCase(t *testing.T, c corpusCase, path string) {
 	if msg := err.Error(); !strings.HasPrefix(msg, r.prefix(path)) || !strings.Contains(msg, r.fault) {
 		t.Errorf("error %q, want %q…%q", msg, r.prefix(path), r.fault)
 	}
-	code, _, stderr := cli(t, "run", path, "--results", results)
+	code, _, stderr := cli(t, "run", path, "--results", resDir)
 	if code != 1 || !strings.Contains(stderr, r.prefix(path)) || !strings.Contains(stderr, r.fault) {
 		t.Errorf("nagc run: exit %d, stderr %q; want exit 1 and %q…%q", code, stderr, r.prefix(path), r.fault)
 	}
-	if _, err := os.Stat(filepath.Join(results, experiments.RunsFile)); err == nil {
+	if _, err := os.Stat(filepath.Join(resDir, results.RunsFile)); err == nil {
 		t.Errorf("a rejected config recorded runs")
 	}
 }

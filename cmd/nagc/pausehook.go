@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/nagc-harness/nagc/experiments"
+	"github.com/nagc-harness/nagc/results"
 )
 
 // pauseEnv names the environment variable, set only by tests, that makes `nagc run`
@@ -37,7 +38,7 @@ type pausingProgress struct {
 	w           io.Writer
 }
 
-func (p *pausingProgress) Finished(r *experiments.Record) {
+func (p *pausingProgress) Finished(r *results.Record) {
 	p.Progress.Finished(r)
 	if p.seen++; p.seen == p.after {
 		fmt.Fprintf(p.w, pausedLine, p.after)

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/nagc-harness/nagc/experiments"
+	"github.com/nagc-harness/nagc/results"
 )
 
 // The progress line counts finished runs, failed ones among them, in words that do not
@@ -14,8 +14,8 @@ func TestProgressLineCountsFinished(t *testing.T) {
 	var b bytes.Buffer
 	p := &lineProgress{w: &b}
 	p.Start(2, 0)
-	p.Finished(&experiments.Record{Status: experiments.StatusFailed})
-	p.Finished(&experiments.Record{Status: experiments.StatusDone})
+	p.Finished(&results.Record{Status: results.StatusFailed})
+	p.Finished(&results.Record{Status: results.StatusDone})
 	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
 	if len(lines) != 3 || lines[0] != "runs: 0/2 already recorded" ||
 		!strings.HasPrefix(lines[1], "runs: 1/2 finished (1 failed), elapsed ") ||

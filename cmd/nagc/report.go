@@ -8,9 +8,9 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/nagc-harness/nagc/experiments"
 	"github.com/nagc-harness/nagc/report"
 	"github.com/nagc-harness/nagc/report/paper"
+	"github.com/nagc-harness/nagc/results"
 )
 
 const reportUsage = "report RESULTS_DIR [--out DIR] [--formats md,tex,csv,tex-compact] [--figures png,pdf] [--rule modularity|two-view|heldout|objective] [--compare paper|none] [--paper FILE|none] [--paper-spec FILE] [--data DIR] [--figure-width column|page|LENGTH] [--figure-height LENGTH] [--aspect W/H] [--font-size PT] [--title=false] [--legend inside|outside|none] [--errors bars|bands|none] [--metric NAME] [--rows A,B] [--params P,Q] [--dpi N]"
@@ -20,7 +20,7 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	out := fs.String("out", "", "folder receiving the report (default RESULTS_DIR/report)")
 	formats := fs.String("formats", "md,tex,csv", "table formats, comma-separated: md, tex, csv, tex-compact (NAME.compact.tex: mean ± std, best bold, fits a column)")
 	figures := fs.String("figures", "png,pdf", "figure formats, comma-separated: png, pdf (\"none\" for no figures)")
-	rule := fs.String("rule", experiments.SelectModularity, "label-free selection rule shown beside the paper's (modularity, two-view, heldout or objective)")
+	rule := fs.String("rule", results.SelectModularity, "label-free selection rule shown beside the paper's (modularity, two-view, heldout or objective)")
 	data := fs.String("data", "", "the folder holding the named datasets, for the WebKB layout figure: the only place they are looked for (default: $NAGC_DATA, the download folder, ../shared/datasets beside a checkout)")
 	paperFile := fs.String("paper", "", "published-results YAML (default: the copy built into nagc; \"none\": no paper numbers)")
 	specFile := fs.String("paper-spec", "", "how the rows are set beside the paper: its rows, datasets, headings, stated facts and claims (default: the NAGC paper's, built into nagc; see configs/paper-comparison.yaml)")
@@ -70,7 +70,7 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err := setPaper(&opt, *paperFile, *specFile); err != nil {
 		return err
 	}
-	lock, err := experiments.LockRead(arg)
+	lock, err := results.LockRead(arg)
 	if err != nil {
 		return err
 	}
@@ -88,7 +88,7 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 
 // figureFlags are the options of `nagc report` that set the sweep figures for a paper.
 type figureFlags struct {
-	fig          experiments.Figures
+	fig          results.Figures
 	title        *bool
 	rows, params *string
 }
@@ -111,7 +111,7 @@ func addFigureFlags(fs *flag.FlagSet) *figureFlags {
 }
 
 // settings returns the figure settings the options given (the flags' names) set, checked.
-func (f *figureFlags) settings(given map[string]bool) (*experiments.Figures, error) {
+func (f *figureFlags) settings(given map[string]bool) (*results.Figures, error) {
 	if given["title"] {
 		f.fig.Title = f.title
 	}

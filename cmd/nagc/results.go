@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/nagc-harness/nagc/experiments"
+	"github.com/nagc-harness/nagc/results"
 )
 
 const mergeUsage = "merge --out DIR [--config CONFIG] [--allow-incomplete] SRC…"
@@ -28,7 +29,7 @@ func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	var present []string
 	for _, src := range srcs {
-		if _, err := os.Stat(filepath.Join(src, experiments.RunsFile)); err == nil || !*allow {
+		if _, err := os.Stat(filepath.Join(src, results.RunsFile)); err == nil || !*allow {
 			present = append(present, src)
 		} else {
 			fmt.Fprintf(stderr, "note: %s holds no runs: left out\n", src)
@@ -41,7 +42,7 @@ func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if len(gaps) > 0 && !*allow {
 		return fmt.Errorf("refusing to merge an incomplete sweep:\n  %s\n`nagc status CONFIG --results DIR` shows what is left; --allow-incomplete merges anyway", strings.Join(gaps, "\n  "))
 	}
-	n, err := experiments.Merge(*out, present)
+	n, err := results.Merge(*out, present)
 	if err != nil {
 		return err
 	}
@@ -70,7 +71,7 @@ func runResults(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return errUsage
 	}
 	fs := newFlagSet("results summary", summaryUsage, stderr)
-	rule := fs.String("rule", experiments.SelectModularity, "selection rule shown beside the paper's (modularity, two-view, heldout, objective: label-free; ari reads the labels)")
+	rule := fs.String("rule", results.SelectModularity, "selection rule shown beside the paper's (modularity, two-view, heldout, objective: label-free; ari reads the labels)")
 	format := fs.String("format", "text", "output format: text, csv or json")
 	arg, err := parseOneArg(fs, args[1:])
 	if err != nil {
@@ -79,15 +80,15 @@ func runResults(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if *format != "text" && *format != "csv" && *format != "json" {
 		return fmt.Errorf("--format %s: unknown format (known: text, csv, json)", *format)
 	}
-	sum, err := experiments.SummarizeResults(arg, *rule)
+	sum, err := results.SummarizeDir(arg, *rule)
 	if err != nil {
 		return err
 	}
 	switch *format {
 	case "csv":
-		return experiments.WriteSummaryCSV(stdout, sum.Selections)
+		return results.WriteSummaryCSV(stdout, sum.Selections)
 	case "json":
-		return experiments.WriteSummaryJSON(stdout, sum.Selections)
+		return results.WriteSummaryJSON(stdout, sum.Selections)
 	}
 	return sum.WriteText(stdout)
 }
@@ -110,6 +111,6 @@ func runRescore(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "rescored %d runs in %s (metrics: %s; %s where a held-out fit is recorded)\n", n, arg, strings.Join(experiments.AllMetrics, ", "), experiments.MetricHeldOut)
+	fmt.Fprintf(stdout, "rescored %d runs in %s (metrics: %s; %s where a held-out fit is recorded)\n", n, arg, strings.Join(results.AllMetrics, ", "), results.MetricHeldOut)
 	return nil
 }

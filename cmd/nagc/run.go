@@ -16,13 +16,14 @@ import (
 	"github.com/nagc-harness/nagc/datasets"
 	"github.com/nagc-harness/nagc/experiments"
 	"github.com/nagc-harness/nagc/memory"
+	"github.com/nagc-harness/nagc/results"
 	"github.com/nagc-harness/nagc/slurm"
 )
 
 func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	const usageLine = "run CONFIG|NAME [--results DIR] [--workers N] [--shard I/N|auto] [--limit N] [--batch B]\n\nCONFIG is a YAML file; NAME a shipped config (`nagc configs list`)"
 	fs := newFlagSet("run", usageLine, stderr)
-	results := fs.String("results", "", "results folder (default results/<config name>, and results/<config name>/shards/I-of-N for --shard I/N)")
+	resultsDir := fs.String("results", "", "results folder (default results/<config name>, and results/<config name>/shards/I-of-N for --shard I/N)")
 	workers := fs.Int("workers", 0, "runs executed at once (default: $SLURM_CPUS_PER_TASK in a Slurm job, else all cores)")
 	shard := fs.String("shard", "", "run only slice I of N (1 ≤ I ≤ N), for sharing a sweep between machines, each into its own results folder;\n\"auto\" takes I and N from the Slurm job array this runs in")
 	limit := fs.Int("limit", 0, "stop after this many runs (resume later)")
@@ -50,7 +51,7 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return err
 	}
 	if len(cfg.Programs()) > 0 {
-		if recs, err := experiments.LoadResults(*results); err == nil { // none yet: nothing to compare
+		if recs, err := results.Load(*resultsDir); err == nil { // none yet: nothing to compare
 			if err := experiments.WriteProgramChanges(stdout, cfg, recs); err != nil {
 				return err
 			}
@@ -60,7 +61,7 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if b, _ := memory.ParseSize(cfg.MaxMemory); b > 0 && *in.maxMemory == "" {
 		setMemoryBudget(b) // the config's max_memory, where --max-memory does not override it
 	}
-	opt := experiments.Options{ResultsDir: *results, Workers: *workers, Limit: *limit, Batch: *batch}
+	opt := experiments.Options{ResultsDir: *resultsDir, Workers: *workers, Limit: *limit, Batch: *batch}
 	if opt.Workers == 0 {
 		opt.Workers = slurm.CPUsPerTask(os.Getenv)
 	}
@@ -75,10 +76,10 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if opt.ResultsDir == "" {
 		opt.ResultsDir = filepath.Join("results", cfg.ShortName())
 		if opt.Shards > 1 { // each shard its own folder: one writer per folder
-			opt.ResultsDir = experiments.ShardDir(opt.ResultsDir, opt.Shard+1, opt.Shards)
+			opt.ResultsDir = results.ShardDir(opt.ResultsDir, opt.Shard+1, opt.Shards)
 		}
 	}
-	lock, err := experiments.LockAppend(opt.ResultsDir)
+	lock, err := results.LockAppend(opt.ResultsDir)
 	if err != nil {
 		return err
 	}
@@ -131,7 +132,7 @@ type barProgress struct {
 	w      io.Writer
 	bar    *progressbar.ProgressBar
 	failed int
-	best   experiments.SearchBest // a search's best so far
+	best   results.SearchBest // a search's best so far
 }
 
 func (p *barProgress) Start(total, done int) {
@@ -148,12 +149,12 @@ func (p *barProgress) Start(total, done int) {
 	_ = p.bar.Set(done)
 }
 
-func (p *barProgress) Finished(r *experiments.Record) {
+func (p *barProgress) Finished(r *results.Record) {
 	best := p.best.Add(r)
-	if r.Status != experiments.StatusDone {
+	if r.Status != results.StatusDone {
 		p.failed++
 	}
-	if r.Status != experiments.StatusDone || best != "" {
+	if r.Status != results.StatusDone || best != "" {
 		desc := "runs"
 		if p.failed > 0 {
 			desc += fmt.Sprintf(" (%d failed)", p.failed)
@@ -175,7 +176,7 @@ type lineProgress struct {
 	mu                         sync.Mutex
 	total, done, failed, start int
 	began, last                time.Time
-	best                       experiments.SearchBest // a search's best so far
+	best                       results.SearchBest // a search's best so far
 	bestText                   string
 }
 
@@ -185,11 +186,11 @@ func (p *lineProgress) Start(total, done int) {
 	fmt.Fprintf(p.w, "runs: %d/%d already recorded\n", done, total)
 }
 
-func (p *lineProgress) Finished(r *experiments.Record) {
+func (p *lineProgress) Finished(r *results.Record) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.done++
-	if r.Status != experiments.StatusDone {
+	if r.Status != results.StatusDone {
 		p.failed++
 	}
 	p.bestText = p.best.Add(r)

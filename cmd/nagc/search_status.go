@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 
 	"github.com/nagc-harness/nagc/experiments"
+	"github.com/nagc-harness/nagc/results"
 )
 
 // writeSearchStatus writes a line per search of cfg recorded in dir or in its n shard
@@ -15,11 +16,11 @@ import (
 func writeSearchStatus(w io.Writer, cfg *experiments.Config, config, dir string, n int) error {
 	dirs := []string{dir}
 	for i := 1; i <= n; i++ {
-		dirs = append(dirs, experiments.ShardDir(dir, i, n))
+		dirs = append(dirs, results.ShardDir(dir, i, n))
 	}
-	var recs []experiments.Record
+	var recs []results.Record
 	for _, d := range dirs {
-		r, _, err := experiments.ReadRecords(filepath.Join(d, experiments.RunsFile))
+		r, _, err := results.ReadRecords(filepath.Join(d, results.RunsFile))
 		if err != nil {
 			return err
 		}
@@ -51,7 +52,7 @@ func writeSearchStatus(w io.Writer, cfg *experiments.Config, config, dir string,
 		if !done[g.Shard] {
 			done[g.Shard] = true
 			if _, err := fmt.Fprintf(w, "  nagc run %s --shard %d/%d --results %s   # finishes search %s on %s (resumes where it stopped)\n",
-				config, g.Shard, n, experiments.ShardDir(dir, g.Shard, n), g.Status.Row, g.Status.Dataset); err != nil {
+				config, g.Shard, n, results.ShardDir(dir, g.Shard, n), g.Status.Row, g.Status.Dataset); err != nil {
 				return err
 			}
 		}

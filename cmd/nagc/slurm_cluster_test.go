@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/nagc-harness/nagc/experiments"
 	"github.com/nagc-harness/nagc/internal/testenv"
+	"github.com/nagc-harness/nagc/results"
 	"github.com/nagc-harness/nagc/slurm"
 )
 
@@ -55,7 +55,7 @@ func TestSlurmLocalCluster(t *testing.T) {
 
 	// One such test per machine at a time: the cluster's configuration and ports are the
 	// machine's.
-	guard, err := experiments.LockAppend(filepath.Join(os.TempDir(), "nagc-slurm-test"))
+	guard, err := results.LockAppend(filepath.Join(os.TempDir(), "nagc-slurm-test"))
 	if err != nil {
 		t.Skipf("another local-cluster test runs on this machine: %v", err)
 	}
@@ -136,9 +136,9 @@ func (c *localCluster) nagc(t *testing.T, env []string, args ...string) string {
 }
 
 // jobs returns the array and merge jobs recorded in the results folder, oldest first.
-func jobs(t *testing.T, results string) (arrays, merges []string) {
+func jobs(t *testing.T, resDir string) (arrays, merges []string) {
 	t.Helper()
-	job := &slurm.Job{Results: results}
+	job := &slurm.Job{Results: resDir}
 	arrays, err := job.Jobs("array")
 	if err != nil {
 		t.Fatal(err)
@@ -151,13 +151,13 @@ func jobs(t *testing.T, results string) (arrays, merges []string) {
 
 // jobLog returns the output of a job of the results folder: a merge job's (task "") or an
 // array task's.
-func jobLog(t *testing.T, results, id, task string) string {
+func jobLog(t *testing.T, resDir, id, task string) string {
 	t.Helper()
 	pattern := "merge-job-" + id + ".out"
 	if task != "" {
 		pattern = "task-" + task + "-of-*-job-" + id + ".out"
 	}
-	logs, _ := filepath.Glob(filepath.Join(results, slurm.Dir, slurm.LogsDir, pattern))
+	logs, _ := filepath.Glob(filepath.Join(resDir, slurm.Dir, slurm.LogsDir, pattern))
 	if len(logs) != 1 {
 		t.Fatalf("no log %s of job %s", pattern, id)
 	}
@@ -171,33 +171,33 @@ func jobLog(t *testing.T, results, id, task string) string {
 // resubmitted waits for the jobs of the last submission into results, then checks that
 // its merge job merged every run of the config and rendered the report, and that the
 // merged records equal a one-process run's.
-func (c *localCluster) resubmitted(t *testing.T, results string) {
+func (c *localCluster) resubmitted(t *testing.T, resDir string) {
 	t.Helper()
-	arrays, merges := jobs(t, results)
+	arrays, merges := jobs(t, resDir)
 	waitQueue(c.ctx, t, arrays[len(arrays)-1])
 	waitQueue(c.ctx, t, merges[len(merges)-1])
-	mergeLog := jobLog(t, results, merges[len(merges)-1], "")
+	mergeLog := jobLog(t, resDir, merges[len(merges)-1], "")
 	t.Logf("merge job log:\n%s", mergeLog)
 	if want := fmt.Sprintf("merged %d runs", len(c.want)); !strings.Contains(mergeLog, want) {
 		t.Errorf("the merge job did not say %q", want)
 	}
-	if _, err := os.Stat(filepath.Join(results, "report", "REPORT.md")); err != nil {
+	if _, err := os.Stat(filepath.Join(resDir, "report", "REPORT.md")); err != nil {
 		t.Errorf("the merge job rendered no report: %v", err)
 	}
-	if d := sameRecords(c.want, readMetricLines(t, results)); d != "" {
+	if d := sameRecords(c.want, readMetricLines(t, resDir)); d != "" {
 		t.Errorf("the cluster's merged records differ from a one-process run: %s", d)
 	}
 }
 
 // notMerged checks that the merge job of the first submission into results, which runs
 // once every task has ended however it ended, merged nothing and said how to finish.
-func (c *localCluster) notMerged(t *testing.T, results, merge string) {
+func (c *localCluster) notMerged(t *testing.T, resDir, merge string) {
 	t.Helper()
 	waitQueue(c.ctx, t, merge)
-	if _, err := os.Stat(filepath.Join(results, "runs.jsonl")); err == nil {
+	if _, err := os.Stat(filepath.Join(resDir, "runs.jsonl")); err == nil {
 		t.Fatal("the merge job merged an incomplete sweep")
 	}
-	if log := jobLog(t, results, merge, ""); !strings.Contains(log, "refusing to merge an incomplete sweep") || !strings.Contains(log, "--resubmit") {
+	if log := jobLog(t, resDir, merge, ""); !strings.Contains(log, "refusing to merge an incomplete sweep") || !strings.Contains(log, "--resubmit") {
 		t.Errorf("merge job %s: want the missing runs and the --resubmit command; its log:\n%s", merge, log)
 	}
 }
@@ -206,11 +206,11 @@ func (c *localCluster) notMerged(t *testing.T, results, merge string) {
 // task 2 before it starts (the jobs are submitted held, so the cancel cannot come too
 // late), lets the rest run, and resubmits with --resubmit.
 func (c *localCluster) cancelledTask(t *testing.T) {
-	results := filepath.Join(t.TempDir(), "cluster")
+	resDir := filepath.Join(t.TempDir(), "cluster")
 	// Submitted held (--hold), so that task 2 is cancelled before it can start, whatever
 	// the timing. (Slurm 22.05's sbatch ignores the SBATCH_HOLD variable.)
-	c.nagc(t, nil, "slurm", c.config, "--results", results, "--tasks", "3", "--submit", "--hold")
-	arrays, merges := jobs(t, results)
+	c.nagc(t, nil, "slurm", c.config, "--results", resDir, "--tasks", "3", "--submit", "--hold")
+	arrays, merges := jobs(t, resDir)
 	if len(arrays) != 1 || len(merges) != 1 {
 		t.Fatalf("jobs recorded: arrays %v, merges %v", arrays, merges)
 	}
@@ -218,16 +218,16 @@ func (c *localCluster) cancelledTask(t *testing.T) {
 	c.sh(t, "scontrol", "release", arrays[0])
 	c.sh(t, "scontrol", "release", merges[0])
 	waitQueue(c.ctx, t, arrays[0])
-	c.notMerged(t, results, merges[0])
-	out := c.nagc(t, nil, "status", c.config, "--results", results)
+	c.notMerged(t, resDir, merges[0])
+	out := c.nagc(t, nil, "status", c.config, "--results", resDir)
 	if !strings.Contains(out, "not started") || !strings.Contains(out, "--resubmit") {
 		t.Errorf("status with task 2 cancelled: want shard 2 not started and the --resubmit command")
 	}
-	out = c.nagc(t, nil, "slurm", c.config, "--results", results, "--resubmit", "--time", "5:00")
+	out = c.nagc(t, nil, "slurm", c.config, "--results", resDir, "--resubmit", "--time", "5:00")
 	if !strings.Contains(out, "resubmitted tasks 2 of 3") {
 		t.Errorf("--resubmit: want task 2 resubmitted")
 	}
-	c.resubmitted(t, results)
+	c.resubmitted(t, resDir)
 }
 
 // timeLimit submits the config as a one-task job array with a time limit of a minute,
@@ -238,19 +238,19 @@ func (c *localCluster) cancelledTask(t *testing.T) {
 // then say there is nothing left to do.
 func (c *localCluster) timeLimit(t *testing.T) {
 	const paused = 10
-	results := filepath.Join(t.TempDir(), "time-limit")
-	c.nagc(t, []string{fmt.Sprintf("%s=%d", pauseEnv, paused)}, "slurm", c.config, "--results", results, "--tasks", "1", "--time", "1", "--submit")
-	arrays, merges := jobs(t, results)
+	resDir := filepath.Join(t.TempDir(), "time-limit")
+	c.nagc(t, []string{fmt.Sprintf("%s=%d", pauseEnv, paused)}, "slurm", c.config, "--results", resDir, "--tasks", "1", "--time", "1", "--submit")
+	arrays, merges := jobs(t, resDir)
 	waitQueue(c.ctx, t, arrays[0])
-	task := jobLog(t, results, arrays[0], "1")
+	task := jobLog(t, resDir, arrays[0], "1")
 	t.Logf("task log:\n%s", task)
 	for _, want := range []string{"DUE TO TIME LIMIT", "nagc run: interrupted: finished runs are recorded", "stopped; its finished runs are recorded", "--resubmit"} {
 		if !strings.Contains(task, want) {
 			t.Errorf("the task's log does not say %q", want)
 		}
 	}
-	c.notMerged(t, results, merges[0])
-	shard := readMetricLines(t, experiments.ShardDir(results, 1, 1))
+	c.notMerged(t, resDir, merges[0])
+	shard := readMetricLines(t, results.ShardDir(resDir, 1, 1))
 	if len(shard) < paused || len(shard) >= len(c.want) {
 		t.Fatalf("%d runs recorded by the stopped task, want %d to %d", len(shard), paused, len(c.want)-1)
 	}
@@ -259,17 +259,17 @@ func (c *localCluster) timeLimit(t *testing.T) {
 			t.Errorf("run %s recorded before the time limit differs from the one-process run", id)
 		}
 	}
-	out := c.nagc(t, nil, "status", c.config, "--results", results)
+	out := c.nagc(t, nil, "status", c.config, "--results", resDir)
 	if want := fmt.Sprintf("%d runs: %d done, 0 failed, %d missing", len(c.want), len(shard), len(c.want)-len(shard)); !strings.Contains(out, want) || !strings.Contains(out, "stopped") {
 		t.Errorf("status after the time limit: want %q and the shard stopped", want)
 	}
 	// Resubmitted without the pause: the tasks' environment is the submitter's.
-	out = c.nagc(t, nil, "slurm", c.config, "--results", results, "--resubmit")
+	out = c.nagc(t, nil, "slurm", c.config, "--results", resDir, "--resubmit")
 	if want := fmt.Sprintf("%d missing: resubmitted tasks 1 of 1", len(c.want)-len(shard)); !strings.Contains(out, want) {
 		t.Errorf("--resubmit: want %q", want)
 	}
-	c.resubmitted(t, results)
-	out = c.nagc(t, nil, "slurm", c.config, "--results", results, "--resubmit")
+	c.resubmitted(t, resDir)
+	out = c.nagc(t, nil, "slurm", c.config, "--results", resDir, "--resubmit")
 	if want := fmt.Sprintf("nothing to resubmit: all %d runs are recorded (%d done, 0 failed) and merged", len(c.want), len(c.want)); !strings.Contains(out, want) {
 		t.Errorf("--resubmit of a merged sweep: want %q", want)
 	}

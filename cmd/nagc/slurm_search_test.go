@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/nagc-harness/nagc/experiments"
+	"github.com/nagc-harness/nagc/results"
 )
 
 // shardSearchConfig has a grid row and a search row (halving, two batches) on the
@@ -51,12 +51,12 @@ func nagcOK(t *testing.T, args ...string) string {
 // what a sweep must reproduce (no times, no host), sorted.
 func sweepRecords(t *testing.T, dir string) []string {
 	t.Helper()
-	recs, torn, err := experiments.ReadRecords(filepath.Join(dir, experiments.RunsFile))
+	recs, torn, err := results.ReadRecords(filepath.Join(dir, results.RunsFile))
 	if err != nil || torn {
 		t.Fatalf("%s: %v (torn %v)", dir, err, torn)
 	}
 	var out []string
-	for _, r := range experiments.Latest(recs) {
+	for _, r := range results.Latest(recs) {
 		b, _ := json.Marshal([]any{r.RunID, r.Dataset, r.Methods, r.Params, r.Seed, r.Restart, r.Status, r.Error,
 			r.Metrics, r.Iterations, r.IterationsRun, r.Objective, r.Labels, r.Search, r.Plan})
 		out = append(out, string(b))
@@ -85,7 +85,7 @@ func TestShardedSearchMerge(t *testing.T) {
 	var shards []string
 	searchShard := ""
 	for i := 1; i <= 3; i++ {
-		d := experiments.ShardDir(filepath.Join(dir, "res"), i, 3)
+		d := results.ShardDir(filepath.Join(dir, "res"), i, 3)
 		shards = append(shards, d)
 		nagcOK(t, "run", cfg, "--results", d, "--shard", fmt.Sprintf("%d/3", i), "--workers", "1")
 		if recs := sweepRecords(t, d); len(recs) > 0 && strings.Contains(strings.Join(recs, ""), `"rung"`) {
@@ -105,13 +105,13 @@ func TestShardedSearchMerge(t *testing.T) {
 	}
 	// The search's recorded settings come along, so that the merged folder refuses a run
 	// with other search settings as the shard would.
-	settings, _ := filepath.Glob(filepath.Join(one, experiments.SearchDir, "*.json"))
+	settings, _ := filepath.Glob(filepath.Join(one, results.SearchDir, "*.json"))
 	if len(settings) == 0 {
 		t.Fatal("the one-process run recorded no search settings")
 	}
 	for _, p := range settings {
 		a, _ := os.ReadFile(p)
-		b, err := os.ReadFile(filepath.Join(merged, experiments.SearchDir, filepath.Base(p)))
+		b, err := os.ReadFile(filepath.Join(merged, results.SearchDir, filepath.Base(p)))
 		if err != nil || !bytes.Equal(a, b) {
 			t.Errorf("merged folder's %s: %v, or not the one-process run's", filepath.Base(p), err)
 		}
@@ -130,7 +130,7 @@ func TestShardedSearchMerge(t *testing.T) {
 		if d != searchShard {
 			continue
 		}
-		parts[i] = experiments.ShardDir(stopped, i+1, 3)
+		parts[i] = results.ShardDir(stopped, i+1, 3)
 		gridHere := 0
 		for _, r := range sweepRecords(t, d) {
 			if !strings.Contains(r, `"rung"`) {

@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/nagc-harness/nagc/experiments"
+	"github.com/nagc-harness/nagc/results"
 	"github.com/nagc-harness/nagc/slurm"
 )
 
@@ -50,10 +51,10 @@ func runStatus(ctx context.Context, args []string, stdout, stderr io.Writer) err
 }
 
 // shardCount returns the shard count of the sweep in dir: tasks when positive, else the
-// one count found under dir/shards (experiments.ShardCount).
+// one count found under dir/shards (results.ShardCount).
 func shardCount(dir string, tasks int) (int, error) {
 	if tasks > 0 {
 		return tasks, nil
 	}
-	return experiments.ShardCount(dir)
+	return results.ShardCount(dir)
 }

@@ -8,9 +8,9 @@ import (
 	"testing"
 
 	"github.com/nagc-harness/nagc/datasets"
-	"github.com/nagc-harness/nagc/experiments"
 	"github.com/nagc-harness/nagc/internal/paperplot"
 	"github.com/nagc-harness/nagc/report/internal/render"
+	recorded "github.com/nagc-harness/nagc/results"
 	"github.com/nagc-harness/nagc/sparse"
 )
 
@@ -144,12 +144,12 @@ func TestClusterPanel(t *testing.T) {
 // wrong) and no JWNMF run: the figure is drawn with an empty JWNMF panel.
 func TestLayoutFigure(t *testing.T) {
 	g := tinyGraph(t)
-	recs := []experiments.Record{{
+	recs := []recorded.Record{{
 		RunID: "p0", Dataset: "tiny", Methods: []string{"Prop."}, Params: map[string]any{"lambda": 1e-4, "rho": 0.5},
-		Status: experiments.StatusDone, Metrics: map[string]float64{"ari": 0.5},
-		Labels: experiments.EncodeLabels([]int{1, 1, 0, 0, 0, 0}),
+		Status: recorded.StatusDone, Metrics: map[string]float64{"ari": 0.5},
+		Labels: recorded.EncodeLabels([]int{1, 1, 0, 0, 0, 0}),
 	}}
-	r, err := render.NewResults(recs, nil, nil, experiments.SelectModularity)
+	r, err := render.NewResults(recs, nil, nil, recorded.SelectModularity)
 	if err != nil {
 		t.Fatal(err)
 	}

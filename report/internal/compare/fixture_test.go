@@ -3,10 +3,10 @@ package compare
 import (
 	"testing"
 
-	"github.com/nagc-harness/nagc/experiments"
 	"github.com/nagc-harness/nagc/report/internal/render"
 	"github.com/nagc-harness/nagc/report/internal/reporttest"
 	"github.com/nagc-harness/nagc/report/paper"
+	recorded "github.com/nagc-harness/nagc/results"
 )
 
 // run is one synthetic record of the fixture (reporttest.FixtureRuns).
@@ -22,12 +22,12 @@ func fixtureRuns() []run {
 }
 
 // fixtureProvenance is the provenance of the fixture, with WebKB's loader statistics.
-func fixtureProvenance() []experiments.Provenance { return reporttest.Provenance() }
+func fixtureProvenance() []recorded.Provenance { return reporttest.Provenance() }
 
 // fixtureRecords returns the records of runs (JSON round-tripped, as a report reads them).
-func fixtureRecords(t *testing.T, runs []run) []experiments.Record {
+func fixtureRecords(t *testing.T, runs []run) []recorded.Record {
 	t.Helper()
-	var out []experiments.Record
+	var out []recorded.Record
 	for _, r := range runs {
 		out = append(out, reporttest.Run(r).Record(t))
 	}
@@ -42,7 +42,7 @@ func fixtureResults(t *testing.T, runs []run) results {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := render.NewResults(fixtureRecords(t, runs), fixtureProvenance(), paper, experiments.SelectModularity)
+	r, err := render.NewResults(fixtureRecords(t, runs), fixtureProvenance(), paper, recorded.SelectModularity)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,9 +8,9 @@ import (
 	"testing"
 
 	"github.com/nagc-harness/nagc/datasets"
-	"github.com/nagc-harness/nagc/experiments"
 	"github.com/nagc-harness/nagc/report/internal/render"
 	"github.com/nagc-harness/nagc/report/internal/reporttest"
+	recorded "github.com/nagc-harness/nagc/results"
 )
 
 // paperSizedRuns is a results set shaped like the paper's: its four datasets, Prop. on a
@@ -53,7 +53,7 @@ func paperSizedRuns() []run {
 func TestIndexAndPages(t *testing.T) {
 	dir := writeFixtureDir(t, paperSizedRuns())
 	out := filepath.Join(t.TempDir(), "rep")
-	rep, err := render.Generate(render.Options{ResultsDir: dir, OutDir: out, Figures: []string{render.FormatPDF}, Compare: experiments.ComparePaper,
+	rep, err := render.Generate(render.Options{ResultsDir: dir, OutDir: out, Figures: []string{render.FormatPDF}, Compare: recorded.ComparePaper,
 		LoadGraph: func(string) (*datasets.Graph, error) { return nil, errors.New("no data here") },
 	}, Paper{})
 	if err != nil {

@@ -4,10 +4,10 @@ import (
 	"fmt"
 
 	"github.com/nagc-harness/nagc/datasets"
-	"github.com/nagc-harness/nagc/experiments"
 	"github.com/nagc-harness/nagc/internal/paperplot"
 	"github.com/nagc-harness/nagc/metrics"
 	"github.com/nagc-harness/nagc/report/internal/render"
+	recorded "github.com/nagc-harness/nagc/results"
 )
 
 // layoutSeed seeds the start positions of the layout figure's force-directed layout.
@@ -69,7 +69,7 @@ func (r results) layoutPanels(dataset string, g *datasets.Graph) []layoutPanel {
 		}
 		sel := r.Selected(render.PaperRule, dataset, m)
 		rec := render.RestartZero(sel)
-		pred, err := experiments.DecodeLabels(rec.Labels)
+		pred, err := recorded.DecodeLabels(rec.Labels)
 		switch {
 		case rec.Labels == "":
 			empty.Note = "no labels recorded"

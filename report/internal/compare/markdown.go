@@ -7,10 +7,10 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/nagc-harness/nagc/experiments"
 	"github.com/nagc-harness/nagc/internal/texttable"
 	"github.com/nagc-harness/nagc/report/internal/render"
 	"github.com/nagc-harness/nagc/report/paper"
+	recorded "github.com/nagc-harness/nagc/results"
 )
 
 // writePaperIntro writes the opening paragraphs of a report set beside the paper: what
@@ -207,8 +207,8 @@ func (r results) propRows() []string {
 // matchingProp returns the grid point of a Prop. row on a dataset whose parameters match
 // want (values compared as numbers; "k1" is the dataset's number of classes), the best by
 // mean ARI if several match, or nil.
-func (r results) matchingProp(dataset, method string, want map[string]string) *experiments.PointStats {
-	var best *experiments.PointStats
+func (r results) matchingProp(dataset, method string, want map[string]string) *recorded.PointStats {
+	var best *recorded.PointStats
 	for _, p := range r.PointsOf(dataset, method) {
 		if p.Runs == 0 {
 			continue

@@ -9,9 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/nagc-harness/nagc/experiments"
 	"github.com/nagc-harness/nagc/internal/texttable"
 	"github.com/nagc-harness/nagc/report/internal/render"
+	recorded "github.com/nagc-harness/nagc/results"
 )
 
 // tidy returns a tidy row of the ARI (rho NaN) or ρ table for the off-paper tests.
@@ -248,7 +248,7 @@ func TestAuthorsInitRow(t *testing.T) {
 	if md := render.RowsTable(r.Results, "webkb").Markdown(); !strings.Contains(md, "| Prop. (authors' init) | best modularity (but the row's initialisation reads the labels) |") {
 		t.Errorf("rows table calls the authors' init row label-free:\n%s", md)
 	}
-	tr := lookupTidy(tb.Tidy, "webkb", "Prop. (authors' init)", experiments.SelectModularity)
+	tr := lookupTidy(tb.Tidy, "webkb", "Prop. (authors' init)", recorded.SelectModularity)
 	if tr == nil || !strings.Contains(tr.Params, "init=kmeans-median-ari") || !strings.Contains(tr.Params, "iterations=100") {
 		t.Errorf("tidy params of the label-free cell = %+v, want init and iterations", tr)
 	}

@@ -12,10 +12,10 @@ import (
 
 	"github.com/nagc-harness/nagc/configs"
 	"github.com/nagc-harness/nagc/datasets"
-	"github.com/nagc-harness/nagc/experiments"
 	"github.com/nagc-harness/nagc/internal/testenv"
 	"github.com/nagc-harness/nagc/report/internal/render"
 	"github.com/nagc-harness/nagc/report/paper"
+	recorded "github.com/nagc-harness/nagc/results"
 )
 
 // TestGenerate writes a whole report from the fixture (a failed method, methods not
@@ -23,7 +23,7 @@ import (
 func TestGenerate(t *testing.T) {
 	dir := writeFixtureDir(t, fixtureRuns())
 	out := filepath.Join(t.TempDir(), "rep")
-	rep, err := render.Generate(render.Options{ResultsDir: dir, OutDir: out, Figures: []string{render.FormatPNG}, Compare: experiments.ComparePaper,
+	rep, err := render.Generate(render.Options{ResultsDir: dir, OutDir: out, Figures: []string{render.FormatPNG}, Compare: recorded.ComparePaper,
 		LoadGraph: func(string) (*datasets.Graph, error) { return nil, errors.New("no data here") },
 	}, Paper{})
 	if err != nil {
@@ -83,7 +83,7 @@ func TestAllFailed(t *testing.T) {
 	prov := fixtureProvenance()
 	prov[0].Datasets = append(prov[0].Datasets, datasets.Stats{Name: "cora", N: 2708, Edges: 5278, M: 1433, K: 7, Density: 5278.0 / 2708 / 2708})
 	paper, _ := paper.DefaultPublished()
-	r, err := render.NewResults(recs, prov, paper, experiments.SelectObjective)
+	r, err := render.NewResults(recs, prov, paper, recorded.SelectObjective)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +115,7 @@ func TestAllFailed(t *testing.T) {
 
 // TestNewResultsRejectsARIAsFreeRule checks that the label-free rule cannot be the ARI.
 func TestNewResultsRejectsARIAsFreeRule(t *testing.T) {
-	if _, err := render.NewResults(nil, nil, nil, experiments.SelectARI); err == nil {
+	if _, err := render.NewResults(nil, nil, nil, recorded.SelectARI); err == nil {
 		t.Error("no error")
 	}
 	if _, err := render.Generate(render.Options{ResultsDir: t.TempDir()}, Paper{}); err == nil {
@@ -175,18 +175,18 @@ func TestHeldOutRuleWithoutHeldOutFits(t *testing.T) {
 		{"webkb", "Prop. + filter", map[string]any{"p": 8}, 0, 0.5, 0.7, 0.1, 0.1, ""},
 	}
 	recs := fixtureRecords(t, runs)
-	recs[1].Metrics[experiments.MetricHeldOut] = 0.4
-	recs[2].Metrics[experiments.MetricHeldOut] = 0.6
+	recs[1].Metrics[recorded.MetricHeldOut] = 0.4
+	recs[2].Metrics[recorded.MetricHeldOut] = 0.6
 	paper, _ := paper.DefaultPublished()
-	r, err := render.NewResults(recs, fixtureProvenance(), paper, experiments.SelectHeldOut)
+	r, err := render.NewResults(recs, fixtureProvenance(), paper, recorded.SelectHeldOut)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p := r.Selected(experiments.SelectHeldOut, "webkb", "Prop. + filter"); p == nil || p.Params["p"] != float64(8) {
+	if p := r.Selected(recorded.SelectHeldOut, "webkb", "Prop. + filter"); p == nil || p.Params["p"] != float64(8) {
 		t.Errorf("heldout rule chose %+v, want the point with the larger held-out modularity (p = 8)", p)
 	}
 	want := "no held-out fit recorded"
-	if got := r.Unselected(experiments.SelectHeldOut, "webkb", "METIS"); !strings.Contains(got, want) {
+	if got := r.Unselected(recorded.SelectHeldOut, "webkb", "METIS"); !strings.Contains(got, want) {
 		t.Errorf("Unselected = %q, want %q", got, want)
 	}
 	if got := r.Unselected(render.PaperRule, "webkb", "METIS"); got != "" {
@@ -227,7 +227,7 @@ stated:
 		t.Fatal(err)
 	}
 	out := filepath.Join(t.TempDir(), "rep")
-	if _, err := render.Generate(render.Options{ResultsDir: writeFixtureDir(t, fixtureRuns()), OutDir: out, NoFigures: true, Compare: experiments.ComparePaper,
+	if _, err := render.Generate(render.Options{ResultsDir: writeFixtureDir(t, fixtureRuns()), OutDir: out, NoFigures: true, Compare: recorded.ComparePaper,
 		Spec: spec,
 	}, Paper{}); err != nil {
 		t.Fatal(err)

@@ -4,9 +4,9 @@ import (
 	"math"
 	"sort"
 
-	"github.com/nagc-harness/nagc/experiments"
 	"github.com/nagc-harness/nagc/report/internal/render"
 	"github.com/nagc-harness/nagc/report/paper"
+	recorded "github.com/nagc-harness/nagc/results"
 )
 
 // rhoValues returns the ρ values of the ρ table: those of the paper's table and those of
@@ -27,8 +27,8 @@ func (r results) rhoValues() []float64 {
 
 // bestAtRho returns the Prop. grid point on a dataset with ρ = rho chosen by rule over the
 // other parameters (λ, k2), or nil if no such point has a finished run.
-func (r results) bestAtRho(rule, dataset string, rho float64) *experiments.PointStats {
-	var pts []*experiments.PointStats
+func (r results) bestAtRho(rule, dataset string, rho float64) *recorded.PointStats {
+	var pts []*recorded.PointStats
 	for _, p := range r.PointsOf(dataset, r.Spec.Proposed) {
 		if p.Runs > 0 && paper.SameFloat(render.ParamFloat(p.Params, "rho"), rho) {
 			pts = append(pts, p)
@@ -37,7 +37,7 @@ func (r results) bestAtRho(rule, dataset string, rho float64) *experiments.Point
 	if len(pts) == 0 {
 		return nil
 	}
-	best, err := experiments.Best(pts, rule)
+	best, err := recorded.Best(pts, rule)
 	if err != nil || len(best) == 0 {
 		return nil
 	}

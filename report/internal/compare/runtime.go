@@ -6,14 +6,14 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/nagc-harness/nagc/experiments"
 	"github.com/nagc-harness/nagc/internal/texttable"
 	"github.com/nagc-harness/nagc/report/internal/render"
+	recorded "github.com/nagc-harness/nagc/results"
 )
 
 // meanFitAll returns the mean fit time (fit_seconds) over every finished run of a
 // method on a dataset that keep accepts (nil: all), and the number of runs.
-func (r results) meanFitAll(dataset, method string, keep func(*experiments.PointStats) bool) (float64, int) {
+func (r results) meanFitAll(dataset, method string, keep func(*recorded.PointStats) bool) (float64, int) {
 	var sum float64
 	n := 0
 	for _, p := range r.PointsOf(dataset, method) {
@@ -33,14 +33,14 @@ func (r results) meanFitAll(dataset, method string, keep func(*experiments.Point
 
 // atTimingSetting reports whether a grid point is at the paper's timing setting, k2 = k1
 // ("The hyperparameter k2 is set to k1 in our method"); points without k2 always are.
-func atTimingSetting(p *experiments.PointStats) bool {
+func atTimingSetting(p *recorded.PointStats) bool {
 	k2 := render.ParamFloat(p.Params, "k2")
 	return math.IsNaN(k2) || len(p.Records) > 0 && k2 == float64(p.Records[0].K1)
 }
 
 // meanInit returns the mean init_seconds over the records of a point that carry it, and
 // their number.
-func meanInit(p *experiments.PointStats) (float64, int) {
+func meanInit(p *recorded.PointStats) (float64, int) {
 	var sum float64
 	n := 0
 	for _, rec := range p.Records {
@@ -177,7 +177,7 @@ func (r results) selectedFitColumn(title, rule string) runtimeColumn {
 		if c.Note == "" {
 			p := r.Selected(rule, d, m)
 			tr.Mean, tr.Runs, tr.Failed, tr.Params = p.FitSeconds, p.Runs, p.Failed, render.ParamString(p.Params)
-			_, tr.Std = experiments.MeanStd(render.FitTimes(p))
+			_, tr.Std = recorded.MeanStd(render.FitTimes(p))
 			c = texttable.Cell{Text: render.FmtSeconds(p.FitSeconds), Note: render.FailedNote(p)}
 		}
 		tr.Note = c.Note

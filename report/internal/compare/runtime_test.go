@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/nagc-harness/nagc/experiments"
 	"github.com/nagc-harness/nagc/report/internal/render"
 	"github.com/nagc-harness/nagc/report/paper"
+	recorded "github.com/nagc-harness/nagc/results"
 )
 
 // timingRuns are runs of the rows of the paper's speed claims on WebKB and Citeseer, at
@@ -63,7 +63,7 @@ func TestRuntimeClaims(t *testing.T) {
 }
 
 // timedRecord is the record of a fit timed alone: restart, fit and initialisation times.
-func timedRecord(t *testing.T, d, method string, params map[string]any, restart int, ari, fit, init float64) experiments.Record {
+func timedRecord(t *testing.T, d, method string, params map[string]any, restart int, ari, fit, init float64) recorded.Record {
 	t.Helper()
 	rec := fixtureRecords(t, []run{{d, method, params, restart, ari, 0.5, 0.1, fit, ""}})[0]
 	rec.RunID += "|timed"
@@ -80,11 +80,11 @@ var aloneFits = []float64{0.013, 0.010, 0.100, 0.012, 0.011}
 // (the fixture's k1 is 4): Prop. ×1, Prop. (w/o PU) ×0.5 (on Citeseer ×1.5), JWNMF ×4
 // with its k-means start computed apart, BAGC ×2 with no initialisation timed apart.
 // Cora has none: its claims fall back to the sweep.
-func timedRecords(t *testing.T) []experiments.Record {
+func timedRecords(t *testing.T) []recorded.Record {
 	prop := map[string]any{"init": "kmeans", "iterations": 100, "k2": 4.0, "lambda": 0.01, "rho": 0.95}
 	wo := map[string]any{"init": "kmeans", "iterations": 100, "k2": 4.0, "lambda": 0.01, "rho": 0.5}
 	jw := map[string]any{"init": "kmeans", "iterations": 100, "lambda": 0.01}
-	var out []experiments.Record
+	var out []recorded.Record
 	for _, d := range []string{"webkb", "citeseer"} {
 		woFactor := 0.5
 		if d == "citeseer" {
@@ -119,7 +119,7 @@ func TestRuntimeTimedAlone(t *testing.T) {
 	timing := prov[0]
 	timing.Name, timing.Timing, timing.Workers = "timing", true, 1
 	prov = append(prov, timing)
-	r, err := render.NewResults(recs, prov, paper, experiments.SelectModularity)
+	r, err := render.NewResults(recs, prov, paper, recorded.SelectModularity)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -211,11 +211,11 @@ func TestTimedRecordsLeaveTablesUnchanged(t *testing.T) {
 			timedRecord(t, "webkb", "METIS", map[string]any{}, i, 1.0, 0.01, 0))
 	}
 	sweep := fixtureRecords(t, fixtureRuns())
-	before, err := render.NewResults(sweep, fixtureProvenance(), paper, experiments.SelectModularity)
+	before, err := render.NewResults(sweep, fixtureProvenance(), paper, recorded.SelectModularity)
 	if err != nil {
 		t.Fatal(err)
 	}
-	after, err := render.NewResults(append(append([]experiments.Record{}, sweep...), timed...), fixtureProvenance(), paper, experiments.SelectModularity)
+	after, err := render.NewResults(append(append([]recorded.Record{}, sweep...), timed...), fixtureProvenance(), paper, recorded.SelectModularity)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -248,7 +248,7 @@ func TestTimedRecordsLeaveTablesUnchanged(t *testing.T) {
 }
 
 // pointsText prints grid points with their statistics and records, NaN as NaN.
-func pointsText(ps []*experiments.PointStats) string {
+func pointsText(ps []*recorded.PointStats) string {
 	var b strings.Builder
 	for _, p := range ps {
 		var ids []string
@@ -285,7 +285,7 @@ func TestRuntimeInitColumn(t *testing.T) {
 			t.Fatal(err)
 		}
 		b = append(b[:len(b)-1], []byte(`,"init_seconds":0.25}`)...)
-		var rec experiments.Record
+		var rec recorded.Record
 		if err := json.Unmarshal(b, &rec); err != nil {
 			t.Fatal(err)
 		}
@@ -296,7 +296,7 @@ func TestRuntimeInitColumn(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := render.NewResults(recs, fixtureProvenance(), paper, experiments.SelectModularity)
+	r, err := render.NewResults(recs, fixtureProvenance(), paper, recorded.SelectModularity)
 	if err != nil {
 		t.Fatal(err)
 	}

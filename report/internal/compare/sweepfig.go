@@ -9,10 +9,10 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 
-	"github.com/nagc-harness/nagc/experiments"
 	"github.com/nagc-harness/nagc/internal/paperplot"
 	"github.com/nagc-harness/nagc/report/internal/render"
 	"github.com/nagc-harness/nagc/report/paper"
+	recorded "github.com/nagc-harness/nagc/results"
 )
 
 // sweepLine is one line of a parameter-sweep figure: the ARI of Prop. against one
@@ -34,7 +34,7 @@ const noRho = -1
 // parameters is taken (the paper's figures show ARI at the best other parameters). Points
 // without the parameter are ignored.
 func (r results) propSweep(dataset, param string) []sweepLine {
-	byRho := map[float64]map[float64]*experiments.PointStats{}
+	byRho := map[float64]map[float64]*recorded.PointStats{}
 	for _, p := range r.PointsOf(dataset, r.Spec.Proposed) {
 		rho, x := render.ParamFloat(p.Params, "rho"), render.ParamFloat(p.Params, param)
 		ari, ok := p.Mean["ari"]
@@ -45,7 +45,7 @@ func (r results) propSweep(dataset, param string) []sweepLine {
 			rho = noRho
 		}
 		if byRho[rho] == nil {
-			byRho[rho] = map[float64]*experiments.PointStats{}
+			byRho[rho] = map[float64]*recorded.PointStats{}
 		}
 		if cur := byRho[rho][x]; cur == nil || ari > cur.Mean["ari"] {
 			byRho[rho][x] = p

@@ -4,9 +4,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/nagc-harness/nagc/experiments"
 	"github.com/nagc-harness/nagc/report/internal/render"
 	"github.com/nagc-harness/nagc/report/paper"
+	recorded "github.com/nagc-harness/nagc/results"
 )
 
 // TestTableBuilders checks every table builder on the fixture against exact Markdown and
@@ -83,11 +83,11 @@ func TestARIConnectedTable(t *testing.T) {
 	// Prop.'s runs gain ari_connected = ari + 0.02 at restart 0, ari − 0.02 at restart 1;
 	// METIS's records predate it.
 	for i := range recs {
-		if recs[i].Methods[0] == "Prop." && recs[i].Status == experiments.StatusDone {
+		if recs[i].Methods[0] == "Prop." && recs[i].Status == recorded.StatusDone {
 			recs[i].Metrics["ari_connected"] = recs[i].Metrics["ari"] + 0.02 - 0.04*float64(recs[i].Restart)
 		}
 	}
-	r, err := render.NewResults(recs, fixtureProvenance(), paper, experiments.SelectModularity)
+	r, err := render.NewResults(recs, fixtureProvenance(), paper, recorded.SelectModularity)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,11 +117,11 @@ func TestARIConnectedTable(t *testing.T) {
 	}
 	// Prop.'s selected point 20 points higher without isolated vertices: named, with numbers.
 	for i := range recs {
-		if recs[i].Methods[0] == "Prop." && recs[i].Status == experiments.StatusDone {
+		if recs[i].Methods[0] == "Prop." && recs[i].Status == recorded.StatusDone {
 			recs[i].Metrics["ari_connected"] = recs[i].Metrics["ari"] + 0.2
 		}
 	}
-	r, _ = render.NewResults(recs, fixtureProvenance(), paper, experiments.SelectModularity)
+	r, _ = render.NewResults(recs, fixtureProvenance(), paper, recorded.SelectModularity)
 	want := "leaving them out moves the ARI by more than 0.05 on WebKB (at most +0.200, Prop.: 0.950 over all vertices, 1.150 over those with an edge)."
 	if p := ariConnectedParagraph(ariConnectedTable(Paper{}.of(r)), Paper{}.of(r)); !strings.Contains(p, want) {
 		t.Errorf("paragraph %q\nwant it to contain %q", p, want)

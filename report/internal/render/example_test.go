@@ -5,14 +5,14 @@ import (
 	"log"
 	"os"
 
-	"github.com/nagc-harness/nagc/experiments"
 	"github.com/nagc-harness/nagc/report/internal/render"
+	"github.com/nagc-harness/nagc/results"
 )
 
 // Records of a small sweep (one row, two values of λ, two restarts each) aggregated per
 // grid point: the point each rule selects, and grid.csv.
 func ExampleNewResults() {
-	var recs []experiments.Record
+	var recs []results.Record
 	for _, run := range []struct {
 		lambda     float64
 		restart    int
@@ -21,15 +21,15 @@ func ExampleNewResults() {
 		{1e-4, 0, 0.90, 0.70}, {1e-4, 1, 1.00, 0.72},
 		{1e-2, 0, 0.80, 0.74}, {1e-2, 1, 0.80, 0.74},
 	} {
-		recs = append(recs, experiments.Record{
+		recs = append(recs, results.Record{
 			RunID:   fmt.Sprintf("webkb|NAGC|%g|%d", run.lambda, run.restart),
 			Dataset: "webkb", Methods: []string{"NAGC"}, Algorithm: "nagc",
 			Params: map[string]any{"lambda": run.lambda}, K1: 4, Restart: run.restart,
-			Status: experiments.StatusDone, FitSeconds: 1,
+			Status: results.StatusDone, FitSeconds: 1,
 			Metrics: map[string]float64{"ari": run.ari, "modularity": run.modul},
 		})
 	}
-	r, err := render.NewResults(recs, nil, nil, experiments.SelectModularity)
+	r, err := render.NewResults(recs, nil, nil, results.SelectModularity)
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -7,8 +7,8 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 
-	"github.com/nagc-harness/nagc/experiments"
 	"github.com/nagc-harness/nagc/internal/paperplot"
+	"github.com/nagc-harness/nagc/results"
 )
 
 // objectiveCurve is the objective against iteration of one selected run.
@@ -18,7 +18,7 @@ type objectiveCurve struct {
 	Swept     string
 	Restart   int
 	Objective []float64
-	// Maximised is whether the method maximises its objective (experiments.ObjectiveMaximised:
+	// Maximised is whether the method maximises its objective (results.ObjectiveMaximised:
 	// an ELBO, a similarity to the centres),
 	// Formula the objective as the method describes it ("" if it does not).
 	Maximised bool
@@ -46,7 +46,7 @@ func (r *Results) Curves(dataset string) []objectiveCurve {
 		formula := rec.Info["objective"]
 		out = append(out, objectiveCurve{Method: m, Params: ParamString(rec.Params), Swept: ParamString(sp), Restart: rec.Restart,
 			Objective: rec.Objective, Formula: formula,
-			Maximised: experiments.ObjectiveMaximised(r.Provenance, rec.Algorithm)})
+			Maximised: results.ObjectiveMaximised(r.Provenance, rec.Algorithm)})
 	}
 	return out
 }
@@ -267,7 +267,7 @@ func decreases(curve []float64) int {
 }
 
 // RestartZero returns the restart-0 record of a point (else its first finished record).
-func RestartZero(p *experiments.PointStats) *experiments.Record {
+func RestartZero(p *results.PointStats) *results.Record {
 	if p == nil || len(p.Records) == 0 {
 		return nil
 	}

@@ -8,8 +8,8 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 
-	"github.com/nagc-harness/nagc/experiments"
 	"github.com/nagc-harness/nagc/internal/paperplot"
+	"github.com/nagc-harness/nagc/results"
 )
 
 // paramSymbol is how a parameter is written in figures: λ, ρ, or its name.
@@ -97,7 +97,7 @@ func sensitivityFigure(r *Results, dataset, method, param string, o FigureOption
 	}
 	// Objectives of different rows measure different things: no comparison line then.
 	other := ""
-	if name, v, ok := r.bestOtherRow(dataset, method, rule, m); ok && rule != experiments.SelectObjective {
+	if name, v, ok := r.bestOtherRow(dataset, method, rule, m); ok && rule != results.SelectObjective {
 		f.HLine(name, v)
 		lo, hi = math.Min(lo, v), math.Max(hi, v)
 		other = name
@@ -114,7 +114,7 @@ func sensitivityFigure(r *Results, dataset, method, param string, o FigureOption
 		Kind: "sensitivity", Dataset: dataset, Method: method, Params: []string{param},
 		Title:   fmt.Sprintf("%s on %s: sensitivity to %s", method, DatasetTitle(dataset), paramSymbol(param)),
 		Caption: sensitivityCaption(m, rule, method, DatasetTitle(dataset), paramSymbol(param), by),
-		Facts:   sensitivityFacts(series, ax.vals, m, rule == experiments.SelectObjective && s.Metric == "", paramSymbol(param), by),
+		Facts:   sensitivityFacts(series, ax.vals, m, rule == results.SelectObjective && s.Metric == "", paramSymbol(param), by),
 	}
 	if s.custom {
 		fig.Title = paperplot.Plain(fmt.Sprintf("%s on %s: sensitivity to %s", method, DatasetTitle(dataset), sym))
@@ -192,7 +192,7 @@ func sensitivityCaption(m Measure, rule, method, dataset, sym, by string) string
 		caption += fmt.Sprintf(", one line per %s", paramSymbol(by))
 	}
 	caption += fmt.Sprintf("; the other parameters at the grid point chosen by %s.", RuleText(rule))
-	if rule != experiments.SelectObjective {
+	if rule != results.SelectObjective {
 		caption += " Dashed grey: the best other row at the grid point that rule selects."
 	}
 	return caption

@@ -3,9 +3,9 @@ package render
 import (
 	"testing"
 
-	"github.com/nagc-harness/nagc/experiments"
 	"github.com/nagc-harness/nagc/report/internal/reporttest"
 	"github.com/nagc-harness/nagc/report/paper"
+	"github.com/nagc-harness/nagc/results"
 )
 
 // run is one synthetic record of the fixture (reporttest.FixtureRuns).
@@ -21,9 +21,9 @@ func fixtureRuns() []run {
 }
 
 // fixtureRecords returns the records of runs (JSON round-tripped, as a report reads them).
-func fixtureRecords(t *testing.T, runs []run) []experiments.Record {
+func fixtureRecords(t *testing.T, runs []run) []results.Record {
 	t.Helper()
-	var out []experiments.Record
+	var out []results.Record
 	for _, r := range runs {
 		out = append(out, reporttest.Run(r).Record(t))
 	}
@@ -37,7 +37,7 @@ func fixtureResults(t *testing.T, runs []run) *Results {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := NewResults(fixtureRecords(t, runs), reporttest.Provenance(), paper, experiments.SelectModularity)
+	r, err := NewResults(fixtureRecords(t, runs), reporttest.Provenance(), paper, results.SelectModularity)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/nagc-harness/nagc/experiments"
 	"github.com/nagc-harness/nagc/report/internal/reporttest"
+	"github.com/nagc-harness/nagc/results"
 	"github.com/nagc-harness/nagc/stats"
 )
 
@@ -16,7 +16,7 @@ import (
 // ranks them alike.
 func threeDatasets(t *testing.T, names ...string) *Results {
 	t.Helper()
-	var recs []experiments.Record
+	var recs []results.Record
 	for di, d := range []string{"d1", "d2", "d3"} {
 		for mi, m := range []string{"A", "B", "C"} {
 			if m == "C" && d == "d3" {
@@ -37,7 +37,7 @@ func threeDatasets(t *testing.T, names ...string) *Results {
 			}
 		}
 	}
-	r, err := NewResults(recs, reporttest.Provenance(), nil, experiments.SelectModularity)
+	r, err := NewResults(recs, reporttest.Provenance(), nil, results.SelectModularity)
 	if err != nil {
 		t.Fatal(err)
 	}

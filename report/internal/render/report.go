@@ -8,9 +8,9 @@ import (
 	"slices"
 
 	"github.com/nagc-harness/nagc/datasets"
-	"github.com/nagc-harness/nagc/experiments"
 	"github.com/nagc-harness/nagc/internal/texttable"
 	"github.com/nagc-harness/nagc/report/paper"
+	"github.com/nagc-harness/nagc/results"
 )
 
 // Table formats.
@@ -44,7 +44,7 @@ type Options struct {
 	// laid over the one the sweep recorded (nagc report's figure flags). With neither,
 	// figures are drawn for a paper: a column wide, 8 pt, no title, legend inside, PNG
 	// at 300 dpi (paperplot's zero Style).
-	FigureSettings *experiments.Figures
+	FigureSettings *results.Figures
 	// FreeRule is the label-free selection rule shown beside the paper's (default
 	// modularity).
 	FreeRule string
@@ -102,7 +102,7 @@ func Generate(opt Options, cmp Comparer) (*Report, error) {
 	}
 	switch opt.Compare {
 	case "":
-	case experiments.ComparePaper:
+	case results.ComparePaper:
 		if opt.Paper == nil {
 			return nil, fmt.Errorf("report: the paper's comparison needs the paper's numbers (drop --paper none)")
 		}
@@ -156,7 +156,7 @@ func (opt Options) withDefaults() (Options, error) {
 		}
 	}
 	if opt.FreeRule == "" {
-		opt.FreeRule = experiments.SelectModularity
+		opt.FreeRule = results.SelectModularity
 	}
 	if opt.NoPaper {
 		opt.Paper = nil

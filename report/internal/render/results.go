@@ -8,36 +8,36 @@ import (
 	"sync"
 
 	"github.com/nagc-harness/nagc/datasets"
-	"github.com/nagc-harness/nagc/experiments"
 	"github.com/nagc-harness/nagc/report/paper"
+	"github.com/nagc-harness/nagc/results"
 )
 
 // PaperRule is the paper's selection rule: the grid point with the best mean ARI over
 // restarts. It reads the ground-truth labels.
-const PaperRule = experiments.SelectARI
+const PaperRule = results.SelectARI
 
 // Results is what a report is built from: the recorded runs of a results folder,
 // aggregated per grid point, with the grid point selected per dataset and method by the
 // paper's rule and by a label-free rule.
 type Results struct {
 	// Records are the latest record of every run, but for those timed alone, in the
-	// order of the configs that planned them (experiments.SortByPlan).
-	Records []experiments.Record
+	// order of the configs that planned them (results.SortByPlan).
+	Records []results.Record
 	// Timed are the latest records of the runs timed alone (a config with timing: true,
-	// experiments.Record.TimedAlone): repeated fits of the sweep, read by the runtime
+	// results.Record.TimedAlone): repeated fits of the sweep, read by the runtime
 	// table only, and by no other table, figure, count or selection.
-	Timed []experiments.Record
+	Timed []results.Record
 	// Points aggregate the records per dataset, method and grid point.
-	Points []*experiments.PointStats
+	Points []*results.PointStats
 	// Provenance lists every start of `nagc run` on the folder.
-	Provenance []experiments.Provenance
+	Provenance []results.Provenance
 	// Paper holds the paper's published numbers.
 	Paper *paper.Published
 	// Spec is how the results are set beside the paper: its rows and datasets, in their
 	// order, its stated facts and claims (default: the NAGC paper's, paper.DefaultSpec).
 	Spec *paper.Spec
-	// FreeRule is the label-free selection rule (experiments.SelectModularity or
-	// experiments.SelectObjective).
+	// FreeRule is the label-free selection rule (results.SelectModularity or
+	// results.SelectObjective).
 	FreeRule string
 	// Datasets lists the datasets of the results (records or provenance): the paper's
 	// first in its order, then the others in the configs' order.
@@ -56,15 +56,15 @@ type Results struct {
 	// from its cmp argument).
 	Comparison Comparer
 
-	sel         map[string]map[cellKey]*experiments.PointStats // rule → selection
-	byCell      map[cellKey][]*experiments.PointStats
+	sel         map[string]map[cellKey]*results.PointStats // rule → selection
+	byCell      map[cellKey][]*results.PointStats
 	failed      map[cellKey]int
 	errText     map[cellKey]string
 	labeled     map[string]bool
 	slugs       map[string]string
 	methodSlugs map[string]string
 	// sweepDatasets and sweepMethods are in the sweep's order: first seen in the configs'
-	// order (experiments.SortByPlan).
+	// order (results.SortByPlan).
 	sweepDatasets, sweepMethods []string
 }
 
@@ -79,19 +79,19 @@ type cellKey struct{ dataset, method string }
 
 // NewResults aggregates records and selects grid points by the paper's rule and by
 // freeRule. paper may be nil (no paper values are then shown).
-func NewResults(recs []experiments.Record, prov []experiments.Provenance, pub *paper.Published, freeRule string) (*Results, error) {
+func NewResults(recs []results.Record, prov []results.Provenance, pub *paper.Published, freeRule string) (*Results, error) {
 	return newResults(recs, prov, pub, defaultSpec(), freeRule)
 }
 
 // newResults is NewResults with the comparison spec spec.
-func newResults(recs []experiments.Record, prov []experiments.Provenance, pub *paper.Published, spec *paper.Spec, freeRule string) (*Results, error) {
+func newResults(recs []results.Record, prov []results.Provenance, pub *paper.Published, spec *paper.Spec, freeRule string) (*Results, error) {
 	if freeRule == PaperRule {
 		return nil, fmt.Errorf("label-free rule: %q reads the labels; use %q, %q, %q or %q", freeRule,
-			experiments.SelectModularity, experiments.SelectTwoView, experiments.SelectHeldOut, experiments.SelectObjective)
+			results.SelectModularity, results.SelectTwoView, results.SelectHeldOut, results.SelectObjective)
 	}
-	var sweep, timed []experiments.Record
-	recs = experiments.Latest(recs)
-	experiments.SortByPlan(recs) // the configs' order, not the order runs finished in
+	var sweep, timed []results.Record
+	recs = results.Latest(recs)
+	results.SortByPlan(recs) // the configs' order, not the order runs finished in
 	for _, rec := range recs {
 		if rec.TimedAlone {
 			timed = append(timed, rec)
@@ -102,19 +102,19 @@ func newResults(recs []experiments.Record, prov []experiments.Provenance, pub *p
 	recs = sweep
 	r := &Results{
 		Records: recs, Timed: timed, Provenance: prov, Paper: pub, FreeRule: freeRule, Spec: spec,
-		Points: experiments.Aggregate(recs),
-		sel:    map[string]map[cellKey]*experiments.PointStats{},
-		byCell: map[cellKey][]*experiments.PointStats{}, failed: map[cellKey]int{}, errText: map[cellKey]string{},
+		Points: results.Aggregate(recs),
+		sel:    map[string]map[cellKey]*results.PointStats{},
+		byCell: map[cellKey][]*results.PointStats{}, failed: map[cellKey]int{}, errText: map[cellKey]string{},
 	}
-	r.labeled = experiments.Labeled(r.Points)
+	r.labeled = results.Labeled(r.Points)
 	for _, rule := range []string{PaperRule, freeRule} {
-		best, err := experiments.Best(r.Points, rule)
+		best, err := results.Best(r.Points, rule)
 		if err != nil {
 			return nil, err
 		}
-		m := map[cellKey]*experiments.PointStats{}
+		m := map[cellKey]*results.PointStats{}
 		for _, p := range best {
-			if experiments.ReadsLabels(rule) && !r.labeled[p.Dataset] {
+			if results.ReadsLabels(rule) && !r.labeled[p.Dataset] {
 				continue // no labels: a label-reading rule cannot choose
 			}
 			m[cellKey{p.Dataset, p.Method}] = p
@@ -126,7 +126,7 @@ func newResults(recs []experiments.Record, prov []experiments.Provenance, pub *p
 		if p.Name != "" {
 			names = AppendNew(names, p.Name)
 		}
-		if p.Compare == experiments.ComparePaper {
+		if p.Compare == results.ComparePaper {
 			r.Compare = pub != nil
 		}
 	}
@@ -248,11 +248,11 @@ func uniqueSlug(name string, used map[string]bool) string {
 // loadResults reads a results folder (runs.jsonl and sweeps.jsonl) into Results, set
 // beside the paper pub by spec.
 func loadResults(dir string, pub *paper.Published, spec *paper.Spec, freeRule string) (*Results, error) {
-	recs, err := experiments.LoadResults(dir)
+	recs, err := results.Load(dir)
 	if err != nil {
 		return nil, err
 	}
-	prov, err := experiments.ReadProvenance(dir)
+	prov, err := results.ReadProvenance(dir)
 	if err != nil {
 		return nil, err
 	}
@@ -262,27 +262,27 @@ func loadResults(dir string, pub *paper.Published, spec *paper.Spec, freeRule st
 // Selected returns the grid point selected by rule (PaperRule or the label-free rule)
 // for a dataset and method, or nil if the method has no recorded run on the dataset. The
 // point has Runs == 0 when every run of the method failed.
-func (r *Results) Selected(rule, dataset, method string) *experiments.PointStats {
+func (r *Results) Selected(rule, dataset, method string) *results.PointStats {
 	return r.sel[rule][cellKey{dataset, method}]
 }
 
 // Unselected returns why rule selects no grid point of a method that has finished runs on
-// a dataset (under experiments.SelectHeldOut: none has the held-out score), or "".
+// a dataset (under results.SelectHeldOut: none has the held-out score), or "".
 func (r *Results) Unselected(rule, dataset, method string) string {
 	if r.Missing(dataset, method) != "" || r.Selected(rule, dataset, method) != nil {
 		return ""
 	}
-	if rule == experiments.SelectHeldOut {
+	if rule == results.SelectHeldOut {
 		return "no held-out fit recorded (the config sets no holdout)"
 	}
-	if experiments.ReadsLabels(rule) && !r.labeled[dataset] {
+	if results.ReadsLabels(rule) && !r.labeled[dataset] {
 		return "no labels: the paper's rule cannot choose"
 	}
 	return "no grid point selected"
 }
 
 // PointsOf returns the grid points of a method on a dataset, in canonical order.
-func (r *Results) PointsOf(dataset, method string) []*experiments.PointStats {
+func (r *Results) PointsOf(dataset, method string) []*results.PointStats {
 	return r.byCell[cellKey{dataset, method}]
 }
 
@@ -304,7 +304,7 @@ func (r *Results) Missing(dataset, method string) string {
 
 // FailedNote returns a note on failed restarts of a selected point ("2 of 5 restarts
 // failed: …"), or "" if none failed.
-func FailedNote(p *experiments.PointStats) string {
+func FailedNote(p *results.PointStats) string {
 	if p == nil || p.Failed == 0 || p.Runs == 0 {
 		return ""
 	}
@@ -356,7 +356,7 @@ func (r *Results) HasDataset(dataset string) bool {
 func (r *Results) Counts() (total, done, failed int) {
 	for _, rec := range r.Records {
 		total++
-		if rec.Status == experiments.StatusDone {
+		if rec.Status == results.StatusDone {
 			done++
 		} else {
 			failed++
@@ -365,22 +365,22 @@ func (r *Results) Counts() (total, done, failed int) {
 	return total, done, failed
 }
 
-// RuleText describes a selection rule for captions: experiments.RuleText, the words the
+// RuleText describes a selection rule for captions: results.RuleText, the words the
 // results summary uses too.
-func RuleText(rule string) string { return experiments.RuleText(rule) }
+func RuleText(rule string) string { return results.RuleText(rule) }
 
 // RuleShort names a selection rule in table headers.
 func RuleShort(rule string) string {
 	switch rule {
-	case experiments.SelectARI:
+	case results.SelectARI:
 		return "paper's rule (best mean ARI)"
-	case experiments.SelectModularity:
+	case results.SelectModularity:
 		return "label-free rule (best mean modularity)"
-	case experiments.SelectObjective:
+	case results.SelectObjective:
 		return "label-free rule (lowest mean objective)"
-	case experiments.SelectTwoView:
+	case results.SelectTwoView:
 		return "label-free rule (best mean graph + attribute modularity)"
-	case experiments.SelectHeldOut:
+	case results.SelectHeldOut:
 		return "label-free rule (best mean held-out modularity)"
 	}
 	return rule

@@ -10,8 +10,8 @@ import (
 
 	"gonum.org/v1/plot/plotter"
 
-	"github.com/nagc-harness/nagc/experiments"
 	"github.com/nagc-harness/nagc/internal/texttable"
+	"github.com/nagc-harness/nagc/results"
 )
 
 // searchView is one search of the results (a row with a space on one dataset): its
@@ -20,7 +20,7 @@ import (
 type searchView struct {
 	Dataset, Row, Rule string
 	Trials             []*searchTrialView
-	Fits               []experiments.Record
+	Fits               []results.Record
 }
 
 // searchTrialView is one trial of a search: its parameters and, per rung reached, its
@@ -55,7 +55,7 @@ func (r *Results) Searches() []*searchView {
 	out := make([]*searchView, 0, len(order))
 	for _, k := range order {
 		v := views[k]
-		slices.SortStableFunc(v.Fits, func(a, b experiments.Record) int {
+		slices.SortStableFunc(v.Fits, func(a, b results.Record) int {
 			x, y := a.Search, b.Search
 			for _, c := range [][2]int{{x.Batch, y.Batch}, {x.Rung, y.Rung}, {x.Trial, y.Trial}, {a.Restart, b.Restart}} {
 				if c[0] != c[1] {
@@ -93,8 +93,8 @@ func (v *searchView) trials() {
 		}
 		t.Iterations[s.Rung] = rec.Iterations
 		val := math.Inf(-1)
-		if rec.Status == experiments.StatusDone {
-			if x, ok := experiments.RuleValue(s.Rule, rec.Metrics); ok {
+		if rec.Status == results.StatusDone {
+			if x, ok := results.RuleValue(s.Rule, rec.Metrics); ok {
 				val = x
 			}
 		}
@@ -121,7 +121,7 @@ func (v *searchView) trials() {
 
 // ruleLabel names a search's rule in a figure, saying so when it reads the labels.
 func ruleLabel(rule string) string {
-	if experiments.ReadsLabels(rule) {
+	if results.ReadsLabels(rule) {
 		return rule + " (reads the labels)"
 	}
 	return rule

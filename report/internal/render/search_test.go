@@ -10,6 +10,7 @@ import (
 
 	"github.com/nagc-harness/nagc/datasets"
 	"github.com/nagc-harness/nagc/experiments"
+	"github.com/nagc-harness/nagc/results"
 )
 
 // The report of a results folder holding a search and a grid of the same method: the
@@ -77,11 +78,11 @@ methods:
     space: {lambda: {log: [1.0e-4, 10]}}
     search: {sampler: random, trials: 3, rule: ari}
 `
-	recs, err := experiments.LoadResults(sweepOf(t, config, 1))
+	recs, err := results.Load(sweepOf(t, config, 1))
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := NewResults(recs, nil, nil, experiments.SelectModularity)
+	r, err := NewResults(recs, nil, nil, results.SelectModularity)
 	if err != nil {
 		t.Fatal(err)
 	}

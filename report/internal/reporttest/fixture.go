@@ -3,7 +3,7 @@ package reporttest
 import (
 	"testing"
 
-	"github.com/nagc-harness/nagc/experiments"
+	"github.com/nagc-harness/nagc/results"
 )
 
 // Run describes one synthetic record of the tests' fixture (see Record).
@@ -45,7 +45,7 @@ func FixtureRuns() []Run {
 }
 
 // Record returns r's record, as the package's Record makes it.
-func (r Run) Record(t *testing.T) experiments.Record {
+func (r Run) Record(t *testing.T) results.Record {
 	t.Helper()
 	return Record(t, r.Dataset, r.Method, r.Params, r.Restart, r.ARI, r.Mod, r.Ent, r.Fit, r.Err)
 }

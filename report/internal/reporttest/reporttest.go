@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/nagc-harness/nagc/datasets"
-	"github.com/nagc-harness/nagc/experiments"
+	"github.com/nagc-harness/nagc/results"
 )
 
 // update rewrites the golden files (go test -update).
@@ -26,16 +26,16 @@ var update = flag.Bool("update", false, "rewrite the golden files of the table t
 // method on dataset at params, restart restart, finished with the metrics ari,
 // modularity mod and entropy ent and fit seconds fit and an objective curve 3, 2, 1.5;
 // a non-empty err makes it a failed run.
-func Record(t *testing.T, dataset, method string, params map[string]any, restart int, ari, mod, ent, fit float64, err string) experiments.Record {
+func Record(t *testing.T, dataset, method string, params map[string]any, restart int, ari, mod, ent, fit float64, err string) results.Record {
 	t.Helper()
-	rec := experiments.Record{
+	rec := results.Record{
 		RunID:   fmt.Sprintf("%s|%s|%v|%d", dataset, method, params, restart),
 		Dataset: dataset, Methods: []string{method}, Algorithm: "test", Params: params,
-		K1: 4, Restart: restart, Status: experiments.StatusDone, FitSeconds: fit,
+		K1: 4, Restart: restart, Status: results.StatusDone, FitSeconds: fit,
 		Finished: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC),
 	}
 	if err != "" {
-		rec.Status, rec.Error = experiments.StatusFailed, err
+		rec.Status, rec.Error = results.StatusFailed, err
 	} else {
 		rec.Metrics = map[string]float64{"ari": ari, "modularity": mod, "entropy": ent}
 		rec.Objective = []float64{3, 2, 1.5}
@@ -44,7 +44,7 @@ func Record(t *testing.T, dataset, method string, params map[string]any, restart
 	if jerr != nil {
 		t.Fatal(jerr)
 	}
-	var out experiments.Record
+	var out results.Record
 	if jerr := json.Unmarshal(b, &out); jerr != nil {
 		t.Fatal(jerr)
 	}
@@ -53,8 +53,8 @@ func Record(t *testing.T, dataset, method string, params map[string]any, restart
 
 // Provenance is the provenance of the tests' sweeps (config "test", 4 workers), with
 // WebKB's loader statistics.
-func Provenance() []experiments.Provenance {
-	return []experiments.Provenance{{
+func Provenance() []results.Provenance {
+	return []results.Provenance{{
 		Sweep: "s1", Config: "cfg.yaml", ConfigHash: "deadbeef", Name: "test", GitCommit: "abc123",
 		GoVersion: "go1.26", Host: "testhost", CPU: "TestCPU, 4 cores", Workers: 4,
 		Started:  time.Date(2026, 1, 2, 3, 0, 0, 0, time.UTC),
@@ -64,7 +64,7 @@ func Provenance() []experiments.Provenance {
 
 // WriteResultsDir writes records and provenance as a results folder (runs.jsonl,
 // sweeps.jsonl) in a temporary folder and returns its path.
-func WriteResultsDir(t *testing.T, recs []experiments.Record, prov []experiments.Provenance) string {
+func WriteResultsDir(t *testing.T, recs []results.Record, prov []results.Provenance) string {
 	t.Helper()
 	dir := t.TempDir()
 	var b bytes.Buffer
@@ -72,7 +72,7 @@ func WriteResultsDir(t *testing.T, recs []experiments.Record, prov []experiments
 		line, _ := json.Marshal(rec)
 		b.Write(append(line, '\n'))
 	}
-	if err := os.WriteFile(filepath.Join(dir, experiments.RunsFile), b.Bytes(), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, results.RunsFile), b.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	b.Reset()
@@ -80,7 +80,7 @@ func WriteResultsDir(t *testing.T, recs []experiments.Record, prov []experiments
 		line, _ := json.Marshal(p)
 		b.Write(append(line, '\n'))
 	}
-	if err := os.WriteFile(filepath.Join(dir, experiments.SweepsFile), b.Bytes(), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, results.SweepsFile), b.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	return dir

@@ -1,4 +1,4 @@
-package experiments
+package results
 
 import (
 	"fmt"
@@ -41,8 +41,8 @@ type Figures struct {
 	DPI      float64  `yaml:"dpi" json:"dpi,omitempty"`
 }
 
-// FigureMetrics are the metrics a figure can plot: every metric a run records.
-var FigureMetrics = append(slices.Clone(AllMetrics), MetricHeldOut)
+// figureMetrics are the metrics a figure can plot: every metric a run records.
+var figureMetrics = append(slices.Clone(AllMetrics), MetricHeldOut)
 
 // IsZero reports whether no key is set.
 func (f *Figures) IsZero() bool {
@@ -122,8 +122,8 @@ func (f *Figures) Check() error {
 			return fmt.Errorf("errors: %v", err)
 		}
 	}
-	if f.Metric != "" && !slices.Contains(FigureMetrics, f.Metric) {
-		return fmt.Errorf("metric: unknown metric %q (known: %s)", f.Metric, strings.Join(FigureMetrics, ", "))
+	if f.Metric != "" && !slices.Contains(figureMetrics, f.Metric) {
+		return fmt.Errorf("metric: unknown metric %q (known: %s)", f.Metric, strings.Join(figureMetrics, ", "))
 	}
 	for _, x := range f.Formats {
 		if x != paperplot.PNG && x != paperplot.PDF {

@@ -1,10 +1,10 @@
-package experiments_test
+package results_test
 
 import (
 	"fmt"
 	"os"
 
-	"github.com/nagc-harness/nagc/experiments"
+	"github.com/nagc-harness/nagc/results"
 )
 
 // Two grid points of one method, two restarts each: the paper's rule (best mean ARI,
@@ -12,25 +12,25 @@ import (
 // the summary says which reads the labels and how many vertices the label-reading
 // metrics score.
 func ExampleWriteSummaryCSV() {
-	rec := func(id string, lambda float64, restart int, ari, q float64) experiments.Record {
-		return experiments.Record{RunID: id, Dataset: "mine", Methods: []string{"Prop."}, Algorithm: "nagc",
-			Params: map[string]any{"lambda": lambda}, Restart: restart, Status: experiments.StatusDone,
+	rec := func(id string, lambda float64, restart int, ari, q float64) results.Record {
+		return results.Record{RunID: id, Dataset: "mine", Methods: []string{"Prop."}, Algorithm: "nagc",
+			Params: map[string]any{"lambda": lambda}, Restart: restart, Status: results.StatusDone,
 			Metrics: map[string]float64{"ari": ari, "modularity": q}}
 	}
-	recs := []experiments.Record{
+	recs := []results.Record{
 		rec("a0", 0.01, 0, 0.50, 0.60), rec("a1", 0.01, 1, 0.70, 0.62),
 		rec("b0", 1, 0, 0.40, 0.70), rec("b1", 1, 1, 0.40, 0.72),
 	}
-	points := experiments.Aggregate(recs)
-	sel, err := experiments.Summarize(points, []string{experiments.SelectARI, experiments.SelectModularity})
+	points := results.Aggregate(recs)
+	sel, err := results.Summarize(points, []string{results.SelectARI, results.SelectModularity})
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
 	// The dataset labels 140 of its 2708 vertices (as recorded in sweeps.jsonl): ARI is
 	// over those 140.
-	experiments.SetCoverage(sel, map[string]experiments.Coverage{"mine": {Labeled: 140, N: 2708}})
-	if err := experiments.WriteSummaryCSV(os.Stdout, sel); err != nil {
+	results.SetCoverage(sel, map[string]results.Coverage{"mine": {Labeled: 140, N: 2708}})
+	if err := results.WriteSummaryCSV(os.Stdout, sel); err != nil {
 		fmt.Println(err)
 	}
 	// Output:

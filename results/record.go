@@ -1,4 +1,4 @@
-package experiments
+package results
 
 import (
 	"bytes"
@@ -12,15 +12,19 @@ import (
 	"strings"
 	"time"
 
-	"github.com/nagc-harness/nagc/algorithms/command"
 	"github.com/nagc-harness/nagc/datasets"
-	"github.com/nagc-harness/nagc/metrics"
 )
 
-// File names inside a results folder.
+// Names of the files and folders inside a results folder.
 const (
 	RunsFile   = "runs.jsonl"   // one Record per finished run
 	SweepsFile = "sweeps.jsonl" // one Provenance per start of `nagc run`
+	// ShardsDir holds one folder per shard of a sweep shared between machines or
+	// cluster tasks (see ShardDir).
+	ShardsDir = "shards"
+	// SearchDir holds what the searches keep between rungs: each search's settings and
+	// the factors of the fits a later rung continues.
+	SearchDir = "search"
 )
 
 // Run statuses.
@@ -57,7 +61,7 @@ type Record struct {
 	// (which paid for them); both zero for methods that do not time it apart. A run timed
 	// alone (TimedAlone) computes its own initialisation: InitCached is false, and for
 	// JWNMF, which times none apart, InitSeconds is its k-means start, computed by the
-	// runner before the fit (see Config.Timing).
+	// runner before the fit (see experiments.Config.Timing).
 	InitSeconds float64 `json:"init_seconds,omitempty"`
 	InitCached  bool    `json:"init_cached,omitempty"`
 	// BatchSize is the number of fits that ran in lockstep with this run's (held-out
@@ -79,17 +83,17 @@ type Record struct {
 	// EncodeFlags). MetricARIUnflagged and MetricUnflaggedShare are computed from them.
 	Flags map[string]string `json:"flags,omitempty"`
 	// Holdout is the fraction of edges held out when the run was also fitted on the graph
-	// without them (Config.Holdout; 0: it was not), and HeldOutLabels that fit's
+	// without them (experiments.Config.Holdout; 0: it was not), and HeldOutLabels that fit's
 	// clustering (EncodeLabels). Its score is Metrics[MetricHeldOut].
 	Holdout       float64 `json:"holdout,omitempty"`
 	HeldOutLabels string  `json:"heldout_labels,omitempty"`
-	// TimedAlone marks a run of a config with timing: true (Config.Timing): fitted while
+	// TimedAlone marks a run of a config with timing: true (experiments.Config.Timing): fitted while
 	// no other run of the harness ran, for its times. Such records repeat fits of a sweep
 	// (same seed, same clustering): Aggregate, and so every summary and table, leaves
 	// them out; the report's runtime table reads them.
 	TimedAlone bool `json:"timed_alone,omitempty"`
-	// Config names the config that planned the run (Config.ShortName: its name, else its
-	// file's base name) and Plan is the run's position in that config's plan (Run.Plan,
+	// Config names the config that planned the run (experiments.Config.ShortName: its name, else its
+	// file's base name) and Plan is the run's position in that config's plan (experiments.Run.Plan,
 	// from 1): where the run comes in the config's order of datasets, rows, grid points
 	// and restarts, whatever order the runs finished in. SortByPlan orders records by
 	// them. Both are absent from records written before nagc recorded them.
@@ -98,8 +102,8 @@ type Record struct {
 	// Command is the argv of the program a run of a command row started, and
 	// CommandFiles the files it names with their SHA-256 when the sweep started: which
 	// version of the script ran.
-	Command      []string       `json:"command,omitempty"`
-	CommandFiles []command.File `json:"command_files,omitempty"`
+	Command      []string      `json:"command,omitempty"`
+	CommandFiles []ProgramFile `json:"command_files,omitempty"`
 	// Search, for a run of a search, says which trial and rung it is (SearchInfo), and
 	// IterationsRun is the iterations the run executed itself: less than Iterations for
 	// a fit continued from its trial's previous rung. Both absent from a grid's records.
@@ -187,29 +191,9 @@ func DecodeFlags(s string) ([]bool, error) {
 	return out, nil
 }
 
-// flagMetrics returns MetricUnflaggedShare of the masks flags and, when truth is given
-// and withARI, MetricARIUnflagged of pred against truth over the vertices kept (absent
-// when every vertex is flagged). It returns nil for no masks.
-func flagMetrics(truth, pred []int, flags map[string][]bool, withARI bool) (map[string]float64, error) {
-	if len(flags) == 0 {
-		return nil, nil
-	}
-	keep, share, err := metrics.Unflagged(len(pred), flags)
-	if err != nil {
-		return nil, err
-	}
-	out := map[string]float64{MetricUnflaggedShare: share}
-	if truth == nil || !withARI || share == 0 {
-		return out, nil
-	}
-	if out[MetricARIUnflagged], err = metrics.ARIKept(truth, pred, keep); err != nil {
-		return nil, err
-	}
-	return out, nil
-}
-
-// GridPoint returns the record's parameters as a canonical string (see Run.GridPoint).
-func (r *Record) GridPoint() string { return canonicalParams(r.Params) }
+// GridPoint returns the record's parameters as a canonical string: JSON with sorted
+// keys, as experiments.Run.GridPoint.
+func (r *Record) GridPoint() string { return gridPoint(r.Params) }
 
 // Provenance describes one start of a sweep: one JSON line of SweepsFile.
 type Provenance struct {
@@ -226,12 +210,12 @@ type Provenance struct {
 	Shard      string    `json:"shard"`
 	RunsTotal  int       `json:"runs_total"`
 	RunsToDo   int       `json:"runs_to_do"`
-	// Compare is the config's comparison (Config.Compare): "paper" or "".
+	// Compare is the config's comparison (experiments.Config.Compare): "paper" or "".
 	Compare string `json:"compare,omitempty"`
-	// Timing is the config's timing key (Config.Timing): its runs were executed one at a
+	// Timing is the config's timing key (experiments.Config.Timing): its runs were executed one at a
 	// time (Workers is then 1).
 	Timing bool `json:"timing,omitempty"`
-	// Figures is the config's figures section (Config.Figures), nil when it has none.
+	// Figures is the config's figures section (experiments.Config.Figures), nil when it has none.
 	Figures *Figures `json:"figures,omitempty"`
 	// Maximises lists the config's algorithms whose recorded objective is maximised
 	// (see ObjectiveMaximised), so that the report reads it rather than asks a method.
@@ -288,9 +272,9 @@ func ReadRecords(path string) (recs []Record, torn bool, err error) {
 	return recs, false, nil
 }
 
-// repairTorn truncates a runs file after its last complete line, discarding what a crash
+// RepairTorn truncates a runs file after its last complete line, discarding what a crash
 // mid-write left. It returns whether anything was discarded.
-func repairTorn(path string) (bool, error) {
+func RepairTorn(path string) (bool, error) {
 	data, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) || (err == nil && (len(data) == 0 || data[len(data)-1] == '\n')) {
 		return false, nil
@@ -318,9 +302,9 @@ func Latest(recs []Record) []Record {
 	return out
 }
 
-// LoadResults reads the latest record of every run in a results folder, in the order of
+// Load reads the latest record of every run in a results folder, in the order of
 // the configs that planned them (SortByPlan).
-func LoadResults(dir string) ([]Record, error) {
+func Load(dir string) ([]Record, error) {
 	recs, _, err := ReadRecords(filepath.Join(dir, RunsFile))
 	if err != nil {
 		return nil, err
@@ -368,9 +352,9 @@ func ReadProvenance(dir string) ([]Provenance, error) {
 	return out, nil
 }
 
-// appendJSONLine appends v as one line with a single write, so that a killed process
-// leaves either the whole line or (rarely) a torn tail that repairTorn removes.
-func appendJSONLine(w io.Writer, v any) error {
+// AppendLine appends v as one JSON line with a single write, so that a killed process
+// leaves either the whole line or (rarely) a torn tail that RepairTorn removes.
+func AppendLine(w io.Writer, v any) error {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return err
@@ -378,6 +362,19 @@ func appendJSONLine(w io.Writer, v any) error {
 	b = append(b, '\n')
 	_, err = w.Write(b)
 	return err
+}
+
+// ProgramFile is a file the program of a command row names (the program itself or an
+// argument), with its SHA-256 when the sweep started.
+type ProgramFile struct {
+	Path   string `json:"path"`
+	SHA256 string `json:"sha256"`
+}
+
+// gridPoint returns params as a canonical string: JSON with sorted keys.
+func gridPoint(params map[string]any) string {
+	b, _ := json.Marshal(params) // encoding/json sorts map keys
+	return string(b)
 }
 
 // DatasetSource is how a sweep read one of its datasets.

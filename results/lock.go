@@ -1,4 +1,4 @@
-package experiments
+package results
 
 import (
 	"encoding/json"
@@ -187,7 +187,11 @@ func (l *Lock) Unlock() error {
 // writeHolder writes this process's LockHolder into the held lock file f.
 func writeHolder(f *os.File) error {
 	args := append([]string{filepath.Base(os.Args[0])}, os.Args[1:]...)
-	b, err := json.Marshal(LockHolder{PID: os.Getpid(), Host: hostname(), Command: strings.Join(args, " "), Started: time.Now().UTC()})
+	host, err := os.Hostname()
+	if err != nil {
+		host = "unknown"
+	}
+	b, err := json.Marshal(LockHolder{PID: os.Getpid(), Host: host, Command: strings.Join(args, " "), Started: time.Now().UTC()})
 	if err != nil {
 		return err
 	}

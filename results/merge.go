@@ -1,4 +1,4 @@
-package experiments
+package results
 
 import (
 	"bytes"
@@ -17,7 +17,7 @@ import (
 // (see LockRewrite): a merge never replaces a folder that a sweep appends to and never
 // reads one being rewritten; a source that a sweep still appends to is read up to its
 // last whole record. It returns the number of runs written. Merge does not check that
-// the runs form a whole sweep: StatusOf does.
+// the runs form a whole sweep: experiments.StatusOf does.
 func Merge(dst string, srcs []string) (int, error) {
 	all := append([]string{dst}, srcs...)
 	var merged []Record
@@ -63,7 +63,7 @@ func Merge(dst string, srcs []string) (int, error) {
 			cur := merged[i]
 			switch {
 			case cur.Status == StatusDone && r.Status == StatusDone:
-				if !reflect.DeepEqual(cur.Metrics, r.Metrics) || canonicalParams(cur.Params) != canonicalParams(r.Params) {
+				if !reflect.DeepEqual(cur.Metrics, r.Metrics) || gridPoint(cur.Params) != gridPoint(r.Params) {
 					return 0, fmt.Errorf("run %s (%s, %s %s, restart %d) has conflicting results in %s and %s",
 						r.RunID, r.Dataset, r.Algorithm, r.GridPoint(), r.Restart, from[r.RunID], dir)
 				}
@@ -127,13 +127,16 @@ func mergeSearchSettings(dst string, srcs []string) error {
 			if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
 				return err
 			}
-			if err := writeFileAtomic(to, b); err != nil {
+			if err := WriteAtomic(to, b); err != nil {
 				return err
 			}
 		}
 	}
 	return nil
 }
+
+// RewriteRecords replaces the runs file path atomically by recs, one JSON line each.
+func RewriteRecords(path string, recs []Record) error { return writeLines(path, recs) }
 
 // writeLines replaces path atomically by one JSON line per element of items.
 func writeLines[T any](path string, items []T) error {
@@ -143,7 +146,7 @@ func writeLines[T any](path string, items []T) error {
 		return err
 	}
 	for i := range items {
-		if err := appendJSONLine(f, &items[i]); err != nil {
+		if err := AppendLine(f, &items[i]); err != nil {
 			f.Close()
 			return err
 		}
@@ -165,64 +168,21 @@ func sameDir(a, b string) bool {
 	return errA == nil && errB == nil && os.SameFile(fa, fb)
 }
 
-// MergeGaps checks that the folders dst and srcs together record every run of config
-// (of every config their sweeps record when config is "") and hold its every search
-// complete (SearchGaps), and describes what they lack: one line per incomplete search
-// and per config with runs missing. Given a config, it refuses folders holding runs that config's rows
-// would pool with other settings (checkPopulations), as nagc run does.
-func MergeGaps(config, dst string, srcs []string) ([]string, error) {
-	configs := []string{config}
-	if config == "" {
-		configs = nil
-		seen := map[string]bool{}
-		for _, dir := range append([]string{dst}, srcs...) {
-			prov, err := ReadProvenance(dir)
-			if err != nil {
-				return nil, err
-			}
-			for _, p := range prov {
-				if !seen[p.Config] {
-					seen[p.Config] = true
-					configs = append(configs, p.Config)
-				}
-			}
-		}
+// WriteAtomic writes data to path through a temporary file renamed into place, so that
+// a kill leaves the old file or the new one whole.
+func WriteAtomic(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
+	if err != nil {
+		return err
 	}
-	dirs := append([]string{dst}, srcs...)
-	var gaps []string
-	for _, c := range configs {
-		cfg, err := OpenConfig(c)
-		if err != nil {
-			return nil, fmt.Errorf("checking that the sweep is complete: %w (pass --config CONFIG, or --allow-incomplete)", err)
-		}
-		runs, err := Plan(cfg)
-		if err != nil {
-			return nil, err
-		}
-		if config != "" { // the folders are pieces of this config's sweep: no other population
-			for _, d := range dirs {
-				if err := checkPopulations(cfg, runs, d, false); err != nil {
-					return nil, err
-				}
-			}
-		}
-		st, err := StatusIn(cfg, runs, dirs)
-		if err != nil {
-			return nil, err
-		}
-		searches, err := SearchGaps(cfg, dirs, 0)
-		if err != nil {
-			return nil, err
-		}
-		for _, g := range searches {
-			gaps = append(gaps, c+": "+g.String())
-		}
-		if st.Missing == 0 {
-			continue
-		}
-		r := st.MissingRuns[0]
-		gaps = append(gaps, fmt.Sprintf("%s: %d of %d runs are not recorded (%d done, %d failed), among them run %s (%s, %s %s, restart %d)",
-			c, st.Missing, st.Expected, st.Done, st.Failed, r.ID, r.Dataset, r.Algorithm, r.GridPoint(), r.Restart))
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return err
 	}
-	return gaps, nil
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
 }

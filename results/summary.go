@@ -1,12 +1,12 @@
-package experiments
+package results
 
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
-	"github.com/nagc-harness/nagc/algorithms"
 	"github.com/nagc-harness/nagc/metrics"
 )
 
@@ -31,7 +31,7 @@ const (
 	SelectTwoView = "two-view"
 	// SelectHeldOut is a label-free rule by edge cross-validation: the grid point with the
 	// best mean MetricHeldOut, the modularity on held-out edges of the clustering fitted
-	// to the graph without them (Config.Holdout). Modularity on the edges a method was
+	// to the graph without them (experiments.Config.Holdout). Modularity on the edges a method was
 	// fitted to rewards fitting those edges; on held-out edges it measures how well the
 	// clustering predicts edges it has not seen, which attributes help with on homophilous
 	// graphs. It reads no labels. Only points whose records carry the metric can be
@@ -61,7 +61,7 @@ type PointStats struct {
 }
 
 // GridPoint returns the canonical string of the point's parameters.
-func (p *PointStats) GridPoint() string { return canonicalParams(p.Params) }
+func (p *PointStats) GridPoint() string { return gridPoint(p.Params) }
 
 // Aggregate groups the latest record of every run by dataset, method display name and
 // grid point. A run shared by several rows counts for each. Records timed alone
@@ -93,7 +93,7 @@ func Aggregate(recs []Record) []*PointStats {
 			}
 			if r.Status != StatusDone {
 				ps.Failed++
-				if !containsStr(ps.Errors, r.Error) {
+				if !slices.Contains(ps.Errors, r.Error) {
 					ps.Errors = append(ps.Errors, r.Error)
 				}
 				continue
@@ -258,12 +258,27 @@ func ReadsLabels(rule string) bool {
 	return ok && m.ReadsLabels
 }
 
-// ReadsLabels reports whether the point's runs read the ground-truth labels to cluster
-// (algorithms.ReadsLabels: the authors' kmeans-median-ari initialisation) or the point
-// is a trial kept by a search whose rule reads them (SearchReadsLabels), so that no rule
-// selecting it is label-free.
+// ReadsLabels reports whether the point's runs read the ground-truth labels to cluster,
+// as their recorded parameters say (NAGC's init: kmeans-median-ari, a command row's
+// reads_labels: true), or the point is a trial kept by a search whose rule reads them
+// (SearchReadsLabels), so that no rule selecting it is label-free.
 func (p *PointStats) ReadsLabels() bool {
-	return algorithms.ReadsLabels(p.Params) || p.SearchReadsLabels()
+	return paramsReadLabels(p.Params) || p.SearchReadsLabels()
+}
+
+// labelReadingParams lists the recorded parameter values that mark a run that read the
+// ground-truth labels to cluster: parameter → value (algorithms.ReadsLabels asks the
+// same of a fit's options).
+var labelReadingParams = map[string]any{"init": "kmeans-median-ari", "reads_labels": true}
+
+// paramsReadLabels reports whether a run recorded with params read the labels.
+func paramsReadLabels(params map[string]any) bool {
+	for k, v := range labelReadingParams {
+		if params[k] == v {
+			return true
+		}
+	}
+	return false
 }
 
 // Labeled returns the datasets on which some finished run recorded ARI, i.e. whose
@@ -294,8 +309,8 @@ type Selection struct {
 // accuracy and matching score) out of how many.
 type Coverage struct{ Labeled, N int }
 
-// Partial reports whether some vertices but not all have a label.
-func (c Coverage) Partial() bool { return c.Labeled > 0 && c.Labeled < c.N }
+// partial reports whether some vertices but not all have a label.
+func (c Coverage) partial() bool { return c.Labeled > 0 && c.Labeled < c.N }
 
 // LabelCoverage returns each dataset's Coverage as recorded by the sweep starts provs
 // (SweepsFile), the latest start that recorded the dataset winning.

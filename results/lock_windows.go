@@ -1,6 +1,6 @@
 //go:build windows
 
-package experiments
+package results
 
 import (
 	"errors"

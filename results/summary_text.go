@@ -1,4 +1,4 @@
-package experiments
+package results
 
 import (
 	"fmt"
@@ -9,9 +9,9 @@ import (
 	"text/tabwriter"
 )
 
-// ResultsSummary is what `nagc results summary` shows of a results folder: its records, their
+// Summary is what `nagc results summary` shows of a results folder: its records, their
 // grid points, and the point each rule chose per dataset and method.
-type ResultsSummary struct {
+type Summary struct {
 	Dir     string
 	Records []Record
 	Points  []*PointStats
@@ -25,21 +25,21 @@ type ResultsSummary struct {
 	Selections []Selection
 }
 
-// SummarizeResults reads the records of the results folder dir (under a read lock: see
+// SummarizeDir reads the records of the results folder dir (under a read lock: see
 // LockRead) and selects, for each dataset and method, the grid point of rule and, where
 // the datasets have labels and rule is another, of the paper's SelectARI. rule SelectARI
 // on a folder without labels is an error. Cost: reading the runs and sweeps files once.
-func SummarizeResults(dir, rule string) (*ResultsSummary, error) {
+func SummarizeDir(dir, rule string) (*Summary, error) {
 	lock, err := LockRead(dir)
 	if err != nil {
 		return nil, err
 	}
-	recs, err := LoadResults(dir)
+	recs, err := Load(dir)
 	lock.Unlock()
 	if err != nil {
 		return nil, err
 	}
-	s := &ResultsSummary{Dir: dir, Records: recs, Points: Aggregate(recs)}
+	s := &Summary{Dir: dir, Records: recs, Points: Aggregate(recs)}
 	s.Labeled = Labeled(s.Points)
 	if len(s.Labeled) > 0 && rule != SelectARI {
 		s.Rules = append(s.Rules, SelectARI)
@@ -83,7 +83,7 @@ func RuleText(rule string) string {
 // method and rule (ARI and modularity as mean ± population std over restarts, the
 // restarts, the grid point, and the ARI over unflagged vertices where a method flags
 // vertices).
-func (s *ResultsSummary) WriteText(w io.Writer) error {
+func (s *Summary) WriteText(w io.Writer) error {
 	timed := 0
 	for _, r := range s.Records {
 		if r.TimedAlone {
@@ -101,7 +101,7 @@ func (s *ResultsSummary) WriteText(w io.Writer) error {
 // writeNotes writes the lines above the summary's table: the rules, what each search
 // leaves them to choose among, the datasets without labels or with some, and the timed
 // fits left out.
-func (s *ResultsSummary) writeNotes(w io.Writer, timed int) {
+func (s *Summary) writeNotes(w io.Writer, timed int) {
 	for _, r := range s.Rules {
 		fmt.Fprintf(w, "rule %s: %s\n", r, RuleText(r))
 	}
@@ -119,7 +119,7 @@ func (s *ResultsSummary) writeNotes(w io.Writer, timed int) {
 	}
 	var partial []string
 	for _, p := range s.Points {
-		if c := s.Coverage[p.Dataset]; c.Partial() && !slices.Contains(partial, p.Dataset) {
+		if c := s.Coverage[p.Dataset]; c.partial() && !slices.Contains(partial, p.Dataset) {
 			partial = append(partial, p.Dataset)
 			fmt.Fprintf(w, "%s labels %d of its %d vertices: ARI, NMI, accuracy and matching score those %d; modularity scores all\n",
 				p.Dataset, c.Labeled, c.N, c.Labeled)
@@ -133,7 +133,7 @@ func (s *ResultsSummary) writeNotes(w io.Writer, timed int) {
 
 // writeTable writes the summary's table, with a column of the ARI over unflagged
 // vertices (and a line explaining it) when a selected point has one.
-func (s *ResultsSummary) writeTable(w io.Writer) error {
+func (s *Summary) writeTable(w io.Writer) error {
 	flagged := false
 	for _, sel := range s.Selections {
 		if sel.Point != nil {

@@ -1,4 +1,4 @@
-package experiments
+package results
 
 import (
 	"bytes"
@@ -29,7 +29,7 @@ func TestResultsSummaryText(t *testing.T) {
 			sweep = append(sweep, r)
 		}
 	}
-	s := &ResultsSummary{Dir: "res", Records: recs, Points: Aggregate(sweep),
+	s := &Summary{Dir: "res", Records: recs, Points: Aggregate(sweep),
 		Coverage: map[string]Coverage{"cora": {Labeled: 140, N: 2708}}, Rules: []string{SelectARI, SelectModularity}}
 	s.Labeled = Labeled(s.Points)
 	var err error
@@ -77,7 +77,7 @@ func TestResultsSummaryText(t *testing.T) {
 // TestResultsSummaryTimedOnly checks that a folder of fits timed alone says where their
 // times are instead of an empty table.
 func TestResultsSummaryTimedOnly(t *testing.T) {
-	s := &ResultsSummary{Dir: "res", Records: []Record{{RunID: "t", Status: StatusDone, TimedAlone: true}}}
+	s := &Summary{Dir: "res", Records: []Record{{RunID: "t", Status: StatusDone, TimedAlone: true}}}
 	var b bytes.Buffer
 	if err := s.WriteText(&b); err != nil {
 		t.Fatal(err)

@@ -1,4 +1,4 @@
-package experiments
+package results
 
 import (
 	"encoding/csv"
@@ -13,10 +13,10 @@ func (s Selection) ReadsLabels() bool {
 	return ReadsLabels(s.Rule) || (s.Point != nil && s.Point.ReadsLabels())
 }
 
-// MetricNames lists the metrics the point recorded, in a fixed order: those of
+// metricNames lists the metrics the point recorded, in a fixed order: those of
 // AllMetrics, then MetricHeldOut, then MetricARIUnflagged and MetricUnflaggedShare (a
 // method that flags vertices).
-func (p *PointStats) MetricNames() []string {
+func (p *PointStats) metricNames() []string {
 	var out []string
 	for _, m := range append(append([]string{}, AllMetrics...), MetricHeldOut, MetricARIUnflagged, MetricUnflaggedShare) {
 		if _, ok := p.Mean[m]; ok {
@@ -40,7 +40,7 @@ func WriteSummaryCSV(w io.Writer, sel []Selection) error {
 		if p == nil {
 			continue
 		}
-		for _, m := range p.MetricNames() {
+		for _, m := range p.metricNames() {
 			cw.Write([]string{p.Dataset, p.Method, s.Rule, strconv.FormatBool(s.ReadsLabels()), FormatParams(p.Params), m,
 				strconv.FormatFloat(p.Mean[m], 'g', -1, 64), strconv.FormatFloat(p.Std[m], 'g', -1, 64),
 				strconv.Itoa(p.Runs), strconv.Itoa(p.Failed), count(s.Scored), count(s.Vertices)})
@@ -83,7 +83,7 @@ func WriteSummaryJSON(w io.Writer, sel []Selection) error {
 		}
 		r := row{Dataset: p.Dataset, Method: p.Method, Rule: s.Rule, ReadsLabels: s.ReadsLabels(),
 			Params: p.Params, Runs: p.Runs, Failed: p.Failed, Metrics: map[string]stat{}, Scored: s.Scored, Vertices: s.Vertices}
-		for _, m := range p.MetricNames() {
+		for _, m := range p.metricNames() {
 			r.Metrics[m] = stat{p.Mean[m], p.Std[m]}
 		}
 		rows = append(rows, r)

@@ -1,4 +1,4 @@
-package experiments
+package results
 
 import "fmt"
 
