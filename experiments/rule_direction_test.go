@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/nagc-harness/nagc/metrics"
+	"github.com/nagc-harness/nagc/results"
 )
 
 // TestSearchRulesMaximise checks RuleValue, which a search maximises, against the metrics
@@ -16,7 +17,7 @@ func TestSearchRulesMaximise(t *testing.T) {
 		base[m.Name] = 0.25
 	}
 	for _, rule := range searchRules {
-		v0, ok := RuleValue(rule, base)
+		v0, ok := results.RuleValue(rule, base)
 		if !ok {
 			t.Fatalf("rule %s: no value of %v", rule, base)
 		}
@@ -30,7 +31,7 @@ func TestSearchRulesMaximise(t *testing.T) {
 			if metrics.DirectionOf(m.Name) == metrics.LowerIsBetter {
 				better[m.Name] = 0
 			}
-			v, ok := RuleValue(rule, better)
+			v, ok := results.RuleValue(rule, better)
 			if !ok || math.IsNaN(v) {
 				t.Fatalf("rule %s: no value once %s improves", rule, m.Name)
 			}
