@@ -336,7 +336,7 @@ func (rep *Report) writeSearchSection(b *bytes.Buffer, opt Options) error {
 			if err != nil {
 				return err
 			}
-			for _, draw := range []func(*searchView, FigureOptions) (*Figure, error){rep.Results.bestSoFarFigure, rep.Results.bestSoFarSecondsFigure, rep.Results.rungFigure, rep.Results.sliceFigure} {
+			for _, draw := range []func(*searchView, FigureOptions) (*Figure, error){rep.Results.bestSoFarFigure, rep.Results.bestSoFarSecondsFigure, rep.Results.rungFigure, rep.Results.parallelFigure, rep.Results.sliceFigure} {
 				f, err := draw(v, fo)
 				if err != nil {
 					return err
