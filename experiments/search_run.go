@@ -85,7 +85,7 @@ func runSearches(ctx context.Context, cfg *Config, opt Options, p *sweepPlan, li
 			return err
 		}
 	}
-	defer sparse.SetThreads(sparse.SetThreads(1))
+	defer sparse.SetThreads(sparse.Threads())
 	for _, t := range tasks {
 		g := p.graphs[t.ds.Name]
 		if _, ok := env.inputs[t.ds.Name]; !ok {
@@ -231,6 +231,12 @@ func (env *searchEnv) markCut(id string) error {
 	return nil
 }
 
+// kernelThreads returns the threads the kernels of each of concurrent fits use when
+// workers may run: the workers a rung leaves idle shared among its fits (the last rung
+// of one trial with one restart uses every worker's core), at least 1. Records are the
+// same for any count (TestSearchKernelThreads pins it through this variable).
+var kernelThreads = func(workers, concurrent int) int { return max(1, workers/max(concurrent, 1)) }
+
 // executeJobs executes the jobs not yet recorded on opt.Workers workers and records
 // them. It sets env.stopped when it could not execute them all (the limit, or ctx).
 // A failed fit is recorded and counts as finished: runs are deterministic, so it
@@ -252,6 +258,7 @@ func (env *searchEnv) executeJobs(t *searchTask, jobs []searchJob) error {
 	results := make(chan *Record)
 	var wg sync.WaitGroup
 	env.concurrent = max(min(env.opt.Workers, len(todo)), 1)
+	sparse.SetThreads(kernelThreads(env.opt.Workers, env.concurrent))
 	for w := 0; w < env.concurrent; w++ {
 		wg.Add(1)
 		go func() {

@@ -472,3 +472,27 @@ func TestSearchHyperband(t *testing.T) {
 		t.Errorf("factors left: %v", left)
 	}
 }
+
+// A search's records are the same whatever threads its fits' kernels use: one thread,
+// and two threads per fit with two fits at once (the synthetic graph's 600 rows split
+// into tasks at two threads).
+func TestSearchKernelThreads(t *testing.T) {
+	forEachPruner(t, func(t *testing.T, text string) {
+		cfg := mustLoad(t, text)
+		defer func(f func(int, int) int) { kernelThreads = f }(kernelThreads)
+		var dirs []string
+		for _, threads := range []int{1, 2} {
+			used := 0
+			kernelThreads = func(workers, concurrent int) int { used++; return threads }
+			dir := t.TempDir()
+			executeSearch(t, cfg, Options{ResultsDir: dir, Workers: threads})
+			if used == 0 {
+				t.Fatalf("%d threads: the search never set its kernels' threads", threads)
+			}
+			dirs = append(dirs, dir)
+		}
+		if a, b := searchRecords(t, dirs[0]), searchRecords(t, dirs[1]); len(a) == 0 || !reflect.DeepEqual(a, b) {
+			t.Errorf("records at 1 and 2 kernel threads differ (%d and %d records)", len(a), len(b))
+		}
+	})
+}
