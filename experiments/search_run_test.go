@@ -233,14 +233,15 @@ func mustJSON(t *testing.T, v any) string {
 	return string(b)
 }
 
-// The same records for 1 and 2 workers, and for 3 shards merged.
+// The same records for 1 and 2 workers (with lockstep batches of 8), and for 3 shards
+// merged.
 func TestSearchDeterministic(t *testing.T) { forEachPruner(t, testSearchDeterministic) }
 
 func testSearchDeterministic(t *testing.T, text string) {
 	cfg := mustLoad(t, text)
 	one, two := t.TempDir(), t.TempDir()
 	executeSearch(t, cfg, Options{ResultsDir: one, Workers: 1})
-	executeSearch(t, cfg, Options{ResultsDir: two, Workers: 2})
+	executeSearch(t, cfg, Options{ResultsDir: two, Workers: 2, Batch: 8}) // lockstep batches of a grid's fits
 	a, b := searchRecords(t, one), searchRecords(t, two)
 	for i := range a {
 		if i < len(b) && a[i] != b[i] {
