@@ -497,3 +497,41 @@ func TestSearchKernelThreads(t *testing.T) {
 		}
 	})
 }
+
+// A label-reading rule on a graph without labels is refused once the graph is read,
+// naming the file, line and key of the rule, before any fit runs.
+func TestSearchLabelRuleOnUnlabeledGraph(t *testing.T) {
+	root := t.TempDir()
+	ownGraph(t, root, "plain", false)
+	cfgPath := filepath.Join(root, "u.yaml")
+	text := `name: u
+seed: 1
+restarts: 2
+iterations: 9
+metrics: [ari, modularity]
+datasets: [{path: plain, labels: none, k1: 2}]
+search:
+  trials: 4
+  rule: ari
+methods:
+  - name: P
+    algorithm: nagc
+    space: {lambda: {log: [1.0e-4, 10]}}
+`
+	if err := os.WriteFile(cfgPath, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := LoadConfig(cfgPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	results := filepath.Join(root, "r")
+	_, err = Execute(context.Background(), cfg, Options{ResultsDir: results, Workers: 1})
+	want := cfgPath + ":9: rule: rule ari reads the labels, and dataset plain has none: use modularity, two-view or heldout"
+	if err == nil || err.Error() != want {
+		t.Fatalf("error %v\nwant %s", err, want)
+	}
+	if recs, _, _ := ReadRecords(filepath.Join(results, RunsFile)); len(recs) != 0 {
+		t.Errorf("%d runs recorded before the refusal", len(recs))
+	}
+}
