@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"math"
 	"sort"
 )
 
@@ -142,13 +141,25 @@ func (s SearchStatus) WriteText(w io.Writer) error {
 // SearchBest follows the best trial seen at the last rung of any search, record by
 // record, for a progress line. The zero value is ready to use.
 type SearchBest struct {
-	acc  map[string]*[2]float64 // dataset, row, trial → sum, n at the last rung
-	best float64
+	acc  map[string]*searchMean // dataset, row, trial → its records at the last rung
+	best string                 // the key of the best trial
 	text string
 }
 
+// searchMean is the sum and count of a trial's values at the last rung, and what the
+// progress line says of it.
+type searchMean struct {
+	sum, n             float64
+	rule, dataset, row string
+	trial              int
+}
+
+func (m *searchMean) mean() float64 { return m.sum / m.n }
+
 // Add counts record r and returns the best so far ("" before any trial reached its
-// last rung): the mean of its rule's value over its restarts recorded so far.
+// last rung): the largest mean of a rule's value over the restarts of a trial recorded
+// so far (a later restart that lowers the best trial's mean lowers what it says). It
+// costs O(1), or O(trials) when the best trial's mean falls.
 func (b *SearchBest) Add(r *Record) string {
 	if r.Search == nil || r.Search.Rung != r.Search.Rungs-1 {
 		return b.text
@@ -158,20 +169,28 @@ func (b *SearchBest) Add(r *Record) string {
 		return b.text
 	}
 	if b.acc == nil {
-		b.acc, b.best = map[string]*[2]float64{}, math.Inf(-1)
+		b.acc = map[string]*searchMean{}
 	}
 	k := fmt.Sprintf("%s\x00%s\x00%d", r.Dataset, r.Search.Row, r.Search.Trial)
 	a := b.acc[k]
 	if a == nil {
-		a = &[2]float64{}
+		a = &searchMean{rule: r.Search.Rule, dataset: r.Dataset, row: r.Search.Row, trial: r.Search.Trial}
 		b.acc[k] = a
 	}
-	a[0] += v
-	a[1]++
-	if m := a[0] / a[1]; m > b.best {
-		b.best = m
-		b.text = fmt.Sprintf("best %s %.4f (%s, %s trial %d)", r.Search.Rule, m, r.Dataset, r.Search.Row, r.Search.Trial)
+	a.sum += v
+	a.n++
+	switch cur := b.acc[b.best]; {
+	case cur == nil || a.mean() > cur.mean():
+		b.best = k
+	case k == b.best: // the best may have fallen below another trial
+		for key, m := range b.acc {
+			if m.mean() > b.acc[b.best].mean() || m.mean() == b.acc[b.best].mean() && key < b.best {
+				b.best = key
+			}
+		}
 	}
+	m := b.acc[b.best]
+	b.text = fmt.Sprintf("best %s %.4f (%s, %s trial %d)", m.rule, m.mean(), m.dataset, m.row, m.trial)
 	return b.text
 }
 
