@@ -3,6 +3,7 @@ package experiments
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -152,7 +153,8 @@ func TestSearchHalving(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, s := range sel {
-			if s.Method == st.Row && (s.Point == nil || s.Point.Runs != 2 || s.Point.Mean["modularity"] != st.Best.Value) {
+			if s.Method == st.Row && (s.Point == nil || s.Point.Runs != 2 || s.Point.Mean["modularity"] != st.Best.Value ||
+				!reflect.DeepEqual(withoutIterations(s.Point.Params), st.Best.Params)) {
 				t.Errorf("%s: summary chose %+v, status's best %+v", st.Row, s.Point, st.Best)
 			}
 		}
@@ -564,5 +566,31 @@ func TestSearchBestProgress(t *testing.T) {
 		if got := b.Add(c.r); got != c.want {
 			t.Errorf("record %d: %q, want %q", i, got, c.want)
 		}
+	}
+}
+
+// On a tie, the status's best is the summary's choice: the first grid point in
+// canonical order, whatever the trials' numbers.
+func TestSearchStatusTieIsSummaryChoice(t *testing.T) {
+	cfg := mustLoad(t, searchConfig)
+	var recs []Record
+	for trial, lambda := range map[int]float64{1: 0.5, 2: 0.25, 3: 0.125} {
+		for r := range 2 {
+			mod := 0.7
+			if trial == 1 {
+				mod = 0.6
+			}
+			recs = append(recs, Record{RunID: fmt.Sprint(trial, r), Dataset: "synthetic", Methods: []string{"P"}, Restart: r, Plan: 2*trial + r,
+				Status: StatusDone, Params: map[string]any{"lambda": lambda, "iterations": 27}, Metrics: map[string]float64{"modularity": mod},
+				Search: &SearchInfo{Row: "P", Rule: "modularity", Trial: trial, Rungs: 1}})
+		}
+	}
+	st := SearchStatusOf(cfg, recs)
+	sel, err := Summarize(Aggregate(recs), []string{"modularity"})
+	if err != nil || len(st) != 1 || st[0].Best == nil || len(sel) != 1 || sel[0].Point == nil {
+		t.Fatalf("status %+v, summary %+v, %v", st, sel, err)
+	}
+	if got, want := st[0].Best.Params["lambda"], sel[0].Point.Params["lambda"]; got != want || got != 0.125 {
+		t.Errorf("status's best λ = %v, the summary's choice %v (want 0.125, first in canonical order)", got, want)
 	}
 }
