@@ -41,7 +41,7 @@ func (r *Results) parallelFigure(v *searchView, o FigureOptions) (*Figure, error
 	for _, t := range v.Trials {
 		l := paperplot.ParallelLine{X: make([]float64, len(axes)+1), Muted: !t.Finished}
 		for i, k := range keys {
-			l.X[i] = params[i].coordinate(t.Params[k])
+			l.X[i] = params[i].coordinate(t.Params, k)
 		}
 		l.X[len(axes)] = math.NaN()
 		if y := t.Values[t.last]; t.Finished && !math.IsInf(y, 0) && !math.IsNaN(y) {
@@ -102,13 +102,13 @@ func parallelAxis(v *searchView, k string) (parallelAxisOf, bool) {
 // values.
 type parallelAxisOf struct{ paperplot.ParallelAxis }
 
-// coordinate returns the coordinate of value x on the axis: the number, or the index
-// of its text among the categories.
-func (a parallelAxisOf) coordinate(x any) float64 {
+// coordinate returns the coordinate on the axis of parameter k of params: its number,
+// or the index of its text among the categories.
+func (a parallelAxisOf) coordinate(params map[string]any, k string) float64 {
 	if a.Labels == nil {
-		return ParamFloat(map[string]any{"": x}, "")
+		return ParamFloat(params, k)
 	}
-	return float64(sort.SearchStrings(a.Labels, fmt.Sprint(x)))
+	return float64(sort.SearchStrings(a.Labels, fmt.Sprint(params[k])))
 }
 
 // searchLogAxis reports whether a search's parameter sampled over [lo, hi] is drawn on
