@@ -65,6 +65,26 @@ func searchRecords(t *testing.T, dir string) []string {
 	return out
 }
 
+// searchKey names a trial of a row at a rung.
+type searchKey struct {
+	row         string
+	trial, rung int
+}
+
+// runSearchConfig runs the config text on 2 workers into a new folder and returns the
+// config, the folder and its records.
+func runSearchConfig(t *testing.T, text string) (*Config, string, []Record) {
+	t.Helper()
+	cfg := mustLoad(t, text)
+	dir := t.TempDir()
+	executeSearch(t, cfg, Options{ResultsDir: dir, Workers: 2})
+	recs, _, err := ReadRecords(filepath.Join(dir, RunsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg, dir, recs
+}
+
 func executeSearch(t *testing.T, cfg *Config, opt Options) *Summary {
 	t.Helper()
 	sum, err := Execute(context.Background(), cfg, opt)
@@ -79,23 +99,16 @@ func executeSearch(t *testing.T, cfg *Config, opt Options) *Summary {
 // restarts; every record says its trial, rung and cut; continued fits ran only their
 // own iterations.
 func TestSearchHalving(t *testing.T) {
-	cfg := mustLoad(t, searchConfig)
-	dir := t.TempDir()
-	executeSearch(t, cfg, Options{ResultsDir: dir, Workers: 2})
-	recs, _, _ := ReadRecords(filepath.Join(dir, RunsFile))
+	cfg, dir, recs := runSearchConfig(t, searchConfig)
 	latest := Latest(recs)
-	type key struct {
-		row         string
-		trial, rung int
-	}
-	restarts := map[key]int{}
-	cut := map[key]bool{}
+	restarts := map[searchKey]int{}
+	cut := map[searchKey]bool{}
 	ran, straight := 0, 0
 	for _, r := range latest {
 		if r.Search == nil || r.Status != StatusDone {
 			t.Fatalf("record without search or failed: %+v", r)
 		}
-		k := key{r.Search.Row, r.Search.Trial, r.Search.Rung}
+		k := searchKey{r.Search.Row, r.Search.Trial, r.Search.Rung}
 		restarts[k]++
 		cut[k] = cut[k] || r.Search.Cut
 		if r.Iterations != []int{3, 9, 27}[r.Search.Rung] || len(r.Objective) != r.Iterations {
@@ -119,8 +132,8 @@ func TestSearchHalving(t *testing.T) {
 		c := perRung[k.row]
 		c[k.rung]++
 		perRung[k.row] = c
-		if k.rung < 2 && !cut[k] != (restarts[key{k.row, k.trial, k.rung + 1}] > 0) {
-			t.Errorf("%v: cut %v, but went on: %v", k, cut[k], restarts[key{k.row, k.trial, k.rung + 1}] > 0)
+		if k.rung < 2 && !cut[k] != (restarts[searchKey{k.row, k.trial, k.rung + 1}] > 0) {
+			t.Errorf("%v: cut %v, but went on: %v", k, cut[k], restarts[searchKey{k.row, k.trial, k.rung + 1}] > 0)
 		}
 		if k.rung == 2 && cut[k] {
 			t.Errorf("%v cut at the last rung", k)
@@ -371,23 +384,16 @@ func TestSearchSummaryCounts(t *testing.T) {
 // of each batch's bracket at a rung goes on; the brackets get trials in proportion to
 // 9 : 5 : 3; the records, the plan's count and the status agree.
 func TestSearchHyperband(t *testing.T) {
-	cfg := mustLoad(t, hyperbandConfig)
-	dir := t.TempDir()
-	executeSearch(t, cfg, Options{ResultsDir: dir, Workers: 2})
-	recs, _, _ := ReadRecords(filepath.Join(dir, RunsFile))
+	cfg, dir, recs := runSearchConfig(t, hyperbandConfig)
 	latest := Latest(recs)
-	type key struct {
-		row         string
-		trial, rung int
-	}
-	restarts, cut, bracket := map[key]int{}, map[key]bool{}, map[key]int{}
+	restarts, cut, bracket := map[searchKey]int{}, map[searchKey]bool{}, map[searchKey]int{}
 	trialBracket := map[[2]any]int{}
 	for _, r := range latest {
 		if r.Search == nil || r.Status != StatusDone {
 			t.Fatalf("record without search or failed: %+v", r)
 		}
 		s := r.Search
-		k := key{s.Row, s.Trial, s.Rung}
+		k := searchKey{s.Row, s.Trial, s.Rung}
 		restarts[k]++
 		cut[k] = cut[k] || s.Cut
 		bracket[k] = s.Bracket
@@ -421,8 +427,8 @@ func TestSearchHyperband(t *testing.T) {
 		if n != want {
 			t.Errorf("%v (bracket %d): %d restarts, want %d", k, bracket[k], n, want)
 		}
-		if k.rung < 2 && !cut[k] != (restarts[key{k.row, k.trial, k.rung + 1}] > 0) {
-			t.Errorf("%v: cut %v, but went on: %v", k, cut[k], restarts[key{k.row, k.trial, k.rung + 1}] > 0)
+		if k.rung < 2 && !cut[k] != (restarts[searchKey{k.row, k.trial, k.rung + 1}] > 0) {
+			t.Errorf("%v: cut %v, but went on: %v", k, cut[k], restarts[searchKey{k.row, k.trial, k.rung + 1}] > 0)
 		}
 		if k.rung == 2 && cut[k] {
 			t.Errorf("%v cut at the last rung", k)
