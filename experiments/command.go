@@ -128,7 +128,7 @@ func (c *Config) validateCommandRow(m MethodSpec) (bool, error) {
 	}
 	if keys := sortedKeys(m.Space); len(keys) > 0 {
 		n := m.Space[keys[0]]
-		return true, c.errf(n.Line, "space", "a row with algorithm: command takes a grid, not a search space, in this version: list the values under grid:")
+		return true, c.errf(n.Line, "space", "a row with algorithm: command takes a grid, not a search space: searches run built-in methods only (a program of yours can be neither stopped at a rung nor continued from its factors); list its values under grid:")
 	}
 	for _, d := range m.Datasets {
 		if !c.hasDataset(d.Value) {

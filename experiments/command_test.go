@@ -256,7 +256,7 @@ func TestCommandRowRefusesSpace(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err := LoadConfig(path)
-	if err == nil || !strings.Contains(err.Error(), "c.yaml:10") || !strings.Contains(err.Error(), "grid") {
+	if err == nil || !strings.Contains(err.Error(), "c.yaml:10") || !strings.Contains(err.Error(), "space: a row with algorithm: command takes a grid, not a search space: searches run built-in methods only") {
 		t.Fatalf("LoadConfig = %v, want a c.yaml:10 error pointing to grid", err)
 	}
 }

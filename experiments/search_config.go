@@ -36,8 +36,9 @@ type SearchSpec struct {
 	// Rule is the selection rule the search maximises: modularity (the default),
 	// two-view, heldout (with holdout > 0) or ari (which reads the labels).
 	Rule string `yaml:"rule"`
-	// Prune is none (the default: every trial runs all iterations and restarts) or
-	// halving (successive halving; see searchPlan). hyperband is not implemented yet.
+	// Prune is none (the default: every trial runs all iterations and restarts),
+	// halving (successive halving; see searchTask.execute) or hyperband (brackets of
+	// successive halving starting at each rung in turn, Li et al. 2018).
 	Prune string `yaml:"prune"`
 	// MinIterations is the iterations of the first rung of halving (default: the row's
 	// iterations / eta² rounded up); rungs follow at MinIterations·etaᵏ up to the row's
@@ -402,12 +403,10 @@ func (c *Config) checkSearch(m MethodSpec, s *SearchSpec, sp search.Space, space
 	switch s.Prune {
 	case PruneNone:
 		return errors.Join(errs...)
-	case PruneHalving:
-	case PruneHyperband:
-		fault("prune", "hyperband is not implemented yet; use halving")
-		return errors.Join(errs...)
+	case PruneHalving, PruneHyperband:
 	default:
-		fault("prune", "unknown pruner %q (want none or halving)", s.Prune)
+		fault("prune", "unknown pruner %q (want none, halving or hyperband)%s", s.Prune,
+			suggest.DidYouMean(s.Prune, []string{PruneNone, PruneHalving, PruneHyperband}))
 		return errors.Join(errs...)
 	}
 	if params, _ := algorithms.Params(m.Algorithm.Value); !contains(params, "iterations") {

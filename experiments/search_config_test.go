@@ -78,6 +78,9 @@ func TestSearchConfigErrors(t *testing.T) {
 		{"eta < 2", row("{lambda: [1, 2]}", "{trials: 5, prune: halving, eta: 1}"), "eta: need eta ≥ 2", 8},
 		{"min_iterations too large", row("{lambda: [1, 2]}", "{trials: 5, prune: halving, min_iterations: 30}"), "min_iterations: need 1 ≤ min_iterations < the row's 30 iterations", 8},
 		{"first_restarts too large", row("{lambda: [1, 2]}", "{trials: 5, prune: halving, first_restarts: 3}"), "first_restarts: need 1 ≤ first_restarts ≤ restarts (2)", 8},
+		{"hyperband eta < 2", row("{lambda: [1, 2]}", "{trials: 5, prune: hyperband, eta: 1}"), "eta: need eta ≥ 2", 8},
+		{"hyperband min_iterations too large", row("{lambda: [1, 2]}", "{trials: 5, prune: hyperband, min_iterations: 30}"), "min_iterations: need 1 ≤ min_iterations < the row's 30 iterations", 8},
+		{"misspelt pruner", row("{lambda: [1, 2]}", "{trials: 5, prune: hyperbnd}"), `prune: unknown pruner "hyperbnd" (want none, halving or hyperband) (did you mean 'hyperband'?)`, 8},
 		{"unknown sampler", row("{lambda: [1, 2]}", "{trials: 5, sampler: tpf}"), `sampler: unknown sampler "tpf"`, 8},
 		{"unknown pruner", row("{lambda: [1, 2]}", "{trials: 5, prune: asha}"), `prune: unknown pruner "asha"`, 8},
 		{"heldout without holdout", row("{lambda: [1, 2]}", "{trials: 5, rule: heldout}"), "rule: rule heldout needs holdout", 8},
@@ -89,6 +92,7 @@ func TestSearchConfigErrors(t *testing.T) {
 		{"row search without space", searchHead + "methods:\n  - name: P\n    algorithm: nagc\n    search: {trials: 3}\n", `search: row "P" has a search block but no space`, 7},
 		{"bad range kind", row("{lambda: {normal: [1, 2]}}", ok), `lambda: unknown range "normal"`, 7},
 		{"no pruning of iterations-free method", searchHead + "methods:\n  - name: P\n    algorithm: kmeans\n    space: {n_init: [1, 2]}\n    search: {trials: 2, prune: halving}\n", "prune: kmeans has no iterations to halve", 8},
+		{"no hyperband of iterations-free method", searchHead + "methods:\n  - name: P\n    algorithm: kmeans\n    space: {n_init: [1, 2]}\n    search: {trials: 2, prune: hyperband}\n", "prune: kmeans has no iterations to halve", 8},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			path := writeConfig(t, c.text)

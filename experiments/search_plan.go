@@ -55,7 +55,7 @@ func (c *Config) searchTasks(loaded []*LoadedDataset, total int) ([]*searchTask,
 			t.rungs = rungIterations(s, c.rowIterations(m))
 			params, _ := algorithms.Params(m.Algorithm.Value)
 			_, fixed := m.Options["iterations"]
-			t.iterations = contains(params, "iterations") && (s.Prune == PruneHalving || c.Iterations > 0 || fixed)
+			t.iterations = contains(params, "iterations") && (s.Prune != PruneNone || c.Iterations > 0 || fixed)
 			plan += s.Trials * len(t.rungs) * c.Restarts
 			out = append(out, t)
 		}
@@ -64,9 +64,10 @@ func (c *Config) searchTasks(loaded []*LoadedDataset, total int) ([]*searchTask,
 }
 
 // rungIterations returns the iterations of the rungs of a search: min·etaᵏ below the
-// row's iterations, then the row's iterations; only those without pruning.
+// row's iterations, then the row's iterations; only those without pruning. Hyperband's
+// brackets start at each of these rungs in turn.
 func rungIterations(s *SearchSpec, iterations int) []int {
-	if s.Prune != PruneHalving {
+	if s.Prune == PruneNone {
 		return []int{iterations}
 	}
 	var rungs []int
@@ -76,13 +77,31 @@ func rungIterations(s *SearchSpec, iterations int) []int {
 	return append(rungs, iterations)
 }
 
-// restartsAt returns the restarts of a trial at rung k.
-func (t *searchTask) restartsAt(k int) int {
-	if k == 0 && len(t.rungs) > 1 {
+// restartsAt returns the restarts of a trial of the bracket starting at rung s, at rung
+// k: first_restarts at the bracket's first rung unless it is the last rung.
+func (t *searchTask) restartsAt(s, k int) int {
+	if k == s && k < len(t.rungs)-1 {
 		return t.spec.FirstRestarts
 	}
 	return t.cfg.Restarts
 }
+
+// brackets returns the bracket (the rung it starts at) of each of the n trials of
+// batch b: all 0 but with Hyperband, whose trials are split among its brackets in
+// proportion to search.BracketSizes, by trial number, in an order drawn from the
+// config's seed, the dataset, the row and b alone.
+func (t *searchTask) brackets(b, n int) []int {
+	if t.spec.Prune != PruneHyperband {
+		return make([]int, n)
+	}
+	h := sha256.New()
+	fmt.Fprintf(h, "nagc-hyperband\x00%d", t.batchSeed(b))
+	rng := search.NewRand(binary.LittleEndian.Uint64(h.Sum(nil)))
+	return search.Brackets(b*t.spec.Batch, n, search.BracketSizes(len(t.rungs), t.spec.Eta), rng)
+}
+
+// batchSize returns the number of trials of batch b.
+func (t *searchTask) batchSize(b int) int { return min(t.spec.Batch, t.spec.Trials-b*t.spec.Batch) }
 
 // shardOf returns the shard (of n) that runs the whole search: searches are split
 // between shards, never a search's runs, since each rung waits for the one before.
@@ -122,8 +141,7 @@ func (t *searchTask) sampler() search.Sampler {
 // proposal counted as a failed trial by the ones after it (Optuna's constant liar). A
 // proposal whose parameters equal an earlier trial's is drawn again (up to 20 times).
 func (t *searchTask) propose(b int, obs []search.Observation, earlier map[string]bool) [][]float64 {
-	first := b * t.spec.Batch
-	n := min(t.spec.Batch, t.spec.Trials-first)
+	first, n := b*t.spec.Batch, t.batchSize(b)
 	out := make([][]float64, 0, n)
 	if t.spec.Sampler == SamplerGrid {
 		for i := first; i < first+n; i++ {
@@ -241,18 +259,23 @@ func survivors(values []float64, eta int) []int {
 	return keep
 }
 
-// totalRuns returns the number of fits the search makes: per batch of n trials,
-// n·restartsAt(0) at the first rung, then max(1, ⌊n/eta⌋) trials at each rung after
-// with theirs (the cuts are decided by values, their sizes are not).
+// totalRuns returns the number of fits the search makes: per batch and bracket of n
+// trials, n·restartsAt at the bracket's first rung, then max(1, ⌊n/eta⌋) trials at each
+// rung after with theirs (the cuts are decided by values, their sizes are not).
 func (t *searchTask) totalRuns() int {
 	total := 0
 	for b := 0; b < t.batches(); b++ {
-		n := min(t.spec.Batch, t.spec.Trials-b*t.spec.Batch)
-		for k := range t.rungs {
-			if k > 0 {
-				n = max(1, n/t.spec.Eta)
+		inBracket := make([]int, len(t.rungs))
+		for _, s := range t.brackets(b, t.batchSize(b)) {
+			inBracket[s]++
+		}
+		for s, n := range inBracket {
+			for k := s; k < len(t.rungs) && n > 0; k++ {
+				if k > s {
+					n = max(1, n/t.spec.Eta)
+				}
+				total += n * t.restartsAt(s, k)
 			}
-			total += n * t.restartsAt(k)
 		}
 	}
 	return total

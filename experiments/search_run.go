@@ -81,7 +81,7 @@ func runSearches(ctx context.Context, cfg *Config, opt Options, p *sweepPlan, li
 			return err
 		}
 	}
-	defer sparse.SetThreads(sparse.SetThreads(1))
+	defer sparse.SetThreads(sparse.Threads())
 	for _, t := range tasks {
 		g := p.graphs[t.ds.Name]
 		if _, ok := env.inputs[t.ds.Name]; !ok {
@@ -99,12 +99,15 @@ func runSearches(ctx context.Context, cfg *Config, opt Options, p *sweepPlan, li
 
 // execute runs the search t: batch after batch, the batch's trials proposed from the
 // values of the earlier batches, then rung after rung, every fit of a rung done before
-// the rung is cut. It returns with env.stopped set where it could not finish.
+// the rung is cut. With Hyperband, a trial enters at its bracket's first rung and is
+// cut among the trials of its bracket only. It returns with env.stopped set where it
+// could not finish.
 func (t *searchTask) execute(env *searchEnv) error {
 	var obs []search.Observation
 	earlier := map[string]bool{}
 	for b := 0; b < t.batches(); b++ {
 		points := t.propose(b, obs, earlier)
+		bracket := t.brackets(b, len(points))
 		first := b*t.spec.Batch + 1
 		alive := make([]int, len(points))
 		for i := range alive {
@@ -113,11 +116,16 @@ func (t *searchTask) execute(env *searchEnv) error {
 		level, value := make([]int, len(points)), make([]float64, len(points))
 		for k := range t.rungs {
 			var jobs []searchJob
+			var active []int // the alive trials whose bracket has started
 			for _, i := range alive {
-				for r := 0; r < t.restartsAt(k); r++ {
+				if bracket[i] > k {
+					continue
+				}
+				active = append(active, i)
+				for r := 0; r < t.restartsAt(bracket[i], k); r++ {
 					j := searchJob{run: t.run(first+i, b, points[i], k, r), last: k == len(t.rungs)-1,
-						info: results.SearchInfo{Row: t.row.Name.Value, Rule: t.spec.Rule, Trial: first + i, Batch: b, Rung: k, Rungs: len(t.rungs)}}
-					if k > 0 && r < t.restartsAt(k-1) {
+						info: results.SearchInfo{Row: t.row.Name.Value, Rule: t.spec.Rule, Trial: first + i, Batch: b, Rung: k, Rungs: len(t.rungs), Bracket: bracket[i]}}
+					if k > bracket[i] && r < t.restartsAt(bracket[i], k-1) {
 						j.prev, j.prevIters = env.latest[t.run(first+i, b, points[i], k-1, r).ID], t.rungs[k-1]
 					}
 					jobs = append(jobs, j)
@@ -126,21 +134,13 @@ func (t *searchTask) execute(env *searchEnv) error {
 			if err := env.executeJobs(t, jobs); err != nil || env.stopped {
 				return err
 			}
-			vals := make([]float64, len(alive))
-			for n, i := range alive {
-				vals[n] = t.trialValue(env, first+i, b, points[i], k)
-				level[i], value[i] = k, vals[n]
+			for _, i := range active {
+				level[i], value[i] = k, t.trialValue(env, first+i, b, points[i], bracket[i], k)
 			}
-			keep := alive
-			if k < len(t.rungs)-1 {
-				keep = nil
-				for _, n := range survivors(vals, t.spec.Eta) {
-					keep = append(keep, alive[n])
-				}
-			}
-			for _, i := range alive {
+			keep := t.keep(alive, active, bracket, value, k)
+			for _, i := range active {
 				cut := !slices.Contains(keep, i)
-				for r := 0; r < t.restartsAt(k); r++ {
+				for r := 0; r < t.restartsAt(bracket[i], k); r++ {
 					id := t.run(first+i, b, points[i], k, r).ID
 					if cut {
 						if err := env.markCut(id); err != nil {
@@ -148,7 +148,7 @@ func (t *searchTask) execute(env *searchEnv) error {
 						}
 						removeFactors(env.dir, id)
 					}
-					if k > 0 && r < t.restartsAt(k-1) { // continued: the previous rung's factors are spent
+					if k > bracket[i] && r < t.restartsAt(bracket[i], k-1) { // continued: the previous rung's factors are spent
 						removeFactors(env.dir, t.run(first+i, b, points[i], k-1, r).ID)
 					}
 				}
@@ -162,11 +162,44 @@ func (t *searchTask) execute(env *searchEnv) error {
 	return nil
 }
 
-// trialValue returns the value of a trial at rung k: the mean of the rule's value over
-// its restarts there, −Inf where a fit failed or lacks the rule's metric.
-func (t *searchTask) trialValue(env *searchEnv, trial, b int, x []float64, k int) float64 {
+// keep returns the trials of alive that go on after rung k: those whose bracket has not
+// started, and of each bracket's trials in active (which fitted rung k) the best
+// max(1, ⌊n/eta⌋) by value, ties to the earlier trial; all at the last rung.
+func (t *searchTask) keep(alive, active, bracket []int, value []float64, k int) []int {
+	if k == len(t.rungs)-1 {
+		return alive
+	}
+	goOn := map[int]bool{}
+	for s := 0; s <= k; s++ {
+		var members []int
+		var vals []float64
+		for _, i := range active {
+			if bracket[i] == s {
+				members, vals = append(members, i), append(vals, value[i])
+			}
+		}
+		if len(members) == 0 {
+			continue
+		}
+		for _, n := range survivors(vals, t.spec.Eta) {
+			goOn[members[n]] = true
+		}
+	}
+	var out []int
+	for _, i := range alive {
+		if bracket[i] > k || goOn[i] {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// trialValue returns the value of a trial of the bracket starting at rung s, at rung
+// k: the mean of the rule's value over its restarts there, −Inf where a fit failed or
+// lacks the rule's metric.
+func (t *searchTask) trialValue(env *searchEnv, trial, b int, x []float64, s, k int) float64 {
 	var sum float64
-	n := t.restartsAt(k)
+	n := t.restartsAt(s, k)
 	for r := 0; r < n; r++ {
 		v, ok := ruleValue(t.spec.Rule, env.latest[t.run(trial, b, x, k, r).ID])
 		if !ok {
@@ -194,6 +227,12 @@ func (env *searchEnv) markCut(id string) error {
 	return nil
 }
 
+// kernelThreads returns the threads the kernels of each of concurrent fits use when
+// workers may run: the workers a rung leaves idle shared among its fits (the last rung
+// of one trial with one restart uses every worker's core), at least 1. Records are the
+// same for any count (TestSearchKernelThreads pins it through this variable).
+var kernelThreads = func(workers, concurrent int) int { return max(1, workers/max(concurrent, 1)) }
+
 // executeJobs executes the jobs not yet recorded on opt.Workers workers and records
 // them. It sets env.stopped when it could not execute them all (the limit, or ctx).
 // A failed fit is recorded and counts as finished: runs are deterministic, so it
@@ -215,6 +254,7 @@ func (env *searchEnv) executeJobs(t *searchTask, jobs []searchJob) error {
 	finished := make(chan *results.Record)
 	var wg sync.WaitGroup
 	env.concurrent = max(min(env.opt.Workers, len(todo)), 1)
+	sparse.SetThreads(kernelThreads(env.opt.Workers, env.concurrent))
 	for w := 0; w < env.concurrent; w++ {
 		wg.Add(1)
 		go func() {
@@ -379,7 +419,7 @@ func (t *searchTask) settings() map[string]any {
 	}
 	return map[string]any{
 		"sampler": t.spec.Sampler, "trials": t.spec.Trials, "batch": t.spec.Batch, "rule": t.spec.Rule,
-		"prune": t.spec.Prune, "rungs": t.rungs, "first_restarts": t.restartsAt(0), "restarts": t.cfg.Restarts,
+		"prune": t.spec.Prune, "rungs": t.rungs, "first_restarts": t.restartsAt(0, 0), "restarts": t.cfg.Restarts,
 		"seed": t.cfg.Seed, "space": space, "options": opts, "algorithm": t.row.Algorithm.Value,
 		"holdout": t.cfg.Holdout, "metrics": t.cfg.Metrics, "k1": t.ds.K1,
 		"proposals": proposalsVersion,

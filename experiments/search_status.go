@@ -39,6 +39,7 @@ func SearchStatusOf(cfg *Config, recs []results.Record) []SearchStatus {
 		bad, cut bool
 		params   map[string]any
 		iters    int
+		point    string // the grid point its records aggregate to (Aggregate)
 	}
 	trials := map[key]map[int]*trialAcc{}
 	rules := map[key]string{}
@@ -55,7 +56,7 @@ func SearchStatusOf(cfg *Config, recs []results.Record) []SearchStatus {
 		rules[k] = r.Search.Rule
 		t := trials[k][r.Search.Trial]
 		if t == nil || r.Search.Rung > t.rung {
-			t = &trialAcc{rung: r.Search.Rung, params: withoutIterations(r.Params), iters: r.Iterations}
+			t = &trialAcc{rung: r.Search.Rung, params: withoutIterations(r.Params), iters: r.Iterations, point: r.GridPoint()}
 			trials[k][r.Search.Trial] = t
 		}
 		if r.Search.Rung < t.rung {
@@ -86,6 +87,7 @@ func SearchStatusOf(cfg *Config, recs []results.Record) []SearchStatus {
 			ids = append(ids, id)
 		}
 		sort.Ints(ids)
+		bestPoint := ""
 		for _, id := range ids {
 			t := trials[k][id]
 			switch {
@@ -97,7 +99,10 @@ func SearchStatusOf(cfg *Config, recs []results.Record) []SearchStatus {
 					continue
 				}
 				v := t.sum / float64(t.n)
-				if st.Best == nil || v > st.Best.Value {
+				// Ties go to the first grid point in canonical order, as Best's do: the
+				// status's best is the summary's choice.
+				if st.Best == nil || v > st.Best.Value || v == st.Best.Value && t.point < bestPoint {
+					bestPoint = t.point
 					st.Best = &SearchTrial{Trial: id, Rung: t.rung, Restarts: t.n, Params: t.params, Value: v, Iterations: t.iters}
 				}
 			default:

@@ -7,17 +7,19 @@ import (
 
 // SearchInfo is what a record of a search says of its run: the row searched, the trial
 // (from 1) and the batch it was proposed in (from 0), the rung of successive halving
-// (from 0, of Rungs; 0 of 1 without pruning), and whether the trial was cut at this
-// rung (its value there was not in the best 1/eta of the rung). Rule is the rule the
-// search maximises.
+// (from 0, of Rungs; 0 of 1 without pruning), the bracket of Hyperband the trial is in
+// (the rung it started at: 0, omitted, for halving's one bracket), and whether the
+// trial was cut at this rung (its value there was not in the best 1/eta of its
+// bracket's trials at the rung). Rule is the rule the search maximises.
 type SearchInfo struct {
-	Row   string `json:"row"`
-	Rule  string `json:"rule"`
-	Trial int    `json:"trial"`
-	Batch int    `json:"batch"`
-	Rung  int    `json:"rung"`
-	Rungs int    `json:"rungs"`
-	Cut   bool   `json:"cut,omitempty"`
+	Row     string `json:"row"`
+	Rule    string `json:"rule"`
+	Trial   int    `json:"trial"`
+	Batch   int    `json:"batch"`
+	Rung    int    `json:"rung"`
+	Rungs   int    `json:"rungs"`
+	Bracket int    `json:"bracket,omitempty"`
+	Cut     bool   `json:"cut,omitempty"`
 }
 
 // RuleValue returns the value a search's rule gives a run's metrics (higher is
@@ -42,13 +44,25 @@ func RuleValue(rule string, metrics map[string]float64) (float64, bool) {
 // SearchBest follows the best trial seen at the last rung of any search, record by
 // record, for a progress line. The zero value is ready to use.
 type SearchBest struct {
-	acc  map[string]*[2]float64 // dataset, row, trial → sum, n at the last rung
-	best float64
+	acc  map[string]*searchMean // dataset, row, trial → its records at the last rung
+	best string                 // the key of the best trial
 	text string
 }
 
+// searchMean is the sum and count of a trial's values at the last rung, and what the
+// progress line says of it.
+type searchMean struct {
+	sum, n             float64
+	rule, dataset, row string
+	trial              int
+}
+
+func (m *searchMean) mean() float64 { return m.sum / m.n }
+
 // Add counts record r and returns the best so far ("" before any trial reached its
-// last rung): the mean of its rule's value over its restarts recorded so far.
+// last rung): the largest mean of a rule's value over the restarts of a trial recorded
+// so far (a later restart that lowers the best trial's mean lowers what it says). It
+// costs O(1), or O(trials) when the best trial's mean falls.
 func (b *SearchBest) Add(r *Record) string {
 	if r.Search == nil || r.Search.Rung != r.Search.Rungs-1 {
 		return b.text
@@ -58,20 +72,28 @@ func (b *SearchBest) Add(r *Record) string {
 		return b.text
 	}
 	if b.acc == nil {
-		b.acc, b.best = map[string]*[2]float64{}, math.Inf(-1)
+		b.acc = map[string]*searchMean{}
 	}
 	k := fmt.Sprintf("%s\x00%s\x00%d", r.Dataset, r.Search.Row, r.Search.Trial)
 	a := b.acc[k]
 	if a == nil {
-		a = &[2]float64{}
+		a = &searchMean{rule: r.Search.Rule, dataset: r.Dataset, row: r.Search.Row, trial: r.Search.Trial}
 		b.acc[k] = a
 	}
-	a[0] += v
-	a[1]++
-	if m := a[0] / a[1]; m > b.best {
-		b.best = m
-		b.text = fmt.Sprintf("best %s %.4f (%s, %s trial %d)", r.Search.Rule, m, r.Dataset, r.Search.Row, r.Search.Trial)
+	a.sum += v
+	a.n++
+	switch cur := b.acc[b.best]; {
+	case cur == nil || a.mean() > cur.mean():
+		b.best = k
+	case k == b.best: // the best may have fallen below another trial
+		for key, m := range b.acc {
+			if m.mean() > b.acc[b.best].mean() || m.mean() == b.acc[b.best].mean() && key < b.best {
+				b.best = key
+			}
+		}
 	}
+	m := b.acc[b.best]
+	b.text = fmt.Sprintf("best %s %.4f (%s, %s trial %d)", m.rule, m.mean(), m.dataset, m.row, m.trial)
 	return b.text
 }
 

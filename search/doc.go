@@ -14,4 +14,8 @@
 // in log space for a log range and on [lo−½, hi+½] for integers; a weighted histogram
 // for choices, each with a prior component), and the proposal is the candidate, out
 // of EICandidates drawn from l, that maximises l(x)/g(x).
+//
+// BracketSizes and Brackets split the trials of a Hyperband search (Li et al. 2018)
+// among its brackets of successive halving, in the paper's proportions, by trial
+// number and a seeded shuffle within a batch: never by the number of workers.
 package search

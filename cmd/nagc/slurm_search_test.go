@@ -71,11 +71,20 @@ func sweepRecords(t *testing.T, dir string) []string {
 // shard stopped inside its search (a task's time limit) leaves every planned grid run
 // recorded; the merge refuses it all the same, naming the search, and once the task is
 // run again the merge gives the same records. Meanwhile nagc status reads the search's
-// progress in its shard and names the command that finishes it.
+// progress in its shard and names the command that finishes it. For halving and for
+// Hyperband.
 func TestShardedSearchMerge(t *testing.T) {
+	for _, prune := range []string{"halving", "hyperband"} {
+		t.Run(prune, func(t *testing.T) {
+			testShardedSearchMerge(t, strings.Replace(shardSearchConfig, "prune: halving", "prune: "+prune, 1))
+		})
+	}
+}
+
+func testShardedSearchMerge(t *testing.T, config string) {
 	dir := t.TempDir()
 	cfg := filepath.Join(dir, "shs.yaml")
-	if err := os.WriteFile(cfg, []byte(shardSearchConfig), 0o644); err != nil {
+	if err := os.WriteFile(cfg, []byte(config), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	one := filepath.Join(dir, "one")

@@ -23,11 +23,13 @@ type searchView struct {
 	Fits               []results.Record
 }
 
-// searchTrialView is one trial of a search: its parameters and, per rung reached, its
-// iterations and mean value; Cut says it stopped at its last rung reached before the
-// search's last; Finished that it completed the last rung.
+// searchTrialView is one trial of a search: its parameters, its bracket of Hyperband
+// (the rung it started at) and, per rung reached, its iterations and mean value; Cut
+// says it stopped at its last rung reached before the search's last; Finished that it
+// completed the last rung.
 type searchTrialView struct {
 	Trial, Batch   int
+	Bracket        int
 	Params         map[string]any
 	Iterations     []int
 	Values         []float64
@@ -84,7 +86,7 @@ func (v *searchView) trials() {
 					params[k] = p
 				}
 			}
-			t = &searchTrialView{Trial: s.Trial, Batch: s.Batch, Params: params}
+			t = &searchTrialView{Trial: s.Trial, Batch: s.Batch, Bracket: s.Bracket, Params: params}
 			byTrial[s.Trial] = t
 			v.Trials = append(v.Trials, t)
 		}
@@ -266,10 +268,12 @@ func (v *searchView) paramKeys() []string {
 	return keys
 }
 
-// trialsTable returns the table of a search's trials: parameters, rung reached,
-// iterations, mean value there, and whether it was cut or completed the last rung.
+// trialsTable returns the table of a search's trials: parameters, bracket (a Hyperband
+// search's only), rung reached, iterations, mean value there, and whether it was cut or
+// completed the last rung.
 func trialsTable(r *Results, v *searchView) *Table {
 	keys := v.paramKeys()
+	brackets := slices.ContainsFunc(v.Trials, func(t *searchTrialView) bool { return t.Bracket > 0 })
 	tt := texttable.Table{
 		Title:   fmt.Sprintf("%s on %s: trials of the search", v.Row, DatasetTitle(v.Dataset)),
 		Caption: fmt.Sprintf("Every trial in order: its parameters, the last rung it reached with that rung's iterations and the mean %s over its restarts there, and its outcome.", ruleLabel(v.Rule)),
@@ -278,6 +282,9 @@ func trialsTable(r *Results, v *searchView) *Table {
 	for _, k := range keys {
 		tt.Columns = append(tt.Columns, texttable.Column{Title: k, Align: 'r'})
 	}
+	if brackets {
+		tt.Columns = append(tt.Columns, texttable.Column{Title: "bracket", Align: 'r'})
+	}
 	tt.Columns = append(tt.Columns, texttable.Column{Title: "rung", Align: 'r'}, texttable.Column{Title: "iterations", Align: 'r'},
 		texttable.Column{Title: v.Rule, Align: 'r'}, texttable.Column{Title: "outcome", Align: 'l'})
 	t := NewTable("search_trials_"+r.searchSlug(v), tt)
@@ -285,6 +292,9 @@ func trialsTable(r *Results, v *searchView) *Table {
 		cells := []texttable.Cell{{Text: strconv.Itoa(tr.Trial)}, {Text: strconv.Itoa(tr.Batch)}}
 		for _, k := range keys {
 			cells = append(cells, texttable.Cell{Text: fmt.Sprint(tr.Params[k])})
+		}
+		if brackets {
+			cells = append(cells, texttable.Cell{Text: strconv.Itoa(tr.Bracket)})
 		}
 		k := len(tr.Iterations) - 1
 		outcome := "running"
@@ -336,7 +346,7 @@ func (rep *Report) writeSearchSection(b *bytes.Buffer, opt Options) error {
 			if err != nil {
 				return err
 			}
-			for _, draw := range []func(*searchView, FigureOptions) (*Figure, error){rep.Results.bestSoFarFigure, rep.Results.bestSoFarSecondsFigure, rep.Results.rungFigure, rep.Results.sliceFigure} {
+			for _, draw := range []func(*searchView, FigureOptions) (*Figure, error){rep.Results.bestSoFarFigure, rep.Results.bestSoFarSecondsFigure, rep.Results.rungFigure, rep.Results.parallelFigure, rep.Results.sliceFigure} {
 				f, err := draw(v, fo)
 				if err != nil {
 					return err

@@ -118,6 +118,7 @@ func TestSearchFiguresGolden(t *testing.T) {
 	o := FigureOptions{Dir: dir, Formats: []string{FormatPNG}}
 	for name, draw := range map[string]func(*searchView, FigureOptions) (*Figure, error){
 		"search_best": r.bestSoFarFigure, "search_best_seconds": r.bestSoFarSecondsFigure, "search_rungs": r.rungFigure,
+		"search_parallel": r.parallelFigure,
 	} {
 		t.Run(name, func(t *testing.T) {
 			fig, err := draw(v, o)

@@ -51,7 +51,7 @@ func (r *Results) sliceFigure(v *searchView, o FigureOptions) (*Figure, error) {
 		for _, p := range pts {
 			lo, hi = min(lo, p.X), max(hi, p.X)
 		}
-		if lo > 0 && hi >= logSpan*lo {
+		if searchLogAxis(lo, hi) {
 			f.Plot.X.Scale, f.Plot.X.Tick.Marker = plot.LogScale{}, paperplot.LogTicks{}
 			logs = append(logs, paramSymbol(k))
 		}

@@ -46,6 +46,7 @@ methods:
 	}
 	for _, f := range []string{"search_best_synthetic_s.png", "search_rungs_synthetic_s.png", "search_trials_synthetic_s.md",
 		"search_trials_synthetic_s.tex", "search_trials_synthetic_s.csv", "search_best_seconds_synthetic_s.png", "search_slices_synthetic_s.png",
+		"search_parallel_synthetic_s.png",
 		"search_grid_synthetic_s.md", "search_grid_synthetic_s.tex", "search_grid_synthetic_s.csv"} {
 		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
 			t.Errorf("missing %s: %v", f, err)
@@ -59,8 +60,22 @@ methods:
 		}
 	}
 	table, _ := os.ReadFile(filepath.Join(out, "search_trials_synthetic_s.md"))
-	if n, c := strings.Count(string(table), "| completed |"), strings.Count(string(table), "| cut |"); n != 2 || c != 10 {
+	if n, c := strings.Count(string(table), "| completed |"), strings.Count(string(table), "| cut |"); n != 2 || c != 10 || strings.Contains(string(table), "bracket") {
 		t.Errorf("trials table: %d completed, %d cut\n%s", n, c, table)
+	}
+
+	// Hyperband: the trials table says each trial's bracket; every trial is completed
+	// or cut.
+	dir = sweepOf(t, strings.Replace(config, "prune: halving", "prune: hyperband", 1), 2)
+	out = filepath.Join(t.TempDir(), "rep")
+	if _, err := Generate(Options{ResultsDir: dir, OutDir: out, Figures: []string{FormatPNG}, NoPaper: true,
+		LoadGraph: func(string) (*datasets.Graph, error) { return nil, errors.New("no data") }}, nil); err != nil {
+		t.Fatal(err)
+	}
+	table, _ = os.ReadFile(filepath.Join(out, "search_trials_synthetic_s.md"))
+	n, c := strings.Count(string(table), "| completed |"), strings.Count(string(table), "| cut |")
+	if !strings.Contains(string(table), "| bracket | rung |") || n+c != 12 || n < 3 {
+		t.Errorf("Hyperband's trials table: %d completed, %d cut\n%s", n, c, table)
 	}
 }
 
