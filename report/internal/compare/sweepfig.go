@@ -6,9 +6,6 @@ import (
 	"sort"
 	"strings"
 
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/plotter"
-
 	"github.com/nagc-harness/nagc/experiments"
 	"github.com/nagc-harness/nagc/internal/paperplot"
 	"github.com/nagc-harness/nagc/report/internal/render"
@@ -178,12 +175,11 @@ func sweepFigure(r results, dataset, param string, o render.FigureOptions) (*ren
 		}
 	}
 	if logX {
-		f.Plot.X.Scale = plot.LogScale{}
-		f.Plot.X.Tick.Marker = paperplot.LogTicks{}
+		f.LogX()
 		f.Plot.X.Min, f.Plot.X.Max = xmin/math.Pow(10, 0.3), xmax*math.Pow(10, 0.3)
 	} else {
 		f.Plot.X.Min, f.Plot.X.Max = xmin-0.8, xmax+0.8
-		f.Plot.X.Tick.Marker = integerTicks(series, marks, r.K1(dataset))
+		f.XTicks(integerTicks(series, marks, r.K1(dataset)))
 	}
 	f.Pad(ari.Lo, ari.Hi)
 	fig := &render.Figure{
@@ -219,7 +215,7 @@ func addSweepLines(f *paperplot.Figure, series []sweepLine, logX bool, ari rende
 			}
 		}
 		off := float64(i) - float64(len(series)-1)/2
-		pts := make(plotter.XYs, len(s.X))
+		pts := make(paperplot.XYs, len(s.X))
 		for j, x := range s.X {
 			xmin, xmax = math.Min(xmin, x), math.Max(xmax, x)
 			// Offset the lines slightly in x so that their error bars do not overlap.
@@ -228,7 +224,7 @@ func addSweepLines(f *paperplot.Figure, series []sweepLine, logX bool, ari rende
 			} else {
 				x += 0.12 * off
 			}
-			pts[j] = plotter.XY{X: x, Y: s.Mean[j]}
+			pts[j] = paperplot.XY{X: x, Y: s.Mean[j]}
 		}
 		low, high := render.ClippedErrors(s.Mean, s.Std, ari.Lo, ari.Hi)
 		if err := f.Spread(i, pts, low, high); err != nil {
@@ -245,10 +241,9 @@ func addSweepLines(f *paperplot.Figure, series []sweepLine, logX bool, ari rende
 	return xmin, xmax, nil
 }
 
-// integerTicks labels every k2 value of the series and marks, the value equal to k1
-// (the paper's "k1" grid value) as "4 (k1)".
-func integerTicks(series []sweepLine, marks []paper.Mark, k1 int) plot.Ticker {
-	var xs []float64
+// integerTicks returns every k2 value of the series and marks and its label, the value
+// equal to k1 (the paper's "k1" grid value) labelled "4 (k1)".
+func integerTicks(series []sweepLine, marks []paper.Mark, k1 int) (xs []float64, labels []string) {
 	for _, s := range series {
 		for _, x := range s.X {
 			if !containsFloat(xs, x) {
@@ -262,15 +257,12 @@ func integerTicks(series []sweepLine, marks []paper.Mark, k1 int) plot.Ticker {
 		}
 	}
 	sort.Float64s(xs)
-	return plot.TickerFunc(func(min, max float64) []plot.Tick {
-		var t []plot.Tick
-		for _, x := range xs {
-			label := render.FmtParam(x)
-			if k1 > 0 && x == float64(k1) {
-				label += " (k1)"
-			}
-			t = append(t, plot.Tick{Value: x, Label: label})
+	for _, x := range xs {
+		label := render.FmtParam(x)
+		if k1 > 0 && x == float64(k1) {
+			label += " (k1)"
 		}
-		return t
-	})
+		labels = append(labels, label)
+	}
+	return xs, labels
 }

@@ -31,7 +31,7 @@
 // Every table exists as Markdown, LaTeX (booktabs, a tabular ready to \input) and tidy
 // CSV (one row per cell), written by package internal/texttable. Missing data never
 // breaks a table: a cell without finished runs renders "—" with a note saying why.
-// Figures are drawn with package internal/paperplot (on gonum.org/v1/plot) as PNG and as
+// Figures are drawn with package internal/paperplot as PNG and as
 // PDF whose fonts are embedded as Unicode subsets (package internal/pdfcanvas), so that λ
 // and ρ are in the text layer; their sizes, fonts, titles and plotted metric are
 // Options.FigureSettings (a config's figures section), ready for a paper (a column wide,

@@ -4,9 +4,6 @@ import (
 	"fmt"
 	"math"
 
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/plotter"
-
 	"github.com/nagc-harness/nagc/experiments"
 	"github.com/nagc-harness/nagc/internal/paperplot"
 )
@@ -180,17 +177,16 @@ func objectivePlot(st paperplot.Style, cv objectiveCurve, ylabel string) (f *pap
 		xs[k] = append(xs[k], float64(j+1))
 	}
 	for k, ys := range parts {
-		pts := make(plotter.XYs, len(ys))
+		pts := make(paperplot.XYs, len(ys))
 		for j := range ys {
-			pts[j] = plotter.XY{X: xs[k][j], Y: ys[j]}
+			pts[j] = paperplot.XY{X: xs[k][j], Y: ys[j]}
 		}
 		if err := f.Curve(k, names[k], pts); err != nil {
 			return nil, false, fmt.Errorf("objective of %s: %w", cv.Method, err)
 		}
 	}
 	if lo > 0 && hi/lo > 10 {
-		f.Plot.Y.Scale = plot.LogScale{}
-		f.Plot.Y.Tick.Marker = paperplot.LogTicks{}
+		f.LogY()
 	} else {
 		paperplot.ScaleAxis(&f.Plot.Y, lo, hi)
 	}

@@ -5,9 +5,6 @@ import (
 	"math"
 	"strings"
 
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/plotter"
-
 	"github.com/nagc-harness/nagc/experiments"
 	"github.com/nagc-harness/nagc/internal/paperplot"
 )
@@ -71,7 +68,7 @@ func sensitivityFigure(r *Results, dataset, method, param string, o FigureOption
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for i, se := range series {
 		off := float64(i) - float64(len(series)-1)/2
-		pts := make(plotter.XYs, len(se.X))
+		pts := make(paperplot.XYs, len(se.X))
 		low, high := ClippedErrors(se.Mean, se.Std, m.Lo, m.Hi)
 		if math.IsNaN(m.Lo) {
 			low, high = ClippedErrors(se.Mean, se.Std, math.Inf(-1), math.Inf(1))
@@ -81,7 +78,7 @@ func sensitivityFigure(r *Results, dataset, method, param string, o FigureOption
 			if o.Style.Errors == paperplot.ErrorBars {
 				x = ax.offset(x, off) // lines a little apart, so that their bars do not overlap
 			}
-			pts[j] = plotter.XY{X: x, Y: se.Mean[j]}
+			pts[j] = paperplot.XY{X: x, Y: se.Mean[j]}
 			lo, hi = math.Min(lo, se.Mean[j]-low[j]), math.Max(hi, se.Mean[j]+high[j])
 		}
 		name := method
@@ -102,7 +99,7 @@ func sensitivityFigure(r *Results, dataset, method, param string, o FigureOption
 		lo, hi = math.Min(lo, v), math.Max(hi, v)
 		other = name
 	}
-	ax.setX(f.Plot)
+	ax.setX(f)
 	if math.IsNaN(m.Lo) {
 		paperplot.ScaleAxis(&f.Plot.Y, lo, hi)
 		f.Pad()
@@ -158,20 +155,20 @@ func (a paramAxis) offset(x, off float64) float64 {
 // setX sets the plot's x scale, ticks (powers of ten on a log axis, else every value
 // named where they are categories or at most eight) and range (a margin around the
 // values).
-func (a paramAxis) setX(p *plot.Plot) {
+func (a paramAxis) setX(f *paperplot.Figure) {
 	xv := a.vals
+	p := f.Plot
 	if a.log {
-		p.X.Scale = plot.LogScale{}
-		p.X.Tick.Marker = paperplot.LogTicks{}
+		f.LogX()
 		p.X.Min, p.X.Max = xv[0].Num/math.Pow(10, 0.3), xv[len(xv)-1].Num*math.Pow(10, 0.3)
 		return
 	}
 	if !a.num || len(xv) <= 8 { // few values: each one named, as in the grid
-		ticks := make(plot.ConstantTicks, len(xv))
-		for i, l := range valueLabels(xv) {
-			ticks[i] = plot.Tick{Value: a.pos(i), Label: l}
+		at := make([]float64, len(xv))
+		for i := range at {
+			at[i] = a.pos(i)
 		}
-		p.X.Tick.Marker = ticks
+		f.XTicks(at, valueLabels(xv))
 	}
 	span := a.pos(len(xv)-1) - a.pos(0)
 	pad := 0.06 * span

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"slices"
 
-	"gonum.org/v1/plot/vg"
-
 	"github.com/nagc-harness/nagc/experiments"
 	"github.com/nagc-harness/nagc/internal/paperplot"
 )
@@ -53,7 +51,7 @@ func newFigureSettings(f *experiments.Figures) (*figureSettings, error) {
 		}
 	}
 	st.Aspect = f.Aspect
-	st.FontSize = vg.Length(f.FontSize)
+	st.FontSize = paperplot.Pt(f.FontSize)
 	if f.Title != nil {
 		st.Title = *f.Title
 	}

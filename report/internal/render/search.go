@@ -8,9 +8,8 @@ import (
 	"sort"
 	"strconv"
 
-	"gonum.org/v1/plot/plotter"
-
 	"github.com/nagc-harness/nagc/experiments"
+	"github.com/nagc-harness/nagc/internal/paperplot"
 	"github.com/nagc-harness/nagc/internal/texttable"
 )
 
@@ -146,7 +145,7 @@ func (r *Results) bestSoFarSecondsFigure(v *searchView, o FigureOptions) (*Figur
 // bestSoFar draws the search's best finished value against the cost (fitCost) of its
 // fits in the order they were executed: iterations, or seconds when seconds is set.
 func (r *Results) bestSoFar(v *searchView, o FigureOptions, seconds bool) (*Figure, error) {
-	var pts plotter.XYs
+	var pts paperplot.XYs
 	best, cost := math.Inf(-1), 0.0
 	finishedAt := map[int]*searchTrialView{}
 	for _, t := range v.Trials {
@@ -164,15 +163,15 @@ func (r *Results) bestSoFar(v *searchView, o FigureOptions, seconds bool) (*Figu
 		if t := finishedAt[i]; t != nil && t.Values[t.last] > best {
 			best = t.Values[t.last]
 			if len(pts) > 0 {
-				pts = append(pts, plotter.XY{X: cost, Y: pts[len(pts)-1].Y})
+				pts = append(pts, paperplot.XY{X: cost, Y: pts[len(pts)-1].Y})
 			}
-			pts = append(pts, plotter.XY{X: cost, Y: best})
+			pts = append(pts, paperplot.XY{X: cost, Y: best})
 		}
 	}
 	if len(pts) == 0 {
 		return nil, nil
 	}
-	pts = append(pts, plotter.XY{X: cost, Y: best})
+	pts = append(pts, paperplot.XY{X: cost, Y: best})
 	xLabel, name, against := "iterations run (all fits)", "search_best_", "the iterations all the search's fits ran up to then (continued fits count only their own)"
 	if seconds {
 		xLabel, name, against = "seconds (all fits)", "search_best_seconds_", "the seconds all the search's fits took up to then (fit time plus a k-means start where it was computed, summed over fits whatever ran in parallel)"
@@ -206,12 +205,12 @@ func (r *Results) bestSoFar(v *searchView, o FigureOptions, seconds bool) (*Figu
 func (r *Results) rungFigure(v *searchView, o FigureOptions) (*Figure, error) {
 	f := o.Style.NewFigure(fmt.Sprintf("%s on %s: rungs", v.Row, DatasetTitle(v.Dataset)), "iterations", ruleLabel(v.Rule))
 	f.Grid()
-	var done, cut []plotter.XYs
+	var done, cut []paperplot.XYs
 	for _, t := range v.Trials {
-		var pts plotter.XYs
+		var pts paperplot.XYs
 		for k, it := range t.Iterations {
 			if y := t.Values[k]; !math.IsInf(y, 0) && !math.IsNaN(y) {
-				pts = append(pts, plotter.XY{X: float64(it), Y: y})
+				pts = append(pts, paperplot.XY{X: float64(it), Y: y})
 			}
 		}
 		switch {
