@@ -11,7 +11,7 @@ import (
 // run is one synthetic record of the fixture (reporttest.FixtureRuns).
 type run reporttest.Run
 
-// fixtureRuns is the results set shared with the other report package's tests.
+// fixtureRuns is the results set package report's tests share (reporttest.FixtureRuns).
 func fixtureRuns() []run {
 	var out []run
 	for _, r := range reporttest.FixtureRuns() {

@@ -87,9 +87,8 @@ type Report struct {
 }
 
 // Generate reads a results folder and writes the report's tables, figures and REPORT.md
-// into the report folder, with the comparison cmp (report/internal/compare's Paper for
-// the NAGC paper; nil: none can be made) when the records or opt.Compare ask for one.
-// It never runs a method.
+// into the report folder, with the comparison cmp (Paper for the NAGC paper; nil: none can be made) when the
+// records or opt.Compare ask for one. It never runs a method.
 func Generate(opt Options, cmp Comparer) (*Report, error) {
 	defaulted := opt.Figures == nil && !opt.NoFigures
 	opt, err := opt.withDefaults()

@@ -1,4 +1,4 @@
-package compare
+package render
 
 import (
 	"github.com/nagc-harness/nagc/report/internal/reporttest"
@@ -10,13 +10,12 @@ import (
 	"github.com/nagc-harness/nagc/datasets"
 	"github.com/nagc-harness/nagc/experiments"
 	"github.com/nagc-harness/nagc/internal/paperplot"
-	"github.com/nagc-harness/nagc/report/internal/render"
 	"github.com/nagc-harness/nagc/sparse"
 )
 
 // TestSweepFigure draws the λ and k2 figures of the fixture as PNG and PDF.
 func TestSweepFigure(t *testing.T) {
-	r := fixtureResults(t, fixtureRuns())
+	r := fixturePaperResults(t, fixtureRuns())
 	dir := t.TempDir()
 	tests := []struct {
 		param string
@@ -30,7 +29,7 @@ func TestSweepFigure(t *testing.T) {
 			if got := len(r.propSweep("webkb", tc.param)); got != tc.n {
 				t.Errorf("%d series, want %d", got, tc.n)
 			}
-			fig, err := sweepFigure(r, "webkb", tc.param, render.FigureOptions{Dir: dir, Formats: []string{render.FormatPNG, render.FormatPDF}})
+			fig, err := sweepFigure(r, "webkb", tc.param, FigureOptions{Dir: dir, Formats: []string{FormatPNG, FormatPDF}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -46,14 +45,14 @@ func TestSweepFigure(t *testing.T) {
 			}
 		})
 	}
-	if fig, err := sweepFigure(r, "cora", "lambda", render.FigureOptions{Dir: dir, Formats: []string{render.FormatPNG}}); fig != nil || err != nil {
+	if fig, err := sweepFigure(r, "cora", "lambda", FigureOptions{Dir: dir, Formats: []string{FormatPNG}}); fig != nil || err != nil {
 		t.Errorf("figure without runs: %v, %v; want nil, nil", fig, err)
 	}
 }
 
 // TestSweep checks the series of the λ figure: for each λ the best k2, mean and std.
 func TestSweep(t *testing.T) {
-	r := fixtureResults(t, fixtureRuns())
+	r := fixturePaperResults(t, fixtureRuns())
 	s := r.propSweep("webkb", "lambda")
 	if len(s) != 2 || s[0].Rho != 0.5 || s[1].Rho != 0.95 {
 		t.Fatalf("series %+v", s)
@@ -149,12 +148,12 @@ func TestLayoutFigure(t *testing.T) {
 		Status: experiments.StatusDone, Metrics: map[string]float64{"ari": 0.5},
 		Labels: experiments.EncodeLabels([]int{1, 1, 0, 0, 0, 0}),
 	}}
-	r, err := render.NewResults(recs, nil, nil, experiments.SelectModularity)
+	r, err := NewResults(recs, nil, nil, experiments.SelectModularity)
 	if err != nil {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	fig, err := layoutFigure(Paper{}.of(r), "tiny", g, render.FigureOptions{Dir: dir, Formats: []string{render.FormatPNG, render.FormatPDF}})
+	fig, err := layoutFigure(Paper{}.of(r), "tiny", g, FigureOptions{Dir: dir, Formats: []string{FormatPNG, FormatPDF}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -176,12 +175,12 @@ func TestSweepWithoutRho(t *testing.T) {
 		{"webkb", "Prop.", map[string]any{"lambda": 1e-4}, 0, 0.5, 0.5, 0.1, 1, ""},
 		{"webkb", "Prop.", map[string]any{"lambda": 1e-2}, 0, 0.7, 0.5, 0.1, 1, ""},
 	}
-	r := fixtureResults(t, runs)
+	r := fixturePaperResults(t, runs)
 	s := r.propSweep("webkb", "lambda")
 	if len(s) != 1 || !math.IsNaN(s[0].Rho) || len(s[0].X) != 2 || s[0].Mean[1] != 0.7 {
 		t.Fatalf("series %+v", s)
 	}
-	if fig, err := sweepFigure(r, "webkb", "lambda", render.FigureOptions{Dir: t.TempDir(), Formats: []string{render.FormatPNG}}); err != nil || fig == nil {
+	if fig, err := sweepFigure(r, "webkb", "lambda", FigureOptions{Dir: t.TempDir(), Formats: []string{FormatPNG}}); err != nil || fig == nil {
 		t.Errorf("%v, %v", fig, err)
 	}
 }

@@ -1,4 +1,4 @@
-package compare
+package render
 
 import (
 	"fmt"
@@ -7,7 +7,6 @@ import (
 
 	"github.com/nagc-harness/nagc/internal/texttable"
 	"github.com/nagc-harness/nagc/metrics"
-	"github.com/nagc-harness/nagc/report/internal/render"
 )
 
 // comparison describes a table that sets cells of ours beside the paper's: one line per
@@ -23,7 +22,7 @@ type comparison struct {
 	rows, columns []string
 	// ours returns the cell of ours at a line and group under a rule, its tidy row and
 	// its mean (NaN when there is none).
-	ours func(rule string, row, col int) (texttable.Cell, render.TidyRow, float64)
+	ours func(rule string, row, col int) (texttable.Cell, TidyRow, float64)
 	// published returns the paper's value at a line and group, with its std (NaN when
 	// the paper gives none).
 	published func(row, col int) (mean, std float64, ok bool)
@@ -36,8 +35,8 @@ type comparison struct {
 // comparisonTable builds a comparison: per block, the cells of ours, the paper's values
 // and Δ = ours − paper, the best mean of each group in bold; then, when c.explain, a
 // note on the Δ of every cell off the paper. Cost O(rules · rows · columns) cells.
-func comparisonTable(r results, c comparison) *render.Table {
-	t := render.NewTable(c.name, texttable.Table{
+func comparisonTable(r results, c comparison) *Table {
+	t := NewTable(c.name, texttable.Table{
 		Title: c.title, Caption: c.caption,
 		Columns: []texttable.Column{{Title: c.rowHead, Align: 'l'}},
 	})
@@ -45,7 +44,7 @@ func comparisonTable(r results, c comparison) *render.Table {
 		addComparisonGroup(t, col)
 	}
 	var deltas []cellRef
-	for _, rule := range []string{render.PaperRule, r.FreeRule} {
+	for _, rule := range []string{PaperRule, r.FreeRule} {
 		t.AddSection(c.section(rule))
 		first := len(t.Rows)
 		means := make([][]float64, len(c.rows))
@@ -55,13 +54,13 @@ func comparisonTable(r results, c comparison) *render.Table {
 			for ci := range c.columns {
 				cell, tr, mean := c.ours(rule, ri, ci)
 				means[ri][ci] = mean
-				pc, dc := texttable.Cell{Text: render.Dash}, texttable.Cell{}
+				pc, dc := texttable.Cell{Text: Dash}, texttable.Cell{}
 				if pm, ps, ok := c.published(ri, ci); ok {
-					pc.Text = render.FmtMeanStd(pm, ps)
+					pc.Text = FmtMeanStd(pm, ps)
 					tr.Paper, tr.PaperStd = pm, ps
 					if !math.IsNaN(mean) {
 						tr.Diff = mean - pm
-						dc.Text = render.FmtDiff(tr.Diff)
+						dc.Text = FmtDiff(tr.Diff)
 					}
 				}
 				row.Cells = append(row.Cells, cell, pc, dc)
@@ -95,14 +94,14 @@ func comparisonTable(r results, c comparison) *render.Table {
 func higher(int) bool { return false }
 
 // blockOf titles the block of a rule "Selection: …".
-func blockOf(rule string) string { return "Selection: " + render.RuleShort(rule) }
+func blockOf(rule string) string { return "Selection: " + RuleShort(rule) }
 
 // ariTable builds the ARI table (the paper's table/ari.tex): every method × dataset, ARI
 // mean ± std over the restarts of the grid point selected by the paper's rule, the best
 // per dataset in bold, the paper's value and the difference beside each; then a second
 // block with the grid points selected by the label-free rule. Every cell off the paper
 // (offThePaper) carries a note on its Δ saying why (offPaper.Explain).
-func ariTable(r results) *render.Table {
+func ariTable(r results) *Table {
 	methods := r.methodRows()
 	labels := make([]string, len(methods))
 	for i, m := range methods {
@@ -113,10 +112,10 @@ func ariTable(r results) *render.Table {
 		name:  "ari",
 		title: "ARI (mean ± std over restarts)",
 		caption: "ARI mean ± population std over the restarts of the selected grid point; Δ = ours − paper. " +
-			"First block: " + render.RuleText(render.PaperRule) + ". Second block: " + render.RuleText(r.FreeRule) +
+			"First block: " + RuleText(PaperRule) + ". Second block: " + RuleText(r.FreeRule) +
 			". Bold: best mean per dataset within a block.",
 		rowHead: "Method", section: blockOf, rows: labels, columns: datasetTitles(r.Datasets),
-		ours: func(rule string, row, col int) (texttable.Cell, render.TidyRow, float64) {
+		ours: func(rule string, row, col int) (texttable.Cell, TidyRow, float64) {
 			c, tr, mean := r.MetricCell("ari", rule, r.Datasets[col], methods[row], "ari")
 			marks.Mark(&c, rule, r.Datasets[col], methods[row])
 			return c, tr, mean
@@ -134,22 +133,22 @@ func ariTable(r results) *render.Table {
 // the best mean ARI of the proposed row over the other parameters (λ, k2), per dataset,
 // beside the paper's values; then a second block choosing λ, k2 by the label-free rule.
 // Every cell off the paper (offThePaper) carries a note on its Δ saying why.
-func rhoTable(r results) *render.Table {
+func rhoTable(r results) *Table {
 	prop := r.Spec.Proposed
 	rhos := r.rhoValues()
 	labels := make([]string, len(rhos))
 	for i, rho := range rhos {
-		labels[i] = "ρ = " + render.FmtParam(rho)
+		labels[i] = "ρ = " + FmtParam(rho)
 	}
 	return comparisonTable(r, comparison{
 		name:  "rho",
 		title: "Effect of ρ on the ARI of " + prop,
 		caption: "ARI (mean ± population std over restarts) of " + prop + " (k-means initialisation) for each ρ, " +
-			"at the λ, k2 chosen per ρ; Δ = ours − paper. First block: " + render.RuleText(render.PaperRule) +
-			" over λ, k2. Second block: " + render.RuleText(r.FreeRule) + " over λ, k2. Bold: best per dataset within a block.",
+			"at the λ, k2 chosen per ρ; Δ = ours − paper. First block: " + RuleText(PaperRule) +
+			" over λ, k2. Second block: " + RuleText(r.FreeRule) + " over λ, k2. Bold: best per dataset within a block.",
 		rowHead: "ρ", rows: labels, columns: datasetTitles(r.Datasets),
-		section: func(rule string) string { return "Selection of λ, k2: " + render.RuleShort(rule) },
-		ours: func(rule string, row, col int) (texttable.Cell, render.TidyRow, float64) {
+		section: func(rule string) string { return "Selection of λ, k2: " + RuleShort(rule) },
+		ours: func(rule string, row, col int) (texttable.Cell, TidyRow, float64) {
 			return r.rhoCell(rule, r.Datasets[col], rhos[row])
 		},
 		published: func(row, col int) (float64, float64, bool) {
@@ -162,22 +161,22 @@ func rhoTable(r results) *render.Table {
 
 // rhoCell returns the cell of the ARI of the proposed row at ρ = rho on a dataset, at
 // the λ, k2 chosen by rule (BestAtRho), its tidy row and its mean.
-func (r results) rhoCell(rule, dataset string, rho float64) (texttable.Cell, render.TidyRow, float64) {
+func (r results) rhoCell(rule, dataset string, rho float64) (texttable.Cell, TidyRow, float64) {
 	prop := r.Spec.Proposed
-	tr := render.NewTidy("rho", dataset, prop, "ari", rule)
+	tr := NewTidy("rho", dataset, prop, "ari", rule)
 	tr.Rho = rho
-	c := texttable.Cell{Text: render.Dash}
+	c := texttable.Cell{Text: Dash}
 	mean := math.NaN()
 	switch p := r.bestAtRho(rule, dataset, rho); {
 	case r.Missing(dataset, prop) != "":
 		c.Note = prop + ": " + r.Missing(dataset, prop)
 	case p == nil:
-		c.Note = fmt.Sprintf("ρ = %s not in the grid (or all its runs failed)", render.FmtParam(rho))
+		c.Note = fmt.Sprintf("ρ = %s not in the grid (or all its runs failed)", FmtParam(rho))
 	default:
 		var std float64
-		mean, std = render.MetricOf(p, "ari")
-		tr.Mean, tr.Std, tr.Runs, tr.Failed, tr.Params = mean, std, p.Runs, p.Failed, render.ParamString(p.Params)
-		c = texttable.Cell{Text: render.FmtMeanStd(mean, std), Note: render.FailedNote(p)}
+		mean, std = MetricOf(p, "ari")
+		tr.Mean, tr.Std, tr.Runs, tr.Failed, tr.Params = mean, std, p.Runs, p.Failed, ParamString(p.Params)
+		c = texttable.Cell{Text: FmtMeanStd(mean, std), Note: FailedNote(p)}
 		if math.IsNaN(mean) {
 			c.Note = "ari not recorded"
 		}
@@ -194,7 +193,7 @@ var measureTitles = map[string]string{"modularity": "Modularity", "entropy": "En
 // paper's values, for the grid points selected by the paper's rule and, in a second
 // block, by the label-free rule. Bold marks the best value of each measure (highest
 // modularity and ARI, lowest entropy) within a block.
-func modularityTable(r results) *render.Table {
+func modularityTable(r results) *Table {
 	d := r.Spec.Modularity.Dataset
 	for _, x := range r.Datasets {
 		if strings.EqualFold(x, d) {
@@ -206,7 +205,7 @@ func modularityTable(r results) *render.Table {
 	for i, m := range measures {
 		titles[i] = measureTitles[m]
 		if titles[i] == "" {
-			titles[i] = render.MetricMeasure(m).Label
+			titles[i] = MetricMeasure(m).Label
 		}
 	}
 	methods := r.methodRows()
@@ -216,19 +215,19 @@ func modularityTable(r results) *render.Table {
 	}
 	return comparisonTable(r, comparison{
 		name:  "modularity",
-		title: render.DatasetTitle(d) + ": modularity, average entropy and ARI",
-		caption: render.DatasetTitle(d) + ", mean ± population std over the restarts of the selected grid point; Δ = ours − paper. " +
-			"First block: " + render.RuleText(render.PaperRule) + ". Second block: " + render.RuleText(r.FreeRule) +
+		title: DatasetTitle(d) + ": modularity, average entropy and ARI",
+		caption: DatasetTitle(d) + ", mean ± population std over the restarts of the selected grid point; Δ = ours − paper. " +
+			"First block: " + RuleText(PaperRule) + ". Second block: " + RuleText(r.FreeRule) +
 			". Bold: best per measure within a block (highest modularity and ARI, lowest entropy).",
 		rowHead: "Method", section: blockOf, rows: labels, columns: titles,
-		ours: func(rule string, row, col int) (texttable.Cell, render.TidyRow, float64) {
+		ours: func(rule string, row, col int) (texttable.Cell, TidyRow, float64) {
 			if r.HasDataset(d) {
 				return r.MetricCell("modularity", rule, d, methods[row], measures[col])
 			}
-			why := render.DatasetTitle(d) + " not in these results"
-			tr := render.NewTidy("modularity", d, methods[row], measures[col], rule)
+			why := DatasetTitle(d) + " not in these results"
+			tr := NewTidy("modularity", d, methods[row], measures[col], rule)
 			tr.Note = why
-			return texttable.Cell{Text: render.Dash, Note: why}, tr, math.NaN()
+			return texttable.Cell{Text: Dash, Note: why}, tr, math.NaN()
 		},
 		published: func(row, col int) (float64, float64, bool) {
 			if r.Paper == nil {
@@ -248,14 +247,14 @@ func modularityTable(r results) *render.Table {
 func datasetTitles(ds []string) []string {
 	out := make([]string, len(ds))
 	for i, d := range ds {
-		out[i] = render.DatasetTitle(d)
+		out[i] = DatasetTitle(d)
 	}
 	return out
 }
 
 // addComparisonGroup appends to t a column group titled title with the three columns
 // every comparison with the paper uses: ours, paper, Δ.
-func addComparisonGroup(t *render.Table, title string) {
+func addComparisonGroup(t *Table, title string) {
 	t.AddGroup(title, texttable.Column{Title: "ours", Align: 'r'}, texttable.Column{Title: "paper", Align: 'r'},
 		texttable.Column{Title: "Δ", Align: 'r'})
 }

@@ -1,11 +1,10 @@
-package compare
+package render
 
 import (
 	"strings"
 	"testing"
 
 	"github.com/nagc-harness/nagc/experiments"
-	"github.com/nagc-harness/nagc/report/internal/render"
 	"github.com/nagc-harness/nagc/report/paper"
 )
 
@@ -13,13 +12,13 @@ import (
 // LaTeX (golden files in testdata, reviewed by hand; regenerate with -update), and a few
 // cells written out here.
 func TestTableBuilders(t *testing.T) {
-	r := fixtureResults(t, fixtureRuns())
+	r := fixturePaperResults(t, fixtureRuns())
 	tests := []struct {
 		name  string
-		build func(results) *render.Table
+		build func(results) *Table
 		lines []string // exact Markdown lines that must appear
 	}{
-		{"datasets", func(r results) *render.Table { return render.DatasetsTable(r.Results) }, []string{
+		{"datasets", func(r results) *Table { return DatasetsTable(r.Results) }, []string{
 			"| WebKB | 877 | 877 | 1480 | 1480 | 1703 | 1703 | 4 | 4 | 0.18 | 0.18 |",
 		}},
 		{"ari", ariTable, []string{
@@ -87,7 +86,7 @@ func TestARIConnectedTable(t *testing.T) {
 			recs[i].Metrics["ari_connected"] = recs[i].Metrics["ari"] + 0.02 - 0.04*float64(recs[i].Restart)
 		}
 	}
-	r, err := render.NewResults(recs, fixtureProvenance(), paper, experiments.SelectModularity)
+	r, err := NewResults(recs, fixtureProvenance(), paper, experiments.SelectModularity)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,7 +120,7 @@ func TestARIConnectedTable(t *testing.T) {
 			recs[i].Metrics["ari_connected"] = recs[i].Metrics["ari"] + 0.2
 		}
 	}
-	r, _ = render.NewResults(recs, fixtureProvenance(), paper, experiments.SelectModularity)
+	r, _ = NewResults(recs, fixtureProvenance(), paper, experiments.SelectModularity)
 	want := "leaving them out moves the ARI by more than 0.05 on WebKB (at most +0.200, Prop.: 0.950 over all vertices, 1.150 over those with an edge)."
 	if p := ariConnectedParagraph(ariConnectedTable(Paper{}.of(r)), Paper{}.of(r)); !strings.Contains(p, want) {
 		t.Errorf("paragraph %q\nwant it to contain %q", p, want)

@@ -1,4 +1,4 @@
-package compare
+package render
 
 import (
 	"fmt"
@@ -7,7 +7,6 @@ import (
 	"github.com/nagc-harness/nagc/experiments"
 	"github.com/nagc-harness/nagc/internal/paperplot"
 	"github.com/nagc-harness/nagc/metrics"
-	"github.com/nagc-harness/nagc/report/internal/render"
 )
 
 // layoutSeed seeds the start positions of the layout figure's force-directed layout.
@@ -67,8 +66,8 @@ func (r results) layoutPanels(dataset string, g *datasets.Graph) []layoutPanel {
 			out = append(out, empty)
 			continue
 		}
-		sel := r.Selected(render.PaperRule, dataset, m)
-		rec := render.RestartZero(sel)
+		sel := r.Selected(PaperRule, dataset, m)
+		rec := RestartZero(sel)
 		pred, err := experiments.DecodeLabels(rec.Labels)
 		switch {
 		case rec.Labels == "":
@@ -88,9 +87,9 @@ func (r results) layoutPanels(dataset string, g *datasets.Graph) []layoutPanel {
 			out = append(out, empty)
 			continue
 		}
-		ari := render.Fmt3(rec.Metrics["ari"])
+		ari := Fmt3(rec.Metrics["ari"])
 		p.Title = fmt.Sprintf("%s (restart %d): %d of %d misassigned, ARI %s", m, rec.Restart, p.Misassigned, g.N(), ari)
-		if ps := render.ParamString(sel.Params); ps != "" {
+		if ps := ParamString(sel.Params); ps != "" {
 			p.Note = fmt.Sprintf("restart %d of %s", rec.Restart, ps)
 		} else {
 			p.Note = fmt.Sprintf("restart %d", rec.Restart)
@@ -104,17 +103,17 @@ func (r results) layoutPanels(dataset string, g *datasets.Graph) []layoutPanel {
 // dataset, vertices coloured (and shaped) by the class their cluster is matched to,
 // misassigned vertices as crosses, one panel per method of LayoutMethods (the selected
 // grid point's restart-0 labels). It writes dir/layout_<dataset>.<format>.
-func layoutFigure(r results, dataset string, g *datasets.Graph, o render.FigureOptions) (*render.Figure, error) {
+func layoutFigure(r results, dataset string, g *datasets.Graph, o FigureOptions) (*Figure, error) {
 	panels := r.layoutPanels(dataset, g)
 	edges := edgesOf(g.Adj)
 	pos := forceLayout(g.N(), edges, layoutIterations, layoutSeed)
-	fig := &render.Figure{
+	fig := &Figure{
 		Name: "layout_" + r.Slug(dataset), Kind: "layout", Dataset: dataset,
-		Title: fmt.Sprintf("%s clusterings drawn on a force-directed layout", render.DatasetTitle(dataset)),
+		Title: fmt.Sprintf("%s clusterings drawn on a force-directed layout", DatasetTitle(dataset)),
 		Caption: fmt.Sprintf("%s (%d vertices, %d edges without self-loops), Fruchterman–Reingold layout (%d iterations, seed %d) of the "+
 			"graph only. Colour and marker: the class each vertex's cluster is matched to (Hungarian matching of "+
 			"clusters to classes); crosses: misassigned vertices. Labels of the grid point selected by %s, restart 0.",
-			render.DatasetTitle(dataset), g.N(), len(edges), layoutIterations, layoutSeed, render.RuleText(render.PaperRule)),
+			DatasetTitle(dataset), g.N(), len(edges), layoutIterations, layoutSeed, RuleText(PaperRule)),
 	}
 	for _, p := range panels {
 		switch {

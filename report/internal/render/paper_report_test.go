@@ -1,4 +1,4 @@
-package compare
+package render
 
 import (
 	"bytes"
@@ -14,7 +14,6 @@ import (
 	"github.com/nagc-harness/nagc/datasets"
 	"github.com/nagc-harness/nagc/experiments"
 	"github.com/nagc-harness/nagc/internal/testenv"
-	"github.com/nagc-harness/nagc/report/internal/render"
 	"github.com/nagc-harness/nagc/report/paper"
 )
 
@@ -23,7 +22,7 @@ import (
 func TestGenerate(t *testing.T) {
 	dir := writeFixtureDir(t, fixtureRuns())
 	out := filepath.Join(t.TempDir(), "rep")
-	rep, err := render.Generate(render.Options{ResultsDir: dir, OutDir: out, Figures: []string{render.FormatPNG}, Compare: experiments.ComparePaper,
+	rep, err := Generate(Options{ResultsDir: dir, OutDir: out, Figures: []string{FormatPNG}, Compare: experiments.ComparePaper,
 		LoadGraph: func(string) (*datasets.Graph, error) { return nil, errors.New("no data here") },
 	}, Paper{})
 	if err != nil {
@@ -35,8 +34,8 @@ func TestGenerate(t *testing.T) {
 			t.Errorf("missing %s: %v", f, err)
 		}
 	}
-	reporttest.CheckLinks(t, out, render.ReportFile, rep.Files)
-	md := reporttest.ReadText(t, filepath.Join(out, render.ReportFile))
+	reporttest.CheckLinks(t, out, ReportFile, rep.Files)
+	md := reporttest.ReadText(t, filepath.Join(out, ReportFile))
 	for _, want := range []string{
 		"Prop. on WebKB: 0.950 ± 0.050 vs the paper's 0.995 (−0.045)",
 		"Under the paper's rule 2 of 2 cells that have a paper value are within 0.05 of it",
@@ -83,7 +82,7 @@ func TestAllFailed(t *testing.T) {
 	prov := fixtureProvenance()
 	prov[0].Datasets = append(prov[0].Datasets, datasets.Stats{Name: "cora", N: 2708, Edges: 5278, M: 1433, K: 7, Density: 5278.0 / 2708 / 2708})
 	paper, _ := paper.DefaultPublished()
-	r, err := render.NewResults(recs, prov, paper, experiments.SelectObjective)
+	r, err := NewResults(recs, prov, paper, experiments.SelectObjective)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +93,7 @@ func TestAllFailed(t *testing.T) {
 	if got := r.Missing("cora", "METIS"); got != "not run" {
 		t.Errorf("Missing = %q", got)
 	}
-	for _, tb := range render.BuildTables(r) {
+	for _, tb := range BuildTables(r) {
 		md := tb.Markdown()
 		if tb.Name != "datasets" && !strings.Contains(md, "— [") {
 			t.Errorf("%s: no dash with a note:\n%s", tb.Name, md)
@@ -115,13 +114,13 @@ func TestAllFailed(t *testing.T) {
 
 // TestNewResultsRejectsARIAsFreeRule checks that the label-free rule cannot be the ARI.
 func TestNewResultsRejectsARIAsFreeRule(t *testing.T) {
-	if _, err := render.NewResults(nil, nil, nil, experiments.SelectARI); err == nil {
+	if _, err := NewResults(nil, nil, nil, experiments.SelectARI); err == nil {
 		t.Error("no error")
 	}
-	if _, err := render.Generate(render.Options{ResultsDir: t.TempDir()}, Paper{}); err == nil {
+	if _, err := Generate(Options{ResultsDir: t.TempDir()}, Paper{}); err == nil {
 		t.Error("no error for a folder without runs")
 	}
-	if _, err := render.Generate(render.Options{ResultsDir: writeFixtureDir(t, fixtureRuns()), Formats: []string{"docx"}}, Paper{}); err == nil {
+	if _, err := Generate(Options{ResultsDir: writeFixtureDir(t, fixtureRuns()), Formats: []string{"docx"}}, Paper{}); err == nil {
 		t.Error("no error for an unknown format")
 	}
 }
@@ -129,21 +128,21 @@ func TestNewResultsRejectsARIAsFreeRule(t *testing.T) {
 // TestFormat checks the number formats of the tables.
 func TestFormat(t *testing.T) {
 	tests := []struct{ got, want string }{
-		{render.FmtMeanStd(0.3226, 0.0251), "0.323 ± 0.025"},
-		{render.FmtMeanStd(-0.01, 0.002), "−0.010 ± 0.002"},
-		{render.FmtMeanStd(math.NaN(), 0), "—"},
-		{render.FmtDiff(-0.025), "−0.025"},
-		{render.FmtDiff(0.0123), "+0.012"},
-		{render.FmtDiff(-0.0001), "0.000"},
-		{render.FmtDiff(math.NaN()), ""},
-		{render.FmtParam(1e-4), "1e-4"},
-		{render.FmtParam(0.01), "0.01"},
-		{render.FmtParam(1e-10), "1e-10"},
-		{render.FmtParam(100), "100"},
-		{render.FmtParam(0.995), "0.995"},
-		{render.FmtSeconds(2.615), "2.62"},
-		{render.FmtSeconds(0.0012), "0.0012"},
-		{render.ParamString(map[string]any{"lambda": 1e-4, "k2": 20.0, "init": "kmeans", "iterations": 100.0}), "init=kmeans iterations=100 k2=20 lambda=1e-4"},
+		{FmtMeanStd(0.3226, 0.0251), "0.323 ± 0.025"},
+		{FmtMeanStd(-0.01, 0.002), "−0.010 ± 0.002"},
+		{FmtMeanStd(math.NaN(), 0), "—"},
+		{FmtDiff(-0.025), "−0.025"},
+		{FmtDiff(0.0123), "+0.012"},
+		{FmtDiff(-0.0001), "0.000"},
+		{FmtDiff(math.NaN()), ""},
+		{FmtParam(1e-4), "1e-4"},
+		{FmtParam(0.01), "0.01"},
+		{FmtParam(1e-10), "1e-10"},
+		{FmtParam(100), "100"},
+		{FmtParam(0.995), "0.995"},
+		{FmtSeconds(2.615), "2.62"},
+		{FmtSeconds(0.0012), "0.0012"},
+		{ParamString(map[string]any{"lambda": 1e-4, "k2": 20.0, "init": "kmeans", "iterations": 100.0}), "init=kmeans iterations=100 k2=20 lambda=1e-4"},
 	}
 	for i, tc := range tests {
 		if tc.got != tc.want {
@@ -178,7 +177,7 @@ func TestHeldOutRuleWithoutHeldOutFits(t *testing.T) {
 	recs[1].Metrics[experiments.MetricHeldOut] = 0.4
 	recs[2].Metrics[experiments.MetricHeldOut] = 0.6
 	paper, _ := paper.DefaultPublished()
-	r, err := render.NewResults(recs, fixtureProvenance(), paper, experiments.SelectHeldOut)
+	r, err := NewResults(recs, fixtureProvenance(), paper, experiments.SelectHeldOut)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -189,10 +188,10 @@ func TestHeldOutRuleWithoutHeldOutFits(t *testing.T) {
 	if got := r.Unselected(experiments.SelectHeldOut, "webkb", "METIS"); !strings.Contains(got, want) {
 		t.Errorf("Unselected = %q, want %q", got, want)
 	}
-	if got := r.Unselected(render.PaperRule, "webkb", "METIS"); got != "" {
+	if got := r.Unselected(PaperRule, "webkb", "METIS"); got != "" {
 		t.Errorf("Unselected under the paper's rule = %q", got)
 	}
-	for _, tb := range render.BuildTables(r) {
+	for _, tb := range BuildTables(r) {
 		if tb.Name == "ari" || tb.Name == "runtime" {
 			if md := tb.Markdown(); !strings.Contains(md, want) {
 				t.Errorf("%s lacks %q:\n%s", tb.Name, want, md)
@@ -227,12 +226,12 @@ stated:
 		t.Fatal(err)
 	}
 	out := filepath.Join(t.TempDir(), "rep")
-	if _, err := render.Generate(render.Options{ResultsDir: writeFixtureDir(t, fixtureRuns()), OutDir: out, NoFigures: true, Compare: experiments.ComparePaper,
+	if _, err := Generate(Options{ResultsDir: writeFixtureDir(t, fixtureRuns()), OutDir: out, NoFigures: true, Compare: experiments.ComparePaper,
 		Spec: spec,
 	}, Paper{}); err != nil {
 		t.Fatal(err)
 	}
-	md := reporttest.ReadText(t, filepath.Join(out, render.ReportFile))
+	md := reporttest.ReadText(t, filepath.Join(out, ReportFile))
 	for _, want := range []string{"# Reproduction report: OTHER", `Reproduction of "Another paper" (OTHER)`,
 		"## Table 9 — ARI of the other paper", "## Fig. 7 — layout", "The other paper draws a layout.",
 		`- Paper: "the other paper's setting: lambda=1e-4". Here (best over the parameters it leaves free): WebKB (`} {

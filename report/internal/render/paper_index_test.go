@@ -1,4 +1,4 @@
-package compare
+package render
 
 import (
 	"errors"
@@ -9,7 +9,6 @@ import (
 
 	"github.com/nagc-harness/nagc/datasets"
 	"github.com/nagc-harness/nagc/experiments"
-	"github.com/nagc-harness/nagc/report/internal/render"
 	"github.com/nagc-harness/nagc/report/internal/reporttest"
 )
 
@@ -53,14 +52,14 @@ func paperSizedRuns() []run {
 func TestIndexAndPages(t *testing.T) {
 	dir := writeFixtureDir(t, paperSizedRuns())
 	out := filepath.Join(t.TempDir(), "rep")
-	rep, err := render.Generate(render.Options{ResultsDir: dir, OutDir: out, Figures: []string{render.FormatPDF}, Compare: experiments.ComparePaper,
+	rep, err := Generate(Options{ResultsDir: dir, OutDir: out, Figures: []string{FormatPDF}, Compare: experiments.ComparePaper,
 		LoadGraph: func(string) (*datasets.Graph, error) { return nil, errors.New("no data here") },
 	}, Paper{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	pages := reporttest.CheckLinks(t, out, render.ReportFile, rep.Files)
-	md := pages[render.ReportFile]
+	pages := reporttest.CheckLinks(t, out, ReportFile, rep.Files)
+	md := pages[ReportFile]
 	const maxIndex = 48 << 10 // the report before the pages: 66 KiB on this fixture; with them 39 KiB
 	if len(md) > maxIndex {
 		t.Errorf("REPORT.md is %d bytes, more than %d: not an index a reader takes in at once", len(md), maxIndex)
@@ -82,7 +81,7 @@ func TestIndexAndPages(t *testing.T) {
 	}
 	for _, d := range []string{"webkb", "citeseer", "cora", "polblog"} {
 		page := pages["sweep_"+d+".md"]
-		title := render.DatasetTitle(d)
+		title := DatasetTitle(d)
 		for _, want := range []string{
 			"# " + title + " — Reproduction report: NAGC (test)",
 			"## Every row at its selected grid points\n\nFiles: [md](rows_" + d + ".md)",
@@ -101,8 +100,8 @@ func TestIndexAndPages(t *testing.T) {
 	for _, want := range []string{"## Cora\n\n### Drawn with the comparison\n\nShown in [REPORT.md](REPORT.md).\n\n- Effect of λ on ARI, Cora: [pdf](lambda_cora.pdf)",
 		"### Heatmaps of pairs of parameters\n\nShown in [sweep_cora.md](sweep_cora.md).",
 		"## Not drawn\n\n- Fig. 1 (WebKB layout): the graph could not be loaded"} {
-		if !strings.Contains(pages[render.FiguresFile], want) {
-			t.Errorf("figures.md lacks %q:\n%s", want, pages[render.FiguresFile])
+		if !strings.Contains(pages[FiguresFile], want) {
+			t.Errorf("figures.md lacks %q:\n%s", want, pages[FiguresFile])
 		}
 	}
 }

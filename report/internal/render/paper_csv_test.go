@@ -1,4 +1,4 @@
-package compare
+package render
 
 import (
 	"bytes"
@@ -10,18 +10,16 @@ import (
 	"reflect"
 	"strconv"
 	"testing"
-
-	"github.com/nagc-harness/nagc/report/internal/render"
 )
 
 // TestCSVRoundTrip writes every table's tidy rows, reads them back with encoding/csv and
 // checks that the cells are the same and the numbers parse back to the values.
 func TestCSVRoundTrip(t *testing.T) {
-	r := fixtureResults(t, fixtureRuns())
-	for _, tb := range render.BuildTables(r.Results) {
+	r := fixturePaperResults(t, fixtureRuns())
+	for _, tb := range BuildTables(r.Results) {
 		t.Run(tb.Name, func(t *testing.T) {
 			var b bytes.Buffer
-			if err := render.WriteCSV(&b, tb.Tidy); err != nil {
+			if err := WriteCSV(&b, tb.Tidy); err != nil {
 				t.Fatal(err)
 			}
 			got, err := csv.NewReader(&b).ReadAll()
@@ -31,8 +29,8 @@ func TestCSVRoundTrip(t *testing.T) {
 			if len(got) != len(tb.Tidy)+1 {
 				t.Fatalf("%d lines, want %d", len(got), len(tb.Tidy)+1)
 			}
-			if !reflect.DeepEqual(got[0], render.TidyColumns) {
-				t.Errorf("header %v, want %v", got[0], render.TidyColumns)
+			if !reflect.DeepEqual(got[0], TidyColumns) {
+				t.Errorf("header %v, want %v", got[0], TidyColumns)
 			}
 			for i, tr := range tb.Tidy {
 				if !reflect.DeepEqual(got[i+1], tr.Fields()) {
@@ -49,23 +47,23 @@ func TestCSVRoundTrip(t *testing.T) {
 // TestCSVCells checks the tidy rows of known cells: the numbers are the exact means,
 // NaN is written as an empty field and the failure note is kept.
 func TestCSVCells(t *testing.T) {
-	r := fixtureResults(t, fixtureRuns())
+	r := fixturePaperResults(t, fixtureRuns())
 	tb := ariTable(r)
 	tests := []struct {
 		method, selection string
 		want              map[string]string
 	}{
-		{"Prop.", render.PaperRule, map[string]string{"mean": "0.95", "std": "0.05", "runs": "2", "paper": "0.995",
+		{"Prop.", PaperRule, map[string]string{"mean": "0.95", "std": "0.05", "runs": "2", "paper": "0.995",
 			"paper_std": "0.002", "params": "init=kmeans k2=4 lambda=1e-4 rho=0.5",
 			"note": "off the paper by more than max(paper std, 0.02): two restarts only."}},
 		{"Prop.", "modularity", map[string]string{"mean": "0.8", "std": "0", "params": "init=kmeans k2=4 lambda=0.01 rho=0.5"}},
-		{"JWNMF", render.PaperRule, map[string]string{"mean": "", "std": "", "runs": "0", "paper": "0.906",
+		{"JWNMF", PaperRule, map[string]string{"mean": "", "std": "", "runs": "0", "paper": "0.906",
 			"diff": "", "note": "all 2 runs failed: boom: diverged"}},
-		{"BAGC", render.PaperRule, map[string]string{"mean": "", "note": "not run"}},
-		{"Foo", render.PaperRule, map[string]string{"mean": "0.1", "paper": "", "runs": "1"}},
+		{"BAGC", PaperRule, map[string]string{"mean": "", "note": "not run"}},
+		{"Foo", PaperRule, map[string]string{"mean": "0.1", "paper": "", "runs": "1"}},
 	}
 	col := map[string]int{}
-	for i, c := range render.TidyColumns {
+	for i, c := range TidyColumns {
 		col[c] = i
 	}
 	for _, tc := range tests {
@@ -86,7 +84,7 @@ func TestCSVCells(t *testing.T) {
 			}
 		}
 	}
-	if tr := lookupTidy(tb.Tidy, "webkb", "Prop.", render.PaperRule); math.Abs(tr.Diff-(0.95-0.995)) > 1e-12 {
+	if tr := lookupTidy(tb.Tidy, "webkb", "Prop.", PaperRule); math.Abs(tr.Diff-(0.95-0.995)) > 1e-12 {
 		t.Errorf("diff = %v", tr.Diff)
 	}
 }
@@ -95,7 +93,7 @@ func TestCSVCells(t *testing.T) {
 // of cells as the tables have tidy rows, and tables.csv holds them all.
 func TestGenerateCSVFiles(t *testing.T) {
 	dir := writeFixtureDir(t, fixtureRuns())
-	rep, err := render.Generate(render.Options{ResultsDir: dir, NoFigures: true, Formats: []string{render.FormatCSV}}, Paper{})
+	rep, err := Generate(Options{ResultsDir: dir, NoFigures: true, Formats: []string{FormatCSV}}, Paper{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,8 +113,8 @@ func TestGenerateCSVFiles(t *testing.T) {
 		}
 		total += len(tb.Tidy)
 	}
-	rows := reporttest.ReadCSV(t, filepath.Join(rep.Dir, render.AllTablesCSV))
+	rows := reporttest.ReadCSV(t, filepath.Join(rep.Dir, AllTablesCSV))
 	if len(rows)-1 != total {
-		t.Errorf("%s: %d rows, want %d", render.AllTablesCSV, len(rows)-1, total)
+		t.Errorf("%s: %d rows, want %d", AllTablesCSV, len(rows)-1, total)
 	}
 }

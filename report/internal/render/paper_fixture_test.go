@@ -1,48 +1,25 @@
-package compare
+package render
 
 import (
 	"testing"
 
 	"github.com/nagc-harness/nagc/experiments"
-	"github.com/nagc-harness/nagc/report/internal/render"
 	"github.com/nagc-harness/nagc/report/internal/reporttest"
 	"github.com/nagc-harness/nagc/report/paper"
 )
 
-// run is one synthetic record of the fixture (reporttest.FixtureRuns).
-type run reporttest.Run
-
-// fixtureRuns is the results set shared with the other report package's tests.
-func fixtureRuns() []run {
-	var out []run
-	for _, r := range reporttest.FixtureRuns() {
-		out = append(out, run(r))
-	}
-	return out
-}
-
 // fixtureProvenance is the provenance of the fixture, with WebKB's loader statistics.
 func fixtureProvenance() []experiments.Provenance { return reporttest.Provenance() }
 
-// fixtureRecords returns the records of runs (JSON round-tripped, as a report reads them).
-func fixtureRecords(t *testing.T, runs []run) []experiments.Record {
-	t.Helper()
-	var out []experiments.Record
-	for _, r := range runs {
-		out = append(out, reporttest.Run(r).Record(t))
-	}
-	return out
-}
-
-// fixtureResults aggregates the fixture with the embedded paper values, as the
+// fixturePaperResults aggregates the fixture with the embedded paper values, as the
 // comparison reads them (with the notes of fixtureOffPaper).
-func fixtureResults(t *testing.T, runs []run) results {
+func fixturePaperResults(t *testing.T, runs []run) results {
 	t.Helper()
 	paper, err := paper.DefaultPublished()
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := render.NewResults(fixtureRecords(t, runs), fixtureProvenance(), paper, experiments.SelectModularity)
+	r, err := NewResults(fixtureRecords(t, runs), fixtureProvenance(), paper, experiments.SelectModularity)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,11 +49,4 @@ rows:
 func writeFixtureDir(t *testing.T, runs []run) string {
 	t.Helper()
 	return reporttest.WriteResultsDir(t, fixtureRecords(t, runs), fixtureProvenance())
-}
-
-// checkTable compares a table's Markdown and LaTeX with the golden files
-// testdata/<golden>.{md,tex}.golden and checks that its Markdown has the given lines.
-func checkTable(t *testing.T, golden string, tb *render.Table, lines []string) {
-	t.Helper()
-	reporttest.CheckTable(t, golden, tb.Markdown(), tb.LaTeX(), lines)
 }

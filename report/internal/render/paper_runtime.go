@@ -1,4 +1,4 @@
-package compare
+package render
 
 import (
 	"fmt"
@@ -8,7 +8,6 @@ import (
 
 	"github.com/nagc-harness/nagc/experiments"
 	"github.com/nagc-harness/nagc/internal/texttable"
-	"github.com/nagc-harness/nagc/report/internal/render"
 )
 
 // meanFitAll returns the mean fit time (fit_seconds) over every finished run of a
@@ -34,7 +33,7 @@ func (r results) meanFitAll(dataset, method string, keep func(*experiments.Point
 // atTimingSetting reports whether a grid point is at the paper's timing setting, k2 = k1
 // ("The hyperparameter k2 is set to k1 in our method"); points without k2 always are.
 func atTimingSetting(p *experiments.PointStats) bool {
-	k2 := render.ParamFloat(p.Params, "k2")
+	k2 := ParamFloat(p.Params, "k2")
 	return math.IsNaN(k2) || len(p.Records) > 0 && k2 == float64(p.Records[0].K1)
 }
 
@@ -44,7 +43,7 @@ func meanInit(p *experiments.PointStats) (float64, int) {
 	var sum float64
 	n := 0
 	for _, rec := range p.Records {
-		if v, ok := render.InitSeconds(rec); ok {
+		if v, ok := InitSeconds(rec); ok {
 			sum += v
 			n++
 		}
@@ -58,7 +57,7 @@ func meanInit(p *experiments.PointStats) (float64, int) {
 // hasInitSeconds reports whether some record carries init_seconds.
 func (r results) hasInitSeconds() bool {
 	for _, rec := range r.Records {
-		if _, ok := render.InitSeconds(rec); ok {
+		if _, ok := InitSeconds(rec); ok {
 			return true
 		}
 	}
@@ -80,15 +79,15 @@ func (r results) hasInitSeconds() bool {
 // point.
 //
 // Without the paper's comparison (a user's own timing config) the table is
-// render.FitTimesTable.
-func runtimeTableOf(r results) *render.Table {
+// FitTimesTable.
+func runtimeTableOf(r results) *Table {
 	if len(r.Timed) > 0 {
 		withSweep := len(r.Records) > 0
 		methods := r.runtimeMethods()
 		cols := []runtimeColumn{r.aloneColumn()}
 		note := aloneNote
 		if withSweep {
-			cols = append(cols, r.meanFitColumn("sweep k2 = k1", render.SelTimingSet, render.FmtSec3))
+			cols = append(cols, r.meanFitColumn("sweep k2 = k1", SelTimingSet, FmtSec3))
 			note += "; sweep k2 = k1 = mean fit time over the sweep's runs at k2 = k1, timed concurrently"
 		}
 		return r.runtimeTable(r.aloneCaption(methods, withSweep), methods, cols,
@@ -103,12 +102,12 @@ func runtimeTableOf(r results) *render.Table {
 			"its mean at the paper-rule point is in the \"init\" column"
 	}
 	caption := "Mean fit time in seconds (" + field + ") on this machine (" + r.Machine() + r.workers() + "): at the grid " +
-		"point selected by " + render.RuleText(render.PaperRule) + " (\"paper rule\"), at the one selected by " + render.RuleText(r.FreeRule) +
+		"point selected by " + RuleText(PaperRule) + " (\"paper rule\"), at the one selected by " + RuleText(r.FreeRule) +
 		" (\"label-free\"), over the finished runs at the paper's timing setting k2 = k1 (\"k2 = k1\"; every run for " +
 		"methods without k2) and over all finished runs of the grid (\"all runs\"). The paper's times were measured on " +
 		"the authors' machine (Python 3 / Octave), so only ratios between methods compare."
-	cols := []runtimeColumn{r.selectedFitColumn("paper rule", render.PaperRule), r.selectedFitColumn("label-free", r.FreeRule),
-		r.meanFitColumn("k2 = k1", render.SelTimingSet, render.FmtSeconds), r.meanFitColumn("all runs", render.SelAll, render.FmtSeconds)}
+	cols := []runtimeColumn{r.selectedFitColumn("paper rule", PaperRule), r.selectedFitColumn("label-free", r.FreeRule),
+		r.meanFitColumn("k2 = k1", SelTimingSet, FmtSeconds), r.meanFitColumn("all runs", SelAll, FmtSeconds)}
 	if withInit {
 		cols = append(cols, r.initColumn())
 	}
@@ -127,14 +126,14 @@ func runtimeTableOf(r results) *render.Table {
 // a row on a dataset under them with their tidy rows.
 type runtimeColumn struct {
 	titles []string
-	cells  func(dataset, method string) ([]texttable.Cell, []render.TidyRow)
+	cells  func(dataset, method string) ([]texttable.Cell, []TidyRow)
 }
 
 // runtimeTable builds the runtime table of methods from kinds of columns: per dataset
 // the columns of each kind, then the paper's seconds (also the paper value of every tidy
 // row of a fit time); a note on the columns, then paper.Spec.RuntimeNotes.
-func (r results) runtimeTable(caption string, methods []string, cols []runtimeColumn, note string) *render.Table {
-	t := render.NewTable("runtime", texttable.Table{
+func (r results) runtimeTable(caption string, methods []string, cols []runtimeColumn, note string) *Table {
+	t := NewTable("runtime", texttable.Table{
 		Title: "Runtime (seconds per fit)", Caption: caption,
 		Columns: []texttable.Column{{Title: "Method", Align: 'l'}},
 		Notes:   append([]string{note}, r.Spec.RuntimeNotes...),
@@ -146,7 +145,7 @@ func (r results) runtimeTable(caption string, methods []string, cols []runtimeCo
 				heads = append(heads, texttable.Column{Title: title, Align: 'r'})
 			}
 		}
-		t.AddGroup(render.DatasetTitle(d), append(heads, texttable.Column{Title: "paper", Align: 'r'})...)
+		t.AddGroup(DatasetTitle(d), append(heads, texttable.Column{Title: "paper", Align: 'r'})...)
 	}
 	for _, m := range methods {
 		row := texttable.Row{Cells: []texttable.Cell{{Text: r.methodLabel(m)}}}
@@ -155,7 +154,7 @@ func (r results) runtimeTable(caption string, methods []string, cols []runtimeCo
 			for _, c := range cols {
 				cells, tidy := c.cells(d, m)
 				for i := range tidy {
-					if inPaper && tidy[i].Metric == render.MetricFitTime {
+					if inPaper && tidy[i].Metric == MetricFitTime {
 						tidy[i].Paper = pv
 					}
 				}
@@ -171,29 +170,29 @@ func (r results) runtimeTable(caption string, methods []string, cols []runtimeCo
 
 // selectedFitColumn is the mean fit time at the grid point rule selects.
 func (r results) selectedFitColumn(title, rule string) runtimeColumn {
-	return runtimeColumn{titles: []string{title}, cells: func(d, m string) ([]texttable.Cell, []render.TidyRow) {
-		tr := render.NewTidy("runtime", d, m, render.MetricFitTime, rule)
-		c := texttable.Cell{Text: render.Dash, Note: r.Missing(d, m) + r.Unselected(rule, d, m)}
+	return runtimeColumn{titles: []string{title}, cells: func(d, m string) ([]texttable.Cell, []TidyRow) {
+		tr := NewTidy("runtime", d, m, MetricFitTime, rule)
+		c := texttable.Cell{Text: Dash, Note: r.Missing(d, m) + r.Unselected(rule, d, m)}
 		if c.Note == "" {
 			p := r.Selected(rule, d, m)
-			tr.Mean, tr.Runs, tr.Failed, tr.Params = p.FitSeconds, p.Runs, p.Failed, render.ParamString(p.Params)
-			_, tr.Std = experiments.MeanStd(render.FitTimes(p))
-			c = texttable.Cell{Text: render.FmtSeconds(p.FitSeconds), Note: render.FailedNote(p)}
+			tr.Mean, tr.Runs, tr.Failed, tr.Params = p.FitSeconds, p.Runs, p.Failed, ParamString(p.Params)
+			_, tr.Std = experiments.MeanStd(FitTimes(p))
+			c = texttable.Cell{Text: FmtSeconds(p.FitSeconds), Note: FailedNote(p)}
 		}
 		tr.Note = c.Note
-		return []texttable.Cell{c}, []render.TidyRow{tr}
+		return []texttable.Cell{c}, []TidyRow{tr}
 	}}
 }
 
 // meanFitColumn is the mean fit time over the sweep's runs at the paper's timing setting
 // k2 = k1 (sel selTimingSet) or over all of them (selAll), printed by format.
 func (r results) meanFitColumn(title, sel string, format func(float64) string) runtimeColumn {
-	return runtimeColumn{titles: []string{title}, cells: func(d, m string) ([]texttable.Cell, []render.TidyRow) {
-		tr := render.NewTidy("runtime", d, m, render.MetricFitTime, sel)
-		c := texttable.Cell{Text: render.Dash, Note: r.Missing(d, m)}
+	return runtimeColumn{titles: []string{title}, cells: func(d, m string) ([]texttable.Cell, []TidyRow) {
+		tr := NewTidy("runtime", d, m, MetricFitTime, sel)
+		c := texttable.Cell{Text: Dash, Note: r.Missing(d, m)}
 		if c.Note == "" {
 			keep := atTimingSetting
-			if sel == render.SelAll {
+			if sel == SelAll {
 				keep = nil
 			}
 			tr.Mean, tr.Runs = r.meanFitAll(d, m, keep)
@@ -203,34 +202,34 @@ func (r results) meanFitColumn(title, sel string, format func(float64) string) r
 			}
 		}
 		tr.Note = c.Note
-		return []texttable.Cell{c}, []render.TidyRow{tr}
+		return []texttable.Cell{c}, []TidyRow{tr}
 	}}
 }
 
 // initColumn is the mean initialisation time (init_seconds) at the paper-rule point.
 func (r results) initColumn() runtimeColumn {
-	return runtimeColumn{titles: []string{"init"}, cells: func(d, m string) ([]texttable.Cell, []render.TidyRow) {
-		tr := render.NewTidy("runtime", d, m, render.MetricInit, render.PaperRule)
-		c := texttable.Cell{Text: render.Dash, Note: r.Missing(d, m) + r.Unselected(render.PaperRule, d, m)}
+	return runtimeColumn{titles: []string{"init"}, cells: func(d, m string) ([]texttable.Cell, []TidyRow) {
+		tr := NewTidy("runtime", d, m, MetricInit, PaperRule)
+		c := texttable.Cell{Text: Dash, Note: r.Missing(d, m) + r.Unselected(PaperRule, d, m)}
 		if c.Note == "" {
-			p := r.Selected(render.PaperRule, d, m)
-			tr.Params = render.ParamString(p.Params)
+			p := r.Selected(PaperRule, d, m)
+			tr.Params = ParamString(p.Params)
 			if tr.Mean, tr.Runs = meanInit(p); tr.Runs > 0 {
-				c = texttable.Cell{Text: render.FmtSeconds(tr.Mean)}
+				c = texttable.Cell{Text: FmtSeconds(tr.Mean)}
 			} else {
 				c.Note = "no init_seconds recorded (runs made before the field existed, or a method that does not time it apart)"
 			}
 		}
 		tr.Note = c.Note
-		return []texttable.Cell{c}, []render.TidyRow{tr}
+		return []texttable.Cell{c}, []TidyRow{tr}
 	}}
 }
 
 // aloneColumn is the median fit and initialisation times of the fits timed alone.
 func (r results) aloneColumn() runtimeColumn {
-	return runtimeColumn{titles: []string{"alone", "init"}, cells: func(d, m string) ([]texttable.Cell, []render.TidyRow) {
-		fc, fit, ic, ini := render.AloneCells("runtime", d, m, r.TimedAlone(d, m))
-		return []texttable.Cell{fc, ic}, []render.TidyRow{fit, ini}
+	return runtimeColumn{titles: []string{"alone", "init"}, cells: func(d, m string) ([]texttable.Cell, []TidyRow) {
+		fc, fit, ic, ini := AloneCells("runtime", d, m, r.TimedAlone(d, m))
+		return []texttable.Cell{fc, ic}, []TidyRow{fit, ini}
 	}}
 }
 
@@ -238,9 +237,9 @@ func (r results) aloneColumn() runtimeColumn {
 // paper has none.
 func paperSecondsCell(inPaper bool, pv float64) texttable.Cell {
 	if !inPaper {
-		return texttable.Cell{Text: render.Dash}
+		return texttable.Cell{Text: Dash}
 	}
-	return texttable.Cell{Text: render.FmtSeconds(pv)}
+	return texttable.Cell{Text: FmtSeconds(pv)}
 }
 
 // workers describes how many runs were timed at once (the most workers of any recorded
@@ -280,13 +279,13 @@ func (r results) runtimeMethods() []string {
 		}
 	}
 	for _, m := range r.TimedMethods() {
-		out = render.AppendNew(out, m)
+		out = AppendNew(out, m)
 	}
 	return out
 }
 
 // aloneCaption is the caption of the runtime table from fits timed alone: how they were
-// timed (render.AloneTiming), at which settings, what the paper states of its own
+// timed (AloneTiming), at which settings, what the paper states of its own
 // timings, and with withSweep how the column of the sweep's fit times was measured.
 func (r results) aloneCaption(methods []string, withSweep bool) string {
 	a := r.AloneTiming(methods)

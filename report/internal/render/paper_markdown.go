@@ -1,4 +1,4 @@
-package compare
+package render
 
 import (
 	"bytes"
@@ -9,65 +9,64 @@ import (
 
 	"github.com/nagc-harness/nagc/experiments"
 	"github.com/nagc-harness/nagc/internal/texttable"
-	"github.com/nagc-harness/nagc/report/internal/render"
 	"github.com/nagc-harness/nagc/report/paper"
 )
 
 // writePaperIntro writes the opening paragraphs of a report set beside the paper: what
 // was run and by which rules the cells are selected.
-func writePaperIntro(b *bytes.Buffer, r results, opt render.Options) {
+func writePaperIntro(b *bytes.Buffer, r results, opt Options) {
 	total, done, failed := r.Counts()
 	fmt.Fprintf(b, "Reproduction of \"%s\" (%s) "+
 		"from the recorded runs in `%s`: %d runs (%d done, %d failed) on %s; methods %s. "+
 		"This report only reads recorded runs; nothing was re-run.\n\n",
-		r.Spec.Title, r.Spec.Name, opt.ResultsDir, total, done, failed, render.DatasetList(r.Datasets), strings.Join(r.Methods, ", "))
+		r.Spec.Title, r.Spec.Name, opt.ResultsDir, total, done, failed, DatasetList(r.Datasets), strings.Join(r.Methods, ", "))
 	fmt.Fprintf(b, "**Selection rule.** Each table cell is at the grid point chosen per dataset and method by the "+
 		"paper's rule, %s. Because that rule reads the labels it is optimistic for every tuned method; beside it, each "+
 		"table gives the numbers chosen by the label-free rule, %s. Mean ± std are over the restarts of the chosen grid "+
 		"point (population std, ddof = 0). Agreement means within %.2f of the paper's value.\n\n",
-		render.RuleText(render.PaperRule), render.RuleText(r.FreeRule), agreeTolerance)
+		RuleText(PaperRule), RuleText(r.FreeRule), agreeTolerance)
 }
 
 // writePaperSections writes the paper's tables and figures in its order, each with a
 // paragraph comparing it with the paper.
-func writePaperSections(b *bytes.Buffer, r results, rep *render.Report, opt render.Options, tables map[string]*render.Table, figs map[string][]*render.Figure) {
+func writePaperSections(b *bytes.Buffer, r results, rep *Report, opt Options, tables map[string]*Table, figs map[string][]*Figure) {
 	if r.Spec.Layout.Dataset != "" {
 		b.WriteString("## " + r.Spec.Heading("layout", "Clusterings on a graph layout") + "\n\n")
 		b.WriteString(r.Spec.Layout.Stated + "\n\n")
-		render.WriteFigures(b, figs["layout"])
-		render.WriteSkipped(b, rep.Skipped, r.Spec.Layout.Figure)
+		WriteFigures(b, figs["layout"])
+		WriteSkipped(b, rep.Skipped, r.Spec.Layout.Figure)
 	}
 
 	if t := tables["datasets"]; t != nil {
-		render.WriteTable(b, t, opt, r.Spec.Heading("datasets", t.Title), datasetsParagraph(t))
+		WriteTable(b, t, opt, r.Spec.Heading("datasets", t.Title), datasetsParagraph(t))
 	}
 	if t := tables["ari"]; t != nil {
-		render.WriteTable(b, t, opt, r.Spec.Heading("ari", t.Title), ariParagraph(t, r)+"\n\n"+offPaperParagraph(t, r))
+		WriteTable(b, t, opt, r.Spec.Heading("ari", t.Title), ariParagraph(t, r)+"\n\n"+offPaperParagraph(t, r))
 	}
 	if t := tables["ari_connected"]; t != nil {
-		render.WriteTable(b, t, opt, "ARI without isolated vertices (not in the paper)", ariConnectedParagraph(t, r))
+		WriteTable(b, t, opt, "ARI without isolated vertices (not in the paper)", ariConnectedParagraph(t, r))
 	}
 	if t := tables["modularity"]; t != nil {
-		render.WriteTable(b, t, opt, r.Spec.Heading("modularity", t.Title), modularityParagraph(t, r))
+		WriteTable(b, t, opt, r.Spec.Heading("modularity", t.Title), modularityParagraph(t, r))
 	}
 
 	b.WriteString("## " + r.Spec.Heading("lambda", "Effect of λ on ARI") + "\n\n")
 	writeStated(b, r.Spec.StatedAbout("lambda"))
 	writeSweepFacts(figs["lambda"], r, "lambda")
-	render.WriteFigures(b, figs["lambda"])
-	render.WriteSkipped(b, rep.Skipped, "lambda figure")
+	WriteFigures(b, figs["lambda"])
+	WriteSkipped(b, rep.Skipped, "lambda figure")
 
 	b.WriteString("## " + r.Spec.Heading("k2", "Effect of k2 on ARI") + "\n\n")
 	writeStated(b, r.Spec.StatedAbout("k2"))
 	writeSweepFacts(figs["k2"], r, "k2")
-	render.WriteFigures(b, figs["k2"])
-	render.WriteSkipped(b, rep.Skipped, "k2 figure")
+	WriteFigures(b, figs["k2"])
+	WriteSkipped(b, rep.Skipped, "k2 figure")
 
 	if t := tables["rho"]; t != nil {
-		render.WriteTable(b, t, opt, r.Spec.Heading("rho", t.Title), rhoParagraph(t, r)+"\n\n"+offPaperParagraph(t, r))
+		WriteTable(b, t, opt, r.Spec.Heading("rho", t.Title), rhoParagraph(t, r)+"\n\n"+offPaperParagraph(t, r))
 	}
 	if t := tables["runtime"]; t != nil {
-		render.WriteTable(b, t, opt, r.Spec.Heading("runtime", t.Title), runtimeParagraph(t, r))
+		WriteTable(b, t, opt, r.Spec.Heading("runtime", t.Title), runtimeParagraph(t, r))
 	}
 
 	writeOtherStatements(b, r)
@@ -87,7 +86,7 @@ func writeStated(b *bytes.Buffer, facts []string) {
 
 // writeSweepFacts adds to each sweep figure our peak per ρ and the overall peak, beside
 // the paper's stated mark.
-func writeSweepFacts(figs []*render.Figure, r results, param string) {
+func writeSweepFacts(figs []*Figure, r results, param string) {
 	for _, f := range figs {
 		d := f.Dataset
 		series := r.propSweep(d, param)
@@ -95,11 +94,11 @@ func writeSweepFacts(figs []*render.Figure, r results, param string) {
 		bestX, bestRho, bestV := math.NaN(), math.NaN(), math.Inf(-1)
 		var per []string
 		for _, s := range series {
-			j := render.Argmax(s.Mean)
+			j := Argmax(s.Mean)
 			if j < 0 {
 				continue
 			}
-			per = append(per, fmt.Sprintf("ρ = %s: peak at %s = %s (ARI %s)", render.FmtParam(s.Rho), sym, render.FmtParam(s.X[j]), render.FmtMeanStd(s.Mean[j], s.Std[j])))
+			per = append(per, fmt.Sprintf("ρ = %s: peak at %s = %s (ARI %s)", FmtParam(s.Rho), sym, FmtParam(s.X[j]), FmtMeanStd(s.Mean[j], s.Std[j])))
 			if s.Mean[j] > bestV {
 				bestX, bestRho, bestV = s.X[j], s.Rho, s.Mean[j]
 			}
@@ -107,8 +106,8 @@ func writeSweepFacts(figs []*render.Figure, r results, param string) {
 		if len(per) == 0 {
 			continue
 		}
-		fact := fmt.Sprintf("Here (%s): %s. Overall peak %s = %s at ρ = %s (ARI %s).", render.DatasetTitle(d), strings.Join(per, "; "),
-			sym, render.FmtParam(bestX), render.FmtParam(bestRho), render.Fmt3(bestV))
+		fact := fmt.Sprintf("Here (%s): %s. Overall peak %s = %s at ρ = %s (ARI %s).", DatasetTitle(d), strings.Join(per, "; "),
+			sym, FmtParam(bestX), FmtParam(bestRho), Fmt3(bestV))
 		if r.Paper != nil {
 			if mk, ok := r.Spec.Marks(param)[strings.ToLower(d)]; ok {
 				fact += " " + strings.ToUpper(mk.Label[:1]) + mk.Label[1:] + ": "
@@ -126,17 +125,17 @@ func writeSweepFacts(figs []*render.Figure, r results, param string) {
 					}
 				}
 				if !math.IsNaN(atRho) {
-					fact += fmt.Sprintf(" Here at %s = %s: ARI %s (ρ = %s).", sym, render.FmtParam(mk.X), render.FmtMeanStd(atV, atStd), render.FmtParam(atRho))
+					fact += fmt.Sprintf(" Here at %s = %s: ARI %s (ρ = %s).", sym, FmtParam(mk.X), FmtMeanStd(atV, atStd), FmtParam(atRho))
 				} else {
-					fact += fmt.Sprintf(" %s = %s is not in the recorded grid.", sym, render.FmtParam(mk.X))
+					fact += fmt.Sprintf(" %s = %s is not in the recorded grid.", sym, FmtParam(mk.X))
 				}
 			}
 		}
 		if name, v, ok := r.paperBaseline(d); ok && r.Paper != nil {
-			fact += fmt.Sprintf(" The paper's best competitor: %s (%s published).", name, render.Fmt3(v))
+			fact += fmt.Sprintf(" The paper's best competitor: %s (%s published).", name, Fmt3(v))
 		}
 		if name, v, ok := r.bestBaseline(d); ok {
-			fact += fmt.Sprintf(" Best other row here: %s (%s).", name, render.Fmt3(v))
+			fact += fmt.Sprintf(" Best other row here: %s (%s).", name, Fmt3(v))
 		}
 		f.Facts = append(f.Facts, fact)
 	}
@@ -176,8 +175,8 @@ func writeOtherStatements(b *bytes.Buffer, r results) {
 					if m != r.Spec.Proposed {
 						row = m + ", "
 					}
-					found = append(found, fmt.Sprintf("%s (%s%s): ARI %s, modularity %s, entropy %s", render.DatasetTitle(d), row,
-						render.ParamString(p.Params), render.FmtMeanStd(p.Mean["ari"], p.Std["ari"]), render.Fmt3(p.Mean["modularity"]), render.Fmt3(p.Mean["entropy"])))
+					found = append(found, fmt.Sprintf("%s (%s%s): ARI %s, modularity %s, entropy %s", DatasetTitle(d), row,
+						ParamString(p.Params), FmtMeanStd(p.Mean["ari"], p.Std["ari"]), Fmt3(p.Mean["modularity"]), Fmt3(p.Mean["entropy"])))
 				}
 			}
 		}
@@ -218,7 +217,7 @@ func (r results) matchingProp(dataset, method string, want map[string]string) *e
 			if k == "k1" {
 				continue
 			}
-			got := render.ParamFloat(p.Params, k)
+			got := ParamFloat(p.Params, k)
 			var w float64
 			if v == "k1" {
 				w = float64(p.Records[0].K1)
@@ -250,20 +249,20 @@ func (r results) matchingProp(dataset, method string, want map[string]string) *e
 func writeSelected(b *bytes.Buffer, r results) {
 	b.WriteString("## Appendix: selected grid points\n\n")
 	fmt.Fprintf(b, "| Dataset | Method | %s | runs | %s | runs |\n|---|---|---|---:|---|---:|\n",
-		texttable.MarkdownEscape(render.RuleShort(render.PaperRule)), texttable.MarkdownEscape(render.RuleShort(r.FreeRule)))
+		texttable.MarkdownEscape(RuleShort(PaperRule)), texttable.MarkdownEscape(RuleShort(r.FreeRule)))
 	for _, d := range r.Datasets {
 		for _, m := range r.Methods {
 			if len(r.PointsOf(d, m)) == 0 {
 				continue
 			}
-			cells := []string{render.DatasetTitle(d), texttable.MarkdownEscape(m)}
-			for _, rule := range []string{render.PaperRule, r.FreeRule} {
+			cells := []string{DatasetTitle(d), texttable.MarkdownEscape(m)}
+			for _, rule := range []string{PaperRule, r.FreeRule} {
 				p := r.Selected(rule, d, m)
 				if p == nil || p.Runs == 0 {
-					cells = append(cells, texttable.MarkdownEscape(render.Dash+" "+r.Missing(d, m)+r.Unselected(rule, d, m)), "0")
+					cells = append(cells, texttable.MarkdownEscape(Dash+" "+r.Missing(d, m)+r.Unselected(rule, d, m)), "0")
 					continue
 				}
-				ps := render.ParamString(p.Params)
+				ps := ParamString(p.Params)
 				if ps == "" {
 					ps = "(no parameters)"
 				}

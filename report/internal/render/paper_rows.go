@@ -1,18 +1,17 @@
-package compare
+package render
 
 import (
 	"slices"
 	"strings"
 
 	"github.com/nagc-harness/nagc/internal/texttable"
-	"github.com/nagc-harness/nagc/report/internal/render"
 )
 
 // methodRows returns the methods a method × dataset table lists: the paper's rows in its
 // order, each followed by the recorded rows compared with it (PaperRows), then the other
 // recorded methods.
 func (r results) methodRows() []string {
-	rows := render.PaperOrder(append(append([]string{}, r.Spec.Rows...), r.Methods...), r.Spec.Rows, func(s string) string { return s })
+	rows := PaperOrder(append(append([]string{}, r.Spec.Rows...), r.Methods...), r.Spec.Rows, func(s string) string { return s })
 	var out, after []string
 	for _, m := range rows {
 		if _, ok := r.Spec.ComparedWith[m]; !ok {
@@ -65,22 +64,22 @@ func (r results) methodLabel(m string) string {
 // isolated vertices their clusters come from the attributes or from a method's
 // tie-breaking alone, and the two columns show how much of the ARI they decide. Records
 // made before ari_connected existed gain it with `nagc results rescore`.
-func ariConnectedTable(r results) *render.Table {
-	t := render.NewTable("ari_connected", texttable.Table{
+func ariConnectedTable(r results) *Table {
+	t := NewTable("ari_connected", texttable.Table{
 		Title: "ARI with and without isolated vertices (not in the paper)",
 		Caption: "ARI mean ± population std over the restarts of the selected grid point, over all vertices (\"all\", " +
 			"as in the ARI table) and over the vertices with at least one edge to another vertex (\"with an edge\"; " +
-			"self-loops do not count). The paper publishes only the first. First block: " + render.RuleText(render.PaperRule) +
-			". Second block: " + render.RuleText(r.FreeRule) + ".",
+			"self-loops do not count). The paper publishes only the first. First block: " + RuleText(PaperRule) +
+			". Second block: " + RuleText(r.FreeRule) + ".",
 		Columns: []texttable.Column{{Title: "Method", Align: 'l'}},
 	})
 	for _, d := range r.Datasets {
-		t.Groups = append(t.Groups, texttable.Group{Title: render.DatasetTitle(d), Span: 2})
+		t.Groups = append(t.Groups, texttable.Group{Title: DatasetTitle(d), Span: 2})
 		t.Columns = append(t.Columns, texttable.Column{Title: "all", Align: 'r'}, texttable.Column{Title: "with an edge", Align: 'r'})
 	}
 	methods := r.methodRows()
-	for _, rule := range []string{render.PaperRule, r.FreeRule} {
-		t.Rows = append(t.Rows, texttable.Row{Section: "Selection: " + render.RuleShort(rule)})
+	for _, rule := range []string{PaperRule, r.FreeRule} {
+		t.Rows = append(t.Rows, texttable.Row{Section: "Selection: " + RuleShort(rule)})
 		for _, m := range methods {
 			row := texttable.Row{Cells: []texttable.Cell{{Text: r.methodLabel(m)}}}
 			for _, d := range r.Datasets {

@@ -1,4 +1,4 @@
-package compare
+package render
 
 import (
 	"github.com/nagc-harness/nagc/report/internal/reporttest"
@@ -11,12 +11,11 @@ import (
 
 	"github.com/nagc-harness/nagc/experiments"
 	"github.com/nagc-harness/nagc/internal/texttable"
-	"github.com/nagc-harness/nagc/report/internal/render"
 )
 
 // tidy returns a tidy row of the ARI (rho NaN) or ρ table for the off-paper tests.
-func tidy(table, method string, rho float64, selection string, mean, paper, paperStd float64, params string) render.TidyRow {
-	tr := render.NewTidy(table, "webkb", method, "ari", selection)
+func tidy(table, method string, rho float64, selection string, mean, paper, paperStd float64, params string) TidyRow {
+	tr := NewTidy(table, "webkb", method, "ari", selection)
 	tr.Rho, tr.Mean, tr.Paper, tr.PaperStd, tr.Diff, tr.Params = rho, mean, paper, paperStd, mean-paper, params
 	return tr
 }
@@ -37,7 +36,7 @@ func TestOffThePaper(t *testing.T) {
 		{"no paper value", 0.5, nan, nan, false},
 	}
 	for _, tc := range tests {
-		tr := tidy("ari", "X", nan, render.PaperRule, tc.mean, tc.paper, tc.pstd, "")
+		tr := tidy("ari", "X", nan, PaperRule, tc.mean, tc.paper, tc.pstd, "")
 		if got := offThePaper(tr); got != tc.want {
 			t.Errorf("%s: OffThePaper = %v, want %v", tc.name, got, tc.want)
 		}
@@ -59,18 +58,18 @@ cells:
 		t.Fatal(err)
 	}
 	nan := math.NaN()
-	rows := []render.TidyRow{
-		tidy("ari", "A", nan, render.PaperRule, 0.4, 0.5, 0, "lambda=1"),              // 0: explained
-		tidy("ari", "B", nan, render.PaperRule, 0.6, 0.5, 0, "lambda=1"),              // 1: not explained
-		tidy("ari", "C", nan, render.PaperRule, 0.6, 0.5, 0, "lambda=1"),              // 2: note for another Δ
-		tidy("ari", "D", nan, render.PaperRule, 0.6, 0.5, 0, "lambda=1"),              // 3: no note
-		tidy("ari", "E", nan, render.PaperRule, 0.51, 0.5, 0, "lambda=1"),             // 4: agrees
-		tidy("ari", "E", nan, "modularity", 0.3, 0.5, 0, "lambda=0.01"),               // 5: the selection
-		tidy("ari", "A", nan, "modularity", 0.4, 0.5, 0, "lambda=1"),                  // 6: as the paper's rule
-		tidy("rho", "Prop.", 0.95, render.PaperRule, 0.55, 0.5, nan, "k2=4 lambda=1"), // 7: ρ note
-		tidy("rho", "Prop.", 0.5, render.PaperRule, 0.55, 0.5, nan, "k2=4 lambda=1"),  // 8: other ρ, no note
-		tidy("ari", "F", nan, "modularity", 0.3, 0.5, 0, ""),                          // 9: no paper-rule cell
-		tidy("ari", "B", nan, "modularity", 0.3, 0.5, 0, "lambda=0.1"),                // 10: the selection and B's note
+	rows := []TidyRow{
+		tidy("ari", "A", nan, PaperRule, 0.4, 0.5, 0, "lambda=1"),              // 0: explained
+		tidy("ari", "B", nan, PaperRule, 0.6, 0.5, 0, "lambda=1"),              // 1: not explained
+		tidy("ari", "C", nan, PaperRule, 0.6, 0.5, 0, "lambda=1"),              // 2: note for another Δ
+		tidy("ari", "D", nan, PaperRule, 0.6, 0.5, 0, "lambda=1"),              // 3: no note
+		tidy("ari", "E", nan, PaperRule, 0.51, 0.5, 0, "lambda=1"),             // 4: agrees
+		tidy("ari", "E", nan, "modularity", 0.3, 0.5, 0, "lambda=0.01"),        // 5: the selection
+		tidy("ari", "A", nan, "modularity", 0.4, 0.5, 0, "lambda=1"),           // 6: as the paper's rule
+		tidy("rho", "Prop.", 0.95, PaperRule, 0.55, 0.5, nan, "k2=4 lambda=1"), // 7: ρ note
+		tidy("rho", "Prop.", 0.5, PaperRule, 0.55, 0.5, nan, "k2=4 lambda=1"),  // 8: other ρ, no note
+		tidy("ari", "F", nan, "modularity", 0.3, 0.5, 0, ""),                   // 9: no paper-rule cell
+		tidy("ari", "B", nan, "modularity", 0.3, 0.5, 0, "lambda=0.1"),         // 10: the selection and B's note
 	}
 	want := []string{
 		offPrefix + "cause of A.",
@@ -122,11 +121,11 @@ func TestParseOffPaperErrors(t *testing.T) {
 }
 
 // readTidyCSV reads a table's CSV file back into tidy rows.
-func readTidyCSV(t *testing.T, path string) []render.TidyRow {
+func readTidyCSV(t *testing.T, path string) []TidyRow {
 	t.Helper()
 	recs := reporttest.ReadCSV(t, path)
-	if len(recs) == 0 || strings.Join(recs[0], ",") != strings.Join(render.TidyColumns, ",") {
-		t.Fatalf("%s: header is not %v", path, render.TidyColumns)
+	if len(recs) == 0 || strings.Join(recs[0], ",") != strings.Join(TidyColumns, ",") {
+		t.Fatalf("%s: header is not %v", path, TidyColumns)
 	}
 	col := map[string]int{}
 	for i, c := range recs[0] {
@@ -142,9 +141,9 @@ func readTidyCSV(t *testing.T, path string) []render.TidyRow {
 		}
 		return v
 	}
-	var out []render.TidyRow
+	var out []TidyRow
 	for _, f := range recs[1:] {
-		tr := render.NewTidy(f[col["table"]], f[col["dataset"]], f[col["method"]], f[col["metric"]], f[col["selection"]])
+		tr := NewTidy(f[col["table"]], f[col["dataset"]], f[col["method"]], f[col["metric"]], f[col["selection"]])
 		tr.Rho, tr.Mean, tr.Std = num(f[col["rho"]]), num(f[col["mean"]]), num(f[col["std"]])
 		tr.Paper, tr.PaperStd, tr.Diff = num(f[col["paper"]]), num(f[col["paper_std"]]), num(f[col["diff"]])
 		tr.Params, tr.Note = f[col["params"]], f[col["note"]]
@@ -168,11 +167,11 @@ func TestCommittedCellsExplained(t *testing.T) {
 		rows := readTidyCSV(t, filepath.Join("..", "..", "..", "results", "paper", name+".csv"))
 		for _, tr := range o.Unexplained(rows) {
 			t.Errorf("%s table: %s on %s (ours %.3f, paper %.3f, Δ %s) is off the paper with no note in %s",
-				name, rowKey(tr), tr.Dataset, tr.Mean, tr.Paper, render.FmtDiff(tr.Diff), offPaperFile)
+				name, rowKey(tr), tr.Dataset, tr.Mean, tr.Paper, FmtDiff(tr.Diff), offPaperFile)
 		}
 		for _, n := range o.Stale(rows) {
 			t.Errorf("%s table: the note on %s, %s (Δ %s) is stale: the cell is no longer off the paper or moved by more than %.2f",
-				name, n.Row, n.Dataset, render.FmtDiff(n.Diff), offPaperTolerance)
+				name, n.Row, n.Dataset, FmtDiff(n.Diff), offPaperTolerance)
 		}
 		for i, note := range o.Explain(rows) {
 			if note == "" {
@@ -193,7 +192,7 @@ func TestCommittedCellsExplained(t *testing.T) {
 // TestOffPaperRendered checks that the ARI and ρ tables of the fixture print the notes
 // beside the table and the paragraph counts them and prints the row paragraphs.
 func TestOffPaperRendered(t *testing.T) {
-	r := fixtureResults(t, fixtureRuns())
+	r := fixturePaperResults(t, fixtureRuns())
 	ari, rho := ariTable(r), rhoTable(r)
 	if md := ari.Markdown(); !strings.Contains(md, "| −0.045 [1] |") || !strings.Contains(md, "[1] "+offPrefix+"two restarts only.") {
 		t.Errorf("ARI table lacks the note on Prop.:\n%s", md)
@@ -224,7 +223,7 @@ func TestAuthorsInitRow(t *testing.T) {
 	runs = append(runs,
 		run{"webkb", "Prop. (authors' init)", ai, 0, 0.98, 0.73, 0.15, 1, ""},
 		run{"webkb", "Prop. (authors' init)", ai, 1, 0.99, 0.74, 0.15, 1, ""})
-	r := fixtureResults(t, runs)
+	r := fixturePaperResults(t, runs)
 	tb := ariTable(r)
 	label := "Prop. (authors' init) — reads the labels; vs the paper's Prop."
 	var at []int
@@ -245,7 +244,7 @@ func TestAuthorsInitRow(t *testing.T) {
 	if r.ReadsLabels("Prop.") || !r.ReadsLabels("Prop. (authors' init)") {
 		t.Error("ReadsLabels: want true for the authors' init row only")
 	}
-	if md := render.RowsTable(r.Results, "webkb").Markdown(); !strings.Contains(md, "| Prop. (authors' init) | best modularity (but the row's initialisation reads the labels) |") {
+	if md := RowsTable(r.Results, "webkb").Markdown(); !strings.Contains(md, "| Prop. (authors' init) | best modularity (but the row's initialisation reads the labels) |") {
 		t.Errorf("rows table calls the authors' init row label-free:\n%s", md)
 	}
 	tr := lookupTidy(tb.Tidy, "webkb", "Prop. (authors' init)", experiments.SelectModularity)
@@ -275,7 +274,7 @@ func TestOffPaperLaTeX(t *testing.T) {
 	for _, c := range spec.SpeedClaims {
 		texts = append(texts, c.Claim, c.Why)
 	}
-	texts = append(texts, runtimeTableOf(fixtureResults(t, fixtureRuns())).Notes...)
+	texts = append(texts, runtimeTableOf(fixturePaperResults(t, fixtureRuns())).Notes...)
 	for _, s := range texts {
 		for _, c := range texttable.TeXEscape(s) {
 			if c > 127 {

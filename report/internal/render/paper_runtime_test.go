@@ -1,4 +1,4 @@
-package compare
+package render
 
 import (
 	"encoding/json"
@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/nagc-harness/nagc/experiments"
-	"github.com/nagc-harness/nagc/report/internal/render"
 	"github.com/nagc-harness/nagc/report/paper"
 )
 
@@ -34,12 +33,12 @@ func timingRuns() []run {
 // of the paper's speed claims beside our times at k2 = k1 from the sweep, says they were
 // timed concurrently, and gives the ratio and the reason.
 func TestRuntimeClaims(t *testing.T) {
-	r := fixtureResults(t, timingRuns())
+	r := fixturePaperResults(t, timingRuns())
 	tb := runtimeTableOf(r)
-	if tr := lookupSel(tb.Tidy, "webkb", "Prop.", render.SelTimingSet); tr == nil || tr.Mean != 1.0 || tr.Runs != 1 {
+	if tr := lookupSel(tb.Tidy, "webkb", "Prop.", SelTimingSet); tr == nil || tr.Mean != 1.0 || tr.Runs != 1 {
 		t.Fatalf("Prop. at k2 = k1 on WebKB = %+v, want 1 s over 1 run", tr)
 	}
-	if tr := lookupSel(tb.Tidy, "webkb", "Prop.", render.SelAll); tr == nil || tr.Mean != 2.0 {
+	if tr := lookupSel(tb.Tidy, "webkb", "Prop.", SelAll); tr == nil || tr.Mean != 2.0 {
 		t.Fatalf("Prop. over all runs on WebKB = %+v, want 2 s", tr)
 	}
 	p := runtimeParagraph(tb, r)
@@ -119,7 +118,7 @@ func TestRuntimeTimedAlone(t *testing.T) {
 	timing := prov[0]
 	timing.Name, timing.Timing, timing.Workers = "timing", true, 1
 	prov = append(prov, timing)
-	r, err := render.NewResults(recs, prov, paper, experiments.SelectModularity)
+	r, err := NewResults(recs, prov, paper, experiments.SelectModularity)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,17 +128,17 @@ func TestRuntimeTimedAlone(t *testing.T) {
 		want                         float64
 		runs                         int
 	}{
-		{"webkb", "Prop.", render.MetricFitTime, render.SelAlone, 0.012, 5},
-		{"webkb", "Prop.", render.MetricInit, render.SelAlone, 0.22, 5},
-		{"webkb", "Prop. (w/o PU)", render.MetricFitTime, render.SelAlone, 0.006, 5},
-		{"citeseer", "Prop. (w/o PU)", render.MetricFitTime, render.SelAlone, 0.018, 5},
-		{"webkb", "JWNMF", render.MetricFitTime, render.SelAlone, 0.048, 5},
-		{"webkb", "JWNMF", render.MetricInit, render.SelAlone, 0.3, 5},
-		{"webkb", "BAGC", render.MetricFitTime, render.SelAlone, 0.024, 5},
-		{"webkb", "Prop.", render.MetricFitTime, render.SelTimingSet, 1.0, 1}, // the sweep's, as before
-		{"cora", "Prop.", render.MetricFitTime, render.SelTimingSet, 2.0, 1},
+		{"webkb", "Prop.", MetricFitTime, SelAlone, 0.012, 5},
+		{"webkb", "Prop.", MetricInit, SelAlone, 0.22, 5},
+		{"webkb", "Prop. (w/o PU)", MetricFitTime, SelAlone, 0.006, 5},
+		{"citeseer", "Prop. (w/o PU)", MetricFitTime, SelAlone, 0.018, 5},
+		{"webkb", "JWNMF", MetricFitTime, SelAlone, 0.048, 5},
+		{"webkb", "JWNMF", MetricInit, SelAlone, 0.3, 5},
+		{"webkb", "BAGC", MetricFitTime, SelAlone, 0.024, 5},
+		{"webkb", "Prop.", MetricFitTime, SelTimingSet, 1.0, 1}, // the sweep's, as before
+		{"cora", "Prop.", MetricFitTime, SelTimingSet, 2.0, 1},
 	} {
-		var got *render.TidyRow
+		var got *TidyRow
 		for i, tr := range tb.Tidy {
 			if tr.Dataset == tc.dataset && tr.Method == tc.method && tr.Metric == tc.metric && tr.Selection == tc.sel {
 				got = &tb.Tidy[i]
@@ -211,11 +210,11 @@ func TestTimedRecordsLeaveTablesUnchanged(t *testing.T) {
 			timedRecord(t, "webkb", "METIS", map[string]any{}, i, 1.0, 0.01, 0))
 	}
 	sweep := fixtureRecords(t, fixtureRuns())
-	before, err := render.NewResults(sweep, fixtureProvenance(), paper, experiments.SelectModularity)
+	before, err := NewResults(sweep, fixtureProvenance(), paper, experiments.SelectModularity)
 	if err != nil {
 		t.Fatal(err)
 	}
-	after, err := render.NewResults(append(append([]experiments.Record{}, sweep...), timed...), fixtureProvenance(), paper, experiments.SelectModularity)
+	after, err := NewResults(append(append([]experiments.Record{}, sweep...), timed...), fixtureProvenance(), paper, experiments.SelectModularity)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -227,11 +226,11 @@ func TestTimedRecordsLeaveTablesUnchanged(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name  string
-		build func(results) *render.Table
+		build func(results) *Table
 	}{
 		{"ari", ariTable}, {"ari_connected", ariConnectedTable}, {"modularity", modularityTable}, {"rho", rhoTable},
-		{"datasets", func(r results) *render.Table { return render.DatasetsTable(r.Results) }},
-		{"rows", func(r results) *render.Table { return render.RowsTable(r.Results, "webkb") }},
+		{"datasets", func(r results) *Table { return DatasetsTable(r.Results) }},
+		{"rows", func(r results) *Table { return RowsTable(r.Results, "webkb") }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			b, a := tc.build(Paper{}.of(before)), tc.build(Paper{}.of(after))
@@ -262,7 +261,7 @@ func pointsText(ps []*experiments.PointStats) string {
 }
 
 // tidyEqual compares tidy rows, NaN equal to NaN.
-func tidyEqual(a, b []render.TidyRow) bool {
+func tidyEqual(a, b []TidyRow) bool {
 	if len(a) != len(b) {
 		return false
 	}
@@ -291,12 +290,12 @@ func TestRuntimeInitColumn(t *testing.T) {
 		}
 		recs[i] = rec
 	}
-	_, carried := render.InitSeconds(recs[0])
+	_, carried := InitSeconds(recs[0])
 	paper, err := paper.DefaultPublished()
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := render.NewResults(recs, fixtureProvenance(), paper, experiments.SelectModularity)
+	r, err := NewResults(recs, fixtureProvenance(), paper, experiments.SelectModularity)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -317,7 +316,7 @@ func TestRuntimeInitColumn(t *testing.T) {
 		}
 	}
 	// Old records: no column, and the caption says what their fit_seconds covers.
-	old := runtimeTableOf(fixtureResults(t, fixtureRuns()))
+	old := runtimeTableOf(fixturePaperResults(t, fixtureRuns()))
 	for _, c := range old.Columns {
 		if c.Title == "init" {
 			t.Error("init column without init_seconds")

@@ -1,4 +1,4 @@
-package compare
+package render
 
 import (
 	"fmt"
@@ -8,7 +8,6 @@ import (
 
 	"github.com/nagc-harness/nagc/experiments"
 	"github.com/nagc-harness/nagc/internal/paperplot"
-	"github.com/nagc-harness/nagc/report/internal/render"
 	"github.com/nagc-harness/nagc/report/paper"
 )
 
@@ -33,7 +32,7 @@ const noRho = -1
 func (r results) propSweep(dataset, param string) []sweepLine {
 	byRho := map[float64]map[float64]*experiments.PointStats{}
 	for _, p := range r.PointsOf(dataset, r.Spec.Proposed) {
-		rho, x := render.ParamFloat(p.Params, "rho"), render.ParamFloat(p.Params, param)
+		rho, x := ParamFloat(p.Params, "rho"), ParamFloat(p.Params, param)
 		ari, ok := p.Mean["ari"]
 		if p.Runs == 0 || !ok || math.IsNaN(x) {
 			continue
@@ -67,7 +66,7 @@ func (r results) propSweep(dataset, param string) []sweepLine {
 			p := byRho[rho][x]
 			s.Mean = append(s.Mean, p.Mean["ari"])
 			s.Std = append(s.Std, p.Std["ari"])
-			s.Params = append(s.Params, render.ParamString(p.Params))
+			s.Params = append(s.Params, ParamString(p.Params))
 		}
 		out = append(out, s)
 	}
@@ -82,7 +81,7 @@ func (r results) bestBaseline(dataset string) (string, float64, bool) {
 		if strings.HasPrefix(m, "Prop") {
 			continue
 		}
-		if mean, _ := render.MetricOf(r.Selected(render.PaperRule, dataset, m), "ari"); !math.IsNaN(mean) && mean > best {
+		if mean, _ := MetricOf(r.Selected(PaperRule, dataset, m), "ari"); !math.IsNaN(mean) && mean > best {
 			name, best = m, mean
 		}
 	}
@@ -136,7 +135,7 @@ var sweepNames = map[string]struct{ symbol, axis string }{
 // dashed horizontal line and the paper's stated mark (if any) as a dotted vertical line
 // or a black diamond, a page wide unless the style sets a size. It writes <param>_<dataset>.<format> and returns nil if there is
 // nothing to draw.
-func sweepFigure(r results, dataset, param string, o render.FigureOptions) (*render.Figure, error) {
+func sweepFigure(r results, dataset, param string, o FigureOptions) (*Figure, error) {
 	series := r.propSweep(dataset, param)
 	if len(series) == 0 {
 		return nil, nil
@@ -152,9 +151,9 @@ func sweepFigure(r results, dataset, param string, o render.FigureOptions) (*ren
 		// A page wide, as the paper's: its legend names a competitor and the paper's mark.
 		o.Style.Width, o.Style.Aspect = paperplot.PageWidth, 2.4
 	}
-	f := o.Style.NewFigure(fmt.Sprintf("%s: ARI of %s against %s", render.DatasetTitle(dataset), prop, names.symbol), names.axis, "ARI")
+	f := o.Style.NewFigure(fmt.Sprintf("%s: ARI of %s against %s", DatasetTitle(dataset), prop, names.symbol), names.axis, "ARI")
 	f.Grid()
-	ari := render.MetricMeasure("ari")
+	ari := MetricMeasure("ari")
 	xmin, xmax, err := addSweepLines(f, series, logX, ari)
 	if err != nil || math.IsInf(xmin, 1) {
 		return nil, err
@@ -182,15 +181,15 @@ func sweepFigure(r results, dataset, param string, o render.FigureOptions) (*ren
 		f.XTicks(integerTicks(series, marks, r.K1(dataset)))
 	}
 	f.Pad(ari.Lo, ari.Hi)
-	fig := &render.Figure{
+	fig := &Figure{
 		Name: param + "_" + r.Slug(dataset),
 		Kind: param, Dataset: dataset, Method: prop, Params: []string{param},
-		Title: fmt.Sprintf("Effect of %s on ARI, %s", names.symbol, render.DatasetTitle(dataset)),
+		Title: fmt.Sprintf("Effect of %s on ARI, %s", names.symbol, DatasetTitle(dataset)),
 		Caption: fmt.Sprintf("ARI (mean over restarts; error bars: population std over restarts) of %s (k-means init) "+
 			"against %s on %s, one line per ρ; for each %s the other parameters are at their best mean ARI. "+
 			"Lines are offset slightly in x so that error bars do not overlap; error bars are cut at the axis. "+
 			r.baselineCaption()+"; dotted black line or black diamond: the paper's stated peak or value.",
-			prop, names.symbol, render.DatasetTitle(dataset), names.symbol),
+			prop, names.symbol, DatasetTitle(dataset), names.symbol),
 	}
 	return fig, o.Save(fig, f)
 }
@@ -198,7 +197,7 @@ func sweepFigure(r results, dataset, param string, o render.FigureOptions) (*ren
 // addSweepLines adds one line per ρ with markers and error bars (std over restarts, cut
 // at the ARI's range) to f, leaving out x ≤ 0 on a log axis, and returns the range of x
 // drawn (xmin = +Inf: nothing was drawn).
-func addSweepLines(f *paperplot.Figure, series []sweepLine, logX bool, ari render.Measure) (xmin, xmax float64, err error) {
+func addSweepLines(f *paperplot.Figure, series []sweepLine, logX bool, ari Measure) (xmin, xmax float64, err error) {
 	xmin, xmax = math.Inf(1), math.Inf(-1)
 	for i, s := range series {
 		if logX {
@@ -226,11 +225,11 @@ func addSweepLines(f *paperplot.Figure, series []sweepLine, logX bool, ari rende
 			}
 			pts[j] = paperplot.XY{X: x, Y: s.Mean[j]}
 		}
-		low, high := render.ClippedErrors(s.Mean, s.Std, ari.Lo, ari.Hi)
+		low, high := ClippedErrors(s.Mean, s.Std, ari.Lo, ari.Hi)
 		if err := f.Spread(i, pts, low, high); err != nil {
 			return 0, 0, err
 		}
-		name := "ρ = " + render.FmtParam(s.Rho)
+		name := "ρ = " + FmtParam(s.Rho)
 		if math.IsNaN(s.Rho) {
 			name = "ρ: method default"
 		}
@@ -258,7 +257,7 @@ func integerTicks(series []sweepLine, marks []paper.Mark, k1 int) (xs []float64,
 	}
 	sort.Float64s(xs)
 	for _, x := range xs {
-		label := render.FmtParam(x)
+		label := FmtParam(x)
 		if k1 > 0 && x == float64(k1) {
 			label += " (k1)"
 		}

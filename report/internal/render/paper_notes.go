@@ -1,4 +1,4 @@
-package compare
+package render
 
 import (
 	"fmt"
@@ -9,7 +9,6 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/nagc-harness/nagc/configs"
-	"github.com/nagc-harness/nagc/report/internal/render"
 	"github.com/nagc-harness/nagc/report/paper"
 )
 
@@ -115,7 +114,7 @@ func offKey(table, row, dataset string) string {
 }
 
 // rowKey is the row of a tidy row in notes: its method, or for the ρ table its ρ.
-func rowKey(tr render.TidyRow) string {
+func rowKey(tr TidyRow) string {
 	if tr.Table == "rho" {
 		return strconv.FormatFloat(tr.Rho, 'g', -1, 64)
 	}
@@ -124,7 +123,7 @@ func rowKey(tr render.TidyRow) string {
 
 // offThePaper reports whether a cell of the ARI or ρ table is off the paper: it has a
 // mean and a paper value and |ours − paper| > max(paper's std, offPaperTolerance).
-func offThePaper(tr render.TidyRow) bool {
+func offThePaper(tr TidyRow) bool {
 	if math.IsNaN(tr.Mean) || math.IsNaN(tr.Paper) {
 		return false
 	}
@@ -136,7 +135,7 @@ func offThePaper(tr render.TidyRow) bool {
 }
 
 // Note returns the note on a cell selected by the paper's rule, if there is one.
-func (o *offPaper) Note(tr render.TidyRow) (offPaperNote, bool) {
+func (o *offPaper) Note(tr TidyRow) (offPaperNote, bool) {
 	if o == nil {
 		return offPaperNote{}, false
 	}
@@ -164,11 +163,11 @@ const (
 // chose by ARI; the grid points of both rules are printed); where that cell is off too,
 // by its note (the same text, printed once, when both rules chose the same grid point;
 // else the selection and that note). Cost O(len(rows)·(len(rows) + notes)).
-func (o *offPaper) Explain(rows []render.TidyRow) []string {
+func (o *offPaper) Explain(rows []TidyRow) []string {
 	out := make([]string, len(rows))
-	paperCell := map[string]render.TidyRow{}
+	paperCell := map[string]TidyRow{}
 	for _, tr := range rows {
-		if tr.Selection == render.PaperRule {
+		if tr.Selection == PaperRule {
 			paperCell[offKey(tr.Table, rowKey(tr), tr.Dataset)] = tr
 		}
 	}
@@ -176,7 +175,7 @@ func (o *offPaper) Explain(rows []render.TidyRow) []string {
 		if !offThePaper(tr) {
 			continue
 		}
-		if tr.Selection == render.PaperRule {
+		if tr.Selection == PaperRule {
 			out[i] = offPrefix + o.paperRuleCause(tr)
 			continue
 		}
@@ -189,11 +188,11 @@ func (o *offPaper) Explain(rows []render.TidyRow) []string {
 		case offThePaper(p):
 			out[i] = offPrefix + fmt.Sprintf("the selection and, at the paper's rule's point, its cause: the label-free "+
 				"rule chose %s (ARI %s), the paper's rule %s (ARI %s, Δ %s), which is off because: %s",
-				paramsOrNone(tr.Params), render.Fmt3(tr.Mean), paramsOrNone(p.Params), render.Fmt3(p.Mean), render.FmtDiff(p.Diff), o.paperRuleCause(p))
+				paramsOrNone(tr.Params), Fmt3(tr.Mean), paramsOrNone(p.Params), Fmt3(p.Mean), FmtDiff(p.Diff), o.paperRuleCause(p))
 		default:
 			out[i] = offPrefix + fmt.Sprintf("the selection: the paper chose by ARI (reading the labels); the label-free "+
 				"rule chose %s (ARI %s), the paper's rule %s (ARI %s, within max(paper std, 0.02) of the paper)",
-				paramsOrNone(tr.Params), render.Fmt3(tr.Mean), paramsOrNone(p.Params), render.Fmt3(p.Mean))
+				paramsOrNone(tr.Params), Fmt3(tr.Mean), paramsOrNone(p.Params), Fmt3(p.Mean))
 		}
 	}
 	return out
@@ -202,14 +201,14 @@ func (o *offPaper) Explain(rows []render.TidyRow) []string {
 // paperRuleCause is the note's text on a cell selected by the paper's rule: a note
 // written for another Δ (more than offPaperTolerance away) is not applied, since it
 // describes other numbers.
-func (o *offPaper) paperRuleCause(tr render.TidyRow) string {
+func (o *offPaper) paperRuleCause(tr TidyRow) string {
 	n, ok := o.Note(tr)
 	switch {
 	case !ok:
 		return noNoteRecorded
 	case math.Abs(tr.Diff-n.Diff) > offPaperTolerance:
 		return fmt.Sprintf("not explained: the note on this cell in %s was written for Δ = %s, not %s", offPaperFile,
-			render.FmtDiff(n.Diff), render.FmtDiff(tr.Diff))
+			FmtDiff(n.Diff), FmtDiff(tr.Diff))
 	case !n.Explained:
 		return notExplained + strings.TrimSpace(n.Cause)
 	}
@@ -218,10 +217,10 @@ func (o *offPaper) paperRuleCause(tr render.TidyRow) string {
 
 // Unexplained returns the tidy rows off the paper that have no note: cells selected by
 // the paper's rule without one in o (a cell explained as "not explained; …" has one).
-func (o *offPaper) Unexplained(rows []render.TidyRow) []render.TidyRow {
-	var out []render.TidyRow
+func (o *offPaper) Unexplained(rows []TidyRow) []TidyRow {
+	var out []TidyRow
 	for _, tr := range rows {
-		if tr.Selection != render.PaperRule || !offThePaper(tr) {
+		if tr.Selection != PaperRule || !offThePaper(tr) {
 			continue
 		}
 		if _, ok := o.Note(tr); !ok {
@@ -235,13 +234,13 @@ func (o *offPaper) Unexplained(rows []render.TidyRow) []render.TidyRow {
 // but that are not off the paper any more, or that moved by more than offPaperTolerance
 // from the Δ the note was written for. Notes on cells rows do not hold (a row or dataset
 // not in these results) are not judged.
-func (o *offPaper) Stale(rows []render.TidyRow) []offPaperNote {
+func (o *offPaper) Stale(rows []TidyRow) []offPaperNote {
 	if o == nil {
 		return nil
 	}
-	held := map[string]render.TidyRow{}
+	held := map[string]TidyRow{}
 	for _, tr := range rows {
-		if tr.Selection == render.PaperRule && !math.IsNaN(tr.Mean) && !math.IsNaN(tr.Paper) {
+		if tr.Selection == PaperRule && !math.IsNaN(tr.Mean) && !math.IsNaN(tr.Paper) {
 			held[offKey(tr.Table, rowKey(tr), tr.Dataset)] = tr
 		}
 	}
@@ -281,7 +280,7 @@ type cellRef struct{ row, col int }
 
 // explainCells notes every cell off the paper on its Δ cell (deltas[i] is the Δ cell of
 // t.Tidy[i]) and in its tidy row.
-func (r results) explainCells(t *render.Table, deltas []cellRef) {
+func (r results) explainCells(t *Table, deltas []cellRef) {
 	notes := r.offPaper().Explain(t.Tidy)
 	for i, n := range notes {
 		if n == "" {
@@ -298,7 +297,7 @@ func (r results) explainCells(t *render.Table, deltas []cellRef) {
 
 // offPaperParagraph counts the cells of a table off the paper under each rule, with how
 // many are not explained, and adds the paragraphs of offPaper.Rows about the table's rows.
-func offPaperParagraph(t *render.Table, r results) string {
+func offPaperParagraph(t *Table, r results) string {
 	var b strings.Builder
 	counts := map[string][2]int{} // selection → off, not explained
 	var order []string
@@ -322,7 +321,7 @@ func offPaperParagraph(t *render.Table, r results) string {
 		var parts []string
 		for _, sel := range order {
 			c := counts[sel]
-			s := fmt.Sprintf("%d under %s", c[0], render.RuleShort(sel))
+			s := fmt.Sprintf("%d under %s", c[0], RuleShort(sel))
 			if c[1] > 0 {
 				s += fmt.Sprintf(" (%d not explained)", c[1])
 			}

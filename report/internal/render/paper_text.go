@@ -1,4 +1,4 @@
-package compare
+package render
 
 import (
 	"fmt"
@@ -6,7 +6,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/nagc-harness/nagc/report/internal/render"
 	"github.com/nagc-harness/nagc/report/paper"
 )
 
@@ -16,7 +15,7 @@ const agreeTolerance = 0.05
 
 // agreement counts the tidy rows of a selection with both a mean and a paper value, and
 // how many of them are within agreeTolerance of the paper.
-func agreement(rows []render.TidyRow, selection string) (within, compared int) {
+func agreement(rows []TidyRow, selection string) (within, compared int) {
 	for _, tr := range rows {
 		if tr.Selection != selection || math.IsNaN(tr.Mean) || math.IsNaN(tr.Paper) {
 			continue
@@ -30,7 +29,7 @@ func agreement(rows []render.TidyRow, selection string) (within, compared int) {
 }
 
 // datasetsParagraph says where the loader's statistics agree with the paper's.
-func datasetsParagraph(t *render.Table) string {
+func datasetsParagraph(t *Table) string {
 	var diffs []string
 	compared := 0
 	for _, tr := range t.Tidy {
@@ -40,9 +39,9 @@ func datasetsParagraph(t *render.Table) string {
 		compared++
 		if math.Abs(tr.Diff) > 1e-9 {
 			if tr.Metric == "density_percent" {
-				diffs = append(diffs, fmt.Sprintf("%s %s: %.2f vs the paper's %.2f", render.DatasetTitle(tr.Dataset), tr.Metric, tr.Mean, tr.Paper))
+				diffs = append(diffs, fmt.Sprintf("%s %s: %.2f vs the paper's %.2f", DatasetTitle(tr.Dataset), tr.Metric, tr.Mean, tr.Paper))
 			} else {
-				diffs = append(diffs, fmt.Sprintf("%s %s: %g vs the paper's %g", render.DatasetTitle(tr.Dataset), tr.Metric, tr.Mean, tr.Paper))
+				diffs = append(diffs, fmt.Sprintf("%s %s: %g vs the paper's %g", DatasetTitle(tr.Dataset), tr.Metric, tr.Mean, tr.Paper))
 			}
 		}
 	}
@@ -58,9 +57,9 @@ func datasetsParagraph(t *render.Table) string {
 // ariParagraph summarises the ARI table: cells within agreeTolerance of the paper under both
 // rules, Prop. per dataset against the paper, the best method per dataset, the largest
 // differences and the cells without results.
-func ariParagraph(t *render.Table, r results) string {
+func ariParagraph(t *Table, r results) string {
 	var b strings.Builder
-	w, c := agreement(t.Tidy, render.PaperRule)
+	w, c := agreement(t.Tidy, PaperRule)
 	wf, cf := agreement(t.Tidy, r.FreeRule)
 	if c+cf == 0 {
 		b.WriteString("No cell has both a result and a paper value (the datasets or methods run are not in the paper's table).")
@@ -70,9 +69,9 @@ func ariParagraph(t *render.Table, r results) string {
 	}
 	var props []string
 	for _, tr := range t.Tidy {
-		if tr.Selection == render.PaperRule && tr.Method == r.Spec.Proposed && !math.IsNaN(tr.Mean) && !math.IsNaN(tr.Paper) {
-			props = append(props, fmt.Sprintf("%s on %s: %s vs the paper's %s (%s)", tr.Method, render.DatasetTitle(tr.Dataset),
-				render.FmtMeanStd(tr.Mean, tr.Std), render.Fmt3(tr.Paper), render.FmtDiff(tr.Diff)))
+		if tr.Selection == PaperRule && tr.Method == r.Spec.Proposed && !math.IsNaN(tr.Mean) && !math.IsNaN(tr.Paper) {
+			props = append(props, fmt.Sprintf("%s on %s: %s vs the paper's %s (%s)", tr.Method, DatasetTitle(tr.Dataset),
+				FmtMeanStd(tr.Mean, tr.Std), Fmt3(tr.Paper), FmtDiff(tr.Diff)))
 		}
 	}
 	if len(props) > 0 {
@@ -80,7 +79,7 @@ func ariParagraph(t *render.Table, r results) string {
 	}
 	var bests []string
 	for _, d := range r.Datasets {
-		om, ov := bestOf(t.Tidy, render.PaperRule, d, false)
+		om, ov := bestOf(t.Tidy, PaperRule, d, false)
 		pm, pv := "", math.Inf(-1)
 		for _, m := range r.Spec.Rows {
 			if v, _, ok := r.Paper.ARIOf(m, d); ok && v > pv {
@@ -90,38 +89,38 @@ func ariParagraph(t *render.Table, r results) string {
 		switch {
 		case om == "":
 		case pm == "":
-			bests = append(bests, fmt.Sprintf("%s: %s (%s)", render.DatasetTitle(d), om, render.Fmt3(ov)))
+			bests = append(bests, fmt.Sprintf("%s: %s (%s)", DatasetTitle(d), om, Fmt3(ov)))
 		case om == pm:
-			bests = append(bests, fmt.Sprintf("%s: %s (%s), as in the paper (%s)", render.DatasetTitle(d), om, render.Fmt3(ov), render.Fmt3(pv)))
+			bests = append(bests, fmt.Sprintf("%s: %s (%s), as in the paper (%s)", DatasetTitle(d), om, Fmt3(ov), Fmt3(pv)))
 		default:
-			bests = append(bests, fmt.Sprintf("%s: %s (%s) here, %s (%s) in the paper", render.DatasetTitle(d), om, render.Fmt3(ov), pm, render.Fmt3(pv)))
+			bests = append(bests, fmt.Sprintf("%s: %s (%s) here, %s (%s) in the paper", DatasetTitle(d), om, Fmt3(ov), pm, Fmt3(pv)))
 		}
 	}
 	if len(bests) > 0 {
 		b.WriteString(" Best method per dataset under the paper's rule — " + strings.Join(bests, "; ") + ".")
 	}
-	if big := largestDiffs(t.Tidy, render.PaperRule, 3); len(big) > 0 {
+	if big := largestDiffs(t.Tidy, PaperRule, 3); len(big) > 0 {
 		b.WriteString(" Largest differences: " + strings.Join(big, ", ") + ".")
 	}
-	b.WriteString(missingSentence(t.Tidy, render.PaperRule))
+	b.WriteString(missingSentence(t.Tidy, PaperRule))
 	return b.String()
 }
 
 // modularityParagraph summarises the WebKB modularity table per measure.
-func modularityParagraph(t *render.Table, r results) string {
+func modularityParagraph(t *Table, r results) string {
 	var parts []string
 	for _, metric := range []string{"modularity", "entropy", "ari"} {
-		var rows []render.TidyRow
+		var rows []TidyRow
 		for _, tr := range t.Tidy {
 			if tr.Metric == metric {
 				rows = append(rows, tr)
 			}
 		}
-		w, c := agreement(rows, render.PaperRule)
+		w, c := agreement(rows, PaperRule)
 		s := fmt.Sprintf("%s: %d of %d within %.2f", metric, w, c, agreeTolerance)
 		for _, tr := range rows {
-			if tr.Selection == render.PaperRule && tr.Method == r.Spec.Proposed && !math.IsNaN(tr.Mean) && !math.IsNaN(tr.Paper) {
-				s += fmt.Sprintf(" (Prop. %s vs %s)", render.Fmt3(tr.Mean), render.Fmt3(tr.Paper))
+			if tr.Selection == PaperRule && tr.Method == r.Spec.Proposed && !math.IsNaN(tr.Mean) && !math.IsNaN(tr.Paper) {
+				s += fmt.Sprintf(" (Prop. %s vs %s)", Fmt3(tr.Mean), Fmt3(tr.Paper))
 			}
 		}
 		parts = append(parts, s)
@@ -130,8 +129,8 @@ func modularityParagraph(t *render.Table, r results) string {
 	if !r.HasDataset("webkb") {
 		out = "WebKB is not in these results, so this table has no reproduced value."
 	}
-	if m, v := bestOf(t.Tidy, render.PaperRule, "", false, "modularity"); m != "" {
-		out += fmt.Sprintf(" Highest modularity here: %s (%s)", m, render.Fmt3(v))
+	if m, v := bestOf(t.Tidy, PaperRule, "", false, "modularity"); m != "" {
+		out += fmt.Sprintf(" Highest modularity here: %s (%s)", m, Fmt3(v))
 		pm, pv := "", math.Inf(-1)
 		if r.Paper != nil {
 			for _, name := range r.Spec.Rows {
@@ -141,16 +140,16 @@ func modularityParagraph(t *render.Table, r results) string {
 			}
 		}
 		if pm != "" {
-			out += fmt.Sprintf("; in the paper: %s (%s)", pm, render.Fmt3(pv))
+			out += fmt.Sprintf("; in the paper: %s (%s)", pm, Fmt3(pv))
 		}
 		out += "."
 	}
-	return out + missingSentence(t.Tidy, render.PaperRule)
+	return out + missingSentence(t.Tidy, PaperRule)
 }
 
 // rhoParagraph compares the best ρ per dataset with the paper's.
-func rhoParagraph(t *render.Table, r results) string {
-	w, c := agreement(t.Tidy, render.PaperRule)
+func rhoParagraph(t *Table, r results) string {
+	w, c := agreement(t.Tidy, PaperRule)
 	out := fmt.Sprintf("Under the paper's rule %d of %d cells with a paper value are within %.2f of it.", w, c, agreeTolerance)
 	if c == 0 {
 		out = "No cell has both a result and a paper value."
@@ -159,14 +158,14 @@ func rhoParagraph(t *render.Table, r results) string {
 	for _, d := range r.Datasets {
 		bestRho, bestV := math.NaN(), math.Inf(-1)
 		for _, tr := range t.Tidy {
-			if tr.Dataset == d && tr.Selection == render.PaperRule && !math.IsNaN(tr.Mean) && tr.Mean > bestV {
+			if tr.Dataset == d && tr.Selection == PaperRule && !math.IsNaN(tr.Mean) && tr.Mean > bestV {
 				bestRho, bestV = tr.Rho, tr.Mean
 			}
 		}
 		if math.IsNaN(bestRho) {
 			continue
 		}
-		s := fmt.Sprintf("%s: best ρ = %s (%s)", render.DatasetTitle(d), render.FmtParam(bestRho), render.Fmt3(bestV))
+		s := fmt.Sprintf("%s: best ρ = %s (%s)", DatasetTitle(d), FmtParam(bestRho), Fmt3(bestV))
 		pRho, pV := math.NaN(), math.Inf(-1)
 		for _, rho := range r.Paper.Rhos() {
 			if v, ok := r.Paper.RhoOf(rho, d); ok && v > pV {
@@ -174,7 +173,7 @@ func rhoParagraph(t *render.Table, r results) string {
 			}
 		}
 		if !math.IsNaN(pRho) {
-			s += fmt.Sprintf(", the paper's ρ = %s (%s)", render.FmtParam(pRho), render.Fmt3(pV))
+			s += fmt.Sprintf(", the paper's ρ = %s (%s)", FmtParam(pRho), Fmt3(pV))
 		}
 		parts = append(parts, s)
 	}
@@ -190,7 +189,7 @@ func rhoParagraph(t *render.Table, r results) string {
 			}
 		}
 		if !found {
-			absent = append(absent, render.FmtParam(rho))
+			absent = append(absent, FmtParam(rho))
 		}
 	}
 	if len(absent) > 0 {
@@ -204,7 +203,7 @@ func rhoParagraph(t *render.Table, r results) string {
 // the ratio and the reason it holds here or not. The times are those of the fits timed
 // alone (column "alone") where the results hold them for both rows of a claim on a
 // dataset, else the means over the sweep's runs at k2 = k1, timed concurrently.
-func runtimeParagraph(t *render.Table, r results) string {
+func runtimeParagraph(t *Table, r results) string {
 	alone := len(r.Timed) > 0
 	var out []string
 	fromSweep := false
@@ -226,13 +225,13 @@ func runtimeParagraph(t *render.Table, r results) string {
 			if ratio > 1 {
 				holds++
 			}
-			cell := fmt.Sprintf("%s %s vs %s s, %.2f×", render.DatasetTitle(d), render.FmtSec3(fast.Mean), render.FmtSec3(slow.Mean), ratio)
+			cell := fmt.Sprintf("%s %s vs %s s, %.2f×", DatasetTitle(d), FmtSec3(fast.Mean), FmtSec3(slow.Mean), ratio)
 			if !math.IsNaN(fast.Paper) && !math.IsNaN(slow.Paper) && fast.Paper > 0 {
 				pr := slow.Paper / fast.Paper
 				paperRatios = append(paperRatios, pr)
-				cell += fmt.Sprintf(" (paper %s vs %s s, %.2f×)", render.FmtSeconds(fast.Paper), render.FmtSeconds(slow.Paper), pr)
+				cell += fmt.Sprintf(" (paper %s vs %s s, %.2f×)", FmtSeconds(fast.Paper), FmtSeconds(slow.Paper), pr)
 			}
-			if alone && sel == render.SelTimingSet {
+			if alone && sel == SelTimingSet {
 				cell += " (sweep)"
 				fromSweep = true
 			}
@@ -257,7 +256,7 @@ func runtimeParagraph(t *render.Table, r results) string {
 					continue
 				}
 				if fast, slow, _ := claimPair(t.Tidy, d, c); fast != nil {
-					others = append(others, fmt.Sprintf("%s %.2f×", render.DatasetTitle(d), slow.Mean/fast.Mean))
+					others = append(others, fmt.Sprintf("%s %.2f×", DatasetTitle(d), slow.Mean/fast.Mean))
 				}
 			}
 			if len(others) > 0 {
@@ -287,8 +286,8 @@ func runtimeParagraph(t *render.Table, r results) string {
 // claimPair returns the tidy rows of a claim's faster and slower rows on a dataset and
 // their selection: the fits timed alone (selAlone) where both rows have them, else the
 // sweep's runs at k2 = k1 (selTimingSet); nil where no selection has both.
-func claimPair(rows []render.TidyRow, dataset string, c paper.SpeedClaim) (fast, slow *render.TidyRow, sel string) {
-	for _, sel := range []string{render.SelAlone, render.SelTimingSet} {
+func claimPair(rows []TidyRow, dataset string, c paper.SpeedClaim) (fast, slow *TidyRow, sel string) {
+	for _, sel := range []string{SelAlone, SelTimingSet} {
 		f, s := lookupSel(rows, dataset, c.Faster, sel), lookupSel(rows, dataset, c.Slower, sel)
 		if f != nil && s != nil && !math.IsNaN(f.Mean) && !math.IsNaN(s.Mean) && f.Mean > 0 && s.Mean > 0 {
 			return f, s, sel
@@ -321,10 +320,10 @@ func containsFold(list []string, s string) bool {
 }
 
 // lookupSel returns the tidy row of a method on a dataset with a selection, or nil.
-func lookupSel(rows []render.TidyRow, dataset, method, selection string) *render.TidyRow {
+func lookupSel(rows []TidyRow, dataset, method, selection string) *TidyRow {
 	for i := range rows {
 		if strings.EqualFold(rows[i].Dataset, dataset) && rows[i].Method == method && rows[i].Selection == selection &&
-			rows[i].Metric == render.MetricFitTime {
+			rows[i].Metric == MetricFitTime {
 			return &rows[i]
 		}
 	}
@@ -333,7 +332,7 @@ func lookupSel(rows []render.TidyRow, dataset, method, selection string) *render
 
 // bestOf returns the method with the highest (lowest if low) mean of a selection's tidy
 // rows on a dataset ("" = any dataset), optionally restricted to a metric.
-func bestOf(rows []render.TidyRow, selection, dataset string, low bool, metric ...string) (string, float64) {
+func bestOf(rows []TidyRow, selection, dataset string, low bool, metric ...string) (string, float64) {
 	name, best := "", math.NaN()
 	for _, tr := range rows {
 		if tr.Selection != selection || (dataset != "" && tr.Dataset != dataset) || math.IsNaN(tr.Mean) {
@@ -350,8 +349,8 @@ func bestOf(rows []render.TidyRow, selection, dataset string, low bool, metric .
 }
 
 // largestDiffs lists the n largest |diff| cells of a selection.
-func largestDiffs(rows []render.TidyRow, selection string, n int) []string {
-	var cand []render.TidyRow
+func largestDiffs(rows []TidyRow, selection string, n int) []string {
+	var cand []TidyRow
 	for _, tr := range rows {
 		if tr.Selection == selection && !math.IsNaN(tr.Diff) {
 			cand = append(cand, tr)
@@ -363,14 +362,14 @@ func largestDiffs(rows []render.TidyRow, selection string, n int) []string {
 		if math.Abs(cand[i].Diff) <= agreeTolerance {
 			break
 		}
-		out = append(out, fmt.Sprintf("%s on %s (%s vs %s, %s)", cand[i].Method, render.DatasetTitle(cand[i].Dataset),
-			render.Fmt3(cand[i].Mean), render.Fmt3(cand[i].Paper), render.FmtDiff(cand[i].Diff)))
+		out = append(out, fmt.Sprintf("%s on %s (%s vs %s, %s)", cand[i].Method, DatasetTitle(cand[i].Dataset),
+			Fmt3(cand[i].Mean), Fmt3(cand[i].Paper), FmtDiff(cand[i].Diff)))
 	}
 	return out
 }
 
 // missingSentence counts the cells of a selection without a result, by reason.
-func missingSentence(rows []render.TidyRow, selection string) string {
+func missingSentence(rows []TidyRow, selection string) string {
 	reasons := map[string]int{}
 	var order []string
 	for _, tr := range rows {
@@ -399,7 +398,7 @@ func missingSentence(rows []render.TidyRow, selection string) string {
 	return " Cells without a result: " + strings.Join(parts, ", ") + " (see the table's notes)."
 }
 
-func lookupTidy(rows []render.TidyRow, dataset, method, selection string) *render.TidyRow {
+func lookupTidy(rows []TidyRow, dataset, method, selection string) *TidyRow {
 	for i := range rows {
 		if rows[i].Dataset == dataset && rows[i].Method == method && rows[i].Selection == selection {
 			return &rows[i]
@@ -411,16 +410,16 @@ func lookupTidy(rows []render.TidyRow, dataset, method, selection string) *rende
 // ariConnectedParagraph says, from the table built by ariConnectedTable, on which
 // datasets leaving the isolated vertices out moves a method's ARI by more than agreeTolerance
 // under the paper's rule, and by how much at most.
-func ariConnectedParagraph(t *render.Table, r results) string {
+func ariConnectedParagraph(t *Table, r results) string {
 	// The table's tidy rows come in pairs: "ari", then "ari_connected" of the same cell.
-	worst := map[string][2]render.TidyRow{} // by dataset: the pair that moves most
+	worst := map[string][2]TidyRow{} // by dataset: the pair that moves most
 	for i := 0; i+1 < len(t.Tidy); i += 2 {
 		all, conn := t.Tidy[i], t.Tidy[i+1]
-		if all.Selection != render.PaperRule || math.IsNaN(all.Mean) || math.IsNaN(conn.Mean) {
+		if all.Selection != PaperRule || math.IsNaN(all.Mean) || math.IsNaN(conn.Mean) {
 			continue
 		}
 		if w, ok := worst[all.Dataset]; !ok || math.Abs(conn.Mean-all.Mean) > math.Abs(w[1].Mean-w[0].Mean) {
-			worst[all.Dataset] = [2]render.TidyRow{all, conn}
+			worst[all.Dataset] = [2]TidyRow{all, conn}
 		}
 	}
 	var moved, same []string
@@ -430,9 +429,9 @@ func ariConnectedParagraph(t *render.Table, r results) string {
 		case !ok:
 		case math.Abs(w[1].Mean-w[0].Mean) > agreeTolerance:
 			moved = append(moved, fmt.Sprintf("%s (at most %s, %s: %s over all vertices, %s over those with an edge)",
-				render.DatasetTitle(d), render.FmtDiff(w[1].Mean-w[0].Mean), w[0].Method, render.Fmt3(w[0].Mean), render.Fmt3(w[1].Mean)))
+				DatasetTitle(d), FmtDiff(w[1].Mean-w[0].Mean), w[0].Method, Fmt3(w[0].Mean), Fmt3(w[1].Mean)))
 		default:
-			same = append(same, render.DatasetTitle(d))
+			same = append(same, DatasetTitle(d))
 		}
 	}
 	var b strings.Builder

@@ -1,38 +1,36 @@
-package compare
+package render
 
 import (
 	"bytes"
 	"fmt"
 	"strings"
-
-	"github.com/nagc-harness/nagc/report/internal/render"
 )
 
 // Paper is the comparison with the NAGC paper (the Results' Spec and Paper, package
-// report/paper), the render.Comparer that package report wires in.
+// report/paper), the Comparer that package report wires in.
 type Paper struct {
 	// notes explain the cells of the ARI and ρ tables that are off the paper (nil: the
 	// notes shipped with nagc, defaultOffPaper).
 	notes *offPaper
 }
 
-var _ render.Comparer = Paper{}
+var _ Comparer = Paper{}
 
 // results are the aggregated runs as the comparison reads them: with the notes that
 // explain the cells off the paper.
 type results struct {
-	*render.Results
+	*Results
 	notes *offPaper
 }
 
 // of returns r as the comparison reads it.
-func (c Paper) of(r *render.Results) results { return results{Results: r, notes: c.notes} }
+func (c Paper) of(r *Results) results { return results{Results: r, notes: c.notes} }
 
 // Tables returns the paper's tables in its order: ARI, then ARI without isolated
 // vertices (not in the paper), the modularity table when the spec has one, ρ, runtime.
-func (c Paper) Tables(res *render.Results) []*render.Table {
+func (c Paper) Tables(res *Results) []*Table {
 	r := c.of(res)
-	out := []*render.Table{ariTable(r), ariConnectedTable(r)}
+	out := []*Table{ariTable(r), ariConnectedTable(r)}
 	if r.Spec.Modularity.Dataset != "" {
 		out = append(out, modularityTable(r))
 	}
@@ -41,27 +39,27 @@ func (c Paper) Tables(res *render.Results) []*render.Table {
 
 // DrawsSensitivity reports whether the paper's figures show a row's sensitivity to a
 // parameter: the λ and k2 sweeps of the proposed row.
-func (Paper) DrawsSensitivity(r *render.Results, method, param string) bool {
+func (Paper) DrawsSensitivity(r *Results, method, param string) bool {
 	return method == r.Spec.Proposed && (param == "lambda" || param == "k2")
 }
 
 // WriteIntro writes the opening paragraphs of REPORT.md: what the report sets beside
 // the paper.
-func (c Paper) WriteIntro(b *bytes.Buffer, r *render.Results, opt render.Options) {
+func (c Paper) WriteIntro(b *bytes.Buffer, r *Results, opt Options) {
 	writePaperIntro(b, c.of(r), opt)
 }
 
 // WriteSections writes the paper's tables and figures with a paragraph on each.
-func (c Paper) WriteSections(b *bytes.Buffer, rep *render.Report, opt render.Options, tables map[string]*render.Table, figs map[string][]*render.Figure) {
+func (c Paper) WriteSections(b *bytes.Buffer, rep *Report, opt Options, tables map[string]*Table, figs map[string][]*Figure) {
 	writePaperSections(b, c.of(rep.Results), rep, opt, tables, figs)
 }
 
 // WriteClosing writes the grid points the paper's rule selected.
-func (c Paper) WriteClosing(b *bytes.Buffer, r *render.Results) { writeSelected(b, c.of(r)) }
+func (c Paper) WriteClosing(b *bytes.Buffer, r *Results) { writeSelected(b, c.of(r)) }
 
 // DrawFigures draws the paper's figures: the WebKB layout, then per dataset the λ
 // and k2 sweeps of Prop.
-func (c Paper) DrawFigures(rep *render.Report, opt render.Options, o render.FigureOptions, add func(*render.Figure, error) error) error {
+func (c Paper) DrawFigures(rep *Report, opt Options, o FigureOptions, add func(*Figure, error) error) error {
 	r := c.of(rep.Results)
 	var ds string
 	for _, d := range r.Datasets {
@@ -72,7 +70,7 @@ func (c Paper) DrawFigures(rep *render.Report, opt render.Options, o render.Figu
 	switch {
 	case r.Spec.Layout.Dataset == "": // the paper has no such figure
 	case ds == "":
-		rep.Skipped = append(rep.Skipped, r.Spec.Layout.Figure+": "+render.DatasetTitle(r.Spec.Layout.Dataset)+" is not in these results.")
+		rep.Skipped = append(rep.Skipped, r.Spec.Layout.Figure+": "+DatasetTitle(r.Spec.Layout.Dataset)+" is not in these results.")
 	default:
 		g, err := opt.LoadGraph(ds)
 		if err != nil {
@@ -89,7 +87,7 @@ func (c Paper) DrawFigures(rep *render.Report, opt render.Options, o render.Figu
 			f, err := sweepFigure(r, d, param, o)
 			if f == nil && err == nil {
 				rep.Skipped = append(rep.Skipped, fmt.Sprintf("%s figure on %s: no finished Prop. runs with this parameter recorded.",
-					param, render.DatasetTitle(d)))
+					param, DatasetTitle(d)))
 			}
 			if err := add(f, err); err != nil {
 				return err
