@@ -9,8 +9,6 @@ import (
 	"strconv"
 	"strings"
 
-	"gonum.org/v1/gonum/mat"
-
 	"github.com/nagc-harness/nagc/algorithms"
 	"github.com/nagc-harness/nagc/experiments"
 	"github.com/nagc-harness/nagc/internal/cliflag"
@@ -141,7 +139,7 @@ func (f *clusterFlags) newMethod(fs *flag.FlagSet) (algorithms.Method, map[strin
 		if !ok {
 			return nil, nil, errors.New("--init-u/--init-v/--init-h apply to --method nagc only")
 		}
-		if nm.InitU, nm.InitV, nm.InitH, err = readFactors(*f.initU, *f.initV, *f.initH); err != nil {
+		if nm.InitU, nm.InitV, nm.InitH, err = algorithms.ReadInitialFactors(*f.initU, *f.initV, *f.initH); err != nil {
 			return nil, nil, err
 		}
 		m = nm
@@ -165,23 +163,6 @@ func (f *clusterFlags) writeFiles(c *experiments.Clustering) error {
 		}
 	}
 	return nil
-}
-
-// readFactors reads the three initial NAGC factors; all three must be given.
-func readFactors(u, v, h string) (du, dv, dh *mat.Dense, err error) {
-	if u == "" || v == "" || h == "" {
-		return nil, nil, nil, errors.New("--init-u, --init-v and --init-h go together")
-	}
-	if du, err = algorithms.ReadDenseCSV(u); err != nil {
-		return nil, nil, nil, err
-	}
-	if dv, err = algorithms.ReadDenseCSV(v); err != nil {
-		return nil, nil, nil, err
-	}
-	if dh, err = algorithms.ReadDenseCSV(h); err != nil {
-		return nil, nil, nil, err
-	}
-	return du, dv, dh, nil
 }
 
 // optionFlagError rewords an option error for the command line: an option given as its
