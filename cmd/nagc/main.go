@@ -34,6 +34,7 @@ import (
 	"time"
 
 	"github.com/nagc-harness/nagc/internal/cliflag"
+	"github.com/nagc-harness/nagc/internal/fitbar"
 	"github.com/nagc-harness/nagc/internal/suggest"
 )
 
@@ -127,6 +128,9 @@ var (
 	parseOneArg = cliflag.ParseOne
 	splitList   = cliflag.List
 )
+
+// withFitProgress draws a fit's progress on a terminal (package internal/fitbar).
+var withFitProgress = fitbar.With
 
 // newFlagSet returns the flag set of the nagc command name (cliflag.NewSet).
 func newFlagSet(name, usageLine string, stderr io.Writer) *flag.FlagSet {

@@ -1,4 +1,4 @@
-package main
+package fitbar
 
 import (
 	"bytes"
@@ -7,7 +7,7 @@ import (
 	"time"
 )
 
-// TestFitBar checks that a fit shorter than fitBarDelay draws nothing, that a longer one
+// TestFitBar checks that a fit shorter than Delay draws nothing, that a longer one
 // draws a bar of its iterations with their count, and that the next fit (its iterations
 // starting again) waits for its own delay. The bar's clock is the test's.
 func TestFitBar(t *testing.T) {
@@ -16,7 +16,7 @@ func TestFitBar(t *testing.T) {
 	clock := func() time.Time { return now }
 	b := &fitBar{w: &w, start: now, now: clock}
 	for it := 1; it <= 10; it++ {
-		now = now.Add(fitBarDelay / 20)
+		now = now.Add(Delay / 20)
 		b.report("nagc iterations", it, 10)
 	}
 	b.finish()
@@ -25,7 +25,7 @@ func TestFitBar(t *testing.T) {
 	}
 	b = &fitBar{w: &w, start: now, now: clock}
 	for it := 1; it <= 40; it++ {
-		now = now.Add(fitBarDelay / 10)
+		now = now.Add(Delay / 10)
 		b.report("nagc iterations", it, 100)
 	}
 	b.finish()

@@ -1,4 +1,6 @@
-package main
+// Package fitbar draws the progress of a fit (algorithms.Progress: NAGC's iterations)
+// as a bar with its ETA on a terminal, once the fit has run for Delay.
+package fitbar
 
 import (
 	"context"
@@ -14,12 +16,12 @@ import (
 	"github.com/nagc-harness/nagc/algorithms"
 )
 
-// fitBarDelay is how long a fit runs before its progress bar appears: short fits print
+// Delay is how long a fit runs before its progress bar appears: short fits print
 // nothing.
-const fitBarDelay = 2 * time.Second
+const Delay = 2 * time.Second
 
 // fitBar draws the progress of the fit under way (algorithms.Progress: NAGC's
-// iterations) with its ETA on a terminal, once the fit has run for fitBarDelay; a report
+// iterations) with its ETA on a terminal, once the fit has run for Delay; a report
 // that goes back (the next fit of nagc bench) starts a new fit.
 type fitBar struct {
 	w     io.Writer
@@ -39,10 +41,9 @@ func (b *fitBar) clock() time.Time {
 	return b.now()
 }
 
-// withFitProgress returns ctx carrying a progress bar of the fit on w when w is a
-// terminal (ctx itself otherwise), and the function that clears the bar when the fit
-// returns.
-func withFitProgress(ctx context.Context, w io.Writer) (context.Context, func()) {
+// With returns ctx carrying a progress bar of the fit on w when w is a terminal (ctx
+// itself otherwise), and the function that clears the bar when the fit returns.
+func With(ctx context.Context, w io.Writer) (context.Context, func()) {
 	f, ok := w.(*os.File)
 	if !ok || !term.IsTerminal(int(f.Fd())) {
 		return ctx, func() {}
@@ -60,7 +61,7 @@ func (b *fitBar) report(phase string, done, total int) {
 	}
 	b.phase, b.last = phase, done
 	if b.bar == nil {
-		if b.clock().Sub(b.start) < fitBarDelay {
+		if b.clock().Sub(b.start) < Delay {
 			return
 		}
 		b.bar = progressbar.NewOptions(total,
