@@ -19,58 +19,17 @@ import (
 // available; this is the standard derivation for the model the paper describes (see
 // specs/baselines.md §2), not checked against the paper.
 //
-// Model, with K clusters, n vertices and m binary attributes:
-//
-//	α ~ Dirichlet(ξ,…,ξ)                 z_i | α ~ Categorical(α)
-//	θ_kt ~ Beta(γ, γ)                     y_it | z_i = k ~ Bernoulli(θ_kt)
-//	φ_kl = φ_lk ~ Beta(μ, ν) (k ≤ l)      a_ij | z_i = k, z_j = l ~ Bernoulli(φ_kl), i < j
-//
-// Attributes: each column t of X is a 2-valued categorical attribute, y_it = 1 where
-// X_it > 0 and 0 otherwise (absent values are evidence too). Edges: a_ij = 1 where the
-// adjacency stores a value > 0 off the diagonal; self-loops are dropped, every unordered
-// pair i < j is a Bernoulli trial. The adjacency must be symmetric.
-//
-// Variational family q(α)·Π q(θ_kt)·Π q(φ_kl)·Π_i Cat(z_i; τ_i). With s = Σ_i τ_i,
-// B = Aτ (neighbour mass), E = τᵀB and P = τᵀτ, the expected edges of block (k, l) are
-// e_kl = E_kl (k ≠ l), E_kk/2, and the expected non-edges n_kl = s_k s_l − P_kl − E_kl
-// (k ≠ l), halved for k = l; the attribute counts are c_kt1 = Σ_i τ_ik y_it and
-// c_kt0 = s_k − c_kt1. No n×n matrix is formed.
-//
-// Global (conjugate) update: ξ̃_k = ξ + s_k, γ̃_ktv = γ + c_ktv, μ̃_kl = μ + e_kl,
-// ν̃_kl = ν + n_kl. Local update of vertex i (softmax over k, max-subtracted):
-//
-//	log τ_ik = E log α_k + base_k + Σ_{t: y_it=1} D_kt
-//	         + Σ_l [B_il (E log φ_kl − E log(1−φ_kl)) + (s_l − τ_il) E log(1−φ_kl)]
-//
-// with D_kt = E log θ_kt1 − E log θ_kt0 and base_k = Σ_t E log θ_kt0, so that the
-// attribute term of vertex i is computed from its sparse row at O(nnz(x_i)·K).
-//
-// Objective: the ELBO at the optimal global factors for the current τ (conjugate collapse),
-//
-//	L = −Σ τ log τ + log Bdir(ξ̃)/Bdir(ξ) + Σ_kt log Beta(γ̃_kt1, γ̃_kt0)/Beta(γ, γ)
-//	    + Σ_{k≤l} log Beta(μ̃_kl, ν̃_kl)/Beta(μ, ν),
-//
-// computed with math.Lgamma and recorded after every sweep in Result.Objective.
-//
-// Schedule (the spec's [toy] findings): τ starts at Dirichlet(1,…,1) draws from the seed.
-// One sweep visits the vertices one at a time in a fresh random permutation (drawn from
-// the seed); after each vertex its change is applied at once to s and to B_j of its
-// neighbours j, at O(deg_i·K). The global parameters (hence D, base and the E log terms)
-// are updated once per sweep, not per vertex: global update, sequential local sweep, then
-// s, B and the counts are recomputed exactly from τ (no drift), the global update is
-// redone and L evaluated. Because every vertex update is the exact maximiser of the ELBO
-// in τ_i for the fixed global factors, and the global update is the exact maximiser for
-// fixed τ, L never decreases across such a sweep. During the first WarmSweeps sweeps the
-// edge terms are replaced by an assortative warm start, E log φ_kk = log min(0.9, K·ρ) and
-// E log φ_kl = log(ρ/2) for k ≠ l (with E log(1−φ) = log(1−p) alike), ρ = |E|/(n(n−1)/2)
-// the edge density; L may decrease during these sweeps. The warm start is skipped on a
-// graph without edges. Stop when |ΔL| < Tol·|L_prev| after the warm-start sweeps, or after
-// MaxSweeps sweeps. Cluster of vertex i = argmax_k τ_ik; some clusters may end up empty.
-// With Restarts > 1 the fit is repeated from fresh draws of the same generator and the
-// restart with the highest final L is kept (the first on ties).
+// The model, its variational family, the global and local updates, the ELBO and the
+// sweep schedule (warm start, stopping rule, restarts) are in docs/methods-discussed.md
+// ("BAGC's variational fit, formula by formula"). In short: τ starts at Dirichlet draws
+// from the seed; a sweep updates the global factors, then every vertex in a fresh random
+// order; L, the collapsed ELBO, never decreases after the WarmSweeps warm-start sweeps,
+// is recorded after every sweep in Result.Objective, and the fit stops when
+// |ΔL| < Tol·|L_prev| or after MaxSweeps sweeps. Cluster of vertex i = argmax_k τ_ik; with
+// Restarts > 1 the restart with the highest final L is kept (the first on ties).
 //
 // Cost per sweep O((|E| + nnz(X))·K + n·K² + m·K): the vertex updates cost
-// O(nnz(x_i)·K + K² + deg_i·K) each, the recomputation of B and the counts
+// O(nnz(x_i)·K + K² + deg_i·K) each, the recomputation of B = Aτ and the counts
 // O((|E| + nnz(X))·K + n·K²), and the global update and L O(m·K + K²) digamma/lgamma
 // evaluations. Memory O((n + m)·K + K²) beyond binarised copies of the inputs.
 //

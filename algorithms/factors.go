@@ -2,6 +2,7 @@ package algorithms
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -51,6 +52,24 @@ func ReadDenseCSV(path string) (*mat.Dense, error) {
 		return nil, fmt.Errorf("%s: no rows", path)
 	}
 	return mat.NewDense(rows, cols, data), nil
+}
+
+// ReadInitialFactors reads NAGC's initial U, V and H (NAGC.InitU, InitV, InitH) from
+// the comma-separated files u, v and h (ReadDenseCSV); all three must be given.
+func ReadInitialFactors(u, v, h string) (U, V, H *mat.Dense, err error) {
+	if u == "" || v == "" || h == "" {
+		return nil, nil, nil, errors.New("--init-u, --init-v and --init-h go together")
+	}
+	if U, err = ReadDenseCSV(u); err != nil {
+		return nil, nil, nil, err
+	}
+	if V, err = ReadDenseCSV(v); err != nil {
+		return nil, nil, nil, err
+	}
+	if H, err = ReadDenseCSV(h); err != nil {
+		return nil, nil, nil, err
+	}
+	return U, V, H, nil
 }
 
 // WriteDenseCSV writes d to path as comma-separated rows, with every value printed in the

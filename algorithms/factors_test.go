@@ -39,3 +39,26 @@ func TestReadDenseCSVErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestReadInitialFactors reads U, V and H from three files and refuses a missing one.
+func TestReadInitialFactors(t *testing.T) {
+	dir := t.TempDir()
+	var paths []string
+	for i, body := range []string{"1,2\n3,4\n5,6\n", "1\n2\n", "0.5,0.5\n"} {
+		p := filepath.Join(dir, string(rune('u'+i))+".csv")
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, p)
+	}
+	U, V, H, err := ReadInitialFactors(paths[0], paths[1], paths[2])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, c := U.Dims(); r != 3 || c != 2 || V.At(1, 0) != 2 || H.At(0, 1) != 0.5 {
+		t.Errorf("U %d×%d, V[1,0] %v, H[0,1] %v", r, c, V.At(1, 0), H.At(0, 1))
+	}
+	if _, _, _, err := ReadInitialFactors(paths[0], "", paths[2]); err == nil {
+		t.Error("two factors accepted")
+	}
+}

@@ -32,29 +32,13 @@ import (
 // product. δ = 1e-12 × the largest entry of that update's denominator (so δ is scale-free
 // under the sum-to-one inputs); a 0/0 becomes machine ε (for w: on kept columns). Should
 // every wⱼ become 0, w is reset to uniform over the kept columns.
-// The full-step U rule oscillates (spec, toy warning 1: from an unscaled start J jumps up
-// by over 1% about every second iteration) and the w renormalisation is not a descent
-// step, so J is not monotone. Damped removes the oscillation; what remains on the planted
-// test graphs is a slow creep from the w step, at most ~5e-5 relative per step.
-//
-// Weight collapse (a property of these rules, not of J's minimiser): when V is near its
-// fixed point for the current w, UVⱼ ≈ wⱼ·P_U xⱼ, so the w step gives wⱼ ← wⱼ·rⱼ with
-// rⱼ = ‖P_U xⱼ‖²/‖xⱼ‖² the share of column j that U explains; renormalising makes this a
-// power iteration, and within ~100 iterations w puts (nearly) all its mass on one or two
-// attributes. The attribute term then fits a single column, which pulls U away from the
-// topology's clusters when λ is large. (J's own minimiser over the simplex would spread
-// w, wⱼ ∝ 1/(‖xⱼ‖²(1 − rⱼ)).) The rules are kept as the spec gives them.
-//
-// λ: a positive Lambda is used as given. Lambda = 0 selects the default
-// λ = 0.1·‖S‖²_F/‖X‖²_F (both after the sum-to-one preprocessing; for 0/1 data
-// ‖S‖²/‖X‖² = ΣX/ΣA, the ratio NAGC scales S by). With the sum-to-one inputs the
-// attribute term is tiny (‖XW₀‖² ≈ 1/(m'²·ΣX) for w = 1/m', against ‖S‖² = 1/ΣA), so a
-// fixed constant would mean "ignore the attributes" on one dataset and "attributes only"
-// on another. On planted graphs (150 vertices, m from 15 to 1000) factors 0.03–0.1 of
-// ‖S‖²/‖X‖² gave the best ARI across m, while factors ≥ 1 let the collapsed weights
-// ruin the clustering for m ≤ 60; balancing ‖S‖² against ‖XW₀‖² instead (λ ∝ m'²) did
-// not carry over between m. The runner grid-searches λ anyway; the λ used is recorded in
-// Result.Info["lambda"] (and the largest final weight in Info["w_max"]).
+// J is not monotone: the full-step U rule oscillates, which Damped removes, and the w
+// renormalisation is not a descent step; the rules also concentrate w on one or two
+// attributes within ~100 iterations. λ: a positive Lambda is used as given; Lambda = 0
+// selects λ = 0.1·‖S‖²_F/‖X‖²_F (after the sum-to-one preprocessing), recorded in
+// Result.Info["lambda"] (and the largest final weight in Info["w_max"]). The
+// oscillation, the weight collapse and how the default λ was chosen are in
+// docs/faithfulness.md ("JWNMF's update rules").
 //
 // Init "kmeans" (default; the paper's "JWNMF" row): U, V from KMeansFactors(X, k, k) on
 // its own random stream, exactly NAGC's k-means factors for the same seed and k1 = k2 = k

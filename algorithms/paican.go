@@ -17,55 +17,20 @@ import (
 // of Partial Anomalies and Group Structure", AAAI 2018), fitted by variational EM with
 // closed-form updates, as its authors' code does.
 //
-// Model, with K clusters, n vertices, m binary attributes. Every vertex i has a cluster
-// z_i ~ Cat(π) and an anomaly state c_i ~ Cat(ρ) over four states: 0 clean, 1 its edges
-// anomalous, 2 its attributes anomalous, 3 both (a vertex anomalous in both belongs to no
-// cluster: its z_i gets no prior term). Write g_i = P(c_i ∈ {0, 2}) (edges clean),
-// b_i = 1 − g_i, a_i = P(c_i ∈ {0, 1}) (attributes clean).
+// The model, every update and the ELBO, formula by formula, are in docs/paican.md
+// ("The update formulas"). One iteration updates every q(z_i) at once (a parallel
+// mean-field step), recomputes the point estimates of the parameters in closed form,
+// then updates every q(c_i) at once; Result.Objective holds the ELBO after each
+// iteration, and the fit stops when it changed by less than Tol (absolute) or after
+// MaxIter iterations.
 //
-//   - Edges: a degree-corrected SBM with Poisson edge counts (Karrer and Newman), one
-//     rate per pair of vertices by the two ends' states: clean–clean θ_i θ_j η_{z_i z_j},
-//     anomalous i with clean j θ'_i η_bg, anomalous–anomalous θ'_i θ'_j η_bb. Self-pairs
-//     count with half their rate, as in Karrer and Newman's likelihood.
-//   - Attributes: a clean vertex draws x_id ~ Bernoulli(t_{z_i d}); an attribute-anomalous
-//     one draws every x_id ~ Bernoulli(½).
-//   - Priors: π ~ Dirichlet(α,…,α), ρ ~ Dirichlet(β_0, β, β, β).
+// Outputs: cluster of vertex i = argmax_k q(z_i = k); Result.Flags["edge_anomalous"][i]
+// where q gives i's edges a higher probability of being anomalous than clean, and
+// Result.Flags["attribute_anomalous"][i] likewise for its attributes (the authors' argmax
+// of the two marginals; a tie counts as clean).
 //
-// Parameters (θ, θ', η, t, π, ρ) are point estimates recomputed in closed form from the
-// variational posteriors q(z_i) q(c_i) before every update (the authors' "MLE/MAP
-// updates"): θ_i = Σ_j A_ij g_j (expected clean neighbours; ε where 0), θ'_i = deg_i,
-// η_kl = m_kl/(κ_k κ_l) with m = (g⊙z)ᵀ A (g⊙z) and κ_k = Σ_i g_i θ_i z_ik, η_bg =
-// m_bg/(Θ'_B G), η_bb = m_bb/Θ'_B² with m_bg = bᵀAg, m_bb = bᵀAb, Θ'_B = Σ_i b_i θ'_i and
-// G = Σ_i g_i (every η at least ε), t_kd = Σ_i a_i z_ik x_id / Σ_i a_i z_ik (clipped to
-// [ε, 1−ε]), π_k = (Σ_i (1−c_i3) z_ik + α)/(Σ_i (1−c_i3) + Kα), ρ_s = (Σ_i c_is +
-// β_s)/(n + Σβ); ε = 1e-20, the authors' constant.
-//
-// One iteration updates every q(z_i) at once (the authors' default at_once=True, a
-// parallel mean-field step), recomputes the parameters, then updates every q(c_i) at
-// once:
-//
-//	log q(z_i = k) = g_i [Σ_l (A(g⊙z))_il log η_kl − θ_i (Σ_l η_kl κ_l − g_i θ_i (η z_i)_k) − ½ θ_i² η_kk]
-//	               + a_i ℓ_ik + (1 − c_i3) log π_k + const,   ℓ_ik = Σ_d x_id log t_kd + (1−x_id) log(1−t_kd)
-//	log q(c_i = s) = log ρ_s + [s ∈ {0,2}] G_i + [s ∈ {1,3}] B_i + [s ∈ {0,1}] z_i·ℓ_i + [s ∈ {2,3}] m log ½
-//	               + [s ≠ 3] z_i·log π + const,
-//
-// where G_i and B_i are the expected log-likelihoods of vertex i's pairs with i's edges
-// clean or anomalous (see paicanModel.edgeTerms). The ELBO is the expected complete
-// log-likelihood at the parameters recomputed from q plus the entropies of q(z) and q(c);
-// it is evaluated at the start and after every iteration (Result.Objective holds the
-// values after each iteration), and the fit stops when it changed by less than Tol
-// (absolute, the authors' rule) or after MaxIter iterations. Parallel updates do not
-// guarantee a monotone ELBO.
-//
-// Outputs: cluster of vertex i = argmax_k q(z_i = k); Result.Flags["edge_anomalous"][i] =
-// b_i > g_i and Result.Flags["attribute_anomalous"][i] = a_i < ½ (the authors' argmax of
-// the two marginals; a tie counts as clean).
-//
-// Initialisation (Init "dcsbm", the authors' default): the clustering of a plain DC-SBM
-// fitted by variational EM (see fitPaicanDCSBM) started from spectral clustering (k-means on
-// the row-normalised K leading eigenvectors of D^-½ A D^-½); q(c_i) starts at (0.997,
-// 0.001, 0.001, 0.001). Init "random": q(z_i) is a one-hot draw from the seed, smoothed
-// by ε and renormalised (the authors' 'cat').
+// Initialisation (Init "dcsbm", the default): a plain DC-SBM fitted by variational EM
+// from spectral clustering (fitPaicanDCSBM); Init "random": one-hot draws from the seed.
 //
 // Inputs: A is the 0/1 pattern of the adjacency's entries > 0 off the diagonal (it must be
 // symmetric); X the 0/1 pattern of the attributes > 0. Vertices without edges are allowed
@@ -78,10 +43,7 @@ import (
 // budget before anything is allocated.
 //
 // Protocol "reference" keeps two formulas of the authors' code where it departs from the
-// model: π_k = exp(log((Σ_i (1−c_i3) z_ik + α)/Σ_i (1−c_i3) + Kα)) (a misplaced
-// parenthesis; the prior on z is then nearly flat, unnormalised), and the DC-SBM
-// initialisation's E-step with its edge term counted twice (see fitPaicanDCSBM). The
-// default, "model", uses the formulas above.
+// model (docs/paican.md); the default, "model", follows the model.
 //
 // Defaults (zero values): α = 10 and β = (10, 1, 1, 1) (the authors' priors: Alpha 10,
 // CleanPrior 10, AnomalyPrior 1), MaxIter 1000, Tol 1e-3 (the authors'), Init "dcsbm"

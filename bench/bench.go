@@ -19,6 +19,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"gonum.org/v1/gonum/stat"
+
 	"github.com/nagc-harness/nagc/algorithms"
 	"github.com/nagc-harness/nagc/datasets"
 	clmetrics "github.com/nagc-harness/nagc/metrics"
@@ -194,23 +196,8 @@ func GrowthExponent(results []Result, method string) (float64, error) {
 	if len(xs) < 2 {
 		return math.NaN(), errors.New("bench: fewer than two synthetic sizes to fit")
 	}
-	return slope(xs, ys), nil
-}
-
-func slope(xs, ys []float64) float64 {
-	var mx, my float64
-	for i := range xs {
-		mx += xs[i]
-		my += ys[i]
-	}
-	mx /= float64(len(xs))
-	my /= float64(len(xs))
-	var sxy, sxx float64
-	for i := range xs {
-		sxy += (xs[i] - mx) * (ys[i] - my)
-		sxx += (xs[i] - mx) * (xs[i] - mx)
-	}
-	return sxy / sxx
+	_, b := stat.LinearRegression(xs, ys, nil, false)
+	return b, nil
 }
 
 // SyntheticSeries returns the growth series graphs: n vertices for each n in sizes,

@@ -10,9 +10,6 @@ import (
 	"strconv"
 	"strings"
 
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/plotter"
-
 	"github.com/nagc-harness/nagc/internal/paperplot"
 )
 
@@ -74,9 +71,9 @@ func PlotGrowth(path string, results []Result) error {
 	for i, m := range methods {
 		rs := byMethod[m]
 		sort.Slice(rs, func(a, b int) bool { return rs[a].Work < rs[b].Work })
-		var series, real plotter.XYs
+		var series, real paperplot.XYs
 		for _, r := range rs {
-			pt := plotter.XY{X: float64(r.Work), Y: r.Median}
+			pt := paperplot.XY{X: float64(r.Work), Y: r.Median}
 			if r.Synthetic {
 				series = append(series, pt)
 			} else {
@@ -98,22 +95,13 @@ func PlotGrowth(path string, results []Result) error {
 			}
 		}
 	}
-	for _, a := range []*plot.Axis{&f.Plot.X, &f.Plot.Y} {
-		a.Scale, a.Tick.Marker = plot.LogScale{}, paperplot.LogTicks{}
-		widenLogRange(a)
-	}
+	f.LogX()
+	f.LogY()
+	paperplot.WidenLogRange(&f.Plot.X)
+	paperplot.WidenLogRange(&f.Plot.Y)
 	f.Pad()
 	k := math.Pow(10, 0.05) // room for the first and last markers
 	f.Plot.X.Min, f.Plot.X.Max = f.Plot.X.Min/k, f.Plot.X.Max*k
 	_, err := f.Save(strings.TrimSuffix(path, filepath.Ext(path)), format)
 	return err
-}
-
-// widenLogRange gives a log axis whose data span one value (a single fit, or equal
-// medians) the decade around it: gonum widens such a range by ±1, which goes below zero
-// for a value under 1 and makes the log scale panic.
-func widenLogRange(a *plot.Axis) {
-	if a.Min == a.Max && a.Min > 0 {
-		a.Min, a.Max = a.Min/math.Sqrt(10), a.Max*math.Sqrt(10)
-	}
 }

@@ -15,8 +15,7 @@
 // paper's numbers and how the rows are set beside them are data (package report/paper:
 // configs/published-results.yaml and configs/paper-comparison.yaml).
 //
-// The work is done by two internal packages: report/internal/render (the renderer of
-// sweep records: selection, tables, figures, REPORT.md) and report/internal/compare
-// (the comparison with the paper, which the renderer reaches through its Comparer
-// interface).
+// The work is done by package report/internal/render: the renderer of sweep records
+// (selection, tables, figures, REPORT.md) and the comparison with the paper, which the
+// renderer reaches through its Comparer interface.
 package report

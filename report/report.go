@@ -1,9 +1,6 @@
 package report
 
-import (
-	"github.com/nagc-harness/nagc/report/internal/compare"
-	"github.com/nagc-harness/nagc/report/internal/render"
-)
+import "github.com/nagc-harness/nagc/report/internal/render"
 
 // ReportFile is the name of the report's main file.
 const ReportFile = render.ReportFile
@@ -30,7 +27,7 @@ type Report struct {
 // or opt.Compare ask for it. It never runs a method. On error it leaves no partial
 // report behind.
 func Generate(opt Options) (*Report, error) {
-	rep, err := render.Generate(opt, compare.Paper{})
+	rep, err := render.Generate(opt, render.Paper{})
 	if err != nil {
 		return nil, err
 	}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"strconv"
 	"strings"
 
 	"github.com/nagc-harness/nagc/bench"
@@ -50,7 +49,9 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	cases, err := benchCases(*data, given["data"], *sizes, *shape, in, stderr)
+	cases, err := bench.Cases(bench.CaseSpec{Data: *data, DataGiven: given["data"], Sizes: *sizes, Shape: *shape,
+		AllowDropped: *in.allowDropped, Loaded: func(rep *datasets.LoadReport) { in.report(stderr, rep) },
+		Skipped: func(name string, err error) { fmt.Fprintf(stderr, "bench: skipping %s: %v\n", name, err) }})
 	if err != nil {
 		return err
 	}
@@ -75,52 +76,4 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	fmt.Fprintf(stdout, "wrote %s\n", filepath.Join(*out, bench.CSVFile))
 	return nil
-}
-
-// benchCases returns the graphs to time: the datasets named in data (comma-separated;
-// one that does not load is skipped with a note on stderr), the synthetic growth series
-// of the vertex counts in sizes, and the planted graph of shape; "none" (and "" for
-// shape) leaves each out.
-func benchCases(data string, named bool, sizes, shape string, in *inputFlags, stderr io.Writer) ([]bench.Case, error) {
-	var cases []bench.Case
-	if data != "none" {
-		for _, name := range strings.Split(data, ",") {
-			g, rep, err := datasets.LoadSpec(datasets.Spec{Path: strings.TrimSpace(name), AllowDropped: *in.allowDropped})
-			if err != nil && named {
-				return nil, fmt.Errorf("--data %s: %w", name, err)
-			}
-			if err != nil {
-				fmt.Fprintf(stderr, "bench: skipping %s: %v\n", name, err)
-				continue
-			}
-			in.report(stderr, rep)
-			cases = append(cases, bench.Case{Name: g.Name, Graph: g})
-		}
-	}
-	if sizes != "none" {
-		var ns []int
-		for _, s := range strings.Split(sizes, ",") {
-			n, err := strconv.Atoi(strings.TrimSpace(s))
-			if err != nil || n < 10 {
-				return nil, fmt.Errorf("--sizes: %q is not a vertex count ≥ 10", s)
-			}
-			ns = append(ns, n)
-		}
-		series, err := bench.SyntheticSeries(ns, 1)
-		if err != nil {
-			return nil, err
-		}
-		cases = append(cases, series...)
-	}
-	if shape != "" {
-		c, err := bench.ShapeCase(shape)
-		if err != nil {
-			return nil, err
-		}
-		cases = append(cases, c)
-	}
-	if len(cases) == 0 {
-		return nil, fmt.Errorf("nothing to time")
-	}
-	return cases, nil
 }

@@ -9,40 +9,11 @@ import (
 	"strconv"
 	"strings"
 
-	"gonum.org/v1/gonum/mat"
-
 	"github.com/nagc-harness/nagc/algorithms"
 	"github.com/nagc-harness/nagc/experiments"
+	"github.com/nagc-harness/nagc/internal/cliflag"
 	"github.com/nagc-harness/nagc/sparse"
 )
-
-// kvFlag collects repeated --opt key=value flags.
-type kvFlag map[string]any
-
-func (kv kvFlag) String() string { return fmt.Sprint(map[string]any(kv)) }
-
-func (kv kvFlag) Set(s string) error {
-	k, v, ok := strings.Cut(s, "=")
-	if !ok || k == "" {
-		return fmt.Errorf("want key=value, got %q", s)
-	}
-	kv[k] = parseScalar(v)
-	return nil
-}
-
-// parseScalar reads a command-line value as a bool, int, float or string.
-func parseScalar(v string) any {
-	if b, err := strconv.ParseBool(v); err == nil && (v == "true" || v == "false") {
-		return b
-	}
-	if i, err := strconv.Atoi(v); err == nil {
-		return i
-	}
-	if f, err := strconv.ParseFloat(v, 64); err == nil {
-		return f
-	}
-	return v
-}
 
 // clusterFlags are the options of `nagc cluster`.
 type clusterFlags struct {
@@ -50,7 +21,7 @@ type clusterFlags struct {
 	method                                     *string
 	k1, threads                                *int
 	seed                                       *uint64
-	opts                                       kvFlag
+	opts                                       cliflag.KeyValues
 	asJSON                                     *bool
 	labelsOut, initU, initV, initH, factorsOut *string
 	cpuProfile                                 *string
@@ -61,7 +32,7 @@ const clusterUsage = "cluster --data NAME|PATH [--format F] [--features FILE] [-
 // addClusterFlags registers the options of `nagc cluster` on fs. The method options
 // (--k2, --lambda, --rho, --init, --transform, --iterations) are read by newMethod.
 func addClusterFlags(fs *flag.FlagSet) *clusterFlags {
-	f := &clusterFlags{graph: addGraphFlags(fs, "synthetic", ""), opts: kvFlag{}}
+	f := &clusterFlags{graph: addGraphFlags(fs, "synthetic", ""), opts: cliflag.KeyValues{}}
 	f.method = fs.String("method", "nagc", "method: "+strings.Join(algorithms.Names(), ", "))
 	f.k1 = fs.Int("k1", 0, "number of clusters, at least 1 (default: the number of classes; required for a graph without labels)")
 	fs.Int("k2", 0, "NAGC: number of attribute clusters (default: k1)")
@@ -168,7 +139,7 @@ func (f *clusterFlags) newMethod(fs *flag.FlagSet) (algorithms.Method, map[strin
 		if !ok {
 			return nil, nil, errors.New("--init-u/--init-v/--init-h apply to --method nagc only")
 		}
-		if nm.InitU, nm.InitV, nm.InitH, err = readFactors(*f.initU, *f.initV, *f.initH); err != nil {
+		if nm.InitU, nm.InitV, nm.InitH, err = algorithms.ReadInitialFactors(*f.initU, *f.initV, *f.initH); err != nil {
 			return nil, nil, err
 		}
 		m = nm
@@ -192,23 +163,6 @@ func (f *clusterFlags) writeFiles(c *experiments.Clustering) error {
 		}
 	}
 	return nil
-}
-
-// readFactors reads the three initial NAGC factors; all three must be given.
-func readFactors(u, v, h string) (du, dv, dh *mat.Dense, err error) {
-	if u == "" || v == "" || h == "" {
-		return nil, nil, nil, errors.New("--init-u, --init-v and --init-h go together")
-	}
-	if du, err = algorithms.ReadDenseCSV(u); err != nil {
-		return nil, nil, nil, err
-	}
-	if dv, err = algorithms.ReadDenseCSV(v); err != nil {
-		return nil, nil, nil, err
-	}
-	if dh, err = algorithms.ReadDenseCSV(h); err != nil {
-		return nil, nil, nil, err
-	}
-	return du, dv, dh, nil
 }
 
 // optionFlagError rewords an option error for the command line: an option given as its

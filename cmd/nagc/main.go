@@ -30,11 +30,11 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"strconv"
-	"strings"
 	"syscall"
 	"time"
 
+	"github.com/nagc-harness/nagc/internal/cliflag"
+	"github.com/nagc-harness/nagc/internal/fitbar"
 	"github.com/nagc-harness/nagc/internal/suggest"
 )
 
@@ -121,140 +121,18 @@ func isHelp(args []string) bool {
 	return len(args) > 0 && (args[0] == "-h" || args[0] == "-help" || args[0] == "--help" || args[0] == "help")
 }
 
-// errUsage marks an error already reported together with the usage text.
-var errUsage = errors.New("usage")
+// The option parsing every command shares (package internal/cliflag).
+var (
+	errUsage    = cliflag.ErrUsage
+	parseFlags  = cliflag.Parse
+	parseOneArg = cliflag.ParseOne
+	splitList   = cliflag.List
+)
 
-// newFlagSet returns a flag set that reports errors to stderr, as every command uses.
+// withFitProgress draws a fit's progress on a terminal (package internal/fitbar).
+var withFitProgress = fitbar.With
+
+// newFlagSet returns the flag set of the nagc command name (cliflag.NewSet).
 func newFlagSet(name, usageLine string, stderr io.Writer) *flag.FlagSet {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: nagc %s\n\noptions:\n", usageLine)
-		fs.PrintDefaults()
-	}
-	return fs
-}
-
-// parseOneArg is parseFlags for commands taking exactly one positional argument, which
-// it returns; any other count prints the usage and is errUsage.
-func parseOneArg(fs *flag.FlagSet, args []string) (string, error) {
-	pos, err := parseFlags(fs, args)
-	if err != nil {
-		return "", err
-	}
-	if len(pos) != 1 {
-		fs.Usage()
-		return "", errUsage
-	}
-	return pos[0], nil
-}
-
-// parseQuietly runs fs.Parse(args), but reports a bad option in the user's words
-// (flagMessage) instead of the flag package's, then the usage; it returns errUsage
-// then, and flag.ErrHelp (after the usage) for -h.
-func parseQuietly(fs *flag.FlagSet, args []string) error {
-	usage, out := fs.Usage, fs.Output()
-	fs.Usage = func() {}
-	fs.SetOutput(io.Discard)
-	err := fs.Parse(args)
-	fs.Usage = usage
-	fs.SetOutput(out)
-	switch {
-	case err == nil:
-		return nil
-	case errors.Is(err, flag.ErrHelp):
-		usage()
-		return err
-	}
-	fmt.Fprintf(out, "nagc %s: %s\n", fs.Name(), flagMessage(fs, err))
-	usage()
-	return errUsage
-}
-
-// flagHints maps options a user may type to the option of another name that does it,
-// with the value it takes.
-var flagHints = map[string][2]string{
-	"label-file":  {"labels", "FILE"},
-	"label_file":  {"labels", "FILE"},
-	"results-dir": {"results", "DIR"},
-	"out-dir":     {"out", "DIR"},
-	"threads":     {"workers", "N"},
-	"jobs":        {"workers", "N"},
-}
-
-// flagMessage rewrites an error of fs.Parse (the flag package's wording, such as
-// "flag provided but not defined: -x") as a message naming the option as typed
-// (--x) with what is wrong and, for an unknown option, the nearest known one.
-func flagMessage(fs *flag.FlagSet, err error) string {
-	msg := err.Error()
-	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: -"); ok {
-		name = strings.TrimLeft(name, "-")
-		if hint, ok := flagHints[name]; ok && fs.Lookup(hint[0]) != nil {
-			return fmt.Sprintf("unknown option --%s (did you mean --%s %s?)", name, hint[0], hint[1])
-		}
-		var known []string
-		fs.VisitAll(func(f *flag.Flag) { known = append(known, f.Name) })
-		if c := suggest.Closest(strings.ReplaceAll(name, "_", "-"), known); c != "" {
-			return fmt.Sprintf("unknown option --%s (did you mean --%s?)", name, c)
-		}
-		return fmt.Sprintf("unknown option --%s (the options are listed below)", name)
-	}
-	if name, ok := strings.CutPrefix(msg, "flag needs an argument: -"); ok {
-		return fmt.Sprintf("--%s needs a value (--%s VALUE)", strings.TrimLeft(name, "-"), strings.TrimLeft(name, "-"))
-	}
-	if rest, ok := strings.CutPrefix(msg, "bad flag syntax: "); ok {
-		return fmt.Sprintf("bad option %q: write --name or --name=value", rest)
-	}
-	// invalid value "V" for flag -NAME: WHY, and invalid boolean value "V" for -NAME: WHY.
-	var value, name, why string
-	if strings.HasPrefix(msg, "invalid ") {
-		if q := strings.Index(msg, `"`); q >= 0 {
-			if v, err := strconv.QuotedPrefix(msg[q:]); err == nil {
-				value, _ = strconv.Unquote(v)
-				rest := msg[q+len(v):]
-				if i := strings.Index(rest, "-"); i >= 0 {
-					name, why, _ = strings.Cut(rest[i+1:], ": ")
-				}
-			}
-		}
-	}
-	f := fs.Lookup(name)
-	if f == nil {
-		return msg
-	}
-	want := ""
-	if g, ok := f.Value.(flag.Getter); ok {
-		switch g.Get().(type) {
-		case bool:
-			want = "want true or false (or --" + name + " alone for true)"
-		case int, int64, uint, uint64:
-			want = "want a whole number"
-		case float64:
-			want = "want a number"
-		}
-	}
-	if want == "" {
-		want = why
-	}
-	return fmt.Sprintf("--%s %q: %s", name, value, want)
-}
-
-// parseFlags parses args, allowing flags after positional arguments, and returns the
-// positional arguments.
-func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := parseQuietly(fs, args); err != nil {
-			return nil, err
-		}
-		args = fs.Args()
-		if len(args) == 0 {
-			return pos, nil
-		}
-		pos = append(pos, args[0])
-		args = args[1:]
-		if len(pos) > 0 && strings.HasPrefix(pos[len(pos)-1], "-") {
-			return nil, fmt.Errorf("unexpected %q", pos[len(pos)-1])
-		}
-	}
+	return cliflag.NewSet("nagc", name, usageLine, stderr)
 }

@@ -151,17 +151,6 @@ func setPaper(opt *report.Options, paperFile, specFile string) error {
 	return nil
 }
 
-// splitList splits a comma-separated list, dropping empty items.
-func splitList(s string) []string {
-	var out []string
-	for _, x := range strings.Split(s, ",") {
-		if x = strings.TrimSpace(x); x != "" {
-			out = append(out, x)
-		}
-	}
-	return out
-}
-
 // reportCommand returns the command line that regenerates the report.
 func reportCommand(args []string) string {
 	q := make([]string, len(args))

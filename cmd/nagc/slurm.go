@@ -5,8 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 
 	"github.com/nagc-harness/nagc/experiments"
 	"github.com/nagc-harness/nagc/slurm"
@@ -55,8 +53,8 @@ func runSlurm(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return fmt.Errorf("%s sets timing: true: its fits are timed one at a time on one machine, so it is not split into tasks; "+
 			"run it with nagc run (or --tasks 1)", cfg.File)
 	}
-	job, err := newSlurmJob(cfg, arg, *results, &slurm.Job{Name: *name, Tasks: *tasks, CPUsPerTask: *cpus, Time: *timeLimit, Mem: *mem, Partition: *partition, Account: *account})
-	if err != nil {
+	job := &slurm.Job{Name: *name, Tasks: *tasks, CPUsPerTask: *cpus, Time: *timeLimit, Mem: *mem, Partition: *partition, Account: *account}
+	if err := job.Locate(cfg, arg, *results); err != nil {
 		return err
 	}
 	if *resubmit {
@@ -87,29 +85,6 @@ func runSlurm(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fmt.Fprintf(stdout, "  nagc slurm %s --results %s --tasks %d --submit\nor by hand:\n", arg, *results, job.Tasks)
 	fmt.Fprintf(stdout, "  jid=$(sbatch --parsable %s) && sbatch %s %s\n", array, slurm.MergeAfter("$jid"), merge)
 	return nil
-}
-
-// newSlurmJob completes job, the sweep of cfg (read from arg) into the results folder
-// results: its default name, and the absolute paths of this nagc program, of the config
-// (a shipped config stays a name) and of the results folder.
-func newSlurmJob(cfg *experiments.Config, arg, results string, job *slurm.Job) (*slurm.Job, error) {
-	var err error
-	if job.Name == "" {
-		job.Name = "nagc-" + cfg.ShortName()
-	}
-	if job.Nagc, err = os.Executable(); err != nil {
-		return nil, fmt.Errorf("cannot find the nagc program the tasks should run: %w", err)
-	}
-	if job.Config, err = filepath.Abs(arg); err != nil {
-		return nil, err
-	}
-	if _, err := os.Stat(arg); err != nil {
-		job.Config = arg // a shipped config (OpenConfig found it): the tasks' nagc has it too
-	}
-	if job.Results, err = filepath.Abs(results); err != nil {
-		return nil, err
-	}
-	return job, nil
 }
 
 // submitSlurm submits the array script and, after it, the merge script of job (both held

@@ -19,4 +19,8 @@
 // the fonts embedded and Greek kept as text (through internal/pdfcanvas), the plot
 // filling the page up to a hairline margin (a tight bounding box: LaTeX places it
 // without trimming).
+//
+// It is the one package of nagc that draws: the report and nagc bench build their
+// figures from its points (XY, XYs), axes (LogX, LogY, XTicks, ScaleAxis) and figure
+// kinds, and import nothing of gonum/plot themselves.
 package paperplot

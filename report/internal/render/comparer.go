@@ -3,7 +3,7 @@ package render
 import "bytes"
 
 // Comparer is what the renderer asks of a comparison of the sweep with a paper (the
-// NAGC paper's is package report/internal/compare): its tables, its figures and its
+// NAGC paper's is Paper): its tables, its figures and its
 // sections of REPORT.md. The renderer reaches the comparison only through these methods.
 type Comparer interface {
 	// Tables returns the comparison's tables, in the paper's order, set after the

@@ -19,19 +19,41 @@
 // # A comparison with a paper
 //
 // When the records or Options.Compare ask for it, the report first sets the rows beside a
-// paper's published numbers. The renderer knows nothing of that paper: it reaches the
-// comparison only through the Comparer interface (Generate's cmp), which adds its
-// tables, figures and sections of REPORT.md; package report/internal/compare is the NAGC
-// paper's. Without it, no paper number, column or title appears. The renderer's tables
-// and figures are in their reading order; the names exported here are those the
-// comparison builds its own with.
+// paper's published numbers. The sweep's renderer reaches the comparison only through the
+// Comparer interface (Generate's cmp), which adds its tables, figures and sections of
+// REPORT.md; Paper is the NAGC paper's, in the files named paper_*.go. Without it, no
+// paper number, column or title appears. The renderer's tables and figures are in their
+// reading order.
+//
+// What the comparison needs of the paper is data, package report/paper: its numbers
+// (configs/published-results.yaml) and a spec (configs/paper-comparison.yaml: rows and
+// datasets in order, rows compared with its rows, headings, the stated facts drawn on its
+// figures and checked against the runs, its speed claims). The spec also orders the
+// sweep's own rows and names its proposed row, so the renderer reads it too. One builder
+// makes every table of ours beside the paper's (ARI, ρ, modularity: rows × groups of
+// ours, paper, Δ), and one the runtime table, from kinds of columns (the sweep's fit
+// times, or fits timed alone by a config with timing: true where the results hold them).
+// Every cell of the ARI and ρ tables off the paper by more than max(paper std, 0.02)
+// carries a note on its Δ: a measured cause or "not explained" with what was tried, kept
+// as data in configs/offpaper.yaml. Paper's tables and figures come in the paper's order
+// (the WebKB layout, then per dataset the λ and k2 sweeps of Prop.), each with a paragraph
+// comparing it with the paper.
+//
+// # One package
+//
+// The comparison was once a package of its own, but it built every table, figure and
+// paragraph with the renderer's selection, formatting, table and figure names (73 of
+// them), and the renderer needed the paper's spec for its own row order and claims: the
+// split was an API as wide as the renderer, in both directions. As one package the
+// report's internal API is what package report calls: Generate, Options, Paper and
+// ReportFile.
 //
 // # Output
 //
 // Every table exists as Markdown, LaTeX (booktabs, a tabular ready to \input) and tidy
 // CSV (one row per cell), written by package internal/texttable. Missing data never
 // breaks a table: a cell without finished runs renders "—" with a note saying why.
-// Figures are drawn with package internal/paperplot (on gonum.org/v1/plot) as PNG and as
+// Figures are drawn with package internal/paperplot as PNG and as
 // PDF whose fonts are embedded as Unicode subsets (package internal/pdfcanvas), so that λ
 // and ρ are in the text layer; their sizes, fonts, titles and plotted metric are
 // Options.FigureSettings (a config's figures section), ready for a paper (a column wide,

@@ -4,11 +4,8 @@ import (
 	"fmt"
 	"math"
 
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/plotter"
-
 	"github.com/nagc-harness/nagc/internal/paperplot"
-	"github.com/nagc-harness/nagc/results"
+	recorded "github.com/nagc-harness/nagc/results"
 )
 
 // objectiveCurve is the objective against iteration of one selected run.
@@ -18,7 +15,7 @@ type objectiveCurve struct {
 	Swept     string
 	Restart   int
 	Objective []float64
-	// Maximised is whether the method maximises its objective (results.ObjectiveMaximised:
+	// Maximised is whether the method maximises its objective (recorded.ObjectiveMaximised:
 	// an ELBO, a similarity to the centres),
 	// Formula the objective as the method describes it ("" if it does not).
 	Maximised bool
@@ -46,7 +43,7 @@ func (r *Results) Curves(dataset string) []objectiveCurve {
 		formula := rec.Info["objective"]
 		out = append(out, objectiveCurve{Method: m, Params: ParamString(rec.Params), Swept: ParamString(sp), Restart: rec.Restart,
 			Objective: rec.Objective, Formula: formula,
-			Maximised: results.ObjectiveMaximised(r.Provenance, rec.Algorithm)})
+			Maximised: recorded.ObjectiveMaximised(r.Provenance, rec.Algorithm)})
 	}
 	return out
 }
@@ -180,17 +177,16 @@ func objectivePlot(st paperplot.Style, cv objectiveCurve, ylabel string) (f *pap
 		xs[k] = append(xs[k], float64(j+1))
 	}
 	for k, ys := range parts {
-		pts := make(plotter.XYs, len(ys))
+		pts := make(paperplot.XYs, len(ys))
 		for j := range ys {
-			pts[j] = plotter.XY{X: xs[k][j], Y: ys[j]}
+			pts[j] = paperplot.XY{X: xs[k][j], Y: ys[j]}
 		}
 		if err := f.Curve(k, names[k], pts); err != nil {
 			return nil, false, fmt.Errorf("objective of %s: %w", cv.Method, err)
 		}
 	}
 	if lo > 0 && hi/lo > 10 {
-		f.Plot.Y.Scale = plot.LogScale{}
-		f.Plot.Y.Tick.Marker = paperplot.LogTicks{}
+		f.LogY()
 	} else {
 		paperplot.ScaleAxis(&f.Plot.Y, lo, hi)
 	}
@@ -267,7 +263,7 @@ func decreases(curve []float64) int {
 }
 
 // RestartZero returns the restart-0 record of a point (else its first finished record).
-func RestartZero(p *results.PointStats) *results.Record {
+func RestartZero(p *recorded.PointStats) *recorded.Record {
 	if p == nil || len(p.Records) == 0 {
 		return nil
 	}

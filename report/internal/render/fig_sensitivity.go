@@ -5,11 +5,8 @@ import (
 	"math"
 	"strings"
 
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/plotter"
-
 	"github.com/nagc-harness/nagc/internal/paperplot"
-	"github.com/nagc-harness/nagc/results"
+	recorded "github.com/nagc-harness/nagc/results"
 )
 
 // paramSymbol is how a parameter is written in figures: λ, ρ, or its name.
@@ -71,7 +68,7 @@ func sensitivityFigure(r *Results, dataset, method, param string, o FigureOption
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for i, se := range series {
 		off := float64(i) - float64(len(series)-1)/2
-		pts := make(plotter.XYs, len(se.X))
+		pts := make(paperplot.XYs, len(se.X))
 		low, high := ClippedErrors(se.Mean, se.Std, m.Lo, m.Hi)
 		if math.IsNaN(m.Lo) {
 			low, high = ClippedErrors(se.Mean, se.Std, math.Inf(-1), math.Inf(1))
@@ -81,7 +78,7 @@ func sensitivityFigure(r *Results, dataset, method, param string, o FigureOption
 			if o.Style.Errors == paperplot.ErrorBars {
 				x = ax.offset(x, off) // lines a little apart, so that their bars do not overlap
 			}
-			pts[j] = plotter.XY{X: x, Y: se.Mean[j]}
+			pts[j] = paperplot.XY{X: x, Y: se.Mean[j]}
 			lo, hi = math.Min(lo, se.Mean[j]-low[j]), math.Max(hi, se.Mean[j]+high[j])
 		}
 		name := method
@@ -97,12 +94,12 @@ func sensitivityFigure(r *Results, dataset, method, param string, o FigureOption
 	}
 	// Objectives of different rows measure different things: no comparison line then.
 	other := ""
-	if name, v, ok := r.bestOtherRow(dataset, method, rule, m); ok && rule != results.SelectObjective {
+	if name, v, ok := r.bestOtherRow(dataset, method, rule, m); ok && rule != recorded.SelectObjective {
 		f.HLine(name, v)
 		lo, hi = math.Min(lo, v), math.Max(hi, v)
 		other = name
 	}
-	ax.setX(f.Plot)
+	ax.setX(f)
 	if math.IsNaN(m.Lo) {
 		paperplot.ScaleAxis(&f.Plot.Y, lo, hi)
 		f.Pad()
@@ -114,7 +111,7 @@ func sensitivityFigure(r *Results, dataset, method, param string, o FigureOption
 		Kind: "sensitivity", Dataset: dataset, Method: method, Params: []string{param},
 		Title:   fmt.Sprintf("%s on %s: sensitivity to %s", method, DatasetTitle(dataset), paramSymbol(param)),
 		Caption: sensitivityCaption(m, rule, method, DatasetTitle(dataset), paramSymbol(param), by),
-		Facts:   sensitivityFacts(series, ax.vals, m, rule == results.SelectObjective && s.Metric == "", paramSymbol(param), by),
+		Facts:   sensitivityFacts(series, ax.vals, m, rule == recorded.SelectObjective && s.Metric == "", paramSymbol(param), by),
 	}
 	if s.custom {
 		fig.Title = paperplot.Plain(fmt.Sprintf("%s on %s: sensitivity to %s", method, DatasetTitle(dataset), sym))
@@ -158,20 +155,20 @@ func (a paramAxis) offset(x, off float64) float64 {
 // setX sets the plot's x scale, ticks (powers of ten on a log axis, else every value
 // named where they are categories or at most eight) and range (a margin around the
 // values).
-func (a paramAxis) setX(p *plot.Plot) {
+func (a paramAxis) setX(f *paperplot.Figure) {
 	xv := a.vals
+	p := f.Plot
 	if a.log {
-		p.X.Scale = plot.LogScale{}
-		p.X.Tick.Marker = paperplot.LogTicks{}
+		f.LogX()
 		p.X.Min, p.X.Max = xv[0].Num/math.Pow(10, 0.3), xv[len(xv)-1].Num*math.Pow(10, 0.3)
 		return
 	}
 	if !a.num || len(xv) <= 8 { // few values: each one named, as in the grid
-		ticks := make(plot.ConstantTicks, len(xv))
-		for i, l := range valueLabels(xv) {
-			ticks[i] = plot.Tick{Value: a.pos(i), Label: l}
+		at := make([]float64, len(xv))
+		for i := range at {
+			at[i] = a.pos(i)
 		}
-		p.X.Tick.Marker = ticks
+		f.XTicks(at, valueLabels(xv))
 	}
 	span := a.pos(len(xv)-1) - a.pos(0)
 	pad := 0.06 * span
@@ -192,7 +189,7 @@ func sensitivityCaption(m Measure, rule, method, dataset, sym, by string) string
 		caption += fmt.Sprintf(", one line per %s", paramSymbol(by))
 	}
 	caption += fmt.Sprintf("; the other parameters at the grid point chosen by %s.", RuleText(rule))
-	if rule != results.SelectObjective {
+	if rule != recorded.SelectObjective {
 		caption += " Dashed grey: the best other row at the grid point that rule selects."
 	}
 	return caption

@@ -4,10 +4,8 @@ import (
 	"fmt"
 	"slices"
 
-	"gonum.org/v1/plot/vg"
-
 	"github.com/nagc-harness/nagc/internal/paperplot"
-	"github.com/nagc-harness/nagc/results"
+	recorded "github.com/nagc-harness/nagc/results"
 )
 
 // figureSettings are how the report draws its figures: a config's figures section with
@@ -32,7 +30,7 @@ type figureSettings struct {
 
 // newFigureSettings reads a figures section (a config's with flags laid over it); with
 // no key set, the zero settings.
-func newFigureSettings(f *results.Figures) (*figureSettings, error) {
+func newFigureSettings(f *recorded.Figures) (*figureSettings, error) {
 	if f.IsZero() {
 		return &figureSettings{}, nil
 	}
@@ -53,7 +51,7 @@ func newFigureSettings(f *results.Figures) (*figureSettings, error) {
 		}
 	}
 	st.Aspect = f.Aspect
-	st.FontSize = vg.Length(f.FontSize)
+	st.FontSize = paperplot.Pt(f.FontSize)
 	if f.Title != nil {
 		st.Title = *f.Title
 	}
@@ -82,7 +80,7 @@ func (s *figureSettings) wantsParam(param string) bool {
 }
 
 // recordedFigures returns the figures section of the last sweep that recorded one.
-func (r *Results) recordedFigures() *results.Figures {
+func (r *Results) recordedFigures() *recorded.Figures {
 	for i := len(r.Provenance) - 1; i >= 0; i-- {
 		if f := r.Provenance[i].Figures; !f.IsZero() {
 			return f
@@ -94,7 +92,7 @@ func (r *Results) recordedFigures() *results.Figures {
 // settingsFor returns the report's figure settings: opt.FigureSettings laid over the
 // recorded figures section (the zero settings when neither sets a key).
 func (r *Results) settingsFor(opt Options) (*figureSettings, error) {
-	var f results.Figures
+	var f recorded.Figures
 	if rec := r.recordedFigures(); rec != nil {
 		f = *rec
 	}

@@ -2,13 +2,14 @@ package render
 
 import (
 	"errors"
-	"github.com/nagc-harness/nagc/report/internal/reporttest"
-	"github.com/nagc-harness/nagc/results"
 	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/nagc-harness/nagc/report/internal/reporttest"
+	recorded "github.com/nagc-harness/nagc/results"
 
 	"github.com/nagc-harness/nagc/datasets"
 	"github.com/nagc-harness/nagc/internal/pdftext"
@@ -20,12 +21,12 @@ import (
 // symbols, the metric's axis label, exponents of the log axis, the title).
 func TestStyledFigures(t *testing.T) {
 	recs, prov := unlabeledSweep(t)
-	prov[0].Figures = &results.Figures{Width: "8cm", Metric: "attr_modularity", Rows: []string{"NAGC"}, Formats: []string{"pdf"}}
+	prov[0].Figures = &recorded.Figures{Width: "8cm", Metric: "attr_modularity", Rows: []string{"NAGC"}, Formats: []string{"pdf"}}
 	dir := reporttest.WriteResultsDir(t, recs, prov)
 	out := filepath.Join(t.TempDir(), "rep")
 	yes := true
 	_, err := Generate(Options{ResultsDir: dir, OutDir: out, NoPaper: true, Formats: []string{FormatMarkdown},
-		FigureSettings: &results.Figures{Title: &yes},
+		FigureSettings: &recorded.Figures{Title: &yes},
 		LoadGraph:      func(string) (*datasets.Graph, error) { return nil, errors.New("no data") }}, nil)
 	if err != nil {
 		t.Fatal(err)

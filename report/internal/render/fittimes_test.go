@@ -7,13 +7,13 @@ import (
 	"time"
 
 	"github.com/nagc-harness/nagc/datasets"
-	"github.com/nagc-harness/nagc/results"
+	recorded "github.com/nagc-harness/nagc/results"
 )
 
 // ownTimedRecord is the record of a fit timed alone of a user's own timing config: a row
 // named freely, on a dataset with k1 = 4, with its fit and initialisation times (init 0: a
 // method that times no initialisation apart); a non-empty err makes it a failed fit.
-func ownTimedRecord(t *testing.T, d, row, algorithm string, params map[string]any, restart int, fit, init float64, err string) results.Record {
+func ownTimedRecord(t *testing.T, d, row, algorithm string, params map[string]any, restart int, fit, init float64, err string) recorded.Record {
 	t.Helper()
 	rec := fixtureRecords(t, []run{{d, row, params, restart, 0, 0.5, 0.1, fit, err}})[0]
 	rec.RunID += "|timed"
@@ -34,13 +34,13 @@ func ownTimedRecord(t *testing.T, d, row, algorithm string, params map[string]an
 //
 // The NAGC fits at k2 = 8 are a second grid point of the same row: their median is a line
 // of its own, not merged with k2 = k1's.
-func ownTimedFits(t *testing.T) []results.Record {
+func ownTimedFits(t *testing.T) []recorded.Record {
 	t.Helper()
 	at := func(k2, rho float64) map[string]any {
 		return map[string]any{"init": "random", "iterations": 100.0, "k2": k2, "lambda": 0.01, "rho": rho}
 	}
 	d := "synthetic"
-	var out []results.Record
+	var out []recorded.Record
 	for i, f := range []float64{0.013, 0.010, 0.100, 0.012, 0.011} {
 		out = append(out, ownTimedRecord(t, d, "NAGC", "nagc", at(4, 0.95), i, f, 0.2+float64(i)/100, ""))
 	}
@@ -65,8 +65,8 @@ func ownTimedFits(t *testing.T) []results.Record {
 
 // timingProvenance is the provenance of a user's timing config run into a folder, with
 // the loader's statistics of its datasets.
-func timingProvenance(name string, stats ...datasets.Stats) results.Provenance {
-	p := results.Provenance{Sweep: "t-" + name, Config: name + ".yaml", ConfigHash: "cafe", Name: name, GitCommit: "abc123",
+func timingProvenance(name string, stats ...datasets.Stats) recorded.Provenance {
+	p := recorded.Provenance{Sweep: "t-" + name, Config: name + ".yaml", ConfigHash: "cafe", Name: name, GitCommit: "abc123",
 		GoVersion: "go1.26", Host: "testhost", CPU: "TestCPU, 4 cores", Workers: 1, Timing: true,
 		Started: time.Date(2026, 1, 3, 3, 0, 0, 0, time.UTC)}
 	p.Datasets = stats
@@ -81,7 +81,7 @@ var synthStats = datasets.Stats{Name: "synthetic", N: 600, Edges: 2354, M: 300, 
 // the number of fits (failed ones beside), the median fit and initialisation times, a
 // caption saying how the fits were timed, and nothing of the paper.
 func TestFitTimesTable(t *testing.T) {
-	r, err := NewResults(ownTimedFits(t), []results.Provenance{timingProvenance("mytiming", synthStats)}, nil, results.SelectModularity)
+	r, err := NewResults(ownTimedFits(t), []recorded.Provenance{timingProvenance("mytiming", synthStats)}, nil, recorded.SelectModularity)
 	if err != nil {
 		t.Fatal(err)
 	}

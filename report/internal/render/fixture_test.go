@@ -5,13 +5,13 @@ import (
 
 	"github.com/nagc-harness/nagc/report/internal/reporttest"
 	"github.com/nagc-harness/nagc/report/paper"
-	"github.com/nagc-harness/nagc/results"
+	recorded "github.com/nagc-harness/nagc/results"
 )
 
 // run is one synthetic record of the fixture (reporttest.FixtureRuns).
 type run reporttest.Run
 
-// fixtureRuns is the results set shared with the other report package's tests.
+// fixtureRuns is the results set package report's tests share (reporttest.FixtureRuns).
 func fixtureRuns() []run {
 	var out []run
 	for _, r := range reporttest.FixtureRuns() {
@@ -21,9 +21,9 @@ func fixtureRuns() []run {
 }
 
 // fixtureRecords returns the records of runs (JSON round-tripped, as a report reads them).
-func fixtureRecords(t *testing.T, runs []run) []results.Record {
+func fixtureRecords(t *testing.T, runs []run) []recorded.Record {
 	t.Helper()
-	var out []results.Record
+	var out []recorded.Record
 	for _, r := range runs {
 		out = append(out, reporttest.Run(r).Record(t))
 	}
@@ -37,7 +37,7 @@ func fixtureResults(t *testing.T, runs []run) *Results {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := NewResults(fixtureRecords(t, runs), reporttest.Provenance(), paper, results.SelectModularity)
+	r, err := NewResults(fixtureRecords(t, runs), reporttest.Provenance(), paper, recorded.SelectModularity)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/nagc-harness/nagc/results"
+	recorded "github.com/nagc-harness/nagc/results"
 )
 
 // Dash is what a cell without a value shows.
@@ -82,7 +82,7 @@ func minus(s string) string {
 
 // MetricOf returns the mean and std of a metric at a point, NaN if not recorded or if
 // the point has no finished run.
-func MetricOf(p *results.PointStats, metric string) (mean, std float64) {
+func MetricOf(p *recorded.PointStats, metric string) (mean, std float64) {
 	if p == nil || p.Runs == 0 {
 		return math.NaN(), math.NaN()
 	}

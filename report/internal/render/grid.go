@@ -8,7 +8,7 @@ import (
 	"sort"
 	"strconv"
 
-	"github.com/nagc-harness/nagc/results"
+	recorded "github.com/nagc-harness/nagc/results"
 )
 
 // GridFile is the CSV file holding every grid point of the results.
@@ -73,11 +73,11 @@ func WriteGridCSV(w io.Writer, r *Results) error {
 						return err
 					}
 				}
-				fm, fs := results.MeanStd(FitTimes(p))
+				fm, fs := recorded.MeanStd(FitTimes(p))
 				if err := line("fit_seconds", fm, fs); err != nil {
 					return err
 				}
-				if om, os, ok := ruleMeasure(results.SelectObjective).get(p); ok {
+				if om, os, ok := ruleMeasure(recorded.SelectObjective).get(p); ok {
 					if err := line("final_objective", om, os); err != nil {
 						return err
 					}

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/nagc-harness/nagc/results"
+	recorded "github.com/nagc-harness/nagc/results"
 )
 
 // writeReport writes REPORT.md, the index of the report: title, provenance and
@@ -156,7 +156,7 @@ func writeProvenance(b *bytes.Buffer, rep *Report, opt Options) {
 		errs := map[string]int{}
 		var order []string
 		for _, rec := range r.Records {
-			if rec.Status == results.StatusFailed {
+			if rec.Status == recorded.StatusFailed {
 				e := shorten(rec.Error, 100)
 				if errs[e] == 0 {
 					order = append(order, e)
@@ -257,7 +257,7 @@ func DatasetList(ds []string) string {
 
 // writeLoadReports lists, for each dataset of the sweep p, what its reader dropped, noted
 // and warned about when the sweep read it (nothing for a clean read).
-func writeLoadReports(b *bytes.Buffer, p results.Provenance) {
+func writeLoadReports(b *bytes.Buffer, p recorded.Provenance) {
 	for _, src := range p.Sources {
 		l := src.Load
 		if l == nil || len(l.Dropped) == 0 && len(l.Warnings) == 0 && len(l.Notes) == 0 {

@@ -4,7 +4,7 @@ import (
 	"math"
 
 	"github.com/nagc-harness/nagc/metrics"
-	"github.com/nagc-harness/nagc/results"
+	recorded "github.com/nagc-harness/nagc/results"
 )
 
 // Measure is a quantity of a grid point that a table or figure shows: a metric's mean
@@ -15,7 +15,7 @@ type Measure struct {
 	// Lo and Hi bound the quantity (ARI in [−0.5, 1], modularity in [−0.5, 1], …); NaN
 	// when unbounded.
 	Lo, Hi float64
-	get    func(p *results.PointStats) (mean, std float64, ok bool)
+	get    func(p *recorded.PointStats) (mean, std float64, ok bool)
 }
 
 // MetricMeasure returns the measure of a recorded metric: its label and range are the
@@ -25,7 +25,7 @@ func MetricMeasure(name string) Measure {
 	if c, ok := metrics.Lookup(name); ok {
 		m.Label, m.Lo, m.Hi = c.Label, c.Lo, c.Hi
 	}
-	m.get = func(p *results.PointStats) (float64, float64, bool) {
+	m.get = func(p *recorded.PointStats) (float64, float64, bool) {
 		v, ok := p.Mean[name]
 		if p.Runs == 0 || !ok {
 			return math.NaN(), math.NaN(), false
@@ -38,20 +38,20 @@ func MetricMeasure(name string) Measure {
 // ruleMeasure returns the quantity a selection rule optimises.
 func ruleMeasure(rule string) Measure {
 	switch rule {
-	case results.SelectHeldOut:
-		return MetricMeasure(results.MetricHeldOut)
-	case results.SelectTwoView:
+	case recorded.SelectHeldOut:
+		return MetricMeasure(recorded.MetricHeldOut)
+	case recorded.SelectTwoView:
 		return Measure{Name: rule, Label: "modularity + attribute modularity", Lo: -1, Hi: 2,
-			get: func(p *results.PointStats) (float64, float64, bool) {
+			get: func(p *recorded.PointStats) (float64, float64, bool) {
 				v := twoViewScore(p)
 				if p.Runs == 0 || math.IsInf(v, -1) {
 					return math.NaN(), math.NaN(), false
 				}
 				return v, math.NaN(), true
 			}}
-	case results.SelectObjective:
+	case recorded.SelectObjective:
 		return Measure{Name: rule, Label: "final objective", Lo: math.NaN(), Hi: math.NaN(),
-			get: func(p *results.PointStats) (float64, float64, bool) {
+			get: func(p *recorded.PointStats) (float64, float64, bool) {
 				var vs []float64
 				for _, rec := range p.Records {
 					if rec.FinalObjective != nil {
@@ -61,15 +61,15 @@ func ruleMeasure(rule string) Measure {
 				if len(vs) == 0 {
 					return math.NaN(), math.NaN(), false
 				}
-				m, s := results.MeanStd(vs)
+				m, s := recorded.MeanStd(vs)
 				return m, s, true
 			}}
 	}
 	return MetricMeasure(rule)
 }
 
-// twoViewScore is results.SelectTwoView's score of a point, −Inf when incomplete.
-func twoViewScore(p *results.PointStats) float64 {
+// twoViewScore is recorded.SelectTwoView's score of a point, −Inf when incomplete.
+func twoViewScore(p *recorded.PointStats) float64 {
 	q, ok := p.Mean["modularity"]
 	qx, okx := p.Mean["attr_modularity"]
 	if !ok || !okx {

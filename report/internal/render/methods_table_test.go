@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/nagc-harness/nagc/report/internal/reporttest"
-	"github.com/nagc-harness/nagc/results"
+	recorded "github.com/nagc-harness/nagc/results"
 	"github.com/nagc-harness/nagc/stats"
 )
 
@@ -16,7 +16,7 @@ import (
 // ranks them alike.
 func threeDatasets(t *testing.T, names ...string) *Results {
 	t.Helper()
-	var recs []results.Record
+	var recs []recorded.Record
 	for di, d := range []string{"d1", "d2", "d3"} {
 		for mi, m := range []string{"A", "B", "C"} {
 			if m == "C" && d == "d3" {
@@ -37,7 +37,7 @@ func threeDatasets(t *testing.T, names ...string) *Results {
 			}
 		}
 	}
-	r, err := NewResults(recs, reporttest.Provenance(), nil, results.SelectModularity)
+	r, err := NewResults(recs, reporttest.Provenance(), nil, recorded.SelectModularity)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,14 +5,14 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/nagc-harness/nagc/results"
+	recorded "github.com/nagc-harness/nagc/results"
 )
 
 // writePrograms writes, for each row whose runs started a program of the user's
 // (algorithm: command), its argv and the SHA-256 of the files it named, once per
 // version with the number of runs it made, so that the report says which version of a
 // script its numbers come from. Rows without programs write nothing.
-func writePrograms(b *bytes.Buffer, recs []results.Record) {
+func writePrograms(b *bytes.Buffer, recs []recorded.Record) {
 	type version struct {
 		files string
 		runs  int

@@ -4,18 +4,18 @@ import (
 	"bytes"
 	"testing"
 
-	"github.com/nagc-harness/nagc/results"
+	recorded "github.com/nagc-harness/nagc/results"
 )
 
 // TestWritePrograms checks that the provenance names each command row's argv and every
 // version of its script with the runs it made, and says nothing without programs.
 func TestWritePrograms(t *testing.T) {
-	py := results.ProgramFile{Path: "/usr/bin/python3", SHA256: "aa"}
-	run := func(row, sha string) results.Record {
-		return results.Record{Algorithm: "command", Methods: []string{row}, Command: []string{"/usr/bin/python3", "spectral.py"},
-			CommandFiles: []results.ProgramFile{py, {Path: "/w/spectral.py", SHA256: sha}}}
+	py := recorded.ProgramFile{Path: "/usr/bin/python3", SHA256: "aa"}
+	run := func(row, sha string) recorded.Record {
+		return recorded.Record{Algorithm: "command", Methods: []string{row}, Command: []string{"/usr/bin/python3", "spectral.py"},
+			CommandFiles: []recorded.ProgramFile{py, {Path: "/w/spectral.py", SHA256: sha}}}
 	}
-	recs := []results.Record{run("Spectral", "01"), {Algorithm: "nagc", Methods: []string{"NAGC"}}, run("Spectral", "01"), run("Spectral", "02")}
+	recs := []recorded.Record{run("Spectral", "01"), {Algorithm: "nagc", Methods: []string{"NAGC"}}, run("Spectral", "01"), run("Spectral", "02")}
 	var b bytes.Buffer
 	writePrograms(&b, recs)
 	want := "- programs (rows with `algorithm: command`; the files each run's command named, by SHA-256 when its sweep started):\n" +

@@ -10,7 +10,7 @@ import (
 	"github.com/nagc-harness/nagc/datasets"
 	"github.com/nagc-harness/nagc/internal/texttable"
 	"github.com/nagc-harness/nagc/report/paper"
-	"github.com/nagc-harness/nagc/results"
+	recorded "github.com/nagc-harness/nagc/results"
 )
 
 // Table formats.
@@ -44,7 +44,7 @@ type Options struct {
 	// laid over the one the sweep recorded (nagc report's figure flags). With neither,
 	// figures are drawn for a paper: a column wide, 8 pt, no title, legend inside, PNG
 	// at 300 dpi (paperplot's zero Style).
-	FigureSettings *results.Figures
+	FigureSettings *recorded.Figures
 	// FreeRule is the label-free selection rule shown beside the paper's (default
 	// modularity).
 	FreeRule string
@@ -87,9 +87,8 @@ type Report struct {
 }
 
 // Generate reads a results folder and writes the report's tables, figures and REPORT.md
-// into the report folder, with the comparison cmp (report/internal/compare's Paper for
-// the NAGC paper; nil: none can be made) when the records or opt.Compare ask for one.
-// It never runs a method.
+// into the report folder, with the comparison cmp (Paper for the NAGC paper; nil: none can be made) when the
+// records or opt.Compare ask for one. It never runs a method.
 func Generate(opt Options, cmp Comparer) (*Report, error) {
 	defaulted := opt.Figures == nil && !opt.NoFigures
 	opt, err := opt.withDefaults()
@@ -102,7 +101,7 @@ func Generate(opt Options, cmp Comparer) (*Report, error) {
 	}
 	switch opt.Compare {
 	case "":
-	case results.ComparePaper:
+	case recorded.ComparePaper:
 		if opt.Paper == nil {
 			return nil, fmt.Errorf("report: the paper's comparison needs the paper's numbers (drop --paper none)")
 		}
@@ -156,7 +155,7 @@ func (opt Options) withDefaults() (Options, error) {
 		}
 	}
 	if opt.FreeRule == "" {
-		opt.FreeRule = results.SelectModularity
+		opt.FreeRule = recorded.SelectModularity
 	}
 	if opt.NoPaper {
 		opt.Paper = nil

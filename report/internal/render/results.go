@@ -9,35 +9,35 @@ import (
 
 	"github.com/nagc-harness/nagc/datasets"
 	"github.com/nagc-harness/nagc/report/paper"
-	"github.com/nagc-harness/nagc/results"
+	recorded "github.com/nagc-harness/nagc/results"
 )
 
 // PaperRule is the paper's selection rule: the grid point with the best mean ARI over
 // restarts. It reads the ground-truth labels.
-const PaperRule = results.SelectARI
+const PaperRule = recorded.SelectARI
 
 // Results is what a report is built from: the recorded runs of a results folder,
 // aggregated per grid point, with the grid point selected per dataset and method by the
 // paper's rule and by a label-free rule.
 type Results struct {
 	// Records are the latest record of every run, but for those timed alone, in the
-	// order of the configs that planned them (results.SortByPlan).
-	Records []results.Record
+	// order of the configs that planned them (recorded.SortByPlan).
+	Records []recorded.Record
 	// Timed are the latest records of the runs timed alone (a config with timing: true,
-	// results.Record.TimedAlone): repeated fits of the sweep, read by the runtime
+	// recorded.Record.TimedAlone): repeated fits of the sweep, read by the runtime
 	// table only, and by no other table, figure, count or selection.
-	Timed []results.Record
+	Timed []recorded.Record
 	// Points aggregate the records per dataset, method and grid point.
-	Points []*results.PointStats
+	Points []*recorded.PointStats
 	// Provenance lists every start of `nagc run` on the folder.
-	Provenance []results.Provenance
+	Provenance []recorded.Provenance
 	// Paper holds the paper's published numbers.
 	Paper *paper.Published
 	// Spec is how the results are set beside the paper: its rows and datasets, in their
 	// order, its stated facts and claims (default: the NAGC paper's, paper.DefaultSpec).
 	Spec *paper.Spec
-	// FreeRule is the label-free selection rule (results.SelectModularity or
-	// results.SelectObjective).
+	// FreeRule is the label-free selection rule (recorded.SelectModularity or
+	// recorded.SelectObjective).
 	FreeRule string
 	// Datasets lists the datasets of the results (records or provenance): the paper's
 	// first in its order, then the others in the configs' order.
@@ -49,22 +49,22 @@ type Results struct {
 	// several configs ran into the folder, "" if none.
 	Name string
 	// Compare is whether the report sets the rows beside the NAGC paper's published
-	// numbers: recorded by a config with compare: paper (experiments.Config.Compare),
+	// numbers: recorded by a config with compare: paper (recorded.Config.Compare),
 	// or asked for by Options.Compare. It needs Paper.
 	Compare bool
 	// Comparison is the comparison with the paper that Compare makes (set by Generate
 	// from its cmp argument).
 	Comparison Comparer
 
-	sel         map[string]map[cellKey]*results.PointStats // rule → selection
-	byCell      map[cellKey][]*results.PointStats
+	sel         map[string]map[cellKey]*recorded.PointStats // rule → selection
+	byCell      map[cellKey][]*recorded.PointStats
 	failed      map[cellKey]int
 	errText     map[cellKey]string
 	labeled     map[string]bool
 	slugs       map[string]string
 	methodSlugs map[string]string
 	// sweepDatasets and sweepMethods are in the sweep's order: first seen in the configs'
-	// order (results.SortByPlan).
+	// order (recorded.SortByPlan).
 	sweepDatasets, sweepMethods []string
 }
 
@@ -79,19 +79,19 @@ type cellKey struct{ dataset, method string }
 
 // NewResults aggregates records and selects grid points by the paper's rule and by
 // freeRule. paper may be nil (no paper values are then shown).
-func NewResults(recs []results.Record, prov []results.Provenance, pub *paper.Published, freeRule string) (*Results, error) {
+func NewResults(recs []recorded.Record, prov []recorded.Provenance, pub *paper.Published, freeRule string) (*Results, error) {
 	return newResults(recs, prov, pub, defaultSpec(), freeRule)
 }
 
 // newResults is NewResults with the comparison spec spec.
-func newResults(recs []results.Record, prov []results.Provenance, pub *paper.Published, spec *paper.Spec, freeRule string) (*Results, error) {
+func newResults(recs []recorded.Record, prov []recorded.Provenance, pub *paper.Published, spec *paper.Spec, freeRule string) (*Results, error) {
 	if freeRule == PaperRule {
 		return nil, fmt.Errorf("label-free rule: %q reads the labels; use %q, %q, %q or %q", freeRule,
-			results.SelectModularity, results.SelectTwoView, results.SelectHeldOut, results.SelectObjective)
+			recorded.SelectModularity, recorded.SelectTwoView, recorded.SelectHeldOut, recorded.SelectObjective)
 	}
-	var sweep, timed []results.Record
-	recs = results.Latest(recs)
-	results.SortByPlan(recs) // the configs' order, not the order runs finished in
+	var sweep, timed []recorded.Record
+	recs = recorded.Latest(recs)
+	recorded.SortByPlan(recs) // the configs' order, not the order runs finished in
 	for _, rec := range recs {
 		if rec.TimedAlone {
 			timed = append(timed, rec)
@@ -102,19 +102,19 @@ func newResults(recs []results.Record, prov []results.Provenance, pub *paper.Pub
 	recs = sweep
 	r := &Results{
 		Records: recs, Timed: timed, Provenance: prov, Paper: pub, FreeRule: freeRule, Spec: spec,
-		Points: results.Aggregate(recs),
-		sel:    map[string]map[cellKey]*results.PointStats{},
-		byCell: map[cellKey][]*results.PointStats{}, failed: map[cellKey]int{}, errText: map[cellKey]string{},
+		Points: recorded.Aggregate(recs),
+		sel:    map[string]map[cellKey]*recorded.PointStats{},
+		byCell: map[cellKey][]*recorded.PointStats{}, failed: map[cellKey]int{}, errText: map[cellKey]string{},
 	}
-	r.labeled = results.Labeled(r.Points)
+	r.labeled = recorded.Labeled(r.Points)
 	for _, rule := range []string{PaperRule, freeRule} {
-		best, err := results.Best(r.Points, rule)
+		best, err := recorded.Best(r.Points, rule)
 		if err != nil {
 			return nil, err
 		}
-		m := map[cellKey]*results.PointStats{}
+		m := map[cellKey]*recorded.PointStats{}
 		for _, p := range best {
-			if results.ReadsLabels(rule) && !r.labeled[p.Dataset] {
+			if recorded.ReadsLabels(rule) && !r.labeled[p.Dataset] {
 				continue // no labels: a label-reading rule cannot choose
 			}
 			m[cellKey{p.Dataset, p.Method}] = p
@@ -126,7 +126,7 @@ func newResults(recs []results.Record, prov []results.Provenance, pub *paper.Pub
 		if p.Name != "" {
 			names = AppendNew(names, p.Name)
 		}
-		if p.Compare == results.ComparePaper {
+		if p.Compare == recorded.ComparePaper {
 			r.Compare = pub != nil
 		}
 	}
@@ -248,11 +248,11 @@ func uniqueSlug(name string, used map[string]bool) string {
 // loadResults reads a results folder (runs.jsonl and sweeps.jsonl) into Results, set
 // beside the paper pub by spec.
 func loadResults(dir string, pub *paper.Published, spec *paper.Spec, freeRule string) (*Results, error) {
-	recs, err := results.Load(dir)
+	recs, err := recorded.Load(dir)
 	if err != nil {
 		return nil, err
 	}
-	prov, err := results.ReadProvenance(dir)
+	prov, err := recorded.ReadProvenance(dir)
 	if err != nil {
 		return nil, err
 	}
@@ -262,27 +262,27 @@ func loadResults(dir string, pub *paper.Published, spec *paper.Spec, freeRule st
 // Selected returns the grid point selected by rule (PaperRule or the label-free rule)
 // for a dataset and method, or nil if the method has no recorded run on the dataset. The
 // point has Runs == 0 when every run of the method failed.
-func (r *Results) Selected(rule, dataset, method string) *results.PointStats {
+func (r *Results) Selected(rule, dataset, method string) *recorded.PointStats {
 	return r.sel[rule][cellKey{dataset, method}]
 }
 
 // Unselected returns why rule selects no grid point of a method that has finished runs on
-// a dataset (under results.SelectHeldOut: none has the held-out score), or "".
+// a dataset (under recorded.SelectHeldOut: none has the held-out score), or "".
 func (r *Results) Unselected(rule, dataset, method string) string {
 	if r.Missing(dataset, method) != "" || r.Selected(rule, dataset, method) != nil {
 		return ""
 	}
-	if rule == results.SelectHeldOut {
+	if rule == recorded.SelectHeldOut {
 		return "no held-out fit recorded (the config sets no holdout)"
 	}
-	if results.ReadsLabels(rule) && !r.labeled[dataset] {
+	if recorded.ReadsLabels(rule) && !r.labeled[dataset] {
 		return "no labels: the paper's rule cannot choose"
 	}
 	return "no grid point selected"
 }
 
 // PointsOf returns the grid points of a method on a dataset, in canonical order.
-func (r *Results) PointsOf(dataset, method string) []*results.PointStats {
+func (r *Results) PointsOf(dataset, method string) []*recorded.PointStats {
 	return r.byCell[cellKey{dataset, method}]
 }
 
@@ -304,7 +304,7 @@ func (r *Results) Missing(dataset, method string) string {
 
 // FailedNote returns a note on failed restarts of a selected point ("2 of 5 restarts
 // failed: …"), or "" if none failed.
-func FailedNote(p *results.PointStats) string {
+func FailedNote(p *recorded.PointStats) string {
 	if p == nil || p.Failed == 0 || p.Runs == 0 {
 		return ""
 	}
@@ -356,7 +356,7 @@ func (r *Results) HasDataset(dataset string) bool {
 func (r *Results) Counts() (total, done, failed int) {
 	for _, rec := range r.Records {
 		total++
-		if rec.Status == results.StatusDone {
+		if rec.Status == recorded.StatusDone {
 			done++
 		} else {
 			failed++
@@ -365,22 +365,22 @@ func (r *Results) Counts() (total, done, failed int) {
 	return total, done, failed
 }
 
-// RuleText describes a selection rule for captions: results.RuleText, the words the
+// RuleText describes a selection rule for captions: recorded.RuleText, the words the
 // results summary uses too.
-func RuleText(rule string) string { return results.RuleText(rule) }
+func RuleText(rule string) string { return recorded.RuleText(rule) }
 
 // RuleShort names a selection rule in table headers.
 func RuleShort(rule string) string {
 	switch rule {
-	case results.SelectARI:
+	case recorded.SelectARI:
 		return "paper's rule (best mean ARI)"
-	case results.SelectModularity:
+	case recorded.SelectModularity:
 		return "label-free rule (best mean modularity)"
-	case results.SelectObjective:
+	case recorded.SelectObjective:
 		return "label-free rule (lowest mean objective)"
-	case results.SelectTwoView:
+	case recorded.SelectTwoView:
 		return "label-free rule (best mean graph + attribute modularity)"
-	case results.SelectHeldOut:
+	case recorded.SelectHeldOut:
 		return "label-free rule (best mean held-out modularity)"
 	}
 	return rule

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/nagc-harness/nagc/internal/texttable"
-	"github.com/nagc-harness/nagc/results"
+	recorded "github.com/nagc-harness/nagc/results"
 )
 
 // rowMetrics returns the metric columns of a dataset's rows table: the recorded metrics
@@ -15,7 +15,7 @@ import (
 // held-out modularity, in that order.
 func (r *Results) rowMetrics(dataset string) []string {
 	var out []string
-	for _, m := range []string{"ari", "nmi", "acc", "modularity", "entropy", "attr_modularity", results.MetricHeldOut} {
+	for _, m := range []string{"ari", "nmi", "acc", "modularity", "entropy", "attr_modularity", recorded.MetricHeldOut} {
 		for _, method := range r.Methods {
 			if p := r.Selected(r.FreeRule, dataset, method); p != nil {
 				if _, ok := p.Mean[m]; ok {
@@ -53,7 +53,7 @@ func RowsTable(r *Results, dataset string) *Table {
 	for _, method := range r.Methods {
 		for _, rule := range r.Rules(dataset) {
 			sel := ruleName(rule)
-			if r.ReadsLabels(method) && !results.ReadsLabels(rule) {
+			if r.ReadsLabels(method) && !recorded.ReadsLabels(rule) {
 				sel = "best " + rule + " (but " + r.readsLabelsHow(method) + ")"
 			}
 			row := texttable.Row{Cells: []texttable.Cell{{Text: method}, {Text: sel}}}
@@ -85,7 +85,7 @@ func RowsTable(r *Results, dataset string) *Table {
 			}
 			tr := NewTidy(t.Name, dataset, method, "fit_seconds", rule)
 			tr.Mean, tr.Runs, tr.Failed, tr.Params = p.FitSeconds, p.Runs, p.Failed, ps
-			_, tr.Std = results.MeanStd(FitTimes(p))
+			_, tr.Std = recorded.MeanStd(FitTimes(p))
 			t.Tidy = append(t.Tidy, tr)
 			row.Cells = append(row.Cells, texttable.Cell{Text: FmtSeconds(p.FitSeconds)}, texttable.Cell{Text: restarts(p)})
 			t.Rows = append(t.Rows, row)
@@ -102,7 +102,7 @@ func RowsTable(r *Results, dataset string) *Table {
 }
 
 // restarts prints a point's finished restarts, with failed ones.
-func restarts(p *results.PointStats) string {
+func restarts(p *recorded.PointStats) string {
 	if p.Failed > 0 {
 		return fmt.Sprintf("%d (+%d failed)", p.Runs, p.Failed)
 	}
@@ -111,10 +111,10 @@ func restarts(p *results.PointStats) string {
 
 // ruleName names a rule in a table cell, saying whether it reads the labels.
 func ruleName(rule string) string {
-	if results.ReadsLabels(rule) {
+	if recorded.ReadsLabels(rule) {
 		return "best " + rule + " (reads the labels)"
 	}
-	if rule == results.SelectObjective {
+	if rule == recorded.SelectObjective {
 		return "lowest objective (label-free)"
 	}
 	return "best " + rule + " (label-free)"

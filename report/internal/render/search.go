@@ -8,10 +8,9 @@ import (
 	"sort"
 	"strconv"
 
-	"gonum.org/v1/plot/plotter"
-
+	"github.com/nagc-harness/nagc/internal/paperplot"
 	"github.com/nagc-harness/nagc/internal/texttable"
-	"github.com/nagc-harness/nagc/results"
+	recorded "github.com/nagc-harness/nagc/results"
 )
 
 // searchView is one search of the results (a row with a space on one dataset): its
@@ -20,7 +19,7 @@ import (
 type searchView struct {
 	Dataset, Row, Rule string
 	Trials             []*searchTrialView
-	Fits               []results.Record
+	Fits               []recorded.Record
 }
 
 // searchTrialView is one trial of a search: its parameters, its bracket of Hyperband
@@ -57,7 +56,7 @@ func (r *Results) Searches() []*searchView {
 	out := make([]*searchView, 0, len(order))
 	for _, k := range order {
 		v := views[k]
-		slices.SortStableFunc(v.Fits, func(a, b results.Record) int {
+		slices.SortStableFunc(v.Fits, func(a, b recorded.Record) int {
 			x, y := a.Search, b.Search
 			for _, c := range [][2]int{{x.Batch, y.Batch}, {x.Rung, y.Rung}, {x.Trial, y.Trial}, {a.Restart, b.Restart}} {
 				if c[0] != c[1] {
@@ -95,8 +94,8 @@ func (v *searchView) trials() {
 		}
 		t.Iterations[s.Rung] = rec.Iterations
 		val := math.Inf(-1)
-		if rec.Status == results.StatusDone {
-			if x, ok := results.RuleValue(s.Rule, rec.Metrics); ok {
+		if rec.Status == recorded.StatusDone {
+			if x, ok := recorded.RuleValue(s.Rule, rec.Metrics); ok {
 				val = x
 			}
 		}
@@ -123,7 +122,7 @@ func (v *searchView) trials() {
 
 // ruleLabel names a search's rule in a figure, saying so when it reads the labels.
 func ruleLabel(rule string) string {
-	if results.ReadsLabels(rule) {
+	if recorded.ReadsLabels(rule) {
 		return rule + " (reads the labels)"
 	}
 	return rule
@@ -148,7 +147,7 @@ func (r *Results) bestSoFarSecondsFigure(v *searchView, o FigureOptions) (*Figur
 // bestSoFar draws the search's best finished value against the cost (fitCost) of its
 // fits in the order they were executed: iterations, or seconds when seconds is set.
 func (r *Results) bestSoFar(v *searchView, o FigureOptions, seconds bool) (*Figure, error) {
-	var pts plotter.XYs
+	var pts paperplot.XYs
 	best, cost := math.Inf(-1), 0.0
 	finishedAt := map[int]*searchTrialView{}
 	for _, t := range v.Trials {
@@ -166,15 +165,15 @@ func (r *Results) bestSoFar(v *searchView, o FigureOptions, seconds bool) (*Figu
 		if t := finishedAt[i]; t != nil && t.Values[t.last] > best {
 			best = t.Values[t.last]
 			if len(pts) > 0 {
-				pts = append(pts, plotter.XY{X: cost, Y: pts[len(pts)-1].Y})
+				pts = append(pts, paperplot.XY{X: cost, Y: pts[len(pts)-1].Y})
 			}
-			pts = append(pts, plotter.XY{X: cost, Y: best})
+			pts = append(pts, paperplot.XY{X: cost, Y: best})
 		}
 	}
 	if len(pts) == 0 {
 		return nil, nil
 	}
-	pts = append(pts, plotter.XY{X: cost, Y: best})
+	pts = append(pts, paperplot.XY{X: cost, Y: best})
 	xLabel, name, against := "iterations run (all fits)", "search_best_", "the iterations all the search's fits ran up to then (continued fits count only their own)"
 	if seconds {
 		xLabel, name, against = "seconds (all fits)", "search_best_seconds_", "the seconds all the search's fits took up to then (fit time plus a k-means start where it was computed, summed over fits whatever ran in parallel)"
@@ -208,12 +207,12 @@ func (r *Results) bestSoFar(v *searchView, o FigureOptions, seconds bool) (*Figu
 func (r *Results) rungFigure(v *searchView, o FigureOptions) (*Figure, error) {
 	f := o.Style.NewFigure(fmt.Sprintf("%s on %s: rungs", v.Row, DatasetTitle(v.Dataset)), "iterations", ruleLabel(v.Rule))
 	f.Grid()
-	var done, cut []plotter.XYs
+	var done, cut []paperplot.XYs
 	for _, t := range v.Trials {
-		var pts plotter.XYs
+		var pts paperplot.XYs
 		for k, it := range t.Iterations {
 			if y := t.Values[k]; !math.IsInf(y, 0) && !math.IsNaN(y) {
-				pts = append(pts, plotter.XY{X: float64(it), Y: y})
+				pts = append(pts, paperplot.XY{X: float64(it), Y: y})
 			}
 		}
 		switch {

@@ -14,7 +14,7 @@ import (
 	"github.com/nagc-harness/nagc/internal/paperplot/plottest"
 	"github.com/nagc-harness/nagc/report/internal/reporttest"
 	"github.com/nagc-harness/nagc/report/paper"
-	"github.com/nagc-harness/nagc/results"
+	recorded "github.com/nagc-harness/nagc/results"
 )
 
 // searchFixture is the records of a halving search and a grid of one method on Cora,
@@ -25,13 +25,13 @@ import (
 // The grid "G" has λ ∈ {10⁻⁴, …, 10} × ρ ∈ {0.5, 0.95}, 90 iterations, 2 restarts,
 // ARI 0.5 + 0.015·point (0.665 at its last). Every fit takes 0.01 s an iteration; a restart's k-means start,
 // 2 s, is paid by its first fit only.
-func searchFixture() []results.Record {
-	var recs []results.Record
+func searchFixture() []recorded.Record {
+	var recs []recorded.Record
 	plan, started := 0, map[string]bool{}
-	add := func(rec results.Record) {
+	add := func(rec recorded.Record) {
 		plan++
 		rec.Plan, rec.Config = plan, "s"
-		rec.Dataset, rec.Algorithm, rec.K1, rec.Status = "cora", "nagc", 7, results.StatusDone
+		rec.Dataset, rec.Algorithm, rec.K1, rec.Status = "cora", "nagc", 7, recorded.StatusDone
 		rec.Finished = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 		rec.RunID = fmt.Sprintf("%s|%v|%d", rec.Methods[0], rec.Params, rec.Restart)
 		if rec.IterationsRun == 0 {
@@ -47,7 +47,7 @@ func searchFixture() []results.Record {
 		if err != nil {
 			panic(err)
 		}
-		var back results.Record
+		var back recorded.Record
 		if err := json.Unmarshal(b, &back); err != nil {
 			panic(err)
 		}
@@ -70,11 +70,11 @@ func searchFixture() []results.Record {
 					if rung > 0 {
 						run = its - rungs[rung-1]
 					}
-					add(results.Record{
+					add(recorded.Record{
 						Methods: []string{"S"}, Restart: restart, Iterations: its, IterationsRun: run,
 						Params:  map[string]any{"lambda": 1e-6 * float64(int(1)<<(2*i+batch)), "rho": []float64{0.5, 0.95}[i%2], "iterations": its},
 						Metrics: map[string]float64{"ari": 0.3 + 0.04*float64(i) - 0.01*float64(restart) + 0.005*float64(rung) + 0.01*float64(batch)},
-						Search:  &results.SearchInfo{Row: "S", Rule: "ari", Trial: trial, Batch: batch, Rung: rung, Rungs: 3, Cut: cut},
+						Search:  &recorded.SearchInfo{Row: "S", Rule: "ari", Trial: trial, Batch: batch, Rung: rung, Rungs: 3, Cut: cut},
 					})
 				}
 			}
@@ -83,7 +83,7 @@ func searchFixture() []results.Record {
 	}
 	for p := range 12 {
 		for restart := range 2 {
-			add(results.Record{Methods: []string{"G"}, Restart: restart, Iterations: 90,
+			add(recorded.Record{Methods: []string{"G"}, Restart: restart, Iterations: 90,
 				Params:  map[string]any{"lambda": math.Pow(10, float64(p/2-4)), "rho": []float64{0.5, 0.95}[p%2]},
 				Metrics: map[string]float64{"ari": 0.5 + 0.015*float64(p)}})
 		}
@@ -98,7 +98,7 @@ func searchResults(t *testing.T) (*Results, *searchView) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := NewResults(searchFixture(), reporttest.Provenance(), pub, results.SelectModularity)
+	r, err := NewResults(searchFixture(), reporttest.Provenance(), pub, recorded.SelectModularity)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,7 +137,7 @@ func TestSearchFiguresGolden(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r, err := NewResults(sliceFixture(t), reporttest.Provenance(), pub, results.SelectModularity)
+		r, err := NewResults(sliceFixture(t), reporttest.Provenance(), pub, recorded.SelectModularity)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -160,8 +160,8 @@ func TestSearchFiguresGolden(t *testing.T) {
 // 10^(−8+0.6·i) (ten decades), ρ ∈ {0.5, 0.95}, k₂ ∈ {5, 10}, modularity 0.6 −
 // 0.002·(log₁₀ λ + 2)² − 0.05·(ρ − 0.5) + 0.001·k₂ − 0.004·restart; trial 15's second
 // restart is missing (it did not complete the last rung).
-func sliceFixture(t *testing.T) []results.Record {
-	var recs []results.Record
+func sliceFixture(t *testing.T) []recorded.Record {
+	var recs []recorded.Record
 	for i := range 16 {
 		l, rho, k2 := math.Pow(10, -8+0.6*float64(i)), []float64{0.5, 0.95}[i%2], []int{5, 10}[i/2%2]
 		for restart := range 2 {
@@ -173,7 +173,7 @@ func sliceFixture(t *testing.T) []results.Record {
 			r := &recs[len(recs)-1]
 			r.RunID += fmt.Sprint("|trial ", i)
 			r.Algorithm, r.Iterations, r.IterationsRun = "nagc", 100, 100
-			r.Search = &results.SearchInfo{Row: "R", Rule: "modularity", Trial: i, Rungs: 1}
+			r.Search = &recorded.SearchInfo{Row: "R", Rule: "modularity", Trial: i, Rungs: 1}
 			r.Plan = len(recs)
 		}
 	}

@@ -6,7 +6,7 @@ import (
 	"strconv"
 
 	"github.com/nagc-harness/nagc/internal/texttable"
-	"github.com/nagc-harness/nagc/results"
+	recorded "github.com/nagc-harness/nagc/results"
 )
 
 // sweepCost is what a sweep (a search, or one grid row) found and paid on one dataset:
@@ -26,7 +26,7 @@ type sweepCost struct {
 // read off a longer one (PrefixOf) nothing (the longer one is counted), and a k-means
 // start is counted by the fit that computed it (InitSeconds where not InitCached).
 // Held-out fits are counted by neither: they are paid alike by a search and a grid.
-func fitCost(rec results.Record) (int, float64) {
+func fitCost(rec recorded.Record) (int, float64) {
 	if rec.PrefixOf != 0 {
 		return 0, 0
 	}
@@ -87,7 +87,7 @@ func (r *Results) gridCosts(v *searchView) []sweepCost {
 		if p.Dataset != v.Dataset || c == nil || p.Runs == 0 || p.Records[0].Search != nil {
 			continue
 		}
-		if x, ok := results.RuleValue(v.Rule, p.Mean); ok && !(x <= c.Best) {
+		if x, ok := recorded.RuleValue(v.Rule, p.Mean); ok && !(x <= c.Best) {
 			c.Best, c.Point = x, ParamString(p.Params)
 		}
 	}

@@ -4,9 +4,6 @@ import (
 	"fmt"
 	"math"
 
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/plotter"
-
 	"github.com/nagc-harness/nagc/internal/paperplot"
 )
 
@@ -25,7 +22,7 @@ func (r *Results) sliceFigure(v *searchView, o FigureOptions) (*Figure, error) {
 	var figs []*paperplot.Figure
 	var drawn, logs []string
 	for _, k := range keys {
-		var pts plotter.XYs
+		var pts paperplot.XYs
 		numeric := true
 		for _, t := range v.Trials {
 			y := t.Values[t.last]
@@ -37,7 +34,7 @@ func (r *Results) sliceFigure(v *searchView, o FigureOptions) (*Figure, error) {
 				numeric = false
 				break
 			}
-			pts = append(pts, plotter.XY{X: x, Y: y})
+			pts = append(pts, paperplot.XY{X: x, Y: y})
 		}
 		if !numeric || len(pts) == 0 {
 			continue
@@ -52,7 +49,7 @@ func (r *Results) sliceFigure(v *searchView, o FigureOptions) (*Figure, error) {
 			lo, hi = min(lo, p.X), max(hi, p.X)
 		}
 		if searchLogAxis(lo, hi) {
-			f.Plot.X.Scale, f.Plot.X.Tick.Marker = plot.LogScale{}, paperplot.LogTicks{}
+			f.LogX()
 			logs = append(logs, paramSymbol(k))
 		}
 		f.Pad()

@@ -8,9 +8,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/nagc-harness/nagc/datasets"
 	"github.com/nagc-harness/nagc/experiments"
-	"github.com/nagc-harness/nagc/results"
+
+	"github.com/nagc-harness/nagc/datasets"
+	recorded "github.com/nagc-harness/nagc/results"
 )
 
 // The report of a results folder holding a search and a grid of the same method: the
@@ -93,11 +94,11 @@ methods:
     space: {lambda: {log: [1.0e-4, 10]}}
     search: {sampler: random, trials: 3, rule: ari}
 `
-	recs, err := results.Load(sweepOf(t, config, 1))
+	recs, err := recorded.Load(sweepOf(t, config, 1))
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := NewResults(recs, nil, nil, results.SelectModularity)
+	r, err := NewResults(recs, nil, nil, recorded.SelectModularity)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,7 +6,7 @@ import (
 	"sort"
 	"strconv"
 
-	"github.com/nagc-harness/nagc/results"
+	recorded "github.com/nagc-harness/nagc/results"
 )
 
 // figureRule returns the rule by which a dataset's sensitivity figures and heatmaps hold
@@ -121,7 +121,7 @@ func secondParam(swept []string, vals map[string][]paramValue, param string) str
 func (r *Results) Sensitivity(dataset, method, param, by, rule string, m Measure) []sensitivitySeries {
 	_, vals := r.Swept(dataset, method)
 	type key struct{ b, x int }
-	groups := map[key][]*results.PointStats{}
+	groups := map[key][]*recorded.PointStats{}
 	for _, p := range r.PointsOf(dataset, method) {
 		if p.Runs == 0 {
 			continue
@@ -155,7 +155,7 @@ func (r *Results) Sensitivity(dataset, method, param, by, rule string, m Measure
 			if len(g) == 0 {
 				continue
 			}
-			best, err := results.Best(g, rule)
+			best, err := recorded.Best(g, rule)
 			if err != nil || len(best) == 0 {
 				continue
 			}

@@ -9,7 +9,7 @@ import (
 
 	"github.com/nagc-harness/nagc/internal/texttable"
 	"github.com/nagc-harness/nagc/metrics"
-	"github.com/nagc-harness/nagc/results"
+	recorded "github.com/nagc-harness/nagc/results"
 	"github.com/nagc-harness/nagc/stats"
 )
 
@@ -85,7 +85,7 @@ func (r *Results) Best(rule, dataset, metric string, methods []string) (best str
 // versus tests the point p against the best point bp on metric: Wilcoxon's signed-rank
 // test when their restarts have the same seeds, else a bootstrap interval of the
 // difference of means.
-func versus(bp, p *results.PointStats, metric string, dir metrics.Direction) Versus {
+func versus(bp, p *recorded.PointStats, metric string, dir metrics.Direction) Versus {
 	bs, bv := seeded(bp, metric)
 	ps, pv := seeded(p, metric)
 	if slices.Equal(bs, ps) && len(bs) > 0 {
@@ -120,14 +120,14 @@ func versus(bp, p *results.PointStats, metric string, dir metrics.Direction) Ver
 // seeded returns the keys (seed, restart) of a point's finished restarts that recorded
 // metric, sorted, and the metric's values in the same order: restarts of two points
 // pair when their keys are the same.
-func seeded(p *results.PointStats, metric string) ([][2]uint64, []float64) {
+func seeded(p *recorded.PointStats, metric string) ([][2]uint64, []float64) {
 	type sv struct {
 		key [2]uint64
 		v   float64
 	}
 	var out []sv
 	for _, rec := range p.Records {
-		if v, ok := rec.Metrics[metric]; ok && rec.Status == results.StatusDone {
+		if v, ok := rec.Metrics[metric]; ok && rec.Status == recorded.StatusDone {
 			out = append(out, sv{[2]uint64{rec.Seed, uint64(rec.Restart)}, v})
 		}
 	}

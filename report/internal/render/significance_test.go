@@ -7,7 +7,7 @@ import (
 
 	"github.com/nagc-harness/nagc/internal/texttable"
 	"github.com/nagc-harness/nagc/report/internal/reporttest"
-	"github.com/nagc-harness/nagc/results"
+	recorded "github.com/nagc-harness/nagc/results"
 )
 
 // TestBestVersus checks the per-dataset tests against the best row: B is worse than A
@@ -29,7 +29,7 @@ func TestBestVersus(t *testing.T) {
 		"D": {[]float64{0.80, 0.81, 0.82, 0.83, 0.84, 0.85, 0.86, 0.86}, 100},
 		"E": {[]float64{0.30, 0.31, 0.32, 0.33, 0.34, 0.35, 0.36, 0.37}, 100},
 	}
-	var recs []results.Record
+	var recs []recorded.Record
 	for _, m := range []string{"A", "B", "C", "D", "E"} {
 		for i, v := range rows[m].ari {
 			rec := reporttest.Record(t, "d", m, map[string]any{"x": 1.0}, i, v, 0.5, 1, 1, "")
@@ -37,7 +37,7 @@ func TestBestVersus(t *testing.T) {
 			recs = append(recs, rec)
 		}
 	}
-	r, err := NewResults(recs, reporttest.Provenance(), nil, results.SelectModularity)
+	r, err := NewResults(recs, reporttest.Provenance(), nil, recorded.SelectModularity)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"compress/zlib"
 	"errors"
-	"github.com/nagc-harness/nagc/report/internal/reporttest"
-	"github.com/nagc-harness/nagc/results"
 	"io"
 	"os"
 	"os/exec"
@@ -15,20 +13,23 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nagc-harness/nagc/report/internal/reporttest"
+	recorded "github.com/nagc-harness/nagc/results"
+
 	"github.com/nagc-harness/nagc/datasets"
 )
 
 // unlabeledSweep is a user's sweep: rows named freely ("NAGC", "my-sgc"), datasets given
 // as paths, no labels (no ARI recorded), no compare key. NAGC sweeps λ × ρ (modularity
 // peaks at λ = 1e-2, ρ = 0.95), my-sgc sweeps p.
-func unlabeledSweep(t *testing.T) ([]results.Record, []results.Provenance) {
+func unlabeledSweep(t *testing.T) ([]recorded.Record, []recorded.Provenance) {
 	t.Helper()
-	var recs []results.Record
+	var recs []recorded.Record
 	add := func(ds, method string, params map[string]any, restart int, mod float64) {
 		obj := []float64{10, 4, 9, 3, 8, 2.5, 7.5, 2.2}
-		recs = append(recs, results.Record{
+		recs = append(recs, recorded.Record{
 			RunID: ds + method + ParamString(params) + string(rune('0'+restart)), Dataset: ds, Methods: []string{method},
-			Algorithm: "nagc", Params: params, Restart: restart, Status: results.StatusDone, FitSeconds: 0.1,
+			Algorithm: "nagc", Params: params, Restart: restart, Status: recorded.StatusDone, FitSeconds: 0.1,
 			Metrics:   map[string]float64{"modularity": mod, "attr_modularity": mod / 2},
 			Objective: obj, Info: map[string]string{"objective": "loss"},
 		})
@@ -49,7 +50,7 @@ func unlabeledSweep(t *testing.T) ([]results.Record, []results.Provenance) {
 			add(ds, "my-sgc", map[string]any{"p": p}, 0, 0.4+0.01*p)
 		}
 	}
-	prov := []results.Provenance{{Sweep: "s", Config: "mine.yaml", Name: "my sweep", Started: time.Date(2026, 1, 2, 3, 0, 0, 0, time.UTC),
+	prov := []recorded.Provenance{{Sweep: "s", Config: "mine.yaml", Name: "my sweep", Started: time.Date(2026, 1, 2, 3, 0, 0, 0, time.UTC),
 		Datasets: []datasets.Stats{{Name: "../own/x", N: 10, Edges: 20, M: 5, K: 2}, {Name: "data/y", N: 12, Edges: 30, M: 5, K: 3}}}}
 	return recs, prov
 }
@@ -140,7 +141,7 @@ func TestGenerateFailsWhole(t *testing.T) {
 	dir := reporttest.WriteResultsDir(t, recs, prov)
 	out := filepath.Join(t.TempDir(), "rep")
 	_, err := Generate(Options{ResultsDir: dir, OutDir: out, Figures: []string{FormatPNG}, Formats: []string{"md"}, NoPaper: true,
-		Compare: results.ComparePaper}, nil)
+		Compare: recorded.ComparePaper}, nil)
 	if err == nil {
 		t.Fatal("compare: paper without the paper's numbers: no error")
 	}
@@ -169,7 +170,7 @@ func TestSlug(t *testing.T) {
 // poppler's pdftotext is installed, its extraction is checked too.
 func TestPDFGreek(t *testing.T) {
 	recs, prov := unlabeledSweep(t)
-	r, err := NewResults(recs, prov, nil, results.SelectModularity)
+	r, err := NewResults(recs, prov, nil, recorded.SelectModularity)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -227,7 +228,7 @@ func TestRowsTables(t *testing.T) {
 	labeled := fixtureResults(t, fixtureRuns())
 	labeled.Paper = nil
 	recs, prov := unlabeledSweep(t)
-	unlabeled, err := NewResults(recs, prov, nil, results.SelectModularity)
+	unlabeled, err := NewResults(recs, prov, nil, recorded.SelectModularity)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,7 +10,7 @@ import (
 
 	"github.com/nagc-harness/nagc/internal/texttable"
 	"github.com/nagc-harness/nagc/metrics"
-	"github.com/nagc-harness/nagc/results"
+	recorded "github.com/nagc-harness/nagc/results"
 )
 
 // FitTimesTable is the table of the fits timed alone of a report without the paper's
@@ -70,7 +70,7 @@ func (r *Results) TimedMethods() []string {
 // (timedAlone) or at one (timedPoints).
 type TimedFits struct {
 	// Done are the finished records, in restart order.
-	Done []results.Record
+	Done []recorded.Record
 	// Failed is the number of failed ones, ErrText the error of the first.
 	Failed  int
 	ErrText string
@@ -80,10 +80,10 @@ type TimedFits struct {
 }
 
 // collectAlone sorts records timed alone into finished and failed ones.
-func collectAlone(recs []results.Record) TimedFits {
+func collectAlone(recs []recorded.Record) TimedFits {
 	var a TimedFits
 	for _, rec := range recs {
-		if rec.Status != results.StatusDone {
+		if rec.Status != recorded.StatusDone {
 			if a.Failed == 0 {
 				a.ErrText = rec.Error
 			}
@@ -98,8 +98,8 @@ func collectAlone(recs []results.Record) TimedFits {
 }
 
 // timedRecords returns the records timed alone of a row on a dataset, in recorded order.
-func (r *Results) timedRecords(dataset, method string) []results.Record {
-	var out []results.Record
+func (r *Results) timedRecords(dataset, method string) []recorded.Record {
+	var out []recorded.Record
 	for _, rec := range r.Timed {
 		if rec.Dataset == dataset && slices.Contains(rec.Methods, method) {
 			out = append(out, rec)
@@ -120,7 +120,7 @@ func (r *Results) TimedAlone(dataset, method string) TimedFits {
 // parameters (Settings of a failed one).
 func (r *Results) timedPoints(dataset, method string) []TimedFits {
 	var keys []string
-	byKey := map[string][]results.Record{}
+	byKey := map[string][]recorded.Record{}
 	for _, rec := range r.timedRecords(dataset, method) {
 		k := pointSettings(rec)
 		keys = AppendNew(keys, k)
@@ -152,7 +152,7 @@ func AloneCells(table, dataset, method string, a TimedFits) (fc texttable.Cell, 
 			times[i] = rec.FitSeconds
 		}
 		fit.Mean, fit.Runs, fit.Failed, fit.Params = metrics.Median(times), len(a.Done), a.Failed, a.Settings
-		_, fit.Std = results.MeanStd(times)
+		_, fit.Std = recorded.MeanStd(times)
 		fc.Text = FmtSec3(fit.Mean)
 		if a.Failed > 0 {
 			fc.Note = fmt.Sprintf("%d of %d fits timed alone failed: %s", a.Failed, a.Failed+len(a.Done), shorten(a.ErrText, 120))
@@ -171,7 +171,7 @@ func AloneCells(table, dataset, method string, a TimedFits) (fc texttable.Cell, 
 	switch {
 	case len(inits) > 0:
 		ini.Mean, ini.Runs, ini.Params = metrics.Median(inits), len(inits), a.Settings
-		_, ini.Std = results.MeanStd(inits)
+		_, ini.Std = recorded.MeanStd(inits)
 		ic.Text = FmtSec3(ini.Mean)
 	case len(a.Done) > 0:
 		ic.Note = "no initialisation timed apart: the fit time includes it"
@@ -183,7 +183,7 @@ func AloneCells(table, dataset, method string, a TimedFits) (fc texttable.Cell, 
 // pointSettings describes the grid point of a record timed alone: every parameter, k2 as
 // "k1" where it is the dataset's number of classes, "defaults" for a method run at its
 // defaults.
-func pointSettings(rec results.Record) string {
+func pointSettings(rec recorded.Record) string {
 	p := make(map[string]any, len(rec.Params))
 	for k, v := range rec.Params {
 		p[k] = v
@@ -200,7 +200,7 @@ func pointSettings(rec results.Record) string {
 // aloneSettings describes the grid points of records timed alone (pointSettings) and,
 // when the records ran different numbers of iterations (a method that stops by its own
 // test), their range. Several grid points are joined by " / ".
-func aloneSettings(recs []results.Record) string {
+func aloneSettings(recs []recorded.Record) string {
 	var points []string
 	lo, hi := math.MaxInt, 0
 	for _, rec := range recs {
@@ -244,7 +244,7 @@ func (r *Results) AloneTiming(methods []string) AloneTiming {
 		a.From = "config " + strings.Join(configs, ", ") + ", with timing: true"
 	}
 	for _, m := range methods {
-		var recs []results.Record
+		var recs []recorded.Record
 		withInit := false
 		for _, d := range r.Datasets {
 			done := r.TimedAlone(d, m).Done
@@ -359,7 +359,7 @@ func (r *Results) noSweepSection(dataset string) bool {
 // timedCounts returns the number of fits timed alone that finished and that failed.
 func (r *Results) timedCounts() (done, failed int) {
 	for _, rec := range r.Timed {
-		if rec.Status == results.StatusDone {
+		if rec.Status == recorded.StatusDone {
 			done++
 		} else {
 			failed++
@@ -388,7 +388,7 @@ func (r *Results) Machine() string {
 // InitSeconds returns the time a record spent initialising, timed apart from its
 // fit_seconds (the record's init_seconds), and whether the record carries it: records made
 // before the field existed do not, nor do methods that time no initialisation apart.
-func InitSeconds(rec results.Record) (float64, bool) {
+func InitSeconds(rec recorded.Record) (float64, bool) {
 	return rec.InitSeconds, rec.InitSeconds > 0 || rec.InitCached
 }
 
@@ -396,7 +396,7 @@ func InitSeconds(rec results.Record) (float64, bool) {
 const (
 	SelAll       = "all"
 	SelTimingSet = "k2=k1"
-	// SelAlone is the selection of the fits timed alone (results.Record.TimedAlone):
+	// SelAlone is the selection of the fits timed alone (recorded.Record.TimedAlone):
 	// the tidy row's mean column holds their median.
 	SelAlone      = "alone-median"
 	MetricFitTime = "fit_seconds"
@@ -404,7 +404,7 @@ const (
 )
 
 // FitTimes returns the fit times of a point's finished restarts.
-func FitTimes(p *results.PointStats) []float64 {
+func FitTimes(p *recorded.PointStats) []float64 {
 	out := make([]float64, len(p.Records))
 	for i, rec := range p.Records {
 		out[i] = rec.FitSeconds

@@ -1,12 +1,13 @@
 package render
 
 import (
-	"github.com/nagc-harness/nagc/report/internal/reporttest"
-	"github.com/nagc-harness/nagc/results"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/nagc-harness/nagc/report/internal/reporttest"
+	recorded "github.com/nagc-harness/nagc/results"
 
 	"github.com/nagc-harness/nagc/datasets"
 )
@@ -16,7 +17,7 @@ import (
 // the fit times are a section with md, tex and csv files, and the sections a sweep would
 // fill (rows tables, selection, figures, grid points) are left out rather than empty.
 func TestGenerateTimingOnly(t *testing.T) {
-	dir := reporttest.WriteResultsDir(t, ownTimedFits(t), []results.Provenance{timingProvenance("mytiming", synthStats)})
+	dir := reporttest.WriteResultsDir(t, ownTimedFits(t), []recorded.Provenance{timingProvenance("mytiming", synthStats)})
 	out := filepath.Join(t.TempDir(), "rep")
 	rep, err := Generate(Options{ResultsDir: dir, OutDir: out, Figures: []string{FormatPNG},
 		LoadGraph: func(string) (*datasets.Graph, error) { t.Error("a timing-only report loaded a graph"); return nil, nil }}, nil)
@@ -106,7 +107,7 @@ func TestGenerateSweepAndTiming(t *testing.T) {
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var timed []results.Record
+			var timed []recorded.Record
 			for _, d := range tc.timedOn {
 				for _, rec := range ownTimedFits(t) {
 					rec.Dataset, rec.RunID = d, d+rec.RunID
@@ -123,16 +124,16 @@ func TestGenerateSweepAndTiming(t *testing.T) {
 				}
 				stats = append(stats, s)
 			}
-			prov := append(append([]results.Provenance{}, sweepProv...), timingProvenance("mytiming", stats...))
+			prov := append(append([]recorded.Provenance{}, sweepProv...), timingProvenance("mytiming", stats...))
 			// The sweep's provenance says the sweep ran 4 at a time.
 			prov[0].Workers = 4
 			alone := filepath.Join(t.TempDir(), "alone")
 			both := filepath.Join(t.TempDir(), "both")
 			for _, g := range []struct {
 				out  string
-				recs []results.Record
-				prov []results.Provenance
-			}{{alone, sweep, prov[:1]}, {both, append(append([]results.Record{}, sweep...), timed...), prov}} {
+				recs []recorded.Record
+				prov []recorded.Provenance
+			}{{alone, sweep, prov[:1]}, {both, append(append([]recorded.Record{}, sweep...), timed...), prov}} {
 				rep, err := Generate(Options{ResultsDir: reporttest.WriteResultsDir(t, g.recs, g.prov), OutDir: g.out, NoFigures: true,
 					Command: "nagc report RES"}, nil)
 				if err != nil {
