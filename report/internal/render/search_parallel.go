@@ -79,7 +79,7 @@ func parallelAxis(v *searchView, k string) (parallelAxisOf, bool) {
 	numeric := true
 	for _, t := range v.Trials {
 		seen[fmt.Sprint(t.Params[k])] = true
-		x := ParamFloat(t.Params, k)
+		x := paramFloat(t.Params, k)
 		numeric = numeric && !math.IsNaN(x)
 		a.Lo, a.Hi = math.Min(a.Lo, x), math.Max(a.Hi, x)
 	}
@@ -106,7 +106,7 @@ type parallelAxisOf struct{ paperplot.ParallelAxis }
 // or the index of its text among the categories.
 func (a parallelAxisOf) coordinate(params map[string]any, k string) float64 {
 	if a.Labels == nil {
-		return ParamFloat(params, k)
+		return paramFloat(params, k)
 	}
 	return float64(sort.SearchStrings(a.Labels, fmt.Sprint(params[k])))
 }
