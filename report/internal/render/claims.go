@@ -16,7 +16,7 @@ import (
 // (RankRules): a one-sided test of its restarts against the row's (Results.Best's
 // tests, at Alpha); and across the datasets, whether its average rank is better by at
 // least Nemenyi's critical difference. Nil without a comparison or a proposed row.
-func ClaimsTable(r *Results) *Table {
+func claimsTable(r *Results) *Table {
 	prop := r.Spec.Proposed
 	if !r.Compare || prop == "" || !slices.Contains(r.Methods, prop) {
 		return nil
@@ -31,8 +31,8 @@ func ClaimsTable(r *Results) *Table {
 		return nil
 	}
 	metric := r.RankMetric()
-	label := MetricMeasure(metric).Label
-	t := NewTable("claims", texttable.Table{
+	label := metricMeasure(metric).Label
+	t := newTable("claims", texttable.Table{
 		Title: "The paper's claims of superiority under significance tests",
 		Caption: fmt.Sprintf("Is %s better than each row of the paper's table on our records? Per dataset: %s's %s significantly "+
 			"higher than the row's (one-sided Wilcoxon signed-rank test of the restarts paired by seed, else a one-sided bootstrap bound; "+
@@ -53,12 +53,12 @@ func ClaimsTable(r *Results) *Table {
 	for _, rule := range r.RankRules() {
 		ranks := r.Ranks(rule, metric, r.Methods)
 		for _, o := range others {
-			row := texttable.Row{Cells: []texttable.Cell{{Text: o}, {Text: RuleShort(rule)}}}
+			row := texttable.Row{Cells: []texttable.Cell{{Text: o}, {Text: ruleShort(rule)}}}
 			for _, d := range ds {
-				tr := NewTidy(t.Name, d, o, metric, rule)
+				tr := newTidy(t.Name, d, o, metric, rule)
 				pp, op := r.Selected(rule, d, prop), r.Selected(rule, d, o)
-				pm, _ := MetricOf(pp, metric)
-				om, _ := MetricOf(op, metric)
+				pm, _ := metricOf(pp, metric)
+				om, _ := metricOf(op, metric)
 				text := Dash
 				switch {
 				case math.IsNaN(pm) || math.IsNaN(om) || r.Missing(d, prop) != "" || r.Missing(d, o) != "":
@@ -85,7 +85,7 @@ func ClaimsTable(r *Results) *Table {
 				row.Cells = append(row.Cells, c)
 				t.Tidy = append(t.Tidy, tr)
 			}
-			across, tr := texttable.Cell{Text: Dash, Note: "not ranked: no result on every dataset"}, NewTidy(t.Name, "", o, "avg_rank_difference", rule)
+			across, tr := texttable.Cell{Text: Dash, Note: "not ranked: no result on every dataset"}, newTidy(t.Name, "", o, "avg_rank_difference", rule)
 			if ranks == nil {
 				across.Note = "no ranks: fewer than two datasets or rows with results on all"
 			}

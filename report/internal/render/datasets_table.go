@@ -11,8 +11,8 @@ import (
 // DatasetsTable builds the dataset table (the paper's table/dataset.tex): n, edges, m, k1
 // and density as measured by the loader (from the provenance in sweeps.jsonl) beside the
 // paper's values.
-func DatasetsTable(r *Results) *Table {
-	t := NewTable("datasets", texttable.Table{
+func datasetsTable(r *Results) *Table {
+	t := newTable("datasets", texttable.Table{
 		Title: "Datasets",
 		Caption: "Statistics as measured by the loader (recorded in sweeps.jsonl) beside the paper's " +
 			"table/dataset.tex; density = (edges − self-loops)/n². No grid point is selected in this table.",
@@ -39,7 +39,7 @@ func DatasetsTable(r *Results) *Table {
 				fmtv = func(v float64) string { return strconv.FormatFloat(v, 'f', 2, 64) }
 			}
 			oc := texttable.Cell{Text: Dash, Note: "no loader statistics recorded in sweeps.jsonl"}
-			tr := NewTidy(t.Name, d, "", names[i], "")
+			tr := newTidy(t.Name, d, "", names[i], "")
 			if have {
 				oc = texttable.Cell{Text: fmtv(ours[i])}
 				tr.Mean = ours[i]

@@ -44,9 +44,9 @@
 // The comparison was once a package of its own, but it built every table, figure and
 // paragraph with the renderer's selection, formatting, table and figure names (73 of
 // them), and the renderer needed the paper's spec for its own row order and claims: the
-// split was an API as wide as the renderer, in both directions. As one package the
-// report's internal API is what package report calls: Generate, Options, Paper and
-// ReportFile.
+// split was an API as wide as the renderer, in both directions. As one package, what
+// package report calls is Generate, Options, Paper and ReportFile; the helpers both halves
+// share (formatting, selection, table and figure builders) are unexported.
 //
 // # Output
 //

@@ -23,17 +23,17 @@ func heatmapFigure(r *Results, dataset, method, px, py string, o FigureOptions, 
 	title := fmt.Sprintf("%s on %s: %s", method, DatasetTitle(dataset), m.Label)
 	f := o.Style.Heatmap(title, symbol(px), symbol(py), m.Label, valueLabels(xv), valueLabels(yv), grid)
 	fig := &Figure{
-		Name: fmt.Sprintf("heat_%s_%s_%s_%s", r.Slug(dataset), r.MethodSlug(method), Slug(px), Slug(py)),
+		Name: fmt.Sprintf("heat_%s_%s_%s_%s", r.slug(dataset), r.MethodSlug(method), slug(px), slug(py)),
 		Kind: "heatmap", Dataset: dataset, Method: method, Params: []string{px, py},
 		Title: fmt.Sprintf("%s on %s: %s × %s", method, DatasetTitle(dataset), paramSymbol(px), paramSymbol(py)),
 		Caption: fmt.Sprintf("%s (mean over restarts) of %s on %s at each %s × %s, the other parameters at the grid point "+
 			"chosen by %s. Colour from the lowest (dark) to the highest (light) value; blank: not in the grid or no finished run.",
-			m.Label, method, DatasetTitle(dataset), paramSymbol(px), paramSymbol(py), RuleText(rule)),
+			m.Label, method, DatasetTitle(dataset), paramSymbol(px), paramSymbol(py), ruleText(rule)),
 	}
 	if s.custom {
 		fig.Caption = fmt.Sprintf("%s (mean over restarts) of %s on %s at each %s × %s, the other parameters at the grid point "+
 			"chosen by %s. Colour (viridis) from the lowest to the highest value, as the bar shows; blank: not in the grid or "+
-			"no finished run.", m.Label, method, DatasetTitle(dataset), paperplot.Plain(symbol(px)), paperplot.Plain(symbol(py)), RuleText(rule))
+			"no finished run.", m.Label, method, DatasetTitle(dataset), paperplot.Plain(symbol(px)), paperplot.Plain(symbol(py)), ruleText(rule))
 	}
 	return fig, o.Save(fig, f)
 }

@@ -29,7 +29,7 @@ func (r *Results) Curves(dataset string) []objectiveCurve {
 	var out []objectiveCurve
 	rule := r.Rules(dataset)[0]
 	for _, m := range r.Methods {
-		rec := RestartZero(r.Selected(rule, dataset, m))
+		rec := restartZero(r.Selected(rule, dataset, m))
 		if rec == nil || len(rec.Objective) < 2 {
 			continue
 		}
@@ -74,12 +74,12 @@ func objectiveFigure(r *Results, dataset string, o FigureOptions) (*Figure, erro
 		return nil, nil
 	}
 	fig := &Figure{
-		Name: "objective_" + r.Slug(dataset), Kind: "objective", Dataset: dataset,
+		Name: "objective_" + r.slug(dataset), Kind: "objective", Dataset: dataset,
 		Title: fmt.Sprintf("Objective against iteration, %s", DatasetTitle(dataset)),
 		Caption: fmt.Sprintf("Objective after each iteration of the restart-0 run at the grid point selected by %s, "+
 			"one panel per iterative method (the methods' objectives are on different scales; each panel says whether "+
 			"its method minimises or maximises). A curve alternating up and down (period 2) is drawn as two lines, odd "+
-			"and even iterates.", RuleText(r.Rules(dataset)[0])),
+			"and even iterates.", ruleText(r.Rules(dataset)[0])),
 	}
 	figs := make([]*paperplot.Figure, len(curves))
 	for i, cv := range curves {
@@ -123,10 +123,10 @@ func objectiveFigures(r *Results, dataset string, o FigureOptions, s *figureSett
 			return figs, err
 		}
 		fig := &Figure{
-			Name: "objective_" + r.Slug(dataset) + "_" + r.MethodSlug(cv.Method), Kind: "objective", Dataset: dataset, Method: cv.Method,
+			Name: "objective_" + r.slug(dataset) + "_" + r.MethodSlug(cv.Method), Kind: "objective", Dataset: dataset, Method: cv.Method,
 			Title: fmt.Sprintf("Objective against iteration, %s on %s", cv.Method, DatasetTitle(dataset)),
 			Caption: fmt.Sprintf("Objective (%s) of %s after each iteration of the restart-0 run at the grid point selected by %s (%s).",
-				way, cv.Method, RuleText(r.Rules(dataset)[0]), paramsOr(cv.Params)),
+				way, cv.Method, ruleText(r.Rules(dataset)[0]), paramsOr(cv.Params)),
 			Facts: []string{curveFact(cv, osc)},
 		}
 		if osc {
@@ -263,7 +263,7 @@ func decreases(curve []float64) int {
 }
 
 // RestartZero returns the restart-0 record of a point (else its first finished record).
-func RestartZero(p *experiments.PointStats) *experiments.Record {
+func restartZero(p *experiments.PointStats) *experiments.Record {
 	if p == nil || len(p.Records) == 0 {
 		return nil
 	}

@@ -69,9 +69,9 @@ func sensitivityFigure(r *Results, dataset, method, param string, o FigureOption
 	for i, se := range series {
 		off := float64(i) - float64(len(series)-1)/2
 		pts := make(paperplot.XYs, len(se.X))
-		low, high := ClippedErrors(se.Mean, se.Std, m.Lo, m.Hi)
+		low, high := clippedErrors(se.Mean, se.Std, m.Lo, m.Hi)
 		if math.IsNaN(m.Lo) {
-			low, high = ClippedErrors(se.Mean, se.Std, math.Inf(-1), math.Inf(1))
+			low, high = clippedErrors(se.Mean, se.Std, math.Inf(-1), math.Inf(1))
 		}
 		for j, xi := range se.X {
 			x := ax.pos(xi)
@@ -107,7 +107,7 @@ func sensitivityFigure(r *Results, dataset, method, param string, o FigureOption
 		f.Pad(m.Lo, m.Hi)
 	}
 	fig := &Figure{
-		Name: fmt.Sprintf("sens_%s_%s_%s", r.Slug(dataset), r.MethodSlug(method), Slug(param)),
+		Name: fmt.Sprintf("sens_%s_%s_%s", r.slug(dataset), r.MethodSlug(method), slug(param)),
 		Kind: "sensitivity", Dataset: dataset, Method: method, Params: []string{param},
 		Title:   fmt.Sprintf("%s on %s: sensitivity to %s", method, DatasetTitle(dataset), paramSymbol(param)),
 		Caption: sensitivityCaption(m, rule, method, DatasetTitle(dataset), paramSymbol(param), by),
@@ -188,7 +188,7 @@ func sensitivityCaption(m Measure, rule, method, dataset, sym, by string) string
 	if by != "" {
 		caption += fmt.Sprintf(", one line per %s", paramSymbol(by))
 	}
-	caption += fmt.Sprintf("; the other parameters at the grid point chosen by %s.", RuleText(rule))
+	caption += fmt.Sprintf("; the other parameters at the grid point chosen by %s.", ruleText(rule))
 	if rule != experiments.SelectObjective {
 		caption += " Dashed grey: the best other row at the grid point that rule selects."
 	}
@@ -200,7 +200,7 @@ func sensitivityCaption(m Measure, rule, method, dataset, sym, by string) string
 func sensitivityFacts(series []sensitivitySeries, xv []paramValue, m Measure, lowBest bool, sym, by string) []string {
 	var facts []string
 	for _, s := range series {
-		j := Argmax(s.Mean)
+		j := argmax(s.Mean)
 		if lowBest {
 			j = argmin(s.Mean)
 		}
@@ -212,7 +212,7 @@ func sensitivityFacts(series []sensitivitySeries, xv []paramValue, m Measure, lo
 			at = fmt.Sprintf(" at %s = %s", paramSymbol(by), s.ByValue.Label)
 		}
 		facts = append(facts, fmt.Sprintf("Best%s: %s = %s, %s %s (%s).", at, sym, xv[s.X[j]].Label, m.Label,
-			FmtMeanStd(s.Mean[j], s.Std[j]), s.Params[j]))
+			fmtMeanStd(s.Mean[j], s.Std[j]), s.Params[j]))
 	}
 	return facts
 }
@@ -267,7 +267,7 @@ func styledSensitivityCaption(method, dataset string, m Measure, sym, by, rule, 
 	if by != "" {
 		c += fmt.Sprintf(", one line per %s", paperplot.Plain(symbol(by)))
 	}
-	c += fmt.Sprintf("; the other parameters at the grid point chosen by %s.", RuleText(rule))
+	c += fmt.Sprintf("; the other parameters at the grid point chosen by %s.", ruleText(rule))
 	if other != "" {
 		c += fmt.Sprintf(" Dashed grey: the best other row (%s) at the grid point that rule selects.", other)
 	}

@@ -60,7 +60,7 @@ type Figure struct {
 // ClippedErrors returns the lengths below and above each mean of error bars of ± std,
 // cut at [lo, hi] (the axis range), so that no bar runs past a metric's range (an ARI
 // above 1).
-func ClippedErrors(mean, std []float64, lo, hi float64) (low, high []float64) {
+func clippedErrors(mean, std []float64, lo, hi float64) (low, high []float64) {
 	low, high = make([]float64, len(mean)), make([]float64, len(mean))
 	for i, m := range mean {
 		s := std[i]

@@ -13,7 +13,7 @@ import (
 const Dash = "—"
 
 // Fmt3 prints v with three decimals, with a true minus sign, or Dash for NaN.
-func Fmt3(v float64) string {
+func fmt3(v float64) string {
 	if math.IsNaN(v) {
 		return Dash
 	}
@@ -21,18 +21,18 @@ func Fmt3(v float64) string {
 }
 
 // FmtMeanStd prints "mean ± std" with three decimals.
-func FmtMeanStd(mean, std float64) string {
+func fmtMeanStd(mean, std float64) string {
 	if math.IsNaN(mean) {
 		return Dash
 	}
 	if math.IsNaN(std) {
-		return Fmt3(mean)
+		return fmt3(mean)
 	}
-	return Fmt3(mean) + " ± " + fmt.Sprintf("%.3f", std)
+	return fmt3(mean) + " ± " + fmt.Sprintf("%.3f", std)
 }
 
 // FmtDiff prints a signed difference with three decimals ("+0.012", "−0.025", "0.000").
-func FmtDiff(d float64) string {
+func fmtDiff(d float64) string {
 	if math.IsNaN(d) {
 		return ""
 	}
@@ -59,7 +59,7 @@ func FmtSeconds(v float64) string {
 }
 
 // FmtParam prints a parameter value compactly: 1e-04 → "1e-4", 0.01 → "0.01".
-func FmtParam(v float64) string {
+func fmtParam(v float64) string {
 	if math.IsNaN(v) {
 		return Dash
 	}
@@ -82,7 +82,7 @@ func minus(s string) string {
 
 // MetricOf returns the mean and std of a metric at a point, NaN if not recorded or if
 // the point has no finished run.
-func MetricOf(p *experiments.PointStats, metric string) (mean, std float64) {
+func metricOf(p *experiments.PointStats, metric string) (mean, std float64) {
 	if p == nil || p.Runs == 0 {
 		return math.NaN(), math.NaN()
 	}
@@ -94,7 +94,7 @@ func MetricOf(p *experiments.PointStats, metric string) (mean, std float64) {
 }
 
 // Argmax returns the index of the largest value of v that is not NaN (-1 if none).
-func Argmax(v []float64) int {
+func argmax(v []float64) int {
 	j := -1
 	for i, x := range v {
 		if !math.IsNaN(x) && (j < 0 || x > v[j]) {

@@ -19,7 +19,7 @@ func (r *Results) paramKeys() []string {
 	var keys []string
 	for _, p := range r.Points {
 		for k := range p.Params {
-			keys = AppendNew(keys, k)
+			keys = appendNew(keys, k)
 		}
 	}
 	sort.Strings(keys)
@@ -73,7 +73,7 @@ func WriteGridCSV(w io.Writer, r *Results) error {
 						return err
 					}
 				}
-				fm, fs := experiments.MeanStd(FitTimes(p))
+				fm, fs := experiments.MeanStd(fitTimes(p))
 				if err := line("fit_seconds", fm, fs); err != nil {
 					return err
 				}

@@ -37,10 +37,10 @@ func writeReport(b *bytes.Buffer, rep *Report, opt Options, tables map[string]*T
 		cmp.WriteSections(b, rep, opt, tables, figs)
 	} else {
 		if t := tables["datasets"]; t != nil {
-			WriteTable(b, t, opt, "Datasets", "")
+			writeTable(b, t, opt, "Datasets", "")
 		}
 		if t := tables["runtime"]; t != nil {
-			WriteTable(b, t, opt, "Fit times (timed alone)", "")
+			writeTable(b, t, opt, "Fit times (timed alone)", "")
 		}
 	}
 	writeRanks(b, rep, opt, tables, figs["cd"])
@@ -61,7 +61,7 @@ func writeTimingIntro(b *bytes.Buffer, r *Results, opt Options) {
 	tDone, tFailed := r.timedCounts()
 	fmt.Fprintf(b, "Report of the fits timed alone recorded in `%s`: %d fits timed alone (%d done, %d failed) on %s; "+
 		"rows %s. This report only reads recorded runs; nothing was re-run.\n\n",
-		opt.ResultsDir, len(r.Timed), tDone, tFailed, DatasetList(r.Datasets), strings.Join(r.TimedMethods(), ", "))
+		opt.ResultsDir, len(r.Timed), tDone, tFailed, datasetList(r.Datasets), strings.Join(r.TimedMethods(), ", "))
 	fmt.Fprintf(b, "Every record comes from a config with timing: true, which runs its fits one at a time to time "+
 		"them: the results hold no run of a sweep, so there is no rows table, selection rule, figure or grid point "+
 		"here. The times are in the section \"Fit times (timed alone)\", and in `%s/runs.jsonl` (fit_seconds, "+
@@ -78,7 +78,7 @@ func writeSweepIntro(b *bytes.Buffer, r *Results, opt Options) {
 	}
 	fmt.Fprintf(b, "Report of the sweep from the recorded runs in `%s`: %d runs (%d done, %d failed) on %s%s. "+
 		"This report only reads recorded runs; nothing was re-run.\n\n",
-		opt.ResultsDir, total, done, failed, DatasetList(r.Datasets), rows)
+		opt.ResultsDir, total, done, failed, datasetList(r.Datasets), rows)
 	if len(r.Timed) > 0 {
 		fmt.Fprintf(b, "The results also hold %d fits timed alone (a config with timing: true): their times are "+
 			"in the section \"Fit times (timed alone)\", and in `%s/runs.jsonl` (fit_seconds, init_seconds, records "+
@@ -101,9 +101,9 @@ func selectionParagraph(r *Results) string {
 	}
 	s := "**Selection rules.** Each row is shown at the grid point chosen per dataset"
 	if len(labeled) > 0 {
-		s += fmt.Sprintf(" by %s — optimistic for every tuned row, since it reads the labels — and by %s", RuleText(PaperRule), RuleText(r.FreeRule))
+		s += fmt.Sprintf(" by %s — optimistic for every tuned row, since it reads the labels — and by %s", ruleText(PaperRule), ruleText(r.FreeRule))
 	} else {
-		s += " by " + RuleText(r.FreeRule)
+		s += " by " + ruleText(r.FreeRule)
 	}
 	s += ". Mean ± std are over the restarts of the chosen grid point (population std, ddof = 0)."
 	if len(unlabeled) > 0 {
@@ -119,11 +119,11 @@ func writeProvenance(b *bytes.Buffer, rep *Report, opt Options) {
 	b.WriteString("## Provenance\n\n")
 	var configs, commits, machines, gos, hashes []string
 	for _, p := range r.Provenance {
-		configs = AppendNew(configs, p.Config)
-		hashes = AppendNew(hashes, fmt.Sprintf("`%s` (sha256 `%s`)", p.Config, p.ConfigHash))
-		commits = AppendNew(commits, "`"+p.GitCommit+"`")
-		machines = AppendNew(machines, fmt.Sprintf("%s, %s, %d workers", p.Host, p.CPU, p.Workers))
-		gos = AppendNew(gos, p.GoVersion)
+		configs = appendNew(configs, p.Config)
+		hashes = appendNew(hashes, fmt.Sprintf("`%s` (sha256 `%s`)", p.Config, p.ConfigHash))
+		commits = appendNew(commits, "`"+p.GitCommit+"`")
+		machines = appendNew(machines, fmt.Sprintf("%s, %s, %d workers", p.Host, p.CPU, p.Workers))
+		gos = appendNew(gos, p.GoVersion)
 	}
 	if len(r.Provenance) == 0 {
 		b.WriteString("No provenance (sweeps.jsonl) was recorded in the results folder.\n\n")
@@ -180,7 +180,7 @@ func writeProvenance(b *bytes.Buffer, rep *Report, opt Options) {
 
 // WriteTable writes a table section: links to its files, the comparison paragraph and
 // the Markdown table.
-func WriteTable(b *bytes.Buffer, t *Table, opt Options, heading, paragraph string) {
+func writeTable(b *bytes.Buffer, t *Table, opt Options, heading, paragraph string) {
 	fmt.Fprintf(b, "## %s\n\n", heading)
 	writeTableBody(b, t, opt, paragraph)
 }
@@ -203,7 +203,7 @@ func writeTableBody(b *bytes.Buffer, t *Table, opt Options, paragraph string) {
 }
 
 // WriteFigures embeds each figure's PNG (or links its files) with its caption and facts.
-func WriteFigures(b *bytes.Buffer, figs []*Figure) {
+func writeFigures(b *bytes.Buffer, figs []*Figure) {
 	for _, f := range figs {
 		fmt.Fprintf(b, "### %s\n\n", f.Title)
 		for _, file := range f.Files {
@@ -238,7 +238,7 @@ func filepathExt(name string) string {
 }
 
 // WriteSkipped lists the skipped figures whose note starts with prefix.
-func WriteSkipped(b *bytes.Buffer, skipped []string, prefix string) {
+func writeSkipped(b *bytes.Buffer, skipped []string, prefix string) {
 	for _, s := range skipped {
 		if strings.HasPrefix(s, prefix) {
 			fmt.Fprintf(b, "*Not drawn: %s*\n\n", s)
@@ -247,7 +247,7 @@ func WriteSkipped(b *bytes.Buffer, skipped []string, prefix string) {
 }
 
 // DatasetList prints dataset names in the paper's spelling.
-func DatasetList(ds []string) string {
+func datasetList(ds []string) string {
 	out := make([]string, len(ds))
 	for i, d := range ds {
 		out[i] = DatasetTitle(d)

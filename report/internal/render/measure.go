@@ -20,7 +20,7 @@ type Measure struct {
 
 // MetricMeasure returns the measure of a recorded metric: its label and range are the
 // metrics catalogue's (metrics.Lookup), its name and no bounds for a name it lacks.
-func MetricMeasure(name string) Measure {
+func metricMeasure(name string) Measure {
 	m := Measure{Name: name, Label: name, Lo: math.NaN(), Hi: math.NaN()}
 	if c, ok := metrics.Lookup(name); ok {
 		m.Label, m.Lo, m.Hi = c.Label, c.Lo, c.Hi
@@ -39,7 +39,7 @@ func MetricMeasure(name string) Measure {
 func ruleMeasure(rule string) Measure {
 	switch rule {
 	case experiments.SelectHeldOut:
-		return MetricMeasure(experiments.MetricHeldOut)
+		return metricMeasure(experiments.MetricHeldOut)
 	case experiments.SelectTwoView:
 		return Measure{Name: rule, Label: "modularity + attribute modularity", Lo: -1, Hi: 2,
 			get: func(p *experiments.PointStats) (float64, float64, bool) {
@@ -65,7 +65,7 @@ func ruleMeasure(rule string) Measure {
 				return m, s, true
 			}}
 	}
-	return MetricMeasure(rule)
+	return metricMeasure(rule)
 }
 
 // twoViewScore is experiments.SelectTwoView's score of a point, −Inf when incomplete.

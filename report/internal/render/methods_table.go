@@ -15,14 +15,14 @@ import (
 // not significantly worse than it (Results.Best), and each row's average rank across
 // the datasets (Ranks) in the last column, with Friedman's test and Nemenyi's critical
 // difference in the notes. Nil for fewer than two datasets with a sweep.
-func MethodsTable(r *Results) *Table {
+func methodsTable(r *Results) *Table {
 	ds := r.sweptDatasets()
 	if len(ds) < 2 || len(r.Methods) == 0 {
 		return nil
 	}
 	metric := r.RankMetric()
-	label := MetricMeasure(metric).Label
-	t := NewTable("methods", texttable.Table{
+	label := metricMeasure(metric).Label
+	t := newTable("methods", texttable.Table{
 		Title: "Methods × datasets: " + label + " (mean ± std over restarts)",
 		Caption: label + " mean ± population std over the restarts of the grid point each rule selects per row and dataset; " +
 			"one block per rule (" + rulesSentence(r.RankRules()) + "). Bold: the best mean of each column within a block; " +
@@ -36,7 +36,7 @@ func MethodsTable(r *Results) *Table {
 	marks := r.MarkNotWorse(metric, r.Methods)
 	dir := metrics.DirectionOf(metric)
 	for _, rule := range r.RankRules() {
-		t.AddSection("Selection: " + RuleShort(rule))
+		t.AddSection("Selection: " + ruleShort(rule))
 		ranks := r.Ranks(rule, metric, r.Methods)
 		first := len(t.Rows)
 		best := make([]float64, len(ds))
@@ -61,7 +61,7 @@ func MethodsTable(r *Results) *Table {
 			rank := Dash
 			if ranks != nil && !math.IsNaN(ranks.Rank(m)) {
 				rank = strconv.FormatFloat(ranks.Rank(m), 'f', 2, 64)
-				tr := NewTidy(t.Name, "", m, "avg_rank_"+metric, rule)
+				tr := newTidy(t.Name, "", m, "avg_rank_"+metric, rule)
 				tr.Mean = ranks.Rank(m)
 				t.Tidy = append(t.Tidy, tr)
 			}
@@ -70,13 +70,13 @@ func MethodsTable(r *Results) *Table {
 		}
 		for ri, m := range r.Methods {
 			for i, d := range ds {
-				if v, _ := MetricOf(r.Selected(rule, d, m), metric); r.Missing(d, m) == "" && v == best[i] {
+				if v, _ := metricOf(r.Selected(rule, d, m), metric); r.Missing(d, m) == "" && v == best[i] {
 					t.Rows[first+ri].Cells[1+i].Bold = true
 				}
 			}
 		}
 		if ranks != nil {
-			t.Notes = append(t.Notes, "Ranks, "+RuleShort(rule)+": "+ranks.Short())
+			t.Notes = append(t.Notes, "Ranks, "+ruleShort(rule)+": "+ranks.Short())
 		}
 	}
 	marks.AddNote(&t.Table)

@@ -51,7 +51,7 @@ func threeDatasets(t *testing.T, names ...string) *Results {
 // every dataset.
 func TestMethodsTable(t *testing.T) {
 	r := threeDatasets(t)
-	tb := MethodsTable(r)
+	tb := methodsTable(r)
 	if tb == nil {
 		t.Fatal("no methods table for three datasets")
 	}
@@ -70,7 +70,7 @@ func TestMethodsTable(t *testing.T) {
 		t.Errorf("compact table: want B's mark on d2, the ranks' note and no rank column:\n%s", compact)
 	}
 	var csv strings.Builder
-	if err := WriteCSV(&csv, tb.Tidy); err != nil {
+	if err := writeCSV(&csv, tb.Tidy); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"methods,,A,,avg_rank_ari,ari,1,", "not significantly worse than the column's best"} {
@@ -89,7 +89,7 @@ func TestMethodsTable(t *testing.T) {
 func TestClaimsTable(t *testing.T) {
 	r := threeDatasets(t, "Prop.", "SNMF", "METIS")
 	r.Compare = true
-	tb := ClaimsTable(r)
+	tb := claimsTable(r)
 	if tb == nil {
 		t.Fatal("no claims table")
 	}
@@ -103,7 +103,7 @@ func TestClaimsTable(t *testing.T) {
 		}
 	}
 	r.Compare = false
-	if ClaimsTable(r) != nil {
+	if claimsTable(r) != nil {
 		t.Error("a claims table without a comparison")
 	}
 }

@@ -15,7 +15,7 @@ const FiguresFile = "figures.md"
 
 // PageFile returns the name of a dataset's page in the report folder: its rows table,
 // its sensitivity and heatmap figures and its objective figure.
-func (r *Results) PageFile(dataset string) string { return "sweep_" + r.Slug(dataset) + ".md" }
+func (r *Results) PageFile(dataset string) string { return "sweep_" + r.slug(dataset) + ".md" }
 
 // Kinds of the figures the renderer draws itself for each dataset, in the order of a
 // dataset's page; any other kind is a comparison's figure, shown in REPORT.md.
@@ -96,8 +96,8 @@ func writeDatasetPage(b *bytes.Buffer, rep *Report, opt Options, d string, table
 		fmt.Fprintf(b, " Every figure of the report: [%s](%s).", FiguresFile, FiguresFile)
 	}
 	fmt.Fprintf(b, " Every grid point: [%s](%s).\n\n", GridFile, GridFile)
-	if t := tables["rows_"+r.Slug(d)]; t != nil {
-		WriteTable(b, t, opt, "Every row at its selected grid points", "")
+	if t := tables["rows_"+r.slug(d)]; t != nil {
+		writeTable(b, t, opt, "Every row at its selected grid points", "")
 	}
 	for _, k := range pageKinds {
 		figs := figuresOf(rep, d, k.kind)
@@ -113,8 +113,8 @@ func writeDatasetPage(b *bytes.Buffer, rep *Report, opt Options, d string, table
 			continue
 		}
 		fmt.Fprintf(b, "## %s\n\n", k.heading)
-		WriteFigures(b, figs)
-		WriteSkipped(b, skipped, "")
+		writeFigures(b, figs)
+		writeSkipped(b, skipped, "")
 	}
 	var other []string
 	for _, f := range rep.Figures {
@@ -155,7 +155,7 @@ func writeFiguresPage(b *bytes.Buffer, rep *Report) {
 		"and the page that shows it.\n\n", ReportFile, ReportFile, len(rep.Figures), files)
 	datasets := append([]string(nil), r.Datasets...)
 	for _, f := range rep.Figures { // a comparison's figure on a dataset without runs
-		datasets = AppendNew(datasets, f.Dataset)
+		datasets = appendNew(datasets, f.Dataset)
 	}
 	for _, d := range datasets {
 		if !slices.ContainsFunc(rep.Figures, func(f *Figure) bool { return f.Dataset == d }) {
@@ -217,7 +217,7 @@ func writeDatasetIndex(b *bytes.Buffer, rep *Report, opt Options, tables map[str
 			continue
 		}
 		line := fmt.Sprintf("- [%s](%s)", DatasetTitle(d), r.PageFile(d))
-		if t := tables["rows_"+r.Slug(d)]; t != nil {
+		if t := tables["rows_"+r.slug(d)]; t != nil {
 			line += ": every row at its selected grid points"
 			var links []string
 			for _, f := range opt.Formats {

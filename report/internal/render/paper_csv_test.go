@@ -16,10 +16,10 @@ import (
 // checks that the cells are the same and the numbers parse back to the values.
 func TestCSVRoundTrip(t *testing.T) {
 	r := fixturePaperResults(t, fixtureRuns())
-	for _, tb := range BuildTables(r.Results) {
+	for _, tb := range buildTables(r.Results) {
 		t.Run(tb.Name, func(t *testing.T) {
 			var b bytes.Buffer
-			if err := WriteCSV(&b, tb.Tidy); err != nil {
+			if err := writeCSV(&b, tb.Tidy); err != nil {
 				t.Fatal(err)
 			}
 			got, err := csv.NewReader(&b).ReadAll()

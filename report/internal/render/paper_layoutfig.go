@@ -67,7 +67,7 @@ func (r results) layoutPanels(dataset string, g *datasets.Graph) []layoutPanel {
 			continue
 		}
 		sel := r.Selected(PaperRule, dataset, m)
-		rec := RestartZero(sel)
+		rec := restartZero(sel)
 		pred, err := experiments.DecodeLabels(rec.Labels)
 		switch {
 		case rec.Labels == "":
@@ -87,7 +87,7 @@ func (r results) layoutPanels(dataset string, g *datasets.Graph) []layoutPanel {
 			out = append(out, empty)
 			continue
 		}
-		ari := Fmt3(rec.Metrics["ari"])
+		ari := fmt3(rec.Metrics["ari"])
 		p.Title = fmt.Sprintf("%s (restart %d): %d of %d misassigned, ARI %s", m, rec.Restart, p.Misassigned, g.N(), ari)
 		if ps := ParamString(sel.Params); ps != "" {
 			p.Note = fmt.Sprintf("restart %d of %s", rec.Restart, ps)
@@ -108,12 +108,12 @@ func layoutFigure(r results, dataset string, g *datasets.Graph, o FigureOptions)
 	edges := edgesOf(g.Adj)
 	pos := forceLayout(g.N(), edges, layoutIterations, layoutSeed)
 	fig := &Figure{
-		Name: "layout_" + r.Slug(dataset), Kind: "layout", Dataset: dataset,
+		Name: "layout_" + r.slug(dataset), Kind: "layout", Dataset: dataset,
 		Title: fmt.Sprintf("%s clusterings drawn on a force-directed layout", DatasetTitle(dataset)),
 		Caption: fmt.Sprintf("%s (%d vertices, %d edges without self-loops), Fruchterman–Reingold layout (%d iterations, seed %d) of the "+
 			"graph only. Colour and marker: the class each vertex's cluster is matched to (Hungarian matching of "+
 			"clusters to classes); crosses: misassigned vertices. Labels of the grid point selected by %s, restart 0.",
-			DatasetTitle(dataset), g.N(), len(edges), layoutIterations, layoutSeed, RuleText(PaperRule)),
+			DatasetTitle(dataset), g.N(), len(edges), layoutIterations, layoutSeed, ruleText(PaperRule)),
 	}
 	for _, p := range panels {
 		switch {

@@ -19,12 +19,12 @@ func writePaperIntro(b *bytes.Buffer, r results, opt Options) {
 	fmt.Fprintf(b, "Reproduction of \"%s\" (%s) "+
 		"from the recorded runs in `%s`: %d runs (%d done, %d failed) on %s; methods %s. "+
 		"This report only reads recorded runs; nothing was re-run.\n\n",
-		r.Spec.Title, r.Spec.Name, opt.ResultsDir, total, done, failed, DatasetList(r.Datasets), strings.Join(r.Methods, ", "))
+		r.Spec.Title, r.Spec.Name, opt.ResultsDir, total, done, failed, datasetList(r.Datasets), strings.Join(r.Methods, ", "))
 	fmt.Fprintf(b, "**Selection rule.** Each table cell is at the grid point chosen per dataset and method by the "+
 		"paper's rule, %s. Because that rule reads the labels it is optimistic for every tuned method; beside it, each "+
 		"table gives the numbers chosen by the label-free rule, %s. Mean ± std are over the restarts of the chosen grid "+
 		"point (population std, ddof = 0). Agreement means within %.2f of the paper's value.\n\n",
-		RuleText(PaperRule), RuleText(r.FreeRule), agreeTolerance)
+		ruleText(PaperRule), ruleText(r.FreeRule), agreeTolerance)
 }
 
 // writePaperSections writes the paper's tables and figures in its order, each with a
@@ -33,40 +33,40 @@ func writePaperSections(b *bytes.Buffer, r results, rep *Report, opt Options, ta
 	if r.Spec.Layout.Dataset != "" {
 		b.WriteString("## " + r.Spec.Heading("layout", "Clusterings on a graph layout") + "\n\n")
 		b.WriteString(r.Spec.Layout.Stated + "\n\n")
-		WriteFigures(b, figs["layout"])
-		WriteSkipped(b, rep.Skipped, r.Spec.Layout.Figure)
+		writeFigures(b, figs["layout"])
+		writeSkipped(b, rep.Skipped, r.Spec.Layout.Figure)
 	}
 
 	if t := tables["datasets"]; t != nil {
-		WriteTable(b, t, opt, r.Spec.Heading("datasets", t.Title), datasetsParagraph(t))
+		writeTable(b, t, opt, r.Spec.Heading("datasets", t.Title), datasetsParagraph(t))
 	}
 	if t := tables["ari"]; t != nil {
-		WriteTable(b, t, opt, r.Spec.Heading("ari", t.Title), ariParagraph(t, r)+"\n\n"+offPaperParagraph(t, r))
+		writeTable(b, t, opt, r.Spec.Heading("ari", t.Title), ariParagraph(t, r)+"\n\n"+offPaperParagraph(t, r))
 	}
 	if t := tables["ari_connected"]; t != nil {
-		WriteTable(b, t, opt, "ARI without isolated vertices (not in the paper)", ariConnectedParagraph(t, r))
+		writeTable(b, t, opt, "ARI without isolated vertices (not in the paper)", ariConnectedParagraph(t, r))
 	}
 	if t := tables["modularity"]; t != nil {
-		WriteTable(b, t, opt, r.Spec.Heading("modularity", t.Title), modularityParagraph(t, r))
+		writeTable(b, t, opt, r.Spec.Heading("modularity", t.Title), modularityParagraph(t, r))
 	}
 
 	b.WriteString("## " + r.Spec.Heading("lambda", "Effect of λ on ARI") + "\n\n")
 	writeStated(b, r.Spec.StatedAbout("lambda"))
 	writeSweepFacts(figs["lambda"], r, "lambda")
-	WriteFigures(b, figs["lambda"])
-	WriteSkipped(b, rep.Skipped, "lambda figure")
+	writeFigures(b, figs["lambda"])
+	writeSkipped(b, rep.Skipped, "lambda figure")
 
 	b.WriteString("## " + r.Spec.Heading("k2", "Effect of k2 on ARI") + "\n\n")
 	writeStated(b, r.Spec.StatedAbout("k2"))
 	writeSweepFacts(figs["k2"], r, "k2")
-	WriteFigures(b, figs["k2"])
-	WriteSkipped(b, rep.Skipped, "k2 figure")
+	writeFigures(b, figs["k2"])
+	writeSkipped(b, rep.Skipped, "k2 figure")
 
 	if t := tables["rho"]; t != nil {
-		WriteTable(b, t, opt, r.Spec.Heading("rho", t.Title), rhoParagraph(t, r)+"\n\n"+offPaperParagraph(t, r))
+		writeTable(b, t, opt, r.Spec.Heading("rho", t.Title), rhoParagraph(t, r)+"\n\n"+offPaperParagraph(t, r))
 	}
 	if t := tables["runtime"]; t != nil {
-		WriteTable(b, t, opt, r.Spec.Heading("runtime", t.Title), runtimeParagraph(t, r))
+		writeTable(b, t, opt, r.Spec.Heading("runtime", t.Title), runtimeParagraph(t, r))
 	}
 
 	writeOtherStatements(b, r)
@@ -94,11 +94,11 @@ func writeSweepFacts(figs []*Figure, r results, param string) {
 		bestX, bestRho, bestV := math.NaN(), math.NaN(), math.Inf(-1)
 		var per []string
 		for _, s := range series {
-			j := Argmax(s.Mean)
+			j := argmax(s.Mean)
 			if j < 0 {
 				continue
 			}
-			per = append(per, fmt.Sprintf("ρ = %s: peak at %s = %s (ARI %s)", FmtParam(s.Rho), sym, FmtParam(s.X[j]), FmtMeanStd(s.Mean[j], s.Std[j])))
+			per = append(per, fmt.Sprintf("ρ = %s: peak at %s = %s (ARI %s)", fmtParam(s.Rho), sym, fmtParam(s.X[j]), fmtMeanStd(s.Mean[j], s.Std[j])))
 			if s.Mean[j] > bestV {
 				bestX, bestRho, bestV = s.X[j], s.Rho, s.Mean[j]
 			}
@@ -107,7 +107,7 @@ func writeSweepFacts(figs []*Figure, r results, param string) {
 			continue
 		}
 		fact := fmt.Sprintf("Here (%s): %s. Overall peak %s = %s at ρ = %s (ARI %s).", DatasetTitle(d), strings.Join(per, "; "),
-			sym, FmtParam(bestX), FmtParam(bestRho), Fmt3(bestV))
+			sym, fmtParam(bestX), fmtParam(bestRho), fmt3(bestV))
 		if r.Paper != nil {
 			if mk, ok := r.Spec.Marks(param)[strings.ToLower(d)]; ok {
 				fact += " " + strings.ToUpper(mk.Label[:1]) + mk.Label[1:] + ": "
@@ -125,17 +125,17 @@ func writeSweepFacts(figs []*Figure, r results, param string) {
 					}
 				}
 				if !math.IsNaN(atRho) {
-					fact += fmt.Sprintf(" Here at %s = %s: ARI %s (ρ = %s).", sym, FmtParam(mk.X), FmtMeanStd(atV, atStd), FmtParam(atRho))
+					fact += fmt.Sprintf(" Here at %s = %s: ARI %s (ρ = %s).", sym, fmtParam(mk.X), fmtMeanStd(atV, atStd), fmtParam(atRho))
 				} else {
-					fact += fmt.Sprintf(" %s = %s is not in the recorded grid.", sym, FmtParam(mk.X))
+					fact += fmt.Sprintf(" %s = %s is not in the recorded grid.", sym, fmtParam(mk.X))
 				}
 			}
 		}
 		if name, v, ok := r.paperBaseline(d); ok && r.Paper != nil {
-			fact += fmt.Sprintf(" The paper's best competitor: %s (%s published).", name, Fmt3(v))
+			fact += fmt.Sprintf(" The paper's best competitor: %s (%s published).", name, fmt3(v))
 		}
 		if name, v, ok := r.bestBaseline(d); ok {
-			fact += fmt.Sprintf(" Best other row here: %s (%s).", name, Fmt3(v))
+			fact += fmt.Sprintf(" Best other row here: %s (%s).", name, fmt3(v))
 		}
 		f.Facts = append(f.Facts, fact)
 	}
@@ -176,7 +176,7 @@ func writeOtherStatements(b *bytes.Buffer, r results) {
 						row = m + ", "
 					}
 					found = append(found, fmt.Sprintf("%s (%s%s): ARI %s, modularity %s, entropy %s", DatasetTitle(d), row,
-						ParamString(p.Params), FmtMeanStd(p.Mean["ari"], p.Std["ari"]), Fmt3(p.Mean["modularity"]), Fmt3(p.Mean["entropy"])))
+						ParamString(p.Params), fmtMeanStd(p.Mean["ari"], p.Std["ari"]), fmt3(p.Mean["modularity"]), fmt3(p.Mean["entropy"])))
 				}
 			}
 		}
@@ -217,7 +217,7 @@ func (r results) matchingProp(dataset, method string, want map[string]string) *e
 			if k == "k1" {
 				continue
 			}
-			got := ParamFloat(p.Params, k)
+			got := paramFloat(p.Params, k)
 			var w float64
 			if v == "k1" {
 				w = float64(p.Records[0].K1)
@@ -249,7 +249,7 @@ func (r results) matchingProp(dataset, method string, want map[string]string) *e
 func writeSelected(b *bytes.Buffer, r results) {
 	b.WriteString("## Appendix: selected grid points\n\n")
 	fmt.Fprintf(b, "| Dataset | Method | %s | runs | %s | runs |\n|---|---|---|---:|---|---:|\n",
-		texttable.MarkdownEscape(RuleShort(PaperRule)), texttable.MarkdownEscape(RuleShort(r.FreeRule)))
+		texttable.MarkdownEscape(ruleShort(PaperRule)), texttable.MarkdownEscape(ruleShort(r.FreeRule)))
 	for _, d := range r.Datasets {
 		for _, m := range r.Methods {
 			if len(r.PointsOf(d, m)) == 0 {

@@ -188,11 +188,11 @@ func (o *offPaper) Explain(rows []TidyRow) []string {
 		case offThePaper(p):
 			out[i] = offPrefix + fmt.Sprintf("the selection and, at the paper's rule's point, its cause: the label-free "+
 				"rule chose %s (ARI %s), the paper's rule %s (ARI %s, Δ %s), which is off because: %s",
-				paramsOrNone(tr.Params), Fmt3(tr.Mean), paramsOrNone(p.Params), Fmt3(p.Mean), FmtDiff(p.Diff), o.paperRuleCause(p))
+				paramsOrNone(tr.Params), fmt3(tr.Mean), paramsOrNone(p.Params), fmt3(p.Mean), fmtDiff(p.Diff), o.paperRuleCause(p))
 		default:
 			out[i] = offPrefix + fmt.Sprintf("the selection: the paper chose by ARI (reading the labels); the label-free "+
 				"rule chose %s (ARI %s), the paper's rule %s (ARI %s, within max(paper std, 0.02) of the paper)",
-				paramsOrNone(tr.Params), Fmt3(tr.Mean), paramsOrNone(p.Params), Fmt3(p.Mean))
+				paramsOrNone(tr.Params), fmt3(tr.Mean), paramsOrNone(p.Params), fmt3(p.Mean))
 		}
 	}
 	return out
@@ -208,7 +208,7 @@ func (o *offPaper) paperRuleCause(tr TidyRow) string {
 		return noNoteRecorded
 	case math.Abs(tr.Diff-n.Diff) > offPaperTolerance:
 		return fmt.Sprintf("not explained: the note on this cell in %s was written for Δ = %s, not %s", offPaperFile,
-			FmtDiff(n.Diff), FmtDiff(tr.Diff))
+			fmtDiff(n.Diff), fmtDiff(tr.Diff))
 	case !n.Explained:
 		return notExplained + strings.TrimSpace(n.Cause)
 	}
@@ -321,7 +321,7 @@ func offPaperParagraph(t *Table, r results) string {
 		var parts []string
 		for _, sel := range order {
 			c := counts[sel]
-			s := fmt.Sprintf("%d under %s", c[0], RuleShort(sel))
+			s := fmt.Sprintf("%d under %s", c[0], ruleShort(sel))
 			if c[1] > 0 {
 				s += fmt.Sprintf(" (%d not explained)", c[1])
 			}

@@ -15,7 +15,7 @@ import (
 
 // tidy returns a tidy row of the ARI (rho NaN) or ρ table for the off-paper tests.
 func tidy(table, method string, rho float64, selection string, mean, paper, paperStd float64, params string) TidyRow {
-	tr := NewTidy(table, "webkb", method, "ari", selection)
+	tr := newTidy(table, "webkb", method, "ari", selection)
 	tr.Rho, tr.Mean, tr.Paper, tr.PaperStd, tr.Diff, tr.Params = rho, mean, paper, paperStd, mean-paper, params
 	return tr
 }
@@ -143,7 +143,7 @@ func readTidyCSV(t *testing.T, path string) []TidyRow {
 	}
 	var out []TidyRow
 	for _, f := range recs[1:] {
-		tr := NewTidy(f[col["table"]], f[col["dataset"]], f[col["method"]], f[col["metric"]], f[col["selection"]])
+		tr := newTidy(f[col["table"]], f[col["dataset"]], f[col["method"]], f[col["metric"]], f[col["selection"]])
 		tr.Rho, tr.Mean, tr.Std = num(f[col["rho"]]), num(f[col["mean"]]), num(f[col["std"]])
 		tr.Paper, tr.PaperStd, tr.Diff = num(f[col["paper"]]), num(f[col["paper_std"]]), num(f[col["diff"]])
 		tr.Params, tr.Note = f[col["params"]], f[col["note"]]
@@ -167,11 +167,11 @@ func TestCommittedCellsExplained(t *testing.T) {
 		rows := readTidyCSV(t, filepath.Join("..", "..", "..", "results", "paper", name+".csv"))
 		for _, tr := range o.Unexplained(rows) {
 			t.Errorf("%s table: %s on %s (ours %.3f, paper %.3f, Δ %s) is off the paper with no note in %s",
-				name, rowKey(tr), tr.Dataset, tr.Mean, tr.Paper, FmtDiff(tr.Diff), offPaperFile)
+				name, rowKey(tr), tr.Dataset, tr.Mean, tr.Paper, fmtDiff(tr.Diff), offPaperFile)
 		}
 		for _, n := range o.Stale(rows) {
 			t.Errorf("%s table: the note on %s, %s (Δ %s) is stale: the cell is no longer off the paper or moved by more than %.2f",
-				name, n.Row, n.Dataset, FmtDiff(n.Diff), offPaperTolerance)
+				name, n.Row, n.Dataset, fmtDiff(n.Diff), offPaperTolerance)
 		}
 		for i, note := range o.Explain(rows) {
 			if note == "" {

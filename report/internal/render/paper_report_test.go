@@ -93,7 +93,7 @@ func TestAllFailed(t *testing.T) {
 	if got := r.Missing("cora", "METIS"); got != "not run" {
 		t.Errorf("Missing = %q", got)
 	}
-	for _, tb := range BuildTables(r) {
+	for _, tb := range buildTables(r) {
 		md := tb.Markdown()
 		if tb.Name != "datasets" && !strings.Contains(md, "— [") {
 			t.Errorf("%s: no dash with a note:\n%s", tb.Name, md)
@@ -128,18 +128,18 @@ func TestNewResultsRejectsARIAsFreeRule(t *testing.T) {
 // TestFormat checks the number formats of the tables.
 func TestFormat(t *testing.T) {
 	tests := []struct{ got, want string }{
-		{FmtMeanStd(0.3226, 0.0251), "0.323 ± 0.025"},
-		{FmtMeanStd(-0.01, 0.002), "−0.010 ± 0.002"},
-		{FmtMeanStd(math.NaN(), 0), "—"},
-		{FmtDiff(-0.025), "−0.025"},
-		{FmtDiff(0.0123), "+0.012"},
-		{FmtDiff(-0.0001), "0.000"},
-		{FmtDiff(math.NaN()), ""},
-		{FmtParam(1e-4), "1e-4"},
-		{FmtParam(0.01), "0.01"},
-		{FmtParam(1e-10), "1e-10"},
-		{FmtParam(100), "100"},
-		{FmtParam(0.995), "0.995"},
+		{fmtMeanStd(0.3226, 0.0251), "0.323 ± 0.025"},
+		{fmtMeanStd(-0.01, 0.002), "−0.010 ± 0.002"},
+		{fmtMeanStd(math.NaN(), 0), "—"},
+		{fmtDiff(-0.025), "−0.025"},
+		{fmtDiff(0.0123), "+0.012"},
+		{fmtDiff(-0.0001), "0.000"},
+		{fmtDiff(math.NaN()), ""},
+		{fmtParam(1e-4), "1e-4"},
+		{fmtParam(0.01), "0.01"},
+		{fmtParam(1e-10), "1e-10"},
+		{fmtParam(100), "100"},
+		{fmtParam(0.995), "0.995"},
 		{FmtSeconds(2.615), "2.62"},
 		{FmtSeconds(0.0012), "0.0012"},
 		{ParamString(map[string]any{"lambda": 1e-4, "k2": 20.0, "init": "kmeans", "iterations": 100.0}), "init=kmeans iterations=100 k2=20 lambda=1e-4"},
@@ -191,7 +191,7 @@ func TestHeldOutRuleWithoutHeldOutFits(t *testing.T) {
 	if got := r.Unselected(PaperRule, "webkb", "METIS"); got != "" {
 		t.Errorf("Unselected under the paper's rule = %q", got)
 	}
-	for _, tb := range BuildTables(r) {
+	for _, tb := range buildTables(r) {
 		if tb.Name == "ari" || tb.Name == "runtime" {
 			if md := tb.Markdown(); !strings.Contains(md, want) {
 				t.Errorf("%s lacks %q:\n%s", tb.Name, want, md)

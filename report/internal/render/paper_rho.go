@@ -16,7 +16,7 @@ func (r results) rhoValues() []float64 {
 		if p.Method != r.Spec.Proposed {
 			continue
 		}
-		if v := ParamFloat(p.Params, "rho"); !math.IsNaN(v) && !containsFloat(vals, v) {
+		if v := paramFloat(p.Params, "rho"); !math.IsNaN(v) && !containsFloat(vals, v) {
 			vals = append(vals, v)
 		}
 	}
@@ -29,7 +29,7 @@ func (r results) rhoValues() []float64 {
 func (r results) bestAtRho(rule, dataset string, rho float64) *experiments.PointStats {
 	var pts []*experiments.PointStats
 	for _, p := range r.PointsOf(dataset, r.Spec.Proposed) {
-		if p.Runs > 0 && paper.SameFloat(ParamFloat(p.Params, "rho"), rho) {
+		if p.Runs > 0 && paper.SameFloat(paramFloat(p.Params, "rho"), rho) {
 			pts = append(pts, p)
 		}
 	}

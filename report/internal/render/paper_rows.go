@@ -11,7 +11,7 @@ import (
 // order, each followed by the recorded rows compared with it (PaperRows), then the other
 // recorded methods.
 func (r results) methodRows() []string {
-	rows := PaperOrder(append(append([]string{}, r.Spec.Rows...), r.Methods...), r.Spec.Rows, func(s string) string { return s })
+	rows := paperOrder(append(append([]string{}, r.Spec.Rows...), r.Methods...), r.Spec.Rows, func(s string) string { return s })
 	var out, after []string
 	for _, m := range rows {
 		if _, ok := r.Spec.ComparedWith[m]; !ok {
@@ -65,12 +65,12 @@ func (r results) methodLabel(m string) string {
 // tie-breaking alone, and the two columns show how much of the ARI they decide. Records
 // made before ari_connected existed gain it with `nagc results rescore`.
 func ariConnectedTable(r results) *Table {
-	t := NewTable("ari_connected", texttable.Table{
+	t := newTable("ari_connected", texttable.Table{
 		Title: "ARI with and without isolated vertices (not in the paper)",
 		Caption: "ARI mean ± population std over the restarts of the selected grid point, over all vertices (\"all\", " +
 			"as in the ARI table) and over the vertices with at least one edge to another vertex (\"with an edge\"; " +
-			"self-loops do not count). The paper publishes only the first. First block: " + RuleText(PaperRule) +
-			". Second block: " + RuleText(r.FreeRule) + ".",
+			"self-loops do not count). The paper publishes only the first. First block: " + ruleText(PaperRule) +
+			". Second block: " + ruleText(r.FreeRule) + ".",
 		Columns: []texttable.Column{{Title: "Method", Align: 'l'}},
 	})
 	for _, d := range r.Datasets {
@@ -79,7 +79,7 @@ func ariConnectedTable(r results) *Table {
 	}
 	methods := r.methodRows()
 	for _, rule := range []string{PaperRule, r.FreeRule} {
-		t.Rows = append(t.Rows, texttable.Row{Section: "Selection: " + RuleShort(rule)})
+		t.Rows = append(t.Rows, texttable.Row{Section: "Selection: " + ruleShort(rule)})
 		for _, m := range methods {
 			row := texttable.Row{Cells: []texttable.Cell{{Text: r.methodLabel(m)}}}
 			for _, d := range r.Datasets {

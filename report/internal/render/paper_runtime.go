@@ -33,7 +33,7 @@ func (r results) meanFitAll(dataset, method string, keep func(*experiments.Point
 // atTimingSetting reports whether a grid point is at the paper's timing setting, k2 = k1
 // ("The hyperparameter k2 is set to k1 in our method"); points without k2 always are.
 func atTimingSetting(p *experiments.PointStats) bool {
-	k2 := ParamFloat(p.Params, "k2")
+	k2 := paramFloat(p.Params, "k2")
 	return math.IsNaN(k2) || len(p.Records) > 0 && k2 == float64(p.Records[0].K1)
 }
 
@@ -43,7 +43,7 @@ func meanInit(p *experiments.PointStats) (float64, int) {
 	var sum float64
 	n := 0
 	for _, rec := range p.Records {
-		if v, ok := InitSeconds(rec); ok {
+		if v, ok := initSeconds(rec); ok {
 			sum += v
 			n++
 		}
@@ -57,7 +57,7 @@ func meanInit(p *experiments.PointStats) (float64, int) {
 // hasInitSeconds reports whether some record carries init_seconds.
 func (r results) hasInitSeconds() bool {
 	for _, rec := range r.Records {
-		if _, ok := InitSeconds(rec); ok {
+		if _, ok := initSeconds(rec); ok {
 			return true
 		}
 	}
@@ -87,7 +87,7 @@ func runtimeTableOf(r results) *Table {
 		cols := []runtimeColumn{r.aloneColumn()}
 		note := aloneNote
 		if withSweep {
-			cols = append(cols, r.meanFitColumn("sweep k2 = k1", SelTimingSet, FmtSec3))
+			cols = append(cols, r.meanFitColumn("sweep k2 = k1", SelTimingSet, fmtSec3))
 			note += "; sweep k2 = k1 = mean fit time over the sweep's runs at k2 = k1, timed concurrently"
 		}
 		return r.runtimeTable(r.aloneCaption(methods, withSweep), methods, cols,
@@ -102,7 +102,7 @@ func runtimeTableOf(r results) *Table {
 			"its mean at the paper-rule point is in the \"init\" column"
 	}
 	caption := "Mean fit time in seconds (" + field + ") on this machine (" + r.Machine() + r.workers() + "): at the grid " +
-		"point selected by " + RuleText(PaperRule) + " (\"paper rule\"), at the one selected by " + RuleText(r.FreeRule) +
+		"point selected by " + ruleText(PaperRule) + " (\"paper rule\"), at the one selected by " + ruleText(r.FreeRule) +
 		" (\"label-free\"), over the finished runs at the paper's timing setting k2 = k1 (\"k2 = k1\"; every run for " +
 		"methods without k2) and over all finished runs of the grid (\"all runs\"). The paper's times were measured on " +
 		"the authors' machine (Python 3 / Octave), so only ratios between methods compare."
@@ -133,7 +133,7 @@ type runtimeColumn struct {
 // the columns of each kind, then the paper's seconds (also the paper value of every tidy
 // row of a fit time); a note on the columns, then paper.Spec.RuntimeNotes.
 func (r results) runtimeTable(caption string, methods []string, cols []runtimeColumn, note string) *Table {
-	t := NewTable("runtime", texttable.Table{
+	t := newTable("runtime", texttable.Table{
 		Title: "Runtime (seconds per fit)", Caption: caption,
 		Columns: []texttable.Column{{Title: "Method", Align: 'l'}},
 		Notes:   append([]string{note}, r.Spec.RuntimeNotes...),
@@ -171,13 +171,13 @@ func (r results) runtimeTable(caption string, methods []string, cols []runtimeCo
 // selectedFitColumn is the mean fit time at the grid point rule selects.
 func (r results) selectedFitColumn(title, rule string) runtimeColumn {
 	return runtimeColumn{titles: []string{title}, cells: func(d, m string) ([]texttable.Cell, []TidyRow) {
-		tr := NewTidy("runtime", d, m, MetricFitTime, rule)
+		tr := newTidy("runtime", d, m, MetricFitTime, rule)
 		c := texttable.Cell{Text: Dash, Note: r.Missing(d, m) + r.Unselected(rule, d, m)}
 		if c.Note == "" {
 			p := r.Selected(rule, d, m)
 			tr.Mean, tr.Runs, tr.Failed, tr.Params = p.FitSeconds, p.Runs, p.Failed, ParamString(p.Params)
-			_, tr.Std = experiments.MeanStd(FitTimes(p))
-			c = texttable.Cell{Text: FmtSeconds(p.FitSeconds), Note: FailedNote(p)}
+			_, tr.Std = experiments.MeanStd(fitTimes(p))
+			c = texttable.Cell{Text: FmtSeconds(p.FitSeconds), Note: failedNote(p)}
 		}
 		tr.Note = c.Note
 		return []texttable.Cell{c}, []TidyRow{tr}
@@ -188,7 +188,7 @@ func (r results) selectedFitColumn(title, rule string) runtimeColumn {
 // k2 = k1 (sel selTimingSet) or over all of them (selAll), printed by format.
 func (r results) meanFitColumn(title, sel string, format func(float64) string) runtimeColumn {
 	return runtimeColumn{titles: []string{title}, cells: func(d, m string) ([]texttable.Cell, []TidyRow) {
-		tr := NewTidy("runtime", d, m, MetricFitTime, sel)
+		tr := newTidy("runtime", d, m, MetricFitTime, sel)
 		c := texttable.Cell{Text: Dash, Note: r.Missing(d, m)}
 		if c.Note == "" {
 			keep := atTimingSetting
@@ -209,7 +209,7 @@ func (r results) meanFitColumn(title, sel string, format func(float64) string) r
 // initColumn is the mean initialisation time (init_seconds) at the paper-rule point.
 func (r results) initColumn() runtimeColumn {
 	return runtimeColumn{titles: []string{"init"}, cells: func(d, m string) ([]texttable.Cell, []TidyRow) {
-		tr := NewTidy("runtime", d, m, MetricInit, PaperRule)
+		tr := newTidy("runtime", d, m, MetricInit, PaperRule)
 		c := texttable.Cell{Text: Dash, Note: r.Missing(d, m) + r.Unselected(PaperRule, d, m)}
 		if c.Note == "" {
 			p := r.Selected(PaperRule, d, m)
@@ -228,7 +228,7 @@ func (r results) initColumn() runtimeColumn {
 // aloneColumn is the median fit and initialisation times of the fits timed alone.
 func (r results) aloneColumn() runtimeColumn {
 	return runtimeColumn{titles: []string{"alone", "init"}, cells: func(d, m string) ([]texttable.Cell, []TidyRow) {
-		fc, fit, ic, ini := AloneCells("runtime", d, m, r.TimedAlone(d, m))
+		fc, fit, ic, ini := aloneCells("runtime", d, m, r.TimedAlone(d, m))
 		return []texttable.Cell{fc, ic}, []TidyRow{fit, ini}
 	}}
 }
@@ -279,7 +279,7 @@ func (r results) runtimeMethods() []string {
 		}
 	}
 	for _, m := range r.TimedMethods() {
-		out = AppendNew(out, m)
+		out = appendNew(out, m)
 	}
 	return out
 }

@@ -229,7 +229,7 @@ func TestTimedRecordsLeaveTablesUnchanged(t *testing.T) {
 		build func(results) *Table
 	}{
 		{"ari", ariTable}, {"ari_connected", ariConnectedTable}, {"modularity", modularityTable}, {"rho", rhoTable},
-		{"datasets", func(r results) *Table { return DatasetsTable(r.Results) }},
+		{"datasets", func(r results) *Table { return datasetsTable(r.Results) }},
 		{"rows", func(r results) *Table { return RowsTable(r.Results, "webkb") }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -290,7 +290,7 @@ func TestRuntimeInitColumn(t *testing.T) {
 		}
 		recs[i] = rec
 	}
-	_, carried := InitSeconds(recs[0])
+	_, carried := initSeconds(recs[0])
 	paper, err := paper.DefaultPublished()
 	if err != nil {
 		t.Fatal(err)

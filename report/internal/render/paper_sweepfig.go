@@ -32,7 +32,7 @@ const noRho = -1
 func (r results) propSweep(dataset, param string) []sweepLine {
 	byRho := map[float64]map[float64]*experiments.PointStats{}
 	for _, p := range r.PointsOf(dataset, r.Spec.Proposed) {
-		rho, x := ParamFloat(p.Params, "rho"), ParamFloat(p.Params, param)
+		rho, x := paramFloat(p.Params, "rho"), paramFloat(p.Params, param)
 		ari, ok := p.Mean["ari"]
 		if p.Runs == 0 || !ok || math.IsNaN(x) {
 			continue
@@ -81,7 +81,7 @@ func (r results) bestBaseline(dataset string) (string, float64, bool) {
 		if strings.HasPrefix(m, "Prop") {
 			continue
 		}
-		if mean, _ := MetricOf(r.Selected(PaperRule, dataset, m), "ari"); !math.IsNaN(mean) && mean > best {
+		if mean, _ := metricOf(r.Selected(PaperRule, dataset, m), "ari"); !math.IsNaN(mean) && mean > best {
 			name, best = m, mean
 		}
 	}
@@ -153,7 +153,7 @@ func sweepFigure(r results, dataset, param string, o FigureOptions) (*Figure, er
 	}
 	f := o.Style.NewFigure(fmt.Sprintf("%s: ARI of %s against %s", DatasetTitle(dataset), prop, names.symbol), names.axis, "ARI")
 	f.Grid()
-	ari := MetricMeasure("ari")
+	ari := metricMeasure("ari")
 	xmin, xmax, err := addSweepLines(f, series, logX, ari)
 	if err != nil || math.IsInf(xmin, 1) {
 		return nil, err
@@ -182,7 +182,7 @@ func sweepFigure(r results, dataset, param string, o FigureOptions) (*Figure, er
 	}
 	f.Pad(ari.Lo, ari.Hi)
 	fig := &Figure{
-		Name: param + "_" + r.Slug(dataset),
+		Name: param + "_" + r.slug(dataset),
 		Kind: param, Dataset: dataset, Method: prop, Params: []string{param},
 		Title: fmt.Sprintf("Effect of %s on ARI, %s", names.symbol, DatasetTitle(dataset)),
 		Caption: fmt.Sprintf("ARI (mean over restarts; error bars: population std over restarts) of %s (k-means init) "+
@@ -225,11 +225,11 @@ func addSweepLines(f *paperplot.Figure, series []sweepLine, logX bool, ari Measu
 			}
 			pts[j] = paperplot.XY{X: x, Y: s.Mean[j]}
 		}
-		low, high := ClippedErrors(s.Mean, s.Std, ari.Lo, ari.Hi)
+		low, high := clippedErrors(s.Mean, s.Std, ari.Lo, ari.Hi)
 		if err := f.Spread(i, pts, low, high); err != nil {
 			return 0, 0, err
 		}
-		name := "ρ = " + FmtParam(s.Rho)
+		name := "ρ = " + fmtParam(s.Rho)
 		if math.IsNaN(s.Rho) {
 			name = "ρ: method default"
 		}
@@ -257,7 +257,7 @@ func integerTicks(series []sweepLine, marks []paper.Mark, k1 int) (xs []float64,
 	}
 	sort.Float64s(xs)
 	for _, x := range xs {
-		label := FmtParam(x)
+		label := fmtParam(x)
 		if k1 > 0 && x == float64(k1) {
 			label += " (k1)"
 		}

@@ -36,7 +36,7 @@ type comparison struct {
 // and Δ = ours − paper, the best mean of each group in bold; then, when c.explain, a
 // note on the Δ of every cell off the paper. Cost O(rules · rows · columns) cells.
 func comparisonTable(r results, c comparison) *Table {
-	t := NewTable(c.name, texttable.Table{
+	t := newTable(c.name, texttable.Table{
 		Title: c.title, Caption: c.caption,
 		Columns: []texttable.Column{{Title: c.rowHead, Align: 'l'}},
 	})
@@ -56,11 +56,11 @@ func comparisonTable(r results, c comparison) *Table {
 				means[ri][ci] = mean
 				pc, dc := texttable.Cell{Text: Dash}, texttable.Cell{}
 				if pm, ps, ok := c.published(ri, ci); ok {
-					pc.Text = FmtMeanStd(pm, ps)
+					pc.Text = fmtMeanStd(pm, ps)
 					tr.Paper, tr.PaperStd = pm, ps
 					if !math.IsNaN(mean) {
 						tr.Diff = mean - pm
-						dc.Text = FmtDiff(tr.Diff)
+						dc.Text = fmtDiff(tr.Diff)
 					}
 				}
 				row.Cells = append(row.Cells, cell, pc, dc)
@@ -94,7 +94,7 @@ func comparisonTable(r results, c comparison) *Table {
 func higher(int) bool { return false }
 
 // blockOf titles the block of a rule "Selection: …".
-func blockOf(rule string) string { return "Selection: " + RuleShort(rule) }
+func blockOf(rule string) string { return "Selection: " + ruleShort(rule) }
 
 // ariTable builds the ARI table (the paper's table/ari.tex): every method × dataset, ARI
 // mean ± std over the restarts of the grid point selected by the paper's rule, the best
@@ -112,7 +112,7 @@ func ariTable(r results) *Table {
 		name:  "ari",
 		title: "ARI (mean ± std over restarts)",
 		caption: "ARI mean ± population std over the restarts of the selected grid point; Δ = ours − paper. " +
-			"First block: " + RuleText(PaperRule) + ". Second block: " + RuleText(r.FreeRule) +
+			"First block: " + ruleText(PaperRule) + ". Second block: " + ruleText(r.FreeRule) +
 			". Bold: best mean per dataset within a block.",
 		rowHead: "Method", section: blockOf, rows: labels, columns: datasetTitles(r.Datasets),
 		ours: func(rule string, row, col int) (texttable.Cell, TidyRow, float64) {
@@ -138,16 +138,16 @@ func rhoTable(r results) *Table {
 	rhos := r.rhoValues()
 	labels := make([]string, len(rhos))
 	for i, rho := range rhos {
-		labels[i] = "ρ = " + FmtParam(rho)
+		labels[i] = "ρ = " + fmtParam(rho)
 	}
 	return comparisonTable(r, comparison{
 		name:  "rho",
 		title: "Effect of ρ on the ARI of " + prop,
 		caption: "ARI (mean ± population std over restarts) of " + prop + " (k-means initialisation) for each ρ, " +
-			"at the λ, k2 chosen per ρ; Δ = ours − paper. First block: " + RuleText(PaperRule) +
-			" over λ, k2. Second block: " + RuleText(r.FreeRule) + " over λ, k2. Bold: best per dataset within a block.",
+			"at the λ, k2 chosen per ρ; Δ = ours − paper. First block: " + ruleText(PaperRule) +
+			" over λ, k2. Second block: " + ruleText(r.FreeRule) + " over λ, k2. Bold: best per dataset within a block.",
 		rowHead: "ρ", rows: labels, columns: datasetTitles(r.Datasets),
-		section: func(rule string) string { return "Selection of λ, k2: " + RuleShort(rule) },
+		section: func(rule string) string { return "Selection of λ, k2: " + ruleShort(rule) },
 		ours: func(rule string, row, col int) (texttable.Cell, TidyRow, float64) {
 			return r.rhoCell(rule, r.Datasets[col], rhos[row])
 		},
@@ -163,7 +163,7 @@ func rhoTable(r results) *Table {
 // the λ, k2 chosen by rule (BestAtRho), its tidy row and its mean.
 func (r results) rhoCell(rule, dataset string, rho float64) (texttable.Cell, TidyRow, float64) {
 	prop := r.Spec.Proposed
-	tr := NewTidy("rho", dataset, prop, "ari", rule)
+	tr := newTidy("rho", dataset, prop, "ari", rule)
 	tr.Rho = rho
 	c := texttable.Cell{Text: Dash}
 	mean := math.NaN()
@@ -171,12 +171,12 @@ func (r results) rhoCell(rule, dataset string, rho float64) (texttable.Cell, Tid
 	case r.Missing(dataset, prop) != "":
 		c.Note = prop + ": " + r.Missing(dataset, prop)
 	case p == nil:
-		c.Note = fmt.Sprintf("ρ = %s not in the grid (or all its runs failed)", FmtParam(rho))
+		c.Note = fmt.Sprintf("ρ = %s not in the grid (or all its runs failed)", fmtParam(rho))
 	default:
 		var std float64
-		mean, std = MetricOf(p, "ari")
+		mean, std = metricOf(p, "ari")
 		tr.Mean, tr.Std, tr.Runs, tr.Failed, tr.Params = mean, std, p.Runs, p.Failed, ParamString(p.Params)
-		c = texttable.Cell{Text: FmtMeanStd(mean, std), Note: FailedNote(p)}
+		c = texttable.Cell{Text: fmtMeanStd(mean, std), Note: failedNote(p)}
 		if math.IsNaN(mean) {
 			c.Note = "ari not recorded"
 		}
@@ -205,7 +205,7 @@ func modularityTable(r results) *Table {
 	for i, m := range measures {
 		titles[i] = measureTitles[m]
 		if titles[i] == "" {
-			titles[i] = MetricMeasure(m).Label
+			titles[i] = metricMeasure(m).Label
 		}
 	}
 	methods := r.methodRows()
@@ -217,7 +217,7 @@ func modularityTable(r results) *Table {
 		name:  "modularity",
 		title: DatasetTitle(d) + ": modularity, average entropy and ARI",
 		caption: DatasetTitle(d) + ", mean ± population std over the restarts of the selected grid point; Δ = ours − paper. " +
-			"First block: " + RuleText(PaperRule) + ". Second block: " + RuleText(r.FreeRule) +
+			"First block: " + ruleText(PaperRule) + ". Second block: " + ruleText(r.FreeRule) +
 			". Bold: best per measure within a block (highest modularity and ARI, lowest entropy).",
 		rowHead: "Method", section: blockOf, rows: labels, columns: titles,
 		ours: func(rule string, row, col int) (texttable.Cell, TidyRow, float64) {
@@ -225,7 +225,7 @@ func modularityTable(r results) *Table {
 				return r.MetricCell("modularity", rule, d, methods[row], measures[col])
 			}
 			why := DatasetTitle(d) + " not in these results"
-			tr := NewTidy("modularity", d, methods[row], measures[col], rule)
+			tr := newTidy("modularity", d, methods[row], measures[col], rule)
 			tr.Note = why
 			return texttable.Cell{Text: Dash, Note: why}, tr, math.NaN()
 		},

@@ -18,7 +18,7 @@ func TestTableBuilders(t *testing.T) {
 		build func(results) *Table
 		lines []string // exact Markdown lines that must appear
 	}{
-		{"datasets", func(r results) *Table { return DatasetsTable(r.Results) }, []string{
+		{"datasets", func(r results) *Table { return datasetsTable(r.Results) }, []string{
 			"| WebKB | 877 | 877 | 1480 | 1480 | 1703 | 1703 | 4 | 4 | 0.18 | 0.18 |",
 		}},
 		{"ari", ariTable, []string{

@@ -71,7 +71,7 @@ func ariParagraph(t *Table, r results) string {
 	for _, tr := range t.Tidy {
 		if tr.Selection == PaperRule && tr.Method == r.Spec.Proposed && !math.IsNaN(tr.Mean) && !math.IsNaN(tr.Paper) {
 			props = append(props, fmt.Sprintf("%s on %s: %s vs the paper's %s (%s)", tr.Method, DatasetTitle(tr.Dataset),
-				FmtMeanStd(tr.Mean, tr.Std), Fmt3(tr.Paper), FmtDiff(tr.Diff)))
+				fmtMeanStd(tr.Mean, tr.Std), fmt3(tr.Paper), fmtDiff(tr.Diff)))
 		}
 	}
 	if len(props) > 0 {
@@ -89,11 +89,11 @@ func ariParagraph(t *Table, r results) string {
 		switch {
 		case om == "":
 		case pm == "":
-			bests = append(bests, fmt.Sprintf("%s: %s (%s)", DatasetTitle(d), om, Fmt3(ov)))
+			bests = append(bests, fmt.Sprintf("%s: %s (%s)", DatasetTitle(d), om, fmt3(ov)))
 		case om == pm:
-			bests = append(bests, fmt.Sprintf("%s: %s (%s), as in the paper (%s)", DatasetTitle(d), om, Fmt3(ov), Fmt3(pv)))
+			bests = append(bests, fmt.Sprintf("%s: %s (%s), as in the paper (%s)", DatasetTitle(d), om, fmt3(ov), fmt3(pv)))
 		default:
-			bests = append(bests, fmt.Sprintf("%s: %s (%s) here, %s (%s) in the paper", DatasetTitle(d), om, Fmt3(ov), pm, Fmt3(pv)))
+			bests = append(bests, fmt.Sprintf("%s: %s (%s) here, %s (%s) in the paper", DatasetTitle(d), om, fmt3(ov), pm, fmt3(pv)))
 		}
 	}
 	if len(bests) > 0 {
@@ -120,7 +120,7 @@ func modularityParagraph(t *Table, r results) string {
 		s := fmt.Sprintf("%s: %d of %d within %.2f", metric, w, c, agreeTolerance)
 		for _, tr := range rows {
 			if tr.Selection == PaperRule && tr.Method == r.Spec.Proposed && !math.IsNaN(tr.Mean) && !math.IsNaN(tr.Paper) {
-				s += fmt.Sprintf(" (Prop. %s vs %s)", Fmt3(tr.Mean), Fmt3(tr.Paper))
+				s += fmt.Sprintf(" (Prop. %s vs %s)", fmt3(tr.Mean), fmt3(tr.Paper))
 			}
 		}
 		parts = append(parts, s)
@@ -130,7 +130,7 @@ func modularityParagraph(t *Table, r results) string {
 		out = "WebKB is not in these results, so this table has no reproduced value."
 	}
 	if m, v := bestOf(t.Tidy, PaperRule, "", false, "modularity"); m != "" {
-		out += fmt.Sprintf(" Highest modularity here: %s (%s)", m, Fmt3(v))
+		out += fmt.Sprintf(" Highest modularity here: %s (%s)", m, fmt3(v))
 		pm, pv := "", math.Inf(-1)
 		if r.Paper != nil {
 			for _, name := range r.Spec.Rows {
@@ -140,7 +140,7 @@ func modularityParagraph(t *Table, r results) string {
 			}
 		}
 		if pm != "" {
-			out += fmt.Sprintf("; in the paper: %s (%s)", pm, Fmt3(pv))
+			out += fmt.Sprintf("; in the paper: %s (%s)", pm, fmt3(pv))
 		}
 		out += "."
 	}
@@ -165,7 +165,7 @@ func rhoParagraph(t *Table, r results) string {
 		if math.IsNaN(bestRho) {
 			continue
 		}
-		s := fmt.Sprintf("%s: best ρ = %s (%s)", DatasetTitle(d), FmtParam(bestRho), Fmt3(bestV))
+		s := fmt.Sprintf("%s: best ρ = %s (%s)", DatasetTitle(d), fmtParam(bestRho), fmt3(bestV))
 		pRho, pV := math.NaN(), math.Inf(-1)
 		for _, rho := range r.Paper.Rhos() {
 			if v, ok := r.Paper.RhoOf(rho, d); ok && v > pV {
@@ -173,7 +173,7 @@ func rhoParagraph(t *Table, r results) string {
 			}
 		}
 		if !math.IsNaN(pRho) {
-			s += fmt.Sprintf(", the paper's ρ = %s (%s)", FmtParam(pRho), Fmt3(pV))
+			s += fmt.Sprintf(", the paper's ρ = %s (%s)", fmtParam(pRho), fmt3(pV))
 		}
 		parts = append(parts, s)
 	}
@@ -189,7 +189,7 @@ func rhoParagraph(t *Table, r results) string {
 			}
 		}
 		if !found {
-			absent = append(absent, FmtParam(rho))
+			absent = append(absent, fmtParam(rho))
 		}
 	}
 	if len(absent) > 0 {
@@ -225,7 +225,7 @@ func runtimeParagraph(t *Table, r results) string {
 			if ratio > 1 {
 				holds++
 			}
-			cell := fmt.Sprintf("%s %s vs %s s, %.2f×", DatasetTitle(d), FmtSec3(fast.Mean), FmtSec3(slow.Mean), ratio)
+			cell := fmt.Sprintf("%s %s vs %s s, %.2f×", DatasetTitle(d), fmtSec3(fast.Mean), fmtSec3(slow.Mean), ratio)
 			if !math.IsNaN(fast.Paper) && !math.IsNaN(slow.Paper) && fast.Paper > 0 {
 				pr := slow.Paper / fast.Paper
 				paperRatios = append(paperRatios, pr)
@@ -363,7 +363,7 @@ func largestDiffs(rows []TidyRow, selection string, n int) []string {
 			break
 		}
 		out = append(out, fmt.Sprintf("%s on %s (%s vs %s, %s)", cand[i].Method, DatasetTitle(cand[i].Dataset),
-			Fmt3(cand[i].Mean), Fmt3(cand[i].Paper), FmtDiff(cand[i].Diff)))
+			fmt3(cand[i].Mean), fmt3(cand[i].Paper), fmtDiff(cand[i].Diff)))
 	}
 	return out
 }
@@ -429,7 +429,7 @@ func ariConnectedParagraph(t *Table, r results) string {
 		case !ok:
 		case math.Abs(w[1].Mean-w[0].Mean) > agreeTolerance:
 			moved = append(moved, fmt.Sprintf("%s (at most %s, %s: %s over all vertices, %s over those with an edge)",
-				DatasetTitle(d), FmtDiff(w[1].Mean-w[0].Mean), w[0].Method, Fmt3(w[0].Mean), Fmt3(w[1].Mean)))
+				DatasetTitle(d), fmtDiff(w[1].Mean-w[0].Mean), w[0].Method, fmt3(w[0].Mean), fmt3(w[1].Mean)))
 		default:
 			same = append(same, DatasetTitle(d))
 		}

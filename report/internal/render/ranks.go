@@ -53,7 +53,7 @@ func (r *Results) Ranks(rule, metric string, methods []string) *RankTest {
 			continue
 		}
 		for _, m := range methods {
-			if v, _ := MetricOf(r.Selected(rule, d, m), metric); !math.IsNaN(v) && r.Missing(d, m) == "" {
+			if v, _ := metricOf(r.Selected(rule, d, m), metric); !math.IsNaN(v) && r.Missing(d, m) == "" {
 				rt.Datasets = append(rt.Datasets, d)
 				break
 			}
@@ -62,7 +62,7 @@ func (r *Results) Ranks(rule, metric string, methods []string) *RankTest {
 	for _, m := range methods {
 		ok := len(rt.Datasets) > 0
 		for _, d := range rt.Datasets {
-			if v, _ := MetricOf(r.Selected(rule, d, m), metric); math.IsNaN(v) || r.Missing(d, m) != "" {
+			if v, _ := metricOf(r.Selected(rule, d, m), metric); math.IsNaN(v) || r.Missing(d, m) != "" {
 				ok = false
 			}
 		}
@@ -79,7 +79,7 @@ func (r *Results) Ranks(rule, metric string, methods []string) *RankTest {
 	for i, d := range rt.Datasets {
 		scores[i] = make([]float64, len(rt.Methods))
 		for j, m := range rt.Methods {
-			scores[i][j], _ = MetricOf(r.Selected(rule, d, m), metric)
+			scores[i][j], _ = metricOf(r.Selected(rule, d, m), metric)
 		}
 	}
 	var err error
@@ -105,7 +105,7 @@ func (t *RankTest) Sentence() string {
 	f := t.Friedman
 	s := fmt.Sprintf("Over %d datasets (%s), %d rows ranked by %s at the grid points of %s (1 best, ties averaged): "+
 		"Friedman χ² = %.2f (p = %s), Iman–Davenport F = %s (p = %s); Nemenyi's critical difference at α = %.2f is %.2f.",
-		f.N, DatasetList(t.Datasets), f.K, MetricMeasure(t.Metric).Label, RuleText(t.Rule), f.ChiSq, fmtP(f.PChiSq),
+		f.N, datasetList(t.Datasets), f.K, metricMeasure(t.Metric).Label, ruleText(t.Rule), f.ChiSq, fmtP(f.PChiSq),
 		fmtNaN(f.F), fmtP(f.PF), Alpha, t.CD)
 	if len(t.Left) > 0 {
 		s += " Not ranked (no result on every dataset): " + strings.Join(t.Left, ", ") + "."
@@ -149,7 +149,7 @@ func (r *Results) cdFigure(t *RankTest, o FigureOptions) (*Figure, error) {
 	if err != nil {
 		return nil, err
 	}
-	fig := &Figure{Name: cdName(t), Kind: "cd", Title: fmt.Sprintf("Critical differences: %s, %s", MetricMeasure(t.Metric).Label, RuleShort(t.Rule)),
+	fig := &Figure{Name: cdName(t), Kind: "cd", Title: fmt.Sprintf("Critical differences: %s, %s", metricMeasure(t.Metric).Label, ruleShort(t.Rule)),
 		Caption: t.Sentence() + " A bar joins rows whose average ranks differ by less than it: no significant difference."}
 	return fig, o.Save(fig, d)
 }
@@ -161,7 +161,7 @@ func (r *Results) cdFigure(t *RankTest, o FigureOptions) (*Figure, error) {
 func writeRanks(b *bytes.Buffer, rep *Report, opt Options, tables map[string]*Table, figs []*Figure) {
 	r := rep.Results
 	if t := tables["methods"]; t != nil {
-		WriteTable(b, t, opt, "Methods × datasets", "")
+		writeTable(b, t, opt, "Methods × datasets", "")
 	}
 	var tests []*RankTest
 	for _, rule := range r.RankRules() {
@@ -175,10 +175,10 @@ func writeRanks(b *bytes.Buffer, rep *Report, opt Options, tables map[string]*Ta
 			"compares methods over datasets. Two rows differ significantly when their average ranks differ by at least " +
 			"the critical difference.\n\n")
 		if len(figs) > 0 && r.comparer() != nil {
-			WriteFigures(b, figs)
+			writeFigures(b, figs)
 		} else { // a sweep's REPORT.md is an index: it links its figures
 			for _, t := range tests {
-				fmt.Fprintf(b, "- %s: %s", RuleShort(t.Rule), t.Sentence())
+				fmt.Fprintf(b, "- %s: %s", ruleShort(t.Rule), t.Sentence())
 				for _, f := range figs {
 					if f.Name == cdName(t) {
 						fmt.Fprintf(b, " Critical-difference diagram: %s.", fileLinks(f))
@@ -190,9 +190,9 @@ func writeRanks(b *bytes.Buffer, rep *Report, opt Options, tables map[string]*Ta
 		}
 	}
 	if t := tables["claims"]; t != nil {
-		WriteTable(b, t, opt, "The paper's claims under significance tests", "")
+		writeTable(b, t, opt, "The paper's claims under significance tests", "")
 	}
 }
 
 // cdName is the file stem of the critical-difference diagram of t.
-func cdName(t *RankTest) string { return "cd_" + t.Metric + "_" + Slug(t.Rule) }
+func cdName(t *RankTest) string { return "cd_" + t.Metric + "_" + slug(t.Rule) }

@@ -212,7 +212,7 @@ func (rep *Report) writeAtomically(opt Options) error {
 // write writes every file of the report into opt.OutDir.
 func (rep *Report) write(opt Options) error {
 	res := rep.Results
-	rep.Tables = BuildTables(res)
+	rep.Tables = buildTables(res)
 	for _, t := range rep.Tables {
 		files, err := writeTableFiles(opt.OutDir, t, opt.Formats)
 		rep.Files = append(rep.Files, files...)
@@ -269,18 +269,18 @@ func (rep *Report) write(opt Options) error {
 // (MethodsTable); then per dataset the table of every row at its selected grid
 // points (rowsTable), but for a dataset with fits timed alone and no run of a sweep
 // (noSweepSection): its table would have no line.
-func BuildTables(r *Results) []*Table {
-	out := []*Table{DatasetsTable(r)}
+func buildTables(r *Results) []*Table {
+	out := []*Table{datasetsTable(r)}
 	if c := r.comparer(); c != nil {
 		out = append(out, c.Tables(r)...)
-		if t := ClaimsTable(r); t != nil {
+		if t := claimsTable(r); t != nil {
 			out = append(out, t)
 		}
 	} else {
 		if len(r.Timed) > 0 {
 			out = append(out, FitTimesTable(r)) // a user's own timing config
 		}
-		if t := MethodsTable(r); t != nil {
+		if t := methodsTable(r); t != nil {
 			out = append(out, t)
 		}
 	}
@@ -325,7 +325,7 @@ func writeTableFiles(dir string, t *Table, formats []string) ([]string, error) {
 
 func writeCSVFile(path string, rows []TidyRow) error {
 	var b bytes.Buffer
-	if err := WriteCSV(&b, rows); err != nil {
+	if err := writeCSV(&b, rows); err != nil {
 		return err
 	}
 	return os.WriteFile(path, b.Bytes(), 0o644)

@@ -124,7 +124,7 @@ func newResults(recs []experiments.Record, prov []experiments.Provenance, pub *p
 	var names []string
 	for _, p := range prov {
 		if p.Name != "" {
-			names = AppendNew(names, p.Name)
+			names = appendNew(names, p.Name)
 		}
 		if p.Compare == experiments.ComparePaper {
 			r.Compare = pub != nil
@@ -134,7 +134,7 @@ func newResults(recs []experiments.Record, prov []experiments.Provenance, pub *p
 	var ds, ms []string
 	for _, p := range prov {
 		for _, s := range p.Datasets {
-			ds = AppendNew(ds, s.Name)
+			ds = appendNew(ds, s.Name)
 		}
 	}
 	for _, p := range r.Points {
@@ -144,15 +144,15 @@ func newResults(recs []experiments.Record, prov []experiments.Provenance, pub *p
 		if len(p.Errors) > 0 && r.errText[k] == "" {
 			r.errText[k] = p.Errors[0]
 		}
-		ds = AppendNew(ds, p.Dataset)
-		ms = AppendNew(ms, p.Method)
+		ds = appendNew(ds, p.Dataset)
+		ms = appendNew(ms, p.Method)
 	}
-	r.Datasets = PaperOrder(ds, r.Spec.Datasets, strings.ToLower)
-	r.Methods = PaperOrder(ms, r.Spec.Rows, func(s string) string { return s })
+	r.Datasets = paperOrder(ds, r.Spec.Datasets, strings.ToLower)
+	r.Methods = paperOrder(ms, r.Spec.Rows, func(s string) string { return s })
 	// A report of the sweep alone lists the datasets of fits timed alone too (their
 	// provenance names them, unless it was not recorded); the paper's tables do not.
 	for _, rec := range timed {
-		ds = AppendNew(ds, rec.Dataset)
+		ds = appendNew(ds, rec.Dataset)
 	}
 	r.sweepDatasets, r.sweepMethods = ds, ms
 	r.slugs = map[string]string{}
@@ -189,11 +189,11 @@ func (r *Results) AnyLabeled() bool { return len(r.labeled) > 0 }
 // Slug returns the file-name form of a dataset name: unique among the datasets of the
 // results, made of lower-case letters, digits, '-' and '_' only (a dataset given as a
 // path such as "../own/x" becomes "own-x").
-func (r *Results) Slug(dataset string) string {
+func (r *Results) slug(dataset string) string {
 	if s, ok := r.slugs[dataset]; ok {
 		return s
 	}
-	return Slug(dataset)
+	return slug(dataset)
 }
 
 // MethodSlug returns the file-name form of a row's name, unique among the rows.
@@ -201,13 +201,13 @@ func (r *Results) MethodSlug(method string) string {
 	if s, ok := r.methodSlugs[method]; ok {
 		return s
 	}
-	return Slug(method)
+	return slug(method)
 }
 
 // Slug returns a file-name-safe form of a name: lower-case ASCII letters and digits, runs
 // of anything else turned into one '-' ('*' and '+' spelt "star" and "plus"), no leading or
 // trailing '-'; "x" if nothing is left. "JWNMF*" → "jwnmf-star", "../own/x" → "own-x".
-func Slug(name string) string {
+func slug(name string) string {
 	var b strings.Builder
 	dash := false
 	for _, c := range strings.ToLower(name) {
@@ -236,7 +236,7 @@ func Slug(name string) string {
 
 // uniqueSlug returns Slug(name), suffixed "-2", "-3", … if used already, and marks it used.
 func uniqueSlug(name string, used map[string]bool) string {
-	base := Slug(name)
+	base := slug(name)
 	s := base
 	for i := 2; used[s]; i++ {
 		s = fmt.Sprintf("%s-%d", base, i)
@@ -304,7 +304,7 @@ func (r *Results) Missing(dataset, method string) string {
 
 // FailedNote returns a note on failed restarts of a selected point ("2 of 5 restarts
 // failed: …"), or "" if none failed.
-func FailedNote(p *experiments.PointStats) string {
+func failedNote(p *experiments.PointStats) string {
 	if p == nil || p.Failed == 0 || p.Runs == 0 {
 		return ""
 	}
@@ -367,10 +367,10 @@ func (r *Results) Counts() (total, done, failed int) {
 
 // RuleText describes a selection rule for captions: experiments.RuleText, the words the
 // results summary uses too.
-func RuleText(rule string) string { return experiments.RuleText(rule) }
+func ruleText(rule string) string { return experiments.RuleText(rule) }
 
 // RuleShort names a selection rule in table headers.
-func RuleShort(rule string) string {
+func ruleShort(rule string) string {
 	switch rule {
 	case experiments.SelectARI:
 		return "paper's rule (best mean ARI)"
@@ -456,7 +456,7 @@ func (r *Results) readsLabelsHow(method string) string {
 }
 
 // ParamFloat returns a numeric parameter of a grid point, NaN if absent or not a number.
-func ParamFloat(params map[string]any, key string) float64 {
+func paramFloat(params map[string]any, key string) float64 {
 	switch v := params[key].(type) {
 	case float64:
 		return v
@@ -481,8 +481,8 @@ func ParamString(params map[string]any) string {
 	sort.Strings(keys)
 	parts := make([]string, len(keys))
 	for i, k := range keys {
-		if v := ParamFloat(params, k); !math.IsNaN(v) {
-			parts[i] = k + "=" + FmtParam(v)
+		if v := paramFloat(params, k); !math.IsNaN(v) {
+			parts[i] = k + "=" + fmtParam(v)
 		} else {
 			parts[i] = fmt.Sprintf("%s=%v", k, params[k])
 		}
@@ -492,7 +492,7 @@ func ParamString(params map[string]any) string {
 
 // PaperOrder puts the elements of s that are in ref first, in ref's order (compared by
 // key), then the others in their order.
-func PaperOrder(s, ref []string, key func(string) string) []string {
+func paperOrder(s, ref []string, key func(string) string) []string {
 	var out []string
 	used := map[string]bool{}
 	for _, r := range ref {
@@ -513,7 +513,7 @@ func PaperOrder(s, ref []string, key func(string) string) []string {
 }
 
 // AppendNew appends x to s unless s holds it already.
-func AppendNew(s []string, x string) []string {
+func appendNew(s []string, x string) []string {
 	for _, y := range s {
 		if y == x {
 			return s

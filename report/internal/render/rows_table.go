@@ -33,14 +33,14 @@ func (r *Results) rowMetrics(dataset string) []string {
 // each recorded metric's mean ± std over its restarts, with the fit time.
 func RowsTable(r *Results, dataset string) *Table {
 	metrics := r.rowMetrics(dataset)
-	t := NewTable("rows_"+r.Slug(dataset), texttable.Table{
+	t := newTable("rows_"+r.slug(dataset), texttable.Table{
 		Title: DatasetTitle(dataset) + ": every row at its selected grid point",
 		Caption: "Mean ± population std over the restarts of the grid point each rule selects per row; " +
 			"parameters: every option of the chosen point (swept and fixed). Rules: " + rulesSentence(r.Rules(dataset)) + ".",
 		Columns: []texttable.Column{{Title: "Row", Align: 'l'}, {Title: "Selection", Align: 'l'}, {Title: "Parameters", Align: 'l'}},
 	})
 	for _, m := range metrics {
-		t.Columns = append(t.Columns, texttable.Column{Title: MetricMeasure(m).Label, Align: 'r'})
+		t.Columns = append(t.Columns, texttable.Column{Title: metricMeasure(m).Label, Align: 'r'})
 	}
 	t.Columns = append(t.Columns, texttable.Column{Title: "fit (s)", Align: 'r'}, texttable.Column{Title: "restarts", Align: 'r'})
 	if !r.Labeled(dataset) {
@@ -61,7 +61,7 @@ func RowsTable(r *Results, dataset string) *Table {
 			if why != "" {
 				row.Cells = append(row.Cells, texttable.Cell{Text: Dash, Note: why})
 				for _, m := range metrics {
-					tr := NewTidy(t.Name, dataset, method, m, rule)
+					tr := newTidy(t.Name, dataset, method, m, rule)
 					tr.Note = why
 					t.Tidy = append(t.Tidy, tr)
 					row.Cells = append(row.Cells, texttable.Cell{Text: Dash})
@@ -75,7 +75,7 @@ func RowsTable(r *Results, dataset string) *Table {
 			if ps == "" {
 				ps = "(no parameters)"
 			}
-			row.Cells = append(row.Cells, texttable.Cell{Text: ps, Note: FailedNote(p)})
+			row.Cells = append(row.Cells, texttable.Cell{Text: ps, Note: failedNote(p)})
 			for _, m := range metrics {
 				c, tr, _ := r.MetricCell(t.Name, rule, dataset, method, m)
 				c.Note = ""
@@ -83,9 +83,9 @@ func RowsTable(r *Results, dataset string) *Table {
 				row.Cells = append(row.Cells, c)
 				t.Tidy = append(t.Tidy, tr)
 			}
-			tr := NewTidy(t.Name, dataset, method, "fit_seconds", rule)
+			tr := newTidy(t.Name, dataset, method, "fit_seconds", rule)
 			tr.Mean, tr.Runs, tr.Failed, tr.Params = p.FitSeconds, p.Runs, p.Failed, ps
-			_, tr.Std = experiments.MeanStd(FitTimes(p))
+			_, tr.Std = experiments.MeanStd(fitTimes(p))
 			t.Tidy = append(t.Tidy, tr)
 			row.Cells = append(row.Cells, texttable.Cell{Text: FmtSeconds(p.FitSeconds)}, texttable.Cell{Text: restarts(p)})
 			t.Rows = append(t.Rows, row)
@@ -124,7 +124,7 @@ func ruleName(rule string) string {
 func rulesSentence(rules []string) string {
 	out := make([]string, len(rules))
 	for i, r := range rules {
-		out[i] = RuleText(r)
+		out[i] = ruleText(r)
 	}
 	return strings.Join(out, "; ")
 }
@@ -133,18 +133,18 @@ func rulesSentence(rules []string) string {
 // dataset and method, its tidy row, and its mean (NaN when there is none). A missing
 // result renders Dash with a note saying why.
 func (r *Results) MetricCell(table, rule, dataset, method, metric string) (texttable.Cell, TidyRow, float64) {
-	tr := NewTidy(table, dataset, method, metric, rule)
+	tr := newTidy(table, dataset, method, metric, rule)
 	if why := r.Missing(dataset, method) + r.Unselected(rule, dataset, method); why != "" {
 		tr.Note = why
 		return texttable.Cell{Text: Dash, Note: why}, tr, math.NaN()
 	}
 	p := r.Selected(rule, dataset, method)
-	mean, std := MetricOf(p, metric)
+	mean, std := metricOf(p, metric)
 	tr.Runs, tr.Failed, tr.Params = p.Runs, p.Failed, ParamString(p.Params)
 	if math.IsNaN(mean) {
 		tr.Note = metric + " not recorded"
 		return texttable.Cell{Text: Dash, Note: tr.Note}, tr, math.NaN()
 	}
-	tr.Mean, tr.Std, tr.Note = mean, std, FailedNote(p)
-	return texttable.Cell{Text: FmtMeanStd(mean, std), Note: tr.Note}, tr, mean
+	tr.Mean, tr.Std, tr.Note = mean, std, failedNote(p)
+	return texttable.Cell{Text: fmtMeanStd(mean, std), Note: tr.Note}, tr, mean
 }

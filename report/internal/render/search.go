@@ -128,7 +128,7 @@ func ruleLabel(rule string) string {
 
 // searchSlug is the file stem part of a search.
 func (r *Results) searchSlug(v *searchView) string {
-	return r.Slug(v.Dataset) + "_" + r.MethodSlug(v.Row)
+	return r.slug(v.Dataset) + "_" + r.MethodSlug(v.Row)
 }
 
 // bestSoFarFigure draws the search's best finished value against the iterations its
@@ -185,7 +185,7 @@ func (r *Results) bestSoFar(v *searchView, o FigureOptions, seconds bool) (*Figu
 		g := grids[bestGrid(grids)]
 		cost := strconv.Itoa(g.Iterations) + " iterations"
 		if seconds {
-			cost = FmtSec3(g.Seconds) + " s"
+			cost = fmtSec3(g.Seconds) + " s"
 		}
 		f.HLine(fmt.Sprintf("grid's best (%s, %s)", g.Row, cost), g.Best)
 	}
@@ -279,7 +279,7 @@ func trialsTable(r *Results, v *searchView) *Table {
 	}
 	tt.Columns = append(tt.Columns, texttable.Column{Title: "rung", Align: 'r'}, texttable.Column{Title: "iterations", Align: 'r'},
 		texttable.Column{Title: v.Rule, Align: 'r'}, texttable.Column{Title: "outcome", Align: 'l'})
-	t := NewTable("search_trials_"+r.searchSlug(v), tt)
+	t := newTable("search_trials_"+r.searchSlug(v), tt)
 	for _, tr := range v.Trials {
 		cells := []texttable.Cell{{Text: strconv.Itoa(tr.Trial)}, {Text: strconv.Itoa(tr.Batch)}}
 		for _, k := range keys {
@@ -343,7 +343,7 @@ func (rep *Report) writeSearchSection(b *bytes.Buffer, opt Options) error {
 				if f != nil {
 					rep.Files = append(rep.Files, f.Files...)
 					rep.Figures = append(rep.Figures, f)
-					WriteFigures(b, []*Figure{f})
+					writeFigures(b, []*Figure{f})
 				}
 			}
 		}

@@ -134,7 +134,7 @@ func searchGridTable(r *Results, v *searchView) *Table {
 		{"share of iterations", 'r'}, {"share of seconds", 'r'}} {
 		tt.Columns = append(tt.Columns, texttable.Column{Title: c.title, Align: c.align})
 	}
-	t := NewTable("search_grid_"+r.searchSlug(v), tt)
+	t := newTable("search_grid_"+r.searchSlug(v), tt)
 	share := func(x, of float64) string {
 		if of <= 0 {
 			return Dash
@@ -151,7 +151,7 @@ func searchGridTable(r *Results, v *searchView) *Table {
 			best = fmt.Sprintf("%.4f", c.Best)
 		}
 		t.AddRow(texttable.Cell{Text: kind}, texttable.Cell{Text: c.Row}, texttable.Cell{Text: best}, texttable.Cell{Text: c.Point},
-			texttable.Cell{Text: strconv.Itoa(c.Fits)}, texttable.Cell{Text: strconv.Itoa(c.Iterations)}, texttable.Cell{Text: FmtSec3(c.Seconds)},
+			texttable.Cell{Text: strconv.Itoa(c.Fits)}, texttable.Cell{Text: strconv.Itoa(c.Iterations)}, texttable.Cell{Text: fmtSec3(c.Seconds)},
 			texttable.Cell{Text: share(float64(c.Iterations), float64(ref.Iterations))}, texttable.Cell{Text: share(c.Seconds, ref.Seconds)})
 		t.Tidy = append(t.Tidy, TidyRow{Table: t.Name, Dataset: v.Dataset, Method: c.Row, Rho: math.NaN(), Metric: v.Rule,
 			Selection: kind + " best: " + c.Point, Mean: c.Best, Std: math.NaN(), Runs: c.Fits})

@@ -29,7 +29,7 @@ func (r *Results) sliceFigure(v *searchView, o FigureOptions) (*Figure, error) {
 			if !t.Finished || math.IsInf(y, 0) || math.IsNaN(y) {
 				continue
 			}
-			x := ParamFloat(t.Params, k)
+			x := paramFloat(t.Params, k)
 			if math.IsNaN(x) {
 				numeric = false
 				break

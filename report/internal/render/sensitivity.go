@@ -16,7 +16,7 @@ import (
 func (r *Results) figureRule(dataset, metric string) (string, Measure) {
 	rule := r.Rules(dataset)[0]
 	if metric != "" {
-		return rule, MetricMeasure(metric)
+		return rule, metricMeasure(metric)
 	}
 	return rule, ruleMeasure(rule)
 }
@@ -29,8 +29,8 @@ type paramValue struct {
 }
 
 func valueOf(v any) paramValue {
-	if f := ParamFloat(map[string]any{"v": v}, "v"); !math.IsNaN(f) {
-		return paramValue{Key: strconv.FormatFloat(f, 'g', -1, 64), Num: f, Label: FmtParam(f)}
+	if f := paramFloat(map[string]any{"v": v}, "v"); !math.IsNaN(f) {
+		return paramValue{Key: strconv.FormatFloat(f, 'g', -1, 64), Num: f, Label: fmtParam(f)}
 	}
 	s := fmt.Sprint(v)
 	return paramValue{Key: "s:" + s, Num: math.NaN(), Label: s}

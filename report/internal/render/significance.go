@@ -57,7 +57,7 @@ func (r *Results) Best(rule, dataset, metric string, methods []string) (best str
 	mean = math.NaN()
 	for _, m := range methods {
 		if p := r.Selected(rule, dataset, m); p != nil && r.Missing(dataset, m) == "" {
-			if v, _ := MetricOf(p, metric); dir.Better(v, mean) {
+			if v, _ := metricOf(p, metric); dir.Better(v, mean) {
 				best, mean = m, v
 			}
 		}
@@ -72,7 +72,7 @@ func (r *Results) Best(rule, dataset, metric string, methods []string) (best str
 			continue
 		}
 		if p := r.Selected(rule, dataset, m); p != nil {
-			if v, _ := MetricOf(p, metric); !math.IsNaN(v) {
+			if v, _ := metricOf(p, metric); !math.IsNaN(v) {
 				x := versus(bp, p, metric, dir)
 				x.Mean = v
 				vs[m] = x

@@ -153,7 +153,7 @@ func TestGenerateFailsWhole(t *testing.T) {
 func TestSlug(t *testing.T) {
 	for in, want := range map[string]string{"../own/x": "own-x", "JWNMF*": "jwnmf-star", "Prop. + filter": "prop-plus-filter",
 		"Prop. (w/o PU)": "prop-w-o-pu", "webkb": "webkb", "": "x", "Ωμέγα": "x"} {
-		if got := Slug(in); got != want {
+		if got := slug(in); got != want {
 			t.Errorf("Slug(%q) = %q, want %q", in, got, want)
 		}
 	}
@@ -244,10 +244,10 @@ func TestRowsTables(t *testing.T) {
 		{"rows_own-x", RowsTable(unlabeled, "../own/x"), []string{
 			"| NAGC | best modularity (label-free) | init=kmeans iterations=40 lambda=0.01 rho=0.95 | 0.700 ± 0.005 | 0.350 ± 0.003 | 0.10 | 2 |",
 		}},
-		{"datasets_sweep", DatasetsTable(unlabeled), []string{
+		{"datasets_sweep", datasetsTable(unlabeled), []string{
 			"| ../own/x | 10 | 20 | 5 | 2 | 0.00 |",
 		}},
-		{"methods_unlabeled", MethodsTable(unlabeled), nil},
+		{"methods_unlabeled", methodsTable(unlabeled), nil},
 	}
 	for _, tc := range tests {
 		t.Run(tc.golden, func(t *testing.T) { checkTable(t, tc.golden, tc.table, tc.lines) })

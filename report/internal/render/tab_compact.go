@@ -51,7 +51,7 @@ func (t *Table) CompactLaTeX() string {
 	}
 	rowName := func(r TidyRow) string {
 		if !math.IsNaN(r.Rho) {
-			return fmt.Sprintf("%s, ρ = %s", r.Method, FmtParam(r.Rho))
+			return fmt.Sprintf("%s, ρ = %s", r.Method, fmtParam(r.Rho))
 		}
 		return r.Method
 	}
@@ -230,7 +230,7 @@ func compactNumber(v float64, col, metric string) string {
 	if strings.HasSuffix(metric, "seconds") {
 		return minus(strconv.FormatFloat(v, 'g', 3, 64))
 	}
-	return Fmt3(v)
+	return fmt3(v)
 }
 
 // compactCell writes mean ± std in math mode, the std as a subscript (0.752₍±0.165₎,

@@ -15,7 +15,7 @@ import (
 // when wider.
 func TestCompactLaTeX(t *testing.T) {
 	cell := func(dataset, method, metric, sel string, mean, std float64) TidyRow {
-		r := NewTidy("ari", dataset, method, metric, sel)
+		r := newTidy("ari", dataset, method, metric, sel)
 		r.Mean, r.Std, r.Paper = mean, std, 0.5
 		return r
 	}

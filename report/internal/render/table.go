@@ -15,7 +15,7 @@ type Table struct {
 }
 
 // NewTable returns a report table named name.
-func NewTable(name string, t texttable.Table) *Table {
+func newTable(name string, t texttable.Table) *Table {
 	return &Table{Table: t, Name: name}
 }
 

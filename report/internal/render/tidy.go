@@ -35,7 +35,7 @@ type TidyRow struct {
 }
 
 // NewTidy returns a row with every number NaN.
-func NewTidy(table, dataset, method, metric, selection string) TidyRow {
+func newTidy(table, dataset, method, metric, selection string) TidyRow {
 	nan := math.NaN()
 	return TidyRow{Table: table, Dataset: dataset, Method: method, Metric: metric, Selection: selection,
 		Rho: nan, Mean: nan, Std: nan, Paper: nan, PaperStd: nan, Diff: nan}
@@ -49,7 +49,7 @@ func (r TidyRow) Fields() []string {
 }
 
 // WriteCSV writes rows as CSV with a header line (TidyColumns).
-func WriteCSV(w io.Writer, rows []TidyRow) error {
+func writeCSV(w io.Writer, rows []TidyRow) error {
 	cw := csv.NewWriter(w)
 	if err := cw.Write(TidyColumns); err != nil {
 		return err

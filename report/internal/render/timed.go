@@ -21,7 +21,7 @@ import (
 // nothing of the paper: no paper column, no paper row.
 func FitTimesTable(r *Results) *Table {
 	methods := r.TimedMethods()
-	t := NewTable("runtime", texttable.Table{
+	t := newTable("runtime", texttable.Table{
 		Title:   "Fit times, timed alone (seconds per fit)",
 		Caption: r.AloneTiming(methods).Caption("fit (s)", "init (s)", "the restarts of a row's fits timed alone at one grid point"),
 		Columns: []texttable.Column{{Title: "Row", Align: 'l'}, {Title: "Settings", Align: 'l'}, {Title: "fits", Align: 'r'}, {Title: "fit (s)", Align: 'r'}, {Title: "init (s)", Align: 'r'}},
@@ -30,7 +30,7 @@ func FitTimesTable(r *Results) *Table {
 		var rows []texttable.Row
 		for _, m := range methods {
 			for _, a := range r.timedPoints(d, m) {
-				fc, fit, ic, ini := AloneCells(t.Name, d, m, a)
+				fc, fit, ic, ini := aloneCells(t.Name, d, m, a)
 				fits := strconv.Itoa(len(a.Done))
 				if a.Failed > 0 {
 					fits += fmt.Sprintf(" (+%d failed)", a.Failed)
@@ -60,7 +60,7 @@ func (r *Results) TimedMethods() []string {
 	var out []string
 	for _, rec := range r.Timed {
 		for _, m := range rec.Methods {
-			out = AppendNew(out, m)
+			out = appendNew(out, m)
 		}
 	}
 	return out
@@ -123,7 +123,7 @@ func (r *Results) timedPoints(dataset, method string) []TimedFits {
 	byKey := map[string][]experiments.Record{}
 	for _, rec := range r.timedRecords(dataset, method) {
 		k := pointSettings(rec)
-		keys = AppendNew(keys, k)
+		keys = appendNew(keys, k)
 		byKey[k] = append(byKey[k], rec)
 	}
 	out := make([]TimedFits, len(keys))
@@ -138,8 +138,8 @@ func (r *Results) timedPoints(dataset, method string) []TimedFits {
 
 // AloneCells returns the cells and tidy rows of the median fit time (the table's name
 // table, selection selAlone) and of the median initialisation time of fits timed alone.
-func AloneCells(table, dataset, method string, a TimedFits) (fc texttable.Cell, fit TidyRow, ic texttable.Cell, ini TidyRow) {
-	fit = NewTidy(table, dataset, method, MetricFitTime, SelAlone)
+func aloneCells(table, dataset, method string, a TimedFits) (fc texttable.Cell, fit TidyRow, ic texttable.Cell, ini TidyRow) {
+	fit = newTidy(table, dataset, method, MetricFitTime, SelAlone)
 	fc = texttable.Cell{Text: Dash}
 	switch {
 	case len(a.Done) == 0 && a.Failed == 0:
@@ -153,18 +153,18 @@ func AloneCells(table, dataset, method string, a TimedFits) (fc texttable.Cell, 
 		}
 		fit.Mean, fit.Runs, fit.Failed, fit.Params = metrics.Median(times), len(a.Done), a.Failed, a.Settings
 		_, fit.Std = experiments.MeanStd(times)
-		fc.Text = FmtSec3(fit.Mean)
+		fc.Text = fmtSec3(fit.Mean)
 		if a.Failed > 0 {
 			fc.Note = fmt.Sprintf("%d of %d fits timed alone failed: %s", a.Failed, a.Failed+len(a.Done), shorten(a.ErrText, 120))
 		}
 	}
 	fit.Note = fc.Note
 
-	ini = NewTidy(table, dataset, method, MetricInit, SelAlone)
+	ini = newTidy(table, dataset, method, MetricInit, SelAlone)
 	ic = texttable.Cell{Text: Dash}
 	var inits []float64
 	for _, rec := range a.Done {
-		if v, ok := InitSeconds(rec); ok {
+		if v, ok := initSeconds(rec); ok {
 			inits = append(inits, v)
 		}
 	}
@@ -172,7 +172,7 @@ func AloneCells(table, dataset, method string, a TimedFits) (fc texttable.Cell, 
 	case len(inits) > 0:
 		ini.Mean, ini.Runs, ini.Params = metrics.Median(inits), len(inits), a.Settings
 		_, ini.Std = experiments.MeanStd(inits)
-		ic.Text = FmtSec3(ini.Mean)
+		ic.Text = fmtSec3(ini.Mean)
 	case len(a.Done) > 0:
 		ic.Note = "no initialisation timed apart: the fit time includes it"
 	}
@@ -188,7 +188,7 @@ func pointSettings(rec experiments.Record) string {
 	for k, v := range rec.Params {
 		p[k] = v
 	}
-	if k2 := ParamFloat(p, "k2"); k2 == float64(rec.K1) {
+	if k2 := paramFloat(p, "k2"); k2 == float64(rec.K1) {
 		p["k2"] = "k1"
 	}
 	if s := ParamString(p); s != "" {
@@ -204,7 +204,7 @@ func aloneSettings(recs []experiments.Record) string {
 	var points []string
 	lo, hi := math.MaxInt, 0
 	for _, rec := range recs {
-		points = AppendNew(points, pointSettings(rec))
+		points = appendNew(points, pointSettings(rec))
 		lo, hi = min(lo, rec.Iterations), max(hi, rec.Iterations)
 	}
 	out := strings.Join(points, " / ")
@@ -236,7 +236,7 @@ func (r *Results) AloneTiming(methods []string) AloneTiming {
 	var configs []string
 	for _, p := range r.Provenance {
 		if p.Timing && p.Name != "" {
-			configs = AppendNew(configs, p.Name)
+			configs = appendNew(configs, p.Name)
 		}
 	}
 	a := AloneTiming{From: "a config with timing: true", Machine: r.Machine()}
@@ -250,7 +250,7 @@ func (r *Results) AloneTiming(methods []string) AloneTiming {
 			done := r.TimedAlone(d, m).Done
 			recs = append(recs, done...)
 			for _, rec := range done {
-				if _, ok := InitSeconds(rec); ok {
+				if _, ok := initSeconds(rec); ok {
 					withInit = true
 					a.JWNMFApart = a.JWNMFApart || rec.Algorithm == "jwnmf"
 				}
@@ -308,7 +308,7 @@ func (r *Results) SweepTiming() string {
 // FmtSec3 prints a time in seconds to three significant digits ("0.0144", "0.300",
 // "54.3"), Dash for NaN: fits timed alone differ in the third digit, where fmtSeconds
 // would print 0.01 for both.
-func FmtSec3(v float64) string {
+func fmtSec3(v float64) string {
 	if math.IsNaN(v) {
 		return Dash
 	}
@@ -377,7 +377,7 @@ func (r *Results) Machine() string {
 		if p.GoVersion != "" {
 			s += ", " + p.GoVersion
 		}
-		ms = AppendNew(ms, s)
+		ms = appendNew(ms, s)
 	}
 	if len(ms) == 0 {
 		return "unknown machine"
@@ -388,7 +388,7 @@ func (r *Results) Machine() string {
 // InitSeconds returns the time a record spent initialising, timed apart from its
 // fit_seconds (the record's init_seconds), and whether the record carries it: records made
 // before the field existed do not, nor do methods that time no initialisation apart.
-func InitSeconds(rec experiments.Record) (float64, bool) {
+func initSeconds(rec experiments.Record) (float64, bool) {
 	return rec.InitSeconds, rec.InitSeconds > 0 || rec.InitCached
 }
 
@@ -404,7 +404,7 @@ const (
 )
 
 // FitTimes returns the fit times of a point's finished restarts.
-func FitTimes(p *experiments.PointStats) []float64 {
+func fitTimes(p *experiments.PointStats) []float64 {
 	out := make([]float64, len(p.Records))
 	for i, rec := range p.Records {
 		out[i] = rec.FitSeconds
