@@ -123,7 +123,7 @@ func unitRowScales(x *dense.Matrix) []float64 {
 // least m), each product rounded to x's storage type as dense.Matrix.Scaled rounds it.
 func scaledRow(dst []float64, x *dense.Matrix, i int, scale []float64) []float64 {
 	if scale == nil {
-		return x.Row(dst, i)
+		return x.RowTo(dst, i)
 	}
 	_, m := x.Dims()
 	dst, s := dst[:m], scale[i]

@@ -60,7 +60,7 @@ func attributeRows(g *datasets.Graph) func(v int) ([]int, []float64) {
 	for j := range cols {
 		cols[j] = j
 	}
-	return func(v int) ([]int, []float64) { return cols, g.XDense.Row(vals, v) }
+	return func(v int) ([]int, []float64) { return cols, g.XDense.RowTo(vals, v) }
 }
 
 // UnlabeledFormat returns the format WriteUnlabeled writes g in: npz for dense

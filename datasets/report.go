@@ -229,7 +229,7 @@ func hashDenseAsCSR(h hash.Hash, x *dense.Matrix, put func(uint64)) {
 	put(uint64(c))
 	row := make([]float64, c)
 	for i := 0; i < r; i++ {
-		x.Row(row, i)
+		x.RowTo(row, i)
 		nz := 0
 		for _, v := range row {
 			if v != 0 {

@@ -79,8 +79,8 @@ func (x *Matrix) At(i, j int) float64 {
 	return x.f64[i*x.c+j]
 }
 
-// Row sets dst (length c) to row i as float64 and returns it.
-func (x *Matrix) Row(dst []float64, i int) []float64 {
+// RowTo sets dst (length at least c) to row i as float64 and returns dst[:c].
+func (x *Matrix) RowTo(dst []float64, i int) []float64 {
 	dst = dst[:x.c]
 	if x.Is32() {
 		for j, v := range x.f32[i*x.c : (i+1)*x.c] {
