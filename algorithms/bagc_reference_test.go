@@ -32,7 +32,7 @@ func permuted(t testing.TB, in Input, perm []int) Input {
 				t.Fatal(err)
 			}
 		}
-		cols, vals = in.X.Row(p)
+		cols, vals = sparseX(in.X).Row(p)
 		for e, j := range cols {
 			if err := x.Add(q, j, vals[e]); err != nil {
 				t.Fatal(err)
@@ -225,7 +225,7 @@ func TestAugWalkMatchesDense(t *testing.T) {
 			// Column 12: values 1, 2, 3 and 0; column 13: 1 or 2 (no zero); 14: all 5.
 			xb := sparse.NewBuilder(30, 15)
 			for i := 0; i < 30; i++ {
-				cols, vals := in.X.Row(i)
+				cols, vals := sparseX(in.X).Row(i)
 				for e, j := range cols {
 					_ = xb.Add(i, j, vals[e])
 				}

@@ -416,7 +416,7 @@ func TestSignedAttributes(t *testing.T) {
 	n, m := g.X.Dims()
 	data := make([]float64, n*m)
 	for i := 0; i < n; i++ {
-		cols, vals := g.X.Row(i)
+		cols, vals := sparseX(g.X).Row(i)
 		for k, j := range cols {
 			data[i*m+j] = vals[k]
 		}
@@ -430,7 +430,7 @@ func TestSignedAttributes(t *testing.T) {
 			data[i*m+j] -= mean
 		}
 	}
-	g.X, g.XDense = nil, dense.NewMatrix64(n, m, data)
+	g.X = dense.NewMatrix64(n, m, data)
 	for _, k1 := range []int{0, 3} {
 		res, err := Run(context.Background(), Options{Graph: g, K1: k1, Budget: "quick", OutDir: t.TempDir(), Workers: 2})
 		if err != nil {

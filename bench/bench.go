@@ -116,7 +116,7 @@ func timeOne(ctx context.Context, c Case, m Method, opt Options) Result {
 		r.Err = err.Error()
 		return r
 	}
-	in := algorithms.Input{Adj: g.Adj, X: g.X, XDense: g.XDense, Truth: g.Labels}
+	in := algorithms.Input{Adj: g.Adj, X: g.X, Truth: g.Labels}
 	if err := algorithms.CheckMemory(method, in, g.K(), 1); err != nil {
 		r.Err = err.Error() // over the budget (--max-memory): refused before it allocates
 		return r

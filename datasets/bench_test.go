@@ -41,7 +41,7 @@ func toTestGraph(g *Graph) testGraph {
 	tg := testGraph{ids: g.IDs, x: make([][]float64, g.N())}
 	for i := range tg.x {
 		tg.x[i] = make([]float64, g.M())
-		cols, vals := g.X.Row(i)
+		cols, vals := sparseX(g.X).Row(i)
 		for k, j := range cols {
 			tg.x[i][j] = vals[k]
 		}

@@ -70,7 +70,7 @@ func TestOpenMTXSmall(t *testing.T) {
 			}
 			for i, row := range test.x {
 				for j, v := range row {
-					if got := g.X.At(i, j); got != v {
+					if got := sparseX(g.X).At(i, j); got != v {
 						t.Errorf("X[%d,%d] = %v, want %v", i, j, got, v)
 					}
 				}

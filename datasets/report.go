@@ -199,10 +199,10 @@ func (g *Graph) Fingerprint() string {
 	h.Write([]byte("nagc-graph-v1\x00"))
 	put(uint64(g.N()))
 	hashCSR(h, g.Adj, put)
-	if g.XDense != nil {
-		hashDenseAsCSR(h, g.XDense, put)
+	if x, d := g.StoredX(); d != nil {
+		hashDenseAsCSR(h, d, put)
 	} else {
-		hashCSR(h, g.X, put)
+		hashCSR(h, x, put)
 	}
 	if g.Labels == nil {
 		h.Write([]byte("unlabeled"))

@@ -50,14 +50,14 @@ func TestShapeCountsAndHomophily(t *testing.T) {
 					t.Errorf("class %d has %d vertices, want about %.0f (uniform)", c, sz, want)
 				}
 			}
-			if (s.Attributes == "dense") != (g.XDense != nil) || (g.X == nil) == (g.XDense == nil) {
-				t.Errorf("attributes %q, XDense set %v, X set %v", s.Attributes, g.XDense != nil, g.X != nil)
+			if (s.Attributes == "dense") != (denseX(g.X) != nil) || (sparseX(g.X) == nil) == (denseX(g.X) == nil) {
+				t.Errorf("attributes %q, XDense set %v, X set %v", s.Attributes, denseX(g.X) != nil, sparseX(g.X) != nil)
 			}
-			if g.XDense != nil {
-				if !g.XDense.Is32() {
+			if denseX(g.X) != nil {
+				if !denseX(g.X).Is32() {
 					t.Error("dense attributes not float32")
 				}
-				if _, _, neg := g.XDense.FirstNegative(); neg {
+				if _, _, neg := denseX(g.X).FirstNegative(); neg {
 					t.Error("negative dense attribute")
 				}
 			}

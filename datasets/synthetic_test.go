@@ -113,7 +113,7 @@ func TestSynthetic(t *testing.T) {
 				}
 				var hitIn, totIn, hitOut, totOut float64
 				for i := 0; i < g.N(); i++ {
-					cols, _ := g.X.Row(i)
+					cols, _ := sparseX(g.X).Row(i)
 					hits := 0
 					for _, j := range cols {
 						if inMap[cfg.AttrCluster(j)] {

@@ -106,7 +106,7 @@ func rescoreRecord(r *Record, g *datasets.Graph, splits map[string]*sparse.CSR) 
 // (metrics.Evaluate; its held-out modularity and its flags' metrics where it recorded
 // them), and the names of those that rescoring sets, in order.
 func recomputeMetrics(r *Record, g *datasets.Graph, labels []int, splits map[string]*sparse.CSR) (map[string]float64, []string, error) {
-	s, err := metrics.Evaluate(g.Labels, labels, g.Adj, g.ScoredAttributes())
+	s, err := metrics.Evaluate(g.Labels, labels, g.Adj, g.X)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -80,7 +80,7 @@ func TestSparseSameBitsPaperGraphs(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		x := g.X.ColumnMaxNormalised()
+		x := sparseX(g.X).ColumnMaxNormalised()
 		sameAsBefore(t, c.name+" k1", x, Config{K: c.k1}, 1, 2)
 		sameAsBefore(t, c.name+" k2", x, Config{K: c.k2}, 2, 2)
 	}
