@@ -11,6 +11,7 @@ import (
 
 	"github.com/nagc-harness/nagc/datasets"
 	densem "github.com/nagc-harness/nagc/dense"
+	"github.com/nagc-harness/nagc/internal/attrtest"
 )
 
 // cancelCase is a fit TestFitStopsWhenCancelled cancels: a registered method with options
@@ -62,7 +63,7 @@ func cancelGraph(t *testing.T, n int, dense bool) Input {
 			r, c := in.X.Dims()
 			x := make([]float32, r*c)
 			for i := 0; i < r; i++ {
-				cols, vals := sparseX(in.X).Row(i)
+				cols, vals := attrtest.Sparse(in.X).Row(i)
 				for p, j := range cols {
 					x[i*c+j] = float32(vals[p])
 				}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/nagc-harness/nagc/dense"
+	"github.com/nagc-harness/nagc/internal/attrtest"
 	"github.com/nagc-harness/nagc/metrics"
 	"github.com/nagc-harness/nagc/sparse"
 )
@@ -20,7 +21,7 @@ func withDenseX(in Input, f32 bool) Input {
 	d64 := make([]float64, n*m)
 	d32 := make([]float32, n*m)
 	for i := 0; i < n; i++ {
-		cols, vals := sparseX(in.X).Row(i)
+		cols, vals := attrtest.Sparse(in.X).Row(i)
 		for k, j := range cols {
 			d64[i*m+j], d32[i*m+j] = vals[k], float32(vals[k])
 		}
@@ -119,18 +120,7 @@ func TestDenseAttributesMatchSparse(t *testing.T) {
 		{"nmf", nil},
 		{"nagc", map[string]any{"k2": 3, "iterations": 10, "init": "random"}},
 	} {
-		m, err := New(tc.method, tc.params)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rs, err := m.Fit(context.Background(), sparseIn, 3, 5)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rd, err := m.Fit(context.Background(), denseIn, 3, 5)
-		if err != nil {
-			t.Fatal(err)
-		}
+		rs, rd := fitBoth(t, tc.method, tc.params, sparseIn, denseIn)
 		if len(rs.Objective) == 0 || len(rs.Objective) != len(rd.Objective) {
 			t.Fatalf("%s: %d objective values sparse, %d dense", tc.method, len(rs.Objective), len(rd.Objective))
 		}
@@ -216,7 +206,7 @@ func TestNeedsNonNegativeAttributes(t *testing.T) {
 // and the fits that read the attributes through products only.
 func TestDenseAndCSRCopiesSameLabels(t *testing.T) {
 	sparseIn, _ := plantedGraph(13, 120, 12, 3, 0.15, 0.01, 0.9, 0.45)
-	if d := float64(sparseX(sparseIn.X).NNZ()) / (120 * 12); d < DenseRowsDensity {
+	if d := float64(attrtest.Sparse(sparseIn.X).NNZ()) / (120 * 12); d < DenseRowsDensity {
 		t.Fatalf("planted attributes of density %.2f: need ≥ %.1f for k-means on dense rows", d, DenseRowsDensity)
 	}
 	denseIn := withDenseX(sparseIn, false)
@@ -230,21 +220,26 @@ func TestDenseAndCSRCopiesSameLabels(t *testing.T) {
 		{"snmf", nil},
 	} {
 		t.Run(tc.method, func(t *testing.T) {
-			m, err := New(tc.method, tc.params)
-			if err != nil {
-				t.Fatal(err)
-			}
-			rs, err := m.Fit(context.Background(), sparseIn, 3, 5)
-			if err != nil {
-				t.Fatal(err)
-			}
-			rd, err := m.Fit(context.Background(), denseIn, 3, 5)
-			if err != nil {
-				t.Fatal(err)
-			}
+			rs, rd := fitBoth(t, tc.method, tc.params, sparseIn, denseIn)
 			if !slices.Equal(rs.Labels, rd.Labels) {
 				t.Errorf("labels differ: CSR %v, dense %v", rs.Labels, rd.Labels)
 			}
 		})
 	}
+}
+
+// fitBoth fits method with params into 3 clusters with seed 5 on a and on b.
+func fitBoth(t *testing.T, method string, params map[string]any, a, b Input) (ra, rb *Result) {
+	t.Helper()
+	m, err := New(method, params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ra, err = m.Fit(context.Background(), a, 3, 5); err != nil {
+		t.Fatal(err)
+	}
+	if rb, err = m.Fit(context.Background(), b, 3, 5); err != nil {
+		t.Fatal(err)
+	}
+	return ra, rb
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/nagc-harness/nagc/dense"
+	"github.com/nagc-harness/nagc/internal/attrtest"
 	"github.com/nagc-harness/nagc/memory"
 	"github.com/nagc-harness/nagc/sparse"
 )
@@ -196,7 +197,7 @@ func TestSplitOfSignedIsNonNegative(t *testing.T) {
 // attributes (a zero in every column) is X itself: no copy.
 func TestShiftLeavesNonNegativeSparseAsIs(t *testing.T) {
 	in, _ := plantedGraph(2, 60, 12, 3, 0.2, 0.02, 0.6, 0.05)
-	got, err := TransformCSR(sparseX(in.X), TransformShift)
+	got, err := TransformCSR(attrtest.Sparse(in.X), TransformShift)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -258,7 +259,7 @@ func TestTransformFitsAsTransformedInput(t *testing.T) {
 			if in.DenseAttributes() != nil {
 				byHand.X, err = TransformDense(in.DenseAttributes(), tr)
 			} else {
-				byHand.X, err = TransformCSR(sparseX(in.X), tr)
+				byHand.X, err = TransformCSR(attrtest.Sparse(in.X), tr)
 			}
 			if err != nil {
 				t.Fatal(err)

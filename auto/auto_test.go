@@ -18,6 +18,7 @@ import (
 	"github.com/nagc-harness/nagc/datasets"
 	"github.com/nagc-harness/nagc/dense"
 	"github.com/nagc-harness/nagc/experiments"
+	"github.com/nagc-harness/nagc/internal/attrtest"
 	"github.com/nagc-harness/nagc/sparse"
 )
 
@@ -416,7 +417,7 @@ func TestSignedAttributes(t *testing.T) {
 	n, m := g.X.Dims()
 	data := make([]float64, n*m)
 	for i := 0; i < n; i++ {
-		cols, vals := sparseX(g.X).Row(i)
+		cols, vals := attrtest.Sparse(g.X).Row(i)
 		for k, j := range cols {
 			data[i*m+j] = vals[k]
 		}

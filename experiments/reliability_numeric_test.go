@@ -13,6 +13,7 @@ import (
 
 	"github.com/nagc-harness/nagc/algorithms"
 	"github.com/nagc-harness/nagc/datasets"
+	"github.com/nagc-harness/nagc/internal/attrtest"
 )
 
 // writeLINQS writes g as a LINQS folder dir/x.content, dir/x.cites.
@@ -25,7 +26,7 @@ func writeLINQS(t *testing.T, dir string, g *datasets.Graph) {
 	m := g.M()
 	for i, id := range g.IDs {
 		row := make([]float64, m)
-		cols, vals := sparseX(g.X).Row(i)
+		cols, vals := attrtest.Sparse(g.X).Row(i)
 		for k, j := range cols {
 			row[j] = vals[k]
 		}
@@ -168,7 +169,7 @@ func TestDivergedRunRecordedAsFailed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	in := algorithms.Input{Adj: g.Adj, X: sparseX(g.X).Scaled(1e150), Truth: g.Labels}
+	in := algorithms.Input{Adj: g.Adj, X: attrtest.Sparse(g.X).Scaled(1e150), Truth: g.Labels}
 	run := Run{ID: "diverge", Dataset: "huge", Algorithm: "nagc", K1: 2, Seed: 1,
 		Params: map[string]any{"init": "random", "lambda": 1.0, "rho": 0.9, "iterations": 5}}
 	rec := execute(context.Background(), run, in, AllMetrics)

@@ -5,23 +5,14 @@ import (
 	"math"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/nagc-harness/nagc/attr"
 )
 
-// Operator is an r×c matrix known through its products with dense matrices, so that a
-// method can factorise a matrix that is never formed (FilteredMatrix) as well as a stored
-// one (CSROperator).
-type Operator interface {
-	// Dims returns the numbers of rows and columns.
-	Dims() (r, c int)
-	// MulDense sets dst = A·b for a c×k b and an r×k dst; dst must not alias b.
-	MulDense(dst, b *mat.Dense)
-	// TMulDense sets dst = Aᵀ·b for an r×k b and a c×k dst; dst must not alias b.
-	TMulDense(dst, b *mat.Dense)
-	// Sum returns the sum of all entries.
-	Sum() float64
-	// SumSq returns the squared Frobenius norm.
-	SumSq() float64
-}
+// Operator is an r×c matrix known through its products with dense matrices (Dims,
+// MulDense, TMulDense, Sum, SumSq), so that a method can factorise a matrix that is never
+// formed (FilteredMatrix) as well as a stored one (CSR, CSROperator): attr.Operator.
+type Operator = attr.Operator
 
 // CSROperator is a stored sparse matrix as an Operator; it keeps the transpose so that
 // TMulDense costs what MulDense does.
