@@ -86,8 +86,8 @@ func (a BAGC) validate(in Input, k int) error {
 	if err := in.validate(true, true, k); err != nil {
 		return fmt.Errorf("bagc: %w", err)
 	}
-	if in.XDense != nil {
-		return fmt.Errorf("bagc: %w", errDenseRows)
+	if _, err := in.ExplicitAttributes(); err != nil {
+		return fmt.Errorf("bagc: %w", err)
 	}
 	for _, p := range []struct {
 		name string
@@ -122,7 +122,8 @@ func (a BAGC) Fit(ctx context.Context, in Input, k int, seed uint64) (*Result, e
 	if err != nil {
 		return nil, err
 	}
-	mdl := newBagcModel(adj, bagcBinaryPattern(in.X), k, a.Xi, a.Gamma, a.Mu, a.Nu)
+	x, _ := in.ExplicitAttributes() // validated: sparse rows
+	mdl := newBagcModel(adj, bagcBinaryPattern(x), k, a.Xi, a.Gamma, a.Mu, a.Nu)
 	rng := newRand(seed)
 
 	var best *bagcRun

@@ -79,7 +79,8 @@ func (a BAGC) fitReference(ctx context.Context, in Input, k int) (*Result, error
 		return nil, err
 	}
 	n := in.N()
-	cat := newCategorical(in.X)
+	x, _ := in.ExplicitAttributes() // validated: sparse rows
+	cat := newCategorical(x)
 	m := cat.categories()
 	need := memory.Add(memory.Bytes(int64(n)*int64(k), 8*6), memory.Bytes(int64(m)*int64(k), 8*2),
 		memory.Bytes(int64(n+m), 8*2), memory.Bytes(int64(n)*int64(k), 8))

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/nagc-harness/nagc/datasets"
+	"github.com/nagc-harness/nagc/internal/attrtest"
 	"github.com/nagc-harness/nagc/internal/testenv"
 	"github.com/nagc-harness/nagc/metrics"
 	"github.com/nagc-harness/nagc/sparse"
@@ -32,7 +33,7 @@ func permuted(t testing.TB, in Input, perm []int) Input {
 				t.Fatal(err)
 			}
 		}
-		cols, vals = in.X.Row(p)
+		cols, vals = attrtest.Sparse(in.X).Row(p)
 		for e, j := range cols {
 			if err := x.Add(q, j, vals[e]); err != nil {
 				t.Fatal(err)
@@ -225,7 +226,7 @@ func TestAugWalkMatchesDense(t *testing.T) {
 			// Column 12: values 1, 2, 3 and 0; column 13: 1 or 2 (no zero); 14: all 5.
 			xb := sparse.NewBuilder(30, 15)
 			for i := 0; i < 30; i++ {
-				cols, vals := in.X.Row(i)
+				cols, vals := attrtest.Sparse(in.X).Row(i)
 				for e, j := range cols {
 					_ = xb.Add(i, j, vals[e])
 				}

@@ -11,6 +11,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/nagc-harness/nagc/internal/attrtest"
 	"github.com/nagc-harness/nagc/metrics"
 	"github.com/nagc-harness/nagc/sparse"
 )
@@ -30,7 +31,7 @@ func bagcNewModel(t testing.TB, in Input, k int, xi, gamma, mu, nu float64) *bag
 	if err != nil {
 		t.Fatal(err)
 	}
-	return newBagcModel(adj, bagcBinaryPattern(in.X), k, xi, gamma, mu, nu)
+	return newBagcModel(adj, bagcBinaryPattern(attrtest.Sparse(in.X)), k, xi, gamma, mu, nu)
 }
 
 // bagcBruteELBO evaluates the ELBO formula of BAGC's documentation with explicit loops
@@ -63,7 +64,7 @@ func bagcBruteELBO(in Input, tau *mat.Dense, xi, gamma, mu, nu float64) float64 
 		for t := 0; t < m; t++ {
 			c0, c1 := 0.0, 0.0
 			for i := 0; i < n; i++ {
-				if in.X.At(i, t) > 0 {
+				if attrtest.Sparse(in.X).At(i, t) > 0 {
 					c1 += tau.At(i, a)
 				} else {
 					c0 += tau.At(i, a)
@@ -110,7 +111,7 @@ func TestBAGCELBOMatchesBruteForce(t *testing.T) {
 	// Stored non-positive attribute values count as absent.
 	xb := sparse.NewBuilder(n, m)
 	for i := 0; i < n; i++ {
-		cols, vals := in.X.Row(i)
+		cols, vals := attrtest.Sparse(in.X).Row(i)
 		for q, c := range cols {
 			_ = xb.Add(i, c, vals[q])
 		}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/nagc-harness/nagc/internal/attrtest"
 	"github.com/nagc-harness/nagc/internal/testenv"
 
 	"gonum.org/v1/gonum/mat"
@@ -53,7 +54,7 @@ func BenchmarkNAGCKMeansInit(b *testing.B) {
 		b.Run(name, func(b *testing.B) {
 			g := benchGraph(b, name)
 			for i := 0; i < b.N; i++ {
-				if _, _, _, err := KMeansFactors(g.X, g.K(), 10, newRand(uint64(i))); err != nil {
+				if _, _, _, err := KMeansFactors(attrtest.Sparse(g.X), g.K(), 10, newRand(uint64(i))); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -69,7 +70,7 @@ func BenchmarkNAGCStep(b *testing.B) {
 	for _, name := range datasets.PaperNames() {
 		b.Run(name, func(b *testing.B) {
 			g := benchGraph(b, name)
-			s := randomSolver(g.Adj, sparse.NewCSROperator(g.X), g.K(), 10, 0.01, 0.95)
+			s := randomSolver(g.Adj, sparse.NewCSROperator(attrtest.Sparse(g.X)), g.K(), 10, 0.01, 0.95)
 			b.ReportAllocs()
 			benchSteps(b, s)
 		})
@@ -83,7 +84,7 @@ func BenchmarkNAGCStepThreads(b *testing.B) {
 	for _, threads := range []int{1, 2, 4} {
 		b.Run(fmt.Sprintf("threads=%d", threads), func(b *testing.B) {
 			defer sparse.SetThreads(sparse.SetThreads(threads))
-			benchSteps(b, randomSolver(g.Adj, sparse.NewCSROperator(g.X), g.K(), 10, 0.01, 0.95))
+			benchSteps(b, randomSolver(g.Adj, sparse.NewCSROperator(attrtest.Sparse(g.X)), g.K(), 10, 0.01, 0.95))
 		})
 	}
 }

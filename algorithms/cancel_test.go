@@ -11,6 +11,7 @@ import (
 
 	"github.com/nagc-harness/nagc/datasets"
 	densem "github.com/nagc-harness/nagc/dense"
+	"github.com/nagc-harness/nagc/internal/attrtest"
 )
 
 // cancelCase is a fit TestFitStopsWhenCancelled cancels: a registered method with options
@@ -21,7 +22,7 @@ type cancelCase struct {
 	params map[string]any
 	n      int
 	phase  string // the loop the cancellation is meant to land in (for the log)
-	dense  bool   // the attributes as a dense float32 matrix (Input.XDense)
+	dense  bool   // the attributes as a dense float32 matrix (Input.X)
 }
 
 // cancelCases covers every registered method at least once (the test checks it), and the
@@ -62,12 +63,12 @@ func cancelGraph(t *testing.T, n int, dense bool) Input {
 			r, c := in.X.Dims()
 			x := make([]float32, r*c)
 			for i := 0; i < r; i++ {
-				cols, vals := in.X.Row(i)
+				cols, vals := attrtest.Sparse(in.X).Row(i)
 				for p, j := range cols {
 					x[i*c+j] = float32(vals[p])
 				}
 			}
-			in.X, in.XDense = nil, densem.NewMatrix32(r, c, x)
+			in.X = densem.NewMatrix32(r, c, x)
 		}
 		return in
 	}

@@ -10,13 +10,15 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/nagc-harness/nagc/algorithms/kmeans"
+	"github.com/nagc-harness/nagc/attr"
 	"github.com/nagc-harness/nagc/dense"
 	"github.com/nagc-harness/nagc/memory"
 	"github.com/nagc-harness/nagc/sparse"
 )
 
 // This file holds what the methods do differently when the attributes are dense
-// (Input.XDense): the dense filtered attributes, k-means on dense rows, and NAGC's k-means
+// (Input.DenseAttributes): the dense filtered attributes (also the stored form of
+// filtered sparse attributes), k-means on dense rows, and NAGC's k-means
 // start from dense rows. Nothing here forms a CSR copy of a dense matrix.
 
 // points are the rows that k-means clusters: sparse, or dense (exactly one is set).
@@ -53,24 +55,36 @@ func kmeansFitDense[T float32 | float64](ctx context.Context, x []T, n, m int, c
 const filterDenseBlock = 16
 
 // filteredDense returns Z = F·Xs, or R·F·Xs with unitRows (every non-zero row of F·Xs
-// scaled to unit length), as a dense matrix of x's storage type, where Xs is x with row i
-// scaled by rowScale[i] (x itself for a nil rowScale), each entry rounded to x's storage
-// type as dense.Matrix.Scaled rounds it, so that Xs is never stored: the filtered
-// attributes of a dense X are dense, so they are formed once. Cost O(p·(nnz(Â) + n)·m);
-// memory n·m entries plus two n×16 float64 buffers.
-func filteredDense(ctx context.Context, f *sparse.LowPassFilter, x *dense.Matrix, rowScale []float64, unitRows bool) (*dense.Matrix, error) {
+// scaled to unit length), stored densely, where X is sx or dx (the one that is not nil)
+// and Xs is X with row i scaled by rowScale[i]
+// (X itself for a nil rowScale), each entry rounded to X's storage type as
+// dense.Matrix.Scaled rounds it, so that Xs is never stored. For a dense X, Z has X's
+// storage type: the filtered attributes of a dense X are dense, so they are formed once.
+// For a sparse X, Z is a float64 matrix in CSR order (dense.NewMatrix64CSROrder) whose
+// products are those of Z's CSR, and its rows are scaled in place. Cost
+// O(p·(nnz(Â) + n)·m); memory n·m entries (twice for a dense X with unitRows) plus two
+// n×16 float64 buffers.
+func filteredDense(ctx context.Context, f *sparse.LowPassFilter, sx *sparse.CSR, dx *dense.Matrix, rowScale []float64, unitRows bool) (*dense.Matrix, error) {
+	var x attr.Matrix = sx
+	isDense, elem := dx != nil, 8
+	if isDense {
+		x, elem = dx, dx.ElemSize()
+	}
 	n, m := x.Dims()
-	need := memory.Add(memory.Bytes(int64(n), m*x.ElemSize()), memory.Bytes(int64(n), 2*8*filterDenseBlock))
-	if unitRows {
-		need = memory.Add(need, memory.Bytes(int64(n), m*x.ElemSize()))
+	need := memory.Add(memory.Bytes(int64(n), m*elem), memory.Bytes(int64(n), 2*8*filterDenseBlock))
+	if unitRows && isDense {
+		need = memory.Add(need, memory.Bytes(int64(n), m*elem))
 	}
 	if err := memory.Check(fmt.Sprintf("the graph-filtered attributes (%d×%d, dense)", n, m), need); err != nil {
 		return nil, err
 	}
 	var z *dense.Matrix
-	if x.Is32() {
+	switch {
+	case !isDense:
+		z = dense.NewMatrix64CSROrder(n, m, make([]float64, n*m))
+	case dx.Is32():
 		z = dense.NewMatrix32(n, m, make([]float32, n*m))
-	} else {
+	default:
 		z = dense.NewMatrix64(n, m, make([]float64, n*m))
 	}
 	if n == 0 || m == 0 {
@@ -83,7 +97,7 @@ func filteredDense(ctx context.Context, f *sparse.LowPassFilter, x *dense.Matrix
 		w := min(filterDenseBlock, m-j0)
 		b := block.Slice(0, n, 0, w).(*mat.Dense)
 		for i := 0; i < n; i++ {
-			copy(b.RawRowView(i)[:w], scaledRow(row, x, i, rowScale)[j0:j0+w])
+			copy(b.RawRowView(i)[:w], scaledRow(row, x, z.Is32(), i, rowScale)[j0:j0+w])
 		}
 		if err := f.ApplyDenseContext(ctx, b, b); err != nil {
 			return nil, err
@@ -100,15 +114,28 @@ func filteredDense(ctx context.Context, f *sparse.LowPassFilter, x *dense.Matrix
 			}
 		}
 	}
-	if unitRows {
+	switch {
+	case unitRows && isDense:
 		return z.RowNormalized(), nil
+	case unitRows:
+		scaleRowsInPlace(z.Float64(), m, unitRowScales(z))
 	}
 	return z, nil
 }
 
+// scaleRowsInPlace multiplies row i of the row-major data (m columns) by s[i].
+func scaleRowsInPlace(data []float64, m int, s []float64) {
+	for i, f := range s {
+		for j := range data[i*m : (i+1)*m] {
+			data[i*m+j] *= f
+		}
+	}
+}
+
 // unitRowScales returns the factors that scale x's rows to unit Euclidean length, as
-// dense.Matrix.RowNormalized does: 1/‖xᵢ‖, or 0 for a row of zeros. Cost O(n·m).
-func unitRowScales(x *dense.Matrix) []float64 {
+// dense.Matrix.RowNormalized and sparse.CSR.RowNormalized do: 1/‖xᵢ‖, or 0 for a row of
+// zeros. Cost that of x.RowNormsSq.
+func unitRowScales(x attr.Matrix) []float64 {
 	s := x.RowNormsSq()
 	for i, v := range s {
 		if v > 0 {
@@ -119,42 +146,35 @@ func unitRowScales(x *dense.Matrix) []float64 {
 }
 
 // scaledRow returns row i of x times scale[i] (x's row for a nil scale) in dst (length at
-// least m), each product rounded to x's storage type as dense.Matrix.Scaled rounds it.
-func scaledRow(dst []float64, x *dense.Matrix, i int, scale []float64) []float64 {
+// least m), each product rounded to float32 when is32 (x's storage type) as
+// dense.Matrix.Scaled rounds it.
+func scaledRow(dst []float64, x attr.Matrix, is32 bool, i int, scale []float64) []float64 {
+	dst = x.RowTo(dst, i)
 	if scale == nil {
-		return x.Row(dst, i)
+		return dst
 	}
-	_, m := x.Dims()
-	dst, s := dst[:m], scale[i]
-	if x.Is32() {
-		for j, v := range x.Float32()[i*m : (i+1)*m] {
-			dst[j] = float64(float32(float64(v) * s))
+	s := scale[i]
+	if is32 {
+		for j, v := range dst {
+			dst[j] = float64(float32(v * s))
 		}
 		return dst
 	}
-	for j, v := range x.Float64()[i*m : (i+1)*m] {
-		dst[j] = v * s
+	for j := range dst {
+		dst[j] *= s
 	}
 	return dst
 }
 
-// filteredDenseOperator is FilteredOperator for a dense X: Z formed once per in.Cache.
-func filteredDenseOperator(ctx context.Context, in Input, o GraphFilterOptions) (*dense.Matrix, error) {
-	v, err := in.Cache.Do("op/"+in.xKey+o.key(), func() (any, error) {
-		f, err := sparse.NewLowPassFilter(in.Adj, o.P, o.selfLoop())
-		if err != nil {
-			return nil, err
-		}
-		var scale []float64 // the L2 row normalisation, applied as the rows are read
-		if o.norm() == NormL2 {
-			scale = unitRowScales(in.XDense)
-		}
-		return filteredDense(ctx, f, in.XDense, scale, o.NormAfter)
-	})
-	if err != nil {
-		return nil, err
+// filteredDenseWith returns filteredDense of in.X with o's L2 row normalisation, applied
+// as the rows are read, and o's unit rows.
+func filteredDenseWith(ctx context.Context, f *sparse.LowPassFilter, in Input, o GraphFilterOptions) (*dense.Matrix, error) {
+	var scale []float64
+	if o.norm() == NormL2 {
+		scale = unitRowScales(in.X)
 	}
-	return v.(*dense.Matrix), nil
+	sx, dx := in.rows()
+	return filteredDense(ctx, f, sx, dx, scale, o.NormAfter)
 }
 
 // spectralEmbeddingDense is SpectralEmbedding as a dense n×r float64 matrix, for dense
@@ -294,14 +314,37 @@ var SignedAttributesHint = " (signed attributes, such as embeddings: give the op
 
 // checkAttributesNonNegative is nmfCheckNonNegative for in's attributes, sparse or dense.
 func checkAttributesNonNegative(in Input) error {
-	if in.XDense != nil {
-		return denseNonNegative("attribute matrix", in.XDense)
+	x, d := in.rows()
+	if d != nil {
+		return denseNonNegative("attribute matrix", d)
 	}
-	if err := nmfCheckNonNegative("attribute matrix", in.X); err != nil {
-		if csrHasNegative(in.X) {
+	if err := nmfCheckNonNegative("attribute matrix", x); err != nil {
+		if csrHasNegative(x) {
 			return fmt.Errorf("%w%s", err, SignedAttributesHint)
 		}
 		return err
 	}
 	return nil
+}
+
+// nonZeros returns the non-zero entries of x as a CSR, with x's values. Cost O(n·m);
+// memory 16 bytes a non-zero entry, checked against the budget first.
+func nonZeros(x *dense.Matrix) (*sparse.CSR, error) {
+	n, m := x.Dims()
+	nnz := x.NNZ()
+	if err := memory.Check(fmt.Sprintf("the attributes' non-zero entries (%d×%d, %d entries)", n, m, nnz),
+		memory.Add(memory.Bytes(int64(nnz), 16), memory.Bytes(int64(n+1), 8))); err != nil {
+		return nil, err
+	}
+	ptr, ind, val := make([]int, n+1), make([]int, 0, nnz), make([]float64, 0, nnz)
+	row := make([]float64, m)
+	for i := 0; i < n; i++ {
+		for j, v := range x.RowTo(row, i) {
+			if v != 0 {
+				ind, val = append(ind, j), append(val, v)
+			}
+		}
+		ptr[i+1] = len(ind)
+	}
+	return sparse.NewCSR(n, m, ptr, ind, val)
 }

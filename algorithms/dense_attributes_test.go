@@ -5,10 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/nagc-harness/nagc/dense"
+	"github.com/nagc-harness/nagc/internal/attrtest"
 	"github.com/nagc-harness/nagc/metrics"
 	"github.com/nagc-harness/nagc/sparse"
 )
@@ -19,16 +21,16 @@ func withDenseX(in Input, f32 bool) Input {
 	d64 := make([]float64, n*m)
 	d32 := make([]float32, n*m)
 	for i := 0; i < n; i++ {
-		cols, vals := in.X.Row(i)
+		cols, vals := attrtest.Sparse(in.X).Row(i)
 		for k, j := range cols {
 			d64[i*m+j], d32[i*m+j] = vals[k], float32(vals[k])
 		}
 	}
 	in.X = nil
 	if f32 {
-		in.XDense = dense.NewMatrix32(n, m, d32)
+		in.X = dense.NewMatrix32(n, m, d32)
 	} else {
-		in.XDense = dense.NewMatrix64(n, m, d64)
+		in.X = dense.NewMatrix64(n, m, d64)
 	}
 	return in
 }
@@ -118,18 +120,7 @@ func TestDenseAttributesMatchSparse(t *testing.T) {
 		{"nmf", nil},
 		{"nagc", map[string]any{"k2": 3, "iterations": 10, "init": "random"}},
 	} {
-		m, err := New(tc.method, tc.params)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rs, err := m.Fit(context.Background(), sparseIn, 3, 5)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rd, err := m.Fit(context.Background(), denseIn, 3, 5)
-		if err != nil {
-			t.Fatal(err)
-		}
+		rs, rd := fitBoth(t, tc.method, tc.params, sparseIn, denseIn)
 		if len(rs.Objective) == 0 || len(rs.Objective) != len(rd.Objective) {
 			t.Fatalf("%s: %d objective values sparse, %d dense", tc.method, len(rs.Objective), len(rd.Objective))
 		}
@@ -144,7 +135,7 @@ func TestDenseAttributesMatchSparse(t *testing.T) {
 func TestDenseAttributesNegativeRefused(t *testing.T) {
 	in, _ := plantedGraph(3, 30, 6, 2, 0.3, 0.05, 0.6, 0.1)
 	in = withDenseX(in, true)
-	in.XDense.Float32()[7] = -1
+	in.DenseAttributes().Float32()[7] = -1
 	for _, name := range []string{"nmf", "nagc"} {
 		m, _ := New(name, nil)
 		_, err := m.Fit(context.Background(), in, 2, 1)
@@ -161,7 +152,7 @@ func TestDenseAttributesNegativeRefused(t *testing.T) {
 func TestFilteredDenseScalesRowsAsRowNormalized(t *testing.T) {
 	in, _ := plantedGraph(12, 120, 20, 3, 0.2, 0.02, 0.6, 0.05)
 	for _, f32 := range []bool{true, false} {
-		x := withDenseX(in, f32).XDense
+		x := withDenseX(in, f32).DenseAttributes()
 		if x.Is32() {
 			clear(x.Float32()[:20])
 		} else {
@@ -171,11 +162,11 @@ func TestFilteredDenseScalesRowsAsRowNormalized(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want, err := filteredDense(context.Background(), f, x.RowNormalized(), nil, false)
+		want, err := filteredDense(context.Background(), f, nil, x.RowNormalized(), nil, false)
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := filteredDense(context.Background(), f, x, unitRowScales(x), false)
+		got, err := filteredDense(context.Background(), f, nil, x, unitRowScales(x), false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -196,7 +187,7 @@ func TestFilteredDenseScalesRowsAsRowNormalized(t *testing.T) {
 func TestNeedsNonNegativeAttributes(t *testing.T) {
 	in, _ := plantedGraph(3, 30, 6, 2, 0.3, 0.05, 0.6, 0.1)
 	in = withDenseX(in, true)
-	in.XDense.Float32()[7] = -1
+	in.DenseAttributes().Float32()[7] = -1
 	for _, name := range []string{"nagc", "nmf", "kmeans", "sgc-kmeans", "snmf"} {
 		m, err := New(name, nil)
 		if err != nil {
@@ -207,4 +198,48 @@ func TestNeedsNonNegativeAttributes(t *testing.T) {
 			t.Errorf("%s: NeedsNonNegativeAttributes %v, but its fit gives %v", name, NeedsNonNegativeAttributes(m), err)
 		}
 	}
+}
+
+// TestDenseAndCSRCopiesSameLabels checks that the same values stored dense (float64) and
+// as a CSR give the same labels for the methods and settings where they did before one
+// attribute type held both: k-means on rows dense enough to be clustered as dense rows,
+// and the fits that read the attributes through products only.
+func TestDenseAndCSRCopiesSameLabels(t *testing.T) {
+	sparseIn, _ := plantedGraph(13, 120, 12, 3, 0.15, 0.01, 0.9, 0.45)
+	if d := float64(attrtest.Sparse(sparseIn.X).NNZ()) / (120 * 12); d < DenseRowsDensity {
+		t.Fatalf("planted attributes of density %.2f: need ≥ %.1f for k-means on dense rows", d, DenseRowsDensity)
+	}
+	denseIn := withDenseX(sparseIn, false)
+	for _, tc := range []struct {
+		method string
+		params map[string]any
+	}{
+		{"kmeans", nil},
+		{"nagc", map[string]any{"k2": 3, "iterations": 15, "init": "random"}},
+		{"nmf", map[string]any{"init": "random"}},
+		{"snmf", nil},
+	} {
+		t.Run(tc.method, func(t *testing.T) {
+			rs, rd := fitBoth(t, tc.method, tc.params, sparseIn, denseIn)
+			if !slices.Equal(rs.Labels, rd.Labels) {
+				t.Errorf("labels differ: CSR %v, dense %v", rs.Labels, rd.Labels)
+			}
+		})
+	}
+}
+
+// fitBoth fits method with params into 3 clusters with seed 5 on a and on b.
+func fitBoth(t *testing.T, method string, params map[string]any, a, b Input) (ra, rb *Result) {
+	t.Helper()
+	m, err := New(method, params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ra, err = m.Fit(context.Background(), a, 3, 5); err != nil {
+		t.Fatal(err)
+	}
+	if rb, err = m.Fit(context.Background(), b, 3, 5); err != nil {
+		t.Fatal(err)
+	}
+	return ra, rb
 }

@@ -79,7 +79,7 @@ func TestNAGCKMeansStartBelowLargeN(t *testing.T) {
 		t.Fatal(err)
 	}
 	dIn := withDenseX(Input{Adj: adj, X: x}, true)
-	xd := dIn.XDense
+	xd := dIn.DenseAttributes()
 	wantDU, wantDV, _, err := KMeansFactorsDense(context.Background(), xd, k1, k2, stream())
 	if err != nil {
 		t.Fatal(err)

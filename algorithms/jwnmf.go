@@ -90,10 +90,11 @@ func (a JWNMF) validate(in Input, k int) error {
 	default:
 		return fmt.Errorf("jwnmf: unknown init %q (want kmeans or random)", a.Init)
 	}
-	if in.XDense != nil {
-		return fmt.Errorf("jwnmf: %w", errDenseRows)
+	x, err := in.ExplicitAttributes()
+	if err != nil {
+		return fmt.Errorf("jwnmf: %w", err)
 	}
-	if err := nmfCheckNonNegative("attribute matrix", in.X); err != nil {
+	if err := nmfCheckNonNegative("attribute matrix", x); err != nil {
 		return fmt.Errorf("jwnmf: %w", err)
 	}
 	return nil

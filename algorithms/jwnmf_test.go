@@ -10,6 +10,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/nagc-harness/nagc/internal/attrtest"
 	"github.com/nagc-harness/nagc/sparse"
 )
 
@@ -92,7 +93,7 @@ func (d *nmfFamilyDenseJWNMF) objective() float64 {
 // nmfFamilyJWNMFSolver returns the sparse solver for in as JWNMF.Fit builds it.
 func nmfFamilyJWNMFSolver(in Input, u, v *mat.Dense, lambda float64, damped bool) *jwnmfSolver {
 	adj := nmfGraphMatrix(in.Adj, false)
-	return newJWNMFSolver(adj.Scaled(1/adj.Sum()), in.X.Scaled(1/in.X.Sum()), u, v, lambda, damped)
+	return newJWNMFSolver(adj.Scaled(1/adj.Sum()), attrtest.Sparse(in.X).Scaled(1/in.X.Sum()), u, v, lambda, damped)
 }
 
 func TestJWNMFSparseEqualsDense(t *testing.T) {
@@ -103,9 +104,9 @@ func TestJWNMFSparseEqualsDense(t *testing.T) {
 					rng := rand.New(rand.NewPCG(uint64(trial), 12))
 					n, m, k := 18+6*trial, 8+2*trial, 2+trial%3
 					in := nmfFamilyRandomInput(rng, n, m, 0.15, 0.3) // last attribute column all zero
-					in.X = in.X.Scaled(2)
+					in.X = attrtest.Sparse(in.X).Scaled(2)
 					u, v := uniformDense(n, k, rng), uniformDense(m, k, rng)
-					ref := newNMFFamilyDenseJWNMF(in.Adj, in.X, u, v, lambda, damped)
+					ref := newNMFFamilyDenseJWNMF(in.Adj, attrtest.Sparse(in.X), u, v, lambda, damped)
 					s := nmfFamilyJWNMFSolver(in, mat.DenseCopyOf(u), mat.DenseCopyOf(v), lambda, damped)
 					if s.kept != m-1 {
 						t.Fatalf("%d columns kept, want %d", s.kept, m-1)

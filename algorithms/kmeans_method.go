@@ -31,7 +31,7 @@ type KMeans struct {
 // Name returns "kmeans".
 func (KMeans) Name() string { return "kmeans" }
 
-// Fit clusters the rows of in.X (or of in.XDense) into k clusters.
+// Fit clusters the rows of in.X, sparse or dense, into k clusters.
 func (a KMeans) Fit(ctx context.Context, in Input, k int, seed uint64) (*Result, error) {
 	start := time.Now()
 	in, err := a.transformed(ctx, "kmeans", in)
@@ -41,7 +41,8 @@ func (a KMeans) Fit(ctx context.Context, in Input, k int, seed uint64) (*Result,
 	if err := in.validate(false, true, k); err != nil {
 		return nil, fmt.Errorf("kmeans: %w", err)
 	}
-	p := points{csr: in.X, dense: in.XDense}
+	x, d := in.rows()
+	p := points{csr: x, dense: d}
 	if a.ScaleColumns {
 		if p.dense != nil {
 			if p.dense, err = columnMaxNormalisedDense(p.dense); err != nil {

@@ -67,7 +67,7 @@ func TestKMeansFactorsDenseEnoughCSR(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ud, vd, ld, err := kmeansFactorsDense(context.Background(), in.XDense, 3, k2, 0, rand.New(rand.NewPCG(1, 1)))
+		ud, vd, ld, err := kmeansFactorsDense(context.Background(), in.DenseAttributes(), 3, k2, 0, rand.New(rand.NewPCG(1, 1)))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -77,7 +77,7 @@ func TestKMeansFactorsDenseEnoughCSR(t *testing.T) {
 		if k2 != 3 {
 			continue
 		}
-		xn, err := columnMaxNormalisedDense(in.XDense)
+		xn, err := columnMaxNormalisedDense(in.DenseAttributes())
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -40,20 +40,13 @@ func InputShape(in Input, k int) Shape {
 	if in.Adj != nil {
 		s.NNZA = in.Adj.NNZ()
 	}
-	switch {
-	case in.attr != nil:
-		_, s.M = in.attr.Dims()
-		s.NNZX = s.N * s.M
-		if in.dattr != nil {
-			s.DenseX = in.dattr.ElemSize()
-		}
-	case in.X != nil:
-		_, s.M = in.X.Dims()
-		s.NNZX = in.X.NNZ()
-	case in.XDense != nil:
-		_, s.M = in.XDense.Dims()
-		s.NNZX = s.N * s.M
-		s.DenseX = in.XDense.ElemSize()
+	_, s.M = in.attrDims()
+	s.NNZX = s.N * s.M
+	switch x, d := in.rows(); {
+	case x != nil:
+		s.NNZX = x.NNZ()
+	case d != nil:
+		s.DenseX = d.ElemSize()
 	}
 	return s
 }
@@ -153,8 +146,8 @@ func slack(b uint64) uint64 { return memory.Add(b, b/8, 1<<20) }
 // formed) and what stays once it is (kept, in a sweep's cache). Dense attributes: Â, Z
 // (n×m in X's entry size; twice with NormAfter, whose unit rows are a copy), the row
 // norms and the filter's two n×16 blocks; Z stays, and the pooled block for a while. Sparse ones: Â, then where Z is stored
-// (n·m ≤ the implicit cost) Z densely (sparse.FilterDense) and the filter's n×32
-// temporary, else the row-normalised X and its transpose and the n×64 blocks of the row
+// (n·m ≤ the implicit cost) Z densely (a dense.Matrix in CSR order) and the filter's
+// two n×16 blocks, else the row-normalised X and its transpose and the n×64 blocks of the row
 // norms; all of it stays (the implicit operator keeps Â and X).
 func filterBytes(o GraphFilterOptions, s Shape) (peak, kept uint64) {
 	if o.P == 0 {

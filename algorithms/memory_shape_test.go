@@ -13,7 +13,7 @@ func TestInputShapeDense(t *testing.T) {
 	adj := sparse.NewBuilder(3, 3)
 	adj.Add(0, 1, 1)
 	adj.Add(1, 0, 1)
-	in := Input{Adj: adj.CSR(sparse.SumDuplicates), XDense: dense.NewMatrix32(3, 4, make([]float32, 12))}
+	in := Input{Adj: adj.CSR(sparse.SumDuplicates), X: dense.NewMatrix32(3, 4, make([]float32, 12))}
 	sh := InputShape(in, 2)
 	n, m, nnzA, nnzX := sh.N, sh.M, sh.NNZA, sh.NNZX
 	if n != 3 || m != 4 || nnzA != 2 || nnzX != 12 || sh.DenseX != 4 || sh.K != 2 {

@@ -21,6 +21,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/nagc-harness/nagc/attr"
 	"github.com/nagc-harness/nagc/dense"
 	"github.com/nagc-harness/nagc/sparse"
 )
@@ -30,12 +31,11 @@ type Input struct {
 	// Adj is the n×n symmetric 0/1 adjacency (self-loops on the diagonal where the data
 	// has them).
 	Adj *sparse.CSR
-	// X is the n×m non-negative attribute matrix, when it is sparse.
-	X *sparse.CSR
-	// XDense is the n×m non-negative attribute matrix when it is dense; X is then nil.
-	// Methods that factorise attributes see it through Attributes; those that need rows
-	// read it through DenseAttributes (ExplicitAttributes refuses it).
-	XDense *dense.Matrix
+	// X is the n×m non-negative attribute matrix: a sparse.CSR or a dense.Matrix as
+	// read, or, for an input made by WithFilteredAttributes, the filtered matrix. Methods
+	// that factorise attributes read it through its products (Attributes); those that
+	// need rows read them through ExplicitAttributes (a CSR) or DenseAttributes.
+	X attr.Matrix
 	// Truth holds the true class of each vertex. Methods ignore it, except options that
 	// are documented as reading the labels (NAGC's kmeans-median-ari initialisation).
 	Truth []int
@@ -50,52 +50,49 @@ type Input struct {
 	// xKey names the attribute matrix in cache keys when X is not the graph's own (for
 	// example graph-filtered attributes); empty for the original X.
 	xKey string
-	// attr, when set, is the attribute matrix a method factorises instead of X (X is then
-	// nil), known through its products; explicit forms it when rows are needed.
-	attr     sparse.Operator
+	// filtered tells that X is graph-filtered (WithFilteredAttributes); explicit then
+	// forms the filtered matrix of sparse attributes as a CSR, when rows are needed.
+	filtered bool
 	explicit func(context.Context) (*sparse.CSR, error)
-	// dattr is attr when it is a dense matrix (the filtered attributes of a dense X).
-	dattr *dense.Matrix
 }
 
-// Attributes returns the attribute matrix to factorise as an Operator: the implicit
-// filtered matrix of an input made by WithFilteredAttributes, else X.
-func (in Input) Attributes() sparse.Operator {
-	if in.attr != nil {
-		return in.attr
+// rows returns X in the form whose rows a method reads: a CSR, or a dense matrix
+// read as dense rows (a dense.Matrix in CSR order stands for sparse attributes, whose
+// rows are its CSR's: ExplicitAttributes), or neither. It is the one place that asks X
+// for its type.
+func (in Input) rows() (*sparse.CSR, *dense.Matrix) {
+	switch x := in.X.(type) {
+	case *sparse.CSR:
+		return x, nil
+	case *dense.Matrix:
+		if !x.CSROrder() {
+			return nil, x
+		}
 	}
-	if in.XDense != nil {
-		return in.XDense
-	}
-	return sparse.NewCSROperator(in.X)
+	return nil, nil
 }
 
-// DenseAttributes returns the attribute matrix to factorise when it is dense: XDense, or
-// for an input made by WithFilteredAttributes from a dense X, the dense filtered matrix.
-// It returns nil when the attributes are sparse.
+// Attributes returns the attribute matrix to factorise as an Operator: X.
+func (in Input) Attributes() sparse.Operator { return in.X }
+
+// DenseAttributes returns the attribute matrix to factorise when it is dense: X as read,
+// or for an input made by WithFilteredAttributes from a dense X, the dense filtered
+// matrix. It returns nil when the attributes are sparse.
 func (in Input) DenseAttributes() *dense.Matrix {
-	if in.attr != nil {
-		return in.dattr
-	}
-	return in.XDense
+	_, d := in.rows()
+	return d
 }
 
 // errDenseRows is ExplicitAttributes' refusal of dense attributes.
 var errDenseRows = errors.New("the attributes are dense and this method works on sparse attribute rows only; " +
 	"use kmeans, sgc-kmeans, nagc, nmf, metis or snmf, or give the attributes as a sparse matrix (attr_data/attr_indices/attr_indptr in .npz, a sparse feature file)")
 
-// attrDims returns the dimensions of the attribute matrix to factorise, without forming
-// an operator (0, 0 when there is none).
+// attrDims returns the dimensions of the attribute matrix (0, 0 when there is none).
 func (in Input) attrDims() (n, m int) {
-	switch {
-	case in.attr != nil:
-		return in.attr.Dims()
-	case in.XDense != nil:
-		return in.XDense.Dims()
-	case in.X != nil:
-		return in.X.Dims()
+	if in.X == nil {
+		return 0, 0
 	}
-	return 0, 0
+	return in.X.Dims()
 }
 
 // ExplicitAttributes returns the attribute matrix to factorise as a stored matrix: X, or
@@ -110,20 +107,21 @@ func (in Input) ExplicitAttributes() (*sparse.CSR, error) {
 // ExplicitAttributesContext is ExplicitAttributes that returns ctx's error when ctx is
 // cancelled while the filtered matrix is formed.
 func (in Input) ExplicitAttributesContext(ctx context.Context) (*sparse.CSR, error) {
-	if in.DenseAttributes() != nil {
-		return nil, errDenseRows
-	}
 	if in.explicit != nil {
 		return in.explicit(ctx)
 	}
-	return in.X, nil
+	x, d := in.rows()
+	if d != nil {
+		return nil, errDenseRows
+	}
+	return x, nil
 }
 
 // WithFilteredAttributes returns a copy of in whose attributes are the graph-filtered
-// attributes of o, so that a method factorises them instead of X: Attributes returns the
-// implicit filtered matrix (FilteredOperator), ExplicitAttributes the stored one
-// (FilteredAttributes), and X is nil. For o.P = 0 it returns in unchanged. Cached
-// initialisations are kept apart from those of the original X.
+// attributes of o, so that a method factorises them instead of X: X becomes the filtered
+// matrix (FilteredOperator) and ExplicitAttributes returns its stored form
+// (FilteredAttributes). For o.P = 0 it returns in unchanged. Cached initialisations are
+// kept apart from those of the original X.
 func (in Input) WithFilteredAttributes(o GraphFilterOptions) (Input, error) {
 	return in.WithFilteredAttributesContext(context.Background(), o)
 }
@@ -138,13 +136,11 @@ func (in Input) WithFilteredAttributesContext(ctx context.Context, o GraphFilter
 	if err != nil {
 		return in, err
 	}
-	if d, ok := z.(*dense.Matrix); ok && in.XDense != nil {
-		in.XDense, in.xKey, in.attr, in.dattr = nil, in.xKey+o.key(), d, d
-		return in, nil
-	}
 	orig := in
-	in.X, in.xKey, in.attr = nil, in.xKey+o.key(), z
-	in.explicit = func(ctx context.Context) (*sparse.CSR, error) { return FilteredAttributesContext(ctx, orig, o) }
+	in.X, in.xKey, in.filtered = z, in.xKey+o.key(), true
+	if in.DenseAttributes() == nil {
+		in.explicit = func(ctx context.Context) (*sparse.CSR, error) { return FilteredAttributesContext(ctx, orig, o) }
+	}
 	return in, nil
 }
 
@@ -154,19 +150,8 @@ func (in Input) N() int {
 		r, _ := in.Adj.Dims()
 		return r
 	}
-	if in.X != nil {
-		r, _ := in.X.Dims()
-		return r
-	}
-	if in.XDense != nil {
-		r, _ := in.XDense.Dims()
-		return r
-	}
-	if in.attr != nil {
-		r, _ := in.attr.Dims()
-		return r
-	}
-	return 0
+	r, _ := in.attrDims()
+	return r
 }
 
 // validate checks the shapes that every method relies on.
@@ -174,10 +159,7 @@ func (in Input) validate(needAdj, needX bool, k int) error {
 	if needAdj && in.Adj == nil {
 		return errors.New("input has no adjacency matrix")
 	}
-	if in.X != nil && in.XDense != nil {
-		return errors.New("input has both a sparse and a dense attribute matrix")
-	}
-	if needX && in.X == nil && in.XDense == nil {
+	if needX && in.X == nil {
 		return errors.New("input has no attribute matrix")
 	}
 	n := in.N()
@@ -186,7 +168,7 @@ func (in Input) validate(needAdj, needX bool, k int) error {
 			return fmt.Errorf("adjacency is %d×%d, not square", r, c)
 		}
 	}
-	if (in.X != nil || in.XDense != nil) && in.Adj != nil {
+	if in.X != nil && in.Adj != nil {
 		if r, _ := in.attrDims(); r != n {
 			return fmt.Errorf("attributes have %d rows for %d vertices", r, n)
 		}

@@ -99,8 +99,8 @@ func (a NAGC) validate(in Input, k1 int) error {
 	if err := in.validate(true, true, k1); err != nil {
 		return fmt.Errorf("nagc: %w", err)
 	}
-	if in.XDense != nil {
-		if err := denseNonNegative("attribute matrix", in.XDense); err != nil {
+	if d := in.DenseAttributes(); d != nil {
+		if err := denseNonNegative("attribute matrix", d); err != nil {
 			return fmt.Errorf("nagc: %w", err)
 		}
 	}

@@ -9,7 +9,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/nagc-harness/nagc/dense"
+	"github.com/nagc-harness/nagc/attr"
 	"github.com/nagc-harness/nagc/sparse"
 )
 
@@ -33,9 +33,6 @@ func (a NAGC) BatchKey(in Input, k int) string {
 	}
 	if t != "" {
 		key += "/transform=" + t
-	}
-	if in.XDense != nil {
-		key += fmt.Sprintf("/xdense=%p", in.XDense)
 	}
 	if a.Filter.P > 0 {
 		key += fmt.Sprintf("/adj=%p/%s", in.Adj, a.Filter.key())
@@ -125,8 +122,8 @@ func (a NAGC) FitBatch(ctx context.Context, k int, seed uint64, fits []BatchFit)
 type chainKey struct {
 	a           NAGC
 	xKey        string
-	adj, x      *sparse.CSR
-	xDense      *dense.Matrix
+	adj         *sparse.CSR
+	x           attr.Matrix
 	cache       *Cache
 	truth       *int
 	nTruth      int
@@ -137,11 +134,11 @@ type chainKey struct {
 // and false where the fit cannot share iterations (an input carrying its own attribute
 // operator).
 func newChainKey(a NAGC, in Input) (chainKey, bool) {
-	if in.attr != nil || in.explicit != nil {
+	if in.filtered {
 		return chainKey{}, false
 	}
 	a.Iterations = 0
-	ck := chainKey{a: a, xKey: in.xKey, adj: in.Adj, x: in.X, xDense: in.XDense, cache: in.Cache, nTruth: len(in.Truth), noObjective: in.NoObjective}
+	ck := chainKey{a: a, xKey: in.xKey, adj: in.Adj, x: in.X, cache: in.Cache, nTruth: len(in.Truth), noObjective: in.NoObjective}
 	if len(in.Truth) > 0 {
 		ck.truth = &in.Truth[0]
 	}

@@ -10,6 +10,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/nagc-harness/nagc/internal/attrtest"
 	"github.com/nagc-harness/nagc/metrics"
 	"github.com/nagc-harness/nagc/sparse"
 )
@@ -158,7 +159,7 @@ func TestNMFSparseEqualsDense(t *testing.T) {
 				rng := rand.New(rand.NewPCG(uint64(trial), 5))
 				n, m, k := 20+7*trial, 10+3*trial, 2+trial%3
 				in := nmfFamilyRandomInput(rng, n, m, 0.1, 0.3)
-				x := in.X.Scaled(1 + float64(trial)) // non-0/1 values
+				x := attrtest.Sparse(in.X).Scaled(1 + float64(trial)) // non-0/1 values
 				w, h := nmfRandomInit(sparse.NewCSROperator(x), k, rng)
 				ref := &nmfFamilyDenseNMF{x: x.Dense(), w: mat.DenseCopyOf(w), h: mat.DenseCopyOf(h), hals: solver == NMFSolverHALS}
 				s := newNMFSolver(sparse.NewCSROperator(x), w, h, solver == NMFSolverHALS)
@@ -189,7 +190,7 @@ func TestNMFObjectiveNeverIncreases(t *testing.T) {
 			for _, init := range []string{InitRandom, NMFInitNNDSVDa} {
 				rng := rand.New(rand.NewPCG(uint64(trial), 6))
 				in := nmfFamilyRandomInput(rng, 60, 30, 0.05, 0.2)
-				x := in.X
+				x := attrtest.Sparse(in.X)
 				var w, h *mat.Dense
 				if init == InitRandom {
 					w, h = nmfRandomInit(sparse.NewCSROperator(x), 4, rng)
@@ -217,7 +218,7 @@ func TestNMFTruncatedSVD(t *testing.T) {
 	rng := rand.New(rand.NewPCG(8, 8))
 	// m = 13 = k + 10: the subspace is all of Rᵐ, so the SVD is exact.
 	in := nmfFamilyRandomInput(rng, 40, 13, 0.1, 0.4)
-	x := in.X
+	x := attrtest.Sparse(in.X)
 	var svd mat.SVD
 	if !svd.Factorize(x.Dense(), mat.SVDThin) {
 		t.Fatal("dense SVD failed")

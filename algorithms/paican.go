@@ -162,9 +162,13 @@ func (a PAICAN) Fit(ctx context.Context, in Input, k int, seed uint64) (*Result,
 	if err := a.validate(in, k); err != nil {
 		return nil, err
 	}
+	xin, err := in.ExplicitAttributes()
+	if err != nil {
+		return nil, fmt.Errorf("paican: %w", err)
+	}
 	n := in.N()
-	_, m := in.X.Dims()
-	need := paicanMemory(n, m, in.Adj.NNZ(), in.X.NNZ(), k)
+	_, m := xin.Dims()
+	need := paicanMemory(n, m, in.Adj.NNZ(), xin.NNZ(), k)
 	if err := memory.Check(fmt.Sprintf("paican on %d vertices, %d attributes, k = %d", n, m, k), need); err != nil {
 		return nil, err
 	}
@@ -172,7 +176,7 @@ func (a PAICAN) Fit(ctx context.Context, in Input, k int, seed uint64) (*Result,
 	if err != nil {
 		return nil, fmt.Errorf("paican: %w", err)
 	}
-	x := bagcBinaryPattern(in.X)
+	x := bagcBinaryPattern(xin)
 	rng := newRand(seed)
 
 	var z *mat.Dense

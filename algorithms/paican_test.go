@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/nagc-harness/nagc/datasets"
+	"github.com/nagc-harness/nagc/internal/attrtest"
 	"github.com/nagc-harness/nagc/memory"
 	"github.com/nagc-harness/nagc/metrics"
 	"github.com/nagc-harness/nagc/sparse"
@@ -297,7 +298,7 @@ func TestPAICANUpdatesMatchModel(t *testing.T) {
 	for i := 0; i < n; i++ {
 		softmaxInto(z.RawRowView(i), z.RawRowView(i))
 	}
-	p := newPaicanModel(adj, bagcBinaryPattern(in.X), z, PAICAN{}.withDefaults())
+	p := newPaicanModel(adj, bagcBinaryPattern(attrtest.Sparse(in.X)), z, PAICAN{}.withDefaults())
 	for i := 0; i < n; i++ {
 		c := p.c.RawRowView(i)
 		for s := range c {
@@ -352,7 +353,7 @@ func TestPAICANParametersMatchDefinitions(t *testing.T) {
 	const n, m, k = 20, 6, 2
 	in := paicanPlanted(8, n, m, k, 0.5, 0.1, 0.3, 0.5, 0.1, plantedMasks(n, 0, 5), plantedMasks(n, 1, 5))
 	adj, _ := bagcEdgePattern(in.Adj)
-	x := bagcBinaryPattern(in.X)
+	x := bagcBinaryPattern(attrtest.Sparse(in.X))
 	rng := rand.New(rand.NewPCG(3, 4))
 	z := uniformDense(n, k, rng)
 	for i := 0; i < n; i++ {
@@ -468,7 +469,7 @@ func TestPAICANIterationAllocates(t *testing.T) {
 	const n, m, k = 120, 30, 3
 	in := paicanPlanted(3, n, m, k, 0.15, 0.02, 0.05, 0.3, 0.02, plantedMasks(n, 0, 10), plantedMasks(n, 4, 10))
 	adj, _ := bagcEdgePattern(in.Adj)
-	p := newPaicanModel(adj, bagcBinaryPattern(in.X), paicanRandomZ(n, k, newRand(1)), PAICAN{}.withDefaults())
+	p := newPaicanModel(adj, bagcBinaryPattern(attrtest.Sparse(in.X)), paicanRandomZ(n, k, newRand(1)), PAICAN{}.withDefaults())
 	p.mstep()
 	allocs := testing.AllocsPerRun(5, func() {
 		p.updateZ()
@@ -505,7 +506,7 @@ func BenchmarkPAICANIteration(b *testing.B) {
 				b.Fatal(err)
 			}
 			n, k := g.N(), g.K()
-			p := newPaicanModel(adj, bagcBinaryPattern(g.X), paicanRandomZ(n, k, newRand(1)), PAICAN{}.withDefaults())
+			p := newPaicanModel(adj, bagcBinaryPattern(attrtest.Sparse(g.X)), paicanRandomZ(n, k, newRand(1)), PAICAN{}.withDefaults())
 			p.mstep()
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {

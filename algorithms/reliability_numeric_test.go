@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/nagc-harness/nagc/datasets"
+	"github.com/nagc-harness/nagc/internal/attrtest"
 	"github.com/nagc-harness/nagc/sparse"
 )
 
@@ -36,11 +37,11 @@ func numericGraphs(t *testing.T) map[string]Input {
 	const extra = 6
 	n := loops.N() + extra
 	adj := extendCSR(t, loops.Adj, n, n, map[int][]int{85: {85}})
-	x := extendCSR(t, loops.X, n, loops.M(), map[int][]int{83: {0, 1}, 84: {2}, 85: {3}})
+	x := extendCSR(t, attrtest.Sparse(loops.X), n, loops.M(), map[int][]int{83: {0, 1}, 84: {2}, 85: {3}})
 	truth := append(append([]int(nil), loops.Labels...), 0, 1, 2, 0, 1, 2)
 	// The planted attributes scaled so that the largest is the largest the loader accepts.
-	xmax := slices.Max(planted.X.ColMax())
-	big := planted.X.Scaled(datasets.MaxAttribute / xmax)
+	xmax := slices.Max(attrtest.Sparse(planted.X).ColMax())
+	big := attrtest.Sparse(planted.X).Scaled(datasets.MaxAttribute / xmax)
 	return map[string]Input{
 		"planted":        {Adj: planted.Adj, X: planted.X, Truth: planted.Labels},
 		"loops+isolated": {Adj: adj, X: x, Truth: truth},

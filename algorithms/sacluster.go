@@ -177,11 +177,15 @@ func (a SACluster) fit(ctx context.Context, in Input, k int, incremental bool) (
 	if err := in.validate(true, true, k); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
+	x, err := in.ExplicitAttributes()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
 	if a.Protocol == SAProtocolReference {
-		return a.fitReference(ctx, in, k)
+		return a.fitReference(ctx, in, x, k)
 	}
 	n := in.N()
-	g := newSAGraph(in.Adj, in.X, a.Bins)
+	g := newSAGraph(in.Adj, x, a.Bins)
 	workers := max(sparse.Threads(), 1)
 	big, scratch := saWalkBytes(n, g.m, a.Length, workers, incremental)
 	what := fmt.Sprintf("%s on %d vertices (a dense %d×%d random-walk matrix)", name, n, n, n)

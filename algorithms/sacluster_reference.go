@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/nagc-harness/nagc/memory"
+	"github.com/nagc-harness/nagc/sparse"
 )
 
 // Constants of SA-Cluster's public MATLAB code.
@@ -38,17 +39,17 @@ const (
 // With T ≈ 1,400–1,700 binary attributes every structure entry of F is at most
 // 0.85/(deg + T/2.4) ≈ 0.0012, below the cut 0.0067: the walk never follows an edge, and
 // every vertex but the centres lands in cluster 0. Cost O(n·(n + nnz(X) + T)) per walk.
-func (a SACluster) fitReference(ctx context.Context, in Input, k int) (*Result, error) {
+func (a SACluster) fitReference(ctx context.Context, in Input, x *sparse.CSR, k int) (*Result, error) {
 	start := time.Now()
 	adj, err := bagcRefPattern(in.Adj)
 	if err != nil {
 		return nil, fmt.Errorf("sa-cluster: %w", err)
 	}
 	n := in.N()
-	cat := newCategorical(in.X)
+	cat := newCategorical(x)
 	m := cat.categories()
 	if err := memory.Check(fmt.Sprintf("sa-cluster (protocol reference) on %d vertices, %d attribute values", n, m),
-		memory.Add(memory.Bytes(int64(n+m), 8*3), memory.Bytes(int64(in.X.NNZ()), 8*4))); err != nil {
+		memory.Add(memory.Bytes(int64(n+m), 8*3), memory.Bytes(int64(x.NNZ()), 8*4))); err != nil {
 		return nil, err
 	}
 	T := cat.cols

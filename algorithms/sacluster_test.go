@@ -10,6 +10,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/nagc-harness/nagc/internal/attrtest"
 	"github.com/nagc-harness/nagc/memory"
 	"github.com/nagc-harness/nagc/metrics"
 	"github.com/nagc-harness/nagc/sparse"
@@ -68,7 +69,7 @@ func saTestGraph() Input {
 	in := plantedFrom(newRand(11), 45, 20, 3, 0.3, 0.04, 0.5, 0.08, 0.1)
 	xb := sparse.NewBuilder(45, 21)
 	for i := 0; i < 45; i++ {
-		cols, vals := in.X.Row(i)
+		cols, vals := attrtest.Sparse(in.X).Row(i)
 		for e, j := range cols {
 			_ = xb.Add(i, j, vals[e])
 		}
@@ -96,7 +97,7 @@ func maxAbsDiff(a, b mat.Matrix) float64 {
 // Inc-Cluster's incremental update against a recomputation at the new weights.
 func TestSAWalkMatchesDense(t *testing.T) {
 	in := saTestGraph()
-	g := newSAGraph(in.Adj, in.X, 0)
+	g := newSAGraph(in.Adj, attrtest.Sparse(in.X), 0)
 	w1 := make([]float64, g.cols)
 	w2 := make([]float64, g.cols)
 	for t := range w1 {

@@ -10,6 +10,8 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/nagc-harness/nagc/algorithms/kmeans"
+	"github.com/nagc-harness/nagc/attr"
+	"github.com/nagc-harness/nagc/dense"
 	"github.com/nagc-harness/nagc/sparse"
 )
 
@@ -66,36 +68,37 @@ func (o GraphFilterOptions) norm() string {
 // per in.Cache. It is the implicit sparse.FilteredMatrix, whose products cost
 // O((nnz(X) + p·(|E| + n))·k) — unless Z has so few columns that storing it is cheaper
 // (n·m ≤ that cost, as on polblog's 7 attributes and on dense attributes of a few hundred
-// columns), when it is Z formed once, densely, with its transpose (sparse.FilterDense:
-// 16 bytes an entry, the products' bits those of Z's CSR). Building it costs
+// columns), when it is Z formed once, densely (a dense.Matrix in CSR order: 8 bytes an
+// entry, the products' bits those of Z's CSR). Dense attributes give a dense Z of their
+// storage type. Building it costs
 // O(p·(|E| + n)·m). For P = 0 it is X itself.
-func FilteredOperator(in Input, o GraphFilterOptions) (sparse.Operator, error) {
+func FilteredOperator(in Input, o GraphFilterOptions) (attr.Matrix, error) {
 	return FilteredOperatorContext(context.Background(), in, o)
 }
 
 // FilteredOperatorContext is FilteredOperator that returns ctx's error, checked before
 // every filter power, when ctx is cancelled (nothing is then cached).
-func FilteredOperatorContext(ctx context.Context, in Input, o GraphFilterOptions) (sparse.Operator, error) {
+func FilteredOperatorContext(ctx context.Context, in Input, o GraphFilterOptions) (attr.Matrix, error) {
 	if err := o.validate(); err != nil {
 		return nil, err
 	}
 	if o.P == 0 {
-		return in.Attributes(), nil
-	}
-	if in.XDense != nil {
-		return filteredDenseOperator(ctx, in, o)
+		return in.X, nil
 	}
 	v, err := in.Cache.Do("op/"+in.xKey+o.key(), func() (any, error) {
 		f, err := sparse.NewLowPassFilter(in.Adj, o.P, o.selfLoop())
 		if err != nil {
 			return nil, err
 		}
-		n, m := in.X.Dims()
-		if n*m <= in.X.NNZ()+o.P*(f.Normalized().NNZ()+n) {
-			// Stored is cheaper than the implicit products: Z formed once, densely.
-			return sparse.FilterDenseContext(ctx, f, in.X, o.norm() == NormL2, o.NormAfter)
+		x, d := in.rows()
+		if d != nil {
+			return filteredDenseWith(ctx, f, in, o)
 		}
-		x := in.X
+		n, m := x.Dims()
+		if n*m <= x.NNZ()+o.P*(f.Normalized().NNZ()+n) {
+			// Stored is cheaper than the implicit products: Z formed once, densely.
+			return filteredDenseWith(ctx, f, in, o)
+		}
 		if o.norm() == NormL2 {
 			x = x.RowNormalized()
 		}
@@ -104,7 +107,7 @@ func FilteredOperatorContext(ctx context.Context, in Input, o GraphFilterOptions
 	if err != nil {
 		return nil, err
 	}
-	return v.(sparse.Operator), nil
+	return v.(attr.Matrix), nil
 }
 
 // FilteredAttributes returns the graph-filtered attribute matrix of in (FilteredOperator)
@@ -122,11 +125,12 @@ func FilteredAttributesContext(ctx context.Context, in Input, o GraphFilterOptio
 	if err := o.validate(); err != nil {
 		return nil, err
 	}
-	if in.XDense != nil {
+	x, d := in.rows()
+	if d != nil {
 		return nil, errDenseRows
 	}
 	if o.P == 0 {
-		return in.X, nil
+		return x, nil
 	}
 	z, err := FilteredOperatorContext(ctx, in, o)
 	if err != nil {
@@ -136,8 +140,8 @@ func FilteredAttributesContext(ctx context.Context, in Input, o GraphFilterOptio
 		switch z := z.(type) {
 		case *sparse.FilteredMatrix:
 			return z.CSRContext(ctx)
-		case *sparse.DenseMatrix:
-			return z.CSR(), nil
+		case *dense.Matrix:
+			return nonZeros(z)
 		}
 		return nil, fmt.Errorf("filtered attributes of unexpected type %T", z)
 	})

@@ -12,6 +12,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/nagc-harness/nagc/algorithms/kmeans"
+	"github.com/nagc-harness/nagc/internal/attrtest"
 	"github.com/nagc-harness/nagc/metrics"
 	"github.com/nagc-harness/nagc/sparse"
 )
@@ -217,8 +218,8 @@ func TestSGCFactors(t *testing.T) {
 	// Recompute the clusterings with the same stream: U one-hot with the floor, V the
 	// k2 clusters' attribute means.
 	rng := rand.New(rand.NewPCG(7, streamSGCInit))
-	r1, _ := kmeans.Fit(in.X, kmeans.Config{K: 3}, rng)
-	r2, _ := kmeans.Fit(in.X, kmeans.Config{K: 5}, rng)
+	r1, _ := kmeans.Fit(attrtest.Sparse(in.X), kmeans.Config{K: 3}, rng)
+	r2, _ := kmeans.Fit(attrtest.Sparse(in.X), kmeans.Config{K: 5}, rng)
 	for i, c := range r1.Labels {
 		for j := 0; j < 3; j++ {
 			want := sgcInitFloor
@@ -238,7 +239,7 @@ func TestSGCFactors(t *testing.T) {
 			if l == c {
 				size++
 				for j := 0; j < m; j++ {
-					sum[j] += in.X.At(i, j)
+					sum[j] += attrtest.Sparse(in.X).At(i, j)
 				}
 			}
 		}

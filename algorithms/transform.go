@@ -6,6 +6,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/nagc-harness/nagc/attr"
 	"github.com/nagc-harness/nagc/dense"
 	"github.com/nagc-harness/nagc/memory"
 	"github.com/nagc-harness/nagc/sparse"
@@ -84,8 +85,8 @@ func (t AttributeTransform) transformed(ctx context.Context, method string, in I
 	return out, nil
 }
 
-// WithTransformedAttributes returns a copy of in whose attributes (X or XDense, the same
-// kind as in's) are transform t of in's, formed once per in.Cache; in itself for "" or
+// WithTransformedAttributes returns a copy of in whose attributes (X, sparse or dense as
+// in's) are transform t of in's, formed once per in.Cache; in itself for "" or
 // TransformNone. Cached values of the transformed attributes (initialisations, filtered
 // matrices) are kept apart from those of the original ones. Forming the copy is checked
 // against the memory budget first.
@@ -102,10 +103,10 @@ func (in Input) WithTransformedAttributesContext(ctx context.Context, t string) 
 	if err := (AttributeTransform{t}).checkTransform("transform"); err != nil {
 		return in, err
 	}
-	if in.attr != nil {
+	if in.filtered {
 		return in, fmt.Errorf("transform %s: the attributes are already graph-filtered; transform them before the filter", t)
 	}
-	if in.X == nil && in.XDense == nil {
+	if in.X == nil {
 		return in, nil // validate reports the missing attributes
 	}
 	if err := ctx.Err(); err != nil {
@@ -113,20 +114,16 @@ func (in Input) WithTransformedAttributesContext(ctx context.Context, t string) 
 	}
 	key := "transform/" + in.xKey + "/" + t
 	v, err := in.Cache.Do(key, func() (any, error) {
-		if in.XDense != nil {
-			return TransformDense(in.XDense, t)
+		x, d := in.rows()
+		if d != nil {
+			return TransformDense(d, t)
 		}
-		return TransformCSR(in.X, t)
+		return TransformCSR(x, t)
 	})
 	if err != nil {
 		return in, err
 	}
-	switch x := v.(type) {
-	case *dense.Matrix:
-		in.XDense = x
-	case *sparse.CSR:
-		in.X = x
-	}
+	in.X = v.(attr.Matrix)
 	in.xKey = key + "/"
 	return in, nil
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/nagc-harness/nagc/dense"
+	"github.com/nagc-harness/nagc/internal/attrtest"
 	"github.com/nagc-harness/nagc/memory"
 	"github.com/nagc-harness/nagc/sparse"
 )
@@ -196,7 +197,7 @@ func TestSplitOfSignedIsNonNegative(t *testing.T) {
 // attributes (a zero in every column) is X itself: no copy.
 func TestShiftLeavesNonNegativeSparseAsIs(t *testing.T) {
 	in, _ := plantedGraph(2, 60, 12, 3, 0.2, 0.02, 0.6, 0.05)
-	got, err := TransformCSR(in.X, TransformShift)
+	got, err := TransformCSR(attrtest.Sparse(in.X), TransformShift)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -211,12 +212,12 @@ func signedInput(f32 bool) (Input, []int) {
 	in, truth := plantedGraph(7, 120, 24, 3, 0.15, 0.01, 0.6, 0.05)
 	in = withDenseX(in, f32)
 	if f32 {
-		for i := range in.XDense.Float32() {
-			in.XDense.Float32()[i] -= 0.5
+		for i := range in.DenseAttributes().Float32() {
+			in.DenseAttributes().Float32()[i] -= 0.5
 		}
 	} else {
-		for i := range in.XDense.Float64() {
-			in.XDense.Float64()[i] -= 0.5
+		for i := range in.DenseAttributes().Float64() {
+			in.DenseAttributes().Float64()[i] -= 0.5
 		}
 	}
 	return in, truth
@@ -243,7 +244,7 @@ func TestTransformFitsAsTransformedInput(t *testing.T) {
 		for _, tr := range []string{TransformSplit, TransformShift, TransformMinMax} {
 			in := signed
 			if tc.method == "jwnmf" { // sparse attributes only
-				in.XDense, in.X = nil, csrOf(t, entries(signed.XDense))
+				in.X = csrOf(t, entries(signed.DenseAttributes()))
 			}
 			params := map[string]any{"transform": tr}
 			for k, v := range tc.params {
@@ -255,10 +256,10 @@ func TestTransformFitsAsTransformedInput(t *testing.T) {
 			}
 			plain, _ := New(tc.method, tc.params)
 			byHand := in
-			if in.XDense != nil {
-				byHand.XDense, err = TransformDense(in.XDense, tr)
+			if in.DenseAttributes() != nil {
+				byHand.X, err = TransformDense(in.DenseAttributes(), tr)
 			} else {
-				byHand.X, err = TransformCSR(in.X, tr)
+				byHand.X, err = TransformCSR(attrtest.Sparse(in.X), tr)
 			}
 			if err != nil {
 				t.Fatal(err)
@@ -297,11 +298,11 @@ func TestTransformCachedOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if a.XDense != b.XDense || a.XDense == in.XDense {
+	if a.X != b.X || a.X == in.X {
 		t.Error("two transforms of one cached input are not one matrix")
 	}
-	if _, m := a.XDense.Dims(); m != 48 || !a.XDense.Is32() {
-		t.Errorf("split of 24 float32 columns: %d columns, float32 %v", m, a.XDense.Is32())
+	if _, m := a.DenseAttributes().Dims(); m != 48 || !a.DenseAttributes().Is32() {
+		t.Errorf("split of 24 float32 columns: %d columns, float32 %v", m, a.DenseAttributes().Is32())
 	}
 }
 
@@ -356,7 +357,7 @@ func TestTransformMemoryEstimate(t *testing.T) {
 	split, _ := New("nagc", map[string]any{"transform": "split"})
 	a, _ := EstimateMemory(plain, in, 3)
 	b, _ := EstimateMemory(split, in, 3)
-	n, m := in.XDense.Dims()
+	n, m := in.DenseAttributes().Dims()
 	if copyBytes := uint64(n * 2 * m * 8); b < a+copyBytes {
 		t.Errorf("estimate with split %d, without %d: want at least the %d bytes of the copy more", b, a, copyBytes)
 	}
@@ -368,10 +369,10 @@ func TestTransformRefusedOverBudget(t *testing.T) {
 	in, _ := signedInput(false)
 	defer memory.SetLimit(0)
 	memory.SetLimit(1000) // bytes: less than any copy of the 120×24 attributes
-	if _, err := TransformDense(in.XDense, TransformSplit); !errors.Is(err, memory.ErrTooLarge) || !strings.Contains(err.Error(), "split-transformed attributes (120×48, dense)") {
+	if _, err := TransformDense(in.DenseAttributes(), TransformSplit); !errors.Is(err, memory.ErrTooLarge) || !strings.Contains(err.Error(), "split-transformed attributes (120×48, dense)") {
 		t.Errorf("dense split over the budget: %v", err)
 	}
-	if _, err := TransformCSR(csrOf(t, entries(in.XDense)), TransformMinMax); !errors.Is(err, memory.ErrTooLarge) {
+	if _, err := TransformCSR(csrOf(t, entries(in.DenseAttributes())), TransformMinMax); !errors.Is(err, memory.ErrTooLarge) {
 		t.Errorf("sparse minmax over the budget: %v", err)
 	}
 	m, _ := New("kmeans", map[string]any{"transform": "split"})
@@ -419,7 +420,7 @@ func TestTransformBatches(t *testing.T) {
 		t.Errorf("%d of %d fits shared a lockstep batch or were read off a longer fit", shared, len(fits))
 	}
 	for i, f := range fits {
-		alone, err := f.Method.Fit(context.Background(), Input{Adj: in.Adj, XDense: in.XDense}, 3, 4)
+		alone, err := f.Method.Fit(context.Background(), Input{Adj: in.Adj, X: in.X}, 3, 4)
 		if errs[i] != nil || err != nil {
 			t.Fatalf("fit %d: batch %v, alone %v", i, errs[i], err)
 		}

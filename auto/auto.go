@@ -279,10 +279,11 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 // algorithms.NeedsNonNegativeAttributes) refuse; those rows are then left out, with a
 // warning in res, rather than run to fail. Either set left empty is an error.
 func (res *Result) forSignedAttributes(g *datasets.Graph, cands, krows []experiments.MethodSpec) ([]experiments.MethodSpec, []experiments.MethodSpec, error) {
-	if g.XDense == nil {
+	_, d := g.StoredX()
+	if d == nil {
 		return cands, krows, nil
 	}
-	i, j, negative := g.XDense.FirstNegative()
+	i, j, negative := d.FirstNegative()
 	if !negative {
 		return cands, krows, nil
 	}

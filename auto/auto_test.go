@@ -17,6 +17,7 @@ import (
 
 	"github.com/nagc-harness/nagc/datasets"
 	"github.com/nagc-harness/nagc/dense"
+	"github.com/nagc-harness/nagc/internal/attrtest"
 	"github.com/nagc-harness/nagc/results"
 	"github.com/nagc-harness/nagc/sparse"
 )
@@ -416,7 +417,7 @@ func TestSignedAttributes(t *testing.T) {
 	n, m := g.X.Dims()
 	data := make([]float64, n*m)
 	for i := 0; i < n; i++ {
-		cols, vals := g.X.Row(i)
+		cols, vals := attrtest.Sparse(g.X).Row(i)
 		for k, j := range cols {
 			data[i*m+j] = vals[k]
 		}
@@ -430,7 +431,7 @@ func TestSignedAttributes(t *testing.T) {
 			data[i*m+j] -= mean
 		}
 	}
-	g.X, g.XDense = nil, dense.NewMatrix64(n, m, data)
+	g.X = dense.NewMatrix64(n, m, data)
 	for _, k1 := range []int{0, 3} {
 		res, err := Run(context.Background(), Options{Graph: g, K1: k1, Budget: "quick", OutDir: t.TempDir(), Workers: 2})
 		if err != nil {

@@ -37,7 +37,8 @@ func WriteUnlabeled(dir string, g *datasets.Graph) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	if g.XDense != nil {
+	x, d := g.StoredX()
+	if d != nil {
 		c := *g
 		c.Labels, c.ClassNames = nil, nil
 		return datasets.WriteNPZ(filepath.Join(dir, "graph.npz"), &c)
@@ -45,28 +46,29 @@ func WriteUnlabeled(dir string, g *datasets.Graph) error {
 	if err := writeMTX(filepath.Join(dir, "adj.mtx"), g.Adj); err != nil {
 		return err
 	}
-	return writeMTX(filepath.Join(dir, "features.mtx"), g.X)
+	return writeMTX(filepath.Join(dir, "features.mtx"), x)
 }
 
 // attributeRows returns a function giving row v of g's attributes as column indices and
 // values: X's stored entries, or every column of a dense row (the slices are reused by
 // the next call).
 func attributeRows(g *datasets.Graph) func(v int) ([]int, []float64) {
-	if g.XDense == nil {
-		return g.X.Row
+	x, d := g.StoredX()
+	if d == nil {
+		return x.Row
 	}
 	m := g.M()
 	cols, vals := make([]int, m), make([]float64, m)
 	for j := range cols {
 		cols[j] = j
 	}
-	return func(v int) ([]int, []float64) { return cols, g.XDense.Row(vals, v) }
+	return func(v int) ([]int, []float64) { return cols, d.RowTo(vals, v) }
 }
 
 // UnlabeledFormat returns the format WriteUnlabeled writes g in: npz for dense
 // attributes, else mtx.
 func UnlabeledFormat(g *datasets.Graph) string {
-	if g.XDense != nil {
+	if _, d := g.StoredX(); d != nil {
 		return datasets.FormatNPZ
 	}
 	return datasets.FormatMTX

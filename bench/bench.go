@@ -114,7 +114,7 @@ func timeOne(ctx context.Context, c Case, m Method, opt Options) Result {
 		r.Err = err.Error()
 		return r
 	}
-	in := algorithms.Input{Adj: g.Adj, X: g.X, XDense: g.XDense, Truth: g.Labels}
+	in := algorithms.Input{Adj: g.Adj, X: g.X, Truth: g.Labels}
 	if g.HasAttributes() && g.Adj != nil {
 		r.MultiplyAdds, _ = algorithms.EstimateIterationWork(method, algorithms.InputShape(in, g.K()))
 	}

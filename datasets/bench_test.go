@@ -3,6 +3,8 @@ package datasets
 import (
 	"path/filepath"
 	"testing"
+
+	"github.com/nagc-harness/nagc/internal/attrtest"
 )
 
 // BenchmarkSynthetic1M generates a graph of 10⁶ vertices, average degree 10, 1000
@@ -41,7 +43,7 @@ func toTestGraph(g *Graph) testGraph {
 	tg := testGraph{ids: g.IDs, x: make([][]float64, g.N())}
 	for i := range tg.x {
 		tg.x[i] = make([]float64, g.M())
-		cols, vals := g.X.Row(i)
+		cols, vals := attrtest.Sparse(g.X).Row(i)
 		for k, j := range cols {
 			tg.x[i][j] = vals[k]
 		}

@@ -11,7 +11,7 @@
 // an attribute matrix, and, when the data has them, a ground-truth class per vertex. The
 // adjacency is stored sparse; the attributes are sparse (Graph.X) or, where the file
 // stores them dense (an .npz attr_matrix, a .npy feature file, OGB node features, dense
-// synthetic shapes), dense (Graph.XDense, float32 when the file holds float32). No
+// synthetic shapes), dense (a dense.Matrix, float32 when the file holds float32). No
 // function of this package allocates an n×n matrix or a dense copy of sparse attributes,
 // and none makes a sparse copy of dense ones.
 //

@@ -55,14 +55,14 @@ const reasonNoFeatureLine = "edge names an id with no feature line"
 // Feature file as a NumPy .npy array (numpy.save of an n×m array; float32 kept as
 // float32): row i holds the attributes of vertex i, whose id is "i", so the edge file
 // names vertices 0 … n−1, as OGB, PyG and DGL number them; an edge naming another id is
-// dropped and counted. The attributes stay dense (Graph.XDense).
+// dropped and counted. The attributes stay dense (Graph.X, a dense.Matrix).
 //
 // Feature file, dense layout (the default): "id v1 v2 … vm" a line, every line with the
 // same m; with Labels "column" the last field is the label instead. Sparse layout: "id
 // column value" a line, columns numbered from 0 (m is the largest column + 1), a vertex
 // being every id that has a line. Rows layout: "v1 v2 … vm" a line, no id, vertex i−1 on
 // line i (ids 0…n−1). Values are numbers from 0 to MaxAttribute; a dense or rows file
-// may hold negative values too (embeddings), and is then kept dense (Graph.XDense,
+// may hold negative values too (embeddings), and is then kept dense (a dense.Matrix X,
 // float64), as an .npy file is, with the load's warning about them.
 //
 // What Python writes is read as meant (docs/your-graph-checks.md): pandas' to_csv()
@@ -96,7 +96,7 @@ func openEdgeList(s Spec) (*Graph, *LoadReport, error) {
 		return nil, nil, err
 	}
 	if xd != nil {
-		g.X, g.XDense = nil, xd
+		g.X = xd
 		warnEdgelessRows(g, rep, edges, features)
 	}
 	if labelColumn {
@@ -928,7 +928,7 @@ func (e *edgeListParser) graph() (*Graph, error) {
 		return nil, fmt.Errorf("adjacency: %w", err)
 	}
 	if e.xDense != nil {
-		return &Graph{IDs: e.ids, Adj: adj, XDense: e.xDense, Dangling: e.dangling}, nil
+		return &Graph{IDs: e.ids, Adj: adj, X: e.xDense, Dangling: e.dangling}, nil
 	}
 	x := e.x
 	if e.sparseX != nil {

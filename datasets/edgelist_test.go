@@ -10,6 +10,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/nagc-harness/nagc/internal/attrtest"
 	"github.com/nagc-harness/nagc/memory"
 )
 
@@ -150,7 +151,7 @@ func TestOpenEdgeListSmall(t *testing.T) {
 			}
 			for i, row := range test.x {
 				for j, v := range row {
-					if got := g.X.At(i, j); got != v {
+					if got := attrtest.Sparse(g.X).At(i, j); got != v {
 						t.Errorf("X[%d,%d] = %v, want %v", i, j, got, v)
 					}
 				}
@@ -404,25 +405,25 @@ func checkOpened(t *testing.T, g *Graph, rep *LoadReport) {
 				t.Fatalf("A[%d,%d] = %v, A[%d,%d] = %v", i, j, vals[k], j, i, g.Adj.At(j, i))
 			}
 		}
-		if g.XDense != nil {
-			_, m := g.XDense.Dims()
+		if attrtest.Dense(g.X) != nil {
+			_, m := attrtest.Dense(g.X).Dims()
 			for j := 0; j < m; j++ {
-				if v := g.XDense.At(i, j); math.IsNaN(v) || math.IsInf(v, 0) {
+				if v := attrtest.Dense(g.X).At(i, j); math.IsNaN(v) || math.IsInf(v, 0) {
 					t.Fatalf("XDense[%d,%d] = %v", i, j, v)
 				}
 			}
 			continue
 		}
-		_, xv := g.X.Row(i)
+		_, xv := attrtest.Sparse(g.X).Row(i)
 		for _, v := range xv {
 			if !(v > 0) {
 				t.Fatalf("X row %d stores %v", i, v)
 			}
 		}
 	}
-	if g.XDense != nil {
-		if r, _ := g.XDense.Dims(); r != n || g.X != nil {
-			t.Fatalf("XDense has %d rows for %d vertices (X %v)", r, n, g.X != nil)
+	if attrtest.Dense(g.X) != nil {
+		if r, _ := attrtest.Dense(g.X).Dims(); r != n || attrtest.Sparse(g.X) != nil {
+			t.Fatalf("XDense has %d rows for %d vertices (X %v)", r, n, attrtest.Sparse(g.X) != nil)
 		}
 	} else if r, _ := g.X.Dims(); r != n {
 		t.Fatalf("X has %d rows for %d vertices", r, n)
@@ -545,13 +546,13 @@ func TestDenseFeaturesWithNegativeValues(t *testing.T) {
 	}
 	_, s := specInDir(t, files, Spec{Path: "."})
 	g, rep := mustOpen(t, s)
-	if g.XDense == nil || g.X != nil {
-		t.Fatalf("attributes: dense %v, sparse %v; want them dense", g.XDense != nil, g.X != nil)
+	if attrtest.Dense(g.X) == nil || attrtest.Sparse(g.X) != nil {
+		t.Fatalf("attributes: dense %v, sparse %v; want them dense", attrtest.Dense(g.X) != nil, attrtest.Sparse(g.X) != nil)
 	}
 	want := [][]float64{{0.5, -1.25, 0}, {0, 0, 0}, {-3e-2, 1, 2}}
 	for i, row := range want {
 		for j, v := range row {
-			if got := g.XDense.At(i, j); got != v {
+			if got := attrtest.Dense(g.X).At(i, j); got != v {
 				t.Errorf("X[%d,%d] = %v, want %v", i, j, got, v)
 			}
 		}
@@ -562,7 +563,7 @@ func TestDenseFeaturesWithNegativeValues(t *testing.T) {
 
 	files["features.csv"] = "id,e0,e1,e2\n0,0.5,1.25,0\n1,0,0,0\n2,3e-2,1,2\n"
 	_, s = specInDir(t, files, Spec{Path: "."})
-	if g, _ = mustOpen(t, s); g.XDense != nil || g.X == nil || g.X.NNZ() != 5 {
+	if g, _ = mustOpen(t, s); attrtest.Dense(g.X) != nil || attrtest.Sparse(g.X) == nil || g.X.NNZ() != 5 {
 		t.Errorf("non-negative dense file: want sparse attributes of 5 entries")
 	}
 

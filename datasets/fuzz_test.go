@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/nagc-harness/nagc/internal/attrtest"
 )
 
 // parseBytes parses in-memory LINQS files: a.content, then b.content when b is not
@@ -152,7 +154,7 @@ func checkFuzzGraph(t *testing.T, g *Graph) {
 	}
 	_, m := g.X.Dims()
 	for i := 0; i < n; i++ {
-		cols, vals := g.X.Row(i)
+		cols, vals := attrtest.Sparse(g.X).Row(i)
 		for k, j := range cols {
 			v := vals[k]
 			if j < 0 || j >= m || !(v > 0) || math.IsInf(v, 0) {
@@ -183,7 +185,7 @@ func roundTrip(t *testing.T, g *Graph) *Graph {
 		for j := range row {
 			row[j] = "0"
 		}
-		cols, vals := g.X.Row(i)
+		cols, vals := attrtest.Sparse(g.X).Row(i)
 		for k, j := range cols {
 			row[j] = strconv.FormatFloat(vals[k], 'g', -1, 64)
 		}

@@ -4,6 +4,7 @@ import (
 	"math"
 	"sort"
 
+	"github.com/nagc-harness/nagc/attr"
 	"github.com/nagc-harness/nagc/dense"
 	"github.com/nagc-harness/nagc/sparse"
 )
@@ -34,13 +35,10 @@ type Graph struct {
 	// the diagonal.
 	Adj *sparse.CSR
 
-	// X is the n×m attribute matrix; only non-zero values are stored. It is nil when
-	// the attributes are dense (XDense).
-	X *sparse.CSR
-
-	// XDense is the n×m attribute matrix when the data stores it dense; X is then nil.
-	// At most one of X and XDense is set.
-	XDense *dense.Matrix
+	// X is the n×m attribute matrix: a *sparse.CSR (only non-zero values stored) or,
+	// when the data stores it dense, a *dense.Matrix. It is nil for a graph without
+	// attributes.
+	X attr.Matrix
 
 	// Dangling is the number of edge lines that were dropped because they name
 	// an id that has no attribute line.
@@ -69,27 +67,26 @@ func (g *Graph) N() int { return len(g.IDs) }
 
 // M returns the number of attribute columns.
 func (g *Graph) M() int {
-	switch {
-	case g.X != nil:
-		_, m := g.X.Dims()
-		return m
-	case g.XDense != nil:
-		_, m := g.XDense.Dims()
-		return m
+	if g.X == nil {
+		return 0
 	}
-	return 0
+	_, m := g.X.Dims()
+	return m
 }
 
 // HasAttributes reports whether the graph has an attribute matrix, sparse or dense.
-func (g *Graph) HasAttributes() bool { return g.X != nil || g.XDense != nil }
+func (g *Graph) HasAttributes() bool { return g.X != nil }
 
-// ScoredAttributes returns the attribute matrix the attribute measures of package
-// metrics read (metrics.Attributes): X, or XDense for dense attributes.
-func (g *Graph) ScoredAttributes() interface{ Dims() (r, c int) } {
-	if g.X != nil || g.XDense == nil {
-		return g.X
+// StoredX returns X in the form it is stored in: a CSR, or a dense matrix; both nil for
+// a graph without attributes. It is the one place that asks X for its type.
+func (g *Graph) StoredX() (*sparse.CSR, *dense.Matrix) {
+	switch x := g.X.(type) {
+	case *sparse.CSR:
+		return x, nil
+	case *dense.Matrix:
+		return nil, x
 	}
-	return g.XDense
+	return nil, nil
 }
 
 // NoColumns returns the n×0 sparse matrix: no attributes, for n vertices.
@@ -101,16 +98,13 @@ func NoColumns(n int) *sparse.CSR {
 	return x
 }
 
-// AttributeNNZ returns the number of non-zero attribute values: the stored entries of X,
-// or the non-zero entries of XDense (cost O(n·m)).
+// AttributeNNZ returns the number of non-zero attribute values: the stored entries of a
+// sparse X, the non-zero entries of a dense one (cost O(n·m)).
 func (g *Graph) AttributeNNZ() int {
-	switch {
-	case g.X != nil:
-		return g.X.NNZ()
-	case g.XDense != nil:
-		return g.XDense.NNZ()
+	if g.X == nil {
+		return 0
 	}
-	return 0
+	return g.X.NNZ()
 }
 
 // K returns the number of classes, 0 for an unlabeled graph.

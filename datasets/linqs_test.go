@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nagc-harness/nagc/internal/attrtest"
 	"github.com/nagc-harness/nagc/internal/testenv"
 )
 
@@ -135,7 +136,7 @@ func checkAdjacency(t *testing.T, g *Graph) {
 		t.Fatalf("X has %d rows, want %d", r, n)
 	}
 	for i := 0; i < n; i++ {
-		_, vals := g.X.Row(i)
+		_, vals := attrtest.Sparse(g.X).Row(i)
 		for _, v := range vals {
 			if !(v > 0) || math.IsInf(v, 0) {
 				t.Fatalf("X row %d stores %v", i, v)
@@ -361,7 +362,7 @@ func graphsEqual(a, b *Graph) string {
 			Dims() (int, int)
 			Row(int) ([]int, []float64)
 		}
-	}{{"Adj", a.Adj, b.Adj}, {"X", a.X, b.X}} {
+	}{{"Adj", a.Adj, b.Adj}, {"X", attrtest.Sparse(a.X), attrtest.Sparse(b.X)}} {
 		r1, c1 := m.x.Dims()
 		r2, c2 := m.y.Dims()
 		if r1 != r2 || c1 != c2 {
@@ -421,7 +422,7 @@ func TestLoadLINQSSmall(t *testing.T) {
 	}
 	for i, row := range want.x {
 		for j, v := range row {
-			if got := g.X.At(i, j); got != v {
+			if got := attrtest.Sparse(g.X).At(i, j); got != v {
 				t.Errorf("X[%d,%d] = %v, want %v", i, j, got, v)
 			}
 		}

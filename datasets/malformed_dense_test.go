@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nagc-harness/nagc/internal/attrtest"
 	"github.com/nagc-harness/nagc/memory"
 )
 
@@ -117,12 +118,12 @@ func TestNPYFeatureCorpus(t *testing.T) {
 				}
 				return
 			}
-			if warnings != "" || g.N() != 3 || g.M() != 2 || g.XDense.Is32() != tc.want32 {
-				t.Fatalf("n %d, m %d, float32 %v (want %v), warnings %q", g.N(), g.M(), g.XDense.Is32(), tc.want32, warnings)
+			if warnings != "" || g.N() != 3 || g.M() != 2 || attrtest.Dense(g.X).Is32() != tc.want32 {
+				t.Fatalf("n %d, m %d, float32 %v (want %v), warnings %q", g.N(), g.M(), attrtest.Dense(g.X).Is32(), tc.want32, warnings)
 			}
 			for i := 0; i < 3; i++ {
 				for j := 0; j < 2; j++ {
-					if got := g.XDense.At(i, j); got != vals[i*2+j] {
+					if got := attrtest.Dense(g.X).At(i, j); got != vals[i*2+j] {
 						t.Errorf("X[%d,%d] = %v, want %v", i, j, got, vals[i*2+j])
 					}
 				}
@@ -181,11 +182,11 @@ func TestNPZDenseCorpus(t *testing.T) {
 			if got := fmtInts(g.Labels); got != tc.labels || !strings.Contains(warnings, tc.warn) || tc.warn == "" && warnings != "" {
 				t.Errorf("labels %s, want %s; warnings %q, want %q", got, tc.labels, warnings, tc.warn)
 			}
-			if g.XDense != nil && (g.XDense.At(1, 0) != 2 || g.XDense.At(2, 1) != 0.75) {
-				t.Errorf("attr_matrix misread: %v", g.XDense.Float32())
+			if attrtest.Dense(g.X) != nil && (attrtest.Dense(g.X).At(1, 0) != 2 || attrtest.Dense(g.X).At(2, 1) != 0.75) {
+				t.Errorf("attr_matrix misread: %v", attrtest.Dense(g.X).Float32())
 			}
-			if a["attr_data"] != nil && (g.XDense != nil || g.X == nil || g.X.At(2, 1) != 8) {
-				t.Errorf("with both, want the sparse attributes; dense %v", g.XDense != nil)
+			if a["attr_data"] != nil && (attrtest.Dense(g.X) != nil || attrtest.Sparse(g.X) == nil || attrtest.Sparse(g.X).At(2, 1) != 8) {
+				t.Errorf("with both, want the sparse attributes; dense %v", attrtest.Dense(g.X) != nil)
 			}
 		})
 	}

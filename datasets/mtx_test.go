@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/nagc-harness/nagc/internal/attrtest"
 )
 
 func TestOpenMTXSmall(t *testing.T) {
@@ -70,7 +72,7 @@ func TestOpenMTXSmall(t *testing.T) {
 			}
 			for i, row := range test.x {
 				for j, v := range row {
-					if got := g.X.At(i, j); got != v {
+					if got := attrtest.Sparse(g.X).At(i, j); got != v {
 						t.Errorf("X[%d,%d] = %v, want %v", i, j, got, v)
 					}
 				}

@@ -95,7 +95,10 @@ func openNPZ(s Spec) (*Graph, *LoadReport, error) {
 	default:
 		x, _ = sparse.NewCSR(n, 0, make([]int, n+1), nil, nil)
 	}
-	g := &Graph{IDs: a.nodeNames(n, rep), Adj: adj, X: x, XDense: xd}
+	g := &Graph{IDs: a.nodeNames(n, rep), Adj: adj, X: x}
+	if xd != nil {
+		g.X = xd
+	}
 
 	switch {
 	case s.Labels == LabelsNone:

@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/nagc-harness/nagc/internal/attrtest"
 )
 
 // npyBytes returns a .npy file of a 2-D array: vals (row-major) written in C or Fortran
@@ -119,15 +121,15 @@ func TestNPZAttrMatrix(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if g.X != nil || g.XDense == nil {
-				t.Fatalf("X %v, XDense %v: want the dense attributes only", g.X, g.XDense)
+			if attrtest.Sparse(g.X) != nil || attrtest.Dense(g.X) == nil {
+				t.Fatalf("X %v, XDense %v: want the dense attributes only", g.X, attrtest.Dense(g.X))
 			}
-			if g.XDense.Is32() != tc.want32 {
-				t.Errorf("float32 storage %v, want %v", g.XDense.Is32(), tc.want32)
+			if attrtest.Dense(g.X).Is32() != tc.want32 {
+				t.Errorf("float32 storage %v, want %v", attrtest.Dense(g.X).Is32(), tc.want32)
 			}
 			for i := 0; i < 3; i++ {
 				for j := 0; j < 2; j++ {
-					if got := g.XDense.At(i, j); got != vals[i*2+j] {
+					if got := attrtest.Dense(g.X).At(i, j); got != vals[i*2+j] {
 						t.Errorf("X[%d,%d] = %v, want %v", i, j, got, vals[i*2+j])
 					}
 				}
@@ -220,11 +222,11 @@ func TestNPYFeaturesBesideEdgeList(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if g.N() != 4 || g.M() != 2 || g.XDense == nil || !g.XDense.Is32() || g.Edges() != 3 || g.Dangling != 1 || g.K() != 2 {
-		t.Fatalf("n %d, m %d, edges %d, dangling %d, k %d, dense %v; report %v", g.N(), g.M(), g.Edges(), g.Dangling, g.K(), g.XDense != nil, rep)
+	if g.N() != 4 || g.M() != 2 || attrtest.Dense(g.X) == nil || !attrtest.Dense(g.X).Is32() || g.Edges() != 3 || g.Dangling != 1 || g.K() != 2 {
+		t.Fatalf("n %d, m %d, edges %d, dangling %d, k %d, dense %v; report %v", g.N(), g.M(), g.Edges(), g.Dangling, g.K(), attrtest.Dense(g.X) != nil, rep)
 	}
-	if g.XDense.At(2, 1) != 3 || g.XDense.At(3, 0) != 0.5 {
-		t.Errorf("Fortran-order features misplaced: %v", g.XDense.Float32())
+	if attrtest.Dense(g.X).At(2, 1) != 3 || attrtest.Dense(g.X).At(3, 0) != 0.5 {
+		t.Errorf("Fortran-order features misplaced: %v", attrtest.Dense(g.X).Float32())
 	}
 }
 
@@ -271,11 +273,11 @@ func TestOGBFolder(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if rep.Format != FormatOGB || g.N() != 4 || g.Edges() != 4 || g.M() != 3 || g.K() != 3 || !g.XDense.Is32() {
+		if rep.Format != FormatOGB || g.N() != 4 || g.Edges() != 4 || g.M() != 3 || g.K() != 3 || !attrtest.Dense(g.X).Is32() {
 			t.Fatalf("format %s, n %d, edges %d, m %d, k %d", rep.Format, g.N(), g.Edges(), g.M(), g.K())
 		}
-		if g.XDense.At(0, 0) != float64(float32(-0.1)) || g.XDense.At(2, 0) != float64(float32(1e-3)) {
-			t.Errorf("features %v", g.XDense.Float32())
+		if attrtest.Dense(g.X).At(0, 0) != float64(float32(-0.1)) || attrtest.Dense(g.X).At(2, 0) != float64(float32(1e-3)) {
+			t.Errorf("features %v", attrtest.Dense(g.X).Float32())
 		}
 		if g.Labels[0] != g.Labels[1] || g.Labels[0] == g.Labels[2] {
 			t.Errorf("labels %v", g.Labels)
@@ -343,7 +345,7 @@ func TestWriteNPZRoundTrip(t *testing.T) {
 		if back.Fingerprint() != g.Fingerprint() || len(rep.Warnings) != 0 {
 			t.Errorf("%s: the written graph reads back differently (warnings %v)", name, rep.Warnings)
 		}
-		if (g.XDense != nil) != (back.XDense != nil) {
+		if (attrtest.Dense(g.X) != nil) != (attrtest.Dense(back.X) != nil) {
 			t.Errorf("%s: dense attributes not kept dense", name)
 		}
 	}

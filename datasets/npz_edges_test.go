@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nagc-harness/nagc/internal/attrtest"
 	"github.com/nagc-harness/nagc/memory"
 )
 
@@ -133,9 +134,9 @@ func TestNPZEdgeArrays(t *testing.T) {
 			ref := filepath.Join(dir, "ref.npz")
 			writeZip(t, ref, edgeArraysReference())
 			want, _ := mustOpen(t, Spec{Path: ref})
-			if want.Fingerprint() != g.Fingerprint() || !slices.Equal(want.IDs, g.IDs) || !slices.Equal(want.ClassNames, g.ClassNames) || g.XDense == nil {
+			if want.Fingerprint() != g.Fingerprint() || !slices.Equal(want.IDs, g.IDs) || !slices.Equal(want.ClassNames, g.ClassNames) || attrtest.Dense(g.X) == nil {
 				t.Errorf("read differently from the CSR layout: ids %q, classes %q, labels %v, %d edges, dense attributes %v",
-					g.IDs, g.ClassNames, g.Labels, g.Edges(), g.XDense != nil)
+					g.IDs, g.ClassNames, g.Labels, g.Edges(), attrtest.Dense(g.X) != nil)
 			}
 			if notes := strings.Join(rep.Notes, "\n"); !strings.Contains(notes, tc.note) {
 				t.Errorf("notes %q, want one saying %q", notes, tc.note)

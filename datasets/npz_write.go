@@ -76,26 +76,26 @@ func (nw npzWriter) writeGraph(g *Graph) error {
 	if err := nw.writeCSR("adj", n, n, g.Adj.Row, g.Adj.NNZ(), g.Adj.UnitValues()); err != nil {
 		return err
 	}
-	switch {
-	case g.XDense != nil:
-		r, c := g.XDense.Dims()
+	switch x, d := g.StoredX(); {
+	case d != nil:
+		r, c := d.Dims()
 		w, err := nw.entry("attr_matrix")
 		if err != nil {
 			return err
 		}
-		if g.XDense.Is32() {
-			d := g.XDense.Float32()
-			err = writeNPY(w, "<f4", []int{r, c}, r*c, func(q int) float64 { return float64(d[q]) })
+		if d.Is32() {
+			v := d.Float32()
+			err = writeNPY(w, "<f4", []int{r, c}, r*c, func(q int) float64 { return float64(v[q]) })
 		} else {
-			d := g.XDense.Float64()
-			err = writeNPY(w, "<f8", []int{r, c}, r*c, func(q int) float64 { return d[q] })
+			v := d.Float64()
+			err = writeNPY(w, "<f8", []int{r, c}, r*c, func(q int) float64 { return v[q] })
 		}
 		if err != nil {
 			return err
 		}
-	case g.X != nil:
-		r, c := g.X.Dims()
-		if err := nw.writeCSR("attr", r, c, g.X.Row, g.X.NNZ(), false); err != nil {
+	case x != nil:
+		r, c := x.Dims()
+		if err := nw.writeCSR("attr", r, c, x.Row, x.NNZ(), false); err != nil {
 			return err
 		}
 	}

@@ -167,9 +167,11 @@ func openOGB(s Spec) (*Graph, *LoadReport, error) {
 	}
 	g := &Graph{IDs: ids, Adj: adj}
 	if p := ogbFile(raw, "node-feat.csv"); p != "" {
-		if g.XDense, err = readOGBFeatures(p, n, rep); err != nil {
+		x, err := readOGBFeatures(p, n, rep)
+		if err != nil {
 			return nil, nil, err
 		}
+		g.X = x
 		rep.Files = append(rep.Files, p)
 	} else {
 		g.X = NoColumns(n)

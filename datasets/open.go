@@ -184,8 +184,8 @@ func warnOddities(g *Graph, rep *LoadReport, spec Spec, isDir bool) {
 	if g.M() == 0 {
 		rep.warn("the graph has no attributes (m = 0): attribute-based methods cannot use it%s", besideHint(spec, isDir))
 	}
-	if g.XDense != nil {
-		if i, j, neg := g.XDense.FirstNegative(); neg {
+	if _, d := g.StoredX(); d != nil {
+		if i, j, neg := d.FirstNegative(); neg {
 			rep.warn("the dense attributes have negative values (the first at vertex %d, column %d): nagc and nmf need non-negative attributes: give them the option transform (split, shift or minmax); kmeans, sgc-kmeans, metis and snmf use them as they are", i, j)
 		}
 	}

@@ -14,6 +14,8 @@ import (
 	"testing"
 
 	"github.com/sbinet/npyio/npz"
+
+	"github.com/nagc-harness/nagc/internal/attrtest"
 )
 
 // testGraph is a small graph written out in every format by the tests.
@@ -258,8 +260,8 @@ func TestOpenCrossFormat(t *testing.T) {
 	if rep.Format != FormatLINQS || want.K() != 3 || want.N() != 6 || want.Edges() != 6 {
 		t.Fatalf("LINQS read as %s", rep)
 	}
-	if want.X.At(2, 0) != 1.5 || want.X.At(3, 1) != 0.125 {
-		t.Errorf("real-valued attributes not kept: X[2,0] = %v, X[3,1] = %v", want.X.At(2, 0), want.X.At(3, 1))
+	if attrtest.Sparse(want.X).At(2, 0) != 1.5 || attrtest.Sparse(want.X).At(3, 1) != 0.125 {
+		t.Errorf("real-valued attributes not kept: X[2,0] = %v, X[3,1] = %v", attrtest.Sparse(want.X).At(2, 0), attrtest.Sparse(want.X).At(3, 1))
 	}
 	fp := want.Fingerprint()
 	// gzip-compressed files (SNAP's .txt.gz, .mtx.gz) read the same.
@@ -476,8 +478,8 @@ func TestOpenUnlabeled(t *testing.T) {
 		if h.Labels != nil || h.ClassNames != nil || h.K() != 0 || h.Labeled() || rep.K != 0 {
 			t.Errorf("%s: labels %v, classes %v", spec.Path, h.Labels, h.ClassNames)
 		}
-		if h.M() != 3 || h.X.At(2, 0) != 1.5 {
-			t.Errorf("%s: m = %d, X[2,0] = %v", spec.Path, h.M(), h.X.At(2, 0))
+		if h.M() != 3 || attrtest.Sparse(h.X).At(2, 0) != 1.5 {
+			t.Errorf("%s: m = %d, X[2,0] = %v", spec.Path, h.M(), attrtest.Sparse(h.X).At(2, 0))
 		}
 		if !strings.Contains(rep.String(), "k=none (unlabeled)") {
 			t.Errorf("report %q does not say unlabeled", rep)

@@ -199,10 +199,10 @@ func (g *Graph) Fingerprint() string {
 	h.Write([]byte("nagc-graph-v1\x00"))
 	put(uint64(g.N()))
 	hashCSR(h, g.Adj, put)
-	if g.XDense != nil {
-		hashDenseAsCSR(h, g.XDense, put)
+	if x, d := g.StoredX(); d != nil {
+		hashDenseAsCSR(h, d, put)
 	} else {
-		hashCSR(h, g.X, put)
+		hashCSR(h, x, put)
 	}
 	if g.Labels == nil {
 		h.Write([]byte("unlabeled"))
@@ -229,7 +229,7 @@ func hashDenseAsCSR(h hash.Hash, x *dense.Matrix, put func(uint64)) {
 	put(uint64(c))
 	row := make([]float64, c)
 	for i := 0; i < r; i++ {
-		x.Row(row, i)
+		x.RowTo(row, i)
 		nz := 0
 		for _, v := range row {
 			if v != 0 {

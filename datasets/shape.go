@@ -236,9 +236,9 @@ func ShapeBytes(s Shape) uint64 {
 //     class. So a share Homophily of the edges, and of each vertex's edges in
 //     expectation, lie inside a class. No self-loops; the rare repeated pair is stored
 //     once. The adjacency is symmetric 0/1.
-//   - Dense attributes (float32, XDense): X[i,j] = |μ[c,j] + Noise·ε| for i of class c,
+//   - Dense attributes (float32, dense X): X[i,j] = |μ[c,j] + Noise·ε| for i of class c,
 //     μ[c,j] and ε standard normal.
-//   - Signed attributes (float32, XDense): X[i,j] = μ[c,j] + Noise·ε, the same draws
+//   - Signed attributes (float32, dense X): X[i,j] = μ[c,j] + Noise·ε, the same draws
 //     without the absolute value.
 //   - Sparse attributes (0/1, X): 20 draws a vertex (fewer for M < 20), half uniform in
 //     its class's block of M/K columns, half uniform over all; repeats merged.
@@ -284,10 +284,14 @@ func SyntheticShape(s Shape) (*Graph, error) {
 	}
 	g := &Graph{Name: s.String(), IDs: ids, Labels: labels, ClassNames: names, Adj: adj}
 	if s.Attributes != "sparse" {
-		g.XDense = shapeDense(s, labels)
-	} else if g.X, err = shapeSparse(s, labels); err != nil {
+		g.X = shapeDense(s, labels)
+		return g, nil
+	}
+	x, err := shapeSparse(s, labels)
+	if err != nil {
 		return nil, err
 	}
+	g.X = x
 	return g, nil
 }
 

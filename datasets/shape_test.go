@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"testing"
+
+	"github.com/nagc-harness/nagc/internal/attrtest"
 )
 
 func TestShapeCountsAndHomophily(t *testing.T) {
@@ -50,14 +52,14 @@ func TestShapeCountsAndHomophily(t *testing.T) {
 					t.Errorf("class %d has %d vertices, want about %.0f (uniform)", c, sz, want)
 				}
 			}
-			if (s.Attributes == "dense") != (g.XDense != nil) || (g.X == nil) == (g.XDense == nil) {
-				t.Errorf("attributes %q, XDense set %v, X set %v", s.Attributes, g.XDense != nil, g.X != nil)
+			if (s.Attributes == "dense") != (attrtest.Dense(g.X) != nil) || (attrtest.Sparse(g.X) == nil) == (attrtest.Dense(g.X) == nil) {
+				t.Errorf("attributes %q, XDense set %v, X set %v", s.Attributes, attrtest.Dense(g.X) != nil, attrtest.Sparse(g.X) != nil)
 			}
-			if g.XDense != nil {
-				if !g.XDense.Is32() {
+			if attrtest.Dense(g.X) != nil {
+				if !attrtest.Dense(g.X).Is32() {
 					t.Error("dense attributes not float32")
 				}
-				if _, _, neg := g.XDense.FirstNegative(); neg {
+				if _, _, neg := attrtest.Dense(g.X).FirstNegative(); neg {
 					t.Error("negative dense attribute")
 				}
 			}

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/nagc-harness/nagc/internal/attrtest"
 )
 
 func TestSyntheticDeterministic(t *testing.T) {
@@ -113,7 +115,7 @@ func TestSynthetic(t *testing.T) {
 				}
 				var hitIn, totIn, hitOut, totOut float64
 				for i := 0; i < g.N(); i++ {
-					cols, _ := g.X.Row(i)
+					cols, _ := attrtest.Sparse(g.X).Row(i)
 					hits := 0
 					for _, j := range cols {
 						if inMap[cfg.AttrCluster(j)] {

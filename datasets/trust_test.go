@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nagc-harness/nagc/internal/attrtest"
 	"github.com/nagc-harness/nagc/memory"
 )
 
@@ -34,7 +35,7 @@ func loadCoraTables(t *testing.T) (*Graph, coraTables) {
 	c.ids = g.IDs
 	for i := 0; i < g.N(); i++ {
 		row := make([]int, g.M())
-		cols, vals := g.X.Row(i)
+		cols, vals := attrtest.Sparse(g.X).Row(i)
 		for k, j := range cols {
 			row[j] = int(vals[k])
 		}
@@ -368,7 +369,7 @@ func TestFeatureLayoutRows(t *testing.T) {
 	for _, layout := range []string{"", LayoutRows} {
 		_, s := specInDir(t, files, Spec{Path: "e.txt", Features: "f.txt", FeatureLayout: layout})
 		g, rep := mustOpen(t, s)
-		if g.N() != 3 || g.M() != 4 || g.X.At(0, 0) != 1 || g.X.At(2, 1) != 3 || g.X.At(0, 3) != 2 || g.Edges() != 2 {
+		if g.N() != 3 || g.M() != 4 || attrtest.Sparse(g.X).At(0, 0) != 1 || attrtest.Sparse(g.X).At(2, 1) != 3 || attrtest.Sparse(g.X).At(0, 3) != 2 || g.Edges() != 2 {
 			t.Fatalf("layout %q: n=%d m=%d X=%v", layout, g.N(), g.M(), g.X)
 		}
 		warned := strings.Contains(strings.Join(rep.Warnings, "\n"), "no id column")
@@ -397,7 +398,7 @@ func TestNumberedHeader(t *testing.T) {
 			}
 			_, s := specInDir(t, map[string]string{"e.txt": edges, "f.txt": test.features}, Spec{Path: "e.txt", Features: "f.txt"})
 			g, rep := mustOpen(t, s)
-			if fmt.Sprint(g.IDs) != fmt.Sprint(test.ids) || g.M() != 3 || g.X.At(2, 2) != 1 || g.X.At(0, 0) != 1 || g.Edges() != 2 {
+			if fmt.Sprint(g.IDs) != fmt.Sprint(test.ids) || g.M() != 3 || attrtest.Sparse(g.X).At(2, 2) != 1 || attrtest.Sparse(g.X).At(0, 0) != 1 || g.Edges() != 2 {
 				t.Fatalf("ids %q, m=%d, X=%v\n%s", g.IDs, g.M(), g.X, rep)
 			}
 		})

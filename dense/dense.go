@@ -1,7 +1,8 @@
 // Package dense holds kernels for tall-skinny dense matrices, and Matrix, the form of
 // dense vertex attributes.
 //
-// Matrix is row-major float32 or float64 and acts as a sparse.Operator (matrix.go).
+// Matrix is row-major float32 or float64 and acts as an attribute matrix (attr.Matrix,
+// matrix.go); in CSR order it sums as the CSR of its non-zeros (csrorder.go).
 //
 // The kernels compute products of an n×k matrix with a small k×l one, the small k×l
 // products Aᵀ·B of two tall matrices, and a fused logistic sigmoid of such a product. They

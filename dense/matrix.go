@@ -9,9 +9,11 @@ import (
 )
 
 // Matrix is an r×c dense matrix stored row-major, as float32 or as float64: the form
-// dense vertex attributes take in NumPy files and OGB's node features. It is a
-// sparse.Operator, so that a method factorises it as it does a sparse attribute matrix,
-// and it hands out its rows for methods that need them (k-means).
+// dense vertex attributes take in NumPy files and OGB's node features, and (float64, in
+// CSR order: NewMatrix64CSROrder) the stored graph-filtered attributes of a sparse X. It
+// is an attribute matrix (attr.Matrix) and a sparse.Operator, so that a method factorises
+// it as it does a sparse attribute matrix, and it hands out its rows for methods that
+// need them (k-means).
 //
 // Storage is float32 when the data came as float32 (a NumPy float32 array, OGB's
 // features): it halves the memory of a large attribute matrix (ogbn-products: 0.98 GB
@@ -19,15 +21,17 @@ import (
 // float64 and computes in float64, so results depend on the stored values only, never
 // on the storage width beyond them.
 //
-// Products split the rows into blocks of BlockRows rows, fixed by r alone, and run them
+// Products (except those of a matrix in CSR order, see NewMatrix64CSROrder) split the
+// rows into blocks of BlockRows rows, fixed by r alone, and run them
 // on sparse.Threads() goroutines: MulDense computes every output row on one goroutine;
 // TMulDense, Sum and SumSq sum each block from zero and add the block sums in block
 // order. Results are bit-identical for any thread count. A Matrix holds no buffers
 // (float32 blocks are widened into pooled scratch), so goroutines may share it.
 type Matrix struct {
-	r, c int
-	f32  []float32
-	f64  []float64
+	r, c     int
+	f32      []float32
+	f64      []float64
+	csrOrder bool // sums as the CSR of its non-zeros (NewMatrix64CSROrder)
 }
 
 // NewMatrix64 returns the r×c matrix whose row-major entries are data (not copied).
@@ -79,8 +83,8 @@ func (x *Matrix) At(i, j int) float64 {
 	return x.f64[i*x.c+j]
 }
 
-// Row sets dst (length c) to row i as float64 and returns it.
-func (x *Matrix) Row(dst []float64, i int) []float64 {
+// RowTo sets dst (length at least c) to row i as float64 and returns dst[:c].
+func (x *Matrix) RowTo(dst []float64, i int) []float64 {
 	dst = dst[:x.c]
 	if x.Is32() {
 		for j, v := range x.f32[i*x.c : (i+1)*x.c] {
@@ -203,6 +207,11 @@ func (x *Matrix) TMulDense(dst, b *mat.Dense) {
 		zero(d, x.c, k)
 		return
 	}
+	if x.csrOrder {
+		zero(d, x.c, k)
+		x.tmulCSROrder(d, bw, k)
+		return
+	}
 	block := func(part blas64.General, lo, hi int, add bool) {
 		sp := x.blockScratch()
 		var buf []float64
@@ -268,10 +277,20 @@ func (x *Matrix) blockSums(sq bool) float64 {
 }
 
 // Sum returns the sum of all entries. Cost O(r·c).
-func (x *Matrix) Sum() float64 { return x.blockSums(false) }
+func (x *Matrix) Sum() float64 {
+	if x.csrOrder {
+		return x.sumsCSROrder(false)
+	}
+	return x.blockSums(false)
+}
 
 // SumSq returns the squared Frobenius norm. Cost O(r·c).
-func (x *Matrix) SumSq() float64 { return x.blockSums(true) }
+func (x *Matrix) SumSq() float64 {
+	if x.csrOrder {
+		return x.sumsCSROrder(true)
+	}
+	return x.blockSums(true)
+}
 
 // RowNormsSq returns the squared Euclidean norm of every row (a new slice). Cost O(r·c).
 func (x *Matrix) RowNormsSq() []float64 {

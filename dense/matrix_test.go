@@ -129,7 +129,7 @@ func TestMatrixScaledAndNegative(t *testing.T) {
 	if i, j, bad := y.FirstNegative(); !bad || i != 1 || j != 0 {
 		t.Errorf("FirstNegative = %d, %d, %v; want 1, 0, true", i, j, bad)
 	}
-	row := x.Row(make([]float64, 2), 0)
+	row := x.RowTo(make([]float64, 2), 0)
 	if row[0] != 3 || row[1] != 4 {
 		t.Errorf("Row(0) = %v", row)
 	}

@@ -83,7 +83,7 @@ func heldOutOf(g *datasets.Graph, j job, holdout float64, splits *algorithms.Cac
 			return nil, err
 		}
 		// Only the held-out fit's labels are scored: no objective after each iteration.
-		hin := algorithms.Input{Adj: train, X: g.X, XDense: g.XDense, Truth: g.Labels, Cache: algorithms.NewCache(), NoObjective: true}
+		hin := algorithms.Input{Adj: train, X: g.X, Truth: g.Labels, Cache: algorithms.NewCache(), NoObjective: true}
 		return &heldOutInput{in: hin, test: test}, nil
 	})
 	if err != nil {
@@ -301,11 +301,7 @@ func scoreFit(rec *results.Record, res *algorithms.Result, err error, in algorit
 		last := res.Objective[len(res.Objective)-1]
 		rec.FinalObjective = &last
 	}
-	var scored metrics.Attributes = in.X
-	if in.XDense != nil {
-		scored = in.XDense
-	}
-	scores, err := metrics.Evaluate(in.Truth, res.Labels, in.Adj, scored)
+	scores, err := metrics.Evaluate(in.Truth, res.Labels, in.Adj, in.X)
 	if err != nil {
 		return fail(err)
 	}

@@ -48,7 +48,7 @@ func (c *Clustering) Metrics() map[string]float64 {
 // reads them only for a label-reading initialisation). Cost: one fit, plus
 // metrics.Evaluate's O(|E| + nnz(X)) passes.
 func Cluster(ctx context.Context, g *datasets.Graph, m algorithms.Method, k1 int, seed uint64) (*Clustering, error) {
-	in := algorithms.Input{Adj: g.Adj, X: g.X, XDense: g.XDense, Truth: g.Labels}
+	in := algorithms.Input{Adj: g.Adj, X: g.X, Truth: g.Labels}
 	if err := algorithms.CheckMemory(m, in, k1, 1); err != nil {
 		return nil, err
 	}
@@ -59,7 +59,7 @@ func Cluster(ctx context.Context, g *datasets.Graph, m algorithms.Method, k1 int
 	if err != nil {
 		return nil, err
 	}
-	scores, err := metrics.Evaluate(g.Labels, res.Labels, g.Adj, g.ScoredAttributes())
+	scores, err := metrics.Evaluate(g.Labels, res.Labels, g.Adj, g.X)
 	if err != nil {
 		return nil, err
 	}

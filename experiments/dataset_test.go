@@ -10,6 +10,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/nagc-harness/nagc/datasets"
+	"github.com/nagc-harness/nagc/internal/attrtest"
 	"github.com/nagc-harness/nagc/internal/testenv"
 	"github.com/nagc-harness/nagc/results"
 )
@@ -244,8 +245,8 @@ func TestDatasetSyntheticShape(t *testing.T) {
 			t.Fatal(err)
 		}
 		g := d.Graph
-		if d.Name != want.name || g.N() != want.n || g.M() != want.m || d.K1 != want.k || (g.XDense != nil) != want.dense {
-			t.Errorf("entry %d: name %q n %d m %d k1 %d dense %v; want %+v", i, d.Name, g.N(), g.M(), d.K1, g.XDense != nil, want)
+		if d.Name != want.name || g.N() != want.n || g.M() != want.m || d.K1 != want.k || (attrtest.Dense(g.X) != nil) != want.dense {
+			t.Errorf("entry %d: name %q n %d m %d k1 %d dense %v; want %+v", i, d.Name, g.N(), g.M(), d.K1, attrtest.Dense(g.X) != nil, want)
 		}
 	}
 	var bad []DatasetEntry

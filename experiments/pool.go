@@ -137,7 +137,7 @@ func newPool(cfg *Config, opt Options, p *sweepPlan) *pool {
 		pl.caches[d] = algorithms.NewCache()
 	}
 	for d, g := range p.graphs {
-		pl.inputs[d] = algorithms.Input{Adj: g.Adj, X: g.X, XDense: g.XDense, Truth: g.Labels, Cache: pl.caches[d]}
+		pl.inputs[d] = algorithms.Input{Adj: g.Adj, X: g.X, Truth: g.Labels, Cache: pl.caches[d]}
 	}
 	return pl
 }

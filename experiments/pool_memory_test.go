@@ -21,7 +21,7 @@ func TestOneFitCheckedAsOne(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	in := algorithms.Input{Adj: g.Adj, X: g.X, XDense: g.XDense, Truth: g.Labels}
+	in := algorithms.Input{Adj: g.Adj, X: g.X, Truth: g.Labels}
 	est, ok := algorithms.EstimateMemory(m, in, g.K())
 	if !ok {
 		t.Fatal("nagc has no memory estimate")

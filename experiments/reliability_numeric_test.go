@@ -13,6 +13,7 @@ import (
 
 	"github.com/nagc-harness/nagc/algorithms"
 	"github.com/nagc-harness/nagc/datasets"
+	"github.com/nagc-harness/nagc/internal/attrtest"
 	"github.com/nagc-harness/nagc/results"
 )
 
@@ -26,7 +27,7 @@ func writeLINQS(t *testing.T, dir string, g *datasets.Graph) {
 	m := g.M()
 	for i, id := range g.IDs {
 		row := make([]float64, m)
-		cols, vals := g.X.Row(i)
+		cols, vals := attrtest.Sparse(g.X).Row(i)
 		for k, j := range cols {
 			row[j] = vals[k]
 		}
@@ -169,7 +170,7 @@ func TestDivergedRunRecordedAsFailed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	in := algorithms.Input{Adj: g.Adj, X: g.X.Scaled(1e150), Truth: g.Labels}
+	in := algorithms.Input{Adj: g.Adj, X: attrtest.Sparse(g.X).Scaled(1e150), Truth: g.Labels}
 	run := Run{ID: "diverge", Dataset: "huge", Algorithm: "nagc", K1: 2, Seed: 1,
 		Params: map[string]any{"init": "random", "lambda": 1.0, "rho": 0.9, "iterations": 5}}
 	rec := execute(context.Background(), run, in, results.AllMetrics)

@@ -107,7 +107,7 @@ func rescoreRecord(r *results.Record, g *datasets.Graph, splits map[string]*spar
 // (metrics.Evaluate; its held-out modularity and its flags' metrics where it recorded
 // them), and the names of those that rescoring sets, in order.
 func recomputeMetrics(r *results.Record, g *datasets.Graph, labels []int, splits map[string]*sparse.CSR) (map[string]float64, []string, error) {
-	s, err := metrics.Evaluate(g.Labels, labels, g.Adj, g.ScoredAttributes())
+	s, err := metrics.Evaluate(g.Labels, labels, g.Adj, g.X)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -62,7 +62,7 @@ func Score(cfg *Config, opt ScoreOptions) (*Summary, error) {
 	}
 	var recs []*results.Record
 	for _, ld := range loaded {
-		in := algorithms.Input{Adj: ld.Graph.Adj, X: ld.Graph.X, XDense: ld.Graph.XDense, Truth: ld.Graph.Labels}
+		in := algorithms.Input{Adj: ld.Graph.Adj, X: ld.Graph.X, Truth: ld.Graph.Labels}
 		for r := 0; r < restarts; r++ {
 			path := strings.NewReplacer("{dataset}", ld.Name, "{restart}", strconv.Itoa(r)).Replace(opt.Files)
 			if _, err := os.Stat(path); err != nil {

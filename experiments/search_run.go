@@ -86,7 +86,7 @@ func runSearches(ctx context.Context, cfg *Config, opt Options, p *sweepPlan, li
 		g := p.graphs[t.ds.Name]
 		if _, ok := env.inputs[t.ds.Name]; !ok {
 			env.inputs = map[string]algorithms.Input{ // one dataset's caches at a time
-				t.ds.Name: {Adj: g.Adj, X: g.X, XDense: g.XDense, Truth: g.Labels, Cache: algorithms.NewCache()},
+				t.ds.Name: {Adj: g.Adj, X: g.X, Truth: g.Labels, Cache: algorithms.NewCache()},
 			}
 			env.splits = algorithms.NewCache()
 		}

@@ -92,16 +92,18 @@ func (c *Config) signedRowError(row, dataset, algorithm, where string, transform
 // firstNegativeAttribute describes the first negative attribute of g ("the first at
 // vertex i, column j"), or returns "" when g has none.
 func firstNegativeAttribute(g *datasets.Graph) string {
-	switch {
-	case g == nil:
-	case g.XDense != nil:
-		if i, j, bad := g.XDense.FirstNegative(); bad && g.XDense.At(i, j) < 0 {
+	if g == nil {
+		return ""
+	}
+	switch x, d := g.StoredX(); {
+	case d != nil:
+		if i, j, bad := d.FirstNegative(); bad && d.At(i, j) < 0 {
 			return fmt.Sprintf("the first at vertex %d, column %d", i, j)
 		}
-	case g.X != nil:
-		n, _ := g.X.Dims()
+	case x != nil:
+		n, _ := x.Dims()
 		for i := 0; i < n; i++ {
-			cols, vals := g.X.Row(i)
+			cols, vals := x.Row(i)
 			if p := slices.IndexFunc(vals, func(v float64) bool { return v < 0 }); p >= 0 {
 				return fmt.Sprintf("the first at vertex %d, column %d", i, cols[p])
 			}

@@ -33,7 +33,7 @@ func (d *denseRows) Dims() (r, c int) { return d.x.Dims() }
 // Row returns the non-zero entries of row i. Cost O(m).
 func (d *denseRows) Row(i int) (cols []int, vals []float64) {
 	d.cols, d.vals = d.cols[:0], d.vals[:0]
-	for j, v := range d.x.Row(d.row, i) {
+	for j, v := range d.x.RowTo(d.row, i) {
 		if v != 0 {
 			d.cols, d.vals = append(d.cols, j), append(d.vals, v)
 		}

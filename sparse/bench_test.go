@@ -173,7 +173,7 @@ func randomDegreeGraph(b *testing.B, rng *rand.Rand, n, deg int, weighted bool) 
 // ogbn-products shape (612,257 vertices, about 30.6 M stored entries, degree 50, a random
 // pattern, weighted values), on 1 and 2 threads, for the two shapes of B the filter
 // gathers from: n×16 contiguous (the filter of a dense X, 16 columns at a time: 78 MB)
-// and 32 columns of an n×100 matrix (FilterDense's block of columns: rows 800 bytes
+// and 32 columns of an n×100 matrix (a strided block of columns: rows 800 bytes
 // apart, 490 MB). Both are larger than the last-level cache, so each neighbour row comes
 // from memory, as at the full shape (a 16th of the shape's n×16 would fit in it).
 func BenchmarkMulDenseProducts4(b *testing.B) {

@@ -30,7 +30,6 @@ func TestFilterContext(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dense := func(d *DenseMatrix) *CSR { return d.CSR() }
 	cases := []struct {
 		name  string
 		plain func() any
@@ -46,14 +45,6 @@ func TestFilterContext(t *testing.T) {
 		}},
 		{"ApplyCSR", func() any { return f.ApplyCSR(x) },
 			func(ctx context.Context) (any, error) { return f.ApplyCSRContext(ctx, x) }},
-		{"FilterDense", func() any { return dense(FilterDense(f, x, true, true)) },
-			func(ctx context.Context) (any, error) {
-				d, err := FilterDenseContext(ctx, f, x, true, true)
-				if err != nil {
-					return nil, err
-				}
-				return dense(d), nil
-			}},
 		{"NewFilteredMatrix+CSR", func() any { return NewFilteredMatrix(f, x, true).CSR() },
 			func(ctx context.Context) (any, error) {
 				z, err := NewFilteredMatrixContext(ctx, f, x, true)

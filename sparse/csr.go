@@ -291,3 +291,35 @@ func FromDense(d mat.Matrix) *CSR {
 	}
 	return b.CSR(SumDuplicates)
 }
+
+// MulDense sets dst = a·b (the package function MulDense), so that a CSR is an attribute
+// matrix (attr.Matrix) and an Operator. Cost O(nnz·k).
+func (a *CSR) MulDense(dst, b *mat.Dense) { MulDense(dst, a, b) }
+
+// TMulDense sets dst = aᵀ·b, by MulDense with the transpose (formed once, see T).
+// Cost O(nnz·k).
+func (a *CSR) TMulDense(dst, b *mat.Dense) { MulDense(dst, a.T(), b) }
+
+// RowTo sets dst (length at least c) to row i, zeros included, and returns dst[:c].
+// Cost O(c).
+func (a *CSR) RowTo(dst []float64, i int) []float64 {
+	dst = dst[:a.c]
+	clear(dst)
+	for p := a.ptr[i]; p < a.ptr[i+1]; p++ {
+		dst[a.ind[p]] = a.val[p]
+	}
+	return dst
+}
+
+// FirstNegative returns the row and column of the first stored negative or NaN value in
+// row-major order, and ok = false when there is none. Cost O(r + nnz).
+func (a *CSR) FirstNegative() (i, j int, ok bool) {
+	for i := 0; i < a.r; i++ {
+		for p := a.ptr[i]; p < a.ptr[i+1]; p++ {
+			if !(a.val[p] >= 0) {
+				return i, a.ind[p], true
+			}
+		}
+	}
+	return 0, 0, false
+}

@@ -5,23 +5,14 @@ import (
 	"math"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/nagc-harness/nagc/attr"
 )
 
-// Operator is an r×c matrix known through its products with dense matrices, so that a
-// method can factorise a matrix that is never formed (FilteredMatrix) as well as a stored
-// one (CSROperator).
-type Operator interface {
-	// Dims returns the numbers of rows and columns.
-	Dims() (r, c int)
-	// MulDense sets dst = A·b for a c×k b and an r×k dst; dst must not alias b.
-	MulDense(dst, b *mat.Dense)
-	// TMulDense sets dst = Aᵀ·b for an r×k b and a c×k dst; dst must not alias b.
-	TMulDense(dst, b *mat.Dense)
-	// Sum returns the sum of all entries.
-	Sum() float64
-	// SumSq returns the squared Frobenius norm.
-	SumSq() float64
-}
+// Operator is an r×c matrix known through its products with dense matrices (Dims,
+// MulDense, TMulDense, Sum, SumSq), so that a method can factorise a matrix that is never
+// formed (FilteredMatrix) as well as a stored one (CSR, CSROperator): attr.Operator.
+type Operator = attr.Operator
 
 // CSROperator is a stored sparse matrix as an Operator; it keeps the transpose so that
 // TMulDense costs what MulDense does.
@@ -61,6 +52,8 @@ type FilteredMatrix struct {
 	scale  []float64 // diagonal of R; nil for the identity
 	normSq []float64 // squared row norms of Z
 	sum    float64
+	nnz    int    // non-zero entries of F·X
+	neg    [2]int // row and column of the first negative or NaN entry of F·X, or −1
 }
 
 // filterBlock is the number of columns of X filtered at a time when computing row norms.
@@ -80,7 +73,7 @@ func NewFilteredMatrix(f *LowPassFilter, x *CSR, unitRows bool) *FilteredMatrix 
 func NewFilteredMatrixContext(ctx context.Context, f *LowPassFilter, x *CSR, unitRows bool) (*FilteredMatrix, error) {
 	n, m := x.Dims()
 	mustDims("x", n, m, f.norm.r, m)
-	z := &FilteredMatrix{f: f, x: x, xt: x.T(), normSq: make([]float64, n)}
+	z := &FilteredMatrix{f: f, x: x, xt: x.T(), normSq: make([]float64, n), neg: [2]int{-1, -1}}
 	block := mat.NewDense(n, min(filterBlock, max(m, 1)), nil)
 	for j0 := 0; j0 < m; j0 += filterBlock {
 		w := min(filterBlock, m-j0)
@@ -96,8 +89,14 @@ func NewFilteredMatrixContext(ctx context.Context, f *LowPassFilter, x *CSR, uni
 			return nil, err
 		}
 		for i := 0; i < n; i++ {
-			for _, v := range b.RawRowView(i)[:w] {
+			for j, v := range b.RawRowView(i)[:w] {
 				z.normSq[i] += v * v
+				if v != 0 {
+					z.nnz++
+				}
+				if !(v >= 0) && (z.neg[0] < 0 || i < z.neg[0]) {
+					z.neg = [2]int{i, j0 + j}
+				}
 			}
 		}
 	}
@@ -181,6 +180,40 @@ func (z *FilteredMatrix) SumSq() float64 {
 		s += v
 	}
 	return s
+}
+
+// NNZ returns the number of non-zero entries of F·X, counted once as the row norms were
+// computed (R scales a row by a positive factor). Cost O(1).
+func (z *FilteredMatrix) NNZ() int { return z.nnz }
+
+// FirstNegative returns the row and column of the first negative or NaN entry of Z in
+// row-major order, found once as the row norms were computed. Cost O(1).
+func (z *FilteredMatrix) FirstNegative() (i, j int, ok bool) {
+	if z.neg[0] < 0 {
+		return 0, 0, false
+	}
+	return z.neg[0], z.neg[1], true
+}
+
+// RowTo sets dst (length at least m) to row i of Z, R·Xᵀ·(F·eᵢ) (F is symmetric), and
+// returns dst[:m]. Cost O(p·(nnz(Â) + n) + nnz(X)) and two n-vectors; the entries equal
+// those of MulDense's products up to rounding.
+func (z *FilteredMatrix) RowTo(dst []float64, i int) []float64 {
+	n, m := z.x.Dims()
+	dst = dst[:m]
+	if m == 0 {
+		return dst
+	}
+	e := mat.NewDense(n, 1, nil)
+	e.Set(i, 0, 1)
+	z.f.ApplyDense(e, e)
+	MulDense(mat.NewDense(m, 1, dst), z.xt, e)
+	if z.scale != nil {
+		for j := range dst {
+			dst[j] *= z.scale[i]
+		}
+	}
+	return dst
 }
 
 // RowNormsSq returns the squared Euclidean norms of Z's rows (a new slice).

@@ -72,6 +72,24 @@ func TestFilteredMatrixMatchesDense(t *testing.T) {
 					t.Fatalf("row %d: squared norm %v, want %v", i, s, w*w)
 				}
 			}
+			nnz := 0
+			for _, v := range want.RawMatrix().Data {
+				if v != 0 {
+					nnz++
+				}
+			}
+			if z.NNZ() != nnz {
+				t.Errorf("NNZ %d, want %d", z.NNZ(), nnz)
+			}
+			if i, j, ok := z.FirstNegative(); ok {
+				t.Errorf("FirstNegative (%d, %d) of a non-negative Z", i, j)
+			}
+			for i := 0; i < c.n; i++ {
+				row := z.RowTo(make([]float64, c.m+1), i)
+				if !floatsNear(row, want.RawRowView(i), tol) {
+					t.Fatalf("RowTo(%d) = %v, want %v", i, row, want.RawRowView(i))
+				}
+			}
 			b := randomDense(rng, c.m, 4)
 			got := mat.NewDense(c.n, 4, nil)
 			z.MulDense(got, b)
@@ -112,5 +130,72 @@ func TestCSROperatorIsMulDense(t *testing.T) {
 	}
 	if o.Sum() != x.Sum() || o.SumSq() != x.SumSq() {
 		t.Error("Sum or SumSq differs from the CSR's")
+	}
+}
+
+func floatsNear(a, b []float64, tol float64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if math.Abs(a[i]-b[i]) > tol {
+			return false
+		}
+	}
+	return true
+}
+
+// TestFilteredMatrixFirstNegative checks that a negative attribute value is found in Z
+// at the first row-major place where F·X is negative.
+func TestFilteredMatrixFirstNegative(t *testing.T) {
+	adj, _ := NewCSR(3, 3, []int{0, 1, 2, 2}, []int{1, 0}, []float64{1, 1}) // 0–1, 2 isolated
+	x, _ := NewCSR(3, 2, []int{0, 1, 1, 2}, []int{0, 1}, []float64{1, -1})
+	f, err := NewLowPassFilter(adj, 1, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	z := NewFilteredMatrix(f, x, false)
+	want := denseFilter(adj, 1, 1)
+	var fx mat.Dense
+	fx.Mul(want, x.Dense())
+	wi, wj := -1, -1
+	for i := 0; i < 3 && wi < 0; i++ {
+		for j := 0; j < 2; j++ {
+			if fx.At(i, j) < 0 {
+				wi, wj = i, j
+				break
+			}
+		}
+	}
+	if i, j, ok := z.FirstNegative(); !ok || i != wi || j != wj {
+		t.Errorf("FirstNegative = (%d, %d, %v), want (%d, %d, true)", i, j, ok, wi, wj)
+	}
+}
+
+// TestCSRAttributeMethods checks RowTo, FirstNegative and the products' methods of a CSR
+// against its dense form.
+func TestCSRAttributeMethods(t *testing.T) {
+	x, _ := NewCSR(3, 3, []int{0, 2, 2, 4}, []int{0, 2, 1, 2}, []float64{1, 2, 3, math.NaN()})
+	for i, want := range [][]float64{{1, 0, 2}, {0, 0, 0}} {
+		if got := x.RowTo([]float64{9, 9, 9, 9}, i); fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("RowTo(%d) = %v, want %v", i, got, want)
+		}
+	}
+	if i, j, ok := x.FirstNegative(); !ok || i != 2 || j != 2 {
+		t.Errorf("FirstNegative = (%d, %d, %v), want (2, 2, true)", i, j, ok)
+	}
+	y, _ := NewCSR(2, 2, []int{0, 1, 2}, []int{1, 0}, []float64{0.5, -1})
+	if i, j, ok := y.FirstNegative(); !ok || i != 1 || j != 0 {
+		t.Errorf("FirstNegative = (%d, %d, %v), want (1, 0, true)", i, j, ok)
+	}
+	b := mat.NewDense(2, 1, []float64{2, 3})
+	got := mat.NewDense(2, 1, nil)
+	y.TMulDense(got, b)
+	if !mat.Equal(got, mat.NewDense(2, 1, []float64{-3, 1})) {
+		t.Errorf("TMulDense = %v", mat.Formatted(got))
+	}
+	y.MulDense(got, b)
+	if !mat.Equal(got, mat.NewDense(2, 1, []float64{1.5, -2})) {
+		t.Errorf("MulDense = %v", mat.Formatted(got))
 	}
 }

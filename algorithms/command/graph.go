@@ -17,12 +17,12 @@ import (
 // the start of the SHA-256 of the file's bytes (datasets.EncodeNPZ), so that a graph is
 // written once per results folder and a changed graph never reuses an old file. It holds
 // the adjacency and attributes (the attributes a method would factorise are not
-// transformed here: in.X or in.XDense), and in.Truth as labels when withLabels. The file
+// transformed here: in.X), and in.Truth as labels when withLabels. The file
 // is written under a temporary name and renamed, so that processes sharing dir (shards)
 // never read half a file. Cost: one encoding of the graph to hash it, O(nnz + n·m), and a
 // second to write it when it is new.
 func GraphFile(in algorithms.Input, dir, name string, withLabels bool) (string, error) {
-	g := &datasets.Graph{Adj: in.Adj, X: in.X, XDense: in.XDense}
+	g := &datasets.Graph{Adj: in.Adj, X: in.X}
 	if withLabels && in.Truth != nil {
 		g.Labels = in.Truth
 		g.ClassNames = classNames(in.Truth)

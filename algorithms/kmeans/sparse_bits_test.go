@@ -9,6 +9,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/nagc-harness/nagc/datasets"
+	"github.com/nagc-harness/nagc/internal/attrtest"
 	"github.com/nagc-harness/nagc/internal/testenv"
 	"github.com/nagc-harness/nagc/sparse"
 )
@@ -80,7 +81,7 @@ func TestSparseSameBitsPaperGraphs(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		x := g.X.ColumnMaxNormalised()
+		x := attrtest.Sparse(g.X).ColumnMaxNormalised()
 		sameAsBefore(t, c.name+" k1", x, Config{K: c.k1}, 1, 2)
 		sameAsBefore(t, c.name+" k2", x, Config{K: c.k2}, 2, 2)
 	}

@@ -201,7 +201,7 @@ func runSynth(args []string, stdout, stderr io.Writer) error {
 	}
 	st := g.Stats()
 	kind := "sparse"
-	if g.XDense != nil {
+	if _, d := g.StoredX(); d != nil {
 		kind = "dense float32"
 	}
 	fmt.Fprintf(stdout, "wrote %s: n=%d edges=%d m=%d (%s) k=%d, generated in %.1f s, written in %.1f s\n",

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/nagc-harness/nagc/datasets"
+	"github.com/nagc-harness/nagc/internal/attrtest"
 )
 
 func TestDatasetsSynth(t *testing.T) {
@@ -21,8 +22,8 @@ func TestDatasetsSynth(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if g.N() != 500 || g.K() != 5 || g.M() != 8 || g.X == nil || g.XDense != nil {
-		t.Errorf("n %d k %d m %d, sparse %v: want the flags' shape with sparse attributes", g.N(), g.K(), g.M(), g.X != nil)
+	if g.N() != 500 || g.K() != 5 || g.M() != 8 || attrtest.Sparse(g.X) == nil {
+		t.Errorf("n %d k %d m %d, sparse %v: want the flags' shape with sparse attributes", g.N(), g.K(), g.M(), attrtest.Sparse(g.X) != nil)
 	}
 	if !strings.Contains(stdout.String(), "n=500") {
 		t.Errorf("output %q", stdout.String())

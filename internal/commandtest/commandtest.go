@@ -88,7 +88,7 @@ func play() error {
 	switch mode {
 	case Good:
 	case KMeans:
-		in := algorithms.Input{Adj: g.Adj, X: g.X, XDense: g.XDense}
+		in := algorithms.Input{Adj: g.Adj, X: g.X}
 		res, err := algorithms.KMeans{}.Fit(context.Background(), in, k, job.Seed)
 		if err != nil {
 			return err

@@ -5,8 +5,6 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
-
-	"gonum.org/v1/gonum/mat"
 )
 
 // builderNormalized is the construction of Â that NewLowPassFilter used before
@@ -72,51 +70,6 @@ func TestNormalizedWithLoopsBitIdentical(t *testing.T) {
 			SetThreads(th)
 			if got := normalizedWithLoops(adj, w); !equalCSR(got, want) {
 				t.Errorf("self-loop %v, %d threads: Â differs from the Builder construction", w, th)
-			}
-		}
-	}
-}
-
-// TestFilterDenseMatchesFilteredCSR checks that FilterDense gives, bit for bit, the CSR,
-// the products with and without transpose, and the sums of the CSR of FilteredMatrix
-// (F·X by sparse products) that it replaces, for every normalisation, on 1 and 3 threads.
-func TestFilterDenseMatchesFilteredCSR(t *testing.T) {
-	defer SetThreads(SetThreads(1))
-	rng := rand.New(rand.NewPCG(5, 6))
-	n, m := 900, 40
-	adj := symmetricWeighted(rng, n, 0.004)
-	x, _ := randomSparse(rng, n, m, 0.05)
-	f, err := NewLowPassFilter(adj, 3, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, c := randomDense(rng, m, 7), randomDense(rng, n, 13)
-	for _, d := range []*mat.Dense{b, c} { // signs, as the randomised SVD's products have
-		for i, raw := 0, d.RawMatrix().Data; i < len(raw); i++ {
-			raw[i] = 2*raw[i] - 1
-		}
-	}
-	for _, normBefore := range []bool{false, true} {
-		for _, unitRows := range []bool{false, true} {
-			xs := x
-			if normBefore {
-				xs = x.RowNormalized()
-			}
-			want := NewCSROperator(NewFilteredMatrix(f, xs, unitRows).CSR())
-			wb, wc := mat.NewDense(n, 7, nil), mat.NewDense(m, 13, nil)
-			want.MulDense(wb, b)
-			want.TMulDense(wc, c)
-			for _, th := range []int{1, 3} {
-				SetThreads(th)
-				got := FilterDense(f, x, normBefore, unitRows)
-				gb, gc := mat.NewDense(n, 7, nil), mat.NewDense(m, 13, nil)
-				got.MulDense(gb, b)
-				got.TMulDense(gc, c)
-				if !equalCSR(got.CSR(), want.CSR()) || !mat.Equal(gb, wb) || !mat.Equal(gc, wc) ||
-					got.Sum() != want.Sum() || got.SumSq() != want.SumSq() {
-					t.Errorf("norm before %v, unit rows %v, %d threads: differs from the CSR of FilteredMatrix", normBefore, unitRows, th)
-				}
-				SetThreads(1)
 			}
 		}
 	}
