@@ -283,14 +283,23 @@ func TestBudgets(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		runs, err := cfg.Expand(map[string]int{"synthetic": 4})
-		if err != nil {
-			t.Fatal(err)
+		if len(krows) != 2 || cfg.Holdout != 0.2 {
+			t.Errorf("budget %s: %d k1 rows, holdout %v", b, len(krows), cfg.Holdout)
 		}
-		if len(krows) != 2 || cfg.Holdout != 0.2 || len(runs) <= prev {
-			t.Errorf("budget %s: %d k1 rows, holdout %v, %d runs after %d", b, len(krows), cfg.Holdout, len(runs), prev)
+		trials := 0
+		for _, m := range cfg.Methods {
+			s := m.Search
+			if len(m.Grid) > 0 || len(m.Space) == 0 || s == nil || s.Sampler != experiments.SamplerGrid || s.Rule != experiments.SelectHeldOut {
+				t.Errorf("budget %s: row %q is not a grid-sampled search under rule heldout (grid %d keys, space %d, search %+v)",
+					b, m.Name.Value, len(m.Grid), len(m.Space), s)
+				continue
+			}
+			trials += s.Batch
 		}
-		prev = len(runs)
+		if trials <= prev {
+			t.Errorf("budget %s: %d trials after %d", b, trials, prev)
+		}
+		prev = trials
 	}
 }
 
@@ -376,7 +385,7 @@ func TestQuickOneRestartLarge(t *testing.T) {
 	if len(one.Candidates) != len(two.Candidates) {
 		t.Fatalf("%d candidates with one restart, %d with two", len(one.Candidates), len(two.Candidates))
 	}
-	twoRecs, err := experiments.LoadResults(filepath.Join(twoDir, "runs", "quick-seed1"))
+	twoRecs, err := experiments.LoadResults(CandidatesDir(twoDir, "quick", 1, 3))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -392,7 +401,7 @@ func TestQuickOneRestartLarge(t *testing.T) {
 			t.Errorf("%s: %d runs scoring %v, want 1 run scoring %v (restart 0 of two)", key, c.Runs, c.Score, first[key])
 		}
 	}
-	recs, err := experiments.LoadResults(filepath.Join(dir, "runs", "quick-seed1"))
+	recs, err := experiments.LoadResults(CandidatesDir(dir, "quick", 1, 3))
 	if err != nil {
 		t.Fatal(err)
 	}
