@@ -53,6 +53,10 @@ type searchJob struct {
 	last      bool // the search's last rung: no factors kept
 	prev      *Record
 	prevIters int
+	// heldOutFirst fits the held-out copy before the graph (every other job of a rung),
+	// so that two jobs of one restart compute its two starts side by side rather than
+	// one waiting for the other's.
+	heldOutFirst bool
 }
 
 // runSearches executes the searches of plan p that opt's shard runs (a search goes
@@ -215,6 +219,9 @@ func (env *searchEnv) executeJobs(t *searchTask, jobs []searchJob) error {
 	if env.left >= 0 {
 		env.left -= len(todo)
 	}
+	for i := range todo {
+		todo[i].heldOutFirst = i%2 == 1
+	}
 	queue := make(chan searchJob)
 	results := make(chan *Record)
 	var wg sync.WaitGroup
@@ -270,20 +277,30 @@ func (env *searchEnv) fit(t *searchTask, j searchJob) *Record {
 	if err != nil {
 		return rec.markFailed(err)
 	}
+	var hres *algorithms.Result
+	var sp *heldOutInput
+	var herr, splErr error
+	heldOut := func() {
+		if sp, splErr = heldOutOf(env.graphs[t.ds.Name], job{Run: j.run}, env.cfg.Holdout, env.splits); splErr == nil {
+			hres, _, herr = env.fitPart(m, sp.in, j, "heldout")
+		}
+	}
+	if j.heldOutFirst && env.cfg.Holdout > 0 {
+		heldOut()
+	}
 	res, ran, err := env.fitPart(m, in, j, "main")
 	if env.ctx.Err() != nil {
 		return nil
 	}
 	rec = scoreFit(rec, res, err, in, env.cfg.Metrics)
 	rec.IterationsRun = ran
-	var hres *algorithms.Result
 	if rec.Status == StatusDone && env.cfg.Holdout > 0 {
-		sp, err := heldOutOf(env.graphs[t.ds.Name], job{Run: j.run}, env.cfg.Holdout, env.splits)
-		if err != nil {
-			return rec.markFailed(fmt.Errorf("held-out fit: %w", err))
+		if !j.heldOutFirst {
+			heldOut()
 		}
-		var herr error
-		hres, _, herr = env.fitPart(m, sp.in, j, "heldout")
+		if splErr != nil {
+			return rec.markFailed(fmt.Errorf("held-out fit: %w", splErr))
+		}
 		if env.ctx.Err() != nil {
 			return nil
 		}
