@@ -4,7 +4,10 @@
 // It runs a fixed candidate set of methods and settings (a shipped config per budget,
 // configs/auto-*.yaml), each run fitted a second time with a fifth of its edges held out,
 // and picks the candidate whose clusterings best predict the held-out edges (the best
-// mean held-out modularity, results.SelectHeldOut). Where the number of clusters is
+// mean held-out modularity, results.SelectHeldOut). The candidates are a preset of
+// the search engine: each row of the budget's config is searched (sampler grid, rule
+// heldout, halving where the row's grid lists iterations; presetConfig), so auto's runs
+// are recorded, resumed and reported as any search's. Where the number of clusters is
 // not given it is chosen the same way from a range. The rule and the candidate sets are
 // versioned (Version, docs/auto.md): they were fixed before any new graph's labels were
 // looked at, and a change to either is a new version.
@@ -35,8 +38,10 @@ import (
 // Version names the rule and candidate sets of this package. Any change to the rule, to
 // the k1 range, to the budgets' restarts or to a shipped configs/auto-*.yaml is a new
 // version. auto v2 is auto v1 with the quick budget's restarts cut to one from
-// QuickOneRestartN vertices (below, the same runs and choices as v1).
-const Version = "auto v2"
+// QuickOneRestartN vertices (below, the same runs and choices as v1). auto v3 runs the
+// candidates as searches (presetConfig): quick's choices are v2's; standard and thorough
+// continue only the best third of their t = 10 points to t = 30.
+const Version = "auto v3"
 
 // QuickOneRestartN is the number of vertices from which the quick budget fits every
 // candidate with one restart instead of its config's restarts, so that quick stays within
@@ -177,13 +182,15 @@ func (r *Result) RunnerUp() *Candidate {
 	return &r.Candidates[1]
 }
 
-// LoadBudget returns the shipped config of budget b and its k1-selection rows, split
-// from the candidate rows (which the returned config keeps).
+// LoadBudget returns the config of budget b, the shipped config made a preset of the
+// search engine (presetConfig: each candidate row a search of its grid under rule
+// heldout), and its k1-selection rows, split from the candidate rows (which the
+// returned config keeps).
 func LoadBudget(b string) (*experiments.Config, []experiments.MethodSpec, error) {
 	if !slices.Contains(Budgets, b) {
 		return nil, nil, fmt.Errorf("unknown budget %q (known: %s)", b, strings.Join(Budgets, ", "))
 	}
-	cfg, err := experiments.OpenConfig("auto-" + b)
+	cfg, err := presetConfig(b)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -229,7 +236,9 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 		return nil, err
 	}
 	// One results folder per budget and seed: run ids do not hold the base seed, and a
-	// folder holds only its budget's grid points and restarts.
+	// folder holds only its budget's grid points and restarts. The candidates' searches
+	// go into one per k1 as well (CandidatesDir): a folder holds one search of a row on
+	// a graph.
 	runsDir := filepath.Join(opt.OutDir, "runs", fmt.Sprintf("%s-seed%d", opt.Budget, opt.Seed))
 	exec := experiments.Options{ResultsDir: runsDir, Workers: opt.Workers, Progress: opt.Progress, SeveralK1: true}
 	entry := func(name string, k int) experiments.DatasetEntry {
@@ -249,10 +258,11 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 		}
 	}
 	cfg.Datasets = []experiments.DatasetEntry{entry("graph", res.K1)}
+	exec.ResultsDir = CandidatesDir(opt.OutDir, opt.Budget, opt.Seed, res.K1)
 	if err := execute(ctx, cfg, exec); err != nil {
 		return nil, err
 	}
-	recs, err := results.Load(runsDir)
+	recs, err := results.Load(exec.ResultsDir)
 	if err != nil {
 		return nil, err
 	}
@@ -271,6 +281,13 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 	}
 	res.Seconds = time.Since(start).Seconds()
 	return res, nil
+}
+
+// CandidatesDir returns the results folder, under the output folder out, of the
+// candidates' searches of budget b with base seed s and k1 clusters:
+// out/runs/b-seeds-kk1 (such as auto-cora/runs/quick-seed1-k7).
+func CandidatesDir(out, b string, s uint64, k1 int) string {
+	return filepath.Join(out, "runs", fmt.Sprintf("%s-seed%d-k%d", b, s, k1))
 }
 
 // forSignedAttributes returns the candidate and k1-selection rows that can fit g: all of
@@ -360,11 +377,16 @@ func execute(ctx context.Context, cfg *experiments.Config, opt experiments.Optio
 	return sum.Err()
 }
 
-// candidates scores every grid point of dataset d with k1 clusters, best mean held-out
-// modularity first; ties keep the config's order of rows and grid points. Points without
-// a held-out score are left out.
+// candidates scores every point the searches of cfg's rows fitted on dataset d with k1
+// clusters, at every rung (a point fitted to 10 iterations and continued to 30 is two
+// candidates, as the grid's t ∈ {10, 30} was), best mean held-out modularity first;
+// ties keep the config's order of rows and trials. Points without a held-out score are
+// left out.
 func candidates(recs []results.Record, d string, k1 int, cfg *experiments.Config) []Candidate {
 	recs = slices.DeleteFunc(slices.Clone(recs), func(r results.Record) bool { return r.K1 != k1 })
+	for i := range recs {
+		recs[i].Search = nil // every rung a point of its own for Aggregate, cut or not
+	}
 	rowOrder := map[string]int{}
 	for i, m := range cfg.Methods {
 		rowOrder[m.Name.Value] = i

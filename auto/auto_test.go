@@ -17,6 +17,7 @@ import (
 
 	"github.com/nagc-harness/nagc/datasets"
 	"github.com/nagc-harness/nagc/dense"
+	"github.com/nagc-harness/nagc/experiments"
 	"github.com/nagc-harness/nagc/internal/attrtest"
 	"github.com/nagc-harness/nagc/results"
 	"github.com/nagc-harness/nagc/sparse"
@@ -284,14 +285,23 @@ func TestBudgets(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		runs, err := cfg.Expand(map[string]int{"synthetic": 4})
-		if err != nil {
-			t.Fatal(err)
+		if len(krows) != 2 || cfg.Holdout != 0.2 {
+			t.Errorf("budget %s: %d k1 rows, holdout %v", b, len(krows), cfg.Holdout)
 		}
-		if len(krows) != 2 || cfg.Holdout != 0.2 || len(runs) <= prev {
-			t.Errorf("budget %s: %d k1 rows, holdout %v, %d runs after %d", b, len(krows), cfg.Holdout, len(runs), prev)
+		trials := 0
+		for _, m := range cfg.Methods {
+			s := m.Search
+			if len(m.Grid) > 0 || len(m.Space) == 0 || s == nil || s.Sampler != experiments.SamplerGrid || s.Rule != results.SelectHeldOut {
+				t.Errorf("budget %s: row %q is not a grid-sampled search under rule heldout (grid %d keys, space %d, search %+v)",
+					b, m.Name.Value, len(m.Grid), len(m.Space), s)
+				continue
+			}
+			trials += s.Batch
 		}
-		prev = len(runs)
+		if trials <= prev {
+			t.Errorf("budget %s: %d trials after %d", b, trials, prev)
+		}
+		prev = trials
 	}
 }
 
@@ -377,7 +387,7 @@ func TestQuickOneRestartLarge(t *testing.T) {
 	if len(one.Candidates) != len(two.Candidates) {
 		t.Fatalf("%d candidates with one restart, %d with two", len(one.Candidates), len(two.Candidates))
 	}
-	twoRecs, err := results.Load(filepath.Join(twoDir, "runs", "quick-seed1"))
+	twoRecs, err := results.Load(CandidatesDir(twoDir, "quick", 1, 3))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -393,7 +403,7 @@ func TestQuickOneRestartLarge(t *testing.T) {
 			t.Errorf("%s: %d runs scoring %v, want 1 run scoring %v (restart 0 of two)", key, c.Runs, c.Score, first[key])
 		}
 	}
-	recs, err := results.Load(filepath.Join(dir, "runs", "quick-seed1"))
+	recs, err := results.Load(CandidatesDir(dir, "quick", 1, 3))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -49,6 +49,10 @@ type searchJob struct {
 	last      bool // the search's last rung: no factors kept
 	prev      *results.Record
 	prevIters int
+	// heldOutFirst fits the held-out copy before the graph (every other job of a rung),
+	// so that two jobs of one restart compute its two starts side by side rather than
+	// one waiting for the other's.
+	heldOutFirst bool
 }
 
 // runSearches executes the searches of plan p that opt's shard runs (a search goes
@@ -250,6 +254,9 @@ func (env *searchEnv) executeJobs(t *searchTask, jobs []searchJob) error {
 	if env.left >= 0 {
 		env.left -= len(todo)
 	}
+	for i := range todo {
+		todo[i].heldOutFirst = i%2 == 1
+	}
 	queue := make(chan searchJob)
 	finished := make(chan *results.Record)
 	var wg sync.WaitGroup
@@ -306,20 +313,30 @@ func (env *searchEnv) fit(t *searchTask, j searchJob) *results.Record {
 	if err != nil {
 		return markFailed(rec, err)
 	}
+	var hres *algorithms.Result
+	var sp *heldOutInput
+	var herr, splErr error
+	heldOut := func() {
+		if sp, splErr = heldOutOf(env.graphs[t.ds.Name], job{Run: j.run}, env.cfg.Holdout, env.splits); splErr == nil {
+			hres, _, herr = env.fitPart(m, sp.in, j, "heldout")
+		}
+	}
+	if j.heldOutFirst && env.cfg.Holdout > 0 {
+		heldOut()
+	}
 	res, ran, err := env.fitPart(m, in, j, "main")
 	if env.ctx.Err() != nil {
 		return nil
 	}
 	rec = scoreFit(rec, res, err, in, env.cfg.Metrics)
 	rec.IterationsRun = ran
-	var hres *algorithms.Result
 	if rec.Status == results.StatusDone && env.cfg.Holdout > 0 {
-		sp, err := heldOutOf(env.graphs[t.ds.Name], job{Run: j.run}, env.cfg.Holdout, env.splits)
-		if err != nil {
-			return markFailed(rec, fmt.Errorf("held-out fit: %w", err))
+		if !j.heldOutFirst {
+			heldOut()
 		}
-		var herr error
-		hres, _, herr = env.fitPart(m, sp.in, j, "heldout")
+		if splErr != nil {
+			return markFailed(rec, fmt.Errorf("held-out fit: %w", splErr))
+		}
 		if env.ctx.Err() != nil {
 			return nil
 		}

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/nagc-harness/nagc/auto"
 )
 
 // TestAutoOwnGraph runs nagc auto on a graph of one's own without labels, with and
@@ -19,7 +21,7 @@ func TestAutoOwnGraph(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("nagc %s: exit %d\n%s", strings.Join(args, " "), code, stderr)
 		}
-		for _, want := range []string{"auto v2", "chosen: ", "runner-up: ", "mean pairwise ARI"} {
+		for _, want := range []string{auto.Version, "chosen: ", "runner-up: ", "mean pairwise ARI"} {
 			if !strings.Contains(stdout, want) {
 				t.Errorf("nagc %s: output lacks %q:\n%s", strings.Join(args, " "), want, stdout)
 			}
