@@ -24,3 +24,14 @@ func ObjectiveMaximised(prov []Provenance, algorithm string) bool {
 // yet record it (Provenance.Maximises): what results of that time are read with. A
 // method registered since has its sense recorded and needs no entry.
 var maximisedBefore = []string{"bagc", "inc-cluster", "paican", "sa-cluster"}
+
+// SetObjectiveSense marks each point whose method maximises its objective, as prov
+// records it (ObjectiveMaximised of the point's algorithm), so that SelectObjective
+// picks the best final objective of every method, the largest where it is maximised.
+func SetObjectiveSense(points []*PointStats, prov []Provenance) {
+	for _, p := range points {
+		if len(p.Records) > 0 {
+			p.Maximised = ObjectiveMaximised(prov, p.Records[0].Algorithm)
+		}
+	}
+}

@@ -18,7 +18,8 @@ const (
 	// SelectModularity is the default label-free rule: the grid point with the best mean
 	// modularity of the clustering on the graph. It reads no labels.
 	SelectModularity = "modularity"
-	// SelectObjective picks the lowest mean final objective. It reads no labels, but
+	// SelectObjective picks the best mean final objective: the lowest, or the highest
+	// for a method that maximises it (PointStats.Maximised). It reads no labels, but
 	// objectives of different λ, ρ or k2 measure different things, so it is only
 	// meaningful within one objective; prefer SelectModularity across a grid.
 	SelectObjective = "objective"
@@ -56,6 +57,9 @@ type PointStats struct {
 	Mean, Std map[string]float64
 	// FitSeconds is the mean fit time; Objective the mean final objective (NaN if none).
 	FitSeconds, Objective float64
+	// Maximised says the method's objective is maximised, so that SelectObjective picks
+	// the largest (SetObjectiveSense; false, the smallest, until it is called).
+	Maximised bool
 	// Records are the finished restarts, in restart order.
 	Records []Record
 }
@@ -236,7 +240,13 @@ func ruleOrder(rule string) (func(a, b *PointStats) bool, error) {
 		return func(a, b *PointStats) bool { return a.Mean["modularity"] > b.Mean["modularity"] }, nil
 	case SelectObjective:
 		return func(a, b *PointStats) bool {
-			return !math.IsNaN(a.Objective) && (math.IsNaN(b.Objective) || a.Objective < b.Objective)
+			if math.IsNaN(a.Objective) {
+				return false
+			}
+			if a.Maximised {
+				return math.IsNaN(b.Objective) || a.Objective > b.Objective
+			}
+			return math.IsNaN(b.Objective) || a.Objective < b.Objective
 		}, nil
 	case SelectTwoView:
 		return func(a, b *PointStats) bool { return twoView(a) > twoView(b) }, nil

@@ -39,7 +39,12 @@ func SummarizeDir(dir, rule string) (*Summary, error) {
 	if err != nil {
 		return nil, err
 	}
+	provs, err := ReadProvenance(dir)
+	if err != nil {
+		return nil, err
+	}
 	s := &Summary{Dir: dir, Records: recs, Points: Aggregate(recs)}
+	SetObjectiveSense(s.Points, provs)
 	s.Labeled = Labeled(s.Points)
 	if len(s.Labeled) > 0 && rule != SelectARI {
 		s.Rules = append(s.Rules, SelectARI)
@@ -49,10 +54,6 @@ func SummarizeDir(dir, rule string) (*Summary, error) {
 	}
 	s.Rules = append(s.Rules, rule)
 	if s.Selections, err = Summarize(s.Points, s.Rules); err != nil {
-		return nil, err
-	}
-	provs, err := ReadProvenance(dir)
-	if err != nil {
 		return nil, err
 	}
 	s.Coverage = LabelCoverage(provs)
@@ -69,7 +70,7 @@ func RuleText(rule string) string {
 	case SelectModularity:
 		return "best mean modularity over restarts (label-free: reads no labels)"
 	case SelectObjective:
-		return "lowest mean final objective (label-free: reads no labels)"
+		return "best mean final objective: lowest, or highest where the method maximises it (label-free: reads no labels)"
 	case SelectTwoView:
 		return "best mean modularity + attribute modularity over restarts (modularity on the graph plus modularity on the attributes' cosine-similarity graph; label-free: reads no labels)"
 	case SelectHeldOut:

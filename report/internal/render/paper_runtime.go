@@ -261,7 +261,7 @@ func (r results) workers() string {
 // freeShort names a label-free rule in a few words.
 func freeShort(rule string) string {
 	if rule == "objective" {
-		return "lowest mean final objective"
+		return "best mean final objective (lowest; highest where the method maximises it)"
 	}
 	return "best mean " + rule
 }

@@ -102,7 +102,7 @@ func newResults(recs []recorded.Record, prov []recorded.Provenance, pub *paper.P
 	recs = sweep
 	r := &Results{
 		Records: recs, Timed: timed, Provenance: prov, Paper: pub, FreeRule: freeRule, Spec: spec,
-		Points: recorded.Aggregate(recs),
+		Points: aggregate(recs, prov),
 		sel:    map[string]map[cellKey]*recorded.PointStats{},
 		byCell: map[cellKey][]*recorded.PointStats{}, failed: map[cellKey]int{}, errText: map[cellKey]string{},
 	}
@@ -377,7 +377,7 @@ func ruleShort(rule string) string {
 	case recorded.SelectModularity:
 		return "label-free rule (best mean modularity)"
 	case recorded.SelectObjective:
-		return "label-free rule (lowest mean objective)"
+		return "label-free rule (best mean objective: lowest, or highest where maximised)"
 	case recorded.SelectTwoView:
 		return "label-free rule (best mean graph + attribute modularity)"
 	case recorded.SelectHeldOut:
@@ -520,4 +520,11 @@ func appendNew(s []string, x string) []string {
 		}
 	}
 	return append(s, x)
+}
+
+// aggregate is recorded.Aggregate with each point's objective sense set from prov.
+func aggregate(recs []recorded.Record, prov []recorded.Provenance) []*recorded.PointStats {
+	points := recorded.Aggregate(recs)
+	recorded.SetObjectiveSense(points, prov)
+	return points
 }

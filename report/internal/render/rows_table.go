@@ -115,7 +115,7 @@ func ruleName(rule string) string {
 		return "best " + rule + " (reads the labels)"
 	}
 	if rule == recorded.SelectObjective {
-		return "lowest objective (label-free)"
+		return "best objective (label-free)"
 	}
 	return "best " + rule + " (label-free)"
 }

@@ -207,7 +207,7 @@ func metricTitle(m string) string {
 func ruleWords(sel string) string {
 	switch sel {
 	case "objective":
-		return "lowest mean objective"
+		return "best mean objective"
 	case "two-view":
 		return "best mean graph + attribute modularity"
 	case "k2=k1":
