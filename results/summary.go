@@ -234,10 +234,6 @@ func ruleNeeds(rule string) string {
 // ruleOrder returns "a is strictly better than b" for a selection rule.
 func ruleOrder(rule string) (func(a, b *PointStats) bool, error) {
 	switch rule {
-	case SelectARI:
-		return func(a, b *PointStats) bool { return a.Mean["ari"] > b.Mean["ari"] }, nil
-	case SelectModularity:
-		return func(a, b *PointStats) bool { return a.Mean["modularity"] > b.Mean["modularity"] }, nil
 	case SelectObjective:
 		return func(a, b *PointStats) bool {
 			if math.IsNaN(a.Objective) {
@@ -248,17 +244,17 @@ func ruleOrder(rule string) (func(a, b *PointStats) bool, error) {
 			}
 			return math.IsNaN(b.Objective) || a.Objective < b.Objective
 		}, nil
-	case SelectTwoView:
-		return func(a, b *PointStats) bool { return twoView(a) > twoView(b) }, nil
-	case SelectHeldOut:
-		return func(a, b *PointStats) bool { return a.Mean[MetricHeldOut] > b.Mean[MetricHeldOut] }, nil
+	case SelectARI, SelectModularity, SelectTwoView, SelectHeldOut:
+		// RuleValue is higher-is-better (the catalogue's direction of every measure
+		// these rules read); a missing or NaN mean is never better.
+		return func(a, b *PointStats) bool {
+			va, _ := RuleValue(rule, a.Mean)
+			vb, _ := RuleValue(rule, b.Mean)
+			return va > vb
+		}, nil
 	}
 	return nil, fmt.Errorf("unknown selection rule %q (known: ari, modularity, objective, two-view, heldout)", rule)
 }
-
-// twoView is SelectTwoView's score: mean modularity + mean attribute modularity (Best
-// compares only points that have both).
-func twoView(p *PointStats) float64 { return p.Mean["modularity"] + p.Mean["attr_modularity"] }
 
 // ReadsLabels reports whether a selection rule reads the ground-truth labels: a rule
 // that is a label-reading measure of the metrics catalogue (only SelectARI is). A rule
