@@ -1,0 +1,105 @@
+package f32
+
+import "math"
+
+// Level is the instruction set the kernels run with.
+type Level int
+
+const (
+	LevelGo     Level = iota // the Go forms, on any processor
+	LevelAVX2                // 256-bit vectors with FMA
+	LevelAVX512              // 512-bit vectors (AVX-512 F)
+)
+
+func (l Level) String() string {
+	switch l {
+	case LevelAVX2:
+		return "avx2"
+	case LevelAVX512:
+		return "avx512"
+	}
+	return "go"
+}
+
+// level is the level in use: bestLevel, lowered by SetLevel.
+var level = bestLevel
+
+// KernelLevel returns the instruction set the kernels use.
+func KernelLevel() Level { return level }
+
+// BestLevel returns the best instruction set the processor (and build) offers.
+func BestLevel() Level { return bestLevel }
+
+// SetLevel sets the kernels' level, at most BestLevel, and returns the former one. It is
+// meant for tests and benchmarks that compare the levels; it is not safe to call while
+// kernels run.
+func SetLevel(l Level) Level {
+	old := level
+	level = min(l, bestLevel)
+	return old
+}
+
+// fma returns x·y + z rounded to float32 (see the package documentation for when it
+// differs from the processor's single rounding).
+func fma(x, y, z float32) float32 {
+	return float32(math.FMA(float64(x), float64(y), float64(z)))
+}
+
+// AxpyRows adds Σₜ a[t]·b[idx[t]·stride + j] to dst[j] for every column j < len(dst), in
+// the order the package documentation defines. Rows of b are read at idx[t]·stride; idx
+// and a must have the same length. Cost O(len(a)·len(dst)).
+func AxpyRows(dst, a []float32, idx []int32, b []float32, stride int) {
+	if len(idx) != len(a) {
+		panic("f32: AxpyRows: len(idx) ≠ len(a)")
+	}
+	if len(dst) == 0 || len(a) == 0 {
+		return
+	}
+	axpyRows(dst, a, idx, b, stride)
+}
+
+// AxpyRowsGo is AxpyRows in Go.
+func AxpyRowsGo(dst, a []float32, idx []int32, b []float32, stride int) {
+	c := len(dst)
+	for j := 0; j < c; j++ {
+		s0, s1 := dst[j], float32(0)
+		t := 0
+		for ; t+1 < len(a); t += 2 {
+			s0 = fma(a[t], b[int(idx[t])*stride+j], s0)
+			s1 = fma(a[t+1], b[int(idx[t+1])*stride+j], s1)
+		}
+		if t < len(a) {
+			s0 = fma(a[t], b[int(idx[t])*stride+j], s0)
+		}
+		dst[j] = s0 + s1
+	}
+}
+
+// Dot returns Σ x[j]·y[j] summed as the package documentation defines. y must be at least
+// as long as x. Cost O(len(x)).
+func Dot(x, y []float32) float32 {
+	y = y[:len(x)]
+	if len(x) == 0 {
+		return 0
+	}
+	return dot(x, y)
+}
+
+// DotGo is Dot in Go.
+func DotGo(x, y []float32) float32 {
+	var s [16]float32
+	for j := range x {
+		s[j&15] = fma(x[j], y[j], s[j&15])
+	}
+	return reduce16(&s)
+}
+
+// reduce16 adds the 16 lanes pairwise: l and l+8, l and l+4, l and l+2, then 0 and 1.
+func reduce16(s *[16]float32) float32 {
+	for w := 8; w >= 1; w /= 2 {
+		for l := 0; l < w; l++ {
+			s[l] += s[l+w]
+		}
+	}
+	return s[0]
+}

@@ -1,0 +1,167 @@
+package f32
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// tolerance bounds |asm − Go| relative to the sum of the magnitudes of the terms: the
+// forms do the same operations in the same order and differ only where the Go form's
+// double rounding (float64, then float32) misses the hardware's single one, by an ulp at
+// a step, which can carry through the later steps of a chain.
+const tolerance = 1e-6
+
+// levels returns the levels this processor can run, Go first.
+func levels() []Level {
+	var ls []Level
+	for l := LevelGo; l <= BestLevel(); l++ {
+		ls = append(ls, l)
+	}
+	return ls
+}
+
+func withLevel(t testing.TB, l Level) {
+	old := SetLevel(l)
+	t.Cleanup(func() { SetLevel(old) })
+}
+
+func randVec(r *rand.Rand, n int) []float32 {
+	v := make([]float32, n)
+	for i := range v {
+		v[i] = float32(r.Float64()*2 - 0.5)
+	}
+	return v
+}
+
+// raggedAxpy is a case of AxpyRows: c columns, k rows, of b with stride.
+type raggedAxpy struct{ c, k, rows, stride int }
+
+func axpyCases() []raggedAxpy {
+	var cs []raggedAxpy
+	for _, c := range []int{1, 7, 8, 15, 16, 17, 31, 32, 33, 40, 47, 48, 63, 64, 65, 100, 129} {
+		for _, k := range []int{1, 2, 3, 8, 47} {
+			cs = append(cs, raggedAxpy{c: c, k: k, rows: 2*k + 3, stride: c + c%5})
+		}
+	}
+	return cs
+}
+
+func TestAxpyRowsLevels(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for _, tc := range axpyCases() {
+		b := randVec(r, tc.rows*tc.stride)
+		a := randVec(r, tc.k)
+		idx := make([]int32, tc.k)
+		for i := range idx {
+			idx[i] = int32(r.IntN(tc.rows))
+		}
+		start := randVec(r, tc.c+3) // the 3 past dst must stay as they are
+		want := append([]float32(nil), start...)
+		AxpyRowsGo(want[:tc.c], a, idx, b, tc.stride)
+		scale := make([]float64, tc.c) // Σ|terms| of each column
+		for j := range scale {
+			scale[j] = math.Abs(float64(start[j]))
+			for p := range a {
+				scale[j] += math.Abs(float64(a[p]) * float64(b[int(idx[p])*tc.stride+j]))
+			}
+		}
+		var asm []float32 // the first assembly level's result
+		for _, l := range levels() {
+			withLevel(t, l)
+			got := append([]float32(nil), start...)
+			AxpyRows(got[:tc.c], a, idx, b, tc.stride)
+			for j := tc.c; j < len(got); j++ {
+				if got[j] != start[j] {
+					t.Fatalf("%v %+v: wrote past dst at %d", l, tc, j)
+				}
+			}
+			for j := 0; j < tc.c; j++ {
+				if d := math.Abs(float64(got[j] - want[j])); d > tolerance*scale[j] {
+					t.Errorf("%v %+v: column %d = %v, Go form %v", l, tc, j, got[j], want[j])
+				}
+			}
+			if l == LevelGo {
+				continue
+			}
+			if asm == nil {
+				asm = got
+				continue
+			}
+			for j := range got {
+				if math.Float32bits(got[j]) != math.Float32bits(asm[j]) {
+					t.Errorf("%v %+v: column %d = %v, AVX2 %v (the assembly levels must agree bit for bit)", l, tc, j, got[j], asm[j])
+				}
+			}
+		}
+	}
+}
+
+// TestAxpyRowsDefinition checks the Go form against the definition in exact arithmetic
+// on small integers, where every operation is exact: the chains add up to the plain sum.
+func TestAxpyRowsDefinition(t *testing.T) {
+	b := []float32{1, 2, 3, 4, 5, 6} // 3 rows of 2
+	a := []float32{1, 10, 100}
+	idx := []int32{2, 0, 1}
+	for _, l := range levels() {
+		withLevel(t, l)
+		dst := []float32{1000, 2000}
+		AxpyRows(dst, a, idx, b, 2)
+		if want := []float32{1000 + 5 + 10 + 300, 2000 + 6 + 20 + 400}; dst[0] != want[0] || dst[1] != want[1] {
+			t.Errorf("%v: got %v, want %v", l, dst, want)
+		}
+	}
+}
+
+func TestDotLevels(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for _, n := range []int{1, 2, 7, 8, 9, 15, 16, 17, 31, 32, 33, 40, 47, 48, 64, 100, 257} {
+		x, y := randVec(r, n), randVec(r, n+5)
+		want := DotGo(x, y)
+		var scale float64
+		for j := range x {
+			scale += math.Abs(float64(x[j]) * float64(y[j]))
+		}
+		var asm *float32
+		for _, l := range levels() {
+			withLevel(t, l)
+			got := Dot(x, y)
+			if d := math.Abs(float64(got - want)); d > tolerance*scale {
+				t.Errorf("%v n=%d: %v, Go form %v", l, n, got, want)
+			}
+			if l == LevelGo {
+				continue
+			}
+			if asm == nil {
+				asm = &got
+			} else if math.Float32bits(got) != math.Float32bits(*asm) {
+				t.Errorf("%v n=%d: %v, AVX2 %v (the assembly levels must agree bit for bit)", l, n, got, *asm)
+			}
+		}
+	}
+}
+
+// TestDotDefinition checks the lane order on values whose sums are exact.
+func TestDotDefinition(t *testing.T) {
+	x := make([]float32, 19)
+	y := make([]float32, 19)
+	var want float32
+	for i := range x {
+		x[i], y[i] = float32(i+1), 2
+		want += float32(2 * (i + 1))
+	}
+	for _, l := range levels() {
+		withLevel(t, l)
+		if got := Dot(x, y); got != want {
+			t.Errorf("%v: %v, want %v", l, got, want)
+		}
+	}
+}
+
+func TestLevelString(t *testing.T) {
+	for l, want := range map[Level]string{LevelGo: "go", LevelAVX2: "avx2", LevelAVX512: "avx512"} {
+		if l.String() != want {
+			t.Errorf("%d: %q, want %q", l, l.String(), want)
+		}
+	}
+}

@@ -1,0 +1,68 @@
+//go:build amd64 && !purego
+
+package f32
+
+import "golang.org/x/sys/cpu"
+
+// bestLevel is the best level the processor has: AVX-512 F, or AVX2 with FMA.
+var bestLevel = func() Level {
+	switch {
+	case cpu.X86.HasAVX512F:
+		return LevelAVX512
+	case cpu.X86.HasAVX2 && cpu.X86.HasFMA:
+		return LevelAVX2
+	}
+	return LevelGo
+}()
+
+//go:noescape
+func axpyRowsAVX512(dst *float32, mask uint64, nv int, a *float32, idx *int32, k int, b *float32, stride int)
+
+//go:noescape
+func axpyRowsAVX2(dst *float32, c int, a *float32, idx *int32, k int, b *float32, stride int)
+
+//go:noescape
+func dotAVX512(x, y *float32, n int) float32
+
+//go:noescape
+func dotAVX2(x, y *float32, n int) float32
+
+// axpyRows is AxpyRowsGo in assembly, 64 columns a call in AVX-512 and 32 in AVX2, after
+// checking that every row read lies inside b.
+func axpyRows(dst, a []float32, idx []int32, b []float32, stride int) {
+	if level == LevelGo {
+		AxpyRowsGo(dst, a, idx, b, stride)
+		return
+	}
+	hi := int32(0)
+	for _, r := range idx {
+		if r < 0 {
+			panic("f32: AxpyRows: negative row index")
+		}
+		hi = max(hi, r)
+	}
+	_ = b[int(hi)*stride+len(dst)-1]
+	width := 32
+	if level == LevelAVX512 {
+		width = 64
+	}
+	for lo := 0; lo < len(dst); lo += width {
+		c := min(width, len(dst)-lo)
+		if level == LevelAVX512 {
+			axpyRowsAVX512(&dst[lo], 1<<c-1, max(2, (c+15)/16), &a[0], &idx[0], len(a), &b[lo], stride)
+		} else {
+			axpyRowsAVX2(&dst[lo], c, &a[0], &idx[0], len(a), &b[lo], stride)
+		}
+	}
+}
+
+// dot is DotGo in assembly.
+func dot(x, y []float32) float32 {
+	switch level {
+	case LevelAVX512:
+		return dotAVX512(&x[0], &y[0], len(x))
+	case LevelAVX2:
+		return dotAVX2(&x[0], &y[0], len(x))
+	}
+	return DotGo(x, y)
+}
