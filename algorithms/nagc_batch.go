@@ -87,6 +87,10 @@ func (a NAGC) FitBatch(ctx context.Context, k int, seed uint64, fits []BatchFit)
 			m.Transform, f.In = "", in
 		}
 		m = m.withDefaults(k)
+		if m.fast() { // float32 iterations, alone (nagc_f32.go)
+			res[i], errs[i] = m.fitFast(ctx, f.In, k, seed)
+			continue
+		}
 		ck, chainable := newChainKey(m, f.In)
 		c := byKey[ck]
 		if !chainable || c == nil {

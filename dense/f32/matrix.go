@@ -1,0 +1,219 @@
+package f32
+
+import (
+	"fmt"
+	"math"
+	"sync"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/nagc-harness/nagc/sparse"
+)
+
+// Mat is an r×c float32 matrix stored row-major without padding (stride c).
+type Mat struct {
+	R, C int
+	Data []float32
+}
+
+// NewMat returns a zero r×c matrix.
+func NewMat(r, c int) *Mat { return &Mat{R: r, C: c, Data: make([]float32, r*c)} }
+
+// FromDense returns d rounded to float32.
+func FromDense(d *mat.Dense) *Mat {
+	r, c := d.Dims()
+	m := NewMat(r, c)
+	for i := 0; i < r; i++ {
+		for j := 0; j < c; j++ {
+			m.Data[i*c+j] = float32(d.At(i, j))
+		}
+	}
+	return m
+}
+
+// Dense returns m widened to float64.
+func (m *Mat) Dense() *mat.Dense {
+	d := make([]float64, len(m.Data))
+	for i, v := range m.Data {
+		d[i] = float64(v)
+	}
+	return mat.NewDense(m.R, m.C, d)
+}
+
+// Row returns row i.
+func (m *Mat) Row(i int) []float32 { return m.Data[i*m.C : (i+1)*m.C] }
+
+// BlockRows is the number of rows of a block: row-wise kernels run blocks on the
+// threads, and reductions over rows sum each block from zero and add the block sums in
+// block order, in float64, so that no result depends on the thread count.
+const BlockRows = 1024
+
+// Rows runs fn on the blocks of BlockRows of n rows, on sparse.Threads() goroutines when
+// there are at least two blocks.
+func Rows(n int, fn func(lo, hi int)) {
+	nb := (n + BlockRows - 1) / BlockRows
+	if nb <= 1 || sparse.Threads() <= 1 {
+		for b := 0; b < nb; b++ {
+			fn(b*BlockRows, min((b+1)*BlockRows, n))
+		}
+		return
+	}
+	sparse.ParallelTasks(nb, func(b int) { fn(b*BlockRows, min((b+1)*BlockRows, n)) })
+}
+
+// rowIndex returns 0, 1, …, n−1 as int32: the row indices of a dense operand of AxpyRows.
+func rowIndex(n int) []int32 {
+	iotaMu.Lock()
+	defer iotaMu.Unlock()
+	for len(iotaBuf) < n {
+		iotaBuf = append(iotaBuf, int32(len(iotaBuf)))
+	}
+	return iotaBuf[:n:n]
+}
+
+var (
+	iotaMu  sync.Mutex
+	iotaBuf []int32
+)
+
+func mustDims(what string, m *Mat, r, c int) {
+	if m.R != r || m.C != c || len(m.Data) != r*c {
+		panic(fmt.Sprintf("f32: %s is %d×%d (%d values), want %d×%d", what, m.R, m.C, len(m.Data), r, c))
+	}
+}
+
+// Mul sets dst = a·b for a n×k and b k×c (small). Cost O(n·k·c).
+func Mul(dst, a, b *Mat) {
+	mustDims("Mul dst", dst, a.R, b.C)
+	mustDims("Mul b", b, a.C, b.C)
+	idx := rowIndex(a.C)
+	Rows(a.R, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			d := dst.Row(i)
+			clear(d)
+			AxpyRows(d, a.Row(i), idx, b.Data, b.C)
+		}
+	})
+}
+
+// MulHadamard sets dst = (x⊙y)·b for x, y n×k and b k×c, row by row with the row of x⊙y
+// in scratch. Cost O(n·k·c).
+func MulHadamard(dst, x, y, b *Mat) {
+	mustDims("MulHadamard y", y, x.R, x.C)
+	mustDims("MulHadamard dst", dst, x.R, b.C)
+	mustDims("MulHadamard b", b, x.C, b.C)
+	idx := rowIndex(x.C)
+	Rows(x.R, func(lo, hi int) {
+		ws := getScratch(x.C)
+		defer putScratch(ws)
+		w := *ws
+		for i := lo; i < hi; i++ {
+			xr, yr := x.Row(i), y.Row(i)
+			for j := range w {
+				w[j] = xr[j] * yr[j]
+			}
+			d := dst.Row(i)
+			clear(d)
+			AxpyRows(d, w, idx, b.Data, b.C)
+		}
+	})
+}
+
+// TMul sets dst = aᵀ·w for a n×k and w n×c (dst k×c): each block of BlockRows rows is
+// transposed into scratch and summed by AxpyRows from zero, and the block sums are added
+// in block order in float64. If y is not nil, w⊙y takes the place of w. Cost O(n·k·c).
+func TMul(dst, a, w, y *Mat) {
+	n, k, c := a.R, a.C, w.C
+	mustDims("TMul w", w, n, c)
+	mustDims("TMul dst", dst, k, c)
+	if y != nil {
+		mustDims("TMul y", y, n, c)
+	}
+	nb := (n + BlockRows - 1) / BlockRows
+	ss := getScratch(nb * k * c)
+	defer putScratch(ss)
+	sums := *ss
+	Rows(n, func(lo, hi int) {
+		rows := hi - lo
+		ats := getScratch(k * rows)
+		defer putScratch(ats)
+		at := *ats // the block of a, transposed
+		for i := lo; i < hi; i++ {
+			for p, v := range a.Row(i) {
+				at[p*rows+i-lo] = v
+			}
+		}
+		wb := w.Data[lo*c : hi*c]
+		if y != nil {
+			wbs := getScratch(rows * c)
+			defer putScratch(wbs)
+			wb = *wbs
+			for t := range wb {
+				wb[t] = w.Data[lo*c+t] * y.Data[lo*c+t]
+			}
+		}
+		s := sums[lo/BlockRows*k*c:][:k*c]
+		idx := rowIndex(rows)
+		for p := 0; p < k; p++ {
+			AxpyRows(s[p*c:(p+1)*c], at[p*rows:(p+1)*rows], idx, wb, c)
+		}
+	})
+	for t := range dst.Data {
+		var v float64
+		for b := 0; b < nb; b++ {
+			v += float64(sums[b*k*c+t])
+		}
+		dst.Data[t] = float32(v)
+	}
+}
+
+// Gram sets dst = aᵀa (TMul of a with itself).
+func Gram(dst, a *Mat) { TMul(dst, a, a, nil) }
+
+// DotAll returns ⟨a, b⟩ = Σ a⊙b, by rows (Dot) added in float64 in row order. Cost
+// O(len(a.Data)).
+func DotAll(a, b *Mat) float64 {
+	mustDims("DotAll b", b, a.R, a.C)
+	var s float64
+	for i := 0; i < a.R; i++ {
+		s += float64(Dot(a.Row(i), b.Row(i)))
+	}
+	return s
+}
+
+// SigmoidMul sets f = σ(u·h) and fp = f⊙(1−f), σ the logistic sigmoid (see Sigmoid).
+// Cost O(n·k·c) for u n×k, h k×c.
+func SigmoidMul(f, fp, u, h *Mat) {
+	mustDims("SigmoidMul fp", fp, u.R, h.C)
+	Mul(f, u, h)
+	Rows(u.R, func(lo, hi int) {
+		for t := lo * h.C; t < hi*h.C; t++ {
+			s := Sigmoid(f.Data[t])
+			f.Data[t], fp.Data[t] = s, s*(1-s)
+		}
+	})
+}
+
+// Sigmoid returns 1/(1+e⁻ˣ) in float32, with e⁻ˣ from math.Exp in float64 (exact to
+// float32 rounding).
+func Sigmoid(x float32) float32 {
+	return float32(1 / (1 + math.Exp(-float64(x))))
+}
+
+// scratchPool holds the kernels' scratch slices, so that iterations allocate nothing
+// once warm.
+var scratchPool sync.Pool
+
+// getScratch returns a zeroed slice of n floats from the pool.
+func getScratch(n int) *[]float32 {
+	p, _ := scratchPool.Get().(*[]float32)
+	if p == nil || cap(*p) < n {
+		s := make([]float32, n)
+		return &s
+	}
+	*p = (*p)[:n]
+	clear(*p)
+	return p
+}
+
+func putScratch(p *[]float32) { scratchPool.Put(p) }
