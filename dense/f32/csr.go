@@ -71,26 +71,34 @@ func EdgeTerms(su, g *Mat, w *CSR, u *Mat) (sum, sumSq float64) {
 		maxDeg = max(maxDeg, w.Ptr[i+1]-w.Ptr[i])
 	}
 	one := ones(maxDeg)
+	checkRows(w.Ind, u.Data, k, k) // once, for the unchecked kernels below
 	Rows(n, func(lo, hi int) {
 		ds := getScratch(maxDeg)
 		defer putScratch(ds)
 		d := *ds
 		var s, q float64
 		for i := lo; i < hi; i++ {
+			if i+2 < n { // the neighbours of the row after next, while this row is summed
+				prefetchRowsUnchecked(w.Ind[w.Ptr[i+2]:w.Ptr[i+3]], u.Data, k, k)
+			}
 			p, e := w.Ptr[i], w.Ptr[i+1]
 			nb := w.Ind[p:e]
+			sr, gr := su.Row(i), g.Row(i)
+			clear(sr)
+			if len(nb) > 0 {
+				axpyRowsUnchecked(sr, one, 1, nb, u.Data, k)
+			}
 			ui := u.Row(i)
 			for t, j := range nb {
-				v := Dot(ui, u.Data[int(j)*k:int(j+1)*k])
+				v := dot(ui, u.Data[int(j)*k:int(j+1)*k])
 				d[t] = v
 				s += float64(v)
 				q += float64(v) * float64(v)
 			}
-			sr, gr := su.Row(i), g.Row(i)
-			clear(sr)
 			clear(gr)
-			AxpyRows(sr, one[:len(nb)], nb, u.Data, k)
-			AxpyRows(gr, d[:len(nb)], nb, u.Data, k)
+			if len(nb) > 0 {
+				axpyRowsUnchecked(gr, d, 1, nb, u.Data, k)
+			}
 		}
 		b := lo / BlockRows
 		parts[2*b], parts[2*b+1] = s, q

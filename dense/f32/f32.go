@@ -49,30 +49,43 @@ func fma(x, y, z float32) float32 {
 // the order the package documentation defines. Rows of b are read at idx[t]·stride; idx
 // and a must have the same length. Cost O(len(a)·len(dst)).
 func AxpyRows(dst, a []float32, idx []int32, b []float32, stride int) {
-	if len(idx) != len(a) {
-		panic("f32: AxpyRows: len(idx) ≠ len(a)")
-	}
-	if len(dst) == 0 || len(a) == 0 {
-		return
-	}
-	axpyRows(dst, a, idx, b, stride)
+	AxpyRowsStrided(dst, a, 1, idx, b, stride)
 }
 
-// AxpyRowsGo is AxpyRows in Go.
-func AxpyRowsGo(dst, a []float32, idx []int32, b []float32, stride int) {
-	c := len(dst)
+// AxpyRowsStrided is AxpyRows with the coefficients a[t·aStride], t < len(idx) (a
+// column of a row-major matrix, say).
+func AxpyRowsStrided(dst, a []float32, aStride int, idx []int32, b []float32, stride int) {
+	if len(dst) == 0 || len(idx) == 0 {
+		return
+	}
+	_ = a[(len(idx)-1)*aStride]
+	axpyRows(dst, a, aStride, idx, b, stride)
+}
+
+// AxpyRowsGo is AxpyRowsStrided in Go.
+func AxpyRowsGo(dst, a []float32, aStride int, idx []int32, b []float32, stride int) {
+	c, k := len(dst), len(idx)
 	for j := 0; j < c; j++ {
 		s0, s1 := dst[j], float32(0)
 		t := 0
-		for ; t+1 < len(a); t += 2 {
-			s0 = fma(a[t], b[int(idx[t])*stride+j], s0)
-			s1 = fma(a[t+1], b[int(idx[t+1])*stride+j], s1)
+		for ; t+1 < k; t += 2 {
+			s0 = fma(a[t*aStride], b[int(idx[t])*stride+j], s0)
+			s1 = fma(a[(t+1)*aStride], b[int(idx[t+1])*stride+j], s1)
 		}
-		if t < len(a) {
-			s0 = fma(a[t], b[int(idx[t])*stride+j], s0)
+		if t < k {
+			s0 = fma(a[t*aStride], b[int(idx[t])*stride+j], s0)
 		}
 		dst[j] = s0 + s1
 	}
+}
+
+// PrefetchRows asks the processor to bring the first c floats of the rows idx[t]
+// (stride floats apart) of b into its L2 cache. It changes no value.
+func PrefetchRows(idx []int32, b []float32, stride, c int) {
+	if len(idx) == 0 || c == 0 {
+		return
+	}
+	prefetchRows(idx, b, stride, c)
 }
 
 // Dot returns Σ x[j]·y[j] summed as the package documentation defines. y must be at least
@@ -102,4 +115,17 @@ func reduce16(s *[16]float32) float32 {
 		}
 	}
 	return s[0]
+}
+
+// checkRows panics unless every row idx[t] of c floats, stride floats apart, lies
+// inside b, so that the assembly reads nothing outside it. Cost O(len(idx)).
+func checkRows(idx []int32, b []float32, stride, c int) {
+	hi := int32(0)
+	for _, r := range idx {
+		if r < 0 {
+			panic("f32: negative row index")
+		}
+		hi = max(hi, r)
+	}
+	_ = b[int(hi)*stride+c-1]
 }

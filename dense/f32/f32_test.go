@@ -35,13 +35,13 @@ func randVec(r *rand.Rand, n int) []float32 {
 }
 
 // raggedAxpy is a case of AxpyRows: c columns, k rows, of b with stride.
-type raggedAxpy struct{ c, k, rows, stride int }
+type raggedAxpy struct{ c, k, rows, stride, aStride int }
 
 func axpyCases() []raggedAxpy {
 	var cs []raggedAxpy
 	for _, c := range []int{1, 7, 8, 15, 16, 17, 31, 32, 33, 40, 47, 48, 63, 64, 65, 100, 129} {
 		for _, k := range []int{1, 2, 3, 8, 47} {
-			cs = append(cs, raggedAxpy{c: c, k: k, rows: 2*k + 3, stride: c + c%5})
+			cs = append(cs, raggedAxpy{c: c, k: k, rows: 2*k + 3, stride: c + c%5, aStride: 1 + k%3})
 		}
 	}
 	return cs
@@ -51,26 +51,26 @@ func TestAxpyRowsLevels(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	for _, tc := range axpyCases() {
 		b := randVec(r, tc.rows*tc.stride)
-		a := randVec(r, tc.k)
+		a := randVec(r, (tc.k-1)*tc.aStride+1)
 		idx := make([]int32, tc.k)
 		for i := range idx {
 			idx[i] = int32(r.IntN(tc.rows))
 		}
 		start := randVec(r, tc.c+3) // the 3 past dst must stay as they are
 		want := append([]float32(nil), start...)
-		AxpyRowsGo(want[:tc.c], a, idx, b, tc.stride)
+		AxpyRowsGo(want[:tc.c], a, tc.aStride, idx, b, tc.stride)
 		scale := make([]float64, tc.c) // Σ|terms| of each column
 		for j := range scale {
 			scale[j] = math.Abs(float64(start[j]))
-			for p := range a {
-				scale[j] += math.Abs(float64(a[p]) * float64(b[int(idx[p])*tc.stride+j]))
+			for p := range idx {
+				scale[j] += math.Abs(float64(a[p*tc.aStride]) * float64(b[int(idx[p])*tc.stride+j]))
 			}
 		}
 		var asm []float32 // the first assembly level's result
 		for _, l := range levels() {
 			withLevel(t, l)
 			got := append([]float32(nil), start...)
-			AxpyRows(got[:tc.c], a, idx, b, tc.stride)
+			AxpyRowsStrided(got[:tc.c], a, tc.aStride, idx, b, tc.stride)
 			for j := tc.c; j < len(got); j++ {
 				if got[j] != start[j] {
 					t.Fatalf("%v %+v: wrote past dst at %d", l, tc, j)
@@ -163,5 +163,25 @@ func TestLevelString(t *testing.T) {
 		if l.String() != want {
 			t.Errorf("%d: %q, want %q", l, l.String(), want)
 		}
+	}
+}
+
+// TestSigmoid holds Sigmoid to the float32 rounding of the float64 sigmoid, within two
+// ulps, across the range where it is neither 0 nor 1, and at its ends.
+func TestSigmoid(t *testing.T) {
+	for x := -100.0; x <= 100; x += 0.0137 {
+		got := Sigmoid(float32(x))
+		want := float32(1 / (1 + math.Exp(-float64(float32(x)))))
+		if d := math.Abs(float64(got - want)); d > max(2.4e-7*float64(want), 1.5e-45) { // two ulps, subnormals too
+			t.Fatalf("Sigmoid(%v) = %v, want %v", float32(x), got, want)
+		}
+	}
+	for x, want := range map[float32]float32{0: 0.5, 200: 1, -200: 0, float32(math.Inf(1)): 1, float32(math.Inf(-1)): 0} {
+		if got := Sigmoid(x); got != want {
+			t.Errorf("Sigmoid(%v) = %v, want %v", x, got, want)
+		}
+	}
+	if got := Sigmoid(float32(math.NaN())); got == got {
+		t.Errorf("Sigmoid(NaN) = %v, want NaN", got)
 	}
 }

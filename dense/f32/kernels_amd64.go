@@ -16,10 +16,10 @@ var bestLevel = func() Level {
 }()
 
 //go:noescape
-func axpyRowsAVX512(dst *float32, mask uint64, nv int, a *float32, idx *int32, k int, b *float32, stride int)
+func axpyRowsAVX512(dst *float32, mask uint64, nv int, a *float32, aStride int, idx *int32, k int, b *float32, stride int)
 
 //go:noescape
-func axpyRowsAVX2(dst *float32, c int, a *float32, idx *int32, k int, b *float32, stride int)
+func axpyRowsAVX2(dst *float32, c int, a *float32, aStride int, idx *int32, k int, b *float32, stride int)
 
 //go:noescape
 func dotAVX512(x, y *float32, n int) float32
@@ -29,19 +29,24 @@ func dotAVX2(x, y *float32, n int) float32
 
 // axpyRows is AxpyRowsGo in assembly, 64 columns a call in AVX-512 and 32 in AVX2, after
 // checking that every row read lies inside b.
-func axpyRows(dst, a []float32, idx []int32, b []float32, stride int) {
+func axpyRows(dst, a []float32, aStride int, idx []int32, b []float32, stride int) {
 	if level == LevelGo {
-		AxpyRowsGo(dst, a, idx, b, stride)
+		AxpyRowsGo(dst, a, aStride, idx, b, stride)
 		return
 	}
-	hi := int32(0)
-	for _, r := range idx {
-		if r < 0 {
-			panic("f32: AxpyRows: negative row index")
-		}
-		hi = max(hi, r)
+	checkRows(idx, b, stride, len(dst))
+	axpyRowsUnchecked(dst, a, aStride, idx, b, stride)
+}
+
+// axpyRowsUnchecked is axpyRows for rows known to lie inside b.
+func axpyRowsUnchecked(dst, a []float32, aStride int, idx []int32, b []float32, stride int) {
+	if len(idx) == 0 {
+		return
 	}
-	_ = b[int(hi)*stride+len(dst)-1]
+	if level == LevelGo {
+		AxpyRowsGo(dst, a, aStride, idx, b, stride)
+		return
+	}
 	width := 32
 	if level == LevelAVX512 {
 		width = 64
@@ -49,11 +54,29 @@ func axpyRows(dst, a []float32, idx []int32, b []float32, stride int) {
 	for lo := 0; lo < len(dst); lo += width {
 		c := min(width, len(dst)-lo)
 		if level == LevelAVX512 {
-			axpyRowsAVX512(&dst[lo], 1<<c-1, max(2, (c+15)/16), &a[0], &idx[0], len(a), &b[lo], stride)
+			axpyRowsAVX512(&dst[lo], 1<<c-1, max(2, (c+15)/16), &a[0], aStride, &idx[0], len(idx), &b[lo], stride)
 		} else {
-			axpyRowsAVX2(&dst[lo], c, &a[0], &idx[0], len(a), &b[lo], stride)
+			axpyRowsAVX2(&dst[lo], c, &a[0], aStride, &idx[0], len(idx), &b[lo], stride)
 		}
 	}
+}
+
+//go:noescape
+func prefetchRowsAsm(idx *int32, n int, b *float32, stride, lines int)
+
+// prefetchRows prefetches the rows' cache lines after checking that they lie inside b
+// (a prefetch never faults, but an address outside b's allocation would be meaningless).
+func prefetchRows(idx []int32, b []float32, stride, c int) {
+	checkRows(idx, b, stride, c)
+	prefetchRowsUnchecked(idx, b, stride, c)
+}
+
+// prefetchRowsUnchecked is prefetchRows for rows known to lie inside b.
+func prefetchRowsUnchecked(idx []int32, b []float32, stride, c int) {
+	if len(idx) == 0 {
+		return
+	}
+	prefetchRowsAsm(&idx[0], len(idx), &b[0], stride, (c*4+63)/64)
 }
 
 // dot is DotGo in assembly.

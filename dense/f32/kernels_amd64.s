@@ -40,9 +40,9 @@ DATA iota32<>+120(SB)/4, $30
 DATA iota32<>+124(SB)/4, $31
 GLOBL iota32<>(SB), RODATA|NOPTR, $128
 
-// func axpyRowsAVX512(dst *float32, mask uint64, nv int, a *float32, idx *int32, k int, b *float32, stride int)
-// dst[0:c] += Σₜ a[t]·b[idx[t]·stride:][0:c], c ≤ 64 the bits of mask, nv = ⌈c/16⌉ ≥ 2 vectors.
-TEXT ·axpyRowsAVX512(SB), NOSPLIT, $0-64
+// func axpyRowsAVX512(dst *float32, mask uint64, nv int, a *float32, aStride int, idx *int32, k int, b *float32, stride int)
+// dst[0:c] += Σₜ a[t·aStride]·b[idx[t]·stride:][0:c], c ≤ 64 the bits of mask, nv = ⌈c/16⌉ ≥ 2 vectors.
+TEXT ·axpyRowsAVX512(SB), NOSPLIT, $0-72
 	MOVQ dst+0(FP), DI
 	MOVQ mask+8(FP), AX
 	KMOVW AX, K1
@@ -54,10 +54,12 @@ TEXT ·axpyRowsAVX512(SB), NOSPLIT, $0-64
 	KMOVW AX, K4
 	MOVQ nv+16(FP), CX
 	MOVQ a+24(FP), SI
-	MOVQ idx+32(FP), R8
-	MOVQ k+40(FP), R9
-	MOVQ b+48(FP), BX
-	MOVQ stride+56(FP), DX
+	MOVQ aStride+32(FP), R12
+	SHLQ $2, R12
+	MOVQ idx+40(FP), R8
+	MOVQ k+48(FP), R9
+	MOVQ b+56(FP), BX
+	MOVQ stride+64(FP), DX
 	SHLQ $2, DX
 	CMPQ CX, $2
 	JLE nv2
@@ -78,7 +80,7 @@ nv2pair:
 	MOVLQSX 4(R8), R11
 	IMULQ DX, R11
 	VBROADCASTSS (SI), Z8
-	VBROADCASTSS 4(SI), Z9
+	VBROADCASTSS (SI)(R12*1), Z9
 	VMOVUPS.Z 0(BX)(R10*1), K1, Z10
 	VFMADD231PS Z10, Z8, Z0
 	VMOVUPS.Z 0(BX)(R11*1), K1, Z14
@@ -87,7 +89,7 @@ nv2pair:
 	VFMADD231PS Z11, Z8, Z1
 	VMOVUPS.Z 64(BX)(R11*1), K2, Z15
 	VFMADD231PS Z15, Z9, Z5
-	ADDQ $8, SI
+	LEAQ (SI)(R12*2), SI
 	ADDQ $8, R8
 	DECQ CX
 	JNZ nv2pair
@@ -125,7 +127,7 @@ nv3pair:
 	MOVLQSX 4(R8), R11
 	IMULQ DX, R11
 	VBROADCASTSS (SI), Z8
-	VBROADCASTSS 4(SI), Z9
+	VBROADCASTSS (SI)(R12*1), Z9
 	VMOVUPS.Z 0(BX)(R10*1), K1, Z10
 	VFMADD231PS Z10, Z8, Z0
 	VMOVUPS.Z 0(BX)(R11*1), K1, Z14
@@ -138,7 +140,7 @@ nv3pair:
 	VFMADD231PS Z12, Z8, Z2
 	VMOVUPS.Z 128(BX)(R11*1), K3, Z16
 	VFMADD231PS Z16, Z9, Z6
-	ADDQ $8, SI
+	LEAQ (SI)(R12*2), SI
 	ADDQ $8, R8
 	DECQ CX
 	JNZ nv3pair
@@ -182,7 +184,7 @@ nv4pair:
 	MOVLQSX 4(R8), R11
 	IMULQ DX, R11
 	VBROADCASTSS (SI), Z8
-	VBROADCASTSS 4(SI), Z9
+	VBROADCASTSS (SI)(R12*1), Z9
 	VMOVUPS.Z 0(BX)(R10*1), K1, Z10
 	VFMADD231PS Z10, Z8, Z0
 	VMOVUPS.Z 0(BX)(R11*1), K1, Z14
@@ -199,7 +201,7 @@ nv4pair:
 	VFMADD231PS Z13, Z8, Z3
 	VMOVUPS.Z 192(BX)(R11*1), K4, Z17
 	VFMADD231PS Z17, Z9, Z7
-	ADDQ $8, SI
+	LEAQ (SI)(R12*2), SI
 	ADDQ $8, R8
 	DECQ CX
 	JNZ nv4pair
@@ -229,9 +231,9 @@ nv4store:
 	VZEROUPPER
 	RET
 
-// func axpyRowsAVX2(dst *float32, c int, a *float32, idx *int32, k int, b *float32, stride int)
-// dst[0:c] += Σₜ a[t]·b[idx[t]·stride:][0:c], 0 < c ≤ 32.
-TEXT ·axpyRowsAVX2(SB), NOSPLIT, $0-56
+// func axpyRowsAVX2(dst *float32, c int, a *float32, aStride int, idx *int32, k int, b *float32, stride int)
+// dst[0:c] += Σₜ a[t·aStride]·b[idx[t]·stride:][0:c], 0 < c ≤ 32.
+TEXT ·axpyRowsAVX2(SB), NOSPLIT, $0-64
 	MOVQ dst+0(FP), DI
 	MOVQ c+8(FP), AX
 	MOVQ AX, X8
@@ -245,10 +247,12 @@ TEXT ·axpyRowsAVX2(SB), NOSPLIT, $0-56
 	VMOVDQU iota32<>+96(SB), Y15
 	VPCMPGTD Y15, Y8, Y15
 	MOVQ a+16(FP), SI
-	MOVQ idx+24(FP), R8
-	MOVQ k+32(FP), R9
-	MOVQ b+40(FP), BX
-	MOVQ stride+48(FP), DX
+	MOVQ aStride+24(FP), R12
+	SHLQ $2, R12
+	MOVQ idx+32(FP), R8
+	MOVQ k+40(FP), R9
+	MOVQ b+48(FP), BX
+	MOVQ stride+56(FP), DX
 	SHLQ $2, DX
 	VMASKMOVPS 0(DI), Y12, Y0
 	VXORPS Y4, Y4, Y4
@@ -267,7 +271,7 @@ a2pair:
 	MOVLQSX 4(R8), R11
 	IMULQ DX, R11
 	VBROADCASTSS (SI), Y8
-	VBROADCASTSS 4(SI), Y9
+	VBROADCASTSS (SI)(R12*1), Y9
 	VMASKMOVPS 0(BX)(R10*1), Y12, Y10
 	VFMADD231PS Y10, Y8, Y0
 	VMASKMOVPS 0(BX)(R11*1), Y12, Y11
@@ -284,7 +288,7 @@ a2pair:
 	VFMADD231PS Y10, Y8, Y3
 	VMASKMOVPS 96(BX)(R11*1), Y15, Y11
 	VFMADD231PS Y11, Y9, Y7
-	ADDQ $8, SI
+	LEAQ (SI)(R12*2), SI
 	ADDQ $8, R8
 	DECQ CX
 	JNZ a2pair
@@ -397,4 +401,31 @@ d2sum:
 	VADDSS X1, X0, X0
 	VZEROUPPER
 	MOVSS X0, ret+24(FP)
+	RET
+
+// func prefetchRowsAsm(idx *int32, n int, b *float32, stride, lines int)
+// Prefetches into L2 the first lines cache lines of row idx[t] (stride floats apart) of b, t < n.
+TEXT ·prefetchRowsAsm(SB), NOSPLIT, $0-40
+	MOVQ idx+0(FP), R8
+	MOVQ n+8(FP), CX
+	MOVQ b+16(FP), BX
+	MOVQ stride+24(FP), DX
+	SHLQ $2, DX
+	MOVQ lines+32(FP), R9
+	TESTQ CX, CX
+	JZ pfdone
+pfrow:
+	MOVLQSX (R8), R10
+	IMULQ DX, R10
+	ADDQ BX, R10
+	MOVQ R9, R11
+pfline:
+	PREFETCHT1 (R10)
+	ADDQ $64, R10
+	DECQ R11
+	JNZ pfline
+	ADDQ $4, R8
+	DECQ CX
+	JNZ pfrow
+pfdone:
 	RET

@@ -4,8 +4,16 @@ package f32
 
 var bestLevel = LevelGo
 
-func axpyRows(dst, a []float32, idx []int32, b []float32, stride int) {
-	AxpyRowsGo(dst, a, idx, b, stride)
+func axpyRows(dst, a []float32, aStride int, idx []int32, b []float32, stride int) {
+	AxpyRowsGo(dst, a, aStride, idx, b, stride)
 }
 
+func prefetchRows(idx []int32, b []float32, stride, c int) {}
+
 func dot(x, y []float32) float32 { return DotGo(x, y) }
+
+func axpyRowsUnchecked(dst, a []float32, aStride int, idx []int32, b []float32, stride int) {
+	AxpyRowsGo(dst, a, aStride, idx, b, stride)
+}
+
+func prefetchRowsUnchecked(idx []int32, b []float32, stride, c int) {}

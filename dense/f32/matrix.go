@@ -91,7 +91,7 @@ func Mul(dst, a, b *Mat) {
 		for i := lo; i < hi; i++ {
 			d := dst.Row(i)
 			clear(d)
-			AxpyRows(d, a.Row(i), idx, b.Data, b.C)
+			axpyRowsUnchecked(d, a.Row(i), 1, idx, b.Data, b.C)
 		}
 	})
 }
@@ -114,14 +114,15 @@ func MulHadamard(dst, x, y, b *Mat) {
 			}
 			d := dst.Row(i)
 			clear(d)
-			AxpyRows(d, w, idx, b.Data, b.C)
+			axpyRowsUnchecked(d, w, 1, idx, b.Data, b.C)
 		}
 	})
 }
 
 // TMul sets dst = aᵀ·w for a n×k and w n×c (dst k×c): each block of BlockRows rows is
-// transposed into scratch and summed by AxpyRows from zero, and the block sums are added
-// in block order in float64. If y is not nil, w⊙y takes the place of w. Cost O(n·k·c).
+// summed from zero, row p of the block's sum by AxpyRowsStrided over column p of a, and
+// the block sums are added in block order in float64. If y is not nil, w⊙y takes the
+// place of w. Cost O(n·k·c).
 func TMul(dst, a, w, y *Mat) {
 	n, k, c := a.R, a.C, w.C
 	mustDims("TMul w", w, n, c)
@@ -135,14 +136,6 @@ func TMul(dst, a, w, y *Mat) {
 	sums := *ss
 	Rows(n, func(lo, hi int) {
 		rows := hi - lo
-		ats := getScratch(k * rows)
-		defer putScratch(ats)
-		at := *ats // the block of a, transposed
-		for i := lo; i < hi; i++ {
-			for p, v := range a.Row(i) {
-				at[p*rows+i-lo] = v
-			}
-		}
 		wb := w.Data[lo*c : hi*c]
 		if y != nil {
 			wbs := getScratch(rows * c)
@@ -154,8 +147,9 @@ func TMul(dst, a, w, y *Mat) {
 		}
 		s := sums[lo/BlockRows*k*c:][:k*c]
 		idx := rowIndex(rows)
+		ab := a.Data[lo*k : hi*k]
 		for p := 0; p < k; p++ {
-			AxpyRows(s[p*c:(p+1)*c], at[p*rows:(p+1)*rows], idx, wb, c)
+			axpyRowsUnchecked(s[p*c:(p+1)*c], ab[p:], k, idx, wb, c)
 		}
 	})
 	for t := range dst.Data {
@@ -181,23 +175,47 @@ func DotAll(a, b *Mat) float64 {
 	return s
 }
 
-// SigmoidMul sets f = σ(u·h) and fp = f⊙(1−f), σ the logistic sigmoid (see Sigmoid).
-// Cost O(n·k·c) for u n×k, h k×c.
+// SigmoidMul sets f = σ(u·h) and fp = f⊙(1−f), σ the logistic sigmoid (see Sigmoid),
+// row by row, each row's product then its sigmoid. Cost O(n·k·c) for u n×k, h k×c.
 func SigmoidMul(f, fp, u, h *Mat) {
+	mustDims("SigmoidMul f", f, u.R, h.C)
 	mustDims("SigmoidMul fp", fp, u.R, h.C)
-	Mul(f, u, h)
+	mustDims("SigmoidMul h", h, u.C, h.C)
+	idx := rowIndex(u.C)
 	Rows(u.R, func(lo, hi int) {
-		for t := lo * h.C; t < hi*h.C; t++ {
-			s := Sigmoid(f.Data[t])
-			f.Data[t], fp.Data[t] = s, s*(1-s)
+		for i := lo; i < hi; i++ {
+			d, dp := f.Row(i), fp.Row(i)
+			clear(d)
+			axpyRowsUnchecked(d, u.Row(i), 1, idx, h.Data, h.C)
+			for j, v := range d {
+				s := Sigmoid(v)
+				d[j], dp[j] = s, s*(1-s)
+			}
 		}
 	})
 }
 
-// Sigmoid returns 1/(1+e⁻ˣ) in float32, with e⁻ˣ from math.Exp in float64 (exact to
-// float32 rounding).
+// Sigmoid returns 1/(1+e⁻ˣ) in float32, with e⁻ˣ = 2ⁿ·2ᶠ (n = round(−x·log₂e), |f| ≤ ½)
+// and 2ᶠ by a degree-6 polynomial in float64 (relative error below 2⁻²⁴ before the final
+// rounding; within two ulps of the rounded sigmoid); for |x·log₂e| beyond 1000 it
+// returns 0 or 1, as float32 rounds the sigmoid. Cost O(1).
 func Sigmoid(x float32) float32 {
-	return float32(1 / (1 + math.Exp(-float64(x))))
+	z := -float64(x) * math.Log2E
+	switch {
+	case z > 1000:
+		return 0
+	case z < -1000:
+		return 1
+	case z != z:
+		return float32(z)
+	}
+	n := (z + 0x1.8p52) - 0x1.8p52 // z rounded to an integer, without a call
+	f := z - n
+	// 2^f = e^(f·ln2), Taylor to degree 6 (truncation below 2⁻²⁹ for |f| ≤ ½).
+	t := f * math.Ln2
+	p := 1 + t*(1+t*(1.0/2+t*(1.0/6+t*(1.0/24+t*(1.0/120+t*(1.0/720))))))
+	e := p * math.Float64frombits(uint64(int64(n)+1023)<<52)
+	return float32(1 / (1 + e))
 }
 
 // scratchPool holds the kernels' scratch slices, so that iterations allocate nothing
