@@ -34,25 +34,17 @@ func (a NAGC) fast() bool { return a.Precision == PrecisionFast }
 func (a NAGC) fitFast(ctx context.Context, in Input, k int, seed uint64) (*Result, error) {
 	start := time.Now()
 	a = a.withDefaults(k)
-	if err := a.validate(in, k); err != nil {
-		return nil, err
-	}
-	computed := false
-	in.Cache = in.Cache.observed(&computed)
-	in, err := in.WithFilteredAttributesContext(ctx, a.Filter)
-	if err != nil {
-		return nil, fmt.Errorf("nagc: %w", err)
-	}
-	u, v, h, info, err := a.initialise(ctx, in, k, seed)
+	st, err := a.start(ctx, in, k, seed)
 	if err != nil {
 		return nil, err
 	}
+	in = st.in
 	x, err := attributes32(ctx, in)
 	if err != nil {
 		return nil, fmt.Errorf("nagc: %w", err)
 	}
 	op := in.Attributes()
-	s, err := NewNAGCSolver32(in.Adj, x, op.Sum(), op.SumSq(), u, v, h, a.Lambda, a.Rho)
+	s, err := NewNAGCSolver32(in.Adj, x, op.Sum(), op.SumSq(), st.u, st.v, st.h, a.Lambda, a.Rho)
 	if err != nil {
 		return nil, fmt.Errorf("nagc: %w", err)
 	}
@@ -83,20 +75,12 @@ func (a NAGC) fitFast(ctx context.Context, in Input, k int, seed uint64) (*Resul
 		Objective:  obj,
 		FitTime:    fitTime,
 		InitTime:   initTime,
-		InitCached: a.InitU == nil && a.Init != InitRandom && in.Cache != nil && !computed,
+		InitCached: st.cached,
 		BatchSize:  1,
 		Factors:    map[string]*mat.Dense{"U": U, "V": V, "H": H},
-		Info: map[string]string{
-			"init":      info,
-			"u_rule":    ruleName(a.Rho),
-			"s_scale":   fmt.Sprint(s.scale),
-			"objective": "½·L_ρ(S−UUᵀ) + (λ/2)‖X−f(UH)Vᵀ‖²",
-			"precision": fmt.Sprintf("fast: float32 iterations with FMA (%v kernels); the start in float64", f32.KernelLevel()),
-		},
+		Info:       a.info(st.info, in.N(), s.scale),
 	}
-	if why := a.initNInitInfo(in.N()); why != "" {
-		res.Info["init_n_init"] = why
-	}
+	res.Info["precision"] = fmt.Sprintf("fast: float32 iterations with FMA (%v kernels); the start in float64", f32.KernelLevel())
 	return res, nil
 }
 
@@ -149,9 +133,6 @@ type sparseAttr32 struct{ x, xt *f32.CSR }
 func (s sparseAttr32) Dims() (int, int)          { return s.x.R, s.x.C }
 func (s sparseAttr32) MulDense(dst, b *f32.Mat)  { s.x.MulDense(dst, b) }
 func (s sparseAttr32) TMulDense(dst, b *f32.Mat) { s.xt.MulDense(dst, b) }
-
-// ruleName names the U rule of ρ (see NAGCSolver.ruleName).
-func ruleName(rho float64) string { return (&NAGCSolver{rho: rho}).ruleName() }
 
 // NAGCSolver32 is NAGCSolver in float32 with fused multiply-adds (PrecisionFast): the same
 // rules in the same order, with every n×k product formed by package dense/f32. Sums over
