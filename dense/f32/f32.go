@@ -129,3 +129,37 @@ func checkRows(idx []int32, b []float32, stride, c int) {
 	}
 	_ = b[int(hi)*stride+c-1]
 }
+
+// Mul4 sets, for each of the four rows r < 4, dst[r·dStride + j] = Σₜ a[r·aStride + t]·
+// b[t·stride + j] for j < c and t < k: one chain of fused multiply-adds per entry, from
+// zero, in the order of t. It is the kernel of Mul: each row of b, loaded once, serves
+// four output rows. Cost O(k·c).
+func Mul4(dst []float32, dStride int, a []float32, aStride, k int, b []float32, stride, c int) {
+	if c == 0 {
+		return
+	}
+	_ = dst[3*dStride+c-1]
+	if k == 0 {
+		for r := 0; r < 4; r++ {
+			clear(dst[r*dStride : r*dStride+c])
+		}
+		return
+	}
+	_ = a[3*aStride+k-1]
+	_ = b[(k-1)*stride+c-1]
+	mul4(dst, dStride, a, aStride, k, b, stride, c)
+}
+
+// Mul4Go is Mul4 in Go.
+func Mul4Go(dst []float32, dStride int, a []float32, aStride, k int, b []float32, stride, c int) {
+	for r := 0; r < 4; r++ {
+		ar := a[r*aStride : r*aStride+k]
+		for j := 0; j < c; j++ {
+			var s float32
+			for t, v := range ar {
+				s = fma(v, b[t*stride+j], s)
+			}
+			dst[r*dStride+j] = s
+		}
+	}
+}

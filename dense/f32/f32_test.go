@@ -3,6 +3,7 @@ package f32
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -183,5 +184,52 @@ func TestSigmoid(t *testing.T) {
 	}
 	if got := Sigmoid(float32(math.NaN())); got == got {
 		t.Errorf("Sigmoid(NaN) = %v, want NaN", got)
+	}
+}
+
+func TestMul4Levels(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	for _, c := range []int{1, 7, 8, 15, 16, 17, 31, 33, 40, 47, 48, 63, 64, 65, 100, 129} {
+		for _, k := range []int{1, 2, 5, 40, 128} {
+			dStride, aStride, stride := c+3, k+1, c+c%4
+			a, b := randVec(r, 3*aStride+k), randVec(r, (k-1)*stride+c)
+			n := 3*dStride + c + 2 // 2 past the last row must stay as they are
+			want := make([]float32, n)
+			Mul4Go(want, dStride, a, aStride, k, b, stride, c)
+			var asm []float32
+			for _, l := range levels() {
+				withLevel(t, l)
+				got := randVec(r, n)
+				copy(got[n-2:], want[n-2:])
+				for row := 0; row < 3; row++ { // the gaps between rows too
+					copy(got[row*dStride+c:(row+1)*dStride], want[row*dStride+c:(row+1)*dStride])
+				}
+				Mul4(got, dStride, a, aStride, k, b, stride, c)
+				for i := range got {
+					row, j := i/dStride, i%dStride
+					if row > 3 || j >= c || row == 3 && j >= c {
+						if got[i] != want[i] {
+							t.Fatalf("%v c=%d k=%d: wrote outside dst at %d", l, c, k, i)
+						}
+						continue
+					}
+					var scale float64
+					for p := 0; p < k; p++ {
+						scale += math.Abs(float64(a[row*aStride+p]) * float64(b[p*stride+j]))
+					}
+					if d := math.Abs(float64(got[i] - want[i])); d > tolerance*scale {
+						t.Errorf("%v c=%d k=%d: (%d, %d) = %v, Go form %v", l, c, k, row, j, got[i], want[i])
+					}
+				}
+				if l == LevelGo {
+					continue
+				}
+				if asm == nil {
+					asm = got
+				} else if !slices.Equal(got, asm) {
+					t.Errorf("%v c=%d k=%d: differs from AVX2 (the assembly levels must agree bit for bit)", l, c, k)
+				}
+			}
+		}
 	}
 }

@@ -17,3 +17,7 @@ func axpyRowsUnchecked(dst, a []float32, aStride int, idx []int32, b []float32, 
 }
 
 func prefetchRowsUnchecked(idx []int32, b []float32, stride, c int) {}
+
+func mul4(dst []float32, dStride int, a []float32, aStride, k int, b []float32, stride, c int) {
+	Mul4Go(dst, dStride, a, aStride, k, b, stride, c)
+}

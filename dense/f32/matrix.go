@@ -82,40 +82,50 @@ func mustDims(what string, m *Mat, r, c int) {
 	}
 }
 
-// Mul sets dst = a·b for a n×k and b k×c (small). Cost O(n·k·c).
+// Mul sets dst = a·b for a n×k and b k×c (small), four rows at a time by Mul4. Cost
+// O(n·k·c).
 func Mul(dst, a, b *Mat) {
 	mustDims("Mul dst", dst, a.R, b.C)
 	mustDims("Mul b", b, a.C, b.C)
-	idx := rowIndex(a.C)
-	Rows(a.R, func(lo, hi int) {
-		for i := lo; i < hi; i++ {
-			d := dst.Row(i)
-			clear(d)
-			axpyRowsUnchecked(d, a.Row(i), 1, idx, b.Data, b.C)
-		}
-	})
+	Rows(a.R, func(lo, hi int) { mulBlock(dst, a.Data, b, lo, hi) })
 }
 
-// MulHadamard sets dst = (x⊙y)·b for x, y n×k and b k×c, row by row with the row of x⊙y
-// in scratch. Cost O(n·k·c).
+// mulBlock sets rows [lo, hi) of dst to those of a·b, a given by its row-major data (b.R
+// columns): four rows a call of Mul4, the last one to three through a padded scratch.
+func mulBlock(dst *Mat, a []float32, b *Mat, lo, hi int) {
+	k, c := b.R, b.C
+	i := lo
+	for ; i+4 <= hi; i += 4 {
+		Mul4(dst.Data[i*c:], c, a[i*k:], k, k, b.Data, c, c)
+	}
+	if i == hi {
+		return
+	}
+	sa, sd := getScratch(4*k), getScratch(4*c)
+	defer putScratch(sa)
+	defer putScratch(sd)
+	copy(*sa, a[i*k:hi*k])
+	Mul4(*sd, c, *sa, k, k, b.Data, c, c)
+	copy(dst.Data[i*c:hi*c], *sd)
+}
+
+// MulHadamard sets dst = (x⊙y)·b for x, y n×k and b k×c, a block of rows of x⊙y at a
+// time in scratch. Cost O(n·k·c).
 func MulHadamard(dst, x, y, b *Mat) {
 	mustDims("MulHadamard y", y, x.R, x.C)
 	mustDims("MulHadamard dst", dst, x.R, b.C)
 	mustDims("MulHadamard b", b, x.C, b.C)
-	idx := rowIndex(x.C)
+	k := x.C
 	Rows(x.R, func(lo, hi int) {
-		ws := getScratch(x.C)
+		ws := getScratch((hi - lo) * k)
 		defer putScratch(ws)
 		w := *ws
-		for i := lo; i < hi; i++ {
-			xr, yr := x.Row(i), y.Row(i)
-			for j := range w {
-				w[j] = xr[j] * yr[j]
-			}
-			d := dst.Row(i)
-			clear(d)
-			axpyRowsUnchecked(d, w, 1, idx, b.Data, b.C)
+		for t := range w {
+			w[t] = x.Data[lo*k+t] * y.Data[lo*k+t]
 		}
+		// w holds rows [lo, hi): shift so that row i of the product reads w[(i−lo)·k:].
+		sub := &Mat{R: hi - lo, C: b.C, Data: dst.Data[lo*b.C : hi*b.C]}
+		mulBlock(sub, w, b, 0, hi-lo)
 	})
 }
 
@@ -175,22 +185,19 @@ func DotAll(a, b *Mat) float64 {
 	return s
 }
 
-// SigmoidMul sets f = σ(u·h) and fp = f⊙(1−f), σ the logistic sigmoid (see Sigmoid),
-// row by row, each row's product then its sigmoid. Cost O(n·k·c) for u n×k, h k×c.
+// SigmoidMul sets f = σ(u·h) and fp = f⊙(1−f), σ the logistic sigmoid (see Sigmoid), a
+// block of rows at a time: the block's product (as Mul), then its sigmoid. Cost O(n·k·c)
+// for u n×k, h k×c.
 func SigmoidMul(f, fp, u, h *Mat) {
 	mustDims("SigmoidMul f", f, u.R, h.C)
 	mustDims("SigmoidMul fp", fp, u.R, h.C)
 	mustDims("SigmoidMul h", h, u.C, h.C)
-	idx := rowIndex(u.C)
+	c := h.C
 	Rows(u.R, func(lo, hi int) {
-		for i := lo; i < hi; i++ {
-			d, dp := f.Row(i), fp.Row(i)
-			clear(d)
-			axpyRowsUnchecked(d, u.Row(i), 1, idx, h.Data, h.C)
-			for j, v := range d {
-				s := Sigmoid(v)
-				d[j], dp[j] = s, s*(1-s)
-			}
+		mulBlock(f, u.Data, h, lo, hi)
+		for t := lo * c; t < hi*c; t++ {
+			s := Sigmoid(f.Data[t])
+			f.Data[t], fp.Data[t] = s, s*(1-s)
 		}
 	})
 }
