@@ -151,3 +151,31 @@ func TestNAGCFastARIOnPaperGraphs(t *testing.T) {
 		})
 	}
 }
+
+// TestNAGCFastContinue checks that a fast fit continued from its factors is the rest of
+// a longer fast fit, bit for bit (as successive halving reads it).
+func TestNAGCFastContinue(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	adj, x := randomGraph(rng, 300, 30, 0.03, 0.2)
+	in := Input{Adj: adj, X: x}
+	a := NAGC{K2: 4, Lambda: 0.05, Rho: 0.75, Precision: PrecisionFast}
+	fit := func(m Method) *Result {
+		res, err := m.Fit(context.Background(), in, 3, 5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	a.Iterations = 10
+	whole := fit(a)
+	a.Iterations = 4
+	first := fit(a)
+	c, err := a.Continue(first.Factors, 6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rest := fit(c)
+	if !mat.Equal(whole.Factors["U"], rest.Factors["U"]) || !slices.Equal(whole.Objective, append(first.Objective, rest.Objective...)) {
+		t.Errorf("4 + 6 fast iterations differ from 10")
+	}
+}
