@@ -85,7 +85,8 @@ func PrefetchRows(idx []int32, b []float32, stride, c int) {
 	if len(idx) == 0 || c == 0 {
 		return
 	}
-	prefetchRows(idx, b, stride, c)
+	checkRows(idx, b, stride, c)
+	prefetchRowsUnchecked(idx, b, stride, c)
 }
 
 // Dot returns Σ x[j]·y[j] summed as the package documentation defines. y must be at least

@@ -233,3 +233,20 @@ func TestMul4Levels(t *testing.T) {
 		}
 	}
 }
+
+// TestPrefetchRowsBounds checks that PrefetchRows takes rows inside b, at every level,
+// and refuses a row past b's end before any assembly runs.
+func TestPrefetchRowsBounds(t *testing.T) {
+	b := make([]float32, 10*7)
+	for _, l := range levels() {
+		withLevel(t, l)
+		PrefetchRows([]int32{0, 9, 3}, b, 7, 7)
+		PrefetchRows(nil, b, 7, 7)
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("row 10 of a 10-row matrix: no panic")
+		}
+	}()
+	PrefetchRows([]int32{10}, b, 7, 7)
+}

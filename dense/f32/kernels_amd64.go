@@ -64,14 +64,7 @@ func axpyRowsUnchecked(dst, a []float32, aStride int, idx []int32, b []float32, 
 //go:noescape
 func prefetchRowsAsm(idx *int32, n int, b *float32, stride, lines int)
 
-// prefetchRows prefetches the rows' cache lines after checking that they lie inside b
-// (a prefetch never faults, but an address outside b's allocation would be meaningless).
-func prefetchRows(idx []int32, b []float32, stride, c int) {
-	checkRows(idx, b, stride, c)
-	prefetchRowsUnchecked(idx, b, stride, c)
-}
-
-// prefetchRowsUnchecked is prefetchRows for rows known to lie inside b.
+// prefetchRowsUnchecked is PrefetchRows for rows known to lie inside b.
 func prefetchRowsUnchecked(idx []int32, b []float32, stride, c int) {
 	if len(idx) == 0 {
 		return
