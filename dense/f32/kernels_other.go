@@ -8,7 +8,6 @@ func axpyRows(dst, a []float32, aStride int, idx []int32, b []float32, stride in
 	AxpyRowsGo(dst, a, aStride, idx, b, stride)
 }
 
-
 func dot(x, y []float32) float32 { return DotGo(x, y) }
 
 func axpyRowsUnchecked(dst, a []float32, aStride int, idx []int32, b []float32, stride int) {
