@@ -77,6 +77,9 @@ type NAGC struct {
 	// AttributeTransform is the option transform: what is done to the attributes before
 	// the fit (see Transforms); none, the default, reads them as they are.
 	AttributeTransform `yaml:",inline"`
+	// Precision is PrecisionDefault ("" too: float64, the paper's records bit for bit) or
+	// PrecisionFast (float32 iterations with fused multiply-adds; see nagc_f32.go).
+	Precision string `yaml:"precision"`
 }
 
 // Name returns "nagc".

@@ -84,6 +84,10 @@ func (a NAGC) FitBatch(ctx context.Context, k int, seed uint64, fits []BatchFit)
 			m.Transform, f.In = "", in
 		}
 		m = m.withDefaults(k)
+		if m.fast() { // float32 iterations, alone (nagc_f32.go)
+			res[i], errs[i] = m.fitFast(ctx, f.In, k, seed)
+			continue
+		}
 		ck, chainable := newChainKey(m, f.In)
 		c := byKey[ck]
 		if !chainable || c == nil {
@@ -271,43 +275,68 @@ func (mb *nagcMember) emit(it, t int, fitTime time.Duration, batch int, res []*R
 			BatchSize:  batch,
 			PrefixOf:   prefixOf,
 			Factors:    map[string]*mat.Dense{"U": u, "V": v, "H": h},
-			Info: map[string]string{
-				"init":      mb.info,
-				"u_rule":    s.ruleName(),
-				"s_scale":   fmt.Sprint(s.scale),
-				"objective": "½·L_ρ(S−UUᵀ) + (λ/2)‖X−f(UH)Vᵀ‖²",
-			},
-		}
-		if why := mb.a.initNInitInfo(s.U.RawMatrix().Rows); why != "" {
-			res[i].Info["init_n_init"] = why
+			Info:       mb.a.info(mb.info, s.U.RawMatrix().Rows, s.scale),
 		}
 	}
+}
+
+// info returns what a fit on n vertices records of itself: how its factors were
+// started, the U rule of its ρ, the scale of S and the objective.
+func (a NAGC) info(init string, n int, scale float64) map[string]string {
+	m := map[string]string{
+		"init":      init,
+		"u_rule":    (&NAGCSolver{rho: a.Rho}).ruleName(),
+		"s_scale":   fmt.Sprint(scale),
+		"objective": "½·L_ρ(S−UUᵀ) + (λ/2)‖X−f(UH)Vᵀ‖²",
+	}
+	if why := a.initNInitInfo(n); why != "" {
+		m["init_n_init"] = why
+	}
+	return m
 }
 
 // prepareMember validates a fit's options, draws its initial factors and sets up its
 // solver. *x is the group's attribute operator, made from the first fit's input.
 func prepareMember(ctx context.Context, f BatchFit, k int, seed uint64, x *sparse.Operator) (*nagcMember, error) {
 	a := f.Method.(NAGC).withDefaults(k)
-	if err := a.validate(f.In, k); err != nil {
-		return nil, err
-	}
-	computed := false
-	in := f.In
-	in.Cache = in.Cache.observed(&computed)
-	in, err := in.WithFilteredAttributesContext(ctx, a.Filter)
-	if err != nil {
-		return nil, fmt.Errorf("nagc: %w", err)
-	}
-	u, v, h, info, err := a.initialise(ctx, in, k, seed)
+	st, err := a.start(ctx, f.In, k, seed)
 	if err != nil {
 		return nil, err
 	}
 	if *x == nil {
-		*x = in.Attributes()
+		*x = st.in.Attributes()
+	}
+	s := NewNAGCSolverOp(st.in.Adj, *x, st.u, st.v, st.h, a.Lambda, a.Rho)
+	return &nagcMember{a: a, s: s, info: st.info, cached: st.cached}, nil
+}
+
+// nagcStart is what a fit has before its iterations: the input it reads (the
+// graph-filtered attributes where the options ask), its initial factors, how they were
+// made, and whether they came from the input's cache.
+type nagcStart struct {
+	in      Input
+	u, v, h *mat.Dense
+	info    string
+	cached  bool
+}
+
+// start validates a fit's options (defaults applied) and draws its initial factors.
+func (a NAGC) start(ctx context.Context, in Input, k int, seed uint64) (nagcStart, error) {
+	if err := a.validate(in, k); err != nil {
+		return nagcStart{}, err
+	}
+	computed := false
+	in.Cache = in.Cache.observed(&computed)
+	in, err := in.WithFilteredAttributesContext(ctx, a.Filter)
+	if err != nil {
+		return nagcStart{}, fmt.Errorf("nagc: %w", err)
+	}
+	u, v, h, info, err := a.initialise(ctx, in, k, seed)
+	if err != nil {
+		return nagcStart{}, err
 	}
 	cached := a.InitU == nil && a.Init != InitRandom && in.Cache != nil && !computed
-	s := NewNAGCSolverOp(in.Adj, *x, u, v, h, a.Lambda, a.Rho)
-	return &nagcMember{a: a, s: s, info: info, cached: cached}, nil
+	return nagcStart{in: in, u: u, v: v, h: h, info: info, cached: cached}, nil
 }
 
 // lockstep advances the solvers of a group one iteration at a time, forming the products

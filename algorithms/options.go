@@ -355,6 +355,7 @@ func (a NAGC) checkOptions() error {
 		nonNegative("nagc", "lambda", a.Lambda),
 		atLeastZero("nagc", "iterations", a.Iterations),
 		oneOf("nagc", "init", a.Init, InitRandom, InitKMeans, InitKMeansMedianARI, InitSGC),
+		oneOf("nagc", "precision", a.Precision, PrecisionDefault, PrecisionFast),
 		atLeastZero("nagc", "init_rank", a.InitRank),
 		atLeastZero("nagc", "init_n_init", a.InitNInit),
 		a.Filter.checkFilter("nagc"),

@@ -79,6 +79,9 @@ type Config struct {
 	MaxMemory string `yaml:"max_memory"`
 	// Search holds the settings of the searches of the rows with a space (SearchSpec).
 	Search *SearchSpec `yaml:"search"`
+	// Precision, when "fast", is passed as the option precision to every row whose method
+	// has one and does not set it itself (SetPrecision); "default" or empty: float64.
+	Precision string `yaml:"precision"`
 
 	// File is the path the config was read from, and Hash the SHA-256 of its bytes.
 	File string `yaml:"-"`
@@ -86,6 +89,8 @@ type Config struct {
 
 	// keyLines holds the line of each top-level key, for errors about its value.
 	keyLines map[string]int
+	// precisionRows are the rows SetPrecision gave the option precision.
+	precisionRows []int
 }
 
 // MethodSpec is one row of an experiment: a display name, the algorithm behind it, its
@@ -419,6 +424,9 @@ func (c *Config) errf(line int, key, format string, args ...any) error {
 
 func (c *Config) validate() error {
 	errs := []error{c.validateSettings()}
+	if c.Precision != "" {
+		errs = append(errs, c.SetPrecision(c.Precision))
+	}
 	if len(c.Datasets) == 0 {
 		errs = append(errs, c.errf(c.keyLines["datasets"], "datasets", "no datasets"))
 	}

@@ -1,0 +1,108 @@
+//go:build amd64 && !purego
+
+package f32
+
+import "golang.org/x/sys/cpu"
+
+// bestLevel is the best level the processor has: AVX-512 F, or AVX2 with FMA.
+var bestLevel = func() Level {
+	switch {
+	case cpu.X86.HasAVX512F:
+		return LevelAVX512
+	case cpu.X86.HasAVX2 && cpu.X86.HasFMA:
+		return LevelAVX2
+	}
+	return LevelGo
+}()
+
+//go:noescape
+func axpyRowsAVX512(dst *float32, mask uint64, nv int, a *float32, aStride int, idx *int32, k int, b *float32, stride int)
+
+//go:noescape
+func axpyRowsAVX2(dst *float32, c int, a *float32, aStride int, idx *int32, k int, b *float32, stride int)
+
+//go:noescape
+func dotAVX512(x, y *float32, n int) float32
+
+//go:noescape
+func dotAVX2(x, y *float32, n int) float32
+
+// axpyRows is AxpyRowsGo in assembly, 64 columns a call in AVX-512 and 32 in AVX2, after
+// checking that every row read lies inside b.
+func axpyRows(dst, a []float32, aStride int, idx []int32, b []float32, stride int) {
+	if level == LevelGo {
+		AxpyRowsGo(dst, a, aStride, idx, b, stride)
+		return
+	}
+	checkRows(idx, b, stride, len(dst))
+	axpyRowsUnchecked(dst, a, aStride, idx, b, stride)
+}
+
+// axpyRowsUnchecked is axpyRows for rows known to lie inside b.
+func axpyRowsUnchecked(dst, a []float32, aStride int, idx []int32, b []float32, stride int) {
+	if len(idx) == 0 {
+		return
+	}
+	if level == LevelGo {
+		AxpyRowsGo(dst, a, aStride, idx, b, stride)
+		return
+	}
+	width := 32
+	if level == LevelAVX512 {
+		width = 64
+	}
+	for lo := 0; lo < len(dst); lo += width {
+		c := min(width, len(dst)-lo)
+		if level == LevelAVX512 {
+			axpyRowsAVX512(&dst[lo], 1<<c-1, max(2, (c+15)/16), &a[0], aStride, &idx[0], len(idx), &b[lo], stride)
+		} else {
+			axpyRowsAVX2(&dst[lo], c, &a[0], aStride, &idx[0], len(idx), &b[lo], stride)
+		}
+	}
+}
+
+//go:noescape
+func prefetchRowsAsm(idx *int32, n int, b *float32, stride, lines int)
+
+// prefetchRowsUnchecked is PrefetchRows for rows known to lie inside b.
+func prefetchRowsUnchecked(idx []int32, b []float32, stride, c int) {
+	if len(idx) == 0 {
+		return
+	}
+	prefetchRowsAsm(&idx[0], len(idx), &b[0], stride, (c*4+63)/64)
+}
+
+// dot is DotGo in assembly.
+func dot(x, y []float32) float32 {
+	switch level {
+	case LevelAVX512:
+		return dotAVX512(&x[0], &y[0], len(x))
+	case LevelAVX2:
+		return dotAVX2(&x[0], &y[0], len(x))
+	}
+	return DotGo(x, y)
+}
+
+//go:noescape
+func mul4AVX512(dst *float32, dStride int, mask uint64, nv int, a *float32, aStride int, k int, b *float32, stride int)
+
+//go:noescape
+func mul4AVX2(dst *float32, dStride int, c int, a *float32, aStride int, k int, b *float32, stride int)
+
+// mul4 is Mul4Go in assembly, 64 columns a call in AVX-512 and 16 in AVX2; the caller
+// has checked the bounds.
+func mul4(dst []float32, dStride int, a []float32, aStride, k int, b []float32, stride, c int) {
+	switch level {
+	case LevelAVX512:
+		for lo := 0; lo < c; lo += 64 {
+			w := min(64, c-lo)
+			mul4AVX512(&dst[lo], dStride, 1<<w-1, max(2, (w+15)/16), &a[0], aStride, k, &b[lo], stride)
+		}
+	case LevelAVX2:
+		for lo := 0; lo < c; lo += 16 {
+			mul4AVX2(&dst[lo], dStride, min(16, c-lo), &a[0], aStride, k, &b[lo], stride)
+		}
+	default:
+		Mul4Go(dst, dStride, a, aStride, k, b, stride, c)
+	}
+}
