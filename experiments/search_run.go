@@ -14,8 +14,8 @@ import (
 
 	"github.com/nagc-harness/nagc/algorithms"
 	"github.com/nagc-harness/nagc/datasets"
+	"github.com/nagc-harness/nagc/internal/parallel"
 	"github.com/nagc-harness/nagc/search"
-	"github.com/nagc-harness/nagc/sparse"
 )
 
 // SearchDir is the folder of a results folder that holds what its searches keep
@@ -85,7 +85,7 @@ func runSearches(ctx context.Context, cfg *Config, opt Options, p *sweepPlan, li
 			return err
 		}
 	}
-	defer sparse.SetThreads(sparse.SetThreads(1))
+	defer parallel.SetThreads(parallel.SetThreads(1))
 	for _, t := range tasks {
 		g := p.graphs[t.ds.Name]
 		if _, ok := env.inputs[t.ds.Name]; !ok {

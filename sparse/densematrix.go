@@ -7,6 +7,8 @@ import (
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/nagc-harness/nagc/internal/parallel"
 )
 
 // DenseMatrix is an r×c matrix stored densely as an Operator whose products, sums and
@@ -80,17 +82,13 @@ func (d *DenseMatrix) TMulDense(dst, b *mat.Dense) {
 		}
 	}
 	// One block of at least 4 columns per thread: each block reads all of D once.
-	blocks := min(Threads(), max(1, k/4))
+	blocks := min(parallel.Threads(), max(1, k/4))
 	if serialWork(k, d.r*d.c*k) || blocks == 1 {
 		cols(0, k)
 		return
 	}
 	size := (k + blocks - 1) / blocks
-	parallelTasks(blocks, blocks, func(b int) {
-		if c0 := b * size; c0 < k {
-			cols(c0, min(c0+size, k))
-		}
-	})
+	parallel.Blocks(k, size, blocks, cols)
 }
 
 // mulFullRows sets dst = a·b for the r×c row-major a, each row as a CSR row storing all

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/nagc-harness/nagc/internal/parallel"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -63,13 +64,13 @@ func symmetricWeighted(rng *rand.Rand, n int, density float64) *CSR {
 // Â gives the same entries, bit for bit, as the Builder-based one, with and without
 // self-loops, on 1 and 3 threads.
 func TestNormalizedWithLoopsBitIdentical(t *testing.T) {
-	defer SetThreads(SetThreads(1))
+	defer parallel.SetThreads(parallel.SetThreads(1))
 	rng := rand.New(rand.NewPCG(3, 4))
 	adj := symmetricWeighted(rng, 1500, 0.01)
 	for _, w := range []float64{0, 1, 0.25} {
 		want := builderNormalized(adj, w)
 		for _, th := range []int{1, 3} {
-			SetThreads(th)
+			parallel.SetThreads(th)
 			if got := normalizedWithLoops(adj, w); !equalCSR(got, want) {
 				t.Errorf("self-loop %v, %d threads: Â differs from the Builder construction", w, th)
 			}
@@ -81,7 +82,7 @@ func TestNormalizedWithLoopsBitIdentical(t *testing.T) {
 // the products with and without transpose, and the sums of the CSR of FilteredMatrix
 // (F·X by sparse products) that it replaces, for every normalisation, on 1 and 3 threads.
 func TestFilterDenseMatchesFilteredCSR(t *testing.T) {
-	defer SetThreads(SetThreads(1))
+	defer parallel.SetThreads(parallel.SetThreads(1))
 	rng := rand.New(rand.NewPCG(5, 6))
 	n, m := 900, 40
 	adj := symmetricWeighted(rng, n, 0.004)
@@ -107,7 +108,7 @@ func TestFilterDenseMatchesFilteredCSR(t *testing.T) {
 			want.MulDense(wb, b)
 			want.TMulDense(wc, c)
 			for _, th := range []int{1, 3} {
-				SetThreads(th)
+				parallel.SetThreads(th)
 				got := FilterDense(f, x, normBefore, unitRows)
 				gb, gc := mat.NewDense(n, 7, nil), mat.NewDense(m, 13, nil)
 				got.MulDense(gb, b)
@@ -116,7 +117,7 @@ func TestFilterDenseMatchesFilteredCSR(t *testing.T) {
 					got.Sum() != want.Sum() || got.SumSq() != want.SumSq() {
 					t.Errorf("norm before %v, unit rows %v, %d threads: differs from the CSR of FilteredMatrix", normBefore, unitRows, th)
 				}
-				SetThreads(1)
+				parallel.SetThreads(1)
 			}
 		}
 	}
