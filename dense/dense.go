@@ -76,12 +76,12 @@ func mulRows(d, a, b blas64.General, k, l, lo, hi int) {
 		mulRowsLargeK(d, a, b, k, l, lo, hi)
 		return
 	}
-	sp := splitCols(l)
+	sp := rowMulChunks(l)
 	for ; lo < hi; lo += BlockRows {
 		rows := min(BlockRows, hi-lo)
 		for q, c := 0, 0; q < sp.nc; q++ {
 			w := sp.width(q)
-			rowMul(w, d.Data[lo*d.Stride+c:], d.Stride, a.Data[lo*a.Stride:], a.Stride, b.Data[c:], b.Stride, k, rows)
+			rowMulAt(w, d.Data[lo*d.Stride+c:], d.Stride, a.Data[lo*a.Stride:], a.Stride, b.Data[c:], b.Stride, k, rows)
 			c += w
 		}
 	}
@@ -447,7 +447,12 @@ func sigmoidRows(f, fp, a, b blas64.General, k, l, lo, hi int) {
 
 // colSplit cuts l columns into nc = ⌈l/widest⌉ chunks for the kernels (widestAVX2 for the
 // AVX2 kernels), as equal as possible: the first rem chunks are w+1 wide, the others w.
-type colSplit struct{ nc, w, rem int }
+type colSplit struct {
+	nc, w, rem int
+	// step > 0 replaces the above by chunks of step columns, the last one of what remains
+	// of l (rowMulChunks).
+	step, l int
+}
 
 func splitCols(l int) colSplit {
 	if l == 0 {
@@ -458,11 +463,14 @@ func splitCols(l int) colSplit {
 		widest = widestAVX2 // any split gives the same bits: each column is summed alone
 	}
 	nc := (l + widest - 1) / widest
-	return colSplit{nc, l / nc, l % nc}
+	return colSplit{nc: nc, w: l / nc, rem: l % nc}
 }
 
 // width returns the width of chunk q.
 func (s colSplit) width(q int) int {
+	if s.step > 0 {
+		return min(s.step, s.l-q*s.step)
+	}
 	if q < s.rem {
 		return s.w + 1
 	}
