@@ -18,8 +18,11 @@
 // exponentials at a time. Every output entry is computed with the same IEEE operations in
 // the same order as in the Go kernels, with no fused multiply-add, so the results are
 // bit for bit those of the Go kernels (tests hold each AVX2 kernel to its Go form), and no
-// recorded number depends on the processor. The purego build tag, or another
-// architecture, runs the Go kernels.
+// recorded number depends on the processor. Where the processor also has AVX-512 (F and
+// VL), the row products run 8 columns per instruction and up to 8 rows at once
+// (kernels512_amd64.s, by sparse/asm/gendense512), with the same bits again; KernelLevel
+// says which level runs. The purego build tag, or another architecture, runs the Go
+// kernels.
 //
 // All kernels are dst-first: the caller owns the output and may reuse it. dst must not
 // share storage with an input. On one thread no kernel allocates; with more threads the
