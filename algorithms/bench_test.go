@@ -12,6 +12,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/nagc-harness/nagc/datasets"
+	"github.com/nagc-harness/nagc/internal/parallel"
 	"github.com/nagc-harness/nagc/sparse"
 )
 
@@ -66,7 +67,7 @@ func BenchmarkNAGCKMeansInit(b *testing.B) {
 // ρ = 0.95 from a random initialisation, on one thread, and reports allocations (there
 // should be none).
 func BenchmarkNAGCStep(b *testing.B) {
-	defer sparse.SetThreads(sparse.SetThreads(1))
+	defer parallel.SetThreads(parallel.SetThreads(1))
 	for _, name := range datasets.PaperNames() {
 		b.Run(name, func(b *testing.B) {
 			g := benchGraph(b, name)
@@ -83,7 +84,7 @@ func BenchmarkNAGCStepThreads(b *testing.B) {
 	g := benchGraph(b, "citeseer")
 	for _, threads := range []int{1, 2, 4} {
 		b.Run(fmt.Sprintf("threads=%d", threads), func(b *testing.B) {
-			defer sparse.SetThreads(sparse.SetThreads(threads))
+			defer parallel.SetThreads(parallel.SetThreads(threads))
 			benchSteps(b, randomSolver(g.Adj, sparse.NewCSROperator(attrtest.Sparse(g.X)), g.K(), 10, 0.01, 0.95))
 		})
 	}
@@ -92,7 +93,7 @@ func BenchmarkNAGCStepThreads(b *testing.B) {
 // TestNAGCStepAllocatesNothing checks that an iteration (Step and Objective) allocates
 // nothing on one thread, for both U rules.
 func TestNAGCStepAllocatesNothing(t *testing.T) {
-	defer sparse.SetThreads(sparse.SetThreads(1))
+	defer parallel.SetThreads(parallel.SetThreads(1))
 	rng := newRand(5)
 	adj, x := randomGraph(rng, 300, 40, 0.03, 0.1)
 	for _, rho := range []float64{0.5, 0.9} {
@@ -111,7 +112,7 @@ func TestNAGCThreadsBitIdentical(t *testing.T) {
 	adj, x := randomGraph(rng, n, m, 0.01, 0.1)
 	u, v, h := uniformDense(n, k1, rng), uniformDense(m, k2, rng), uniformDense(k1, k2, rng)
 	run := func(threads int) (*NAGCSolver, float64) {
-		defer sparse.SetThreads(sparse.SetThreads(threads))
+		defer parallel.SetThreads(parallel.SetThreads(threads))
 		s := NewNAGCSolver(adj, x, mat.DenseCopyOf(u), mat.DenseCopyOf(v), mat.DenseCopyOf(h), 0.3, 0.8)
 		var obj float64
 		for it := 0; it < 5; it++ {
@@ -135,7 +136,7 @@ func TestNAGCThreadsBitIdentical(t *testing.T) {
 // entries are non-zero) and as FilteredOperator gives it to NAGC ("nagc": implicit
 // products R·F·(X·B), except on polblog, whose 7 columns are cheaper stored).
 func BenchmarkNAGCFilteredStep(b *testing.B) {
-	defer sparse.SetThreads(sparse.SetThreads(1))
+	defer parallel.SetThreads(parallel.SetThreads(1))
 	for _, name := range datasets.PaperNames() {
 		g := benchGraph(b, name)
 		in := Input{Adj: g.Adj, X: g.X, Cache: NewCache()}
@@ -180,7 +181,7 @@ func benchSteps(b *testing.B, s *NAGCSolver) {
 // Citeseer at k1 = k2 = 6, λ = 0.01, ρ = 0.995, random initialisation, one thread (the
 // setting of ../shared/bench/nagc_scipy_ref.py citeseer 6 6 0.01 0.995).
 func BenchmarkNAGCCiteseerFit(b *testing.B) {
-	defer sparse.SetThreads(sparse.SetThreads(1))
+	defer parallel.SetThreads(parallel.SetThreads(1))
 	g := benchGraph(b, "citeseer")
 	in := Input{Adj: g.Adj, X: g.X}
 	a := NAGC{K2: 6, Lambda: 0.01, Rho: 0.995, Init: InitRandom}

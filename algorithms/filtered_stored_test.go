@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/nagc-harness/nagc/internal/parallel"
+
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/nagc-harness/nagc/sparse"
@@ -17,7 +19,7 @@ import (
 // CSR of FilteredMatrix (F·X by sparse products) that they stand for, for every
 // normalisation, on 1 and 3 threads.
 func TestFilteredDenseOfCSRMatchesFilteredCSR(t *testing.T) {
-	defer sparse.SetThreads(sparse.SetThreads(1))
+	defer parallel.SetThreads(parallel.SetThreads(1))
 	rng := rand.New(rand.NewPCG(5, 6))
 	n, m := 900, 40
 	adj, x := randomGraph(rng, n, m, 0.004, 0.05)
@@ -44,8 +46,8 @@ func TestFilteredDenseOfCSRMatchesFilteredCSR(t *testing.T) {
 			want.TMulDense(wc, c)
 			for _, th := range []int{1, 3} {
 				t.Run(fmt.Sprintf("norm%v/unit%v/threads%d", normBefore, unitRows, th), func(t *testing.T) {
-					sparse.SetThreads(th)
-					defer sparse.SetThreads(1)
+					parallel.SetThreads(th)
+					defer parallel.SetThreads(1)
 					got, err := filteredDense(context.Background(), f, x, nil, scale, unitRows)
 					if err != nil {
 						t.Fatal(err)

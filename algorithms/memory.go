@@ -6,8 +6,8 @@ import (
 	"math/bits"
 
 	"github.com/nagc-harness/nagc/dense"
+	"github.com/nagc-harness/nagc/internal/parallel"
 	"github.com/nagc-harness/nagc/memory"
-	"github.com/nagc-harness/nagc/sparse"
 )
 
 // MemoryEstimator is a method that can tell, from the shape of its input alone, how much
@@ -124,7 +124,7 @@ func kmeansBytes(n, m, nnz, k int) uint64 {
 // products; and the result's labels.
 func kmeansDenseBytes(n, m, k int) uint64 {
 	trials := 2 + int(math.Log(float64(k)))
-	scratch := memory.Bytes(int64(sparse.Threads())*dense.BlockRows*int64(m+k+trials), 8)
+	scratch := memory.Bytes(int64(parallel.Threads())*dense.BlockRows*int64(m+k+trials), 8)
 	return memory.Add(denseBytes(n, 10+trials), denseBytes(6*k, m), scratch)
 }
 
@@ -193,7 +193,7 @@ func (s Shape) filtered(o GraphFilterOptions) Shape {
 func (a NAGC) EstimateMemory(s Shape) uint64 {
 	a = a.withDefaults(s.K)
 	n, m, k1, k2 := s.N, s.M, s.K, a.K2
-	t := sparse.Threads()
+	t := parallel.Threads()
 	solver := memory.Add(denseBytes(n, 3*k2+5*k1), denseBytes(m, 3*k2), denseBytes(k1+k2, 4*(k1+k2)),
 		denseBytes(t*uBlockRows, k1), denseBytes(t*dense.BlockRows, k2), denseBytes(n/dense.BlockRows+1, 1))
 	if k1%8 != 0 && n*k1*8 >= alignedMinBytes {

@@ -9,6 +9,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/nagc-harness/nagc/dense"
+	"github.com/nagc-harness/nagc/internal/parallel"
 	"github.com/nagc-harness/nagc/sparse"
 )
 
@@ -166,7 +167,7 @@ func (a NAGC) validate(in Input, k1 int) error {
 // ((XV)⊙f')Hᵀ and ((f VᵀV)⊙f')Hᵀ, and ⟨f VᵀV, f⟩, from which with ⟨XV, f⟩ Objective
 // takes the attribute term. The
 // tall-skinny products run on package dense, the sparse ones on package sparse; both
-// follow sparse.Threads and give the same bits for any thread count.
+// follow parallel.Threads and give the same bits for any thread count.
 type NAGCSolver struct {
 	// U (n×k1), V (m×k2) and H (k1×k2) are the current factors.
 	U, V, H *mat.Dense
@@ -338,15 +339,13 @@ func (s *NAGCSolver) attributeTerms() {
 	dense.SigmoidMul(s.f, s.fp, s.U, s.H)
 	dense.MulHadamard(s.anum, s.xv, s.fp, s.ht) // ((XV)⊙f')Hᵀ
 	n, k2 := s.f.Dims()
+	_, k1 := s.U.Dims()
 	nb := (n + dense.BlockRows - 1) / dense.BlockRows
-	threads := 1
-	if nb > 1 {
-		threads = sparse.Threads()
-	}
+	threads := dense.Grain().Workers(nb, n*k2*(k2+k1+1))
 	b := &s.fvtvBlocks
 	b.ensure(threads, nb, k2)
 	if threads > 1 {
-		sparse.ParallelTasks(nb, s.attributeBlock)
+		parallel.RunOn(nb, threads, s.attributeBlock)
 	} else {
 		for blk := 0; blk < nb; blk++ {
 			s.attributeBlock(blk)
@@ -425,13 +424,10 @@ func (s *NAGCSolver) stepU() {
 	// blocks of rows on the kernel threads give the same bits.
 	n, k1 := s.U.Dims()
 	nb := (n + uBlockRows - 1) / uBlockRows
-	threads := 1
-	if nb > 1 {
-		threads = sparse.Threads()
-	}
+	threads := dense.Grain().Workers(nb, n*k1*k1)
 	s.uBlocks.ensure(threads, min(n, uBlockRows), k1)
 	if threads > 1 {
-		sparse.ParallelTasks(nb, func(b int) { s.updateUBlock(b, c) })
+		parallel.RunOn(nb, threads, func(b int) { s.updateUBlock(b, c) })
 		return
 	}
 	for b := 0; b < nb; b++ {

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/nagc-harness/nagc/sparse"
+	"github.com/nagc-harness/nagc/internal/parallel"
 )
 
 // paperGrid returns the 60 λ×ρ NAGC fits of one (dataset, restart, k2) of
@@ -24,7 +24,7 @@ func paperGrid(in Input, k2, t int) []BatchFit {
 // paper's grid (random start, k2 = k1, 20 iterations, one thread) fitted one by one
 // ("batch=1") and in lockstep batches of 2, 4 and 60, at k2 = k1 and k2 = 20.
 func BenchmarkNAGCLockstep(b *testing.B) {
-	defer sparse.SetThreads(sparse.SetThreads(1))
+	defer parallel.SetThreads(parallel.SetThreads(1))
 	for _, name := range []string{"citeseer", "cora"} {
 		g := benchGraph(b, name)
 		in := Input{Adj: g.Adj, X: g.X, Cache: NewCache()}

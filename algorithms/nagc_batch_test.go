@@ -9,7 +9,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/nagc-harness/nagc/sparse"
+	"github.com/nagc-harness/nagc/internal/parallel"
 )
 
 // batchFixture returns fits of one graph that FitBatch must reproduce bit for bit: a λ×ρ
@@ -127,7 +127,7 @@ func TestFitBatchEqualsSeparateFits(t *testing.T) {
 	for _, threads := range []int{1, 2} {
 		for _, size := range []int{1, 2, 5, 13, len(fits)} {
 			func() {
-				defer sparse.SetThreads(sparse.SetThreads(threads))
+				defer parallel.SetThreads(parallel.SetThreads(threads))
 				for lo := 0; lo < len(fits); lo += size {
 					hi := min(lo+size, len(fits))
 					res, errs := FitBatch(ctx, 3, 7, fits[lo:hi])

@@ -7,10 +7,11 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/nagc-harness/nagc/internal/parallel"
+
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/nagc-harness/nagc/dense"
-	"github.com/nagc-harness/nagc/sparse"
 )
 
 // BenchmarkNAGCStepPrecision times one NAGC iteration (Step and Objective, random
@@ -21,7 +22,7 @@ import (
 // Besides wall time it reports the process's processor time per iteration (cpu-ns/op),
 // the fairer measure on a shared machine; -threads picks the kernel threads.
 func BenchmarkNAGCStepPrecision(b *testing.B) {
-	defer sparse.SetThreads(sparse.SetThreads(*benchPrecisionThreads))
+	defer parallel.SetThreads(parallel.SetThreads(*benchPrecisionThreads))
 	for _, sh := range []struct {
 		name         string
 		n, deg, m, k int

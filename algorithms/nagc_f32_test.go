@@ -8,6 +8,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/nagc-harness/nagc/internal/parallel"
+
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/nagc-harness/nagc/datasets"
@@ -15,7 +17,6 @@ import (
 	"github.com/nagc-harness/nagc/dense/f32"
 	"github.com/nagc-harness/nagc/internal/testenv"
 	"github.com/nagc-harness/nagc/metrics"
-	"github.com/nagc-harness/nagc/sparse"
 )
 
 // TestNAGCSolver32FollowsDefault checks the float32 iteration against the float64 one
@@ -71,7 +72,7 @@ func TestNAGCFastThreadsAndLevels(t *testing.T) {
 	in := Input{Adj: adj, X: x}
 	a := NAGC{K2: 6, Lambda: 0.01, Rho: 0.75, Iterations: 30, Precision: PrecisionFast}
 	fit := func(threads int, l f32.Level) *Result {
-		defer sparse.SetThreads(sparse.SetThreads(threads))
+		defer parallel.SetThreads(parallel.SetThreads(threads))
 		defer f32.SetLevel(f32.SetLevel(l))
 		res, err := a.Fit(context.Background(), in, 4, 3)
 		if err != nil {

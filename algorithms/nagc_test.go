@@ -9,6 +9,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/nagc-harness/nagc/internal/parallel"
 	"github.com/nagc-harness/nagc/sparse"
 )
 
@@ -415,9 +416,9 @@ func TestNAGCLineAlignedU(t *testing.T) {
 			t.Errorf("k1 = %d: the aligned copy holds other values", k1)
 		}
 	}
-	defer sparse.SetThreads(sparse.SetThreads(1))
+	defer parallel.SetThreads(parallel.SetThreads(1))
 	for _, threads := range []int{1, 2} {
-		sparse.SetThreads(threads)
+		parallel.SetThreads(threads)
 		for _, rho := range []float64{0.5, 0.8} {
 			n, m, k1, k2 := 300, 20, 5, 6
 			adj, x := randomGraph(rng, n, m, 0.05, 0.3)

@@ -5,7 +5,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/nagc-harness/nagc/sparse"
+	"github.com/nagc-harness/nagc/internal/parallel"
 )
 
 // gsBlockRows is the number of rows of one block of the Gram–Schmidt's sums: every dot
@@ -17,7 +17,7 @@ const gsBlockRows = 1 << 16
 
 // nmfOrthonormalise makes the columns of q orthonormal in place by modified Gram–Schmidt
 // applied twice; a column that is (numerically) dependent on the previous ones is set to
-// zero. Cost O(r·c²), split by blocks of rows over sparse.Threads; it allocates r·c floats
+// zero. Cost O(r·c²), split by blocks of rows over parallel.Threads; it allocates r·c floats
 // (orthonormaliser reuses them).
 func nmfOrthonormalise(q *mat.Dense) {
 	var o orthonormaliser
@@ -36,7 +36,7 @@ type orthonormaliser struct{ g gramSchmidt }
 // the bits are those of separate passes, with half the passes over memory.
 //
 // Rows are cut into blocks of gsBlockRows; each pass runs its blocks on up to
-// sparse.Threads goroutines (sparse.ParallelTasks), each block summing its rows in order,
+// parallel.Threads goroutines (parallel.Run), each block summing its rows in order,
 // and a dot product is the blocks' sums added in block order. The result is the same for
 // any thread count, and for r ≤ gsBlockRows it is the serial loop's, bit for bit.
 func (o *orthonormaliser) apply(q *mat.Dense) {
@@ -119,17 +119,17 @@ func (g *gramSchmidt) reset(q *mat.Dense) {
 func (g *gramSchmidt) col(j int) []float64 { return g.buf[j*g.r : (j+1)*g.r] }
 
 // run runs pass op over every block of rows, a group of gsGroup blocks a task, on up to
-// sparse.Threads goroutines when there is more than one group, and returns the blocks'
+// parallel.Threads goroutines when there is more than one group, and returns the blocks'
 // sums added in block order (passes that sum nothing return 0).
 func (g *gramSchmidt) run(op int, a, b, next []float64, p float64) float64 {
 	g.op, g.a, g.b, g.next, g.p = op, a, b, next, p
 	groups := (len(g.parts) + gsGroup - 1) / gsGroup
-	if groups <= 1 || sparse.Threads() <= 1 {
+	if groups <= 1 || parallel.Threads() <= 1 {
 		for grp := 0; grp < groups; grp++ {
 			g.task(grp)
 		}
 	} else {
-		sparse.ParallelTasks(groups, g.task)
+		parallel.Run(groups, g.task)
 	}
 	g.a, g.b, g.next = nil, nil, nil
 	if op != gsDot && op != gsProject {

@@ -8,6 +8,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/nagc-harness/nagc/internal/parallel"
 	"github.com/nagc-harness/nagc/sparse"
 )
 
@@ -140,7 +141,7 @@ func TestOrthonormaliseFixedBlocks(t *testing.T) {
 		for _, threads := range []int{1, 2, 3} {
 			got := mat.DenseCopyOf(a)
 			func() {
-				defer sparse.SetThreads(sparse.SetThreads(threads))
+				defer parallel.SetThreads(parallel.SetThreads(threads))
 				var o orthonormaliser
 				o.apply(got)
 			}()
@@ -176,7 +177,7 @@ func TestOrthonormaliserAllocatesNothing(t *testing.T) {
 	for i, raw := 0, q.RawMatrix().Data; i < len(raw); i++ {
 		raw[i] = rng.NormFloat64()
 	}
-	defer sparse.SetThreads(sparse.SetThreads(1))
+	defer parallel.SetThreads(parallel.SetThreads(1))
 	var o orthonormaliser
 	o.apply(q)
 	if n := testing.AllocsPerRun(3, func() { o.apply(q) }); n != 0 {
@@ -196,7 +197,7 @@ func BenchmarkOrthonormalise(b *testing.B) {
 	q := mat.NewDense(r, c, nil)
 	for _, threads := range []int{1, 2} {
 		b.Run(fmt.Sprintf("threads=%d", threads), func(b *testing.B) {
-			defer sparse.SetThreads(sparse.SetThreads(threads))
+			defer parallel.SetThreads(parallel.SetThreads(threads))
 			var o orthonormaliser
 			for i := 0; i < b.N; i++ {
 				q.Copy(a)
@@ -251,7 +252,7 @@ func TestSpectralEmbeddingRowsOnThreads(t *testing.T) {
 	wantPtr, wantInd, wantVal := spectralRowsSerial(u, sigma, n, r)
 	for _, threads := range []int{1, 2, 3} {
 		func() {
-			defer sparse.SetThreads(sparse.SetThreads(threads))
+			defer parallel.SetThreads(parallel.SetThreads(threads))
 			e := SpectralEmbedding(z, r, newRand(16))
 			d, err := spectralEmbeddingDense(context.Background(), z, r, newRand(16))
 			if err != nil {

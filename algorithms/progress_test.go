@@ -8,7 +8,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/nagc-harness/nagc/sparse"
+	"github.com/nagc-harness/nagc/internal/parallel"
 )
 
 // TestNAGCReportsProgress checks that a NAGC fit tells the context's Progress of every
@@ -82,7 +82,7 @@ func TestFitsThreadsBitIdentical(t *testing.T) {
 		SGCKMeans{GraphFilterOptions: GraphFilterOptions{P: 4}, Rank: 8, NInit: 2},
 	} {
 		fit := func(threads int) *Result {
-			defer sparse.SetThreads(sparse.SetThreads(threads))
+			defer parallel.SetThreads(parallel.SetThreads(threads))
 			r, err := m.Fit(context.Background(), Input{Adj: adj, X: x}, 6, 1)
 			if err != nil {
 				t.Fatal(err)

@@ -11,8 +11,8 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/nagc-harness/nagc/internal/parallel"
 	"github.com/nagc-harness/nagc/memory"
-	"github.com/nagc-harness/nagc/sparse"
 )
 
 // SA-Cluster protocols (the protocol option).
@@ -186,7 +186,7 @@ func (a SACluster) fit(ctx context.Context, in Input, k int, incremental bool) (
 	}
 	n := in.N()
 	g := newSAGraph(in.Adj, x, a.Bins)
-	workers := max(sparse.Threads(), 1)
+	workers := max(parallel.Threads(), 1)
 	big, scratch := saWalkBytes(n, g.m, a.Length, workers, incremental)
 	what := fmt.Sprintf("%s on %d vertices (a dense %d×%d random-walk matrix)", name, n, n, n)
 	if incremental {

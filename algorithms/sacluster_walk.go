@@ -8,6 +8,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/nagc-harness/nagc/internal/parallel"
 	"github.com/nagc-harness/nagc/memory"
 	"github.com/nagc-harness/nagc/sparse"
 )
@@ -217,7 +218,7 @@ func saWalkBytes(n, m, length, workers int, incremental bool) (matrices, scratch
 // blocks calls fn for every column block [lo, hi) in parallel, with a worker's scratch.
 func (w *saWalk) blocks(fn func(lo, hi int, b *saBuf)) {
 	nb := (w.g.n + w.block - 1) / w.block
-	sparse.ParallelTasks(nb, func(q int) {
+	parallel.Run(nb, func(q int) {
 		if w.ctx != nil && w.ctx.Err() != nil {
 			return
 		}

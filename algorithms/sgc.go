@@ -12,6 +12,7 @@ import (
 	"github.com/nagc-harness/nagc/algorithms/kmeans"
 	"github.com/nagc-harness/nagc/attr"
 	"github.com/nagc-harness/nagc/dense"
+	"github.com/nagc-harness/nagc/internal/parallel"
 	"github.com/nagc-harness/nagc/sparse"
 )
 
@@ -366,10 +367,10 @@ func SpectralEmbeddingContext(ctx context.Context, z sparse.Operator, r int, rng
 const embeddingRowBlock = 4096
 
 // embeddingRows calls row(i) for every i in [0, n), by blocks of embeddingRowBlock rows on
-// up to sparse.Threads goroutines; each row is computed by one call, so the result does
+// up to parallel.Threads goroutines; each row is computed by one call, so the result does
 // not depend on the thread count.
 func embeddingRows(n int, row func(i int)) {
-	sparse.ParallelTasks((n+embeddingRowBlock-1)/embeddingRowBlock, func(b int) {
+	parallel.Run((n+embeddingRowBlock-1)/embeddingRowBlock, func(b int) {
 		for i := b * embeddingRowBlock; i < min((b+1)*embeddingRowBlock, n); i++ {
 			row(i)
 		}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/nagc-harness/nagc/dense"
+	"github.com/nagc-harness/nagc/internal/parallel"
 	"github.com/nagc-harness/nagc/metrics"
 	"github.com/nagc-harness/nagc/sparse"
 )
@@ -79,7 +80,7 @@ func BenchmarkNAGCStepShape(b *testing.B) {
 		op := sparse.NewCSROperator(x)
 		for _, threads := range []int{1, 2} {
 			b.Run(fmt.Sprintf("%s/threads=%d", sh.name, threads), func(b *testing.B) {
-				defer sparse.SetThreads(sparse.SetThreads(threads))
+				defer parallel.SetThreads(parallel.SetThreads(threads))
 				benchSteps(b, randomSolver(adj, op, sh.k, sh.k, 0.01, 0.75))
 			})
 		}
@@ -104,7 +105,7 @@ func BenchmarkNAGCStepProductsShape(b *testing.B) {
 	x := dense.NewMatrix32(n, m, x32)
 	for _, threads := range []int{1, 2} {
 		b.Run(fmt.Sprintf("threads=%d", threads), func(b *testing.B) {
-			defer sparse.SetThreads(sparse.SetThreads(threads))
+			defer parallel.SetThreads(parallel.SetThreads(threads))
 			benchSteps(b, randomSolver(adj, x, k, k, 0.01, 0.75))
 		})
 	}
@@ -119,7 +120,7 @@ func BenchmarkNAGCFitShape(b *testing.B) {
 		a := NAGC{Lambda: 0.01, Rho: 0.75, Init: InitRandom, Iterations: 10}
 		for _, threads := range []int{1, 2} {
 			b.Run(fmt.Sprintf("%s/threads=%d", sh.name, threads), func(b *testing.B) {
-				defer sparse.SetThreads(sparse.SetThreads(threads))
+				defer parallel.SetThreads(parallel.SetThreads(threads))
 				for i := 0; i < b.N; i++ {
 					if _, err := a.Fit(context.Background(), in, sh.k, 1); err != nil {
 						b.Fatal(err)
@@ -189,7 +190,7 @@ func BenchmarkSGCKMeansShape(b *testing.B) {
 			adj, x, _ := shapeGraph(2_449_029/c.frac, 50, 100, 47, 0.81, 1)
 			in := Input{Adj: adj, X: x}
 			m := SGCKMeans{GraphFilterOptions: GraphFilterOptions{P: c.p}, Rank: 32, NInit: 1}
-			defer sparse.SetThreads(sparse.SetThreads(1))
+			defer parallel.SetThreads(parallel.SetThreads(1))
 			for i := 0; i < b.N; i++ {
 				var err error
 				peak, _ := peakHeap(func() { _, err = m.Fit(context.Background(), in, 47, 1) })
@@ -212,7 +213,7 @@ func BenchmarkKMeansArxivCSR(b *testing.B) {
 	_, x, truth := shapeGraph(sh.n, sh.deg, sh.m, sh.k, sh.h, 1)
 	for _, threads := range []int{1, 2} {
 		b.Run(fmt.Sprintf("threads=%d", threads), func(b *testing.B) {
-			defer sparse.SetThreads(sparse.SetThreads(threads))
+			defer parallel.SetThreads(parallel.SetThreads(threads))
 			var res *Result
 			for i := 0; i < b.N; i++ {
 				var err error

@@ -131,8 +131,9 @@ func (in Input) WithTransformedAttributesContext(ctx context.Context, t string) 
 // TransformDense returns transform t (one of Transforms) of x as a new matrix of x's
 // storage type: n×2m for split, n×m otherwise (x itself for none). Each entry is computed
 // in float64 and rounded to the storage type once. The copy is checked against the memory
-// budget before it is allocated. Cost O(n·m), by blocks of rows on sparse.Threads
-// goroutines (each entry is computed alone: the result does not depend on the count).
+// budget before it is allocated. Cost O(n·m), by blocks of rows on as many goroutines as
+// the work pays for (dense.Grain; each entry is computed alone: the result does not
+// depend on the count).
 func TransformDense(x *dense.Matrix, t string) (*dense.Matrix, error) {
 	n, m := x.Dims()
 	cols := m
@@ -176,7 +177,7 @@ func transformDenseRows[T float32 | float64](dst, x []T, n, m int, t string) {
 		l, h := denseColumnRange(x, n, m)
 		lo, scale = columnAffine(l, h, t)
 	}
-	sparse.ParallelTasks((n+transformRowBlock-1)/transformRowBlock, func(b int) {
+	dense.Grain().Run((n+transformRowBlock-1)/transformRowBlock, n*m, func(b int) {
 		for i := b * transformRowBlock; i < min((b+1)*transformRowBlock, n); i++ {
 			row := x[i*m : (i+1)*m]
 			if t == TransformSplit {
@@ -201,7 +202,7 @@ func transformDenseRows[T float32 | float64](dst, x []T, n, m int, t string) {
 func denseColumnRange[T float32 | float64](x []T, n, m int) (lo, hi []float64) {
 	nb := (n + transformRowBlock - 1) / transformRowBlock
 	blo, bhi := make([][]float64, nb), make([][]float64, nb)
-	sparse.ParallelTasks(nb, func(b int) {
+	dense.Grain().Run(nb, n*m, func(b int) {
 		l, h := make([]float64, m), make([]float64, m)
 		for i := b * transformRowBlock; i < min((b+1)*transformRowBlock, n); i++ {
 			for j, v := range x[i*m : (i+1)*m] {

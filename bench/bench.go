@@ -23,8 +23,8 @@ import (
 
 	"github.com/nagc-harness/nagc/algorithms"
 	"github.com/nagc-harness/nagc/datasets"
+	"github.com/nagc-harness/nagc/internal/parallel"
 	clmetrics "github.com/nagc-harness/nagc/metrics"
-	"github.com/nagc-harness/nagc/sparse"
 )
 
 // Case is one graph to time methods on.
@@ -83,7 +83,7 @@ func Run(ctx context.Context, cases []Case, methods []Method, opt Options) ([]Re
 	if opt.Threads < 1 {
 		opt.Threads = 1
 	}
-	defer sparse.SetThreads(sparse.SetThreads(opt.Threads))
+	defer parallel.SetThreads(parallel.SetThreads(opt.Threads))
 	var out []Result
 	for _, c := range cases {
 		for _, m := range methods {

@@ -8,7 +8,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/nagc-harness/nagc/sparse"
+	"github.com/nagc-harness/nagc/internal/parallel"
 )
 
 // benchShapes are NAGC's tall-skinny products on Citeseer (n = 3312, k1 = 6, k2 = 10) and
@@ -18,7 +18,7 @@ var benchShapes = []struct{ n, k, l int }{{3312, 6, 10}, {20000, 20, 20}}
 // BenchmarkKernels times each kernel on one thread against gonum's mat.Dense.Mul for the
 // same product.
 func BenchmarkKernels(b *testing.B) {
-	defer sparse.SetThreads(sparse.SetThreads(1))
+	defer parallel.SetThreads(parallel.SetThreads(1))
 	for _, s := range benchShapes {
 		rng := rand.New(rand.NewPCG(1, 1))
 		a, a2, sm := randDense(rng, s.n, s.k, 0), randDense(rng, s.n, s.k, 0), randDense(rng, s.k, s.l, 0)

@@ -1,10 +1,9 @@
 package dense
 
 import (
+	"github.com/nagc-harness/nagc/internal/parallel"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/floats"
-
-	"github.com/nagc-harness/nagc/sparse"
 )
 
 // NewMatrix64CSROrder returns the r×c float64 matrix of the row-major data (not copied)
@@ -40,13 +39,14 @@ func (x *Matrix) tmulCSROrder(d, bw blas64.General, k int) {
 			}
 		}
 	}
-	blocks := min(sparse.Threads(), max(1, k/4))
-	if serial(x.r) || blocks == 1 {
+	blocks := min(parallel.Threads(), max(1, k/4))
+	work := x.r * x.c * k
+	if serial(x.r, work) || blocks == 1 {
 		cols(0, k)
 		return
 	}
 	size := (k + blocks - 1) / blocks
-	parallelBlocks(blocks, func(b int) {
+	parallelBlocks(blocks, work, func(b int) {
 		if c0 := b * size; c0 < k {
 			cols(c0, min(c0+size, k))
 		}

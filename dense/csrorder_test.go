@@ -4,9 +4,9 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"gonum.org/v1/gonum/mat"
+	"github.com/nagc-harness/nagc/internal/parallel"
 
-	"github.com/nagc-harness/nagc/sparse"
+	"gonum.org/v1/gonum/mat"
 )
 
 // TestCSROrderSums checks a matrix in CSR order against its definition: xᵀ·b summed
@@ -48,9 +48,9 @@ func TestCSROrderSums(t *testing.T) {
 	for i, raw := 0, c.RawMatrix().Data; i < len(raw); i++ {
 		raw[i] = rng.Float64()
 	}
-	defer sparse.SetThreads(sparse.SetThreads(1))
+	defer parallel.SetThreads(parallel.SetThreads(1))
 	for _, th := range []int{1, 2} {
-		sparse.SetThreads(th)
+		parallel.SetThreads(th)
 		got := mat.NewDense(m, k, nil)
 		o.TMulDense(got, b)
 		if !mat.Equal(got, want) {

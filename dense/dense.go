@@ -19,15 +19,21 @@
 // exponentials at a time. Every output entry is computed with the same IEEE operations in
 // the same order as in the Go kernels, with no fused multiply-add, so the results are
 // bit for bit those of the Go kernels (tests hold each AVX2 kernel to its Go form), and no
-// recorded number depends on the processor. The purego build tag, or another
-// architecture, runs the Go kernels.
+// recorded number depends on the processor. Where the processor also has AVX-512 (F and
+// VL), the row products run 8 columns per instruction and up to 8 rows at once
+// (kernels512_amd64.s, by sparse/asm/gendense512), with the same bits again; KernelLevel
+// says which level runs. The purego build tag, or another architecture, runs the Go
+// kernels.
 //
 // All kernels are dst-first: the caller owns the output and may reuse it. dst must not
 // share storage with an input. On one thread no kernel allocates; with more threads the
 // reductions borrow scratch space from a pool.
 //
 // Threads: kernels split their rows into blocks of BlockRows rows and run the blocks on
-// sparse.Threads() goroutines when there are at least two blocks. Results are
+// up to parallel.Threads() goroutines when there are at least two blocks and the work
+// (in multiply-adds) outweighs, by the grain measured on this machine (Grain), what
+// starting and joining a goroutine costs; a small product runs on the calling goroutine
+// whatever the thread setting. Results are
 // bit-identical for any thread count: every output row of a row-wise kernel is computed by
 // one goroutine in a fixed order, and the reductions over rows (TMul, TMulHadamard, Gram,
 // Dot) sum each block from zero and then add the block sums in block order, the blocks
@@ -41,7 +47,7 @@ import (
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/nagc-harness/nagc/sparse"
+	"github.com/nagc-harness/nagc/internal/parallel"
 )
 
 //go:generate go run gen_kernels.go
@@ -60,11 +66,11 @@ func Mul(dst, a, b *mat.Dense) {
 		return
 	}
 	d, ar, bw := dst.RawMatrix(), a.RawMatrix(), b.RawMatrix()
-	if serial(n) {
+	if serial(n, n*k*l) {
 		mulRows(d, ar, bw, k, l, 0, n)
 		return
 	}
-	forBlocks(n, func(lo, hi int) { mulRows(d, ar, bw, k, l, lo, hi) })
+	forBlocks(n, n*k*l, func(lo, hi int) { mulRows(d, ar, bw, k, l, lo, hi) })
 }
 
 // mulRows sets rows lo…hi−1 of d = a·b, a block of BlockRows rows at a time so that the
@@ -74,12 +80,12 @@ func mulRows(d, a, b blas64.General, k, l, lo, hi int) {
 		mulRowsLargeK(d, a, b, k, l, lo, hi)
 		return
 	}
-	sp := splitCols(l)
+	sp := rowMulChunks(l)
 	for ; lo < hi; lo += BlockRows {
 		rows := min(BlockRows, hi-lo)
 		for q, c := 0, 0; q < sp.nc; q++ {
 			w := sp.width(q)
-			rowMul(w, d.Data[lo*d.Stride+c:], d.Stride, a.Data[lo*a.Stride:], a.Stride, b.Data[c:], b.Stride, k, rows)
+			rowMulAt(w, d.Data[lo*d.Stride+c:], d.Stride, a.Data[lo*a.Stride:], a.Stride, b.Data[c:], b.Stride, k, rows)
 			c += w
 		}
 	}
@@ -114,11 +120,11 @@ func MulHadamard(dst, a, b, c *mat.Dense) {
 		return
 	}
 	d, ar, br, cw := dst.RawMatrix(), a.RawMatrix(), b.RawMatrix(), c.RawMatrix()
-	if serial(n) {
+	if serial(n, n*k*(l+1)) {
 		mulHadamardRows(d, ar, br, cw, k, l, 0, n)
 		return
 	}
-	forBlocks(n, func(lo, hi int) { mulHadamardRows(d, ar, br, cw, k, l, lo, hi) })
+	forBlocks(n, n*k*(l+1), func(lo, hi int) { mulHadamardRows(d, ar, br, cw, k, l, lo, hi) })
 }
 
 // mulHadamardRows sets rows lo…hi−1 of d = (a⊙b)·c, a block of BlockRows rows at a time:
@@ -161,11 +167,11 @@ func MulBT(dst, a, b *mat.Dense) {
 		return
 	}
 	d, ar, bw := dst.RawMatrix(), a.RawMatrix(), b.RawMatrix()
-	if serial(n) {
+	if serial(n, n*k*l) {
 		mulBTRows(d, ar, bw, k, l, 0, n)
 		return
 	}
-	forBlocks(n, func(lo, hi int) { mulBTRows(d, ar, bw, k, l, lo, hi) })
+	forBlocks(n, n*k*l, func(lo, hi int) { mulBTRows(d, ar, bw, k, l, lo, hi) })
 }
 
 func mulBTRows(d, a, b blas64.General, k, l, lo, hi int) {
@@ -218,13 +224,13 @@ func TMul(dst, a, b *mat.Dense) {
 		zero(d, k, l)
 		return
 	}
-	if serial(n) {
+	if serial(n, n*k*l) {
 		for lo := 0; lo < n; lo += BlockRows {
 			tmulBlock(d, ar, br, k, l, lo, min(lo+BlockRows, n), lo > 0)
 		}
 		return
 	}
-	reduceBlocks(d, k, l, n, func(part blas64.General, lo, hi int) { tmulBlock(part, ar, br, k, l, lo, hi, false) })
+	reduceBlocks(d, k, l, n, n*k*l, func(part blas64.General, lo, hi int) { tmulBlock(part, ar, br, k, l, lo, hi, false) })
 }
 
 // tmulBlock sets (add: adds to) d the sum over rows lo…hi−1 of a_iᵀ b_i.
@@ -302,13 +308,13 @@ func TMulHadamard(dst, a, b, c *mat.Dense) {
 		zero(d, k, l)
 		return
 	}
-	if serial(n) {
+	if serial(n, n*(k+1)*l) {
 		for lo := 0; lo < n; lo += BlockRows {
 			tmulHadamardBlock(d, ar, br, cr, k, l, lo, min(lo+BlockRows, n), lo > 0)
 		}
 		return
 	}
-	reduceBlocks(d, k, l, n, func(part blas64.General, lo, hi int) {
+	reduceBlocks(d, k, l, n, n*(k+1)*l, func(part blas64.General, lo, hi int) {
 		tmulHadamardBlock(part, ar, br, cr, k, l, lo, hi, false)
 	})
 }
@@ -338,12 +344,12 @@ func Gram(dst, a *mat.Dense) {
 	switch {
 	case n == 0:
 		zero(d, k, k)
-	case serial(n):
+	case serial(n, n*k*k/2):
 		for lo := 0; lo < n; lo += BlockRows {
 			gramBlock(d, ar, k, lo, min(lo+BlockRows, n), lo > 0)
 		}
 	default:
-		reduceBlocks(d, k, k, n, func(part blas64.General, lo, hi int) {
+		reduceBlocks(d, k, k, n, n*k*k/2, func(part blas64.General, lo, hi int) {
 			// gramBlock leaves part of the lower triangle alone, and the lower triangle of
 			// dst is overwritten below: clear it so that the sums stay finite.
 			for p := 1; p < k; p++ {
@@ -378,7 +384,7 @@ func Dot(a, b *mat.Dense) float64 {
 	ar, br := a.RawMatrix(), b.RawMatrix()
 	nb := (n + BlockRows - 1) / BlockRows
 	var s float64
-	if serial(n) {
+	if serial(n, n*k) {
 		for blk := 0; blk < nb; blk++ {
 			s += dotBlock(ar, br, k, blk*BlockRows, min((blk+1)*BlockRows, n))
 		}
@@ -386,7 +392,7 @@ func Dot(a, b *mat.Dense) float64 {
 	}
 	sp := getScratch(nb)
 	part := *sp
-	parallelBlocks(nb, func(blk int) {
+	parallelBlocks(nb, n*k, func(blk int) {
 		part[blk] = dotBlock(ar, br, k, blk*BlockRows, min((blk+1)*BlockRows, n))
 	})
 	for _, v := range part[:nb] {
@@ -422,11 +428,11 @@ func SigmoidMul(f, fp, a, b *mat.Dense) {
 		return
 	}
 	fr, pr, ar, bw := f.RawMatrix(), fp.RawMatrix(), a.RawMatrix(), b.RawMatrix()
-	if serial(n) {
+	if serial(n, n*(k+expWork)*l) {
 		sigmoidRows(fr, pr, ar, bw, k, l, 0, n)
 		return
 	}
-	forBlocks(n, func(lo, hi int) { sigmoidRows(fr, pr, ar, bw, k, l, lo, hi) })
+	forBlocks(n, n*(k+expWork)*l, func(lo, hi int) { sigmoidRows(fr, pr, ar, bw, k, l, lo, hi) })
 }
 
 func sigmoidRows(f, fp, a, b blas64.General, k, l, lo, hi int) {
@@ -445,7 +451,12 @@ func sigmoidRows(f, fp, a, b blas64.General, k, l, lo, hi int) {
 
 // colSplit cuts l columns into nc = ⌈l/widest⌉ chunks for the kernels (widestAVX2 for the
 // AVX2 kernels), as equal as possible: the first rem chunks are w+1 wide, the others w.
-type colSplit struct{ nc, w, rem int }
+type colSplit struct {
+	nc, w, rem int
+	// step > 0 replaces the above by chunks of step columns, the last one of what remains
+	// of l (rowMulChunks).
+	step, l int
+}
 
 func splitCols(l int) colSplit {
 	if l == 0 {
@@ -456,11 +467,14 @@ func splitCols(l int) colSplit {
 		widest = widestAVX2 // any split gives the same bits: each column is summed alone
 	}
 	nc := (l + widest - 1) / widest
-	return colSplit{nc, l / nc, l % nc}
+	return colSplit{nc: nc, w: l / nc, rem: l % nc}
 }
 
 // width returns the width of chunk q.
 func (s colSplit) width(q int) int {
+	if s.step > 0 {
+		return min(s.step, s.l-q*s.step)
+	}
 	if q < s.rem {
 		return s.w + 1
 	}
@@ -482,19 +496,23 @@ func mustDims(fn, what string, gotR, gotC, wantR, wantC int) {
 	}
 }
 
-// serial reports whether a kernel over n rows runs on the calling goroutine: one thread,
-// or fewer than two blocks.
-func serial(n int) bool { return sparse.Threads() <= 1 || n <= BlockRows }
+// serial reports whether a kernel over n rows and work multiply-adds runs on the calling
+// goroutine: one thread, fewer than two blocks, or too little work to pay for a second
+// goroutine on this machine (Grain).
+func serial(n, work int) bool { return grain.Serial((n+BlockRows-1)/BlockRows, work) }
 
-// forBlocks calls fn(lo, hi) for every block of BlockRows rows of [0, n), in parallel.
-func forBlocks(n int, fn func(lo, hi int)) {
-	parallelBlocks((n+BlockRows-1)/BlockRows, func(b int) {
-		fn(b*BlockRows, min((b+1)*BlockRows, n))
-	})
+// forBlocks calls fn(lo, hi) for every block of BlockRows rows of [0, n), on as many
+// goroutines as work multiply-adds pay for.
+func forBlocks(n, work int, fn func(lo, hi int)) {
+	parallel.Blocks(n, BlockRows, grain.Workers((n+BlockRows-1)/BlockRows, work), fn)
 }
 
-// parallelBlocks calls fn(0), …, fn(nb−1) on up to sparse.Threads() goroutines.
-func parallelBlocks(nb int, fn func(b int)) { sparse.ParallelTasks(nb, fn) }
+// parallelBlocks calls fn(0), …, fn(nb−1) on as many goroutines as work multiply-adds in
+// all pay for.
+func parallelBlocks(nb, work int, fn func(b int)) { grain.Run(nb, work, fn) }
+
+// expWork is what one exponential of SigmoidMul costs, in multiply-adds.
+const expWork = 16
 
 // reduceBlocks sets d (r×c) to the sum of block(part, lo, hi) over the blocks of
 // BlockRows rows of [0, n), where block sets part (r×c) to its block's sum. The blocks run
@@ -503,10 +521,11 @@ func parallelBlocks(nb int, fn func(b int)) { sparse.ParallelTasks(nb, fn) }
 // block order before the next wave starts. Every entry of d is therefore the first
 // block's sum plus the next ones' in block order, whatever the waves and the threads.
 // Scratch O(wave·r·c), not O(n/BlockRows·r·c).
-func reduceBlocks(d blas64.General, r, c, n int, block func(part blas64.General, lo, hi int)) {
+func reduceBlocks(d blas64.General, r, c, n, work int, block func(part blas64.General, lo, hi int)) {
 	nb := (n + BlockRows - 1) / BlockRows
 	size := r * c
-	wave := min(nb, max(sparse.Threads(), reduceWaveBytes/(8*max(size, 1))))
+	workers := grain.Workers(nb, work)
+	wave := min(nb, max(workers, reduceWaveBytes/(8*max(size, 1))))
 	sp := getScratch(wave * size)
 	buf := *sp
 	var w0 int // the wave's first block; one closure serves every wave
@@ -516,7 +535,7 @@ func reduceBlocks(d blas64.General, r, c, n int, block func(part blas64.General,
 	}
 	for w0 = 0; w0 < nb; w0 += wave {
 		w1 := min(w0+wave, nb)
-		parallelBlocks(w1-w0, sumBlock)
+		parallel.RunOn(w1-w0, workers, sumBlock)
 		for b := w0; b < w1; b++ {
 			part := buf[(b-w0)*size : (b-w0+1)*size]
 			for i := 0; i < r; i++ {

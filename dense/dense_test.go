@@ -8,7 +8,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/nagc-harness/nagc/sparse"
+	"github.com/nagc-harness/nagc/internal/parallel"
 )
 
 // randDense returns an r×c matrix of uniform [-1, 1) entries. With pad > 0 it is a view
@@ -69,7 +69,7 @@ var shapes = []struct{ n, k, l int }{
 
 func TestKernelsMatchGonum(t *testing.T) {
 	for _, threads := range []int{1, 4} {
-		prev := sparse.SetThreads(threads)
+		prev := parallel.SetThreads(threads)
 		for si, s := range shapes {
 			for _, pad := range []int{0, 3} {
 				name := fmt.Sprintf("threads=%d/n=%d,k=%d,l=%d/pad=%d", threads, s.n, s.k, s.l, pad)
@@ -120,7 +120,7 @@ func TestKernelsMatchGonum(t *testing.T) {
 				checkClose(t, name+"/SigmoidMul f'", fp, wp, 1e-12)
 			}
 		}
-		sparse.SetThreads(prev)
+		parallel.SetThreads(prev)
 	}
 }
 
@@ -138,8 +138,8 @@ func TestThreadsBitIdentical(t *testing.T) {
 		dot                                        float64
 	}
 	run := func(threads int) result {
-		prev := sparse.SetThreads(threads)
-		defer sparse.SetThreads(prev)
+		prev := parallel.SetThreads(threads)
+		defer parallel.SetThreads(prev)
 		r := result{
 			mul: mat.NewDense(n, l, nil), mulH: mat.NewDense(n, l, nil), mulBT: mat.NewDense(n, l, nil),
 			f: mat.NewDense(n, l, nil), fp: mat.NewDense(n, l, nil),
@@ -177,8 +177,8 @@ func TestThreadsBitIdentical(t *testing.T) {
 }
 
 func TestNoAllocationsOnOneThread(t *testing.T) {
-	prev := sparse.SetThreads(1)
-	defer sparse.SetThreads(prev)
+	prev := parallel.SetThreads(1)
+	defer parallel.SetThreads(prev)
 	rng := rand.New(rand.NewPCG(8, 8))
 	n, k, l := 1000, 6, 10
 	a, a2, b := randDense(rng, n, k, 0), randDense(rng, n, k, 0), randDense(rng, k, l, 0)

@@ -7,7 +7,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/nagc-harness/nagc/sparse"
+	"github.com/nagc-harness/nagc/internal/parallel"
 )
 
 // refMulHadamard is (a⊙b)·c written out entry by entry, the formulation every kernel of
@@ -39,7 +39,7 @@ func refMulHadamard(a, b, c *mat.Dense) *mat.Dense {
 // counts (across and inside the BlockRows blocks), output widths that split into ragged
 // column chunks, strided operands, and 1 and 2 threads.
 func TestMulHadamardMatchesReference(t *testing.T) {
-	defer sparse.SetThreads(sparse.SetThreads(1))
+	defer parallel.SetThreads(parallel.SetThreads(1))
 	rng := rand.New(rand.NewPCG(26, 8))
 	for k := 1; k <= 64; k++ {
 		n := []int{1, 7, BlockRows + 3, 2*BlockRows + 61}[k%4]
@@ -47,7 +47,7 @@ func TestMulHadamardMatchesReference(t *testing.T) {
 		a, b, c := signed(rng, n, k), signed(rng, n, k), signed(rng, k, l)
 		wantH, want := refMulHadamard(a, b, c), refMulHadamard(a, nil, c)
 		for _, th := range []int{1, 2} {
-			sparse.SetThreads(th)
+			parallel.SetThreads(th)
 			name := fmt.Sprintf("n=%d k=%d l=%d threads=%d", n, k, l, th)
 			got := signed(rng, n, l) // stale values: the kernel must overwrite them
 			MulHadamard(got, a, b, c)

@@ -23,7 +23,7 @@ import (
 //
 // Products (except those of a matrix in CSR order, see NewMatrix64CSROrder) split the
 // rows into blocks of BlockRows rows, fixed by r alone, and run them
-// on sparse.Threads() goroutines: MulDense computes every output row on one goroutine;
+// on parallel.Threads() goroutines: MulDense computes every output row on one goroutine;
 // TMulDense, Sum and SumSq sum each block from zero and add the block sums in block
 // order. Results are bit-identical for any thread count. A Matrix holds no buffers
 // (float32 blocks are widened into pooled scratch), so goroutines may share it.
@@ -184,13 +184,13 @@ func (x *Matrix) MulDense(dst, b *mat.Dense) {
 		mulRows(dv, a, bw, x.c, k, 0, hi-lo)
 		x.putBlockScratch(sp)
 	}
-	if serial(x.r) {
+	if serial(x.r, x.r*x.c*k) {
 		for lo := 0; lo < x.r; lo += BlockRows {
 			block(lo, min(lo+BlockRows, x.r))
 		}
 		return
 	}
-	forBlocks(x.r, block)
+	forBlocks(x.r, x.r*x.c*k, block)
 }
 
 // TMulDense sets dst = xᵀ·b for an r×k b and a c×k dst, summed per block of BlockRows
@@ -223,13 +223,13 @@ func (x *Matrix) TMulDense(dst, b *mat.Dense) {
 		tmulBlock(part, a, bv, x.c, k, 0, hi-lo, add)
 		x.putBlockScratch(sp)
 	}
-	if serial(x.r) {
+	if serial(x.r, x.r*x.c*k) {
 		for lo := 0; lo < x.r; lo += BlockRows {
 			block(d, lo, min(lo+BlockRows, x.r), lo > 0)
 		}
 		return
 	}
-	reduceBlocks(d, x.c, k, x.r, func(part blas64.General, lo, hi int) { block(part, lo, hi, false) })
+	reduceBlocks(d, x.c, k, x.r, x.r*x.c*k, func(part blas64.General, lo, hi int) { block(part, lo, hi, false) })
 }
 
 // blockSums returns Σ f(entry) over x: each block of BlockRows rows summed from zero in
@@ -262,12 +262,12 @@ func (x *Matrix) blockSums(sq bool) float64 {
 		}
 		part[b] = s
 	}
-	if serial(x.r) {
+	if serial(x.r, x.r*x.c) {
 		for b := range part {
 			sum(b)
 		}
 	} else {
-		parallelBlocks(nb, sum)
+		parallelBlocks(nb, x.r*x.c, sum)
 	}
 	var s float64
 	for _, v := range part {
@@ -295,7 +295,7 @@ func (x *Matrix) SumSq() float64 {
 // RowNormsSq returns the squared Euclidean norm of every row (a new slice). Cost O(r·c).
 func (x *Matrix) RowNormsSq() []float64 {
 	s := make([]float64, x.r)
-	forRows(x.r, func(lo, hi int) {
+	forRows(x.r, x.r*x.c, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			var q float64
 			if x.Is32() {
@@ -344,7 +344,7 @@ func (x *Matrix) Scaled(row, col []float64) *Matrix {
 	}
 	if x.Is32() {
 		out := make([]float32, len(x.f32))
-		forRows(x.r, func(lo, hi int) {
+		forRows(x.r, x.r*x.c, func(lo, hi int) {
 			for i := lo; i < hi; i++ {
 				for j := 0; j < x.c; j++ {
 					out[i*x.c+j] = float32(float64(x.f32[i*x.c+j]) * f(i, j))
@@ -354,7 +354,7 @@ func (x *Matrix) Scaled(row, col []float64) *Matrix {
 		return NewMatrix32(x.r, x.c, out)
 	}
 	out := make([]float64, len(x.f64))
-	forRows(x.r, func(lo, hi int) {
+	forRows(x.r, x.r*x.c, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			for j := 0; j < x.c; j++ {
 				out[i*x.c+j] = x.f64[i*x.c+j] * f(i, j)
@@ -376,13 +376,14 @@ func (x *Matrix) RowNormalized() *Matrix {
 	return x.Scaled(s, nil)
 }
 
-// forRows calls fn over the blocks of BlockRows rows of [0, n), in parallel unless serial.
-func forRows(n int, fn func(lo, hi int)) {
-	if serial(n) {
+// forRows calls fn over the blocks of BlockRows rows of [0, n), work multiply-adds in
+// all, in parallel unless serial.
+func forRows(n, work int, fn func(lo, hi int)) {
+	if serial(n, work) {
 		if n > 0 {
 			fn(0, n)
 		}
 		return
 	}
-	forBlocks(n, fn)
+	forBlocks(n, work, fn)
 }

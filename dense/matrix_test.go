@@ -8,6 +8,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/nagc-harness/nagc/internal/parallel"
 	"github.com/nagc-harness/nagc/sparse"
 )
 
@@ -87,8 +88,8 @@ func TestMatrixThreadsBitIdentical(t *testing.T) {
 			sum, sq   float64
 		}
 		run := func(threads int) out {
-			prev := sparse.SetThreads(threads)
-			defer sparse.SetThreads(prev)
+			prev := parallel.SetThreads(threads)
+			defer parallel.SetThreads(prev)
 			o := out{mul: mat.NewDense(1000, 11, nil), tmul: mat.NewDense(37, 11, nil)}
 			x.MulDense(o.mul, b)
 			x.TMulDense(o.tmul, bt)

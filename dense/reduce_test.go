@@ -7,7 +7,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/nagc-harness/nagc/sparse"
+	"github.com/nagc-harness/nagc/internal/parallel"
 )
 
 // refTMulHadamard is aᵀ·(b⊙c) written out entry by entry, the formulation every kernel
@@ -91,7 +91,7 @@ func checkReductions(t *testing.T) {
 }
 
 func checkReductionsOnce(t *testing.T) {
-	defer sparse.SetThreads(sparse.SetThreads(1))
+	defer parallel.SetThreads(parallel.SetThreads(1))
 	rng := rand.New(rand.NewPCG(26, 47))
 	for _, s := range reductionShapes(rng) {
 		a, b, c := signed(rng, s.n, s.k), signed(rng, s.n, s.l), signed(rng, s.n, s.l)
@@ -101,7 +101,7 @@ func checkReductionsOnce(t *testing.T) {
 		want32 := refTMulHadamard(denseOf(x32), b, nil)
 		want64 := refTMulHadamard(denseOf(x64), b, nil)
 		for _, th := range []int{1, 2} {
-			sparse.SetThreads(th)
+			parallel.SetThreads(th)
 			name := fmt.Sprintf("n=%d k=%d l=%d threads=%d", s.n, s.k, s.l, th)
 			got := signed(rng, s.k, s.l) // stale values: the kernels must overwrite them
 			TMul(got, a, b)
@@ -123,7 +123,7 @@ func checkReductionsOnce(t *testing.T) {
 // (float32 and float64 storage) to refMulHadamard bit for bit over the same shapes (k the
 // inner dimension, l the output width), strided operands, on 1 and 2 threads.
 func checkRowProducts(t *testing.T) {
-	defer sparse.SetThreads(sparse.SetThreads(1))
+	defer parallel.SetThreads(parallel.SetThreads(1))
 	rng := rand.New(rand.NewPCG(26, 100))
 	for _, s := range reductionShapes(rng) {
 		a, a2, b := signed(rng, s.n, s.k), signed(rng, s.n, s.k), signed(rng, s.k, s.l)
@@ -132,7 +132,7 @@ func checkRowProducts(t *testing.T) {
 		want, wantH := refMulHadamard(a, nil, b), refMulHadamard(a, a2, b)
 		want32, want64 := refMulHadamard(denseOf(x32), nil, b), refMulHadamard(denseOf(x64), nil, b)
 		for _, th := range []int{1, 2} {
-			sparse.SetThreads(th)
+			parallel.SetThreads(th)
 			name := fmt.Sprintf("n=%d k=%d l=%d threads=%d", s.n, s.k, s.l, th)
 			got := signed(rng, s.n, s.l)
 			Mul(got, a, b)

@@ -7,7 +7,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/nagc-harness/nagc/sparse"
+	"github.com/nagc-harness/nagc/internal/parallel"
 )
 
 // BenchmarkProductsShape times NAGC's dense products at the ogbn-products shape (m = 100
@@ -15,7 +15,7 @@ import (
 // still larger than the last-level cache), on one thread and on two (where the reductions
 // run in reduceBlocks' waves), and reports the multiply-adds per nanosecond.
 func BenchmarkProductsShape(b *testing.B) {
-	defer sparse.SetThreads(sparse.SetThreads(1))
+	defer parallel.SetThreads(parallel.SetThreads(1))
 	const n, m, k = 2_449_029 / 64, 100, 47
 	rng := rand.New(rand.NewPCG(1, 1))
 	xd := make([]float32, n*m)
@@ -42,7 +42,7 @@ func BenchmarkProductsShape(b *testing.B) {
 	} {
 		for _, threads := range []int{1, 2} {
 			b.Run(fmt.Sprintf("%s/threads=%d", c.name, threads), func(b *testing.B) {
-				sparse.SetThreads(threads)
+				parallel.SetThreads(threads)
 				for i := 0; i < b.N; i++ {
 					c.f()
 				}

@@ -10,7 +10,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/nagc-harness/nagc/sparse"
+	"github.com/nagc-harness/nagc/internal/parallel"
 )
 
 // withoutAVX2 runs f with the Go kernels.
@@ -30,7 +30,7 @@ func TestAVX2KernelsMatchGo(t *testing.T) {
 	if !useAVX2 {
 		t.Skip("no AVX2")
 	}
-	defer sparse.SetThreads(sparse.SetThreads(1))
+	defer parallel.SetThreads(parallel.SetThreads(1))
 	rng := rand.New(rand.NewPCG(7, 7))
 	type product struct {
 		name string
@@ -68,9 +68,9 @@ func TestAVX2KernelsMatchGo(t *testing.T) {
 					}
 					got, want := signed(rng, p.r, p.c), signed(rng, p.r, p.c)
 					want.Copy(got)
-					sparse.SetThreads(2)
+					parallel.SetThreads(2)
 					p.run(got)
-					sparse.SetThreads(1)
+					parallel.SetThreads(1)
 					withoutAVX2(func() { p.run(want) })
 					checkSameBits(t, fmt.Sprintf("%s n=%d k=%d l=%d", p.name, n, k, l), got, want)
 				}

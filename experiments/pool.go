@@ -11,8 +11,8 @@ import (
 
 	"github.com/nagc-harness/nagc/algorithms"
 	"github.com/nagc-harness/nagc/datasets"
+	"github.com/nagc-harness/nagc/internal/parallel"
 	"github.com/nagc-harness/nagc/results"
-	"github.com/nagc-harness/nagc/sparse"
 )
 
 // runPool executes the jobs todo on opt.Workers workers, batched (see batches), and hands
@@ -23,7 +23,7 @@ import (
 // Cancelling ctx stops handing out batches; runs in flight return no record.
 func runPool(ctx context.Context, cfg *Config, opt Options, p *sweepPlan, todo []job, record func(*results.Record) error) error {
 	// Kernels run single-threaded: the pool parallelises across runs.
-	defer sparse.SetThreads(sparse.SetThreads(1))
+	defer parallel.SetThreads(parallel.SetThreads(1))
 	if opt.Batch < 1 {
 		opt.Batch = DefaultBatch
 	}

@@ -14,9 +14,9 @@ import (
 
 	"github.com/nagc-harness/nagc/algorithms"
 	"github.com/nagc-harness/nagc/datasets"
+	"github.com/nagc-harness/nagc/internal/parallel"
 	"github.com/nagc-harness/nagc/results"
 	"github.com/nagc-harness/nagc/search"
-	"github.com/nagc-harness/nagc/sparse"
 )
 
 // searchEnv is what the searches of one execution share.
@@ -85,7 +85,7 @@ func runSearches(ctx context.Context, cfg *Config, opt Options, p *sweepPlan, li
 			return err
 		}
 	}
-	defer sparse.SetThreads(sparse.Threads())
+	defer parallel.SetThreads(parallel.Threads())
 	for _, t := range tasks {
 		g := p.graphs[t.ds.Name]
 		if _, ok := env.inputs[t.ds.Name]; !ok {
@@ -261,7 +261,7 @@ func (env *searchEnv) executeJobs(t *searchTask, jobs []searchJob) error {
 	finished := make(chan *results.Record)
 	var wg sync.WaitGroup
 	env.concurrent = max(min(env.opt.Workers, len(todo)), 1)
-	sparse.SetThreads(kernelThreads(env.opt.Workers, env.concurrent))
+	parallel.SetThreads(kernelThreads(env.opt.Workers, env.concurrent))
 	for w := 0; w < env.concurrent; w++ {
 		wg.Add(1)
 		go func() {

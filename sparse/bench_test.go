@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/nagc-harness/nagc/internal/parallel"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -37,7 +38,7 @@ func citeseerLike() (x, xw, adj *CSR) {
 // BenchmarkMulDense times X·V and Xᵀ·F at Citeseer's size on one thread, for 0/1 and for
 // weighted values, at NAGC's widths (k1 = 6, k2 = 10) and a wider k = 20.
 func BenchmarkMulDense(b *testing.B) {
-	defer SetThreads(SetThreads(1))
+	defer parallel.SetThreads(parallel.SetThreads(1))
 	x, xw, _ := citeseerLike()
 	rng := rand.New(rand.NewPCG(3, 3))
 	for _, c := range []struct {
@@ -60,7 +61,7 @@ func BenchmarkMulDense(b *testing.B) {
 
 // BenchmarkPattern times the edge-masked kernels on a Citeseer-sized adjacency, one thread.
 func BenchmarkPattern(b *testing.B) {
-	defer SetThreads(SetThreads(1))
+	defer parallel.SetThreads(parallel.SetThreads(1))
 	_, _, adj := citeseerLike()
 	n, _ := adj.Dims()
 	rng := rand.New(rand.NewPCG(4, 4))
@@ -92,7 +93,7 @@ func BenchmarkPattern(b *testing.B) {
 // zᵢⱼ) at the shape of ogbn-arxiv (169,343 vertices, about 1.17 M stored entries, random
 // pattern) with k = 40 on one thread.
 func BenchmarkPatternSumGramDotsArxiv(b *testing.B) {
-	defer SetThreads(SetThreads(1))
+	defer parallel.SetThreads(parallel.SetThreads(1))
 	rng := rand.New(rand.NewPCG(26, 1))
 	n, k := 169_343, 40
 	g := NewBuilder(n, n)
@@ -120,7 +121,7 @@ func BenchmarkPatternSumGramDotsProducts16(b *testing.B) {
 	if testing.Short() {
 		b.Skip("a 7.7 M-entry graph")
 	}
-	defer SetThreads(SetThreads(1))
+	defer parallel.SetThreads(parallel.SetThreads(1))
 	rng := rand.New(rand.NewPCG(26, 47))
 	n := 153_064
 	adj := randomDegreeGraph(b, rng, n, 50, false)
@@ -133,7 +134,7 @@ func BenchmarkPatternSumGramDotsProducts16(b *testing.B) {
 				name = fmt.Sprintf("k=%d/threads=%d", k, threads)
 			}
 			b.Run(name, func(b *testing.B) {
-				SetThreads(threads)
+				parallel.SetThreads(threads)
 				for i := 0; i < b.N; i++ {
 					_, _ = PatternSumGramDots(sum, gram, adj, u)
 				}
@@ -180,7 +181,7 @@ func BenchmarkMulDenseProducts4(b *testing.B) {
 	if testing.Short() {
 		b.Skip("a 30.6 M-entry graph")
 	}
-	defer SetThreads(SetThreads(1))
+	defer parallel.SetThreads(parallel.SetThreads(1))
 	rng := rand.New(rand.NewPCG(26, 100))
 	n := 612_257
 	adj := randomDegreeGraph(b, rng, n, 50, true)
@@ -192,7 +193,7 @@ func BenchmarkMulDenseProducts4(b *testing.B) {
 		dst := mat.NewDense(n, c.k, nil)
 		for _, threads := range []int{1, 2} {
 			b.Run(fmt.Sprintf("%s/threads=%d", c.name, threads), func(b *testing.B) {
-				SetThreads(threads)
+				parallel.SetThreads(threads)
 				for i := 0; i < b.N; i++ {
 					MulDense(dst, adj, src)
 				}

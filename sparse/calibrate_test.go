@@ -2,15 +2,14 @@ package sparse
 
 import "testing"
 
-// TestMinWorkPerTaskMeasured checks that the measured split threshold lies within its
-// bounds and is measured once.
-func TestMinWorkPerTaskMeasured(t *testing.T) {
-	w := minWorkPerTask()
-	if w < minWorkFloor || w > minWorkCeiling {
-		t.Fatalf("minimum work per task %d, outside [%d, %d]", w, minWorkFloor, minWorkCeiling)
+// TestProductGrainMeasured checks that the sparse products' grain is measured once.
+func TestProductGrainMeasured(t *testing.T) {
+	w := productGrain.Min()
+	if w <= 0 {
+		t.Fatalf("grain %d", w)
 	}
-	if again := minWorkPerTask(); again != w {
+	if again := productGrain.Min(); again != w {
 		t.Fatalf("measured twice: %d then %d", w, again)
 	}
-	t.Logf("minimum work per task on this machine: %d multiply-adds", w)
+	t.Logf("grain of the sparse products on this machine: %d multiply-adds", w)
 }

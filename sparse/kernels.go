@@ -2,87 +2,18 @@ package sparse
 
 import (
 	"fmt"
-	"runtime"
-	"sync"
 	"sync/atomic"
 
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/nagc-harness/nagc/internal/parallel"
 )
 
 //go:generate go run gen_kernels.go
 
-var threads atomic.Int32
-
-func init() { threads.Store(1) }
-
-// SetThreads sets how many goroutines the row-parallel kernels use (n < 1 means all
-// cores) and returns the previous setting. Results are bit-identical for any setting:
-// each output row is computed by exactly one goroutine, and reductions are summed per row
-// and then in row order. The default is 1, because the experiment runner parallelises
-// across runs.
-func SetThreads(n int) int {
-	if n < 1 {
-		n = runtime.GOMAXPROCS(0)
-	}
-	return int(threads.Swap(int32(n)))
-}
-
-// Threads returns the current kernel thread count.
-func Threads() int { return int(threads.Load()) }
-
 // minRowsPerTask keeps goroutine overhead negligible against the row work.
 const minRowsPerTask = 256
-
-// parallelRows calls fn over [0, n) split into contiguous blocks, in parallel where the
-// thread setting allows and the work is large enough.
-func parallelRows(n int, fn func(lo, hi int)) {
-	t := Threads()
-	if t <= 1 || n < 2*minRowsPerTask {
-		fn(0, n)
-		return
-	}
-	blocks := min(t*4, (n+minRowsPerTask-1)/minRowsPerTask)
-	size := (n + blocks - 1) / blocks
-	parallelTasks(blocks, t, func(b int) {
-		if lo := b * size; lo < n {
-			fn(lo, min(lo+size, n))
-		}
-	})
-}
-
-// parallelTasks calls fn(0), …, fn(tasks−1) on up to t goroutines, each taking the next
-// task not yet taken, and returns when all are done.
-func parallelTasks(tasks, t int, fn func(task int)) {
-	t = min(t, tasks)
-	if t <= 1 {
-		for b := 0; b < tasks; b++ {
-			fn(b)
-		}
-		return
-	}
-	var wg sync.WaitGroup
-	var next atomic.Int64
-	for w := 0; w < t; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				b := int(next.Add(1)) - 1
-				if b >= tasks {
-					return
-				}
-				fn(b)
-			}
-		}()
-	}
-	wg.Wait()
-}
-
-// ParallelTasks calls fn(0), …, fn(tasks−1) on up to Threads() goroutines, each taking
-// the next task not yet taken, and returns when all are done. Kernels that split their
-// output into fixed blocks use it, so their results do not depend on the thread count.
-func ParallelTasks(tasks int, fn func(task int)) { parallelTasks(tasks, Threads(), fn) }
 
 func mustDims(what string, gotR, gotC, wantR, wantC int) {
 	if gotR != wantR || gotC != wantC {
@@ -112,37 +43,29 @@ func MulDense(dst *mat.Dense, a *CSR, b *mat.Dense) {
 }
 
 // serialWork reports whether a row-parallel kernel over n rows of work multiply-adds in
-// all runs on the calling goroutine: one thread, too little work, or a single row. A
-// product with few but long rows (Xᵀ·B for a tall X with few columns) has plenty of work
-// in its few rows, so the decision is by work, not by rows.
-func serialWork(n, work int) bool {
-	return Threads() <= 1 || n < 2 || work < 2*minWorkPerTask()
-}
+// all runs on the calling goroutine: one thread, too little work for two goroutines on
+// this machine (productGrain), or a single row. A product with few but long rows (Xᵀ·B
+// for a tall X with few columns) has plenty of work in its few rows, so the decision is
+// by work, not by rows.
+func serialWork(n, work int) bool { return productGrain.Serial(n, work) }
 
 // parallelRowsOf calls fn over [0, n) split into contiguous blocks of about equal row
-// counts, up to four per thread, none with less than minWorkPerTask() of the work (spread
-// evenly over the rows) or, with many rows, fewer than minRowsPerTask rows. Each row is
-// computed by one call, so results do not depend on the split.
+// counts, up to four per thread, none with less than the grain of the work (spread
+// evenly over the rows) or, with many rows, fewer than minRowsPerTask rows, on as many
+// goroutines as the work pays for. Each row is computed by one call, so results do not
+// depend on the split.
 func parallelRowsOf(n, work int, fn func(lo, hi int)) {
-	t := Threads()
-	blocks := min(t*4, n, max(1, work/minWorkPerTask()))
+	blocks := min(parallel.Threads()*4, n, max(1, work/productGrain.Min()))
 	if n >= 2*minRowsPerTask {
 		blocks = min(blocks, (n+minRowsPerTask-1)/minRowsPerTask)
 	}
-	if t <= 1 || blocks <= 1 {
+	workers := productGrain.Workers(blocks, work)
+	if workers <= 1 {
 		fn(0, n)
 		return
 	}
-	size := (n + blocks - 1) / blocks
-	parallelTasks(blocks, t, func(b int) {
-		if lo := b * size; lo < n {
-			fn(lo, min(lo+size, n))
-		}
-	})
+	parallel.Blocks(n, (n+blocks-1)/blocks, workers, fn)
 }
-
-// serial reports whether a row-parallel kernel over n rows runs on the calling goroutine.
-func serial(n int) bool { return Threads() <= 1 || n < 2*minRowsPerTask }
 
 func mulDenseRows(dst blas64.General, a *CSR, b blas64.General, k int, unit bool, lo, hi int) {
 	if useAVX2 {
@@ -234,11 +157,11 @@ func PatternSumGramMul(sum, gram *mat.Dense, w *CSR, u *mat.Dense) {
 		return
 	}
 	uraw := u.RawMatrix()
-	if serial(n) {
+	if serialWork(n, w.NNZ()*k) {
 		patternRows(sraw, graw, w, uraw, k, 0, n)
 		return
 	}
-	parallelRows(n, func(lo, hi int) { patternRows(sraw, graw, w, uraw, k, lo, hi) })
+	parallelRowsOf(n, w.NNZ()*k, func(lo, hi int) { patternRows(sraw, graw, w, uraw, k, lo, hi) })
 }
 
 // patternRows computes rows [lo, hi) of PatternSumGramMul; a destination with nil Data is
@@ -307,7 +230,8 @@ func PatternSumGramDots(sum, gram *mat.Dense, w *CSR, u *mat.Dense) (dotSum, dot
 	uraw := u.RawMatrix()
 	// The rows go in PatternDots' blocks, whose sums are added in block order.
 	nb := (n + minRowsPerTask - 1) / minRowsPerTask
-	if serial(n) {
+	workers := productGrain.Workers(nb, w.NNZ()*k)
+	if workers == 1 {
 		for b := 0; b < nb; b++ {
 			s, q := patternSumGramDotsBlock(sraw, graw, w, uraw, k, b, n)
 			dotSum += s
@@ -316,7 +240,7 @@ func PatternSumGramDots(sum, gram *mat.Dense, w *CSR, u *mat.Dense) (dotSum, dot
 		return dotSum, dotSumSq
 	}
 	part := make([]float64, 2*nb)
-	parallelTasks(nb, Threads(), func(b int) {
+	parallel.RunOn(nb, workers, func(b int) {
 		part[2*b], part[2*b+1] = patternSumGramDotsBlock(sraw, graw, w, uraw, k, b, n)
 	})
 	for b := 0; b < nb; b++ {
@@ -406,7 +330,8 @@ func PatternDots(w *CSR, u *mat.Dense) (sum, sumSq float64) {
 	}
 	uraw := u.RawMatrix()
 	nb := (n + minRowsPerTask - 1) / minRowsPerTask
-	if serial(n) {
+	workers := productGrain.Workers(nb, w.NNZ()*k)
+	if workers == 1 {
 		for b := 0; b < nb; b++ {
 			s, q := patternDotRows(w, uraw, k, b*minRowsPerTask, min((b+1)*minRowsPerTask, n))
 			sum += s
@@ -415,7 +340,7 @@ func PatternDots(w *CSR, u *mat.Dense) (sum, sumSq float64) {
 		return sum, sumSq
 	}
 	part := make([]float64, 2*nb)
-	parallelTasks(nb, Threads(), func(b int) {
+	parallel.RunOn(nb, workers, func(b int) {
 		part[2*b], part[2*b+1] = patternDotRows(w, uraw, k, b*minRowsPerTask, min((b+1)*minRowsPerTask, n))
 	})
 	for b := 0; b < nb; b++ {

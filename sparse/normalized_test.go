@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/nagc-harness/nagc/internal/parallel"
 )
 
 // builderNormalized is the construction of Â that NewLowPassFilter used before
@@ -61,13 +63,13 @@ func symmetricWeighted(rng *rand.Rand, n int, density float64) *CSR {
 // Â gives the same entries, bit for bit, as the Builder-based one, with and without
 // self-loops, on 1 and 3 threads.
 func TestNormalizedWithLoopsBitIdentical(t *testing.T) {
-	defer SetThreads(SetThreads(1))
+	defer parallel.SetThreads(parallel.SetThreads(1))
 	rng := rand.New(rand.NewPCG(3, 4))
 	adj := symmetricWeighted(rng, 1500, 0.01)
 	for _, w := range []float64{0, 1, 0.25} {
 		want := builderNormalized(adj, w)
 		for _, th := range []int{1, 3} {
-			SetThreads(th)
+			parallel.SetThreads(th)
 			if got := normalizedWithLoops(adj, w); !equalCSR(got, want) {
 				t.Errorf("self-loop %v, %d threads: Â differs from the Builder construction", w, th)
 			}

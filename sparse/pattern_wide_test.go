@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/nagc-harness/nagc/internal/parallel"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -96,7 +97,7 @@ func signedPadded(rng *rand.Rand, r, c int) *mat.Dense {
 // remainder of eight and four edges occurs, a hub of degree n past maxWideDegree, and more
 // than one block of rows), a strided U, and 1 and 2 threads. Run it with -tags purego too.
 func TestPatternWideRowMatchesReference(t *testing.T) {
-	defer SetThreads(SetThreads(1))
+	defer parallel.SetThreads(parallel.SetThreads(1))
 	rng := rand.New(rand.NewPCG(26, 40))
 	n := 2*minRowsPerTask + 53
 	b := NewBuilder(n, n)
@@ -124,7 +125,7 @@ func TestPatternWideRowMatchesReference(t *testing.T) {
 		want, ws, wq := refPatternPass(w, u)
 		wantSum := refUnitGather(w, u)
 		for _, th := range []int{1, 2} {
-			SetThreads(th)
+			parallel.SetThreads(th)
 			name := fmt.Sprintf("k=%d threads=%d", k, th)
 			for _, withSum := range []bool{false, true} {
 				var sum *mat.Dense

@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/nagc-harness/nagc/internal/parallel"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -141,7 +142,7 @@ func TestMulDensePrefetchMatchesGo(t *testing.T) {
 	if !useAVX2 {
 		t.Skip("no AVX2")
 	}
-	defer SetThreads(SetThreads(1))
+	defer parallel.SetThreads(parallel.SetThreads(1))
 	rng := rand.New(rand.NewPCG(26, 4))
 	type shape struct{ r, c, k, limit int }
 	shapes := []shape{{r: 3 * minRowsPerTask, c: 70_000, k: 16, limit: gatherPrefetchBytes}}
@@ -162,7 +163,7 @@ func TestMulDensePrefetchMatchesGo(t *testing.T) {
 			want := signedDense(rng, sh.r, sh.k)
 			withoutAVX2(func() { MulDense(want, a, b) })
 			for _, threads := range []int{1, 2} {
-				SetThreads(threads)
+				parallel.SetThreads(threads)
 				got := signedDense(rng, sh.r, sh.k)
 				func() {
 					defer func(l int) { gatherPrefetchBytes = l }(gatherPrefetchBytes)
@@ -183,7 +184,7 @@ func TestPatternKernelsAVX2MatchGo(t *testing.T) {
 	if !useAVX2 {
 		t.Skip("no AVX2")
 	}
-	defer SetThreads(SetThreads(1))
+	defer parallel.SetThreads(parallel.SetThreads(1))
 	rng := rand.New(rand.NewPCG(3, 4))
 	for k := 1; k <= 20; k++ {
 		ns := []int{1 + rng.IntN(30)}
@@ -195,13 +196,13 @@ func TestPatternKernelsAVX2MatchGo(t *testing.T) {
 			u := signedDense(rng, n, k)
 			gs, gg, g1 := signedDense(rng, n, k), signedDense(rng, n, k), signedDense(rng, n, k)
 			ws, wg, w1 := signedDense(rng, n, k), signedDense(rng, n, k), signedDense(rng, n, k)
-			SetThreads(2)
+			parallel.SetThreads(2)
 			PatternSumGramMul(gs, gg, w, u)
 			PatternGramMul(g1, w, u)
 			s, q := PatternDots(w, u)
 			fs, fg := signedDense(rng, n, k), signedDense(rng, n, k)
 			fsum, fq := PatternSumGramDots(fs, fg, w, u)
-			SetThreads(1)
+			parallel.SetThreads(1)
 			var sw, qw float64
 			withoutAVX2(func() {
 				PatternSumGramMul(ws, wg, w, u)

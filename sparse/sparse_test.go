@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/nagc-harness/nagc/internal/parallel"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -154,7 +155,7 @@ var kernelWidths = []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 13, 17, 20, 25}
 
 func TestKernelsMatchDense(t *testing.T) {
 	for _, threads := range []int{1, 3} {
-		prev := SetThreads(threads)
+		prev := parallel.SetThreads(threads)
 		rng := rand.New(rand.NewPCG(3, uint64(threads)))
 		for trial := 0; trial < 3; trial++ {
 			n, m := 20+trial*150, 13
@@ -207,7 +208,7 @@ func TestKernelsMatchDense(t *testing.T) {
 				}
 			}
 		}
-		SetThreads(prev)
+		parallel.SetThreads(prev)
 	}
 }
 
@@ -275,8 +276,8 @@ func TestThreadsBitIdentical(t *testing.T) {
 		sum, q            float64
 	}
 	run := func(th int) result {
-		prev := SetThreads(th)
-		defer SetThreads(prev)
+		prev := parallel.SetThreads(th)
+		defer parallel.SetThreads(prev)
 		r := result{g: mat.NewDense(n, k, nil), s: mat.NewDense(n, k, nil),
 			xv: mat.NewDense(n, 10, nil), xw: mat.NewDense(n, 10, nil), xtf: mat.NewDense(20, 10, nil)}
 		PatternSumGramMul(r.s, r.g, w, u)
@@ -297,8 +298,8 @@ func TestThreadsBitIdentical(t *testing.T) {
 }
 
 func TestNoAllocationsOnOneThread(t *testing.T) {
-	prev := SetThreads(1)
-	defer SetThreads(prev)
+	prev := parallel.SetThreads(1)
+	defer parallel.SetThreads(prev)
 	rng := rand.New(rand.NewPCG(4, 4))
 	n := 1000
 	w, _ := randomSparse(rng, n, n, 0.01)
@@ -353,7 +354,7 @@ func TestScalingHelpers(t *testing.T) {
 // PatternSumGramMul and PatternDots, with and without sum, on 1 and 3 threads, at widths
 // within and past the unrolled kernels.
 func TestPatternSumGramDots(t *testing.T) {
-	defer SetThreads(SetThreads(1))
+	defer parallel.SetThreads(parallel.SetThreads(1))
 	rng := rand.New(rand.NewPCG(5, 6))
 	n := 2*minRowsPerTask + 77
 	w, _ := randomSparse(rng, n, n, 0.01)
@@ -364,7 +365,7 @@ func TestPatternSumGramDots(t *testing.T) {
 		wsum, wq := PatternDots(w, u)
 		for _, th := range []int{1, 3} {
 			for _, withSum := range []bool{true, false} {
-				SetThreads(th)
+				parallel.SetThreads(th)
 				var s *mat.Dense
 				if withSum {
 					s = mat.NewDense(n, k, nil)

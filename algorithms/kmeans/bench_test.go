@@ -12,8 +12,8 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/nagc-harness/nagc/internal/parallel"
 	"github.com/nagc-harness/nagc/metrics"
-	"github.com/nagc-harness/nagc/sparse"
 )
 
 // The ogbn-arxiv shape: 169,343 rows of 128 dense attributes in 40 classes.
@@ -106,7 +106,7 @@ func readNpy(path string) ([]float64, error) {
 }
 
 // BenchmarkFitDenseArxiv times FitDense with scikit-learn's protocol (n_init 10) on
-// arxiv-shaped attributes, on every thread (sparse.Threads() as set by the caller's
+// arxiv-shaped attributes, on every thread (parallel.Threads() as set by the caller's
 // GOMAXPROCS) and on one, and reports the ARI against the planted classes.
 // Compare with scripts/kmeans_sklearn.py fit on the same .npy files (docs/kmeans.md).
 func BenchmarkFitDenseArxiv(b *testing.B) {
@@ -122,7 +122,7 @@ func BenchmarkFitDenseArxiv(b *testing.B) {
 				name = prec + "/threads=all"
 			}
 			b.Run(name, func(b *testing.B) {
-				defer sparse.SetThreads(sparse.SetThreads(threads))
+				defer parallel.SetThreads(parallel.SetThreads(threads))
 				var res *Result
 				var err error
 				for range b.N {

@@ -10,8 +10,8 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/nagc-harness/nagc/dense"
+	"github.com/nagc-harness/nagc/internal/parallel"
 	"github.com/nagc-harness/nagc/memory"
-	"github.com/nagc-harness/nagc/sparse"
 )
 
 // FitDense clusters the n rows of x (row-major n×m, len(x) = n·m) into cfg.K clusters with
@@ -26,9 +26,10 @@ import (
 // blocks of rows as one product x_block·Cᵀ in the ‖x‖² − 2x·c + ‖c‖² form. The k-means++
 // steps skip, by the triangle inequality, the rows a candidate cannot come closer to.
 // Centroid sums are moved by the rows that changed cluster. Rows are split into fixed
-// blocks run on sparse.Threads() goroutines, and every sum over rows is taken in a fixed
-// order, so the result is bit for bit the same for any thread count. Labels agree with
-// plain Lloyd iterations except where two centres tie within rounding.
+// blocks run on as many goroutines as the fit's work pays for (fitWorkers), at most
+// parallel.Threads(), and every sum over rows is taken in a fixed order, so the result is
+// bit for bit the same for any thread count. Labels agree with plain Lloyd iterations
+// except where two centres tie within rounding.
 //
 // float32 input stays float32 (half the memory and memory traffic of float64) and its
 // products are float32, by a hand-written AVX2 kernel (tile32_amd64.s; its Go form where
@@ -59,11 +60,11 @@ func FitDense[T float32 | float64](ctx context.Context, x []T, n, m int, cfg Con
 		}
 	}
 	if err := memory.Check(fmt.Sprintf("k-means of %d rows × %d columns into %d clusters", n, m, cfg.K),
-		denseBytes(n, m, cfg.K, sparse.Threads())); err != nil {
+		denseBytes(n, m, cfg.K, fitWorkers(n, m, cfg.K))); err != nil {
 		return nil, err
 	}
-	f := newDenseFitter(x, n, m, cfg.K, sparse.Threads())
-	defer f.pool.close()
+	f := newDenseFitter(x, n, m, cfg.K, fitWorkers(n, m, cfg.K))
+	defer f.pool.Close()
 	tol := cfg.Tol * f.meanVariance()
 	var best *Result
 	for run := 0; run < cfg.NInit; run++ {
@@ -106,6 +107,15 @@ const chunkRows = dense.BlockRows
 // rows) are fixed by n alone. A variable so that tests can use many small tasks.
 var taskRows = 2048
 
+// fitWorkers returns the goroutines a fit of n rows × m columns into k clusters runs on:
+// as many as the work of its smallest frequent phase (a seeding step's distances to
+// 2 + ⌊ln k⌋ candidates, n·m·(2 + ⌊ln k⌋) multiply-adds) pays for on this machine
+// (dense.Grain), at most parallel.Threads().
+func fitWorkers(n, m, k int) int {
+	trials := 2 + int(math.Log(float64(k)))
+	return dense.Grain().Workers((n+taskRows-1)/taskRows, n*m*trials)
+}
+
 // denseFitter holds the data and buffers of one FitDense call, reused across restarts.
 type denseFitter[T float32 | float64] struct {
 	x       []T
@@ -113,7 +123,7 @@ type denseFitter[T float32 | float64] struct {
 	x32     []float32 // x itself when T is float32, else nil
 	n, m, k int
 	norms   []float64 // ‖xᵢ‖²
-	pool    *pool
+	pool    *parallel.Pool
 	tasks   int // ⌈n/taskRows⌉
 
 	centers, old, sums []float64  // k×m
@@ -170,7 +180,7 @@ func newDenseFitter[T float32 | float64](x []T, n, m, k, threads int) *denseFitt
 	f := &denseFitter[T]{
 		x: x, n: n, m: m, k: k,
 		norms: make([]float64, n),
-		pool:  newPool(threads),
+		pool:  parallel.NewPool(threads),
 		tasks: (n + taskRows - 1) / taskRows,
 
 		centers: make([]float64, k*m), old: make([]float64, k*m), sums: make([]float64, k*m),
@@ -194,7 +204,7 @@ func newDenseFitter[T float32 | float64](x []T, n, m, k, threads int) *denseFitt
 	}
 	f.changed = make([]int, f.tasks)
 	f.partial = make([]float64, f.tasks*max(1, trials))
-	f.work = make([]denseScratch, f.pool.workers)
+	f.work = make([]denseScratch, f.pool.Workers())
 	outLen := roundUp(chunkRows, tileRows) * max(f.kp, f.tp)
 	for w := range f.work {
 		f.work[w] = denseScratch{

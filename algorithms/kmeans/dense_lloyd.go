@@ -28,7 +28,7 @@ func (f *denseFitter[T]) lloyd(ctx context.Context, maxIter int, tol float64) (i
 		}
 	}
 	f.assign()
-	f.pool.run(f.tasks, f.inertiaFn)
+	f.pool.Run(f.tasks, f.inertiaFn)
 	var inertia float64
 	for _, v := range f.partial[:f.tasks] {
 		inertia += v
@@ -57,11 +57,11 @@ func (f *denseFitter[T]) assign() int {
 		}
 	}
 	if k > 1 {
-		f.pool.run(k, f.halfFn)
+		f.pool.Run(k, f.halfFn)
 	} else {
 		f.half[0] = math.Inf(1)
 	}
-	f.pool.run(f.tasks, f.assignFn)
+	f.pool.Run(f.tasks, f.assignFn)
 	n := 0
 	for _, c := range f.changed {
 		n += c
@@ -193,7 +193,7 @@ func (f *denseFitter[T]) update(changed int) float64 {
 			f.order[f.next[c]] = i
 			f.next[c]++
 		}
-		f.pool.run(k, f.sumsFn)
+		f.pool.Run(k, f.sumsFn)
 	} else if changed > 0 {
 		for t := range f.tasks {
 			lo, _ := f.rowsOf(t)
@@ -202,7 +202,7 @@ func (f *denseFitter[T]) update(changed int) float64 {
 				f.counts[f.labels[f.chRow[p]]]++
 			}
 		}
-		f.pool.run(k, f.moveFn)
+		f.pool.Run(k, f.moveFn)
 	}
 	for c := range k {
 		if f.counts[c] == 0 {

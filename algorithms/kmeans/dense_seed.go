@@ -17,7 +17,7 @@ func (f *denseFitter[T]) seed(ctx context.Context, rng *rand.Rand) error {
 	first := rng.IntN(f.n)
 	f.setCenter(0, first)
 	f.chosen = 1
-	f.pool.run(f.tasks, f.firstFn)
+	f.pool.Run(f.tasks, f.firstFn)
 	for f.chosen < f.k {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -42,7 +42,7 @@ func (f *denseFitter[T]) seed(ctx context.Context, rng *rand.Rand) error {
 				f.candCent[t*f.k+c] = math.Sqrt(dist2(x, f.centers[c*f.m:(c+1)*f.m]))
 			}
 		}
-		f.pool.run(f.tasks, f.trialFn)
+		f.pool.Run(f.tasks, f.trialFn)
 		best, bestPot := 0, math.Inf(1)
 		for t := range f.cand {
 			var p float64
@@ -55,7 +55,7 @@ func (f *denseFitter[T]) seed(ctx context.Context, rng *rand.Rand) error {
 		}
 		f.setCenter(f.chosen, f.cand[best])
 		f.keep = best
-		f.pool.run(f.tasks, f.keepFn)
+		f.pool.Run(f.tasks, f.keepFn)
 		f.chosen++
 	}
 	return nil

@@ -7,7 +7,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/nagc-harness/nagc/sparse"
+	"github.com/nagc-harness/nagc/internal/parallel"
 )
 
 // planted returns n rows in m dimensions around k class means drawn uniformly in [0, 10)ᵐ,
@@ -264,7 +264,7 @@ func sameBits(a, b *Result) error {
 func TestFitDenseThreadInvariant(t *testing.T) {
 	defer func(r int) { taskRows = r }(taskRows)
 	taskRows = 40
-	defer sparse.SetThreads(sparse.SetThreads(1))
+	defer parallel.SetThreads(parallel.SetThreads(1))
 	x, _ := planted(rand.New(rand.NewPCG(7, 7)), 900, 10, 12, 3)
 	x32 := make([]float32, len(x))
 	for p, v := range x {
@@ -272,7 +272,7 @@ func TestFitDenseThreadInvariant(t *testing.T) {
 	}
 	var want, want32 *Result
 	for _, th := range []int{1, 2, 3} {
-		sparse.SetThreads(th)
+		parallel.SetThreads(th)
 		got, err := FitDense(context.Background(), x, 900, 10, Config{K: 12, NInit: 3}, rand.New(rand.NewPCG(5, 5)))
 		if err != nil {
 			t.Fatal(err)
@@ -371,10 +371,10 @@ func TestFitDenseDuplicates(t *testing.T) {
 // TestLloydAllocatesNothing checks that Lloyd's iterations allocate nothing, on two
 // threads.
 func TestLloydAllocatesNothing(t *testing.T) {
-	defer sparse.SetThreads(sparse.SetThreads(2))
+	defer parallel.SetThreads(parallel.SetThreads(2))
 	x, _ := planted(rand.New(rand.NewPCG(3, 3)), 3000, 8, 6, 3)
 	f := newDenseFitter(x, 3000, 8, 6, 2)
-	defer f.pool.close()
+	defer f.pool.Close()
 	rng := rand.New(rand.NewPCG(1, 1))
 	allocs := testing.AllocsPerRun(5, func() {
 		if err := f.seed(context.Background(), rng); err != nil {

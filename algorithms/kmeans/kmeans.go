@@ -209,7 +209,7 @@ func (w *workspace) distances(dst, b *mat.Dense, rows []int) {
 	}
 	w.mul(dst, b)
 	n, _ := w.x.Dims()
-	sparse.ParallelTasks((n+labelBlock-1)/labelBlock, func(blk int) {
+	dense.Grain().Run((n+labelBlock-1)/labelBlock, n*len(rows), func(blk int) {
 		for i := blk * labelBlock; i < min((blk+1)*labelBlock, n); i++ {
 			d := dst.RawRowView(i)
 			for t, r := range rows {
@@ -304,7 +304,7 @@ func sampleProportional(weight []float64, total float64, rng *rand.Rand) int {
 // assign sets every row's label to its nearest centre and returns the inertia. With sum
 // (and the dense copy), it also sums the rows of each cluster into w.sums and counts them
 // into w.counts, as update would. The products and the labels are computed on
-// sparse.Threads() goroutines, each row's alone; the inertia is summed in row order and
+// as many goroutines as their work pays for (dense.Grain), each row's alone; the inertia is summed in row order and
 // each cluster's rows are summed in row order (clusters in parallel), so every bit is that
 // of one thread.
 func (w *workspace) assign(sum bool) float64 {
@@ -315,7 +315,7 @@ func (w *workspace) assign(sum bool) float64 {
 		w.cnorm[c] = dot(r, r)
 	}
 	w.mul(w.dots, w.ct)
-	sparse.ParallelTasks((n+labelBlock-1)/labelBlock, func(b int) {
+	dense.Grain().Run((n+labelBlock-1)/labelBlock, n*w.k, func(b int) {
 		for i := b * labelBlock; i < min((b+1)*labelBlock, n); i++ {
 			d := w.dots.RawRowView(i)
 			best, bestD := 0, math.Inf(1)
@@ -334,7 +334,8 @@ func (w *workspace) assign(sum bool) float64 {
 	if sum && w.full != nil {
 		w.groupRows()
 		w.sums.Zero()
-		sparse.ParallelTasks(w.k, func(c int) {
+		_, m := w.x.Dims()
+		dense.Grain().Run(w.k, n*m, func(c int) {
 			dst := w.sums.RawRowView(c)
 			for _, i := range w.order[w.start[c]:w.start[c+1]] {
 				floats.Add(dst, w.full.RawRowView(i)) // + 0 where x stores nothing: no bit changes
@@ -383,7 +384,7 @@ func (w *workspace) update(old *mat.Dense) float64 {
 	} else {
 		w.centers.Zero()
 		w.groupRows()
-		sparse.ParallelTasks(w.k, func(c int) {
+		dense.Grain().Run(w.k, w.x.NNZ(), func(c int) {
 			row := w.centers.RawRowView(c)
 			for _, i := range w.order[w.start[c]:w.start[c+1]] {
 				cols, vals := w.x.Row(i)

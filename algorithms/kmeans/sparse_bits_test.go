@@ -10,6 +10,7 @@ import (
 
 	"github.com/nagc-harness/nagc/datasets"
 	"github.com/nagc-harness/nagc/internal/attrtest"
+	"github.com/nagc-harness/nagc/internal/parallel"
 	"github.com/nagc-harness/nagc/internal/testenv"
 	"github.com/nagc-harness/nagc/sparse"
 )
@@ -19,13 +20,13 @@ import (
 // threads).
 func sameAsBefore(t *testing.T, name string, x *sparse.CSR, cfg Config, seed uint64, threads ...int) {
 	t.Helper()
-	defer sparse.SetThreads(sparse.SetThreads(1))
+	defer parallel.SetThreads(parallel.SetThreads(1))
 	want, err := oldFitContext(context.Background(), x, cfg, rand.New(rand.NewPCG(seed, 3)))
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, th := range threads {
-		sparse.SetThreads(th)
+		parallel.SetThreads(th)
 		got, err := Fit(x, cfg, rand.New(rand.NewPCG(seed, 3)))
 		if err != nil {
 			t.Fatal(err)

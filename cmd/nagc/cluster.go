@@ -13,7 +13,7 @@ import (
 	"github.com/nagc-harness/nagc/algorithms"
 	"github.com/nagc-harness/nagc/experiments"
 	"github.com/nagc-harness/nagc/internal/cliflag"
-	"github.com/nagc-harness/nagc/sparse"
+	"github.com/nagc-harness/nagc/internal/parallel"
 )
 
 // clusterFlags are the options of `nagc cluster`.
@@ -94,7 +94,7 @@ func runCluster(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if k == 0 {
 		return fmt.Errorf("--k1 is required: %s has no labels to count classes from", g.Name)
 	}
-	defer sparse.SetThreads(sparse.SetThreads(*f.threads))
+	defer parallel.SetThreads(parallel.SetThreads(*f.threads))
 	fitCtx, clearBar := withFitProgress(ctx, stderr)
 	c, err := experiments.Cluster(fitCtx, g, m, k, *f.seed)
 	clearBar()

@@ -5,9 +5,9 @@ import (
 	"math"
 	"sync"
 
-	"gonum.org/v1/gonum/mat"
+	"github.com/nagc-harness/nagc/internal/parallel"
 
-	"github.com/nagc-harness/nagc/sparse"
+	"gonum.org/v1/gonum/mat"
 )
 
 // Mat is an r×c float32 matrix stored row-major without padding (stride c).
@@ -48,17 +48,17 @@ func (m *Mat) Row(i int) []float32 { return m.Data[i*m.C : (i+1)*m.C] }
 // block order, in float64, so that no result depends on the thread count.
 const BlockRows = 1024
 
-// Rows runs fn on the blocks of BlockRows of n rows, on sparse.Threads() goroutines when
+// Rows runs fn on the blocks of BlockRows of n rows, on parallel.Threads() goroutines when
 // there are at least two blocks.
 func Rows(n int, fn func(lo, hi int)) {
 	nb := (n + BlockRows - 1) / BlockRows
-	if nb <= 1 || sparse.Threads() <= 1 {
+	if nb <= 1 || parallel.Threads() <= 1 {
 		for b := 0; b < nb; b++ {
 			fn(b*BlockRows, min((b+1)*BlockRows, n))
 		}
 		return
 	}
-	sparse.ParallelTasks(nb, func(b int) { fn(b*BlockRows, min((b+1)*BlockRows, n)) })
+	parallel.Run(nb, func(b int) { fn(b*BlockRows, min((b+1)*BlockRows, n)) })
 }
 
 // rowIndex returns 0, 1, …, n−1 as int32: the row indices of a dense operand of AxpyRows.

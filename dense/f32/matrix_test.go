@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/nagc-harness/nagc/internal/parallel"
+
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/nagc-harness/nagc/sparse"
@@ -48,7 +50,7 @@ func TestProducts(t *testing.T) {
 	for _, threads := range []int{1, 2} {
 		for _, l := range levels() {
 			func() {
-				defer sparse.SetThreads(sparse.SetThreads(threads))
+				defer parallel.SetThreads(parallel.SetThreads(threads))
 				withLevel(t, l)
 				var want mat.Dense
 				got := NewMat(n, c)

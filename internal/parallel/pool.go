@@ -1,16 +1,16 @@
-package kmeans
+package parallel
 
 import (
 	"sync"
 	"sync/atomic"
 )
 
-// pool runs the tasks of one parallel phase on a fixed set of goroutines started once per
-// fit, so that a Lloyd iteration starts no goroutine and allocates nothing. Each task is
-// a fixed block of rows (or a cluster): what a task computes does not depend on which
+// Pool runs the tasks of one parallel phase on a fixed set of goroutines started once per
+// fit, so that an iteration starts no goroutine and allocates nothing. Each task is a
+// fixed block of rows (or a cluster): what a task computes does not depend on which
 // worker runs it, and reductions over tasks are summed in task order by the caller, so
 // results are the same for any number of workers.
-type pool struct {
+type Pool struct {
 	workers int
 	start   []chan struct{}
 	wg      sync.WaitGroup
@@ -19,10 +19,10 @@ type pool struct {
 	fn      func(worker, task int)
 }
 
-// newPool starts workers−1 goroutines (the caller's goroutine is worker 0). close must be
+// NewPool starts workers−1 goroutines (the caller's goroutine is worker 0). Close must be
 // called to stop them.
-func newPool(workers int) *pool {
-	p := &pool{workers: max(1, workers)}
+func NewPool(workers int) *Pool {
+	p := &Pool{workers: max(1, workers)}
 	p.start = make([]chan struct{}, p.workers)
 	for w := 1; w < p.workers; w++ {
 		p.start[w] = make(chan struct{})
@@ -36,9 +36,12 @@ func newPool(workers int) *pool {
 	return p
 }
 
-// run calls fn(worker, task) for every task in [0, tasks) and returns when all are done.
+// Workers returns the number of goroutines of p, the caller's included.
+func (p *Pool) Workers() int { return p.workers }
+
+// Run calls fn(worker, task) for every task in [0, tasks) and returns when all are done.
 // fn should be a value stored once (a method value made per call would allocate).
-func (p *pool) run(tasks int, fn func(worker, task int)) {
+func (p *Pool) Run(tasks int, fn func(worker, task int)) {
 	if p.workers == 1 || tasks <= 1 {
 		for t := 0; t < tasks; t++ {
 			fn(0, t)
@@ -57,7 +60,7 @@ func (p *pool) run(tasks int, fn func(worker, task int)) {
 	p.fn = nil
 }
 
-func (p *pool) work(w int) {
+func (p *Pool) work(w int) {
 	for {
 		t := int(p.next.Add(1) - 1)
 		if t >= p.tasks {
@@ -67,8 +70,8 @@ func (p *pool) work(w int) {
 	}
 }
 
-// close stops the pool's goroutines.
-func (p *pool) close() {
+// Close stops the pool's goroutines.
+func (p *Pool) Close() {
 	for w := 1; w < p.workers; w++ {
 		close(p.start[w])
 	}

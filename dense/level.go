@@ -1,0 +1,63 @@
+package dense
+
+// Level is an instruction set the kernels run with. Every level gives the same bits (each
+// kernel computes its Go form's operations in its order), so the level changes only the
+// speed.
+type Level int
+
+const (
+	LevelGo     Level = iota // the Go kernels, on any processor
+	LevelAVX2                // 256-bit vectors
+	LevelAVX512              // 512-bit vectors (AVX-512 F and VL) in the row products
+)
+
+func (l Level) String() string {
+	switch l {
+	case LevelAVX2:
+		return "avx2"
+	case LevelAVX512:
+		return "avx512"
+	}
+	return "go"
+}
+
+// KernelLevel returns the instruction set the kernels use on this processor.
+func KernelLevel() Level {
+	switch {
+	case useAVX512:
+		return LevelAVX512
+	case useAVX2:
+		return LevelAVX2
+	}
+	return LevelGo
+}
+
+// rowMulChunks returns the split of l columns into the chunks the row products run:
+// where the AVX-512 kernels run, ⌈l/widestAVX512⌉ chunks, all but the last a multiple of
+// 8 columns wide (whole 512-bit registers); splitCols otherwise. Any split gives the same
+// bits: each column is summed alone.
+func rowMulChunks(l int) colSplit {
+	if !useAVX512 || l == 0 {
+		return splitCols(l)
+	}
+	nc := (l + widestAVX512 - 1) / widestAVX512
+	step := min(widestAVX512, ((l+nc-1)/nc+7)/8*8)
+	return colSplit{nc: (l + step - 1) / step, step: step, l: l}
+}
+
+// rowMulAt is rowMul by the best kernel the processor has: the AVX-512 one where
+// useAVX512 (with rowMul's bounds checks), else rowMul's dispatch.
+func rowMulAt(w int, out []float64, ds int, a []float64, as int, b []float64, bs, k, rows int) {
+	if useAVX512 && 1 <= w && w <= widestAVX512 {
+		if rows > 0 {
+			_ = out[(rows-1)*ds+w-1]
+			if k > 0 {
+				_ = a[(rows-1)*as+k-1]
+				_ = b[(k-1)*bs+w-1]
+			}
+		}
+		rowMulAVX512[w](out, ds, a, as, b, bs, k, rows)
+		return
+	}
+	rowMul(w, out, ds, a, as, b, bs, k, rows)
+}

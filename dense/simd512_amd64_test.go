@@ -1,0 +1,163 @@
+//go:build amd64 && !purego
+
+package dense
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/nagc-harness/nagc/internal/parallel"
+)
+
+// withLevel runs f with the kernels of level l (at most KernelLevel()).
+func withLevel(l Level, f func()) {
+	defer func(u2, u512 bool) { useAVX2, useAVX512 = u2, u512 }(useAVX2, useAVX512)
+	useAVX2 = useAVX2 && l >= LevelAVX2
+	useAVX512 = useAVX512 && l >= LevelAVX512
+	f()
+}
+
+// levels returns the levels this processor has, the best first.
+func levels() []Level {
+	var ls []Level
+	for l := KernelLevel(); l >= LevelGo; l-- {
+		ls = append(ls, l)
+	}
+	return ls
+}
+
+// TestRowMulLevelsMatchGo holds the row kernel of every level this processor has to the
+// Go kernels bit for bit (each level's kernels side by side where w is above its widest): every width 1…widestAVX512, row counts 1…17 (every group
+// remainder of up to 8 rows, one and two full groups), inner dimensions 0…5 (odd and even
+// remainders of the loop that takes two at a time) and maxInner, strided operands, with
+// ±1e±k magnitudes so that rounding differs with the order of operations.
+func TestRowMulLevelsMatchGo(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 12))
+	for _, l := range levels() {
+		for w := 1; w <= widestAVX512; w++ {
+			for rows := 1; rows <= 17; rows++ {
+				for _, k := range []int{0, 1, 2, 3, 4, 5, maxInner} {
+					ds, as, bs := w+3, k+2, w+1
+					a, b := spread(rng, rows*as), spread(rng, max(k, 1)*bs)
+					want, got := spread(rng, rows*ds), make([]float64, rows*ds)
+					copy(got, want)
+					// Each level's kernels side by side up to w: each column is summed alone.
+					run := func(out []float64, widest int) {
+						for c := 0; c < w; c += widest {
+							rowMulAt(min(widest, w-c), out[c:], ds, a, as, b[c:], bs, k, rows)
+						}
+					}
+					withLevel(LevelGo, func() { run(want, widest) })
+					withLevel(l, func() { run(got, [...]int{widest, widestAVX2, widestAVX512}[l]) })
+					for p := range want {
+						if math.Float64bits(got[p]) != math.Float64bits(want[p]) {
+							t.Fatalf("%v: w %d, %d rows, k %d: entry %d (row %d, column %d) is %v, want %v",
+								l, w, rows, k, p, p/ds, p%ds, got[p], want[p])
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// spread returns n values ±u·10^e, u uniform in [1, 2), e in −8…8.
+func spread(rng *rand.Rand, n int) []float64 {
+	x := make([]float64, n)
+	for i := range x {
+		x[i] = (1 + rng.Float64()) * math.Pow(10, float64(rng.IntN(17)-8))
+		if rng.IntN(2) == 0 {
+			x[i] = -x[i]
+		}
+	}
+	return x
+}
+
+// TestProductsLevelsMatchGo holds the products that run on the row kernels (Mul,
+// MulHadamard, SigmoidMul, Matrix.MulDense) at every level this processor has to the Go
+// kernels bit for bit, at ragged sizes: widths across the chunk splits of every level
+// (up to 2·widestAVX512+1), inner dimensions within and above maxInner, row counts around
+// the block size, on 1 and 2 threads.
+func TestProductsLevelsMatchGo(t *testing.T) {
+	defer parallel.SetThreads(parallel.SetThreads(1))
+	rng := rand.New(rand.NewPCG(9, 4))
+	for _, n := range []int{1, 7, 128, 261} {
+		for _, k := range []int{1, 3, 8, 13, maxInner + 5} {
+			for l := 1; l <= 2*widestAVX512+1; l += 1 + rng.IntN(5) {
+				a, a2, sm := signed(rng, n, k), signed(rng, n, k), signed(rng, k, l)
+				sa := mat.NewDense(n, k, nil)
+				sa.Scale(1/float64(k), a)
+				x32 := make([]float32, n*k)
+				for p := range x32 {
+					x32[p] = float32(a.RawMatrix().Data[p])
+				}
+				m32 := NewMatrix32(n, k, x32)
+				ps := []struct {
+					name string
+					run  func(d *mat.Dense)
+				}{
+					{"Mul", func(d *mat.Dense) { Mul(d, a, sm) }},
+					{"MulHadamard", func(d *mat.Dense) { MulHadamard(d, a, a2, sm) }},
+					{"SigmoidMul", func(d *mat.Dense) { SigmoidMul(d, mat.NewDense(n, l, nil), sa, sm) }},
+					{"Matrix32.MulDense", func(d *mat.Dense) { m32.MulDense(d, sm) }},
+				}
+				for _, p := range ps {
+					if p.name == "SigmoidMul" && k > maxInner {
+						continue
+					}
+					want := mat.NewDense(n, l, nil)
+					withLevel(LevelGo, func() { p.run(want) })
+					for _, lv := range levels() {
+						for _, th := range []int{1, 2} {
+							got := mat.NewDense(n, l, nil)
+							parallel.SetThreads(th)
+							withLevel(lv, func() { p.run(got) })
+							parallel.SetThreads(1)
+							if err := sameDense(got, want); err != nil {
+								t.Fatalf("%s at %v on %d threads, n %d, k %d, l %d: %v", p.name, lv, th, n, k, l, err)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+func sameDense(got, want *mat.Dense) error {
+	r, c := want.Dims()
+	for i := 0; i < r; i++ {
+		for j := 0; j < c; j++ {
+			if g, w := got.At(i, j), want.At(i, j); math.Float64bits(g) != math.Float64bits(w) {
+				return fmt.Errorf("entry (%d, %d) is %v, want %v", i, j, g, w)
+			}
+		}
+	}
+	return nil
+}
+
+// BenchmarkMulLevels times Mul of a 10⁵×k by k×l product, one thread, at every level this
+// processor has.
+func BenchmarkMulLevels(b *testing.B) {
+	defer parallel.SetThreads(parallel.SetThreads(1))
+	rng := rand.New(rand.NewPCG(1, 2))
+	const n = 100_000
+	for _, kl := range [][2]int{{16, 16}, {40, 40}, {128, 40}} {
+		k, l := kl[0], kl[1]
+		a, s := signed(rng, n, k), signed(rng, k, l)
+		d := mat.NewDense(n, l, nil)
+		for _, lv := range levels() {
+			b.Run(fmt.Sprintf("k=%d/l=%d/%v", k, l, lv), func(b *testing.B) {
+				withLevel(lv, func() {
+					for b.Loop() {
+						Mul(d, a, s)
+					}
+				})
+			})
+		}
+	}
+}

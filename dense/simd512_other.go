@@ -1,0 +1,12 @@
+//go:build !amd64 || purego
+
+package dense
+
+// useAVX512 is false where the AVX-512 kernels are not built.
+const useAVX512 = false
+
+// widestAVX512 is widest: the Go kernels' chunks.
+const widestAVX512 = widest
+
+// rowMulAVX512 is empty: never used, since useAVX512 is false.
+var rowMulAVX512 [widestAVX512 + 1]func(out []float64, ds int, a []float64, as int, b []float64, bs, k, rows int)
