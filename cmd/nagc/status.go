@@ -47,7 +47,7 @@ func runStatus(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			return err
 		}
 	}
-	return writeSearchStatus(stdout, cfg, arg, *results, n)
+	return experiments.WriteSearchStatus(stdout, cfg, arg, *results, n)
 }
 
 // shardCount returns the shard count of the sweep in dir: tasks when positive, else the
