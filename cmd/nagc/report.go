@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/nagc-harness/nagc/report"
-	"github.com/nagc-harness/nagc/report/paper"
 	"github.com/nagc-harness/nagc/results"
 )
 
@@ -52,6 +51,8 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		FreeRule:   *rule,
 		Command:    reportCommand(args),
 		Compare:    *compare,
+		PaperFile:  *paperFile,
+		SpecFile:   *specFile,
 		LoadGraph:  in.loadGraph(stderr),
 	}
 	if !fig.IsZero() {
@@ -66,9 +67,6 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		opt.NoFigures = true
 	default:
 		opt.Figures = splitList(f)
-	}
-	if err := setPaper(&opt, *paperFile, *specFile); err != nil {
-		return err
 	}
 	lock, err := results.LockRead(arg)
 	if err != nil {
@@ -125,30 +123,6 @@ func (f *figureFlags) settings(given map[string]bool) (*results.Figures, error) 
 		return nil, fmt.Errorf("report: %v", err)
 	}
 	return &f.fig, nil
-}
-
-// setPaper sets the paper numbers (--paper FILE or none) and the comparison spec
-// (--paper-spec FILE) of opt.
-func setPaper(opt *report.Options, paperFile, specFile string) error {
-	switch paperFile {
-	case "":
-	case "none":
-		opt.NoPaper = true
-	default:
-		p, err := paper.LoadPublished(paperFile)
-		if err != nil {
-			return err
-		}
-		opt.Paper = p
-	}
-	if specFile != "" {
-		spec, err := paper.LoadSpec(specFile)
-		if err != nil {
-			return err
-		}
-		opt.Spec = spec
-	}
-	return nil
 }
 
 // reportCommand returns the command line that regenerates the report.
