@@ -84,7 +84,7 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if cfg.Timing {
 		fmt.Fprintf(stdout, "%s sets timing: true: its runs execute one at a time (whatever --workers and --batch say), each computing its own initialisation, to time them\n", cfg.File)
 	}
-	opt.Progress = pauseAfter(ctx, runbar.New(stderr), os.Getenv, stderr)
+	opt.Progress = runbar.PauseAfter(ctx, runbar.New(stderr), os.Getenv, stderr)
 	opt.Loaded = func(_ string, rep *datasets.LoadReport) { in.report(stderr, rep) }
 	if *cpuProfile != "" {
 		stop, err := startCPUProfile(*cpuProfile)

@@ -1,5 +1,6 @@
 // Package runbar reports the progress of a sweep (experiments.Progress): a bar with
-// its ETA on a terminal, a plain line every so often otherwise.
+// its ETA on a terminal, a plain line every so often otherwise; and, for tests, pauses
+// a sweep after a given number of records (PauseAfter).
 package runbar
 
 import (

@@ -62,3 +62,9 @@ func TestNewPlainLines(t *testing.T) {
 		t.Error("New(buffer) is not the plain progress line")
 	}
 }
+
+// clockAt returns a clock stopped at the given seconds after a fixed time.
+func clockAt(s int) func() time.Time {
+	t := time.Date(2026, 1, 1, 0, 0, s, 0, time.UTC)
+	return func() time.Time { return t }
+}
