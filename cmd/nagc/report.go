@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/nagc-harness/nagc/internal/cliflag"
 	"github.com/nagc-harness/nagc/report"
 	"github.com/nagc-harness/nagc/results"
 )
@@ -49,7 +50,7 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		OutDir:     *out,
 		Formats:    splitList(*formats),
 		FreeRule:   *rule,
-		Command:    reportCommand(args),
+		Command:    "nagc report " + cliflag.Quote(args),
 		Compare:    *compare,
 		PaperFile:  *paperFile,
 		SpecFile:   *specFile,
@@ -123,16 +124,4 @@ func (f *figureFlags) settings(given map[string]bool) (*results.Figures, error) 
 		return nil, fmt.Errorf("report: %v", err)
 	}
 	return &f.fig, nil
-}
-
-// reportCommand returns the command line that regenerates the report.
-func reportCommand(args []string) string {
-	q := make([]string, len(args))
-	for i, a := range args {
-		if strings.ContainsAny(a, " \t'\"$") {
-			a = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
-		}
-		q[i] = a
-	}
-	return "nagc report " + strings.Join(q, " ")
 }
