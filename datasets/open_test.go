@@ -524,6 +524,13 @@ func TestLoadReportString(t *testing.T) {
 	if got := rep.String(); got != want {
 		t.Errorf("report:\n%s\nwant:\n%s", got, want)
 	}
+	var b strings.Builder
+	if err := rep.WriteText(&b); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := b.String(), "load: "+strings.ReplaceAll(want, "\n", "\nload: ")+"\n"; got != want {
+		t.Errorf("report text:\n%s\nwant:\n%s", got, want)
+	}
 	if rep.DroppedTotal() != 3 {
 		t.Errorf("dropped total %d, want 3", rep.DroppedTotal())
 	}

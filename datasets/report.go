@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"hash"
+	"io"
 	"math"
 	"path/filepath"
 	"strings"
@@ -126,6 +127,17 @@ func (r *LoadReport) fill(g *Graph) {
 	r.N, r.Edges, r.M, r.K = g.N(), g.Edges(), g.M(), g.K()
 	r.NNZ = g.AttributeNNZ()
 	r.SelfLoops, r.Isolated, r.Weighted = g.SelfLoops(), g.Isolated(), g.Weighted()
+}
+
+// WriteText writes the report (String) to w, each line prefixed with "load: ", as the
+// commands that read a graph print it on stderr.
+func (r *LoadReport) WriteText(w io.Writer) error {
+	for _, line := range strings.Split(r.String(), "\n") {
+		if _, err := fmt.Fprintf(w, "load: %s\n", line); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // String returns the report as a few lines for the user, e.g.

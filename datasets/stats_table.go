@@ -1,6 +1,7 @@
 package datasets
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -37,4 +38,18 @@ func IsDataRoot(dir string) bool {
 		}
 	}
 	return ogbRaw(dir) == ""
+}
+
+// WriteStatsJSON writes s and the load report rep (null when nil) as one line of JSON:
+// the fields of Stats and "load_report".
+func WriteStatsJSON(w io.Writer, s Stats, rep *LoadReport) error {
+	b, err := json.Marshal(struct {
+		Stats
+		Load *LoadReport `json:"load_report"`
+	}{s, rep})
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintln(w, string(b))
+	return err
 }

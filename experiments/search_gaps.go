@@ -2,10 +2,7 @@ package experiments
 
 import (
 	"fmt"
-	"path/filepath"
 	"slices"
-
-	"github.com/nagc-harness/nagc/results"
 )
 
 // SearchGap is a search of a config that some results folders do not hold complete
@@ -40,13 +37,9 @@ func SearchGaps(cfg *Config, dirs []string, n int) ([]SearchGap, error) {
 	if err != nil {
 		return nil, err
 	}
-	var recs []results.Record
-	for _, d := range dirs {
-		r, _, err := results.ReadRecords(filepath.Join(d, results.RunsFile))
-		if err != nil {
-			return nil, err
-		}
-		recs = append(recs, r...)
+	recs, err := readRecordsIn(dirs)
+	if err != nil {
+		return nil, err
 	}
 	progress := map[[2]string]SearchStatus{}
 	for _, s := range SearchStatusOf(cfg, recs) {

@@ -97,3 +97,24 @@ func errorLine(err string) string {
 	lines := strings.Split(strings.TrimSpace(rest), "\n")
 	return first + " … " + strings.TrimSpace(lines[len(lines)-1])
 }
+
+// WriteSweepStatus writes the status of the sweep of cfg into dir and its n shard
+// folders (0: none), as nagc status prints it: the planned runs' (SweepStatus.WriteText,
+// left out for a config of searches alone) and the searches' (WriteSearchStatus).
+// config is the config as the user named it. It plans cfg's runs, loading its datasets.
+func WriteSweepStatus(w io.Writer, cfg *Config, config, dir string, n int, onSlurm bool) error {
+	runs, err := Plan(cfg)
+	if err != nil {
+		return err
+	}
+	st, err := StatusOf(cfg, runs, dir, n)
+	if err != nil {
+		return err
+	}
+	if len(runs) > 0 || !cfg.HasSearch() { // a config of searches alone has no grid to report on
+		if err := st.WriteText(w, config, dir, onSlurm); err != nil {
+			return err
+		}
+	}
+	return WriteSearchStatus(w, cfg, config, dir, n)
+}

@@ -104,3 +104,52 @@ func TestShardCount(t *testing.T) {
 		t.Errorf("shards of 2 and 3: %v, want an error naming both", err)
 	}
 }
+
+// TestWriteSweepStatus checks that the status of a sweep is its planned runs' status
+// and its searches', that a config of searches alone gets no grid status, and that a
+// grid alone gets no search lines.
+func TestWriteSweepStatus(t *testing.T) {
+	const grid = "name: g\nseed: 1\nrestarts: 2\ndatasets: [synthetic]\nmethods:\n  - {name: k-means, algorithm: kmeans}\n"
+	for _, tc := range []struct {
+		name, text string
+		limit      int
+		grid       bool // the planned runs' status comes first
+		searches   bool
+	}{
+		{"grid", grid, 1, true, false},
+		{"searches alone", searchConfig, 7, false, true},
+		{"grid and search", searchConfig + "  - {name: K, algorithm: kmeans}\n", 3, true, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := mustLoad(t, tc.text)
+			dir := t.TempDir()
+			executeSearch(t, cfg, Options{ResultsDir: dir, Workers: 1, Limit: tc.limit})
+			var got, want bytes.Buffer
+			if err := WriteSweepStatus(&got, cfg, "c.yaml", dir, 0, false); err != nil {
+				t.Fatal(err)
+			}
+			runs, err := Plan(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			st, err := StatusOf(cfg, runs, dir, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.grid {
+				st.WriteText(&want, "c.yaml", dir, false)
+			}
+			var search bytes.Buffer
+			if err := WriteSearchStatus(&search, cfg, "c.yaml", dir, 0); err != nil {
+				t.Fatal(err)
+			}
+			if (search.Len() > 0) != tc.searches {
+				t.Errorf("search lines %q", search.String())
+			}
+			want.Write(search.Bytes())
+			if got.String() != want.String() {
+				t.Errorf("status:\n%s\nwant:\n%s", got.String(), want.String())
+			}
+		})
+	}
+}

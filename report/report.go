@@ -27,6 +27,9 @@ type Report struct {
 // or opt.Compare ask for it. It never runs a method. On error it leaves no partial
 // report behind.
 func Generate(opt Options) (*Report, error) {
+	if err := loadPaperFiles(&opt); err != nil {
+		return nil, err
+	}
 	rep, err := render.Generate(opt, render.Paper{})
 	if err != nil {
 		return nil, err

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/nagc-harness/nagc/auto"
+	"github.com/nagc-harness/nagc/internal/runbar"
 )
 
 const autoUsage = "auto --data GRAPH [--k1 K] [--budget quick|standard|thorough] [--out DIR] [--seed S] [--workers N] [--format F] [--features FILE] [--labels none|column|FILE]"
@@ -59,7 +60,7 @@ func runAuto(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return err
 	}
 	res, err := auto.Run(ctx, auto.Options{Graph: g, K1: *k1, Budget: *budget, OutDir: dir, Seed: *seed,
-		Workers: *workers, Progress: newProgress(stderr)})
+		Workers: *workers, Progress: runbar.New(stderr)})
 	if err != nil {
 		return err
 	}

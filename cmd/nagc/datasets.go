@@ -2,12 +2,10 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
 	"strings"
-	"time"
 
 	"github.com/nagc-harness/nagc/datasets"
 )
@@ -38,12 +36,6 @@ func runDatasets(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		return errUsage
 	}
 	return runStats(args[1:], stdout, stderr)
-}
-
-// statsOutput is one line of `nagc datasets stats --json`.
-type statsOutput struct {
-	datasets.Stats
-	Load *datasets.LoadReport `json:"load_report"`
 }
 
 // runStats implements `nagc datasets stats`: the graph flags of cluster (--data names a
@@ -93,11 +85,9 @@ func runStats(args []string, stdout, stderr io.Writer) error {
 			stats = append(stats, s)
 			continue
 		}
-		b, err := json.Marshal(statsOutput{Stats: s, Load: rep})
-		if err != nil {
+		if err := datasets.WriteStatsJSON(stdout, s, rep); err != nil {
 			return err
 		}
-		fmt.Fprintln(stdout, string(b))
 	}
 	if *asJSON {
 		return nil
@@ -190,21 +180,5 @@ func runSynth(args []string, stdout, stderr io.Writer) error {
 	if *signed {
 		s.Attributes = "signed"
 	}
-	start := time.Now()
-	g, err := datasets.SyntheticShape(s)
-	if err != nil {
-		return err
-	}
-	gen := time.Since(start)
-	if err := datasets.WriteNPZ(*out, g); err != nil {
-		return err
-	}
-	st := g.Stats()
-	kind := "sparse"
-	if _, d := g.StoredX(); d != nil {
-		kind = "dense float32"
-	}
-	fmt.Fprintf(stdout, "wrote %s: n=%d edges=%d m=%d (%s) k=%d, generated in %.1f s, written in %.1f s\n",
-		*out, st.N, st.Edges, st.M, kind, st.K, gen.Seconds(), (time.Since(start) - gen).Seconds())
-	return nil
+	return datasets.WriteShape(stdout, *out, s)
 }

@@ -4,7 +4,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/nagc-harness/nagc/datasets"
 	"github.com/nagc-harness/nagc/experiments"
@@ -47,14 +46,7 @@ func (f *inputFlags) report(w io.Writer, rep *datasets.LoadReport) {
 	if rep == nil || f != nil && *f.quiet {
 		return
 	}
-	printLoadReport(w, rep)
-}
-
-// printLoadReport writes rep.String() to w, each line prefixed with "load: ".
-func printLoadReport(w io.Writer, rep *datasets.LoadReport) {
-	for _, line := range strings.Split(rep.String(), "\n") {
-		fmt.Fprintf(w, "load: %s\n", line)
-	}
+	rep.WriteText(w)
 }
 
 // configure applies --allow-dropped to every dataset of cfg.

@@ -13,7 +13,7 @@ import (
 )
 
 // TestSecondWriterRefused runs the nagc binary: while a sweep runs (paused after a few
-// records, pauseEnv, so that it is certainly still running and holding its results
+// records, runbar.PauseEnv, so that it is certainly still running and holding its results
 // folder), `nagc results rescore` and a second `nagc run` on the same folder are refused
 // with an error naming the sweep's pid and host, and change nothing; a summary may still
 // read the folder. Stopped with SIGINT and resumed, the sweep ends with exactly the

@@ -14,10 +14,12 @@ import (
 	"sync"
 	"syscall"
 	"testing"
+
+	"github.com/nagc-harness/nagc/internal/runbar"
 )
 
 // crashConfig is a sweep of 25 runs on the built-in synthetic graph, most of them NAGC
-// fits. The tests that stop it part-way start it with pauseEnv set, so it pauses after a
+// fits. The tests that stop it part-way start it with runbar.PauseEnv set, so it pauses after a
 // given number of records until their signal: no signal can land after its end, however
 // fast or loaded the machine.
 const crashConfig = `name: crash
@@ -89,7 +91,7 @@ func (w *watchedOutput) String() string {
 }
 
 // startRun starts `nagc run CONFIG --results results --workers workers` in dir; with
-// pause > 0 the sweep pauses after that many records until a signal (pauseEnv).
+// pause > 0 the sweep pauses after that many records until a signal (runbar.PauseEnv).
 func startRun(t *testing.T, bin, dir, results string, workers, pause int) *sweep {
 	t.Helper()
 	s := &sweep{results: results, exited: make(chan struct{}), stderr: &watchedOutput{seen: make(chan struct{})}}
@@ -98,8 +100,8 @@ func startRun(t *testing.T, bin, dir, results string, workers, pause int) *sweep
 	s.cmd.Dir = dir
 	s.cmd.Stderr = s.stderr
 	if pause > 0 {
-		s.cmd.Env = append(os.Environ(), fmt.Sprintf("%s=%d", pauseEnv, pause))
-		s.stderr.marker = fmt.Sprintf(pausedLine, pause)
+		s.cmd.Env = append(os.Environ(), fmt.Sprintf("%s=%d", runbar.PauseEnv, pause))
+		s.stderr.marker = fmt.Sprintf(runbar.PausedLine, pause)
 	}
 	if err := s.cmd.Start(); err != nil {
 		t.Fatal(err)

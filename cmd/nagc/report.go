@@ -8,8 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/nagc-harness/nagc/internal/cliflag"
 	"github.com/nagc-harness/nagc/report"
-	"github.com/nagc-harness/nagc/report/paper"
 	"github.com/nagc-harness/nagc/results"
 )
 
@@ -50,8 +50,10 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		OutDir:     *out,
 		Formats:    splitList(*formats),
 		FreeRule:   *rule,
-		Command:    reportCommand(args),
+		Command:    "nagc report " + cliflag.Quote(args),
 		Compare:    *compare,
+		PaperFile:  *paperFile,
+		SpecFile:   *specFile,
 		LoadGraph:  in.loadGraph(stderr),
 	}
 	if !fig.IsZero() {
@@ -66,9 +68,6 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		opt.NoFigures = true
 	default:
 		opt.Figures = splitList(f)
-	}
-	if err := setPaper(&opt, *paperFile, *specFile); err != nil {
-		return err
 	}
 	lock, err := results.LockRead(arg)
 	if err != nil {
@@ -125,40 +124,4 @@ func (f *figureFlags) settings(given map[string]bool) (*results.Figures, error) 
 		return nil, fmt.Errorf("report: %v", err)
 	}
 	return &f.fig, nil
-}
-
-// setPaper sets the paper numbers (--paper FILE or none) and the comparison spec
-// (--paper-spec FILE) of opt.
-func setPaper(opt *report.Options, paperFile, specFile string) error {
-	switch paperFile {
-	case "":
-	case "none":
-		opt.NoPaper = true
-	default:
-		p, err := paper.LoadPublished(paperFile)
-		if err != nil {
-			return err
-		}
-		opt.Paper = p
-	}
-	if specFile != "" {
-		spec, err := paper.LoadSpec(specFile)
-		if err != nil {
-			return err
-		}
-		opt.Spec = spec
-	}
-	return nil
-}
-
-// reportCommand returns the command line that regenerates the report.
-func reportCommand(args []string) string {
-	q := make([]string, len(args))
-	for i, a := range args {
-		if strings.ContainsAny(a, " \t'\"$") {
-			a = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
-		}
-		q[i] = a
-	}
-	return "nagc report " + strings.Join(q, " ")
 }

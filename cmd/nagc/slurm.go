@@ -72,65 +72,23 @@ func runSlurm(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 				opts = append(opts, "--"+f.Name+"="+f.Value.String())
 			}
 		})
-		return resubmitSlurm(ctx, job, cfg, opts, stdout)
+		r, err := slurm.Resubmit(ctx, job, cfg, opts)
+		if err != nil {
+			r.WriteCancelled(stdout)
+			return err
+		}
+		return r.WriteText(stdout, job)
 	}
 	array, merge, err := job.Write()
 	if err != nil {
 		return err
 	}
-	if *submit {
-		return submitSlurm(ctx, job, array, merge, *hold, arg, *results, stdout)
+	if !*submit {
+		return job.WriteWritten(stdout, array, merge, arg, *results)
 	}
-	fmt.Fprintf(stdout, "wrote %s (%d tasks) and %s; submit them with\n", array, job.Tasks, merge)
-	fmt.Fprintf(stdout, "  nagc slurm %s --results %s --tasks %d --submit\nor by hand:\n", arg, *results, job.Tasks)
-	fmt.Fprintf(stdout, "  jid=$(sbatch --parsable %s) && sbatch %s %s\n", array, slurm.MergeAfter("$jid"), merge)
-	return nil
-}
-
-// submitSlurm submits the array script and, after it, the merge script of job (both held
-// with hold) and says how to follow them.
-func submitSlurm(ctx context.Context, job *slurm.Job, array, merge string, hold bool, arg, results string, stdout io.Writer) error {
-	var held []string
-	if hold {
-		held = []string{"--hold"}
-	}
-	id, err := job.Submit(ctx, "array", array, held...)
+	id, mid, err := job.SubmitAll(ctx, array, merge, *hold)
 	if err != nil {
 		return err
 	}
-	mid, err := job.Submit(ctx, "merge", merge, append(held, slurm.MergeAfter(id))...)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(stdout, "submitted job array %s (%d tasks) and merge job %s (runs when every task has ended: it merges a complete sweep, or says what is missing)\n", id, job.Tasks, mid)
-	if hold {
-		fmt.Fprintf(stdout, "both are held: start them with scontrol release %s %s\n", id, mid)
-	}
-	fmt.Fprintf(stdout, "follow it: squeue --jobs %s,%s; nagc status %s --results %s\n", id, mid, arg, results)
-	return nil
-}
-
-// resubmitSlurm completes an earlier submission of job (slurm.Resubmit) and says what it did.
-func resubmitSlurm(ctx context.Context, job *slurm.Job, cfg *experiments.Config, opts []string, stdout io.Writer) error {
-	r, err := slurm.Resubmit(ctx, job, cfg, opts)
-	for _, id := range r.CancelledMerges {
-		fmt.Fprintf(stdout, "cancelled merge job %s of an earlier submission\n", id)
-	}
-	switch {
-	case err != nil:
-		return err
-	case r.Tasks != "":
-		unfinished := ""
-		if r.Searches > 0 {
-			unfinished = fmt.Sprintf(", %d searches unfinished", r.Searches)
-		}
-		fmt.Fprintf(stdout, "%d of %d runs are recorded (%d done, %d failed), %d missing%s: resubmitted tasks %s of %d as job %s, and merge job %s after them\n",
-			r.Done+r.Failed, r.Expected, r.Done, r.Failed, r.Missing, unfinished, r.Tasks, job.Tasks, r.Array, r.Merge)
-	case r.Merge != "":
-		fmt.Fprintf(stdout, "every shard is finished (%d runs: %d done, %d failed), %d merged into %s: submitted merge job %s\n",
-			r.Expected, r.Done, r.Failed, r.Merged, job.Results, r.Merge)
-	default:
-		fmt.Fprintf(stdout, "nothing to resubmit: all %d runs are recorded (%d done, %d failed) and merged into %s\n", r.Expected, r.Done, r.Failed, job.Results)
-	}
-	return nil
+	return job.WriteSubmitted(stdout, id, mid, *hold, arg, *results)
 }

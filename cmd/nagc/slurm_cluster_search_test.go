@@ -7,11 +7,13 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/nagc-harness/nagc/internal/runbar"
 )
 
 // searchTimeLimit submits a config with a grid row and a search row
 // (shardSearchConfig) as a 3-task job array with a time limit of a minute, every task
-// pausing after 6 records (pauseEnv) so that the limit stops the search's task inside
+// pausing after 6 records (runbar.PauseEnv) so that the limit stops the search's task inside
 // its search, after every planned grid run of its shard: the merge job must refuse the
 // unfinished search, nagc status must show that shard stopped, --resubmit must resubmit
 // its task alone, and the merged records must equal a one-process run's.
@@ -25,7 +27,7 @@ func (c *localCluster) searchTimeLimit(t *testing.T) {
 	c.nagc(t, nil, "run", config, "--results", ref, "--workers", "2")
 	want := sweepRecords(t, ref)
 	results := filepath.Join(dir, "search")
-	c.nagc(t, []string{pauseEnv + "=6"}, "slurm", config, "--results", results, "--tasks", "3", "--time", "1", "--submit")
+	c.nagc(t, []string{runbar.PauseEnv + "=6"}, "slurm", config, "--results", results, "--tasks", "3", "--time", "1", "--submit")
 	arrays, merges := jobs(t, results)
 	waitQueue(c.ctx, t, arrays[0])
 	waitQueue(c.ctx, t, merges[0])

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nagc-harness/nagc/internal/runbar"
 	"github.com/nagc-harness/nagc/internal/testenv"
 	"github.com/nagc-harness/nagc/results"
 	"github.com/nagc-harness/nagc/slurm"
@@ -231,7 +232,7 @@ func (c *localCluster) cancelledTask(t *testing.T) {
 }
 
 // timeLimit submits the config as a one-task job array with a time limit of a minute,
-// its task pausing after 10 records (pauseEnv) so that the limit is sure to stop it
+// its task pausing after 10 records (runbar.PauseEnv) so that the limit is sure to stop it
 // mid-sweep: Slurm's SIGTERM must stop it cleanly (exit 3, its records whole), the merge
 // job must run and refuse the incomplete sweep, nagc status must count the shard's
 // records, and --resubmit must finish the sweep to the records of a one-process run and
@@ -239,7 +240,7 @@ func (c *localCluster) cancelledTask(t *testing.T) {
 func (c *localCluster) timeLimit(t *testing.T) {
 	const paused = 10
 	resDir := filepath.Join(t.TempDir(), "time-limit")
-	c.nagc(t, []string{fmt.Sprintf("%s=%d", pauseEnv, paused)}, "slurm", c.config, "--results", resDir, "--tasks", "1", "--time", "1", "--submit")
+	c.nagc(t, []string{fmt.Sprintf("%s=%d", runbar.PauseEnv, paused)}, "slurm", c.config, "--results", resDir, "--tasks", "1", "--time", "1", "--submit")
 	arrays, merges := jobs(t, resDir)
 	waitQueue(c.ctx, t, arrays[0])
 	task := jobLog(t, resDir, arrays[0], "1")

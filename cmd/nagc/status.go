@@ -34,20 +34,7 @@ func runStatus(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
-	runs, err := experiments.Plan(cfg)
-	if err != nil {
-		return err
-	}
-	st, err := experiments.StatusOf(cfg, runs, *results, n)
-	if err != nil {
-		return err
-	}
-	if len(runs) > 0 || !cfg.HasSearch() { // a config of searches alone has no grid to report on
-		if err := st.WriteText(stdout, arg, *results, slurm.Submitted(*results)); err != nil {
-			return err
-		}
-	}
-	return writeSearchStatus(stdout, cfg, arg, *results, n)
+	return experiments.WriteSweepStatus(stdout, cfg, arg, *results, n, slurm.Submitted(*results))
 }
 
 // shardCount returns the shard count of the sweep in dir: tasks when positive, else the

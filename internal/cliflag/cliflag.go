@@ -195,3 +195,17 @@ func List(s string) []string {
 	}
 	return out
 }
+
+// Quote returns args as a shell reads them back: joined by spaces, each argument that
+// holds a space, tab, quote or $ put in single quotes, a single quote inside it written
+// as a quote that closes, an escaped quote and a quote that reopens.
+func Quote(args []string) string {
+	q := make([]string, len(args))
+	for i, a := range args {
+		if strings.ContainsAny(a, " \t'\"$") {
+			a = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		}
+		q[i] = a
+	}
+	return strings.Join(q, " ")
+}

@@ -94,3 +94,19 @@ func TestKeyValues(t *testing.T) {
 		t.Errorf("List: %q", got)
 	}
 }
+
+func TestQuote(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{nil, ""},
+		{[]string{"res", "--rule", "two-view"}, "res --rule two-view"},
+		{[]string{"my results", "--out", "a\tb"}, "'my results' --out 'a\tb'"},
+		{[]string{"it's", `say "x"`, "$HOME"}, `'it'\''s' 'say "x"' '$HOME'`},
+	} {
+		if got := Quote(tc.args); got != tc.want {
+			t.Errorf("Quote(%q) = %q, want %q", tc.args, got, tc.want)
+		}
+	}
+}

@@ -55,6 +55,9 @@ type Options struct {
 	Spec *paper.Spec
 	// NoPaper leaves the paper's numbers out: no comparison is possible.
 	NoPaper bool
+	// PaperFile, when set, is a published-results YAML that report.Generate reads into
+	// Paper ("none": sets NoPaper); SpecFile a comparison spec it reads into Spec.
+	PaperFile, SpecFile string
 	// Compare is the comparison: "" as recorded in sweeps.jsonl (a config with compare:
 	// paper), "paper" to set the rows beside the paper's numbers whatever was recorded
 	// (results recorded before the key existed), "none" for a report of the sweep alone.

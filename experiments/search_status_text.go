@@ -1,37 +1,34 @@
-package main
+package experiments
 
 import (
 	"fmt"
 	"io"
 	"path/filepath"
 
-	"github.com/nagc-harness/nagc/experiments"
 	"github.com/nagc-harness/nagc/results"
 )
 
-// writeSearchStatus writes a line per search of cfg recorded in dir or in its n shard
+// WriteSearchStatus writes a line per search of cfg recorded in dir or in its n shard
 // folders (trials done, cut, running; best so far), a line per search not started, and
 // the commands that finish the searches not complete: for a sharded sweep, those of the
-// shards that run them (a search goes whole to one shard).
-func writeSearchStatus(w io.Writer, cfg *experiments.Config, config, dir string, n int) error {
+// shards that run them (a search goes whole to one shard). config is the config as the
+// user named it, for the commands. It reads every runs file twice and loads cfg's
+// datasets when cfg has a search.
+func WriteSearchStatus(w io.Writer, cfg *Config, config, dir string, n int) error {
 	dirs := []string{dir}
 	for i := 1; i <= n; i++ {
 		dirs = append(dirs, results.ShardDir(dir, i, n))
 	}
-	var recs []results.Record
-	for _, d := range dirs {
-		r, _, err := results.ReadRecords(filepath.Join(d, results.RunsFile))
-		if err != nil {
-			return err
-		}
-		recs = append(recs, r...)
+	recs, err := readRecordsIn(dirs)
+	if err != nil {
+		return err
 	}
-	for _, s := range experiments.SearchStatusOf(cfg, recs) {
+	for _, s := range SearchStatusOf(cfg, recs) {
 		if err := s.WriteText(w); err != nil {
 			return err
 		}
 	}
-	gaps, err := experiments.SearchGaps(cfg, dirs, n)
+	gaps, err := SearchGaps(cfg, dirs, n)
 	if err != nil {
 		return err
 	}
@@ -58,4 +55,18 @@ func writeSearchStatus(w io.Writer, cfg *experiments.Config, config, dir string,
 		}
 	}
 	return nil
+}
+
+// readRecordsIn returns the records of the runs files of dirs, folder after folder; a
+// folder without one holds none.
+func readRecordsIn(dirs []string) ([]results.Record, error) {
+	var recs []results.Record
+	for _, d := range dirs {
+		r, _, err := results.ReadRecords(filepath.Join(d, results.RunsFile))
+		if err != nil {
+			return nil, err
+		}
+		recs = append(recs, r...)
+	}
+	return recs, nil
 }
