@@ -1,6 +1,7 @@
 package algorithms
 
 import (
+	"context"
 	"math"
 	"slices"
 	"sync"
@@ -166,3 +167,22 @@ func (PAICAN) MaximisesObjective() bool { return true }
 // every vertex to its centre (each vertex joins the centre of largest similarity), is
 // maximised; Inc-Cluster, which embeds SA-Cluster, inherits it.
 func (SACluster) MaximisesObjective() bool { return true }
+
+// StartPrecomputer is a method that counts its initialisation in its fit time
+// (Result.FitTime) but can compute it beforehand, into the input's cache where the fit
+// then finds it, so that a caller timing fits can time the start apart.
+type StartPrecomputer interface {
+	// PrecomputeStart computes into in.Cache the initialisation that a fit on in with
+	// k1 clusters and seed would compute, and reports whether the method's settings
+	// have one to precompute (false: nothing was computed).
+	PrecomputeStart(ctx context.Context, in Input, k1 int, seed uint64) (bool, error)
+}
+
+// SettingDescriber is a method that says what a setting's value stands for where the
+// graph chose it.
+type SettingDescriber interface {
+	// DescribeSetting returns, for setting st of a fit with k1 clusters on n vertices,
+	// the text of its value ("" for the plain value) and, when st took its default,
+	// why the graph's size chose that default ("" for no reason to give).
+	DescribeSetting(st Setting, k1, n int) (value, why string)
+}

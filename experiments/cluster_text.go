@@ -133,25 +133,23 @@ func (c *Clustering) writeFlags(w io.Writer) {
 	}
 }
 
-// settingValue formats one option of m for the plain output, naming what a zero stands
-// for where the graph decides it.
+// settingValue formats one option of m for the plain output, naming what its value
+// stands for where the graph decides it (algorithms.SettingDescriber).
 func settingValue(m algorithms.Method, st algorithms.Setting, k1 int) string {
-	if m.Name() == "nagc" && st.Key == "k2" && st.Value == k1 {
-		return fmt.Sprintf("%d (k1)", k1)
-	}
-	if m.Name() == "jwnmf" && st.Key == "lambda" && st.Value == 0 {
-		return "0.1·‖S‖²/‖X‖² of this graph"
+	if d, ok := m.(algorithms.SettingDescriber); ok {
+		if v, _ := d.DescribeSetting(st, k1, 0); v != "" {
+			return v
+		}
 	}
 	return fmt.Sprint(st.Value)
 }
 
 // defaultWhy says, after "default", why an option not given took its value where the
-// graph's size chose it: the k-means starts (sgc-kmeans' n_init, NAGC's init_n_init) are
-// one from algorithms.SGCLargeN vertices instead of 10. Else "".
+// graph's size chose it (algorithms.SettingDescriber), else "".
 func defaultWhy(m algorithms.Method, st algorithms.Setting, n int) string {
-	starts := m.Name() == "sgc-kmeans" && st.Key == "n_init" || m.Name() == "nagc" && st.Key == "init_n_init"
-	if starts && n >= algorithms.SGCLargeN && st.Value == 1 {
-		return fmt.Sprintf(": one k-means++ start from %d vertices, as scikit-learn's n_init=\"auto\"", algorithms.SGCLargeN)
+	if d, ok := m.(algorithms.SettingDescriber); ok {
+		_, why := d.DescribeSetting(st, 0, n)
+		return why
 	}
 	return ""
 }

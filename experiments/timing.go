@@ -29,22 +29,22 @@ func timedInput(in algorithms.Input) algorithms.Input {
 // startApart computes into in.Cache, and times, the initialisation of a run whose method
 // counts it in its fit time (Result.FitTime) instead of timing it apart, so that the
 // record's fit_seconds covers the iterations alone, as NAGC's does, and its
-// init_seconds the initialisation. Today that is JWNMF with its default k-means start,
-// which is algorithms.CachedKMeansFactors at k1 = k2 = k (see algorithms.JWNMF): the fit
-// then finds it in in.Cache. It reports false for every other run (NAGC times its own
-// initialisation apart; BAGC, METIS and the others have none to take out), and for a run
-// whose initialisation failed (the fit then reports the same error, kept by the cache).
+// init_seconds the initialisation: the methods that are algorithms.StartPrecomputer
+// (JWNMF with its default k-means start); the fit then finds it in in.Cache. It
+// reports false for every other run (NAGC times its own initialisation apart; BAGC,
+// METIS and the others have none to take out), and for a run whose initialisation
+// failed (the fit then reports the same error, kept by the cache).
 func startApart(ctx context.Context, r Run, in algorithms.Input) (time.Duration, bool) {
 	m, err := algorithms.New(r.Algorithm, r.Params)
 	if err != nil {
 		return 0, false
 	}
-	j, ok := m.(algorithms.JWNMF)
-	if !ok || (j.Init != "" && j.Init != algorithms.InitKMeans) || j.Filter.P != 0 || algorithms.TransformOf(j) != "" {
+	p, ok := m.(algorithms.StartPrecomputer)
+	if !ok {
 		return 0, false
 	}
 	start := time.Now()
-	if _, _, _, err := algorithms.CachedKMeansFactorsContext(ctx, in, r.K1, r.K1, r.Seed); err != nil {
+	if did, err := p.PrecomputeStart(ctx, in, r.K1, r.Seed); !did || err != nil {
 		return 0, false
 	}
 	return time.Since(start), true
