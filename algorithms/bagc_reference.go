@@ -38,36 +38,22 @@ const (
 	bagcRefLogMin    = -708.39641853226410 // log(realmin): logits are clamped below at it
 )
 
-// fitReference runs BAGC as its public MATLAB code does (protocol: reference). Every
-// step below is a fact about that code, checked by running it under GNU Octave on the
-// paper's four graphs (specs/bagc-reference.md); our partitions equal its partitions.
+// fitReference runs BAGC as its public MATLAB code does (protocol: reference); its
+// partitions equal that code's under GNU Octave on the paper's four graphs
+// (specs/bagc-reference.md).
 //
 // Input: the adjacency pattern (entries > 0, symmetric) with its self-loops kept as
 // A_ii = 1; each attribute column a categorical variable whose categories are its sorted
 // distinct values (see categorical: a 0/1 column has two, so absence is evidence).
 //
-// Initialisation (deterministic, "the same as Inc-Cluster's"): on the attribute-augmented
-// graph (the n vertices plus one vertex per (column, value), vertex i linked to its value
-// of every column, all weights 1, transition P = D⁻¹·Aug), a walk with restart 0.15 over
-// 10 steps: R = Σ_s v_s with v_1 = 0.15·(0.85P) and v_s = prune(v_{s−1}·0.85P), prune
-// setting entries in (0, 0.005] to 0. The k vertices of largest degree (self-loop counted
-// once; ties to the larger index) are the centres, centre r with label r; every vertex
-// takes the centre of largest R (first maximum; an all-zero row gives label 0), centres
-// keep their labels, and the posterior β starts one-hot. Each row of R is computed on its
-// own with a sparse accumulator; the walk out of a row's many attribute vertices of value
-// 0 is summed in bulk (a base minus the columns the target holds), so a row costs
-// O(n + nnz(X) + deg·T) instead of O(n·T).
-//
-// Optimisation: priors ξ = μ = ν = γ = 1 unless set; the outer loop runs iter_num − 1
-// times (iter_num 5: four). Each outer iteration sets ξ̃ = ξ + colsum(β), μ̃ = βᵀAβ and
-// ν̃ = colsumᵀcolsum − βᵀβ − βᵀAβ with their diagonals halved, then + μ, + ν, and
-// γ̃_t = γ + βᵀY_t; evaluates the lower bound L and stops when |1 − L/L_old| < 1e-10 (not
-// before the second); then runs up to 4 Jacobi sweeps: with B1 = ψ(μ̃) − ψ(ν̃),
-// B2 = ψ(ν̃) − ψ(μ̃+ν̃) and the attribute term held fixed, all vertices at once
-// β ← rowsoftmax(max(Aβ·B1ᵀ + (1·colsum(βB2ᵀ) − βB2ᵀ) + attr, log realmin)), entries
-// < 1e-10 set to 0 without renormalising; the sweeps stop when max|Δβ| ≤ 1e-4 or when it
-// stops decreasing (the last sweep is kept). Labels: row argmax of β, first maximum;
-// clusters may be empty. L may fall between outer iterations; it is Result.Objective.
+// Computed: the code's deterministic initialisation (a pruned walk with restart on the
+// attribute-augmented graph, every vertex to the centre of largest walk score; each row
+// of R by a sparse accumulator, the walk out of a row's value-0 attribute vertices summed
+// in bulk), then iter_num − 1 outer iterations of closed-form updates, a lower bound L
+// and up to 4 Jacobi sweeps of β. Every formula and threshold is in
+// docs/methods-discussed.md#the-reference-protocol-step-by-step. Labels: row argmax of β,
+// first maximum; clusters may be empty. L may fall between outer iterations; it is
+// Result.Objective.
 //
 // Cost: the initialisation O(n·(n + nnz(X)) + Σ_i deg_i·T) time and O(n + M) memory
 // (M the number of categories); each Jacobi sweep O((|E| + n·K)·K), each outer iteration

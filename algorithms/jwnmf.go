@@ -32,13 +32,12 @@ import (
 // product. δ = 1e-12 × the largest entry of that update's denominator (so δ is scale-free
 // under the sum-to-one inputs); a 0/0 becomes machine ε (for w: on kept columns). Should
 // every wⱼ become 0, w is reset to uniform over the kept columns.
-// J is not monotone: the full-step U rule oscillates, which Damped removes, and the w
-// renormalisation is not a descent step; the rules also concentrate w on one or two
-// attributes within ~100 iterations. λ: a positive Lambda is used as given; Lambda = 0
-// selects λ = 0.1·‖S‖²_F/‖X‖²_F (after the sum-to-one preprocessing), recorded in
-// Result.Info["lambda"] (and the largest final weight in Info["w_max"]). The
-// oscillation, the weight collapse and how the default λ was chosen are in
-// docs/faithfulness.md ("JWNMF's update rules").
+// J is not monotone (Damped removes the U rule's oscillation) and w concentrates on few
+// attributes. λ: a positive Lambda is used as given; Lambda = 0 selects
+// λ = 0.1·‖S‖²_F/‖X‖²_F (after the sum-to-one preprocessing), recorded in
+// Result.Info["lambda"] (and the largest final weight in Info["w_max"]). The oscillation,
+// the weight collapse and how the default λ was chosen: see docs/faithfulness.md
+// ("JWNMF's update rules").
 //
 // Init "kmeans" (default; the paper's "JWNMF" row): U, V from KMeansFactors(X, k, k) on
 // its own random stream, exactly NAGC's k-means factors for the same seed and k1 = k2 = k

@@ -27,24 +27,13 @@ type paicanDCSBM struct {
 
 // fitPaicanDCSBM fits a degree-corrected SBM (Karrer and Newman; Poisson edges with rate
 // θ_i θ_j η_{z_i z_j}, θ_i = deg_i) to the 0/1 symmetric adjacency adj by variational EM,
-// as PAICAN's initialisation:
+// as PAICAN's initialisation: spectral clustering to start, then sweeps of a closed-form
+// M-step and a sequential E-step (vertices in order 0…n−1) until the ELBO changes by less
+// than 1e-5, or after 1000 sweeps. The start, both steps and the ELBO, formula by formula:
+// see docs/paican.md#the-dc-sbm-initialisation.
 //
-//   - start: spectral clustering, k-means (package kmeans, 10 starts) on the rows of
-//     SpectralEmbedding(D^-½ A D^-½ + I, K) (the K leading eigenvectors of the normalised
-//     adjacency, i.e. the K smallest of the normalised Laplacian, by randomised subspace
-//     iteration; isolated vertices get zero rows), one-hot;
-//   - M-step: η_kl = max(m_kl/(κ_k κ_l), 1e-14) with m = zᵀAz, κ = θᵀz, and
-//     π_k = n_k/n (floored at ε);
-//   - E-step: the vertices in order 0…n−1, each from its neighbours' current q(z_j):
-//     log q(z_i = k) = log π_k + Σ_l (Az)_il log η_kl − θ_i(Σ_l η_kl κ_l − θ_i (η z_i)_k)
-//     − ½ θ_i² η_kk + const;
-//   - stop when the ELBO ½ Σ_kl (m_kl log η_kl − κ_k κ_l η_kl) + Σ_i θ_i log θ_i +
-//     Σ_ik z_ik (log π_k − log z_ik) changes by less than 1e-5, or after 1000 sweeps.
-//
-// The authors' E-step counts the edge term Σ_l (Az)_il log η_kl twice (once per ordered
-// pair); here it counts once, as the derivative of Karrer and Newman's likelihood gives
-// and as their PAICAN update does, unless reference is set (PAICAN's protocol
-// "reference"). Cost per sweep O(|E|·K + n·K²).
+// The authors' E-step counts the edge term twice; here it counts once, unless reference
+// is set (PAICAN's protocol "reference"). Cost per sweep O(|E|·K + n·K²).
 func fitPaicanDCSBM(ctx context.Context, adj *sparse.CSR, k int, reference bool, rng *rand.Rand) (*paicanDCSBM, error) {
 	n, _ := adj.Dims()
 	deg := adj.RowSums()

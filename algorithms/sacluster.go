@@ -48,44 +48,30 @@ func saMoved(a, b []int) float64 {
 // SACluster is SA-Cluster (Zhou, Cheng, Yu, "Graph clustering based on
 // structural/attribute similarities", VLDB 2009): k-medoids clustering under the
 // neighbourhood random-walk distance on the attribute-augmented graph, with attribute
-// weights learnt between iterations.
+// weights learnt between iterations. The model, its walk and the paper's weight vote are
+// derived in docs/methods-discussed.md#sa-cluster-and-inc-cluster.
 //
-// Augmented graph: the n vertices, plus one attribute vertex per (column, value) held by
-// some vertex; vertex i is linked to its neighbours with weight 1 and to the vertex of its
-// value of column t with weight w_t. A zero is no value: absent attributes (the zeros of a
-// bag of words) give no vertex, so that thousands of binary columns add one vertex per
-// column, not two, and shared absence is not similarity. Many-valued and continuous
-// columns: each distinct nonzero value is a vertex, or with Bins = b > 0, each of b
-// equal-frequency bins of the column's nonzero values (a column with at most b distinct
-// values keeps one vertex per value). Walk: P = D⁻¹·Aug over structure rows (D_ii = deg_i
-// + Σ_{t held} w_t, a self-loop counted once), 1/|members| from an attribute vertex to
-// each of its members. Distance: R = Σ_{γ=1}^{l} c(1−c)^γ [P^γ]_VV, the n×n block between
-// structure vertices (attribute vertices link to structure vertices only, so
-// X_γ = Pv·X_{γ−1} + Pa·(B·X_{γ−2}), computed column block by column block).
+// Computed: one attribute vertex per (column, nonzero value) held, or per equal-frequency
+// bin of a column's nonzero values with Bins = b > 0; the walk P = D⁻¹·Aug over structure
+// rows (D_ii = deg_i + Σ_{t held} w_t, a self-loop counted once), 1/|members| from an
+// attribute vertex; R = Σ_{γ=1}^{l} c(1−c)^γ [P^γ]_VV, computed column block by column
+// block as X_γ = Pv·X_{γ−1} + Pa·(B·X_{γ−2}). Centres start at the k vertices of largest
+// degree (ties to the larger index); each iteration assigns every vertex to the centre of
+// largest R (first on ties; centres keep their own clusters), stops when fewer than 0.5 %
+// of the vertices moved, else moves each centre to the member nearest (Euclidean) the
+// cluster's mean row of R, updates the weights by the vote (Σw kept) and recomputes R. No
+// random numbers are drawn: every seed gives the same result. Result.Objective records,
+// after each assignment, Σ_i of the walk similarity between i and its centre.
 //
-// Clustering: the k vertices of largest degree start as centres (ties to the larger
-// index, as in the public code; the paper's density-based choice was not available).
-// Each iteration assigns every vertex to the centre c_j of largest R(i, c_j) (first on
-// ties; centres keep their own clusters), stops when fewer than 0.5 % of the vertices
-// moved (the public code's rule), else moves each
-// centre to the member closest (Euclidean) to the cluster's mean row of R (the
-// paper's centroid: the vertex nearest the cluster's average random-walk vector), updates the
-// weights by the paper's vote — vote_t counts the members that hold their centre's value
-// of column t, Δw_t = (Σ_s w_s)·vote_t/Σ_s vote_s, w_t ← (w_t + Δw_t)/2, so Σw is kept —
-// and recomputes R.
-// No random numbers are drawn: every seed gives the same result.
-//
-// Cost: R is a dense n×n matrix (8n² bytes: 59 MB for Cora, 88 MB for Citeseer; memory is
-// checked before it is taken), each recomputation O(l·n·(nnz(A) + 2·nnz(X))) and each
-// iteration O(n²) beyond it. It is quadratic in n by design: the method is hard to apply
-// to large graphs, as the NAGC paper says. Result.Objective records, after each
-// assignment, Σ_i of the walk similarity between i and its centre.
+// Cost: R is a dense n×n matrix (8n² bytes; memory is checked before it is taken), each
+// recomputation O(l·n·(nnz(A) + 2·nnz(X))) and each iteration O(n²) beyond it: quadratic
+// in n by design.
 //
 // Defaults (zero values): restart 0.15 and length 10 (the public code's), initial
-// attribute weight mean degree / mean number of attribute values held (so that the
-// attributes carry as much walk weight as the edges on average; the paper starts every
-// weight at 1, which on a bag of words lets the words swamp the edges: WebKB 0.49 ARI
-// against 0.885), max_iter 20, no binning, direction from-centre, protocol paper.
+// attribute weight mean degree / mean number of attribute values held (the attributes
+// carry as much walk weight as the edges on average; why not the paper's 1: see
+// docs/methods-discussed.md), max_iter 20, no binning, direction from-centre, protocol
+// paper.
 type SACluster struct {
 	Restart float64 `yaml:"restart"`  // restart probability c; 0 means 0.15
 	Length  int     `yaml:"length"`   // walk length l; 0 means 10
@@ -94,9 +80,7 @@ type SACluster struct {
 	Bins    int     `yaml:"bins"`     // equal-frequency bins per column; 0: one vertex per value
 	// Direction is "from-centre" (the default: a vertex joins the centre whose walk
 	// reaches it most, R(c, i)) or "to-centre" (the paper's d(v_i, c_j) = R(i, c): the
-	// walk from the vertex). The walk is reversible, R(i, c) = R(c, i)·D_cc/D_ii, so
-	// to-centre favours centres of large augmented degree D, which then gather most
-	// vertices: on Cora (initial weight 0.1) ARI 0.007 against 0.107 from the centre.
+	// walk from the vertex). Why from-centre is the default: see docs/methods-discussed.md.
 	Direction string `yaml:"direction,omitempty"`
 	Protocol  string `yaml:"protocol,omitempty"` // "paper" (default) or "reference"
 }

@@ -36,9 +36,9 @@ const (
 // the start, and stops when the weights moved less than 0.005 on average, else
 // recomputes the walk. MaxIter caps the iterations (the code has no cap).
 //
-// With T ≈ 1,400–1,700 binary attributes every structure entry of F is at most
-// 0.85/(deg + T/2.4) ≈ 0.0012, below the cut 0.0067: the walk never follows an edge, and
-// every vertex but the centres lands in cluster 0. Cost O(n·(n + nnz(X) + T)) per walk.
+// Why the pruning makes the walk ignore the edges on a bag of words: see
+// docs/methods-discussed.md ("SA-Cluster's public code"). Cost O(n·(n + nnz(X) + T)) per
+// walk.
 func (a SACluster) fitReference(ctx context.Context, in Input, x *sparse.CSR, k int) (*Result, error) {
 	start := time.Now()
 	adj, err := bagcRefPattern(in.Adj)

@@ -29,11 +29,10 @@ import (
 // the A actually factorised (normalised or not).
 //
 // Objective recorded after each iteration, with no n×n matrix:
-// ‖A‖² − 2⟨AH, H⟩ + ‖HᵀH‖²_F (⟨AH, H⟩ = Σ_stored aᵢⱼ hᵢ·hⱼ, exact for weighted A). On
-// random and planted graphs (30–260 vertices, k 2–7, raw and normalised A, scaled and
-// unscaled starts; 400 runs × 500 iterations) the β = ½ rule never increased it by more
-// than 1e-12 relative, and the tests assert that; no proof is claimed here. Cost per iteration O(nnz(A)·k + n·k²); memory
-// O(n·k) beyond the input.
+// ‖A‖² − 2⟨AH, H⟩ + ‖HᵀH‖²_F (⟨AH, H⟩ = Σ_stored aᵢⱼ hᵢ·hⱼ, exact for weighted A). It is
+// not proven monotone under the β = ½ rule; what was measured is in docs/faithfulness.md
+// ("SNMF's β-rule"). Cost per iteration O(nnz(A)·k + n·k²); memory O(n·k) beyond the
+// input.
 //
 // Defaults (zero values): Iterations 100 (to match NAGC's t; no convergence test, one
 // start), no normalisation, self-loops dropped.

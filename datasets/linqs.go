@@ -43,9 +43,8 @@ const reasonNoVertexLine = "edge names an id with no vertex line"
 // Fields are split as the NAGC authors' loader splits them. A vertex line holding a tab is
 // split at each tab, the id kept verbatim (an id may contain spaces) and the other fields
 // trimmed; a vertex line without a tab is split at runs of whitespace. An edge line is
-// always split at runs of whitespace, so an id with a space can have no edges. This is
-// what gives polblog its 88 dangling edge lines: its vertex "atrios.blogspot.com/ " ends
-// in a space, and the 88 edge lines naming it read as "atrios.blogspot.com/", no vertex.
+// always split at runs of whitespace, so an id with a space can have no edges (polblog's
+// dangling edge lines: see docs/reproduce.md#the-papers-data).
 //
 // Every attribute line must have as many attribute columns as the first one, and every
 // attribute value must be a number from 0 to MaxAttribute (2⁵³, the largest integer a

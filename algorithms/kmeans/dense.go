@@ -20,21 +20,15 @@ import (
 // random number from rng. It stops with ctx's error, checked before every restart, every
 // k-means++ step and every Lloyd iteration.
 //
-// Each Lloyd iteration is Hamerly's: every row keeps an upper bound on the distance to its
-// centre and a lower bound on the distance to every other centre, both moved by the
-// centres' shifts, and only rows whose bounds overlap get their distances recomputed, in
-// blocks of rows as one product x_block·Cᵀ in the ‖x‖² − 2x·c + ‖c‖² form. The k-means++
-// steps skip, by the triangle inequality, the rows a candidate cannot come closer to.
-// Centroid sums are moved by the rows that changed cluster. Rows are split into fixed
-// blocks run on as many goroutines as the fit's work pays for (fitWorkers), at most
-// parallel.Threads(), and every sum over rows is taken in a fixed order, so the result is
-// bit for bit the same for any thread count. Labels agree with plain Lloyd iterations
-// except where two centres tie within rounding.
-//
-// float32 input stays float32 (half the memory and memory traffic of float64) and its
-// products are float32, by a hand-written AVX2 kernel (tile32_amd64.s; its Go form where
-// AVX2 is missing, with the same bits); norms, centroids and the inertia are accumulated
-// in float64. float64 input is computed in float64 with package dense's kernels.
+// Each Lloyd iteration is Hamerly's (distance bounds; only rows whose bounds overlap get
+// their distances recomputed, blockwise as x_block·Cᵀ), k-means++ skips rows by the
+// triangle inequality, and centroid sums move with the rows that changed cluster: see
+// docs/kmeans.md#how-fitdense-is-fast. Rows run in fixed blocks on at most
+// parallel.Threads() goroutines (fitWorkers), every sum over rows in a fixed order, so the
+// result is bit for bit the same for any thread count. Labels agree with plain Lloyd
+// iterations except where two centres tie within rounding. float32 input stays float32,
+// its distance products float32 (norms, centroids and the inertia float64); float64 input
+// is computed in float64.
 //
 // Cost per start: k-means++ at most (K−1)·(2+⌊ln K⌋) products of n·m; the first iteration
 // n·m·K; later ones O(n) plus m·K per row whose bounds overlap and m per row that changed
