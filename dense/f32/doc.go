@@ -11,7 +11,9 @@
 //   - Mul4(dst, …) forms four rows of a product at once, each entry one chain of fused
 //     multiply-adds from zero (the kernel of Mul, SigmoidMul and MulHadamard);
 //   - Dot(x, y) sums x[j]·y[j] into 16 lanes (lane j mod 16, fused), then adds the
-//     lanes pairwise: l and l+8, l and l+4, l and l+2, then 0 and 1.
+//     lanes pairwise: l and l+8, l and l+4, l and l+2, then 0 and 1;
+//   - SigmoidSlope(f, fp) sets f to σ(f) and fp to σ·(1−σ), σ evaluated by Sigmoid's
+//     float64 steps, 8 (AVX-512) or 4 (AVX2) lanes at once and bit for bit the Go form.
 //
 // The AVX-512 and AVX2 forms do exactly these operations in this order, so they give
 // the same bits as each other (the tests assert it). The Go forms use math.FMA on the

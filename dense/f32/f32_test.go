@@ -250,3 +250,83 @@ func TestPrefetchRowsBounds(t *testing.T) {
 	}()
 	PrefetchRows([]int32{10}, b, 7, 7)
 }
+
+// sigmoidInputs returns n values for the sigmoid's tests: random ones across its range
+// and, cycling through them, the special ones (±0, ±Inf, NaN, the ends of the computed
+// range, subnormals, the largest floats).
+func sigmoidInputs(r *rand.Rand, n int) []float32 {
+	special := []float32{0, float32(math.Copysign(0, -1)), float32(math.Inf(1)), float32(math.Inf(-1)),
+		float32(math.NaN()), math.Float32frombits(0xffc00001), 693.1, -693.1, 693.2, -693.2, 88.7, -103.9,
+		1e-45, -1e-45, math.MaxFloat32, -math.MaxFloat32, 0.5, -0.5}
+	x := make([]float32, n)
+	for i := range x {
+		if i%3 == 0 {
+			x[i] = special[(i/3)%len(special)]
+		} else {
+			x[i] = float32(r.NormFloat64() * 20)
+		}
+	}
+	return x
+}
+
+// TestSigmoidSlopeLevels holds every level of SigmoidSlope to its Go twin bit for bit
+// (NaNs included) on ragged sizes, leaving fp past len(f) as it is.
+func TestSigmoidSlopeLevels(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	for n := 0; n <= 70; n++ {
+		x := sigmoidInputs(r, n)
+		wantF, wantFp := slices.Clone(x), make([]float32, n)
+		SigmoidSlopeGo(wantF, wantFp)
+		for _, l := range levels() {
+			withLevel(t, l)
+			f, fp := slices.Clone(x), make([]float32, n+2)
+			fp[n], fp[n+1] = 7, 7
+			SigmoidSlope(f, fp)
+			if fp[n] != 7 || fp[n+1] != 7 {
+				t.Fatalf("%v n=%d: wrote past fp[:n]", l, n)
+			}
+			for i := range f {
+				if math.Float32bits(f[i]) != math.Float32bits(wantF[i]) || math.Float32bits(fp[i]) != math.Float32bits(wantFp[i]) {
+					t.Errorf("%v n=%d: σ(%v) = %v, %v; Go form %v, %v", l, n, x[i], f[i], fp[i], wantF[i], wantFp[i])
+				}
+			}
+		}
+	}
+}
+
+// TestSigmoidSlopeRange holds SigmoidSlope, at every level, to the float32 rounding of
+// math's float64 sigmoid within two ulps (one subnormal step where it is below the
+// normal floats) on every 9973rd float32 bit pattern: both signs, every exponent,
+// infinities and NaNs; NaN gives NaN, and fp is σ·(1−σ) of the σ returned.
+func TestSigmoidSlopeRange(t *testing.T) {
+	var x []float32
+	for b := uint64(0); b < 1<<32; b += 9973 {
+		x = append(x, math.Float32frombits(uint32(b)))
+	}
+	for _, l := range levels() {
+		withLevel(t, l)
+		f, fp := slices.Clone(x), make([]float32, len(x))
+		SigmoidSlope(f, fp)
+		bad := 0
+		for i, v := range x {
+			if v != v {
+				if f[i] == f[i] || fp[i] == fp[i] {
+					t.Errorf("%v: σ(NaN) = %v, %v; want NaN", l, f[i], fp[i])
+				}
+				continue
+			}
+			want := float32(1 / (1 + math.Exp(-float64(v))))
+			if d := math.Abs(float64(f[i] - want)); d > max(2.4e-7*float64(want), 1.5e-45) {
+				t.Errorf("%v: σ(%v) = %v, want %v", l, v, f[i], want)
+				bad++
+			}
+			if s := f[i]; math.Float32bits(fp[i]) != math.Float32bits(s*(1-s)) {
+				t.Errorf("%v: slope at %v = %v, want %v", l, v, fp[i], s*(1-s))
+				bad++
+			}
+			if bad > 10 {
+				t.FailNow()
+			}
+		}
+	}
+}

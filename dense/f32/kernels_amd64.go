@@ -106,3 +106,26 @@ func mul4(dst []float32, dStride int, a []float32, aStride, k int, b []float32, 
 		Mul4Go(dst, dStride, a, aStride, k, b, stride, c)
 	}
 }
+
+//go:noescape
+func sigmoidSlopeAVX512(f, fp *float32, n int, c *[14][4]uint64)
+
+//go:noescape
+func sigmoidSlopeAVX2(f, fp *float32, n int, c *[14][4]uint64)
+
+// sigmoidSlope is SigmoidSlopeGo in assembly on the first multiple of 8 (AVX-512) or 4
+// (AVX2) entries of f, and returns how many it did (0 at LevelGo).
+func sigmoidSlope(f, fp []float32) int {
+	var n int
+	switch level {
+	case LevelAVX512:
+		if n = len(f) &^ 7; n > 0 {
+			sigmoidSlopeAVX512(&f[0], &fp[0], n, &sigmoidConsts)
+		}
+	case LevelAVX2:
+		if n = len(f) &^ 3; n > 0 {
+			sigmoidSlopeAVX2(&f[0], &fp[0], n, &sigmoidConsts)
+		}
+	}
+	return n
+}

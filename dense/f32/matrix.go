@@ -195,17 +195,16 @@ func SigmoidMul(f, fp, u, h *Mat) {
 	c := h.C
 	Rows(u.R, func(lo, hi int) {
 		mulBlock(f, u.Data, h, lo, hi)
-		for t := lo * c; t < hi*c; t++ {
-			s := Sigmoid(f.Data[t])
-			f.Data[t], fp.Data[t] = s, s*(1-s)
-		}
+		SigmoidSlope(f.Data[lo*c:hi*c], fp.Data[lo*c:hi*c])
 	})
 }
 
 // Sigmoid returns 1/(1+e⁻ˣ) in float32, with e⁻ˣ = 2ⁿ·2ᶠ (n = round(−x·log₂e), |f| ≤ ½)
 // and 2ᶠ by a degree-6 polynomial in float64 (relative error below 2⁻²⁴ before the final
 // rounding; within two ulps of the rounded sigmoid); for |x·log₂e| beyond 1000 it
-// returns 0 or 1, as float32 rounds the sigmoid. Cost O(1).
+// returns 0 or 1, as float32 rounds the sigmoid, and for NaN a NaN. Every step is one
+// rounded float64 operation (the conversions keep the compiler from fusing them), so
+// that the vector forms of SigmoidSlope give the same bits. Cost O(1).
 func Sigmoid(x float32) float32 {
 	z := -float64(x) * math.Log2E
 	switch {
@@ -220,10 +219,49 @@ func Sigmoid(x float32) float32 {
 	f := z - n
 	// 2^f = e^(f·ln2), Taylor to degree 6 (truncation below 2⁻²⁹ for |f| ≤ ½).
 	t := f * math.Ln2
-	p := 1 + t*(1+t*(1.0/2+t*(1.0/6+t*(1.0/24+t*(1.0/120+t*(1.0/720))))))
+	p := 1.0 / 720
+	for _, c := range [...]float64{1.0 / 120, 1.0 / 24, 1.0 / 6, 1.0 / 2, 1, 1} {
+		p = float64(t*p) + c
+	}
 	e := p * math.Float64frombits(uint64(int64(n)+1023)<<52)
 	return float32(1 / (1 + e))
 }
+
+// SigmoidSlope sets f[i] = σ(f[i]) and fp[i] = σ(f[i])·(1−σ(f[i])) for i < len(f), σ as
+// Sigmoid computes it, in AVX-512 (8 lanes of float64) or AVX2 (4 lanes) where the
+// processor has them: the same operations in the same order, so the same bits as
+// SigmoidSlopeGo at every level. fp must be at least as long as f. Cost O(len(f)).
+func SigmoidSlope(f, fp []float32) {
+	fp = fp[:len(f)]
+	done := sigmoidSlope(f, fp)
+	SigmoidSlopeGo(f[done:], fp[done:])
+}
+
+// SigmoidSlopeGo is SigmoidSlope in Go.
+func SigmoidSlopeGo(f, fp []float32) {
+	fp = fp[:len(f)]
+	for i, x := range f {
+		s := Sigmoid(x)
+		f[i], fp[i] = s, s*(1-s)
+	}
+}
+
+// sigmoidConsts are the constants of the vector forms of Sigmoid, each four times (one
+// 32-byte vector): the sign bit, log₂e, 1.5·2⁵², 1000, −1000, ln 2, the polynomial's
+// coefficients 1/720, 1/120, 1/24, 1/6, 1/2, 1, the exponent bias 1023 (an integer) and
+// float32 1 twice.
+var sigmoidConsts = func() (c [14][4]uint64) {
+	bits := []uint64{1 << 63}
+	for _, v := range []float64{math.Log2E, 0x1.8p52, 1000, -1000, math.Ln2, 1.0 / 720, 1.0 / 120, 1.0 / 24, 1.0 / 6, 1.0 / 2, 1} {
+		bits = append(bits, math.Float64bits(v))
+	}
+	one32 := uint64(math.Float32bits(1))
+	bits = append(bits, 1023, one32<<32|one32)
+	for i, b := range bits {
+		c[i] = [4]uint64{b, b, b, b}
+	}
+	return c
+}()
 
 // scratchPool holds the kernels' scratch slices, so that iterations allocate nothing
 // once warm.
