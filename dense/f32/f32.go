@@ -136,6 +136,18 @@ func checkRows(idx []int32, b []float32, stride, c int) {
 // zero, in the order of t. It is the kernel of Mul: each row of b, loaded once, serves
 // four output rows. Cost O(k·c).
 func Mul4(dst []float32, dStride int, a []float32, aStride, k int, b []float32, stride, c int) {
+	Mul4Strided(dst, dStride, a, aStride, 1, k, b, stride, c)
+}
+
+// Mul4Go is Mul4 in Go.
+func Mul4Go(dst []float32, dStride int, a []float32, aStride, k int, b []float32, stride, c int) {
+	Mul4StridedGo(dst, dStride, a, aStride, 1, k, b, stride, c)
+}
+
+// Mul4Strided is Mul4 with the coefficients a[r·aStride + t·aTStride]: with aStride 1 and
+// aTStride the row length of a row-major a, the four rows are four adjacent columns of
+// a, and Mul4Strided forms four rows of aᵀ·b (the kernel of TMul). Cost O(k·c).
+func Mul4Strided(dst []float32, dStride int, a []float32, aStride, aTStride, k int, b []float32, stride, c int) {
 	if c == 0 {
 		return
 	}
@@ -146,19 +158,18 @@ func Mul4(dst []float32, dStride int, a []float32, aStride, k int, b []float32, 
 		}
 		return
 	}
-	_ = a[3*aStride+k-1]
+	_ = a[3*aStride+(k-1)*aTStride]
 	_ = b[(k-1)*stride+c-1]
-	mul4(dst, dStride, a, aStride, k, b, stride, c)
+	mul4(dst, dStride, a, aStride, aTStride, k, b, stride, c)
 }
 
-// Mul4Go is Mul4 in Go.
-func Mul4Go(dst []float32, dStride int, a []float32, aStride, k int, b []float32, stride, c int) {
+// Mul4StridedGo is Mul4Strided in Go.
+func Mul4StridedGo(dst []float32, dStride int, a []float32, aStride, aTStride, k int, b []float32, stride, c int) {
 	for r := 0; r < 4; r++ {
-		ar := a[r*aStride : r*aStride+k]
 		for j := 0; j < c; j++ {
 			var s float32
-			for t, v := range ar {
-				s = fma(v, b[t*stride+j], s)
+			for t := 0; t < k; t++ {
+				s = fma(a[r*aStride+t*aTStride], b[t*stride+j], s)
 			}
 			dst[r*dStride+j] = s
 		}

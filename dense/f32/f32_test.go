@@ -187,49 +187,78 @@ func TestSigmoid(t *testing.T) {
 	}
 }
 
+// TestMul4Levels holds every level of Mul4Strided to its Go twin on ragged sizes, with a
+// read by rows (as Mul4) and by columns (as TMul), writing nothing outside dst's four
+// rows of c, and the assembly levels to each other bit for bit.
 func TestMul4Levels(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 10))
 	for _, c := range []int{1, 7, 8, 15, 16, 17, 31, 33, 40, 47, 48, 63, 64, 65, 100, 129} {
 		for _, k := range []int{1, 2, 5, 40, 128} {
-			dStride, aStride, stride := c+3, k+1, c+c%4
-			a, b := randVec(r, 3*aStride+k), randVec(r, (k-1)*stride+c)
-			n := 3*dStride + c + 2 // 2 past the last row must stay as they are
-			want := make([]float32, n)
-			Mul4Go(want, dStride, a, aStride, k, b, stride, c)
-			var asm []float32
-			for _, l := range levels() {
-				withLevel(t, l)
-				got := randVec(r, n)
-				copy(got[n-2:], want[n-2:])
-				for row := 0; row < 3; row++ { // the gaps between rows too
-					copy(got[row*dStride+c:(row+1)*dStride], want[row*dStride+c:(row+1)*dStride])
+			for _, byCols := range []bool{false, true} {
+				dStride, aStride, aTStride, stride := c+3, k+1, 1, c+c%4
+				if byCols {
+					aStride, aTStride = 1, 5+k%3
 				}
-				Mul4(got, dStride, a, aStride, k, b, stride, c)
-				for i := range got {
-					row, j := i/dStride, i%dStride
-					if row > 3 || j >= c || row == 3 && j >= c {
-						if got[i] != want[i] {
-							t.Fatalf("%v c=%d k=%d: wrote outside dst at %d", l, c, k, i)
+				a, b := randVec(r, 3*aStride+(k-1)*aTStride+1), randVec(r, (k-1)*stride+c)
+				n := 3*dStride + c + 2 // 2 past the last row must stay as they are
+				want := make([]float32, n)
+				Mul4StridedGo(want, dStride, a, aStride, aTStride, k, b, stride, c)
+				var asm []float32
+				for _, l := range levels() {
+					withLevel(t, l)
+					got := randVec(r, n)
+					copy(got[n-2:], want[n-2:])
+					for row := 0; row < 3; row++ { // the gaps between rows too
+						copy(got[row*dStride+c:(row+1)*dStride], want[row*dStride+c:(row+1)*dStride])
+					}
+					Mul4Strided(got, dStride, a, aStride, aTStride, k, b, stride, c)
+					for i := range got {
+						row, j := i/dStride, i%dStride
+						if row > 3 || j >= c {
+							if got[i] != want[i] {
+								t.Fatalf("%v c=%d k=%d byCols=%v: wrote outside dst at %d", l, c, k, byCols, i)
+							}
+							continue
 						}
+						var scale float64
+						for p := 0; p < k; p++ {
+							scale += math.Abs(float64(a[row*aStride+p*aTStride]) * float64(b[p*stride+j]))
+						}
+						if d := math.Abs(float64(got[i] - want[i])); d > tolerance*scale {
+							t.Errorf("%v c=%d k=%d byCols=%v: (%d, %d) = %v, Go form %v", l, c, k, byCols, row, j, got[i], want[i])
+						}
+					}
+					if l == LevelGo {
 						continue
 					}
-					var scale float64
-					for p := 0; p < k; p++ {
-						scale += math.Abs(float64(a[row*aStride+p]) * float64(b[p*stride+j]))
+					if asm == nil {
+						asm = got
+					} else if !slices.Equal(got, asm) {
+						t.Errorf("%v c=%d k=%d byCols=%v: differs from AVX2 (the assembly levels must agree bit for bit)", l, c, k, byCols)
 					}
-					if d := math.Abs(float64(got[i] - want[i])); d > tolerance*scale {
-						t.Errorf("%v c=%d k=%d: (%d, %d) = %v, Go form %v", l, c, k, row, j, got[i], want[i])
-					}
-				}
-				if l == LevelGo {
-					continue
-				}
-				if asm == nil {
-					asm = got
-				} else if !slices.Equal(got, asm) {
-					t.Errorf("%v c=%d k=%d: differs from AVX2 (the assembly levels must agree bit for bit)", l, c, k)
 				}
 			}
+		}
+	}
+}
+
+// TestMul4Row checks Mul4 against Mul4Strided with a read by rows, bit for bit.
+func TestMul4Row(t *testing.T) {
+	r := rand.New(rand.NewPCG(15, 16))
+	k, c := 9, 21
+	a, b := randVec(r, 4*k), randVec(r, k*c)
+	for _, l := range levels() {
+		withLevel(t, l)
+		got, want := make([]float32, 4*c), make([]float32, 4*c)
+		Mul4(got, c, a, k, k, b, c, c)
+		Mul4Strided(want, c, a, k, 1, k, b, c, c)
+		if !slices.Equal(got, want) {
+			t.Errorf("%v: Mul4 differs from Mul4Strided", l)
+		}
+		Mul4Go(got, c, a, k, k, b, c, c)
+		Mul4StridedGo(want, c, a, k, 1, k, b, c, c)
+		if !slices.Equal(got, want) {
+			t.Errorf("%v: Mul4Go differs from Mul4StridedGo", l)
 		}
 	}
 }

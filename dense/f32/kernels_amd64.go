@@ -84,26 +84,26 @@ func dot(x, y []float32) float32 {
 }
 
 //go:noescape
-func mul4AVX512(dst *float32, dStride int, mask uint64, nv int, a *float32, aStride int, k int, b *float32, stride int)
+func mul4AVX512(dst *float32, dStride int, mask uint64, nv int, a *float32, aStride, aTStride int, k int, b *float32, stride int)
 
 //go:noescape
-func mul4AVX2(dst *float32, dStride int, c int, a *float32, aStride int, k int, b *float32, stride int)
+func mul4AVX2(dst *float32, dStride int, c int, a *float32, aStride, aTStride int, k int, b *float32, stride int)
 
-// mul4 is Mul4Go in assembly, 64 columns a call in AVX-512 and 16 in AVX2; the caller
-// has checked the bounds.
-func mul4(dst []float32, dStride int, a []float32, aStride, k int, b []float32, stride, c int) {
+// mul4 is Mul4StridedGo in assembly, 64 columns a call in AVX-512 and 16 in AVX2; the
+// caller has checked the bounds.
+func mul4(dst []float32, dStride int, a []float32, aStride, aTStride, k int, b []float32, stride, c int) {
 	switch level {
 	case LevelAVX512:
 		for lo := 0; lo < c; lo += 64 {
 			w := min(64, c-lo)
-			mul4AVX512(&dst[lo], dStride, 1<<w-1, max(2, (w+15)/16), &a[0], aStride, k, &b[lo], stride)
+			mul4AVX512(&dst[lo], dStride, 1<<w-1, max(2, (w+15)/16), &a[0], aStride, aTStride, k, &b[lo], stride)
 		}
 	case LevelAVX2:
 		for lo := 0; lo < c; lo += 16 {
-			mul4AVX2(&dst[lo], dStride, min(16, c-lo), &a[0], aStride, k, &b[lo], stride)
+			mul4AVX2(&dst[lo], dStride, min(16, c-lo), &a[0], aStride, aTStride, k, &b[lo], stride)
 		}
 	default:
-		Mul4Go(dst, dStride, a, aStride, k, b, stride, c)
+		Mul4StridedGo(dst, dStride, a, aStride, aTStride, k, b, stride, c)
 	}
 }
 

@@ -430,10 +430,10 @@ pfline:
 pfdone:
 	RET
 
-// func mul4AVX512(dst *float32, dStride int, mask uint64, nv int, a *float32, aStride int, k int, b *float32, stride int)
-// For r < 4: dst[r·dStride:][0:c] = Σₜ a[r·aStride+t]·b[t·stride:][0:c], c ≤ 64 the bits of mask,
-// nv = ⌈c/16⌉ ≥ 2, one fused chain per entry from zero, t = 0, 1, …, k−1 (k ≥ 1).
-TEXT ·mul4AVX512(SB), NOSPLIT, $0-72
+// func mul4AVX512(dst *float32, dStride int, mask uint64, nv int, a *float32, aStride, aTStride int, k int, b *float32, stride int)
+// For r < 4: dst[r·dStride:][0:c] = Σₜ a[r·aStride+t·aTStride]·b[t·stride:][0:c], c ≤ 64 the bits of
+// mask, nv = ⌈c/16⌉ ≥ 2, one fused chain per entry from zero, t = 0, 1, …, k−1 (k ≥ 1).
+TEXT ·mul4AVX512(SB), NOSPLIT, $0-80
 	MOVQ dst+0(FP), DI
 	MOVQ dStride+8(FP), R13
 	SHLQ $2, R13
@@ -449,9 +449,11 @@ TEXT ·mul4AVX512(SB), NOSPLIT, $0-72
 	MOVQ a+32(FP), SI
 	MOVQ aStride+40(FP), R12
 	SHLQ $2, R12
-	MOVQ k+48(FP), R9
-	MOVQ b+56(FP), BX
-	MOVQ stride+64(FP), DX
+	MOVQ aTStride+48(FP), R8
+	SHLQ $2, R8
+	MOVQ k+56(FP), R9
+	MOVQ b+64(FP), BX
+	MOVQ stride+72(FP), DX
 	SHLQ $2, DX
 	LEAQ (SI)(R12*2), R10
 	CMPQ CX, $2
@@ -486,7 +488,7 @@ m2loop:
 	VFMADD231PS Z17, Z22, Z5
 	VFMADD231PS Z16, Z23, Z6
 	VFMADD231PS Z17, Z23, Z7
-	ADDQ $4, R11
+	ADDQ R8, R11
 	ADDQ DX, BX
 	DECQ R9
 	JNZ m2loop
@@ -541,7 +543,7 @@ m3loop:
 	VFMADD231PS Z16, Z23, Z9
 	VFMADD231PS Z17, Z23, Z10
 	VFMADD231PS Z18, Z23, Z11
-	ADDQ $4, R11
+	ADDQ R8, R11
 	ADDQ DX, BX
 	DECQ R9
 	JNZ m3loop
@@ -609,7 +611,7 @@ m4loop:
 	VFMADD231PS Z17, Z23, Z13
 	VFMADD231PS Z18, Z23, Z14
 	VFMADD231PS Z19, Z23, Z15
-	ADDQ $4, R11
+	ADDQ R8, R11
 	ADDQ DX, BX
 	DECQ R9
 	JNZ m4loop
@@ -636,9 +638,9 @@ m4loop:
 	VZEROUPPER
 	RET
 
-// func mul4AVX2(dst *float32, dStride int, c int, a *float32, aStride int, k int, b *float32, stride int)
+// func mul4AVX2(dst *float32, dStride int, c int, a *float32, aStride, aTStride int, k int, b *float32, stride int)
 // mul4AVX512 for 0 < c ≤ 16, two vectors of 8 a row.
-TEXT ·mul4AVX2(SB), NOSPLIT, $0-64
+TEXT ·mul4AVX2(SB), NOSPLIT, $0-72
 	MOVQ dst+0(FP), DI
 	MOVQ dStride+8(FP), R13
 	SHLQ $2, R13
@@ -652,9 +654,11 @@ TEXT ·mul4AVX2(SB), NOSPLIT, $0-64
 	MOVQ a+24(FP), SI
 	MOVQ aStride+32(FP), R12
 	SHLQ $2, R12
-	MOVQ k+40(FP), R9
-	MOVQ b+48(FP), BX
-	MOVQ stride+56(FP), DX
+	MOVQ aTStride+40(FP), R8
+	SHLQ $2, R8
+	MOVQ k+48(FP), R9
+	MOVQ b+56(FP), BX
+	MOVQ stride+64(FP), DX
 	SHLQ $2, DX
 	LEAQ (SI)(R12*2), R10
 	VXORPS Y0, Y0, Y0
@@ -683,7 +687,7 @@ a4loop:
 	VFMADD231PS Y9, Y12, Y5
 	VFMADD231PS Y8, Y13, Y6
 	VFMADD231PS Y9, Y13, Y7
-	ADDQ $4, R11
+	ADDQ R8, R11
 	ADDQ DX, BX
 	DECQ R9
 	JNZ a4loop

@@ -61,21 +61,6 @@ func Rows(n int, fn func(lo, hi int)) {
 	parallel.Run(nb, func(b int) { fn(b*BlockRows, min((b+1)*BlockRows, n)) })
 }
 
-// rowIndex returns 0, 1, …, n−1 as int32: the row indices of a dense operand of AxpyRows.
-func rowIndex(n int) []int32 {
-	iotaMu.Lock()
-	defer iotaMu.Unlock()
-	for len(iotaBuf) < n {
-		iotaBuf = append(iotaBuf, int32(len(iotaBuf)))
-	}
-	return iotaBuf[:n:n]
-}
-
-var (
-	iotaMu  sync.Mutex
-	iotaBuf []int32
-)
-
 func mustDims(what string, m *Mat, r, c int) {
 	if m.R != r || m.C != c || len(m.Data) != r*c {
 		panic(fmt.Sprintf("f32: %s is %d×%d (%d values), want %d×%d", what, m.R, m.C, len(m.Data), r, c))
@@ -130,9 +115,10 @@ func MulHadamard(dst, x, y, b *Mat) {
 }
 
 // TMul sets dst = aᵀ·w for a n×k and w n×c (dst k×c): each block of BlockRows rows is
-// summed from zero, row p of the block's sum by AxpyRowsStrided over column p of a, and
-// the block sums are added in block order in float64. If y is not nil, w⊙y takes the
-// place of w. Cost O(n·k·c).
+// summed from zero, four rows of the block's sum a call of Mul4Strided over four
+// columns of a (one fused chain per entry, in row order; the last one to three rows
+// through a zero-padded scratch), and the block sums are added in block order in
+// float64. If y is not nil, w⊙y takes the place of w. Cost O(n·k·c).
 func TMul(dst, a, w, y *Mat) {
 	n, k, c := a.R, a.C, w.C
 	mustDims("TMul w", w, n, c)
@@ -156,11 +142,22 @@ func TMul(dst, a, w, y *Mat) {
 			}
 		}
 		s := sums[lo/BlockRows*k*c:][:k*c]
-		idx := rowIndex(rows)
 		ab := a.Data[lo*k : hi*k]
-		for p := 0; p < k; p++ {
-			axpyRowsUnchecked(s[p*c:(p+1)*c], ab[p:], k, idx, wb, c)
+		p := 0
+		for ; p+4 <= k; p += 4 {
+			Mul4Strided(s[p*c:], c, ab[p:], 1, k, rows, wb, c, c)
 		}
+		if p == k {
+			return
+		}
+		sa, sd := getScratch(4*rows), getScratch(4*c)
+		defer putScratch(sa)
+		defer putScratch(sd)
+		for t := 0; t < rows; t++ {
+			copy((*sa)[4*t:4*t+k-p], ab[t*k+p:(t+1)*k])
+		}
+		Mul4Strided(*sd, c, *sa, 1, 4, rows, wb, c, c)
+		copy(s[p*c:], (*sd)[:(k-p)*c])
 	})
 	for t := range dst.Data {
 		var v float64
