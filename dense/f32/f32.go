@@ -175,3 +175,20 @@ func Mul4StridedGo(dst []float32, dStride int, a []float32, aStride, aTStride, k
 		}
 	}
 }
+
+// MulElems sets dst[i] = x[i]·y[i] for i < len(dst), 16 (AVX-512) or 8 (AVX2) lanes at
+// once where the processor has them; one rounded product each, so every level gives the
+// same bits. x and y must be at least as long as dst. Cost O(len(dst)).
+func MulElems(dst, x, y []float32) {
+	x, y = x[:len(dst)], y[:len(dst)]
+	done := mulElems(dst, x, y)
+	MulElemsGo(dst[done:], x[done:], y[done:])
+}
+
+// MulElemsGo is MulElems in Go.
+func MulElemsGo(dst, x, y []float32) {
+	x, y = x[:len(dst)], y[:len(dst)]
+	for i := range dst {
+		dst[i] = x[i] * y[i]
+	}
+}

@@ -359,3 +359,31 @@ func TestSigmoidSlopeRange(t *testing.T) {
 		}
 	}
 }
+
+// TestMulElemsLevels holds every level of MulElems to its Go twin bit for bit on ragged
+// sizes (Inf and NaN among the values), writing nothing past dst.
+func TestMulElemsLevels(t *testing.T) {
+	r := rand.New(rand.NewPCG(17, 18))
+	for _, n := range []int{0, 1, 7, 8, 9, 15, 16, 17, 31, 33, 63, 64, 65, 100, 129, 1000} {
+		x, y := randVec(r, n), randVec(r, n+1)
+		if n > 3 {
+			x[1], x[3], y[2] = float32(math.Inf(1)), float32(math.NaN()), 0
+		}
+		want := make([]float32, n)
+		MulElemsGo(want, x, y)
+		for _, l := range levels() {
+			withLevel(t, l)
+			got := make([]float32, n+1)
+			got[n] = 7
+			MulElems(got[:n], x, y)
+			if got[n] != 7 {
+				t.Fatalf("%v n=%d: wrote past dst", l, n)
+			}
+			for i := range want {
+				if math.Float32bits(got[i]) != math.Float32bits(want[i]) || want[i] == want[i] && want[i] != x[i]*y[i] {
+					t.Errorf("%v n=%d: %d: %v, Go form %v", l, n, i, got[i], want[i])
+				}
+			}
+		}
+	}
+}

@@ -129,3 +129,26 @@ func sigmoidSlope(f, fp []float32) int {
 	}
 	return n
 }
+
+//go:noescape
+func mulElemsAVX512(dst, x, y *float32, n int)
+
+//go:noescape
+func mulElemsAVX2(dst, x, y *float32, n int)
+
+// mulElems is MulElemsGo in assembly on the first multiple of 16 (AVX-512) or 8 (AVX2)
+// entries, and returns how many it did (0 at LevelGo).
+func mulElems(dst, x, y []float32) int {
+	var n int
+	switch level {
+	case LevelAVX512:
+		if n = len(dst) &^ 15; n > 0 {
+			mulElemsAVX512(&dst[0], &x[0], &y[0], n)
+		}
+	case LevelAVX2:
+		if n = len(dst) &^ 7; n > 0 {
+			mulElemsAVX2(&dst[0], &x[0], &y[0], n)
+		}
+	}
+	return n
+}

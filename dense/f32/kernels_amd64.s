@@ -819,3 +819,87 @@ s2loop:
 	JNZ s2loop
 	VZEROUPPER
 	RET
+
+// func mulElemsAVX512(dst, x, y *float32, n int)
+// dst[i] = x[i]·y[i] for i < n (a multiple of 16, > 0), 64 floats a step while it can.
+TEXT ·mulElemsAVX512(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+me5wide:
+	CMPQ CX, $64
+	JLT me5one
+	VMOVUPS 0(SI), Z0
+	VMOVUPS 64(SI), Z1
+	VMOVUPS 128(SI), Z2
+	VMOVUPS 192(SI), Z3
+	VMULPS 0(DX), Z0, Z0
+	VMULPS 64(DX), Z1, Z1
+	VMULPS 128(DX), Z2, Z2
+	VMULPS 192(DX), Z3, Z3
+	VMOVUPS Z0, 0(DI)
+	VMOVUPS Z1, 64(DI)
+	VMOVUPS Z2, 128(DI)
+	VMOVUPS Z3, 192(DI)
+	ADDQ $256, SI
+	ADDQ $256, DX
+	ADDQ $256, DI
+	SUBQ $64, CX
+	JMP me5wide
+me5one:
+	TESTQ CX, CX
+	JZ me5done
+	VMOVUPS 0(SI), Z0
+	VMULPS 0(DX), Z0, Z0
+	VMOVUPS Z0, 0(DI)
+	ADDQ $64, SI
+	ADDQ $64, DX
+	ADDQ $64, DI
+	SUBQ $16, CX
+	JMP me5one
+me5done:
+	VZEROUPPER
+	RET
+
+// func mulElemsAVX2(dst, x, y *float32, n int)
+// mulElemsAVX512 eight floats a vector, n a multiple of 8 (> 0).
+TEXT ·mulElemsAVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+me2wide:
+	CMPQ CX, $32
+	JLT me2one
+	VMOVUPS 0(SI), Y0
+	VMOVUPS 32(SI), Y1
+	VMOVUPS 64(SI), Y2
+	VMOVUPS 96(SI), Y3
+	VMULPS 0(DX), Y0, Y0
+	VMULPS 32(DX), Y1, Y1
+	VMULPS 64(DX), Y2, Y2
+	VMULPS 96(DX), Y3, Y3
+	VMOVUPS Y0, 0(DI)
+	VMOVUPS Y1, 32(DI)
+	VMOVUPS Y2, 64(DI)
+	VMOVUPS Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DX
+	ADDQ $128, DI
+	SUBQ $32, CX
+	JMP me2wide
+me2one:
+	TESTQ CX, CX
+	JZ me2done
+	VMOVUPS 0(SI), Y0
+	VMULPS 0(DX), Y0, Y0
+	VMOVUPS Y0, 0(DI)
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP me2one
+me2done:
+	VZEROUPPER
+	RET

@@ -21,3 +21,5 @@ func mul4(dst []float32, dStride int, a []float32, aStride, aTStride, k int, b [
 }
 
 func sigmoidSlope(f, fp []float32) int { return 0 }
+
+func mulElems(dst, x, y []float32) int { return 0 }

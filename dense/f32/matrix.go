@@ -105,9 +105,7 @@ func MulHadamard(dst, x, y, b *Mat) {
 		ws := getScratch((hi - lo) * k)
 		defer putScratch(ws)
 		w := *ws
-		for t := range w {
-			w[t] = x.Data[lo*k+t] * y.Data[lo*k+t]
-		}
+		MulElems(w, x.Data[lo*k:], y.Data[lo*k:])
 		// w holds rows [lo, hi): shift so that row i of the product reads w[(i−lo)·k:].
 		sub := &Mat{R: hi - lo, C: b.C, Data: dst.Data[lo*b.C : hi*b.C]}
 		mulBlock(sub, w, b, 0, hi-lo)
@@ -137,9 +135,7 @@ func TMul(dst, a, w, y *Mat) {
 			wbs := getScratch(rows * c)
 			defer putScratch(wbs)
 			wb = *wbs
-			for t := range wb {
-				wb[t] = w.Data[lo*c+t] * y.Data[lo*c+t]
-			}
+			MulElems(wb, w.Data[lo*c:], y.Data[lo*c:])
 		}
 		s := sums[lo/BlockRows*k*c:][:k*c]
 		ab := a.Data[lo*k : hi*k]
