@@ -192,7 +192,7 @@ func TestSigmoid(t *testing.T) {
 // rows of c, and the assembly levels to each other bit for bit.
 func TestMul4Levels(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 10))
-	for _, c := range []int{1, 7, 8, 15, 16, 17, 31, 33, 40, 47, 48, 63, 64, 65, 100, 129} {
+	for _, c := range []int{1, 7, 8, 15, 16, 17, 31, 33, 36, 40, 41, 47, 48, 63, 64, 65, 100, 104, 129} {
 		for _, k := range []int{1, 2, 5, 40, 128} {
 			for _, byCols := range []bool{false, true} {
 				dStride, aStride, aTStride, stride := c+3, k+1, 1, c+c%4

@@ -87,15 +87,22 @@ func dot(x, y []float32) float32 {
 func mul4AVX512(dst *float32, dStride int, mask uint64, nv int, a *float32, aStride, aTStride int, k int, b *float32, stride int)
 
 //go:noescape
+func mul4AVX512Y(dst *float32, dStride int, c int, a *float32, aStride, aTStride int, k int, b *float32, stride int)
+
+//go:noescape
 func mul4AVX2(dst *float32, dStride int, c int, a *float32, aStride, aTStride int, k int, b *float32, stride int)
 
-// mul4 is Mul4StridedGo in assembly, 64 columns a call in AVX-512 and 16 in AVX2; the
-// caller has checked the bounds.
+// mul4 is Mul4StridedGo in assembly, 64 columns a call in AVX-512 (33 to 40 as two
+// 16-lane vectors and an 8-lane one) and 16 in AVX2; the caller has checked the bounds.
 func mul4(dst []float32, dStride int, a []float32, aStride, aTStride, k int, b []float32, stride, c int) {
 	switch level {
 	case LevelAVX512:
 		for lo := 0; lo < c; lo += 64 {
 			w := min(64, c-lo)
+			if w > 32 && w <= 40 {
+				mul4AVX512Y(&dst[lo], dStride, w, &a[0], aStride, aTStride, k, &b[lo], stride)
+				continue
+			}
 			mul4AVX512(&dst[lo], dStride, 1<<w-1, max(2, (w+15)/16), &a[0], aStride, aTStride, k, &b[lo], stride)
 		}
 	case LevelAVX2:
