@@ -108,6 +108,29 @@ func DotGo(x, y []float32) float32 {
 	return reduce16(&s)
 }
 
+// DotRows sets d[t] = Dot(x, b[idx[t]·stride:]) for t < len(idx), in one call: the same
+// bits as Dot row by row. d must be at least as long as idx, and every row idx[t] of
+// len(x) floats must lie inside b. Cost O(len(idx)·len(x)).
+func DotRows(d, x []float32, idx []int32, b []float32, stride int) {
+	if len(idx) == 0 {
+		return
+	}
+	_ = d[len(idx)-1]
+	if len(x) == 0 {
+		clear(d[:len(idx)])
+		return
+	}
+	checkRows(idx, b, stride, len(x))
+	dotRowsUnchecked(d, x, idx, b, stride)
+}
+
+// DotRowsGo is DotRows in Go.
+func DotRowsGo(d, x []float32, idx []int32, b []float32, stride int) {
+	for t, r := range idx {
+		d[t] = DotGo(x, b[int(r)*stride:][:len(x)])
+	}
+}
+
 // reduce16 adds the 16 lanes pairwise: l and l+8, l and l+4, l and l+2, then 0 and 1.
 func reduce16(s *[16]float32) float32 {
 	for w := 8; w >= 1; w /= 2 {

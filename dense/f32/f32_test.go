@@ -387,3 +387,50 @@ func TestMulElemsLevels(t *testing.T) {
 		}
 	}
 }
+
+// TestDotRowsLevels holds DotRows, at every level, to Dot row by row at the same level
+// bit for bit (and so to the Go twin within tolerance), on ragged lengths, writing
+// nothing past d[:len(idx)].
+func TestDotRowsLevels(t *testing.T) {
+	r := rand.New(rand.NewPCG(19, 20))
+	for _, n := range []int{0, 1, 7, 8, 15, 16, 17, 31, 32, 33, 40, 47, 48, 64, 65, 100} {
+		for _, m := range []int{1, 2, 5, 50} {
+			stride, rows := n+n%3, m+4
+			x, b := randVec(r, n), randVec(r, rows*stride+1)
+			idx := make([]int32, m)
+			for i := range idx {
+				idx[i] = int32(r.IntN(rows))
+			}
+			want := make([]float32, m)
+			DotRowsGo(want, x, idx, b, stride)
+			for _, l := range levels() {
+				withLevel(t, l)
+				got := make([]float32, m+1)
+				got[m] = 7
+				DotRows(got, x, idx, b, stride)
+				if got[m] != 7 {
+					t.Fatalf("%v n=%d m=%d: wrote past d", l, n, m)
+				}
+				for i, row := range idx {
+					y := b[int(row)*stride:][:n]
+					if one := Dot(x, y); math.Float32bits(got[i]) != math.Float32bits(one) {
+						t.Errorf("%v n=%d m=%d: d[%d] = %v, Dot %v", l, n, m, i, got[i], one)
+					}
+					var scale float64
+					for j := range x {
+						scale += math.Abs(float64(x[j]) * float64(y[j]))
+					}
+					if d := math.Abs(float64(got[i] - want[i])); d > tolerance*scale {
+						t.Errorf("%v n=%d m=%d: d[%d] = %v, Go form %v", l, n, m, i, got[i], want[i])
+					}
+				}
+			}
+		}
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("row 3 of a 3-row matrix: no panic")
+		}
+	}()
+	DotRows(make([]float32, 1), make([]float32, 4), []int32{3}, make([]float32, 12), 4)
+}

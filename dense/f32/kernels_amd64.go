@@ -159,3 +159,29 @@ func mulElems(dst, x, y []float32) int {
 	}
 	return n
 }
+
+//go:noescape
+func dotRowsAVX512(d, x *float32, n int, idx *int32, m int, b *float32, stride int)
+
+//go:noescape
+func dotRowsAVX2(d, x *float32, n int, idx *int32, m int, b *float32, stride int)
+
+// dotRowsUnchecked is DotRowsGo in assembly, for rows known to lie inside b.
+func dotRowsUnchecked(d, x []float32, idx []int32, b []float32, stride int) {
+	if len(idx) == 0 {
+		return
+	}
+	if len(x) == 0 {
+		clear(d[:len(idx)])
+		return
+	}
+	d = d[:len(idx)]
+	switch level {
+	case LevelAVX512:
+		dotRowsAVX512(&d[0], &x[0], len(x), &idx[0], len(idx), &b[0], stride)
+	case LevelAVX2:
+		dotRowsAVX2(&d[0], &x[0], len(x), &idx[0], len(idx), &b[0], stride)
+	default:
+		DotRowsGo(d, x, idx, b, stride)
+	}
+}

@@ -984,3 +984,124 @@ myloop:
 	VMASKMOVPS Y3, Y15, 128(R14)
 	VZEROUPPER
 	RET
+
+// func dotRowsAVX512(d, x *float32, n int, idx *int32, m int, b *float32, stride int)
+// d[t] = dotAVX512(x, b[idx[t]·stride:], n) for t < m (n, m > 0): the same lanes and sums.
+TEXT ·dotRowsAVX512(SB), NOSPLIT, $0-56
+	MOVQ d+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	MOVQ idx+24(FP), R8
+	MOVQ m+32(FP), R9
+	MOVQ b+40(FP), BX
+	MOVQ stride+48(FP), DX
+	SHLQ $2, DX
+	MOVQ CX, R13
+	SHRQ $4, R13
+	ANDQ $15, CX
+	MOVQ $1, AX
+	SHLQ CX, AX
+	DECQ AX
+	KMOVW AX, K1
+dr5row:
+	MOVLQSX (R8), R10
+	IMULQ DX, R10
+	LEAQ (BX)(R10*1), R11
+	MOVQ SI, R12
+	MOVQ R13, R14
+	VXORPS Z0, Z0, Z0
+dr5loop:
+	TESTQ R14, R14
+	JZ dr5tail
+	VMOVUPS (R12), Z1
+	VFMADD231PS (R11), Z1, Z0
+	ADDQ $64, R12
+	ADDQ $64, R11
+	DECQ R14
+	JMP dr5loop
+dr5tail:
+	TESTQ CX, CX
+	JZ dr5sum
+	VMOVUPS.Z (R12), K1, Z1
+	VMOVUPS.Z (R11), K1, Z2
+	VFMADD231PS Z2, Z1, Z0
+dr5sum:
+	VEXTRACTF64X4 $1, Z0, Y1
+	VADDPS Y1, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPS X1, X0, X0
+	VMOVHLPS X0, X0, X1
+	VADDPS X1, X0, X0
+	VMOVSHDUP X0, X1
+	VADDSS X1, X0, X0
+	VMOVSS X0, (DI)
+	ADDQ $4, DI
+	ADDQ $4, R8
+	DECQ R9
+	JNZ dr5row
+	VZEROUPPER
+	RET
+
+// func dotRowsAVX2(d, x *float32, n int, idx *int32, m int, b *float32, stride int)
+// d[t] = dotAVX2(x, b[idx[t]·stride:], n) for t < m (n, m > 0): the same lanes and sums.
+TEXT ·dotRowsAVX2(SB), NOSPLIT, $0-56
+	MOVQ d+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	MOVQ idx+24(FP), R8
+	MOVQ m+32(FP), R9
+	MOVQ b+40(FP), BX
+	MOVQ stride+48(FP), DX
+	SHLQ $2, DX
+	MOVQ CX, R13
+	SHRQ $4, R13
+	ANDQ $15, CX
+	MOVQ CX, X8
+	VPBROADCASTD X8, Y8
+	VMOVDQU iota32<>+0(SB), Y12
+	VPCMPGTD Y12, Y8, Y12
+	VMOVDQU iota32<>+32(SB), Y13
+	VPCMPGTD Y13, Y8, Y13
+dr2row:
+	MOVLQSX (R8), R10
+	IMULQ DX, R10
+	LEAQ (BX)(R10*1), R11
+	MOVQ SI, R12
+	MOVQ R13, R14
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+dr2loop:
+	TESTQ R14, R14
+	JZ dr2tail
+	VMOVUPS (R12), Y2
+	VFMADD231PS (R11), Y2, Y0
+	VMOVUPS 32(R12), Y3
+	VFMADD231PS 32(R11), Y3, Y1
+	ADDQ $64, R12
+	ADDQ $64, R11
+	DECQ R14
+	JMP dr2loop
+dr2tail:
+	TESTQ CX, CX
+	JZ dr2sum
+	VMASKMOVPS (R12), Y12, Y2
+	VMASKMOVPS (R11), Y12, Y4
+	VFMADD231PS Y4, Y2, Y0
+	VMASKMOVPS 32(R12), Y13, Y3
+	VMASKMOVPS 32(R11), Y13, Y5
+	VFMADD231PS Y5, Y3, Y1
+dr2sum:
+	VADDPS Y1, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPS X1, X0, X0
+	VMOVHLPS X0, X0, X1
+	VADDPS X1, X0, X0
+	VMOVSHDUP X0, X1
+	VADDSS X1, X0, X0
+	VMOVSS X0, (DI)
+	ADDQ $4, DI
+	ADDQ $4, R8
+	DECQ R9
+	JNZ dr2row
+	VZEROUPPER
+	RET
