@@ -13,7 +13,10 @@
 //     Mul4Strided the same with the coefficients read down four columns (that of TMul
 //     and Gram);
 //   - Dot(x, y) sums x[j]·y[j] into 16 lanes (lane j mod 16, fused), then adds the
-//     lanes pairwise: l and l+8, l and l+4, l and l+2, then 0 and 1;
+//     lanes pairwise: l and l+8, l and l+4, l and l+2, then 0 and 1; DotRows is Dot
+//     for many rows of one matrix in one call (the edge pass's dots);
+//   - MulElems(dst, x, y) sets dst to x⊙y, one rounded product each, the same bits at
+//     every level;
 //   - SigmoidSlope(f, fp) sets f to σ(f) and fp to σ·(1−σ), σ evaluated by Sigmoid's
 //     float64 steps, 8 (AVX-512) or 4 (AVX2) lanes at once and bit for bit the Go form.
 //
