@@ -88,10 +88,8 @@ func EdgeTerms(su, g *Mat, w *CSR, u *Mat) (sum, sumSq float64) {
 			if len(nb) > 0 {
 				axpyRowsUnchecked(sr, one, 1, nb, u.Data, k)
 			}
-			ui := u.Row(i)
-			for t, j := range nb {
-				v := dot(ui, u.Data[int(j)*k:int(j+1)*k])
-				d[t] = v
+			dotRowsUnchecked(d, u.Row(i), nb, u.Data, k)
+			for _, v := range d[:len(nb)] {
 				s += float64(v)
 				q += float64(v) * float64(v)
 			}

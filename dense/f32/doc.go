@@ -9,9 +9,16 @@
 //     each column summed in two chains, the even t from dst and the odd t from 0, each
 //     term a fused multiply-add, the chains added at the end;
 //   - Mul4(dst, …) forms four rows of a product at once, each entry one chain of fused
-//     multiply-adds from zero (the kernel of Mul, SigmoidMul and MulHadamard);
+//     multiply-adds from zero (the kernel of Mul, SigmoidMul and MulHadamard), and
+//     Mul4Strided the same with the coefficients read down four columns (that of TMul
+//     and Gram);
 //   - Dot(x, y) sums x[j]·y[j] into 16 lanes (lane j mod 16, fused), then adds the
-//     lanes pairwise: l and l+8, l and l+4, l and l+2, then 0 and 1.
+//     lanes pairwise: l and l+8, l and l+4, l and l+2, then 0 and 1; DotRows is Dot
+//     for many rows of one matrix in one call (the edge pass's dots);
+//   - MulElems(dst, x, y) sets dst to x⊙y, one rounded product each, the same bits at
+//     every level;
+//   - SigmoidSlope(f, fp) sets f to σ(f) and fp to σ·(1−σ), σ evaluated by Sigmoid's
+//     float64 steps, 8 (AVX-512) or 4 (AVX2) lanes at once and bit for bit the Go form.
 //
 // The AVX-512 and AVX2 forms do exactly these operations in this order, so they give
 // the same bits as each other (the tests assert it). The Go forms use math.FMA on the

@@ -108,6 +108,29 @@ func DotGo(x, y []float32) float32 {
 	return reduce16(&s)
 }
 
+// DotRows sets d[t] = Dot(x, b[idx[t]·stride:]) for t < len(idx), in one call: the same
+// bits as Dot row by row. d must be at least as long as idx, and every row idx[t] of
+// len(x) floats must lie inside b. Cost O(len(idx)·len(x)).
+func DotRows(d, x []float32, idx []int32, b []float32, stride int) {
+	if len(idx) == 0 {
+		return
+	}
+	_ = d[len(idx)-1]
+	if len(x) == 0 {
+		clear(d[:len(idx)])
+		return
+	}
+	checkRows(idx, b, stride, len(x))
+	dotRowsUnchecked(d, x, idx, b, stride)
+}
+
+// DotRowsGo is DotRows in Go.
+func DotRowsGo(d, x []float32, idx []int32, b []float32, stride int) {
+	for t, r := range idx {
+		d[t] = DotGo(x, b[int(r)*stride:][:len(x)])
+	}
+}
+
 // reduce16 adds the 16 lanes pairwise: l and l+8, l and l+4, l and l+2, then 0 and 1.
 func reduce16(s *[16]float32) float32 {
 	for w := 8; w >= 1; w /= 2 {
@@ -136,6 +159,18 @@ func checkRows(idx []int32, b []float32, stride, c int) {
 // zero, in the order of t. It is the kernel of Mul: each row of b, loaded once, serves
 // four output rows. Cost O(k·c).
 func Mul4(dst []float32, dStride int, a []float32, aStride, k int, b []float32, stride, c int) {
+	Mul4Strided(dst, dStride, a, aStride, 1, k, b, stride, c)
+}
+
+// Mul4Go is Mul4 in Go.
+func Mul4Go(dst []float32, dStride int, a []float32, aStride, k int, b []float32, stride, c int) {
+	Mul4StridedGo(dst, dStride, a, aStride, 1, k, b, stride, c)
+}
+
+// Mul4Strided is Mul4 with the coefficients a[r·aStride + t·aTStride]: with aStride 1 and
+// aTStride the row length of a row-major a, the four rows are four adjacent columns of
+// a, and Mul4Strided forms four rows of aᵀ·b (the kernel of TMul). Cost O(k·c).
+func Mul4Strided(dst []float32, dStride int, a []float32, aStride, aTStride, k int, b []float32, stride, c int) {
 	if c == 0 {
 		return
 	}
@@ -146,21 +181,37 @@ func Mul4(dst []float32, dStride int, a []float32, aStride, k int, b []float32, 
 		}
 		return
 	}
-	_ = a[3*aStride+k-1]
+	_ = a[3*aStride+(k-1)*aTStride]
 	_ = b[(k-1)*stride+c-1]
-	mul4(dst, dStride, a, aStride, k, b, stride, c)
+	mul4(dst, dStride, a, aStride, aTStride, k, b, stride, c)
 }
 
-// Mul4Go is Mul4 in Go.
-func Mul4Go(dst []float32, dStride int, a []float32, aStride, k int, b []float32, stride, c int) {
+// Mul4StridedGo is Mul4Strided in Go.
+func Mul4StridedGo(dst []float32, dStride int, a []float32, aStride, aTStride, k int, b []float32, stride, c int) {
 	for r := 0; r < 4; r++ {
-		ar := a[r*aStride : r*aStride+k]
 		for j := 0; j < c; j++ {
 			var s float32
-			for t, v := range ar {
-				s = fma(v, b[t*stride+j], s)
+			for t := 0; t < k; t++ {
+				s = fma(a[r*aStride+t*aTStride], b[t*stride+j], s)
 			}
 			dst[r*dStride+j] = s
 		}
+	}
+}
+
+// MulElems sets dst[i] = x[i]·y[i] for i < len(dst), 16 (AVX-512) or 8 (AVX2) lanes at
+// once where the processor has them; one rounded product each, so every level gives the
+// same bits. x and y must be at least as long as dst. Cost O(len(dst)).
+func MulElems(dst, x, y []float32) {
+	x, y = x[:len(dst)], y[:len(dst)]
+	done := mulElems(dst, x, y)
+	MulElemsGo(dst[done:], x[done:], y[done:])
+}
+
+// MulElemsGo is MulElems in Go.
+func MulElemsGo(dst, x, y []float32) {
+	x, y = x[:len(dst)], y[:len(dst)]
+	for i := range dst {
+		dst[i] = x[i] * y[i]
 	}
 }

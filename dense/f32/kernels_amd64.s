@@ -430,10 +430,10 @@ pfline:
 pfdone:
 	RET
 
-// func mul4AVX512(dst *float32, dStride int, mask uint64, nv int, a *float32, aStride int, k int, b *float32, stride int)
-// For r < 4: dst[r·dStride:][0:c] = Σₜ a[r·aStride+t]·b[t·stride:][0:c], c ≤ 64 the bits of mask,
-// nv = ⌈c/16⌉ ≥ 2, one fused chain per entry from zero, t = 0, 1, …, k−1 (k ≥ 1).
-TEXT ·mul4AVX512(SB), NOSPLIT, $0-72
+// func mul4AVX512(dst *float32, dStride int, mask uint64, nv int, a *float32, aStride, aTStride int, k int, b *float32, stride int)
+// For r < 4: dst[r·dStride:][0:c] = Σₜ a[r·aStride+t·aTStride]·b[t·stride:][0:c], c ≤ 64 the bits of
+// mask, nv = ⌈c/16⌉ ≥ 2, one fused chain per entry from zero, t = 0, 1, …, k−1 (k ≥ 1).
+TEXT ·mul4AVX512(SB), NOSPLIT, $0-80
 	MOVQ dst+0(FP), DI
 	MOVQ dStride+8(FP), R13
 	SHLQ $2, R13
@@ -449,9 +449,11 @@ TEXT ·mul4AVX512(SB), NOSPLIT, $0-72
 	MOVQ a+32(FP), SI
 	MOVQ aStride+40(FP), R12
 	SHLQ $2, R12
-	MOVQ k+48(FP), R9
-	MOVQ b+56(FP), BX
-	MOVQ stride+64(FP), DX
+	MOVQ aTStride+48(FP), R8
+	SHLQ $2, R8
+	MOVQ k+56(FP), R9
+	MOVQ b+64(FP), BX
+	MOVQ stride+72(FP), DX
 	SHLQ $2, DX
 	LEAQ (SI)(R12*2), R10
 	CMPQ CX, $2
@@ -486,7 +488,7 @@ m2loop:
 	VFMADD231PS Z17, Z22, Z5
 	VFMADD231PS Z16, Z23, Z6
 	VFMADD231PS Z17, Z23, Z7
-	ADDQ $4, R11
+	ADDQ R8, R11
 	ADDQ DX, BX
 	DECQ R9
 	JNZ m2loop
@@ -541,7 +543,7 @@ m3loop:
 	VFMADD231PS Z16, Z23, Z9
 	VFMADD231PS Z17, Z23, Z10
 	VFMADD231PS Z18, Z23, Z11
-	ADDQ $4, R11
+	ADDQ R8, R11
 	ADDQ DX, BX
 	DECQ R9
 	JNZ m3loop
@@ -609,7 +611,7 @@ m4loop:
 	VFMADD231PS Z17, Z23, Z13
 	VFMADD231PS Z18, Z23, Z14
 	VFMADD231PS Z19, Z23, Z15
-	ADDQ $4, R11
+	ADDQ R8, R11
 	ADDQ DX, BX
 	DECQ R9
 	JNZ m4loop
@@ -636,9 +638,9 @@ m4loop:
 	VZEROUPPER
 	RET
 
-// func mul4AVX2(dst *float32, dStride int, c int, a *float32, aStride int, k int, b *float32, stride int)
+// func mul4AVX2(dst *float32, dStride int, c int, a *float32, aStride, aTStride int, k int, b *float32, stride int)
 // mul4AVX512 for 0 < c ≤ 16, two vectors of 8 a row.
-TEXT ·mul4AVX2(SB), NOSPLIT, $0-64
+TEXT ·mul4AVX2(SB), NOSPLIT, $0-72
 	MOVQ dst+0(FP), DI
 	MOVQ dStride+8(FP), R13
 	SHLQ $2, R13
@@ -652,9 +654,11 @@ TEXT ·mul4AVX2(SB), NOSPLIT, $0-64
 	MOVQ a+24(FP), SI
 	MOVQ aStride+32(FP), R12
 	SHLQ $2, R12
-	MOVQ k+40(FP), R9
-	MOVQ b+48(FP), BX
-	MOVQ stride+56(FP), DX
+	MOVQ aTStride+40(FP), R8
+	SHLQ $2, R8
+	MOVQ k+48(FP), R9
+	MOVQ b+56(FP), BX
+	MOVQ stride+64(FP), DX
 	SHLQ $2, DX
 	LEAQ (SI)(R12*2), R10
 	VXORPS Y0, Y0, Y0
@@ -683,7 +687,7 @@ a4loop:
 	VFMADD231PS Y9, Y12, Y5
 	VFMADD231PS Y8, Y13, Y6
 	VFMADD231PS Y9, Y13, Y7
-	ADDQ $4, R11
+	ADDQ R8, R11
 	ADDQ DX, BX
 	DECQ R9
 	JNZ a4loop
@@ -699,5 +703,405 @@ a4loop:
 	ADDQ R13, R14
 	VMASKMOVPS Y6, Y14, 0(R14)
 	VMASKMOVPS Y7, Y15, 32(R14)
+	VZEROUPPER
+	RET
+
+// func sigmoidSlopeAVX512(f, fp *float32, n int, c *[14][4]uint64)
+// For i < n (a multiple of 8, > 0): f[i] = σ(f[i]), fp[i] = f[i]·(1−f[i]), eight lanes of
+// float64 a step in the operations of Sigmoid (c: sigmoidConsts).
+TEXT ·sigmoidSlopeAVX512(SB), NOSPLIT, $0-32
+	MOVQ f+0(FP), SI
+	MOVQ fp+8(FP), DI
+	MOVQ n+16(FP), CX
+	MOVQ c+24(FP), AX
+	VPBROADCASTQ 0(AX), Z16
+	VBROADCASTSD 32(AX), Z17
+	VBROADCASTSD 64(AX), Z18
+	VBROADCASTSD 96(AX), Z19
+	VBROADCASTSD 128(AX), Z20
+	VBROADCASTSD 160(AX), Z21
+	VBROADCASTSD 192(AX), Z22
+	VBROADCASTSD 224(AX), Z23
+	VBROADCASTSD 256(AX), Z24
+	VBROADCASTSD 288(AX), Z25
+	VBROADCASTSD 320(AX), Z26
+	VBROADCASTSD 352(AX), Z27
+	VPBROADCASTQ 384(AX), Z28
+	VMOVUPS 416(AX), Y29
+s5loop:
+	VCVTPS2PD (SI), Z0
+	VPXORQ Z16, Z0, Z0
+	VMULPD Z17, Z0, Z0
+	VCMPPD $3, Z0, Z0, K1
+	VMAXPD Z20, Z0, Z1
+	VMINPD Z19, Z1, Z1
+	VADDPD Z18, Z1, Z2
+	VSUBPD Z18, Z2, Z3
+	VSUBPD Z3, Z1, Z1
+	VMULPD Z21, Z1, Z1
+	VMULPD Z22, Z1, Z4
+	VADDPD Z23, Z4, Z4
+	VMULPD Z1, Z4, Z4
+	VADDPD Z24, Z4, Z4
+	VMULPD Z1, Z4, Z4
+	VADDPD Z25, Z4, Z4
+	VMULPD Z1, Z4, Z4
+	VADDPD Z26, Z4, Z4
+	VMULPD Z1, Z4, Z4
+	VADDPD Z27, Z4, Z4
+	VMULPD Z1, Z4, Z4
+	VADDPD Z27, Z4, Z4
+	VPADDQ Z28, Z2, Z2
+	VPSLLQ $52, Z2, Z2
+	VMULPD Z2, Z4, Z4
+	VADDPD Z27, Z4, Z4
+	VDIVPD Z4, Z27, Z5
+	VMOVAPD Z0, K1, Z5
+	VCVTPD2PS Z5, Y5
+	VSUBPS Y5, Y29, Y6
+	VMULPS Y5, Y6, Y6
+	VMOVUPS Y5, (SI)
+	VMOVUPS Y6, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JNZ s5loop
+	VZEROUPPER
+	RET
+
+// func sigmoidSlopeAVX2(f, fp *float32, n int, c *[14][4]uint64)
+// sigmoidSlopeAVX512 four lanes a step, n a multiple of 4 (> 0).
+TEXT ·sigmoidSlopeAVX2(SB), NOSPLIT, $0-32
+	MOVQ f+0(FP), SI
+	MOVQ fp+8(FP), DI
+	MOVQ n+16(FP), CX
+	MOVQ c+24(FP), AX
+	VMOVUPS 352(AX), Y15
+	VMOVUPS 416(AX), X14
+	VMOVUPS 160(AX), Y13
+s2loop:
+	VCVTPS2PD (SI), Y0
+	VXORPD 0(AX), Y0, Y0
+	VMULPD 32(AX), Y0, Y0
+	VCMPPD $3, Y0, Y0, Y7
+	VMAXPD 128(AX), Y0, Y1
+	VMINPD 96(AX), Y1, Y1
+	VADDPD 64(AX), Y1, Y2
+	VSUBPD 64(AX), Y2, Y3
+	VSUBPD Y3, Y1, Y1
+	VMULPD Y13, Y1, Y1
+	VMULPD 192(AX), Y1, Y4
+	VADDPD 224(AX), Y4, Y4
+	VMULPD Y1, Y4, Y4
+	VADDPD 256(AX), Y4, Y4
+	VMULPD Y1, Y4, Y4
+	VADDPD 288(AX), Y4, Y4
+	VMULPD Y1, Y4, Y4
+	VADDPD 320(AX), Y4, Y4
+	VMULPD Y1, Y4, Y4
+	VADDPD Y15, Y4, Y4
+	VMULPD Y1, Y4, Y4
+	VADDPD Y15, Y4, Y4
+	VPADDQ 384(AX), Y2, Y2
+	VPSLLQ $52, Y2, Y2
+	VMULPD Y2, Y4, Y4
+	VADDPD Y15, Y4, Y4
+	VDIVPD Y4, Y15, Y5
+	VBLENDVPD Y7, Y0, Y5, Y5
+	VCVTPD2PSY Y5, X5
+	VSUBPS X5, X14, X6
+	VMULPS X5, X6, X6
+	VMOVUPS X5, (SI)
+	VMOVUPS X6, (DI)
+	ADDQ $16, SI
+	ADDQ $16, DI
+	SUBQ $4, CX
+	JNZ s2loop
+	VZEROUPPER
+	RET
+
+// func mulElemsAVX512(dst, x, y *float32, n int)
+// dst[i] = x[i]·y[i] for i < n (a multiple of 16, > 0), 64 floats a step while it can.
+TEXT ·mulElemsAVX512(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+me5wide:
+	CMPQ CX, $64
+	JLT me5one
+	VMOVUPS 0(SI), Z0
+	VMOVUPS 64(SI), Z1
+	VMOVUPS 128(SI), Z2
+	VMOVUPS 192(SI), Z3
+	VMULPS 0(DX), Z0, Z0
+	VMULPS 64(DX), Z1, Z1
+	VMULPS 128(DX), Z2, Z2
+	VMULPS 192(DX), Z3, Z3
+	VMOVUPS Z0, 0(DI)
+	VMOVUPS Z1, 64(DI)
+	VMOVUPS Z2, 128(DI)
+	VMOVUPS Z3, 192(DI)
+	ADDQ $256, SI
+	ADDQ $256, DX
+	ADDQ $256, DI
+	SUBQ $64, CX
+	JMP me5wide
+me5one:
+	TESTQ CX, CX
+	JZ me5done
+	VMOVUPS 0(SI), Z0
+	VMULPS 0(DX), Z0, Z0
+	VMOVUPS Z0, 0(DI)
+	ADDQ $64, SI
+	ADDQ $64, DX
+	ADDQ $64, DI
+	SUBQ $16, CX
+	JMP me5one
+me5done:
+	VZEROUPPER
+	RET
+
+// func mulElemsAVX2(dst, x, y *float32, n int)
+// mulElemsAVX512 eight floats a vector, n a multiple of 8 (> 0).
+TEXT ·mulElemsAVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+me2wide:
+	CMPQ CX, $32
+	JLT me2one
+	VMOVUPS 0(SI), Y0
+	VMOVUPS 32(SI), Y1
+	VMOVUPS 64(SI), Y2
+	VMOVUPS 96(SI), Y3
+	VMULPS 0(DX), Y0, Y0
+	VMULPS 32(DX), Y1, Y1
+	VMULPS 64(DX), Y2, Y2
+	VMULPS 96(DX), Y3, Y3
+	VMOVUPS Y0, 0(DI)
+	VMOVUPS Y1, 32(DI)
+	VMOVUPS Y2, 64(DI)
+	VMOVUPS Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DX
+	ADDQ $128, DI
+	SUBQ $32, CX
+	JMP me2wide
+me2one:
+	TESTQ CX, CX
+	JZ me2done
+	VMOVUPS 0(SI), Y0
+	VMULPS 0(DX), Y0, Y0
+	VMOVUPS Y0, 0(DI)
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP me2one
+me2done:
+	VZEROUPPER
+	RET
+
+// func mul4AVX512Y(dst *float32, dStride int, c int, a *float32, aStride, aTStride int, k int, b *float32, stride int)
+// mul4AVX512 for 32 < c ≤ 40: two 16-lane vectors and one 8-lane (masked) vector a row,
+// so that the last 1–8 columns cost half a 16-lane multiply-add.
+TEXT ·mul4AVX512Y(SB), NOSPLIT, $0-72
+	MOVQ dst+0(FP), DI
+	MOVQ dStride+8(FP), R13
+	SHLQ $2, R13
+	MOVQ c+16(FP), AX
+	SUBQ $32, AX
+	MOVQ AX, X9
+	VPBROADCASTD X9, Y9
+	VMOVDQU iota32<>+0(SB), Y15
+	VPCMPGTD Y15, Y9, Y15
+	MOVQ a+24(FP), SI
+	MOVQ aStride+32(FP), R12
+	SHLQ $2, R12
+	MOVQ aTStride+40(FP), R8
+	SHLQ $2, R8
+	MOVQ k+48(FP), R9
+	MOVQ b+56(FP), BX
+	MOVQ stride+64(FP), DX
+	SHLQ $2, DX
+	LEAQ (SI)(R12*2), R10
+	VXORPS Z16, Z16, Z16
+	VXORPS Z17, Z17, Z17
+	VXORPS Z18, Z18, Z18
+	VXORPS Z19, Z19, Z19
+	VXORPS Z20, Z20, Z20
+	VXORPS Z21, Z21, Z21
+	VXORPS Z22, Z22, Z22
+	VXORPS Z23, Z23, Z23
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	XORQ R11, R11
+myloop:
+	VMOVUPS 0(BX), Z24
+	VMOVUPS 64(BX), Z25
+	VMASKMOVPS 128(BX), Y15, Y4
+	VBROADCASTSS (SI)(R11*1), Z5
+	LEAQ (SI)(R12*1), R14
+	VBROADCASTSS (R14)(R11*1), Z6
+	VBROADCASTSS (R10)(R11*1), Z7
+	LEAQ (R10)(R12*1), R14
+	VBROADCASTSS (R14)(R11*1), Z8
+	VFMADD231PS Z24, Z5, Z16
+	VFMADD231PS Z25, Z5, Z17
+	VFMADD231PS Y4, Y5, Y0
+	VFMADD231PS Z24, Z6, Z18
+	VFMADD231PS Z25, Z6, Z19
+	VFMADD231PS Y4, Y6, Y1
+	VFMADD231PS Z24, Z7, Z20
+	VFMADD231PS Z25, Z7, Z21
+	VFMADD231PS Y4, Y7, Y2
+	VFMADD231PS Z24, Z8, Z22
+	VFMADD231PS Z25, Z8, Z23
+	VFMADD231PS Y4, Y8, Y3
+	ADDQ R8, R11
+	ADDQ DX, BX
+	DECQ R9
+	JNZ myloop
+	MOVQ DI, R14
+	VMOVUPS Z16, 0(R14)
+	VMOVUPS Z17, 64(R14)
+	VMASKMOVPS Y0, Y15, 128(R14)
+	ADDQ R13, R14
+	VMOVUPS Z18, 0(R14)
+	VMOVUPS Z19, 64(R14)
+	VMASKMOVPS Y1, Y15, 128(R14)
+	ADDQ R13, R14
+	VMOVUPS Z20, 0(R14)
+	VMOVUPS Z21, 64(R14)
+	VMASKMOVPS Y2, Y15, 128(R14)
+	ADDQ R13, R14
+	VMOVUPS Z22, 0(R14)
+	VMOVUPS Z23, 64(R14)
+	VMASKMOVPS Y3, Y15, 128(R14)
+	VZEROUPPER
+	RET
+
+// func dotRowsAVX512(d, x *float32, n int, idx *int32, m int, b *float32, stride int)
+// d[t] = dotAVX512(x, b[idx[t]·stride:], n) for t < m (n, m > 0): the same lanes and sums.
+TEXT ·dotRowsAVX512(SB), NOSPLIT, $0-56
+	MOVQ d+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	MOVQ idx+24(FP), R8
+	MOVQ m+32(FP), R9
+	MOVQ b+40(FP), BX
+	MOVQ stride+48(FP), DX
+	SHLQ $2, DX
+	MOVQ CX, R13
+	SHRQ $4, R13
+	ANDQ $15, CX
+	MOVQ $1, AX
+	SHLQ CX, AX
+	DECQ AX
+	KMOVW AX, K1
+dr5row:
+	MOVLQSX (R8), R10
+	IMULQ DX, R10
+	LEAQ (BX)(R10*1), R11
+	MOVQ SI, R12
+	MOVQ R13, R14
+	VXORPS Z0, Z0, Z0
+dr5loop:
+	TESTQ R14, R14
+	JZ dr5tail
+	VMOVUPS (R12), Z1
+	VFMADD231PS (R11), Z1, Z0
+	ADDQ $64, R12
+	ADDQ $64, R11
+	DECQ R14
+	JMP dr5loop
+dr5tail:
+	TESTQ CX, CX
+	JZ dr5sum
+	VMOVUPS.Z (R12), K1, Z1
+	VMOVUPS.Z (R11), K1, Z2
+	VFMADD231PS Z2, Z1, Z0
+dr5sum:
+	VEXTRACTF64X4 $1, Z0, Y1
+	VADDPS Y1, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPS X1, X0, X0
+	VMOVHLPS X0, X0, X1
+	VADDPS X1, X0, X0
+	VMOVSHDUP X0, X1
+	VADDSS X1, X0, X0
+	VMOVSS X0, (DI)
+	ADDQ $4, DI
+	ADDQ $4, R8
+	DECQ R9
+	JNZ dr5row
+	VZEROUPPER
+	RET
+
+// func dotRowsAVX2(d, x *float32, n int, idx *int32, m int, b *float32, stride int)
+// d[t] = dotAVX2(x, b[idx[t]·stride:], n) for t < m (n, m > 0): the same lanes and sums.
+TEXT ·dotRowsAVX2(SB), NOSPLIT, $0-56
+	MOVQ d+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	MOVQ idx+24(FP), R8
+	MOVQ m+32(FP), R9
+	MOVQ b+40(FP), BX
+	MOVQ stride+48(FP), DX
+	SHLQ $2, DX
+	MOVQ CX, R13
+	SHRQ $4, R13
+	ANDQ $15, CX
+	MOVQ CX, X8
+	VPBROADCASTD X8, Y8
+	VMOVDQU iota32<>+0(SB), Y12
+	VPCMPGTD Y12, Y8, Y12
+	VMOVDQU iota32<>+32(SB), Y13
+	VPCMPGTD Y13, Y8, Y13
+dr2row:
+	MOVLQSX (R8), R10
+	IMULQ DX, R10
+	LEAQ (BX)(R10*1), R11
+	MOVQ SI, R12
+	MOVQ R13, R14
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+dr2loop:
+	TESTQ R14, R14
+	JZ dr2tail
+	VMOVUPS (R12), Y2
+	VFMADD231PS (R11), Y2, Y0
+	VMOVUPS 32(R12), Y3
+	VFMADD231PS 32(R11), Y3, Y1
+	ADDQ $64, R12
+	ADDQ $64, R11
+	DECQ R14
+	JMP dr2loop
+dr2tail:
+	TESTQ CX, CX
+	JZ dr2sum
+	VMASKMOVPS (R12), Y12, Y2
+	VMASKMOVPS (R11), Y12, Y4
+	VFMADD231PS Y4, Y2, Y0
+	VMASKMOVPS 32(R12), Y13, Y3
+	VMASKMOVPS 32(R11), Y13, Y5
+	VFMADD231PS Y5, Y3, Y1
+dr2sum:
+	VADDPS Y1, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPS X1, X0, X0
+	VMOVHLPS X0, X0, X1
+	VADDPS X1, X0, X0
+	VMOVSHDUP X0, X1
+	VADDSS X1, X0, X0
+	VMOVSS X0, (DI)
+	ADDQ $4, DI
+	ADDQ $4, R8
+	DECQ R9
+	JNZ dr2row
 	VZEROUPPER
 	RET

@@ -61,21 +61,6 @@ func Rows(n int, fn func(lo, hi int)) {
 	parallel.Run(nb, func(b int) { fn(b*BlockRows, min((b+1)*BlockRows, n)) })
 }
 
-// rowIndex returns 0, 1, …, n−1 as int32: the row indices of a dense operand of AxpyRows.
-func rowIndex(n int) []int32 {
-	iotaMu.Lock()
-	defer iotaMu.Unlock()
-	for len(iotaBuf) < n {
-		iotaBuf = append(iotaBuf, int32(len(iotaBuf)))
-	}
-	return iotaBuf[:n:n]
-}
-
-var (
-	iotaMu  sync.Mutex
-	iotaBuf []int32
-)
-
 func mustDims(what string, m *Mat, r, c int) {
 	if m.R != r || m.C != c || len(m.Data) != r*c {
 		panic(fmt.Sprintf("f32: %s is %d×%d (%d values), want %d×%d", what, m.R, m.C, len(m.Data), r, c))
@@ -120,9 +105,7 @@ func MulHadamard(dst, x, y, b *Mat) {
 		ws := getScratch((hi - lo) * k)
 		defer putScratch(ws)
 		w := *ws
-		for t := range w {
-			w[t] = x.Data[lo*k+t] * y.Data[lo*k+t]
-		}
+		MulElems(w, x.Data[lo*k:], y.Data[lo*k:])
 		// w holds rows [lo, hi): shift so that row i of the product reads w[(i−lo)·k:].
 		sub := &Mat{R: hi - lo, C: b.C, Data: dst.Data[lo*b.C : hi*b.C]}
 		mulBlock(sub, w, b, 0, hi-lo)
@@ -130,9 +113,10 @@ func MulHadamard(dst, x, y, b *Mat) {
 }
 
 // TMul sets dst = aᵀ·w for a n×k and w n×c (dst k×c): each block of BlockRows rows is
-// summed from zero, row p of the block's sum by AxpyRowsStrided over column p of a, and
-// the block sums are added in block order in float64. If y is not nil, w⊙y takes the
-// place of w. Cost O(n·k·c).
+// summed from zero, four rows of the block's sum a call of Mul4Strided over four
+// columns of a (one fused chain per entry, in row order; the last one to three rows
+// through a zero-padded scratch), and the block sums are added in block order in
+// float64. If y is not nil, w⊙y takes the place of w. Cost O(n·k·c).
 func TMul(dst, a, w, y *Mat) {
 	n, k, c := a.R, a.C, w.C
 	mustDims("TMul w", w, n, c)
@@ -151,16 +135,25 @@ func TMul(dst, a, w, y *Mat) {
 			wbs := getScratch(rows * c)
 			defer putScratch(wbs)
 			wb = *wbs
-			for t := range wb {
-				wb[t] = w.Data[lo*c+t] * y.Data[lo*c+t]
-			}
+			MulElems(wb, w.Data[lo*c:], y.Data[lo*c:])
 		}
 		s := sums[lo/BlockRows*k*c:][:k*c]
-		idx := rowIndex(rows)
 		ab := a.Data[lo*k : hi*k]
-		for p := 0; p < k; p++ {
-			axpyRowsUnchecked(s[p*c:(p+1)*c], ab[p:], k, idx, wb, c)
+		p := 0
+		for ; p+4 <= k; p += 4 {
+			Mul4Strided(s[p*c:], c, ab[p:], 1, k, rows, wb, c, c)
 		}
+		if p == k {
+			return
+		}
+		sa, sd := getScratch(4*rows), getScratch(4*c)
+		defer putScratch(sa)
+		defer putScratch(sd)
+		for t := 0; t < rows; t++ {
+			copy((*sa)[4*t:4*t+k-p], ab[t*k+p:(t+1)*k])
+		}
+		Mul4Strided(*sd, c, *sa, 1, 4, rows, wb, c, c)
+		copy(s[p*c:], (*sd)[:(k-p)*c])
 	})
 	for t := range dst.Data {
 		var v float64
@@ -195,17 +188,16 @@ func SigmoidMul(f, fp, u, h *Mat) {
 	c := h.C
 	Rows(u.R, func(lo, hi int) {
 		mulBlock(f, u.Data, h, lo, hi)
-		for t := lo * c; t < hi*c; t++ {
-			s := Sigmoid(f.Data[t])
-			f.Data[t], fp.Data[t] = s, s*(1-s)
-		}
+		SigmoidSlope(f.Data[lo*c:hi*c], fp.Data[lo*c:hi*c])
 	})
 }
 
 // Sigmoid returns 1/(1+e⁻ˣ) in float32, with e⁻ˣ = 2ⁿ·2ᶠ (n = round(−x·log₂e), |f| ≤ ½)
 // and 2ᶠ by a degree-6 polynomial in float64 (relative error below 2⁻²⁴ before the final
 // rounding; within two ulps of the rounded sigmoid); for |x·log₂e| beyond 1000 it
-// returns 0 or 1, as float32 rounds the sigmoid. Cost O(1).
+// returns 0 or 1, as float32 rounds the sigmoid, and for NaN a NaN. Every step is one
+// rounded float64 operation (the conversions keep the compiler from fusing them), so
+// that the vector forms of SigmoidSlope give the same bits. Cost O(1).
 func Sigmoid(x float32) float32 {
 	z := -float64(x) * math.Log2E
 	switch {
@@ -220,10 +212,49 @@ func Sigmoid(x float32) float32 {
 	f := z - n
 	// 2^f = e^(f·ln2), Taylor to degree 6 (truncation below 2⁻²⁹ for |f| ≤ ½).
 	t := f * math.Ln2
-	p := 1 + t*(1+t*(1.0/2+t*(1.0/6+t*(1.0/24+t*(1.0/120+t*(1.0/720))))))
+	p := 1.0 / 720
+	for _, c := range [...]float64{1.0 / 120, 1.0 / 24, 1.0 / 6, 1.0 / 2, 1, 1} {
+		p = float64(t*p) + c
+	}
 	e := p * math.Float64frombits(uint64(int64(n)+1023)<<52)
 	return float32(1 / (1 + e))
 }
+
+// SigmoidSlope sets f[i] = σ(f[i]) and fp[i] = σ(f[i])·(1−σ(f[i])) for i < len(f), σ as
+// Sigmoid computes it, in AVX-512 (8 lanes of float64) or AVX2 (4 lanes) where the
+// processor has them: the same operations in the same order, so the same bits as
+// SigmoidSlopeGo at every level. fp must be at least as long as f. Cost O(len(f)).
+func SigmoidSlope(f, fp []float32) {
+	fp = fp[:len(f)]
+	done := sigmoidSlope(f, fp)
+	SigmoidSlopeGo(f[done:], fp[done:])
+}
+
+// SigmoidSlopeGo is SigmoidSlope in Go.
+func SigmoidSlopeGo(f, fp []float32) {
+	fp = fp[:len(f)]
+	for i, x := range f {
+		s := Sigmoid(x)
+		f[i], fp[i] = s, s*(1-s)
+	}
+}
+
+// sigmoidConsts are the constants of the vector forms of Sigmoid, each four times (one
+// 32-byte vector): the sign bit, log₂e, 1.5·2⁵², 1000, −1000, ln 2, the polynomial's
+// coefficients 1/720, 1/120, 1/24, 1/6, 1/2, 1, the exponent bias 1023 (an integer) and
+// float32 1 twice.
+var sigmoidConsts = func() (c [14][4]uint64) {
+	bits := []uint64{1 << 63}
+	for _, v := range []float64{math.Log2E, 0x1.8p52, 1000, -1000, math.Ln2, 1.0 / 720, 1.0 / 120, 1.0 / 24, 1.0 / 6, 1.0 / 2, 1} {
+		bits = append(bits, math.Float64bits(v))
+	}
+	one32 := uint64(math.Float32bits(1))
+	bits = append(bits, 1023, one32<<32|one32)
+	for i, b := range bits {
+		c[i] = [4]uint64{b, b, b, b}
+	}
+	return c
+}()
 
 // scratchPool holds the kernels' scratch slices, so that iterations allocate nothing
 // once warm.

@@ -70,6 +70,19 @@ func TestProducts(t *testing.T) {
 				want.Mul(A.T(), &xy)
 				near(t, "TMul", gotT, &want)
 
+				for _, kk := range []int{1, 2, 3, 6, 13} { // every remainder of k mod 4
+					sub := NewMat(n, kk)
+					for i := 0; i < n; i++ {
+						copy(sub.Row(i), a.Row(i)[:kk])
+					}
+					gotG := NewMat(kk, kk)
+					Gram(gotG, sub)
+					S := sub.Dense()
+					want.Reset()
+					want.Mul(S.T(), S)
+					near(t, "Gram", gotG, &want)
+				}
+
 				f, fp := NewMat(n, c), NewMat(n, c)
 				SigmoidMul(f, fp, a, b)
 				want.Reset()
