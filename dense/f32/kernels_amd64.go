@@ -4,10 +4,11 @@ package f32
 
 import "golang.org/x/sys/cpu"
 
-// bestLevel is the best level the processor has: AVX-512 F, or AVX2 with FMA.
+// bestLevel is the best level the processor has: AVX-512 F with DQ and VL (the kernels
+// use VEXTRACTF32X8 and masked 256-bit forms), or AVX2 with FMA.
 var bestLevel = func() Level {
 	switch {
-	case cpu.X86.HasAVX512F:
+	case cpu.X86.HasAVX512F && cpu.X86.HasAVX512DQ && cpu.X86.HasAVX512VL && cpu.X86.HasFMA:
 		return LevelAVX512
 	case cpu.X86.HasAVX2 && cpu.X86.HasFMA:
 		return LevelAVX2
