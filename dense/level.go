@@ -1,25 +1,17 @@
 package dense
 
+import "github.com/nagc-harness/nagc/internal/simd"
+
 // Level is an instruction set the kernels run with. Every level gives the same bits (each
 // kernel computes its Go form's operations in its order), so the level changes only the
 // speed.
-type Level int
+type Level = simd.Level
 
 const (
-	LevelGo     Level = iota // the Go kernels, on any processor
-	LevelAVX2                // 256-bit vectors
-	LevelAVX512              // 512-bit vectors (AVX-512 F and VL) in the row products
+	LevelGo     = simd.Go     // the Go kernels, on any processor
+	LevelAVX2   = simd.AVX2   // 256-bit vectors
+	LevelAVX512 = simd.AVX512 // 512-bit vectors (AVX-512 F and VL) in the row products
 )
-
-func (l Level) String() string {
-	switch l {
-	case LevelAVX2:
-		return "avx2"
-	case LevelAVX512:
-		return "avx512"
-	}
-	return "go"
-}
 
 // KernelLevel returns the instruction set the kernels use on this processor.
 func KernelLevel() Level {

@@ -1,25 +1,17 @@
 package kmeans
 
+import "github.com/nagc-harness/nagc/internal/simd"
+
 // Level is the instruction set the generated tile kernels run with: every level gives the
 // same bits (each kernel computes its Go form's operations in its order), so the level
 // changes only the speed.
-type Level int
+type Level = simd.Level
 
 const (
-	LevelGo     Level = iota // the Go forms, on any processor
-	LevelAVX2                // 256-bit vectors
-	LevelAVX512              // 512-bit vectors (AVX-512 F)
+	LevelGo     = simd.Go     // the Go forms, on any processor
+	LevelAVX2   = simd.AVX2   // 256-bit vectors
+	LevelAVX512 = simd.AVX512 // 512-bit vectors (AVX-512 F)
 )
-
-func (l Level) String() string {
-	switch l {
-	case LevelAVX2:
-		return "avx2"
-	case LevelAVX512:
-		return "avx512"
-	}
-	return "go"
-}
 
 // level is the level in use: the best the processor has (bestLevel), lowered by tests
 // through setLevel.

@@ -1,25 +1,19 @@
 package f32
 
-import "math"
+import (
+	"math"
 
-// Level is the instruction set the kernels run with.
-type Level int
-
-const (
-	LevelGo     Level = iota // the Go forms, on any processor
-	LevelAVX2                // 256-bit vectors with FMA
-	LevelAVX512              // 512-bit vectors (AVX-512 F)
+	"github.com/nagc-harness/nagc/internal/simd"
 )
 
-func (l Level) String() string {
-	switch l {
-	case LevelAVX2:
-		return "avx2"
-	case LevelAVX512:
-		return "avx512"
-	}
-	return "go"
-}
+// Level is the instruction set the kernels run with.
+type Level = simd.Level
+
+const (
+	LevelGo     = simd.Go     // the Go forms, on any processor
+	LevelAVX2   = simd.AVX2   // 256-bit vectors with FMA
+	LevelAVX512 = simd.AVX512 // 512-bit vectors (AVX-512 F, DQ and VL, with FMA)
+)
 
 // level is the level in use: bestLevel, lowered by SetLevel.
 var level = bestLevel
