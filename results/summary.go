@@ -2,6 +2,7 @@ package results
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"sort"
@@ -389,11 +390,7 @@ func Summarize(points []*PointStats, rules []string) ([]Selection, error) {
 // FormatParams formats a grid point's parameters as "key=value …" in sorted key order,
 // values as fmt's %v prints them: how summaries name a point.
 func FormatParams(params map[string]any) string {
-	keys := make([]string, 0, len(params))
-	for k := range params {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+	keys := slices.Sorted(maps.Keys(params))
 	parts := make([]string, len(keys))
 	for i, k := range keys {
 		parts[i] = fmt.Sprintf("%s=%v", k, params[k])

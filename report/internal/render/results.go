@@ -2,8 +2,9 @@ package render
 
 import (
 	"fmt"
+	"maps"
 	"math"
-	"sort"
+	"slices"
 	"strings"
 	"sync"
 
@@ -474,11 +475,7 @@ func paramFloat(params map[string]any, key string) float64 {
 // "iterations" included) compactly in sorted order, e.g. "init=kmeans iterations=100
 // k2=20 lambda=1e-4 rho=0.95".
 func ParamString(params map[string]any) string {
-	keys := make([]string, 0, len(params))
-	for k := range params {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+	keys := slices.Sorted(maps.Keys(params))
 	parts := make([]string, len(keys))
 	for i, k := range keys {
 		if v := paramFloat(params, k); !math.IsNaN(v) {
