@@ -24,7 +24,16 @@ type Ticks struct {
 // Ticks implements plot.Ticker.
 func (t Ticks) Ticks(lo, hi float64) []plot.Tick {
 	if !(hi > lo) || math.IsInf(hi-lo, 0) {
-		return []plot.Tick{{Value: lo, Label: formatTick(lo, 1, t.scale())}}
+		// one value: labelled to four significant digits, trailing zeros dropped
+		step := 1.0
+		if a := math.Abs(lo / t.scale()); a > 0 && !math.IsInf(a, 0) {
+			step = math.Min(1, math.Pow(10, math.Floor(math.Log10(a))-3))
+		}
+		label := formatTick(lo, step*t.scale(), t.scale())
+		if strings.Contains(label, ".") {
+			label = strings.TrimSuffix(strings.TrimRight(label, "0"), ".")
+		}
+		return []plot.Tick{{Value: lo, Label: label}}
 	}
 	step := tickStep(lo, hi)
 	var ticks []plot.Tick

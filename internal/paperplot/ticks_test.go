@@ -106,3 +106,17 @@ func TestPieces(t *testing.T) {
 		t.Errorf("Plain = %q", got)
 	}
 }
+
+// An axis of one value labels it to four significant digits, not rounded to a whole
+// number (parallel coordinates whose finished trials all share one value).
+func TestTicksOneValue(t *testing.T) {
+	for _, c := range []struct {
+		v, scale float64
+		want     string
+	}{{0.5948, 0, "0.5948"}, {0.59481234, 0, "0.5948"}, {7, 0, "7"}, {1234.5, 0, "1234"}, {0, 0, "0"}, {-0.25, 0, "−0.25"}, {0.003, 0.001, "3"}} {
+		got := Ticks{Scale: c.scale}.Ticks(c.v, c.v)
+		if len(got) != 1 || got[0].Value != c.v || got[0].Label != c.want {
+			t.Errorf("Ticks(%v, %v) scale %v = %v, want one tick labelled %q", c.v, c.v, c.scale, got, c.want)
+		}
+	}
+}
