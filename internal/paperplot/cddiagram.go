@@ -28,7 +28,9 @@ type CDDiagram struct {
 
 // NewCDDiagram returns the diagram of methods names at average ranks ranks with
 // critical difference cd. It needs two or more methods, as many ranks as names, ranks
-// in [1, k] and cd > 0. With no Height set, the height grows with the number of methods.
+// in [1, k] and cd > 0. With no Width set, the width is the column width or, where the
+// labels need more, as wide as they need beside an axis of 8 em; with no Height set, the
+// height grows with the number of methods.
 func (s Style) NewCDDiagram(title string, names []string, ranks []float64, cd float64) (*CDDiagram, error) {
 	k := len(names)
 	if k < 2 || len(ranks) != k || !(cd > 0) {
@@ -40,9 +42,13 @@ func (s Style) NewCDDiagram(title string, names []string, ranks []float64, cd fl
 		}
 	}
 	d := &CDDiagram{Style: s, Title: title, names: names, ranks: ranks, cd: cd}
-	if s.Height <= 0 {
+	if s.Width <= 0 { // wide enough for the labels beside an axis of at least 8 em
 		w, _ := s.Size()
-		d.Style.Width = w
+		fs := s.fontSize()
+		leftW, rightW := d.labelWidths(d.textStyle())
+		d.Style.Width = max(w, leftW+rightW+10*fs+2*margin)
+	}
+	if s.Height <= 0 {
 		lines := 4.6 + 0.6*float64(len(d.Cliques())) + 1.5*float64((k+1)/2) + 0.5
 		if s.Title {
 			lines += 1.5
@@ -92,24 +98,36 @@ func (d *CDDiagram) Save(stem string, formats ...string) ([]string, error) {
 	return d.Style.Save(stem, formats, d.Draw)
 }
 
+// textStyle is the style of the diagram's labels.
+func (d *CDDiagram) textStyle() draw.TextStyle {
+	ts := draw.TextStyle{Color: color.Black, Font: plot.DefaultFont, Handler: Super}
+	ts.Font.Size = d.Style.fontSize()
+	return ts
+}
+
+// labelWidths returns the widths of the widest label on each side: the better half of
+// the methods is named on the left, the rest on the right.
+func (d *CDDiagram) labelWidths(ts draw.TextStyle) (left, right vg.Length) {
+	half := (len(d.names) + 1) / 2
+	for pos, i := range d.order() {
+		if pos < half {
+			left = max(left, ts.Width(d.label(i)))
+		} else {
+			right = max(right, ts.Width(d.label(i)))
+		}
+	}
+	return left, right
+}
+
 // Draw draws the diagram on c.
 func (d *CDDiagram) Draw(c draw.Canvas) {
 	fs := d.Style.fontSize()
-	ts := draw.TextStyle{Color: color.Black, Font: plot.DefaultFont, Handler: Super}
-	ts.Font.Size = fs
+	ts := d.textStyle()
 	line := draw.LineStyle{Color: color.Black, Width: vg.Points(0.6)}
 	k := len(d.names)
 	order := d.order()
-	// Labels take the sides: the widest label of each side decides its margin.
 	half := (k + 1) / 2
-	var leftW, rightW vg.Length
-	for pos, i := range order {
-		if pos < half {
-			leftW = max(leftW, ts.Width(d.label(i)))
-		} else {
-			rightW = max(rightW, ts.Width(d.label(i)))
-		}
-	}
+	leftW, rightW := d.labelWidths(ts)
 	left, right := c.Min.X+leftW+fs, c.Max.X-rightW-fs
 	if right-left < 4*fs { // too narrow for the labels: the axis keeps a third
 		w := c.Size().X

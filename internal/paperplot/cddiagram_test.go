@@ -45,3 +45,31 @@ func TestRankLabelStep(t *testing.T) {
 		}
 	}
 }
+
+// Long labels widen the diagram beyond the column so that no label is cut at the edge;
+// short ones keep the column width.
+func TestCDDiagramWidensForLabels(t *testing.T) {
+	long := make([]string, 20)
+	ranks := make([]float64, 20)
+	for i := range long {
+		long[i] = fmt.Sprintf("a method with a long name %d (its authors' code)", i)
+		ranks[i] = float64(i + 1)
+	}
+	for _, c := range []struct {
+		names []string
+		ranks []float64
+		wider bool
+	}{{long, ranks, true}, {[]string{"A", "B", "C"}, []float64{1, 2, 3}, false}} {
+		d, err := Style{}.NewCDDiagram("", c.names, c.ranks, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		l, r := d.labelWidths(d.textStyle())
+		if need := l + r + 10*d.Style.fontSize() + 2*margin; d.Style.Width < need && c.wider {
+			t.Errorf("%d methods: width %v, labels need %v", len(c.names), d.Style.Width, need)
+		}
+		if (d.Style.Width > ColumnWidth) != c.wider {
+			t.Errorf("%d methods: width %v against the column's %v, want wider %v", len(c.names), d.Style.Width, ColumnWidth, c.wider)
+		}
+	}
+}
