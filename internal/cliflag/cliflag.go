@@ -88,12 +88,16 @@ func parseQuietly(fs *flag.FlagSet, args []string) error {
 // hints maps options a user may type to the option of another name that does it, with
 // the value it takes.
 var hints = map[string][2]string{
-	"label-file":  {"labels", "FILE"},
-	"label_file":  {"labels", "FILE"},
-	"results-dir": {"results", "DIR"},
-	"out-dir":     {"out", "DIR"},
-	"threads":     {"workers", "N"},
-	"jobs":        {"workers", "N"},
+	"label-file":    {"labels", "FILE"},
+	"label_file":    {"labels", "FILE"},
+	"results-dir":   {"results", "DIR"},
+	"out-dir":       {"out", "DIR"},
+	"threads":       {"workers", "N"},
+	"jobs":          {"workers", "N"},
+	"attributes":    {"features", "FILE"},
+	"attrs":         {"features", "FILE"},
+	"node-features": {"features", "FILE"},
+	"feat":          {"features", "FILE"},
 }
 
 // Message rewrites an error of fs.Parse (the flag package's wording, such as "flag

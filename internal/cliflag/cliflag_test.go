@@ -20,6 +20,7 @@ func TestParse(t *testing.T) {
 		{args: []string{"a", "--k1", "3", "b"}, pos: []string{"a", "b"}},
 		{args: []string{"--kl", "3"}, msg: "nagc x: unknown option --kl (did you mean --k1?)"},
 		{args: []string{"--label-file", "f"}, msg: "nagc x: unknown option --label-file (did you mean --labels FILE?)"},
+		{args: []string{"--attributes", "f"}, msg: "nagc x: unknown option --attributes (did you mean --features FILE?)"},
 		{args: []string{"--zzzzzz"}, msg: "nagc x: unknown option --zzzzzz (the options are listed below)"},
 		{args: []string{"--k1"}, msg: "nagc x: --k1 needs a value (--k1 VALUE)"},
 		{args: []string{"--k1", "two"}, msg: `nagc x: --k1 "two": want a whole number`},
@@ -35,6 +36,7 @@ func TestParse(t *testing.T) {
 			fs.Float64("rho", 0, "weight")
 			fs.Bool("json", false, "JSON")
 			fs.String("labels", "", "labels")
+			fs.String("features", "", "features")
 			pos, err := Parse(fs, tc.args)
 			if tc.msg == "" {
 				if err != nil || !reflect.DeepEqual(pos, tc.pos) {
