@@ -263,21 +263,6 @@ func ArgmaxRows(u *mat.Dense) []int {
 	return labels
 }
 
-// nanToEps replaces every NaN entry of d by machine epsilon, as the authors' code does
-// after each multiplicative update (0/0 → ε).
-func nanToEps(d *mat.Dense) {
-	raw := d.RawMatrix()
-	r, c := d.Dims()
-	for i := 0; i < r; i++ {
-		row := raw.Data[i*raw.Stride : i*raw.Stride+c]
-		for j, v := range row {
-			if v != v {
-				row[j] = eps
-			}
-		}
-	}
-}
-
 // eps is float64 machine epsilon (numpy's np.finfo(float).eps).
 const eps = 2.220446049250313e-16
 

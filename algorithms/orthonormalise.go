@@ -15,21 +15,14 @@ import (
 // paper) is one block, summed in row order as a serial loop sums it.
 const gsBlockRows = 1 << 16
 
-// nmfOrthonormalise makes the columns of q orthonormal in place by modified Gram–Schmidt
-// applied twice; a column that is (numerically) dependent on the previous ones is set to
-// zero. Cost O(r·c²), split by blocks of rows over parallel.Threads; it allocates r·c floats
-// (orthonormaliser reuses them).
-func nmfOrthonormalise(q *mat.Dense) {
-	var o orthonormaliser
-	o.apply(q)
-}
-
-// orthonormaliser is nmfOrthonormalise with its r·c column buffer, its per-block sums
-// and its block task kept between calls, so that an orthonormalisation allocates nothing
-// once the buffer is large enough.
+// orthonormaliser makes the columns of a matrix orthonormal in place by modified
+// Gram–Schmidt applied twice (a column numerically dependent on the previous ones is set
+// to zero), at cost O(r·c²) split by blocks of rows over parallel.Threads; it keeps its
+// r·c column buffer, its per-block sums and its block task between calls, so that an
+// orthonormalisation allocates nothing once the buffer is large enough.
 type orthonormaliser struct{ g gramSchmidt }
 
-// apply makes the columns of q orthonormal in place, as nmfOrthonormalise. The columns
+// apply makes the columns of q orthonormal in place (see orthonormaliser). The columns
 // are copied out and back in one pass over q's rows each, and every projection's update
 // of column j is fused with the next dot product it feeds (the next projection's, or the
 // final norm's), which reads the updated entries in the same order: the arithmetic and so

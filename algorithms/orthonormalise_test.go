@@ -13,7 +13,7 @@ import (
 )
 
 // orthonormaliseSeparatePasses is modified Gram–Schmidt applied twice with a separate
-// pass over memory for every dot product and every update: the form nmfOrthonormalise
+// pass over memory for every dot product and every update: the form the orthonormaliser
 // had before its passes were fused, kept as the reference for its bits.
 func orthonormaliseSeparatePasses(q *mat.Dense) { gramSchmidtTwice(q, nmfDot) }
 

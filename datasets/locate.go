@@ -165,12 +165,6 @@ func exists(path string) bool {
 	return err == nil
 }
 
-// isDir reports whether path is an existing directory.
-func isDir(path string) bool {
-	fi, err := os.Stat(path)
-	return err == nil && fi.IsDir()
-}
-
 // Load returns the dataset called name, in any format Open reads: "synthetic" gives
 // Synthetic(DefaultSynthetic()), "synthetic:SHAPE[,key=value…]" gives SyntheticShape
 // (see ParseShape; e.g. "synthetic:arxiv"), anything else is found by Locate and read by Open with
