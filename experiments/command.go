@@ -103,8 +103,8 @@ func (c *Config) configDir() string {
 }
 
 // validateCommandRow checks the keys of a program row (command, timeout, reads_labels)
-// and, for algorithm: command, its options and grid, which pass to the program as they
-// are. It reports whether m is a command row.
+// and, for algorithm: command, its options and grid or space, which pass to the program
+// as they are. It reports whether m is a command row.
 func (c *Config) validateCommandRow(m MethodSpec) (bool, error) {
 	if m.Algorithm.Value != command.Name {
 		for _, k := range []struct {
@@ -125,10 +125,6 @@ func (c *Config) validateCommandRow(m MethodSpec) (bool, error) {
 	}
 	if _, err := c.rowProgram(m); err != nil {
 		return true, err
-	}
-	if keys := sortedKeys(m.Space); len(keys) > 0 {
-		n := m.Space[keys[0]]
-		return true, c.errf(n.Line, "space", "a row with algorithm: command takes a grid, not a search space: searches run built-in methods only (a program of yours can be neither stopped at a rung nor continued from its factors); list its values under grid:")
 	}
 	for _, d := range m.Datasets {
 		if !c.hasDataset(d.Value) {
@@ -164,7 +160,12 @@ func (c *Config) validateCommandRow(m MethodSpec) (bool, error) {
 			}
 		}
 	}
-	return true, nil
+	return true, c.validateSpace(m, nil, func(key string, v *yaml.Node) error {
+		if key == paramReadsLabels {
+			return c.errf(v.Line, key, "reads_labels is a key of the row, not a space")
+		}
+		return nil
+	})
 }
 
 // rowProgram returns the program of command row m: its argv (a non-empty list of

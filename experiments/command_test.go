@@ -245,18 +245,3 @@ methods:
 		t.Errorf("graph files %v, want one with labels and one without", graphs)
 	}
 }
-
-// TestCommandRowRefusesSpace: a search space on a command row is a config error naming
-// its line, not a sweep whose every run fails.
-func TestCommandRowRefusesSpace(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "c.yaml")
-	src := "name: s\nseed: 1\nrestarts: 1\ndatasets: [synthetic]\nmethods:\n  - name: Mine\n    algorithm: command\n    command: [true]\n    space:\n      alpha: {log: [0.01, 1]}\n"
-	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	_, err := LoadConfig(path)
-	if err == nil || !strings.Contains(err.Error(), "c.yaml:10") || !strings.Contains(err.Error(), "space: a row with algorithm: command takes a grid, not a search space: searches run built-in methods only") {
-		t.Fatalf("LoadConfig = %v, want a c.yaml:10 error pointing to grid", err)
-	}
-}

@@ -10,6 +10,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/nagc-harness/nagc/algorithms"
+	"github.com/nagc-harness/nagc/algorithms/command"
 	"github.com/nagc-harness/nagc/internal/suggest"
 	"github.com/nagc-harness/nagc/results"
 	"github.com/nagc-harness/nagc/search"
@@ -289,10 +290,10 @@ func spaceParam(key string, n *yaml.Node) (search.Param, error) {
 	return p, nil
 }
 
-// validateSpace checks the space of row m (whose algorithm takes params): not with a
-// grid, each key an option of the method and not a fixed option, every value or bound
-// one the method accepts (check), and the row's search settings. It returns every fault
-// it finds, joined.
+// validateSpace checks the space of row m (whose algorithm takes params; nil for a
+// program of the user's, which takes any key): not with a grid, each key an option of
+// the method and not a fixed option, every value or bound one the method accepts
+// (check), and the row's search settings. It returns every fault it finds, joined.
 func (c *Config) validateSpace(m MethodSpec, params []string, check func(key string, v *yaml.Node) error) error {
 	if m.Search != nil && len(m.Space) == 0 {
 		return c.errf(m.Search.line, "search", "row %q has a search block but no space", m.Name.Value)
@@ -319,7 +320,7 @@ func (c *Config) validateSpace(m MethodSpec, params []string, check func(key str
 		spaceOK = spaceOK && err == nil
 		_, fixed := m.Options[key]
 		switch {
-		case !contains(params, key):
+		case params != nil && !contains(params, key):
 			errs = append(errs, c.errf(n.Line, key, "%s has no option %s%s (its options: %s)", m.Algorithm.Value, key,
 				suggest.DidYouMean(key, params), strings.Join(params, ", ")))
 		case key == "iterations":
@@ -409,7 +410,11 @@ func (c *Config) checkSearch(m MethodSpec, s *SearchSpec, sp search.Space, space
 			suggest.DidYouMean(s.Prune, []string{PruneNone, PruneHalving, PruneHyperband}))
 		return errors.Join(errs...)
 	}
-	if params, _ := algorithms.Params(m.Algorithm.Value); !contains(params, "iterations") {
+	if m.Algorithm.Value == command.Name {
+		if err := c.checkProgramBudget(m, s); err != nil {
+			return errors.Join(append(errs, err)...)
+		}
+	} else if params, _ := algorithms.Params(m.Algorithm.Value); !contains(params, "iterations") {
 		fault("prune", "%s has no iterations to halve", m.Algorithm.Value)
 		return errors.Join(errs...)
 	}

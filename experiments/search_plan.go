@@ -56,6 +56,9 @@ func (c *Config) searchTasks(loaded []*LoadedDataset, total int) ([]*searchTask,
 			params, _ := algorithms.Params(m.Algorithm.Value)
 			_, fixed := m.Options["iterations"]
 			t.iterations = contains(params, "iterations") && (s.Prune != PruneNone || c.Iterations > 0 || fixed)
+			if m.program != nil { // a program's rungs are refits given the rung's iterations
+				t.iterations = s.Prune != PruneNone
+			}
 			plan += s.Trials * len(t.rungs) * c.Restarts
 			out = append(out, t)
 		}
@@ -193,7 +196,8 @@ func gridPoint(sp search.Space, i int) []float64 {
 func (t *searchTask) key(x []float64) string { return canonicalParams(t.params(x, 0)) }
 
 // params returns the options of a fit of point x: the row's fixed options, the point's
-// values (k1 resolved) and, where the search sets them, iterations.
+// values (k1 resolved), where the search sets them, iterations, and for a program that
+// reads the labels, paramReadsLabels.
 func (t *searchTask) params(x []float64, iterations int) map[string]any {
 	p := map[string]any{}
 	for key, n := range t.row.Options {
@@ -207,6 +211,9 @@ func (t *searchTask) params(x []float64, iterations int) map[string]any {
 	if t.iterations && iterations > 0 {
 		p["iterations"] = iterations
 	}
+	if t.row.ReadsLabels {
+		p[paramReadsLabels] = true
+	}
 	return p
 }
 
@@ -214,16 +221,21 @@ func (t *searchTask) params(x []float64, iterations int) map[string]any {
 // restart r.
 func (t *searchTask) run(trial, b int, x []float64, k, r int) Run {
 	params := t.params(x, t.rungs[k])
-	id := searchRunID(t.ds.Identity, t.row.Algorithm.Value, t.row.Name.Value, params, t.ds.K1, r, trial)
+	var argv []string
+	if t.row.program != nil {
+		argv = t.row.program.Argv
+	}
+	id := searchRunID(t.ds.Identity, t.row.Algorithm.Value, t.row.Name.Value, params, t.ds.K1, r, trial, argv)
 	plan := t.plan0 + 1 + ((trial-1)*len(t.rungs)+k)*t.cfg.Restarts + r
 	return Run{ID: id, Dataset: t.ds.Name, Methods: []string{t.row.Name.Value}, Algorithm: t.row.Algorithm.Value,
-		Params: params, K1: t.ds.K1, Restart: r, Seed: RunSeed(t.cfg.Seed, t.ds.Identity, r), Plan: plan}
+		Params: params, K1: t.ds.K1, Restart: r, Seed: RunSeed(t.cfg.Seed, t.ds.Identity, r), Program: t.row.program, Plan: plan}
 }
 
 // searchRunID returns the id of a run of a search: its dataset, method, row, options
-// (the rung's iterations among them), k1, restart and trial. Two trials at the same
-// point are two runs.
-func searchRunID(dataset, algorithm, row string, params map[string]any, k1, restart, trial int) string {
+// (the rung's iterations among them), k1, restart, trial and, for a command row, its
+// program's argv (absent from the hashed text of a built-in method). Two trials at the
+// same point are two runs.
+func searchRunID(dataset, algorithm, row string, params map[string]any, k1, restart, trial int, argv []string) string {
 	b, _ := json.Marshal(struct {
 		Dataset   string         `json:"dataset"`
 		Algorithm string         `json:"algorithm"`
@@ -232,7 +244,8 @@ func searchRunID(dataset, algorithm, row string, params map[string]any, k1, rest
 		K1        int            `json:"k1"`
 		Restart   int            `json:"restart"`
 		Trial     int            `json:"trial"`
-	}{dataset, algorithm, row, params, k1, restart, trial})
+		Command   []string       `json:"command,omitempty"`
+	}{dataset, algorithm, row, params, k1, restart, trial, argv})
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:8])
 }

@@ -306,7 +306,7 @@ func (env *searchEnv) fit(t *searchTask, j searchJob) *results.Record {
 	rec := newRecord(j.run)
 	info := j.info
 	rec.Search = &info
-	m, err := algorithms.New(j.run.Algorithm, j.run.Params)
+	m, err := newMethod(job{Run: j.run, resultsDir: env.dir}, env.concurrent)
 	if err == nil {
 		err = algorithms.CheckMemory(m, in, j.run.K1, env.concurrent)
 	}
@@ -357,7 +357,9 @@ func (env *searchEnv) fit(t *searchTask, j searchJob) *results.Record {
 // fitPart fits method m on in for job j, part "main" or "heldout": continued from the
 // factors of j's previous fit where they are kept and m is an algorithms.Continuer (the
 // result then reads as the straight fit: the previous fit's loss curve, its
-// description, all iterations), else from the start. It returns the iterations it ran.
+// description, all iterations), else from the start (a program of the user's always:
+// it is given its rung's iterations, and runs them all). It returns the iterations it
+// ran.
 func (env *searchEnv) fitPart(m algorithms.Method, in algorithms.Input, j searchJob, part string) (*algorithms.Result, int, error) {
 	its := j.run.Params["iterations"]
 	c, ok := m.(algorithms.Continuer)
@@ -384,6 +386,9 @@ func (env *searchEnv) fitPart(m algorithms.Method, in algorithms.Input, j search
 	res, err := m.Fit(env.ctx, in, j.run.K1, j.run.Seed)
 	if err != nil {
 		return nil, 0, err
+	}
+	if its := programIterations(j.run); its > 0 {
+		res.Iterations = its // a program, refitted from the start: all of them
 	}
 	return res, res.Iterations, nil
 }
@@ -434,13 +439,15 @@ func (t *searchTask) settings() map[string]any {
 		v, _ := scalar(&n)
 		opts[k] = v
 	}
-	return map[string]any{
+	settings := map[string]any{
 		"sampler": t.spec.Sampler, "trials": t.spec.Trials, "batch": t.spec.Batch, "rule": t.spec.Rule,
 		"prune": t.spec.Prune, "rungs": t.rungs, "first_restarts": t.restartsAt(0, 0), "restarts": t.cfg.Restarts,
 		"seed": t.cfg.Seed, "space": space, "options": opts, "algorithm": t.row.Algorithm.Value,
 		"holdout": t.cfg.Holdout, "metrics": t.cfg.Metrics, "k1": t.ds.K1,
 		"proposals": proposalsVersion,
 	}
+	t.programSettings(settings)
+	return settings
 }
 
 // searchFileName returns a file name for the search of row on a dataset.

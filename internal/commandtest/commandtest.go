@@ -41,6 +41,11 @@ const (
 	Spread   = "spread"   // labels 10·(i mod k1) − 7: ids that are not 0…k−1
 	Shape    = "shape"    // reads only the number of vertices (adj_shape), writes labels i mod k1 and no info
 	KMeans   = "kmeans"   // nagc's k-means (algorithms.KMeans{}) of the graph file's attributes
+	// Tuned is nagc's k-means of the attributes, one start, into the "clusters" parameter's
+	// clusters (default k1) in at most the "iterations" parameter's iterations (default
+	// k-means' own); info {"mode": "tuned", "n": n, "iterations": the parameter}. A
+	// program with a budget, for searches.
+	Tuned = "tuned"
 )
 
 // Main plays the program when os.Args[1] is Arg, then exits; otherwise it returns at
@@ -97,6 +102,11 @@ func play() error {
 			labels[i] = strconv.Itoa(l)
 		}
 		info = fmt.Sprintf(`{"mode": %q, "n": %d, "fit_seconds": %g}`, mode, n, res.FitTime.Seconds())
+	case Tuned:
+		if labels, err = tuned(g, job); err != nil {
+			return err
+		}
+		info = fmt.Sprintf(`{"mode": %q, "n": %d, "iterations": %v}`, mode, n, job.Params["iterations"])
 	case Truth:
 		if g.Labels == nil {
 			return fmt.Errorf("the graph file %s has no labels", job.Graph)
@@ -135,6 +145,26 @@ func play() error {
 		return err
 	}
 	return os.WriteFile(job.InfoOut, []byte(info), 0o644)
+}
+
+// tuned returns the labels of mode Tuned.
+func tuned(g *datasets.Graph, job command.Job) ([]string, error) {
+	k, its := job.K1, 0
+	if c, ok := job.Params["clusters"].(float64); ok {
+		k = int(c)
+	}
+	if it, ok := job.Params["iterations"].(float64); ok {
+		its = int(it)
+	}
+	res, err := algorithms.KMeans{NInit: 1, MaxIter: its}.Fit(context.Background(), algorithms.Input{Adj: g.Adj, X: g.X}, k, job.Seed)
+	if err != nil {
+		return nil, err
+	}
+	labels := make([]string, len(res.Labels))
+	for i, l := range res.Labels {
+		labels[i] = strconv.Itoa(l)
+	}
+	return labels, nil
 }
 
 // writeShape writes labels i mod k1 for the number of vertices read from the graph
