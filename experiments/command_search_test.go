@@ -61,6 +61,12 @@ func TestCommandSearch(t *testing.T) {
 			})
 		}
 	}
+	// With holdout: the program is also fitted on the graph with edges held out (a
+	// graph file of its own), and the search maximises its held-out value.
+	t.Run("tpe-halving-heldout", func(t *testing.T) {
+		text := strings.Replace(programSearch(SamplerTPE, PruneHalving), "restarts: 2\n", "restarts: 2\nholdout: 0.2\n", 1)
+		testCommandSearch(t, mustLoad(t, strings.Replace(text, "rule: modularity", "rule: heldout", 1)), PruneHalving)
+	})
 }
 
 func testCommandSearch(t *testing.T, cfg *Config, prune string) {
@@ -100,6 +106,9 @@ func testCommandSearch(t *testing.T, cfg *Config, prune string) {
 		}
 		if r.Status != results.StatusDone {
 			t.Fatalf("trial %d: %s %s", s.Trial, r.Status, r.Error)
+		}
+		if _, ok := r.Metrics[results.MetricHeldOut]; ok != (cfg.Holdout > 0) {
+			t.Errorf("trial %d: held-out value recorded %v with holdout %v", s.Trial, ok, cfg.Holdout)
 		}
 		want := rungs[s.Rung]
 		if fmt.Sprint(r.Params["iterations"]) != fmt.Sprint(want) || r.Iterations != want || r.IterationsRun != want || r.Info["iterations"] != fmt.Sprint(want) {
