@@ -190,17 +190,7 @@ func TestCommandSearchResume(t *testing.T) {
 // (never the failing program), among the trials that completed the last rung.
 func TestCommandSearchSummary(t *testing.T) {
 	cfg := mustLoad(t, programSearch(SamplerTPE, PruneHalving))
-	dir := t.TempDir()
-	executeSearch(t, cfg, Options{ResultsDir: dir, Workers: 2})
-	s, err := results.SummarizeDir(dir, results.SelectModularity)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var b bytes.Buffer
-	if err := s.WriteText(&b); err != nil {
-		t.Fatal(err)
-	}
-	st := SearchStatusOf(cfg, s.Records)
+	b, st := summarizeSearch(t, cfg)
 	if len(st) != 1 {
 		t.Fatalf("%d searches, want 1", len(st))
 	}
@@ -215,6 +205,23 @@ func TestCommandSearchSummary(t *testing.T) {
 	if strings.Contains(b.String(), "mode="+commandtest.Exit1) {
 		t.Errorf("summary chose the failing program:\n%s", b.String())
 	}
+}
+
+// summarizeSearch runs the searches of cfg on 2 workers into a new folder and returns
+// the text of its summary (rule modularity) and the status of each search.
+func summarizeSearch(t *testing.T, cfg *Config) (*bytes.Buffer, []SearchStatus) {
+	t.Helper()
+	dir := t.TempDir()
+	executeSearch(t, cfg, Options{ResultsDir: dir, Workers: 2})
+	s, err := results.SummarizeDir(dir, results.SelectModularity)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := s.WriteText(&b); err != nil {
+		t.Fatal(err)
+	}
+	return &b, SearchStatusOf(cfg, s.Records)
 }
 
 // A search over a program whose files changed after runs were recorded (a script

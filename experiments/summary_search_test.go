@@ -12,18 +12,7 @@ import (
 // The summary of a search says, per search, how many of its trials its rules choose
 // among (those that completed the last rung), as nagc status counts them.
 func TestSummaryNamesTheSearchesTrials(t *testing.T) {
-	cfg := mustLoad(t, searchConfig)
-	dir := t.TempDir()
-	executeSearch(t, cfg, Options{ResultsDir: dir, Workers: 2})
-	s, err := results.SummarizeDir(dir, results.SelectModularity)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var b bytes.Buffer
-	if err := s.WriteText(&b); err != nil {
-		t.Fatal(err)
-	}
-	statuses := SearchStatusOf(cfg, s.Records)
+	b, statuses := summarizeSearch(t, mustLoad(t, searchConfig))
 	if len(statuses) != 2 {
 		t.Fatalf("%d searches, want 2", len(statuses))
 	}
