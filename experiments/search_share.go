@@ -16,9 +16,10 @@ type rungShare struct {
 	// from is the chain's results folder: its records count as recorded, and its
 	// search/factors folder holds the factors a search keeps between rungs.
 	from string
-	// recorded holds the runs from records, whatever their status (a failed search fit
-	// is finished); done those recorded done, with the held-out fit the config asks for.
-	recorded, done map[string]bool
+	// recorded holds the runs from records, whatever their status; finished those of
+	// them failed (a failed run is a result: it would fail again) or done with the
+	// held-out fit the config asks for.
+	recorded, finished map[string]bool
 	// i and n: this is share i (0-based) of n; n = 0 executes nothing (AdvanceChain).
 	i, n int
 	// search is the ordinal of the search being replayed and next the position, among
@@ -38,20 +39,20 @@ func newRungShare(from string, holdout float64, i, n int) (*rungShare, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &rungShare{from: from, recorded: map[string]bool{}, done: map[string]bool{}, i: i, n: n}
+	s := &rungShare{from: from, recorded: map[string]bool{}, finished: map[string]bool{}, i: i, n: n}
 	for _, r := range results.Latest(recs) {
 		s.recorded[r.RunID] = true
-		s.done[r.RunID] = r.Status == results.StatusDone && hasHeldOut(&r, holdout)
+		s.finished[r.RunID] = r.Status != results.StatusDone || hasHeldOut(&r, holdout)
 	}
 	return s, nil
 }
 
-// unrecordedRuns returns the grid runs of todo that the chain's folder does not hold as
-// done.
+// unrecordedRuns returns the grid runs of todo that the chain's folder does not hold
+// finished.
 func (s *rungShare) unrecordedRuns(todo []job) []job {
 	var out []job
 	for _, j := range todo {
-		if !s.done[j.ID] {
+		if !s.finished[j.ID] {
 			out = append(out, j)
 		}
 	}
@@ -117,7 +118,8 @@ func (env *searchEnv) goesOn() bool {
 
 // ExecuteShare runs share opt.Shard of opt.Shards of what the chain's results folder
 // from lacks, into opt.ResultsDir (a folder of its own: one writer per folder): the
-// grid runs of the shard (Options.Shard) that from does not hold as done, then, of every
+// grid runs of the shard (Options.Shard) that from does not hold finished (done, or
+// failed: a failed run is a result), then, of every
 // search, the fits of its current rung (the first with fits from does not record) whose
 // position among them plus the search's ordinal ≡ shard (mod shards); the search stops
 // there, to go on once from holds every share's fits (AdvanceChain). Proposals
@@ -142,7 +144,8 @@ func ExecuteShare(ctx context.Context, cfg *Config, opt Options, from string) (*
 
 // ChainState is what a chained sweep's results folder lacks, as AdvanceChain finds it.
 type ChainState struct {
-	// Grid counts the planned runs not recorded as done.
+	// Grid counts the planned runs not recorded finished (done, or failed: a failed run
+	// is a result, which the chain does not run again).
 	Grid int
 	// Fits counts the fits of the searches' current rungs not recorded; Searches the
 	// searches with such fits.
@@ -207,7 +210,7 @@ func sameFolder(a, b string) bool {
 }
 
 // chainPlan plans cfg's sweep for opt (whose chain is set) and returns the plan and
-// its runs of opt's shard that the chain's folder does not hold as done.
+// its runs of opt's shard that the chain's folder does not hold finished.
 func chainPlan(cfg *Config, opt Options) (*sweepPlan, []Run, error) {
 	p, err := planSweep(cfg, opt)
 	if err != nil {
@@ -215,7 +218,7 @@ func chainPlan(cfg *Config, opt Options) (*sweepPlan, []Run, error) {
 	}
 	var grid []Run
 	for _, r := range p.runs {
-		if !opt.chain.done[r.ID] {
+		if !opt.chain.finished[r.ID] {
 			grid = append(grid, r)
 		}
 	}
@@ -224,7 +227,7 @@ func chainPlan(cfg *Config, opt Options) (*sweepPlan, []Run, error) {
 
 // ShareFits returns what ExecuteShare would run first of the chain's results folder
 // from as share i (0-based) of n, fitting nothing and appending no record: the grid runs
-// of the share that from does not hold as done, then the fits of the searches' current
+// of the share that from does not hold finished, then the fits of the searches' current
 // rungs that fall to it, in the order of the searches. Like AdvanceChain it
 // records the searches' settings in from where it has none, and removes the kept
 // factors that from's complete rungs no longer need. It loads cfg's datasets and reads

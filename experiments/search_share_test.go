@@ -154,8 +154,19 @@ func TestShareFitsPartition(t *testing.T) {
 	cfg := mustLoad(t, chainConfig)
 	ctx := context.Background()
 	dir := t.TempDir()
-	// A state mid-sweep: some grid runs and part of the first rungs recorded.
+	// A state mid-sweep: the grid runs and part of the first rungs recorded, one grid
+	// run failed (a result: the chain does not run it again).
 	executeSearch(t, cfg, Options{ResultsDir: dir, Workers: 2, Limit: 9})
+	recs, _, err := results.ReadRecords(filepath.Join(dir, results.RunsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := slices.IndexFunc(recs, func(r results.Record) bool { return r.Search == nil })
+	failed := recs[i]
+	failed.Status, failed.Error = results.StatusFailed, "diverged"
+	if err := appendFile(filepath.Join(dir, results.RunsFile), &failed); err != nil {
+		t.Fatal(err)
+	}
 	st, err := AdvanceChain(ctx, cfg, dir)
 	if err != nil {
 		t.Fatal(err)

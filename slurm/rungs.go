@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -268,8 +269,16 @@ func ChainSubmitted(results string) bool {
 
 // WriteChainJobs writes, for nagc status, the jobs of j's chain still queued or
 // running, each with its tasks' states, or, when none is and the sweep is not
-// complete, the command that resumes the chain.
+// complete, the command that resumes the chain. Off the cluster (no squeue) it says
+// that it cannot tell.
 func (j *Job) WriteChainJobs(ctx context.Context, w io.Writer, complete bool) error {
+	if _, err := exec.LookPath("squeue"); err != nil {
+		if complete {
+			return nil
+		}
+		_, err := fmt.Fprintf(w, "squeue is not on PATH: the chain's jobs are not shown (if none is queued, resume it with %s)\n", j.submitCommand())
+		return err
+	}
 	queued := false
 	for _, kind := range []string{"rungs", "step"} {
 		ids, err := j.Jobs(kind)

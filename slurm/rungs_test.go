@@ -140,6 +140,16 @@ func TestStepChain(t *testing.T) {
 	if _, err := Step(ctx, job, cfg, "100"); err != nil {
 		t.Errorf("the step job 100 itself: %v", err)
 	}
+	// nagc status lists the chain's queued jobs, or says how to resume it.
+	var w strings.Builder
+	if err := job.WriteChainJobs(ctx, &w, false); err != nil || !strings.Contains(w.String(), "array 100: 100 (pending)\n") || strings.Contains(w.String(), "resume") {
+		t.Errorf("chain jobs with array 100 queued: %v\n%s", err, w.String())
+	}
+	os.WriteFile(filepath.Join(dir, "queued"), nil, 0o644)
+	w.Reset()
+	if err := job.WriteChainJobs(ctx, &w, false); err != nil || !strings.Contains(w.String(), "resume it with\n  /bin/true slurm "+job.Config+" --results "+job.Results+" --tasks 3 --rungs --submit\n") {
+		t.Errorf("chain jobs with none queued: %v\n%s", err, w.String())
+	}
 }
 
 // The chain's scripts: the array runs `nagc run --from RESULTS --shard I/N` into

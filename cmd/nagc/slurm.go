@@ -35,6 +35,9 @@ func runSlurm(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		fs.Usage()
 		return errUsage
 	}
+	if *resubmit && !*rungs && slurm.ChainSubmitted(*results) && !slurm.Submitted(*results) {
+		return fmt.Errorf("%s holds a chain of arrays: resume it with --rungs --submit", *results)
+	}
 	if *resubmit && *tasks == 0 {
 		if *tasks, err = shardCount(*results, 0); err != nil {
 			return err
