@@ -81,8 +81,10 @@ func runSearches(ctx context.Context, cfg *Config, opt Options, p *sweepPlan, li
 	}
 	env := &searchEnv{ctx: ctx, cfg: cfg, opt: opt, dir: opt.ResultsDir, latest: map[string]*results.Record{}, record: record, rewrite: rewrite,
 		inputs: map[string]algorithms.Input{}, graphs: p.graphs, splits: algorithms.NewCache(), left: limit, share: opt.chain}
-	if opt.chain != nil { // a share of a chain: the chain's records first, its factors
+	if opt.chain != nil { // a share of a chain: its factors, and its records first
 		env.dir = opt.chain.from
+	}
+	if opt.chain != nil && opt.chain.from != opt.ResultsDir {
 		chained, _, err := results.ReadRecords(filepath.Join(opt.chain.from, results.RunsFile))
 		if err != nil {
 			return err

@@ -119,14 +119,14 @@ func (env *searchEnv) goesOn() bool {
 // ExecuteShare runs share opt.Shard of opt.Shards of what the chain's results folder
 // from lacks, into opt.ResultsDir (a folder of its own: one writer per folder): the
 // grid runs of the shard (Options.Shard) that from does not hold finished (done, or
-// failed: a failed run is a result), then, of every
-// search, the fits of its current rung (the first with fits from does not record) whose
-// position among them plus the search's ordinal ≡ shard (mod shards); the search stops
-// there, to go on once from holds every share's fits (AdvanceChain). Proposals
-// and cuts are the engine's, from the records of from and opt.ResultsDir together, so
-// the records are one machine's. The factors a search keeps between rungs are written
-// to and read from from's search/factors folder, whichever share fitted them. It
-// costs Execute's, plus reading from's records once.
+// failed: a failed run is a result), then, of every search, the fits of its current
+// rung (the first with fits from does not record) whose position among them plus the
+// search's ordinal ≡ shard (mod shards); the search stops there, to go on once from
+// holds every share's fits (AdvanceChain). Proposals and cuts are the engine's, from
+// the records of from and opt.ResultsDir together, so the records are one machine's.
+// The factors a search keeps between rungs are written to and read from from's
+// search/factors folder, whichever share fitted them. It costs Execute's, plus reading
+// from's records twice.
 func ExecuteShare(ctx context.Context, cfg *Config, opt Options, from string) (*Summary, error) {
 	if opt.Shards < 1 || opt.Shard < 0 || opt.Shard >= opt.Shards {
 		return nil, fmt.Errorf("share %d of %d", opt.Shard+1, opt.Shards)
@@ -163,7 +163,7 @@ func (c ChainState) Work() int { return c.Grid + c.Fits }
 // recorded is cut (the cut fits' records appended again, marked, and their kept factors
 // removed) and the next batch proposed, as one machine would; it stops each search at
 // its first rung with fits not recorded and counts them. The caller holds dir's append
-// lock. It loads cfg's datasets and reads dir's records once.
+// lock. It loads cfg's datasets and reads dir's records twice.
 func AdvanceChain(ctx context.Context, cfg *Config, dir string) (ChainState, error) {
 	var st ChainState
 	opt := Options{ResultsDir: dir}
@@ -231,7 +231,7 @@ func chainPlan(cfg *Config, opt Options) (*sweepPlan, []Run, error) {
 // rungs that fall to it, in the order of the searches. Like AdvanceChain it
 // records the searches' settings in from where it has none, and removes the kept
 // factors that from's complete rungs no longer need. It loads cfg's datasets and reads
-// from's records once.
+// from's records twice.
 func ShareFits(ctx context.Context, cfg *Config, from string, i, n int) ([]Run, error) {
 	if n < 1 || i < 0 || i >= n {
 		return nil, fmt.Errorf("share %d of %d", i+1, n)
