@@ -110,7 +110,7 @@ func (j *Job) WriteRungs() (step string, err error) {
 // refuses while a job of the chain is still queued or running, so that a chain stopped
 // (a scancel, an array that recorded nothing) is resumed by submitting it again.
 func (j *Job) SubmitRungs(ctx context.Context, step string, hold bool) (string, error) {
-	if err := j.chainIdle(ctx, ""); err != nil {
+	if err := j.chainIdle(ctx); err != nil {
 		return "", err
 	}
 	var opts []string
@@ -120,17 +120,14 @@ func (j *Job) SubmitRungs(ctx context.Context, step string, hold bool) (string, 
 	return j.Submit(ctx, "step", step, opts...)
 }
 
-// chainIdle returns an error naming a job of j's chain still queued, other than self.
-func (j *Job) chainIdle(ctx context.Context, self string) error {
+// chainIdle returns an error naming a job of j's chain still queued.
+func (j *Job) chainIdle(ctx context.Context) error {
 	for _, kind := range []string{"rungs", "step"} {
 		ids, err := j.Jobs(kind)
 		if err != nil {
 			return err
 		}
 		for _, id := range ids {
-			if id == self {
-				continue
-			}
 			q, err := Queued(ctx, id)
 			if err != nil {
 				return err
@@ -165,11 +162,14 @@ type StepResult struct {
 // after it (MergeAfter). The sweep complete, it submits nothing. An array that recorded
 // nothing ends the chain with an error saying how to resume it (its tasks all failed,
 // were cancelled, or their time limit is shorter than one fit). self is the id of the
-// step job running Step ("" outside one): no other job of the chain may be queued.
+// step job running Step, "" outside one, where no job of the chain may be queued (in
+// the step job, the array it waited for may still be listed as completing).
 func Step(ctx context.Context, j *Job, cfg *experiments.Config, self string) (*StepResult, error) {
 	out := &StepResult{}
-	if err := j.chainIdle(ctx, self); err != nil {
-		return out, err
+	if self == "" {
+		if err := j.chainIdle(ctx); err != nil {
+			return out, err
+		}
 	}
 	last, err := j.mergeArrays(out)
 	if err != nil {
