@@ -120,24 +120,42 @@ func (j *Job) SubmitRungs(ctx context.Context, step string, hold bool) (string, 
 	return j.Submit(ctx, "step", step, opts...)
 }
 
-// chainIdle returns an error naming a job of j's chain still queued.
-func (j *Job) chainIdle(ctx context.Context) error {
+// chainJob is a job of a chain that squeue lists: its kind ("rungs", "step"), id and
+// its tasks' states (Queued).
+type chainJob struct {
+	kind, id string
+	tasks    []string
+}
+
+// queuedJobs returns the jobs of j's chain still queued or running, oldest first of
+// each kind.
+func (j *Job) queuedJobs(ctx context.Context) ([]chainJob, error) {
+	var out []chainJob
 	for _, kind := range []string{"rungs", "step"} {
 		ids, err := j.Jobs(kind)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		for _, id := range ids {
 			q, err := Queued(ctx, id)
 			if err != nil {
-				return err
+				return nil, err
 			}
 			if len(q) > 0 {
-				return fmt.Errorf("job %s of this chain is still queued or running (%s): wait for it, or cancel it (scancel %s), then submit again", id, strings.Join(q, ", "), id)
+				out = append(out, chainJob{kind, id, q})
 			}
 		}
 	}
-	return nil
+	return out, nil
+}
+
+// chainIdle returns an error naming a job of j's chain still queued.
+func (j *Job) chainIdle(ctx context.Context) error {
+	q, err := j.queuedJobs(ctx)
+	if err != nil || len(q) == 0 {
+		return err
+	}
+	return fmt.Errorf("job %s of this chain is still queued or running (%s): wait for it, or cancel it (scancel %s), then submit again", q[0].id, strings.Join(q[0].tasks, ", "), q[0].id)
 }
 
 // StepResult is what one step of a chain did.
@@ -279,28 +297,18 @@ func (j *Job) WriteChainJobs(ctx context.Context, w io.Writer, complete bool) er
 		_, err := fmt.Fprintf(w, "squeue is not on PATH: the chain's jobs are not shown (if none is queued, resume it with %s)\n", j.submitCommand())
 		return err
 	}
-	queued := false
-	for _, kind := range []string{"rungs", "step"} {
-		ids, err := j.Jobs(kind)
-		if err != nil {
-			return err
-		}
-		for _, id := range ids {
-			q, err := Queued(ctx, id)
-			if err != nil {
-				return err
-			}
-			if len(q) > 0 {
-				queued = true
-				what := "array"
-				if kind == "step" {
-					what = "step job"
-				}
-				fmt.Fprintf(w, "%s %s: %s\n", what, id, strings.Join(q, ", "))
-			}
-		}
+	queued, err := j.queuedJobs(ctx)
+	if err != nil {
+		return err
 	}
-	if !queued && !complete {
+	for _, q := range queued {
+		what := "array"
+		if q.kind == "step" {
+			what = "step job"
+		}
+		fmt.Fprintf(w, "%s %s: %s\n", what, q.id, strings.Join(q.tasks, ", "))
+	}
+	if len(queued) == 0 && !complete {
 		_, err := fmt.Fprintf(w, "no job of the chain is queued: resume it with\n  %s\n", j.submitCommand())
 		return err
 	}
