@@ -92,7 +92,13 @@ func runChain(t *testing.T, cfg *Config, dir string, shares int, limit func(step
 // records of one machine, every fit recorded once; the fits of a rung are split
 // among the shares; and a chain whose shares are stopped mid-rung (a time limit)
 // finishes to the same records, the next array running what they left.
-func TestChainEqualsOneMachine(t *testing.T) { forEachPruner(t, testChainEqualsOneMachine) }
+func TestChainEqualsOneMachine(t *testing.T) {
+	forEachPruner(t, testChainEqualsOneMachine)
+	// With held-out fits, whose factors a rung keeps too, under rule heldout.
+	t.Run("heldout", func(t *testing.T) {
+		testChainEqualsOneMachine(t, "holdout: 0.2\n"+strings.Replace(searchConfig, "rule: modularity", "rule: heldout", 1))
+	})
+}
 
 func testChainEqualsOneMachine(t *testing.T, text string) {
 	text = strings.Replace(text, "methods:\n", chainConfig[strings.Index(chainConfig, "methods:\n"):strings.Index(chainConfig, "  - name: P")], 1)
