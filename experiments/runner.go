@@ -48,6 +48,8 @@ type Options struct {
 	// (auto's choice of k): a recorded run of another k1 than the config's is then not
 	// refused as another population of its row (see checkPopulations).
 	SeveralK1 bool
+	// chain, when set, makes the execution a share of a chained sweep (ExecuteShare).
+	chain *rungShare
 }
 
 // DefaultBatch is the batch size Execute uses when Options.Batch is not set: 1, every
@@ -134,6 +136,9 @@ func Execute(ctx context.Context, cfg *Config, opt Options) (*Summary, error) {
 	todo, err := resumeJobs(runsPath, p.runs, cfg.Holdout)
 	if err != nil {
 		return nil, err
+	}
+	if opt.chain != nil {
+		todo = opt.chain.unrecordedRuns(todo)
 	}
 	for i := range todo {
 		todo[i].resultsDir = opt.ResultsDir

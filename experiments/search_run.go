@@ -39,6 +39,10 @@ type searchEnv struct {
 	// concurrent is the number of fits executeJobs runs at once (the workers, at most its
 	// jobs), for the memory check of each.
 	concurrent int
+	// share is the share of a chained sweep this execution runs (nil: the whole
+	// search); waiting is set where a rung waits for other shares' fits (unrecorded).
+	share   *rungShare
+	waiting bool
 }
 
 // searchJob is one fit of a search: its run and, for a fit that continues its trial's
@@ -64,7 +68,7 @@ type searchJob struct {
 func runSearches(ctx context.Context, cfg *Config, opt Options, p *sweepPlan, limit int, record, rewrite func(*results.Record) error) error {
 	var tasks []*searchTask
 	for _, t := range p.searches {
-		if t.shardOf(opt.Shards) == max(opt.Shard, 0) || opt.Shards <= 1 {
+		if t.shardOf(opt.Shards) == max(opt.Shard, 0) || opt.Shards <= 1 || opt.chain != nil {
 			tasks = append(tasks, t)
 		}
 	}
@@ -76,7 +80,17 @@ func runSearches(ctx context.Context, cfg *Config, opt Options, p *sweepPlan, li
 		return err
 	}
 	env := &searchEnv{ctx: ctx, cfg: cfg, opt: opt, dir: opt.ResultsDir, latest: map[string]*results.Record{}, record: record, rewrite: rewrite,
-		inputs: map[string]algorithms.Input{}, graphs: p.graphs, splits: algorithms.NewCache(), left: limit}
+		inputs: map[string]algorithms.Input{}, graphs: p.graphs, splits: algorithms.NewCache(), left: limit, share: opt.chain}
+	if opt.chain != nil { // a share of a chain: its factors, and its records first
+		env.dir = opt.chain.from
+	}
+	if opt.chain != nil && opt.chain.from != opt.ResultsDir {
+		chained, _, err := results.ReadRecords(filepath.Join(opt.chain.from, results.RunsFile))
+		if err != nil {
+			return err
+		}
+		recs = append(chained, recs...)
+	}
 	for i := range recs {
 		env.latest[recs[i].RunID] = &recs[i]
 	}
@@ -86,7 +100,8 @@ func runSearches(ctx context.Context, cfg *Config, opt Options, p *sweepPlan, li
 		}
 	}
 	defer parallel.SetThreads(parallel.Threads())
-	for _, t := range tasks {
+	for i, t := range tasks {
+		env.nextSearch(i)
 		g := p.graphs[t.ds.Name]
 		if _, ok := env.inputs[t.ds.Name]; !ok {
 			env.inputs = map[string]algorithms.Input{ // one dataset's caches at a time
@@ -94,7 +109,7 @@ func runSearches(ctx context.Context, cfg *Config, opt Options, p *sweepPlan, li
 			}
 			env.splits = algorithms.NewCache()
 		}
-		if err := t.execute(env); err != nil || env.stopped {
+		if err := t.execute(env); err != nil || !env.goesOn() {
 			return err
 		}
 	}
@@ -242,12 +257,7 @@ var kernelThreads = func(workers, concurrent int) int { return max(1, workers/ma
 // A failed fit is recorded and counts as finished: runs are deterministic, so it
 // would fail again.
 func (env *searchEnv) executeJobs(t *searchTask, jobs []searchJob) error {
-	var todo []searchJob
-	for _, j := range jobs {
-		if env.latest[j.run.ID] == nil {
-			todo = append(todo, j)
-		}
-	}
+	todo := env.unrecorded(jobs)
 	if env.left >= 0 && len(todo) > env.left {
 		todo, env.stopped = todo[:env.left], true
 	}

@@ -183,11 +183,16 @@ func (j *Job) Write() (array, merge string, err error) {
 // Submit submits script with sbatch and the extra sbatch options opts, and returns the
 // job id. It records the submission in the results folder's JobsFile under kind.
 func (j *Job) Submit(ctx context.Context, kind, script string, opts ...string) (string, error) {
+	return j.submitScript(ctx, kind, script, opts)
+}
+
+// submitScript is Submit with the arguments scriptArgs given to the script.
+func (j *Job) submitScript(ctx context.Context, kind, script string, opts []string, scriptArgs ...string) (string, error) {
 	sbatch, err := exec.LookPath("sbatch")
 	if err != nil {
 		return "", fmt.Errorf("sbatch is not on PATH (is this a Slurm login node?); the scripts are in %s", filepath.Dir(script))
 	}
-	args := append(append([]string{"--parsable"}, opts...), script)
+	args := append(append(append([]string{"--parsable"}, opts...), script), scriptArgs...)
 	ctx, cancel := context.WithTimeout(ctx, time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, sbatch, args...)

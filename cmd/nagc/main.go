@@ -10,7 +10,7 @@
 //	nagc configs list | configs show NAME
 //	nagc merge --out DIR [--config CONFIG] [--allow-incomplete] SRC…
 //	nagc status CONFIG --results DIR [--tasks N]
-//	nagc slurm CONFIG --results DIR --tasks N [--cpus-per-task C] [--time T] [--mem M] [--partition P] [--account A] [--submit [--hold]|--resubmit]
+//	nagc slurm CONFIG --results DIR --tasks N [--cpus-per-task C] [--time T] [--mem M] [--partition P] [--account A] [--submit [--hold]|--resubmit] [--rungs [--step]]
 //	nagc results summary DIR [--rule modularity|two-view|heldout|objective|ari] [--format text|csv|json]
 //	nagc results rescore DIR [--data DIR]
 //

@@ -26,6 +26,7 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	limit := fs.Int("limit", 0, "stop after this many runs (resume later)")
 	batch := fs.Int("batch", 0, fmt.Sprintf("runs of one dataset and restart fitted together in lockstep (same records for any value; default %d)", experiments.DefaultBatch))
 	precision := fs.String("precision", "", "precision of the rows whose method has the option (nagc): default (float64) or fast (float32 with FMA; recorded, so other grid points); replaces the config's precision")
+	from := fs.String("from", "", "with --shard: run only what the chained results folder `DIR` lacks, every search's current rung split among the shards (the tasks of nagc slurm --rungs)")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the sweep to `FILE` (read it with: go tool pprof FILE)")
 	in := addInputFlags(fs)
 	arg, err := parseOneArg(fs, args)
@@ -73,6 +74,9 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 			return err
 		}
 	}
+	if *from != "" && opt.Shards == 0 {
+		return fmt.Errorf("--from %s: give the share with --shard I/N", *from)
+	}
 	if cfg.Timing && opt.Shards > 1 {
 		return fmt.Errorf("%s sets timing: true: its fits are timed one at a time on one machine, so it is not split into shards; run it without --shard", cfg.File)
 	}
@@ -99,7 +103,7 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		}
 		defer stop()
 	}
-	sum, err := experiments.Execute(ctx, cfg, opt)
+	sum, err := executeOrShare(ctx, cfg, opt, *from)
 	if err != nil {
 		return err
 	}

@@ -10,7 +10,7 @@ import (
 	"github.com/nagc-harness/nagc/slurm"
 )
 
-const slurmUsage = "slurm CONFIG --results DIR --tasks N [--cpus-per-task C] [--time T] [--mem M] [--partition P] [--account A] [--submit [--hold]|--resubmit]"
+const slurmUsage = "slurm CONFIG --results DIR --tasks N [--cpus-per-task C] [--time T] [--mem M] [--partition P] [--account A] [--submit [--hold]|--resubmit] [--rungs [--step]]"
 
 func runSlurm(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("slurm", slurmUsage, stderr)
@@ -25,6 +25,8 @@ func runSlurm(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	submit := fs.Bool("submit", false, "submit the array and the merge job with sbatch")
 	hold := fs.Bool("hold", false, "with --submit: submit both jobs held (sbatch --hold), to start them with scontrol release JOBID")
 	resubmit := fs.Bool("resubmit", false, "submit only the tasks whose shard is unfinished, and a new merge job; --time, --mem, --cpus-per-task, --partition or --account given with it override the first submission's")
+	rungs := fs.Bool("rungs", false, "run the sweep as a chain of arrays, each splitting every search's current rung among its tasks, with a step job after each that submits the next (--submit again resumes a stopped chain)")
+	step := fs.Bool("step", false, "with --rungs: run one step of the chain now (what its step job runs): merge the last array, submit the next")
 	arg, err := parseOneArg(fs, args)
 	if err != nil {
 		return err
@@ -32,6 +34,9 @@ func runSlurm(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if *results == "" || (*submit && *resubmit) {
 		fs.Usage()
 		return errUsage
+	}
+	if *resubmit && !*rungs && slurm.ChainSubmitted(*results) && !slurm.Submitted(*results) {
+		return fmt.Errorf("%s holds a chain of arrays: resume it with --rungs --submit", *results)
 	}
 	if *resubmit && *tasks == 0 {
 		if *tasks, err = shardCount(*results, 0); err != nil {
@@ -56,6 +61,12 @@ func runSlurm(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	job := &slurm.Job{Name: *name, Tasks: *tasks, CPUsPerTask: *cpus, Time: *timeLimit, Mem: *mem, Partition: *partition, Account: *account}
 	if err := job.Locate(cfg, arg, *results); err != nil {
 		return err
+	}
+	if *rungs || *step {
+		if *resubmit {
+			return fmt.Errorf("--rungs: a chain is resumed with --submit, not --resubmit")
+		}
+		return runSlurmRungs(ctx, job, cfg, arg, *results, *submit, *hold, *step, stdout, stderr)
 	}
 	if *resubmit {
 		// The scripts of the first submission stay; options given now override theirs.

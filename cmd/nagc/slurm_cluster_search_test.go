@@ -18,14 +18,7 @@ import (
 // unfinished search, nagc status must show that shard stopped, --resubmit must resubmit
 // its task alone, and the merged records must equal a one-process run's.
 func (c *localCluster) searchTimeLimit(t *testing.T) {
-	dir := t.TempDir()
-	config := filepath.Join(dir, "shs.yaml")
-	if err := os.WriteFile(config, []byte(shardSearchConfig), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	ref := filepath.Join(dir, "one-process")
-	c.nagc(t, nil, "run", config, "--results", ref, "--workers", "2")
-	want := sweepRecords(t, ref)
+	dir, config, want := c.searchReference(t)
 	results := filepath.Join(dir, "search")
 	c.nagc(t, []string{runbar.PauseEnv + "=6"}, "slurm", config, "--results", results, "--tasks", "3", "--time", "1", "--submit")
 	arrays, merges := jobs(t, results)

@@ -99,6 +99,7 @@ func TestSlurmLocalCluster(t *testing.T) {
 		t.Run("cancelled-task", func(t *testing.T) { t.Parallel(); c.cancelledTask(t) })
 		t.Run("time-limit", func(t *testing.T) { t.Parallel(); c.timeLimit(t) })
 		t.Run("search", func(t *testing.T) { t.Parallel(); c.searchTimeLimit(t) })
+		t.Run("rungs", func(t *testing.T) { t.Parallel(); c.rungsChain(t) })
 	})
 	t.Logf("whole test (cluster start, reference run, jobs, resubmissions) %s", time.Since(start).Round(100*time.Millisecond))
 }

@@ -30,6 +30,9 @@ func runStatus(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err := experiments.WritePrograms(stdout, cfg); err != nil {
 		return err
 	}
+	if slurm.ChainSubmitted(*results) {
+		return writeChainStatus(ctx, stdout, cfg, arg, *results)
+	}
 	n, err := shardCount(*results, *tasks)
 	if err != nil {
 		return err
