@@ -7414,3 +7414,13922 @@ store1:
 done:
 	VZEROUPPER
 	RET
+
+// func colAcc1AVX512(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, n int, cont bool)
+// Requires: AVX, AVX512F
+TEXT ·colAcc1AVX512(SB), NOSPLIT, $0-113
+	MOVQ out_base+0(FP), AX
+	MOVQ ds+24(FP), CX
+	SHLQ $0x03, CX
+	MOVQ x_base+32(FP), DX
+	MOVQ xs+56(FP), BX
+	SHLQ $0x03, BX
+	MOVQ k+64(FP), SI
+	MOVQ bs+96(FP), DI
+	SHLQ $0x03, DI
+
+group:
+	CMPQ   SI, $0x08
+	JLT    rest
+	CMPB   cont+112(FP), $0x00
+	JNE    contG
+	VXORPD X0, X0, X0
+	VXORPD X1, X1, X1
+	VXORPD X2, X2, X2
+	VXORPD X3, X3, X3
+	VXORPD X4, X4, X4
+	VXORPD X5, X5, X5
+	VXORPD X6, X6, X6
+	VXORPD X7, X7, X7
+	JMP    sumG
+
+contG:
+	MOVQ   AX, R9
+	VMOVSD (R9), X0
+	ADDQ   CX, R9
+	VMOVSD (R9), X1
+	ADDQ   CX, R9
+	VMOVSD (R9), X2
+	ADDQ   CX, R9
+	VMOVSD (R9), X3
+	ADDQ   CX, R9
+	VMOVSD (R9), X4
+	ADDQ   CX, R9
+	VMOVSD (R9), X5
+	ADDQ   CX, R9
+	VMOVSD (R9), X6
+	ADDQ   CX, R9
+	VMOVSD (R9), X7
+	ADDQ   CX, R9
+
+sumG:
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
+
+tG:
+	CMPQ         R10, $0x02
+	JLT          lastG
+	VMOVSD       (R9), X8
+	VBROADCASTSD (R8), Z9
+	VMULSD       X8, X9, X9
+	VADDSD       X9, X0, X0
+	VBROADCASTSD 8(R8), Z9
+	VMULSD       X8, X9, X9
+	VADDSD       X9, X1, X1
+	VBROADCASTSD 16(R8), Z9
+	VMULSD       X8, X9, X9
+	VADDSD       X9, X2, X2
+	VBROADCASTSD 24(R8), Z9
+	VMULSD       X8, X9, X9
+	VADDSD       X9, X3, X3
+	VBROADCASTSD 32(R8), Z9
+	VMULSD       X8, X9, X9
+	VADDSD       X9, X4, X4
+	VBROADCASTSD 40(R8), Z9
+	VMULSD       X8, X9, X9
+	VADDSD       X9, X5, X5
+	VBROADCASTSD 48(R8), Z9
+	VMULSD       X8, X9, X9
+	VADDSD       X9, X6, X6
+	VBROADCASTSD 56(R8), Z9
+	VMULSD       X8, X9, X9
+	VADDSD       X9, X7, X7
+	VMOVSD       (R9)(DI*1), X8
+	VBROADCASTSD (R8)(BX*1), Z9
+	VMULSD       X8, X9, X9
+	VADDSD       X9, X0, X0
+	VBROADCASTSD 8(R8)(BX*1), Z9
+	VMULSD       X8, X9, X9
+	VADDSD       X9, X1, X1
+	VBROADCASTSD 16(R8)(BX*1), Z9
+	VMULSD       X8, X9, X9
+	VADDSD       X9, X2, X2
+	VBROADCASTSD 24(R8)(BX*1), Z9
+	VMULSD       X8, X9, X9
+	VADDSD       X9, X3, X3
+	VBROADCASTSD 32(R8)(BX*1), Z9
+	VMULSD       X8, X9, X9
+	VADDSD       X9, X4, X4
+	VBROADCASTSD 40(R8)(BX*1), Z9
+	VMULSD       X8, X9, X9
+	VADDSD       X9, X5, X5
+	VBROADCASTSD 48(R8)(BX*1), Z9
+	VMULSD       X8, X9, X9
+	VADDSD       X9, X6, X6
+	VBROADCASTSD 56(R8)(BX*1), Z9
+	VMULSD       X8, X9, X9
+	VADDSD       X9, X7, X7
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          tG
+
+lastG:
+	TESTQ        R10, R10
+	JZ           storeG
+	VMOVSD       (R9), X8
+	VBROADCASTSD (R8), Z9
+	VMULSD       X8, X9, X9
+	VADDSD       X9, X0, X0
+	VBROADCASTSD 8(R8), Z9
+	VMULSD       X8, X9, X9
+	VADDSD       X9, X1, X1
+	VBROADCASTSD 16(R8), Z9
+	VMULSD       X8, X9, X9
+	VADDSD       X9, X2, X2
+	VBROADCASTSD 24(R8), Z9
+	VMULSD       X8, X9, X9
+	VADDSD       X9, X3, X3
+	VBROADCASTSD 32(R8), Z9
+	VMULSD       X8, X9, X9
+	VADDSD       X9, X4, X4
+	VBROADCASTSD 40(R8), Z9
+	VMULSD       X8, X9, X9
+	VADDSD       X9, X5, X5
+	VBROADCASTSD 48(R8), Z9
+	VMULSD       X8, X9, X9
+	VADDSD       X9, X6, X6
+	VBROADCASTSD 56(R8), Z9
+	VMULSD       X8, X9, X9
+	VADDSD       X9, X7, X7
+
+storeG:
+	VMOVSD X0, (AX)
+	ADDQ   CX, AX
+	VMOVSD X1, (AX)
+	ADDQ   CX, AX
+	VMOVSD X2, (AX)
+	ADDQ   CX, AX
+	VMOVSD X3, (AX)
+	ADDQ   CX, AX
+	VMOVSD X4, (AX)
+	ADDQ   CX, AX
+	VMOVSD X5, (AX)
+	ADDQ   CX, AX
+	VMOVSD X6, (AX)
+	ADDQ   CX, AX
+	VMOVSD X7, (AX)
+	ADDQ   CX, AX
+	ADDQ   $0x40, DX
+	SUBQ   $0x08, SI
+	JMP    group
+
+rest:
+	TESTQ  $0x00000004, SI
+	JZ     not4
+	CMPB   cont+112(FP), $0x00
+	JNE    cont4
+	VXORPD X0, X0, X0
+	VXORPD X1, X1, X1
+	VXORPD X2, X2, X2
+	VXORPD X3, X3, X3
+	JMP    sum4
+
+cont4:
+	MOVQ   AX, R9
+	VMOVSD (R9), X0
+	ADDQ   CX, R9
+	VMOVSD (R9), X1
+	ADDQ   CX, R9
+	VMOVSD (R9), X2
+	ADDQ   CX, R9
+	VMOVSD (R9), X3
+	ADDQ   CX, R9
+
+sum4:
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
+
+t4:
+	CMPQ         R10, $0x02
+	JLT          last4
+	VMOVSD       (R9), X8
+	VBROADCASTSD (R8), Z9
+	VMULSD       X8, X9, X9
+	VADDSD       X9, X0, X0
+	VBROADCASTSD 8(R8), Z9
+	VMULSD       X8, X9, X9
+	VADDSD       X9, X1, X1
+	VBROADCASTSD 16(R8), Z9
+	VMULSD       X8, X9, X9
+	VADDSD       X9, X2, X2
+	VBROADCASTSD 24(R8), Z9
+	VMULSD       X8, X9, X9
+	VADDSD       X9, X3, X3
+	VMOVSD       (R9)(DI*1), X8
+	VBROADCASTSD (R8)(BX*1), Z9
+	VMULSD       X8, X9, X9
+	VADDSD       X9, X0, X0
+	VBROADCASTSD 8(R8)(BX*1), Z9
+	VMULSD       X8, X9, X9
+	VADDSD       X9, X1, X1
+	VBROADCASTSD 16(R8)(BX*1), Z9
+	VMULSD       X8, X9, X9
+	VADDSD       X9, X2, X2
+	VBROADCASTSD 24(R8)(BX*1), Z9
+	VMULSD       X8, X9, X9
+	VADDSD       X9, X3, X3
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t4
+
+last4:
+	TESTQ        R10, R10
+	JZ           store4
+	VMOVSD       (R9), X8
+	VBROADCASTSD (R8), Z9
+	VMULSD       X8, X9, X9
+	VADDSD       X9, X0, X0
+	VBROADCASTSD 8(R8), Z9
+	VMULSD       X8, X9, X9
+	VADDSD       X9, X1, X1
+	VBROADCASTSD 16(R8), Z9
+	VMULSD       X8, X9, X9
+	VADDSD       X9, X2, X2
+	VBROADCASTSD 24(R8), Z9
+	VMULSD       X8, X9, X9
+	VADDSD       X9, X3, X3
+
+store4:
+	VMOVSD X0, (AX)
+	ADDQ   CX, AX
+	VMOVSD X1, (AX)
+	ADDQ   CX, AX
+	VMOVSD X2, (AX)
+	ADDQ   CX, AX
+	VMOVSD X3, (AX)
+	ADDQ   CX, AX
+	ADDQ   $0x20, DX
+
+not4:
+	TESTQ  $0x00000002, SI
+	JZ     not2
+	CMPB   cont+112(FP), $0x00
+	JNE    cont2
+	VXORPD X0, X0, X0
+	VXORPD X1, X1, X1
+	JMP    sum2
+
+cont2:
+	MOVQ   AX, R9
+	VMOVSD (R9), X0
+	ADDQ   CX, R9
+	VMOVSD (R9), X1
+	ADDQ   CX, R9
+
+sum2:
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
+
+t2:
+	CMPQ         R10, $0x02
+	JLT          last2
+	VMOVSD       (R9), X8
+	VBROADCASTSD (R8), Z9
+	VMULSD       X8, X9, X9
+	VADDSD       X9, X0, X0
+	VBROADCASTSD 8(R8), Z9
+	VMULSD       X8, X9, X9
+	VADDSD       X9, X1, X1
+	VMOVSD       (R9)(DI*1), X8
+	VBROADCASTSD (R8)(BX*1), Z9
+	VMULSD       X8, X9, X9
+	VADDSD       X9, X0, X0
+	VBROADCASTSD 8(R8)(BX*1), Z9
+	VMULSD       X8, X9, X9
+	VADDSD       X9, X1, X1
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t2
+
+last2:
+	TESTQ        R10, R10
+	JZ           store2
+	VMOVSD       (R9), X8
+	VBROADCASTSD (R8), Z9
+	VMULSD       X8, X9, X9
+	VADDSD       X9, X0, X0
+	VBROADCASTSD 8(R8), Z9
+	VMULSD       X8, X9, X9
+	VADDSD       X9, X1, X1
+
+store2:
+	VMOVSD X0, (AX)
+	ADDQ   CX, AX
+	VMOVSD X1, (AX)
+	ADDQ   CX, AX
+	ADDQ   $0x10, DX
+
+not2:
+	TESTQ  $0x00000001, SI
+	JZ     not1
+	CMPB   cont+112(FP), $0x00
+	JNE    cont1
+	VXORPD X0, X0, X0
+	JMP    sum1
+
+cont1:
+	MOVQ   AX, R9
+	VMOVSD (R9), X0
+	ADDQ   CX, R9
+
+sum1:
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
+
+t1:
+	CMPQ         R10, $0x02
+	JLT          last1
+	VMOVSD       (R9), X8
+	VBROADCASTSD (R8), Z9
+	VMULSD       X8, X9, X9
+	VADDSD       X9, X0, X0
+	VMOVSD       (R9)(DI*1), X8
+	VBROADCASTSD (R8)(BX*1), Z9
+	VMULSD       X8, X9, X9
+	VADDSD       X9, X0, X0
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t1
+
+last1:
+	TESTQ        R10, R10
+	JZ           store1
+	VMOVSD       (R9), X8
+	VBROADCASTSD (R8), Z9
+	VMULSD       X8, X9, X9
+	VADDSD       X9, X0, X0
+
+store1:
+	VMOVSD X0, (AX)
+	ADDQ   CX, AX
+	ADDQ   $0x08, DX
+
+not1:
+	VZEROUPPER
+	RET
+
+// func colAcc2AVX512(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, n int, cont bool)
+// Requires: AVX, AVX512F
+TEXT ·colAcc2AVX512(SB), NOSPLIT, $0-113
+	MOVQ out_base+0(FP), AX
+	MOVQ ds+24(FP), CX
+	SHLQ $0x03, CX
+	MOVQ x_base+32(FP), DX
+	MOVQ xs+56(FP), BX
+	SHLQ $0x03, BX
+	MOVQ k+64(FP), SI
+	MOVQ bs+96(FP), DI
+	SHLQ $0x03, DI
+
+group:
+	CMPQ   SI, $0x08
+	JLT    rest
+	CMPB   cont+112(FP), $0x00
+	JNE    contG
+	VXORPD X0, X0, X0
+	VXORPD X1, X1, X1
+	VXORPD X2, X2, X2
+	VXORPD X3, X3, X3
+	VXORPD X4, X4, X4
+	VXORPD X5, X5, X5
+	VXORPD X6, X6, X6
+	VXORPD X7, X7, X7
+	JMP    sumG
+
+contG:
+	MOVQ    AX, R9
+	VMOVUPD (R9), X0
+	ADDQ    CX, R9
+	VMOVUPD (R9), X1
+	ADDQ    CX, R9
+	VMOVUPD (R9), X2
+	ADDQ    CX, R9
+	VMOVUPD (R9), X3
+	ADDQ    CX, R9
+	VMOVUPD (R9), X4
+	ADDQ    CX, R9
+	VMOVUPD (R9), X5
+	ADDQ    CX, R9
+	VMOVUPD (R9), X6
+	ADDQ    CX, R9
+	VMOVUPD (R9), X7
+	ADDQ    CX, R9
+
+sumG:
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
+
+tG:
+	CMPQ         R10, $0x02
+	JLT          lastG
+	VMOVUPD      (R9), X8
+	VBROADCASTSD (R8), Z9
+	VMULPD       X8, X9, X9
+	VADDPD       X9, X0, X0
+	VBROADCASTSD 8(R8), Z9
+	VMULPD       X8, X9, X9
+	VADDPD       X9, X1, X1
+	VBROADCASTSD 16(R8), Z9
+	VMULPD       X8, X9, X9
+	VADDPD       X9, X2, X2
+	VBROADCASTSD 24(R8), Z9
+	VMULPD       X8, X9, X9
+	VADDPD       X9, X3, X3
+	VBROADCASTSD 32(R8), Z9
+	VMULPD       X8, X9, X9
+	VADDPD       X9, X4, X4
+	VBROADCASTSD 40(R8), Z9
+	VMULPD       X8, X9, X9
+	VADDPD       X9, X5, X5
+	VBROADCASTSD 48(R8), Z9
+	VMULPD       X8, X9, X9
+	VADDPD       X9, X6, X6
+	VBROADCASTSD 56(R8), Z9
+	VMULPD       X8, X9, X9
+	VADDPD       X9, X7, X7
+	VMOVUPD      (R9)(DI*1), X8
+	VBROADCASTSD (R8)(BX*1), Z9
+	VMULPD       X8, X9, X9
+	VADDPD       X9, X0, X0
+	VBROADCASTSD 8(R8)(BX*1), Z9
+	VMULPD       X8, X9, X9
+	VADDPD       X9, X1, X1
+	VBROADCASTSD 16(R8)(BX*1), Z9
+	VMULPD       X8, X9, X9
+	VADDPD       X9, X2, X2
+	VBROADCASTSD 24(R8)(BX*1), Z9
+	VMULPD       X8, X9, X9
+	VADDPD       X9, X3, X3
+	VBROADCASTSD 32(R8)(BX*1), Z9
+	VMULPD       X8, X9, X9
+	VADDPD       X9, X4, X4
+	VBROADCASTSD 40(R8)(BX*1), Z9
+	VMULPD       X8, X9, X9
+	VADDPD       X9, X5, X5
+	VBROADCASTSD 48(R8)(BX*1), Z9
+	VMULPD       X8, X9, X9
+	VADDPD       X9, X6, X6
+	VBROADCASTSD 56(R8)(BX*1), Z9
+	VMULPD       X8, X9, X9
+	VADDPD       X9, X7, X7
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          tG
+
+lastG:
+	TESTQ        R10, R10
+	JZ           storeG
+	VMOVUPD      (R9), X8
+	VBROADCASTSD (R8), Z9
+	VMULPD       X8, X9, X9
+	VADDPD       X9, X0, X0
+	VBROADCASTSD 8(R8), Z9
+	VMULPD       X8, X9, X9
+	VADDPD       X9, X1, X1
+	VBROADCASTSD 16(R8), Z9
+	VMULPD       X8, X9, X9
+	VADDPD       X9, X2, X2
+	VBROADCASTSD 24(R8), Z9
+	VMULPD       X8, X9, X9
+	VADDPD       X9, X3, X3
+	VBROADCASTSD 32(R8), Z9
+	VMULPD       X8, X9, X9
+	VADDPD       X9, X4, X4
+	VBROADCASTSD 40(R8), Z9
+	VMULPD       X8, X9, X9
+	VADDPD       X9, X5, X5
+	VBROADCASTSD 48(R8), Z9
+	VMULPD       X8, X9, X9
+	VADDPD       X9, X6, X6
+	VBROADCASTSD 56(R8), Z9
+	VMULPD       X8, X9, X9
+	VADDPD       X9, X7, X7
+
+storeG:
+	VMOVUPD X0, (AX)
+	ADDQ    CX, AX
+	VMOVUPD X1, (AX)
+	ADDQ    CX, AX
+	VMOVUPD X2, (AX)
+	ADDQ    CX, AX
+	VMOVUPD X3, (AX)
+	ADDQ    CX, AX
+	VMOVUPD X4, (AX)
+	ADDQ    CX, AX
+	VMOVUPD X5, (AX)
+	ADDQ    CX, AX
+	VMOVUPD X6, (AX)
+	ADDQ    CX, AX
+	VMOVUPD X7, (AX)
+	ADDQ    CX, AX
+	ADDQ    $0x40, DX
+	SUBQ    $0x08, SI
+	JMP     group
+
+rest:
+	TESTQ  $0x00000004, SI
+	JZ     not4
+	CMPB   cont+112(FP), $0x00
+	JNE    cont4
+	VXORPD X0, X0, X0
+	VXORPD X1, X1, X1
+	VXORPD X2, X2, X2
+	VXORPD X3, X3, X3
+	JMP    sum4
+
+cont4:
+	MOVQ    AX, R9
+	VMOVUPD (R9), X0
+	ADDQ    CX, R9
+	VMOVUPD (R9), X1
+	ADDQ    CX, R9
+	VMOVUPD (R9), X2
+	ADDQ    CX, R9
+	VMOVUPD (R9), X3
+	ADDQ    CX, R9
+
+sum4:
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
+
+t4:
+	CMPQ         R10, $0x02
+	JLT          last4
+	VMOVUPD      (R9), X8
+	VBROADCASTSD (R8), Z9
+	VMULPD       X8, X9, X9
+	VADDPD       X9, X0, X0
+	VBROADCASTSD 8(R8), Z9
+	VMULPD       X8, X9, X9
+	VADDPD       X9, X1, X1
+	VBROADCASTSD 16(R8), Z9
+	VMULPD       X8, X9, X9
+	VADDPD       X9, X2, X2
+	VBROADCASTSD 24(R8), Z9
+	VMULPD       X8, X9, X9
+	VADDPD       X9, X3, X3
+	VMOVUPD      (R9)(DI*1), X8
+	VBROADCASTSD (R8)(BX*1), Z9
+	VMULPD       X8, X9, X9
+	VADDPD       X9, X0, X0
+	VBROADCASTSD 8(R8)(BX*1), Z9
+	VMULPD       X8, X9, X9
+	VADDPD       X9, X1, X1
+	VBROADCASTSD 16(R8)(BX*1), Z9
+	VMULPD       X8, X9, X9
+	VADDPD       X9, X2, X2
+	VBROADCASTSD 24(R8)(BX*1), Z9
+	VMULPD       X8, X9, X9
+	VADDPD       X9, X3, X3
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t4
+
+last4:
+	TESTQ        R10, R10
+	JZ           store4
+	VMOVUPD      (R9), X8
+	VBROADCASTSD (R8), Z9
+	VMULPD       X8, X9, X9
+	VADDPD       X9, X0, X0
+	VBROADCASTSD 8(R8), Z9
+	VMULPD       X8, X9, X9
+	VADDPD       X9, X1, X1
+	VBROADCASTSD 16(R8), Z9
+	VMULPD       X8, X9, X9
+	VADDPD       X9, X2, X2
+	VBROADCASTSD 24(R8), Z9
+	VMULPD       X8, X9, X9
+	VADDPD       X9, X3, X3
+
+store4:
+	VMOVUPD X0, (AX)
+	ADDQ    CX, AX
+	VMOVUPD X1, (AX)
+	ADDQ    CX, AX
+	VMOVUPD X2, (AX)
+	ADDQ    CX, AX
+	VMOVUPD X3, (AX)
+	ADDQ    CX, AX
+	ADDQ    $0x20, DX
+
+not4:
+	TESTQ  $0x00000002, SI
+	JZ     not2
+	CMPB   cont+112(FP), $0x00
+	JNE    cont2
+	VXORPD X0, X0, X0
+	VXORPD X1, X1, X1
+	JMP    sum2
+
+cont2:
+	MOVQ    AX, R9
+	VMOVUPD (R9), X0
+	ADDQ    CX, R9
+	VMOVUPD (R9), X1
+	ADDQ    CX, R9
+
+sum2:
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
+
+t2:
+	CMPQ         R10, $0x02
+	JLT          last2
+	VMOVUPD      (R9), X8
+	VBROADCASTSD (R8), Z9
+	VMULPD       X8, X9, X9
+	VADDPD       X9, X0, X0
+	VBROADCASTSD 8(R8), Z9
+	VMULPD       X8, X9, X9
+	VADDPD       X9, X1, X1
+	VMOVUPD      (R9)(DI*1), X8
+	VBROADCASTSD (R8)(BX*1), Z9
+	VMULPD       X8, X9, X9
+	VADDPD       X9, X0, X0
+	VBROADCASTSD 8(R8)(BX*1), Z9
+	VMULPD       X8, X9, X9
+	VADDPD       X9, X1, X1
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t2
+
+last2:
+	TESTQ        R10, R10
+	JZ           store2
+	VMOVUPD      (R9), X8
+	VBROADCASTSD (R8), Z9
+	VMULPD       X8, X9, X9
+	VADDPD       X9, X0, X0
+	VBROADCASTSD 8(R8), Z9
+	VMULPD       X8, X9, X9
+	VADDPD       X9, X1, X1
+
+store2:
+	VMOVUPD X0, (AX)
+	ADDQ    CX, AX
+	VMOVUPD X1, (AX)
+	ADDQ    CX, AX
+	ADDQ    $0x10, DX
+
+not2:
+	TESTQ  $0x00000001, SI
+	JZ     not1
+	CMPB   cont+112(FP), $0x00
+	JNE    cont1
+	VXORPD X0, X0, X0
+	JMP    sum1
+
+cont1:
+	MOVQ    AX, R9
+	VMOVUPD (R9), X0
+	ADDQ    CX, R9
+
+sum1:
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
+
+t1:
+	CMPQ         R10, $0x02
+	JLT          last1
+	VMOVUPD      (R9), X8
+	VBROADCASTSD (R8), Z9
+	VMULPD       X8, X9, X9
+	VADDPD       X9, X0, X0
+	VMOVUPD      (R9)(DI*1), X8
+	VBROADCASTSD (R8)(BX*1), Z9
+	VMULPD       X8, X9, X9
+	VADDPD       X9, X0, X0
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t1
+
+last1:
+	TESTQ        R10, R10
+	JZ           store1
+	VMOVUPD      (R9), X8
+	VBROADCASTSD (R8), Z9
+	VMULPD       X8, X9, X9
+	VADDPD       X9, X0, X0
+
+store1:
+	VMOVUPD X0, (AX)
+	ADDQ    CX, AX
+	ADDQ    $0x08, DX
+
+not1:
+	VZEROUPPER
+	RET
+
+// func colAcc3AVX512(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, n int, cont bool)
+// Requires: AVX, AVX512F
+TEXT ·colAcc3AVX512(SB), NOSPLIT, $0-113
+	MOVQ out_base+0(FP), AX
+	MOVQ ds+24(FP), CX
+	SHLQ $0x03, CX
+	MOVQ x_base+32(FP), DX
+	MOVQ xs+56(FP), BX
+	SHLQ $0x03, BX
+	MOVQ k+64(FP), SI
+	MOVQ bs+96(FP), DI
+	SHLQ $0x03, DI
+
+group:
+	CMPQ   SI, $0x08
+	JLT    rest
+	CMPB   cont+112(FP), $0x00
+	JNE    contG
+	VXORPD X0, X0, X0
+	VXORPD X1, X1, X1
+	VXORPD X2, X2, X2
+	VXORPD X3, X3, X3
+	VXORPD X4, X4, X4
+	VXORPD X5, X5, X5
+	VXORPD X6, X6, X6
+	VXORPD X7, X7, X7
+	VXORPD X8, X8, X8
+	VXORPD X9, X9, X9
+	VXORPD X10, X10, X10
+	VXORPD X11, X11, X11
+	VXORPD X12, X12, X12
+	VXORPD X13, X13, X13
+	VXORPD X14, X14, X14
+	VXORPD X15, X15, X15
+	JMP    sumG
+
+contG:
+	MOVQ    AX, R9
+	VMOVUPD (R9), X0
+	VMOVSD  16(R9), X1
+	ADDQ    CX, R9
+	VMOVUPD (R9), X2
+	VMOVSD  16(R9), X3
+	ADDQ    CX, R9
+	VMOVUPD (R9), X4
+	VMOVSD  16(R9), X5
+	ADDQ    CX, R9
+	VMOVUPD (R9), X6
+	VMOVSD  16(R9), X7
+	ADDQ    CX, R9
+	VMOVUPD (R9), X8
+	VMOVSD  16(R9), X9
+	ADDQ    CX, R9
+	VMOVUPD (R9), X10
+	VMOVSD  16(R9), X11
+	ADDQ    CX, R9
+	VMOVUPD (R9), X12
+	VMOVSD  16(R9), X13
+	ADDQ    CX, R9
+	VMOVUPD (R9), X14
+	VMOVSD  16(R9), X15
+	ADDQ    CX, R9
+
+sumG:
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
+
+tG:
+	CMPQ         R10, $0x02
+	JLT          lastG
+	VMOVUPD      (R9), X16
+	VMOVSD       16(R9), X17
+	VBROADCASTSD (R8), Z18
+	VMULPD       X16, X18, X19
+	VADDPD       X19, X0, X0
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X1, X1
+	VBROADCASTSD 8(R8), Z18
+	VMULPD       X16, X18, X19
+	VADDPD       X19, X2, X2
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X3, X3
+	VBROADCASTSD 16(R8), Z18
+	VMULPD       X16, X18, X19
+	VADDPD       X19, X4, X4
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X5, X5
+	VBROADCASTSD 24(R8), Z18
+	VMULPD       X16, X18, X19
+	VADDPD       X19, X6, X6
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X7, X7
+	VBROADCASTSD 32(R8), Z18
+	VMULPD       X16, X18, X19
+	VADDPD       X19, X8, X8
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X9, X9
+	VBROADCASTSD 40(R8), Z18
+	VMULPD       X16, X18, X19
+	VADDPD       X19, X10, X10
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X11, X11
+	VBROADCASTSD 48(R8), Z18
+	VMULPD       X16, X18, X19
+	VADDPD       X19, X12, X12
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X13, X13
+	VBROADCASTSD 56(R8), Z18
+	VMULPD       X16, X18, X19
+	VADDPD       X19, X14, X14
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X15, X15
+	VMOVUPD      (R9)(DI*1), X16
+	VMOVSD       16(R9)(DI*1), X17
+	VBROADCASTSD (R8)(BX*1), Z18
+	VMULPD       X16, X18, X19
+	VADDPD       X19, X0, X0
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X1, X1
+	VBROADCASTSD 8(R8)(BX*1), Z18
+	VMULPD       X16, X18, X19
+	VADDPD       X19, X2, X2
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X3, X3
+	VBROADCASTSD 16(R8)(BX*1), Z18
+	VMULPD       X16, X18, X19
+	VADDPD       X19, X4, X4
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X5, X5
+	VBROADCASTSD 24(R8)(BX*1), Z18
+	VMULPD       X16, X18, X19
+	VADDPD       X19, X6, X6
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X7, X7
+	VBROADCASTSD 32(R8)(BX*1), Z18
+	VMULPD       X16, X18, X19
+	VADDPD       X19, X8, X8
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X9, X9
+	VBROADCASTSD 40(R8)(BX*1), Z18
+	VMULPD       X16, X18, X19
+	VADDPD       X19, X10, X10
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X11, X11
+	VBROADCASTSD 48(R8)(BX*1), Z18
+	VMULPD       X16, X18, X19
+	VADDPD       X19, X12, X12
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X13, X13
+	VBROADCASTSD 56(R8)(BX*1), Z18
+	VMULPD       X16, X18, X19
+	VADDPD       X19, X14, X14
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X15, X15
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          tG
+
+lastG:
+	TESTQ        R10, R10
+	JZ           storeG
+	VMOVUPD      (R9), X16
+	VMOVSD       16(R9), X17
+	VBROADCASTSD (R8), Z18
+	VMULPD       X16, X18, X19
+	VADDPD       X19, X0, X0
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X1, X1
+	VBROADCASTSD 8(R8), Z18
+	VMULPD       X16, X18, X19
+	VADDPD       X19, X2, X2
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X3, X3
+	VBROADCASTSD 16(R8), Z18
+	VMULPD       X16, X18, X19
+	VADDPD       X19, X4, X4
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X5, X5
+	VBROADCASTSD 24(R8), Z18
+	VMULPD       X16, X18, X19
+	VADDPD       X19, X6, X6
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X7, X7
+	VBROADCASTSD 32(R8), Z18
+	VMULPD       X16, X18, X19
+	VADDPD       X19, X8, X8
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X9, X9
+	VBROADCASTSD 40(R8), Z18
+	VMULPD       X16, X18, X19
+	VADDPD       X19, X10, X10
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X11, X11
+	VBROADCASTSD 48(R8), Z18
+	VMULPD       X16, X18, X19
+	VADDPD       X19, X12, X12
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X13, X13
+	VBROADCASTSD 56(R8), Z18
+	VMULPD       X16, X18, X19
+	VADDPD       X19, X14, X14
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X15, X15
+
+storeG:
+	VMOVUPD X0, (AX)
+	VMOVSD  X1, 16(AX)
+	ADDQ    CX, AX
+	VMOVUPD X2, (AX)
+	VMOVSD  X3, 16(AX)
+	ADDQ    CX, AX
+	VMOVUPD X4, (AX)
+	VMOVSD  X5, 16(AX)
+	ADDQ    CX, AX
+	VMOVUPD X6, (AX)
+	VMOVSD  X7, 16(AX)
+	ADDQ    CX, AX
+	VMOVUPD X8, (AX)
+	VMOVSD  X9, 16(AX)
+	ADDQ    CX, AX
+	VMOVUPD X10, (AX)
+	VMOVSD  X11, 16(AX)
+	ADDQ    CX, AX
+	VMOVUPD X12, (AX)
+	VMOVSD  X13, 16(AX)
+	ADDQ    CX, AX
+	VMOVUPD X14, (AX)
+	VMOVSD  X15, 16(AX)
+	ADDQ    CX, AX
+	ADDQ    $0x40, DX
+	SUBQ    $0x08, SI
+	JMP     group
+
+rest:
+	TESTQ  $0x00000004, SI
+	JZ     not4
+	CMPB   cont+112(FP), $0x00
+	JNE    cont4
+	VXORPD X0, X0, X0
+	VXORPD X1, X1, X1
+	VXORPD X2, X2, X2
+	VXORPD X3, X3, X3
+	VXORPD X4, X4, X4
+	VXORPD X5, X5, X5
+	VXORPD X6, X6, X6
+	VXORPD X7, X7, X7
+	JMP    sum4
+
+cont4:
+	MOVQ    AX, R9
+	VMOVUPD (R9), X0
+	VMOVSD  16(R9), X1
+	ADDQ    CX, R9
+	VMOVUPD (R9), X2
+	VMOVSD  16(R9), X3
+	ADDQ    CX, R9
+	VMOVUPD (R9), X4
+	VMOVSD  16(R9), X5
+	ADDQ    CX, R9
+	VMOVUPD (R9), X6
+	VMOVSD  16(R9), X7
+	ADDQ    CX, R9
+
+sum4:
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
+
+t4:
+	CMPQ         R10, $0x02
+	JLT          last4
+	VMOVUPD      (R9), X16
+	VMOVSD       16(R9), X17
+	VBROADCASTSD (R8), Z18
+	VMULPD       X16, X18, X19
+	VADDPD       X19, X0, X0
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X1, X1
+	VBROADCASTSD 8(R8), Z18
+	VMULPD       X16, X18, X19
+	VADDPD       X19, X2, X2
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X3, X3
+	VBROADCASTSD 16(R8), Z18
+	VMULPD       X16, X18, X19
+	VADDPD       X19, X4, X4
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X5, X5
+	VBROADCASTSD 24(R8), Z18
+	VMULPD       X16, X18, X19
+	VADDPD       X19, X6, X6
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X7, X7
+	VMOVUPD      (R9)(DI*1), X16
+	VMOVSD       16(R9)(DI*1), X17
+	VBROADCASTSD (R8)(BX*1), Z18
+	VMULPD       X16, X18, X19
+	VADDPD       X19, X0, X0
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X1, X1
+	VBROADCASTSD 8(R8)(BX*1), Z18
+	VMULPD       X16, X18, X19
+	VADDPD       X19, X2, X2
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X3, X3
+	VBROADCASTSD 16(R8)(BX*1), Z18
+	VMULPD       X16, X18, X19
+	VADDPD       X19, X4, X4
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X5, X5
+	VBROADCASTSD 24(R8)(BX*1), Z18
+	VMULPD       X16, X18, X19
+	VADDPD       X19, X6, X6
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X7, X7
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t4
+
+last4:
+	TESTQ        R10, R10
+	JZ           store4
+	VMOVUPD      (R9), X16
+	VMOVSD       16(R9), X17
+	VBROADCASTSD (R8), Z18
+	VMULPD       X16, X18, X19
+	VADDPD       X19, X0, X0
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X1, X1
+	VBROADCASTSD 8(R8), Z18
+	VMULPD       X16, X18, X19
+	VADDPD       X19, X2, X2
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X3, X3
+	VBROADCASTSD 16(R8), Z18
+	VMULPD       X16, X18, X19
+	VADDPD       X19, X4, X4
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X5, X5
+	VBROADCASTSD 24(R8), Z18
+	VMULPD       X16, X18, X19
+	VADDPD       X19, X6, X6
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X7, X7
+
+store4:
+	VMOVUPD X0, (AX)
+	VMOVSD  X1, 16(AX)
+	ADDQ    CX, AX
+	VMOVUPD X2, (AX)
+	VMOVSD  X3, 16(AX)
+	ADDQ    CX, AX
+	VMOVUPD X4, (AX)
+	VMOVSD  X5, 16(AX)
+	ADDQ    CX, AX
+	VMOVUPD X6, (AX)
+	VMOVSD  X7, 16(AX)
+	ADDQ    CX, AX
+	ADDQ    $0x20, DX
+
+not4:
+	TESTQ  $0x00000002, SI
+	JZ     not2
+	CMPB   cont+112(FP), $0x00
+	JNE    cont2
+	VXORPD X0, X0, X0
+	VXORPD X1, X1, X1
+	VXORPD X2, X2, X2
+	VXORPD X3, X3, X3
+	JMP    sum2
+
+cont2:
+	MOVQ    AX, R9
+	VMOVUPD (R9), X0
+	VMOVSD  16(R9), X1
+	ADDQ    CX, R9
+	VMOVUPD (R9), X2
+	VMOVSD  16(R9), X3
+	ADDQ    CX, R9
+
+sum2:
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
+
+t2:
+	CMPQ         R10, $0x02
+	JLT          last2
+	VMOVUPD      (R9), X16
+	VMOVSD       16(R9), X17
+	VBROADCASTSD (R8), Z18
+	VMULPD       X16, X18, X19
+	VADDPD       X19, X0, X0
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X1, X1
+	VBROADCASTSD 8(R8), Z18
+	VMULPD       X16, X18, X19
+	VADDPD       X19, X2, X2
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X3, X3
+	VMOVUPD      (R9)(DI*1), X16
+	VMOVSD       16(R9)(DI*1), X17
+	VBROADCASTSD (R8)(BX*1), Z18
+	VMULPD       X16, X18, X19
+	VADDPD       X19, X0, X0
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X1, X1
+	VBROADCASTSD 8(R8)(BX*1), Z18
+	VMULPD       X16, X18, X19
+	VADDPD       X19, X2, X2
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X3, X3
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t2
+
+last2:
+	TESTQ        R10, R10
+	JZ           store2
+	VMOVUPD      (R9), X16
+	VMOVSD       16(R9), X17
+	VBROADCASTSD (R8), Z18
+	VMULPD       X16, X18, X19
+	VADDPD       X19, X0, X0
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X1, X1
+	VBROADCASTSD 8(R8), Z18
+	VMULPD       X16, X18, X19
+	VADDPD       X19, X2, X2
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X3, X3
+
+store2:
+	VMOVUPD X0, (AX)
+	VMOVSD  X1, 16(AX)
+	ADDQ    CX, AX
+	VMOVUPD X2, (AX)
+	VMOVSD  X3, 16(AX)
+	ADDQ    CX, AX
+	ADDQ    $0x10, DX
+
+not2:
+	TESTQ  $0x00000001, SI
+	JZ     not1
+	CMPB   cont+112(FP), $0x00
+	JNE    cont1
+	VXORPD X0, X0, X0
+	VXORPD X1, X1, X1
+	JMP    sum1
+
+cont1:
+	MOVQ    AX, R9
+	VMOVUPD (R9), X0
+	VMOVSD  16(R9), X1
+	ADDQ    CX, R9
+
+sum1:
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
+
+t1:
+	CMPQ         R10, $0x02
+	JLT          last1
+	VMOVUPD      (R9), X16
+	VMOVSD       16(R9), X17
+	VBROADCASTSD (R8), Z18
+	VMULPD       X16, X18, X19
+	VADDPD       X19, X0, X0
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X1, X1
+	VMOVUPD      (R9)(DI*1), X16
+	VMOVSD       16(R9)(DI*1), X17
+	VBROADCASTSD (R8)(BX*1), Z18
+	VMULPD       X16, X18, X19
+	VADDPD       X19, X0, X0
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X1, X1
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t1
+
+last1:
+	TESTQ        R10, R10
+	JZ           store1
+	VMOVUPD      (R9), X16
+	VMOVSD       16(R9), X17
+	VBROADCASTSD (R8), Z18
+	VMULPD       X16, X18, X19
+	VADDPD       X19, X0, X0
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X1, X1
+
+store1:
+	VMOVUPD X0, (AX)
+	VMOVSD  X1, 16(AX)
+	ADDQ    CX, AX
+	ADDQ    $0x08, DX
+
+not1:
+	VZEROUPPER
+	RET
+
+// func colAcc4AVX512(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, n int, cont bool)
+// Requires: AVX, AVX512F
+TEXT ·colAcc4AVX512(SB), NOSPLIT, $0-113
+	MOVQ out_base+0(FP), AX
+	MOVQ ds+24(FP), CX
+	SHLQ $0x03, CX
+	MOVQ x_base+32(FP), DX
+	MOVQ xs+56(FP), BX
+	SHLQ $0x03, BX
+	MOVQ k+64(FP), SI
+	MOVQ bs+96(FP), DI
+	SHLQ $0x03, DI
+
+group:
+	CMPQ   SI, $0x08
+	JLT    rest
+	CMPB   cont+112(FP), $0x00
+	JNE    contG
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+	JMP    sumG
+
+contG:
+	MOVQ    AX, R9
+	VMOVUPD (R9), Y0
+	ADDQ    CX, R9
+	VMOVUPD (R9), Y1
+	ADDQ    CX, R9
+	VMOVUPD (R9), Y2
+	ADDQ    CX, R9
+	VMOVUPD (R9), Y3
+	ADDQ    CX, R9
+	VMOVUPD (R9), Y4
+	ADDQ    CX, R9
+	VMOVUPD (R9), Y5
+	ADDQ    CX, R9
+	VMOVUPD (R9), Y6
+	ADDQ    CX, R9
+	VMOVUPD (R9), Y7
+	ADDQ    CX, R9
+
+sumG:
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
+
+tG:
+	CMPQ         R10, $0x02
+	JLT          lastG
+	VMOVUPD      (R9), Y8
+	VBROADCASTSD (R8), Z9
+	VMULPD       Y8, Y9, Y9
+	VADDPD       Y9, Y0, Y0
+	VBROADCASTSD 8(R8), Z9
+	VMULPD       Y8, Y9, Y9
+	VADDPD       Y9, Y1, Y1
+	VBROADCASTSD 16(R8), Z9
+	VMULPD       Y8, Y9, Y9
+	VADDPD       Y9, Y2, Y2
+	VBROADCASTSD 24(R8), Z9
+	VMULPD       Y8, Y9, Y9
+	VADDPD       Y9, Y3, Y3
+	VBROADCASTSD 32(R8), Z9
+	VMULPD       Y8, Y9, Y9
+	VADDPD       Y9, Y4, Y4
+	VBROADCASTSD 40(R8), Z9
+	VMULPD       Y8, Y9, Y9
+	VADDPD       Y9, Y5, Y5
+	VBROADCASTSD 48(R8), Z9
+	VMULPD       Y8, Y9, Y9
+	VADDPD       Y9, Y6, Y6
+	VBROADCASTSD 56(R8), Z9
+	VMULPD       Y8, Y9, Y9
+	VADDPD       Y9, Y7, Y7
+	VMOVUPD      (R9)(DI*1), Y8
+	VBROADCASTSD (R8)(BX*1), Z9
+	VMULPD       Y8, Y9, Y9
+	VADDPD       Y9, Y0, Y0
+	VBROADCASTSD 8(R8)(BX*1), Z9
+	VMULPD       Y8, Y9, Y9
+	VADDPD       Y9, Y1, Y1
+	VBROADCASTSD 16(R8)(BX*1), Z9
+	VMULPD       Y8, Y9, Y9
+	VADDPD       Y9, Y2, Y2
+	VBROADCASTSD 24(R8)(BX*1), Z9
+	VMULPD       Y8, Y9, Y9
+	VADDPD       Y9, Y3, Y3
+	VBROADCASTSD 32(R8)(BX*1), Z9
+	VMULPD       Y8, Y9, Y9
+	VADDPD       Y9, Y4, Y4
+	VBROADCASTSD 40(R8)(BX*1), Z9
+	VMULPD       Y8, Y9, Y9
+	VADDPD       Y9, Y5, Y5
+	VBROADCASTSD 48(R8)(BX*1), Z9
+	VMULPD       Y8, Y9, Y9
+	VADDPD       Y9, Y6, Y6
+	VBROADCASTSD 56(R8)(BX*1), Z9
+	VMULPD       Y8, Y9, Y9
+	VADDPD       Y9, Y7, Y7
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          tG
+
+lastG:
+	TESTQ        R10, R10
+	JZ           storeG
+	VMOVUPD      (R9), Y8
+	VBROADCASTSD (R8), Z9
+	VMULPD       Y8, Y9, Y9
+	VADDPD       Y9, Y0, Y0
+	VBROADCASTSD 8(R8), Z9
+	VMULPD       Y8, Y9, Y9
+	VADDPD       Y9, Y1, Y1
+	VBROADCASTSD 16(R8), Z9
+	VMULPD       Y8, Y9, Y9
+	VADDPD       Y9, Y2, Y2
+	VBROADCASTSD 24(R8), Z9
+	VMULPD       Y8, Y9, Y9
+	VADDPD       Y9, Y3, Y3
+	VBROADCASTSD 32(R8), Z9
+	VMULPD       Y8, Y9, Y9
+	VADDPD       Y9, Y4, Y4
+	VBROADCASTSD 40(R8), Z9
+	VMULPD       Y8, Y9, Y9
+	VADDPD       Y9, Y5, Y5
+	VBROADCASTSD 48(R8), Z9
+	VMULPD       Y8, Y9, Y9
+	VADDPD       Y9, Y6, Y6
+	VBROADCASTSD 56(R8), Z9
+	VMULPD       Y8, Y9, Y9
+	VADDPD       Y9, Y7, Y7
+
+storeG:
+	VMOVUPD Y0, (AX)
+	ADDQ    CX, AX
+	VMOVUPD Y1, (AX)
+	ADDQ    CX, AX
+	VMOVUPD Y2, (AX)
+	ADDQ    CX, AX
+	VMOVUPD Y3, (AX)
+	ADDQ    CX, AX
+	VMOVUPD Y4, (AX)
+	ADDQ    CX, AX
+	VMOVUPD Y5, (AX)
+	ADDQ    CX, AX
+	VMOVUPD Y6, (AX)
+	ADDQ    CX, AX
+	VMOVUPD Y7, (AX)
+	ADDQ    CX, AX
+	ADDQ    $0x40, DX
+	SUBQ    $0x08, SI
+	JMP     group
+
+rest:
+	TESTQ  $0x00000004, SI
+	JZ     not4
+	CMPB   cont+112(FP), $0x00
+	JNE    cont4
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	JMP    sum4
+
+cont4:
+	MOVQ    AX, R9
+	VMOVUPD (R9), Y0
+	ADDQ    CX, R9
+	VMOVUPD (R9), Y1
+	ADDQ    CX, R9
+	VMOVUPD (R9), Y2
+	ADDQ    CX, R9
+	VMOVUPD (R9), Y3
+	ADDQ    CX, R9
+
+sum4:
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
+
+t4:
+	CMPQ         R10, $0x02
+	JLT          last4
+	VMOVUPD      (R9), Y8
+	VBROADCASTSD (R8), Z9
+	VMULPD       Y8, Y9, Y9
+	VADDPD       Y9, Y0, Y0
+	VBROADCASTSD 8(R8), Z9
+	VMULPD       Y8, Y9, Y9
+	VADDPD       Y9, Y1, Y1
+	VBROADCASTSD 16(R8), Z9
+	VMULPD       Y8, Y9, Y9
+	VADDPD       Y9, Y2, Y2
+	VBROADCASTSD 24(R8), Z9
+	VMULPD       Y8, Y9, Y9
+	VADDPD       Y9, Y3, Y3
+	VMOVUPD      (R9)(DI*1), Y8
+	VBROADCASTSD (R8)(BX*1), Z9
+	VMULPD       Y8, Y9, Y9
+	VADDPD       Y9, Y0, Y0
+	VBROADCASTSD 8(R8)(BX*1), Z9
+	VMULPD       Y8, Y9, Y9
+	VADDPD       Y9, Y1, Y1
+	VBROADCASTSD 16(R8)(BX*1), Z9
+	VMULPD       Y8, Y9, Y9
+	VADDPD       Y9, Y2, Y2
+	VBROADCASTSD 24(R8)(BX*1), Z9
+	VMULPD       Y8, Y9, Y9
+	VADDPD       Y9, Y3, Y3
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t4
+
+last4:
+	TESTQ        R10, R10
+	JZ           store4
+	VMOVUPD      (R9), Y8
+	VBROADCASTSD (R8), Z9
+	VMULPD       Y8, Y9, Y9
+	VADDPD       Y9, Y0, Y0
+	VBROADCASTSD 8(R8), Z9
+	VMULPD       Y8, Y9, Y9
+	VADDPD       Y9, Y1, Y1
+	VBROADCASTSD 16(R8), Z9
+	VMULPD       Y8, Y9, Y9
+	VADDPD       Y9, Y2, Y2
+	VBROADCASTSD 24(R8), Z9
+	VMULPD       Y8, Y9, Y9
+	VADDPD       Y9, Y3, Y3
+
+store4:
+	VMOVUPD Y0, (AX)
+	ADDQ    CX, AX
+	VMOVUPD Y1, (AX)
+	ADDQ    CX, AX
+	VMOVUPD Y2, (AX)
+	ADDQ    CX, AX
+	VMOVUPD Y3, (AX)
+	ADDQ    CX, AX
+	ADDQ    $0x20, DX
+
+not4:
+	TESTQ  $0x00000002, SI
+	JZ     not2
+	CMPB   cont+112(FP), $0x00
+	JNE    cont2
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	JMP    sum2
+
+cont2:
+	MOVQ    AX, R9
+	VMOVUPD (R9), Y0
+	ADDQ    CX, R9
+	VMOVUPD (R9), Y1
+	ADDQ    CX, R9
+
+sum2:
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
+
+t2:
+	CMPQ         R10, $0x02
+	JLT          last2
+	VMOVUPD      (R9), Y8
+	VBROADCASTSD (R8), Z9
+	VMULPD       Y8, Y9, Y9
+	VADDPD       Y9, Y0, Y0
+	VBROADCASTSD 8(R8), Z9
+	VMULPD       Y8, Y9, Y9
+	VADDPD       Y9, Y1, Y1
+	VMOVUPD      (R9)(DI*1), Y8
+	VBROADCASTSD (R8)(BX*1), Z9
+	VMULPD       Y8, Y9, Y9
+	VADDPD       Y9, Y0, Y0
+	VBROADCASTSD 8(R8)(BX*1), Z9
+	VMULPD       Y8, Y9, Y9
+	VADDPD       Y9, Y1, Y1
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t2
+
+last2:
+	TESTQ        R10, R10
+	JZ           store2
+	VMOVUPD      (R9), Y8
+	VBROADCASTSD (R8), Z9
+	VMULPD       Y8, Y9, Y9
+	VADDPD       Y9, Y0, Y0
+	VBROADCASTSD 8(R8), Z9
+	VMULPD       Y8, Y9, Y9
+	VADDPD       Y9, Y1, Y1
+
+store2:
+	VMOVUPD Y0, (AX)
+	ADDQ    CX, AX
+	VMOVUPD Y1, (AX)
+	ADDQ    CX, AX
+	ADDQ    $0x10, DX
+
+not2:
+	TESTQ  $0x00000001, SI
+	JZ     not1
+	CMPB   cont+112(FP), $0x00
+	JNE    cont1
+	VXORPD Y0, Y0, Y0
+	JMP    sum1
+
+cont1:
+	MOVQ    AX, R9
+	VMOVUPD (R9), Y0
+	ADDQ    CX, R9
+
+sum1:
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
+
+t1:
+	CMPQ         R10, $0x02
+	JLT          last1
+	VMOVUPD      (R9), Y8
+	VBROADCASTSD (R8), Z9
+	VMULPD       Y8, Y9, Y9
+	VADDPD       Y9, Y0, Y0
+	VMOVUPD      (R9)(DI*1), Y8
+	VBROADCASTSD (R8)(BX*1), Z9
+	VMULPD       Y8, Y9, Y9
+	VADDPD       Y9, Y0, Y0
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t1
+
+last1:
+	TESTQ        R10, R10
+	JZ           store1
+	VMOVUPD      (R9), Y8
+	VBROADCASTSD (R8), Z9
+	VMULPD       Y8, Y9, Y9
+	VADDPD       Y9, Y0, Y0
+
+store1:
+	VMOVUPD Y0, (AX)
+	ADDQ    CX, AX
+	ADDQ    $0x08, DX
+
+not1:
+	VZEROUPPER
+	RET
+
+// func colAcc5AVX512(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, n int, cont bool)
+// Requires: AVX, AVX512F
+TEXT ·colAcc5AVX512(SB), NOSPLIT, $0-113
+	MOVQ out_base+0(FP), AX
+	MOVQ ds+24(FP), CX
+	SHLQ $0x03, CX
+	MOVQ x_base+32(FP), DX
+	MOVQ xs+56(FP), BX
+	SHLQ $0x03, BX
+	MOVQ k+64(FP), SI
+	MOVQ bs+96(FP), DI
+	SHLQ $0x03, DI
+
+group:
+	CMPQ   SI, $0x08
+	JLT    rest
+	CMPB   cont+112(FP), $0x00
+	JNE    contG
+	VXORPD Y0, Y0, Y0
+	VXORPD X1, X1, X1
+	VXORPD Y2, Y2, Y2
+	VXORPD X3, X3, X3
+	VXORPD Y4, Y4, Y4
+	VXORPD X5, X5, X5
+	VXORPD Y6, Y6, Y6
+	VXORPD X7, X7, X7
+	VXORPD Y8, Y8, Y8
+	VXORPD X9, X9, X9
+	VXORPD Y10, Y10, Y10
+	VXORPD X11, X11, X11
+	VXORPD Y12, Y12, Y12
+	VXORPD X13, X13, X13
+	VXORPD Y14, Y14, Y14
+	VXORPD X15, X15, X15
+	JMP    sumG
+
+contG:
+	MOVQ    AX, R9
+	VMOVUPD (R9), Y0
+	VMOVSD  32(R9), X1
+	ADDQ    CX, R9
+	VMOVUPD (R9), Y2
+	VMOVSD  32(R9), X3
+	ADDQ    CX, R9
+	VMOVUPD (R9), Y4
+	VMOVSD  32(R9), X5
+	ADDQ    CX, R9
+	VMOVUPD (R9), Y6
+	VMOVSD  32(R9), X7
+	ADDQ    CX, R9
+	VMOVUPD (R9), Y8
+	VMOVSD  32(R9), X9
+	ADDQ    CX, R9
+	VMOVUPD (R9), Y10
+	VMOVSD  32(R9), X11
+	ADDQ    CX, R9
+	VMOVUPD (R9), Y12
+	VMOVSD  32(R9), X13
+	ADDQ    CX, R9
+	VMOVUPD (R9), Y14
+	VMOVSD  32(R9), X15
+	ADDQ    CX, R9
+
+sumG:
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
+
+tG:
+	CMPQ         R10, $0x02
+	JLT          lastG
+	VMOVUPD      (R9), Y16
+	VMOVSD       32(R9), X17
+	VBROADCASTSD (R8), Z18
+	VMULPD       Y16, Y18, Y19
+	VADDPD       Y19, Y0, Y0
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X1, X1
+	VBROADCASTSD 8(R8), Z18
+	VMULPD       Y16, Y18, Y19
+	VADDPD       Y19, Y2, Y2
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X3, X3
+	VBROADCASTSD 16(R8), Z18
+	VMULPD       Y16, Y18, Y19
+	VADDPD       Y19, Y4, Y4
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X5, X5
+	VBROADCASTSD 24(R8), Z18
+	VMULPD       Y16, Y18, Y19
+	VADDPD       Y19, Y6, Y6
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X7, X7
+	VBROADCASTSD 32(R8), Z18
+	VMULPD       Y16, Y18, Y19
+	VADDPD       Y19, Y8, Y8
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X9, X9
+	VBROADCASTSD 40(R8), Z18
+	VMULPD       Y16, Y18, Y19
+	VADDPD       Y19, Y10, Y10
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X11, X11
+	VBROADCASTSD 48(R8), Z18
+	VMULPD       Y16, Y18, Y19
+	VADDPD       Y19, Y12, Y12
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X13, X13
+	VBROADCASTSD 56(R8), Z18
+	VMULPD       Y16, Y18, Y19
+	VADDPD       Y19, Y14, Y14
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X15, X15
+	VMOVUPD      (R9)(DI*1), Y16
+	VMOVSD       32(R9)(DI*1), X17
+	VBROADCASTSD (R8)(BX*1), Z18
+	VMULPD       Y16, Y18, Y19
+	VADDPD       Y19, Y0, Y0
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X1, X1
+	VBROADCASTSD 8(R8)(BX*1), Z18
+	VMULPD       Y16, Y18, Y19
+	VADDPD       Y19, Y2, Y2
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X3, X3
+	VBROADCASTSD 16(R8)(BX*1), Z18
+	VMULPD       Y16, Y18, Y19
+	VADDPD       Y19, Y4, Y4
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X5, X5
+	VBROADCASTSD 24(R8)(BX*1), Z18
+	VMULPD       Y16, Y18, Y19
+	VADDPD       Y19, Y6, Y6
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X7, X7
+	VBROADCASTSD 32(R8)(BX*1), Z18
+	VMULPD       Y16, Y18, Y19
+	VADDPD       Y19, Y8, Y8
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X9, X9
+	VBROADCASTSD 40(R8)(BX*1), Z18
+	VMULPD       Y16, Y18, Y19
+	VADDPD       Y19, Y10, Y10
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X11, X11
+	VBROADCASTSD 48(R8)(BX*1), Z18
+	VMULPD       Y16, Y18, Y19
+	VADDPD       Y19, Y12, Y12
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X13, X13
+	VBROADCASTSD 56(R8)(BX*1), Z18
+	VMULPD       Y16, Y18, Y19
+	VADDPD       Y19, Y14, Y14
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X15, X15
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          tG
+
+lastG:
+	TESTQ        R10, R10
+	JZ           storeG
+	VMOVUPD      (R9), Y16
+	VMOVSD       32(R9), X17
+	VBROADCASTSD (R8), Z18
+	VMULPD       Y16, Y18, Y19
+	VADDPD       Y19, Y0, Y0
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X1, X1
+	VBROADCASTSD 8(R8), Z18
+	VMULPD       Y16, Y18, Y19
+	VADDPD       Y19, Y2, Y2
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X3, X3
+	VBROADCASTSD 16(R8), Z18
+	VMULPD       Y16, Y18, Y19
+	VADDPD       Y19, Y4, Y4
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X5, X5
+	VBROADCASTSD 24(R8), Z18
+	VMULPD       Y16, Y18, Y19
+	VADDPD       Y19, Y6, Y6
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X7, X7
+	VBROADCASTSD 32(R8), Z18
+	VMULPD       Y16, Y18, Y19
+	VADDPD       Y19, Y8, Y8
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X9, X9
+	VBROADCASTSD 40(R8), Z18
+	VMULPD       Y16, Y18, Y19
+	VADDPD       Y19, Y10, Y10
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X11, X11
+	VBROADCASTSD 48(R8), Z18
+	VMULPD       Y16, Y18, Y19
+	VADDPD       Y19, Y12, Y12
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X13, X13
+	VBROADCASTSD 56(R8), Z18
+	VMULPD       Y16, Y18, Y19
+	VADDPD       Y19, Y14, Y14
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X15, X15
+
+storeG:
+	VMOVUPD Y0, (AX)
+	VMOVSD  X1, 32(AX)
+	ADDQ    CX, AX
+	VMOVUPD Y2, (AX)
+	VMOVSD  X3, 32(AX)
+	ADDQ    CX, AX
+	VMOVUPD Y4, (AX)
+	VMOVSD  X5, 32(AX)
+	ADDQ    CX, AX
+	VMOVUPD Y6, (AX)
+	VMOVSD  X7, 32(AX)
+	ADDQ    CX, AX
+	VMOVUPD Y8, (AX)
+	VMOVSD  X9, 32(AX)
+	ADDQ    CX, AX
+	VMOVUPD Y10, (AX)
+	VMOVSD  X11, 32(AX)
+	ADDQ    CX, AX
+	VMOVUPD Y12, (AX)
+	VMOVSD  X13, 32(AX)
+	ADDQ    CX, AX
+	VMOVUPD Y14, (AX)
+	VMOVSD  X15, 32(AX)
+	ADDQ    CX, AX
+	ADDQ    $0x40, DX
+	SUBQ    $0x08, SI
+	JMP     group
+
+rest:
+	TESTQ  $0x00000004, SI
+	JZ     not4
+	CMPB   cont+112(FP), $0x00
+	JNE    cont4
+	VXORPD Y0, Y0, Y0
+	VXORPD X1, X1, X1
+	VXORPD Y2, Y2, Y2
+	VXORPD X3, X3, X3
+	VXORPD Y4, Y4, Y4
+	VXORPD X5, X5, X5
+	VXORPD Y6, Y6, Y6
+	VXORPD X7, X7, X7
+	JMP    sum4
+
+cont4:
+	MOVQ    AX, R9
+	VMOVUPD (R9), Y0
+	VMOVSD  32(R9), X1
+	ADDQ    CX, R9
+	VMOVUPD (R9), Y2
+	VMOVSD  32(R9), X3
+	ADDQ    CX, R9
+	VMOVUPD (R9), Y4
+	VMOVSD  32(R9), X5
+	ADDQ    CX, R9
+	VMOVUPD (R9), Y6
+	VMOVSD  32(R9), X7
+	ADDQ    CX, R9
+
+sum4:
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
+
+t4:
+	CMPQ         R10, $0x02
+	JLT          last4
+	VMOVUPD      (R9), Y16
+	VMOVSD       32(R9), X17
+	VBROADCASTSD (R8), Z18
+	VMULPD       Y16, Y18, Y19
+	VADDPD       Y19, Y0, Y0
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X1, X1
+	VBROADCASTSD 8(R8), Z18
+	VMULPD       Y16, Y18, Y19
+	VADDPD       Y19, Y2, Y2
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X3, X3
+	VBROADCASTSD 16(R8), Z18
+	VMULPD       Y16, Y18, Y19
+	VADDPD       Y19, Y4, Y4
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X5, X5
+	VBROADCASTSD 24(R8), Z18
+	VMULPD       Y16, Y18, Y19
+	VADDPD       Y19, Y6, Y6
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X7, X7
+	VMOVUPD      (R9)(DI*1), Y16
+	VMOVSD       32(R9)(DI*1), X17
+	VBROADCASTSD (R8)(BX*1), Z18
+	VMULPD       Y16, Y18, Y19
+	VADDPD       Y19, Y0, Y0
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X1, X1
+	VBROADCASTSD 8(R8)(BX*1), Z18
+	VMULPD       Y16, Y18, Y19
+	VADDPD       Y19, Y2, Y2
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X3, X3
+	VBROADCASTSD 16(R8)(BX*1), Z18
+	VMULPD       Y16, Y18, Y19
+	VADDPD       Y19, Y4, Y4
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X5, X5
+	VBROADCASTSD 24(R8)(BX*1), Z18
+	VMULPD       Y16, Y18, Y19
+	VADDPD       Y19, Y6, Y6
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X7, X7
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t4
+
+last4:
+	TESTQ        R10, R10
+	JZ           store4
+	VMOVUPD      (R9), Y16
+	VMOVSD       32(R9), X17
+	VBROADCASTSD (R8), Z18
+	VMULPD       Y16, Y18, Y19
+	VADDPD       Y19, Y0, Y0
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X1, X1
+	VBROADCASTSD 8(R8), Z18
+	VMULPD       Y16, Y18, Y19
+	VADDPD       Y19, Y2, Y2
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X3, X3
+	VBROADCASTSD 16(R8), Z18
+	VMULPD       Y16, Y18, Y19
+	VADDPD       Y19, Y4, Y4
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X5, X5
+	VBROADCASTSD 24(R8), Z18
+	VMULPD       Y16, Y18, Y19
+	VADDPD       Y19, Y6, Y6
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X7, X7
+
+store4:
+	VMOVUPD Y0, (AX)
+	VMOVSD  X1, 32(AX)
+	ADDQ    CX, AX
+	VMOVUPD Y2, (AX)
+	VMOVSD  X3, 32(AX)
+	ADDQ    CX, AX
+	VMOVUPD Y4, (AX)
+	VMOVSD  X5, 32(AX)
+	ADDQ    CX, AX
+	VMOVUPD Y6, (AX)
+	VMOVSD  X7, 32(AX)
+	ADDQ    CX, AX
+	ADDQ    $0x20, DX
+
+not4:
+	TESTQ  $0x00000002, SI
+	JZ     not2
+	CMPB   cont+112(FP), $0x00
+	JNE    cont2
+	VXORPD Y0, Y0, Y0
+	VXORPD X1, X1, X1
+	VXORPD Y2, Y2, Y2
+	VXORPD X3, X3, X3
+	JMP    sum2
+
+cont2:
+	MOVQ    AX, R9
+	VMOVUPD (R9), Y0
+	VMOVSD  32(R9), X1
+	ADDQ    CX, R9
+	VMOVUPD (R9), Y2
+	VMOVSD  32(R9), X3
+	ADDQ    CX, R9
+
+sum2:
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
+
+t2:
+	CMPQ         R10, $0x02
+	JLT          last2
+	VMOVUPD      (R9), Y16
+	VMOVSD       32(R9), X17
+	VBROADCASTSD (R8), Z18
+	VMULPD       Y16, Y18, Y19
+	VADDPD       Y19, Y0, Y0
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X1, X1
+	VBROADCASTSD 8(R8), Z18
+	VMULPD       Y16, Y18, Y19
+	VADDPD       Y19, Y2, Y2
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X3, X3
+	VMOVUPD      (R9)(DI*1), Y16
+	VMOVSD       32(R9)(DI*1), X17
+	VBROADCASTSD (R8)(BX*1), Z18
+	VMULPD       Y16, Y18, Y19
+	VADDPD       Y19, Y0, Y0
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X1, X1
+	VBROADCASTSD 8(R8)(BX*1), Z18
+	VMULPD       Y16, Y18, Y19
+	VADDPD       Y19, Y2, Y2
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X3, X3
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t2
+
+last2:
+	TESTQ        R10, R10
+	JZ           store2
+	VMOVUPD      (R9), Y16
+	VMOVSD       32(R9), X17
+	VBROADCASTSD (R8), Z18
+	VMULPD       Y16, Y18, Y19
+	VADDPD       Y19, Y0, Y0
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X1, X1
+	VBROADCASTSD 8(R8), Z18
+	VMULPD       Y16, Y18, Y19
+	VADDPD       Y19, Y2, Y2
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X3, X3
+
+store2:
+	VMOVUPD Y0, (AX)
+	VMOVSD  X1, 32(AX)
+	ADDQ    CX, AX
+	VMOVUPD Y2, (AX)
+	VMOVSD  X3, 32(AX)
+	ADDQ    CX, AX
+	ADDQ    $0x10, DX
+
+not2:
+	TESTQ  $0x00000001, SI
+	JZ     not1
+	CMPB   cont+112(FP), $0x00
+	JNE    cont1
+	VXORPD Y0, Y0, Y0
+	VXORPD X1, X1, X1
+	JMP    sum1
+
+cont1:
+	MOVQ    AX, R9
+	VMOVUPD (R9), Y0
+	VMOVSD  32(R9), X1
+	ADDQ    CX, R9
+
+sum1:
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
+
+t1:
+	CMPQ         R10, $0x02
+	JLT          last1
+	VMOVUPD      (R9), Y16
+	VMOVSD       32(R9), X17
+	VBROADCASTSD (R8), Z18
+	VMULPD       Y16, Y18, Y19
+	VADDPD       Y19, Y0, Y0
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X1, X1
+	VMOVUPD      (R9)(DI*1), Y16
+	VMOVSD       32(R9)(DI*1), X17
+	VBROADCASTSD (R8)(BX*1), Z18
+	VMULPD       Y16, Y18, Y19
+	VADDPD       Y19, Y0, Y0
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X1, X1
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t1
+
+last1:
+	TESTQ        R10, R10
+	JZ           store1
+	VMOVUPD      (R9), Y16
+	VMOVSD       32(R9), X17
+	VBROADCASTSD (R8), Z18
+	VMULPD       Y16, Y18, Y19
+	VADDPD       Y19, Y0, Y0
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X1, X1
+
+store1:
+	VMOVUPD Y0, (AX)
+	VMOVSD  X1, 32(AX)
+	ADDQ    CX, AX
+	ADDQ    $0x08, DX
+
+not1:
+	VZEROUPPER
+	RET
+
+// func colAcc6AVX512(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, n int, cont bool)
+// Requires: AVX, AVX512F
+TEXT ·colAcc6AVX512(SB), NOSPLIT, $0-113
+	MOVQ out_base+0(FP), AX
+	MOVQ ds+24(FP), CX
+	SHLQ $0x03, CX
+	MOVQ x_base+32(FP), DX
+	MOVQ xs+56(FP), BX
+	SHLQ $0x03, BX
+	MOVQ k+64(FP), SI
+	MOVQ bs+96(FP), DI
+	SHLQ $0x03, DI
+
+group:
+	CMPQ   SI, $0x08
+	JLT    rest
+	CMPB   cont+112(FP), $0x00
+	JNE    contG
+	VXORPD Y0, Y0, Y0
+	VXORPD X1, X1, X1
+	VXORPD Y2, Y2, Y2
+	VXORPD X3, X3, X3
+	VXORPD Y4, Y4, Y4
+	VXORPD X5, X5, X5
+	VXORPD Y6, Y6, Y6
+	VXORPD X7, X7, X7
+	VXORPD Y8, Y8, Y8
+	VXORPD X9, X9, X9
+	VXORPD Y10, Y10, Y10
+	VXORPD X11, X11, X11
+	VXORPD Y12, Y12, Y12
+	VXORPD X13, X13, X13
+	VXORPD Y14, Y14, Y14
+	VXORPD X15, X15, X15
+	JMP    sumG
+
+contG:
+	MOVQ    AX, R9
+	VMOVUPD (R9), Y0
+	VMOVUPD 32(R9), X1
+	ADDQ    CX, R9
+	VMOVUPD (R9), Y2
+	VMOVUPD 32(R9), X3
+	ADDQ    CX, R9
+	VMOVUPD (R9), Y4
+	VMOVUPD 32(R9), X5
+	ADDQ    CX, R9
+	VMOVUPD (R9), Y6
+	VMOVUPD 32(R9), X7
+	ADDQ    CX, R9
+	VMOVUPD (R9), Y8
+	VMOVUPD 32(R9), X9
+	ADDQ    CX, R9
+	VMOVUPD (R9), Y10
+	VMOVUPD 32(R9), X11
+	ADDQ    CX, R9
+	VMOVUPD (R9), Y12
+	VMOVUPD 32(R9), X13
+	ADDQ    CX, R9
+	VMOVUPD (R9), Y14
+	VMOVUPD 32(R9), X15
+	ADDQ    CX, R9
+
+sumG:
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
+
+tG:
+	CMPQ         R10, $0x02
+	JLT          lastG
+	VMOVUPD      (R9), Y16
+	VMOVUPD      32(R9), X17
+	VBROADCASTSD (R8), Z18
+	VMULPD       Y16, Y18, Y19
+	VADDPD       Y19, Y0, Y0
+	VMULPD       X17, X18, X19
+	VADDPD       X19, X1, X1
+	VBROADCASTSD 8(R8), Z18
+	VMULPD       Y16, Y18, Y19
+	VADDPD       Y19, Y2, Y2
+	VMULPD       X17, X18, X19
+	VADDPD       X19, X3, X3
+	VBROADCASTSD 16(R8), Z18
+	VMULPD       Y16, Y18, Y19
+	VADDPD       Y19, Y4, Y4
+	VMULPD       X17, X18, X19
+	VADDPD       X19, X5, X5
+	VBROADCASTSD 24(R8), Z18
+	VMULPD       Y16, Y18, Y19
+	VADDPD       Y19, Y6, Y6
+	VMULPD       X17, X18, X19
+	VADDPD       X19, X7, X7
+	VBROADCASTSD 32(R8), Z18
+	VMULPD       Y16, Y18, Y19
+	VADDPD       Y19, Y8, Y8
+	VMULPD       X17, X18, X19
+	VADDPD       X19, X9, X9
+	VBROADCASTSD 40(R8), Z18
+	VMULPD       Y16, Y18, Y19
+	VADDPD       Y19, Y10, Y10
+	VMULPD       X17, X18, X19
+	VADDPD       X19, X11, X11
+	VBROADCASTSD 48(R8), Z18
+	VMULPD       Y16, Y18, Y19
+	VADDPD       Y19, Y12, Y12
+	VMULPD       X17, X18, X19
+	VADDPD       X19, X13, X13
+	VBROADCASTSD 56(R8), Z18
+	VMULPD       Y16, Y18, Y19
+	VADDPD       Y19, Y14, Y14
+	VMULPD       X17, X18, X19
+	VADDPD       X19, X15, X15
+	VMOVUPD      (R9)(DI*1), Y16
+	VMOVUPD      32(R9)(DI*1), X17
+	VBROADCASTSD (R8)(BX*1), Z18
+	VMULPD       Y16, Y18, Y19
+	VADDPD       Y19, Y0, Y0
+	VMULPD       X17, X18, X19
+	VADDPD       X19, X1, X1
+	VBROADCASTSD 8(R8)(BX*1), Z18
+	VMULPD       Y16, Y18, Y19
+	VADDPD       Y19, Y2, Y2
+	VMULPD       X17, X18, X19
+	VADDPD       X19, X3, X3
+	VBROADCASTSD 16(R8)(BX*1), Z18
+	VMULPD       Y16, Y18, Y19
+	VADDPD       Y19, Y4, Y4
+	VMULPD       X17, X18, X19
+	VADDPD       X19, X5, X5
+	VBROADCASTSD 24(R8)(BX*1), Z18
+	VMULPD       Y16, Y18, Y19
+	VADDPD       Y19, Y6, Y6
+	VMULPD       X17, X18, X19
+	VADDPD       X19, X7, X7
+	VBROADCASTSD 32(R8)(BX*1), Z18
+	VMULPD       Y16, Y18, Y19
+	VADDPD       Y19, Y8, Y8
+	VMULPD       X17, X18, X19
+	VADDPD       X19, X9, X9
+	VBROADCASTSD 40(R8)(BX*1), Z18
+	VMULPD       Y16, Y18, Y19
+	VADDPD       Y19, Y10, Y10
+	VMULPD       X17, X18, X19
+	VADDPD       X19, X11, X11
+	VBROADCASTSD 48(R8)(BX*1), Z18
+	VMULPD       Y16, Y18, Y19
+	VADDPD       Y19, Y12, Y12
+	VMULPD       X17, X18, X19
+	VADDPD       X19, X13, X13
+	VBROADCASTSD 56(R8)(BX*1), Z18
+	VMULPD       Y16, Y18, Y19
+	VADDPD       Y19, Y14, Y14
+	VMULPD       X17, X18, X19
+	VADDPD       X19, X15, X15
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          tG
+
+lastG:
+	TESTQ        R10, R10
+	JZ           storeG
+	VMOVUPD      (R9), Y16
+	VMOVUPD      32(R9), X17
+	VBROADCASTSD (R8), Z18
+	VMULPD       Y16, Y18, Y19
+	VADDPD       Y19, Y0, Y0
+	VMULPD       X17, X18, X19
+	VADDPD       X19, X1, X1
+	VBROADCASTSD 8(R8), Z18
+	VMULPD       Y16, Y18, Y19
+	VADDPD       Y19, Y2, Y2
+	VMULPD       X17, X18, X19
+	VADDPD       X19, X3, X3
+	VBROADCASTSD 16(R8), Z18
+	VMULPD       Y16, Y18, Y19
+	VADDPD       Y19, Y4, Y4
+	VMULPD       X17, X18, X19
+	VADDPD       X19, X5, X5
+	VBROADCASTSD 24(R8), Z18
+	VMULPD       Y16, Y18, Y19
+	VADDPD       Y19, Y6, Y6
+	VMULPD       X17, X18, X19
+	VADDPD       X19, X7, X7
+	VBROADCASTSD 32(R8), Z18
+	VMULPD       Y16, Y18, Y19
+	VADDPD       Y19, Y8, Y8
+	VMULPD       X17, X18, X19
+	VADDPD       X19, X9, X9
+	VBROADCASTSD 40(R8), Z18
+	VMULPD       Y16, Y18, Y19
+	VADDPD       Y19, Y10, Y10
+	VMULPD       X17, X18, X19
+	VADDPD       X19, X11, X11
+	VBROADCASTSD 48(R8), Z18
+	VMULPD       Y16, Y18, Y19
+	VADDPD       Y19, Y12, Y12
+	VMULPD       X17, X18, X19
+	VADDPD       X19, X13, X13
+	VBROADCASTSD 56(R8), Z18
+	VMULPD       Y16, Y18, Y19
+	VADDPD       Y19, Y14, Y14
+	VMULPD       X17, X18, X19
+	VADDPD       X19, X15, X15
+
+storeG:
+	VMOVUPD Y0, (AX)
+	VMOVUPD X1, 32(AX)
+	ADDQ    CX, AX
+	VMOVUPD Y2, (AX)
+	VMOVUPD X3, 32(AX)
+	ADDQ    CX, AX
+	VMOVUPD Y4, (AX)
+	VMOVUPD X5, 32(AX)
+	ADDQ    CX, AX
+	VMOVUPD Y6, (AX)
+	VMOVUPD X7, 32(AX)
+	ADDQ    CX, AX
+	VMOVUPD Y8, (AX)
+	VMOVUPD X9, 32(AX)
+	ADDQ    CX, AX
+	VMOVUPD Y10, (AX)
+	VMOVUPD X11, 32(AX)
+	ADDQ    CX, AX
+	VMOVUPD Y12, (AX)
+	VMOVUPD X13, 32(AX)
+	ADDQ    CX, AX
+	VMOVUPD Y14, (AX)
+	VMOVUPD X15, 32(AX)
+	ADDQ    CX, AX
+	ADDQ    $0x40, DX
+	SUBQ    $0x08, SI
+	JMP     group
+
+rest:
+	TESTQ  $0x00000004, SI
+	JZ     not4
+	CMPB   cont+112(FP), $0x00
+	JNE    cont4
+	VXORPD Y0, Y0, Y0
+	VXORPD X1, X1, X1
+	VXORPD Y2, Y2, Y2
+	VXORPD X3, X3, X3
+	VXORPD Y4, Y4, Y4
+	VXORPD X5, X5, X5
+	VXORPD Y6, Y6, Y6
+	VXORPD X7, X7, X7
+	JMP    sum4
+
+cont4:
+	MOVQ    AX, R9
+	VMOVUPD (R9), Y0
+	VMOVUPD 32(R9), X1
+	ADDQ    CX, R9
+	VMOVUPD (R9), Y2
+	VMOVUPD 32(R9), X3
+	ADDQ    CX, R9
+	VMOVUPD (R9), Y4
+	VMOVUPD 32(R9), X5
+	ADDQ    CX, R9
+	VMOVUPD (R9), Y6
+	VMOVUPD 32(R9), X7
+	ADDQ    CX, R9
+
+sum4:
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
+
+t4:
+	CMPQ         R10, $0x02
+	JLT          last4
+	VMOVUPD      (R9), Y16
+	VMOVUPD      32(R9), X17
+	VBROADCASTSD (R8), Z18
+	VMULPD       Y16, Y18, Y19
+	VADDPD       Y19, Y0, Y0
+	VMULPD       X17, X18, X19
+	VADDPD       X19, X1, X1
+	VBROADCASTSD 8(R8), Z18
+	VMULPD       Y16, Y18, Y19
+	VADDPD       Y19, Y2, Y2
+	VMULPD       X17, X18, X19
+	VADDPD       X19, X3, X3
+	VBROADCASTSD 16(R8), Z18
+	VMULPD       Y16, Y18, Y19
+	VADDPD       Y19, Y4, Y4
+	VMULPD       X17, X18, X19
+	VADDPD       X19, X5, X5
+	VBROADCASTSD 24(R8), Z18
+	VMULPD       Y16, Y18, Y19
+	VADDPD       Y19, Y6, Y6
+	VMULPD       X17, X18, X19
+	VADDPD       X19, X7, X7
+	VMOVUPD      (R9)(DI*1), Y16
+	VMOVUPD      32(R9)(DI*1), X17
+	VBROADCASTSD (R8)(BX*1), Z18
+	VMULPD       Y16, Y18, Y19
+	VADDPD       Y19, Y0, Y0
+	VMULPD       X17, X18, X19
+	VADDPD       X19, X1, X1
+	VBROADCASTSD 8(R8)(BX*1), Z18
+	VMULPD       Y16, Y18, Y19
+	VADDPD       Y19, Y2, Y2
+	VMULPD       X17, X18, X19
+	VADDPD       X19, X3, X3
+	VBROADCASTSD 16(R8)(BX*1), Z18
+	VMULPD       Y16, Y18, Y19
+	VADDPD       Y19, Y4, Y4
+	VMULPD       X17, X18, X19
+	VADDPD       X19, X5, X5
+	VBROADCASTSD 24(R8)(BX*1), Z18
+	VMULPD       Y16, Y18, Y19
+	VADDPD       Y19, Y6, Y6
+	VMULPD       X17, X18, X19
+	VADDPD       X19, X7, X7
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t4
+
+last4:
+	TESTQ        R10, R10
+	JZ           store4
+	VMOVUPD      (R9), Y16
+	VMOVUPD      32(R9), X17
+	VBROADCASTSD (R8), Z18
+	VMULPD       Y16, Y18, Y19
+	VADDPD       Y19, Y0, Y0
+	VMULPD       X17, X18, X19
+	VADDPD       X19, X1, X1
+	VBROADCASTSD 8(R8), Z18
+	VMULPD       Y16, Y18, Y19
+	VADDPD       Y19, Y2, Y2
+	VMULPD       X17, X18, X19
+	VADDPD       X19, X3, X3
+	VBROADCASTSD 16(R8), Z18
+	VMULPD       Y16, Y18, Y19
+	VADDPD       Y19, Y4, Y4
+	VMULPD       X17, X18, X19
+	VADDPD       X19, X5, X5
+	VBROADCASTSD 24(R8), Z18
+	VMULPD       Y16, Y18, Y19
+	VADDPD       Y19, Y6, Y6
+	VMULPD       X17, X18, X19
+	VADDPD       X19, X7, X7
+
+store4:
+	VMOVUPD Y0, (AX)
+	VMOVUPD X1, 32(AX)
+	ADDQ    CX, AX
+	VMOVUPD Y2, (AX)
+	VMOVUPD X3, 32(AX)
+	ADDQ    CX, AX
+	VMOVUPD Y4, (AX)
+	VMOVUPD X5, 32(AX)
+	ADDQ    CX, AX
+	VMOVUPD Y6, (AX)
+	VMOVUPD X7, 32(AX)
+	ADDQ    CX, AX
+	ADDQ    $0x20, DX
+
+not4:
+	TESTQ  $0x00000002, SI
+	JZ     not2
+	CMPB   cont+112(FP), $0x00
+	JNE    cont2
+	VXORPD Y0, Y0, Y0
+	VXORPD X1, X1, X1
+	VXORPD Y2, Y2, Y2
+	VXORPD X3, X3, X3
+	JMP    sum2
+
+cont2:
+	MOVQ    AX, R9
+	VMOVUPD (R9), Y0
+	VMOVUPD 32(R9), X1
+	ADDQ    CX, R9
+	VMOVUPD (R9), Y2
+	VMOVUPD 32(R9), X3
+	ADDQ    CX, R9
+
+sum2:
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
+
+t2:
+	CMPQ         R10, $0x02
+	JLT          last2
+	VMOVUPD      (R9), Y16
+	VMOVUPD      32(R9), X17
+	VBROADCASTSD (R8), Z18
+	VMULPD       Y16, Y18, Y19
+	VADDPD       Y19, Y0, Y0
+	VMULPD       X17, X18, X19
+	VADDPD       X19, X1, X1
+	VBROADCASTSD 8(R8), Z18
+	VMULPD       Y16, Y18, Y19
+	VADDPD       Y19, Y2, Y2
+	VMULPD       X17, X18, X19
+	VADDPD       X19, X3, X3
+	VMOVUPD      (R9)(DI*1), Y16
+	VMOVUPD      32(R9)(DI*1), X17
+	VBROADCASTSD (R8)(BX*1), Z18
+	VMULPD       Y16, Y18, Y19
+	VADDPD       Y19, Y0, Y0
+	VMULPD       X17, X18, X19
+	VADDPD       X19, X1, X1
+	VBROADCASTSD 8(R8)(BX*1), Z18
+	VMULPD       Y16, Y18, Y19
+	VADDPD       Y19, Y2, Y2
+	VMULPD       X17, X18, X19
+	VADDPD       X19, X3, X3
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t2
+
+last2:
+	TESTQ        R10, R10
+	JZ           store2
+	VMOVUPD      (R9), Y16
+	VMOVUPD      32(R9), X17
+	VBROADCASTSD (R8), Z18
+	VMULPD       Y16, Y18, Y19
+	VADDPD       Y19, Y0, Y0
+	VMULPD       X17, X18, X19
+	VADDPD       X19, X1, X1
+	VBROADCASTSD 8(R8), Z18
+	VMULPD       Y16, Y18, Y19
+	VADDPD       Y19, Y2, Y2
+	VMULPD       X17, X18, X19
+	VADDPD       X19, X3, X3
+
+store2:
+	VMOVUPD Y0, (AX)
+	VMOVUPD X1, 32(AX)
+	ADDQ    CX, AX
+	VMOVUPD Y2, (AX)
+	VMOVUPD X3, 32(AX)
+	ADDQ    CX, AX
+	ADDQ    $0x10, DX
+
+not2:
+	TESTQ  $0x00000001, SI
+	JZ     not1
+	CMPB   cont+112(FP), $0x00
+	JNE    cont1
+	VXORPD Y0, Y0, Y0
+	VXORPD X1, X1, X1
+	JMP    sum1
+
+cont1:
+	MOVQ    AX, R9
+	VMOVUPD (R9), Y0
+	VMOVUPD 32(R9), X1
+	ADDQ    CX, R9
+
+sum1:
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
+
+t1:
+	CMPQ         R10, $0x02
+	JLT          last1
+	VMOVUPD      (R9), Y16
+	VMOVUPD      32(R9), X17
+	VBROADCASTSD (R8), Z18
+	VMULPD       Y16, Y18, Y19
+	VADDPD       Y19, Y0, Y0
+	VMULPD       X17, X18, X19
+	VADDPD       X19, X1, X1
+	VMOVUPD      (R9)(DI*1), Y16
+	VMOVUPD      32(R9)(DI*1), X17
+	VBROADCASTSD (R8)(BX*1), Z18
+	VMULPD       Y16, Y18, Y19
+	VADDPD       Y19, Y0, Y0
+	VMULPD       X17, X18, X19
+	VADDPD       X19, X1, X1
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t1
+
+last1:
+	TESTQ        R10, R10
+	JZ           store1
+	VMOVUPD      (R9), Y16
+	VMOVUPD      32(R9), X17
+	VBROADCASTSD (R8), Z18
+	VMULPD       Y16, Y18, Y19
+	VADDPD       Y19, Y0, Y0
+	VMULPD       X17, X18, X19
+	VADDPD       X19, X1, X1
+
+store1:
+	VMOVUPD Y0, (AX)
+	VMOVUPD X1, 32(AX)
+	ADDQ    CX, AX
+	ADDQ    $0x08, DX
+
+not1:
+	VZEROUPPER
+	RET
+
+// func colAcc7AVX512(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, n int, cont bool)
+// Requires: AVX, AVX512F
+TEXT ·colAcc7AVX512(SB), NOSPLIT, $0-113
+	MOVQ out_base+0(FP), AX
+	MOVQ ds+24(FP), CX
+	SHLQ $0x03, CX
+	MOVQ x_base+32(FP), DX
+	MOVQ xs+56(FP), BX
+	SHLQ $0x03, BX
+	MOVQ k+64(FP), SI
+	MOVQ bs+96(FP), DI
+	SHLQ $0x03, DI
+
+group:
+	CMPQ   SI, $0x08
+	JLT    rest
+	CMPB   cont+112(FP), $0x00
+	JNE    contG
+	VXORPD Y0, Y0, Y0
+	VXORPD X1, X1, X1
+	VXORPD X2, X2, X2
+	VXORPD Y3, Y3, Y3
+	VXORPD X4, X4, X4
+	VXORPD X5, X5, X5
+	VXORPD Y6, Y6, Y6
+	VXORPD X7, X7, X7
+	VXORPD X8, X8, X8
+	VXORPD Y9, Y9, Y9
+	VXORPD X10, X10, X10
+	VXORPD X11, X11, X11
+	VXORPD Y12, Y12, Y12
+	VXORPD X13, X13, X13
+	VXORPD X14, X14, X14
+	VXORPD Y15, Y15, Y15
+	VXORPD X16, X16, X16
+	VXORPD X17, X17, X17
+	VXORPD Y18, Y18, Y18
+	VXORPD X19, X19, X19
+	VXORPD X20, X20, X20
+	VXORPD Y21, Y21, Y21
+	VXORPD X22, X22, X22
+	VXORPD X23, X23, X23
+	JMP    sumG
+
+contG:
+	MOVQ    AX, R9
+	VMOVUPD (R9), Y0
+	VMOVUPD 32(R9), X1
+	VMOVSD  48(R9), X2
+	ADDQ    CX, R9
+	VMOVUPD (R9), Y3
+	VMOVUPD 32(R9), X4
+	VMOVSD  48(R9), X5
+	ADDQ    CX, R9
+	VMOVUPD (R9), Y6
+	VMOVUPD 32(R9), X7
+	VMOVSD  48(R9), X8
+	ADDQ    CX, R9
+	VMOVUPD (R9), Y9
+	VMOVUPD 32(R9), X10
+	VMOVSD  48(R9), X11
+	ADDQ    CX, R9
+	VMOVUPD (R9), Y12
+	VMOVUPD 32(R9), X13
+	VMOVSD  48(R9), X14
+	ADDQ    CX, R9
+	VMOVUPD (R9), Y15
+	VMOVUPD 32(R9), X16
+	VMOVSD  48(R9), X17
+	ADDQ    CX, R9
+	VMOVUPD (R9), Y18
+	VMOVUPD 32(R9), X19
+	VMOVSD  48(R9), X20
+	ADDQ    CX, R9
+	VMOVUPD (R9), Y21
+	VMOVUPD 32(R9), X22
+	VMOVSD  48(R9), X23
+	ADDQ    CX, R9
+
+sumG:
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
+
+tG:
+	CMPQ         R10, $0x02
+	JLT          lastG
+	VMOVUPD      (R9), Y24
+	VMOVUPD      32(R9), X25
+	VMOVSD       48(R9), X26
+	VBROADCASTSD (R8), Z27
+	VMULPD       Y24, Y27, Y28
+	VADDPD       Y28, Y0, Y0
+	VMULPD       X25, X27, X28
+	VADDPD       X28, X1, X1
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X2, X2
+	VBROADCASTSD 8(R8), Z27
+	VMULPD       Y24, Y27, Y28
+	VADDPD       Y28, Y3, Y3
+	VMULPD       X25, X27, X28
+	VADDPD       X28, X4, X4
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X5, X5
+	VBROADCASTSD 16(R8), Z27
+	VMULPD       Y24, Y27, Y28
+	VADDPD       Y28, Y6, Y6
+	VMULPD       X25, X27, X28
+	VADDPD       X28, X7, X7
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X8, X8
+	VBROADCASTSD 24(R8), Z27
+	VMULPD       Y24, Y27, Y28
+	VADDPD       Y28, Y9, Y9
+	VMULPD       X25, X27, X28
+	VADDPD       X28, X10, X10
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X11, X11
+	VBROADCASTSD 32(R8), Z27
+	VMULPD       Y24, Y27, Y28
+	VADDPD       Y28, Y12, Y12
+	VMULPD       X25, X27, X28
+	VADDPD       X28, X13, X13
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X14, X14
+	VBROADCASTSD 40(R8), Z27
+	VMULPD       Y24, Y27, Y28
+	VADDPD       Y28, Y15, Y15
+	VMULPD       X25, X27, X28
+	VADDPD       X28, X16, X16
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X17, X17
+	VBROADCASTSD 48(R8), Z27
+	VMULPD       Y24, Y27, Y28
+	VADDPD       Y28, Y18, Y18
+	VMULPD       X25, X27, X28
+	VADDPD       X28, X19, X19
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X20, X20
+	VBROADCASTSD 56(R8), Z27
+	VMULPD       Y24, Y27, Y28
+	VADDPD       Y28, Y21, Y21
+	VMULPD       X25, X27, X28
+	VADDPD       X28, X22, X22
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X23, X23
+	VMOVUPD      (R9)(DI*1), Y24
+	VMOVUPD      32(R9)(DI*1), X25
+	VMOVSD       48(R9)(DI*1), X26
+	VBROADCASTSD (R8)(BX*1), Z27
+	VMULPD       Y24, Y27, Y28
+	VADDPD       Y28, Y0, Y0
+	VMULPD       X25, X27, X28
+	VADDPD       X28, X1, X1
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X2, X2
+	VBROADCASTSD 8(R8)(BX*1), Z27
+	VMULPD       Y24, Y27, Y28
+	VADDPD       Y28, Y3, Y3
+	VMULPD       X25, X27, X28
+	VADDPD       X28, X4, X4
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X5, X5
+	VBROADCASTSD 16(R8)(BX*1), Z27
+	VMULPD       Y24, Y27, Y28
+	VADDPD       Y28, Y6, Y6
+	VMULPD       X25, X27, X28
+	VADDPD       X28, X7, X7
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X8, X8
+	VBROADCASTSD 24(R8)(BX*1), Z27
+	VMULPD       Y24, Y27, Y28
+	VADDPD       Y28, Y9, Y9
+	VMULPD       X25, X27, X28
+	VADDPD       X28, X10, X10
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X11, X11
+	VBROADCASTSD 32(R8)(BX*1), Z27
+	VMULPD       Y24, Y27, Y28
+	VADDPD       Y28, Y12, Y12
+	VMULPD       X25, X27, X28
+	VADDPD       X28, X13, X13
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X14, X14
+	VBROADCASTSD 40(R8)(BX*1), Z27
+	VMULPD       Y24, Y27, Y28
+	VADDPD       Y28, Y15, Y15
+	VMULPD       X25, X27, X28
+	VADDPD       X28, X16, X16
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X17, X17
+	VBROADCASTSD 48(R8)(BX*1), Z27
+	VMULPD       Y24, Y27, Y28
+	VADDPD       Y28, Y18, Y18
+	VMULPD       X25, X27, X28
+	VADDPD       X28, X19, X19
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X20, X20
+	VBROADCASTSD 56(R8)(BX*1), Z27
+	VMULPD       Y24, Y27, Y28
+	VADDPD       Y28, Y21, Y21
+	VMULPD       X25, X27, X28
+	VADDPD       X28, X22, X22
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X23, X23
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          tG
+
+lastG:
+	TESTQ        R10, R10
+	JZ           storeG
+	VMOVUPD      (R9), Y24
+	VMOVUPD      32(R9), X25
+	VMOVSD       48(R9), X26
+	VBROADCASTSD (R8), Z27
+	VMULPD       Y24, Y27, Y28
+	VADDPD       Y28, Y0, Y0
+	VMULPD       X25, X27, X28
+	VADDPD       X28, X1, X1
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X2, X2
+	VBROADCASTSD 8(R8), Z27
+	VMULPD       Y24, Y27, Y28
+	VADDPD       Y28, Y3, Y3
+	VMULPD       X25, X27, X28
+	VADDPD       X28, X4, X4
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X5, X5
+	VBROADCASTSD 16(R8), Z27
+	VMULPD       Y24, Y27, Y28
+	VADDPD       Y28, Y6, Y6
+	VMULPD       X25, X27, X28
+	VADDPD       X28, X7, X7
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X8, X8
+	VBROADCASTSD 24(R8), Z27
+	VMULPD       Y24, Y27, Y28
+	VADDPD       Y28, Y9, Y9
+	VMULPD       X25, X27, X28
+	VADDPD       X28, X10, X10
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X11, X11
+	VBROADCASTSD 32(R8), Z27
+	VMULPD       Y24, Y27, Y28
+	VADDPD       Y28, Y12, Y12
+	VMULPD       X25, X27, X28
+	VADDPD       X28, X13, X13
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X14, X14
+	VBROADCASTSD 40(R8), Z27
+	VMULPD       Y24, Y27, Y28
+	VADDPD       Y28, Y15, Y15
+	VMULPD       X25, X27, X28
+	VADDPD       X28, X16, X16
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X17, X17
+	VBROADCASTSD 48(R8), Z27
+	VMULPD       Y24, Y27, Y28
+	VADDPD       Y28, Y18, Y18
+	VMULPD       X25, X27, X28
+	VADDPD       X28, X19, X19
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X20, X20
+	VBROADCASTSD 56(R8), Z27
+	VMULPD       Y24, Y27, Y28
+	VADDPD       Y28, Y21, Y21
+	VMULPD       X25, X27, X28
+	VADDPD       X28, X22, X22
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X23, X23
+
+storeG:
+	VMOVUPD Y0, (AX)
+	VMOVUPD X1, 32(AX)
+	VMOVSD  X2, 48(AX)
+	ADDQ    CX, AX
+	VMOVUPD Y3, (AX)
+	VMOVUPD X4, 32(AX)
+	VMOVSD  X5, 48(AX)
+	ADDQ    CX, AX
+	VMOVUPD Y6, (AX)
+	VMOVUPD X7, 32(AX)
+	VMOVSD  X8, 48(AX)
+	ADDQ    CX, AX
+	VMOVUPD Y9, (AX)
+	VMOVUPD X10, 32(AX)
+	VMOVSD  X11, 48(AX)
+	ADDQ    CX, AX
+	VMOVUPD Y12, (AX)
+	VMOVUPD X13, 32(AX)
+	VMOVSD  X14, 48(AX)
+	ADDQ    CX, AX
+	VMOVUPD Y15, (AX)
+	VMOVUPD X16, 32(AX)
+	VMOVSD  X17, 48(AX)
+	ADDQ    CX, AX
+	VMOVUPD Y18, (AX)
+	VMOVUPD X19, 32(AX)
+	VMOVSD  X20, 48(AX)
+	ADDQ    CX, AX
+	VMOVUPD Y21, (AX)
+	VMOVUPD X22, 32(AX)
+	VMOVSD  X23, 48(AX)
+	ADDQ    CX, AX
+	ADDQ    $0x40, DX
+	SUBQ    $0x08, SI
+	JMP     group
+
+rest:
+	TESTQ  $0x00000004, SI
+	JZ     not4
+	CMPB   cont+112(FP), $0x00
+	JNE    cont4
+	VXORPD Y0, Y0, Y0
+	VXORPD X1, X1, X1
+	VXORPD X2, X2, X2
+	VXORPD Y3, Y3, Y3
+	VXORPD X4, X4, X4
+	VXORPD X5, X5, X5
+	VXORPD Y6, Y6, Y6
+	VXORPD X7, X7, X7
+	VXORPD X8, X8, X8
+	VXORPD Y9, Y9, Y9
+	VXORPD X10, X10, X10
+	VXORPD X11, X11, X11
+	JMP    sum4
+
+cont4:
+	MOVQ    AX, R9
+	VMOVUPD (R9), Y0
+	VMOVUPD 32(R9), X1
+	VMOVSD  48(R9), X2
+	ADDQ    CX, R9
+	VMOVUPD (R9), Y3
+	VMOVUPD 32(R9), X4
+	VMOVSD  48(R9), X5
+	ADDQ    CX, R9
+	VMOVUPD (R9), Y6
+	VMOVUPD 32(R9), X7
+	VMOVSD  48(R9), X8
+	ADDQ    CX, R9
+	VMOVUPD (R9), Y9
+	VMOVUPD 32(R9), X10
+	VMOVSD  48(R9), X11
+	ADDQ    CX, R9
+
+sum4:
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
+
+t4:
+	CMPQ         R10, $0x02
+	JLT          last4
+	VMOVUPD      (R9), Y24
+	VMOVUPD      32(R9), X25
+	VMOVSD       48(R9), X26
+	VBROADCASTSD (R8), Z27
+	VMULPD       Y24, Y27, Y28
+	VADDPD       Y28, Y0, Y0
+	VMULPD       X25, X27, X28
+	VADDPD       X28, X1, X1
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X2, X2
+	VBROADCASTSD 8(R8), Z27
+	VMULPD       Y24, Y27, Y28
+	VADDPD       Y28, Y3, Y3
+	VMULPD       X25, X27, X28
+	VADDPD       X28, X4, X4
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X5, X5
+	VBROADCASTSD 16(R8), Z27
+	VMULPD       Y24, Y27, Y28
+	VADDPD       Y28, Y6, Y6
+	VMULPD       X25, X27, X28
+	VADDPD       X28, X7, X7
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X8, X8
+	VBROADCASTSD 24(R8), Z27
+	VMULPD       Y24, Y27, Y28
+	VADDPD       Y28, Y9, Y9
+	VMULPD       X25, X27, X28
+	VADDPD       X28, X10, X10
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X11, X11
+	VMOVUPD      (R9)(DI*1), Y24
+	VMOVUPD      32(R9)(DI*1), X25
+	VMOVSD       48(R9)(DI*1), X26
+	VBROADCASTSD (R8)(BX*1), Z27
+	VMULPD       Y24, Y27, Y28
+	VADDPD       Y28, Y0, Y0
+	VMULPD       X25, X27, X28
+	VADDPD       X28, X1, X1
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X2, X2
+	VBROADCASTSD 8(R8)(BX*1), Z27
+	VMULPD       Y24, Y27, Y28
+	VADDPD       Y28, Y3, Y3
+	VMULPD       X25, X27, X28
+	VADDPD       X28, X4, X4
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X5, X5
+	VBROADCASTSD 16(R8)(BX*1), Z27
+	VMULPD       Y24, Y27, Y28
+	VADDPD       Y28, Y6, Y6
+	VMULPD       X25, X27, X28
+	VADDPD       X28, X7, X7
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X8, X8
+	VBROADCASTSD 24(R8)(BX*1), Z27
+	VMULPD       Y24, Y27, Y28
+	VADDPD       Y28, Y9, Y9
+	VMULPD       X25, X27, X28
+	VADDPD       X28, X10, X10
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X11, X11
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t4
+
+last4:
+	TESTQ        R10, R10
+	JZ           store4
+	VMOVUPD      (R9), Y24
+	VMOVUPD      32(R9), X25
+	VMOVSD       48(R9), X26
+	VBROADCASTSD (R8), Z27
+	VMULPD       Y24, Y27, Y28
+	VADDPD       Y28, Y0, Y0
+	VMULPD       X25, X27, X28
+	VADDPD       X28, X1, X1
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X2, X2
+	VBROADCASTSD 8(R8), Z27
+	VMULPD       Y24, Y27, Y28
+	VADDPD       Y28, Y3, Y3
+	VMULPD       X25, X27, X28
+	VADDPD       X28, X4, X4
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X5, X5
+	VBROADCASTSD 16(R8), Z27
+	VMULPD       Y24, Y27, Y28
+	VADDPD       Y28, Y6, Y6
+	VMULPD       X25, X27, X28
+	VADDPD       X28, X7, X7
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X8, X8
+	VBROADCASTSD 24(R8), Z27
+	VMULPD       Y24, Y27, Y28
+	VADDPD       Y28, Y9, Y9
+	VMULPD       X25, X27, X28
+	VADDPD       X28, X10, X10
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X11, X11
+
+store4:
+	VMOVUPD Y0, (AX)
+	VMOVUPD X1, 32(AX)
+	VMOVSD  X2, 48(AX)
+	ADDQ    CX, AX
+	VMOVUPD Y3, (AX)
+	VMOVUPD X4, 32(AX)
+	VMOVSD  X5, 48(AX)
+	ADDQ    CX, AX
+	VMOVUPD Y6, (AX)
+	VMOVUPD X7, 32(AX)
+	VMOVSD  X8, 48(AX)
+	ADDQ    CX, AX
+	VMOVUPD Y9, (AX)
+	VMOVUPD X10, 32(AX)
+	VMOVSD  X11, 48(AX)
+	ADDQ    CX, AX
+	ADDQ    $0x20, DX
+
+not4:
+	TESTQ  $0x00000002, SI
+	JZ     not2
+	CMPB   cont+112(FP), $0x00
+	JNE    cont2
+	VXORPD Y0, Y0, Y0
+	VXORPD X1, X1, X1
+	VXORPD X2, X2, X2
+	VXORPD Y3, Y3, Y3
+	VXORPD X4, X4, X4
+	VXORPD X5, X5, X5
+	JMP    sum2
+
+cont2:
+	MOVQ    AX, R9
+	VMOVUPD (R9), Y0
+	VMOVUPD 32(R9), X1
+	VMOVSD  48(R9), X2
+	ADDQ    CX, R9
+	VMOVUPD (R9), Y3
+	VMOVUPD 32(R9), X4
+	VMOVSD  48(R9), X5
+	ADDQ    CX, R9
+
+sum2:
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
+
+t2:
+	CMPQ         R10, $0x02
+	JLT          last2
+	VMOVUPD      (R9), Y24
+	VMOVUPD      32(R9), X25
+	VMOVSD       48(R9), X26
+	VBROADCASTSD (R8), Z27
+	VMULPD       Y24, Y27, Y28
+	VADDPD       Y28, Y0, Y0
+	VMULPD       X25, X27, X28
+	VADDPD       X28, X1, X1
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X2, X2
+	VBROADCASTSD 8(R8), Z27
+	VMULPD       Y24, Y27, Y28
+	VADDPD       Y28, Y3, Y3
+	VMULPD       X25, X27, X28
+	VADDPD       X28, X4, X4
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X5, X5
+	VMOVUPD      (R9)(DI*1), Y24
+	VMOVUPD      32(R9)(DI*1), X25
+	VMOVSD       48(R9)(DI*1), X26
+	VBROADCASTSD (R8)(BX*1), Z27
+	VMULPD       Y24, Y27, Y28
+	VADDPD       Y28, Y0, Y0
+	VMULPD       X25, X27, X28
+	VADDPD       X28, X1, X1
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X2, X2
+	VBROADCASTSD 8(R8)(BX*1), Z27
+	VMULPD       Y24, Y27, Y28
+	VADDPD       Y28, Y3, Y3
+	VMULPD       X25, X27, X28
+	VADDPD       X28, X4, X4
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X5, X5
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t2
+
+last2:
+	TESTQ        R10, R10
+	JZ           store2
+	VMOVUPD      (R9), Y24
+	VMOVUPD      32(R9), X25
+	VMOVSD       48(R9), X26
+	VBROADCASTSD (R8), Z27
+	VMULPD       Y24, Y27, Y28
+	VADDPD       Y28, Y0, Y0
+	VMULPD       X25, X27, X28
+	VADDPD       X28, X1, X1
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X2, X2
+	VBROADCASTSD 8(R8), Z27
+	VMULPD       Y24, Y27, Y28
+	VADDPD       Y28, Y3, Y3
+	VMULPD       X25, X27, X28
+	VADDPD       X28, X4, X4
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X5, X5
+
+store2:
+	VMOVUPD Y0, (AX)
+	VMOVUPD X1, 32(AX)
+	VMOVSD  X2, 48(AX)
+	ADDQ    CX, AX
+	VMOVUPD Y3, (AX)
+	VMOVUPD X4, 32(AX)
+	VMOVSD  X5, 48(AX)
+	ADDQ    CX, AX
+	ADDQ    $0x10, DX
+
+not2:
+	TESTQ  $0x00000001, SI
+	JZ     not1
+	CMPB   cont+112(FP), $0x00
+	JNE    cont1
+	VXORPD Y0, Y0, Y0
+	VXORPD X1, X1, X1
+	VXORPD X2, X2, X2
+	JMP    sum1
+
+cont1:
+	MOVQ    AX, R9
+	VMOVUPD (R9), Y0
+	VMOVUPD 32(R9), X1
+	VMOVSD  48(R9), X2
+	ADDQ    CX, R9
+
+sum1:
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
+
+t1:
+	CMPQ         R10, $0x02
+	JLT          last1
+	VMOVUPD      (R9), Y24
+	VMOVUPD      32(R9), X25
+	VMOVSD       48(R9), X26
+	VBROADCASTSD (R8), Z27
+	VMULPD       Y24, Y27, Y28
+	VADDPD       Y28, Y0, Y0
+	VMULPD       X25, X27, X28
+	VADDPD       X28, X1, X1
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X2, X2
+	VMOVUPD      (R9)(DI*1), Y24
+	VMOVUPD      32(R9)(DI*1), X25
+	VMOVSD       48(R9)(DI*1), X26
+	VBROADCASTSD (R8)(BX*1), Z27
+	VMULPD       Y24, Y27, Y28
+	VADDPD       Y28, Y0, Y0
+	VMULPD       X25, X27, X28
+	VADDPD       X28, X1, X1
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X2, X2
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t1
+
+last1:
+	TESTQ        R10, R10
+	JZ           store1
+	VMOVUPD      (R9), Y24
+	VMOVUPD      32(R9), X25
+	VMOVSD       48(R9), X26
+	VBROADCASTSD (R8), Z27
+	VMULPD       Y24, Y27, Y28
+	VADDPD       Y28, Y0, Y0
+	VMULPD       X25, X27, X28
+	VADDPD       X28, X1, X1
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X2, X2
+
+store1:
+	VMOVUPD Y0, (AX)
+	VMOVUPD X1, 32(AX)
+	VMOVSD  X2, 48(AX)
+	ADDQ    CX, AX
+	ADDQ    $0x08, DX
+
+not1:
+	VZEROUPPER
+	RET
+
+// func colAcc8AVX512(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, n int, cont bool)
+// Requires: AVX, AVX512F
+TEXT ·colAcc8AVX512(SB), NOSPLIT, $0-113
+	MOVQ out_base+0(FP), AX
+	MOVQ ds+24(FP), CX
+	SHLQ $0x03, CX
+	MOVQ x_base+32(FP), DX
+	MOVQ xs+56(FP), BX
+	SHLQ $0x03, BX
+	MOVQ k+64(FP), SI
+	MOVQ bs+96(FP), DI
+	SHLQ $0x03, DI
+
+group:
+	CMPQ   SI, $0x08
+	JLT    rest
+	CMPB   cont+112(FP), $0x00
+	JNE    contG
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z1, Z1, Z1
+	VPXORQ Z2, Z2, Z2
+	VPXORQ Z3, Z3, Z3
+	VPXORQ Z4, Z4, Z4
+	VPXORQ Z5, Z5, Z5
+	VPXORQ Z6, Z6, Z6
+	VPXORQ Z7, Z7, Z7
+	JMP    sumG
+
+contG:
+	MOVQ    AX, R9
+	VMOVUPD (R9), Z0
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z1
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z2
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z3
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z4
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z5
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z6
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z7
+	ADDQ    CX, R9
+
+sumG:
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
+
+tG:
+	CMPQ         R10, $0x02
+	JLT          lastG
+	VMOVUPD      (R9), Z8
+	VBROADCASTSD (R8), Z9
+	VMULPD       Z8, Z9, Z9
+	VADDPD       Z9, Z0, Z0
+	VBROADCASTSD 8(R8), Z9
+	VMULPD       Z8, Z9, Z9
+	VADDPD       Z9, Z1, Z1
+	VBROADCASTSD 16(R8), Z9
+	VMULPD       Z8, Z9, Z9
+	VADDPD       Z9, Z2, Z2
+	VBROADCASTSD 24(R8), Z9
+	VMULPD       Z8, Z9, Z9
+	VADDPD       Z9, Z3, Z3
+	VBROADCASTSD 32(R8), Z9
+	VMULPD       Z8, Z9, Z9
+	VADDPD       Z9, Z4, Z4
+	VBROADCASTSD 40(R8), Z9
+	VMULPD       Z8, Z9, Z9
+	VADDPD       Z9, Z5, Z5
+	VBROADCASTSD 48(R8), Z9
+	VMULPD       Z8, Z9, Z9
+	VADDPD       Z9, Z6, Z6
+	VBROADCASTSD 56(R8), Z9
+	VMULPD       Z8, Z9, Z9
+	VADDPD       Z9, Z7, Z7
+	VMOVUPD      (R9)(DI*1), Z8
+	VBROADCASTSD (R8)(BX*1), Z9
+	VMULPD       Z8, Z9, Z9
+	VADDPD       Z9, Z0, Z0
+	VBROADCASTSD 8(R8)(BX*1), Z9
+	VMULPD       Z8, Z9, Z9
+	VADDPD       Z9, Z1, Z1
+	VBROADCASTSD 16(R8)(BX*1), Z9
+	VMULPD       Z8, Z9, Z9
+	VADDPD       Z9, Z2, Z2
+	VBROADCASTSD 24(R8)(BX*1), Z9
+	VMULPD       Z8, Z9, Z9
+	VADDPD       Z9, Z3, Z3
+	VBROADCASTSD 32(R8)(BX*1), Z9
+	VMULPD       Z8, Z9, Z9
+	VADDPD       Z9, Z4, Z4
+	VBROADCASTSD 40(R8)(BX*1), Z9
+	VMULPD       Z8, Z9, Z9
+	VADDPD       Z9, Z5, Z5
+	VBROADCASTSD 48(R8)(BX*1), Z9
+	VMULPD       Z8, Z9, Z9
+	VADDPD       Z9, Z6, Z6
+	VBROADCASTSD 56(R8)(BX*1), Z9
+	VMULPD       Z8, Z9, Z9
+	VADDPD       Z9, Z7, Z7
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          tG
+
+lastG:
+	TESTQ        R10, R10
+	JZ           storeG
+	VMOVUPD      (R9), Z8
+	VBROADCASTSD (R8), Z9
+	VMULPD       Z8, Z9, Z9
+	VADDPD       Z9, Z0, Z0
+	VBROADCASTSD 8(R8), Z9
+	VMULPD       Z8, Z9, Z9
+	VADDPD       Z9, Z1, Z1
+	VBROADCASTSD 16(R8), Z9
+	VMULPD       Z8, Z9, Z9
+	VADDPD       Z9, Z2, Z2
+	VBROADCASTSD 24(R8), Z9
+	VMULPD       Z8, Z9, Z9
+	VADDPD       Z9, Z3, Z3
+	VBROADCASTSD 32(R8), Z9
+	VMULPD       Z8, Z9, Z9
+	VADDPD       Z9, Z4, Z4
+	VBROADCASTSD 40(R8), Z9
+	VMULPD       Z8, Z9, Z9
+	VADDPD       Z9, Z5, Z5
+	VBROADCASTSD 48(R8), Z9
+	VMULPD       Z8, Z9, Z9
+	VADDPD       Z9, Z6, Z6
+	VBROADCASTSD 56(R8), Z9
+	VMULPD       Z8, Z9, Z9
+	VADDPD       Z9, Z7, Z7
+
+storeG:
+	VMOVUPD Z0, (AX)
+	ADDQ    CX, AX
+	VMOVUPD Z1, (AX)
+	ADDQ    CX, AX
+	VMOVUPD Z2, (AX)
+	ADDQ    CX, AX
+	VMOVUPD Z3, (AX)
+	ADDQ    CX, AX
+	VMOVUPD Z4, (AX)
+	ADDQ    CX, AX
+	VMOVUPD Z5, (AX)
+	ADDQ    CX, AX
+	VMOVUPD Z6, (AX)
+	ADDQ    CX, AX
+	VMOVUPD Z7, (AX)
+	ADDQ    CX, AX
+	ADDQ    $0x40, DX
+	SUBQ    $0x08, SI
+	JMP     group
+
+rest:
+	TESTQ  $0x00000004, SI
+	JZ     not4
+	CMPB   cont+112(FP), $0x00
+	JNE    cont4
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z1, Z1, Z1
+	VPXORQ Z2, Z2, Z2
+	VPXORQ Z3, Z3, Z3
+	JMP    sum4
+
+cont4:
+	MOVQ    AX, R9
+	VMOVUPD (R9), Z0
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z1
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z2
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z3
+	ADDQ    CX, R9
+
+sum4:
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
+
+t4:
+	CMPQ         R10, $0x02
+	JLT          last4
+	VMOVUPD      (R9), Z8
+	VBROADCASTSD (R8), Z9
+	VMULPD       Z8, Z9, Z9
+	VADDPD       Z9, Z0, Z0
+	VBROADCASTSD 8(R8), Z9
+	VMULPD       Z8, Z9, Z9
+	VADDPD       Z9, Z1, Z1
+	VBROADCASTSD 16(R8), Z9
+	VMULPD       Z8, Z9, Z9
+	VADDPD       Z9, Z2, Z2
+	VBROADCASTSD 24(R8), Z9
+	VMULPD       Z8, Z9, Z9
+	VADDPD       Z9, Z3, Z3
+	VMOVUPD      (R9)(DI*1), Z8
+	VBROADCASTSD (R8)(BX*1), Z9
+	VMULPD       Z8, Z9, Z9
+	VADDPD       Z9, Z0, Z0
+	VBROADCASTSD 8(R8)(BX*1), Z9
+	VMULPD       Z8, Z9, Z9
+	VADDPD       Z9, Z1, Z1
+	VBROADCASTSD 16(R8)(BX*1), Z9
+	VMULPD       Z8, Z9, Z9
+	VADDPD       Z9, Z2, Z2
+	VBROADCASTSD 24(R8)(BX*1), Z9
+	VMULPD       Z8, Z9, Z9
+	VADDPD       Z9, Z3, Z3
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t4
+
+last4:
+	TESTQ        R10, R10
+	JZ           store4
+	VMOVUPD      (R9), Z8
+	VBROADCASTSD (R8), Z9
+	VMULPD       Z8, Z9, Z9
+	VADDPD       Z9, Z0, Z0
+	VBROADCASTSD 8(R8), Z9
+	VMULPD       Z8, Z9, Z9
+	VADDPD       Z9, Z1, Z1
+	VBROADCASTSD 16(R8), Z9
+	VMULPD       Z8, Z9, Z9
+	VADDPD       Z9, Z2, Z2
+	VBROADCASTSD 24(R8), Z9
+	VMULPD       Z8, Z9, Z9
+	VADDPD       Z9, Z3, Z3
+
+store4:
+	VMOVUPD Z0, (AX)
+	ADDQ    CX, AX
+	VMOVUPD Z1, (AX)
+	ADDQ    CX, AX
+	VMOVUPD Z2, (AX)
+	ADDQ    CX, AX
+	VMOVUPD Z3, (AX)
+	ADDQ    CX, AX
+	ADDQ    $0x20, DX
+
+not4:
+	TESTQ  $0x00000002, SI
+	JZ     not2
+	CMPB   cont+112(FP), $0x00
+	JNE    cont2
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z1, Z1, Z1
+	JMP    sum2
+
+cont2:
+	MOVQ    AX, R9
+	VMOVUPD (R9), Z0
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z1
+	ADDQ    CX, R9
+
+sum2:
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
+
+t2:
+	CMPQ         R10, $0x02
+	JLT          last2
+	VMOVUPD      (R9), Z8
+	VBROADCASTSD (R8), Z9
+	VMULPD       Z8, Z9, Z9
+	VADDPD       Z9, Z0, Z0
+	VBROADCASTSD 8(R8), Z9
+	VMULPD       Z8, Z9, Z9
+	VADDPD       Z9, Z1, Z1
+	VMOVUPD      (R9)(DI*1), Z8
+	VBROADCASTSD (R8)(BX*1), Z9
+	VMULPD       Z8, Z9, Z9
+	VADDPD       Z9, Z0, Z0
+	VBROADCASTSD 8(R8)(BX*1), Z9
+	VMULPD       Z8, Z9, Z9
+	VADDPD       Z9, Z1, Z1
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t2
+
+last2:
+	TESTQ        R10, R10
+	JZ           store2
+	VMOVUPD      (R9), Z8
+	VBROADCASTSD (R8), Z9
+	VMULPD       Z8, Z9, Z9
+	VADDPD       Z9, Z0, Z0
+	VBROADCASTSD 8(R8), Z9
+	VMULPD       Z8, Z9, Z9
+	VADDPD       Z9, Z1, Z1
+
+store2:
+	VMOVUPD Z0, (AX)
+	ADDQ    CX, AX
+	VMOVUPD Z1, (AX)
+	ADDQ    CX, AX
+	ADDQ    $0x10, DX
+
+not2:
+	TESTQ  $0x00000001, SI
+	JZ     not1
+	CMPB   cont+112(FP), $0x00
+	JNE    cont1
+	VPXORQ Z0, Z0, Z0
+	JMP    sum1
+
+cont1:
+	MOVQ    AX, R9
+	VMOVUPD (R9), Z0
+	ADDQ    CX, R9
+
+sum1:
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
+
+t1:
+	CMPQ         R10, $0x02
+	JLT          last1
+	VMOVUPD      (R9), Z8
+	VBROADCASTSD (R8), Z9
+	VMULPD       Z8, Z9, Z9
+	VADDPD       Z9, Z0, Z0
+	VMOVUPD      (R9)(DI*1), Z8
+	VBROADCASTSD (R8)(BX*1), Z9
+	VMULPD       Z8, Z9, Z9
+	VADDPD       Z9, Z0, Z0
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t1
+
+last1:
+	TESTQ        R10, R10
+	JZ           store1
+	VMOVUPD      (R9), Z8
+	VBROADCASTSD (R8), Z9
+	VMULPD       Z8, Z9, Z9
+	VADDPD       Z9, Z0, Z0
+
+store1:
+	VMOVUPD Z0, (AX)
+	ADDQ    CX, AX
+	ADDQ    $0x08, DX
+
+not1:
+	VZEROUPPER
+	RET
+
+// func colAcc9AVX512(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, n int, cont bool)
+// Requires: AVX, AVX512F
+TEXT ·colAcc9AVX512(SB), NOSPLIT, $0-113
+	MOVQ out_base+0(FP), AX
+	MOVQ ds+24(FP), CX
+	SHLQ $0x03, CX
+	MOVQ x_base+32(FP), DX
+	MOVQ xs+56(FP), BX
+	SHLQ $0x03, BX
+	MOVQ k+64(FP), SI
+	MOVQ bs+96(FP), DI
+	SHLQ $0x03, DI
+
+group:
+	CMPQ   SI, $0x08
+	JLT    rest
+	CMPB   cont+112(FP), $0x00
+	JNE    contG
+	VPXORQ Z0, Z0, Z0
+	VXORPD X1, X1, X1
+	VPXORQ Z2, Z2, Z2
+	VXORPD X3, X3, X3
+	VPXORQ Z4, Z4, Z4
+	VXORPD X5, X5, X5
+	VPXORQ Z6, Z6, Z6
+	VXORPD X7, X7, X7
+	VPXORQ Z8, Z8, Z8
+	VXORPD X9, X9, X9
+	VPXORQ Z10, Z10, Z10
+	VXORPD X11, X11, X11
+	VPXORQ Z12, Z12, Z12
+	VXORPD X13, X13, X13
+	VPXORQ Z14, Z14, Z14
+	VXORPD X15, X15, X15
+	JMP    sumG
+
+contG:
+	MOVQ    AX, R9
+	VMOVUPD (R9), Z0
+	VMOVSD  64(R9), X1
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z2
+	VMOVSD  64(R9), X3
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z4
+	VMOVSD  64(R9), X5
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z6
+	VMOVSD  64(R9), X7
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z8
+	VMOVSD  64(R9), X9
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z10
+	VMOVSD  64(R9), X11
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z12
+	VMOVSD  64(R9), X13
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z14
+	VMOVSD  64(R9), X15
+	ADDQ    CX, R9
+
+sumG:
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
+
+tG:
+	CMPQ         R10, $0x02
+	JLT          lastG
+	VMOVUPD      (R9), Z16
+	VMOVSD       64(R9), X17
+	VBROADCASTSD (R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z0, Z0
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X1, X1
+	VBROADCASTSD 8(R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z2, Z2
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X3, X3
+	VBROADCASTSD 16(R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z4, Z4
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X5, X5
+	VBROADCASTSD 24(R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z6, Z6
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X7, X7
+	VBROADCASTSD 32(R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z8, Z8
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X9, X9
+	VBROADCASTSD 40(R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z10, Z10
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X11, X11
+	VBROADCASTSD 48(R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z12, Z12
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X13, X13
+	VBROADCASTSD 56(R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z14, Z14
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X15, X15
+	VMOVUPD      (R9)(DI*1), Z16
+	VMOVSD       64(R9)(DI*1), X17
+	VBROADCASTSD (R8)(BX*1), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z0, Z0
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X1, X1
+	VBROADCASTSD 8(R8)(BX*1), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z2, Z2
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X3, X3
+	VBROADCASTSD 16(R8)(BX*1), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z4, Z4
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X5, X5
+	VBROADCASTSD 24(R8)(BX*1), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z6, Z6
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X7, X7
+	VBROADCASTSD 32(R8)(BX*1), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z8, Z8
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X9, X9
+	VBROADCASTSD 40(R8)(BX*1), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z10, Z10
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X11, X11
+	VBROADCASTSD 48(R8)(BX*1), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z12, Z12
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X13, X13
+	VBROADCASTSD 56(R8)(BX*1), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z14, Z14
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X15, X15
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          tG
+
+lastG:
+	TESTQ        R10, R10
+	JZ           storeG
+	VMOVUPD      (R9), Z16
+	VMOVSD       64(R9), X17
+	VBROADCASTSD (R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z0, Z0
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X1, X1
+	VBROADCASTSD 8(R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z2, Z2
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X3, X3
+	VBROADCASTSD 16(R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z4, Z4
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X5, X5
+	VBROADCASTSD 24(R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z6, Z6
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X7, X7
+	VBROADCASTSD 32(R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z8, Z8
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X9, X9
+	VBROADCASTSD 40(R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z10, Z10
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X11, X11
+	VBROADCASTSD 48(R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z12, Z12
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X13, X13
+	VBROADCASTSD 56(R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z14, Z14
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X15, X15
+
+storeG:
+	VMOVUPD Z0, (AX)
+	VMOVSD  X1, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z2, (AX)
+	VMOVSD  X3, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z4, (AX)
+	VMOVSD  X5, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z6, (AX)
+	VMOVSD  X7, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z8, (AX)
+	VMOVSD  X9, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z10, (AX)
+	VMOVSD  X11, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z12, (AX)
+	VMOVSD  X13, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z14, (AX)
+	VMOVSD  X15, 64(AX)
+	ADDQ    CX, AX
+	ADDQ    $0x40, DX
+	SUBQ    $0x08, SI
+	JMP     group
+
+rest:
+	TESTQ  $0x00000004, SI
+	JZ     not4
+	CMPB   cont+112(FP), $0x00
+	JNE    cont4
+	VPXORQ Z0, Z0, Z0
+	VXORPD X1, X1, X1
+	VPXORQ Z2, Z2, Z2
+	VXORPD X3, X3, X3
+	VPXORQ Z4, Z4, Z4
+	VXORPD X5, X5, X5
+	VPXORQ Z6, Z6, Z6
+	VXORPD X7, X7, X7
+	JMP    sum4
+
+cont4:
+	MOVQ    AX, R9
+	VMOVUPD (R9), Z0
+	VMOVSD  64(R9), X1
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z2
+	VMOVSD  64(R9), X3
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z4
+	VMOVSD  64(R9), X5
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z6
+	VMOVSD  64(R9), X7
+	ADDQ    CX, R9
+
+sum4:
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
+
+t4:
+	CMPQ         R10, $0x02
+	JLT          last4
+	VMOVUPD      (R9), Z16
+	VMOVSD       64(R9), X17
+	VBROADCASTSD (R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z0, Z0
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X1, X1
+	VBROADCASTSD 8(R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z2, Z2
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X3, X3
+	VBROADCASTSD 16(R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z4, Z4
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X5, X5
+	VBROADCASTSD 24(R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z6, Z6
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X7, X7
+	VMOVUPD      (R9)(DI*1), Z16
+	VMOVSD       64(R9)(DI*1), X17
+	VBROADCASTSD (R8)(BX*1), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z0, Z0
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X1, X1
+	VBROADCASTSD 8(R8)(BX*1), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z2, Z2
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X3, X3
+	VBROADCASTSD 16(R8)(BX*1), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z4, Z4
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X5, X5
+	VBROADCASTSD 24(R8)(BX*1), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z6, Z6
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X7, X7
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t4
+
+last4:
+	TESTQ        R10, R10
+	JZ           store4
+	VMOVUPD      (R9), Z16
+	VMOVSD       64(R9), X17
+	VBROADCASTSD (R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z0, Z0
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X1, X1
+	VBROADCASTSD 8(R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z2, Z2
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X3, X3
+	VBROADCASTSD 16(R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z4, Z4
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X5, X5
+	VBROADCASTSD 24(R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z6, Z6
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X7, X7
+
+store4:
+	VMOVUPD Z0, (AX)
+	VMOVSD  X1, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z2, (AX)
+	VMOVSD  X3, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z4, (AX)
+	VMOVSD  X5, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z6, (AX)
+	VMOVSD  X7, 64(AX)
+	ADDQ    CX, AX
+	ADDQ    $0x20, DX
+
+not4:
+	TESTQ  $0x00000002, SI
+	JZ     not2
+	CMPB   cont+112(FP), $0x00
+	JNE    cont2
+	VPXORQ Z0, Z0, Z0
+	VXORPD X1, X1, X1
+	VPXORQ Z2, Z2, Z2
+	VXORPD X3, X3, X3
+	JMP    sum2
+
+cont2:
+	MOVQ    AX, R9
+	VMOVUPD (R9), Z0
+	VMOVSD  64(R9), X1
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z2
+	VMOVSD  64(R9), X3
+	ADDQ    CX, R9
+
+sum2:
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
+
+t2:
+	CMPQ         R10, $0x02
+	JLT          last2
+	VMOVUPD      (R9), Z16
+	VMOVSD       64(R9), X17
+	VBROADCASTSD (R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z0, Z0
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X1, X1
+	VBROADCASTSD 8(R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z2, Z2
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X3, X3
+	VMOVUPD      (R9)(DI*1), Z16
+	VMOVSD       64(R9)(DI*1), X17
+	VBROADCASTSD (R8)(BX*1), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z0, Z0
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X1, X1
+	VBROADCASTSD 8(R8)(BX*1), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z2, Z2
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X3, X3
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t2
+
+last2:
+	TESTQ        R10, R10
+	JZ           store2
+	VMOVUPD      (R9), Z16
+	VMOVSD       64(R9), X17
+	VBROADCASTSD (R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z0, Z0
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X1, X1
+	VBROADCASTSD 8(R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z2, Z2
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X3, X3
+
+store2:
+	VMOVUPD Z0, (AX)
+	VMOVSD  X1, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z2, (AX)
+	VMOVSD  X3, 64(AX)
+	ADDQ    CX, AX
+	ADDQ    $0x10, DX
+
+not2:
+	TESTQ  $0x00000001, SI
+	JZ     not1
+	CMPB   cont+112(FP), $0x00
+	JNE    cont1
+	VPXORQ Z0, Z0, Z0
+	VXORPD X1, X1, X1
+	JMP    sum1
+
+cont1:
+	MOVQ    AX, R9
+	VMOVUPD (R9), Z0
+	VMOVSD  64(R9), X1
+	ADDQ    CX, R9
+
+sum1:
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
+
+t1:
+	CMPQ         R10, $0x02
+	JLT          last1
+	VMOVUPD      (R9), Z16
+	VMOVSD       64(R9), X17
+	VBROADCASTSD (R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z0, Z0
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X1, X1
+	VMOVUPD      (R9)(DI*1), Z16
+	VMOVSD       64(R9)(DI*1), X17
+	VBROADCASTSD (R8)(BX*1), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z0, Z0
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X1, X1
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t1
+
+last1:
+	TESTQ        R10, R10
+	JZ           store1
+	VMOVUPD      (R9), Z16
+	VMOVSD       64(R9), X17
+	VBROADCASTSD (R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z0, Z0
+	VMULSD       X17, X18, X19
+	VADDSD       X19, X1, X1
+
+store1:
+	VMOVUPD Z0, (AX)
+	VMOVSD  X1, 64(AX)
+	ADDQ    CX, AX
+	ADDQ    $0x08, DX
+
+not1:
+	VZEROUPPER
+	RET
+
+// func colAcc10AVX512(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, n int, cont bool)
+// Requires: AVX, AVX512F
+TEXT ·colAcc10AVX512(SB), NOSPLIT, $0-113
+	MOVQ out_base+0(FP), AX
+	MOVQ ds+24(FP), CX
+	SHLQ $0x03, CX
+	MOVQ x_base+32(FP), DX
+	MOVQ xs+56(FP), BX
+	SHLQ $0x03, BX
+	MOVQ k+64(FP), SI
+	MOVQ bs+96(FP), DI
+	SHLQ $0x03, DI
+
+group:
+	CMPQ   SI, $0x08
+	JLT    rest
+	CMPB   cont+112(FP), $0x00
+	JNE    contG
+	VPXORQ Z0, Z0, Z0
+	VXORPD X1, X1, X1
+	VPXORQ Z2, Z2, Z2
+	VXORPD X3, X3, X3
+	VPXORQ Z4, Z4, Z4
+	VXORPD X5, X5, X5
+	VPXORQ Z6, Z6, Z6
+	VXORPD X7, X7, X7
+	VPXORQ Z8, Z8, Z8
+	VXORPD X9, X9, X9
+	VPXORQ Z10, Z10, Z10
+	VXORPD X11, X11, X11
+	VPXORQ Z12, Z12, Z12
+	VXORPD X13, X13, X13
+	VPXORQ Z14, Z14, Z14
+	VXORPD X15, X15, X15
+	JMP    sumG
+
+contG:
+	MOVQ    AX, R9
+	VMOVUPD (R9), Z0
+	VMOVUPD 64(R9), X1
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z2
+	VMOVUPD 64(R9), X3
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z4
+	VMOVUPD 64(R9), X5
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z6
+	VMOVUPD 64(R9), X7
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z8
+	VMOVUPD 64(R9), X9
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z10
+	VMOVUPD 64(R9), X11
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z12
+	VMOVUPD 64(R9), X13
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z14
+	VMOVUPD 64(R9), X15
+	ADDQ    CX, R9
+
+sumG:
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
+
+tG:
+	CMPQ         R10, $0x02
+	JLT          lastG
+	VMOVUPD      (R9), Z16
+	VMOVUPD      64(R9), X17
+	VBROADCASTSD (R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z0, Z0
+	VMULPD       X17, X18, X19
+	VADDPD       X19, X1, X1
+	VBROADCASTSD 8(R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z2, Z2
+	VMULPD       X17, X18, X19
+	VADDPD       X19, X3, X3
+	VBROADCASTSD 16(R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z4, Z4
+	VMULPD       X17, X18, X19
+	VADDPD       X19, X5, X5
+	VBROADCASTSD 24(R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z6, Z6
+	VMULPD       X17, X18, X19
+	VADDPD       X19, X7, X7
+	VBROADCASTSD 32(R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z8, Z8
+	VMULPD       X17, X18, X19
+	VADDPD       X19, X9, X9
+	VBROADCASTSD 40(R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z10, Z10
+	VMULPD       X17, X18, X19
+	VADDPD       X19, X11, X11
+	VBROADCASTSD 48(R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z12, Z12
+	VMULPD       X17, X18, X19
+	VADDPD       X19, X13, X13
+	VBROADCASTSD 56(R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z14, Z14
+	VMULPD       X17, X18, X19
+	VADDPD       X19, X15, X15
+	VMOVUPD      (R9)(DI*1), Z16
+	VMOVUPD      64(R9)(DI*1), X17
+	VBROADCASTSD (R8)(BX*1), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z0, Z0
+	VMULPD       X17, X18, X19
+	VADDPD       X19, X1, X1
+	VBROADCASTSD 8(R8)(BX*1), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z2, Z2
+	VMULPD       X17, X18, X19
+	VADDPD       X19, X3, X3
+	VBROADCASTSD 16(R8)(BX*1), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z4, Z4
+	VMULPD       X17, X18, X19
+	VADDPD       X19, X5, X5
+	VBROADCASTSD 24(R8)(BX*1), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z6, Z6
+	VMULPD       X17, X18, X19
+	VADDPD       X19, X7, X7
+	VBROADCASTSD 32(R8)(BX*1), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z8, Z8
+	VMULPD       X17, X18, X19
+	VADDPD       X19, X9, X9
+	VBROADCASTSD 40(R8)(BX*1), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z10, Z10
+	VMULPD       X17, X18, X19
+	VADDPD       X19, X11, X11
+	VBROADCASTSD 48(R8)(BX*1), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z12, Z12
+	VMULPD       X17, X18, X19
+	VADDPD       X19, X13, X13
+	VBROADCASTSD 56(R8)(BX*1), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z14, Z14
+	VMULPD       X17, X18, X19
+	VADDPD       X19, X15, X15
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          tG
+
+lastG:
+	TESTQ        R10, R10
+	JZ           storeG
+	VMOVUPD      (R9), Z16
+	VMOVUPD      64(R9), X17
+	VBROADCASTSD (R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z0, Z0
+	VMULPD       X17, X18, X19
+	VADDPD       X19, X1, X1
+	VBROADCASTSD 8(R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z2, Z2
+	VMULPD       X17, X18, X19
+	VADDPD       X19, X3, X3
+	VBROADCASTSD 16(R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z4, Z4
+	VMULPD       X17, X18, X19
+	VADDPD       X19, X5, X5
+	VBROADCASTSD 24(R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z6, Z6
+	VMULPD       X17, X18, X19
+	VADDPD       X19, X7, X7
+	VBROADCASTSD 32(R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z8, Z8
+	VMULPD       X17, X18, X19
+	VADDPD       X19, X9, X9
+	VBROADCASTSD 40(R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z10, Z10
+	VMULPD       X17, X18, X19
+	VADDPD       X19, X11, X11
+	VBROADCASTSD 48(R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z12, Z12
+	VMULPD       X17, X18, X19
+	VADDPD       X19, X13, X13
+	VBROADCASTSD 56(R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z14, Z14
+	VMULPD       X17, X18, X19
+	VADDPD       X19, X15, X15
+
+storeG:
+	VMOVUPD Z0, (AX)
+	VMOVUPD X1, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z2, (AX)
+	VMOVUPD X3, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z4, (AX)
+	VMOVUPD X5, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z6, (AX)
+	VMOVUPD X7, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z8, (AX)
+	VMOVUPD X9, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z10, (AX)
+	VMOVUPD X11, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z12, (AX)
+	VMOVUPD X13, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z14, (AX)
+	VMOVUPD X15, 64(AX)
+	ADDQ    CX, AX
+	ADDQ    $0x40, DX
+	SUBQ    $0x08, SI
+	JMP     group
+
+rest:
+	TESTQ  $0x00000004, SI
+	JZ     not4
+	CMPB   cont+112(FP), $0x00
+	JNE    cont4
+	VPXORQ Z0, Z0, Z0
+	VXORPD X1, X1, X1
+	VPXORQ Z2, Z2, Z2
+	VXORPD X3, X3, X3
+	VPXORQ Z4, Z4, Z4
+	VXORPD X5, X5, X5
+	VPXORQ Z6, Z6, Z6
+	VXORPD X7, X7, X7
+	JMP    sum4
+
+cont4:
+	MOVQ    AX, R9
+	VMOVUPD (R9), Z0
+	VMOVUPD 64(R9), X1
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z2
+	VMOVUPD 64(R9), X3
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z4
+	VMOVUPD 64(R9), X5
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z6
+	VMOVUPD 64(R9), X7
+	ADDQ    CX, R9
+
+sum4:
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
+
+t4:
+	CMPQ         R10, $0x02
+	JLT          last4
+	VMOVUPD      (R9), Z16
+	VMOVUPD      64(R9), X17
+	VBROADCASTSD (R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z0, Z0
+	VMULPD       X17, X18, X19
+	VADDPD       X19, X1, X1
+	VBROADCASTSD 8(R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z2, Z2
+	VMULPD       X17, X18, X19
+	VADDPD       X19, X3, X3
+	VBROADCASTSD 16(R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z4, Z4
+	VMULPD       X17, X18, X19
+	VADDPD       X19, X5, X5
+	VBROADCASTSD 24(R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z6, Z6
+	VMULPD       X17, X18, X19
+	VADDPD       X19, X7, X7
+	VMOVUPD      (R9)(DI*1), Z16
+	VMOVUPD      64(R9)(DI*1), X17
+	VBROADCASTSD (R8)(BX*1), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z0, Z0
+	VMULPD       X17, X18, X19
+	VADDPD       X19, X1, X1
+	VBROADCASTSD 8(R8)(BX*1), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z2, Z2
+	VMULPD       X17, X18, X19
+	VADDPD       X19, X3, X3
+	VBROADCASTSD 16(R8)(BX*1), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z4, Z4
+	VMULPD       X17, X18, X19
+	VADDPD       X19, X5, X5
+	VBROADCASTSD 24(R8)(BX*1), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z6, Z6
+	VMULPD       X17, X18, X19
+	VADDPD       X19, X7, X7
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t4
+
+last4:
+	TESTQ        R10, R10
+	JZ           store4
+	VMOVUPD      (R9), Z16
+	VMOVUPD      64(R9), X17
+	VBROADCASTSD (R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z0, Z0
+	VMULPD       X17, X18, X19
+	VADDPD       X19, X1, X1
+	VBROADCASTSD 8(R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z2, Z2
+	VMULPD       X17, X18, X19
+	VADDPD       X19, X3, X3
+	VBROADCASTSD 16(R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z4, Z4
+	VMULPD       X17, X18, X19
+	VADDPD       X19, X5, X5
+	VBROADCASTSD 24(R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z6, Z6
+	VMULPD       X17, X18, X19
+	VADDPD       X19, X7, X7
+
+store4:
+	VMOVUPD Z0, (AX)
+	VMOVUPD X1, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z2, (AX)
+	VMOVUPD X3, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z4, (AX)
+	VMOVUPD X5, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z6, (AX)
+	VMOVUPD X7, 64(AX)
+	ADDQ    CX, AX
+	ADDQ    $0x20, DX
+
+not4:
+	TESTQ  $0x00000002, SI
+	JZ     not2
+	CMPB   cont+112(FP), $0x00
+	JNE    cont2
+	VPXORQ Z0, Z0, Z0
+	VXORPD X1, X1, X1
+	VPXORQ Z2, Z2, Z2
+	VXORPD X3, X3, X3
+	JMP    sum2
+
+cont2:
+	MOVQ    AX, R9
+	VMOVUPD (R9), Z0
+	VMOVUPD 64(R9), X1
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z2
+	VMOVUPD 64(R9), X3
+	ADDQ    CX, R9
+
+sum2:
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
+
+t2:
+	CMPQ         R10, $0x02
+	JLT          last2
+	VMOVUPD      (R9), Z16
+	VMOVUPD      64(R9), X17
+	VBROADCASTSD (R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z0, Z0
+	VMULPD       X17, X18, X19
+	VADDPD       X19, X1, X1
+	VBROADCASTSD 8(R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z2, Z2
+	VMULPD       X17, X18, X19
+	VADDPD       X19, X3, X3
+	VMOVUPD      (R9)(DI*1), Z16
+	VMOVUPD      64(R9)(DI*1), X17
+	VBROADCASTSD (R8)(BX*1), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z0, Z0
+	VMULPD       X17, X18, X19
+	VADDPD       X19, X1, X1
+	VBROADCASTSD 8(R8)(BX*1), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z2, Z2
+	VMULPD       X17, X18, X19
+	VADDPD       X19, X3, X3
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t2
+
+last2:
+	TESTQ        R10, R10
+	JZ           store2
+	VMOVUPD      (R9), Z16
+	VMOVUPD      64(R9), X17
+	VBROADCASTSD (R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z0, Z0
+	VMULPD       X17, X18, X19
+	VADDPD       X19, X1, X1
+	VBROADCASTSD 8(R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z2, Z2
+	VMULPD       X17, X18, X19
+	VADDPD       X19, X3, X3
+
+store2:
+	VMOVUPD Z0, (AX)
+	VMOVUPD X1, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z2, (AX)
+	VMOVUPD X3, 64(AX)
+	ADDQ    CX, AX
+	ADDQ    $0x10, DX
+
+not2:
+	TESTQ  $0x00000001, SI
+	JZ     not1
+	CMPB   cont+112(FP), $0x00
+	JNE    cont1
+	VPXORQ Z0, Z0, Z0
+	VXORPD X1, X1, X1
+	JMP    sum1
+
+cont1:
+	MOVQ    AX, R9
+	VMOVUPD (R9), Z0
+	VMOVUPD 64(R9), X1
+	ADDQ    CX, R9
+
+sum1:
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
+
+t1:
+	CMPQ         R10, $0x02
+	JLT          last1
+	VMOVUPD      (R9), Z16
+	VMOVUPD      64(R9), X17
+	VBROADCASTSD (R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z0, Z0
+	VMULPD       X17, X18, X19
+	VADDPD       X19, X1, X1
+	VMOVUPD      (R9)(DI*1), Z16
+	VMOVUPD      64(R9)(DI*1), X17
+	VBROADCASTSD (R8)(BX*1), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z0, Z0
+	VMULPD       X17, X18, X19
+	VADDPD       X19, X1, X1
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t1
+
+last1:
+	TESTQ        R10, R10
+	JZ           store1
+	VMOVUPD      (R9), Z16
+	VMOVUPD      64(R9), X17
+	VBROADCASTSD (R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z0, Z0
+	VMULPD       X17, X18, X19
+	VADDPD       X19, X1, X1
+
+store1:
+	VMOVUPD Z0, (AX)
+	VMOVUPD X1, 64(AX)
+	ADDQ    CX, AX
+	ADDQ    $0x08, DX
+
+not1:
+	VZEROUPPER
+	RET
+
+// func colAcc11AVX512(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, n int, cont bool)
+// Requires: AVX, AVX512F
+TEXT ·colAcc11AVX512(SB), NOSPLIT, $0-113
+	MOVQ out_base+0(FP), AX
+	MOVQ ds+24(FP), CX
+	SHLQ $0x03, CX
+	MOVQ x_base+32(FP), DX
+	MOVQ xs+56(FP), BX
+	SHLQ $0x03, BX
+	MOVQ k+64(FP), SI
+	MOVQ bs+96(FP), DI
+	SHLQ $0x03, DI
+
+group:
+	CMPQ   SI, $0x08
+	JLT    rest
+	CMPB   cont+112(FP), $0x00
+	JNE    contG
+	VPXORQ Z0, Z0, Z0
+	VXORPD X1, X1, X1
+	VXORPD X2, X2, X2
+	VPXORQ Z3, Z3, Z3
+	VXORPD X4, X4, X4
+	VXORPD X5, X5, X5
+	VPXORQ Z6, Z6, Z6
+	VXORPD X7, X7, X7
+	VXORPD X8, X8, X8
+	VPXORQ Z9, Z9, Z9
+	VXORPD X10, X10, X10
+	VXORPD X11, X11, X11
+	VPXORQ Z12, Z12, Z12
+	VXORPD X13, X13, X13
+	VXORPD X14, X14, X14
+	VPXORQ Z15, Z15, Z15
+	VXORPD X16, X16, X16
+	VXORPD X17, X17, X17
+	VPXORQ Z18, Z18, Z18
+	VXORPD X19, X19, X19
+	VXORPD X20, X20, X20
+	VPXORQ Z21, Z21, Z21
+	VXORPD X22, X22, X22
+	VXORPD X23, X23, X23
+	JMP    sumG
+
+contG:
+	MOVQ    AX, R9
+	VMOVUPD (R9), Z0
+	VMOVUPD 64(R9), X1
+	VMOVSD  80(R9), X2
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z3
+	VMOVUPD 64(R9), X4
+	VMOVSD  80(R9), X5
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z6
+	VMOVUPD 64(R9), X7
+	VMOVSD  80(R9), X8
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z9
+	VMOVUPD 64(R9), X10
+	VMOVSD  80(R9), X11
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z12
+	VMOVUPD 64(R9), X13
+	VMOVSD  80(R9), X14
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z15
+	VMOVUPD 64(R9), X16
+	VMOVSD  80(R9), X17
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z18
+	VMOVUPD 64(R9), X19
+	VMOVSD  80(R9), X20
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z21
+	VMOVUPD 64(R9), X22
+	VMOVSD  80(R9), X23
+	ADDQ    CX, R9
+
+sumG:
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
+
+tG:
+	CMPQ         R10, $0x02
+	JLT          lastG
+	VMOVUPD      (R9), Z24
+	VMOVUPD      64(R9), X25
+	VMOVSD       80(R9), X26
+	VBROADCASTSD (R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z0, Z0
+	VMULPD       X25, X27, X28
+	VADDPD       X28, X1, X1
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X2, X2
+	VBROADCASTSD 8(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z3, Z3
+	VMULPD       X25, X27, X28
+	VADDPD       X28, X4, X4
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X5, X5
+	VBROADCASTSD 16(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z6, Z6
+	VMULPD       X25, X27, X28
+	VADDPD       X28, X7, X7
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X8, X8
+	VBROADCASTSD 24(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z9, Z9
+	VMULPD       X25, X27, X28
+	VADDPD       X28, X10, X10
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X11, X11
+	VBROADCASTSD 32(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z12, Z12
+	VMULPD       X25, X27, X28
+	VADDPD       X28, X13, X13
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X14, X14
+	VBROADCASTSD 40(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z15, Z15
+	VMULPD       X25, X27, X28
+	VADDPD       X28, X16, X16
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X17, X17
+	VBROADCASTSD 48(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z18, Z18
+	VMULPD       X25, X27, X28
+	VADDPD       X28, X19, X19
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X20, X20
+	VBROADCASTSD 56(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z21, Z21
+	VMULPD       X25, X27, X28
+	VADDPD       X28, X22, X22
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X23, X23
+	VMOVUPD      (R9)(DI*1), Z24
+	VMOVUPD      64(R9)(DI*1), X25
+	VMOVSD       80(R9)(DI*1), X26
+	VBROADCASTSD (R8)(BX*1), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z0, Z0
+	VMULPD       X25, X27, X28
+	VADDPD       X28, X1, X1
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X2, X2
+	VBROADCASTSD 8(R8)(BX*1), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z3, Z3
+	VMULPD       X25, X27, X28
+	VADDPD       X28, X4, X4
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X5, X5
+	VBROADCASTSD 16(R8)(BX*1), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z6, Z6
+	VMULPD       X25, X27, X28
+	VADDPD       X28, X7, X7
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X8, X8
+	VBROADCASTSD 24(R8)(BX*1), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z9, Z9
+	VMULPD       X25, X27, X28
+	VADDPD       X28, X10, X10
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X11, X11
+	VBROADCASTSD 32(R8)(BX*1), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z12, Z12
+	VMULPD       X25, X27, X28
+	VADDPD       X28, X13, X13
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X14, X14
+	VBROADCASTSD 40(R8)(BX*1), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z15, Z15
+	VMULPD       X25, X27, X28
+	VADDPD       X28, X16, X16
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X17, X17
+	VBROADCASTSD 48(R8)(BX*1), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z18, Z18
+	VMULPD       X25, X27, X28
+	VADDPD       X28, X19, X19
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X20, X20
+	VBROADCASTSD 56(R8)(BX*1), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z21, Z21
+	VMULPD       X25, X27, X28
+	VADDPD       X28, X22, X22
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X23, X23
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          tG
+
+lastG:
+	TESTQ        R10, R10
+	JZ           storeG
+	VMOVUPD      (R9), Z24
+	VMOVUPD      64(R9), X25
+	VMOVSD       80(R9), X26
+	VBROADCASTSD (R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z0, Z0
+	VMULPD       X25, X27, X28
+	VADDPD       X28, X1, X1
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X2, X2
+	VBROADCASTSD 8(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z3, Z3
+	VMULPD       X25, X27, X28
+	VADDPD       X28, X4, X4
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X5, X5
+	VBROADCASTSD 16(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z6, Z6
+	VMULPD       X25, X27, X28
+	VADDPD       X28, X7, X7
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X8, X8
+	VBROADCASTSD 24(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z9, Z9
+	VMULPD       X25, X27, X28
+	VADDPD       X28, X10, X10
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X11, X11
+	VBROADCASTSD 32(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z12, Z12
+	VMULPD       X25, X27, X28
+	VADDPD       X28, X13, X13
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X14, X14
+	VBROADCASTSD 40(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z15, Z15
+	VMULPD       X25, X27, X28
+	VADDPD       X28, X16, X16
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X17, X17
+	VBROADCASTSD 48(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z18, Z18
+	VMULPD       X25, X27, X28
+	VADDPD       X28, X19, X19
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X20, X20
+	VBROADCASTSD 56(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z21, Z21
+	VMULPD       X25, X27, X28
+	VADDPD       X28, X22, X22
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X23, X23
+
+storeG:
+	VMOVUPD Z0, (AX)
+	VMOVUPD X1, 64(AX)
+	VMOVSD  X2, 80(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z3, (AX)
+	VMOVUPD X4, 64(AX)
+	VMOVSD  X5, 80(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z6, (AX)
+	VMOVUPD X7, 64(AX)
+	VMOVSD  X8, 80(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z9, (AX)
+	VMOVUPD X10, 64(AX)
+	VMOVSD  X11, 80(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z12, (AX)
+	VMOVUPD X13, 64(AX)
+	VMOVSD  X14, 80(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z15, (AX)
+	VMOVUPD X16, 64(AX)
+	VMOVSD  X17, 80(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z18, (AX)
+	VMOVUPD X19, 64(AX)
+	VMOVSD  X20, 80(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z21, (AX)
+	VMOVUPD X22, 64(AX)
+	VMOVSD  X23, 80(AX)
+	ADDQ    CX, AX
+	ADDQ    $0x40, DX
+	SUBQ    $0x08, SI
+	JMP     group
+
+rest:
+	TESTQ  $0x00000004, SI
+	JZ     not4
+	CMPB   cont+112(FP), $0x00
+	JNE    cont4
+	VPXORQ Z0, Z0, Z0
+	VXORPD X1, X1, X1
+	VXORPD X2, X2, X2
+	VPXORQ Z3, Z3, Z3
+	VXORPD X4, X4, X4
+	VXORPD X5, X5, X5
+	VPXORQ Z6, Z6, Z6
+	VXORPD X7, X7, X7
+	VXORPD X8, X8, X8
+	VPXORQ Z9, Z9, Z9
+	VXORPD X10, X10, X10
+	VXORPD X11, X11, X11
+	JMP    sum4
+
+cont4:
+	MOVQ    AX, R9
+	VMOVUPD (R9), Z0
+	VMOVUPD 64(R9), X1
+	VMOVSD  80(R9), X2
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z3
+	VMOVUPD 64(R9), X4
+	VMOVSD  80(R9), X5
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z6
+	VMOVUPD 64(R9), X7
+	VMOVSD  80(R9), X8
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z9
+	VMOVUPD 64(R9), X10
+	VMOVSD  80(R9), X11
+	ADDQ    CX, R9
+
+sum4:
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
+
+t4:
+	CMPQ         R10, $0x02
+	JLT          last4
+	VMOVUPD      (R9), Z24
+	VMOVUPD      64(R9), X25
+	VMOVSD       80(R9), X26
+	VBROADCASTSD (R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z0, Z0
+	VMULPD       X25, X27, X28
+	VADDPD       X28, X1, X1
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X2, X2
+	VBROADCASTSD 8(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z3, Z3
+	VMULPD       X25, X27, X28
+	VADDPD       X28, X4, X4
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X5, X5
+	VBROADCASTSD 16(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z6, Z6
+	VMULPD       X25, X27, X28
+	VADDPD       X28, X7, X7
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X8, X8
+	VBROADCASTSD 24(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z9, Z9
+	VMULPD       X25, X27, X28
+	VADDPD       X28, X10, X10
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X11, X11
+	VMOVUPD      (R9)(DI*1), Z24
+	VMOVUPD      64(R9)(DI*1), X25
+	VMOVSD       80(R9)(DI*1), X26
+	VBROADCASTSD (R8)(BX*1), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z0, Z0
+	VMULPD       X25, X27, X28
+	VADDPD       X28, X1, X1
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X2, X2
+	VBROADCASTSD 8(R8)(BX*1), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z3, Z3
+	VMULPD       X25, X27, X28
+	VADDPD       X28, X4, X4
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X5, X5
+	VBROADCASTSD 16(R8)(BX*1), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z6, Z6
+	VMULPD       X25, X27, X28
+	VADDPD       X28, X7, X7
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X8, X8
+	VBROADCASTSD 24(R8)(BX*1), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z9, Z9
+	VMULPD       X25, X27, X28
+	VADDPD       X28, X10, X10
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X11, X11
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t4
+
+last4:
+	TESTQ        R10, R10
+	JZ           store4
+	VMOVUPD      (R9), Z24
+	VMOVUPD      64(R9), X25
+	VMOVSD       80(R9), X26
+	VBROADCASTSD (R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z0, Z0
+	VMULPD       X25, X27, X28
+	VADDPD       X28, X1, X1
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X2, X2
+	VBROADCASTSD 8(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z3, Z3
+	VMULPD       X25, X27, X28
+	VADDPD       X28, X4, X4
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X5, X5
+	VBROADCASTSD 16(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z6, Z6
+	VMULPD       X25, X27, X28
+	VADDPD       X28, X7, X7
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X8, X8
+	VBROADCASTSD 24(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z9, Z9
+	VMULPD       X25, X27, X28
+	VADDPD       X28, X10, X10
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X11, X11
+
+store4:
+	VMOVUPD Z0, (AX)
+	VMOVUPD X1, 64(AX)
+	VMOVSD  X2, 80(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z3, (AX)
+	VMOVUPD X4, 64(AX)
+	VMOVSD  X5, 80(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z6, (AX)
+	VMOVUPD X7, 64(AX)
+	VMOVSD  X8, 80(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z9, (AX)
+	VMOVUPD X10, 64(AX)
+	VMOVSD  X11, 80(AX)
+	ADDQ    CX, AX
+	ADDQ    $0x20, DX
+
+not4:
+	TESTQ  $0x00000002, SI
+	JZ     not2
+	CMPB   cont+112(FP), $0x00
+	JNE    cont2
+	VPXORQ Z0, Z0, Z0
+	VXORPD X1, X1, X1
+	VXORPD X2, X2, X2
+	VPXORQ Z3, Z3, Z3
+	VXORPD X4, X4, X4
+	VXORPD X5, X5, X5
+	JMP    sum2
+
+cont2:
+	MOVQ    AX, R9
+	VMOVUPD (R9), Z0
+	VMOVUPD 64(R9), X1
+	VMOVSD  80(R9), X2
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z3
+	VMOVUPD 64(R9), X4
+	VMOVSD  80(R9), X5
+	ADDQ    CX, R9
+
+sum2:
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
+
+t2:
+	CMPQ         R10, $0x02
+	JLT          last2
+	VMOVUPD      (R9), Z24
+	VMOVUPD      64(R9), X25
+	VMOVSD       80(R9), X26
+	VBROADCASTSD (R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z0, Z0
+	VMULPD       X25, X27, X28
+	VADDPD       X28, X1, X1
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X2, X2
+	VBROADCASTSD 8(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z3, Z3
+	VMULPD       X25, X27, X28
+	VADDPD       X28, X4, X4
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X5, X5
+	VMOVUPD      (R9)(DI*1), Z24
+	VMOVUPD      64(R9)(DI*1), X25
+	VMOVSD       80(R9)(DI*1), X26
+	VBROADCASTSD (R8)(BX*1), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z0, Z0
+	VMULPD       X25, X27, X28
+	VADDPD       X28, X1, X1
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X2, X2
+	VBROADCASTSD 8(R8)(BX*1), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z3, Z3
+	VMULPD       X25, X27, X28
+	VADDPD       X28, X4, X4
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X5, X5
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t2
+
+last2:
+	TESTQ        R10, R10
+	JZ           store2
+	VMOVUPD      (R9), Z24
+	VMOVUPD      64(R9), X25
+	VMOVSD       80(R9), X26
+	VBROADCASTSD (R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z0, Z0
+	VMULPD       X25, X27, X28
+	VADDPD       X28, X1, X1
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X2, X2
+	VBROADCASTSD 8(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z3, Z3
+	VMULPD       X25, X27, X28
+	VADDPD       X28, X4, X4
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X5, X5
+
+store2:
+	VMOVUPD Z0, (AX)
+	VMOVUPD X1, 64(AX)
+	VMOVSD  X2, 80(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z3, (AX)
+	VMOVUPD X4, 64(AX)
+	VMOVSD  X5, 80(AX)
+	ADDQ    CX, AX
+	ADDQ    $0x10, DX
+
+not2:
+	TESTQ  $0x00000001, SI
+	JZ     not1
+	CMPB   cont+112(FP), $0x00
+	JNE    cont1
+	VPXORQ Z0, Z0, Z0
+	VXORPD X1, X1, X1
+	VXORPD X2, X2, X2
+	JMP    sum1
+
+cont1:
+	MOVQ    AX, R9
+	VMOVUPD (R9), Z0
+	VMOVUPD 64(R9), X1
+	VMOVSD  80(R9), X2
+	ADDQ    CX, R9
+
+sum1:
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
+
+t1:
+	CMPQ         R10, $0x02
+	JLT          last1
+	VMOVUPD      (R9), Z24
+	VMOVUPD      64(R9), X25
+	VMOVSD       80(R9), X26
+	VBROADCASTSD (R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z0, Z0
+	VMULPD       X25, X27, X28
+	VADDPD       X28, X1, X1
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X2, X2
+	VMOVUPD      (R9)(DI*1), Z24
+	VMOVUPD      64(R9)(DI*1), X25
+	VMOVSD       80(R9)(DI*1), X26
+	VBROADCASTSD (R8)(BX*1), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z0, Z0
+	VMULPD       X25, X27, X28
+	VADDPD       X28, X1, X1
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X2, X2
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t1
+
+last1:
+	TESTQ        R10, R10
+	JZ           store1
+	VMOVUPD      (R9), Z24
+	VMOVUPD      64(R9), X25
+	VMOVSD       80(R9), X26
+	VBROADCASTSD (R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z0, Z0
+	VMULPD       X25, X27, X28
+	VADDPD       X28, X1, X1
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X2, X2
+
+store1:
+	VMOVUPD Z0, (AX)
+	VMOVUPD X1, 64(AX)
+	VMOVSD  X2, 80(AX)
+	ADDQ    CX, AX
+	ADDQ    $0x08, DX
+
+not1:
+	VZEROUPPER
+	RET
+
+// func colAcc12AVX512(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, n int, cont bool)
+// Requires: AVX, AVX512F
+TEXT ·colAcc12AVX512(SB), NOSPLIT, $0-113
+	MOVQ out_base+0(FP), AX
+	MOVQ ds+24(FP), CX
+	SHLQ $0x03, CX
+	MOVQ x_base+32(FP), DX
+	MOVQ xs+56(FP), BX
+	SHLQ $0x03, BX
+	MOVQ k+64(FP), SI
+	MOVQ bs+96(FP), DI
+	SHLQ $0x03, DI
+
+group:
+	CMPQ   SI, $0x08
+	JLT    rest
+	CMPB   cont+112(FP), $0x00
+	JNE    contG
+	VPXORQ Z0, Z0, Z0
+	VXORPD Y1, Y1, Y1
+	VPXORQ Z2, Z2, Z2
+	VXORPD Y3, Y3, Y3
+	VPXORQ Z4, Z4, Z4
+	VXORPD Y5, Y5, Y5
+	VPXORQ Z6, Z6, Z6
+	VXORPD Y7, Y7, Y7
+	VPXORQ Z8, Z8, Z8
+	VXORPD Y9, Y9, Y9
+	VPXORQ Z10, Z10, Z10
+	VXORPD Y11, Y11, Y11
+	VPXORQ Z12, Z12, Z12
+	VXORPD Y13, Y13, Y13
+	VPXORQ Z14, Z14, Z14
+	VXORPD Y15, Y15, Y15
+	JMP    sumG
+
+contG:
+	MOVQ    AX, R9
+	VMOVUPD (R9), Z0
+	VMOVUPD 64(R9), Y1
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z2
+	VMOVUPD 64(R9), Y3
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z4
+	VMOVUPD 64(R9), Y5
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z6
+	VMOVUPD 64(R9), Y7
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z8
+	VMOVUPD 64(R9), Y9
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z10
+	VMOVUPD 64(R9), Y11
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z12
+	VMOVUPD 64(R9), Y13
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z14
+	VMOVUPD 64(R9), Y15
+	ADDQ    CX, R9
+
+sumG:
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
+
+tG:
+	CMPQ         R10, $0x02
+	JLT          lastG
+	VMOVUPD      (R9), Z16
+	VMOVUPD      64(R9), Y17
+	VBROADCASTSD (R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z0, Z0
+	VMULPD       Y17, Y18, Y19
+	VADDPD       Y19, Y1, Y1
+	VBROADCASTSD 8(R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z2, Z2
+	VMULPD       Y17, Y18, Y19
+	VADDPD       Y19, Y3, Y3
+	VBROADCASTSD 16(R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z4, Z4
+	VMULPD       Y17, Y18, Y19
+	VADDPD       Y19, Y5, Y5
+	VBROADCASTSD 24(R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z6, Z6
+	VMULPD       Y17, Y18, Y19
+	VADDPD       Y19, Y7, Y7
+	VBROADCASTSD 32(R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z8, Z8
+	VMULPD       Y17, Y18, Y19
+	VADDPD       Y19, Y9, Y9
+	VBROADCASTSD 40(R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z10, Z10
+	VMULPD       Y17, Y18, Y19
+	VADDPD       Y19, Y11, Y11
+	VBROADCASTSD 48(R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z12, Z12
+	VMULPD       Y17, Y18, Y19
+	VADDPD       Y19, Y13, Y13
+	VBROADCASTSD 56(R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z14, Z14
+	VMULPD       Y17, Y18, Y19
+	VADDPD       Y19, Y15, Y15
+	VMOVUPD      (R9)(DI*1), Z16
+	VMOVUPD      64(R9)(DI*1), Y17
+	VBROADCASTSD (R8)(BX*1), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z0, Z0
+	VMULPD       Y17, Y18, Y19
+	VADDPD       Y19, Y1, Y1
+	VBROADCASTSD 8(R8)(BX*1), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z2, Z2
+	VMULPD       Y17, Y18, Y19
+	VADDPD       Y19, Y3, Y3
+	VBROADCASTSD 16(R8)(BX*1), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z4, Z4
+	VMULPD       Y17, Y18, Y19
+	VADDPD       Y19, Y5, Y5
+	VBROADCASTSD 24(R8)(BX*1), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z6, Z6
+	VMULPD       Y17, Y18, Y19
+	VADDPD       Y19, Y7, Y7
+	VBROADCASTSD 32(R8)(BX*1), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z8, Z8
+	VMULPD       Y17, Y18, Y19
+	VADDPD       Y19, Y9, Y9
+	VBROADCASTSD 40(R8)(BX*1), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z10, Z10
+	VMULPD       Y17, Y18, Y19
+	VADDPD       Y19, Y11, Y11
+	VBROADCASTSD 48(R8)(BX*1), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z12, Z12
+	VMULPD       Y17, Y18, Y19
+	VADDPD       Y19, Y13, Y13
+	VBROADCASTSD 56(R8)(BX*1), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z14, Z14
+	VMULPD       Y17, Y18, Y19
+	VADDPD       Y19, Y15, Y15
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          tG
+
+lastG:
+	TESTQ        R10, R10
+	JZ           storeG
+	VMOVUPD      (R9), Z16
+	VMOVUPD      64(R9), Y17
+	VBROADCASTSD (R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z0, Z0
+	VMULPD       Y17, Y18, Y19
+	VADDPD       Y19, Y1, Y1
+	VBROADCASTSD 8(R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z2, Z2
+	VMULPD       Y17, Y18, Y19
+	VADDPD       Y19, Y3, Y3
+	VBROADCASTSD 16(R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z4, Z4
+	VMULPD       Y17, Y18, Y19
+	VADDPD       Y19, Y5, Y5
+	VBROADCASTSD 24(R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z6, Z6
+	VMULPD       Y17, Y18, Y19
+	VADDPD       Y19, Y7, Y7
+	VBROADCASTSD 32(R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z8, Z8
+	VMULPD       Y17, Y18, Y19
+	VADDPD       Y19, Y9, Y9
+	VBROADCASTSD 40(R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z10, Z10
+	VMULPD       Y17, Y18, Y19
+	VADDPD       Y19, Y11, Y11
+	VBROADCASTSD 48(R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z12, Z12
+	VMULPD       Y17, Y18, Y19
+	VADDPD       Y19, Y13, Y13
+	VBROADCASTSD 56(R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z14, Z14
+	VMULPD       Y17, Y18, Y19
+	VADDPD       Y19, Y15, Y15
+
+storeG:
+	VMOVUPD Z0, (AX)
+	VMOVUPD Y1, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z2, (AX)
+	VMOVUPD Y3, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z4, (AX)
+	VMOVUPD Y5, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z6, (AX)
+	VMOVUPD Y7, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z8, (AX)
+	VMOVUPD Y9, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z10, (AX)
+	VMOVUPD Y11, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z12, (AX)
+	VMOVUPD Y13, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z14, (AX)
+	VMOVUPD Y15, 64(AX)
+	ADDQ    CX, AX
+	ADDQ    $0x40, DX
+	SUBQ    $0x08, SI
+	JMP     group
+
+rest:
+	TESTQ  $0x00000004, SI
+	JZ     not4
+	CMPB   cont+112(FP), $0x00
+	JNE    cont4
+	VPXORQ Z0, Z0, Z0
+	VXORPD Y1, Y1, Y1
+	VPXORQ Z2, Z2, Z2
+	VXORPD Y3, Y3, Y3
+	VPXORQ Z4, Z4, Z4
+	VXORPD Y5, Y5, Y5
+	VPXORQ Z6, Z6, Z6
+	VXORPD Y7, Y7, Y7
+	JMP    sum4
+
+cont4:
+	MOVQ    AX, R9
+	VMOVUPD (R9), Z0
+	VMOVUPD 64(R9), Y1
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z2
+	VMOVUPD 64(R9), Y3
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z4
+	VMOVUPD 64(R9), Y5
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z6
+	VMOVUPD 64(R9), Y7
+	ADDQ    CX, R9
+
+sum4:
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
+
+t4:
+	CMPQ         R10, $0x02
+	JLT          last4
+	VMOVUPD      (R9), Z16
+	VMOVUPD      64(R9), Y17
+	VBROADCASTSD (R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z0, Z0
+	VMULPD       Y17, Y18, Y19
+	VADDPD       Y19, Y1, Y1
+	VBROADCASTSD 8(R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z2, Z2
+	VMULPD       Y17, Y18, Y19
+	VADDPD       Y19, Y3, Y3
+	VBROADCASTSD 16(R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z4, Z4
+	VMULPD       Y17, Y18, Y19
+	VADDPD       Y19, Y5, Y5
+	VBROADCASTSD 24(R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z6, Z6
+	VMULPD       Y17, Y18, Y19
+	VADDPD       Y19, Y7, Y7
+	VMOVUPD      (R9)(DI*1), Z16
+	VMOVUPD      64(R9)(DI*1), Y17
+	VBROADCASTSD (R8)(BX*1), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z0, Z0
+	VMULPD       Y17, Y18, Y19
+	VADDPD       Y19, Y1, Y1
+	VBROADCASTSD 8(R8)(BX*1), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z2, Z2
+	VMULPD       Y17, Y18, Y19
+	VADDPD       Y19, Y3, Y3
+	VBROADCASTSD 16(R8)(BX*1), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z4, Z4
+	VMULPD       Y17, Y18, Y19
+	VADDPD       Y19, Y5, Y5
+	VBROADCASTSD 24(R8)(BX*1), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z6, Z6
+	VMULPD       Y17, Y18, Y19
+	VADDPD       Y19, Y7, Y7
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t4
+
+last4:
+	TESTQ        R10, R10
+	JZ           store4
+	VMOVUPD      (R9), Z16
+	VMOVUPD      64(R9), Y17
+	VBROADCASTSD (R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z0, Z0
+	VMULPD       Y17, Y18, Y19
+	VADDPD       Y19, Y1, Y1
+	VBROADCASTSD 8(R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z2, Z2
+	VMULPD       Y17, Y18, Y19
+	VADDPD       Y19, Y3, Y3
+	VBROADCASTSD 16(R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z4, Z4
+	VMULPD       Y17, Y18, Y19
+	VADDPD       Y19, Y5, Y5
+	VBROADCASTSD 24(R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z6, Z6
+	VMULPD       Y17, Y18, Y19
+	VADDPD       Y19, Y7, Y7
+
+store4:
+	VMOVUPD Z0, (AX)
+	VMOVUPD Y1, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z2, (AX)
+	VMOVUPD Y3, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z4, (AX)
+	VMOVUPD Y5, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z6, (AX)
+	VMOVUPD Y7, 64(AX)
+	ADDQ    CX, AX
+	ADDQ    $0x20, DX
+
+not4:
+	TESTQ  $0x00000002, SI
+	JZ     not2
+	CMPB   cont+112(FP), $0x00
+	JNE    cont2
+	VPXORQ Z0, Z0, Z0
+	VXORPD Y1, Y1, Y1
+	VPXORQ Z2, Z2, Z2
+	VXORPD Y3, Y3, Y3
+	JMP    sum2
+
+cont2:
+	MOVQ    AX, R9
+	VMOVUPD (R9), Z0
+	VMOVUPD 64(R9), Y1
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z2
+	VMOVUPD 64(R9), Y3
+	ADDQ    CX, R9
+
+sum2:
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
+
+t2:
+	CMPQ         R10, $0x02
+	JLT          last2
+	VMOVUPD      (R9), Z16
+	VMOVUPD      64(R9), Y17
+	VBROADCASTSD (R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z0, Z0
+	VMULPD       Y17, Y18, Y19
+	VADDPD       Y19, Y1, Y1
+	VBROADCASTSD 8(R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z2, Z2
+	VMULPD       Y17, Y18, Y19
+	VADDPD       Y19, Y3, Y3
+	VMOVUPD      (R9)(DI*1), Z16
+	VMOVUPD      64(R9)(DI*1), Y17
+	VBROADCASTSD (R8)(BX*1), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z0, Z0
+	VMULPD       Y17, Y18, Y19
+	VADDPD       Y19, Y1, Y1
+	VBROADCASTSD 8(R8)(BX*1), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z2, Z2
+	VMULPD       Y17, Y18, Y19
+	VADDPD       Y19, Y3, Y3
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t2
+
+last2:
+	TESTQ        R10, R10
+	JZ           store2
+	VMOVUPD      (R9), Z16
+	VMOVUPD      64(R9), Y17
+	VBROADCASTSD (R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z0, Z0
+	VMULPD       Y17, Y18, Y19
+	VADDPD       Y19, Y1, Y1
+	VBROADCASTSD 8(R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z2, Z2
+	VMULPD       Y17, Y18, Y19
+	VADDPD       Y19, Y3, Y3
+
+store2:
+	VMOVUPD Z0, (AX)
+	VMOVUPD Y1, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z2, (AX)
+	VMOVUPD Y3, 64(AX)
+	ADDQ    CX, AX
+	ADDQ    $0x10, DX
+
+not2:
+	TESTQ  $0x00000001, SI
+	JZ     not1
+	CMPB   cont+112(FP), $0x00
+	JNE    cont1
+	VPXORQ Z0, Z0, Z0
+	VXORPD Y1, Y1, Y1
+	JMP    sum1
+
+cont1:
+	MOVQ    AX, R9
+	VMOVUPD (R9), Z0
+	VMOVUPD 64(R9), Y1
+	ADDQ    CX, R9
+
+sum1:
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
+
+t1:
+	CMPQ         R10, $0x02
+	JLT          last1
+	VMOVUPD      (R9), Z16
+	VMOVUPD      64(R9), Y17
+	VBROADCASTSD (R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z0, Z0
+	VMULPD       Y17, Y18, Y19
+	VADDPD       Y19, Y1, Y1
+	VMOVUPD      (R9)(DI*1), Z16
+	VMOVUPD      64(R9)(DI*1), Y17
+	VBROADCASTSD (R8)(BX*1), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z0, Z0
+	VMULPD       Y17, Y18, Y19
+	VADDPD       Y19, Y1, Y1
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t1
+
+last1:
+	TESTQ        R10, R10
+	JZ           store1
+	VMOVUPD      (R9), Z16
+	VMOVUPD      64(R9), Y17
+	VBROADCASTSD (R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z0, Z0
+	VMULPD       Y17, Y18, Y19
+	VADDPD       Y19, Y1, Y1
+
+store1:
+	VMOVUPD Z0, (AX)
+	VMOVUPD Y1, 64(AX)
+	ADDQ    CX, AX
+	ADDQ    $0x08, DX
+
+not1:
+	VZEROUPPER
+	RET
+
+// func colAcc13AVX512(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, n int, cont bool)
+// Requires: AVX, AVX512F
+TEXT ·colAcc13AVX512(SB), NOSPLIT, $0-113
+	MOVQ out_base+0(FP), AX
+	MOVQ ds+24(FP), CX
+	SHLQ $0x03, CX
+	MOVQ x_base+32(FP), DX
+	MOVQ xs+56(FP), BX
+	SHLQ $0x03, BX
+	MOVQ k+64(FP), SI
+	MOVQ bs+96(FP), DI
+	SHLQ $0x03, DI
+
+group:
+	CMPQ   SI, $0x08
+	JLT    rest
+	CMPB   cont+112(FP), $0x00
+	JNE    contG
+	VPXORQ Z0, Z0, Z0
+	VXORPD Y1, Y1, Y1
+	VXORPD X2, X2, X2
+	VPXORQ Z3, Z3, Z3
+	VXORPD Y4, Y4, Y4
+	VXORPD X5, X5, X5
+	VPXORQ Z6, Z6, Z6
+	VXORPD Y7, Y7, Y7
+	VXORPD X8, X8, X8
+	VPXORQ Z9, Z9, Z9
+	VXORPD Y10, Y10, Y10
+	VXORPD X11, X11, X11
+	VPXORQ Z12, Z12, Z12
+	VXORPD Y13, Y13, Y13
+	VXORPD X14, X14, X14
+	VPXORQ Z15, Z15, Z15
+	VXORPD Y16, Y16, Y16
+	VXORPD X17, X17, X17
+	VPXORQ Z18, Z18, Z18
+	VXORPD Y19, Y19, Y19
+	VXORPD X20, X20, X20
+	VPXORQ Z21, Z21, Z21
+	VXORPD Y22, Y22, Y22
+	VXORPD X23, X23, X23
+	JMP    sumG
+
+contG:
+	MOVQ    AX, R9
+	VMOVUPD (R9), Z0
+	VMOVUPD 64(R9), Y1
+	VMOVSD  96(R9), X2
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z3
+	VMOVUPD 64(R9), Y4
+	VMOVSD  96(R9), X5
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z6
+	VMOVUPD 64(R9), Y7
+	VMOVSD  96(R9), X8
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z9
+	VMOVUPD 64(R9), Y10
+	VMOVSD  96(R9), X11
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z12
+	VMOVUPD 64(R9), Y13
+	VMOVSD  96(R9), X14
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z15
+	VMOVUPD 64(R9), Y16
+	VMOVSD  96(R9), X17
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z18
+	VMOVUPD 64(R9), Y19
+	VMOVSD  96(R9), X20
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z21
+	VMOVUPD 64(R9), Y22
+	VMOVSD  96(R9), X23
+	ADDQ    CX, R9
+
+sumG:
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
+
+tG:
+	CMPQ         R10, $0x02
+	JLT          lastG
+	VMOVUPD      (R9), Z24
+	VMOVUPD      64(R9), Y25
+	VMOVSD       96(R9), X26
+	VBROADCASTSD (R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z0, Z0
+	VMULPD       Y25, Y27, Y28
+	VADDPD       Y28, Y1, Y1
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X2, X2
+	VBROADCASTSD 8(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z3, Z3
+	VMULPD       Y25, Y27, Y28
+	VADDPD       Y28, Y4, Y4
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X5, X5
+	VBROADCASTSD 16(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z6, Z6
+	VMULPD       Y25, Y27, Y28
+	VADDPD       Y28, Y7, Y7
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X8, X8
+	VBROADCASTSD 24(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z9, Z9
+	VMULPD       Y25, Y27, Y28
+	VADDPD       Y28, Y10, Y10
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X11, X11
+	VBROADCASTSD 32(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z12, Z12
+	VMULPD       Y25, Y27, Y28
+	VADDPD       Y28, Y13, Y13
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X14, X14
+	VBROADCASTSD 40(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z15, Z15
+	VMULPD       Y25, Y27, Y28
+	VADDPD       Y28, Y16, Y16
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X17, X17
+	VBROADCASTSD 48(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z18, Z18
+	VMULPD       Y25, Y27, Y28
+	VADDPD       Y28, Y19, Y19
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X20, X20
+	VBROADCASTSD 56(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z21, Z21
+	VMULPD       Y25, Y27, Y28
+	VADDPD       Y28, Y22, Y22
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X23, X23
+	VMOVUPD      (R9)(DI*1), Z24
+	VMOVUPD      64(R9)(DI*1), Y25
+	VMOVSD       96(R9)(DI*1), X26
+	VBROADCASTSD (R8)(BX*1), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z0, Z0
+	VMULPD       Y25, Y27, Y28
+	VADDPD       Y28, Y1, Y1
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X2, X2
+	VBROADCASTSD 8(R8)(BX*1), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z3, Z3
+	VMULPD       Y25, Y27, Y28
+	VADDPD       Y28, Y4, Y4
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X5, X5
+	VBROADCASTSD 16(R8)(BX*1), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z6, Z6
+	VMULPD       Y25, Y27, Y28
+	VADDPD       Y28, Y7, Y7
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X8, X8
+	VBROADCASTSD 24(R8)(BX*1), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z9, Z9
+	VMULPD       Y25, Y27, Y28
+	VADDPD       Y28, Y10, Y10
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X11, X11
+	VBROADCASTSD 32(R8)(BX*1), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z12, Z12
+	VMULPD       Y25, Y27, Y28
+	VADDPD       Y28, Y13, Y13
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X14, X14
+	VBROADCASTSD 40(R8)(BX*1), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z15, Z15
+	VMULPD       Y25, Y27, Y28
+	VADDPD       Y28, Y16, Y16
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X17, X17
+	VBROADCASTSD 48(R8)(BX*1), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z18, Z18
+	VMULPD       Y25, Y27, Y28
+	VADDPD       Y28, Y19, Y19
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X20, X20
+	VBROADCASTSD 56(R8)(BX*1), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z21, Z21
+	VMULPD       Y25, Y27, Y28
+	VADDPD       Y28, Y22, Y22
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X23, X23
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          tG
+
+lastG:
+	TESTQ        R10, R10
+	JZ           storeG
+	VMOVUPD      (R9), Z24
+	VMOVUPD      64(R9), Y25
+	VMOVSD       96(R9), X26
+	VBROADCASTSD (R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z0, Z0
+	VMULPD       Y25, Y27, Y28
+	VADDPD       Y28, Y1, Y1
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X2, X2
+	VBROADCASTSD 8(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z3, Z3
+	VMULPD       Y25, Y27, Y28
+	VADDPD       Y28, Y4, Y4
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X5, X5
+	VBROADCASTSD 16(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z6, Z6
+	VMULPD       Y25, Y27, Y28
+	VADDPD       Y28, Y7, Y7
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X8, X8
+	VBROADCASTSD 24(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z9, Z9
+	VMULPD       Y25, Y27, Y28
+	VADDPD       Y28, Y10, Y10
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X11, X11
+	VBROADCASTSD 32(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z12, Z12
+	VMULPD       Y25, Y27, Y28
+	VADDPD       Y28, Y13, Y13
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X14, X14
+	VBROADCASTSD 40(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z15, Z15
+	VMULPD       Y25, Y27, Y28
+	VADDPD       Y28, Y16, Y16
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X17, X17
+	VBROADCASTSD 48(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z18, Z18
+	VMULPD       Y25, Y27, Y28
+	VADDPD       Y28, Y19, Y19
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X20, X20
+	VBROADCASTSD 56(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z21, Z21
+	VMULPD       Y25, Y27, Y28
+	VADDPD       Y28, Y22, Y22
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X23, X23
+
+storeG:
+	VMOVUPD Z0, (AX)
+	VMOVUPD Y1, 64(AX)
+	VMOVSD  X2, 96(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z3, (AX)
+	VMOVUPD Y4, 64(AX)
+	VMOVSD  X5, 96(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z6, (AX)
+	VMOVUPD Y7, 64(AX)
+	VMOVSD  X8, 96(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z9, (AX)
+	VMOVUPD Y10, 64(AX)
+	VMOVSD  X11, 96(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z12, (AX)
+	VMOVUPD Y13, 64(AX)
+	VMOVSD  X14, 96(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z15, (AX)
+	VMOVUPD Y16, 64(AX)
+	VMOVSD  X17, 96(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z18, (AX)
+	VMOVUPD Y19, 64(AX)
+	VMOVSD  X20, 96(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z21, (AX)
+	VMOVUPD Y22, 64(AX)
+	VMOVSD  X23, 96(AX)
+	ADDQ    CX, AX
+	ADDQ    $0x40, DX
+	SUBQ    $0x08, SI
+	JMP     group
+
+rest:
+	TESTQ  $0x00000004, SI
+	JZ     not4
+	CMPB   cont+112(FP), $0x00
+	JNE    cont4
+	VPXORQ Z0, Z0, Z0
+	VXORPD Y1, Y1, Y1
+	VXORPD X2, X2, X2
+	VPXORQ Z3, Z3, Z3
+	VXORPD Y4, Y4, Y4
+	VXORPD X5, X5, X5
+	VPXORQ Z6, Z6, Z6
+	VXORPD Y7, Y7, Y7
+	VXORPD X8, X8, X8
+	VPXORQ Z9, Z9, Z9
+	VXORPD Y10, Y10, Y10
+	VXORPD X11, X11, X11
+	JMP    sum4
+
+cont4:
+	MOVQ    AX, R9
+	VMOVUPD (R9), Z0
+	VMOVUPD 64(R9), Y1
+	VMOVSD  96(R9), X2
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z3
+	VMOVUPD 64(R9), Y4
+	VMOVSD  96(R9), X5
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z6
+	VMOVUPD 64(R9), Y7
+	VMOVSD  96(R9), X8
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z9
+	VMOVUPD 64(R9), Y10
+	VMOVSD  96(R9), X11
+	ADDQ    CX, R9
+
+sum4:
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
+
+t4:
+	CMPQ         R10, $0x02
+	JLT          last4
+	VMOVUPD      (R9), Z24
+	VMOVUPD      64(R9), Y25
+	VMOVSD       96(R9), X26
+	VBROADCASTSD (R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z0, Z0
+	VMULPD       Y25, Y27, Y28
+	VADDPD       Y28, Y1, Y1
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X2, X2
+	VBROADCASTSD 8(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z3, Z3
+	VMULPD       Y25, Y27, Y28
+	VADDPD       Y28, Y4, Y4
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X5, X5
+	VBROADCASTSD 16(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z6, Z6
+	VMULPD       Y25, Y27, Y28
+	VADDPD       Y28, Y7, Y7
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X8, X8
+	VBROADCASTSD 24(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z9, Z9
+	VMULPD       Y25, Y27, Y28
+	VADDPD       Y28, Y10, Y10
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X11, X11
+	VMOVUPD      (R9)(DI*1), Z24
+	VMOVUPD      64(R9)(DI*1), Y25
+	VMOVSD       96(R9)(DI*1), X26
+	VBROADCASTSD (R8)(BX*1), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z0, Z0
+	VMULPD       Y25, Y27, Y28
+	VADDPD       Y28, Y1, Y1
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X2, X2
+	VBROADCASTSD 8(R8)(BX*1), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z3, Z3
+	VMULPD       Y25, Y27, Y28
+	VADDPD       Y28, Y4, Y4
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X5, X5
+	VBROADCASTSD 16(R8)(BX*1), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z6, Z6
+	VMULPD       Y25, Y27, Y28
+	VADDPD       Y28, Y7, Y7
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X8, X8
+	VBROADCASTSD 24(R8)(BX*1), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z9, Z9
+	VMULPD       Y25, Y27, Y28
+	VADDPD       Y28, Y10, Y10
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X11, X11
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t4
+
+last4:
+	TESTQ        R10, R10
+	JZ           store4
+	VMOVUPD      (R9), Z24
+	VMOVUPD      64(R9), Y25
+	VMOVSD       96(R9), X26
+	VBROADCASTSD (R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z0, Z0
+	VMULPD       Y25, Y27, Y28
+	VADDPD       Y28, Y1, Y1
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X2, X2
+	VBROADCASTSD 8(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z3, Z3
+	VMULPD       Y25, Y27, Y28
+	VADDPD       Y28, Y4, Y4
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X5, X5
+	VBROADCASTSD 16(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z6, Z6
+	VMULPD       Y25, Y27, Y28
+	VADDPD       Y28, Y7, Y7
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X8, X8
+	VBROADCASTSD 24(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z9, Z9
+	VMULPD       Y25, Y27, Y28
+	VADDPD       Y28, Y10, Y10
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X11, X11
+
+store4:
+	VMOVUPD Z0, (AX)
+	VMOVUPD Y1, 64(AX)
+	VMOVSD  X2, 96(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z3, (AX)
+	VMOVUPD Y4, 64(AX)
+	VMOVSD  X5, 96(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z6, (AX)
+	VMOVUPD Y7, 64(AX)
+	VMOVSD  X8, 96(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z9, (AX)
+	VMOVUPD Y10, 64(AX)
+	VMOVSD  X11, 96(AX)
+	ADDQ    CX, AX
+	ADDQ    $0x20, DX
+
+not4:
+	TESTQ  $0x00000002, SI
+	JZ     not2
+	CMPB   cont+112(FP), $0x00
+	JNE    cont2
+	VPXORQ Z0, Z0, Z0
+	VXORPD Y1, Y1, Y1
+	VXORPD X2, X2, X2
+	VPXORQ Z3, Z3, Z3
+	VXORPD Y4, Y4, Y4
+	VXORPD X5, X5, X5
+	JMP    sum2
+
+cont2:
+	MOVQ    AX, R9
+	VMOVUPD (R9), Z0
+	VMOVUPD 64(R9), Y1
+	VMOVSD  96(R9), X2
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z3
+	VMOVUPD 64(R9), Y4
+	VMOVSD  96(R9), X5
+	ADDQ    CX, R9
+
+sum2:
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
+
+t2:
+	CMPQ         R10, $0x02
+	JLT          last2
+	VMOVUPD      (R9), Z24
+	VMOVUPD      64(R9), Y25
+	VMOVSD       96(R9), X26
+	VBROADCASTSD (R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z0, Z0
+	VMULPD       Y25, Y27, Y28
+	VADDPD       Y28, Y1, Y1
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X2, X2
+	VBROADCASTSD 8(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z3, Z3
+	VMULPD       Y25, Y27, Y28
+	VADDPD       Y28, Y4, Y4
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X5, X5
+	VMOVUPD      (R9)(DI*1), Z24
+	VMOVUPD      64(R9)(DI*1), Y25
+	VMOVSD       96(R9)(DI*1), X26
+	VBROADCASTSD (R8)(BX*1), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z0, Z0
+	VMULPD       Y25, Y27, Y28
+	VADDPD       Y28, Y1, Y1
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X2, X2
+	VBROADCASTSD 8(R8)(BX*1), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z3, Z3
+	VMULPD       Y25, Y27, Y28
+	VADDPD       Y28, Y4, Y4
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X5, X5
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t2
+
+last2:
+	TESTQ        R10, R10
+	JZ           store2
+	VMOVUPD      (R9), Z24
+	VMOVUPD      64(R9), Y25
+	VMOVSD       96(R9), X26
+	VBROADCASTSD (R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z0, Z0
+	VMULPD       Y25, Y27, Y28
+	VADDPD       Y28, Y1, Y1
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X2, X2
+	VBROADCASTSD 8(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z3, Z3
+	VMULPD       Y25, Y27, Y28
+	VADDPD       Y28, Y4, Y4
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X5, X5
+
+store2:
+	VMOVUPD Z0, (AX)
+	VMOVUPD Y1, 64(AX)
+	VMOVSD  X2, 96(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z3, (AX)
+	VMOVUPD Y4, 64(AX)
+	VMOVSD  X5, 96(AX)
+	ADDQ    CX, AX
+	ADDQ    $0x10, DX
+
+not2:
+	TESTQ  $0x00000001, SI
+	JZ     not1
+	CMPB   cont+112(FP), $0x00
+	JNE    cont1
+	VPXORQ Z0, Z0, Z0
+	VXORPD Y1, Y1, Y1
+	VXORPD X2, X2, X2
+	JMP    sum1
+
+cont1:
+	MOVQ    AX, R9
+	VMOVUPD (R9), Z0
+	VMOVUPD 64(R9), Y1
+	VMOVSD  96(R9), X2
+	ADDQ    CX, R9
+
+sum1:
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
+
+t1:
+	CMPQ         R10, $0x02
+	JLT          last1
+	VMOVUPD      (R9), Z24
+	VMOVUPD      64(R9), Y25
+	VMOVSD       96(R9), X26
+	VBROADCASTSD (R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z0, Z0
+	VMULPD       Y25, Y27, Y28
+	VADDPD       Y28, Y1, Y1
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X2, X2
+	VMOVUPD      (R9)(DI*1), Z24
+	VMOVUPD      64(R9)(DI*1), Y25
+	VMOVSD       96(R9)(DI*1), X26
+	VBROADCASTSD (R8)(BX*1), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z0, Z0
+	VMULPD       Y25, Y27, Y28
+	VADDPD       Y28, Y1, Y1
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X2, X2
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t1
+
+last1:
+	TESTQ        R10, R10
+	JZ           store1
+	VMOVUPD      (R9), Z24
+	VMOVUPD      64(R9), Y25
+	VMOVSD       96(R9), X26
+	VBROADCASTSD (R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z0, Z0
+	VMULPD       Y25, Y27, Y28
+	VADDPD       Y28, Y1, Y1
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X2, X2
+
+store1:
+	VMOVUPD Z0, (AX)
+	VMOVUPD Y1, 64(AX)
+	VMOVSD  X2, 96(AX)
+	ADDQ    CX, AX
+	ADDQ    $0x08, DX
+
+not1:
+	VZEROUPPER
+	RET
+
+// func colAcc14AVX512(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, n int, cont bool)
+// Requires: AVX, AVX512F
+TEXT ·colAcc14AVX512(SB), NOSPLIT, $0-113
+	MOVQ out_base+0(FP), AX
+	MOVQ ds+24(FP), CX
+	SHLQ $0x03, CX
+	MOVQ x_base+32(FP), DX
+	MOVQ xs+56(FP), BX
+	SHLQ $0x03, BX
+	MOVQ k+64(FP), SI
+	MOVQ bs+96(FP), DI
+	SHLQ $0x03, DI
+
+group:
+	CMPQ   SI, $0x08
+	JLT    rest
+	CMPB   cont+112(FP), $0x00
+	JNE    contG
+	VPXORQ Z0, Z0, Z0
+	VXORPD Y1, Y1, Y1
+	VXORPD X2, X2, X2
+	VPXORQ Z3, Z3, Z3
+	VXORPD Y4, Y4, Y4
+	VXORPD X5, X5, X5
+	VPXORQ Z6, Z6, Z6
+	VXORPD Y7, Y7, Y7
+	VXORPD X8, X8, X8
+	VPXORQ Z9, Z9, Z9
+	VXORPD Y10, Y10, Y10
+	VXORPD X11, X11, X11
+	VPXORQ Z12, Z12, Z12
+	VXORPD Y13, Y13, Y13
+	VXORPD X14, X14, X14
+	VPXORQ Z15, Z15, Z15
+	VXORPD Y16, Y16, Y16
+	VXORPD X17, X17, X17
+	VPXORQ Z18, Z18, Z18
+	VXORPD Y19, Y19, Y19
+	VXORPD X20, X20, X20
+	VPXORQ Z21, Z21, Z21
+	VXORPD Y22, Y22, Y22
+	VXORPD X23, X23, X23
+	JMP    sumG
+
+contG:
+	MOVQ    AX, R9
+	VMOVUPD (R9), Z0
+	VMOVUPD 64(R9), Y1
+	VMOVUPD 96(R9), X2
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z3
+	VMOVUPD 64(R9), Y4
+	VMOVUPD 96(R9), X5
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z6
+	VMOVUPD 64(R9), Y7
+	VMOVUPD 96(R9), X8
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z9
+	VMOVUPD 64(R9), Y10
+	VMOVUPD 96(R9), X11
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z12
+	VMOVUPD 64(R9), Y13
+	VMOVUPD 96(R9), X14
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z15
+	VMOVUPD 64(R9), Y16
+	VMOVUPD 96(R9), X17
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z18
+	VMOVUPD 64(R9), Y19
+	VMOVUPD 96(R9), X20
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z21
+	VMOVUPD 64(R9), Y22
+	VMOVUPD 96(R9), X23
+	ADDQ    CX, R9
+
+sumG:
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
+
+tG:
+	CMPQ         R10, $0x02
+	JLT          lastG
+	VMOVUPD      (R9), Z24
+	VMOVUPD      64(R9), Y25
+	VMOVUPD      96(R9), X26
+	VBROADCASTSD (R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z0, Z0
+	VMULPD       Y25, Y27, Y28
+	VADDPD       Y28, Y1, Y1
+	VMULPD       X26, X27, X28
+	VADDPD       X28, X2, X2
+	VBROADCASTSD 8(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z3, Z3
+	VMULPD       Y25, Y27, Y28
+	VADDPD       Y28, Y4, Y4
+	VMULPD       X26, X27, X28
+	VADDPD       X28, X5, X5
+	VBROADCASTSD 16(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z6, Z6
+	VMULPD       Y25, Y27, Y28
+	VADDPD       Y28, Y7, Y7
+	VMULPD       X26, X27, X28
+	VADDPD       X28, X8, X8
+	VBROADCASTSD 24(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z9, Z9
+	VMULPD       Y25, Y27, Y28
+	VADDPD       Y28, Y10, Y10
+	VMULPD       X26, X27, X28
+	VADDPD       X28, X11, X11
+	VBROADCASTSD 32(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z12, Z12
+	VMULPD       Y25, Y27, Y28
+	VADDPD       Y28, Y13, Y13
+	VMULPD       X26, X27, X28
+	VADDPD       X28, X14, X14
+	VBROADCASTSD 40(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z15, Z15
+	VMULPD       Y25, Y27, Y28
+	VADDPD       Y28, Y16, Y16
+	VMULPD       X26, X27, X28
+	VADDPD       X28, X17, X17
+	VBROADCASTSD 48(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z18, Z18
+	VMULPD       Y25, Y27, Y28
+	VADDPD       Y28, Y19, Y19
+	VMULPD       X26, X27, X28
+	VADDPD       X28, X20, X20
+	VBROADCASTSD 56(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z21, Z21
+	VMULPD       Y25, Y27, Y28
+	VADDPD       Y28, Y22, Y22
+	VMULPD       X26, X27, X28
+	VADDPD       X28, X23, X23
+	VMOVUPD      (R9)(DI*1), Z24
+	VMOVUPD      64(R9)(DI*1), Y25
+	VMOVUPD      96(R9)(DI*1), X26
+	VBROADCASTSD (R8)(BX*1), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z0, Z0
+	VMULPD       Y25, Y27, Y28
+	VADDPD       Y28, Y1, Y1
+	VMULPD       X26, X27, X28
+	VADDPD       X28, X2, X2
+	VBROADCASTSD 8(R8)(BX*1), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z3, Z3
+	VMULPD       Y25, Y27, Y28
+	VADDPD       Y28, Y4, Y4
+	VMULPD       X26, X27, X28
+	VADDPD       X28, X5, X5
+	VBROADCASTSD 16(R8)(BX*1), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z6, Z6
+	VMULPD       Y25, Y27, Y28
+	VADDPD       Y28, Y7, Y7
+	VMULPD       X26, X27, X28
+	VADDPD       X28, X8, X8
+	VBROADCASTSD 24(R8)(BX*1), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z9, Z9
+	VMULPD       Y25, Y27, Y28
+	VADDPD       Y28, Y10, Y10
+	VMULPD       X26, X27, X28
+	VADDPD       X28, X11, X11
+	VBROADCASTSD 32(R8)(BX*1), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z12, Z12
+	VMULPD       Y25, Y27, Y28
+	VADDPD       Y28, Y13, Y13
+	VMULPD       X26, X27, X28
+	VADDPD       X28, X14, X14
+	VBROADCASTSD 40(R8)(BX*1), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z15, Z15
+	VMULPD       Y25, Y27, Y28
+	VADDPD       Y28, Y16, Y16
+	VMULPD       X26, X27, X28
+	VADDPD       X28, X17, X17
+	VBROADCASTSD 48(R8)(BX*1), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z18, Z18
+	VMULPD       Y25, Y27, Y28
+	VADDPD       Y28, Y19, Y19
+	VMULPD       X26, X27, X28
+	VADDPD       X28, X20, X20
+	VBROADCASTSD 56(R8)(BX*1), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z21, Z21
+	VMULPD       Y25, Y27, Y28
+	VADDPD       Y28, Y22, Y22
+	VMULPD       X26, X27, X28
+	VADDPD       X28, X23, X23
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          tG
+
+lastG:
+	TESTQ        R10, R10
+	JZ           storeG
+	VMOVUPD      (R9), Z24
+	VMOVUPD      64(R9), Y25
+	VMOVUPD      96(R9), X26
+	VBROADCASTSD (R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z0, Z0
+	VMULPD       Y25, Y27, Y28
+	VADDPD       Y28, Y1, Y1
+	VMULPD       X26, X27, X28
+	VADDPD       X28, X2, X2
+	VBROADCASTSD 8(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z3, Z3
+	VMULPD       Y25, Y27, Y28
+	VADDPD       Y28, Y4, Y4
+	VMULPD       X26, X27, X28
+	VADDPD       X28, X5, X5
+	VBROADCASTSD 16(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z6, Z6
+	VMULPD       Y25, Y27, Y28
+	VADDPD       Y28, Y7, Y7
+	VMULPD       X26, X27, X28
+	VADDPD       X28, X8, X8
+	VBROADCASTSD 24(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z9, Z9
+	VMULPD       Y25, Y27, Y28
+	VADDPD       Y28, Y10, Y10
+	VMULPD       X26, X27, X28
+	VADDPD       X28, X11, X11
+	VBROADCASTSD 32(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z12, Z12
+	VMULPD       Y25, Y27, Y28
+	VADDPD       Y28, Y13, Y13
+	VMULPD       X26, X27, X28
+	VADDPD       X28, X14, X14
+	VBROADCASTSD 40(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z15, Z15
+	VMULPD       Y25, Y27, Y28
+	VADDPD       Y28, Y16, Y16
+	VMULPD       X26, X27, X28
+	VADDPD       X28, X17, X17
+	VBROADCASTSD 48(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z18, Z18
+	VMULPD       Y25, Y27, Y28
+	VADDPD       Y28, Y19, Y19
+	VMULPD       X26, X27, X28
+	VADDPD       X28, X20, X20
+	VBROADCASTSD 56(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z21, Z21
+	VMULPD       Y25, Y27, Y28
+	VADDPD       Y28, Y22, Y22
+	VMULPD       X26, X27, X28
+	VADDPD       X28, X23, X23
+
+storeG:
+	VMOVUPD Z0, (AX)
+	VMOVUPD Y1, 64(AX)
+	VMOVUPD X2, 96(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z3, (AX)
+	VMOVUPD Y4, 64(AX)
+	VMOVUPD X5, 96(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z6, (AX)
+	VMOVUPD Y7, 64(AX)
+	VMOVUPD X8, 96(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z9, (AX)
+	VMOVUPD Y10, 64(AX)
+	VMOVUPD X11, 96(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z12, (AX)
+	VMOVUPD Y13, 64(AX)
+	VMOVUPD X14, 96(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z15, (AX)
+	VMOVUPD Y16, 64(AX)
+	VMOVUPD X17, 96(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z18, (AX)
+	VMOVUPD Y19, 64(AX)
+	VMOVUPD X20, 96(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z21, (AX)
+	VMOVUPD Y22, 64(AX)
+	VMOVUPD X23, 96(AX)
+	ADDQ    CX, AX
+	ADDQ    $0x40, DX
+	SUBQ    $0x08, SI
+	JMP     group
+
+rest:
+	TESTQ  $0x00000004, SI
+	JZ     not4
+	CMPB   cont+112(FP), $0x00
+	JNE    cont4
+	VPXORQ Z0, Z0, Z0
+	VXORPD Y1, Y1, Y1
+	VXORPD X2, X2, X2
+	VPXORQ Z3, Z3, Z3
+	VXORPD Y4, Y4, Y4
+	VXORPD X5, X5, X5
+	VPXORQ Z6, Z6, Z6
+	VXORPD Y7, Y7, Y7
+	VXORPD X8, X8, X8
+	VPXORQ Z9, Z9, Z9
+	VXORPD Y10, Y10, Y10
+	VXORPD X11, X11, X11
+	JMP    sum4
+
+cont4:
+	MOVQ    AX, R9
+	VMOVUPD (R9), Z0
+	VMOVUPD 64(R9), Y1
+	VMOVUPD 96(R9), X2
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z3
+	VMOVUPD 64(R9), Y4
+	VMOVUPD 96(R9), X5
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z6
+	VMOVUPD 64(R9), Y7
+	VMOVUPD 96(R9), X8
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z9
+	VMOVUPD 64(R9), Y10
+	VMOVUPD 96(R9), X11
+	ADDQ    CX, R9
+
+sum4:
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
+
+t4:
+	CMPQ         R10, $0x02
+	JLT          last4
+	VMOVUPD      (R9), Z24
+	VMOVUPD      64(R9), Y25
+	VMOVUPD      96(R9), X26
+	VBROADCASTSD (R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z0, Z0
+	VMULPD       Y25, Y27, Y28
+	VADDPD       Y28, Y1, Y1
+	VMULPD       X26, X27, X28
+	VADDPD       X28, X2, X2
+	VBROADCASTSD 8(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z3, Z3
+	VMULPD       Y25, Y27, Y28
+	VADDPD       Y28, Y4, Y4
+	VMULPD       X26, X27, X28
+	VADDPD       X28, X5, X5
+	VBROADCASTSD 16(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z6, Z6
+	VMULPD       Y25, Y27, Y28
+	VADDPD       Y28, Y7, Y7
+	VMULPD       X26, X27, X28
+	VADDPD       X28, X8, X8
+	VBROADCASTSD 24(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z9, Z9
+	VMULPD       Y25, Y27, Y28
+	VADDPD       Y28, Y10, Y10
+	VMULPD       X26, X27, X28
+	VADDPD       X28, X11, X11
+	VMOVUPD      (R9)(DI*1), Z24
+	VMOVUPD      64(R9)(DI*1), Y25
+	VMOVUPD      96(R9)(DI*1), X26
+	VBROADCASTSD (R8)(BX*1), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z0, Z0
+	VMULPD       Y25, Y27, Y28
+	VADDPD       Y28, Y1, Y1
+	VMULPD       X26, X27, X28
+	VADDPD       X28, X2, X2
+	VBROADCASTSD 8(R8)(BX*1), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z3, Z3
+	VMULPD       Y25, Y27, Y28
+	VADDPD       Y28, Y4, Y4
+	VMULPD       X26, X27, X28
+	VADDPD       X28, X5, X5
+	VBROADCASTSD 16(R8)(BX*1), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z6, Z6
+	VMULPD       Y25, Y27, Y28
+	VADDPD       Y28, Y7, Y7
+	VMULPD       X26, X27, X28
+	VADDPD       X28, X8, X8
+	VBROADCASTSD 24(R8)(BX*1), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z9, Z9
+	VMULPD       Y25, Y27, Y28
+	VADDPD       Y28, Y10, Y10
+	VMULPD       X26, X27, X28
+	VADDPD       X28, X11, X11
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t4
+
+last4:
+	TESTQ        R10, R10
+	JZ           store4
+	VMOVUPD      (R9), Z24
+	VMOVUPD      64(R9), Y25
+	VMOVUPD      96(R9), X26
+	VBROADCASTSD (R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z0, Z0
+	VMULPD       Y25, Y27, Y28
+	VADDPD       Y28, Y1, Y1
+	VMULPD       X26, X27, X28
+	VADDPD       X28, X2, X2
+	VBROADCASTSD 8(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z3, Z3
+	VMULPD       Y25, Y27, Y28
+	VADDPD       Y28, Y4, Y4
+	VMULPD       X26, X27, X28
+	VADDPD       X28, X5, X5
+	VBROADCASTSD 16(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z6, Z6
+	VMULPD       Y25, Y27, Y28
+	VADDPD       Y28, Y7, Y7
+	VMULPD       X26, X27, X28
+	VADDPD       X28, X8, X8
+	VBROADCASTSD 24(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z9, Z9
+	VMULPD       Y25, Y27, Y28
+	VADDPD       Y28, Y10, Y10
+	VMULPD       X26, X27, X28
+	VADDPD       X28, X11, X11
+
+store4:
+	VMOVUPD Z0, (AX)
+	VMOVUPD Y1, 64(AX)
+	VMOVUPD X2, 96(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z3, (AX)
+	VMOVUPD Y4, 64(AX)
+	VMOVUPD X5, 96(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z6, (AX)
+	VMOVUPD Y7, 64(AX)
+	VMOVUPD X8, 96(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z9, (AX)
+	VMOVUPD Y10, 64(AX)
+	VMOVUPD X11, 96(AX)
+	ADDQ    CX, AX
+	ADDQ    $0x20, DX
+
+not4:
+	TESTQ  $0x00000002, SI
+	JZ     not2
+	CMPB   cont+112(FP), $0x00
+	JNE    cont2
+	VPXORQ Z0, Z0, Z0
+	VXORPD Y1, Y1, Y1
+	VXORPD X2, X2, X2
+	VPXORQ Z3, Z3, Z3
+	VXORPD Y4, Y4, Y4
+	VXORPD X5, X5, X5
+	JMP    sum2
+
+cont2:
+	MOVQ    AX, R9
+	VMOVUPD (R9), Z0
+	VMOVUPD 64(R9), Y1
+	VMOVUPD 96(R9), X2
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z3
+	VMOVUPD 64(R9), Y4
+	VMOVUPD 96(R9), X5
+	ADDQ    CX, R9
+
+sum2:
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
+
+t2:
+	CMPQ         R10, $0x02
+	JLT          last2
+	VMOVUPD      (R9), Z24
+	VMOVUPD      64(R9), Y25
+	VMOVUPD      96(R9), X26
+	VBROADCASTSD (R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z0, Z0
+	VMULPD       Y25, Y27, Y28
+	VADDPD       Y28, Y1, Y1
+	VMULPD       X26, X27, X28
+	VADDPD       X28, X2, X2
+	VBROADCASTSD 8(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z3, Z3
+	VMULPD       Y25, Y27, Y28
+	VADDPD       Y28, Y4, Y4
+	VMULPD       X26, X27, X28
+	VADDPD       X28, X5, X5
+	VMOVUPD      (R9)(DI*1), Z24
+	VMOVUPD      64(R9)(DI*1), Y25
+	VMOVUPD      96(R9)(DI*1), X26
+	VBROADCASTSD (R8)(BX*1), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z0, Z0
+	VMULPD       Y25, Y27, Y28
+	VADDPD       Y28, Y1, Y1
+	VMULPD       X26, X27, X28
+	VADDPD       X28, X2, X2
+	VBROADCASTSD 8(R8)(BX*1), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z3, Z3
+	VMULPD       Y25, Y27, Y28
+	VADDPD       Y28, Y4, Y4
+	VMULPD       X26, X27, X28
+	VADDPD       X28, X5, X5
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t2
+
+last2:
+	TESTQ        R10, R10
+	JZ           store2
+	VMOVUPD      (R9), Z24
+	VMOVUPD      64(R9), Y25
+	VMOVUPD      96(R9), X26
+	VBROADCASTSD (R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z0, Z0
+	VMULPD       Y25, Y27, Y28
+	VADDPD       Y28, Y1, Y1
+	VMULPD       X26, X27, X28
+	VADDPD       X28, X2, X2
+	VBROADCASTSD 8(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z3, Z3
+	VMULPD       Y25, Y27, Y28
+	VADDPD       Y28, Y4, Y4
+	VMULPD       X26, X27, X28
+	VADDPD       X28, X5, X5
+
+store2:
+	VMOVUPD Z0, (AX)
+	VMOVUPD Y1, 64(AX)
+	VMOVUPD X2, 96(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z3, (AX)
+	VMOVUPD Y4, 64(AX)
+	VMOVUPD X5, 96(AX)
+	ADDQ    CX, AX
+	ADDQ    $0x10, DX
+
+not2:
+	TESTQ  $0x00000001, SI
+	JZ     not1
+	CMPB   cont+112(FP), $0x00
+	JNE    cont1
+	VPXORQ Z0, Z0, Z0
+	VXORPD Y1, Y1, Y1
+	VXORPD X2, X2, X2
+	JMP    sum1
+
+cont1:
+	MOVQ    AX, R9
+	VMOVUPD (R9), Z0
+	VMOVUPD 64(R9), Y1
+	VMOVUPD 96(R9), X2
+	ADDQ    CX, R9
+
+sum1:
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
+
+t1:
+	CMPQ         R10, $0x02
+	JLT          last1
+	VMOVUPD      (R9), Z24
+	VMOVUPD      64(R9), Y25
+	VMOVUPD      96(R9), X26
+	VBROADCASTSD (R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z0, Z0
+	VMULPD       Y25, Y27, Y28
+	VADDPD       Y28, Y1, Y1
+	VMULPD       X26, X27, X28
+	VADDPD       X28, X2, X2
+	VMOVUPD      (R9)(DI*1), Z24
+	VMOVUPD      64(R9)(DI*1), Y25
+	VMOVUPD      96(R9)(DI*1), X26
+	VBROADCASTSD (R8)(BX*1), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z0, Z0
+	VMULPD       Y25, Y27, Y28
+	VADDPD       Y28, Y1, Y1
+	VMULPD       X26, X27, X28
+	VADDPD       X28, X2, X2
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t1
+
+last1:
+	TESTQ        R10, R10
+	JZ           store1
+	VMOVUPD      (R9), Z24
+	VMOVUPD      64(R9), Y25
+	VMOVUPD      96(R9), X26
+	VBROADCASTSD (R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z0, Z0
+	VMULPD       Y25, Y27, Y28
+	VADDPD       Y28, Y1, Y1
+	VMULPD       X26, X27, X28
+	VADDPD       X28, X2, X2
+
+store1:
+	VMOVUPD Z0, (AX)
+	VMOVUPD Y1, 64(AX)
+	VMOVUPD X2, 96(AX)
+	ADDQ    CX, AX
+	ADDQ    $0x08, DX
+
+not1:
+	VZEROUPPER
+	RET
+
+// func colAcc15AVX512(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, n int, cont bool)
+// Requires: AVX, AVX512F
+TEXT ·colAcc15AVX512(SB), NOSPLIT, $0-113
+	MOVQ out_base+0(FP), AX
+	MOVQ ds+24(FP), CX
+	SHLQ $0x03, CX
+	MOVQ x_base+32(FP), DX
+	MOVQ xs+56(FP), BX
+	SHLQ $0x03, BX
+	MOVQ k+64(FP), SI
+	MOVQ bs+96(FP), DI
+	SHLQ $0x03, DI
+
+group:
+	CMPQ   SI, $0x06
+	JLT    rest
+	CMPB   cont+112(FP), $0x00
+	JNE    contG
+	VPXORQ Z0, Z0, Z0
+	VXORPD Y1, Y1, Y1
+	VXORPD X2, X2, X2
+	VXORPD X3, X3, X3
+	VPXORQ Z4, Z4, Z4
+	VXORPD Y5, Y5, Y5
+	VXORPD X6, X6, X6
+	VXORPD X7, X7, X7
+	VPXORQ Z8, Z8, Z8
+	VXORPD Y9, Y9, Y9
+	VXORPD X10, X10, X10
+	VXORPD X11, X11, X11
+	VPXORQ Z12, Z12, Z12
+	VXORPD Y13, Y13, Y13
+	VXORPD X14, X14, X14
+	VXORPD X15, X15, X15
+	VPXORQ Z16, Z16, Z16
+	VXORPD Y17, Y17, Y17
+	VXORPD X18, X18, X18
+	VXORPD X19, X19, X19
+	VPXORQ Z20, Z20, Z20
+	VXORPD Y21, Y21, Y21
+	VXORPD X22, X22, X22
+	VXORPD X23, X23, X23
+	JMP    sumG
+
+contG:
+	MOVQ    AX, R9
+	VMOVUPD (R9), Z0
+	VMOVUPD 64(R9), Y1
+	VMOVUPD 96(R9), X2
+	VMOVSD  112(R9), X3
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z4
+	VMOVUPD 64(R9), Y5
+	VMOVUPD 96(R9), X6
+	VMOVSD  112(R9), X7
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z8
+	VMOVUPD 64(R9), Y9
+	VMOVUPD 96(R9), X10
+	VMOVSD  112(R9), X11
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z12
+	VMOVUPD 64(R9), Y13
+	VMOVUPD 96(R9), X14
+	VMOVSD  112(R9), X15
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z16
+	VMOVUPD 64(R9), Y17
+	VMOVUPD 96(R9), X18
+	VMOVSD  112(R9), X19
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z20
+	VMOVUPD 64(R9), Y21
+	VMOVUPD 96(R9), X22
+	VMOVSD  112(R9), X23
+	ADDQ    CX, R9
+
+sumG:
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
+
+tG:
+	CMPQ         R10, $0x02
+	JLT          lastG
+	VMOVUPD      (R9), Z24
+	VMOVUPD      64(R9), Y25
+	VMOVUPD      96(R9), X26
+	VMOVSD       112(R9), X27
+	VBROADCASTSD (R8), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z0, Z0
+	VMULPD       Y25, Y28, Y29
+	VADDPD       Y29, Y1, Y1
+	VMULPD       X26, X28, X29
+	VADDPD       X29, X2, X2
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X3, X3
+	VBROADCASTSD 8(R8), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z4, Z4
+	VMULPD       Y25, Y28, Y29
+	VADDPD       Y29, Y5, Y5
+	VMULPD       X26, X28, X29
+	VADDPD       X29, X6, X6
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X7, X7
+	VBROADCASTSD 16(R8), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z8, Z8
+	VMULPD       Y25, Y28, Y29
+	VADDPD       Y29, Y9, Y9
+	VMULPD       X26, X28, X29
+	VADDPD       X29, X10, X10
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X11, X11
+	VBROADCASTSD 24(R8), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z12, Z12
+	VMULPD       Y25, Y28, Y29
+	VADDPD       Y29, Y13, Y13
+	VMULPD       X26, X28, X29
+	VADDPD       X29, X14, X14
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X15, X15
+	VBROADCASTSD 32(R8), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z16, Z16
+	VMULPD       Y25, Y28, Y29
+	VADDPD       Y29, Y17, Y17
+	VMULPD       X26, X28, X29
+	VADDPD       X29, X18, X18
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X19, X19
+	VBROADCASTSD 40(R8), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z20, Z20
+	VMULPD       Y25, Y28, Y29
+	VADDPD       Y29, Y21, Y21
+	VMULPD       X26, X28, X29
+	VADDPD       X29, X22, X22
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X23, X23
+	VMOVUPD      (R9)(DI*1), Z24
+	VMOVUPD      64(R9)(DI*1), Y25
+	VMOVUPD      96(R9)(DI*1), X26
+	VMOVSD       112(R9)(DI*1), X27
+	VBROADCASTSD (R8)(BX*1), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z0, Z0
+	VMULPD       Y25, Y28, Y29
+	VADDPD       Y29, Y1, Y1
+	VMULPD       X26, X28, X29
+	VADDPD       X29, X2, X2
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X3, X3
+	VBROADCASTSD 8(R8)(BX*1), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z4, Z4
+	VMULPD       Y25, Y28, Y29
+	VADDPD       Y29, Y5, Y5
+	VMULPD       X26, X28, X29
+	VADDPD       X29, X6, X6
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X7, X7
+	VBROADCASTSD 16(R8)(BX*1), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z8, Z8
+	VMULPD       Y25, Y28, Y29
+	VADDPD       Y29, Y9, Y9
+	VMULPD       X26, X28, X29
+	VADDPD       X29, X10, X10
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X11, X11
+	VBROADCASTSD 24(R8)(BX*1), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z12, Z12
+	VMULPD       Y25, Y28, Y29
+	VADDPD       Y29, Y13, Y13
+	VMULPD       X26, X28, X29
+	VADDPD       X29, X14, X14
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X15, X15
+	VBROADCASTSD 32(R8)(BX*1), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z16, Z16
+	VMULPD       Y25, Y28, Y29
+	VADDPD       Y29, Y17, Y17
+	VMULPD       X26, X28, X29
+	VADDPD       X29, X18, X18
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X19, X19
+	VBROADCASTSD 40(R8)(BX*1), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z20, Z20
+	VMULPD       Y25, Y28, Y29
+	VADDPD       Y29, Y21, Y21
+	VMULPD       X26, X28, X29
+	VADDPD       X29, X22, X22
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X23, X23
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          tG
+
+lastG:
+	TESTQ        R10, R10
+	JZ           storeG
+	VMOVUPD      (R9), Z24
+	VMOVUPD      64(R9), Y25
+	VMOVUPD      96(R9), X26
+	VMOVSD       112(R9), X27
+	VBROADCASTSD (R8), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z0, Z0
+	VMULPD       Y25, Y28, Y29
+	VADDPD       Y29, Y1, Y1
+	VMULPD       X26, X28, X29
+	VADDPD       X29, X2, X2
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X3, X3
+	VBROADCASTSD 8(R8), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z4, Z4
+	VMULPD       Y25, Y28, Y29
+	VADDPD       Y29, Y5, Y5
+	VMULPD       X26, X28, X29
+	VADDPD       X29, X6, X6
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X7, X7
+	VBROADCASTSD 16(R8), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z8, Z8
+	VMULPD       Y25, Y28, Y29
+	VADDPD       Y29, Y9, Y9
+	VMULPD       X26, X28, X29
+	VADDPD       X29, X10, X10
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X11, X11
+	VBROADCASTSD 24(R8), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z12, Z12
+	VMULPD       Y25, Y28, Y29
+	VADDPD       Y29, Y13, Y13
+	VMULPD       X26, X28, X29
+	VADDPD       X29, X14, X14
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X15, X15
+	VBROADCASTSD 32(R8), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z16, Z16
+	VMULPD       Y25, Y28, Y29
+	VADDPD       Y29, Y17, Y17
+	VMULPD       X26, X28, X29
+	VADDPD       X29, X18, X18
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X19, X19
+	VBROADCASTSD 40(R8), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z20, Z20
+	VMULPD       Y25, Y28, Y29
+	VADDPD       Y29, Y21, Y21
+	VMULPD       X26, X28, X29
+	VADDPD       X29, X22, X22
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X23, X23
+
+storeG:
+	VMOVUPD Z0, (AX)
+	VMOVUPD Y1, 64(AX)
+	VMOVUPD X2, 96(AX)
+	VMOVSD  X3, 112(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z4, (AX)
+	VMOVUPD Y5, 64(AX)
+	VMOVUPD X6, 96(AX)
+	VMOVSD  X7, 112(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z8, (AX)
+	VMOVUPD Y9, 64(AX)
+	VMOVUPD X10, 96(AX)
+	VMOVSD  X11, 112(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z12, (AX)
+	VMOVUPD Y13, 64(AX)
+	VMOVUPD X14, 96(AX)
+	VMOVSD  X15, 112(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z16, (AX)
+	VMOVUPD Y17, 64(AX)
+	VMOVUPD X18, 96(AX)
+	VMOVSD  X19, 112(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z20, (AX)
+	VMOVUPD Y21, 64(AX)
+	VMOVUPD X22, 96(AX)
+	VMOVSD  X23, 112(AX)
+	ADDQ    CX, AX
+	ADDQ    $0x30, DX
+	SUBQ    $0x06, SI
+	JMP     group
+
+rest:
+	TESTQ  $0x00000004, SI
+	JZ     not4
+	CMPB   cont+112(FP), $0x00
+	JNE    cont4
+	VPXORQ Z0, Z0, Z0
+	VXORPD Y1, Y1, Y1
+	VXORPD X2, X2, X2
+	VXORPD X3, X3, X3
+	VPXORQ Z4, Z4, Z4
+	VXORPD Y5, Y5, Y5
+	VXORPD X6, X6, X6
+	VXORPD X7, X7, X7
+	VPXORQ Z8, Z8, Z8
+	VXORPD Y9, Y9, Y9
+	VXORPD X10, X10, X10
+	VXORPD X11, X11, X11
+	VPXORQ Z12, Z12, Z12
+	VXORPD Y13, Y13, Y13
+	VXORPD X14, X14, X14
+	VXORPD X15, X15, X15
+	JMP    sum4
+
+cont4:
+	MOVQ    AX, R9
+	VMOVUPD (R9), Z0
+	VMOVUPD 64(R9), Y1
+	VMOVUPD 96(R9), X2
+	VMOVSD  112(R9), X3
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z4
+	VMOVUPD 64(R9), Y5
+	VMOVUPD 96(R9), X6
+	VMOVSD  112(R9), X7
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z8
+	VMOVUPD 64(R9), Y9
+	VMOVUPD 96(R9), X10
+	VMOVSD  112(R9), X11
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z12
+	VMOVUPD 64(R9), Y13
+	VMOVUPD 96(R9), X14
+	VMOVSD  112(R9), X15
+	ADDQ    CX, R9
+
+sum4:
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
+
+t4:
+	CMPQ         R10, $0x02
+	JLT          last4
+	VMOVUPD      (R9), Z24
+	VMOVUPD      64(R9), Y25
+	VMOVUPD      96(R9), X26
+	VMOVSD       112(R9), X27
+	VBROADCASTSD (R8), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z0, Z0
+	VMULPD       Y25, Y28, Y29
+	VADDPD       Y29, Y1, Y1
+	VMULPD       X26, X28, X29
+	VADDPD       X29, X2, X2
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X3, X3
+	VBROADCASTSD 8(R8), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z4, Z4
+	VMULPD       Y25, Y28, Y29
+	VADDPD       Y29, Y5, Y5
+	VMULPD       X26, X28, X29
+	VADDPD       X29, X6, X6
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X7, X7
+	VBROADCASTSD 16(R8), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z8, Z8
+	VMULPD       Y25, Y28, Y29
+	VADDPD       Y29, Y9, Y9
+	VMULPD       X26, X28, X29
+	VADDPD       X29, X10, X10
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X11, X11
+	VBROADCASTSD 24(R8), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z12, Z12
+	VMULPD       Y25, Y28, Y29
+	VADDPD       Y29, Y13, Y13
+	VMULPD       X26, X28, X29
+	VADDPD       X29, X14, X14
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X15, X15
+	VMOVUPD      (R9)(DI*1), Z24
+	VMOVUPD      64(R9)(DI*1), Y25
+	VMOVUPD      96(R9)(DI*1), X26
+	VMOVSD       112(R9)(DI*1), X27
+	VBROADCASTSD (R8)(BX*1), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z0, Z0
+	VMULPD       Y25, Y28, Y29
+	VADDPD       Y29, Y1, Y1
+	VMULPD       X26, X28, X29
+	VADDPD       X29, X2, X2
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X3, X3
+	VBROADCASTSD 8(R8)(BX*1), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z4, Z4
+	VMULPD       Y25, Y28, Y29
+	VADDPD       Y29, Y5, Y5
+	VMULPD       X26, X28, X29
+	VADDPD       X29, X6, X6
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X7, X7
+	VBROADCASTSD 16(R8)(BX*1), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z8, Z8
+	VMULPD       Y25, Y28, Y29
+	VADDPD       Y29, Y9, Y9
+	VMULPD       X26, X28, X29
+	VADDPD       X29, X10, X10
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X11, X11
+	VBROADCASTSD 24(R8)(BX*1), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z12, Z12
+	VMULPD       Y25, Y28, Y29
+	VADDPD       Y29, Y13, Y13
+	VMULPD       X26, X28, X29
+	VADDPD       X29, X14, X14
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X15, X15
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t4
+
+last4:
+	TESTQ        R10, R10
+	JZ           store4
+	VMOVUPD      (R9), Z24
+	VMOVUPD      64(R9), Y25
+	VMOVUPD      96(R9), X26
+	VMOVSD       112(R9), X27
+	VBROADCASTSD (R8), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z0, Z0
+	VMULPD       Y25, Y28, Y29
+	VADDPD       Y29, Y1, Y1
+	VMULPD       X26, X28, X29
+	VADDPD       X29, X2, X2
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X3, X3
+	VBROADCASTSD 8(R8), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z4, Z4
+	VMULPD       Y25, Y28, Y29
+	VADDPD       Y29, Y5, Y5
+	VMULPD       X26, X28, X29
+	VADDPD       X29, X6, X6
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X7, X7
+	VBROADCASTSD 16(R8), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z8, Z8
+	VMULPD       Y25, Y28, Y29
+	VADDPD       Y29, Y9, Y9
+	VMULPD       X26, X28, X29
+	VADDPD       X29, X10, X10
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X11, X11
+	VBROADCASTSD 24(R8), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z12, Z12
+	VMULPD       Y25, Y28, Y29
+	VADDPD       Y29, Y13, Y13
+	VMULPD       X26, X28, X29
+	VADDPD       X29, X14, X14
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X15, X15
+
+store4:
+	VMOVUPD Z0, (AX)
+	VMOVUPD Y1, 64(AX)
+	VMOVUPD X2, 96(AX)
+	VMOVSD  X3, 112(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z4, (AX)
+	VMOVUPD Y5, 64(AX)
+	VMOVUPD X6, 96(AX)
+	VMOVSD  X7, 112(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z8, (AX)
+	VMOVUPD Y9, 64(AX)
+	VMOVUPD X10, 96(AX)
+	VMOVSD  X11, 112(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z12, (AX)
+	VMOVUPD Y13, 64(AX)
+	VMOVUPD X14, 96(AX)
+	VMOVSD  X15, 112(AX)
+	ADDQ    CX, AX
+	ADDQ    $0x20, DX
+
+not4:
+	TESTQ  $0x00000002, SI
+	JZ     not2
+	CMPB   cont+112(FP), $0x00
+	JNE    cont2
+	VPXORQ Z0, Z0, Z0
+	VXORPD Y1, Y1, Y1
+	VXORPD X2, X2, X2
+	VXORPD X3, X3, X3
+	VPXORQ Z4, Z4, Z4
+	VXORPD Y5, Y5, Y5
+	VXORPD X6, X6, X6
+	VXORPD X7, X7, X7
+	JMP    sum2
+
+cont2:
+	MOVQ    AX, R9
+	VMOVUPD (R9), Z0
+	VMOVUPD 64(R9), Y1
+	VMOVUPD 96(R9), X2
+	VMOVSD  112(R9), X3
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z4
+	VMOVUPD 64(R9), Y5
+	VMOVUPD 96(R9), X6
+	VMOVSD  112(R9), X7
+	ADDQ    CX, R9
+
+sum2:
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
+
+t2:
+	CMPQ         R10, $0x02
+	JLT          last2
+	VMOVUPD      (R9), Z24
+	VMOVUPD      64(R9), Y25
+	VMOVUPD      96(R9), X26
+	VMOVSD       112(R9), X27
+	VBROADCASTSD (R8), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z0, Z0
+	VMULPD       Y25, Y28, Y29
+	VADDPD       Y29, Y1, Y1
+	VMULPD       X26, X28, X29
+	VADDPD       X29, X2, X2
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X3, X3
+	VBROADCASTSD 8(R8), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z4, Z4
+	VMULPD       Y25, Y28, Y29
+	VADDPD       Y29, Y5, Y5
+	VMULPD       X26, X28, X29
+	VADDPD       X29, X6, X6
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X7, X7
+	VMOVUPD      (R9)(DI*1), Z24
+	VMOVUPD      64(R9)(DI*1), Y25
+	VMOVUPD      96(R9)(DI*1), X26
+	VMOVSD       112(R9)(DI*1), X27
+	VBROADCASTSD (R8)(BX*1), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z0, Z0
+	VMULPD       Y25, Y28, Y29
+	VADDPD       Y29, Y1, Y1
+	VMULPD       X26, X28, X29
+	VADDPD       X29, X2, X2
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X3, X3
+	VBROADCASTSD 8(R8)(BX*1), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z4, Z4
+	VMULPD       Y25, Y28, Y29
+	VADDPD       Y29, Y5, Y5
+	VMULPD       X26, X28, X29
+	VADDPD       X29, X6, X6
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X7, X7
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t2
+
+last2:
+	TESTQ        R10, R10
+	JZ           store2
+	VMOVUPD      (R9), Z24
+	VMOVUPD      64(R9), Y25
+	VMOVUPD      96(R9), X26
+	VMOVSD       112(R9), X27
+	VBROADCASTSD (R8), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z0, Z0
+	VMULPD       Y25, Y28, Y29
+	VADDPD       Y29, Y1, Y1
+	VMULPD       X26, X28, X29
+	VADDPD       X29, X2, X2
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X3, X3
+	VBROADCASTSD 8(R8), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z4, Z4
+	VMULPD       Y25, Y28, Y29
+	VADDPD       Y29, Y5, Y5
+	VMULPD       X26, X28, X29
+	VADDPD       X29, X6, X6
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X7, X7
+
+store2:
+	VMOVUPD Z0, (AX)
+	VMOVUPD Y1, 64(AX)
+	VMOVUPD X2, 96(AX)
+	VMOVSD  X3, 112(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z4, (AX)
+	VMOVUPD Y5, 64(AX)
+	VMOVUPD X6, 96(AX)
+	VMOVSD  X7, 112(AX)
+	ADDQ    CX, AX
+	ADDQ    $0x10, DX
+
+not2:
+	TESTQ  $0x00000001, SI
+	JZ     not1
+	CMPB   cont+112(FP), $0x00
+	JNE    cont1
+	VPXORQ Z0, Z0, Z0
+	VXORPD Y1, Y1, Y1
+	VXORPD X2, X2, X2
+	VXORPD X3, X3, X3
+	JMP    sum1
+
+cont1:
+	MOVQ    AX, R9
+	VMOVUPD (R9), Z0
+	VMOVUPD 64(R9), Y1
+	VMOVUPD 96(R9), X2
+	VMOVSD  112(R9), X3
+	ADDQ    CX, R9
+
+sum1:
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
+
+t1:
+	CMPQ         R10, $0x02
+	JLT          last1
+	VMOVUPD      (R9), Z24
+	VMOVUPD      64(R9), Y25
+	VMOVUPD      96(R9), X26
+	VMOVSD       112(R9), X27
+	VBROADCASTSD (R8), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z0, Z0
+	VMULPD       Y25, Y28, Y29
+	VADDPD       Y29, Y1, Y1
+	VMULPD       X26, X28, X29
+	VADDPD       X29, X2, X2
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X3, X3
+	VMOVUPD      (R9)(DI*1), Z24
+	VMOVUPD      64(R9)(DI*1), Y25
+	VMOVUPD      96(R9)(DI*1), X26
+	VMOVSD       112(R9)(DI*1), X27
+	VBROADCASTSD (R8)(BX*1), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z0, Z0
+	VMULPD       Y25, Y28, Y29
+	VADDPD       Y29, Y1, Y1
+	VMULPD       X26, X28, X29
+	VADDPD       X29, X2, X2
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X3, X3
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t1
+
+last1:
+	TESTQ        R10, R10
+	JZ           store1
+	VMOVUPD      (R9), Z24
+	VMOVUPD      64(R9), Y25
+	VMOVUPD      96(R9), X26
+	VMOVSD       112(R9), X27
+	VBROADCASTSD (R8), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z0, Z0
+	VMULPD       Y25, Y28, Y29
+	VADDPD       Y29, Y1, Y1
+	VMULPD       X26, X28, X29
+	VADDPD       X29, X2, X2
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X3, X3
+
+store1:
+	VMOVUPD Z0, (AX)
+	VMOVUPD Y1, 64(AX)
+	VMOVUPD X2, 96(AX)
+	VMOVSD  X3, 112(AX)
+	ADDQ    CX, AX
+	ADDQ    $0x08, DX
+
+not1:
+	VZEROUPPER
+	RET
+
+// func colAcc16AVX512(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, n int, cont bool)
+// Requires: AVX, AVX512F
+TEXT ·colAcc16AVX512(SB), NOSPLIT, $0-113
+	MOVQ out_base+0(FP), AX
+	MOVQ ds+24(FP), CX
+	SHLQ $0x03, CX
+	MOVQ x_base+32(FP), DX
+	MOVQ xs+56(FP), BX
+	SHLQ $0x03, BX
+	MOVQ k+64(FP), SI
+	MOVQ bs+96(FP), DI
+	SHLQ $0x03, DI
+
+group:
+	CMPQ   SI, $0x08
+	JLT    rest
+	CMPB   cont+112(FP), $0x00
+	JNE    contG
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z1, Z1, Z1
+	VPXORQ Z2, Z2, Z2
+	VPXORQ Z3, Z3, Z3
+	VPXORQ Z4, Z4, Z4
+	VPXORQ Z5, Z5, Z5
+	VPXORQ Z6, Z6, Z6
+	VPXORQ Z7, Z7, Z7
+	VPXORQ Z8, Z8, Z8
+	VPXORQ Z9, Z9, Z9
+	VPXORQ Z10, Z10, Z10
+	VPXORQ Z11, Z11, Z11
+	VPXORQ Z12, Z12, Z12
+	VPXORQ Z13, Z13, Z13
+	VPXORQ Z14, Z14, Z14
+	VPXORQ Z15, Z15, Z15
+	JMP    sumG
+
+contG:
+	MOVQ    AX, R9
+	VMOVUPD (R9), Z0
+	VMOVUPD 64(R9), Z1
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z2
+	VMOVUPD 64(R9), Z3
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z4
+	VMOVUPD 64(R9), Z5
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z6
+	VMOVUPD 64(R9), Z7
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z8
+	VMOVUPD 64(R9), Z9
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z10
+	VMOVUPD 64(R9), Z11
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z12
+	VMOVUPD 64(R9), Z13
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z14
+	VMOVUPD 64(R9), Z15
+	ADDQ    CX, R9
+
+sumG:
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
+
+tG:
+	CMPQ         R10, $0x02
+	JLT          lastG
+	VMOVUPD      (R9), Z16
+	VMOVUPD      64(R9), Z17
+	VBROADCASTSD (R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z0, Z0
+	VMULPD       Z17, Z18, Z19
+	VADDPD       Z19, Z1, Z1
+	VBROADCASTSD 8(R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z2, Z2
+	VMULPD       Z17, Z18, Z19
+	VADDPD       Z19, Z3, Z3
+	VBROADCASTSD 16(R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z4, Z4
+	VMULPD       Z17, Z18, Z19
+	VADDPD       Z19, Z5, Z5
+	VBROADCASTSD 24(R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z6, Z6
+	VMULPD       Z17, Z18, Z19
+	VADDPD       Z19, Z7, Z7
+	VBROADCASTSD 32(R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z8, Z8
+	VMULPD       Z17, Z18, Z19
+	VADDPD       Z19, Z9, Z9
+	VBROADCASTSD 40(R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z10, Z10
+	VMULPD       Z17, Z18, Z19
+	VADDPD       Z19, Z11, Z11
+	VBROADCASTSD 48(R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z12, Z12
+	VMULPD       Z17, Z18, Z19
+	VADDPD       Z19, Z13, Z13
+	VBROADCASTSD 56(R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z14, Z14
+	VMULPD       Z17, Z18, Z19
+	VADDPD       Z19, Z15, Z15
+	VMOVUPD      (R9)(DI*1), Z16
+	VMOVUPD      64(R9)(DI*1), Z17
+	VBROADCASTSD (R8)(BX*1), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z0, Z0
+	VMULPD       Z17, Z18, Z19
+	VADDPD       Z19, Z1, Z1
+	VBROADCASTSD 8(R8)(BX*1), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z2, Z2
+	VMULPD       Z17, Z18, Z19
+	VADDPD       Z19, Z3, Z3
+	VBROADCASTSD 16(R8)(BX*1), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z4, Z4
+	VMULPD       Z17, Z18, Z19
+	VADDPD       Z19, Z5, Z5
+	VBROADCASTSD 24(R8)(BX*1), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z6, Z6
+	VMULPD       Z17, Z18, Z19
+	VADDPD       Z19, Z7, Z7
+	VBROADCASTSD 32(R8)(BX*1), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z8, Z8
+	VMULPD       Z17, Z18, Z19
+	VADDPD       Z19, Z9, Z9
+	VBROADCASTSD 40(R8)(BX*1), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z10, Z10
+	VMULPD       Z17, Z18, Z19
+	VADDPD       Z19, Z11, Z11
+	VBROADCASTSD 48(R8)(BX*1), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z12, Z12
+	VMULPD       Z17, Z18, Z19
+	VADDPD       Z19, Z13, Z13
+	VBROADCASTSD 56(R8)(BX*1), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z14, Z14
+	VMULPD       Z17, Z18, Z19
+	VADDPD       Z19, Z15, Z15
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          tG
+
+lastG:
+	TESTQ        R10, R10
+	JZ           storeG
+	VMOVUPD      (R9), Z16
+	VMOVUPD      64(R9), Z17
+	VBROADCASTSD (R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z0, Z0
+	VMULPD       Z17, Z18, Z19
+	VADDPD       Z19, Z1, Z1
+	VBROADCASTSD 8(R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z2, Z2
+	VMULPD       Z17, Z18, Z19
+	VADDPD       Z19, Z3, Z3
+	VBROADCASTSD 16(R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z4, Z4
+	VMULPD       Z17, Z18, Z19
+	VADDPD       Z19, Z5, Z5
+	VBROADCASTSD 24(R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z6, Z6
+	VMULPD       Z17, Z18, Z19
+	VADDPD       Z19, Z7, Z7
+	VBROADCASTSD 32(R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z8, Z8
+	VMULPD       Z17, Z18, Z19
+	VADDPD       Z19, Z9, Z9
+	VBROADCASTSD 40(R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z10, Z10
+	VMULPD       Z17, Z18, Z19
+	VADDPD       Z19, Z11, Z11
+	VBROADCASTSD 48(R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z12, Z12
+	VMULPD       Z17, Z18, Z19
+	VADDPD       Z19, Z13, Z13
+	VBROADCASTSD 56(R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z14, Z14
+	VMULPD       Z17, Z18, Z19
+	VADDPD       Z19, Z15, Z15
+
+storeG:
+	VMOVUPD Z0, (AX)
+	VMOVUPD Z1, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z2, (AX)
+	VMOVUPD Z3, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z4, (AX)
+	VMOVUPD Z5, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z6, (AX)
+	VMOVUPD Z7, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z8, (AX)
+	VMOVUPD Z9, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z10, (AX)
+	VMOVUPD Z11, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z12, (AX)
+	VMOVUPD Z13, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z14, (AX)
+	VMOVUPD Z15, 64(AX)
+	ADDQ    CX, AX
+	ADDQ    $0x40, DX
+	SUBQ    $0x08, SI
+	JMP     group
+
+rest:
+	TESTQ  $0x00000004, SI
+	JZ     not4
+	CMPB   cont+112(FP), $0x00
+	JNE    cont4
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z1, Z1, Z1
+	VPXORQ Z2, Z2, Z2
+	VPXORQ Z3, Z3, Z3
+	VPXORQ Z4, Z4, Z4
+	VPXORQ Z5, Z5, Z5
+	VPXORQ Z6, Z6, Z6
+	VPXORQ Z7, Z7, Z7
+	JMP    sum4
+
+cont4:
+	MOVQ    AX, R9
+	VMOVUPD (R9), Z0
+	VMOVUPD 64(R9), Z1
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z2
+	VMOVUPD 64(R9), Z3
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z4
+	VMOVUPD 64(R9), Z5
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z6
+	VMOVUPD 64(R9), Z7
+	ADDQ    CX, R9
+
+sum4:
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
+
+t4:
+	CMPQ         R10, $0x02
+	JLT          last4
+	VMOVUPD      (R9), Z16
+	VMOVUPD      64(R9), Z17
+	VBROADCASTSD (R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z0, Z0
+	VMULPD       Z17, Z18, Z19
+	VADDPD       Z19, Z1, Z1
+	VBROADCASTSD 8(R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z2, Z2
+	VMULPD       Z17, Z18, Z19
+	VADDPD       Z19, Z3, Z3
+	VBROADCASTSD 16(R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z4, Z4
+	VMULPD       Z17, Z18, Z19
+	VADDPD       Z19, Z5, Z5
+	VBROADCASTSD 24(R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z6, Z6
+	VMULPD       Z17, Z18, Z19
+	VADDPD       Z19, Z7, Z7
+	VMOVUPD      (R9)(DI*1), Z16
+	VMOVUPD      64(R9)(DI*1), Z17
+	VBROADCASTSD (R8)(BX*1), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z0, Z0
+	VMULPD       Z17, Z18, Z19
+	VADDPD       Z19, Z1, Z1
+	VBROADCASTSD 8(R8)(BX*1), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z2, Z2
+	VMULPD       Z17, Z18, Z19
+	VADDPD       Z19, Z3, Z3
+	VBROADCASTSD 16(R8)(BX*1), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z4, Z4
+	VMULPD       Z17, Z18, Z19
+	VADDPD       Z19, Z5, Z5
+	VBROADCASTSD 24(R8)(BX*1), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z6, Z6
+	VMULPD       Z17, Z18, Z19
+	VADDPD       Z19, Z7, Z7
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t4
+
+last4:
+	TESTQ        R10, R10
+	JZ           store4
+	VMOVUPD      (R9), Z16
+	VMOVUPD      64(R9), Z17
+	VBROADCASTSD (R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z0, Z0
+	VMULPD       Z17, Z18, Z19
+	VADDPD       Z19, Z1, Z1
+	VBROADCASTSD 8(R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z2, Z2
+	VMULPD       Z17, Z18, Z19
+	VADDPD       Z19, Z3, Z3
+	VBROADCASTSD 16(R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z4, Z4
+	VMULPD       Z17, Z18, Z19
+	VADDPD       Z19, Z5, Z5
+	VBROADCASTSD 24(R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z6, Z6
+	VMULPD       Z17, Z18, Z19
+	VADDPD       Z19, Z7, Z7
+
+store4:
+	VMOVUPD Z0, (AX)
+	VMOVUPD Z1, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z2, (AX)
+	VMOVUPD Z3, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z4, (AX)
+	VMOVUPD Z5, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z6, (AX)
+	VMOVUPD Z7, 64(AX)
+	ADDQ    CX, AX
+	ADDQ    $0x20, DX
+
+not4:
+	TESTQ  $0x00000002, SI
+	JZ     not2
+	CMPB   cont+112(FP), $0x00
+	JNE    cont2
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z1, Z1, Z1
+	VPXORQ Z2, Z2, Z2
+	VPXORQ Z3, Z3, Z3
+	JMP    sum2
+
+cont2:
+	MOVQ    AX, R9
+	VMOVUPD (R9), Z0
+	VMOVUPD 64(R9), Z1
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z2
+	VMOVUPD 64(R9), Z3
+	ADDQ    CX, R9
+
+sum2:
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
+
+t2:
+	CMPQ         R10, $0x02
+	JLT          last2
+	VMOVUPD      (R9), Z16
+	VMOVUPD      64(R9), Z17
+	VBROADCASTSD (R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z0, Z0
+	VMULPD       Z17, Z18, Z19
+	VADDPD       Z19, Z1, Z1
+	VBROADCASTSD 8(R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z2, Z2
+	VMULPD       Z17, Z18, Z19
+	VADDPD       Z19, Z3, Z3
+	VMOVUPD      (R9)(DI*1), Z16
+	VMOVUPD      64(R9)(DI*1), Z17
+	VBROADCASTSD (R8)(BX*1), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z0, Z0
+	VMULPD       Z17, Z18, Z19
+	VADDPD       Z19, Z1, Z1
+	VBROADCASTSD 8(R8)(BX*1), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z2, Z2
+	VMULPD       Z17, Z18, Z19
+	VADDPD       Z19, Z3, Z3
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t2
+
+last2:
+	TESTQ        R10, R10
+	JZ           store2
+	VMOVUPD      (R9), Z16
+	VMOVUPD      64(R9), Z17
+	VBROADCASTSD (R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z0, Z0
+	VMULPD       Z17, Z18, Z19
+	VADDPD       Z19, Z1, Z1
+	VBROADCASTSD 8(R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z2, Z2
+	VMULPD       Z17, Z18, Z19
+	VADDPD       Z19, Z3, Z3
+
+store2:
+	VMOVUPD Z0, (AX)
+	VMOVUPD Z1, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z2, (AX)
+	VMOVUPD Z3, 64(AX)
+	ADDQ    CX, AX
+	ADDQ    $0x10, DX
+
+not2:
+	TESTQ  $0x00000001, SI
+	JZ     not1
+	CMPB   cont+112(FP), $0x00
+	JNE    cont1
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z1, Z1, Z1
+	JMP    sum1
+
+cont1:
+	MOVQ    AX, R9
+	VMOVUPD (R9), Z0
+	VMOVUPD 64(R9), Z1
+	ADDQ    CX, R9
+
+sum1:
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
+
+t1:
+	CMPQ         R10, $0x02
+	JLT          last1
+	VMOVUPD      (R9), Z16
+	VMOVUPD      64(R9), Z17
+	VBROADCASTSD (R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z0, Z0
+	VMULPD       Z17, Z18, Z19
+	VADDPD       Z19, Z1, Z1
+	VMOVUPD      (R9)(DI*1), Z16
+	VMOVUPD      64(R9)(DI*1), Z17
+	VBROADCASTSD (R8)(BX*1), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z0, Z0
+	VMULPD       Z17, Z18, Z19
+	VADDPD       Z19, Z1, Z1
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t1
+
+last1:
+	TESTQ        R10, R10
+	JZ           store1
+	VMOVUPD      (R9), Z16
+	VMOVUPD      64(R9), Z17
+	VBROADCASTSD (R8), Z18
+	VMULPD       Z16, Z18, Z19
+	VADDPD       Z19, Z0, Z0
+	VMULPD       Z17, Z18, Z19
+	VADDPD       Z19, Z1, Z1
+
+store1:
+	VMOVUPD Z0, (AX)
+	VMOVUPD Z1, 64(AX)
+	ADDQ    CX, AX
+	ADDQ    $0x08, DX
+
+not1:
+	VZEROUPPER
+	RET
+
+// func colAcc17AVX512(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, n int, cont bool)
+// Requires: AVX, AVX512F
+TEXT ·colAcc17AVX512(SB), NOSPLIT, $0-113
+	MOVQ out_base+0(FP), AX
+	MOVQ ds+24(FP), CX
+	SHLQ $0x03, CX
+	MOVQ x_base+32(FP), DX
+	MOVQ xs+56(FP), BX
+	SHLQ $0x03, BX
+	MOVQ k+64(FP), SI
+	MOVQ bs+96(FP), DI
+	SHLQ $0x03, DI
+
+group:
+	CMPQ   SI, $0x08
+	JLT    rest
+	CMPB   cont+112(FP), $0x00
+	JNE    contG
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z1, Z1, Z1
+	VXORPD X2, X2, X2
+	VPXORQ Z3, Z3, Z3
+	VPXORQ Z4, Z4, Z4
+	VXORPD X5, X5, X5
+	VPXORQ Z6, Z6, Z6
+	VPXORQ Z7, Z7, Z7
+	VXORPD X8, X8, X8
+	VPXORQ Z9, Z9, Z9
+	VPXORQ Z10, Z10, Z10
+	VXORPD X11, X11, X11
+	VPXORQ Z12, Z12, Z12
+	VPXORQ Z13, Z13, Z13
+	VXORPD X14, X14, X14
+	VPXORQ Z15, Z15, Z15
+	VPXORQ Z16, Z16, Z16
+	VXORPD X17, X17, X17
+	VPXORQ Z18, Z18, Z18
+	VPXORQ Z19, Z19, Z19
+	VXORPD X20, X20, X20
+	VPXORQ Z21, Z21, Z21
+	VPXORQ Z22, Z22, Z22
+	VXORPD X23, X23, X23
+	JMP    sumG
+
+contG:
+	MOVQ    AX, R9
+	VMOVUPD (R9), Z0
+	VMOVUPD 64(R9), Z1
+	VMOVSD  128(R9), X2
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z3
+	VMOVUPD 64(R9), Z4
+	VMOVSD  128(R9), X5
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z6
+	VMOVUPD 64(R9), Z7
+	VMOVSD  128(R9), X8
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z9
+	VMOVUPD 64(R9), Z10
+	VMOVSD  128(R9), X11
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z12
+	VMOVUPD 64(R9), Z13
+	VMOVSD  128(R9), X14
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z15
+	VMOVUPD 64(R9), Z16
+	VMOVSD  128(R9), X17
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z18
+	VMOVUPD 64(R9), Z19
+	VMOVSD  128(R9), X20
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z21
+	VMOVUPD 64(R9), Z22
+	VMOVSD  128(R9), X23
+	ADDQ    CX, R9
+
+sumG:
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
+
+tG:
+	CMPQ         R10, $0x02
+	JLT          lastG
+	VMOVUPD      (R9), Z24
+	VMOVUPD      64(R9), Z25
+	VMOVSD       128(R9), X26
+	VBROADCASTSD (R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z0, Z0
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z1, Z1
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X2, X2
+	VBROADCASTSD 8(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z3, Z3
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z4, Z4
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X5, X5
+	VBROADCASTSD 16(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z6, Z6
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z7, Z7
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X8, X8
+	VBROADCASTSD 24(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z9, Z9
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z10, Z10
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X11, X11
+	VBROADCASTSD 32(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z12, Z12
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z13, Z13
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X14, X14
+	VBROADCASTSD 40(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z15, Z15
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z16, Z16
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X17, X17
+	VBROADCASTSD 48(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z18, Z18
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z19, Z19
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X20, X20
+	VBROADCASTSD 56(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z21, Z21
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z22, Z22
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X23, X23
+	VMOVUPD      (R9)(DI*1), Z24
+	VMOVUPD      64(R9)(DI*1), Z25
+	VMOVSD       128(R9)(DI*1), X26
+	VBROADCASTSD (R8)(BX*1), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z0, Z0
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z1, Z1
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X2, X2
+	VBROADCASTSD 8(R8)(BX*1), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z3, Z3
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z4, Z4
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X5, X5
+	VBROADCASTSD 16(R8)(BX*1), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z6, Z6
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z7, Z7
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X8, X8
+	VBROADCASTSD 24(R8)(BX*1), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z9, Z9
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z10, Z10
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X11, X11
+	VBROADCASTSD 32(R8)(BX*1), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z12, Z12
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z13, Z13
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X14, X14
+	VBROADCASTSD 40(R8)(BX*1), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z15, Z15
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z16, Z16
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X17, X17
+	VBROADCASTSD 48(R8)(BX*1), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z18, Z18
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z19, Z19
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X20, X20
+	VBROADCASTSD 56(R8)(BX*1), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z21, Z21
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z22, Z22
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X23, X23
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          tG
+
+lastG:
+	TESTQ        R10, R10
+	JZ           storeG
+	VMOVUPD      (R9), Z24
+	VMOVUPD      64(R9), Z25
+	VMOVSD       128(R9), X26
+	VBROADCASTSD (R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z0, Z0
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z1, Z1
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X2, X2
+	VBROADCASTSD 8(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z3, Z3
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z4, Z4
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X5, X5
+	VBROADCASTSD 16(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z6, Z6
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z7, Z7
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X8, X8
+	VBROADCASTSD 24(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z9, Z9
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z10, Z10
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X11, X11
+	VBROADCASTSD 32(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z12, Z12
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z13, Z13
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X14, X14
+	VBROADCASTSD 40(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z15, Z15
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z16, Z16
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X17, X17
+	VBROADCASTSD 48(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z18, Z18
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z19, Z19
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X20, X20
+	VBROADCASTSD 56(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z21, Z21
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z22, Z22
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X23, X23
+
+storeG:
+	VMOVUPD Z0, (AX)
+	VMOVUPD Z1, 64(AX)
+	VMOVSD  X2, 128(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z3, (AX)
+	VMOVUPD Z4, 64(AX)
+	VMOVSD  X5, 128(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z6, (AX)
+	VMOVUPD Z7, 64(AX)
+	VMOVSD  X8, 128(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z9, (AX)
+	VMOVUPD Z10, 64(AX)
+	VMOVSD  X11, 128(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z12, (AX)
+	VMOVUPD Z13, 64(AX)
+	VMOVSD  X14, 128(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z15, (AX)
+	VMOVUPD Z16, 64(AX)
+	VMOVSD  X17, 128(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z18, (AX)
+	VMOVUPD Z19, 64(AX)
+	VMOVSD  X20, 128(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z21, (AX)
+	VMOVUPD Z22, 64(AX)
+	VMOVSD  X23, 128(AX)
+	ADDQ    CX, AX
+	ADDQ    $0x40, DX
+	SUBQ    $0x08, SI
+	JMP     group
+
+rest:
+	TESTQ  $0x00000004, SI
+	JZ     not4
+	CMPB   cont+112(FP), $0x00
+	JNE    cont4
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z1, Z1, Z1
+	VXORPD X2, X2, X2
+	VPXORQ Z3, Z3, Z3
+	VPXORQ Z4, Z4, Z4
+	VXORPD X5, X5, X5
+	VPXORQ Z6, Z6, Z6
+	VPXORQ Z7, Z7, Z7
+	VXORPD X8, X8, X8
+	VPXORQ Z9, Z9, Z9
+	VPXORQ Z10, Z10, Z10
+	VXORPD X11, X11, X11
+	JMP    sum4
+
+cont4:
+	MOVQ    AX, R9
+	VMOVUPD (R9), Z0
+	VMOVUPD 64(R9), Z1
+	VMOVSD  128(R9), X2
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z3
+	VMOVUPD 64(R9), Z4
+	VMOVSD  128(R9), X5
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z6
+	VMOVUPD 64(R9), Z7
+	VMOVSD  128(R9), X8
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z9
+	VMOVUPD 64(R9), Z10
+	VMOVSD  128(R9), X11
+	ADDQ    CX, R9
+
+sum4:
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
+
+t4:
+	CMPQ         R10, $0x02
+	JLT          last4
+	VMOVUPD      (R9), Z24
+	VMOVUPD      64(R9), Z25
+	VMOVSD       128(R9), X26
+	VBROADCASTSD (R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z0, Z0
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z1, Z1
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X2, X2
+	VBROADCASTSD 8(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z3, Z3
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z4, Z4
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X5, X5
+	VBROADCASTSD 16(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z6, Z6
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z7, Z7
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X8, X8
+	VBROADCASTSD 24(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z9, Z9
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z10, Z10
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X11, X11
+	VMOVUPD      (R9)(DI*1), Z24
+	VMOVUPD      64(R9)(DI*1), Z25
+	VMOVSD       128(R9)(DI*1), X26
+	VBROADCASTSD (R8)(BX*1), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z0, Z0
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z1, Z1
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X2, X2
+	VBROADCASTSD 8(R8)(BX*1), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z3, Z3
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z4, Z4
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X5, X5
+	VBROADCASTSD 16(R8)(BX*1), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z6, Z6
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z7, Z7
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X8, X8
+	VBROADCASTSD 24(R8)(BX*1), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z9, Z9
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z10, Z10
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X11, X11
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t4
+
+last4:
+	TESTQ        R10, R10
+	JZ           store4
+	VMOVUPD      (R9), Z24
+	VMOVUPD      64(R9), Z25
+	VMOVSD       128(R9), X26
+	VBROADCASTSD (R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z0, Z0
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z1, Z1
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X2, X2
+	VBROADCASTSD 8(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z3, Z3
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z4, Z4
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X5, X5
+	VBROADCASTSD 16(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z6, Z6
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z7, Z7
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X8, X8
+	VBROADCASTSD 24(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z9, Z9
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z10, Z10
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X11, X11
+
+store4:
+	VMOVUPD Z0, (AX)
+	VMOVUPD Z1, 64(AX)
+	VMOVSD  X2, 128(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z3, (AX)
+	VMOVUPD Z4, 64(AX)
+	VMOVSD  X5, 128(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z6, (AX)
+	VMOVUPD Z7, 64(AX)
+	VMOVSD  X8, 128(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z9, (AX)
+	VMOVUPD Z10, 64(AX)
+	VMOVSD  X11, 128(AX)
+	ADDQ    CX, AX
+	ADDQ    $0x20, DX
+
+not4:
+	TESTQ  $0x00000002, SI
+	JZ     not2
+	CMPB   cont+112(FP), $0x00
+	JNE    cont2
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z1, Z1, Z1
+	VXORPD X2, X2, X2
+	VPXORQ Z3, Z3, Z3
+	VPXORQ Z4, Z4, Z4
+	VXORPD X5, X5, X5
+	JMP    sum2
+
+cont2:
+	MOVQ    AX, R9
+	VMOVUPD (R9), Z0
+	VMOVUPD 64(R9), Z1
+	VMOVSD  128(R9), X2
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z3
+	VMOVUPD 64(R9), Z4
+	VMOVSD  128(R9), X5
+	ADDQ    CX, R9
+
+sum2:
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
+
+t2:
+	CMPQ         R10, $0x02
+	JLT          last2
+	VMOVUPD      (R9), Z24
+	VMOVUPD      64(R9), Z25
+	VMOVSD       128(R9), X26
+	VBROADCASTSD (R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z0, Z0
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z1, Z1
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X2, X2
+	VBROADCASTSD 8(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z3, Z3
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z4, Z4
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X5, X5
+	VMOVUPD      (R9)(DI*1), Z24
+	VMOVUPD      64(R9)(DI*1), Z25
+	VMOVSD       128(R9)(DI*1), X26
+	VBROADCASTSD (R8)(BX*1), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z0, Z0
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z1, Z1
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X2, X2
+	VBROADCASTSD 8(R8)(BX*1), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z3, Z3
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z4, Z4
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X5, X5
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t2
+
+last2:
+	TESTQ        R10, R10
+	JZ           store2
+	VMOVUPD      (R9), Z24
+	VMOVUPD      64(R9), Z25
+	VMOVSD       128(R9), X26
+	VBROADCASTSD (R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z0, Z0
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z1, Z1
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X2, X2
+	VBROADCASTSD 8(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z3, Z3
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z4, Z4
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X5, X5
+
+store2:
+	VMOVUPD Z0, (AX)
+	VMOVUPD Z1, 64(AX)
+	VMOVSD  X2, 128(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z3, (AX)
+	VMOVUPD Z4, 64(AX)
+	VMOVSD  X5, 128(AX)
+	ADDQ    CX, AX
+	ADDQ    $0x10, DX
+
+not2:
+	TESTQ  $0x00000001, SI
+	JZ     not1
+	CMPB   cont+112(FP), $0x00
+	JNE    cont1
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z1, Z1, Z1
+	VXORPD X2, X2, X2
+	JMP    sum1
+
+cont1:
+	MOVQ    AX, R9
+	VMOVUPD (R9), Z0
+	VMOVUPD 64(R9), Z1
+	VMOVSD  128(R9), X2
+	ADDQ    CX, R9
+
+sum1:
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
+
+t1:
+	CMPQ         R10, $0x02
+	JLT          last1
+	VMOVUPD      (R9), Z24
+	VMOVUPD      64(R9), Z25
+	VMOVSD       128(R9), X26
+	VBROADCASTSD (R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z0, Z0
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z1, Z1
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X2, X2
+	VMOVUPD      (R9)(DI*1), Z24
+	VMOVUPD      64(R9)(DI*1), Z25
+	VMOVSD       128(R9)(DI*1), X26
+	VBROADCASTSD (R8)(BX*1), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z0, Z0
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z1, Z1
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X2, X2
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t1
+
+last1:
+	TESTQ        R10, R10
+	JZ           store1
+	VMOVUPD      (R9), Z24
+	VMOVUPD      64(R9), Z25
+	VMOVSD       128(R9), X26
+	VBROADCASTSD (R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z0, Z0
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z1, Z1
+	VMULSD       X26, X27, X28
+	VADDSD       X28, X2, X2
+
+store1:
+	VMOVUPD Z0, (AX)
+	VMOVUPD Z1, 64(AX)
+	VMOVSD  X2, 128(AX)
+	ADDQ    CX, AX
+	ADDQ    $0x08, DX
+
+not1:
+	VZEROUPPER
+	RET
+
+// func colAcc18AVX512(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, n int, cont bool)
+// Requires: AVX, AVX512F
+TEXT ·colAcc18AVX512(SB), NOSPLIT, $0-113
+	MOVQ out_base+0(FP), AX
+	MOVQ ds+24(FP), CX
+	SHLQ $0x03, CX
+	MOVQ x_base+32(FP), DX
+	MOVQ xs+56(FP), BX
+	SHLQ $0x03, BX
+	MOVQ k+64(FP), SI
+	MOVQ bs+96(FP), DI
+	SHLQ $0x03, DI
+
+group:
+	CMPQ   SI, $0x08
+	JLT    rest
+	CMPB   cont+112(FP), $0x00
+	JNE    contG
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z1, Z1, Z1
+	VXORPD X2, X2, X2
+	VPXORQ Z3, Z3, Z3
+	VPXORQ Z4, Z4, Z4
+	VXORPD X5, X5, X5
+	VPXORQ Z6, Z6, Z6
+	VPXORQ Z7, Z7, Z7
+	VXORPD X8, X8, X8
+	VPXORQ Z9, Z9, Z9
+	VPXORQ Z10, Z10, Z10
+	VXORPD X11, X11, X11
+	VPXORQ Z12, Z12, Z12
+	VPXORQ Z13, Z13, Z13
+	VXORPD X14, X14, X14
+	VPXORQ Z15, Z15, Z15
+	VPXORQ Z16, Z16, Z16
+	VXORPD X17, X17, X17
+	VPXORQ Z18, Z18, Z18
+	VPXORQ Z19, Z19, Z19
+	VXORPD X20, X20, X20
+	VPXORQ Z21, Z21, Z21
+	VPXORQ Z22, Z22, Z22
+	VXORPD X23, X23, X23
+	JMP    sumG
+
+contG:
+	MOVQ    AX, R9
+	VMOVUPD (R9), Z0
+	VMOVUPD 64(R9), Z1
+	VMOVUPD 128(R9), X2
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z3
+	VMOVUPD 64(R9), Z4
+	VMOVUPD 128(R9), X5
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z6
+	VMOVUPD 64(R9), Z7
+	VMOVUPD 128(R9), X8
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z9
+	VMOVUPD 64(R9), Z10
+	VMOVUPD 128(R9), X11
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z12
+	VMOVUPD 64(R9), Z13
+	VMOVUPD 128(R9), X14
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z15
+	VMOVUPD 64(R9), Z16
+	VMOVUPD 128(R9), X17
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z18
+	VMOVUPD 64(R9), Z19
+	VMOVUPD 128(R9), X20
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z21
+	VMOVUPD 64(R9), Z22
+	VMOVUPD 128(R9), X23
+	ADDQ    CX, R9
+
+sumG:
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
+
+tG:
+	CMPQ         R10, $0x02
+	JLT          lastG
+	VMOVUPD      (R9), Z24
+	VMOVUPD      64(R9), Z25
+	VMOVUPD      128(R9), X26
+	VBROADCASTSD (R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z0, Z0
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z1, Z1
+	VMULPD       X26, X27, X28
+	VADDPD       X28, X2, X2
+	VBROADCASTSD 8(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z3, Z3
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z4, Z4
+	VMULPD       X26, X27, X28
+	VADDPD       X28, X5, X5
+	VBROADCASTSD 16(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z6, Z6
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z7, Z7
+	VMULPD       X26, X27, X28
+	VADDPD       X28, X8, X8
+	VBROADCASTSD 24(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z9, Z9
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z10, Z10
+	VMULPD       X26, X27, X28
+	VADDPD       X28, X11, X11
+	VBROADCASTSD 32(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z12, Z12
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z13, Z13
+	VMULPD       X26, X27, X28
+	VADDPD       X28, X14, X14
+	VBROADCASTSD 40(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z15, Z15
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z16, Z16
+	VMULPD       X26, X27, X28
+	VADDPD       X28, X17, X17
+	VBROADCASTSD 48(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z18, Z18
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z19, Z19
+	VMULPD       X26, X27, X28
+	VADDPD       X28, X20, X20
+	VBROADCASTSD 56(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z21, Z21
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z22, Z22
+	VMULPD       X26, X27, X28
+	VADDPD       X28, X23, X23
+	VMOVUPD      (R9)(DI*1), Z24
+	VMOVUPD      64(R9)(DI*1), Z25
+	VMOVUPD      128(R9)(DI*1), X26
+	VBROADCASTSD (R8)(BX*1), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z0, Z0
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z1, Z1
+	VMULPD       X26, X27, X28
+	VADDPD       X28, X2, X2
+	VBROADCASTSD 8(R8)(BX*1), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z3, Z3
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z4, Z4
+	VMULPD       X26, X27, X28
+	VADDPD       X28, X5, X5
+	VBROADCASTSD 16(R8)(BX*1), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z6, Z6
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z7, Z7
+	VMULPD       X26, X27, X28
+	VADDPD       X28, X8, X8
+	VBROADCASTSD 24(R8)(BX*1), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z9, Z9
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z10, Z10
+	VMULPD       X26, X27, X28
+	VADDPD       X28, X11, X11
+	VBROADCASTSD 32(R8)(BX*1), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z12, Z12
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z13, Z13
+	VMULPD       X26, X27, X28
+	VADDPD       X28, X14, X14
+	VBROADCASTSD 40(R8)(BX*1), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z15, Z15
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z16, Z16
+	VMULPD       X26, X27, X28
+	VADDPD       X28, X17, X17
+	VBROADCASTSD 48(R8)(BX*1), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z18, Z18
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z19, Z19
+	VMULPD       X26, X27, X28
+	VADDPD       X28, X20, X20
+	VBROADCASTSD 56(R8)(BX*1), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z21, Z21
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z22, Z22
+	VMULPD       X26, X27, X28
+	VADDPD       X28, X23, X23
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          tG
+
+lastG:
+	TESTQ        R10, R10
+	JZ           storeG
+	VMOVUPD      (R9), Z24
+	VMOVUPD      64(R9), Z25
+	VMOVUPD      128(R9), X26
+	VBROADCASTSD (R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z0, Z0
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z1, Z1
+	VMULPD       X26, X27, X28
+	VADDPD       X28, X2, X2
+	VBROADCASTSD 8(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z3, Z3
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z4, Z4
+	VMULPD       X26, X27, X28
+	VADDPD       X28, X5, X5
+	VBROADCASTSD 16(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z6, Z6
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z7, Z7
+	VMULPD       X26, X27, X28
+	VADDPD       X28, X8, X8
+	VBROADCASTSD 24(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z9, Z9
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z10, Z10
+	VMULPD       X26, X27, X28
+	VADDPD       X28, X11, X11
+	VBROADCASTSD 32(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z12, Z12
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z13, Z13
+	VMULPD       X26, X27, X28
+	VADDPD       X28, X14, X14
+	VBROADCASTSD 40(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z15, Z15
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z16, Z16
+	VMULPD       X26, X27, X28
+	VADDPD       X28, X17, X17
+	VBROADCASTSD 48(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z18, Z18
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z19, Z19
+	VMULPD       X26, X27, X28
+	VADDPD       X28, X20, X20
+	VBROADCASTSD 56(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z21, Z21
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z22, Z22
+	VMULPD       X26, X27, X28
+	VADDPD       X28, X23, X23
+
+storeG:
+	VMOVUPD Z0, (AX)
+	VMOVUPD Z1, 64(AX)
+	VMOVUPD X2, 128(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z3, (AX)
+	VMOVUPD Z4, 64(AX)
+	VMOVUPD X5, 128(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z6, (AX)
+	VMOVUPD Z7, 64(AX)
+	VMOVUPD X8, 128(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z9, (AX)
+	VMOVUPD Z10, 64(AX)
+	VMOVUPD X11, 128(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z12, (AX)
+	VMOVUPD Z13, 64(AX)
+	VMOVUPD X14, 128(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z15, (AX)
+	VMOVUPD Z16, 64(AX)
+	VMOVUPD X17, 128(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z18, (AX)
+	VMOVUPD Z19, 64(AX)
+	VMOVUPD X20, 128(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z21, (AX)
+	VMOVUPD Z22, 64(AX)
+	VMOVUPD X23, 128(AX)
+	ADDQ    CX, AX
+	ADDQ    $0x40, DX
+	SUBQ    $0x08, SI
+	JMP     group
+
+rest:
+	TESTQ  $0x00000004, SI
+	JZ     not4
+	CMPB   cont+112(FP), $0x00
+	JNE    cont4
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z1, Z1, Z1
+	VXORPD X2, X2, X2
+	VPXORQ Z3, Z3, Z3
+	VPXORQ Z4, Z4, Z4
+	VXORPD X5, X5, X5
+	VPXORQ Z6, Z6, Z6
+	VPXORQ Z7, Z7, Z7
+	VXORPD X8, X8, X8
+	VPXORQ Z9, Z9, Z9
+	VPXORQ Z10, Z10, Z10
+	VXORPD X11, X11, X11
+	JMP    sum4
+
+cont4:
+	MOVQ    AX, R9
+	VMOVUPD (R9), Z0
+	VMOVUPD 64(R9), Z1
+	VMOVUPD 128(R9), X2
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z3
+	VMOVUPD 64(R9), Z4
+	VMOVUPD 128(R9), X5
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z6
+	VMOVUPD 64(R9), Z7
+	VMOVUPD 128(R9), X8
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z9
+	VMOVUPD 64(R9), Z10
+	VMOVUPD 128(R9), X11
+	ADDQ    CX, R9
+
+sum4:
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
+
+t4:
+	CMPQ         R10, $0x02
+	JLT          last4
+	VMOVUPD      (R9), Z24
+	VMOVUPD      64(R9), Z25
+	VMOVUPD      128(R9), X26
+	VBROADCASTSD (R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z0, Z0
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z1, Z1
+	VMULPD       X26, X27, X28
+	VADDPD       X28, X2, X2
+	VBROADCASTSD 8(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z3, Z3
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z4, Z4
+	VMULPD       X26, X27, X28
+	VADDPD       X28, X5, X5
+	VBROADCASTSD 16(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z6, Z6
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z7, Z7
+	VMULPD       X26, X27, X28
+	VADDPD       X28, X8, X8
+	VBROADCASTSD 24(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z9, Z9
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z10, Z10
+	VMULPD       X26, X27, X28
+	VADDPD       X28, X11, X11
+	VMOVUPD      (R9)(DI*1), Z24
+	VMOVUPD      64(R9)(DI*1), Z25
+	VMOVUPD      128(R9)(DI*1), X26
+	VBROADCASTSD (R8)(BX*1), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z0, Z0
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z1, Z1
+	VMULPD       X26, X27, X28
+	VADDPD       X28, X2, X2
+	VBROADCASTSD 8(R8)(BX*1), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z3, Z3
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z4, Z4
+	VMULPD       X26, X27, X28
+	VADDPD       X28, X5, X5
+	VBROADCASTSD 16(R8)(BX*1), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z6, Z6
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z7, Z7
+	VMULPD       X26, X27, X28
+	VADDPD       X28, X8, X8
+	VBROADCASTSD 24(R8)(BX*1), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z9, Z9
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z10, Z10
+	VMULPD       X26, X27, X28
+	VADDPD       X28, X11, X11
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t4
+
+last4:
+	TESTQ        R10, R10
+	JZ           store4
+	VMOVUPD      (R9), Z24
+	VMOVUPD      64(R9), Z25
+	VMOVUPD      128(R9), X26
+	VBROADCASTSD (R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z0, Z0
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z1, Z1
+	VMULPD       X26, X27, X28
+	VADDPD       X28, X2, X2
+	VBROADCASTSD 8(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z3, Z3
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z4, Z4
+	VMULPD       X26, X27, X28
+	VADDPD       X28, X5, X5
+	VBROADCASTSD 16(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z6, Z6
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z7, Z7
+	VMULPD       X26, X27, X28
+	VADDPD       X28, X8, X8
+	VBROADCASTSD 24(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z9, Z9
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z10, Z10
+	VMULPD       X26, X27, X28
+	VADDPD       X28, X11, X11
+
+store4:
+	VMOVUPD Z0, (AX)
+	VMOVUPD Z1, 64(AX)
+	VMOVUPD X2, 128(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z3, (AX)
+	VMOVUPD Z4, 64(AX)
+	VMOVUPD X5, 128(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z6, (AX)
+	VMOVUPD Z7, 64(AX)
+	VMOVUPD X8, 128(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z9, (AX)
+	VMOVUPD Z10, 64(AX)
+	VMOVUPD X11, 128(AX)
+	ADDQ    CX, AX
+	ADDQ    $0x20, DX
+
+not4:
+	TESTQ  $0x00000002, SI
+	JZ     not2
+	CMPB   cont+112(FP), $0x00
+	JNE    cont2
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z1, Z1, Z1
+	VXORPD X2, X2, X2
+	VPXORQ Z3, Z3, Z3
+	VPXORQ Z4, Z4, Z4
+	VXORPD X5, X5, X5
+	JMP    sum2
+
+cont2:
+	MOVQ    AX, R9
+	VMOVUPD (R9), Z0
+	VMOVUPD 64(R9), Z1
+	VMOVUPD 128(R9), X2
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z3
+	VMOVUPD 64(R9), Z4
+	VMOVUPD 128(R9), X5
+	ADDQ    CX, R9
+
+sum2:
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
+
+t2:
+	CMPQ         R10, $0x02
+	JLT          last2
+	VMOVUPD      (R9), Z24
+	VMOVUPD      64(R9), Z25
+	VMOVUPD      128(R9), X26
+	VBROADCASTSD (R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z0, Z0
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z1, Z1
+	VMULPD       X26, X27, X28
+	VADDPD       X28, X2, X2
+	VBROADCASTSD 8(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z3, Z3
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z4, Z4
+	VMULPD       X26, X27, X28
+	VADDPD       X28, X5, X5
+	VMOVUPD      (R9)(DI*1), Z24
+	VMOVUPD      64(R9)(DI*1), Z25
+	VMOVUPD      128(R9)(DI*1), X26
+	VBROADCASTSD (R8)(BX*1), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z0, Z0
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z1, Z1
+	VMULPD       X26, X27, X28
+	VADDPD       X28, X2, X2
+	VBROADCASTSD 8(R8)(BX*1), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z3, Z3
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z4, Z4
+	VMULPD       X26, X27, X28
+	VADDPD       X28, X5, X5
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t2
+
+last2:
+	TESTQ        R10, R10
+	JZ           store2
+	VMOVUPD      (R9), Z24
+	VMOVUPD      64(R9), Z25
+	VMOVUPD      128(R9), X26
+	VBROADCASTSD (R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z0, Z0
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z1, Z1
+	VMULPD       X26, X27, X28
+	VADDPD       X28, X2, X2
+	VBROADCASTSD 8(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z3, Z3
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z4, Z4
+	VMULPD       X26, X27, X28
+	VADDPD       X28, X5, X5
+
+store2:
+	VMOVUPD Z0, (AX)
+	VMOVUPD Z1, 64(AX)
+	VMOVUPD X2, 128(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z3, (AX)
+	VMOVUPD Z4, 64(AX)
+	VMOVUPD X5, 128(AX)
+	ADDQ    CX, AX
+	ADDQ    $0x10, DX
+
+not2:
+	TESTQ  $0x00000001, SI
+	JZ     not1
+	CMPB   cont+112(FP), $0x00
+	JNE    cont1
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z1, Z1, Z1
+	VXORPD X2, X2, X2
+	JMP    sum1
+
+cont1:
+	MOVQ    AX, R9
+	VMOVUPD (R9), Z0
+	VMOVUPD 64(R9), Z1
+	VMOVUPD 128(R9), X2
+	ADDQ    CX, R9
+
+sum1:
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
+
+t1:
+	CMPQ         R10, $0x02
+	JLT          last1
+	VMOVUPD      (R9), Z24
+	VMOVUPD      64(R9), Z25
+	VMOVUPD      128(R9), X26
+	VBROADCASTSD (R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z0, Z0
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z1, Z1
+	VMULPD       X26, X27, X28
+	VADDPD       X28, X2, X2
+	VMOVUPD      (R9)(DI*1), Z24
+	VMOVUPD      64(R9)(DI*1), Z25
+	VMOVUPD      128(R9)(DI*1), X26
+	VBROADCASTSD (R8)(BX*1), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z0, Z0
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z1, Z1
+	VMULPD       X26, X27, X28
+	VADDPD       X28, X2, X2
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t1
+
+last1:
+	TESTQ        R10, R10
+	JZ           store1
+	VMOVUPD      (R9), Z24
+	VMOVUPD      64(R9), Z25
+	VMOVUPD      128(R9), X26
+	VBROADCASTSD (R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z0, Z0
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z1, Z1
+	VMULPD       X26, X27, X28
+	VADDPD       X28, X2, X2
+
+store1:
+	VMOVUPD Z0, (AX)
+	VMOVUPD Z1, 64(AX)
+	VMOVUPD X2, 128(AX)
+	ADDQ    CX, AX
+	ADDQ    $0x08, DX
+
+not1:
+	VZEROUPPER
+	RET
+
+// func colAcc19AVX512(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, n int, cont bool)
+// Requires: AVX, AVX512F
+TEXT ·colAcc19AVX512(SB), NOSPLIT, $0-113
+	MOVQ out_base+0(FP), AX
+	MOVQ ds+24(FP), CX
+	SHLQ $0x03, CX
+	MOVQ x_base+32(FP), DX
+	MOVQ xs+56(FP), BX
+	SHLQ $0x03, BX
+	MOVQ k+64(FP), SI
+	MOVQ bs+96(FP), DI
+	SHLQ $0x03, DI
+
+group:
+	CMPQ   SI, $0x06
+	JLT    rest
+	CMPB   cont+112(FP), $0x00
+	JNE    contG
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z1, Z1, Z1
+	VXORPD X2, X2, X2
+	VXORPD X3, X3, X3
+	VPXORQ Z4, Z4, Z4
+	VPXORQ Z5, Z5, Z5
+	VXORPD X6, X6, X6
+	VXORPD X7, X7, X7
+	VPXORQ Z8, Z8, Z8
+	VPXORQ Z9, Z9, Z9
+	VXORPD X10, X10, X10
+	VXORPD X11, X11, X11
+	VPXORQ Z12, Z12, Z12
+	VPXORQ Z13, Z13, Z13
+	VXORPD X14, X14, X14
+	VXORPD X15, X15, X15
+	VPXORQ Z16, Z16, Z16
+	VPXORQ Z17, Z17, Z17
+	VXORPD X18, X18, X18
+	VXORPD X19, X19, X19
+	VPXORQ Z20, Z20, Z20
+	VPXORQ Z21, Z21, Z21
+	VXORPD X22, X22, X22
+	VXORPD X23, X23, X23
+	JMP    sumG
+
+contG:
+	MOVQ    AX, R9
+	VMOVUPD (R9), Z0
+	VMOVUPD 64(R9), Z1
+	VMOVUPD 128(R9), X2
+	VMOVSD  144(R9), X3
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z4
+	VMOVUPD 64(R9), Z5
+	VMOVUPD 128(R9), X6
+	VMOVSD  144(R9), X7
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z8
+	VMOVUPD 64(R9), Z9
+	VMOVUPD 128(R9), X10
+	VMOVSD  144(R9), X11
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z12
+	VMOVUPD 64(R9), Z13
+	VMOVUPD 128(R9), X14
+	VMOVSD  144(R9), X15
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z16
+	VMOVUPD 64(R9), Z17
+	VMOVUPD 128(R9), X18
+	VMOVSD  144(R9), X19
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z20
+	VMOVUPD 64(R9), Z21
+	VMOVUPD 128(R9), X22
+	VMOVSD  144(R9), X23
+	ADDQ    CX, R9
+
+sumG:
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
+
+tG:
+	CMPQ         R10, $0x02
+	JLT          lastG
+	VMOVUPD      (R9), Z24
+	VMOVUPD      64(R9), Z25
+	VMOVUPD      128(R9), X26
+	VMOVSD       144(R9), X27
+	VBROADCASTSD (R8), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z0, Z0
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z1, Z1
+	VMULPD       X26, X28, X29
+	VADDPD       X29, X2, X2
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X3, X3
+	VBROADCASTSD 8(R8), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z4, Z4
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z5, Z5
+	VMULPD       X26, X28, X29
+	VADDPD       X29, X6, X6
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X7, X7
+	VBROADCASTSD 16(R8), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z8, Z8
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z9, Z9
+	VMULPD       X26, X28, X29
+	VADDPD       X29, X10, X10
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X11, X11
+	VBROADCASTSD 24(R8), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z12, Z12
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z13, Z13
+	VMULPD       X26, X28, X29
+	VADDPD       X29, X14, X14
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X15, X15
+	VBROADCASTSD 32(R8), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z16, Z16
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z17, Z17
+	VMULPD       X26, X28, X29
+	VADDPD       X29, X18, X18
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X19, X19
+	VBROADCASTSD 40(R8), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z20, Z20
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z21, Z21
+	VMULPD       X26, X28, X29
+	VADDPD       X29, X22, X22
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X23, X23
+	VMOVUPD      (R9)(DI*1), Z24
+	VMOVUPD      64(R9)(DI*1), Z25
+	VMOVUPD      128(R9)(DI*1), X26
+	VMOVSD       144(R9)(DI*1), X27
+	VBROADCASTSD (R8)(BX*1), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z0, Z0
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z1, Z1
+	VMULPD       X26, X28, X29
+	VADDPD       X29, X2, X2
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X3, X3
+	VBROADCASTSD 8(R8)(BX*1), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z4, Z4
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z5, Z5
+	VMULPD       X26, X28, X29
+	VADDPD       X29, X6, X6
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X7, X7
+	VBROADCASTSD 16(R8)(BX*1), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z8, Z8
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z9, Z9
+	VMULPD       X26, X28, X29
+	VADDPD       X29, X10, X10
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X11, X11
+	VBROADCASTSD 24(R8)(BX*1), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z12, Z12
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z13, Z13
+	VMULPD       X26, X28, X29
+	VADDPD       X29, X14, X14
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X15, X15
+	VBROADCASTSD 32(R8)(BX*1), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z16, Z16
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z17, Z17
+	VMULPD       X26, X28, X29
+	VADDPD       X29, X18, X18
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X19, X19
+	VBROADCASTSD 40(R8)(BX*1), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z20, Z20
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z21, Z21
+	VMULPD       X26, X28, X29
+	VADDPD       X29, X22, X22
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X23, X23
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          tG
+
+lastG:
+	TESTQ        R10, R10
+	JZ           storeG
+	VMOVUPD      (R9), Z24
+	VMOVUPD      64(R9), Z25
+	VMOVUPD      128(R9), X26
+	VMOVSD       144(R9), X27
+	VBROADCASTSD (R8), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z0, Z0
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z1, Z1
+	VMULPD       X26, X28, X29
+	VADDPD       X29, X2, X2
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X3, X3
+	VBROADCASTSD 8(R8), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z4, Z4
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z5, Z5
+	VMULPD       X26, X28, X29
+	VADDPD       X29, X6, X6
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X7, X7
+	VBROADCASTSD 16(R8), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z8, Z8
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z9, Z9
+	VMULPD       X26, X28, X29
+	VADDPD       X29, X10, X10
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X11, X11
+	VBROADCASTSD 24(R8), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z12, Z12
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z13, Z13
+	VMULPD       X26, X28, X29
+	VADDPD       X29, X14, X14
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X15, X15
+	VBROADCASTSD 32(R8), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z16, Z16
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z17, Z17
+	VMULPD       X26, X28, X29
+	VADDPD       X29, X18, X18
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X19, X19
+	VBROADCASTSD 40(R8), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z20, Z20
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z21, Z21
+	VMULPD       X26, X28, X29
+	VADDPD       X29, X22, X22
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X23, X23
+
+storeG:
+	VMOVUPD Z0, (AX)
+	VMOVUPD Z1, 64(AX)
+	VMOVUPD X2, 128(AX)
+	VMOVSD  X3, 144(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z4, (AX)
+	VMOVUPD Z5, 64(AX)
+	VMOVUPD X6, 128(AX)
+	VMOVSD  X7, 144(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z8, (AX)
+	VMOVUPD Z9, 64(AX)
+	VMOVUPD X10, 128(AX)
+	VMOVSD  X11, 144(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z12, (AX)
+	VMOVUPD Z13, 64(AX)
+	VMOVUPD X14, 128(AX)
+	VMOVSD  X15, 144(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z16, (AX)
+	VMOVUPD Z17, 64(AX)
+	VMOVUPD X18, 128(AX)
+	VMOVSD  X19, 144(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z20, (AX)
+	VMOVUPD Z21, 64(AX)
+	VMOVUPD X22, 128(AX)
+	VMOVSD  X23, 144(AX)
+	ADDQ    CX, AX
+	ADDQ    $0x30, DX
+	SUBQ    $0x06, SI
+	JMP     group
+
+rest:
+	TESTQ  $0x00000004, SI
+	JZ     not4
+	CMPB   cont+112(FP), $0x00
+	JNE    cont4
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z1, Z1, Z1
+	VXORPD X2, X2, X2
+	VXORPD X3, X3, X3
+	VPXORQ Z4, Z4, Z4
+	VPXORQ Z5, Z5, Z5
+	VXORPD X6, X6, X6
+	VXORPD X7, X7, X7
+	VPXORQ Z8, Z8, Z8
+	VPXORQ Z9, Z9, Z9
+	VXORPD X10, X10, X10
+	VXORPD X11, X11, X11
+	VPXORQ Z12, Z12, Z12
+	VPXORQ Z13, Z13, Z13
+	VXORPD X14, X14, X14
+	VXORPD X15, X15, X15
+	JMP    sum4
+
+cont4:
+	MOVQ    AX, R9
+	VMOVUPD (R9), Z0
+	VMOVUPD 64(R9), Z1
+	VMOVUPD 128(R9), X2
+	VMOVSD  144(R9), X3
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z4
+	VMOVUPD 64(R9), Z5
+	VMOVUPD 128(R9), X6
+	VMOVSD  144(R9), X7
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z8
+	VMOVUPD 64(R9), Z9
+	VMOVUPD 128(R9), X10
+	VMOVSD  144(R9), X11
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z12
+	VMOVUPD 64(R9), Z13
+	VMOVUPD 128(R9), X14
+	VMOVSD  144(R9), X15
+	ADDQ    CX, R9
+
+sum4:
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
+
+t4:
+	CMPQ         R10, $0x02
+	JLT          last4
+	VMOVUPD      (R9), Z24
+	VMOVUPD      64(R9), Z25
+	VMOVUPD      128(R9), X26
+	VMOVSD       144(R9), X27
+	VBROADCASTSD (R8), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z0, Z0
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z1, Z1
+	VMULPD       X26, X28, X29
+	VADDPD       X29, X2, X2
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X3, X3
+	VBROADCASTSD 8(R8), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z4, Z4
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z5, Z5
+	VMULPD       X26, X28, X29
+	VADDPD       X29, X6, X6
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X7, X7
+	VBROADCASTSD 16(R8), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z8, Z8
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z9, Z9
+	VMULPD       X26, X28, X29
+	VADDPD       X29, X10, X10
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X11, X11
+	VBROADCASTSD 24(R8), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z12, Z12
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z13, Z13
+	VMULPD       X26, X28, X29
+	VADDPD       X29, X14, X14
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X15, X15
+	VMOVUPD      (R9)(DI*1), Z24
+	VMOVUPD      64(R9)(DI*1), Z25
+	VMOVUPD      128(R9)(DI*1), X26
+	VMOVSD       144(R9)(DI*1), X27
+	VBROADCASTSD (R8)(BX*1), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z0, Z0
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z1, Z1
+	VMULPD       X26, X28, X29
+	VADDPD       X29, X2, X2
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X3, X3
+	VBROADCASTSD 8(R8)(BX*1), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z4, Z4
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z5, Z5
+	VMULPD       X26, X28, X29
+	VADDPD       X29, X6, X6
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X7, X7
+	VBROADCASTSD 16(R8)(BX*1), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z8, Z8
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z9, Z9
+	VMULPD       X26, X28, X29
+	VADDPD       X29, X10, X10
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X11, X11
+	VBROADCASTSD 24(R8)(BX*1), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z12, Z12
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z13, Z13
+	VMULPD       X26, X28, X29
+	VADDPD       X29, X14, X14
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X15, X15
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t4
+
+last4:
+	TESTQ        R10, R10
+	JZ           store4
+	VMOVUPD      (R9), Z24
+	VMOVUPD      64(R9), Z25
+	VMOVUPD      128(R9), X26
+	VMOVSD       144(R9), X27
+	VBROADCASTSD (R8), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z0, Z0
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z1, Z1
+	VMULPD       X26, X28, X29
+	VADDPD       X29, X2, X2
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X3, X3
+	VBROADCASTSD 8(R8), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z4, Z4
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z5, Z5
+	VMULPD       X26, X28, X29
+	VADDPD       X29, X6, X6
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X7, X7
+	VBROADCASTSD 16(R8), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z8, Z8
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z9, Z9
+	VMULPD       X26, X28, X29
+	VADDPD       X29, X10, X10
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X11, X11
+	VBROADCASTSD 24(R8), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z12, Z12
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z13, Z13
+	VMULPD       X26, X28, X29
+	VADDPD       X29, X14, X14
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X15, X15
+
+store4:
+	VMOVUPD Z0, (AX)
+	VMOVUPD Z1, 64(AX)
+	VMOVUPD X2, 128(AX)
+	VMOVSD  X3, 144(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z4, (AX)
+	VMOVUPD Z5, 64(AX)
+	VMOVUPD X6, 128(AX)
+	VMOVSD  X7, 144(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z8, (AX)
+	VMOVUPD Z9, 64(AX)
+	VMOVUPD X10, 128(AX)
+	VMOVSD  X11, 144(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z12, (AX)
+	VMOVUPD Z13, 64(AX)
+	VMOVUPD X14, 128(AX)
+	VMOVSD  X15, 144(AX)
+	ADDQ    CX, AX
+	ADDQ    $0x20, DX
+
+not4:
+	TESTQ  $0x00000002, SI
+	JZ     not2
+	CMPB   cont+112(FP), $0x00
+	JNE    cont2
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z1, Z1, Z1
+	VXORPD X2, X2, X2
+	VXORPD X3, X3, X3
+	VPXORQ Z4, Z4, Z4
+	VPXORQ Z5, Z5, Z5
+	VXORPD X6, X6, X6
+	VXORPD X7, X7, X7
+	JMP    sum2
+
+cont2:
+	MOVQ    AX, R9
+	VMOVUPD (R9), Z0
+	VMOVUPD 64(R9), Z1
+	VMOVUPD 128(R9), X2
+	VMOVSD  144(R9), X3
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z4
+	VMOVUPD 64(R9), Z5
+	VMOVUPD 128(R9), X6
+	VMOVSD  144(R9), X7
+	ADDQ    CX, R9
+
+sum2:
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
+
+t2:
+	CMPQ         R10, $0x02
+	JLT          last2
+	VMOVUPD      (R9), Z24
+	VMOVUPD      64(R9), Z25
+	VMOVUPD      128(R9), X26
+	VMOVSD       144(R9), X27
+	VBROADCASTSD (R8), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z0, Z0
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z1, Z1
+	VMULPD       X26, X28, X29
+	VADDPD       X29, X2, X2
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X3, X3
+	VBROADCASTSD 8(R8), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z4, Z4
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z5, Z5
+	VMULPD       X26, X28, X29
+	VADDPD       X29, X6, X6
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X7, X7
+	VMOVUPD      (R9)(DI*1), Z24
+	VMOVUPD      64(R9)(DI*1), Z25
+	VMOVUPD      128(R9)(DI*1), X26
+	VMOVSD       144(R9)(DI*1), X27
+	VBROADCASTSD (R8)(BX*1), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z0, Z0
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z1, Z1
+	VMULPD       X26, X28, X29
+	VADDPD       X29, X2, X2
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X3, X3
+	VBROADCASTSD 8(R8)(BX*1), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z4, Z4
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z5, Z5
+	VMULPD       X26, X28, X29
+	VADDPD       X29, X6, X6
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X7, X7
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t2
+
+last2:
+	TESTQ        R10, R10
+	JZ           store2
+	VMOVUPD      (R9), Z24
+	VMOVUPD      64(R9), Z25
+	VMOVUPD      128(R9), X26
+	VMOVSD       144(R9), X27
+	VBROADCASTSD (R8), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z0, Z0
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z1, Z1
+	VMULPD       X26, X28, X29
+	VADDPD       X29, X2, X2
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X3, X3
+	VBROADCASTSD 8(R8), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z4, Z4
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z5, Z5
+	VMULPD       X26, X28, X29
+	VADDPD       X29, X6, X6
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X7, X7
+
+store2:
+	VMOVUPD Z0, (AX)
+	VMOVUPD Z1, 64(AX)
+	VMOVUPD X2, 128(AX)
+	VMOVSD  X3, 144(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z4, (AX)
+	VMOVUPD Z5, 64(AX)
+	VMOVUPD X6, 128(AX)
+	VMOVSD  X7, 144(AX)
+	ADDQ    CX, AX
+	ADDQ    $0x10, DX
+
+not2:
+	TESTQ  $0x00000001, SI
+	JZ     not1
+	CMPB   cont+112(FP), $0x00
+	JNE    cont1
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z1, Z1, Z1
+	VXORPD X2, X2, X2
+	VXORPD X3, X3, X3
+	JMP    sum1
+
+cont1:
+	MOVQ    AX, R9
+	VMOVUPD (R9), Z0
+	VMOVUPD 64(R9), Z1
+	VMOVUPD 128(R9), X2
+	VMOVSD  144(R9), X3
+	ADDQ    CX, R9
+
+sum1:
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
+
+t1:
+	CMPQ         R10, $0x02
+	JLT          last1
+	VMOVUPD      (R9), Z24
+	VMOVUPD      64(R9), Z25
+	VMOVUPD      128(R9), X26
+	VMOVSD       144(R9), X27
+	VBROADCASTSD (R8), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z0, Z0
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z1, Z1
+	VMULPD       X26, X28, X29
+	VADDPD       X29, X2, X2
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X3, X3
+	VMOVUPD      (R9)(DI*1), Z24
+	VMOVUPD      64(R9)(DI*1), Z25
+	VMOVUPD      128(R9)(DI*1), X26
+	VMOVSD       144(R9)(DI*1), X27
+	VBROADCASTSD (R8)(BX*1), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z0, Z0
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z1, Z1
+	VMULPD       X26, X28, X29
+	VADDPD       X29, X2, X2
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X3, X3
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t1
+
+last1:
+	TESTQ        R10, R10
+	JZ           store1
+	VMOVUPD      (R9), Z24
+	VMOVUPD      64(R9), Z25
+	VMOVUPD      128(R9), X26
+	VMOVSD       144(R9), X27
+	VBROADCASTSD (R8), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z0, Z0
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z1, Z1
+	VMULPD       X26, X28, X29
+	VADDPD       X29, X2, X2
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X3, X3
+
+store1:
+	VMOVUPD Z0, (AX)
+	VMOVUPD Z1, 64(AX)
+	VMOVUPD X2, 128(AX)
+	VMOVSD  X3, 144(AX)
+	ADDQ    CX, AX
+	ADDQ    $0x08, DX
+
+not1:
+	VZEROUPPER
+	RET
+
+// func colAcc20AVX512(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, n int, cont bool)
+// Requires: AVX, AVX512F
+TEXT ·colAcc20AVX512(SB), NOSPLIT, $0-113
+	MOVQ out_base+0(FP), AX
+	MOVQ ds+24(FP), CX
+	SHLQ $0x03, CX
+	MOVQ x_base+32(FP), DX
+	MOVQ xs+56(FP), BX
+	SHLQ $0x03, BX
+	MOVQ k+64(FP), SI
+	MOVQ bs+96(FP), DI
+	SHLQ $0x03, DI
+
+group:
+	CMPQ   SI, $0x08
+	JLT    rest
+	CMPB   cont+112(FP), $0x00
+	JNE    contG
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z1, Z1, Z1
+	VXORPD Y2, Y2, Y2
+	VPXORQ Z3, Z3, Z3
+	VPXORQ Z4, Z4, Z4
+	VXORPD Y5, Y5, Y5
+	VPXORQ Z6, Z6, Z6
+	VPXORQ Z7, Z7, Z7
+	VXORPD Y8, Y8, Y8
+	VPXORQ Z9, Z9, Z9
+	VPXORQ Z10, Z10, Z10
+	VXORPD Y11, Y11, Y11
+	VPXORQ Z12, Z12, Z12
+	VPXORQ Z13, Z13, Z13
+	VXORPD Y14, Y14, Y14
+	VPXORQ Z15, Z15, Z15
+	VPXORQ Z16, Z16, Z16
+	VXORPD Y17, Y17, Y17
+	VPXORQ Z18, Z18, Z18
+	VPXORQ Z19, Z19, Z19
+	VXORPD Y20, Y20, Y20
+	VPXORQ Z21, Z21, Z21
+	VPXORQ Z22, Z22, Z22
+	VXORPD Y23, Y23, Y23
+	JMP    sumG
+
+contG:
+	MOVQ    AX, R9
+	VMOVUPD (R9), Z0
+	VMOVUPD 64(R9), Z1
+	VMOVUPD 128(R9), Y2
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z3
+	VMOVUPD 64(R9), Z4
+	VMOVUPD 128(R9), Y5
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z6
+	VMOVUPD 64(R9), Z7
+	VMOVUPD 128(R9), Y8
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z9
+	VMOVUPD 64(R9), Z10
+	VMOVUPD 128(R9), Y11
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z12
+	VMOVUPD 64(R9), Z13
+	VMOVUPD 128(R9), Y14
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z15
+	VMOVUPD 64(R9), Z16
+	VMOVUPD 128(R9), Y17
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z18
+	VMOVUPD 64(R9), Z19
+	VMOVUPD 128(R9), Y20
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z21
+	VMOVUPD 64(R9), Z22
+	VMOVUPD 128(R9), Y23
+	ADDQ    CX, R9
+
+sumG:
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
+
+tG:
+	CMPQ         R10, $0x02
+	JLT          lastG
+	VMOVUPD      (R9), Z24
+	VMOVUPD      64(R9), Z25
+	VMOVUPD      128(R9), Y26
+	VBROADCASTSD (R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z0, Z0
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z1, Z1
+	VMULPD       Y26, Y27, Y28
+	VADDPD       Y28, Y2, Y2
+	VBROADCASTSD 8(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z3, Z3
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z4, Z4
+	VMULPD       Y26, Y27, Y28
+	VADDPD       Y28, Y5, Y5
+	VBROADCASTSD 16(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z6, Z6
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z7, Z7
+	VMULPD       Y26, Y27, Y28
+	VADDPD       Y28, Y8, Y8
+	VBROADCASTSD 24(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z9, Z9
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z10, Z10
+	VMULPD       Y26, Y27, Y28
+	VADDPD       Y28, Y11, Y11
+	VBROADCASTSD 32(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z12, Z12
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z13, Z13
+	VMULPD       Y26, Y27, Y28
+	VADDPD       Y28, Y14, Y14
+	VBROADCASTSD 40(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z15, Z15
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z16, Z16
+	VMULPD       Y26, Y27, Y28
+	VADDPD       Y28, Y17, Y17
+	VBROADCASTSD 48(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z18, Z18
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z19, Z19
+	VMULPD       Y26, Y27, Y28
+	VADDPD       Y28, Y20, Y20
+	VBROADCASTSD 56(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z21, Z21
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z22, Z22
+	VMULPD       Y26, Y27, Y28
+	VADDPD       Y28, Y23, Y23
+	VMOVUPD      (R9)(DI*1), Z24
+	VMOVUPD      64(R9)(DI*1), Z25
+	VMOVUPD      128(R9)(DI*1), Y26
+	VBROADCASTSD (R8)(BX*1), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z0, Z0
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z1, Z1
+	VMULPD       Y26, Y27, Y28
+	VADDPD       Y28, Y2, Y2
+	VBROADCASTSD 8(R8)(BX*1), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z3, Z3
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z4, Z4
+	VMULPD       Y26, Y27, Y28
+	VADDPD       Y28, Y5, Y5
+	VBROADCASTSD 16(R8)(BX*1), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z6, Z6
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z7, Z7
+	VMULPD       Y26, Y27, Y28
+	VADDPD       Y28, Y8, Y8
+	VBROADCASTSD 24(R8)(BX*1), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z9, Z9
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z10, Z10
+	VMULPD       Y26, Y27, Y28
+	VADDPD       Y28, Y11, Y11
+	VBROADCASTSD 32(R8)(BX*1), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z12, Z12
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z13, Z13
+	VMULPD       Y26, Y27, Y28
+	VADDPD       Y28, Y14, Y14
+	VBROADCASTSD 40(R8)(BX*1), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z15, Z15
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z16, Z16
+	VMULPD       Y26, Y27, Y28
+	VADDPD       Y28, Y17, Y17
+	VBROADCASTSD 48(R8)(BX*1), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z18, Z18
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z19, Z19
+	VMULPD       Y26, Y27, Y28
+	VADDPD       Y28, Y20, Y20
+	VBROADCASTSD 56(R8)(BX*1), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z21, Z21
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z22, Z22
+	VMULPD       Y26, Y27, Y28
+	VADDPD       Y28, Y23, Y23
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          tG
+
+lastG:
+	TESTQ        R10, R10
+	JZ           storeG
+	VMOVUPD      (R9), Z24
+	VMOVUPD      64(R9), Z25
+	VMOVUPD      128(R9), Y26
+	VBROADCASTSD (R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z0, Z0
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z1, Z1
+	VMULPD       Y26, Y27, Y28
+	VADDPD       Y28, Y2, Y2
+	VBROADCASTSD 8(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z3, Z3
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z4, Z4
+	VMULPD       Y26, Y27, Y28
+	VADDPD       Y28, Y5, Y5
+	VBROADCASTSD 16(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z6, Z6
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z7, Z7
+	VMULPD       Y26, Y27, Y28
+	VADDPD       Y28, Y8, Y8
+	VBROADCASTSD 24(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z9, Z9
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z10, Z10
+	VMULPD       Y26, Y27, Y28
+	VADDPD       Y28, Y11, Y11
+	VBROADCASTSD 32(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z12, Z12
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z13, Z13
+	VMULPD       Y26, Y27, Y28
+	VADDPD       Y28, Y14, Y14
+	VBROADCASTSD 40(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z15, Z15
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z16, Z16
+	VMULPD       Y26, Y27, Y28
+	VADDPD       Y28, Y17, Y17
+	VBROADCASTSD 48(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z18, Z18
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z19, Z19
+	VMULPD       Y26, Y27, Y28
+	VADDPD       Y28, Y20, Y20
+	VBROADCASTSD 56(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z21, Z21
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z22, Z22
+	VMULPD       Y26, Y27, Y28
+	VADDPD       Y28, Y23, Y23
+
+storeG:
+	VMOVUPD Z0, (AX)
+	VMOVUPD Z1, 64(AX)
+	VMOVUPD Y2, 128(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z3, (AX)
+	VMOVUPD Z4, 64(AX)
+	VMOVUPD Y5, 128(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z6, (AX)
+	VMOVUPD Z7, 64(AX)
+	VMOVUPD Y8, 128(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z9, (AX)
+	VMOVUPD Z10, 64(AX)
+	VMOVUPD Y11, 128(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z12, (AX)
+	VMOVUPD Z13, 64(AX)
+	VMOVUPD Y14, 128(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z15, (AX)
+	VMOVUPD Z16, 64(AX)
+	VMOVUPD Y17, 128(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z18, (AX)
+	VMOVUPD Z19, 64(AX)
+	VMOVUPD Y20, 128(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z21, (AX)
+	VMOVUPD Z22, 64(AX)
+	VMOVUPD Y23, 128(AX)
+	ADDQ    CX, AX
+	ADDQ    $0x40, DX
+	SUBQ    $0x08, SI
+	JMP     group
+
+rest:
+	TESTQ  $0x00000004, SI
+	JZ     not4
+	CMPB   cont+112(FP), $0x00
+	JNE    cont4
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z1, Z1, Z1
+	VXORPD Y2, Y2, Y2
+	VPXORQ Z3, Z3, Z3
+	VPXORQ Z4, Z4, Z4
+	VXORPD Y5, Y5, Y5
+	VPXORQ Z6, Z6, Z6
+	VPXORQ Z7, Z7, Z7
+	VXORPD Y8, Y8, Y8
+	VPXORQ Z9, Z9, Z9
+	VPXORQ Z10, Z10, Z10
+	VXORPD Y11, Y11, Y11
+	JMP    sum4
+
+cont4:
+	MOVQ    AX, R9
+	VMOVUPD (R9), Z0
+	VMOVUPD 64(R9), Z1
+	VMOVUPD 128(R9), Y2
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z3
+	VMOVUPD 64(R9), Z4
+	VMOVUPD 128(R9), Y5
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z6
+	VMOVUPD 64(R9), Z7
+	VMOVUPD 128(R9), Y8
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z9
+	VMOVUPD 64(R9), Z10
+	VMOVUPD 128(R9), Y11
+	ADDQ    CX, R9
+
+sum4:
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
+
+t4:
+	CMPQ         R10, $0x02
+	JLT          last4
+	VMOVUPD      (R9), Z24
+	VMOVUPD      64(R9), Z25
+	VMOVUPD      128(R9), Y26
+	VBROADCASTSD (R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z0, Z0
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z1, Z1
+	VMULPD       Y26, Y27, Y28
+	VADDPD       Y28, Y2, Y2
+	VBROADCASTSD 8(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z3, Z3
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z4, Z4
+	VMULPD       Y26, Y27, Y28
+	VADDPD       Y28, Y5, Y5
+	VBROADCASTSD 16(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z6, Z6
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z7, Z7
+	VMULPD       Y26, Y27, Y28
+	VADDPD       Y28, Y8, Y8
+	VBROADCASTSD 24(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z9, Z9
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z10, Z10
+	VMULPD       Y26, Y27, Y28
+	VADDPD       Y28, Y11, Y11
+	VMOVUPD      (R9)(DI*1), Z24
+	VMOVUPD      64(R9)(DI*1), Z25
+	VMOVUPD      128(R9)(DI*1), Y26
+	VBROADCASTSD (R8)(BX*1), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z0, Z0
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z1, Z1
+	VMULPD       Y26, Y27, Y28
+	VADDPD       Y28, Y2, Y2
+	VBROADCASTSD 8(R8)(BX*1), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z3, Z3
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z4, Z4
+	VMULPD       Y26, Y27, Y28
+	VADDPD       Y28, Y5, Y5
+	VBROADCASTSD 16(R8)(BX*1), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z6, Z6
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z7, Z7
+	VMULPD       Y26, Y27, Y28
+	VADDPD       Y28, Y8, Y8
+	VBROADCASTSD 24(R8)(BX*1), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z9, Z9
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z10, Z10
+	VMULPD       Y26, Y27, Y28
+	VADDPD       Y28, Y11, Y11
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t4
+
+last4:
+	TESTQ        R10, R10
+	JZ           store4
+	VMOVUPD      (R9), Z24
+	VMOVUPD      64(R9), Z25
+	VMOVUPD      128(R9), Y26
+	VBROADCASTSD (R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z0, Z0
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z1, Z1
+	VMULPD       Y26, Y27, Y28
+	VADDPD       Y28, Y2, Y2
+	VBROADCASTSD 8(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z3, Z3
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z4, Z4
+	VMULPD       Y26, Y27, Y28
+	VADDPD       Y28, Y5, Y5
+	VBROADCASTSD 16(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z6, Z6
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z7, Z7
+	VMULPD       Y26, Y27, Y28
+	VADDPD       Y28, Y8, Y8
+	VBROADCASTSD 24(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z9, Z9
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z10, Z10
+	VMULPD       Y26, Y27, Y28
+	VADDPD       Y28, Y11, Y11
+
+store4:
+	VMOVUPD Z0, (AX)
+	VMOVUPD Z1, 64(AX)
+	VMOVUPD Y2, 128(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z3, (AX)
+	VMOVUPD Z4, 64(AX)
+	VMOVUPD Y5, 128(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z6, (AX)
+	VMOVUPD Z7, 64(AX)
+	VMOVUPD Y8, 128(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z9, (AX)
+	VMOVUPD Z10, 64(AX)
+	VMOVUPD Y11, 128(AX)
+	ADDQ    CX, AX
+	ADDQ    $0x20, DX
+
+not4:
+	TESTQ  $0x00000002, SI
+	JZ     not2
+	CMPB   cont+112(FP), $0x00
+	JNE    cont2
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z1, Z1, Z1
+	VXORPD Y2, Y2, Y2
+	VPXORQ Z3, Z3, Z3
+	VPXORQ Z4, Z4, Z4
+	VXORPD Y5, Y5, Y5
+	JMP    sum2
+
+cont2:
+	MOVQ    AX, R9
+	VMOVUPD (R9), Z0
+	VMOVUPD 64(R9), Z1
+	VMOVUPD 128(R9), Y2
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z3
+	VMOVUPD 64(R9), Z4
+	VMOVUPD 128(R9), Y5
+	ADDQ    CX, R9
+
+sum2:
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
+
+t2:
+	CMPQ         R10, $0x02
+	JLT          last2
+	VMOVUPD      (R9), Z24
+	VMOVUPD      64(R9), Z25
+	VMOVUPD      128(R9), Y26
+	VBROADCASTSD (R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z0, Z0
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z1, Z1
+	VMULPD       Y26, Y27, Y28
+	VADDPD       Y28, Y2, Y2
+	VBROADCASTSD 8(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z3, Z3
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z4, Z4
+	VMULPD       Y26, Y27, Y28
+	VADDPD       Y28, Y5, Y5
+	VMOVUPD      (R9)(DI*1), Z24
+	VMOVUPD      64(R9)(DI*1), Z25
+	VMOVUPD      128(R9)(DI*1), Y26
+	VBROADCASTSD (R8)(BX*1), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z0, Z0
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z1, Z1
+	VMULPD       Y26, Y27, Y28
+	VADDPD       Y28, Y2, Y2
+	VBROADCASTSD 8(R8)(BX*1), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z3, Z3
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z4, Z4
+	VMULPD       Y26, Y27, Y28
+	VADDPD       Y28, Y5, Y5
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t2
+
+last2:
+	TESTQ        R10, R10
+	JZ           store2
+	VMOVUPD      (R9), Z24
+	VMOVUPD      64(R9), Z25
+	VMOVUPD      128(R9), Y26
+	VBROADCASTSD (R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z0, Z0
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z1, Z1
+	VMULPD       Y26, Y27, Y28
+	VADDPD       Y28, Y2, Y2
+	VBROADCASTSD 8(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z3, Z3
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z4, Z4
+	VMULPD       Y26, Y27, Y28
+	VADDPD       Y28, Y5, Y5
+
+store2:
+	VMOVUPD Z0, (AX)
+	VMOVUPD Z1, 64(AX)
+	VMOVUPD Y2, 128(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z3, (AX)
+	VMOVUPD Z4, 64(AX)
+	VMOVUPD Y5, 128(AX)
+	ADDQ    CX, AX
+	ADDQ    $0x10, DX
+
+not2:
+	TESTQ  $0x00000001, SI
+	JZ     not1
+	CMPB   cont+112(FP), $0x00
+	JNE    cont1
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z1, Z1, Z1
+	VXORPD Y2, Y2, Y2
+	JMP    sum1
+
+cont1:
+	MOVQ    AX, R9
+	VMOVUPD (R9), Z0
+	VMOVUPD 64(R9), Z1
+	VMOVUPD 128(R9), Y2
+	ADDQ    CX, R9
+
+sum1:
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
+
+t1:
+	CMPQ         R10, $0x02
+	JLT          last1
+	VMOVUPD      (R9), Z24
+	VMOVUPD      64(R9), Z25
+	VMOVUPD      128(R9), Y26
+	VBROADCASTSD (R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z0, Z0
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z1, Z1
+	VMULPD       Y26, Y27, Y28
+	VADDPD       Y28, Y2, Y2
+	VMOVUPD      (R9)(DI*1), Z24
+	VMOVUPD      64(R9)(DI*1), Z25
+	VMOVUPD      128(R9)(DI*1), Y26
+	VBROADCASTSD (R8)(BX*1), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z0, Z0
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z1, Z1
+	VMULPD       Y26, Y27, Y28
+	VADDPD       Y28, Y2, Y2
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t1
+
+last1:
+	TESTQ        R10, R10
+	JZ           store1
+	VMOVUPD      (R9), Z24
+	VMOVUPD      64(R9), Z25
+	VMOVUPD      128(R9), Y26
+	VBROADCASTSD (R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z0, Z0
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z1, Z1
+	VMULPD       Y26, Y27, Y28
+	VADDPD       Y28, Y2, Y2
+
+store1:
+	VMOVUPD Z0, (AX)
+	VMOVUPD Z1, 64(AX)
+	VMOVUPD Y2, 128(AX)
+	ADDQ    CX, AX
+	ADDQ    $0x08, DX
+
+not1:
+	VZEROUPPER
+	RET
+
+// func colAcc21AVX512(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, n int, cont bool)
+// Requires: AVX, AVX512F
+TEXT ·colAcc21AVX512(SB), NOSPLIT, $0-113
+	MOVQ out_base+0(FP), AX
+	MOVQ ds+24(FP), CX
+	SHLQ $0x03, CX
+	MOVQ x_base+32(FP), DX
+	MOVQ xs+56(FP), BX
+	SHLQ $0x03, BX
+	MOVQ k+64(FP), SI
+	MOVQ bs+96(FP), DI
+	SHLQ $0x03, DI
+
+group:
+	CMPQ   SI, $0x06
+	JLT    rest
+	CMPB   cont+112(FP), $0x00
+	JNE    contG
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z1, Z1, Z1
+	VXORPD Y2, Y2, Y2
+	VXORPD X3, X3, X3
+	VPXORQ Z4, Z4, Z4
+	VPXORQ Z5, Z5, Z5
+	VXORPD Y6, Y6, Y6
+	VXORPD X7, X7, X7
+	VPXORQ Z8, Z8, Z8
+	VPXORQ Z9, Z9, Z9
+	VXORPD Y10, Y10, Y10
+	VXORPD X11, X11, X11
+	VPXORQ Z12, Z12, Z12
+	VPXORQ Z13, Z13, Z13
+	VXORPD Y14, Y14, Y14
+	VXORPD X15, X15, X15
+	VPXORQ Z16, Z16, Z16
+	VPXORQ Z17, Z17, Z17
+	VXORPD Y18, Y18, Y18
+	VXORPD X19, X19, X19
+	VPXORQ Z20, Z20, Z20
+	VPXORQ Z21, Z21, Z21
+	VXORPD Y22, Y22, Y22
+	VXORPD X23, X23, X23
+	JMP    sumG
+
+contG:
+	MOVQ    AX, R9
+	VMOVUPD (R9), Z0
+	VMOVUPD 64(R9), Z1
+	VMOVUPD 128(R9), Y2
+	VMOVSD  160(R9), X3
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z4
+	VMOVUPD 64(R9), Z5
+	VMOVUPD 128(R9), Y6
+	VMOVSD  160(R9), X7
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z8
+	VMOVUPD 64(R9), Z9
+	VMOVUPD 128(R9), Y10
+	VMOVSD  160(R9), X11
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z12
+	VMOVUPD 64(R9), Z13
+	VMOVUPD 128(R9), Y14
+	VMOVSD  160(R9), X15
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z16
+	VMOVUPD 64(R9), Z17
+	VMOVUPD 128(R9), Y18
+	VMOVSD  160(R9), X19
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z20
+	VMOVUPD 64(R9), Z21
+	VMOVUPD 128(R9), Y22
+	VMOVSD  160(R9), X23
+	ADDQ    CX, R9
+
+sumG:
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
+
+tG:
+	CMPQ         R10, $0x02
+	JLT          lastG
+	VMOVUPD      (R9), Z24
+	VMOVUPD      64(R9), Z25
+	VMOVUPD      128(R9), Y26
+	VMOVSD       160(R9), X27
+	VBROADCASTSD (R8), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z0, Z0
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z1, Z1
+	VMULPD       Y26, Y28, Y29
+	VADDPD       Y29, Y2, Y2
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X3, X3
+	VBROADCASTSD 8(R8), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z4, Z4
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z5, Z5
+	VMULPD       Y26, Y28, Y29
+	VADDPD       Y29, Y6, Y6
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X7, X7
+	VBROADCASTSD 16(R8), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z8, Z8
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z9, Z9
+	VMULPD       Y26, Y28, Y29
+	VADDPD       Y29, Y10, Y10
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X11, X11
+	VBROADCASTSD 24(R8), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z12, Z12
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z13, Z13
+	VMULPD       Y26, Y28, Y29
+	VADDPD       Y29, Y14, Y14
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X15, X15
+	VBROADCASTSD 32(R8), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z16, Z16
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z17, Z17
+	VMULPD       Y26, Y28, Y29
+	VADDPD       Y29, Y18, Y18
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X19, X19
+	VBROADCASTSD 40(R8), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z20, Z20
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z21, Z21
+	VMULPD       Y26, Y28, Y29
+	VADDPD       Y29, Y22, Y22
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X23, X23
+	VMOVUPD      (R9)(DI*1), Z24
+	VMOVUPD      64(R9)(DI*1), Z25
+	VMOVUPD      128(R9)(DI*1), Y26
+	VMOVSD       160(R9)(DI*1), X27
+	VBROADCASTSD (R8)(BX*1), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z0, Z0
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z1, Z1
+	VMULPD       Y26, Y28, Y29
+	VADDPD       Y29, Y2, Y2
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X3, X3
+	VBROADCASTSD 8(R8)(BX*1), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z4, Z4
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z5, Z5
+	VMULPD       Y26, Y28, Y29
+	VADDPD       Y29, Y6, Y6
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X7, X7
+	VBROADCASTSD 16(R8)(BX*1), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z8, Z8
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z9, Z9
+	VMULPD       Y26, Y28, Y29
+	VADDPD       Y29, Y10, Y10
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X11, X11
+	VBROADCASTSD 24(R8)(BX*1), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z12, Z12
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z13, Z13
+	VMULPD       Y26, Y28, Y29
+	VADDPD       Y29, Y14, Y14
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X15, X15
+	VBROADCASTSD 32(R8)(BX*1), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z16, Z16
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z17, Z17
+	VMULPD       Y26, Y28, Y29
+	VADDPD       Y29, Y18, Y18
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X19, X19
+	VBROADCASTSD 40(R8)(BX*1), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z20, Z20
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z21, Z21
+	VMULPD       Y26, Y28, Y29
+	VADDPD       Y29, Y22, Y22
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X23, X23
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          tG
+
+lastG:
+	TESTQ        R10, R10
+	JZ           storeG
+	VMOVUPD      (R9), Z24
+	VMOVUPD      64(R9), Z25
+	VMOVUPD      128(R9), Y26
+	VMOVSD       160(R9), X27
+	VBROADCASTSD (R8), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z0, Z0
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z1, Z1
+	VMULPD       Y26, Y28, Y29
+	VADDPD       Y29, Y2, Y2
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X3, X3
+	VBROADCASTSD 8(R8), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z4, Z4
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z5, Z5
+	VMULPD       Y26, Y28, Y29
+	VADDPD       Y29, Y6, Y6
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X7, X7
+	VBROADCASTSD 16(R8), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z8, Z8
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z9, Z9
+	VMULPD       Y26, Y28, Y29
+	VADDPD       Y29, Y10, Y10
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X11, X11
+	VBROADCASTSD 24(R8), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z12, Z12
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z13, Z13
+	VMULPD       Y26, Y28, Y29
+	VADDPD       Y29, Y14, Y14
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X15, X15
+	VBROADCASTSD 32(R8), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z16, Z16
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z17, Z17
+	VMULPD       Y26, Y28, Y29
+	VADDPD       Y29, Y18, Y18
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X19, X19
+	VBROADCASTSD 40(R8), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z20, Z20
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z21, Z21
+	VMULPD       Y26, Y28, Y29
+	VADDPD       Y29, Y22, Y22
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X23, X23
+
+storeG:
+	VMOVUPD Z0, (AX)
+	VMOVUPD Z1, 64(AX)
+	VMOVUPD Y2, 128(AX)
+	VMOVSD  X3, 160(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z4, (AX)
+	VMOVUPD Z5, 64(AX)
+	VMOVUPD Y6, 128(AX)
+	VMOVSD  X7, 160(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z8, (AX)
+	VMOVUPD Z9, 64(AX)
+	VMOVUPD Y10, 128(AX)
+	VMOVSD  X11, 160(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z12, (AX)
+	VMOVUPD Z13, 64(AX)
+	VMOVUPD Y14, 128(AX)
+	VMOVSD  X15, 160(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z16, (AX)
+	VMOVUPD Z17, 64(AX)
+	VMOVUPD Y18, 128(AX)
+	VMOVSD  X19, 160(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z20, (AX)
+	VMOVUPD Z21, 64(AX)
+	VMOVUPD Y22, 128(AX)
+	VMOVSD  X23, 160(AX)
+	ADDQ    CX, AX
+	ADDQ    $0x30, DX
+	SUBQ    $0x06, SI
+	JMP     group
+
+rest:
+	TESTQ  $0x00000004, SI
+	JZ     not4
+	CMPB   cont+112(FP), $0x00
+	JNE    cont4
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z1, Z1, Z1
+	VXORPD Y2, Y2, Y2
+	VXORPD X3, X3, X3
+	VPXORQ Z4, Z4, Z4
+	VPXORQ Z5, Z5, Z5
+	VXORPD Y6, Y6, Y6
+	VXORPD X7, X7, X7
+	VPXORQ Z8, Z8, Z8
+	VPXORQ Z9, Z9, Z9
+	VXORPD Y10, Y10, Y10
+	VXORPD X11, X11, X11
+	VPXORQ Z12, Z12, Z12
+	VPXORQ Z13, Z13, Z13
+	VXORPD Y14, Y14, Y14
+	VXORPD X15, X15, X15
+	JMP    sum4
+
+cont4:
+	MOVQ    AX, R9
+	VMOVUPD (R9), Z0
+	VMOVUPD 64(R9), Z1
+	VMOVUPD 128(R9), Y2
+	VMOVSD  160(R9), X3
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z4
+	VMOVUPD 64(R9), Z5
+	VMOVUPD 128(R9), Y6
+	VMOVSD  160(R9), X7
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z8
+	VMOVUPD 64(R9), Z9
+	VMOVUPD 128(R9), Y10
+	VMOVSD  160(R9), X11
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z12
+	VMOVUPD 64(R9), Z13
+	VMOVUPD 128(R9), Y14
+	VMOVSD  160(R9), X15
+	ADDQ    CX, R9
+
+sum4:
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
+
+t4:
+	CMPQ         R10, $0x02
+	JLT          last4
+	VMOVUPD      (R9), Z24
+	VMOVUPD      64(R9), Z25
+	VMOVUPD      128(R9), Y26
+	VMOVSD       160(R9), X27
+	VBROADCASTSD (R8), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z0, Z0
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z1, Z1
+	VMULPD       Y26, Y28, Y29
+	VADDPD       Y29, Y2, Y2
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X3, X3
+	VBROADCASTSD 8(R8), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z4, Z4
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z5, Z5
+	VMULPD       Y26, Y28, Y29
+	VADDPD       Y29, Y6, Y6
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X7, X7
+	VBROADCASTSD 16(R8), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z8, Z8
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z9, Z9
+	VMULPD       Y26, Y28, Y29
+	VADDPD       Y29, Y10, Y10
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X11, X11
+	VBROADCASTSD 24(R8), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z12, Z12
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z13, Z13
+	VMULPD       Y26, Y28, Y29
+	VADDPD       Y29, Y14, Y14
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X15, X15
+	VMOVUPD      (R9)(DI*1), Z24
+	VMOVUPD      64(R9)(DI*1), Z25
+	VMOVUPD      128(R9)(DI*1), Y26
+	VMOVSD       160(R9)(DI*1), X27
+	VBROADCASTSD (R8)(BX*1), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z0, Z0
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z1, Z1
+	VMULPD       Y26, Y28, Y29
+	VADDPD       Y29, Y2, Y2
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X3, X3
+	VBROADCASTSD 8(R8)(BX*1), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z4, Z4
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z5, Z5
+	VMULPD       Y26, Y28, Y29
+	VADDPD       Y29, Y6, Y6
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X7, X7
+	VBROADCASTSD 16(R8)(BX*1), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z8, Z8
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z9, Z9
+	VMULPD       Y26, Y28, Y29
+	VADDPD       Y29, Y10, Y10
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X11, X11
+	VBROADCASTSD 24(R8)(BX*1), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z12, Z12
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z13, Z13
+	VMULPD       Y26, Y28, Y29
+	VADDPD       Y29, Y14, Y14
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X15, X15
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t4
+
+last4:
+	TESTQ        R10, R10
+	JZ           store4
+	VMOVUPD      (R9), Z24
+	VMOVUPD      64(R9), Z25
+	VMOVUPD      128(R9), Y26
+	VMOVSD       160(R9), X27
+	VBROADCASTSD (R8), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z0, Z0
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z1, Z1
+	VMULPD       Y26, Y28, Y29
+	VADDPD       Y29, Y2, Y2
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X3, X3
+	VBROADCASTSD 8(R8), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z4, Z4
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z5, Z5
+	VMULPD       Y26, Y28, Y29
+	VADDPD       Y29, Y6, Y6
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X7, X7
+	VBROADCASTSD 16(R8), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z8, Z8
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z9, Z9
+	VMULPD       Y26, Y28, Y29
+	VADDPD       Y29, Y10, Y10
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X11, X11
+	VBROADCASTSD 24(R8), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z12, Z12
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z13, Z13
+	VMULPD       Y26, Y28, Y29
+	VADDPD       Y29, Y14, Y14
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X15, X15
+
+store4:
+	VMOVUPD Z0, (AX)
+	VMOVUPD Z1, 64(AX)
+	VMOVUPD Y2, 128(AX)
+	VMOVSD  X3, 160(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z4, (AX)
+	VMOVUPD Z5, 64(AX)
+	VMOVUPD Y6, 128(AX)
+	VMOVSD  X7, 160(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z8, (AX)
+	VMOVUPD Z9, 64(AX)
+	VMOVUPD Y10, 128(AX)
+	VMOVSD  X11, 160(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z12, (AX)
+	VMOVUPD Z13, 64(AX)
+	VMOVUPD Y14, 128(AX)
+	VMOVSD  X15, 160(AX)
+	ADDQ    CX, AX
+	ADDQ    $0x20, DX
+
+not4:
+	TESTQ  $0x00000002, SI
+	JZ     not2
+	CMPB   cont+112(FP), $0x00
+	JNE    cont2
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z1, Z1, Z1
+	VXORPD Y2, Y2, Y2
+	VXORPD X3, X3, X3
+	VPXORQ Z4, Z4, Z4
+	VPXORQ Z5, Z5, Z5
+	VXORPD Y6, Y6, Y6
+	VXORPD X7, X7, X7
+	JMP    sum2
+
+cont2:
+	MOVQ    AX, R9
+	VMOVUPD (R9), Z0
+	VMOVUPD 64(R9), Z1
+	VMOVUPD 128(R9), Y2
+	VMOVSD  160(R9), X3
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z4
+	VMOVUPD 64(R9), Z5
+	VMOVUPD 128(R9), Y6
+	VMOVSD  160(R9), X7
+	ADDQ    CX, R9
+
+sum2:
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
+
+t2:
+	CMPQ         R10, $0x02
+	JLT          last2
+	VMOVUPD      (R9), Z24
+	VMOVUPD      64(R9), Z25
+	VMOVUPD      128(R9), Y26
+	VMOVSD       160(R9), X27
+	VBROADCASTSD (R8), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z0, Z0
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z1, Z1
+	VMULPD       Y26, Y28, Y29
+	VADDPD       Y29, Y2, Y2
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X3, X3
+	VBROADCASTSD 8(R8), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z4, Z4
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z5, Z5
+	VMULPD       Y26, Y28, Y29
+	VADDPD       Y29, Y6, Y6
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X7, X7
+	VMOVUPD      (R9)(DI*1), Z24
+	VMOVUPD      64(R9)(DI*1), Z25
+	VMOVUPD      128(R9)(DI*1), Y26
+	VMOVSD       160(R9)(DI*1), X27
+	VBROADCASTSD (R8)(BX*1), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z0, Z0
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z1, Z1
+	VMULPD       Y26, Y28, Y29
+	VADDPD       Y29, Y2, Y2
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X3, X3
+	VBROADCASTSD 8(R8)(BX*1), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z4, Z4
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z5, Z5
+	VMULPD       Y26, Y28, Y29
+	VADDPD       Y29, Y6, Y6
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X7, X7
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t2
+
+last2:
+	TESTQ        R10, R10
+	JZ           store2
+	VMOVUPD      (R9), Z24
+	VMOVUPD      64(R9), Z25
+	VMOVUPD      128(R9), Y26
+	VMOVSD       160(R9), X27
+	VBROADCASTSD (R8), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z0, Z0
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z1, Z1
+	VMULPD       Y26, Y28, Y29
+	VADDPD       Y29, Y2, Y2
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X3, X3
+	VBROADCASTSD 8(R8), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z4, Z4
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z5, Z5
+	VMULPD       Y26, Y28, Y29
+	VADDPD       Y29, Y6, Y6
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X7, X7
+
+store2:
+	VMOVUPD Z0, (AX)
+	VMOVUPD Z1, 64(AX)
+	VMOVUPD Y2, 128(AX)
+	VMOVSD  X3, 160(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z4, (AX)
+	VMOVUPD Z5, 64(AX)
+	VMOVUPD Y6, 128(AX)
+	VMOVSD  X7, 160(AX)
+	ADDQ    CX, AX
+	ADDQ    $0x10, DX
+
+not2:
+	TESTQ  $0x00000001, SI
+	JZ     not1
+	CMPB   cont+112(FP), $0x00
+	JNE    cont1
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z1, Z1, Z1
+	VXORPD Y2, Y2, Y2
+	VXORPD X3, X3, X3
+	JMP    sum1
+
+cont1:
+	MOVQ    AX, R9
+	VMOVUPD (R9), Z0
+	VMOVUPD 64(R9), Z1
+	VMOVUPD 128(R9), Y2
+	VMOVSD  160(R9), X3
+	ADDQ    CX, R9
+
+sum1:
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
+
+t1:
+	CMPQ         R10, $0x02
+	JLT          last1
+	VMOVUPD      (R9), Z24
+	VMOVUPD      64(R9), Z25
+	VMOVUPD      128(R9), Y26
+	VMOVSD       160(R9), X27
+	VBROADCASTSD (R8), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z0, Z0
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z1, Z1
+	VMULPD       Y26, Y28, Y29
+	VADDPD       Y29, Y2, Y2
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X3, X3
+	VMOVUPD      (R9)(DI*1), Z24
+	VMOVUPD      64(R9)(DI*1), Z25
+	VMOVUPD      128(R9)(DI*1), Y26
+	VMOVSD       160(R9)(DI*1), X27
+	VBROADCASTSD (R8)(BX*1), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z0, Z0
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z1, Z1
+	VMULPD       Y26, Y28, Y29
+	VADDPD       Y29, Y2, Y2
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X3, X3
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t1
+
+last1:
+	TESTQ        R10, R10
+	JZ           store1
+	VMOVUPD      (R9), Z24
+	VMOVUPD      64(R9), Z25
+	VMOVUPD      128(R9), Y26
+	VMOVSD       160(R9), X27
+	VBROADCASTSD (R8), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z0, Z0
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z1, Z1
+	VMULPD       Y26, Y28, Y29
+	VADDPD       Y29, Y2, Y2
+	VMULSD       X27, X28, X29
+	VADDSD       X29, X3, X3
+
+store1:
+	VMOVUPD Z0, (AX)
+	VMOVUPD Z1, 64(AX)
+	VMOVUPD Y2, 128(AX)
+	VMOVSD  X3, 160(AX)
+	ADDQ    CX, AX
+	ADDQ    $0x08, DX
+
+not1:
+	VZEROUPPER
+	RET
+
+// func colAcc22AVX512(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, n int, cont bool)
+// Requires: AVX, AVX512F
+TEXT ·colAcc22AVX512(SB), NOSPLIT, $0-113
+	MOVQ out_base+0(FP), AX
+	MOVQ ds+24(FP), CX
+	SHLQ $0x03, CX
+	MOVQ x_base+32(FP), DX
+	MOVQ xs+56(FP), BX
+	SHLQ $0x03, BX
+	MOVQ k+64(FP), SI
+	MOVQ bs+96(FP), DI
+	SHLQ $0x03, DI
+
+group:
+	CMPQ   SI, $0x06
+	JLT    rest
+	CMPB   cont+112(FP), $0x00
+	JNE    contG
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z1, Z1, Z1
+	VXORPD Y2, Y2, Y2
+	VXORPD X3, X3, X3
+	VPXORQ Z4, Z4, Z4
+	VPXORQ Z5, Z5, Z5
+	VXORPD Y6, Y6, Y6
+	VXORPD X7, X7, X7
+	VPXORQ Z8, Z8, Z8
+	VPXORQ Z9, Z9, Z9
+	VXORPD Y10, Y10, Y10
+	VXORPD X11, X11, X11
+	VPXORQ Z12, Z12, Z12
+	VPXORQ Z13, Z13, Z13
+	VXORPD Y14, Y14, Y14
+	VXORPD X15, X15, X15
+	VPXORQ Z16, Z16, Z16
+	VPXORQ Z17, Z17, Z17
+	VXORPD Y18, Y18, Y18
+	VXORPD X19, X19, X19
+	VPXORQ Z20, Z20, Z20
+	VPXORQ Z21, Z21, Z21
+	VXORPD Y22, Y22, Y22
+	VXORPD X23, X23, X23
+	JMP    sumG
+
+contG:
+	MOVQ    AX, R9
+	VMOVUPD (R9), Z0
+	VMOVUPD 64(R9), Z1
+	VMOVUPD 128(R9), Y2
+	VMOVUPD 160(R9), X3
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z4
+	VMOVUPD 64(R9), Z5
+	VMOVUPD 128(R9), Y6
+	VMOVUPD 160(R9), X7
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z8
+	VMOVUPD 64(R9), Z9
+	VMOVUPD 128(R9), Y10
+	VMOVUPD 160(R9), X11
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z12
+	VMOVUPD 64(R9), Z13
+	VMOVUPD 128(R9), Y14
+	VMOVUPD 160(R9), X15
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z16
+	VMOVUPD 64(R9), Z17
+	VMOVUPD 128(R9), Y18
+	VMOVUPD 160(R9), X19
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z20
+	VMOVUPD 64(R9), Z21
+	VMOVUPD 128(R9), Y22
+	VMOVUPD 160(R9), X23
+	ADDQ    CX, R9
+
+sumG:
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
+
+tG:
+	CMPQ         R10, $0x02
+	JLT          lastG
+	VMOVUPD      (R9), Z24
+	VMOVUPD      64(R9), Z25
+	VMOVUPD      128(R9), Y26
+	VMOVUPD      160(R9), X27
+	VBROADCASTSD (R8), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z0, Z0
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z1, Z1
+	VMULPD       Y26, Y28, Y29
+	VADDPD       Y29, Y2, Y2
+	VMULPD       X27, X28, X29
+	VADDPD       X29, X3, X3
+	VBROADCASTSD 8(R8), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z4, Z4
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z5, Z5
+	VMULPD       Y26, Y28, Y29
+	VADDPD       Y29, Y6, Y6
+	VMULPD       X27, X28, X29
+	VADDPD       X29, X7, X7
+	VBROADCASTSD 16(R8), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z8, Z8
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z9, Z9
+	VMULPD       Y26, Y28, Y29
+	VADDPD       Y29, Y10, Y10
+	VMULPD       X27, X28, X29
+	VADDPD       X29, X11, X11
+	VBROADCASTSD 24(R8), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z12, Z12
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z13, Z13
+	VMULPD       Y26, Y28, Y29
+	VADDPD       Y29, Y14, Y14
+	VMULPD       X27, X28, X29
+	VADDPD       X29, X15, X15
+	VBROADCASTSD 32(R8), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z16, Z16
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z17, Z17
+	VMULPD       Y26, Y28, Y29
+	VADDPD       Y29, Y18, Y18
+	VMULPD       X27, X28, X29
+	VADDPD       X29, X19, X19
+	VBROADCASTSD 40(R8), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z20, Z20
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z21, Z21
+	VMULPD       Y26, Y28, Y29
+	VADDPD       Y29, Y22, Y22
+	VMULPD       X27, X28, X29
+	VADDPD       X29, X23, X23
+	VMOVUPD      (R9)(DI*1), Z24
+	VMOVUPD      64(R9)(DI*1), Z25
+	VMOVUPD      128(R9)(DI*1), Y26
+	VMOVUPD      160(R9)(DI*1), X27
+	VBROADCASTSD (R8)(BX*1), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z0, Z0
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z1, Z1
+	VMULPD       Y26, Y28, Y29
+	VADDPD       Y29, Y2, Y2
+	VMULPD       X27, X28, X29
+	VADDPD       X29, X3, X3
+	VBROADCASTSD 8(R8)(BX*1), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z4, Z4
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z5, Z5
+	VMULPD       Y26, Y28, Y29
+	VADDPD       Y29, Y6, Y6
+	VMULPD       X27, X28, X29
+	VADDPD       X29, X7, X7
+	VBROADCASTSD 16(R8)(BX*1), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z8, Z8
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z9, Z9
+	VMULPD       Y26, Y28, Y29
+	VADDPD       Y29, Y10, Y10
+	VMULPD       X27, X28, X29
+	VADDPD       X29, X11, X11
+	VBROADCASTSD 24(R8)(BX*1), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z12, Z12
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z13, Z13
+	VMULPD       Y26, Y28, Y29
+	VADDPD       Y29, Y14, Y14
+	VMULPD       X27, X28, X29
+	VADDPD       X29, X15, X15
+	VBROADCASTSD 32(R8)(BX*1), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z16, Z16
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z17, Z17
+	VMULPD       Y26, Y28, Y29
+	VADDPD       Y29, Y18, Y18
+	VMULPD       X27, X28, X29
+	VADDPD       X29, X19, X19
+	VBROADCASTSD 40(R8)(BX*1), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z20, Z20
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z21, Z21
+	VMULPD       Y26, Y28, Y29
+	VADDPD       Y29, Y22, Y22
+	VMULPD       X27, X28, X29
+	VADDPD       X29, X23, X23
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          tG
+
+lastG:
+	TESTQ        R10, R10
+	JZ           storeG
+	VMOVUPD      (R9), Z24
+	VMOVUPD      64(R9), Z25
+	VMOVUPD      128(R9), Y26
+	VMOVUPD      160(R9), X27
+	VBROADCASTSD (R8), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z0, Z0
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z1, Z1
+	VMULPD       Y26, Y28, Y29
+	VADDPD       Y29, Y2, Y2
+	VMULPD       X27, X28, X29
+	VADDPD       X29, X3, X3
+	VBROADCASTSD 8(R8), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z4, Z4
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z5, Z5
+	VMULPD       Y26, Y28, Y29
+	VADDPD       Y29, Y6, Y6
+	VMULPD       X27, X28, X29
+	VADDPD       X29, X7, X7
+	VBROADCASTSD 16(R8), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z8, Z8
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z9, Z9
+	VMULPD       Y26, Y28, Y29
+	VADDPD       Y29, Y10, Y10
+	VMULPD       X27, X28, X29
+	VADDPD       X29, X11, X11
+	VBROADCASTSD 24(R8), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z12, Z12
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z13, Z13
+	VMULPD       Y26, Y28, Y29
+	VADDPD       Y29, Y14, Y14
+	VMULPD       X27, X28, X29
+	VADDPD       X29, X15, X15
+	VBROADCASTSD 32(R8), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z16, Z16
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z17, Z17
+	VMULPD       Y26, Y28, Y29
+	VADDPD       Y29, Y18, Y18
+	VMULPD       X27, X28, X29
+	VADDPD       X29, X19, X19
+	VBROADCASTSD 40(R8), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z20, Z20
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z21, Z21
+	VMULPD       Y26, Y28, Y29
+	VADDPD       Y29, Y22, Y22
+	VMULPD       X27, X28, X29
+	VADDPD       X29, X23, X23
+
+storeG:
+	VMOVUPD Z0, (AX)
+	VMOVUPD Z1, 64(AX)
+	VMOVUPD Y2, 128(AX)
+	VMOVUPD X3, 160(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z4, (AX)
+	VMOVUPD Z5, 64(AX)
+	VMOVUPD Y6, 128(AX)
+	VMOVUPD X7, 160(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z8, (AX)
+	VMOVUPD Z9, 64(AX)
+	VMOVUPD Y10, 128(AX)
+	VMOVUPD X11, 160(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z12, (AX)
+	VMOVUPD Z13, 64(AX)
+	VMOVUPD Y14, 128(AX)
+	VMOVUPD X15, 160(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z16, (AX)
+	VMOVUPD Z17, 64(AX)
+	VMOVUPD Y18, 128(AX)
+	VMOVUPD X19, 160(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z20, (AX)
+	VMOVUPD Z21, 64(AX)
+	VMOVUPD Y22, 128(AX)
+	VMOVUPD X23, 160(AX)
+	ADDQ    CX, AX
+	ADDQ    $0x30, DX
+	SUBQ    $0x06, SI
+	JMP     group
+
+rest:
+	TESTQ  $0x00000004, SI
+	JZ     not4
+	CMPB   cont+112(FP), $0x00
+	JNE    cont4
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z1, Z1, Z1
+	VXORPD Y2, Y2, Y2
+	VXORPD X3, X3, X3
+	VPXORQ Z4, Z4, Z4
+	VPXORQ Z5, Z5, Z5
+	VXORPD Y6, Y6, Y6
+	VXORPD X7, X7, X7
+	VPXORQ Z8, Z8, Z8
+	VPXORQ Z9, Z9, Z9
+	VXORPD Y10, Y10, Y10
+	VXORPD X11, X11, X11
+	VPXORQ Z12, Z12, Z12
+	VPXORQ Z13, Z13, Z13
+	VXORPD Y14, Y14, Y14
+	VXORPD X15, X15, X15
+	JMP    sum4
+
+cont4:
+	MOVQ    AX, R9
+	VMOVUPD (R9), Z0
+	VMOVUPD 64(R9), Z1
+	VMOVUPD 128(R9), Y2
+	VMOVUPD 160(R9), X3
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z4
+	VMOVUPD 64(R9), Z5
+	VMOVUPD 128(R9), Y6
+	VMOVUPD 160(R9), X7
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z8
+	VMOVUPD 64(R9), Z9
+	VMOVUPD 128(R9), Y10
+	VMOVUPD 160(R9), X11
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z12
+	VMOVUPD 64(R9), Z13
+	VMOVUPD 128(R9), Y14
+	VMOVUPD 160(R9), X15
+	ADDQ    CX, R9
+
+sum4:
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
+
+t4:
+	CMPQ         R10, $0x02
+	JLT          last4
+	VMOVUPD      (R9), Z24
+	VMOVUPD      64(R9), Z25
+	VMOVUPD      128(R9), Y26
+	VMOVUPD      160(R9), X27
+	VBROADCASTSD (R8), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z0, Z0
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z1, Z1
+	VMULPD       Y26, Y28, Y29
+	VADDPD       Y29, Y2, Y2
+	VMULPD       X27, X28, X29
+	VADDPD       X29, X3, X3
+	VBROADCASTSD 8(R8), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z4, Z4
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z5, Z5
+	VMULPD       Y26, Y28, Y29
+	VADDPD       Y29, Y6, Y6
+	VMULPD       X27, X28, X29
+	VADDPD       X29, X7, X7
+	VBROADCASTSD 16(R8), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z8, Z8
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z9, Z9
+	VMULPD       Y26, Y28, Y29
+	VADDPD       Y29, Y10, Y10
+	VMULPD       X27, X28, X29
+	VADDPD       X29, X11, X11
+	VBROADCASTSD 24(R8), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z12, Z12
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z13, Z13
+	VMULPD       Y26, Y28, Y29
+	VADDPD       Y29, Y14, Y14
+	VMULPD       X27, X28, X29
+	VADDPD       X29, X15, X15
+	VMOVUPD      (R9)(DI*1), Z24
+	VMOVUPD      64(R9)(DI*1), Z25
+	VMOVUPD      128(R9)(DI*1), Y26
+	VMOVUPD      160(R9)(DI*1), X27
+	VBROADCASTSD (R8)(BX*1), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z0, Z0
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z1, Z1
+	VMULPD       Y26, Y28, Y29
+	VADDPD       Y29, Y2, Y2
+	VMULPD       X27, X28, X29
+	VADDPD       X29, X3, X3
+	VBROADCASTSD 8(R8)(BX*1), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z4, Z4
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z5, Z5
+	VMULPD       Y26, Y28, Y29
+	VADDPD       Y29, Y6, Y6
+	VMULPD       X27, X28, X29
+	VADDPD       X29, X7, X7
+	VBROADCASTSD 16(R8)(BX*1), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z8, Z8
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z9, Z9
+	VMULPD       Y26, Y28, Y29
+	VADDPD       Y29, Y10, Y10
+	VMULPD       X27, X28, X29
+	VADDPD       X29, X11, X11
+	VBROADCASTSD 24(R8)(BX*1), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z12, Z12
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z13, Z13
+	VMULPD       Y26, Y28, Y29
+	VADDPD       Y29, Y14, Y14
+	VMULPD       X27, X28, X29
+	VADDPD       X29, X15, X15
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t4
+
+last4:
+	TESTQ        R10, R10
+	JZ           store4
+	VMOVUPD      (R9), Z24
+	VMOVUPD      64(R9), Z25
+	VMOVUPD      128(R9), Y26
+	VMOVUPD      160(R9), X27
+	VBROADCASTSD (R8), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z0, Z0
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z1, Z1
+	VMULPD       Y26, Y28, Y29
+	VADDPD       Y29, Y2, Y2
+	VMULPD       X27, X28, X29
+	VADDPD       X29, X3, X3
+	VBROADCASTSD 8(R8), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z4, Z4
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z5, Z5
+	VMULPD       Y26, Y28, Y29
+	VADDPD       Y29, Y6, Y6
+	VMULPD       X27, X28, X29
+	VADDPD       X29, X7, X7
+	VBROADCASTSD 16(R8), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z8, Z8
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z9, Z9
+	VMULPD       Y26, Y28, Y29
+	VADDPD       Y29, Y10, Y10
+	VMULPD       X27, X28, X29
+	VADDPD       X29, X11, X11
+	VBROADCASTSD 24(R8), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z12, Z12
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z13, Z13
+	VMULPD       Y26, Y28, Y29
+	VADDPD       Y29, Y14, Y14
+	VMULPD       X27, X28, X29
+	VADDPD       X29, X15, X15
+
+store4:
+	VMOVUPD Z0, (AX)
+	VMOVUPD Z1, 64(AX)
+	VMOVUPD Y2, 128(AX)
+	VMOVUPD X3, 160(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z4, (AX)
+	VMOVUPD Z5, 64(AX)
+	VMOVUPD Y6, 128(AX)
+	VMOVUPD X7, 160(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z8, (AX)
+	VMOVUPD Z9, 64(AX)
+	VMOVUPD Y10, 128(AX)
+	VMOVUPD X11, 160(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z12, (AX)
+	VMOVUPD Z13, 64(AX)
+	VMOVUPD Y14, 128(AX)
+	VMOVUPD X15, 160(AX)
+	ADDQ    CX, AX
+	ADDQ    $0x20, DX
+
+not4:
+	TESTQ  $0x00000002, SI
+	JZ     not2
+	CMPB   cont+112(FP), $0x00
+	JNE    cont2
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z1, Z1, Z1
+	VXORPD Y2, Y2, Y2
+	VXORPD X3, X3, X3
+	VPXORQ Z4, Z4, Z4
+	VPXORQ Z5, Z5, Z5
+	VXORPD Y6, Y6, Y6
+	VXORPD X7, X7, X7
+	JMP    sum2
+
+cont2:
+	MOVQ    AX, R9
+	VMOVUPD (R9), Z0
+	VMOVUPD 64(R9), Z1
+	VMOVUPD 128(R9), Y2
+	VMOVUPD 160(R9), X3
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z4
+	VMOVUPD 64(R9), Z5
+	VMOVUPD 128(R9), Y6
+	VMOVUPD 160(R9), X7
+	ADDQ    CX, R9
+
+sum2:
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
+
+t2:
+	CMPQ         R10, $0x02
+	JLT          last2
+	VMOVUPD      (R9), Z24
+	VMOVUPD      64(R9), Z25
+	VMOVUPD      128(R9), Y26
+	VMOVUPD      160(R9), X27
+	VBROADCASTSD (R8), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z0, Z0
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z1, Z1
+	VMULPD       Y26, Y28, Y29
+	VADDPD       Y29, Y2, Y2
+	VMULPD       X27, X28, X29
+	VADDPD       X29, X3, X3
+	VBROADCASTSD 8(R8), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z4, Z4
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z5, Z5
+	VMULPD       Y26, Y28, Y29
+	VADDPD       Y29, Y6, Y6
+	VMULPD       X27, X28, X29
+	VADDPD       X29, X7, X7
+	VMOVUPD      (R9)(DI*1), Z24
+	VMOVUPD      64(R9)(DI*1), Z25
+	VMOVUPD      128(R9)(DI*1), Y26
+	VMOVUPD      160(R9)(DI*1), X27
+	VBROADCASTSD (R8)(BX*1), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z0, Z0
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z1, Z1
+	VMULPD       Y26, Y28, Y29
+	VADDPD       Y29, Y2, Y2
+	VMULPD       X27, X28, X29
+	VADDPD       X29, X3, X3
+	VBROADCASTSD 8(R8)(BX*1), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z4, Z4
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z5, Z5
+	VMULPD       Y26, Y28, Y29
+	VADDPD       Y29, Y6, Y6
+	VMULPD       X27, X28, X29
+	VADDPD       X29, X7, X7
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t2
+
+last2:
+	TESTQ        R10, R10
+	JZ           store2
+	VMOVUPD      (R9), Z24
+	VMOVUPD      64(R9), Z25
+	VMOVUPD      128(R9), Y26
+	VMOVUPD      160(R9), X27
+	VBROADCASTSD (R8), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z0, Z0
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z1, Z1
+	VMULPD       Y26, Y28, Y29
+	VADDPD       Y29, Y2, Y2
+	VMULPD       X27, X28, X29
+	VADDPD       X29, X3, X3
+	VBROADCASTSD 8(R8), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z4, Z4
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z5, Z5
+	VMULPD       Y26, Y28, Y29
+	VADDPD       Y29, Y6, Y6
+	VMULPD       X27, X28, X29
+	VADDPD       X29, X7, X7
+
+store2:
+	VMOVUPD Z0, (AX)
+	VMOVUPD Z1, 64(AX)
+	VMOVUPD Y2, 128(AX)
+	VMOVUPD X3, 160(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z4, (AX)
+	VMOVUPD Z5, 64(AX)
+	VMOVUPD Y6, 128(AX)
+	VMOVUPD X7, 160(AX)
+	ADDQ    CX, AX
+	ADDQ    $0x10, DX
+
+not2:
+	TESTQ  $0x00000001, SI
+	JZ     not1
+	CMPB   cont+112(FP), $0x00
+	JNE    cont1
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z1, Z1, Z1
+	VXORPD Y2, Y2, Y2
+	VXORPD X3, X3, X3
+	JMP    sum1
+
+cont1:
+	MOVQ    AX, R9
+	VMOVUPD (R9), Z0
+	VMOVUPD 64(R9), Z1
+	VMOVUPD 128(R9), Y2
+	VMOVUPD 160(R9), X3
+	ADDQ    CX, R9
+
+sum1:
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
+
+t1:
+	CMPQ         R10, $0x02
+	JLT          last1
+	VMOVUPD      (R9), Z24
+	VMOVUPD      64(R9), Z25
+	VMOVUPD      128(R9), Y26
+	VMOVUPD      160(R9), X27
+	VBROADCASTSD (R8), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z0, Z0
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z1, Z1
+	VMULPD       Y26, Y28, Y29
+	VADDPD       Y29, Y2, Y2
+	VMULPD       X27, X28, X29
+	VADDPD       X29, X3, X3
+	VMOVUPD      (R9)(DI*1), Z24
+	VMOVUPD      64(R9)(DI*1), Z25
+	VMOVUPD      128(R9)(DI*1), Y26
+	VMOVUPD      160(R9)(DI*1), X27
+	VBROADCASTSD (R8)(BX*1), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z0, Z0
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z1, Z1
+	VMULPD       Y26, Y28, Y29
+	VADDPD       Y29, Y2, Y2
+	VMULPD       X27, X28, X29
+	VADDPD       X29, X3, X3
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t1
+
+last1:
+	TESTQ        R10, R10
+	JZ           store1
+	VMOVUPD      (R9), Z24
+	VMOVUPD      64(R9), Z25
+	VMOVUPD      128(R9), Y26
+	VMOVUPD      160(R9), X27
+	VBROADCASTSD (R8), Z28
+	VMULPD       Z24, Z28, Z29
+	VADDPD       Z29, Z0, Z0
+	VMULPD       Z25, Z28, Z29
+	VADDPD       Z29, Z1, Z1
+	VMULPD       Y26, Y28, Y29
+	VADDPD       Y29, Y2, Y2
+	VMULPD       X27, X28, X29
+	VADDPD       X29, X3, X3
+
+store1:
+	VMOVUPD Z0, (AX)
+	VMOVUPD Z1, 64(AX)
+	VMOVUPD Y2, 128(AX)
+	VMOVUPD X3, 160(AX)
+	ADDQ    CX, AX
+	ADDQ    $0x08, DX
+
+not1:
+	VZEROUPPER
+	RET
+
+// func colAcc23AVX512(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, n int, cont bool)
+// Requires: AVX, AVX512F
+TEXT ·colAcc23AVX512(SB), NOSPLIT, $0-113
+	MOVQ out_base+0(FP), AX
+	MOVQ ds+24(FP), CX
+	SHLQ $0x03, CX
+	MOVQ x_base+32(FP), DX
+	MOVQ xs+56(FP), BX
+	SHLQ $0x03, BX
+	MOVQ k+64(FP), SI
+	MOVQ bs+96(FP), DI
+	SHLQ $0x03, DI
+
+group:
+	CMPQ   SI, $0x05
+	JLT    rest
+	CMPB   cont+112(FP), $0x00
+	JNE    contG
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z1, Z1, Z1
+	VXORPD Y2, Y2, Y2
+	VXORPD X3, X3, X3
+	VXORPD X4, X4, X4
+	VPXORQ Z5, Z5, Z5
+	VPXORQ Z6, Z6, Z6
+	VXORPD Y7, Y7, Y7
+	VXORPD X8, X8, X8
+	VXORPD X9, X9, X9
+	VPXORQ Z10, Z10, Z10
+	VPXORQ Z11, Z11, Z11
+	VXORPD Y12, Y12, Y12
+	VXORPD X13, X13, X13
+	VXORPD X14, X14, X14
+	VPXORQ Z15, Z15, Z15
+	VPXORQ Z16, Z16, Z16
+	VXORPD Y17, Y17, Y17
+	VXORPD X18, X18, X18
+	VXORPD X19, X19, X19
+	VPXORQ Z20, Z20, Z20
+	VPXORQ Z21, Z21, Z21
+	VXORPD Y22, Y22, Y22
+	VXORPD X23, X23, X23
+	VXORPD X24, X24, X24
+	JMP    sumG
+
+contG:
+	MOVQ    AX, R9
+	VMOVUPD (R9), Z0
+	VMOVUPD 64(R9), Z1
+	VMOVUPD 128(R9), Y2
+	VMOVUPD 160(R9), X3
+	VMOVSD  176(R9), X4
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z5
+	VMOVUPD 64(R9), Z6
+	VMOVUPD 128(R9), Y7
+	VMOVUPD 160(R9), X8
+	VMOVSD  176(R9), X9
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z10
+	VMOVUPD 64(R9), Z11
+	VMOVUPD 128(R9), Y12
+	VMOVUPD 160(R9), X13
+	VMOVSD  176(R9), X14
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z15
+	VMOVUPD 64(R9), Z16
+	VMOVUPD 128(R9), Y17
+	VMOVUPD 160(R9), X18
+	VMOVSD  176(R9), X19
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z20
+	VMOVUPD 64(R9), Z21
+	VMOVUPD 128(R9), Y22
+	VMOVUPD 160(R9), X23
+	VMOVSD  176(R9), X24
+	ADDQ    CX, R9
+
+sumG:
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
+
+tG:
+	CMPQ         R10, $0x02
+	JLT          lastG
+	VMOVUPD      (R9), Z25
+	VMOVUPD      64(R9), Z26
+	VMOVUPD      128(R9), Y27
+	VMOVUPD      160(R9), X28
+	VMOVSD       176(R9), X29
+	VBROADCASTSD (R8), Z30
+	VMULPD       Z25, Z30, Z31
+	VADDPD       Z31, Z0, Z0
+	VMULPD       Z26, Z30, Z31
+	VADDPD       Z31, Z1, Z1
+	VMULPD       Y27, Y30, Y31
+	VADDPD       Y31, Y2, Y2
+	VMULPD       X28, X30, X31
+	VADDPD       X31, X3, X3
+	VMULSD       X29, X30, X31
+	VADDSD       X31, X4, X4
+	VBROADCASTSD 8(R8), Z30
+	VMULPD       Z25, Z30, Z31
+	VADDPD       Z31, Z5, Z5
+	VMULPD       Z26, Z30, Z31
+	VADDPD       Z31, Z6, Z6
+	VMULPD       Y27, Y30, Y31
+	VADDPD       Y31, Y7, Y7
+	VMULPD       X28, X30, X31
+	VADDPD       X31, X8, X8
+	VMULSD       X29, X30, X31
+	VADDSD       X31, X9, X9
+	VBROADCASTSD 16(R8), Z30
+	VMULPD       Z25, Z30, Z31
+	VADDPD       Z31, Z10, Z10
+	VMULPD       Z26, Z30, Z31
+	VADDPD       Z31, Z11, Z11
+	VMULPD       Y27, Y30, Y31
+	VADDPD       Y31, Y12, Y12
+	VMULPD       X28, X30, X31
+	VADDPD       X31, X13, X13
+	VMULSD       X29, X30, X31
+	VADDSD       X31, X14, X14
+	VBROADCASTSD 24(R8), Z30
+	VMULPD       Z25, Z30, Z31
+	VADDPD       Z31, Z15, Z15
+	VMULPD       Z26, Z30, Z31
+	VADDPD       Z31, Z16, Z16
+	VMULPD       Y27, Y30, Y31
+	VADDPD       Y31, Y17, Y17
+	VMULPD       X28, X30, X31
+	VADDPD       X31, X18, X18
+	VMULSD       X29, X30, X31
+	VADDSD       X31, X19, X19
+	VBROADCASTSD 32(R8), Z30
+	VMULPD       Z25, Z30, Z31
+	VADDPD       Z31, Z20, Z20
+	VMULPD       Z26, Z30, Z31
+	VADDPD       Z31, Z21, Z21
+	VMULPD       Y27, Y30, Y31
+	VADDPD       Y31, Y22, Y22
+	VMULPD       X28, X30, X31
+	VADDPD       X31, X23, X23
+	VMULSD       X29, X30, X31
+	VADDSD       X31, X24, X24
+	VMOVUPD      (R9)(DI*1), Z25
+	VMOVUPD      64(R9)(DI*1), Z26
+	VMOVUPD      128(R9)(DI*1), Y27
+	VMOVUPD      160(R9)(DI*1), X28
+	VMOVSD       176(R9)(DI*1), X29
+	VBROADCASTSD (R8)(BX*1), Z30
+	VMULPD       Z25, Z30, Z31
+	VADDPD       Z31, Z0, Z0
+	VMULPD       Z26, Z30, Z31
+	VADDPD       Z31, Z1, Z1
+	VMULPD       Y27, Y30, Y31
+	VADDPD       Y31, Y2, Y2
+	VMULPD       X28, X30, X31
+	VADDPD       X31, X3, X3
+	VMULSD       X29, X30, X31
+	VADDSD       X31, X4, X4
+	VBROADCASTSD 8(R8)(BX*1), Z30
+	VMULPD       Z25, Z30, Z31
+	VADDPD       Z31, Z5, Z5
+	VMULPD       Z26, Z30, Z31
+	VADDPD       Z31, Z6, Z6
+	VMULPD       Y27, Y30, Y31
+	VADDPD       Y31, Y7, Y7
+	VMULPD       X28, X30, X31
+	VADDPD       X31, X8, X8
+	VMULSD       X29, X30, X31
+	VADDSD       X31, X9, X9
+	VBROADCASTSD 16(R8)(BX*1), Z30
+	VMULPD       Z25, Z30, Z31
+	VADDPD       Z31, Z10, Z10
+	VMULPD       Z26, Z30, Z31
+	VADDPD       Z31, Z11, Z11
+	VMULPD       Y27, Y30, Y31
+	VADDPD       Y31, Y12, Y12
+	VMULPD       X28, X30, X31
+	VADDPD       X31, X13, X13
+	VMULSD       X29, X30, X31
+	VADDSD       X31, X14, X14
+	VBROADCASTSD 24(R8)(BX*1), Z30
+	VMULPD       Z25, Z30, Z31
+	VADDPD       Z31, Z15, Z15
+	VMULPD       Z26, Z30, Z31
+	VADDPD       Z31, Z16, Z16
+	VMULPD       Y27, Y30, Y31
+	VADDPD       Y31, Y17, Y17
+	VMULPD       X28, X30, X31
+	VADDPD       X31, X18, X18
+	VMULSD       X29, X30, X31
+	VADDSD       X31, X19, X19
+	VBROADCASTSD 32(R8)(BX*1), Z30
+	VMULPD       Z25, Z30, Z31
+	VADDPD       Z31, Z20, Z20
+	VMULPD       Z26, Z30, Z31
+	VADDPD       Z31, Z21, Z21
+	VMULPD       Y27, Y30, Y31
+	VADDPD       Y31, Y22, Y22
+	VMULPD       X28, X30, X31
+	VADDPD       X31, X23, X23
+	VMULSD       X29, X30, X31
+	VADDSD       X31, X24, X24
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          tG
+
+lastG:
+	TESTQ        R10, R10
+	JZ           storeG
+	VMOVUPD      (R9), Z25
+	VMOVUPD      64(R9), Z26
+	VMOVUPD      128(R9), Y27
+	VMOVUPD      160(R9), X28
+	VMOVSD       176(R9), X29
+	VBROADCASTSD (R8), Z30
+	VMULPD       Z25, Z30, Z31
+	VADDPD       Z31, Z0, Z0
+	VMULPD       Z26, Z30, Z31
+	VADDPD       Z31, Z1, Z1
+	VMULPD       Y27, Y30, Y31
+	VADDPD       Y31, Y2, Y2
+	VMULPD       X28, X30, X31
+	VADDPD       X31, X3, X3
+	VMULSD       X29, X30, X31
+	VADDSD       X31, X4, X4
+	VBROADCASTSD 8(R8), Z30
+	VMULPD       Z25, Z30, Z31
+	VADDPD       Z31, Z5, Z5
+	VMULPD       Z26, Z30, Z31
+	VADDPD       Z31, Z6, Z6
+	VMULPD       Y27, Y30, Y31
+	VADDPD       Y31, Y7, Y7
+	VMULPD       X28, X30, X31
+	VADDPD       X31, X8, X8
+	VMULSD       X29, X30, X31
+	VADDSD       X31, X9, X9
+	VBROADCASTSD 16(R8), Z30
+	VMULPD       Z25, Z30, Z31
+	VADDPD       Z31, Z10, Z10
+	VMULPD       Z26, Z30, Z31
+	VADDPD       Z31, Z11, Z11
+	VMULPD       Y27, Y30, Y31
+	VADDPD       Y31, Y12, Y12
+	VMULPD       X28, X30, X31
+	VADDPD       X31, X13, X13
+	VMULSD       X29, X30, X31
+	VADDSD       X31, X14, X14
+	VBROADCASTSD 24(R8), Z30
+	VMULPD       Z25, Z30, Z31
+	VADDPD       Z31, Z15, Z15
+	VMULPD       Z26, Z30, Z31
+	VADDPD       Z31, Z16, Z16
+	VMULPD       Y27, Y30, Y31
+	VADDPD       Y31, Y17, Y17
+	VMULPD       X28, X30, X31
+	VADDPD       X31, X18, X18
+	VMULSD       X29, X30, X31
+	VADDSD       X31, X19, X19
+	VBROADCASTSD 32(R8), Z30
+	VMULPD       Z25, Z30, Z31
+	VADDPD       Z31, Z20, Z20
+	VMULPD       Z26, Z30, Z31
+	VADDPD       Z31, Z21, Z21
+	VMULPD       Y27, Y30, Y31
+	VADDPD       Y31, Y22, Y22
+	VMULPD       X28, X30, X31
+	VADDPD       X31, X23, X23
+	VMULSD       X29, X30, X31
+	VADDSD       X31, X24, X24
+
+storeG:
+	VMOVUPD Z0, (AX)
+	VMOVUPD Z1, 64(AX)
+	VMOVUPD Y2, 128(AX)
+	VMOVUPD X3, 160(AX)
+	VMOVSD  X4, 176(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z5, (AX)
+	VMOVUPD Z6, 64(AX)
+	VMOVUPD Y7, 128(AX)
+	VMOVUPD X8, 160(AX)
+	VMOVSD  X9, 176(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z10, (AX)
+	VMOVUPD Z11, 64(AX)
+	VMOVUPD Y12, 128(AX)
+	VMOVUPD X13, 160(AX)
+	VMOVSD  X14, 176(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z15, (AX)
+	VMOVUPD Z16, 64(AX)
+	VMOVUPD Y17, 128(AX)
+	VMOVUPD X18, 160(AX)
+	VMOVSD  X19, 176(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z20, (AX)
+	VMOVUPD Z21, 64(AX)
+	VMOVUPD Y22, 128(AX)
+	VMOVUPD X23, 160(AX)
+	VMOVSD  X24, 176(AX)
+	ADDQ    CX, AX
+	ADDQ    $0x28, DX
+	SUBQ    $0x05, SI
+	JMP     group
+
+rest:
+	TESTQ  $0x00000004, SI
+	JZ     not4
+	CMPB   cont+112(FP), $0x00
+	JNE    cont4
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z1, Z1, Z1
+	VXORPD Y2, Y2, Y2
+	VXORPD X3, X3, X3
+	VXORPD X4, X4, X4
+	VPXORQ Z5, Z5, Z5
+	VPXORQ Z6, Z6, Z6
+	VXORPD Y7, Y7, Y7
+	VXORPD X8, X8, X8
+	VXORPD X9, X9, X9
+	VPXORQ Z10, Z10, Z10
+	VPXORQ Z11, Z11, Z11
+	VXORPD Y12, Y12, Y12
+	VXORPD X13, X13, X13
+	VXORPD X14, X14, X14
+	VPXORQ Z15, Z15, Z15
+	VPXORQ Z16, Z16, Z16
+	VXORPD Y17, Y17, Y17
+	VXORPD X18, X18, X18
+	VXORPD X19, X19, X19
+	JMP    sum4
+
+cont4:
+	MOVQ    AX, R9
+	VMOVUPD (R9), Z0
+	VMOVUPD 64(R9), Z1
+	VMOVUPD 128(R9), Y2
+	VMOVUPD 160(R9), X3
+	VMOVSD  176(R9), X4
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z5
+	VMOVUPD 64(R9), Z6
+	VMOVUPD 128(R9), Y7
+	VMOVUPD 160(R9), X8
+	VMOVSD  176(R9), X9
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z10
+	VMOVUPD 64(R9), Z11
+	VMOVUPD 128(R9), Y12
+	VMOVUPD 160(R9), X13
+	VMOVSD  176(R9), X14
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z15
+	VMOVUPD 64(R9), Z16
+	VMOVUPD 128(R9), Y17
+	VMOVUPD 160(R9), X18
+	VMOVSD  176(R9), X19
+	ADDQ    CX, R9
+
+sum4:
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
+
+t4:
+	CMPQ         R10, $0x02
+	JLT          last4
+	VMOVUPD      (R9), Z25
+	VMOVUPD      64(R9), Z26
+	VMOVUPD      128(R9), Y27
+	VMOVUPD      160(R9), X28
+	VMOVSD       176(R9), X29
+	VBROADCASTSD (R8), Z30
+	VMULPD       Z25, Z30, Z31
+	VADDPD       Z31, Z0, Z0
+	VMULPD       Z26, Z30, Z31
+	VADDPD       Z31, Z1, Z1
+	VMULPD       Y27, Y30, Y31
+	VADDPD       Y31, Y2, Y2
+	VMULPD       X28, X30, X31
+	VADDPD       X31, X3, X3
+	VMULSD       X29, X30, X31
+	VADDSD       X31, X4, X4
+	VBROADCASTSD 8(R8), Z30
+	VMULPD       Z25, Z30, Z31
+	VADDPD       Z31, Z5, Z5
+	VMULPD       Z26, Z30, Z31
+	VADDPD       Z31, Z6, Z6
+	VMULPD       Y27, Y30, Y31
+	VADDPD       Y31, Y7, Y7
+	VMULPD       X28, X30, X31
+	VADDPD       X31, X8, X8
+	VMULSD       X29, X30, X31
+	VADDSD       X31, X9, X9
+	VBROADCASTSD 16(R8), Z30
+	VMULPD       Z25, Z30, Z31
+	VADDPD       Z31, Z10, Z10
+	VMULPD       Z26, Z30, Z31
+	VADDPD       Z31, Z11, Z11
+	VMULPD       Y27, Y30, Y31
+	VADDPD       Y31, Y12, Y12
+	VMULPD       X28, X30, X31
+	VADDPD       X31, X13, X13
+	VMULSD       X29, X30, X31
+	VADDSD       X31, X14, X14
+	VBROADCASTSD 24(R8), Z30
+	VMULPD       Z25, Z30, Z31
+	VADDPD       Z31, Z15, Z15
+	VMULPD       Z26, Z30, Z31
+	VADDPD       Z31, Z16, Z16
+	VMULPD       Y27, Y30, Y31
+	VADDPD       Y31, Y17, Y17
+	VMULPD       X28, X30, X31
+	VADDPD       X31, X18, X18
+	VMULSD       X29, X30, X31
+	VADDSD       X31, X19, X19
+	VMOVUPD      (R9)(DI*1), Z25
+	VMOVUPD      64(R9)(DI*1), Z26
+	VMOVUPD      128(R9)(DI*1), Y27
+	VMOVUPD      160(R9)(DI*1), X28
+	VMOVSD       176(R9)(DI*1), X29
+	VBROADCASTSD (R8)(BX*1), Z30
+	VMULPD       Z25, Z30, Z31
+	VADDPD       Z31, Z0, Z0
+	VMULPD       Z26, Z30, Z31
+	VADDPD       Z31, Z1, Z1
+	VMULPD       Y27, Y30, Y31
+	VADDPD       Y31, Y2, Y2
+	VMULPD       X28, X30, X31
+	VADDPD       X31, X3, X3
+	VMULSD       X29, X30, X31
+	VADDSD       X31, X4, X4
+	VBROADCASTSD 8(R8)(BX*1), Z30
+	VMULPD       Z25, Z30, Z31
+	VADDPD       Z31, Z5, Z5
+	VMULPD       Z26, Z30, Z31
+	VADDPD       Z31, Z6, Z6
+	VMULPD       Y27, Y30, Y31
+	VADDPD       Y31, Y7, Y7
+	VMULPD       X28, X30, X31
+	VADDPD       X31, X8, X8
+	VMULSD       X29, X30, X31
+	VADDSD       X31, X9, X9
+	VBROADCASTSD 16(R8)(BX*1), Z30
+	VMULPD       Z25, Z30, Z31
+	VADDPD       Z31, Z10, Z10
+	VMULPD       Z26, Z30, Z31
+	VADDPD       Z31, Z11, Z11
+	VMULPD       Y27, Y30, Y31
+	VADDPD       Y31, Y12, Y12
+	VMULPD       X28, X30, X31
+	VADDPD       X31, X13, X13
+	VMULSD       X29, X30, X31
+	VADDSD       X31, X14, X14
+	VBROADCASTSD 24(R8)(BX*1), Z30
+	VMULPD       Z25, Z30, Z31
+	VADDPD       Z31, Z15, Z15
+	VMULPD       Z26, Z30, Z31
+	VADDPD       Z31, Z16, Z16
+	VMULPD       Y27, Y30, Y31
+	VADDPD       Y31, Y17, Y17
+	VMULPD       X28, X30, X31
+	VADDPD       X31, X18, X18
+	VMULSD       X29, X30, X31
+	VADDSD       X31, X19, X19
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t4
+
+last4:
+	TESTQ        R10, R10
+	JZ           store4
+	VMOVUPD      (R9), Z25
+	VMOVUPD      64(R9), Z26
+	VMOVUPD      128(R9), Y27
+	VMOVUPD      160(R9), X28
+	VMOVSD       176(R9), X29
+	VBROADCASTSD (R8), Z30
+	VMULPD       Z25, Z30, Z31
+	VADDPD       Z31, Z0, Z0
+	VMULPD       Z26, Z30, Z31
+	VADDPD       Z31, Z1, Z1
+	VMULPD       Y27, Y30, Y31
+	VADDPD       Y31, Y2, Y2
+	VMULPD       X28, X30, X31
+	VADDPD       X31, X3, X3
+	VMULSD       X29, X30, X31
+	VADDSD       X31, X4, X4
+	VBROADCASTSD 8(R8), Z30
+	VMULPD       Z25, Z30, Z31
+	VADDPD       Z31, Z5, Z5
+	VMULPD       Z26, Z30, Z31
+	VADDPD       Z31, Z6, Z6
+	VMULPD       Y27, Y30, Y31
+	VADDPD       Y31, Y7, Y7
+	VMULPD       X28, X30, X31
+	VADDPD       X31, X8, X8
+	VMULSD       X29, X30, X31
+	VADDSD       X31, X9, X9
+	VBROADCASTSD 16(R8), Z30
+	VMULPD       Z25, Z30, Z31
+	VADDPD       Z31, Z10, Z10
+	VMULPD       Z26, Z30, Z31
+	VADDPD       Z31, Z11, Z11
+	VMULPD       Y27, Y30, Y31
+	VADDPD       Y31, Y12, Y12
+	VMULPD       X28, X30, X31
+	VADDPD       X31, X13, X13
+	VMULSD       X29, X30, X31
+	VADDSD       X31, X14, X14
+	VBROADCASTSD 24(R8), Z30
+	VMULPD       Z25, Z30, Z31
+	VADDPD       Z31, Z15, Z15
+	VMULPD       Z26, Z30, Z31
+	VADDPD       Z31, Z16, Z16
+	VMULPD       Y27, Y30, Y31
+	VADDPD       Y31, Y17, Y17
+	VMULPD       X28, X30, X31
+	VADDPD       X31, X18, X18
+	VMULSD       X29, X30, X31
+	VADDSD       X31, X19, X19
+
+store4:
+	VMOVUPD Z0, (AX)
+	VMOVUPD Z1, 64(AX)
+	VMOVUPD Y2, 128(AX)
+	VMOVUPD X3, 160(AX)
+	VMOVSD  X4, 176(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z5, (AX)
+	VMOVUPD Z6, 64(AX)
+	VMOVUPD Y7, 128(AX)
+	VMOVUPD X8, 160(AX)
+	VMOVSD  X9, 176(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z10, (AX)
+	VMOVUPD Z11, 64(AX)
+	VMOVUPD Y12, 128(AX)
+	VMOVUPD X13, 160(AX)
+	VMOVSD  X14, 176(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z15, (AX)
+	VMOVUPD Z16, 64(AX)
+	VMOVUPD Y17, 128(AX)
+	VMOVUPD X18, 160(AX)
+	VMOVSD  X19, 176(AX)
+	ADDQ    CX, AX
+	ADDQ    $0x20, DX
+
+not4:
+	TESTQ  $0x00000002, SI
+	JZ     not2
+	CMPB   cont+112(FP), $0x00
+	JNE    cont2
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z1, Z1, Z1
+	VXORPD Y2, Y2, Y2
+	VXORPD X3, X3, X3
+	VXORPD X4, X4, X4
+	VPXORQ Z5, Z5, Z5
+	VPXORQ Z6, Z6, Z6
+	VXORPD Y7, Y7, Y7
+	VXORPD X8, X8, X8
+	VXORPD X9, X9, X9
+	JMP    sum2
+
+cont2:
+	MOVQ    AX, R9
+	VMOVUPD (R9), Z0
+	VMOVUPD 64(R9), Z1
+	VMOVUPD 128(R9), Y2
+	VMOVUPD 160(R9), X3
+	VMOVSD  176(R9), X4
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z5
+	VMOVUPD 64(R9), Z6
+	VMOVUPD 128(R9), Y7
+	VMOVUPD 160(R9), X8
+	VMOVSD  176(R9), X9
+	ADDQ    CX, R9
+
+sum2:
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
+
+t2:
+	CMPQ         R10, $0x02
+	JLT          last2
+	VMOVUPD      (R9), Z25
+	VMOVUPD      64(R9), Z26
+	VMOVUPD      128(R9), Y27
+	VMOVUPD      160(R9), X28
+	VMOVSD       176(R9), X29
+	VBROADCASTSD (R8), Z30
+	VMULPD       Z25, Z30, Z31
+	VADDPD       Z31, Z0, Z0
+	VMULPD       Z26, Z30, Z31
+	VADDPD       Z31, Z1, Z1
+	VMULPD       Y27, Y30, Y31
+	VADDPD       Y31, Y2, Y2
+	VMULPD       X28, X30, X31
+	VADDPD       X31, X3, X3
+	VMULSD       X29, X30, X31
+	VADDSD       X31, X4, X4
+	VBROADCASTSD 8(R8), Z30
+	VMULPD       Z25, Z30, Z31
+	VADDPD       Z31, Z5, Z5
+	VMULPD       Z26, Z30, Z31
+	VADDPD       Z31, Z6, Z6
+	VMULPD       Y27, Y30, Y31
+	VADDPD       Y31, Y7, Y7
+	VMULPD       X28, X30, X31
+	VADDPD       X31, X8, X8
+	VMULSD       X29, X30, X31
+	VADDSD       X31, X9, X9
+	VMOVUPD      (R9)(DI*1), Z25
+	VMOVUPD      64(R9)(DI*1), Z26
+	VMOVUPD      128(R9)(DI*1), Y27
+	VMOVUPD      160(R9)(DI*1), X28
+	VMOVSD       176(R9)(DI*1), X29
+	VBROADCASTSD (R8)(BX*1), Z30
+	VMULPD       Z25, Z30, Z31
+	VADDPD       Z31, Z0, Z0
+	VMULPD       Z26, Z30, Z31
+	VADDPD       Z31, Z1, Z1
+	VMULPD       Y27, Y30, Y31
+	VADDPD       Y31, Y2, Y2
+	VMULPD       X28, X30, X31
+	VADDPD       X31, X3, X3
+	VMULSD       X29, X30, X31
+	VADDSD       X31, X4, X4
+	VBROADCASTSD 8(R8)(BX*1), Z30
+	VMULPD       Z25, Z30, Z31
+	VADDPD       Z31, Z5, Z5
+	VMULPD       Z26, Z30, Z31
+	VADDPD       Z31, Z6, Z6
+	VMULPD       Y27, Y30, Y31
+	VADDPD       Y31, Y7, Y7
+	VMULPD       X28, X30, X31
+	VADDPD       X31, X8, X8
+	VMULSD       X29, X30, X31
+	VADDSD       X31, X9, X9
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t2
+
+last2:
+	TESTQ        R10, R10
+	JZ           store2
+	VMOVUPD      (R9), Z25
+	VMOVUPD      64(R9), Z26
+	VMOVUPD      128(R9), Y27
+	VMOVUPD      160(R9), X28
+	VMOVSD       176(R9), X29
+	VBROADCASTSD (R8), Z30
+	VMULPD       Z25, Z30, Z31
+	VADDPD       Z31, Z0, Z0
+	VMULPD       Z26, Z30, Z31
+	VADDPD       Z31, Z1, Z1
+	VMULPD       Y27, Y30, Y31
+	VADDPD       Y31, Y2, Y2
+	VMULPD       X28, X30, X31
+	VADDPD       X31, X3, X3
+	VMULSD       X29, X30, X31
+	VADDSD       X31, X4, X4
+	VBROADCASTSD 8(R8), Z30
+	VMULPD       Z25, Z30, Z31
+	VADDPD       Z31, Z5, Z5
+	VMULPD       Z26, Z30, Z31
+	VADDPD       Z31, Z6, Z6
+	VMULPD       Y27, Y30, Y31
+	VADDPD       Y31, Y7, Y7
+	VMULPD       X28, X30, X31
+	VADDPD       X31, X8, X8
+	VMULSD       X29, X30, X31
+	VADDSD       X31, X9, X9
+
+store2:
+	VMOVUPD Z0, (AX)
+	VMOVUPD Z1, 64(AX)
+	VMOVUPD Y2, 128(AX)
+	VMOVUPD X3, 160(AX)
+	VMOVSD  X4, 176(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z5, (AX)
+	VMOVUPD Z6, 64(AX)
+	VMOVUPD Y7, 128(AX)
+	VMOVUPD X8, 160(AX)
+	VMOVSD  X9, 176(AX)
+	ADDQ    CX, AX
+	ADDQ    $0x10, DX
+
+not2:
+	TESTQ  $0x00000001, SI
+	JZ     not1
+	CMPB   cont+112(FP), $0x00
+	JNE    cont1
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z1, Z1, Z1
+	VXORPD Y2, Y2, Y2
+	VXORPD X3, X3, X3
+	VXORPD X4, X4, X4
+	JMP    sum1
+
+cont1:
+	MOVQ    AX, R9
+	VMOVUPD (R9), Z0
+	VMOVUPD 64(R9), Z1
+	VMOVUPD 128(R9), Y2
+	VMOVUPD 160(R9), X3
+	VMOVSD  176(R9), X4
+	ADDQ    CX, R9
+
+sum1:
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
+
+t1:
+	CMPQ         R10, $0x02
+	JLT          last1
+	VMOVUPD      (R9), Z25
+	VMOVUPD      64(R9), Z26
+	VMOVUPD      128(R9), Y27
+	VMOVUPD      160(R9), X28
+	VMOVSD       176(R9), X29
+	VBROADCASTSD (R8), Z30
+	VMULPD       Z25, Z30, Z31
+	VADDPD       Z31, Z0, Z0
+	VMULPD       Z26, Z30, Z31
+	VADDPD       Z31, Z1, Z1
+	VMULPD       Y27, Y30, Y31
+	VADDPD       Y31, Y2, Y2
+	VMULPD       X28, X30, X31
+	VADDPD       X31, X3, X3
+	VMULSD       X29, X30, X31
+	VADDSD       X31, X4, X4
+	VMOVUPD      (R9)(DI*1), Z25
+	VMOVUPD      64(R9)(DI*1), Z26
+	VMOVUPD      128(R9)(DI*1), Y27
+	VMOVUPD      160(R9)(DI*1), X28
+	VMOVSD       176(R9)(DI*1), X29
+	VBROADCASTSD (R8)(BX*1), Z30
+	VMULPD       Z25, Z30, Z31
+	VADDPD       Z31, Z0, Z0
+	VMULPD       Z26, Z30, Z31
+	VADDPD       Z31, Z1, Z1
+	VMULPD       Y27, Y30, Y31
+	VADDPD       Y31, Y2, Y2
+	VMULPD       X28, X30, X31
+	VADDPD       X31, X3, X3
+	VMULSD       X29, X30, X31
+	VADDSD       X31, X4, X4
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t1
+
+last1:
+	TESTQ        R10, R10
+	JZ           store1
+	VMOVUPD      (R9), Z25
+	VMOVUPD      64(R9), Z26
+	VMOVUPD      128(R9), Y27
+	VMOVUPD      160(R9), X28
+	VMOVSD       176(R9), X29
+	VBROADCASTSD (R8), Z30
+	VMULPD       Z25, Z30, Z31
+	VADDPD       Z31, Z0, Z0
+	VMULPD       Z26, Z30, Z31
+	VADDPD       Z31, Z1, Z1
+	VMULPD       Y27, Y30, Y31
+	VADDPD       Y31, Y2, Y2
+	VMULPD       X28, X30, X31
+	VADDPD       X31, X3, X3
+	VMULSD       X29, X30, X31
+	VADDSD       X31, X4, X4
+
+store1:
+	VMOVUPD Z0, (AX)
+	VMOVUPD Z1, 64(AX)
+	VMOVUPD Y2, 128(AX)
+	VMOVUPD X3, 160(AX)
+	VMOVSD  X4, 176(AX)
+	ADDQ    CX, AX
+	ADDQ    $0x08, DX
+
+not1:
+	VZEROUPPER
+	RET
+
+// func colAcc24AVX512(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, n int, cont bool)
+// Requires: AVX, AVX512F
+TEXT ·colAcc24AVX512(SB), NOSPLIT, $0-113
+	MOVQ out_base+0(FP), AX
+	MOVQ ds+24(FP), CX
+	SHLQ $0x03, CX
+	MOVQ x_base+32(FP), DX
+	MOVQ xs+56(FP), BX
+	SHLQ $0x03, BX
+	MOVQ k+64(FP), SI
+	MOVQ bs+96(FP), DI
+	SHLQ $0x03, DI
+
+group:
+	CMPQ   SI, $0x08
+	JLT    rest
+	CMPB   cont+112(FP), $0x00
+	JNE    contG
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z1, Z1, Z1
+	VPXORQ Z2, Z2, Z2
+	VPXORQ Z3, Z3, Z3
+	VPXORQ Z4, Z4, Z4
+	VPXORQ Z5, Z5, Z5
+	VPXORQ Z6, Z6, Z6
+	VPXORQ Z7, Z7, Z7
+	VPXORQ Z8, Z8, Z8
+	VPXORQ Z9, Z9, Z9
+	VPXORQ Z10, Z10, Z10
+	VPXORQ Z11, Z11, Z11
+	VPXORQ Z12, Z12, Z12
+	VPXORQ Z13, Z13, Z13
+	VPXORQ Z14, Z14, Z14
+	VPXORQ Z15, Z15, Z15
+	VPXORQ Z16, Z16, Z16
+	VPXORQ Z17, Z17, Z17
+	VPXORQ Z18, Z18, Z18
+	VPXORQ Z19, Z19, Z19
+	VPXORQ Z20, Z20, Z20
+	VPXORQ Z21, Z21, Z21
+	VPXORQ Z22, Z22, Z22
+	VPXORQ Z23, Z23, Z23
+	JMP    sumG
+
+contG:
+	MOVQ    AX, R9
+	VMOVUPD (R9), Z0
+	VMOVUPD 64(R9), Z1
+	VMOVUPD 128(R9), Z2
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z3
+	VMOVUPD 64(R9), Z4
+	VMOVUPD 128(R9), Z5
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z6
+	VMOVUPD 64(R9), Z7
+	VMOVUPD 128(R9), Z8
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z9
+	VMOVUPD 64(R9), Z10
+	VMOVUPD 128(R9), Z11
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z12
+	VMOVUPD 64(R9), Z13
+	VMOVUPD 128(R9), Z14
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z15
+	VMOVUPD 64(R9), Z16
+	VMOVUPD 128(R9), Z17
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z18
+	VMOVUPD 64(R9), Z19
+	VMOVUPD 128(R9), Z20
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z21
+	VMOVUPD 64(R9), Z22
+	VMOVUPD 128(R9), Z23
+	ADDQ    CX, R9
+
+sumG:
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
+
+tG:
+	CMPQ         R10, $0x02
+	JLT          lastG
+	VMOVUPD      (R9), Z24
+	VMOVUPD      64(R9), Z25
+	VMOVUPD      128(R9), Z26
+	VBROADCASTSD (R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z0, Z0
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z1, Z1
+	VMULPD       Z26, Z27, Z28
+	VADDPD       Z28, Z2, Z2
+	VBROADCASTSD 8(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z3, Z3
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z4, Z4
+	VMULPD       Z26, Z27, Z28
+	VADDPD       Z28, Z5, Z5
+	VBROADCASTSD 16(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z6, Z6
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z7, Z7
+	VMULPD       Z26, Z27, Z28
+	VADDPD       Z28, Z8, Z8
+	VBROADCASTSD 24(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z9, Z9
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z10, Z10
+	VMULPD       Z26, Z27, Z28
+	VADDPD       Z28, Z11, Z11
+	VBROADCASTSD 32(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z12, Z12
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z13, Z13
+	VMULPD       Z26, Z27, Z28
+	VADDPD       Z28, Z14, Z14
+	VBROADCASTSD 40(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z15, Z15
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z16, Z16
+	VMULPD       Z26, Z27, Z28
+	VADDPD       Z28, Z17, Z17
+	VBROADCASTSD 48(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z18, Z18
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z19, Z19
+	VMULPD       Z26, Z27, Z28
+	VADDPD       Z28, Z20, Z20
+	VBROADCASTSD 56(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z21, Z21
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z22, Z22
+	VMULPD       Z26, Z27, Z28
+	VADDPD       Z28, Z23, Z23
+	VMOVUPD      (R9)(DI*1), Z24
+	VMOVUPD      64(R9)(DI*1), Z25
+	VMOVUPD      128(R9)(DI*1), Z26
+	VBROADCASTSD (R8)(BX*1), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z0, Z0
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z1, Z1
+	VMULPD       Z26, Z27, Z28
+	VADDPD       Z28, Z2, Z2
+	VBROADCASTSD 8(R8)(BX*1), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z3, Z3
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z4, Z4
+	VMULPD       Z26, Z27, Z28
+	VADDPD       Z28, Z5, Z5
+	VBROADCASTSD 16(R8)(BX*1), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z6, Z6
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z7, Z7
+	VMULPD       Z26, Z27, Z28
+	VADDPD       Z28, Z8, Z8
+	VBROADCASTSD 24(R8)(BX*1), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z9, Z9
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z10, Z10
+	VMULPD       Z26, Z27, Z28
+	VADDPD       Z28, Z11, Z11
+	VBROADCASTSD 32(R8)(BX*1), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z12, Z12
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z13, Z13
+	VMULPD       Z26, Z27, Z28
+	VADDPD       Z28, Z14, Z14
+	VBROADCASTSD 40(R8)(BX*1), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z15, Z15
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z16, Z16
+	VMULPD       Z26, Z27, Z28
+	VADDPD       Z28, Z17, Z17
+	VBROADCASTSD 48(R8)(BX*1), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z18, Z18
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z19, Z19
+	VMULPD       Z26, Z27, Z28
+	VADDPD       Z28, Z20, Z20
+	VBROADCASTSD 56(R8)(BX*1), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z21, Z21
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z22, Z22
+	VMULPD       Z26, Z27, Z28
+	VADDPD       Z28, Z23, Z23
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          tG
+
+lastG:
+	TESTQ        R10, R10
+	JZ           storeG
+	VMOVUPD      (R9), Z24
+	VMOVUPD      64(R9), Z25
+	VMOVUPD      128(R9), Z26
+	VBROADCASTSD (R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z0, Z0
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z1, Z1
+	VMULPD       Z26, Z27, Z28
+	VADDPD       Z28, Z2, Z2
+	VBROADCASTSD 8(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z3, Z3
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z4, Z4
+	VMULPD       Z26, Z27, Z28
+	VADDPD       Z28, Z5, Z5
+	VBROADCASTSD 16(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z6, Z6
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z7, Z7
+	VMULPD       Z26, Z27, Z28
+	VADDPD       Z28, Z8, Z8
+	VBROADCASTSD 24(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z9, Z9
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z10, Z10
+	VMULPD       Z26, Z27, Z28
+	VADDPD       Z28, Z11, Z11
+	VBROADCASTSD 32(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z12, Z12
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z13, Z13
+	VMULPD       Z26, Z27, Z28
+	VADDPD       Z28, Z14, Z14
+	VBROADCASTSD 40(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z15, Z15
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z16, Z16
+	VMULPD       Z26, Z27, Z28
+	VADDPD       Z28, Z17, Z17
+	VBROADCASTSD 48(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z18, Z18
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z19, Z19
+	VMULPD       Z26, Z27, Z28
+	VADDPD       Z28, Z20, Z20
+	VBROADCASTSD 56(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z21, Z21
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z22, Z22
+	VMULPD       Z26, Z27, Z28
+	VADDPD       Z28, Z23, Z23
+
+storeG:
+	VMOVUPD Z0, (AX)
+	VMOVUPD Z1, 64(AX)
+	VMOVUPD Z2, 128(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z3, (AX)
+	VMOVUPD Z4, 64(AX)
+	VMOVUPD Z5, 128(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z6, (AX)
+	VMOVUPD Z7, 64(AX)
+	VMOVUPD Z8, 128(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z9, (AX)
+	VMOVUPD Z10, 64(AX)
+	VMOVUPD Z11, 128(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z12, (AX)
+	VMOVUPD Z13, 64(AX)
+	VMOVUPD Z14, 128(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z15, (AX)
+	VMOVUPD Z16, 64(AX)
+	VMOVUPD Z17, 128(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z18, (AX)
+	VMOVUPD Z19, 64(AX)
+	VMOVUPD Z20, 128(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z21, (AX)
+	VMOVUPD Z22, 64(AX)
+	VMOVUPD Z23, 128(AX)
+	ADDQ    CX, AX
+	ADDQ    $0x40, DX
+	SUBQ    $0x08, SI
+	JMP     group
+
+rest:
+	TESTQ  $0x00000004, SI
+	JZ     not4
+	CMPB   cont+112(FP), $0x00
+	JNE    cont4
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z1, Z1, Z1
+	VPXORQ Z2, Z2, Z2
+	VPXORQ Z3, Z3, Z3
+	VPXORQ Z4, Z4, Z4
+	VPXORQ Z5, Z5, Z5
+	VPXORQ Z6, Z6, Z6
+	VPXORQ Z7, Z7, Z7
+	VPXORQ Z8, Z8, Z8
+	VPXORQ Z9, Z9, Z9
+	VPXORQ Z10, Z10, Z10
+	VPXORQ Z11, Z11, Z11
+	JMP    sum4
+
+cont4:
+	MOVQ    AX, R9
+	VMOVUPD (R9), Z0
+	VMOVUPD 64(R9), Z1
+	VMOVUPD 128(R9), Z2
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z3
+	VMOVUPD 64(R9), Z4
+	VMOVUPD 128(R9), Z5
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z6
+	VMOVUPD 64(R9), Z7
+	VMOVUPD 128(R9), Z8
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z9
+	VMOVUPD 64(R9), Z10
+	VMOVUPD 128(R9), Z11
+	ADDQ    CX, R9
+
+sum4:
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
+
+t4:
+	CMPQ         R10, $0x02
+	JLT          last4
+	VMOVUPD      (R9), Z24
+	VMOVUPD      64(R9), Z25
+	VMOVUPD      128(R9), Z26
+	VBROADCASTSD (R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z0, Z0
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z1, Z1
+	VMULPD       Z26, Z27, Z28
+	VADDPD       Z28, Z2, Z2
+	VBROADCASTSD 8(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z3, Z3
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z4, Z4
+	VMULPD       Z26, Z27, Z28
+	VADDPD       Z28, Z5, Z5
+	VBROADCASTSD 16(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z6, Z6
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z7, Z7
+	VMULPD       Z26, Z27, Z28
+	VADDPD       Z28, Z8, Z8
+	VBROADCASTSD 24(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z9, Z9
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z10, Z10
+	VMULPD       Z26, Z27, Z28
+	VADDPD       Z28, Z11, Z11
+	VMOVUPD      (R9)(DI*1), Z24
+	VMOVUPD      64(R9)(DI*1), Z25
+	VMOVUPD      128(R9)(DI*1), Z26
+	VBROADCASTSD (R8)(BX*1), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z0, Z0
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z1, Z1
+	VMULPD       Z26, Z27, Z28
+	VADDPD       Z28, Z2, Z2
+	VBROADCASTSD 8(R8)(BX*1), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z3, Z3
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z4, Z4
+	VMULPD       Z26, Z27, Z28
+	VADDPD       Z28, Z5, Z5
+	VBROADCASTSD 16(R8)(BX*1), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z6, Z6
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z7, Z7
+	VMULPD       Z26, Z27, Z28
+	VADDPD       Z28, Z8, Z8
+	VBROADCASTSD 24(R8)(BX*1), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z9, Z9
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z10, Z10
+	VMULPD       Z26, Z27, Z28
+	VADDPD       Z28, Z11, Z11
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t4
+
+last4:
+	TESTQ        R10, R10
+	JZ           store4
+	VMOVUPD      (R9), Z24
+	VMOVUPD      64(R9), Z25
+	VMOVUPD      128(R9), Z26
+	VBROADCASTSD (R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z0, Z0
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z1, Z1
+	VMULPD       Z26, Z27, Z28
+	VADDPD       Z28, Z2, Z2
+	VBROADCASTSD 8(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z3, Z3
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z4, Z4
+	VMULPD       Z26, Z27, Z28
+	VADDPD       Z28, Z5, Z5
+	VBROADCASTSD 16(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z6, Z6
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z7, Z7
+	VMULPD       Z26, Z27, Z28
+	VADDPD       Z28, Z8, Z8
+	VBROADCASTSD 24(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z9, Z9
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z10, Z10
+	VMULPD       Z26, Z27, Z28
+	VADDPD       Z28, Z11, Z11
+
+store4:
+	VMOVUPD Z0, (AX)
+	VMOVUPD Z1, 64(AX)
+	VMOVUPD Z2, 128(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z3, (AX)
+	VMOVUPD Z4, 64(AX)
+	VMOVUPD Z5, 128(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z6, (AX)
+	VMOVUPD Z7, 64(AX)
+	VMOVUPD Z8, 128(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z9, (AX)
+	VMOVUPD Z10, 64(AX)
+	VMOVUPD Z11, 128(AX)
+	ADDQ    CX, AX
+	ADDQ    $0x20, DX
+
+not4:
+	TESTQ  $0x00000002, SI
+	JZ     not2
+	CMPB   cont+112(FP), $0x00
+	JNE    cont2
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z1, Z1, Z1
+	VPXORQ Z2, Z2, Z2
+	VPXORQ Z3, Z3, Z3
+	VPXORQ Z4, Z4, Z4
+	VPXORQ Z5, Z5, Z5
+	JMP    sum2
+
+cont2:
+	MOVQ    AX, R9
+	VMOVUPD (R9), Z0
+	VMOVUPD 64(R9), Z1
+	VMOVUPD 128(R9), Z2
+	ADDQ    CX, R9
+	VMOVUPD (R9), Z3
+	VMOVUPD 64(R9), Z4
+	VMOVUPD 128(R9), Z5
+	ADDQ    CX, R9
+
+sum2:
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
+
+t2:
+	CMPQ         R10, $0x02
+	JLT          last2
+	VMOVUPD      (R9), Z24
+	VMOVUPD      64(R9), Z25
+	VMOVUPD      128(R9), Z26
+	VBROADCASTSD (R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z0, Z0
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z1, Z1
+	VMULPD       Z26, Z27, Z28
+	VADDPD       Z28, Z2, Z2
+	VBROADCASTSD 8(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z3, Z3
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z4, Z4
+	VMULPD       Z26, Z27, Z28
+	VADDPD       Z28, Z5, Z5
+	VMOVUPD      (R9)(DI*1), Z24
+	VMOVUPD      64(R9)(DI*1), Z25
+	VMOVUPD      128(R9)(DI*1), Z26
+	VBROADCASTSD (R8)(BX*1), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z0, Z0
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z1, Z1
+	VMULPD       Z26, Z27, Z28
+	VADDPD       Z28, Z2, Z2
+	VBROADCASTSD 8(R8)(BX*1), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z3, Z3
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z4, Z4
+	VMULPD       Z26, Z27, Z28
+	VADDPD       Z28, Z5, Z5
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t2
+
+last2:
+	TESTQ        R10, R10
+	JZ           store2
+	VMOVUPD      (R9), Z24
+	VMOVUPD      64(R9), Z25
+	VMOVUPD      128(R9), Z26
+	VBROADCASTSD (R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z0, Z0
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z1, Z1
+	VMULPD       Z26, Z27, Z28
+	VADDPD       Z28, Z2, Z2
+	VBROADCASTSD 8(R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z3, Z3
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z4, Z4
+	VMULPD       Z26, Z27, Z28
+	VADDPD       Z28, Z5, Z5
+
+store2:
+	VMOVUPD Z0, (AX)
+	VMOVUPD Z1, 64(AX)
+	VMOVUPD Z2, 128(AX)
+	ADDQ    CX, AX
+	VMOVUPD Z3, (AX)
+	VMOVUPD Z4, 64(AX)
+	VMOVUPD Z5, 128(AX)
+	ADDQ    CX, AX
+	ADDQ    $0x10, DX
+
+not2:
+	TESTQ  $0x00000001, SI
+	JZ     not1
+	CMPB   cont+112(FP), $0x00
+	JNE    cont1
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z1, Z1, Z1
+	VPXORQ Z2, Z2, Z2
+	JMP    sum1
+
+cont1:
+	MOVQ    AX, R9
+	VMOVUPD (R9), Z0
+	VMOVUPD 64(R9), Z1
+	VMOVUPD 128(R9), Z2
+	ADDQ    CX, R9
+
+sum1:
+	MOVQ DX, R8
+	MOVQ b_base+72(FP), R9
+	MOVQ n+104(FP), R10
+
+t1:
+	CMPQ         R10, $0x02
+	JLT          last1
+	VMOVUPD      (R9), Z24
+	VMOVUPD      64(R9), Z25
+	VMOVUPD      128(R9), Z26
+	VBROADCASTSD (R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z0, Z0
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z1, Z1
+	VMULPD       Z26, Z27, Z28
+	VADDPD       Z28, Z2, Z2
+	VMOVUPD      (R9)(DI*1), Z24
+	VMOVUPD      64(R9)(DI*1), Z25
+	VMOVUPD      128(R9)(DI*1), Z26
+	VBROADCASTSD (R8)(BX*1), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z0, Z0
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z1, Z1
+	VMULPD       Z26, Z27, Z28
+	VADDPD       Z28, Z2, Z2
+	LEAQ         (R8)(BX*2), R8
+	LEAQ         (R9)(DI*2), R9
+	SUBQ         $0x02, R10
+	JMP          t1
+
+last1:
+	TESTQ        R10, R10
+	JZ           store1
+	VMOVUPD      (R9), Z24
+	VMOVUPD      64(R9), Z25
+	VMOVUPD      128(R9), Z26
+	VBROADCASTSD (R8), Z27
+	VMULPD       Z24, Z27, Z28
+	VADDPD       Z28, Z0, Z0
+	VMULPD       Z25, Z27, Z28
+	VADDPD       Z28, Z1, Z1
+	VMULPD       Z26, Z27, Z28
+	VADDPD       Z28, Z2, Z2
+
+store1:
+	VMOVUPD Z0, (AX)
+	VMOVUPD Z1, 64(AX)
+	VMOVUPD Z2, 128(AX)
+	ADDQ    CX, AX
+	ADDQ    $0x08, DX
+
+not1:
+	VZEROUPPER
+	RET

@@ -1,18 +1,20 @@
-// Command gendense512 writes the AVX-512 row kernels of package dense
-// (kernels512_amd64.s, its stubs and the dispatch table). Run it with `go generate` in
+// Command gendense512 writes the AVX-512 row and column kernels of package dense
+// (kernels512_amd64.s, its stubs and the dispatch tables). Run it with `go generate` in
 // package dense.
 //
 // Each kernel computes each output entry with the same IEEE operations in the same order
-// as the Go kernel rowMul (kernels_gen.go) and the AVX2 kernel: one lane per output
-// column, each product rounded before it is added (no fused multiply-add), the sum over
-// the inner dimension from +0 in order. So it gives the same bits. The speed comes from 8
-// columns per instruction and from the 32 vector registers, which hold up to 8 output
-// rows' sums at once, so that each load of the small operand serves 8 rows.
+// as the Go kernel it replaces (rowMul, colAcc in kernels_gen.go) and the AVX2 kernel:
+// one lane per output column, each product rounded before it is added (no fused
+// multiply-add), each sum in order of the index summed over. So it gives the same bits.
+// The speed comes from 8 columns per instruction and from the 32 vector registers, which
+// hold up to 8 output rows' sums at once, so that each load of the row shared by those
+// rows serves 8 of them.
 package main
 
 import (
 	"flag"
 	"fmt"
+	"log"
 
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
@@ -32,17 +34,28 @@ func main() {
 	for w := 1; w <= widest; w++ {
 		rowKernel(w)
 	}
+	for w := 1; w <= widest; w++ {
+		colKernel(w)
+	}
 	Generate()
 	if *tables != "" {
 		vec.WriteTablesAt(*tables, "asm/gendense512", "dense", "AVX-512",
-			fmt.Sprintf("// widestAVX512 is the widest AVX-512 row kernel.\nconst widestAVX512 = %d\n", widest),
-			[]vec.Table{{Var: "rowMulAVX512", Bound: "widestAVX512",
-				Sig: "func(out []float64, ds int, a []float64, as int, b []float64, bs, k, rows int)",
-				Max: widest, Name: rowName}})
+			fmt.Sprintf("// widestAVX512 is the widest AVX-512 row and column kernel.\nconst widestAVX512 = %d\n", widest),
+			[]vec.Table{
+				{Var: "rowMulAVX512", Bound: "widestAVX512",
+					Sig: "func(out []float64, ds int, a []float64, as int, b []float64, bs, k, rows int)",
+					Max: widest, Name: rowName},
+				{Var: "colAccAVX512", Bound: "widestAVX512",
+					Sig: "func(out []float64, ds int, x []float64, xs, k int, b []float64, bs, n int, cont bool)",
+					Max: widest, Name: colName},
+			})
 	}
 }
 
+// rowName and colName name the kernels of width w.
 func rowName(w int) string { return fmt.Sprintf("rowMul%dAVX512", w) }
+
+func colName(w int) string { return fmt.Sprintf("colAcc%dAVX512", w) }
 
 // seg is a run of n ∈ {8, 4, 2, 1} lanes starting at column off.
 type seg struct{ off, n int }
@@ -265,4 +278,122 @@ func rowKernel(w int) {
 	Label("done")
 	VZEROUPPER()
 	RET()
+}
+
+// colKernel emits colAcc of width w: for each p < k, out[p·ds : p·ds+w] =
+// Σ_{t<n} x[t·xs+p]·b[t·bs : t·bs+w], each sum in order of t from +0 or (cont) from the
+// value out holds, as the Go kernel does. The p are done P at a time, then the last k % P
+// in groups of 4, 2 and 1 (its binary digits); for each t, b's row t is loaded into
+// registers once and serves the P outputs, each broadcasting its x[t·xs+p].
+func colKernel(w int) {
+	name := colName(w)
+	TEXT(name, NOSPLIT, "func(out []float64, ds int, x []float64, xs, k int, b []float64, bs, n int, cont bool)")
+	Pragma("noescape")
+	Doc(fmt.Sprintf("%s is the AVX-512 form of colAcc%d, with the same results.", name, w))
+	P := group(len(segs(w)))
+
+	outp := Load(Param("out").Base(), GP64())
+	ds8 := Load(Param("ds"), GP64())
+	SHLQ(U8(3), ds8)
+	xp := Load(Param("x").Base(), GP64())
+	xs8 := Load(Param("xs"), GP64())
+	SHLQ(U8(3), xs8)
+	krem := Load(Param("k"), GP64())
+	bs8 := Load(Param("bs"), GP64())
+	SHLQ(U8(3), bs8)
+	xt, bt, cnt := GP64(), GP64(), GP64()
+	accs := make([]row, P)
+	for i := range accs {
+		accs[i] = newRow(w)
+	}
+	brow := newRow(w)
+	v, tmp := ZMM(), ZMM()
+	cont, err := Param("cont").Resolve()
+	if err != nil {
+		log.Fatal(err)
+	}
+
+	body := func(g int, lbl string) {
+		CMPB(cont.Addr, U8(0))
+		JNE(LabelRef("cont" + lbl))
+		for i := 0; i < g; i++ {
+			accs[i].zero()
+		}
+		JMP(LabelRef("sum" + lbl))
+		Label("cont" + lbl)
+		MOVQ(outp, bt)
+		for i := 0; i < g; i++ {
+			accs[i].load(Mem{Base: bt})
+			ADDQ(ds8, bt)
+		}
+		Label("sum" + lbl)
+		MOVQ(xp, xt)
+		Load(Param("b").Base(), bt)
+		Load(Param("n"), cnt)
+		// step emits the work of row t (off 0) or t+1 (off 1), in order.
+		step := func(off int) {
+			if off == 0 {
+				brow.load(Mem{Base: bt})
+			} else {
+				brow.load(Mem{Base: bt, Index: bs8, Scale: 1})
+			}
+			for i := 0; i < g; i++ {
+				if off == 0 {
+					VBROADCASTSD(Mem{Base: xt, Disp: 8 * i}, v)
+				} else {
+					VBROADCASTSD(Mem{Base: xt, Index: xs8, Scale: 1, Disp: 8 * i}, v)
+				}
+				accs[i].addScaled(v, tmp, brow)
+			}
+		}
+		// Two rows a pass, then the last one if n is odd.
+		Label("t" + lbl)
+		CMPQ(cnt, U8(2))
+		JLT(LabelRef("last" + lbl))
+		step(0)
+		step(1)
+		LEAQ(Mem{Base: xt, Index: xs8, Scale: 2}, xt)
+		LEAQ(Mem{Base: bt, Index: bs8, Scale: 2}, bt)
+		SUBQ(U8(2), cnt)
+		JMP(LabelRef("t" + lbl))
+		Label("last" + lbl)
+		TESTQ(cnt, cnt)
+		JZ(LabelRef("store" + lbl))
+		step(0)
+		Label("store" + lbl)
+		for i := 0; i < g; i++ {
+			accs[i].store(Mem{Base: outp})
+			ADDQ(ds8, outp)
+		}
+		ADDQ(U8(8*g), xp)
+	}
+	groups(krem, P, body)
+	VZEROUPPER()
+	RET()
+}
+
+// groups emits a loop that runs body(P, "G") while count ≥ P, subtracting P each time,
+// then body(g, label) for each g of 4, 2 and 1 (below P) that is a binary digit of the
+// remainder (count is left unchanged there), and ends at label "done". body's labels must
+// be suffixed with its lbl argument. It emits at most four bodies, where vec.Groups emits
+// one per remainder.
+func groups(count reg.Register, P int, body func(g int, lbl string)) {
+	Label("group")
+	CMPQ(count, U8(P))
+	JLT(LabelRef("rest"))
+	body(P, "G")
+	SUBQ(U8(P), count)
+	JMP(LabelRef("group"))
+	Label("rest")
+	for _, g := range []int{4, 2, 1} {
+		if g >= P {
+			continue
+		}
+		lbl := fmt.Sprint(g)
+		TESTQ(U32(g), count)
+		JZ(LabelRef("not" + lbl))
+		body(g, lbl)
+		Label("not" + lbl)
+	}
+	Label("done")
 }
