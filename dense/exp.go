@@ -87,9 +87,26 @@ const (
 // exponential is written out and interleaved over pairs of entries, so that the processor
 // overlaps their long dependency chains. Elsewhere it evaluates 1/(1+e) and
 // e/((1+e)·(1+e)) literally, so that where (1+e)² overflows σ' is 0 as that expression
-// gives. len(fp) must be at least len(f). Where useAVX2, the AVX2 kernel does the
-// groups of 4 entries within the fast path, with the same results.
+// gives. len(fp) must be at least len(f). Where useAVX512, the AVX-512 kernel does the
+// groups of 8 entries within the fast path, and where useAVX2, the AVX2 kernel the groups
+// of 4 left, with the same results.
 func sigmoid(f, fp []float64) {
+	fp = fp[:len(f)]
+	for useAVX512 && len(f) >= 8 {
+		n := sigmoidAVX512(f, fp, &exp2Table)
+		if n+8 > len(f) {
+			f, fp = f[n:], fp[n:]
+			break
+		}
+		// f[n:n+8] has an entry outside the fast path.
+		sigmoid4(f[n:n+8], fp[n:n+8])
+		f, fp = f[n+8:], fp[n+8:]
+	}
+	sigmoid4(f, fp)
+}
+
+// sigmoid4 is sigmoid by the AVX2 kernel, where useAVX2, and in Go.
+func sigmoid4(f, fp []float64) {
 	fp = fp[:len(f)]
 	for useAVX2 && len(f) >= 4 {
 		n := sigmoidAVX2(f, fp, &exp2Table)

@@ -243,3 +243,10 @@ func colAcc23AVX512(out []float64, ds int, x []float64, xs int, k int, b []float
 //
 //go:noescape
 func colAcc24AVX512(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, n int, cont bool)
+
+// sigmoidAVX512 does what sigmoid does, with the same results, for the entries of f
+// before the first group of 8 (f[8g:8g+8]) with an entry outside sigmoid's fast path,
+// and returns how many entries it did (a multiple of 8). len(fp) must be at least len(f).
+//
+//go:noescape
+func sigmoidAVX512(f []float64, fp []float64, tbl *[32]float64) int

@@ -21333,3 +21333,196 @@ store1:
 not1:
 	VZEROUPPER
 	RET
+
+// func sigmoidAVX512(f []float64, fp []float64, tbl *[32]float64) int
+// Requires: AVX, AVX2, AVX512F, AVX512VL
+TEXT ·sigmoidAVX512(SB), NOSPLIT, $0-64
+	MOVQ    f_base+0(FP), AX
+	MOVQ    f_len+8(FP), CX
+	MOVQ    fp_base+24(FP), DX
+	MOVQ    tbl+48(FP), BX
+	XORQ    SI, SI
+	VPXORD  Y0, Y0, Y0
+	VMOVUPD (BX), Z1
+	VMOVUPD 64(BX), Z2
+	VMOVUPD 128(BX), Z3
+	VMOVUPD 192(BX), Z4
+
+pair:
+	LEAQ          16(SI), BX
+	CMPQ          BX, CX
+	JGT           single
+	VMOVUPD       (AX)(SI*8), Z5
+	VMOVUPD       64(AX)(SI*8), Z8
+	VMULPD.BCST   sigmoidConsts512<>+0(SB), Z5, Z6
+	VMULPD.BCST   sigmoidConsts512<>+0(SB), Z8, Z9
+	VADDPD.BCST   sigmoidConsts512<>+8(SB), Z6, Z6
+	VADDPD.BCST   sigmoidConsts512<>+8(SB), Z9, Z9
+	VSUBPD.BCST   sigmoidConsts512<>+8(SB), Z6, Z6
+	VSUBPD.BCST   sigmoidConsts512<>+8(SB), Z9, Z9
+	VCMPPD.BCST   $0x1d, sigmoidConsts512<>+88(SB), Z6, K1
+	VCMPPD.BCST   $0x1d, sigmoidConsts512<>+88(SB), Z9, K3
+	VCMPPD.BCST   $0x12, sigmoidConsts512<>+96(SB), Z6, K2
+	VCMPPD.BCST   $0x12, sigmoidConsts512<>+96(SB), Z9, K4
+	KANDW         K1, K2, K1
+	KANDW         K3, K4, K3
+	KMOVW         K1, BX
+	CMPL          BX, $0x000000ff
+	JNE           done
+	KMOVW         K3, BX
+	CMPL          BX, $0x000000ff
+	JNE           done
+	VMULPD.BCST   sigmoidConsts512<>+16(SB), Z6, Z7
+	VMULPD.BCST   sigmoidConsts512<>+16(SB), Z9, Z10
+	VSUBPD        Z5, Z7, Z7
+	VSUBPD        Z8, Z10, Z10
+	VMULPD.BCST   sigmoidConsts512<>+24(SB), Z6, Z5
+	VMULPD.BCST   sigmoidConsts512<>+24(SB), Z9, Z8
+	VADDPD        Z5, Z7, Z7
+	VADDPD        Z8, Z10, Z10
+	VCVTTPD2DQ    Z6, Y6
+	VCVTTPD2DQ    Z9, Y16
+	VPSUBD        Y6, Y0, Y6
+	VPSUBD        Y16, Y0, Y16
+	VADDPD.BCST   sigmoidConsts512<>+32(SB), Z7, Z9
+	VADDPD.BCST   sigmoidConsts512<>+32(SB), Z10, Z13
+	VMULPD        Z9, Z9, Z9
+	VMULPD        Z13, Z13, Z13
+	VMULPD.BCST   sigmoidConsts512<>+40(SB), Z7, Z5
+	VMULPD.BCST   sigmoidConsts512<>+40(SB), Z10, Z8
+	VADDPD.BCST   sigmoidConsts512<>+48(SB), Z5, Z5
+	VADDPD.BCST   sigmoidConsts512<>+48(SB), Z8, Z8
+	VMULPD.BCST   sigmoidConsts512<>+56(SB), Z7, Z11
+	VMULPD.BCST   sigmoidConsts512<>+56(SB), Z10, Z14
+	VADDPD.BCST   sigmoidConsts512<>+64(SB), Z11, Z11
+	VADDPD.BCST   sigmoidConsts512<>+64(SB), Z14, Z14
+	VMULPD.BCST   sigmoidConsts512<>+72(SB), Z9, Z12
+	VMULPD.BCST   sigmoidConsts512<>+72(SB), Z13, Z15
+	VADDPD        Z12, Z11, Z11
+	VADDPD        Z15, Z14, Z14
+	VMULPD        Z11, Z9, Z11
+	VMULPD        Z14, Z13, Z14
+	VADDPD        Z11, Z5, Z5
+	VADDPD        Z14, Z8, Z8
+	VMULPD        Z5, Z9, Z5
+	VMULPD        Z8, Z13, Z8
+	VADDPD        Z5, Z7, Z5
+	VADDPD        Z8, Z10, Z8
+	VPANDD.BCST   sigmoidConsts512<>+104(SB), Y6, Y10
+	VPANDD.BCST   sigmoidConsts512<>+104(SB), Y16, Y7
+	VPMOVZXDQ     Y10, Z12
+	VPMOVZXDQ     Y7, Z15
+	VMOVDQU64     Z12, Z9
+	VMOVDQU64     Z15, Z11
+	VPERMI2PD     Z2, Z1, Z12
+	VPERMI2PD     Z2, Z1, Z15
+	VPERMI2PD     Z4, Z3, Z9
+	VPERMI2PD     Z4, Z3, Z11
+	VPTESTMD.BCST sigmoidConsts512<>+112(SB), Y10, K1
+	VPTESTMD.BCST sigmoidConsts512<>+112(SB), Y7, K2
+	VBLENDMPD     Z9, Z12, K1, Z12
+	VBLENDMPD     Z11, Z15, K2, Z15
+	VMULPD        Z5, Z12, Z5
+	VMULPD        Z8, Z15, Z8
+	VADDPD        Z5, Z12, Z5
+	VADDPD        Z8, Z15, Z8
+	VPSRAD        $0x05, Y6, Y10
+	VPSRAD        $0x05, Y16, Y7
+	VPMOVSXDQ     Y10, Z11
+	VPMOVSXDQ     Y7, Z14
+	VPSLLQ        $0x34, Z11, Z11
+	VPSLLQ        $0x34, Z14, Z14
+	VPADDQ        Z11, Z5, Z6
+	VPADDQ        Z14, Z8, Z7
+	VADDPD.BCST   sigmoidConsts512<>+80(SB), Z6, Z5
+	VADDPD.BCST   sigmoidConsts512<>+80(SB), Z7, Z8
+	VBROADCASTSD  sigmoidConsts512<>+80(SB), Z11
+	VBROADCASTSD  sigmoidConsts512<>+80(SB), Z14
+	VDIVPD        Z5, Z11, Z5
+	VDIVPD        Z8, Z14, Z8
+	VMULPD        Z5, Z6, Z6
+	VMULPD        Z8, Z7, Z7
+	VMULPD        Z5, Z6, Z6
+	VMULPD        Z8, Z7, Z7
+	VMOVUPD       Z5, (AX)(SI*8)
+	VMOVUPD       Z8, 64(AX)(SI*8)
+	VMOVUPD       Z6, (DX)(SI*8)
+	VMOVUPD       Z7, 64(DX)(SI*8)
+	ADDQ          $0x10, SI
+	JMP           pair
+
+single:
+	LEAQ          8(SI), BX
+	CMPQ          BX, CX
+	JGT           done
+	VMOVUPD       (AX)(SI*8), Z5
+	VMULPD.BCST   sigmoidConsts512<>+0(SB), Z5, Z6
+	VADDPD.BCST   sigmoidConsts512<>+8(SB), Z6, Z6
+	VSUBPD.BCST   sigmoidConsts512<>+8(SB), Z6, Z6
+	VCMPPD.BCST   $0x1d, sigmoidConsts512<>+88(SB), Z6, K1
+	VCMPPD.BCST   $0x12, sigmoidConsts512<>+96(SB), Z6, K2
+	KANDW         K1, K2, K1
+	KMOVW         K1, BX
+	CMPL          BX, $0x000000ff
+	JNE           done
+	VMULPD.BCST   sigmoidConsts512<>+16(SB), Z6, Z7
+	VSUBPD        Z5, Z7, Z7
+	VMULPD.BCST   sigmoidConsts512<>+24(SB), Z6, Z5
+	VADDPD        Z5, Z7, Z7
+	VCVTTPD2DQ    Z6, Y6
+	VPSUBD        Y6, Y0, Y6
+	VADDPD.BCST   sigmoidConsts512<>+32(SB), Z7, Z9
+	VMULPD        Z9, Z9, Z9
+	VMULPD.BCST   sigmoidConsts512<>+40(SB), Z7, Z5
+	VADDPD.BCST   sigmoidConsts512<>+48(SB), Z5, Z5
+	VMULPD.BCST   sigmoidConsts512<>+56(SB), Z7, Z11
+	VADDPD.BCST   sigmoidConsts512<>+64(SB), Z11, Z11
+	VMULPD.BCST   sigmoidConsts512<>+72(SB), Z9, Z12
+	VADDPD        Z12, Z11, Z11
+	VMULPD        Z11, Z9, Z11
+	VADDPD        Z11, Z5, Z5
+	VMULPD        Z5, Z9, Z5
+	VADDPD        Z5, Z7, Z5
+	VPANDD.BCST   sigmoidConsts512<>+104(SB), Y6, Y10
+	VPMOVZXDQ     Y10, Z12
+	VMOVDQU64     Z12, Z9
+	VPERMI2PD     Z2, Z1, Z12
+	VPERMI2PD     Z4, Z3, Z9
+	VPTESTMD.BCST sigmoidConsts512<>+112(SB), Y10, K1
+	VBLENDMPD     Z9, Z12, K1, Z12
+	VMULPD        Z5, Z12, Z5
+	VADDPD        Z5, Z12, Z5
+	VPSRAD        $0x05, Y6, Y10
+	VPMOVSXDQ     Y10, Z11
+	VPSLLQ        $0x34, Z11, Z11
+	VPADDQ        Z11, Z5, Z6
+	VADDPD.BCST   sigmoidConsts512<>+80(SB), Z6, Z5
+	VBROADCASTSD  sigmoidConsts512<>+80(SB), Z11
+	VDIVPD        Z5, Z11, Z5
+	VMULPD        Z5, Z6, Z6
+	VMULPD        Z5, Z6, Z6
+	VMOVUPD       Z5, (AX)(SI*8)
+	VMOVUPD       Z6, (DX)(SI*8)
+	ADDQ          $0x08, SI
+
+done:
+	MOVQ SI, ret+56(FP)
+	VZEROUPPER
+	RET
+
+DATA sigmoidConsts512<>+0(SB)/8, $0x40471547652b82fe
+DATA sigmoidConsts512<>+8(SB)/8, $0x4338000000000000
+DATA sigmoidConsts512<>+16(SB)/8, $0x3f962e42fee00000
+DATA sigmoidConsts512<>+24(SB)/8, $0x3d9a39ef35793c76
+DATA sigmoidConsts512<>+32(SB)/8, $0x2d30000000000000
+DATA sigmoidConsts512<>+40(SB)/8, $0x3fc5555555555555
+DATA sigmoidConsts512<>+48(SB)/8, $0x3fe0000000000000
+DATA sigmoidConsts512<>+56(SB)/8, $0x3f81111111111111
+DATA sigmoidConsts512<>+64(SB)/8, $0x3fa5555555555555
+DATA sigmoidConsts512<>+72(SB)/8, $0x3f56c16c16c16c17
+DATA sigmoidConsts512<>+80(SB)/8, $0x3ff0000000000000
+DATA sigmoidConsts512<>+88(SB)/8, $0xc0cf8f8000000000
+DATA sigmoidConsts512<>+96(SB)/8, $0x40df8f8000000000
+DATA sigmoidConsts512<>+104(SB)/8, $0x0000001f0000001f
+DATA sigmoidConsts512<>+112(SB)/8, $0x0000001000000010
+GLOBL sigmoidConsts512<>(SB), RODATA|NOPTR, $120

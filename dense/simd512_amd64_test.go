@@ -104,6 +104,38 @@ func TestColAccLevelsMatchGo(t *testing.T) {
 	}
 }
 
+// TestSigmoidLevelsMatchGo holds sigmoid at every level this processor has to its Go form
+// bit for bit: exp's whole range (expArgs), each value outside the fast path in every lane
+// of a group of 8 and of either group of a pair of groups, every length remainder (cut
+// 0…8 entries from the end) and start offsets 0…3.
+func TestSigmoidLevelsMatchGo(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 10))
+	zs := expArgs(rng)
+	for _, extra := range []float64{-349.9, -350.1, -351, -360, 700.9, 701, 750, math.NaN(), math.Inf(1)} {
+		for lane := 0; lane < 16; lane++ {
+			g := []float64{0.5, -0.25, 3, -7, 1e-9, -40, 100, -300, 0, 2, -2, 9, -9, 0.1, 600, -0.1}
+			g[lane] = extra
+			zs = append(zs, g...)
+		}
+	}
+	for _, l := range levels() {
+		for cut := 0; cut <= 8; cut++ {
+			for start := 0; start < 4; start++ {
+				z := zs[start : len(zs)-cut]
+				f, fp := append([]float64(nil), z...), make([]float64, len(z))
+				wf, wp := append([]float64(nil), z...), make([]float64, len(z))
+				withLevel(l, func() { sigmoid(f, fp) })
+				sigmoidGo(wf, wp)
+				for i := range z {
+					if !sameBits(f[i], wf[i]) || !sameBits(fp[i], wp[i]) {
+						t.Fatalf("%v: sigmoid(%v) = %v, %v; Go gives %v, %v", l, z[i], f[i], fp[i], wf[i], wp[i])
+					}
+				}
+			}
+		}
+	}
+}
+
 // spread returns n values ±u·10^e, u uniform in [1, 2), e in −8…8.
 func spread(rng *rand.Rand, n int) []float64 {
 	x := make([]float64, n)
@@ -246,5 +278,26 @@ func BenchmarkTMulLevels(b *testing.B) {
 				})
 			})
 		}
+	}
+}
+
+// BenchmarkSigmoidLevels times sigmoid of 2¹⁴ entries in its fast path (NAGC's f(UH)
+// values), one call per iteration, at every level this processor has.
+func BenchmarkSigmoidLevels(b *testing.B) {
+	rng := rand.New(rand.NewPCG(2, 5))
+	z := make([]float64, 1<<14)
+	for i := range z {
+		z[i] = 20*rng.Float64() - 10
+	}
+	f, fp := make([]float64, len(z)), make([]float64, len(z))
+	for _, lv := range levels() {
+		b.Run(lv.String(), func(b *testing.B) {
+			withLevel(lv, func() {
+				for b.Loop() {
+					copy(f, z)
+					sigmoid(f, fp)
+				}
+			})
+		})
 	}
 }

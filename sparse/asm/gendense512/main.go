@@ -1,4 +1,4 @@
-// Command gendense512 writes the AVX-512 row and column kernels of package dense
+// Command gendense512 writes the AVX-512 row and column kernels and the sigmoid of package dense
 // (kernels512_amd64.s, its stubs and the dispatch tables). Run it with `go generate` in
 // package dense.
 //
@@ -37,6 +37,7 @@ func main() {
 	for w := 1; w <= widest; w++ {
 		colKernel(w)
 	}
+	sigmoidKernel()
 	Generate()
 	if *tables != "" {
 		vec.WriteTablesAt(*tables, "asm/gendense512", "dense", "AVX-512",
