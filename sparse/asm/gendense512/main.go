@@ -1,6 +1,6 @@
-// Command gendense512 writes the AVX-512 row and column kernels and the sigmoid of package dense
-// (kernels512_amd64.s, its stubs and the dispatch tables). Run it with `go generate` in
-// package dense.
+// Command gendense512 writes the AVX-512 row and column kernels and the sigmoid of
+// package dense (kernels512_amd64.s, its stubs and the dispatch tables). Run it with
+// `go generate` in package dense.
 //
 // Each kernel computes each output entry with the same IEEE operations in the same order
 // as the Go kernel it replaces (rowMul, colAcc in kernels_gen.go) and the AVX2 kernel:
@@ -58,100 +58,6 @@ func rowName(w int) string { return fmt.Sprintf("rowMul%dAVX512", w) }
 
 func colName(w int) string { return fmt.Sprintf("colAcc%dAVX512", w) }
 
-// seg is a run of n ∈ {8, 4, 2, 1} lanes starting at column off.
-type seg struct{ off, n int }
-
-// segs cuts w columns into segments of 8 lanes, then at most one each of 4, 2 and 1.
-func segs(w int) []seg {
-	var s []seg
-	off := 0
-	for ; off+8 <= w; off += 8 {
-		s = append(s, seg{off, 8})
-	}
-	for _, n := range []int{4, 2, 1} {
-		if off+n <= w {
-			s = append(s, seg{off, n})
-			off += n
-		}
-	}
-	return s
-}
-
-// row is a w-column row in registers: a ZMM, YMM or XMM register per segment.
-type row struct {
-	segs []seg
-	regs []reg.VecVirtual
-}
-
-func newRow(w int) row {
-	r := row{segs: segs(w)}
-	for _, s := range r.segs {
-		switch s.n {
-		case 8:
-			r.regs = append(r.regs, ZMM())
-		case 4:
-			r.regs = append(r.regs, YMM())
-		default:
-			r.regs = append(r.regs, XMM())
-		}
-	}
-	return r
-}
-
-func (r row) zero() {
-	for i, s := range r.segs {
-		x := r.regs[i]
-		if s.n == 8 {
-			VPXORQ(x, x, x)
-		} else {
-			VXORPD(x, x, x)
-		}
-	}
-}
-
-func (r row) load(m Mem) {
-	for i, s := range r.segs {
-		at := m.Offset(8 * s.off)
-		if s.n == 1 {
-			VMOVSD(at, r.regs[i])
-		} else {
-			VMOVUPD(at, r.regs[i])
-		}
-	}
-}
-
-func (r row) store(m Mem) {
-	for i, s := range r.segs {
-		at := m.Offset(8 * s.off)
-		if s.n == 1 {
-			VMOVSD(r.regs[i], at)
-		} else {
-			VMOVUPD(r.regs[i], at)
-		}
-	}
-}
-
-// addScaled sets r = r + v·b lane by lane, each product rounded before the addition; v
-// holds the scale in every lane of a ZMM register and tmp is a ZMM scratch register.
-func (r row) addScaled(v, tmp reg.VecVirtual, b row) {
-	for i, s := range r.segs {
-		switch s.n {
-		case 8:
-			VMULPD(b.regs[i], v, tmp)
-			VADDPD(tmp, r.regs[i], r.regs[i])
-		case 4:
-			VMULPD(b.regs[i], v.AsY(), tmp.AsY())
-			VADDPD(tmp.AsY(), r.regs[i], r.regs[i])
-		case 2:
-			VMULPD(b.regs[i], v.AsX(), tmp.AsX())
-			VADDPD(tmp.AsX(), r.regs[i], r.regs[i])
-		default:
-			VMULSD(b.regs[i], v.AsX(), tmp.AsX())
-			VADDSD(tmp.AsX(), r.regs[i], r.regs[i])
-		}
-	}
-}
-
 // group returns how many rows of nseg accumulators fit in the 32 vector registers beside
 // the small operand's row (nseg) and two temporaries, at most 8.
 func group(nseg int) int {
@@ -171,7 +77,7 @@ func rowKernel(w int) {
 	TEXT(name, NOSPLIT, "func(out []float64, ds int, a []float64, as int, b []float64, bs, k, rows int)")
 	Pragma("noescape")
 	Doc(fmt.Sprintf("%s is the AVX-512 form of rowMul%d, with the same results.", name, w))
-	R := group(len(segs(w)))
+	R := group(len(vec.Segs512(w)))
 
 	outp := Load(Param("out").Base(), GP64())
 	ds8 := Load(Param("ds"), GP64())
@@ -202,16 +108,16 @@ func rowKernel(w int) {
 			return Mem{Base: base, Index: as3, Scale: 1}
 		}
 	}
-	accs := make([]row, R)
+	accs := make([]vec.Row512, R)
 	for r := range accs {
-		accs[r] = newRow(w)
+		accs[r] = vec.NewRow512(w)
 	}
-	brow := newRow(w)
+	brow := vec.NewRow512(w)
 	v, tmp := ZMM(), ZMM()
 
 	body := func(g int, lbl string) {
 		for r := 0; r < g; r++ {
-			accs[r].zero()
+			accs[r].Zero()
 		}
 		if g > 4 {
 			LEAQ(Mem{Base: a0, Index: as8, Scale: 4}, a4)
@@ -220,13 +126,13 @@ func rowKernel(w int) {
 		Load(Param("k"), cnt)
 		step := func(off int) {
 			if off == 0 {
-				brow.load(Mem{Base: bt})
+				brow.Load(Mem{Base: bt})
 			} else {
-				brow.load(Mem{Base: bt, Index: bs8, Scale: 1})
+				brow.Load(Mem{Base: bt, Index: bs8, Scale: 1})
 			}
 			for r := 0; r < g; r++ {
 				VBROADCASTSD(rowAt(r).Offset(8*off), v)
-				accs[r].addScaled(v, tmp, brow)
+				accs[r].AddScaled(v, tmp, brow)
 			}
 		}
 		adv := func(bytes int) {
@@ -252,7 +158,7 @@ func rowKernel(w int) {
 		Label("store" + lbl)
 		MOVQ(outp, bt)
 		for r := 0; r < g; r++ {
-			accs[r].store(Mem{Base: bt})
+			accs[r].Store(Mem{Base: bt})
 			ADDQ(ds8, bt)
 		}
 		MOVQ(bt, outp)
@@ -291,7 +197,7 @@ func colKernel(w int) {
 	TEXT(name, NOSPLIT, "func(out []float64, ds int, x []float64, xs, k int, b []float64, bs, n int, cont bool)")
 	Pragma("noescape")
 	Doc(fmt.Sprintf("%s is the AVX-512 form of colAcc%d, with the same results.", name, w))
-	P := group(len(segs(w)))
+	P := group(len(vec.Segs512(w)))
 
 	outp := Load(Param("out").Base(), GP64())
 	ds8 := Load(Param("ds"), GP64())
@@ -303,11 +209,11 @@ func colKernel(w int) {
 	bs8 := Load(Param("bs"), GP64())
 	SHLQ(U8(3), bs8)
 	xt, bt, cnt := GP64(), GP64(), GP64()
-	accs := make([]row, P)
+	accs := make([]vec.Row512, P)
 	for i := range accs {
-		accs[i] = newRow(w)
+		accs[i] = vec.NewRow512(w)
 	}
-	brow := newRow(w)
+	brow := vec.NewRow512(w)
 	v, tmp := ZMM(), ZMM()
 	cont, err := Param("cont").Resolve()
 	if err != nil {
@@ -318,13 +224,13 @@ func colKernel(w int) {
 		CMPB(cont.Addr, U8(0))
 		JNE(LabelRef("cont" + lbl))
 		for i := 0; i < g; i++ {
-			accs[i].zero()
+			accs[i].Zero()
 		}
 		JMP(LabelRef("sum" + lbl))
 		Label("cont" + lbl)
 		MOVQ(outp, bt)
 		for i := 0; i < g; i++ {
-			accs[i].load(Mem{Base: bt})
+			accs[i].Load(Mem{Base: bt})
 			ADDQ(ds8, bt)
 		}
 		Label("sum" + lbl)
@@ -334,9 +240,9 @@ func colKernel(w int) {
 		// step emits the work of row t (off 0) or t+1 (off 1), in order.
 		step := func(off int) {
 			if off == 0 {
-				brow.load(Mem{Base: bt})
+				brow.Load(Mem{Base: bt})
 			} else {
-				brow.load(Mem{Base: bt, Index: bs8, Scale: 1})
+				brow.Load(Mem{Base: bt, Index: bs8, Scale: 1})
 			}
 			for i := 0; i < g; i++ {
 				if off == 0 {
@@ -344,7 +250,7 @@ func colKernel(w int) {
 				} else {
 					VBROADCASTSD(Mem{Base: xt, Index: xs8, Scale: 1, Disp: 8 * i}, v)
 				}
-				accs[i].addScaled(v, tmp, brow)
+				accs[i].AddScaled(v, tmp, brow)
 			}
 		}
 		// Two rows a pass, then the last one if n is odd.
@@ -363,7 +269,7 @@ func colKernel(w int) {
 		step(0)
 		Label("store" + lbl)
 		for i := 0; i < g; i++ {
-			accs[i].store(Mem{Base: outp})
+			accs[i].Store(Mem{Base: outp})
 			ADDQ(ds8, outp)
 		}
 		ADDQ(U8(8*g), xp)
