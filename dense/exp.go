@@ -92,15 +92,8 @@ const (
 // of 4 left, with the same results.
 func sigmoid(f, fp []float64) {
 	fp = fp[:len(f)]
-	for useAVX512 && len(f) >= 8 {
-		n := sigmoidAVX512(f, fp, &exp2Table)
-		if n+8 > len(f) {
-			f, fp = f[n:], fp[n:]
-			break
-		}
-		// f[n:n+8] has an entry outside the fast path.
-		sigmoid4(f[n:n+8], fp[n:n+8])
-		f, fp = f[n+8:], fp[n+8:]
+	if useAVX512 {
+		f, fp = sigmoidGroups(f, fp, 8, sigmoidAVX512, sigmoid4)
 	}
 	sigmoid4(f, fp)
 }
@@ -108,17 +101,26 @@ func sigmoid(f, fp []float64) {
 // sigmoid4 is sigmoid by the AVX2 kernel, where useAVX2, and in Go.
 func sigmoid4(f, fp []float64) {
 	fp = fp[:len(f)]
-	for useAVX2 && len(f) >= 4 {
-		n := sigmoidAVX2(f, fp, &exp2Table)
-		if n+4 > len(f) {
-			f, fp = f[n:], fp[n:]
-			break
-		}
-		// f[n:n+4] has an entry outside the fast path.
-		sigmoidGo(f[n:n+4], fp[n:n+4])
-		f, fp = f[n+4:], fp[n+4:]
+	if useAVX2 {
+		f, fp = sigmoidGroups(f, fp, 4, sigmoidAVX2, sigmoidGo)
 	}
 	sigmoidGo(f, fp)
+}
+
+// sigmoidGroups runs the sigmoid kernel over f (and fp) in groups of g entries, handing
+// each group with an entry outside the kernel's fast path to other, and returns the
+// entries left (fewer than g).
+func sigmoidGroups(f, fp []float64, g int, kernel func(f, fp []float64, tbl *[32]float64) int, other func(f, fp []float64)) ([]float64, []float64) {
+	for len(f) >= g {
+		n := kernel(f, fp, &exp2Table)
+		if n+g > len(f) {
+			return f[n:], fp[n:]
+		}
+		// f[n:n+g] has an entry outside the fast path.
+		other(f[n:n+g], fp[n:n+g])
+		f, fp = f[n+g:], fp[n+g:]
+	}
+	return f, fp
 }
 
 // sigmoidGo is sigmoid in Go.
