@@ -5,7 +5,7 @@
 #include "textflag.h"
 
 // func gatherUnitRows1AVX512(out []float64, os int, ptr []int, ind []int, b []float64, bs int)
-// Requires: AVX, CMOV
+// Requires: AVX, AVX512F, AVX512VL, CMOV
 TEXT ·gatherUnitRows1AVX512(SB), NOSPLIT, $24-112
 	MOVQ   out_base+0(FP), AX
 	MOVQ   AX, 16(SP)
@@ -18,8 +18,8 @@ TEXT ·gatherUnitRows1AVX512(SB), NOSPLIT, $24-112
 	MOVQ   b_base+80(FP), DI
 	MOVQ   bs+104(FP), R8
 	SHLQ   $0x03, R8
-	VXORPD X0, X0, X0
-	VXORPD X1, X1, X1
+	VPXORQ X0, X0, X0
+	VPXORQ X1, X1, X1
 	TESTQ  BX, BX
 	JZ     done
 	MOVQ   (DX), R9
@@ -69,7 +69,7 @@ checkA:
 	JNZ    checkB
 	MOVQ   (SP), AX
 	VMOVSD X0, (AX)
-	VXORPD X0, X0, X0
+	VPXORQ X0, X0, X0
 	TESTQ  BX, BX
 	JZ     drainB
 	MOVQ   (DX), R9
@@ -87,7 +87,7 @@ checkB:
 	JNZ    main
 	MOVQ   8(SP), AX
 	VMOVSD X1, (AX)
-	VXORPD X1, X1, X1
+	VPXORQ X1, X1, X1
 	TESTQ  BX, BX
 	JZ     drainA
 	MOVQ   (DX), R11
@@ -116,7 +116,7 @@ oneA:
 storeA:
 	MOVQ   (SP), AX
 	VMOVSD X0, (AX)
-	VXORPD X0, X0, X0
+	VPXORQ X0, X0, X0
 	JMP    done
 
 drainB:
@@ -134,14 +134,14 @@ oneB:
 storeB:
 	MOVQ   8(SP), AX
 	VMOVSD X1, (AX)
-	VXORPD X1, X1, X1
+	VPXORQ X1, X1, X1
 
 done:
 	VZEROUPPER
 	RET
 
 // func gatherUnitRows2AVX512(out []float64, os int, ptr []int, ind []int, b []float64, bs int)
-// Requires: AVX, CMOV
+// Requires: AVX, AVX512F, AVX512VL, CMOV
 TEXT ·gatherUnitRows2AVX512(SB), NOSPLIT, $24-112
 	MOVQ   out_base+0(FP), AX
 	MOVQ   AX, 16(SP)
@@ -154,8 +154,8 @@ TEXT ·gatherUnitRows2AVX512(SB), NOSPLIT, $24-112
 	MOVQ   b_base+80(FP), DI
 	MOVQ   bs+104(FP), R8
 	SHLQ   $0x03, R8
-	VXORPD X0, X0, X0
-	VXORPD X1, X1, X1
+	VPXORQ X0, X0, X0
+	VPXORQ X1, X1, X1
 	TESTQ  BX, BX
 	JZ     done
 	MOVQ   (DX), R9
@@ -205,7 +205,7 @@ checkA:
 	JNZ     checkB
 	MOVQ    (SP), AX
 	VMOVUPD X0, (AX)
-	VXORPD  X0, X0, X0
+	VPXORQ  X0, X0, X0
 	TESTQ   BX, BX
 	JZ      drainB
 	MOVQ    (DX), R9
@@ -223,7 +223,7 @@ checkB:
 	JNZ     main
 	MOVQ    8(SP), AX
 	VMOVUPD X1, (AX)
-	VXORPD  X1, X1, X1
+	VPXORQ  X1, X1, X1
 	TESTQ   BX, BX
 	JZ      drainA
 	MOVQ    (DX), R11
@@ -252,7 +252,7 @@ oneA:
 storeA:
 	MOVQ    (SP), AX
 	VMOVUPD X0, (AX)
-	VXORPD  X0, X0, X0
+	VPXORQ  X0, X0, X0
 	JMP     done
 
 drainB:
@@ -270,14 +270,14 @@ oneB:
 storeB:
 	MOVQ    8(SP), AX
 	VMOVUPD X1, (AX)
-	VXORPD  X1, X1, X1
+	VPXORQ  X1, X1, X1
 
 done:
 	VZEROUPPER
 	RET
 
 // func gatherUnitRows3AVX512(out []float64, os int, ptr []int, ind []int, b []float64, bs int)
-// Requires: AVX, CMOV
+// Requires: AVX, AVX512F, AVX512VL, CMOV
 TEXT ·gatherUnitRows3AVX512(SB), NOSPLIT, $24-112
 	MOVQ   out_base+0(FP), AX
 	MOVQ   AX, 16(SP)
@@ -290,10 +290,10 @@ TEXT ·gatherUnitRows3AVX512(SB), NOSPLIT, $24-112
 	MOVQ   b_base+80(FP), DI
 	MOVQ   bs+104(FP), R8
 	SHLQ   $0x03, R8
-	VXORPD X0, X0, X0
-	VXORPD X1, X1, X1
-	VXORPD X2, X2, X2
-	VXORPD X3, X3, X3
+	VPXORQ X0, X0, X0
+	VPXORQ X1, X1, X1
+	VPXORQ X2, X2, X2
+	VPXORQ X3, X3, X3
 	TESTQ  BX, BX
 	JZ     done
 	MOVQ   (DX), R9
@@ -346,8 +346,8 @@ checkA:
 	MOVQ    (SP), AX
 	VMOVUPD X0, (AX)
 	VMOVSD  X1, 16(AX)
-	VXORPD  X0, X0, X0
-	VXORPD  X1, X1, X1
+	VPXORQ  X0, X0, X0
+	VPXORQ  X1, X1, X1
 	TESTQ   BX, BX
 	JZ      drainB
 	MOVQ    (DX), R9
@@ -366,8 +366,8 @@ checkB:
 	MOVQ    8(SP), AX
 	VMOVUPD X2, (AX)
 	VMOVSD  X3, 16(AX)
-	VXORPD  X2, X2, X2
-	VXORPD  X3, X3, X3
+	VPXORQ  X2, X2, X2
+	VPXORQ  X3, X3, X3
 	TESTQ   BX, BX
 	JZ      drainA
 	MOVQ    (DX), R11
@@ -398,8 +398,8 @@ storeA:
 	MOVQ    (SP), AX
 	VMOVUPD X0, (AX)
 	VMOVSD  X1, 16(AX)
-	VXORPD  X0, X0, X0
-	VXORPD  X1, X1, X1
+	VPXORQ  X0, X0, X0
+	VPXORQ  X1, X1, X1
 	JMP     done
 
 drainB:
@@ -419,15 +419,15 @@ storeB:
 	MOVQ    8(SP), AX
 	VMOVUPD X2, (AX)
 	VMOVSD  X3, 16(AX)
-	VXORPD  X2, X2, X2
-	VXORPD  X3, X3, X3
+	VPXORQ  X2, X2, X2
+	VPXORQ  X3, X3, X3
 
 done:
 	VZEROUPPER
 	RET
 
 // func gatherUnitRows4AVX512(out []float64, os int, ptr []int, ind []int, b []float64, bs int)
-// Requires: AVX, CMOV
+// Requires: AVX, AVX512F, AVX512VL, CMOV
 TEXT ·gatherUnitRows4AVX512(SB), NOSPLIT, $24-112
 	MOVQ   out_base+0(FP), AX
 	MOVQ   AX, 16(SP)
@@ -440,8 +440,8 @@ TEXT ·gatherUnitRows4AVX512(SB), NOSPLIT, $24-112
 	MOVQ   b_base+80(FP), DI
 	MOVQ   bs+104(FP), R8
 	SHLQ   $0x03, R8
-	VXORPD Y0, Y0, Y0
-	VXORPD Y1, Y1, Y1
+	VPXORQ Y0, Y0, Y0
+	VPXORQ Y1, Y1, Y1
 	TESTQ  BX, BX
 	JZ     done
 	MOVQ   (DX), R9
@@ -491,7 +491,7 @@ checkA:
 	JNZ     checkB
 	MOVQ    (SP), AX
 	VMOVUPD Y0, (AX)
-	VXORPD  Y0, Y0, Y0
+	VPXORQ  Y0, Y0, Y0
 	TESTQ   BX, BX
 	JZ      drainB
 	MOVQ    (DX), R9
@@ -509,7 +509,7 @@ checkB:
 	JNZ     main
 	MOVQ    8(SP), AX
 	VMOVUPD Y1, (AX)
-	VXORPD  Y1, Y1, Y1
+	VPXORQ  Y1, Y1, Y1
 	TESTQ   BX, BX
 	JZ      drainA
 	MOVQ    (DX), R11
@@ -538,7 +538,7 @@ oneA:
 storeA:
 	MOVQ    (SP), AX
 	VMOVUPD Y0, (AX)
-	VXORPD  Y0, Y0, Y0
+	VPXORQ  Y0, Y0, Y0
 	JMP     done
 
 drainB:
@@ -556,14 +556,14 @@ oneB:
 storeB:
 	MOVQ    8(SP), AX
 	VMOVUPD Y1, (AX)
-	VXORPD  Y1, Y1, Y1
+	VPXORQ  Y1, Y1, Y1
 
 done:
 	VZEROUPPER
 	RET
 
 // func gatherUnitRows5AVX512(out []float64, os int, ptr []int, ind []int, b []float64, bs int)
-// Requires: AVX, CMOV
+// Requires: AVX, AVX512F, AVX512VL, CMOV
 TEXT ·gatherUnitRows5AVX512(SB), NOSPLIT, $24-112
 	MOVQ   out_base+0(FP), AX
 	MOVQ   AX, 16(SP)
@@ -576,10 +576,10 @@ TEXT ·gatherUnitRows5AVX512(SB), NOSPLIT, $24-112
 	MOVQ   b_base+80(FP), DI
 	MOVQ   bs+104(FP), R8
 	SHLQ   $0x03, R8
-	VXORPD Y0, Y0, Y0
-	VXORPD X1, X1, X1
-	VXORPD Y2, Y2, Y2
-	VXORPD X3, X3, X3
+	VPXORQ Y0, Y0, Y0
+	VPXORQ X1, X1, X1
+	VPXORQ Y2, Y2, Y2
+	VPXORQ X3, X3, X3
 	TESTQ  BX, BX
 	JZ     done
 	MOVQ   (DX), R9
@@ -632,8 +632,8 @@ checkA:
 	MOVQ    (SP), AX
 	VMOVUPD Y0, (AX)
 	VMOVSD  X1, 32(AX)
-	VXORPD  Y0, Y0, Y0
-	VXORPD  X1, X1, X1
+	VPXORQ  Y0, Y0, Y0
+	VPXORQ  X1, X1, X1
 	TESTQ   BX, BX
 	JZ      drainB
 	MOVQ    (DX), R9
@@ -652,8 +652,8 @@ checkB:
 	MOVQ    8(SP), AX
 	VMOVUPD Y2, (AX)
 	VMOVSD  X3, 32(AX)
-	VXORPD  Y2, Y2, Y2
-	VXORPD  X3, X3, X3
+	VPXORQ  Y2, Y2, Y2
+	VPXORQ  X3, X3, X3
 	TESTQ   BX, BX
 	JZ      drainA
 	MOVQ    (DX), R11
@@ -684,8 +684,8 @@ storeA:
 	MOVQ    (SP), AX
 	VMOVUPD Y0, (AX)
 	VMOVSD  X1, 32(AX)
-	VXORPD  Y0, Y0, Y0
-	VXORPD  X1, X1, X1
+	VPXORQ  Y0, Y0, Y0
+	VPXORQ  X1, X1, X1
 	JMP     done
 
 drainB:
@@ -705,15 +705,15 @@ storeB:
 	MOVQ    8(SP), AX
 	VMOVUPD Y2, (AX)
 	VMOVSD  X3, 32(AX)
-	VXORPD  Y2, Y2, Y2
-	VXORPD  X3, X3, X3
+	VPXORQ  Y2, Y2, Y2
+	VPXORQ  X3, X3, X3
 
 done:
 	VZEROUPPER
 	RET
 
 // func gatherUnitRows6AVX512(out []float64, os int, ptr []int, ind []int, b []float64, bs int)
-// Requires: AVX, CMOV
+// Requires: AVX, AVX512F, AVX512VL, CMOV
 TEXT ·gatherUnitRows6AVX512(SB), NOSPLIT, $24-112
 	MOVQ   out_base+0(FP), AX
 	MOVQ   AX, 16(SP)
@@ -726,10 +726,10 @@ TEXT ·gatherUnitRows6AVX512(SB), NOSPLIT, $24-112
 	MOVQ   b_base+80(FP), DI
 	MOVQ   bs+104(FP), R8
 	SHLQ   $0x03, R8
-	VXORPD Y0, Y0, Y0
-	VXORPD X1, X1, X1
-	VXORPD Y2, Y2, Y2
-	VXORPD X3, X3, X3
+	VPXORQ Y0, Y0, Y0
+	VPXORQ X1, X1, X1
+	VPXORQ Y2, Y2, Y2
+	VPXORQ X3, X3, X3
 	TESTQ  BX, BX
 	JZ     done
 	MOVQ   (DX), R9
@@ -782,8 +782,8 @@ checkA:
 	MOVQ    (SP), AX
 	VMOVUPD Y0, (AX)
 	VMOVUPD X1, 32(AX)
-	VXORPD  Y0, Y0, Y0
-	VXORPD  X1, X1, X1
+	VPXORQ  Y0, Y0, Y0
+	VPXORQ  X1, X1, X1
 	TESTQ   BX, BX
 	JZ      drainB
 	MOVQ    (DX), R9
@@ -802,8 +802,8 @@ checkB:
 	MOVQ    8(SP), AX
 	VMOVUPD Y2, (AX)
 	VMOVUPD X3, 32(AX)
-	VXORPD  Y2, Y2, Y2
-	VXORPD  X3, X3, X3
+	VPXORQ  Y2, Y2, Y2
+	VPXORQ  X3, X3, X3
 	TESTQ   BX, BX
 	JZ      drainA
 	MOVQ    (DX), R11
@@ -834,8 +834,8 @@ storeA:
 	MOVQ    (SP), AX
 	VMOVUPD Y0, (AX)
 	VMOVUPD X1, 32(AX)
-	VXORPD  Y0, Y0, Y0
-	VXORPD  X1, X1, X1
+	VPXORQ  Y0, Y0, Y0
+	VPXORQ  X1, X1, X1
 	JMP     done
 
 drainB:
@@ -855,15 +855,15 @@ storeB:
 	MOVQ    8(SP), AX
 	VMOVUPD Y2, (AX)
 	VMOVUPD X3, 32(AX)
-	VXORPD  Y2, Y2, Y2
-	VXORPD  X3, X3, X3
+	VPXORQ  Y2, Y2, Y2
+	VPXORQ  X3, X3, X3
 
 done:
 	VZEROUPPER
 	RET
 
 // func gatherUnitRows7AVX512(out []float64, os int, ptr []int, ind []int, b []float64, bs int)
-// Requires: AVX, CMOV
+// Requires: AVX, AVX512F, AVX512VL, CMOV
 TEXT ·gatherUnitRows7AVX512(SB), NOSPLIT, $24-112
 	MOVQ   out_base+0(FP), AX
 	MOVQ   AX, 16(SP)
@@ -876,12 +876,12 @@ TEXT ·gatherUnitRows7AVX512(SB), NOSPLIT, $24-112
 	MOVQ   b_base+80(FP), DI
 	MOVQ   bs+104(FP), R8
 	SHLQ   $0x03, R8
-	VXORPD Y0, Y0, Y0
-	VXORPD X1, X1, X1
-	VXORPD X2, X2, X2
-	VXORPD Y3, Y3, Y3
-	VXORPD X4, X4, X4
-	VXORPD X5, X5, X5
+	VPXORQ Y0, Y0, Y0
+	VPXORQ X1, X1, X1
+	VPXORQ X2, X2, X2
+	VPXORQ Y3, Y3, Y3
+	VPXORQ X4, X4, X4
+	VPXORQ X5, X5, X5
 	TESTQ  BX, BX
 	JZ     done
 	MOVQ   (DX), R9
@@ -937,9 +937,9 @@ checkA:
 	VMOVUPD Y0, (AX)
 	VMOVUPD X1, 32(AX)
 	VMOVSD  X2, 48(AX)
-	VXORPD  Y0, Y0, Y0
-	VXORPD  X1, X1, X1
-	VXORPD  X2, X2, X2
+	VPXORQ  Y0, Y0, Y0
+	VPXORQ  X1, X1, X1
+	VPXORQ  X2, X2, X2
 	TESTQ   BX, BX
 	JZ      drainB
 	MOVQ    (DX), R9
@@ -959,9 +959,9 @@ checkB:
 	VMOVUPD Y3, (AX)
 	VMOVUPD X4, 32(AX)
 	VMOVSD  X5, 48(AX)
-	VXORPD  Y3, Y3, Y3
-	VXORPD  X4, X4, X4
-	VXORPD  X5, X5, X5
+	VPXORQ  Y3, Y3, Y3
+	VPXORQ  X4, X4, X4
+	VPXORQ  X5, X5, X5
 	TESTQ   BX, BX
 	JZ      drainA
 	MOVQ    (DX), R11
@@ -994,9 +994,9 @@ storeA:
 	VMOVUPD Y0, (AX)
 	VMOVUPD X1, 32(AX)
 	VMOVSD  X2, 48(AX)
-	VXORPD  Y0, Y0, Y0
-	VXORPD  X1, X1, X1
-	VXORPD  X2, X2, X2
+	VPXORQ  Y0, Y0, Y0
+	VPXORQ  X1, X1, X1
+	VPXORQ  X2, X2, X2
 	JMP     done
 
 drainB:
@@ -1018,9 +1018,9 @@ storeB:
 	VMOVUPD Y3, (AX)
 	VMOVUPD X4, 32(AX)
 	VMOVSD  X5, 48(AX)
-	VXORPD  Y3, Y3, Y3
-	VXORPD  X4, X4, X4
-	VXORPD  X5, X5, X5
+	VPXORQ  Y3, Y3, Y3
+	VPXORQ  X4, X4, X4
+	VPXORQ  X5, X5, X5
 
 done:
 	VZEROUPPER
@@ -1163,7 +1163,7 @@ done:
 	RET
 
 // func gatherUnitRows9AVX512(out []float64, os int, ptr []int, ind []int, b []float64, bs int)
-// Requires: AVX, AVX512F, CMOV
+// Requires: AVX, AVX512F, AVX512VL, CMOV
 TEXT ·gatherUnitRows9AVX512(SB), NOSPLIT, $24-112
 	MOVQ   out_base+0(FP), AX
 	MOVQ   AX, 16(SP)
@@ -1177,9 +1177,9 @@ TEXT ·gatherUnitRows9AVX512(SB), NOSPLIT, $24-112
 	MOVQ   bs+104(FP), R8
 	SHLQ   $0x03, R8
 	VPXORQ Z0, Z0, Z0
-	VXORPD X1, X1, X1
+	VPXORQ X1, X1, X1
 	VPXORQ Z2, Z2, Z2
-	VXORPD X3, X3, X3
+	VPXORQ X3, X3, X3
 	TESTQ  BX, BX
 	JZ     done
 	MOVQ   (DX), R9
@@ -1233,7 +1233,7 @@ checkA:
 	VMOVUPD Z0, (AX)
 	VMOVSD  X1, 64(AX)
 	VPXORQ  Z0, Z0, Z0
-	VXORPD  X1, X1, X1
+	VPXORQ  X1, X1, X1
 	TESTQ   BX, BX
 	JZ      drainB
 	MOVQ    (DX), R9
@@ -1253,7 +1253,7 @@ checkB:
 	VMOVUPD Z2, (AX)
 	VMOVSD  X3, 64(AX)
 	VPXORQ  Z2, Z2, Z2
-	VXORPD  X3, X3, X3
+	VPXORQ  X3, X3, X3
 	TESTQ   BX, BX
 	JZ      drainA
 	MOVQ    (DX), R11
@@ -1285,7 +1285,7 @@ storeA:
 	VMOVUPD Z0, (AX)
 	VMOVSD  X1, 64(AX)
 	VPXORQ  Z0, Z0, Z0
-	VXORPD  X1, X1, X1
+	VPXORQ  X1, X1, X1
 	JMP     done
 
 drainB:
@@ -1306,14 +1306,14 @@ storeB:
 	VMOVUPD Z2, (AX)
 	VMOVSD  X3, 64(AX)
 	VPXORQ  Z2, Z2, Z2
-	VXORPD  X3, X3, X3
+	VPXORQ  X3, X3, X3
 
 done:
 	VZEROUPPER
 	RET
 
 // func gatherUnitRows10AVX512(out []float64, os int, ptr []int, ind []int, b []float64, bs int)
-// Requires: AVX, AVX512F, CMOV
+// Requires: AVX, AVX512F, AVX512VL, CMOV
 TEXT ·gatherUnitRows10AVX512(SB), NOSPLIT, $24-112
 	MOVQ   out_base+0(FP), AX
 	MOVQ   AX, 16(SP)
@@ -1327,9 +1327,9 @@ TEXT ·gatherUnitRows10AVX512(SB), NOSPLIT, $24-112
 	MOVQ   bs+104(FP), R8
 	SHLQ   $0x03, R8
 	VPXORQ Z0, Z0, Z0
-	VXORPD X1, X1, X1
+	VPXORQ X1, X1, X1
 	VPXORQ Z2, Z2, Z2
-	VXORPD X3, X3, X3
+	VPXORQ X3, X3, X3
 	TESTQ  BX, BX
 	JZ     done
 	MOVQ   (DX), R9
@@ -1383,7 +1383,7 @@ checkA:
 	VMOVUPD Z0, (AX)
 	VMOVUPD X1, 64(AX)
 	VPXORQ  Z0, Z0, Z0
-	VXORPD  X1, X1, X1
+	VPXORQ  X1, X1, X1
 	TESTQ   BX, BX
 	JZ      drainB
 	MOVQ    (DX), R9
@@ -1403,7 +1403,7 @@ checkB:
 	VMOVUPD Z2, (AX)
 	VMOVUPD X3, 64(AX)
 	VPXORQ  Z2, Z2, Z2
-	VXORPD  X3, X3, X3
+	VPXORQ  X3, X3, X3
 	TESTQ   BX, BX
 	JZ      drainA
 	MOVQ    (DX), R11
@@ -1435,7 +1435,7 @@ storeA:
 	VMOVUPD Z0, (AX)
 	VMOVUPD X1, 64(AX)
 	VPXORQ  Z0, Z0, Z0
-	VXORPD  X1, X1, X1
+	VPXORQ  X1, X1, X1
 	JMP     done
 
 drainB:
@@ -1456,14 +1456,14 @@ storeB:
 	VMOVUPD Z2, (AX)
 	VMOVUPD X3, 64(AX)
 	VPXORQ  Z2, Z2, Z2
-	VXORPD  X3, X3, X3
+	VPXORQ  X3, X3, X3
 
 done:
 	VZEROUPPER
 	RET
 
 // func gatherUnitRows11AVX512(out []float64, os int, ptr []int, ind []int, b []float64, bs int)
-// Requires: AVX, AVX512F, CMOV
+// Requires: AVX, AVX512F, AVX512VL, CMOV
 TEXT ·gatherUnitRows11AVX512(SB), NOSPLIT, $24-112
 	MOVQ   out_base+0(FP), AX
 	MOVQ   AX, 16(SP)
@@ -1477,11 +1477,11 @@ TEXT ·gatherUnitRows11AVX512(SB), NOSPLIT, $24-112
 	MOVQ   bs+104(FP), R8
 	SHLQ   $0x03, R8
 	VPXORQ Z0, Z0, Z0
-	VXORPD X1, X1, X1
-	VXORPD X2, X2, X2
+	VPXORQ X1, X1, X1
+	VPXORQ X2, X2, X2
 	VPXORQ Z3, Z3, Z3
-	VXORPD X4, X4, X4
-	VXORPD X5, X5, X5
+	VPXORQ X4, X4, X4
+	VPXORQ X5, X5, X5
 	TESTQ  BX, BX
 	JZ     done
 	MOVQ   (DX), R9
@@ -1538,8 +1538,8 @@ checkA:
 	VMOVUPD X1, 64(AX)
 	VMOVSD  X2, 80(AX)
 	VPXORQ  Z0, Z0, Z0
-	VXORPD  X1, X1, X1
-	VXORPD  X2, X2, X2
+	VPXORQ  X1, X1, X1
+	VPXORQ  X2, X2, X2
 	TESTQ   BX, BX
 	JZ      drainB
 	MOVQ    (DX), R9
@@ -1560,8 +1560,8 @@ checkB:
 	VMOVUPD X4, 64(AX)
 	VMOVSD  X5, 80(AX)
 	VPXORQ  Z3, Z3, Z3
-	VXORPD  X4, X4, X4
-	VXORPD  X5, X5, X5
+	VPXORQ  X4, X4, X4
+	VPXORQ  X5, X5, X5
 	TESTQ   BX, BX
 	JZ      drainA
 	MOVQ    (DX), R11
@@ -1595,8 +1595,8 @@ storeA:
 	VMOVUPD X1, 64(AX)
 	VMOVSD  X2, 80(AX)
 	VPXORQ  Z0, Z0, Z0
-	VXORPD  X1, X1, X1
-	VXORPD  X2, X2, X2
+	VPXORQ  X1, X1, X1
+	VPXORQ  X2, X2, X2
 	JMP     done
 
 drainB:
@@ -1619,15 +1619,15 @@ storeB:
 	VMOVUPD X4, 64(AX)
 	VMOVSD  X5, 80(AX)
 	VPXORQ  Z3, Z3, Z3
-	VXORPD  X4, X4, X4
-	VXORPD  X5, X5, X5
+	VPXORQ  X4, X4, X4
+	VPXORQ  X5, X5, X5
 
 done:
 	VZEROUPPER
 	RET
 
 // func gatherUnitRows12AVX512(out []float64, os int, ptr []int, ind []int, b []float64, bs int)
-// Requires: AVX, AVX512F, CMOV
+// Requires: AVX, AVX512F, AVX512VL, CMOV
 TEXT ·gatherUnitRows12AVX512(SB), NOSPLIT, $24-112
 	MOVQ   out_base+0(FP), AX
 	MOVQ   AX, 16(SP)
@@ -1641,9 +1641,9 @@ TEXT ·gatherUnitRows12AVX512(SB), NOSPLIT, $24-112
 	MOVQ   bs+104(FP), R8
 	SHLQ   $0x03, R8
 	VPXORQ Z0, Z0, Z0
-	VXORPD Y1, Y1, Y1
+	VPXORQ Y1, Y1, Y1
 	VPXORQ Z2, Z2, Z2
-	VXORPD Y3, Y3, Y3
+	VPXORQ Y3, Y3, Y3
 	TESTQ  BX, BX
 	JZ     done
 	MOVQ   (DX), R9
@@ -1697,7 +1697,7 @@ checkA:
 	VMOVUPD Z0, (AX)
 	VMOVUPD Y1, 64(AX)
 	VPXORQ  Z0, Z0, Z0
-	VXORPD  Y1, Y1, Y1
+	VPXORQ  Y1, Y1, Y1
 	TESTQ   BX, BX
 	JZ      drainB
 	MOVQ    (DX), R9
@@ -1717,7 +1717,7 @@ checkB:
 	VMOVUPD Z2, (AX)
 	VMOVUPD Y3, 64(AX)
 	VPXORQ  Z2, Z2, Z2
-	VXORPD  Y3, Y3, Y3
+	VPXORQ  Y3, Y3, Y3
 	TESTQ   BX, BX
 	JZ      drainA
 	MOVQ    (DX), R11
@@ -1749,7 +1749,7 @@ storeA:
 	VMOVUPD Z0, (AX)
 	VMOVUPD Y1, 64(AX)
 	VPXORQ  Z0, Z0, Z0
-	VXORPD  Y1, Y1, Y1
+	VPXORQ  Y1, Y1, Y1
 	JMP     done
 
 drainB:
@@ -1770,14 +1770,14 @@ storeB:
 	VMOVUPD Z2, (AX)
 	VMOVUPD Y3, 64(AX)
 	VPXORQ  Z2, Z2, Z2
-	VXORPD  Y3, Y3, Y3
+	VPXORQ  Y3, Y3, Y3
 
 done:
 	VZEROUPPER
 	RET
 
 // func gatherUnitRows13AVX512(out []float64, os int, ptr []int, ind []int, b []float64, bs int)
-// Requires: AVX, AVX512F, CMOV
+// Requires: AVX, AVX512F, AVX512VL, CMOV
 TEXT ·gatherUnitRows13AVX512(SB), NOSPLIT, $24-112
 	MOVQ   out_base+0(FP), AX
 	MOVQ   AX, 16(SP)
@@ -1791,11 +1791,11 @@ TEXT ·gatherUnitRows13AVX512(SB), NOSPLIT, $24-112
 	MOVQ   bs+104(FP), R8
 	SHLQ   $0x03, R8
 	VPXORQ Z0, Z0, Z0
-	VXORPD Y1, Y1, Y1
-	VXORPD X2, X2, X2
+	VPXORQ Y1, Y1, Y1
+	VPXORQ X2, X2, X2
 	VPXORQ Z3, Z3, Z3
-	VXORPD Y4, Y4, Y4
-	VXORPD X5, X5, X5
+	VPXORQ Y4, Y4, Y4
+	VPXORQ X5, X5, X5
 	TESTQ  BX, BX
 	JZ     done
 	MOVQ   (DX), R9
@@ -1852,8 +1852,8 @@ checkA:
 	VMOVUPD Y1, 64(AX)
 	VMOVSD  X2, 96(AX)
 	VPXORQ  Z0, Z0, Z0
-	VXORPD  Y1, Y1, Y1
-	VXORPD  X2, X2, X2
+	VPXORQ  Y1, Y1, Y1
+	VPXORQ  X2, X2, X2
 	TESTQ   BX, BX
 	JZ      drainB
 	MOVQ    (DX), R9
@@ -1874,8 +1874,8 @@ checkB:
 	VMOVUPD Y4, 64(AX)
 	VMOVSD  X5, 96(AX)
 	VPXORQ  Z3, Z3, Z3
-	VXORPD  Y4, Y4, Y4
-	VXORPD  X5, X5, X5
+	VPXORQ  Y4, Y4, Y4
+	VPXORQ  X5, X5, X5
 	TESTQ   BX, BX
 	JZ      drainA
 	MOVQ    (DX), R11
@@ -1909,8 +1909,8 @@ storeA:
 	VMOVUPD Y1, 64(AX)
 	VMOVSD  X2, 96(AX)
 	VPXORQ  Z0, Z0, Z0
-	VXORPD  Y1, Y1, Y1
-	VXORPD  X2, X2, X2
+	VPXORQ  Y1, Y1, Y1
+	VPXORQ  X2, X2, X2
 	JMP     done
 
 drainB:
@@ -1933,15 +1933,15 @@ storeB:
 	VMOVUPD Y4, 64(AX)
 	VMOVSD  X5, 96(AX)
 	VPXORQ  Z3, Z3, Z3
-	VXORPD  Y4, Y4, Y4
-	VXORPD  X5, X5, X5
+	VPXORQ  Y4, Y4, Y4
+	VPXORQ  X5, X5, X5
 
 done:
 	VZEROUPPER
 	RET
 
 // func gatherUnitRows14AVX512(out []float64, os int, ptr []int, ind []int, b []float64, bs int)
-// Requires: AVX, AVX512F, CMOV
+// Requires: AVX, AVX512F, AVX512VL, CMOV
 TEXT ·gatherUnitRows14AVX512(SB), NOSPLIT, $24-112
 	MOVQ   out_base+0(FP), AX
 	MOVQ   AX, 16(SP)
@@ -1955,11 +1955,11 @@ TEXT ·gatherUnitRows14AVX512(SB), NOSPLIT, $24-112
 	MOVQ   bs+104(FP), R8
 	SHLQ   $0x03, R8
 	VPXORQ Z0, Z0, Z0
-	VXORPD Y1, Y1, Y1
-	VXORPD X2, X2, X2
+	VPXORQ Y1, Y1, Y1
+	VPXORQ X2, X2, X2
 	VPXORQ Z3, Z3, Z3
-	VXORPD Y4, Y4, Y4
-	VXORPD X5, X5, X5
+	VPXORQ Y4, Y4, Y4
+	VPXORQ X5, X5, X5
 	TESTQ  BX, BX
 	JZ     done
 	MOVQ   (DX), R9
@@ -2016,8 +2016,8 @@ checkA:
 	VMOVUPD Y1, 64(AX)
 	VMOVUPD X2, 96(AX)
 	VPXORQ  Z0, Z0, Z0
-	VXORPD  Y1, Y1, Y1
-	VXORPD  X2, X2, X2
+	VPXORQ  Y1, Y1, Y1
+	VPXORQ  X2, X2, X2
 	TESTQ   BX, BX
 	JZ      drainB
 	MOVQ    (DX), R9
@@ -2038,8 +2038,8 @@ checkB:
 	VMOVUPD Y4, 64(AX)
 	VMOVUPD X5, 96(AX)
 	VPXORQ  Z3, Z3, Z3
-	VXORPD  Y4, Y4, Y4
-	VXORPD  X5, X5, X5
+	VPXORQ  Y4, Y4, Y4
+	VPXORQ  X5, X5, X5
 	TESTQ   BX, BX
 	JZ      drainA
 	MOVQ    (DX), R11
@@ -2073,8 +2073,8 @@ storeA:
 	VMOVUPD Y1, 64(AX)
 	VMOVUPD X2, 96(AX)
 	VPXORQ  Z0, Z0, Z0
-	VXORPD  Y1, Y1, Y1
-	VXORPD  X2, X2, X2
+	VPXORQ  Y1, Y1, Y1
+	VPXORQ  X2, X2, X2
 	JMP     done
 
 drainB:
@@ -2097,15 +2097,15 @@ storeB:
 	VMOVUPD Y4, 64(AX)
 	VMOVUPD X5, 96(AX)
 	VPXORQ  Z3, Z3, Z3
-	VXORPD  Y4, Y4, Y4
-	VXORPD  X5, X5, X5
+	VPXORQ  Y4, Y4, Y4
+	VPXORQ  X5, X5, X5
 
 done:
 	VZEROUPPER
 	RET
 
 // func gatherUnitRows15AVX512(out []float64, os int, ptr []int, ind []int, b []float64, bs int)
-// Requires: AVX, AVX512F, CMOV
+// Requires: AVX, AVX512F, AVX512VL, CMOV
 TEXT ·gatherUnitRows15AVX512(SB), NOSPLIT, $24-112
 	MOVQ   out_base+0(FP), AX
 	MOVQ   AX, 16(SP)
@@ -2119,13 +2119,13 @@ TEXT ·gatherUnitRows15AVX512(SB), NOSPLIT, $24-112
 	MOVQ   bs+104(FP), R8
 	SHLQ   $0x03, R8
 	VPXORQ Z0, Z0, Z0
-	VXORPD Y1, Y1, Y1
-	VXORPD X2, X2, X2
-	VXORPD X3, X3, X3
+	VPXORQ Y1, Y1, Y1
+	VPXORQ X2, X2, X2
+	VPXORQ X3, X3, X3
 	VPXORQ Z4, Z4, Z4
-	VXORPD Y5, Y5, Y5
-	VXORPD X6, X6, X6
-	VXORPD X7, X7, X7
+	VPXORQ Y5, Y5, Y5
+	VPXORQ X6, X6, X6
+	VPXORQ X7, X7, X7
 	TESTQ  BX, BX
 	JZ     done
 	MOVQ   (DX), R9
@@ -2185,9 +2185,9 @@ checkA:
 	VMOVUPD X2, 96(AX)
 	VMOVSD  X3, 112(AX)
 	VPXORQ  Z0, Z0, Z0
-	VXORPD  Y1, Y1, Y1
-	VXORPD  X2, X2, X2
-	VXORPD  X3, X3, X3
+	VPXORQ  Y1, Y1, Y1
+	VPXORQ  X2, X2, X2
+	VPXORQ  X3, X3, X3
 	TESTQ   BX, BX
 	JZ      drainB
 	MOVQ    (DX), R9
@@ -2209,9 +2209,9 @@ checkB:
 	VMOVUPD X6, 96(AX)
 	VMOVSD  X7, 112(AX)
 	VPXORQ  Z4, Z4, Z4
-	VXORPD  Y5, Y5, Y5
-	VXORPD  X6, X6, X6
-	VXORPD  X7, X7, X7
+	VPXORQ  Y5, Y5, Y5
+	VPXORQ  X6, X6, X6
+	VPXORQ  X7, X7, X7
 	TESTQ   BX, BX
 	JZ      drainA
 	MOVQ    (DX), R11
@@ -2247,9 +2247,9 @@ storeA:
 	VMOVUPD X2, 96(AX)
 	VMOVSD  X3, 112(AX)
 	VPXORQ  Z0, Z0, Z0
-	VXORPD  Y1, Y1, Y1
-	VXORPD  X2, X2, X2
-	VXORPD  X3, X3, X3
+	VPXORQ  Y1, Y1, Y1
+	VPXORQ  X2, X2, X2
+	VPXORQ  X3, X3, X3
 	JMP     done
 
 drainB:
@@ -2274,9 +2274,9 @@ storeB:
 	VMOVUPD X6, 96(AX)
 	VMOVSD  X7, 112(AX)
 	VPXORQ  Z4, Z4, Z4
-	VXORPD  Y5, Y5, Y5
-	VXORPD  X6, X6, X6
-	VXORPD  X7, X7, X7
+	VPXORQ  Y5, Y5, Y5
+	VPXORQ  X6, X6, X6
+	VPXORQ  X7, X7, X7
 
 done:
 	VZEROUPPER
@@ -2433,7 +2433,7 @@ done:
 	RET
 
 // func gatherUnitRows17AVX512(out []float64, os int, ptr []int, ind []int, b []float64, bs int)
-// Requires: AVX, AVX512F, CMOV
+// Requires: AVX, AVX512F, AVX512VL, CMOV
 TEXT ·gatherUnitRows17AVX512(SB), NOSPLIT, $24-112
 	MOVQ   out_base+0(FP), AX
 	MOVQ   AX, 16(SP)
@@ -2448,10 +2448,10 @@ TEXT ·gatherUnitRows17AVX512(SB), NOSPLIT, $24-112
 	SHLQ   $0x03, R8
 	VPXORQ Z0, Z0, Z0
 	VPXORQ Z1, Z1, Z1
-	VXORPD X2, X2, X2
+	VPXORQ X2, X2, X2
 	VPXORQ Z3, Z3, Z3
 	VPXORQ Z4, Z4, Z4
-	VXORPD X5, X5, X5
+	VPXORQ X5, X5, X5
 	TESTQ  BX, BX
 	JZ     done
 	MOVQ   (DX), R9
@@ -2509,7 +2509,7 @@ checkA:
 	VMOVSD  X2, 128(AX)
 	VPXORQ  Z0, Z0, Z0
 	VPXORQ  Z1, Z1, Z1
-	VXORPD  X2, X2, X2
+	VPXORQ  X2, X2, X2
 	TESTQ   BX, BX
 	JZ      drainB
 	MOVQ    (DX), R9
@@ -2531,7 +2531,7 @@ checkB:
 	VMOVSD  X5, 128(AX)
 	VPXORQ  Z3, Z3, Z3
 	VPXORQ  Z4, Z4, Z4
-	VXORPD  X5, X5, X5
+	VPXORQ  X5, X5, X5
 	TESTQ   BX, BX
 	JZ      drainA
 	MOVQ    (DX), R11
@@ -2566,7 +2566,7 @@ storeA:
 	VMOVSD  X2, 128(AX)
 	VPXORQ  Z0, Z0, Z0
 	VPXORQ  Z1, Z1, Z1
-	VXORPD  X2, X2, X2
+	VPXORQ  X2, X2, X2
 	JMP     done
 
 drainB:
@@ -2590,14 +2590,14 @@ storeB:
 	VMOVSD  X5, 128(AX)
 	VPXORQ  Z3, Z3, Z3
 	VPXORQ  Z4, Z4, Z4
-	VXORPD  X5, X5, X5
+	VPXORQ  X5, X5, X5
 
 done:
 	VZEROUPPER
 	RET
 
 // func gatherUnitRows18AVX512(out []float64, os int, ptr []int, ind []int, b []float64, bs int)
-// Requires: AVX, AVX512F, CMOV
+// Requires: AVX, AVX512F, AVX512VL, CMOV
 TEXT ·gatherUnitRows18AVX512(SB), NOSPLIT, $24-112
 	MOVQ   out_base+0(FP), AX
 	MOVQ   AX, 16(SP)
@@ -2612,10 +2612,10 @@ TEXT ·gatherUnitRows18AVX512(SB), NOSPLIT, $24-112
 	SHLQ   $0x03, R8
 	VPXORQ Z0, Z0, Z0
 	VPXORQ Z1, Z1, Z1
-	VXORPD X2, X2, X2
+	VPXORQ X2, X2, X2
 	VPXORQ Z3, Z3, Z3
 	VPXORQ Z4, Z4, Z4
-	VXORPD X5, X5, X5
+	VPXORQ X5, X5, X5
 	TESTQ  BX, BX
 	JZ     done
 	MOVQ   (DX), R9
@@ -2673,7 +2673,7 @@ checkA:
 	VMOVUPD X2, 128(AX)
 	VPXORQ  Z0, Z0, Z0
 	VPXORQ  Z1, Z1, Z1
-	VXORPD  X2, X2, X2
+	VPXORQ  X2, X2, X2
 	TESTQ   BX, BX
 	JZ      drainB
 	MOVQ    (DX), R9
@@ -2695,7 +2695,7 @@ checkB:
 	VMOVUPD X5, 128(AX)
 	VPXORQ  Z3, Z3, Z3
 	VPXORQ  Z4, Z4, Z4
-	VXORPD  X5, X5, X5
+	VPXORQ  X5, X5, X5
 	TESTQ   BX, BX
 	JZ      drainA
 	MOVQ    (DX), R11
@@ -2730,7 +2730,7 @@ storeA:
 	VMOVUPD X2, 128(AX)
 	VPXORQ  Z0, Z0, Z0
 	VPXORQ  Z1, Z1, Z1
-	VXORPD  X2, X2, X2
+	VPXORQ  X2, X2, X2
 	JMP     done
 
 drainB:
@@ -2754,14 +2754,14 @@ storeB:
 	VMOVUPD X5, 128(AX)
 	VPXORQ  Z3, Z3, Z3
 	VPXORQ  Z4, Z4, Z4
-	VXORPD  X5, X5, X5
+	VPXORQ  X5, X5, X5
 
 done:
 	VZEROUPPER
 	RET
 
 // func gatherUnitRows19AVX512(out []float64, os int, ptr []int, ind []int, b []float64, bs int)
-// Requires: AVX, AVX512F, CMOV
+// Requires: AVX, AVX512F, AVX512VL, CMOV
 TEXT ·gatherUnitRows19AVX512(SB), NOSPLIT, $24-112
 	MOVQ   out_base+0(FP), AX
 	MOVQ   AX, 16(SP)
@@ -2776,12 +2776,12 @@ TEXT ·gatherUnitRows19AVX512(SB), NOSPLIT, $24-112
 	SHLQ   $0x03, R8
 	VPXORQ Z0, Z0, Z0
 	VPXORQ Z1, Z1, Z1
-	VXORPD X2, X2, X2
-	VXORPD X3, X3, X3
+	VPXORQ X2, X2, X2
+	VPXORQ X3, X3, X3
 	VPXORQ Z4, Z4, Z4
 	VPXORQ Z5, Z5, Z5
-	VXORPD X6, X6, X6
-	VXORPD X7, X7, X7
+	VPXORQ X6, X6, X6
+	VPXORQ X7, X7, X7
 	TESTQ  BX, BX
 	JZ     done
 	MOVQ   (DX), R9
@@ -2842,8 +2842,8 @@ checkA:
 	VMOVSD  X3, 144(AX)
 	VPXORQ  Z0, Z0, Z0
 	VPXORQ  Z1, Z1, Z1
-	VXORPD  X2, X2, X2
-	VXORPD  X3, X3, X3
+	VPXORQ  X2, X2, X2
+	VPXORQ  X3, X3, X3
 	TESTQ   BX, BX
 	JZ      drainB
 	MOVQ    (DX), R9
@@ -2866,8 +2866,8 @@ checkB:
 	VMOVSD  X7, 144(AX)
 	VPXORQ  Z4, Z4, Z4
 	VPXORQ  Z5, Z5, Z5
-	VXORPD  X6, X6, X6
-	VXORPD  X7, X7, X7
+	VPXORQ  X6, X6, X6
+	VPXORQ  X7, X7, X7
 	TESTQ   BX, BX
 	JZ      drainA
 	MOVQ    (DX), R11
@@ -2904,8 +2904,8 @@ storeA:
 	VMOVSD  X3, 144(AX)
 	VPXORQ  Z0, Z0, Z0
 	VPXORQ  Z1, Z1, Z1
-	VXORPD  X2, X2, X2
-	VXORPD  X3, X3, X3
+	VPXORQ  X2, X2, X2
+	VPXORQ  X3, X3, X3
 	JMP     done
 
 drainB:
@@ -2931,15 +2931,15 @@ storeB:
 	VMOVSD  X7, 144(AX)
 	VPXORQ  Z4, Z4, Z4
 	VPXORQ  Z5, Z5, Z5
-	VXORPD  X6, X6, X6
-	VXORPD  X7, X7, X7
+	VPXORQ  X6, X6, X6
+	VPXORQ  X7, X7, X7
 
 done:
 	VZEROUPPER
 	RET
 
 // func gatherUnitRows20AVX512(out []float64, os int, ptr []int, ind []int, b []float64, bs int)
-// Requires: AVX, AVX512F, CMOV
+// Requires: AVX, AVX512F, AVX512VL, CMOV
 TEXT ·gatherUnitRows20AVX512(SB), NOSPLIT, $24-112
 	MOVQ   out_base+0(FP), AX
 	MOVQ   AX, 16(SP)
@@ -2954,10 +2954,10 @@ TEXT ·gatherUnitRows20AVX512(SB), NOSPLIT, $24-112
 	SHLQ   $0x03, R8
 	VPXORQ Z0, Z0, Z0
 	VPXORQ Z1, Z1, Z1
-	VXORPD Y2, Y2, Y2
+	VPXORQ Y2, Y2, Y2
 	VPXORQ Z3, Z3, Z3
 	VPXORQ Z4, Z4, Z4
-	VXORPD Y5, Y5, Y5
+	VPXORQ Y5, Y5, Y5
 	TESTQ  BX, BX
 	JZ     done
 	MOVQ   (DX), R9
@@ -3015,7 +3015,7 @@ checkA:
 	VMOVUPD Y2, 128(AX)
 	VPXORQ  Z0, Z0, Z0
 	VPXORQ  Z1, Z1, Z1
-	VXORPD  Y2, Y2, Y2
+	VPXORQ  Y2, Y2, Y2
 	TESTQ   BX, BX
 	JZ      drainB
 	MOVQ    (DX), R9
@@ -3037,7 +3037,7 @@ checkB:
 	VMOVUPD Y5, 128(AX)
 	VPXORQ  Z3, Z3, Z3
 	VPXORQ  Z4, Z4, Z4
-	VXORPD  Y5, Y5, Y5
+	VPXORQ  Y5, Y5, Y5
 	TESTQ   BX, BX
 	JZ      drainA
 	MOVQ    (DX), R11
@@ -3072,7 +3072,7 @@ storeA:
 	VMOVUPD Y2, 128(AX)
 	VPXORQ  Z0, Z0, Z0
 	VPXORQ  Z1, Z1, Z1
-	VXORPD  Y2, Y2, Y2
+	VPXORQ  Y2, Y2, Y2
 	JMP     done
 
 drainB:
@@ -3096,14 +3096,14 @@ storeB:
 	VMOVUPD Y5, 128(AX)
 	VPXORQ  Z3, Z3, Z3
 	VPXORQ  Z4, Z4, Z4
-	VXORPD  Y5, Y5, Y5
+	VPXORQ  Y5, Y5, Y5
 
 done:
 	VZEROUPPER
 	RET
 
 // func gatherUnitRows21AVX512(out []float64, os int, ptr []int, ind []int, b []float64, bs int)
-// Requires: AVX, AVX512F, CMOV
+// Requires: AVX, AVX512F, AVX512VL, CMOV
 TEXT ·gatherUnitRows21AVX512(SB), NOSPLIT, $24-112
 	MOVQ   out_base+0(FP), AX
 	MOVQ   AX, 16(SP)
@@ -3118,12 +3118,12 @@ TEXT ·gatherUnitRows21AVX512(SB), NOSPLIT, $24-112
 	SHLQ   $0x03, R8
 	VPXORQ Z0, Z0, Z0
 	VPXORQ Z1, Z1, Z1
-	VXORPD Y2, Y2, Y2
-	VXORPD X3, X3, X3
+	VPXORQ Y2, Y2, Y2
+	VPXORQ X3, X3, X3
 	VPXORQ Z4, Z4, Z4
 	VPXORQ Z5, Z5, Z5
-	VXORPD Y6, Y6, Y6
-	VXORPD X7, X7, X7
+	VPXORQ Y6, Y6, Y6
+	VPXORQ X7, X7, X7
 	TESTQ  BX, BX
 	JZ     done
 	MOVQ   (DX), R9
@@ -3184,8 +3184,8 @@ checkA:
 	VMOVSD  X3, 160(AX)
 	VPXORQ  Z0, Z0, Z0
 	VPXORQ  Z1, Z1, Z1
-	VXORPD  Y2, Y2, Y2
-	VXORPD  X3, X3, X3
+	VPXORQ  Y2, Y2, Y2
+	VPXORQ  X3, X3, X3
 	TESTQ   BX, BX
 	JZ      drainB
 	MOVQ    (DX), R9
@@ -3208,8 +3208,8 @@ checkB:
 	VMOVSD  X7, 160(AX)
 	VPXORQ  Z4, Z4, Z4
 	VPXORQ  Z5, Z5, Z5
-	VXORPD  Y6, Y6, Y6
-	VXORPD  X7, X7, X7
+	VPXORQ  Y6, Y6, Y6
+	VPXORQ  X7, X7, X7
 	TESTQ   BX, BX
 	JZ      drainA
 	MOVQ    (DX), R11
@@ -3246,8 +3246,8 @@ storeA:
 	VMOVSD  X3, 160(AX)
 	VPXORQ  Z0, Z0, Z0
 	VPXORQ  Z1, Z1, Z1
-	VXORPD  Y2, Y2, Y2
-	VXORPD  X3, X3, X3
+	VPXORQ  Y2, Y2, Y2
+	VPXORQ  X3, X3, X3
 	JMP     done
 
 drainB:
@@ -3273,15 +3273,15 @@ storeB:
 	VMOVSD  X7, 160(AX)
 	VPXORQ  Z4, Z4, Z4
 	VPXORQ  Z5, Z5, Z5
-	VXORPD  Y6, Y6, Y6
-	VXORPD  X7, X7, X7
+	VPXORQ  Y6, Y6, Y6
+	VPXORQ  X7, X7, X7
 
 done:
 	VZEROUPPER
 	RET
 
 // func gatherUnitRows22AVX512(out []float64, os int, ptr []int, ind []int, b []float64, bs int)
-// Requires: AVX, AVX512F, CMOV
+// Requires: AVX, AVX512F, AVX512VL, CMOV
 TEXT ·gatherUnitRows22AVX512(SB), NOSPLIT, $24-112
 	MOVQ   out_base+0(FP), AX
 	MOVQ   AX, 16(SP)
@@ -3296,12 +3296,12 @@ TEXT ·gatherUnitRows22AVX512(SB), NOSPLIT, $24-112
 	SHLQ   $0x03, R8
 	VPXORQ Z0, Z0, Z0
 	VPXORQ Z1, Z1, Z1
-	VXORPD Y2, Y2, Y2
-	VXORPD X3, X3, X3
+	VPXORQ Y2, Y2, Y2
+	VPXORQ X3, X3, X3
 	VPXORQ Z4, Z4, Z4
 	VPXORQ Z5, Z5, Z5
-	VXORPD Y6, Y6, Y6
-	VXORPD X7, X7, X7
+	VPXORQ Y6, Y6, Y6
+	VPXORQ X7, X7, X7
 	TESTQ  BX, BX
 	JZ     done
 	MOVQ   (DX), R9
@@ -3362,8 +3362,8 @@ checkA:
 	VMOVUPD X3, 160(AX)
 	VPXORQ  Z0, Z0, Z0
 	VPXORQ  Z1, Z1, Z1
-	VXORPD  Y2, Y2, Y2
-	VXORPD  X3, X3, X3
+	VPXORQ  Y2, Y2, Y2
+	VPXORQ  X3, X3, X3
 	TESTQ   BX, BX
 	JZ      drainB
 	MOVQ    (DX), R9
@@ -3386,8 +3386,8 @@ checkB:
 	VMOVUPD X7, 160(AX)
 	VPXORQ  Z4, Z4, Z4
 	VPXORQ  Z5, Z5, Z5
-	VXORPD  Y6, Y6, Y6
-	VXORPD  X7, X7, X7
+	VPXORQ  Y6, Y6, Y6
+	VPXORQ  X7, X7, X7
 	TESTQ   BX, BX
 	JZ      drainA
 	MOVQ    (DX), R11
@@ -3424,8 +3424,8 @@ storeA:
 	VMOVUPD X3, 160(AX)
 	VPXORQ  Z0, Z0, Z0
 	VPXORQ  Z1, Z1, Z1
-	VXORPD  Y2, Y2, Y2
-	VXORPD  X3, X3, X3
+	VPXORQ  Y2, Y2, Y2
+	VPXORQ  X3, X3, X3
 	JMP     done
 
 drainB:
@@ -3451,15 +3451,15 @@ storeB:
 	VMOVUPD X7, 160(AX)
 	VPXORQ  Z4, Z4, Z4
 	VPXORQ  Z5, Z5, Z5
-	VXORPD  Y6, Y6, Y6
-	VXORPD  X7, X7, X7
+	VPXORQ  Y6, Y6, Y6
+	VPXORQ  X7, X7, X7
 
 done:
 	VZEROUPPER
 	RET
 
 // func gatherUnitRows23AVX512(out []float64, os int, ptr []int, ind []int, b []float64, bs int)
-// Requires: AVX, AVX512F, CMOV
+// Requires: AVX, AVX512F, AVX512VL, CMOV
 TEXT ·gatherUnitRows23AVX512(SB), NOSPLIT, $24-112
 	MOVQ   out_base+0(FP), AX
 	MOVQ   AX, 16(SP)
@@ -3474,14 +3474,14 @@ TEXT ·gatherUnitRows23AVX512(SB), NOSPLIT, $24-112
 	SHLQ   $0x03, R8
 	VPXORQ Z0, Z0, Z0
 	VPXORQ Z1, Z1, Z1
-	VXORPD Y2, Y2, Y2
-	VXORPD X3, X3, X3
-	VXORPD X4, X4, X4
+	VPXORQ Y2, Y2, Y2
+	VPXORQ X3, X3, X3
+	VPXORQ X4, X4, X4
 	VPXORQ Z5, Z5, Z5
 	VPXORQ Z6, Z6, Z6
-	VXORPD Y7, Y7, Y7
-	VXORPD X8, X8, X8
-	VXORPD X9, X9, X9
+	VPXORQ Y7, Y7, Y7
+	VPXORQ X8, X8, X8
+	VPXORQ X9, X9, X9
 	TESTQ  BX, BX
 	JZ     done
 	MOVQ   (DX), R9
@@ -3545,9 +3545,9 @@ checkA:
 	VMOVSD  X4, 176(AX)
 	VPXORQ  Z0, Z0, Z0
 	VPXORQ  Z1, Z1, Z1
-	VXORPD  Y2, Y2, Y2
-	VXORPD  X3, X3, X3
-	VXORPD  X4, X4, X4
+	VPXORQ  Y2, Y2, Y2
+	VPXORQ  X3, X3, X3
+	VPXORQ  X4, X4, X4
 	TESTQ   BX, BX
 	JZ      drainB
 	MOVQ    (DX), R9
@@ -3571,9 +3571,9 @@ checkB:
 	VMOVSD  X9, 176(AX)
 	VPXORQ  Z5, Z5, Z5
 	VPXORQ  Z6, Z6, Z6
-	VXORPD  Y7, Y7, Y7
-	VXORPD  X8, X8, X8
-	VXORPD  X9, X9, X9
+	VPXORQ  Y7, Y7, Y7
+	VPXORQ  X8, X8, X8
+	VPXORQ  X9, X9, X9
 	TESTQ   BX, BX
 	JZ      drainA
 	MOVQ    (DX), R11
@@ -3612,9 +3612,9 @@ storeA:
 	VMOVSD  X4, 176(AX)
 	VPXORQ  Z0, Z0, Z0
 	VPXORQ  Z1, Z1, Z1
-	VXORPD  Y2, Y2, Y2
-	VXORPD  X3, X3, X3
-	VXORPD  X4, X4, X4
+	VPXORQ  Y2, Y2, Y2
+	VPXORQ  X3, X3, X3
+	VPXORQ  X4, X4, X4
 	JMP     done
 
 drainB:
@@ -3642,9 +3642,9 @@ storeB:
 	VMOVSD  X9, 176(AX)
 	VPXORQ  Z5, Z5, Z5
 	VPXORQ  Z6, Z6, Z6
-	VXORPD  Y7, Y7, Y7
-	VXORPD  X8, X8, X8
-	VXORPD  X9, X9, X9
+	VPXORQ  Y7, Y7, Y7
+	VPXORQ  X8, X8, X8
+	VPXORQ  X9, X9, X9
 
 done:
 	VZEROUPPER
@@ -3815,7 +3815,7 @@ done:
 	RET
 
 // func gatherUnitRows25AVX512(out []float64, os int, ptr []int, ind []int, b []float64, bs int)
-// Requires: AVX, AVX512F, CMOV
+// Requires: AVX, AVX512F, AVX512VL, CMOV
 TEXT ·gatherUnitRows25AVX512(SB), NOSPLIT, $24-112
 	MOVQ   out_base+0(FP), AX
 	MOVQ   AX, 16(SP)
@@ -3831,11 +3831,11 @@ TEXT ·gatherUnitRows25AVX512(SB), NOSPLIT, $24-112
 	VPXORQ Z0, Z0, Z0
 	VPXORQ Z1, Z1, Z1
 	VPXORQ Z2, Z2, Z2
-	VXORPD X3, X3, X3
+	VPXORQ X3, X3, X3
 	VPXORQ Z4, Z4, Z4
 	VPXORQ Z5, Z5, Z5
 	VPXORQ Z6, Z6, Z6
-	VXORPD X7, X7, X7
+	VPXORQ X7, X7, X7
 	TESTQ  BX, BX
 	JZ     done
 	MOVQ   (DX), R9
@@ -3897,7 +3897,7 @@ checkA:
 	VPXORQ  Z0, Z0, Z0
 	VPXORQ  Z1, Z1, Z1
 	VPXORQ  Z2, Z2, Z2
-	VXORPD  X3, X3, X3
+	VPXORQ  X3, X3, X3
 	TESTQ   BX, BX
 	JZ      drainB
 	MOVQ    (DX), R9
@@ -3921,7 +3921,7 @@ checkB:
 	VPXORQ  Z4, Z4, Z4
 	VPXORQ  Z5, Z5, Z5
 	VPXORQ  Z6, Z6, Z6
-	VXORPD  X7, X7, X7
+	VPXORQ  X7, X7, X7
 	TESTQ   BX, BX
 	JZ      drainA
 	MOVQ    (DX), R11
@@ -3959,7 +3959,7 @@ storeA:
 	VPXORQ  Z0, Z0, Z0
 	VPXORQ  Z1, Z1, Z1
 	VPXORQ  Z2, Z2, Z2
-	VXORPD  X3, X3, X3
+	VPXORQ  X3, X3, X3
 	JMP     done
 
 drainB:
@@ -3986,14 +3986,14 @@ storeB:
 	VPXORQ  Z4, Z4, Z4
 	VPXORQ  Z5, Z5, Z5
 	VPXORQ  Z6, Z6, Z6
-	VXORPD  X7, X7, X7
+	VPXORQ  X7, X7, X7
 
 done:
 	VZEROUPPER
 	RET
 
 // func gatherUnitRows26AVX512(out []float64, os int, ptr []int, ind []int, b []float64, bs int)
-// Requires: AVX, AVX512F, CMOV
+// Requires: AVX, AVX512F, AVX512VL, CMOV
 TEXT ·gatherUnitRows26AVX512(SB), NOSPLIT, $24-112
 	MOVQ   out_base+0(FP), AX
 	MOVQ   AX, 16(SP)
@@ -4009,11 +4009,11 @@ TEXT ·gatherUnitRows26AVX512(SB), NOSPLIT, $24-112
 	VPXORQ Z0, Z0, Z0
 	VPXORQ Z1, Z1, Z1
 	VPXORQ Z2, Z2, Z2
-	VXORPD X3, X3, X3
+	VPXORQ X3, X3, X3
 	VPXORQ Z4, Z4, Z4
 	VPXORQ Z5, Z5, Z5
 	VPXORQ Z6, Z6, Z6
-	VXORPD X7, X7, X7
+	VPXORQ X7, X7, X7
 	TESTQ  BX, BX
 	JZ     done
 	MOVQ   (DX), R9
@@ -4075,7 +4075,7 @@ checkA:
 	VPXORQ  Z0, Z0, Z0
 	VPXORQ  Z1, Z1, Z1
 	VPXORQ  Z2, Z2, Z2
-	VXORPD  X3, X3, X3
+	VPXORQ  X3, X3, X3
 	TESTQ   BX, BX
 	JZ      drainB
 	MOVQ    (DX), R9
@@ -4099,7 +4099,7 @@ checkB:
 	VPXORQ  Z4, Z4, Z4
 	VPXORQ  Z5, Z5, Z5
 	VPXORQ  Z6, Z6, Z6
-	VXORPD  X7, X7, X7
+	VPXORQ  X7, X7, X7
 	TESTQ   BX, BX
 	JZ      drainA
 	MOVQ    (DX), R11
@@ -4137,7 +4137,7 @@ storeA:
 	VPXORQ  Z0, Z0, Z0
 	VPXORQ  Z1, Z1, Z1
 	VPXORQ  Z2, Z2, Z2
-	VXORPD  X3, X3, X3
+	VPXORQ  X3, X3, X3
 	JMP     done
 
 drainB:
@@ -4164,14 +4164,14 @@ storeB:
 	VPXORQ  Z4, Z4, Z4
 	VPXORQ  Z5, Z5, Z5
 	VPXORQ  Z6, Z6, Z6
-	VXORPD  X7, X7, X7
+	VPXORQ  X7, X7, X7
 
 done:
 	VZEROUPPER
 	RET
 
 // func gatherUnitRows27AVX512(out []float64, os int, ptr []int, ind []int, b []float64, bs int)
-// Requires: AVX, AVX512F, CMOV
+// Requires: AVX, AVX512F, AVX512VL, CMOV
 TEXT ·gatherUnitRows27AVX512(SB), NOSPLIT, $24-112
 	MOVQ   out_base+0(FP), AX
 	MOVQ   AX, 16(SP)
@@ -4187,13 +4187,13 @@ TEXT ·gatherUnitRows27AVX512(SB), NOSPLIT, $24-112
 	VPXORQ Z0, Z0, Z0
 	VPXORQ Z1, Z1, Z1
 	VPXORQ Z2, Z2, Z2
-	VXORPD X3, X3, X3
-	VXORPD X4, X4, X4
+	VPXORQ X3, X3, X3
+	VPXORQ X4, X4, X4
 	VPXORQ Z5, Z5, Z5
 	VPXORQ Z6, Z6, Z6
 	VPXORQ Z7, Z7, Z7
-	VXORPD X8, X8, X8
-	VXORPD X9, X9, X9
+	VPXORQ X8, X8, X8
+	VPXORQ X9, X9, X9
 	TESTQ  BX, BX
 	JZ     done
 	MOVQ   (DX), R9
@@ -4258,8 +4258,8 @@ checkA:
 	VPXORQ  Z0, Z0, Z0
 	VPXORQ  Z1, Z1, Z1
 	VPXORQ  Z2, Z2, Z2
-	VXORPD  X3, X3, X3
-	VXORPD  X4, X4, X4
+	VPXORQ  X3, X3, X3
+	VPXORQ  X4, X4, X4
 	TESTQ   BX, BX
 	JZ      drainB
 	MOVQ    (DX), R9
@@ -4284,8 +4284,8 @@ checkB:
 	VPXORQ  Z5, Z5, Z5
 	VPXORQ  Z6, Z6, Z6
 	VPXORQ  Z7, Z7, Z7
-	VXORPD  X8, X8, X8
-	VXORPD  X9, X9, X9
+	VPXORQ  X8, X8, X8
+	VPXORQ  X9, X9, X9
 	TESTQ   BX, BX
 	JZ      drainA
 	MOVQ    (DX), R11
@@ -4325,8 +4325,8 @@ storeA:
 	VPXORQ  Z0, Z0, Z0
 	VPXORQ  Z1, Z1, Z1
 	VPXORQ  Z2, Z2, Z2
-	VXORPD  X3, X3, X3
-	VXORPD  X4, X4, X4
+	VPXORQ  X3, X3, X3
+	VPXORQ  X4, X4, X4
 	JMP     done
 
 drainB:
@@ -4355,15 +4355,15 @@ storeB:
 	VPXORQ  Z5, Z5, Z5
 	VPXORQ  Z6, Z6, Z6
 	VPXORQ  Z7, Z7, Z7
-	VXORPD  X8, X8, X8
-	VXORPD  X9, X9, X9
+	VPXORQ  X8, X8, X8
+	VPXORQ  X9, X9, X9
 
 done:
 	VZEROUPPER
 	RET
 
 // func gatherUnitRows28AVX512(out []float64, os int, ptr []int, ind []int, b []float64, bs int)
-// Requires: AVX, AVX512F, CMOV
+// Requires: AVX, AVX512F, AVX512VL, CMOV
 TEXT ·gatherUnitRows28AVX512(SB), NOSPLIT, $24-112
 	MOVQ   out_base+0(FP), AX
 	MOVQ   AX, 16(SP)
@@ -4379,11 +4379,11 @@ TEXT ·gatherUnitRows28AVX512(SB), NOSPLIT, $24-112
 	VPXORQ Z0, Z0, Z0
 	VPXORQ Z1, Z1, Z1
 	VPXORQ Z2, Z2, Z2
-	VXORPD Y3, Y3, Y3
+	VPXORQ Y3, Y3, Y3
 	VPXORQ Z4, Z4, Z4
 	VPXORQ Z5, Z5, Z5
 	VPXORQ Z6, Z6, Z6
-	VXORPD Y7, Y7, Y7
+	VPXORQ Y7, Y7, Y7
 	TESTQ  BX, BX
 	JZ     done
 	MOVQ   (DX), R9
@@ -4445,7 +4445,7 @@ checkA:
 	VPXORQ  Z0, Z0, Z0
 	VPXORQ  Z1, Z1, Z1
 	VPXORQ  Z2, Z2, Z2
-	VXORPD  Y3, Y3, Y3
+	VPXORQ  Y3, Y3, Y3
 	TESTQ   BX, BX
 	JZ      drainB
 	MOVQ    (DX), R9
@@ -4469,7 +4469,7 @@ checkB:
 	VPXORQ  Z4, Z4, Z4
 	VPXORQ  Z5, Z5, Z5
 	VPXORQ  Z6, Z6, Z6
-	VXORPD  Y7, Y7, Y7
+	VPXORQ  Y7, Y7, Y7
 	TESTQ   BX, BX
 	JZ      drainA
 	MOVQ    (DX), R11
@@ -4507,7 +4507,7 @@ storeA:
 	VPXORQ  Z0, Z0, Z0
 	VPXORQ  Z1, Z1, Z1
 	VPXORQ  Z2, Z2, Z2
-	VXORPD  Y3, Y3, Y3
+	VPXORQ  Y3, Y3, Y3
 	JMP     done
 
 drainB:
@@ -4534,14 +4534,14 @@ storeB:
 	VPXORQ  Z4, Z4, Z4
 	VPXORQ  Z5, Z5, Z5
 	VPXORQ  Z6, Z6, Z6
-	VXORPD  Y7, Y7, Y7
+	VPXORQ  Y7, Y7, Y7
 
 done:
 	VZEROUPPER
 	RET
 
 // func gatherUnitRows29AVX512(out []float64, os int, ptr []int, ind []int, b []float64, bs int)
-// Requires: AVX, AVX512F, CMOV
+// Requires: AVX, AVX512F, AVX512VL, CMOV
 TEXT ·gatherUnitRows29AVX512(SB), NOSPLIT, $24-112
 	MOVQ   out_base+0(FP), AX
 	MOVQ   AX, 16(SP)
@@ -4557,13 +4557,13 @@ TEXT ·gatherUnitRows29AVX512(SB), NOSPLIT, $24-112
 	VPXORQ Z0, Z0, Z0
 	VPXORQ Z1, Z1, Z1
 	VPXORQ Z2, Z2, Z2
-	VXORPD Y3, Y3, Y3
-	VXORPD X4, X4, X4
+	VPXORQ Y3, Y3, Y3
+	VPXORQ X4, X4, X4
 	VPXORQ Z5, Z5, Z5
 	VPXORQ Z6, Z6, Z6
 	VPXORQ Z7, Z7, Z7
-	VXORPD Y8, Y8, Y8
-	VXORPD X9, X9, X9
+	VPXORQ Y8, Y8, Y8
+	VPXORQ X9, X9, X9
 	TESTQ  BX, BX
 	JZ     done
 	MOVQ   (DX), R9
@@ -4628,8 +4628,8 @@ checkA:
 	VPXORQ  Z0, Z0, Z0
 	VPXORQ  Z1, Z1, Z1
 	VPXORQ  Z2, Z2, Z2
-	VXORPD  Y3, Y3, Y3
-	VXORPD  X4, X4, X4
+	VPXORQ  Y3, Y3, Y3
+	VPXORQ  X4, X4, X4
 	TESTQ   BX, BX
 	JZ      drainB
 	MOVQ    (DX), R9
@@ -4654,8 +4654,8 @@ checkB:
 	VPXORQ  Z5, Z5, Z5
 	VPXORQ  Z6, Z6, Z6
 	VPXORQ  Z7, Z7, Z7
-	VXORPD  Y8, Y8, Y8
-	VXORPD  X9, X9, X9
+	VPXORQ  Y8, Y8, Y8
+	VPXORQ  X9, X9, X9
 	TESTQ   BX, BX
 	JZ      drainA
 	MOVQ    (DX), R11
@@ -4695,8 +4695,8 @@ storeA:
 	VPXORQ  Z0, Z0, Z0
 	VPXORQ  Z1, Z1, Z1
 	VPXORQ  Z2, Z2, Z2
-	VXORPD  Y3, Y3, Y3
-	VXORPD  X4, X4, X4
+	VPXORQ  Y3, Y3, Y3
+	VPXORQ  X4, X4, X4
 	JMP     done
 
 drainB:
@@ -4725,15 +4725,15 @@ storeB:
 	VPXORQ  Z5, Z5, Z5
 	VPXORQ  Z6, Z6, Z6
 	VPXORQ  Z7, Z7, Z7
-	VXORPD  Y8, Y8, Y8
-	VXORPD  X9, X9, X9
+	VPXORQ  Y8, Y8, Y8
+	VPXORQ  X9, X9, X9
 
 done:
 	VZEROUPPER
 	RET
 
 // func gatherUnitRows30AVX512(out []float64, os int, ptr []int, ind []int, b []float64, bs int)
-// Requires: AVX, AVX512F, CMOV
+// Requires: AVX, AVX512F, AVX512VL, CMOV
 TEXT ·gatherUnitRows30AVX512(SB), NOSPLIT, $24-112
 	MOVQ   out_base+0(FP), AX
 	MOVQ   AX, 16(SP)
@@ -4749,13 +4749,13 @@ TEXT ·gatherUnitRows30AVX512(SB), NOSPLIT, $24-112
 	VPXORQ Z0, Z0, Z0
 	VPXORQ Z1, Z1, Z1
 	VPXORQ Z2, Z2, Z2
-	VXORPD Y3, Y3, Y3
-	VXORPD X4, X4, X4
+	VPXORQ Y3, Y3, Y3
+	VPXORQ X4, X4, X4
 	VPXORQ Z5, Z5, Z5
 	VPXORQ Z6, Z6, Z6
 	VPXORQ Z7, Z7, Z7
-	VXORPD Y8, Y8, Y8
-	VXORPD X9, X9, X9
+	VPXORQ Y8, Y8, Y8
+	VPXORQ X9, X9, X9
 	TESTQ  BX, BX
 	JZ     done
 	MOVQ   (DX), R9
@@ -4820,8 +4820,8 @@ checkA:
 	VPXORQ  Z0, Z0, Z0
 	VPXORQ  Z1, Z1, Z1
 	VPXORQ  Z2, Z2, Z2
-	VXORPD  Y3, Y3, Y3
-	VXORPD  X4, X4, X4
+	VPXORQ  Y3, Y3, Y3
+	VPXORQ  X4, X4, X4
 	TESTQ   BX, BX
 	JZ      drainB
 	MOVQ    (DX), R9
@@ -4846,8 +4846,8 @@ checkB:
 	VPXORQ  Z5, Z5, Z5
 	VPXORQ  Z6, Z6, Z6
 	VPXORQ  Z7, Z7, Z7
-	VXORPD  Y8, Y8, Y8
-	VXORPD  X9, X9, X9
+	VPXORQ  Y8, Y8, Y8
+	VPXORQ  X9, X9, X9
 	TESTQ   BX, BX
 	JZ      drainA
 	MOVQ    (DX), R11
@@ -4887,8 +4887,8 @@ storeA:
 	VPXORQ  Z0, Z0, Z0
 	VPXORQ  Z1, Z1, Z1
 	VPXORQ  Z2, Z2, Z2
-	VXORPD  Y3, Y3, Y3
-	VXORPD  X4, X4, X4
+	VPXORQ  Y3, Y3, Y3
+	VPXORQ  X4, X4, X4
 	JMP     done
 
 drainB:
@@ -4917,15 +4917,15 @@ storeB:
 	VPXORQ  Z5, Z5, Z5
 	VPXORQ  Z6, Z6, Z6
 	VPXORQ  Z7, Z7, Z7
-	VXORPD  Y8, Y8, Y8
-	VXORPD  X9, X9, X9
+	VPXORQ  Y8, Y8, Y8
+	VPXORQ  X9, X9, X9
 
 done:
 	VZEROUPPER
 	RET
 
 // func gatherUnitRows31AVX512(out []float64, os int, ptr []int, ind []int, b []float64, bs int)
-// Requires: AVX, AVX512F, CMOV
+// Requires: AVX, AVX512F, AVX512VL, CMOV
 TEXT ·gatherUnitRows31AVX512(SB), NOSPLIT, $24-112
 	MOVQ   out_base+0(FP), AX
 	MOVQ   AX, 16(SP)
@@ -4941,15 +4941,15 @@ TEXT ·gatherUnitRows31AVX512(SB), NOSPLIT, $24-112
 	VPXORQ Z0, Z0, Z0
 	VPXORQ Z1, Z1, Z1
 	VPXORQ Z2, Z2, Z2
-	VXORPD Y3, Y3, Y3
-	VXORPD X4, X4, X4
-	VXORPD X5, X5, X5
+	VPXORQ Y3, Y3, Y3
+	VPXORQ X4, X4, X4
+	VPXORQ X5, X5, X5
 	VPXORQ Z6, Z6, Z6
 	VPXORQ Z7, Z7, Z7
 	VPXORQ Z8, Z8, Z8
-	VXORPD Y9, Y9, Y9
-	VXORPD X10, X10, X10
-	VXORPD X11, X11, X11
+	VPXORQ Y9, Y9, Y9
+	VPXORQ X10, X10, X10
+	VPXORQ X11, X11, X11
 	TESTQ  BX, BX
 	JZ     done
 	MOVQ   (DX), R9
@@ -5017,9 +5017,9 @@ checkA:
 	VPXORQ  Z0, Z0, Z0
 	VPXORQ  Z1, Z1, Z1
 	VPXORQ  Z2, Z2, Z2
-	VXORPD  Y3, Y3, Y3
-	VXORPD  X4, X4, X4
-	VXORPD  X5, X5, X5
+	VPXORQ  Y3, Y3, Y3
+	VPXORQ  X4, X4, X4
+	VPXORQ  X5, X5, X5
 	TESTQ   BX, BX
 	JZ      drainB
 	MOVQ    (DX), R9
@@ -5045,9 +5045,9 @@ checkB:
 	VPXORQ  Z6, Z6, Z6
 	VPXORQ  Z7, Z7, Z7
 	VPXORQ  Z8, Z8, Z8
-	VXORPD  Y9, Y9, Y9
-	VXORPD  X10, X10, X10
-	VXORPD  X11, X11, X11
+	VPXORQ  Y9, Y9, Y9
+	VPXORQ  X10, X10, X10
+	VPXORQ  X11, X11, X11
 	TESTQ   BX, BX
 	JZ      drainA
 	MOVQ    (DX), R11
@@ -5089,9 +5089,9 @@ storeA:
 	VPXORQ  Z0, Z0, Z0
 	VPXORQ  Z1, Z1, Z1
 	VPXORQ  Z2, Z2, Z2
-	VXORPD  Y3, Y3, Y3
-	VXORPD  X4, X4, X4
-	VXORPD  X5, X5, X5
+	VPXORQ  Y3, Y3, Y3
+	VPXORQ  X4, X4, X4
+	VPXORQ  X5, X5, X5
 	JMP     done
 
 drainB:
@@ -5122,9 +5122,9 @@ storeB:
 	VPXORQ  Z6, Z6, Z6
 	VPXORQ  Z7, Z7, Z7
 	VPXORQ  Z8, Z8, Z8
-	VXORPD  Y9, Y9, Y9
-	VXORPD  X10, X10, X10
-	VXORPD  X11, X11, X11
+	VPXORQ  Y9, Y9, Y9
+	VPXORQ  X10, X10, X10
+	VPXORQ  X11, X11, X11
 
 done:
 	VZEROUPPER
@@ -5309,7 +5309,7 @@ done:
 	RET
 
 // func gatherUnitRows33AVX512(out []float64, os int, ptr []int, ind []int, b []float64, bs int)
-// Requires: AVX, AVX512F, CMOV
+// Requires: AVX, AVX512F, AVX512VL, CMOV
 TEXT ·gatherUnitRows33AVX512(SB), NOSPLIT, $24-112
 	MOVQ   out_base+0(FP), AX
 	MOVQ   AX, 16(SP)
@@ -5326,12 +5326,12 @@ TEXT ·gatherUnitRows33AVX512(SB), NOSPLIT, $24-112
 	VPXORQ Z1, Z1, Z1
 	VPXORQ Z2, Z2, Z2
 	VPXORQ Z3, Z3, Z3
-	VXORPD X4, X4, X4
+	VPXORQ X4, X4, X4
 	VPXORQ Z5, Z5, Z5
 	VPXORQ Z6, Z6, Z6
 	VPXORQ Z7, Z7, Z7
 	VPXORQ Z8, Z8, Z8
-	VXORPD X9, X9, X9
+	VPXORQ X9, X9, X9
 	TESTQ  BX, BX
 	JZ     done
 	MOVQ   (DX), R9
@@ -5397,7 +5397,7 @@ checkA:
 	VPXORQ  Z1, Z1, Z1
 	VPXORQ  Z2, Z2, Z2
 	VPXORQ  Z3, Z3, Z3
-	VXORPD  X4, X4, X4
+	VPXORQ  X4, X4, X4
 	TESTQ   BX, BX
 	JZ      drainB
 	MOVQ    (DX), R9
@@ -5423,7 +5423,7 @@ checkB:
 	VPXORQ  Z6, Z6, Z6
 	VPXORQ  Z7, Z7, Z7
 	VPXORQ  Z8, Z8, Z8
-	VXORPD  X9, X9, X9
+	VPXORQ  X9, X9, X9
 	TESTQ   BX, BX
 	JZ      drainA
 	MOVQ    (DX), R11
@@ -5464,7 +5464,7 @@ storeA:
 	VPXORQ  Z1, Z1, Z1
 	VPXORQ  Z2, Z2, Z2
 	VPXORQ  Z3, Z3, Z3
-	VXORPD  X4, X4, X4
+	VPXORQ  X4, X4, X4
 	JMP     done
 
 drainB:
@@ -5494,14 +5494,14 @@ storeB:
 	VPXORQ  Z6, Z6, Z6
 	VPXORQ  Z7, Z7, Z7
 	VPXORQ  Z8, Z8, Z8
-	VXORPD  X9, X9, X9
+	VPXORQ  X9, X9, X9
 
 done:
 	VZEROUPPER
 	RET
 
 // func gatherUnitRows34AVX512(out []float64, os int, ptr []int, ind []int, b []float64, bs int)
-// Requires: AVX, AVX512F, CMOV
+// Requires: AVX, AVX512F, AVX512VL, CMOV
 TEXT ·gatherUnitRows34AVX512(SB), NOSPLIT, $24-112
 	MOVQ   out_base+0(FP), AX
 	MOVQ   AX, 16(SP)
@@ -5518,12 +5518,12 @@ TEXT ·gatherUnitRows34AVX512(SB), NOSPLIT, $24-112
 	VPXORQ Z1, Z1, Z1
 	VPXORQ Z2, Z2, Z2
 	VPXORQ Z3, Z3, Z3
-	VXORPD X4, X4, X4
+	VPXORQ X4, X4, X4
 	VPXORQ Z5, Z5, Z5
 	VPXORQ Z6, Z6, Z6
 	VPXORQ Z7, Z7, Z7
 	VPXORQ Z8, Z8, Z8
-	VXORPD X9, X9, X9
+	VPXORQ X9, X9, X9
 	TESTQ  BX, BX
 	JZ     done
 	MOVQ   (DX), R9
@@ -5589,7 +5589,7 @@ checkA:
 	VPXORQ  Z1, Z1, Z1
 	VPXORQ  Z2, Z2, Z2
 	VPXORQ  Z3, Z3, Z3
-	VXORPD  X4, X4, X4
+	VPXORQ  X4, X4, X4
 	TESTQ   BX, BX
 	JZ      drainB
 	MOVQ    (DX), R9
@@ -5615,7 +5615,7 @@ checkB:
 	VPXORQ  Z6, Z6, Z6
 	VPXORQ  Z7, Z7, Z7
 	VPXORQ  Z8, Z8, Z8
-	VXORPD  X9, X9, X9
+	VPXORQ  X9, X9, X9
 	TESTQ   BX, BX
 	JZ      drainA
 	MOVQ    (DX), R11
@@ -5656,7 +5656,7 @@ storeA:
 	VPXORQ  Z1, Z1, Z1
 	VPXORQ  Z2, Z2, Z2
 	VPXORQ  Z3, Z3, Z3
-	VXORPD  X4, X4, X4
+	VPXORQ  X4, X4, X4
 	JMP     done
 
 drainB:
@@ -5686,14 +5686,14 @@ storeB:
 	VPXORQ  Z6, Z6, Z6
 	VPXORQ  Z7, Z7, Z7
 	VPXORQ  Z8, Z8, Z8
-	VXORPD  X9, X9, X9
+	VPXORQ  X9, X9, X9
 
 done:
 	VZEROUPPER
 	RET
 
 // func gatherUnitRows35AVX512(out []float64, os int, ptr []int, ind []int, b []float64, bs int)
-// Requires: AVX, AVX512F, CMOV
+// Requires: AVX, AVX512F, AVX512VL, CMOV
 TEXT ·gatherUnitRows35AVX512(SB), NOSPLIT, $24-112
 	MOVQ   out_base+0(FP), AX
 	MOVQ   AX, 16(SP)
@@ -5710,14 +5710,14 @@ TEXT ·gatherUnitRows35AVX512(SB), NOSPLIT, $24-112
 	VPXORQ Z1, Z1, Z1
 	VPXORQ Z2, Z2, Z2
 	VPXORQ Z3, Z3, Z3
-	VXORPD X4, X4, X4
-	VXORPD X5, X5, X5
+	VPXORQ X4, X4, X4
+	VPXORQ X5, X5, X5
 	VPXORQ Z6, Z6, Z6
 	VPXORQ Z7, Z7, Z7
 	VPXORQ Z8, Z8, Z8
 	VPXORQ Z9, Z9, Z9
-	VXORPD X10, X10, X10
-	VXORPD X11, X11, X11
+	VPXORQ X10, X10, X10
+	VPXORQ X11, X11, X11
 	TESTQ  BX, BX
 	JZ     done
 	MOVQ   (DX), R9
@@ -5786,8 +5786,8 @@ checkA:
 	VPXORQ  Z1, Z1, Z1
 	VPXORQ  Z2, Z2, Z2
 	VPXORQ  Z3, Z3, Z3
-	VXORPD  X4, X4, X4
-	VXORPD  X5, X5, X5
+	VPXORQ  X4, X4, X4
+	VPXORQ  X5, X5, X5
 	TESTQ   BX, BX
 	JZ      drainB
 	MOVQ    (DX), R9
@@ -5814,8 +5814,8 @@ checkB:
 	VPXORQ  Z7, Z7, Z7
 	VPXORQ  Z8, Z8, Z8
 	VPXORQ  Z9, Z9, Z9
-	VXORPD  X10, X10, X10
-	VXORPD  X11, X11, X11
+	VPXORQ  X10, X10, X10
+	VPXORQ  X11, X11, X11
 	TESTQ   BX, BX
 	JZ      drainA
 	MOVQ    (DX), R11
@@ -5858,8 +5858,8 @@ storeA:
 	VPXORQ  Z1, Z1, Z1
 	VPXORQ  Z2, Z2, Z2
 	VPXORQ  Z3, Z3, Z3
-	VXORPD  X4, X4, X4
-	VXORPD  X5, X5, X5
+	VPXORQ  X4, X4, X4
+	VPXORQ  X5, X5, X5
 	JMP     done
 
 drainB:
@@ -5891,15 +5891,15 @@ storeB:
 	VPXORQ  Z7, Z7, Z7
 	VPXORQ  Z8, Z8, Z8
 	VPXORQ  Z9, Z9, Z9
-	VXORPD  X10, X10, X10
-	VXORPD  X11, X11, X11
+	VPXORQ  X10, X10, X10
+	VPXORQ  X11, X11, X11
 
 done:
 	VZEROUPPER
 	RET
 
 // func gatherUnitRows36AVX512(out []float64, os int, ptr []int, ind []int, b []float64, bs int)
-// Requires: AVX, AVX512F, CMOV
+// Requires: AVX, AVX512F, AVX512VL, CMOV
 TEXT ·gatherUnitRows36AVX512(SB), NOSPLIT, $24-112
 	MOVQ   out_base+0(FP), AX
 	MOVQ   AX, 16(SP)
@@ -5916,12 +5916,12 @@ TEXT ·gatherUnitRows36AVX512(SB), NOSPLIT, $24-112
 	VPXORQ Z1, Z1, Z1
 	VPXORQ Z2, Z2, Z2
 	VPXORQ Z3, Z3, Z3
-	VXORPD Y4, Y4, Y4
+	VPXORQ Y4, Y4, Y4
 	VPXORQ Z5, Z5, Z5
 	VPXORQ Z6, Z6, Z6
 	VPXORQ Z7, Z7, Z7
 	VPXORQ Z8, Z8, Z8
-	VXORPD Y9, Y9, Y9
+	VPXORQ Y9, Y9, Y9
 	TESTQ  BX, BX
 	JZ     done
 	MOVQ   (DX), R9
@@ -5987,7 +5987,7 @@ checkA:
 	VPXORQ  Z1, Z1, Z1
 	VPXORQ  Z2, Z2, Z2
 	VPXORQ  Z3, Z3, Z3
-	VXORPD  Y4, Y4, Y4
+	VPXORQ  Y4, Y4, Y4
 	TESTQ   BX, BX
 	JZ      drainB
 	MOVQ    (DX), R9
@@ -6013,7 +6013,7 @@ checkB:
 	VPXORQ  Z6, Z6, Z6
 	VPXORQ  Z7, Z7, Z7
 	VPXORQ  Z8, Z8, Z8
-	VXORPD  Y9, Y9, Y9
+	VPXORQ  Y9, Y9, Y9
 	TESTQ   BX, BX
 	JZ      drainA
 	MOVQ    (DX), R11
@@ -6054,7 +6054,7 @@ storeA:
 	VPXORQ  Z1, Z1, Z1
 	VPXORQ  Z2, Z2, Z2
 	VPXORQ  Z3, Z3, Z3
-	VXORPD  Y4, Y4, Y4
+	VPXORQ  Y4, Y4, Y4
 	JMP     done
 
 drainB:
@@ -6084,14 +6084,14 @@ storeB:
 	VPXORQ  Z6, Z6, Z6
 	VPXORQ  Z7, Z7, Z7
 	VPXORQ  Z8, Z8, Z8
-	VXORPD  Y9, Y9, Y9
+	VPXORQ  Y9, Y9, Y9
 
 done:
 	VZEROUPPER
 	RET
 
 // func gatherUnitRows37AVX512(out []float64, os int, ptr []int, ind []int, b []float64, bs int)
-// Requires: AVX, AVX512F, CMOV
+// Requires: AVX, AVX512F, AVX512VL, CMOV
 TEXT ·gatherUnitRows37AVX512(SB), NOSPLIT, $24-112
 	MOVQ   out_base+0(FP), AX
 	MOVQ   AX, 16(SP)
@@ -6108,14 +6108,14 @@ TEXT ·gatherUnitRows37AVX512(SB), NOSPLIT, $24-112
 	VPXORQ Z1, Z1, Z1
 	VPXORQ Z2, Z2, Z2
 	VPXORQ Z3, Z3, Z3
-	VXORPD Y4, Y4, Y4
-	VXORPD X5, X5, X5
+	VPXORQ Y4, Y4, Y4
+	VPXORQ X5, X5, X5
 	VPXORQ Z6, Z6, Z6
 	VPXORQ Z7, Z7, Z7
 	VPXORQ Z8, Z8, Z8
 	VPXORQ Z9, Z9, Z9
-	VXORPD Y10, Y10, Y10
-	VXORPD X11, X11, X11
+	VPXORQ Y10, Y10, Y10
+	VPXORQ X11, X11, X11
 	TESTQ  BX, BX
 	JZ     done
 	MOVQ   (DX), R9
@@ -6184,8 +6184,8 @@ checkA:
 	VPXORQ  Z1, Z1, Z1
 	VPXORQ  Z2, Z2, Z2
 	VPXORQ  Z3, Z3, Z3
-	VXORPD  Y4, Y4, Y4
-	VXORPD  X5, X5, X5
+	VPXORQ  Y4, Y4, Y4
+	VPXORQ  X5, X5, X5
 	TESTQ   BX, BX
 	JZ      drainB
 	MOVQ    (DX), R9
@@ -6212,8 +6212,8 @@ checkB:
 	VPXORQ  Z7, Z7, Z7
 	VPXORQ  Z8, Z8, Z8
 	VPXORQ  Z9, Z9, Z9
-	VXORPD  Y10, Y10, Y10
-	VXORPD  X11, X11, X11
+	VPXORQ  Y10, Y10, Y10
+	VPXORQ  X11, X11, X11
 	TESTQ   BX, BX
 	JZ      drainA
 	MOVQ    (DX), R11
@@ -6256,8 +6256,8 @@ storeA:
 	VPXORQ  Z1, Z1, Z1
 	VPXORQ  Z2, Z2, Z2
 	VPXORQ  Z3, Z3, Z3
-	VXORPD  Y4, Y4, Y4
-	VXORPD  X5, X5, X5
+	VPXORQ  Y4, Y4, Y4
+	VPXORQ  X5, X5, X5
 	JMP     done
 
 drainB:
@@ -6289,15 +6289,15 @@ storeB:
 	VPXORQ  Z7, Z7, Z7
 	VPXORQ  Z8, Z8, Z8
 	VPXORQ  Z9, Z9, Z9
-	VXORPD  Y10, Y10, Y10
-	VXORPD  X11, X11, X11
+	VPXORQ  Y10, Y10, Y10
+	VPXORQ  X11, X11, X11
 
 done:
 	VZEROUPPER
 	RET
 
 // func gatherUnitRows38AVX512(out []float64, os int, ptr []int, ind []int, b []float64, bs int)
-// Requires: AVX, AVX512F, CMOV
+// Requires: AVX, AVX512F, AVX512VL, CMOV
 TEXT ·gatherUnitRows38AVX512(SB), NOSPLIT, $24-112
 	MOVQ   out_base+0(FP), AX
 	MOVQ   AX, 16(SP)
@@ -6314,14 +6314,14 @@ TEXT ·gatherUnitRows38AVX512(SB), NOSPLIT, $24-112
 	VPXORQ Z1, Z1, Z1
 	VPXORQ Z2, Z2, Z2
 	VPXORQ Z3, Z3, Z3
-	VXORPD Y4, Y4, Y4
-	VXORPD X5, X5, X5
+	VPXORQ Y4, Y4, Y4
+	VPXORQ X5, X5, X5
 	VPXORQ Z6, Z6, Z6
 	VPXORQ Z7, Z7, Z7
 	VPXORQ Z8, Z8, Z8
 	VPXORQ Z9, Z9, Z9
-	VXORPD Y10, Y10, Y10
-	VXORPD X11, X11, X11
+	VPXORQ Y10, Y10, Y10
+	VPXORQ X11, X11, X11
 	TESTQ  BX, BX
 	JZ     done
 	MOVQ   (DX), R9
@@ -6390,8 +6390,8 @@ checkA:
 	VPXORQ  Z1, Z1, Z1
 	VPXORQ  Z2, Z2, Z2
 	VPXORQ  Z3, Z3, Z3
-	VXORPD  Y4, Y4, Y4
-	VXORPD  X5, X5, X5
+	VPXORQ  Y4, Y4, Y4
+	VPXORQ  X5, X5, X5
 	TESTQ   BX, BX
 	JZ      drainB
 	MOVQ    (DX), R9
@@ -6418,8 +6418,8 @@ checkB:
 	VPXORQ  Z7, Z7, Z7
 	VPXORQ  Z8, Z8, Z8
 	VPXORQ  Z9, Z9, Z9
-	VXORPD  Y10, Y10, Y10
-	VXORPD  X11, X11, X11
+	VPXORQ  Y10, Y10, Y10
+	VPXORQ  X11, X11, X11
 	TESTQ   BX, BX
 	JZ      drainA
 	MOVQ    (DX), R11
@@ -6462,8 +6462,8 @@ storeA:
 	VPXORQ  Z1, Z1, Z1
 	VPXORQ  Z2, Z2, Z2
 	VPXORQ  Z3, Z3, Z3
-	VXORPD  Y4, Y4, Y4
-	VXORPD  X5, X5, X5
+	VPXORQ  Y4, Y4, Y4
+	VPXORQ  X5, X5, X5
 	JMP     done
 
 drainB:
@@ -6495,15 +6495,15 @@ storeB:
 	VPXORQ  Z7, Z7, Z7
 	VPXORQ  Z8, Z8, Z8
 	VPXORQ  Z9, Z9, Z9
-	VXORPD  Y10, Y10, Y10
-	VXORPD  X11, X11, X11
+	VPXORQ  Y10, Y10, Y10
+	VPXORQ  X11, X11, X11
 
 done:
 	VZEROUPPER
 	RET
 
 // func gatherUnitRows39AVX512(out []float64, os int, ptr []int, ind []int, b []float64, bs int)
-// Requires: AVX, AVX512F, CMOV
+// Requires: AVX, AVX512F, AVX512VL, CMOV
 TEXT ·gatherUnitRows39AVX512(SB), NOSPLIT, $24-112
 	MOVQ   out_base+0(FP), AX
 	MOVQ   AX, 16(SP)
@@ -6520,16 +6520,16 @@ TEXT ·gatherUnitRows39AVX512(SB), NOSPLIT, $24-112
 	VPXORQ Z1, Z1, Z1
 	VPXORQ Z2, Z2, Z2
 	VPXORQ Z3, Z3, Z3
-	VXORPD Y4, Y4, Y4
-	VXORPD X5, X5, X5
-	VXORPD X6, X6, X6
+	VPXORQ Y4, Y4, Y4
+	VPXORQ X5, X5, X5
+	VPXORQ X6, X6, X6
 	VPXORQ Z7, Z7, Z7
 	VPXORQ Z8, Z8, Z8
 	VPXORQ Z9, Z9, Z9
 	VPXORQ Z10, Z10, Z10
-	VXORPD Y11, Y11, Y11
-	VXORPD X12, X12, X12
-	VXORPD X13, X13, X13
+	VPXORQ Y11, Y11, Y11
+	VPXORQ X12, X12, X12
+	VPXORQ X13, X13, X13
 	TESTQ  BX, BX
 	JZ     done
 	MOVQ   (DX), R9
@@ -6601,9 +6601,9 @@ checkA:
 	VPXORQ  Z1, Z1, Z1
 	VPXORQ  Z2, Z2, Z2
 	VPXORQ  Z3, Z3, Z3
-	VXORPD  Y4, Y4, Y4
-	VXORPD  X5, X5, X5
-	VXORPD  X6, X6, X6
+	VPXORQ  Y4, Y4, Y4
+	VPXORQ  X5, X5, X5
+	VPXORQ  X6, X6, X6
 	TESTQ   BX, BX
 	JZ      drainB
 	MOVQ    (DX), R9
@@ -6631,9 +6631,9 @@ checkB:
 	VPXORQ  Z8, Z8, Z8
 	VPXORQ  Z9, Z9, Z9
 	VPXORQ  Z10, Z10, Z10
-	VXORPD  Y11, Y11, Y11
-	VXORPD  X12, X12, X12
-	VXORPD  X13, X13, X13
+	VPXORQ  Y11, Y11, Y11
+	VPXORQ  X12, X12, X12
+	VPXORQ  X13, X13, X13
 	TESTQ   BX, BX
 	JZ      drainA
 	MOVQ    (DX), R11
@@ -6678,9 +6678,9 @@ storeA:
 	VPXORQ  Z1, Z1, Z1
 	VPXORQ  Z2, Z2, Z2
 	VPXORQ  Z3, Z3, Z3
-	VXORPD  Y4, Y4, Y4
-	VXORPD  X5, X5, X5
-	VXORPD  X6, X6, X6
+	VPXORQ  Y4, Y4, Y4
+	VPXORQ  X5, X5, X5
+	VPXORQ  X6, X6, X6
 	JMP     done
 
 drainB:
@@ -6714,9 +6714,9 @@ storeB:
 	VPXORQ  Z8, Z8, Z8
 	VPXORQ  Z9, Z9, Z9
 	VPXORQ  Z10, Z10, Z10
-	VXORPD  Y11, Y11, Y11
-	VXORPD  X12, X12, X12
-	VXORPD  X13, X13, X13
+	VPXORQ  Y11, Y11, Y11
+	VPXORQ  X12, X12, X12
+	VPXORQ  X13, X13, X13
 
 done:
 	VZEROUPPER
@@ -6915,7 +6915,7 @@ done:
 	RET
 
 // func gatherUnitRows41AVX512(out []float64, os int, ptr []int, ind []int, b []float64, bs int)
-// Requires: AVX, AVX512F, CMOV
+// Requires: AVX, AVX512F, AVX512VL, CMOV
 TEXT ·gatherUnitRows41AVX512(SB), NOSPLIT, $24-112
 	MOVQ   out_base+0(FP), AX
 	MOVQ   AX, 16(SP)
@@ -6933,13 +6933,13 @@ TEXT ·gatherUnitRows41AVX512(SB), NOSPLIT, $24-112
 	VPXORQ Z2, Z2, Z2
 	VPXORQ Z3, Z3, Z3
 	VPXORQ Z4, Z4, Z4
-	VXORPD X5, X5, X5
+	VPXORQ X5, X5, X5
 	VPXORQ Z6, Z6, Z6
 	VPXORQ Z7, Z7, Z7
 	VPXORQ Z8, Z8, Z8
 	VPXORQ Z9, Z9, Z9
 	VPXORQ Z10, Z10, Z10
-	VXORPD X11, X11, X11
+	VPXORQ X11, X11, X11
 	TESTQ  BX, BX
 	JZ     done
 	MOVQ   (DX), R9
@@ -7009,7 +7009,7 @@ checkA:
 	VPXORQ  Z2, Z2, Z2
 	VPXORQ  Z3, Z3, Z3
 	VPXORQ  Z4, Z4, Z4
-	VXORPD  X5, X5, X5
+	VPXORQ  X5, X5, X5
 	TESTQ   BX, BX
 	JZ      drainB
 	MOVQ    (DX), R9
@@ -7037,7 +7037,7 @@ checkB:
 	VPXORQ  Z8, Z8, Z8
 	VPXORQ  Z9, Z9, Z9
 	VPXORQ  Z10, Z10, Z10
-	VXORPD  X11, X11, X11
+	VPXORQ  X11, X11, X11
 	TESTQ   BX, BX
 	JZ      drainA
 	MOVQ    (DX), R11
@@ -7081,7 +7081,7 @@ storeA:
 	VPXORQ  Z2, Z2, Z2
 	VPXORQ  Z3, Z3, Z3
 	VPXORQ  Z4, Z4, Z4
-	VXORPD  X5, X5, X5
+	VPXORQ  X5, X5, X5
 	JMP     done
 
 drainB:
@@ -7114,14 +7114,14 @@ storeB:
 	VPXORQ  Z8, Z8, Z8
 	VPXORQ  Z9, Z9, Z9
 	VPXORQ  Z10, Z10, Z10
-	VXORPD  X11, X11, X11
+	VPXORQ  X11, X11, X11
 
 done:
 	VZEROUPPER
 	RET
 
 // func gatherUnitRows42AVX512(out []float64, os int, ptr []int, ind []int, b []float64, bs int)
-// Requires: AVX, AVX512F, CMOV
+// Requires: AVX, AVX512F, AVX512VL, CMOV
 TEXT ·gatherUnitRows42AVX512(SB), NOSPLIT, $24-112
 	MOVQ   out_base+0(FP), AX
 	MOVQ   AX, 16(SP)
@@ -7139,13 +7139,13 @@ TEXT ·gatherUnitRows42AVX512(SB), NOSPLIT, $24-112
 	VPXORQ Z2, Z2, Z2
 	VPXORQ Z3, Z3, Z3
 	VPXORQ Z4, Z4, Z4
-	VXORPD X5, X5, X5
+	VPXORQ X5, X5, X5
 	VPXORQ Z6, Z6, Z6
 	VPXORQ Z7, Z7, Z7
 	VPXORQ Z8, Z8, Z8
 	VPXORQ Z9, Z9, Z9
 	VPXORQ Z10, Z10, Z10
-	VXORPD X11, X11, X11
+	VPXORQ X11, X11, X11
 	TESTQ  BX, BX
 	JZ     done
 	MOVQ   (DX), R9
@@ -7215,7 +7215,7 @@ checkA:
 	VPXORQ  Z2, Z2, Z2
 	VPXORQ  Z3, Z3, Z3
 	VPXORQ  Z4, Z4, Z4
-	VXORPD  X5, X5, X5
+	VPXORQ  X5, X5, X5
 	TESTQ   BX, BX
 	JZ      drainB
 	MOVQ    (DX), R9
@@ -7243,7 +7243,7 @@ checkB:
 	VPXORQ  Z8, Z8, Z8
 	VPXORQ  Z9, Z9, Z9
 	VPXORQ  Z10, Z10, Z10
-	VXORPD  X11, X11, X11
+	VPXORQ  X11, X11, X11
 	TESTQ   BX, BX
 	JZ      drainA
 	MOVQ    (DX), R11
@@ -7287,7 +7287,7 @@ storeA:
 	VPXORQ  Z2, Z2, Z2
 	VPXORQ  Z3, Z3, Z3
 	VPXORQ  Z4, Z4, Z4
-	VXORPD  X5, X5, X5
+	VPXORQ  X5, X5, X5
 	JMP     done
 
 drainB:
@@ -7320,14 +7320,14 @@ storeB:
 	VPXORQ  Z8, Z8, Z8
 	VPXORQ  Z9, Z9, Z9
 	VPXORQ  Z10, Z10, Z10
-	VXORPD  X11, X11, X11
+	VPXORQ  X11, X11, X11
 
 done:
 	VZEROUPPER
 	RET
 
 // func gatherUnitRows43AVX512(out []float64, os int, ptr []int, ind []int, b []float64, bs int)
-// Requires: AVX, AVX512F, CMOV
+// Requires: AVX, AVX512F, AVX512VL, CMOV
 TEXT ·gatherUnitRows43AVX512(SB), NOSPLIT, $24-112
 	MOVQ   out_base+0(FP), AX
 	MOVQ   AX, 16(SP)
@@ -7345,15 +7345,15 @@ TEXT ·gatherUnitRows43AVX512(SB), NOSPLIT, $24-112
 	VPXORQ Z2, Z2, Z2
 	VPXORQ Z3, Z3, Z3
 	VPXORQ Z4, Z4, Z4
-	VXORPD X5, X5, X5
-	VXORPD X6, X6, X6
+	VPXORQ X5, X5, X5
+	VPXORQ X6, X6, X6
 	VPXORQ Z7, Z7, Z7
 	VPXORQ Z8, Z8, Z8
 	VPXORQ Z9, Z9, Z9
 	VPXORQ Z10, Z10, Z10
 	VPXORQ Z11, Z11, Z11
-	VXORPD X12, X12, X12
-	VXORPD X13, X13, X13
+	VPXORQ X12, X12, X12
+	VPXORQ X13, X13, X13
 	TESTQ  BX, BX
 	JZ     done
 	MOVQ   (DX), R9
@@ -7426,8 +7426,8 @@ checkA:
 	VPXORQ  Z2, Z2, Z2
 	VPXORQ  Z3, Z3, Z3
 	VPXORQ  Z4, Z4, Z4
-	VXORPD  X5, X5, X5
-	VXORPD  X6, X6, X6
+	VPXORQ  X5, X5, X5
+	VPXORQ  X6, X6, X6
 	TESTQ   BX, BX
 	JZ      drainB
 	MOVQ    (DX), R9
@@ -7456,8 +7456,8 @@ checkB:
 	VPXORQ  Z9, Z9, Z9
 	VPXORQ  Z10, Z10, Z10
 	VPXORQ  Z11, Z11, Z11
-	VXORPD  X12, X12, X12
-	VXORPD  X13, X13, X13
+	VPXORQ  X12, X12, X12
+	VPXORQ  X13, X13, X13
 	TESTQ   BX, BX
 	JZ      drainA
 	MOVQ    (DX), R11
@@ -7503,8 +7503,8 @@ storeA:
 	VPXORQ  Z2, Z2, Z2
 	VPXORQ  Z3, Z3, Z3
 	VPXORQ  Z4, Z4, Z4
-	VXORPD  X5, X5, X5
-	VXORPD  X6, X6, X6
+	VPXORQ  X5, X5, X5
+	VPXORQ  X6, X6, X6
 	JMP     done
 
 drainB:
@@ -7539,15 +7539,15 @@ storeB:
 	VPXORQ  Z9, Z9, Z9
 	VPXORQ  Z10, Z10, Z10
 	VPXORQ  Z11, Z11, Z11
-	VXORPD  X12, X12, X12
-	VXORPD  X13, X13, X13
+	VPXORQ  X12, X12, X12
+	VPXORQ  X13, X13, X13
 
 done:
 	VZEROUPPER
 	RET
 
 // func gatherUnitRows44AVX512(out []float64, os int, ptr []int, ind []int, b []float64, bs int)
-// Requires: AVX, AVX512F, CMOV
+// Requires: AVX, AVX512F, AVX512VL, CMOV
 TEXT ·gatherUnitRows44AVX512(SB), NOSPLIT, $24-112
 	MOVQ   out_base+0(FP), AX
 	MOVQ   AX, 16(SP)
@@ -7565,13 +7565,13 @@ TEXT ·gatherUnitRows44AVX512(SB), NOSPLIT, $24-112
 	VPXORQ Z2, Z2, Z2
 	VPXORQ Z3, Z3, Z3
 	VPXORQ Z4, Z4, Z4
-	VXORPD Y5, Y5, Y5
+	VPXORQ Y5, Y5, Y5
 	VPXORQ Z6, Z6, Z6
 	VPXORQ Z7, Z7, Z7
 	VPXORQ Z8, Z8, Z8
 	VPXORQ Z9, Z9, Z9
 	VPXORQ Z10, Z10, Z10
-	VXORPD Y11, Y11, Y11
+	VPXORQ Y11, Y11, Y11
 	TESTQ  BX, BX
 	JZ     done
 	MOVQ   (DX), R9
@@ -7641,7 +7641,7 @@ checkA:
 	VPXORQ  Z2, Z2, Z2
 	VPXORQ  Z3, Z3, Z3
 	VPXORQ  Z4, Z4, Z4
-	VXORPD  Y5, Y5, Y5
+	VPXORQ  Y5, Y5, Y5
 	TESTQ   BX, BX
 	JZ      drainB
 	MOVQ    (DX), R9
@@ -7669,7 +7669,7 @@ checkB:
 	VPXORQ  Z8, Z8, Z8
 	VPXORQ  Z9, Z9, Z9
 	VPXORQ  Z10, Z10, Z10
-	VXORPD  Y11, Y11, Y11
+	VPXORQ  Y11, Y11, Y11
 	TESTQ   BX, BX
 	JZ      drainA
 	MOVQ    (DX), R11
@@ -7713,7 +7713,7 @@ storeA:
 	VPXORQ  Z2, Z2, Z2
 	VPXORQ  Z3, Z3, Z3
 	VPXORQ  Z4, Z4, Z4
-	VXORPD  Y5, Y5, Y5
+	VPXORQ  Y5, Y5, Y5
 	JMP     done
 
 drainB:
@@ -7746,14 +7746,14 @@ storeB:
 	VPXORQ  Z8, Z8, Z8
 	VPXORQ  Z9, Z9, Z9
 	VPXORQ  Z10, Z10, Z10
-	VXORPD  Y11, Y11, Y11
+	VPXORQ  Y11, Y11, Y11
 
 done:
 	VZEROUPPER
 	RET
 
 // func gatherUnitRows45AVX512(out []float64, os int, ptr []int, ind []int, b []float64, bs int)
-// Requires: AVX, AVX512F, CMOV
+// Requires: AVX, AVX512F, AVX512VL, CMOV
 TEXT ·gatherUnitRows45AVX512(SB), NOSPLIT, $24-112
 	MOVQ   out_base+0(FP), AX
 	MOVQ   AX, 16(SP)
@@ -7771,15 +7771,15 @@ TEXT ·gatherUnitRows45AVX512(SB), NOSPLIT, $24-112
 	VPXORQ Z2, Z2, Z2
 	VPXORQ Z3, Z3, Z3
 	VPXORQ Z4, Z4, Z4
-	VXORPD Y5, Y5, Y5
-	VXORPD X6, X6, X6
+	VPXORQ Y5, Y5, Y5
+	VPXORQ X6, X6, X6
 	VPXORQ Z7, Z7, Z7
 	VPXORQ Z8, Z8, Z8
 	VPXORQ Z9, Z9, Z9
 	VPXORQ Z10, Z10, Z10
 	VPXORQ Z11, Z11, Z11
-	VXORPD Y12, Y12, Y12
-	VXORPD X13, X13, X13
+	VPXORQ Y12, Y12, Y12
+	VPXORQ X13, X13, X13
 	TESTQ  BX, BX
 	JZ     done
 	MOVQ   (DX), R9
@@ -7852,8 +7852,8 @@ checkA:
 	VPXORQ  Z2, Z2, Z2
 	VPXORQ  Z3, Z3, Z3
 	VPXORQ  Z4, Z4, Z4
-	VXORPD  Y5, Y5, Y5
-	VXORPD  X6, X6, X6
+	VPXORQ  Y5, Y5, Y5
+	VPXORQ  X6, X6, X6
 	TESTQ   BX, BX
 	JZ      drainB
 	MOVQ    (DX), R9
@@ -7882,8 +7882,8 @@ checkB:
 	VPXORQ  Z9, Z9, Z9
 	VPXORQ  Z10, Z10, Z10
 	VPXORQ  Z11, Z11, Z11
-	VXORPD  Y12, Y12, Y12
-	VXORPD  X13, X13, X13
+	VPXORQ  Y12, Y12, Y12
+	VPXORQ  X13, X13, X13
 	TESTQ   BX, BX
 	JZ      drainA
 	MOVQ    (DX), R11
@@ -7929,8 +7929,8 @@ storeA:
 	VPXORQ  Z2, Z2, Z2
 	VPXORQ  Z3, Z3, Z3
 	VPXORQ  Z4, Z4, Z4
-	VXORPD  Y5, Y5, Y5
-	VXORPD  X6, X6, X6
+	VPXORQ  Y5, Y5, Y5
+	VPXORQ  X6, X6, X6
 	JMP     done
 
 drainB:
@@ -7965,15 +7965,15 @@ storeB:
 	VPXORQ  Z9, Z9, Z9
 	VPXORQ  Z10, Z10, Z10
 	VPXORQ  Z11, Z11, Z11
-	VXORPD  Y12, Y12, Y12
-	VXORPD  X13, X13, X13
+	VPXORQ  Y12, Y12, Y12
+	VPXORQ  X13, X13, X13
 
 done:
 	VZEROUPPER
 	RET
 
 // func gatherUnitRows46AVX512(out []float64, os int, ptr []int, ind []int, b []float64, bs int)
-// Requires: AVX, AVX512F, CMOV
+// Requires: AVX, AVX512F, AVX512VL, CMOV
 TEXT ·gatherUnitRows46AVX512(SB), NOSPLIT, $24-112
 	MOVQ   out_base+0(FP), AX
 	MOVQ   AX, 16(SP)
@@ -7991,15 +7991,15 @@ TEXT ·gatherUnitRows46AVX512(SB), NOSPLIT, $24-112
 	VPXORQ Z2, Z2, Z2
 	VPXORQ Z3, Z3, Z3
 	VPXORQ Z4, Z4, Z4
-	VXORPD Y5, Y5, Y5
-	VXORPD X6, X6, X6
+	VPXORQ Y5, Y5, Y5
+	VPXORQ X6, X6, X6
 	VPXORQ Z7, Z7, Z7
 	VPXORQ Z8, Z8, Z8
 	VPXORQ Z9, Z9, Z9
 	VPXORQ Z10, Z10, Z10
 	VPXORQ Z11, Z11, Z11
-	VXORPD Y12, Y12, Y12
-	VXORPD X13, X13, X13
+	VPXORQ Y12, Y12, Y12
+	VPXORQ X13, X13, X13
 	TESTQ  BX, BX
 	JZ     done
 	MOVQ   (DX), R9
@@ -8072,8 +8072,8 @@ checkA:
 	VPXORQ  Z2, Z2, Z2
 	VPXORQ  Z3, Z3, Z3
 	VPXORQ  Z4, Z4, Z4
-	VXORPD  Y5, Y5, Y5
-	VXORPD  X6, X6, X6
+	VPXORQ  Y5, Y5, Y5
+	VPXORQ  X6, X6, X6
 	TESTQ   BX, BX
 	JZ      drainB
 	MOVQ    (DX), R9
@@ -8102,8 +8102,8 @@ checkB:
 	VPXORQ  Z9, Z9, Z9
 	VPXORQ  Z10, Z10, Z10
 	VPXORQ  Z11, Z11, Z11
-	VXORPD  Y12, Y12, Y12
-	VXORPD  X13, X13, X13
+	VPXORQ  Y12, Y12, Y12
+	VPXORQ  X13, X13, X13
 	TESTQ   BX, BX
 	JZ      drainA
 	MOVQ    (DX), R11
@@ -8149,8 +8149,8 @@ storeA:
 	VPXORQ  Z2, Z2, Z2
 	VPXORQ  Z3, Z3, Z3
 	VPXORQ  Z4, Z4, Z4
-	VXORPD  Y5, Y5, Y5
-	VXORPD  X6, X6, X6
+	VPXORQ  Y5, Y5, Y5
+	VPXORQ  X6, X6, X6
 	JMP     done
 
 drainB:
@@ -8185,15 +8185,15 @@ storeB:
 	VPXORQ  Z9, Z9, Z9
 	VPXORQ  Z10, Z10, Z10
 	VPXORQ  Z11, Z11, Z11
-	VXORPD  Y12, Y12, Y12
-	VXORPD  X13, X13, X13
+	VPXORQ  Y12, Y12, Y12
+	VPXORQ  X13, X13, X13
 
 done:
 	VZEROUPPER
 	RET
 
 // func gatherUnitRows47AVX512(out []float64, os int, ptr []int, ind []int, b []float64, bs int)
-// Requires: AVX, AVX512F, CMOV
+// Requires: AVX, AVX512F, AVX512VL, CMOV
 TEXT ·gatherUnitRows47AVX512(SB), NOSPLIT, $24-112
 	MOVQ   out_base+0(FP), AX
 	MOVQ   AX, 16(SP)
@@ -8211,17 +8211,17 @@ TEXT ·gatherUnitRows47AVX512(SB), NOSPLIT, $24-112
 	VPXORQ Z2, Z2, Z2
 	VPXORQ Z3, Z3, Z3
 	VPXORQ Z4, Z4, Z4
-	VXORPD Y5, Y5, Y5
-	VXORPD X6, X6, X6
-	VXORPD X7, X7, X7
+	VPXORQ Y5, Y5, Y5
+	VPXORQ X6, X6, X6
+	VPXORQ X7, X7, X7
 	VPXORQ Z8, Z8, Z8
 	VPXORQ Z9, Z9, Z9
 	VPXORQ Z10, Z10, Z10
 	VPXORQ Z11, Z11, Z11
 	VPXORQ Z12, Z12, Z12
-	VXORPD Y13, Y13, Y13
-	VXORPD X14, X14, X14
-	VXORPD X15, X15, X15
+	VPXORQ Y13, Y13, Y13
+	VPXORQ X14, X14, X14
+	VPXORQ X15, X15, X15
 	TESTQ  BX, BX
 	JZ     done
 	MOVQ   (DX), R9
@@ -8297,9 +8297,9 @@ checkA:
 	VPXORQ  Z2, Z2, Z2
 	VPXORQ  Z3, Z3, Z3
 	VPXORQ  Z4, Z4, Z4
-	VXORPD  Y5, Y5, Y5
-	VXORPD  X6, X6, X6
-	VXORPD  X7, X7, X7
+	VPXORQ  Y5, Y5, Y5
+	VPXORQ  X6, X6, X6
+	VPXORQ  X7, X7, X7
 	TESTQ   BX, BX
 	JZ      drainB
 	MOVQ    (DX), R9
@@ -8329,9 +8329,9 @@ checkB:
 	VPXORQ  Z10, Z10, Z10
 	VPXORQ  Z11, Z11, Z11
 	VPXORQ  Z12, Z12, Z12
-	VXORPD  Y13, Y13, Y13
-	VXORPD  X14, X14, X14
-	VXORPD  X15, X15, X15
+	VPXORQ  Y13, Y13, Y13
+	VPXORQ  X14, X14, X14
+	VPXORQ  X15, X15, X15
 	TESTQ   BX, BX
 	JZ      drainA
 	MOVQ    (DX), R11
@@ -8379,9 +8379,9 @@ storeA:
 	VPXORQ  Z2, Z2, Z2
 	VPXORQ  Z3, Z3, Z3
 	VPXORQ  Z4, Z4, Z4
-	VXORPD  Y5, Y5, Y5
-	VXORPD  X6, X6, X6
-	VXORPD  X7, X7, X7
+	VPXORQ  Y5, Y5, Y5
+	VPXORQ  X6, X6, X6
+	VPXORQ  X7, X7, X7
 	JMP     done
 
 drainB:
@@ -8418,9 +8418,9 @@ storeB:
 	VPXORQ  Z10, Z10, Z10
 	VPXORQ  Z11, Z11, Z11
 	VPXORQ  Z12, Z12, Z12
-	VXORPD  Y13, Y13, Y13
-	VXORPD  X14, X14, X14
-	VXORPD  X15, X15, X15
+	VPXORQ  Y13, Y13, Y13
+	VPXORQ  X14, X14, X14
+	VPXORQ  X15, X15, X15
 
 done:
 	VZEROUPPER

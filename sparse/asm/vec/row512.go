@@ -45,15 +45,11 @@ func NewRow512(w int) Row512 {
 	return r
 }
 
-// Zero sets every lane of r to +0.
+// Zero sets every lane of r to +0, with VPXORQ at every width (AVX-512 F and VL; the
+// EVEX form of VXORPD, which a register above 15 needs, is AVX-512 DQ).
 func (r Row512) Zero() {
-	for i, s := range r.Segs {
-		x := r.Regs[i]
-		if s.N == 8 {
-			VPXORQ(x, x, x)
-		} else {
-			VXORPD(x, x, x)
-		}
+	for _, x := range r.Regs {
+		VPXORQ(x, x, x)
 	}
 }
 
