@@ -10,7 +10,7 @@ type Level = simd.Level
 const (
 	LevelGo     = simd.Go     // the Go kernels, on any processor
 	LevelAVX2   = simd.AVX2   // 256-bit vectors
-	LevelAVX512 = simd.AVX512 // 512-bit vectors (AVX-512 F and VL) in the row and column products and the sigmoid
+	LevelAVX512 = simd.AVX512 // 512-bit vectors (AVX-512 F and VL): row, column and sigmoid kernels
 )
 
 // KernelLevel returns the instruction set the kernels use on this processor.
