@@ -40,7 +40,7 @@ func mulRows(d, a, b blas64.General, k, l, lo, hi int) {
 		mulRowsLargeK(d, a, b, k, l, lo, hi)
 		return
 	}
-	sp := rowMulChunks(l)
+	sp := kernelChunks(l)
 	for ; lo < hi; lo += BlockRows {
 		rows := min(BlockRows, hi-lo)
 		for q, c := 0, 0; q < sp.nc; q++ {
@@ -217,7 +217,7 @@ func colSums(d blas64.General, x []float64, xs, k int, tri bool, b []float64, bs
 		sp = getScratch(k * l)
 		t = blas64.General{Rows: k, Cols: l, Stride: l, Data: *sp}
 	}
-	split := splitCols(l)
+	split := kernelChunks(l)
 	for lo := 0; lo == 0 || lo < n; lo += colRows {
 		rows := min(colRows, n-lo)
 		xr, br := x[lo*xs:], b[lo*bs:]
@@ -227,7 +227,7 @@ func colSums(d blas64.General, x []float64, xs, k int, tri bool, b []float64, bs
 			if tri {
 				kk = c + w
 			}
-			colAcc(w, t.Data[c:], t.Stride, xr, xs, kk, br[c:], bs, rows, lo > 0)
+			colAccAt(w, t.Data[c:], t.Stride, xr, xs, kk, br[c:], bs, rows, lo > 0)
 			c += w
 		}
 	}
@@ -414,7 +414,7 @@ func sigmoidRows(f, fp, a, b blas64.General, k, l, lo, hi int) {
 type colSplit struct {
 	nc, w, rem int
 	// step > 0 replaces the above by chunks of step columns, the last one of what remains
-	// of l (rowMulChunks).
+	// of l (kernelChunks).
 	step, l int
 }
 

@@ -87,21 +87,40 @@ const (
 // exponential is written out and interleaved over pairs of entries, so that the processor
 // overlaps their long dependency chains. Elsewhere it evaluates 1/(1+e) and
 // e/((1+e)·(1+e)) literally, so that where (1+e)² overflows σ' is 0 as that expression
-// gives. len(fp) must be at least len(f). Where useAVX2, the AVX2 kernel does the
-// groups of 4 entries within the fast path, with the same results.
+// gives. len(fp) must be at least len(f). Where useAVX512, the AVX-512 kernel does the
+// groups of 8 entries within the fast path, and where useAVX2, the AVX2 kernel the groups
+// of 4 left, with the same results.
 func sigmoid(f, fp []float64) {
 	fp = fp[:len(f)]
-	for useAVX2 && len(f) >= 4 {
-		n := sigmoidAVX2(f, fp, &exp2Table)
-		if n+4 > len(f) {
-			f, fp = f[n:], fp[n:]
-			break
-		}
-		// f[n:n+4] has an entry outside the fast path.
-		sigmoidGo(f[n:n+4], fp[n:n+4])
-		f, fp = f[n+4:], fp[n+4:]
+	if useAVX512 {
+		f, fp = sigmoidGroups(f, fp, 8, sigmoidAVX512, sigmoid4)
+	}
+	sigmoid4(f, fp)
+}
+
+// sigmoid4 is sigmoid by the AVX2 kernel, where useAVX2, and in Go.
+func sigmoid4(f, fp []float64) {
+	fp = fp[:len(f)]
+	if useAVX2 {
+		f, fp = sigmoidGroups(f, fp, 4, sigmoidAVX2, sigmoidGo)
 	}
 	sigmoidGo(f, fp)
+}
+
+// sigmoidGroups runs the sigmoid kernel over f (and fp) in groups of g entries, handing
+// each group with an entry outside the kernel's fast path to other, and returns the
+// entries left (fewer than g).
+func sigmoidGroups(f, fp []float64, g int, kernel func(f, fp []float64, tbl *[32]float64) int, other func(f, fp []float64)) ([]float64, []float64) {
+	for len(f) >= g {
+		n := kernel(f, fp, &exp2Table)
+		if n+g > len(f) {
+			return f[n:], fp[n:]
+		}
+		// f[n:n+g] has an entry outside the fast path.
+		other(f[n:n+g], fp[n:n+g])
+		f, fp = f[n+g:], fp[n+g:]
+	}
+	return f, fp
 }
 
 // sigmoidGo is sigmoid in Go.

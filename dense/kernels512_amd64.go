@@ -123,3 +123,130 @@ func rowMul23AVX512(out []float64, ds int, a []float64, as int, b []float64, bs 
 //
 //go:noescape
 func rowMul24AVX512(out []float64, ds int, a []float64, as int, b []float64, bs int, k int, rows int)
+
+// colAcc1AVX512 is the AVX-512 form of colAcc1, with the same results.
+//
+//go:noescape
+func colAcc1AVX512(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, n int, cont bool)
+
+// colAcc2AVX512 is the AVX-512 form of colAcc2, with the same results.
+//
+//go:noescape
+func colAcc2AVX512(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, n int, cont bool)
+
+// colAcc3AVX512 is the AVX-512 form of colAcc3, with the same results.
+//
+//go:noescape
+func colAcc3AVX512(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, n int, cont bool)
+
+// colAcc4AVX512 is the AVX-512 form of colAcc4, with the same results.
+//
+//go:noescape
+func colAcc4AVX512(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, n int, cont bool)
+
+// colAcc5AVX512 is the AVX-512 form of colAcc5, with the same results.
+//
+//go:noescape
+func colAcc5AVX512(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, n int, cont bool)
+
+// colAcc6AVX512 is the AVX-512 form of colAcc6, with the same results.
+//
+//go:noescape
+func colAcc6AVX512(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, n int, cont bool)
+
+// colAcc7AVX512 is the AVX-512 form of colAcc7, with the same results.
+//
+//go:noescape
+func colAcc7AVX512(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, n int, cont bool)
+
+// colAcc8AVX512 is the AVX-512 form of colAcc8, with the same results.
+//
+//go:noescape
+func colAcc8AVX512(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, n int, cont bool)
+
+// colAcc9AVX512 is the AVX-512 form of colAcc9, with the same results.
+//
+//go:noescape
+func colAcc9AVX512(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, n int, cont bool)
+
+// colAcc10AVX512 is the AVX-512 form of colAcc10, with the same results.
+//
+//go:noescape
+func colAcc10AVX512(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, n int, cont bool)
+
+// colAcc11AVX512 is the AVX-512 form of colAcc11, with the same results.
+//
+//go:noescape
+func colAcc11AVX512(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, n int, cont bool)
+
+// colAcc12AVX512 is the AVX-512 form of colAcc12, with the same results.
+//
+//go:noescape
+func colAcc12AVX512(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, n int, cont bool)
+
+// colAcc13AVX512 is the AVX-512 form of colAcc13, with the same results.
+//
+//go:noescape
+func colAcc13AVX512(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, n int, cont bool)
+
+// colAcc14AVX512 is the AVX-512 form of colAcc14, with the same results.
+//
+//go:noescape
+func colAcc14AVX512(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, n int, cont bool)
+
+// colAcc15AVX512 is the AVX-512 form of colAcc15, with the same results.
+//
+//go:noescape
+func colAcc15AVX512(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, n int, cont bool)
+
+// colAcc16AVX512 is the AVX-512 form of colAcc16, with the same results.
+//
+//go:noescape
+func colAcc16AVX512(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, n int, cont bool)
+
+// colAcc17AVX512 is the AVX-512 form of colAcc17, with the same results.
+//
+//go:noescape
+func colAcc17AVX512(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, n int, cont bool)
+
+// colAcc18AVX512 is the AVX-512 form of colAcc18, with the same results.
+//
+//go:noescape
+func colAcc18AVX512(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, n int, cont bool)
+
+// colAcc19AVX512 is the AVX-512 form of colAcc19, with the same results.
+//
+//go:noescape
+func colAcc19AVX512(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, n int, cont bool)
+
+// colAcc20AVX512 is the AVX-512 form of colAcc20, with the same results.
+//
+//go:noescape
+func colAcc20AVX512(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, n int, cont bool)
+
+// colAcc21AVX512 is the AVX-512 form of colAcc21, with the same results.
+//
+//go:noescape
+func colAcc21AVX512(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, n int, cont bool)
+
+// colAcc22AVX512 is the AVX-512 form of colAcc22, with the same results.
+//
+//go:noescape
+func colAcc22AVX512(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, n int, cont bool)
+
+// colAcc23AVX512 is the AVX-512 form of colAcc23, with the same results.
+//
+//go:noescape
+func colAcc23AVX512(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, n int, cont bool)
+
+// colAcc24AVX512 is the AVX-512 form of colAcc24, with the same results.
+//
+//go:noescape
+func colAcc24AVX512(out []float64, ds int, x []float64, xs int, k int, b []float64, bs int, n int, cont bool)
+
+// sigmoidAVX512 does what sigmoid does, with the same results, for the entries of f
+// before the first group of 8 (f[8g:8g+8]) with an entry outside sigmoid's fast path,
+// and returns how many entries it did (a multiple of 8). len(fp) must be at least len(f).
+//
+//go:noescape
+func sigmoidAVX512(f []float64, fp []float64, tbl *[32]float64) int

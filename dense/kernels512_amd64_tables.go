@@ -4,7 +4,7 @@
 
 package dense
 
-// widestAVX512 is the widest AVX-512 row kernel.
+// widestAVX512 is the widest AVX-512 row and column kernel.
 const widestAVX512 = 24
 
 // rowMulAVX512[w] is the AVX-512 kernel of width w.
@@ -33,4 +33,32 @@ var rowMulAVX512 = [widestAVX512 + 1]func(out []float64, ds int, a []float64, as
 	22: rowMul22AVX512,
 	23: rowMul23AVX512,
 	24: rowMul24AVX512,
+}
+
+// colAccAVX512[w] is the AVX-512 kernel of width w.
+var colAccAVX512 = [widestAVX512 + 1]func(out []float64, ds int, x []float64, xs, k int, b []float64, bs, n int, cont bool){
+	1:  colAcc1AVX512,
+	2:  colAcc2AVX512,
+	3:  colAcc3AVX512,
+	4:  colAcc4AVX512,
+	5:  colAcc5AVX512,
+	6:  colAcc6AVX512,
+	7:  colAcc7AVX512,
+	8:  colAcc8AVX512,
+	9:  colAcc9AVX512,
+	10: colAcc10AVX512,
+	11: colAcc11AVX512,
+	12: colAcc12AVX512,
+	13: colAcc13AVX512,
+	14: colAcc14AVX512,
+	15: colAcc15AVX512,
+	16: colAcc16AVX512,
+	17: colAcc17AVX512,
+	18: colAcc18AVX512,
+	19: colAcc19AVX512,
+	20: colAcc20AVX512,
+	21: colAcc21AVX512,
+	22: colAcc22AVX512,
+	23: colAcc23AVX512,
+	24: colAcc24AVX512,
 }

@@ -13,12 +13,8 @@ import (
 	"github.com/nagc-harness/nagc/internal/parallel"
 )
 
-// withoutAVX2 runs f with the Go kernels.
-func withoutAVX2(f func()) {
-	defer func(u bool) { useAVX2 = u }(useAVX2)
-	useAVX2 = false
-	f()
-}
+// withoutAVX2 runs f with the Go kernels (neither the AVX2 nor the AVX-512 ones).
+func withoutAVX2(f func()) { withLevel(LevelGo, f) }
 
 // TestAVX2KernelsMatchGo holds every product's AVX2 kernels to the Go kernels bit for
 // bit: all widths (l up to 2·widestAVX2+1, so every chunk width and split), inner dimensions

@@ -18,7 +18,7 @@ import (
 var useAVX2 = cpu.X86.HasAVX2
 
 // gatherRowsAVX2Range sets rows lo…hi−1 of dst = a·b (k columns), chunk by chunk of at
-// most maxGatherAVX2 columns; unit skips the multiplications by a's values (all 1).
+// most gatherWidest(unit) columns; unit skips the multiplications by a's values (all 1).
 //
 // When the gathered columns of b (a.c rows of k entries) hold gatherPrefetchBytes or
 // more, they do not stay in the caches and each neighbour's row comes from memory: it
@@ -57,10 +57,11 @@ const gatherPrefetchAhead = 4
 var gatherPrefetchBytes = 8 << 20
 
 // gatherRowsAVX2Block sets rows lo…hi−1 of dst = a·b (k columns) by one call of the
-// gather kernel for each chunk of at most maxGatherAVX2 columns, which interleaves two
+// gather kernel for each chunk of at most gatherWidest(unit) columns, which interleaves two
 // rows; lo < hi, k ≥ 1.
 func gatherRowsAVX2Block(dst blas64.General, a *CSR, b blas64.General, k int, unit bool, lo, hi int) {
-	nc := (k + maxGatherAVX2 - 1) / maxGatherAVX2
+	widest := gatherWidest(unit)
+	nc := (k + widest - 1) / widest
 	w0, rem := k/nc, k%nc
 	ptr := a.ptr[lo : hi+1]
 	for q, c := 0, 0; q < nc; q++ {
@@ -74,11 +75,7 @@ func gatherRowsAVX2Block(dst blas64.General, a *CSR, b blas64.General, k int, un
 		if a.c > 0 {
 			bd = b.Data[c : (a.c-1)*b.Stride+c+w]
 		}
-		if unit {
-			gatherUnitRowsAVX2[w](out, dst.Stride, ptr, a.ind, bd, b.Stride)
-		} else {
-			gatherRowsAVX2[w](out, dst.Stride, ptr, a.ind, a.val, bd, b.Stride)
-		}
+		gatherKernel(w, unit, out, dst.Stride, ptr, a.ind, a.val, bd, b.Stride)
 		c += w
 	}
 }

@@ -9,15 +9,12 @@ import (
 	"testing"
 
 	"github.com/nagc-harness/nagc/internal/parallel"
+	"github.com/nagc-harness/nagc/internal/simd"
 	"gonum.org/v1/gonum/mat"
 )
 
-// withoutAVX2 runs f with the Go kernels.
-func withoutAVX2(f func()) {
-	defer func(u bool) { useAVX2 = u }(useAVX2)
-	useAVX2 = false
-	f()
-}
+// withoutAVX2 runs f with the Go kernels (neither the AVX2 nor the AVX-512 ones).
+func withoutAVX2(f func()) { withLevel(simd.Go, f) }
 
 // sameBits fails unless got and want hold the same float64 bits entry by entry.
 func sameBits(t *testing.T, what string, got, want *mat.Dense) {
@@ -74,16 +71,17 @@ func signedDense(rng *rand.Rand, r, c int) *mat.Dense {
 	return big.Slice(0, r, 1, c+1).(*mat.Dense)
 }
 
-// TestMulDenseAVX2MatchesGo holds the AVX2 gathers to the Go kernels bit for bit, for
-// unit and weighted values, every width up to past two chunks, strided operands, empty
-// rows, and row counts below, at and above the kernels' two rows in flight.
+// TestMulDenseAVX2MatchesGo holds the AVX2 and AVX-512 gathers (at each level this
+// processor has) to the Go kernels bit for bit, for unit and weighted values, every width
+// up to past two chunks of either level, strided operands, empty rows, and row counts
+// below, at and above the kernels' two rows in flight.
 func TestMulDenseAVX2MatchesGo(t *testing.T) {
 	if !useAVX2 {
 		t.Skip("no AVX2")
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, weighted := range []bool{false, true} {
-		for k := 1; k <= 2*maxGatherAVX2+3; k++ {
+		for k := 1; k <= 2*gatherWidest(true)+3; k++ {
 			for _, r := range []int{1, 2, 3, 4, 5, 6 + rng.IntN(40)} {
 				c := 1 + rng.IntN(30)
 				var vals func() float64
@@ -92,10 +90,13 @@ func TestMulDenseAVX2MatchesGo(t *testing.T) {
 				}
 				a := ragged(rng, r, c, vals)
 				b := signedDense(rng, c, k)
-				got, want := signedDense(rng, r, k), signedDense(rng, r, k)
-				MulDense(got, a, b)
+				want := signedDense(rng, r, k)
 				withoutAVX2(func() { MulDense(want, a, b) })
-				sameBits(t, "MulDense", got, want)
+				for _, l := range simdLevels() {
+					got := signedDense(rng, r, k)
+					withLevel(l, func() { MulDense(got, a, b) })
+					sameBits(t, fmt.Sprintf("MulDense at %v, k %d", l, k), got, want)
+				}
 			}
 		}
 	}
@@ -133,7 +134,7 @@ func degreeMix(rng *rand.Rand, r, c int, vals func() float64) *CSR {
 	return b.CSR(SumDuplicates)
 }
 
-// TestMulDensePrefetchMatchesGo holds the AVX2 gathers that prefetch the neighbours' rows
+// TestMulDensePrefetchMatchesGo holds the AVX2 and AVX-512 gathers that prefetch the neighbours' rows
 // (row by row, gatherPrefetchAhead rows ahead) to the Go kernels bit for bit, on rows of
 // degree 0, 1, large and a non-empty last row, strided b and dst, widths of one to three
 // column chunks, unit and weighted values, on 1 and 2 threads: forced on a small b
@@ -146,7 +147,7 @@ func TestMulDensePrefetchMatchesGo(t *testing.T) {
 	rng := rand.New(rand.NewPCG(26, 4))
 	type shape struct{ r, c, k, limit int }
 	shapes := []shape{{r: 3 * minRowsPerTask, c: 70_000, k: 16, limit: gatherPrefetchBytes}}
-	for _, k := range []int{1, 3, 8, 16, 24, 25, 32, 49, 2*maxGatherAVX2 + 1} {
+	for _, k := range []int{1, 3, 8, 16, 24, 25, 32, 40, 47, 49, 2*maxGatherAVX2 + 1, 2*gatherWidest(true) + 1} {
 		shapes = append(shapes, shape{r: 300, c: 400, k: k, limit: 0})
 	}
 	for _, sh := range shapes {
@@ -162,15 +163,17 @@ func TestMulDensePrefetchMatchesGo(t *testing.T) {
 			b := signedDense(rng, sh.c, sh.k)
 			want := signedDense(rng, sh.r, sh.k)
 			withoutAVX2(func() { MulDense(want, a, b) })
-			for _, threads := range []int{1, 2} {
-				parallel.SetThreads(threads)
-				got := signedDense(rng, sh.r, sh.k)
-				func() {
-					defer func(l int) { gatherPrefetchBytes = l }(gatherPrefetchBytes)
-					gatherPrefetchBytes = sh.limit
-					MulDense(got, a, b)
-				}()
-				sameBits(t, fmt.Sprintf("MulDense %d×%d·%d×%d (weighted %v, %d threads)", sh.r, sh.c, sh.c, sh.k, weighted, threads), got, want)
+			for _, l := range simdLevels() {
+				for _, threads := range []int{1, 2} {
+					parallel.SetThreads(threads)
+					got := signedDense(rng, sh.r, sh.k)
+					func() {
+						defer func(l int) { gatherPrefetchBytes = l }(gatherPrefetchBytes)
+						gatherPrefetchBytes = sh.limit
+						withLevel(l, func() { MulDense(got, a, b) })
+					}()
+					sameBits(t, fmt.Sprintf("MulDense %d×%d·%d×%d at %v (weighted %v, %d threads)", sh.r, sh.c, sh.c, sh.k, l, weighted, threads), got, want)
+				}
 			}
 		}
 	}

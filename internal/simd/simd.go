@@ -1,9 +1,9 @@
 // Package simd names the instruction sets the assembly kernels are written for.
 //
 // Each kernel package (dense, dense/f32, algorithms/kmeans) detects for itself which of
-// them it can use, since each needs its own extensions (dense's float64 row products
-// AVX-512 F and VL, the float32 kernels F, DQ, VL and FMA, the k-means tiles F alone),
-// and reports it as a Level.
+// them it can use, since each needs its own extensions (dense's float64 row and column
+// products and sigmoid AVX-512 F and VL, the float32 kernels F, DQ, VL and FMA, the
+// k-means tiles F alone), and reports it as a Level.
 package simd
 
 // Level is an instruction set a kernel runs with.

@@ -1,13 +1,14 @@
-// Command gendense512 writes the AVX-512 row kernels of package dense
-// (kernels512_amd64.s, its stubs and the dispatch table). Run it with `go generate` in
-// package dense.
+// Command gendense512 writes the AVX-512 row and column kernels and the sigmoid of
+// package dense (kernels512_amd64.s, its stubs and the dispatch tables). Run it with
+// `go generate` in package dense.
 //
 // Each kernel computes each output entry with the same IEEE operations in the same order
-// as the Go kernel rowMul (kernels_gen.go) and the AVX2 kernel: one lane per output
-// column, each product rounded before it is added (no fused multiply-add), the sum over
-// the inner dimension from +0 in order. So it gives the same bits. The speed comes from 8
-// columns per instruction and from the 32 vector registers, which hold up to 8 output
-// rows' sums at once, so that each load of the small operand serves 8 rows.
+// as the Go kernel it replaces (rowMul, colAcc in kernels_gen.go) and the AVX2 kernel:
+// one lane per output column, each product rounded before it is added (no fused
+// multiply-add), each sum in order of the index summed over. So it gives the same bits.
+// The speed comes from 8 columns per instruction and from the 32 vector registers, which
+// hold up to 8 output rows' sums at once, so that each load of the row shared by those
+// rows serves 8 of them.
 package main
 
 import (
@@ -32,111 +33,29 @@ func main() {
 	for w := 1; w <= widest; w++ {
 		rowKernel(w)
 	}
+	for w := 1; w <= widest; w++ {
+		colKernel(w)
+	}
+	sigmoidKernel()
 	Generate()
 	if *tables != "" {
 		vec.WriteTablesAt(*tables, "asm/gendense512", "dense", "AVX-512",
-			fmt.Sprintf("// widestAVX512 is the widest AVX-512 row kernel.\nconst widestAVX512 = %d\n", widest),
-			[]vec.Table{{Var: "rowMulAVX512", Bound: "widestAVX512",
-				Sig: "func(out []float64, ds int, a []float64, as int, b []float64, bs, k, rows int)",
-				Max: widest, Name: rowName}})
+			fmt.Sprintf("// widestAVX512 is the widest AVX-512 row and column kernel.\nconst widestAVX512 = %d\n", widest),
+			[]vec.Table{
+				{Var: "rowMulAVX512", Bound: "widestAVX512",
+					Sig: "func(out []float64, ds int, a []float64, as int, b []float64, bs, k, rows int)",
+					Max: widest, Name: rowName},
+				{Var: "colAccAVX512", Bound: "widestAVX512",
+					Sig: "func(out []float64, ds int, x []float64, xs, k int, b []float64, bs, n int, cont bool)",
+					Max: widest, Name: colName},
+			})
 	}
 }
 
+// rowName and colName name the kernels of width w.
 func rowName(w int) string { return fmt.Sprintf("rowMul%dAVX512", w) }
 
-// seg is a run of n ∈ {8, 4, 2, 1} lanes starting at column off.
-type seg struct{ off, n int }
-
-// segs cuts w columns into segments of 8 lanes, then at most one each of 4, 2 and 1.
-func segs(w int) []seg {
-	var s []seg
-	off := 0
-	for ; off+8 <= w; off += 8 {
-		s = append(s, seg{off, 8})
-	}
-	for _, n := range []int{4, 2, 1} {
-		if off+n <= w {
-			s = append(s, seg{off, n})
-			off += n
-		}
-	}
-	return s
-}
-
-// row is a w-column row in registers: a ZMM, YMM or XMM register per segment.
-type row struct {
-	segs []seg
-	regs []reg.VecVirtual
-}
-
-func newRow(w int) row {
-	r := row{segs: segs(w)}
-	for _, s := range r.segs {
-		switch s.n {
-		case 8:
-			r.regs = append(r.regs, ZMM())
-		case 4:
-			r.regs = append(r.regs, YMM())
-		default:
-			r.regs = append(r.regs, XMM())
-		}
-	}
-	return r
-}
-
-func (r row) zero() {
-	for i, s := range r.segs {
-		x := r.regs[i]
-		if s.n == 8 {
-			VPXORQ(x, x, x)
-		} else {
-			VXORPD(x, x, x)
-		}
-	}
-}
-
-func (r row) load(m Mem) {
-	for i, s := range r.segs {
-		at := m.Offset(8 * s.off)
-		if s.n == 1 {
-			VMOVSD(at, r.regs[i])
-		} else {
-			VMOVUPD(at, r.regs[i])
-		}
-	}
-}
-
-func (r row) store(m Mem) {
-	for i, s := range r.segs {
-		at := m.Offset(8 * s.off)
-		if s.n == 1 {
-			VMOVSD(r.regs[i], at)
-		} else {
-			VMOVUPD(r.regs[i], at)
-		}
-	}
-}
-
-// addScaled sets r = r + v·b lane by lane, each product rounded before the addition; v
-// holds the scale in every lane of a ZMM register and tmp is a ZMM scratch register.
-func (r row) addScaled(v, tmp reg.VecVirtual, b row) {
-	for i, s := range r.segs {
-		switch s.n {
-		case 8:
-			VMULPD(b.regs[i], v, tmp)
-			VADDPD(tmp, r.regs[i], r.regs[i])
-		case 4:
-			VMULPD(b.regs[i], v.AsY(), tmp.AsY())
-			VADDPD(tmp.AsY(), r.regs[i], r.regs[i])
-		case 2:
-			VMULPD(b.regs[i], v.AsX(), tmp.AsX())
-			VADDPD(tmp.AsX(), r.regs[i], r.regs[i])
-		default:
-			VMULSD(b.regs[i], v.AsX(), tmp.AsX())
-			VADDSD(tmp.AsX(), r.regs[i], r.regs[i])
-		}
-	}
-}
+func colName(w int) string { return fmt.Sprintf("colAcc%dAVX512", w) }
 
 // group returns how many rows of nseg accumulators fit in the 32 vector registers beside
 // the small operand's row (nseg) and two temporaries, at most 8.
@@ -157,7 +76,7 @@ func rowKernel(w int) {
 	TEXT(name, NOSPLIT, "func(out []float64, ds int, a []float64, as int, b []float64, bs, k, rows int)")
 	Pragma("noescape")
 	Doc(fmt.Sprintf("%s is the AVX-512 form of rowMul%d, with the same results.", name, w))
-	R := group(len(segs(w)))
+	R := group(len(vec.Segs512(w)))
 
 	outp := Load(Param("out").Base(), GP64())
 	ds8 := Load(Param("ds"), GP64())
@@ -188,16 +107,16 @@ func rowKernel(w int) {
 			return Mem{Base: base, Index: as3, Scale: 1}
 		}
 	}
-	accs := make([]row, R)
+	accs := make([]vec.Row512, R)
 	for r := range accs {
-		accs[r] = newRow(w)
+		accs[r] = vec.NewRow512(w)
 	}
-	brow := newRow(w)
+	brow := vec.NewRow512(w)
 	v, tmp := ZMM(), ZMM()
 
 	body := func(g int, lbl string) {
 		for r := 0; r < g; r++ {
-			accs[r].zero()
+			accs[r].Zero()
 		}
 		if g > 4 {
 			LEAQ(Mem{Base: a0, Index: as8, Scale: 4}, a4)
@@ -206,13 +125,13 @@ func rowKernel(w int) {
 		Load(Param("k"), cnt)
 		step := func(off int) {
 			if off == 0 {
-				brow.load(Mem{Base: bt})
+				brow.Load(Mem{Base: bt})
 			} else {
-				brow.load(Mem{Base: bt, Index: bs8, Scale: 1})
+				brow.Load(Mem{Base: bt, Index: bs8, Scale: 1})
 			}
 			for r := 0; r < g; r++ {
 				VBROADCASTSD(rowAt(r).Offset(8*off), v)
-				accs[r].addScaled(v, tmp, brow)
+				accs[r].AddScaled(v, tmp, brow)
 			}
 		}
 		adv := func(bytes int) {
@@ -238,7 +157,7 @@ func rowKernel(w int) {
 		Label("store" + lbl)
 		MOVQ(outp, bt)
 		for r := 0; r < g; r++ {
-			accs[r].store(Mem{Base: bt})
+			accs[r].Store(Mem{Base: bt})
 			ADDQ(ds8, bt)
 		}
 		MOVQ(bt, outp)
@@ -265,4 +184,38 @@ func rowKernel(w int) {
 	Label("done")
 	VZEROUPPER()
 	RET()
+}
+
+// colKernel emits colAcc of width w (vec.ColAcc): up to 8 output rows' sums at once in
+// the 32 vector registers, the last k % P output rows in groups of 4, 2 and 1 (groups).
+func colKernel(w int) {
+	name := colName(w)
+	vec.ColAcc(name, fmt.Sprintf("%s is the AVX-512 form of colAcc%d, with the same results.", name, w),
+		w, group(len(vec.Segs512(w))), vec.NewRow512, ZMM, groups)
+}
+
+// groups emits a loop that runs body(P, "G") while count ≥ P, subtracting P each time,
+// then body(g, label) for each g of 4, 2 and 1 (below P) that is a binary digit of the
+// remainder (count is left unchanged there), and ends at label "done". body's labels must
+// be suffixed with its lbl argument. It emits at most four bodies, where vec.Groups emits
+// one per remainder.
+func groups(count reg.Register, P int, body func(g int, lbl string)) {
+	Label("group")
+	CMPQ(count, U8(P))
+	JLT(LabelRef("rest"))
+	body(P, "G")
+	SUBQ(U8(P), count)
+	JMP(LabelRef("group"))
+	Label("rest")
+	for _, g := range []int{4, 2, 1} {
+		if g >= P {
+			continue
+		}
+		lbl := fmt.Sprint(g)
+		TESTQ(U32(g), count)
+		JZ(LabelRef("not" + lbl))
+		body(g, lbl)
+		Label("not" + lbl)
+	}
+	Label("done")
 }

@@ -1,6 +1,7 @@
-// Package vec holds the pieces the AVX2 kernel generators share: a row of w float64
-// columns cut into segments of 4, 2 and 1 lanes (a YMM, an XMM and a scalar register), and
-// lane-wise loads, stores, additions and multiplications over such rows.
+// Package vec holds the pieces the kernel generators share: a row of w float64 columns
+// cut into segments of 4, 2 and 1 lanes (a YMM, an XMM and a scalar register; Row512: of
+// 8, 4, 2 and 1 lanes, with a ZMM register), and lane-wise loads, stores, additions and
+// multiplications over such rows.
 //
 // Every operation is a separate IEEE multiplication or addition per lane (no fused
 // multiply-add), so a kernel that keeps each output's order of summation gives the same
