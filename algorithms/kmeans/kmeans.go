@@ -247,10 +247,10 @@ func (w *workspace) seed(ctx context.Context, rng *rand.Rand) error {
 		}
 		w.distances(dist, b, idx)
 		w.trialPotentials(pots, cands, dist, closest)
-		best := 0
+		best, bestPot := 0, math.Inf(1) // the first trial of least potential (the first if none is finite)
 		for t, p := range pots {
-			if p < pots[best] {
-				best = t
+			if p < bestPot {
+				best, bestPot = t, p
 			}
 		}
 		chosen = append(chosen, idx[best])
