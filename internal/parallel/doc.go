@@ -19,8 +19,7 @@
 // time (/proc/stat) less this process's own tells how many cores others keep busy, and a
 // split takes at most the rest (at least one). A split waits for its slowest goroutine,
 // so on a machine whose cores are all taken a second goroutine, descheduled in turn with
-// the other processes, makes every split wait; at 10⁵ vertices, with a dozen other busy
-// threads on two cores, it made a fit on two threads 2.3 times slower than on one.
+// the other processes, makes every split wait.
 //
 // Pool keeps a fit's goroutines running between the phases of an iteration, so that an
 // iteration starts no goroutine and allocates nothing.
