@@ -3,6 +3,8 @@ package parallel
 import (
 	"os"
 	"runtime"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -32,8 +34,9 @@ var load struct {
 var freeCoresHook func() int
 
 // freeCores returns how many cores other processes left to this one over the last
-// window, rounded, at least 1; 0 where it is not known (no /proc/stat, or the first
-// window not yet over). It refreshes the estimate when the window is over, on the
+// window, rounded, at least 1 (before the first window is over: the cores less the
+// threads runnable at the first call, this one aside); 0 where it is not known (no
+// /proc/stat). It refreshes the estimate when the window is over, on the
 // calling goroutine (one file read, about 10 µs; nothing allocated), or leaves it to a
 // goroutine already refreshing it.
 func freeCores() int {
@@ -68,10 +71,33 @@ func refreshLoad(now time.Time) {
 		return
 	}
 	self := time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-	if !load.at.IsZero() {
+	if load.at.IsZero() {
+		// No window yet: the threads runnable at this instant, this one aside.
+		if b, err := os.ReadFile(loadavgPath); err == nil {
+			if r, ok := parseRunnable(b); ok {
+				load.free.Store(int32(max(1, runtime.NumCPU()-(r-1))))
+			}
+		}
+	} else {
 		load.free.Store(int32(coresLeft(runtime.NumCPU(), busy-load.busy, total-load.total, self-load.self, now.Sub(load.at))))
 	}
 	load.at, load.busy, load.total, load.self = now, busy, total, self
+}
+
+// loadavgPath is the file whose fourth field, "runnable/threads", gives the first
+// estimate, before a window is over (a variable for tests).
+var loadavgPath = "/proc/loadavg"
+
+// parseRunnable reads the threads runnable now from /proc/loadavg ("0.50 0.40 0.30 2/180
+// 1234").
+func parseRunnable(b []byte) (int, bool) {
+	f := strings.Fields(string(b))
+	if len(f) < 4 {
+		return 0, false
+	}
+	r, _, ok := strings.Cut(f[3], "/")
+	n, err := strconv.Atoi(r)
+	return n, ok && err == nil && n >= 0
 }
 
 // coresLeft returns the cores of a machine of cores cores that other processes left over

@@ -159,9 +159,11 @@ func TestParseCPULine(t *testing.T) {
 	}
 }
 
-// TestRefreshLoad checks the estimate from two readings of a /proc/stat written by the
-// test (the machine busy for 4/5 of its ticks in the window, this process almost
-// idle), and that this system's /proc/stat, where it has one, reads.
+// TestRefreshLoad checks the estimate before a window (from the runnable threads of a
+// /proc/loadavg written by the test) and after one (from two readings of a /proc/stat
+// written by the test: the machine busy for 4/5 of its ticks in the window, this process
+// almost idle), and that this system's /proc/stat and /proc/loadavg, where it has them,
+// read.
 func TestRefreshLoad(t *testing.T) {
 	load.mu.Lock()
 	defer load.mu.Unlock()
@@ -184,12 +186,21 @@ func TestRefreshLoad(t *testing.T) {
 		}
 	}
 	load.stat, load.tried, load.at = f, true, time.Time{}
+	avg := t.TempDir() + "/loadavg"
+	if err := os.WriteFile(avg, []byte("1.50 1.20 0.90 3/180 4242\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	defer func(p string) { loadavgPath = p }(loadavgPath)
+	loadavgPath = avg
+	cores := runtime.NumCPU()
 	t0 := time.Now()
 	write("cpu  100 0 0 100 0 0 0 0 0 0\n")
 	refreshLoad(t0)
+	if got, want := int(load.free.Load()), max(1, cores-2); got != want {
+		t.Errorf("before a window, 3 threads runnable: %d cores free, want %d", got, want)
+	}
 	write("cpu  400 0 100 200 0 0 0 0 0 0\n") // 400 more busy ticks of 500
 	refreshLoad(t0.Add(time.Second))
-	cores := runtime.NumCPU()
 	want := max(1, int(float64(cores)-float64(cores)*0.8+0.5))
 	if got := int(load.free.Load()); got != want {
 		t.Errorf("%d cores free, want %d", got, want)
@@ -197,6 +208,16 @@ func TestRefreshLoad(t *testing.T) {
 	if b, err := os.ReadFile("/proc/stat"); err == nil {
 		if _, _, ok := parseCPULine(b); !ok {
 			t.Errorf("/proc/stat: no cpu line in %.80q", b)
+		}
+	}
+	if b, err := os.ReadFile("/proc/loadavg"); err == nil {
+		if _, ok := parseRunnable(b); !ok {
+			t.Errorf("/proc/loadavg: no runnable threads in %q", b)
+		}
+	}
+	for _, bad := range []string{"", "1.0 1.0 1.0", "1.0 1.0 1.0 x/10 5", "1.0 1.0 1.0 12 5"} {
+		if n, ok := parseRunnable([]byte(bad)); ok {
+			t.Errorf("%q read as %d runnable threads", bad, n)
 		}
 	}
 }
