@@ -106,16 +106,17 @@ func csrBytes(r, nnz int) uint64 {
 }
 
 // kmeansBytes is package kmeans on n points of m coordinates with nnz stored entries into
-// k clusters: the n×k products and the seeding's n×(2 + ln k) candidates, centres and
-// norms, and the dense copy of the points it keeps where they are dense (up to 2²⁶
-// entries).
+// k clusters: the n×k products, the seeding's n×(2 + ln k) candidate distances and as
+// many nearest distances, the row offsets of the centroid sums' column blocks (3 a row),
+// centres and norms, and the dense copy of the points it keeps where they are dense (up
+// to 2²⁶ entries).
 func kmeansBytes(n, m, nnz, k int) uint64 {
 	trials := 2 + bits.Len(uint(k))
 	full := 0
 	if 4*nnz >= n*m {
 		full = min(n*m, 1<<26)
 	}
-	return memory.Add(denseBytes(n, 2*k+trials+8), denseBytes(4*k, m), denseBytes(full, 1))
+	return memory.Add(denseBytes(n, 2*k+2*trials+11), denseBytes(4*k, m), denseBytes(full, 1))
 }
 
 // kmeansDenseBytes is package kmeans' FitDense on n dense rows of m coordinates into k

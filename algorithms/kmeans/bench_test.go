@@ -12,6 +12,10 @@ import (
 	"strconv"
 	"testing"
 
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/nagc-harness/nagc/datasets"
+	"github.com/nagc-harness/nagc/internal/attrtest"
 	"github.com/nagc-harness/nagc/internal/parallel"
 	"github.com/nagc-harness/nagc/metrics"
 )
@@ -142,5 +146,33 @@ func BenchmarkFitDenseArxiv(b *testing.B) {
 				b.ReportMetric(float64(res.Iterations), "iterations")
 			})
 		}
+	}
+}
+
+// BenchmarkLloydStepSparse times one Lloyd step of the sparse path (labels from the
+// products with the centres, then the centroid sums) on the attributes of nagc bench's
+// 10⁵-vertex synthetic graph (m = 1000, 20 stored entries a row, columns divided by their
+// maxima as NAGC's k-means start reads them), k = 10, on one thread and on two.
+func BenchmarkLloydStepSparse(b *testing.B) {
+	g, err := datasets.Synthetic(datasets.SyntheticConfig{N: 100000, M: 1000, K1: 10, K2: 10,
+		AvgDegree: 10, PIn: 0.8, AttrPerVertex: 20, AttrSignal: 0.6, Seed: 1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	w := newWorkspace(attrtest.Sparse(g.X).ColumnMaxNormalised(), 10)
+	if err := w.seed(context.Background(), rand.New(rand.NewPCG(1, 2))); err != nil {
+		b.Fatal(err)
+	}
+	_, m := w.x.Dims()
+	old := mat.NewDense(w.k, m, nil)
+	defer parallel.SetSplitAlways(parallel.SetSplitAlways(false))
+	for _, threads := range []int{1, 2} {
+		b.Run(fmt.Sprintf("threads=%d", threads), func(b *testing.B) {
+			defer parallel.SetThreads(parallel.SetThreads(threads))
+			for b.Loop() {
+				w.assign(true)
+				w.update(old)
+			}
+		})
 	}
 }

@@ -134,6 +134,7 @@ type workspace struct {
 	order   []int     // rows grouped by cluster (groupRows)
 	start   []int
 	next    []int
+	cut     [][]int // the row offsets of sumRows' column blocks (colCuts)
 }
 
 func newWorkspace(x *sparse.CSR, k int) *workspace {
@@ -226,8 +227,8 @@ func (w *workspace) distances(dst, b *mat.Dense, rows []int) {
 func (w *workspace) seed(ctx context.Context, rng *rand.Rand) error {
 	n, m := w.x.Dims()
 	trials := 2 + int(math.Log(float64(w.k)))
-	cand := make([]float64, n)
-	bestCand := make([]float64, n)
+	cands := mat.NewDense(trials, n, nil) // row t: each row's distance to its nearest centre with trial t
+	pots := make([]float64, trials)
 	chosen := make([]int, 0, w.k)
 	dist, b := mat.NewDense(n, trials, nil), mat.NewDense(m, trials, nil)
 	idx := make([]int, trials)
@@ -245,21 +246,15 @@ func (w *workspace) seed(ctx context.Context, rng *rand.Rand) error {
 			idx[t] = sampleProportional(closest, pot, rng)
 		}
 		w.distances(dist, b, idx)
-		bestPot, bestIdx := math.Inf(1), -1
-		d := dist.RawMatrix()
-		for t := range idx {
-			var p float64
-			for i := range cand {
-				cand[i] = min(d.Data[i*d.Stride+t], closest[i])
-				p += cand[i]
-			}
+		w.trialPotentials(pots, cands, dist, closest)
+		best, bestPot := 0, math.Inf(1) // the first trial of least potential (the first if none is finite)
+		for t, p := range pots {
 			if p < bestPot {
-				bestPot, bestIdx = p, idx[t]
-				copy(bestCand, cand)
+				best, bestPot = t, p
 			}
 		}
-		chosen = append(chosen, bestIdx)
-		copy(closest, bestCand)
+		chosen = append(chosen, idx[best])
+		copy(closest, cands.RawRowView(best))
 	}
 	w.centers.Zero()
 	for c, idx := range chosen {
@@ -270,6 +265,23 @@ func (w *workspace) seed(ctx context.Context, rng *rand.Rand) error {
 		}
 	}
 	return nil
+}
+
+// trialPotentials sets row t of cands to each row's least distance to the centres chosen
+// and trial t (column t of dist), and pots[t] to its sum in row order: one task a trial,
+// on as many goroutines as the work pays for, so that the sums are those of one thread.
+// Cost O(n·trials).
+func (w *workspace) trialPotentials(pots []float64, cands, dist *mat.Dense, closest []float64) {
+	d := dist.RawMatrix()
+	dense.Grain().Run(len(pots), len(closest)*len(pots), func(t int) {
+		cand := cands.RawRowView(t)
+		var p float64
+		for i, c := range closest {
+			cand[i] = min(d.Data[i*d.Stride+t], c)
+			p += cand[i]
+		}
+		pots[t] = p
+	})
 }
 
 func sum(s []float64) float64 {
@@ -383,16 +395,8 @@ func (w *workspace) update(old *mat.Dense) float64 {
 		w.centers.Copy(w.sums)
 	} else {
 		w.centers.Zero()
-		w.groupRows()
-		dense.Grain().Run(w.k, w.x.NNZ(), func(c int) {
-			row := w.centers.RawRowView(c)
-			for _, i := range w.order[w.start[c]:w.start[c+1]] {
-				cols, vals := w.x.Row(i)
-				for p, j := range cols {
-					row[j] += vals[p]
-				}
-			}
-		})
+		w.countLabels()
+		w.sumRows()
 	}
 	for c := 0; c < w.k; c++ {
 		if w.counts[c] == 0 {

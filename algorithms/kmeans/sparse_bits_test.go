@@ -57,10 +57,10 @@ func TestSparseSameBitsAsBefore(t *testing.T) {
 				}
 			}
 		}
-		sameAsBefore(t, fmt.Sprintf("n=%d m=%d density %v", c.n, c.m, c.density), sparse.FromDense(d), Config{K: c.k, NInit: 3}, 5, 1, 2, 3)
+		sameAsBefore(t, fmt.Sprintf("n=%d m=%d density %v", c.n, c.m, c.density), sparse.FromDense(d), Config{K: c.k, NInit: 3}, 5, 1, 2, 3, 4)
 	}
 	dup := sparse.FromDense(mat.NewDense(6, 2, []float64{1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 9, 9}))
-	sameAsBefore(t, "duplicates", dup, Config{K: 3}, 2, 1, 2)
+	sameAsBefore(t, "duplicates", dup, Config{K: 3}, 2, 1, 2, 3)
 }
 
 // TestSparseSameBitsPaperGraphs holds the threaded sparse path to the one before it on the

@@ -14,7 +14,12 @@
 // time of one unit of the kernel's work. It is measured once per process, the first time
 // a kernel asks, in about a millisecond. Grain.Workers then gives a call as many
 // goroutines as its work pays for, at most Threads(), so that a small problem runs on the
-// calling goroutine and the default thread count is not slower than one thread.
+// calling goroutine and the default thread count is not slower than one thread. Nor more
+// than the cores other processes leave free: every fifth of a second the machine's CPU
+// time (/proc/stat) less this process's own tells how many cores others keep busy, and a
+// split takes at most the rest (at least one). A split waits for its slowest goroutine,
+// so on a machine whose cores are all taken a second goroutine, descheduled in turn with
+// the other processes, makes every split wait.
 //
 // Pool keeps a fit's goroutines running between the phases of an iteration, so that an
 // iteration starts no goroutine and allocates nothing.

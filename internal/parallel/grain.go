@@ -76,7 +76,10 @@ func (g *Grain) Min() int {
 
 // Workers returns how many goroutines a call of tasks tasks and work units of work in
 // all should run on: one where there is one thread, one task or less than two grains of
-// work, otherwise as many as it has grains, tasks and threads.
+// work, otherwise as many as it has grains, tasks and threads, and no more than the
+// cores other processes have left free over the last fraction of a second (freeCores):
+// a split waits for its slowest goroutine, and one that shares a core with another
+// busy process makes the call slower than one goroutine would.
 func (g *Grain) Workers(tasks, work int) int {
 	t := Threads()
 	switch {
@@ -86,6 +89,9 @@ func (g *Grain) Workers(tasks, work int) int {
 		return min(t, tasks)
 	case work < 2*g.Min():
 		return 1
+	}
+	if free := freeCores(); free > 0 {
+		t = min(t, free)
 	}
 	return min(t, tasks, work/g.Min())
 }
