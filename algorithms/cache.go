@@ -13,6 +13,9 @@ import (
 // time. Safe for concurrent use.
 type Cache struct {
 	*cacheStore
+	// attrs, when set, stores the values that read only the attributes (attributes),
+	// shared with the cache it was made from (SharingAttributes).
+	attrs *cacheStore
 	// computed, when set, is raised whenever Do runs a computation through this Cache
 	// value (see observed).
 	computed *bool
@@ -22,6 +25,8 @@ type Cache struct {
 type cacheStore struct {
 	mu      sync.Mutex
 	entries map[string]*cacheEntry
+	// onCompute, when set, is called with the key of every computation Do runs here.
+	onCompute func(key string)
 }
 
 type cacheEntry struct {
@@ -41,7 +46,36 @@ func (c *Cache) observed(computed *bool) *Cache {
 	if c == nil {
 		return nil
 	}
-	return &Cache{cacheStore: c.cacheStore, computed: computed}
+	return &Cache{cacheStore: c.cacheStore, attrs: c.attrs, computed: computed}
+}
+
+// SharingAttributes returns an empty cache for an input with c's attributes on another
+// graph (a held-out copy of c's graph): the values that read only the attributes (NAGC's
+// k-means start on attributes not graph-filtered, an attribute transform) are c's, each
+// computed once for both inputs; every other value (a graph filter, a spectral
+// embedding, SGC labels) is its own. A nil c gives a new cache.
+func (c *Cache) SharingAttributes() *Cache {
+	own := NewCache()
+	if c != nil {
+		own.attrs = c.cacheStore
+		if c.attrs != nil {
+			own.attrs = c.attrs
+		}
+		c.mu.Lock()
+		own.onCompute = c.onCompute
+		c.mu.Unlock()
+	}
+	return own
+}
+
+// attributes returns the view of c that stores the values reading only the attributes:
+// c itself, or for a cache made by SharingAttributes the store it shares (through which
+// a Do still raises c's observation).
+func (c *Cache) attributes() *Cache {
+	if c == nil || c.attrs == nil {
+		return c
+	}
+	return &Cache{cacheStore: c.attrs, computed: c.computed}
 }
 
 // Do returns the value stored under key, computing it with compute on first use.
@@ -58,9 +92,16 @@ func (c *Cache) Do(key string, compute func() (any, error)) (any, error) {
 		e = &cacheEntry{}
 		c.entries[key] = e
 	}
+	onCompute := c.onCompute
 	c.mu.Unlock()
 	ran := false
-	e.once.Do(func() { ran = true; e.val, e.err = compute() })
+	e.once.Do(func() {
+		ran = true
+		if onCompute != nil {
+			onCompute(key)
+		}
+		e.val, e.err = compute()
+	})
 	if ran && c.computed != nil {
 		*c.computed = true
 	}
@@ -73,6 +114,16 @@ func (c *Cache) Do(key string, compute func() (any, error)) (any, error) {
 		c.mu.Unlock()
 	}
 	return e.val, e.err
+}
+
+// Observe has f called with the key of every computation that Do runs in c's store from
+// now on, whichever view or cache sharing it (observed, SharingAttributes) asks, and in
+// the own stores of the caches SharingAttributes makes of c afterwards: how a test counts
+// what a sweep computes. f must be safe for concurrent use.
+func (c *Cache) Observe(f func(key string)) {
+	c.mu.Lock()
+	c.onCompute = f
+	c.mu.Unlock()
 }
 
 // Len returns the number of keys stored.

@@ -205,28 +205,7 @@ func kmeansFactorsDense(ctx context.Context, x *dense.Matrix, k1, k2, nInit int,
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	return kmeansFactorsOnDense(ctx, xn, k1, k2, nInit, rng)
-}
-
-// kmeansFactorsOnDense is kmeansFactorsDense on rows xn already divided by their
-// columns' maxima. With k1 = k2 the two k-means are the same problem (the same rows,
-// clusters and protocol): it is solved once, and V is the k1 run's centroids transposed.
-func kmeansFactorsOnDense(ctx context.Context, xn *dense.Matrix, k1, k2, nInit int, rng *rand.Rand) (u, v *mat.Dense, labels []int, err error) {
-	r1, err := fitDense(ctx, xn, kmeans.Config{K: k1, NInit: nInit}, rng)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	r2 := r1
-	if k2 != k1 {
-		if r2, err = fitDense(ctx, xn, kmeans.Config{K: k2, NInit: nInit}, rng); err != nil {
-			return nil, nil, nil, err
-		}
-	}
-	n, _ := xn.Dims()
-	u = mat.NewDense(n, k1, nil)
-	denseDistances(u, xn, r1.Centers)
-	kmeansMembership(u, k1)
-	return u, mat.DenseCopyOf(r2.Centers.T()), r1.Labels, nil
+	return kmeansFactorsOn(ctx, points{dense: xn}, k1, k2, nInit, rng)
 }
 
 // columnMaxNormalisedDense is sparse.CSR.ColumnMaxNormalised for a dense matrix: a copy in x's

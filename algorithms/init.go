@@ -152,25 +152,29 @@ func CachedKMeansFactorsContext(ctx context.Context, in Input, k1, k2 int, seed 
 
 // cachedKMeansFactors is CachedKMeansFactorsContext with nInit k-means starts per
 // k-means run instead of 10. Runs with 10 starts share their cache entry with
-// CachedKMeansFactors (JWNMF's start).
+// CachedKMeansFactors (JWNMF's start). The k1 half of the start (U, the k1 run's labels
+// and the stream's state after it) is cached apart, without k2 (cachedKMeansStart), so
+// that the starts of one seed with different k2 run k-means with k1 clusters once. Both
+// read only the attributes: an input sharing them (Cache.SharingAttributes) finds them.
 func cachedKMeansFactors(ctx context.Context, in Input, k1, k2, nInit int, seed uint64) (u, v *mat.Dense, labels []int, err error) {
-	key := fmt.Sprintf("kmeans-factors/%s/%d/%d/%d", in.xKey, k1, k2, seed)
+	c := in.attributeCache()
+	nInitKey := ""
 	if defaults := (kmeans.Config{}).WithDefaults(); nInit != defaults.NInit {
-		key += fmt.Sprintf("/n_init=%d", nInit)
+		nInitKey = fmt.Sprintf("/n_init=%d", nInit)
 	}
-	val, err := in.Cache.Do(key, func() (any, error) {
-		if d := in.DenseAttributes(); d != nil {
-			rng := rand.New(rand.NewPCG(seed, streamKMeansInit))
-			u, v, labels, err := kmeansFactorsDense(ctx, d, k1, k2, nInit, rng)
-			return kmeansFactors{u, v, labels}, err
-		}
-		x, err := in.ExplicitAttributesContext(ctx)
+	key := fmt.Sprintf("kmeans-factors/%s/%d/%d/%d", in.xKey, k1, k2, seed) + nInitKey
+	val, err := c.Do(key, func() (any, error) {
+		p, err := kmeansStartPoints(ctx, in, max(k1, k2))
 		if err != nil {
 			return nil, err
 		}
-		rng := rand.New(rand.NewPCG(seed, streamKMeansInit))
-		u, v, labels, err := kmeansFactorsSparse(ctx, x, k1, k2, nInit, rng)
-		return kmeansFactors{u, v, labels}, err
+		s, err := cachedKMeansStart(ctx, c, p, fmt.Sprintf("kmeans-start/%s/%d/%d/%s", in.xKey, k1, seed, p.form())+nInitKey, k1, nInit, seed)
+		if err != nil {
+			return nil, err
+		}
+		after := s.after
+		v, err := s.v(ctx, p, k2, nInit, rand.New(&after))
+		return kmeansFactors{s.u, v, s.labels}, err
 	})
 	if err != nil {
 		return nil, nil, nil, err
@@ -197,24 +201,7 @@ func KMeansFactorsContext(ctx context.Context, x *sparse.CSR, k1, k2 int, rng *r
 // kmeansFactorsSparse is KMeansFactorsContext with nInit starts per k-means run (0: the
 // default, 10).
 func kmeansFactorsSparse(ctx context.Context, x *sparse.CSR, k1, k2, nInit int, rng *rand.Rand) (u, v *mat.Dense, labels []int, err error) {
-	xn := x.ColumnMaxNormalised()
-	if d, _ := denseRows(xn, max(k1, k2)); d != nil {
-		return kmeansFactorsOnDense(ctx, d, k1, k2, nInit, rng)
-	}
-	r1, err := kmeans.FitContext(ctx, xn, kmeans.Config{K: k1, NInit: nInit}, rng)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	r2, err := kmeans.FitContext(ctx, xn, kmeans.Config{K: k2, NInit: nInit}, rng)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	n, _ := x.Dims()
-	u = mat.NewDense(n, k1, nil)
-	kmeans.Distances(u, xn, r1.Centers)
-	kmeansMembership(u, k1)
-	v = mat.DenseCopyOf(r2.Centers.T())
-	return u, v, r1.Labels, nil
+	return kmeansFactorsOn(ctx, csrStartPoints(x, max(k1, k2)), k1, k2, nInit, rng)
 }
 
 // kmeansMembership turns the distances u (n×k1) of every vertex to the k1 centroids into

@@ -144,6 +144,16 @@ func (in Input) WithFilteredAttributesContext(ctx context.Context, o GraphFilter
 	return in, nil
 }
 
+// attributeCache returns the cache of the values that read in's attributes alone: the
+// shared one of a cache made by Cache.SharingAttributes, unless X is graph-filtered (X
+// then reads the adjacency, which the inputs sharing the attributes do not share).
+func (in Input) attributeCache() *Cache {
+	if in.filtered {
+		return in.Cache
+	}
+	return in.Cache.attributes()
+}
+
 // N returns the number of vertices.
 func (in Input) N() int {
 	if in.Adj != nil {

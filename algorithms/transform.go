@@ -113,7 +113,7 @@ func (in Input) WithTransformedAttributesContext(ctx context.Context, t string) 
 		return in, err
 	}
 	key := "transform/" + in.xKey + "/" + t
-	v, err := in.Cache.Do(key, func() (any, error) {
+	v, err := in.attributeCache().Do(key, func() (any, error) {
 		x, d := in.rows()
 		if d != nil {
 			return TransformDense(d, t)

@@ -53,7 +53,7 @@ func prepareBatch(batch []job, g *datasets.Graph, in algorithms.Input, cfg *Conf
 	var sp *heldOutInput
 	var splitErr error
 	if cfg.Holdout > 0 {
-		sp, splitErr = heldOutOf(g, batch[0], cfg.Holdout, splits)
+		sp, splitErr = heldOutOf(g, batch[0], cfg.Holdout, splits, in.Cache)
 	}
 	bf := newBatchFits(batch, in, sp, concurrent)
 	bf.sp, bf.splitErr = sp, splitErr
@@ -74,8 +74,10 @@ func (bf *batchFits) records(ctx context.Context, batch []job, in algorithms.Inp
 
 // heldOutOf returns the held-out split of g (fraction holdout) that the runs of j's
 // dataset and seed share, drawn once per sweep (splits caches it) with the input the
-// held-out fits are fitted on.
-func heldOutOf(g *datasets.Graph, j job, holdout float64, splits *algorithms.Cache) (*heldOutInput, error) {
+// held-out fits are fitted on. That input's cache shares with cache, the cache of g's own
+// input, what reads only the attributes (algorithms.Cache.SharingAttributes): a restart's
+// k-means start is computed once for both.
+func heldOutOf(g *datasets.Graph, j job, holdout float64, splits, cache *algorithms.Cache) (*heldOutInput, error) {
 	key, split := heldOutSplit(g, j.Dataset, holdout, j.Seed)
 	v, err := splits.Do(key, func() (any, error) {
 		train, test, err := split()
@@ -83,7 +85,7 @@ func heldOutOf(g *datasets.Graph, j job, holdout float64, splits *algorithms.Cac
 			return nil, err
 		}
 		// Only the held-out fit's labels are scored: no objective after each iteration.
-		hin := algorithms.Input{Adj: train, X: g.X, Truth: g.Labels, Cache: algorithms.NewCache(), NoObjective: true}
+		hin := algorithms.Input{Adj: train, X: g.X, Truth: g.Labels, Cache: cache.SharingAttributes(), NoObjective: true}
 		return &heldOutInput{in: hin, test: test}, nil
 	})
 	if err != nil {

@@ -16,6 +16,11 @@ func heldOutPrefix(dataset string, runSeed uint64) string {
 	return fmt.Sprintf("%s\x00%d\x00", dataset, heldOutSeed(runSeed))
 }
 
+// newDatasetCache returns the cache of a dataset's input in a sweep or a search, which its
+// held-out copies share what reads only the attributes with (heldOutOf); a variable so
+// that tests can observe what it computes (algorithms.Cache.Observe).
+var newDatasetCache = algorithms.NewCache
+
 // heldOutInput is a dataset with part of its edges held out: the input the method is
 // fitted on and the held-out edges it is scored on.
 type heldOutInput struct {

@@ -134,7 +134,7 @@ func newPool(cfg *Config, opt Options, p *sweepPlan) *pool {
 	pl := &pool{cfg: cfg, opt: opt, graphs: p.graphs, caches: map[string]*algorithms.Cache{},
 		inputs: map[string]algorithms.Input{}, splits: algorithms.NewCache(), left: map[string]*atomic.Int64{}}
 	for d := range p.graphs {
-		pl.caches[d] = algorithms.NewCache()
+		pl.caches[d] = newDatasetCache()
 	}
 	for d, g := range p.graphs {
 		pl.inputs[d] = algorithms.Input{Adj: g.Adj, X: g.X, Truth: g.Labels, Cache: pl.caches[d]}

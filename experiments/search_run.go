@@ -53,9 +53,9 @@ type searchJob struct {
 	last      bool // the search's last rung: no factors kept
 	prev      *results.Record
 	prevIters int
-	// heldOutFirst fits the held-out copy before the graph (every other job of a rung),
-	// so that two jobs of one restart compute its two starts side by side rather than
-	// one waiting for the other's.
+	// heldOutFirst fits the held-out copy before the graph (every other job of a rung).
+	// The copy shares the graph's k-means start (heldOutOf), so this decides only which
+	// fit computes a start that reads the graph (a filtered or SGC start).
 	heldOutFirst bool
 }
 
@@ -105,7 +105,7 @@ func runSearches(ctx context.Context, cfg *Config, opt Options, p *sweepPlan, li
 		g := p.graphs[t.ds.Name]
 		if _, ok := env.inputs[t.ds.Name]; !ok {
 			env.inputs = map[string]algorithms.Input{ // one dataset's caches at a time
-				t.ds.Name: {Adj: g.Adj, X: g.X, Truth: g.Labels, Cache: algorithms.NewCache()},
+				t.ds.Name: {Adj: g.Adj, X: g.X, Truth: g.Labels, Cache: newDatasetCache()},
 			}
 			env.splits = algorithms.NewCache()
 		}
@@ -327,7 +327,7 @@ func (env *searchEnv) fit(t *searchTask, j searchJob) *results.Record {
 	var sp *heldOutInput
 	var herr, splErr error
 	heldOut := func() {
-		if sp, splErr = heldOutOf(env.graphs[t.ds.Name], job{Run: j.run}, env.cfg.Holdout, env.splits); splErr == nil {
+		if sp, splErr = heldOutOf(env.graphs[t.ds.Name], job{Run: j.run}, env.cfg.Holdout, env.splits, in.Cache); splErr == nil {
 			hres, _, herr = env.fitPart(m, sp.in, j, "heldout")
 		}
 	}

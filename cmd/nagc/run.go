@@ -18,7 +18,7 @@ import (
 )
 
 func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	const usageLine = "run CONFIG|NAME [--results DIR] [--workers N] [--shard I/N|auto] [--limit N] [--batch B]\n\nCONFIG is a YAML file; NAME a shipped config (`nagc configs list`)"
+	const usageLine = "run CONFIG|NAME [--results DIR] [--workers N] [--shard I/N|auto] [--limit N] [--batch B] [--dry-run]\n\nCONFIG is a YAML file; NAME a shipped config (`nagc configs list`)"
 	fs := newFlagSet("run", usageLine, stderr)
 	resultsDir := fs.String("results", "", "results folder (default results/<config name>, and results/<config name>/shards/I-of-N for --shard I/N)")
 	workers := fs.Int("workers", 0, "runs executed at once (default: $SLURM_CPUS_PER_TASK in a Slurm job, else all cores)")
@@ -27,6 +27,7 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	batch := fs.Int("batch", 0, fmt.Sprintf("runs of one dataset and restart fitted together in lockstep (same records for any value; default %d)", experiments.DefaultBatch))
 	precision := fs.String("precision", "", "precision of the rows whose method has the option (nagc): default (float64) or fast (float32 with FMA; recorded, so other grid points); replaces the config's precision")
 	from := fs.String("from", "", "with --shard: run only what the chained results folder `DIR` lacks, every search's current rung split among the shards (the tasks of nagc slurm --rungs)")
+	dryRun := fs.Bool("dry-run", false, "print what each search of the config executes (rungs, fits, iterations) and run nothing")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the sweep to `FILE` (read it with: go tool pprof FILE)")
 	in := addInputFlags(fs)
 	arg, err := parseOneArg(fs, args)
@@ -62,6 +63,9 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		}
 	}
 	in.configure(cfg)
+	if *dryRun {
+		return writeDryRun(stdout, cfg)
+	}
 	if b, _ := memory.ParseSize(cfg.MaxMemory); b > 0 && *in.maxMemory == "" {
 		setMemoryBudget(b) // the config's max_memory, where --max-memory does not override it
 	}

@@ -1,0 +1,68 @@
+package experiments
+
+// SearchCost is what one search executes, known before it runs: which trials a rung
+// cuts depends on their values, how many it cuts does not.
+type SearchCost struct {
+	Dataset, Row string
+	Trials       int
+	Batches      int
+	Rungs        []int // the iterations of each rung
+	// Fits is the fits of the graph, and Iterations the iterations they execute (a
+	// continued fit only those its rung adds): the sum of the records' iterations_run.
+	Fits, Iterations int
+	// Holdout is the fraction of edges held out: each fit has a held-out fit of as many
+	// iterations (0: none).
+	Holdout float64
+	// Restarts is the restarts the search's fits are spread over: a k-means start is
+	// computed once per restart, attributes and k2.
+	Restarts int
+}
+
+// SearchCosts returns what each search of cfg executes, in plan order, after loading
+// cfg's datasets (their numbers of clusters set the runs).
+func SearchCosts(cfg *Config) ([]SearchCost, error) {
+	p, err := planSweep(cfg, Options{})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]SearchCost, len(p.searches))
+	for i, t := range p.searches {
+		out[i] = t.cost()
+	}
+	return out, nil
+}
+
+// cost walks the batches and rungs of t as execute does, with every trial's value equal:
+// the same survivors' count at every rung (keep), so the same fits and iterations.
+func (t *searchTask) cost() SearchCost {
+	c := SearchCost{Dataset: t.ds.Name, Row: t.row.Name.Value, Trials: t.spec.Trials, Batches: t.batches(),
+		Rungs: t.rungs, Holdout: t.cfg.Holdout}
+	for b := 0; b < t.batches(); b++ {
+		n := t.batchSize(b)
+		bracket := t.brackets(b, n)
+		alive, value := make([]int, n), make([]float64, n)
+		for i := range alive {
+			alive[i] = i
+		}
+		for k := range t.rungs {
+			var active []int
+			for _, i := range alive {
+				if bracket[i] > k {
+					continue
+				}
+				active = append(active, i)
+				for r := 0; r < t.restartsAt(bracket[i], k); r++ {
+					c.Fits++
+					c.Restarts = max(c.Restarts, r+1)
+					if k > bracket[i] && r < t.restartsAt(bracket[i], k-1) {
+						c.Iterations += t.rungs[k] - t.rungs[k-1]
+					} else {
+						c.Iterations += t.rungs[k]
+					}
+				}
+			}
+			alive = t.keep(alive, active, bracket, value, k)
+		}
+	}
+	return c
+}
