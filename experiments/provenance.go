@@ -4,8 +4,6 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
-	"github.com/nagc-harness/nagc/algorithms"
-	"github.com/nagc-harness/nagc/results"
 	"os"
 	"os/exec"
 	"runtime"
@@ -14,6 +12,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/nagc-harness/nagc/algorithms"
+	"github.com/nagc-harness/nagc/results"
 	"github.com/nagc-harness/nagc/datasets"
 )
 
