@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"github.com/nagc-harness/nagc/algorithms"
-	"github.com/nagc-harness/nagc/results"
 	"github.com/nagc-harness/nagc/datasets"
+	"github.com/nagc-harness/nagc/results"
 )
 
 // gitCommit returns the commit of the nagc source the running binary was built from,
