@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/nagc-harness/nagc/dense"
+	"github.com/nagc-harness/nagc/dense/f32"
 	"github.com/nagc-harness/nagc/internal/parallel"
 	"github.com/nagc-harness/nagc/memory"
 )
@@ -27,8 +28,9 @@ import (
 // parallel.Threads() goroutines (fitWorkers), every sum over rows in a fixed order, so the
 // result is bit for bit the same for any thread count. Labels agree with plain Lloyd
 // iterations except where two centres tie within rounding. float32 input stays float32,
-// its distance products float32 (norms, centroids and the inertia float64); float64 input
-// is computed in float64.
+// its distance products float32 (norms, centroids and the inertia float64), by fused
+// multiply-adds with cfg.FMA (the fast precision: its bits then depend on the kind of
+// processor, not on the thread count); float64 input is computed in float64.
 //
 // Cost per start: k-means++ at most (K−1)·(2+⌊ln K⌋) products of n·m; the first iteration
 // n·m·K; later ones O(n) plus m·K per row whose bounds overlap and m per row that changed
@@ -58,6 +60,7 @@ func FitDense[T float32 | float64](ctx context.Context, x []T, n, m int, cfg Con
 		return nil, err
 	}
 	f := newDenseFitter(x, n, m, cfg.K, fitWorkers(n, m, cfg.K))
+	f.fma = cfg.FMA && f.x32 != nil
 	defer f.pool.Close()
 	tol := cfg.Tol * f.meanVariance()
 	var best *Result
@@ -115,6 +118,7 @@ type denseFitter[T float32 | float64] struct {
 	x       []T
 	x64     []float64 // x itself when T is float64, else nil
 	x32     []float32 // x itself when T is float32, else nil
+	fma     bool      // float32 data: the distance products by fused multiply-adds (Config.FMA)
 	n, m, k int
 	norms   []float64 // ‖xᵢ‖²
 	pool    *parallel.Pool
@@ -248,6 +252,10 @@ func (f *denseFitter[T]) meanVariance() float64 {
 // m×l matrix held, its columns padded to lp (a multiple of tileCols), in b64 for float64
 // data and in b32 for float32 data, whose products are float32.
 func (f *denseFitter[T]) product(s *denseScratch, rows []int, b64 []float64, b32 []float32, lp, l int) {
+	if f.fma {
+		productFMA(f.x32, f.m, s.pack, s.out, s.dots, rows, b32, lp, l)
+		return
+	}
 	if f.x32 != nil {
 		productTiles(f.x32, f.m, s.pack, s.out, s.dots, rows, b32, lp, l, tile12x8)
 		return
@@ -312,6 +320,33 @@ func productTiles[E float32 | float64](x []E, m int, pack, out []E, dots []float
 		for c := 0; c < lp; c += tileCols {
 			tile(a, m, b[c:], lp, m, out[p*lp+c:], lp)
 		}
+	}
+	for q := range rows {
+		d, o := dots[q*l:(q+1)*l], out[q*lp:q*lp+l]
+		for c, v := range o {
+			d[c] = float64(v)
+		}
+	}
+}
+
+// productFMA is productTiles with fused multiply-adds: four rows at a time, read in place
+// where they are consecutive rows of x, else copied together into pack (the last padded
+// with zero rows), times the first l columns of b by f32.Mul4, each entry one chain of
+// fused multiply-adds in the order of the columns of x.
+func productFMA(x []float32, m int, pack, out []float32, dots []float64, rows []int, b []float32, lp, l int) {
+	const group = 4
+	for p := 0; p < len(rows); p += group {
+		rs := rows[p:min(p+group, len(rows))]
+		a := pack
+		if len(rs) == group && rs[group-1]-rs[0] == group-1 {
+			a = x[rs[0]*m:]
+		} else {
+			for q, i := range rs {
+				copy(a[q*m:(q+1)*m], x[i*m:(i+1)*m])
+			}
+			clear(a[len(rs)*m : group*m])
+		}
+		f32.Mul4(out[p*lp:], lp, a, m, m, b, lp, l)
 	}
 	for q := range rows {
 		d, o := dots[q*l:(q+1)*l], out[q*lp:q*lp+l]
