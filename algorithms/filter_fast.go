@@ -107,13 +107,8 @@ func filteredDense32(ctx context.Context, f *sparse.LowPassFilter, x attr.Matrix
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
-			a.MulDense(t, b)
-			f32.Rows(n, func(lo, hi int) {
-				zs, ts := b.Data[lo*w:hi*w], t.Data[lo*w:hi*w]
-				for p, v := range ts {
-					zs[p] = 0.5 * (zs[p] + v)
-				}
-			})
+			lowPassStep32(t, a, b)
+			b, t = t, b
 		}
 		f32.Rows(n, func(lo, hi int) {
 			for i := lo; i < hi; i++ {
@@ -126,6 +121,29 @@ func filteredDense32(ctx context.Context, f *sparse.LowPassFilter, x attr.Matrix
 		return out.RowNormalized(), nil
 	}
 	return out, nil
+}
+
+// lowPassStep32 sets dst = ½(z + a·z) for z n×w: each row of a·z by f32.AxpyRows over
+// the row's entries (one chain of fused multiply-adds per column, as f32.CSR.MulDense),
+// the neighbours of the row after next prefetched meanwhile, then halved with z's row in
+// float32. Rows run in blocks on the kernel threads; no value depends on their number.
+// Cost O((nnz(a) + n)·w).
+func lowPassStep32(dst *f32.Mat, a *f32.CSR, z *f32.Mat) {
+	n, w := z.R, z.C
+	f32.Rows(n, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			if i+2 < n {
+				f32.PrefetchRows(a.Ind[a.Ptr[i+2]:a.Ptr[i+3]], z.Data, w, w)
+			}
+			d, zi := dst.Row(i), z.Row(i)
+			clear(d)
+			p, q := a.Ptr[i], a.Ptr[i+1]
+			f32.AxpyRows(d, a.Val[p:q], a.Ind[p:q], z.Data, w)
+			for j, v := range d {
+				d[j] = 0.5 * (zi[j] + v)
+			}
+		}
+	})
 }
 
 // filter32Bytes is the memory filteredDense32 takes for n×m attributes and Â of nnzA
