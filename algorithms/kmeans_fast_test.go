@@ -1,7 +1,6 @@
 package algorithms
 
 import (
-	"context"
 	"strings"
 	"testing"
 
@@ -31,18 +30,7 @@ func TestFastKMeansMethods(t *testing.T) {
 		}
 		for _, method := range []string{"kmeans", "sgc-kmeans", "nagc"} {
 			for _, p := range []string{"", PrecisionFast} {
-				params := map[string]any{}
-				if p != "" {
-					params["precision"] = p
-				}
-				m, err := New(method, params)
-				if err != nil {
-					t.Fatal(err)
-				}
-				res, err := m.Fit(context.Background(), in, 6, 3)
-				if err != nil {
-					t.Fatalf("%s %s %q: %v", layout, method, p, err)
-				}
+				res := fitAtPrecision(t, method, p, in, 6, 3)
 				info, ok := res.Info["precision"]
 				switch {
 				case p == "" && ok:

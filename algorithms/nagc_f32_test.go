@@ -126,18 +126,7 @@ func fastARIWithinRestarts(t *testing.T, method string, slack float64) {
 			lo, hi, fastSum := math.Inf(1), math.Inf(-1), 0.0
 			for _, seed := range seeds {
 				for _, p := range []string{"", PrecisionFast} {
-					params := map[string]any{}
-					if p != "" {
-						params["precision"] = p
-					}
-					m, err := New(method, params)
-					if err != nil {
-						t.Fatal(err)
-					}
-					res, err := m.Fit(context.Background(), in, k, seed)
-					if err != nil {
-						t.Fatal(err)
-					}
+					res := fitAtPrecision(t, method, p, in, k, seed)
 					ari, err := metrics.ARI(g.Labels, res.Labels)
 					if err != nil {
 						t.Fatal(err)
@@ -156,6 +145,24 @@ func fastARIWithinRestarts(t *testing.T, method string, slack float64) {
 			}
 		})
 	}
+}
+
+// fitAtPrecision fits method at its defaults and precision p ("": none given).
+func fitAtPrecision(t *testing.T, method, p string, in Input, k int, seed uint64) *Result {
+	t.Helper()
+	params := map[string]any{}
+	if p != "" {
+		params["precision"] = p
+	}
+	m, err := New(method, params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := m.Fit(context.Background(), in, k, seed)
+	if err != nil {
+		t.Fatalf("%s at precision %q: %v", method, p, err)
+	}
+	return res
 }
 
 // TestNAGCFastContinue checks that a fast fit continued from its factors is the rest of

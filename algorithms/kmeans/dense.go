@@ -307,20 +307,31 @@ func dist2[T float32 | float64](x []T, c []float64) float64 {
 func productTiles[E float32 | float64](x []E, m int, pack, out []E, dots []float64, rows []int, b []E, lp, l int,
 	tile func(a []E, aStride int, b []E, bStride, m int, dst []E, dStride int)) {
 	for p := 0; p < len(rows); p += tileRows {
-		rs := rows[p:min(p+tileRows, len(rows))]
-		a := pack
-		if len(rs) == tileRows && rs[tileRows-1]-rs[0] == tileRows-1 {
-			a = x[rs[0]*m:]
-		} else {
-			for q, i := range rs {
-				copy(a[q*m:(q+1)*m], x[i*m:(i+1)*m])
-			}
-			clear(a[len(rs)*m : tileRows*m])
-		}
+		a := rowsAt(x, m, pack, rows[p:min(p+tileRows, len(rows))], tileRows)
 		for c := 0; c < lp; c += tileCols {
 			tile(a, m, b[c:], lp, m, out[p*lp+c:], lp)
 		}
 	}
+	widen(dots, out, len(rows), lp, l)
+}
+
+// rowsAt returns the rows of x (m columns) listed in rs, at most group of them, as group
+// consecutive rows: x itself from the first where they are consecutive rows of x, else
+// pack holding copies of them, padded with zero rows.
+func rowsAt[E float32 | float64](x []E, m int, pack []E, rs []int, group int) []E {
+	if len(rs) == group && rs[group-1]-rs[0] == group-1 {
+		return x[rs[0]*m:]
+	}
+	for q, i := range rs {
+		copy(pack[q*m:(q+1)*m], x[i*m:(i+1)*m])
+	}
+	clear(pack[len(rs)*m : group*m])
+	return pack
+}
+
+// widen sets the first rows×l entries of dots (l to a row) to the first l of each row of
+// out (lp to a row), widened to float64.
+func widen[E float32 | float64](dots []float64, out []E, rows, lp, l int) {
 	for q := range rows {
 		d, o := dots[q*l:(q+1)*l], out[q*lp:q*lp+l]
 		for c, v := range o {
@@ -336,24 +347,10 @@ func productTiles[E float32 | float64](x []E, m int, pack, out []E, dots []float
 func productFMA(x []float32, m int, pack, out []float32, dots []float64, rows []int, b []float32, lp, l int) {
 	const group = 4
 	for p := 0; p < len(rows); p += group {
-		rs := rows[p:min(p+group, len(rows))]
-		a := pack
-		if len(rs) == group && rs[group-1]-rs[0] == group-1 {
-			a = x[rs[0]*m:]
-		} else {
-			for q, i := range rs {
-				copy(a[q*m:(q+1)*m], x[i*m:(i+1)*m])
-			}
-			clear(a[len(rs)*m : group*m])
-		}
+		a := rowsAt(x, m, pack, rows[p:min(p+group, len(rows))], group)
 		f32.Mul4(out[p*lp:], lp, a, m, m, b, lp, l)
 	}
-	for q := range rows {
-		d, o := dots[q*l:(q+1)*l], out[q*lp:q*lp+l]
-		for c, v := range o {
-			d[c] = float64(v)
-		}
-	}
+	widen(dots, out, len(rows), lp, l)
 }
 
 func roundUp(v, to int) int { return (v + to - 1) / to * to }
