@@ -19,20 +19,16 @@ import (
 const (
 	// FastRowsDensity is the share of stored entries from which the fast precision's
 	// k-means clusters a sparse X as dense float32 rows: a dense row's products take
-	// m fused multiply-adds, 16 a vector instruction, against a sparse row's nnz
-	// gathered ones, so below about 1/32 of the entries the sparse rows stay cheaper.
+	// m fused multiply-adds, up to 16 a vector instruction (fewer at small k), against
+	// a sparse row's nnz gathered ones, so below about 1/32 of the entries the sparse
+	// rows stay cheaper (Citeseer's 0.9 %: dense float32 rows took 14 times the CPU).
 	FastRowsDensity = 1.0 / 32
 )
 
-// fastRowsSmall is the number of entries (n·m, 64 MB as float32) up to which a sparse X
-// is clustered as dense float32 rows whatever its density: the products cost little
-// there either way (the paper's four graphs). A variable for the tests.
-var fastRowsSmall = 1 << 24
-
 // fastRows returns the points of a fast k-means into k clusters: p itself where it is
 // dense float32 rows; else a float32 copy of p's dense rows, or of its CSR where at least
-// FastRowsDensity of the entries are stored or it has at most fastRowsSmall entries, the
-// copy and FitDense's buffers within the memory budget; else p as it is (float64
+// FastRowsDensity of the entries are stored, the copy and FitDense's buffers within the
+// memory budget; else p as it is (float64
 // k-means, sparse). The string says which, for the run's info. Cost O(n·m).
 func fastRows(p points, k int) (points, string) {
 	if p.dense != nil && p.dense.Is32() {
@@ -49,7 +45,7 @@ func fastRows(p points, k int) (points, string) {
 	}
 	if p.csr != nil {
 		density := float64(p.csr.NNZ()) / (float64(n) * float64(m))
-		if density < FastRowsDensity && n*m > fastRowsSmall {
+		if density < FastRowsDensity {
 			return p, fmt.Sprintf("sparse float64 (density %.3f < 1/32)", density)
 		}
 	}
@@ -77,9 +73,13 @@ func fastRows(p points, k int) (points, string) {
 	return points{dense: dense.NewMatrix32(n, m, data)}, "dense float32 (a rounded copy of the sparse rows)"
 }
 
-// fastKMeansInfo is what a fast k-means records of its precision.
-func fastKMeansInfo() string {
-	return fmt.Sprintf("fast: float32 k-means with FMA (%v kernels)", f32.KernelLevel())
+// fastKMeansInfo is what a fast k-means of the points p (fastRows') records of its
+// precision.
+func fastKMeansInfo(p points) string {
+	if p.dense != nil && p.dense.Is32() {
+		return fmt.Sprintf("fast: float32 k-means with FMA (%v kernels)", f32.KernelLevel())
+	}
+	return "fast: k-means in float64 (the rows stay as stored, see rows)"
 }
 
 // cachedKMeansFactorsFast is cachedKMeansFactors at PrecisionFast: the same construction

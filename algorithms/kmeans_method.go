@@ -76,7 +76,7 @@ func (a KMeans) Fit(ctx context.Context, in Input, k int, seed uint64) (*Result,
 	}
 	info := map[string]string{"scale_columns": fmt.Sprint(a.ScaleColumns), "rows": rows}
 	if fast {
-		info["precision"] = fastKMeansInfo()
+		info["precision"] = fastKMeansInfo(p)
 	}
 	return &Result{
 		Labels:     res.Labels,

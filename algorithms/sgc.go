@@ -221,7 +221,7 @@ func (a SGCKMeans) Fit(ctx context.Context, in Input, k int, seed uint64) (*Resu
 	info := map[string]string{"p": fmt.Sprint(o.P), "norm": o.norm(), "norm_after": fmt.Sprint(o.NormAfter),
 		"self_loop": fmt.Sprint(o.selfLoop()), "rank": fmt.Sprint(a.Rank)}
 	if fast {
-		info["precision"] = fastKMeansInfo() + "; the filter in float32 with FMA where Z is stored"
+		info["precision"] = fastKMeansInfo(e) + "; the filter in float32 with FMA where Z is stored"
 		info["rows"] = rows
 	}
 	if why := largeNInitNote(a.NInit, in.N()); why != "" { // below it, the settings' n_init holds
