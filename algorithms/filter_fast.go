@@ -25,7 +25,7 @@ func withFilteredAttributesFast(ctx context.Context, in Input, o GraphFilterOpti
 	if err := o.validate(); err != nil {
 		return in, err
 	}
-	if o.P == 0 || !storesFiltered(in, o) {
+	if o.P == 0 || !InputShape(in, 0).storesFiltered(o) {
 		return in.WithFilteredAttributesContext(ctx, o)
 	}
 	key := in.xKey + o.key() + "/fast"
@@ -46,18 +46,6 @@ func withFilteredAttributesFast(ctx context.Context, in Input, o GraphFilterOpti
 	in.X, in.xKey, in.filtered = v.(*dense.Matrix), key, true
 	in.explicit = nil
 	return in, nil
-}
-
-// storesFiltered reports whether FilteredOperator stores Z densely for in and o (p > 0):
-// for dense attributes always, for sparse ones where n·m is at most the implicit
-// products' cost nnz(X) + p·(nnz(Â) + n), Â holding A's entries and at most n loops.
-func storesFiltered(in Input, o GraphFilterOptions) bool {
-	x, d := in.rows()
-	if d != nil {
-		return true
-	}
-	n, m := x.Dims()
-	return n*m <= x.NNZ()+o.P*(in.Adj.NNZ()+2*n)
 }
 
 // filteredDense32 is filteredDense in float32: Z = F·Xs, or R·F·Xs with unitRows, where

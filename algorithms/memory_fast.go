@@ -44,7 +44,10 @@ func fastFilterBytes(o GraphFilterOptions, s Shape) (peak, kept uint64) {
 	return peak, f32Bytes(n, m)
 }
 
-// storesFiltered is storesFiltered for the shape s: whether Z is stored densely.
+// storesFiltered reports whether FilteredOperator stores Z densely for attributes of
+// shape s and filter o (p > 0): for dense attributes always, for sparse ones where n·m
+// is at most the implicit products' cost nnz(X) + p·(nnz(Â) + n), Â holding A's entries
+// and at most n loops.
 func (s Shape) storesFiltered(o GraphFilterOptions) bool {
 	return s.DenseX > 0 || s.N*s.M <= s.NNZX+o.P*(s.NNZA+2*s.N)
 }
