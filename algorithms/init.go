@@ -35,6 +35,10 @@ func (a NAGC) initialise(ctx context.Context, in Input, k1 int, seed uint64) (u,
 		h = uniformDense(k1, a.K2, rng)
 		return u, v, h, InitRandom, nil
 	case InitKMeans:
+		if a.fast() {
+			u, v, err = cachedKMeansFactorsFast(ctx, in, k1, a.K2, a.initNInit(n), seed)
+			break
+		}
 		u, v, _, err = cachedKMeansFactors(ctx, in, k1, a.K2, a.initNInit(n), seed)
 	case InitKMeansMedianARI:
 		u, v, err = cachedMedianARIFactors(ctx, in, k1, a.K2, a.initNInit(n), seed)

@@ -16,13 +16,17 @@ import (
 // scaling. ScaleColumns divides every attribute column by its maximum first, as the
 // authors' NAGC initialisation does. Sparse attributes holding at least DenseRowsDensity
 // of their entries are clustered as dense float64 rows (kmeans.FitDense), memory
-// permitting; Result.Info's "rows" says which. Cost per Lloyd iteration
+// permitting; Result.Info's "rows" says which. Precision fast clusters float32 rows with
+// fused products (fastRows; Result.Info's "precision"). Cost per Lloyd iteration
 // O(nnz(X)·k + m·k). Result.Objective holds the kept start's final inertia.
 type KMeans struct {
 	NInit        int     `yaml:"n_init"`
 	MaxIter      int     `yaml:"max_iter"`
 	Tol          float64 `yaml:"tol"`
 	ScaleColumns bool    `yaml:"scale_columns"`
+	// Precision is PrecisionDefault ("" too: float64) or PrecisionFast (float32 rows,
+	// fused distance products: fastRows).
+	Precision string `yaml:"precision"`
 	// AttributeTransform is the option transform: what is done to the attributes before
 	// the fit (see Transforms); none, the default, reads them as they are.
 	AttributeTransform `yaml:",inline"`
@@ -53,7 +57,11 @@ func (a KMeans) Fit(ctx context.Context, in Input, k int, seed uint64) (*Result,
 		}
 	}
 	rows := "dense"
-	if p.csr != nil {
+	fast := a.Precision == PrecisionFast
+	switch {
+	case fast:
+		p, rows = fastRows(p, k)
+	case p.csr != nil:
 		var d *dense.Matrix
 		if d, rows = denseRows(p.csr, k); d != nil {
 			p = points{dense: d}
@@ -62,15 +70,19 @@ func (a KMeans) Fit(ctx context.Context, in Input, k int, seed uint64) (*Result,
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	res, err := fitPoints(ctx, p, kmeans.Config{K: k, NInit: a.NInit, MaxIter: a.MaxIter, Tol: a.Tol}, newRand(seed))
+	res, err := fitPoints(ctx, p, kmeans.Config{K: k, NInit: a.NInit, MaxIter: a.MaxIter, Tol: a.Tol, FMA: fast}, newRand(seed))
 	if err != nil {
 		return nil, err
+	}
+	info := map[string]string{"scale_columns": fmt.Sprint(a.ScaleColumns), "rows": rows}
+	if fast {
+		info["precision"] = fastKMeansInfo(p)
 	}
 	return &Result{
 		Labels:     res.Labels,
 		Iterations: res.Iterations,
 		Objective:  []float64{res.Inertia},
 		FitTime:    time.Since(start),
-		Info:       map[string]string{"scale_columns": fmt.Sprint(a.ScaleColumns), "rows": rows},
+		Info:       info,
 	}, nil
 }

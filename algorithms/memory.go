@@ -206,6 +206,9 @@ func (a NAGC) EstimateMemory(s Shape) uint64 {
 	}
 	fpeak, fkept := filterBytes(a.Filter, s)
 	z := s.filtered(a.Filter)
+	if a.fast() {
+		solver = fastSolverBytes(z, k1, k2)
+	}
 	var init uint64
 	switch {
 	case a.InitU != nil:
@@ -217,7 +220,11 @@ func (a NAGC) EstimateMemory(s Shape) uint64 {
 		if z.DenseX > 0 {
 			cp = memory.Bytes(int64(n)*int64(m), z.DenseX)
 		}
-		init = memory.Add(cp, rowsBytes(n, m, z.NNZX, z.DenseX, max(k1, k2)), denseBytes(n, k1))
+		rows := rowsBytes(n, m, z.NNZX, z.DenseX, max(k1, k2))
+		if a.fast() && a.Init == InitKMeans {
+			rows = fastPointsBytes(n, m, z.NNZX, z.DenseX, max(k1, k2))
+		}
+		init = memory.Add(cp, rows, denseBytes(n, k1))
 	}
 	return slack(memory.Add(max(fpeak, memory.Add(fkept, max(init, solver))), x))
 }
@@ -230,8 +237,15 @@ func (a NAGC) EstimateMemory(s Shape) uint64 {
 func (a SGCKMeans) EstimateMemory(s Shape) uint64 {
 	o := a.GraphFilterOptions
 	n, m, k := s.N, s.M, s.K
+	fast := a.Precision == PrecisionFast
 	fpeak, fkept := filterBytes(o, s)
 	z := s.filtered(o)
+	if fast {
+		fpeak, fkept = fastFilterBytes(o, s)
+		if o.P > 0 && s.storesFiltered(o) {
+			z.DenseX = 4 // Z stored in float32
+		}
+	}
 	var fit uint64
 	if a.Rank > 0 {
 		r := min(a.Rank, n, m)
@@ -240,8 +254,11 @@ func (a SGCKMeans) EstimateMemory(s Shape) uint64 {
 		// the n×r result), then the embedding and k-means on its dense rows.
 		svd := memory.Add(denseBytes(n, 3*l+r), denseBytes(m, 4*l))
 		emb := memory.Add(denseBytes(n, r), kmeansDenseBytes(n, r, k))
-		if s.DenseX == 0 { // a CSR embedding and sparse k-means
+		if z.DenseX == 0 { // a CSR embedding and sparse k-means
 			emb = memory.Add(csrBytes(n, n*r), denseBytes(n, r), kmeansBytes(n, r, n*r, k))
+		}
+		if fast {
+			emb = memory.Add(emb, f32Bytes(n, r)) // the float32 copy of the embedding
 		}
 		fit = max(svd, emb)
 	} else {
@@ -249,6 +266,9 @@ func (a SGCKMeans) EstimateMemory(s Shape) uint64 {
 			fkept = memory.Add(fkept, csrBytes(n, z.NNZX)) // the CSR of Z k-means reads
 		}
 		fit = pointsBytes(n, m, z.NNZX, z.DenseX, k)
+		if fast {
+			fit = fastPointsBytes(n, m, z.NNZX, z.DenseX, k)
+		}
 	}
 	return slack(max(fpeak, memory.Add(fkept, fit)))
 }
@@ -257,6 +277,9 @@ func (a SGCKMeans) EstimateMemory(s Shape) uint64 {
 // MemoryEstimator), with the scaled copy of X under scale_columns.
 func (a KMeans) EstimateMemory(s Shape) uint64 {
 	b := rowsBytes(s.N, s.M, s.NNZX, s.DenseX, s.K)
+	if a.Precision == PrecisionFast {
+		b = fastPointsBytes(s.N, s.M, s.NNZX, s.DenseX, s.K)
+	}
 	if a.ScaleColumns {
 		cp := csrBytes(s.N, s.NNZX)
 		if s.DenseX > 0 {

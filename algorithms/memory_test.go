@@ -30,6 +30,11 @@ func TestMemoryEstimatesBoundMeasuredPeaks(t *testing.T) {
 		{"kmeans", KMeans{NInit: 1}},
 		{"nagc kmeans split", NAGC{Lambda: 0.01, Rho: 0.75, Iterations: 1, AttributeTransform: AttributeTransform{TransformSplit}}},
 		{"kmeans minmax", KMeans{NInit: 1, AttributeTransform: AttributeTransform{TransformMinMax}}},
+		{"nagc kmeans fast", NAGC{Lambda: 0.01, Rho: 0.75, Iterations: 1, Precision: PrecisionFast}},
+		{"nagc random fast", NAGC{Lambda: 0.01, Rho: 0.75, Init: InitRandom, Iterations: 3, Precision: PrecisionFast}},
+		{"sgc-kmeans fast", SGCKMeans{GraphFilterOptions: GraphFilterOptions{P: DefaultSGCOrder}, Rank: DefaultSGCRank, NInit: 1, Precision: PrecisionFast}},
+		{"sgc-kmeans rank 0 fast", SGCKMeans{GraphFilterOptions: GraphFilterOptions{P: 4}, NInit: 1, Precision: PrecisionFast}},
+		{"kmeans fast", KMeans{NInit: 1, Precision: PrecisionFast}},
 	} {
 		for _, layout := range []string{"sparse", "dense float32"} {
 			t.Run(c.name+"/"+layout, func(t *testing.T) {

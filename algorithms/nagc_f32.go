@@ -27,8 +27,10 @@ const (
 // fast reports whether the fit runs at PrecisionFast.
 func (a NAGC) fast() bool { return a.Precision == PrecisionFast }
 
-// fitFast is Fit at PrecisionFast: the same initial factors as the default (computed in
-// float64), rounded to float32, then the iterations of NAGCSolver32. The fit runs alone
+// fitFast is Fit at PrecisionFast: the initial factors of the default's construction
+// (init kmeans: its k-means in float32 with fused products, cachedKMeansFactorsFast;
+// every other start in float64), rounded to float32, then the iterations of
+// NAGCSolver32. The fit runs alone
 // (no lockstep group). Result.Info["precision"] records the precision and the kernels'
 // instruction set.
 func (a NAGC) fitFast(ctx context.Context, in Input, k int, seed uint64) (*Result, error) {
@@ -80,7 +82,11 @@ func (a NAGC) fitFast(ctx context.Context, in Input, k int, seed uint64) (*Resul
 		Factors:    map[string]*mat.Dense{"U": U, "V": V, "H": H},
 		Info:       a.info(st.info, in.N(), s.scale),
 	}
-	res.Info["precision"] = fmt.Sprintf("fast: float32 iterations with FMA (%v kernels); the start in float64", f32.KernelLevel())
+	how := "the start in float64"
+	if a.InitU == nil && a.Init == InitKMeans {
+		how = "the k-means start in float32 with FMA"
+	}
+	res.Info["precision"] = fmt.Sprintf("fast: float32 iterations with FMA (%v kernels); %s", f32.KernelLevel(), how)
 	return res, nil
 }
 

@@ -397,6 +397,7 @@ func (a KMeans) checkOptions() error {
 		atLeastZero("kmeans", "n_init", a.NInit),
 		atLeastZero("kmeans", "max_iter", a.MaxIter),
 		nonNegative("kmeans", "tol", a.Tol),
+		oneOf("kmeans", "precision", a.Precision, PrecisionDefault, PrecisionFast),
 		a.checkTransform("kmeans"),
 	)
 }
@@ -406,6 +407,7 @@ func (a SGCKMeans) checkOptions() error {
 		a.GraphFilterOptions.checkFilter("sgc-kmeans"),
 		atLeastZero("sgc-kmeans", "n_init", a.NInit),
 		atLeastZero("sgc-kmeans", "rank", a.Rank),
+		oneOf("sgc-kmeans", "precision", a.Precision, PrecisionDefault, PrecisionFast),
 		a.checkTransform("sgc-kmeans"),
 	)
 }

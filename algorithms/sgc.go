@@ -175,6 +175,10 @@ type SGCKMeans struct {
 	GraphFilterOptions `yaml:",inline"`
 	NInit              int `yaml:"n_init"`
 	Rank               int `yaml:"rank"` // r > 0: k-means on the rank-r spectral embedding of Z
+	// Precision is PrecisionDefault ("" too: float64) or PrecisionFast: the filter in
+	// float32 with fused products where Z is stored (withFilteredAttributesFast), and
+	// k-means on float32 rows with fused products (fastRows).
+	Precision string `yaml:"precision"`
 	// AttributeTransform is the option transform: what is done to the attributes before
 	// the fit (see Transforms); none, the default, reads them as they are.
 	AttributeTransform `yaml:",inline"`
@@ -197,20 +201,29 @@ func (a SGCKMeans) Fit(ctx context.Context, in Input, k int, seed uint64) (*Resu
 		return nil, err
 	}
 	o := a.GraphFilterOptions
-	e, err := sgcPoints(ctx, in, o, a.Rank)
+	fast := a.Precision == PrecisionFast
+	e, err := sgcPoints(ctx, in, o, a.Rank, fast)
 	if err != nil {
 		return nil, fmt.Errorf("sgc-kmeans: %w", err)
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	var rows string
+	if fast {
+		e, rows = fastRows(e, k)
+	}
 	nInit := a.nInit(in.N())
-	res, err := fitPoints(ctx, e, kmeans.Config{K: k, NInit: nInit}, newRand(seed))
+	res, err := fitPoints(ctx, e, kmeans.Config{K: k, NInit: nInit, FMA: fast}, newRand(seed))
 	if err != nil {
 		return nil, fmt.Errorf("sgc-kmeans: %w", err)
 	}
 	info := map[string]string{"p": fmt.Sprint(o.P), "norm": o.norm(), "norm_after": fmt.Sprint(o.NormAfter),
 		"self_loop": fmt.Sprint(o.selfLoop()), "rank": fmt.Sprint(a.Rank)}
+	if fast {
+		info["precision"] = fastKMeansInfo(e) + "; the filter in float32 with FMA where Z is stored"
+		info["rows"] = rows
+	}
 	if why := largeNInitNote(a.NInit, in.N()); why != "" { // below it, the settings' n_init holds
 		info["n_init"] = why
 	}
@@ -263,9 +276,16 @@ func nInitInfo(given, used int) string {
 }
 
 // sgcPoints returns the points SGC k-means clusters: the filtered attributes of o for
-// rank 0, else their rank-r spectral embedding.
-func sgcPoints(ctx context.Context, in Input, o GraphFilterOptions, rank int) (points, error) {
-	fin, err := in.WithFilteredAttributesContext(ctx, o)
+// rank 0, else their rank-r spectral embedding; with fast, the filter in float32
+// (withFilteredAttributesFast).
+func sgcPoints(ctx context.Context, in Input, o GraphFilterOptions, rank int, fast bool) (points, error) {
+	filter := in.WithFilteredAttributesContext
+	if fast {
+		filter = func(ctx context.Context, o GraphFilterOptions) (Input, error) {
+			return withFilteredAttributesFast(ctx, in, o)
+		}
+	}
+	fin, err := filter(ctx, o)
 	if err != nil {
 		return points{}, err
 	}

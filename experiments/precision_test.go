@@ -13,6 +13,7 @@ methods:
   - {name: Prop., algorithm: nagc}
   - {name: Prop. own, algorithm: nagc, options: {precision: default, rho: 0.5}}
   - {name: k-means, algorithm: kmeans}
+  - {name: SNMF, algorithm: snmf}
 `
 
 // precisions returns each run's method rows and its option precision ("-" where unset).
@@ -38,11 +39,11 @@ func TestConfigPrecision(t *testing.T) {
 		top, flag string
 		want      map[string]string
 	}{
-		{"", "", map[string]string{"Prop.": "-", "Prop. own": "default", "k-means": "-"}},
-		{"precision: fast", "", map[string]string{"Prop.": "fast", "Prop. own": "default", "k-means": "-"}},
-		{"precision: default", "", map[string]string{"Prop.": "-", "Prop. own": "default", "k-means": "-"}},
-		{"precision: fast", "default", map[string]string{"Prop.": "-", "Prop. own": "default", "k-means": "-"}},
-		{"", "fast", map[string]string{"Prop.": "fast", "Prop. own": "default", "k-means": "-"}},
+		{"", "", map[string]string{"Prop.": "-", "Prop. own": "default", "k-means": "-", "SNMF": "-"}},
+		{"precision: fast", "", map[string]string{"Prop.": "fast", "Prop. own": "default", "k-means": "fast", "SNMF": "-"}},
+		{"precision: default", "", map[string]string{"Prop.": "-", "Prop. own": "default", "k-means": "-", "SNMF": "-"}},
+		{"precision: fast", "default", map[string]string{"Prop.": "-", "Prop. own": "default", "k-means": "-", "SNMF": "-"}},
+		{"", "fast", map[string]string{"Prop.": "fast", "Prop. own": "default", "k-means": "fast", "SNMF": "-"}},
 	} {
 		c, err := ParseConfig("p.yaml", []byte(strings.Replace(precisionConfig, "%s", tc.top, 1)))
 		if err != nil {

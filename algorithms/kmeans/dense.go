@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/nagc-harness/nagc/dense"
+	"github.com/nagc-harness/nagc/dense/f32"
 	"github.com/nagc-harness/nagc/internal/parallel"
 	"github.com/nagc-harness/nagc/memory"
 )
@@ -27,8 +28,9 @@ import (
 // parallel.Threads() goroutines (fitWorkers), every sum over rows in a fixed order, so the
 // result is bit for bit the same for any thread count. Labels agree with plain Lloyd
 // iterations except where two centres tie within rounding. float32 input stays float32,
-// its distance products float32 (norms, centroids and the inertia float64); float64 input
-// is computed in float64.
+// its distance products float32 (norms, centroids and the inertia float64), by fused
+// multiply-adds with cfg.FMA (the fast precision: its bits then depend on the kind of
+// processor, not on the thread count); float64 input is computed in float64.
 //
 // Cost per start: k-means++ at most (K−1)·(2+⌊ln K⌋) products of n·m; the first iteration
 // n·m·K; later ones O(n) plus m·K per row whose bounds overlap and m per row that changed
@@ -58,6 +60,7 @@ func FitDense[T float32 | float64](ctx context.Context, x []T, n, m int, cfg Con
 		return nil, err
 	}
 	f := newDenseFitter(x, n, m, cfg.K, fitWorkers(n, m, cfg.K))
+	f.fma = cfg.FMA && f.x32 != nil
 	defer f.pool.Close()
 	tol := cfg.Tol * f.meanVariance()
 	var best *Result
@@ -115,6 +118,7 @@ type denseFitter[T float32 | float64] struct {
 	x       []T
 	x64     []float64 // x itself when T is float64, else nil
 	x32     []float32 // x itself when T is float32, else nil
+	fma     bool      // float32 data: the distance products by fused multiply-adds (Config.FMA)
 	n, m, k int
 	norms   []float64 // ‖xᵢ‖²
 	pool    *parallel.Pool
@@ -248,6 +252,10 @@ func (f *denseFitter[T]) meanVariance() float64 {
 // m×l matrix held, its columns padded to lp (a multiple of tileCols), in b64 for float64
 // data and in b32 for float32 data, whose products are float32.
 func (f *denseFitter[T]) product(s *denseScratch, rows []int, b64 []float64, b32 []float32, lp, l int) {
+	if f.fma {
+		productFMA(f.x32, f.m, s.pack, s.out, s.dots, rows, b32, lp, l)
+		return
+	}
 	if f.x32 != nil {
 		productTiles(f.x32, f.m, s.pack, s.out, s.dots, rows, b32, lp, l, tile12x8)
 		return
@@ -299,26 +307,50 @@ func dist2[T float32 | float64](x []T, c []float64) float64 {
 func productTiles[E float32 | float64](x []E, m int, pack, out []E, dots []float64, rows []int, b []E, lp, l int,
 	tile func(a []E, aStride int, b []E, bStride, m int, dst []E, dStride int)) {
 	for p := 0; p < len(rows); p += tileRows {
-		rs := rows[p:min(p+tileRows, len(rows))]
-		a := pack
-		if len(rs) == tileRows && rs[tileRows-1]-rs[0] == tileRows-1 {
-			a = x[rs[0]*m:]
-		} else {
-			for q, i := range rs {
-				copy(a[q*m:(q+1)*m], x[i*m:(i+1)*m])
-			}
-			clear(a[len(rs)*m : tileRows*m])
-		}
+		a := rowsAt(x, m, pack, rows[p:min(p+tileRows, len(rows))], tileRows)
 		for c := 0; c < lp; c += tileCols {
 			tile(a, m, b[c:], lp, m, out[p*lp+c:], lp)
 		}
 	}
+	widen(dots, out, len(rows), lp, l)
+}
+
+// rowsAt returns the rows of x (m columns) listed in rs, at most group of them, as group
+// consecutive rows: x itself from the first where they are consecutive rows of x, else
+// pack holding copies of them, padded with zero rows.
+func rowsAt[E float32 | float64](x []E, m int, pack []E, rs []int, group int) []E {
+	if len(rs) == group && rs[group-1]-rs[0] == group-1 {
+		return x[rs[0]*m:]
+	}
+	for q, i := range rs {
+		copy(pack[q*m:(q+1)*m], x[i*m:(i+1)*m])
+	}
+	clear(pack[len(rs)*m : group*m])
+	return pack
+}
+
+// widen sets the first rows×l entries of dots (l to a row) to the first l of each row of
+// out (lp to a row), widened to float64.
+func widen[E float32 | float64](dots []float64, out []E, rows, lp, l int) {
 	for q := range rows {
 		d, o := dots[q*l:(q+1)*l], out[q*lp:q*lp+l]
 		for c, v := range o {
 			d[c] = float64(v)
 		}
 	}
+}
+
+// productFMA is productTiles with fused multiply-adds: four rows at a time, read in place
+// where they are consecutive rows of x, else copied together into pack (the last padded
+// with zero rows), times the first l columns of b by f32.Mul4, each entry one chain of
+// fused multiply-adds in the order of the columns of x.
+func productFMA(x []float32, m int, pack, out []float32, dots []float64, rows []int, b []float32, lp, l int) {
+	const group = 4
+	for p := 0; p < len(rows); p += group {
+		a := rowsAt(x, m, pack, rows[p:min(p+group, len(rows))], group)
+		f32.Mul4(out[p*lp:], lp, a, m, m, b, lp, l)
+	}
+	widen(dots, out, len(rows), lp, l)
 }
 
 func roundUp(v, to int) int { return (v + to - 1) / to * to }

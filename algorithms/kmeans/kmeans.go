@@ -28,6 +28,11 @@ type Config struct {
 	NInit   int     // restarts kept by lowest inertia; default 10
 	MaxIter int     // Lloyd iterations per restart; default 300
 	Tol     float64 // relative tolerance on the squared centre shift; default 1e-4
+	// FMA, for float32 data (FitDense), forms the distance products by fused
+	// multiply-adds (package dense/f32's Mul4: AVX-512 or AVX2 where the processor has
+	// them), the fast precision's arithmetic: faster, its bits depending on the kind of
+	// processor. Without it, or for float64 data, every level gives the same bits.
+	FMA bool
 }
 
 // WithDefaults returns c with every zero field at its default (NInit 10, MaxIter 300,

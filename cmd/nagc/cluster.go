@@ -41,7 +41,7 @@ func addClusterFlags(fs *flag.FlagSet) *clusterFlags {
 	fs.Float64("rho", 0, "NAGC: PU weight ρ, 0 < ρ ≤ 1 (default 0.75; 0.5 = the authors' w/o-PU rule)")
 	fs.String("init", "", "NAGC: random, kmeans (default), kmeans-median-ari (reads the labels), sgc; JWNMF: kmeans (default), random; NMF: random (default), nndsvda")
 	fs.Int("iterations", 0, "number of iterations, for methods that have the option (default: the method's)")
-	fs.String("precision", "", "NAGC: default (float64, the paper's records bit for bit) or fast (float32 with FMA, about twice the speed; other methods run at their one precision)")
+	fs.String("precision", "", "NAGC, kmeans, sgc-kmeans: default (float64, the paper's records bit for bit) or fast (float32 with FMA, about twice the speed; other methods run at their one precision)")
 	fs.String("transform", "", "attribute transform before the fit, for methods that read attribute values: "+strings.Join(algorithms.Transforms, ", ")+" (default none; split, shift or minmax let NAGC and NMF take signed attributes)")
 	f.seed = fs.Uint64("seed", 1, "random seed")
 	fs.Var(f.opts, "opt", "any other method option as key=value (repeatable)")

@@ -6,8 +6,8 @@ import (
 	"testing"
 )
 
-// TestClusterPrecisionFlag checks that nagc cluster --precision fast fits NAGC in the
-// fast precision and says so in its JSON (params and info), that a method without the
+// TestClusterPrecisionFlag checks that nagc cluster --precision fast fits NAGC, kmeans
+// and sgc-kmeans in the fast precision and says so in their JSON (params and info), that a method without the
 // option runs as it does without the flag, and that a wrong value is refused in words,
 // by nagc run too.
 func TestClusterPrecisionFlag(t *testing.T) {
@@ -25,8 +25,20 @@ func TestClusterPrecisionFlag(t *testing.T) {
 	if out.Params["precision"] != "fast" || !strings.HasPrefix(out.Info["precision"], "fast") {
 		t.Errorf("params %v, info %v: want precision fast in both", out.Params, out.Info)
 	}
-	if code, _, stderr := cli(t, "cluster", "--data", "synthetic", "--method", "kmeans", "--precision", "fast", "--quiet"); code != 0 {
-		t.Errorf("kmeans --precision fast: exit %d: %s", code, stderr)
+	for _, method := range []string{"kmeans", "sgc-kmeans"} {
+		code, stdout, stderr := cli(t, "cluster", "--data", "synthetic", "--method", method, "--precision", "fast", "--json", "--quiet")
+		if code != 0 {
+			t.Fatalf("%s --precision fast: exit %d: %s", method, code, stderr)
+		}
+		if err := json.Unmarshal([]byte(stdout), &out); err != nil {
+			t.Fatalf("%v: %s", err, stdout)
+		}
+		if out.Params["precision"] != "fast" || !strings.HasPrefix(out.Info["precision"], "fast: float32 k-means") {
+			t.Errorf("%s: params %v, info %v: want precision fast in both", method, out.Params, out.Info)
+		}
+	}
+	if code, _, stderr := cli(t, "cluster", "--data", "synthetic", "--method", "snmf", "--precision", "fast", "--quiet"); code != 0 {
+		t.Errorf("snmf --precision fast: exit %d: %s", code, stderr)
 	}
 	if code, _, stderr := cli(t, "cluster", "--data", "synthetic", "--method", "nagc", "--precision", "half", "--quiet"); code == 0 || !strings.Contains(stderr, "precision") || !strings.Contains(stderr, "fast") {
 		t.Errorf("--precision half: exit %d: %s", code, stderr)

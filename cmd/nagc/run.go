@@ -25,7 +25,7 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	shard := fs.String("shard", "", "run only slice I of N (1 ≤ I ≤ N), for sharing a sweep between machines, each into its own results folder;\n\"auto\" takes I and N from the Slurm job array this runs in")
 	limit := fs.Int("limit", 0, "stop after this many runs (resume later)")
 	batch := fs.Int("batch", 0, fmt.Sprintf("runs of one dataset and restart fitted together in lockstep (same records for any value; default %d)", experiments.DefaultBatch))
-	precision := fs.String("precision", "", "precision of the rows whose method has the option (nagc): default (float64) or fast (float32 with FMA; recorded, so other grid points); replaces the config's precision")
+	precision := fs.String("precision", "", "precision of the rows whose method has the option (nagc, kmeans, sgc-kmeans): default (float64) or fast (float32 with FMA; recorded, so other grid points); replaces the config's precision")
 	from := fs.String("from", "", "with --shard: run only what the chained results folder `DIR` lacks, every search's current rung split among the shards (the tasks of nagc slurm --rungs)")
 	dryRun := fs.Bool("dry-run", false, "print what each search of the config executes (rungs, fits, iterations) and run nothing")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the sweep to `FILE` (read it with: go tool pprof FILE)")
