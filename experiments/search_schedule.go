@@ -130,7 +130,8 @@ func (env *searchEnv) runTogether(tasks []*searchTask) error {
 		take(s)
 	}
 	var running []searchJob
-	for {
+	// handOut gives the idle workers the fits waiting, largest first.
+	handOut := func() {
 		for len(running) < workers && ready.Len() > 0 && env.ctx.Err() == nil && failed == nil {
 			f := heap.Pop(&ready).(readyFit)
 			running = append(running, f.j)
@@ -140,11 +141,16 @@ func (env *searchEnv) runTogether(tasks []*searchTask) error {
 			}
 			work <- f
 		}
+	}
+	for {
+		handOut()
 		if len(running) == 0 {
 			break
 		}
 		d := <-finished
 		running = slices.DeleteFunc(running, func(j searchJob) bool { return j.run.ID == d.f.j.run.ID })
+		// The idle worker takes the next fit before the record is written.
+		handOut()
 		if len(running) > 0 && ready.Len() == 0 { // a worker left idle lends its core
 			parallel.SetThreads(kernelThreads(workers, len(running)))
 		}
