@@ -55,7 +55,8 @@ type searchJob struct {
 }
 
 // runSearches executes the searches of plan p that opt's shard runs (a search goes
-// whole to one shard), appending records with record. It resumes from the records in
+// whole to one shard), appending records with record: the searches of a dataset at
+// once (runTogether), the datasets one after another. It resumes from the records in
 // the folder: proposals are a function of the config and the values recorded, so a
 // search run again proposes the same trials and executes only the fits not recorded.
 // limit is the runs it may execute (< 0: no limit).
