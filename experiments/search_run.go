@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/nagc-harness/nagc/algorithms"
 	"github.com/nagc-harness/nagc/datasets"
@@ -36,8 +35,8 @@ type searchEnv struct {
 	left int
 	// stopped is set when a search stopped before its end (cancelled, the limit).
 	stopped bool
-	// concurrent is the number of fits executeJobs runs at once (the workers, at most its
-	// jobs), for the memory check of each.
+	// concurrent is the most fits runTogether runs at once (the workers, at most the
+	// fits of its searches), for the memory check of each.
 	concurrent int
 	// share is the share of a chained sweep this execution runs (nil: the whole
 	// search); waiting is set where a rung waits for other shares' fits (unrecorded).
@@ -60,7 +59,8 @@ type searchJob struct {
 }
 
 // runSearches executes the searches of plan p that opt's shard runs (a search goes
-// whole to one shard), appending records with record. It resumes from the records in
+// whole to one shard), appending records with record: the searches of a dataset at
+// once (runTogether), the datasets one after another. It resumes from the records in
 // the folder: proposals are a function of the config and the values recorded, so a
 // search run again proposes the same trials and executes only the fits not recorded.
 // limit is the runs it may execute (< 0: no limit).
@@ -100,18 +100,27 @@ func runSearches(ctx context.Context, cfg *Config, opt Options, p *sweepPlan, li
 		}
 	}
 	defer parallel.SetThreads(parallel.Threads())
-	for i, t := range tasks {
-		env.nextSearch(i)
-		g := p.graphs[t.ds.Name]
-		if _, ok := env.inputs[t.ds.Name]; !ok {
-			env.inputs = map[string]algorithms.Input{ // one dataset's caches at a time
-				t.ds.Name: {Adj: g.Adj, X: g.X, Truth: g.Labels, Cache: newDatasetCache()},
-			}
+	// The searches of one dataset run at once (runTogether); the datasets one after
+	// another, so that one dataset's caches are held at a time. Under a limit, and in a
+	// share of a chain, the searches run one after another: a limit then runs the
+	// config's first runs whatever the order fits finish in, and a share counts its
+	// positions per search.
+	for i := 0; len(tasks) > 0; {
+		d := tasks[0].ds.Name
+		n := 1
+		for n < len(tasks) && tasks[n].ds.Name == d && limit < 0 && env.share == nil {
+			n++
+		}
+		if _, ok := env.inputs[d]; !ok {
+			g := p.graphs[d]
+			env.inputs = map[string]algorithms.Input{d: {Adj: g.Adj, X: g.X, Truth: g.Labels, Cache: newDatasetCache()}}
 			env.splits = algorithms.NewCache()
 		}
-		if err := t.execute(env); err != nil || !env.goesOn() {
+		env.nextSearch(i)
+		if err := env.runTogether(tasks[:n]); err != nil || !env.goesOn() {
 			return err
 		}
+		tasks, i = tasks[n:], i+n
 	}
 	return nil
 }
@@ -119,9 +128,10 @@ func runSearches(ctx context.Context, cfg *Config, opt Options, p *sweepPlan, li
 // execute runs the search t: batch after batch, the batch's trials proposed from the
 // values of the earlier batches, then rung after rung, every fit of a rung done before
 // the rung is cut. With Hyperband, a trial enters at its bracket's first rung and is
-// cut among the trials of its bracket only. It returns with env.stopped set where it
-// could not finish.
-func (t *searchTask) execute(env *searchEnv) error {
+// cut among the trials of its bracket only. It hands each rung's fits to fitRung, which
+// returns once they are recorded, false where the search must stop (then, or where
+// env.stopped is set, execute returns without cutting).
+func (t *searchTask) execute(env *searchEnv, fitRung func([]searchJob) bool) error {
 	var obs []search.Observation
 	earlier := map[string]bool{}
 	for b := 0; b < t.batches(); b++ {
@@ -150,8 +160,8 @@ func (t *searchTask) execute(env *searchEnv) error {
 					jobs = append(jobs, j)
 				}
 			}
-			if err := env.executeJobs(t, jobs); err != nil || env.stopped {
-				return err
+			if !fitRung(jobs) || env.stopped {
+				return nil
 			}
 			for _, i := range active {
 				level[i], value[i] = k, t.trialValue(env, first+i, b, points[i], bracket[i], k)
@@ -244,67 +254,6 @@ func (env *searchEnv) markCut(id string) error {
 	}
 	env.latest[id] = &cp
 	return nil
-}
-
-// kernelThreads returns the threads the kernels of each of concurrent fits use when
-// workers may run: the workers a rung leaves idle shared among its fits (the last rung
-// of one trial with one restart uses every worker's core), at least 1. Records are the
-// same for any count (TestSearchKernelThreads pins it through this variable).
-var kernelThreads = func(workers, concurrent int) int { return max(1, workers/max(concurrent, 1)) }
-
-// executeJobs executes the jobs not yet recorded on opt.Workers workers and records
-// them. It sets env.stopped when it could not execute them all (the limit, or ctx).
-// A failed fit is recorded and counts as finished: runs are deterministic, so it
-// would fail again.
-func (env *searchEnv) executeJobs(t *searchTask, jobs []searchJob) error {
-	todo := env.unrecorded(jobs)
-	if env.left >= 0 && len(todo) > env.left {
-		todo, env.stopped = todo[:env.left], true
-	}
-	if env.left >= 0 {
-		env.left -= len(todo)
-	}
-	for i := range todo {
-		todo[i].heldOutFirst = i%2 == 1
-	}
-	queue := make(chan searchJob)
-	finished := make(chan *results.Record)
-	var wg sync.WaitGroup
-	env.concurrent = max(min(env.opt.Workers, len(todo)), 1)
-	parallel.SetThreads(kernelThreads(env.opt.Workers, env.concurrent))
-	for w := 0; w < env.concurrent; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for j := range queue {
-				finished <- env.fit(t, j)
-			}
-		}()
-	}
-	go func() {
-		defer close(queue)
-		for _, j := range todo {
-			select {
-			case queue <- j:
-			case <-env.ctx.Done():
-				return
-			}
-		}
-	}()
-	go func() { wg.Wait(); close(finished) }()
-	var err error
-	for rec := range finished {
-		if rec == nil || err != nil { // cancelled
-			continue
-		}
-		if err = env.record(rec); err == nil {
-			env.latest[rec.RunID] = rec
-		}
-	}
-	if env.ctx.Err() != nil {
-		env.stopped = true
-	}
-	return err
 }
 
 // fit executes job j of search t and returns its record, nil when cancelled: its fit

@@ -66,7 +66,10 @@ func (s *rungShare) mine(pos int) bool { return s.n > 0 && (pos+s.search)%s.n ==
 
 // unrecorded returns the jobs of a rung that this execution runs: those not recorded
 // and, in a share of a chain (env.share), only its own of those the chain's folder
-// lacks. A rung with fits the chain's folder lacks is cut by the chain's next step
+// lacks; as many as the limit lets run (setting env.stopped where it cuts them),
+// counting them against it, with the held-out fit first on every other one, so that two
+// jobs of one restart running side by side compute its two starts at once rather than
+// one waiting for the other's. A rung with fits the chain's folder lacks is cut by the chain's next step
 // (AdvanceChain), once every share's are merged: unrecorded then sets env.stopped and
 // env.waiting, and the search stops after this rung's share.
 func (env *searchEnv) unrecorded(jobs []searchJob) []searchJob {
@@ -93,6 +96,15 @@ func (env *searchEnv) unrecorded(jobs []searchJob) []searchJob {
 		if env.latest[j.run.ID] == nil {
 			todo = append(todo, j)
 		}
+	}
+	if env.left >= 0 && len(todo) > env.left {
+		todo, env.stopped = todo[:env.left], true
+	}
+	if env.left >= 0 {
+		env.left -= len(todo)
+	}
+	for i := range todo {
+		todo[i].heldOutFirst = i%2 == 1
 	}
 	return todo
 }
