@@ -8,13 +8,14 @@ type SearchCost struct {
 	Batches      int
 	Rungs        []int // the iterations of each rung
 	// Fits is the fits of the graph, and Iterations the iterations they execute (a
-	// continued fit only those its rung adds): the sum of the records' iterations_run.
+	// continued fit only those its rung adds; a program, refitted, all its rung's): the
+	// sum of the records' iterations_run.
 	Fits, Iterations int
 	// Holdout is the fraction of edges held out: each fit has a held-out fit of as many
 	// iterations (0: none).
 	Holdout float64
-	// Restarts is the restarts the search's fits are spread over: a k-means start is
-	// computed once per restart, attributes and k2.
+	// Restarts is the restarts the search's fits are spread over (a start that reads
+	// only the attributes, such as NAGC's k-means start, is computed once per restart).
 	Restarts int
 }
 
@@ -54,7 +55,7 @@ func (t *searchTask) cost() SearchCost {
 				for r := 0; r < t.restartsAt(bracket[i], k); r++ {
 					c.Fits++
 					c.Restarts = max(c.Restarts, r+1)
-					if k > bracket[i] && r < t.restartsAt(bracket[i], k-1) {
+					if k > bracket[i] && r < t.restartsAt(bracket[i], k-1) && t.row.program == nil {
 						c.Iterations += t.rungs[k] - t.rungs[k-1]
 					} else {
 						c.Iterations += t.rungs[k]

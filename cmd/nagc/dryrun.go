@@ -9,8 +9,7 @@ import (
 )
 
 // writeDryRun prints what each search of cfg executes (`nagc run --dry-run`): its rungs,
-// fits and iterations, with its held-out fits, and the restarts its k-means starts are
-// computed for. It loads cfg's datasets and runs nothing.
+// fits and iterations, with its held-out fits, and the restarts they are spread over. It loads cfg's datasets and runs nothing.
 func writeDryRun(w io.Writer, cfg *experiments.Config) error {
 	costs, err := experiments.SearchCosts(cfg)
 	if err != nil {
@@ -34,7 +33,7 @@ func writeDryRun(w io.Writer, cfg *experiments.Config) error {
 		if c.Holdout > 0 {
 			fmt.Fprintf(w, ", each fit with its held-out fit (holdout %g): %d fits, %d iterations in all", c.Holdout, 2*c.Fits, 2*c.Iterations)
 		}
-		fmt.Fprintf(w, "; k-means starts for %d restarts (one per restart, attributes and k2)\n", c.Restarts)
+		fmt.Fprintf(w, "; over %d restarts\n", c.Restarts)
 	}
 	return nil
 }

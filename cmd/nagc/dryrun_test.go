@@ -23,7 +23,7 @@ func TestRunDryRun(t *testing.T) {
 	// 9 trials × 1 restart × 3 iterations (27); 3 trials × 3 restarts, 1 continued by 6
 	// and 2 new with 9 (72); 1 trial × 3 restarts continued by 18 (54).
 	want := "search P on synthetic: 9 trials in one batch, rungs at 3, 9, 27 iterations: 21 fits, 153 iterations, " +
-		"each fit with its held-out fit (holdout 0.2): 42 fits, 306 iterations in all; k-means starts for 3 restarts"
+		"each fit with its held-out fit (holdout 0.2): 42 fits, 306 iterations in all; over 3 restarts"
 	code, stdout, stderr := cli(t, "run", "d.yaml", "--results", "r", "--dry-run", "--quiet")
 	if code != 0 || !strings.Contains(stdout, want) {
 		t.Errorf("exit %d; stdout %q, stderr %q; want %q", code, stdout, stderr, want)
