@@ -59,6 +59,21 @@ type searchMean struct {
 
 func (m *searchMean) mean() float64 { return m.sum / m.n }
 
+// above reports whether m ranks above o: a larger mean, or on a tie the earlier dataset,
+// row and trial, as a search's status and summary choose.
+func (m *searchMean) above(o *searchMean) bool {
+	if m.mean() != o.mean() {
+		return m.mean() > o.mean()
+	}
+	if m.dataset != o.dataset {
+		return m.dataset < o.dataset
+	}
+	if m.row != o.row {
+		return m.row < o.row
+	}
+	return m.trial < o.trial
+}
+
 // Add counts record r and returns the best so far ("" before any trial reached its
 // last rung): the largest mean of a rule's value over the restarts of a trial recorded
 // so far (a later restart that lowers the best trial's mean lowers what it says). It
@@ -83,11 +98,11 @@ func (b *SearchBest) Add(r *Record) string {
 	a.sum += v
 	a.n++
 	switch cur := b.acc[b.best]; {
-	case cur == nil || a.mean() > cur.mean():
+	case cur == nil || a.above(cur):
 		b.best = k
 	case k == b.best: // the best may have fallen below another trial
 		for key, m := range b.acc {
-			if m.mean() > b.acc[b.best].mean() || m.mean() == b.acc[b.best].mean() && key < b.best {
+			if m.above(b.acc[b.best]) {
 				b.best = key
 			}
 		}
