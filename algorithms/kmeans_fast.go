@@ -116,15 +116,7 @@ func cachedKMeansFactorsFast(ctx context.Context, in Input, k1, k2, nInit int, s
 				return nil, err
 			}
 		}
-		n := in.N()
-		u := mat.NewDense(n, k1, nil)
-		if p.dense != nil {
-			denseDistances(u, p.dense, r1.Centers)
-		} else {
-			kmeans.Distances(u, p.csr, r1.Centers)
-		}
-		kmeansMembership(u, k1)
-		return kmeansFactors{u: u, v: mat.DenseCopyOf(r2.Centers.T()), labels: r1.Labels}, nil
+		return kmeansFactors{u: startU(p, r1.Centers), v: mat.DenseCopyOf(r2.Centers.T()), labels: r1.Labels}, nil
 	})
 	if err != nil {
 		return nil, nil, err

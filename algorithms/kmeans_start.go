@@ -80,20 +80,28 @@ func kmeansFirstHalf(ctx context.Context, p points, k1, nInit int, rng *rand.Ran
 	if err != nil {
 		return nil, err
 	}
+	return &kmeansStart{u: startU(p, r1.Centers), labels: r1.Labels, centers: r1.Centers}, nil
+}
+
+// startU returns the start's U (n×k1) from the k1 centroids (k1×m) of k-means on p: the
+// distances of every row to them, turned into memberships (kmeansMembership). Cost one
+// product with the centroids.
+func startU(p points, centers *mat.Dense) *mat.Dense {
 	var n int
 	if p.dense != nil {
 		n, _ = p.dense.Dims()
 	} else {
 		n, _ = p.csr.Dims()
 	}
+	k1, _ := centers.Dims()
 	u := mat.NewDense(n, k1, nil)
 	if p.dense != nil {
-		denseDistances(u, p.dense, r1.Centers)
+		denseDistances(u, p.dense, centers)
 	} else {
-		kmeans.Distances(u, p.csr, r1.Centers)
+		kmeans.Distances(u, p.csr, centers)
 	}
 	kmeansMembership(u, k1)
-	return &kmeansStart{u: u, labels: r1.Labels, centers: r1.Centers}, nil
+	return u
 }
 
 // v returns the k2 half, V (m×k2): the centroids, transposed, of k-means with k2
