@@ -107,6 +107,11 @@ func Message(fs *flag.FlagSet, err error) string {
 	msg := err.Error()
 	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: -"); ok {
 		name = strings.TrimLeft(name, "-")
+		if name == "results" {
+			// run and status take CONFIG --results DIR; report, merge and summary the
+			// folder itself.
+			return fmt.Sprintf("unknown option --results: %s takes the results folder itself as its argument (%s RESULTS_DIR)", fs.Name(), fs.Name())
+		}
 		if hint, ok := hints[name]; ok && fs.Lookup(hint[0]) != nil {
 			return fmt.Sprintf("unknown option --%s (did you mean --%s %s?)", name, hint[0], hint[1])
 		}

@@ -21,6 +21,7 @@ func TestParse(t *testing.T) {
 		{args: []string{"--kl", "3"}, msg: "nagc x: unknown option --kl (did you mean --k1?)"},
 		{args: []string{"--label-file", "f"}, msg: "nagc x: unknown option --label-file (did you mean --labels FILE?)"},
 		{args: []string{"--attributes", "f"}, msg: "nagc x: unknown option --attributes (did you mean --features FILE?)"},
+		{args: []string{"--results", "r"}, msg: "nagc x: unknown option --results: nagc x takes the results folder itself as its argument (nagc x RESULTS_DIR)"},
 		{args: []string{"--zzzzzz"}, msg: "nagc x: unknown option --zzzzzz (the options are listed below)"},
 		{args: []string{"--k1"}, msg: "nagc x: --k1 needs a value (--k1 VALUE)"},
 		{args: []string{"--k1", "two"}, msg: `nagc x: --k1 "two": want a whole number`},
