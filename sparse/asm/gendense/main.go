@@ -199,19 +199,19 @@ var expConsts Mem
 // dense's exp2Table, passed by the caller.
 func consts() {
 	f := map[int]float64{
-		cInvLn2x32: 0x1.71547652b82fep+5,
-		cShift:     0x1.8p52,
-		cLn2Hi:     6.93147180369123816490e-01 / 32,
-		cLn2Lo:     1.90821492927058770002e-10 / 32,
-		cTiny:      0x1p-300,
+		cInvLn2x32: vec.ExpInvLn2x32,
+		cShift:     vec.ExpShift,
+		cLn2Hi:     vec.ExpLn2Hi,
+		cLn2Lo:     vec.ExpLn2Lo,
+		cTiny:      vec.ExpTiny,
 		cSixth:     1.0 / 6,
 		cHalf:      1.0 / 2,
 		c120th:     1.0 / 120,
 		c24th:      1.0 / 24,
 		c720th:     1.0 / 720,
 		cOne:       1,
-		cKMin:      -16159,
-		cKMax:      32318,
+		cKMin:      vec.ExpKMin,
+		cKMax:      vec.ExpKMax,
 		cXMin:      -700,
 		cXMax:      700,
 	}
