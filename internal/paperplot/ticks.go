@@ -23,8 +23,10 @@ type Ticks struct {
 
 // Ticks implements plot.Ticker.
 func (t Ticks) Ticks(lo, hi float64) []plot.Tick {
-	if !(hi > lo) || math.IsInf(hi-lo, 0) {
-		// one value: labelled to four significant digits, trailing zeros dropped
+	if !(hi > lo) || math.IsInf(hi-lo, 0) || hi-lo <= 1e-12*math.Max(math.Abs(lo), math.Abs(hi)) {
+		// one value, or values that differ in their last bits only (a step that fine
+		// would not move a tick): labelled to four significant digits, trailing zeros
+		// dropped
 		step := 1.0
 		if a := math.Abs(lo / t.scale()); a > 0 && !math.IsInf(a, 0) {
 			step = math.Min(1, math.Pow(10, math.Floor(math.Log10(a))-3))

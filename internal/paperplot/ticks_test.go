@@ -120,3 +120,15 @@ func TestTicksOneValue(t *testing.T) {
 		}
 	}
 }
+
+// Values one or two ulps apart (a search whose trials all reached one value, summed in
+// another order) are labelled as one value; a step that fine would never move a tick.
+func TestTicksValuesUlpsApart(t *testing.T) {
+	for _, lo := range []float64{0.59411, 1234.5, -0.25} {
+		hi := math.Nextafter(math.Nextafter(lo, math.Inf(1)), math.Inf(1))
+		got := Ticks{}.Ticks(lo, hi)
+		if len(got) != 1 || got[0].Value != lo {
+			t.Errorf("Ticks(%v, %v) = %d ticks, want one at %v", lo, hi, len(got), lo)
+		}
+	}
+}
