@@ -159,8 +159,10 @@ func (f *Figure) Grid() {
 }
 
 // Pad widens the y range by 4 % of its span at each end (log axes by 4 % of their
-// decades), so that no marker or error bar sits on the frame; limits, when given, cap
-// the padded range (0 and 1 for an ARI).
+// decades), so that no marker or error bar sits on the frame; a range of one value
+// (oneValue: values apart in their last bits only) is centred on it, 4 % of its size
+// (at least 0.04) each side. limits, when given, cap the padded range (0 and 1 for an
+// ARI).
 func (f *Figure) Pad(limits ...float64) {
 	y := &f.Plot.Y
 	if y.Min > y.Max {
@@ -171,8 +173,10 @@ func (f *Figure) Pad(limits ...float64) {
 		y.Min, y.Max = y.Min/k, y.Max*k
 	} else {
 		d := 0.04 * (y.Max - y.Min)
-		if d == 0 {
-			d = 0.04 * math.Max(math.Abs(y.Max), 1)
+		if oneValue(y.Min, y.Max) { // padded around the one value, not spread over the axis
+			mid := y.Min + (y.Max-y.Min)/2
+			y.Min, y.Max = mid, mid
+			d = 0.04 * math.Max(math.Abs(mid), 1)
 		}
 		y.Min, y.Max = y.Min-d, y.Max+d
 	}

@@ -23,7 +23,7 @@ type Ticks struct {
 
 // Ticks implements plot.Ticker.
 func (t Ticks) Ticks(lo, hi float64) []plot.Tick {
-	if !(hi > lo) || math.IsInf(hi-lo, 0) || hi-lo <= 1e-12*math.Max(math.Abs(lo), math.Abs(hi)) {
+	if !(hi > lo) || math.IsInf(hi-lo, 0) || oneValue(lo, hi) {
 		// one value, or values that differ in their last bits only (a step that fine
 		// would not move a tick): labelled to four significant digits, trailing zeros
 		// dropped
@@ -170,4 +170,10 @@ func ScaleAxis(a *plot.Axis, lo, hi float64) {
 	}
 	a.Tick.Marker = Ticks{Scale: math.Pow(10, float64(k))}
 	a.Label.Text += " (×" + PowerOfTen(k) + ")"
+}
+
+// oneValue reports whether lo ≤ hi are one value to an axis: equal, or apart in their
+// last bits only (a step that fine would not move a tick).
+func oneValue(lo, hi float64) bool {
+	return hi-lo <= 1e-12*math.Max(math.Abs(lo), math.Abs(hi))
 }

@@ -132,3 +132,20 @@ func TestTicksValuesUlpsApart(t *testing.T) {
 		}
 	}
 }
+
+// Values apart in their last bits only are one value to Pad: centred, padded by 4 % of
+// their size each side, not spread from the bottom of the axis to its top.
+func TestPadValuesUlpsApart(t *testing.T) {
+	for _, c := range []struct{ lo, hi, min, max float64 }{
+		{0.5941, math.Nextafter(math.Nextafter(0.5941, 1), 1), 0.5941 - 0.04, 0.5941 + 0.04},
+		{250, 250, 240, 260},
+		{0.2, 0.6, 0.184, 0.616},
+	} {
+		f := Style{}.NewFigure("t", "x", "y")
+		f.Plot.Y.Min, f.Plot.Y.Max = c.lo, c.hi
+		f.Pad()
+		if math.Abs(f.Plot.Y.Min-c.min) > 1e-9 || math.Abs(f.Plot.Y.Max-c.max) > 1e-9 {
+			t.Errorf("[%v, %v] padded to [%v, %v], want [%v, %v]", c.lo, c.hi, f.Plot.Y.Min, f.Plot.Y.Max, c.min, c.max)
+		}
+	}
+}
