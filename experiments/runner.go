@@ -147,6 +147,11 @@ func Execute(ctx context.Context, cfg *Config, opt Options) (*Summary, error) {
 	// A search's runs count as a grid's: those of its plan in this slice, and those of
 	// them recorded.
 	searchTotal, searchDone := searchRunCounts(p, opt, runsPath)
+	if opt.chain != nil {
+		if searchTotal, searchDone, err = shareSearchCounts(ctx, cfg, opt, p, runsPath); err != nil {
+			return nil, err
+		}
+	}
 	sum := &Summary{Total: len(p.runs) + searchTotal, Skipped: len(p.runs) - len(todo) + searchDone, Sweep: newSweepID()}
 	if opt.Limit > 0 && len(todo) > opt.Limit {
 		todo = todo[:opt.Limit]

@@ -154,6 +154,34 @@ func ExecuteShare(ctx context.Context, cfg *Config, opt Options, from string) (*
 	return Execute(ctx, cfg, opt)
 }
 
+// shareSearchCounts returns the search fits that the share opt.chain runs (those of
+// the searches' current rungs that fall to it, as ShareFits plans them) and how many of
+// them its own folder records, for the progress line. It replays the searches without
+// fitting, as ShareFits does.
+func shareSearchCounts(ctx context.Context, cfg *Config, opt Options, p *sweepPlan, runsPath string) (total, done int, err error) {
+	dry := *opt.chain
+	dry.dry, dry.planned, dry.pending, dry.waited = true, nil, 0, 0
+	opt.chain = &dry
+	noWrite := func(*results.Record) error { return nil }
+	if err := runSearches(ctx, cfg, opt, p, -1, noWrite, noWrite); err != nil {
+		return 0, 0, err
+	}
+	recs, _, err := results.ReadRecords(runsPath)
+	if err != nil {
+		return 0, 0, err
+	}
+	own := map[string]bool{}
+	for _, r := range results.Latest(recs) {
+		own[r.RunID] = true
+	}
+	for _, r := range dry.planned {
+		if own[r.ID] {
+			done++
+		}
+	}
+	return len(dry.planned), done, nil
+}
+
 // ChainState is what a chained sweep's results folder lacks, as AdvanceChain finds it.
 type ChainState struct {
 	// Grid counts the planned runs not recorded finished (done, or failed: a failed run

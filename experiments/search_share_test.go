@@ -200,6 +200,21 @@ func TestShareFitsPartition(t *testing.T) {
 			}
 		}
 	}
+	// A share's progress line counts its own fits still to run: those ShareFits plans.
+	for i := 0; i < 2; i++ {
+		runs, err := ShareFits(ctx, cfg, dir, i, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var p startCounts
+		if _, err := ExecuteShare(ctx, cfg, Options{ResultsDir: t.TempDir(), Shard: i, Shards: 2, Workers: 2, Progress: &p}, dir); err != nil {
+			t.Fatal(err)
+		}
+		// (its shard's grid runs, all recorded in the chain's folder, count as done)
+		if p.total-p.done != len(runs) || p.finished != len(runs) {
+			t.Errorf("share %d of 2: progress %+v, want %d fits to run", i+1, p, len(runs))
+		}
+	}
 	if _, err := ShareFits(ctx, cfg, dir, 3, 3); err == nil {
 		t.Error("share 4 of 3 accepted")
 	}
@@ -207,3 +222,10 @@ func TestShareFitsPartition(t *testing.T) {
 		t.Error("a share recording into the chain's own folder accepted")
 	}
 }
+
+// startCounts is a Progress that keeps what Start was told and counts the records.
+type startCounts struct{ total, done, finished int }
+
+func (p *startCounts) Start(total, done int)      { p.total, p.done = total, done }
+func (p *startCounts) Finished(r *results.Record) { p.finished++ }
+func (p *startCounts) Stop()                      {}
