@@ -52,8 +52,9 @@ func presetConfig(b string) (*experiments.Config, error) {
 }
 
 // searchRow makes the candidate row node (a mapping) a search of its grid: grid is
-// renamed space, and a search block is added: sampler grid, rule heldout, all its
-// points in one batch, pruned by halving over the grid's iterations where it lists
+// renamed space, and a search block is added: sampler grid, rule heldout (every rung
+// fitting the whole graph too: each rung's points are candidates), all its points in
+// one batch, pruned by halving over the grid's iterations where it lists
 // them (then removed from the space and set in options to the last rung's). A
 // k1-selection row is left as it is.
 func searchRow(row *yaml.Node) error {
@@ -89,14 +90,14 @@ func searchRow(row *yaml.Node) error {
 		grid.Content = slices.Delete(grid.Content, i, i+2)
 		i -= 2
 	}
-	spec := fmt.Sprintf("{sampler: %s, rule: %s, batch: %d, prune: %s}", experiments.SamplerGrid, results.SelectHeldOut, points, experiments.PruneNone)
+	spec := fmt.Sprintf("{sampler: %s, rule: %s, batch: %d, prune: %s, whole_graph: %s}", experiments.SamplerGrid, results.SelectHeldOut, points, experiments.PruneNone, experiments.WholeGraphEveryRung)
 	if len(rungs) > 0 {
 		eta, err := rungRatio(rungs)
 		if err != nil {
 			return fmt.Errorf("row %q: %v", name.Value, err)
 		}
-		spec = fmt.Sprintf("{sampler: %s, rule: %s, batch: %d, prune: %s, min_iterations: %d, eta: %d}",
-			experiments.SamplerGrid, results.SelectHeldOut, points, experiments.PruneHalving, rungs[0], eta)
+		spec = fmt.Sprintf("{sampler: %s, rule: %s, batch: %d, prune: %s, min_iterations: %d, eta: %d, whole_graph: %s}",
+			experiments.SamplerGrid, results.SelectHeldOut, points, experiments.PruneHalving, rungs[0], eta, experiments.WholeGraphEveryRung)
 		opts := mapValue(row, "options")
 		if opts == nil {
 			opts = &yaml.Node{Kind: yaml.MappingNode}

@@ -50,6 +50,12 @@ type SearchSpec struct {
 	// FirstRestarts is the restarts a trial gets at the first rung of halving (default:
 	// all the config's restarts); the survivors get all restarts.
 	FirstRestarts int `yaml:"first_restarts"`
+	// WholeGraph is when a search with rule heldout fits the whole graph: last_rung (the
+	// default: the rungs before the last fit only the held-out copy the rule reads, so a
+	// cut trial costs no whole-graph fit) or every_rung (a whole-graph fit beside every
+	// held-out one, as a grid has). Only with rule heldout: the other rules read the
+	// whole-graph fit.
+	WholeGraph string `yaml:"whole_graph"`
 
 	// line is the block's line and lines the line of each key given.
 	line  int
@@ -64,6 +70,9 @@ const (
 	PruneNone      = "none"
 	PruneHalving   = "halving"
 	PruneHyperband = "hyperband"
+	// WholeGraphLastRung and WholeGraphEveryRung are the values of SearchSpec.WholeGraph.
+	WholeGraphLastRung  = "last_rung"
+	WholeGraphEveryRung = "every_rung"
 )
 
 // reflectSearchSpec is the type of a search block, for its keys.
@@ -123,6 +132,7 @@ func (c *Config) searchOf(m MethodSpec) *SearchSpec {
 		set(&out.Sampler, s.Sampler)
 		set(&out.Rule, s.Rule)
 		set(&out.Prune, s.Prune)
+		set(&out.WholeGraph, s.WholeGraph)
 		setInt(&out.Trials, "trials", s.Trials)
 		setInt(&out.Batch, "batch", s.Batch)
 		setInt(&out.MinIterations, "min_iterations", s.MinIterations)
@@ -140,6 +150,9 @@ func (c *Config) searchOf(m MethodSpec) *SearchSpec {
 	}
 	if out.Prune == "" {
 		out.Prune = PruneNone
+	}
+	if out.WholeGraph == "" && out.Rule == results.SelectHeldOut {
+		out.WholeGraph = WholeGraphLastRung
 	}
 	if _, given := out.lines["batch"]; !given {
 		out.Batch = 10
@@ -400,6 +413,14 @@ func (c *Config) checkSearch(m MethodSpec, s *SearchSpec, sp search.Space, space
 		fault("rule", "rule %s needs the metric %s among metrics", s.Rule, s.Rule)
 	case s.Rule == results.SelectTwoView && (!contains(c.Metrics, "modularity") || !contains(c.Metrics, "attr_modularity")):
 		fault("rule", "rule two-view needs the metrics modularity and attr_modularity")
+	}
+	switch {
+	case s.WholeGraph == "":
+	case s.Rule != results.SelectHeldOut:
+		fault("whole_graph", "whole_graph is a setting of rule heldout only (rule %s reads the whole-graph fit at every rung)", s.Rule)
+	case s.WholeGraph != WholeGraphLastRung && s.WholeGraph != WholeGraphEveryRung:
+		fault("whole_graph", "unknown whole_graph %q (want last_rung or every_rung)%s", s.WholeGraph,
+			suggest.DidYouMean(s.WholeGraph, []string{WholeGraphLastRung, WholeGraphEveryRung}))
 	}
 	switch s.Prune {
 	case PruneNone:

@@ -78,6 +78,8 @@ func TestSearchConfigErrors(t *testing.T) {
 		{"eta < 2", row("{lambda: [1, 2]}", "{trials: 5, prune: halving, eta: 1}"), "eta: need eta ≥ 2", 8},
 		{"min_iterations too large", row("{lambda: [1, 2]}", "{trials: 5, prune: halving, min_iterations: 30}"), "min_iterations: need 1 ≤ min_iterations < the row's 30 iterations", 8},
 		{"first_restarts too large", row("{lambda: [1, 2]}", "{trials: 5, prune: halving, first_restarts: 3}"), "first_restarts: need 1 ≤ first_restarts ≤ restarts (2)", 8},
+		{"whole_graph without rule heldout", row("{lambda: [1, 2]}", "{trials: 5, whole_graph: last_rung}"), "whole_graph: whole_graph is a setting of rule heldout only", 8},
+		{"unknown whole_graph", "holdout: 0.2\n" + row("{lambda: [1, 2]}", "{trials: 5, rule: heldout, whole_graph: last}"), "whole_graph: unknown whole_graph \"last\" (want last_rung or every_rung)", 9},
 		{"hyperband eta < 2", row("{lambda: [1, 2]}", "{trials: 5, prune: hyperband, eta: 1}"), "eta: need eta ≥ 2", 8},
 		{"hyperband min_iterations too large", row("{lambda: [1, 2]}", "{trials: 5, prune: hyperband, min_iterations: 30}"), "min_iterations: need 1 ≤ min_iterations < the row's 30 iterations", 8},
 		{"misspelt pruner", row("{lambda: [1, 2]}", "{trials: 5, prune: hyperbnd}"), `prune: unknown pruner "hyperbnd" (want none, halving or hyperband) (did you mean 'hyperband'?)`, 8},

@@ -7,13 +7,16 @@ type SearchCost struct {
 	Trials       int
 	Batches      int
 	Rungs        []int // the iterations of each rung
-	// Fits is the fits of the graph, and Iterations the iterations they execute (a
+	// Fits is the fits of the whole graph, and Iterations the iterations they execute (a
 	// continued fit only those its rung adds; a program, refitted, all its rung's): the
-	// sum of the records' iterations_run.
+	// sum of the records' iterations_run. With whole_graph last_rung, only the last
+	// rung's fits fit the whole graph, straight to its iterations.
 	Fits, Iterations int
-	// Holdout is the fraction of edges held out: each fit has a held-out fit of as many
-	// iterations (0: none).
-	Holdout float64
+	// Holdout is the fraction of edges held out (0: none); HeldOutFits and
+	// HeldOutIterations are then the held-out fits, one a record, and the iterations
+	// they execute: the sum of the records' heldout_iterations_run.
+	Holdout                        float64
+	HeldOutFits, HeldOutIterations int
 	// Restarts is the restarts the search's fits are spread over (a start that reads
 	// only the attributes, such as NAGC's k-means start, is computed once per restart).
 	Restarts int
@@ -53,11 +56,21 @@ func (t *searchTask) cost() SearchCost {
 				}
 				active = append(active, i)
 				for r := 0; r < t.restartsAt(bracket[i], k); r++ {
-					c.Fits++
 					c.Restarts = max(c.Restarts, r+1)
+					ran := t.rungs[k] // run straight: the first rung, a program, a new restart
 					if k > bracket[i] && r < t.restartsAt(bracket[i], k-1) && t.row.program == nil {
-						c.Iterations += t.rungs[k] - t.rungs[k-1]
-					} else {
+						ran = t.rungs[k] - t.rungs[k-1]
+					}
+					if t.cfg.Holdout > 0 {
+						c.HeldOutFits++
+						c.HeldOutIterations += ran
+					}
+					switch {
+					case t.spec.WholeGraph != WholeGraphLastRung:
+						c.Fits++
+						c.Iterations += ran
+					case k == len(t.rungs)-1:
+						c.Fits++
 						c.Iterations += t.rungs[k]
 					}
 				}

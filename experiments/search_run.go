@@ -259,7 +259,10 @@ func (env *searchEnv) markCut(id string) error {
 // fit executes job j of search t and returns its record, nil when cancelled: its fit
 // (continued from the previous rung's factors where j has a previous fit whose factors
 // are kept) and, with holdout, its held-out fit likewise; then, before a last rung,
-// keeps the factors of both for the next rung.
+// keeps the factors of both for the next rung. With rule heldout and whole_graph
+// last_rung, a rung before the last fits only the held-out copy (heldOutOnly): the
+// last rung fits the whole graph straight to its iterations, the same bits as
+// continued.
 func (env *searchEnv) fit(t *searchTask, j searchJob) *results.Record {
 	in := env.inputs[t.ds.Name]
 	rec := newRecord(j.run)
@@ -272,12 +275,16 @@ func (env *searchEnv) fit(t *searchTask, j searchJob) *results.Record {
 	if err != nil {
 		return markFailed(rec, err)
 	}
+	if t.spec.WholeGraph == WholeGraphLastRung && !j.last {
+		return env.heldOutOnly(t, j, m, rec)
+	}
 	var hres *algorithms.Result
+	var hran int
 	var sp *heldOutInput
 	var herr, splErr error
 	heldOut := func() {
 		if sp, splErr = heldOutOf(env.graphs[t.ds.Name], job{Run: j.run}, env.cfg.Holdout, env.splits, in.Cache); splErr == nil {
-			hres, _, herr = env.fitPart(m, sp.in, j, "heldout")
+			hres, hran, herr = env.fitPart(m, sp.in, j, "heldout")
 		}
 	}
 	if j.heldOutFirst && env.cfg.Holdout > 0 {
@@ -300,6 +307,7 @@ func (env *searchEnv) fit(t *searchTask, j searchJob) *results.Record {
 			return nil
 		}
 		scoreHeldOut(rec, hres, herr, sp.test, env.cfg.Holdout)
+		setHeldOutCost(rec, hres, hran)
 	}
 	if rec.Status == results.StatusDone && !j.last {
 		err := saveFactors(env.dir, j.run.ID, "main", res.Factors)
@@ -311,6 +319,48 @@ func (env *searchEnv) fit(t *searchTask, j searchJob) *results.Record {
 		}
 	}
 	return rec
+}
+
+// heldOutOnly fits job j's held-out copy alone (continued as fit does) and returns rec
+// as its record: the held-out score and labels, the iterations the copy ran, marked
+// Search.HeldOutOnly; nil when cancelled. Its factors are kept for the next rung.
+func (env *searchEnv) heldOutOnly(t *searchTask, j searchJob, m algorithms.Method, rec *results.Record) *results.Record {
+	in := env.inputs[t.ds.Name]
+	rec.Search.HeldOutOnly = true
+	sp, err := heldOutOf(env.graphs[t.ds.Name], job{Run: j.run}, env.cfg.Holdout, env.splits, in.Cache)
+	if err != nil {
+		return markFailed(rec, fmt.Errorf("held-out fit: %w", err))
+	}
+	hres, ran, herr := env.fitPart(m, sp.in, j, "heldout")
+	if env.ctx.Err() != nil {
+		return nil
+	}
+	rec.Status, rec.Metrics = results.StatusDone, map[string]float64{}
+	if herr == nil {
+		rec.Iterations = hres.Iterations
+	}
+	scoreHeldOut(rec, hres, herr, sp.test, env.cfg.Holdout)
+	if rec.Status != results.StatusDone {
+		return rec
+	}
+	setHeldOutCost(rec, hres, ran)
+	if err := saveFactors(env.dir, j.run.ID, "heldout", hres.Factors); err != nil {
+		return markFailed(rec, fmt.Errorf("keeping the factors for the next rung: %w", err))
+	}
+	return rec
+}
+
+// setHeldOutCost records what the held-out fit res cost: the iterations it ran itself
+// and its seconds (its start's where it computed it).
+func setHeldOutCost(rec *results.Record, res *algorithms.Result, ran int) {
+	if rec.Status != results.StatusDone || res == nil {
+		return
+	}
+	rec.HeldOutIterationsRun = ran
+	rec.HeldOutSeconds = res.FitTime.Seconds()
+	if !res.InitCached {
+		rec.HeldOutSeconds += res.InitTime.Seconds()
+	}
 }
 
 // fitPart fits method m on in for job j, part "main" or "heldout": continued from the
@@ -373,6 +423,9 @@ func (t *searchTask) checkSettings(dir string) error {
 	if err := json.Unmarshal(raw, &was); err != nil {
 		return fmt.Errorf("%s: %v", path, err)
 	}
+	if _, ok := was["whole_graph"]; !ok && was["rule"] == results.SelectHeldOut {
+		was["whole_graph"] = WholeGraphEveryRung // recorded before the setting existed
+	}
 	b, _ := json.Marshal(now)
 	var cur map[string]any
 	_ = json.Unmarshal(b, &cur)
@@ -404,6 +457,9 @@ func (t *searchTask) settings() map[string]any {
 		"seed": t.cfg.Seed, "space": space, "options": opts, "algorithm": t.row.Algorithm.Value,
 		"holdout": t.cfg.Holdout, "metrics": t.cfg.Metrics, "k1": t.ds.K1,
 		"proposals": proposalsVersion,
+	}
+	if t.spec.WholeGraph != "" {
+		settings["whole_graph"] = t.spec.WholeGraph
 	}
 	t.programSettings(settings)
 	return settings

@@ -41,9 +41,14 @@ methods:
 // brackets starting at each, sized 9 : 5 : 3.
 var hyperbandConfig = strings.Replace(searchConfig, "prune: halving", "prune: hyperband", 1)
 
-// forEachPruner runs test on searchConfig with halving and with Hyperband.
+// heldOutConfig is searchConfig under rule heldout (holdout 0.2), so that the rungs
+// before the last fit only the held-out copy (whole_graph last_rung, the default).
+var heldOutConfig = "holdout: 0.2\n" + strings.Replace(searchConfig, "rule: modularity", "rule: heldout", 1)
+
+// forEachPruner runs test on searchConfig with halving and with Hyperband, and on
+// heldOutConfig.
 func forEachPruner(t *testing.T, test func(t *testing.T, text string)) {
-	for _, c := range []struct{ name, text string }{{"halving", searchConfig}, {"hyperband", hyperbandConfig}} {
+	for _, c := range []struct{ name, text string }{{"halving", searchConfig}, {"hyperband", hyperbandConfig}, {"heldout", heldOutConfig}} {
 		t.Run(c.name, func(t *testing.T) { test(t, c.text) })
 	}
 }
@@ -59,7 +64,8 @@ func searchRecords(t *testing.T, dir string) []string {
 	var out []string
 	for _, r := range results.Latest(recs) {
 		b, _ := json.Marshal([]any{r.RunID, r.Dataset, r.Methods, r.Params, r.Seed, r.Restart, r.Status, r.Error,
-			r.Metrics, r.Iterations, r.IterationsRun, r.Objective, r.Labels, r.Search, r.Plan, r.Info})
+			r.Metrics, r.Iterations, r.IterationsRun, r.Objective, r.Labels, r.Search, r.Plan, r.Info,
+			r.HeldOutLabels, r.HeldOutIterationsRun})
 		out = append(out, string(b))
 	}
 	sort.Strings(out)
@@ -185,15 +191,25 @@ func TestSearchHalving(t *testing.T) {
 // A continued configuration's record is the record of the straight fit of the same
 // length: the final rung of the search against a grid of the chosen points.
 func TestSearchContinuedEqualsStraight(t *testing.T) {
-	forEachPruner(t, func(t *testing.T, text string) {
-		for _, holdout := range []string{"", "holdout: 0.2\n"} {
-			t.Run("holdout="+holdout, func(t *testing.T) { testContinuedEqualsStraight(t, text, holdout) })
-		}
-	})
+	for _, c := range []struct{ name, text string }{{"halving", searchConfig}, {"hyperband", hyperbandConfig}} {
+		t.Run(c.name, func(t *testing.T) {
+			for _, whole := range []string{"", WholeGraphEveryRung, WholeGraphLastRung} {
+				t.Run("whole_graph="+whole, func(t *testing.T) { testContinuedEqualsStraight(t, c.text, whole) })
+			}
+		})
+	}
 }
 
-func testContinuedEqualsStraight(t *testing.T, text, holdout string) {
-	text = strings.Replace(text, "rule: modularity", "rule: "+map[string]string{"": "modularity", "holdout: 0.2\n": "heldout"}[holdout], 1)
+// testContinuedEqualsStraight checks the fits that continue from their trial's previous
+// rung against fits run straight, without holdout (whole "") or with rule heldout and
+// whole_graph whole: where only the held-out copy was fitted before the last rung, the
+// whole graph's fit is run straight and the held-out one continued.
+func testContinuedEqualsStraight(t *testing.T, text, whole string) {
+	holdout := ""
+	if whole != "" {
+		holdout = "holdout: 0.2\n"
+		text = strings.Replace(text, "rule: modularity", "rule: heldout, whole_graph: "+whole, 1)
+	}
 	cfg := mustLoad(t, holdout+text)
 	dir := t.TempDir()
 	executeSearch(t, cfg, Options{ResultsDir: dir, Workers: 1})
@@ -228,8 +244,14 @@ methods:
 			if g.Labels != r.Labels || !reflect.DeepEqual(g.Objective, r.Objective) || !reflect.DeepEqual(g.Metrics, r.Metrics) || !reflect.DeepEqual(g.Info, r.Info) || g.HeldOutLabels != r.HeldOutLabels {
 				t.Errorf("trial %d restart %d: the continued fit differs from the straight one", r.Search.Trial, r.Restart)
 			}
-			if r.IterationsRun >= g.Iterations {
-				t.Errorf("trial %d restart %d ran %d iterations: not continued", r.Search.Trial, r.Restart, r.IterationsRun)
+			switch ran := r.IterationsRun; {
+			case whole == WholeGraphLastRung && (ran != g.Iterations || r.HeldOutIterationsRun >= g.Iterations):
+				t.Errorf("trial %d restart %d ran %d iterations and %d held out: want the whole graph's straight, the held-out continued",
+					r.Search.Trial, r.Restart, ran, r.HeldOutIterationsRun)
+			case whole != WholeGraphLastRung && ran >= g.Iterations:
+				t.Errorf("trial %d restart %d ran %d iterations: not continued", r.Search.Trial, r.Restart, ran)
+			case whole == WholeGraphEveryRung && r.HeldOutIterationsRun != ran:
+				t.Errorf("trial %d restart %d ran %d iterations, its held-out fit %d", r.Search.Trial, r.Restart, ran, r.HeldOutIterationsRun)
 			}
 		}
 		if checked >= 4 {

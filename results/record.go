@@ -109,6 +109,11 @@ type Record struct {
 	// a fit continued from its trial's previous rung. Both absent from a grid's records.
 	Search        *SearchInfo `json:"search,omitempty"`
 	IterationsRun int         `json:"iterations_run,omitempty"`
+	// HeldOutIterationsRun and HeldOutSeconds are, for a run of a search with a held-out
+	// fit, the iterations that fit executed itself (as IterationsRun) and its wall time
+	// (its start included where it computed one). A grid's records time no held-out fit.
+	HeldOutIterationsRun int     `json:"heldout_iterations_run,omitempty"`
+	HeldOutSeconds       float64 `json:"heldout_seconds,omitempty"`
 }
 
 // labelDigits are the characters EncodeLabels uses for clusters 0…61.

@@ -20,6 +20,10 @@ type SearchInfo struct {
 	Rungs   int    `json:"rungs"`
 	Bracket int    `json:"bracket,omitempty"`
 	Cut     bool   `json:"cut,omitempty"`
+	// HeldOutOnly says that the rung fitted only the held-out copy the rule reads (a
+	// search with rule heldout and whole_graph last_rung, before its last rung): the
+	// record has its held-out score and labels, no whole-graph fit.
+	HeldOutOnly bool `json:"heldout_only,omitempty"`
 }
 
 // RuleValue returns the value a search's rule gives a run's metrics (higher is

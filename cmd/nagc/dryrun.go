@@ -28,10 +28,16 @@ func writeDryRun(w io.Writer, cfg *experiments.Config) error {
 		if c.Batches == 1 {
 			batches = "one batch"
 		}
-		fmt.Fprintf(w, "search %s on %s: %d trials in %s, rungs at %s iterations: %d fits, %d iterations",
-			c.Row, c.Dataset, c.Trials, batches, strings.Join(rungs, ", "), c.Fits, c.Iterations)
-		if c.Holdout > 0 {
-			fmt.Fprintf(w, ", each fit with its held-out fit (holdout %g): %d fits, %d iterations in all", c.Holdout, 2*c.Fits, 2*c.Iterations)
+		fmt.Fprintf(w, "search %s on %s: %d trials in %s, rungs at %s iterations: ", c.Row, c.Dataset, c.Trials, batches, strings.Join(rungs, ", "))
+		switch {
+		case c.Holdout == 0:
+			fmt.Fprintf(w, "%d fits, %d iterations", c.Fits, c.Iterations)
+		case c.Fits == c.HeldOutFits:
+			fmt.Fprintf(w, "%d fits, %d iterations, each fit with its held-out fit (holdout %g): %d fits, %d iterations in all",
+				c.Fits, c.Iterations, c.Holdout, 2*c.Fits, c.Iterations+c.HeldOutIterations)
+		default:
+			fmt.Fprintf(w, "%d held-out fits (holdout %g), %d iterations, and %d fits of the whole graph at the last rung, %d iterations: %d fits, %d iterations in all",
+				c.HeldOutFits, c.Holdout, c.HeldOutIterations, c.Fits, c.Iterations, c.Fits+c.HeldOutFits, c.Iterations+c.HeldOutIterations)
 		}
 		fmt.Fprintf(w, "; over %d restarts\n", c.Restarts)
 	}

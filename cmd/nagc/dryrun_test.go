@@ -20,18 +20,28 @@ func TestRunDryRun(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	// 9 trials × 1 restart × 3 iterations (27); 3 trials × 3 restarts, 1 continued by 6
-	// and 2 new with 9 (72); 1 trial × 3 restarts continued by 18 (54).
-	want := "search P on synthetic: 9 trials in one batch, rungs at 3, 9, 27 iterations: 21 fits, 153 iterations, " +
+	// Held out: 9 trials × 1 restart × 3 iterations (27); 3 trials × 3 restarts, 1
+	// continued by 6 and 2 new with 9 (72); 1 trial × 3 restarts continued by 18 (54).
+	// The whole graph (whole_graph last_rung, rule heldout's default): 3 fits of 27 at
+	// the last rung; with every_rung, the held-out fits' twins.
+	wantLast := "search P on synthetic: 9 trials in one batch, rungs at 3, 9, 27 iterations: 21 held-out fits (holdout 0.2), 153 iterations, " +
+		"and 3 fits of the whole graph at the last rung, 81 iterations: 24 fits, 234 iterations in all; over 3 restarts"
+	wantEvery := "search P on synthetic: 9 trials in one batch, rungs at 3, 9, 27 iterations: 21 fits, 153 iterations, " +
 		"each fit with its held-out fit (holdout 0.2): 42 fits, 306 iterations in all; over 3 restarts"
-	code, stdout, stderr := cli(t, "run", "d.yaml", "--results", "r", "--dry-run", "--quiet")
-	if code != 0 || !strings.Contains(stdout, want) {
-		t.Errorf("exit %d; stdout %q, stderr %q; want %q", code, stdout, stderr, want)
+	every := strings.Replace(search, "first_restarts: 1}", "first_restarts: 1, whole_graph: every_rung}", 1)
+	if err := os.WriteFile("e.yaml", []byte(every), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for file, want := range map[string]string{"d.yaml": wantLast, "e.yaml": wantEvery} {
+		code, stdout, stderr := cli(t, "run", file, "--results", "r", "--dry-run", "--quiet")
+		if code != 0 || !strings.Contains(stdout, want) {
+			t.Errorf("%s: exit %d; stdout %q, stderr %q; want %q", file, code, stdout, stderr, want)
+		}
 	}
 	if _, err := os.Stat("r"); !os.IsNotExist(err) {
 		t.Errorf("--dry-run made the results folder (%v)", err)
 	}
-	code, stdout, _ = cli(t, "run", "g.yaml", "--dry-run", "--quiet")
+	code, stdout, _ := cli(t, "run", "g.yaml", "--dry-run", "--quiet")
 	if code != 0 || !strings.Contains(stdout, "g.yaml has no search") {
 		t.Errorf("grid config: exit %d, %q", code, stdout)
 	}

@@ -178,6 +178,9 @@ func (r *Results) bestSoFar(v *searchView, o FigureOptions, seconds bool) (*Figu
 	if seconds {
 		xLabel, name, against = "seconds (all fits)", "search_best_seconds_", "the seconds all the search's fits took up to then (fit time plus a k-means start where it was computed, summed over fits whatever ran in parallel)"
 	}
+	if slices.ContainsFunc(v.Fits, func(r recorded.Record) bool { return r.Holdout > 0 }) {
+		against += "; held-out fits included"
+	}
 	f := o.Style.NewFigure(fmt.Sprintf("%s on %s: best so far", v.Row, DatasetTitle(v.Dataset)), xLabel, ruleLabel(v.Rule))
 	f.Grid()
 	if err := f.Curve(0, "best trial that completed the last rung", pts); err != nil {
@@ -331,10 +334,23 @@ func (rep *Report) writeSearchSection(b *bytes.Buffer, opt Options) error {
 				cut++
 			}
 		}
+		heldOut, onlyHeldOut := 0, 0
 		for _, f := range v.Fits {
 			iters += f.IterationsRun
+			heldOut += f.HeldOutIterationsRun
+			if f.Search.HeldOutOnly {
+				onlyHeldOut++
+			}
 		}
-		fmt.Fprintf(b, "%d trials: %d completed the last rung, %d cut; %d fits ran %d iterations in all.", len(v.Trials), done, cut, len(v.Fits), iters)
+		fmt.Fprintf(b, "%d trials: %d completed the last rung, %d cut; %d fits ran %d iterations in all", len(v.Trials), done, cut, len(v.Fits), iters+heldOut)
+		if heldOut > 0 {
+			fmt.Fprintf(b, " (%d of them on held-out copies of the graph", heldOut)
+			if onlyHeldOut > 0 {
+				fmt.Fprintf(b, "; %d fits, before the last rung, fitted only the held-out copy their rule reads", onlyHeldOut)
+			}
+			fmt.Fprint(b, ")")
+		}
+		fmt.Fprint(b, ".")
 		if grids := rep.Results.gridCosts(v); bestGrid(grids) >= 0 && grids[bestGrid(grids)].Iterations > 0 {
 			g := grids[bestGrid(grids)]
 			fmt.Fprintf(b, " The grid of %s on the same dataset ran %d iterations (the search: %.1f %% of them); its best %s is %.4f.", g.Row, g.Iterations, 100*float64(iters)/float64(g.Iterations), v.Rule, g.Best)

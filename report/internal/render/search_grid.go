@@ -21,20 +21,24 @@ type sweepCost struct {
 	Seconds    float64
 }
 
-// fitCost returns the iterations a record's fit executed itself and the seconds it
-// took: a search's continued fit counts only its own iterations (IterationsRun), a fit
-// read off a longer one (PrefixOf) nothing (the longer one is counted), and a k-means
-// start is counted by the fit that computed it (InitSeconds where not InitCached).
-// Held-out fits are counted by neither: they are paid alike by a search and a grid.
+// fitCost returns the iterations a record's fits executed themselves and the seconds
+// they took: a search's continued fit counts only its own iterations (IterationsRun,
+// HeldOutIterationsRun), a fit read off a longer one (PrefixOf) nothing (the longer one
+// is counted), and a k-means start is counted by the fit that computed it (InitSeconds
+// where not InitCached). A held-out fit counts its iterations (a grid's, untimed, runs
+// as many as its fit) and the seconds a search's record gives it.
 func fitCost(rec recorded.Record) (int, float64) {
 	if rec.PrefixOf != 0 {
 		return 0, 0
 	}
 	its := rec.Iterations
-	if rec.Search != nil {
-		its = rec.IterationsRun
+	if rec.Holdout > 0 {
+		its *= 2
 	}
-	s := rec.FitSeconds
+	if rec.Search != nil {
+		its = rec.IterationsRun + rec.HeldOutIterationsRun
+	}
+	s := rec.FitSeconds + rec.HeldOutSeconds
 	if !rec.InitCached {
 		s += rec.InitSeconds
 	}
@@ -125,7 +129,7 @@ func searchGridTable(r *Results, v *searchView) *Table {
 		Title: fmt.Sprintf("%s on %s: search against grid", v.Row, DatasetTitle(v.Dataset)),
 		Caption: fmt.Sprintf("Best mean %s over restarts (the search: of the trials that completed its last rung with all their restarts; a grid: of its points), "+
 			"the fits run, the iterations they executed (a continued fit counts only its own), their seconds as recorded (fit time plus a k-means start where it was computed, summed over fits, whatever ran in parallel), "+
-			"and each as a share of the cost of %s, the grid with the best point. Held-out fits are not counted.", ruleLabel(v.Rule), ref.Row),
+			"and each as a share of the cost of %s, the grid with the best point. %s", ruleLabel(v.Rule), ref.Row, heldOutCostNote(r, v)),
 	}
 	for _, c := range []struct {
 		title string
@@ -157,4 +161,15 @@ func searchGridTable(r *Results, v *searchView) *Table {
 			Selection: kind + " best: " + c.Point, Mean: c.Best, Std: math.NaN(), Runs: c.Fits})
 	}
 	return t
+}
+
+// heldOutCostNote says how the table counts held-out fits, where search v or a record
+// of its dataset has them.
+func heldOutCostNote(r *Results, v *searchView) string {
+	for _, rec := range r.Records {
+		if rec.Dataset == v.Dataset && rec.Holdout > 0 {
+			return "Held-out fits count their iterations; their seconds are recorded by a search's fits only (a grid's held-out fits are untimed), so a search's share of the seconds is an upper bound."
+		}
+	}
+	return "Held-out fits are not counted."
 }
