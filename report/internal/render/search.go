@@ -147,7 +147,7 @@ func (r *Results) bestSoFarSecondsFigure(v *searchView, o FigureOptions) (*Figur
 // bestSoFar draws the search's best finished value against the cost (fitCost) of its
 // fits in the order they were executed: iterations, or seconds when seconds is set.
 func (r *Results) bestSoFar(v *searchView, o FigureOptions, seconds bool) (*Figure, error) {
-	var pts paperplot.XYs
+	var pts, steps paperplot.XYs
 	best, cost := math.Inf(-1), 0.0
 	finishedAt := map[int]*searchTrialView{}
 	for _, t := range v.Trials {
@@ -168,6 +168,7 @@ func (r *Results) bestSoFar(v *searchView, o FigureOptions, seconds bool) (*Figu
 				pts = append(pts, paperplot.XY{X: cost, Y: pts[len(pts)-1].Y})
 			}
 			pts = append(pts, paperplot.XY{X: cost, Y: best})
+			steps = append(steps, paperplot.XY{X: cost, Y: best})
 		}
 	}
 	if len(pts) == 0 {
@@ -184,6 +185,9 @@ func (r *Results) bestSoFar(v *searchView, o FigureOptions, seconds bool) (*Figu
 	f := o.Style.NewFigure(fmt.Sprintf("%s on %s: best so far", v.Row, DatasetTitle(v.Dataset)), xLabel, ruleLabel(v.Rule))
 	f.Grid()
 	if err := f.Curve(0, "best trial that completed the last rung", pts); err != nil {
+		return nil, err
+	}
+	if err := f.Points(0, "", steps); err != nil { // each new best marked, the last one too
 		return nil, err
 	}
 	if grids := r.gridCosts(v); bestGrid(grids) >= 0 {
@@ -342,18 +346,19 @@ func (rep *Report) writeSearchSection(b *bytes.Buffer, opt Options) error {
 				onlyHeldOut++
 			}
 		}
-		fmt.Fprintf(b, "%d trials: %d completed the last rung, %d cut; %d fits ran %d iterations in all", len(v.Trials), done, cut, len(v.Fits), iters+heldOut)
-		if heldOut > 0 {
-			fmt.Fprintf(b, " (%d of them on held-out copies of the graph", heldOut)
+		if heldOut == 0 {
+			fmt.Fprintf(b, "%d trials: %d completed the last rung, %d cut; %d fits ran %d iterations in all.", len(v.Trials), done, cut, len(v.Fits), iters)
+		} else {
+			fmt.Fprintf(b, "%d trials: %d completed the last rung, %d cut; %d runs ran %d iterations in all: %d on held-out copies of the graph, %d on the whole graph",
+				len(v.Trials), done, cut, len(v.Fits), iters+heldOut, heldOut, iters)
 			if onlyHeldOut > 0 {
-				fmt.Fprintf(b, "; %d fits, before the last rung, fitted only the held-out copy their rule reads", onlyHeldOut)
+				fmt.Fprintf(b, " (%d runs, before the last rung, fitted only the held-out copy their rule reads)", onlyHeldOut)
 			}
-			fmt.Fprint(b, ")")
+			fmt.Fprint(b, ".")
 		}
-		fmt.Fprint(b, ".")
 		if grids := rep.Results.gridCosts(v); bestGrid(grids) >= 0 && grids[bestGrid(grids)].Iterations > 0 {
 			g := grids[bestGrid(grids)]
-			fmt.Fprintf(b, " The grid of %s on the same dataset ran %d iterations (the search: %.1f %% of them); its best %s is %.4f.", g.Row, g.Iterations, 100*float64(iters)/float64(g.Iterations), v.Rule, g.Best)
+			fmt.Fprintf(b, " The grid of %s on the same dataset ran %d iterations (the search: %.1f %% of them); its best %s is %.4f.", g.Row, g.Iterations, 100*float64(iters+heldOut)/float64(g.Iterations), v.Rule, g.Best)
 		}
 		fmt.Fprint(b, "\n\n")
 		if len(opt.Figures) > 0 {

@@ -80,6 +80,53 @@ methods:
 	}
 }
 
+// A search under rule heldout with a grid beside it: the section counts the held-out
+// copies' iterations and the runs that fitted only them (whole_graph last_rung), and the
+// table "search against grid" counts held-out iterations on both sides and says how.
+func TestSearchReportHeldOut(t *testing.T) {
+	const config = `name: h
+seed: 3
+restarts: 2
+iterations: 27
+holdout: 0.2
+metrics: [ari, modularity]
+datasets: [synthetic]
+search: {sampler: random, trials: 6, batch: 6, rule: heldout, prune: halving, min_iterations: 3, first_restarts: 1}
+methods:
+  - name: S
+    algorithm: nagc
+    space:
+      lambda: {log: [1.0e-4, 10]}
+  - name: G
+    algorithm: nagc
+    grid:
+      lambda: [1.0e-2, 1]
+`
+	dir := sweepOf(t, config, 2)
+	out := filepath.Join(t.TempDir(), "rep")
+	if _, err := Generate(Options{ResultsDir: dir, OutDir: out, Figures: []string{FormatPNG}, NoPaper: true,
+		LoadGraph: func(string) (*datasets.Graph, error) { return nil, errors.New("no data") }}, nil); err != nil {
+		t.Fatal(err)
+	}
+	md, _ := os.ReadFile(filepath.Join(out, "REPORT.md"))
+	// Held out: 6 trials × 1 restart × 3 iterations (18); 2 trials × 2 restarts, one
+	// continued by 6 and one new with 9 (30); 1 trial × 2 restarts continued by 18 (36).
+	// The whole graph: that trial at the last rung, 2 restarts × 27. The grid: 2 points
+	// × 2 restarts × 27, twice (held out).
+	for _, want := range []string{"6 trials: 1 completed the last rung, 5 cut; 12 runs ran 138 iterations in all: " +
+		"84 on held-out copies of the graph, 54 on the whole graph (10 runs, before the last rung, fitted only the held-out copy their rule reads).",
+		"The grid of G on the same dataset ran 216 iterations (the search: 63.9 % of them)",
+		"Held-out fits count their iterations; their seconds are recorded by a search's fits only"} {
+		if !strings.Contains(string(md), want) {
+			t.Errorf("REPORT.md lacks %q", want)
+		}
+	}
+	table, _ := os.ReadFile(filepath.Join(out, "search_grid_synthetic_s.md"))
+	if !strings.Contains(string(table), "| 4 | 216 |") || !strings.Contains(string(table), "| 12 | 138 |") {
+		t.Errorf("search against grid: want the grid's 216 iterations and the search's 138\n%s", table)
+	}
+}
+
 // The rows table never calls a label-free rule's choice among the trials of a search by
 // ARI label-free: it says that a search by the labels kept them.
 func TestSearchByLabelsRowsTable(t *testing.T) {
