@@ -12,7 +12,7 @@ import (
 // TestMemoryEstimatesBoundMeasuredPeaks checks, at a mid-size shape (8,000 vertices,
 // average degree about 10, 64 dense attributes, 10 classes), that each method's estimate
 // is at least the measured peak of the live heap during its fit (within the sampling's
-// slack) and at most 5 times it,
+// slack) and at most 5 times what the fit allocates,
 // with the attributes stored sparse and dense (float32).
 func TestMemoryEstimatesBoundMeasuredPeaks(t *testing.T) {
 	if testing.Short() {
@@ -58,12 +58,26 @@ func TestMemoryEstimatesBoundMeasuredPeaks(t *testing.T) {
 						}
 					}
 				})
-				t.Logf("estimate %s, measured peak %s (%.2f×)", memory.Format(est), memory.Format(peak), float64(est)/float64(peak))
+				alloc := allocatedBy(func() func() {
+					in := input()
+					return func() {
+						if _, err := c.m.Fit(context.Background(), in, 10, 1); err != nil {
+							t.Fatal(err)
+						}
+					}
+				}())
+				t.Logf("estimate %s, measured peak %s (%.2f×), allocated %s", memory.Format(est), memory.Format(peak), float64(est)/float64(peak), memory.Format(alloc))
 				// A sample may hold up to slack bytes of garbage (peakHeap), so the
-				// estimate must reach the peak less that. Below 1 MB the sampled live
-				// heap is the collector's noise: only the lower bound is held there.
-				if est+slack < peak || est > 5*peak && peak > 1<<20 {
-					t.Errorf("estimate %s, measured peak %s: want peak ≤ estimate ≤ 5·peak", memory.Format(est), memory.Format(peak))
+				// estimate must reach the peak less that. A sampler that misses a
+				// short-lived peak (on a loaded machine) understates it, so the estimate's
+				// upper bound is held against what the fit allocated, never less than its
+				// peak whatever the scheduler does; below 1 MB that is the collector's
+				// noise, and only the lower bound is held.
+				if est+slack < peak {
+					t.Errorf("estimate %s, measured peak %s: want peak ≤ estimate", memory.Format(est), memory.Format(peak))
+				}
+				if est > 5*alloc && alloc > 1<<20 {
+					t.Errorf("estimate %s, allocated %s: want estimate ≤ 5·allocated (≥ the peak)", memory.Format(est), memory.Format(alloc))
 				}
 			})
 		}
@@ -101,6 +115,16 @@ func TestCheckMemoryRefusesWithoutAllocating(t *testing.T) {
 	if err := CheckMemory(METIS{}, in, 5, 1); err != nil {
 		t.Errorf("a method without an estimate: %v, want nil", err)
 	}
+}
+
+// allocatedBy returns the bytes fn allocates (runtime.MemStats.TotalAlloc): at least the
+// peak of its live heap, whatever the collector and the scheduler do.
+func allocatedBy(fn func()) uint64 {
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	fn()
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc
 }
 
 // minMeasuredPeak returns peakHeap's measurement of the fit that prepare returns (prepare
