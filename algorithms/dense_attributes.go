@@ -51,7 +51,7 @@ func kmeansFitDense[T float32 | float64](ctx context.Context, x []T, n, m int, c
 }
 
 // filterDenseBlock is the most columns of X the filter smooths at a time: the columns
-// are cut into ⌈m/50⌉ blocks of equal width (filterBlockWidth), so that each pass over Â
+// are cut into ⌈m/50⌉ blocks as equal as possible (blockWidth), so that each pass over Â
 // gathers as many columns of each neighbour's row as two n×50 float64 buffers hold
 // (1.96 GB at ogbn-products' 2.4 M vertices). Each entry of Z is summed over Â's rows in
 // the same order whatever the width, so the width changes no bit.
@@ -76,7 +76,7 @@ func blockWidth(m, width int) int {
 // For a sparse X, Z is a float64 matrix in CSR order (dense.NewMatrix64CSROrder) whose
 // products are those of Z's CSR, and its rows are scaled in place. Cost
 // O(p·(nnz(Â) + n)·m); memory n·m entries (twice for a dense X with unitRows) plus two
-// n×16 float64 buffers.
+// n×w float64 buffers, w = blockWidth(m, filterDenseBlock).
 func filteredDense(ctx context.Context, f *sparse.LowPassFilter, sx *sparse.CSR, dx *dense.Matrix, rowScale []float64, unitRows bool) (*dense.Matrix, error) {
 	return filteredDenseBlocks(ctx, f, sx, dx, rowScale, unitRows, filterDenseBlock)
 }
