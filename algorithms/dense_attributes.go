@@ -50,9 +50,22 @@ func kmeansFitDense[T float32 | float64](ctx context.Context, x []T, n, m int, c
 	return kmeans.FitDense(ctx, x, n, m, cfg, rng)
 }
 
-// filterDenseBlock is the number of columns of a dense X filtered at a time: the filter
-// then holds two n×16 float64 buffers (627 MB at ogbn-products' 2.4 M vertices).
-const filterDenseBlock = 16
+// filterDenseBlock is the most columns of X the filter smooths at a time: the columns
+// are cut into ⌈m/50⌉ blocks as equal as possible (blockWidth), so that each pass over Â
+// gathers as many columns of each neighbour's row as two n×50 float64 buffers hold
+// (1.96 GB at ogbn-products' 2.4 M vertices). Each entry of Z is summed over Â's rows in
+// the same order whatever the width, so the width changes no bit.
+const filterDenseBlock = 50
+
+// blockWidth returns the width of the widest of the fewest column blocks of at most
+// width columns, as equal as possible, that m columns are cut into (0 for m = 0).
+func blockWidth(m, width int) int {
+	if m == 0 {
+		return 0
+	}
+	nb := (m + width - 1) / width
+	return (m + nb - 1) / nb
+}
 
 // filteredDense returns Z = F·Xs, or R·F·Xs with unitRows (every non-zero row of F·Xs
 // scaled to unit length), stored densely, where X is sx or dx (the one that is not nil)
@@ -63,15 +76,22 @@ const filterDenseBlock = 16
 // For a sparse X, Z is a float64 matrix in CSR order (dense.NewMatrix64CSROrder) whose
 // products are those of Z's CSR, and its rows are scaled in place. Cost
 // O(p·(nnz(Â) + n)·m); memory n·m entries (twice for a dense X with unitRows) plus two
-// n×16 float64 buffers.
+// n×w float64 buffers, w = blockWidth(m, filterDenseBlock).
 func filteredDense(ctx context.Context, f *sparse.LowPassFilter, sx *sparse.CSR, dx *dense.Matrix, rowScale []float64, unitRows bool) (*dense.Matrix, error) {
+	return filteredDenseBlocks(ctx, f, sx, dx, rowScale, unitRows, filterDenseBlock)
+}
+
+// filteredDenseBlocks is filteredDense on column blocks of at most width columns, as
+// equal as possible; width ≥ 1 changes no bit of the result.
+func filteredDenseBlocks(ctx context.Context, f *sparse.LowPassFilter, sx *sparse.CSR, dx *dense.Matrix, rowScale []float64, unitRows bool, width int) (*dense.Matrix, error) {
 	var x attr.Matrix = sx
 	isDense, elem := dx != nil, 8
 	if isDense {
 		x, elem = dx, dx.ElemSize()
 	}
 	n, m := x.Dims()
-	need := memory.Add(memory.Bytes(int64(n), m*elem), memory.Bytes(int64(n), 2*8*filterDenseBlock))
+	nb, w0 := max(1, (m+width-1)/width), blockWidth(m, width)
+	need := memory.Add(memory.Bytes(int64(n), m*elem), memory.Bytes(int64(n), 2*8*w0))
 	if unitRows && isDense {
 		need = memory.Add(need, memory.Bytes(int64(n), m*elem))
 	}
@@ -90,11 +110,13 @@ func filteredDense(ctx context.Context, f *sparse.LowPassFilter, sx *sparse.CSR,
 	if n == 0 || m == 0 {
 		return z, nil
 	}
-	w0 := min(filterDenseBlock, m)
 	block := mat.NewDense(n, w0, nil)
 	row := make([]float64, m)
-	for j0 := 0; j0 < m; j0 += filterDenseBlock {
-		w := min(filterDenseBlock, m-j0)
+	for q, j0 := 0, 0; q < nb; q++ {
+		w := m / nb
+		if q < m%nb {
+			w++
+		}
 		b := block.Slice(0, n, 0, w).(*mat.Dense)
 		for i := 0; i < n; i++ {
 			copy(b.RawRowView(i)[:w], scaledRow(row, x, z.Is32(), i, rowScale)[j0:j0+w])
@@ -113,6 +135,7 @@ func filteredDense(ctx context.Context, f *sparse.LowPassFilter, sx *sparse.CSR,
 				copy(z.Float64()[i*m+j0:i*m+j0+w], out)
 			}
 		}
+		j0 += w
 	}
 	switch {
 	case unitRows && isDense:

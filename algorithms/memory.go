@@ -146,26 +146,27 @@ func slack(b uint64) uint64 { return memory.Add(b, b/8, 1<<20) }
 // filterBytes is FilteredOperator of o on the attributes of s: at its peak (while Z is
 // formed) and what stays once it is (kept, in a sweep's cache). Dense attributes: Â, Z
 // (n×m in X's entry size; twice with NormAfter, whose unit rows are a copy), the row
-// norms and the filter's two n×16 blocks; Z stays, and the pooled block for a while. Sparse ones: Â, then where Z is stored
-// (n·m ≤ the implicit cost) Z densely (a dense.Matrix in CSR order) and the filter's
-// two n×16 blocks, else the row-normalised X and its transpose and the n×64 blocks of the row
+// norms and the filter's two n×w blocks (w = blockWidth(m, filterDenseBlock)); Z stays,
+// and the pooled block for a while. Sparse ones: Â, then where Z is stored (n·m ≤ the
+// implicit cost) Z densely (a dense.Matrix in CSR order) and the filter's two n×w
+// blocks, else the row-normalised X and its transpose and the n×64 blocks of the row
 // norms; all of it stays (the implicit operator keeps Â and X).
 func filterBytes(o GraphFilterOptions, s Shape) (peak, kept uint64) {
 	if o.P == 0 {
 		return 0, 0
 	}
 	n, m, nnzA, nnzX := s.N, s.M, s.NNZA, s.NNZX
-	a := csrBytes(n, nnzA+n)
+	a, w := csrBytes(n, nnzA+n), blockWidth(m, filterDenseBlock)
 	if s.DenseX > 0 {
 		z := memory.Bytes(int64(n)*int64(m), s.DenseX)
 		if o.NormAfter {
 			z = memory.Add(z, z)
 		}
-		// The filter's pooled n×16 temporary outlives it until a collection or two.
-		return memory.Add(a, z, denseBytes(n, 2*filterDenseBlock+1)), memory.Add(z, denseBytes(n, filterDenseBlock))
+		// The filter's pooled n×w temporary outlives it until a collection or two.
+		return memory.Add(a, z, denseBytes(n, 2*w+1)), memory.Add(z, denseBytes(n, w))
 	}
 	if n*m <= nnzX+o.P*(nnzA+2*n) {
-		b := memory.Add(a, denseBytes(n, m+32+2))
+		b := memory.Add(a, denseBytes(n, m+2*w+2))
 		return b, b
 	}
 	x := memory.Add(csrBytes(n, nnzX), csrBytes(m, nnzX))
