@@ -187,8 +187,8 @@ func (s Shape) filtered(o GraphFilterOptions) Shape {
 // EstimateMemory returns the peak bytes of a NAGC fit (see MemoryEstimator): the
 // graph-filtered attributes where Filter asks for them; then the larger of the
 // initialisation (two k-means runs on a column-normalised copy of the attributes, or the
-// SGC start's) and the solver's n×(3k2 + 5k1) and m×3k2 work matrices and per-thread
-// blocks (and the line-aligned copy of U that a large U with k1 not a multiple of 8 is
+// SGC start's) and the solver's n×(3k2 + 3k1) and m×3k2 work matrices, per-thread
+// blocks and partial sums (and the line-aligned copy of U that a large U with k1 not a multiple of 8 is
 // given, beside the U it was made from), since the start's
 // temporaries are gone before the solver allocates; and, for sparse X, the transpose
 // that the products Xᵀ·f(UH) read.
@@ -196,8 +196,9 @@ func (a NAGC) EstimateMemory(s Shape) uint64 {
 	a = a.withDefaults(s.K)
 	n, m, k1, k2 := s.N, s.M, s.K, a.K2
 	t := parallel.Threads()
-	solver := memory.Add(denseBytes(n, 3*k2+5*k1), denseBytes(m, 3*k2), denseBytes(k1+k2, 4*(k1+k2)),
-		denseBytes(t*uBlockRows, k1), denseBytes(t*dense.BlockRows, k2), denseBytes(n/dense.BlockRows+1, 1))
+	solver := memory.Add(denseBytes(n, 3*k2+3*k1), denseBytes(m, 3*k2), denseBytes(k1+k2, 4*(k1+k2)),
+		denseBytes(t*dense.BlockRows, 3*k1+k2), denseBytes(n/dense.BlockRows+1, 2),
+		memory.Bytes(int64(max(passWaveBytes, 8*t*(k1*k1+k2*k2))), 1))
 	if k1%8 != 0 && n*k1*8 >= alignedMinBytes {
 		solver = memory.Add(solver, denseBytes(n, (k1+7)&^7))
 	}

@@ -5,11 +5,9 @@ import (
 	"fmt"
 	"math"
 
-	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/nagc-harness/nagc/dense"
-	"github.com/nagc-harness/nagc/internal/parallel"
 	"github.com/nagc-harness/nagc/sparse"
 )
 
@@ -163,11 +161,12 @@ func (a NAGC) validate(in Input, k1 int) error {
 // Besides the factors it keeps what the next update or the objective needs and is already
 // known: UᵀU and VᵀV (recomputed once after each update of U, V), AU, (UUᵀ⊙W)U and the
 // objective's sums over the edges (one pass over the edges after each update of U), Hᵀ,
-// X·V, and, for the current U, V, H, the attribute terms of the next U update, λ-free:
-// ((XV)⊙f')Hᵀ and ((f VᵀV)⊙f')Hᵀ, and ⟨f VᵀV, f⟩, from which with ⟨XV, f⟩ Objective
-// takes the attribute term. The
-// tall-skinny products run on package dense, the sparse ones on package sparse; both
-// follow parallel.Threads and give the same bits for any thread count.
+// X·V, f(UH) and f'(UH), and, for the current U, V, H, ⟨XV, f⟩ and ⟨f VᵀV, f⟩, from which
+// Objective takes the attribute term. Apart from its sparse products an iteration reads
+// the n-row matrices in three passes over blocks of rows (see rowPasses): U's rule with
+// the new UᵀU, f, f' and fᵀf; the sums of H's rule; the new f, f' and the inner
+// products. The tall-skinny products run on package dense, the sparse ones on package
+// sparse; both follow parallel.Threads and give the same bits for any thread count.
 type NAGCSolver struct {
 	// U (n×k1), V (m×k2) and H (k1×k2) are the current factors.
 	U, V, H *mat.Dense
@@ -176,20 +175,19 @@ type NAGCSolver struct {
 	x              sparse.Operator
 	lambda, rho    float64
 	scale, xNormSq float64
+	coef           dense.UpdateCoefficients // the scalars of U's rule
 
-	f, fp, xv      *mat.Dense // n×k2: f(UH), f'(UH), XV
-	fvtvBlocks     fvtvScratch
-	fvtvDotF       float64    // ⟨f VᵀV, f⟩ at the current factors
-	su, g          *mat.Dense // n×k1: AU (A the 0/1 adjacency, so SU = scale·AU), (UUᵀ⊙W)U
-	uBlocks        uBlockScratch
-	anum, aden     *mat.Dense // n×k1: ((XV)⊙f')Hᵀ, ((f VᵀV)⊙f')Hᵀ at the current factors
-	xtf, vden      *mat.Dense // m×k2
-	utu            *mat.Dense // k1×k1: UᵀU of the current U
-	vtv            *mat.Dense // k2×k2: VᵀV of the current V
-	ftf            *mat.Dense // k2×k2
-	ht             *mat.Dense // k2×k1: Hᵀ of the current H
-	hnum, hk, hden *mat.Dense // k1×k2
-	sumE, sumESq   float64    // Σ_E zᵢⱼ and Σ_E zᵢⱼ² of Z = UUᵀ for the current U
+	f, fp, xv        *mat.Dense // n×k2: f(UH), f'(UH), XV
+	su, g            *mat.Dense // n×k1: AU (A the 0/1 adjacency, so SU = scale·AU), (UUᵀ⊙W)U
+	xtf, vden        *mat.Dense // m×k2
+	utu, utuNext     *mat.Dense // k1×k1: UᵀU of the current U; of the U a pass is forming
+	vtv              *mat.Dense // k2×k2: VᵀV of the current V
+	ftf              *mat.Dense // k2×k2
+	ht               *mat.Dense // k2×k1: Hᵀ of the current H
+	hnum, hk, hden   *mat.Dense // k1×k2
+	sumE, sumESq     float64    // Σ_E zᵢⱼ and Σ_E zᵢⱼ² of Z = UUᵀ for the current U
+	xvDotF, fvtvDotF float64    // ⟨XV, f⟩ and ⟨f VᵀV, f⟩ at the current factors
+	rows             rowPasses
 }
 
 // NewNAGCSolver prepares the updates for adjacency adj (0/1, n×n), attributes x (n×m) and
@@ -221,11 +219,19 @@ func NewNAGCSolverOp(adj *sparse.CSR, x sparse.Operator, u, v, h *mat.Dense, lam
 		adj: adj, x: x,
 		lambda: lambda, rho: rho, scale: scale, xNormSq: x.SumSq(),
 		f: d(n, k2), fp: d(n, k2), xv: d(n, k2),
-		su: d(n, k1), g: d(n, k1), anum: d(n, k1), aden: d(n, k1),
+		su: d(n, k1), g: d(n, k1),
 		xtf: d(m, k2), vden: d(m, k2),
-		utu: d(k1, k1), vtv: d(k2, k2), ftf: d(k2, k2), ht: d(k2, k1),
+		utu: d(k1, k1), utuNext: d(k1, k1), vtv: d(k2, k2), ftf: d(k2, k2), ht: d(k2, k1),
 		hnum: d(k1, k2), hk: d(k1, k2), hden: d(k1, k2),
 	}
+	// ρ = 0.5: num = 2·SU + λ·anum, den = 2·U(UᵀU) + λ·aden; otherwise
+	// num = 2ρ·SU + λ·anum, den = 2ρ·g + 2(1−ρ)·(U(UᵀU) − g) + λ·aden, with
+	// (UUᵀ⊙W')U = U(UᵀU) − (UUᵀ⊙W)U.
+	s.coef = dense.UpdateCoefficients{Graph: 2 * scale, Lambda: lambda, Edge: 2, NaN: eps}
+	if rho != 0.5 {
+		s.coef.Graph, s.coef.Edge, s.coef.NonEdge = 2*rho*scale, 2*rho, 2*(1-rho)
+	}
+	s.rows.bind(s)
 	dense.Gram(s.utu, s.U)
 	s.edgeTerms()
 	dense.Gram(s.vtv, s.V)
@@ -279,21 +285,12 @@ func (s *NAGCSolver) Step() {
 // The three phases of Step between its products with A and X (NAGCBatch computes those
 // products for several solvers at once and runs the phases of each in between).
 
-// gram returns the destination of (UUᵀ⊙W)U, nil for the ρ = 0.5 rule, which does not
-// read it.
-func (s *NAGCSolver) gram() *mat.Dense {
-	if s.rho == 0.5 {
-		return nil
-	}
-	return s.g
-}
-
-// finishU updates U from su = AU and g = (UUᵀ⊙W)U of the current U, then sets UᵀU,
-// f(UH), f'(UH) and the edge terms of the new U.
+// finishU updates U from su = AU and g = (UUᵀ⊙W)U of the current U and the current f, f',
+// XV, VᵀV and Hᵀ, in one pass over the rows that also sets UᵀU, f(UH), f'(UH) and fᵀf of
+// the new U; then the edge terms of the new U.
 func (s *NAGCSolver) finishU() {
-	s.stepU()
-	dense.Gram(s.utu, s.U)
-	dense.SigmoidMul(s.f, s.fp, s.U, s.H)
+	s.rows.run(s.rows.updateWork, s.rows.updateSize, s.rows.updateBlock, s.rows.addUpdate)
+	s.utu, s.utuNext = s.utuNext, s.utu
 	s.edgeTerms()
 }
 
@@ -305,16 +302,21 @@ func (s *NAGCSolver) edgeTerms() {
 	s.sumE, s.sumESq = sparse.PatternSumGramDots(s.su, s.g, s.adj, s.U)
 }
 
-// finishV updates V from xtf = Xᵀf(UH), then sets VᵀV.
+// finishV updates V from xtf = Xᵀf(UH) (V ← V ⊙ [Xᵀf(UH)] ⊘ [V f(UH)ᵀf(UH)], with ftf =
+// f(UH)ᵀf(UH) from finishU's pass), then sets VᵀV.
 func (s *NAGCSolver) finishV() {
-	s.stepV()
+	dense.Mul(s.vden, s.V, s.ftf)
+	multiplicativeStep(s.V, s.xtf, s.vden)
 	dense.Gram(s.vtv, s.V)
 }
 
-// finishH updates H from xv = XV of the new V, then sets Hᵀ and the attribute terms of
-// the next U update.
+// finishH updates H from xv = XV of the new V (H ← H ⊙ [Uᵀ(f'⊙XV)] ⊘ [Uᵀ(f'⊙f)VᵀV], both
+// sums over the rows formed in one pass), then sets Hᵀ and, in one more pass, f(UH),
+// f'(UH), ⟨XV, f⟩ and ⟨f VᵀV, f⟩ of the new H.
 func (s *NAGCSolver) finishH() {
-	s.stepH()
+	s.rows.run(s.rows.hWork, s.rows.hSize, s.rows.hBlock, s.rows.addH)
+	dense.Mul(s.hden, s.hk, s.vtv)
+	multiplicativeStep(s.H, s.hnum, s.hden)
 	s.transposeH()
 	s.attributeTerms()
 }
@@ -329,197 +331,25 @@ func (s *NAGCSolver) transposeH() {
 	}
 }
 
-// attributeTerms sets f, f', the attribute terms of the U rule and ⟨f VᵀV, f⟩ from the
-// current U, V, H, with xv = XV and vtv = VᵀV already current. f·VᵀV is formed per block
-// of dense.BlockRows rows into per-thread scratch, never as an n×k2 matrix: each block's
-// rows of ((f VᵀV)⊙f')Hᵀ and its share of ⟨f VᵀV, f⟩ are taken from it at once, and the
-// shares are added in block order, as dense.Dot adds them, so the bits are those of the
-// whole products.
+// attributeTerms sets f, f', ⟨XV, f⟩ and ⟨f VᵀV, f⟩ from the current U, V, H, with xv = XV
+// and vtv = VᵀV already current, in one pass over the rows: f·VᵀV is formed per block
+// in scratch, never as an n×k2 matrix, and the blocks' shares of the inner products are
+// added in block order, as dense.Dot adds them.
 func (s *NAGCSolver) attributeTerms() {
-	dense.SigmoidMul(s.f, s.fp, s.U, s.H)
-	dense.MulHadamard(s.anum, s.xv, s.fp, s.ht) // ((XV)⊙f')Hᵀ
-	n, k2 := s.f.Dims()
-	_, k1 := s.U.Dims()
-	nb := (n + dense.BlockRows - 1) / dense.BlockRows
-	threads := dense.Grain().Workers(nb, n*k2*(k2+k1+1))
-	b := &s.fvtvBlocks
-	b.ensure(threads, nb, k2)
-	if threads > 1 {
-		parallel.RunOn(nb, threads, s.attributeBlock)
-	} else {
-		for blk := 0; blk < nb; blk++ {
-			s.attributeBlock(blk)
-		}
+	r := &s.rows
+	r.run(r.attributeWork, 0, r.attributeBlock, nil)
+	s.xvDotF, s.fvtvDotF = 0, 0
+	for b := range r.blocks {
+		s.xvDotF += r.xvDots[b]
+		s.fvtvDotF += r.fvtvDots[b]
 	}
-	s.fvtvDotF = 0
-	for _, d := range b.dots[:nb] {
-		s.fvtvDotF += d
-	}
-}
-
-// attributeBlock sets, for block blk of dense.BlockRows rows, f·VᵀV into scratch, then
-// those rows of ((f VᵀV)⊙f')Hᵀ and the block's share of ⟨f VᵀV, f⟩.
-func (s *NAGCSolver) attributeBlock(blk int) {
-	n, k2 := s.f.Dims()
-	_, k1 := s.U.Dims()
-	b := &s.fvtvBlocks
-	lo, hi := blk*dense.BlockRows, min((blk+1)*dense.BlockRows, n)
-	t := <-b.free
-	v := &b.views[t]
-	v[0].SetRawMatrix(blas64.General{Rows: hi - lo, Cols: k2, Stride: k2, Data: b.data[t][:(hi-lo)*k2]})
-	rowsOf(&v[1], s.f, lo, hi, k2)
-	rowsOf(&v[2], s.fp, lo, hi, k2)
-	rowsOf(&v[3], s.aden, lo, hi, k1)
-	dense.Mul(&v[0], &v[1], s.vtv)               // f·VᵀV
-	dense.MulHadamard(&v[3], &v[0], &v[2], s.ht) // ((f VᵀV)⊙f')Hᵀ
-	b.dots[blk] = dense.Dot(&v[0], &v[1])        // the block's share of ⟨f VᵀV, f⟩
-	b.free <- t
-}
-
-// rowsOf makes dst a view of rows [lo, hi) of the contiguous m (c columns), allocating
-// nothing.
-func rowsOf(dst *mat.Dense, m *mat.Dense, lo, hi, c int) {
-	r := m.RawMatrix()
-	dst.SetRawMatrix(blas64.General{Rows: hi - lo, Cols: c, Stride: r.Stride, Data: r.Data[lo*r.Stride : (hi-1)*r.Stride+c]})
-}
-
-// fvtvScratch holds, for each of up to Threads() blocks of dense.BlockRows rows formed at
-// once, the block's rows of f·VᵀV and views of them and of the rows of f, f' and the U
-// rule's denominator term; and every block's share of ⟨f VᵀV, f⟩. Allocated once.
-type fvtvScratch struct {
-	free  chan int
-	data  [][]float64
-	views [][4]mat.Dense
-	dots  []float64
-}
-
-// ensure makes room for threads blocks at once of k2 columns, and nb shares.
-func (b *fvtvScratch) ensure(threads, nb, k2 int) {
-	if len(b.data) < threads || len(b.data) > 0 && len(b.data[0]) < dense.BlockRows*k2 {
-		b.free = make(chan int, threads)
-		b.data, b.views = make([][]float64, threads), make([][4]mat.Dense, threads)
-		for t := range threads {
-			b.data[t] = make([]float64, dense.BlockRows*k2)
-			b.free <- t
-		}
-	}
-	if len(b.dots) < nb {
-		b.dots = make([]float64, nb)
-	}
-}
-
-// stepU applies the U rule. su and (for ρ ≠ 0.5) g hold AU and (UUᵀ⊙W)U, anum and aden
-// the attribute terms and utu UᵀU of the current U, V, H (as Step and NewNAGCSolver leave
-// them).
-func (s *NAGCSolver) stepU() {
-	g := s.gram()
-	// ρ = 0.5: num = 2·SU + λ·anum, den = 2·U(UᵀU) + λ·aden; otherwise
-	// num = 2ρ·SU + λ·anum, den = 2ρ·g + 2(1−ρ)·(U(UᵀU) − g) + λ·aden, with
-	// (UUᵀ⊙W')U = U(UᵀU) − (UUᵀ⊙W)U.
-	c := dense.UpdateCoefficients{Graph: 2 * s.scale, Lambda: s.lambda, Edge: 2, NaN: eps}
-	if g != nil {
-		c.Graph, c.Edge, c.NonEdge = 2*s.rho*s.scale, 2*s.rho, 2*(1-s.rho)
-	}
-	// Element-wise by blocks of rows, each with its rows of U(UᵀU) formed just before:
-	// blocks of rows on the kernel threads give the same bits.
-	n, k1 := s.U.Dims()
-	nb := (n + uBlockRows - 1) / uBlockRows
-	threads := dense.Grain().Workers(nb, n*k1*k1)
-	s.uBlocks.ensure(threads, min(n, uBlockRows), k1)
-	if threads > 1 {
-		parallel.RunOn(nb, threads, func(b int) { s.updateUBlock(b, c) })
-		return
-	}
-	for b := 0; b < nb; b++ {
-		s.updateUBlock(b, c)
-	}
-}
-
-// uBlockRows is the number of rows of U updated as one block (a multiple of
-// dense.BlockRows, so that the block's rows of U(UᵀU) are the bits of the whole product's).
-const uBlockRows = 4096
-
-// uBlockScratch holds, for each of up to Threads() blocks updated at once, the block's
-// rows of U(UᵀU) and views of them and of U's rows: Threads()·uBlockRows·k1 floats in
-// all instead of an n×k1 matrix, allocated once.
-type uBlockScratch struct {
-	free       chan int     // indices of the idle scratch buffers
-	uutu, rows []*mat.Dense // per buffer: U(UᵀU) of the block; a view of U's rows
-	data       [][]float64
-	rowsMax    int
-}
-
-// ensure makes room for threads blocks at once of up to rows rows of k1 columns.
-func (b *uBlockScratch) ensure(threads, rows, k1 int) {
-	if len(b.data) >= threads && b.rowsMax >= rows {
-		return
-	}
-	b.free = make(chan int, threads)
-	b.uutu, b.rows, b.data, b.rowsMax = make([]*mat.Dense, threads), make([]*mat.Dense, threads), make([][]float64, threads), rows
-	for t := range threads {
-		b.data[t] = make([]float64, rows*k1)
-		b.uutu[t], b.rows[t] = &mat.Dense{}, &mat.Dense{}
-		b.free <- t
-	}
-}
-
-// updateUBlock applies the U rule of stepU to the rows of block b: U(UᵀU) of those rows
-// (with the old U) into a scratch buffer, then the element-wise update.
-func (s *NAGCSolver) updateUBlock(b int, c dense.UpdateCoefficients) {
-	n, k1 := s.U.Dims()
-	lo, hi := b*uBlockRows, min((b+1)*uBlockRows, n)
-	t := <-s.uBlocks.free
-	defer func() { s.uBlocks.free <- t }()
-	ur := s.U.RawMatrix()
-	uutu, rows := s.uBlocks.uutu[t], s.uBlocks.rows[t]
-	uutu.SetRawMatrix(blas64.General{Rows: hi - lo, Cols: k1, Stride: k1, Data: s.uBlocks.data[t][:(hi-lo)*k1]})
-	rows.SetRawMatrix(blas64.General{Rows: hi - lo, Cols: k1, Stride: ur.Stride, Data: ur.Data[lo*ur.Stride : (hi-1)*ur.Stride+k1]})
-	dense.Mul(uutu, rows, s.utu)
-	uu := uutu.RawMatrix().Data
-	if ur.Stride == k1 { // U row by row, contiguous
-		s.updateU(ur.Data[lo*k1:hi*k1], uu, lo*k1, c)
-		return
-	}
-	for i := lo; i < hi; i++ {
-		s.updateU(ur.Data[i*ur.Stride:i*ur.Stride+k1], uu[(i-lo)*k1:(i-lo+1)*k1], i*k1, c)
-	}
-}
-
-// updateU applies the U rule of stepU to u, the entries [o, o+len(u)) of U's data taken
-// row by row (without its stride), with uutu the same entries of U(UᵀU).
-func (s *NAGCSolver) updateU(u, uutu []float64, o int, c dense.UpdateCoefficients) {
-	w := len(u)
-	su := s.su.RawMatrix().Data[o : o+w]
-	an, ad := s.anum.RawMatrix().Data[o:o+w], s.aden.RawMatrix().Data[o:o+w]
-	if s.gram() == nil {
-		dense.SymUpdate(u, su, uutu, an, ad, c)
-		return
-	}
-	dense.PUUpdate(u, su, s.g.RawMatrix().Data[o:o+w], uutu, an, ad, c)
-}
-
-// stepV applies V ← V ⊙ [Xᵀf(UH)] ⊘ [V f(UH)ᵀf(UH)]; f holds f(UH) of the new U and xtf
-// holds Xᵀf(UH).
-func (s *NAGCSolver) stepV() {
-	dense.Gram(s.ftf, s.f)
-	dense.Mul(s.vden, s.V, s.ftf)
-	multiplicativeStep(s.V, s.xtf, s.vden)
-}
-
-// stepH applies H ← H ⊙ [Uᵀ(f'⊙XV)] ⊘ [Uᵀ(f'⊙f)VᵀV]; f, fp hold f(UH), f'(UH) of the new U,
-// xv and vtv hold XV and VᵀV of the new V.
-func (s *NAGCSolver) stepH() {
-	dense.TMulHadamard(s.hnum, s.U, s.fp, s.xv)
-	dense.TMulHadamard(s.hk, s.U, s.fp, s.f)
-	dense.Mul(s.hden, s.hk, s.vtv)
-	multiplicativeStep(s.H, s.hnum, s.hden)
 }
 
 // Objective returns the objective at the current factors (see NAGC): for ρ ≠ 0.5,
 // ½[ρ Σ_E (sᵢⱼ − zᵢⱼ)² + (1−ρ) Σ_{∉E} zᵢⱼ²] + (λ/2)‖X − f(UH)Vᵀ‖²; for ρ = 0.5,
-// ½‖S − UUᵀ‖² + (λ/2)‖X − f(UH)Vᵀ‖². Cost O(n·k2 + k1²): UᵀU, the sums over the edges,
-// XV, f(UH) and f(UH)·VᵀV are those Step (or NewNAGCSolver) left behind for the current
-// factors, so calling it or not changes nothing else.
+// ½‖S − UUᵀ‖² + (λ/2)‖X − f(UH)Vᵀ‖². Cost O(k1²): UᵀU, the sums over the edges, ⟨XV, f⟩
+// and ⟨f VᵀV, f⟩ are those Step (or NewNAGCSolver) left behind for the current factors,
+// so calling it or not changes nothing else.
 func (s *NAGCSolver) Objective() float64 {
 	var allSq float64 // ‖UUᵀ‖²_F = ‖UᵀU‖²_F
 	for _, v := range s.utu.RawMatrix().Data {
@@ -536,6 +366,6 @@ func (s *NAGCSolver) Objective() float64 {
 		topo = 0.5 * (s.rho*fitE + (1-s.rho)*(allSq-sumESq))
 	}
 	// ‖X − FVᵀ‖² = ‖X‖² − 2⟨XV, F⟩ + tr((FᵀF)(VᵀV)), tr((FᵀF)(VᵀV)) = ⟨F VᵀV, F⟩.
-	attr := s.xNormSq - 2*dense.Dot(s.xv, s.f) + s.fvtvDotF
+	attr := s.xNormSq - 2*s.xvDotF + s.fvtvDotF
 	return topo + 0.5*s.lambda*attr
 }
