@@ -142,18 +142,20 @@ func (p *rowPasses) views(b *blockScratch, lo, hi int) {
 	own(&b.fv, k2)
 }
 
-// blockRange returns block blk's rows [lo, hi).
-func (p *rowPasses) blockRange(blk int) (lo, hi int) {
-	return blk * dense.BlockRows, min((blk+1)*dense.BlockRows, p.n)
+// blockViews returns the solver and goroutine t's scratch, its views pointed at block
+// blk's rows [lo, hi).
+func (p *rowPasses) blockViews(t, blk int) (s *NAGCSolver, b *blockScratch, lo, hi int) {
+	b = &p.scratch[t]
+	lo, hi = blk*dense.BlockRows, min((blk+1)*dense.BlockRows, p.n)
+	p.views(b, lo, hi)
+	return p.s, b, lo, hi
 }
 
 // updateRows is U's pass on block blk: the attribute terms of U's rule and U(UᵀU) from the
 // current factors, the rule on the block's rows of U, then f(UH), f'(UH) of the new rows
 // over the old, and the block's partial sums of the new UᵀU and fᵀf.
 func (p *rowPasses) updateRows(t, blk int, part []float64) {
-	s, b := p.s, &p.scratch[t]
-	lo, hi := p.blockRange(blk)
-	p.views(b, lo, hi)
+	s, b, lo, hi := p.blockViews(t, blk)
 	dense.MulHadamard(&b.an, &b.xv, &b.fp, s.ht) // ((XV)⊙f')Hᵀ
 	dense.Mul(&b.fv, &b.f, s.vtv)                // f·VᵀV
 	dense.MulHadamard(&b.ad, &b.fv, &b.fp, s.ht) // ((f VᵀV)⊙f')Hᵀ
@@ -177,9 +179,7 @@ func (p *rowPasses) addUpdateSums(blk int, part []float64) {
 
 // hRows is H's pass on block blk: its partial sums of Uᵀ(f'⊙XV) and Uᵀ(f'⊙f).
 func (p *rowPasses) hRows(t, blk int, part []float64) {
-	s, b := p.s, &p.scratch[t]
-	lo, hi := p.blockRange(blk)
-	p.views(b, lo, hi)
+	s, b, _, _ := p.blockViews(t, blk)
 	k1, k2 := s.H.Dims()
 	matrixOf(&b.p1, part[:k1*k2], k1, k2)
 	matrixOf(&b.p2, part[k1*k2:], k1, k2)
@@ -197,9 +197,7 @@ func (p *rowPasses) addHSums(blk int, part []float64) {
 // attributeRows is the attribute pass on block blk: f(UH) and f'(UH), and the block's
 // shares of ⟨XV, f⟩ and ⟨f VᵀV, f⟩.
 func (p *rowPasses) attributeRows(t, blk int, _ []float64) {
-	s, b := p.s, &p.scratch[t]
-	lo, hi := p.blockRange(blk)
-	p.views(b, lo, hi)
+	s, b, _, _ := p.blockViews(t, blk)
 	dense.SigmoidMul(&b.f, &b.fp, &b.u, s.H)
 	dense.Mul(&b.fv, &b.f, s.vtv)
 	p.fvtvDots[blk] = dense.Dot(&b.fv, &b.f)
