@@ -224,8 +224,9 @@ func NewNAGCSolverOp(adj *sparse.CSR, x sparse.Operator, u, v, h *mat.Dense, lam
 		utu: d(k1, k1), utuNext: d(k1, k1), vtv: d(k2, k2), ftf: d(k2, k2), ht: d(k2, k1),
 		hnum: d(k1, k2), hk: d(k1, k2), hden: d(k1, k2),
 	}
-	// ρ = 0.5: num = 2·SU + λ·anum, den = 2·U(UᵀU) + λ·aden; otherwise
-	// num = 2ρ·SU + λ·anum, den = 2ρ·g + 2(1−ρ)·(U(UᵀU) − g) + λ·aden, with
+	// With an = ((XV)⊙f')Hᵀ and ad = ((f VᵀV)⊙f')Hᵀ, formed per block by U's pass:
+	// ρ = 0.5: num = 2·SU + λ·an, den = 2·U(UᵀU) + λ·ad; otherwise
+	// num = 2ρ·SU + λ·an, den = 2ρ·g + 2(1−ρ)·(U(UᵀU) − g) + λ·ad, with
 	// (UUᵀ⊙W')U = U(UᵀU) − (UUᵀ⊙W)U.
 	s.coef = dense.UpdateCoefficients{Graph: 2 * scale, Lambda: lambda, Edge: 2, NaN: eps}
 	if rho != 0.5 {

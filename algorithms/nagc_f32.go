@@ -241,7 +241,7 @@ func (s *NAGCSolver32) attributeTerms() {
 	s.fvtvDotF = f32.DotAll(s.fvtv, s.f)
 }
 
-// stepU applies the U rule of NAGCSolver.stepU in float32.
+// stepU applies NAGCSolver's U rule (see NewNAGCSolverOp) in float32.
 func (s *NAGCSolver32) stepU() {
 	f32.Mul(s.uutu, s.U, s.utu)
 	lambda := float32(s.lambda)
