@@ -77,7 +77,9 @@ func (p *rowPasses) bind(s *NAGCSolver) {
 // work multiply-adds pay for; after each wave of blocks it calls add(blk, part) for the
 // wave's blocks in block order (add nil and size 0: no partial sums, one wave).
 func (p *rowPasses) run(work, size int, block func(t, blk int, part []float64), add func(blk int, part []float64)) {
-	workers := dense.Grain().Workers(p.blocks, work)
+	split := dense.Grain().Split(p.blocks, work)
+	defer split.Done()
+	workers := split.Workers
 	p.ensure(workers)
 	wave := p.blocks
 	if size > 0 {

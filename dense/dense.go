@@ -462,9 +462,11 @@ func mustDims(fn, what string, gotR, gotC, wantR, wantC int) {
 func serial(n, work int) bool { return grain.Serial((n+BlockRows-1)/BlockRows, work) }
 
 // forBlocks calls fn(lo, hi) for every block of BlockRows rows of [0, n), on as many
-// goroutines as work multiply-adds pay for.
+// goroutines as work multiply-adds pay for (Grain.Split).
 func forBlocks(n, work int, fn func(lo, hi int)) {
-	parallel.Blocks(n, BlockRows, grain.Workers((n+BlockRows-1)/BlockRows, work), fn)
+	s := grain.Split((n+BlockRows-1)/BlockRows, work)
+	parallel.Blocks(n, BlockRows, s.Workers, fn)
+	s.Done()
 }
 
 // parallelBlocks calls fn(0), …, fn(nb−1) on as many goroutines as work multiply-adds in
@@ -484,7 +486,9 @@ const expWork = 16
 func reduceBlocks(d blas64.General, r, c, n, work int, block func(part blas64.General, lo, hi int)) {
 	nb := (n + BlockRows - 1) / BlockRows
 	size := r * c
-	workers := grain.Workers(nb, work)
+	split := grain.Split(nb, work)
+	defer split.Done()
+	workers := split.Workers
 	wave := min(nb, max(workers, reduceWaveBytes/(8*max(size, 1))))
 	sp := getScratch(wave * size)
 	buf := *sp

@@ -59,12 +59,13 @@ func parallelRowsOf(n, work int, fn func(lo, hi int)) {
 	if n >= 2*minRowsPerTask {
 		blocks = min(blocks, (n+minRowsPerTask-1)/minRowsPerTask)
 	}
-	workers := productGrain.Workers(blocks, work)
-	if workers <= 1 {
+	split := productGrain.Split(blocks, work)
+	defer split.Done()
+	if split.Workers <= 1 {
 		fn(0, n)
 		return
 	}
-	parallel.Blocks(n, (n+blocks-1)/blocks, workers, fn)
+	parallel.Blocks(n, (n+blocks-1)/blocks, split.Workers, fn)
 }
 
 func mulDenseRows(dst blas64.General, a *CSR, b blas64.General, k int, unit bool, lo, hi int) {
@@ -230,7 +231,9 @@ func PatternSumGramDots(sum, gram *mat.Dense, w *CSR, u *mat.Dense) (dotSum, dot
 	uraw := u.RawMatrix()
 	// The rows go in PatternDots' blocks, whose sums are added in block order.
 	nb := (n + minRowsPerTask - 1) / minRowsPerTask
-	workers := productGrain.Workers(nb, w.NNZ()*k)
+	split := productGrain.Split(nb, w.NNZ()*k)
+	defer split.Done()
+	workers := split.Workers
 	if workers == 1 {
 		for b := 0; b < nb; b++ {
 			s, q := patternSumGramDotsBlock(sraw, graw, w, uraw, k, b, n)
@@ -330,7 +333,9 @@ func PatternDots(w *CSR, u *mat.Dense) (sum, sumSq float64) {
 	}
 	uraw := u.RawMatrix()
 	nb := (n + minRowsPerTask - 1) / minRowsPerTask
-	workers := productGrain.Workers(nb, w.NNZ()*k)
+	split := productGrain.Split(nb, w.NNZ()*k)
+	defer split.Done()
+	workers := split.Workers
 	if workers == 1 {
 		for b := 0; b < nb; b++ {
 			s, q := patternDotRows(w, uraw, k, b*minRowsPerTask, min((b+1)*minRowsPerTask, n))

@@ -21,6 +21,13 @@
 // so on a machine whose cores are all taken a second goroutine, descheduled in turn with
 // the other processes, makes every split wait.
 //
+// Where a call's work is within a few dozen grains of that least, the measured grain is
+// least sure (it times a small kernel on data in the cache, not a split of the caller's
+// own data), and Grain.Split learns from the calls themselves: the first calls of each
+// amount of work alternate between one goroutine and the split, timed, and the faster
+// way is kept for the next thousand calls. The kernels of an iteration repeat their work
+// every iteration, so a fit soon runs each the faster way.
+//
 // Pool keeps a fit's goroutines running between the phases of an iteration, so that an
 // iteration starts no goroutine and allocates nothing.
 package parallel

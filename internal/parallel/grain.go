@@ -69,6 +69,8 @@ type Grain struct {
 	run   func()
 	once  sync.Once
 	min   int
+
+	learnt learnt // what Split learns from the calls it times
 }
 
 // NewGrain returns the grain of a kernel whose run does units of work serially (a
@@ -120,8 +122,12 @@ var splitAlways atomic.Bool
 // otherwise.
 func SetSplitAlways(on bool) bool { return splitAlways.Swap(on) }
 
-// Run calls fn(0), …, fn(tasks−1) on g.Workers(tasks, work) goroutines.
-func (g *Grain) Run(tasks, work int, fn func(task int)) { RunOn(tasks, g.Workers(tasks, work), fn) }
+// Run calls fn(0), …, fn(tasks−1) on the goroutines g.Split(tasks, work) chooses.
+func (g *Grain) Run(tasks, work int, fn func(task int)) {
+	s := g.Split(tasks, work)
+	RunOn(tasks, s.Workers, fn)
+	s.Done()
+}
 
 // Serial reports whether a call of tasks tasks and work units runs on the calling
 // goroutine alone.
