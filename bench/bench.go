@@ -15,6 +15,7 @@ import (
 	"math"
 	"runtime"
 	"runtime/metrics"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -42,11 +43,13 @@ type Method struct {
 	Params map[string]any // options (NAGC: k2, lambda, rho, init, iterations)
 }
 
-// Result is the timing of one method on one graph.
+// Result is the timing of one method on one graph at one thread count.
 type Result struct {
 	Case, Method string
-	N, Edges     int
-	NNZX         int
+	// Threads is the thread setting of the fits.
+	Threads  int
+	N, Edges int
+	NNZX     int
 	// Work is |E| + nnz(X), the size the per-iteration cost is linear in.
 	Work int
 	// Seconds holds every repetition's fit time; Median is their median.
@@ -68,8 +71,11 @@ type Result struct {
 // Options control a benchmark.
 type Options struct {
 	Repeats int // fits per method and graph; the median is reported (default 3)
-	// Threads sets the sparse kernels' thread count (default 1: one core).
-	Threads int
+	// Threads are the thread settings to time each method at (default 1: one core; a
+	// count below 1 is every core). With several, the repetitions take them in turn (the
+	// first repetition at each, then the second, …) so that a machine whose speed drifts
+	// over minutes slows all alike, and Speedups compares them pair by pair.
+	Threads []int
 	// Progress, when set, is called after each method/graph pair.
 	Progress func(r Result)
 }
@@ -80,68 +86,92 @@ func Run(ctx context.Context, cases []Case, methods []Method, opt Options) ([]Re
 	if opt.Repeats < 1 {
 		opt.Repeats = 3
 	}
-	if opt.Threads < 1 {
-		opt.Threads = 1
+	if len(opt.Threads) == 0 {
+		opt.Threads = []int{1}
 	}
-	defer parallel.SetThreads(parallel.SetThreads(opt.Threads))
+	opt.Threads = slices.Clone(opt.Threads)
+	for i, t := range opt.Threads {
+		if t < 1 {
+			opt.Threads[i] = runtime.GOMAXPROCS(0)
+		}
+	}
+	defer parallel.SetThreads(parallel.Threads())
 	var out []Result
 	for _, c := range cases {
 		for _, m := range methods {
 			if err := ctx.Err(); err != nil {
 				return out, err
 			}
-			r := timeOne(ctx, c, m, opt)
-			out = append(out, r)
-			if opt.Progress != nil {
-				opt.Progress(r)
+			for _, r := range timeOne(ctx, c, m, opt) {
+				out = append(out, r)
+				if opt.Progress != nil {
+					opt.Progress(r)
+				}
 			}
 		}
 	}
 	return out, nil
 }
 
-func timeOne(ctx context.Context, c Case, m Method, opt Options) Result {
+// timeOne times method m on case c at each of opt.Threads, the repetitions in turn, and
+// returns a Result per thread setting.
+func timeOne(ctx context.Context, c Case, m Method, opt Options) []Result {
 	g := c.Graph
-	r := Result{Case: c.Name, Method: m.Name, N: g.N(), Edges: g.Edges(), Synthetic: c.Synthetic}
-	r.NNZX = g.AttributeNNZ()
-	r.Work = r.Edges + r.NNZX
-	r.PerIteration = math.NaN()
-	r.Median = math.NaN()
-	r.PerNanosecond = math.NaN()
-	r.MultiplyAdds = math.NaN()
+	out := make([]Result, len(opt.Threads))
+	for i, t := range opt.Threads {
+		r := Result{Case: c.Name, Method: m.Name, Threads: t, N: g.N(), Edges: g.Edges(), Synthetic: c.Synthetic}
+		r.NNZX = g.AttributeNNZ()
+		r.Work = r.Edges + r.NNZX
+		r.PerIteration, r.Median, r.PerNanosecond, r.MultiplyAdds = math.NaN(), math.NaN(), math.NaN(), math.NaN()
+		out[i] = r
+	}
+	fail := func(err error) []Result {
+		for i := range out {
+			out[i].Err = err.Error()
+		}
+		return out
+	}
 	method, err := algorithms.New(m.Algo, m.Params)
 	if err != nil {
-		r.Err = err.Error()
-		return r
+		return fail(err)
 	}
 	in := algorithms.Input{Adj: g.Adj, X: g.X, Truth: g.Labels}
+	madds := math.NaN()
 	if g.HasAttributes() && g.Adj != nil {
-		r.MultiplyAdds, _ = algorithms.EstimateIterationWork(method, algorithms.InputShape(in, g.K()))
+		madds, _ = algorithms.EstimateIterationWork(method, algorithms.InputShape(in, g.K()))
 	}
 	if err := algorithms.CheckMemory(method, in, g.K(), 1); err != nil {
-		r.Err = err.Error() // over the budget (--max-memory): refused before it allocates
-		return r
+		return fail(err) // over the budget (--max-memory): refused before it allocates
 	}
 	stopPeak := watchPeakHeap()
+fits:
 	for rep := 0; rep < opt.Repeats; rep++ {
-		runtime.GC()
-		res, err := method.Fit(ctx, in, g.K(), uint64(rep+1))
-		if err != nil {
-			r.Err = err.Error()
-			break
+		for i, t := range opt.Threads {
+			parallel.SetThreads(t)
+			runtime.GC()
+			res, err := method.Fit(ctx, in, g.K(), uint64(rep+1))
+			if err != nil {
+				fail(err)
+				break fits
+			}
+			out[i].Seconds = append(out[i].Seconds, res.FitTime.Seconds())
+			out[i].Iterations = res.Iterations
 		}
-		r.Seconds = append(r.Seconds, res.FitTime.Seconds())
-		r.Iterations = res.Iterations
 	}
-	r.PeakHeapBytes = stopPeak()
-	if len(r.Seconds) > 0 {
+	peak := stopPeak()
+	for i := range out {
+		r := &out[i]
+		r.PeakHeapBytes, r.MultiplyAdds = peak, madds
+		if r.Err != "" || len(r.Seconds) == 0 {
+			continue
+		}
 		r.Median = clmetrics.Median(r.Seconds)
 		if r.Iterations > 0 {
 			r.PerIteration = r.Median / float64(r.Iterations)
 			r.PerNanosecond = r.MultiplyAdds / (r.PerIteration * 1e9)
 		}
 	}
-	return r
+	return out
 }
 
 // watchPeakHeap samples the live heap every 20 ms until the returned function is
@@ -186,12 +216,12 @@ func watchPeakHeap() func() uint64 {
 }
 
 // GrowthExponent fits log(seconds) = a + b·log(work) by least squares over the finished
-// synthetic results of one method and returns b (1 means linear growth). It needs at
-// least two sizes.
-func GrowthExponent(results []Result, method string) (float64, error) {
+// synthetic results of one method at one thread setting (0: any) and returns b (1 means
+// linear growth). It needs at least two sizes.
+func GrowthExponent(results []Result, method string, threads int) (float64, error) {
 	var xs, ys []float64
 	for _, r := range results {
-		if r.Method == method && r.Synthetic && r.Err == "" && r.Median > 0 {
+		if r.Method == method && (threads == 0 || r.Threads == threads) && r.Synthetic && r.Err == "" && r.Median > 0 {
 			xs = append(xs, math.Log(float64(r.Work)))
 			ys = append(ys, math.Log(r.Median))
 		}

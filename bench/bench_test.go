@@ -18,11 +18,11 @@ func TestGrowthExponent(t *testing.T) {
 		rs = append(rs, Result{Method: "m", Work: w, Median: 2e-6 * math.Pow(float64(w), 1.5), Synthetic: true})
 	}
 	rs = append(rs, Result{Method: "m", Work: 50, Median: 100}) // a paper graph: not fitted
-	b, err := GrowthExponent(rs, "m")
+	b, err := GrowthExponent(rs, "m", 0)
 	if err != nil || math.Abs(b-1.5) > 1e-12 {
 		t.Errorf("exponent %v, %v; want 1.5", b, err)
 	}
-	if _, err := GrowthExponent(rs[:1], "m"); err == nil {
+	if _, err := GrowthExponent(rs[:1], "m", 0); err == nil {
 		t.Error("one size fitted")
 	}
 }

@@ -16,7 +16,7 @@ import (
 // CSVHeader lists the columns WriteCSV writes.
 var CSVHeader = []string{"case", "method", "n", "edges", "nnz_x", "work", "repeats",
 	"median_seconds", "per_iteration_seconds", "iterations", "peak_heap_bytes", "synthetic", "error",
-	"multiply_adds_per_iteration", "multiply_adds_per_ns"}
+	"multiply_adds_per_iteration", "multiply_adds_per_ns", "threads"}
 
 // WriteCSV writes one row per result.
 func WriteCSV(w io.Writer, results []Result) error {
@@ -34,7 +34,7 @@ func WriteCSV(w io.Writer, results []Result) error {
 		row := []string{r.Case, r.Method, strconv.Itoa(r.N), strconv.Itoa(r.Edges), strconv.Itoa(r.NNZX),
 			strconv.Itoa(r.Work), strconv.Itoa(len(r.Seconds)), f(r.Median), f(r.PerIteration),
 			strconv.Itoa(r.Iterations), strconv.FormatUint(r.PeakHeapBytes, 10),
-			strconv.FormatBool(r.Synthetic), r.Err, f(r.MultiplyAdds), f(r.PerNanosecond)}
+			strconv.FormatBool(r.Synthetic), r.Err, f(r.MultiplyAdds), f(r.PerNanosecond), strconv.Itoa(r.Threads)}
 		if err := cw.Write(row); err != nil {
 			return err
 		}
@@ -44,9 +44,10 @@ func WriteCSV(w io.Writer, results []Result) error {
 }
 
 // PlotGrowth draws median fit time against |E| + nnz(X) on log-log axes, one line per
-// method over the synthetic series (with its fitted exponent in the legend) and the
-// paper's graphs as separate points, with package internal/paperplot (a column wide),
-// and saves it to path (the extension picks the format: .png or .pdf).
+// method (and thread setting, where there are several) over the synthetic series (with
+// its fitted exponent in the legend) and the paper's graphs as separate points, with
+// package internal/paperplot (a column wide), and saves it to path (the extension picks
+// the format: .png or .pdf).
 func PlotGrowth(path string, results []Result) error {
 	format := strings.TrimPrefix(filepath.Ext(path), ".")
 	if format != paperplot.PNG && format != paperplot.PDF {
@@ -54,22 +55,37 @@ func PlotGrowth(path string, results []Result) error {
 	}
 	f := paperplot.Style{}.NewFigure("fit time against input size", "|E| + nnz(X)", "median fit time (s)")
 	f.Grid()
-	byMethod := map[string][]Result{}
-	var methods []string
+	type line struct {
+		method  string
+		threads int
+	}
+	settings := map[int]bool{}
+	for _, r := range results {
+		settings[r.Threads] = true
+	}
+	name := func(l line) string {
+		if len(settings) > 1 {
+			return fmt.Sprintf("%s, %d threads", l.method, l.threads)
+		}
+		return l.method
+	}
+	byLine := map[line][]Result{}
+	var lines []line
 	for _, r := range results {
 		if r.Err != "" || !(r.Median > 0) {
 			continue
 		}
-		if _, ok := byMethod[r.Method]; !ok {
-			methods = append(methods, r.Method)
+		l := line{r.Method, r.Threads}
+		if _, ok := byLine[l]; !ok {
+			lines = append(lines, l)
 		}
-		byMethod[r.Method] = append(byMethod[r.Method], r)
+		byLine[l] = append(byLine[l], r)
 	}
-	if len(methods) == 0 {
+	if len(lines) == 0 {
 		return fmt.Errorf("bench: nothing to plot")
 	}
-	for i, m := range methods {
-		rs := byMethod[m]
+	for i, l := range lines {
+		rs := byLine[l]
 		sort.Slice(rs, func(a, b int) bool { return rs[a].Work < rs[b].Work })
 		var series, real paperplot.XYs
 		for _, r := range rs {
@@ -81,16 +97,16 @@ func PlotGrowth(path string, results []Result) error {
 			}
 		}
 		if len(series) > 0 {
-			label := m + " (synthetic)"
-			if b, err := GrowthExponent(results, m); err == nil {
-				label = fmt.Sprintf("%s (synthetic, slope %.2f)", m, b)
+			label := name(l) + " (synthetic)"
+			if b, err := GrowthExponent(results, l.method, l.threads); err == nil {
+				label = fmt.Sprintf("%s (synthetic, slope %.2f)", name(l), b)
 			}
 			if err := f.Line(i, label, series); err != nil {
 				return err
 			}
 		}
 		if len(real) > 0 {
-			if err := f.Points(i, m+" (paper's graphs)", real); err != nil {
+			if err := f.Points(i, name(l)+" (paper's graphs)", real); err != nil {
 				return err
 			}
 		}

@@ -44,22 +44,22 @@ func Methods(list string, iterations int) ([]Method, error) {
 }
 
 // tableRow is the layout of a line of the text table.
-const tableRow = "%-18s %-7s %9s %12s %14s %18s %15s %15s %15s\n"
+const tableRow = "%-18s %-7s %7s %9s %12s %14s %18s %15s %15s %15s\n"
 
 // WriteTableHeader writes the header of the text table whose lines WriteTableRow writes.
 func WriteTableHeader(w io.Writer) {
-	fmt.Fprintf(w, tableRow, "graph", "method", "n", "|E|+nnz(X)", "median fit (s)", "per iteration (ms)", "madds/iteration", "madds/ns", "peak heap (MiB)")
+	fmt.Fprintf(w, tableRow, "graph", "method", "threads", "n", "|E|+nnz(X)", "median fit (s)", "per iteration (ms)", "madds/iteration", "madds/ns", "peak heap (MiB)")
 }
 
-// WriteTableRow writes r as a line of the text table: graph, method, n, |E| + nnz(X),
+// WriteTableRow writes r as a line of the text table: graph, method, threads, n, |E| + nnz(X),
 // median fit, time per iteration, multiply-adds per iteration and per nanosecond, and
 // peak heap; or the error of a fit that failed.
 func WriteTableRow(w io.Writer, r Result) {
 	if r.Err != "" {
-		fmt.Fprintf(w, "%-18s %-7s %9d %12d error: %s\n", r.Case, r.Method, r.N, r.Work, r.Err)
+		fmt.Fprintf(w, "%-18s %-7s %7d %9d %12d error: %s\n", r.Case, r.Method, r.Threads, r.N, r.Work, r.Err)
 		return
 	}
-	fmt.Fprintf(w, tableRow, r.Case, r.Method, strconv.Itoa(r.N), strconv.Itoa(r.Work),
+	fmt.Fprintf(w, tableRow, r.Case, r.Method, strconv.Itoa(r.Threads), strconv.Itoa(r.N), strconv.Itoa(r.Work),
 		strconv.FormatFloat(r.Median, 'f', 3, 64), strconv.FormatFloat(1000*r.PerIteration, 'f', 3, 64),
 		formatCount(r.MultiplyAdds), formatCount(r.PerNanosecond),
 		strconv.FormatFloat(float64(r.PeakHeapBytes)/(1<<20), 'f', 0, 64))

@@ -40,14 +40,14 @@ func TestMethods(t *testing.T) {
 func TestTableRow(t *testing.T) {
 	var b bytes.Buffer
 	WriteTableHeader(&b)
-	WriteTableRow(&b, Result{Case: "cora", Method: "nagc", N: 2708, Work: 100, Median: 1.5, PerIteration: 0.015,
+	WriteTableRow(&b, Result{Case: "cora", Method: "nagc", Threads: 2, N: 2708, Work: 100, Median: 1.5, PerIteration: 0.015,
 		MultiplyAdds: 2.8e6, PerNanosecond: math.NaN(), PeakHeapBytes: 3 << 20})
 	WriteTableRow(&b, Result{Case: "big", Method: "nmf", N: 9, Work: 8, Err: "too big"})
 	lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
 	if len(lines) != 3 {
 		t.Fatalf("%d lines: %q", len(lines), b.String())
 	}
-	if got := strings.Fields(lines[1]); strings.Join(got, " ") != "cora nagc 2708 100 1.500 15.000 2.8e+06 - 3" {
+	if got := strings.Fields(lines[1]); strings.Join(got, " ") != "cora nagc 2 2708 100 1.500 15.000 2.8e+06 - 3" {
 		t.Errorf("row %q", lines[1])
 	}
 	if len(lines[1]) != len(lines[0]) {
