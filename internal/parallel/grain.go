@@ -16,17 +16,21 @@ const (
 	forkFactor = 8
 )
 
-// forkJoin is the median time of a fork and join of two goroutines, measured once per
-// process: RunOn of two tasks on two workers, the first of which waits until the second
-// has started, each try after a pause of forkPause, so that the time includes waking a
-// parked thread, as the split of a kernel that follows serial work does. (Back to back,
-// with the helper's thread still spinning, a fork-join takes a few per cent of that:
-// about 0.4 µs against 8–12 µs on a 2-core virtual machine, where kernels split on the
-// smaller figure made a Citeseer fit slower on two threads than on one.)
+// forkJoin is the time of a fork and join of two goroutines, measured once per process:
+// RunOn of two tasks on two workers, the first of which waits until the second has
+// started, each try after forkPause of work on the calling goroutine, so that the time
+// includes waking a parked thread, as the split of a kernel that follows serial work
+// does. It is the second longest of 7 tries, as a try whose helper thread has not yet
+// parked is far quicker: back to back, with the helper's thread still spinning, a
+// fork-join takes about 0.5 µs against 8–24 µs on a 2-core virtual machine, where
+// kernels split on the smaller figure made a Citeseer fit slower on two threads than on
+// one. The pause spins rather than sleeps: a sleep that short lasts about a millisecond
+// on Linux, ten of them a hundredth of a second of every process.
 var forkJoin = sync.OnceValue(func() time.Duration {
-	d := make([]time.Duration, 9)
+	d := make([]time.Duration, 7)
 	for i := range d {
-		time.Sleep(forkPause)
+		for t := time.Now(); time.Since(t) < forkPause; {
+		}
 		t := time.Now()
 		var started atomic.Bool
 		RunOn(2, 2, func(task int) {
@@ -41,14 +45,14 @@ var forkJoin = sync.OnceValue(func() time.Duration {
 		d[i] = time.Since(t)
 	}
 	slices.Sort(d)
-	return d[len(d)/2]
+	return d[len(d)-2]
 })
 
 // forkPause is the pause before each timed fork-join of forkJoin: long enough for the
-// Go runtime to park a thread left idle (it spins for a few microseconds first), short
-// enough that the measurement, inside the first fit that splits, costs half a
-// millisecond.
-const forkPause = 50 * time.Microsecond
+// Go runtime to park a thread left idle (it spins for a few tens of microseconds first),
+// short enough that the measurement, inside the first fit that splits, costs about 1.5
+// milliseconds.
+const forkPause = 200 * time.Microsecond
 
 // median returns the median time of tries calls of fn.
 func median(tries int, fn func()) time.Duration {
