@@ -73,6 +73,7 @@ type Grain struct {
 	run   func()
 	once  sync.Once
 	min   int
+	long  time.Duration // a call that takes this long on one goroutine always splits (Split)
 
 	learnt learnt // what Split learns from the calls it times
 }
@@ -88,7 +89,7 @@ func (g *Grain) Min() int {
 	g.once.Do(func() {
 		g.run() // warm the caches and the code
 		perUnit := float64(median(5, g.run)) / float64(g.units)
-		g.min = maxGrain
+		g.min, g.long = maxGrain, longCall*forkJoin()
 		if perUnit > 0 {
 			g.min = int(min(max(forkFactor*float64(forkJoin())/perUnit, minGrain), maxGrain))
 		}

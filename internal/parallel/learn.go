@@ -22,6 +22,11 @@ const (
 	// relearnAfter: the calls run the chosen way before the choice is learned again (the
 	// machine's load or the data may have changed, or noise misled the trials).
 	relearnAfter = 1000
+	// longCall: a call that takes this many fork-joins on one goroutine splits without
+	// more trials. Its split saves far more than the fork-join costs; a split that timed
+	// slower than it in trials met a passing load (other processes, the machine's host),
+	// which freeCores follows, and would keep the call on one goroutine long after.
+	longCall = 64
 )
 
 // now is the clock Split reads (a variable for tests).
@@ -66,7 +71,7 @@ type Split struct {
 // the Grain learns from the calls themselves. The first 2·learnTrials calls of each
 // amount of work alternate in pairs between one goroutine and Workers' split, timed
 // from Split to Done; then the split is kept only where its median time is at most
-// splitGain of the serial one. A kernel whose work repeats every iteration (NAGC's, the
+// splitGain of the serial one, or as soon as one serial call takes longCall fork-joins. A kernel whose work repeats every iteration (NAGC's, the
 // k-means steps) so runs each call the faster way after a dozen calls, and learns again
 // after relearnAfter calls. Nothing is allocated; a call that is not a trial costs an
 // atomic load and add more than Workers.
@@ -112,6 +117,9 @@ func (s Split) Done() {
 		return // the threads changed, or another trial completed the choice
 	}
 	switch {
+	case s.Workers == 1 && d >= g.long:
+		l.choice.Store(int64(l.workers)<<32 | int64(l.workers))
+		return
 	case s.Workers == 1 && l.nSerial < learnTrials:
 		l.serial[l.nSerial] = d
 		l.nSerial++

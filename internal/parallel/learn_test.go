@@ -12,7 +12,7 @@ import (
 func fixedGrain(threads int) (*Grain, func()) {
 	g := NewGrain(1, func() {})
 	g.once.Do(func() {})
-	g.min = 1000
+	g.min, g.long = 1000, time.Hour
 	h := freeCoresHook
 	freeCoresHook = func() int { return 0 }
 	old := SetThreads(threads)
@@ -80,6 +80,31 @@ func TestSplitLearns(t *testing.T) {
 				t.Fatalf("a call of another work is not a trial")
 			}
 		})
+	}
+}
+
+// TestSplitLongCall checks that a serial trial of at least the Grain's long call ends the
+// trials with the split, whatever the split trials took.
+func TestSplitLongCall(t *testing.T) {
+	g, restore := fixedGrain(2)
+	defer restore()
+	g.long = time.Millisecond
+	advance, restoreClock := fakeClock()
+	defer restoreClock()
+	for call := 0; ; call++ {
+		s := g.Split(100, 5000)
+		if s.slot == nil {
+			if s.Workers != 2 || call != 5 {
+				t.Fatalf("untimed after %d calls on %d goroutines, want after 5 (the third serial) on 2", call, s.Workers)
+			}
+			break
+		}
+		if s.Workers == 1 {
+			advance(time.Duration(call+1) * 300 * time.Microsecond) // the third serial trial takes 1.5 ms
+		} else {
+			advance(10 * time.Millisecond) // the split trials are slow: no matter
+		}
+		s.Done()
 	}
 }
 
