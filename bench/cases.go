@@ -23,6 +23,9 @@ type CaseSpec struct {
 	Shape string
 	// AllowDropped reads graphs whose files drop more lines than datasets allows.
 	AllowDropped bool
+	// Read, when set, says how to read the graph of Data at path (its format, feature
+	// and label files); by default only the path and AllowDropped are given.
+	Read func(path string) datasets.Spec
 	// Loaded is given the load report of each graph of Data read, Skipped each one
 	// skipped and why; either may be nil.
 	Loaded  func(*datasets.LoadReport)
@@ -36,7 +39,11 @@ func Cases(s CaseSpec) ([]Case, error) {
 	var cases []Case
 	if s.Data != "none" {
 		for _, name := range strings.Split(s.Data, ",") {
-			g, rep, err := datasets.LoadSpec(datasets.Spec{Path: strings.TrimSpace(name), AllowDropped: s.AllowDropped})
+			spec := datasets.Spec{Path: strings.TrimSpace(name), AllowDropped: s.AllowDropped}
+			if s.Read != nil {
+				spec = s.Read(spec.Path)
+			}
+			g, rep, err := datasets.LoadSpec(spec)
 			if err != nil && s.DataGiven {
 				return nil, fmt.Errorf("--data %s: %w", name, err)
 			}

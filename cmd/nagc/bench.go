@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -15,7 +16,7 @@ import (
 )
 
 func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	const usageLine = "bench [--data NAME,…] [--sizes N,…] [--shape arxiv|products|…] [--methods nagc,…|all] [--repeats R] [--threads T,…] [--out DIR]"
+	const usageLine = "bench [--data NAME,…] [--features FILE] [--labels …] [--sizes N,…] [--shape arxiv|products|…] [--methods nagc,…|all] [--repeats R] [--threads T,…] [--out DIR]"
 	fs := newFlagSet("bench", usageLine, stderr)
 	data := fs.String("data", "webkb,citeseer,cora,polblog", "the graphs to time, comma-separated: names, or files and folders as cluster's --data takes them ('none' for only the synthetic series); of the default, the paper's four, missing ones are skipped; a graph named here that cannot be read is an error")
 	sizes := fs.String("sizes", "1000,10000,100000", "vertex counts of the synthetic growth series (degree 10, m = 1000, 20 attributes per vertex); 'none' to skip")
@@ -24,6 +25,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	threads := fs.String("threads", "1", "threads of the kernels (0 = all cores); several, comma-separated (1,2), time each method at each, the fits in turn, and print how much faster each is than the first")
 	iterations := fs.Int("iterations", 100, "iterations of the iterative methods")
 	out := fs.String("out", filepath.Join("results", "bench"), "folder for bench.csv and growth.png/.pdf")
+	read := addReadFlags(fs, "")
 	in := addInputFlags(fs)
 	shape := fs.String("shape", "", "time a planted graph of this shape instead ("+strings.Join(datasets.ShapeNames(), ", ")+
 		"; overrides as in arxiv,n=50000,m=64): --data and --sizes then default to none")
@@ -47,13 +49,20 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if len(pos) > 0 {
 		return fmt.Errorf("unexpected argument %q", pos[0])
 	}
+	spec := bench.CaseSpec{Data: *data, DataGiven: given["data"], Sizes: *sizes, Shape: *shape,
+		AllowDropped: *in.allowDropped, Loaded: func(rep *datasets.LoadReport) { in.report(stderr, rep) },
+		Skipped: func(name string, err error) { fmt.Fprintf(stderr, "bench: skipping %s: %v\n", name, err) }}
+	if read.given() {
+		if !given["data"] || strings.Contains(*data, ",") {
+			return errors.New("--format, --features, --feature-layout and --labels say how to read one graph: name it alone with --data")
+		}
+		spec.Read = func(path string) datasets.Spec { return read.spec(path, *in.allowDropped) }
+	}
 	methods, err := bench.Methods(*methodList, *iterations)
 	if err != nil {
 		return err
 	}
-	cases, err := bench.Cases(bench.CaseSpec{Data: *data, DataGiven: given["data"], Sizes: *sizes, Shape: *shape,
-		AllowDropped: *in.allowDropped, Loaded: func(rep *datasets.LoadReport) { in.report(stderr, rep) },
-		Skipped: func(name string, err error) { fmt.Fprintf(stderr, "bench: skipping %s: %v\n", name, err) }})
+	cases, err := bench.Cases(spec)
 	if err != nil {
 		return err
 	}

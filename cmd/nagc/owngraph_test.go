@@ -171,3 +171,44 @@ func TestPartlyLabelledSummary(t *testing.T) {
 		t.Errorf("summary --format json: exit %d, %v, want scored 6 of 20 vertices:\n%s", code, err, stdout)
 	}
 }
+
+// TestBenchOwnGraphFiles times a graph of one's own given as files, read as cluster reads
+// them (--features, --labels), at two thread settings in turn; the read flags with more
+// than one graph are refused.
+func TestBenchOwnGraphFiles(t *testing.T) {
+	dir := t.TempDir()
+	writeOwnGraph(t, dir)
+	feats := filepath.Join(dir, "attributes.csv") // not a name the folder default picks up
+	if err := os.Rename(filepath.Join(dir, "features.csv"), feats); err != nil {
+		t.Fatal(err)
+	}
+	var labels strings.Builder
+	for g := 0; g < 2; g++ {
+		for i := 0; i < 10; i++ {
+			fmt.Fprintf(&labels, "n%d_%d %d\n", g, i, g)
+		}
+	}
+	labelFile := filepath.Join(dir, "classes.txt")
+	if err := os.WriteFile(labelFile, []byte(labels.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	edges := filepath.Join(dir, "edges.csv")
+	code, stdout, stderr := cli(t, "bench", "--data", edges, "--features", feats, "--labels", labelFile,
+		"--sizes", "none", "--iterations", "5", "--repeats", "2", "--threads", "1,2", "--out", t.TempDir())
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{"nagc          1        20", "nagc          2        20", "edges nagc: 2 threads against 1: "} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("output lacks %q:\n%s", want, stdout)
+		}
+	}
+	code, _, stderr = cli(t, "bench", "--data", edges+","+edges, "--features", feats, "--sizes", "none")
+	if code != 1 || !strings.Contains(stderr, "name it alone with --data") {
+		t.Errorf("--features with two graphs: exit %d, %q", code, stderr)
+	}
+	code, _, stderr = cli(t, "bench", "--threads", "1,two", "--sizes", "none")
+	if code != 1 || !strings.Contains(stderr, `--threads: "two" is not a thread count`) {
+		t.Errorf("--threads 1,two: exit %d, %q", code, stderr)
+	}
+}
