@@ -58,15 +58,15 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		spec.Read = func(path string) datasets.Spec { return read.spec(path, *in.allowDropped) }
 	}
+	threadList, err := parseThreadList(*threads)
+	if err != nil {
+		return err
+	}
 	methods, err := bench.Methods(*methodList, *iterations)
 	if err != nil {
 		return err
 	}
 	cases, err := bench.Cases(spec)
-	if err != nil {
-		return err
-	}
-	threadList, err := parseThreadList(*threads)
 	if err != nil {
 		return err
 	}
