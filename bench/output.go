@@ -65,7 +65,7 @@ func PlotGrowth(path string, results []Result) error {
 	}
 	name := func(l line) string {
 		if len(settings) > 1 {
-			return fmt.Sprintf("%s, %d threads", l.method, l.threads)
+			return l.method + ", " + ThreadsName(l.threads)
 		}
 		return l.method
 	}

@@ -56,6 +56,14 @@ func WriteSpeedup(w io.Writer, s Speedup) {
 	for i, r := range s.Ratios {
 		pairs[i] = strconv.FormatFloat(r, 'f', 2, 64)
 	}
-	fmt.Fprintf(w, "%s %s: %d threads against %d: %.2f× (median of the pairs run in turn: %s)\n",
-		s.Case, s.Method, s.Threads, s.Base, s.Median, strings.Join(pairs, ", "))
+	fmt.Fprintf(w, "%s %s: %s against %d: %.2f× (median of the pairs run in turn: %s)\n",
+		s.Case, s.Method, ThreadsName(s.Threads), s.Base, s.Median, strings.Join(pairs, ", "))
+}
+
+// ThreadsName names a thread setting: "1 thread", "2 threads".
+func ThreadsName(t int) string {
+	if t == 1 {
+		return "1 thread"
+	}
+	return strconv.Itoa(t) + " threads"
 }

@@ -40,6 +40,11 @@ func TestSpeedups(t *testing.T) {
 	if line := "g nagc: 2 threads against 1: 2.00× (median of the pairs run in turn: 2.00, 1.50, 2.50)\n"; b.String() != line {
 		t.Errorf("line %q, want %q", b.String(), line)
 	}
+	b.Reset()
+	WriteSpeedup(&b, Speedup{Case: "g", Method: "nagc", Threads: 1, Base: 2, Ratios: []float64{0.5}, Median: 0.5})
+	if line := "g nagc: 1 thread against 2: 0.50× (median of the pairs run in turn: 0.50)\n"; b.String() != line {
+		t.Errorf("line %q, want %q", b.String(), line)
+	}
 }
 
 // TestRunThreadsInTurn times one method at two thread settings: a Result each, in the

@@ -91,7 +91,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		for _, t := range settings {
 			label := m.Name
 			if len(settings) > 1 {
-				label = fmt.Sprintf("%s on %d threads", m.Name, t)
+				label = m.Name + " on " + bench.ThreadsName(t)
 			}
 			if b, err := bench.GrowthExponent(results, m.Name, t); err == nil {
 				fmt.Fprintf(stdout, "%s: fitted growth exponent of fit time in |E| + nnz(X): %.2f\n", label, b)
