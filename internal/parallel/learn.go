@@ -71,10 +71,11 @@ type Split struct {
 // the Grain learns from the calls themselves. The first 2·learnTrials calls of each
 // amount of work alternate in pairs between one goroutine and Workers' split, timed
 // from Split to Done; then the split is kept only where its median time is at most
-// splitGain of the serial one, or as soon as one serial call takes longCall fork-joins. A kernel whose work repeats every iteration (NAGC's, the
-// k-means steps) so runs each call the faster way after a dozen calls, and learns again
-// after relearnAfter calls. Nothing is allocated; a call that is not a trial costs an
-// atomic load and add more than Workers.
+// splitGain of the serial one, or as soon as one serial call takes longCall fork-joins.
+// A kernel whose work repeats every iteration (NAGC's, the k-means steps) so runs each
+// call the faster way after a dozen calls, and learns again after relearnAfter calls.
+// Nothing is allocated; a call that is not a trial costs an atomic load and add more
+// than Workers.
 func (g *Grain) Split(tasks, work int) Split {
 	w := g.Workers(tasks, work)
 	if w == 1 || splitAlways.Load() || work >= learnGrains*g.Min() {
@@ -118,7 +119,7 @@ func (s Split) Done() {
 	}
 	switch {
 	case s.Workers == 1 && d >= g.long:
-		l.choice.Store(int64(l.workers)<<32 | int64(l.workers))
+		l.choose(l.workers)
 		return
 	case s.Workers == 1 && l.nSerial < learnTrials:
 		l.serial[l.nSerial] = d
@@ -134,8 +135,11 @@ func (s Split) Done() {
 	if float64(medianOf(l.split)) <= splitGain*float64(medianOf(l.serial)) {
 		choice = l.workers
 	}
-	l.choice.Store(int64(l.workers)<<32 | int64(choice))
+	l.choose(choice)
 }
+
+// choose ends the trials of l with choice (1 or l.workers); learnt.mu is held.
+func (l *learning) choose(choice int) { l.choice.Store(int64(l.workers)<<32 | int64(choice)) }
 
 // medianOf returns the median of d (the upper one of an even count).
 func medianOf(d [learnTrials]time.Duration) time.Duration {
