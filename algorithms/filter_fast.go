@@ -81,7 +81,7 @@ func filteredDense32(ctx context.Context, f *sparse.LowPassFilter, x attr.Matrix
 		w := min(w0, m-j0)
 		b := &f32.Mat{R: n, C: w, Data: cur.Data[:n*w]}
 		t := &f32.Mat{R: n, C: w, Data: tmp.Data[:n*w]}
-		f32.Rows(n, func(lo, hi int) {
+		f32.Rows(n, n*m, func(lo, hi int) {
 			row := make([]float64, m)
 			for i := lo; i < hi; i++ {
 				src := scaledRow(row, x, is32, i, rowScale)[j0 : j0+w]
@@ -98,7 +98,7 @@ func filteredDense32(ctx context.Context, f *sparse.LowPassFilter, x attr.Matrix
 			lowPassStep32(t, a, b)
 			b, t = t, b
 		}
-		f32.Rows(n, func(lo, hi int) {
+		f32.Rows(n, n*w, func(lo, hi int) {
 			for i := lo; i < hi; i++ {
 				copy(z[i*m+j0:i*m+j0+w], b.Row(i))
 			}
@@ -118,7 +118,7 @@ func filteredDense32(ctx context.Context, f *sparse.LowPassFilter, x attr.Matrix
 // Cost O((nnz(a) + n)·w).
 func lowPassStep32(dst *f32.Mat, a *f32.CSR, z *f32.Mat) {
 	n, w := z.R, z.C
-	f32.Rows(n, func(lo, hi int) {
+	f32.Rows(n, (a.Ptr[n]+n)*w, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			if i+2 < n {
 				f32.PrefetchRows(a.Ind[a.Ptr[i+2]:a.Ptr[i+3]], z.Data, w, w)

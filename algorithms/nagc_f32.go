@@ -251,7 +251,7 @@ func (s *NAGCSolver32) stepU() {
 		graph, edge, nonEdge = float32(2*s.rho*s.scale), float32(2*s.rho), float32(2*(1-s.rho))
 	}
 	u, su, g, uu, an, ad := s.U.Data, s.su.Data, s.g.Data, s.uutu.Data, s.anum.Data, s.aden.Data
-	f32.Rows(s.U.R, func(lo, hi int) {
+	f32.Rows(s.U.R, 4*len(u), func(lo, hi int) { // about four operations an entry
 		k := s.U.C
 		for i := lo * k; i < hi*k; i++ {
 			num := graph*su[i] + lambda*an[i]

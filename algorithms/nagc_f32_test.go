@@ -73,6 +73,7 @@ func TestNAGCFastThreadsAndLevels(t *testing.T) {
 	a := NAGC{K2: 6, Lambda: 0.01, Rho: 0.75, Iterations: 30, Precision: PrecisionFast}
 	fit := func(threads int, l f32.Level) *Result {
 		defer parallel.SetThreads(parallel.SetThreads(threads))
+		defer parallel.SetSplitAlways(parallel.SetSplitAlways(threads > 1)) // split however small
 		defer f32.SetLevel(f32.SetLevel(l))
 		res, err := a.Fit(context.Background(), in, 4, 3)
 		if err != nil {

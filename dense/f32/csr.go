@@ -41,7 +41,7 @@ func FromCSR(a *sparse.CSR) (*CSR, error) {
 func (a *CSR) MulDense(dst, b *Mat) {
 	mustDims("CSR.MulDense b", b, a.C, b.C)
 	mustDims("CSR.MulDense dst", dst, a.R, b.C)
-	Rows(a.R, func(lo, hi int) {
+	Rows(a.R, a.Ptr[a.R]*b.C, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			d := dst.Row(i)
 			clear(d)
@@ -72,7 +72,7 @@ func EdgeTerms(su, g *Mat, w *CSR, u *Mat) (sum, sumSq float64) {
 	}
 	one := ones(maxDeg)
 	checkRows(w.Ind, u.Data, k, k) // once, for the unchecked kernels below
-	Rows(n, func(lo, hi int) {
+	Rows(n, 3*w.Ptr[n]*k, func(lo, hi int) {
 		ds := getScratch(maxDeg)
 		defer putScratch(ds)
 		d := *ds

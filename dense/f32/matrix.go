@@ -48,9 +48,10 @@ func (m *Mat) Row(i int) []float32 { return m.Data[i*m.C : (i+1)*m.C] }
 // block order, in float64, so that no result depends on the thread count.
 const BlockRows = 1024
 
-// Rows runs fn on the blocks of BlockRows of n rows, on parallel.Threads() goroutines when
-// there are at least two blocks.
-func Rows(n int, fn func(lo, hi int)) {
+// Rows runs fn on the blocks of BlockRows of n rows, on as many goroutines as work
+// multiply-adds in all pay for on this machine (the package's grain, parallel.Grain.Split),
+// at most parallel.Threads().
+func Rows(n, work int, fn func(lo, hi int)) {
 	nb := (n + BlockRows - 1) / BlockRows
 	if nb <= 1 || parallel.Threads() <= 1 {
 		for b := 0; b < nb; b++ {
@@ -58,8 +59,11 @@ func Rows(n int, fn func(lo, hi int)) {
 		}
 		return
 	}
-	parallel.Run(nb, func(b int) { fn(b*BlockRows, min((b+1)*BlockRows, n)) })
+	grain.Run(nb, work, func(b int) { fn(b*BlockRows, min((b+1)*BlockRows, n)) })
 }
+
+// expWork is what one sigmoid of SigmoidSlope costs, in multiply-adds.
+const expWork = 16
 
 func mustDims(what string, m *Mat, r, c int) {
 	if m.R != r || m.C != c || len(m.Data) != r*c {
@@ -72,7 +76,7 @@ func mustDims(what string, m *Mat, r, c int) {
 func Mul(dst, a, b *Mat) {
 	mustDims("Mul dst", dst, a.R, b.C)
 	mustDims("Mul b", b, a.C, b.C)
-	Rows(a.R, func(lo, hi int) { mulBlock(dst, a.Data, b, lo, hi) })
+	Rows(a.R, a.R*a.C*b.C, func(lo, hi int) { mulBlock(dst, a.Data, b, lo, hi) })
 }
 
 // mulBlock sets rows [lo, hi) of dst to those of a·b, a given by its row-major data (b.R
@@ -101,7 +105,7 @@ func MulHadamard(dst, x, y, b *Mat) {
 	mustDims("MulHadamard dst", dst, x.R, b.C)
 	mustDims("MulHadamard b", b, x.C, b.C)
 	k := x.C
-	Rows(x.R, func(lo, hi int) {
+	Rows(x.R, x.R*k*(b.C+1), func(lo, hi int) {
 		ws := getScratch((hi - lo) * k)
 		defer putScratch(ws)
 		w := *ws
@@ -128,7 +132,7 @@ func TMul(dst, a, w, y *Mat) {
 	ss := getScratch(nb * k * c)
 	defer putScratch(ss)
 	sums := *ss
-	Rows(n, func(lo, hi int) {
+	Rows(n, n*k*c, func(lo, hi int) {
 		rows := hi - lo
 		wb := w.Data[lo*c : hi*c]
 		if y != nil {
@@ -186,7 +190,7 @@ func SigmoidMul(f, fp, u, h *Mat) {
 	mustDims("SigmoidMul fp", fp, u.R, h.C)
 	mustDims("SigmoidMul h", h, u.C, h.C)
 	c := h.C
-	Rows(u.R, func(lo, hi int) {
+	Rows(u.R, u.R*c*(u.C+expWork), func(lo, hi int) {
 		mulBlock(f, u.Data, h, lo, hi)
 		SigmoidSlope(f.Data[lo*c:hi*c], fp.Data[lo*c:hi*c])
 	})

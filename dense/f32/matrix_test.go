@@ -51,6 +51,7 @@ func TestProducts(t *testing.T) {
 		for _, l := range levels() {
 			func() {
 				defer parallel.SetThreads(parallel.SetThreads(threads))
+				defer parallel.SetSplitAlways(parallel.SetSplitAlways(threads > 1)) // split however small
 				withLevel(t, l)
 				var want mat.Dense
 				got := NewMat(n, c)
