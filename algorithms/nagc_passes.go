@@ -2,6 +2,7 @@ package algorithms
 
 import (
 	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/nagc-harness/nagc/dense"
@@ -62,7 +63,7 @@ func (p *rowPasses) bind(s *NAGCSolver) {
 	_, k2 := s.V.Dims()
 	p.s, p.n, p.blocks = s, n, (n+dense.BlockRows-1)/dense.BlockRows
 	p.xvDots, p.fvtvDots = make([]float64, p.blocks), make([]float64, p.blocks)
-	const exp = 16 // an exponential of dense.SigmoidMul, in multiply-adds
+	const exp = dense.ExpWork
 	p.updateWork = n * (3*k1*k2 + k2*k2 + k1*k1 + exp*k2 + (k1*k1+k2*k2)/2)
 	p.hWork = 2 * n * (k1 + 1) * k2
 	p.attributeWork = n * (k1*k2 + exp*k2 + k2*k2 + 2*k2)
@@ -252,7 +253,5 @@ func addPart(d *mat.Dense, part []float64, blk int) {
 		copy(dd, part)
 		return
 	}
-	for i, v := range part {
-		dd[i] += v
-	}
+	floats.Add(dd, part)
 }

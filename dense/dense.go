@@ -388,11 +388,11 @@ func SigmoidMul(f, fp, a, b *mat.Dense) {
 		return
 	}
 	fr, pr, ar, bw := f.RawMatrix(), fp.RawMatrix(), a.RawMatrix(), b.RawMatrix()
-	if serial(n, n*(k+expWork)*l) {
+	if serial(n, n*(k+ExpWork)*l) {
 		sigmoidRows(fr, pr, ar, bw, k, l, 0, n)
 		return
 	}
-	forBlocks(n, n*(k+expWork)*l, func(lo, hi int) { sigmoidRows(fr, pr, ar, bw, k, l, lo, hi) })
+	forBlocks(n, n*(k+ExpWork)*l, func(lo, hi int) { sigmoidRows(fr, pr, ar, bw, k, l, lo, hi) })
 }
 
 func sigmoidRows(f, fp, a, b blas64.General, k, l, lo, hi int) {
@@ -473,8 +473,9 @@ func forBlocks(n, work int, fn func(lo, hi int)) {
 // all pay for.
 func parallelBlocks(nb, work int, fn func(b int)) { grain.Run(nb, work, fn) }
 
-// expWork is what one exponential of SigmoidMul costs, in multiply-adds.
-const expWork = 16
+// ExpWork is what one exponential of a sigmoid costs, in multiply-adds: the unit in which
+// the kernels that form one (SigmoidMul here, f32.SigmoidMul) weigh it against the grain.
+const ExpWork = 16
 
 // reduceBlocks sets d (r×c) to the sum of block(part, lo, hi) over the blocks of
 // BlockRows rows of [0, n), where block sets part (r×c) to its block's sum. The blocks run

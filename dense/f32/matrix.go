@@ -5,6 +5,7 @@ import (
 	"math"
 	"sync"
 
+	"github.com/nagc-harness/nagc/dense"
 	"github.com/nagc-harness/nagc/internal/parallel"
 
 	"gonum.org/v1/gonum/mat"
@@ -61,9 +62,6 @@ func Rows(n, work int, fn func(lo, hi int)) {
 	}
 	grain.Run(nb, work, func(b int) { fn(b*BlockRows, min((b+1)*BlockRows, n)) })
 }
-
-// expWork is what one sigmoid of SigmoidSlope costs, in multiply-adds.
-const expWork = 16
 
 func mustDims(what string, m *Mat, r, c int) {
 	if m.R != r || m.C != c || len(m.Data) != r*c {
@@ -190,7 +188,7 @@ func SigmoidMul(f, fp, u, h *Mat) {
 	mustDims("SigmoidMul fp", fp, u.R, h.C)
 	mustDims("SigmoidMul h", h, u.C, h.C)
 	c := h.C
-	Rows(u.R, u.R*c*(u.C+expWork), func(lo, hi int) {
+	Rows(u.R, u.R*c*(u.C+dense.ExpWork), func(lo, hi int) {
 		mulBlock(f, u.Data, h, lo, hi)
 		SigmoidSlope(f.Data[lo*c:hi*c], fp.Data[lo*c:hi*c])
 	})
