@@ -13,6 +13,7 @@ import (
 
 	"github.com/nagc-harness/nagc/bench"
 	"github.com/nagc-harness/nagc/datasets"
+	"github.com/nagc-harness/nagc/internal/cliflag"
 )
 
 func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -108,12 +109,15 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 // parseThreadList reads --threads: thread counts, comma-separated, 0 for every core.
 func parseThreadList(list string) ([]int, error) {
 	var out []int
-	for _, f := range strings.Split(list, ",") {
-		t, err := strconv.Atoi(strings.TrimSpace(f))
+	for _, f := range cliflag.List(list) {
+		t, err := strconv.Atoi(f)
 		if err != nil || t < 0 {
-			return nil, fmt.Errorf("--threads: %q is not a thread count (a whole number, 0 for every core)", strings.TrimSpace(f))
+			return nil, fmt.Errorf("--threads: %q is not a thread count (a whole number, 0 for every core)", f)
 		}
 		out = append(out, t)
+	}
+	if len(out) == 0 {
+		return nil, errors.New("--threads: no thread count given (a whole number, 0 for every core)")
 	}
 	return out, nil
 }
